@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT
+ * ptx_ir.h - the in-memory form of a parsed PTX module (the front end's output).
+ *
+ * A module owns its globals and functions. A function owns its parameters, its registers (every
+ * PTX register, including each member of a `%r<N>` range, gets a dense index), its local
+ * variables (.shared/.local declared inside the body) and a flat array of instructions; labels are
+ * resolved to instruction indices. Every instruction keeps its source line and column so that any
+ * later error (functional fault, out-of-bounds access, timing deadlock) can name the PTX line.
+ *
+ * Invariants: the IR is immutable after hd_ptx_parse() returns; later layers attach per-PC data
+ * (CFG, reconvergence points, liveness, hints) in their own arrays indexed by instruction index,
+ * never by mutating the IR. Memory is owned by the module and released by hd_ptx_module_free().
+ */
+#ifndef HD_PTX_IR_H
+#define HD_PTX_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* {==== Opcodes ==== */
+enum hd_op {
+#define HD_OP(id, name, cls) HD_OP_##id,
+#include "ptx_ops.def"
+#undef HD_OP
+    HD_OP_COUNT
+};
+
+/* Base functional-unit class of an opcode; the timing model refines it by type (f32 -> FP,
+ * f64 -> DP) for the arithmetic opcodes that are listed as INT. */
+enum hd_op_class { HD_CLASS_INT, HD_CLASS_FP, HD_CLASS_DP, HD_CLASS_SFU, HD_CLASS_MEM,
+                   HD_CLASS_CTRL, HD_CLASS_SYNC, HD_CLASS_MISC };
+/* }==== */
+
+/* {==== Types and modifiers ==== */
+enum hd_type {
+    HD_T_NONE = 0,
+    HD_T_B8, HD_T_B16, HD_T_B32, HD_T_B64, HD_T_B128,
+    HD_T_U8, HD_T_U16, HD_T_U32, HD_T_U64,
+    HD_T_S8, HD_T_S16, HD_T_S32, HD_T_S64,
+    HD_T_F16, HD_T_F16X2, HD_T_BF16, HD_T_BF16X2, HD_T_F32, HD_T_F64,
+    HD_T_PRED,
+    HD_T_COUNT
+};
+
+enum hd_space {
+    HD_SPACE_NONE = 0, /* generic addressing (no state space written) */
+    HD_SPACE_GLOBAL, HD_SPACE_SHARED, HD_SPACE_LOCAL, HD_SPACE_PARAM, HD_SPACE_CONST,
+    HD_SPACE_REG, HD_SPACE_TEX,
+    HD_SPACE_COUNT
+};
+
+/* Comparison for setp/set/slct (signed vs unsigned chosen by the instruction type). */
+enum hd_cmp {
+    HD_CMP_NONE = 0,
+    HD_CMP_EQ, HD_CMP_NE, HD_CMP_LT, HD_CMP_LE, HD_CMP_GT, HD_CMP_GE,
+    HD_CMP_LO, HD_CMP_LS, HD_CMP_HI, HD_CMP_HS,
+    HD_CMP_EQU, HD_CMP_NEU, HD_CMP_LTU, HD_CMP_LEU, HD_CMP_GTU, HD_CMP_GEU,
+    HD_CMP_NUM, HD_CMP_NAN
+};
+
+enum hd_boolop { HD_BOOL_NONE = 0, HD_BOOL_AND, HD_BOOL_OR, HD_BOOL_XOR };
+
+/* Rounding: floating (rn rz rm rp) and round-to-integer (rni rzi rmi rpi). */
+enum hd_round {
+    HD_RND_NONE = 0, HD_RND_RN, HD_RND_RZ, HD_RND_RM, HD_RND_RP,
+    HD_RND_RNI, HD_RND_RZI, HD_RND_RMI, HD_RND_RPI, HD_RND_RNA
+};
+
+/* Width mode of integer mul/mad: .lo .hi .wide; also used by cvta (.to) and shf (.l/.r). */
+enum hd_mode {
+    HD_MODE_NONE = 0, HD_MODE_LO, HD_MODE_HI, HD_MODE_WIDE,
+    HD_MODE_TO,                         /* cvta.to.<space> */
+    HD_MODE_SHF_L, HD_MODE_SHF_R,        /* shf direction; clamp/wrap in HD_F_CLAMP */
+    HD_MODE_SHFL_UP, HD_MODE_SHFL_DOWN, HD_MODE_SHFL_BFLY, HD_MODE_SHFL_IDX,
+    HD_MODE_VOTE_ALL, HD_MODE_VOTE_ANY, HD_MODE_VOTE_UNI, HD_MODE_VOTE_BALLOT,
+    HD_MODE_PRMT_F4E, HD_MODE_PRMT_B4E, HD_MODE_PRMT_RC8, HD_MODE_PRMT_ECL, HD_MODE_PRMT_ECR,
+    HD_MODE_PRMT_RC16,
+    HD_MODE_BAR_SYNC, HD_MODE_BAR_ARRIVE, HD_MODE_BAR_RED_POPC, HD_MODE_BAR_RED_AND,
+    HD_MODE_BAR_RED_OR, HD_MODE_BAR_WARP_SYNC
+};
+
+enum hd_atom_op {
+    HD_ATOM_NONE = 0, HD_ATOM_ADD, HD_ATOM_MIN, HD_ATOM_MAX, HD_ATOM_INC, HD_ATOM_DEC,
+    HD_ATOM_CAS, HD_ATOM_EXCH, HD_ATOM_AND, HD_ATOM_OR, HD_ATOM_XOR
+};
+
+/* Boolean flags of an instruction (bit set in hd_instr.flags). */
+enum hd_instr_flag {
+    HD_F_FTZ = 1u << 0,
+    HD_F_SAT = 1u << 1,
+    HD_F_APPROX = 1u << 2,
+    HD_F_FULL = 1u << 3,
+    HD_F_UNI = 1u << 4,       /* bra.uni */
+    HD_F_VOLATILE = 1u << 5,
+    HD_F_CC = 1u << 6,        /* .cc: writes the carry flag */
+    HD_F_CLAMP = 1u << 7,     /* shf.clamp (wrap otherwise) */
+    HD_F_SHIFTAMT = 1u << 8,  /* bfind.shiftamt */
+    HD_F_ALIGNED = 1u << 9,   /* bar/barrier .aligned */
+    HD_F_SYNC = 1u << 10,     /* shfl.sync / vote.sync / match.sync */
+    HD_F_PRED_OUT = 1u << 11, /* shfl with |%p second destination */
+    HD_F_NOFTZ = 1u << 12,
+    HD_F_RELAXED = 1u << 13   /* memory-order qualifiers other than the default */
+};
+/* }==== */
+
+/* {==== Operands ==== */
+enum hd_special_reg {
+    HD_SREG_NONE = 0,
+    HD_SREG_TID, HD_SREG_NTID, HD_SREG_CTAID, HD_SREG_NCTAID, /* with .x/.y/.z in `dim` */
+    HD_SREG_LANEID, HD_SREG_WARPID, HD_SREG_NWARPID, HD_SREG_SMID, HD_SREG_NSMID,
+    HD_SREG_GRIDID, HD_SREG_CLOCK, HD_SREG_CLOCK64, HD_SREG_GLOBALTIMER,
+    HD_SREG_LANEMASK_EQ, HD_SREG_LANEMASK_LT, HD_SREG_LANEMASK_LE, HD_SREG_LANEMASK_GT,
+    HD_SREG_LANEMASK_GE, HD_SREG_DYNAMIC_SMEM_SIZE, HD_SREG_TOTAL_SMEM_SIZE,
+    HD_SREG_COUNT
+};
+
+enum hd_operand_kind {
+    HD_OPND_NONE = 0,
+    HD_OPND_REG,     /* reg: register index; neg: `!%p` (predicate operands only) */
+    HD_OPND_IMM_INT, /* imm: the integer literal, sign-extended */
+    HD_OPND_IMM_F32, /* imm: IEEE single bits (0fXXXXXXXX) */
+    HD_OPND_IMM_F64, /* imm: IEEE double bits (0dXXXXXXXXXXXXXXXX or a decimal literal) */
+    HD_OPND_SPECIAL, /* sreg + dim (0,1,2 for .x .y .z) */
+    HD_OPND_ADDR,    /* [base + imm]: base is reg (reg >= 0) or symbol (symbol >= 0) or neither */
+    HD_OPND_VEC,     /* {a, b, c, d}: vec[] register indices (-1 for the sink `_`) */
+    HD_OPND_SYMBOL,  /* a variable's address used as a value (mov.u64 %rd, sym) or a param name */
+    HD_OPND_LABEL,   /* branch target: imm = instruction index */
+    HD_OPND_FUNC,    /* call target: symbol = function index in the module */
+    HD_OPND_SINK     /* `_` */
+};
+
+/* A symbol reference names either a module-level variable or a function-local one. */
+enum hd_symbol_scope { HD_SCOPE_MODULE = 0, HD_SCOPE_FUNC_LOCAL, HD_SCOPE_PARAM };
+
+struct hd_operand {
+    uint8_t kind;   /* enum hd_operand_kind */
+    uint8_t neg;    /* `!` before a predicate operand */
+    uint8_t dim;    /* special-register component */
+    uint8_t vec_n;  /* number of elements of a HD_OPND_VEC */
+    uint8_t sreg;   /* enum hd_special_reg */
+    uint8_t scope;  /* enum hd_symbol_scope of `symbol` */
+    int32_t reg;    /* register index, or -1 */
+    int32_t symbol; /* variable index (in the module or function, by scope), or -1 */
+    int64_t imm;    /* literal, address offset, or label's instruction index */
+    int32_t vec[4];
+};
+/* }==== */
+
+/* {==== Instructions ==== */
+#define HD_MAX_OPERANDS 6
+
+struct hd_instr {
+    uint16_t op;      /* enum hd_op */
+    uint8_t type;     /* enum hd_type: the instruction's (destination) type */
+    uint8_t type2;    /* second type: cvt source, setp/set/slct compare type, ... */
+    uint8_t space;    /* enum hd_space for ld/st/atom/red/cvta/isspacep */
+    uint8_t cmp;      /* enum hd_cmp */
+    uint8_t boolop;   /* enum hd_boolop */
+    uint8_t rnd;      /* enum hd_round */
+    uint8_t mode;     /* enum hd_mode */
+    uint8_t atom;     /* enum hd_atom_op */
+    uint8_t vec;      /* 1, 2 or 4: .v2 / .v4 of ld/st */
+    uint8_t nopnds;
+    uint32_t flags;   /* enum hd_instr_flag bits */
+    int32_t guard;    /* guard predicate register, or -1 */
+    uint8_t guard_neg;
+    uint32_t line, col; /* position of the opcode in the source */
+    struct hd_operand opnd[HD_MAX_OPERANDS]; /* destination(s) first, as written */
+};
+/* }==== */
+
+/* {==== Variables, registers, functions, modules ==== */
+struct hd_var {
+    char *name;
+    uint8_t space;    /* enum hd_space */
+    uint8_t type;     /* element type */
+    uint32_t align;   /* bytes */
+    uint64_t size;    /* bytes; 0 for `.extern .shared` arrays of unknown size */
+    bool is_extern;
+    bool is_visible;
+    uint8_t *init;    /* `size` bytes of initial value, or NULL (zero) */
+    uint32_t line;
+};
+
+struct hd_reg {
+    char *name;       /* e.g. "%r12" */
+    uint8_t type;     /* declared type (enum hd_type) */
+};
+
+struct hd_func {
+    char *name;
+    bool is_entry;     /* .entry (kernel) vs .func */
+    bool is_visible;
+    uint32_t line;
+    struct hd_var *params;   /* .param of the kernel/function, in order */
+    uint32_t nparams;
+    struct hd_var *rets;     /* .func return parameters */
+    uint32_t nrets;
+    struct hd_reg *regs;
+    uint32_t nregs;
+    struct hd_var *locals;   /* .shared / .local / .param declared in the body */
+    uint32_t nlocals;
+    struct hd_instr *instrs;
+    uint32_t ninstrs;
+    uint32_t reqntid[3];     /* .reqntid / .maxntid if given, else 0 */
+    uint32_t maxntid[3];
+    uint32_t minnctapersm;
+    bool has_body;           /* false for a prototype/.extern .func */
+};
+
+struct hd_module {
+    char *filename;
+    uint32_t version_major, version_minor;
+    char *target;
+    uint32_t address_size;
+    struct hd_var *globals;  /* module-scope .global / .const / .shared */
+    uint32_t nglobals;
+    struct hd_func *funcs;
+    uint32_t nfuncs;
+    void *arena;             /* owner of every allocation above */
+};
+/* }==== */
+
+/* {==== Tables over the enums (immutable) ==== */
+const char *hd_op_name(enum hd_op op);
+enum hd_op_class hd_op_base_class(enum hd_op op);
+const char *hd_type_name(enum hd_type t);
+unsigned hd_type_bytes(enum hd_type t);   /* 0 for NONE; 1 for PRED (storage) */
+bool hd_type_is_signed(enum hd_type t);
+bool hd_type_is_float(enum hd_type t);
+const char *hd_space_name(enum hd_space s);
+const char *hd_sreg_name(enum hd_special_reg s);
+/* }==== */
+
+#endif

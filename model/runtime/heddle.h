@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT
+ * heddle.h - Heddle's public runtime API: the only header a host driver includes.
+ *
+ * It mirrors the part of the CUDA runtime that our workloads need: create a GPU from a
+ * configuration, allocate device memory, copy both ways, load a PTX module, launch a kernel by
+ * name on a stream, and synchronize. Launches are asynchronous in the sense of CUDA: work is
+ * queued per stream and executed by hd_synchronize()/hd_stream_synchronize() (or by a blocking
+ * memcpy), so that several kernels can be resident at once once the timing model runs them.
+ *
+ * Errors: every call returns HD_OK (0) or a negative hd_status. The message of the last error,
+ * located (file:line:col for PTX, kernel/PC/PTX line/thread/address for faults), is kept in the
+ * GPU object and returned by hd_last_error(). Nothing here exits the process.
+ */
+#ifndef HEDDLE_H
+#define HEDDLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hd_status {
+    HD_OK = 0,
+    HD_ERR_CONFIG = -1,      /* bad configuration file or value */
+    HD_ERR_PTX = -2,         /* malformed PTX (message is file:line:col: ...) */
+    HD_ERR_NOT_FOUND = -3,   /* unknown kernel name */
+    HD_ERR_ARGS = -4,        /* wrong number or sizes of kernel arguments, bad launch dims */
+    HD_ERR_MEMORY = -5,      /* allocation failure, bad device pointer, bad copy range */
+    HD_ERR_FAULT = -6,       /* a kernel faulted: out-of-bounds access, trap, misaligned ... */
+    HD_ERR_UNSUPPORTED = -7, /* a PTX feature the model does not implement (named) */
+    HD_ERR_INTERRUPTED = -8, /* stopped by the user (Ctrl-C); statistics so far are valid */
+    HD_ERR_INTERNAL = -9
+};
+
+typedef uint64_t hd_devptr; /* a device (generic/global) address */
+
+struct hd_gpu;
+struct hd_module;
+
+struct hd_dim3 {
+    uint32_t x, y, z;
+};
+
+/* One kernel argument: `size` bytes copied from `value` into the parameter buffer at the
+ * parameter's declared offset. The sizes must match the PTX .param declarations. */
+struct hd_arg {
+    const void *value;
+    size_t size;
+};
+#define HD_ARG(v) ((struct hd_arg){&(v), sizeof(v)})
+
+/* Create a GPU. `config_path` NULL means the built-in default configuration (fermi-gtx480).
+ * On failure returns NULL and writes a message into err[errlen]. */
+struct hd_gpu *hd_gpu_create(const char *config_path, char *err, size_t errlen);
+void hd_gpu_destroy(struct hd_gpu *gpu);
+const char *hd_last_error(const struct hd_gpu *gpu);
+
+/* Device memory. Allocations are 256-byte aligned; hd_free(0) is a no-op. */
+int hd_malloc(struct hd_gpu *gpu, hd_devptr *out, size_t bytes);
+int hd_free(struct hd_gpu *gpu, hd_devptr ptr);
+int hd_memset(struct hd_gpu *gpu, hd_devptr dst, int value, size_t bytes);
+int hd_memcpy_h2d(struct hd_gpu *gpu, hd_devptr dst, const void *src, size_t bytes);
+int hd_memcpy_d2h(struct hd_gpu *gpu, void *dst, hd_devptr src, size_t bytes);
+
+/* Modules. `name` is used in error messages (a file name). */
+int hd_module_load_file(struct hd_gpu *gpu, const char *path, struct hd_module **out);
+int hd_module_load_text(struct hd_gpu *gpu, const char *text, size_t len, const char *name,
+                        struct hd_module **out);
+/* Address of a module-scope .global/.const variable (for cudaMemcpyToSymbol-style copies). */
+int hd_module_symbol(struct hd_gpu *gpu, struct hd_module *mod, const char *name,
+                     hd_devptr *addr, size_t *bytes);
+
+/* Streams: 0 is the default stream; hd_stream_create returns ids 1, 2, ... */
+int hd_stream_create(struct hd_gpu *gpu, int *stream);
+
+/* Queue a kernel launch on `stream`. */
+int hd_launch(struct hd_gpu *gpu, struct hd_module *mod, const char *kernel, struct hd_dim3 grid,
+              struct hd_dim3 block, uint32_t dynamic_shared_bytes, int stream,
+              const struct hd_arg *args, unsigned nargs);
+
+/* Run every queued launch to completion (all streams / one stream). */
+int hd_synchronize(struct hd_gpu *gpu);
+int hd_stream_synchronize(struct hd_gpu *gpu, int stream);
+
+/* Counters of everything run so far on this GPU (functional totals; the timing model adds its
+ * own statistics elsewhere). */
+struct hd_run_totals {
+    uint64_t kernels;
+    uint64_t ctas;
+    uint64_t warp_instrs;
+    uint64_t thread_instrs;
+};
+void hd_gpu_totals(const struct hd_gpu *gpu, struct hd_run_totals *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
