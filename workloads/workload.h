@@ -18,6 +18,8 @@
 #include "heddle.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -38,6 +40,7 @@ struct hd_workload {
     const char *name;
     const char *description;  /* one line */
     const char *klass;        /* compute, memory, latency-bound, barrier-heavy, divergent, irregular */
+    bool idempotent;          /* re-running any CTA from its start gives the same result (flush-able) */
     int (*run)(struct hd_gpu *gpu, struct hd_wl_ctx *ctx);
 };
 
