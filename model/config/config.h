@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT
+ * config.h - the GPU configuration: one struct generated from params.def, its defaults, the INI
+ * reader, and the printers (help text, statistics echo, Markdown documentation).
+ *
+ * Design: params.def is the single source of every parameter (style rule C5). This header expands
+ * it into the fields of struct hd_config (named <section>_<key>, e.g. cfg.sm_num_schedulers) and
+ * config.c into a descriptor table that the reader, printers and range checks walk. A
+ * configuration is a plain value: it is copied into each unit's params and never changed while a
+ * simulation runs. Files are INI ("[section]", "key = value", '#' or ';' comments); unknown
+ * sections or keys and bad values are errors "file:line: key 'X': message" (rule C6). A file sets
+ * only what it names; every other key keeps its default (configs/ files list every key anyway).
+ */
+#ifndef HD_CONFIG_H
+#define HD_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* {==== Enumerated parameter types ==== */
+/* Each enum type `name` is one list HD_CFG_ENUM_<name>(V) of V(name, CONSTANT, "spelling", "doc")
+ * rows, and one entry in HD_CFG_ENUM_TYPES. A parameter uses it with type ENUM(name). */
+#define HD_CFG_ENUM_sched(V)                                                                       \
+    V(sched, HD_SCHED_LRR, "lrr", "loose round-robin over ready warps")                            \
+    V(sched, HD_SCHED_GTO, "gto", "greedy-then-oldest: keep issuing one warp until it stalls")     \
+    V(sched, HD_SCHED_TWO_LEVEL, "two_level", "two-level: a small active set fed by a pending pool")
+
+#define HD_CFG_ENUM_TYPES(X) X(sched)
+
+#define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
+#define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };
+HD_CFG_ENUM_TYPES(HD_CFG_ENUM_DECL_)
+#undef HD_CFG_ENUM_DECL_
+#undef HD_CFG_ENUM_ITEM_
+/* }==== */
+
+/* {==== The configuration struct ==== */
+#define HD_CFG_STR_MAX 64
+struct hd_cfg_str {
+    char s[HD_CFG_STR_MAX];
+};
+
+#define HD_CFG_CTYPE_U32 uint32_t
+#define HD_CFG_CTYPE_U64 uint64_t
+#define HD_CFG_CTYPE_F64 double
+#define HD_CFG_CTYPE_BOOL bool
+#define HD_CFG_CTYPE_STR struct hd_cfg_str
+#define HD_CFG_CTYPE_ENUM(name) enum hd_cfg_##name
+
+struct hd_config {
+#define HD_PARAM(sec, key, type, def, min, max, doc) HD_CFG_CTYPE_##type sec##_##key;
+#include "params.def"
+#undef HD_PARAM
+};
+/* }==== */
+
+/* {==== Parameter descriptors (for tools that walk the table) ==== */
+enum hd_cfg_type { HD_CFG_U32, HD_CFG_U64, HD_CFG_F64, HD_CFG_BOOL, HD_CFG_STR, HD_CFG_ENUM };
+
+struct hd_cfg_enum_value {
+    int value;
+    const char *name;
+    const char *doc;
+};
+
+struct hd_cfg_param {
+    const char *section;
+    const char *key;
+    enum hd_cfg_type type;
+    size_t offset;                          /* of the field in struct hd_config */
+    double min, max;                        /* U32/U64/F64 */
+    const struct hd_cfg_enum_value *values; /* ENUM: the allowed values */
+    unsigned nvalues;
+    const char *doc;
+};
+
+/* The descriptor table, in params.def order. */
+const struct hd_cfg_param *hd_config_params(unsigned *count);
+/* The parameter "section.key" (or NULL). */
+const struct hd_cfg_param *hd_config_find(const char *section, const char *key);
+/* Spelling of an enum value of parameter p ("?" if out of range). */
+const char *hd_config_enum_name(const struct hd_cfg_param *p, int value);
+/* }==== */
+
+/* {==== Loading and setting ==== */
+void hd_config_defaults(struct hd_config *out);
+/* Defaults, then the file at `path`, then the cross-parameter checks. Returns 0, or -1 with
+ * "path:line: key 'X': message" (or "path: message") in err. On error *out is unspecified. */
+int hd_config_load(const char *path, struct hd_config *out, char *err, size_t errlen);
+/* Apply INI text (on top of what *cfg holds). `name` is used in messages. No cross checks. */
+int hd_config_parse(struct hd_config *cfg, const char *text, size_t len, const char *name,
+                    char *err, size_t errlen);
+/* Set one parameter from text: "section.key" and a value spelled as in a file. Returns 0, or -1
+ * with "key 'X': message" in err. */
+int hd_config_set(struct hd_config *cfg, const char *section_key, const char *value, char *err,
+                  size_t errlen);
+/* Set parameter p from its text form (as hd_config_set). */
+int hd_config_set_param(struct hd_config *cfg, const struct hd_cfg_param *p, const char *value,
+                        char *err, size_t errlen);
+/* Checks that involve several keys (e.g. max_threads a multiple of warp_size). */
+int hd_config_validate(const struct hd_config *cfg, char *err, size_t errlen);
+bool hd_config_equal(const struct hd_config *a, const struct hd_config *b);
+/* }==== */
+
+/* {==== Printing ==== */
+/* The value of p in cfg, spelled as a file would (buf is always NUL-terminated). */
+void hd_config_format_value(const struct hd_config *cfg, const struct hd_cfg_param *p, char *buf,
+                            size_t len);
+/* The whole configuration as an INI file that hd_config_parse reads back to an equal config;
+ * `prefix` starts every line (e.g. "# " inside a statistics report, or ""). */
+void hd_config_write(const struct hd_config *cfg, FILE *out, const char *prefix);
+/* `--help-config`: every parameter with type, default, range and doc. */
+void hd_config_help(FILE *out);
+/* docs/config.md, generated. */
+void hd_config_doc_markdown(FILE *out);
+/* }==== */
+
+#endif
