@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT
+ * workload_util.c - helpers shared by the workload host drivers (declared in workload.h).
+ *
+ * Error reporting into ctx->err, a deterministic pseudo-random generator, and array comparisons
+ * that name the first wrong element. The generator is xorshift64* (Vigna, "An experimental
+ * exploration of Marsaglia's xorshift generators, scrambled", 2016): 64-bit state, never zero,
+ * upper 32 bits of the scrambled output returned. The seed goes through one splitmix64 step so
+ * that small or similar seeds give unrelated streams and seed 0 is valid. Nothing here keeps
+ * global state: every stream lives in the caller's struct hd_wl_rng.
+ */
+#include "workload.h"
+
+#include <math.h>
+#include <string.h>
+
+/* {==== Errors ==== */
+
+int hd_wl_fail(struct hd_wl_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+    va_end(ap);
+    return HD_WL_MISMATCH;
+}
+
+int hd_wl_check(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, int status)
+{
+    if (status == HD_OK)
+        return HD_OK;
+    const char *msg = gpu ? hd_last_error(gpu) : NULL;
+    if (msg && msg[0])
+        snprintf(ctx->err, sizeof ctx->err, "%s", msg);
+    else
+        snprintf(ctx->err, sizeof ctx->err, "runtime error %d", status);
+    return status;
+}
+
+int hd_wl_load_module(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_module **out)
+{
+    *out = NULL;
+    if (!ctx->ptx_text || ctx->ptx_len == 0) {
+        snprintf(ctx->err, sizeof ctx->err, "%s: no PTX text was given to the driver",
+                 ctx->ptx_name ? ctx->ptx_name : "(unnamed PTX)");
+        return HD_ERR_PTX;
+    }
+    const char *name = ctx->ptx_name ? ctx->ptx_name : "(embedded PTX)";
+    return hd_wl_check(gpu, ctx, hd_module_load_text(gpu, ctx->ptx_text, ctx->ptx_len, name, out));
+}
+
+const char *hd_wl_size_name(enum hd_wl_size size)
+{
+    switch (size) {
+    case HD_WL_SMALL: return "small";
+    case HD_WL_MEDIUM: return "medium";
+    case HD_WL_LARGE: return "large";
+    }
+    return "?";
+}
+
+/* }==== */
+
+/* {==== Pseudo-random numbers ==== */
+
+void hd_wl_rng_seed(struct hd_wl_rng *r, uint64_t seed)
+{
+    uint64_t z = seed + 0x9e3779b97f4a7c15ULL; /* splitmix64 */
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    r->s = z ? z : 0x9e3779b97f4a7c15ULL; /* xorshift state must not be zero */
+}
+
+uint32_t hd_wl_rng_u32(struct hd_wl_rng *r)
+{
+    uint64_t x = r->s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    r->s = x;
+    return (uint32_t)((x * 0x2545f4914f6cdd1dULL) >> 32);
+}
+
+float hd_wl_rng_float(struct hd_wl_rng *r, float lo, float hi)
+{
+    /* 24 random bits give every float of [0, 1) on a 2^-24 grid exactly. */
+    float u = (float)(hd_wl_rng_u32(r) >> 8) * (1.0f / 16777216.0f);
+    float v = lo + u * (hi - lo);
+    /* Rounding can land on hi when the range is wide; keep the interval half-open. */
+    if (v >= hi)
+        v = nextafterf(hi, lo);
+    if (v < lo)
+        v = lo;
+    return v;
+}
+
+/* }==== */
+
+/* {==== Comparisons ==== */
+
+static int wl_f32_equal(float e, float g, float rel_tol, float abs_tol)
+{
+    if (isnan(e) || isnan(g))
+        return isnan(e) && isnan(g);
+    if (isinf(e) || isinf(g))
+        return e == g;
+    double diff = fabs((double)e - (double)g);
+    return diff <= (double)abs_tol + (double)rel_tol * fabs((double)e);
+}
+
+int hd_wl_compare_f32(struct hd_wl_ctx *ctx, const char *what, const float *expected,
+                      const float *got, size_t n, float rel_tol, float abs_tol)
+{
+    size_t bad = 0, first = n;
+    for (size_t i = 0; i < n; i++) {
+        if (!wl_f32_equal(expected[i], got[i], rel_tol, abs_tol)) {
+            if (first == n)
+                first = i;
+            bad++;
+        }
+    }
+    if (bad == 0)
+        return HD_OK;
+    return hd_wl_fail(ctx,
+                      "%s[%zu]: expected %.9g, got %.9g (tolerance rel %.3g abs %.3g; %zu of %zu "
+                      "elements differ)",
+                      what, first, (double)expected[first], (double)got[first], (double)rel_tol,
+                      (double)abs_tol, bad, n);
+}
+
+int hd_wl_compare_u32(struct hd_wl_ctx *ctx, const char *what, const uint32_t *expected,
+                      const uint32_t *got, size_t n)
+{
+    size_t bad = 0, first = n;
+    for (size_t i = 0; i < n; i++) {
+        if (expected[i] != got[i]) {
+            if (first == n)
+                first = i;
+            bad++;
+        }
+    }
+    if (bad == 0)
+        return HD_OK;
+    return hd_wl_fail(ctx,
+                      "%s[%zu]: expected %u (0x%08x), got %u (0x%08x) (%zu of %zu elements differ)",
+                      what, first, expected[first], expected[first], got[first], got[first], bad,
+                      n);
+}
+
+int hd_wl_compare_i32(struct hd_wl_ctx *ctx, const char *what, const int32_t *expected,
+                      const int32_t *got, size_t n)
+{
+    size_t bad = 0, first = n;
+    for (size_t i = 0; i < n; i++) {
+        if (expected[i] != got[i]) {
+            if (first == n)
+                first = i;
+            bad++;
+        }
+    }
+    if (bad == 0)
+        return HD_OK;
+    return hd_wl_fail(ctx, "%s[%zu]: expected %d, got %d (%zu of %zu elements differ)", what,
+                      first, (int)expected[first], (int)got[first], bad, n);
+}
+
+/* }==== */
