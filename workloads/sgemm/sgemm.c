@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT
+ * sgemm.c - host driver for sgemm: C = alpha * A * B + beta * C0 with 16x16 shared-memory tiles.
+ *
+ * A, B and C0 are uniform in [-1, 1) from a fixed seed; the small size has dimensions that are not
+ * multiples of 16, so the edge tiles exercise the kernel's bounds checks. The reference is
+ * computed in double (every float product is exact in double).
+ *
+ * Tolerance, per element: the kernel accumulates k products with fused multiply-adds in float,
+ * then scales. The standard bound for a length-k dot product gives |acc_f - acc| <= gamma_k * S
+ * with S = sum_i |a_i * b_i| and gamma_k = k u / (1 - k u), u = 2^-24; the final multiply and add
+ * add at most 2u of |alpha acc| + |beta c0|. The check uses twice that bound,
+ * 2 (k + 4) u (|alpha| S + |beta c0|), which no correct kernel exceeds and which is orders of
+ * magnitude below any real error (a lost tile or a wrong element changes a value by ~S / k).
+ */
+#include "workload.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define SGEMM_TILE 16
+
+struct sgemm_dims {
+    int m, n, k;
+};
+
+static struct sgemm_dims sgemm_dims_of(enum hd_wl_size size)
+{
+    switch (size) {
+    case HD_WL_SMALL: return (struct sgemm_dims){120, 104, 88};   /* ~0.12M warp instructions */
+    case HD_WL_MEDIUM: return (struct sgemm_dims){256, 256, 256}; /* ~2.5M */
+    case HD_WL_LARGE: return (struct sgemm_dims){512, 512, 512};  /* ~20M */
+    }
+    return (struct sgemm_dims){0, 0, 0};
+}
+
+/* First element outside the tolerance, or -1. */
+static long sgemm_check(const struct sgemm_dims *d, const float *A, const float *B,
+                        const float *C0, const float *C, float alpha, float beta, double *exp_out,
+                        double *tol_out)
+{
+    const double u = 1.0 / 16777216.0;
+    for (int r = 0; r < d->m; r++) {
+        for (int c = 0; c < d->n; c++) {
+            double acc = 0.0, mag = 0.0;
+            for (int i = 0; i < d->k; i++) {
+                double p = (double)A[(size_t)r * d->k + i] * (double)B[(size_t)i * d->n + c];
+                acc += p;
+                mag += fabs(p);
+            }
+            size_t idx = (size_t)r * d->n + c;
+            double exp = (double)alpha * acc + (double)beta * (double)C0[idx];
+            double tol = 2.0 * (d->k + 4) * u *
+                         (fabs((double)alpha) * mag + fabs((double)beta * (double)C0[idx]));
+            if (!(fabs((double)C[idx] - exp) <= tol)) {
+                *exp_out = exp;
+                *tol_out = tol;
+                return (long)idx;
+            }
+        }
+    }
+    return -1;
+}
+
+static int sgemm_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+{
+    const struct sgemm_dims d = sgemm_dims_of(ctx->size);
+    const size_t na = (size_t)d.m * d.k, nb = (size_t)d.k * d.n, nc = (size_t)d.m * d.n;
+    float *A = malloc(na * sizeof(float)), *B = malloc(nb * sizeof(float));
+    float *C0 = malloc(nc * sizeof(float)), *C = malloc(nc * sizeof(float));
+    hd_devptr dA = 0, dB = 0, dC0 = 0, dC = 0;
+    struct hd_module *mod = NULL;
+    const float alpha = 0.75f, beta = -0.5f;
+    int rc = HD_OK;
+
+    if (!A || !B || !C0 || !C) {
+        rc = hd_wl_fail(ctx, "sgemm: out of host memory");
+        goto out;
+    }
+    struct hd_wl_rng rng;
+    hd_wl_rng_seed(&rng, 0x7367656d6d00ULL);
+    for (size_t i = 0; i < na; i++)
+        A[i] = hd_wl_rng_float(&rng, -1.0f, 1.0f);
+    for (size_t i = 0; i < nb; i++)
+        B[i] = hd_wl_rng_float(&rng, -1.0f, 1.0f);
+    for (size_t i = 0; i < nc; i++)
+        C0[i] = hd_wl_rng_float(&rng, -1.0f, 1.0f);
+    fprintf(ctx->log, "sgemm: m=%d n=%d k=%d, %dx%d tiles\n", d.m, d.n, d.k, SGEMM_TILE,
+            SGEMM_TILE);
+
+#define TRY(call)                              \
+    do {                                       \
+        rc = hd_wl_check(gpu, ctx, (call));    \
+        if (rc != HD_OK)                       \
+            goto out;                          \
+    } while (0)
+
+    if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    TRY(hd_malloc(gpu, &dA, na * sizeof(float)));
+    TRY(hd_malloc(gpu, &dB, nb * sizeof(float)));
+    TRY(hd_malloc(gpu, &dC0, nc * sizeof(float)));
+    TRY(hd_malloc(gpu, &dC, nc * sizeof(float)));
+    TRY(hd_memcpy_h2d(gpu, dA, A, na * sizeof(float)));
+    TRY(hd_memcpy_h2d(gpu, dB, B, nb * sizeof(float)));
+    TRY(hd_memcpy_h2d(gpu, dC0, C0, nc * sizeof(float)));
+    TRY(hd_memset(gpu, dC, 0xff, nc * sizeof(float))); /* NaN: an unwritten element shows */
+
+    struct hd_arg args[] = {HD_ARG(dA), HD_ARG(dB),    HD_ARG(dC0),   HD_ARG(dC),  HD_ARG(d.m),
+                            HD_ARG(d.n), HD_ARG(d.k), HD_ARG(alpha), HD_ARG(beta)};
+    struct hd_dim3 grid = {(uint32_t)((d.n + SGEMM_TILE - 1) / SGEMM_TILE),
+                           (uint32_t)((d.m + SGEMM_TILE - 1) / SGEMM_TILE), 1};
+    struct hd_dim3 block = {SGEMM_TILE, SGEMM_TILE, 1};
+    TRY(hd_launch(gpu, mod, "sgemm_tiled", grid, block, 0, 0, args, 9));
+    TRY(hd_synchronize(gpu));
+    TRY(hd_memcpy_d2h(gpu, C, dC, nc * sizeof(float)));
+#undef TRY
+
+    double exp = 0.0, tol = 0.0;
+    long bad = sgemm_check(&d, A, B, C0, C, alpha, beta, &exp, &tol);
+    if (bad >= 0)
+        rc = hd_wl_fail(ctx, "C[%ld] (row %ld, col %ld): expected %.9g, got %.9g (tolerance %.3g)",
+                        bad, bad / d.n, bad % d.n, exp, (double)C[bad], tol);
+
+out:
+    if (gpu) {
+        hd_free(gpu, dA);
+        hd_free(gpu, dB);
+        hd_free(gpu, dC0);
+        hd_free(gpu, dC);
+    }
+    free(A);
+    free(B);
+    free(C0);
+    free(C);
+    return rc;
+}
+
+const struct hd_workload hd_workload_sgemm = {
+    .name = "sgemm",
+    .description = "SGEMM C = alpha*A*B + beta*C0, 16x16 shared-memory tiles",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+};
