@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT
+ * backprop.c - host driver of the backprop workload: one training step of a perceptron with
+ * n_in inputs, 16 hidden units and one output.
+ *
+ * Flow (as a training program would run it): bp_layer_forward gives per-CTA partial sums of the
+ * hidden units; the host adds them, applies the sigmoid, evaluates the output unit against a target
+ * and back-propagates the error to hidden-unit deltas; bp_adjust_weights then applies the momentum
+ * gradient step to the input->hidden weights in place. Both results are checked: the partial sums
+ * against a CPU reduction done in the same tree order, the adjusted weights and their deltas against
+ * a CPU step that uses the same hidden deltas.
+ */
+#include "workload.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define BP_HIDDEN 16
+#define BP_TILE 16
+#define BP_ETA 0.3f
+#define BP_MOMENTUM 0.3f
+
+static int bp_inputs(enum hd_wl_size size)
+{
+    static const int n[3] = {4096, 65536, 524288};
+    return n[size];
+}
+
+/* CPU reference of bp_layer_forward: the same products and the same 16->8->4->2->1 tree. */
+static void bp_ref_forward(const float *x, const float *w, float *partial, int n_in)
+{
+    int tiles = (n_in + BP_TILE - 1) / BP_TILE;
+    for (int b = 0; b < tiles; b++) {
+        for (int j = 0; j < BP_HIDDEN; j++) {
+            float p[BP_TILE];
+            for (int t = 0; t < BP_TILE; t++) {
+                int i = b * BP_TILE + t;
+                p[t] = i < n_in ? w[(size_t)i * BP_HIDDEN + j] * x[i] : 0.0f;
+            }
+            for (int s = BP_TILE / 2; s > 0; s >>= 1)
+                for (int t = 0; t < s; t++)
+                    p[t] += p[t + s];
+            partial[(size_t)b * BP_HIDDEN + j] = p[0];
+        }
+    }
+}
+
+static double bp_sigmoid(double v)
+{
+    return 1.0 / (1.0 + exp(-v));
+}
+
+/* Host part between the kernels: hidden activations from the partials, the output unit, and the
+ * hidden deltas of the squared-error loss. */
+static void bp_hidden_deltas(const float *partial, int tiles, const float *w2, float target,
+                             float *delta)
+{
+    double h[BP_HIDDEN], o = 0.0;
+    for (int j = 0; j < BP_HIDDEN; j++) {
+        double s = 0.0;
+        for (int b = 0; b < tiles; b++)
+            s += (double)partial[(size_t)b * BP_HIDDEN + j];
+        h[j] = bp_sigmoid(s);
+        o += (double)w2[j] * h[j];
+    }
+    o = bp_sigmoid(o);
+    double out_delta = o * (1.0 - o) * ((double)target - o);
+    for (int j = 0; j < BP_HIDDEN; j++)
+        delta[j] = (float)(h[j] * (1.0 - h[j]) * (double)w2[j] * out_delta);
+}
+
+static void bp_ref_adjust(const float *x, const float *delta, float *w, float *dw_old, int n_in)
+{
+    for (int i = 0; i < n_in; i++) {
+        for (int j = 0; j < BP_HIDDEN; j++) {
+            size_t k = (size_t)i * BP_HIDDEN + j;
+            float dw = BP_ETA * delta[j] * x[i] + BP_MOMENTUM * dw_old[k];
+            w[k] += dw;
+            dw_old[k] = dw;
+        }
+    }
+}
+
+#define BP_TRY(call)                                   \
+    do {                                               \
+        rc = hd_wl_check(gpu, ctx, (call));            \
+        if (rc != HD_OK)                               \
+            goto out;                                  \
+    } while (0)
+
+static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+{
+    int n_in = bp_inputs(ctx->size);
+    int tiles = (n_in + BP_TILE - 1) / BP_TILE;
+    size_t nw = (size_t)n_in * BP_HIDDEN, np = (size_t)tiles * BP_HIDDEN;
+    int rc = HD_OK;
+    struct hd_module *mod = NULL;
+    hd_devptr d_x = 0, d_w = 0, d_dw = 0, d_part = 0, d_delta = 0;
+    float *x = malloc(sizeof(float) * (size_t)n_in);
+    float *w = malloc(sizeof(float) * nw), *dw = malloc(sizeof(float) * nw);
+    float *ref_w = malloc(sizeof(float) * nw), *ref_dw = malloc(sizeof(float) * nw);
+    float *part = malloc(sizeof(float) * np), *ref_part = malloc(sizeof(float) * np);
+    float w2[BP_HIDDEN], delta[BP_HIDDEN];
+
+    if (!x || !w || !dw || !ref_w || !ref_dw || !part || !ref_part) {
+        rc = hd_wl_fail(ctx, "backprop: out of host memory");
+        goto out;
+    }
+    struct hd_wl_rng rng;
+    hd_wl_rng_seed(&rng, 0x62707270u);
+    /* Weights scaled by 1/sqrt(n_in) so the hidden sums stay in the sigmoid's useful range. */
+    float scale = 2.0f / sqrtf((float)n_in);
+    for (int i = 0; i < n_in; i++)
+        x[i] = hd_wl_rng_float(&rng, 0.0f, 1.0f);
+    for (size_t k = 0; k < nw; k++) {
+        w[k] = hd_wl_rng_float(&rng, -scale, scale);
+        dw[k] = hd_wl_rng_float(&rng, -0.01f, 0.01f);
+    }
+    for (int j = 0; j < BP_HIDDEN; j++)
+        w2[j] = hd_wl_rng_float(&rng, -1.0f, 1.0f);
+    fprintf(ctx->log, "backprop: %d inputs, %d hidden units, %d CTAs of 16x16\n", n_in, BP_HIDDEN,
+            tiles);
+
+    if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    BP_TRY(hd_malloc(gpu, &d_x, sizeof(float) * (size_t)n_in));
+    BP_TRY(hd_malloc(gpu, &d_w, sizeof(float) * nw));
+    BP_TRY(hd_malloc(gpu, &d_dw, sizeof(float) * nw));
+    BP_TRY(hd_malloc(gpu, &d_part, sizeof(float) * np));
+    BP_TRY(hd_malloc(gpu, &d_delta, sizeof(float) * BP_HIDDEN));
+    BP_TRY(hd_memcpy_h2d(gpu, d_x, x, sizeof(float) * (size_t)n_in));
+    BP_TRY(hd_memcpy_h2d(gpu, d_w, w, sizeof(float) * nw));
+    BP_TRY(hd_memcpy_h2d(gpu, d_dw, dw, sizeof(float) * nw));
+    BP_TRY(hd_memset(gpu, d_part, 0xff, sizeof(float) * np)); /* NaN: an unwritten sum shows */
+
+    struct hd_dim3 grid = {1, (uint32_t)tiles, 1}, block = {BP_TILE, BP_HIDDEN, 1};
+    {
+        struct hd_arg args[] = {HD_ARG(d_x), HD_ARG(d_w), HD_ARG(d_part), HD_ARG(n_in)};
+        BP_TRY(hd_launch(gpu, mod, "bp_layer_forward", grid, block, 0, 0, args, 4));
+    }
+    BP_TRY(hd_synchronize(gpu));
+    BP_TRY(hd_memcpy_d2h(gpu, part, d_part, sizeof(float) * np));
+
+    /* The CPU reduces in the GPU's order with the same single-precision operations, so the partials
+     * should agree to the last bit; the tolerance (a few ulp) only absorbs a contraction of a
+     * product into the first add that a compiler is free to make. */
+    bp_ref_forward(x, w, ref_part, n_in);
+    rc = hd_wl_compare_f32(ctx, "hidden partial sum", ref_part, part, np, 1e-6f, 1e-7f);
+    if (rc != HD_OK)
+        goto out;
+
+    bp_hidden_deltas(part, tiles, w2, 1.0f, delta);
+    BP_TRY(hd_memcpy_h2d(gpu, d_delta, delta, sizeof(delta)));
+    {
+        float eta = BP_ETA, momentum = BP_MOMENTUM;
+        struct hd_arg args[] = {HD_ARG(d_x), HD_ARG(d_delta), HD_ARG(d_w), HD_ARG(d_dw),
+                                HD_ARG(n_in), HD_ARG(eta), HD_ARG(momentum)};
+        BP_TRY(hd_launch(gpu, mod, "bp_adjust_weights", grid, block, 0, 0, args, 7));
+    }
+    BP_TRY(hd_synchronize(gpu));
+    BP_TRY(hd_memcpy_d2h(gpu, ref_w, d_w, sizeof(float) * nw));  /* GPU results, reused buffers */
+    BP_TRY(hd_memcpy_d2h(gpu, ref_dw, d_dw, sizeof(float) * nw));
+
+    /* nvcc contracts eta*delta*x + momentum*dw_old into one fma, the CPU rounds the product first:
+     * dw then differs by at most one rounding of momentum*dw_old (|.| <= 3e-3, ulp ~2.3e-10) and w
+     * (|w| < 0.04) by that plus one ulp of the add, so 1e-6 relative + 1e-9 absolute is ample yet
+     * catches any wrong index, operand or lost update. */
+    bp_ref_adjust(x, delta, w, dw, n_in);
+    rc = hd_wl_compare_f32(ctx, "weight delta", dw, ref_dw, nw, 1e-5f, 1e-9f);
+    if (rc == HD_OK)
+        rc = hd_wl_compare_f32(ctx, "adjusted weight", w, ref_w, nw, 1e-6f, 1e-9f);
+
+out:
+    hd_free(gpu, d_x);
+    hd_free(gpu, d_w);
+    hd_free(gpu, d_dw);
+    hd_free(gpu, d_part);
+    hd_free(gpu, d_delta);
+    free(x);
+    free(w);
+    free(dw);
+    free(ref_w);
+    free(ref_dw);
+    free(part);
+    free(ref_part);
+    return rc;
+}
+
+const struct hd_workload hd_workload_backprop = {
+    .name = "backprop",
+    .description = "perceptron training step: layer forward (smem tree reduction) + weight adjust",
+    .klass = "barrier-heavy",
+    .idempotent = false,
+    .run = bp_run,
+};

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// backprop.cu - one training step of a two-layer perceptron: forward pass of the input layer into
+// the hidden layer, and the weight adjustment of the input->hidden weights.
+//
+// Layout: the weights w[i*HD_BP_HIDDEN + j] connect input unit i to hidden unit j. A CTA is a 16x16
+// tile: ty selects one of 16 consecutive input units, tx one of the 16 hidden units.
+//
+// bp_layer_forward: each CTA multiplies its 16 inputs by their 16x16 weights into shared memory and
+// reduces the products over the input dimension with a 4-step tree (a barrier per step), writing one
+// partial sum per hidden unit and CTA. The host adds the partials of all CTAs and applies the
+// sigmoid. The weights are only read, so this kernel is idempotent.
+//
+// bp_adjust_weights: classical gradient step with momentum,
+//   dw = eta * delta[j] * x[i] + momentum * dw_old;  w += dw;  dw_old = dw,
+// updating both arrays in place (so NOT idempotent: re-running a CTA applies the step twice).
+
+#define HD_BP_HIDDEN 16
+#define HD_BP_TILE 16
+
+extern "C" __global__ void bp_layer_forward(const float *__restrict__ x, const float *__restrict__ w,
+                                            float *__restrict__ partial, int n_in)
+{
+    __shared__ float xs[HD_BP_TILE];
+    __shared__ float prod[HD_BP_TILE][HD_BP_HIDDEN];
+
+    int tx = threadIdx.x;                      // hidden unit
+    int ty = threadIdx.y;                      // input unit within the tile
+    int i = blockIdx.y * HD_BP_TILE + ty;      // global input unit
+
+    if (tx == 0)
+        xs[ty] = (i < n_in) ? x[i] : 0.0f;
+    __syncthreads();
+
+    prod[ty][tx] = (i < n_in) ? w[i * HD_BP_HIDDEN + tx] * xs[ty] : 0.0f;
+    __syncthreads();
+
+    // Tree reduction over the input dimension: 16 -> 8 -> 4 -> 2 -> 1.
+    for (int s = HD_BP_TILE / 2; s > 0; s >>= 1) {
+        if (ty < s)
+            prod[ty][tx] += prod[ty + s][tx];
+        __syncthreads();
+    }
+
+    if (ty == 0)
+        partial[blockIdx.y * HD_BP_HIDDEN + tx] = prod[0][tx];
+}
+
+extern "C" __global__ void bp_adjust_weights(const float *__restrict__ x,
+                                             const float *__restrict__ delta, float *w,
+                                             float *dw_old, int n_in, float eta, float momentum)
+{
+    int tx = threadIdx.x;
+    int i = blockIdx.y * HD_BP_TILE + threadIdx.y;
+    if (i >= n_in)
+        return;
+    int k = i * HD_BP_HIDDEN + tx;
+    float dw = eta * delta[tx] * x[i] + momentum * dw_old[k];
+    w[k] += dw;
+    dw_old[k] = dw;
+}
