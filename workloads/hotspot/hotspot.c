@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT
+ * hotspot.c - host driver of the hotspot workload: a transient thermal simulation of a chip.
+ *
+ * The host makes a temperature map near the ambient with a few hot functional blocks in the power
+ * map, then advances `iters` time steps by launching hs_calculate_temp with a pyramid height of
+ * HS_PYRAMID steps per launch, ping-ponging two device buffers. The final map is compared with a
+ * straightforward CPU stencil run of the same number of steps.
+ */
+#include "workload.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define HS_TILE 16
+#define HS_PYRAMID 2
+
+/* Per-step coefficients of the discretised heat equation (dimensionless, per time step): lateral
+ * conduction to the E/W and N/S neighbours, vertical conduction to the ambient, and the heating of
+ * one unit of power. 2*cx + 2*cy + cz < 1 keeps the explicit scheme stable and monotone. */
+#define HS_CX 0.12f
+#define HS_CY 0.10f
+#define HS_CZ 0.002f
+#define HS_CP 0.5f
+#define HS_AMB 318.15f
+
+struct hs_size {
+    int n;      /* rows = cols */
+    int iters;  /* time steps */
+};
+
+static struct hs_size hs_size_of(enum hd_wl_size size)
+{
+    static const struct hs_size s[3] = {{128, 4}, {512, 8}, {1024, 16}};
+    return s[size];
+}
+
+static void hs_ref_step(const float *power, const float *src, float *dst, int rows, int cols)
+{
+    for (int y = 0; y < rows; y++) {
+        for (int x = 0; x < cols; x++) {
+            float t = src[y * cols + x];
+            float n = y > 0 ? src[(y - 1) * cols + x] : t;
+            float s = y < rows - 1 ? src[(y + 1) * cols + x] : t;
+            float w = x > 0 ? src[y * cols + x - 1] : t;
+            float e = x < cols - 1 ? src[y * cols + x + 1] : t;
+            dst[y * cols + x] = t + HS_CP * power[y * cols + x] + HS_CY * (n + s - 2.0f * t) +
+                                HS_CX * (e + w - 2.0f * t) + HS_CZ * (HS_AMB - t);
+        }
+    }
+}
+
+/* Power map: a low background plus a few rectangular hot blocks (cores, caches...). */
+static void hs_make_inputs(struct hd_wl_rng *rng, float *power, float *temp, int n)
+{
+    for (int k = 0; k < n * n; k++) {
+        power[k] = hd_wl_rng_float(rng, 0.0f, 0.2f);
+        temp[k] = HS_AMB + hd_wl_rng_float(rng, 0.0f, 10.0f);
+    }
+    for (int b = 0; b < 8; b++) {
+        int h = 1 + (int)(hd_wl_rng_u32(rng) % (uint32_t)(n / 4));
+        int w = 1 + (int)(hd_wl_rng_u32(rng) % (uint32_t)(n / 4));
+        int y0 = (int)(hd_wl_rng_u32(rng) % (uint32_t)(n - h));
+        int x0 = (int)(hd_wl_rng_u32(rng) % (uint32_t)(n - w));
+        float p = hd_wl_rng_float(rng, 0.5f, 2.0f);
+        for (int y = y0; y < y0 + h; y++)
+            for (int x = x0; x < x0 + w; x++)
+                power[y * n + x] += p;
+    }
+}
+
+#define HS_TRY(call)                        \
+    do {                                    \
+        rc = hd_wl_check(gpu, ctx, (call)); \
+        if (rc != HD_OK)                    \
+            goto out;                       \
+    } while (0)
+
+static int hs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+{
+    struct hs_size sz = hs_size_of(ctx->size);
+    int n = sz.n;
+    size_t cells = (size_t)n * n, bytes = sizeof(float) * cells;
+    int rc = HD_OK;
+    struct hd_module *mod = NULL;
+    hd_devptr d_power = 0, d_t[2] = {0, 0};
+    float *power = malloc(bytes), *temp = malloc(bytes), *ref = malloc(bytes);
+    float *tmp = malloc(bytes), *got = malloc(bytes);
+
+    if (!power || !temp || !ref || !tmp || !got) {
+        rc = hd_wl_fail(ctx, "hotspot: out of host memory");
+        goto out;
+    }
+    struct hd_wl_rng rng;
+    hd_wl_rng_seed(&rng, 0x686f7473u);
+    hs_make_inputs(&rng, power, temp, n);
+    fprintf(ctx->log, "hotspot: %dx%d grid, %d steps, pyramid height %d\n", n, n, sz.iters,
+            HS_PYRAMID);
+
+    if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    HS_TRY(hd_malloc(gpu, &d_power, bytes));
+    HS_TRY(hd_malloc(gpu, &d_t[0], bytes));
+    HS_TRY(hd_malloc(gpu, &d_t[1], bytes));
+    HS_TRY(hd_memcpy_h2d(gpu, d_power, power, bytes));
+    HS_TRY(hd_memcpy_h2d(gpu, d_t[0], temp, bytes));
+    HS_TRY(hd_memset(gpu, d_t[1], 0xff, bytes)); /* NaN: a cell no CTA writes shows */
+
+    int cur = 0;
+    float cp = HS_CP, cx = HS_CX, cy = HS_CY, cz = HS_CZ, amb = HS_AMB;
+    for (int done = 0; done < sz.iters;) {
+        int steps = sz.iters - done < HS_PYRAMID ? sz.iters - done : HS_PYRAMID;
+        uint32_t out_per_cta = (uint32_t)(HS_TILE - 2 * steps);
+        uint32_t ctas = ((uint32_t)n + out_per_cta - 1) / out_per_cta;
+        struct hd_dim3 grid = {ctas, ctas, 1}, block = {HS_TILE, HS_TILE, 1};
+        struct hd_arg args[] = {HD_ARG(d_power), HD_ARG(d_t[cur]), HD_ARG(d_t[1 - cur]),
+                                HD_ARG(n), HD_ARG(n), HD_ARG(steps), HD_ARG(cp),
+                                HD_ARG(cx), HD_ARG(cy), HD_ARG(cz), HD_ARG(amb)};
+        HS_TRY(hd_launch(gpu, mod, "hs_calculate_temp", grid, block, 0, 0, args, 11));
+        cur = 1 - cur;
+        done += steps;
+    }
+    HS_TRY(hd_synchronize(gpu));
+    HS_TRY(hd_memcpy_d2h(gpu, got, d_t[cur], bytes));
+
+    for (size_t k = 0; k < cells; k++)
+        ref[k] = temp[k];
+    for (int it = 0; it < sz.iters; it++) {
+        hs_ref_step(power, ref, tmp, n, n);
+        float *swap = ref;
+        ref = tmp;
+        tmp = swap;
+    }
+    /* The GPU contracts the update into fmas, the CPU rounds every product; that changes each step
+     * by a few ulp of T (ulp(330) = 3.1e-5). The stencil is an average with non-negative weights
+     * summing to < 1, so it does not amplify earlier errors: after `iters` steps the difference is
+     * at most ~4 ulp * iters, i.e. below 4e-7 * iters relative. Allow 1e-6 * (iters + 1). */
+    rc = hd_wl_compare_f32(ctx, "temperature", ref, got, cells, 1e-6f * (float)(sz.iters + 1),
+                           0.0f);
+
+out:
+    hd_free(gpu, d_power);
+    hd_free(gpu, d_t[0]);
+    hd_free(gpu, d_t[1]);
+    free(power);
+    free(temp);
+    free(ref);
+    free(tmp);
+    free(got);
+    return rc;
+}
+
+const struct hd_workload hd_workload_hotspot = {
+    .name = "hotspot",
+    .description = "thermal simulation, 16x16 shared-memory tiles with a pyramid of 2 steps per launch",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+};
