@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT
+ * kmeans.c - host driver of the kmeans workload: Lloyd's algorithm on synthetic clustered points.
+ *
+ * Points are drawn around K hidden centres; the initial centroids are the first K points. The
+ * driver transposes the points once on the GPU (km_invert_mapping, checked exactly), then runs up
+ * to KM_MAX_ITERS iterations: copy the centroids into the module's constant bank, launch
+ * km_assign, copy the memberships back, check them, and recompute the centroids on the host as
+ * the means of their members (an empty cluster keeps its centroid). It stops early when no
+ * membership changes.
+ *
+ * Checking memberships: the CPU computes every point's distances in double. The GPU's choice must
+ * be the CPU's nearest centroid, unless the two distances differ by less than 1e-5 relative: such
+ * a near tie is legitimately decided by single-precision rounding (and fma contraction).
+ */
+#include "workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define KM_BLOCK 256
+#define KM_MAX_ITERS 5
+#define KM_MAX_CLUSTERS 16
+#define KM_MAX_FEATURES 64
+
+struct km_size {
+    int npoints, nfeatures, nclusters;
+};
+
+static struct km_size km_size_of(enum hd_wl_size size)
+{
+    static const struct km_size s[3] = {{8192, 16, 8}, {65536, 34, 5}, {494020, 34, 5}};
+    return s[size];
+}
+
+static double km_dist(const float *pt, const float *centroid, int nf)
+{
+    double d = 0.0;
+    for (int f = 0; f < nf; f++) {
+        double x = (double)pt[f] - (double)centroid[f];
+        d += x * x;
+    }
+    return d;
+}
+
+/* Check the GPU memberships of iteration `it` against the CPU's nearest centroids. */
+static int km_check(struct hd_wl_ctx *ctx, const struct km_size *sz, const float *points,
+                    const float *centroids, const uint32_t *got, int it)
+{
+    for (int p = 0; p < sz->npoints; p++) {
+        const float *pt = points + (size_t)p * sz->nfeatures;
+        int best = 0;
+        double best_d = km_dist(pt, centroids, sz->nfeatures);
+        for (int k = 1; k < sz->nclusters; k++) {
+            double d = km_dist(pt, centroids + (size_t)k * sz->nfeatures, sz->nfeatures);
+            if (d < best_d) {
+                best_d = d;
+                best = k;
+            }
+        }
+        if ((int)got[p] == best)
+            continue;
+        if (got[p] < (uint32_t)sz->nclusters) {
+            double d = km_dist(pt, centroids + (size_t)got[p] * sz->nfeatures, sz->nfeatures);
+            if (d - best_d <= 1e-5 * best_d)
+                continue; /* near tie */
+        }
+        return hd_wl_fail(ctx, "kmeans: iteration %d: membership[%d] expected %d got %u", it, p,
+                          best, got[p]);
+    }
+    return HD_OK;
+}
+
+/* Centroids as the means of their members; an empty cluster keeps its previous centroid. */
+static void km_update(const struct km_size *sz, const float *points, const uint32_t *member,
+                      float *centroids, double *sum, int *count)
+{
+    memset(sum, 0, sizeof(double) * (size_t)sz->nclusters * sz->nfeatures);
+    memset(count, 0, sizeof(int) * (size_t)sz->nclusters);
+    for (int p = 0; p < sz->npoints; p++) {
+        int k = (int)member[p];
+        count[k]++;
+        for (int f = 0; f < sz->nfeatures; f++)
+            sum[(size_t)k * sz->nfeatures + f] += (double)points[(size_t)p * sz->nfeatures + f];
+    }
+    for (int k = 0; k < sz->nclusters; k++)
+        if (count[k] > 0)
+            for (int f = 0; f < sz->nfeatures; f++)
+                centroids[(size_t)k * sz->nfeatures + f] =
+                    (float)(sum[(size_t)k * sz->nfeatures + f] / count[k]);
+}
+
+#define KM_TRY(call)                        \
+    do {                                    \
+        rc = hd_wl_check(gpu, ctx, (call)); \
+        if (rc != HD_OK)                    \
+            goto out;                       \
+    } while (0)
+
+static int km_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+{
+    struct km_size sz = km_size_of(ctx->size);
+    size_t nvals = (size_t)sz.npoints * sz.nfeatures, vbytes = sizeof(float) * nvals;
+    size_t mbytes = sizeof(uint32_t) * (size_t)sz.npoints;
+    int rc = HD_OK;
+    struct hd_module *mod = NULL;
+    hd_devptr d_points = 0, d_features = 0, d_member = 0, d_centroids = 0;
+    size_t centroid_bytes = 0;
+    float *points = malloc(vbytes), *features = malloc(vbytes);
+    uint32_t *member = malloc(mbytes), *prev = malloc(mbytes);
+    float centroids[KM_MAX_CLUSTERS * KM_MAX_FEATURES];
+    double sum[KM_MAX_CLUSTERS * KM_MAX_FEATURES];
+    int count[KM_MAX_CLUSTERS];
+
+    if (!points || !features || !member || !prev) {
+        rc = hd_wl_fail(ctx, "kmeans: out of host memory");
+        goto out;
+    }
+    struct hd_wl_rng rng;
+    hd_wl_rng_seed(&rng, 0x6b6d6e73u);
+    {
+        float centre[KM_MAX_CLUSTERS * KM_MAX_FEATURES];
+        for (int k = 0; k < sz.nclusters * sz.nfeatures; k++)
+            centre[k] = hd_wl_rng_float(&rng, 0.0f, 10.0f);
+        for (int p = 0; p < sz.npoints; p++) {
+            int k = (int)(hd_wl_rng_u32(&rng) % (uint32_t)sz.nclusters);
+            for (int f = 0; f < sz.nfeatures; f++)
+                points[(size_t)p * sz.nfeatures + f] =
+                    centre[k * sz.nfeatures + f] + hd_wl_rng_float(&rng, -2.5f, 2.5f);
+        }
+    }
+    memcpy(centroids, points, sizeof(float) * (size_t)sz.nclusters * sz.nfeatures);
+    fprintf(ctx->log, "kmeans: %d points, %d features, %d clusters, up to %d iterations\n",
+            sz.npoints, sz.nfeatures, sz.nclusters, KM_MAX_ITERS);
+
+    if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    KM_TRY(hd_module_symbol(gpu, mod, "km_centroids", &d_centroids, &centroid_bytes));
+    if (centroid_bytes < sizeof(float) * (size_t)sz.nclusters * sz.nfeatures) {
+        rc = hd_wl_fail(ctx, "kmeans: km_centroids holds %zu bytes, need %zu", centroid_bytes,
+                        sizeof(float) * (size_t)sz.nclusters * sz.nfeatures);
+        goto out;
+    }
+    KM_TRY(hd_malloc(gpu, &d_points, vbytes));
+    KM_TRY(hd_malloc(gpu, &d_features, vbytes));
+    KM_TRY(hd_malloc(gpu, &d_member, mbytes));
+    KM_TRY(hd_memcpy_h2d(gpu, d_points, points, vbytes));
+    KM_TRY(hd_memset(gpu, d_features, 0xff, vbytes)); /* NaN / -1: unwritten outputs show */
+    KM_TRY(hd_memset(gpu, d_member, 0xff, mbytes));
+
+    struct hd_dim3 grid = {((uint32_t)sz.npoints + KM_BLOCK - 1) / KM_BLOCK, 1, 1};
+    struct hd_dim3 block = {KM_BLOCK, 1, 1};
+    {
+        struct hd_arg args[] = {HD_ARG(d_points), HD_ARG(d_features), HD_ARG(sz.npoints),
+                                HD_ARG(sz.nfeatures)};
+        KM_TRY(hd_launch(gpu, mod, "km_invert_mapping", grid, block, 0, 0, args, 4));
+    }
+    KM_TRY(hd_synchronize(gpu));
+    KM_TRY(hd_memcpy_d2h(gpu, features, d_features, vbytes));
+    for (int p = 0; p < sz.npoints; p++) {
+        for (int f = 0; f < sz.nfeatures; f++) {
+            float e = points[(size_t)p * sz.nfeatures + f];
+            float g = features[(size_t)f * sz.npoints + p];
+            if (memcmp(&e, &g, sizeof e) != 0) {
+                rc = hd_wl_fail(ctx, "kmeans: transposed feature[%d][%d] expected %g got %g", f,
+                                p, (double)e, (double)g);
+                goto out;
+            }
+        }
+    }
+
+    for (int it = 0; it < KM_MAX_ITERS; it++) {
+        KM_TRY(hd_memcpy_h2d(gpu, d_centroids, centroids,
+                             sizeof(float) * (size_t)sz.nclusters * sz.nfeatures));
+        struct hd_arg args[] = {HD_ARG(d_features), HD_ARG(d_member), HD_ARG(sz.npoints),
+                                HD_ARG(sz.nclusters), HD_ARG(sz.nfeatures)};
+        KM_TRY(hd_launch(gpu, mod, "km_assign", grid, block, 0, 0, args, 5));
+        KM_TRY(hd_synchronize(gpu));
+        KM_TRY(hd_memcpy_d2h(gpu, member, d_member, mbytes));
+        rc = km_check(ctx, &sz, points, centroids, member, it);
+        if (rc != HD_OK)
+            goto out;
+        int changed = 0;
+        for (int p = 0; p < sz.npoints; p++)
+            changed += it == 0 || member[p] != prev[p];
+        fprintf(ctx->log, "kmeans: iteration %d: %d memberships changed\n", it, changed);
+        if (changed == 0)
+            break;
+        km_update(&sz, points, member, centroids, sum, count);
+        memcpy(prev, member, mbytes);
+    }
+
+out:
+    hd_free(gpu, d_points);
+    hd_free(gpu, d_features);
+    hd_free(gpu, d_member);
+    free(points);
+    free(features);
+    free(member);
+    free(prev);
+    return rc;
+}
+
+const struct hd_workload hd_workload_kmeans = {
+    .name = "kmeans",
+    .description = "k-means: nearest-centroid kernel (centroids in constant memory) + host update",
+    .klass = "memory",
+    .idempotent = true,
+    .run = km_run,
+};
