@@ -17,7 +17,8 @@
 # fails if any committed file differs.
 #
 # Usage: scripts/regen-ptx.sh [--check] [NAME...]   (default: every workload)
-# Needs nvcc 13 on PATH or in /usr/local/cuda/bin; exits with status 2 and a message otherwise.
+# Needs nvcc 13: $HD_NVCC if set, else nvcc on PATH, else /usr/local/cuda/bin/nvcc; exits with
+# status 2 and a message when there is none.
 
 set -euo pipefail
 
@@ -34,19 +35,23 @@ for arg in "$@"; do
     case "$arg" in
         --check) check=1 ;;
         -h|--help)
-            sed -n '3,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+            sed -n '3,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
             exit 0 ;;
         -*) echo "regen-ptx.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
         *) names+=("$arg") ;;
     esac
 done
 
-nvcc="$(command -v nvcc || true)"
-if [[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]]; then
-    nvcc=/usr/local/cuda/bin/nvcc
+if [[ -n "${HD_NVCC:-}" ]]; then
+    nvcc="$(command -v "$HD_NVCC" || true)"
+else
+    nvcc="$(command -v nvcc || true)"
+    if [[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]]; then
+        nvcc=/usr/local/cuda/bin/nvcc
+    fi
 fi
 if [[ -z "$nvcc" ]]; then
-    echo "regen-ptx.sh: nvcc not found (looked on PATH and in /usr/local/cuda/bin)." >&2
+    echo "regen-ptx.sh: nvcc not found (looked at \$HD_NVCC, on PATH and in /usr/local/cuda/bin)." >&2
     echo "  The committed workloads/*/*.ptx files are used as they are; install the CUDA" >&2
     echo "  toolkit 13 to regenerate them." >&2
     exit 2

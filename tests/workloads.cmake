@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# Workload tests (included by tests/CMakeLists.txt).
+#
+# - workloads_check: the generated registry and the embedded PTX are consistent, every workload's
+#   PTX parses, and the recorded ptxas summaries match the kernels (no kernel is executed).
+# - workload_<NAME>: `heddle run NAME --size small` for every registered workload (the list comes
+#   from workloads/CMakeLists.txt through the global property HD_WORKLOADS, so a new folder gets
+#   its test without an edit here). The run verifies the output against the driver's CPU
+#   reference and fails on any mismatch or runtime error.
+# Whether the committed PTX matches its .cu is checked by `scripts/regen-ptx.sh --check`, by hand,
+# since nvcc is not available in CI.
+
+get_property(hd_test_workloads GLOBAL PROPERTY HD_WORKLOADS)
+
+if(TARGET hd_workloads AND TARGET hd_ptx)
+  add_executable(workloads_check ${CMAKE_CURRENT_LIST_DIR}/workloads_check.c)
+  target_link_libraries(workloads_check PRIVATE hd_testutil hd_workloads hd_runtime hd_ptx)
+  add_test(NAME workloads_check COMMAND workloads_check WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(workloads_check PROPERTIES LABELS "workloads" TIMEOUT 60)
+endif()
+
+if(TARGET heddle)
+  foreach(wl IN LISTS hd_test_workloads)
+    add_test(NAME workload_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size small
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    # Small sizes run in well under a second functionally; the timeout only catches hangs.
+    set_tests_properties(workload_${wl} PROPERTIES LABELS "workloads" TIMEOUT 300)
+  endforeach()
+endif()
