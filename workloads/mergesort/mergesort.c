@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT
+ * mergesort.c - host driver for the stable key/value merge sort (SDK-like).
+ *
+ * Keys are random 32-bit numbers drawn from a range of n/4 values, so equal keys are common
+ * and stability is tested; each value is the pair's input index. msort_block sorts tiles of
+ * MSORT_TILE pairs, then msort_merge doubles the run width until one run covers n, ping-ponging
+ * between two key/value buffer pairs. n is deliberately not a multiple of the tile. The
+ * reference is qsort by (key, input index), which is the stable order.
+ */
+#include "workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MSORT_THREADS 256 /* must match mergesort.cu */
+#define MSORT_TILE (2 * MSORT_THREADS)
+#define MSORT_MERGE_BLOCK 256
+
+static const unsigned msort_sizes[3] = {8000, 100000, 300000};
+
+#define MSORT_TRY(call)                                                                         \
+    do {                                                                                        \
+        st = (call);                                                                            \
+        if (st != HD_OK) {                                                                      \
+            st = hd_wl_check(gpu, ctx, st);                                                     \
+            goto out;                                                                           \
+        }                                                                                       \
+    } while (0)
+
+struct msort_pair {
+    uint32_t key, val;
+};
+
+static int msort_cmp(const void *a, const void *b)
+{
+    const struct msort_pair *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->val > y->val) - (x->val < y->val);
+}
+
+static int msort_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+{
+    const unsigned n = msort_sizes[ctx->size];
+    uint32_t *h_keys = malloc(n * sizeof(uint32_t)), *h_vals = malloc(n * sizeof(uint32_t));
+    uint32_t *ref_keys = malloc(n * sizeof(uint32_t)), *ref_vals = malloc(n * sizeof(uint32_t));
+    struct msort_pair *pairs = malloc(n * sizeof(struct msort_pair));
+    hd_devptr dk[2] = {0, 0}, dv[2] = {0, 0};
+    struct hd_module *mod = NULL;
+    int st = HD_OK, passes = 0;
+
+    if (!h_keys || !h_vals || !ref_keys || !ref_vals || !pairs) {
+        st = hd_wl_fail(ctx, "mergesort: out of host memory");
+        goto out;
+    }
+    struct hd_wl_rng rng;
+    hd_wl_rng_seed(&rng, 0x4d534f52540001ULL);
+    for (unsigned i = 0; i < n; i++) {
+        h_keys[i] = hd_wl_rng_u32(&rng) % (n / 4);
+        h_vals[i] = i;
+        pairs[i].key = h_keys[i];
+        pairs[i].val = i;
+    }
+    qsort(pairs, n, sizeof(*pairs), msort_cmp);
+    for (unsigned i = 0; i < n; i++) {
+        ref_keys[i] = pairs[i].key;
+        ref_vals[i] = pairs[i].val;
+    }
+
+    if ((st = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    for (int b = 0; b < 2; b++) {
+        MSORT_TRY(hd_malloc(gpu, &dk[b], n * sizeof(uint32_t)));
+        MSORT_TRY(hd_malloc(gpu, &dv[b], n * sizeof(uint32_t)));
+    }
+    MSORT_TRY(hd_memcpy_h2d(gpu, dk[0], h_keys, n * sizeof(uint32_t)));
+    MSORT_TRY(hd_memcpy_h2d(gpu, dv[0], h_vals, n * sizeof(uint32_t)));
+
+    unsigned nn = n;
+    int cur = 1; /* the block sort writes buffer 1 */
+    {
+        struct hd_arg args[] = {HD_ARG(dk[0]), HD_ARG(dv[0]), HD_ARG(dk[1]), HD_ARG(dv[1]),
+                                HD_ARG(nn)};
+        struct hd_dim3 grid = {(n + MSORT_TILE - 1) / MSORT_TILE, 1, 1};
+        struct hd_dim3 block = {MSORT_THREADS, 1, 1};
+        MSORT_TRY(hd_launch(gpu, mod, "msort_block", grid, block, 0, 0, args, 5));
+    }
+    for (unsigned w = MSORT_TILE; w < n; w *= 2, passes++) {
+        unsigned ww = w;
+        struct hd_arg args[] = {HD_ARG(dk[cur]),     HD_ARG(dv[cur]), HD_ARG(dk[cur ^ 1]),
+                                HD_ARG(dv[cur ^ 1]), HD_ARG(nn),      HD_ARG(ww)};
+        struct hd_dim3 grid = {(n + MSORT_MERGE_BLOCK - 1) / MSORT_MERGE_BLOCK, 1, 1};
+        struct hd_dim3 block = {MSORT_MERGE_BLOCK, 1, 1};
+        MSORT_TRY(hd_launch(gpu, mod, "msort_merge", grid, block, 0, 0, args, 6));
+        cur ^= 1;
+    }
+    MSORT_TRY(hd_synchronize(gpu));
+    MSORT_TRY(hd_memcpy_d2h(gpu, h_keys, dk[cur], n * sizeof(uint32_t)));
+    MSORT_TRY(hd_memcpy_d2h(gpu, h_vals, dv[cur], n * sizeof(uint32_t)));
+
+    st = hd_wl_compare_u32(ctx, "keys", ref_keys, h_keys, n);
+    if (st == HD_OK)
+        st = hd_wl_compare_u32(ctx, "values (stability)", ref_vals, h_vals, n);
+    if (st == HD_OK)
+        fprintf(ctx->log, "mergesort: %u pairs, %u tiles, %d merge passes verified\n", n,
+                (n + MSORT_TILE - 1) / MSORT_TILE, passes);
+
+out:
+    for (int b = 0; b < 2; b++) {
+        hd_free(gpu, dk[b]);
+        hd_free(gpu, dv[b]);
+    }
+    free(h_keys);
+    free(h_vals);
+    free(ref_keys);
+    free(ref_vals);
+    free(pairs);
+    return st;
+}
+
+const struct hd_workload hd_workload_mergesort = {
+    .name = "mergesort",
+    .description = "stable key/value merge sort: shared-memory block sort, global merge passes",
+    .klass = "barrier-heavy",
+    .idempotent = true, /* every launch reads one buffer pair and writes the other */
+    .run = msort_run,
+};

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// scan.cu - exclusive prefix sum of 32-bit unsigned integers (SDK scanLargeArray-like).
+//
+// scan_block: each CTA scans a tile of 2*SCAN_THREADS elements in shared memory with the
+// work-efficient (Blelloch) algorithm: an up-sweep builds partial sums in a balanced tree
+// (log2(tile) levels, a barrier each), the root is saved as the tile's total and cleared, and
+// a down-sweep pushes prefixes back to the leaves. Shared indices skip one word every 32
+// (i + i/32) so that the strided tree accesses avoid bank conflicts. The tile's total goes to
+// sums[blockIdx.x].
+// scan_add: out[i] = partial[i] + scanned_sums[i / tile], the second pass.
+// The host scans the sums array with the same two kernels, recursively, until one tile
+// covers it. Every kernel writes a buffer it does not read. Arithmetic wraps modulo 2^32.
+
+#ifndef SCAN_THREADS
+#define SCAN_THREADS 256
+#endif
+#define SCAN_TILE (2 * SCAN_THREADS)
+#define SCAN_PAD(i) ((i) + ((i) >> 5))
+
+extern "C" __global__ void __launch_bounds__(SCAN_THREADS)
+scan_block(const unsigned *__restrict__ in, unsigned *__restrict__ out,
+           unsigned *__restrict__ sums, unsigned n)
+{
+    __shared__ unsigned t[SCAN_PAD(SCAN_TILE)];
+    const unsigned tid = threadIdx.x;
+    const unsigned base = blockIdx.x * SCAN_TILE;
+    const unsigned a = tid, b = tid + SCAN_THREADS;
+    t[SCAN_PAD(a)] = base + a < n ? in[base + a] : 0u;
+    t[SCAN_PAD(b)] = base + b < n ? in[base + b] : 0u;
+
+    unsigned stride = 1;
+    for (unsigned active = SCAN_THREADS; active > 0; active >>= 1) {
+        __syncthreads();
+        if (tid < active) {
+            unsigned i = stride * (2 * tid + 1) - 1;
+            unsigned j = stride * (2 * tid + 2) - 1;
+            t[SCAN_PAD(j)] += t[SCAN_PAD(i)];
+        }
+        stride <<= 1;
+    }
+    __syncthreads();
+    if (tid == 0) {
+        sums[blockIdx.x] = t[SCAN_PAD(SCAN_TILE - 1)];
+        t[SCAN_PAD(SCAN_TILE - 1)] = 0u;
+    }
+    for (unsigned active = 1; active < SCAN_TILE; active <<= 1) {
+        stride >>= 1;
+        __syncthreads();
+        if (tid < active) {
+            unsigned i = stride * (2 * tid + 1) - 1;
+            unsigned j = stride * (2 * tid + 2) - 1;
+            unsigned left = t[SCAN_PAD(i)];
+            t[SCAN_PAD(i)] = t[SCAN_PAD(j)];
+            t[SCAN_PAD(j)] += left;
+        }
+    }
+    __syncthreads();
+    if (base + a < n)
+        out[base + a] = t[SCAN_PAD(a)];
+    if (base + b < n)
+        out[base + b] = t[SCAN_PAD(b)];
+}
+
+extern "C" __global__ void scan_add(const unsigned *__restrict__ partial,
+                                    const unsigned *__restrict__ scanned_sums,
+                                    unsigned *__restrict__ out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = partial[i] + scanned_sums[i / SCAN_TILE];
+}
