@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT
+ * btree.c - host driver of the btree workload: a B+tree of distinct integer keys built on the host
+ * by bulk loading, then many exact-key lookups (btree_find_k) and range counts (btree_find_range).
+ *
+ * Keys are strictly increasing with random gaps of 1..16. Leaves are filled to a random occupancy
+ * between half and all of BT_ORDER slots; each internal level groups the level below the same
+ * way, until one root remains (height = number of internal levels). Lookups ask for a present key
+ * half the time and for a random value (usually absent) otherwise; ranges are random intervals of
+ * up to a few leaves. Both kernels are checked exactly against binary searches on the sorted key
+ * array: record (or -1), first rank >= lo, and number of keys in [lo, hi].
+ */
+#include "workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BT_ORDER 256 /* must match btree.cu */
+#define BT_KEY_MAX 0x7fffffff
+#define BT_BLOCK BT_ORDER
+
+struct bt_size {
+    int nkeys;
+    int nqueries; /* per kernel */
+};
+
+static const struct bt_size bt_sizes[3] = {
+    {20000, 1024},
+    {1000000, 4096},
+    {4000000, 32768},
+};
+
+struct bt_tree {
+    int *keys, *child, *nkeys, *base; /* node arrays (keys/child: BT_ORDER per node) */
+    int nnodes, cap, root, height;
+};
+
+static int bt_new_node(struct bt_tree *t)
+{
+    if (t->nnodes == t->cap)
+        return -1;
+    int k = t->nnodes++;
+    for (int s = 0; s < BT_ORDER; s++) {
+        t->keys[(size_t)k * BT_ORDER + s] = BT_KEY_MAX;
+        t->child[(size_t)k * BT_ORDER + s] = -1;
+    }
+    t->nkeys[k] = 0;
+    t->base[k] = 0;
+    return k;
+}
+
+/* Random fan-out for the next node: between half and all of the slots, at most `left`. */
+static int bt_fill(struct hd_wl_rng *rng, int left)
+{
+    int f = BT_ORDER / 2 + (int)(hd_wl_rng_u32(rng) % (BT_ORDER / 2 + 1));
+    return f < left ? f : left;
+}
+
+/* Bulk-load the tree over sorted keys; returns 0, or -1 if the node budget is exceeded. */
+static int bt_build(struct bt_tree *t, const int *key, const int *rec, int n,
+                    struct hd_wl_rng *rng)
+{
+    int *level = malloc(sizeof(int) * (size_t)(n / (BT_ORDER / 2) + 2));
+    int nlevel = 0;
+    if (!level)
+        return -1;
+    for (int pos = 0; pos < n;) {
+        int k = bt_new_node(t), cnt = bt_fill(rng, n - pos);
+        if (k < 0)
+            goto fail;
+        for (int s = 0; s < cnt; s++) {
+            t->keys[(size_t)k * BT_ORDER + s] = key[pos + s];
+            t->child[(size_t)k * BT_ORDER + s] = rec[pos + s];
+        }
+        t->nkeys[k] = cnt;
+        t->base[k] = pos;
+        level[nlevel++] = k;
+        pos += cnt;
+    }
+    t->height = 0;
+    while (nlevel > 1) {
+        int nup = 0;
+        for (int pos = 0; pos < nlevel;) {
+            int k = bt_new_node(t), cnt = bt_fill(rng, nlevel - pos);
+            if (k < 0)
+                goto fail;
+            for (int s = 0; s < cnt; s++) {
+                int c = level[pos + s];
+                t->keys[(size_t)k * BT_ORDER + s] = t->keys[(size_t)c * BT_ORDER];
+                t->child[(size_t)k * BT_ORDER + s] = c;
+            }
+            t->nkeys[k] = cnt;
+            level[nup++] = k;
+            pos += cnt;
+        }
+        nlevel = nup;
+        t->height++;
+    }
+    t->root = level[0];
+    free(level);
+    return 0;
+fail:
+    free(level);
+    return -1;
+}
+
+/* First index with key[i] >= v (lower bound) or > v (upper bound) in the sorted keys. */
+static int bt_bound(const int *key, int n, int v, int upper)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (key[mid] < v || (upper && key[mid] == v))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+#define BT_TRY(call)                                                                               \
+    do {                                                                                           \
+        rc = hd_wl_check(gpu, ctx, (call));                                                        \
+        if (rc != HD_OK)                                                                           \
+            goto out;                                                                              \
+    } while (0)
+
+static int bt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+{
+    const struct bt_size sz = bt_sizes[ctx->size];
+    const int n = sz.nkeys, nq = sz.nqueries;
+    const size_t qb = sizeof(int) * (size_t)nq;
+    int rc = HD_OK;
+    struct hd_module *mod = NULL;
+    struct bt_tree t = {0};
+    hd_devptr d_keys = 0, d_child = 0, d_nkeys = 0, d_base = 0, d_query = 0, d_curr = 0;
+    hd_devptr d_rec = 0, d_lo = 0, d_hi = 0, d_clo = 0, d_chi = 0, d_start = 0, d_count = 0;
+    int *key = malloc(sizeof(int) * (size_t)n), *rec = malloc(sizeof(int) * (size_t)n);
+    int *query = malloc(qb), *lo = malloc(qb), *hi = malloc(qb), *curr = malloc(qb);
+    int *got = malloc(qb), *got2 = malloc(qb);
+
+    t.cap = n / (BT_ORDER / 2) * 2 + 8;
+    t.keys = malloc(sizeof(int) * (size_t)t.cap * BT_ORDER);
+    t.child = malloc(sizeof(int) * (size_t)t.cap * BT_ORDER);
+    t.nkeys = malloc(sizeof(int) * (size_t)t.cap);
+    t.base = malloc(sizeof(int) * (size_t)t.cap);
+    if (!key || !rec || !query || !lo || !hi || !curr || !got || !got2 || !t.keys || !t.child ||
+        !t.nkeys || !t.base) {
+        rc = hd_wl_fail(ctx, "btree: out of host memory");
+        goto out;
+    }
+
+    struct hd_wl_rng rng;
+    hd_wl_rng_seed(&rng, 0x62747265u);
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        v += 1 + (int)(hd_wl_rng_u32(&rng) % 16u);
+        key[i] = v;
+        rec[i] = (int)((hd_wl_rng_u32(&rng) >> 1) & 0x7fffffffu);
+    }
+    const int key_max = v;
+    if (bt_build(&t, key, rec, n, &rng) != 0) {
+        rc = hd_wl_fail(ctx, "btree: node budget exceeded while building the tree");
+        goto out;
+    }
+    for (int q = 0; q < nq; q++) {
+        if (q % 2 == 0)
+            query[q] = key[hd_wl_rng_u32(&rng) % (uint32_t)n];
+        else
+            query[q] = (int)(hd_wl_rng_u32(&rng) % (uint32_t)(key_max + 16));
+        lo[q] = (int)(hd_wl_rng_u32(&rng) % (uint32_t)(key_max + 16));
+        hi[q] = lo[q] + (int)(hd_wl_rng_u32(&rng) % (uint32_t)(3 * BT_ORDER * 8));
+    }
+    fprintf(ctx->log, "btree: %d keys, %d nodes, height %d (+ leaves), %d queries per kernel\n",
+            n, t.nnodes, t.height, nq);
+
+    const size_t nodeb = sizeof(int) * (size_t)t.nnodes;
+    if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    BT_TRY(hd_malloc(gpu, &d_keys, nodeb * BT_ORDER));
+    BT_TRY(hd_malloc(gpu, &d_child, nodeb * BT_ORDER));
+    BT_TRY(hd_malloc(gpu, &d_nkeys, nodeb));
+    BT_TRY(hd_malloc(gpu, &d_base, nodeb));
+    BT_TRY(hd_malloc(gpu, &d_query, qb));
+    BT_TRY(hd_malloc(gpu, &d_curr, qb));
+    BT_TRY(hd_malloc(gpu, &d_rec, qb));
+    BT_TRY(hd_malloc(gpu, &d_lo, qb));
+    BT_TRY(hd_malloc(gpu, &d_hi, qb));
+    BT_TRY(hd_malloc(gpu, &d_clo, qb));
+    BT_TRY(hd_malloc(gpu, &d_chi, qb));
+    BT_TRY(hd_malloc(gpu, &d_start, qb));
+    BT_TRY(hd_malloc(gpu, &d_count, qb));
+    BT_TRY(hd_memcpy_h2d(gpu, d_keys, t.keys, nodeb * BT_ORDER));
+    BT_TRY(hd_memcpy_h2d(gpu, d_child, t.child, nodeb * BT_ORDER));
+    BT_TRY(hd_memcpy_h2d(gpu, d_nkeys, t.nkeys, nodeb));
+    BT_TRY(hd_memcpy_h2d(gpu, d_base, t.base, nodeb));
+    BT_TRY(hd_memcpy_h2d(gpu, d_query, query, qb));
+    BT_TRY(hd_memcpy_h2d(gpu, d_lo, lo, qb));
+    BT_TRY(hd_memcpy_h2d(gpu, d_hi, hi, qb));
+    for (int q = 0; q < nq; q++)
+        curr[q] = t.root;
+    BT_TRY(hd_memcpy_h2d(gpu, d_curr, curr, qb));
+    BT_TRY(hd_memcpy_h2d(gpu, d_clo, curr, qb));
+    BT_TRY(hd_memcpy_h2d(gpu, d_chi, curr, qb));
+    /* Outputs start as garbage: 0xee bytes is neither a record (>= 0) nor -1 (not found). */
+    BT_TRY(hd_memset(gpu, d_rec, 0xee, qb));
+    BT_TRY(hd_memset(gpu, d_start, 0xff, qb));
+    BT_TRY(hd_memset(gpu, d_count, 0xff, qb));
+
+    struct hd_dim3 grid = {(uint32_t)nq, 1, 1}, block = {BT_BLOCK, 1, 1};
+    {
+        struct hd_arg args[] = {HD_ARG(d_keys),  HD_ARG(d_child), HD_ARG(d_nkeys), HD_ARG(t.height),
+                                HD_ARG(d_query), HD_ARG(d_curr),  HD_ARG(d_rec)};
+        BT_TRY(hd_launch(gpu, mod, "btree_find_k", grid, block, 0, 0, args, 7));
+    }
+    {
+        struct hd_arg args[] = {HD_ARG(d_keys), HD_ARG(d_child), HD_ARG(d_nkeys),
+                                HD_ARG(d_base), HD_ARG(t.height), HD_ARG(d_lo),
+                                HD_ARG(d_hi),   HD_ARG(d_clo),   HD_ARG(d_chi),
+                                HD_ARG(d_start), HD_ARG(d_count)};
+        BT_TRY(hd_launch(gpu, mod, "btree_find_range", grid, block, 0, 0, args, 11));
+    }
+    BT_TRY(hd_synchronize(gpu));
+
+    BT_TRY(hd_memcpy_d2h(gpu, got, d_rec, qb));
+    for (int q = 0; q < nq; q++) {
+        int i = bt_bound(key, n, query[q], 0);
+        int want = (i < n && key[i] == query[q]) ? rec[i] : -1;
+        if (got[q] != want) {
+            rc = hd_wl_fail(ctx, "btree: find_k query %d (key %d): expected record %d, got %d", q,
+                            query[q], want, got[q]);
+            goto out;
+        }
+    }
+    BT_TRY(hd_memcpy_d2h(gpu, got, d_start, qb));
+    BT_TRY(hd_memcpy_d2h(gpu, got2, d_count, qb));
+    for (int q = 0; q < nq; q++) {
+        int s = bt_bound(key, n, lo[q], 0), e = bt_bound(key, n, hi[q], 1);
+        if (got[q] != s || got2[q] != e - s) {
+            rc = hd_wl_fail(ctx,
+                            "btree: find_range query %d [%d, %d]: expected start %d count %d, "
+                            "got start %d count %d",
+                            q, lo[q], hi[q], s, e - s, got[q], got2[q]);
+            goto out;
+        }
+    }
+
+out:
+    hd_free(gpu, d_keys);
+    hd_free(gpu, d_child);
+    hd_free(gpu, d_nkeys);
+    hd_free(gpu, d_base);
+    hd_free(gpu, d_query);
+    hd_free(gpu, d_curr);
+    hd_free(gpu, d_rec);
+    hd_free(gpu, d_lo);
+    hd_free(gpu, d_hi);
+    hd_free(gpu, d_clo);
+    hd_free(gpu, d_chi);
+    hd_free(gpu, d_start);
+    hd_free(gpu, d_count);
+    free(key);
+    free(rec);
+    free(query);
+    free(lo);
+    free(hi);
+    free(curr);
+    free(got);
+    free(got2);
+    free(t.keys);
+    free(t.child);
+    free(t.nkeys);
+    free(t.base);
+    return rc;
+}
+
+const struct hd_workload hd_workload_btree = {
+    .name = "btree",
+    .description = "B+tree exact-key and range lookups, one CTA per query, tree built on the host",
+    .klass = "latency-bound",
+    .idempotent = false,
+    .run = bt_run,
+};

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT
+ * nqueens.c - host driver of the nqueens workload: count the N-queens solutions by completing every
+ * legal placement of the first `prefix` rows on the device (nq_solve, one thread per prefix).
+ *
+ * The driver enumerates the prefixes depth-first, launches one thread each with a stack of
+ * (n - prefix - 1) levels x 4 words per thread in dynamic shared memory, and checks every
+ * per-prefix count exactly against a recursive CPU count, and the total against the known number
+ * of solutions.
+ */
+#include "workload.h"
+
+#include <stdlib.h>
+
+#define NQ_BLOCK 128
+
+struct nq_size {
+    int n, prefix;
+};
+
+static const struct nq_size nq_sizes[3] = {
+    {11, 4}, /* 2468 prefixes */
+    {12, 4}, /* 4080 prefixes */
+    {14, 4}, /* 9632 prefixes */
+};
+
+/* Known totals (OEIS A000170) for n = 0 .. 16, a check independent of both searches. */
+static const uint64_t nq_known[17] = {1,   1,    0,     0,     2,      10,     4,       40,      92,
+                                      352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512};
+
+struct nq_prefixes {
+    unsigned *mask; /* 3 per prefix: cols, left, right */
+    int count, cap;
+};
+
+static int nq_enum(struct nq_prefixes *p, int n, int rows_left, unsigned cols, unsigned left,
+                   unsigned right)
+{
+    const unsigned full = (1u << n) - 1u;
+    if (rows_left == 0) {
+        if (p->count == p->cap) {
+            int cap = p->cap ? 2 * p->cap : 1024;
+            unsigned *m = realloc(p->mask, sizeof(unsigned) * 3 * (size_t)cap);
+            if (!m)
+                return -1;
+            p->mask = m;
+            p->cap = cap;
+        }
+        p->mask[3 * p->count] = cols;
+        p->mask[3 * p->count + 1] = left;
+        p->mask[3 * p->count + 2] = right;
+        p->count++;
+        return 0;
+    }
+    for (unsigned avail = full & ~(cols | left | right); avail;) {
+        unsigned bit = avail & (0u - avail);
+        avail ^= bit;
+        if (nq_enum(p, n, rows_left - 1, cols | bit, ((left | bit) << 1) & full,
+                    (right | bit) >> 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static unsigned nq_ref_count(int n, int rows_left, unsigned cols, unsigned left, unsigned right)
+{
+    const unsigned full = (1u << n) - 1u;
+    unsigned total = 0;
+    for (unsigned avail = full & ~(cols | left | right); avail;) {
+        unsigned bit = avail & (0u - avail);
+        avail ^= bit;
+        total += rows_left == 1 ? 1u
+                                : nq_ref_count(n, rows_left - 1, cols | bit,
+                                               ((left | bit) << 1) & full, (right | bit) >> 1);
+    }
+    return total;
+}
+
+#define NQ_TRY(call)                                                                               \
+    do {                                                                                           \
+        rc = hd_wl_check(gpu, ctx, (call));                                                        \
+        if (rc != HD_OK)                                                                           \
+            goto out;                                                                              \
+    } while (0)
+
+static int nq_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+{
+    const struct nq_size sz = nq_sizes[ctx->size];
+    const int rows = sz.n - sz.prefix;
+    int rc = HD_OK;
+    struct hd_module *mod = NULL;
+    struct nq_prefixes pre = {0};
+    hd_devptr d_prefix = 0, d_count = 0;
+    unsigned *count = NULL;
+
+    if (nq_enum(&pre, sz.n, sz.prefix, 0, 0, 0) != 0 ||
+        !(count = malloc(sizeof(unsigned) * (size_t)pre.count))) {
+        rc = hd_wl_fail(ctx, "nqueens: out of host memory");
+        goto out;
+    }
+    const uint32_t smem = (uint32_t)((rows - 1) * 4 * NQ_BLOCK * sizeof(unsigned));
+    fprintf(ctx->log, "nqueens: n=%d, %d prefixes of %d rows, %d rows each by backtracking, "
+            "%u B shared per CTA\n", sz.n, pre.count, sz.prefix, rows, smem);
+
+    if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    NQ_TRY(hd_malloc(gpu, &d_prefix, sizeof(unsigned) * 3 * (size_t)pre.count));
+    NQ_TRY(hd_malloc(gpu, &d_count, sizeof(unsigned) * (size_t)pre.count));
+    NQ_TRY(hd_memcpy_h2d(gpu, d_prefix, pre.mask, sizeof(unsigned) * 3 * (size_t)pre.count));
+    NQ_TRY(hd_memset(gpu, d_count, 0xff, sizeof(unsigned) * (size_t)pre.count));
+    struct hd_dim3 grid = {(uint32_t)((pre.count + NQ_BLOCK - 1) / NQ_BLOCK), 1, 1};
+    struct hd_dim3 block = {NQ_BLOCK, 1, 1};
+    struct hd_arg args[] = {HD_ARG(d_prefix), HD_ARG(pre.count), HD_ARG(sz.n), HD_ARG(rows),
+                            HD_ARG(d_count)};
+    NQ_TRY(hd_launch(gpu, mod, "nq_solve", grid, block, smem, 0, args, 5));
+    NQ_TRY(hd_synchronize(gpu));
+    NQ_TRY(hd_memcpy_d2h(gpu, count, d_count, sizeof(unsigned) * (size_t)pre.count));
+
+    uint64_t total = 0;
+    for (int p = 0; p < pre.count; p++) {
+        const unsigned *m = pre.mask + 3 * p;
+        unsigned want = nq_ref_count(sz.n, rows, m[0], m[1], m[2]);
+        if (count[p] != want) {
+            rc = hd_wl_fail(ctx, "nqueens: prefix %d (cols 0x%x): expected %u solutions, got %u",
+                            p, m[0], want, count[p]);
+            goto out;
+        }
+        total += count[p];
+    }
+    if (total != nq_known[sz.n]) {
+        rc = hd_wl_fail(ctx, "nqueens: %d queens: %llu solutions, the known count is %llu", sz.n,
+                        (unsigned long long)total, (unsigned long long)nq_known[sz.n]);
+        goto out;
+    }
+    fprintf(ctx->log, "nqueens: %llu solutions\n", (unsigned long long)total);
+
+out:
+    hd_free(gpu, d_prefix);
+    hd_free(gpu, d_count);
+    free(pre.mask);
+    free(count);
+    return rc;
+}
+
+const struct hd_workload hd_workload_nqueens = {
+    .name = "nqueens",
+    .description = "N-queens solution count: per-thread backtracking with a shared-memory stack",
+    .klass = "divergent",
+    .idempotent = true,
+    .run = nq_run,
+};
