@@ -77,7 +77,11 @@ enum hd_mode {
     HD_MODE_PRMT_F4E, HD_MODE_PRMT_B4E, HD_MODE_PRMT_RC8, HD_MODE_PRMT_ECL, HD_MODE_PRMT_ECR,
     HD_MODE_PRMT_RC16,
     HD_MODE_BAR_SYNC, HD_MODE_BAR_ARRIVE, HD_MODE_BAR_RED_POPC, HD_MODE_BAR_RED_AND,
-    HD_MODE_BAR_RED_OR, HD_MODE_BAR_WARP_SYNC
+    HD_MODE_BAR_RED_OR, HD_MODE_BAR_WARP_SYNC,
+    /* added by the front end (additive): testp property, match.any/.all */
+    HD_MODE_TESTP_FINITE, HD_MODE_TESTP_INFINITE, HD_MODE_TESTP_NUMBER, HD_MODE_TESTP_NOTANUMBER,
+    HD_MODE_TESTP_NORMAL, HD_MODE_TESTP_SUBNORMAL,
+    HD_MODE_MATCH_ANY, HD_MODE_MATCH_ALL
 };
 
 enum hd_atom_op {
@@ -130,8 +134,9 @@ enum hd_operand_kind {
     HD_OPND_SINK     /* `_` */
 };
 
-/* A symbol reference names either a module-level variable or a function-local one. */
-enum hd_symbol_scope { HD_SCOPE_MODULE = 0, HD_SCOPE_FUNC_LOCAL, HD_SCOPE_PARAM };
+/* A symbol reference names a module-level variable (m->globals), a function-local one (f->locals),
+ * one of the function's parameters (f->params) or one of a .func's return parameters (f->rets). */
+enum hd_symbol_scope { HD_SCOPE_MODULE = 0, HD_SCOPE_FUNC_LOCAL, HD_SCOPE_PARAM, HD_SCOPE_RET };
 
 struct hd_operand {
     uint8_t kind;   /* enum hd_operand_kind */
@@ -188,6 +193,18 @@ struct hd_reg {
     uint8_t type;     /* declared type (enum hd_type) */
 };
 
+/* The parameter lists of one `call` instruction (a call may pass more values than fit in
+ * hd_instr.opnd). A CALL instruction has one operand, HD_OPND_FUNC, whose `symbol` is the callee's
+ * index in m->funcs and whose `imm` is the index of its hd_call_site in f->calls. The operands are
+ * normally HD_OPND_SYMBOL naming .param variables declared in the caller's body (scope
+ * HD_SCOPE_FUNC_LOCAL), in the order written. */
+struct hd_call_site {
+    struct hd_operand *rets;
+    uint32_t nrets;
+    struct hd_operand *args;
+    uint32_t nargs;
+};
+
 struct hd_func {
     char *name;
     bool is_entry;     /* .entry (kernel) vs .func */
@@ -207,6 +224,10 @@ struct hd_func {
     uint32_t maxntid[3];
     uint32_t minnctapersm;
     bool has_body;           /* false for a prototype/.extern .func */
+    struct hd_call_site *calls; /* one per `call` instruction, in order (added by the front end) */
+    uint32_t ncalls;
+    uint32_t maxnreg;        /* .maxnreg if given, else 0 (added by the front end) */
+    const struct hd_module *module; /* the module that owns this function (added) */
 };
 
 struct hd_module {

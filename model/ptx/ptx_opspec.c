@@ -1,0 +1,872 @@
+/* SPDX-License-Identifier: MIT
+ * ptx_opspec.c - what each PTX opcode accepts: its modifiers (and what they mean for that
+ * opcode), how many types it takes, and the shape and type of every operand slot.
+ *
+ * A modifier word may mean different things for different opcodes (`.and` is a boolean
+ * combination for setp, an atomic operation for atom, a reduction for bar.red), so the word table
+ * lists every meaning as a (category, value) pair and each opcode names the categories it takes;
+ * the first meaning whose category the opcode takes wins. Operand checking builds a slot list for
+ * the instruction (destination first) from its opcode, modes and types, then checks each operand
+ * against its slot: shape (register, immediate, address, vector...), predicate-ness, and register
+ * type compatibility under the PTX rules (bit types match any type of their size, signed and
+ * unsigned integers match each other, ld/st/cvt take registers wider than an integer type).
+ * Immediates in floating-point slots are normalised to the slot's format (IMM_F32 / IMM_F64 bits),
+ * so the execution layer never converts literals.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ptx_parser.h"
+
+/* {==== Modifier words ==== */
+enum mod_cat {
+    MC_TYPE, MC_SPACE, MC_CMP, MC_BOOL, MC_RND, MC_RNDI, MC_FTZ, MC_SAT, MC_APPROX, MC_FULL,
+    MC_MULMODE, MC_CC, MC_ATOM, MC_VEC, MC_CACHE, MC_ORDER, MC_SCOPE, MC_UNI, MC_VOLATILE,
+    MC_SYNC, MC_ALIGNED, MC_SHFL, MC_VOTE, MC_MATCH, MC_PRMT, MC_SHFDIR, MC_SHFCLAMP, MC_BAR,
+    MC_BARRED, MC_WARP, MC_TO, MC_SHIFTAMT, MC_NOFTZ, MC_LEVEL, MC_TESTP, MC_NC,
+    MC_COUNT
+};
+#define M(c) (1ull << MC_##c)
+
+struct mod_word {
+    const char *word; /* without the dot */
+    uint8_t cat;
+    uint8_t val;
+};
+
+static const struct mod_word mod_words[] = {
+    {"eq", MC_CMP, HD_CMP_EQ}, {"ne", MC_CMP, HD_CMP_NE}, {"lt", MC_CMP, HD_CMP_LT},
+    {"le", MC_CMP, HD_CMP_LE}, {"gt", MC_CMP, HD_CMP_GT}, {"ge", MC_CMP, HD_CMP_GE},
+    {"lo", MC_CMP, HD_CMP_LO}, {"ls", MC_CMP, HD_CMP_LS}, {"hi", MC_CMP, HD_CMP_HI},
+    {"hs", MC_CMP, HD_CMP_HS}, {"equ", MC_CMP, HD_CMP_EQU}, {"neu", MC_CMP, HD_CMP_NEU},
+    {"ltu", MC_CMP, HD_CMP_LTU}, {"leu", MC_CMP, HD_CMP_LEU}, {"gtu", MC_CMP, HD_CMP_GTU},
+    {"geu", MC_CMP, HD_CMP_GEU}, {"num", MC_CMP, HD_CMP_NUM}, {"nan", MC_CMP, HD_CMP_NAN},
+    {"and", MC_BOOL, HD_BOOL_AND}, {"or", MC_BOOL, HD_BOOL_OR}, {"xor", MC_BOOL, HD_BOOL_XOR},
+    {"add", MC_ATOM, HD_ATOM_ADD}, {"min", MC_ATOM, HD_ATOM_MIN}, {"max", MC_ATOM, HD_ATOM_MAX},
+    {"inc", MC_ATOM, HD_ATOM_INC}, {"dec", MC_ATOM, HD_ATOM_DEC}, {"cas", MC_ATOM, HD_ATOM_CAS},
+    {"exch", MC_ATOM, HD_ATOM_EXCH}, {"and", MC_ATOM, HD_ATOM_AND}, {"or", MC_ATOM, HD_ATOM_OR},
+    {"xor", MC_ATOM, HD_ATOM_XOR},
+    {"rn", MC_RND, HD_RND_RN}, {"rz", MC_RND, HD_RND_RZ}, {"rm", MC_RND, HD_RND_RM},
+    {"rp", MC_RND, HD_RND_RP}, {"rni", MC_RNDI, HD_RND_RNI}, {"rzi", MC_RNDI, HD_RND_RZI},
+    {"rmi", MC_RNDI, HD_RND_RMI}, {"rpi", MC_RNDI, HD_RND_RPI},
+    {"ftz", MC_FTZ, 0}, {"sat", MC_SAT, 0}, {"approx", MC_APPROX, 0}, {"full", MC_FULL, 0},
+    {"lo", MC_MULMODE, HD_MODE_LO}, {"hi", MC_MULMODE, HD_MODE_HI},
+    {"wide", MC_MULMODE, HD_MODE_WIDE}, {"cc", MC_CC, 0},
+    {"v2", MC_VEC, 2}, {"v4", MC_VEC, 4},
+    {"ca", MC_CACHE, 0}, {"cg", MC_CACHE, 0}, {"cs", MC_CACHE, 0}, {"lu", MC_CACHE, 0},
+    {"cv", MC_CACHE, 0}, {"wb", MC_CACHE, 0}, {"wt", MC_CACHE, 0}, {"nc", MC_NC, 0},
+    {"relaxed", MC_ORDER, 1}, {"acquire", MC_ORDER, 1}, {"release", MC_ORDER, 1},
+    {"acq_rel", MC_ORDER, 1}, {"sc", MC_ORDER, 1}, {"weak", MC_ORDER, 0},
+    {"mmio", MC_ORDER, 1},
+    {"cta", MC_SCOPE, 0}, {"gpu", MC_SCOPE, 0}, {"sys", MC_SCOPE, 0}, {"gl", MC_SCOPE, 0},
+    {"cluster", MC_SCOPE, 0},
+    {"uni", MC_UNI, 0}, {"volatile", MC_VOLATILE, 0}, {"sync", MC_SYNC, 0},
+    {"aligned", MC_ALIGNED, 0},
+    {"up", MC_SHFL, HD_MODE_SHFL_UP}, {"down", MC_SHFL, HD_MODE_SHFL_DOWN},
+    {"bfly", MC_SHFL, HD_MODE_SHFL_BFLY}, {"idx", MC_SHFL, HD_MODE_SHFL_IDX},
+    {"all", MC_VOTE, HD_MODE_VOTE_ALL}, {"any", MC_VOTE, HD_MODE_VOTE_ANY},
+    {"uni", MC_VOTE, HD_MODE_VOTE_UNI}, {"ballot", MC_VOTE, HD_MODE_VOTE_BALLOT},
+    {"any", MC_MATCH, HD_MODE_MATCH_ANY}, {"all", MC_MATCH, HD_MODE_MATCH_ALL},
+    {"f4e", MC_PRMT, HD_MODE_PRMT_F4E}, {"b4e", MC_PRMT, HD_MODE_PRMT_B4E},
+    {"rc8", MC_PRMT, HD_MODE_PRMT_RC8}, {"ecl", MC_PRMT, HD_MODE_PRMT_ECL},
+    {"ecr", MC_PRMT, HD_MODE_PRMT_ECR}, {"rc16", MC_PRMT, HD_MODE_PRMT_RC16},
+    {"l", MC_SHFDIR, HD_MODE_SHF_L}, {"r", MC_SHFDIR, HD_MODE_SHF_R},
+    {"clamp", MC_SHFCLAMP, 1}, {"wrap", MC_SHFCLAMP, 0},
+    {"sync", MC_BAR, HD_MODE_BAR_SYNC}, {"arrive", MC_BAR, HD_MODE_BAR_ARRIVE},
+    {"red", MC_BAR, HD_MODE_BAR_RED_POPC},
+    {"popc", MC_BARRED, HD_MODE_BAR_RED_POPC}, {"and", MC_BARRED, HD_MODE_BAR_RED_AND},
+    {"or", MC_BARRED, HD_MODE_BAR_RED_OR},
+    {"warp", MC_WARP, HD_MODE_BAR_WARP_SYNC}, {"to", MC_TO, HD_MODE_TO},
+    {"shiftamt", MC_SHIFTAMT, 0}, {"noftz", MC_NOFTZ, 0},
+    {"L1", MC_LEVEL, 1}, {"L2", MC_LEVEL, 2},
+    {"finite", MC_TESTP, HD_MODE_TESTP_FINITE}, {"infinite", MC_TESTP, HD_MODE_TESTP_INFINITE},
+    {"number", MC_TESTP, HD_MODE_TESTP_NUMBER},
+    {"notanumber", MC_TESTP, HD_MODE_TESTP_NOTANUMBER},
+    {"normal", MC_TESTP, HD_MODE_TESTP_NORMAL}, {"subnormal", MC_TESTP, HD_MODE_TESTP_SUBNORMAL},
+};
+/* }==== */
+
+/* {==== Per-opcode modifier categories and type counts ==== */
+#define ARITH (M(TYPE) | M(RND) | M(FTZ) | M(SAT))
+#define MEMQ (M(CACHE) | M(ORDER) | M(SCOPE) | M(VOLATILE))
+
+struct op_rule {
+    uint64_t mods;       /* categories the opcode takes */
+    uint8_t min_types, max_types;
+};
+
+static const struct op_rule op_rules[HD_OP_COUNT] = {
+    [HD_OP_ABS] = {M(TYPE) | M(FTZ), 1, 1},
+    [HD_OP_ADD] = {ARITH | M(CC), 1, 1},
+    [HD_OP_ADDC] = {M(TYPE) | M(CC), 1, 1},
+    [HD_OP_SUB] = {ARITH | M(CC), 1, 1},
+    [HD_OP_SUBC] = {M(TYPE) | M(CC), 1, 1},
+    [HD_OP_MUL] = {ARITH | M(MULMODE), 1, 1},
+    [HD_OP_MUL24] = {M(TYPE) | M(MULMODE), 1, 1},
+    [HD_OP_MAD] = {ARITH | M(MULMODE) | M(CC), 1, 1},
+    [HD_OP_MAD24] = {M(TYPE) | M(MULMODE) | M(SAT), 1, 1},
+    [HD_OP_MADC] = {M(TYPE) | M(MULMODE) | M(CC), 1, 1},
+    [HD_OP_SAD] = {M(TYPE), 1, 1},
+    [HD_OP_DIV] = {ARITH | M(APPROX) | M(FULL), 1, 1},
+    [HD_OP_REM] = {M(TYPE), 1, 1},
+    [HD_OP_NEG] = {M(TYPE) | M(FTZ), 1, 1},
+    [HD_OP_MIN] = {M(TYPE) | M(FTZ), 1, 1},
+    [HD_OP_MAX] = {M(TYPE) | M(FTZ), 1, 1},
+    [HD_OP_POPC] = {M(TYPE), 1, 1},
+    [HD_OP_CLZ] = {M(TYPE), 1, 1},
+    [HD_OP_BFIND] = {M(TYPE) | M(SHIFTAMT), 1, 1},
+    [HD_OP_BREV] = {M(TYPE), 1, 1},
+    [HD_OP_BFE] = {M(TYPE), 1, 1},
+    [HD_OP_BFI] = {M(TYPE), 1, 1},
+    [HD_OP_DP4A] = {M(TYPE), 2, 2},
+    [HD_OP_DP2A] = {M(TYPE) | M(MULMODE), 2, 2},
+    [HD_OP_AND] = {M(TYPE), 1, 1},
+    [HD_OP_OR] = {M(TYPE), 1, 1},
+    [HD_OP_XOR] = {M(TYPE), 1, 1},
+    [HD_OP_NOT] = {M(TYPE), 1, 1},
+    [HD_OP_CNOT] = {M(TYPE), 1, 1},
+    [HD_OP_LOP3] = {M(TYPE), 1, 1},
+    [HD_OP_SHL] = {M(TYPE), 1, 1},
+    [HD_OP_SHR] = {M(TYPE), 1, 1},
+    [HD_OP_SHF] = {M(TYPE) | M(SHFDIR) | M(SHFCLAMP), 1, 1},
+    [HD_OP_PRMT] = {M(TYPE) | M(PRMT), 1, 1},
+    [HD_OP_FMA] = {ARITH, 1, 1},
+    [HD_OP_COPYSIGN] = {M(TYPE), 1, 1},
+    [HD_OP_TESTP] = {M(TYPE) | M(TESTP), 1, 1},
+    [HD_OP_RCP] = {ARITH | M(APPROX), 1, 1},
+    [HD_OP_SQRT] = {ARITH | M(APPROX), 1, 1},
+    [HD_OP_RSQRT] = {M(TYPE) | M(APPROX) | M(FTZ), 1, 1},
+    [HD_OP_SIN] = {M(TYPE) | M(APPROX) | M(FTZ), 1, 1},
+    [HD_OP_COS] = {M(TYPE) | M(APPROX) | M(FTZ), 1, 1},
+    [HD_OP_LG2] = {M(TYPE) | M(APPROX) | M(FTZ), 1, 1},
+    [HD_OP_EX2] = {M(TYPE) | M(APPROX) | M(FTZ), 1, 1},
+    [HD_OP_TANH] = {M(TYPE) | M(APPROX), 1, 1},
+    [HD_OP_SET] = {M(TYPE) | M(CMP) | M(BOOL) | M(FTZ), 2, 2},
+    [HD_OP_SETP] = {M(TYPE) | M(CMP) | M(BOOL) | M(FTZ), 1, 1},
+    [HD_OP_SELP] = {M(TYPE), 1, 1},
+    [HD_OP_SLCT] = {M(TYPE) | M(FTZ), 2, 2},
+    [HD_OP_MOV] = {M(TYPE), 1, 1},
+    [HD_OP_CVT] = {M(TYPE) | M(RND) | M(RNDI) | M(FTZ) | M(SAT), 2, 2},
+    [HD_OP_CVTA] = {M(TYPE) | M(SPACE) | M(TO), 1, 1},
+    [HD_OP_ISSPACEP] = {M(SPACE), 0, 0},
+    [HD_OP_LD] = {M(TYPE) | M(SPACE) | M(VEC) | MEMQ | M(NC), 1, 1},
+    [HD_OP_LDU] = {M(TYPE) | M(SPACE) | M(VEC), 1, 1},
+    [HD_OP_ST] = {M(TYPE) | M(SPACE) | M(VEC) | MEMQ, 1, 1},
+    [HD_OP_ATOM] = {M(TYPE) | M(SPACE) | M(ATOM) | M(ORDER) | M(SCOPE) | M(NOFTZ), 1, 1},
+    [HD_OP_RED] = {M(TYPE) | M(SPACE) | M(ATOM) | M(ORDER) | M(SCOPE) | M(NOFTZ), 1, 1},
+    [HD_OP_PREFETCH] = {M(SPACE) | M(LEVEL), 0, 0},
+    [HD_OP_BAR] = {M(TYPE) | M(BAR) | M(BARRED) | M(WARP) | M(ALIGNED), 0, 1},
+    [HD_OP_BARRIER] = {M(TYPE) | M(BAR) | M(BARRED) | M(ALIGNED), 0, 1},
+    [HD_OP_MEMBAR] = {M(SCOPE), 0, 0},
+    [HD_OP_FENCE] = {M(ORDER) | M(SCOPE), 0, 0},
+    [HD_OP_BRA] = {M(UNI), 0, 0},
+    [HD_OP_BRX] = {0, 0, 0},
+    [HD_OP_CALL] = {M(UNI), 0, 0},
+    [HD_OP_RET] = {M(UNI), 0, 0},
+    [HD_OP_EXIT] = {0, 0, 0},
+    [HD_OP_TRAP] = {0, 0, 0},
+    [HD_OP_BRKPT] = {0, 0, 0},
+    [HD_OP_NANOSLEEP] = {M(TYPE), 1, 1},
+    [HD_OP_SHFL] = {M(TYPE) | M(SYNC) | M(SHFL), 1, 1},
+    [HD_OP_VOTE] = {M(TYPE) | M(SYNC) | M(VOTE), 1, 1},
+    [HD_OP_MATCH] = {M(TYPE) | M(SYNC) | M(MATCH), 1, 1},
+    [HD_OP_ACTIVEMASK] = {M(TYPE), 1, 1},
+    [HD_OP_REDUX] = {M(TYPE) | M(SYNC) | M(ATOM), 1, 1},
+    [HD_OP_PMEVENT] = {0, 0, 0},
+};
+/* }==== */
+
+/* {==== Applying modifiers ==== */
+static bool is_cache_hint(const struct hd_ptx_token *t)
+{
+    /* .L1::evict_last, .L2::128B, .L2::cache_hint ... (eviction priorities, prefetch sizes) */
+    return t->len > 5 && (memcmp(t->text, ".L1::", 5) == 0 || memcmp(t->text, ".L2::", 5) == 0);
+}
+
+static void set_mode(struct hd_ptx_parser *p, struct hd_instr *in, const struct hd_ptx_token *t,
+                     unsigned mode)
+{
+    char b[64];
+    if (in->mode != HD_MODE_NONE && in->mode != mode)
+        hd_ptx_fail_tok(p, t, "conflicting modifier '%s'", hd_ptx_tok_show(t, b, sizeof b));
+    in->mode = (uint8_t)mode;
+}
+
+static void apply(struct hd_ptx_parser *p, struct hd_instr *in, const struct hd_ptx_token *t,
+                  unsigned cat, unsigned val)
+{
+    switch (cat) {
+    case MC_CMP: in->cmp = (uint8_t)val; break;
+    case MC_BOOL: in->boolop = (uint8_t)val; break;
+    case MC_ATOM: in->atom = (uint8_t)val; break;
+    case MC_RND: case MC_RNDI: in->rnd = (uint8_t)val; break;
+    case MC_FTZ: in->flags |= HD_F_FTZ; break;
+    case MC_SAT: in->flags |= HD_F_SAT; break;
+    case MC_APPROX: in->flags |= HD_F_APPROX; break;
+    case MC_FULL: in->flags |= HD_F_FULL; break;
+    case MC_CC: in->flags |= HD_F_CC; break;
+    case MC_VEC: in->vec = (uint8_t)val; break;
+    case MC_ORDER: if (val) in->flags |= HD_F_RELAXED; break;
+    case MC_UNI: in->flags |= HD_F_UNI; break;
+    case MC_VOLATILE: in->flags |= HD_F_VOLATILE; break;
+    case MC_SYNC: in->flags |= HD_F_SYNC; break;
+    case MC_ALIGNED: in->flags |= HD_F_ALIGNED; break;
+    case MC_SHFCLAMP: if (val) in->flags |= HD_F_CLAMP; break;
+    case MC_SHIFTAMT: in->flags |= HD_F_SHIFTAMT; break;
+    case MC_NOFTZ: in->flags |= HD_F_NOFTZ; break;
+    case MC_BAR:
+        /* bar.warp.sync keeps its warp mode; .red is refined by .popc/.and/.or */
+        if (!(in->mode == HD_MODE_BAR_WARP_SYNC && val == HD_MODE_BAR_SYNC))
+            set_mode(p, in, t, val);
+        break;
+    case MC_BARRED:
+        if (in->mode != HD_MODE_BAR_RED_POPC)
+            hd_ptx_fail_tok(p, t, "'.%.*s' needs .red before it", (int)t->len - 1, t->text + 1);
+        in->mode = (uint8_t)val;
+        break;
+    case MC_MULMODE: case MC_SHFL: case MC_VOTE: case MC_MATCH: case MC_PRMT: case MC_SHFDIR:
+    case MC_WARP: case MC_TO: case MC_TESTP:
+        set_mode(p, in, t, val);
+        break;
+    default: /* MC_CACHE, MC_NC, MC_SCOPE, MC_LEVEL: accepted, no effect on the IR */
+        break;
+    }
+}
+
+void hd_ptx_apply_modifier(struct hd_ptx_parser *p, struct hd_instr *in, uint32_t *ntypes,
+                           uint64_t *seen, const struct hd_ptx_token *t)
+{
+    char b[64];
+    const char *opname = hd_op_name((enum hd_op)in->op);
+    const struct op_rule *r = &op_rules[in->op];
+    enum hd_type ty = hd_ptx_type_from_dir(t);
+    if (ty != HD_T_NONE) {
+        if (!(r->mods & M(TYPE)) || *ntypes >= r->max_types)
+            hd_ptx_fail_tok(p, t, "'%s' takes %s type%s here (extra '%s')", opname,
+                            r->max_types == 0 ? "no" : r->max_types == 1 ? "one" : "two",
+                            r->max_types == 2 ? "s" : "", hd_ptx_tok_show(t, b, sizeof b));
+        if (*ntypes == 0)
+            in->type = (uint8_t)ty;
+        else
+            in->type2 = (uint8_t)ty;
+        (*ntypes)++;
+        return;
+    }
+    enum hd_space sp = hd_ptx_space_from_dir(t);
+    if (sp != HD_SPACE_NONE && (r->mods & M(SPACE))) {
+        if (*seen & M(SPACE))
+            hd_ptx_fail_tok(p, t, "more than one state space");
+        *seen |= M(SPACE);
+        in->space = (uint8_t)sp;
+        return;
+    }
+    if (is_cache_hint(t) && (r->mods & M(CACHE)))
+        return;
+    bool known = sp != HD_SPACE_NONE || is_cache_hint(t);
+    for (size_t k = 0; k < sizeof mod_words / sizeof mod_words[0]; k++) {
+        const struct mod_word *w = &mod_words[k];
+        size_t n = strlen(w->word);
+        if (t->len != n + 1 || memcmp(t->text + 1, w->word, n) != 0)
+            continue;
+        known = true;
+        if (!(r->mods & (1ull << w->cat)))
+            continue;
+        uint64_t bit = 1ull << w->cat;
+        if (w->cat == MC_RND || w->cat == MC_RNDI)
+            bit = M(RND) | M(RNDI);
+        if ((*seen & bit) && w->cat != MC_CACHE)
+            hd_ptx_fail_tok(p, t, "repeated or conflicting modifier '%s'",
+                            hd_ptx_tok_show(t, b, sizeof b));
+        *seen |= bit;
+        apply(p, in, t, w->cat, w->val);
+        return;
+    }
+    if (known)
+        hd_ptx_fail_tok(p, t, "modifier '%s' is not valid for '%s'",
+                        hd_ptx_tok_show(t, b, sizeof b), opname);
+    hd_ptx_fail_tok(p, t, "unknown modifier '%s'", hd_ptx_tok_show(t, b, sizeof b));
+}
+/* }==== */
+
+/* {==== Type classes and required modifiers ==== */
+enum { TC_INT = 1, TC_BIT = 2, TC_FLT = 4, TC_HALF = 8, TC_PRED = 16 };
+#define TC_NUM (TC_INT | TC_FLT | TC_HALF)
+#define TC_ANY (TC_INT | TC_BIT | TC_FLT | TC_HALF)
+
+static const uint8_t op_tclass[HD_OP_COUNT] = {
+    [HD_OP_ABS] = TC_NUM, [HD_OP_ADD] = TC_NUM, [HD_OP_ADDC] = TC_INT, [HD_OP_SUB] = TC_NUM,
+    [HD_OP_SUBC] = TC_INT, [HD_OP_MUL] = TC_NUM, [HD_OP_MUL24] = TC_INT, [HD_OP_MAD] = TC_NUM,
+    [HD_OP_MAD24] = TC_INT, [HD_OP_MADC] = TC_INT, [HD_OP_SAD] = TC_INT,
+    [HD_OP_DIV] = TC_INT | TC_FLT, [HD_OP_REM] = TC_INT, [HD_OP_NEG] = TC_NUM,
+    [HD_OP_MIN] = TC_NUM, [HD_OP_MAX] = TC_NUM, [HD_OP_POPC] = TC_BIT, [HD_OP_CLZ] = TC_BIT,
+    [HD_OP_BFIND] = TC_INT, [HD_OP_BREV] = TC_BIT, [HD_OP_BFE] = TC_INT, [HD_OP_BFI] = TC_BIT,
+    [HD_OP_DP4A] = TC_INT, [HD_OP_DP2A] = TC_INT, [HD_OP_AND] = TC_BIT | TC_PRED,
+    [HD_OP_OR] = TC_BIT | TC_PRED, [HD_OP_XOR] = TC_BIT | TC_PRED,
+    [HD_OP_NOT] = TC_BIT | TC_PRED, [HD_OP_CNOT] = TC_BIT, [HD_OP_LOP3] = TC_BIT,
+    [HD_OP_SHL] = TC_BIT, [HD_OP_SHR] = TC_BIT | TC_INT, [HD_OP_SHF] = TC_BIT,
+    [HD_OP_PRMT] = TC_BIT, [HD_OP_FMA] = TC_FLT | TC_HALF, [HD_OP_COPYSIGN] = TC_FLT,
+    [HD_OP_TESTP] = TC_FLT, [HD_OP_RCP] = TC_FLT, [HD_OP_SQRT] = TC_FLT,
+    [HD_OP_RSQRT] = TC_FLT, [HD_OP_SIN] = TC_FLT, [HD_OP_COS] = TC_FLT,
+    [HD_OP_LG2] = TC_FLT, [HD_OP_EX2] = TC_FLT | TC_HALF, [HD_OP_TANH] = TC_FLT | TC_HALF,
+    [HD_OP_SET] = TC_ANY, [HD_OP_SETP] = TC_ANY, [HD_OP_SELP] = TC_ANY,
+    [HD_OP_SLCT] = TC_ANY, [HD_OP_MOV] = TC_ANY | TC_PRED, [HD_OP_CVT] = TC_ANY,
+    [HD_OP_CVTA] = TC_INT, [HD_OP_LD] = TC_ANY, [HD_OP_LDU] = TC_ANY, [HD_OP_ST] = TC_ANY,
+    [HD_OP_ATOM] = TC_ANY, [HD_OP_RED] = TC_ANY, [HD_OP_BAR] = TC_INT | TC_PRED,
+    [HD_OP_BARRIER] = TC_INT | TC_PRED, [HD_OP_NANOSLEEP] = TC_INT, [HD_OP_SHFL] = TC_BIT,
+    [HD_OP_VOTE] = TC_BIT | TC_PRED, [HD_OP_MATCH] = TC_BIT, [HD_OP_ACTIVEMASK] = TC_BIT,
+    [HD_OP_REDUX] = TC_INT | TC_BIT,
+};
+
+static unsigned type_class(enum hd_type t)
+{
+    switch (t) {
+    case HD_T_B8: case HD_T_B16: case HD_T_B32: case HD_T_B64: case HD_T_B128: return TC_BIT;
+    case HD_T_F32: case HD_T_F64: return TC_FLT;
+    case HD_T_F16: case HD_T_F16X2: case HD_T_BF16: case HD_T_BF16X2: return TC_HALF;
+    case HD_T_PRED: return TC_PRED;
+    case HD_T_NONE: case HD_T_COUNT: return 0;
+    default: return TC_INT;
+    }
+}
+
+static void need(struct hd_ptx_parser *p, const struct hd_instr *in, bool ok, const char *what)
+{
+    if (!ok)
+        hd_ptx_fail_at(p, in->line, in->col, "'%s' %s", hd_op_name((enum hd_op)in->op), what);
+}
+
+static void check_modifiers(struct hd_ptx_parser *p, struct hd_instr *in, uint32_t ntypes,
+                            uint64_t seen)
+{
+    const struct op_rule *r = &op_rules[in->op];
+    enum hd_op op = (enum hd_op)in->op;
+    need(p, in, op != HD_OP_BRX, "(indirect branch) is not supported");
+    need(p, in, ntypes >= r->min_types,
+         r->min_types == 2 ? "needs two types" : "needs a type");
+    if (ntypes > 0) {
+        unsigned tc = type_class((enum hd_type)in->type);
+        if (op == HD_OP_AND || op == HD_OP_OR || op == HD_OP_XOR || op == HD_OP_NOT ||
+            op == HD_OP_POPC || op == HD_OP_CLZ || op == HD_OP_BREV || op == HD_OP_BFI)
+            tc = tc == TC_INT ? TC_BIT : tc; /* these take .b types; accept .u/.s too */
+        need(p, in, (op_tclass[op] & tc) != 0, "does not take this type");
+    }
+    if (in->rnd != HD_RND_NONE && op != HD_OP_CVT)
+        need(p, in, hd_type_is_float((enum hd_type)in->type), "takes a rounding mode only "
+             "with a floating-point type");
+    if ((in->flags & (HD_F_APPROX | HD_F_FULL)) && op == HD_OP_DIV)
+        need(p, in, in->type == HD_T_F32, "takes .approx/.full only with .f32");
+    switch (op) {
+    case HD_OP_SET: case HD_OP_SETP:
+        need(p, in, in->cmp != HD_CMP_NONE, "needs a comparison (.eq, .lt, ...)");
+        break;
+    case HD_OP_ATOM: case HD_OP_RED: case HD_OP_REDUX:
+        need(p, in, in->atom != HD_ATOM_NONE, "needs an operation (.add, .cas, ...)");
+        need(p, in, op == HD_OP_ATOM || in->atom != HD_ATOM_CAS, "cannot do .cas");
+        break;
+    case HD_OP_SHFL: case HD_OP_VOTE: case HD_OP_MATCH: case HD_OP_TESTP: case HD_OP_SHF:
+        need(p, in, in->mode != HD_MODE_NONE, "needs its mode modifier");
+        break;
+    case HD_OP_MUL: case HD_OP_MAD:
+        if (!hd_type_is_float((enum hd_type)in->type))
+            need(p, in, in->mode != HD_MODE_NONE, "on integers needs .lo, .hi or .wide");
+        else
+            need(p, in, in->mode == HD_MODE_NONE, "on floating point takes no .lo/.hi/.wide");
+        break;
+    case HD_OP_MUL24: case HD_OP_MAD24:
+        need(p, in, in->mode == HD_MODE_LO || in->mode == HD_MODE_HI, "needs .lo or .hi");
+        break;
+    case HD_OP_CVTA:
+        need(p, in, in->space != HD_SPACE_NONE && in->space != HD_SPACE_REG,
+             "needs a state space");
+        need(p, in, in->type == HD_T_U32 || in->type == HD_T_U64, "needs .u32 or .u64");
+        break;
+    case HD_OP_ISSPACEP:
+        need(p, in, in->space != HD_SPACE_NONE, "needs a state space");
+        break;
+    case HD_OP_MEMBAR:
+        need(p, in, (seen & M(SCOPE)) != 0, "needs a level (.cta, .gl or .sys)");
+        break;
+    case HD_OP_BAR: case HD_OP_BARRIER:
+        need(p, in, in->mode != HD_MODE_NONE, "needs .sync, .arrive or .red");
+        if (in->mode >= HD_MODE_BAR_RED_POPC && in->mode <= HD_MODE_BAR_RED_OR) {
+            need(p, in, (seen & M(BARRED)) != 0, ".red needs .popc, .and or .or");
+            need(p, in, in->type == (in->mode == HD_MODE_BAR_RED_POPC ? HD_T_U32 : HD_T_PRED),
+                 ".red needs .u32 (popc) or .pred (and, or)");
+        } else {
+            need(p, in, ntypes == 0, "takes no type here");
+        }
+        if (op == HD_OP_BAR && in->mode != HD_MODE_BAR_WARP_SYNC)
+            in->flags |= HD_F_ALIGNED; /* bar.* is barrier.*.aligned */
+        break;
+    default:
+        break;
+    }
+}
+/* }==== */
+
+/* {==== Operand slots ==== */
+enum slot_kind { SL_DST, SL_SRC, SL_PDST, SL_PSRC, SL_ADDR, SL_LABEL, SL_IMM };
+enum {
+    SF_WIDE = 1,    /* register may be wider than an integer type (ld/st/cvt) */
+    SF_SPECIAL = 2, /* special register allowed */
+    SF_SYMBOL = 4,  /* a variable's or function's address allowed */
+    SF_VEC = 8,     /* vector operand allowed (and required when the instruction is .v2/.v4) */
+    SF_NEG = 16,    /* `!` allowed (predicate sources) */
+    SF_ANYREG = 32  /* any non-predicate register, no type check */
+};
+
+struct slot {
+    uint8_t kind, type, flags;
+};
+
+struct slots {
+    struct slot s[HD_MAX_OPERANDS];
+    uint32_t n, min;
+};
+
+static void add(struct slots *S, enum slot_kind k, enum hd_type t, unsigned flags)
+{
+    if (S->n < HD_MAX_OPERANDS) {
+        S->s[S->n].kind = (uint8_t)k;
+        S->s[S->n].type = (uint8_t)t;
+        S->s[S->n].flags = (uint8_t)flags;
+        S->n++;
+        S->min = S->n;
+    }
+}
+
+/* Marks the slots added after this call as optional. */
+static void optional_from_here(struct slots *S, uint32_t *min)
+{
+    *min = S->n;
+}
+
+static enum hd_type widened(struct hd_ptx_parser *p, const struct hd_instr *in)
+{
+    switch (in->type) {
+    case HD_T_U16: return HD_T_U32;
+    case HD_T_S16: return HD_T_S32;
+    case HD_T_U32: return HD_T_U64;
+    case HD_T_S32: return HD_T_S64;
+    default:
+        need(p, in, false, ".wide needs a 16- or 32-bit integer type");
+        return HD_T_NONE;
+    }
+}
+
+static void build_slots(struct hd_ptx_parser *p, const struct hd_instr *in, struct slots *S)
+{
+    enum hd_type T = (enum hd_type)in->type, T2 = (enum hd_type)in->type2;
+    enum hd_type W = in->mode == HD_MODE_WIDE ? widened(p, in) : T;
+    uint32_t min = HD_MAX_OPERANDS + 1;
+    bool pred_out = (in->flags & HD_F_PRED_OUT) != 0;
+    unsigned vec = in->vec > 1 ? SF_VEC : 0;
+    memset(S, 0, sizeof *S);
+    switch ((enum hd_op)in->op) {
+    case HD_OP_ABS: case HD_OP_NEG: case HD_OP_NOT: case HD_OP_CNOT: case HD_OP_BREV:
+    case HD_OP_RCP: case HD_OP_SQRT: case HD_OP_RSQRT: case HD_OP_SIN: case HD_OP_COS:
+    case HD_OP_LG2: case HD_OP_EX2: case HD_OP_TANH:
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, 0);
+        break;
+    case HD_OP_POPC: case HD_OP_CLZ: case HD_OP_BFIND:
+        add(S, SL_DST, HD_T_U32, 0); add(S, SL_SRC, T, 0);
+        break;
+    case HD_OP_ADD: case HD_OP_SUB: case HD_OP_ADDC: case HD_OP_SUBC: case HD_OP_MUL:
+    case HD_OP_MUL24: case HD_OP_DIV: case HD_OP_REM: case HD_OP_MIN: case HD_OP_MAX:
+    case HD_OP_AND: case HD_OP_OR: case HD_OP_XOR: case HD_OP_COPYSIGN:
+        add(S, SL_DST, W, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T, 0);
+        break;
+    case HD_OP_SHL: case HD_OP_SHR:
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, HD_T_U32, 0);
+        break;
+    case HD_OP_MAD: case HD_OP_MAD24: case HD_OP_MADC: case HD_OP_FMA: case HD_OP_SAD:
+        add(S, SL_DST, W, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, W, 0);
+        break;
+    case HD_OP_SHF: case HD_OP_PRMT:
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T, 0);
+        break;
+    case HD_OP_BFE:
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, 0);
+        add(S, SL_SRC, HD_T_U32, 0); add(S, SL_SRC, HD_T_U32, 0);
+        break;
+    case HD_OP_BFI:
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T, 0);
+        add(S, SL_SRC, HD_T_U32, 0); add(S, SL_SRC, HD_T_U32, 0);
+        break;
+    case HD_OP_LOP3:
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T, 0);
+        add(S, SL_IMM, HD_T_U32, 0);
+        break;
+    case HD_OP_DP4A: case HD_OP_DP2A: {
+        enum hd_type d = hd_type_is_signed(T) || hd_type_is_signed(T2) ? HD_T_S32 : HD_T_U32;
+        add(S, SL_DST, d, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T2, 0); add(S, SL_SRC, d, 0);
+        break;
+    }
+    case HD_OP_TESTP:
+        add(S, SL_PDST, HD_T_PRED, 0); add(S, SL_SRC, T, 0);
+        break;
+    case HD_OP_SET: case HD_OP_SETP:
+        if (in->op == HD_OP_SET)
+            add(S, SL_DST, T2, 0);
+        else
+            add(S, SL_PDST, HD_T_PRED, 0);
+        if (pred_out)
+            add(S, SL_PDST, HD_T_PRED, 0);
+        add(S, SL_SRC, T, 0); add(S, SL_SRC, T, 0);
+        if (in->boolop != HD_BOOL_NONE)
+            add(S, SL_PSRC, HD_T_PRED, SF_NEG);
+        break;
+    case HD_OP_SELP:
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T, 0);
+        add(S, SL_PSRC, HD_T_PRED, 0);
+        break;
+    case HD_OP_SLCT:
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, T2, 0);
+        break;
+    case HD_OP_MOV:
+        add(S, SL_DST, T, SF_VEC);
+        add(S, SL_SRC, T, SF_VEC | SF_SPECIAL | SF_SYMBOL);
+        break;
+    case HD_OP_CVT:
+        add(S, SL_DST, T, SF_WIDE); add(S, SL_SRC, T2, SF_WIDE | SF_SPECIAL);
+        break;
+    case HD_OP_CVTA:
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, SF_SYMBOL);
+        break;
+    case HD_OP_ISSPACEP:
+        add(S, SL_PDST, HD_T_PRED, 0); add(S, SL_SRC, HD_T_NONE, SF_ANYREG | SF_SYMBOL);
+        break;
+    case HD_OP_LD: case HD_OP_LDU:
+        add(S, SL_DST, T, SF_WIDE | vec); add(S, SL_ADDR, HD_T_NONE, 0);
+        break;
+    case HD_OP_ST:
+        add(S, SL_ADDR, HD_T_NONE, 0); add(S, SL_SRC, T, SF_WIDE | vec);
+        break;
+    case HD_OP_ATOM:
+        add(S, SL_DST, T, 0); add(S, SL_ADDR, HD_T_NONE, 0); add(S, SL_SRC, T, 0);
+        if (in->atom == HD_ATOM_CAS)
+            add(S, SL_SRC, T, 0);
+        break;
+    case HD_OP_RED:
+        add(S, SL_ADDR, HD_T_NONE, 0); add(S, SL_SRC, T, 0);
+        break;
+    case HD_OP_PREFETCH:
+        add(S, SL_ADDR, HD_T_NONE, 0);
+        break;
+    case HD_OP_BAR: case HD_OP_BARRIER:
+        if (in->mode == HD_MODE_BAR_WARP_SYNC) {
+            add(S, SL_SRC, HD_T_U32, 0);
+        } else if (in->mode == HD_MODE_BAR_SYNC || in->mode == HD_MODE_BAR_ARRIVE) {
+            add(S, SL_SRC, HD_T_U32, 0);
+            if (in->mode == HD_MODE_BAR_SYNC)
+                optional_from_here(S, &min);
+            add(S, SL_SRC, HD_T_U32, 0);
+        } else {
+            add(S, in->type == HD_T_PRED ? SL_PDST : SL_DST, T, 0);
+            add(S, SL_SRC, HD_T_U32, 0);
+            if (in->nopnds == 4)
+                add(S, SL_SRC, HD_T_U32, 0);
+            add(S, SL_PSRC, HD_T_PRED, SF_NEG);
+        }
+        break;
+    case HD_OP_BRA:
+        add(S, SL_LABEL, HD_T_NONE, 0);
+        break;
+    case HD_OP_NANOSLEEP:
+        add(S, SL_SRC, HD_T_U32, 0);
+        break;
+    case HD_OP_SHFL:
+        add(S, SL_DST, T, 0);
+        if (pred_out)
+            add(S, SL_PDST, HD_T_PRED, 0);
+        add(S, SL_SRC, T, 0); add(S, SL_SRC, HD_T_U32, 0); add(S, SL_SRC, HD_T_U32, 0);
+        if (in->flags & HD_F_SYNC)
+            add(S, SL_SRC, HD_T_U32, 0);
+        break;
+    case HD_OP_VOTE:
+        if (in->mode == HD_MODE_VOTE_BALLOT)
+            add(S, SL_DST, T, 0);
+        else
+            add(S, SL_PDST, HD_T_PRED, 0);
+        add(S, SL_PSRC, HD_T_PRED, SF_NEG);
+        if (in->flags & HD_F_SYNC)
+            add(S, SL_SRC, HD_T_U32, 0);
+        break;
+    case HD_OP_MATCH:
+        add(S, SL_DST, HD_T_B32, 0);
+        if (pred_out)
+            add(S, SL_PDST, HD_T_PRED, 0);
+        add(S, SL_SRC, T, 0); add(S, SL_SRC, HD_T_U32, 0);
+        break;
+    case HD_OP_ACTIVEMASK:
+        add(S, SL_DST, T, 0);
+        break;
+    case HD_OP_REDUX:
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, HD_T_U32, 0);
+        break;
+    case HD_OP_PMEVENT:
+        add(S, SL_IMM, HD_T_U32, 0);
+        break;
+    default: /* membar, fence, ret, exit, trap, brkpt: no operands */
+        break;
+    }
+    if (min <= HD_MAX_OPERANDS)
+        S->min = min;
+}
+/* }==== */
+
+/* {==== Checking operands against slots ==== */
+static bool is_bitint(enum hd_type t)
+{
+    unsigned c = type_class(t);
+    return c == TC_INT || c == TC_BIT;
+}
+
+/* PTX operand type rules (ISA "Operand type information"): see the file comment. */
+static bool reg_fits(enum hd_type r, enum hd_type t, unsigned flags)
+{
+    if (flags & SF_ANYREG)
+        return r != HD_T_PRED;
+    if (t == HD_T_PRED || r == HD_T_PRED)
+        return t == r;
+    unsigned rb = hd_type_bytes(r), tb = hd_type_bytes(t);
+    if (rb != tb)
+        return (flags & SF_WIDE) && rb > tb && is_bitint(t) && is_bitint(r);
+    if (type_class(t) == TC_BIT || type_class(r) == TC_BIT)
+        return true;
+    if (hd_type_is_float(t) || hd_type_is_float(r))
+        return t == r;
+    return true;
+}
+
+static unsigned sreg_bytes(enum hd_special_reg s)
+{
+    return s == HD_SREG_CLOCK64 || s == HD_SREG_GLOBALTIMER ? 8 : 4;
+}
+
+static const struct hd_var *symbol_var(const struct hd_ptx_parser *p, const struct hd_operand *o)
+{
+    switch (o->scope) {
+    case HD_SCOPE_FUNC_LOCAL: return &p->f->locals[o->symbol];
+    case HD_SCOPE_PARAM: return &p->f->params[o->symbol];
+    case HD_SCOPE_RET: return &p->f->rets[o->symbol];
+    default: return &p->m->globals[o->symbol];
+    }
+}
+
+static void fail_opnd(struct hd_ptx_parser *p, const struct hd_instr *in,
+                      const struct hd_ptx_opnd_info *at, uint32_t k, const char *what)
+{
+    hd_ptx_fail_at(p, at->line, at->col, "operand %u of '%s': %s", (unsigned)k + 1,
+                   hd_op_name((enum hd_op)in->op), what);
+}
+
+static void check_reg(struct hd_ptx_parser *p, const struct hd_instr *in,
+                      const struct hd_ptx_opnd_info *at, uint32_t k, int32_t reg, enum hd_type t,
+                      unsigned flags)
+{
+    const struct hd_reg *r = &p->f->regs[reg];
+    if (reg_fits((enum hd_type)r->type, t, flags))
+        return;
+    char msg[160];
+    if (t == HD_T_PRED)
+        snprintf(msg, sizeof msg, "'%s' is not a predicate register", r->name);
+    else
+        snprintf(msg, sizeof msg, "register '%s' (.%s) does not match type .%s", r->name,
+                 hd_type_name((enum hd_type)r->type), hd_type_name(t));
+    fail_opnd(p, in, at, k, msg);
+}
+
+static uint64_t to_f32_bits(double d)
+{
+    float f = (float)d;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* Normalises an immediate in a source slot of type t (see the file comment). */
+static void check_imm(struct hd_ptx_parser *p, const struct hd_instr *in, struct hd_operand *o,
+                      const struct hd_ptx_opnd_info *at, uint32_t k, enum hd_type t)
+{
+    double d;
+    uint64_t u = (uint64_t)o->imm;
+    if (t == HD_T_PRED)
+        fail_opnd(p, in, at, k, "expected a predicate register");
+    if (t == HD_T_F32 || t == HD_T_F64) {
+        if (o->kind == HD_OPND_IMM_INT) {
+            d = (double)o->imm;
+        } else if (o->kind == HD_OPND_IMM_F32) {
+            float f;
+            uint32_t w = (uint32_t)u;
+            memcpy(&f, &w, sizeof f);
+            d = (double)f;
+        } else {
+            memcpy(&d, &u, sizeof d);
+        }
+        if (t == HD_T_F32 && o->kind != HD_OPND_IMM_F32) {
+            o->kind = HD_OPND_IMM_F32;
+            o->imm = (int64_t)to_f32_bits(d);
+        } else if (t == HD_T_F64 && o->kind != HD_OPND_IMM_F64) {
+            o->kind = HD_OPND_IMM_F64;
+            memcpy(&u, &d, sizeof u);
+            o->imm = (int64_t)u;
+        }
+        return;
+    }
+    if (o->kind == HD_OPND_IMM_INT)
+        return;
+    /* 0f / 0d bits in an integer or bit slot of the same width are raw bits. */
+    unsigned tb = hd_type_bytes(t);
+    bool ok = !at->decimal && ((o->kind == HD_OPND_IMM_F32 && tb == 4) ||
+                               (o->kind == HD_OPND_IMM_F64 && tb == 8));
+    if (!ok)
+        fail_opnd(p, in, at, k, "floating-point constant does not fit this operand's type");
+}
+
+static void check_source(struct hd_ptx_parser *p, const struct hd_instr *in, struct hd_operand *o,
+                         const struct hd_ptx_opnd_info *at, uint32_t k, const struct slot *s)
+{
+    enum hd_type t = (enum hd_type)s->type;
+    switch (o->kind) {
+    case HD_OPND_REG:
+        if (o->neg && !(s->flags & SF_NEG))
+            fail_opnd(p, in, at, k, "'!' is not allowed here");
+        check_reg(p, in, at, k, o->reg, t, s->flags);
+        break;
+    case HD_OPND_IMM_INT: case HD_OPND_IMM_F32: case HD_OPND_IMM_F64:
+        check_imm(p, in, o, at, k, t);
+        break;
+    case HD_OPND_SPECIAL:
+        if (!(s->flags & SF_SPECIAL))
+            fail_opnd(p, in, at, k, "special registers can only be read by mov or cvt");
+        if (sreg_bytes((enum hd_special_reg)o->sreg) != hd_type_bytes(t))
+            fail_opnd(p, in, at, k, "special register size does not match the type");
+        break;
+    case HD_OPND_SYMBOL: case HD_OPND_FUNC:
+        if (!(s->flags & SF_SYMBOL))
+            fail_opnd(p, in, at, k, "an address of a variable can only be taken by mov or cvta");
+        if (!(s->flags & SF_ANYREG) && !(is_bitint(t) && hd_type_bytes(t) >= 4))
+            fail_opnd(p, in, at, k, "an address needs a 32- or 64-bit integer type");
+        break;
+    case HD_OPND_SINK:
+        fail_opnd(p, in, at, k, "'_' can only be a destination");
+        break;
+    default:
+        fail_opnd(p, in, at, k, "unexpected operand form");
+    }
+}
+
+static void check_vector(struct hd_ptx_parser *p, const struct hd_instr *in,
+                         const struct hd_operand *o, const struct hd_ptx_opnd_info *at, uint32_t k,
+                         const struct slot *s, bool is_dst)
+{
+    enum hd_type et = (enum hd_type)s->type;
+    unsigned flags = s->flags;
+    if (!(s->flags & SF_VEC))
+        fail_opnd(p, in, at, k, "a vector is not allowed here");
+    if (in->op == HD_OP_MOV) {
+        /* mov packs or unpacks: {a, b} elements are a fraction of the type's width. */
+        unsigned eb = hd_type_bytes(et) / o->vec_n;
+        et = eb == 2 ? HD_T_B16 : eb == 4 ? HD_T_B32 : eb == 8 ? HD_T_B64 : HD_T_NONE;
+        if (et == HD_T_NONE)
+            fail_opnd(p, in, at, k, "vector size does not divide the type");
+        flags = 0;
+    } else if (o->vec_n != in->vec) {
+        fail_opnd(p, in, at, k, "vector length does not match .v2/.v4");
+    }
+    for (uint32_t e = 0; e < o->vec_n; e++) {
+        if (o->vec[e] < 0) {
+            if (!is_dst)
+                fail_opnd(p, in, at, k, "'_' can only be a destination");
+            continue;
+        }
+        check_reg(p, in, at, k, o->vec[e], et, flags);
+    }
+}
+
+static void check_address(struct hd_ptx_parser *p, const struct hd_instr *in,
+                          const struct hd_operand *o, const struct hd_ptx_opnd_info *at, uint32_t k)
+{
+    if (o->kind != HD_OPND_ADDR)
+        fail_opnd(p, in, at, k, "expected an address [...]");
+    if (o->symbol >= 0 && in->space != HD_SPACE_NONE) {
+        const struct hd_var *v = symbol_var(p, o);
+        if (v->space != in->space) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "'%s' is in .%s, not .%s", v->name,
+                     hd_space_name((enum hd_space)v->space),
+                     hd_space_name((enum hd_space)in->space));
+            fail_opnd(p, in, at, k, msg);
+        }
+    }
+}
+/* }==== */
+
+void hd_ptx_check_instr(struct hd_ptx_parser *p, struct hd_instr *in, uint32_t ntypes,
+                        uint64_t seen, const struct hd_ptx_opnd_info *info)
+{
+    if (in->op == HD_OP_SET) { /* written set.cmp.dtype.stype; IR: type = compare, type2 = dest */
+        uint8_t t = in->type;
+        in->type = in->type2;
+        in->type2 = t;
+    }
+    check_modifiers(p, in, ntypes, seen);
+    if (in->op == HD_OP_CALL)
+        return; /* checked while parsing (ptx_instr.c) */
+    if ((in->flags & HD_F_PRED_OUT) &&
+        !(in->op == HD_OP_SETP || in->op == HD_OP_SHFL ||
+          (in->op == HD_OP_MATCH && in->mode == HD_MODE_MATCH_ALL)))
+        hd_ptx_fail_at(p, info[1].line, info[1].col, "'%s' has no '|' second destination",
+                       hd_op_name((enum hd_op)in->op));
+    struct slots S;
+    build_slots(p, in, &S);
+    if (in->nopnds < S.min || in->nopnds > S.n) {
+        char range[32];
+        if (S.min == S.n)
+            snprintf(range, sizeof range, "%u", (unsigned)S.n);
+        else
+            snprintf(range, sizeof range, "%u to %u", (unsigned)S.min, (unsigned)S.n);
+        hd_ptx_fail_at(p, in->line, in->col, "'%s' takes %s operand%s, found %u",
+                       hd_op_name((enum hd_op)in->op), range, S.n == 1 ? "" : "s",
+                       (unsigned)in->nopnds);
+    }
+    for (uint32_t k = 0; k < in->nopnds; k++) {
+        struct hd_operand *o = &in->opnd[k];
+        const struct slot *s = &S.s[k];
+        const struct hd_ptx_opnd_info *at = &info[k];
+        if (o->kind == HD_OPND_ADDR && s->kind != SL_ADDR)
+            fail_opnd(p, in, at, k, "an address [...] is not allowed here");
+        if (o->kind == HD_OPND_VEC) {
+            check_vector(p, in, o, at, k, s, s->kind == SL_DST);
+            continue;
+        }
+        if ((s->flags & SF_VEC) && in->vec > 1)
+            fail_opnd(p, in, at, k, "expected a vector {...} for .v2/.v4");
+        switch (s->kind) {
+        case SL_DST: case SL_PDST:
+            if (o->kind == HD_OPND_SINK)
+                break;
+            if (o->kind != HD_OPND_REG || o->neg)
+                fail_opnd(p, in, at, k, "a destination must be a register");
+            check_reg(p, in, at, k, o->reg, (enum hd_type)s->type, s->flags);
+            break;
+        case SL_SRC: case SL_PSRC:
+            check_source(p, in, o, at, k, s);
+            break;
+        case SL_ADDR:
+            check_address(p, in, o, at, k);
+            break;
+        case SL_LABEL:
+            if (o->kind != HD_OPND_LABEL)
+                fail_opnd(p, in, at, k, "expected a label");
+            break;
+        case SL_IMM:
+            if (o->kind != HD_OPND_IMM_INT)
+                fail_opnd(p, in, at, k, "expected an integer constant");
+            break;
+        default:
+            break;
+        }
+    }
+}
