@@ -160,6 +160,8 @@ static void add_register(struct hd_ptx_parser *p, const struct hd_ptx_token *at,
                          size_t len, enum hd_type ty)
 {
     struct hd_func *f = p->f;
+    if (hd_ptx_sreg_lookup(name, len) != HD_SREG_NONE)
+        hd_ptx_fail_tok(p, at, "'%s' is a special register and cannot be declared", name);
     hd_ptx_reserve(p, (void **)&f->regs, &p->regs_cap, f->nregs, sizeof *f->regs,
                    HD_PTX_MAX_REGS, "registers in one function");
     int r = hd_ptx_symtab_put(&p->regs_tab, name, len, f->nregs);

@@ -3,8 +3,8 @@
  * messages.
  *
  * The output re-parses to the same IR for everything the IR keeps. What the parser accepts and
- * drops (cache and eviction hints, memory-order scopes, .nc, membar/fence levels) is not printed,
- * except that membar prints as membar.gl and fence as fence.acq_rel.gpu. Labels are not kept in
+ * drops (eviction hints, memory-order qualifiers and scopes of ld/st/atom, fence's .sc) is not
+ * printed; fence prints as fence.acq_rel.<scope>. Labels are not kept in
  * the IR, so a branch target prints as $I<instruction index>. Output is always NUL-terminated and
  * truncated to the buffer.
  */
@@ -41,6 +41,7 @@ static const char *const cmp_names[] = {"", "eq", "ne", "lt", "le", "gt", "ge", 
 static const char *const bool_names[] = {"", "and", "or", "xor"};
 static const char *const rnd_names[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi",
                                         "rna"};
+static const char *const cache_names[] = {"", "ca", "cg", "cs", "lu", "cv", "wb", "wt"};
 static const char *const atom_names[] = {"", "add", "min", "max", "inc", "dec", "cas", "exch",
                                          "and", "or", "xor"};
 
@@ -60,7 +61,8 @@ static const char *mode_name(unsigned m)
         [HD_MODE_TESTP_INFINITE] = "infinite", [HD_MODE_TESTP_NUMBER] = "number",
         [HD_MODE_TESTP_NOTANUMBER] = "notanumber", [HD_MODE_TESTP_NORMAL] = "normal",
         [HD_MODE_TESTP_SUBNORMAL] = "subnormal", [HD_MODE_MATCH_ANY] = "any",
-        [HD_MODE_MATCH_ALL] = "all",
+        [HD_MODE_MATCH_ALL] = "all", [HD_MODE_SCOPE_CTA] = "cta", [HD_MODE_SCOPE_GPU] = "gpu",
+        [HD_MODE_SCOPE_SYS] = "sys",
     };
     return m < sizeof names / sizeof names[0] && names[m] ? names[m] : "";
 }
@@ -112,6 +114,9 @@ static void put_opcode(struct sbuf *s, const struct hd_instr *in)
         if (in->flags & HD_F_VOLATILE)
             put(s, ".volatile");
         put_space(s, in);
+        put_dot(s, NAME(cache_names, in->cache));
+        if (in->flags & HD_F_NC)
+            put(s, ".nc");
         if (in->vec > 1)
             put(s, ".v%u", (unsigned)in->vec);
         put_types(s, in);
@@ -164,10 +169,11 @@ static void put_opcode(struct sbuf *s, const struct hd_instr *in)
         put_types(s, in);
         break;
     case HD_OP_MEMBAR:
-        put(s, ".gl");
+        put(s, ".%s", in->mode == HD_MODE_SCOPE_GPU ? "gl" : mode_name(in->mode));
         break;
     case HD_OP_FENCE:
-        put(s, ".acq_rel.gpu");
+        put(s, ".acq_rel");
+        put_dot(s, mode_name(in->mode));
         break;
     case HD_OP_PRMT:
         put_types(s, in);

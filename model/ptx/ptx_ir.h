@@ -81,7 +81,16 @@ enum hd_mode {
     /* added by the front end (additive): testp property, match.any/.all */
     HD_MODE_TESTP_FINITE, HD_MODE_TESTP_INFINITE, HD_MODE_TESTP_NUMBER, HD_MODE_TESTP_NOTANUMBER,
     HD_MODE_TESTP_NORMAL, HD_MODE_TESTP_SUBNORMAL,
-    HD_MODE_MATCH_ANY, HD_MODE_MATCH_ALL
+    HD_MODE_MATCH_ANY, HD_MODE_MATCH_ALL,
+    /* membar / fence level (added): .cta; .gl or .gpu; .sys */
+    HD_MODE_SCOPE_CTA, HD_MODE_SCOPE_GPU, HD_MODE_SCOPE_SYS
+};
+
+/* Cache operator of ld/st (added by the front end; the memory system may honour it). */
+enum hd_cache_op {
+    HD_CACHE_DEFAULT = 0,
+    HD_CACHE_CA, HD_CACHE_CG, HD_CACHE_CS, HD_CACHE_LU, HD_CACHE_CV, /* loads */
+    HD_CACHE_WB, HD_CACHE_WT                                         /* stores */
 };
 
 enum hd_atom_op {
@@ -104,7 +113,8 @@ enum hd_instr_flag {
     HD_F_SYNC = 1u << 10,     /* shfl.sync / vote.sync / match.sync */
     HD_F_PRED_OUT = 1u << 11, /* shfl with |%p second destination */
     HD_F_NOFTZ = 1u << 12,
-    HD_F_RELAXED = 1u << 13   /* memory-order qualifiers other than the default */
+    HD_F_RELAXED = 1u << 13,  /* memory-order qualifiers other than the default */
+    HD_F_NC = 1u << 14        /* ld.global.nc: read-only (non-coherent) path (added) */
 };
 /* }==== */
 
@@ -170,6 +180,7 @@ struct hd_instr {
     uint32_t flags;   /* enum hd_instr_flag bits */
     int32_t guard;    /* guard predicate register, or -1 */
     uint8_t guard_neg;
+    uint8_t cache;    /* enum hd_cache_op of ld/st (added by the front end) */
     uint32_t line, col; /* position of the opcode in the source */
     struct hd_operand opnd[HD_MAX_OPERANDS]; /* destination(s) first, as written */
 };

@@ -267,7 +267,7 @@ void hd_ptx_lex_next(struct hd_ptx_lexer *lx, struct hd_ptx_token *t)
     } else if (c == '_') {
         advance(lx);
         t->kind = HD_TOK_IDENT;
-    } else if (c == '.' && (is_alpha(peekc(lx, 1)) || peekc(lx, 1) == '_' || peekc(lx, 1) == '$')) {
+    } else if (c == '.' && is_ident(peekc(lx, 1))) { /* .f32, .v4, .2d, .L1::evict_last */
         advance(lx);
         while (is_ident(peekc(lx, 0)))
             advance(lx);
@@ -282,7 +282,7 @@ void hd_ptx_lex_next(struct hd_ptx_lexer *lx, struct hd_ptx_token *t)
         lex_number(lx, t);
     } else if (c == '"') {
         lex_string(lx, t);
-    } else if (strchr(",;:[]{}()<>+-!@|=", c) != NULL) {
+    } else if (c != 0 && strchr(",;:[]{}()<>+-!@|=", c) != NULL) {
         advance(lx);
         t->kind = HD_TOK_PUNCT;
     } else {

@@ -87,10 +87,10 @@ struct hd_module *hd_ptx_parse_file(const char *path, char *err, size_t errlen)
     int read_error = ferror(fp);
     fclose(fp);
     if (!buf || read_error) {
+        const char *why = buf ? "I/O error" : "out of memory";
         free(buf);
         if (err && errlen)
-            snprintf(err, errlen, "%s: cannot read: %s", path,
-                     buf ? "I/O error" : "out of memory");
+            snprintf(err, errlen, "%s: cannot read: %s", path, why);
         return NULL;
     }
     struct hd_module *m = hd_ptx_parse(buf, len, path, err, errlen);

@@ -53,13 +53,15 @@ static const struct mod_word mod_words[] = {
     {"lo", MC_MULMODE, HD_MODE_LO}, {"hi", MC_MULMODE, HD_MODE_HI},
     {"wide", MC_MULMODE, HD_MODE_WIDE}, {"cc", MC_CC, 0},
     {"v2", MC_VEC, 2}, {"v4", MC_VEC, 4},
-    {"ca", MC_CACHE, 0}, {"cg", MC_CACHE, 0}, {"cs", MC_CACHE, 0}, {"lu", MC_CACHE, 0},
-    {"cv", MC_CACHE, 0}, {"wb", MC_CACHE, 0}, {"wt", MC_CACHE, 0}, {"nc", MC_NC, 0},
+    {"ca", MC_CACHE, HD_CACHE_CA}, {"cg", MC_CACHE, HD_CACHE_CG}, {"cs", MC_CACHE, HD_CACHE_CS},
+    {"lu", MC_CACHE, HD_CACHE_LU}, {"cv", MC_CACHE, HD_CACHE_CV}, {"wb", MC_CACHE, HD_CACHE_WB},
+    {"wt", MC_CACHE, HD_CACHE_WT}, {"nc", MC_NC, 0},
     {"relaxed", MC_ORDER, 1}, {"acquire", MC_ORDER, 1}, {"release", MC_ORDER, 1},
     {"acq_rel", MC_ORDER, 1}, {"sc", MC_ORDER, 1}, {"weak", MC_ORDER, 0},
     {"mmio", MC_ORDER, 1},
-    {"cta", MC_SCOPE, 0}, {"gpu", MC_SCOPE, 0}, {"sys", MC_SCOPE, 0}, {"gl", MC_SCOPE, 0},
-    {"cluster", MC_SCOPE, 0},
+    {"cta", MC_SCOPE, HD_MODE_SCOPE_CTA}, {"gpu", MC_SCOPE, HD_MODE_SCOPE_GPU},
+    {"sys", MC_SCOPE, HD_MODE_SCOPE_SYS}, {"gl", MC_SCOPE, HD_MODE_SCOPE_GPU},
+    {"cluster", MC_SCOPE, HD_MODE_SCOPE_GPU},
     {"uni", MC_UNI, 0}, {"volatile", MC_VOLATILE, 0}, {"sync", MC_SYNC, 0},
     {"aligned", MC_ALIGNED, 0},
     {"up", MC_SHFL, HD_MODE_SHFL_UP}, {"down", MC_SHFL, HD_MODE_SHFL_DOWN},
@@ -228,7 +230,17 @@ static void apply(struct hd_ptx_parser *p, struct hd_instr *in, const struct hd_
     case MC_WARP: case MC_TO: case MC_TESTP:
         set_mode(p, in, t, val);
         break;
-    default: /* MC_CACHE, MC_NC, MC_SCOPE, MC_LEVEL: accepted, no effect on the IR */
+    case MC_CACHE:
+        in->cache = (uint8_t)val;
+        break;
+    case MC_NC:
+        in->flags |= HD_F_NC;
+        break;
+    case MC_SCOPE: /* kept for membar/fence only; ld/st/atom scopes do not change results */
+        if (in->op == HD_OP_MEMBAR || in->op == HD_OP_FENCE)
+            in->mode = (uint8_t)val;
+        break;
+    default: /* MC_LEVEL: accepted, no effect on the IR */
         break;
     }
 }
@@ -274,7 +286,7 @@ void hd_ptx_apply_modifier(struct hd_ptx_parser *p, struct hd_instr *in, uint32_
         uint64_t bit = 1ull << w->cat;
         if (w->cat == MC_RND || w->cat == MC_RNDI)
             bit = M(RND) | M(RNDI);
-        if ((*seen & bit) && w->cat != MC_CACHE)
+        if (*seen & bit)
             hd_ptx_fail_tok(p, t, "repeated or conflicting modifier '%s'",
                             hd_ptx_tok_show(t, b, sizeof b));
         *seen |= bit;
