@@ -249,7 +249,7 @@ static int dominators(const struct graph *g, uint32_t *idom)
                 uint32_t p = g->back[k];
                 if (idom[p] == UNDEF)
                     continue;
-                nd = nd == UNDEF ? p : (intersect(idom, po, p, nd), p);
+                nd = nd == UNDEF ? p : intersect(idom, po, p, nd);
             }
             if (idom[v] != nd) {
                 idom[v] = nd;
