@@ -14,6 +14,7 @@
 #ifndef HEDDLE_H
 #define HEDDLE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -93,6 +94,11 @@ struct hd_run_totals {
     uint64_t thread_instrs;
 };
 void hd_gpu_totals(const struct hd_gpu *gpu, struct hd_run_totals *out);
+
+/* Ctrl-C: while *flag is non-zero, running kernels stop within a few thousand instructions and
+ * the synchronizing call returns HD_ERR_INTERRUPTED. `flag` (set by the caller's signal handler)
+ * must outlive the GPU; NULL disables the check. (Added by the functional model, additive.) */
+void hd_gpu_set_interrupt(struct hd_gpu *gpu, volatile sig_atomic_t *flag);
 
 #ifdef __cplusplus
 }

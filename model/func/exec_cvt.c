@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: MIT
+ * exec_cvt.c - data movement and conversion: mov (including vector pack/unpack), cvt between all
+ * integer and floating-point types, and the comparison/selection family setp, set, selp, slct.
+ *
+ * Design: cvt reads its source as an integer (sign- or zero-extended by the source type) or as a
+ * double (every f16/bf16/f32 value is exact in a double) and converts with one rounding: host
+ * conversions under the requested rounding mode for f32/f64 targets, an exact
+ * round-to-format routine for f16/bf16. Float-to-integer conversions round as .rni/.rzi/.rmi/.rpi
+ * say, saturate to the destination range and map NaN to 0, as PTX specifies; integer-to-integer
+ * conversions truncate or extend unless .sat clamps. Comparisons implement all ordered and
+ * unordered float relations and the signed/unsigned integer ones; setp combines with a predicate
+ * through .and/.or/.xor and writes the complement to its optional second destination.
+ */
+#include "exec_impl.h"
+
+#include <fenv.h>
+#include <math.h>
+
+/* {==== mov ==== */
+static int x_mov(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    struct hd_lanes A = hd_src(x, d, 0);
+    uint64_t *D = hd_dst(x, d, 0);
+    const uint64_t wm = d->wmask;
+    HD_FOR_LANES(mask, l)
+        D[l] = HD_V(A, l) & wm;
+    return HD_FUNC_OK;
+}
+
+/* mov.b64 d, {a, b} / mov.b32 d, {a, b} / ... : sources are packed low element first. */
+static int x_mov_pack(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    const unsigned n = d->nsrc, eb = d->bits / n;
+    struct hd_lanes S[4];
+    for (unsigned i = 0; i < n; i++)
+        S[i] = hd_src(x, d, (int)i);
+    uint64_t *D = hd_dst(x, d, 0);
+    HD_FOR_LANES(mask, l) {
+        uint64_t v = 0;
+        for (unsigned i = 0; i < n; i++)
+            v |= (HD_V(S[i], l) & hd_wmask(eb)) << (eb * i);
+        D[l] = v;
+    }
+    return HD_FUNC_OK;
+}
+
+/* mov.b64 {a, b}, d : unpack, low element first; `_` sinks. */
+static int x_mov_unpack(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    const unsigned n = d->ndst, eb = d->bits / n;
+    struct hd_lanes A = hd_src(x, d, 0);
+    uint64_t v[32];
+    HD_FOR_LANES(mask, l)
+        v[l] = HD_V(A, l);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t *D = hd_dst(x, d, (int)i);
+        HD_FOR_LANES(mask, l)
+            D[l] = (v[l] >> (eb * i)) & hd_wmask(eb);
+    }
+    return HD_FUNC_OK;
+}
+/* }==== */
+
+/* {==== Small-float formats ==== */
+struct fmt {
+    int mbits, emin, emax; /* fraction bits, least normal exponent, greatest exponent */
+};
+static const struct fmt FMT_F16 = {10, -14, 15};
+static const struct fmt FMT_BF16 = {7, -126, 127};
+
+static double half_to_double(uint64_t h, const struct fmt *f)
+{
+    unsigned ebits = f == &FMT_F16 ? 5 : 8;
+    uint64_t frac = h & ((1u << f->mbits) - 1);
+    uint64_t e = (h >> f->mbits) & ((1u << ebits) - 1);
+    double s = (h >> (f->mbits + ebits)) & 1u ? -1.0 : 1.0;
+    if (e == ((1u << ebits) - 1))
+        return frac ? (double)NAN : s * (double)INFINITY;
+    if (e == 0)
+        return s * ldexp((double)frac, f->emin - f->mbits);
+    return s * ldexp((double)(frac | (1ull << f->mbits)), (int)e - f->emax - f->mbits);
+}
+
+/* Round a double to format f with rounding `rnd` (HD_RND_*), encode it. */
+static uint64_t double_to_half(double v, const struct fmt *f, uint8_t rnd)
+{
+    unsigned ebits = f == &FMT_F16 ? 5 : 8;
+    uint64_t sign = signbit(v) ? 1ull << (f->mbits + ebits) : 0;
+    uint64_t inf = ((1ull << ebits) - 1) << f->mbits;
+    if (v != v)
+        return 0x7fff;
+    double a = fabs(v);
+    if (isinf(a))
+        return sign | inf;
+    if (a == 0.0)
+        return sign;
+    int e = ilogb(a);
+    if (e < f->emin)
+        e = f->emin;
+    double q = ldexp(1.0, e - f->mbits);
+    double n = a / q; /* exact: scaling by a power of two */
+    int up;           /* round the magnitude up on a tie/inexact? */
+    switch (rnd) {
+    case HD_RND_RZ:
+        n = trunc(n);
+        break;
+    case HD_RND_RM:
+        up = sign != 0;
+        n = up ? ceil(n) : floor(n);
+        break;
+    case HD_RND_RP:
+        up = sign == 0;
+        n = up ? ceil(n) : floor(n);
+        break;
+    default: {
+        double t = floor(n), r = n - t;
+        n = (r > 0.5 || (r == 0.5 && fmod(t, 2.0) != 0.0)) ? t + 1.0 : t;
+        break;
+    }
+    }
+    double m = n * q;
+    double maxf = ldexp(2.0 - ldexp(1.0, -f->mbits), f->emax);
+    if (m > maxf) {
+        int to_inf = rnd == HD_RND_RZ ? 0 : rnd == HD_RND_RM ? sign != 0 : rnd == HD_RND_RP ? sign == 0 : 1;
+        return to_inf ? (sign | inf) : (sign | (inf - 1));
+    }
+    if (m == 0.0)
+        return sign;
+    if (m < ldexp(1.0, f->emin))
+        return sign | (uint64_t)(m / ldexp(1.0, f->emin - f->mbits));
+    int E = ilogb(m);
+    uint64_t frac = (uint64_t)((m / ldexp(1.0, E) - 1.0) * ldexp(1.0, f->mbits));
+    return sign | ((uint64_t)(E + f->emax) << f->mbits) | frac;
+}
+/* }==== */
+
+/* {==== cvt ==== */
+static int fe_mode(uint8_t rnd)
+{
+    switch (rnd) {
+    case HD_RND_RZ:
+        return FE_TOWARDZERO;
+    case HD_RND_RM:
+        return FE_DOWNWARD;
+    case HD_RND_RP:
+        return FE_UPWARD;
+    default:
+        return FE_TONEAREST;
+    }
+}
+
+static double round_int(double v, uint8_t rnd)
+{
+    switch (rnd) {
+    case HD_RND_RNI:
+        return nearbyint(v); /* the default mode: ties to even */
+    case HD_RND_RMI:
+        return floor(v);
+    case HD_RND_RPI:
+        return ceil(v);
+    default:
+        return trunc(v);
+    }
+}
+
+/* Saturating conversion of a (rounded, integral) double to an integer type. */
+static uint64_t double_to_int(double r, unsigned bits, int sgn)
+{
+    if (r != r)
+        return 0;
+    if (sgn) {
+        double hi = ldexp(1.0, (int)bits - 1);
+        if (r >= hi)
+            return hd_wmask(bits) >> 1;
+        if (r < -hi)
+            return (hd_wmask(bits) >> 1) + 1; /* INT_MIN of the width, masked below */
+        return (uint64_t)(int64_t)r;
+    }
+    if (r >= ldexp(1.0, (int)bits))
+        return hd_wmask(bits);
+    if (r <= 0.0)
+        return 0;
+    return (uint64_t)r;
+}
+
+static int is_small_float(uint8_t t)
+{
+    return t == HD_T_F16 || t == HD_T_BF16;
+}
+
+static double read_float(uint64_t v, uint8_t t, int ftz)
+{
+    switch (t) {
+    case HD_T_F16:
+        return half_to_double(v & 0xffff, &FMT_F16);
+    case HD_T_BF16:
+        return half_to_double(v & 0xffff, &FMT_BF16);
+    case HD_T_F32: {
+        float f = hd_f32(v);
+        if (ftz && fpclassify(f) == FP_SUBNORMAL)
+            f = copysignf(0.0f, f);
+        return (double)f;
+    }
+    default:
+        return hd_f64(v);
+    }
+}
+
+static uint64_t sat_float(double r, uint8_t t, int sat)
+{
+    if (!sat)
+        return 0; /* unused */
+    (void)t;
+    if (r != r)
+        return 1;
+    return 0;
+}
+
+/* One lane of cvt. */
+static uint64_t cvt_one(const struct hd_func_instr *d, uint64_t v)
+{
+    const uint8_t dt = d->type, st = d->type2, rnd = d->ir->rnd;
+    const int ftz = (d->ir->flags & HD_F_FTZ) != 0, sat = (d->ir->flags & HD_F_SAT) != 0;
+    const unsigned sbits = hd_type_bytes((enum hd_type)st) * 8, dbits = d->bits;
+    const int sflt = hd_type_is_float((enum hd_type)st), dflt = hd_type_is_float((enum hd_type)dt);
+    (void)sat_float;
+    if (!sflt && !dflt) { /* integer to integer */
+        int ssg = hd_type_is_signed((enum hd_type)st), dsg = hd_type_is_signed((enum hd_type)dt);
+        uint64_t u = v & hd_wmask(sbits);
+        int64_t s = ssg ? hd_sext(u, sbits) : (int64_t)u;
+        if (!sat)
+            return (uint64_t)s;
+        if (dsg) {
+            int64_t hi = (int64_t)(hd_wmask(dbits) >> 1), lo = -hi - 1;
+            if (ssg)
+                return (uint64_t)(s > hi ? hi : s < lo ? lo : s);
+            return u > (uint64_t)hi ? (uint64_t)hi : u;
+        }
+        if (ssg && s < 0)
+            return 0;
+        return (uint64_t)s > hd_wmask(dbits) ? hd_wmask(dbits) : (uint64_t)s;
+    }
+    if (!sflt) { /* integer to float */
+        int ssg = hd_type_is_signed((enum hd_type)st);
+        uint64_t u = v & hd_wmask(sbits);
+        int64_t s = ssg ? hd_sext(u, sbits) : (int64_t)u;
+        double r;
+        uint64_t out;
+        if (dt == HD_T_F32) {
+            float f = ssg ? (float)s : (float)u;
+            if (sat)
+                f = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+            return hd_f32_bits(f);
+        }
+        r = ssg ? (double)s : (double)u;
+        if (sat)
+            r = r < 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
+        if (dt == HD_T_F64)
+            return hd_f64_bits(r);
+        out = double_to_half(r, dt == HD_T_F16 ? &FMT_F16 : &FMT_BF16, rnd);
+        return out;
+    }
+    double a = read_float(v, st, ftz);
+    if (!dflt) { /* float to integer */
+        if (a != a)
+            return 0;
+        return double_to_int(round_int(a, rnd), dbits, hd_type_is_signed((enum hd_type)dt));
+    }
+    /* float to float */
+    if (rnd >= HD_RND_RNI && rnd <= HD_RND_RPI)
+        a = round_int(a, rnd);
+    if (sat)
+        a = (a != a) ? 0.0 : a < 0.0 ? 0.0 : a > 1.0 ? 1.0 : a;
+    if (dt == HD_T_F64) {
+        if (a != a)
+            return 0x7fffffffffffffffull;
+        return hd_f64_bits(a);
+    }
+    if (dt == HD_T_F32) {
+        if (a != a)
+            return 0x7fffffffu;
+        float f = (float)a; /* rounded in the current (requested) mode */
+        if (ftz && fpclassify(f) == FP_SUBNORMAL)
+            f = copysignf(0.0f, f);
+        return hd_f32_bits(f);
+    }
+    (void)is_small_float;
+    return double_to_half(a, dt == HD_T_F16 ? &FMT_F16 : &FMT_BF16,
+                          (rnd >= HD_RND_RNI && rnd <= HD_RND_RPI) ? HD_RND_RN : rnd);
+}
+
+static int x_cvt(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    struct hd_lanes A = hd_src(x, d, 0);
+    uint64_t *D = hd_dst(x, d, 0);
+    const int mode = fe_mode(d->ir->rnd);
+    if (mode != FE_TONEAREST)
+        fesetround(mode);
+    HD_FOR_LANES(mask, l)
+        D[l] = cvt_one(d, HD_V(A, l)) & d->wmask;
+    if (mode != FE_TONEAREST)
+        fesetround(FE_TONEAREST);
+    return HD_FUNC_OK;
+}
+
+/* cvt.rn.f16x2.f32 d, a, b / cvt.rn.bf16x2.f32: d = {cvt(a) in the high half, cvt(b) low}. */
+static int x_cvt_x2(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    const struct fmt *f = d->type == HD_T_F16X2 ? &FMT_F16 : &FMT_BF16;
+    const int ftz = (d->ir->flags & HD_F_FTZ) != 0;
+    struct hd_lanes A = hd_src(x, d, 0), B = hd_src(x, d, 1);
+    uint64_t *D = hd_dst(x, d, 0);
+    HD_FOR_LANES(mask, l) {
+        uint64_t hi = double_to_half(read_float(HD_V(A, l), HD_T_F32, ftz), f, d->ir->rnd);
+        uint64_t lo = double_to_half(read_float(HD_V(B, l), HD_T_F32, ftz), f, d->ir->rnd);
+        D[l] = (hi << 16) | lo;
+    }
+    return HD_FUNC_OK;
+}
+/* }==== */
+
+/* {==== Comparisons ==== */
+static int cmp_float(double a, double b, uint8_t cmp)
+{
+    int un = (a != a) || (b != b);
+    switch (cmp) {
+    case HD_CMP_EQ:
+        return !un && a == b;
+    case HD_CMP_NE:
+        return !un && a != b;
+    case HD_CMP_LT:
+        return !un && a < b;
+    case HD_CMP_LE:
+        return !un && a <= b;
+    case HD_CMP_GT:
+        return !un && a > b;
+    case HD_CMP_GE:
+        return !un && a >= b;
+    case HD_CMP_EQU:
+        return un || a == b;
+    case HD_CMP_NEU:
+        return un || a != b;
+    case HD_CMP_LTU:
+        return un || a < b;
+    case HD_CMP_LEU:
+        return un || a <= b;
+    case HD_CMP_GTU:
+        return un || a > b;
+    case HD_CMP_GEU:
+        return un || a >= b;
+    case HD_CMP_NUM:
+        return !un;
+    case HD_CMP_NAN:
+        return un;
+    default:
+        return 0;
+    }
+}
+
+static int cmp_int(uint64_t a, uint64_t b, unsigned bits, int sgn, uint8_t cmp)
+{
+    uint64_t ua = a & hd_wmask(bits), ub = b & hd_wmask(bits);
+    int64_t sa = hd_sext(a, bits), sb = hd_sext(b, bits);
+    switch (cmp) {
+    case HD_CMP_EQ:
+        return ua == ub;
+    case HD_CMP_NE:
+        return ua != ub;
+    case HD_CMP_LT:
+        return sgn ? sa < sb : ua < ub;
+    case HD_CMP_LE:
+        return sgn ? sa <= sb : ua <= ub;
+    case HD_CMP_GT:
+        return sgn ? sa > sb : ua > ub;
+    case HD_CMP_GE:
+        return sgn ? sa >= sb : ua >= ub;
+    case HD_CMP_LO:
+        return ua < ub;
+    case HD_CMP_LS:
+        return ua <= ub;
+    case HD_CMP_HI:
+        return ua > ub;
+    case HD_CMP_HS:
+        return ua >= ub;
+    default:
+        return 0;
+    }
+}
+
+/* The type compared by setp/set (the front end puts set's destination type in type2). */
+static uint8_t cmp_type(const struct hd_func_instr *d)
+{
+    return d->type;
+}
+
+/* Evaluate the comparison of setp/set for the lanes in mask into res[] (0/1). */
+static void compare_lanes(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask,
+                          uint8_t res[32])
+{
+    const uint8_t t = cmp_type(d), cmp = d->ir->cmp;
+    const int ftz = (d->ir->flags & HD_F_FTZ) != 0;
+    struct hd_lanes A = hd_src(x, d, 0), B = hd_src(x, d, 1);
+    if (hd_type_is_float((enum hd_type)t)) {
+        HD_FOR_LANES(mask, l)
+            res[l] = (uint8_t)cmp_float(read_float(HD_V(A, l), t, ftz), read_float(HD_V(B, l), t, ftz), cmp);
+    } else {
+        const unsigned bits = hd_type_bytes((enum hd_type)t) * 8;
+        const int sgn = hd_type_is_signed((enum hd_type)t);
+        HD_FOR_LANES(mask, l)
+            res[l] = (uint8_t)cmp_int(HD_V(A, l), HD_V(B, l), bits, sgn, cmp);
+    }
+}
+
+static int combine(int r, int c, uint8_t op)
+{
+    switch (op) {
+    case HD_BOOL_AND:
+        return r && c;
+    case HD_BOOL_OR:
+        return r || c;
+    case HD_BOOL_XOR:
+        return r != c;
+    default:
+        return r;
+    }
+}
+
+static int x_setp(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    uint8_t res[32];
+    compare_lanes(x, d, mask, res);
+    const uint8_t bop = d->ir->boolop;
+    struct hd_lanes C = bop ? hd_src(x, d, 2) : hd_src(x, d, 0);
+    uint64_t *P = hd_dst(x, d, 0);
+    uint64_t *Q = d->ndst > 1 ? hd_dst(x, d, 1) : x->sink;
+    HD_FOR_LANES(mask, l) {
+        int c = bop ? (HD_V(C, l) & 1u) != 0 : 0;
+        P[l] = (uint64_t)combine(res[l], c, bop);
+        Q[l] = (uint64_t)combine(!res[l], c, bop);
+    }
+    return HD_FUNC_OK;
+}
+
+static int x_set(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    uint8_t res[32];
+    compare_lanes(x, d, mask, res);
+    const uint8_t bop = d->ir->boolop;
+    struct hd_lanes C = bop ? hd_src(x, d, 2) : hd_src(x, d, 0);
+    uint64_t *D = hd_dst(x, d, 0);
+    uint64_t yes = d->type2 == HD_T_F32 ? 0x3f800000u : d->wmask;
+    HD_FOR_LANES(mask, l) {
+        int c = bop ? (HD_V(C, l) & 1u) != 0 : 0;
+        D[l] = combine(res[l], c, bop) ? yes : 0;
+    }
+    return HD_FUNC_OK;
+}
+
+static int x_selp(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    struct hd_lanes A = hd_src(x, d, 0), B = hd_src(x, d, 1), C = hd_src(x, d, 2);
+    uint64_t *D = hd_dst(x, d, 0);
+    HD_FOR_LANES(mask, l)
+        D[l] = ((HD_V(C, l) & 1u) ? HD_V(A, l) : HD_V(B, l)) & d->wmask;
+    return HD_FUNC_OK;
+}
+
+static int x_slct(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    struct hd_lanes A = hd_src(x, d, 0), B = hd_src(x, d, 1), C = hd_src(x, d, 2);
+    uint64_t *D = hd_dst(x, d, 0);
+    const int ftz = (d->ir->flags & HD_F_FTZ) != 0;
+    const int cf = d->type2 == HD_T_F32;
+    HD_FOR_LANES(mask, l) {
+        uint64_t c = HD_V(C, l);
+        int pick_a = cf ? read_float(c, HD_T_F32, ftz) >= 0.0 : hd_sext(c, 32) >= 0;
+        D[l] = (pick_a ? HD_V(A, l) : HD_V(B, l)) & d->wmask;
+    }
+    return HD_FUNC_OK;
+}
+/* }==== */
+
+/* {==== Selectors ==== */
+hd_func_exec_fn hd_func_sel_MOV(const struct hd_instr *in)
+{
+    if (in->nopnds >= 1 && in->opnd[0].kind == HD_OPND_VEC)
+        return x_mov_unpack;
+    if (in->nopnds >= 2 && in->opnd[1].kind == HD_OPND_VEC)
+        return x_mov_pack;
+    return x_mov;
+}
+hd_func_exec_fn hd_func_sel_CVT(const struct hd_instr *in)
+{
+    if (in->type == HD_T_F16X2 || in->type == HD_T_BF16X2)
+        return in->type2 == HD_T_F32 ? x_cvt_x2 : NULL;
+    if (in->type2 == HD_T_F16X2 || in->type2 == HD_T_BF16X2 || in->type == HD_T_B128 ||
+        in->type2 == HD_T_B128)
+        return NULL;
+    return x_cvt;
+}
+hd_func_exec_fn hd_func_sel_SETP(const struct hd_instr *in)
+{
+    (void)in;
+    return x_setp;
+}
+hd_func_exec_fn hd_func_sel_SET(const struct hd_instr *in)
+{
+    (void)in;
+    return x_set;
+}
+hd_func_exec_fn hd_func_sel_SELP(const struct hd_instr *in)
+{
+    (void)in;
+    return x_selp;
+}
+hd_func_exec_fn hd_func_sel_SLCT(const struct hd_instr *in)
+{
+    (void)in;
+    return x_slct;
+}
+/* }==== */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT
+ * launch.h - one kernel launch: the kernel image, grid and block shape, dynamic shared memory and
+ * the parameter buffer built from the host's arguments.
+ *
+ * Design: a launch is created once (arguments are checked against the kernel's PTX .param
+ * declarations: count and byte sizes; dimensions against the PTX limits and the kernel's
+ * .reqntid/.maxntid; shared memory against the SM) and is then read by every CTA and warp it
+ * spawns. Its few mutable fields are the instruction counters, the interrupt flag pointer and
+ * the error buffer the executor writes a fault report into.
+ */
+#ifndef HD_FUNC_LAUNCH_H
+#define HD_FUNC_LAUNCH_H
+
+#include "devmem.h"
+#include "module.h"
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the functional model needs from the GPU configuration. */
+struct hd_func_gpu_params {
+    uint32_t num_sms;            /* %nsmid; CTAs go to SMs round-robin in functional mode */
+    uint32_t max_warps_per_sm;   /* %nwarpid */
+    uint64_t shared_per_sm;      /* bound on a CTA's static + dynamic shared memory */
+};
+
+struct hd_func_arg {
+    const void *value;
+    size_t size;
+};
+
+struct hd_func_launch {
+    const struct hd_func_kernel *k;
+    struct hd_devmem *mem;
+    struct hd_func_gpu_params gpu;
+    uint32_t grid[3], block[3];
+    uint32_t dyn_shared;          /* bytes of dynamic shared memory */
+    uint64_t smem_bytes;          /* static + dynamic shared memory per CTA */
+    uint8_t *params;              /* [k->param_bytes] */
+    uint64_t nctas;
+    uint32_t threads_per_cta, warps_per_cta;
+    uint64_t gridid;              /* %gridid */
+    /* mutable */
+    volatile sig_atomic_t *interrupt; /* checked by the runner; may be NULL */
+    uint64_t warp_instrs, thread_instrs;
+    char err[1024];               /* the fault report of a failed step */
+};
+
+/* Check and build a launch. Returns 0 or HD_FUNC_ERR_ARGS / _UNSUPPORTED / _MEMORY with a message
+ * that names the kernel (and the parameter index for argument errors). */
+int hd_func_launch_init(struct hd_func_launch *l, const struct hd_func_kernel *k,
+                        struct hd_devmem *mem, const struct hd_func_gpu_params *gpu,
+                        const uint32_t grid[3], const uint32_t block[3], uint32_t dyn_shared,
+                        const struct hd_func_arg *args, unsigned nargs, uint64_t gridid,
+                        char *err, size_t errlen);
+void hd_func_launch_destroy(struct hd_func_launch *l);
+
+/* Coordinates of the CTA with linear index `linear` (x fastest). */
+void hd_func_launch_cta_coords(const struct hd_func_launch *l, uint64_t linear, uint32_t out[3]);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT
+ * runner.c - functional-only execution of a launch: CTA by CTA, warps round-robin.
+ *
+ * Design: see runner.h. %clock reads the launch's warp-instruction count, which is deterministic.
+ */
+#include "runner.h"
+
+#include "cta.h"
+#include "exec.h"
+#include "func_status.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+static int deadlock(struct hd_func_launch *l, const struct hd_func_cta *c)
+{
+    const struct hd_func_kernel *k = l->k;
+    uint32_t waiting = 0, first = UINT32_MAX;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        if (c->warps[i].at_barrier) {
+            waiting++;
+            if (first == UINT32_MAX)
+                first = i;
+        }
+    }
+    if (first == UINT32_MAX) {
+        snprintf(l->err, sizeof l->err, "%s: internal: block (%u,%u,%u) cannot progress", k->entry->name,
+                 c->ctaid[0], c->ctaid[1], c->ctaid[2]);
+        return HD_FUNC_ERR_INTERNAL;
+    }
+    const struct hd_func_warp *w = &c->warps[first];
+    const struct hd_func_barrier *b = &c->bar[w->bar_id];
+    const struct hd_func_instr *d = &k->code[w->bar_pc];
+    uint32_t expected = b->expected_warps ? b->expected_warps : c->live_warps;
+    snprintf(l->err, sizeof l->err,
+             "%s: barrier deadlock in block (%u,%u,%u): barrier %u at PC %u, %s:%u, has %u of %u "
+             "warps arrived and no other warp can run (%u waiting, %u finished)",
+             k->entry->name, c->ctaid[0], c->ctaid[1], c->ctaid[2], w->bar_id, w->bar_pc,
+             k->mod->ir->filename ? k->mod->ir->filename : "<ptx>", d->ir->line, b->arrived,
+             expected, waiting, c->nwarps - c->live_warps);
+    return HD_FUNC_ERR_FAULT;
+}
+
+static int run_cta(struct hd_func_launch *l, struct hd_func_cta *c, uint64_t *poll)
+{
+    while (!hd_func_cta_done(c)) {
+        bool progress = false;
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            struct hd_func_warp *w = &c->warps[i];
+            for (unsigned q = 0; q < HD_FUNC_RUN_QUANTUM && hd_func_warp_ready(w); q++) {
+                int st = hd_func_warp_step(l, c, w, l->warp_instrs, NULL);
+                if (st != HD_FUNC_OK)
+                    return st;
+                progress = true;
+            }
+            if (l->warp_instrs >= *poll) {
+                *poll = l->warp_instrs + HD_FUNC_RUN_POLL;
+                if (l->interrupt && *l->interrupt) {
+                    snprintf(l->err, sizeof l->err, "%s: interrupted in block (%u,%u,%u) after %" PRIu64
+                             " warp instructions",
+                             l->k->entry->name, c->ctaid[0], c->ctaid[1], c->ctaid[2], l->warp_instrs);
+                    return HD_FUNC_ERR_INTERRUPTED;
+                }
+            }
+        }
+        if (!progress && !hd_func_cta_done(c))
+            return deadlock(l, c);
+    }
+    return HD_FUNC_OK;
+}
+
+int hd_func_run(struct hd_func_launch *l)
+{
+    uint64_t poll = l->warp_instrs + HD_FUNC_RUN_POLL;
+    for (uint64_t i = 0; i < l->nctas; i++) {
+        struct hd_func_cta c;
+        uint32_t smid = l->gpu.num_sms ? (uint32_t)(i % l->gpu.num_sms) : 0;
+        int st = hd_func_cta_init(&c, l, i, smid, l->err, sizeof l->err);
+        if (st != HD_FUNC_OK)
+            return st;
+        st = run_cta(l, &c, &poll);
+        hd_func_cta_destroy(&c);
+        if (st != HD_FUNC_OK)
+            return st;
+    }
+    return HD_FUNC_OK;
+}

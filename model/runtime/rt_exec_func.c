@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT
+ * rt_exec_func.c - the functional-only executor: each launch runs to completion, in submission
+ * order, through the functional runner (model/func/runner.h).
+ */
+#include "rt_exec.h"
+
+#include "func_status.h"
+#include "runner.h"
+
+#include <stdio.h>
+
+static int run_functional(void *impl, struct hd_func_launch *const *launches, const int *streams,
+                          unsigned n, volatile sig_atomic_t *interrupt, char *err, size_t errlen)
+{
+    (void)impl;
+    (void)streams;
+    for (unsigned i = 0; i < n; i++) {
+        struct hd_func_launch *l = launches[i];
+        l->interrupt = interrupt;
+        int st = hd_func_run(l);
+        if (st != HD_FUNC_OK) {
+            snprintf(err, errlen, "%s", l->err);
+            return st;
+        }
+    }
+    return HD_FUNC_OK;
+}
+
+static void destroy_functional(void *impl)
+{
+    (void)impl;
+}
+
+const struct hd_rt_exec_ops hd_rt_exec_functional = {"functional", run_functional,
+                                                      destroy_functional};

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT
+ * rt_internal.h - the GPU object behind heddle.h (internal to model/runtime).
+ *
+ * Design: a GPU owns its configuration, its device memory, the modules loaded into it (the
+ * public handle is the parsed IR module; the GPU maps it to the loaded image), the streams'
+ * queue of pending launches (one queue in submission order, each entry tagged with its stream),
+ * the executor that runs them, the running totals and the last error message.
+ */
+#ifndef HD_RT_INTERNAL_H
+#define HD_RT_INTERNAL_H
+
+#include "config.h"
+#include "devmem.h"
+#include "heddle.h"
+#include "launch.h"
+#include "module.h"
+#include "rt_exec.h"
+
+#include <signal.h>
+#include <stdarg.h>
+
+struct hd_rt_module {
+    struct hd_module *ir;          /* the public handle */
+    struct hd_func_module *image;
+    char *name;
+};
+
+struct hd_rt_pending {
+    struct hd_func_launch *launch;
+    int stream;
+};
+
+struct hd_gpu {
+    struct hd_config cfg;
+    struct hd_func_gpu_params params;
+    struct hd_devmem mem;
+    struct hd_rt_module *mods;
+    unsigned nmods, cap_mods;
+    struct hd_rt_pending *queue;
+    unsigned nqueue, cap_queue;
+    int nstreams;                   /* streams created (ids 1..nstreams) */
+    uint64_t launches;              /* %gridid of the next launch */
+    const struct hd_rt_exec_ops *exec;
+    void *exec_impl;
+    volatile sig_atomic_t *interrupt;
+    struct hd_run_totals totals;
+    char err[2048];
+};
+
+/* Record a message as the last error and return `status`. */
+int hd_rt_fail(struct hd_gpu *gpu, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The kernel image called `kernel` in module `mod`, or NULL with HD_ERR_NOT_FOUND recorded
+ * (naming the kernel and listing the module's kernels). */
+const struct hd_func_kernel *hd_rt_find_kernel(struct hd_gpu *gpu, struct hd_module *mod,
+                                               const char *kernel);
+/* Free every loaded module (at destroy). */
+void hd_rt_modules_free(struct hd_gpu *gpu);
+/* Drop pending launches without running them. */
+void hd_rt_queue_clear(struct hd_gpu *gpu);
+
+#endif

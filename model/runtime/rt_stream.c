@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT
+ * rt_stream.c - streams, kernel launches and synchronization of heddle.h.
+ *
+ * Design: hd_launch checks everything that can be checked before running (kernel name,
+ * argument count and sizes, dimensions, shared memory) and reports it at once; the launch then
+ * waits in one queue in submission order, tagged with its stream. Synchronizing hands the
+ * relevant prefix of the queue to the executor: everything for hd_synchronize, and for
+ * hd_stream_synchronize everything up to the stream's last launch (running other streams' work
+ * early is a legal interleaving). After an error the whole queue is dropped, as a faulted CUDA
+ * context would be.
+ */
+#include "rt_internal.h"
+
+#include "func_status.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int hd_stream_create(struct hd_gpu *gpu, int *stream)
+{
+    if (!stream)
+        return hd_rt_fail(gpu, HD_ERR_ARGS, "hd_stream_create: NULL result pointer");
+    *stream = ++gpu->nstreams;
+    return HD_OK;
+}
+
+void hd_rt_queue_clear(struct hd_gpu *gpu)
+{
+    for (unsigned i = 0; i < gpu->nqueue; i++) {
+        hd_func_launch_destroy(gpu->queue[i].launch);
+        free(gpu->queue[i].launch);
+    }
+    gpu->nqueue = 0;
+}
+
+int hd_launch(struct hd_gpu *gpu, struct hd_module *mod, const char *kernel, struct hd_dim3 grid,
+              struct hd_dim3 block, uint32_t dynamic_shared_bytes, int stream,
+              const struct hd_arg *args, unsigned nargs)
+{
+    char msg[1024];
+    if (stream < 0 || stream > gpu->nstreams)
+        return hd_rt_fail(gpu, HD_ERR_ARGS, "%s: stream %d does not exist", kernel ? kernel : "launch",
+                          stream);
+    const struct hd_func_kernel *k = hd_rt_find_kernel(gpu, mod, kernel);
+    if (!k)
+        return HD_ERR_NOT_FOUND;
+    if (nargs && !args)
+        return hd_rt_fail(gpu, HD_ERR_ARGS, "%s: %u arguments but no argument array", kernel, nargs);
+    struct hd_func_arg *fa = calloc(nargs + 1, sizeof *fa);
+    struct hd_func_launch *l = calloc(1, sizeof *l);
+    if (gpu->nqueue == gpu->cap_queue) {
+        unsigned ncap = gpu->cap_queue ? gpu->cap_queue * 2 : 16;
+        struct hd_rt_pending *q = realloc(gpu->queue, ncap * sizeof *q);
+        if (q) {
+            gpu->queue = q;
+            gpu->cap_queue = ncap;
+        }
+    }
+    if (!fa || !l || gpu->nqueue == gpu->cap_queue) {
+        free(fa);
+        free(l);
+        return hd_rt_fail(gpu, HD_ERR_MEMORY, "%s: host out of memory queueing the launch", kernel);
+    }
+    for (unsigned i = 0; i < nargs; i++) {
+        fa[i].value = args[i].value;
+        fa[i].size = args[i].size;
+    }
+    const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+    int st = hd_func_launch_init(l, k, &gpu->mem, &gpu->params, g, b, dynamic_shared_bytes, fa,
+                                 nargs, gpu->launches + 1, msg, sizeof msg);
+    free(fa);
+    if (st != HD_FUNC_OK) {
+        hd_func_launch_destroy(l);
+        free(l);
+        return hd_rt_fail(gpu, st, "%s", msg);
+    }
+    gpu->launches++;
+    gpu->queue[gpu->nqueue++] = (struct hd_rt_pending){l, stream};
+    return HD_OK;
+}
+
+/* Run queue[0..n) and remove it from the queue. */
+static int run_prefix(struct hd_gpu *gpu, unsigned n)
+{
+    if (n == 0)
+        return HD_OK;
+    struct hd_func_launch **ls = calloc(n, sizeof *ls);
+    int *ss = calloc(n, sizeof *ss);
+    if (!ls || !ss) {
+        free(ls);
+        free(ss);
+        hd_rt_queue_clear(gpu);
+        return hd_rt_fail(gpu, HD_ERR_MEMORY, "host out of memory running launches");
+    }
+    for (unsigned i = 0; i < n; i++) {
+        ls[i] = gpu->queue[i].launch;
+        ss[i] = gpu->queue[i].stream;
+    }
+    char msg[sizeof gpu->err];
+    int st = gpu->exec->run(gpu->exec_impl, ls, ss, n, gpu->interrupt, msg, sizeof msg);
+    for (unsigned i = 0; i < n; i++) {
+        gpu->totals.warp_instrs += ls[i]->warp_instrs;
+        gpu->totals.thread_instrs += ls[i]->thread_instrs;
+    }
+    if (st == HD_FUNC_OK) {
+        for (unsigned i = 0; i < n; i++) {
+            gpu->totals.kernels++;
+            gpu->totals.ctas += ls[i]->nctas;
+            hd_func_launch_destroy(ls[i]);
+            free(ls[i]);
+        }
+        for (unsigned i = n; i < gpu->nqueue; i++)
+            gpu->queue[i - n] = gpu->queue[i];
+        gpu->nqueue -= n;
+    } else {
+        hd_rt_queue_clear(gpu);
+        hd_rt_fail(gpu, st, "%s", msg);
+    }
+    free(ls);
+    free(ss);
+    return st;
+}
+
+int hd_synchronize(struct hd_gpu *gpu)
+{
+    return run_prefix(gpu, gpu->nqueue);
+}
+
+int hd_stream_synchronize(struct hd_gpu *gpu, int stream)
+{
+    if (stream < 0 || stream > gpu->nstreams)
+        return hd_rt_fail(gpu, HD_ERR_ARGS, "hd_stream_synchronize: stream %d does not exist",
+                          stream);
+    unsigned n = 0;
+    for (unsigned i = 0; i < gpu->nqueue; i++)
+        if (gpu->queue[i].stream == stream || stream == 0)
+            n = i + 1;
+    return run_prefix(gpu, n);
+}
