@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# regen.sh - regenerate the front end's test corpus tests/ptx/good/*.ptx from the .cu files there.
+#
+# Each NAME.cu gives NAME.ptx with the project's flags (-arch=compute_75 -ptx -O3). Two extra
+# files exercise debug directives: warp_lineinfo.ptx (-lineinfo: .file/.loc) and
+# atomics_debug.ptx (-G: .loc, .section DWARF blocks, unoptimised code); their .file lines hold
+# the absolute paths nvcc saw, which the parser skips.
+# Usage: tests/ptx/regen.sh   (needs nvcc: $HD_NVCC, else nvcc on PATH, else /usr/local/cuda/bin/nvcc)
+set -euo pipefail
+dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/good" && pwd)"
+nvcc="${HD_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+[ -x "$nvcc" ] || { echo "regen.sh: nvcc not found (set HD_NVCC)" >&2; exit 2; }
+flags=(-arch=compute_75 -ptx -O3)
+cd "$dir"
+for cu in *.cu; do
+    "$nvcc" "${flags[@]}" "$cu" -o "${cu%.cu}.ptx"
+done
+"$nvcc" "${flags[@]}" -lineinfo warp.cu -o warp_lineinfo.ptx
+"$nvcc" -arch=compute_75 -ptx -G atomics.cu -o atomics_debug.ptx
+echo "regenerated $(ls *.ptx | wc -l) files in $dir"
