@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT
+ * cli_run.c - `heddle run WORKLOAD`: create a GPU from a configuration, run the workload's host
+ * driver (which verifies its output against a CPU reference), and print a summary: verified or
+ * not, kernels, CTAs, warp and thread instructions, wall time, warp instructions per second.
+ *
+ * Exit 0 only when the output verified. Ctrl-C stops the kernels (the runtime polls the flag),
+ * prints the totals gathered so far and exits 130. `--stats FILE` writes the same summary as an
+ * INI report that starts with the configuration used (rule C12).
+ */
+#include "cli_cmd.h"
+#include "cli_util.h"
+#include "config.h"
+#include "workload.h"
+
+#include <string.h>
+
+struct run_opts {
+    const char *workload;
+    const char *config;
+    const char *stats;
+    enum hd_wl_size size;
+    bool quiet;
+};
+
+static void run_help(FILE *out)
+{
+    fprintf(out,
+            "Usage: heddle run WORKLOAD [--size small|medium|large] [--config FILE]\n"
+            "                           [--stats FILE] [--quiet]\n"
+            "\n"
+            "Run a built-in workload (see `heddle list`): the host driver makes its inputs,\n"
+            "launches its kernels on the simulated GPU and checks the results against a CPU\n"
+            "reference. Prints a summary; the exit status is 0 only if the output verified.\n"
+            "\n"
+            "Options:\n"
+            "  --size S        input size: small (default; well under a second), medium, large\n"
+            "  --config FILE   GPU configuration (default: built-in fermi-gtx480; see configs/)\n"
+            "  --stats FILE    also write the summary as an INI report, configuration first\n"
+            "  --quiet         do not print the driver's progress messages\n"
+            "\nCtrl-C stops the run and prints what was gathered so far (exit status 130).\n"
+            "\nExample:\n"
+            "  heddle run sgemm --size medium --config configs/fermi-gtx480.ini\n");
+}
+
+static int parse_size(const char *s, enum hd_wl_size *out)
+{
+    static const char *const names[] = {"small", "medium", "large"};
+    for (int k = 0; k < 3; k++)
+        if (strcmp(s, names[k]) == 0) {
+            *out = (enum hd_wl_size)k;
+            return 0;
+        }
+    return -1;
+}
+
+/* 0 ok, 1 help printed, or an exit code + 2 */
+static int parse_args(int argc, char **argv, struct run_opts *o)
+{
+    const char *cmd = "run";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int r;
+        if (hd_cli_is_help(a)) {
+            run_help(stdout);
+            return 1;
+        }
+        if ((r = hd_cli_option(cmd, argc, argv, &i, "--config", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            o->config = v;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--size", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            if (parse_size(v, &o->size) != 0)
+                return hd_cli_usage(cmd, "--size must be small, medium or large, not '%s'", v) + 2;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stats", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            o->stats = v;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o->quiet = true;
+        } else if (a[0] == '-') {
+            return hd_cli_usage(cmd, "unknown option '%s'", a) + 2;
+        } else if (o->workload) {
+            return hd_cli_usage(cmd, "one workload at a time ('%s' and '%s')", o->workload, a) + 2;
+        } else {
+            o->workload = a;
+        }
+    }
+    if (!o->workload)
+        return hd_cli_usage(cmd, "which workload? (see heddle list)") + 2;
+    return 0;
+}
+
+struct run_result {
+    int status; /* HD_OK, HD_ERR_*, HD_WL_MISMATCH */
+    double seconds;
+    struct hd_run_totals totals;
+};
+
+static void print_summary(FILE *out, const struct run_opts *o, const struct hd_wl_ctx *ctx,
+                          const struct run_result *r, const char *prefix)
+{
+    char k[32], c[32], w[32], t[32], rate[32];
+    hd_cli_group(r->totals.kernels, k, sizeof k);
+    hd_cli_group(r->totals.ctas, c, sizeof c);
+    hd_cli_group(r->totals.warp_instrs, w, sizeof w);
+    hd_cli_group(r->totals.thread_instrs, t, sizeof t);
+    hd_cli_rate(r->seconds > 0 ? (double)r->totals.warp_instrs / r->seconds : 0.0, rate,
+                sizeof rate);
+    const char *verdict = r->status == HD_OK             ? "VERIFIED"
+                          : r->status == HD_WL_MISMATCH  ? "WRONG RESULT"
+                          : r->status == HD_ERR_INTERRUPTED ? "INTERRUPTED"
+                                                         : "FAILED";
+    fprintf(out, "%s%s (%s, %s): %s\n", prefix, o->workload, hd_wl_size_name(o->size),
+            o->config ? o->config : "fermi-gtx480 defaults", verdict);
+    if (r->status != HD_OK && ctx->err[0])
+        fprintf(out, "%s  %s\n", prefix, ctx->err);
+    fprintf(out, "%s  kernels            %s\n", prefix, k);
+    fprintf(out, "%s  CTAs               %s\n", prefix, c);
+    fprintf(out, "%s  warp instructions  %s\n", prefix, w);
+    fprintf(out, "%s  thread instrs      %s\n", prefix, t);
+    fprintf(out, "%s  wall time          %.3f s\n", prefix, r->seconds);
+    fprintf(out, "%s  warp instrs/s      %s\n", prefix, rate);
+}
+
+static int write_stats(const char *path, const struct run_opts *o, const struct hd_wl_ctx *ctx,
+                       const struct run_result *r)
+{
+    struct hd_config cfg;
+    char err[512];
+    if (o->config ? hd_config_load(o->config, &cfg, err, sizeof err) != 0
+                  : (hd_config_defaults(&cfg), 0))
+        return hd_cli_fail("run", "%s", err);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return hd_cli_fail("run", "--stats %s: cannot write", path);
+    fprintf(f, "# Heddle statistics report: heddle run %s --size %s\n", o->workload,
+            hd_wl_size_name(o->size));
+    fprintf(f, "# Configuration used (%s):\n", o->config ? o->config : "built-in defaults");
+    hd_config_write(&cfg, f, "");
+    fprintf(f, "\n[run]\nworkload = %s\nsize = %s\nverified = %s\nstatus = %d\n", o->workload,
+            hd_wl_size_name(o->size), r->status == HD_OK ? "true" : "false", r->status);
+    if (r->status != HD_OK)
+        fprintf(f, "# error: %s\n", ctx->err);
+    fprintf(f, "wall_seconds = %.6f\n", r->seconds);
+    fprintf(f, "\n[totals]\nkernels = %llu\nctas = %llu\nwarp_instrs = %llu\nthread_instrs = %llu\n",
+            (unsigned long long)r->totals.kernels, (unsigned long long)r->totals.ctas,
+            (unsigned long long)r->totals.warp_instrs,
+            (unsigned long long)r->totals.thread_instrs);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return hd_cli_fail("run", "--stats %s: write error", path);
+    return HD_CLI_OK;
+}
+
+int hd_cli_run(int argc, char **argv)
+{
+    struct run_opts o = {.size = HD_WL_SMALL};
+    int pr = parse_args(argc, argv, &o);
+    if (pr == 1)
+        return HD_CLI_OK;
+    if (pr != 0)
+        return pr - 2;
+    const struct hd_workload *w = hd_workload_find(o.workload);
+    if (!w)
+        return hd_cli_usage("run", "unknown workload '%s' (see heddle list)", o.workload);
+
+    struct hd_wl_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.size = o.size;
+    ctx.ptx_text = hd_workload_ptx(w->name, &ctx.ptx_len);
+    ctx.ptx_name = hd_workload_ptx_path(w->name);
+    FILE *devnull = o.quiet ? fopen("/dev/null", "w") : NULL;
+    ctx.log = devnull ? devnull : stdout;
+
+    char err[512] = "";
+    struct hd_gpu *gpu = hd_gpu_create(o.config, err, sizeof err);
+    if (!gpu) {
+        if (devnull)
+            fclose(devnull);
+        return hd_cli_fail("run", "%s", err[0] ? err : "cannot create the GPU");
+    }
+    hd_gpu_set_interrupt(gpu, hd_cli_interrupt_install());
+
+    struct run_result r = {0};
+    double t0 = hd_cli_now();
+    r.status = w->run(gpu, &ctx);
+    r.seconds = hd_cli_now() - t0;
+    hd_gpu_totals(gpu, &r.totals);
+    if (r.status != HD_OK && r.status != HD_WL_MISMATCH && !ctx.err[0])
+        snprintf(ctx.err, sizeof ctx.err, "%s", hd_last_error(gpu));
+    fflush(ctx.log);
+    print_summary(stdout, &o, &ctx, &r, "");
+    hd_gpu_destroy(gpu);
+    if (devnull)
+        fclose(devnull);
+    int rc = r.status == HD_OK                ? HD_CLI_OK
+             : r.status == HD_ERR_INTERRUPTED ? HD_CLI_INTERRUPTED
+                                              : HD_CLI_FAIL;
+    if (o.stats) {
+        int s = write_stats(o.stats, &o, &ctx, &r);
+        if (s != HD_CLI_OK && rc == HD_CLI_OK)
+            rc = s;
+    }
+    return rc;
+}
