@@ -580,49 +580,53 @@ static void parser_release(struct hd_ptx_parser *p)
     free(p);
 }
 
+/* Runs the parser; on error the longjmp lands here and NULL is returned. Only `p`, which is
+ * never modified, lives across setjmp. */
+static struct hd_module *run_parser(struct hd_ptx_parser *p)
+{
+    if (setjmp(p->fail))
+        return NULL;
+    if (!p->arena)
+        hd_ptx_fail_at(p, 1, 1, "out of memory");
+    p->m = hd_ptx_alloc(p, sizeof *p->m);
+    p->m->arena = p->arena;
+    p->m->filename = hd_ptx_arena_strndup(p->arena, p->filename, strlen(p->filename));
+    if (!p->m->filename)
+        hd_ptx_fail_at(p, 1, 1, "out of memory");
+    parse_module(p);
+    for (uint32_t i = 0; i < p->m->nfuncs; i++)
+        p->m->funcs[i].module = p->m;
+    return p->m;
+}
+
 struct hd_module *hd_ptx_parse(const char *text, size_t len, const char *filename, char *err,
                                size_t errlen)
 {
+    const char *name = filename ? filename : "<input>";
+    size_t n = text ? len : 0;
     if (err && errlen)
         err[0] = '\0';
-    if (!filename)
-        filename = "<input>";
-    if (!text)
-        len = 0;
-    if (len > HD_PTX_MAX_INPUT) {
+    if (n > HD_PTX_MAX_INPUT) {
         if (err && errlen)
-            snprintf(err, errlen, "%s:1:1: error: input is larger than %u MiB", filename,
+            snprintf(err, errlen, "%s:1:1: error: input is larger than %u MiB", name,
                      HD_PTX_MAX_INPUT >> 20);
         return NULL;
     }
     struct hd_ptx_parser *p = calloc(1, sizeof *p);
     if (!p) {
         if (err && errlen)
-            snprintf(err, errlen, "%s:1:1: error: out of memory", filename);
+            snprintf(err, errlen, "%s:1:1: error: out of memory", name);
         return NULL;
     }
-    p->filename = filename;
+    p->filename = name;
     p->err = err;
     p->errlen = errlen;
-    hd_ptx_lex_init(&p->lx, text ? text : "", len);
+    hd_ptx_lex_init(&p->lx, text ? text : "", n);
     /* Memory bound: generous for real PTX (a few bytes of IR per byte of text), hard for junk. */
-    p->arena = hd_ptx_arena_create((size_t)(64u << 20) + 48 * len);
-    if (setjmp(p->fail)) {
+    p->arena = hd_ptx_arena_create((size_t)(64u << 20) + 48 * n);
+    struct hd_module *m = run_parser(p);
+    if (!m)
         hd_ptx_arena_destroy(p->arena);
-        parser_release(p);
-        return NULL;
-    }
-    if (!p->arena)
-        hd_ptx_fail_at(p, 1, 1, "out of memory");
-    p->m = hd_ptx_alloc(p, sizeof *p->m);
-    p->m->arena = p->arena;
-    p->m->filename = hd_ptx_arena_strndup(p->arena, filename, strlen(filename));
-    if (!p->m->filename)
-        hd_ptx_fail_at(p, 1, 1, "out of memory");
-    parse_module(p);
-    struct hd_module *m = p->m;
-    for (uint32_t i = 0; i < m->nfuncs; i++)
-        m->funcs[i].module = m;
     parser_release(p);
     return m;
 }
