@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test.sh - run every test: install what is missing and build (scripts/setup.sh), run the CTest
+# suite on build/, then fuzz the PTX front end for a bounded time (scripts/fuzz-ptx.sh) when
+# clang with libFuzzer is available.
+#
+# Environment:
+#   HD_FUZZ_SECONDS   fuzzing time in seconds (default 60; 0 skips fuzzing)
+#   HD_TEST_ASAN=1    also build build-asan/ with AddressSanitizer+UBSan (Debug) and run CTest there
+# Exit status: non-zero if the build, any test or the fuzzer fails.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+start=$SECONDS
+
+"$root/scripts/setup.sh"
+ctest --test-dir "$root/build" --output-on-failure -j2
+
+if [ "${HD_TEST_ASAN:-0}" = 1 ]; then
+    cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DHD_SANITIZE=ON >/dev/null
+    cmake --build "$root/build-asan" -j2 >/dev/null
+    ctest --test-dir "$root/build-asan" --output-on-failure -j2
+fi
+
+# libFuzzer smoke: only where clang can link -fsanitize=fuzzer (Debian: libclang-rt-14-dev).
+fuzz_secs="${HD_FUZZ_SECONDS:-60}"
+have_fuzzer() {
+    command -v clang >/dev/null || return 1
+    local tmp
+    tmp="$(mktemp -d)"
+    printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)\n{ (void)d; (void)n; return 0; }\n' \
+        >"$tmp/f.c"
+    local rc=0
+    clang -fsanitize=fuzzer "$tmp/f.c" -o "$tmp/f" >/dev/null 2>&1 || rc=1
+    rm -rf "$tmp"
+    return $rc
+}
+if [ "$fuzz_secs" -gt 0 ]; then
+    if [ ! -x "$root/scripts/fuzz-ptx.sh" ]; then
+        echo "test.sh: fuzzing SKIPPED: scripts/fuzz-ptx.sh is missing"
+    elif have_fuzzer; then
+        "$root/scripts/fuzz-ptx.sh" "$fuzz_secs"
+    else
+        echo "test.sh: fuzzing SKIPPED: clang with libFuzzer not available" \
+             "(apt-get install clang libclang-rt-14-dev)"
+    fi
+fi
+echo "test.sh: all tests passed in $((SECONDS - start)) s"
