@@ -21,29 +21,43 @@ int hd_func_cta_init(struct hd_func_cta *c, const struct hd_func_launch *l, uint
     const struct hd_func_kernel *k = l->k;
     memset(c, 0, sizeof *c);
     c->l = l;
-    c->linear = linear;
-    c->smid = smid;
-    hd_func_launch_cta_coords(l, linear, c->ctaid);
     c->nwarps = l->warps_per_cta;
     size_t nreg = (size_t)k->nregs * HD_FUNC_WARP_SIZE;
     size_t nloc = (size_t)k->local_bytes * HD_FUNC_WARP_SIZE;
-    c->smem = calloc(l->smem_bytes ? l->smem_bytes : 1, 1);
+    c->smem = malloc(l->smem_bytes ? l->smem_bytes : 1);
     c->regs = calloc(nreg * c->nwarps + 1, sizeof *c->regs);
     c->local = calloc(nloc * c->nwarps + 1, 1);
-    c->warps = calloc(c->nwarps, sizeof *c->warps);
+    c->warps = malloc(c->nwarps * sizeof *c->warps);
     if (!c->smem || !c->regs || !c->local || !c->warps) {
         hd_func_cta_destroy(c);
         snprintf(err, errlen, "%s: host out of memory for a CTA (%u warps)", k->entry->name,
                  l->warps_per_cta);
         return HD_FUNC_ERR_MEMORY;
     }
+    hd_func_cta_reset(c, linear, smid);
+    return HD_FUNC_OK;
+}
+
+void hd_func_cta_reset(struct hd_func_cta *c, uint64_t linear, uint32_t smid)
+{
+    const struct hd_func_launch *l = c->l;
+    const struct hd_func_kernel *k = l->k;
+    size_t nreg = (size_t)k->nregs * HD_FUNC_WARP_SIZE;
+    size_t nloc = (size_t)k->local_bytes * HD_FUNC_WARP_SIZE;
+    c->linear = linear;
+    c->smid = smid;
+    hd_func_launch_cta_coords(l, linear, c->ctaid);
+    /* Shared memory starts zeroed in every CTA. Registers and local memory are left as the
+     * previous CTA in this slot left them (PTX leaves both undefined; compiled code writes
+     * before it reads), which saves clearing every PTX register of every warp per CTA. */
+    memset(c->smem, 0, l->smem_bytes);
     for (uint32_t i = 0; i < c->nwarps; i++)
         hd_func_warp_init(&c->warps[i], i, l->block, l->threads_per_cta, c->regs + nreg * i,
                           k->nregs, c->local + nloc * i, k->local_bytes);
     c->live_warps = c->nwarps;
+    memset(c->bar, 0, sizeof c->bar);
     for (unsigned b = 0; b < HD_FUNC_NUM_BARRIERS; b++)
         c->bar[b].last_pc = -1;
-    return HD_FUNC_OK;
 }
 
 void hd_func_cta_destroy(struct hd_func_cta *c)

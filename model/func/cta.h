@@ -48,6 +48,10 @@ struct hd_func_cta {
 int hd_func_cta_init(struct hd_func_cta *c, const struct hd_func_launch *l, uint64_t linear,
                      uint32_t smid, char *err, size_t errlen);
 void hd_func_cta_destroy(struct hd_func_cta *c);
+/* Reuse the storage of `c` (same launch) for CTA `linear` on SM `smid`: shared memory zeroed,
+ * barriers reset, every warp at the kernel's first instruction; registers and local memory keep
+ * their old contents (undefined in PTX; fresh storage from hd_func_cta_init is zeroed). */
+void hd_func_cta_reset(struct hd_func_cta *c, uint64_t linear, uint32_t smid);
 static inline bool hd_func_cta_done(const struct hd_func_cta *c)
 {
     return c->live_warps == 0;

@@ -199,8 +199,11 @@ static int decode_addr(struct dctx *c, struct hd_func_instr *d, const struct hd_
 {
     d->as = as_of_space(d->space, c->F->ir->is_entry);
     d->addr_off = o->imm;
-    if (o->reg >= 0)
+    if (o->reg >= 0) {
         d->addr_reg = o->reg + (int32_t)c->F->reg_base;
+        d->addr32 = (uint32_t)o->reg < c->F->ir->nregs &&
+                    hd_type_bytes((enum hd_type)c->F->ir->regs[o->reg].type) <= 4;
+    }
     if (o->symbol >= 0) {
         uint8_t as;
         uint64_t a;
@@ -342,6 +345,8 @@ int hd_func_decode(const struct hd_func_module *m, struct hd_func_kernel *k, uin
     d->type2 = in->type2;
     d->space = in->space;
     d->bits = (uint8_t)type_bits(in->type);
+    d->sgn = hd_type_is_signed((enum hd_type)in->type);
+    d->flt = hd_type_is_float((enum hd_type)in->type);
     d->wmask = dest_mask(in, F->ir, d->bits);
     d->vec = in->vec > 1 ? in->vec : 1;
     d->elem_bytes = (uint8_t)hd_type_bytes((enum hd_type)in->type);

@@ -73,8 +73,28 @@ struct hd_lanes hd_func_src_slow(struct hd_func_exec *x, const struct hd_func_in
     const struct hd_func_src *s = &d->src[i];
     uint64_t *t = x->tmp[i];
     if (s->kind == HD_SRC_SREG) {
-        for (uint32_t l = 0; l < 32; l++)
-            t[l] = hd_func_sreg(x, s->sreg, s->dim, l);
+        const unsigned dm = s->dim < 3 ? s->dim : 0;
+        switch (s->sreg) {
+        case HD_SREG_TID: /* the only per-lane ones that matter for speed */
+            for (uint32_t l = 0; l < 32; l++)
+                t[l] = x->w->tid[dm][l];
+            break;
+        case HD_SREG_LANEID:
+            for (uint32_t l = 0; l < 32; l++)
+                t[l] = l;
+            break;
+        case HD_SREG_LANEMASK_EQ: case HD_SREG_LANEMASK_LT: case HD_SREG_LANEMASK_LE:
+        case HD_SREG_LANEMASK_GT: case HD_SREG_LANEMASK_GE:
+            for (uint32_t l = 0; l < 32; l++)
+                t[l] = hd_func_sreg(x, s->sreg, s->dim, l);
+            break;
+        default: { /* the same for every lane */
+            uint64_t v = hd_func_sreg(x, s->sreg, s->dim, 0);
+            for (uint32_t l = 0; l < 32; l++)
+                t[l] = v;
+            break;
+        }
+        }
     } else if (s->kind == HD_SRC_REG) { /* negated predicate */
         const uint64_t *r = x->regs + (size_t)s->reg * 32;
         for (uint32_t l = 0; l < 32; l++)
@@ -82,7 +102,7 @@ struct hd_lanes hd_func_src_slow(struct hd_func_exec *x, const struct hd_func_in
     } else {
         memset(t, 0, 32 * sizeof *t);
     }
-    return (struct hd_lanes){t, 31};
+    return (struct hd_lanes){t};
 }
 /* }==== */
 
@@ -184,7 +204,7 @@ int hd_func_warp_step(struct hd_func_launch *l, struct hd_func_cta *c, struct hd
     }
     w->instrs++;
     l->warp_instrs++;
-    l->thread_instrs += (uint64_t)__builtin_popcount(mask);
+    l->thread_instrs += hd_popc32(mask);
     hd_func_warp_normalize(w);
     if (w->done) {
         tr->flags |= HD_TR_WARP_DONE;

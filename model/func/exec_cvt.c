@@ -19,11 +19,13 @@
 /* {==== mov ==== */
 static int x_mov(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
 {
-    struct hd_lanes A = hd_src(x, d, 0);
+    const uint64_t *A = hd_src(x, d, 0).p;
     uint64_t *D = hd_dst(x, d, 0);
     const uint64_t wm = d->wmask;
-    HD_FOR_LANES(mask, l)
-        D[l] = HD_V(A, l) & wm;
+    uint64_t r[32];
+    for (uint32_t l = 0; l < 32; l++)
+        r[l] = A[l] & wm;
+    hd_store(D, r, mask);
     return HD_FUNC_OK;
 }
 
@@ -289,6 +291,24 @@ static uint64_t cvt_one(const struct hd_func_instr *d, uint64_t v)
                           (rnd >= HD_RND_RNI && rnd <= HD_RND_RPI) ? HD_RND_RN : rnd);
 }
 
+/* cvt between integer types without .sat: extend by the source type, truncate to the
+ * destination (the common cvt.s64.s32 / cvt.u32.u64 / cvt.u64.u32 ...). */
+static int x_cvt_int(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    struct hd_lanes A = hd_src(x, d, 0);
+    uint64_t *D = hd_dst(x, d, 0);
+    const unsigned sbits = hd_type_bytes((enum hd_type)d->type2) * 8;
+    const uint64_t sm = hd_wmask(sbits), wm = d->wmask;
+    if (hd_type_is_signed((enum hd_type)d->type2)) {
+        HD_FOR_LANES(mask, l)
+            D[l] = (uint64_t)hd_sext(HD_V(A, l), sbits) & wm;
+    } else {
+        HD_FOR_LANES(mask, l)
+            D[l] = HD_V(A, l) & sm & wm;
+    }
+    return HD_FUNC_OK;
+}
+
 static int x_cvt(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
 {
     struct hd_lanes A = hd_src(x, d, 0);
@@ -393,21 +413,74 @@ static uint8_t cmp_type(const struct hd_func_instr *d)
     return d->type;
 }
 
+#define CMP_LOOP(expr)                                                                             \
+    do {                                                                                           \
+        for (uint32_t l = 0; l < 32; l++) {                                                        \
+            uint64_t a = HD_V(A, l) & im, b = HD_V(B, l) & im;                                     \
+            int64_t sa = hd_sext(a, bits), sb = hd_sext(b, bits);                                  \
+            (void)sa;                                                                              \
+            (void)sb;                                                                              \
+            res[l] = (uint8_t)(expr);                                                              \
+        }                                                                                          \
+    } while (0)
+
 /* Evaluate the comparison of setp/set for the lanes in mask into res[] (0/1). */
 static void compare_lanes(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask,
                           uint8_t res[32])
 {
+    (void)mask; /* every lane is compared; the caller stores the active ones */
     const uint8_t t = cmp_type(d), cmp = d->ir->cmp;
     const int ftz = (d->ir->flags & HD_F_FTZ) != 0;
     struct hd_lanes A = hd_src(x, d, 0), B = hd_src(x, d, 1);
-    if (hd_type_is_float((enum hd_type)t)) {
-        HD_FOR_LANES(mask, l)
-            res[l] = (uint8_t)cmp_float(read_float(HD_V(A, l), t, ftz), read_float(HD_V(B, l), t, ftz), cmp);
-    } else {
-        const unsigned bits = hd_type_bytes((enum hd_type)t) * 8;
-        const int sgn = hd_type_is_signed((enum hd_type)t);
+    if (d->flt) {
+        if (t == HD_T_F32 && !ftz) {
+            HD_FOR_LANES(mask, l)
+                res[l] = (uint8_t)cmp_float((double)hd_f32(HD_V(A, l)), (double)hd_f32(HD_V(B, l)), cmp);
+        } else {
+            HD_FOR_LANES(mask, l)
+                res[l] = (uint8_t)cmp_float(read_float(HD_V(A, l), t, ftz),
+                                            read_float(HD_V(B, l), t, ftz), cmp);
+        }
+        return;
+    }
+    const unsigned bits = d->bits;
+    const uint64_t im = hd_wmask(bits);
+    const int sgn = d->sgn;
+    switch (cmp) {
+    case HD_CMP_EQ:
+        CMP_LOOP(a == b);
+        break;
+    case HD_CMP_NE:
+        CMP_LOOP(a != b);
+        break;
+    case HD_CMP_LT:
+        if (sgn)
+            CMP_LOOP(sa < sb);
+        else
+            CMP_LOOP(a < b);
+        break;
+    case HD_CMP_LE:
+        if (sgn)
+            CMP_LOOP(sa <= sb);
+        else
+            CMP_LOOP(a <= b);
+        break;
+    case HD_CMP_GT:
+        if (sgn)
+            CMP_LOOP(sa > sb);
+        else
+            CMP_LOOP(a > b);
+        break;
+    case HD_CMP_GE:
+        if (sgn)
+            CMP_LOOP(sa >= sb);
+        else
+            CMP_LOOP(a >= b);
+        break;
+    default:
         HD_FOR_LANES(mask, l)
             res[l] = (uint8_t)cmp_int(HD_V(A, l), HD_V(B, l), bits, sgn, cmp);
+        break;
     }
 }
 
@@ -428,16 +501,25 @@ static int combine(int r, int c, uint8_t op)
 static int x_setp(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
 {
     uint8_t res[32];
+    uint64_t p[32], q[32];
     compare_lanes(x, d, mask, res);
     const uint8_t bop = d->ir->boolop;
-    struct hd_lanes C = bop ? hd_src(x, d, 2) : hd_src(x, d, 0);
-    uint64_t *P = hd_dst(x, d, 0);
-    uint64_t *Q = d->ndst > 1 ? hd_dst(x, d, 1) : x->sink;
-    HD_FOR_LANES(mask, l) {
-        int c = bop ? (HD_V(C, l) & 1u) != 0 : 0;
-        P[l] = (uint64_t)combine(res[l], c, bop);
-        Q[l] = (uint64_t)combine(!res[l], c, bop);
+    if (bop) {
+        const uint64_t *C = hd_src(x, d, 2).p;
+        for (uint32_t l = 0; l < 32; l++) {
+            int c = (C[l] & 1u) != 0;
+            p[l] = (uint64_t)combine(res[l], c, bop);
+            q[l] = (uint64_t)combine(!res[l], c, bop);
+        }
+    } else {
+        for (uint32_t l = 0; l < 32; l++) {
+            p[l] = res[l];
+            q[l] = res[l] ^ 1u;
+        }
     }
+    hd_store(hd_dst(x, d, 0), p, mask);
+    if (d->ndst > 1)
+        hd_store(hd_dst(x, d, 1), q, mask);
     return HD_FUNC_OK;
 }
 
@@ -458,10 +540,13 @@ static int x_set(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t
 
 static int x_selp(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
 {
-    struct hd_lanes A = hd_src(x, d, 0), B = hd_src(x, d, 1), C = hd_src(x, d, 2);
+    const uint64_t *A = hd_src(x, d, 0).p, *B = hd_src(x, d, 1).p, *C = hd_src(x, d, 2).p;
     uint64_t *D = hd_dst(x, d, 0);
-    HD_FOR_LANES(mask, l)
-        D[l] = ((HD_V(C, l) & 1u) ? HD_V(A, l) : HD_V(B, l)) & d->wmask;
+    const uint64_t wm = d->wmask;
+    uint64_t r[32];
+    for (uint32_t l = 0; l < 32; l++)
+        r[l] = ((C[l] & 1u) ? A[l] : B[l]) & wm;
+    hd_store(D, r, mask);
     return HD_FUNC_OK;
 }
 
@@ -496,6 +581,9 @@ hd_func_exec_fn hd_func_sel_CVT(const struct hd_instr *in)
     if (in->type2 == HD_T_F16X2 || in->type2 == HD_T_BF16X2 || in->type == HD_T_B128 ||
         in->type2 == HD_T_B128)
         return NULL;
+    if (!hd_type_is_float((enum hd_type)in->type) && !hd_type_is_float((enum hd_type)in->type2) &&
+        !(in->flags & HD_F_SAT))
+        return x_cvt_int;
     return x_cvt;
 }
 hd_func_exec_fn hd_func_sel_SETP(const struct hd_instr *in)

@@ -86,40 +86,56 @@ static inline uint64_t fin64(double r, int ftz, int sat)
 
 /* {==== Handler templates ==== */
 #define F32_HEAD(nsrc_)                                                                            \
-    struct hd_lanes A = hd_src(x, d, 0);                                                           \
-    struct hd_lanes B = (nsrc_) > 1 ? hd_src(x, d, 1) : A;                                         \
-    struct hd_lanes C = (nsrc_) > 2 ? hd_src(x, d, 2) : A;                                         \
+    const uint64_t *A = hd_src(x, d, 0).p;                                                         \
+    const uint64_t *B = (nsrc_) > 1 ? hd_src(x, d, 1).p : A;                                       \
+    const uint64_t *C = (nsrc_) > 2 ? hd_src(x, d, 2).p : A;                                       \
     uint64_t *D = hd_dst(x, d, 0);                                                                 \
+    uint64_t r[32];                                                                                \
     const int ftz = (d->ir->flags & HD_F_FTZ) != 0, sat = (d->ir->flags & HD_F_SAT) != 0;         \
     const int rm = round_begin(d);                                                                 \
     (void)B;                                                                                       \
     (void)C;
 
-#define F32_OP(name, nsrc_, expr)                                                                  \
-    static int name(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)         \
+/* Every lane is computed (inactive ones harmlessly) and the lanes in mask are stored; the common
+ * case (no .ftz, no .sat) has a loop without per-lane branches. */
+#define F32_OP(name, nsrc_, expr) F32_OP_A(name, , nsrc_, expr)
+#define F32_OP_A(name, attr, nsrc_, expr)                                                          \
+    attr static int name(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)    \
     {                                                                                              \
         F32_HEAD(nsrc_)                                                                            \
-        HD_FOR_LANES(mask, l) {                                                                    \
-            float a = hd_f32(HD_V(A, l)), b = hd_f32(HD_V(B, l)), c = hd_f32(HD_V(C, l));         \
-            if (ftz) {                                                                             \
-                a = ftz32(a);                                                                      \
-                b = ftz32(b);                                                                      \
-                c = ftz32(c);                                                                      \
+        if (!ftz && !sat) {                                                                        \
+            for (uint32_t l = 0; l < 32; l++) {                                                    \
+                float a = hd_f32(A[l]), b = hd_f32(B[l]), c = hd_f32(C[l]);                        \
+                (void)b;                                                                           \
+                (void)c;                                                                           \
+                float v = (expr);                                                                  \
+                r[l] = v != v ? 0x7fffffffu : hd_f32_bits(v);                                      \
             }                                                                                      \
-            (void)b;                                                                               \
-            (void)c;                                                                               \
-            D[l] = fin32((expr), ftz, sat);                                                        \
+        } else {                                                                                   \
+            for (uint32_t l = 0; l < 32; l++) {                                                    \
+                float a = hd_f32(A[l]), b = hd_f32(B[l]), c = hd_f32(C[l]);                        \
+                if (ftz) {                                                                         \
+                    a = ftz32(a);                                                                  \
+                    b = ftz32(b);                                                                  \
+                    c = ftz32(c);                                                                  \
+                }                                                                                  \
+                (void)b;                                                                           \
+                (void)c;                                                                           \
+                r[l] = fin32((expr), ftz, sat);                                                    \
+            }                                                                                      \
         }                                                                                          \
         round_end(rm);                                                                             \
+        hd_store(D, r, mask);                                                                      \
         return HD_FUNC_OK;                                                                         \
     }
 
-#define F64_OP(name, nsrc_, expr)                                                                  \
-    static int name(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)         \
+#define F64_OP(name, nsrc_, expr) F64_OP_A(name, , nsrc_, expr)
+#define F64_OP_A(name, attr, nsrc_, expr)                                                          \
+    attr static int name(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)    \
     {                                                                                              \
         F32_HEAD(nsrc_)                                                                            \
-        HD_FOR_LANES(mask, l) {                                                                    \
-            double a = hd_f64(HD_V(A, l)), b = hd_f64(HD_V(B, l)), c = hd_f64(HD_V(C, l));        \
+        for (uint32_t l = 0; l < 32; l++) {                                                        \
+            double a = hd_f64(A[l]), b = hd_f64(B[l]), c = hd_f64(C[l]);                           \
             if (ftz) {                                                                             \
                 a = ftz64(a);                                                                      \
                 b = ftz64(b);                                                                      \
@@ -127,9 +143,10 @@ static inline uint64_t fin64(double r, int ftz, int sat)
             }                                                                                      \
             (void)b;                                                                               \
             (void)c;                                                                               \
-            D[l] = fin64((expr), ftz, sat);                                                        \
+            r[l] = fin64((expr), ftz, sat);                                                        \
         }                                                                                          \
         round_end(rm);                                                                             \
+        hd_store(D, r, mask);                                                                      \
         return HD_FUNC_OK;                                                                         \
     }
 
@@ -219,6 +236,23 @@ F64_OP(f64_add, 2, a + b)
 F64_OP(f64_sub, 2, a - b)
 F64_OP(f64_mul, 2, a *b)
 F64_OP(f64_fma, 3, fma(a, b, c))
+
+/* Fused multiply-add through the FMA instruction when the host has it (chosen at decode time);
+ * the library fma() above is the portable, equally exact fallback. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define HD_HAVE_FMA_HW 1
+F32_OP_A(f32_fma_hw, __attribute__((target("fma"))), 3, __builtin_fmaf(a, b, c))
+F64_OP_A(f64_fma_hw, __attribute__((target("fma"))), 3, __builtin_fma(a, b, c))
+#endif
+
+static hd_func_exec_fn fma_handler(int f64)
+{
+#ifdef HD_HAVE_FMA_HW
+    if (__builtin_cpu_supports("fma"))
+        return f64 ? f64_fma_hw : f32_fma_hw;
+#endif
+    return f64 ? f64_fma : f32_fma;
+}
 F64_OP(f64_div, 2, a / b)
 F64_OP(f64_min, 2, fmin64(a, b))
 F64_OP(f64_max, 2, fmax64(a, b))
@@ -289,7 +323,7 @@ hd_func_exec_fn hd_func_float_sel(const struct hd_instr *in)
         return f64 ? f64_mul : f32_mul;
     case HD_OP_MAD:
     case HD_OP_FMA:
-        return f64 ? f64_fma : f32_fma;
+        return fma_handler(f64);
     case HD_OP_DIV:
         if (f64)
             return f64_div;

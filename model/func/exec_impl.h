@@ -39,16 +39,17 @@ struct hd_func_exec {
 #define HD_CAT2_(a, b) a##b
 #define HD_CAT_(a, b) HD_CAT2_(a, b)
 #define HD_MV_ HD_CAT_(hd_m_, __LINE__)
-/* for each set bit l of mask, lowest first (one use per source line) */
+/* for each set bit l of mask, lowest first (one use per source line). A counted loop with a bit
+ * test: its iterations are independent, which beats a find-first-set chain for full warps. */
 #define HD_FOR_LANES(mask, l)                                                                      \
-    for (uint32_t HD_MV_ = (mask), l = 0; HD_MV_ && ((l = (uint32_t)__builtin_ctz(HD_MV_)), 1);   \
-         HD_MV_ &= HD_MV_ - 1)
+    for (uint32_t HD_MV_ = (mask), l = 0; l < 32; l++)                                             \
+        if ((HD_MV_ >> l) & 1u)
 
+/* A source operand as 32 lane values (a register's slots, or a broadcast copy in x->tmp). */
 struct hd_lanes {
     const uint64_t *p;
-    uint32_t m; /* 31 for a register, 0 for a broadcast value */
 };
-#define HD_V(L, l) ((L).p[(l) & (L).m])
+#define HD_V(L, l) ((L).p[(l)])
 
 struct hd_lanes hd_func_src_slow(struct hd_func_exec *x, const struct hd_func_instr *d, int i);
 
@@ -56,10 +57,27 @@ static inline struct hd_lanes hd_src(struct hd_func_exec *x, const struct hd_fun
 {
     const struct hd_func_src *s = &d->src[i];
     if (s->kind == HD_SRC_REG && !s->neg)
-        return (struct hd_lanes){x->regs + (size_t)s->reg * 32, 31};
-    if (s->kind == HD_SRC_IMM)
-        return (struct hd_lanes){&s->imm, 0};
+        return (struct hd_lanes){x->regs + (size_t)s->reg * 32};
+    if (s->kind == HD_SRC_IMM) {
+        uint64_t *t = x->tmp[i];
+        const uint64_t v = s->imm;
+        for (uint32_t l = 0; l < 32; l++)
+            t[l] = v;
+        return (struct hd_lanes){t};
+    }
     return hd_func_src_slow(x, d, i);
+}
+
+/* Write r[] to the destination slots of the lanes in mask. */
+static inline void hd_store(uint64_t *D, const uint64_t *r, uint32_t mask)
+{
+    if (mask == 0xffffffffu) {
+        memcpy(D, r, 32 * sizeof *r);
+        return;
+    }
+    for (uint32_t l = 0; l < 32; l++)
+        if ((mask >> l) & 1u)
+            D[l] = r[l];
 }
 
 static inline uint64_t *hd_dst(struct hd_func_exec *x, const struct hd_func_instr *d, int i)
@@ -76,6 +94,13 @@ static inline int64_t hd_sext(uint64_t v, unsigned bits)
 static inline uint64_t hd_wmask(unsigned bits)
 {
     return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+}
+
+static inline uint32_t hd_popc32(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
 static inline float hd_f32(uint64_t v)

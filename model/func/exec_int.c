@@ -14,54 +14,53 @@
 #include <limits.h>
 
 /* {==== Handler templates ==== */
+/* Each template computes every lane into r[] (a loop the compiler can vectorize; inactive lanes
+ * compute harmless garbage) and stores the lanes in mask. */
+#define HD_TEMPLATE_HEAD                                                                           \
+    uint64_t *D = hd_dst(x, d, 0);                                                                 \
+    const uint64_t wm = d->wmask;                                                                  \
+    const unsigned bits = d->bits;                                                                 \
+    const uint64_t im = hd_wmask(bits);                                                            \
+    uint64_t r[32];                                                                                \
+    (void)bits;                                                                                    \
+    (void)im;
+
 #define HD_BIN(name, expr)                                                                         \
     static int name(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)         \
     {                                                                                              \
-        struct hd_lanes A = hd_src(x, d, 0), B = hd_src(x, d, 1);                                  \
-        uint64_t *D = hd_dst(x, d, 0);                                                             \
-        const uint64_t wm = d->wmask;                                                              \
-        const unsigned bits = d->bits;                                                             \
-        const uint64_t im = hd_wmask(bits);                                                        \
-        (void)bits;                                                                                \
-        (void)im;                                                                                  \
-        HD_FOR_LANES(mask, l) {                                                                    \
-            uint64_t a = HD_V(A, l), b = HD_V(B, l);                                               \
-            D[l] = (uint64_t)(expr)&wm;                                                            \
+        const uint64_t *A = hd_src(x, d, 0).p, *B = hd_src(x, d, 1).p;                             \
+        HD_TEMPLATE_HEAD                                                                           \
+        for (uint32_t l = 0; l < 32; l++) {                                                        \
+            uint64_t a = A[l], b = B[l];                                                           \
+            r[l] = (uint64_t)(expr)&wm;                                                            \
         }                                                                                          \
+        hd_store(D, r, mask);                                                                      \
         return HD_FUNC_OK;                                                                         \
     }
 
 #define HD_UN(name, expr)                                                                          \
     static int name(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)         \
     {                                                                                              \
-        struct hd_lanes A = hd_src(x, d, 0);                                                       \
-        uint64_t *D = hd_dst(x, d, 0);                                                             \
-        const uint64_t wm = d->wmask;                                                              \
-        const unsigned bits = d->bits;                                                             \
-        const uint64_t im = hd_wmask(bits);                                                        \
-        (void)bits;                                                                                \
-        (void)im;                                                                                  \
-        HD_FOR_LANES(mask, l) {                                                                    \
-            uint64_t a = HD_V(A, l) & im;                                                          \
-            D[l] = (uint64_t)(expr)&wm;                                                            \
+        const uint64_t *A = hd_src(x, d, 0).p;                                                     \
+        HD_TEMPLATE_HEAD                                                                           \
+        for (uint32_t l = 0; l < 32; l++) {                                                        \
+            uint64_t a = A[l] & im;                                                                \
+            r[l] = (uint64_t)(expr)&wm;                                                            \
         }                                                                                          \
+        hd_store(D, r, mask);                                                                      \
         return HD_FUNC_OK;                                                                         \
     }
 
 #define HD_TER(name, expr)                                                                         \
     static int name(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)         \
     {                                                                                              \
-        struct hd_lanes A = hd_src(x, d, 0), B = hd_src(x, d, 1), C = hd_src(x, d, 2);            \
-        uint64_t *D = hd_dst(x, d, 0);                                                             \
-        const uint64_t wm = d->wmask;                                                              \
-        const unsigned bits = d->bits;                                                             \
-        const uint64_t im = hd_wmask(bits);                                                        \
-        (void)bits;                                                                                \
-        (void)im;                                                                                  \
-        HD_FOR_LANES(mask, l) {                                                                    \
-            uint64_t a = HD_V(A, l), b = HD_V(B, l), c = HD_V(C, l);                               \
-            D[l] = (uint64_t)(expr)&wm;                                                            \
+        const uint64_t *A = hd_src(x, d, 0).p, *B = hd_src(x, d, 1).p, *C = hd_src(x, d, 2).p;     \
+        HD_TEMPLATE_HEAD                                                                           \
+        for (uint32_t l = 0; l < 32; l++) {                                                        \
+            uint64_t a = A[l], b = B[l], c = C[l];                                                 \
+            r[l] = (uint64_t)(expr)&wm;                                                            \
         }                                                                                          \
+        hd_store(D, r, mask);                                                                      \
         return HD_FUNC_OK;                                                                         \
     }
 

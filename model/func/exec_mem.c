@@ -72,7 +72,7 @@ static const char *kind_name(int store)
 }
 
 /* Host pointer for `bytes` at `addr` in address space `as` for `lane`, or NULL after a fault.
- * `store`: 0 load, 1 store, 2 atomic. `gen` is the generic address for messages (or 0). */
+ * `store`: 0 load, 1 store, 2 atomic. `gen` is the generic address (for messages). */
 static uint8_t *lane_ptr(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t lane,
                          uint8_t as, uint64_t addr, unsigned bytes, int store, uint64_t gen,
                          int *status)
@@ -80,7 +80,8 @@ static uint8_t *lane_ptr(struct hd_func_exec *x, const struct hd_func_instr *d, 
     const char *what = kind_name(store);
     const char *sp = as_name(as, d->space);
     char gbuf[48] = "";
-#define GEN_SUFFIX() (gen ? (snprintf(gbuf, sizeof gbuf, " (generic 0x%" PRIx64 ")", gen), gbuf) : "")
+    const int is_gen = d->as == HD_AS_GENERIC;
+#define GEN_SUFFIX() (is_gen ? (snprintf(gbuf, sizeof gbuf, " (generic 0x%" PRIx64 ")", gen), gbuf) : "")
     if (addr & (bytes - 1)) {
         *status = hd_func_fault(x, d, (int)lane, HD_FUNC_ERR_FAULT,
                                 "misaligned %s %s of %u bytes at 0x%" PRIx64 "%s", sp, what, bytes,
@@ -149,30 +150,29 @@ static uint8_t *lane_ptr(struct hd_func_exec *x, const struct hd_func_instr *d, 
 }
 
 /* Resolve the memory operand of every lane in mask to host pointers (checked), and record the
- * access in the trace. Returns HD_FUNC_OK or the fault status. */
-static int resolve_lanes(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask,
-                         unsigned bytes, int store, uint8_t *ptr[32])
+ * access in the trace, one lane at a time through the generic map. Returns HD_FUNC_OK or the
+ * fault status of the lowest failing lane. */
+static int resolve_slow(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask,
+                        unsigned bytes, int store, uint8_t *ptr[32])
 {
     struct hd_func_trace *tr = x->tr;
     const uint64_t *base = d->addr_reg >= 0 ? x->regs + (size_t)d->addr_reg * 32 : NULL;
     int st = HD_FUNC_OK;
     uint8_t first_space = 0xff;
-    tr->flags |= HD_TR_MEM | (store == 2 ? HD_TR_ATOMIC : store ? HD_TR_STORE : HD_TR_LOAD);
-    tr->bytes = (uint8_t)bytes;
     HD_FOR_LANES(mask, l) {
         uint64_t a = (base ? base[l] : 0) + (uint64_t)d->addr_off;
+        if (d->addr32)
+            a &= 0xffffffffu;
         uint8_t as = d->as, space = d->space;
         uint64_t gen = 0;
         if (as == HD_AS_GENERIC) {
             gen = a;
             space = hd_func_generic_resolve(a, &a);
             as = as_of_space(space);
-            if (!gen)
-                gen = 1; /* never print "generic 0x0" as absent */
         } else if (space == HD_SPACE_NONE) {
             space = HD_SPACE_GLOBAL;
         }
-        ptr[l] = lane_ptr(x, d, l, as, a, bytes, store, gen == 1 ? 0 : gen, &st);
+        ptr[l] = lane_ptr(x, d, l, as, a, bytes, store, gen, &st);
         if (!ptr[l])
             return st;
         tr->addr[l] = a;
@@ -184,6 +184,85 @@ static int resolve_lanes(struct hd_func_exec *x, const struct hd_func_instr *d, 
     }
     tr->space = first_space == 0xff ? d->space : first_space;
     return HD_FUNC_OK;
+}
+
+/* The same for an access whose state space is known at decode time: addresses are computed and
+ * checked for all lanes at once (one region check for global memory when the lanes stay inside
+ * the last region used); any problem falls back to the per-lane path for a precise report. */
+static int resolve_lanes(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask,
+                         unsigned bytes, int store, uint8_t *ptr[32])
+{
+    struct hd_func_trace *tr = x->tr;
+    tr->flags |= HD_TR_MEM | (store == 2 ? HD_TR_ATOMIC : store ? HD_TR_STORE : HD_TR_LOAD);
+    tr->bytes = (uint8_t)bytes;
+    if (d->as == HD_AS_GENERIC)
+        return resolve_slow(x, d, mask, bytes, store, ptr);
+    const uint64_t off = (uint64_t)d->addr_off, wrap = d->addr32 ? 0xffffffffu : ~0ull;
+    uint64_t *A = tr->addr;
+    if (d->addr_reg >= 0) {
+        const uint64_t *base = x->regs + (size_t)d->addr_reg * 32;
+        for (uint32_t l = 0; l < 32; l++)
+            A[l] = (base[l] + off) & wrap;
+    } else {
+        for (uint32_t l = 0; l < 32; l++)
+            A[l] = off & wrap;
+    }
+    uint64_t lo = ~0ull, hi = 0, bad = 0;
+    HD_FOR_LANES(mask, l) {
+        uint64_t a = A[l];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+        bad |= a;
+    }
+    tr->space = d->space == HD_SPACE_NONE ? HD_SPACE_GLOBAL : d->space;
+    if ((bad & (bytes - 1)) || hi + bytes < hi)
+        return resolve_slow(x, d, mask, bytes, store, ptr);
+    uint8_t *host;
+    switch (d->as) {
+    case HD_AS_GLOBAL: {
+        struct hd_devmem *m = x->l->mem;
+        if (!hd_devmem_valid(m, lo, hi + bytes - lo) ||
+            (store && m->regions[m->hit].kind == HD_DEVMEM_CONST_VAR))
+            return resolve_slow(x, d, mask, bytes, store, ptr);
+        if ((lo >> HD_DEVMEM_PAGE_BITS) == (hi >> HD_DEVMEM_PAGE_BITS)) {
+            /* one page (a coalesced access): one translation */
+            host = hd_devmem_host(m, lo);
+            if (!host)
+                return resolve_slow(x, d, mask, bytes, store, ptr);
+            host -= lo;
+            for (uint32_t l = 0; l < 32; l++)
+                ptr[l] = host + A[l];
+            return HD_FUNC_OK;
+        }
+        HD_FOR_LANES(mask, l) {
+            ptr[l] = hd_devmem_host(m, A[l]);
+            if (!ptr[l])
+                return resolve_slow(x, d, mask, bytes, store, ptr);
+        }
+        return HD_FUNC_OK;
+    }
+    case HD_AS_SHARED:
+        if (hi + bytes > x->l->smem_bytes)
+            return resolve_slow(x, d, mask, bytes, store, ptr);
+        host = x->cta->smem;
+        for (uint32_t l = 0; l < 32; l++)
+            ptr[l] = host + A[l];
+        return HD_FUNC_OK;
+    case HD_AS_LOCAL:
+        if (hi + bytes > x->w->local_bytes)
+            return resolve_slow(x, d, mask, bytes, store, ptr);
+        host = x->w->local;
+        for (uint32_t l = 0; l < 32; l++)
+            ptr[l] = host + (size_t)l * x->w->local_bytes + A[l];
+        return HD_FUNC_OK;
+    default: /* kernel parameters */
+        if (store || hi + bytes > x->k->param_bytes)
+            return resolve_slow(x, d, mask, bytes, store, ptr);
+        host = x->l->params;
+        for (uint32_t l = 0; l < 32; l++)
+            ptr[l] = host + A[l];
+        return HD_FUNC_OK;
+    }
 }
 
 int hd_func_mem_access(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t lane,
@@ -260,9 +339,25 @@ static int x_ld(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t 
     int st = resolve_lanes(x, d, mask, eb * n, 0, ptr);
     if (st != HD_FUNC_OK)
         return st;
-    const int sgn = hd_type_is_signed((enum hd_type)d->type) && eb < 8;
+    const int sgn = d->sgn && eb < 8;
     for (unsigned i = 0; i < n; i++) {
         uint64_t *D = hd_dst(x, d, (int)i);
+        if (eb == 4 && !sgn) {
+            HD_FOR_LANES(mask, l) {
+                uint32_t v;
+                memcpy(&v, ptr[l] + i * 4, 4);
+                D[l] = v;
+            }
+            continue;
+        }
+        if (eb == 8) {
+            HD_FOR_LANES(mask, l) {
+                uint64_t v;
+                memcpy(&v, ptr[l] + i * 8, 8);
+                D[l] = v;
+            }
+            continue;
+        }
         HD_FOR_LANES(mask, l) {
             uint64_t v = load_elem(ptr[l] + i * eb, eb);
             if (sgn)

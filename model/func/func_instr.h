@@ -74,6 +74,8 @@ struct hd_func_instr {
     uint8_t vec;                 /* elements of a vector ld/st (1, 2, 4) */
     uint8_t elem_bytes;          /* bytes per element of a memory access */
     uint8_t guard_neg;
+    uint8_t addr32;              /* the address base register is 32-bit: sums wrap at 2^32 */
+    uint8_t sgn, flt;            /* `type` is signed / floating point */
     int32_t guard;               /* kernel-wide predicate register or -1 */
     uint64_t wmask;              /* all-ones in the low `bits` bits */
     int32_t dst[HD_FUNC_MAX_DSTS]; /* kernel-wide registers, -1 = sink */

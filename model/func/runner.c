@@ -72,16 +72,17 @@ static int run_cta(struct hd_func_launch *l, struct hd_func_cta *c, uint64_t *po
 int hd_func_run(struct hd_func_launch *l)
 {
     uint64_t poll = l->warp_instrs + HD_FUNC_RUN_POLL;
-    for (uint64_t i = 0; i < l->nctas; i++) {
-        struct hd_func_cta c;
+    struct hd_func_cta c;
+    if (l->nctas == 0)
+        return HD_FUNC_OK;
+    int st = hd_func_cta_init(&c, l, 0, 0, l->err, sizeof l->err);
+    for (uint64_t i = 0; i < l->nctas && st == HD_FUNC_OK; i++) {
         uint32_t smid = l->gpu.num_sms ? (uint32_t)(i % l->gpu.num_sms) : 0;
-        int st = hd_func_cta_init(&c, l, i, smid, l->err, sizeof l->err);
-        if (st != HD_FUNC_OK)
-            return st;
+        if (i > 0)
+            hd_func_cta_reset(&c, i, smid);
         st = run_cta(l, &c, &poll);
-        hd_func_cta_destroy(&c);
-        if (st != HD_FUNC_OK)
-            return st;
     }
-    return HD_FUNC_OK;
+    if (c.warps)
+        hd_func_cta_destroy(&c);
+    return st;
 }
