@@ -78,10 +78,12 @@ static int expect(const struct hd_launch_buf *buf, const char *fill, const uint8
         printf("expect %s = %s: MISMATCH at byte %" PRIu64 " (32-bit word %" PRIu64 ")\n",
                buf->name, fill, i, w0 / 4);
         if (w0 + 4 <= buf->bytes) {
-            printf("  expected");
-            hd_cli_print_elems(stdout, "x32", want + w0, 1);
-            printf("  got     ");
-            hd_cli_print_elems(stdout, "x32", got + w0, 1);
+            uint32_t we = 0, wg = 0;
+            for (int k = 3; k >= 0; k--) {
+                we = we << 8 | want[w0 + (unsigned)k];
+                wg = wg << 8 | got[w0 + (unsigned)k];
+            }
+            printf("  expected 0x%08" PRIx32 ", got 0x%08" PRIx32 "\n", we, wg);
         }
         rc = POST_MISMATCH;
     }
