@@ -17,12 +17,14 @@
 /* {==== Type and state-space directives ==== */
 enum hd_type hd_ptx_type_from_dir(const struct hd_ptx_token *t)
 {
-    if (t->kind != HD_TOK_DIR || t->len < 2)
+    if (t->kind != HD_TOK_DIR || t->len < 3 || t->len > 7)
+        return HD_T_NONE;
+    char c = t->text[1];
+    if (c != 'b' && c != 'u' && c != 's' && c != 'f' && c != 'p')
         return HD_T_NONE;
     for (int k = HD_T_NONE + 1; k < HD_T_COUNT; k++) {
         const char *n = hd_type_name((enum hd_type)k);
-        size_t len = strlen(n);
-        if (t->len == len + 1 && memcmp(t->text + 1, n, len) == 0)
+        if (n[0] == c && strlen(n) + 1 == t->len && memcmp(t->text + 1, n, t->len - 1) == 0)
             return (enum hd_type)k;
     }
     return HD_T_NONE;
@@ -224,6 +226,7 @@ struct hd_init_state {
     const uint64_t *dims;
     uint32_t ndims;
     uint32_t vec;
+    uint32_t relocs_cap;
 };
 
 static void store_bytes(uint8_t *dst, uint64_t v, uint64_t n)
@@ -260,6 +263,51 @@ static float bits_f32(uint32_t u)
     return f;
 }
 
+static void init_store(struct hd_ptx_parser *p, struct hd_init_state *st,
+                       const struct hd_ptx_token *at, uint64_t bits);
+
+/* `sym`, `sym + N`, `generic(sym)`, `generic(sym) + N`: an address filled in by the loader. */
+static void init_address(struct hd_ptx_parser *p, struct hd_init_state *st)
+{
+    char b[64];
+    struct hd_ptx_token at = p->tok;
+    struct hd_init_reloc r;
+    memset(&r, 0, sizeof r);
+    r.generic = hd_ptx_tok_is(&p->tok, "generic") && hd_ptx_tok_punct(hd_ptx_peek(p), '(');
+    if (r.generic) {
+        hd_ptx_next(p);
+        hd_ptx_next(p);
+    }
+    struct hd_ptx_token sym = p->tok;
+    int64_t idx;
+    if (sym.kind != HD_TOK_IDENT || !hd_ptx_symtab_get(&p->globals_tab, sym.text, sym.len, &idx))
+        hd_ptx_fail_tok(p, &sym, "%s '%s' in an initializer",
+                        hd_ptx_symtab_get(&p->funcs_tab, sym.text, sym.len, &idx)
+                            ? "function addresses are not supported:"
+                            : "undeclared variable",
+                        hd_ptx_tok_show(&sym, b, sizeof b));
+    hd_ptx_next(p);
+    if (r.generic)
+        hd_ptx_expect_punct(p, ')', "after generic(");
+    if (hd_ptx_tok_punct(&p->tok, '+') || hd_ptx_tok_punct(&p->tok, '-')) {
+        bool neg = hd_ptx_tok_punct(&p->tok, '-');
+        hd_ptx_next(p);
+        uint64_t v = hd_ptx_expect_uint(p, INT64_MAX, "an address offset");
+        r.addend = neg ? -(int64_t)v : (int64_t)v;
+    }
+    unsigned eb = hd_type_bytes((enum hd_type)st->v->type);
+    if (!((eb == 8 || eb == 4) && !hd_type_is_float((enum hd_type)st->v->type)))
+        hd_ptx_fail_tok(p, &at, "an address needs a 32- or 64-bit integer variable");
+    r.offset = st->next * st->elem;
+    r.symbol = (int32_t)idx;
+    r.size = (uint8_t)eb;
+    struct hd_var *v = st->v;
+    hd_ptx_reserve(p, (void **)&v->relocs, &st->relocs_cap, v->nrelocs, sizeof *v->relocs,
+                   HD_PTX_MAX_DECLS, "addresses in one initializer");
+    v->relocs[v->nrelocs++] = r;
+    init_store(p, st, &at, 0);
+}
+
 /* One scalar literal at the current token, stored at element st->next. */
 static void init_scalar(struct hd_ptx_parser *p, struct hd_init_state *st)
 {
@@ -269,9 +317,10 @@ static void init_scalar(struct hd_ptx_parser *p, struct hd_init_state *st)
     const struct hd_ptx_token *t = &p->tok;
     enum hd_type ty = (enum hd_type)st->v->type;
     uint64_t bits;
-    if (t->kind == HD_TOK_IDENT)
-        hd_ptx_fail_tok(p, t, "initializers that take an address ('%s') are not supported",
-                        hd_ptx_tok_show(t, b, sizeof b));
+    if (t->kind == HD_TOK_IDENT && !neg) {
+        init_address(p, st);
+        return;
+    }
     if (t->kind != HD_TOK_INT && t->kind != HD_TOK_F32 && t->kind != HD_TOK_F64 &&
         t->kind != HD_TOK_FLOAT)
         hd_ptx_fail_tok(p, t, "expected a constant in the initializer, found '%s'",
@@ -291,24 +340,30 @@ static void init_scalar(struct hd_ptx_parser *p, struct hd_init_state *st)
         hd_ptx_fail_tok(p, &at, "a floating-point constant cannot initialize a .%s variable",
                         hd_type_name(ty));
     }
+    init_store(p, st, &at, bits);
+    hd_ptx_next(p);
+}
+
+static void init_store(struct hd_ptx_parser *p, struct hd_init_state *st,
+                       const struct hd_ptx_token *at, uint64_t bits)
+{
     if (st->capacity && st->next >= st->capacity)
-        hd_ptx_fail_tok(p, &at, "too many initializers for '%s'", st->v->name);
+        hd_ptx_fail_tok(p, at, "too many initializers for '%s'", st->v->name);
     uint64_t need = (st->next + 1) * st->elem;
     if (need > st->cap_bytes) {
         uint64_t ncap = st->cap_bytes ? st->cap_bytes * 2 : 64;
         while (ncap < need)
             ncap *= 2;
         if (ncap > HD_PTX_MAX_ARRAY)
-            hd_ptx_fail_tok(p, &at, "initializer is too large");
+            hd_ptx_fail_tok(p, at, "initializer is too large");
         void *q = hd_ptx_arena_grow(p->arena, st->v->init, st->cap_bytes, ncap);
         if (!q)
-            hd_ptx_fail_tok(p, &at, "out of memory (the module exceeds the parser's limit)");
+            hd_ptx_fail_tok(p, at, "out of memory (the module exceeds the parser's limit)");
         st->v->init = q;
         st->cap_bytes = ncap;
     }
     store_bytes(st->v->init + st->next * st->elem, bits, st->elem);
     st->next++;
-    hd_ptx_next(p);
 }
 
 /* Elements covered by one brace at nesting `level` (1 = outermost). */

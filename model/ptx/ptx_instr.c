@@ -14,13 +14,17 @@
 /* {==== Names ==== */
 static enum hd_op lookup_opcode(const struct hd_ptx_token *t)
 {
-    static const char *const names[HD_OP_COUNT] = {
-#define HD_OP(id, name, cls) name,
+    static const struct {
+        const char *name;
+        uint8_t len;
+    } ops[HD_OP_COUNT] = {
+#define HD_OP(id, name, cls) {name, sizeof(name) - 1},
 #include "ptx_ops.def"
 #undef HD_OP
     };
     for (int k = 0; k < HD_OP_COUNT; k++)
-        if (names[k][0] == t->text[0] && hd_ptx_tok_is(t, names[k]))
+        if (ops[k].len == t->len && ops[k].name[0] == t->text[0] &&
+            memcmp(ops[k].name, t->text, t->len) == 0)
             return (enum hd_op)k;
     return HD_OP_COUNT;
 }

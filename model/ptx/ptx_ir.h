@@ -165,6 +165,27 @@ struct hd_operand {
 /* {==== Instructions ==== */
 #define HD_MAX_OPERANDS 6
 
+/* What the front end guarantees about an instruction (added documentation):
+ * - Types: `type` is the instruction type. Two-type opcodes put the second in `type2`:
+ *   cvt.dtype.stype (type = destination, type2 = source); set.cmp.dtype.stype (type = the compare
+ *   type, type2 = the destination type); slct.dtype.ctype (type2 = the selector's type);
+ *   dp4a/dp2a.atype.btype. setp's compare type is `type`.
+ * - Operands are in written order, destinations first. A `d|p` pair (setp, shfl, match.all) is
+ *   two operands and sets HD_F_PRED_OUT; setp/set with .and/.or/.xor take the extra predicate
+ *   last; bar.red is d, a, [b,] c; a call has one HD_OPND_FUNC operand (see hd_call_site).
+ * - Immediates: `imm` holds raw bits. In an .f32 operand slot every literal is HD_OPND_IMM_F32
+ *   (single-precision bits), in an .f64 slot HD_OPND_IMM_F64 (double bits); in integer and bit
+ *   slots an integer literal is HD_OPND_IMM_INT (sign-extended to 64 bits) and a 0f/0d literal
+ *   keeps its kind and raw bits.
+ * - `_` (HD_OPND_SINK, or -1 inside a vector) may be any destination: the result is dropped.
+ * - ld/st/cvt registers may be wider than an integer instruction type (narrow values extend).
+ * - bar.* sets HD_F_ALIGNED (bar is barrier.aligned); bar.warp.sync is HD_MODE_BAR_WARP_SYNC.
+ * - A label operand's `imm` is always < ninstrs of its function.
+ * - Accepted but not kept: eviction hints (.L1::..., .L2::...), the order/scope qualifiers of
+ *   ld/st/atom/red (any non-default order sets HD_F_RELAXED), the prefetch level, .noreturn,
+ *   .maxnctapersm, .pragma, .loc/.file/.section.
+ */
+
 struct hd_instr {
     uint16_t op;      /* enum hd_op */
     uint8_t type;     /* enum hd_type: the instruction's (destination) type */
@@ -187,6 +208,18 @@ struct hd_instr {
 /* }==== */
 
 /* {==== Variables, registers, functions, modules ==== */
+/* An address stored by an initializer (added by the front end): `= generic(sym)`, `= sym + 8`.
+ * The loader writes the address of module variable `symbol` (m->globals) plus `addend` into the
+ * `size` bytes at init[offset] (which hold zero). `generic` asks for the generic address; without
+ * it, the address within the variable's own state space. */
+struct hd_init_reloc {
+    uint64_t offset;
+    int64_t addend;
+    int32_t symbol;
+    uint8_t size;     /* 4 or 8 */
+    bool generic;
+};
+
 struct hd_var {
     char *name;
     uint8_t space;    /* enum hd_space */
@@ -197,6 +230,8 @@ struct hd_var {
     bool is_visible;
     uint8_t *init;    /* `size` bytes of initial value, or NULL (zero) */
     uint32_t line;
+    struct hd_init_reloc *relocs; /* addresses to patch into init (added), or NULL */
+    uint32_t nrelocs;
 };
 
 struct hd_reg {

@@ -306,6 +306,8 @@ void hd_ptx_lex_skip_line(struct hd_ptx_lexer *lx)
 
 bool hd_ptx_tok_is(const struct hd_ptx_token *t, const char *s)
 {
+    if (t->len == 0 || t->text[0] != s[0])
+        return false;
     size_t n = strlen(s);
     return t->len == n && memcmp(t->text, s, n) == 0;
 }

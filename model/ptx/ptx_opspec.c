@@ -30,61 +30,63 @@ enum mod_cat {
 
 struct mod_word {
     const char *word; /* without the dot */
+    uint8_t len;
     uint8_t cat;
     uint8_t val;
 };
+#define W(w, c, v) {w, sizeof(w) - 1, c, v}
 
 static const struct mod_word mod_words[] = {
-    {"eq", MC_CMP, HD_CMP_EQ}, {"ne", MC_CMP, HD_CMP_NE}, {"lt", MC_CMP, HD_CMP_LT},
-    {"le", MC_CMP, HD_CMP_LE}, {"gt", MC_CMP, HD_CMP_GT}, {"ge", MC_CMP, HD_CMP_GE},
-    {"lo", MC_CMP, HD_CMP_LO}, {"ls", MC_CMP, HD_CMP_LS}, {"hi", MC_CMP, HD_CMP_HI},
-    {"hs", MC_CMP, HD_CMP_HS}, {"equ", MC_CMP, HD_CMP_EQU}, {"neu", MC_CMP, HD_CMP_NEU},
-    {"ltu", MC_CMP, HD_CMP_LTU}, {"leu", MC_CMP, HD_CMP_LEU}, {"gtu", MC_CMP, HD_CMP_GTU},
-    {"geu", MC_CMP, HD_CMP_GEU}, {"num", MC_CMP, HD_CMP_NUM}, {"nan", MC_CMP, HD_CMP_NAN},
-    {"and", MC_BOOL, HD_BOOL_AND}, {"or", MC_BOOL, HD_BOOL_OR}, {"xor", MC_BOOL, HD_BOOL_XOR},
-    {"add", MC_ATOM, HD_ATOM_ADD}, {"min", MC_ATOM, HD_ATOM_MIN}, {"max", MC_ATOM, HD_ATOM_MAX},
-    {"inc", MC_ATOM, HD_ATOM_INC}, {"dec", MC_ATOM, HD_ATOM_DEC}, {"cas", MC_ATOM, HD_ATOM_CAS},
-    {"exch", MC_ATOM, HD_ATOM_EXCH}, {"and", MC_ATOM, HD_ATOM_AND}, {"or", MC_ATOM, HD_ATOM_OR},
-    {"xor", MC_ATOM, HD_ATOM_XOR},
-    {"rn", MC_RND, HD_RND_RN}, {"rz", MC_RND, HD_RND_RZ}, {"rm", MC_RND, HD_RND_RM},
-    {"rp", MC_RND, HD_RND_RP}, {"rni", MC_RNDI, HD_RND_RNI}, {"rzi", MC_RNDI, HD_RND_RZI},
-    {"rmi", MC_RNDI, HD_RND_RMI}, {"rpi", MC_RNDI, HD_RND_RPI},
-    {"ftz", MC_FTZ, 0}, {"sat", MC_SAT, 0}, {"approx", MC_APPROX, 0}, {"full", MC_FULL, 0},
-    {"lo", MC_MULMODE, HD_MODE_LO}, {"hi", MC_MULMODE, HD_MODE_HI},
-    {"wide", MC_MULMODE, HD_MODE_WIDE}, {"cc", MC_CC, 0},
-    {"v2", MC_VEC, 2}, {"v4", MC_VEC, 4},
-    {"ca", MC_CACHE, HD_CACHE_CA}, {"cg", MC_CACHE, HD_CACHE_CG}, {"cs", MC_CACHE, HD_CACHE_CS},
-    {"lu", MC_CACHE, HD_CACHE_LU}, {"cv", MC_CACHE, HD_CACHE_CV}, {"wb", MC_CACHE, HD_CACHE_WB},
-    {"wt", MC_CACHE, HD_CACHE_WT}, {"nc", MC_NC, 0},
-    {"relaxed", MC_ORDER, 1}, {"acquire", MC_ORDER, 1}, {"release", MC_ORDER, 1},
-    {"acq_rel", MC_ORDER, 1}, {"sc", MC_ORDER, 1}, {"weak", MC_ORDER, 0},
-    {"mmio", MC_ORDER, 1},
-    {"cta", MC_SCOPE, HD_MODE_SCOPE_CTA}, {"gpu", MC_SCOPE, HD_MODE_SCOPE_GPU},
-    {"sys", MC_SCOPE, HD_MODE_SCOPE_SYS}, {"gl", MC_SCOPE, HD_MODE_SCOPE_GPU},
-    {"cluster", MC_SCOPE, HD_MODE_SCOPE_GPU},
-    {"uni", MC_UNI, 0}, {"volatile", MC_VOLATILE, 0}, {"sync", MC_SYNC, 0},
-    {"aligned", MC_ALIGNED, 0},
-    {"up", MC_SHFL, HD_MODE_SHFL_UP}, {"down", MC_SHFL, HD_MODE_SHFL_DOWN},
-    {"bfly", MC_SHFL, HD_MODE_SHFL_BFLY}, {"idx", MC_SHFL, HD_MODE_SHFL_IDX},
-    {"all", MC_VOTE, HD_MODE_VOTE_ALL}, {"any", MC_VOTE, HD_MODE_VOTE_ANY},
-    {"uni", MC_VOTE, HD_MODE_VOTE_UNI}, {"ballot", MC_VOTE, HD_MODE_VOTE_BALLOT},
-    {"any", MC_MATCH, HD_MODE_MATCH_ANY}, {"all", MC_MATCH, HD_MODE_MATCH_ALL},
-    {"f4e", MC_PRMT, HD_MODE_PRMT_F4E}, {"b4e", MC_PRMT, HD_MODE_PRMT_B4E},
-    {"rc8", MC_PRMT, HD_MODE_PRMT_RC8}, {"ecl", MC_PRMT, HD_MODE_PRMT_ECL},
-    {"ecr", MC_PRMT, HD_MODE_PRMT_ECR}, {"rc16", MC_PRMT, HD_MODE_PRMT_RC16},
-    {"l", MC_SHFDIR, HD_MODE_SHF_L}, {"r", MC_SHFDIR, HD_MODE_SHF_R},
-    {"clamp", MC_SHFCLAMP, 1}, {"wrap", MC_SHFCLAMP, 0},
-    {"sync", MC_BAR, HD_MODE_BAR_SYNC}, {"arrive", MC_BAR, HD_MODE_BAR_ARRIVE},
-    {"red", MC_BAR, HD_MODE_BAR_RED_POPC},
-    {"popc", MC_BARRED, HD_MODE_BAR_RED_POPC}, {"and", MC_BARRED, HD_MODE_BAR_RED_AND},
-    {"or", MC_BARRED, HD_MODE_BAR_RED_OR},
-    {"warp", MC_WARP, HD_MODE_BAR_WARP_SYNC}, {"to", MC_TO, HD_MODE_TO},
-    {"shiftamt", MC_SHIFTAMT, 0}, {"noftz", MC_NOFTZ, 0},
-    {"L1", MC_LEVEL, 1}, {"L2", MC_LEVEL, 2},
-    {"finite", MC_TESTP, HD_MODE_TESTP_FINITE}, {"infinite", MC_TESTP, HD_MODE_TESTP_INFINITE},
-    {"number", MC_TESTP, HD_MODE_TESTP_NUMBER},
-    {"notanumber", MC_TESTP, HD_MODE_TESTP_NOTANUMBER},
-    {"normal", MC_TESTP, HD_MODE_TESTP_NORMAL}, {"subnormal", MC_TESTP, HD_MODE_TESTP_SUBNORMAL},
+    W("eq", MC_CMP, HD_CMP_EQ), W("ne", MC_CMP, HD_CMP_NE), W("lt", MC_CMP, HD_CMP_LT),
+    W("le", MC_CMP, HD_CMP_LE), W("gt", MC_CMP, HD_CMP_GT), W("ge", MC_CMP, HD_CMP_GE),
+    W("lo", MC_CMP, HD_CMP_LO), W("ls", MC_CMP, HD_CMP_LS), W("hi", MC_CMP, HD_CMP_HI),
+    W("hs", MC_CMP, HD_CMP_HS), W("equ", MC_CMP, HD_CMP_EQU), W("neu", MC_CMP, HD_CMP_NEU),
+    W("ltu", MC_CMP, HD_CMP_LTU), W("leu", MC_CMP, HD_CMP_LEU), W("gtu", MC_CMP, HD_CMP_GTU),
+    W("geu", MC_CMP, HD_CMP_GEU), W("num", MC_CMP, HD_CMP_NUM), W("nan", MC_CMP, HD_CMP_NAN),
+    W("and", MC_BOOL, HD_BOOL_AND), W("or", MC_BOOL, HD_BOOL_OR), W("xor", MC_BOOL, HD_BOOL_XOR),
+    W("add", MC_ATOM, HD_ATOM_ADD), W("min", MC_ATOM, HD_ATOM_MIN), W("max", MC_ATOM, HD_ATOM_MAX),
+    W("inc", MC_ATOM, HD_ATOM_INC), W("dec", MC_ATOM, HD_ATOM_DEC), W("cas", MC_ATOM, HD_ATOM_CAS),
+    W("exch", MC_ATOM, HD_ATOM_EXCH), W("and", MC_ATOM, HD_ATOM_AND), W("or", MC_ATOM, HD_ATOM_OR),
+    W("xor", MC_ATOM, HD_ATOM_XOR),
+    W("rn", MC_RND, HD_RND_RN), W("rz", MC_RND, HD_RND_RZ), W("rm", MC_RND, HD_RND_RM),
+    W("rp", MC_RND, HD_RND_RP), W("rni", MC_RNDI, HD_RND_RNI), W("rzi", MC_RNDI, HD_RND_RZI),
+    W("rmi", MC_RNDI, HD_RND_RMI), W("rpi", MC_RNDI, HD_RND_RPI),
+    W("ftz", MC_FTZ, 0), W("sat", MC_SAT, 0), W("approx", MC_APPROX, 0), W("full", MC_FULL, 0),
+    W("lo", MC_MULMODE, HD_MODE_LO), W("hi", MC_MULMODE, HD_MODE_HI),
+    W("wide", MC_MULMODE, HD_MODE_WIDE), W("cc", MC_CC, 0),
+    W("v2", MC_VEC, 2), W("v4", MC_VEC, 4),
+    W("ca", MC_CACHE, HD_CACHE_CA), W("cg", MC_CACHE, HD_CACHE_CG), W("cs", MC_CACHE, HD_CACHE_CS),
+    W("lu", MC_CACHE, HD_CACHE_LU), W("cv", MC_CACHE, HD_CACHE_CV), W("wb", MC_CACHE, HD_CACHE_WB),
+    W("wt", MC_CACHE, HD_CACHE_WT), W("nc", MC_NC, 0),
+    W("relaxed", MC_ORDER, 1), W("acquire", MC_ORDER, 1), W("release", MC_ORDER, 1),
+    W("acq_rel", MC_ORDER, 1), W("sc", MC_ORDER, 1), W("weak", MC_ORDER, 0),
+    W("mmio", MC_ORDER, 1),
+    W("cta", MC_SCOPE, HD_MODE_SCOPE_CTA), W("gpu", MC_SCOPE, HD_MODE_SCOPE_GPU),
+    W("sys", MC_SCOPE, HD_MODE_SCOPE_SYS), W("gl", MC_SCOPE, HD_MODE_SCOPE_GPU),
+    W("cluster", MC_SCOPE, HD_MODE_SCOPE_GPU),
+    W("uni", MC_UNI, 0), W("volatile", MC_VOLATILE, 0), W("sync", MC_SYNC, 0),
+    W("aligned", MC_ALIGNED, 0),
+    W("up", MC_SHFL, HD_MODE_SHFL_UP), W("down", MC_SHFL, HD_MODE_SHFL_DOWN),
+    W("bfly", MC_SHFL, HD_MODE_SHFL_BFLY), W("idx", MC_SHFL, HD_MODE_SHFL_IDX),
+    W("all", MC_VOTE, HD_MODE_VOTE_ALL), W("any", MC_VOTE, HD_MODE_VOTE_ANY),
+    W("uni", MC_VOTE, HD_MODE_VOTE_UNI), W("ballot", MC_VOTE, HD_MODE_VOTE_BALLOT),
+    W("any", MC_MATCH, HD_MODE_MATCH_ANY), W("all", MC_MATCH, HD_MODE_MATCH_ALL),
+    W("f4e", MC_PRMT, HD_MODE_PRMT_F4E), W("b4e", MC_PRMT, HD_MODE_PRMT_B4E),
+    W("rc8", MC_PRMT, HD_MODE_PRMT_RC8), W("ecl", MC_PRMT, HD_MODE_PRMT_ECL),
+    W("ecr", MC_PRMT, HD_MODE_PRMT_ECR), W("rc16", MC_PRMT, HD_MODE_PRMT_RC16),
+    W("l", MC_SHFDIR, HD_MODE_SHF_L), W("r", MC_SHFDIR, HD_MODE_SHF_R),
+    W("clamp", MC_SHFCLAMP, 1), W("wrap", MC_SHFCLAMP, 0),
+    W("sync", MC_BAR, HD_MODE_BAR_SYNC), W("arrive", MC_BAR, HD_MODE_BAR_ARRIVE),
+    W("red", MC_BAR, HD_MODE_BAR_RED_POPC),
+    W("popc", MC_BARRED, HD_MODE_BAR_RED_POPC), W("and", MC_BARRED, HD_MODE_BAR_RED_AND),
+    W("or", MC_BARRED, HD_MODE_BAR_RED_OR),
+    W("warp", MC_WARP, HD_MODE_BAR_WARP_SYNC), W("to", MC_TO, HD_MODE_TO),
+    W("shiftamt", MC_SHIFTAMT, 0), W("noftz", MC_NOFTZ, 0),
+    W("L1", MC_LEVEL, 1), W("L2", MC_LEVEL, 2),
+    W("finite", MC_TESTP, HD_MODE_TESTP_FINITE), W("infinite", MC_TESTP, HD_MODE_TESTP_INFINITE),
+    W("number", MC_TESTP, HD_MODE_TESTP_NUMBER),
+    W("notanumber", MC_TESTP, HD_MODE_TESTP_NOTANUMBER),
+    W("normal", MC_TESTP, HD_MODE_TESTP_NORMAL), W("subnormal", MC_TESTP, HD_MODE_TESTP_SUBNORMAL),
 };
 /* }==== */
 
@@ -277,8 +279,8 @@ void hd_ptx_apply_modifier(struct hd_ptx_parser *p, struct hd_instr *in, uint32_
     bool known = sp != HD_SPACE_NONE || is_cache_hint(t);
     for (size_t k = 0; k < sizeof mod_words / sizeof mod_words[0]; k++) {
         const struct mod_word *w = &mod_words[k];
-        size_t n = strlen(w->word);
-        if (t->len != n + 1 || memcmp(t->text + 1, w->word, n) != 0)
+        if (t->len != (uint32_t)w->len + 1 || w->word[0] != t->text[1] ||
+            memcmp(t->text + 1, w->word, w->len) != 0)
             continue;
         known = true;
         if (!(r->mods & (1ull << w->cat)))

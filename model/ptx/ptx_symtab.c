@@ -36,8 +36,15 @@ void hd_ptx_symtab_free(struct hd_ptx_symtab *s)
 
 void hd_ptx_symtab_clear(struct hd_ptx_symtab *s)
 {
-    if (s->slots)
+    /* A big table is dropped rather than wiped, so that clearing costs O(entries) amortised:
+     * one function with 200k registers must not make every later function pay for it. */
+    if (s->cap > 1024) {
+        free(s->slots);
+        s->slots = NULL;
+        s->cap = 0;
+    } else if (s->slots) {
         memset(s->slots, 0, (size_t)s->cap * sizeof *s->slots);
+    }
     s->count = 0;
     s->depth = 0;
     s->nundo = 0;

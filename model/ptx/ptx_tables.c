@@ -102,10 +102,11 @@ const char *hd_sreg_name(enum hd_special_reg s)
 
 enum hd_special_reg hd_ptx_sreg_lookup(const char *name, size_t len)
 {
-    if (len < 2 || name[0] != '%')
+    if (len < 3 || name[0] != '%')
         return HD_SREG_NONE;
     for (int k = HD_SREG_NONE + 1; k < HD_SREG_COUNT; k++)
-        if (strlen(sreg_names[k]) == len && memcmp(sreg_names[k], name, len) == 0)
+        if (sreg_names[k][1] == name[1] && strlen(sreg_names[k]) == len &&
+            memcmp(sreg_names[k], name, len) == 0)
             return (enum hd_special_reg)k;
     return HD_SREG_NONE;
 }

@@ -240,6 +240,36 @@ static void test_variables(struct hd_test_state *t)
     }
     hd_ptx_module_free(m);
 
+    hd_test_begin(t, "initializers holding addresses become relocations");
+    m = parse_ok(t, HEADER ".global .align 4 .u32 v[4];\n.const .f32 c;\n"
+                           ".global .align 8 .u64 p[3] = {generic(v), generic(v)+8, c};\n"
+                           ".global .u32 q = v - 4;\n");
+    if (m && m->nglobals == 4) {
+        const struct hd_var *p = &m->globals[2];
+        HD_CHECK_U64(t, 3, p->nrelocs);
+        HD_CHECK_U64(t, 24, p->size);
+        HD_CHECK(t, p->init != NULL && p->init[8] == 0);
+        if (p->nrelocs == 3) {
+            HD_CHECK_U64(t, 0, p->relocs[0].offset);
+            HD_CHECK_U64(t, 0, p->relocs[0].symbol);
+            HD_CHECK(t, p->relocs[0].generic && p->relocs[0].addend == 0);
+            HD_CHECK_U64(t, 8, p->relocs[1].offset);
+            HD_CHECK(t, p->relocs[1].addend == 8 && p->relocs[1].size == 8);
+            HD_CHECK_U64(t, 16, p->relocs[2].offset);
+            HD_CHECK_U64(t, 1, p->relocs[2].symbol);
+            HD_CHECK(t, !p->relocs[2].generic);
+        }
+        const struct hd_var *q = &m->globals[3];
+        HD_CHECK(t, q->nrelocs == 1 && q->relocs[0].addend == -4 && q->relocs[0].size == 4);
+        HD_CHECK_U64(t, 0, m->globals[0].nrelocs);
+    }
+    hd_ptx_module_free(m);
+    expect_error(t, HEADER ".global .u64 p = generic(nope);\n", 4, 26, "undeclared variable 'nope'");
+    expect_error(t, HEADER ".func f() { ret; }\n.global .u64 p = f;\n", 5, 18,
+                 "function addresses are not supported");
+    expect_error(t, HEADER ".global .u32 v;\n.global .f64 p = v;\n", 5, 18, "32- or 64-bit integer");
+    expect_error(t, HEADER ".global .u32 v;\n.global .u64 p = generic(v;\n", 5, 27, "expected ')'");
+
     hd_test_begin(t, "function-local variables");
     m = parse_ok(t, HEADER ".entry k() {\n.local .align 4 .b8 depot[28];\n"
                            ".shared .align 4 .u32 s[64];\n.reg .b64 %SP;\n"
@@ -261,7 +291,6 @@ static void test_variables(struct hd_test_state *t)
     expect_error(t, HEADER ".global .u32 x = {1};\n", 4, 18, "scalar initializer");
     expect_error(t, HEADER ".global .u32 x[2] = 1;\n", 4, 21, "{ ... } initializer");
     expect_error(t, HEADER ".global .u32 x = 1.5;\n", 4, 18, "floating-point constant");
-    expect_error(t, HEADER ".global .u64 x = gv;\n", 4, 18, "take an address");
     expect_error(t, HEADER ".shared .u32 x = 1;\n", 4, 18, "only .global and .const");
     expect_error(t, HEADER ".global .align 3 .u32 x;\n", 4, 16, "not a power of two");
     expect_error(t, HEADER ".global .u32 x;\n.global .u32 x;\n", 5, 14, "duplicate variable");

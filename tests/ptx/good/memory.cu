@@ -75,3 +75,12 @@ extern "C" __global__ void __launch_bounds__(256, 2) kern_bounds(unsigned char *
     p[t] = (unsigned char)(p[t] * 3 + 1);
     q[t] = (unsigned short)(q[t] ^ 0xbeef);
 }
+
+// Pointers initialized with addresses of other variables (.u64 p = generic(v) in PTX).
+__device__ int g_a = 5, g_b[4] = {1, 2, 3, 4};
+__device__ int *g_ptrs[3] = {&g_a, &g_b[2], &g_b[0]};
+__device__ float *g_fp = &g_table[3];
+extern "C" __global__ void kern_ptrs(int *out) {
+    int t = threadIdx.x;
+    out[t] = *g_ptrs[t % 3] + (int)*g_fp;
+}
