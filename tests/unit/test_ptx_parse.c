@@ -380,6 +380,8 @@ static void test_predicates(struct hd_test_state *t)
     expect_error(t, "selp.b32 %r1, %r2, %r3, %r4;", 8, 25, "not a predicate register");
     expect_error(t, "add.s32 %r1|%p1, %r2, 1;", 8, 13, "no '|' second destination");
     expect_error(t, "setp.s32 %p1, %r2, 1;", 8, 1, "needs a comparison");
+    expect_error(t, "mov.pred %p1, 2;", 8, 15, "expected a predicate register");
+    expect_error(t, "and.pred %p1, %p2, 1;", 8, 20, "expected a predicate register");
 }
 /* }==== */
 
@@ -594,6 +596,7 @@ static void test_registers_typecheck_ok(struct hd_test_state *t)
         "max.f32 %f1, %f1, 0f00000000;", "abs.s64 %rd1, %rd1;",   "rem.u64 %rd1, %rd2, %rd3;",
         "subc.cc.u32 %r1, %r2, %r3;", "madc.hi.cc.u32 %r1, %r2, %r3, %r4;",
         "mul24.lo.s32 %r1, %r2, %r3;", "cnot.b32 %r1, %r2;",
+        "mov.pred %p1, 1;",           "selp.f32 %f1, 0f3F800000, %f2, %p1;",
     };
     hd_test_begin(t, "well-typed instructions parse");
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
