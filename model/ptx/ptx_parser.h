@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * ptx_parser.h - internal state and helpers shared by the files of the PTX parser
  * (ptx_parse.c: module and function structure; ptx_decl.c: declarations and initializers;
- * ptx_instr.c: instruction syntax; ptx_opspec.c: per-opcode rules). Not part of the public API.
+ * ptx_instr.c: instruction syntax; ptx_opspec.c: modifier rules; ptx_operands.c: operand rules).
+ * Not part of the public API.
  *
  * Error handling: the first error formats "file:line:col: error: ..." into the caller's buffer
  * and longjmps back to hd_ptx_parse(), which frees everything. Helpers therefore never return on
@@ -104,7 +105,7 @@ enum hd_type hd_ptx_type_from_dir(const struct hd_ptx_token *t); /* HD_T_NONE if
 enum hd_space hd_ptx_space_from_dir(const struct hd_ptx_token *t); /* NONE if not a space */
 /* }==== */
 
-/* {==== Instructions (ptx_instr.c, ptx_opspec.c) ==== */
+/* {==== Instructions (ptx_instr.c, ptx_opspec.c, ptx_operands.c) ==== */
 /* Where each operand was written, and facts about it the IR does not keep. */
 struct hd_ptx_opnd_info {
     uint32_t line, col;
@@ -117,6 +118,9 @@ void hd_ptx_parse_instr(struct hd_ptx_parser *p);
 /* Applies one modifier directive token to `in`; fails on an unknown or misplaced one. */
 void hd_ptx_apply_modifier(struct hd_ptx_parser *p, struct hd_instr *in, uint32_t *ntypes,
                            uint64_t *seen, const struct hd_ptx_token *t);
+/* Checks that a complete instruction has the types and modifiers its opcode requires. */
+void hd_ptx_check_modifiers(struct hd_ptx_parser *p, struct hd_instr *in, uint32_t ntypes,
+                            uint64_t seen);
 /* Checks the modifiers and operands of a complete instruction and normalises immediates. */
 void hd_ptx_check_instr(struct hd_ptx_parser *p, struct hd_instr *in, uint32_t ntypes,
                         uint64_t seen, const struct hd_ptx_opnd_info *info);
