@@ -21,7 +21,8 @@
 
 static int bp_inputs(enum hd_wl_size size)
 {
-    static const int n[3] = {4096, 65536, 524288};
+    /* ~0.2 M, 3.2 M and 26 M warp instructions; small ends in a partial tile. */
+    static const int n[3] = {4093, 65536, 524288};
     return n[size];
 }
 
@@ -160,14 +161,14 @@ static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     BP_TRY(hd_memcpy_d2h(gpu, ref_w, d_w, sizeof(float) * nw));  /* GPU results, reused buffers */
     BP_TRY(hd_memcpy_d2h(gpu, ref_dw, d_dw, sizeof(float) * nw));
 
-    /* nvcc contracts eta*delta*x + momentum*dw_old into one fma, the CPU rounds the product first:
-     * dw then differs by at most one rounding of momentum*dw_old (|.| <= 3e-3, ulp ~2.3e-10) and w
-     * (|w| < 0.04) by that plus one ulp of the add, so 1e-6 relative + 1e-9 absolute is ample yet
-     * catches any wrong index, operand or lost update. */
+    /* nvcc contracts eta*delta*x + momentum*dw_old into an fma, the CPU rounds each product: dw
+     * differs by about one rounding of a term below 0.03 in magnitude (ulp 1.9e-9), and w by that
+     * plus one rounding of the add. 1e-6 relative + 4e-9 absolute covers this (a float emulation
+     * with fma stays below half of it) yet catches any wrong index, operand or lost update. */
     bp_ref_adjust(x, delta, w, dw, n_in);
-    rc = hd_wl_compare_f32(ctx, "weight delta", dw, ref_dw, nw, 1e-5f, 1e-9f);
+    rc = hd_wl_compare_f32(ctx, "weight delta", dw, ref_dw, nw, 1e-6f, 4e-9f);
     if (rc == HD_OK)
-        rc = hd_wl_compare_f32(ctx, "adjusted weight", w, ref_w, nw, 1e-6f, 1e-9f);
+        rc = hd_wl_compare_f32(ctx, "adjusted weight", w, ref_w, nw, 1e-6f, 4e-9f);
 
 out:
     hd_free(gpu, d_x);
