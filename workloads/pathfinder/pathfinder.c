@@ -20,7 +20,8 @@ struct pf_size {
 
 static struct pf_size pf_size_of(enum hd_wl_size size)
 {
-    static const struct pf_size s[3] = {{16384, 41}, {100000, 101}, {500000, 101}};
+    /* ~0.4 M, 12 M and 62 M warp instructions. */
+    static const struct pf_size s[3] = {{8000, 41}, {100000, 101}, {500000, 101}};
     return s[size];
 }
 
