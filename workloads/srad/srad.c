@@ -24,7 +24,8 @@ struct sr_size {
 
 static struct sr_size sr_size_of(enum hd_wl_size size)
 {
-    static const struct sr_size s[3] = {{128, 128, 2}, {512, 512, 8}, {1024, 1024, 16}};
+    /* ~0.21 M, 12 M and 50 M warp instructions; small has partial tiles on both axes. */
+    static const struct sr_size s[3] = {{120, 136, 2}, {512, 512, 8}, {1024, 1024, 8}};
     return s[size];
 }
 
@@ -169,8 +170,13 @@ static int sr_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     SR_TRY(hd_synchronize(gpu));
     SR_TRY(hd_memcpy_d2h(gpu, got, d_img, bytes));
 
-    /* TOLERANCE */
-    rc = hd_wl_compare_f32(ctx, "image", ref, got, pixels, 1e-5f * (float)sz.iters, 0.0f);
+    /* Tolerance: nvcc contracts products into fmas, the CPU does not, so c differs by a few ulp
+     * and each step's J by a few ulp too. The update J + lambda/4 * sum(c_k d_k) is a convex
+     * combination of J and its neighbours (weights c_k/8 <= 1/8), so it does not amplify earlier
+     * differences, and q0^2 is an average over 1/16 of the image (insensitive to ulps). Allow
+     * 5e-7 relative (about 4 ulp) per iteration; a float emulation with fma stays 20x below it
+     * after 8 iterations, while a 0.1% change of one coefficient fails. */
+    rc = hd_wl_compare_f32(ctx, "image", ref, got, pixels, 5e-7f * (float)(sz.iters + 1), 0.0f);
 
 out:
     hd_free(gpu, d_img);
