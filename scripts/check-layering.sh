@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# check-layering.sh - enforce the one-way layering of the C model (style rule C10).
+#
+# Every `#include "x.h"` of a layer must name a header of that layer or of a layer below it:
+#   ptx      -> ptx
+#   compiler -> ptx, compiler
+#   config   -> config
+#   func     -> ptx, compiler, func            (never runtime, cli, config: it gets plain params)
+#   runtime  -> ptx, compiler, config, func, runtime
+#   workloads-> runtime's public heddle.h, workloads (drivers use only the public API)
+#   cli      -> anything
+# Headers are found by name in the layer directories; a name that is in none of them (generated
+# or system headers) is ignored. Prints each violation as file:line and exits 1 if any.
+# Usage: scripts/check-layering.sh [SOURCE_ROOT]
+set -euo pipefail
+root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+cd "$root"
+
+declare -A allowed=(
+    [model/ptx]="model/ptx"
+    [model/compiler]="model/ptx model/compiler"
+    [model/config]="model/config"
+    [model/func]="model/ptx model/compiler model/func"
+    [model/runtime]="model/ptx model/compiler model/config model/func model/runtime"
+)
+layers=(model/ptx model/compiler model/config model/func model/runtime model/cli workloads)
+
+# Which layer owns header $1 (by file name)?
+owner_of() {
+    local l
+    for l in "${layers[@]}"; do
+        [ -f "$l/$1" ] && { echo "$l"; return; }
+    done
+    echo ""
+}
+
+bad=0
+check_file() { # layer file
+    local layer="$1" file="$2" n=0 line hdr own
+    while IFS= read -r line; do
+        n=$((n + 1))
+        [[ "$line" =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]] || continue
+        hdr="${BASH_REMATCH[1]##*/}"
+        own="$(owner_of "$hdr")"
+        [ -z "$own" ] && continue
+        if [ "$layer" = workloads ]; then
+            [ "$own" = workloads ] || [ "$hdr" = heddle.h ] && continue
+        elif [[ " ${allowed[$layer]} " == *" $own "* ]]; then
+            continue
+        fi
+        echo "$file:$n: layer $layer must not include $hdr (from $own)"
+        bad=1
+    done <"$file"
+}
+
+for layer in model/ptx model/compiler model/config model/func model/runtime workloads; do
+    while IFS= read -r -d '' f; do
+        check_file "$layer" "$f"
+    done < <(find "$layer" -name '*.[ch]' -print0 | sort -z)
+done
+if [ "$bad" -ne 0 ]; then
+    echo "check-layering.sh: FAILED (see docs/architecture.md, Layers)" >&2
+    exit 1
+fi
+echo "check-layering.sh: layering OK"

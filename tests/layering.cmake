@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: MIT
+# The one-way layering of the model (style rule C10): scripts/check-layering.sh greps every
+# `#include` of each layer against the layers below it (included by tests/CMakeLists.txt).
+find_program(HD_BASH bash)
+if(HD_BASH)
+  add_test(NAME layering COMMAND ${HD_BASH} ${CMAKE_SOURCE_DIR}/scripts/check-layering.sh
+           ${CMAKE_SOURCE_DIR})
+  set_tests_properties(layering PROPERTIES LABELS lint TIMEOUT 120)
+endif()
