@@ -108,6 +108,22 @@ hd_cli_test(launch_histogram 0 "bins\\[0\\.\\.2\\) u32:.*\\[0\\] 4096 0"
             --arg buf:data:4K:zero --arg u32:1024 --arg buf:bins:1K:zero --print bins:u32:2)
 # }====
 
+# --stats: an INI report that starts with the configuration used
+add_test(NAME cli_run_stats
+         COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:heddle>
+                 "-DARGS=run|vecadd|--quiet|--config|configs/fermi-gtx480.ini|--stats|${CMAKE_BINARY_DIR}/cli_run_stats.ini"
+                 -DRC=0 -DFILE=${CMAKE_BINARY_DIR}/cli_run_stats.ini
+                 "-DFILE_REGEX=^# Heddle statistics report.*\\[gpu\\]\nname = \"fermi-gtx480\".*\\[sm\\].*\\[run\\]\nworkload = vecadd\nsize = small\nverified = true.*\\[totals\\]\nkernels = 1\nctas = [1-9]"
+                 -P ${HD_CLI_CHECK}
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_run_stats PROPERTIES LABELS cli TIMEOUT 120)
+# a dumped buffer holds exactly what --expect saw
+hd_cli_test(launch_dump 0 "dumped c \\(4096 bytes\\) to .*expect c = file:"
+            launch ${HD_WL}/vecadd/vecadd.ptx vecadd --grid 4 --block 256
+            --arg buf:a:4K:rand-f32:3 --arg buf:b:4K:zero --arg buf:c:4K:zero --arg s32:1024
+            --dump c:${CMAKE_BINARY_DIR}/cli_launch_dump.bin
+            --expect c:file:${CMAKE_BINARY_DIR}/cli_launch_dump.bin --expect c:rand-f32:3)
+
 # {==== Ctrl-C ====
 find_program(HD_TIMEOUT timeout)
 if(HD_TIMEOUT)

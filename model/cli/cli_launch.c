@@ -250,6 +250,18 @@ static int add_post(struct hd_launch *l, char kind, const char *spec)
     return 0;
 }
 
+/* --print/--dump/--expect, as "--opt" or "--opt=value" */
+static bool is_post_option(const char *a)
+{
+    static const char *const names[] = {"--print", "--dump", "--expect"};
+    for (size_t k = 0; k < 3; k++) {
+        size_t n = strlen(names[k]);
+        if (strncmp(a, names[k], n) == 0 && (a[n] == '\0' || a[n] == '='))
+            return true;
+    }
+    return false;
+}
+
 /* Returns 0, 1 (help printed) or an exit code + 2. */
 static int parse_cmdline(int argc, char **argv, struct hd_launch *l, char **argspecs)
 {
@@ -289,8 +301,7 @@ static int parse_cmdline(int argc, char **argv, struct hd_launch *l, char **args
             argspecs[l->nargs] = (char *)v;
             if ((r = add_arg(l, v)) != 0)
                 return r + 2;
-        } else if (strncmp(a, "--print", 7) == 0 || strncmp(a, "--dump", 6) == 0 ||
-                   strncmp(a, "--expect", 8) == 0) {
+        } else if (is_post_option(a)) {
             if (!strchr(a, '='))
                 i++; /* its value; handled in pass 2 */
         } else if (a[0] == '-' && a[1]) {
