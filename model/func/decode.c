@@ -79,8 +79,8 @@ static uint64_t dest_mask(const struct hd_instr *in, const struct hd_func *f, un
         return hd_wmask(type_bits(in->type2));
     case HD_OP_VOTE:
         return in->mode == HD_MODE_VOTE_BALLOT ? 0xffffffffu : 1;
-    case HD_OP_LD: case HD_OP_LDU: {
-        /* narrow loads are extended to the destination register's width */
+    case HD_OP_LD: case HD_OP_LDU: case HD_OP_CVT: {
+        /* narrow loads and conversions are extended to the destination register's width */
         const struct hd_operand *o = &in->opnd[0];
         int32_t r = o->kind == HD_OPND_REG ? o->reg : -1;
         for (unsigned i = 0; r < 0 && o->kind == HD_OPND_VEC && i < o->vec_n; i++)

@@ -185,11 +185,6 @@ static uint64_t double_to_int(double r, unsigned bits, int sgn)
     return (uint64_t)r;
 }
 
-static int is_small_float(uint8_t t)
-{
-    return t == HD_T_F16 || t == HD_T_BF16;
-}
-
 static double read_float(uint64_t v, uint8_t t, int ftz)
 {
     switch (t) {
@@ -208,16 +203,6 @@ static double read_float(uint64_t v, uint8_t t, int ftz)
     }
 }
 
-static uint64_t sat_float(double r, uint8_t t, int sat)
-{
-    if (!sat)
-        return 0; /* unused */
-    (void)t;
-    if (r != r)
-        return 1;
-    return 0;
-}
-
 /* One lane of cvt. */
 static uint64_t cvt_one(const struct hd_func_instr *d, uint64_t v)
 {
@@ -225,7 +210,6 @@ static uint64_t cvt_one(const struct hd_func_instr *d, uint64_t v)
     const int ftz = (d->ir->flags & HD_F_FTZ) != 0, sat = (d->ir->flags & HD_F_SAT) != 0;
     const unsigned sbits = hd_type_bytes((enum hd_type)st) * 8, dbits = d->bits;
     const int sflt = hd_type_is_float((enum hd_type)st), dflt = hd_type_is_float((enum hd_type)dt);
-    (void)sat_float;
     if (!sflt && !dflt) { /* integer to integer */
         int ssg = hd_type_is_signed((enum hd_type)st), dsg = hd_type_is_signed((enum hd_type)dt);
         uint64_t u = v & hd_wmask(sbits);
@@ -286,7 +270,6 @@ static uint64_t cvt_one(const struct hd_func_instr *d, uint64_t v)
             f = copysignf(0.0f, f);
         return hd_f32_bits(f);
     }
-    (void)is_small_float;
     return double_to_half(a, dt == HD_T_F16 ? &FMT_F16 : &FMT_BF16,
                           (rnd >= HD_RND_RNI && rnd <= HD_RND_RPI) ? HD_RND_RN : rnd);
 }
@@ -297,15 +280,16 @@ static int x_cvt_int(struct hd_func_exec *x, const struct hd_func_instr *d, uint
 {
     struct hd_lanes A = hd_src(x, d, 0);
     uint64_t *D = hd_dst(x, d, 0);
-    const unsigned sbits = hd_type_bytes((enum hd_type)d->type2) * 8;
+    const unsigned sbits = hd_type_bytes((enum hd_type)d->type2) * 8, dbits = d->bits;
     const uint64_t sm = hd_wmask(sbits), wm = d->wmask;
-    if (hd_type_is_signed((enum hd_type)d->type2)) {
-        HD_FOR_LANES(mask, l)
-            D[l] = (uint64_t)hd_sext(HD_V(A, l), sbits) & wm;
-    } else {
-        HD_FOR_LANES(mask, l)
-            D[l] = HD_V(A, l) & sm & wm;
+    const int ssg = hd_type_is_signed((enum hd_type)d->type2), dsg = d->sgn;
+    uint64_t r[32];
+    for (uint32_t l = 0; l < 32; l++) {
+        uint64_t v = ssg ? (uint64_t)hd_sext(HD_V(A, l), sbits) : HD_V(A, l) & sm;
+        /* truncate to the destination type, then extend to the register by its signedness */
+        r[l] = (dsg ? (uint64_t)hd_sext(v, dbits) : v & hd_wmask(dbits)) & wm;
     }
+    hd_store(D, r, mask);
     return HD_FUNC_OK;
 }
 
@@ -316,8 +300,11 @@ static int x_cvt(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t
     const int mode = fe_mode(d->ir->rnd);
     if (mode != FE_TONEAREST)
         fesetround(mode);
-    HD_FOR_LANES(mask, l)
-        D[l] = cvt_one(d, HD_V(A, l)) & d->wmask;
+    const int ext = d->sgn && d->bits < 64;
+    HD_FOR_LANES(mask, l) {
+        uint64_t v = cvt_one(d, HD_V(A, l));
+        D[l] = (ext ? (uint64_t)hd_sext(v, d->bits) : v & hd_wmask(d->bits)) & d->wmask;
+    }
     if (mode != FE_TONEAREST)
         fesetround(FE_TONEAREST);
     return HD_FUNC_OK;

@@ -88,6 +88,76 @@ static inline int kit_run(struct kit *k, const char *body, unsigned threads, con
     return kit_run_dims(k, body, "k", g, b, 0, in, nin, out, nout);
 }
 
+/* {==== One thread, one instruction ==== */
+/* kit_op() runs `code` in one thread of a kernel where the operands a, b, c are available in
+ * every width: %a16/%a32/%a64 (integers), %fa (f32 bits = low 32 of a), %da (f64 bits = a),
+ * %pa (a != 0), likewise b and c; destinations %d16 %d32 %d64 %fd %dd %p %q start at zero.
+ * `result` names the register whose value is returned (zero-extended): one of
+ * "d16" "d32" "d64" "fd" "dd" "p" "q". On a run failure returns 0xdeadbeefdeadbeef. */
+#define KIT_OP_REGS                                                                                \
+    "\t.reg .b16 %a16, %b16, %c16, %d16;\n"                                                          \
+    "\t.reg .b32 %a32, %b32, %c32, %d32, %e32;\n"                                                    \
+    "\t.reg .b64 %a64, %b64, %c64, %d64, %e64, %ro, %ri;\n"                                          \
+    "\t.reg .f32 %fa, %fb, %fc, %fd;\n"                                                              \
+    "\t.reg .f64 %da, %db, %dc, %dd;\n"                                                              \
+    "\t.reg .pred %p, %q, %pa, %pb, %pc;\n"
+
+static inline uint64_t kit_op(struct kit *k, const char *code, const char *result, uint64_t a,
+                              uint64_t b, uint64_t c)
+{
+    static const char head[] =
+        ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n" KIT_OP_REGS
+        "\tld.param.u64 %ro, [out];\n\tld.param.u64 %ri, [in];\n"
+        "\tld.global.u64 %a64, [%ri];\n\tld.global.u64 %b64, [%ri+8];\n"
+        "\tld.global.u64 %c64, [%ri+16];\n"
+        "\tcvt.u32.u64 %a32, %a64;\n\tcvt.u32.u64 %b32, %b64;\n\tcvt.u32.u64 %c32, %c64;\n"
+        "\tcvt.u16.u64 %a16, %a64;\n\tcvt.u16.u64 %b16, %b64;\n\tcvt.u16.u64 %c16, %c64;\n"
+        "\tmov.b32 %fa, %a32;\n\tmov.b32 %fb, %b32;\n\tmov.b32 %fc, %c32;\n"
+        "\tmov.b64 %da, %a64;\n\tmov.b64 %db, %b64;\n\tmov.b64 %dc, %c64;\n"
+        "\tsetp.ne.u64 %pa, %a64, 0;\n\tsetp.ne.u64 %pb, %b64, 0;\n\tsetp.ne.u64 %pc, %c64, 0;\n"
+        "\tmov.u16 %d16, 0;\n\tmov.u32 %d32, 0;\n\tmov.u64 %d64, 0;\n"
+        "\tmov.f32 %fd, 0f00000000;\n\tmov.f64 %dd, 0d0000000000000000;\n"
+        "\tsetp.ne.u32 %p, 0, 0;\n\tsetp.ne.u32 %q, 0, 0;\n";
+    const char *store;
+    if (strcmp(result, "d16") == 0)
+        store = "\tcvt.u64.u16 %e64, %d16;\n";
+    else if (strcmp(result, "d32") == 0)
+        store = "\tcvt.u64.u32 %e64, %d32;\n";
+    else if (strcmp(result, "d64") == 0)
+        store = "\tmov.b64 %e64, %d64;\n";
+    else if (strcmp(result, "fd") == 0)
+        store = "\tmov.b32 %e32, %fd;\n\tcvt.u64.u32 %e64, %e32;\n";
+    else if (strcmp(result, "dd") == 0)
+        store = "\tmov.b64 %e64, %dd;\n";
+    else if (strcmp(result, "p") == 0)
+        store = "\tselp.u64 %e64, 1, 0, %p;\n";
+    else
+        store = "\tselp.u64 %e64, 1, 0, %q;\n";
+    size_t n = strlen(head) + strlen(code) + strlen(store) + 64;
+    char *body = malloc(n);
+    snprintf(body, n, "%s\t%s\n%s\tst.global.u64 [%%ro], %%e64;\n\tret;\n}\n", head, code, store);
+    uint64_t in[3] = {a, b, c}, out[1] = {0};
+    int st = kit_run(k, body, 1, in, 3, out, 1);
+    free(body);
+    if (st != HD_OK) {
+        fprintf(stderr, "    kit_op '%s': status %d: %s\n", code, st, k->err);
+        return 0xdeadbeefdeadbeefull;
+    }
+    return out[0];
+}
+
+/* Check one instruction's result, printing the instruction on failure. */
+#define KIT_EXPECT(k, code, result, a, b, c, expected)                                             \
+    do {                                                                                           \
+        uint64_t kit_got_ = kit_op((k), (code), (result), (uint64_t)(a), (uint64_t)(b),            \
+                                   (uint64_t)(c));                                                 \
+        if (!HD_CHECK_U64((k)->t, (uint64_t)(expected), kit_got_))                                 \
+            fprintf(stderr, "    in: %s  (a=0x%llx b=0x%llx c=0x%llx)\n", (code),                  \
+                    (unsigned long long)(uint64_t)(a), (unsigned long long)(uint64_t)(b),          \
+                    (unsigned long long)(uint64_t)(c));                                            \
+    } while (0)
+/* }==== */
+
 /* Check that a run succeeded; print the runtime's message if not. */
 #define KIT_OK(k, call)                                                                            \
     do {                                                                                           \
