@@ -264,7 +264,8 @@ static bool reg_fits(enum hd_type r, enum hd_type t, unsigned flags)
 
 static unsigned sreg_bytes(enum hd_special_reg s)
 {
-    return s == HD_SREG_CLOCK64 || s == HD_SREG_GLOBALTIMER ? 8 : 4;
+    /* PTX ISA: %clock64, %globaltimer and %gridid are .u64; the others .u32 */
+    return s == HD_SREG_CLOCK64 || s == HD_SREG_GLOBALTIMER || s == HD_SREG_GRIDID ? 8 : 4;
 }
 
 static const struct hd_var *symbol_var(const struct hd_ptx_parser *p, const struct hd_operand *o)

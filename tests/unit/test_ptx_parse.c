@@ -230,7 +230,7 @@ static void test_special_registers(struct hd_test_state *t)
         {"mov.u32 %r1, %lanemask_ge;", HD_SREG_LANEMASK_GE, 0},
         {"mov.u32 %r1, %dynamic_smem_size;", HD_SREG_DYNAMIC_SMEM_SIZE, 0},
         {"mov.u32 %r1, %total_smem_size;", HD_SREG_TOTAL_SMEM_SIZE, 0},
-        {"mov.u32 %r1, %gridid;", HD_SREG_GRIDID, 0},
+        {"mov.u64 %rd1, %gridid;", HD_SREG_GRIDID, 0},
         {"cvt.u64.u32 %rd1, %tid.y;", HD_SREG_TID, 1},
     };
     hd_test_begin(t, "special registers");
