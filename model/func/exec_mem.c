@@ -483,10 +483,7 @@ static int x_cvta(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_
     const int to = d->ir->mode == HD_MODE_TO;
     HD_FOR_LANES(mask, l) {
         uint64_t a = HD_V(A, l);
-        if (to)
-            D[l] = (a - base) & d->wmask;
-        else
-            D[l] = (base && a == 0) ? 0 : (a + base) & d->wmask; /* null stays null */
+        D[l] = (to ? a - base : a + base) & d->wmask;
     }
     return HD_FUNC_OK;
 }
