@@ -153,11 +153,13 @@ static void walk_calls(struct walk *wk, uint32_t f)
             continue;
         const struct hd_func *callee = &wk->ir->funcs[g];
         if (wk->state[g] == 1)
-            snprintf(wk->why, wk->whylen, "%s:%u: recursive call of %s is not supported", file,
-                     in->line, callee->name);
+            snprintf(wk->why, wk->whylen,
+                     "%s:%u: recursive call of %s (reached from kernel %s) is not supported",
+                     file, in->line, callee->name, wk->ir->funcs[wk->order[0]].name);
         else if (!callee->has_body)
-            snprintf(wk->why, wk->whylen, "%s:%u: call of %s, which has no body in this module",
-                     file, in->line, callee->name);
+            snprintf(wk->why, wk->whylen,
+                     "%s:%u: call of %s (reached from kernel %s), which has no body in this module",
+                     file, in->line, callee->name, wk->ir->funcs[wk->order[0]].name);
         else if (wk->state[g] == 0)
             walk_calls(wk, (uint32_t)g);
     }
