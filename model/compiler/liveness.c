@@ -367,12 +367,16 @@ uint32_t hd_liveness_row_weight(const struct hd_liveness *lv, enum hd_rclass rc,
 
 static void counts(struct hd_liveness *lv)
 {
+    for (uint32_t pc = 0; pc < lv->ninstrs; pc++)
+        lv->words_in[pc] = hd_liveness_row_weight(lv, HD_RC_DATA,
+                                                  hd_liveness_in_row(lv, pc, HD_RC_DATA));
     for (uint32_t pc = 0; pc < lv->ninstrs; pc++) {
-        uint32_t w = hd_liveness_row_weight(lv, HD_RC_DATA, hd_liveness_in_row(lv, pc, HD_RC_DATA));
-        lv->words_in[pc] = w;
         /* words that must be distinct just after pc: live-out plus dead writes */
+        const struct hd_block *blk = &lv->cfg->blocks[lv->cfg->block_of[pc]];
         const uint64_t *out = hd_liveness_out_row(lv, pc, HD_RC_DATA);
-        uint32_t after = hd_liveness_row_weight(lv, HD_RC_DATA, out), nd;
+        uint32_t after = pc == blk->last ? hd_liveness_row_weight(lv, HD_RC_DATA, out)
+                                         : lv->words_in[pc + 1];
+        uint32_t nd;
         const int32_t *d = hd_liveness_defs(lv, pc, &nd);
         for (uint32_t k = 0; k < nd; k++) {
             bool dup = false;
@@ -381,10 +385,12 @@ static void counts(struct hd_liveness *lv)
             if (!dup && lv->rclass[d[k]] == HD_RC_DATA && !bit_test(out, lv->index[d[k]]))
                 after += lv->words[d[k]];
         }
-        uint32_t m = w > after ? w : after;
+        uint32_t w = lv->words_in[pc], m = w > after ? w : after;
         if (m > lv->max_words)
             lv->max_words = m, lv->max_words_pc = pc;
-        uint32_t p = hd_liveness_preds_in(lv, pc);
+        uint32_t p = lv->stride[HD_RC_PRED] == 1
+                         ? (uint32_t)__builtin_popcountll(lv->in[HD_RC_PRED][pc])
+                         : hd_liveness_preds_in(lv, pc);
         if (p > lv->max_preds)
             lv->max_preds = p;
     }

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT
  * regalloc.c - register allocation of PTX virtual registers (see regalloc.h for the model).
  *
- * Per register class (data, predicate): classify every register (none / whole-range register /
- * constant read in place), build the interference graph as adjacency arrays (two passes over the
- * per-PC live rows: count, then fill; duplicates removed per node), then color it greedily in two
- * orders (dominance order, smallest-last) and keep the result with the smaller span; ties keep
- * the dominance order. Data colors are physical register numbers (the stack pointer is never
- * handed out), so no renumbering follows.
+ * This file: classify every register (none / whole-range register / constant read in place),
+ * decide where constants need a register, run the coloring of each class (regalloc_color.c),
+ * then turn colors into the result: data colors are physical register numbers already (the
+ * stack pointer is never handed out), values beyond the budget and predicates beyond the
+ * predicate file are marked spilled; call sites are recorded for hd_regalloc_link().
  */
 #include "regalloc.h"
+#include "regalloc_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +16,6 @@
 
 #include "defuse.h"
 
-static inline void bit_set64(uint64_t *r, uint32_t i) { r[i >> 6] |= 1ull << (i & 63); }
-static inline bool bit_test64(const uint64_t *r, uint32_t i) { return (r[i >> 6] >> (i & 63)) & 1u; }
 
 /* {==== Parameters ==== */
 void hd_regalloc_params_default(struct hd_regalloc_params *p)
@@ -160,329 +158,32 @@ unsigned hd_regalloc_remat_reads(const struct hd_func *f, const struct hd_livene
     }
     return n;
 }
-/* }==== */
 
-/* {==== Interference graph ==== */
-struct graph {
-    uint32_t n;       /* nodes = register indices */
-    uint32_t *off;    /* [n + 1] */
-    uint32_t *adj;
-    uint32_t *fill;   /* [n] fill cursor (pass 2), then duplicate stamps */
-    bool counting;
-    const struct hd_func *f;
-};
-
-static void edge(struct graph *g, uint32_t a, uint32_t b)
+/* Cache hd_regalloc_remat_reads for every PC in x->rr_off / x->rr_regs. */
+static int constant_reads(struct hd_ra_ctx *x)
 {
-    if (a == b)
-        return;
-    if (g->counting) {
-        g->off[a + 1]++, g->off[b + 1]++;
-    } else {
-        g->adj[g->fill[a]++] = b;
-        g->adj[g->fill[b]++] = a;
-    }
-}
-
-/* One pass over every PC of class c: writes vs live-after, constants read together vs live-before. */
-static void edges_pass(struct graph *g, const struct hd_liveness *lv, const uint8_t *kind,
-                       enum hd_rclass c)
-{
-    uint32_t st = lv->stride[c];
-    uint32_t rd[HD_RA_MAX_READS];
-    for (uint32_t pc = 0; pc < lv->ninstrs; pc++) {
-        uint32_t nd, nr = 0;
-        const int32_t *d = hd_liveness_defs(lv, pc, &nd);
-        const uint64_t *out = hd_liveness_out_row(lv, pc, c);
-        for (uint32_t k = 0; k < nd; k++) {
-            uint32_t v = (uint32_t)d[k];
-            if (lv->rclass[v] != c || kind[v] != HD_RA_REG)
-                continue;
-            for (uint32_t w = 0; w < st; w++)
-                for (uint64_t x = out[w]; x; x &= x - 1) {
-                    uint32_t r = lv->reg_of[c][(w << 6) | (uint32_t)__builtin_ctzll(x)];
-                    if (kind[r] == HD_RA_REG)
-                        edge(g, v, r);
-                }
-            for (uint32_t j = 0; j < k; j++)
-                if (kind[d[j]] == HD_RA_REG && lv->rclass[d[j]] == c)
-                    edge(g, v, (uint32_t)d[j]);
-        }
-        uint32_t all[HD_RA_MAX_READS];
-        uint32_t na = hd_regalloc_remat_reads(g->f, lv, kind, pc, all);
-        for (uint32_t k = 0; k < na; k++)
-            if (lv->rclass[all[k]] == c)
-                rd[nr++] = all[k];
-        if (!nr)
-            continue;
-        const uint64_t *in = hd_liveness_in_row(lv, pc, c);
-        for (uint32_t k = 0; k < nr; k++) {
-            for (uint32_t w = 0; w < st; w++)
-                for (uint64_t x = in[w]; x; x &= x - 1) {
-                    uint32_t r = lv->reg_of[c][(w << 6) | (uint32_t)__builtin_ctzll(x)];
-                    if (kind[r] == HD_RA_REG)
-                        edge(g, rd[k], r);
-                }
-            for (uint32_t j = 0; j < k; j++)
-                edge(g, rd[k], rd[j]);
-        }
-    }
-}
-
-static void graph_free(struct graph *g)
-{
-    free(g->off), free(g->adj), free(g->fill);
-}
-
-static int graph_build(struct graph *g, const struct hd_liveness *lv, const uint8_t *kind,
-                       enum hd_rclass c)
-{
-    memset(g, 0, sizeof(*g));
-    g->n = lv->nregs;
-    g->f = lv->func;
-    g->off = calloc(g->n + 1, sizeof(uint32_t));
-    g->fill = calloc(g->n ? g->n : 1, sizeof(uint32_t));
-    if (!g->off || !g->fill)
+    uint32_t n = x->lv->ninstrs, buf[HD_RA_MAX_READS], total = 0;
+    x->rr_off = malloc(((size_t)n + 1) * sizeof(uint32_t));
+    if (!x->rr_off)
         return -1;
-    g->counting = true;
-    edges_pass(g, lv, kind, c);
-    for (uint32_t i = 0; i < g->n; i++)
-        g->off[i + 1] += g->off[i];
-    g->adj = malloc((g->off[g->n] ? g->off[g->n] : 1) * sizeof(uint32_t));
-    if (!g->adj)
-        return -1;
-    memcpy(g->fill, g->off, g->n * sizeof(uint32_t));
-    g->counting = false;
-    edges_pass(g, lv, kind, c);
-    /* drop duplicate neighbours (first occurrence kept), compacting in place; fill[] is reused
-     * as the "last seen from node" stamp */
-    uint32_t at = 0;
-    for (uint32_t i = 0; i < g->n; i++)
-        g->fill[i] = UINT32_MAX;
-    for (uint32_t i = 0; i < g->n; i++) {
-        uint32_t b = g->off[i], e = g->off[i + 1];
-        g->off[i] = at;
-        for (uint32_t k = b; k < e; k++) {
-            uint32_t x = g->adj[k];
-            if (g->fill[x] != i)
-                g->fill[x] = i, g->adj[at++] = x;
+    for (int pass = 0; pass < 2; pass++) {
+        total = 0;
+        for (uint32_t pc = 0; pc < n; pc++) {
+            unsigned k = hd_regalloc_remat_reads(x->f, x->lv, x->kind, pc, buf);
+            x->rr_off[pc] = total;
+            if (pass)
+                memcpy(x->rr_regs + total, buf, k * sizeof(uint32_t));
+            total += k;
         }
+        x->rr_off[n] = total;
+        if (!pass && !(x->rr_regs = malloc((total ? total : 1) * sizeof(uint32_t))))
+            return -1;
     }
-    g->off[g->n] = at;
     return 0;
-}
-/* }==== */
-
-/* {==== Coloring orders ==== */
-/* Dominance order: blocks in reverse post-order, registers at their first write (constants at
- * their first read into a register; a constant never read into one gets no register). */
-static uint32_t order_dominance(const struct hd_liveness *lv, const uint8_t *kind, enum hd_rclass c,
-                                uint32_t *order, uint8_t *placed)
-{
-    uint32_t n = 0;
-    memset(placed, 0, lv->nregs);
-    for (uint32_t i = 0; i < lv->nblocks; i++) {
-        const struct hd_block *blk = &lv->cfg->blocks[lv->rpo[i]];
-        for (uint32_t pc = blk->first; pc <= blk->last; pc++) {
-            uint32_t nd, rd[HD_RA_MAX_READS];
-            const int32_t *d = hd_liveness_defs(lv, pc, &nd);
-            uint32_t nr = hd_regalloc_remat_reads(lv->func, lv, kind, pc, rd);
-            for (uint32_t k = 0; k < nd + nr; k++) {
-                uint32_t v = k < nd ? (uint32_t)d[k] : rd[k - nd];
-                uint8_t want = k < nd ? HD_RA_REG : HD_RA_REMAT;
-                if (lv->rclass[v] == c && kind[v] == want && !placed[v])
-                    placed[v] = 1, order[n++] = v;
-            }
-        }
-    }
-    return n;
-}
-
-/* Smallest-last (Matula-Beck): repeatedly remove a node of least weighted degree (words of its
- * remaining neighbours), color in reverse removal order. Bucket queue: O(nodes + edges + words). */
-struct buckets {
-    int32_t *head, *next, *prev;
-    uint32_t *key;
-};
-
-static void bucket_insert(struct buckets *q, uint32_t v)
-{
-    int32_t h = q->head[q->key[v]];
-    q->next[v] = h;
-    q->prev[v] = -1;
-    if (h >= 0)
-        q->prev[h] = (int32_t)v;
-    q->head[q->key[v]] = (int32_t)v;
-}
-
-static void bucket_remove(struct buckets *q, uint32_t v)
-{
-    if (q->prev[v] >= 0)
-        q->next[q->prev[v]] = q->next[v];
-    else
-        q->head[q->key[v]] = q->next[v];
-    if (q->next[v] >= 0)
-        q->prev[q->next[v]] = q->prev[v];
-}
-
-static int order_smallest_last(const struct graph *g, const struct hd_liveness *lv,
-                               const uint32_t *nodes, uint32_t n, uint32_t *order, uint8_t *placed)
-{
-    size_t nr = lv->nregs ? lv->nregs : 1;
-    uint32_t maxkey = 0;
-    struct buckets q = { NULL, malloc(nr * sizeof(int32_t)), malloc(nr * sizeof(int32_t)),
-                         calloc(nr, sizeof(uint32_t)) };
-    if (!q.next || !q.prev || !q.key)
-        goto fail;
-    memset(placed, 1, lv->nregs); /* 1 = not a node of this graph, or removed */
-    for (uint32_t i = 0; i < n; i++)
-        placed[nodes[i]] = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t v = nodes[i];
-        for (uint32_t k = g->off[v]; k < g->off[v + 1]; k++)
-            q.key[v] += lv->words[g->adj[k]];
-        if (q.key[v] > maxkey)
-            maxkey = q.key[v];
-    }
-    q.head = malloc(((size_t)maxkey + 1) * sizeof(int32_t));
-    if (!q.head)
-        goto fail;
-    for (uint32_t k = 0; k <= maxkey; k++)
-        q.head[k] = -1;
-    for (uint32_t i = n; i-- > 0;)
-        bucket_insert(&q, nodes[i]);
-    uint32_t cur = 0;
-    for (uint32_t removed = 0; removed < n; removed++) {
-        while (q.head[cur] < 0)
-            cur++;
-        uint32_t v = (uint32_t)q.head[cur];
-        bucket_remove(&q, v);
-        placed[v] = 1;
-        order[n - 1 - removed] = v;
-        for (uint32_t k = g->off[v]; k < g->off[v + 1]; k++) {
-            uint32_t x = g->adj[k];
-            if (placed[x])
-                continue;
-            bucket_remove(&q, x);
-            q.key[x] -= lv->words[v];
-            bucket_insert(&q, x);
-            if (q.key[x] < cur)
-                cur = q.key[x];
-        }
-    }
-    free(q.head), free(q.next), free(q.prev), free(q.key);
-    return 0;
-fail:
-    free(q.head), free(q.next), free(q.prev), free(q.key);
-    return -1;
-}
-/* }==== */
-
-/* {==== Coloring ==== */
-static uint32_t color_greedy(const struct graph *g, const uint8_t *words, const uint32_t *order,
-                             uint32_t n, int32_t reserved, int32_t *color, uint64_t *forb)
-{
-    uint32_t span = reserved >= 0 ? (uint32_t)reserved + 1 : 0;
-    for (uint32_t i = 0; i < n; i++)
-        color[order[i]] = -1;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t v = order[i], w = words[v];
-        for (uint32_t k = g->off[v]; k < g->off[v + 1]; k++) {
-            int32_t c = color[g->adj[k]];
-            for (uint32_t j = 0; c >= 0 && j < words[g->adj[k]]; j++)
-                bit_set64(forb, (uint32_t)c + j);
-        }
-        if (reserved >= 0)
-            bit_set64(forb, (uint32_t)reserved);
-        uint32_t base = 0;
-        for (;; base += w) {
-            uint32_t j = 0;
-            while (j < w && !bit_test64(forb, base + j))
-                j++;
-            if (j == w)
-                break;
-        }
-        color[v] = (int32_t)base;
-        if (base + w > span)
-            span = base + w;
-        for (uint32_t k = g->off[v]; k < g->off[v + 1]; k++) { /* clear what was set */
-            int32_t c = color[g->adj[k]];
-            for (uint32_t j = 0; c >= 0 && j < words[g->adj[k]]; j++)
-                forb[((uint32_t)c + j) >> 6] = 0;
-        }
-        if (reserved >= 0)
-            forb[(uint32_t)reserved >> 6] = 0;
-    }
-    return span;
-}
-
-/* Allocate one class: fills color[] for its REG/REMAT registers; returns the span or -1. */
-static int64_t allocate_class(const struct hd_liveness *lv, const uint8_t *kind, enum hd_rclass c,
-                              int32_t reserved, int32_t *color)
-{
-    struct graph g = { 0 };
-    uint32_t nr = lv->nregs ? lv->nregs : 1, n = 0, total = 0;
-    uint32_t *oa = malloc(nr * sizeof(uint32_t)), *ob = calloc(nr, sizeof(uint32_t));
-    int32_t *cb = malloc(nr * sizeof(int32_t));
-    uint8_t *placed = malloc(nr);
-    uint64_t *forb = NULL;
-    int64_t span = -1;
-    if (!oa || !ob || !cb || !placed || graph_build(&g, lv, kind, c))
-        goto done;
-    n = order_dominance(lv, kind, c, oa, placed);
-    for (uint32_t i = 0; i < n; i++)
-        total += lv->words[oa[i]];
-    /* a free aligned slot always exists below 4 x (all words) + the reserved register + 4 */
-    forb = calloc(((size_t)4 * total + (reserved >= 0 ? (size_t)reserved : 0) + 72) / 64,
-                  sizeof(uint64_t));
-    if (!forb || order_smallest_last(&g, lv, oa, n, ob, placed))
-        goto done;
-    uint32_t sa = color_greedy(&g, lv->words, oa, n, reserved, color, forb);
-    uint32_t sb = color_greedy(&g, lv->words, ob, n, reserved, cb, forb);
-    if (sb < sa)
-        for (uint32_t i = 0; i < n; i++)
-            color[oa[i]] = cb[oa[i]];
-    span = sb < sa ? sb : sa;
-done:
-    graph_free(&g);
-    free(oa), free(ob), free(cb), free(placed), free(forb);
-    return span;
 }
 /* }==== */
 
 /* {==== Result ==== */
-static uint32_t max_live(const struct hd_liveness *lv, const uint8_t *kind)
-{
-    uint32_t best = 0, st = lv->stride[HD_RC_DATA];
-    for (uint32_t pc = 0; pc < lv->ninstrs; pc++) {
-        for (int side = 0; side < 2; side++) {
-            const uint64_t *row = side ? hd_liveness_out_row(lv, pc, HD_RC_DATA)
-                                       : hd_liveness_in_row(lv, pc, HD_RC_DATA);
-            uint32_t sum = 0;
-            for (uint32_t w = 0; w < st; w++)
-                for (uint64_t x = row[w]; x; x &= x - 1) {
-                    uint32_t r = lv->reg_of[HD_RC_DATA][(w << 6) | (uint32_t)__builtin_ctzll(x)];
-                    sum += kind[r] == HD_RA_REG ? lv->words[r] : 0;
-                }
-            if (side) { /* plus registers written here and dead afterwards */
-                uint32_t nd;
-                const int32_t *d = hd_liveness_defs(lv, pc, &nd);
-                for (uint32_t k = 0; k < nd; k++) {
-                    bool dup = false;
-                    for (uint32_t j = 0; j < k; j++)
-                        dup |= d[j] == d[k];
-                    if (!dup && kind[d[k]] == HD_RA_REG && lv->rclass[d[k]] == HD_RC_DATA &&
-                        !hd_liveness_live_out(lv, pc, (uint32_t)d[k]))
-                        sum += lv->words[d[k]];
-                }
-            }
-            if (sum > best)
-                best = sum;
-        }
-    }
-    return best;
-}
-
 void hd_regalloc_free(struct hd_regalloc *ra)
 {
     if (!ra)
@@ -582,18 +283,20 @@ int hd_regalloc_run(const struct hd_func *f, const struct hd_cfg *cfg, const str
     out->phys_of = malloc(nr * sizeof(int32_t));
     out->kind = calloc(nr, 1);
     int32_t *color = malloc(nr * sizeof(int32_t));
+    struct hd_ra_ctx x = { f, lv, out->kind, NULL, NULL };
     int rc = -1;
+    uint32_t preds_words;
     for (size_t r = 0; color && r < nr; r++)
         color[r] = -1;
     if (out->phys_of && out->kind && color &&
-        !classify(f, lv, out->params.remat, out->kind) &&
-        allocate_class(lv, out->kind, HD_RC_DATA, out->params.sp_reg, color) >= 0 &&
-        allocate_class(lv, out->kind, HD_RC_PRED, -1, color) >= 0) {
-        out->max_live_words = max_live(lv, out->kind);
+        !classify(f, lv, out->params.remat, out->kind) && !constant_reads(&x) &&
+        hd_ra_color_class(&x, HD_RC_DATA, out->params.sp_reg, color, &out->max_live_words) >= 0 &&
+        hd_ra_color_class(&x, HD_RC_PRED, -1, color, &preds_words) >= 0) {
         out->max_live_preds = lv->max_preds;
         finish(f, lv, out, color);
         rc = record_calls(f, lv, out);
     }
+    free(x.rr_off), free(x.rr_regs);
     free(color);
     if (rc) {
         hd_regalloc_free(out);

@@ -130,6 +130,31 @@ static void test_basic(struct hd_test_state *t)
     release(&a);
 }
 
+/* ptxas -v reports 4 for an empty kernel on sm_75: R1 (stack pointer) + 1, plus 2 */
+static void test_empty(struct hd_test_state *t)
+{
+    hd_test_begin(t, "empty kernel counts like ptxas");
+    struct irb b;
+    irb_init(&b, "empty", true);
+    IRB0(&b, HD_OP_RET);
+    struct alloc a = allocate(t, &b.f, NULL);
+    if (a.ok) {
+        HD_CHECK(t, valid(&b.f, &a));
+        HD_CHECK_U64(t, 4, a.ra.regs_per_thread);
+        HD_CHECK_U64(t, 2, a.ra.gpr_span);
+        HD_CHECK_U64(t, 0, a.ra.pred_regs);
+    }
+    release(&a);
+    struct hd_regalloc_params p;
+    hd_regalloc_params_default(&p);
+    p.sp_reg = -1;
+    p.abi_regs = 0;
+    a = allocate(t, &b.f, &p);
+    if (a.ok)
+        HD_CHECK_U64(t, 0, a.ra.regs_per_thread);
+    release(&a);
+}
+
 static void build_loop(struct irb *b, int32_t *r0, int32_t *r1, int32_t *p0)
 {
     irb_init(b, "loop", true);
@@ -385,6 +410,7 @@ int main(void)
 {
     struct hd_test_state t = { 0 };
     test_basic(&t);
+    test_empty(&t);
     test_loop_and_checker(&t);
     test_predicate_overflow(&t);
     test_maxnreg_spill(&t);
