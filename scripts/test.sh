@@ -15,12 +15,18 @@ cd "$root"
 start=$SECONDS
 
 "$root/scripts/setup.sh"
-ctest --test-dir "$root/build" --output-on-failure -j2
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+ctest --test-dir "$root/build" --output-on-failure -j2 2>&1 | tee "$log"
+passed="$(sed -n 's/.* tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)"
+passed="${passed:-0}"
 
 if [ "${HD_TEST_ASAN:-0}" = 1 ]; then
     cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DHD_SANITIZE=ON >/dev/null
     cmake --build "$root/build-asan" -j2 >/dev/null
-    ctest --test-dir "$root/build-asan" --output-on-failure -j2
+    ctest --test-dir "$root/build-asan" --output-on-failure -j2 2>&1 | tee "$log"
+    n="$(sed -n 's/.* tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)"
+    passed=$((passed + ${n:-0}))
 fi
 
 # libFuzzer smoke: only where clang can link -fsanitize=fuzzer (Debian: libclang-rt-14-dev).
@@ -41,9 +47,11 @@ if [ "$fuzz_secs" -gt 0 ]; then
         echo "test.sh: fuzzing SKIPPED: scripts/fuzz-ptx.sh is missing"
     elif have_fuzzer; then
         "$root/scripts/fuzz-ptx.sh" "$fuzz_secs"
+        passed=$((passed + 1))
     else
         echo "test.sh: fuzzing SKIPPED: clang with libFuzzer not available" \
              "(apt-get install clang libclang-rt-14-dev)"
     fi
 fi
-echo "test.sh: all tests passed in $((SECONDS - start)) s"
+echo "test.sh: every test passed in $((SECONDS - start)) s"
+echo "test.sh: $passed passed, 0 failed"
