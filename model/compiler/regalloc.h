@@ -23,7 +23,9 @@
  *   - A register written but never read takes no register (the hardware writes RZ / PT).
  *
  * Allocation: an interference graph (two registers interfere when one is live after an
- * instruction that writes the other, or both are read by one instruction as constants), colored
+ * instruction that writes the other, when both are live on entry to a join block, or when both
+ * are constants read in a register by one instruction: so no two registers live at the same PC
+ * share a physical register), colored
  * greedily in a dominance order (reverse post-order of blocks, first write), each value at the
  * lowest free aligned position; this is optimal for SSA-like code, which nvcc's PTX nearly is.
  * A second order (smallest-last by weighted degree) is also tried and the smaller result kept.

@@ -4,7 +4,11 @@
  * Edges: one pass over the PCs collects, for each PC, the whole-range registers live after it;
  * every register the PC writes interferes with all of them (and with the others it writes), and
  * every constant it reads in a register interferes with the registers live before it (and with
- * the other constants it reads there). Pairs go to one array, then become adjacency arrays
+ * the other constants it reads there). At a join (a block with two or more predecessors) the
+ * registers live on entry interfere pairwise: two values written on different incoming paths
+ * may both be live there without either being live at the other's write (a register read on a
+ * path that never wrote it), and the checker's rule is "no two live registers share" at every
+ * PC. With these, any two registers live together at some PC interfere. Pairs go to one array, then become adjacency arrays
  * (counting sort; duplicates dropped with a stamp per node). The same pass measures the register
  * pressure (the lower bound reported as max_live_words).
  *
@@ -90,12 +94,17 @@ static void collect(const struct hd_ra_ctx *x, enum hd_rclass c, struct pairs *p
         uint32_t nr = x->rr_off[pc + 1] - x->rr_off[pc], nrc = 0;
         for (uint32_t k = 0; k < nr; k++)
             nrc += lv->rclass[rd[k]] == c;
-        bool block_start = pc == lv->cfg->blocks[lv->cfg->block_of[pc]].first;
+        const struct hd_block *blk = &lv->cfg->blocks[lv->cfg->block_of[pc]];
+        bool block_start = pc == blk->first;
         if (!nrc && !block_start) /* live-in = live-out of pc - 1, already measured */
             continue;
         n = row_regs(x, c, hd_liveness_in_row(lv, pc, c), buf, &wi);
         if (wi > *max_words)
             *max_words = wi;
+        if (block_start && blk->npred >= 2) /* join: values defined on different paths */
+            for (uint32_t i = 0; i < n; i++)
+                for (uint32_t j = 0; j < i; j++)
+                    pair_add(p, buf[i], buf[j]);
         for (uint32_t k = 0; k < nr; k++) {
             if (lv->rclass[rd[k]] != c)
                 continue;

@@ -139,4 +139,81 @@ static inline struct hd_instr *irb_ins(struct irb *b, int32_t guard, bool neg, u
 /* Instruction without operands (exit, ret, ...). */
 #define IRB0(b, op) irb_ins((b), -1, false, (op), HD_T_NONE, NULL, 0)
 
+/* Deterministic xorshift64 for random programs. */
+static inline uint64_t irb_rng(uint64_t *s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
+/* A random kernel body: 6-19 data registers (32/64-bit), 2-9 predicates, 12-71 instructions of
+ * moves, constants (immediates, ld.param), stores, setp, vector loads, selp, adds, guarded
+ * writes, forward and backward branches and guarded exits, ending in exit. Reads often come
+ * before any write on some path. */
+static inline void irb_random_program(struct irb *b, uint64_t *rng)
+{
+    irb_init(b, "random", true);
+    int32_t nd = 6 + (int32_t)(irb_rng(rng) % 14), np = 2 + (int32_t)(irb_rng(rng) % 8);
+    int32_t data[24], pred[12];
+    for (int32_t i = 0; i < nd; i++) {
+        char name[12];
+        snprintf(name, sizeof(name), "%%r%d", i);
+        data[i] = irb_reg(b, name, irb_rng(rng) % 3 ? HD_T_B32 : HD_T_B64);
+    }
+    for (int32_t i = 0; i < np; i++) {
+        char name[12];
+        snprintf(name, sizeof(name), "%%p%d", i);
+        pred[i] = irb_reg(b, name, HD_T_PRED);
+    }
+    uint32_t n = 12 + (uint32_t)(irb_rng(rng) % 60);
+#define RD data[irb_rng(rng) % (uint64_t)nd]
+#define RP pred[irb_rng(rng) % (uint64_t)np]
+    for (uint32_t pc = 0; pc + 1 < n; pc++) {
+        int32_t g = irb_rng(rng) % 5 == 0 ? RP : -1;
+        bool neg = irb_rng(rng) & 1;
+        struct hd_instr *in;
+        switch (irb_rng(rng) % 10) {
+        case 0:
+            IRB_G(b, g, neg, HD_OP_MOV, HD_T_U32, opr(RD), opi((int64_t)(irb_rng(rng) % 100)));
+            break;
+        case 1:
+            IRB(b, HD_OP_LD, HD_T_U32, opr(RD), opparam(0))->space = HD_SPACE_PARAM;
+            break;
+        case 2:
+            IRB_G(b, g, neg, HD_OP_ST, HD_T_U32, opa(RD, 0), opr(RD))->space = HD_SPACE_GLOBAL;
+            break;
+        case 3:
+            IRB_G(b, g, neg, HD_OP_SETP, HD_T_S32, opr(RP), opr(RD), opr(RD))->cmp = HD_CMP_LT;
+            break;
+        case 4: {
+            int32_t x = RD, y = RD;
+            in = IRB_G(b, g, neg, HD_OP_LD, HD_T_U32, opv(2, x, y == x ? -1 : y, -1, -1),
+                       opa(RD, 8));
+            in->space = HD_SPACE_GLOBAL, in->vec = 2;
+            break;
+        }
+        case 5:
+            IRB_G(b, g, neg, HD_OP_SELP, HD_T_B32, opr(RD), opr(RD), opr(RD), opr(RP));
+            break;
+        case 6: /* branch forward or backward, usually guarded */
+            IRB_G(b, irb_rng(rng) % 4 ? RP : -1, neg, HD_OP_BRA, HD_T_NONE,
+                  opl((uint32_t)(irb_rng(rng) % n)));
+            break;
+        case 7:
+            if (irb_rng(rng) % 3 == 0) {
+                IRB_G(b, RP, neg, HD_OP_EXIT, HD_T_NONE, opi(0))->nopnds = 0;
+                break;
+            }
+            /* fall through */
+        default:
+            IRB_G(b, g, neg, HD_OP_ADD, HD_T_S32, opr(RD), opr(RD),
+                  irb_rng(rng) & 1 ? opr(RD) : opi(7));
+            break;
+        }
+    }
+#undef RD
+#undef RP
+    IRB0(b, HD_OP_EXIT);
+}
+
 #endif

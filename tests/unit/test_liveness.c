@@ -440,6 +440,30 @@ static int corpus_one(void *ctx, const char *path, const struct hd_func *f)
     return 0;
 }
 
+static void test_random(struct hd_test_state *t)
+{
+    hd_test_begin(t, "random programs: equals the naive fixpoint");
+    uint64_t rng = 0x2545F4914F6CDD1Dull;
+    static struct irb b;
+    for (int prog = 0; prog < 300; prog++) {
+        irb_random_program(&b, &rng);
+        struct hd_cfg *cfg = hd_cfg_build(&b.f);
+        char err[512] = "";
+        struct hd_liveness *lv = cfg ? hd_liveness_build(&b.f, cfg, err, sizeof(err)) : NULL;
+        bool ok = HD_CHECK(t, lv != NULL) && HD_CHECK(t, naive_matches(&b.f, cfg, lv, err,
+                                                                       sizeof(err)));
+        /* the divergence union contains the own live set */
+        for (uint32_t pc = 0; ok && lv && pc < b.f.ninstrs; pc++)
+            ok = HD_CHECK(t, hd_liveness_divergent_words(lv, pc) >= hd_liveness_words_in(lv, pc));
+        if (!ok)
+            fprintf(stderr, "  random program %d: %s\n", prog, err);
+        hd_liveness_free(lv);
+        hd_cfg_free(cfg);
+        if (!ok)
+            break;
+    }
+}
+
 static void test_corpus(struct hd_test_state *t)
 {
     hd_test_begin(t, "every PTX file: equals the naive fixpoint");
@@ -461,6 +485,7 @@ int main(void)
     test_vectors_and_dual_dests(&t);
     test_defuse_roles(&t);
     test_bad_register(&t);
+    test_random(&t);
     test_corpus(&t);
     return hd_test_finish(&t);
 }

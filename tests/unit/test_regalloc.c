@@ -316,6 +316,105 @@ static void test_phys_live_divergent(struct hd_test_state *t)
 }
 /* }==== */
 
+/* {==== Random programs executed on physical registers ==== */
+/* An independent check of the allocation that does not trust the liveness: random programs (loops,
+ * guarded writes, vectors, 64-bit values, constants, dead writes) are run along random paths
+ * writing every value into its physical registers; each read of a register written earlier on
+ * the path must find its own value there. Constants read in a register are written into theirs
+ * just before the instruction, as a rematerialising move would. */
+/* Runs one random path; returns false (with a message) on a value found clobbered. */
+static bool run_path(const struct hd_func *f, const struct alloc *a, uint64_t *rng, char *why,
+                     size_t len)
+{
+    enum { WORDS = 1024 };
+    static uint64_t phys[WORDS], pphys[WORDS];
+    uint64_t val[IRB_MAX_REGS] = { 0 }, next = 1;
+    const struct hd_regalloc *ra = &a->ra;
+    const struct hd_liveness *lv = a->lv;
+    memset(phys, 0, sizeof(phys));
+    memset(pphys, 0, sizeof(pphys));
+    uint32_t pc = 0;
+    for (int steps = 0; steps < 400 && pc < f->ninstrs; steps++) {
+        const struct hd_instr *in = &f->instrs[pc];
+        uint32_t rd[HD_RA_MAX_READS], nr = hd_regalloc_remat_reads(f, lv, ra->kind, pc, rd);
+        for (uint32_t k = 0; k < nr; k++) { /* rematerialise */
+            if (!val[rd[k]])
+                val[rd[k]] = next++;
+            uint64_t *file = lv->rclass[rd[k]] == HD_RC_PRED ? pphys : phys;
+            for (uint32_t w = 0; w < lv->words[rd[k]]; w++)
+                file[ra->phys_of[rd[k]] + (int32_t)w] = val[rd[k]] << 2 | w;
+        }
+        uint32_t nu, ndf;
+        const int32_t *u = hd_liveness_uses(lv, pc, &nu), *d = hd_liveness_defs(lv, pc, &ndf);
+        for (uint32_t k = 0; k < nu; k++) {
+            uint32_t r = (uint32_t)u[k];
+            if (!val[r] || ra->kind[r] != HD_RA_REG) /* constants hold one value */
+                continue;
+            const uint64_t *file = lv->rclass[r] == HD_RC_PRED ? pphys : phys;
+            for (uint32_t w = 0; w < lv->words[r]; w++)
+                if (file[ra->phys_of[r] + (int32_t)w] != (val[r] << 2 | w)) {
+                    snprintf(why, len, "PC %u reads %s (phys %d word %u): clobbered", pc,
+                             f->regs[r].name, ra->phys_of[r], w);
+                    return false;
+                }
+        }
+        bool on = in->guard < 0 || (irb_rng(rng) & 1);
+        for (uint32_t k = 0; on && k < ndf; k++) {
+            uint32_t r = (uint32_t)d[k];
+            val[r] = next++;
+            if (ra->kind[r] != HD_RA_REG)
+                continue;
+            uint64_t *file = lv->rclass[r] == HD_RC_PRED ? pphys : phys;
+            for (uint32_t w = 0; w < lv->words[r]; w++)
+                file[ra->phys_of[r] + (int32_t)w] = val[r] << 2 | w;
+        }
+        if (in->op == HD_OP_EXIT && on)
+            break;
+        pc = in->op == HD_OP_BRA && on ? (uint32_t)in->opnd[0].imm : pc + 1;
+    }
+    return true;
+}
+
+static void test_random_programs(struct hd_test_state *t)
+{
+    hd_test_begin(t, "random programs keep their values in physical registers");
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    static struct irb b;
+    unsigned programs = 0, paths = 0;
+    for (int prog = 0; prog < 400; prog++) {
+        irb_random_program(&b, &rng);
+        for (int remat = 1; remat >= 0; remat--) {
+            struct hd_regalloc_params p;
+            hd_regalloc_params_default(&p);
+            p.remat = remat;
+            p.pred_regs = 64; /* this check runs on the allocation, not on the P2R model */
+            struct alloc a = allocate(t, &b.f, &p);
+            if (!a.ok)
+                return;
+            HD_CHECK(t, valid(&b.f, &a));
+            char why[256];
+            for (int k = 0; k < 20; k++, paths++)
+                if (!HD_CHECK(t, run_path(&b.f, &a, &rng, why, sizeof(why)))) {
+                    fprintf(stderr, "  program %d (remat %d): %s\n", prog, remat, why);
+                    if (getenv("HD_RA_DUMP"))
+                        for (uint32_t i = 0; i < b.f.ninstrs; i++) {
+                            char line[160];
+                            hd_ptx_format_instr(&b.f, &b.f.instrs[i], line, sizeof(line));
+                            fprintf(stderr, "    %2u %s\n", i, line);
+                        }
+                    for (uint32_t r = 0; getenv("HD_RA_DUMP") && r < b.f.nregs; r++)
+                        fprintf(stderr, "    %s kind %u phys %d\n", b.regs[r].name, a.ra.kind[r],
+                                a.ra.phys_of[r]);
+                    k = 20, prog = 400;
+                }
+            release(&a);
+        }
+        programs++;
+    }
+    printf("random programs: %u, paths executed: %u\n", programs, paths);
+}
+/* }==== */
+
 /* {==== Every PTX function, and the comparison with ptxas ==== */
 struct corpus {
     struct hd_test_state *t;
@@ -416,6 +515,7 @@ int main(void)
     test_maxnreg_spill(&t);
     test_phys_live_divergent(&t);
     test_calls(&t);
+    test_random_programs(&t);
     test_corpus(&t);
     return hd_test_finish(&t);
 }
