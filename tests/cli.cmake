@@ -71,6 +71,12 @@ hd_cli_test(launch_out_of_bounds 1 "out-of-bounds.*thread.*PC [0-9]+.*vecadd.ptx
 # {==== real work ====
 hd_cli_test(list 0 "NAME +CLASS +IDEMPOTENT +DESCRIPTION.*vecadd.*\\([0-9]+ workloads\\)" list)
 hd_cli_test(run_vecadd 0 "VERIFIED.*warp instructions +[0-9,]+" run vecadd --quiet)
+hd_cli_test(run_set 0 "fermi-gtx480 defaults \\+ 2 --set\\): VERIFIED"
+            run vecadd --quiet --set sm.num_schedulers=4 --set gpu.num_sms=30)
+hd_cli_test(run_set_unknown 2 "--set sm.bogus=1: key 'sm.bogus': unknown parameter"
+            run vecadd --set sm.bogus=1)
+hd_cli_test(launch_set_invalid 1 "key 'max_threads': 1000 is not a multiple of warp_size"
+            launch ${HD_WL}/vecadd/vecadd.ptx vecadd --grid 1 --block 32 --set sm.max_threads=1000)
 hd_cli_test(config_echo 0 "\\[sm\\].*num_schedulers = 4"
             config --config configs/fermi-gtx480.ini --set sm.num_schedulers=4)
 hd_cli_test(ptx_info_vecadd 0

@@ -3,9 +3,11 @@
  * `heddle config-doc` (print docs/config.md, generated from model/config/params.def).
  */
 #include "cli_cmd.h"
+#include "cli_gpu.h"
 #include "cli_util.h"
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void config_help(FILE *out)
@@ -14,7 +16,7 @@ static void config_help(FILE *out)
             "Usage: heddle config [--config FILE] [--set SECTION.KEY=VALUE]...\n"
             "\n"
             "Print the effective configuration as an INI file: the defaults (fermi-gtx480),\n"
-            "then FILE, then each --set, checked as a run would check them. The output is itself\n"
+            "then FILE, then each --set (in order), checked as a run would check them. The output is itself\n"
             "a valid configuration file.\n"
             "\n"
             "Options:\n"
@@ -27,49 +29,34 @@ static void config_help(FILE *out)
 int hd_cli_config(int argc, char **argv)
 {
     const char *cmd = "config";
-    struct hd_config cfg;
-    hd_config_defaults(&cfg);
-    const char *path = NULL;
-    char err[512];
-    /* First pass: --config (the file applies before any --set, wherever they are written). */
-    for (int i = 1; i < argc; i++) {
-        const char *v;
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    struct hd_cli_config c = {.sets = sets};
+    int rc = HD_CLI_OK;
+    if (!sets)
+        return hd_cli_fail(cmd, "out of memory");
+    for (int i = 1; i < argc && rc == HD_CLI_OK; i++) {
         if (hd_cli_is_help(argv[i])) {
             config_help(stdout);
+            free(sets);
             return HD_CLI_OK;
         }
-        int r = hd_cli_option(cmd, argc, argv, &i, "--config", &v);
+        int r = hd_cli_config_option(cmd, argc, argv, &i, &c);
         if (r < 0)
-            return HD_CLI_USAGE;
-        if (r > 0)
-            path = v;
-        else if ((r = hd_cli_option(cmd, argc, argv, &i, "--set", &v)) < 0)
-            return HD_CLI_USAGE;
+            rc = HD_CLI_USAGE;
         else if (r == 0)
-            return hd_cli_usage(cmd, "unknown argument '%s'", argv[i]);
+            rc = hd_cli_usage(cmd, "unknown argument '%s'", argv[i]);
     }
-    if (path && hd_config_load(path, &cfg, err, sizeof err) != 0)
-        return hd_cli_fail(cmd, "%s", err);
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if (hd_cli_option(cmd, argc, argv, &i, "--config", &v) > 0)
-            continue;
-        if (hd_cli_option(cmd, argc, argv, &i, "--set", &v) > 0) {
-            const char *eq = strchr(v, '=');
-            char key[128];
-            if (!eq || (size_t)(eq - v) >= sizeof key)
-                return hd_cli_usage(cmd, "--set wants SECTION.KEY=VALUE, got '%s'", v);
-            memcpy(key, v, (size_t)(eq - v));
-            key[eq - v] = '\0';
-            if (hd_config_set(&cfg, key, eq + 1, err, sizeof err) != 0)
-                return hd_cli_usage(cmd, "--set: %s", err);
-        }
+    struct hd_config cfg;
+    if (rc == HD_CLI_OK)
+        rc = hd_cli_config_resolve(cmd, &c, &cfg);
+    if (rc == HD_CLI_OK) {
+        char what[256];
+        hd_cli_config_describe(&c, what, sizeof what);
+        printf("# Heddle configuration (%s)\n", what);
+        hd_config_write(&cfg, stdout, "");
     }
-    if (hd_config_validate(&cfg, err, sizeof err) != 0)
-        return hd_cli_fail(cmd, "%s", err);
-    printf("# Heddle configuration (%s)\n", path ? path : "built-in defaults");
-    hd_config_write(&cfg, stdout, "");
-    return HD_CLI_OK;
+    free(sets);
+    return rc;
 }
 
 int hd_cli_config_doc(int argc, char **argv)

@@ -25,7 +25,7 @@ static void launch_help(FILE *out)
 {
     fprintf(out,
         "Usage: heddle launch FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-        "                     [--shared BYTES] [--arg SPEC]... [--config FILE]\n"
+        "                     [--shared BYTES] [--arg SPEC]... [--config FILE] [--set S.K=V]...\n"
         "                     [--print NAME:TYPE:N]... [--dump NAME:PATH]... [--expect NAME:FILL]...\n"
         "\n"
         "Run one kernel of a PTX file on the simulated GPU without a host program.\n"
@@ -52,6 +52,7 @@ static void launch_help(FILE *out)
         "  --expect NAME:FILL    after the run, the buffer must equal FILL byte for byte\n"
         "                        (exit status 1 and the first difference otherwise)\n"
         "  --config FILE         GPU configuration (default: built-in fermi-gtx480)\n"
+        "  --set SECTION.KEY=V   override one configuration parameter (repeatable)\n"
         "\n"
         "Example (vector add, c = a + b over 1024 floats):\n"
         "  heddle launch workloads/vecadd/vecadd.ptx vecadd --grid 4 --block 256 \\\n"
@@ -291,10 +292,9 @@ static int parse_cmdline(int argc, char **argv, struct hd_launch *l, char **args
             if (r < 0 || hd_cli_parse_u32(v, &l->shared) != 0)
                 return (r < 0 ? HD_CLI_USAGE
                               : hd_cli_usage(cmd, "--shared wants a byte count, not '%s'", v)) + 2;
-        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--config", &v)) != 0) {
+        } else if ((r = hd_cli_config_option(cmd, argc, argv, &i, &l->cfg)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
-            l->config = v;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--arg", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -350,8 +350,10 @@ int hd_cli_launch(int argc, char **argv)
     l.args = calloc(n, sizeof *l.args);
     l.posts = calloc(n, sizeof *l.posts);
     char **specs = calloc(n, sizeof *specs);
+    const char **sets = calloc(n, sizeof *sets);
+    l.cfg.sets = sets;
     int rc;
-    if (!l.bufs || !l.args || !l.posts || !specs) {
+    if (!l.bufs || !l.args || !l.posts || !specs || !sets) {
         rc = hd_cli_fail("launch", "out of memory");
     } else {
         rc = parse_cmdline(argc, argv, &l, specs);
@@ -368,5 +370,6 @@ int hd_cli_launch(int argc, char **argv)
     free(l.args);
     free(l.posts);
     free(specs);
+    free(sets);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli_gpu.h"
 #include "heddle.h"
 
 struct hd_launch_buf {
@@ -36,7 +37,8 @@ struct hd_launch_post {         /* --print NAME:TYPE:N, --dump NAME:PATH, --expe
 };
 
 struct hd_launch {
-    const char *ptx, *kernel, *config;
+    const char *ptx, *kernel;
+    struct hd_cli_config cfg; /* --config, --set */
     struct hd_dim3 grid, block;
     bool have_grid, have_block;
     uint32_t shared;

@@ -169,13 +169,15 @@ static int launch_and_wait(struct hd_gpu *gpu, struct hd_module *mod, struct hd_
 
 int hd_cli_launch_execute(struct hd_launch *l)
 {
-    char err[512] = "";
-    struct hd_gpu *gpu = hd_gpu_create(l->config, err, sizeof err);
+    struct hd_config cfg;
+    int rc = hd_cli_config_resolve("launch", &l->cfg, &cfg);
+    if (rc != HD_CLI_OK)
+        return rc;
+    struct hd_gpu *gpu = hd_cli_gpu_create("launch", &l->cfg, &cfg);
     if (!gpu)
-        return hd_cli_fail("launch", "%s", err[0] ? err : "cannot create the GPU");
+        return HD_CLI_FAIL;
     hd_gpu_set_interrupt(gpu, hd_cli_interrupt_install());
     struct hd_module *mod = NULL;
-    int rc = HD_CLI_OK;
     if (hd_module_load_file(gpu, l->ptx, &mod) != HD_OK)
         rc = hd_cli_fail("launch", "%s", hd_last_error(gpu));
     if (rc == HD_CLI_OK)

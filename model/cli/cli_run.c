@@ -8,15 +8,17 @@
  * INI report that starts with the configuration used (rule C12).
  */
 #include "cli_cmd.h"
+#include "cli_gpu.h"
 #include "cli_util.h"
 #include "config.h"
 #include "workload.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct run_opts {
     const char *workload;
-    const char *config;
+    struct hd_cli_config cfg; /* --config, --set */
     const char *stats;
     enum hd_wl_size size;
     bool quiet;
@@ -26,7 +28,7 @@ static void run_help(FILE *out)
 {
     fprintf(out,
             "Usage: heddle run WORKLOAD [--size small|medium|large] [--config FILE]\n"
-            "                           [--stats FILE] [--quiet]\n"
+            "                           [--set SECTION.KEY=VALUE]... [--stats FILE] [--quiet]\n"
             "\n"
             "Run a built-in workload (see `heddle list`): the host driver makes its inputs,\n"
             "launches its kernels on the simulated GPU and checks the results against a CPU\n"
@@ -35,6 +37,8 @@ static void run_help(FILE *out)
             "Options:\n"
             "  --size S        input size: small (default; well under a second), medium, large\n"
             "  --config FILE   GPU configuration (default: built-in fermi-gtx480; see configs/)\n"
+            "  --set S.K=V     override one configuration parameter (repeatable), e.g.\n"
+            "                  --set sm.num_schedulers=4 (see heddle --help-config)\n"
             "  --stats FILE    also write the summary as an INI report, configuration first\n"
             "  --quiet         do not print the driver's progress messages\n"
             "\nCtrl-C stops the run and prints what was gathered so far (exit status 130).\n"
@@ -64,10 +68,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             run_help(stdout);
             return 1;
         }
-        if ((r = hd_cli_option(cmd, argc, argv, &i, "--config", &v)) != 0) {
+        if ((r = hd_cli_config_option(cmd, argc, argv, &i, &o->cfg)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
-            o->config = v;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--size", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -112,8 +115,10 @@ static void print_summary(FILE *out, const struct run_opts *o, const struct hd_w
                           : r->status == HD_WL_MISMATCH  ? "WRONG RESULT"
                           : r->status == HD_ERR_INTERRUPTED ? "INTERRUPTED"
                                                          : "FAILED";
-    fprintf(out, "%s%s (%s, %s): %s\n", prefix, o->workload, hd_wl_size_name(o->size),
-            o->config ? o->config : "fermi-gtx480 defaults", verdict);
+    char cfgname[256];
+    hd_cli_config_describe(&o->cfg, cfgname, sizeof cfgname);
+    fprintf(out, "%s%s (%s, %s): %s\n", prefix, o->workload, hd_wl_size_name(o->size), cfgname,
+            verdict);
     if (r->status != HD_OK && ctx->err[0])
         fprintf(out, "%s  %s\n", prefix, ctx->err);
     fprintf(out, "%s  kernels            %s\n", prefix, k);
@@ -124,21 +129,18 @@ static void print_summary(FILE *out, const struct run_opts *o, const struct hd_w
     fprintf(out, "%s  warp instrs/s      %s\n", prefix, rate);
 }
 
-static int write_stats(const char *path, const struct run_opts *o, const struct hd_wl_ctx *ctx,
-                       const struct run_result *r)
+static int write_stats(const char *path, const struct run_opts *o, const struct hd_config *cfg,
+                       const struct hd_wl_ctx *ctx, const struct run_result *r)
 {
-    struct hd_config cfg;
-    char err[512];
-    if (o->config ? hd_config_load(o->config, &cfg, err, sizeof err) != 0
-                  : (hd_config_defaults(&cfg), 0))
-        return hd_cli_fail("run", "%s", err);
     FILE *f = fopen(path, "w");
     if (!f)
         return hd_cli_fail("run", "--stats %s: cannot write", path);
     fprintf(f, "# Heddle statistics report: heddle run %s --size %s\n", o->workload,
             hd_wl_size_name(o->size));
-    fprintf(f, "# Configuration used (%s):\n", o->config ? o->config : "built-in defaults");
-    hd_config_write(&cfg, f, "");
+    char cfgname[256];
+    hd_cli_config_describe(&o->cfg, cfgname, sizeof cfgname);
+    fprintf(f, "# Configuration used (%s):\n", cfgname);
+    hd_config_write(cfg, f, "");
     fprintf(f, "\n[run]\nworkload = %s\nsize = %s\nverified = %s\nstatus = %d\n", o->workload,
             hd_wl_size_name(o->size), r->status == HD_OK ? "true" : "false", r->status);
     if (r->status != HD_OK)
@@ -154,32 +156,29 @@ static int write_stats(const char *path, const struct run_opts *o, const struct 
     return HD_CLI_OK;
 }
 
-int hd_cli_run(int argc, char **argv)
+static int run_workload(struct run_opts *o)
 {
-    struct run_opts o = {.size = HD_WL_SMALL};
-    int pr = parse_args(argc, argv, &o);
-    if (pr == 1)
-        return HD_CLI_OK;
-    if (pr != 0)
-        return pr - 2;
-    const struct hd_workload *w = hd_workload_find(o.workload);
+    const struct hd_workload *w = hd_workload_find(o->workload);
     if (!w)
-        return hd_cli_usage("run", "unknown workload '%s' (see heddle list)", o.workload);
+        return hd_cli_usage("run", "unknown workload '%s' (see heddle list)", o->workload);
+    struct hd_config cfg;
+    int rc = hd_cli_config_resolve("run", &o->cfg, &cfg);
+    if (rc != HD_CLI_OK)
+        return rc;
 
     struct hd_wl_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
-    ctx.size = o.size;
+    ctx.size = o->size;
     ctx.ptx_text = hd_workload_ptx(w->name, &ctx.ptx_len);
     ctx.ptx_name = hd_workload_ptx_path(w->name);
-    FILE *devnull = o.quiet ? fopen("/dev/null", "w") : NULL;
+    FILE *devnull = o->quiet ? fopen("/dev/null", "w") : NULL;
     ctx.log = devnull ? devnull : stdout;
 
-    char err[512] = "";
-    struct hd_gpu *gpu = hd_gpu_create(o.config, err, sizeof err);
+    struct hd_gpu *gpu = hd_cli_gpu_create("run", &o->cfg, &cfg);
     if (!gpu) {
         if (devnull)
             fclose(devnull);
-        return hd_cli_fail("run", "%s", err[0] ? err : "cannot create the GPU");
+        return HD_CLI_FAIL;
     }
     hd_gpu_set_interrupt(gpu, hd_cli_interrupt_install());
 
@@ -191,17 +190,35 @@ int hd_cli_run(int argc, char **argv)
     if (r.status != HD_OK && r.status != HD_WL_MISMATCH && !ctx.err[0])
         snprintf(ctx.err, sizeof ctx.err, "%s", hd_last_error(gpu));
     fflush(ctx.log);
-    print_summary(stdout, &o, &ctx, &r, "");
+    print_summary(stdout, o, &ctx, &r, "");
     hd_gpu_destroy(gpu);
     if (devnull)
         fclose(devnull);
-    int rc = r.status == HD_OK                ? HD_CLI_OK
-             : r.status == HD_ERR_INTERRUPTED ? HD_CLI_INTERRUPTED
-                                              : HD_CLI_FAIL;
-    if (o.stats) {
-        int s = write_stats(o.stats, &o, &ctx, &r);
+    rc = r.status == HD_OK                ? HD_CLI_OK
+         : r.status == HD_ERR_INTERRUPTED ? HD_CLI_INTERRUPTED
+                                          : HD_CLI_FAIL;
+    if (o->stats) {
+        int s = write_stats(o->stats, o, &cfg, &ctx, &r);
         if (s != HD_CLI_OK && rc == HD_CLI_OK)
             rc = s;
     }
+    return rc;
+}
+
+int hd_cli_run(int argc, char **argv)
+{
+    struct run_opts o = {.size = HD_WL_SMALL};
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    if (!sets)
+        return hd_cli_fail("run", "out of memory");
+    o.cfg.sets = sets;
+    int rc = parse_args(argc, argv, &o);
+    if (rc == 1)
+        rc = HD_CLI_OK;
+    else if (rc != 0)
+        rc -= 2;
+    else
+        rc = run_workload(&o);
+    free(sets);
     return rc;
 }

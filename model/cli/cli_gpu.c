@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT
+ * cli_gpu.c - effective configuration (defaults + --config + --set) and GPU creation for the
+ * `heddle` commands; see cli_gpu.h for why overrides travel through a temporary file.
+ */
+#include "cli_gpu.h"
+
+#include "cli_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int hd_cli_config_option(const char *cmd, int argc, char **argv, int *i, struct hd_cli_config *c)
+{
+    const char *v;
+    int r = hd_cli_option(cmd, argc, argv, i, "--config", &v);
+    if (r > 0)
+        c->path = v;
+    if (r != 0)
+        return r;
+    r = hd_cli_option(cmd, argc, argv, i, "--set", &v);
+    if (r > 0)
+        c->sets[c->nsets++] = v;
+    return r;
+}
+
+int hd_cli_config_resolve(const char *cmd, const struct hd_cli_config *c, struct hd_config *out)
+{
+    char err[512];
+    if (c->path) {
+        if (hd_config_load(c->path, out, err, sizeof err) != 0)
+            return hd_cli_fail(cmd, "%s", err);
+    } else {
+        hd_config_defaults(out);
+    }
+    for (unsigned k = 0; k < c->nsets; k++) {
+        const char *s = c->sets[k], *eq = strchr(s, '=');
+        char key[128];
+        if (!eq || eq == s || (size_t)(eq - s) >= sizeof key)
+            return hd_cli_usage(cmd, "--set wants SECTION.KEY=VALUE, not '%s'", s);
+        memcpy(key, s, (size_t)(eq - s));
+        key[eq - s] = '\0';
+        if (hd_config_set(out, key, eq + 1, err, sizeof err) != 0)
+            return hd_cli_usage(cmd, "--set %s: %s", s, err);
+    }
+    if (hd_config_validate(out, err, sizeof err) != 0)
+        return hd_cli_fail(cmd, "%s%s%s", c->path ? c->path : "", c->path ? ": " : "", err);
+    return HD_CLI_OK;
+}
+
+struct hd_gpu *hd_cli_gpu_create(const char *cmd, const struct hd_cli_config *c,
+                                 const struct hd_config *cfg)
+{
+    char err[512] = "";
+    if (c->nsets == 0) {
+        struct hd_gpu *gpu = hd_gpu_create(c->path, err, sizeof err);
+        if (!gpu)
+            hd_cli_fail(cmd, "%s", err[0] ? err : "cannot create the GPU");
+        return gpu;
+    }
+    const char *dir = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/heddle-config-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        hd_cli_fail(cmd, "cannot write a temporary configuration in %s", path);
+        return NULL;
+    }
+    hd_config_write(cfg, f, "");
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        unlink(path);
+        hd_cli_fail(cmd, "cannot write the temporary configuration %s", path);
+        return NULL;
+    }
+    struct hd_gpu *gpu = hd_gpu_create(path, err, sizeof err);
+    unlink(path);
+    if (!gpu)
+        hd_cli_fail(cmd, "%s", err[0] ? err : "cannot create the GPU");
+    return gpu;
+}
+
+void hd_cli_config_describe(const struct hd_cli_config *c, char *buf, size_t len)
+{
+    const char *base = c->path ? c->path : "fermi-gtx480 defaults";
+    if (c->nsets == 0)
+        snprintf(buf, len, "%s", base);
+    else if (c->nsets == 1)
+        snprintf(buf, len, "%s, --set %s", base, c->sets[0]);
+    else
+        snprintf(buf, len, "%s + %u --set", base, c->nsets);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT
+ * cli_gpu.h - the effective GPU configuration of a command (defaults, then --config FILE, then
+ * each --set SECTION.KEY=VALUE) and the simulated GPU created from it.
+ *
+ * Design: the runtime creates a GPU from a configuration *file* (heddle.h). Without --set the
+ * file is handed over as is, so its errors keep their file:line. With --set, the CLI checks the
+ * file and every override itself, writes the effective configuration (the exact INI echo) to a
+ * private temporary file, creates the GPU from it and removes the file at once.
+ */
+#ifndef HD_CLI_GPU_H
+#define HD_CLI_GPU_H
+
+#include "config.h"
+#include "heddle.h"
+
+struct hd_cli_config {
+    const char *path;   /* --config FILE, or NULL for the built-in defaults */
+    const char **sets;  /* --set values "SECTION.KEY=VALUE", in command-line order */
+    unsigned nsets;
+};
+
+/* If argv[*i] is --config or --set, record it (advancing *i past its value) and return 1; 0 if
+ * it is another argument; -1 after a usage message. `sets` must have room for argc entries. */
+int hd_cli_config_option(const char *cmd, int argc, char **argv, int *i, struct hd_cli_config *c);
+/* Compute the effective configuration. Returns HD_CLI_OK or an exit code (message printed). */
+int hd_cli_config_resolve(const char *cmd, const struct hd_cli_config *c, struct hd_config *out);
+/* Create the GPU for `c` (whose resolved configuration is `cfg`). NULL after a message. */
+struct hd_gpu *hd_cli_gpu_create(const char *cmd, const struct hd_cli_config *c,
+                                 const struct hd_config *cfg);
+/* "configs/x.ini", "configs/x.ini + 2 --set", "built-in defaults", ... for summaries */
+void hd_cli_config_describe(const struct hd_cli_config *c, char *buf, size_t len);
+
+#endif
