@@ -26,7 +26,26 @@
     V(sched, HD_SCHED_GTO, "gto", "greedy-then-oldest: keep issuing one warp until it stalls")     \
     V(sched, HD_SCHED_TWO_LEVEL, "two_level", "two-level: a small active set fed by a pending pool")
 
-#define HD_CFG_ENUM_TYPES(X) X(sched)
+/* Timing model (model/timing): which executor runs launches, CTA distribution, kernel
+ * selection, and where register-bank numbers come from. */
+#define HD_CFG_ENUM_tmode(V)                                                                       \
+    V(tmode, HD_TMODE_CYCLE, "cycle", "the cycle-level timing model (model/timing)")              \
+    V(tmode, HD_TMODE_FUNCTIONAL, "functional", "functional execution only, no cycles")
+#define HD_CFG_ENUM_ctadist(V)                                                                     \
+    V(ctadist, HD_CTADIST_ROUND_ROBIN, "round_robin",                                              \
+      "one CTA per SM in turn, starting after the SM that got the last one (GPGPU-Sim)")           \
+    V(ctadist, HD_CTADIST_FILL_FIRST, "fill_first",                                                \
+      "fill the lowest-numbered SM that has room first")
+#define HD_CFG_ENUM_ksel(V)                                                                        \
+    V(ksel, HD_KSEL_OLDEST, "oldest", "the oldest launch that still has CTAs to place first")     \
+    V(ksel, HD_KSEL_ROUND_ROBIN, "round_robin",                                                   \
+      "rotate among the running launches that have CTAs to place")
+#define HD_CFG_ENUM_regbank(V)                                                                     \
+    V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
+      "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \
+    V(regbank, HD_REGBANK_PTX, "ptx", "bank = kernel-wide PTX register index")
+
+#define HD_CFG_ENUM_TYPES(X) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };
