@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * ptx_symtab.c - scoped string hash table (see ptx_symtab.h).
  *
- * Open addressing with linear probing, FNV-1a hashing, load factor at most 1/2. A declaration in
+ * Open addressing with linear probing, FNV-1a hashing (with a final mix), load factor at most
+ * 1/2. A declaration in
  * a nested scope logs what it replaced; closing the scope replays the log backwards, either
  * restoring the shadowed entry or deleting the key (backward-shift deletion keeps probe chains
  * intact). The log stores keys, not slots, so a rehash in a nested scope is harmless.
@@ -18,6 +19,13 @@ static uint32_t hash(const char *k, size_t n)
         h ^= (unsigned char)k[i];
         h *= 16777619u;
     }
+    /* FNV's low bits depend only on low bits; mix the high bits down (murmur3 finaliser) since
+     * the table index is taken from the low bits. */
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
     return h;
 }
 
