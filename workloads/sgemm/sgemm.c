@@ -26,9 +26,10 @@ struct sgemm_dims {
 static struct sgemm_dims sgemm_dims_of(enum hd_wl_size size)
 {
     switch (size) {
-    case HD_WL_SMALL: return (struct sgemm_dims){120, 104, 88};   /* ~0.12M warp instructions */
-    case HD_WL_MEDIUM: return (struct sgemm_dims){256, 256, 256}; /* ~2.5M */
-    case HD_WL_LARGE: return (struct sgemm_dims){512, 512, 512};  /* ~20M */
+    /* Warp instructions measured on the functional model. */
+    case HD_WL_SMALL: return (struct sgemm_dims){120, 104, 88};   /* 0.23M */
+    case HD_WL_MEDIUM: return (struct sgemm_dims){256, 256, 256}; /* 2.6M */
+    case HD_WL_LARGE: return (struct sgemm_dims){512, 512, 512};  /* 20.4M */
     }
     return (struct sgemm_dims){0, 0, 0};
 }

@@ -10,7 +10,7 @@
  * non-negative and the weights sum to 1, so there is no cancellation and an iteration's
  * rounding (at most 6 float operations, each within u = 2^-24 relative) adds at most about 6u
  * relative error while the averaging does not amplify earlier errors; after T iterations the
- * relative error is below 6 T u (3.6e-6 for T = 10). The check uses rel 1e-5.
+ * relative error is below 6 T u (1.4e-6 for T = 4). The check uses twice that bound, 12 T u.
  */
 #include "workload.h"
 
@@ -26,9 +26,11 @@ struct st_dims {
 static struct st_dims st_dims_of(enum hd_wl_size size)
 {
     switch (size) {
-    case HD_WL_SMALL: return (struct st_dims){250, 190, 4};     /* ~0.2M warp instructions */
-    case HD_WL_MEDIUM: return (struct st_dims){768, 768, 6};    /* ~2.5M */
-    case HD_WL_LARGE: return (struct st_dims){2048, 2048, 8};   /* ~25M */
+    /* Warp instructions measured on the functional model (about 53 per warp of 32 points and
+     * iteration: 2048x2048 x 8 iterations gave 55.7M). */
+    case HD_WL_SMALL: return (struct st_dims){250, 190, 4};     /* 0.33M */
+    case HD_WL_MEDIUM: return (struct st_dims){768, 768, 4};    /* 3.9M */
+    case HD_WL_LARGE: return (struct st_dims){2048, 2048, 4};   /* 27.8M */
     }
     return (struct st_dims){0, 0, 0};
 }
@@ -108,7 +110,8 @@ static int st_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     TRY(hd_memcpy_d2h(gpu, got, dbuf[d.iters % 2], cells * sizeof(float)));
 #undef TRY
 
-    rc = hd_wl_compare_f32(ctx, "grid", ref, got, cells, 1e-5f, 0.0f);
+    const float rel_tol = 12.0f * (float)d.iters / 16777216.0f; /* 2 x 6 T u, see above */
+    rc = hd_wl_compare_f32(ctx, "grid", ref, got, cells, rel_tol, 0.0f);
 
 out:
     if (gpu) {
