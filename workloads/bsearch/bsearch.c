@@ -19,9 +19,9 @@ struct bs_dims {
 };
 
 static const struct bs_dims bs_sizes[3] = {
-    {65536, 16384},     /* small */
-    {1048576, 131072},  /* medium */
-    {4194304, 1048576}, /* large */
+    {65536, 16384},     /* small: 0.11M warp instructions */
+    {1048576, 131072},  /* medium: 1.0M */
+    {4194304, 2097152}, /* large: 18M */
 };
 
 #define BS_TRY(call)                                                                            \

@@ -25,9 +25,9 @@ struct conv_dims {
 };
 
 static const struct conv_dims conv_sizes[3] = {
-    {200, 120},   /* small */
-    {720, 480},   /* medium */
-    {2000, 1500}, /* large */
+    {200, 120},   /* small: 0.15M warp instructions */
+    {720, 480},   /* medium: 1.8M */
+    {2000, 1500}, /* large: 16M */
 };
 
 #define CONV_TRY(call)                                                                          \

@@ -22,9 +22,9 @@ struct lbm_dims {
 };
 
 static const struct lbm_dims lbm_sizes[3] = {
-    {32, 16, 8, 4},   /* small: 4096 cells */
-    {32, 32, 32, 8},  /* medium */
-    {64, 64, 32, 16}, /* large */
+    {32, 16, 8, 4},   /* small: 4096 cells, 0.27M warp instructions */
+    {32, 32, 32, 8},  /* medium: 4.2M */
+    {64, 64, 32, 16}, /* large: 34M */
 };
 
 static const int lbm_cx[LBM_Q] = {0, 1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0};

@@ -23,9 +23,9 @@ struct mc_dims {
 };
 
 static const struct mc_dims mc_sizes[3] = {
-    {16, 4096, 128},    /* small */
-    {64, 32768, 256},   /* medium */
-    {128, 131072, 256}, /* large */
+    {16, 4096, 128},    /* small: 85K warp instructions */
+    {64, 32768, 256},   /* medium: 2.5M */
+    {128, 131072, 256}, /* large: 20M */
 };
 
 #define MC_TRY(call)                                                                            \

@@ -22,9 +22,9 @@ struct mriq_dims {
 };
 
 static const struct mriq_dims mriq_sizes[3] = {
-    {1024, 512},   /* small: ~0.3M warp instructions */
-    {8192, 2048},  /* medium */
-    {32768, 4096}, /* large */
+    {1024, 512},   /* small: 0.25M warp instructions */
+    {6144, 1536},  /* medium: 4.5M; the second chunk is partial */
+    {32768, 4096}, /* large: 64M */
 };
 
 #define MRIQ_TRY(call)                                                                          \

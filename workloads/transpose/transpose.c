@@ -17,9 +17,9 @@ struct tr_dims {
 };
 
 static const struct tr_dims tr_sizes[3] = {
-    {400, 250},   /* small */
-    {2000, 1000}, /* medium */
-    {4096, 4000}, /* large */
+    {400, 250},   /* small: 0.11M warp instructions */
+    {2000, 1000}, /* medium: 2.1M */
+    {4096, 4000}, /* large: 17M */
 };
 
 #define TR_TRY(call)                                                                            \
