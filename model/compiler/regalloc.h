@@ -128,7 +128,8 @@ int hd_regalloc_check(const struct hd_func *f, const struct hd_liveness *lv,
 void hd_regalloc_phys_live(const struct hd_regalloc *ra, const struct hd_liveness *lv, uint32_t pc,
                            bool divergent, uint64_t out[4]);
 
-/* Register bank of word `word` of register `reg` (phys mod nbanks), or -1 if it has none. */
+/* Register bank of word `word` of data register `reg` ((phys_of + word) mod nbanks), or -1 if it
+ * has no register (a constant read as an operand, a spilled or unused register). */
 static inline int hd_regalloc_bank(const struct hd_regalloc *ra, uint32_t reg, unsigned word,
                                    unsigned nbanks)
 {
