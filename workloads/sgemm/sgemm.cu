@@ -10,7 +10,9 @@
 // Idempotent: the old C is a separate input C0 that the kernel never writes, and each thread
 // writes only its own element of C, so re-running a CTA from its start recomputes the same values.
 
+#ifndef TILE /* a variant may set it with -DTILE=N in ptx.flags; the driver must match */
 #define TILE 16
+#endif
 
 extern "C" __global__ void sgemm_tiled(const float *__restrict__ A, const float *__restrict__ B,
                                        const float *__restrict__ C0, float *__restrict__ C, int m,
