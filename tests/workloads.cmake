@@ -25,6 +25,6 @@ if(TARGET heddle)
              COMMAND $<TARGET_FILE:heddle> run ${wl} --size small
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     # Small sizes run in well under a second functionally; the timeout only catches hangs.
-    set_tests_properties(workload_${wl} PROPERTIES LABELS "workloads" TIMEOUT 300)
+    set_tests_properties(workload_${wl} PROPERTIES LABELS "workloads" TIMEOUT 120)
   endforeach()
 endif()
