@@ -188,7 +188,7 @@ static int add_arg(struct hd_launch *l, const char *spec)
 }
 
 /* ptr:NAME[+OFFSET] once all buffers are known (spec order = argument order). */
-static int resolve_ptrs(struct hd_launch *l, char **specs)
+static int resolve_ptrs(struct hd_launch *l, const char *const *specs)
 {
     for (unsigned i = 0; i < l->nargs; i++) {
         if (l->args[i].buf != -2)
@@ -264,7 +264,7 @@ static bool is_post_option(const char *a)
 }
 
 /* Returns 0, 1 (help printed) or an exit code + 2. */
-static int parse_cmdline(int argc, char **argv, struct hd_launch *l, char **argspecs)
+static int parse_cmdline(int argc, char **argv, struct hd_launch *l, const char **argspecs)
 {
     const char *cmd = "launch";
     int npos = 0;
@@ -298,7 +298,7 @@ static int parse_cmdline(int argc, char **argv, struct hd_launch *l, char **args
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--arg", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
-            argspecs[l->nargs] = (char *)v;
+            argspecs[l->nargs] = v;
             if ((r = add_arg(l, v)) != 0)
                 return r + 2;
         } else if (is_post_option(a)) {
@@ -349,7 +349,7 @@ int hd_cli_launch(int argc, char **argv)
     l.bufs = calloc(n, sizeof *l.bufs);
     l.args = calloc(n, sizeof *l.args);
     l.posts = calloc(n, sizeof *l.posts);
-    char **specs = calloc(n, sizeof *specs);
+    const char **specs = calloc(n, sizeof *specs);
     const char **sets = calloc(n, sizeof *sets);
     l.cfg.sets = sets;
     int rc;
