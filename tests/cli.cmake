@@ -112,7 +112,13 @@ hd_cli_test(launch_stencil 0 "expect out = const-f32:1: OK"
 hd_cli_test(launch_histogram 0 "bins\\[0\\.\\.2\\) u32:.*\\[0\\] 4096 0"
             launch ${HD_WL}/histogram/histogram.ptx histogram256 --grid 4 --block 128
             --arg buf:data:4K:zero --arg u32:1024 --arg buf:bins:1K:zero --print bins:u32:2)
-# }====
+# BFS on n = 1000 self-loops (row_ptr = 0,1,..,n; cols[e] = e), every vertex at level cur = -1:
+# each visits itself, sets level 0 and raises `changed`
+hd_cli_test(launch_bfs 0 "expect level = zero: OK.*expect changed = const-u32:1: OK"
+            launch ${HD_WL}/bfs/bfs.ptx bfs_level --grid 4 --block 256
+            --arg buf:row_ptr:4004:seq-u32 --arg buf:cols:4000:seq-u32
+            --arg buf:level:4000:const-u32:0xffffffff --arg s32:1000 --arg s32:-1
+            --arg buf:changed:4:zero --expect level:zero --expect changed:const-u32:1)
 
 # --stats: an INI report that starts with the configuration used
 add_test(NAME cli_run_stats
@@ -129,6 +135,7 @@ hd_cli_test(launch_dump 0 "dumped c \\(4096 bytes\\) to .*expect c = file:"
             --arg buf:a:4K:rand-f32:3 --arg buf:b:4K:zero --arg buf:c:4K:zero --arg s32:1024
             --dump c:${CMAKE_BINARY_DIR}/cli_launch_dump.bin
             --expect c:file:${CMAKE_BINARY_DIR}/cli_launch_dump.bin --expect c:rand-f32:3)
+# }====
 
 # {==== Ctrl-C ====
 find_program(HD_TIMEOUT timeout)
