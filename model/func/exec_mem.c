@@ -229,9 +229,10 @@ static int resolve_lanes(struct hd_func_exec *x, const struct hd_func_instr *d, 
             host = hd_devmem_host(m, lo);
             if (!host)
                 return resolve_slow(x, d, mask, bytes, store, ptr);
-            host -= lo;
+            /* integer arithmetic: inactive lanes' addresses may be anything */
+            const uintptr_t hb = (uintptr_t)host - (uintptr_t)lo;
             for (uint32_t l = 0; l < 32; l++)
-                ptr[l] = host + A[l];
+                ptr[l] = (uint8_t *)(hb + (uintptr_t)A[l]);
             return HD_FUNC_OK;
         }
         HD_FOR_LANES(mask, l) {
@@ -246,21 +247,22 @@ static int resolve_lanes(struct hd_func_exec *x, const struct hd_func_instr *d, 
             return resolve_slow(x, d, mask, bytes, store, ptr);
         host = x->cta->smem;
         for (uint32_t l = 0; l < 32; l++)
-            ptr[l] = host + A[l];
+            ptr[l] = (uint8_t *)((uintptr_t)host + (uintptr_t)A[l]);
         return HD_FUNC_OK;
     case HD_AS_LOCAL:
         if (hi + bytes > x->w->local_bytes)
             return resolve_slow(x, d, mask, bytes, store, ptr);
         host = x->w->local;
         for (uint32_t l = 0; l < 32; l++)
-            ptr[l] = host + (size_t)l * x->w->local_bytes + A[l];
+            ptr[l] = (uint8_t *)((uintptr_t)host + (uintptr_t)l * x->w->local_bytes +
+                                 (uintptr_t)A[l]);
         return HD_FUNC_OK;
     default: /* kernel parameters */
         if (store || hi + bytes > x->k->param_bytes)
             return resolve_slow(x, d, mask, bytes, store, ptr);
         host = x->l->params;
         for (uint32_t l = 0; l < 32; l++)
-            ptr[l] = host + A[l];
+            ptr[l] = (uint8_t *)((uintptr_t)host + (uintptr_t)A[l]);
         return HD_FUNC_OK;
     }
 }
