@@ -4,13 +4,18 @@
 //
 // The tree is stored in depth-first preorder: node k's first child is k + 1, skip[k] is the node
 // after k's whole subtree, cm[k] = (center of mass, total mass), open2[k] = (cell width / theta)^2
-// and count[k] > 0 marks a leaf holding bodies first[k] .. first[k] + count[k] - 1 (the bodies are
-// sorted in tree order, so a leaf's bodies are contiguous and neighbouring threads walk similar
-// paths). One thread per body runs a stackless walk:
-//   d2 > open2[k]          -> the cell is far: one interaction with its center of mass, skip it;
-//   a leaf that is near    -> direct interactions with its bodies (except itself), skip it;
-//   an internal near cell  -> descend to k + 1.
-// Warps diverge where their bodies need different depths: irregular control flow and gathers.
+// and count[k] > 0 marks a leaf holding bodies first[k] .. first[k] + count[k] - 1. The bodies are
+// sorted in tree order, so the 32 bodies of a warp are close in space.
+//
+// One thread per body; the walk is stackless and warp-coherent (the technique of the fast CUDA
+// Barnes-Hut codes): at each node every lane tests d2 <= open2[k] ("too close to approximate")
+// and the warp votes. If no lane is too close, every lane interacts with the center of mass and
+// the warp skips the subtree; otherwise the whole warp descends (an internal cell) or every lane
+// interacts with each body of the leaf (except itself). All lanes thus follow one path: the
+// control flow is uniform, while the vote makes the amount of work depend on the data (a warp
+// whose bodies are spread out opens more cells) and the loads are gathers through the tree.
+// A body lies inside a cell only if d2 <= 3 width^2 < open2 (theta < 0.57), so a lane never
+// approximates a cell containing itself. Lanes past the last body walk along without voting.
 // The arithmetic uses explicit fused multiply-adds and IEEE division and square root so the host
 // reference can reproduce it exactly. The kernel only writes its acceleration output: idempotent.
 
@@ -30,22 +35,21 @@ extern "C" __global__ void bh_force(const float4 *__restrict__ body, const float
                                     int nnodes, float eps2, float *__restrict__ acc, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    float4 p = body[i];
+    bool valid = i < n;
+    float4 p = body[valid ? i : n - 1];
     float ax = 0.0f, ay = 0.0f, az = 0.0f;
     int k = 0;
     while (k < nnodes) {
         float4 c = cm[k];
         float dx = c.x - p.x, dy = c.y - p.y, dz = c.z - p.z;
         float d2 = __fmaf_rn(dz, dz, __fmaf_rn(dy, dy, __fmul_rn(dx, dx)));
-        int cnt = count[k];
-        if (d2 > open2[k]) {
+        float lim = open2[k]; // the same address for the whole warp
+        if (!__any_sync(0xffffffffu, valid && d2 <= lim)) {
             bh_interact(dx, dy, dz, d2, c.w, eps2, ax, ay, az);
             k = skip[k];
-        } else if (cnt > 0) {
-            int b0 = first[k];
-            for (int j = b0; j < b0 + cnt; j++) {
+        } else if (count[k] > 0) {
+            int b0 = first[k], b1 = b0 + count[k];
+            for (int j = b0; j < b1; j++) {
                 if (j == i)
                     continue;
                 float4 q = body[j];
@@ -58,7 +62,9 @@ extern "C" __global__ void bh_force(const float4 *__restrict__ body, const float
             k++;
         }
     }
-    acc[3 * i + 0] = ax;
-    acc[3 * i + 1] = ay;
-    acc[3 * i + 2] = az;
+    if (valid) {
+        acc[3 * i + 0] = ax;
+        acc[3 * i + 1] = ay;
+        acc[3 * i + 2] = az;
+    }
 }

@@ -5,8 +5,10 @@
  * Keys are strictly increasing with random gaps of 1..16. Leaves are filled to a random occupancy
  * between half and all of BT_ORDER slots; each internal level groups the level below the same
  * way, until one root remains (height = number of internal levels). Lookups ask for a present key
- * half the time and for a random value (usually absent) otherwise; ranges are random intervals of
- * up to a few leaves. Both kernels are checked exactly against binary searches on the sorted key
+ * (3/8), a random value, usually absent (3/8), a separator key, i.e. the first key of a leaf
+ * (1/8), or an edge case: below, at, past the first and last keys (1/8). Ranges are random
+ * intervals of up to a few leaves, intervals from a separator to another one (or to just below
+ * it), and empty intervals (hi < lo). Both kernels are checked exactly against binary searches on the sorted key
  * array: record (or -1), first rank >= lo, and number of keys in [lo, hi].
  */
 #include "workload.h"
@@ -24,14 +26,15 @@ struct bt_size {
 };
 
 static const struct bt_size bt_sizes[3] = {
-    {20000, 1024},
-    {1000000, 4096},
-    {4000000, 32768},
+    {20000, 300},     /* ~0.45 M warp instructions */
+    {1000000, 2048},  /* ~4.0 M */
+    {4000000, 20000}, /* ~42 M */
 };
 
 struct bt_tree {
     int *keys, *child, *nkeys, *base; /* node arrays (keys/child: BT_ORDER per node) */
     int nnodes, cap, root, height;
+    int nleaves; /* leaves are nodes 0 .. nleaves - 1, in key order */
 };
 
 static int bt_new_node(struct bt_tree *t)
@@ -76,6 +79,7 @@ static int bt_build(struct bt_tree *t, const int *key, const int *rec, int n,
         level[nlevel++] = k;
         pos += cnt;
     }
+    t->nleaves = nlevel;
     t->height = 0;
     while (nlevel > 1) {
         int nup = 0;
@@ -163,12 +167,31 @@ static int bt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         goto out;
     }
     for (int q = 0; q < nq; q++) {
-        if (q % 2 == 0)
-            query[q] = key[hd_wl_rng_u32(&rng) % (uint32_t)n];
-        else
-            query[q] = (int)(hd_wl_rng_u32(&rng) % (uint32_t)(key_max + 16));
-        lo[q] = (int)(hd_wl_rng_u32(&rng) % (uint32_t)(key_max + 16));
-        hi[q] = lo[q] + (int)(hd_wl_rng_u32(&rng) % (uint32_t)(3 * BT_ORDER * 8));
+        uint32_t r = hd_wl_rng_u32(&rng), leaf = hd_wl_rng_u32(&rng) % (uint32_t)t.nleaves;
+        const int sep = t.keys[(size_t)leaf * BT_ORDER]; /* a key that is also a separator */
+        const int edge[4] = {0, key[0], key[n - 1], key_max + 5};
+        switch (q % 8) {
+        case 6: query[q] = sep; break;
+        case 7: query[q] = edge[(q / 8) % 4]; break;
+        default:
+            if (q % 2 == 0)
+                query[q] = key[r % (uint32_t)n];
+            else
+                query[q] = (int)(r % (uint32_t)(key_max + 16));
+        }
+        r = hd_wl_rng_u32(&rng);
+        if (q % 4 == 0) { /* from one separator to another (or one below it) */
+            lo[q] = sep;
+            leaf += 1 + r % 3;
+            hi[q] = leaf < (uint32_t)t.nleaves ? t.keys[(size_t)leaf * BT_ORDER] - (int)(r >> 31)
+                                               : key_max + 1;
+        } else if (q % 16 == 5) { /* empty: hi < lo */
+            lo[q] = (int)(r % (uint32_t)(key_max + 16)) + 8;
+            hi[q] = lo[q] - 1 - (int)(hd_wl_rng_u32(&rng) % 8);
+        } else {
+            lo[q] = (int)(r % (uint32_t)(key_max + 16));
+            hi[q] = lo[q] + (int)(hd_wl_rng_u32(&rng) % (uint32_t)(3 * BT_ORDER * 8));
+        }
     }
     fprintf(ctx->log, "btree: %d keys, %d nodes, height %d (+ leaves), %d queries per kernel\n",
             n, t.nnodes, t.height, nq);
@@ -235,6 +258,8 @@ static int bt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     BT_TRY(hd_memcpy_d2h(gpu, got2, d_count, qb));
     for (int q = 0; q < nq; q++) {
         int s = bt_bound(key, n, lo[q], 0), e = bt_bound(key, n, hi[q], 1);
+        if (e < s) /* empty interval */
+            e = s;
         if (got[q] != s || got2[q] != e - s) {
             rc = hd_wl_fail(ctx,
                             "btree: find_range query %d [%d, %d]: expected start %d count %d, "

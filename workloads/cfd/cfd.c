@@ -31,9 +31,9 @@ struct cfd_size {
 };
 
 static const struct cfd_size cfd_sizes[3] = {
-    {64, 48, 2},
-    {256, 192, 3},
-    {512, 384, 5},
+    {60, 45, 2},   /* ~0.32 M warp instructions */
+    {200, 150, 3}, /* ~5.2 M */
+    {512, 384, 5}, /* ~57 M */
 };
 
 struct cfd_mesh {

@@ -28,9 +28,9 @@ struct lk_size {
 };
 
 static const struct lk_size lk_sizes[3] = {
-    {96, 96, 6},
-    {320, 240, 40},
-    {640, 480, 150},
+    {60, 52, 4},    /* ~0.41 M warp instructions */
+    {160, 120, 12}, /* ~4.3 M */
+    {400, 300, 60}, /* ~31 M */
 };
 
 struct lk_tables {

@@ -18,9 +18,9 @@ struct nq_size {
 };
 
 static const struct nq_size nq_sizes[3] = {
-    {11, 4}, /* 2468 prefixes */
-    {12, 4}, /* 4080 prefixes */
-    {14, 4}, /* 9632 prefixes */
+    {10, 4}, /* 1400 prefixes, ~0.24 M warp instructions */
+    {12, 4}, /* 4080 prefixes, ~6.6 M */
+    {13, 4}, /* 6404 prefixes, ~36 M */
 };
 
 /* Known totals (OEIS A000170) for n = 0 .. 16, a check independent of both searches. */

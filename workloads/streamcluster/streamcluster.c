@@ -29,9 +29,9 @@ struct sc_size {
 };
 
 static const struct sc_size sc_sizes[3] = {
-    {16384, 32, 16},
-    {65536, 32, 24},
-    {262144, 32, 32},
+    {3000, 32, 8},    /* ~0.49 M warp instructions */
+    {20000, 32, 16},  /* ~5.5 M */
+    {100000, 32, 24}, /* ~43 M */
 };
 
 struct sc_state {
