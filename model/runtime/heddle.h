@@ -15,8 +15,10 @@
 #define HEDDLE_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,6 +101,54 @@ void hd_gpu_totals(const struct hd_gpu *gpu, struct hd_run_totals *out);
  * the synchronizing call returns HD_ERR_INTERRUPTED. `flag` (set by the caller's signal handler)
  * must outlive the GPU; NULL disables the check. (Added by the functional model, additive.) */
 void hd_gpu_set_interrupt(struct hd_gpu *gpu, volatile sig_atomic_t *flag);
+
+/* {==== The timing model (added with model/timing; additive) ====
+ * Launches run on the cycle-level timing model unless the configuration's [timing] mode is
+ * `functional` or hd_gpu_set_exec_mode() says otherwise. Its cycles and statistics accumulate
+ * over the GPU's life; they stay valid after an error or an interrupt. */
+enum hd_exec_mode { HD_EXEC_CYCLE = 0, HD_EXEC_FUNCTIONAL = 1 };
+void hd_gpu_set_exec_mode(struct hd_gpu *gpu, enum hd_exec_mode mode);
+enum hd_exec_mode hd_gpu_exec_mode(const struct hd_gpu *gpu);
+
+struct hd_timing_totals {
+    uint64_t cycles;             /* core cycles simulated by every timed batch so far */
+    uint64_t warp_instrs, thread_instrs;
+    uint64_t launches;           /* launches handed to the timing model */
+    uint64_t last_launch_cycles; /* first CTA placed .. last CTA finished, latest finished launch */
+};
+void hd_gpu_timing_totals(const struct hd_gpu *gpu, struct hd_timing_totals *out);
+
+/* One timed launch (index 0 .. count-1 in submission order). */
+struct hd_launch_timing {
+    char kernel[96];
+    int stream;
+    bool finished;
+    uint64_t start_cycle, end_cycle, cycles, warp_instrs, ctas;
+    uint32_t sms_used;           /* SMs that ran at least one of its CTAs */
+    uint32_t max_coresident;     /* most launches resident at once on an SM it used */
+    uint32_t regs_per_thread;    /* from the register allocator */
+    uint32_t ctas_per_sm;        /* occupancy on an empty SM */
+};
+unsigned hd_gpu_launch_timing_count(const struct hd_gpu *gpu);
+int hd_gpu_launch_timing(const struct hd_gpu *gpu, unsigned index, struct hd_launch_timing *out);
+
+/* A counter summed over the SMs: "sm.<name>" (model/timing/sm_stats.def) or "sched.<name>"
+ * (sched_stats.def), e.g. "sm.reg_bank_conflicts", "sched.stall_memory". */
+int hd_gpu_stat(const struct hd_gpu *gpu, const char *name, uint64_t *value);
+
+/* Time series: a sample every `cycles` cycles (0: off, the default). */
+void hd_gpu_set_sampling(struct hd_gpu *gpu, uint64_t cycles);
+/* Progress line on stderr during long timed runs: off, auto (stderr is a terminal and the run
+ * takes more than 3 s), on (more than 3 s). Default off. */
+enum hd_progress { HD_PROGRESS_OFF = 0, HD_PROGRESS_AUTO = 1, HD_PROGRESS_ON = 2 };
+void hd_gpu_set_progress(struct hd_gpu *gpu, enum hd_progress mode);
+
+/* Statistics: the full report as JSON (configuration first), the time series as CSV, a human
+ * summary. Return HD_OK or HD_ERR_INTERNAL on a write error. */
+int hd_gpu_write_stats_json(const struct hd_gpu *gpu, FILE *out);
+int hd_gpu_write_stats_csv(const struct hd_gpu *gpu, FILE *out);
+int hd_gpu_print_stats(const struct hd_gpu *gpu, FILE *out);
+/* }==== */
 
 #ifdef __cplusplus
 }

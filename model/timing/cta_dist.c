@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT
+ * cta_dist.c - the round-robin and fill-first CTA distribution policies.
+ *
+ * Design: see cta_dist.h. State: the SM that received the last CTA.
+ */
+#include "cta_dist.h"
+
+#include <stdlib.h>
+
+struct dist_state {
+    uint32_t n;
+    uint32_t last; /* SM of the previous placement (n - 1 before the first, so SM 0 comes first) */
+};
+
+static int rr_pick(void *impl, const bool *ok, uint32_t n)
+{
+    const struct dist_state *s = impl;
+    for (uint32_t k = 1; k <= n; k++) {
+        uint32_t i = (s->last + k) % n;
+        if (ok[i])
+            return (int)i;
+    }
+    return -1;
+}
+
+static int ff_pick(void *impl, const bool *ok, uint32_t n)
+{
+    (void)impl;
+    for (uint32_t i = 0; i < n; i++)
+        if (ok[i])
+            return (int)i;
+    return -1;
+}
+
+static void dist_placed(void *impl, uint32_t sm)
+{
+    struct dist_state *s = impl;
+    s->last = sm;
+}
+
+static void dist_reset(void *impl)
+{
+    struct dist_state *s = impl;
+    s->last = s->n - 1;
+}
+
+static void dist_destroy(void *impl)
+{
+    free(impl);
+}
+
+static const struct hd_cta_dist_ops rr_ops = {"round_robin", rr_pick, dist_placed, dist_reset,
+                                              dist_destroy};
+static const struct hd_cta_dist_ops ff_ops = {"fill_first", ff_pick, dist_placed, dist_reset,
+                                              dist_destroy};
+
+int hd_cta_dist_create(enum hd_cfg_ctadist kind, uint32_t nsms, struct hd_cta_dist *out)
+{
+    struct dist_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    s->n = nsms ? nsms : 1;
+    s->last = s->n - 1;
+    out->ops = kind == HD_CTADIST_FILL_FIRST ? &ff_ops : &rr_ops;
+    out->impl = s;
+    return 0;
+}

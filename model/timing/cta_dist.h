@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT
+ * cta_dist.h - CTA distribution policies: which SM receives the next CTA (style rule C9).
+ *
+ * Design: the GPU's CTA scheduler places at most one CTA per SM per cycle. For each placement it
+ * computes which SMs could take a CTA of the selected launch (resources through the SM's
+ * allocation layer, kernel-mixing rules) and asks the policy to pick one of them.
+ *   round_robin  the first SM that can take it after the SM that received the previous CTA
+ *                (GPGPU-Sim's issue_block2core order); a batch started on an idle GPU begins
+ *                at SM 0, so CTA i of a lone kernel runs on SM i mod num_sms, as in the
+ *                functional model
+ *   fill_first   the lowest-numbered SM that can take it (packs CTAs, leaves SMs idle)
+ * Later policies (locality-aware block distribution, Gong ch.6) are further implementations.
+ */
+#ifndef HD_CTA_DIST_H
+#define HD_CTA_DIST_H
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct hd_cta_dist_ops {
+    const char *name;
+    /* Choose one of the SMs with ok[i] true (n SMs); -1 if none. */
+    int (*pick)(void *impl, const bool *ok, uint32_t n);
+    /* SM `sm` received a CTA. */
+    void (*placed)(void *impl, uint32_t sm);
+    /* The GPU is idle and a new batch of launches starts. */
+    void (*reset)(void *impl);
+    void (*destroy)(void *impl);
+};
+
+struct hd_cta_dist {
+    const struct hd_cta_dist_ops *ops;
+    void *impl;
+};
+
+/* Returns 0, or -1 on allocation failure. */
+int hd_cta_dist_create(enum hd_cfg_ctadist kind, uint32_t nsms, struct hd_cta_dist *out);
+
+#endif

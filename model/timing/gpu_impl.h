@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT
+ * gpu_impl.h - the GPU top's state (internal to gpu_timing.c and gpu_report.c).
+ */
+#ifndef HD_GPU_IMPL_H
+#define HD_GPU_IMPL_H
+
+#include "cta_dist.h"
+#include "gpu_timing.h"
+#include "kernel_sel.h"
+#include "mem_iface.h"
+#include "sm.h"
+#include "timing_params.h"
+#include "tkernel.h"
+
+/* One launch of the current batch. `sl` must stay the first member (SMs hand it back). */
+struct tlaunch {
+    struct hd_sm_launch sl;
+    int stream;
+    int prev_same, prev_zero;   /* launches it waits for (-1: none) */
+    uint64_t nctas, next_cta, done_ctas;
+    bool started, finished;
+    uint32_t info_id, line_set;
+};
+
+struct tk_entry {
+    const struct hd_func_kernel *k;
+    struct hd_tkernel *tk;
+    int lines;                  /* its per-line statistics */
+};
+
+struct hd_gpu_timing {
+    struct hd_config cfg;
+    struct hd_gpu_timing_params p;
+    struct hd_occ_params occ;
+    struct hd_mem mem;
+    struct hd_sm **sm;          /* [num_sms] */
+    struct hd_timing_stats stats;
+    struct hd_cta_dist dist;
+    struct hd_ksel ksel;
+    struct tk_entry *tk;
+    uint32_t ntk, cap_tk;
+    uint64_t now;
+    /* the current batch */
+    struct tlaunch *L;
+    unsigned nl, done, running, first_unfinished;
+    struct hd_ksel_cand *cand;
+    unsigned *cand_index;
+    uint32_t *order;
+    uint8_t *sm_used;           /* [nl * num_sms] */
+    bool *ok, *got;             /* [num_sms] scratch of the CTA scheduler */
+    bool dirty;                 /* something changed that may let a CTA be placed */
+    uint64_t idle;              /* cycles without progress */
+    uint64_t last_launch_cycles;
+    /* reports */
+    hd_gpu_timing_progress_fn progress;
+    void *progress_ctx;
+};
+
+/* gpu_report.c */
+void hd_gpu_sample(struct hd_gpu_timing *g);
+void hd_gpu_watchdog_report(const struct hd_gpu_timing *g, char *err, size_t errlen);
+
+#endif

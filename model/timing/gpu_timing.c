@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: MIT
+ * gpu_timing.c - the GPU top: creation, launch bookkeeping, the CTA scheduler and the cycle loop.
+ *
+ * Design: see gpu_timing.h. Reports (watchdog, sampling, progress) are in gpu_report.c; both
+ * share gpu_impl.h.
+ */
+#include "gpu_impl.h"
+
+#include "func_status.h"
+#include "mem_fixed.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POLL_CYCLES 4096u
+#define PROGRESS_CYCLES 65536u
+
+/* {==== Creation ==== */
+int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out, char *err,
+                         size_t errlen)
+{
+    *out = NULL;
+    struct hd_gpu_timing *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "host out of memory creating the timing model");
+        return HD_FUNC_ERR_MEMORY;
+    }
+    g->cfg = *cfg;
+    hd_occ_params_from_config(cfg, &g->occ);
+    if (hd_timing_params_init(cfg, &g->p, err, errlen) != 0) {
+        free(g);
+        return HD_FUNC_ERR_CONFIG;
+    }
+    const uint32_t nsms = g->p.num_sms;
+    if (hd_timing_stats_init(&g->stats, nsms, g->p.sm.num_sched, g->p.core_mhz) != 0 ||
+        hd_mem_fixed_create(&g->p.mem, &g->mem, err, errlen) != 0 ||
+        hd_cta_dist_create(g->p.cta_dist, nsms, &g->dist) != 0 ||
+        hd_ksel_create(g->p.kernel_select, &g->ksel) != 0 ||
+        !(g->sm = calloc(nsms, sizeof *g->sm)) || !(g->ok = calloc(nsms, sizeof *g->ok)) ||
+        !(g->got = calloc(nsms, sizeof *g->got))) {
+        hd_gpu_timing_destroy(g);
+        snprintf(err, errlen, "host out of memory creating the timing model");
+        return HD_FUNC_ERR_MEMORY;
+    }
+    for (uint32_t i = 0; i < nsms; i++) {
+        struct hd_sm_env env = {&g->mem, &g->stats.sm[i], &g->stats.sched[i * g->p.sm.num_sched]};
+        g->sm[i] = hd_sm_create(&g->p.sm, i, &env, err, errlen);
+        if (!g->sm[i]) {
+            hd_gpu_timing_destroy(g);
+            return HD_FUNC_ERR_MEMORY;
+        }
+    }
+    *out = g;
+    return HD_FUNC_OK;
+}
+
+void hd_gpu_timing_destroy(struct hd_gpu_timing *g)
+{
+    if (!g)
+        return;
+    if (g->sm)
+        for (uint32_t i = 0; i < g->p.num_sms; i++)
+            hd_sm_destroy(g->sm[i]);
+    free(g->sm);
+    free(g->ok);
+    free(g->got);
+    if (g->mem.ops)
+        g->mem.ops->destroy(g->mem.impl);
+    if (g->dist.ops)
+        g->dist.ops->destroy(g->dist.impl);
+    if (g->ksel.ops)
+        g->ksel.ops->destroy(g->ksel.impl);
+    for (uint32_t i = 0; i < g->ntk; i++)
+        hd_tkernel_free(g->tk[i].tk);
+    free(g->tk);
+    free(g->L);
+    free(g->cand);
+    free(g->order);
+    free(g->sm_used);
+    hd_timing_stats_free(&g->stats);
+    free(g);
+}
+
+const struct hd_timing_stats *hd_gpu_timing_stats(const struct hd_gpu_timing *g)
+{
+    return &g->stats;
+}
+
+const struct hd_config *hd_gpu_timing_config(const struct hd_gpu_timing *g)
+{
+    return &g->cfg;
+}
+
+void hd_gpu_timing_set_sampling(struct hd_gpu_timing *g, uint64_t cycles)
+{
+    g->stats.sample_every = cycles;
+}
+
+void hd_gpu_timing_set_progress(struct hd_gpu_timing *g, hd_gpu_timing_progress_fn fn, void *ctx)
+{
+    g->progress = fn;
+    g->progress_ctx = ctx;
+}
+/* }==== */
+
+/* {==== Kernels and launches ==== */
+uint32_t hd_gpu_timing_occupancy(const struct hd_gpu_timing *g, uint32_t threads,
+                                 uint32_t regs_per_thread, uint64_t smem, struct hd_occupancy *o)
+{
+    struct hd_occ_kernel k = {threads, regs_per_thread, smem, 0};
+    hd_occupancy_compute(&g->occ, &k, o);
+    return o->ctas;
+}
+
+static void demand_of(const struct hd_occupancy *o, struct hd_cta_demand *d)
+{
+    d->warps = o->demand.warps;
+    d->threads = o->demand.threads;
+    d->regs = (uint32_t)o->demand.regs;
+    d->smem = o->demand.smem;
+}
+
+/* The timing view of kernel k (built at its first launch). */
+static struct tk_entry *kernel_entry(struct hd_gpu_timing *g, const struct hd_func_kernel *k,
+                                     char *err, size_t errlen)
+{
+    for (uint32_t i = 0; i < g->ntk; i++)
+        if (g->tk[i].k == k)
+            return &g->tk[i];
+    if (g->ntk == g->cap_tk) {
+        uint32_t ncap = g->cap_tk ? g->cap_tk * 2 : 8;
+        struct tk_entry *t = realloc(g->tk, ncap * sizeof *t);
+        if (!t) {
+            snprintf(err, errlen, "host out of memory");
+            return NULL;
+        }
+        g->tk = t;
+        g->cap_tk = ncap;
+    }
+    struct tk_entry *e = &g->tk[g->ntk];
+    e->k = k;
+    e->tk = hd_tkernel_build(k, &g->p.sm, g->ntk, err, errlen);
+    if (!e->tk)
+        return NULL;
+    e->lines = hd_timing_stats_new_lines(&g->stats, k->entry->name, k->mod->ir->filename,
+                                         k->ncode);
+    if (e->lines < 0) {
+        hd_tkernel_free(e->tk);
+        snprintf(err, errlen, "host out of memory");
+        return NULL;
+    }
+    for (uint32_t pc = 0; pc < k->ncode; pc++)
+        g->stats.lines[e->lines].line[pc] = k->code[pc].ir->line;
+    g->ntk++;
+    return e;
+}
+
+static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_func_launch *l,
+                        int stream, char *err, size_t errlen)
+{
+    struct tk_entry *e = kernel_entry(g, l->k, err, errlen);
+    if (!e)
+        return HD_FUNC_ERR_MEMORY;
+    struct hd_launch_info *li = hd_timing_stats_new_launch(&g->stats);
+    if (!li) {
+        snprintf(err, errlen, "host out of memory");
+        return HD_FUNC_ERR_MEMORY;
+    }
+    memset(t, 0, sizeof *t);
+    t->stream = stream;
+    t->nctas = l->nctas;
+    t->sl.l = l;
+    t->sl.tk = e->tk;
+    t->sl.id = li->id;
+    t->line_set = (uint32_t)e->lines;
+    t->info_id = li->id;
+    struct hd_occupancy occ;
+    hd_gpu_timing_occupancy(g, l->threads_per_cta, e->tk->regs_per_thread, l->smem_bytes, &occ);
+    demand_of(&occ, &t->sl.demand);
+    snprintf(li->kernel, sizeof li->kernel, "%s", l->k->entry->name);
+    li->stream = stream;
+    memcpy(li->grid, l->grid, sizeof li->grid);
+    memcpy(li->block, l->block, sizeof li->block);
+    li->smem = l->smem_bytes;
+    li->regs_per_thread = e->tk->regs_per_thread;
+    snprintf(li->regs_source, sizeof li->regs_source, "%s", e->tk->regs_source);
+    li->ctas_per_sm = occ.ctas;
+    hd_occ_limit_string(&occ, li->limiter, sizeof li->limiter);
+    li->line_set = t->line_set;
+    li->c.ctas = l->nctas;
+    if (occ.ctas == 0) {
+        snprintf(err, errlen, "%s: cannot run on this GPU: %s (%u registers per thread from %s)",
+                 l->k->entry->name, occ.reason, e->tk->regs_per_thread, e->tk->regs_source);
+        return HD_FUNC_ERR_ARGS;
+    }
+    return HD_FUNC_OK;
+}
+
+/* Pointers into the statistics arrays may move when they grow: refresh them once per run. */
+static void bind_launches(struct hd_gpu_timing *g)
+{
+    for (unsigned i = 0; i < g->nl; i++) {
+        g->L[i].sl.info = &g->stats.launch[g->L[i].info_id];
+        g->L[i].sl.lines = &g->stats.lines[g->L[i].line_set];
+    }
+}
+
+/* May launch i place CTAs (stream order and the default stream's barriers)? */
+static bool eligible(const struct hd_gpu_timing *g, unsigned i)
+{
+    const struct tlaunch *t = &g->L[i];
+    if (t->prev_same >= 0 && !g->L[t->prev_same].finished)
+        return false;
+    if (t->prev_zero >= 0 && !g->L[t->prev_zero].finished)
+        return false;
+    return t->stream != 0 || i <= g->first_unfinished;
+}
+
+static void link_streams(struct hd_gpu_timing *g)
+{
+    for (unsigned i = 0; i < g->nl; i++) {
+        struct tlaunch *t = &g->L[i];
+        t->prev_same = t->prev_zero = -1;
+        for (unsigned j = i; j-- > 0;) {
+            if (t->prev_same < 0 && g->L[j].stream == t->stream)
+                t->prev_same = (int)j;
+            if (t->prev_zero < 0 && g->L[j].stream == 0)
+                t->prev_zero = (int)j;
+            if (t->prev_same >= 0 && t->prev_zero >= 0)
+                break;
+        }
+    }
+}
+/* }==== */
+
+/* {==== CTA scheduler ==== */
+static int place(struct hd_gpu_timing *g, struct tlaunch *t, uint32_t s, char *err, size_t errlen)
+{
+    uint64_t linear = t->next_cta++;
+    int st = hd_sm_place_cta(g->sm[s], &t->sl, linear, g->now, err, errlen);
+    if (st != HD_FUNC_OK)
+        return st;
+    if (!t->started) {
+        t->started = true;
+        t->sl.info->c.start_cycle = g->now;
+        g->running++;
+    }
+    uint8_t *used = &g->sm_used[(size_t)(t - g->L) * g->p.num_sms + s];
+    if (!*used) {
+        *used = 1;
+        t->sl.info->c.sms_used++;
+    }
+    g->got[s] = true;
+    g->dist.ops->placed(g->dist.impl, s);
+    g->ksel.ops->served(g->ksel.impl, t->sl.id);
+    return HD_FUNC_OK;
+}
+
+/* Place up to one CTA per SM. Returns how many were placed, or a negative status. */
+static int schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
+{
+    const uint32_t nsms = g->p.num_sms;
+    memset(g->got, 0, nsms * sizeof *g->got);
+    int placed = 0;
+    for (uint32_t round = 0; round < nsms; round++) {
+        unsigned nc = 0;
+        for (unsigned i = g->first_unfinished; i < g->nl; i++) {
+            const struct tlaunch *t = &g->L[i];
+            if (t->finished || t->next_cta >= t->nctas || !eligible(g, i))
+                continue;
+            if (!t->started && g->running >= g->p.max_kernels)
+                continue;
+            g->cand[nc++] = (struct hd_ksel_cand){t->sl.id, t->started};
+            g->cand_index[nc - 1] = i;
+        }
+        if (nc == 0)
+            break;
+        unsigned k = g->ksel.ops->rank(g->ksel.impl, g->cand, nc, g->order);
+        bool done = false;
+        for (unsigned r = 0; r < k && !done; r++) {
+            struct tlaunch *t = &g->L[g->cand_index[g->order[r]]];
+            bool any = false;
+            for (uint32_t s = 0; s < nsms; s++) {
+                g->ok[s] = !g->got[s] && hd_sm_can_accept(g->sm[s], &t->sl);
+                any |= g->ok[s];
+            }
+            if (!any)
+                continue;
+            int s = g->dist.ops->pick(g->dist.impl, g->ok, nsms);
+            if (s < 0)
+                continue;
+            int st = place(g, t, (uint32_t)s, err, errlen);
+            if (st != HD_FUNC_OK)
+                return st;
+            placed++;
+            done = true;
+        }
+        if (!done)
+            break;
+    }
+    return placed;
+}
+
+static void launch_finished(struct hd_gpu_timing *g, struct tlaunch *t)
+{
+    t->finished = true;
+    t->sl.info->finished = true;
+    t->sl.info->c.end_cycle = g->now;
+    t->sl.info->c.cycles = g->now + 1 - t->sl.info->c.start_cycle;
+    g->running--;
+    g->done++;
+    g->last_launch_cycles = t->sl.info->c.cycles;
+    while (g->first_unfinished < g->nl && g->L[g->first_unfinished].finished)
+        g->first_unfinished++;
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        hd_sm_forget_launch(g->sm[s], t->sl.l);
+}
+
+/* Collect the CTAs that finished on SM s. */
+static bool collect(struct hd_gpu_timing *g, uint32_t s)
+{
+    struct hd_sm_launch *buf[16];
+    unsigned n;
+    bool any = false;
+    while ((n = hd_sm_retired(g->sm[s], buf, 16)) > 0) {
+        for (unsigned i = 0; i < n; i++) {
+            struct tlaunch *t = (struct tlaunch *)(void *)buf[i]; /* sl is the first member */
+            t->sl.info->c.ctas_done++;
+            if (++t->done_ctas == t->nctas)
+                launch_finished(g, t);
+        }
+        any = true;
+    }
+    return any;
+}
+/* }==== */
+
+/* {==== The cycle loop ==== */
+static void finalize_stats(struct hd_gpu_timing *g)
+{
+    struct hd_timing_stats *s = &g->stats;
+    s->warp_instrs = s->thread_instrs = 0;
+    for (uint32_t i = 0; i < s->num_sms; i++) {
+        s->warp_instrs += s->sm[i].warp_instrs;
+        s->thread_instrs += s->sm[i].thread_instrs;
+    }
+    for (uint32_t i = 0; i < s->num_sms * s->num_sched; i++) {
+        struct hd_sched_stats *q = &s->sched[i];
+        uint64_t used = q->issue_cycles + q->stall_pipeline + q->stall_memory +
+                        q->stall_scoreboard + q->stall_barrier + q->stall_ibuffer;
+        q->stall_idle = s->cycles > used ? s->cycles - used : 0;
+    }
+}
+
+static void abort_run(struct hd_gpu_timing *g)
+{
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        hd_sm_abort(g->sm[s]);
+        for (unsigned i = 0; i < g->nl; i++)
+            hd_sm_forget_launch(g->sm[s], g->L[i].sl.l);
+    }
+    g->mem.ops->flush(g->mem.impl);
+    g->running = 0;
+}
+
+/* Tick every busy SM. Returns progress; a fault sets *st. */
+static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
+{
+    bool progress = false;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        struct hd_sm *sm = g->sm[s];
+        if (!hd_sm_busy(sm))
+            continue;
+        progress |= hd_sm_tick(sm, g->now, st, err, errlen);
+        if (*st != HD_FUNC_OK)
+            return true;
+        if (collect(g, s)) {
+            g->dirty = true;
+            progress = true;
+        }
+    }
+    return progress;
+}
+
+/* After a cycle without progress: skip ahead to the next cycle where something can happen,
+ * accounting the skipped cycles as the stalls of the last one. */
+static void skip_idle(struct hd_gpu_timing *g)
+{
+    uint64_t next = g->mem.ops->next_event ? g->mem.ops->next_event(g->mem.impl, g->now)
+                                           : g->now + 1;
+    for (uint32_t s = 0; s < g->p.num_sms && next > g->now + 1; s++)
+        if (hd_sm_busy(g->sm[s])) {
+            uint64_t t = hd_sm_next_event(g->sm[s], g->now);
+            next = t < next ? t : next;
+        }
+    if (g->stats.sample_every) {
+        uint64_t t = (g->now / g->stats.sample_every + 1) * g->stats.sample_every;
+        next = t < next ? t : next;
+    }
+    uint64_t poll = (g->now / POLL_CYCLES + 1) * POLL_CYCLES;
+    next = poll < next ? poll : next;
+    if (next == UINT64_MAX || next <= g->now + 1)
+        return;
+    uint64_t n = next - g->now - 1; /* cycles now+1 .. next-1 */
+    if (g->idle + n >= g->p.watchdog)
+        n = g->p.watchdog > g->idle + 1 ? g->p.watchdog - g->idle - 1 : 0;
+    if (n == 0)
+        return;
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        if (hd_sm_busy(g->sm[s]))
+            hd_sm_skip(g->sm[s], n);
+    g->now += n;
+    g->stats.cycles += n;
+    g->stats.skipped_cycles += n;
+    g->idle += n;
+}
+
+/* "kernel: interrupted in block (x,y,z) at cycle N ...": the oldest unfinished launch and its
+ * lowest resident CTA (as the functional runner names the block it was in). */
+static void interrupted(const struct hd_gpu_timing *g, char *err, size_t errlen)
+{
+    const struct tlaunch *t = g->first_unfinished < g->nl ? &g->L[g->first_unfinished] : NULL;
+    uint32_t ctaid[3] = {0, 0, 0};
+    uint64_t best = UINT64_MAX;
+    for (uint32_t s = 0; t && s < g->p.num_sms; s++) {
+        uint64_t linear;
+        uint32_t id[3];
+        if (hd_sm_lowest_cta(g->sm[s], &t->sl, &linear, id) && linear < best) {
+            best = linear;
+            memcpy(ctaid, id, sizeof ctaid);
+        }
+    }
+    snprintf(err, errlen,
+             "%s: interrupted in block (%u,%u,%u) at cycle %" PRIu64 " (%u of %u launches done, "
+             "%" PRIu64 " warp instructions timed)",
+             t ? t->sl.l->k->entry->name : "?", ctaid[0], ctaid[1], ctaid[2], g->now, g->done,
+             g->nl, t ? t->sl.info->c.warp_instrs : 0);
+}
+
+static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, char *err,
+                    size_t errlen)
+{
+    int st = HD_FUNC_OK;
+    g->dirty = true;
+    while (g->done < g->nl) {
+        bool progress = g->mem.ops->tick(g->mem.impl, g->now);
+        progress |= tick_sms(g, &st, err, errlen);
+        if (st != HD_FUNC_OK)
+            return st;
+        if (g->dirty) {
+            int placed = schedule_ctas(g, err, errlen);
+            if (placed < 0)
+                return placed;
+            g->dirty = placed > 0;
+            progress |= placed > 0;
+        }
+        if (g->stats.sample_every && g->now % g->stats.sample_every == 0)
+            hd_gpu_sample(g);
+        g->idle = progress ? 0 : g->idle + 1;
+        if (g->idle >= g->p.watchdog) {
+            hd_gpu_watchdog_report(g, err, errlen);
+            return HD_FUNC_ERR_INTERNAL;
+        }
+        if (g->now % POLL_CYCLES == 0) {
+            if (interrupt && *interrupt) {
+                interrupted(g, err, errlen);
+                return HD_FUNC_ERR_INTERRUPTED;
+            }
+            if (g->progress && g->now % PROGRESS_CYCLES == 0) {
+                finalize_stats(g);
+                g->progress(g->progress_ctx, &g->stats, g->now, g->done, g->nl);
+            }
+        }
+        if (!progress && g->done < g->nl && !g->dirty)
+            skip_idle(g);
+        g->now++;
+        g->stats.cycles++;
+    }
+    return HD_FUNC_OK;
+}
+
+int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls, const int *streams,
+                      unsigned n, volatile sig_atomic_t *interrupt, char *err, size_t errlen)
+{
+    if (n == 0)
+        return HD_FUNC_OK;
+    free(g->L);
+    free(g->cand);
+    free(g->cand_index);
+    free(g->order);
+    free(g->sm_used);
+    g->L = calloc(n, sizeof *g->L);
+    g->cand = calloc(n, sizeof *g->cand);
+    g->cand_index = calloc(n, sizeof *g->cand_index);
+    g->order = calloc(n, sizeof *g->order);
+    g->sm_used = calloc((size_t)n * g->p.num_sms, 1);
+    g->nl = 0;
+    if (!g->L || !g->cand || !g->cand_index || !g->order || !g->sm_used) {
+        snprintf(err, errlen, "host out of memory for %u launches", n);
+        return HD_FUNC_ERR_MEMORY;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        int st = setup_launch(g, &g->L[i], ls[i], streams[i], err, errlen);
+        if (st != HD_FUNC_OK)
+            return st;
+        g->nl++;
+    }
+    bind_launches(g);
+    link_streams(g);
+    g->done = g->running = g->first_unfinished = 0;
+    g->dist.ops->reset(g->dist.impl);
+    g->idle = 0;
+    int st = run_loop(g, interrupt, err, errlen);
+    if (st != HD_FUNC_OK)
+        abort_run(g);
+    finalize_stats(g);
+    return st;
+}
+/* }==== */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT
+ * gpu_timing.h - the GPU top of the timing model: SMs, memory, the CTA scheduler, concurrent
+ * launches and the cycle loop.
+ *
+ * Design: one object per simulated GPU, alive across synchronizations, so that cycles and
+ * statistics accumulate. hd_gpu_timing_run() takes a batch of launches in submission order with
+ * their streams and runs them to completion: launches of one stream run in order, the default
+ * stream (0) waits for and blocks every other stream (CUDA's legacy default stream), launches of
+ * different streams overlap (up to [timing] max_concurrent_kernels started at once). Each cycle
+ * the memory model and every busy SM are ticked (idle SMs cost nothing), finished CTAs are
+ * collected, and when something changed the CTA scheduler places at most one CTA per SM: the
+ * kernel-selection policy ranks the launches, the distribution policy picks among the SMs whose
+ * allocation layer can take the CTA (and that may mix kernels, [sm] concurrent_kernels).
+ * Cycles in which nothing can change (everything waits on memory) are skipped and accounted as
+ * the stalls they would have counted. A watchdog stops the run after [timing] watchdog_cycles
+ * without progress while work is pending, with a report of the queues and of the waiting warps
+ * (PC and PTX line). %clock is the SM cycle; %smid the SM. Deterministic: nothing depends on
+ * wall time or host addresses. Interrupts (Ctrl-C) are polled every few thousand cycles.
+ */
+#ifndef HD_GPU_TIMING_H
+#define HD_GPU_TIMING_H
+
+#include "config.h"
+#include "launch.h"
+#include "occupancy.h"
+#include "timing_stats.h"
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hd_gpu_timing;
+
+/* Progress callback (for a progress line): called every 2^16 simulated cycles. */
+typedef void (*hd_gpu_timing_progress_fn)(void *ctx, const struct hd_timing_stats *st,
+                                          uint64_t cycle, unsigned launches_done,
+                                          unsigned launches);
+
+/* Create from a validated configuration. Returns 0, or HD_FUNC_ERR_CONFIG / _MEMORY with a
+ * message. */
+int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out, char *err,
+                         size_t errlen);
+void hd_gpu_timing_destroy(struct hd_gpu_timing *g);
+
+/* Run launches ls[0..n) (streams[i] is launch i's stream) to completion. Returns HD_FUNC_OK or
+ * an HD_FUNC_ERR_* code with the report in err; on error or interrupt nothing of the batch stays
+ * resident and the statistics gathered so far remain. */
+int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls, const int *streams,
+                      unsigned n, volatile sig_atomic_t *interrupt, char *err, size_t errlen);
+
+/* Statistics so far (valid between runs). */
+const struct hd_timing_stats *hd_gpu_timing_stats(const struct hd_gpu_timing *g);
+/* The configuration it was built from. */
+const struct hd_config *hd_gpu_timing_config(const struct hd_gpu_timing *g);
+/* Sample the time series every `cycles` cycles (0: off). */
+void hd_gpu_timing_set_sampling(struct hd_gpu_timing *g, uint64_t cycles);
+void hd_gpu_timing_set_progress(struct hd_gpu_timing *g, hd_gpu_timing_progress_fn fn, void *ctx);
+
+/* Occupancy (occupancy.h) of a CTA with these resources on an empty SM of this GPU; returns
+ * the CTAs per SM. The CTA scheduler allocates exactly o->demand per CTA. */
+uint32_t hd_gpu_timing_occupancy(const struct hd_gpu_timing *g, uint32_t threads,
+                                 uint32_t regs_per_thread, uint64_t smem, struct hd_occupancy *o);
+
+#endif

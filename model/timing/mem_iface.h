@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT
+ * mem_iface.h - the port between the SMs and the memory system: a request record and a small
+ * ops struct that every memory model implements.
+ *
+ * Design: an SM sends requests (one coalesced segment or sector of a warp's access, or one
+ * instruction-cache line) when can_send() allows it, and later receives the completed ones for
+ * that SM through recv(), in completion order. Requests carry no data (the functional model has
+ * already done the access at issue); they carry what a timing model of caches, interconnect and
+ * DRAM needs: address, size, kind, state space, SM, kernel (launch id) and the cycle it was sent,
+ * plus an opaque tag that comes back unchanged. Everything that completes is returned, stores
+ * included (fences wait for them). The memory model is ticked once per core cycle after the SMs'
+ * sends of the previous cycle; `now` is always passed in (rule C7), never read from a global.
+ * Implementations: mem_fixed.c (fixed latency, per-SM bandwidth; until the memory system lands),
+ * later GPGPU-Sim-style L1 / crossbar / L2 / DRAM behind the same ops.
+ */
+#ifndef HD_MEM_IFACE_H
+#define HD_MEM_IFACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum hd_mem_kind { HD_MEM_LOAD = 0, HD_MEM_STORE, HD_MEM_ATOMIC, HD_MEM_IFETCH, HD_MEM_KINDS };
+
+struct hd_mem_req {
+    uint64_t addr;        /* first byte (aligned to the segment, sector or line) */
+    uint64_t tag;         /* the sender's; returned unchanged */
+    uint64_t issue_cycle; /* the cycle it was sent */
+    uint64_t done_cycle;  /* set by the memory model when it completes */
+    uint32_t bytes;
+    uint32_t kernel;      /* launch id, for per-kernel traffic accounting */
+    uint16_t sm;
+    uint8_t kind;         /* enum hd_mem_kind */
+    uint8_t space;        /* enum hd_space: GLOBAL or LOCAL; NONE for instruction fetch */
+};
+
+struct hd_mem_ops {
+    const char *name;
+    /* May SM r->sm send r this cycle? (bandwidth, queue space) */
+    bool (*can_send)(const void *impl, const struct hd_mem_req *r, uint64_t now);
+    /* Send r (copied). Returns false, changing nothing, if can_send() would say no. */
+    bool (*send)(void *impl, const struct hd_mem_req *r, uint64_t now);
+    /* Up to `max` requests of SM `sm` completed by `now`, oldest first, into out. */
+    unsigned (*recv)(void *impl, unsigned sm, struct hd_mem_req *out, unsigned max, uint64_t now);
+    /* Advance one cycle. Returns true if something moved (for the watchdog). */
+    bool (*tick)(void *impl, uint64_t now);
+    /* Nothing in flight? */
+    bool (*idle)(const void *impl);
+    /* Requests of SM `sm` in flight (sent, not yet received). */
+    unsigned (*pending)(const void *impl, unsigned sm);
+    /* The earliest cycle > now at which something completes or can move, UINT64_MAX if none
+     * (lets the GPU skip cycles in which nothing can happen). */
+    uint64_t (*next_event)(const void *impl, uint64_t now);
+    /* One line describing what is in flight (deadlock reports). */
+    void (*describe)(const void *impl, char *buf, size_t len);
+    /* Drop everything in flight (after an aborted run). */
+    void (*flush)(void *impl);
+    void (*destroy)(void *impl);
+};
+
+struct hd_mem {
+    const struct hd_mem_ops *ops;
+    void *impl;
+};
+
+#endif

@@ -1,0 +1,688 @@
+/* SPDX-License-Identifier: MIT
+ * sm.c - the SM: creation, CTA placement and retirement, warp states, the cycle, reports.
+ *
+ * Design: see sm.h and sm_impl.h. A warp's state (enum hd_wstate) is recomputed by
+ * hd_sm_warp_eval() whenever something about it changes (a fetch arrives, it issues, a result it
+ * waits for is written back, its barrier releases, a load returns), never by scanning all warps
+ * each cycle; per scheduler the SM keeps the count of warps in each state and the bitset of READY
+ * warps, so a scheduler's work and its stall classification cost O(ready warps). The tick runs
+ * the stages from last to first: writeback events, memory responses, load/store sends, dispatch,
+ * operand reads, issue, fetch.
+ */
+#include "sm_impl.h"
+
+#include "func_status.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* {==== Creation ==== */
+static bool alloc_arrays(struct hd_sm *sm)
+{
+    const struct hd_sm_params *p = sm->p;
+    sm->words = (p->max_warps + 63) / 64;
+    sm->w = calloc(p->max_warps, sizeof *sm->w);
+    sm->cta = calloc(p->max_ctas, sizeof *sm->cta);
+    sm->ready = calloc(sm->words, sizeof *sm->ready);
+    sm->need_fetch = calloc(sm->words, sizeof *sm->need_fetch);
+    sm->sched = calloc(p->num_sched, sizeof *sm->sched);
+    sm->nstate = calloc(p->num_sched, sizeof *sm->nstate);
+    sm->oldest = calloc(p->num_sched, sizeof *sm->oldest);
+    sm->last_stall = calloc(p->num_sched, sizeof *sm->last_stall);
+    sm->order_buf = calloc(p->max_warps, sizeof *sm->order_buf);
+    sm->ready_buf = calloc(p->max_warps, sizeof *sm->ready_buf);
+    sm->res_la = calloc(p->max_ctas, sizeof *sm->res_la);
+    sm->res_n = calloc(p->max_ctas, sizeof *sm->res_n);
+    sm->retired = calloc(p->max_ctas, sizeof *sm->retired);
+    sm->rx = calloc(64, sizeof *sm->rx);
+    if (!sm->w || !sm->cta || !sm->ready || !sm->need_fetch || !sm->sched || !sm->nstate ||
+        !sm->oldest || !sm->last_stall || !sm->order_buf || !sm->ready_buf || !sm->res_la ||
+        !sm->res_n || !sm->retired || !sm->rx)
+        return false;
+    for (uint32_t i = 0; i < p->max_warps; i++) {
+        sm->w[i].slot = i;
+        sm->w[i].sched = i % p->num_sched;
+    }
+    for (uint32_t s = 0; s < p->num_sched; s++) {
+        sm->oldest[s] = HD_SM_NONE;
+        sm->nstate[s][HD_WS_EMPTY] = 0;
+        if (hd_sched_create(p, &sm->sched[s]) != 0)
+            return false;
+    }
+    return true;
+}
+
+struct hd_sm *hd_sm_create(const struct hd_sm_params *p, uint32_t id, const struct hd_sm_env *env,
+                           char *err, size_t errlen)
+{
+    struct hd_sm *sm = calloc(1, sizeof *sm);
+    if (!sm) {
+        snprintf(err, errlen, "host out of memory creating SM %u", id);
+        return NULL;
+    }
+    sm->p = p;
+    sm->id = id;
+    sm->mem = env->mem;
+    sm->st = env->stats;
+    sm->sst = env->sched_stats;
+    if (!alloc_arrays(sm) || hd_sm_alloc_partitioned(p, &sm->alloc) != 0 ||
+        hd_sm_icache_init(sm) != 0 || hd_sm_opcoll_init(sm) != 0 || hd_sm_ldst_init(sm) != 0) {
+        hd_sm_destroy(sm);
+        snprintf(err, errlen, "host out of memory creating SM %u", id);
+        return NULL;
+    }
+    return sm;
+}
+
+void hd_sm_destroy(struct hd_sm *sm)
+{
+    if (!sm)
+        return;
+    const struct hd_sm_params *p = sm->p;
+    if (sm->cta)
+        for (uint32_t i = 0; i < p->max_ctas; i++)
+            if (sm->cta[i].fc.warps)
+                hd_func_cta_destroy(&sm->cta[i].fc);
+    if (sm->w)
+        for (uint32_t i = 0; i < p->max_warps; i++)
+            free(sm->w[i].sb);
+    if (sm->sched)
+        for (uint32_t s = 0; s < p->num_sched; s++)
+            if (sm->sched[s].ops)
+                sm->sched[s].ops->destroy(sm->sched[s].impl);
+    if (sm->alloc.ops)
+        sm->alloc.ops->destroy(sm->alloc.impl);
+    free(sm->w);
+    free(sm->cta);
+    free(sm->ready);
+    free(sm->need_fetch);
+    free(sm->sched);
+    free(sm->nstate);
+    free(sm->oldest);
+    free(sm->last_stall);
+    free(sm->order_buf);
+    free(sm->ready_buf);
+    free(sm->res_la);
+    free(sm->res_n);
+    free(sm->retired);
+    free(sm->rx);
+    free(sm->sh_word);
+    free(sm->sh_cnt);
+    free(sm->sh_stamp);
+    free(sm->ic_tag);
+    free(sm->ic_lru);
+    free(sm->fills);
+    free(sm->cu);
+    free(sm->cu_order);
+    free(sm->memops);
+    free(sm->bank_stamp);
+    free(sm->bank_cnt);
+    for (int u = 0; u < HD_TU_COUNT; u++)
+        free(sm->unit_free[u]);
+    free(sm->wb_stamp);
+    free(sm->wb_cnt);
+    free(sm->wheel_head);
+    free(sm->wheel_tail);
+    free(sm->ev);
+    free(sm->ldst);
+    free(sm->lt);
+    free(sm);
+}
+/* }==== */
+
+/* {==== Warp states ==== */
+static uint8_t head_state(const struct hd_sm *sm, const struct hd_twarp *w)
+{
+    if (w->sb_pending == 0)
+        return HD_WS_READY;
+    const struct hd_func_instr *d = &hd_sm_warp_kernel(sm, w)->code[w->ib_pc];
+    uint8_t worst = HD_SB_FREE;
+    for (unsigned i = 0; i < d->nread; i++) {
+        uint8_t m = w->sb[d->read[i]];
+        worst = m > worst ? m : worst;
+    }
+    for (unsigned i = 0; i < d->nwrite; i++) {
+        uint8_t m = w->sb[d->write[i]];
+        worst = m > worst ? m : worst;
+    }
+    return worst >= HD_SB_SHORT ? HD_WS_SB_MEM : worst == HD_SB_ALU ? HD_WS_SB_ALU : HD_WS_READY;
+}
+
+static void set_state(struct hd_sm *sm, struct hd_twarp *w, uint8_t ns)
+{
+    uint8_t os = w->state;
+    if (os == ns)
+        return;
+    sm->nstate[w->sched][os]--;
+    sm->nstate[w->sched][ns]++;
+    w->state = ns;
+    hd_bit_set(sm->ready, w->slot, ns == HD_WS_READY);
+    bool long_wait = ns == HD_WS_BARRIER || ns == HD_WS_MEMBAR ||
+                     (ns == HD_WS_SB_MEM && w->sb_long > 0);
+    if (long_wait && os != HD_WS_BARRIER && os != HD_WS_MEMBAR && os != HD_WS_SB_MEM)
+        sm->sched[w->sched].ops->long_wait(sm->sched[w->sched].impl, w->slot);
+}
+
+void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
+{
+    (void)now;
+    uint8_t ns;
+    if (w->state == HD_WS_EMPTY)
+        return;
+    if (w->done)
+        ns = HD_WS_DRAIN;
+    else if (w->fw->at_barrier)
+        ns = HD_WS_BARRIER;
+    else if (w->membar && (w->mem_out > 0 || w->sb_long > 0))
+        ns = HD_WS_MEMBAR;
+    else {
+        w->membar = false;
+        ns = w->ib_n == 0 ? HD_WS_FETCH : head_state(sm, w);
+    }
+    set_state(sm, w, ns);
+}
+
+static void update_oldest(struct hd_sm *sm, uint32_t s)
+{
+    uint32_t best = HD_SM_NONE;
+    for (uint32_t i = s; i < sm->p->max_warps; i += sm->p->num_sched) {
+        const struct hd_twarp *w = &sm->w[i];
+        if (w->state != HD_WS_EMPTY && !w->done && (best == HD_SM_NONE || w->age < sm->w[best].age))
+            best = i;
+    }
+    sm->oldest[s] = best;
+}
+/* }==== */
+
+/* {==== CTA placement and retirement ==== */
+static bool mixing_ok(const struct hd_sm *sm, const struct hd_sm_launch *la)
+{
+    if (sm->p->concurrent_kernels || sm->nres == 0)
+        return true;
+    return sm->nres == 1 && sm->res_la[0] == la;
+}
+
+bool hd_sm_can_accept(const struct hd_sm *sm, const struct hd_sm_launch *la)
+{
+    return mixing_ok(sm, la) && sm->alloc.ops->can_accept(sm->alloc.impl, &la->demand);
+}
+
+static void res_add(struct hd_sm *sm, struct hd_sm_launch *la)
+{
+    for (uint32_t i = 0; i < sm->nres; i++)
+        if (sm->res_la[i] == la) {
+            sm->res_n[i]++;
+            return;
+        }
+    sm->res_la[sm->nres] = la;
+    sm->res_n[sm->nres++] = 1;
+    if (la->info->c.max_coresident_launches < sm->nres)
+        la->info->c.max_coresident_launches = sm->nres;
+    for (uint32_t i = 0; i < sm->nres; i++) /* the others now share the SM with it too */
+        if (sm->res_la[i]->info->c.max_coresident_launches < sm->nres)
+            sm->res_la[i]->info->c.max_coresident_launches = sm->nres;
+}
+
+static void res_remove(struct hd_sm *sm, const struct hd_sm_launch *la)
+{
+    for (uint32_t i = 0; i < sm->nres; i++)
+        if (sm->res_la[i] == la) {
+            if (--sm->res_n[i] == 0) {
+                sm->res_la[i] = sm->res_la[sm->nres - 1];
+                sm->res_n[i] = sm->res_n[sm->nres - 1];
+                sm->nres--;
+            }
+            return;
+        }
+}
+
+static bool sb_fit(struct hd_twarp *w, uint32_t nregs)
+{
+    if (w->sb_cap < nregs) {
+        uint8_t *p = realloc(w->sb, nregs);
+        if (!p)
+            return false;
+        w->sb = p;
+        w->sb_cap = nregs;
+    }
+    memset(w->sb, 0, nregs ? nregs : 0);
+    return true;
+}
+
+static int cta_storage(struct hd_sm *sm, struct hd_tcta *c, struct hd_func_launch *l,
+                       uint64_t linear, char *err, size_t errlen)
+{
+    if (c->fc_l == l) {
+        hd_func_cta_reset(&c->fc, linear, sm->id);
+        return HD_FUNC_OK;
+    }
+    if (c->fc.warps)
+        hd_func_cta_destroy(&c->fc);
+    c->fc_l = NULL;
+    int st = hd_func_cta_init(&c->fc, l, linear, sm->id, err, errlen);
+    if (st == HD_FUNC_OK)
+        c->fc_l = l;
+    return st;
+}
+
+int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, uint64_t linear, uint64_t now,
+                    char *err, size_t errlen)
+{
+    struct hd_cta_grant g;
+    if (!mixing_ok(sm, la) || !sm->alloc.ops->accept(sm->alloc.impl, &la->demand, &g)) {
+        snprintf(err, errlen, "internal: SM %u cannot take a CTA of %s", sm->id,
+                 la->l->k->entry->name);
+        return HD_FUNC_ERR_INTERNAL;
+    }
+    struct hd_tcta *c = &sm->cta[g.cta_slot];
+    int st = cta_storage(sm, c, la->l, linear, err, errlen);
+    if (st != HD_FUNC_OK) {
+        sm->alloc.ops->release(sm->alloc.impl, &g);
+        return st;
+    }
+    c->used = true;
+    c->la = la;
+    c->grant = g;
+    c->live = g.nwarps;
+    c->start = now;
+    const uint32_t nregs = la->l->k->nregs;
+    for (uint32_t i = 0; i < g.nwarps; i++) {
+        struct hd_twarp *w = &sm->w[g.warp_slot[i]];
+        uint8_t *sb = w->sb;
+        uint32_t cap = w->sb_cap, slot = w->slot, sch = w->sched;
+        memset(w, 0, sizeof *w);
+        w->sb = sb;
+        w->sb_cap = cap;
+        w->slot = slot;
+        w->sched = sch;
+        if (!sb_fit(w, nregs)) {
+            snprintf(err, errlen, "host out of memory for a scoreboard");
+            return HD_FUNC_ERR_MEMORY;
+        }
+        w->fw = &c->fc.warps[i];
+        w->cta = g.cta_slot;
+        w->age = sm->next_age++;
+        w->state = HD_WS_EMPTY;
+        sm->nstate[w->sched][HD_WS_EMPTY]++; /* set_state moves it out of EMPTY */
+        set_state(sm, w, HD_WS_FETCH);
+        sm->sched[w->sched].ops->add(sm->sched[w->sched].impl, w->slot, w->age);
+        uint32_t pc = 0;
+        uint32_t active;
+        if (!hd_func_warp_next(w->fw, &pc, &active))
+            w->done = true;
+        hd_sm_fetch_reset(sm, w, pc);
+        hd_sm_warp_eval(sm, w, now);
+    }
+    for (uint32_t s = 0; s < sm->p->num_sched; s++)
+        update_oldest(sm, s);
+    sm->nwarps += g.nwarps;
+    sm->nctas++;
+    res_add(sm, la);
+    sm->st->ctas_launched++;
+    /* warps that were done at once (an empty kernel) drain now */
+    for (uint32_t i = 0; i < g.nwarps; i++)
+        hd_sm_warp_check_drained(sm, &sm->w[g.warp_slot[i]], now);
+    return HD_FUNC_OK;
+}
+
+static void retire_cta(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
+{
+    struct hd_sm_launch *la = c->la;
+    la->info->c.resident_warp_cycles += (uint64_t)c->grant.nwarps * (now + 1 - c->start);
+    sm->alloc.ops->release(sm->alloc.impl, &c->grant);
+    res_remove(sm, la);
+    c->used = false;
+    sm->nctas--;
+    sm->st->ctas_done++;
+    sm->retired[sm->nretired++] = la;
+}
+
+void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
+{
+    if (!w->done || w->state == HD_WS_EMPTY || w->inflight || w->mem_out)
+        return;
+    struct hd_tcta *c = &sm->cta[w->cta];
+    sm->sched[w->sched].ops->remove(sm->sched[w->sched].impl, w->slot);
+    set_state(sm, w, HD_WS_EMPTY);
+    sm->nstate[w->sched][HD_WS_EMPTY]--;
+    hd_bit_set(sm->need_fetch, w->slot, false);
+    if (sm->oldest[w->sched] == w->slot)
+        update_oldest(sm, w->sched);
+    sm->nwarps--;
+    if (--c->live == 0)
+        retire_cta(sm, c, now);
+}
+
+unsigned hd_sm_retired(struct hd_sm *sm, struct hd_sm_launch **out, unsigned max)
+{
+    unsigned n = sm->nretired < max ? sm->nretired : max;
+    memcpy(out, sm->retired, n * sizeof *out);
+    memmove(sm->retired, sm->retired + n, (sm->nretired - n) * sizeof *sm->retired);
+    sm->nretired -= n;
+    return n;
+}
+/* }==== */
+
+/* {==== The cycle ==== */
+/* One stall reason per scheduler that did not issue (see sched_stats.def). */
+void hd_sm_count_stall(struct hd_sm *sm, uint32_t s)
+{
+    const uint32_t *n = sm->nstate[s];
+    struct hd_sched_stats *ss = &sm->sst[s];
+    uint8_t r;
+    if (n[HD_WS_READY]) {
+        ss->stall_pipeline++;
+        r = 1;
+    } else if (n[HD_WS_SB_MEM] || n[HD_WS_MEMBAR]) {
+        ss->stall_memory++;
+        r = 2;
+    } else if (n[HD_WS_SB_ALU]) {
+        ss->stall_scoreboard++;
+        r = 3;
+    } else if (n[HD_WS_BARRIER]) {
+        ss->stall_barrier++;
+        r = 4;
+    } else if (n[HD_WS_FETCH]) {
+        ss->stall_ibuffer++;
+        r = 5;
+    } else {
+        r = 0; /* idle: computed from the cycle count */
+    }
+    sm->last_stall[s] = r;
+    uint32_t o = sm->oldest[s];
+    if (r && o != HD_SM_NONE) {
+        const struct hd_twarp *w = &sm->w[o];
+        uint32_t pc, active;
+        struct hd_line_stats *ls = sm->cta[w->cta].la->lines;
+        if (hd_func_warp_next(w->fw, &pc, &active) && pc < ls->npc)
+            ls->stall[pc]++;
+    }
+}
+
+bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen)
+{
+    bool progress = false;
+    *status = HD_FUNC_OK;
+    sm->last_tick = now;
+    progress |= hd_sm_events(sm, now);
+    progress |= hd_sm_mem_receive(sm, now);
+    progress |= hd_sm_ldst_send(sm, now);
+    progress |= hd_sm_dispatch(sm, now);
+    progress |= hd_sm_read_operands(sm, now);
+    progress |= hd_sm_issue(sm, now, status, err, errlen);
+    if (*status != HD_FUNC_OK)
+        return true;
+    progress |= hd_sm_fetch(sm, now);
+    if (sm->nctas) {
+        struct hd_sm_stats *st = sm->st;
+        st->active_cycles++;
+        st->resident_warps += sm->nwarps;
+        st->resident_ctas += sm->nctas;
+        if (sm->nres > 1)
+            st->multi_kernel_cycles++;
+    }
+    return progress;
+}
+
+bool hd_sm_busy(const struct hd_sm *sm)
+{
+    return sm->nctas || sm->nev || sm->ncu_order || sm->nfills || sm->nretired ||
+           (sm->mem->ops->pending && sm->mem->ops->pending(sm->mem->impl, sm->id));
+}
+
+void hd_sm_occupancy(const struct hd_sm *sm, uint32_t *warps, uint32_t *ctas)
+{
+    *warps = sm->nwarps;
+    *ctas = sm->nctas;
+}
+
+uint64_t hd_sm_next_event(const struct hd_sm *sm, uint64_t now)
+{
+    if (sm->ncu_order || sm->nretired)
+        return now + 1;
+    for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
+        if (sm->ldst[u].next < sm->ldst[u].op.nreq)
+            return now + 1;
+    for (uint32_t i = 0; i < sm->words; i++)
+        if (sm->ready[i])
+            return now + 1;
+    for (uint32_t i = 0; i < sm->words; i++) /* a warp that may fetch later */
+        for (uint64_t b = sm->need_fetch[i]; b; b &= b - 1) {
+            const struct hd_twarp *w = &sm->w[i * 64 + (uint32_t)__builtin_ctzll(b)];
+            if (w->fetch_after <= now + 1)
+                return now + 1;
+        }
+    uint64_t t = UINT64_MAX;
+    if (sm->nev)
+        for (uint32_t d = 1; d <= sm->wheel_mask; d++)
+            if (sm->wheel_head[(now + d) & sm->wheel_mask] != HD_SM_NONE) {
+                t = now + d;
+                break;
+            }
+    for (uint32_t i = 0; i < sm->words; i++)
+        for (uint64_t b = sm->need_fetch[i]; b; b &= b - 1) {
+            const struct hd_twarp *w = &sm->w[i * 64 + (uint32_t)__builtin_ctzll(b)];
+            t = w->fetch_after < t ? w->fetch_after : t;
+        }
+    return t;
+}
+
+void hd_sm_skip(struct hd_sm *sm, uint64_t n)
+{
+    for (uint32_t s = 0; s < sm->p->num_sched; s++) {
+        struct hd_sched_stats *ss = &sm->sst[s];
+        switch (sm->last_stall[s]) {
+        case 1: ss->stall_pipeline += n; break;
+        case 2: ss->stall_memory += n; break;
+        case 3: ss->stall_scoreboard += n; break;
+        case 4: ss->stall_barrier += n; break;
+        case 5: ss->stall_ibuffer += n; break;
+        default: break;
+        }
+        uint32_t o = sm->oldest[s];
+        if (sm->last_stall[s] && o != HD_SM_NONE) {
+            const struct hd_twarp *w = &sm->w[o];
+            uint32_t pc, active;
+            struct hd_line_stats *ls = sm->cta[w->cta].la->lines;
+            if (hd_func_warp_next(w->fw, &pc, &active) && pc < ls->npc)
+                ls->stall[pc] += n;
+        }
+    }
+    if (sm->nctas) {
+        struct hd_sm_stats *st = sm->st;
+        st->active_cycles += n;
+        st->resident_warps += n * sm->nwarps;
+        st->resident_ctas += n * sm->nctas;
+        if (sm->nres > 1)
+            st->multi_kernel_cycles += n;
+    }
+}
+/* }==== */
+
+/* {==== Reports and abort ==== */
+static const char *const state_names[HD_WS_COUNT] = {
+    "empty", "no instruction", "barrier", "fence", "waiting for a load",
+    "waiting for an ALU result", "ready", "draining"};
+
+void hd_sm_describe(const struct hd_sm *sm, uint64_t now, char *buf, size_t len)
+{
+    size_t n = 0;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        if (n < len) {                                                                             \
+            int k_ = snprintf(buf + n, len - n, __VA_ARGS__);                                      \
+            n += k_ > 0 ? (size_t)k_ : 0;                                                          \
+        }                                                                                          \
+    } while (0)
+    PUT("SM %u: %u CTAs, %u warps, %u collector units busy, %u events, %u loads in flight, "
+        "%u icache fills",
+        sm->id, sm->nctas, sm->nwarps, sm->ncu_order, sm->nev, sm->nlt, sm->nfills);
+    for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
+        if (sm->ldst[u].next < sm->ldst[u].op.nreq)
+            PUT("; LD/ST %u has %u requests to send", u, sm->ldst[u].op.nreq - sm->ldst[u].next);
+    unsigned shown = 0;
+    for (uint32_t i = 0; i < sm->p->max_warps && shown < 8; i++) {
+        const struct hd_twarp *w = &sm->w[i];
+        if (w->state == HD_WS_EMPTY)
+            continue;
+        const struct hd_tcta *c = &sm->cta[w->cta];
+        const struct hd_func_kernel *k = c->la->l->k;
+        uint32_t pc = 0, active = 0;
+        bool has = hd_func_warp_next(w->fw, &pc, &active);
+        PUT("\n  warp %u (%s, CTA (%u,%u,%u) warp %u): %s", i, k->entry->name, c->fc.ctaid[0],
+            c->fc.ctaid[1], c->fc.ctaid[2], w->fw->id, state_names[w->state]);
+        if (has && pc < k->ncode)
+            PUT(" at PC %u, %s:%u", pc, k->mod->ir->filename ? k->mod->ir->filename : "<ptx>",
+                k->code[pc].ir->line);
+        if (w->state == HD_WS_BARRIER)
+            PUT(" (barrier %u)", w->fw->bar_id);
+        if (w->inflight || w->mem_out)
+            PUT(" [%u in flight, %u memory requests]", w->inflight, w->mem_out);
+        shown++;
+    }
+    if (shown < sm->nwarps)
+        PUT("\n  ... and %u more warps", sm->nwarps - shown);
+    (void)now;
+#undef PUT
+}
+
+bool hd_sm_lowest_cta(const struct hd_sm *sm, const struct hd_sm_launch *la, uint64_t *linear,
+                      uint32_t ctaid[3])
+{
+    bool found = false;
+    for (uint32_t i = 0; i < sm->p->max_ctas; i++) {
+        const struct hd_tcta *c = &sm->cta[i];
+        if (c->used && c->la == la && (!found || c->fc.linear < *linear)) {
+            *linear = c->fc.linear;
+            memcpy(ctaid, c->fc.ctaid, 3 * sizeof *ctaid);
+            found = true;
+        }
+    }
+    return found;
+}
+
+void hd_sm_abort(struct hd_sm *sm)
+{
+    const struct hd_sm_params *p = sm->p;
+    for (uint32_t i = 0; i < p->max_warps; i++) {
+        struct hd_twarp *w = &sm->w[i];
+        if (w->state != HD_WS_EMPTY)
+            sm->sched[w->sched].ops->remove(sm->sched[w->sched].impl, w->slot);
+        w->state = HD_WS_EMPTY;
+        w->done = false;
+        w->inflight = w->mem_out = 0;
+    }
+    for (uint32_t s = 0; s < p->num_sched; s++) {
+        memset(sm->nstate[s], 0, sizeof sm->nstate[s]);
+        sm->oldest[s] = HD_SM_NONE;
+    }
+    memset(sm->ready, 0, sm->words * sizeof *sm->ready);
+    memset(sm->need_fetch, 0, sm->words * sizeof *sm->need_fetch);
+    for (uint32_t i = 0; i < p->max_ctas; i++) {
+        struct hd_tcta *c = &sm->cta[i];
+        if (c->used)
+            sm->alloc.ops->release(sm->alloc.impl, &c->grant);
+        c->used = false;
+        if (c->fc.warps)
+            hd_func_cta_destroy(&c->fc);
+        c->fc_l = NULL;
+    }
+    sm->nwarps = sm->nctas = sm->nres = sm->nretired = 0;
+    /* collectors, events, load/store units and trackers */
+    for (uint32_t c = 0; c < sm->ncu; c++)
+        sm->cu[c].busy = false;
+    sm->ncu_order = 0;
+    for (int u = 0; u < HD_TU_COUNT; u++)
+        sm->cu_free[u] = 0;
+    for (uint32_t c = 0; c < sm->ncu; c++)
+        sm->cu_free[sm->cu[c].unit]++;
+    for (uint32_t b = 0; b <= sm->wheel_mask; b++)
+        sm->wheel_head[b] = sm->wheel_tail[b] = HD_SM_NONE;
+    sm->ev_free = HD_SM_NONE;
+    for (uint32_t e = 0; e < sm->ev_cap; e++) {
+        sm->ev[e].next = sm->ev_free;
+        sm->ev_free = e;
+    }
+    sm->nev = 0;
+    for (uint32_t u = 0; u < p->units[HD_TU_MEM]; u++) {
+        sm->ldst[u].op.nreq = sm->ldst[u].next = 0;
+        sm->ldst[u].busy_until = 0;
+    }
+    sm->lt_free = HD_SM_NONE;
+    for (uint32_t t = p->max_loads; t-- > 0;) {
+        sm->lt[t].next_free = sm->lt_free;
+        sm->lt_free = t;
+    }
+    sm->nlt = 0;
+    sm->nfills = 0;
+    for (uint32_t f = 0; f < p->max_warps; f++)
+        sm->fills[f].busy = false;
+}
+
+void hd_sm_forget_launch(struct hd_sm *sm, const struct hd_func_launch *l)
+{
+    for (uint32_t i = 0; i < sm->p->max_ctas; i++) {
+        struct hd_tcta *c = &sm->cta[i];
+        if (c->fc_l == l && !c->used) {
+            hd_func_cta_destroy(&c->fc);
+            c->fc_l = NULL;
+        }
+    }
+}
+/* }==== */
+
+/* {==== Warp timing context ==== */
+/* The saved bytes: the fixed part of struct hd_twarp followed by the scoreboard. Indices (CTA
+ * slot, warp slot) are kept; pointers are not saved. */
+size_t hd_sm_warp_context_bytes(const struct hd_sm *sm, uint32_t slot)
+{
+    if (slot >= sm->p->max_warps)
+        return 0;
+    const struct hd_twarp *w = &sm->w[slot];
+    if (w->inflight || w->mem_out)
+        return 0;
+    return sizeof *w + w->sb_cap;
+}
+
+bool hd_sm_warp_save(const struct hd_sm *sm, uint32_t slot, void *buf, size_t len)
+{
+    size_t need = hd_sm_warp_context_bytes(sm, slot);
+    if (need == 0 || len < need)
+        return false;
+    const struct hd_twarp *w = &sm->w[slot];
+    struct hd_twarp copy = *w;
+    copy.fw = NULL;
+    copy.sb = NULL;
+    memcpy(buf, &copy, sizeof copy);
+    memcpy((char *)buf + sizeof copy, w->sb, w->sb_cap);
+    return true;
+}
+
+bool hd_sm_warp_restore(struct hd_sm *sm, uint32_t slot, const void *buf, size_t len)
+{
+    if (slot >= sm->p->max_warps || len < sizeof(struct hd_twarp))
+        return false;
+    struct hd_twarp *w = &sm->w[slot];
+    struct hd_twarp in;
+    memcpy(&in, buf, sizeof in);
+    if (len < sizeof in + in.sb_cap || in.sb_cap > w->sb_cap || w->state == HD_WS_EMPTY ||
+        w->inflight || w->mem_out)
+        return false;
+    /* the slot keeps its functional warp, scoreboard storage and scheduler accounting */
+    uint8_t state = w->state;
+    struct hd_func_warp *fw = w->fw;
+    uint8_t *sb = w->sb;
+    uint32_t cap = w->sb_cap;
+    *w = in;
+    w->fw = fw;
+    w->sb = sb;
+    w->sb_cap = cap;
+    w->slot = slot;
+    w->state = state;
+    memcpy(w->sb, (const char *)buf + sizeof in, in.sb_cap);
+    hd_sm_warp_eval(sm, w, sm->last_tick);
+    return true;
+}
+/* }==== */

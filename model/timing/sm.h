@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT
+ * sm.h - one streaming multiprocessor of the timing model: its public operations.
+ *
+ * Design: the SM is a cycle-level pipeline over the functional model (execute at issue):
+ * fetch through an L1 instruction cache into per-warp instruction buffers, N warp schedulers
+ * (sm_sched.h) over a scoreboard, operand collectors reading a banked register file, SP / SFU /
+ * DP / LD-ST pipelines with per-class latency and initiation interval, a result bus, shared-memory
+ * bank conflicts, coalescing of global/local accesses into requests to the memory interface
+ * (mem_iface.h), barriers and fences as warp states. CTAs are placed by the GPU through the
+ * allocation layer (sm_alloc.h) and reported back when their last warp has drained. The tick
+ * evaluates the stages from last to first (rule C8) and returns whether anything moved. Details,
+ * timelines and the stall classification: docs/timing.md. Internals: sm_impl.h.
+ */
+#ifndef HD_SM_H
+#define HD_SM_H
+
+#include "launch.h"
+#include "mem_iface.h"
+#include "sm_alloc.h"
+#include "timing_params.h"
+#include "timing_stats.h"
+#include "tkernel.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A launch as the SMs see it (owned by the GPU, valid while any of its CTAs is resident). */
+struct hd_sm_launch {
+    struct hd_func_launch *l;
+    const struct hd_tkernel *tk;
+    struct hd_launch_info *info;  /* its statistics */
+    struct hd_line_stats *lines;  /* per-PC counters of its kernel */
+    uint32_t id;                  /* launch id (memory requests carry it) */
+    struct hd_cta_demand demand;
+};
+
+/* What an SM is connected to. */
+struct hd_sm_env {
+    struct hd_mem *mem;
+    struct hd_sm_stats *stats;
+    struct hd_sched_stats *sched_stats; /* [num_sched] */
+};
+
+struct hd_sm;
+
+struct hd_sm *hd_sm_create(const struct hd_sm_params *p, uint32_t id, const struct hd_sm_env *env,
+                           char *err, size_t errlen);
+void hd_sm_destroy(struct hd_sm *sm);
+
+/* Could a CTA of `la` be placed now (resources, and kernel mixing rules)? */
+bool hd_sm_can_accept(const struct hd_sm *sm, const struct hd_sm_launch *la);
+/* Place CTA `linear` of `la`. Returns 0, or an HD_FUNC_ERR_* with a message. */
+int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, uint64_t linear, uint64_t now,
+                    char *err, size_t errlen);
+
+/* One cycle. Returns true if anything moved. A functional fault stops the SM: *status becomes
+ * non-zero and err holds the report. */
+bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen);
+
+/* Launches whose CTAs finished since the last call (one entry per CTA), at most max. */
+unsigned hd_sm_retired(struct hd_sm *sm, struct hd_sm_launch **out, unsigned max);
+
+/* Has resident CTAs or work in flight (must be ticked)? */
+bool hd_sm_busy(const struct hd_sm *sm);
+/* Resident warps and CTAs now. */
+void hd_sm_occupancy(const struct hd_sm *sm, uint32_t *warps, uint32_t *ctas);
+/* The earliest cycle > now at which this SM's state can change by itself (a scheduled event),
+ * or UINT64_MAX; valid right after a tick that made no progress. */
+uint64_t hd_sm_next_event(const struct hd_sm *sm, uint64_t now);
+/* Account `n` skipped cycles in which nothing could change (same stalls as the last cycle). */
+void hd_sm_skip(struct hd_sm *sm, uint64_t n);
+
+/* The resident CTA of `la` with the lowest linear index (false if none). */
+bool hd_sm_lowest_cta(const struct hd_sm *sm, const struct hd_sm_launch *la, uint64_t *linear,
+                      uint32_t ctaid[3]);
+/* Human-readable state for a deadlock report (queues, waiting warps with PC and PTX line). */
+void hd_sm_describe(const struct hd_sm *sm, uint64_t now, char *buf, size_t len);
+/* Drop every CTA and everything in flight (after a failed or interrupted run). */
+void hd_sm_abort(struct hd_sm *sm);
+/* Free cached CTA storage built for launch l (it is about to be destroyed). */
+void hd_sm_forget_launch(struct hd_sm *sm, const struct hd_func_launch *l);
+
+/* {==== Warp timing context (preemption studies) ==== */
+/* Bytes of warp slot `slot`'s timing state (front end, scoreboard, counters). The functional
+ * state is saved separately (hd_func_warp_save). Only a drained warp (nothing in flight) can be
+ * saved: returns 0 otherwise. */
+size_t hd_sm_warp_context_bytes(const struct hd_sm *sm, uint32_t slot);
+bool hd_sm_warp_save(const struct hd_sm *sm, uint32_t slot, void *buf, size_t len);
+bool hd_sm_warp_restore(struct hd_sm *sm, uint32_t slot, const void *buf, size_t len);
+/* }==== */
+
+#endif

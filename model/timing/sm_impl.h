@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT
+ * sm_impl.h - the SM's state and the functions its stages share (internal to model/timing's
+ * sm*.c files).
+ *
+ * Design: all mutable state of an SM is in struct hd_sm and the arrays it owns, allocated once
+ * at creation (the scoreboards grow when a kernel with more registers arrives; the event pool
+ * doubles if ever exhausted); nothing is allocated per instruction. Warps, CTAs, collector units,
+ * load trackers and events refer to each other by index, never by address, so a warp's timing
+ * state can be saved and restored as bytes. One file per stage:
+ *   sm.c         creation, CTA placement and retirement, warp states, the tick, reports
+ *   sm_issue.c   the schedulers' issue stage (functional step, scoreboard, ibuffer)
+ *   sm_fetch.c   instruction fetch, the instruction cache and decode
+ *   sm_opcoll.c  collector units, banked register reads, dispatch, result bus, events
+ *   sm_ldst.c    the load/store unit: coalescing, shared-memory banks, requests, responses
+ */
+#ifndef HD_SM_IMPL_H
+#define HD_SM_IMPL_H
+
+#include "cta.h"
+#include "exec.h"
+#include "sm.h"
+#include "sm_sched.h"
+#include "trace.h"
+
+#define HD_SM_NONE UINT32_MAX
+#define HD_MEMOP_MAX_REQ 128
+
+/* {==== Warps ==== */
+enum hd_wstate {
+    HD_WS_EMPTY,   /* slot not in use */
+    HD_WS_FETCH,   /* no decoded instruction (fetch, icache miss, decode) */
+    HD_WS_BARRIER, /* waiting at a CTA barrier */
+    HD_WS_MEMBAR,  /* fence: waiting for its memory operations */
+    HD_WS_SB_MEM,  /* next instruction needs a register a load will write */
+    HD_WS_SB_ALU,  /* ... a register an ALU instruction will write */
+    HD_WS_READY,   /* may issue if its collector unit is free */
+    HD_WS_DRAIN,   /* all threads exited; waiting for its instructions in flight */
+    HD_WS_COUNT
+};
+
+/* scoreboard marks: a pending write to the register by ... */
+enum { HD_SB_FREE = 0, HD_SB_ALU = 1, HD_SB_SHORT = 2 /* shared/const load */, HD_SB_LONG = 3 };
+
+struct hd_twarp {
+    struct hd_func_warp *fw;   /* functional state (in the CTA) */
+    uint32_t cta;              /* CTA slot */
+    uint32_t slot, sched;
+    uint64_t age;              /* smaller is older (GTO) */
+    uint8_t state;             /* enum hd_wstate */
+    bool done;                 /* every thread exited */
+    bool membar;               /* a fence waits for mem_out == 0 and no pending loads */
+    bool fetch_busy;           /* an instruction-cache access or decode is under way */
+    uint32_t ib_pc, ib_n;      /* decoded instructions [ib_pc, ib_pc + ib_n) */
+    uint32_t fetch_pc;         /* next PC to fetch */
+    uint64_t fetch_after;      /* no fetch before this cycle (branch / divergence penalty) */
+    uint32_t fetch_line;       /* instruction-cache line a missed fetch waits for */
+    uint8_t *sb;               /* [sb_cap] pending-write mark per kernel-wide register */
+    uint32_t sb_cap;
+    uint32_t sb_long;          /* registers waiting for long-latency loads */
+    uint32_t sb_pending;       /* registers with any pending write */
+    uint32_t inflight;         /* its instructions in collectors, pipelines or memory */
+    uint32_t mem_out;          /* its memory requests dispatched and not completed */
+};
+/* }==== */
+
+/* {==== CTAs ==== */
+struct hd_tcta {
+    bool used;
+    struct hd_sm_launch *la;
+    struct hd_func_cta fc;              /* functional CTA (storage reused within a launch) */
+    const struct hd_func_launch *fc_l;  /* launch fc's storage belongs to, or NULL */
+    struct hd_cta_grant grant;
+    uint32_t live;                      /* warps not yet drained */
+    uint64_t start;
+};
+/* }==== */
+
+/* {==== Operand collector and memory operations ==== */
+enum hd_memop_kind { HD_MO_NONE, HD_MO_SHARED, HD_MO_CONST, HD_MO_GLOBAL };
+
+struct hd_memop {                /* a memory instruction after address generation */
+    uint8_t kind;                /* enum hd_memop_kind */
+    uint8_t req_kind;            /* enum hd_mem_kind of its requests */
+    uint8_t space;               /* GLOBAL or LOCAL */
+    bool has_dst;
+    uint32_t degree;             /* shared: cycles (max distinct words in a bank) */
+    uint32_t nreq;
+    uint32_t req_bytes;
+    uint64_t req[HD_MEMOP_MAX_REQ];
+};
+
+struct hd_cu {
+    bool busy;
+    uint8_t unit;                /* enum hd_tunit */
+    uint8_t cls;                 /* enum hd_tclass */
+    uint8_t nread;               /* bank reads still to do */
+    bool has_dst;
+    uint32_t warp, pc;
+    uint64_t alloc_cycle, ready_at;
+    uint16_t bank[HD_TK_MAX_WORDS];
+    uint32_t memop;              /* index in sm->memops (memory CUs) */
+};
+
+struct hd_ldst {                 /* one load/store unit */
+    uint64_t busy_until;
+    struct hd_memop op;
+    uint32_t next;               /* next request of op to send */
+    uint32_t warp;
+    uint32_t tracker;            /* load tracker of op, or HD_SM_NONE */
+    uint32_t launch_id;
+};
+
+struct hd_load_tracker {
+    uint32_t warp, pc, remaining, next_free;
+    uint8_t mark;
+};
+
+enum hd_ev_type { HD_EV_WB, HD_EV_DECODE };
+struct hd_event {
+    uint32_t next;
+    uint32_t warp, pc, n;        /* WB: release writes of code[pc]; DECODE: ibuffer [pc, pc+n) */
+    uint8_t type;
+};
+/* }==== */
+
+/* {==== The instruction cache ==== */
+struct hd_icache_fill {
+    bool busy;
+    uint64_t line;
+};
+/* }==== */
+
+struct hd_sm {
+    const struct hd_sm_params *p;
+    uint32_t id;
+    struct hd_mem *mem;
+    struct hd_sm_stats *st;
+    struct hd_sched_stats *sst;
+    struct hd_sm_alloc alloc;
+    /* warps and CTAs */
+    struct hd_twarp *w;          /* [max_warps] */
+    struct hd_tcta *cta;         /* [max_ctas] */
+    uint32_t nwarps, nctas;      /* resident */
+    uint64_t next_age;
+    uint32_t words;              /* 64-bit words of a warp bitset */
+    uint64_t *ready;             /* [words] READY warps */
+    uint64_t *need_fetch;        /* [words] warps with an empty ibuffer that may fetch */
+    uint32_t fetch_rr;
+    /* schedulers */
+    struct hd_sched *sched;      /* [num_sched] */
+    uint32_t (*nstate)[HD_WS_COUNT]; /* [num_sched] warps per state */
+    uint32_t *oldest;            /* [num_sched] oldest resident warp, or HD_SM_NONE */
+    uint8_t *last_stall;         /* [num_sched] stall reason of the last cycle (for skips) */
+    uint32_t *order_buf, *ready_buf; /* [max_warps] scratch */
+    /* launches resident (kernel mixing) */
+    struct hd_sm_launch **res_la;/* [max_ctas] distinct resident launches */
+    uint32_t *res_n;             /* [max_ctas] their CTA counts */
+    uint32_t nres;
+    /* instruction cache */
+    uint64_t *ic_tag;            /* [sets * ways], UINT64_MAX = invalid */
+    uint64_t *ic_lru;            /* [sets * ways] last use stamp */
+    uint64_t ic_stamp;
+    struct hd_icache_fill *fills;/* [max_warps] outstanding line fills */
+    uint32_t nfills;
+    /* operand collectors */
+    struct hd_cu *cu;            /* all collector units, grouped by unit type */
+    uint32_t cu_first[HD_TU_COUNT], ncu;
+    uint32_t *cu_order;          /* busy CUs in allocation order */
+    uint32_t ncu_order;
+    uint32_t cu_free[HD_TU_COUNT];
+    struct hd_memop *memops;     /* [ncu] (used by memory CUs) */
+    uint64_t *bank_stamp;        /* [reg_banks] cycle of bank_cnt */
+    uint8_t *bank_cnt;
+    /* execution */
+    uint64_t *unit_free[HD_TU_COUNT]; /* [units[u]] first cycle each pipeline accepts again */
+    uint32_t wheel_mask;
+    uint64_t *wb_stamp;          /* [wheel] cycle of wb_cnt */
+    uint8_t *wb_cnt;
+    uint32_t *wheel_head, *wheel_tail; /* [wheel] event lists */
+    struct hd_event *ev;
+    uint32_t ev_cap, ev_free, nev;
+    struct hd_ldst *ldst;        /* [units[MEM]] */
+    struct hd_load_tracker *lt;  /* [max_loads] */
+    uint32_t lt_free, nlt;
+    struct hd_mem_req *rx;       /* receive buffer */
+    uint32_t *sh_word;           /* [shared_banks] bank-conflict scratch: first word per bank */
+    uint32_t *sh_cnt;            /* distinct words per bank */
+    uint64_t *sh_stamp, sh_serial;
+    /* outbox: finished CTAs */
+    struct hd_sm_launch **retired;
+    uint32_t nretired;
+    struct hd_func_trace tr;     /* scratch trace record */
+    uint64_t last_tick;
+};
+
+/* {==== sm.c ==== */
+/* Recompute warp w's state after anything about it changed. */
+void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
+/* Called when a warp may have finished draining (done, nothing in flight). */
+void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
+/* Count scheduler s's stall reason for this cycle (it issued nothing). */
+void hd_sm_count_stall(struct hd_sm *sm, uint32_t s);
+static inline const struct hd_func_kernel *hd_sm_warp_kernel(const struct hd_sm *sm,
+                                                             const struct hd_twarp *w)
+{
+    return sm->cta[w->cta].la->l->k;
+}
+static inline void hd_bit_set(uint64_t *b, uint32_t i, bool v)
+{
+    if (v)
+        b[i / 64] |= 1ull << (i % 64);
+    else
+        b[i / 64] &= ~(1ull << (i % 64));
+}
+/* }==== */
+
+/* {==== sm_issue.c ==== */
+bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen);
+/* Release the scoreboard marks of code[pc]'s destinations for warp w. */
+void hd_sm_sb_release(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc);
+/* }==== */
+
+/* {==== sm_fetch.c ==== */
+int hd_sm_icache_init(struct hd_sm *sm);
+bool hd_sm_fetch(struct hd_sm *sm, uint64_t now);
+/* An instruction-cache line arrived (tag from a request). */
+void hd_sm_icache_fill(struct hd_sm *sm, uint32_t fill, uint64_t now);
+/* The warp's fetch state after its ibuffer emptied or was flushed. */
+void hd_sm_fetch_reset(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc);
+/* }==== */
+
+/* {==== sm_opcoll.c ==== */
+int hd_sm_opcoll_init(struct hd_sm *sm);
+/* A free collector unit for unit type u, or HD_SM_NONE. */
+uint32_t hd_sm_cu_find(const struct hd_sm *sm, uint8_t u);
+/* Take CU c for warp w's instruction at pc (timing view ti). */
+void hd_sm_cu_alloc(struct hd_sm *sm, uint32_t c, struct hd_twarp *w, uint32_t pc,
+                    const struct hd_tinstr *ti, bool has_dst, uint64_t now);
+bool hd_sm_dispatch(struct hd_sm *sm, uint64_t now);
+bool hd_sm_read_operands(struct hd_sm *sm, uint64_t now);
+/* Schedule an event `delay` cycles ahead. Returns false on allocation failure. */
+bool hd_sm_event(struct hd_sm *sm, uint64_t now, uint32_t delay, uint8_t type, uint32_t warp,
+                 uint32_t pc, uint32_t n);
+bool hd_sm_events(struct hd_sm *sm, uint64_t now);
+void hd_sm_cu_release(struct hd_sm *sm, uint32_t c);
+/* }==== */
+
+/* {==== sm_ldst.c ==== */
+int hd_sm_ldst_init(struct hd_sm *sm);
+/* Build the memory operation of a trace (addresses -> requests / bank degree). */
+void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
+                       const struct hd_func_trace *tr, struct hd_memop *op);
+/* Try to start memory CU c on a load/store unit. */
+bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now);
+bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now);
+bool hd_sm_mem_receive(struct hd_sm *sm, uint64_t now);
+/* }==== */
+
+#endif

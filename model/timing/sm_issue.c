@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT
+ * sm_issue.c - the issue stage: each scheduler picks a ready warp, the functional model executes
+ * the instruction (execute at issue), and the timing state follows from its trace record.
+ *
+ * Design: a warp is READY when its next instruction is decoded and none of the registers it
+ * reads or writes has a pending write (WAW is a hazard too, as in GPGPU-Sim's scoreboard). The
+ * scheduler's policy orders the ready warps; the first whose collector unit is free issues. The
+ * trace record then says what happened: the ibuffer is flushed when the next PC is not the next
+ * buffered one (taken branch, divergence, reconvergence), a branch delays the next fetch by
+ * branch_cycles (+ diverge_cycles when it split the warp), bar.sync puts the warp into the barrier
+ * state and a release re-evaluates the CTA's warps, a fence waits for the warp's memory
+ * operations, and the destinations are marked in the scoreboard (ALU, short load for shared and
+ * constant memory, long load for global/local memory and atomics) until writeback.
+ */
+#include "sm_impl.h"
+
+#include "func_status.h"
+
+#include <stdio.h>
+
+void hd_sm_sb_release(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc)
+{
+    const struct hd_func_instr *d = &hd_sm_warp_kernel(sm, w)->code[pc];
+    for (unsigned i = 0; i < d->nwrite; i++) {
+        uint8_t *m = &w->sb[d->write[i]];
+        if (*m == HD_SB_FREE)
+            continue;
+        if (*m == HD_SB_LONG)
+            w->sb_long--;
+        w->sb_pending--;
+        *m = HD_SB_FREE;
+    }
+}
+
+static void sb_reserve(struct hd_twarp *w, const struct hd_func_instr *d, uint8_t mark)
+{
+    for (unsigned i = 0; i < d->nwrite; i++) {
+        uint8_t *m = &w->sb[d->write[i]];
+        if (*m != HD_SB_FREE)
+            continue; /* cannot happen: WAW blocks issue */
+        *m = mark;
+        w->sb_pending++;
+        if (mark == HD_SB_LONG)
+            w->sb_long++;
+    }
+}
+
+static uint8_t load_mark(const struct hd_memop *op)
+{
+    return op->kind == HD_MO_GLOBAL ? HD_SB_LONG : HD_SB_SHORT;
+}
+
+/* After the step: control flow, barriers, fences. */
+static void after_step(struct hd_sm *sm, struct hd_twarp *w, const struct hd_func_trace *tr,
+                       const struct hd_tinstr *ti, uint64_t now)
+{
+    const struct hd_sm_params *p = sm->p;
+    w->ib_pc++;
+    w->ib_n--;
+    if (tr->flags & HD_TR_WARP_DONE) {
+        w->done = true;
+        w->ib_n = 0;
+        hd_bit_set(sm->need_fetch, w->slot, false);
+    } else if (w->ib_n > 0 && w->ib_pc != tr->next_pc) {
+        w->ib_n = 0;
+    }
+    if (tr->flags & HD_TR_BRANCH) {
+        sm->st->branches++;
+        uint64_t delay = p->branch_cycles;
+        if (tr->flags & HD_TR_DIVERGED) {
+            sm->st->divergent_branches++;
+            delay += p->diverge_cycles;
+        }
+        if (now + delay > w->fetch_after)
+            w->fetch_after = now + delay;
+    }
+    if (!w->done && w->ib_n == 0)
+        hd_sm_fetch_reset(sm, w, tr->next_pc);
+    if (ti->cls == HD_TC_MEMBAR)
+        w->membar = true;
+    if (tr->flags & HD_TR_BAR_WAIT)
+        sm->st->barrier_waits++;
+    if (tr->flags & HD_TR_BAR_RELEASE) {
+        const struct hd_tcta *c = &sm->cta[w->cta];
+        for (uint32_t i = 0; i < c->grant.nwarps; i++)
+            hd_sm_warp_eval(sm, &sm->w[c->grant.warp_slot[i]], now);
+    }
+}
+
+/* After an arrival or an exit: if every live warp of w's CTA waits at a barrier, no arrival can
+ * complete one any more. Report it as the functional runner does (HD_FUNC_ERR_FAULT). */
+static int check_deadlock(struct hd_sm *sm, const struct hd_twarp *w, char *err, size_t errlen)
+{
+    const struct hd_tcta *c = &sm->cta[w->cta];
+    const struct hd_func_cta *fc = &c->fc;
+    uint32_t waiting = 0, first = HD_SM_NONE;
+    for (uint32_t i = 0; i < fc->nwarps; i++) {
+        const struct hd_func_warp *fw = &fc->warps[i];
+        if (!fw->done && !fw->at_barrier)
+            return HD_FUNC_OK;
+        if (fw->at_barrier && !fw->done) {
+            waiting++;
+            first = first == HD_SM_NONE ? i : first;
+        }
+    }
+    if (first == HD_SM_NONE)
+        return HD_FUNC_OK;
+    const struct hd_func_kernel *k = c->la->l->k;
+    const struct hd_func_warp *fw = &fc->warps[first];
+    const struct hd_func_barrier *b = &fc->bar[fw->bar_id];
+    uint32_t expected = b->expected_warps ? b->expected_warps : fc->live_warps;
+    snprintf(err, errlen,
+             "%s: barrier deadlock in block (%u,%u,%u): barrier %u at PC %u, %s:%u, has %u of %u "
+             "warps arrived and no other warp can run (%u waiting, %u finished)",
+             k->entry->name, fc->ctaid[0], fc->ctaid[1], fc->ctaid[2], fw->bar_id, fw->bar_pc,
+             k->mod->ir->filename ? k->mod->ir->filename : "<ptx>", k->code[fw->bar_pc].ir->line,
+             b->arrived, expected, waiting, fc->nwarps - fc->live_warps);
+    return HD_FUNC_ERR_FAULT;
+}
+
+/* Issue warp w's next instruction. Returns 1 issued, 0 not possible (collector busy), or a
+ * negative status after a functional fault. */
+static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint64_t now, char *err, size_t errlen)
+{
+    struct hd_tcta *c = &sm->cta[w->cta];
+    struct hd_sm_launch *la = c->la;
+    const uint32_t pc = w->ib_pc;
+    const struct hd_tinstr *ti = &la->tk->in[pc];
+    uint32_t cu = HD_SM_NONE;
+    if (ti->unit != HD_TU_NONE) {
+        cu = hd_sm_cu_find(sm, ti->unit);
+        if (cu == HD_SM_NONE)
+            return 0;
+    }
+    struct hd_func_trace *tr = &sm->tr;
+    int st = hd_func_warp_step(la->l, &c->fc, w->fw, now, tr);
+    if (st != HD_FUNC_OK) {
+        snprintf(err, errlen, "%s", la->l->err);
+        return st < 0 ? st : HD_FUNC_ERR_INTERNAL;
+    }
+    if (tr->pc != pc) { /* the ibuffer and the SIMT stack disagree: a model bug */
+        snprintf(err, errlen, "%s: internal: SM %u warp %u issued PC %u but the functional "
+                 "model executed PC %u", la->l->k->entry->name, sm->id, w->slot, pc, tr->pc);
+        return HD_FUNC_ERR_INTERNAL;
+    }
+    /* statistics */
+    const uint32_t lanes = (uint32_t)__builtin_popcount(tr->exec);
+    sm->st->warp_instrs++;
+    sm->st->thread_instrs += lanes;
+    sm->sst[w->sched].issued++;
+    la->info->c.warp_instrs++;
+    la->info->c.thread_instrs += lanes;
+    if (pc < la->lines->npc)
+        la->lines->issued[pc]++;
+    after_step(sm, w, tr, ti, now);
+    if (cu != HD_SM_NONE) {
+        const struct hd_func_instr *d = tr->in;
+        bool has_dst = d->nwrite > 0;
+        hd_sm_cu_alloc(sm, cu, w, pc, ti, has_dst, now);
+        w->inflight++;
+        if (ti->unit == HD_TU_MEM) {
+            struct hd_memop *op = &sm->memops[sm->cu[cu].memop];
+            hd_sm_memop_build(sm, w, tr, op);
+            op->has_dst = has_dst;
+            if (has_dst)
+                sb_reserve(w, d, load_mark(op));
+        } else if (has_dst) {
+            sb_reserve(w, d, HD_SB_ALU);
+        }
+    }
+    hd_sm_warp_eval(sm, w, now);
+    if ((tr->flags & (HD_TR_BAR_WAIT | HD_TR_WARP_DONE)) && !(tr->flags & HD_TR_BAR_RELEASE)) {
+        st = check_deadlock(sm, w, err, errlen);
+        if (st != HD_FUNC_OK)
+            return st;
+    }
+    if (w->done)
+        hd_sm_warp_check_drained(sm, w, now);
+    return 1;
+}
+
+/* The ready warps of scheduler s, ascending slot numbers, into sm->ready_buf. */
+static unsigned ready_list(struct hd_sm *sm, uint32_t s)
+{
+    unsigned n = 0;
+    const uint32_t ns = sm->p->num_sched;
+    for (uint32_t i = 0; i < sm->words; i++)
+        for (uint64_t b = sm->ready[i]; b; b &= b - 1) {
+            uint32_t slot = i * 64 + (uint32_t)__builtin_ctzll(b);
+            if (slot % ns == s)
+                sm->ready_buf[n++] = slot;
+        }
+    return n;
+}
+
+bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen)
+{
+    const struct hd_sm_params *p = sm->p;
+    bool progress = false;
+    for (uint32_t s = 0; s < p->num_sched; s++) {
+        unsigned issued = 0;
+        if (sm->nstate[s][HD_WS_READY]) {
+            struct hd_sched *sc = &sm->sched[s];
+            unsigned n = ready_list(sm, s);
+            unsigned k = sc->ops->order(sc->impl, sm->ready_buf, n, sm->order_buf);
+            for (unsigned i = 0; i < k && !issued; i++) {
+                struct hd_twarp *w = &sm->w[sm->order_buf[i]];
+                while (issued < p->issue_width && w->state == HD_WS_READY) {
+                    int r = issue_one(sm, w, now, err, errlen);
+                    if (r < 0) {
+                        *status = r;
+                        return true;
+                    }
+                    if (r == 0)
+                        break;
+                    issued++;
+                    sc->ops->issued(sc->impl, w->slot);
+                }
+            }
+        }
+        if (issued) {
+            sm->sst[s].issue_cycles++;
+            sm->last_stall[s] = 0;
+            progress = true;
+        } else if (sm->nwarps) {
+            hd_sm_count_stall(sm, s);
+        } else {
+            sm->last_stall[s] = 0;
+        }
+    }
+    return progress;
+}

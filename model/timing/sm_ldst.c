@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT
+ * sm_ldst.c - the load/store unit: address generation results turned into timing, shared-memory
+ * bank conflicts, coalescing into memory requests, and the responses.
+ *
+ * Design. At issue the functional step has produced every lane's address; hd_sm_memop_build()
+ * reduces them to what the pipeline needs:
+ *   shared  bank = (address / 4) mod shared_banks; lanes reading the same word share it
+ *           (broadcast); the access takes as many cycles as the most distinct words any bank
+ *           must deliver (the degree); the result is written back shared_latency + degree - 1
+ *           cycles after dispatch;
+ *   const   .const and .param loads: one cycle of the unit, written back after const_latency;
+ *   global  and local: the distinct segments (ldst_segment_bytes) or 32-byte sectors the lanes
+ *           touch, each one request through the memory interface, sent one per cycle while the
+ *           interface accepts. Local memory is interleaved per thread in 4-byte words, as the
+ *           hardware lays it out, so equal offsets of the 32 lanes fall into one 128-byte line.
+ * A load (or atomic with a result) takes an in-flight-load entry (ldst_max_loads per SM) that
+ * counts its outstanding requests; its destination registers stay pending in the scoreboard
+ * until the last one returns. Stores and reductions are fire-and-forget for the warp but occupy
+ * the unit while their requests are sent, and their completions are counted so that a fence
+ * (and a finishing warp) waits for them. Request tags: 1 = load entry, 2 = store of a warp,
+ * 3 = instruction-cache fill (sm_fetch.c).
+ */
+#include "sm_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_TYPE(t) ((t) >> 60)
+#define TAG_INDEX(t) ((uint32_t)((t)&0xffffffffu))
+#define TAG_LOAD (1ull << 60)
+#define TAG_STORE (2ull << 60)
+#define LOCAL_BASE (1ull << 52)
+
+int hd_sm_ldst_init(struct hd_sm *sm)
+{
+    const struct hd_sm_params *p = sm->p;
+    sm->ldst = calloc(p->units[HD_TU_MEM] + 1, sizeof *sm->ldst);
+    sm->lt = calloc(p->max_loads + 1, sizeof *sm->lt);
+    sm->sh_word = calloc(p->shared_banks, sizeof *sm->sh_word);
+    sm->sh_cnt = calloc(p->shared_banks, sizeof *sm->sh_cnt);
+    sm->sh_stamp = calloc(p->shared_banks, sizeof *sm->sh_stamp);
+    if (!sm->ldst || !sm->lt || !sm->sh_word || !sm->sh_cnt || !sm->sh_stamp)
+        return -1;
+    sm->lt_free = HD_SM_NONE;
+    for (uint32_t t = p->max_loads; t-- > 0;) {
+        sm->lt[t].next_free = sm->lt_free;
+        sm->lt_free = t;
+    }
+    return 0;
+}
+
+/* {==== Address analysis ==== */
+struct bank_overflow {
+    uint32_t bank, word;
+};
+
+/* Count one shared word; returns the bank's distinct words so far. */
+static uint32_t shared_word(struct hd_sm *sm, uint32_t word, struct bank_overflow *ov,
+                            unsigned *nov)
+{
+    const uint32_t b = word % sm->p->shared_banks;
+    if (sm->sh_stamp[b] != sm->sh_serial) {
+        sm->sh_stamp[b] = sm->sh_serial;
+        sm->sh_word[b] = word;
+        sm->sh_cnt[b] = 1;
+        return 1;
+    }
+    if (sm->sh_word[b] == word)
+        return sm->sh_cnt[b];
+    for (unsigned i = 0; i < *nov; i++)
+        if (ov[i].bank == b && ov[i].word == word)
+            return sm->sh_cnt[b];
+    if (*nov < HD_MEMOP_MAX_REQ)
+        ov[(*nov)++] = (struct bank_overflow){b, word};
+    return ++sm->sh_cnt[b];
+}
+
+static void add_req(struct hd_memop *op, uint64_t seg)
+{
+    for (uint32_t i = op->nreq; i-- > 0;)
+        if (op->req[i] == seg)
+            return;
+    if (op->nreq < HD_MEMOP_MAX_REQ)
+        op->req[op->nreq++] = seg;
+}
+
+static void add_range(struct hd_memop *op, uint64_t a, uint32_t bytes, uint64_t gran)
+{
+    uint64_t first = a & ~(gran - 1), last = (a + bytes - 1) & ~(gran - 1);
+    for (uint64_t s = first; s <= last; s += gran)
+        add_req(op, s);
+}
+
+void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
+                       const struct hd_func_trace *tr, struct hd_memop *op)
+{
+    const struct hd_sm_params *p = sm->p;
+    op->kind = HD_MO_NONE;
+    op->nreq = 0;
+    op->degree = 0;
+    op->req_bytes = p->seg_bytes;
+    op->space = HD_SPACE_GLOBAL;
+    op->req_kind = tr->flags & HD_TR_ATOMIC ? HD_MEM_ATOMIC
+                   : tr->flags & HD_TR_STORE ? HD_MEM_STORE
+                                             : HD_MEM_LOAD;
+    if (!(tr->flags & HD_TR_MEM) || tr->exec == 0)
+        return;
+    const bool mixed = tr->flags & HD_TR_MIXED_SPACE;
+    const uint32_t bytes = tr->bytes ? tr->bytes : 1;
+    const uint64_t gran = p->seg_bytes;
+    struct bank_overflow ov[HD_MEMOP_MAX_REQ];
+    unsigned nov = 0;
+    bool any_shared = false, any_const = false, any_global = false;
+    sm->sh_serial++;
+    const uint64_t lbytes = ((w->fw->local_bytes + 3) / 4) * 128; /* a warp's local block */
+    const uint64_t lbase = LOCAL_BASE + ((uint64_t)sm->id * p->max_warps + w->slot) * lbytes;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(tr->exec >> l & 1u))
+            continue;
+        const uint8_t sp = mixed ? tr->lane_space[l] : tr->space;
+        const uint64_t a = tr->addr[l];
+        switch (sp) {
+        case HD_SPACE_SHARED:
+            any_shared = true;
+            for (uint64_t wd = a / 4; wd <= (a + bytes - 1) / 4; wd++) {
+                uint32_t c = shared_word(sm, (uint32_t)wd, ov, &nov);
+                op->degree = c > op->degree ? c : op->degree;
+            }
+            break;
+        case HD_SPACE_PARAM:
+        case HD_SPACE_CONST:
+            any_const = true;
+            break;
+        case HD_SPACE_LOCAL:
+            any_global = true;
+            op->space = HD_SPACE_LOCAL;
+            for (uint64_t wd = a / 4; wd <= (a + bytes - 1) / 4; wd++)
+                add_range(op, lbase + wd * 128 + l * 4, 4, gran);
+            break;
+        default:
+            any_global = true;
+            add_range(op, a, bytes, gran);
+            break;
+        }
+    }
+    op->kind = any_global ? HD_MO_GLOBAL : any_shared ? HD_MO_SHARED
+                                   : any_const ? HD_MO_CONST
+                                               : HD_MO_NONE;
+}
+/* }==== */
+
+/* {==== Dispatch, send, receive ==== */
+static void done_without_result(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
+{
+    w->inflight--;
+    hd_sm_warp_eval(sm, w, now);
+    hd_sm_warp_check_drained(sm, w, now);
+}
+
+static bool start_global(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu *cu,
+                         const struct hd_memop *op, struct hd_twarp *w, uint64_t now)
+{
+    uint32_t t = HD_SM_NONE;
+    if (op->has_dst && op->nreq > 0) {
+        if (sm->lt_free == HD_SM_NONE) {
+            sm->st->load_slot_stalls++;
+            return false;
+        }
+        t = sm->lt_free;
+        sm->lt_free = sm->lt[t].next_free;
+        sm->lt[t] = (struct hd_load_tracker){w->slot, cu->pc, op->nreq, HD_SM_NONE, HD_SB_LONG};
+        sm->nlt++;
+    }
+    sm->st->gmem_instrs++;
+    u->op.kind = op->kind;
+    u->op.req_kind = op->req_kind;
+    u->op.space = op->space;
+    u->op.req_bytes = op->req_bytes;
+    u->op.nreq = op->nreq;
+    memcpy(u->op.req, op->req, op->nreq * sizeof *op->req);
+    u->next = 0;
+    u->warp = w->slot;
+    u->tracker = t;
+    u->launch_id = sm->cta[w->cta].la->id;
+    u->busy_until = now + (op->degree > 1 ? op->degree : 1);
+    w->mem_out += op->nreq;
+    if (op->has_dst && op->nreq == 0)
+        return hd_sm_event(sm, now, 1, HD_EV_WB, w->slot, cu->pc, 0);
+    if (!op->has_dst)
+        done_without_result(sm, w, now);
+    return true;
+}
+
+bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now)
+{
+    const struct hd_sm_params *p = sm->p;
+    const struct hd_cu *cu = &sm->cu[c];
+    const struct hd_memop *op = &sm->memops[cu->memop];
+    struct hd_twarp *w = &sm->w[cu->warp];
+    struct hd_ldst *u = NULL;
+    for (uint32_t i = 0; i < p->units[HD_TU_MEM]; i++)
+        if (sm->ldst[i].busy_until <= now && sm->ldst[i].next >= sm->ldst[i].op.nreq) {
+            u = &sm->ldst[i];
+            break;
+        }
+    if (!u)
+        return false;
+    uint32_t delay;
+    switch (op->kind) {
+    case HD_MO_GLOBAL:
+        return start_global(sm, u, cu, op, w, now);
+    case HD_MO_SHARED: {
+        uint32_t d = op->degree ? op->degree : 1;
+        sm->st->smem_instrs++;
+        sm->st->smem_conflict_cycles += d - 1;
+        u->busy_until = now + d;
+        delay = p->shared_latency + d - 1;
+        break;
+    }
+    case HD_MO_CONST:
+        sm->st->const_instrs++;
+        u->busy_until = now + 1;
+        delay = p->const_latency;
+        break;
+    default: /* no lane accessed memory */
+        u->busy_until = now + 1;
+        delay = 1;
+        break;
+    }
+    u->op.nreq = u->next = 0;
+    if (!op->has_dst) {
+        done_without_result(sm, w, now);
+        return true;
+    }
+    return hd_sm_event(sm, now, delay, HD_EV_WB, w->slot, cu->pc, 0);
+}
+
+bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now)
+{
+    bool progress = false;
+    for (uint32_t i = 0; i < sm->p->units[HD_TU_MEM]; i++) {
+        struct hd_ldst *u = &sm->ldst[i];
+        if (u->next >= u->op.nreq)
+            continue;
+        struct hd_mem_req r = {0};
+        r.addr = u->op.req[u->next];
+        r.bytes = u->op.req_bytes;
+        r.kind = u->op.req_kind;
+        r.space = u->op.space;
+        r.sm = (uint16_t)sm->id;
+        r.kernel = u->launch_id;
+        r.tag = u->tracker != HD_SM_NONE ? TAG_LOAD | u->tracker : TAG_STORE | u->warp;
+        if (!sm->mem->ops->send(sm->mem->impl, &r, now)) {
+            sm->st->mem_send_stalls++;
+            continue;
+        }
+        u->next++;
+        progress = true;
+        struct hd_sm_stats *st = sm->st;
+        st->gmem_requests++;
+        st->gmem_bytes += r.bytes;
+        st->lmem_requests += r.space == HD_SPACE_LOCAL;
+        st->store_requests += r.kind == HD_MEM_STORE;
+        st->atomic_requests += r.kind == HD_MEM_ATOMIC;
+        struct hd_tcta *c = &sm->cta[sm->w[u->warp].cta];
+        c->la->info->c.gmem_requests++;
+    }
+    return progress;
+}
+
+static void receive_one(struct hd_sm *sm, const struct hd_mem_req *r, uint64_t now)
+{
+    const uint32_t idx = TAG_INDEX(r->tag);
+    switch (TAG_TYPE(r->tag)) {
+    case 1: {
+        struct hd_load_tracker *t = &sm->lt[idx];
+        struct hd_twarp *w = &sm->w[t->warp];
+        w->mem_out--;
+        if (--t->remaining == 0) {
+            hd_sm_sb_release(sm, w, t->pc);
+            t->next_free = sm->lt_free;
+            sm->lt_free = idx;
+            sm->nlt--;
+            w->inflight--;
+        }
+        hd_sm_warp_eval(sm, w, now);
+        hd_sm_warp_check_drained(sm, w, now);
+        break;
+    }
+    case 2: {
+        struct hd_twarp *w = &sm->w[idx];
+        w->mem_out--;
+        hd_sm_warp_eval(sm, w, now);
+        hd_sm_warp_check_drained(sm, w, now);
+        break;
+    }
+    case 3:
+        hd_sm_icache_fill(sm, idx, now);
+        break;
+    default:
+        break;
+    }
+}
+
+bool hd_sm_mem_receive(struct hd_sm *sm, uint64_t now)
+{
+    bool progress = false;
+    unsigned n;
+    while ((n = sm->mem->ops->recv(sm->mem->impl, sm->id, sm->rx, 64, now)) > 0) {
+        for (unsigned i = 0; i < n; i++)
+            receive_one(sm, &sm->rx[i], now);
+        progress = true;
+    }
+    return progress;
+}
+/* }==== */

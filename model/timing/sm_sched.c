@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT
+ * sm_sched.c - the LRR, GTO and two-level warp-scheduling policies.
+ *
+ * Design: see sm_sched.h. State per policy: the age of each slot it owns, the last warp that
+ * issued, and for two-level the active set (an array in insertion order) and the pending pool
+ * (a FIFO). Orders are computed over the ready warps only; ties never depend on anything but
+ * slot numbers and ages, so scheduling is deterministic.
+ */
+#include "sm_sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+
+struct sched_state {
+    uint32_t max;         /* slots */
+    uint64_t *age;        /* [max]; UINT64_MAX when not resident */
+    uint32_t last;        /* warp that issued last, or NONE */
+    /* two-level */
+    uint32_t active_cap;
+    uint32_t *active;     /* [active_cap] */
+    uint32_t nactive;
+    uint32_t *pend;       /* FIFO ring [max] */
+    uint32_t phead, npend;
+    bool *in_active;      /* [max] */
+};
+
+/* {==== Common ==== */
+static void common_add(void *impl, uint32_t w, uint64_t age)
+{
+    struct sched_state *s = impl;
+    if (w < s->max)
+        s->age[w] = age;
+}
+
+static void common_remove(void *impl, uint32_t w)
+{
+    struct sched_state *s = impl;
+    if (w < s->max)
+        s->age[w] = UINT64_MAX;
+    if (s->last == w)
+        s->last = NONE;
+}
+
+static void common_issued(void *impl, uint32_t w)
+{
+    struct sched_state *s = impl;
+    s->last = w;
+}
+
+static void common_long_wait(void *impl, uint32_t w)
+{
+    (void)impl;
+    (void)w;
+}
+
+static void sched_destroy(void *impl)
+{
+    struct sched_state *s = impl;
+    if (!s)
+        return;
+    free(s->age);
+    free(s->active);
+    free(s->pend);
+    free(s->in_active);
+    free(s);
+}
+
+/* ready[] rotated to start after `last` (round-robin order) */
+static unsigned rotate_after(const uint32_t *ready, unsigned n, uint32_t last, uint32_t *out)
+{
+    unsigned start = 0;
+    if (last != NONE)
+        while (start < n && ready[start] <= last)
+            start++;
+    for (unsigned i = 0; i < n; i++)
+        out[i] = ready[(start + i) % n];
+    return n;
+}
+/* }==== */
+
+/* {==== LRR ==== */
+static unsigned lrr_order(void *impl, const uint32_t *ready, unsigned n, uint32_t *out)
+{
+    struct sched_state *s = impl;
+    return rotate_after(ready, n, s->last, out);
+}
+
+static const struct hd_sched_ops lrr_ops = {"lrr",         common_add,       common_remove,
+                                            lrr_order,     common_issued,    common_long_wait,
+                                            sched_destroy};
+/* }==== */
+
+/* {==== GTO ==== */
+static unsigned gto_order(void *impl, const uint32_t *ready, unsigned n, uint32_t *out)
+{
+    struct sched_state *s = impl;
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (ready[i] == s->last)
+            out[k++] = ready[i];
+    unsigned first = k;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t w = ready[i];
+        if (w == s->last)
+            continue;
+        /* insertion by age (ready sets are small) */
+        unsigned j = k++;
+        while (j > first && s->age[out[j - 1]] > s->age[w]) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = w;
+    }
+    return k;
+}
+
+static const struct hd_sched_ops gto_ops = {"gto",         common_add,       common_remove,
+                                            gto_order,     common_issued,    common_long_wait,
+                                            sched_destroy};
+/* }==== */
+
+/* {==== Two-level ==== */
+static void pend_push(struct sched_state *s, uint32_t w)
+{
+    s->pend[(s->phead + s->npend) % s->max] = w;
+    s->npend++;
+}
+
+static void fill_active(struct sched_state *s)
+{
+    while (s->nactive < s->active_cap && s->npend) {
+        uint32_t w = s->pend[s->phead];
+        s->phead = (s->phead + 1) % s->max;
+        s->npend--;
+        s->active[s->nactive++] = w;
+        s->in_active[w] = true;
+    }
+}
+
+static void drop_active(struct sched_state *s, uint32_t w)
+{
+    for (uint32_t i = 0; i < s->nactive; i++)
+        if (s->active[i] == w) {
+            memmove(&s->active[i], &s->active[i + 1], (s->nactive - i - 1) * sizeof *s->active);
+            s->nactive--;
+            break;
+        }
+    s->in_active[w] = false;
+}
+
+static void drop_pending(struct sched_state *s, uint32_t w)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->npend; i++) {
+        uint32_t v = s->pend[(s->phead + i) % s->max];
+        if (v != w)
+            s->pend[(s->phead + k++) % s->max] = v;
+    }
+    s->npend = k;
+}
+
+static void tl_add(void *impl, uint32_t w, uint64_t age)
+{
+    struct sched_state *s = impl;
+    if (w >= s->max)
+        return;
+    common_add(impl, w, age);
+    pend_push(s, w);
+    fill_active(s);
+}
+
+static void tl_remove(void *impl, uint32_t w)
+{
+    struct sched_state *s = impl;
+    if (w >= s->max)
+        return;
+    common_remove(impl, w);
+    if (s->in_active[w])
+        drop_active(s, w);
+    else
+        drop_pending(s, w);
+    fill_active(s);
+}
+
+static void tl_long_wait(void *impl, uint32_t w)
+{
+    struct sched_state *s = impl;
+    if (w >= s->max || !s->in_active[w] || s->npend == 0)
+        return;
+    drop_active(s, w);
+    pend_push(s, w);
+    fill_active(s);
+}
+
+static void reverse(uint32_t *v, unsigned a, unsigned b) /* [a, b) */
+{
+    while (a + 1 < b) {
+        uint32_t t = v[a];
+        v[a++] = v[--b];
+        v[b] = t;
+    }
+}
+
+static unsigned tl_order(void *impl, const uint32_t *ready, unsigned n, uint32_t *out)
+{
+    struct sched_state *s = impl;
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) /* the ready warps of the active set, slot order */
+        if (s->in_active[ready[i]])
+            out[k++] = ready[i];
+    unsigned start = 0;
+    if (s->last != NONE)
+        while (start < k && out[start] <= s->last)
+            start++;
+    if (start > 0 && start < k) { /* rotate left by `start` */
+        reverse(out, 0, start);
+        reverse(out, start, k);
+        reverse(out, 0, k);
+    }
+    return k;
+}
+
+static const struct hd_sched_ops tl_ops = {"two_level", tl_add,         tl_remove,    tl_order,
+                                           common_issued, tl_long_wait, sched_destroy};
+/* }==== */
+
+int hd_sched_create(const struct hd_sm_params *p, struct hd_sched *out)
+{
+    struct sched_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    s->max = p->max_warps;
+    s->last = NONE;
+    s->age = malloc(s->max * sizeof *s->age);
+    s->active_cap = p->sched_active ? p->sched_active : 1;
+    s->active = calloc(s->active_cap, sizeof *s->active);
+    s->pend = calloc(s->max, sizeof *s->pend);
+    s->in_active = calloc(s->max, sizeof *s->in_active);
+    if (!s->age || !s->active || !s->pend || !s->in_active) {
+        sched_destroy(s);
+        return -1;
+    }
+    for (uint32_t i = 0; i < s->max; i++)
+        s->age[i] = UINT64_MAX;
+    switch (p->sched) {
+    case HD_SCHED_LRR:
+        out->ops = &lrr_ops;
+        break;
+    case HD_SCHED_TWO_LEVEL:
+        out->ops = &tl_ops;
+        break;
+    default:
+        out->ops = &gto_ops;
+        break;
+    }
+    out->impl = s;
+    return 0;
+}

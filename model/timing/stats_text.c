@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT
+ * stats_text.c - the human summary of a timed run, printed by `heddle run`.
+ *
+ * Design: a few dozen lines: totals and IPC, launches grouped by kernel, how the issue slots of
+ * all schedulers were spent (issued or the stall reasons of sched_stats.def, which add up to
+ * 100%), occupancy, register-bank and shared-memory conflicts, memory traffic, and the PTX lines
+ * where the oldest warps stalled most.
+ */
+#include "timing_stats.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double pct(uint64_t a, uint64_t b)
+{
+    return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0.0;
+}
+
+static void kernels(const struct hd_timing_stats *s, FILE *f)
+{
+    fprintf(f, "  %-28s %8s %14s %16s %7s %9s %s\n", "kernel", "launches", "cycles",
+            "warp instrs", "IPC", "CTAs/SM", "regs");
+    bool *seen = calloc(s->nlaunch + 1, sizeof *seen);
+    if (!seen)
+        return;
+    unsigned shown = 0;
+    for (uint32_t i = 0; i < s->nlaunch && shown < 20; i++) {
+        if (seen[i])
+            continue;
+        const struct hd_launch_info *a = &s->launch[i];
+        uint64_t cyc = 0, ins = 0, n = 0;
+        for (uint32_t j = i; j < s->nlaunch; j++) {
+            const struct hd_launch_info *b = &s->launch[j];
+            if (seen[j] || strcmp(a->kernel, b->kernel) != 0)
+                continue;
+            seen[j] = true;
+            cyc += b->c.cycles;
+            ins += b->c.warp_instrs;
+            n++;
+        }
+        char occ[48];
+        snprintf(occ, sizeof occ, "%u %s", a->ctas_per_sm, a->limiter);
+        fprintf(f, "  %-28.28s %8" PRIu64 " %14" PRIu64 " %16" PRIu64 " %7.2f %-9s %u%s\n",
+                a->kernel, n, cyc, ins, ratio(ins, cyc), occ, a->regs_per_thread,
+                strcmp(a->regs_source, "regalloc") ? " (ptx)" : "");
+        shown++;
+    }
+    free(seen);
+}
+
+struct hot {
+    uint32_t set, line;
+    uint64_t stall, issued;
+};
+
+static void hot_lines(const struct hd_timing_stats *s, FILE *f)
+{
+    struct hot top[5];
+    unsigned n = 0;
+    for (uint32_t i = 0; i < s->nlines; i++) {
+        const struct hd_line_stats *ls = &s->lines[i];
+        for (uint32_t pc = 0; pc < ls->npc; pc++) {
+            if (!ls->stall[pc])
+                continue;
+            /* fold PCs of the same line */
+            uint64_t st = 0, is = 0;
+            bool first = true;
+            for (uint32_t q = 0; q < ls->npc; q++)
+                if (ls->line[q] == ls->line[pc]) {
+                    if (q < pc && ls->stall[q])
+                        first = false;
+                    st += ls->stall[q];
+                    is += ls->issued[q];
+                }
+            if (!first)
+                continue;
+            struct hot h = {i, ls->line[pc], st, is};
+            unsigned k = n < 5 ? n++ : 4;
+            if (k == 4 && n == 5 && top[4].stall >= st)
+                continue;
+            top[k] = h;
+            while (k > 0 && top[k - 1].stall < top[k].stall) {
+                struct hot t = top[k - 1];
+                top[k - 1] = top[k];
+                top[k] = t;
+                k--;
+            }
+        }
+    }
+    if (!n)
+        return;
+    fprintf(f, "  lines where the oldest warp stalled most:\n");
+    for (unsigned k = 0; k < n; k++)
+        fprintf(f, "    %s:%u (%s)  %" PRIu64 " stall cycles, %" PRIu64 " warp instrs\n",
+                s->lines[top[k].set].file, top[k].line, s->lines[top[k].set].kernel, top[k].stall,
+                top[k].issued);
+}
+
+void hd_timing_stats_summary(const struct hd_timing_stats *s, FILE *f)
+{
+    fprintf(f, "timing (cycle model):\n");
+    fprintf(f, "  cycles             %" PRIu64 " (%.1f us at %.0f MHz)\n", s->cycles,
+            s->core_mhz > 0 ? (double)s->cycles / s->core_mhz : 0.0, s->core_mhz);
+    fprintf(f, "  warp instructions  %" PRIu64 "   IPC %.3f\n", s->warp_instrs,
+            ratio(s->warp_instrs, s->cycles));
+    if (s->nlaunch)
+        kernels(s, f);
+    struct hd_sched_stats t;
+    hd_timing_stats_sched_total(s, &t);
+    uint64_t slots = (uint64_t)s->cycles * s->num_sms * s->num_sched;
+    fprintf(f, "  scheduler cycles   issued %.1f%%, pipeline %.1f%%, memory %.1f%%, scoreboard "
+               "%.1f%%, barrier %.1f%%, no instruction %.1f%%, idle %.1f%%\n",
+            pct(t.issue_cycles, slots), pct(t.stall_pipeline, slots), pct(t.stall_memory, slots),
+            pct(t.stall_scoreboard, slots), pct(t.stall_barrier, slots),
+            pct(t.stall_ibuffer, slots), pct(t.stall_idle, slots));
+    struct hd_sm_stats a;
+    memset(&a, 0, sizeof a);
+    unsigned nd;
+    const struct hd_stat_desc *d = hd_sm_stats_desc(&nd);
+    for (uint32_t i = 0; i < s->num_sms; i++)
+        for (unsigned k = 0; k < nd; k++)
+            *(uint64_t *)((char *)&a + d[k].offset) += hd_stat_get(&s->sm[i], &d[k]);
+    fprintf(f, "  occupancy          %.1f warps, %.2f CTAs per active SM; SMs active %.1f%% of "
+               "the time\n",
+            ratio(a.resident_warps, a.active_cycles), ratio(a.resident_ctas, a.active_cycles),
+            pct(a.active_cycles, (uint64_t)s->cycles * s->num_sms));
+    fprintf(f, "  register banks     %" PRIu64 " conflicts in %" PRIu64 " reads (%.2f%%)\n",
+            a.reg_bank_conflicts, a.reg_reads, pct(a.reg_bank_conflicts, a.reg_reads));
+    fprintf(f, "  shared memory      %" PRIu64 " instructions, %" PRIu64
+               " bank-conflict cycles\n",
+            a.smem_instrs, a.smem_conflict_cycles);
+    fprintf(f, "  global memory      %" PRIu64 " instructions, %" PRIu64 " requests (%.2f per "
+               "instruction), %" PRIu64 " bytes\n",
+            a.gmem_instrs, a.gmem_requests, ratio(a.gmem_requests, a.gmem_instrs), a.gmem_bytes);
+    fprintf(f, "  branches           %" PRIu64 ", %" PRIu64 " divergent; icache misses %" PRIu64
+               " of %" PRIu64 " fetches\n",
+            a.branches, a.divergent_branches, a.icache_misses, a.fetches);
+    hot_lines(s, f);
+}

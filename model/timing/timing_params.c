@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT
+ * timing_params.c - the timing model's parameters from the GPU configuration.
+ *
+ * Design: see timing_params.h. Checks that only the timing model cares about (power-of-two
+ * granules, a cache line that holds whole instructions) are made here and name the key.
+ */
+#include "timing_params.h"
+
+#include <stdio.h>
+
+static const char *const tclass_names[HD_TC_COUNT] = {
+    "int_alu", "int_mul", "int_div", "fp", "fp_div", "dp", "dp_div", "sfu",
+    "branch", "mem", "barrier", "membar", "nop"};
+static const char *const tunit_names[HD_TU_COUNT + 1] = {"sp", "sfu", "dp", "mem", "none"};
+
+const char *hd_tclass_name(enum hd_tclass c)
+{
+    return (unsigned)c < HD_TC_COUNT ? tclass_names[c] : "?";
+}
+
+const char *hd_tunit_name(enum hd_tunit u)
+{
+    return (unsigned)u <= HD_TU_COUNT ? tunit_names[u] : "?";
+}
+
+static bool pow2(uint64_t v)
+{
+    return v && !(v & (v - 1));
+}
+
+static int fail(char *err, size_t errlen, const char *key, const char *msg, uint64_t v)
+{
+    snprintf(err, errlen, "key '%s': %llu %s", key, (unsigned long long)v, msg);
+    return -1;
+}
+
+static void set_class(struct hd_sm_params *s, enum hd_tclass c, uint32_t lat, uint32_t ii,
+                      enum hd_tunit u)
+{
+    s->lat[c] = lat;
+    s->ii[c] = ii;
+    s->unit_of[c] = u;
+}
+
+static void init_classes(const struct hd_config *c, struct hd_sm_params *s)
+{
+    const enum hd_tunit dp = c->pipeline_dp_units ? HD_TU_DP : HD_TU_SP;
+    set_class(s, HD_TC_INT_ALU, c->pipeline_lat_int_alu, c->pipeline_ii_int_alu, HD_TU_SP);
+    set_class(s, HD_TC_INT_MUL, c->pipeline_lat_int_mul, c->pipeline_ii_int_mul, HD_TU_SP);
+    set_class(s, HD_TC_INT_DIV, c->pipeline_lat_int_div, c->pipeline_ii_int_div, HD_TU_SP);
+    set_class(s, HD_TC_FP, c->pipeline_lat_fp, c->pipeline_ii_fp, HD_TU_SP);
+    set_class(s, HD_TC_FP_DIV, c->pipeline_lat_fp_div, c->pipeline_ii_fp_div, HD_TU_SP);
+    set_class(s, HD_TC_DP, c->pipeline_lat_dp, c->pipeline_ii_dp, dp);
+    set_class(s, HD_TC_DP_DIV, c->pipeline_lat_dp_div, c->pipeline_ii_dp_div, dp);
+    set_class(s, HD_TC_SFU, c->pipeline_lat_sfu, c->pipeline_ii_sfu, HD_TU_SFU);
+    /* a branch resolves in the SP pipeline like an integer add */
+    set_class(s, HD_TC_BRANCH, c->pipeline_lat_int_alu, c->pipeline_ii_int_alu, HD_TU_SP);
+    set_class(s, HD_TC_MEM, 1, 1, HD_TU_MEM);
+    set_class(s, HD_TC_BARRIER, 0, 0, HD_TU_NONE);
+    set_class(s, HD_TC_MEMBAR, 0, 0, HD_TU_NONE);
+    set_class(s, HD_TC_NOP, 0, 0, HD_TU_NONE);
+}
+
+int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params *p, char *err,
+                          size_t errlen)
+{
+    struct hd_sm_params *s = &p->sm;
+    p->num_sms = c->gpu_num_sms;
+    p->core_mhz = c->clock_core_mhz;
+    s->max_threads = c->sm_max_threads;
+    s->max_warps = c->sm_max_threads / c->gpu_warp_size;
+    s->max_ctas = c->sm_max_ctas;
+    s->registers = c->sm_registers;
+    s->shared_bytes = c->sm_shared_mem_bytes;
+    s->max_regs_per_thread = c->sm_max_regs_per_thread;
+    s->concurrent_kernels = c->sm_concurrent_kernels;
+    s->num_sched = c->sm_num_schedulers;
+    s->sched = c->sm_scheduler;
+    s->sched_active = c->sm_sched_active_warps;
+    s->issue_width = c->pipeline_issue_width;
+    s->fetch_per_cycle = c->pipeline_fetch_per_cycle;
+    s->ibuffer = c->pipeline_ibuffer_entries;
+    s->decode_cycles = c->pipeline_decode_cycles;
+    s->inst_bytes = c->pipeline_inst_bytes;
+    s->ic_sets = c->pipeline_icache_sets;
+    s->ic_ways = c->pipeline_icache_ways;
+    s->ic_line = c->pipeline_icache_line;
+    s->units[HD_TU_SP] = c->pipeline_sp_units;
+    s->units[HD_TU_SFU] = c->pipeline_sfu_units;
+    s->units[HD_TU_DP] = c->pipeline_dp_units;
+    s->units[HD_TU_MEM] = c->pipeline_ldst_units;
+    s->cus[HD_TU_SP] = c->pipeline_cu_sp;
+    s->cus[HD_TU_SFU] = c->pipeline_cu_sfu;
+    s->cus[HD_TU_DP] = c->pipeline_dp_units ? c->pipeline_cu_dp : 0;
+    s->cus[HD_TU_MEM] = c->pipeline_cu_mem;
+    s->reg_banks = c->sm_reg_banks;
+    s->bank_reads = c->pipeline_reg_bank_reads;
+    s->bank_physical = c->pipeline_reg_bank_source == HD_REGBANK_PHYSICAL;
+    s->bank_warp_offset = c->pipeline_reg_bank_warp_offset;
+    s->wb_ports = c->pipeline_wb_ports;
+    init_classes(c, s);
+    s->branch_cycles = c->pipeline_branch_cycles;
+    s->diverge_cycles = c->pipeline_diverge_cycles;
+    s->shared_latency = c->pipeline_shared_latency;
+    s->const_latency = c->pipeline_const_latency;
+    s->shared_banks = c->sm_shared_banks;
+    s->seg_bytes = c->pipeline_ldst_sectors ? 32 : c->pipeline_ldst_segment_bytes;
+    s->max_loads = c->pipeline_ldst_max_loads;
+    /* the longest delay anything is scheduled ahead: a shared access with a full 32-way
+     * conflict of 16-byte lanes (128 words in one bank) after its latency, or a pipeline */
+    uint32_t md = s->shared_latency + 128;
+    for (int k = 0; k < HD_TC_COUNT; k++)
+        md = s->lat[k] > md ? s->lat[k] : md;
+    md = s->const_latency > md ? s->const_latency : md;
+    md = s->decode_cycles > md ? s->decode_cycles : md;
+    s->max_delay = md + 2;
+
+    p->mem.num_sms = p->num_sms;
+    p->mem.latency = c->mem_fixed_latency;
+    p->mem.bytes_per_cycle = c->mem_fixed_bytes_per_cycle;
+    p->mem.max_inflight = c->mem_fixed_max_inflight;
+    p->cta_dist = c->timing_cta_dist;
+    p->kernel_select = c->timing_kernel_select;
+    p->max_kernels = c->timing_max_concurrent_kernels;
+    p->watchdog = c->timing_watchdog_cycles;
+
+    if (!pow2(c->pipeline_ldst_segment_bytes))
+        return fail(err, errlen, "ldst_segment_bytes", "is not a power of two",
+                    c->pipeline_ldst_segment_bytes);
+    if (!pow2(s->ic_line))
+        return fail(err, errlen, "icache_line", "is not a power of two", s->ic_line);
+    if (s->ic_line % s->inst_bytes != 0)
+        return fail(err, errlen, "icache_line", "is not a multiple of inst_bytes", s->ic_line);
+    return 0;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT
+ * timing_params.h - the immutable parameters of the timing model's units, taken once from the
+ * GPU configuration, and the timing classes of instructions.
+ *
+ * Design: every unit gets a const pointer to its params (style rule C4) and never reads the
+ * configuration itself. An instruction's timing class (enum hd_tclass) decides its execution
+ * unit, its latency (cycles from entering the unit to writeback) and its initiation interval
+ * (cycles the unit stays busy); the classes mirror the configuration's latency keys
+ * ([pipeline] lat_* / ii_*). DP instructions run on the SP units at ii_dp when the configuration
+ * has no DP units (GeForce Fermi). Barriers, memory fences and no-ops use no unit: they complete
+ * at issue (the barrier wait and the fence drain are warp states, not pipeline occupancy).
+ */
+#ifndef HD_TIMING_PARAMS_H
+#define HD_TIMING_PARAMS_H
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* {==== Timing classes and units ==== */
+enum hd_tclass {
+    HD_TC_INT_ALU, /* add/logic/shift/compare/move/convert, warp-wide ops (shfl, vote) */
+    HD_TC_INT_MUL, /* mul/mad/sad/dp4a */
+    HD_TC_INT_DIV, /* div/rem */
+    HD_TC_FP,      /* FP32/FP16 add/mul/fma/min/max/compare/convert */
+    HD_TC_FP_DIV,  /* div.f32 */
+    HD_TC_DP,      /* FP64 add/mul/fma/compare/convert */
+    HD_TC_DP_DIV,  /* div/rcp/sqrt .f64 */
+    HD_TC_SFU,     /* rcp sqrt rsqrt sin cos lg2 ex2 tanh (.f32) */
+    HD_TC_BRANCH,  /* bra brx call ret exit trap: SP unit, no result */
+    HD_TC_MEM,     /* ld ldu st atom red: load/store unit */
+    HD_TC_BARRIER, /* bar / barrier: no unit; the warp waits until released */
+    HD_TC_MEMBAR,  /* membar / fence: no unit; the warp waits for its memory operations */
+    HD_TC_NOP,     /* prefetch nanosleep brkpt pmevent: no unit */
+    HD_TC_COUNT
+};
+
+enum hd_tunit { HD_TU_SP, HD_TU_SFU, HD_TU_DP, HD_TU_MEM, HD_TU_COUNT, HD_TU_NONE = HD_TU_COUNT };
+
+const char *hd_tclass_name(enum hd_tclass c);
+const char *hd_tunit_name(enum hd_tunit u);
+/* }==== */
+
+/* {==== SM parameters ==== */
+struct hd_sm_params {
+    /* resources */
+    uint32_t max_warps, max_ctas, max_threads, registers;
+    uint64_t shared_bytes;
+    uint32_t max_regs_per_thread;
+    bool concurrent_kernels;
+    /* front end */
+    uint32_t num_sched, issue_width, fetch_per_cycle, ibuffer, decode_cycles, inst_bytes;
+    uint32_t ic_sets, ic_ways, ic_line;
+    enum hd_cfg_sched sched;
+    uint32_t sched_active;        /* two-level: active warps per scheduler */
+    /* operand collector and execution */
+    uint32_t units[HD_TU_COUNT];  /* pipelines per unit type (DP may be 0) */
+    uint32_t cus[HD_TU_COUNT];    /* collector units per unit type */
+    uint32_t reg_banks, bank_reads;
+    bool bank_physical, bank_warp_offset;
+    uint32_t wb_ports;
+    uint32_t lat[HD_TC_COUNT], ii[HD_TC_COUNT];
+    enum hd_tunit unit_of[HD_TC_COUNT];
+    uint32_t branch_cycles, diverge_cycles;
+    /* memory pipeline */
+    uint32_t shared_latency, const_latency, shared_banks;
+    uint32_t seg_bytes;           /* coalescing granule: a segment, or 32 with sectors */
+    uint32_t max_loads;
+    uint32_t max_delay;           /* largest delay any event of the SM is scheduled ahead */
+};
+
+struct hd_mem_fixed_params {
+    uint32_t num_sms, latency, bytes_per_cycle, max_inflight;
+};
+
+struct hd_gpu_timing_params {
+    uint32_t num_sms;
+    double core_mhz;
+    struct hd_sm_params sm;
+    struct hd_mem_fixed_params mem;
+    enum hd_cfg_ctadist cta_dist;
+    enum hd_cfg_ksel kernel_select;
+    uint32_t max_kernels;
+    uint64_t watchdog;
+};
+
+/* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message
+ * naming the key when a combination the timing model cannot use is found. */
+int hd_timing_params_init(const struct hd_config *cfg, struct hd_gpu_timing_params *p, char *err,
+                          size_t errlen);
+/* }==== */
+
+#endif

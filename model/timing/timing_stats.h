@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT
+ * timing_stats.h - the statistics of a timed run: per SM, per scheduler, per launch, per PTX
+ * line, and a time series; their JSON, CSV and text writers.
+ *
+ * Design: counters are declared once per unit in an X-macro table (sm_stats.def,
+ * sched_stats.def, launch_stats.def; rule C12) that generates the struct fields here and the
+ * writers' field lists, so a new counter is one line. The units increment plain fields (no
+ * calls, no allocation per event); the GPU owns one struct hd_timing_stats for its whole life,
+ * so totals accumulate over every synchronization, and whatever was gathered before an error or
+ * Ctrl-C stays valid and writable. Per-PC counters are kept per kernel image and folded into
+ * PTX lines when written. Samples every N cycles (0 = off) record cumulative instructions,
+ * resident warps/CTAs and each running launch's finished CTAs.
+ */
+#ifndef HD_TIMING_STATS_H
+#define HD_TIMING_STATS_H
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* {==== Counter tables ==== */
+struct hd_sm_stats {
+#define HD_STAT(name, doc) uint64_t name;
+#include "sm_stats.def"
+#undef HD_STAT
+};
+
+struct hd_sched_stats {
+#define HD_STAT(name, doc) uint64_t name;
+#include "sched_stats.def"
+#undef HD_STAT
+};
+
+struct hd_launch_stats {
+#define HD_STAT(name, doc) uint64_t name;
+#include "launch_stats.def"
+#undef HD_STAT
+};
+
+/* One counter of a table, for generic writers. */
+struct hd_stat_desc {
+    const char *name, *doc;
+    size_t offset;
+};
+const struct hd_stat_desc *hd_sm_stats_desc(unsigned *n);
+const struct hd_stat_desc *hd_sched_stats_desc(unsigned *n);
+const struct hd_stat_desc *hd_launch_stats_desc(unsigned *n);
+static inline uint64_t hd_stat_get(const void *table, const struct hd_stat_desc *d)
+{
+    return *(const uint64_t *)((const char *)table + d->offset);
+}
+/* }==== */
+
+/* {==== Records ==== */
+struct hd_launch_info {
+    char kernel[96];
+    uint32_t id;            /* launch number on this GPU (0, 1, ...) */
+    int stream;
+    uint32_t grid[3], block[3];
+    uint64_t smem;          /* bytes per CTA */
+    uint32_t regs_per_thread;
+    char regs_source[16];   /* "regalloc" or "ptx" */
+    uint32_t ctas_per_sm;   /* occupancy on an empty SM */
+    char limiter[24];       /* the resource that bounds it */
+    uint32_t line_set;      /* index of its kernel's per-line counters */
+    bool finished;
+    struct hd_launch_stats c;
+};
+
+struct hd_line_stats {      /* per kernel image */
+    char kernel[96], file[160];
+    uint32_t npc;
+    uint32_t *line;         /* [npc] PTX line of each PC */
+    uint64_t *issued;       /* [npc] warp instructions */
+    uint64_t *stall;        /* [npc] scheduler stall cycles charged to the PC */
+};
+
+struct hd_sample {
+    uint64_t cycle, warp_instrs; /* cumulative at `cycle` */
+    uint32_t active_warps, active_ctas;
+    uint32_t prog_off, prog_n;   /* entries in prog[] */
+};
+
+struct hd_sample_prog {
+    uint32_t launch;
+    uint32_t pad;
+    uint64_t ctas_done;
+};
+/* }==== */
+
+struct hd_timing_stats {
+    uint32_t num_sms, num_sched;
+    double core_mhz;
+    uint64_t cycles;           /* simulated core cycles (every run) */
+    uint64_t warp_instrs, thread_instrs;
+    uint64_t skipped_cycles;   /* cycles skipped because nothing could happen in them */
+    struct hd_sm_stats *sm;    /* [num_sms] */
+    struct hd_sched_stats *sched; /* [num_sms * num_sched] */
+    struct hd_launch_info *launch;
+    uint32_t nlaunch, cap_launch;
+    struct hd_line_stats *lines;
+    uint32_t nlines, cap_lines;
+    uint64_t sample_every;     /* cycles between samples, 0 = none */
+    struct hd_sample *samples;
+    uint32_t nsamples, cap_samples;
+    struct hd_sample_prog *prog;
+    uint32_t nprog, cap_prog;
+};
+
+/* {==== Building ==== */
+int hd_timing_stats_init(struct hd_timing_stats *s, uint32_t num_sms, uint32_t num_sched,
+                         double core_mhz);
+void hd_timing_stats_free(struct hd_timing_stats *s);
+/* A new launch record (zeroed) or NULL on allocation failure; its index is ->id. */
+struct hd_launch_info *hd_timing_stats_new_launch(struct hd_timing_stats *s);
+/* A new per-line record of npc PCs; returns its index or -1. */
+int hd_timing_stats_new_lines(struct hd_timing_stats *s, const char *kernel, const char *file,
+                              uint32_t npc);
+/* Append a sample with nprog progress entries to fill in (returned), or NULL. */
+struct hd_sample *hd_timing_stats_new_sample(struct hd_timing_stats *s, uint32_t nprog,
+                                             struct hd_sample_prog **prog);
+/* }==== */
+
+/* {==== Writers ==== */
+/* The whole report as JSON: configuration echo, totals, launches, SMs with their schedulers,
+ * PTX lines per kernel, samples. `status` and `message` describe how the run ended. */
+void hd_timing_stats_json(const struct hd_timing_stats *s, const struct hd_config *cfg,
+                          int status, const char *message, FILE *out);
+/* The time series as CSV (cycle, ipc over the interval, active warps, active CTAs, ...). */
+void hd_timing_stats_csv(const struct hd_timing_stats *s, FILE *out);
+/* A human summary (a few dozen lines). */
+void hd_timing_stats_summary(const struct hd_timing_stats *s, FILE *out);
+/* Scheduler totals over every SM (stall_idle filled in). */
+void hd_timing_stats_sched_total(const struct hd_timing_stats *s, struct hd_sched_stats *out);
+/* }==== */
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT
+ * tkernel.h - the timing model's view of a kernel image: per-PC timing class, unit and the
+ * register-file words each instruction reads, and the kernel's registers per thread.
+ *
+ * Design: built once per kernel image (and configuration) and shared read-only by every launch,
+ * CTA and warp, like the image itself. Registers per thread come from the register allocator
+ * (model/compiler/regalloc.h) run over every function of the module, with calls linked; if the
+ * allocator fails for a kernel, the count of PTX register words is used instead and `regs_source`
+ * says so. The banked words of an instruction are its non-predicate register reads (sources,
+ * address base, store data, guard excluded since predicates live in their own file), each 64-bit
+ * register counting two words and a 128-bit one four, duplicates read once. Their register
+ * numbers are physical (the allocator's, bank = (phys + warp offset) mod banks) or, with
+ * [pipeline] reg_bank_source = ptx, the kernel-wide PTX register index; constants that the
+ * allocator keeps as operands read no bank.
+ */
+#ifndef HD_TKERNEL_H
+#define HD_TKERNEL_H
+
+#include "module.h"
+#include "timing_params.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HD_TK_MAX_WORDS 16
+
+struct hd_tinstr {
+    uint8_t cls;     /* enum hd_tclass */
+    uint8_t unit;    /* enum hd_tunit (HD_TU_NONE: completes at issue) */
+    uint8_t nwords;  /* banked register words read */
+    uint8_t pad;
+    uint16_t word[HD_TK_MAX_WORDS]; /* their register numbers (before warp offset and modulo) */
+};
+
+struct hd_tkernel {
+    const struct hd_func_kernel *k;
+    uint32_t id;              /* order of creation: gives the code a deterministic address */
+    uint64_t code_base;       /* instruction-cache address of PC 0 */
+    struct hd_tinstr *in;     /* [k->ncode] */
+    uint32_t regs_per_thread; /* for occupancy (regalloc, or PTX words as a fallback) */
+    const char *regs_source;  /* "regalloc" or "ptx" */
+    uint32_t ptx_words;       /* PTX register words of the kernel (for reports) */
+    char note[256];           /* why the fallback was used, or "" */
+};
+
+/* Build the timing view of kernel image k with SM parameters sp. `id` numbers the kernel.
+ * Returns NULL with a message on allocation failure. */
+struct hd_tkernel *hd_tkernel_build(const struct hd_func_kernel *k, const struct hd_sm_params *sp,
+                                    uint32_t id, char *err, size_t errlen);
+void hd_tkernel_free(struct hd_tkernel *tk);
+
+/* The timing class of a decoded instruction (pure; exported for tests and reports). */
+enum hd_tclass hd_tkernel_classify(const struct hd_func_instr *d);
+
+#endif
