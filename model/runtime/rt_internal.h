@@ -12,6 +12,7 @@
 #include "config.h"
 #include "devmem.h"
 #include "heddle.h"
+#include "heddle_mix.h"
 #include "launch.h"
 #include "module.h"
 #include "rt_exec.h"
@@ -40,6 +41,12 @@ struct hd_gpu {
     unsigned nqueue, cap_queue;
     int nstreams;                   /* streams created (ids 1..nstreams) */
     uint64_t launches;              /* %gridid of the next launch */
+    /* concurrent clients and the kernel observer (heddle_mix.h; rt_client.c, rt_mix.c) */
+    struct hd_rt_client *client;    /* non-NULL: this handle is a client view of client->gpu */
+    struct hd_rt_mix *mix;          /* non-NULL while clients run on this GPU */
+    hd_kernel_observer observer;
+    void *observer_arg;
+    unsigned batches;               /* synchronizations that ran at least one launch */
     const struct hd_rt_exec_ops *exec;
     void *exec_impl;
     volatile sig_atomic_t *interrupt;

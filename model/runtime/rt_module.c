@@ -6,6 +6,7 @@
  * Modules live until the GPU is destroyed.
  */
 #include "rt_internal.h"
+#include "rt_client.h"
 
 #include "func_status.h"
 #include "ptx_parse.h"
@@ -50,6 +51,8 @@ int hd_module_load_text(struct hd_gpu *gpu, const char *text, size_t len, const 
                         struct hd_module **out)
 {
     char msg[1024];
+    if (gpu->client)
+        return hd_rt_client_module_load_text(gpu, text, len, name, out);
     if (!out)
         return hd_rt_fail(gpu, HD_ERR_ARGS, "hd_module_load_text: NULL result pointer");
     *out = NULL;
@@ -66,6 +69,8 @@ int hd_module_load_text(struct hd_gpu *gpu, const char *text, size_t len, const 
 int hd_module_load_file(struct hd_gpu *gpu, const char *path, struct hd_module **out)
 {
     char msg[1024];
+    if (gpu->client)
+        return hd_rt_client_module_load_file(gpu, path, out);
     if (!out)
         return hd_rt_fail(gpu, HD_ERR_ARGS, "hd_module_load_file: NULL result pointer");
     *out = NULL;
@@ -89,6 +94,8 @@ static struct hd_rt_module *find_module(struct hd_gpu *gpu, const struct hd_modu
 int hd_module_symbol(struct hd_gpu *gpu, struct hd_module *mod, const char *name,
                      hd_devptr *addr, size_t *bytes)
 {
+    if (gpu->client)
+        return hd_rt_client_module_symbol(gpu, mod, name, addr, bytes);
     struct hd_rt_module *m = find_module(gpu, mod);
     if (!m)
         return HD_ERR_NOT_FOUND;

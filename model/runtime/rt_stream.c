@@ -10,6 +10,7 @@
  * context would be.
  */
 #include "rt_internal.h"
+#include "rt_client.h"
 
 #include "func_status.h"
 
@@ -18,6 +19,8 @@
 
 int hd_stream_create(struct hd_gpu *gpu, int *stream)
 {
+    if (gpu->client)
+        return hd_rt_client_stream_create(gpu, stream);
     if (!stream)
         return hd_rt_fail(gpu, HD_ERR_ARGS, "hd_stream_create: NULL result pointer");
     *stream = ++gpu->nstreams;
@@ -38,6 +41,9 @@ int hd_launch(struct hd_gpu *gpu, struct hd_module *mod, const char *kernel, str
               const struct hd_arg *args, unsigned nargs)
 {
     char msg[1024];
+    if (gpu->client)
+        return hd_rt_client_launch(gpu, mod, kernel, grid, block, dynamic_shared_bytes, stream,
+                                   args, nargs);
     if (stream < 0 || stream > gpu->nstreams)
         return hd_rt_fail(gpu, HD_ERR_ARGS, "%s: stream %d does not exist", kernel ? kernel : "launch",
                           stream);
@@ -98,6 +104,7 @@ static int run_prefix(struct hd_gpu *gpu, unsigned n)
     }
     char msg[sizeof gpu->err];
     int st = gpu->exec->run(gpu->exec_impl, ls, ss, n, gpu->interrupt, msg, sizeof msg);
+    hd_rt_batch_done(gpu, ls, ss, n, st, msg);
     for (unsigned i = 0; i < n; i++) {
         gpu->totals.warp_instrs += ls[i]->warp_instrs;
         gpu->totals.thread_instrs += ls[i]->thread_instrs;
@@ -123,11 +130,15 @@ static int run_prefix(struct hd_gpu *gpu, unsigned n)
 
 int hd_synchronize(struct hd_gpu *gpu)
 {
+    if (gpu->client)
+        return hd_rt_client_synchronize(gpu);
     return run_prefix(gpu, gpu->nqueue);
 }
 
 int hd_stream_synchronize(struct hd_gpu *gpu, int stream)
 {
+    if (gpu->client)
+        return hd_rt_client_stream_synchronize(gpu, stream);
     if (stream < 0 || stream > gpu->nstreams)
         return hd_rt_fail(gpu, HD_ERR_ARGS, "hd_stream_synchronize: stream %d does not exist",
                           stream);

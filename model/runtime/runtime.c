@@ -7,6 +7,7 @@
  * range checked against the allocation it targets.
  */
 #include "rt_internal.h"
+#include "rt_client.h"
 
 #include "func_status.h"
 
@@ -79,6 +80,10 @@ void hd_gpu_destroy(struct hd_gpu *gpu)
 {
     if (!gpu)
         return;
+    if (gpu->client) {
+        hd_rt_client_destroy(gpu);
+        return;
+    }
     hd_rt_queue_clear(gpu);
     free(gpu->queue);
     hd_rt_modules_free(gpu);
@@ -95,11 +100,17 @@ const char *hd_last_error(const struct hd_gpu *gpu)
 
 void hd_gpu_totals(const struct hd_gpu *gpu, struct hd_run_totals *out)
 {
+    if (gpu->client) {
+        hd_rt_client_totals(gpu, out);
+        return;
+    }
     *out = gpu->totals;
 }
 
 void hd_gpu_set_interrupt(struct hd_gpu *gpu, volatile sig_atomic_t *flag)
 {
+    if (gpu->client)
+        return; /* the GPU's flag interrupts every client */
     gpu->interrupt = flag;
 }
 /* }==== */
@@ -108,6 +119,8 @@ void hd_gpu_set_interrupt(struct hd_gpu *gpu, volatile sig_atomic_t *flag)
 int hd_malloc(struct hd_gpu *gpu, hd_devptr *out, size_t bytes)
 {
     char msg[256];
+    if (gpu->client)
+        return hd_rt_client_malloc(gpu, out, bytes);
     if (!out)
         return hd_rt_fail(gpu, HD_ERR_MEMORY, "hd_malloc: NULL result pointer");
     *out = 0;
@@ -120,6 +133,8 @@ int hd_malloc(struct hd_gpu *gpu, hd_devptr *out, size_t bytes)
 int hd_free(struct hd_gpu *gpu, hd_devptr ptr)
 {
     char msg[256];
+    if (gpu->client)
+        return hd_rt_client_free(gpu, ptr);
     if (ptr == 0)
         return HD_OK;
     int st = hd_synchronize(gpu);
@@ -134,6 +149,8 @@ int hd_free(struct hd_gpu *gpu, hd_devptr ptr)
 int hd_memset(struct hd_gpu *gpu, hd_devptr dst, int value, size_t bytes)
 {
     char msg[256];
+    if (gpu->client)
+        return hd_rt_client_memset(gpu, dst, value, bytes);
     int st = hd_synchronize(gpu);
     if (st != HD_OK)
         return st;
@@ -146,6 +163,8 @@ int hd_memset(struct hd_gpu *gpu, hd_devptr dst, int value, size_t bytes)
 int hd_memcpy_h2d(struct hd_gpu *gpu, hd_devptr dst, const void *src, size_t bytes)
 {
     char msg[256];
+    if (gpu->client)
+        return hd_rt_client_memcpy_h2d(gpu, dst, src, bytes);
     if (!src && bytes)
         return hd_rt_fail(gpu, HD_ERR_MEMORY, "hd_memcpy_h2d: NULL host source");
     int st = hd_synchronize(gpu);
@@ -160,6 +179,8 @@ int hd_memcpy_h2d(struct hd_gpu *gpu, hd_devptr dst, const void *src, size_t byt
 int hd_memcpy_d2h(struct hd_gpu *gpu, void *dst, hd_devptr src, size_t bytes)
 {
     char msg[256];
+    if (gpu->client)
+        return hd_rt_client_memcpy_d2h(gpu, dst, src, bytes);
     if (!dst && bytes)
         return hd_rt_fail(gpu, HD_ERR_MEMORY, "hd_memcpy_d2h: NULL host destination");
     int st = hd_synchronize(gpu);

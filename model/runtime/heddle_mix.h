@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT
+ * heddle_mix.h - several host programs sharing one GPU concurrently (multi-kernel mixes), and a
+ * per-launch observer. Additive to heddle.h, for tools (the CLI's `heddle run --mix`) and tests;
+ * a workload's host driver still includes heddle.h only: it runs unchanged as a client.
+ *
+ * hd_gpu_run_clients runs n host programs ("clients") against one GPU for concurrent-kernel and
+ * preemption studies. Each body gets its own client handle, a struct hd_gpu * usable with every
+ * call of heddle.h: its stream 0 and the streams it creates are distinct streams of the GPU (so
+ * launches of different clients may overlap, and none of them is the GPU's stream 0, which
+ * would serialize everything), it shares the GPU's device memory, its errors are its own
+ * (hd_last_error), hd_gpu_totals counts its own launches, and hd_synchronize, a blocking copy,
+ * memset or free waits only for its own work (as if each client were its own CUDA context on
+ * one GPU, MPS-style).
+ *
+ * Deterministic scheduling: each body is a cooperative coroutine with its own stack. A body that
+ * must wait for its queued launches yields; when every client is waiting or finished, the GPU
+ * runs every queued launch of every client as one batch (the timing executor overlaps launches
+ * of different streams on the SMs; the functional one runs them in submission order), then the
+ * waiting clients resume in index order, each until it waits again or returns. Host code takes
+ * no simulated time. A client's host code resumes only when the whole batch it waits in is done
+ * (an executor that returns when one stream drains, keeping the rest resident, would allow a
+ * finer interleaving; rt_exec.h has no such entry yet).
+ *
+ * Errors: if a batch fails, the client whose launch failed gets the report, every other client
+ * with launches in that batch gets the same status with a note naming the failed one, and the
+ * batch is dropped (as a faulted context would be). Ctrl-C (hd_gpu_set_interrupt on the GPU)
+ * interrupts every client.
+ */
+#ifndef HEDDLE_MIX_H
+#define HEDDLE_MIX_H
+
+#include "heddle.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hd_client_task {
+    const char *name;                              /* for messages (e.g. the workload's name) */
+    int (*body)(struct hd_gpu *client, void *arg); /* the host program */
+    void *arg;
+    /* results, filled by hd_gpu_run_clients */
+    int status;                  /* what body returned (or the error of work it left queued) */
+    struct hd_run_totals totals; /* this client's launches */
+    unsigned batches;            /* batches that ran at least one launch of this client */
+    unsigned shared_batches;     /* of those, batches that also ran another client's launch */
+};
+
+/* One completed launch, as reported to a kernel observer. */
+struct hd_kernel_record {
+    const char *kernel;          /* kernel name (valid during the call) */
+    int client;                  /* index of the client task, -1 for the GPU's own launches */
+    int stream;                  /* the GPU stream it ran on */
+    unsigned batch;              /* 1, 2, ...: which synchronization of this GPU ran it */
+    uint64_t gridid;             /* %gridid */
+    struct hd_dim3 grid, block;
+    uint32_t dynamic_shared_bytes;
+    uint64_t ctas, warp_instrs, thread_instrs;
+};
+typedef void (*hd_kernel_observer)(void *arg, const struct hd_kernel_record *r);
+
+/* Run tasks[0..n) as clients of `gpu` until every body returned and every launch they queued
+ * ran. Returns HD_OK when the clients could be run (each task's own outcome is in its status),
+ * or an error with hd_last_error(gpu) set: n == 0, no memory for the stacks, `gpu` is a client
+ * handle or already running clients. */
+int hd_gpu_run_clients(struct hd_gpu *gpu, struct hd_client_task *tasks, unsigned n);
+
+/* Call `fn` for every launch that completes on `gpu`, client launches included (after each
+ * successful batch, in submission order); fn NULL stops it. On a client handle: no-op. */
+void hd_gpu_set_kernel_observer(struct hd_gpu *gpu, hd_kernel_observer fn, void *arg);
+
+/* Batches (synchronizations that ran at least one launch) so far on `gpu`. */
+unsigned hd_gpu_batches(const struct hd_gpu *gpu);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
