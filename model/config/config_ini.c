@@ -5,7 +5,8 @@
  * a value); "[section]"; "key = value" inside a section; or "section.key = value" anywhere. Every
  * section and key must exist in params.def and each key may be set once per file. Errors name
  * the file and line: "file:line: key 'X': message" (or "section [X]" for sections). The reader
- * works on a length-bounded buffer (no NUL needed) and never allocates per line.
+ * works on a length-bounded buffer (no NUL needed) and never allocates per line. hd_config_load
+ * also accepts a GPGPU-Sim gpgpusim.config (recognised by its "-option" lines; config_gpgpusim.c).
  */
 #include "config.h"
 
@@ -232,6 +233,14 @@ int hd_config_parse(struct hd_config *cfg, const char *text, size_t len, const c
 
 int hd_config_load(const char *path, struct hd_config *out, char *err, size_t errlen)
 {
+    return hd_config_load_ex(path, out, NULL, 0, err, errlen);
+}
+
+int hd_config_load_ex(const char *path, struct hd_config *out, char *warn, size_t warnlen,
+                      char *err, size_t errlen)
+{
+    if (warn && warnlen)
+        warn[0] = '\0';
     hd_config_defaults(out);
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -263,8 +272,18 @@ int hd_config_load(const char *path, struct hd_config *out, char *err, size_t er
         return fail_at(err, errlen, path, 0, "out of memory");
     if (rc == 0 && io_error)
         rc = fail_at(err, errlen, path, 0, "cannot read: I/O error");
-    if (rc == 0)
+    if (rc == 0 && hd_config_is_gpgpusim(buf, len)) {
+        char ignored[2048];
+        unsigned nign = 0;
+        rc = hd_config_parse_gpgpusim(out, buf, len, path, ignored, sizeof ignored, &nign, err,
+                                      errlen);
+        if (rc == 0 && nign && warn && warnlen)
+            snprintf(warn, warnlen,
+                     "%s: warning: %u GPGPU-Sim option%s with no Heddle equivalent ignored: %s",
+                     path, nign, nign == 1 ? "" : "s", ignored);
+    } else if (rc == 0) {
         rc = hd_config_parse(out, buf, len, path, err, errlen);
+    }
     free(buf);
     if (rc == 0) {
         char msg[384];

@@ -195,5 +195,6 @@ void hd_config_doc_markdown(FILE *out)
         }
         fputs(" |\n", out);
     }
+    hd_config_gpgpusim_doc(out);
 }
 /* }==== */

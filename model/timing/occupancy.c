@@ -49,7 +49,10 @@ void hd_occ_cta_demand(const struct hd_occ_params *p, const struct hd_occ_kernel
     uint32_t ws = p->warp_size ? p->warp_size : 32;
     d->warps = (uint32_t)(((uint64_t)k->threads_per_cta + ws - 1) / ws);
     d->threads = d->warps * ws;
-    d->regs_per_warp = (uint32_t)round_up((uint64_t)k->regs_per_thread * ws, p->reg_alloc_unit);
+    uint32_t r = k->regs_per_thread;
+    if (p->max_regs_per_thread && r > p->max_regs_per_thread)
+        r = p->max_regs_per_thread;
+    d->regs_per_warp = (uint32_t)round_up((uint64_t)r * ws, p->reg_alloc_unit);
     d->regs = (uint64_t)d->warps * d->regs_per_warp;
     d->smem = round_up(k->smem_static + k->smem_dynamic, p->smem_alloc_unit);
 }
@@ -89,6 +92,8 @@ int hd_occupancy_compute(const struct hd_occ_params *p, const struct hd_occ_kern
     memset(o, 0, sizeof *o);
     hd_occ_cta_demand(p, k, &o->demand);
     const struct hd_occ_demand *d = &o->demand;
+    o->regs_clamped = p->max_regs_per_thread && k->regs_per_thread > p->max_regs_per_thread;
+    o->regs_per_thread = o->regs_clamped ? p->max_regs_per_thread : k->regs_per_thread;
     o->by[HD_OCC_REGISTERS] = fit(p->registers, d->regs);
     o->by[HD_OCC_SHARED] = fit(p->shared_bytes, d->smem);
     o->by[HD_OCC_THREADS] = fit(p->max_warps, d->warps);
@@ -96,10 +101,6 @@ int hd_occupancy_compute(const struct hd_occ_params *p, const struct hd_occ_kern
 
     if (k->threads_per_cta == 0)
         return no_fit(o, HD_OCC_NO_THREADS, "a CTA of 0 threads");
-    if (k->regs_per_thread > p->max_regs_per_thread)
-        return no_fit(o, HD_OCC_REGS_PER_THREAD,
-                      "%u registers per thread exceed max_regs_per_thread (%u)",
-                      k->regs_per_thread, p->max_regs_per_thread);
     if (o->by[HD_OCC_THREADS] == 0)
         return no_fit(o, HD_OCC_CTA_TOO_MANY_THREADS,
                       "a CTA of %u threads (%u warps) exceeds the SM's %u threads (%u warp slots)",

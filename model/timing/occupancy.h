@@ -26,9 +26,12 @@
  * file equals the calculator's two-step "warps by registers, then CTAs" rule, because
  * floor(floor(a / b) / c) = floor(a / (b c)).
  *
- * "Does not fit" (ctas = 0) has one reason: no threads, more threads than the SM holds, more
- * registers per thread than max_regs_per_thread, or a single CTA needing more registers or
- * shared memory than the SM has. Ties between limiting resources are all reported (limit_mask).
+ * A kernel asking for more registers per thread than max_regs_per_thread (say 64 from ptxas for
+ * sm_75 on a 63-register Fermi) is counted at max_regs_per_thread and flagged regs_clamped: a
+ * compiler for that target caps the allocation and spills the rest, so the kernel still runs.
+ * "Does not fit" (ctas = 0) has one reason: no threads, more threads than the SM holds, or a
+ * single CTA needing more registers or shared memory than the SM has. Ties between limiting
+ * resources are all reported (limit_mask).
  */
 #ifndef HD_OCCUPANCY_H
 #define HD_OCCUPANCY_H
@@ -72,7 +75,8 @@ struct hd_occ_demand {
     uint64_t smem;                /* rounded up to smem_alloc_unit */
 };
 
-/* The resources one CTA holds while resident (the allocation the SM makes for it). */
+/* The resources one CTA holds while resident (the allocation the SM makes for it), with
+ * k->regs_per_thread capped at p->max_regs_per_thread. */
 void hd_occ_cta_demand(const struct hd_occ_params *p, const struct hd_occ_kernel *k,
                        struct hd_occ_demand *d);
 /* }==== */
@@ -91,7 +95,6 @@ enum hd_occ_nofit {
     HD_OCC_FITS,
     HD_OCC_NO_THREADS,         /* threads_per_cta == 0 */
     HD_OCC_CTA_TOO_MANY_THREADS, /* more warps than the SM has warp slots */
-    HD_OCC_REGS_PER_THREAD,    /* regs_per_thread > max_regs_per_thread */
     HD_OCC_CTA_TOO_MANY_REGS,  /* one CTA needs more than the register file */
     HD_OCC_CTA_TOO_MUCH_SHARED /* one CTA needs more than the shared memory */
 };
@@ -100,6 +103,8 @@ enum hd_occ_nofit {
 
 struct hd_occupancy {
     struct hd_occ_demand demand;
+    uint32_t regs_per_thread;  /* as counted: min(kernel's, max_regs_per_thread) */
+    bool regs_clamped;         /* the kernel asked for more than max_regs_per_thread */
     /* CTAs per SM that each resource alone allows (HD_OCC_UNLIMITED when the CTA uses none) */
     uint32_t by[HD_OCC_NOFIT];
     uint32_t ctas;             /* CTAs per SM: the minimum of by[] (0: does not fit) */

@@ -1,0 +1,600 @@
+/* SPDX-License-Identifier: MIT
+ * config_gpgpusim.c - reading a GPGPU-Sim `gpgpusim.config` option file into a Heddle
+ * configuration: the options that correspond to ours set them, the others are listed (the caller
+ * prints them as one warning).
+ *
+ * Design: one table (maps[]) names every GPGPU-Sim option we understand and how it maps; the
+ * Markdown section of docs/config.md is generated from the same table, so the two cannot drift.
+ * Most options map one-to-one onto a key and are parsed by that key's own parser (range checks
+ * and messages included); a few are composite (clock domains, threads:warp, cache geometry,
+ * scheduler strings, the five-column latency lists, clusters x cores). The file is read on top of
+ * whatever *cfg holds (hd_config_load_ex starts from the defaults, the GTX480 values), so an
+ * option the file omits keeps Heddle's default, not GPGPU-Sim's built-in one. As in GPGPU-Sim a
+ * repeated option takes its last value. A file is recognised by its first non-comment line
+ * starting with '-' (an INI file cannot start so). Syntax: '#' starts a comment; each option is
+ * "-name value" on one line, except that a double-quoted value may continue over several lines.
+ * Errors name the file, line and option: "file:line: option '-X': message". When the memory
+ * system arrives, its options (-gpgpu_n_mem, -gpgpu_cache:dl1, ...) become rows here.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* {==== The option table ==== */
+enum gs_kind {
+    GS_KEY,       /* value parsed by the key's own parser */
+    GS_KEY_NZ,    /* the same, but 0 (GPGPU-Sim's "none") keeps the current value */
+    GS_CLUSTERS,  /* -gpgpu_n_clusters: num_sms = clusters x cores per cluster */
+    GS_CORES,     /* -gpgpu_n_cores_per_cluster */
+    GS_CLOCKS,    /* core:icnt:l2:dram */
+    GS_THREADS,   /* threads:warp */
+    GS_SCHED,     /* lrr | gto | two_level_active:N:inner:outer */
+    GS_LAT,       /* ADD,MAX,MUL,MAD,DIV latencies of class `key` (int, fp, dp) */
+    GS_II,        /* the same for initiation intervals */
+    GS_WIDTHS,    /* pipeline widths: the EX_WB field */
+    GS_IL1        /* [N:|S:]sets:line:ways,... */
+};
+
+struct gs_map {
+    const char *option;
+    enum gs_kind kind;
+    const char *key; /* "section.key" (GS_KEY*), or the latency class */
+    const char *doc;
+};
+
+static const struct gs_map maps[] = {
+    {"-gpgpu_n_clusters", GS_CLUSTERS, "gpu.num_sms",
+     "num_sms = n_clusters x n_cores_per_cluster (a missing one: GPGPU-Sim's default, 10 or 3)"},
+    {"-gpgpu_n_cores_per_cluster", GS_CORES, "gpu.num_sms", "see -gpgpu_n_clusters"},
+    {"-gpgpu_clock_domains", GS_CLOCKS, "clock.*",
+     "core:icnt:l2:dram MHz -> core_mhz, icnt_mhz, l2_mhz, dram_mhz"},
+    {"-gpgpu_shader_core_pipeline", GS_THREADS, "sm.max_threads",
+     "threads:warp; the warp size must be 32"},
+    {"-gpgpu_shader_registers", GS_KEY, "sm.registers", ""},
+    {"-gpgpu_shader_cta", GS_KEY, "sm.max_ctas", ""},
+    {"-gpgpu_shmem_size", GS_KEY, "sm.shared_mem_bytes", ""},
+    {"-gpgpu_num_sched_per_core", GS_KEY, "sm.num_schedulers", ""},
+    {"-gpgpu_scheduler", GS_SCHED, "sm.scheduler",
+     "lrr, gto; two_level_active:N:... -> two_level with sched_active_warps = N"},
+    {"-gpgpu_num_reg_banks", GS_KEY, "sm.reg_banks", ""},
+    {"-gpgpu_reg_bank_use_warp_id", GS_KEY, "pipeline.reg_bank_warp_offset", ""},
+    {"-gpgpu_reg_file_port_throughput", GS_KEY, "pipeline.reg_bank_reads", ""},
+    {"-gpgpu_shmem_num_banks", GS_KEY, "sm.shared_banks", ""},
+    {"-gpgpu_concurrent_kernel_sm", GS_KEY, "sm.concurrent_kernels", ""},
+    {"-gpgpu_max_concurrent_kernel", GS_KEY, "timing.max_concurrent_kernels", ""},
+    {"-gpgpu_max_insn_issue_per_warp", GS_KEY, "pipeline.issue_width", ""},
+    {"-gpgpu_num_sp_units", GS_KEY, "pipeline.sp_units", ""},
+    {"-gpgpu_num_sfu_units", GS_KEY, "pipeline.sfu_units", ""},
+    {"-gpgpu_num_dp_units", GS_KEY, "pipeline.dp_units",
+     "0: DP runs on the SP pipelines at ii_dp (GPGPU-Sim runs it on the SFU)"},
+    {"-gpgpu_operand_collector_num_units_sp", GS_KEY, "pipeline.cu_sp", ""},
+    {"-gpgpu_operand_collector_num_units_sfu", GS_KEY, "pipeline.cu_sfu", ""},
+    {"-gpgpu_operand_collector_num_units_dp", GS_KEY_NZ, "pipeline.cu_dp",
+     "0 keeps the current value"},
+    {"-gpgpu_operand_collector_num_units_mem", GS_KEY, "pipeline.cu_mem", ""},
+    {"-gpgpu_pipeline_widths", GS_WIDTHS, "pipeline.wb_ports",
+     "the EX_WB field (7th of 7, 9th of 9, or 11th of 13 fields)"},
+    {"-gpgpu_cache:il1", GS_IL1, "pipeline.icache_*",
+     "[N:]sets:line:ways,... -> icache_sets, icache_line, icache_ways"},
+    {"-ptx_opcode_latency_int", GS_LAT, "int",
+     "ADD -> lat_int_alu; max(MUL, MAD) -> lat_int_mul; DIV -> lat_int_div"},
+    {"-ptx_opcode_initiation_int", GS_II, "int", "the same columns -> ii_int_*"},
+    {"-ptx_opcode_latency_fp", GS_LAT, "fp",
+     "ADD -> lat_fp (one FP32 class: MUL and MAD are not separate); DIV -> lat_fp_div"},
+    {"-ptx_opcode_initiation_fp", GS_II, "fp", "the same columns -> ii_fp, ii_fp_div"},
+    {"-ptx_opcode_latency_dp", GS_LAT, "dp", "ADD -> lat_dp; DIV -> lat_dp_div"},
+    {"-ptx_opcode_initiation_dp", GS_II, "dp", "the same columns -> ii_dp, ii_dp_div"},
+    {"-ptx_opcode_latency_sfu", GS_KEY, "pipeline.lat_sfu", ""},
+    {"-ptx_opcode_initiation_sfu", GS_KEY, "pipeline.ii_sfu", ""},
+};
+#define NMAPS (sizeof maps / sizeof maps[0])
+
+static const struct gs_map *find_map(const char *option)
+{
+    for (size_t i = 0; i < NMAPS; i++)
+        if (strcmp(maps[i].option, option) == 0)
+            return &maps[i];
+    return NULL;
+}
+/* }==== */
+
+/* {==== Reader state and errors ==== */
+struct gs_state {
+    struct hd_config *cfg;
+    const char *name;
+    char *err;
+    size_t errlen;
+    uint32_t line;           /* line of the option being applied */
+    const char *option;
+    /* -gpgpu_n_clusters x -gpgpu_n_cores_per_cluster */
+    uint64_t clusters, cores;
+    bool have_clusters, have_cores;
+    uint32_t sms_line;
+    /* ignored options: " -a -b " (for the duplicate check), and how many */
+    char *ign;
+    size_t ign_len, ign_cap;
+    unsigned nign;
+};
+
+static int gs_fail(struct gs_state *st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static int gs_fail(struct gs_state *st, const char *fmt, ...)
+{
+    if (!st->err || !st->errlen)
+        return -1;
+    int n = st->option ? snprintf(st->err, st->errlen, "%s:%u: option '%s': ", st->name, st->line,
+                                  st->option)
+                       : snprintf(st->err, st->errlen, "%s:%u: ", st->name, st->line);
+    if (n >= 0 && (size_t)n < st->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(st->err + n, st->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Set "section.key" from text through the key's own parser. */
+static int gs_set(struct gs_state *st, const char *section_key, const char *value)
+{
+    char msg[384];
+    if (hd_config_set(st->cfg, section_key, value, msg, sizeof msg) != 0)
+        return gs_fail(st, "%s -> %s", value, msg);
+    return 0;
+}
+
+static int gs_set_u64(struct gs_state *st, const char *section_key, uint64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+    return gs_set(st, section_key, buf);
+}
+
+static int note_ignored(struct gs_state *st, const char *option)
+{
+    size_t ol = strlen(option);
+    if (st->ign) {
+        char pat[256];
+        snprintf(pat, sizeof pat, " %s ", option);
+        if (strstr(st->ign, pat))
+            return 0;
+    }
+    if (st->ign_len + ol + 3 > st->ign_cap) {
+        size_t cap = st->ign_cap ? st->ign_cap * 2 : 1024;
+        while (cap < st->ign_len + ol + 3)
+            cap *= 2;
+        char *nb = realloc(st->ign, cap);
+        if (!nb)
+            return gs_fail(st, "out of memory");
+        if (!st->ign)
+            nb[0] = '\0';
+        st->ign = nb;
+        st->ign_cap = cap;
+    }
+    if (st->ign_len == 0)
+        st->ign[st->ign_len++] = ' ';
+    memcpy(st->ign + st->ign_len, option, ol);
+    st->ign_len += ol;
+    st->ign[st->ign_len++] = ' ';
+    st->ign[st->ign_len] = '\0';
+    st->nign++;
+    return 0;
+}
+/* }==== */
+
+/* {==== Value parsers for the composite options ==== */
+/* Split `value` at `sep` into at most max fields of unsigned integers (or decimals if dbl). */
+static int split_numbers(const char *value, char sep, double *out, unsigned max, unsigned *n)
+{
+    *n = 0;
+    const char *p = value;
+    for (;;) {
+        if (*n == max)
+            return -1;
+        char *end;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        double d = strtod(p, &end);
+        if (end == p || d < 0)
+            return -1;
+        out[(*n)++] = d;
+        p = end;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\0')
+            return 0;
+        if (*p != sep)
+            return -1;
+        p++;
+    }
+}
+
+static int set_clocks(struct gs_state *st, const char *value)
+{
+    static const char *const keys[4] = {"clock.core_mhz", "clock.icnt_mhz", "clock.l2_mhz",
+                                        "clock.dram_mhz"};
+    double v[4];
+    unsigned n;
+    if (split_numbers(value, ':', v, 4, &n) != 0 || n != 4)
+        return gs_fail(st, "'%s' is not core:icnt:l2:dram (four MHz values)", value);
+    for (unsigned i = 0; i < 4; i++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.17g", v[i]);
+        if (gs_set(st, keys[i], buf) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int set_threads(struct gs_state *st, const char *value)
+{
+    double v[2];
+    unsigned n;
+    if (split_numbers(value, ':', v, 2, &n) != 0 || n != 2 || v[0] != (double)(uint64_t)v[0] ||
+        v[1] != (double)(uint64_t)v[1])
+        return gs_fail(st, "'%s' is not threads:warp_size", value);
+    if (v[1] != 32.0)
+        return gs_fail(st, "warp size %.0f: Heddle runs PTX with 32-thread warps", v[1]);
+    return gs_set_u64(st, "sm.max_threads", (uint64_t)v[0]);
+}
+
+static int set_sched(struct gs_state *st, const char *value)
+{
+    if (strcmp(value, "lrr") == 0)
+        return gs_set(st, "sm.scheduler", "lrr");
+    if (strcmp(value, "gto") == 0)
+        return gs_set(st, "sm.scheduler", "gto");
+    static const char two[] = "two_level_active";
+    size_t tl = sizeof two - 1;
+    if (strncmp(value, two, tl) == 0 && (value[tl] == '\0' || value[tl] == ':')) {
+        if (gs_set(st, "sm.scheduler", "two_level") != 0)
+            return -1;
+        if (value[tl] == '\0')
+            return 0;
+        char *end;
+        unsigned long active = strtoul(value + tl + 1, &end, 10);
+        if (end == value + tl + 1 || (*end != '\0' && *end != ':'))
+            return gs_fail(st, "'%s': expected two_level_active:<active warps>:...", value);
+        return gs_set_u64(st, "sm.sched_active_warps", active);
+    }
+    return gs_fail(st, "scheduler '%s' has no Heddle equivalent (lrr, gto or two_level_active)",
+                   value);
+}
+
+/* ADD,MAX,MUL,MAD,DIV */
+static int set_lat(struct gs_state *st, const char *cls, const char *value, bool ii)
+{
+    double v[5];
+    unsigned n;
+    if (split_numbers(value, ',', v, 5, &n) != 0 || n != 5)
+        return gs_fail(st, "'%s' is not five comma-separated values (ADD,MAX,MUL,MAD,DIV)", value);
+    const char *pre = ii ? "pipeline.ii_" : "pipeline.lat_";
+    char key[64];
+    double mul = v[2] > v[3] ? v[2] : v[3];
+    struct {
+        const char *suffix;
+        double v;
+    } set[3];
+    unsigned k = 0;
+    if (strcmp(cls, "int") == 0) {
+        set[k].suffix = "int_alu", set[k++].v = v[0];
+        set[k].suffix = "int_mul", set[k++].v = mul;
+        set[k].suffix = "int_div", set[k++].v = v[4];
+    } else {
+        set[k].suffix = cls, set[k++].v = v[0]; /* fp, dp */
+        set[k].suffix = strcmp(cls, "fp") == 0 ? "fp_div" : "dp_div", set[k++].v = v[4];
+    }
+    for (unsigned i = 0; i < k; i++) {
+        snprintf(key, sizeof key, "%s%s", pre, set[i].suffix);
+        if (set[i].v != (double)(uint64_t)set[i].v)
+            return gs_fail(st, "'%s': cycles must be whole numbers", value);
+        if (gs_set_u64(st, key, (uint64_t)set[i].v) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int set_widths(struct gs_state *st, const char *value)
+{
+    double v[16];
+    unsigned n;
+    if (split_numbers(value, ',', v, 16, &n) != 0 || (n != 7 && n != 9 && n != 13))
+        return gs_fail(st, "'%s' is not a list of 7, 9 or 13 pipeline widths", value);
+    double wb = n == 7 ? v[6] : n == 9 ? v[8] : v[10];
+    return gs_set_u64(st, "pipeline.wb_ports", (uint64_t)wb);
+}
+
+static int set_il1(struct gs_state *st, const char *value)
+{
+    const char *p = value;
+    if ((p[0] == 'N' || p[0] == 'S') && p[1] == ':')
+        p += 2;
+    char geom[64];
+    size_t gl = strcspn(p, ",");
+    if (gl >= sizeof geom)
+        return gs_fail(st, "'%s' is not [N:]sets:line:ways,...", value);
+    memcpy(geom, p, gl);
+    geom[gl] = '\0';
+    double v[3];
+    unsigned n;
+    if (split_numbers(geom, ':', v, 3, &n) != 0 || n != 3)
+        return gs_fail(st, "'%s' is not [N:]sets:line:ways,...", value);
+    if (gs_set_u64(st, "pipeline.icache_sets", (uint64_t)v[0]) != 0 ||
+        gs_set_u64(st, "pipeline.icache_line", (uint64_t)v[1]) != 0 ||
+        gs_set_u64(st, "pipeline.icache_ways", (uint64_t)v[2]) != 0)
+        return -1;
+    return 0;
+}
+
+static int set_count(struct gs_state *st, const char *value, uint64_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (end == value || *end != '\0' || value[0] == '-')
+        return gs_fail(st, "'%s' is not an unsigned integer", value);
+    *out = v;
+    return 0;
+}
+/* }==== */
+
+/* {==== Applying one option ==== */
+static int apply(struct gs_state *st, const char *option, const char *value)
+{
+    const struct gs_map *m = find_map(option);
+    if (!m)
+        return note_ignored(st, option);
+    if (value[0] == '\0')
+        return gs_fail(st, "missing value");
+    switch (m->kind) {
+    case GS_KEY:
+        return gs_set(st, m->key, value);
+    case GS_KEY_NZ:
+        return strcmp(value, "0") == 0 ? 0 : gs_set(st, m->key, value);
+    case GS_CLUSTERS:
+        st->have_clusters = true;
+        st->sms_line = st->line;
+        return set_count(st, value, &st->clusters);
+    case GS_CORES:
+        st->have_cores = true;
+        st->sms_line = st->line;
+        return set_count(st, value, &st->cores);
+    case GS_CLOCKS:
+        return set_clocks(st, value);
+    case GS_THREADS:
+        return set_threads(st, value);
+    case GS_SCHED:
+        return set_sched(st, value);
+    case GS_LAT:
+    case GS_II:
+        return set_lat(st, m->key, value, m->kind == GS_II);
+    case GS_WIDTHS:
+        return set_widths(st, value);
+    case GS_IL1:
+        return set_il1(st, value);
+    }
+    return gs_fail(st, "internal: bad mapping");
+}
+
+static int finish(struct gs_state *st)
+{
+    if (!st->have_clusters && !st->have_cores)
+        return 0;
+    uint64_t clusters = st->have_clusters ? st->clusters : 10, cores = st->have_cores ? st->cores : 3;
+    st->line = st->sms_line;
+    st->option = st->have_cores ? "-gpgpu_n_cores_per_cluster" : "-gpgpu_n_clusters";
+    if (clusters == 0 || cores == 0 || clusters > UINT32_MAX || cores > UINT32_MAX)
+        return gs_fail(st, "%llu clusters x %llu cores per cluster is not a GPU",
+                       (unsigned long long)clusters, (unsigned long long)cores);
+    return gs_set_u64(st, "gpu.num_sms", clusters * cores);
+}
+/* }==== */
+
+/* {==== The reader ==== */
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+bool hd_config_is_gpgpusim(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (is_blank(text[i]) || text[i] == '\n'))
+            i++;
+        if (i < len && text[i] == '#') {
+            while (i < len && text[i] != '\n')
+                i++;
+            continue;
+        }
+        return i + 1 < len && text[i] == '-' &&
+               ((text[i + 1] >= 'a' && text[i + 1] <= 'z') ||
+                (text[i + 1] >= 'A' && text[i + 1] <= 'Z'));
+    }
+    return false;
+}
+
+/* gpu.name from the path: "DIR/gpgpusim" for DIR/gpgpusim.config, else the base name without
+ * its extension. */
+static void set_name(struct hd_config *cfg, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char name[HD_CFG_STR_MAX];
+    if (strcmp(base, "gpgpusim.config") == 0 && base != path) {
+        const char *dend = base - 1, *dir = dend;
+        while (dir > path && dir[-1] != '/')
+            dir--;
+        snprintf(name, sizeof name, "%.*s/gpgpusim", (int)(dend - dir), dir);
+    } else {
+        const char *dot = strrchr(base, '.');
+        size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+        snprintf(name, sizeof name, "%.*s", (int)n, base);
+    }
+    for (char *p = name; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == '"' || (unsigned char)*p >= 0x7f)
+            *p = '_';
+    memcpy(cfg->gpu_name.s, name, sizeof name);
+}
+
+/* Read one option starting at text[*pos] (the '-'): name into `name`, value (quotes removed, a
+ * quoted value may span lines, which are joined by a space) into `value`. Advances *pos and
+ * *line past it. */
+static int read_option(struct gs_state *st, const char *text, size_t len, size_t *pos,
+                       uint32_t *line, char *name, size_t namecap, char *value, size_t valcap)
+{
+    size_t i = *pos, n = 0;
+    while (i < len && !is_blank(text[i]) && text[i] != '\n' && text[i] != '#') {
+        if (n + 1 >= namecap)
+            return gs_fail(st, "option name longer than %zu characters", namecap - 1);
+        name[n++] = text[i++];
+    }
+    name[n] = '\0';
+    st->option = name;
+    size_t v = 0;
+    bool quoted = false;
+    while (i < len) {
+        char c = text[i];
+        if (c == '\n') {
+            if (!quoted)
+                break;
+            (*line)++;
+            c = ' ';
+        } else if (c == '"') {
+            quoted = !quoted;
+            i++;
+            continue;
+        } else if (c == '#' && !quoted) {
+            while (i < len && text[i] != '\n')
+                i++;
+            break;
+        } else if (c == '\0') {
+            return gs_fail(st, "NUL byte in a text file");
+        }
+        if (v + 1 >= valcap)
+            return gs_fail(st, "value longer than %zu characters", valcap - 1);
+        value[v++] = is_blank(c) ? ' ' : c;
+        i++;
+    }
+    if (quoted)
+        return gs_fail(st, "unterminated \" (the value runs to the end of the file)");
+    while (v > 0 && value[v - 1] == ' ')
+        v--;
+    value[v] = '\0';
+    size_t lead = 0;
+    while (value[lead] == ' ')
+        lead++;
+    memmove(value, value + lead, v - lead + 1);
+    /* collapse runs of blanks (a value continued over lines) */
+    char *w = value;
+    for (const char *r = value; *r; r++)
+        if (!(*r == ' ' && w > value && w[-1] == ' '))
+            *w++ = *r;
+    *w = '\0';
+    *pos = i;
+    return 0;
+}
+
+static void format_ignored(const struct gs_state *st, char *out, size_t cap)
+{
+    if (!out || !cap)
+        return;
+    out[0] = '\0';
+    if (!st->ign)
+        return;
+    size_t used = 0;
+    unsigned listed = 0;
+    const char *p = st->ign;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        size_t l = strcspn(p, " ");
+        const char *sep = listed ? ", " : "";
+        /* room for this name, its separator and a possible ", ..." */
+        if (used + strlen(sep) + l + 6 >= cap) {
+            snprintf(out + used, cap - used, "%s...", listed ? ", " : "");
+            return;
+        }
+        used += (size_t)snprintf(out + used, cap - used, "%s%.*s", sep, (int)l, p);
+        listed++;
+        p += l;
+    }
+}
+
+int hd_config_parse_gpgpusim(struct hd_config *cfg, const char *text, size_t len,
+                             const char *name, char *ignored, size_t ignlen, unsigned *nignored,
+                             char *err, size_t errlen)
+{
+    struct gs_state st = {.cfg = cfg, .name = name ? name : "<gpgpusim.config>", .err = err,
+                          .errlen = errlen};
+    char opt[128], value[4096];
+    uint32_t line = 1;
+    size_t i = 0;
+    int rc = 0;
+    if (ignored && ignlen)
+        ignored[0] = '\0';
+    while (i < len && rc == 0) {
+        char c = text[i];
+        if (c == '\n') {
+            line++;
+            i++;
+        } else if (is_blank(c)) {
+            i++;
+        } else if (c == '#') {
+            while (i < len && text[i] != '\n')
+                i++;
+        } else if (c == '-') {
+            st.line = line;
+            rc = read_option(&st, text, len, &i, &line, opt, sizeof opt, value, sizeof value);
+            if (rc == 0)
+                rc = apply(&st, opt, value);
+            st.option = NULL;
+        } else {
+            st.line = line;
+            st.option = NULL;
+            rc = gs_fail(&st, "expected an option (-name value) or a '#' comment");
+        }
+    }
+    if (rc == 0)
+        rc = finish(&st);
+    if (rc == 0)
+        set_name(cfg, st.name);
+    if (rc == 0)
+        format_ignored(&st, ignored, ignlen);
+    if (nignored)
+        *nignored = rc == 0 ? st.nign : 0;
+    free(st.ign);
+    return rc;
+}
+/* }==== */
+
+/* {==== Documentation ==== */
+void hd_config_gpgpusim_doc(FILE *out)
+{
+    fputs("\n## Importing a GPGPU-Sim configuration\n\n"
+          "`--config` also accepts a GPGPU-Sim `gpgpusim.config` (recognised by its first option\n"
+          "line starting with `-`). The options below set the Heddle keys they correspond to;\n"
+          "every other option is ignored and all of them are named in one warning. An option the\n"
+          "file does not set keeps Heddle's default (the GTX480 values above), not GPGPU-Sim's\n"
+          "built-in default. A repeated option takes its last value, as in GPGPU-Sim; a bad value\n"
+          "of a mapped option is an error `file:line: option '-X': message`.\n\n"
+          "| GPGPU-Sim option | Heddle key | notes |\n|---|---|---|\n",
+          out);
+    for (size_t i = 0; i < NMAPS; i++) {
+        const struct gs_map *m = &maps[i];
+        const char *key = m->key;
+        if (m->kind == GS_LAT || m->kind == GS_II)
+            fprintf(out, "| `%s` | `pipeline.%s_%s*` | %s |\n", m->option,
+                    m->kind == GS_LAT ? "lat" : "ii", key, m->doc);
+        else
+            fprintf(out, "| `%s` | `%s` | %s |\n", m->option, key, m->doc);
+    }
+}
+/* }==== */
