@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define KIT_HEADER ".version 9.0\n.target sm_75\n.address_size 64\n"
 
@@ -25,16 +26,33 @@ struct kit {
     char err[2048];      /* hd_last_error() of the last failing run */
 };
 
-static inline void kit_open(struct kit *k, struct hd_test_state *t)
+/* A GPU with the default configuration that runs launches on the functional model only (these
+ * tests pin down functional semantics; the timing model has its own tests). The configuration
+ * key [timing] mode selects the executor. */
+static inline struct hd_gpu *kit_gpu(void)
 {
-    char err[512];
-    memset(k, 0, sizeof *k);
-    k->t = t;
-    k->gpu = hd_gpu_create(NULL, err, sizeof err);
-    if (!k->gpu) {
+    char err[512], path[] = "/tmp/hd_func_test_XXXXXX";
+    static const char cfg[] = "[timing]\nmode = functional\n";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f || fwrite(cfg, 1, sizeof cfg - 1, f) != sizeof cfg - 1 || fclose(f) != 0) {
+        fprintf(stderr, "kit_gpu: cannot write %s\n", path);
+        exit(1);
+    }
+    struct hd_gpu *gpu = hd_gpu_create(path, err, sizeof err);
+    remove(path);
+    if (!gpu) {
         fprintf(stderr, "hd_gpu_create: %s\n", err);
         exit(1);
     }
+    return gpu;
+}
+
+static inline void kit_open(struct kit *k, struct hd_test_state *t)
+{
+    memset(k, 0, sizeof *k);
+    k->t = t;
+    k->gpu = kit_gpu();
 }
 
 static inline void kit_close(struct kit *k)

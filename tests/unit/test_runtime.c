@@ -68,8 +68,7 @@ static int vecadd_setup(struct hd_gpu *gpu, struct vecadd *v, unsigned n)
 static void test_vecadd(struct hd_test_state *t)
 {
     hd_test_begin(t, "vecadd runs and verifies; streams and totals");
-    char err[256];
-    struct hd_gpu *gpu = hd_gpu_create(NULL, err, sizeof err);
+    struct hd_gpu *gpu = kit_gpu();
     struct vecadd v;
     unsigned n = 1000;
     HD_CHECK_U64(t, HD_OK, vecadd_setup(gpu, &v, n));
@@ -97,8 +96,7 @@ static void test_vecadd(struct hd_test_state *t)
 static void test_not_found_and_args(struct hd_test_state *t)
 {
     hd_test_begin(t, "unknown kernel -> NOT_FOUND naming it; wrong arguments -> ARGS");
-    char err[256];
-    struct hd_gpu *gpu = hd_gpu_create(NULL, err, sizeof err);
+    struct hd_gpu *gpu = kit_gpu();
     struct vecadd v;
     unsigned n = 64;
     HD_CHECK_U64(t, HD_OK, vecadd_setup(gpu, &v, n));
@@ -131,8 +129,7 @@ static void test_not_found_and_args(struct hd_test_state *t)
 static void test_fault(struct hd_test_state *t)
 {
     hd_test_begin(t, "out-of-bounds load -> FAULT with kernel, thread, block, address, PTX line");
-    char err[256];
-    struct hd_gpu *gpu = hd_gpu_create(NULL, err, sizeof err);
+    struct hd_gpu *gpu = kit_gpu();
     struct vecadd v;
     unsigned n = 100;
     HD_CHECK_U64(t, HD_OK, vecadd_setup(gpu, &v, n));
@@ -161,8 +158,7 @@ static void test_fault(struct hd_test_state *t)
 static void test_memory_errors(struct hd_test_state *t)
 {
     hd_test_begin(t, "bad memcpy/memset/free ranges -> MEMORY");
-    char err[256];
-    struct hd_gpu *gpu = hd_gpu_create(NULL, err, sizeof err);
+    struct hd_gpu *gpu = kit_gpu();
     hd_devptr p = 0, q = 0;
     uint8_t buf[512] = {0};
     HD_CHECK_U64(t, HD_OK, hd_malloc(gpu, &p, 300));
@@ -191,8 +187,7 @@ static void test_memory_errors(struct hd_test_state *t)
 static void test_ptx_error_and_symbols(struct hd_test_state *t)
 {
     hd_test_begin(t, "malformed PTX -> PTX error with file:line; module symbols and const data");
-    char err[256];
-    struct hd_gpu *gpu = hd_gpu_create(NULL, err, sizeof err);
+    struct hd_gpu *gpu = kit_gpu();
     struct hd_module *mod = NULL;
     static const char bad[] = KIT_HEADER ".visible .entry k()\n{\n\tfoo.bar %r1;\n}\n";
     HD_CHECK_U64(t, (uint64_t)(int64_t)HD_ERR_PTX,
@@ -231,6 +226,49 @@ static void test_ptx_error_and_symbols(struct hd_test_state *t)
     hd_gpu_destroy(gpu);
 }
 
+static void test_config(struct hd_test_state *t)
+{
+    hd_test_begin(t, "hd_gpu_create: bad config path, SM count from the config (%smid round-robin)");
+    char err[512] = "";
+    struct hd_gpu *bad = hd_gpu_create("/nonexistent/heddle.ini", err, sizeof err);
+    HD_CHECK(t, bad == NULL);
+    HD_CHECK(t, strstr(err, "/nonexistent/heddle.ini") != NULL);
+    char path[] = "/tmp/hd_rt_test_XXXXXX";
+    static const char cfg[] = "[gpu]\nnum_sms = 4\n[timing]\nmode = functional\n";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    HD_CHECK(t, f != NULL);
+    if (!f)
+        return;
+    fputs(cfg, f);
+    fclose(f);
+    struct hd_gpu *gpu = hd_gpu_create(path, err, sizeof err);
+    remove(path);
+    if (!HD_CHECK(t, gpu != NULL)) {
+        fprintf(stderr, "    %s\n", err);
+        return;
+    }
+    static const char ptx[] = KIT_HEADER
+        ".visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+        "\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %smid;\n"
+        "\tmov.u32 %r3, %nsmid;\n\tmul.wide.u32 %rd2, %r1, 8;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+        "\tst.global.v2.u32 [%rd3], {%r2, %r3};\n\tret;\n}\n";
+    struct hd_module *mod = NULL;
+    hd_devptr out = 0;
+    HD_CHECK_U64(t, HD_OK, hd_module_load_text(gpu, ptx, sizeof ptx - 1, "smid.ptx", &mod));
+    HD_CHECK_U64(t, HD_OK, hd_malloc(gpu, &out, 6 * 8));
+    struct hd_arg args[1] = {HD_ARG(out)};
+    struct hd_dim3 g = {6, 1, 1}, b = {1, 1, 1};
+    HD_CHECK_U64(t, HD_OK, hd_launch(gpu, mod, "k", g, b, 0, 0, args, 1));
+    uint32_t r[12] = {0};
+    HD_CHECK_U64(t, HD_OK, hd_memcpy_d2h(gpu, r, out, sizeof r));
+    unsigned bad_sm = 0;
+    for (unsigned i = 0; i < 6; i++)
+        bad_sm += r[2 * i] != i % 4 || r[2 * i + 1] != 4;
+    HD_CHECK_U64(t, 0, bad_sm);
+    hd_gpu_destroy(gpu);
+}
+
 int main(void)
 {
     struct hd_test_state t = {0};
@@ -239,5 +277,6 @@ int main(void)
     test_fault(&t);
     test_memory_errors(&t);
     test_ptx_error_and_symbols(&t);
+    test_config(&t);
     return hd_test_finish(&t);
 }
