@@ -4,7 +4,8 @@
  * Design: a GPU owns its configuration, its device memory, the modules loaded into it (the
  * public handle is the parsed IR module; the GPU maps it to the loaded image), the streams'
  * queue of pending launches (one queue in submission order, each entry tagged with its stream),
- * the executor that runs them, the running totals and the last error message.
+ * the executor that runs them (functional, or the timing model which it then owns), the running
+ * totals and the last error message.
  */
 #ifndef HD_RT_INTERNAL_H
 #define HD_RT_INTERNAL_H
@@ -19,6 +20,9 @@
 
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
+
+struct hd_gpu_timing;
 
 struct hd_rt_module {
     struct hd_module *ir;          /* the public handle */
@@ -52,7 +56,22 @@ struct hd_gpu {
     volatile sig_atomic_t *interrupt;
     struct hd_run_totals totals;
     char err[2048];
+    /* the timing model (rt_exec_timing.c) */
+    enum hd_exec_mode mode;
+    struct hd_gpu_timing *timing;   /* created at the first timed batch */
+    uint64_t sample_every;
+    enum hd_progress progress_mode;
+    double progress_t0, progress_last;
+    uint64_t progress_instrs0;
+    bool progress_shown;
+    int timing_status;              /* of the last timed batch */
+    char timing_msg[1024];
+    const struct hd_func_observer *func_observer; /* heddle_observe.h (co-simulation) */
 };
+
+/* The timing executor (rt_exec_timing.c; impl is the GPU) and its teardown. */
+extern const struct hd_rt_exec_ops hd_rt_exec_timing;
+void hd_rt_timing_free(struct hd_gpu *gpu);
 
 /* Record a message as the last error and return `status`. */
 int hd_rt_fail(struct hd_gpu *gpu, int status, const char *fmt, ...)

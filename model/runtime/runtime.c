@@ -72,7 +72,8 @@ struct hd_gpu *hd_gpu_create(const char *config_path, char *err, size_t errlen)
         free(gpu);
         return NULL;
     }
-    gpu->exec = &hd_rt_exec_functional;
+    hd_gpu_set_exec_mode(gpu, c->timing_mode == HD_TMODE_FUNCTIONAL ? HD_EXEC_FUNCTIONAL
+                                                                    : HD_EXEC_CYCLE);
     return gpu;
 }
 
@@ -89,6 +90,7 @@ void hd_gpu_destroy(struct hd_gpu *gpu)
     hd_rt_modules_free(gpu);
     if (gpu->exec && gpu->exec->destroy)
         gpu->exec->destroy(gpu->exec_impl);
+    hd_rt_timing_free(gpu);
     hd_devmem_destroy(&gpu->mem);
     free(gpu);
 }
