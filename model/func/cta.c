@@ -100,6 +100,7 @@ static bool try_release(struct hd_func_cta *c, uint32_t id)
         w->bar_dst = -1;
     }
     int32_t pc = b->last_pc;
+    c->bar_releases++;
     memset(b, 0, sizeof *b);
     b->last_pc = pc;
     b->red_and = true;

@@ -42,6 +42,7 @@ struct hd_func_cta {
     uint32_t nwarps;
     uint32_t live_warps;     /* warps that are not done */
     struct hd_func_barrier bar[HD_FUNC_NUM_BARRIERS];
+    uint64_t bar_releases;   /* barrier completions so far (observers detect TB-wide points) */
 };
 
 /* Create CTA `linear` of launch `l` on SM `smid`. Returns 0 or HD_FUNC_ERR_MEMORY. */

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct hd_func_observer;
+
 /* What the functional model needs from the GPU configuration. */
 struct hd_func_gpu_params {
     uint32_t num_sms;            /* %nsmid; CTAs go to SMs round-robin in functional mode */
@@ -45,6 +47,8 @@ struct hd_func_launch {
     volatile sig_atomic_t *interrupt; /* checked by the runner; may be NULL */
     uint64_t warp_instrs, thread_instrs;
     char err[1024];               /* the fault report of a failed step */
+    /* co-simulation / sampling tap (observer.h), NULL for none; set by the runtime */
+    const struct hd_func_observer *observer;
 };
 
 /* Check and build a launch. Returns 0 or HD_FUNC_ERR_ARGS / _UNSUPPORTED / _MEMORY with a message

@@ -8,6 +8,7 @@
 #include "cta.h"
 #include "exec.h"
 #include "func_status.h"
+#include "observer.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,14 +42,39 @@ static int deadlock(struct hd_func_launch *l, const struct hd_func_cta *c)
     return HD_FUNC_ERR_FAULT;
 }
 
+/* The observer's points (observer.h): a sample every obs->every warp instructions of the launch,
+ * and a TB-wide point after each barrier release. */
+static int observe(struct hd_func_launch *l, struct hd_func_cta *c, uint64_t *next_sample,
+                   uint64_t *releases)
+{
+    const struct hd_func_observer *obs = l->observer;
+    int st = HD_FUNC_OK;
+    if (c->bar_releases != *releases) {
+        *releases = c->bar_releases;
+        if (obs->barrier)
+            st = obs->barrier(obs->ctx, l, c, l->warp_instrs);
+    }
+    if (st == HD_FUNC_OK && obs->every && l->warp_instrs >= *next_sample) {
+        *next_sample = (l->warp_instrs / obs->every + 1) * obs->every;
+        if (obs->sample)
+            st = obs->sample(obs->ctx, l, c, l->warp_instrs);
+    }
+    return st;
+}
+
 static int run_cta(struct hd_func_launch *l, struct hd_func_cta *c, uint64_t *poll)
 {
+    uint64_t next_sample = 0, releases = c->bar_releases;
+    if (l->observer && l->observer->every)
+        next_sample = (l->warp_instrs / l->observer->every + 1) * l->observer->every;
     while (!hd_func_cta_done(c)) {
         bool progress = false;
         for (uint32_t i = 0; i < c->nwarps; i++) {
             struct hd_func_warp *w = &c->warps[i];
             for (unsigned q = 0; q < HD_FUNC_RUN_QUANTUM && hd_func_warp_ready(w); q++) {
                 int st = hd_func_warp_step(l, c, w, l->warp_instrs, NULL);
+                if (st == HD_FUNC_OK && l->observer)
+                    st = observe(l, c, &next_sample, &releases);
                 if (st != HD_FUNC_OK)
                     return st;
                 progress = true;

@@ -75,6 +75,7 @@ int hd_launch(struct hd_gpu *gpu, struct hd_module *mod, const char *kernel, str
     int st = hd_func_launch_init(l, k, &gpu->mem, &gpu->params, g, b, dynamic_shared_bytes, fa,
                                  nargs, gpu->launches + 1, msg, sizeof msg);
     free(fa);
+    l->observer = gpu->func_observer;
     if (st != HD_FUNC_OK) {
         hd_func_launch_destroy(l);
         free(l);

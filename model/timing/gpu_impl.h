@@ -51,6 +51,7 @@ struct hd_gpu_timing {
     bool dirty;                 /* something changed that may let a CTA be placed */
     uint64_t idle;              /* cycles without progress */
     uint64_t last_launch_cycles;
+    uint64_t obs_next;          /* gpu_observe.c: next context-sample cycle (0: not set) */
     /* reports */
     hd_gpu_timing_progress_fn progress;
     void *progress_ctx;
@@ -59,5 +60,7 @@ struct hd_gpu_timing {
 /* gpu_report.c */
 void hd_gpu_sample(struct hd_gpu_timing *g);
 void hd_gpu_watchdog_report(const struct hd_gpu_timing *g, char *err, size_t errlen);
+/* gpu_observe.c: call the launches' observers (model/func/observer.h) after a cycle. */
+int hd_gpu_observe(struct hd_gpu_timing *g, char *err, size_t errlen);
 
 #endif

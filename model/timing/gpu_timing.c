@@ -458,6 +458,8 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
         }
         if (g->stats.sample_every && g->now % g->stats.sample_every == 0)
             hd_gpu_sample(g);
+        if ((st = hd_gpu_observe(g, err, errlen)) != HD_FUNC_OK)
+            return st;
         g->idle = progress ? 0 : g->idle + 1;
         if (g->idle >= g->p.watchdog) {
             hd_gpu_watchdog_report(g, err, errlen);

@@ -70,6 +70,7 @@ struct hd_tcta {
     struct hd_func_cta fc;              /* functional CTA (storage reused within a launch) */
     const struct hd_func_launch *fc_l;  /* launch fc's storage belongs to, or NULL */
     struct hd_cta_grant grant;
+    uint64_t obs_releases, obs_start;   /* gpu_observe.c: barrier releases seen, of CTA start */
     uint32_t live;                      /* warps not yet drained */
     uint64_t start;
 };
