@@ -8,7 +8,8 @@
  *                (GPGPU-Sim's issue_block2core order); a batch started on an idle GPU begins
  *                at SM 0, so CTA i of a lone kernel runs on SM i mod num_sms, as in the
  *                functional model
- *   fill_first   the lowest-numbered SM that can take it (packs CTAs, leaves SMs idle)
+ *   fill_first   the lowest-numbered SM that has room, even if that means waiting for the
+ *                next cycle (packs CTAs, leaves SMs idle)
  * Later policies (locality-aware block distribution, Gong ch.6) are further implementations.
  */
 #ifndef HD_CTA_DIST_H
@@ -21,8 +22,9 @@
 
 struct hd_cta_dist_ops {
     const char *name;
-    /* Choose one of the SMs with ok[i] true (n SMs); -1 if none. */
-    int (*pick)(void *impl, const bool *ok, uint32_t n);
+    /* Choose an SM for the next CTA: ok[i] says SM i has room for it, busy[i] that SM i already
+     * received a CTA this cycle (it cannot take another before the next). -1: none now. */
+    int (*pick)(void *impl, const bool *ok, const bool *busy, uint32_t n);
     /* SM `sm` received a CTA. */
     void (*placed)(void *impl, uint32_t sm);
     /* The GPU is idle and a new batch of launches starts. */

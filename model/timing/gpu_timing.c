@@ -283,12 +283,12 @@ static int schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
             struct tlaunch *t = &g->L[g->cand_index[g->order[r]]];
             bool any = false;
             for (uint32_t s = 0; s < nsms; s++) {
-                g->ok[s] = !g->got[s] && hd_sm_can_accept(g->sm[s], &t->sl);
-                any |= g->ok[s];
+                g->ok[s] = hd_sm_can_accept(g->sm[s], &t->sl);
+                any |= g->ok[s] && !g->got[s];
             }
             if (!any)
                 continue;
-            int s = g->dist.ops->pick(g->dist.impl, g->ok, nsms);
+            int s = g->dist.ops->pick(g->dist.impl, g->ok, g->got, nsms);
             if (s < 0)
                 continue;
             int st = place(g, t, (uint32_t)s, err, errlen);
