@@ -269,6 +269,36 @@ static void test_config(struct hd_test_state *t)
     hd_gpu_destroy(gpu);
 }
 
+static void test_unsupported(struct hd_test_state *t)
+{
+    hd_test_begin(t, "an unmodelled instruction fails only when executed, naming it and its line");
+    struct hd_gpu *gpu = kit_gpu();
+    static const char ptx[] = KIT_HEADER
+        ".visible .entry k(.param .u64 out, .param .u32 n)\n{\n"
+        "\t.reg .b16 %h<3>;\n\t.reg .b32 %r<2>;\n\t.reg .pred %p1;\n"
+        "\tld.param.u32 %r1, [n];\n"
+        "\tsetp.eq.u32 %p1, %r1, 0;\n"
+        "\t@%p1 bra $Ldone;\n"
+        "\tadd.f16 %h1, %h2, %h2;\n"
+        "$Ldone:\n"
+        "\tret;\n}\n";
+    struct hd_module *mod = NULL;
+    HD_CHECK_U64(t, HD_OK, hd_module_load_text(gpu, ptx, sizeof ptx - 1, "f16.ptx", &mod));
+    hd_devptr out = 0;
+    uint32_t n = 0;
+    struct hd_arg args[2] = {HD_ARG(out), HD_ARG(n)};
+    struct hd_dim3 one = {1, 1, 1};
+    HD_CHECK_U64(t, HD_OK, hd_launch(gpu, mod, "k", one, one, 0, 0, args, 2));
+    HD_CHECK_U64(t, HD_OK, hd_synchronize(gpu));
+    n = 1;
+    HD_CHECK_U64(t, HD_OK, hd_launch(gpu, mod, "k", one, one, 0, 0, args, 2));
+    HD_CHECK_U64(t, (uint64_t)(int64_t)HD_ERR_UNSUPPORTED, (uint64_t)(int64_t)hd_synchronize(gpu));
+    const char *msg = hd_last_error(gpu);
+    if (!HD_CHECK(t, strstr(msg, "unsupported instruction 'add.f16") != NULL && strstr(msg, "f16.ptx:12") != NULL))
+        fprintf(stderr, "    %s\n", msg);
+    hd_gpu_destroy(gpu);
+}
+
 int main(void)
 {
     struct hd_test_state t = {0};
@@ -278,5 +308,6 @@ int main(void)
     test_memory_errors(&t);
     test_ptx_error_and_symbols(&t);
     test_config(&t);
+    test_unsupported(&t);
     return hd_test_finish(&t);
 }
