@@ -11,6 +11,7 @@
 #include "workload.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* {==== Errors ==== */
@@ -164,4 +165,29 @@ int hd_wl_compare_i32(struct hd_wl_ctx *ctx, const char *what, const int32_t *ex
                       first, (int)expected[first], (int)got[first], bad, n);
 }
 
+/* }==== */
+
+/* {==== Variant flags ==== */
+
+long hd_wl_flag(const char *flags, const char *name, long dflt)
+{
+    size_t n = name ? strlen(name) : 0;
+    for (const char *p = flags; p && n && *p;) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t");
+        if (len >= 2 + n && strncmp(p, "-D", 2) == 0 && strncmp(p + 2, name, n) == 0) {
+            const char *v = p + 2 + n, *end = p + len;
+            if (v == end)
+                return 1; /* -DNAME */
+            if (*v == '=' && v + 1 < end) {
+                char *stop;
+                long x = strtol(v + 1, &stop, 0);
+                if (stop == end)
+                    return x;
+            }
+        }
+        p += len;
+    }
+    return dflt;
+}
 /* }==== */

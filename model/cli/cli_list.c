@@ -3,6 +3,7 @@
  * description), from the registry that the build generates from workloads/.
  */
 #include "cli_cmd.h"
+#include "cli_mix.h"
 #include "cli_util.h"
 #include "workload.h"
 
@@ -10,6 +11,12 @@
 
 int hd_cli_list(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++) { /* cli_mixes.c, cli_variants.c */
+        if (strcmp(argv[i], "--mixes") == 0)
+            return hd_cli_list_mixes(argc, argv);
+        if (strcmp(argv[i], "--variants") == 0)
+            return hd_cli_list_variants(argc, argv);
+    }
     bool names_only = false;
     for (int i = 1; i < argc; i++) {
         if (hd_cli_is_help(argv[i])) {
@@ -19,7 +26,9 @@ int hd_cli_list(int argc, char **argv)
                    "gives the same result (idempotent: flush-based preemption needs it), and a\n"
                    "description. Run one with `heddle run NAME`.\n\n"
                    "Options:\n"
-                   "  --names   print only the names, one per line (for scripts)\n");
+                   "  --names   print only the names, one per line (for scripts)\n"
+                   "  --variants  the resource-specification variants (heddle list --variants --help)\n"
+                   "  --mixes   the multi-kernel mixes for `heddle run --mix` (heddle list --mixes --help)\n");
             return HD_CLI_OK;
         }
         if (strcmp(argv[i], "--names") == 0)

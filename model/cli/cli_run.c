@@ -9,6 +9,7 @@
  */
 #include "cli_cmd.h"
 #include "cli_gpu.h"
+#include "cli_mix.h"
 #include "cli_util.h"
 #include "config.h"
 #include "workload.h"
@@ -29,6 +30,7 @@ static void run_help(FILE *out)
     fprintf(out,
             "Usage: heddle run WORKLOAD [--size small|medium|large] [--config FILE]\n"
             "                           [--set SECTION.KEY=VALUE]... [--stats FILE] [--quiet]\n"
+            "       heddle run --mix NAME [...]   workloads of a mix, concurrently (--mix --help)\n"
             "\n"
             "Run a built-in workload (see `heddle list`): the host driver makes its inputs,\n"
             "launches its kernels on the simulated GPU and checks the results against a CPU\n"
@@ -207,6 +209,8 @@ static int run_workload(struct run_opts *o)
 
 int hd_cli_run(int argc, char **argv)
 {
+    if (hd_cli_mix_requested(argc, argv))
+        return hd_cli_run_mix(argc, argv); /* cli_mix.c */
     struct run_opts o = {.size = HD_WL_SMALL};
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     if (!sets)

@@ -45,7 +45,25 @@
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \
     V(regbank, HD_REGBANK_PTX, "ptx", "bank = kernel-wide PTX register index")
 
-#define HD_CFG_ENUM_TYPES(X) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank)
+/* Memory system (model/mem, docs/memory.md). */
+#define HD_CFG_ENUM_memmodel(V)                                                                    \
+    V(memmodel, HD_MEMMODEL_FIXED, "fixed",                                                        \
+      "fixed latency and per-SM bandwidth ([mem_fixed])")                                          \
+    V(memmodel, HD_MEMMODEL_FULL, "full",                                                          \
+      "L1 data and constant caches, crossbar, L2 slices, GDDR5 DRAM (model/mem)")
+#define HD_CFG_ENUM_sethash(V)                                                                     \
+    V(sethash, HD_SETHASH_LINEAR, "linear", "set = line number mod sets")                          \
+    V(sethash, HD_SETHASH_XOR, "xor",                                                              \
+      "set = line number xor the next higher index-width bit groups of it, mod sets")
+#define HD_CFG_ENUM_icntarb(V)                                                                     \
+    V(icntarb, HD_ICNTARB_RR, "rr", "FIFO inputs, round-robin grant per output")                   \
+    V(icntarb, HD_ICNTARB_ISLIP, "islip", "virtual output queues, iSLIP matching")
+#define HD_CFG_ENUM_dramsched(V)                                                                   \
+    V(dramsched, HD_DRAMSCHED_FRFCFS, "frfcfs", "first-ready first-come-first-served")           \
+    V(dramsched, HD_DRAMSCHED_FCFS, "fcfs", "first-come-first-served (oldest request only)")
+
+#define HD_CFG_ENUM_TYPES(X) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank)                  \
+    X(memmodel) X(sethash) X(icntarb) X(dramsched)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

@@ -12,6 +12,7 @@
  * through .and/.or/.xor and writes the complement to its optional second destination.
  */
 #include "exec_impl.h"
+#include "fp16.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -60,79 +61,6 @@ static int x_mov_unpack(struct hd_func_exec *x, const struct hd_func_instr *d, u
             D[l] = (v[l] >> (eb * i)) & hd_wmask(eb);
     }
     return HD_FUNC_OK;
-}
-/* }==== */
-
-/* {==== Small-float formats ==== */
-struct fmt {
-    int mbits, emin, emax; /* fraction bits, least normal exponent, greatest exponent */
-};
-static const struct fmt FMT_F16 = {10, -14, 15};
-static const struct fmt FMT_BF16 = {7, -126, 127};
-
-static double half_to_double(uint64_t h, const struct fmt *f)
-{
-    unsigned ebits = f == &FMT_F16 ? 5 : 8;
-    uint64_t frac = h & ((1u << f->mbits) - 1);
-    uint64_t e = (h >> f->mbits) & ((1u << ebits) - 1);
-    double s = (h >> (f->mbits + ebits)) & 1u ? -1.0 : 1.0;
-    if (e == ((1u << ebits) - 1))
-        return frac ? (double)NAN : s * (double)INFINITY;
-    if (e == 0)
-        return s * ldexp((double)frac, f->emin - f->mbits);
-    return s * ldexp((double)(frac | (1ull << f->mbits)), (int)e - f->emax - f->mbits);
-}
-
-/* Round a double to format f with rounding `rnd` (HD_RND_*), encode it. */
-static uint64_t double_to_half(double v, const struct fmt *f, uint8_t rnd)
-{
-    unsigned ebits = f == &FMT_F16 ? 5 : 8;
-    uint64_t sign = signbit(v) ? 1ull << (f->mbits + ebits) : 0;
-    uint64_t inf = ((1ull << ebits) - 1) << f->mbits;
-    if (v != v)
-        return 0x7fff;
-    double a = fabs(v);
-    if (isinf(a))
-        return sign | inf;
-    if (a == 0.0)
-        return sign;
-    int e = ilogb(a);
-    if (e < f->emin)
-        e = f->emin;
-    double q = ldexp(1.0, e - f->mbits);
-    double n = a / q; /* exact: scaling by a power of two */
-    int up;           /* round the magnitude up on a tie/inexact? */
-    switch (rnd) {
-    case HD_RND_RZ:
-        n = trunc(n);
-        break;
-    case HD_RND_RM:
-        up = sign != 0;
-        n = up ? ceil(n) : floor(n);
-        break;
-    case HD_RND_RP:
-        up = sign == 0;
-        n = up ? ceil(n) : floor(n);
-        break;
-    default: {
-        double t = floor(n), r = n - t;
-        n = (r > 0.5 || (r == 0.5 && fmod(t, 2.0) != 0.0)) ? t + 1.0 : t;
-        break;
-    }
-    }
-    double m = n * q;
-    double maxf = ldexp(2.0 - ldexp(1.0, -f->mbits), f->emax);
-    if (m > maxf) {
-        int to_inf = rnd == HD_RND_RZ ? 0 : rnd == HD_RND_RM ? sign != 0 : rnd == HD_RND_RP ? sign == 0 : 1;
-        return to_inf ? (sign | inf) : (sign | (inf - 1));
-    }
-    if (m == 0.0)
-        return sign;
-    if (m < ldexp(1.0, f->emin))
-        return sign | (uint64_t)(m / ldexp(1.0, f->emin - f->mbits));
-    int E = ilogb(m);
-    uint64_t frac = (uint64_t)((m / ldexp(1.0, E) - 1.0) * ldexp(1.0, f->mbits));
-    return sign | ((uint64_t)(E + f->emax) << f->mbits) | frac;
 }
 /* }==== */
 
@@ -189,9 +117,9 @@ static double read_float(uint64_t v, uint8_t t, int ftz)
 {
     switch (t) {
     case HD_T_F16:
-        return half_to_double(v & 0xffff, &FMT_F16);
+        return hd_fp16_to_double(v & 0xffff, 0);
     case HD_T_BF16:
-        return half_to_double(v & 0xffff, &FMT_BF16);
+        return hd_fp16_to_double(v & 0xffff, 1);
     case HD_T_F32: {
         float f = hd_f32(v);
         if (ftz && fpclassify(f) == FP_SUBNORMAL)
@@ -243,7 +171,7 @@ static uint64_t cvt_one(const struct hd_func_instr *d, uint64_t v)
             r = r < 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
         if (dt == HD_T_F64)
             return hd_f64_bits(r);
-        out = double_to_half(r, dt == HD_T_F16 ? &FMT_F16 : &FMT_BF16, rnd);
+        out = hd_fp16_from_double(r, dt == HD_T_BF16, rnd);
         return out;
     }
     double a = read_float(v, st, ftz);
@@ -270,8 +198,8 @@ static uint64_t cvt_one(const struct hd_func_instr *d, uint64_t v)
             f = copysignf(0.0f, f);
         return hd_f32_bits(f);
     }
-    return double_to_half(a, dt == HD_T_F16 ? &FMT_F16 : &FMT_BF16,
-                          (rnd >= HD_RND_RNI && rnd <= HD_RND_RPI) ? HD_RND_RN : rnd);
+    return hd_fp16_from_double(a, dt == HD_T_BF16,
+                               (rnd >= HD_RND_RNI && rnd <= HD_RND_RPI) ? HD_RND_RN : rnd);
 }
 
 /* cvt between integer types without .sat: extend by the source type, truncate to the
@@ -313,13 +241,13 @@ static int x_cvt(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t
 /* cvt.rn.f16x2.f32 d, a, b / cvt.rn.bf16x2.f32: d = {cvt(a) in the high half, cvt(b) low}. */
 static int x_cvt_x2(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
 {
-    const struct fmt *f = d->type == HD_T_F16X2 ? &FMT_F16 : &FMT_BF16;
+    const int bf = d->type == HD_T_BF16X2;
     const int ftz = (d->ir->flags & HD_F_FTZ) != 0;
     struct hd_lanes A = hd_src(x, d, 0), B = hd_src(x, d, 1);
     uint64_t *D = hd_dst(x, d, 0);
     HD_FOR_LANES(mask, l) {
-        uint64_t hi = double_to_half(read_float(HD_V(A, l), HD_T_F32, ftz), f, d->ir->rnd);
-        uint64_t lo = double_to_half(read_float(HD_V(B, l), HD_T_F32, ftz), f, d->ir->rnd);
+        uint64_t hi = hd_fp16_from_double(read_float(HD_V(A, l), HD_T_F32, ftz), bf, d->ir->rnd);
+        uint64_t lo = hd_fp16_from_double(read_float(HD_V(B, l), HD_T_F32, ftz), bf, d->ir->rnd);
         D[l] = (hi << 16) | lo;
     }
     return HD_FUNC_OK;

@@ -12,6 +12,7 @@
  * or nearly-correctly rounded libm, which is within the PTX error bounds and deterministic.
  */
 #include "exec_impl.h"
+#include "fp16.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -307,12 +308,101 @@ static int f_testp(struct hd_func_exec *x, const struct hd_func_instr *d, uint32
 }
 /* }==== */
 
+/* {==== f16 / bf16 (scalar and x2) arithmetic ==== */
+/* Each 16-bit element is widened exactly to double, computed there (sums and products of two
+ * halves are exact in double; fma's final addition is rounded once more before the conversion,
+ * which can differ from a fused result in the last place only for extreme exponent ranges) and
+ * rounded to the format with the instruction's rounding mode. */
+static double h16_flush(double v, int bf)
+{
+    double tiny = bf ? 0x1p-126 : 0x1p-14;
+    return (v != 0.0 && fabs(v) < tiny) ? copysign(0.0, v) : v;
+}
+
+static uint64_t h16_one(const struct hd_func_instr *d, uint64_t a, uint64_t b, uint64_t c, int bf)
+{
+    const int ftz = (d->ir->flags & HD_F_FTZ) != 0, sat = (d->ir->flags & HD_F_SAT) != 0;
+    const uint64_t sign = 0x8000;
+    switch (d->op) {
+    case HD_OP_NEG:
+        return (a ^ sign) & 0xffff;
+    case HD_OP_ABS:
+        return a & 0x7fff;
+    default:
+        break;
+    }
+    double x = hd_fp16_to_double(a, bf), y = hd_fp16_to_double(b, bf), z = hd_fp16_to_double(c, bf);
+    if (ftz) {
+        x = h16_flush(x, bf);
+        y = h16_flush(y, bf);
+        z = h16_flush(z, bf);
+    }
+    double r;
+    switch (d->op) {
+    case HD_OP_ADD:
+        r = x + y;
+        break;
+    case HD_OP_SUB:
+        r = x - y;
+        break;
+    case HD_OP_MUL:
+        r = x * y;
+        break;
+    case HD_OP_MIN:
+        r = fmin64(x, y);
+        break;
+    case HD_OP_MAX:
+        r = fmax64(x, y);
+        break;
+    default: /* fma, mad */
+        r = x * y + z;
+        break;
+    }
+    if (r != r)
+        return 0x7fff;
+    if (sat)
+        r = r < 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
+    uint64_t h = hd_fp16_from_double(r, bf, d->ir->rnd);
+    if (ftz && h16_flush(hd_fp16_to_double(h, bf), bf) == 0.0)
+        h &= sign;
+    return h;
+}
+
+static int h16_op(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    const int bf = d->type == HD_T_BF16 || d->type == HD_T_BF16X2;
+    const int pairs = d->type == HD_T_F16X2 || d->type == HD_T_BF16X2;
+    const uint64_t *A = hd_src(x, d, 0).p;
+    const uint64_t *B = d->nsrc > 1 ? hd_src(x, d, 1).p : A;
+    const uint64_t *C = d->nsrc > 2 ? hd_src(x, d, 2).p : A;
+    uint64_t *D = hd_dst(x, d, 0);
+    HD_FOR_LANES(mask, l) {
+        uint64_t r = h16_one(d, A[l] & 0xffff, B[l] & 0xffff, C[l] & 0xffff, bf);
+        if (pairs)
+            r |= h16_one(d, (A[l] >> 16) & 0xffff, (B[l] >> 16) & 0xffff, (C[l] >> 16) & 0xffff,
+                         bf) << 16;
+        D[l] = r;
+    }
+    return HD_FUNC_OK;
+}
+/* }==== */
+
 /* {==== Selectors ==== */
 hd_func_exec_fn hd_func_float_sel(const struct hd_instr *in)
 {
     const int f64 = in->type == HD_T_F64;
+    if (in->type == HD_T_F16 || in->type == HD_T_F16X2 || in->type == HD_T_BF16 ||
+        in->type == HD_T_BF16X2) {
+        switch (in->op) {
+        case HD_OP_ADD: case HD_OP_SUB: case HD_OP_MUL: case HD_OP_MAD: case HD_OP_FMA:
+        case HD_OP_MIN: case HD_OP_MAX: case HD_OP_NEG: case HD_OP_ABS:
+            return h16_op;
+        default:
+            return NULL;
+        }
+    }
     if (in->type != HD_T_F32 && !f64)
-        return NULL; /* f16/bf16 arithmetic is not modelled */
+        return NULL;
     const int approx = (in->flags & HD_F_APPROX) != 0;
     switch (in->op) {
     case HD_OP_ADD:

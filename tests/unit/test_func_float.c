@@ -194,6 +194,23 @@ static void test_compare_select(struct kit *k)
     E("slct.f32.f32 %fd, %fa, %fb, %fc;", "fd", ONE, 0x40000000, NAN32, 0x40000000);
 }
 
+static void test_half_arith(struct kit *k)
+{
+    hd_test_begin(k->t, "f16 / f16x2 arithmetic: rounding to half, overflow, NaN, packed lanes");
+    E("add.f16 %d16, %a16, %b16;", "d16", 0x3c00, 0x4000, 0, 0x4200);          /* 1 + 2 = 3 */
+    E("add.rn.f16 %d16, %a16, %b16;", "d16", 0x3c00, 0x1000, 0, 0x3c00);       /* 1 + 2^-11 tie */
+    E("sub.f16 %d16, %a16, %b16;", "d16", 0x3c00, 0x3c00, 0, 0);
+    E("mul.f16 %d16, %a16, %b16;", "d16", 0x7bff, 0x4000, 0, 0x7c00);          /* overflow */
+    E("mul.rz.f16 %d16, %a16, %b16;", "d16", 0x7bff, 0x4000, 0, 0x7bff);
+    E("fma.rn.f16 %d16, %a16, %b16, %c16;", "d16", 0x4000, 0x4200, 0x3c00, 0x4700); /* 2*3+1 = 7 */
+    E("min.f16 %d16, %a16, %b16;", "d16", 0x7e00, 0x3c00, 0, 0x3c00);
+    E("neg.f16 %d16, %a16;", "d16", 0x3c00, 0, 0, 0xbc00);
+    E("add.sat.f16 %d16, %a16, %b16;", "d16", 0x3c00, 0x3c00, 0, 0x3c00);
+    E("add.f16x2 %d32, %a32, %b32;", "d32", 0x3c004000, 0x40003c00, 0, 0x42004200);
+    E("mul.f16x2 %d32, %a32, %b32;", "d32", 0xc0004000, 0x40004000, 0, 0xc4004400);
+    E("abs.f16x2 %d32, %a32;", "d32", 0xbc00bc00u, 0, 0, 0x3c003c00);
+}
+
 int main(void)
 {
     struct hd_test_state t = {0};
@@ -204,6 +221,7 @@ int main(void)
     test_ftz_sat(&k);
     test_sfu_testp(&k);
     test_compare_select(&k);
+    test_half_arith(&k);
     kit_close(&k);
     return hd_test_finish(&t);
 }

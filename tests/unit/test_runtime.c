@@ -279,7 +279,7 @@ static void test_unsupported(struct hd_test_state *t)
         "\tld.param.u32 %r1, [n];\n"
         "\tsetp.eq.u32 %p1, %r1, 0;\n"
         "\t@%p1 bra $Ldone;\n"
-        "\tadd.f16 %h1, %h2, %h2;\n"
+        "\tex2.approx.f16 %h1, %h2;\n"
         "$Ldone:\n"
         "\tret;\n}\n";
     struct hd_module *mod = NULL;
@@ -294,7 +294,7 @@ static void test_unsupported(struct hd_test_state *t)
     HD_CHECK_U64(t, HD_OK, hd_launch(gpu, mod, "k", one, one, 0, 0, args, 2));
     HD_CHECK_U64(t, (uint64_t)(int64_t)HD_ERR_UNSUPPORTED, (uint64_t)(int64_t)hd_synchronize(gpu));
     const char *msg = hd_last_error(gpu);
-    if (!HD_CHECK(t, strstr(msg, "unsupported instruction 'add.f16") != NULL && strstr(msg, "f16.ptx:12") != NULL))
+    if (!HD_CHECK(t, strstr(msg, "unsupported instruction 'ex2.approx.f16") != NULL && strstr(msg, "f16.ptx:12") != NULL))
         fprintf(stderr, "    %s\n", msg);
     hd_gpu_destroy(gpu);
 }

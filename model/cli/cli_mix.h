@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT
+ * cli_mix.h - multi-kernel mixes in the `heddle` command: the mixes file (workloads/mixes.ini,
+ * embedded at build time) and the sub-commands `heddle run --mix NAME`, `heddle list --mixes`
+ * and `heddle list --variants`, entered from cli_run.c / cli_list.c.
+ */
+#ifndef HD_CLI_MIX_H
+#define HD_CLI_MIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define HD_CLI_MIX_MAX 4 /* workloads per mix */
+
+struct hd_cli_mix {
+    char name[64];
+    char workloads[HD_CLI_MIX_MAX][64];
+    unsigned nworkloads;
+    char kind[64];
+    char why[320];
+    unsigned line; /* of the section header */
+};
+
+struct hd_cli_mixes {
+    struct hd_cli_mix *mixes;
+    unsigned n;
+    char source[256]; /* "workloads/mixes.ini" (embedded) or the file read */
+};
+
+/* Parse the mixes file `path`, or the embedded workloads/mixes.ini when path is NULL. Every
+ * workload must be registered. Returns 0, or -1 with "file:line: message" in err. */
+int hd_cli_mixes_load(const char *path, struct hd_cli_mixes *out, char *err, size_t errlen);
+/* Parse mixes from text (named `source` in messages). */
+int hd_cli_mixes_parse(const char *text, size_t len, const char *source, struct hd_cli_mixes *out,
+                       char *err, size_t errlen);
+const struct hd_cli_mix *hd_cli_mixes_find(const struct hd_cli_mixes *m, const char *name);
+void hd_cli_mixes_free(struct hd_cli_mixes *m);
+
+/* Does the `run` command line ask for a mix (--mix)? */
+bool hd_cli_mix_requested(int argc, char **argv);
+/* `heddle run --mix NAME ...` (argv[0] is "run"); returns the exit code. */
+int hd_cli_run_mix(int argc, char **argv);
+/* `heddle list --mixes [--mixes-file FILE]`; returns the exit code. */
+int hd_cli_list_mixes(int argc, char **argv);
+/* `heddle list --variants`: the resource-specification variants. */
+int hd_cli_list_variants(int argc, char **argv);
+
+#endif

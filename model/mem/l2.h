@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT
+ * l2.h - one L2 cache slice (the cache of one memory sub-partition), in the L2 clock.
+ *
+ * Design (GPGPU-Sim's memory sub-partition): requests from the crossbar first cross a fixed
+ * delay (`latency`, the ROP latency), then wait in an input queue of `input_queue` entries (the
+ * crossbar delivers only while it has room). One request is looked up per L2 cycle, in order:
+ *   read     hit (all its sectors valid): a reply carrying the data goes to the output queue;
+ *            miss: merges into the MSHR entry of its line if the entry has room, else takes a
+ *            new entry and sends a line read to DRAM; with neither, the queue waits;
+ *   atomic   like a read (the read-modify-write happens here); the line becomes dirty;
+ *   write    write-back, write-allocate: the written sectors become valid and dirty (a missing
+ *            line is allocated without fetching it), and a write-through store gets an
+ *            acknowledgement; an L1 write-back gets none;
+ * Evicting a line with dirty sectors sends a DRAM write of those sectors. A DRAM fill installs
+ * the line (keeping sectors written meanwhile) and queues its MSHR waiters for replies, which
+ * leave one per cycle while the output queue has room. The data array moves `port_bytes` per
+ * cycle, so a 128-byte reply holds it for 4 cycles. The slice indexes with the slice-local
+ * address (addrmap.h). DRAM-bound requests wait in `to_dram` for the owner to hand them to the
+ * channel; replies wait in `outq` for the reply network.
+ */
+#ifndef HD_L2_H
+#define HD_L2_H
+
+#include "cache_tags.h"
+#include "mem_params.h"
+#include "mem_stats.h"
+#include "mem_txn.h"
+#include "mshr.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hd_l2 {
+    const struct hd_mem_params *p;
+    uint32_t id;
+    struct hd_txn_pool *pool;
+    struct hd_mem_stats *st;
+    struct hd_delay rop;
+    struct hd_ring inq, outq, fillq, ready, to_dram;
+    struct hd_tags tags;
+    struct hd_mshr mshr;
+    uint64_t port_free;
+    uint64_t stall_cycles;
+};
+
+int hd_l2_init(struct hd_l2 *s, const struct hd_mem_params *p, uint32_t id,
+               struct hd_txn_pool *pool, struct hd_mem_stats *st);
+void hd_l2_free(struct hd_l2 *s);
+void hd_l2_reset(struct hd_l2 *s);
+/* May the crossbar deliver one more request (counting `in_flight` already on the way)? */
+static inline bool hd_l2_can_accept(const struct hd_l2 *s, unsigned in_flight)
+{
+    return s->inq.count + in_flight < s->inq.limit;
+}
+/* A request arrived from the crossbar; `now` is the last L2 cycle run. */
+bool hd_l2_arrive(struct hd_l2 *s, uint32_t id, uint64_t now);
+/* A DRAM read of a line of this slice returned. */
+bool hd_l2_fill(struct hd_l2 *s, uint32_t id);
+/* One L2 cycle. Returns true if anything moved. */
+bool hd_l2_tick(struct hd_l2 *s, uint64_t now);
+/* Work that needs the next cycle? */
+bool hd_l2_active(const struct hd_l2 *s);
+int hd_l2_describe(const struct hd_l2 *s, char *buf, size_t len);
+
+#endif
