@@ -475,7 +475,7 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
                 g->progress(g->progress_ctx, &g->stats, g->now, g->done, g->nl);
             }
         }
-        if (!progress && g->done < g->nl && !g->dirty)
+        if (!progress && g->p.skip_idle && g->done < g->nl && !g->dirty)
             skip_idle(g);
         g->now++;
         g->stats.cycles++;

@@ -81,9 +81,14 @@ static void hot_lines(const struct hd_timing_stats *s, FILE *f)
             if (!first)
                 continue;
             struct hot h = {i, ls->line[pc], st, is};
-            unsigned k = n < 5 ? n++ : 4;
-            if (k == 4 && n == 5 && top[4].stall >= st)
-                continue;
+            unsigned k;
+            if (n < 5) {
+                k = n++;
+            } else {
+                if (top[4].stall >= st)
+                    continue;
+                k = 4;
+            }
             top[k] = h;
             while (k > 0 && top[k - 1].stall < top[k].stall) {
                 struct hot t = top[k - 1];

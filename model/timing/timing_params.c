@@ -123,6 +123,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->kernel_select = c->timing_kernel_select;
     p->max_kernels = c->timing_max_concurrent_kernels;
     p->watchdog = c->timing_watchdog_cycles;
+    p->skip_idle = c->timing_skip_idle;
 
     if (!pow2(c->pipeline_ldst_segment_bytes))
         return fail(err, errlen, "ldst_segment_bytes", "is not a power of two",

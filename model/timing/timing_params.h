@@ -84,6 +84,7 @@ struct hd_gpu_timing_params {
     enum hd_cfg_ksel kernel_select;
     uint32_t max_kernels;
     uint64_t watchdog;
+    bool skip_idle;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message
