@@ -69,7 +69,7 @@ hd_cli_test(launch_out_of_bounds 1 "out-of-bounds.*thread.*PC [0-9]+.*vecadd.ptx
 # }====
 
 # {==== real work ====
-hd_cli_test(list 0 "NAME +CLASS +IDEMPOTENT +DESCRIPTION.*vecadd.*\\([0-9]+ workloads\\)" list)
+hd_cli_test(list 0 "NAME +CLASS +IDEMPOTENT +REGS ours/ptxas.*DESCRIPTION.*vecadd.*\\([0-9]+ workloads" list)
 hd_cli_test(run_vecadd 0 "VERIFIED.*warp instructions +[0-9,]+" run vecadd --quiet)
 hd_cli_test(run_set 0 "fermi-gtx480 defaults \\+ 2 --set\\): VERIFIED"
             run vecadd --quiet --set sm.num_schedulers=4 --set gpu.num_sms=30)

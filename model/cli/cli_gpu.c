@@ -28,8 +28,11 @@ int hd_cli_config_resolve(const char *cmd, const struct hd_cli_config *c, struct
 {
     char err[512];
     if (c->path) {
-        if (hd_config_load(c->path, out, err, sizeof err) != 0)
+        char warn[2400];
+        if (hd_config_load_ex(c->path, out, warn, sizeof warn, err, sizeof err) != 0)
             return hd_cli_fail(cmd, "%s", err);
+        if (warn[0]) /* a GPGPU-Sim file with options we do not model: one warning */
+            fprintf(stderr, "heddle %s: %s\n", cmd, warn);
     } else {
         hd_config_defaults(out);
     }

@@ -6,10 +6,15 @@
  * CFG blocks and edges, and every branch with its reconvergence PC and source line.
  *
  * A workload's PTX may be named by workload name instead of a path (the embedded copy is used).
- * When the PTX is a workload's, ptxas's recorded resource use is shown beside ours.
+ * When the PTX is a workload's, ptxas's recorded resource use is shown beside ours. Registers per
+ * thread come from the register allocator the timing model uses (cli_kres.c), and the occupancy
+ * of each kernel on the chosen configuration (--config/--set, default fermi-gtx480) for a CTA
+ * size (--threads, default .reqntid/.maxntid or 256) follows model/timing/occupancy.h.
  */
 #include "cfg.h"
 #include "cli_cmd.h"
+#include "cli_gpu.h"
+#include "cli_kres.h"
 #include "cli_util.h"
 #include "ptx_parse.h"
 #include "workload.h"
@@ -22,12 +27,18 @@ struct info_opts {
     const char *input;
     const char *kernel; /* only this function */
     bool blocks;        /* print every block */
+    struct hd_cli_config cfgopt; /* --config / --set: the occupancy's configuration */
+    struct hd_config cfg;
+    uint32_t threads;   /* --threads: CTA size for the occupancy (0: from the PTX, else 256) */
+    uint64_t dyn_smem;  /* --shared: dynamic shared memory per CTA */
 };
 
 static void info_help(FILE *out)
 {
     fprintf(out,
             "Usage: heddle ptx-info FILE.ptx|WORKLOAD [--kernel NAME] [--blocks]\n"
+            "                       [--threads N] [--shared BYTES] [--config FILE]\n"
+            "                       [--set SECTION.KEY=VALUE]...\n"
             "\n"
             "Parse a PTX file and describe each kernel (.entry) and device function (.func):\n"
             "parameters (name, type, offset, size), PTX registers by type, static and dynamic\n"
@@ -35,73 +46,71 @@ static void info_help(FILE *out)
             "edges), and every branch with its reconvergence point (the immediate\n"
             "post-dominator: where a diverged warp joins again), as PC and PTX line.\n"
             "A workload name (see heddle list) stands for its built-in PTX; then ptxas's\n"
-            "recorded register count is shown too.\n"
+            "recorded register count is shown too (also for a PTX file that sits beside its\n"
+            "NAME.ptxas.txt). Registers per thread are our register allocator's (what the\n"
+            "timing model uses); each kernel's occupancy on the configuration is shown for\n"
+            "both counts: CTAs and warps per SM and the resource that limits them.\n"
             "\n"
             "Options:\n"
             "  --kernel NAME   only this kernel or function\n"
             "  --blocks        also list every basic block: PCs, lines, successors, idom, ipdom\n"
+            "  --threads N     threads per CTA for the occupancy (default: the kernel's\n"
+            "                  .reqntid or .maxntid, else 256)\n"
+            "  --shared BYTES  dynamic shared memory per CTA for the occupancy (default 0)\n"
+            "  --config FILE   configuration for the occupancy (default: fermi-gtx480)\n"
+            "  --set S.K=V     override one configuration parameter (repeatable)\n"
             "\nExample:\n"
             "  heddle ptx-info workloads/bfs/bfs.ptx --blocks\n");
 }
 
-/* {==== Shared memory a function reaches ==== */
-static void mark_symbols(const struct hd_module *m, uint32_t fi, bool *seen_fn, bool *used_global)
+/* {==== Shared memory, registers and occupancy (numbers from cli_kres.c) ==== */
+static void print_shared(const struct hd_cli_kres *k)
 {
-    if (seen_fn[fi])
-        return;
-    seen_fn[fi] = true;
-    const struct hd_func *f = &m->funcs[fi];
-    for (uint32_t i = 0; i < f->ninstrs; i++) {
-        const struct hd_instr *in = &f->instrs[i];
-        for (unsigned k = 0; k < in->nopnds && k < HD_MAX_OPERANDS; k++) {
-            const struct hd_operand *o = &in->opnd[k];
-            if ((o->kind == HD_OPND_SYMBOL || o->kind == HD_OPND_ADDR) && o->symbol >= 0 &&
-                o->scope == HD_SCOPE_MODULE && (uint32_t)o->symbol < m->nglobals)
-                used_global[o->symbol] = true;
-            if (o->kind == HD_OPND_FUNC && o->symbol >= 0 && (uint32_t)o->symbol < m->nfuncs)
-                mark_symbols(m, (uint32_t)o->symbol, seen_fn, used_global);
-        }
-    }
+    printf("  shared memory: %llu bytes static (%u variable%s)",
+           (unsigned long long)k->smem_static, k->smem_vars, k->smem_vars == 1 ? "" : "s");
+    if (k->smem_dynamic)
+        printf(", plus dynamic (extern .shared %s, sized at launch)", k->smem_dynamic);
+    printf("\n  local memory: %llu bytes per thread\n", (unsigned long long)k->local_bytes);
 }
 
-static void print_shared(const struct hd_module *m, uint32_t fi)
+static void print_ra(const struct hd_cli_kres *k)
 {
-    const struct hd_func *f = &m->funcs[fi];
-    bool *seen_fn = calloc(m->nfuncs + 1, sizeof(bool));
-    bool *used = calloc(m->nglobals + 1, sizeof(bool));
-    uint64_t stat = 0;
-    unsigned nvars = 0;
-    const char *dyn = NULL;
-    if (seen_fn && used)
-        mark_symbols(m, fi, seen_fn, used);
-    for (uint32_t g = 0; used && g < m->nglobals; g++) {
-        const struct hd_var *v = &m->globals[g];
-        if (!used[g] || v->space != HD_SPACE_SHARED)
-            continue;
-        if (v->is_extern || v->size == 0)
-            dyn = v->name;
-        else
-            stat += v->size, nvars++;
+    if (k->regs_ours)
+        printf("  registers per thread: %u (register allocator, callees included)\n",
+               k->regs_ours);
+    else
+        printf("  registers per thread: unknown (register allocation failed: %s)\n", k->ra_err);
+}
+
+static uint32_t cta_threads(const struct hd_func *f, const struct info_opts *o)
+{
+    if (o->threads)
+        return o->threads;
+    const uint32_t *d = f->reqntid[0] ? f->reqntid : f->maxntid[0] ? f->maxntid : NULL;
+    if (!d)
+        return 256;
+    return (d[0] ? d[0] : 1) * (d[1] ? d[1] : 1) * (d[2] ? d[2] : 1);
+}
+
+static void print_occupancy(const struct hd_func *f, const struct hd_cli_kres *k,
+                            const struct info_opts *o)
+{
+    uint32_t threads = cta_threads(f, o);
+    uint32_t max_warps = o->cfg.sm_max_threads / o->cfg.gpu_warp_size;
+    printf("  occupancy on %s, %u threads per CTA, %llu + %llu bytes shared:\n", o->cfg.gpu_name.s,
+           threads, (unsigned long long)k->smem_static, (unsigned long long)o->dyn_smem);
+    struct hd_occupancy occ;
+    char text[320];
+    if (k->regs_ours) {
+        hd_cli_kres_occupancy(&o->cfg, k, threads, o->dyn_smem, k->regs_ours, &occ);
+        hd_cli_occupancy_text(&occ, max_warps, text, sizeof text);
+        printf("    ours  (%3u registers): %s\n", k->regs_ours, text);
     }
-    uint64_t local = 0;
-    for (uint32_t l = 0; l < f->nlocals; l++) {
-        const struct hd_var *v = &f->locals[l];
-        if (v->space == HD_SPACE_SHARED) {
-            if (v->is_extern || v->size == 0)
-                dyn = v->name;
-            else
-                stat += v->size, nvars++;
-        } else if (v->space == HD_SPACE_LOCAL) {
-            local += v->size;
-        }
+    if (k->regs_ptxas >= 0) {
+        hd_cli_kres_occupancy(&o->cfg, k, threads, o->dyn_smem, (uint32_t)k->regs_ptxas, &occ);
+        hd_cli_occupancy_text(&occ, max_warps, text, sizeof text);
+        printf("    ptxas (%3d registers): %s\n", k->regs_ptxas, text);
     }
-    printf("  shared memory: %llu bytes static (%u variable%s)", (unsigned long long)stat, nvars,
-           nvars == 1 ? "" : "s");
-    if (dyn)
-        printf(", plus dynamic (extern .shared %s, sized at launch)", dyn);
-    printf("\n  local memory: %llu bytes per thread\n", (unsigned long long)local);
-    free(seen_fn);
-    free(used);
 }
 /* }==== */
 
@@ -219,9 +228,16 @@ static int describe(const struct hd_module *m, const struct info_opts *o, const 
                v->name, (unsigned long long)v->size, v->align,
                v->is_extern ? ", extern" : (v->init ? ", initialized" : ""), v->line);
     }
-    unsigned shown = 0;
+    unsigned shown = 0, nk = 0;
+    struct hd_cli_kres *kres =
+        hd_cli_kres_collect(m, o->cfg.sm_max_regs_per_thread, ptxas, ptxas_len, &nk);
+    if (!kres)
+        return hd_cli_fail("ptx-info", "out of memory");
+    const struct hd_cli_kres *k = kres;
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
         const struct hd_func *f = &m->funcs[fi];
+        while (k < kres + nk && k->fi < fi)
+            k++;
         if (o->kernel && strcmp(o->kernel, f->name) != 0)
             continue;
         shown++;
@@ -231,19 +247,25 @@ static int describe(const struct hd_module *m, const struct info_opts *o, const 
             continue;
         print_params(f);
         print_regs(f);
-        print_shared(m, fi);
+        print_ra(k);
+        print_shared(k);
         if (f->reqntid[0])
             printf("  .reqntid %u, %u, %u\n", f->reqntid[0], f->reqntid[1], f->reqntid[2]);
         if (f->maxntid[0])
             printf("  .maxntid %u, %u, %u\n", f->maxntid[0], f->maxntid[1], f->maxntid[2]);
-        if (f->is_entry)
+        if (f->is_entry) {
             print_ptxas(ptxas, ptxas_len, f->name);
+            print_occupancy(f, k, o);
+        }
         struct hd_cfg *c = hd_cfg_build(f);
-        if (!c)
+        if (!c) {
+            free(kres);
             return hd_cli_fail("ptx-info", "out of memory building the CFG of %s", f->name);
+        }
         print_cfg(f, c, o->blocks);
         hd_cfg_free(c);
     }
+    free(kres);
     if (o->kernel && !shown)
         return hd_cli_fail("ptx-info", "%s: no kernel or function named '%s'", o->input,
                            o->kernel);
@@ -298,21 +320,34 @@ static const char *workload_ptx_name(const char *path, const char *text, size_t 
     return (emb && elen == len && memcmp(emb, text, len) == 0) ? buf : NULL;
 }
 
-int hd_cli_ptx_info(int argc, char **argv)
+/* Returns HD_CLI_OK to go on, -1 after --help, or an exit code. */
+static int parse_args(const char *cmd, int argc, char **argv, struct info_opts *po)
 {
-    const char *cmd = "ptx-info";
-    struct info_opts o = {0};
+    struct info_opts o = *po;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int r;
         if (hd_cli_is_help(a)) {
             info_help(stdout);
-            return HD_CLI_OK;
+            return -1;
         }
         if ((r = hd_cli_option(cmd, argc, argv, &i, "--kernel", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE;
             o.kernel = v;
+        } else if ((r = hd_cli_config_option(cmd, argc, argv, &i, &o.cfgopt)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--threads", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+            if (hd_cli_parse_u32(v, &o.threads) != 0 || o.threads == 0)
+                return hd_cli_usage(cmd, "--threads wants a positive count, not '%s'", v);
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--shared", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+            if (hd_cli_parse_u64(v, &o.dyn_smem) != 0)
+                return hd_cli_usage(cmd, "--shared wants a byte count, not '%s'", v);
         } else if (strcmp(a, "--blocks") == 0) {
             o.blocks = true;
         } else if (a[0] == '-' && a[1]) {
@@ -325,7 +360,28 @@ int hd_cli_ptx_info(int argc, char **argv)
     }
     if (!o.input)
         return hd_cli_usage(cmd, "which PTX file?");
+    *po = o;
+    return HD_CLI_OK;
+}
 
+/* NAME.ptxas.txt beside DIR/NAME.ptx, read whole (NULL if there is none). */
+static char *ptxas_beside(const char *path, size_t *len)
+{
+    size_t n = strlen(path);
+    if (n < 4 || strcmp(path + n - 4, ".ptx") != 0)
+        return NULL;
+    char *p = malloc(n + 16);
+    if (!p)
+        return NULL;
+    snprintf(p, n + 16, "%.*s.ptxas.txt", (int)(n - 4), path);
+    char *text = slurp(p, len);
+    free(p);
+    return text;
+}
+
+static int info_run(const char *cmd, const struct info_opts *po)
+{
+    struct info_opts o = *po;
     size_t len = 0;
     char *text = slurp(o.input, &len);
     const char *name = o.input, *wl = NULL;
@@ -351,7 +407,26 @@ int hd_cli_ptx_info(int argc, char **argv)
         return hd_cli_fail(cmd, "%s", err);
     size_t ptxas_len = 0;
     const char *ptxas = wl ? hd_workload_ptxas(wl, &ptxas_len) : NULL;
-    int rc = describe(m, &o, ptxas, ptxas_len);
+    char *own = ptxas ? NULL : ptxas_beside(o.input, &ptxas_len);
+    int rc = describe(m, &o, ptxas ? ptxas : own, ptxas_len);
+    free(own);
     hd_ptx_module_free(m);
     return rc;
+}
+
+int hd_cli_ptx_info(int argc, char **argv)
+{
+    const char *cmd = "ptx-info";
+    struct info_opts o = {0};
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    if (!sets)
+        return hd_cli_fail(cmd, "out of memory");
+    o.cfgopt.sets = sets;
+    int rc = parse_args(cmd, argc, argv, &o);
+    if (rc == HD_CLI_OK)
+        rc = hd_cli_config_resolve(cmd, &o.cfgopt, &o.cfg);
+    if (rc == HD_CLI_OK)
+        rc = info_run(cmd, &o);
+    free(sets);
+    return rc == -1 ? HD_CLI_OK : rc;
 }

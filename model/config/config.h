@@ -135,6 +135,21 @@ int hd_config_set(struct hd_config *cfg, const char *section_key, const char *va
 /* Set parameter p from its text form (as hd_config_set). */
 int hd_config_set_param(struct hd_config *cfg, const struct hd_cfg_param *p, const char *value,
                         char *err, size_t errlen);
+/* hd_config_load, and when the file is a GPGPU-Sim gpgpusim.config, `warn` receives one warning
+ * naming the options that were ignored ("path: warning: ...", or "" when there is none; warn may
+ * be NULL). hd_config_load itself prints nothing. */
+int hd_config_load_ex(const char *path, struct hd_config *out, char *warn, size_t warnlen,
+                      char *err, size_t errlen);
+/* GPGPU-Sim import (config_gpgpusim.c). Is `text` a GPGPU-Sim option file (its first line that
+ * is not a '#' comment starts with "-name")? */
+bool hd_config_is_gpgpusim(const char *text, size_t len);
+/* Apply a GPGPU-Sim option file on top of *cfg: each option with a Heddle equivalent sets it
+ * (the table is in docs/config.md); the others are listed in `ignored` ("-a, -b, ...", may be
+ * NULL) and counted in *nignored (may be NULL). gpu.name becomes the file's name. Returns 0, or
+ * -1 with "name:line: option '-X': message" in err. No cross checks. */
+int hd_config_parse_gpgpusim(struct hd_config *cfg, const char *text, size_t len,
+                             const char *name, char *ignored, size_t ignlen, unsigned *nignored,
+                             char *err, size_t errlen);
 /* Checks that involve several keys (e.g. max_threads a multiple of warp_size). */
 int hd_config_validate(const struct hd_config *cfg, char *err, size_t errlen);
 bool hd_config_equal(const struct hd_config *a, const struct hd_config *b);
@@ -151,23 +166,8 @@ void hd_config_write(const struct hd_config *cfg, FILE *out, const char *prefix)
 void hd_config_help(FILE *out);
 /* docs/config.md, generated. */
 void hd_config_doc_markdown(FILE *out);
-/* }==== */
-
-/* hd_config_load, and when the file is a GPGPU-Sim gpgpusim.config, `warn` receives one warning
- * naming the options that were ignored ("path: warning: ...", or "" when there is none; warn may
- * be NULL). hd_config_load itself prints nothing. */
-int hd_config_load_ex(const char *path, struct hd_config *out, char *warn, size_t warnlen,
-                      char *err, size_t errlen);
-/* GPGPU-Sim import (config_gpgpusim.c). Is `text` a GPGPU-Sim option file (its first line that
- * is not a '#' comment starts with "-name")? */
-bool hd_config_is_gpgpusim(const char *text, size_t len);
-/* Apply a GPGPU-Sim option file on top of *cfg: each option with a Heddle equivalent sets it
- * (the table is in docs/config.md); the others are listed in `ignored` ("-a, -b, ...", may be
- * NULL) and counted in *nignored (may be NULL). gpu.name becomes the file's name. Returns 0, or
- * -1 with "name:line: option '-X': message" in err. No cross checks. */
-int hd_config_parse_gpgpusim(struct hd_config *cfg, const char *text, size_t len,
-                             const char *name, char *ignored, size_t ignlen, unsigned *nignored,
-                             char *err, size_t errlen);
-#endif
 /* Its section on importing GPGPU-Sim configurations (called by hd_config_doc_markdown). */
 void hd_config_gpgpusim_doc(FILE *out);
+/* }==== */
+
+#endif
