@@ -77,7 +77,8 @@ struct hd_func_instr {
     uint8_t addr32;              /* the address base register is 32-bit: sums wrap at 2^32 */
     uint8_t sgn, flt;            /* `type` is signed / floating point */
     int32_t guard;               /* kernel-wide predicate register or -1 */
-    uint64_t wmask;              /* all-ones in the low `bits` bits */
+    uint64_t wmask;              /* destination width mask (the register's width for ld/cvt,
+                                    2 x bits for .wide, 32 bits for popc/clz/...) */
     int32_t dst[HD_FUNC_MAX_DSTS]; /* kernel-wide registers, -1 = sink */
     struct hd_func_src src[HD_FUNC_MAX_SRCS];
     int32_t addr_reg;            /* base register of the address, or -1 */
