@@ -46,6 +46,24 @@ struct hd_func_exec {
         if ((HD_MV_ >> l) & 1u)
 
 /* A source operand as 32 lane values (a register's slots, or a broadcast copy in x->tmp). */
+/* Run `body` (using lane index l) for the lanes in mask; a full warp gets a loop without the
+ * per-lane test. */
+#define HD_EACH_LANE(mask, l, body)                                                                \
+    do {                                                                                           \
+        const uint32_t hd_em_ = (mask);                                                            \
+        if (hd_em_ == 0xffffffffu) {                                                               \
+            for (uint32_t l = 0; l < 32; l++) {                                                    \
+                body                                                                               \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (uint32_t l = 0; l < 32; l++) {                                                    \
+                if ((hd_em_ >> l) & 1u) {                                                          \
+                    body                                                                           \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
 struct hd_lanes {
     const uint64_t *p;
 };

@@ -208,12 +208,12 @@ static int resolve_lanes(struct hd_func_exec *x, const struct hd_func_instr *d, 
             A[l] = off & wrap;
     }
     uint64_t lo = ~0ull, hi = 0, bad = 0;
-    HD_FOR_LANES(mask, l) {
+    HD_EACH_LANE(mask, l, {
         uint64_t a = A[l];
         lo = a < lo ? a : lo;
         hi = a > hi ? a : hi;
         bad |= a;
-    }
+    });
     tr->space = d->space == HD_SPACE_NONE ? HD_SPACE_GLOBAL : d->space;
     if ((bad & (bytes - 1)) || hi + bytes < hi)
         return resolve_slow(x, d, mask, bytes, store, ptr);
@@ -345,19 +345,19 @@ static int x_ld(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t 
     for (unsigned i = 0; i < n; i++) {
         uint64_t *D = hd_dst(x, d, (int)i);
         if (eb == 4 && !sgn) {
-            HD_FOR_LANES(mask, l) {
+            HD_EACH_LANE(mask, l, {
                 uint32_t v;
                 memcpy(&v, ptr[l] + i * 4, 4);
                 D[l] = v;
-            }
+            });
             continue;
         }
         if (eb == 8) {
-            HD_FOR_LANES(mask, l) {
+            HD_EACH_LANE(mask, l, {
                 uint64_t v;
                 memcpy(&v, ptr[l] + i * 8, 8);
                 D[l] = v;
-            }
+            });
             continue;
         }
         HD_FOR_LANES(mask, l) {
@@ -378,9 +378,16 @@ static int x_st(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t 
     if (st != HD_FUNC_OK)
         return st;
     for (unsigned i = 0; i < n; i++) {
-        struct hd_lanes V = hd_src(x, d, (int)i);
-        HD_FOR_LANES(mask, l)
-            store_elem(ptr[l] + i * eb, HD_V(V, l), eb);
+        const uint64_t *V = hd_src(x, d, (int)i).p;
+        if (eb == 4) { /* lanes in order: the highest lane wins a same-address race */
+            HD_EACH_LANE(mask, l, {
+                uint32_t v = (uint32_t)V[l];
+                memcpy(ptr[l] + i * 4, &v, 4);
+            });
+        } else {
+            HD_FOR_LANES(mask, l)
+                store_elem(ptr[l] + i * eb, V[l], eb);
+        }
     }
     return HD_FUNC_OK;
 }
