@@ -15,5 +15,7 @@ int hd_cli_ptx_info(int argc, char **argv); /* cli_ptx_info.c */
 int hd_cli_launch(int argc, char **argv);   /* cli_launch.c */
 int hd_cli_config(int argc, char **argv);   /* cli_config.c: `config` */
 int hd_cli_config_doc(int argc, char **argv); /* cli_config.c: `config-doc` */
+int hd_cli_cosim(int argc, char **argv);        /* cli_cosim.c: `cosim` */
+int hd_cli_regpat_stats(int argc, char **argv); /* cli_cosim.c: `regpat-stats` */
 
 #endif

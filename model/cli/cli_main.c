@@ -27,6 +27,8 @@ static const struct command commands[] = {
                               "command line"},
     {"config", hd_cli_config, "print the effective configuration (defaults + file + --set)"},
     {"config-doc", hd_cli_config_doc, "print docs/config.md (generated from the parameter table)"},
+    {"cosim", hd_cli_cosim, "co-simulate hardware blocks (RTL vs C reference) in a full-GPU run"},
+    {"regpat-stats", hd_cli_regpat_stats, "register pattern statistics (Lin Fig 2.6/2.8) per workload"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

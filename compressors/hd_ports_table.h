@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT
+ * hd_ports_table.h - expands HD_PORTS_DEF into a block descriptor (hd_block.h) named
+ * HD_PORTS_BLOCK_VAR, over the structs HD_PORTS_IN_T and HD_PORTS_OUT_T, with a compile-time
+ * check of every row's width class (HD_PORT 1..64 bits, HD_PORT_W above 64). Include it at file
+ * scope in the block's C reference (.c), once:
+ *     #define HD_PORTS_DEF "regpat_comp_ports.def"
+ *     #define HD_PORTS_IN_T struct hd_regpat_comp_in
+ *     #define HD_PORTS_OUT_T struct hd_regpat_comp_out
+ *     #define HD_PORTS_BLOCK_VAR hd_regpat_comp_block
+ *     #include "hd_ports_table.h"
+ */
+#define HD_PT_T_IN HD_PORTS_IN_T
+#define HD_PT_T_OUT HD_PORTS_OUT_T
+#define HD_BLOCK(n, lat, doc)
+#define HD_CLOCK(n)
+#define HD_RESET(n)
+#define HD_PORT(d, n, w, r, doc)                                                                   \
+    _Static_assert((w) >= 1 && (w) <= 64, "HD_PORT " #n ": width must be 1..64 (HD_PORT_W above)");
+#define HD_PORT_W(d, n, w, r, doc)                                                                 \
+    _Static_assert((w) > 64, "HD_PORT_W " #n ": width must be above 64 (HD_PORT below)");
+#include HD_PORTS_DEF
+#undef HD_PORT
+#undef HD_PORT_W
+
+static const struct hd_port_desc hd_ports_table_rows_[] = {
+#define HD_PORT(d, n, w, r, doc) {#n, HD_DIR_##d, (w), (r), doc, offsetof(HD_PT_T_##d, n), false},
+#define HD_PORT_W(d, n, w, r, doc) {#n, HD_DIR_##d, (w), (r), doc, offsetof(HD_PT_T_##d, n), true},
+#include HD_PORTS_DEF
+#undef HD_PORT
+#undef HD_PORT_W
+};
+#undef HD_BLOCK
+#undef HD_CLOCK
+#undef HD_RESET
+
+#define HD_PORT(d, n, w, r, doc)
+#define HD_PORT_W(d, n, w, r, doc)
+#define HD_BLOCK(n, lat, dc) .name = #n, .latency = (lat), .doc = dc,
+#define HD_CLOCK(n) .clock = #n,
+#define HD_RESET(n) .reset = #n,
+const struct hd_block_desc HD_PORTS_BLOCK_VAR = {
+#include HD_PORTS_DEF
+    .ports = hd_ports_table_rows_,
+    .nports = sizeof hd_ports_table_rows_ / sizeof hd_ports_table_rows_[0],
+    .in_size = sizeof(HD_PORTS_IN_T),
+    .out_size = sizeof(HD_PORTS_OUT_T),
+};
+#undef HD_BLOCK
+#undef HD_CLOCK
+#undef HD_RESET
+#undef HD_PORT
+#undef HD_PORT_W
+#undef HD_PT_T_IN
+#undef HD_PT_T_OUT

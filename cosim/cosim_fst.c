@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT
+ * cosim_fst.c - FST writing for co-simulated instances (cosim_fst.h).
+ */
+#include "cosim_fst.h"
+
+#include "fstapi.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HD_FST_MAX_INST 64
+#define HD_FST_TAGS 5
+
+struct fst_inst {
+    const struct hd_cosim_inst *x;
+    char scope[64];
+    fstHandle clk, *in, *ref, *rtl; /* [nports] (only the direction's entries are used) */
+    fstHandle tag[HD_FST_TAGS];
+};
+
+struct hd_cosim_fst {
+    void *w;
+    char path[512];
+    struct fst_inst inst[HD_FST_MAX_INST];
+    unsigned n;
+    uint64_t t;        /* last time emitted + 1 (0: nothing yet) */
+    char *bits;        /* scratch for value strings */
+};
+
+static const char *const tag_names[HD_FST_TAGS] = {"now", "cta", "warp", "reg", "word"};
+static const unsigned tag_widths[HD_FST_TAGS] = {64, 32, 32, 32, 32};
+
+struct hd_cosim_fst *hd_cosim_fst_open(const char *path)
+{
+    struct hd_cosim_fst *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->bits = malloc(4096);
+    f->w = fstWriterCreate(path, 1);
+    if (!f->w || !f->bits) {
+        free(f->bits);
+        free(f);
+        return NULL;
+    }
+    snprintf(f->path, sizeof f->path, "%s", path);
+    fstWriterSetTimescale(f->w, -9);
+    fstWriterSetVersion(f->w, "heddle cosim");
+    return f;
+}
+
+static fstHandle var(void *w, unsigned width, const char *name)
+{
+    return fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, width, name, 0);
+}
+
+int hd_cosim_fst_add(struct hd_cosim_fst *f, const struct hd_cosim_inst *x)
+{
+    if (f->n == HD_FST_MAX_INST)
+        return -1;
+    struct fst_inst *fi = &f->inst[f->n];
+    const struct hd_block_desc *b = x->b;
+    fi->x = x;
+    snprintf(fi->scope, sizeof fi->scope, "%s", x->name);
+    for (char *c = fi->scope; *c; c++)
+        if (*c == '.')
+            *c = '_';
+    fi->in = calloc(b->nports, sizeof *fi->in);
+    fi->ref = calloc(b->nports, sizeof *fi->ref);
+    fi->rtl = calloc(b->nports, sizeof *fi->rtl);
+    if (!fi->in || !fi->ref || !fi->rtl)
+        return -1;
+    fstWriterSetScope(f->w, FST_ST_VCD_MODULE, "cosim", NULL);
+    fstWriterSetScope(f->w, FST_ST_VCD_MODULE, fi->scope, NULL);
+    fi->clk = var(f->w, 1, b->clock);
+    static const char *const sub[3] = {"in", "ref", "rtl"};
+    for (unsigned s = 0; s < 3; s++) {
+        fstWriterSetScope(f->w, FST_ST_VCD_MODULE, sub[s], NULL);
+        for (unsigned i = 0; i < b->nports; i++) {
+            const struct hd_port_desc *p = &b->ports[i];
+            if ((p->dir == HD_DIR_IN) != (s == 0))
+                continue;
+            fstHandle h = var(f->w, p->width, p->name);
+            (s == 0 ? fi->in : s == 1 ? fi->ref : fi->rtl)[i] = h;
+        }
+        fstWriterSetUpscope(f->w);
+    }
+    fstWriterSetScope(f->w, FST_ST_VCD_MODULE, "model", NULL);
+    for (unsigned t = 0; t < HD_FST_TAGS; t++)
+        fi->tag[t] = var(f->w, tag_widths[t], tag_names[t]);
+    fstWriterSetUpscope(f->w);
+    fstWriterSetUpscope(f->w);
+    fstWriterSetUpscope(f->w);
+    return (int)f->n++;
+}
+
+static void emit_port(struct hd_cosim_fst *f, fstHandle h, const struct hd_port_desc *p,
+                      const void *io)
+{
+    for (unsigned bit = 0; bit < p->width; bit++)
+        f->bits[p->width - 1 - bit] = hd_port_bit(p, io, bit) ? '1' : '0';
+    f->bits[p->width] = '\0';
+    fstWriterEmitValueChange(f->w, h, f->bits);
+}
+
+static void time_to(struct hd_cosim_fst *f, uint64_t t)
+{
+    if (f->t == 0 || t + 1 > f->t) {
+        fstWriterEmitTimeChange(f->w, t);
+        f->t = t + 1;
+    }
+}
+
+void hd_cosim_fst_cycle(struct hd_cosim_fst *f, int idx, uint64_t gcycle, const void *in,
+                        const void *ref_out, const void *rtl_out, const struct hd_cosim_tag *tag)
+{
+    if (idx < 0 || (unsigned)idx >= f->n)
+        return;
+    struct fst_inst *fi = &f->inst[idx];
+    const struct hd_block_desc *b = fi->x->b;
+    time_to(f, gcycle * 10u);
+    fstWriterEmitValueChange(f->w, fi->clk, "1");
+    for (unsigned i = 0; i < b->nports; i++) {
+        const struct hd_port_desc *p = &b->ports[i];
+        if (p->dir == HD_DIR_IN) {
+            emit_port(f, fi->in[i], p, in);
+        } else {
+            emit_port(f, fi->ref[i], p, ref_out);
+            emit_port(f, fi->rtl[i], p, rtl_out);
+        }
+    }
+    uint64_t tv[HD_FST_TAGS] = {tag->now, tag->cta, tag->warp, tag->reg, tag->word};
+    for (unsigned t = 0; t < HD_FST_TAGS; t++)
+        fstWriterEmitValueChange64(f->w, fi->tag[t], tag_widths[t], tv[t]);
+    time_to(f, gcycle * 10u + 5u);
+    fstWriterEmitValueChange(f->w, fi->clk, "0");
+}
+
+static int write_gtkw(const struct hd_cosim_fst *f, const char *path, uint64_t marker)
+{
+    FILE *g = fopen(path, "w");
+    if (!g)
+        return -1;
+    fprintf(g, "[*] GTKWave save file written by heddle cosim\n[dumpfile] \"%s\"\n", f->path);
+    if (marker != UINT64_MAX)
+        fprintf(g, "[markertime] %" PRIu64 "\n", marker * 10u);
+    fprintf(g, "[timestart] 0\n[sst_expanded] 1\n");
+    for (unsigned k = 0; k < f->n; k++) {
+        const struct fst_inst *fi = &f->inst[k];
+        const struct hd_block_desc *b = fi->x->b;
+        fprintf(g, "-%s\n@28\ncosim.%s.%s\n", fi->scope, fi->scope, b->clock);
+        static const char *const sub[3] = {"in", "ref", "rtl"};
+        for (unsigned s = 0; s < 3; s++)
+            for (unsigned i = 0; i < b->nports; i++) {
+                const struct hd_port_desc *p = &b->ports[i];
+                if ((p->dir == HD_DIR_IN) != (s == 0))
+                    continue;
+                if (p->width == 1)
+                    fprintf(g, "@28\ncosim.%s.%s.%s\n", fi->scope, sub[s], p->name);
+                else
+                    fprintf(g, "@22\ncosim.%s.%s.%s[%u:0]\n", fi->scope, sub[s], p->name,
+                            p->width - 1);
+            }
+        for (unsigned t = 0; t < HD_FST_TAGS; t++)
+            fprintf(g, "@24\ncosim.%s.model.%s[%u:0]\n", fi->scope, tag_names[t], tag_widths[t] - 1);
+    }
+    return fclose(g) == 0 ? 0 : -1;
+}
+
+int hd_cosim_fst_close(struct hd_cosim_fst *f, const char *gtkw_path, uint64_t marker_gcycle)
+{
+    if (!f)
+        return 0;
+    int rc = 0;
+    if (f->t == 0) /* an empty file still gets a time so viewers open it */
+        fstWriterEmitTimeChange(f->w, 0);
+    fstWriterClose(f->w);
+    if (gtkw_path)
+        rc = write_gtkw(f, gtkw_path, marker_gcycle);
+    for (unsigned k = 0; k < f->n; k++) {
+        free(f->inst[k].in);
+        free(f->inst[k].ref);
+        free(f->inst[k].rtl);
+    }
+    free(f->bits);
+    free(f);
+    return rc;
+}
+
+int hd_cosim_fst_dump_history(const char *path, struct hd_cosim_inst *const *xs, unsigned n,
+                              unsigned before, uint64_t marker)
+{
+    struct hd_cosim_fst *f = hd_cosim_fst_open(path);
+    if (!f)
+        return -1;
+    int idx[HD_FST_MAX_INST];
+    for (unsigned k = 0; k < n && k < HD_FST_MAX_INST; k++)
+        idx[k] = hd_cosim_fst_add(f, xs[k]);
+    /* The instances of one SM step together: walk ages from oldest to newest. */
+    unsigned maxage = 0;
+    for (unsigned k = 0; k < n; k++)
+        if (xs[k]->count > maxage)
+            maxage = xs[k]->count;
+    if (maxage > before)
+        maxage = before;
+    for (unsigned age = maxage; age-- > 0;)
+        for (unsigned k = 0; k < n && k < HD_FST_MAX_INST; k++) {
+            const void *in, *ro, *to;
+            const struct hd_cosim_tag *tag;
+            uint64_t gc;
+            if (hd_cosim_hist(xs[k], age, &in, &ro, &to, &tag, &gc))
+                hd_cosim_fst_cycle(f, idx[k], gc, in, ro, to, tag);
+        }
+    char gtkw[600];
+    snprintf(gtkw, sizeof gtkw, "%s", path);
+    size_t len = strlen(gtkw);
+    if (len > 4 && strcmp(gtkw + len - 4, ".fst") == 0)
+        gtkw[len - 4] = '\0';
+    strncat(gtkw, ".gtkw", sizeof gtkw - strlen(gtkw) - 1);
+    return hd_cosim_fst_close(f, gtkw, marker);
+}

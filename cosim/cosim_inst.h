@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT
+ * cosim_inst.h - one hardware block instance run in lockstep: its C reference (the same object
+ * code the model links) and, when built, its Verilated RTL, compared port by port every cycle
+ * (style rule G2, after Ibex's Cosim: step returns false and appends a record on a mismatch).
+ *
+ * Design: the generic part knows a block only through its port table (hd_block.h) and two ops
+ * structs: the reference's reset/step and the RTL backend's create/reset/step/destroy (C++ glue
+ * in cosim/vl/, expanded from the same ports.def). step(in) returns the outputs of the cycle
+ * from the side that drives the model (reference or RTL). The instance keeps the last `hist`
+ * cycles (inputs, both outputs, the model's tag) for the FST window around a mismatch.
+ * Mismatches are never only counted: each makes a text record, and the caller stops.
+ */
+#ifndef HD_COSIM_INST_H
+#define HD_COSIM_INST_H
+
+#include "hd_block.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hd_cosim_ref_ops {
+    size_t state_size;
+    void (*reset)(void *state);
+    void (*step)(void *state, const void *in, void *out);
+};
+
+struct hd_cosim_rtl_ops {
+    const char *block;          /* its block name (the port table's) */
+    void *(*create)(void);
+    void (*reset)(void *h);     /* reset asserted for two clock edges, then released */
+    void (*step)(void *h, const void *in, void *out); /* out = outputs in the cycle, then the edge */
+    void (*destroy)(void *h);
+};
+
+/* The RTL backend of a block, or NULL when this build has none (no Verilator). */
+const struct hd_cosim_rtl_ops *hd_cosim_rtl_find(const char *block);
+/* "verilator" or "none", for reports. */
+const char *hd_cosim_rtl_kind(void);
+
+/* What the model was doing in a block cycle (shown beside the ports in FST windows). */
+struct hd_cosim_tag {
+    uint64_t now;       /* model time (cycle, or warp instructions in functional mode) */
+    uint32_t cta, warp; /* CTA linear index (low 32 bits), warp in its CTA */
+    uint32_t reg, word; /* kernel-wide PTX register, 32-bit word of it */
+    bool valid;
+};
+
+struct hd_cosim_inst {
+    const struct hd_block_desc *b;
+    char name[64];              /* "sm3.regpat_comp" */
+    const struct hd_cosim_ref_ops *ref;
+    void *ref_state;
+    const struct hd_cosim_rtl_ops *rtl; /* NULL: reference only */
+    void *rtl_h;
+    bool drive_rtl;             /* the model uses the RTL's outputs */
+    uint64_t cycle;             /* cycles of this instance */
+    void *ref_out, *rtl_out;    /* this cycle's outputs */
+    /* history ring: hist entries of [in | ref_out | rtl_out | tag | global cycle] */
+    unsigned hist, count;
+    size_t rec;
+    uint8_t *ring;
+    /* mismatch records */
+    char *errors;
+    size_t elen, ecap;
+    uint64_t mismatches;
+};
+
+/* Create with history depth `hist` (>= 1). Returns 0 or -1 (out of memory). */
+int hd_cosim_inst_init(struct hd_cosim_inst *x, const struct hd_block_desc *b, const char *name,
+                       const struct hd_cosim_ref_ops *ref, const struct hd_cosim_rtl_ops *rtl,
+                       bool drive_rtl, unsigned hist);
+void hd_cosim_inst_free(struct hd_cosim_inst *x);
+/* One lockstep cycle with inputs `in` (the block's in struct): *out = the driving side's
+ * outputs. `gcycle` is the session's global cycle (FST time). Returns false on a mismatch (a
+ * record was appended). */
+bool hd_cosim_step(struct hd_cosim_inst *x, const void *in, void *out, uint64_t gcycle,
+                   const struct hd_cosim_tag *tag);
+/* History entry `age` cycles back (0 = the last cycle), or false if older than kept. */
+bool hd_cosim_hist(const struct hd_cosim_inst *x, unsigned age, const void **in,
+                   const void **ref_out, const void **rtl_out, const struct hd_cosim_tag **tag,
+                   uint64_t *gcycle);
+
+#endif

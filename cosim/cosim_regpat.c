@@ -1,0 +1,647 @@
+/* SPDX-License-Identifier: MIT
+ * cosim_regpat.c - the register pattern blocks in full-GPU co-simulation (cosim_regpat.h).
+ *
+ * Design: one unit per SM holds its three block instances and a 4-entry ring of the registers
+ * in flight, indexed by the unit's cycle: a register entering the compressor in cycle c leaves
+ * it in c+2 (and enters the decompressor and the TB-level classifier there), and leaves those in
+ * c+3. Each sample ends with three idle cycles so that every write-back has landed before the
+ * model runs on. Liveness (and the register allocation that gives the full context size) is
+ * built once per PTX function and cached.
+ */
+#include "cosim_regpat.h"
+
+#include "cosim_fst.h"
+#include "cosim_inst.h"
+#include "regpat_comp.h"
+#include "regpat_decomp.h"
+#include "regpat_tbcls.h"
+
+#include "cfg.h"
+#include "cta.h"
+#include "func_status.h"
+#include "launch.h"
+#include "liveness.h"
+#include "module.h"
+#include "observer.h"
+#include "regalloc.h"
+#include "warp.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DRAIN 3
+
+/* {==== Types ==== */
+struct slot {
+    bool valid, tb, first, last;
+    struct hd_func_warp *w;
+    struct hd_cosim_tag tag;
+    unsigned pag;
+    uint32_t raw[HD_REGPAT_LANES];
+};
+
+struct unit {
+    uint32_t sm;
+    struct hd_cosim_inst comp, decomp, tbcls;
+    int fst[3];
+    struct slot ring[4];
+    uint64_t tb_words;       /* warp-level words of the TB register being classified */
+    uint32_t tb_warps;
+    uint32_t tb_live_words;
+};
+
+struct fn_info {
+    const struct hd_func *f;
+    struct hd_cfg *cfg;
+    struct hd_liveness *lv;
+    uint32_t regs_per_thread; /* regalloc's count (or live-word maximum as a fallback) */
+};
+
+struct hd_cosim_regpat {
+    struct hd_cosim_opts o;
+    struct hd_func_observer obs;
+    struct unit *u;
+    uint32_t nunits;
+    unsigned rtl_instances;
+    uint64_t gcycle;
+    struct fn_info *fn;
+    unsigned nfn, capfn;
+    uint64_t *row;           /* scratch for divergent rows */
+    size_t row_cap;
+    struct hd_regpat_stats st;
+    FILE *record;
+    uint64_t recorded;
+    struct hd_cosim_fst *fst;
+    bool failed;
+    char msg[1100];
+};
+/* }==== */
+
+/* {==== Reference ops ==== */
+static void comp_reset(void *s) { hd_regpat_comp_ref_reset(s); }
+static void comp_step(void *s, const void *in, void *out) { hd_regpat_comp_ref_step(s, in, out); }
+static void decomp_reset(void *s) { hd_regpat_decomp_ref_reset(s); }
+static void decomp_step(void *s, const void *in, void *out) { hd_regpat_decomp_ref_step(s, in, out); }
+static void tbcls_reset(void *s) { hd_regpat_tbcls_ref_reset(s); }
+static void tbcls_step(void *s, const void *in, void *out) { hd_regpat_tbcls_ref_step(s, in, out); }
+
+static const struct hd_cosim_ref_ops comp_ref = {sizeof(struct hd_regpat_comp_state), comp_reset,
+                                                 comp_step};
+static const struct hd_cosim_ref_ops decomp_ref = {sizeof(struct hd_regpat_decomp_state),
+                                                   decomp_reset, decomp_step};
+static const struct hd_cosim_ref_ops tbcls_ref = {sizeof(struct hd_regpat_tbcls_state), tbcls_reset,
+                                                  tbcls_step};
+/* }==== */
+
+/* {==== Liveness cache ==== */
+static struct fn_info *fn_info(struct hd_cosim_regpat *s, const struct hd_func *f, char *err,
+                               size_t errlen)
+{
+    for (unsigned i = 0; i < s->nfn; i++)
+        if (s->fn[i].f == f)
+            return &s->fn[i];
+    if (s->nfn == s->capfn) {
+        unsigned cap = s->capfn ? s->capfn * 2 : 16;
+        struct fn_info *n = realloc(s->fn, cap * sizeof *n);
+        if (!n) {
+            snprintf(err, errlen, "cosim: out of memory");
+            return NULL;
+        }
+        s->fn = n;
+        s->capfn = cap;
+    }
+    struct fn_info *fi = &s->fn[s->nfn];
+    memset(fi, 0, sizeof *fi);
+    fi->f = f;
+    fi->cfg = hd_cfg_build(f);
+    if (!fi->cfg) {
+        snprintf(err, errlen, "cosim: cannot build the CFG of %s", f->name);
+        return NULL;
+    }
+    fi->lv = hd_liveness_build(f, fi->cfg, err, errlen);
+    if (!fi->lv) {
+        hd_cfg_free(fi->cfg);
+        return NULL;
+    }
+    struct hd_regalloc ra;
+    char raerr[256];
+    fi->regs_per_thread = fi->lv->max_words;
+    if (hd_regalloc_run(f, fi->cfg, fi->lv, NULL, &ra, raerr, sizeof raerr) == 0) {
+        fi->regs_per_thread = ra.regs_per_thread;
+        hd_regalloc_free(&ra);
+    }
+    size_t need = fi->lv->stride[HD_RC_DATA] ? fi->lv->stride[HD_RC_DATA] : 1;
+    if (need > s->row_cap) {
+        uint64_t *r = realloc(s->row, need * sizeof *r);
+        if (!r) {
+            snprintf(err, errlen, "cosim: out of memory");
+            return NULL;
+        }
+        s->row = r;
+        s->row_cap = need;
+    }
+    s->nfn++;
+    return fi;
+}
+/* }==== */
+
+/* {==== One block cycle of an SM's unit ==== */
+static void write_back(struct slot *sl, const uint32_t *data, struct hd_regpat_stats *st)
+{
+    uint64_t *r = sl->w->regs + (size_t)sl->tag.reg * HD_FUNC_WARP_SIZE;
+    unsigned sh = 32u * sl->tag.word;
+    for (unsigned l = 0; l < HD_REGPAT_LANES; l++) {
+        if (data[l] != sl->raw[l])
+            st->roundtrip_errors++;
+        r[l] = (r[l] & ~((uint64_t)UINT32_MAX << sh)) | ((uint64_t)data[l] << sh);
+    }
+}
+
+static void tb_account(struct hd_cosim_regpat *s, struct unit *u, unsigned cls)
+{
+    struct hd_regpat_stats *st = &s->st;
+    st->tb_regs++;
+    st->tb_cls[cls % 6]++;
+    uint64_t words = 0;
+    switch (cls) {
+    case HD_REGPAT_TB_GLOBAL_UNIFORM: words = 1; break;
+    case HD_REGPAT_TB_GLOBAL_STRIDED: words = 2; break;
+    case HD_REGPAT_TB_RANDOM: words = (uint64_t)u->tb_warps * HD_REGPAT_LANES; break;
+    case HD_REGPAT_TB_DEAD: words = 0; break;
+    default: words = u->tb_words; break;
+    }
+    st->tb_comp_bytes += 4u * words;
+    st->tb_warp_bytes += 4u * u->tb_words;
+}
+
+/* Returns false on a mismatch. */
+static bool unit_cycle(struct hd_cosim_regpat *s, struct unit *u, const struct slot *in)
+{
+    uint64_t g = s->gcycle++;
+    uint64_t c = u->comp.cycle;
+    struct slot *cur = &u->ring[c & 3u];
+    if (in)
+        *cur = *in;
+    else
+        cur->valid = false;
+    const struct slot *s2 = &u->ring[(c + 2) & 3u]; /* entered two cycles ago */
+    struct slot *s3 = &u->ring[(c + 1) & 3u];       /* entered three cycles ago */
+    const struct hd_cosim_tag *tag = in ? &in->tag : s2->valid ? &s2->tag : &s3->tag;
+    bool ok = true;
+
+    struct hd_regpat_comp_in ci;
+    struct hd_regpat_comp_out co;
+    memset(&ci, 0, sizeof ci);
+    if (in) {
+        ci.valid_i = 1;
+        ci.live_i = 1;
+        ci.pag_i = in->pag;
+        memcpy(ci.data_i, in->raw, sizeof ci.data_i);
+    }
+    ok &= hd_cosim_step(&u->comp, &ci, &co, g, tag);
+
+    struct hd_regpat_decomp_in di;
+    struct hd_regpat_decomp_out dout;
+    memset(&di, 0, sizeof di);
+    struct hd_regpat_tbcls_in ti;
+    struct hd_regpat_tbcls_out to;
+    memset(&ti, 0, sizeof ti);
+    bool have = co.valid_o && s2->valid && c >= 2;
+    if (have) {
+        di.valid_i = 1;
+        di.pat_i = co.pat_o;
+        di.pag_i = s2->pag;
+        memcpy(di.base_i, co.base_o, sizeof di.base_i);
+        memcpy(di.stride_i, co.stride_o, sizeof di.stride_i);
+        memcpy(di.raw_i, s2->raw, sizeof di.raw_i);
+        struct hd_regpat_stats *st = &s->st;
+        if (s2->tb) {
+            ti.valid_i = 1;
+            ti.first_i = s2->first;
+            ti.last_i = s2->last;
+            ti.pat_i = co.pat_o;
+            ti.pag_i = s2->pag;
+            memcpy(ti.base_i, co.base_o, sizeof ti.base_i);
+            memcpy(ti.stride_i, co.stride_o, sizeof ti.stride_i);
+            if (s2->first) {
+                u->tb_words = 0;
+                u->tb_warps = 0;
+            }
+            u->tb_words += co.words_o;
+            u->tb_warps++;
+        } else {
+            st->regs++;
+            st->pat[co.pat_o & 3u]++;
+            st->comp_bytes += 4u * co.words_o;
+            struct hd_regpat_comp_in v = ci;
+            struct hd_regpat_comp_out vo;
+            v.valid_i = 1;
+            v.live_i = 1;
+            v.pag_i = HD_REGPAT_PAG32;
+            memcpy(v.data_i, s2->raw, sizeof v.data_i);
+            hd_regpat_comp_eval(&v, &vo);
+            st->pat32[vo.pat_o & 3u]++;
+        }
+    }
+    ok &= hd_cosim_step(&u->decomp, &di, &dout, g, tag);
+    ok &= hd_cosim_step(&u->tbcls, &ti, &to, g, tag);
+    if (dout.valid_o && s3->valid && c >= 3)
+        write_back(s3, dout.data_o, &s->st);
+    if (to.valid_o)
+        tb_account(s, u, (unsigned)to.cls_o);
+    s->st.block_cycles++;
+    if (u->comp.rtl)
+        s->st.rtl_cycles++;
+    if (s->fst && tag->now >= s->o.win_a && tag->now <= s->o.win_b) {
+        struct hd_cosim_inst *xs[3] = {&u->comp, &u->decomp, &u->tbcls};
+        for (unsigned k = 0; k < 3; k++) {
+            const void *hin, *hro, *hto;
+            const struct hd_cosim_tag *ht;
+            uint64_t hg;
+            if (hd_cosim_hist(xs[k], 0, &hin, &hro, &hto, &ht, &hg))
+                hd_cosim_fst_cycle(s->fst, u->fst[k], hg, hin, hro, hto, ht);
+        }
+    }
+    if (s->record && in && (s->o.record_max == 0 || s->recorded < s->o.record_max)) {
+        s->recorded++;
+        fprintf(s->record, "%u 1", in->pag);
+        for (unsigned l = 0; l < HD_REGPAT_LANES; l++)
+            fprintf(s->record, " %08x", in->raw[l]);
+        fputc('\n', s->record);
+    }
+    return ok;
+}
+
+/* A mismatch: a few more cycles to show the aftermath, the FST window, the message. */
+static int fail(struct hd_cosim_regpat *s, struct unit *u, struct hd_func_launch *l)
+{
+    uint64_t marker = s->gcycle - 1;
+    for (unsigned k = 0; k < DRAIN + 1; k++)
+        unit_cycle(s, u, NULL);
+    s->failed = true;
+    const char *path = s->o.fail_fst ? s->o.fail_fst : "cosim-mismatch.fst";
+    struct hd_cosim_inst *xs[3] = {&u->comp, &u->decomp, &u->tbcls};
+    int rc = hd_cosim_fst_dump_history(path, xs, 3, s->o.window ? s->o.window : 64, marker);
+    snprintf(l->err, sizeof l->err,
+             "cosim: RTL/reference mismatch on SM %u (block cycle %" PRIu64 "); FST window %s%s",
+             u->sm, marker, path, rc == 0 ? " (+ .gtkw)" : " could not be written");
+    snprintf(s->msg, sizeof s->msg, "%s", l->err);
+    return HD_FUNC_ERR_INTERNAL;
+}
+/* }==== */
+
+/* {==== Observer callbacks ==== */
+/* The live data-register row of warp w (divergence-aware), or NULL. */
+static const uint64_t *live_row(struct hd_cosim_regpat *s, const struct hd_func_launch *l,
+                                const struct hd_func_warp *w, struct fn_info **fi, uint32_t *kpc,
+                                const struct hd_func_kfunc **kf, char *err, size_t errlen)
+{
+    uint32_t pc, active;
+    if (!hd_func_warp_next(w, &pc, &active))
+        return NULL;
+    *kpc = pc;
+    *kf = hd_func_kernel_func_at(l->k, pc);
+    if (!*kf)
+        return NULL;
+    *fi = fn_info(s, (*kf)->ir, err, errlen);
+    if (!*fi)
+        return NULL;
+    uint32_t lpc = pc - (*kf)->pc_base;
+    if (lpc >= (*fi)->lv->ninstrs)
+        return NULL;
+    if (w->sp > 1) {
+        hd_liveness_divergent_row((*fi)->lv, lpc, HD_RC_DATA, s->row);
+        return s->row;
+    }
+    return hd_liveness_in_row((*fi)->lv, lpc, HD_RC_DATA);
+}
+
+/* Feed every live word of warp w (tb: as part of a TB-level sequence). Returns false on error
+ * (message in l->err) or mismatch. */
+static bool feed_reg(struct hd_cosim_regpat *s, struct unit *u, struct slot *sl,
+                     const struct hd_func_warp *w, uint32_t kreg, unsigned word)
+{
+    sl->w = (struct hd_func_warp *)w;
+    sl->tag.reg = kreg;
+    sl->tag.word = word;
+    const uint64_t *r = w->regs + (size_t)kreg * HD_FUNC_WARP_SIZE;
+    for (unsigned l = 0; l < HD_REGPAT_LANES; l++)
+        sl->raw[l] = (uint32_t)(r[l] >> (32u * word));
+    return unit_cycle(s, u, sl);
+}
+
+static struct unit *unit_of(struct hd_cosim_regpat *s, const struct hd_func_cta *c)
+{
+    return &s->u[c->smid < s->nunits ? c->smid : 0];
+}
+
+static int on_sample(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c, uint64_t now)
+{
+    struct hd_cosim_regpat *s = ctx;
+    struct unit *u = unit_of(s, c);
+    s->st.samples++;
+    struct slot sl;
+    memset(&sl, 0, sizeof sl);
+    sl.valid = true;
+    sl.pag = hd_regpat_pag_for_block(l->block);
+    sl.tag.now = now;
+    sl.tag.valid = true;
+    sl.tag.cta = (uint32_t)c->linear;
+    bool ok = true;
+    for (uint32_t wi = 0; wi < c->nwarps && ok; wi++) {
+        struct hd_func_warp *w = &c->warps[wi];
+        struct fn_info *fi;
+        const struct hd_func_kfunc *kf;
+        uint32_t pc;
+        const uint64_t *row = live_row(s, l, w, &fi, &pc, &kf, l->err, sizeof l->err);
+        if (!row) {
+            if (l->err[0])
+                return HD_FUNC_ERR_INTERNAL;
+            continue;
+        }
+        struct hd_liveness *lv = fi->lv;
+        s->st.warp_samples++;
+        s->st.full_bytes += (uint64_t)fi->regs_per_thread * 128u;
+        sl.tag.warp = wi;
+        for (uint32_t i = 0; i < lv->n[HD_RC_DATA] && ok; i++) {
+            if (!(row[i / 64] >> (i % 64) & 1u))
+                continue;
+            uint32_t r = lv->reg_of[HD_RC_DATA][i];
+            unsigned words = lv->words[r] > 2 ? 2 : lv->words[r];
+            for (unsigned wd = 0; wd < words && ok; wd++) {
+                s->st.live_bytes += 128u;
+                ok = feed_reg(s, u, &sl, w, kf->reg_base + r, wd);
+            }
+        }
+    }
+    for (unsigned k = 0; k < DRAIN && ok; k++)
+        ok = unit_cycle(s, u, NULL);
+    return ok ? HD_FUNC_OK : fail(s, u, l);
+}
+
+static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c, uint64_t now)
+{
+    struct hd_cosim_regpat *s = ctx;
+    if (!s->o.tb_level)
+        return HD_FUNC_OK;
+    struct unit *u = unit_of(s, c);
+    /* Every live warp at one PC, none diverged: the TB-level point. */
+    uint32_t pc0 = 0, nlive = 0;
+    bool same = true;
+    for (uint32_t wi = 0; wi < c->nwarps; wi++) {
+        uint32_t pc, active;
+        if (!hd_func_warp_next(&c->warps[wi], &pc, &active))
+            continue;
+        if (nlive++ == 0)
+            pc0 = pc;
+        same &= pc == pc0 && c->warps[wi].sp == 1;
+    }
+    if (nlive == 0 || !same) {
+        s->st.tb_skipped++;
+        return HD_FUNC_OK;
+    }
+    struct fn_info *fi;
+    const struct hd_func_kfunc *kf;
+    uint32_t pc;
+    uint32_t first = 0;
+    while (c->warps[first].done)
+        first++;
+    const uint64_t *row = live_row(s, l, &c->warps[first], &fi, &pc, &kf, l->err, sizeof l->err);
+    if (!row)
+        return l->err[0] ? HD_FUNC_ERR_INTERNAL : HD_FUNC_OK;
+    s->st.tb_points++;
+    struct hd_liveness *lv = fi->lv;
+    struct slot sl;
+    memset(&sl, 0, sizeof sl);
+    sl.valid = sl.tb = true;
+    sl.pag = hd_regpat_pag_for_block(l->block);
+    sl.tag.now = now;
+    sl.tag.valid = true;
+    sl.tag.cta = (uint32_t)c->linear;
+    uint64_t live_words = 0;
+    bool ok = true;
+    for (uint32_t i = 0; i < lv->n[HD_RC_DATA] && ok; i++) {
+        if (!(row[i / 64] >> (i % 64) & 1u))
+            continue;
+        uint32_t r = lv->reg_of[HD_RC_DATA][i];
+        unsigned words = lv->words[r] > 2 ? 2 : lv->words[r];
+        for (unsigned wd = 0; wd < words && ok; wd++) {
+            live_words++;
+            uint32_t k = 0;
+            for (uint32_t wi = 0; wi < c->nwarps && ok; wi++) {
+                if (c->warps[wi].done)
+                    continue;
+                sl.first = k == 0;
+                sl.last = k + 1 == nlive;
+                sl.tag.warp = wi;
+                k++;
+                ok = feed_reg(s, u, &sl, &c->warps[wi], kf->reg_base + r, wd);
+            }
+        }
+    }
+    s->st.tb_full_bytes += (uint64_t)nlive * fi->regs_per_thread * 128u;
+    s->st.tb_live_bytes += (uint64_t)nlive * live_words * 128u;
+    for (unsigned k = 0; k < DRAIN && ok; k++)
+        ok = unit_cycle(s, u, NULL);
+    return ok ? HD_FUNC_OK : fail(s, u, l);
+}
+/* }==== */
+
+/* {==== Session ==== */
+struct hd_cosim_regpat *hd_cosim_regpat_create(const struct hd_cosim_opts *o, uint32_t num_sms,
+                                               char *err, size_t errlen)
+{
+    struct hd_cosim_regpat *s = calloc(1, sizeof *s);
+    if (!s || num_sms == 0) {
+        free(s);
+        snprintf(err, errlen, "cosim: out of memory");
+        return NULL;
+    }
+    s->o = *o;
+    s->nunits = num_sms;
+    s->u = calloc(num_sms, sizeof *s->u);
+    if (!s->u)
+        goto oom;
+    const struct hd_cosim_rtl_ops *rc = NULL, *rd = NULL, *rt = NULL;
+    if (o->rtl) {
+        rc = hd_cosim_rtl_find("regpat_comp");
+        rd = hd_cosim_rtl_find("regpat_decomp");
+        rt = hd_cosim_rtl_find("regpat_tbcls");
+        if (!rc || !rd || !rt) {
+            snprintf(err, errlen, "cosim: this build has no RTL models (Verilator was not found "
+                                  "at configure time); use heddle regpat-stats for the C reference");
+            hd_cosim_regpat_destroy(s);
+            return NULL;
+        }
+    }
+    unsigned hist = (o->window ? o->window : 64) + DRAIN + 2;
+    for (uint32_t i = 0; i < num_sms; i++) {
+        struct unit *u = &s->u[i];
+        bool on = o->rtl && (o->sm_all || (i < HD_COSIM_MAX_SMS && o->sms[i]));
+        char name[64];
+        u->sm = i;
+        snprintf(name, sizeof name, "sm%u.regpat_comp", i);
+        if (hd_cosim_inst_init(&u->comp, &hd_regpat_comp_block, name, &comp_ref, on ? rc : NULL,
+                               o->drive_rtl, hist) != 0)
+            goto oom;
+        snprintf(name, sizeof name, "sm%u.regpat_decomp", i);
+        if (hd_cosim_inst_init(&u->decomp, &hd_regpat_decomp_block, name, &decomp_ref,
+                               on ? rd : NULL, o->drive_rtl, hist) != 0)
+            goto oom;
+        snprintf(name, sizeof name, "sm%u.regpat_tbcls", i);
+        if (hd_cosim_inst_init(&u->tbcls, &hd_regpat_tbcls_block, name, &tbcls_ref, on ? rt : NULL,
+                               o->drive_rtl, hist) != 0)
+            goto oom;
+        s->rtl_instances += on ? 3u : 0u;
+        u->fst[0] = u->fst[1] = u->fst[2] = -1;
+    }
+    if (o->fst_path) {
+        s->fst = hd_cosim_fst_open(o->fst_path);
+        if (!s->fst) {
+            snprintf(err, errlen, "cosim: --fst %s: cannot create the file", o->fst_path);
+            hd_cosim_regpat_destroy(s);
+            return NULL;
+        }
+        for (uint32_t i = 0; i < num_sms; i++) {
+            s->u[i].fst[0] = hd_cosim_fst_add(s->fst, &s->u[i].comp);
+            s->u[i].fst[1] = hd_cosim_fst_add(s->fst, &s->u[i].decomp);
+            s->u[i].fst[2] = hd_cosim_fst_add(s->fst, &s->u[i].tbcls);
+        }
+    }
+    if (o->record) {
+        s->record = fopen(o->record, "w");
+        if (!s->record) {
+            snprintf(err, errlen, "cosim: --record %s: cannot create the file", o->record);
+            hd_cosim_regpat_destroy(s);
+            return NULL;
+        }
+        fprintf(s->record, "# heddle replay vectors for regpat_comp: pag_sel live lane0..lane31 "
+                           "(hex)\n");
+    }
+    s->obs.every = o->every;
+    s->obs.ctx = s;
+    s->obs.sample = on_sample;
+    s->obs.barrier = on_barrier;
+    return s;
+oom:
+    snprintf(err, errlen, "cosim: out of memory (or an RTL model could not be created)");
+    hd_cosim_regpat_destroy(s);
+    return NULL;
+}
+
+void hd_cosim_regpat_destroy(struct hd_cosim_regpat *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; s->u && i < s->nunits; i++) {
+        hd_cosim_inst_free(&s->u[i].comp);
+        hd_cosim_inst_free(&s->u[i].decomp);
+        hd_cosim_inst_free(&s->u[i].tbcls);
+    }
+    for (unsigned i = 0; i < s->nfn; i++) {
+        hd_liveness_free(s->fn[i].lv);
+        hd_cfg_free(s->fn[i].cfg);
+    }
+    if (s->fst)
+        hd_cosim_fst_close(s->fst, NULL, UINT64_MAX);
+    if (s->record)
+        fclose(s->record);
+    free(s->fn);
+    free(s->row);
+    free(s->u);
+    free(s);
+}
+
+const struct hd_func_observer *hd_cosim_regpat_observer(struct hd_cosim_regpat *s)
+{
+    return &s->obs;
+}
+
+int hd_cosim_regpat_finish(struct hd_cosim_regpat *s, char *err, size_t errlen)
+{
+    int rc = 0;
+    if (s->fst) {
+        char gtkw[600];
+        snprintf(gtkw, sizeof gtkw, "%s", s->o.fst_path);
+        size_t len = strlen(gtkw);
+        if (len > 4 && strcmp(gtkw + len - 4, ".fst") == 0)
+            gtkw[len - 4] = '\0';
+        strncat(gtkw, ".gtkw", sizeof gtkw - strlen(gtkw) - 1);
+        rc = hd_cosim_fst_close(s->fst, gtkw, UINT64_MAX);
+        s->fst = NULL;
+        if (rc != 0)
+            snprintf(err, errlen, "cosim: cannot write %s", gtkw);
+    }
+    if (s->record) {
+        if (fclose(s->record) != 0) {
+            snprintf(err, errlen, "cosim: write error on %s", s->o.record);
+            rc = -1;
+        }
+        s->record = NULL;
+    }
+    return rc;
+}
+
+const struct hd_regpat_stats *hd_cosim_regpat_stats(const struct hd_cosim_regpat *s)
+{
+    return &s->st;
+}
+
+bool hd_cosim_regpat_failed(const struct hd_cosim_regpat *s)
+{
+    return s->failed;
+}
+
+unsigned hd_cosim_regpat_rtl_instances(const struct hd_cosim_regpat *s)
+{
+    return s->rtl_instances;
+}
+
+void hd_cosim_regpat_print_errors(const struct hd_cosim_regpat *s, FILE *f)
+{
+    for (uint32_t i = 0; i < s->nunits; i++) {
+        const struct hd_cosim_inst *xs[3] = {&s->u[i].comp, &s->u[i].decomp, &s->u[i].tbcls};
+        for (unsigned k = 0; k < 3; k++)
+            if (xs[k]->errors)
+                fprintf(f, "SM %u block %s:\n%s", i, xs[k]->name, xs[k]->errors);
+    }
+    if (s->msg[0])
+        fprintf(f, "%s\n", s->msg);
+}
+/* }==== */
+
+/* {==== Report ==== */
+static double pct(uint64_t a, uint64_t b)
+{
+    return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+void hd_regpat_stats_header(FILE *f)
+{
+    fprintf(f, "| workload | live regs | uniform | strided | random | random @32 | live/full | "
+               "warp-comp/full | TB regs | g-uni | l-uni | g-str | l-str | TB random | "
+               "TB-comp/warp-comp |\n");
+    fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+}
+
+void hd_regpat_stats_row(FILE *f, const char *workload, const struct hd_regpat_stats *st)
+{
+    fprintf(f, "| %s | %" PRIu64 " | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | ", workload,
+            st->regs, pct(st->pat[HD_REGPAT_UNIFORM], st->regs),
+            pct(st->pat[HD_REGPAT_STRIDED], st->regs), pct(st->pat[HD_REGPAT_RANDOM], st->regs),
+            pct(st->pat32[HD_REGPAT_RANDOM], st->regs), pct(st->live_bytes, st->full_bytes),
+            pct(st->comp_bytes, st->full_bytes));
+    if (st->tb_regs == 0) {
+        fprintf(f, "0 | - | - | - | - | - | - |\n");
+        return;
+    }
+    fprintf(f, "%" PRIu64 " | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n", st->tb_regs,
+            pct(st->tb_cls[HD_REGPAT_TB_GLOBAL_UNIFORM], st->tb_regs),
+            pct(st->tb_cls[HD_REGPAT_TB_LOCAL_UNIFORM], st->tb_regs),
+            pct(st->tb_cls[HD_REGPAT_TB_GLOBAL_STRIDED], st->tb_regs),
+            pct(st->tb_cls[HD_REGPAT_TB_LOCAL_STRIDED], st->tb_regs),
+            pct(st->tb_cls[HD_REGPAT_TB_RANDOM], st->tb_regs),
+            pct(st->tb_comp_bytes, st->tb_warp_bytes));
+}
+/* }==== */

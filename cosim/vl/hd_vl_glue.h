@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// hd_vl_glue.h - Verilator C++-API glue of one block, expanded from its ports.def (rule G1): the
+// copy-in of IN rows, the copy-out of OUT rows (a 32-bit word loop for HD_PORT_W rows), a
+// compile-time check that each port landed in the Verilator type its width implies (CData 1-8,
+// SData 9-16, IData 17-32, QData 33-64, VlWide above), and the hd_cosim_rtl_ops of the block.
+// Include it in a one-block .cpp after defining:
+//   HD_PORTS_DEF   "regpat_comp_ports.def"     HD_VL_TOP   Vregpat_comp (the --prefix)
+//   HD_VL_IN/OUT   the C reference's structs   HD_VL_OPS   hd_cosim_rtl_regpat_comp
+//   HD_VL_NAME     "regpat_comp"
+// One cycle (step): inputs applied with the clock low, outputs read (they are registered: the
+// values of this cycle), then the rising edge; the same order as the C reference's step.
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <verilated.h>
+
+namespace {
+
+constexpr std::size_t vl_bytes(unsigned w)
+{
+    return w <= 8 ? 1 : w <= 16 ? 2 : w <= 32 ? 4 : w <= 64 ? 8 : ((w + 31) / 32) * 4;
+}
+
+struct Handle {
+    VerilatedContext ctx;
+    HD_VL_TOP *top;
+};
+
+void copy_in(HD_VL_TOP *t, const HD_VL_IN *in)
+{
+#define HD_BLOCK(n, lat, doc)
+#define HD_CLOCK(n)
+#define HD_RESET(n)
+#define HD_VLI_IN(n, w)                                                                            \
+    static_assert(sizeof(t->n) == vl_bytes(w), #n ": Verilator type does not match the width");   \
+    t->n = static_cast<std::remove_reference<decltype(t->n)>::type>(in->n);
+#define HD_VLI_OUT(n, w)
+#define HD_VLIW_IN(n, w)                                                                           \
+    static_assert(sizeof(t->n) == vl_bytes(w), #n ": Verilator type does not match the width");   \
+    for (unsigned i = 0; i < (w + 31) / 32; i++)                                                   \
+        t->n[i] = in->n[i];
+#define HD_VLIW_OUT(n, w)
+#define HD_PORT(d, n, w, r, doc) HD_VLI_##d(n, w)
+#define HD_PORT_W(d, n, w, r, doc) HD_VLIW_##d(n, w)
+#include HD_PORTS_DEF
+#undef HD_PORT
+#undef HD_PORT_W
+}
+
+void copy_out(const HD_VL_TOP *t, HD_VL_OUT *out)
+{
+#define HD_VLO_IN(n, w)
+#define HD_VLO_OUT(n, w)                                                                           \
+    static_assert(sizeof(t->n) == vl_bytes(w), #n ": Verilator type does not match the width");   \
+    out->n = t->n;
+#define HD_VLOW_IN(n, w)
+#define HD_VLOW_OUT(n, w)                                                                          \
+    static_assert(sizeof(t->n) == vl_bytes(w), #n ": Verilator type does not match the width");   \
+    for (unsigned i = 0; i < (w + 31) / 32; i++)                                                   \
+        out->n[i] = t->n[i];
+#define HD_PORT(d, n, w, r, doc) HD_VLO_##d(n, w)
+#define HD_PORT_W(d, n, w, r, doc) HD_VLOW_##d(n, w)
+#include HD_PORTS_DEF
+#undef HD_PORT
+#undef HD_PORT_W
+#undef HD_BLOCK
+#undef HD_CLOCK
+#undef HD_RESET
+}
+
+void *create()
+{
+    Handle *h = new Handle;
+    h->ctx.fatalOnError(false); // an assertion failure is reported, then compared as usual
+    h->top = new HD_VL_TOP{&h->ctx};
+    return h;
+}
+
+void reset(void *hv)
+{
+    Handle *h = static_cast<Handle *>(hv);
+    h->top->clk_i = 0;
+    h->top->rst_ni = 0;
+    h->top->eval();
+    for (int i = 0; i < 2; i++) {
+        h->top->clk_i = 1;
+        h->top->eval();
+        h->top->clk_i = 0;
+        h->top->eval();
+    }
+    h->top->rst_ni = 1;
+    h->top->eval();
+}
+
+void step(void *hv, const void *in, void *out)
+{
+    Handle *h = static_cast<Handle *>(hv);
+    copy_in(h->top, static_cast<const HD_VL_IN *>(in));
+    h->top->eval();
+    copy_out(h->top, static_cast<HD_VL_OUT *>(out));
+    h->top->clk_i = 1;
+    h->top->eval();
+    h->top->clk_i = 0;
+    h->top->eval();
+}
+
+void destroy(void *hv)
+{
+    Handle *h = static_cast<Handle *>(hv);
+    h->top->final();
+    delete h->top;
+    delete h;
+}
+
+} // namespace
+
+extern "C" const struct hd_cosim_rtl_ops HD_VL_OPS = {HD_VL_NAME, create, reset, step, destroy};

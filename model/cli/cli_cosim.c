@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT
+ * cli_cosim.c - `heddle cosim --blocks regpat WORKLOAD` (full-GPU co-simulation of the register
+ * pattern blocks against their RTL, cosim/cosim_regpat.h) and `heddle regpat-stats WORKLOAD|all`
+ * (the same sampling with the C references only: Lin's Fig 2.6/2.8/2.9 table).
+ *
+ * Both run the workload's host driver on a GPU from the configuration (timing model by default,
+ * or the functional executor with --set timing.mode=functional) with the session's observer
+ * installed (heddle_observe.h). Exit 0 only when the output verified and no mismatch occurred;
+ * a mismatch prints every record (cycle, SM, block instance, port, expected, actual) and the
+ * FST window written. `--bench` runs the workload once without co-simulation first and reports
+ * the wall-time ratio.
+ */
+#include "cli_cmd.h"
+#include "cli_gpu.h"
+#include "cli_util.h"
+#include "config.h"
+#include "cosim_inst.h"
+#include "cosim_regpat.h"
+#include "heddle_observe.h"
+#include "workload.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cosim_opts {
+    const char *workload;
+    struct hd_cli_config cfg;
+    enum hd_wl_size size;
+    struct hd_cosim_opts o;
+    bool report, bench;
+};
+
+static const char cosim_help[] =
+    "usage: heddle cosim --blocks regpat WORKLOAD [options]\n"
+    "Run WORKLOAD on the model; every N cycles (a context sample) the live registers of every\n"
+    "resident warp go through each SM's register pattern compressor and decompressor (the\n"
+    "decompressed values are written back), and at every barrier point through the TB-level\n"
+    "classifier: the C reference and the Verilated RTL in lockstep, every output compared every\n"
+    "cycle. A mismatch stops the run with cycle, SM, block, port, expected and actual values and\n"
+    "an FST window (+ GTKWave .gtkw) around it.\n"
+    "  --blocks regpat        the blocks to co-simulate (regpat: comp, decomp, tbcls)\n"
+    "  --size S               small (default), medium or large\n"
+    "  --every N              context-sample period in model cycles (default 1000)\n"
+    "  --sms LIST|all         SMs whose blocks run the RTL (default all; the rest: C only)\n"
+    "  --drive ref|rtl        whose outputs the model uses (default ref)\n"
+    "  --fst FILE --window A:B  dump every block cycle of model time A..B to FILE (+ .gtkw)\n"
+    "  --fail-fst FILE        FST written on a mismatch (default cosim-mismatch.fst)\n"
+    "  --history N            block cycles kept before a mismatch (default 64)\n"
+    "  --no-tb                no TB-level samples at barriers\n"
+    "  --record FILE          write the compressor's input vectors (testbench replay)\n"
+    "  --record-max N         at most N vectors (default 4096)\n"
+    "  --report               print the Fig 2.6/2.8 statistics row\n"
+    "  --bench                also run without co-simulation and report the wall-time ratio\n"
+    "  --config FILE, --set SEC.KEY=V   the GPU configuration\n";
+
+static const char stats_help[] =
+    "usage: heddle regpat-stats WORKLOAD|all [--size S] [--every N] [--config F] [--set ...]\n"
+    "Lin's Fig 2.6/2.8/2.9 for each workload: the share of live registers that are uniform,\n"
+    "strided and random (warp level, PAG groups; 'random @32' analyses 32 lanes wide), the\n"
+    "register context after liveness and after warp-level compression relative to the full\n"
+    "context, and the TB-level classes at barrier points with their size relative to warp level.\n"
+    "C references only (the same object code the co-simulation compares against the RTL).\n";
+
+static int parse_sms(struct hd_cosim_opts *o, const char *v)
+{
+    if (strcmp(v, "all") == 0) {
+        o->sm_all = true;
+        return 0;
+    }
+    o->sm_all = false;
+    memset(o->sms, 0, sizeof o->sms);
+    const char *p = v;
+    while (*p) {
+        char *end;
+        unsigned long n = strtoul(p, &end, 10);
+        if (end == p || n >= HD_COSIM_MAX_SMS)
+            return -1;
+        o->sms[n] = true;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return 0;
+}
+
+static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, bool stats)
+{
+    memset(c, 0, sizeof *c);
+    c->o.every = 1000;
+    c->o.tb_level = true;
+    c->o.rtl = !stats;
+    c->o.sm_all = true;
+    c->o.window = 64;
+    c->o.record_max = 4096;
+    c->o.win_b = UINT64_MAX;
+    bool blocks = stats;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int r;
+        if (hd_cli_is_help(a)) {
+            fputs(stats ? stats_help : cosim_help, stdout);
+            return -1;
+        }
+        if ((r = hd_cli_config_option(cmd, argc, argv, &i, &c->cfg)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--size", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+            if (strcmp(v, "small") == 0) c->size = HD_WL_SMALL;
+            else if (strcmp(v, "medium") == 0) c->size = HD_WL_MEDIUM;
+            else if (strcmp(v, "large") == 0) c->size = HD_WL_LARGE;
+            else return hd_cli_usage(cmd, "--size must be small, medium or large, not '%s'", v);
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--every", &v)) != 0) {
+            if (r < 0 || hd_cli_parse_u64(v, &c->o.every) != 0)
+                return hd_cli_usage(cmd, "--every needs a cycle count");
+        } else if (stats) {
+            return hd_cli_usage(cmd, "unknown option '%s'", a);
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--blocks", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+            if (strcmp(v, "regpat") != 0)
+                return hd_cli_usage(cmd, "--blocks: unknown block family '%s' (known: regpat)", v);
+            blocks = true;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--sms", &v)) != 0) {
+            if (r < 0 || parse_sms(&c->o, v) != 0)
+                return hd_cli_usage(cmd, "--sms needs 'all' or a list like 0,3,7 (below %u)",
+                                    HD_COSIM_MAX_SMS);
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--drive", &v)) != 0) {
+            if (r < 0 || (strcmp(v, "ref") != 0 && strcmp(v, "rtl") != 0))
+                return hd_cli_usage(cmd, "--drive needs ref or rtl");
+            c->o.drive_rtl = strcmp(v, "rtl") == 0;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--fst", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+            c->o.fst_path = v;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--window", &v)) != 0) {
+            char *end;
+            if (r < 0)
+                return HD_CLI_USAGE;
+            c->o.win_a = strtoull(v, &end, 10);
+            if (*end != ':' || end == v)
+                return hd_cli_usage(cmd, "--window needs A:B (model cycles)");
+            const char *b = end + 1;
+            c->o.win_b = strtoull(b, &end, 10);
+            if (*end || end == b || c->o.win_b < c->o.win_a)
+                return hd_cli_usage(cmd, "--window needs A:B with A <= B (model cycles)");
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--fail-fst", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+            c->o.fail_fst = v;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--history", &v)) != 0) {
+            uint32_t n;
+            if (r < 0 || hd_cli_parse_u32(v, &n) != 0 || n == 0 || n > 100000)
+                return hd_cli_usage(cmd, "--history needs 1..100000 cycles");
+            c->o.window = n;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--record", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+            c->o.record = v;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--record-max", &v)) != 0) {
+            if (r < 0 || hd_cli_parse_u64(v, &c->o.record_max) != 0)
+                return hd_cli_usage(cmd, "--record-max needs a count");
+        } else if (strcmp(a, "--no-tb") == 0) {
+            c->o.tb_level = false;
+        } else if (strcmp(a, "--report") == 0) {
+            c->report = true;
+        } else if (strcmp(a, "--bench") == 0) {
+            c->bench = true;
+        } else if (a[0] == '-') {
+            return hd_cli_usage(cmd, "unknown option '%s'", a);
+        } else if (c->workload) {
+            return hd_cli_usage(cmd, "one workload at a time ('%s' and '%s')", c->workload, a);
+        } else {
+            c->workload = a;
+        }
+    }
+    if (!c->workload)
+        return hd_cli_usage(cmd, "which workload? (see heddle list)");
+    if (!blocks)
+        return hd_cli_usage(cmd, "which blocks? (--blocks regpat)");
+    if (c->o.fst_path && c->o.win_b == UINT64_MAX && c->o.win_a == 0)
+        return hd_cli_usage(cmd, "--fst needs --window A:B");
+    return 0;
+}
+
+/* Run workload w once; with session s (NULL: model only). Returns the driver's status. */
+static int run_once(const char *cmd, const struct cosim_opts *c, const struct hd_workload *w,
+                    const struct hd_config *cfg, struct hd_cosim_regpat *s, double *secs,
+                    char *err, size_t errlen)
+{
+    struct hd_wl_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.size = c->size;
+    ctx.ptx_text = hd_workload_ptx(w->name, &ctx.ptx_len);
+    ctx.ptx_name = hd_workload_ptx_path(w->name);
+    FILE *devnull = fopen("/dev/null", "w");
+    ctx.log = devnull ? devnull : stderr;
+    struct hd_gpu *gpu = hd_cli_gpu_create(cmd, &c->cfg, cfg);
+    if (!gpu) {
+        if (devnull)
+            fclose(devnull);
+        snprintf(err, errlen, "cannot create the GPU");
+        return HD_ERR_CONFIG;
+    }
+    hd_gpu_set_interrupt(gpu, hd_cli_interrupt_install());
+    if (s)
+        hd_gpu_set_func_observer(gpu, hd_cosim_regpat_observer(s));
+    double t0 = hd_cli_now();
+    int st = w->run(gpu, &ctx);
+    *secs = hd_cli_now() - t0;
+    if (st != HD_OK && st != HD_WL_MISMATCH && !ctx.err[0])
+        snprintf(ctx.err, sizeof ctx.err, "%s", hd_last_error(gpu));
+    snprintf(err, errlen, "%s", ctx.err);
+    hd_gpu_destroy(gpu);
+    if (devnull)
+        fclose(devnull);
+    return st;
+}
+
+/* One workload through a session. Returns an exit code; fills *st. */
+static int session(const char *cmd, const struct cosim_opts *c, const struct hd_workload *w,
+                   struct hd_regpat_stats *st, bool quiet)
+{
+    struct hd_config cfg;
+    int rc = hd_cli_config_resolve(cmd, &c->cfg, &cfg);
+    if (rc != HD_CLI_OK)
+        return rc;
+    char err[1024];
+    double model_secs = 0.0, secs = 0.0;
+    if (c->bench) {
+        int bst = run_once(cmd, c, w, &cfg, NULL, &model_secs, err, sizeof err);
+        if (bst != HD_OK)
+            return hd_cli_fail(cmd, "%s (model-only run): %s", w->name, err);
+    }
+    struct hd_cosim_regpat *s = hd_cosim_regpat_create(&c->o, cfg.gpu_num_sms, err, sizeof err);
+    if (!s)
+        return hd_cli_fail(cmd, "%s", err);
+    int wst = run_once(cmd, c, w, &cfg, s, &secs, err, sizeof err);
+    char ferr[256] = "";
+    int frc = hd_cosim_regpat_finish(s, ferr, sizeof ferr);
+    *st = *hd_cosim_regpat_stats(s);
+    bool failed = hd_cosim_regpat_failed(s);
+    if (failed) {
+        fprintf(stderr, "heddle %s: %s: MISMATCH between the C reference and the RTL\n", cmd,
+                w->name);
+        hd_cosim_regpat_print_errors(s, stderr);
+    }
+    if (!quiet) {
+        printf("%s: %s (%s), %" PRIu64 " context samples (%" PRIu64 " warps), %" PRIu64
+               " barrier points, %" PRIu64 " block cycles (%" PRIu64 " against RTL on %u "
+               "instances, %s), %s, %.3f s\n",
+               w->name, wst == HD_OK ? "verified" : "FAILED", hd_wl_size_name(c->size),
+               st->samples, st->warp_samples, st->tb_points, st->block_cycles, st->rtl_cycles,
+               hd_cosim_regpat_rtl_instances(s), hd_cosim_rtl_kind(),
+               failed ? "MISMATCH" : "0 mismatches", secs);
+        if (c->bench && model_secs > 0)
+            printf("%s: benchmark: model only %.3f s, with co-simulation %.3f s, ratio %.2f\n",
+                   w->name, model_secs, secs, secs / model_secs);
+        if (st->roundtrip_errors)
+            printf("%s: %" PRIu64 " lanes did not survive compress/decompress\n", w->name,
+                   st->roundtrip_errors);
+    }
+    hd_cosim_regpat_destroy(s);
+    if (frc != 0)
+        return hd_cli_fail(cmd, "%s", ferr);
+    if (failed)
+        return HD_CLI_FAIL;
+    if (wst != HD_OK)
+        return wst == HD_ERR_INTERRUPTED ? HD_CLI_INTERRUPTED
+                                         : hd_cli_fail(cmd, "%s: %s", w->name, err);
+    if (st->roundtrip_errors)
+        return hd_cli_fail(cmd, "%s: the round trip through the blocks changed registers", w->name);
+    return HD_CLI_OK;
+}
+
+int hd_cli_cosim(int argc, char **argv)
+{
+    struct cosim_opts c;
+    int rc = parse("cosim", argc, argv, &c, false);
+    if (rc != 0)
+        return rc < 0 ? HD_CLI_OK : rc;
+    const struct hd_workload *w = hd_workload_find(c.workload);
+    if (!w)
+        return hd_cli_usage("cosim", "unknown workload '%s' (see heddle list)", c.workload);
+    struct hd_regpat_stats st;
+    rc = session("cosim", &c, w, &st, false);
+    if (c.report && rc == HD_CLI_OK) {
+        hd_regpat_stats_header(stdout);
+        hd_regpat_stats_row(stdout, w->name, &st);
+    }
+    return rc;
+}
+
+int hd_cli_regpat_stats(int argc, char **argv)
+{
+    struct cosim_opts c;
+    int rc = parse("regpat-stats", argc, argv, &c, true);
+    if (rc != 0)
+        return rc < 0 ? HD_CLI_OK : rc;
+    bool all = strcmp(c.workload, "all") == 0;
+    if (!all && !hd_workload_find(c.workload))
+        return hd_cli_usage("regpat-stats", "unknown workload '%s' (see heddle list)", c.workload);
+    hd_regpat_stats_header(stdout);
+    int worst = HD_CLI_OK;
+    for (unsigned i = 0; i < hd_workload_registry_count; i++) {
+        const struct hd_workload *w = hd_workload_registry[i];
+        if (!all && strcmp(w->name, c.workload) != 0)
+            continue;
+        struct hd_regpat_stats st;
+        rc = session("regpat-stats", &c, w, &st, true);
+        if (rc == HD_CLI_OK)
+            hd_regpat_stats_row(stdout, w->name, &st);
+        else
+            printf("| %s | (failed) |\n", w->name);
+        fflush(stdout);
+        if (rc == HD_CLI_INTERRUPTED)
+            return rc;
+        if (rc != HD_CLI_OK)
+            worst = HD_CLI_FAIL;
+    }
+    return worst;
+}
