@@ -313,6 +313,7 @@ int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, uint64_t linear, 
         if (!hd_func_warp_next(w->fw, &pc, &active))
             w->done = true;
         hd_sm_fetch_reset(sm, w, pc);
+        hd_sm_warp_stall_ctr(sm, w);
         hd_sm_warp_eval(sm, w, now);
     }
     for (uint32_t s = 0; s < sm->p->num_sched; s++)
@@ -367,6 +368,14 @@ unsigned hd_sm_retired(struct hd_sm *sm, struct hd_sm_launch **out, unsigned max
 
 /* {==== The cycle ==== */
 /* One stall reason per scheduler that did not issue (see sched_stats.def). */
+void hd_sm_warp_stall_ctr(struct hd_sm *sm, struct hd_twarp *w)
+{
+    uint32_t pc, active;
+    struct hd_line_stats *ls = sm->cta[w->cta].la->lines;
+    w->stall_ctr = hd_func_warp_next(w->fw, &pc, &active) && pc < ls->npc ? &ls->stall[pc]
+                                                                           : &sm->stall_sink;
+}
+
 void hd_sm_count_stall(struct hd_sm *sm, uint32_t s)
 {
     const uint32_t *n = sm->nstate[s];
@@ -392,13 +401,8 @@ void hd_sm_count_stall(struct hd_sm *sm, uint32_t s)
     }
     sm->last_stall[s] = r;
     uint32_t o = sm->oldest[s];
-    if (r && o != HD_SM_NONE) {
-        const struct hd_twarp *w = &sm->w[o];
-        uint32_t pc, active;
-        struct hd_line_stats *ls = sm->cta[w->cta].la->lines;
-        if (hd_func_warp_next(w->fw, &pc, &active) && pc < ls->npc)
-            ls->stall[pc]++;
-    }
+    if (r && o != HD_SM_NONE)
+        (*sm->w[o].stall_ctr)++;
 }
 
 bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen)
@@ -482,13 +486,8 @@ void hd_sm_skip(struct hd_sm *sm, uint64_t n)
         default: break;
         }
         uint32_t o = sm->oldest[s];
-        if (sm->last_stall[s] && o != HD_SM_NONE) {
-            const struct hd_twarp *w = &sm->w[o];
-            uint32_t pc, active;
-            struct hd_line_stats *ls = sm->cta[w->cta].la->lines;
-            if (hd_func_warp_next(w->fw, &pc, &active) && pc < ls->npc)
-                ls->stall[pc] += n;
-        }
+        if (sm->last_stall[s] && o != HD_SM_NONE)
+            *sm->w[o].stall_ctr += n;
     }
     if (sm->nctas) {
         struct hd_sm_stats *st = sm->st;
@@ -655,6 +654,7 @@ bool hd_sm_warp_save(const struct hd_sm *sm, uint32_t slot, void *buf, size_t le
     struct hd_twarp copy = *w;
     copy.fw = NULL;
     copy.sb = NULL;
+    copy.stall_ctr = NULL;
     memcpy(buf, &copy, sizeof copy);
     memcpy((char *)buf + sizeof copy, w->sb, w->sb_cap);
     return true;
@@ -682,6 +682,7 @@ bool hd_sm_warp_restore(struct hd_sm *sm, uint32_t slot, const void *buf, size_t
     w->slot = slot;
     w->state = state;
     memcpy(w->sb, (const char *)buf + sizeof in, in.sb_cap);
+    hd_sm_warp_stall_ctr(sm, w);
     hd_sm_warp_eval(sm, w, sm->last_tick);
     return true;
 }

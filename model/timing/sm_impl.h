@@ -60,6 +60,8 @@ struct hd_twarp {
     uint32_t sb_pending;       /* registers with any pending write */
     uint32_t inflight;         /* its instructions in collectors, pipelines or memory */
     uint32_t mem_out;          /* its memory requests dispatched and not completed */
+    uint64_t *stall_ctr;       /* derived: the per-line stall counter of its next PC (or a
+                                  sink); rebuilt on restore */
 };
 /* }==== */
 
@@ -191,6 +193,7 @@ struct hd_sm {
     struct hd_sm_launch **retired;
     uint32_t nretired;
     struct hd_func_trace tr;     /* scratch trace record */
+    uint64_t stall_sink;         /* stall_ctr of warps without a next PC */
     uint64_t last_tick;
 };
 
@@ -201,6 +204,8 @@ void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
 void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
 /* Count scheduler s's stall reason for this cycle (it issued nothing). */
 void hd_sm_count_stall(struct hd_sm *sm, uint32_t s);
+/* Point w->stall_ctr at the per-line stall counter of its next PC. */
+void hd_sm_warp_stall_ctr(struct hd_sm *sm, struct hd_twarp *w);
 static inline const struct hd_func_kernel *hd_sm_warp_kernel(const struct hd_sm *sm,
                                                              const struct hd_twarp *w)
 {

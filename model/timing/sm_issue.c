@@ -153,6 +153,7 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint64_t now, char *e
     if (pc < la->lines->npc)
         la->lines->issued[pc]++;
     after_step(sm, w, tr, ti, now);
+    w->stall_ctr = tr->next_pc < la->lines->npc ? &la->lines->stall[tr->next_pc] : &sm->stall_sink;
     if (cu != HD_SM_NONE) {
         const struct hd_func_instr *d = tr->in;
         bool has_dst = d->nwrite > 0;
