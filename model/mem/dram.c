@@ -73,8 +73,11 @@ static bool col_ok(const struct hd_dram *d, const struct hd_dram_entry *e, uint6
     return now >= d->t_rd && now + p->tcl >= d->data_free;
 }
 
+/* Does a queued request hit the open row of `bank` (FR-FCFS keeps such a row open)? */
 static bool hit_pending(const struct hd_dram *d, uint32_t bank, uint32_t row)
 {
+    if (!d->p->frfcfs)
+        return false;
     for (uint32_t k = 0; k < d->nq; k++)
         if (d->q[k].bank == bank && d->q[k].row == row)
             return true;
