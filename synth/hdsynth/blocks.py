@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: MIT
+"""blocks - which RTL blocks the flow synthesizes, with their parameter sets and context.
+
+A block is a directory rtl/<block>/ holding <block>_ports.def (the block's interface, defined
+once, style rule G1) and its Verilog; its top module is <block> unless synth/blocks.ini says
+otherwise. synth/blocks.ini may also list blocks outside rtl/ (the flow's own fixtures, with
+dir = ...) and gives each block its context: instances per SM, the paper mechanism it belongs
+to, explicit storage arrays, parameter overrides and the smaller parameter set of --smoke.
+Parameters start from the block's named RTL configuration configs/rtl/<block>.ini (rule R4),
+which feeds the C model and Verilator too; blocks.ini's params override them.
+"""
+
+import glob
+import os
+import re
+
+from . import ini as inimod
+from .errors import FlowError
+
+_ROW = re.compile(r"^\s*HD_BLOCK\s*\(\s*(\w+)\s*,\s*([^,]+?)\s*,", re.M)
+
+
+class Array:
+    """An explicit storage array: name (RTL register), entries, width, ports."""
+
+    def __init__(self, name, entries, width, ports):
+        self.name, self.entries, self.width, self.ports = name, entries, width, ports
+
+
+class Block:
+    def __init__(self, name):
+        self.name = name
+        self.top = name
+        self.dir = None
+        self.sources = []
+        self.includes = []
+        self.params = {}            # name -> (value text, where it came from)
+        self.smoke_params = {}
+        self.per_sm = 1
+        self.per_sm_where = "default (block not in synth/blocks.ini)"
+        self.fixture = False
+        self.mechanism = None
+        self.arrays = []
+        self.latency = None         # cycles, from HD_BLOCK in the ports.def
+        self.ports_def = None
+        self.clock = "clk_i"        # HD_CLOCK / HD_RESET rows of the ports.def, else these
+        self.reset = "rst_ni"
+
+
+def _params(text, where):
+    out = {}
+    for item in text.split():
+        if "=" not in item:
+            raise FlowError(where, f"parameter '{item}' is not NAME=VALUE")
+        key, val = item.split("=", 1)
+        if not re.fullmatch(r"[A-Za-z_]\w*", key) or not val:
+            raise FlowError(where, f"parameter '{item}' is not NAME=VALUE")
+        out[key] = (val, where)
+    return out
+
+
+def _arrays(text, where):
+    out = []
+    for item in text.split():
+        m = re.fullmatch(r"(\w+):(\d+)x(\d+)(?::(\d+))?", item)
+        if not m:
+            raise FlowError(where, f"array '{item}' is not NAME:ENTRIESxWIDTH[:PORTS]")
+        out.append(Array(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4) or 1)))
+    return out
+
+
+def _rtl_config(root, blk, section):
+    path = os.path.join(root, "configs", "rtl", f"{blk.name}.ini")
+    if not os.path.isfile(path):
+        return
+    cfg = inimod.read(path)
+    names = [s for s in cfg.sections if cfg.sections[s]]
+    if section:
+        if section not in cfg.sections:
+            raise FlowError(path, f"no configuration [{section}] (synth/blocks.ini asks for it)",
+                            f"sections: {', '.join(names)}")
+        pick = section
+    elif len(names) == 1:
+        pick = names[0]
+    elif "default" in cfg.sections:
+        pick = "default"
+    else:
+        raise FlowError(path, "several named configurations and none chosen",
+                        f"set rtl_config = one of {', '.join(names)} in synth/blocks.ini")
+    for key, (val, line) in cfg.sections[pick].items():
+        blk.params[key] = (val, f"{path}:{line}")
+
+
+def _read_ports_def(blk, path):
+    blk.ports_def = path
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for kind, attr in (("HD_CLOCK", "clock"), ("HD_RESET", "reset")):
+        row = re.search(rf"^\s*{kind}\s*\(\s*(\w+)\s*\)", text, re.M)
+        if row:
+            setattr(blk, attr, row.group(1))
+    m = _ROW.search(text)
+    if m:
+        try:
+            blk.latency = int(m.group(2), 0)
+        except ValueError:
+            blk.latency = None
+
+
+def _sources(blk, root):
+    files = sorted(glob.glob(os.path.join(blk.dir, "*.sv")) + glob.glob(os.path.join(blk.dir, "*.v")))
+    blk.sources = [f for f in files if not re.search(r"_tb\.s?v$", f)]
+    if not blk.sources:
+        raise FlowError(blk.dir, f"block {blk.name}: no Verilog sources (*.sv, *.v)")
+    blk.includes = [d for d in (os.path.join(root, "rtl", "include"), blk.dir) if os.path.isdir(d)]
+
+
+def discover(root, blocks_ini, only=None):
+    """The blocks to synthesize, in name order; only: a set of names (error if unknown)."""
+    cfg = inimod.read(blocks_ini) if os.path.isfile(blocks_ini) else inimod.Ini(blocks_ini, {})
+    found = {}
+    for pdef in sorted(glob.glob(os.path.join(root, "rtl", "*", "*_ports.def"))):
+        name = os.path.basename(os.path.dirname(pdef))
+        if os.path.basename(pdef) != f"{name}_ports.def":
+            continue
+        blk = Block(name)
+        blk.dir = os.path.dirname(pdef)
+        _read_ports_def(blk, pdef)
+        found[name] = blk
+    for sec in cfg.sections:
+        if sec in ("", "flow"):
+            continue
+        blk = found.get(sec) or Block(sec)
+        where = cfg.where(sec)
+        if cfg.has(sec, "dir"):
+            blk.dir = os.path.join(root, cfg.get(sec, "dir"))
+        if blk.dir is None or not os.path.isdir(blk.dir):
+            if sec not in found:
+                # listed for a block that has not landed yet: the report shows a dash
+                continue
+            raise FlowError(where, f"block {sec}: directory {blk.dir} does not exist")
+        pdef = os.path.join(blk.dir, f"{sec}_ports.def")
+        if blk.ports_def is None and os.path.isfile(pdef):
+            _read_ports_def(blk, pdef)
+        blk.top = cfg.get(sec, "top", blk.top)
+        if cfg.has(sec, "per_sm"):
+            blk.per_sm = cfg.number(sec, "per_sm", integer=True)
+            blk.per_sm_where = cfg.where(sec, "per_sm")
+        blk.fixture = cfg.get(sec, "fixture", "false").lower() in ("1", "true", "yes")
+        blk.mechanism = cfg.get(sec, "mechanism")
+        blk.arrays = _arrays(cfg.get(sec, "arrays", ""), cfg.where(sec, "arrays"))
+        _rtl_config(root, blk, cfg.get(sec, "rtl_config"))
+        blk.params.update(_params(cfg.get(sec, "params", ""), cfg.where(sec, "params")))
+        blk.smoke_params = _params(cfg.get(sec, "smoke_params", ""), cfg.where(sec, "smoke_params"))
+        found[sec] = blk
+    for blk in found.values():
+        if not blk.params:
+            _rtl_config(root, blk, None)
+        _sources(blk, root)
+    if only:
+        unknown = sorted(set(only) - set(found))
+        if unknown:
+            raise FlowError(None, f"unknown block(s): {', '.join(unknown)}",
+                            f"known: {', '.join(sorted(found)) or 'none'}")
+        found = {k: v for k, v in found.items() if k in only}
+    return [found[k] for k in sorted(found)]
+
+
+def listed_names(blocks_ini):
+    """Every block name synth/blocks.ini mentions (built or not), for the report's dashes."""
+    if not os.path.isfile(blocks_ini):
+        return {}
+    cfg = inimod.read(blocks_ini)
+    return {sec: cfg.get(sec, "mechanism") for sec in cfg.sections if sec not in ("", "flow")}

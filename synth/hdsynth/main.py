@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: MIT
+"""main - the command line of the synthesis flow (synth/run.sh).
+
+For every block (blocks.py): Yosys to generic gates and to the liberty (yosys.py), OpenSTA for
+the critical path (sta.py), the SRAM model for storage arrays (sram.py), 40 nm scaling and the
+per-SM / per-chip totals (metrics.py), then one table, text and JSON, beside the papers'
+claims (report.py). Exit status: 0 every block synthesized, 1 a block failed (latch, syntax or
+tool error; the table still shows the others), 2 usage or input error.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+from . import blocks as blocksmod
+from . import cellinfo, ini, liberty, metrics, report, sram, sta, yosys
+from .errors import FlowError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_LIB = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib"
+
+
+def _args(argv):
+    ap = argparse.ArgumentParser(
+        prog="synth/run.sh",
+        description="Area and critical path of every RTL block (Yosys, OpenSTA), scaled to 40 nm, "
+                    "beside the papers' figures. Details: docs/synth.md.")
+    ap.add_argument("--liberty", default=DEFAULT_LIB, help="standard-cell library (default osu018)")
+    ap.add_argument("--lef", help="LEF with the cells' footprints (default: beside the liberty)")
+    ap.add_argument("--spice", help="SPICE netlist of the cells, for transistor counts "
+                    "(default: beside the liberty)")
+    ap.add_argument("--block", action="append", default=[], metavar="NAME",
+                    help="synthesize only this block (repeatable)")
+    ap.add_argument("--smoke", action="store_true",
+                    help="small parameter sets (blocks.ini smoke_params): the fast CI run")
+    ap.add_argument("--gpu-config", help="GPU configuration (default: blocks.ini [flow] gpu_config)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "synth"),
+                    help="work and report directory (default build/synth)")
+    ap.add_argument("--json", help="JSON report path (default OUT/synth.json)")
+    ap.add_argument("--timeout", type=int, default=3600, help="seconds per tool run")
+    ap.add_argument("--tech", default=os.path.join(ROOT, "synth", "tech40.ini"), help=argparse.SUPPRESS)
+    ap.add_argument("--blocks-ini", default=os.path.join(ROOT, "synth", "blocks.ini"), help=argparse.SUPPRESS)
+    ap.add_argument("--papers", default=os.path.join(ROOT, "synth", "papers.ini"), help=argparse.SUPPRESS)
+    return ap.parse_args(argv)
+
+
+def _gpu(path):
+    cfg = ini.read(path)
+    return {"name": cfg.get("gpu", "name", os.path.basename(path)), "path": path,
+            "num_sms": cfg.number("gpu", "num_sms", integer=True),
+            "core_mhz": cfg.number("clock", "core_mhz")}
+
+
+def _claims(path):
+    cfg = ini.read(path)
+    out = []
+    for sec in cfg.sections:
+        if not sec:
+            continue
+        c = {"key": sec}
+        for key in ("paper", "figure", "meaning", "source", "unit", "mechanism"):
+            c[key] = cfg.need(sec, key)
+        c["value"] = cfg.number(sec, "value")
+        if cfg.has(sec, "sms"):
+            c["sms"] = cfg.number(sec, "sms", integer=True)
+        if cfg.has(sec, "block"):
+            c["block"] = cfg.get(sec, "block")
+        if c["unit"] not in ("mm2_chip", "mm2_sm", "bytes_sm", "bytes", "cycles"):
+            raise FlowError(cfg.where(sec, "unit"), f"unknown unit '{c['unit']}'")
+        out.append(c)
+    return out
+
+
+def _library(args):
+    lib = liberty.Library(args.liberty)
+    lef = args.lef or cellinfo.find_beside(args.liberty, [".lef"])
+    spice = args.spice or cellinfo.find_beside(args.liberty, [".sp", ".spi", ".spice", ".cdl"])
+    return lib, (cellinfo.lef_areas(lef) if lef else {}), (cellinfo.spice_transistors(spice) if spice else {}), lef, spice
+
+
+def _one_block(blk, args, lib, facts, tech, gpu, work_root):
+    params = dict(blk.params)
+    if args.smoke:
+        params.update(blk.smoke_params)
+    work = os.path.join(work_root, blk.name)
+    period_ps = 1e6 / gpu["core_mhz"]
+    delay_target = period_ps * facts.fo4["fo4_ps"] / tech.fo4_ps
+    t0 = time.monotonic()
+    syn = yosys.run(blk, params, lib, os.path.join(work, "flops"), "flops", delay_target, args.timeout)
+    syn_sram = None
+    if syn["memories"]:
+        syn_sram = yosys.run(blk, params, lib, os.path.join(work, "sram"), "sram", delay_target, args.timeout)
+    tim = sta.timing(blk.top, syn["netlist"], lib, facts.fo4, os.path.join(work, "flops"),
+                     blk.clock, blk.reset, args.timeout)
+    nums = metrics.block_numbers(blk, syn, syn_sram, tim, facts, tech, gpu["core_mhz"], gpu["num_sms"])
+    return {"block": blk.name, "ok": True, "fixture": blk.fixture, "mechanism": blk.mechanism,
+            "top": blk.top, "params": {k: v[0] for k, v in params.items()},
+            "param_sources": {k: v[1] for k, v in params.items()},
+            "per_sm": blk.per_sm, "per_sm_source": blk.per_sm_where,
+            "sources": [os.path.relpath(s, ROOT) for s in blk.sources],
+            "numbers": nums, "seconds": round(time.monotonic() - t0, 1),
+            "work": os.path.relpath(work, ROOT)}
+
+
+def main(argv):
+    try:
+        args = _args(argv)
+    except SystemExit as e:
+        return 0 if e.code == 0 else 2
+    try:
+        return _run(args)
+    except FlowError as e:
+        print(f"synth: {e}", file=sys.stderr)
+        return 2
+
+
+def _run(args):
+    tech_ini = ini.read(args.tech)
+    tech = metrics.Tech(tech_ini, sram.SramModel(tech_ini))
+    blocks_cfg = ini.read(args.blocks_ini)
+    gpu_path = args.gpu_config or os.path.join(ROOT, blocks_cfg.get("flow", "gpu_config", "configs/fermi-gtx480.ini"))
+    gpu = _gpu(gpu_path)
+    claims = _claims(args.papers)
+    lib, lef_areas, spice_counts, lef, spice = _library(args)
+    os.makedirs(args.out, exist_ok=True)
+    fo4 = sta.fo4(lib, os.path.join(args.out, "_fo4"), args.timeout)
+    facts = metrics.LibFacts(lib, lef_areas, spice_counts, fo4)
+    blks = blocksmod.discover(ROOT, args.blocks_ini, set(args.block) if args.block else None)
+    rows, failed = [], 0
+    for blk in blks:
+        print(f"synth: {blk.name} ...", file=sys.stderr, flush=True)
+        try:
+            rows.append(_one_block(blk, args, lib, facts, tech, gpu, args.out))
+        except FlowError as e:
+            failed += 1
+            print(f"synth: {e}", file=sys.stderr)
+            rows.append({"block": blk.name, "ok": False, "fixture": blk.fixture,
+                         "mechanism": blk.mechanism, "error": str(e), "per_sm": blk.per_sm})
+    built = {r["block"] for r in rows}
+    if not args.block:
+        for name, mech in sorted(blocksmod.listed_names(args.blocks_ini).items()):
+            if name not in built:
+                rows.append({"block": name, "ok": False, "mechanism": mech, "per_sm": "-"})
+    for c in claims:
+        c["heddle"], c["heddle_value"], c["heddle_blocks"] = report.heddle_figure(c, rows)
+    meta = {
+        "library": {"path": lib.path, "name": lib.name, "lef": lef, "spice": spice,
+                    "area_source": facts.area_source, "area_mismatch_liberty_vs_lef": facts.mismatch,
+                    "nand2": facts.nand2, "nand2_um2": facts.nand2_um2, "fo4_ps": fo4["fo4_ps"],
+                    "fo4_slew_ns": fo4["slew_ns"], "fo4_inverter": fo4["inv"]},
+        "target": {"feature_nm": tech.feature_nm, "nand2_um2": tech.nand2_um2, "fo4_ps": tech.fo4_ps,
+                   "tech_file": os.path.relpath(args.tech, ROOT)},
+        "gpu": gpu, "smoke": args.smoke,
+        "timing_setup": {"period_ns": sta.PERIOD_NS, "input_slew": "FO4 slew, ideal driver",
+                         "output_load": "4 x inverter input", "reset": "false path"},
+    }
+    txt = report.text(meta, rows, claims)
+    sys.stdout.write(txt)
+    with open(os.path.join(args.out, "synth.txt"), "w", encoding="utf-8") as f:
+        f.write(txt)
+    report.write_json(args.json or os.path.join(args.out, "synth.json"), meta, rows, claims)
+    return 1 if failed else 0
