@@ -7,6 +7,7 @@
 #include "addrmap.h"
 #include "cache_tags.h"
 #include "clock_domain.h"
+#include "coalesce.h"
 #include "l1.h"
 #include "mem_params.h"
 #include "mem_stats.h"
@@ -284,6 +285,38 @@ static void test_hist(struct hd_test_state *t)
     HD_CHECK(t, med >= 2500 && med <= 3200);
 }
 
+static void test_coalesce(struct hd_test_state *t)
+{
+    hd_test_begin(t, "32/64/128-byte transactions and sector splits");
+    const uint64_t s = 0x1000;
+    uint64_t a;
+    uint32_t b;
+    /* 32 lanes x 4 bytes, consecutive: the whole segment */
+    uint64_t m = hd_mem_sector_mask(s, 128, s, 128);
+    HD_CHECK_U64(t, 0xf, m);
+    hd_mem_segment_trim(s, 128, m, &a, &b);
+    HD_CHECK(t, a == s && b == 128);
+    /* one word: 32 bytes */
+    m = hd_mem_sector_mask(s, 128, s + 100, 4);
+    HD_CHECK_U64(t, 0x8, m);
+    hd_mem_segment_trim(s, 128, m, &a, &b);
+    HD_CHECK(t, a == s + 96 && b == 32);
+    /* the upper half: 64 bytes */
+    m = hd_mem_sector_mask(s, 128, s + 70, 4) | hd_mem_sector_mask(s, 128, s + 120, 8);
+    hd_mem_segment_trim(s, 128, m, &a, &b);
+    HD_CHECK(t, a == s + 64 && b == 64);
+    /* sectors 1 and 2 straddle the middle: 128 bytes, as GPGPU-Sim */
+    m = hd_mem_sector_mask(s, 128, s + 40, 48);
+    HD_CHECK_U64(t, 0x6, m);
+    hd_mem_segment_trim(s, 128, m, &a, &b);
+    HD_CHECK(t, a == s && b == 128);
+    uint64_t out[8];
+    HD_CHECK_U64(t, 2, hd_mem_segment_sectors(s, 128, m, out, 8));
+    HD_CHECK(t, out[0] == s + 32 && out[1] == s + 64);
+    HD_CHECK_U64(t, 0, hd_mem_sector_mask(s, 128, s + 128, 4));
+    HD_CHECK_U64(t, 0x1, hd_mem_sector_mask(s, 128, s - 2, 4));
+}
+
 int main(void)
 {
     struct hd_test_state t = {0};
@@ -295,5 +328,6 @@ int main(void)
     test_mshr(&t);
     test_xbar(&t);
     test_hist(&t);
+    test_coalesce(&t);
     return hd_test_finish(&t);
 }
