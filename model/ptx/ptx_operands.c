@@ -157,6 +157,13 @@ static void build_slots(struct hd_ptx_parser *p, const struct hd_instr *in, stru
         add(S, SL_SRC, T, SF_VEC | SF_SPECIAL | SF_SYMBOL);
         break;
     case HD_OP_CVT:
+        if ((T == HD_T_F16X2 || T == HD_T_BF16X2) && T2 == HD_T_F32) {
+            /* cvt.frnd2.f16x2.f32 d, a, b packs two conversions: a high, b low */
+            need(p, in, in->rnd == HD_RND_RN || in->rnd == HD_RND_RZ,
+                 "to .f16x2/.bf16x2 needs .rn or .rz");
+            add(S, SL_DST, T, 0); add(S, SL_SRC, T2, 0); add(S, SL_SRC, T2, 0);
+            break;
+        }
         add(S, SL_DST, T, SF_WIDE); add(S, SL_SRC, T2, SF_WIDE | SF_SPECIAL);
         break;
     case HD_OP_CVTA:
