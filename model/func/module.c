@@ -124,6 +124,54 @@ static int place_globals(struct hd_func_module *m, uint64_t const_capacity, char
     m->module_shared_bytes = shared;
     return HD_FUNC_OK;
 }
+
+/* Addresses in initializers (hd_init_reloc): once every variable has its address, write the
+ * referenced variable's address plus the addend into the initialized bytes. .global and .const
+ * variables live in the global window of the generic map, where a generic address equals the
+ * address in the variable's own space, so `generic(v)` and plain `v` store the same value. */
+static int apply_relocs(struct hd_func_module *m, char *err, size_t errlen)
+{
+    const struct hd_module *ir = m->ir;
+    const char *file = ir->filename ? ir->filename : "<ptx>";
+    for (uint32_t i = 0; i < ir->nglobals; i++) {
+        const struct hd_var *v = &ir->globals[i];
+        if (v->space != HD_SPACE_GLOBAL && v->space != HD_SPACE_CONST)
+            continue;
+        for (uint32_t j = 0; j < v->nrelocs; j++) {
+            const struct hd_init_reloc *r = &v->relocs[j];
+            if (r->symbol < 0 || (uint32_t)r->symbol >= ir->nglobals ||
+                (r->size != 4 && r->size != 8) || r->offset + r->size > v->size) {
+                snprintf(err, errlen, "%s:%u: bad address relocation in the initializer of '%s'",
+                         file, v->line, v->name);
+                return HD_FUNC_ERR_INTERNAL;
+            }
+            const struct hd_var *t = &ir->globals[r->symbol];
+            if (t->space != HD_SPACE_GLOBAL && t->space != HD_SPACE_CONST) {
+                snprintf(err, errlen,
+                         "%s:%u: the initializer of '%s' takes the address of .%s variable '%s', "
+                         "which has no address outside a running CTA",
+                         file, v->line, v->name, hd_space_name((enum hd_space)t->space), t->name);
+                return HD_FUNC_ERR_UNSUPPORTED;
+            }
+            uint64_t a = m->var_addr[r->symbol] + (uint64_t)r->addend;
+            if (r->size == 4 && a > UINT32_MAX) {
+                snprintf(err, errlen,
+                         "%s:%u: the address of '%s' (0x%" PRIx64 ") does not fit the 32 bits of "
+                         "'%s'",
+                         file, v->line, t->name, a, v->name);
+                return HD_FUNC_ERR_UNSUPPORTED;
+            }
+            uint8_t bytes[8];
+            for (unsigned b = 0; b < r->size; b++)
+                bytes[b] = (uint8_t)(a >> (8 * b));
+            int st = hd_devmem_write(m->mem, m->var_addr[i] + r->offset, bytes, r->size, err,
+                                     errlen);
+            if (st != HD_FUNC_OK)
+                return st;
+        }
+    }
+    return HD_FUNC_OK;
+}
 /* }==== */
 
 /* {==== Kernel images ==== */
@@ -351,6 +399,8 @@ int hd_func_module_load(struct hd_devmem *mem, const struct hd_module *ir, uint6
         goto fail;
     }
     st = place_globals(m, const_capacity, err, errlen);
+    if (st == HD_FUNC_OK)
+        st = apply_relocs(m, err, errlen);
     for (uint32_t i = 0; i < ir->nfuncs && st == HD_FUNC_OK; i++) {
         if (!ir->funcs[i].is_entry || !ir->funcs[i].has_body)
             continue;

@@ -3,7 +3,8 @@
  * executable image per kernel.
  *
  * Design: loading allocates and initializes every module-scope .global/.const variable in device
- * memory (regions of their own kind, so hd_free cannot release them and stray pointers fault),
+ * memory (regions of their own kind, so hd_free cannot release them and stray pointers fault;
+ * addresses in initializers, `= generic(v)+8`, are written once every variable is placed),
  * lays out module-scope .shared variables, and builds a kernel image for each .entry. A kernel
  * image is the entry plus every .func reachable through `call`, flattened: one instruction array
  * with kernel-wide PCs, one register file numbering (each function owns a range), and one
