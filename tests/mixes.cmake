@@ -67,12 +67,18 @@ add_test(NAME mix_cli_stats
          COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:heddle>
                  "-DARGS=run|--mix|sgemm+vecadd|--quiet|--stats|${CMAKE_CURRENT_BINARY_DIR}/mix-stats.ini"
                  -DRC=0 -DFILE=${CMAKE_CURRENT_BINARY_DIR}/mix-stats.ini
-                 "-DFILE_REGEX=^# Heddle statistics report: heddle run --mix sgemm\\+vecadd.*\\[mix\\]\nname = sgemm\\+vecadd\nsize = small\nworkloads = sgemm vecadd\nverified = true.*\\[workload.1\\]\nname = vecadd\nverified = true.*\\[kernel.0\\]\nworkload = 0\nkernel = sgemm_tiled.*\\[totals\\]\nkernels = 2\n"
+                 "-DFILE_REGEX=^# Heddle statistics report: heddle run --mix sgemm\\+vecadd.*\\[mix\\]\nname = sgemm\\+vecadd\nsize = small\nmode = cycle\nworkloads = sgemm vecadd\nverified = true.*\\[workload.1\\]\nname = vecadd\nverified = true.*\\[kernel.0\\]\nworkload = 0\nkernel = sgemm_tiled.*\\[totals\\]\nkernels = 2\n"
                  -P ${HD_MIX_CHECK}
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(mix_cli_stats PROPERTIES LABELS mixes TIMEOUT 180)
 hd_mix_test(mix_cli_custom_file 0 "\\[vecadd#1\\] vecadd: .*\\[vecadd#2\\] vecadd: .*VERIFIED \\(2 of 2"
             run --mix vecadd+vecadd --mixes-file tests/mix/custom.ini)
+hd_mix_test(mix_cli_alone 0
+            "sgemm +VERIFIED .* 1 \\(1\\) +[0-9,]+ +[0-9,]+ +[0-9.]+\n.*STP +[0-9.]+ .*ANTT +[0-9.]+ "
+            run --mix sgemm+vecadd --alone --quiet)
+hd_mix_test(mix_cli_functional 0 "mix bfs\\+sgemm \\(small, [^)]*, functional\\): VERIFIED.*bfs +VERIFIED +11 .*batches +11\n"
+            run --mix bfs+sgemm --functional --quiet)
+hd_mix_test(mix_cli_alone_functional 2 "--alone compares cycles" run --mix sgemm+vecadd --alone --functional)
 hd_mix_test(mix_cli_unknown_mix 2 "heddle run: unknown mix 'nope' \\(see heddle list --mixes\\)"
             run --mix nope)
 hd_mix_test(mix_cli_mix_and_workload 2 "'sgemm' is not expected" run sgemm --mix sgemm+vecadd)

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT
+ * cli_mix_run.h - what `heddle run --mix` gathers (cli_mix.c) and reports (cli_mix_report.c):
+ * per workload of the mix, per kernel, and for the GPU; with --alone, each workload's cycles
+ * when it runs alone on the same configuration.
+ */
+#ifndef HD_CLI_MIX_RUN_H
+#define HD_CLI_MIX_RUN_H
+
+#include "cli_gpu.h"
+#include "cli_mix.h"
+#include "heddle.h"
+#include "workload.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct mix_opts {
+    const char *mix, *mixes_file, *stats;
+    struct hd_cli_config cfg;
+    enum hd_wl_size size;
+    bool quiet, functional, alone;
+};
+
+struct mix_client {
+    const struct hd_workload *w;
+    char label[80];            /* the workload's name, "#k" added when it repeats in the mix */
+    struct hd_wl_ctx ctx;
+    char *log_text;            /* its progress messages (open_memstream) */
+    size_t log_len;
+    /* results in the mix */
+    int status;
+    struct hd_run_totals totals;
+    unsigned batches, shared_batches;
+    uint64_t end_cycle;        /* cycle mode: when its last launch finished (its turnaround) */
+    /* --alone */
+    int alone_status;
+    uint64_t alone_cycles;     /* cycles of the GPU that ran it alone */
+};
+
+struct kernel_stat {
+    int client;
+    char kernel[96];
+    uint64_t launches, ctas, warp_instrs, thread_instrs;
+    unsigned first_batch, last_batch;
+    uint64_t timed, cycles;    /* cycle mode: launches timed, sum of their cycles */
+};
+
+struct stream_owner {
+    int stream, client;
+};
+
+/* One run of clients on one GPU. */
+struct mix_run {
+    struct kernel_stat *k;
+    unsigned nk, capk;
+    struct stream_owner *owners;
+    unsigned nowners, capowners;
+    bool oom;
+    struct hd_run_totals all;
+    unsigned batches;
+    double seconds;
+    bool timed;                /* cycle mode */
+    uint64_t cycles;           /* GPU cycles of the run */
+};
+
+/* Print the drivers' messages, then the summary (cli_mix_report.c). */
+void hd_cli_mix_print(const struct mix_opts *o, const struct hd_cli_mix *m,
+                      const struct mix_client *cl, const struct mix_run *r);
+/* Write the --stats report; returns an exit code. */
+int hd_cli_mix_write_stats(const struct mix_opts *o, const struct hd_config *cfg,
+                           const struct hd_cli_mix *m, const struct mix_client *cl,
+                           const struct mix_run *r);
+/* "VERIFIED", "WRONG RESULT", "INTERRUPTED", "FAILED" */
+const char *hd_cli_mix_verdict(int status);
+
+#endif
