@@ -46,6 +46,7 @@ run() {
         "$(field warp_instrs "$best")" "$(field sim_wall_s "$best")" "$(field kips_wall "$best")" >&2
 }
 
+load0=$(cut -d' ' -f1 /proc/loadavg)
 echo "Heddle simulation speed on $cfg ($(nproc) CPUs: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1))" >&2
 for w in sgemm bfs stencil2d; do run "$w" "$tsize" cycle; done
 for w in sgemm bfs stencil2d; do run "$w" "$tsize" functional; done
@@ -72,13 +73,14 @@ END {
         printf "%-28s %12d %12s %9.3f %9.3f %10.1f %10.1f %9.1f\n", k, wi[k], \
             (cyc[k] > 0 ? cyc[k] : "-"), wall[k], cpu[k], kw[k], kc[k], rss[k] / 1024
     }
-    printf "\nratios (wall-clock KIPS):\n"
+    printf "\nratios (timing mode; wall clock, and CPU time in brackets, which is what one core gives\n"
+    printf "when the machine is shared; GPGPU-Sim 4.2: 5-8 KIPS, its best case 8 is used):\n"
     split("sgemm bfs stencil2d", ws, " ")
     for (j = 1; j <= 3; j++) {
         t = ws[j] "/" tsize "/cycle"; u = ws[j] "/" tsize "/functional"
         if (kw[t] > 0 && kw[u] > 0)
-            printf "  %-10s timing = %6.1f KIPS = %5.2fx the 200 KIPS target, %5.1fx GPGPU-Sim 4.2 at 8 KIPS; functional/timing = %5.1fx\n", \
-                ws[j], kw[t], kw[t] / 200, kw[t] / 8, kw[u] / kw[t]
+            printf "  %-10s %7.1f KIPS [%7.1f] = %5.2fx [%5.2fx] the 200 KIPS target = %6.1fx [%6.1fx] GPGPU-Sim; functional/timing %5.1fx [%5.1fx]\n", \
+                ws[j], kw[t], kc[t], kw[t] / 200, kc[t] / 200, kw[t] / 8, kc[t] / 8, kw[u] / kw[t], kc[u] / kc[t]
     }
 }' "$tmp/runs"
 
@@ -88,9 +90,10 @@ commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
     printf '{\n  "benchmark": "heddle simulation speed",\n'
     printf '  "date": "%s",\n  "commit": "%s",\n  "config": "%s",\n' \
         "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$commit" "$cfg"
-    printf '  "host": {"cpus": %s, "cpu": "%s"},\n' "$(nproc)" \
-        "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1 | tr -d '"')"
-    printf '  "kips": "thousand warp instructions per second of simulation time",\n'
+    printf '  "host": {"cpus": %s, "cpu": "%s", "loadavg_before": %s, "loadavg_after": %s},\n' \
+        "$(nproc)" "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1 | tr -d '"')" \
+        "$load0" "$(cut -d' ' -f1 /proc/loadavg)"
+    printf '  "kips": "thousand warp instructions per second of simulation time (kips_wall: wall clock, kips_cpu: process CPU time)",\n'
     printf '  "runs": [\n'
     sed 's/^/    /; $!s/$/,/' "$tmp/runs"
     printf '  ]\n}\n'
