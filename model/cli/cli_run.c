@@ -5,7 +5,10 @@
  *
  * Exit 0 only when the output verified. Ctrl-C stops the kernels (the runtime polls the flag),
  * prints the totals gathered so far and exits 130. `--stats FILE` writes the same summary as an
- * INI report that starts with the configuration used (rule C12).
+ * INI report that starts with the configuration used (rule C12), or with FILE.json the timing
+ * model's full JSON report (docs/timing.md). Launches run on the timing model unless
+ * --functional (or [timing] mode = functional); its summary follows the run's. Statistics are
+ * written after an error or Ctrl-C too.
  */
 #include "cli_cmd.h"
 #include "cli_gpu.h"
@@ -23,6 +26,10 @@ struct run_opts {
     const char *stats;
     enum hd_wl_size size;
     bool quiet;
+    bool functional;          /* --functional: no timing model */
+    bool progress;            /* --progress: progress line even if stderr is not a terminal */
+    uint64_t sample;          /* --sample N: time series every N cycles */
+    const char *series;       /* --series FILE: the time series as CSV */
 };
 
 static void run_help(FILE *out)
@@ -30,6 +37,7 @@ static void run_help(FILE *out)
     fprintf(out,
             "Usage: heddle run WORKLOAD [--size small|medium|large] [--config FILE]\n"
             "                           [--set SECTION.KEY=VALUE]... [--stats FILE] [--quiet]\n"
+            "                           [--functional] [--sample N [--series FILE]] [--progress]\n"
             "       heddle run --mix NAME [...]   workloads of a mix, concurrently (--mix --help)\n"
             "\n"
             "Run a built-in workload (see `heddle list`): the host driver makes its inputs,\n"
@@ -41,8 +49,14 @@ static void run_help(FILE *out)
             "  --config FILE   GPU configuration (default: built-in fermi-gtx480; see configs/)\n"
             "  --set S.K=V     override one configuration parameter (repeatable), e.g.\n"
             "                  --set sm.num_schedulers=4 (see heddle --help-config)\n"
-            "  --stats FILE    also write the summary as an INI report, configuration first\n"
+            "  --stats FILE    also write the summary as an INI report, configuration first;\n"
+            "                  FILE.json: the timing model's full report (docs/timing.md)\n"
             "  --quiet         do not print the driver's progress messages\n"
+            "  --functional    functional execution only: no cycles, no timing statistics\n"
+            "  --sample N      sample IPC, resident warps and per-kernel progress every N cycles\n"
+            "                  (into the JSON report)\n"
+            "  --series FILE   also write those samples as CSV (for gnuplot)\n"
+            "  --progress      show the progress line of long runs even if stderr is no terminal\n"
             "\nCtrl-C stops the run and prints what was gathered so far (exit status 130).\n"
             "\nExample:\n"
             "  heddle run sgemm --size medium --config configs/fermi-gtx480.ini\n");
@@ -82,6 +96,22 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             if (r < 0)
                 return HD_CLI_USAGE + 2;
             o->stats = v;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--sample", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            char *end;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (!*v || *end || n == 0 || v[0] == '-')
+                return hd_cli_usage(cmd, "--sample wants a positive cycle count, not '%s'", v) + 2;
+            o->sample = n;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--series", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            o->series = v;
+        } else if (strcmp(a, "--functional") == 0) {
+            o->functional = true;
+        } else if (strcmp(a, "--progress") == 0) {
+            o->progress = true;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->quiet = true;
         } else if (a[0] == '-') {
@@ -94,6 +124,11 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
     }
     if (!o->workload)
         return hd_cli_usage(cmd, "which workload? (see heddle list)") + 2;
+    if (o->series && !o->sample)
+        return hd_cli_usage(cmd, "--series needs --sample N") + 2;
+    if (o->functional && (o->sample || o->progress))
+        return hd_cli_usage(cmd, "--sample and --progress need the timing model, not --functional") +
+               2;
     return 0;
 }
 
@@ -131,12 +166,49 @@ static void print_summary(FILE *out, const struct run_opts *o, const struct hd_w
     fprintf(out, "%s  warp instrs/s      %s\n", prefix, rate);
 }
 
-static int write_stats(const char *path, const struct run_opts *o, const struct hd_config *cfg,
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* --stats FILE.json: the run's outcome around the timing model's report. */
+static void write_json(FILE *f, const struct run_opts *o, struct hd_gpu *gpu,
                        const struct hd_wl_ctx *ctx, const struct run_result *r)
+{
+    fprintf(f, "{\n\"run\": {\"workload\": \"%s\", \"size\": \"%s\", \"verified\": %s, "
+               "\"status\": %d, \"error\": \"",
+            o->workload, hd_wl_size_name(o->size), r->status == HD_OK ? "true" : "false",
+            r->status);
+    for (const char *p = r->status != HD_OK ? ctx->err : ""; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fputc('\\', f);
+        if ((unsigned char)*p >= 0x20)
+            fputc(*p, f);
+    }
+    fprintf(f, "\", \"mode\": \"%s\", \"wall_seconds\": %.6f, \"kernels\": %llu, \"ctas\": %llu, "
+               "\"warp_instrs\": %llu, \"thread_instrs\": %llu},\n\"timing\": ",
+            o->functional ? "functional" : "cycle", r->seconds,
+            (unsigned long long)r->totals.kernels, (unsigned long long)r->totals.ctas,
+            (unsigned long long)r->totals.warp_instrs,
+            (unsigned long long)r->totals.thread_instrs);
+    hd_gpu_write_stats_json(gpu, f);
+    fprintf(f, "}\n");
+}
+
+static int write_stats(const char *path, const struct run_opts *o, const struct hd_config *cfg,
+                       struct hd_gpu *gpu, const struct hd_wl_ctx *ctx, const struct run_result *r)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return hd_cli_fail("run", "--stats %s: cannot write", path);
+    if (ends_with(path, ".json")) {
+        write_json(f, o, gpu, ctx, r);
+        int bad = ferror(f);
+        if (fclose(f) != 0 || bad)
+            return hd_cli_fail("run", "--stats %s: write error", path);
+        return HD_CLI_OK;
+    }
     fprintf(f, "# Heddle statistics report: heddle run %s --size %s\n", o->workload,
             hd_wl_size_name(o->size));
     char cfgname[256];
@@ -152,6 +224,14 @@ static int write_stats(const char *path, const struct run_opts *o, const struct 
             (unsigned long long)r->totals.kernels, (unsigned long long)r->totals.ctas,
             (unsigned long long)r->totals.warp_instrs,
             (unsigned long long)r->totals.thread_instrs);
+    if (!o->functional) {
+        struct hd_timing_totals tt;
+        hd_gpu_timing_totals(gpu, &tt);
+        fprintf(f, "\n[timing]\ncycles = %llu\nwarp_instrs = %llu\nipc = %.4f\nlaunches = %llu\n",
+                (unsigned long long)tt.cycles, (unsigned long long)tt.warp_instrs,
+                tt.cycles ? (double)tt.warp_instrs / (double)tt.cycles : 0.0,
+                (unsigned long long)tt.launches);
+    }
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
         return hd_cli_fail("run", "--stats %s: write error", path);
@@ -183,6 +263,12 @@ static int run_workload(struct run_opts *o)
         return HD_CLI_FAIL;
     }
     hd_gpu_set_interrupt(gpu, hd_cli_interrupt_install());
+    if (o->functional)
+        hd_gpu_set_exec_mode(gpu, HD_EXEC_FUNCTIONAL);
+    else if (hd_gpu_exec_mode(gpu) == HD_EXEC_FUNCTIONAL) /* [timing] mode = functional */
+        o->functional = true;
+    hd_gpu_set_sampling(gpu, o->sample);
+    hd_gpu_set_progress(gpu, o->progress ? HD_PROGRESS_ON : HD_PROGRESS_AUTO);
 
     struct run_result r = {0};
     double t0 = hd_cli_now();
@@ -193,17 +279,30 @@ static int run_workload(struct run_opts *o)
         snprintf(ctx.err, sizeof ctx.err, "%s", hd_last_error(gpu));
     fflush(ctx.log);
     print_summary(stdout, o, &ctx, &r, "");
-    hd_gpu_destroy(gpu);
-    if (devnull)
-        fclose(devnull);
+    if (!o->functional)
+        hd_gpu_print_stats(gpu, stdout);
     rc = r.status == HD_OK                ? HD_CLI_OK
          : r.status == HD_ERR_INTERRUPTED ? HD_CLI_INTERRUPTED
                                           : HD_CLI_FAIL;
     if (o->stats) {
-        int s = write_stats(o->stats, o, &cfg, &ctx, &r);
+        int s = write_stats(o->stats, o, &cfg, gpu, &ctx, &r);
         if (s != HD_CLI_OK && rc == HD_CLI_OK)
             rc = s;
     }
+    if (o->series) {
+        FILE *f = fopen(o->series, "w");
+        int s = f ? hd_gpu_write_stats_csv(gpu, f) : HD_ERR_INTERNAL;
+        if (f && fclose(f) != 0)
+            s = HD_ERR_INTERNAL;
+        if (s != HD_OK) {
+            s = hd_cli_fail("run", "--series %s: cannot write", o->series);
+            if (rc == HD_CLI_OK)
+                rc = s;
+        }
+    }
+    hd_gpu_destroy(gpu);
+    if (devnull)
+        fclose(devnull);
     return rc;
 }
 

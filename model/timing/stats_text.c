@@ -24,8 +24,8 @@ static double ratio(uint64_t a, uint64_t b)
 
 static void kernels(const struct hd_timing_stats *s, FILE *f)
 {
-    fprintf(f, "  %-28s %8s %14s %16s %7s %9s %s\n", "kernel", "launches", "cycles",
-            "warp instrs", "IPC", "CTAs/SM", "regs");
+    fprintf(f, "  %-28s %8s %14s %16s %7s %-22s %s\n", "kernel", "launches", "cycles",
+            "warp instrs", "IPC", "CTAs/SM (limit)", "regs");
     bool *seen = calloc(s->nlaunch + 1, sizeof *seen);
     if (!seen)
         return;
@@ -45,8 +45,8 @@ static void kernels(const struct hd_timing_stats *s, FILE *f)
             n++;
         }
         char occ[48];
-        snprintf(occ, sizeof occ, "%u %s", a->ctas_per_sm, a->limiter);
-        fprintf(f, "  %-28.28s %8" PRIu64 " %14" PRIu64 " %16" PRIu64 " %7.2f %-9s %u%s\n",
+        snprintf(occ, sizeof occ, "%u (%s)", a->ctas_per_sm, a->limiter);
+        fprintf(f, "  %-28.28s %8" PRIu64 " %14" PRIu64 " %16" PRIu64 " %7.2f %-22s %u%s\n",
                 a->kernel, n, cyc, ins, ratio(ins, cyc), occ, a->regs_per_thread,
                 strcmp(a->regs_source, "regalloc") ? " (ptx)" : "");
         shown++;
