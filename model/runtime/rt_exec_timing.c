@@ -13,6 +13,8 @@
 
 #include "func_status.h"
 #include "gpu_timing.h"
+#include "mem_full.h"
+#include "mem_report.h"
 #include "timing_stats.h"
 
 #include <inttypes.h>
@@ -197,11 +199,22 @@ int hd_gpu_stat(const struct hd_gpu *gpu, const char *name, uint64_t *value)
                       name);
 }
 
+/* The memory system's section of the JSON statistics (full model only). */
+static void memory_json(FILE *out, void *ctx)
+{
+    hd_mem_report_json(out, ctx, "  ");
+}
+
 int hd_gpu_write_stats_json(const struct hd_gpu *gpu, FILE *out)
 {
     static const struct hd_timing_stats empty;
     const struct hd_timing_stats *s = gpu->timing ? hd_gpu_timing_stats(gpu->timing) : &empty;
-    hd_timing_stats_json(s, &gpu->cfg, gpu->timing_status, gpu->timing_msg, out);
+    const struct hd_mem *mem = gpu->timing ? hd_gpu_timing_mem(gpu->timing) : NULL;
+    if (mem && hd_mem_is_full(mem))
+        hd_timing_stats_json_ex(s, &gpu->cfg, gpu->timing_status, gpu->timing_msg, out,
+                                memory_json, (void *)mem);
+    else
+        hd_timing_stats_json(s, &gpu->cfg, gpu->timing_status, gpu->timing_msg, out);
     return ferror(out) ? HD_ERR_INTERNAL : HD_OK;
 }
 
@@ -214,8 +227,10 @@ int hd_gpu_write_stats_csv(const struct hd_gpu *gpu, FILE *out)
 
 int hd_gpu_print_stats(const struct hd_gpu *gpu, FILE *out)
 {
-    if (gpu->timing)
+    if (gpu->timing) {
         hd_timing_stats_summary(hd_gpu_timing_stats(gpu->timing), out);
+        hd_mem_report_text(out, hd_gpu_timing_mem(gpu->timing), "memory: ");
+    }
     return ferror(out) ? HD_ERR_INTERNAL : HD_OK;
 }
 /* }==== */

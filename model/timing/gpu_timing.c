@@ -8,6 +8,7 @@
 
 #include "func_status.h"
 #include "mem_fixed.h"
+#include "mem_full.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,8 +35,12 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         return HD_FUNC_ERR_CONFIG;
     }
     const uint32_t nsms = g->p.num_sms;
+    if (cfg->mem_model == HD_MEMMODEL_FULL && hd_mem_full_create(cfg, &g->mem, err, errlen) != 0) {
+        free(g); /* [mem] model = full: the memory system of model/mem (docs/memory.md) */
+        return HD_FUNC_ERR_CONFIG;
+    }
     if (hd_timing_stats_init(&g->stats, nsms, g->p.sm.num_sched, g->p.core_mhz) != 0 ||
-        hd_mem_fixed_create(&g->p.mem, &g->mem, err, errlen) != 0 ||
+        (!g->mem.ops && hd_mem_fixed_create(&g->p.mem, &g->mem, err, errlen) != 0) ||
         hd_cta_dist_create(g->p.cta_dist, nsms, &g->dist) != 0 ||
         hd_ksel_create(g->p.kernel_select, &g->ksel) != 0 ||
         !(g->sm = calloc(nsms, sizeof *g->sm)) || !(g->ok = calloc(nsms, sizeof *g->ok)) ||
@@ -91,6 +96,11 @@ const struct hd_timing_stats *hd_gpu_timing_stats(const struct hd_gpu_timing *g)
 const struct hd_config *hd_gpu_timing_config(const struct hd_gpu_timing *g)
 {
     return &g->cfg;
+}
+
+const struct hd_mem *hd_gpu_timing_mem(const struct hd_gpu_timing *g)
+{
+    return &g->mem;
 }
 
 void hd_gpu_timing_set_sampling(struct hd_gpu_timing *g, uint64_t cycles)
@@ -180,6 +190,7 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     hd_gpu_timing_occupancy(g, l->threads_per_cta, e->tk->regs_per_thread, l->smem_bytes, &occ);
     demand_of(&occ, &t->sl.demand);
     snprintf(li->kernel, sizeof li->kernel, "%s", l->k->entry->name);
+    hd_mem_full_launch(&g->mem, li->id, l->k->entry->name); /* per-kernel L1 bypass */
     li->stream = stream;
     memcpy(li->grid, l->grid, sizeof li->grid);
     memcpy(li->block, l->block, sizeof li->block);

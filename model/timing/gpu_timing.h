@@ -52,6 +52,9 @@ int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls,
 const struct hd_timing_stats *hd_gpu_timing_stats(const struct hd_gpu_timing *g);
 /* The configuration it was built from. */
 const struct hd_config *hd_gpu_timing_config(const struct hd_gpu_timing *g);
+/* Its memory model (fixed or full, mem_iface.h; for the memory system's statistics). */
+struct hd_mem;
+const struct hd_mem *hd_gpu_timing_mem(const struct hd_gpu_timing *g);
 /* Sample the time series every `cycles` cycles (0: off). */
 void hd_gpu_timing_set_sampling(struct hd_gpu_timing *g, uint64_t cycles);
 void hd_gpu_timing_set_progress(struct hd_gpu_timing *g, hd_gpu_timing_progress_fn fn, void *ctx);

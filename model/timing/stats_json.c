@@ -199,6 +199,13 @@ static void jsamples(FILE *f, const struct hd_timing_stats *s)
 void hd_timing_stats_json(const struct hd_timing_stats *s, const struct hd_config *cfg,
                           int status, const char *message, FILE *f)
 {
+    hd_timing_stats_json_ex(s, cfg, status, message, f, NULL, NULL);
+}
+
+void hd_timing_stats_json_ex(const struct hd_timing_stats *s, const struct hd_config *cfg,
+                             int status, const char *message, FILE *f,
+                             void (*memory)(FILE *f, void *ctx), void *ctx)
+{
     fprintf(f, "{\n  \"format\": \"heddle-timing-stats-1\",\n  \"status\": %d,\n  \"message\": ",
             status);
     jstr(f, message ? message : "");
@@ -221,6 +228,11 @@ void hd_timing_stats_json(const struct hd_timing_stats *s, const struct hd_confi
     jlaunches(f, s);
     jsms(f, s);
     jlines(f, s);
+    if (memory) { /* the memory system's section (model/mem/mem_report.h) */
+        fprintf(f, "  \"memory\": ");
+        memory(f, ctx);
+        fprintf(f, ",\n");
+    }
     jsamples(f, s);
     fprintf(f, "}\n");
 }

@@ -128,6 +128,11 @@ struct hd_sample *hd_timing_stats_new_sample(struct hd_timing_stats *s, uint32_t
  * PTX lines per kernel, samples. `status` and `message` describe how the run ended. */
 void hd_timing_stats_json(const struct hd_timing_stats *s, const struct hd_config *cfg,
                           int status, const char *message, FILE *out);
+/* The same with a "memory" member whose value (one JSON value) `memory` writes, e.g. the full
+ * memory system's statistics (model/mem/mem_report.h). */
+void hd_timing_stats_json_ex(const struct hd_timing_stats *s, const struct hd_config *cfg,
+                             int status, const char *message, FILE *out,
+                             void (*memory)(FILE *out, void *ctx), void *ctx);
 /* The time series as CSV (cycle, ipc over the interval, active warps, active CTAs, ...). */
 void hd_timing_stats_csv(const struct hd_timing_stats *s, FILE *out);
 /* A human summary (a few dozen lines). */
