@@ -378,6 +378,11 @@ int hd_func_decode(const struct hd_func_module *m, struct hd_func_kernel *k, uin
                 struct hd_operand r = {0};
                 r.kind = op->vec[e] >= 0 ? HD_OPND_REG : HD_OPND_SINK;
                 r.reg = op->vec[e];
+                if (op->vec_imm & (1u << e)) { /* a packed constant: its element of imm */
+                    unsigned w = d->bits / op->vec_n;
+                    r.kind = HD_OPND_IMM_INT;
+                    r.imm = (int64_t)(((uint64_t)op->imm >> (w * e)) & hd_wmask(w));
+                }
                 st = add_src(&c, d, &r);
             }
             break;

@@ -233,7 +233,9 @@ static const char *func_name(const struct hd_func *f, int32_t i)
     return m && i >= 0 && (uint32_t)i < m->nfuncs ? m->funcs[i].name : "?";
 }
 
-static void put_operand(struct sbuf *s, const struct hd_func *f, const struct hd_operand *o)
+/* `bits`: the instruction type's width (places the constants of a packing mov's vector). */
+static void put_operand(struct sbuf *s, const struct hd_func *f, const struct hd_operand *o,
+                        unsigned bits)
 {
     switch (o->kind) {
     case HD_OPND_REG:
@@ -272,8 +274,15 @@ static void put_operand(struct sbuf *s, const struct hd_func *f, const struct hd
         break;
     case HD_OPND_VEC:
         put(s, "{");
-        for (uint32_t e = 0; e < o->vec_n && e < 4; e++)
+        for (uint32_t e = 0; e < o->vec_n && e < 4; e++) {
+            if (o->vec_imm & (1u << e)) { /* a packed constant (ptx_ir.h) */
+                unsigned w = bits / o->vec_n;
+                uint64_t v = ((uint64_t)o->imm >> (w * e)) & (w < 64 ? (1ull << w) - 1 : ~0ull);
+                put(s, "%s%" PRIu64, e ? ", " : "", v);
+                continue;
+            }
             put(s, "%s%s", e ? ", " : "", o->vec[e] < 0 ? "_" : reg_name(f, o->vec[e]));
+        }
         put(s, "}");
         break;
     case HD_OPND_SYMBOL:
@@ -301,7 +310,7 @@ static void put_list(struct sbuf *s, const struct hd_func *f, const struct hd_op
     for (uint32_t i = 0; i < n; i++) {
         if (i)
             put(s, ", ");
-        put_operand(s, f, &v[i]);
+        put_operand(s, f, &v[i], 0);
     }
     put(s, ")");
 }
@@ -339,7 +348,7 @@ void hd_ptx_format_instr(const struct hd_func *f, const struct hd_instr *in, cha
         for (uint32_t k = 0; k < in->nopnds && k < HD_MAX_OPERANDS; k++) {
             const char *sep = k == 0 ? " " : (k == 1 && (in->flags & HD_F_PRED_OUT)) ? "|" : ", ";
             put(&s, "%s", sep);
-            put_operand(&s, f, &in->opnd[k]);
+            put_operand(&s, f, &in->opnd[k], hd_type_bytes((enum hd_type)in->type) * 8);
         }
     }
     put(&s, ";");

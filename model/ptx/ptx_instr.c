@@ -169,6 +169,8 @@ static void parse_address(struct hd_ptx_parser *p, struct hd_operand *o)
     hd_ptx_next(p);
 }
 
+/* `{a, b}` / `{a, b, c, d}`: registers, `_`, or integer/0f constants. A constant's bits are kept
+ * in vec[e] (flagged in vec_imm) until hd_ptx_check_instr decides whether the opcode takes it. */
 static void parse_vector(struct hd_ptx_parser *p, struct hd_operand *o)
 {
     char b[64];
@@ -179,8 +181,22 @@ static void parse_vector(struct hd_ptx_parser *p, struct hd_operand *o)
         if (o->vec_n == 4)
             hd_ptx_fail_tok(p, &p->tok, "a vector has at most 4 elements");
         int32_t r = -1;
+        bool neg = hd_ptx_tok_punct(&p->tok, '-');
+        const struct hd_ptx_token *t = neg ? hd_ptx_peek(p) : &p->tok;
+        if (t->kind == HD_TOK_INT || t->kind == HD_TOK_F32) {
+            if (neg)
+                hd_ptx_next(p);
+            uint64_t u = p->tok.kind == HD_TOK_F32 ? (neg ? p->tok.u ^ 0x80000000u : p->tok.u)
+                                                   : (neg ? (uint64_t)0 - p->tok.u : p->tok.u);
+            if (p->tok.kind == HD_TOK_INT && (neg ? p->tok.u > 0x80000000u : u > 0xffffffffu))
+                hd_ptx_fail_tok(p, &p->tok, "a constant in a vector must fit 32 bits");
+            o->vec_imm |= (uint8_t)(1u << o->vec_n);
+            o->vec[o->vec_n++] = (int32_t)(uint32_t)u;
+            hd_ptx_next(p);
+            continue;
+        }
         if (p->tok.kind != HD_TOK_IDENT)
-            hd_ptx_fail_tok(p, &p->tok, "expected a register in the vector, found '%s'",
+            hd_ptx_fail_tok(p, &p->tok, "expected a register or constant in the vector, found '%s'",
                             hd_ptx_tok_show(&p->tok, b, sizeof b));
         if (!hd_ptx_tok_is(&p->tok, "_") && !find_register(p, &p->tok, &r))
             fail_undeclared(p, &p->tok);

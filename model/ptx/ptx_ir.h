@@ -137,7 +137,8 @@ enum hd_operand_kind {
     HD_OPND_IMM_F64, /* imm: IEEE double bits (0dXXXXXXXXXXXXXXXX or a decimal literal) */
     HD_OPND_SPECIAL, /* sreg + dim (0,1,2 for .x .y .z) */
     HD_OPND_ADDR,    /* [base + imm]: base is reg (reg >= 0) or symbol (symbol >= 0) or neither */
-    HD_OPND_VEC,     /* {a, b, c, d}: vec[] register indices (-1 for the sink `_`) */
+    HD_OPND_VEC,     /* {a, b, c, d}: vec[] register indices (-1 for the sink `_` or a
+                        constant, see vec_imm) */
     HD_OPND_SYMBOL,  /* a variable's address used as a value (mov.u64 %rd, sym) or a param name */
     HD_OPND_LABEL,   /* branch target: imm = instruction index */
     HD_OPND_FUNC,    /* call target: symbol = function index in the module */
@@ -159,6 +160,10 @@ struct hd_operand {
     int32_t symbol; /* variable index (in the module or function, by scope), or -1 */
     int64_t imm;    /* literal, address offset, or label's instruction index */
     int32_t vec[4];
+    /* (added) Bit e set: element e of a source vector of a packing mov is a constant (`{0, %rs1}`
+     * in cuda_bf16.h); vec[e] is -1 and its bits sit in `imm` at the element's position
+     * (element e occupies bits [e * w, (e + 1) * w) for elements of w bits). */
+    uint8_t vec_imm;
 };
 /* }==== */
 

@@ -392,9 +392,32 @@ static void check_source(struct hd_ptx_parser *p, const struct hd_instr *in, str
     }
 }
 
-static void check_vector(struct hd_ptx_parser *p, const struct hd_instr *in,
-                         const struct hd_operand *o, const struct hd_ptx_opnd_info *at, uint32_t k,
-                         const struct slot *s, bool is_dst)
+/* A constant element e of a packing mov's source vector: checks it fits its w-bit element and
+ * moves its bits from vec[e] into o->imm (ptx_ir.h, vec_imm). */
+static void pack_constant(struct hd_ptx_parser *p, const struct hd_instr *in, struct hd_operand *o,
+                          const struct hd_ptx_opnd_info *at, uint32_t k, uint32_t e, unsigned w,
+                          bool is_dst)
+{
+    char msg[96];
+    if (is_dst || in->op != HD_OP_MOV)
+        fail_opnd(p, in, at, k, is_dst ? "a constant cannot be a destination"
+                                       : "a constant in a vector is only allowed in a packing mov");
+    if (w * o->vec_n > 64)
+        fail_opnd(p, in, at, k, "constants in a 128-bit vector are not supported");
+    uint32_t v = (uint32_t)o->vec[e];
+    bool fits = w == 32 || (v >> w) == 0 ||
+                ((int32_t)v < 0 && (int32_t)v >= -(int32_t)(1u << (w - 1)));
+    if (!fits) {
+        snprintf(msg, sizeof msg, "constant does not fit a %u-bit element", w);
+        fail_opnd(p, in, at, k, msg);
+    }
+    o->imm = (int64_t)((uint64_t)o->imm | (uint64_t)(v & (uint32_t)((1ull << w) - 1)) << (w * e));
+    o->vec[e] = -1;
+}
+
+static void check_vector(struct hd_ptx_parser *p, const struct hd_instr *in, struct hd_operand *o,
+                         const struct hd_ptx_opnd_info *at, uint32_t k, const struct slot *s,
+                         bool is_dst)
 {
     enum hd_type et = (enum hd_type)s->type;
     unsigned flags = s->flags;
@@ -410,7 +433,12 @@ static void check_vector(struct hd_ptx_parser *p, const struct hd_instr *in,
     } else if (o->vec_n != in->vec) {
         fail_opnd(p, in, at, k, "vector length does not match .v2/.v4");
     }
+    o->imm = 0;
     for (uint32_t e = 0; e < o->vec_n; e++) {
+        if (o->vec_imm & (1u << e)) {
+            pack_constant(p, in, o, at, k, e, hd_type_bytes(et) * 8, is_dst);
+            continue;
+        }
         if (o->vec[e] < 0) {
             if (!is_dst)
                 fail_opnd(p, in, at, k, "'_' can only be a destination");
