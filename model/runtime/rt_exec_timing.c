@@ -31,23 +31,31 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Every 2 s of wall time, once the GPU has been simulating for 3 s (over all batches). The
+ * line is redrawn in place and erased at the end of each batch, so normal output follows on
+ * a clean line. */
 static void progress_line(void *ctx, const struct hd_timing_stats *st, uint64_t cycle,
                           unsigned done, unsigned total)
 {
     struct hd_gpu *gpu = ctx;
+    (void)done;
+    (void)total;
     double now = wall_now(), t = now - gpu->progress_t0;
     if (gpu->progress_mode == HD_PROGRESS_OFF || t < 3.0 || now - gpu->progress_last < 2.0)
         return;
     if (gpu->progress_mode == HD_PROGRESS_AUTO && !isatty(STDERR_FILENO))
         return;
+    unsigned finished = 0;
+    for (uint32_t i = 0; i < st->nlaunch; i++)
+        finished += st->launch[i].finished;
     gpu->progress_last = now;
     gpu->progress_shown = true;
     fprintf(stderr,
-            "\r[heddle] cycle %" PRIu64 ", %.2f M warp instrs (IPC %.2f), launches %u/%u of "
-            "this batch, %.0f KIPS   ",
-            cycle, (double)st->warp_instrs / 1e6,
-            st->cycles ? (double)st->warp_instrs / (double)st->cycles : 0.0, done, total,
-            t > 0 ? (double)(st->warp_instrs - gpu->progress_instrs0) / t / 1e3 : 0.0);
+            "\r[heddle] %.0f s: cycle %" PRIu64 ", %.2f M warp instrs (IPC %.2f), %u of %u "
+            "launches done, %.0f KIPS  ",
+            t, cycle, (double)st->warp_instrs / 1e6,
+            st->cycles ? (double)st->warp_instrs / (double)st->cycles : 0.0, finished,
+            st->nlaunch, t > 0 ? (double)(st->warp_instrs - gpu->progress_instrs0) / t / 1e3 : 0.0);
     fflush(stderr);
 }
 /* }==== */
@@ -72,12 +80,14 @@ static int run_timing(void *impl, struct hd_func_launch *const *launches, const 
     int st = ensure_timing(gpu, err, errlen);
     if (st != HD_FUNC_OK)
         return st;
-    gpu->progress_t0 = gpu->progress_last = wall_now();
-    gpu->progress_instrs0 = hd_gpu_timing_stats(gpu->timing)->warp_instrs;
-    gpu->progress_shown = false;
+    if (gpu->progress_t0 == 0) { /* the first timed batch */
+        gpu->progress_t0 = gpu->progress_last = wall_now();
+        gpu->progress_instrs0 = hd_gpu_timing_stats(gpu->timing)->warp_instrs;
+    }
     st = hd_gpu_timing_run(gpu->timing, launches, streams, n, interrupt, err, errlen);
-    if (gpu->progress_shown)
-        fputc('\n', stderr);
+    if (gpu->progress_shown) /* erase the line */
+        fprintf(stderr, "\r%100s\r", "");
+    gpu->progress_shown = false;
     gpu->timing_status = st;
     snprintf(gpu->timing_msg, sizeof gpu->timing_msg, "%s", st == HD_FUNC_OK ? "" : err);
     return st;
