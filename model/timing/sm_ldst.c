@@ -5,9 +5,9 @@
  * Design. At issue the functional step has produced every lane's address; hd_sm_memop_build()
  * reduces them to what the pipeline needs:
  *   shared  bank = (address / 4) mod shared_banks; lanes reading the same word share it
- *           (broadcast); the access takes as many cycles as the most distinct words any bank
- *           must deliver (the degree); the result is written back shared_latency + degree - 1
- *           cycles after dispatch;
+ *           (broadcast; not for atomics, whose lanes each do their own read-modify-write); the
+ *           access takes as many cycles as the most accesses any bank must serve (the degree);
+ *           the result is written back shared_latency + degree - 1 cycles after dispatch;
  *   const   .const and .param loads: one cycle of the unit, written back after const_latency;
  *   global  and local: the distinct segments (ldst_segment_bytes) or 32-byte sectors the lanes
  *           touch, each one request through the memory interface, sent one per cycle while the
@@ -54,8 +54,9 @@ struct bank_overflow {
     uint32_t bank, word;
 };
 
-/* Count one shared word; returns the bank's distinct words so far. */
-static uint32_t shared_word(struct hd_sm *sm, uint32_t word, struct bank_overflow *ov,
+/* Count one shared word; returns the bank's distinct words so far. An atomic never shares a
+ * word between lanes (each lane's read-modify-write is its own access). */
+static uint32_t shared_word(struct hd_sm *sm, uint32_t word, bool atomic, struct bank_overflow *ov,
                             unsigned *nov)
 {
     const uint32_t b = word % sm->p->shared_banks;
@@ -65,6 +66,8 @@ static uint32_t shared_word(struct hd_sm *sm, uint32_t word, struct bank_overflo
         sm->sh_cnt[b] = 1;
         return 1;
     }
+    if (atomic)
+        return ++sm->sh_cnt[b];
     if (sm->sh_word[b] == word)
         return sm->sh_cnt[b];
     for (unsigned i = 0; i < *nov; i++)
@@ -123,7 +126,8 @@ void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
         case HD_SPACE_SHARED:
             any_shared = true;
             for (uint64_t wd = a / 4; wd <= (a + bytes - 1) / 4; wd++) {
-                uint32_t c = shared_word(sm, (uint32_t)wd, ov, &nov);
+                uint32_t c = shared_word(sm, (uint32_t)wd, op->req_kind == HD_MEM_ATOMIC, ov,
+                                         &nov);
                 op->degree = c > op->degree ? c : op->degree;
             }
             break;

@@ -219,7 +219,7 @@ static void test_register_banks(struct hd_test_state *t)
         fprintf(stderr, "    cycles/add %.3f %.3f %.3f %.3f %.3f\n", s0, s1, s2, s3, s4);
 }
 
-static void shared_kernel(struct ptx *p, unsigned n, unsigned stride_words)
+static void shared_kernel_op(struct ptx *p, unsigned n, unsigned stride_words, bool atomic)
 {
     p->n = 0;
     emit(p, TKIT_HEAD ".shared .align 16 .b8 sbuf[8192];\n");
@@ -228,8 +228,36 @@ static void shared_kernel(struct ptx *p, unsigned n, unsigned stride_words)
     emit(p, "\tmov.u32 %%r1, %%tid.x;\n\tmul.lo.u32 %%r2, %%r1, %u;\n", stride_words * 4);
     emit(p, "\tmov.u32 %%r3, sbuf;\n\tadd.u32 %%r4, %%r3, %%r2;\n");
     for (unsigned i = 0; i < n; i++)
-        emit(p, "\tld.shared.u32 %%r%u, [%%r4];\n", 50 + i % 40); /* no WAW within latency */
+        emit(p, atomic ? "\tatom.shared.add.u32 %%r%u, [%%r4], 1;\n" : "\tld.shared.u32 %%r%u, [%%r4];\n",
+             50 + i % 40); /* no WAW within latency */
     store_and_close(p, "%r50");
+}
+
+static void shared_kernel(struct ptx *p, unsigned n, unsigned stride_words)
+{
+    shared_kernel_op(p, n, stride_words, false);
+}
+
+static void test_shared_atomics(struct hd_test_state *t)
+{
+    hd_test_begin(t, "shared-memory atomics to one word serialize; to distinct banks they do not");
+    static struct ptx p;
+    const unsigned n[2] = {32, 96};
+    const unsigned strides[2] = {0, 1};
+    const unsigned degree[2] = {32, 1};
+    for (int k = 0; k < 2; k++) {
+        uint64_t c[2];
+        for (int j = 0; j < 2; j++) {
+            shared_kernel_op(&p, n[j], strides[k], true);
+            struct hd_gpu *g = tkit_gpu(ONE_SM);
+            c[j] = warm_cycles(g, p.buf, "smem", 1, 32);
+            hd_gpu_destroy(g);
+        }
+        double slope = (double)(c[1] - c[0]) / (double)(n[1] - n[0]);
+        HD_CHECK_F64(t, (double)degree[k], slope, 0.02 * degree[k]);
+        if (t->failures)
+            fprintf(stderr, "    stride %u: %.3f cycles per atomic\n", strides[k], slope);
+    }
 }
 
 static void test_shared_banks(struct hd_test_state *t)
@@ -335,6 +363,7 @@ int main(void)
     test_issue_rate(&t);
     test_register_banks(&t);
     test_shared_banks(&t);
+    test_shared_atomics(&t);
     test_divergence(&t);
     test_barrier(&t);
     return hd_test_finish(&t);
