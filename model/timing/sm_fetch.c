@@ -140,9 +140,10 @@ static uint32_t next_set(const uint64_t *b, uint32_t from, uint32_t n)
 {
     while (from < n) {
         uint64_t word = b[from / 64] >> (from % 64);
-        if (word)
-            return from + (uint32_t)__builtin_ctzll(word) < n ? from + (uint32_t)__builtin_ctzll(word)
-                                                             : n;
+        if (word) {
+            uint32_t at = from + (uint32_t)__builtin_ctzll(word);
+            return at < n ? at : n;
+        }
         from = (from / 64 + 1) * 64;
     }
     return n;
@@ -156,8 +157,10 @@ bool hd_sm_fetch(struct hd_sm *sm, uint64_t now)
     /* slots start..nw-1, then 0..start-1 */
     for (int pass = 0; pass < 2 && done < p->fetch_per_cycle; pass++) {
         uint32_t lo = pass == 0 ? start : 0, hi = pass == 0 ? nw : start;
-        for (uint32_t slot = next_set(sm->need_fetch, lo, hi); slot < hi && done < p->fetch_per_cycle;
+        for (uint32_t slot = next_set(sm->need_fetch, lo, hi); slot < hi; /* next below */
              slot = next_set(sm->need_fetch, slot + 1, hi)) {
+            if (done >= p->fetch_per_cycle)
+                break;
             struct hd_twarp *w = &sm->w[slot];
             if (w->fetch_after > now)
                 continue;

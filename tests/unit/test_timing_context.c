@@ -78,7 +78,8 @@ static bool rig_init(struct rig *r)
     struct hd_launch_info *li = hd_timing_stats_new_launch(&r->st);
     if (!r->tk || lines < 0 || !li)
         return false;
-    r->la = (struct hd_sm_launch){&r->l, r->tk, li, &r->st.lines[lines], 0, {2, 64, 2 * 32 * 12, 0}};
+    const struct hd_cta_demand d = {2, 64, 2 * 32 * 12, 0};
+    r->la = (struct hd_sm_launch){&r->l, r->tk, li, &r->st.lines[lines], 0, d};
     struct hd_sm_env env = {&r->mem, &r->st.sm[0], r->st.sched};
     r->sm = hd_sm_create(&r->p.sm, 0, &env, err, sizeof err);
     return r->sm && hd_sm_place_cta(r->sm, &r->la, 0, 0, err, sizeof err) == HD_FUNC_OK;

@@ -227,9 +227,10 @@ static void shared_kernel_op(struct ptx *p, unsigned n, unsigned stride_words, b
     emit(p, "\t.reg .f32 %%f<48>;\n\t.reg .b32 %%r<96>;\n\t.reg .b64 %%rd<8>;\n");
     emit(p, "\tmov.u32 %%r1, %%tid.x;\n\tmul.lo.u32 %%r2, %%r1, %u;\n", stride_words * 4);
     emit(p, "\tmov.u32 %%r3, sbuf;\n\tadd.u32 %%r4, %%r3, %%r2;\n");
+    const char *op = atomic ? "\tatom.shared.add.u32 %%r%u, [%%r4], 1;\n"
+                            : "\tld.shared.u32 %%r%u, [%%r4];\n";
     for (unsigned i = 0; i < n; i++)
-        emit(p, atomic ? "\tatom.shared.add.u32 %%r%u, [%%r4], 1;\n" : "\tld.shared.u32 %%r%u, [%%r4];\n",
-             50 + i % 40); /* no WAW within latency */
+        emit(p, op, 50 + i % 40); /* no WAW within latency */
     store_and_close(p, "%r50");
 }
 
