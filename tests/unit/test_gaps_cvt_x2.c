@@ -35,7 +35,8 @@ static int parses(struct kit *k, const char *code, char *err, size_t errlen)
     char body[512];
     snprintf(body, sizeof body,
              ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
-             "\t.reg .b16 %%h<4>;\n\t.reg .b32 %%r<4>;\n\t.reg .f32 %%f<4>;\n\t%s\n\tret;\n}\n", code);
+             "\t.reg .b16 %%h<4>;\n\t.reg .b32 %%r<4>;\n\t.reg .f32 %%f<4>;\n\t%s\n\tret;\n}\n",
+             code);
     char text[1024];
     snprintf(text, sizeof text, "%s%s", KIT_HEADER, body);
     struct hd_module *mod = NULL;

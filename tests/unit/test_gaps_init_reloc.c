@@ -45,7 +45,7 @@ static int launch1(struct kit *k, struct hd_module *mod, const char *kernel, uns
 
 static void test_nvcc_pointers(struct kit *k)
 {
-    hd_test_begin(k->t, "nvcc pointer initializers: generic(v)+N into .global and .const variables");
+    hd_test_begin(k->t, "nvcc pointer initializers: generic(v)+N in .global and .const variables");
     struct hd_module *mod = NULL;
     int st = hd_module_load_file(k->gpu, CORPUS, &mod);
     if (!HD_CHECK(k->t, st == HD_OK)) {

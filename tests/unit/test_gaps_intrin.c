@@ -115,13 +115,16 @@ static void int_ref(int t, uint32_t a, uint32_t b, uint64_t x, uint64_t y, uint3
 
 static void test_int(struct kit *k, struct hd_module *mod)
 {
-    hd_test_begin(k->t, "intrin.cu int_intrin: __mul24, __umulhi, funnel shifts, __byte_perm, __sad...");
+    hd_test_begin(k->t, "intrin.cu int_intrin: __mul24, __umulhi, funnel shifts, __byte_perm...");
     static const uint32_t chosen[][2] = {
         {0, 0}, {0xffffffffu, 0xffffffffu}, {0x80000000u, 0x7fffffffu}, {0x00800000u, 0x00ffffffu},
         {0x12345678u, 0x9abcdef0u}, {0xff7fffffu, 0x00000001u}, {5, 0xfffffffbu}, {0x80000000u, 0},
     };
     static const uint64_t chosen64[][2] = {
-        {0, 1}, {~0ull, ~0ull}, {0x8000000000000000ull, 3}, {0x0123456789abcdefull, 0xfedcba9876543210ull},
+        {0, 1},
+        {~0ull, ~0ull},
+        {0x8000000000000000ull, 3},
+        {0x0123456789abcdefull, 0xfedcba9876543210ull},
     };
     uint32_t a[N], b[N], out[N * NI];
     uint64_t l[2 * N], out64[N * NL];
@@ -132,7 +135,8 @@ static void test_int(struct kit *k, struct hd_module *mod)
         b[i] = pick ? chosen[i][1] : gk_rand(&seed) >> (i % 9); /* varied magnitudes */
         bool pick64 = i < (int)(sizeof chosen64 / sizeof chosen64[0]);
         l[2 * i] = pick64 ? chosen64[i][0] : (uint64_t)gk_rand(&seed) << 32 | gk_rand(&seed);
-        l[2 * i + 1] = pick64 ? chosen64[i][1] : ((uint64_t)gk_rand(&seed) << 32 | gk_rand(&seed)) >> (i % 50);
+        uint64_t r64 = (uint64_t)gk_rand(&seed) << 32 | gk_rand(&seed);
+        l[2 * i + 1] = pick64 ? chosen64[i][1] : r64 >> (i % 50);
     }
     hd_devptr da = gk_dev(k, a, sizeof a), db = gk_dev(k, b, sizeof b), dl = gk_dev(k, l, sizeof l);
     hd_devptr dout = gk_dev(k, NULL, sizeof out), dout64 = gk_dev(k, NULL, sizeof out64);
@@ -316,7 +320,8 @@ static void test_float(struct kit *k, struct hd_module *mod)
             a[i] = bits_f32(chosen[i].a), b[i] = bits_f32(chosen[i].b), d[i] = chosen[i].d;
         } else {
             a[i] = rand_f32(&seed), b[i] = rand_f32(&seed);
-            d[i] = ldexp((double)gk_rand(&seed) / 4294967296.0 + 0.5, (int)(gk_rand(&seed) % 40) - 20);
+            double m = (double)gk_rand(&seed) / 4294967296.0 + 0.5;
+            d[i] = ldexp(m, (int)(gk_rand(&seed) % 40) - 20);
             d[i] = (gk_rand(&seed) & 1) ? -d[i] : d[i];
         }
     }
@@ -343,7 +348,8 @@ static void test_float(struct kit *k, struct hd_module *mod)
                     continue;
                 if (!HD_CHECK(k->t, same_f32(wf[j], of[t * NF + j])) && bad++ < 12)
                     fprintf(stderr, "    lane %d f[%d] = %a, want %a (a=%a b=%a d=%a)\n", t, j,
-                            (double)of[t * NF + j], (double)wf[j], (double)a[t], (double)b[t], d[t]);
+                            (double)of[t * NF + j], (double)wf[j], (double)a[t], (double)b[t],
+                            d[t]);
             }
             for (int j = 0; j < NN; j++)
                 if (!HD_CHECK_U64(k->t, (uint64_t)wi[j], (uint64_t)oi[t * NN + j]) && bad++ < 12)
