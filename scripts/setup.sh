@@ -8,7 +8,8 @@
 # `sudo -n` when that works without a password); otherwise the missing ones are listed with the
 # command to install them, and the build goes on if the required tools are already there.
 #
-# Required: build-essential cmake (gcc, make). Optional: clang libclang-rt-14-dev (the libFuzzer
+# Required: build-essential cmake (gcc, make); verilator libsystemc-dev yosys zlib1g-dev (the RTL
+# blocks: co-simulation, SystemC testbenches, lint, port check, synthesis). Optional: clang libclang-rt-14-dev (the libFuzzer
 # run in scripts/test.sh). Later issues add verilator, SystemC, yosys, ... to the lists below.
 #
 # Usage: scripts/setup.sh [--install-only | --no-install] [--build-dir DIR] [--build-type TYPE]
@@ -20,7 +21,7 @@ build_type=Release
 do_install=1
 do_build=1
 
-required_pkgs=(build-essential cmake)
+required_pkgs=(build-essential cmake verilator libsystemc-dev yosys zlib1g-dev)
 optional_pkgs=(clang libclang-rt-14-dev)
 
 usage() {

@@ -87,6 +87,10 @@ static int parse_sms(struct hd_cosim_opts *o, const char *v)
 static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, bool stats)
 {
     memset(c, 0, sizeof *c);
+    static const char *sets[256];
+    if (argc > 256)
+        return hd_cli_usage(cmd, "too many arguments");
+    c->cfg.sets = sets; /* room for argc entries (cli_gpu.h) */
     c->o.every = 1000;
     c->o.tb_level = true;
     c->o.rtl = !stats;

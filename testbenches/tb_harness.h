@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+// tb_harness.h - the shared SystemC sim controller of the block testbenches (rule G4): signals
+// and port binding expanded from the block's ports.def, clock and reset, seed, cycle budget,
+// FST on request (the cosim FST writer: in/ref/rtl scopes), and the every-cycle comparison of
+// every output port against the C reference (the model's object code). A testbench supplies only
+// its stimulus and its coverage bins. Define before including: HD_PORTS_DEF, TB_TOP (Verilator
+// --sc prefix), TB_IN, TB_OUT, TB_STATE (C reference types), TB_REF_RESET, TB_REF_STEP, TB_BLOCK.
+#include <systemc.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+extern "C" {
+#include "cosim_fst.h"
+#include "cosim_inst.h"
+}
+
+namespace tb {
+
+template <unsigned W>
+using sig_t = typename std::conditional<
+    W == 1, bool,
+    typename std::conditional<W <= 32, uint32_t,
+                              typename std::conditional<W <= 64, uint64_t, sc_bv<W>>::type>::type>::type;
+
+template <class T> void put(sc_signal<T> &s, uint64_t v) { s.write(static_cast<T>(v)); }
+template <int W> void put_w(sc_signal<sc_bv<W>> &s, const uint32_t *v)
+{
+    sc_bv<W> b;
+    for (int i = 0; i < (W + 31) / 32; i++)
+        b.set_word(i, v[i]);
+    s.write(b);
+}
+template <class T> uint64_t get(const sc_signal<T> &s) { return static_cast<uint64_t>(s.read()); }
+template <int W> void get_w(const sc_signal<sc_bv<W>> &s, uint32_t *v)
+{
+    sc_bv<W> b = s.read();
+    for (int i = 0; i < (W + 31) / 32; i++)
+        v[i] = b.get_word(i);
+}
+
+struct Signals {
+    sc_signal<bool> clk{"clk"}, rst_n{"rst_n"};
+#define HD_BLOCK(n, lat, d)
+#define HD_CLOCK(n)
+#define HD_RESET(n)
+#define HD_PORT(d, n, w, r, dc) sc_signal<sig_t<w>> n{#n};
+#define HD_PORT_W(d, n, w, r, dc) sc_signal<sc_bv<w>> n{#n};
+#include HD_PORTS_DEF
+#undef HD_PORT
+#undef HD_PORT_W
+#undef HD_BLOCK
+#undef HD_CLOCK
+#undef HD_RESET
+
+    void bind(TB_TOP &top)
+    {
+#define HD_BLOCK(n, lat, d)
+#define HD_CLOCK(n) top.n(clk);
+#define HD_RESET(n) top.n(rst_n);
+#define HD_PORT(d, n, w, r, dc) top.n(n);
+#define HD_PORT_W(d, n, w, r, dc) top.n(n);
+#include HD_PORTS_DEF
+#undef HD_PORT
+#undef HD_PORT_W
+#undef HD_BLOCK
+#undef HD_CLOCK
+#undef HD_RESET
+    }
+    void drive(const TB_IN &in)
+    {
+#define HD_BLOCK(n, lat, d)
+#define HD_CLOCK(n)
+#define HD_RESET(n)
+#define HD_TBI_IN(n, w) put(n, in.n);
+#define HD_TBI_OUT(n, w)
+#define HD_TBIW_IN(n, w) put_w<w>(n, in.n);
+#define HD_TBIW_OUT(n, w)
+#define HD_PORT(d, n, w, r, dc) HD_TBI_##d(n, w)
+#define HD_PORT_W(d, n, w, r, dc) HD_TBIW_##d(n, w)
+#include HD_PORTS_DEF
+#undef HD_PORT
+#undef HD_PORT_W
+    }
+    void sample(TB_OUT &out) const
+    {
+#define HD_TBO_IN(n, w)
+#define HD_TBO_OUT(n, w) out.n = get(n);
+#define HD_TBOW_IN(n, w)
+#define HD_TBOW_OUT(n, w) get_w<w>(n, out.n);
+#define HD_PORT(d, n, w, r, dc) HD_TBO_##d(n, w)
+#define HD_PORT_W(d, n, w, r, dc) HD_TBOW_##d(n, w)
+#include HD_PORTS_DEF
+#undef HD_PORT
+#undef HD_PORT_W
+#undef HD_BLOCK
+#undef HD_CLOCK
+#undef HD_RESET
+    }
+};
+
+struct Rng { // xorshift64*: deterministic from --seed
+    uint64_t s;
+    uint32_t next()
+    {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        return static_cast<uint32_t>((s * 2685821657736338717ull) >> 32);
+    }
+    uint32_t below(uint32_t n) { return n ? next() % n : 0; }
+};
+
+struct Options {
+    uint64_t seed = 1, cycles = 20000;
+    std::string fst, replay;
+};
+
+inline Options parse(int argc, char **argv)
+{
+    Options o;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        auto val = [&](void) -> std::string {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "%s: %s needs a value\n", argv[0], a.c_str());
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--seed") o.seed = std::strtoull(val().c_str(), nullptr, 0);
+        else if (a == "--cycles") o.cycles = std::strtoull(val().c_str(), nullptr, 0);
+        else if (a == "--fst") o.fst = val();
+        else if (a == "--replay") o.replay = val();
+        else {
+            std::fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--replay FILE] [--fst FILE]\n", argv[0]);
+            std::exit(2);
+        }
+    }
+    if (o.seed == 0)
+        o.seed = 1;
+    return o;
+}
+
+// Runs the stimulus (one TB_IN per cycle) through RTL and reference; returns the exit code.
+template <class Cover>
+int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cover &cover)
+{
+    Signals s;
+    TB_TOP top("top");
+    s.bind(top);
+    TB_STATE ref;
+    TB_REF_RESET(&ref);
+    struct hd_cosim_inst fake;
+    std::memset(&fake, 0, sizeof fake);
+    fake.b = &TB_BLOCK;
+    std::snprintf(fake.name, sizeof fake.name, "tb.%s", TB_BLOCK.name);
+    struct hd_cosim_fst *f = o.fst.empty() ? nullptr : hd_cosim_fst_open(o.fst.c_str());
+    int fi = f ? hd_cosim_fst_add(f, &fake) : -1;
+    // reset: two edges
+    TB_IN idle;
+    std::memset(&idle, 0, sizeof idle);
+    s.drive(idle);
+    s.rst_n.write(false);
+    s.clk.write(false);
+    sc_start(1, SC_NS);
+    for (int i = 0; i < 2; i++) {
+        s.clk.write(true);
+        sc_start(1, SC_NS);
+        s.clk.write(false);
+        sc_start(1, SC_NS);
+    }
+    s.rst_n.write(true);
+    sc_start(1, SC_NS);
+    uint64_t bad = 0;
+    for (uint64_t c = 0; c < stim.size() + TB_BLOCK.latency + 1; c++) {
+        const TB_IN &in = c < stim.size() ? stim[c] : idle;
+        s.drive(in);
+        sc_start(1, SC_NS); // inputs settle with the clock low
+        TB_OUT rtl, expect;
+        std::memset(&rtl, 0, sizeof rtl);
+        s.sample(rtl);
+        TB_REF_STEP(&ref, &in, &expect);
+        for (unsigned p = 0; p < TB_BLOCK.nports; p++) {
+            const struct hd_port_desc *d = &TB_BLOCK.ports[p];
+            if (d->dir != HD_DIR_OUT || hd_port_equal(d, &expect, &rtl))
+                continue;
+            if (bad++ < 10) {
+                char a[300], b[300];
+                hd_port_format(d, &expect, a, sizeof a);
+                hd_port_format(d, &rtl, b, sizeof b);
+                std::printf("%s: MISMATCH cycle=%" PRIu64 " port=%s ref=%s rtl=%s\n", name, c, d->name, a, b);
+            }
+        }
+        cover(in, expect);
+        if (f) {
+            struct hd_cosim_tag t;
+            std::memset(&t, 0, sizeof t);
+            t.now = c;
+            hd_cosim_fst_cycle(f, fi, c, &in, &expect, &rtl, &t);
+        }
+        s.clk.write(true);
+        sc_start(1, SC_NS);
+        s.clk.write(false);
+    }
+    if (f) {
+        std::string g = o.fst + ".gtkw";
+        hd_cosim_fst_close(f, g.c_str(), UINT64_MAX);
+    }
+    top.final();
+    std::printf("%s: %zu stimulus cycles, seed %" PRIu64 ", %" PRIu64 " mismatching ports\n", name,
+                stim.size(), o.seed, bad);
+    return bad ? 1 : 0;
+}
+
+} // namespace tb

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// tb_regpat_comp.cpp - SystemC testbench of regpat_comp (Verilator --sc): directed, seeded
+// random and replay stimulus (back to back and with idle gaps), every output compared against
+// the C reference every cycle, coverage of pattern x PAG reported (all bins required).
+extern "C" {
+#include "regpat_comp.h"
+}
+#include "Vregpat_comp.h"
+#define HD_PORTS_DEF "regpat_comp_ports.def"
+#define TB_TOP Vregpat_comp
+#define TB_IN struct hd_regpat_comp_in
+#define TB_OUT struct hd_regpat_comp_out
+#define TB_STATE struct hd_regpat_comp_state
+#define TB_REF_RESET hd_regpat_comp_ref_reset
+#define TB_REF_STEP hd_regpat_comp_ref_step
+#define TB_BLOCK hd_regpat_comp_block
+#include "tb_harness.h"
+#include "tb_stim.h"
+
+static TB_IN to_in(const tb::Vec &v)
+{
+    TB_IN in;
+    std::memset(&in, 0, sizeof in);
+    in.valid_i = 1;
+    in.live_i = v.live;
+    in.pag_i = v.pag;
+    std::memcpy(in.data_i, v.lane, sizeof in.data_i);
+    return in;
+}
+
+int sc_main(int argc, char **argv)
+{
+    tb::Options o = tb::parse(argc, argv);
+    tb::Rng r{o.seed};
+    std::vector<TB_IN> stim;
+    std::vector<tb::Vec> vs = tb::directed(r);
+    if (!o.replay.empty() && !tb::load_replay(o.replay, vs)) {
+        std::fprintf(stderr, "tb_regpat_comp: cannot read %s\n", o.replay.c_str());
+        return 2;
+    }
+    for (const tb::Vec &v : vs)
+        stim.push_back(to_in(v));
+    while (stim.size() < o.cycles) {
+        if (r.below(8) == 0) {
+            TB_IN idle;
+            std::memset(&idle, 0, sizeof idle);
+            stim.push_back(idle);
+        } else {
+            stim.push_back(to_in(tb::random_vec(r)));
+        }
+    }
+    uint64_t results = 0;
+    auto cover = [&](const TB_IN &, const TB_OUT &out) { results += out.valid_o != 0; };
+    // Coverage by PAG: count from the stimulus side through the reference's pure function.
+    uint64_t cov[4][3] = {{0}};
+    for (const TB_IN &in : stim) {
+        if (!in.valid_i)
+            continue;
+        TB_OUT e;
+        hd_regpat_comp_eval(&in, &e);
+        unsigned p = in.pag_i == 3 ? 2 : static_cast<unsigned>(in.pag_i);
+        cov[e.pat_o & 3][p]++;
+    }
+    int rc = tb::run("tb_regpat_comp", o, stim, cover);
+    static const char *const pname[3] = {"PAG8", "PAG16", "PAG32"};
+    unsigned hit = 0;
+    std::printf("coverage (pattern x PAG):\n%-8s", "");
+    for (unsigned p = 0; p < 3; p++)
+        std::printf(" %8s", pname[p]);
+    std::printf("\n");
+    for (unsigned k = 0; k < 4; k++) {
+        std::printf("%-8s", hd_regpat_code_name(k));
+        for (unsigned p = 0; p < 3; p++) {
+            std::printf(" %8" PRIu64, cov[k][p]);
+            hit += cov[k][p] != 0;
+        }
+        std::printf("\n");
+    }
+    std::printf("tb_regpat_comp: %u of 12 pattern x PAG bins covered\n", hit);
+    std::printf("tb_regpat_comp: %" PRIu64 " results checked\n", results);
+    return rc != 0 ? rc : hit == 12 ? 0 : 1;
+}

@@ -1,0 +1,65 @@
+# Co-simulation and RTL tests (issue 6): Verilator lint, the port check of every block's .sv
+# against its ports.def, a smoke synthesis (Yosys, no latches), full-GPU co-simulation of small
+# workloads with 0 mismatches, and the fault build (HD_FAULT_REGPAT_FLIP) caught with its FST.
+add_executable(hd_portlist ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portlist.c)
+target_link_libraries(hd_portlist PRIVATE hd_compressors)
+
+set(HD_RTL ${CMAKE_SOURCE_DIR}/rtl)
+set(HD_RTL_BLOCKS regpat_comp regpat_decomp regpat_tbcls)
+find_program(HD_VERILATOR verilator)
+find_program(HD_YOSYS yosys)
+foreach(b ${HD_RTL_BLOCKS})
+  if(HD_VERILATOR)
+    add_test(NAME rtl_lint_${b}
+             COMMAND ${HD_VERILATOR} --lint-only -Wall --assert -I${HD_RTL}/include
+                     ${HD_RTL}/lint/${b}.vlt ${HD_RTL}/${b}/${b}.sv)
+  endif()
+  if(HD_YOSYS)
+    add_test(NAME rtl_ports_${b}
+             COMMAND ${CMAKE_COMMAND} -DYOSYS=${HD_YOSYS} -DPORTLIST=$<TARGET_FILE:hd_portlist>
+                     -DBLOCK=${b} -DSV=${HD_RTL}/${b}/${b}.sv -DINC=${HD_RTL}/include
+                     -DOUT=${CMAKE_CURRENT_BINARY_DIR}/${b}_ports.json
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portcheck.cmake)
+    add_test(NAME rtl_synth_${b}
+             COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; synth -top ${b}; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR*")
+    set_tests_properties(rtl_synth_${b} PROPERTIES TIMEOUT 300)
+  endif()
+endforeach()
+
+if(TARGET hd_cosim_vl)
+  foreach(w reduction sgemm backprop hotspot bfs)
+    add_test(NAME cosim_${w} COMMAND heddle cosim --blocks regpat ${w} --every 500)
+    set_tests_properties(cosim_${w} PROPERTIES TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "0 mismatches" FAIL_REGULAR_EXPRESSION "MISMATCH")
+  endforeach()
+  add_test(NAME cosim_functional_drive_rtl
+           COMMAND heddle cosim --blocks regpat sgemm --drive rtl --sms 0,1 --set timing.mode=functional)
+  set_tests_properties(cosim_functional_drive_rtl PROPERTIES TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "verified.*0 mismatches")
+  add_test(NAME cosim_fst_window
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks regpat reduction --fst ${CMAKE_CURRENT_BINARY_DIR}/win.fst --window 1000:3000 && test -s ${CMAKE_CURRENT_BINARY_DIR}/win.fst && grep -q regpat_comp.ref.pat_o ${CMAKE_CURRENT_BINARY_DIR}/win.gtkw")
+  # The fault build: the same tool with regpat_comp verilated with -DHD_FAULT_REGPAT_FLIP.
+  get_target_property(HD_CLI_SRC heddle SOURCES)
+  get_target_property(HD_CLI_DIR heddle SOURCE_DIR)
+  get_target_property(HD_CLI_LIBS heddle LINK_LIBRARIES)
+  list(REMOVE_ITEM HD_CLI_LIBS hd_cosim_all)
+  list(TRANSFORM HD_CLI_SRC PREPEND ${HD_CLI_DIR}/ REGEX "^[^/]")
+  add_executable(heddle_fault ${HD_CLI_SRC})
+  target_include_directories(heddle_fault PRIVATE ${HD_CLI_DIR})
+  target_link_libraries(heddle_fault PRIVATE ${HD_CLI_LIBS} hd_cosim hd_cosim_vl_fault)
+  set_target_properties(heddle_fault PROPERTIES LINKER_LANGUAGE C)
+  add_test(NAME cosim_fault_caught
+           COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle_fault> -DFST=${CMAKE_CURRENT_BINARY_DIR}/fault.fst
+                   -DFSTCHECK=$<TARGET_FILE:hd_fstcheck> -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/faultcheck.cmake)
+  add_executable(hd_fstcheck ${CMAKE_CURRENT_SOURCE_DIR}/cosim/fstcheck.c)
+  target_link_libraries(hd_fstcheck PRIVATE hd_cosim)
+endif()
+
+# SystemC testbenches: seeded random + directed, and replay of vectors recorded from a model run.
+foreach(b regpat_comp regpat_decomp regpat_tbcls)
+  if(TARGET tb_${b})
+    add_test(NAME tb_${b} COMMAND tb_${b} --seed 1 --cycles 20000)
+    add_test(NAME tb_${b}_replay COMMAND tb_${b} --seed 7 --cycles 2000
+             --replay ${CMAKE_SOURCE_DIR}/testbenches/vectors/regpat_replay.txt)
+  endif()
+endforeach()
