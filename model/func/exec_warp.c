@@ -5,7 +5,8 @@
  *
  * Design: these read other lanes' registers, so each handler snapshots its sources before it
  * writes (a destination may be its own source). The participating lanes are the executing lanes
- * (and, for the .sync forms, those of the member mask); a shfl that reads an inactive lane gets
+ * (and, for the .sync forms, those in each lane's own member mask: the tiles of a
+ * cooperative_groups partition pass different masks); a shfl that reads an inactive lane gets
  * that lane's register value (PTX leaves it undefined; the hardware does the same).
  */
 #include "exec_impl.h"
@@ -59,43 +60,46 @@ static int x_shfl(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_
 /* }==== */
 
 /* {==== vote / activemask / match / redux ==== */
-/* Lanes taking part: executing lanes, restricted to the member mask of a .sync form (the last
- * source operand). */
-static uint32_t participants(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask,
-                             int member_src)
+/* Lanes taking part with lane l: the executing lanes, restricted for a .sync form to lane l's
+ * member mask (the source operand `member_src`, read per lane: the tiles of a
+ * cooperative_groups partition each pass their own mask). */
+static uint32_t lane_part(const struct hd_func_instr *d, struct hd_lanes M, int member_src,
+                          uint32_t mask, uint32_t l)
 {
     if (member_src < 0 || member_src >= d->nsrc)
         return mask;
-    struct hd_lanes M = hd_src(x, d, member_src);
-    return mask & (uint32_t)HD_V(M, (uint32_t)__builtin_ctz(mask));
+    return mask & (uint32_t)HD_V(M, l);
 }
 
 static int x_vote(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
 {
-    const uint32_t part = participants(x, d, mask, (d->ir->flags & HD_F_SYNC) ? 1 : -1);
-    struct hd_lanes A = hd_src(x, d, 0);
-    uint32_t yes = 0;
-    HD_FOR_LANES(part, l)
+    const int msrc = (d->ir->flags & HD_F_SYNC) ? 1 : -1;
+    struct hd_lanes A = hd_src(x, d, 0), M = msrc >= 0 && msrc < d->nsrc ? hd_src(x, d, msrc) : A;
+    uint32_t yes_all = 0;
+    HD_FOR_LANES(mask, l)
         if (HD_V(A, l) & 1u)
-            yes |= 1u << l;
-    uint64_t v;
-    switch (d->ir->mode) {
-    case HD_MODE_VOTE_ALL:
-        v = yes == part;
-        break;
-    case HD_MODE_VOTE_ANY:
-        v = yes != 0;
-        break;
-    case HD_MODE_VOTE_UNI:
-        v = yes == 0 || yes == part;
-        break;
-    default: /* ballot */
-        v = yes;
-        break;
+            yes_all |= 1u << l;
+    uint64_t v[32];
+    HD_FOR_LANES(mask, l) {
+        const uint32_t part = lane_part(d, M, msrc, mask, l), yes = yes_all & part;
+        switch (d->ir->mode) {
+        case HD_MODE_VOTE_ALL:
+            v[l] = yes == part;
+            break;
+        case HD_MODE_VOTE_ANY:
+            v[l] = yes != 0;
+            break;
+        case HD_MODE_VOTE_UNI:
+            v[l] = yes == 0 || yes == part;
+            break;
+        default: /* ballot */
+            v[l] = yes;
+            break;
+        }
     }
     uint64_t *D = hd_dst(x, d, 0);
     HD_FOR_LANES(mask, l)
-        D[l] = v;
+        D[l] = v[l];
     return HD_FUNC_OK;
 }
 
@@ -110,15 +114,15 @@ static int x_activemask(struct hd_func_exec *x, const struct hd_func_instr *d, u
 /* match.any.sync.b32 d, a, m / match.all.sync.b32 d{|p}, a, m */
 static int x_match(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
 {
-    const uint32_t part = participants(x, d, mask, 1);
     const uint64_t wm = d->wmask;
-    struct hd_lanes A = hd_src(x, d, 0);
+    struct hd_lanes A = hd_src(x, d, 0), M = d->nsrc > 1 ? hd_src(x, d, 1) : A;
     uint64_t a[32], r[32];
     uint8_t p[32];
     for (uint32_t l = 0; l < 32; l++)
         a[l] = HD_V(A, l) & wm;
     const int all = d->ir->mode == HD_MODE_MATCH_ALL;
     HD_FOR_LANES(mask, l) {
+        const uint32_t part = lane_part(d, M, 1, mask, l);
         uint32_t same = 0;
         HD_FOR_LANES(part, k)
             if (a[k] == a[l])
@@ -140,12 +144,11 @@ static int x_match(struct hd_func_exec *x, const struct hd_func_instr *d, uint32
     return HD_FUNC_OK;
 }
 
-/* redux.sync.op.type d, a, m: the operation is carried in the atom field (add/min/max/and/or/xor) */
-static int x_redux(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+/* redux.sync.op.type d, a, m: the operation is carried in the atom field (add/min/max/and/or/xor);
+ * computed once per distinct member mask. */
+static uint64_t redux_over(const struct hd_func_instr *d, struct hd_lanes A, uint32_t part)
 {
-    const uint32_t part = participants(x, d, mask, 1);
     const int sgn = hd_type_is_signed((enum hd_type)d->type);
-    struct hd_lanes A = hd_src(x, d, 0);
     uint64_t acc = 0;
     int first = 1;
     HD_FOR_LANES(part, l) {
@@ -176,9 +179,26 @@ static int x_redux(struct hd_func_exec *x, const struct hd_func_instr *d, uint32
             break;
         }
     }
+    return acc;
+}
+
+static int x_redux(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    struct hd_lanes A = hd_src(x, d, 0), M = d->nsrc > 1 ? hd_src(x, d, 1) : A;
+    uint64_t r[32], acc = 0;
+    uint32_t last = 0;
+    int have = 0;
+    HD_FOR_LANES(mask, l) {
+        const uint32_t part = lane_part(d, M, 1, mask, l);
+        if (!have || part != last)
+            acc = redux_over(d, A, part);
+        last = part;
+        have = 1;
+        r[l] = acc;
+    }
     uint64_t *D = hd_dst(x, d, 0);
     HD_FOR_LANES(mask, l)
-        D[l] = acc;
+        D[l] = r[l];
     return HD_FUNC_OK;
 }
 /* }==== */
