@@ -119,7 +119,7 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--every", &v)) != 0) {
             if (r < 0 || hd_cli_parse_u64(v, &c->o.every) != 0)
                 return hd_cli_usage(cmd, "--every needs a cycle count");
-        } else if (stats) {
+        } else if (stats && a[0] == '-') {
             return hd_cli_usage(cmd, "unknown option '%s'", a);
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--blocks", &v)) != 0) {
             if (r < 0)
