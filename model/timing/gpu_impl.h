@@ -48,6 +48,8 @@ struct hd_gpu_timing {
     uint32_t *order;
     uint8_t *sm_used;           /* [nl * num_sms] */
     bool *ok, *got;             /* [num_sms] scratch of the CTA scheduler */
+    uint64_t *sleep_until;      /* [num_sms] 0: awake; else the SM is not ticked before then */
+    uint64_t *acct;             /* [num_sms] a sleeping SM's statistics cover cycles up to this */
     bool dirty;                 /* something changed that may let a CTA be placed */
     uint64_t idle;              /* cycles without progress */
     uint64_t last_launch_cycles;

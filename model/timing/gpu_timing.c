@@ -44,7 +44,9 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         hd_cta_dist_create(g->p.cta_dist, nsms, &g->dist) != 0 ||
         hd_ksel_create(g->p.kernel_select, &g->ksel) != 0 ||
         !(g->sm = calloc(nsms, sizeof *g->sm)) || !(g->ok = calloc(nsms, sizeof *g->ok)) ||
-        !(g->got = calloc(nsms, sizeof *g->got))) {
+        !(g->got = calloc(nsms, sizeof *g->got)) ||
+        !(g->sleep_until = calloc(nsms, sizeof *g->sleep_until)) ||
+        !(g->acct = calloc(nsms, sizeof *g->acct))) {
         hd_gpu_timing_destroy(g);
         snprintf(err, errlen, "host out of memory creating the timing model");
         return HD_FUNC_ERR_MEMORY;
@@ -71,6 +73,8 @@ void hd_gpu_timing_destroy(struct hd_gpu_timing *g)
     free(g->sm);
     free(g->ok);
     free(g->got);
+    free(g->sleep_until);
+    free(g->acct);
     if (g->mem.ops)
         g->mem.ops->destroy(g->mem.impl);
     if (g->dist.ops)
@@ -246,9 +250,54 @@ static void link_streams(struct hd_gpu_timing *g)
 }
 /* }==== */
 
+/* {==== Sleeping SMs ====
+ * An SM whose tick made no progress cannot change before its next scheduled event, the
+ * completion of one of its memory requests, or a CTA placed on it. It is not ticked until then;
+ * the cycles in between are accounted later as the stalls of its last tick (hd_sm_skip), which
+ * are exactly what ticking it would have counted (a test compares with [timing] skip_idle off).
+ */
+static uint64_t sm_wake_time(const struct hd_gpu_timing *g, uint32_t s)
+{
+    uint64_t t = hd_sm_next_event(g->sm[s], g->now);
+    const struct hd_mem_ops *m = g->mem.ops;
+    uint64_t mt = g->mem.next_event_sm ? g->mem.next_event_sm(g->mem.impl, s, g->now)
+                  : m->next_event      ? m->next_event(g->mem.impl, g->now)
+                                       : g->now + 1;
+    return mt < t ? mt : t;
+}
+
+static void sm_sleep(struct hd_gpu_timing *g, uint32_t s, uint64_t until)
+{
+    g->sleep_until[s] = until;
+    g->acct[s] = g->now;
+}
+
+/* Account a sleeping SM's cycles up to and including `upto`; it stays asleep. */
+static void sm_account(struct hd_gpu_timing *g, uint32_t s, uint64_t upto)
+{
+    if (g->sleep_until[s] && upto > g->acct[s]) {
+        hd_sm_skip(g->sm[s], upto - g->acct[s]);
+        g->acct[s] = upto;
+    }
+}
+
+static void sm_wake(struct hd_gpu_timing *g, uint32_t s, uint64_t upto)
+{
+    sm_account(g, s, upto);
+    g->sleep_until[s] = 0;
+}
+
+static void account_all(struct hd_gpu_timing *g, uint64_t upto)
+{
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        sm_account(g, s, upto);
+}
+/* }==== */
+
 /* {==== CTA scheduler ==== */
 static int place(struct hd_gpu_timing *g, struct tlaunch *t, uint32_t s, char *err, size_t errlen)
 {
+    sm_wake(g, s, g->now);
     uint64_t linear = t->next_cta++;
     int st = hd_sm_place_cta(g->sm[s], &t->sl, linear, g->now, err, errlen);
     if (st != HD_FUNC_OK)
@@ -349,8 +398,10 @@ static bool collect(struct hd_gpu_timing *g, uint32_t s)
 /* }==== */
 
 /* {==== The cycle loop ==== */
-static void finalize_stats(struct hd_gpu_timing *g)
+/* Totals and the idle stalls, with sleeping SMs accounted up to cycle `upto`. */
+static void finalize_stats(struct hd_gpu_timing *g, uint64_t upto)
 {
+    account_all(g, upto);
     struct hd_timing_stats *s = &g->stats;
     s->warp_instrs = s->thread_instrs = 0;
     for (uint32_t i = 0; i < s->num_sms; i++) {
@@ -368,6 +419,7 @@ static void finalize_stats(struct hd_gpu_timing *g)
 static void abort_run(struct hd_gpu_timing *g)
 {
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        g->sleep_until[s] = 0;
         hd_sm_abort(g->sm[s]);
         for (unsigned i = 0; i < g->nl; i++)
             hd_sm_forget_launch(g->sm[s], g->L[i].sl.l);
@@ -382,15 +434,26 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
     bool progress = false;
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         struct hd_sm *sm = g->sm[s];
+        if (g->sleep_until[s]) {
+            if (g->sleep_until[s] > g->now)
+                continue;
+            sm_wake(g, s, g->now - 1);
+        }
         if (!hd_sm_busy(sm))
             continue;
-        progress |= hd_sm_tick(sm, g->now, st, err, errlen);
+        bool moved = hd_sm_tick(sm, g->now, st, err, errlen);
         if (*st != HD_FUNC_OK)
             return true;
         if (collect(g, s)) {
             g->dirty = true;
-            progress = true;
+            moved = true;
         }
+        if (!moved && g->p.skip_idle) {
+            uint64_t t = sm_wake_time(g, s);
+            if (t > g->now + 1)
+                sm_sleep(g, s, t);
+        }
+        progress |= moved;
     }
     return progress;
 }
@@ -401,11 +464,12 @@ static void skip_idle(struct hd_gpu_timing *g)
 {
     uint64_t next = g->mem.ops->next_event ? g->mem.ops->next_event(g->mem.impl, g->now)
                                            : g->now + 1;
-    for (uint32_t s = 0; s < g->p.num_sms && next > g->now + 1; s++)
-        if (hd_sm_busy(g->sm[s])) {
-            uint64_t t = hd_sm_next_event(g->sm[s], g->now);
-            next = t < next ? t : next;
-        }
+    for (uint32_t s = 0; s < g->p.num_sms && next > g->now + 1; s++) {
+        uint64_t t = g->sleep_until[s] ? g->sleep_until[s]
+                     : hd_sm_busy(g->sm[s]) ? hd_sm_next_event(g->sm[s], g->now)
+                                            : UINT64_MAX;
+        next = t < next ? t : next;
+    }
     if (g->stats.sample_every) {
         uint64_t t = (g->now / g->stats.sample_every + 1) * g->stats.sample_every;
         next = t < next ? t : next;
@@ -419,9 +483,9 @@ static void skip_idle(struct hd_gpu_timing *g)
         n = g->p.watchdog > g->idle + 1 ? g->p.watchdog - g->idle - 1 : 0;
     if (n == 0)
         return;
-    for (uint32_t s = 0; s < g->p.num_sms; s++)
-        if (hd_sm_busy(g->sm[s]))
-            hd_sm_skip(g->sm[s], n);
+    for (uint32_t s = 0; s < g->p.num_sms; s++) /* they wake at the end of the jump */
+        if (!g->sleep_until[s] && hd_sm_busy(g->sm[s]))
+            sm_sleep(g, s, g->now + n + 1);
     g->now += n;
     g->stats.cycles += n;
     g->stats.skipped_cycles += n;
@@ -482,7 +546,7 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
                 return HD_FUNC_ERR_INTERRUPTED;
             }
             if (g->progress && g->now % PROGRESS_CYCLES == 0) {
-                finalize_stats(g);
+                finalize_stats(g, g->now);
                 g->progress(g->progress_ctx, &g->stats, g->now, g->done, g->nl);
             }
         }
@@ -526,9 +590,15 @@ int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls,
     g->dist.ops->reset(g->dist.impl);
     g->idle = 0;
     int st = run_loop(g, interrupt, err, errlen);
+    if (st != HD_FUNC_OK) { /* the cycle in progress counts */
+        g->now++;
+        g->stats.cycles++;
+    }
+    account_all(g, g->now - 1);
+    memset(g->sleep_until, 0, g->p.num_sms * sizeof *g->sleep_until);
     if (st != HD_FUNC_OK)
         abort_run(g);
-    finalize_stats(g);
+    finalize_stats(g, g->now - 1);
     return st;
 }
 /* }==== */

@@ -100,6 +100,15 @@ static uint64_t fixed_next_event(const void *impl, uint64_t now)
     return t > now ? t : now + 1;
 }
 
+static uint64_t fixed_next_event_sm(const void *impl, unsigned sm, uint64_t now)
+{
+    const struct fixed_state *s = impl;
+    if (sm >= s->p.num_sms || s->port[sm].count == 0)
+        return UINT64_MAX;
+    uint64_t t = s->port[sm].ring[s->port[sm].head].done_cycle;
+    return t > now ? t : now + 1;
+}
+
 static void fixed_describe(const void *impl, char *buf, size_t len)
 {
     const struct fixed_state *s = impl;
@@ -160,6 +169,7 @@ int hd_mem_fixed_create(const struct hd_mem_fixed_params *p, struct hd_mem *out,
     }
     out->ops = &fixed_ops;
     out->impl = s;
+    out->next_event_sm = fixed_next_event_sm;
     return 0;
 oom:
     fixed_destroy(s);

@@ -61,6 +61,9 @@ struct hd_mem_ops {
 struct hd_mem {
     const struct hd_mem_ops *ops;
     void *impl;
+    /* Optional (NULL: ops->next_event bounds it): the earliest cycle > now at which a request
+     * of SM `sm` completes, UINT64_MAX if none; lets an SM that only waits for memory sleep. */
+    uint64_t (*next_event_sm)(const void *impl, unsigned sm, uint64_t now);
 };
 
 #endif
