@@ -9,6 +9,7 @@ tool error; the table still shows the others), 2 usage or input error.
 """
 
 import argparse
+import concurrent.futures
 import os
 import sys
 import time
@@ -39,6 +40,7 @@ def _args(argv):
                     help="work and report directory (default build/synth)")
     ap.add_argument("--json", help="JSON report path (default OUT/synth.json)")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds per tool run")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="blocks synthesized in parallel")
     ap.add_argument("--tech", default=os.path.join(ROOT, "synth", "tech40.ini"), help=argparse.SUPPRESS)
     ap.add_argument("--blocks-ini", default=os.path.join(ROOT, "synth", "blocks.ini"), help=argparse.SUPPRESS)
     ap.add_argument("--papers", default=os.path.join(ROOT, "synth", "papers.ini"), help=argparse.SUPPRESS)
@@ -127,16 +129,18 @@ def _run(args):
     fo4 = sta.fo4(lib, os.path.join(args.out, "_fo4"), args.timeout)
     facts = metrics.LibFacts(lib, lef_areas, spice_counts, fo4)
     blks = blocksmod.discover(ROOT, args.blocks_ini, set(args.block) if args.block else None)
-    rows, failed = [], 0
-    for blk in blks:
+    def one(blk):
         print(f"synth: {blk.name} ...", file=sys.stderr, flush=True)
         try:
-            rows.append(_one_block(blk, args, lib, facts, tech, gpu, args.out))
+            return _one_block(blk, args, lib, facts, tech, gpu, args.out)
         except FlowError as e:
-            failed += 1
             print(f"synth: {e}", file=sys.stderr)
-            rows.append({"block": blk.name, "ok": False, "fixture": blk.fixture,
-                         "mechanism": blk.mechanism, "error": str(e), "per_sm": blk.per_sm})
+            return {"block": blk.name, "ok": False, "fixture": blk.fixture,
+                    "mechanism": blk.mechanism, "error": str(e), "per_sm": blk.per_sm}
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        rows = list(pool.map(one, blks))        # tools run as subprocesses; order kept
+    failed = sum(1 for r in rows if not r["ok"])
     built = {r["block"] for r in rows}
     if not args.block:
         for name, mech in sorted(blocksmod.listed_names(args.blocks_ini).items()):

@@ -111,11 +111,14 @@ def run(blk, params, lib, work, variant="flops", delay_ps=10000.0, timeout=3600)
     if os.path.isfile(log):
         with open(log, encoding="utf-8", errors="replace") as f:
             text = f.read()
+    latches = sorted(set(re.findall(r"Latch inferred for signal `([^']+)'", text)))
+    if proc.returncode != 0 and latches:
+        raise FlowError(blk.dir, f"block {blk.name}: latch inferred: {'; '.join(latches)}",
+                        "every storage element must be an always_ff flip-flop (see yosys.log)")
     if proc.returncode != 0:
         errs = [l.strip() for l in (text + proc.stderr).splitlines() if "ERROR" in l]
         raise FlowError(log, f"block {blk.name}: Yosys failed: "
                         f"{errs[0] if errs else (proc.stderr.strip() or 'exit ' + str(proc.returncode))}")
-    latches = sorted(set(re.findall(r"Latch inferred for signal `([^']+)'", text)))
     generic = _cells(os.path.join(work, "generic.json"))
     mapped = _cells(os.path.join(work, "mapped.json"))
     gtypes = generic.get("num_cells_by_type", {})

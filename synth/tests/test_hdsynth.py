@@ -1,0 +1,231 @@
+# SPDX-License-Identifier: MIT
+"""Unit and end-to-end tests of the synthesis flow (synth/hdsynth): Liberty function evaluation,
+INI errors, the SRAM model against its CACTI calibration, block discovery, the claims table,
+and (when Yosys and OpenSTA are installed) latch rejection, located syntax errors, memory
+inference with the SRAM variant, and a user liberty replacing osu018.
+Run: python3 -m unittest discover -s synth/tests (CTest synth_unit).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SYNTH = os.path.dirname(HERE)
+ROOT = os.path.dirname(SYNTH)
+sys.path.insert(0, SYNTH)
+
+from hdsynth import blocks, ini, liberty, report, sram  # noqa: E402
+from hdsynth.errors import FlowError  # noqa: E402
+
+OSU = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib"
+HAVE_TOOLS = shutil.which("yosys") and shutil.which("sta") and os.path.isfile(OSU)
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+class FunctionTest(unittest.TestCase):
+    def test_truth_tables(self):
+        tt = liberty.truth_table
+        self.assertEqual(tt("!A", ["A"]), (1, 0))
+        self.assertEqual(tt("A'", ["A"]), (1, 0))
+        self.assertEqual(tt("!(A&B)", ["A", "B"]), (1, 1, 1, 0))
+        self.assertEqual(tt("(A B)'", ["A", "B"]), (1, 1, 1, 0))
+        self.assertEqual(tt("(A*B)+C", ["A", "B", "C"]), (0, 1, 0, 1, 0, 1, 1, 1))
+        self.assertEqual(tt("A^B", ["A", "B"]), (0, 1, 1, 0))
+        self.assertIsNone(tt("A+Q", ["A"]))          # unknown pin
+
+    @unittest.skipUnless(os.path.isfile(OSU), "osu018 liberty not installed")
+    def test_osu018_reference_cells(self):
+        lib = liberty.Library(OSU)
+        self.assertEqual(lib.inverter().name, "INVX1")
+        self.assertEqual(lib.nand2().name, "NAND2X1")
+        self.assertEqual(lib.cells["LATCH"].seq, "latch")
+        self.assertEqual(lib.cells["DFFSR"].seq, "ff")
+
+    def test_not_a_liberty(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = write(os.path.join(d, "x.lib"), "module foo; endmodule\n")
+            with self.assertRaisesRegex(FlowError, "not a Liberty file"):
+                liberty.Library(p)
+
+
+class IniTest(unittest.TestCase):
+    def test_errors_are_located(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = write(os.path.join(d, "a.ini"), "[s]\nk = 1\nk = 2\n")
+            with self.assertRaisesRegex(FlowError, r"a\.ini:3: key 'k' appears twice"):
+                ini.read(p)
+            p = write(os.path.join(d, "b.ini"), "[s]\njunk\n")
+            with self.assertRaisesRegex(FlowError, r"b\.ini:2: expected 'key = value'"):
+                ini.read(p)
+            p = write(os.path.join(d, "c.ini"), "[s]\nn = x # comment\n")
+            cfg = ini.read(p)
+            self.assertEqual(cfg.get("s", "n"), "x")
+            with self.assertRaisesRegex(FlowError, r"c\.ini:2: key 'n' = 'x' is not a number"):
+                cfg.number("s", "n")
+
+
+class SramTest(unittest.TestCase):
+    def model(self, feature_nm):
+        with open(os.path.join(SYNTH, "tech40.ini"), encoding="utf-8") as f:
+            text = f.read().replace("feature_nm = 40", f"feature_nm = {feature_nm}")
+        with tempfile.TemporaryDirectory() as d:
+            return sram.SramModel(ini.read(write(os.path.join(d, "t.ini"), text)))
+
+    def test_reproduces_cacti_calibration_at_its_node(self):
+        m = self.model(45)
+        for entries, width, area, t_ns in ((64, 7, 387.30, 0.164), (64, 32, 1240.62, 0.207),
+                                           (2048, 39, 45478.8, 0.435)):
+            est = m.estimate(entries, width, 1)
+            self.assertAlmostEqual(est["area_um2"] / area, 1.0, places=6)
+            self.assertAlmostEqual(est["access_ps"], 1000 * t_ns, places=6)
+            self.assertTrue(est["in_range"])
+
+    def test_scales_to_40nm_and_ports(self):
+        m45, m40 = self.model(45), self.model(40)
+        a45, a40 = m45.estimate(64, 32)["area_um2"], m40.estimate(64, 32)["area_um2"]
+        self.assertAlmostEqual(a40 / a45, (40 / 45) ** 2, places=9)
+        # CACTI: 146 F^2 cell, aspect 1.46 -> 0.4 x 0.584 um at 40 nm; a 2nd port adds two
+        # 2.5 F local-wire pitches (0.2 um) to the width and to the height
+        self.assertAlmostEqual(m40.cell_um2(1), 0.4 * 0.584, places=9)
+        self.assertAlmostEqual(m40.cell_um2(2), 0.6 * 0.784, places=9)
+        one, two = m40.estimate(16, 40, 1), m40.estimate(16, 40, 2)
+        self.assertGreater(two["area_um2"], one["area_um2"])
+        self.assertGreater(two["access_ps"], one["access_ps"])
+        self.assertFalse(m40.estimate(4, 8)["in_range"])
+
+
+class DiscoveryTest(unittest.TestCase):
+    def test_ports_def_config_and_overrides(self):
+        with tempfile.TemporaryDirectory() as root:
+            write(os.path.join(root, "rtl", "foo", "foo_ports.def"),
+                  'HD_BLOCK(foo, 3, "doc")\nHD_CLOCK(clock)\nHD_RESET(rst_n)\n')
+            write(os.path.join(root, "rtl", "foo", "foo.sv"), "module foo; endmodule\n")
+            write(os.path.join(root, "rtl", "foo", "foo_tb.sv"), "module foo_tb; endmodule\n")
+            write(os.path.join(root, "configs", "rtl", "foo.ini"), "[foo]\nWidth = 8\nDepth = 4\n")
+            bi = write(os.path.join(root, "blocks.ini"),
+                       "[foo]\nper_sm = 2\nparams = Depth=16\nsmoke_params = Depth=2\n"
+                       "arrays = mem_q:16x8:2\n[bar]\nmechanism = zorua\n")
+            found = blocks.discover(root, bi)
+            self.assertEqual([b.name for b in found], ["foo"])
+            foo = found[0]
+            self.assertEqual((foo.latency, foo.clock, foo.reset, foo.per_sm), (3, "clock", "rst_n", 2))
+            self.assertEqual({k: v[0] for k, v in foo.params.items()}, {"Width": "8", "Depth": "16"})
+            self.assertEqual([os.path.basename(s) for s in foo.sources], ["foo.sv"])
+            self.assertEqual((foo.arrays[0].entries, foo.arrays[0].width, foo.arrays[0].ports), (16, 8, 2))
+            self.assertEqual(blocks.listed_names(bi), {"foo": None, "bar": "zorua"})
+            with self.assertRaisesRegex(FlowError, "unknown block"):
+                blocks.discover(root, bi, {"nope"})
+            write(bi, "[foo]\nper_sm = zero\n")
+            with self.assertRaisesRegex(FlowError, r"blocks\.ini:2: key 'per_sm'"):
+                blocks.discover(root, bi)
+
+
+class ClaimTest(unittest.TestCase):
+    def test_dash_until_built_and_sums(self):
+        claim = {"mechanism": "gpuduet", "unit": "bytes_sm"}
+        rows = [{"block": "wct", "ok": False, "mechanism": "gpuduet"}]
+        self.assertEqual(report.heddle_figure(claim, rows)[0], "-")
+        rows.append({"block": "bm", "ok": True, "mechanism": "gpuduet",
+                     "numbers": {"storage_bytes_per_sm": 384.0}})
+        rows.append({"block": "q", "ok": True, "mechanism": "gpuduet",
+                     "numbers": {"storage_bytes_per_sm": 38.0}})
+        text, val, used = report.heddle_figure(claim, rows)
+        self.assertEqual((val, used), (422.0, ["bm", "q"]))
+        area = {"mechanism": "zorua", "unit": "mm2_chip", "sms": 15}
+        rows = [{"block": "t", "ok": True, "mechanism": "zorua",
+                 "numbers": {"per_sm_mm2": {"best": 0.002}}}]
+        self.assertAlmostEqual(report.heddle_figure(area, rows)[1], 0.03)
+
+
+@unittest.skipUnless(HAVE_TOOLS, "yosys, sta or the osu018 liberty missing")
+class FlowTest(unittest.TestCase):
+    """End to end through synth/run.sh on tiny modules."""
+
+    def run_flow(self, d, name, sv, extra=(), ini_extra=""):
+        write(os.path.join(d, name, f"{name}.sv"), sv)
+        bi = write(os.path.join(d, "blocks.ini"),
+                   f"[flow]\ngpu_config = configs/fermi-gtx480.ini\n[{name}]\ndir = {os.path.join(d, name)}\n"
+                   f"per_sm = 2\n{ini_extra}")
+        out = os.path.join(d, "out")
+        proc = subprocess.run([os.path.join(SYNTH, "run.sh"), "--blocks-ini", bi, "--block", name,
+                               "--out", out, *extra], capture_output=True, text=True, timeout=600)
+        data = None
+        if os.path.isfile(os.path.join(out, "synth.json")):
+            with open(os.path.join(out, "synth.json"), encoding="utf-8") as f:
+                data = json.load(f)
+        return proc, data
+
+    def test_latch_fails_the_block(self):
+        for kind in ("always_comb", "always @*"):       # Yosys errors on one, warns on the other
+            sv = ("module lat (input logic en_i, input logic d_i, output logic q_o);\n"
+                  f"  {kind} if (en_i) q_o = d_i;\nendmodule\n")
+            with tempfile.TemporaryDirectory() as d:
+                proc, data = self.run_flow(d, "lat", sv)
+                self.assertEqual(proc.returncode, 1, proc.stderr)
+                self.assertIn("latch inferred", proc.stderr)
+                self.assertIn("q_o", proc.stderr)
+                self.assertFalse(data["blocks"][0]["ok"])
+
+    def test_syntax_error_is_located(self):
+        with tempfile.TemporaryDirectory() as d:
+            proc, _ = self.run_flow(d, "bad", "module bad (input logic a_i);\n  assign = ;\nendmodule\n")
+            self.assertEqual(proc.returncode, 1)
+            self.assertRegex(proc.stderr, r"bad\.sv:2")
+
+    MEM = """module memblk (
+  input  logic clk_i, input logic we_i, input logic [3:0] waddr_i, input logic [3:0] raddr_i,
+  input  logic [15:0] wdata_i, output logic [15:0] rdata_o);
+  logic [15:0] mem_q [16];
+  always_ff @(posedge clk_i) begin
+    if (we_i) mem_q[waddr_i] <= wdata_i;
+    rdata_o <= mem_q[raddr_i];
+  end
+endmodule
+"""
+
+    def test_memory_becomes_sram_variant(self):
+        with tempfile.TemporaryDirectory() as d:
+            proc, data = self.run_flow(d, "memblk", self.MEM)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            row = data["blocks"][0]
+            n = row["numbers"]
+            self.assertEqual(len(n["arrays"]), 1)
+            arr = n["arrays"][0]
+            self.assertEqual((arr["entries"], arr["width"], arr["ports"]), (16, 16, 2))
+            self.assertGreaterEqual(n["mapped"]["flip_flops"], 256)
+            self.assertLess(n["area40_sram_um2"], n["area40_flops_um2"])
+            self.assertAlmostEqual(n["per_sm_mm2"]["flops"], 2 * n["area40_flops_um2"] / 1e6)
+            self.assertGreater(n["timing"]["crit_ps"], 0)
+            self.assertTrue(n["timing"]["sequential"])
+
+    def test_user_liberty_replaces_osu018(self):
+        with tempfile.TemporaryDirectory() as d:
+            proc, base = self.run_flow(d, "memblk", self.MEM)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(OSU, encoding="utf-8") as f:
+                text = f.read()
+            lib2 = write(os.path.join(d, "big", "twice.lib"),
+                         text.replace("library(osu018_stdcells)", "library(twice)")
+                         .replace("area : 24;", "area : 48;"))     # NAND2X1 and others doubled
+            proc, data = self.run_flow(d, "memblk", self.MEM, ("--liberty", lib2))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            lib = data["meta"]["library"]
+            self.assertEqual((lib["name"], lib["area_source"], lib["spice"]), ("twice", "liberty", None))
+            self.assertAlmostEqual(lib["nand2_um2"], 48.0)
+            self.assertIsNone(data["blocks"][0]["numbers"]["mapped"]["transistors"])
+            self.assertAlmostEqual(lib["fo4_ps"], base["meta"]["library"]["fo4_ps"], places=6)
+
+
+if __name__ == "__main__":
+    unittest.main()
