@@ -9,7 +9,8 @@
 # command to install them, and the build goes on if the required tools are already there.
 #
 # Required: build-essential cmake (gcc, make); verilator libsystemc-dev yosys zlib1g-dev (the RTL
-# blocks: co-simulation, SystemC testbenches, lint, port check, synthesis). Optional: clang libclang-rt-14-dev (the libFuzzer
+# blocks: co-simulation, SystemC testbenches, lint, port check, synthesis); opensta
+# qflow-tech-osu018 (synth/run.sh: timing, the osu018 standard cells). Optional: clang libclang-rt-14-dev (the libFuzzer
 # run in scripts/test.sh). Later issues add verilator, SystemC, yosys, ... to the lists below.
 #
 # Usage: scripts/setup.sh [--install-only | --no-install] [--build-dir DIR] [--build-type TYPE]
@@ -21,7 +22,7 @@ build_type=Release
 do_install=1
 do_build=1
 
-required_pkgs=(build-essential cmake verilator libsystemc-dev yosys zlib1g-dev)
+required_pkgs=(build-essential cmake verilator libsystemc-dev yosys zlib1g-dev opensta qflow-tech-osu018)
 optional_pkgs=(clang libclang-rt-14-dev)
 
 usage() {
