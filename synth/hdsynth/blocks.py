@@ -115,6 +115,35 @@ def _sources(blk, root):
     blk.includes = [d for d in (os.path.join(root, "rtl", "include"), blk.dir) if os.path.isdir(d)]
 
 
+def declared_params(blk):
+    """Names of the (non-local) parameters of the block's top module, from its source text."""
+    for src in blk.sources:
+        with open(src, encoding="utf-8", errors="replace") as f:
+            text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", f.read(), flags=re.S)
+        m = re.search(rf"\bmodule\s+{re.escape(blk.top)}\s*#\s*\((.*?)\)\s*\(", text, re.S)
+        if m:
+            return set(re.findall(r"\bparameter\b[^=,;]*?(\w+)\s*=", m.group(1)))
+        if re.search(rf"\bmodule\s+{re.escape(blk.top)}\b", text):
+            return set(re.findall(r"\bparameter\b[^=,;]*?(\w+)\s*=", text))
+    raise FlowError(blk.dir, f"block {blk.name}: no module {blk.top} in {', '.join(blk.sources)}")
+
+
+def applicable(blk, params):
+    """(params the top declares, names skipped): keys of configs/rtl/ that the RTL does not
+    declare (C-model-only keys) are skipped; an undeclared blocks.ini override is an error."""
+    decl = declared_params(blk)
+    use, skipped = {}, []
+    for name, (val, where) in params.items():
+        if name in decl:
+            use[name] = (val, where)
+        elif "configs" + os.sep + "rtl" in where:
+            skipped.append(name)
+        else:
+            raise FlowError(where, f"block {blk.name}: module {blk.top} has no parameter '{name}'",
+                            f"its parameters: {', '.join(sorted(decl)) or 'none'}")
+    return use, skipped
+
+
 def discover(root, blocks_ini, only=None):
     """The blocks to synthesize, in name order; only: a set of names (error if unknown)."""
     cfg = inimod.read(blocks_ini) if os.path.isfile(blocks_ini) else inimod.Ini(blocks_ini, {})

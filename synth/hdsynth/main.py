@@ -85,6 +85,7 @@ def _one_block(blk, args, lib, facts, tech, gpu, work_root):
     params = dict(blk.params)
     if args.smoke:
         params.update(blk.smoke_params)
+    params, skipped = blocksmod.applicable(blk, params)
     work = os.path.join(work_root, blk.name)
     period_ps = 1e6 / gpu["core_mhz"]
     delay_target = period_ps * facts.fo4["fo4_ps"] / tech.fo4_ps
@@ -99,6 +100,7 @@ def _one_block(blk, args, lib, facts, tech, gpu, work_root):
     return {"block": blk.name, "ok": True, "fixture": blk.fixture, "mechanism": blk.mechanism,
             "top": blk.top, "params": {k: v[0] for k, v in params.items()},
             "param_sources": {k: v[1] for k, v in params.items()},
+            "params_not_in_rtl": skipped,
             "per_sm": blk.per_sm, "per_sm_source": blk.per_sm_where,
             "sources": [os.path.relpath(s, ROOT) for s in blk.sources],
             "numbers": nums, "seconds": round(time.monotonic() - t0, 1),

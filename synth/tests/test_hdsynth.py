@@ -110,9 +110,13 @@ class DiscoveryTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as root:
             write(os.path.join(root, "rtl", "foo", "foo_ports.def"),
                   'HD_BLOCK(foo, 3, "doc")\nHD_CLOCK(clock)\nHD_RESET(rst_n)\n')
-            write(os.path.join(root, "rtl", "foo", "foo.sv"), "module foo; endmodule\n")
+            write(os.path.join(root, "rtl", "foo", "foo.sv"),
+                  "// module foo #(parameter int Fake = 1) ();\n"
+                  "module foo #(\n  parameter int unsigned Width = 8,\n  parameter int Depth = 4,\n"
+                  "  localparam int W2 = 2 * Width\n) (input logic a_i);\nendmodule\n")
             write(os.path.join(root, "rtl", "foo", "foo_tb.sv"), "module foo_tb; endmodule\n")
-            write(os.path.join(root, "configs", "rtl", "foo.ini"), "[foo]\nWidth = 8\nDepth = 4\n")
+            write(os.path.join(root, "configs", "rtl", "foo.ini"),
+                  "[foo]\nWidth = 8\nDepth = 4\nCModelOnly = 3\n")
             bi = write(os.path.join(root, "blocks.ini"),
                        "[foo]\nper_sm = 2\nparams = Depth=16\nsmoke_params = Depth=2\n"
                        "arrays = mem_q:16x8:2\n[bar]\nmechanism = zorua\n")
@@ -120,7 +124,13 @@ class DiscoveryTest(unittest.TestCase):
             self.assertEqual([b.name for b in found], ["foo"])
             foo = found[0]
             self.assertEqual((foo.latency, foo.clock, foo.reset, foo.per_sm), (3, "clock", "rst_n", 2))
-            self.assertEqual({k: v[0] for k, v in foo.params.items()}, {"Width": "8", "Depth": "16"})
+            self.assertEqual({k: v[0] for k, v in foo.params.items()},
+                             {"Width": "8", "Depth": "16", "CModelOnly": "3"})
+            self.assertEqual(blocks.declared_params(foo), {"Width", "Depth"})
+            use, skipped = blocks.applicable(foo, foo.params)
+            self.assertEqual((sorted(use), skipped), (["Depth", "Width"], ["CModelOnly"]))
+            with self.assertRaisesRegex(FlowError, r"blocks\.ini:\d+: block foo: module foo has no parameter 'Nope'"):
+                blocks.applicable(foo, dict(foo.params, Nope=("1", bi + ":3")))
             self.assertEqual([os.path.basename(s) for s in foo.sources], ["foo.sv"])
             self.assertEqual((foo.arrays[0].entries, foo.arrays[0].width, foo.arrays[0].ports), (16, 8, 2))
             self.assertEqual(blocks.listed_names(bi), {"foo": None, "bar": "zorua"})
