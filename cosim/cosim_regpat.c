@@ -7,6 +7,15 @@
  * c+3. Each sample ends with three idle cycles so that every write-back has landed before the
  * model runs on. Liveness (and the register allocation that gives the full context size) is
  * built once per PTX function and cached.
+ *
+ * The context (Lin §2.3, Fig 2.6/2.8) is the register file's: the full context of a warp is the
+ * allocator's physical registers per thread (as `ptxas -v` reports them) x 32 lanes x 4 B; the
+ * live context is the live values that occupy a physical register (or a spill slot). Values
+ * the allocator keeps as constants (HD_RA_REMAT: parameters, immediates, special registers,
+ * rematerialised where read) and registers written but never read hold no register, need no
+ * save and are not fed to the blocks. A warp's full context is never below its live words
+ * (it only could be where a divergent union row joins values that share a register; counted in
+ * full_raised), so live <= full and, per register, compressed <= live hold by construction.
  */
 #include "cosim_regpat.h"
 
@@ -56,6 +65,7 @@ struct fn_info {
     struct hd_cfg *cfg;
     struct hd_liveness *lv;
     uint32_t regs_per_thread; /* regalloc's count (or live-word maximum as a fallback) */
+    uint8_t *held;            /* [nregs] 1: the value occupies a register (REG or SPILLED) */
 };
 
 struct hd_cosim_regpat {
@@ -127,8 +137,18 @@ static struct fn_info *fn_info(struct hd_cosim_regpat *s, const struct hd_func *
     struct hd_regalloc ra;
     char raerr[256];
     fi->regs_per_thread = fi->lv->max_words;
+    fi->held = malloc(f->nregs ? f->nregs : 1);
+    if (!fi->held) {
+        hd_liveness_free(fi->lv);
+        hd_cfg_free(fi->cfg);
+        snprintf(err, errlen, "cosim: out of memory");
+        return NULL;
+    }
+    memset(fi->held, 1, f->nregs ? f->nregs : 1); /* no allocation: every live value counts */
     if (hd_regalloc_run(f, fi->cfg, fi->lv, NULL, &ra, raerr, sizeof raerr) == 0) {
         fi->regs_per_thread = ra.regs_per_thread;
+        for (uint32_t r = 0; r < f->nregs && r < ra.nregs; r++)
+            fi->held[r] = ra.kind[r] == HD_RA_REG || ra.kind[r] == HD_RA_SPILLED;
         hd_regalloc_free(&ra);
     }
     size_t need = fi->lv->stride[HD_RC_DATA] ? fi->lv->stride[HD_RC_DATA] : 1;
@@ -317,6 +337,16 @@ static const uint64_t *live_row(struct hd_cosim_regpat *s, const struct hd_func_
     return hd_liveness_in_row((*fi)->lv, lpc, HD_RC_DATA);
 }
 
+/* A warp's full context in 32-bit words per lane: the allocator's registers per thread, raised
+ * to the live words where a divergent union row exceeds it (counted). */
+static uint64_t full_words(struct hd_cosim_regpat *s, const struct fn_info *fi, uint64_t live)
+{
+    if (live <= fi->regs_per_thread)
+        return fi->regs_per_thread;
+    s->st.full_raised++;
+    return live;
+}
+
 /* Feed every live word of warp w (tb: as part of a TB-level sequence). Returns false on error
  * (message in l->err) or mismatch. */
 static bool feed_reg(struct hd_cosim_regpat *s, struct unit *u, struct slot *sl,
@@ -362,18 +392,22 @@ static int on_sample(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c,
         }
         struct hd_liveness *lv = fi->lv;
         s->st.warp_samples++;
-        s->st.full_bytes += (uint64_t)fi->regs_per_thread * 128u;
         sl.tag.warp = wi;
+        uint64_t live_words = 0;
         for (uint32_t i = 0; i < lv->n[HD_RC_DATA] && ok; i++) {
             if (!(row[i / 64] >> (i % 64) & 1u))
                 continue;
             uint32_t r = lv->reg_of[HD_RC_DATA][i];
+            if (!fi->held[r])
+                continue;
             unsigned words = lv->words[r] > 2 ? 2 : lv->words[r];
             for (unsigned wd = 0; wd < words && ok; wd++) {
-                s->st.live_bytes += 128u;
+                live_words++;
                 ok = feed_reg(s, u, &sl, w, kf->reg_base + r, wd);
             }
         }
+        s->st.live_bytes += live_words * 128u;
+        s->st.full_bytes += full_words(s, fi, live_words) * 128u;
     }
     for (unsigned k = 0; k < DRAIN && ok; k++)
         ok = unit_cycle(s, u, NULL);
@@ -425,6 +459,8 @@ static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c
         if (!(row[i / 64] >> (i % 64) & 1u))
             continue;
         uint32_t r = lv->reg_of[HD_RC_DATA][i];
+        if (!fi->held[r])
+            continue;
         unsigned words = lv->words[r] > 2 ? 2 : lv->words[r];
         for (unsigned wd = 0; wd < words && ok; wd++) {
             live_words++;
@@ -440,7 +476,7 @@ static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c
             }
         }
     }
-    s->st.tb_full_bytes += (uint64_t)nlive * fi->regs_per_thread * 128u;
+    s->st.tb_full_bytes += (uint64_t)nlive * full_words(s, fi, live_words) * 128u;
     s->st.tb_live_bytes += (uint64_t)nlive * live_words * 128u;
     for (unsigned k = 0; k < DRAIN && ok; k++)
         ok = unit_cycle(s, u, NULL);
@@ -542,6 +578,7 @@ void hd_cosim_regpat_destroy(struct hd_cosim_regpat *s)
     for (unsigned i = 0; i < s->nfn; i++) {
         hd_liveness_free(s->fn[i].lv);
         hd_cfg_free(s->fn[i].cfg);
+        free(s->fn[i].held);
     }
     if (s->fst)
         hd_cosim_fst_close(s->fst, NULL, UINT64_MAX);
@@ -620,18 +657,21 @@ static double pct(uint64_t a, uint64_t b)
 void hd_regpat_stats_header(FILE *f)
 {
     fprintf(f, "| workload | live regs | uniform | strided | random | random @32 | live/full | "
-               "warp-comp/full | TB regs | g-uni | l-uni | g-str | l-str | TB random | "
+               "warp-comp/full | comp/live | raised | TB regs | g-uni | l-uni | g-str | l-str | TB random | "
                "TB-comp/warp-comp |\n");
-    fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+               "---:|\n");
 }
 
 void hd_regpat_stats_row(FILE *f, const char *workload, const struct hd_regpat_stats *st)
 {
-    fprintf(f, "| %s | %" PRIu64 " | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | ", workload,
+    fprintf(f, "| %s | %" PRIu64 " | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | "
+               "%" PRIu64 " | ", workload,
             st->regs, pct(st->pat[HD_REGPAT_UNIFORM], st->regs),
             pct(st->pat[HD_REGPAT_STRIDED], st->regs), pct(st->pat[HD_REGPAT_RANDOM], st->regs),
             pct(st->pat32[HD_REGPAT_RANDOM], st->regs), pct(st->live_bytes, st->full_bytes),
-            pct(st->comp_bytes, st->full_bytes));
+            pct(st->comp_bytes, st->full_bytes), pct(st->comp_bytes, st->live_bytes),
+            st->full_raised);
     if (st->tb_regs == 0) {
         fprintf(f, "0 | - | - | - | - | - | - |\n");
         return;

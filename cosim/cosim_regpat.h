@@ -44,7 +44,8 @@ struct hd_regpat_stats {
     uint64_t samples, warp_samples;        /* context samples (CTA), warps sampled */
     uint64_t regs, pat[4];                 /* live vector registers, by pattern code */
     uint64_t pat32[4];                     /* the same registers analysed 32 lanes wide ("_vec") */
-    uint64_t full_bytes, live_bytes, comp_bytes;
+    uint64_t full_bytes, live_bytes, comp_bytes; /* context sizes (cosim_regpat.c: "context") */
+    uint64_t full_raised;                  /* warps whose live words exceeded the allocation */
     uint64_t tb_points, tb_skipped;        /* barrier points analysed / skipped (warps apart) */
     uint64_t tb_regs, tb_cls[6];           /* logical registers per TB, by TB-level class */
     uint64_t tb_full_bytes, tb_live_bytes, tb_warp_bytes, tb_comp_bytes;

@@ -26,6 +26,14 @@ foreach(b ${HD_RTL_BLOCKS})
   endif()
 endforeach()
 
+# Context sizes (Lin Fig 2.8): live <= full and compressed <= live (C references only).
+foreach(w sgemm bfs montecarlo reduction)
+  add_test(NAME regpat_context_${w}
+           COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle> -DWORKLOAD=${w}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/ctxcheck.cmake)
+  set_tests_properties(regpat_context_${w} PROPERTIES TIMEOUT 300)
+endforeach()
+
 if(TARGET hd_cosim_vl)
   foreach(w reduction sgemm backprop hotspot bfs)
     add_test(NAME cosim_${w} COMMAND heddle cosim --blocks regpat ${w} --every 500)

@@ -84,13 +84,13 @@ static int parse_sms(struct hd_cosim_opts *o, const char *v)
     return 0;
 }
 
-static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, bool stats)
+/* Parse the command line into *c; `sets` has room for argc entries (cli_gpu.h) and stays owned
+ * by the caller. Returns 0, -1 after --help, or an exit code after a usage message. */
+static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, bool stats,
+                 const char **sets)
 {
     memset(c, 0, sizeof *c);
-    static const char *sets[256];
-    if (argc > 256)
-        return hd_cli_usage(cmd, "too many arguments");
-    c->cfg.sets = sets; /* room for argc entries (cli_gpu.h) */
+    c->cfg.sets = sets;
     c->o.every = 1000;
     c->o.tb_level = true;
     c->o.rtl = !stats;
@@ -279,10 +279,10 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
     return HD_CLI_OK;
 }
 
-int hd_cli_cosim(int argc, char **argv)
+static int cosim_main(int argc, char **argv, const char **sets)
 {
     struct cosim_opts c;
-    int rc = parse("cosim", argc, argv, &c, false);
+    int rc = parse("cosim", argc, argv, &c, false, sets);
     if (rc != 0)
         return rc < 0 ? HD_CLI_OK : rc;
     const struct hd_workload *w = hd_workload_find(c.workload);
@@ -297,10 +297,20 @@ int hd_cli_cosim(int argc, char **argv)
     return rc;
 }
 
-int hd_cli_regpat_stats(int argc, char **argv)
+int hd_cli_cosim(int argc, char **argv)
+{
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    if (!sets)
+        return hd_cli_fail("cosim", "out of memory");
+    int rc = cosim_main(argc, argv, sets);
+    free(sets);
+    return rc;
+}
+
+static int stats_main(int argc, char **argv, const char **sets)
 {
     struct cosim_opts c;
-    int rc = parse("regpat-stats", argc, argv, &c, true);
+    int rc = parse("regpat-stats", argc, argv, &c, true, sets);
     if (rc != 0)
         return rc < 0 ? HD_CLI_OK : rc;
     bool all = strcmp(c.workload, "all") == 0;
@@ -325,4 +335,14 @@ int hd_cli_regpat_stats(int argc, char **argv)
             worst = HD_CLI_FAIL;
     }
     return worst;
+}
+
+int hd_cli_regpat_stats(int argc, char **argv)
+{
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    if (!sets)
+        return hd_cli_fail("regpat-stats", "out of memory");
+    int rc = stats_main(argc, argv, sets);
+    free(sets);
+    return rc;
 }
