@@ -323,8 +323,10 @@ static void check_imm(struct hd_ptx_parser *p, const struct hd_instr *in, struct
     double d;
     uint64_t u = (uint64_t)o->imm;
     if (t == HD_T_PRED) {
-        /* Only mov.pred takes a constant (0 or 1) for a predicate. */
-        if (in->op != HD_OP_MOV || o->kind != HD_OPND_IMM_INT || (o->imm != 0 && o->imm != 1))
+        /* Only mov.pred takes a constant for a predicate: 0, or 1 / -1 (true; nvcc -G writes
+         * `mov.pred %p4, -1;`). The value keeps its bits; the predicate is bit 0. */
+        if (in->op != HD_OP_MOV || o->kind != HD_OPND_IMM_INT ||
+            (o->imm != 0 && o->imm != 1 && o->imm != -1))
             fail_opnd(p, in, at, k, "expected a predicate register");
         return;
     }

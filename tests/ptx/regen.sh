@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # regen.sh - regenerate the front end's test corpus tests/ptx/good/*.ptx from the .cu files there.
 #
-# Each NAME.cu gives NAME.ptx with the project's flags (-arch=compute_75 -ptx -O3). Two extra
+# Each NAME.cu gives NAME.ptx with the project's flags (-arch=compute_75 -ptx -O3). Extra
 # files exercise debug directives: warp_lineinfo.ptx (-lineinfo: .file/.loc) and
-# atomics_debug.ptx (-G: .loc, .section DWARF blocks, unoptimised code); their .file lines hold
-# the absolute paths nvcc saw, which the parser skips.
+# atomics_debug.ptx, half_debug.ptx, calls_debug.ptx (-G: .loc, .section DWARF blocks,
+# unoptimised code with stack frames); their .file lines hold the absolute paths nvcc saw, which
+# the parser skips.
 # Usage: tests/ptx/regen.sh   (needs nvcc: $HD_NVCC, else nvcc on PATH, else /usr/local/cuda/bin/nvcc)
 set -euo pipefail
 dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/good" && pwd)"
@@ -17,5 +18,7 @@ for cu in *.cu; do
     "$nvcc" "${flags[@]}" "$cu" -o "${cu%.cu}.ptx"
 done
 "$nvcc" "${flags[@]}" -lineinfo warp.cu -o warp_lineinfo.ptx
-"$nvcc" -arch=compute_75 -ptx -G atomics.cu -o atomics_debug.ptx
+for cu in atomics half calls; do
+    "$nvcc" -arch=compute_75 -ptx -G "$cu.cu" -o "${cu}_debug.ptx"
+done
 echo "regenerated $(ls *.ptx | wc -l) files in $dir"

@@ -50,7 +50,7 @@ static void test_cas64(struct kit *k, struct hd_module *mod)
 
 static void test_tiles(struct kit *k, struct hd_module *mod)
 {
-    hd_test_begin(k->t, "coop.cu cg_tiles: tile<32> shfl_down sums, tile<8> xor/idx/ballot/any/all");
+    hd_test_begin(k->t, "coop.cu cg_tiles: tile<32> shfl_down sums, tile<8> xor/idx/ballot/...");
     enum { N = 300, B = 128, CTAS = (N + B - 1) / B, T = CTAS * B, W = T / 32 };
     int32_t in[N], sums[W], out[4 * N];
     uint64_t seed = 17;

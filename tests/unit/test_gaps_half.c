@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT
  * test_gaps_half.c - the cuda_fp16.h / cuda_bf16.h intrinsics of tests/ptx/good/half.cu (nvcc 13
- * output) run on the functional model, every result bit-compared with a CPU reference: exact
- * arithmetic in long double rounded once by gaps_kit.h's own rounding (IEEE half and bfloat16,
- * every direction), float steps done in C float where the PTX does them in .f32. Inputs are
- * chosen lanes (overflow, infinities, NaN, subnormals, ties) and pseudo-random values.
+ * output, both -O3 and -G builds) run on the functional model, every result bit-compared with a
+ * CPU reference: exact arithmetic in long double rounded once by gaps_kit.h's own rounding (IEEE
+ * half and bfloat16, every direction), float steps done in C float where the PTX does them in
+ * .f32. Inputs are chosen lanes (overflow, infinities, NaN, subnormals, ties) and pseudo-random
+ * values.
  */
 #include "gaps_kit.h"
 
-#define PTX "tests/ptx/good/half.ptx"
+static const char *const ptx_files[] = {"tests/ptx/good/half.ptx",
+                                        "tests/ptx/good/half_debug.ptx"};
 #define N 96
 #define NH 24 /* results per thread of half_ops (half.cu) */
 #define NB 8  /* results per thread of bf16_ops */
@@ -80,7 +82,6 @@ static void half_ref(int t, uint16_t ua, uint16_t ub, uint16_t uc, uint16_t o[NH
 
 static void test_half_ops(struct kit *k, struct hd_module *mod)
 {
-    hd_test_begin(k->t, "half.cu half_ops: __hadd ... __hfma2, comparisons, conversions");
     static const uint16_t chosen[][3] = {
         {0x3c00, 0x4000, 0x3800}, /* 1, 2, 0.5 */
         {0x7bff, 0x7bff, 0xfbff}, /* 65504: overflow to infinity, saturation */
@@ -155,7 +156,6 @@ static float bits_f32(uint32_t u)
 
 static void test_bf16_ops(struct kit *k, struct hd_module *mod)
 {
-    hd_test_begin(k->t, "half.cu bf16_ops: __float2bfloat16 (rn, rz), bf16 add/mul/sub, packing");
     static const uint32_t chosen[][2] = {
         {0x3f800000, 0x40000000}, /* 1, 2 */
         {0x3f808000, 0x3f818000}, /* ties: to even (down), rz */
@@ -212,9 +212,18 @@ int main(void)
     struct hd_test_state t = {0};
     struct kit k;
     kit_open(&k, &t);
-    struct hd_module *mod = gk_load(&k, PTX);
-    if (mod) {
+    for (int f = 0; f < 2; f++) {
+        char name[160];
+        snprintf(name, sizeof name, "%s: half_ops (__hadd ... __hfma2, comparisons, conversions)",
+                 ptx_files[f]);
+        hd_test_begin(&t, name);
+        struct hd_module *mod = gk_load(&k, ptx_files[f]);
+        if (!mod)
+            continue;
         test_half_ops(&k, mod);
+        snprintf(name, sizeof name, "%s: bf16_ops (__float2bfloat16 rn/rz, add/mul/sub, packing)",
+                 ptx_files[f]);
+        hd_test_begin(&t, name);
         test_bf16_ops(&k, mod);
     }
     kit_close(&k);

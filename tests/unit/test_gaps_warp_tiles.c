@@ -13,22 +13,22 @@
     "\tmov.u32 %r1, %laneid;\n\tmul.wide.u32 %rd3, %r1, 8;\n\tadd.s64 %rd4, %rd1, %rd3;\n"       \
     "\tand.b32 %r3, %r1, 24;\n\tmov.u32 %r5, 255;\n\tshl.b32 %r4, %r5, %r3;\n"                    \
     "\trem.u32 %r6, %r1, 3;\n\tsetp.eq.u32 %p1, %r6, 0;\n"                                         \
-    "\tvote.sync.ballot.b32 %r7, %p1, %r4;\n"                                                       \
+    "\tvote.sync.ballot.b32 %r7, %p1, %r4;\n"                                                      \
     "\tvote.sync.all.pred %p2, %p1, %r4;\n\tselp.u32 %r8, 1, 0, %p2;\n"                            \
     "\tvote.sync.any.pred %p2, %p1, %r4;\n\tselp.u32 %r9, 2, 0, %p2;\n"                            \
     "\tsetp.lt.u32 %p3, %r1, 12;\n"                                                                \
     "\tvote.sync.uni.pred %p2, %p3, %r4;\n\tselp.u32 %r10, 4, 0, %p2;\n"                           \
     "\tor.b32 %r8, %r8, %r9;\n\tor.b32 %r8, %r8, %r10;\n"                                          \
     "\tmov.b64 %rd5, {%r7, %r8};\n\tst.global.u64 [%rd4], %rd5;\n"                                 \
-    "\tmatch.any.sync.b32 %r11, %r6, %r4;\n"                                                        \
+    "\tmatch.any.sync.b32 %r11, %r6, %r4;\n"                                                       \
     "\tshr.u32 %r12, %r1, 3;\n"                                                                    \
     "\tmatch.all.sync.b32 %r13|%p4, %r12, %r4;\n\tselp.u32 %r14, 1, 0, %p4;\n"                     \
     "\tmatch.all.sync.b32 %r15|%p5, %r6, %r4;\n\tselp.u32 %r16, 2, 0, %p5;\n"                      \
     "\tor.b32 %r14, %r14, %r16;\n"                                                                 \
     "\tmov.b64 %rd5, {%r11, %r13};\n\tst.global.u64 [%rd4+256], %rd5;\n"                           \
     "\tmad.lo.u32 %r17, %r1, 3, 1;\n"                                                              \
-    "\tredux.sync.add.u32 %r18, %r17, %r4;\n"                                                       \
-    "\tredux.sync.max.u32 %r19, %r17, %r4;\n"                                                       \
+    "\tredux.sync.add.u32 %r18, %r17, %r4;\n"                                                      \
+    "\tredux.sync.max.u32 %r19, %r17, %r4;\n"                                                      \
     "\tmov.b64 %rd5, {%r18, %r19};\n\tst.global.u64 [%rd4+512], %rd5;\n"                           \
     "\tmov.b64 %rd5, {%r14, %r15};\n\tst.global.u64 [%rd4+768], %rd5;\n"                           \
     "\tret;\n}\n"
