@@ -11,7 +11,7 @@ build=${1:-build}
 [ $# -gt 0 ] && shift
 heddle=$build/heddle
 [ -x "$heddle" ] || { echo "cosim-sweep: no $heddle (build first)" >&2; exit 2; }
-workloads=$("$heddle" list | awk 'NR > 1 && NF { print $1 }')
+workloads=$("$heddle" list | awk 'NR > 1 && (!NF || /^\(/) { exit } NR > 1 { print $1 }')
 echo "| workload | samples | warps | barrier points | block cycles | against RTL | mismatches | wall s |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 fail=0

@@ -1,6 +1,10 @@
 # Co-simulation and RTL tests (issue 6): Verilator lint, the port check of every block's .sv
 # against its ports.def, a smoke synthesis (Yosys, no latches), full-GPU co-simulation of small
 # workloads with 0 mismatches, and the fault build (HD_FAULT_REGPAT_FLIP) caught with its FST.
+# CI cost: the latch check stops Yosys before fine-grained mapping (-run :fine: proc has made
+# every latch a $dlatch by then; the full mapped synthesis is synth/'s flow, which took 3 min for
+# regpat_decomp's 32 multipliers); seven workloads run in lockstep here, all of them in
+# scripts/cosim-sweep.sh (docs/blocks/regpat.md).
 add_executable(hd_portlist ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portlist.c)
 target_link_libraries(hd_portlist PRIVATE hd_compressors)
 
@@ -8,10 +12,16 @@ set(HD_RTL ${CMAKE_SOURCE_DIR}/rtl)
 set(HD_RTL_BLOCKS regpat_comp regpat_decomp regpat_tbcls)
 find_program(HD_VERILATOR verilator)
 find_program(HD_YOSYS yosys)
+include(${CMAKE_SOURCE_DIR}/cosim/rtl_config.cmake)
 foreach(b ${HD_RTL_BLOCKS})
+  hd_rtl_config(${b} params) # configs/rtl/<block>.ini (rule R4): -G list and Yosys chparam
+  add_test(NAME rtl_config_${b}
+           COMMAND ${CMAKE_COMMAND} -DINI=${CMAKE_SOURCE_DIR}/configs/rtl/${b}.ini
+                   -DSV=${HD_RTL}/${b}/${b}.sv -DBLOCK=${b}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/configcheck.cmake)
   if(HD_VERILATOR)
     add_test(NAME rtl_lint_${b}
-             COMMAND ${HD_VERILATOR} --lint-only -Wall --assert -I${HD_RTL}/include
+             COMMAND ${HD_VERILATOR} --lint-only -Wall --assert -I${HD_RTL}/include ${params}
                      ${HD_RTL}/lint/${b}.vlt ${HD_RTL}/${b}/${b}.sv)
   endif()
   if(HD_YOSYS)
@@ -21,7 +31,7 @@ foreach(b ${HD_RTL_BLOCKS})
                      -DOUT=${CMAKE_CURRENT_BINARY_DIR}/${b}_ports.json
                      -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portcheck.cmake)
     add_test(NAME rtl_synth_${b}
-             COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; synth -top ${b}; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR*")
+             COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${params_CHPARAM}; synth -top ${b} -run :fine; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
     set_tests_properties(rtl_synth_${b} PROPERTIES TIMEOUT 300)
   endif()
 endforeach()
@@ -35,7 +45,7 @@ foreach(w sgemm bfs montecarlo reduction)
 endforeach()
 
 if(TARGET hd_cosim_vl)
-  foreach(w reduction sgemm backprop hotspot bfs)
+  foreach(w reduction sgemm backprop hotspot bfs nw montecarlo)
     add_test(NAME cosim_${w} COMMAND heddle cosim --blocks regpat ${w} --every 500)
     set_tests_properties(cosim_${w} PROPERTIES TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "0 mismatches" FAIL_REGULAR_EXPRESSION "MISMATCH")
