@@ -377,6 +377,38 @@ static int64_t dp_ext(uint32_t v, unsigned bits, int sgn)
     return sgn ? hd_sext(v, bits) : (int64_t)(v & hd_wmask(bits));
 }
 
+/* fns.b32 d, mask, base, offset: the position of the |offset|-th set bit of mask counting from
+ * bit `base` upwards (offset > 0) or downwards (offset < 0); offset 0 asks whether bit `base` is
+ * set. Not found: 0xffffffff (PTX ISA, fns). A base above 31 is undefined in PTX; here nothing
+ * is found. */
+static int x_fns(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
+{
+    struct hd_lanes M = hd_src(x, d, 0), B = hd_src(x, d, 1), O = hd_src(x, d, 2);
+    uint64_t *D = hd_dst(x, d, 0);
+    HD_FOR_LANES(mask, l) {
+        const uint32_t m = (uint32_t)HD_V(M, l), base = (uint32_t)HD_V(B, l);
+        const int32_t off = (int32_t)(uint32_t)HD_V(O, l);
+        uint32_t r = 0xffffffffu;
+        if (off == 0) {
+            if (base < 32 && ((m >> base) & 1u))
+                r = base;
+        } else {
+            int64_t count = (off > 0 ? (int64_t)off : -(int64_t)off) - 1;
+            for (int32_t pos = (int32_t)base; base < 32 && pos >= 0 && pos < 32;
+                 pos += off > 0 ? 1 : -1) {
+                if (!((m >> pos) & 1u))
+                    continue;
+                if (count-- == 0) {
+                    r = (uint32_t)pos;
+                    break;
+                }
+            }
+        }
+        D[l] = r;
+    }
+    return HD_FUNC_OK;
+}
+
 static int x_dp4a(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t mask)
 {
     const int sa = hd_type_is_signed((enum hd_type)d->type);
@@ -602,6 +634,11 @@ hd_func_exec_fn hd_func_sel_BFI(const struct hd_instr *in)
 {
     (void)in;
     return x_bfi;
+}
+hd_func_exec_fn hd_func_sel_FNS(const struct hd_instr *in)
+{
+    (void)in;
+    return x_fns;
 }
 hd_func_exec_fn hd_func_sel_DP4A(const struct hd_instr *in)
 {

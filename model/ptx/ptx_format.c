@@ -197,6 +197,12 @@ static void put_opcode(struct sbuf *s, const struct hd_instr *in)
         put_space(s, in);
         put(s, ".L2");
         break;
+    case HD_OP_VABSDIFF2: case HD_OP_VABSDIFF4: /* .dtype.atype.btype{.sat}{.add} */
+        put_types(s, in);
+        put_dot(s, hd_type_name((enum hd_type)in->type2));
+        put_arith_flags(s, in);
+        put_dot(s, NAME(atom_names, in->atom));
+        break;
     default:
         put_dot(s, mode_name(in->mode));
         put_dot(s, NAME(rnd_names, in->rnd));

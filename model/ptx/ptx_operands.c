@@ -243,6 +243,14 @@ static void build_slots(struct hd_ptx_parser *p, const struct hd_instr *in, stru
     case HD_OP_PMEVENT:
         add(S, SL_IMM, HD_T_U32, 0);
         break;
+    case HD_OP_FNS: /* fns.b32 d, mask, base, offset */
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T, 0); add(S, SL_SRC, HD_T_U32, 0);
+        add(S, SL_SRC, HD_T_S32, 0);
+        break;
+    case HD_OP_VABSDIFF2: case HD_OP_VABSDIFF4: /* d, a, b, c (no element selectors) */
+        add(S, SL_DST, T, 0); add(S, SL_SRC, T2, 0); add(S, SL_SRC, T2, 0);
+        add(S, SL_SRC, T, 0);
+        break;
     default: /* membar, fence, ret, exit, trap, brkpt: no operands */
         break;
     }

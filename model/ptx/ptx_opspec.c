@@ -171,6 +171,10 @@ static const struct op_rule op_rules[HD_OP_COUNT] = {
     [HD_OP_ACTIVEMASK] = {M(TYPE), 1, 1},
     [HD_OP_REDUX] = {M(TYPE) | M(SYNC) | M(ATOM), 1, 1},
     [HD_OP_PMEVENT] = {0, 0, 0},
+    [HD_OP_FNS] = {M(TYPE), 1, 1},
+    /* vabsdiff2/4.dtype.atype.btype{.sat | .add}: the third type must equal the second */
+    [HD_OP_VABSDIFF2] = {M(TYPE) | M(SAT) | M(ATOM), 3, 3},
+    [HD_OP_VABSDIFF4] = {M(TYPE) | M(SAT) | M(ATOM), 3, 3},
 };
 /* }==== */
 
@@ -251,8 +255,14 @@ void hd_ptx_apply_modifier(struct hd_ptx_parser *p, struct hd_instr *in, uint32_
     if (ty != HD_T_NONE) {
         if (!(r->mods & M(TYPE)) || *ntypes >= r->max_types)
             hd_ptx_fail_tok(p, t, "'%s' takes %s type%s here (extra '%s')", opname,
-                            r->max_types == 0 ? "no" : r->max_types == 1 ? "one" : "two",
-                            r->max_types == 2 ? "s" : "", hd_ptx_tok_show(t, b, sizeof b));
+                            r->max_types == 0   ? "no"
+                            : r->max_types == 1 ? "one"
+                            : r->max_types == 2 ? "two"
+                                                : "three",
+                            r->max_types >= 2 ? "s" : "", hd_ptx_tok_show(t, b, sizeof b));
+        if (*ntypes == 2 && ty != in->type2) /* a video op's .btype: kept only as .atype */
+            hd_ptx_fail_tok(p, t, "'%s' with different .atype and .btype is not supported",
+                            opname);
         if (*ntypes == 0)
             in->type = (uint8_t)ty;
         else
@@ -322,7 +332,8 @@ static const uint8_t op_tclass[HD_OP_COUNT] = {
     [HD_OP_ATOM] = TC_ANY, [HD_OP_RED] = TC_ANY, [HD_OP_BAR] = TC_INT | TC_PRED,
     [HD_OP_BARRIER] = TC_INT | TC_PRED, [HD_OP_NANOSLEEP] = TC_INT, [HD_OP_SHFL] = TC_BIT,
     [HD_OP_VOTE] = TC_BIT | TC_PRED, [HD_OP_MATCH] = TC_BIT, [HD_OP_ACTIVEMASK] = TC_BIT,
-    [HD_OP_REDUX] = TC_INT | TC_BIT,
+    [HD_OP_REDUX] = TC_INT | TC_BIT, [HD_OP_FNS] = TC_BIT, [HD_OP_VABSDIFF2] = TC_INT,
+    [HD_OP_VABSDIFF4] = TC_INT,
 };
 
 static unsigned type_class(enum hd_type t)
@@ -350,7 +361,9 @@ void hd_ptx_check_modifiers(struct hd_ptx_parser *p, struct hd_instr *in, uint32
     enum hd_op op = (enum hd_op)in->op;
     need(p, in, op != HD_OP_BRX, "(indirect branch) is not supported");
     need(p, in, ntypes >= r->min_types,
-         r->min_types == 2 ? "needs two types" : "needs a type");
+         r->min_types == 3   ? "needs three types (.dtype.atype.btype)"
+         : r->min_types == 2 ? "needs two types"
+                             : "needs a type");
     if (ntypes > 0) {
         unsigned tc = type_class((enum hd_type)in->type);
         if (op == HD_OP_AND || op == HD_OP_OR || op == HD_OP_XOR || op == HD_OP_NOT ||
@@ -390,6 +403,18 @@ void hd_ptx_check_modifiers(struct hd_ptx_parser *p, struct hd_instr *in, uint32
         break;
     case HD_OP_ISSPACEP:
         need(p, in, in->space != HD_SPACE_NONE, "needs a state space");
+        break;
+    case HD_OP_FNS:
+        need(p, in, in->type == HD_T_B32, "needs .b32");
+        break;
+    case HD_OP_VABSDIFF2: case HD_OP_VABSDIFF4:
+        need(p, in, (in->type == HD_T_U32 || in->type == HD_T_S32) &&
+                        (in->type2 == HD_T_U32 || in->type2 == HD_T_S32),
+             "takes .u32 or .s32 types");
+        need(p, in, in->atom == HD_ATOM_NONE || in->atom == HD_ATOM_ADD,
+             "takes .add as its only secondary operation");
+        need(p, in, !(in->atom == HD_ATOM_ADD && (in->flags & HD_F_SAT)),
+             "cannot saturate (.sat) with .add");
         break;
     case HD_OP_MEMBAR:
         need(p, in, (seen & M(SCOPE)) != 0, "needs a level (.cta, .gl or .sys)");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# regen.sh - regenerate the front end's test corpus tests/ptx/good/*.ptx from the .cu files there.
+# regen.sh - regenerate the front end's test corpus tests/ptx/good/*.ptx from the .cu files there,
+# and tests/ptx/extra/*.ptx (kernels whose PTX the corpus checks cannot take, run by unit tests).
 #
 # Each NAME.cu gives NAME.ptx with the project's flags (-arch=compute_75 -ptx -O3). Extra
 # files exercise debug directives: warp_lineinfo.ptx (-lineinfo: .file/.loc) and
@@ -22,3 +23,8 @@ for cu in atomics half calls; do
     "$nvcc" -arch=compute_75 -ptx -G "$cu.cu" -o "${cu}_debug.ptx"
 done
 echo "regenerated $(ls *.ptx | wc -l) files in $dir"
+cd ../extra
+for cu in *.cu; do
+    "$nvcc" "${flags[@]}" "$cu" -o "${cu%.cu}.ptx"
+done
+echo "regenerated $(ls *.ptx | wc -l) files in $(pwd)"
