@@ -72,29 +72,42 @@ int hd_addrmap_check(const struct hd_addrmap_params *m, uint32_t slices_per_chan
                      uint32_t banks, char *err, size_t errlen)
 {
     int sb = log2_exact(slices_per_channel), bb = log2_exact(banks);
-    if (sb < 0 || (unsigned)sb != m->sub.n) {
-        snprintf(err, errlen,
-                 "key 'subpartition_bits': %u bits, but [l2] slices_per_channel = %u needs %s",
-                 m->sub.n, slices_per_channel,
-                 sb < 0 ? "a power of two" : "log2 of it");
+    if (sb < 0) {
+        snprintf(err, errlen, "key 'slices_per_channel' in [l2]: %u is not a power of two",
+                 slices_per_channel);
         return -1;
     }
-    if (bb < 0 || (unsigned)bb != m->bank.n) {
-        snprintf(err, errlen, "key 'bank_bits': %u bits, but [dram] banks = %u needs %s",
-                 m->bank.n, banks, bb < 0 ? "a power of two" : "log2 of it");
+    if ((unsigned)sb != m->sub.n) {
+        snprintf(err, errlen,
+                 "key 'subpartition_bits' in [addrmap]: %u bits listed, but [l2] "
+                 "slices_per_channel = %u needs %d",
+                 m->sub.n, slices_per_channel, sb);
+        return -1;
+    }
+    if (bb < 0) {
+        snprintf(err, errlen, "key 'banks' in [dram]: %u is not a power of two", banks);
+        return -1;
+    }
+    if ((unsigned)bb != m->bank.n) {
+        snprintf(err, errlen,
+                 "key 'bank_bits' in [addrmap]: %u bits listed, but [dram] banks = %u needs %d",
+                 m->bank.n, banks, bb);
         return -1;
     }
     if (m->row.n == 0 || m->row.n > 32) {
-        snprintf(err, errlen, "key 'row_bits': between 1 and 32 bits, not %u", m->row.n);
+        snprintf(err, errlen, "key 'row_bits' in [addrmap]: between 1 and 32 bits, not %u",
+                 m->row.n);
         return -1;
     }
     if (m->col.n > 32) {
-        snprintf(err, errlen, "key 'column_bits': at most 32 bits, not %u", m->col.n);
+        snprintf(err, errlen, "key 'column_bits' in [addrmap]: at most 32 bits, not %u",
+                 m->col.n);
         return -1;
     }
     const uint64_t mb = mask_of(&m->bank), mr = mask_of(&m->row), mc = mask_of(&m->col);
     if (mb & mr || mb & mc || mr & mc) {
-        snprintf(err, errlen, "key 'row_bits': bank, row and column bits must not overlap");
+        snprintf(err, errlen,
+                 "key 'row_bits' in [addrmap]: bank, row and column bits must not overlap");
         return -1;
     }
     return 0;
