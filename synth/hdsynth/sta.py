@@ -117,6 +117,26 @@ report_checks -path_delay max -digits 4
     insts = re.findall(r"^\s+[0-9.-]+\s+[0-9.-]+ [v^] (\S+)/\S+ \(", out, re.M)
     stages = len(dict.fromkeys(insts))          # distinct cells on the worst path
     return {"crit_ps": 1000.0 * (PERIOD_NS - float(ws.group(1))),
-            "start": start.group(1).strip() if start else None,
-            "end": end.group(1).strip() if end else None,
+            "start": _name_point(start.group(1).strip(), text, lib) if start else None,
+            "end": _name_point(end.group(1).strip(), text, lib) if end else None,
             "cells_on_path": stages, "sequential": has_clk}
+
+
+def _name_point(point, netlist_text, lib):
+    """'_123_ (rising edge-triggered flip-flop ...)' -> 'used_q[5] (flip-flop)': the register a
+    flip-flop instance holds (its output net), so the report names RTL signals."""
+    inst = point.split(" ", 1)[0]
+    if "flip-flop" not in point and "latch" not in point:
+        return point
+    m = re.search(r"^\s*(\S+)\s+" + re.escape(inst) + r"\s*\((.*?)\);", netlist_text, re.S | re.M)
+    if not m or m.group(1) not in lib.cells:
+        return point
+    for pin in lib.cells[m.group(1)].outputs:
+        q = re.search(r"\." + re.escape(pin) + r"\(\s*([^)]*?)\s*\)", m.group(2))
+        if q and q.group(1):
+            net = q.group(1)
+            names = [net] + re.findall(r"^\s*assign\s+(\S+(?:\s*\[\d+\])?)\s*=\s*" + re.escape(net) + r"\s*;",
+                                       netlist_text, re.M)
+            best = next((n for n in names if re.search(r"_q\b|_q\s*\[|_q\[", n)), names[0])
+            return f"{best.replace(' ', '').lstrip(chr(92))} (flip-flop {inst})"
+    return point
