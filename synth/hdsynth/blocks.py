@@ -59,7 +59,7 @@ def _params(text, where):
     return out
 
 
-def _arrays(text, where):
+def parse_arrays(text, where):
     out = []
     for item in text.split():
         m = re.fullmatch(r"(\w+):(\d+)x(\d+)(?::(\d+))?", item)
@@ -177,7 +177,7 @@ def discover(root, blocks_ini, only=None):
             blk.per_sm_where = cfg.where(sec, "per_sm")
         blk.fixture = cfg.get(sec, "fixture", "false").lower() in ("1", "true", "yes")
         blk.mechanism = cfg.get(sec, "mechanism")
-        blk.arrays = _arrays(cfg.get(sec, "arrays", ""), cfg.where(sec, "arrays"))
+        blk.arrays = parse_arrays(cfg.get(sec, "arrays", ""), cfg.where(sec, "arrays"))
         _rtl_config(root, blk, cfg.get(sec, "rtl_config"))
         blk.params.update(_params(cfg.get(sec, "params", ""), cfg.where(sec, "params")))
         blk.smoke_params = _params(cfg.get(sec, "smoke_params", ""), cfg.where(sec, "smoke_params"))

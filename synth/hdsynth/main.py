@@ -70,6 +70,8 @@ def _claims(path):
             c["block"] = cfg.get(sec, "block")
         if c["unit"] not in ("mm2_chip", "mm2_sm", "bytes_sm", "bytes", "cycles"):
             raise FlowError(cfg.where(sec, "unit"), f"unknown unit '{c['unit']}'")
+        c["tables"] = [{"name": a.name, "entries": a.entries, "width": a.width, "ports": a.ports}
+                       for a in blocksmod.parse_arrays(cfg.get(sec, "tables", ""), cfg.where(sec, "tables"))]
         out.append(c)
     return out
 
@@ -150,6 +152,7 @@ def _run(args):
                 rows.append({"block": name, "ok": False, "mechanism": mech, "per_sm": "-"})
     for c in claims:
         c["heddle"], c["heddle_value"], c["heddle_blocks"] = report.heddle_figure(c, rows)
+        report.price_tables(c, tech.sram)
     meta = {
         "library": {"path": lib.path, "name": lib.name, "lef": lef, "spice": spice,
                     "area_source": facts.area_source, "area_mismatch_liberty_vs_lef": facts.mismatch,

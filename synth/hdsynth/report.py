@@ -41,6 +41,20 @@ def heddle_figure(claim, rows):
     return "-", None, []
 
 
+def price_tables(claim, model):
+    """The paper's own tables (papers.ini tables) through the SRAM model, per SM and in the
+    claim's scope (all its SMs for a per-chip claim)."""
+    if not claim["tables"]:
+        claim["tables_sram"] = None
+        return
+    ests = [dict(model.estimate(t["entries"], t["width"], t["ports"]), name=t["name"])
+            for t in claim["tables"]]
+    per_sm = sum(e["area_um2"] for e in ests) / 1e6
+    scope = claim.get("sms", 1) if claim["unit"] == "mm2_chip" else 1
+    claim["tables_sram"] = {"tables": ests, "bits_per_sm": sum(e["bits"] for e in ests),
+                            "mm2_per_sm": per_sm, "mm2_in_claim_scope": per_sm * scope}
+
+
 def text(meta, rows, claims):
     lines = []
     lib = meta["library"]
@@ -88,10 +102,16 @@ def text(meta, rows, claims):
     lines.append("* flow test fixture (synth/tests), not Heddle RTL. Area: 'best' = SRAM variant "
                  "when the block has storage arrays, else flip-flops.")
     lines.append("")
-    cfmt = "{:<40} {:<42} {}"
-    lines.append(cfmt.format("paper", "claim", "Heddle"))
+    cfmt = "{:<40} {:<42} {:<24} {}"
+    lines.append(cfmt.format("paper", "claim", "paper's tables as SRAM", "Heddle"))
     for c in claims:
-        lines.append(cfmt.format(c["paper"], c["figure"], c["heddle"]))
+        ts = c.get("tables_sram")
+        tab = "-" if not ts else (f"{ts['mm2_in_claim_scope']:.4f} mm2" +
+                                  (f"/{c['sms']} SMs" if c["unit"] == "mm2_chip" else "/SM"))
+        lines.append(cfmt.format(c["paper"], c["figure"], tab, c["heddle"]))
+    lines.append("")
+    lines.append("paper's tables as SRAM: the claim's own storage tables (synth/papers.ini) through "
+                 "Heddle's SRAM model at 40 nm, tables only (no logic).")
     return "\n".join(lines) + "\n"
 
 

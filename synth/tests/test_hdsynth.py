@@ -158,6 +158,23 @@ class ClaimTest(unittest.TestCase):
         self.assertAlmostEqual(report.heddle_figure(area, rows)[1], 0.03)
 
 
+class PapersTest(unittest.TestCase):
+    def test_paper_tables_match_the_papers_storage(self):
+        from hdsynth import main as mainmod
+        claims = {c["key"]: c for c in mainmod._claims(os.path.join(SYNTH, "papers.ini"))}
+        model = sram.SramModel(ini.read(os.path.join(SYNTH, "tech40.ini")))
+        for c in claims.values():
+            report.price_tables(c, model)
+        # the tables add up to the papers' own storage counts
+        self.assertEqual(claims["lin-alloc-tables"]["tables_sram"]["bits_per_sm"], 160 * 8)
+        self.assertEqual(claims["dualkernel"]["tables_sram"]["bits_per_sm"], 512 * 8)  # + 16 flush bits
+        self.assertEqual(claims["gpuduet"]["tables_sram"]["bits_per_sm"], 8272 - 3072)  # bitmap apart
+        self.assertEqual(claims["haws"]["tables_sram"]["bits_per_sm"], 60160)
+        z = claims["zorua"]["tables_sram"]
+        self.assertAlmostEqual(z["mm2_in_claim_scope"], 15 * z["mm2_per_sm"])
+        self.assertIsNone(claims["lin-compressor"]["tables_sram"])
+
+
 @unittest.skipUnless(HAVE_TOOLS, "yosys, sta or the osu018 liberty missing")
 class FlowTest(unittest.TestCase):
     """End to end through synth/run.sh on tiny modules."""
