@@ -7,6 +7,7 @@
 // --sc prefix), TB_IN, TB_OUT, TB_STATE (C reference types), TB_REF_RESET, TB_REF_STEP, TB_BLOCK.
 #include <systemc.h>
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -119,7 +120,14 @@ struct Rng { // xorshift64*: deterministic from --seed
 struct Options {
     uint64_t seed = 1, cycles = 20000;
     std::string fst, replay;
+    bool api = false; // same stimulus through the Verilator C++ API lockstep (run_api)
 };
+
+inline double now_s(void)
+{
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
 
 inline Options parse(int argc, char **argv)
 {
@@ -137,8 +145,9 @@ inline Options parse(int argc, char **argv)
         else if (a == "--cycles") o.cycles = std::strtoull(val().c_str(), nullptr, 0);
         else if (a == "--fst") o.fst = val();
         else if (a == "--replay") o.replay = val();
+        else if (a == "--api") o.api = true;
         else {
-            std::fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--replay FILE] [--fst FILE]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--replay FILE] [--fst FILE] [--api]\n", argv[0]);
             std::exit(2);
         }
     }
@@ -178,6 +187,7 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
     s.rst_n.write(true);
     sc_start(1, SC_NS);
     uint64_t bad = 0;
+    double t0 = now_s();
     for (uint64_t c = 0; c < stim.size() + TB_BLOCK.latency + 1; c++) {
         const TB_IN &in = c < stim.size() ? stim[c] : idle;
         s.drive(in);
@@ -213,9 +223,51 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
         hd_cosim_fst_close(f, g.c_str(), UINT64_MAX);
     }
     top.final();
+    double secs = now_s() - t0;
     std::printf("%s: %zu stimulus cycles, seed %" PRIu64 ", %" PRIu64 " mismatching ports\n", name,
                 stim.size(), o.seed, bad);
+    std::printf("%s: SystemC lockstep %.3f s, %.0f ns per cycle\n", name, secs,
+                1e9 * secs / (double)(stim.size() ? stim.size() : 1));
     return bad ? 1 : 0;
+}
+
+// The same stimulus through the full-GPU harness's path: hd_cosim_inst with the Verilator C++
+// API backend `rtl` (cosim/vl glue) and the C reference, every output compared every cycle.
+// For the harness measurement (docs/blocks/regpat.md); returns the exit code.
+template <class Cover>
+int run_api(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cover &cover,
+            const struct hd_cosim_rtl_ops *rtl)
+{
+    static const struct hd_cosim_ref_ops ref = {
+        sizeof(TB_STATE), [](void *st) { TB_REF_RESET(static_cast<TB_STATE *>(st)); },
+        [](void *st, const void *in, void *out) {
+            TB_REF_STEP(static_cast<TB_STATE *>(st), static_cast<const TB_IN *>(in),
+                        static_cast<TB_OUT *>(out));
+        }};
+    struct hd_cosim_inst x;
+    if (hd_cosim_inst_init(&x, &TB_BLOCK, name, &ref, rtl, false, 64) != 0)
+        return 2;
+    TB_IN idle;
+    std::memset(&idle, 0, sizeof idle);
+    struct hd_cosim_tag t;
+    std::memset(&t, 0, sizeof t);
+    double t0 = now_s();
+    bool ok = true;
+    for (uint64_t c = 0; c < stim.size() + TB_BLOCK.latency + 1 && ok; c++) {
+        const TB_IN &in = c < stim.size() ? stim[c] : idle;
+        TB_OUT out;
+        ok = hd_cosim_step(&x, &in, &out, c, &t);
+        cover(in, out);
+    }
+    double secs = now_s() - t0;
+    if (!ok)
+        std::printf("%s: MISMATCH\n%s", name, x.errors ? x.errors : "");
+    hd_cosim_inst_free(&x);
+    std::printf("%s: %zu stimulus cycles, seed %" PRIu64 ", %s\n", name, stim.size(), o.seed,
+                ok ? "0 mismatches" : "MISMATCH");
+    std::printf("%s: C++ API lockstep %.3f s, %.0f ns per cycle\n", name, secs,
+                1e9 * secs / (double)(stim.size() ? stim.size() : 1));
+    return ok ? 0 : 1;
 }
 
 } // namespace tb

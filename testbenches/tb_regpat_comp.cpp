@@ -16,6 +16,9 @@ extern "C" {
 #define TB_BLOCK hd_regpat_comp_block
 #include "tb_harness.h"
 #include "tb_stim.h"
+#ifdef TB_API_BENCH // tb_regpat_comp_bench: also the C++ API model (cosim/vl glue)
+extern "C" const struct hd_cosim_rtl_ops hd_cosim_rtl_regpat_comp;
+#endif
 
 static TB_IN to_in(const tb::Vec &v)
 {
@@ -61,7 +64,17 @@ int sc_main(int argc, char **argv)
         unsigned p = in.pag_i == 3 ? 2 : static_cast<unsigned>(in.pag_i);
         cov[e.pat_o & 3][p]++;
     }
-    int rc = tb::run("tb_regpat_comp", o, stim, cover);
+    int rc;
+    if (o.api) {
+#ifdef TB_API_BENCH
+        rc = tb::run_api("tb_regpat_comp", o, stim, cover, &hd_cosim_rtl_regpat_comp);
+#else
+        std::fprintf(stderr, "tb_regpat_comp: --api needs the tb_regpat_comp_bench build\n");
+        return 2;
+#endif
+    } else {
+        rc = tb::run("tb_regpat_comp", o, stim, cover);
+    }
     static const char *const pname[3] = {"PAG8", "PAG16", "PAG32"};
     unsigned hit = 0;
     std::printf("coverage (pattern x PAG):\n%-8s", "");
