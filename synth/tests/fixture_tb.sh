@@ -7,6 +7,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/alloc_bitmap"
 work="${1:?usage: fixture_tb.sh WORKDIR}"
+mkdir -p "$work"
 if ! command -v verilator >/dev/null; then
     echo "synth_fixture SKIPPED: verilator is not installed"
     exit 77
