@@ -252,17 +252,16 @@ static void link_streams(struct hd_gpu_timing *g)
 
 /* {==== Sleeping SMs ====
  * An SM whose tick made no progress cannot change before its next scheduled event, the
- * completion of one of its memory requests, or a CTA placed on it. It is not ticked until then;
+ * completion of one of its memory requests (known only if the memory model provides
+ * next_event_sm; otherwise SMs sleep only when the whole GPU skips), or a CTA placed on it. It
+ * is not ticked until then;
  * the cycles in between are accounted later as the stalls of its last tick (hd_sm_skip), which
  * are exactly what ticking it would have counted (a test compares with [timing] skip_idle off).
  */
 static uint64_t sm_wake_time(const struct hd_gpu_timing *g, uint32_t s)
 {
     uint64_t t = hd_sm_next_event(g->sm[s], g->now);
-    const struct hd_mem_ops *m = g->mem.ops;
-    uint64_t mt = g->mem.next_event_sm ? g->mem.next_event_sm(g->mem.impl, s, g->now)
-                  : m->next_event      ? m->next_event(g->mem.impl, g->now)
-                                       : g->now + 1;
+    uint64_t mt = g->mem.next_event_sm(g->mem.impl, s, g->now);
     return mt < t ? mt : t;
 }
 
@@ -448,7 +447,7 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
             g->dirty = true;
             moved = true;
         }
-        if (!moved && g->p.skip_idle) {
+        if (!moved && g->p.skip_idle && g->mem.next_event_sm) {
             uint64_t t = sm_wake_time(g, s);
             if (t > g->now + 1)
                 sm_sleep(g, s, t);
