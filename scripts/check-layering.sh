@@ -7,7 +7,9 @@
 #   compiler -> ptx, compiler
 #   config   -> config
 #   func     -> ptx, compiler, func            (never runtime, cli, config: it gets plain params)
-#   runtime  -> ptx, compiler, config, func, runtime
+#   mem      -> config, mem (and the timing layer's memory port, mem_iface.h / coalesce rules)
+#   timing   -> ptx, compiler, config, func, mem, timing
+#   runtime  -> ptx, compiler, config, func, mem, timing, runtime
 #   workloads-> runtime's public heddle.h, workloads (drivers use only the public API)
 #   cli      -> anything
 # Headers are found by name in the layer directories; a name that is in none of them (generated
@@ -22,9 +24,11 @@ declare -A allowed=(
     [model/compiler]="model/ptx model/compiler"
     [model/config]="model/config"
     [model/func]="model/ptx model/compiler model/func"
-    [model/runtime]="model/ptx model/compiler model/config model/func model/runtime"
+    [model/mem]="model/config model/mem model/timing"
+    [model/timing]="model/ptx model/compiler model/config model/func model/mem model/timing"
+    [model/runtime]="model/ptx model/compiler model/config model/func model/mem model/timing model/runtime"
 )
-layers=(model/ptx model/compiler model/config model/func model/runtime model/cli workloads)
+layers=(model/ptx model/compiler model/config model/func model/mem model/timing model/runtime model/cli workloads)
 
 # Which layer owns header $1 (by file name)?
 owner_of() {
@@ -54,7 +58,7 @@ check_file() { # layer file
     done <"$file"
 }
 
-for layer in model/ptx model/compiler model/config model/func model/runtime workloads; do
+for layer in model/ptx model/compiler model/config model/func model/mem model/timing model/runtime workloads; do
     while IFS= read -r -d '' f; do
         check_file "$layer" "$f"
     done < <(find "$layer" -name '*.[ch]' -print0 | sort -z)
