@@ -32,11 +32,15 @@ int hd_xbar_init(struct hd_xbar *x, uint32_t nin, uint32_t nout, const struct hd
     x->grant_ptr = calloc(nout, sizeof *x->grant_ptr);
     x->in_flight = calloc(nout, sizeof *x->in_flight);
     x->cnt = calloc((size_t)nin * nout, sizeof *x->cnt);
+    x->win = (nin + 63) / 64;
+    x->req = calloc((size_t)nout * x->win, sizeof *x->req);
+    x->avail = calloc(x->win, sizeof *x->avail);
     x->arrive = calloc(nout, sizeof *x->arrive);
     x->grant_of = calloc(nout, sizeof *x->grant_of);
     x->match_in = calloc(nin, sizeof *x->match_in);
     x->match_out = calloc(nout, sizeof *x->match_out);
-    if (!x->in || !x->out_busy || !x->grant_ptr || !x->in_flight || !x->cnt || !x->arrive ||
+    if (!x->in || !x->out_busy || !x->grant_ptr || !x->in_flight || !x->cnt || !x->req ||
+        !x->avail || !x->arrive ||
         !x->grant_of || !x->match_in || !x->match_out)
         goto oom;
     for (uint32_t i = 0; i < nin; i++) {
@@ -67,6 +71,8 @@ void hd_xbar_free(struct hd_xbar *x)
     free(x->grant_ptr);
     free(x->in_flight);
     free(x->cnt);
+    free(x->req);
+    free(x->avail);
     free(x->arrive);
     free(x->grant_of);
     free(x->match_in);
@@ -86,6 +92,7 @@ void hd_xbar_reset(struct hd_xbar *x)
         x->arrive[o].head = x->arrive[o].count = 0;
     }
     memset(x->cnt, 0, (size_t)x->nin * x->nout * sizeof *x->cnt);
+    memset(x->req, 0, (size_t)x->nout * x->win * sizeof *x->req);
     x->queued = x->moving = 0;
 }
 
@@ -105,7 +112,8 @@ bool hd_xbar_inject(struct hd_xbar *x, unsigned in, unsigned out, uint32_t id, u
     q->q[k] = (struct hd_xbar_pkt){now, id, (uint16_t)out, (uint16_t)flits};
     q->count++;
     q->flits += flits;
-    x->cnt[(size_t)in * x->nout + out]++;
+    if (x->cnt[(size_t)in * x->nout + out]++ == 0)
+        x->req[(size_t)out * x->win + in / 64] |= 1ull << (in % 64);
     x->queued++;
     return true;
 }
@@ -123,7 +131,8 @@ static void connect(struct hd_xbar *x, uint32_t in, uint32_t out, uint64_t now)
     q->head = (q->head + 1) % q->qcap;
     q->count--;
     q->flits -= pk.flits;
-    x->cnt[(size_t)in * x->nout + out]--;
+    if (--x->cnt[(size_t)in * x->nout + out] == 0)
+        x->req[(size_t)out * x->win + in / 64] &= ~(1ull << (in % 64));
     x->queued--;
     const uint32_t d = (pk.flits + x->port_flits - 1) / x->port_flits;
     q->busy_until = now + d;
@@ -168,11 +177,34 @@ static uint32_t cycle_rr(struct hd_xbar *x, uint64_t now)
     return n;
 }
 
+/* The first index >= from (cyclically, below n) whose bit is set in a & b, or NONE32. */
+static uint32_t next_set(const uint64_t *a, const uint64_t *b, uint32_t words, uint32_t n,
+                         uint32_t from)
+{
+    for (uint32_t k = 0; k <= words; k++) {
+        uint32_t w = (from / 64 + k) % words;
+        uint64_t m = a[w] & b[w];
+        if (k == 0)
+            m &= ~0ull << (from % 64);
+        if (k == words)
+            m &= from % 64 ? (1ull << (from % 64)) - 1 : 0;
+        if (m) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(m);
+            return i < n ? i : NONE32;
+        }
+    }
+    return NONE32;
+}
+
 static uint32_t cycle_islip(struct hd_xbar *x, uint64_t now)
 {
-    const uint32_t nin = x->nin, nout = x->nout;
-    for (uint32_t i = 0; i < nin; i++)
+    const uint32_t nin = x->nin, nout = x->nout, words = x->win;
+    memset(x->avail, 0, words * sizeof *x->avail);
+    for (uint32_t i = 0; i < nin; i++) {
         x->match_in[i] = NONE32;
+        if (x->in[i].count && x->in[i].busy_until <= now)
+            x->avail[i / 64] |= 1ull << (i % 64);
+    }
     for (uint32_t o = 0; o < nout; o++)
         x->match_out[o] = out_free(x, o, now) ? NONE32 : NONE32 - 1; /* NONE32-1: unavailable */
     uint32_t n = 0;
@@ -183,34 +215,36 @@ static uint32_t cycle_islip(struct hd_xbar *x, uint64_t now)
             x->grant_of[o] = NONE32;
             if (x->match_out[o] != NONE32)
                 continue;
-            for (uint32_t k = 0; k < nin; k++) {
-                uint32_t i = (x->grant_ptr[o] + k) % nin;
-                if (x->match_in[i] == NONE32 && x->in[i].busy_until <= now &&
-                    x->cnt[(size_t)i * nout + o]) {
-                    x->grant_of[o] = i;
-                    any = true;
-                    break;
-                }
+            uint32_t i = next_set(&x->req[(size_t)o * words], x->avail, words, nin,
+                                  x->grant_ptr[o]);
+            if (i != NONE32) {
+                x->grant_of[o] = i;
+                any = true;
             }
         }
         if (!any)
             break;
         /* accept: each input picks a granting output after its pointer */
-        for (uint32_t i = 0; i < nin; i++) {
-            if (x->match_in[i] != NONE32)
+        for (uint32_t k = 0; k < nout; k++) {
+            const uint32_t i = x->grant_of[k];
+            if (i == NONE32 || x->match_in[i] != NONE32)
                 continue;
             struct hd_xbar_in *q = &x->in[i];
-            for (uint32_t k = 0; k < nout; k++) {
-                uint32_t o = (q->accept_ptr + k) % nout;
-                if (x->grant_of[o] != i)
-                    continue;
-                x->match_in[i] = o;
-                x->match_out[o] = i;
-                if (it == 0) {
-                    x->grant_ptr[o] = (i + 1) % nin;
-                    q->accept_ptr = (o + 1) % nout;
+            uint32_t best = NONE32, bestd = NONE32;
+            for (uint32_t o = k; o < nout; o++) /* the granting output nearest the pointer */
+                if (x->grant_of[o] == i) {
+                    uint32_t d = (o + nout - q->accept_ptr) % nout;
+                    if (d < bestd) {
+                        bestd = d;
+                        best = o;
+                    }
                 }
-                break;
+            x->match_in[i] = best;
+            x->match_out[best] = i;
+            x->avail[i / 64] &= ~(1ull << (i % 64));
+            if (it == 0) {
+                x->grant_ptr[best] = (i + 1) % nin;
+                q->accept_ptr = (best + 1) % nout;
             }
         }
     }

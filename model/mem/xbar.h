@@ -59,6 +59,9 @@ struct hd_xbar {
     uint32_t *grant_ptr;     /* [nout] */
     uint32_t *in_flight;     /* [nout] */
     uint16_t *cnt;           /* [nin * nout] queued packets per (input, output) */
+    uint64_t *req;           /* [nout * win] bitset: inputs with a packet for the output */
+    uint32_t win;            /* 64-bit words per input bitset */
+    uint64_t *avail;         /* [win] scratch: inputs free and unmatched */
     struct hd_delay *arrive; /* [nout] */
     uint32_t queued;         /* packets in all input buffers */
     uint32_t moving;         /* packets granted and not yet popped */
