@@ -190,4 +190,22 @@ long hd_wl_flag(const char *flags, const char *name, long dflt)
     }
     return dflt;
 }
+
+const char *hd_wl_variant_flags(const struct hd_wl_ctx *ctx)
+{
+    if (!ctx || !ctx->ptx_name)
+        return NULL;
+    const char *base = strrchr(ctx->ptx_name, '/');
+    base = base ? base + 1 : ctx->ptx_name;
+    size_t n = strlen(base);
+    char name[128];
+    if (n > 4 && strcmp(base + n - 4, ".ptx") == 0)
+        n -= 4;
+    if (n == 0 || n >= sizeof name)
+        return NULL;
+    memcpy(name, base, n);
+    name[n] = '\0';
+    const struct hd_workload *w = hd_workload_find(name);
+    return w ? w->variant_flags : NULL;
+}
 /* }==== */

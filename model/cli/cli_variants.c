@@ -1,47 +1,57 @@
 /* SPDX-License-Identifier: MIT
  * cli_variants.c - `heddle list --variants`: the resource-specification variants of the
  * workloads (Zorua-style studies), grouped under their base workload, each kernel with the
- * resources ptxas recorded for its PTX (registers per thread, static shared memory per CTA,
- * stack bytes per thread).
+ * resources of its PTX: registers per thread (ours from the register allocator, as `heddle list`
+ * counts them, beside ptxas's), static shared memory per CTA and ptxas's stack bytes per thread.
  *
  * A variant is a registered workload whose `variant_of` names its base (workload.h); its PTX is
  * generated from the base's .cu with the flags in `variant_flags` (the folder's ptx.flags line).
  */
+#include "cli_kres.h"
 #include "cli_mix.h"
 #include "cli_util.h"
+#include "config.h"
+#include "ptx_parse.h"
 #include "workload.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Print one row per kernel of `name`'s ptxas summary. */
+/* Print one row per kernel of `name`: registers (ours with the default configuration's budget,
+ * and ptxas's), static shared memory and stack bytes per thread. */
 static void print_kernels(const char *name, const char *of, const char *flags, int wname,
-                          int wflags)
+                          int wflags, uint32_t max_regs)
 {
-    size_t len = 0;
-    const char *text = hd_workload_ptxas(name, &len), *p = text, *end = text ? text + len : NULL;
+    size_t len = 0, plen = 0;
+    const char *ptx = hd_workload_ptx(name, &len), *ptxas = hd_workload_ptxas(name, &plen);
+    char err[256];
+    struct hd_module *m = ptx ? hd_ptx_parse(ptx, len, name, err, sizeof err) : NULL;
+    unsigned n = 0;
+    struct hd_cli_kres *k = m ? hd_cli_kres_collect(m, max_regs, ptxas, plen, &n) : NULL;
     bool any = false;
-    while (p && p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        char line[512], kernel[256];
-        unsigned regs, shared, local;
-        if (n >= sizeof line)
-            n = sizeof line - 1;
-        memcpy(line, p, n);
-        line[n] = '\0';
-        p += n + (nl ? 1 : 0);
-        if (line[0] == '#' ||
-            sscanf(line, "kernel=%255s registers=%u shared=%u local=%u", kernel, &regs, &shared,
-                   &local) != 4)
+    for (unsigned i = 0; i < n; i++) {
+        if (!k[i].is_entry)
             continue;
-        printf("%-*s  %-*s  %-*s  %-24s  %4u  %6u  %5u\n", wname, any ? "" : name, 10,
-               any ? "" : of, wflags, any ? "" : flags, kernel, regs, shared, local);
+        char regs[32], local[32];
+        snprintf(regs, sizeof regs, "%u/%d", k[i].regs_ours, k[i].regs_ptxas);
+        uint64_t stack = 0;
+        const char *at = ptxas ? strstr(ptxas, k[i].name) : NULL;
+        const char *lp = at ? strstr(at, "local=") : NULL;
+        if (lp)
+            stack = strtoull(lp + 6, NULL, 10);
+        snprintf(local, sizeof local, "%llu", (unsigned long long)stack);
+        printf("%-*s  %-10s  %-*s  %-24s  %7s  %6llu  %5s\n", wname, any ? "" : name,
+               any ? "" : of, wflags, any ? "" : flags, k[i].name, regs,
+               (unsigned long long)k[i].smem_static, local);
         any = true;
     }
     if (!any)
-        printf("%-*s  %-*s  %-*s  %-24s  %4s  %6s  %5s\n", wname, name, 10, of, wflags, flags,
-               "(no ptxas summary)", "-", "-", "-");
+        printf("%-*s  %-10s  %-*s  %s\n", wname, name, of, wflags, flags,
+               m ? "(no kernels)" : err);
+    free(k);
+    if (m)
+        hd_ptx_module_free(m);
 }
 
 int hd_cli_list_variants(int argc, char **argv)
@@ -82,7 +92,9 @@ int hd_cli_list_variants(int argc, char **argv)
                 printf("%s\n", hd_workload_registry[i]->name);
         return HD_CLI_OK;
     }
-    printf("%-*s  %-10s  %-*s  %-24s  %4s  %6s  %5s\n", wname, "VARIANT", "OF", wflags, "FLAGS",
+    struct hd_config cfg;
+    hd_config_defaults(&cfg);
+    printf("%-*s  %-10s  %-*s  %-24s  %7s  %6s  %5s\n", wname, "VARIANT", "OF", wflags, "FLAGS",
            "KERNEL", "REGS", "SHARED", "LOCAL");
     for (unsigned b = 0; b < hd_workload_registry_count; b++) {
         const struct hd_workload *base = hd_workload_registry[b];
@@ -96,16 +108,17 @@ int hd_cli_list_variants(int argc, char **argv)
         if (!has)
             continue;
         nbase++;
-        print_kernels(base->name, "(base)", "", wname, wflags);
+        print_kernels(base->name, "(base)", "", wname, wflags, cfg.sm_max_regs_per_thread);
         for (unsigned i = 0; i < hd_workload_registry_count; i++) {
             const struct hd_workload *w = hd_workload_registry[i];
             if (w->variant_of && strcmp(w->variant_of, base->name) == 0)
                 print_kernels(w->name, base->name, w->variant_flags ? w->variant_flags : "",
-                              wname, wflags);
+                              wname, wflags, cfg.sm_max_regs_per_thread);
         }
     }
-    printf("(%u variants of %u workloads; REGS, SHARED (bytes per CTA, static) and LOCAL (stack\n"
-           " bytes per thread) as ptxas -arch=sm_75 reports them; run one with `heddle run NAME`)\n",
+    printf("(%u variants of %u workloads; REGS per thread: ours (register allocator, default\n"
+           " configuration's budget) / ptxas -arch=sm_75; SHARED: static bytes per CTA; LOCAL: ptxas's\n"
+           " stack bytes per thread; run one with `heddle run NAME`)\n",
            nvar, nbase);
     return HD_CLI_OK;
 }

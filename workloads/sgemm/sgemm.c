@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT
- * sgemm.c - host driver for sgemm: C = alpha * A * B + beta * C0 with 16x16 shared-memory tiles.
+ * sgemm.c - host driver for sgemm: C = alpha * A * B + beta * C0 with 16x16 shared-memory tiles,
+ * and its resource-specification variants (tile edge, elements per thread, register cap; their
+ * flags come from ptx.flags through hd_wl_variant_flags, so one run function serves them all).
  *
  * A, B and C0 are uniform in [-1, 1) from a fixed seed; the small size has dimensions that are not
  * multiples of 16, so the edge tiles exercise the kernel's bounds checks. The reference is
@@ -17,7 +19,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define SGEMM_TILE 16
+#define SGEMM_TILE 16 /* defaults of TILE and RPT, must match sgemm.cu */
+#define SGEMM_RPT 1
 
 struct sgemm_dims {
     int m, n, k;
@@ -65,6 +68,12 @@ static long sgemm_check(const struct sgemm_dims *d, const float *A, const float 
 static int sgemm_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const struct sgemm_dims d = sgemm_dims_of(ctx->size);
+    const char *flags = hd_wl_variant_flags(ctx);
+    const long tile = hd_wl_flag(flags, "TILE", SGEMM_TILE);
+    const long rpt = hd_wl_flag(flags, "RPT", SGEMM_RPT);
+    if ((tile != 8 && tile != 16 && tile != 32) || rpt < 1 || tile % rpt != 0)
+        return hd_wl_fail(ctx, "sgemm: TILE=%ld RPT=%ld: TILE is 8, 16 or 32, RPT divides it",
+                          tile, rpt);
     const size_t na = (size_t)d.m * d.k, nb = (size_t)d.k * d.n, nc = (size_t)d.m * d.n;
     float *A = malloc(na * sizeof(float)), *B = malloc(nb * sizeof(float));
     float *C0 = malloc(nc * sizeof(float)), *C = malloc(nc * sizeof(float));
@@ -85,8 +94,10 @@ static int sgemm_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         B[i] = hd_wl_rng_float(&rng, -1.0f, 1.0f);
     for (size_t i = 0; i < nc; i++)
         C0[i] = hd_wl_rng_float(&rng, -1.0f, 1.0f);
-    fprintf(ctx->log, "sgemm: m=%d n=%d k=%d, %dx%d tiles\n", d.m, d.n, d.k, SGEMM_TILE,
-            SGEMM_TILE);
+    fprintf(ctx->log, "sgemm: m=%d n=%d k=%d, %ldx%ld tiles", d.m, d.n, d.k, tile, tile);
+    if (flags)
+        fprintf(ctx->log, ", %ld threads per CTA (%s)", tile * tile / rpt, flags);
+    fprintf(ctx->log, "\n");
 
 #define TRY(call)                              \
     do {                                       \
@@ -108,9 +119,9 @@ static int sgemm_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     struct hd_arg args[] = {HD_ARG(dA), HD_ARG(dB),    HD_ARG(dC0),   HD_ARG(dC),  HD_ARG(d.m),
                             HD_ARG(d.n), HD_ARG(d.k), HD_ARG(alpha), HD_ARG(beta)};
-    struct hd_dim3 grid = {(uint32_t)((d.n + SGEMM_TILE - 1) / SGEMM_TILE),
-                           (uint32_t)((d.m + SGEMM_TILE - 1) / SGEMM_TILE), 1};
-    struct hd_dim3 block = {SGEMM_TILE, SGEMM_TILE, 1};
+    struct hd_dim3 grid = {(uint32_t)((d.n + tile - 1) / tile),
+                           (uint32_t)((d.m + tile - 1) / tile), 1};
+    struct hd_dim3 block = {(uint32_t)tile, (uint32_t)(tile / rpt), 1};
     TRY(hd_launch(gpu, mod, "sgemm_tiled", grid, block, 0, 0, args, 9));
     TRY(hd_synchronize(gpu));
     TRY(hd_memcpy_d2h(gpu, C, dC, nc * sizeof(float)));
@@ -143,3 +154,81 @@ const struct hd_workload hd_workload_sgemm = {
     .idempotent = true,
     .run = sgemm_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_sgemm_t8 = {
+    .name = "sgemm_t8",
+    .description = "sgemm variant: 8x8 tiles, 64 threads and 512 B shared memory per CTA",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+    .variant_of = "sgemm",
+    .variant_flags = "-DTILE=8",
+};
+const struct hd_workload hd_workload_sgemm_c4 = {
+    .name = "sgemm_c4",
+    .description = "sgemm variant: 4 elements of C per thread (more registers), 64 threads per CTA",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+    .variant_of = "sgemm",
+    .variant_flags = "-DRPT=4",
+};
+const struct hd_workload hd_workload_sgemm_c2 = {
+    .name = "sgemm_c2",
+    .description =
+        "sgemm variant: 2 elements of C per thread (more registers), 128 threads per CTA",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+    .variant_of = "sgemm",
+    .variant_flags = "-DRPT=2",
+};
+const struct hd_workload hd_workload_sgemm_t32_c2 = {
+    .name = "sgemm_t32_c2",
+    .description =
+        "sgemm variant: 32x32 tiles, 2 elements per thread, 512 threads and 8 KB shared per CTA",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+    .variant_of = "sgemm",
+    .variant_flags = "-DTILE=32 -DRPT=2",
+};
+const struct hd_workload hd_workload_sgemm_t32_r32 = {
+    .name = "sgemm_t32_r32",
+    .description =
+        "sgemm variant: 32x32 tiles, 1024 threads and 8 KB shared per CTA, at most 32 registers",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+    .variant_of = "sgemm",
+    .variant_flags = "-DTILE=32 -DMAXREG=32",
+};
+const struct hd_workload hd_workload_sgemm_r32 = {
+    .name = "sgemm_r32",
+    .description = "sgemm variant: at most 32 registers per thread (__maxnreg__)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+    .variant_of = "sgemm",
+    .variant_flags = "-DMAXREG=32",
+};
+const struct hd_workload hd_workload_sgemm_r16 = {
+    .name = "sgemm_r16",
+    .description = "sgemm variant: at most 16 registers per thread (__maxnreg__; spills)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+    .variant_of = "sgemm",
+    .variant_flags = "-DMAXREG=16",
+};
+const struct hd_workload hd_workload_sgemm_c4_r32 = {
+    .name = "sgemm_c4_r32",
+    .description = "sgemm variant: 4 elements per thread, 64 threads per CTA, at most 32 registers",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+    .variant_of = "sgemm",
+    .variant_flags = "-DRPT=4 -DMAXREG=32",
+};
+/* }==== */
