@@ -3,8 +3,7 @@
 # workloads with 0 mismatches, and the fault build (HD_FAULT_REGPAT_FLIP) caught with its FST.
 # CI cost: the latch check stops Yosys before fine-grained mapping (-run :fine: proc has made
 # every latch a $dlatch by then; the full mapped synthesis is synth/'s flow, which took 3 min for
-# regpat_decomp's 32 multipliers); seven workloads run in lockstep here, all of them in
-# scripts/cosim-sweep.sh (docs/blocks/regpat.md).
+# regpat_decomp's 32 multipliers); every workload runs in lockstep (scripts/cosim-sweep.sh).
 add_executable(hd_portlist ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portlist.c)
 target_link_libraries(hd_portlist PRIVATE hd_compressors)
 
@@ -45,7 +44,11 @@ foreach(w sgemm bfs montecarlo reduction)
 endforeach()
 
 if(TARGET hd_cosim_vl)
-  foreach(w reduction sgemm backprop hotspot bfs nw montecarlo)
+  # Every workload at small, all SMs against the RTL (30 s on the 2 cores when idle, ~4 min
+  # under load 10); plus denser sampling (--every 500) of a warp-level and a TB-level-heavy one.
+  add_test(NAME cosim_all_small COMMAND sh ${CMAKE_SOURCE_DIR}/scripts/cosim-sweep.sh ${CMAKE_BINARY_DIR})
+  set_tests_properties(cosim_all_small PROPERTIES TIMEOUT 900 FAIL_REGULAR_EXPRESSION "MISMATCH")
+  foreach(w reduction nw)
     add_test(NAME cosim_${w} COMMAND heddle cosim --blocks regpat ${w} --every 500)
     set_tests_properties(cosim_${w} PROPERTIES TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "0 mismatches" FAIL_REGULAR_EXPRESSION "MISMATCH")
