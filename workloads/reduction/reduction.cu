@@ -11,12 +11,30 @@
 //
 // Idempotent: a CTA reads an input the launch never writes and writes only out[blockIdx.x].
 // The order of the additions is fixed by the code above, which the host reference replays.
+//
+// Resource-specification variants (ptx.flags, README): TB (threads per CTA; the kernel gets
+// __launch_bounds__(TB) and the host launches TB threads with TB floats of shared memory), ITEMS
+// (elements each thread loads and adds before the tree, 2 in the base kernel: more loads in
+// flight, more registers), MAXREG (register cap, __maxnreg__, which replaces the launch bounds:
+// nvcc accepts only one of the two).
 
-extern "C" __global__ void reduce_sum(const float *__restrict__ in, float *__restrict__ out,
-                                      unsigned int n)
+#ifndef ITEMS
+#define ITEMS 2
+#endif
+#if defined(MAXREG)
+#define RED_BOUNDS __maxnreg__(MAXREG)
+#elif defined(TB)
+#define RED_BOUNDS __launch_bounds__(TB)
+#else
+#define RED_BOUNDS
+#endif
+
+extern "C" __global__ void RED_BOUNDS reduce_sum(const float *__restrict__ in,
+                                                 float *__restrict__ out, unsigned int n)
 {
     extern __shared__ float partial[];
     unsigned int t = threadIdx.x;
+#if ITEMS == 2
     unsigned int base = blockIdx.x * (2u * blockDim.x);
     unsigned int i = base + t;
     unsigned int j = i + blockDim.x;
@@ -26,6 +44,18 @@ extern "C" __global__ void reduce_sum(const float *__restrict__ in, float *__res
         v = in[i];
     if (j < n)
         v = v + in[j];
+#else /* ITEMS elements per thread, blockDim.x apart, added in order */
+    unsigned int i = blockIdx.x * (ITEMS * blockDim.x) + t;
+    float x[ITEMS];
+#pragma unroll
+    for (int c = 0; c < ITEMS; c++) /* all loads first: ITEMS loads in flight per thread */
+        x[c] = i + c * blockDim.x < n ? in[i + c * blockDim.x] : 0.0f;
+    float v = x[0];
+#pragma unroll
+    for (int c = 1; c < ITEMS; c++)
+        if (i + c * blockDim.x < n)
+            v = v + x[c];
+#endif
     partial[t] = v;
     __syncthreads();
 
