@@ -157,7 +157,8 @@ bool hd_l1_send(struct hd_l1 *l, const struct hd_mem_req *r, uint64_t now)
     s->cls = classify(r);
     s->level = HD_LVL_L1;
     s->kidx = hd_mem_stats_kernel(l->st, r->kernel);
-    s->pending = pieces(r->addr, r->bytes, piece_line(l, s->cls, bypassed(l, s)));
+    s->bypass = bypassed(l, s);
+    s->pending = pieces(r->addr, r->bytes, piece_line(l, s->cls, s->bypass));
     hd_ring_push(&l->inq, i);
     l->pending++;
     return true;
@@ -414,7 +415,7 @@ bool hd_l1_access(struct hd_l1 *l, uint64_t now)
     for (uint32_t port = 0; port < l->p->l1d.ports && l->inq.count && !l->oom; port++) {
         const uint32_t i = hd_ring_peek(&l->inq, 0);
         const struct hd_l1_sreq *s = &l->sr[i];
-        const bool bypass = bypassed(l, s);
+        const bool bypass = s->bypass;
         const uint32_t line = piece_line(l, s->cls, bypass);
         const uint64_t a = s->r.addr + l->head_off;
         const uint64_t end = s->r.addr + (s->r.bytes ? s->r.bytes : 1);

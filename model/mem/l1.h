@@ -49,6 +49,7 @@ struct hd_l1_sreq {
     uint32_t kidx;
     uint32_t next_free;
     uint8_t cls, level;
+    bool bypass;        /* a global load that skips the L1 (decided when sent) */
 };
 
 struct hd_l1 {
