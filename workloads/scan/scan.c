@@ -6,14 +6,16 @@
  * total per tile; if there is more than one tile, those totals are scanned the same way and
  * scan_add adds each tile's prefix to its elements. Three levels at the large size. The
  * result must equal a sequential exclusive scan exactly.
+ *
+ * Variants (ptx.flags, README) set SCAN_THREADS (threads per CTA of scan_block, so the tile) and
+ * a register cap; the driver reads SCAN_THREADS back from the variant's flags.
  */
 #include "workload.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define SCAN_THREADS 256 /* must match scan.cu */
-#define SCAN_TILE (2 * SCAN_THREADS)
+#define SCAN_THREADS 256 /* default; must match scan.cu (variants set it in ptx.flags) */
 #define SCAN_ADD_BLOCK 256
 #define SCAN_MAX_BUFS 32
 
@@ -24,6 +26,7 @@ struct scan_state {
     struct hd_gpu *gpu;
     struct hd_wl_ctx *ctx;
     struct hd_module *mod;
+    unsigned threads, tile;        /* of scan_block: SCAN_THREADS and 2 * SCAN_THREADS */
     hd_devptr bufs[SCAN_MAX_BUFS]; /* every allocation, freed at the end */
     int nbufs;
     int levels;
@@ -44,7 +47,7 @@ static int scan_alloc(struct scan_state *s, hd_devptr *out, size_t bytes)
 /* Queues the exclusive scan of n words at `in` into `out` (distinct buffers). */
 static int scan_level(struct scan_state *s, hd_devptr in, hd_devptr out, unsigned n)
 {
-    const unsigned tiles = (n + SCAN_TILE - 1) / SCAN_TILE;
+    const unsigned tiles = (n + s->tile - 1) / s->tile;
     hd_devptr sums = 0, partial = out;
     int st;
     s->levels++;
@@ -53,7 +56,7 @@ static int scan_level(struct scan_state *s, hd_devptr in, hd_devptr out, unsigne
     if (tiles > 1 && (st = scan_alloc(s, &partial, (size_t)n * sizeof(uint32_t))) != HD_OK)
         return st;
     struct hd_arg a_block[] = {HD_ARG(in), HD_ARG(partial), HD_ARG(sums), HD_ARG(n)};
-    struct hd_dim3 grid = {tiles, 1, 1}, block = {SCAN_THREADS, 1, 1};
+    struct hd_dim3 grid = {tiles, 1, 1}, block = {s->threads, 1, 1};
     st = hd_launch(s->gpu, s->mod, "scan_block", grid, block, 0, 0, a_block, 4);
     if (st != HD_OK)
         return hd_wl_check(s->gpu, s->ctx, st);
@@ -84,6 +87,15 @@ static int scan_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     struct scan_state s = {.gpu = gpu, .ctx = ctx};
     hd_devptr din = 0, dout = 0;
     int st = HD_OK;
+    const long threads = hd_wl_flag(hd_wl_variant_flags(ctx), "SCAN_THREADS", SCAN_THREADS);
+    if (threads < 32 || threads > 1024 || (threads & (threads - 1)) != 0) {
+        free(h_in);
+        free(h_out);
+        free(ref);
+        return hd_wl_fail(ctx, "scan: SCAN_THREADS=%ld: a power of two from 32 to 1024", threads);
+    }
+    s.threads = (unsigned)threads;
+    s.tile = 2 * s.threads;
 
     if (!h_in || !h_out || !ref) {
         st = hd_wl_fail(ctx, "scan: out of host memory");
@@ -121,8 +133,8 @@ static int scan_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     }
     st = hd_wl_compare_u32(ctx, "exclusive scan", ref, h_out, n);
     if (st == HD_OK)
-        fprintf(ctx->log, "scan: %u elements, %d levels, %d launches verified\n", n, s.levels,
-                s.launches);
+        fprintf(ctx->log, "scan: %u elements, %u-element tiles, %d levels, %d launches verified\n",
+                n, s.tile, s.levels, s.launches);
 
 out:
     for (int i = 0; i < s.nbufs; i++)
@@ -140,3 +152,60 @@ const struct hd_workload hd_workload_scan = {
     .idempotent = true, /* every kernel writes buffers it does not read */
     .run = scan_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_scan_tb64 = {
+    .name = "scan_tb64",
+    .description = "scan variant: 64 threads per CTA, 128-element tiles (528 B shared memory)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = scan_run,
+    .variant_of = "scan",
+    .variant_flags = "-DSCAN_THREADS=64",
+};
+const struct hd_workload hd_workload_scan_tb128 = {
+    .name = "scan_tb128",
+    .description = "scan variant: 128 threads per CTA, 256-element tiles (1 KB shared memory)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = scan_run,
+    .variant_of = "scan",
+    .variant_flags = "-DSCAN_THREADS=128",
+};
+const struct hd_workload hd_workload_scan_tb512 = {
+    .name = "scan_tb512",
+    .description = "scan variant: 512 threads per CTA, 1024-element tiles (4 KB shared memory)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = scan_run,
+    .variant_of = "scan",
+    .variant_flags = "-DSCAN_THREADS=512",
+};
+const struct hd_workload hd_workload_scan_tb1024 = {
+    .name = "scan_tb1024",
+    .description = "scan variant: 1024 threads per CTA, 2048-element tiles (8 KB shared memory)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = scan_run,
+    .variant_of = "scan",
+    .variant_flags = "-DSCAN_THREADS=1024",
+};
+const struct hd_workload hd_workload_scan_r24 = {
+    .name = "scan_r24",
+    .description = "scan variant: scan_block with at most 24 registers per thread (__maxnreg__)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = scan_run,
+    .variant_of = "scan",
+    .variant_flags = "-DMAXREG=24",
+};
+const struct hd_workload hd_workload_scan_r16 = {
+    .name = "scan_r16",
+    .description = "scan variant: scan_block with at most 16 registers per thread (__maxnreg__)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = scan_run,
+    .variant_of = "scan",
+    .variant_flags = "-DMAXREG=16",
+};
+/* }==== */

@@ -10,14 +10,23 @@
 // scan_add: out[i] = partial[i] + scanned_sums[i / tile], the second pass.
 // The host scans the sums array with the same two kernels, recursively, until one tile
 // covers it. Every kernel writes a buffer it does not read. Arithmetic wraps modulo 2^32.
+//
+// Resource-specification variants (ptx.flags, README): SCAN_THREADS (threads per CTA of
+// scan_block, 64 to 1024; the tile and its shared memory scale with it) and MAXREG (register cap
+// of scan_block, __maxnreg__, which replaces its launch bounds: nvcc accepts only one of them).
 
 #ifndef SCAN_THREADS
 #define SCAN_THREADS 256
 #endif
 #define SCAN_TILE (2 * SCAN_THREADS)
 #define SCAN_PAD(i) ((i) + ((i) >> 5))
+#ifdef MAXREG
+#define SCAN_BOUNDS __maxnreg__(MAXREG)
+#else
+#define SCAN_BOUNDS __launch_bounds__(SCAN_THREADS)
+#endif
 
-extern "C" __global__ void __launch_bounds__(SCAN_THREADS)
+extern "C" __global__ void SCAN_BOUNDS
 scan_block(const unsigned *__restrict__ in, unsigned *__restrict__ out,
            unsigned *__restrict__ sums, unsigned n)
 {
