@@ -6,6 +6,9 @@
  * a coefficient image and dct8x8_inverse back into a pixel image. Checks: the coefficients
  * against a double-precision forward transform of the input; the inverse against a double
  * inverse of the device's coefficients; and the round trip against the original pixels.
+ *
+ * Variants (ptx.flags, README) set the strip width DCT_BX (threads per CTA DCT_BX x 8) and a
+ * register cap; the driver reads DCT_BX back from the variant's flags.
  */
 #include "workload.h"
 
@@ -13,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DCT_BX 32 /* must match dct8x8.cu */
+#define DCT_BX 32 /* default strip width; must match dct8x8.cu (variants set it in ptx.flags) */
 #define DCT_BY 8
 
 struct dct_dims {
@@ -70,7 +73,13 @@ static int dct_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_devptr dimg = 0, dcoef = 0, dback = 0, dc = 0;
     struct hd_module *mod = NULL;
     int st = HD_OK;
+    const long bx = hd_wl_flag(hd_wl_variant_flags(ctx), "DCT_BX", DCT_BX);
 
+    if (bx < 8 || bx > 1024 / DCT_BY || bx % 8 != 0) {
+        st = hd_wl_fail(ctx, "dct8x8: DCT_BX=%ld: a multiple of 8 from 8 to %d", bx,
+                        1024 / DCT_BY);
+        goto out;
+    }
     if (!h_img || !h_coef || !h_back || !ref) {
         st = hd_wl_fail(ctx, "dct8x8: out of host memory");
         goto out;
@@ -102,9 +111,9 @@ static int dct_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     DCT_TRY(hd_memset(gpu, dback, 0xff, np * sizeof(float)));
 
     int w = d.w, h = d.h;
-    struct hd_dim3 grid = {(uint32_t)((w + DCT_BX - 1) / DCT_BX),
-                           (uint32_t)((h + DCT_BY - 1) / DCT_BY), 1};
-    struct hd_dim3 block = {DCT_BX, DCT_BY, 1};
+    struct hd_dim3 grid = {(uint32_t)((w + bx - 1) / bx), (uint32_t)((h + DCT_BY - 1) / DCT_BY),
+                           1};
+    struct hd_dim3 block = {(uint32_t)bx, DCT_BY, 1};
     struct hd_arg fwd[] = {HD_ARG(dimg), HD_ARG(dcoef), HD_ARG(w), HD_ARG(h)};
     struct hd_arg inv[] = {HD_ARG(dcoef), HD_ARG(dback), HD_ARG(w), HD_ARG(h)};
     DCT_TRY(hd_launch(gpu, mod, "dct8x8_forward", grid, block, 0, 0, fwd, 4));
@@ -131,8 +140,8 @@ static int dct_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
      * ~1e-7. So 2e-2. */
     st = hd_wl_compare_f32(ctx, "round trip", h_img, h_back, np, 0.0f, 2e-2f);
     if (st == HD_OK)
-        fprintf(ctx->log, "dct8x8: %dx%d image (%d blocks), forward and inverse verified\n",
-                d.w, d.h, (d.w / 8) * (d.h / 8));
+        fprintf(ctx->log, "dct8x8: %dx%d image (%d blocks), %ldx%d CTAs, forward and inverse "
+                          "verified\n", d.w, d.h, (d.w / 8) * (d.h / 8), bx, DCT_BY);
 
 out:
     hd_free(gpu, dimg);
@@ -152,3 +161,61 @@ const struct hd_workload hd_workload_dct8x8 = {
     .idempotent = true, /* each kernel reads one image and writes another */
     .run = dct_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_dct8x8_tb64 = {
+    .name = "dct8x8_tb64",
+    .description = "dct8x8 variant: 8x8-pixel CTAs (64 threads, one block, 512 B shared memory)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = dct_run,
+    .variant_of = "dct8x8",
+    .variant_flags = "-DDCT_BX=8",
+};
+const struct hd_workload hd_workload_dct8x8_tb128 = {
+    .name = "dct8x8_tb128",
+    .description = "dct8x8 variant: 16x8-pixel CTAs (128 threads, two blocks, 1 KB shared memory)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = dct_run,
+    .variant_of = "dct8x8",
+    .variant_flags = "-DDCT_BX=16",
+};
+const struct hd_workload hd_workload_dct8x8_tb512 = {
+    .name = "dct8x8_tb512",
+    .description =
+        "dct8x8 variant: 64x8-pixel CTAs (512 threads, eight blocks, 4 KB shared memory)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = dct_run,
+    .variant_of = "dct8x8",
+    .variant_flags = "-DDCT_BX=64",
+};
+const struct hd_workload hd_workload_dct8x8_tb1024 = {
+    .name = "dct8x8_tb1024",
+    .description = "dct8x8 variant: 128x8-pixel CTAs (1024 threads, 16 blocks, 8 KB shared memory)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = dct_run,
+    .variant_of = "dct8x8",
+    .variant_flags = "-DDCT_BX=128",
+};
+const struct hd_workload hd_workload_dct8x8_r24 = {
+    .name = "dct8x8_r24",
+    .description = "dct8x8 variant: at most 24 registers per thread (__maxnreg__)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = dct_run,
+    .variant_of = "dct8x8",
+    .variant_flags = "-DMAXREG=24",
+};
+const struct hd_workload hd_workload_dct8x8_r12 = {
+    .name = "dct8x8_r12",
+    .description = "dct8x8 variant: at most 12 registers per thread (__maxnreg__; ptxas keeps 24)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = dct_run,
+    .variant_of = "dct8x8",
+    .variant_flags = "-DMAXREG=12",
+};
+/* }==== */

@@ -10,9 +10,20 @@
 //                                                                     barrier
 //   phase 3  column transform of the row results, store to global memory.
 // Image width and height must be multiples of 8; a partial last strip is guarded.
+//
+// Resource-specification variants (ptx.flags, README): DCT_BX (strip width, a multiple of 8:
+// 8 to 128 gives 64 to 1024 threads per CTA and scales the shared memory) and MAXREG (register
+// cap, __maxnreg__, which replaces the launch bounds: nvcc accepts only one of them).
 
+#ifndef DCT_BX
 #define DCT_BX 32
+#endif
 #define DCT_BY 8
+#ifdef MAXREG
+#define DCT_BOUNDS __maxnreg__(MAXREG)
+#else
+#define DCT_BOUNDS __launch_bounds__(DCT_BX *DCT_BY)
+#endif
 
 __constant__ float c_dct[64];
 
@@ -46,13 +57,13 @@ __device__ __forceinline__ void dct_strip(const float *__restrict__ in, float *_
         out[(size_t)y * w + x] = t;
 }
 
-extern "C" __global__ void __launch_bounds__(DCT_BX *DCT_BY)
+extern "C" __global__ void DCT_BOUNDS
 dct8x8_forward(const float *__restrict__ in, float *__restrict__ out, int w, int h)
 {
     dct_strip<0>(in, out, w, h);
 }
 
-extern "C" __global__ void __launch_bounds__(DCT_BX *DCT_BY)
+extern "C" __global__ void DCT_BOUNDS
 dct8x8_inverse(const float *__restrict__ in, float *__restrict__ out, int w, int h)
 {
     dct_strip<1>(in, out, w, h);
