@@ -5,13 +5,16 @@
  * map, then advances `iters` time steps by launching hs_calculate_temp with a pyramid height of
  * HS_PYRAMID steps per launch, ping-ponging two device buffers. The final map is compared with a
  * straightforward CPU stencil run of the same number of steps.
+ *
+ * Variants (ptx.flags, README) set the tile HD_HS_TX x HD_HS_TY (threads and shared memory per
+ * CTA); the driver reads them back from the variant's flags and sizes the grid accordingly.
  */
 #include "workload.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#define HS_TILE 16
+#define HS_TILE 16 /* default tile edge (HD_HS_TX, HD_HS_TY); must match hotspot.cu */
 #define HS_PYRAMID 2
 
 /* Per-step coefficients of the discretised heat equation (dimensionless, per time step): lateral
@@ -86,7 +89,15 @@ static int hs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_devptr d_power = 0, d_t[2] = {0, 0};
     float *power = malloc(bytes), *temp = malloc(bytes), *ref = malloc(bytes);
     float *tmp = malloc(bytes), *got = malloc(bytes);
+    const char *flags = hd_wl_variant_flags(ctx);
+    const long tx = hd_wl_flag(flags, "HD_HS_TX", HS_TILE);
+    const long ty = hd_wl_flag(flags, "HD_HS_TY", HS_TILE);
 
+    if (tx < 2 * HS_PYRAMID + 1 || ty < 2 * HS_PYRAMID + 1 || tx * ty > 1024) {
+        rc = hd_wl_fail(ctx, "hotspot: %ldx%ld tiles: each edge > 2 x pyramid height %d, at most "
+                             "1024 threads", tx, ty, HS_PYRAMID);
+        goto out;
+    }
     if (!power || !temp || !ref || !tmp || !got) {
         rc = hd_wl_fail(ctx, "hotspot: out of host memory");
         goto out;
@@ -94,8 +105,8 @@ static int hs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     struct hd_wl_rng rng;
     hd_wl_rng_seed(&rng, 0x686f7473u);
     hs_make_inputs(&rng, power, temp, rows, cols);
-    fprintf(ctx->log, "hotspot: %dx%d grid, %d steps, pyramid height %d\n", rows, cols, sz.iters,
-            HS_PYRAMID);
+    fprintf(ctx->log, "hotspot: %dx%d grid, %d steps, pyramid height %d, %ldx%ld tiles\n", rows,
+            cols, sz.iters, HS_PYRAMID, tx, ty);
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
@@ -110,10 +121,10 @@ static int hs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     float cp = HS_CP, cx = HS_CX, cy = HS_CY, cz = HS_CZ, amb = HS_AMB;
     for (int done = 0; done < sz.iters;) {
         int steps = sz.iters - done < HS_PYRAMID ? sz.iters - done : HS_PYRAMID;
-        uint32_t out_per_cta = (uint32_t)(HS_TILE - 2 * steps);
-        struct hd_dim3 grid = {((uint32_t)cols + out_per_cta - 1) / out_per_cta,
-                               ((uint32_t)rows + out_per_cta - 1) / out_per_cta, 1};
-        struct hd_dim3 block = {HS_TILE, HS_TILE, 1};
+        uint32_t out_x = (uint32_t)(tx - 2 * steps), out_y = (uint32_t)(ty - 2 * steps);
+        struct hd_dim3 grid = {((uint32_t)cols + out_x - 1) / out_x,
+                               ((uint32_t)rows + out_y - 1) / out_y, 1};
+        struct hd_dim3 block = {(uint32_t)tx, (uint32_t)ty, 1};
         struct hd_arg args[] = {HD_ARG(d_power), HD_ARG(d_t[cur]), HD_ARG(d_t[1 - cur]),
                                 HD_ARG(rows), HD_ARG(cols), HD_ARG(steps), HD_ARG(cp),
                                 HD_ARG(cx), HD_ARG(cy), HD_ARG(cz), HD_ARG(amb)};
@@ -159,3 +170,51 @@ const struct hd_workload hd_workload_hotspot = {
     .idempotent = true,
     .run = hs_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_hotspot_tb64 = {
+    .name = "hotspot_tb64",
+    .description = "hotspot variant: 8x8 tiles (64 threads, 768 B shared memory per CTA)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+    .variant_of = "hotspot",
+    .variant_flags = "-DHD_HS_TX=8 -DHD_HS_TY=8",
+};
+const struct hd_workload hd_workload_hotspot_tb128 = {
+    .name = "hotspot_tb128",
+    .description = "hotspot variant: 16x8 tiles (128 threads, 1.5 KB shared memory per CTA)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+    .variant_of = "hotspot",
+    .variant_flags = "-DHD_HS_TX=16 -DHD_HS_TY=8",
+};
+const struct hd_workload hd_workload_hotspot_tb512 = {
+    .name = "hotspot_tb512",
+    .description = "hotspot variant: 32x16 tiles (512 threads, 6 KB shared memory per CTA)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+    .variant_of = "hotspot",
+    .variant_flags = "-DHD_HS_TX=32 -DHD_HS_TY=16",
+};
+const struct hd_workload hd_workload_hotspot_tb1024 = {
+    .name = "hotspot_tb1024",
+    .description = "hotspot variant: 32x32 tiles (1024 threads, 12 KB shared memory per CTA)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+    .variant_of = "hotspot",
+    .variant_flags = "-DHD_HS_TX=32 -DHD_HS_TY=32",
+};
+const struct hd_workload hd_workload_hotspot_r16 = {
+    .name = "hotspot_r16",
+    .description = "hotspot variant: at most 16 registers per thread (__maxnreg__)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+    .variant_of = "hotspot",
+    .variant_flags = "-DMAXREG=16",
+};
+/* }==== */

@@ -12,22 +12,39 @@
 // from inside the tile), so each CTA writes only its inner (16-2*steps)^2 cells and neighbouring
 // CTAs overlap by `steps` halo cells on every side. Three shared tiles: temperature, power, and the
 // next temperature. The kernel reads `src` and writes `dst` (ping-pong), so it is idempotent.
+//
+// Resource-specification variants (ptx.flags, README): the tile is HD_HS_TX x HD_HS_TY cells
+// (16 x 16 by default), one thread per cell, so threads and shared memory (three tiles) per CTA
+// scale with it; each CTA writes (TX - 2 steps) x (TY - 2 steps) cells. MAXREG caps the registers
+// per thread (__maxnreg__, PTX .maxnreg).
 
-#define HD_HS_TILE 16
+#ifndef HD_HS_TX
+#define HD_HS_TX 16
+#endif
+#ifndef HD_HS_TY
+#define HD_HS_TY 16
+#endif
+#ifdef MAXREG
+#define HD_HS_REGS __maxnreg__(MAXREG)
+#else
+#define HD_HS_REGS
+#endif
 
-extern "C" __global__ void hs_calculate_temp(const float *__restrict__ power,
-                                             const float *__restrict__ src,
-                                             float *__restrict__ dst, int rows, int cols, int steps,
-                                             float cp, float cx, float cy, float cz, float amb)
+extern "C" __global__ void HD_HS_REGS hs_calculate_temp(const float *__restrict__ power,
+                                                        const float *__restrict__ src,
+                                                        float *__restrict__ dst, int rows,
+                                                        int cols, int steps, float cp, float cx,
+                                                        float cy, float cz, float amb)
 {
-    __shared__ float t_tile[HD_HS_TILE][HD_HS_TILE];
-    __shared__ float p_tile[HD_HS_TILE][HD_HS_TILE];
-    __shared__ float t_next[HD_HS_TILE][HD_HS_TILE];
+    __shared__ float t_tile[HD_HS_TY][HD_HS_TX];
+    __shared__ float p_tile[HD_HS_TY][HD_HS_TX];
+    __shared__ float t_next[HD_HS_TY][HD_HS_TX];
 
     int tx = threadIdx.x, ty = threadIdx.y;
-    int out = HD_HS_TILE - 2 * steps;               // cells written per CTA and dimension
-    int gx = blockIdx.x * out - steps + tx;          // global column of this thread's cell
-    int gy = blockIdx.y * out - steps + ty;          // global row
+    int out_x = HD_HS_TX - 2 * steps;               // cells written per CTA and dimension
+    int out_y = HD_HS_TY - 2 * steps;
+    int gx = blockIdx.x * out_x - steps + tx;        // global column of this thread's cell
+    int gy = blockIdx.y * out_y - steps + ty;        // global row
     bool inside = gx >= 0 && gx < cols && gy >= 0 && gy < rows;
 
     if (inside) {
@@ -39,8 +56,8 @@ extern "C" __global__ void hs_calculate_temp(const float *__restrict__ power,
     bool computed = false;
     for (int k = 0; k < steps; k++) {
         // Cells whose four neighbours are still valid after step k-1.
-        computed = inside && tx >= k + 1 && tx <= HD_HS_TILE - 2 - k && ty >= k + 1 &&
-                   ty <= HD_HS_TILE - 2 - k;
+        computed = inside && tx >= k + 1 && tx <= HD_HS_TX - 2 - k && ty >= k + 1 &&
+                   ty <= HD_HS_TY - 2 - k;
         if (computed) {
             float t = t_tile[ty][tx];
             float n = gy > 0 ? t_tile[ty - 1][tx] : t;
@@ -56,7 +73,7 @@ extern "C" __global__ void hs_calculate_temp(const float *__restrict__ power,
         __syncthreads();
     }
 
-    if (inside && tx >= steps && tx < HD_HS_TILE - steps && ty >= steps &&
-        ty < HD_HS_TILE - steps)
+    if (inside && tx >= steps && tx < HD_HS_TX - steps && ty >= steps &&
+        ty < HD_HS_TY - steps)
         dst[gy * cols + gx] = t_tile[ty][tx];
 }
