@@ -8,6 +8,9 @@
  * gradient step to the input->hidden weights in place. Both results are checked: the partial sums
  * against a CPU reduction done in the same tree order, the adjusted weights and their deltas against
  * a CPU step that uses the same hidden deltas.
+ *
+ * Variants (ptx.flags, README) set HD_BP_TILE, the input units per CTA (threads per CTA 16 x
+ * tile); the driver reads it back from the variant's flags, and the CPU tree follows it.
  */
 #include "workload.h"
 
@@ -15,7 +18,8 @@
 #include <stdlib.h>
 
 #define BP_HIDDEN 16
-#define BP_TILE 16
+#define BP_TILE 16     /* default input units per CTA (HD_BP_TILE); must match backprop.cu */
+#define BP_MAX_TILE 64
 #define BP_ETA 0.3f
 #define BP_MOMENTUM 0.3f
 
@@ -26,18 +30,18 @@ static int bp_inputs(enum hd_wl_size size)
     return n[size];
 }
 
-/* CPU reference of bp_layer_forward: the same products and the same 16->8->4->2->1 tree. */
-static void bp_ref_forward(const float *x, const float *w, float *partial, int n_in)
+/* CPU reference of bp_layer_forward: the same products and the same tile->tile/2->...->1 tree. */
+static void bp_ref_forward(const float *x, const float *w, float *partial, int n_in, int tile)
 {
-    int tiles = (n_in + BP_TILE - 1) / BP_TILE;
+    int tiles = (n_in + tile - 1) / tile;
     for (int b = 0; b < tiles; b++) {
         for (int j = 0; j < BP_HIDDEN; j++) {
-            float p[BP_TILE];
-            for (int t = 0; t < BP_TILE; t++) {
-                int i = b * BP_TILE + t;
+            float p[BP_MAX_TILE];
+            for (int t = 0; t < tile; t++) {
+                int i = b * tile + t;
                 p[t] = i < n_in ? w[(size_t)i * BP_HIDDEN + j] * x[i] : 0.0f;
             }
-            for (int s = BP_TILE / 2; s > 0; s >>= 1)
+            for (int s = tile / 2; s > 0; s >>= 1)
                 for (int t = 0; t < s; t++)
                     p[t] += p[t + s];
             partial[(size_t)b * BP_HIDDEN + j] = p[0];
@@ -91,7 +95,12 @@ static void bp_ref_adjust(const float *x, const float *delta, float *w, float *d
 static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     int n_in = bp_inputs(ctx->size);
-    int tiles = (n_in + BP_TILE - 1) / BP_TILE;
+    const long tl = hd_wl_flag(hd_wl_variant_flags(ctx), "HD_BP_TILE", BP_TILE);
+    if (tl < 2 || tl > BP_MAX_TILE || (tl & (tl - 1)) != 0)
+        return hd_wl_fail(ctx, "backprop: HD_BP_TILE=%ld: a power of two from 2 to %d", tl,
+                          BP_MAX_TILE);
+    const int tile = (int)tl;
+    int tiles = (n_in + tile - 1) / tile;
     size_t nw = (size_t)n_in * BP_HIDDEN, np = (size_t)tiles * BP_HIDDEN;
     int rc = HD_OK;
     struct hd_module *mod = NULL;
@@ -118,8 +127,8 @@ static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     }
     for (int j = 0; j < BP_HIDDEN; j++)
         w2[j] = hd_wl_rng_float(&rng, -1.0f, 1.0f);
-    fprintf(ctx->log, "backprop: %d inputs, %d hidden units, %d CTAs of 16x16\n", n_in, BP_HIDDEN,
-            tiles);
+    fprintf(ctx->log, "backprop: %d inputs, %d hidden units, %d CTAs of %dx%d\n", n_in, BP_HIDDEN,
+            tiles, BP_HIDDEN, tile);
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
@@ -133,7 +142,7 @@ static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     BP_TRY(hd_memcpy_h2d(gpu, d_dw, dw, sizeof(float) * nw));
     BP_TRY(hd_memset(gpu, d_part, 0xff, sizeof(float) * np)); /* NaN: an unwritten sum shows */
 
-    struct hd_dim3 grid = {1, (uint32_t)tiles, 1}, block = {BP_TILE, BP_HIDDEN, 1};
+    struct hd_dim3 grid = {1, (uint32_t)tiles, 1}, block = {BP_HIDDEN, (uint32_t)tile, 1};
     {
         struct hd_arg args[] = {HD_ARG(d_x), HD_ARG(d_w), HD_ARG(d_part), HD_ARG(n_in)};
         BP_TRY(hd_launch(gpu, mod, "bp_layer_forward", grid, block, 0, 0, args, 4));
@@ -144,7 +153,7 @@ static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     /* The CPU reduces in the GPU's order with the same single-precision operations, so the partials
      * should agree to the last bit; the tolerance (a few ulp) only absorbs a contraction of a
      * product into the first add that a compiler is free to make. */
-    bp_ref_forward(x, w, ref_part, n_in);
+    bp_ref_forward(x, w, ref_part, n_in, tile);
     rc = hd_wl_compare_f32(ctx, "hidden partial sum", ref_part, part, np, 1e-6f, 1e-7f);
     if (rc != HD_OK)
         goto out;
@@ -193,3 +202,46 @@ const struct hd_workload hd_workload_backprop = {
     .idempotent = false,
     .run = bp_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_backprop_tb64 = {
+    .name = "backprop_tb64",
+    .description =
+        "backprop variant: 4 inputs per CTA (64 threads, 272 B shared memory, 2-step tree)",
+    .klass = "barrier-heavy",
+    .idempotent = false,
+    .run = bp_run,
+    .variant_of = "backprop",
+    .variant_flags = "-DHD_BP_TILE=4",
+};
+const struct hd_workload hd_workload_backprop_tb128 = {
+    .name = "backprop_tb128",
+    .description =
+        "backprop variant: 8 inputs per CTA (128 threads, 544 B shared memory, 3-step tree)",
+    .klass = "barrier-heavy",
+    .idempotent = false,
+    .run = bp_run,
+    .variant_of = "backprop",
+    .variant_flags = "-DHD_BP_TILE=8",
+};
+const struct hd_workload hd_workload_backprop_tb512 = {
+    .name = "backprop_tb512",
+    .description =
+        "backprop variant: 32 inputs per CTA (512 threads, 2.1 KB shared memory, 5-step tree)",
+    .klass = "barrier-heavy",
+    .idempotent = false,
+    .run = bp_run,
+    .variant_of = "backprop",
+    .variant_flags = "-DHD_BP_TILE=32",
+};
+const struct hd_workload hd_workload_backprop_tb1024 = {
+    .name = "backprop_tb1024",
+    .description =
+        "backprop variant: 64 inputs per CTA (1024 threads, 4.3 KB shared memory, 6-step tree)",
+    .klass = "barrier-heavy",
+    .idempotent = false,
+    .run = bp_run,
+    .variant_of = "backprop",
+    .variant_flags = "-DHD_BP_TILE=64",
+};
+/* }==== */

@@ -6,16 +6,22 @@
 // tile: ty selects one of 16 consecutive input units, tx one of the 16 hidden units.
 //
 // bp_layer_forward: each CTA multiplies its 16 inputs by their 16x16 weights into shared memory and
-// reduces the products over the input dimension with a 4-step tree (a barrier per step), writing one
-// partial sum per hidden unit and CTA. The host adds the partials of all CTAs and applies the
-// sigmoid. The weights are only read, so this kernel is idempotent.
+// reduces the products over the input dimension with a 4-step tree (log2 of the tile; a barrier
+// per step), writing one partial sum per hidden unit and CTA. The host adds the partials of all
+// CTAs and applies the sigmoid. The weights are only read, so this kernel is idempotent.
 //
 // bp_adjust_weights: classical gradient step with momentum,
 //   dw = eta * delta[j] * x[i] + momentum * dw_old;  w += dw;  dw_old = dw,
 // updating both arrays in place (so NOT idempotent: re-running a CTA applies the step twice).
+//
+// Resource-specification variants (ptx.flags, README): HD_BP_TILE, the input units per CTA (a
+// power of two, 4 to 64), gives 16 x HD_BP_TILE threads per CTA (64 to 1024) and scales the shared
+// memory and the depth of the reduction tree.
 
 #define HD_BP_HIDDEN 16
+#ifndef HD_BP_TILE
 #define HD_BP_TILE 16
+#endif
 
 extern "C" __global__ void bp_layer_forward(const float *__restrict__ x, const float *__restrict__ w,
                                             float *__restrict__ partial, int n_in)
