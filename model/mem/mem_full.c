@@ -224,11 +224,16 @@ static bool dram_cycle(struct full_state *s)
 static bool full_tick(void *impl, uint64_t now)
 {
     struct full_state *s = impl;
-    if (s->started && now > s->last_now + 1) {
+    if (s->started && now > s->last_now + 1) { /* cycles the GPU skipped: nothing happened */
         const uint64_t gap = now - s->last_now - 1;
+        const uint64_t i0 = s->icnt.now, l0 = s->l2c.now, d0 = s->dramc.now;
         hd_clock_skip(&s->icnt, gap);
         hd_clock_skip(&s->l2c, gap);
         hd_clock_skip(&s->dramc, gap);
+        s->st.core_cycles += gap;
+        s->st.icnt_cycles += s->icnt.now - i0;
+        s->st.l2_cycles += s->l2c.now - l0;
+        s->st.dram_cycles += s->dramc.now - d0;
     }
     s->started = true;
     s->last_now = now;
