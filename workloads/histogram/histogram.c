@@ -8,6 +8,9 @@
  * 15-SM GPU with 8 slots) walks the input with a grid-stride loop. Bins are counts, compared
  * exactly with the host's; the global bins start at zero (hd_memset), so a re-run adds twice:
  * not idempotent.
+ *
+ * Variants (ptx.flags, README) set the threads per CTA (TB; the driver reads it back from the
+ * variant's flags) and the sub-histograms per CTA (HIST_COPIES, device code only).
  */
 #include "workload.h"
 
@@ -15,7 +18,7 @@
 #include <string.h>
 
 #define HIST_BINS 256
-#define HIST_BLOCK 256
+#define HIST_BLOCK 256 /* default threads per CTA (TB); a multiple of 32, at most 1024 */
 #define HIST_GRID 240u
 #define HIST_SEGMENT 4096
 
@@ -57,7 +60,12 @@ static int hist_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_devptr ddata = 0, dbins = 0;
     struct hd_module *mod = NULL;
     int rc = HD_OK;
+    const long tb = hd_wl_flag(hd_wl_variant_flags(ctx), "TB", HIST_BLOCK);
 
+    if (tb < 32 || tb > 1024 || tb % 32 != 0) {
+        rc = hd_wl_fail(ctx, "histogram: TB=%ld: a multiple of 32 from 32 to 1024", tb);
+        goto out;
+    }
     if (!data) {
         rc = hd_wl_fail(ctx, "histogram: out of host memory");
         goto out;
@@ -65,7 +73,7 @@ static int hist_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hist_make_input(data, n, 0x686973746f00ULL);
     for (size_t i = 0; i < n; i++)
         ref[data[i]]++;
-    fprintf(ctx->log, "histogram: %zu bytes, %u blocks of %d threads\n", n, HIST_GRID, HIST_BLOCK);
+    fprintf(ctx->log, "histogram: %zu bytes, %u blocks of %ld threads\n", n, HIST_GRID, tb);
 
 #define TRY(call)                              \
     do {                                       \
@@ -84,7 +92,7 @@ static int hist_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     unsigned int nw = (unsigned int)nwords;
     struct hd_arg args[] = {HD_ARG(ddata), HD_ARG(nw), HD_ARG(dbins)};
     struct hd_dim3 grid = {HIST_GRID, 1, 1};
-    struct hd_dim3 block = {HIST_BLOCK, 1, 1};
+    struct hd_dim3 block = {(uint32_t)tb, 1, 1};
     TRY(hd_launch(gpu, mod, "histogram256", grid, block, 0, 0, args, 3));
     TRY(hd_synchronize(gpu));
     TRY(hd_memcpy_d2h(gpu, got, dbins, sizeof got));
@@ -108,3 +116,70 @@ const struct hd_workload hd_workload_histogram = {
     .idempotent = false,
     .run = hist_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_histogram_tb64 = {
+    .name = "histogram_tb64",
+    .description = "histogram variant: 64 threads per CTA",
+    .klass = "memory",
+    .idempotent = false,
+    .run = hist_run,
+    .variant_of = "histogram",
+    .variant_flags = "-DTB=64",
+};
+const struct hd_workload hd_workload_histogram_tb128 = {
+    .name = "histogram_tb128",
+    .description = "histogram variant: 128 threads per CTA",
+    .klass = "memory",
+    .idempotent = false,
+    .run = hist_run,
+    .variant_of = "histogram",
+    .variant_flags = "-DTB=128",
+};
+const struct hd_workload hd_workload_histogram_tb512 = {
+    .name = "histogram_tb512",
+    .description = "histogram variant: 512 threads per CTA",
+    .klass = "memory",
+    .idempotent = false,
+    .run = hist_run,
+    .variant_of = "histogram",
+    .variant_flags = "-DTB=512",
+};
+const struct hd_workload hd_workload_histogram_tb1024 = {
+    .name = "histogram_tb1024",
+    .description = "histogram variant: 1024 threads per CTA",
+    .klass = "memory",
+    .idempotent = false,
+    .run = hist_run,
+    .variant_of = "histogram",
+    .variant_flags = "-DTB=1024",
+};
+const struct hd_workload hd_workload_histogram_s4 = {
+    .name = "histogram_s4",
+    .description =
+        "histogram variant: 4 sub-histograms per CTA (4 KB shared memory), fewer collisions",
+    .klass = "memory",
+    .idempotent = false,
+    .run = hist_run,
+    .variant_of = "histogram",
+    .variant_flags = "-DHIST_COPIES=4",
+};
+const struct hd_workload hd_workload_histogram_s8 = {
+    .name = "histogram_s8",
+    .description = "histogram variant: 8 sub-histograms per CTA (8 KB shared memory), one per warp",
+    .klass = "memory",
+    .idempotent = false,
+    .run = hist_run,
+    .variant_of = "histogram",
+    .variant_flags = "-DHIST_COPIES=8",
+};
+const struct hd_workload hd_workload_histogram_tb1024_s8 = {
+    .name = "histogram_tb1024_s8",
+    .description = "histogram variant: 1024 threads and 8 sub-histograms (8 KB) per CTA",
+    .klass = "memory",
+    .idempotent = false,
+    .run = hist_run,
+    .variant_of = "histogram",
+    .variant_flags = "-DTB=1024 -DHIST_COPIES=8",
+};
+/* }==== */
