@@ -97,3 +97,16 @@ hd_mix_test(mix_cli_one_workload 1 "tests/mix/one_workload.ini:3: mix \\[solo\\]
 hd_mix_test(mix_cli_twice_defined 1 "tests/mix/twice_defined.ini:7: mix \\[pair\\] is defined twice"
             list --mixes --mixes-file tests/mix/twice_defined.ini)
 # }====
+
+# {==== Ctrl-C during a mix: every client stops, the summary is printed, exit status 130 ====
+find_program(HD_MIX_TIMEOUT timeout)
+if(HD_MIX_TIMEOUT)
+  add_test(NAME mix_cli_interrupt
+           COMMAND ${CMAKE_COMMAND} -DPROG=${HD_MIX_TIMEOUT}
+                   "-DARGS=--preserve-status|-s|INT|1|$<TARGET_FILE:heddle>|run|--mix|sgemm+vecadd|--size|large|--quiet"
+                   -DRC=130 "-DREGEX=NOT VERIFIED.*sgemm +INTERRUPTED .*vecadd +INTERRUPTED .*warp instructions +[1-9]"
+                   -P ${HD_MIX_CHECK}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(mix_cli_interrupt PROPERTIES LABELS mixes TIMEOUT 120)
+endif()
+# }====
