@@ -22,7 +22,7 @@
  *             the reset valid flop).
  * Test-only: `define HD_FAULT_REGPAT_FLIP flips stride_o bit 0 of strided results (cosim test).
  */
-`include "hd_assert.svh"
+`include "../include/hd_assert.svh"
 
 module regpat_comp #(
   parameter bit ResetAll = 1'b0

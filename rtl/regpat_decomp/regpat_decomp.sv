@@ -13,7 +13,7 @@
  * There is no internal datapath register, hence no ResetAll parameter.
  * Bit-exact C reference: compressors/regpat_decomp.c; ports: regpat_decomp_ports.def.
  */
-`include "hd_assert.svh"
+`include "../include/hd_assert.svh"
 
 module regpat_decomp (
   input  logic          clk_i,

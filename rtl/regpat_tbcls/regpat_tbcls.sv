@@ -19,7 +19,7 @@
  *   ResetAll  1: the 32-bit accumulators (first base, previous base, base step, first stride)
  *             get the async reset too; 0: only flags and outputs (the flags qualify them).
  */
-`include "hd_assert.svh"
+`include "../include/hd_assert.svh"
 
 module regpat_tbcls #(
   parameter bit ResetAll = 1'b0
