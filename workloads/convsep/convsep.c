@@ -6,6 +6,10 @@
  * writes a temporary image, conv_cols the result. The reference runs the same two passes in
  * double with the same clamp-to-edge rule; both the intermediate and the final images are
  * checked.
+ *
+ * Variants (ptx.flags, README) set the CTA heights (ROWS_BY, COLS_BY) and outputs per thread
+ * (ROWS_STEPS, COLS_STEPS); the driver reads them back from the variant's flags and sizes the
+ * grids accordingly.
  */
 #include "workload.h"
 
@@ -13,12 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CONV_R 8 /* must match convsep.cu, as must the tile shapes below */
+#define CONV_R 8 /* must match convsep.cu, as must the tile shapes below (the defaults) */
 #define CONV_TAPS (2 * CONV_R + 1)
-#define ROWS_TILE_W (32 * 4)
+#define ROWS_BX 32
 #define ROWS_BY 4
+#define ROWS_STEPS 4
 #define COLS_BX 32
-#define COLS_TILE_H (8 * 4)
+#define COLS_BY 8
+#define COLS_STEPS 4
 
 struct conv_dims {
     int w, h;
@@ -71,7 +77,19 @@ static int conv_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_devptr din = 0, dmid = 0, dout = 0, dtaps = 0;
     struct hd_module *mod = NULL;
     int st = HD_OK;
+    const char *flags = hd_wl_variant_flags(ctx);
+    const long rows_by = hd_wl_flag(flags, "ROWS_BY", ROWS_BY);
+    const long rows_steps = hd_wl_flag(flags, "ROWS_STEPS", ROWS_STEPS);
+    const long cols_by = hd_wl_flag(flags, "COLS_BY", COLS_BY);
+    const long cols_steps = hd_wl_flag(flags, "COLS_STEPS", COLS_STEPS);
 
+    if (rows_by < 1 || rows_by * ROWS_BX > 1024 || cols_by < 1 || cols_by * COLS_BX > 1024 ||
+        rows_steps < 1 || rows_steps > 16 || cols_steps < 1 || cols_steps > 16) {
+        st = hd_wl_fail(ctx, "convsep: ROWS_BY=%ld COLS_BY=%ld (CTAs of 32 x BY <= 1024 threads), "
+                             "ROWS_STEPS=%ld COLS_STEPS=%ld (1 to 16)",
+                        rows_by, cols_by, rows_steps, cols_steps);
+        goto out;
+    }
     if (!h_img || !h_out || !ref || !r_in || !r_mid || !r_out) {
         st = hd_wl_fail(ctx, "convsep: out of host memory");
         goto out;
@@ -108,16 +126,18 @@ static int conv_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     int w = d.w, h = d.h;
     {
         struct hd_arg args[] = {HD_ARG(din), HD_ARG(dmid), HD_ARG(w), HD_ARG(h)};
-        struct hd_dim3 grid = {(uint32_t)((w + ROWS_TILE_W - 1) / ROWS_TILE_W),
-                               (uint32_t)((h + ROWS_BY - 1) / ROWS_BY), 1};
-        struct hd_dim3 block = {32, ROWS_BY, 1};
+        const long tile_w = ROWS_BX * rows_steps;
+        struct hd_dim3 grid = {(uint32_t)((w + tile_w - 1) / tile_w),
+                               (uint32_t)((h + rows_by - 1) / rows_by), 1};
+        struct hd_dim3 block = {ROWS_BX, (uint32_t)rows_by, 1};
         CONV_TRY(hd_launch(gpu, mod, "conv_rows", grid, block, 0, 0, args, 4));
     }
     {
         struct hd_arg args[] = {HD_ARG(dmid), HD_ARG(dout), HD_ARG(w), HD_ARG(h)};
+        const long tile_h = cols_by * cols_steps;
         struct hd_dim3 grid = {(uint32_t)((w + COLS_BX - 1) / COLS_BX),
-                               (uint32_t)((h + COLS_TILE_H - 1) / COLS_TILE_H), 1};
-        struct hd_dim3 block = {COLS_BX, 8, 1};
+                               (uint32_t)((h + tile_h - 1) / tile_h), 1};
+        struct hd_dim3 block = {COLS_BX, (uint32_t)cols_by, 1};
         CONV_TRY(hd_launch(gpu, mod, "conv_cols", grid, block, 0, 0, args, 4));
     }
     CONV_TRY(hd_synchronize(gpu));
@@ -140,8 +160,9 @@ static int conv_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     CONV_TRY(hd_memcpy_d2h(gpu, h_out, dout, np * sizeof(float)));
     st = hd_wl_compare_f32(ctx, "columns", ref, h_out, np, 0.0f, 2.5e-6f);
     if (st == HD_OK)
-        fprintf(ctx->log, "convsep: %dx%d image, %d taps, rows and columns verified\n", d.w,
-                d.h, CONV_TAPS);
+        fprintf(ctx->log, "convsep: %dx%d image, %d taps, CTAs 32x%ld (rows) and 32x%ld "
+                          "(columns), rows and columns verified\n",
+                d.w, d.h, CONV_TAPS, rows_by, cols_by);
 
 out:
     hd_free(gpu, din);
@@ -163,3 +184,62 @@ const struct hd_workload hd_workload_convsep = {
     .idempotent = true, /* each pass reads one image and writes another */
     .run = conv_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_convsep_c1 = {
+    .name = "convsep_c1",
+    .description =
+        "convsep variant: 1 output per thread in both passes (fewer registers, more halo)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = conv_run,
+    .variant_of = "convsep",
+    .variant_flags = "-DROWS_STEPS=1 -DCOLS_STEPS=1",
+};
+const struct hd_workload hd_workload_convsep_c2 = {
+    .name = "convsep_c2",
+    .description = "convsep variant: 2 outputs per thread in both passes",
+    .klass = "memory",
+    .idempotent = true,
+    .run = conv_run,
+    .variant_of = "convsep",
+    .variant_flags = "-DROWS_STEPS=2 -DCOLS_STEPS=2",
+};
+const struct hd_workload hd_workload_convsep_c8 = {
+    .name = "convsep_c8",
+    .description =
+        "convsep variant: 8 outputs per thread in both passes (more registers, 10 KB tiles)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = conv_run,
+    .variant_of = "convsep",
+    .variant_flags = "-DROWS_STEPS=8 -DCOLS_STEPS=8",
+};
+const struct hd_workload hd_workload_convsep_tb64 = {
+    .name = "convsep_tb64",
+    .description = "convsep variant: 64-thread CTAs (32x2) in both passes",
+    .klass = "memory",
+    .idempotent = true,
+    .run = conv_run,
+    .variant_of = "convsep",
+    .variant_flags = "-DROWS_BY=2 -DCOLS_BY=2",
+};
+const struct hd_workload hd_workload_convsep_tb512 = {
+    .name = "convsep_tb512",
+    .description = "convsep variant: 512-thread CTAs (32x16) in both passes",
+    .klass = "memory",
+    .idempotent = true,
+    .run = conv_run,
+    .variant_of = "convsep",
+    .variant_flags = "-DROWS_BY=16 -DCOLS_BY=16",
+};
+const struct hd_workload hd_workload_convsep_r32 = {
+    .name = "convsep_r32",
+    .description = "convsep variant: at most 32 registers per thread in both passes (__maxnreg__)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = conv_run,
+    .variant_of = "convsep",
+    .variant_flags = "-DMAXREG=32",
+};
+/* }==== */

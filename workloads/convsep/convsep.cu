@@ -11,11 +11,29 @@
 #define CONV_R 8
 #define CONV_TAPS (2 * CONV_R + 1)
 #define ROWS_BX 32
-#define ROWS_BY 4
-#define ROWS_STEPS 4
 #define COLS_BX 32
+/* Resource-specification variants (ptx.flags, README) override these: CTA heights (threads per
+ * CTA), outputs per thread (registers per thread and tile size, so shared memory per CTA), and
+ * MAXREG, a register cap (__maxnreg__, which replaces the launch bounds). */
+#ifndef ROWS_BY
+#define ROWS_BY 4
+#endif
+#ifndef ROWS_STEPS
+#define ROWS_STEPS 4
+#endif
+#ifndef COLS_BY
 #define COLS_BY 8
+#endif
+#ifndef COLS_STEPS
 #define COLS_STEPS 4
+#endif
+#ifdef MAXREG
+#define ROWS_BOUNDS __maxnreg__(MAXREG)
+#define COLS_BOUNDS __maxnreg__(MAXREG)
+#else
+#define ROWS_BOUNDS __launch_bounds__(ROWS_BX *ROWS_BY)
+#define COLS_BOUNDS __launch_bounds__(COLS_BX *COLS_BY)
+#endif
 
 __constant__ float c_taps[CONV_TAPS];
 
@@ -24,7 +42,7 @@ __device__ __forceinline__ int conv_clamp(int v, int n)
     return v < 0 ? 0 : (v >= n ? n - 1 : v);
 }
 
-extern "C" __global__ void __launch_bounds__(ROWS_BX *ROWS_BY)
+extern "C" __global__ void ROWS_BOUNDS
 conv_rows(const float *__restrict__ in, float *__restrict__ out, int w, int h)
 {
     const int tw = ROWS_BX * ROWS_STEPS; // tile width without halo
@@ -48,7 +66,7 @@ conv_rows(const float *__restrict__ in, float *__restrict__ out, int w, int h)
     }
 }
 
-extern "C" __global__ void __launch_bounds__(COLS_BX *COLS_BY)
+extern "C" __global__ void COLS_BOUNDS
 conv_cols(const float *__restrict__ in, float *__restrict__ out, int w, int h)
 {
     const int th = COLS_BY * COLS_STEPS; // tile height without halo
