@@ -2,7 +2,9 @@
  * test_mix.c - several host programs on one GPU (heddle_mix.h): each client's results, streams
  * of their own, per-client totals and errors, batches shared by clients, the order in which
  * parked clients resume, determinism, attribution of a failed launch, work left queued by a
- * client that returns, and misuse. The kernel is the real nvcc vecadd of workloads/vecadd.
+ * client that returns, and misuse. The kernel is the real nvcc vecadd of workloads/vecadd. Every
+ * case runs on both executors: the timing model (launches of different clients overlap) and the
+ * functional one (they run in submission order).
  */
 #include "heddle_mix.h"
 #include "testutil.h"
@@ -106,22 +108,24 @@ static void rec_observe(void *arg, const struct hd_kernel_record *r)
         log->r[log->n++] = *r;
 }
 
-static struct hd_gpu *new_gpu(struct hd_test_state *t, struct rec_log *log)
+static struct hd_gpu *new_gpu(struct hd_test_state *t, struct rec_log *log,
+                              enum hd_exec_mode mode)
 {
     char err[256];
     struct hd_gpu *gpu = hd_gpu_create(NULL, err, sizeof err);
     if (!HD_CHECK(t, gpu != NULL))
         return NULL;
+    hd_gpu_set_exec_mode(gpu, mode);
     memset(log, 0, sizeof *log);
     hd_gpu_set_kernel_observer(gpu, rec_observe, log);
     return gpu;
 }
 
-static void test_two_clients(struct hd_test_state *t)
+static void test_two_clients(struct hd_test_state *t, enum hd_exec_mode mode)
 {
     hd_test_begin(t, "two clients verify; own streams, totals, shared first batch, resume order");
     struct rec_log log;
-    struct hd_gpu *gpu = new_gpu(t, &log);
+    struct hd_gpu *gpu = new_gpu(t, &log, mode);
     if (!gpu)
         return;
     struct va_client v0 = {.n = 1000, .rounds = 3, .scale = 1.0f};
@@ -166,13 +170,13 @@ static void test_two_clients(struct hd_test_state *t)
     hd_gpu_destroy(gpu);
 }
 
-static void test_deterministic(struct hd_test_state *t)
+static void test_deterministic(struct hd_test_state *t, enum hd_exec_mode mode)
 {
     hd_test_begin(t, "a mix run twice gives identical records and totals");
     struct rec_log log[2];
     struct hd_client_task tasks[2][3];
     for (int run = 0; run < 2; run++) {
-        struct hd_gpu *gpu = new_gpu(t, &log[run]);
+        struct hd_gpu *gpu = new_gpu(t, &log[run], mode);
         if (!gpu)
             return;
         struct va_client v[3] = {{.n = 700, .rounds = 2, .scale = 3.0f},
@@ -198,11 +202,11 @@ static void test_deterministic(struct hd_test_state *t)
                         0);
 }
 
-static void test_fault(struct hd_test_state *t)
+static void test_fault(struct hd_test_state *t, enum hd_exec_mode mode)
 {
     hd_test_begin(t, "a faulting client gets the report, its batch partner a note; both go on");
     struct rec_log log;
-    struct hd_gpu *gpu = new_gpu(t, &log);
+    struct hd_gpu *gpu = new_gpu(t, &log, mode);
     if (!gpu)
         return;
     struct va_client bad = {.n = 256, .rounds = 1, .scale = 1.0f, .bad_launch = true};
@@ -223,11 +227,11 @@ static void test_fault(struct hd_test_state *t)
     hd_gpu_destroy(gpu);
 }
 
-static void test_leftover_and_misuse(struct hd_test_state *t)
+static void test_leftover_and_misuse(struct hd_test_state *t, enum hd_exec_mode mode)
 {
     hd_test_begin(t, "work left queued still runs; misuse is refused");
     struct rec_log log;
-    struct hd_gpu *gpu = new_gpu(t, &log);
+    struct hd_gpu *gpu = new_gpu(t, &log, mode);
     if (!gpu)
         return;
     struct va_client v = {.n = 300, .rounds = 2, .scale = 1.0f, .nosync = true, .nested = true};
@@ -246,9 +250,13 @@ static void test_leftover_and_misuse(struct hd_test_state *t)
 int main(void)
 {
     struct hd_test_state t = {0};
-    test_two_clients(&t);
-    test_deterministic(&t);
-    test_fault(&t);
-    test_leftover_and_misuse(&t);
+    const enum hd_exec_mode modes[2] = {HD_EXEC_CYCLE, HD_EXEC_FUNCTIONAL};
+    for (int m = 0; m < 2; m++) {
+        fprintf(stderr, "executor: %s\n", m == 0 ? "timing (cycle)" : "functional");
+        test_two_clients(&t, modes[m]);
+        test_deterministic(&t, modes[m]);
+        test_fault(&t, modes[m]);
+        test_leftover_and_misuse(&t, modes[m]);
+    }
     return hd_test_finish(&t);
 }
