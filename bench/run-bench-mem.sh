@@ -5,8 +5,8 @@
 #   bench/run-bench-mem.sh [PATH/TO/bench_sim]        (default: build/bench/bench_sim)
 #
 # sgemm, bfs, stencil2d at $SIZE (default medium) in timing mode on fermi-gtx480, once with the
-# fixed-latency memory ([mem] model = fixed, the configuration file as committed) and once with
-# the full memory system (the same file with model = full). With REPEAT=N the fastest of N runs
+# fixed-latency memory (the same file with [mem] model = fixed) and once with the full memory
+# system (model = full, the default and the configuration file as committed). With REPEAT=N the fastest of N runs
 # is kept. KIPS = thousand warp instructions per second of simulation time (wall clock, and
 # process CPU time since the machine may be shared); target: 150 KIPS with the full memory
 # system. Prints a table and writes bench/results-mem.json (or $OUT).
@@ -24,7 +24,9 @@ cd "$root"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/heddle-bench-mem-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 full=$tmp/full.ini
-sed 's/^model = fixed/model = full/' "$base" > "$full"
+fixed=$tmp/fixed.ini
+sed 's/^model = [a-z]*/model = full/' "$base" > "$full"
+sed 's/^model = [a-z]*/model = fixed/' "$base" > "$fixed"
 grep -q '^model = full' "$full" || { echo "run-bench-mem.sh: no '[mem] model' line in $base" >&2; exit 2; }
 
 field() { # field NAME JSONLINE -> value
@@ -52,7 +54,7 @@ run() {
 load0=$(cut -d' ' -f1 /proc/loadavg)
 echo "Heddle simulation speed, fixed against full memory system, $base, $size ($(nproc) CPUs)" >&2
 for w in sgemm bfs stencil2d; do
-    run "$w" "$base" fixed
+    run "$w" "$fixed" fixed
     run "$w" "$full" full
 done
 

@@ -49,7 +49,9 @@ static void store_and_close(struct ptx *p, const char *val)
 }
 /* }==== */
 
-#define ONE_SM "[gpu]\nnum_sms = 1\n"
+/* The SM core is measured behind the fixed-latency memory ([mem] model = fixed) so that its
+ * figures do not move with the memory system; tests/unit/test_mem_*.c cover that. */
+#define ONE_SM "[gpu]\nnum_sms = 1\n[mem]\nmodel = fixed\n"
 
 /* Run `ptx`'s kernel `name` twice (grid x block threads) and return the second launch's cycles. */
 static uint64_t warm_cycles(struct hd_gpu *g, const char *ptx, const char *name, uint32_t grid,

@@ -199,7 +199,7 @@ static const char load_ptx[] = TKIT_HEAD
 static void test_watchdog(struct hd_test_state *t)
 {
     hd_test_begin(t, "the watchdog stops a run without progress and locates the waiting warps");
-    struct hd_gpu *g = tkit_gpu("[gpu]\nnum_sms = 1\n[mem_fixed]\nlatency = 5000\n"
+    struct hd_gpu *g = tkit_gpu("[gpu]\nnum_sms = 1\n[mem]\nmodel = fixed\n[mem_fixed]\nlatency = 5000\n"
                                 "[timing]\nwatchdog_cycles = 1000\n");
     struct hd_module *m = tkit_module(g, load_ptx);
     hd_devptr in, out;
@@ -224,7 +224,7 @@ static void test_watchdog(struct hd_test_state *t)
     HD_CHECK(t, tt.cycles >= 1000);
     hd_gpu_destroy(g);
 
-    g = tkit_gpu("[gpu]\nnum_sms = 1\n[mem_fixed]\nlatency = 500\n"
+    g = tkit_gpu("[gpu]\nnum_sms = 1\n[mem]\nmodel = fixed\n[mem_fixed]\nlatency = 500\n"
                  "[timing]\nwatchdog_cycles = 400\n");
     m = tkit_module(g, load_ptx);
     hd_malloc(g, &in, 64);
