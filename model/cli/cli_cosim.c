@@ -117,7 +117,7 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
             else if (strcmp(v, "large") == 0) c->size = HD_WL_LARGE;
             else return hd_cli_usage(cmd, "--size must be small, medium or large, not '%s'", v);
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--every", &v)) != 0) {
-            if (r < 0 || hd_cli_parse_u64(v, &c->o.every) != 0)
+            if (r < 0 || hd_config_parse_uint(v, &c->o.every) != 0)
                 return hd_cli_usage(cmd, "--every needs a cycle count");
         } else if (stats && a[0] == '-') {
             return hd_cli_usage(cmd, "unknown option '%s'", a);
@@ -164,7 +164,7 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
                 return HD_CLI_USAGE;
             c->o.record = v;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--record-max", &v)) != 0) {
-            if (r < 0 || hd_cli_parse_u64(v, &c->o.record_max) != 0)
+            if (r < 0 || hd_config_parse_uint(v, &c->o.record_max) != 0)
                 return hd_cli_usage(cmd, "--record-max needs a count");
         } else if (strcmp(a, "--no-tb") == 0) {
             c->o.tb_level = false;

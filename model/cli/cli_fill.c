@@ -5,6 +5,7 @@
  * typo fails fast) and by the generator. Elements are stored little-endian, as the device sees
  * them (the model's device memory is little-endian, like every NVIDIA GPU).
  */
+#include "config.h"
 #include "cli_fill.h"
 
 #include "cli_util.h"
@@ -49,7 +50,7 @@ static int parse_fill(const char *s, struct fill_spec *out, char *err, size_t er
         out->kind = F_SEQ_F32;
     } else if (strncmp(s, "rand-u32:", 9) == 0 || strncmp(s, "rand-f32:", 9) == 0) {
         out->kind = s[5] == 'u' ? F_RAND_U32 : F_RAND_F32;
-        if (hd_cli_parse_u64(s + 9, &out->seed) != 0)
+        if (hd_config_parse_uint(s + 9, &out->seed) != 0)
             return ferr(err, errlen, "fill '%s': the seed must be an unsigned integer", s);
     } else if (strncmp(s, "const-u32:", 10) == 0) {
         out->kind = F_CONST_U32;

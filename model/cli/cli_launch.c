@@ -9,6 +9,7 @@
  * (`--print`), written to files (`--dump`) and compared byte-exactly with a pattern or file
  * (`--expect`, which makes the exit status say whether the kernel computed what was expected).
  */
+#include "config.h"
 #include "cli_launch.h"
 
 #include "cli_cmd.h"
@@ -103,7 +104,7 @@ static int parse_scalar(const char *type, const char *v, struct hd_launch_arg *a
                 return -1;
             bits = (uint64_t)s;
         } else {
-            if (v[0] == '-' || hd_cli_parse_u64(v, &bits) != 0)
+            if (v[0] == '-' || hd_config_parse_uint(v, &bits) != 0)
                 return -1;
             if (width < 64 && bits >> width)
                 return -1;
@@ -130,7 +131,7 @@ static int add_buffer(struct hd_launch *l, const char *spec)
     memcpy(bytes_txt, c1 + 1, bl);
     bytes_txt[bl] = '\0';
     struct hd_launch_buf *b = &l->bufs[l->nbufs];
-    if (hd_cli_parse_u64(bytes_txt, &b->bytes) != 0 || b->bytes == 0)
+    if (hd_config_parse_uint(bytes_txt, &b->bytes) != 0 || b->bytes == 0)
         return hd_cli_usage("launch", "--arg %s: buffer size '%s' is not a positive byte count",
                             spec, bytes_txt);
     for (const char *p = name; p < c1; p++)
@@ -200,7 +201,7 @@ static int resolve_ptrs(struct hd_launch *l, const char *const *specs)
             return hd_cli_usage("launch", "--arg %s: no buffer named '%.*s'", specs[i], (int)len,
                                 name);
         l->args[i].buf = b;
-        if (plus && (hd_cli_parse_u64(plus + 1, &l->args[i].offset) != 0 ||
+        if (plus && (hd_config_parse_uint(plus + 1, &l->args[i].offset) != 0 ||
                      l->args[i].offset > l->bufs[b].bytes))
             return hd_cli_usage("launch", "--arg %s: bad offset (buffer '%s' has %" PRIu64
                                 " bytes)", specs[i], l->bufs[b].name, l->bufs[b].bytes);
@@ -241,7 +242,7 @@ static int add_post(struct hd_launch *l, char kind, const char *spec)
         if (!p->type)
             return hd_cli_usage("launch", "--print %s: expected NAME:TYPE:N with TYPE one of u8 "
                                           "s8 x8 u16 s16 x16 u32 s32 x32 f32 u64 s64 x64 f64", spec);
-        if (hd_cli_parse_u64(c2 + 1, &p->count) != 0)
+        if (hd_config_parse_uint(c2 + 1, &p->count) != 0)
             return hd_cli_usage("launch", "--print %s: N must be a count", spec);
         uint64_t max = l->bufs[b].bytes / hd_cli_elem_size(p->type);
         if (p->count > max)

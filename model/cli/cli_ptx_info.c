@@ -11,6 +11,7 @@
  * of each kernel on the chosen configuration (--config/--set, default fermi-gtx480) for a CTA
  * size (--threads, default .reqntid/.maxntid or 256) follows model/timing/occupancy.h.
  */
+#include "config.h"
 #include "cfg.h"
 #include "cli_cmd.h"
 #include "cli_gpu.h"
@@ -346,7 +347,7 @@ static int parse_args(const char *cmd, int argc, char **argv, struct info_opts *
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--shared", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE;
-            if (hd_cli_parse_u64(v, &o.dyn_smem) != 0)
+            if (hd_config_parse_uint(v, &o.dyn_smem) != 0)
                 return hd_cli_usage(cmd, "--shared wants a byte count, not '%s'", v);
         } else if (strcmp(a, "--blocks") == 0) {
             o.blocks = true;

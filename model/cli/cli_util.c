@@ -6,6 +6,7 @@
  * can only reach a static object (exception to rule C4, for that reason). The runtime polls it
  * through hd_gpu_set_interrupt().
  */
+#include "config.h"
 #include "cli_util.h"
 
 #include <errno.h>
@@ -69,40 +70,10 @@ int hd_cli_option(const char *cmd, int argc, char **argv, int *i, const char *na
     return 1;
 }
 
-int hd_cli_parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !((s[0] >= '0' && s[0] <= '9')))
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10);
-    if (errno == ERANGE || end == s)
-        return -1;
-    unsigned shift = 0;
-    if (*end == 'K' || *end == 'k')
-        shift = 10;
-    else if (*end == 'M')
-        shift = 20;
-    else if (*end == 'G')
-        shift = 30;
-    if (shift) {
-        end++;
-        if (end[0] == 'i' && end[1] == 'B')
-            end += 2;
-        if (v > (UINT64_MAX >> shift))
-            return -1;
-        v <<= shift;
-    }
-    if (*end != '\0')
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int hd_cli_parse_u32(const char *s, uint32_t *out)
 {
     uint64_t v;
-    if (hd_cli_parse_u64(s, &v) != 0 || v > UINT32_MAX)
+    if (hd_config_parse_uint(s, &v) != 0 || v > UINT32_MAX)
         return -1;
     *out = (uint32_t)v;
     return 0;

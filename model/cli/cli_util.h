@@ -46,7 +46,6 @@ int hd_cli_option(const char *cmd, int argc, char **argv, int *i, const char *na
                   const char **value);
 
 /* Value parsers: return 0, or -1 (no message; the caller names the option). */
-int hd_cli_parse_u64(const char *s, uint64_t *out);       /* decimal or 0x; K/M/G suffix */
 int hd_cli_parse_u32(const char *s, uint32_t *out);
 int hd_cli_parse_dim3(const char *s, struct hd_dim3 *out); /* "X", "X,Y" or "X,Y,Z", each >= 1 */
 

@@ -101,9 +101,10 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-/* Unsigned integer: decimal or 0x hex, optional K/M/G (x1024^n) with optional "iB". */
-static int parse_uint(const char *s, uint64_t *out)
+int hd_config_parse_uint(const char *s, uint64_t *out)
 {
+    if (!s)
+        return -1;
     const char *p = s;
     int base = 10;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
@@ -185,7 +186,7 @@ static int set_numeric(struct hd_config *cfg, const struct hd_cfg_param *p, cons
         return 0;
     }
     uint64_t v;
-    if (parse_uint(value, &v) != 0)
+    if (hd_config_parse_uint(value, &v) != 0)
         return fail(err, errlen,
                     "key '%s': '%s' is not an unsigned integer (decimal, 0x hex, optional K/M/G)",
                     p->key, value);

@@ -120,6 +120,11 @@ const struct hd_cfg_param *hd_config_find(const char *section, const char *key);
 const char *hd_config_enum_name(const struct hd_cfg_param *p, int value);
 /* }==== */
 
+/* An unsigned number as configuration files and command lines write it: decimal or 0x hex,
+ * optionally followed by K, M or G (x1024^n) and an optional "iB". Returns 0, or -1 (out
+ * unchanged) for anything else, including overflow. */
+int hd_config_parse_uint(const char *s, uint64_t *out);
+
 /* {==== Loading and setting ==== */
 void hd_config_defaults(struct hd_config *out);
 /* Defaults, then the file at `path`, then the cross-parameter checks. Returns 0, or -1 with

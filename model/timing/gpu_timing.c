@@ -86,6 +86,7 @@ void hd_gpu_timing_destroy(struct hd_gpu_timing *g)
     free(g->tk);
     free(g->L);
     free(g->cand);
+    free(g->cand_index);
     free(g->order);
     free(g->sm_used);
     hd_timing_stats_free(&g->stats);
