@@ -294,9 +294,17 @@ static void put_operand(struct sbuf *s, const struct hd_func *f, const struct hd
     case HD_OPND_SYMBOL:
         put(s, "%s", symbol_name(f, o));
         break;
-    case HD_OPND_LABEL:
-        put(s, "$I%" PRId64, o->imm);
+    case HD_OPND_LABEL: {
+        const char *l = NULL; /* the first label written before the target */
+        for (uint32_t i = 0; i < f->nlabels && !l; i++)
+            if ((int64_t)f->labels[i].instr == o->imm)
+                l = f->labels[i].name;
+        if (l)
+            put(s, "%s", l);
+        else
+            put(s, "$I%" PRId64, o->imm);
         break;
+    }
     case HD_OPND_FUNC:
         put(s, "%s", func_name(f, o->symbol));
         break;

@@ -256,6 +256,12 @@ struct hd_call_site {
     uint32_t nargs;
 };
 
+/* A label as written in the body: its name and the index of the instruction it marks. */
+struct hd_label {
+    char *name;
+    uint32_t instr;
+};
+
 struct hd_func {
     char *name;
     bool is_entry;     /* .entry (kernel) vs .func */
@@ -279,6 +285,8 @@ struct hd_func {
     uint32_t ncalls;
     uint32_t maxnreg;        /* .maxnreg if given, else 0 (added by the front end) */
     const struct hd_module *module; /* the module that owns this function (added) */
+    struct hd_label *labels; /* every label of the body, in source order (added) */
+    uint32_t nlabels;
 };
 
 struct hd_module {

@@ -322,6 +322,21 @@ static void add_fixup_label(struct hd_ptx_parser *p, const char *name, uint32_t 
         hd_ptx_fail_at(p, line, col, "duplicate label '%.*s'", (int)(len > 60 ? 60 : len), name);
     if (hd_ptx_symtab_put(&p->labels_tab, name, len, p->f->ninstrs) < 0)
         hd_ptx_fail_at(p, line, col, "out of memory");
+    struct hd_func *f = p->f; /* keep the name for listings (capacity 4, 8, 16, ...) */
+    const uint32_t n = f->nlabels;
+    if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
+        const size_t old = n, cap = n ? 2 * (size_t)n : 4;
+        void *q = hd_ptx_arena_grow(p->arena, f->labels, old * sizeof *f->labels,
+                                    cap * sizeof *f->labels);
+        if (!q)
+            hd_ptx_fail_at(p, line, col, "out of memory");
+        f->labels = q;
+    }
+    f->labels[n].name = hd_ptx_arena_strndup(p->arena, name, len);
+    if (!f->labels[n].name)
+        hd_ptx_fail_at(p, line, col, "out of memory");
+    f->labels[n].instr = f->ninstrs;
+    f->nlabels = n + 1;
 }
 
 static void resolve_labels(struct hd_ptx_parser *p)

@@ -733,7 +733,7 @@ static void test_format(struct hd_test_state *t)
                   "add.f64 %fd1, %fd2, 0d3FF0000000000000;");
     expect_format(t, "bar.red.popc.u32 %r1, 0, %p1;", "bar.red.popc.u32 %r1, 0, %p1;");
     expect_format(t, "membar.gl;", "membar.gl;");
-    expect_format(t, "bra.uni $x;\n$x: ret;", "bra.uni $I1;");
+    expect_format(t, "bra.uni $x;\n$x: ret;", "bra.uni $x;");
     expect_format(t, "{ .param .b32 q; .param .b64 r; .param .b32 o;\n"
                      "call.uni (o), callee, (q, r); }",
                   "call.uni (o), callee, (q, r);");
