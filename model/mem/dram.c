@@ -226,6 +226,7 @@ bool hd_dram_tick(struct hd_dram *d, uint64_t now)
         e->bank = t->bank;
         e->row = t->row;
         e->write = t->type == HD_TXN_WRITE || t->type == HD_TXN_WRITEBACK;
+        t->sealed = 1; /* the L2 may no longer add sectors to it */
         uint32_t bursts = (t->bytes + p->burst_bytes - 1) / p->burst_bytes;
         e->bursts = (uint16_t)(bursts ? bursts : 1);
         e->acted = e->started = false;

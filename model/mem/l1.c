@@ -5,6 +5,7 @@
 #include "l1.h"
 
 #include "addrmap.h"
+#include "coalesce.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,14 @@ static uint8_t classify(const struct hd_mem_req *r)
     return local ? CL_LOAD_L : CL_LOAD_G;
 }
 
+/* Does a request of class cl go to the L2 as trimmed transactions (32, 64 or 128 bytes: only
+ * the sectors the warp touched)? Bypassed global loads, global stores and atomics: the
+ * accesses the L1 does not cache (GPGPU-Sim's rule for Fermi's uncached accesses). */
+static bool sectored(uint8_t cl, bool bypass)
+{
+    return cl == CL_STORE_G || cl == CL_ATOMIC || (cl == CL_LOAD_G && bypass);
+}
+
 /* The line size pieces of a request of class cl are cut to. */
 static uint32_t piece_line(const struct hd_l1 *l, uint8_t cl, bool bypass)
 {
@@ -128,16 +137,36 @@ static uint32_t piece_line(const struct hd_l1 *l, uint8_t cl, bool bypass)
     }
 }
 
+/* The touched sectors of the line of `line` bytes holding the request's byte `off` (off is
+ * line-aligned relative to the line, the request's sector mask is relative to its address,
+ * which is 32-byte aligned when smask != 0). */
+static uint64_t line_sectors(const struct hd_l1_sreq *s, uint64_t a, uint32_t line)
+{
+    const uint64_t la = a - a % line, ra = s->r.addr;
+    const uint32_t n = line / HD_SECTOR_BYTES;
+    uint64_t m = 0;
+    for (uint32_t k = 0; k < n && k < 64; k++) {
+        const uint64_t sa = la + (uint64_t)k * HD_SECTOR_BYTES;
+        if (sa >= ra && (sa - ra) / HD_SECTOR_BYTES < 64 &&
+            (s->smask >> ((sa - ra) / HD_SECTOR_BYTES) & 1u))
+            m |= 1ull << k;
+    }
+    return m;
+}
+
 static uint32_t pieces(uint64_t addr, uint32_t bytes, uint32_t line)
 {
     uint64_t first = addr / line, last = (addr + (bytes ? bytes : 1) - 1) / line;
     return (uint32_t)(last - first + 1);
 }
 
+/* A global load that skips the L1: its cache operator says so (.cg/.cv), or the configuration
+ * ([l1d] bypass_global) or the kernel's bypass flag does. */
 static bool bypassed(struct hd_l1 *l, const struct hd_l1_sreq *s)
 {
     return s->cls == CL_LOAD_G &&
-           (l->p->l1d.bypass_global || (l->bypass && l->bypass(l->bypass_ctx, s->kidx)));
+           ((s->r.flags & HD_MEMF_BYPASS_L1) || l->p->l1d.bypass_global ||
+            (l->bypass && l->bypass(l->bypass_ctx, s->kidx)));
 }
 
 bool hd_l1_send(struct hd_l1 *l, const struct hd_mem_req *r, uint64_t now)
@@ -158,7 +187,19 @@ bool hd_l1_send(struct hd_l1 *l, const struct hd_mem_req *r, uint64_t now)
     s->level = HD_LVL_L1;
     s->kidx = hd_mem_stats_kernel(l->st, r->kernel);
     s->bypass = bypassed(l, s);
-    s->pending = pieces(r->addr, r->bytes, piece_line(l, s->cls, s->bypass));
+    const uint32_t line = piece_line(l, s->cls, s->bypass);
+    s->pending = pieces(r->addr, r->bytes, line);
+    s->smask = 0;
+    const uint32_t nsec = pieces(r->addr, r->bytes, HD_SECTOR_BYTES);
+    if (sectored(s->cls, s->bypass) && r->sectors && r->addr % HD_SECTOR_BYTES == 0 &&
+        nsec <= 64 && (r->sectors & (nsec == 64 ? ~0ull : (1ull << nsec) - 1))) {
+        /* one piece per line with a touched sector */
+        s->smask = r->sectors & (nsec == 64 ? ~0ull : (1ull << nsec) - 1);
+        s->pending = 0;
+        const uint64_t end = r->addr + r->bytes;
+        for (uint64_t la = r->addr - r->addr % line; la < end; la += line)
+            s->pending += line_sectors(s, la, line) != 0;
+    }
     hd_ring_push(&l->inq, i);
     l->pending++;
     return true;
@@ -417,11 +458,23 @@ bool hd_l1_access(struct hd_l1 *l, uint64_t now)
         const struct hd_l1_sreq *s = &l->sr[i];
         const bool bypass = s->bypass;
         const uint32_t line = piece_line(l, s->cls, bypass);
-        const uint64_t a = s->r.addr + l->head_off;
         const uint64_t end = s->r.addr + (s->r.bytes ? s->r.bytes : 1);
-        const uint64_t lend = (a / line + 1) * line;
-        const uint32_t b = (uint32_t)((end < lend ? end : lend) - a);
-        int r = look_up(l, i, a, b, bypass, now);
+        uint64_t a = s->r.addr + l->head_off;
+        uint64_t lend = (a / line + 1) * line;
+        uint32_t b = (uint32_t)((end < lend ? end : lend) - a);
+        uint64_t ta = a;
+        uint32_t tb = b;
+        if (s->smask) { /* the line's touched sectors, trimmed to a 32/64/128... block */
+            uint64_t m;
+            while ((m = line_sectors(s, a, line)) == 0) { /* untouched line: nothing */
+                a = lend;
+                lend += line;
+            }
+            l->head_off = (uint32_t)(a - s->r.addr);
+            b = (uint32_t)((end < lend ? end : lend) - a);
+            hd_mem_segment_trim(a - a % line, line, m, &ta, &tb);
+        }
+        int r = look_up(l, i, ta, tb, bypass, now);
         if (r == PIECE_WAIT_MSHR) {
             ACCT_S(l, &l->sr[i], l1d_stall_mshr, 1);
             break;
@@ -432,6 +485,9 @@ bool hd_l1_access(struct hd_l1 *l, uint64_t now)
         }
         progress = true;
         l->head_off += b;
+        while (s->smask && s->r.addr + l->head_off < end &&
+               !line_sectors(s, s->r.addr + l->head_off, line))
+            l->head_off += line - (uint32_t)((s->r.addr + l->head_off) % line);
         if (s->r.addr + l->head_off >= end) {
             hd_ring_pop(&l->inq);
             l->head_off = 0;

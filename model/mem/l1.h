@@ -50,6 +50,7 @@ struct hd_l1_sreq {
     uint32_t next_free;
     uint8_t cls, level;
     bool bypass;        /* a global load that skips the L1 (decided when sent) */
+    uint64_t smask;     /* sectors to send (sectored requests with a mask), 0 = every one */
 };
 
 struct hd_l1 {

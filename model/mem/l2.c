@@ -7,6 +7,7 @@
 #include "addrmap.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int hd_l2_init(struct hd_l2 *s, const struct hd_mem_params *p, uint32_t id,
@@ -22,7 +23,10 @@ int hd_l2_init(struct hd_l2 *s, const struct hd_mem_params *p, uint32_t id,
         hd_ring_init(&s->outq, l->output_queue, 0) || hd_ring_init(&s->fillq, 0, 16) ||
         hd_ring_init(&s->ready, 0, 16) || hd_ring_init(&s->to_dram, 0, 16) ||
         hd_tags_init(&s->tags, l->c.sets, l->c.ways, l->c.line, false) ||
-        hd_mshr_init(&s->mshr, l->c.mshr_entries, l->c.mshr_merge)) {
+        hd_mshr_init(&s->mshr, l->c.mshr_entries, l->c.mshr_merge) ||
+        !(s->fetched = calloc(l->c.mshr_entries, sizeof *s->fetched)) ||
+        !(s->arrived = calloc(l->c.mshr_entries, sizeof *s->arrived)) ||
+        !(s->dram_rd = calloc(l->c.mshr_entries, sizeof *s->dram_rd))) {
         hd_l2_free(s);
         return -1;
     }
@@ -39,6 +43,11 @@ void hd_l2_free(struct hd_l2 *s)
     hd_ring_free(&s->to_dram);
     hd_tags_free(&s->tags);
     hd_mshr_free(&s->mshr);
+    free(s->fetched);
+    free(s->arrived);
+    free(s->dram_rd);
+    s->fetched = s->arrived = NULL;
+    s->dram_rd = NULL;
 }
 
 void hd_l2_reset(struct hd_l2 *s)
@@ -71,12 +80,14 @@ bool hd_l2_active(const struct hd_l2 *s)
 
 /* {==== DRAM traffic ==== */
 /* A DRAM request for `bytes` at slice-local address `local`, on behalf of transaction src.
- * (Allocation may move the pool: transactions are re-fetched by id afterwards.) */
-static bool to_dram(struct hd_l2 *s, uint32_t src, uint8_t type, uint64_t local, uint32_t bytes)
+ * Returns its id (HD_TXN_NONE: host out of memory). (Allocation may move the pool:
+ * transactions are re-fetched by id afterwards.) */
+static uint32_t to_dram(struct hd_l2 *s, uint32_t src, uint8_t type, uint64_t local,
+                        uint32_t bytes)
 {
     uint32_t id = hd_txn_alloc(s->pool);
     if (id == HD_TXN_NONE)
-        return false;
+        return id;
     const struct hd_txn *t = hd_txn_get(s->pool, src);
     struct hd_txn *d = hd_txn_get(s->pool, id);
     struct hd_addr_loc loc;
@@ -104,7 +115,31 @@ static bool to_dram(struct hd_l2 *s, uint32_t src, uint8_t type, uint64_t local,
         s->st->channel[loc.channel].dram_writes++;
         s->st->channel[loc.channel].dram_write_bytes += bytes;
     }
-    return hd_ring_push(&s->to_dram, id);
+    return hd_ring_push(&s->to_dram, id) ? id : HD_TXN_NONE;
+}
+
+/* Fetch sectors `want` of MSHR entry m's line: added to its newest DRAM read while the
+ * controller has not yet taken that read's size (sector misses of one line arriving together
+ * become one DRAM access, as a controller merges them), else a new read of those sectors. */
+static void fetch_sectors(struct hd_l2 *s, uint32_t src, uint32_t m, uint64_t want)
+{
+    if (!want)
+        return;
+    const uint32_t bytes = (uint32_t)__builtin_popcountll(want) << s->tags.sector_shift;
+    s->fetched[m] |= want;
+    const uint32_t rd = s->dram_rd[m];
+    struct hd_txn *d = rd != HD_TXN_NONE ? hd_txn_get(s->pool, rd) : NULL;
+    if (d && !d->sealed) {
+        d->sectors |= want;
+        d->bytes += bytes;
+        HD_ACCT(s->st, d, dram_read_bytes, bytes);
+        s->st->channel[d->channel].dram_read_bytes += bytes;
+        return;
+    }
+    const uint32_t id = to_dram(s, src, HD_TXN_READ, s->mshr.line[m] << s->tags.shift, bytes);
+    if (id != HD_TXN_NONE)
+        hd_txn_get(s->pool, id)->sectors = want;
+    s->dram_rd[m] = id;
 }
 
 /* Make room for t's line: evict the victim (writing back its dirty sectors). Returns the
@@ -158,21 +193,35 @@ static bool serve_ready(struct hd_l2 *s, uint64_t now)
     return true;
 }
 
+/* A DRAM read returned its sectors: they become valid; the waiters whose fetched sectors have
+ * all arrived are served; the entry ends when every read it sent has returned. */
 static void fill(struct hd_l2 *s, uint32_t id)
 {
     struct hd_txn *d = hd_txn_get(s->pool, id);
     const uint64_t local = d->local;
+    const uint64_t got = d->sectors ? d->sectors : hd_tags_all(&s->tags);
     uint32_t e = hd_tags_find(&s->tags, local);
     if (e == HD_TAGS_NONE)
         e = allocate(s, id);
-    s->tags.valid[e] = hd_tags_all(&s->tags);
+    s->tags.valid[e] |= got;
     hd_tags_touch(&s->tags, e);
     uint32_t m = hd_mshr_find(&s->mshr, hd_tags_line(&s->tags, local));
     if (m != HD_MSHR_NONE) {
-        const uint32_t *w = hd_mshr_waiters(&s->mshr, m);
-        for (uint32_t i = 0; i < s->mshr.count[m]; i++)
-            hd_ring_push(&s->ready, w[i]);
-        hd_mshr_release(&s->mshr, m);
+        s->arrived[m] |= got;
+        if (s->dram_rd[m] == id)
+            s->dram_rd[m] = HD_TXN_NONE;
+        uint32_t *w = &s->mshr.waiter[(uint64_t)m * s->mshr.merge], keep = 0;
+        for (uint32_t i = 0; i < s->mshr.count[m]; i++) {
+            const struct hd_txn *t = hd_txn_get(s->pool, w[i]);
+            const uint64_t need = hd_tags_sectors(&s->tags, t->local, t->bytes) & s->fetched[m];
+            if ((need & s->arrived[m]) == need)
+                hd_ring_push(&s->ready, w[i]);
+            else
+                w[keep++] = w[i];
+        }
+        s->mshr.count[m] = keep;
+        if ((s->fetched[m] & ~s->arrived[m]) == 0)
+            hd_mshr_release(&s->mshr, m);
     }
     hd_txn_release(s->pool, id);
 }
@@ -186,7 +235,8 @@ static bool lookup_read(struct hd_l2 *s, uint32_t id, uint64_t now)
     const uint64_t need = hd_tags_sectors(&s->tags, t->local, t->bytes);
     const uint32_t e = hd_tags_find(&s->tags, t->local);
     const bool atomic = t->type == HD_TXN_ATOMIC;
-    if (e != HD_TAGS_NONE && (s->tags.valid[e] & need) == need) {
+    const uint64_t missing = need & ~(e != HD_TAGS_NONE ? s->tags.valid[e] : 0);
+    if (!missing) {
         if (hd_ring_full(&s->outq))
             return false;
         hd_tags_touch(&s->tags, e);
@@ -206,13 +256,16 @@ static bool lookup_read(struct hd_l2 *s, uint32_t id, uint64_t now)
         hd_mshr_add(&s->mshr, m, id);
         HD_ACCT(s->st, t, l2_mshr_merges, 1);
         s->st->slice[s->id].l2_mshr_merges++;
+        fetch_sectors(s, id, m, missing & ~s->fetched[m]);
         return true;
     }
     if (hd_mshr_full(&s->mshr))
         return false;
     m = hd_mshr_alloc(&s->mshr, line, now);
     hd_mshr_add(&s->mshr, m, id);
-    to_dram(s, id, HD_TXN_READ, line << s->tags.shift, s->tags.line);
+    s->fetched[m] = s->arrived[m] = 0;
+    s->dram_rd[m] = HD_TXN_NONE;
+    fetch_sectors(s, id, m, missing); /* only the missing sectors move */
     return true;
 }
 

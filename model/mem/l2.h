@@ -40,6 +40,8 @@ struct hd_l2 {
     struct hd_ring inq, outq, fillq, ready, to_dram;
     struct hd_tags tags;
     struct hd_mshr mshr;
+    uint64_t *fetched, *arrived; /* [mshr entries] sectors asked of / returned by the DRAM */
+    uint32_t *dram_rd;           /* [mshr entries] its newest DRAM read, HD_TXN_NONE when sealed */
     uint64_t port_free;
     uint64_t stall_cycles;
 };

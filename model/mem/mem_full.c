@@ -460,6 +460,8 @@ int hd_mem_full_create(const struct hd_config *cfg, struct hd_mem *out, char *er
     }
     out->ops = &full_ops;
     out->impl = s;
+    out->next_event_sm = NULL;
+    out->const_line = s->p.l1c.line; /* .const/.param loads come as requests */
     return 0;
 }
 

@@ -43,6 +43,8 @@ struct hd_txn {
     uint16_t sm, slice, bank, channel;
     uint8_t type, origin, level;
     uint8_t flits;       /* of the packet it currently travels as */
+    uint8_t sealed;      /* a DRAM request whose size the controller has taken (dram.c) */
+    uint64_t sectors;    /* a DRAM read of an L2 line: the 32-byte sectors it fetches */
 };
 
 struct hd_txn_pool {

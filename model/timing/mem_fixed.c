@@ -170,6 +170,7 @@ int hd_mem_fixed_create(const struct hd_mem_fixed_params *p, struct hd_mem *out,
     out->ops = &fixed_ops;
     out->impl = s;
     out->next_event_sm = fixed_next_event_sm;
+    out->const_line = 0; /* no constant cache: the SM times .const/.param loads itself */
     return 0;
 oom:
     fixed_destroy(s);

@@ -22,6 +22,12 @@
 
 enum hd_mem_kind { HD_MEM_LOAD = 0, HD_MEM_STORE, HD_MEM_ATOMIC, HD_MEM_IFETCH, HD_MEM_KINDS };
 
+/* Request flags (hd_mem_req.flags). */
+enum hd_mem_flag {
+    HD_MEMF_BYPASS_L1 = 1u << 0 /* a load with PTX cache operator .cg or .cv: not cached in the
+                                   L1 (the L2 serves it); a model without an L1 ignores it */
+};
+
 struct hd_mem_req {
     uint64_t addr;        /* first byte (aligned to the segment, sector or line) */
     uint64_t tag;         /* the sender's; returned unchanged */
@@ -31,7 +37,12 @@ struct hd_mem_req {
     uint32_t kernel;      /* launch id, for per-kernel traffic accounting */
     uint16_t sm;
     uint8_t kind;         /* enum hd_mem_kind */
-    uint8_t space;        /* enum hd_space: GLOBAL or LOCAL; NONE for instruction fetch */
+    uint8_t space;        /* enum hd_space: GLOBAL, LOCAL, CONST or PARAM (these two only to a
+                             model with a constant cache, see const_line); NONE for a fetch */
+    uint8_t flags;        /* enum hd_mem_flag bits */
+    uint64_t sectors;     /* bit i: the warp touched bytes [addr + 32 i, addr + 32 i + 32);
+                             0 = every byte of [addr, addr + bytes) (the coalescer's sector mask,
+                             model/mem/coalesce.h) */
 };
 
 struct hd_mem_ops {
@@ -64,6 +75,9 @@ struct hd_mem {
     /* Optional (NULL: ops->next_event bounds it): the earliest cycle > now at which a request
      * of SM `sm` completes, UINT64_MAX if none; lets an SM that only waits for memory sleep. */
     uint64_t (*next_event_sm)(const void *impl, unsigned sm, uint64_t now);
+    /* Line size of the model's constant cache, 0 if it has none: then the SM times .const and
+     * .param loads itself ([pipeline] const_latency) and sends no CONST/PARAM requests. */
+    uint32_t const_line;
 };
 
 #endif

@@ -84,12 +84,15 @@ enum hd_memop_kind { HD_MO_NONE, HD_MO_SHARED, HD_MO_CONST, HD_MO_GLOBAL };
 struct hd_memop {                /* a memory instruction after address generation */
     uint8_t kind;                /* enum hd_memop_kind */
     uint8_t req_kind;            /* enum hd_mem_kind of its requests */
-    uint8_t space;               /* GLOBAL or LOCAL */
+    uint8_t space;               /* GLOBAL or LOCAL; CONST or PARAM (constant-cache requests) */
     bool has_dst;
-    uint32_t degree;             /* shared: cycles (max distinct words in a bank) */
+    uint8_t flags;               /* enum hd_mem_flag of its requests */
+    uint32_t degree;             /* shared: cycles (max distinct words in a bank); const: the
+                                    distinct addresses (cycles of the constant cache) */
     uint32_t nreq;
     uint32_t req_bytes;
     uint64_t req[HD_MEMOP_MAX_REQ];
+    uint64_t sectors[HD_MEMOP_MAX_REQ]; /* per request: the 32-byte sectors touched */
 };
 
 struct hd_cu {

@@ -8,11 +8,18 @@
  *           (broadcast; not for atomics, whose lanes each do their own read-modify-write); the
  *           access takes as many cycles as the most accesses any bank must serve (the degree);
  *           the result is written back shared_latency + degree - 1 cycles after dispatch;
- *   const   .const and .param loads: one cycle of the unit, written back after const_latency;
+ *   const   .const and .param loads. If the memory model has a constant cache (const_line
+ *           != 0, the full model) one CONST/PARAM request per distinct constant-cache line the
+ *           lanes touch, the unit busy one cycle per distinct address (Fermi's constant cache
+ *           serializes them); kernel parameters are addressed per launch (PARAM_BASE) so that
+ *           launches never share lines. Otherwise one cycle of the unit, written back after
+ *           const_latency (the fixed model);
  *   global  and local: the distinct segments (ldst_segment_bytes) or 32-byte sectors the lanes
  *           touch, each one request through the memory interface, sent one per cycle while the
- *           interface accepts. Local memory is interleaved per thread in 4-byte words, as the
- *           hardware lays it out, so equal offsets of the 32 lanes fall into one 128-byte line.
+ *           interface accepts, with the mask of the 32-byte sectors touched (coalesce.h: the
+ *           memory model cuts uncached accesses to them) and, for ld.cg/ld.cv, the L1-bypass
+ *           flag. Local memory is interleaved per thread in 4-byte words, as the hardware lays
+ *           it out, so equal offsets of the 32 lanes fall into one 128-byte line.
  * A load (or atomic with a result) takes an in-flight-load entry (ldst_max_loads per SM) that
  * counts its outstanding requests; its destination registers stay pending in the scoreboard
  * until the last one returns. Stores and reductions are fire-and-forget for the warp but occupy
@@ -22,6 +29,8 @@
  */
 #include "sm_impl.h"
 
+#include "coalesce.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +39,11 @@
 #define TAG_LOAD (1ull << 60)
 #define TAG_STORE (2ull << 60)
 #define LOCAL_BASE (1ull << 52)
+/* Kernel parameters in the constant cache: launch i's at PARAM_BASE + i x PARAM_WINDOW (CUDA
+ * allows 32764 bytes of parameters), above the local-memory windows and below the code windows
+ * (tkernel.c: 0xC0DE << 40). */
+#define PARAM_BASE (0xBA5Eull << 40)
+#define PARAM_WINDOW (1ull << 16)
 
 int hd_sm_ldst_init(struct hd_sm *sm)
 {
@@ -78,20 +92,75 @@ static uint32_t shared_word(struct hd_sm *sm, uint32_t word, bool atomic, struct
     return ++sm->sh_cnt[b];
 }
 
-static void add_req(struct hd_memop *op, uint64_t seg)
+/* Record that [a, a + bytes) inside request `seg` (gran bytes) was touched: the request is
+ * added once, its sector mask (coalesce.h) accumulates. */
+static void add_req(struct hd_memop *op, uint64_t seg, uint64_t gran, uint64_t a, uint32_t bytes)
 {
+    const uint64_t m = hd_mem_sector_mask(seg, (uint32_t)gran, a, bytes);
     for (uint32_t i = op->nreq; i-- > 0;)
-        if (op->req[i] == seg)
+        if (op->req[i] == seg) {
+            op->sectors[i] |= m;
             return;
-    if (op->nreq < HD_MEMOP_MAX_REQ)
+        }
+    if (op->nreq < HD_MEMOP_MAX_REQ) {
+        op->sectors[op->nreq] = m;
         op->req[op->nreq++] = seg;
+    }
 }
 
 static void add_range(struct hd_memop *op, uint64_t a, uint32_t bytes, uint64_t gran)
 {
     uint64_t first = a & ~(gran - 1), last = (a + bytes - 1) & ~(gran - 1);
     for (uint64_t s = first; s <= last; s += gran)
-        add_req(op, s);
+        add_req(op, s, gran, a, bytes);
+}
+
+/* Do global loads with this cache operator skip the L1? .cg (cache global: L2 only) and .cv
+ * (volatile: fetch again) do, as on Fermi; .ca, .cs, .lu, .nc and the default are cached. */
+static bool bypass_op(const struct hd_func_trace *tr)
+{
+    const uint8_t c = tr->in && tr->in->ir ? tr->in->ir->cache : HD_CACHE_DEFAULT;
+    return !(tr->flags & (HD_TR_STORE | HD_TR_ATOMIC)) && (c == HD_CACHE_CG || c == HD_CACHE_CV);
+}
+
+/* The constant-cache requests of a .const/.param load when the memory model has a constant
+ * cache (line bytes `cline`): one per distinct line the lanes touch; degree = the distinct
+ * addresses (the constant cache serves one per cycle). Kernel parameters live in a window of
+ * PARAM_WINDOW bytes per launch at PARAM_BASE, so launches never share lines; .func parameters
+ * (local frames) keep the fixed latency. */
+static void const_requests(struct hd_sm *sm, const struct hd_twarp *w,
+                           const struct hd_func_trace *tr, struct hd_memop *op, uint32_t cline)
+{
+    const uint32_t bytes = tr->bytes ? tr->bytes : 1;
+    const bool mixed = tr->flags & HD_TR_MIXED_SPACE;
+    const uint64_t launch = sm->cta[w->cta].la->id;
+    uint64_t addrs[32];
+    uint32_t naddr = 0;
+    op->nreq = 0;
+    op->req_bytes = cline;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(tr->exec >> l & 1u))
+            continue;
+        const uint8_t sp = mixed ? tr->lane_space[l] : tr->space;
+        uint64_t a = tr->addr[l];
+        if (sp == HD_SPACE_PARAM) {
+            if (tr->in && tr->in->as == HD_AS_LOCAL)
+                return; /* a .func parameter frame: no constant-cache access */
+            a += PARAM_BASE + launch * PARAM_WINDOW;
+            op->space = HD_SPACE_PARAM;
+        } else if (sp == HD_SPACE_CONST) {
+            op->space = HD_SPACE_CONST;
+        } else {
+            continue;
+        }
+        uint32_t k = 0;
+        while (k < naddr && addrs[k] != a)
+            k++;
+        if (k == naddr)
+            addrs[naddr++] = a;
+        add_range(op, a, bytes, cline);
+    }
+    op->degree = naddr;
 }
 
 void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
@@ -101,6 +170,7 @@ void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
     op->kind = HD_MO_NONE;
     op->nreq = 0;
     op->degree = 0;
+    op->flags = 0;
     op->req_bytes = p->seg_bytes;
     op->space = HD_SPACE_GLOBAL;
     op->req_kind = tr->flags & HD_TR_ATOMIC ? HD_MEM_ATOMIC
@@ -150,6 +220,10 @@ void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
     op->kind = any_global ? HD_MO_GLOBAL : any_shared ? HD_MO_SHARED
                                    : any_const ? HD_MO_CONST
                                                : HD_MO_NONE;
+    if (op->kind == HD_MO_GLOBAL && op->space == HD_SPACE_GLOBAL && bypass_op(tr))
+        op->flags |= HD_MEMF_BYPASS_L1;
+    if (op->kind == HD_MO_CONST && sm->mem->const_line)
+        const_requests(sm, w, tr, op, sm->mem->const_line);
 }
 /* }==== */
 
@@ -175,13 +249,18 @@ static bool start_global(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu
         sm->lt[t] = (struct hd_load_tracker){w->slot, cu->pc, op->nreq, HD_SM_NONE, HD_SB_LONG};
         sm->nlt++;
     }
-    sm->st->gmem_instrs++;
+    if (op->kind == HD_MO_CONST)
+        sm->st->const_instrs++;
+    else
+        sm->st->gmem_instrs++;
     u->op.kind = op->kind;
     u->op.req_kind = op->req_kind;
     u->op.space = op->space;
     u->op.req_bytes = op->req_bytes;
+    u->op.flags = op->flags;
     u->op.nreq = op->nreq;
     memcpy(u->op.req, op->req, op->nreq * sizeof *op->req);
+    memcpy(u->op.sectors, op->sectors, op->nreq * sizeof *op->sectors);
     u->next = 0;
     u->warp = w->slot;
     u->tracker = t;
@@ -222,6 +301,8 @@ bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now)
         break;
     }
     case HD_MO_CONST:
+        if (op->nreq > 0) /* through the memory model's constant cache */
+            return start_global(sm, u, cu, op, w, now);
         sm->st->const_instrs++;
         u->busy_until = now + 1;
         delay = p->const_latency;
@@ -251,6 +332,8 @@ bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now)
         r.bytes = u->op.req_bytes;
         r.kind = u->op.req_kind;
         r.space = u->op.space;
+        r.flags = u->op.flags;
+        r.sectors = u->op.sectors[u->next];
         r.sm = (uint16_t)sm->id;
         r.kernel = u->launch_id;
         r.tag = u->tracker != HD_SM_NONE ? TAG_LOAD | u->tracker : TAG_STORE | u->warp;
@@ -261,6 +344,8 @@ bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now)
         u->next++;
         progress = true;
         struct hd_sm_stats *st = sm->st;
+        if (u->op.kind == HD_MO_CONST) /* counted by the memory model (l1c_reads) */
+            continue;
         st->gmem_requests++;
         st->gmem_bytes += r.bytes;
         st->lmem_requests += r.space == HD_SPACE_LOCAL;
