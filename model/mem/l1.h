@@ -8,7 +8,8 @@
  *   global/local load    L1D hit: completes `latency` cycles after the request reached the L1;
  *                        miss: merges into the line's MSHR entry (up to mshr_merge requests) or
  *                        allocates one and queues a line fill; if neither is possible, waits;
- *   bypassed global load (per kernel, see mem_full.h) goes to the miss queue as it is;
+ *   bypassed global load (ld.cg/ld.cv: HD_MEMF_BYPASS_L1; or per kernel, see mem_full.h) goes
+ *                        to the miss queue as trimmed transactions (below);
  *   global store         write-evict: a present line is invalidated; the store is written
  *                        through and completes when the L2 acknowledges it;
  *   local store          write-back, write-allocate: the written sectors become valid and
@@ -16,6 +17,9 @@
  *   atomic               invalidates the line and goes to the L2, which performs it;
  *   constant / param     the constant cache (hit after its latency; misses fill 'line' bytes);
  *   instruction fetch    an L1I miss of the SM: straight to the miss queue.
+ * Uncached accesses (bypassed loads, global stores, atomics) leave as one transaction per L2
+ * line the warp touched, trimmed by hd_mem_segment_trim() (coalesce.h) to the 32/64/128-byte
+ * block of the sectors in the request's mask.
  * Everything below the L1 travels as transactions (mem_txn.h) through the miss queue (bounded
  * at miss_queue for new requests; write-backs of evicted lines always fit). Replies come back
  * through an ejection buffer filled by the reply network; one is taken per cycle: a line fill

@@ -6,14 +6,17 @@
  * crossbar delivers only while it has room). One request is looked up per L2 cycle, in order:
  *   read     hit (all its sectors valid): a reply carrying the data goes to the output queue;
  *            miss: merges into the MSHR entry of its line if the entry has room, else takes a
- *            new entry and sends a line read to DRAM; with neither, the queue waits;
+ *            new entry; either way the sectors it needs that the entry has not yet asked for
+ *            are read from DRAM (added to the entry's newest DRAM read while that read waits
+ *            out the fixed DRAM delay, else a new read); with neither, the queue waits;
  *   atomic   like a read (the read-modify-write happens here); the line becomes dirty;
  *   write    write-back, write-allocate: the written sectors become valid and dirty (a missing
  *            line is allocated without fetching it), and a write-through store gets an
  *            acknowledgement; an L1 write-back gets none;
- * Evicting a line with dirty sectors sends a DRAM write of those sectors. A DRAM fill installs
- * the line (keeping sectors written meanwhile) and queues its MSHR waiters for replies, which
- * leave one per cycle while the output queue has room. The data array moves `port_bytes` per
+ * Evicting a line with dirty sectors sends a DRAM write of those sectors. A DRAM fill makes its
+ * sectors valid (allocating the line if needed, keeping sectors written meanwhile) and queues
+ * the MSHR waiters whose sectors have all arrived for replies, which leave one per cycle while
+ * the output queue has room; the entry ends when all its DRAM reads have returned. The data array moves `port_bytes` per
  * cycle, so a 128-byte reply holds it for 4 cycles. The slice indexes with the slice-local
  * address (addrmap.h). DRAM-bound requests wait in `to_dram` for the owner to hand them to the
  * channel; replies wait in `outq` for the reply network.
