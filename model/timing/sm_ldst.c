@@ -96,7 +96,9 @@ static uint32_t shared_word(struct hd_sm *sm, uint32_t word, bool atomic, struct
  * added once, its sector mask (coalesce.h) accumulates. */
 static void add_req(struct hd_memop *op, uint64_t seg, uint64_t gran, uint64_t a, uint32_t bytes)
 {
-    const uint64_t m = hd_mem_sector_mask(seg, (uint32_t)gran, a, bytes);
+    /* (segments of more than 64 sectors carry no mask: 0 = every byte) */
+    const uint64_t m = gran <= 64 * HD_SECTOR_BYTES
+                           ? hd_mem_sector_mask(seg, (uint32_t)gran, a, bytes) : 0;
     for (uint32_t i = op->nreq; i-- > 0;)
         if (op->req[i] == seg) {
             op->sectors[i] |= m;
