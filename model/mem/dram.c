@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT
- * dram.c - a GDDR5 channel with an FR-FCFS controller (see dram.h).
+ * dram.c - a GDDR5 channel with an FR-FCFS controller, optionally with a separate write queue
+ * drained in batches (see dram.h).
  */
 #include "dram.h"
 
@@ -21,8 +22,9 @@ int hd_dram_init(struct hd_dram *d, const struct hd_dram_params *p, unsigned ch,
     d->pool = pool;
     d->st = st;
     d->q = calloc(p->queue, sizeof *d->q);
+    d->wq = p->write_queue ? calloc(p->write_queue, sizeof *d->wq) : NULL;
     d->bank = calloc(p->banks, sizeof *d->bank);
-    if (!d->q || !d->bank || hd_delay_init(&d->pipe, 64) != 0 || hd_delay_init(&d->done, 64) != 0) {
+    if (!d->q || (p->write_queue && !d->wq) || !d->bank || hd_delay_init(&d->pipe, 64) != 0 || hd_delay_init(&d->done, 64) != 0) {
         hd_dram_free(d);
         return -1;
     }
@@ -33,6 +35,7 @@ int hd_dram_init(struct hd_dram *d, const struct hd_dram_params *p, unsigned ch,
 void hd_dram_free(struct hd_dram *d)
 {
     free(d->q);
+    free(d->wq);
     free(d->bank);
     hd_delay_free(&d->pipe);
     hd_delay_free(&d->done);
@@ -41,7 +44,8 @@ void hd_dram_free(struct hd_dram *d)
 
 void hd_dram_reset(struct hd_dram *d)
 {
-    d->nq = 0;
+    d->nq = d->nwq = 0;
+    d->write_mode = false;
     d->pipe.head = d->pipe.count = 0;
     d->done.head = d->done.count = 0;
 }
@@ -73,29 +77,31 @@ static bool col_ok(const struct hd_dram *d, const struct hd_dram_entry *e, uint6
     return now >= d->t_rd && now + p->tcl >= d->data_free;
 }
 
-/* Does a queued request hit the open row of `bank` (FR-FCFS keeps such a row open)? */
-static bool hit_pending(const struct hd_dram *d, uint32_t bank, uint32_t row)
+/* Does a request of the n in q hit the open row of `bank` (FR-FCFS keeps such a row open)? */
+static bool hit_pending(const struct hd_dram *d, const struct hd_dram_entry *q, uint32_t n,
+                        uint32_t bank, uint32_t row)
 {
     if (!d->p->frfcfs)
         return false;
-    for (uint32_t k = 0; k < d->nq; k++)
-        if (d->q[k].bank == bank && d->q[k].row == row)
+    for (uint32_t k = 0; k < n; k++)
+        if (q[k].bank == bank && q[k].row == row)
             return true;
     return false;
 }
 /* }==== */
 
 /* {==== Commands ==== */
-static void remove_entry(struct hd_dram *d, uint32_t k)
+static void remove_entry(struct hd_dram_entry *q, uint32_t *n, uint32_t k)
 {
-    memmove(&d->q[k], &d->q[k + 1], (d->nq - k - 1) * sizeof *d->q);
-    d->nq--;
+    memmove(&q[k], &q[k + 1], (*n - k - 1) * sizeof *q);
+    (*n)--;
 }
 
-static void issue_col(struct hd_dram *d, uint32_t k, uint64_t now)
+static void issue_col(struct hd_dram *d, struct hd_dram_entry *q, uint32_t *n, uint32_t k,
+                      uint64_t now)
 {
     const struct hd_dram_params *p = d->p;
-    struct hd_dram_entry *e = &d->q[k];
+    struct hd_dram_entry *e = &q[k];
     struct hd_dram_bank *b = &d->bank[e->bank];
     struct hd_txn *t = hd_txn_get(d->pool, e->id);
     if (!e->started) {
@@ -110,6 +116,11 @@ static void issue_col(struct hd_dram *d, uint32_t k, uint64_t now)
             d->st->channel[d->ch].dram_row_hits++;
         }
     }
+    if (d->any_col && d->last_write != e->write) {
+        HD_ACCT(d->st, t, dram_rw_turnarounds, 1);
+        d->st->channel[d->ch].dram_rw_turnarounds++;
+    }
+    d->last_write = e->write;
     const uint64_t start = now + (e->write ? p->twl : p->tcl);
     d->data_free = start + p->burst_cycles;
     d->st->dram_data_cycles[d->ch] += p->burst_cycles;
@@ -132,7 +143,7 @@ static void issue_col(struct hd_dram *d, uint32_t k, uint64_t now)
         hd_delay_push(&d->done, d->data_free, e->id);
         hd_hist_add(&d->st->hist[HD_HIST_DRAM_SVC], d->data_free - e->t_arrive);
     }
-    remove_entry(d, k);
+    remove_entry(q, n, k);
 }
 
 static void issue_act(struct hd_dram *d, struct hd_dram_entry *e, uint64_t now)
@@ -185,21 +196,50 @@ static bool refresh_step(struct hd_dram *d, uint64_t now)
     return true;
 }
 
+/* Write batching: read or write mode by the watermarks (dram.h), counting the writes not yet
+ * started. Returns true while the controller, due to switch, still finishes the requests of the
+ * current mode that have issued part of their bursts (it starts no others meanwhile). */
+static bool update_mode(struct hd_dram *d)
+{
+    const struct hd_dram_params *p = d->p;
+    const struct hd_dram_entry *q = d->write_mode ? d->wq : d->q;
+    const uint32_t n = d->write_mode ? d->nwq : d->nq;
+    uint32_t partial = 0;
+    for (uint32_t k = 0; k < n; k++)
+        partial += q[k].started;
+    bool want;
+    if (!d->write_mode)
+        want = d->nwq && (d->nwq >= p->write_high || !d->nq);
+    else
+        want = d->nwq && (d->nwq - partial > p->write_low || !d->nq);
+    if (want == d->write_mode)
+        return false;
+    if (partial)
+        return true;
+    d->write_mode = want;
+    return false;
+}
+
 static bool schedule(struct hd_dram *d, uint64_t now)
 {
-    const uint32_t n = d->p->frfcfs ? d->nq : (d->nq ? 1 : 0);
+    const bool finishing = d->p->write_queue && update_mode(d);
+    struct hd_dram_entry *q = d->write_mode ? d->wq : d->q;
+    uint32_t *nq = d->write_mode ? &d->nwq : &d->nq;
+    const uint32_t n = d->p->frfcfs ? *nq : (*nq ? 1 : 0);
     for (uint32_t k = 0; k < n; k++)
-        if (col_ok(d, &d->q[k], now)) {
-            issue_col(d, k, now);
+        if ((!finishing || q[k].started) && col_ok(d, &q[k], now)) {
+            issue_col(d, q, nq, k, now);
             return true;
         }
+    if (finishing)
+        return false;
     if (d->ref_pending)
         return refresh_step(d, now);
     for (uint32_t k = 0; k < n; k++) {
-        struct hd_dram_entry *e = &d->q[k];
+        struct hd_dram_entry *e = &q[k];
         struct hd_dram_bank *b = &d->bank[e->bank];
         if (b->open) {
-            if (b->row != e->row && now >= b->t_pre && !hit_pending(d, e->bank, b->row)) {
+            if (b->row != e->row && now >= b->t_pre && !hit_pending(d, q, *nq, e->bank, b->row)) {
                 issue_pre(d, e->bank, now);
                 e->acted = true;
                 return true;
@@ -217,15 +257,25 @@ bool hd_dram_tick(struct hd_dram *d, uint64_t now)
     bool progress = false;
     const struct hd_dram_params *p = d->p;
     uint32_t id;
-    while (d->nq < p->queue && (id = hd_delay_ready(&d->pipe, now)) != HD_TXN_NONE) {
-        hd_delay_pop(&d->pipe);
+    while ((id = hd_delay_ready(&d->pipe, now)) != HD_TXN_NONE) {
         struct hd_txn *t = hd_txn_get(d->pool, id);
-        struct hd_dram_entry *e = &d->q[d->nq++];
+        const bool write = t->type == HD_TXN_WRITE || t->type == HD_TXN_WRITEBACK;
+        struct hd_dram_entry *e;
+        if (write && p->write_queue) {
+            if (d->nwq == p->write_queue)
+                break;
+            e = &d->wq[d->nwq++];
+        } else {
+            if (d->nq == p->queue)
+                break;
+            e = &d->q[d->nq++];
+        }
+        hd_delay_pop(&d->pipe);
         e->t_arrive = now;
         e->id = id;
         e->bank = t->bank;
         e->row = t->row;
-        e->write = t->type == HD_TXN_WRITE || t->type == HD_TXN_WRITEBACK;
+        e->write = write;
         t->sealed = 1; /* the L2 may no longer add sectors to it */
         uint32_t bursts = (t->bytes + p->burst_bytes - 1) / p->burst_bytes;
         e->bursts = (uint16_t)(bursts ? bursts : 1);
@@ -234,7 +284,7 @@ bool hd_dram_tick(struct hd_dram *d, uint64_t now)
     }
     if (p->refresh && !d->ref_pending && now >= d->next_ref)
         d->ref_pending = true;
-    if (d->nq || d->ref_pending)
+    if (d->nq || d->nwq || d->ref_pending)
         progress |= schedule(d, now);
     return progress;
 }
@@ -249,7 +299,7 @@ uint32_t hd_dram_pop_done(struct hd_dram *d, uint64_t now)
 
 bool hd_dram_active(const struct hd_dram *d)
 {
-    return d->nq || d->ref_pending;
+    return d->nq || d->nwq || d->ref_pending;
 }
 
 uint64_t hd_dram_next_time(const struct hd_dram *d)
@@ -263,9 +313,10 @@ uint64_t hd_dram_next_time(const struct hd_dram *d)
 
 int hd_dram_describe(const struct hd_dram *d, char *buf, size_t len)
 {
-    if (!d->nq && !d->pipe.count && !d->done.count)
+    if (!d->nq && !d->nwq && !d->pipe.count && !d->done.count)
         return 0;
-    return snprintf(buf, len, "; DRAM %u: %u queued, %u on the way, %u returning", d->ch, d->nq,
-                    d->pipe.count, d->done.count);
+    return snprintf(buf, len, "; DRAM %u: %u queued, %u writes queued%s, %u on the way, %u returning",
+                    d->ch, d->nq, d->nwq, d->write_mode ? " (draining)" : "", d->pipe.count,
+                    d->done.count);
 }
 /* }==== */

@@ -18,9 +18,24 @@
  *         + tWL (WR); RD >= tWTR after the end of write data; WR >= tCL + burst + 2 - tWL after
  *         a RD (bus turnaround).
  * A read completes when its last burst's data has left the bus (cmd + tCL + burst); a write is
- * finished when its last burst is issued. With refresh on, every tREFI the channel stops
+ * finished when its last burst is issued (nothing waits for it: the L2 acknowledges stores itself
+ * and its write-backs are fire and forget, so a write only occupies queue space until then). With refresh on, every tREFI the channel stops
  * activating, precharges its banks and refreshes them all for tRFC. The request's first column
  * command classifies it as a row hit, or a row miss if an ACT had to be issued for it.
+ *
+ * Write batching (write_queue > 0; GPGPU-Sim 4 / Accel-Sim's separate write queue, the
+ * write-drain policy of CPU and GPU controllers, e.g. Stuecheli et al., "The Virtual Write Queue",
+ * ISCA 2010): writes wait in their own queue of write_queue entries, reads in the `queue` one. The
+ * controller is in read mode or write mode and schedules (FR-FCFS as above, activates and
+ * precharges included) from that mode's queue only. It enters write mode when the write queue
+ * holds write_high entries, or when it holds any and no read is queued; it returns to read mode
+ * when write_low writes not yet started remain and a read is waiting (or the write queue is
+ * empty). Before a switch the requests of the old mode that issued part of their bursts finish
+ * (nothing else starts meanwhile), so a drain leaves exactly write_low writes queued. The data
+ * bus thus turns around once per batch instead of once per interleaved request.
+ * Requests leave the fixed-latency path in order; one whose queue is full holds those behind it.
+ * A read is not checked against queued writes of its line (the model keeps no data here). Every
+ * column command in the other direction than the previous one counts a read/write turnaround.
  */
 #ifndef HD_DRAM_H
 #define HD_DRAM_H
@@ -52,8 +67,12 @@ struct hd_dram {
     struct hd_txn_pool *pool;
     struct hd_mem_stats *st;
     struct hd_delay pipe;     /* from the L2: ready = push time + latency */
-    struct hd_dram_entry *q;  /* [queue], arrival order */
+    struct hd_dram_entry *q;  /* [queue], arrival order (reads and, without batching, writes) */
     uint32_t nq;
+    struct hd_dram_entry *wq; /* [write_queue], arrival order (write batching only) */
+    uint32_t nwq;
+    bool write_mode;          /* write batching: draining the write queue */
+    bool last_write;          /* direction of the last column command (turnarounds) */
     struct hd_dram_bank *bank;
     uint64_t t_rrd, t_rd, t_wr, data_free, last_col;
     uint32_t last_group;

@@ -123,6 +123,14 @@ static int init_dram(const struct hd_config *c, struct hd_mem_params *p, char *e
     d->trtp = c->dram_trtp;
     d->queue = c->dram_queue;
     d->latency = c->dram_latency;
+    d->write_queue = c->dram_write_queue;
+    d->write_high = c->dram_write_high;
+    d->write_low = c->dram_write_low;
+    if (d->write_queue && d->write_high > d->write_queue)
+        return fail(err, errlen, "dram", "write_high", "must not exceed write_queue",
+                    d->write_high);
+    if (d->write_queue && d->write_low >= d->write_high)
+        return fail(err, errlen, "dram", "write_low", "must be below write_high", d->write_low);
     d->frfcfs = c->dram_scheduler == HD_DRAMSCHED_FRFCFS;
     d->refresh = c->dram_refresh;
     d->trefi = c->dram_trefi;

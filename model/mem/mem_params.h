@@ -47,6 +47,7 @@ struct hd_dram_params {
     uint32_t burst_bytes, burst_cycles; /* bytes and command cycles of one column command */
     uint32_t tccd, tccdl, trrd, trcd, tras, trp, trc, tcl, twl, twr, twtr, trtp;
     uint32_t queue, latency;
+    uint32_t write_queue, write_high, write_low; /* write batching (write_queue 0: off) */
     bool frfcfs, refresh;
     uint32_t trefi, trfc;
 };

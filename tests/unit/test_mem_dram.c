@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * test_mem_dram.c - the GDDR5 channel alone (row hits and misses, bank groups, FR-FCFS against
- * FCFS, refresh) with expectations computed from the timing parameters, and the whole memory
- * system streaming at >= 85 % of the configured peak DRAM bandwidth (issue 5 acceptance).
+ * FCFS, refresh, write batching with a separate write queue and its watermarks) with
+ * expectations computed from the timing parameters, and the whole memory system streaming at
+ * >= 85 % of the configured peak DRAM bandwidth (issue 5 acceptance).
  */
 #include "dram.h"
 #include "mem_params.h"
@@ -20,17 +21,27 @@ struct chan {
     uint64_t now;
 };
 
-static int chan_init(struct chan *c, bool frfcfs)
+/* write_queue 0: one shared queue (the default); else write batching with those watermarks */
+static int chan_init_wb(struct chan *c, bool frfcfs, uint32_t write_queue, uint32_t high,
+                        uint32_t low)
 {
     memset(c, 0, sizeof *c);
     hd_config_defaults(&c->cfg);
     c->cfg.dram_scheduler = frfcfs ? HD_DRAMSCHED_FRFCFS : HD_DRAMSCHED_FCFS;
+    c->cfg.dram_write_queue = write_queue;
+    c->cfg.dram_write_high = high;
+    c->cfg.dram_write_low = low;
     char err[200];
     if (hd_mem_params_init(&c->cfg, &c->p, err, sizeof err) || hd_txn_pool_init(&c->pool, 64) ||
         hd_mem_stats_init(&c->st, 1, 1, 1, 0) ||
         hd_dram_init(&c->d, &c->p.dram, 0, &c->pool, &c->st))
         return -1;
     return 0;
+}
+
+static int chan_init(struct chan *c, bool frfcfs)
+{
+    return chan_init_wb(c, frfcfs, 0, 0, 0);
 }
 
 static void chan_free(struct chan *c)
@@ -196,6 +207,138 @@ static void test_refresh(struct hd_test_state *t)
     HD_CHECK(t, with > without + refs * (uint64_t)c.p.dram.trfc / 2);
 }
 
+/* {==== Write batching ==== */
+/* A copy-like mix, all queued at once: per group of three requests two reads and one write,
+ * the reads on row 0 and the writes on row 1 of banks walking through all groups (as a copy
+ * kernel's read and write streams). Returns the data-bus utilization from the first push to
+ * the end of the last request; *turns = read/write turnarounds. */
+static double mixed(uint32_t write_queue, uint32_t high, uint32_t low, uint64_t *turns)
+{
+    struct chan c;
+    if (chan_init_wb(&c, true, write_queue, high, low))
+        return 0;
+    const unsigned n = 600;
+    unsigned reads = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const bool w = i % 3 == 2;
+        push(&c, (uint16_t)(i / 3 % c.p.dram.banks), w ? 1 : 0, w);
+        reads += !w;
+    }
+    const uint64_t t0 = c.now;
+    run(&c, reads);
+    const double util = (double)c.st.dram_data_cycles[0] / (double)(c.now - t0 - c.p.dram.latency);
+    *turns = c.st.channel[0].dram_rw_turnarounds;
+    chan_free(&c);
+    return util;
+}
+
+/* Tick once; returns the reads that completed. */
+static unsigned step(struct chan *c)
+{
+    unsigned got = 0;
+    c->now++;
+    hd_dram_tick(&c->d, c->now);
+    uint32_t id;
+    while ((id = hd_dram_pop_done(&c->d, c->now)) != HD_TXN_NONE) {
+        hd_txn_release(&c->pool, id);
+        got++;
+    }
+    return got;
+}
+
+static void test_write_batching(struct hd_test_state *t)
+{
+    hd_test_begin(t, "write batching: fewer turnarounds, writes drain by the watermarks");
+    /* a copy-like mix: batching turns the bus around less often and uses it better */
+    uint64_t turns_one = 0, turns_wb = 0;
+    const double one_q = mixed(0, 0, 0, &turns_one);
+    const double wb = mixed(64, 48, 8, &turns_wb);
+    printf("  copy-like mix: one queue %.1f%% of the bus, %llu turnarounds; write queue 64/48/8 "
+           "%.1f%%, %llu turnarounds\n", 100 * one_q, (unsigned long long)turns_one, 100 * wb,
+           (unsigned long long)turns_wb);
+    HD_CHECK(t, turns_one > 0);
+    HD_CHECK(t, 2 * turns_wb < turns_one);
+    HD_CHECK(t, wb > one_q + 0.05);
+
+    struct chan c;
+    /* a lone write completes (the write queue drains when no read waits) */
+    if (chan_init_wb(&c, true, 32, 28, 16)) {
+        HD_CHECK(t, false);
+        return;
+    }
+    const struct hd_dram_params *p = &c.p.dram;
+    push(&c, 3, 7, true);
+    for (unsigned i = 0; i < 1000 && (hd_dram_active(&c.d) || c.d.pipe.count); i++)
+        step(&c);
+    HD_CHECK(t, !hd_dram_active(&c.d) && !c.d.pipe.count);
+    HD_CHECK_U64(t, 1, c.st.channel[0].dram_row_misses);
+    HD_CHECK_U64(t, 1, c.st.dram_acts[0]);
+    /* ACT as it enters the queue, tRCD to the first WR, tCCDL to the second (same bank): done,
+     * and the transaction released, right then */
+    HD_CHECK_U64(t, p->latency + p->trcd + p->tccdl, c.now);
+    HD_CHECK_U64(t, 0, c.pool.used);
+
+    /* below the high watermark, queued reads all go first, even when the writes came first;
+     * then the writes drain without any read waiting */
+    const unsigned nw = 10, nr = 10;
+    for (unsigned i = 0; i < nw; i++)
+        push(&c, (uint16_t)(i % p->banks), 1, true);
+    for (unsigned i = 0; i < nr; i++)
+        push(&c, (uint16_t)(i % p->banks), 2, false);
+    unsigned reads = 0;
+    bool order_ok = true;
+    for (unsigned i = 0; i < 10000 && (hd_dram_active(&c.d) || c.d.pipe.count); i++) {
+        reads += step(&c);
+        if (c.d.nwq < nw && c.d.nq > 0)
+            order_ok = false; /* a write went while a read was queued */
+    }
+    HD_CHECK(t, order_ok);
+    HD_CHECK_U64(t, nr, reads);
+    HD_CHECK_U64(t, 0, c.d.nwq);
+    chan_free(&c);
+
+    /* at the high watermark the controller drains writes down to the low one, then reads go
+     * (the queued reads wait out exactly high - low writes) */
+    if (chan_init_wb(&c, true, 32, 28, 16)) {
+        HD_CHECK(t, false);
+        return;
+    }
+    p = &c.p.dram;
+    for (unsigned i = 0; i < 4; i++)
+        push(&c, (uint16_t)(i % p->banks), 2, false);
+    for (unsigned i = 0; i < 30; i++)
+        push(&c, (uint16_t)(i % p->banks), 1, true);
+    uint32_t nwq_first_read = UINT32_MAX, nwq_max = 0;
+    for (unsigned i = 0; i < 10000 && (hd_dram_active(&c.d) || c.d.pipe.count); i++) {
+        const uint32_t nq = c.d.nq;
+        step(&c);
+        nwq_max = c.d.nwq > nwq_max ? c.d.nwq : nwq_max;
+        if (nq == 4 && c.d.nq == 3 && nwq_first_read == UINT32_MAX)
+            nwq_first_read = c.d.nwq;
+    }
+    printf("  watermarks 28/16: the write queue reached %u, the first read went with %u writes "
+           "queued\n", nwq_max, nwq_first_read);
+    HD_CHECK_U64(t, 30, nwq_max);
+    HD_CHECK_U64(t, 16, nwq_first_read);
+    HD_CHECK(t, !hd_dram_active(&c.d));
+    chan_free(&c);
+
+    /* off by default (GPGPU-Sim 3.x's single queue); bad watermarks are named */
+    struct hd_config cfg;
+    hd_config_defaults(&cfg);
+    struct hd_mem_params mp;
+    char err[200] = "";
+    HD_CHECK(t, hd_mem_params_init(&cfg, &mp, err, sizeof err) == 0 && mp.dram.write_queue == 0);
+    cfg.dram_write_queue = 16;
+    HD_CHECK(t, hd_mem_params_init(&cfg, &mp, err, sizeof err) != 0 &&
+                    strstr(err, "write_high") != NULL);
+    cfg.dram_write_queue = 32;
+    cfg.dram_write_low = 28;
+    HD_CHECK(t, hd_mem_params_init(&cfg, &mp, err, sizeof err) != 0 &&
+                    strstr(err, "write_low") != NULL);
+}
+/* }==== */
+
 /* {==== The whole memory system streaming ==== */
 static double stream_full(struct hd_config *cfg, bool bypass, double *row_hit_rate)
 {
@@ -272,6 +415,7 @@ int main(void)
     test_dependent(&t);
     test_streams(&t);
     test_refresh(&t);
+    test_write_batching(&t);
     test_peak(&t);
     return hd_test_finish(&t);
 }
