@@ -149,10 +149,13 @@ void hd_mem_report_text(FILE *f, const struct hd_mem *m, const char *pre)
                " atomics; miss queues: %" PRIu64 " requests, mean wait %.1f cycles\n",
             pre, t.l2_reads, 100 * ratio(t.l2_read_hits, t.l2_reads), t.l2_writes, t.l2_atomics,
             t.mq_requests, ratio(t.mq_wait, t.mq_requests));
-    fprintf(f, "%sDRAM: %.2f GB read, %.2f GB written (%.1f GB/s), bus %.1f%% busy, row hits "
-               "%.1f%%\n",
-            pre, (double)t.dram_read_bytes / 1e9, (double)t.dram_write_bytes / 1e9,
-            dram_s > 0 ? (double)(t.dram_read_bytes + t.dram_write_bytes) / dram_s / 1e9 : 0.0,
+    const double peak = (double)p->dram.burst_bytes / p->dram.burst_cycles * p->dram.channels;
+    const uint64_t moved = t.dram_read_bytes + t.dram_write_bytes;
+    fprintf(f, "%sDRAM: %.2f MB read, %.2f MB written (%.1f GB/s, %.1f%% of peak), bus %.1f%% busy, "
+               "row hits %.1f%%\n",
+            pre, (double)t.dram_read_bytes / 1e6, (double)t.dram_write_bytes / 1e6,
+            dram_s > 0 ? (double)moved / dram_s / 1e9 : 0.0,
+            100 * ratio(moved, s->dram_cycles) / (peak > 0 ? peak : 1),
             100 * ratio(data, s->dram_cycles * s->nchannels),
             100 * ratio(t.dram_row_hits, t.dram_row_hits + t.dram_row_misses));
     fprintf(f, "%smean read latency (core cycles): L1 %.1f, L2 %.1f, DRAM %.1f; writes %.1f\n", pre,
