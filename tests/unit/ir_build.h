@@ -156,12 +156,12 @@ static inline void irb_random_program(struct irb *b, uint64_t *rng)
     int32_t nd = 6 + (int32_t)(irb_rng(rng) % 14), np = 2 + (int32_t)(irb_rng(rng) % 8);
     int32_t data[24], pred[12];
     for (int32_t i = 0; i < nd; i++) {
-        char name[12];
+        char name[16];
         snprintf(name, sizeof(name), "%%r%d", i);
         data[i] = irb_reg(b, name, irb_rng(rng) % 3 ? HD_T_B32 : HD_T_B64);
     }
     for (int32_t i = 0; i < np; i++) {
-        char name[12];
+        char name[16];
         snprintf(name, sizeof(name), "%%p%d", i);
         pred[i] = irb_reg(b, name, HD_T_PRED);
     }
