@@ -10,8 +10,8 @@
  * plus an opaque tag that comes back unchanged. Everything that completes is returned, stores
  * included (fences wait for them). The memory model is ticked once per core cycle after the SMs'
  * sends of the previous cycle; `now` is always passed in (rule C7), never read from a global.
- * Implementations: mem_fixed.c (fixed latency, per-SM bandwidth; until the memory system lands),
- * later GPGPU-Sim-style L1 / crossbar / L2 / DRAM behind the same ops.
+ * Implementations: mem_fixed.c (fixed latency, per-SM bandwidth; [mem] model = fixed),
+ * and model/mem/mem_full.c (GPGPU-Sim-style L1 / crossbar / L2 / DRAM, the default).
  */
 #ifndef HD_MEM_IFACE_H
 #define HD_MEM_IFACE_H
