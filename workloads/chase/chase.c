@@ -24,7 +24,6 @@
 #include "workload.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #define CHASE_DEFAULT_FOOTPRINT 8192L /* must match ptx.flags' comment (chase, the base) */
 #define CHASE_DEFAULT_STRIDE 128L
