@@ -247,7 +247,8 @@ static bool sb_fit(struct hd_twarp *w, uint32_t nregs)
         w->sb = p;
         w->sb_cap = nregs;
     }
-    memset(w->sb, 0, nregs ? nregs : 0);
+    if (nregs) /* a kernel without registers may have no scoreboard storage yet */
+        memset(w->sb, 0, nregs);
     return true;
 }
 
