@@ -126,19 +126,6 @@ static double json_mem(const char *js, const char *within, const char *key)
     return v ? strtod(v + strlen(k), NULL) : -1;
 }
 
-static char *stats_json(struct hd_gpu *g)
-{
-    FILE *f = tmpfile();
-    hd_gpu_write_stats_json(g, f);
-    long n = ftell(f);
-    rewind(f);
-    char *s = calloc(1, (size_t)n + 1);
-    if (fread(s, 1, (size_t)n, f) != (size_t)n)
-        s[0] = 0;
-    fclose(f);
-    return s;
-}
-
 /* Run the streaming kernel over ctas x 256 threads x 16 bytes with `mshrs` L1 and L2 MSHRs;
  * returns its cycles, the DRAM bandwidth as a fraction of the peak and the row-hit rate. */
 static uint64_t run_stream(struct hd_test_state *t, uint32_t ctas, unsigned mshrs, double *eff,
@@ -161,7 +148,7 @@ static uint64_t run_stream(struct hd_test_state *t, uint32_t ctas, unsigned mshr
     uint64_t cyc = 0;
     if (tkit_launch(g, m, "stream", ctas, block, 0, a, 2) == HD_OK)
         cyc = tkit_cycles(g, 0);
-    char *js = stats_json(g);
+    char *js = tkit_stats_json(g);
     const double rd = json_mem(js, "total", "dram_read_bytes");
     const double wr = json_mem(js, "total", "dram_write_bytes");
     *eff = (rd + wr) / json_mem(js, "cycles", "dram") /

@@ -28,19 +28,6 @@
 #define FULL "[mem]\nmodel = full\n"
 
 /* {==== JSON ==== */
-static char *stats_json(struct hd_gpu *g)
-{
-    FILE *f = tmpfile();
-    hd_gpu_write_stats_json(g, f);
-    long n = ftell(f);
-    rewind(f);
-    char *s = calloc(1, (size_t)n + 1);
-    if (fread(s, 1, (size_t)n, f) != (size_t)n)
-        s[0] = 0;
-    fclose(f);
-    return s;
-}
-
 /* Counter `key` of the memory system's record of launch `launch` (-1: the totals). */
 static double mstat(const char *js, int launch, const char *key)
 {
@@ -126,7 +113,7 @@ static double chase(const char *k, uint32_t lines, uint32_t n1, uint32_t n2, dou
             return -1;
         c[i] = tkit_cycles(g, (unsigned)i);
     }
-    char *js = stats_json(g);
+    char *js = tkit_stats_json(g);
     *l1r = mstat(js, -1, "l1d_reads");
     *l1h = mstat(js, -1, "l1d_read_hits");
     *byp = mstat(js, -1, "l1d_bypass");
@@ -227,7 +214,7 @@ static void test_const(struct hd_test_state *t)
         for (uint32_t l = 0; l < 32; l++)
             HD_CHECK(t, got[1 + l] == tab[16 * l]);
         if (full) {
-            char *js = stats_json(g);
+            char *js = tkit_stats_json(g);
             double rd[3], hit[3];
             for (int i = 0; i < 3; i++) {
                 rd[i] = mstat(js, i, "l1c_reads");
@@ -315,7 +302,7 @@ static void test_transactions(struct hd_test_state *t)
         tkit_launch(g, m, cs[i].k, 1, cs[i].threads, 0, a, 2);
     }
     tkit_cycles(g, 0);
-    char *js = stats_json(g);
+    char *js = tkit_stats_json(g);
     for (unsigned i = 0; i < ncase; i++) {
         const int L = (int)i + 2;
         /* the two parameter loads: one constant-cache line of this launch, filled once (the
@@ -369,7 +356,7 @@ static void test_fetch(struct hd_test_state *t)
     tkit_launch(g, m, "fa", 1, 32, 0, NULL, 0);
     tkit_launch(g, m, "fb", 1, 32, 0, NULL, 0);
     tkit_cycles(g, 0);
-    char *js = stats_json(g);
+    char *js = tkit_stats_json(g);
     const double fa = mstat(js, 0, "ifetch"), fb = mstat(js, 1, "ifetch");
     const double hb = mstat(js, 1, "l2_read_hits") + mstat(js, 1, "l2_mshr_merges");
     const double db = mstat(js, 1, "dram_reads");
@@ -384,7 +371,7 @@ static void test_fetch(struct hd_test_state *t)
     m = tkit_module(g, ptx);
     tkit_launch(g, m, "fa", 2, 32, 0, NULL, 0);
     tkit_cycles(g, 0);
-    js = stats_json(g);
+    js = tkit_stats_json(g);
     const double f2 = mstat(js, 0, "ifetch"), d2 = mstat(js, 0, "dram_reads");
     printf("  fa on two SMs: %.0f line fetches, %.0f DRAM reads\n", f2, d2);
     HD_CHECK(t, f2 == 2 * fa && d2 == fa);

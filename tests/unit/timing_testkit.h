@@ -90,6 +90,23 @@ static inline uint64_t tkit_stat(struct hd_gpu *g, const char *name)
     return v;
 }
 
+/* The GPU's JSON statistics report as a string (the caller frees it; "" if it could not be
+ * read back). */
+static inline char *tkit_stats_json(struct hd_gpu *g)
+{
+    FILE *f = tmpfile();
+    if (!f)
+        return calloc(1, 1);
+    hd_gpu_write_stats_json(g, f);
+    long n = ftell(f);
+    rewind(f);
+    char *s = calloc(1, n > 0 ? (size_t)n + 1 : 1);
+    if (s && n > 0 && fread(s, 1, (size_t)n, f) != (size_t)n)
+        s[0] = 0;
+    fclose(f);
+    return s;
+}
+
 /* PTX header of the test kernels. */
 #define TKIT_HEAD ".version 8.0\n.target sm_75\n.address_size 64\n"
 
