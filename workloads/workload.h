@@ -57,6 +57,14 @@ int hd_wl_fail(struct hd_wl_ctx *ctx, const char *fmt, ...)
     ;
 /* Propagate a runtime error: copies hd_last_error() into ctx->err and returns status. */
 int hd_wl_check(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, int status);
+/* In a driver whose status is `rc`, GPU `gpu`, context `ctx` and clean-up label `out`: run a
+ * runtime call, and on failure report it (hd_wl_check) and jump to `out`. */
+#define HD_WL_TRY(call)                          \
+    do {                                         \
+        rc = hd_wl_check(gpu, ctx, (call));      \
+        if (rc != HD_OK)                         \
+            goto out;                            \
+    } while (0)
 /* Deterministic pseudo-random numbers (xorshift64*), seeded per workload. */
 struct hd_wl_rng {
     uint64_t s;

@@ -85,13 +85,6 @@ static void bp_ref_adjust(const float *x, const float *delta, float *w, float *d
     }
 }
 
-#define BP_TRY(call)                                   \
-    do {                                               \
-        rc = hd_wl_check(gpu, ctx, (call));            \
-        if (rc != HD_OK)                               \
-            goto out;                                  \
-    } while (0)
-
 static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     int n_in = bp_inputs(ctx->size);
@@ -132,23 +125,23 @@ static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    BP_TRY(hd_malloc(gpu, &d_x, sizeof(float) * (size_t)n_in));
-    BP_TRY(hd_malloc(gpu, &d_w, sizeof(float) * nw));
-    BP_TRY(hd_malloc(gpu, &d_dw, sizeof(float) * nw));
-    BP_TRY(hd_malloc(gpu, &d_part, sizeof(float) * np));
-    BP_TRY(hd_malloc(gpu, &d_delta, sizeof(float) * BP_HIDDEN));
-    BP_TRY(hd_memcpy_h2d(gpu, d_x, x, sizeof(float) * (size_t)n_in));
-    BP_TRY(hd_memcpy_h2d(gpu, d_w, w, sizeof(float) * nw));
-    BP_TRY(hd_memcpy_h2d(gpu, d_dw, dw, sizeof(float) * nw));
-    BP_TRY(hd_memset(gpu, d_part, 0xff, sizeof(float) * np)); /* NaN: an unwritten sum shows */
+    HD_WL_TRY(hd_malloc(gpu, &d_x, sizeof(float) * (size_t)n_in));
+    HD_WL_TRY(hd_malloc(gpu, &d_w, sizeof(float) * nw));
+    HD_WL_TRY(hd_malloc(gpu, &d_dw, sizeof(float) * nw));
+    HD_WL_TRY(hd_malloc(gpu, &d_part, sizeof(float) * np));
+    HD_WL_TRY(hd_malloc(gpu, &d_delta, sizeof(float) * BP_HIDDEN));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_x, x, sizeof(float) * (size_t)n_in));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_w, w, sizeof(float) * nw));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_dw, dw, sizeof(float) * nw));
+    HD_WL_TRY(hd_memset(gpu, d_part, 0xff, sizeof(float) * np)); /* NaN: an unwritten sum shows */
 
     struct hd_dim3 grid = {1, (uint32_t)tiles, 1}, block = {BP_HIDDEN, (uint32_t)tile, 1};
     {
         struct hd_arg args[] = {HD_ARG(d_x), HD_ARG(d_w), HD_ARG(d_part), HD_ARG(n_in)};
-        BP_TRY(hd_launch(gpu, mod, "bp_layer_forward", grid, block, 0, 0, args, 4));
+        HD_WL_TRY(hd_launch(gpu, mod, "bp_layer_forward", grid, block, 0, 0, args, 4));
     }
-    BP_TRY(hd_synchronize(gpu));
-    BP_TRY(hd_memcpy_d2h(gpu, part, d_part, sizeof(float) * np));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, part, d_part, sizeof(float) * np));
 
     /* The CPU reduces in the GPU's order with the same single-precision operations, so the partials
      * should agree to the last bit; the tolerance (a few ulp) only absorbs a contraction of a
@@ -159,16 +152,16 @@ static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         goto out;
 
     bp_hidden_deltas(part, tiles, w2, 1.0f, delta);
-    BP_TRY(hd_memcpy_h2d(gpu, d_delta, delta, sizeof(delta)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_delta, delta, sizeof(delta)));
     {
         float eta = BP_ETA, momentum = BP_MOMENTUM;
         struct hd_arg args[] = {HD_ARG(d_x), HD_ARG(d_delta), HD_ARG(d_w), HD_ARG(d_dw),
                                 HD_ARG(n_in), HD_ARG(eta), HD_ARG(momentum)};
-        BP_TRY(hd_launch(gpu, mod, "bp_adjust_weights", grid, block, 0, 0, args, 7));
+        HD_WL_TRY(hd_launch(gpu, mod, "bp_adjust_weights", grid, block, 0, 0, args, 7));
     }
-    BP_TRY(hd_synchronize(gpu));
-    BP_TRY(hd_memcpy_d2h(gpu, ref_w, d_w, sizeof(float) * nw));  /* GPU results, reused buffers */
-    BP_TRY(hd_memcpy_d2h(gpu, ref_dw, d_dw, sizeof(float) * nw));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, ref_w, d_w, sizeof(float) * nw));  /* GPU results, reused buffers */
+    HD_WL_TRY(hd_memcpy_d2h(gpu, ref_dw, d_dw, sizeof(float) * nw));
 
     /* nvcc contracts eta*delta*x + momentum*dw_old into an fma, the CPU rounds each product: dw
      * differs by about one rounding of a term below 0.03 in magnitude (ulp 1.9e-9), and w by that

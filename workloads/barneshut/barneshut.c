@@ -174,13 +174,6 @@ static long bh_ref_warp(const struct bh_tree *t, const float *body, int n, int w
     return visits;
 }
 
-#define BH_TRY(call)                                                                               \
-    do {                                                                                           \
-        rc = hd_wl_check(gpu, ctx, (call));                                                        \
-        if (rc != HD_OK)                                                                           \
-            goto out;                                                                              \
-    } while (0)
-
 static int bh_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const int n = bh_bodies(ctx->size);
@@ -236,20 +229,20 @@ static int bh_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     const size_t nn = (size_t)t.nnodes;
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    BH_TRY(hd_malloc(gpu, &d_body, sizeof(float) * 4 * (size_t)n));
-    BH_TRY(hd_malloc(gpu, &d_cm, sizeof(float) * 4 * nn));
-    BH_TRY(hd_malloc(gpu, &d_open, sizeof(float) * nn));
-    BH_TRY(hd_malloc(gpu, &d_skip, sizeof(int) * nn));
-    BH_TRY(hd_malloc(gpu, &d_first, sizeof(int) * nn));
-    BH_TRY(hd_malloc(gpu, &d_count, sizeof(int) * nn));
-    BH_TRY(hd_malloc(gpu, &d_acc, sizeof(float) * 3 * (size_t)n));
-    BH_TRY(hd_memcpy_h2d(gpu, d_body, body, sizeof(float) * 4 * (size_t)n));
-    BH_TRY(hd_memcpy_h2d(gpu, d_cm, t.cm, sizeof(float) * 4 * nn));
-    BH_TRY(hd_memcpy_h2d(gpu, d_open, t.open2, sizeof(float) * nn));
-    BH_TRY(hd_memcpy_h2d(gpu, d_skip, t.skip, sizeof(int) * nn));
-    BH_TRY(hd_memcpy_h2d(gpu, d_first, t.first, sizeof(int) * nn));
-    BH_TRY(hd_memcpy_h2d(gpu, d_count, t.count, sizeof(int) * nn));
-    BH_TRY(hd_memset(gpu, d_acc, 0xff, sizeof(float) * 3 * (size_t)n));
+    HD_WL_TRY(hd_malloc(gpu, &d_body, sizeof(float) * 4 * (size_t)n));
+    HD_WL_TRY(hd_malloc(gpu, &d_cm, sizeof(float) * 4 * nn));
+    HD_WL_TRY(hd_malloc(gpu, &d_open, sizeof(float) * nn));
+    HD_WL_TRY(hd_malloc(gpu, &d_skip, sizeof(int) * nn));
+    HD_WL_TRY(hd_malloc(gpu, &d_first, sizeof(int) * nn));
+    HD_WL_TRY(hd_malloc(gpu, &d_count, sizeof(int) * nn));
+    HD_WL_TRY(hd_malloc(gpu, &d_acc, sizeof(float) * 3 * (size_t)n));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_body, body, sizeof(float) * 4 * (size_t)n));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_cm, t.cm, sizeof(float) * 4 * nn));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_open, t.open2, sizeof(float) * nn));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_skip, t.skip, sizeof(int) * nn));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_first, t.first, sizeof(int) * nn));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_count, t.count, sizeof(int) * nn));
+    HD_WL_TRY(hd_memset(gpu, d_acc, 0xff, sizeof(float) * 3 * (size_t)n));
 
     struct hd_dim3 grid = {(uint32_t)((n + BH_BLOCK - 1) / BH_BLOCK), 1, 1};
     struct hd_dim3 block = {BH_BLOCK, 1, 1};
@@ -257,9 +250,9 @@ static int bh_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
                             HD_ARG(d_skip),  HD_ARG(d_first), HD_ARG(d_count),
                             HD_ARG(t.nnodes), HD_ARG(eps2),   HD_ARG(d_acc),
                             HD_ARG(n)};
-    BH_TRY(hd_launch(gpu, mod, "bh_force", grid, block, 0, 0, args, 10));
-    BH_TRY(hd_synchronize(gpu));
-    BH_TRY(hd_memcpy_d2h(gpu, acc, d_acc, sizeof(float) * 3 * (size_t)n));
+    HD_WL_TRY(hd_launch(gpu, mod, "bh_force", grid, block, 0, 0, args, 10));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, acc, d_acc, sizeof(float) * 3 * (size_t)n));
 
     long visits = 0;
     for (int w0 = 0; w0 < n; w0 += 32)

@@ -109,24 +109,17 @@ static int bfs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     const size_t edges = (size_t)g.row_ptr[n];
     fprintf(ctx->log, "bfs: %d vertices, %zu edges, source %d, %d levels\n", n, edges, src, depth);
 
-#define TRY(call)                              \
-    do {                                       \
-        rc = hd_wl_check(gpu, ctx, (call));    \
-        if (rc != HD_OK)                       \
-            goto out;                          \
-    } while (0)
-
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    TRY(hd_malloc(gpu, &drow, ((size_t)n + 1) * sizeof(int)));
-    TRY(hd_malloc(gpu, &dcols, edges * sizeof(int)));
-    TRY(hd_malloc(gpu, &dlevel, (size_t)n * sizeof(int)));
-    TRY(hd_malloc(gpu, &dchanged, sizeof(int)));
-    TRY(hd_memcpy_h2d(gpu, drow, g.row_ptr, ((size_t)n + 1) * sizeof(int)));
-    TRY(hd_memcpy_h2d(gpu, dcols, g.cols, edges * sizeof(int)));
+    HD_WL_TRY(hd_malloc(gpu, &drow, ((size_t)n + 1) * sizeof(int)));
+    HD_WL_TRY(hd_malloc(gpu, &dcols, edges * sizeof(int)));
+    HD_WL_TRY(hd_malloc(gpu, &dlevel, (size_t)n * sizeof(int)));
+    HD_WL_TRY(hd_malloc(gpu, &dchanged, sizeof(int)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, drow, g.row_ptr, ((size_t)n + 1) * sizeof(int)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dcols, g.cols, edges * sizeof(int)));
     for (int v = 0; v < n; v++)
         level[v] = v == src ? 0 : -1;
-    TRY(hd_memcpy_h2d(gpu, dlevel, level, (size_t)n * sizeof(int)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dlevel, level, (size_t)n * sizeof(int)));
 
     struct hd_dim3 grid = {(uint32_t)((n + BFS_BLOCK - 1) / BFS_BLOCK), 1, 1};
     struct hd_dim3 block = {BFS_BLOCK, 1, 1};
@@ -136,16 +129,15 @@ static int bfs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
             rc = hd_wl_fail(ctx, "bfs: level %d reached with the changed flag still set", cur);
             goto out;
         }
-        TRY(hd_memset(gpu, dchanged, 0, sizeof(int)));
+        HD_WL_TRY(hd_memset(gpu, dchanged, 0, sizeof(int)));
         struct hd_arg args[] = {HD_ARG(drow), HD_ARG(dcols), HD_ARG(dlevel),
                                 HD_ARG(nn),   HD_ARG(cur),   HD_ARG(dchanged)};
-        TRY(hd_launch(gpu, mod, "bfs_level", grid, block, 0, 0, args, 6));
-        TRY(hd_memcpy_d2h(gpu, &changed, dchanged, sizeof(int)));
+        HD_WL_TRY(hd_launch(gpu, mod, "bfs_level", grid, block, 0, 0, args, 6));
+        HD_WL_TRY(hd_memcpy_d2h(gpu, &changed, dchanged, sizeof(int)));
         cur++;
     }
-    TRY(hd_synchronize(gpu));
-    TRY(hd_memcpy_d2h(gpu, level, dlevel, (size_t)n * sizeof(int)));
-#undef TRY
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, level, dlevel, (size_t)n * sizeof(int)));
 
     fprintf(ctx->log, "bfs: %d kernel launches\n", cur);
     rc = hd_wl_compare_i32(ctx, "level", ref, level, (size_t)n);

@@ -121,13 +121,6 @@ static int bt_bound(const int *key, int n, int v, int upper)
     return lo;
 }
 
-#define BT_TRY(call)                                                                               \
-    do {                                                                                           \
-        rc = hd_wl_check(gpu, ctx, (call));                                                        \
-        if (rc != HD_OK)                                                                           \
-            goto out;                                                                              \
-    } while (0)
-
 static int bt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const struct bt_size sz = bt_sizes[ctx->size];
@@ -199,52 +192,52 @@ static int bt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     const size_t nodeb = sizeof(int) * (size_t)t.nnodes;
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    BT_TRY(hd_malloc(gpu, &d_keys, nodeb * BT_ORDER));
-    BT_TRY(hd_malloc(gpu, &d_child, nodeb * BT_ORDER));
-    BT_TRY(hd_malloc(gpu, &d_nkeys, nodeb));
-    BT_TRY(hd_malloc(gpu, &d_base, nodeb));
-    BT_TRY(hd_malloc(gpu, &d_query, qb));
-    BT_TRY(hd_malloc(gpu, &d_curr, qb));
-    BT_TRY(hd_malloc(gpu, &d_rec, qb));
-    BT_TRY(hd_malloc(gpu, &d_lo, qb));
-    BT_TRY(hd_malloc(gpu, &d_hi, qb));
-    BT_TRY(hd_malloc(gpu, &d_clo, qb));
-    BT_TRY(hd_malloc(gpu, &d_chi, qb));
-    BT_TRY(hd_malloc(gpu, &d_start, qb));
-    BT_TRY(hd_malloc(gpu, &d_count, qb));
-    BT_TRY(hd_memcpy_h2d(gpu, d_keys, t.keys, nodeb * BT_ORDER));
-    BT_TRY(hd_memcpy_h2d(gpu, d_child, t.child, nodeb * BT_ORDER));
-    BT_TRY(hd_memcpy_h2d(gpu, d_nkeys, t.nkeys, nodeb));
-    BT_TRY(hd_memcpy_h2d(gpu, d_base, t.base, nodeb));
-    BT_TRY(hd_memcpy_h2d(gpu, d_query, query, qb));
-    BT_TRY(hd_memcpy_h2d(gpu, d_lo, lo, qb));
-    BT_TRY(hd_memcpy_h2d(gpu, d_hi, hi, qb));
+    HD_WL_TRY(hd_malloc(gpu, &d_keys, nodeb * BT_ORDER));
+    HD_WL_TRY(hd_malloc(gpu, &d_child, nodeb * BT_ORDER));
+    HD_WL_TRY(hd_malloc(gpu, &d_nkeys, nodeb));
+    HD_WL_TRY(hd_malloc(gpu, &d_base, nodeb));
+    HD_WL_TRY(hd_malloc(gpu, &d_query, qb));
+    HD_WL_TRY(hd_malloc(gpu, &d_curr, qb));
+    HD_WL_TRY(hd_malloc(gpu, &d_rec, qb));
+    HD_WL_TRY(hd_malloc(gpu, &d_lo, qb));
+    HD_WL_TRY(hd_malloc(gpu, &d_hi, qb));
+    HD_WL_TRY(hd_malloc(gpu, &d_clo, qb));
+    HD_WL_TRY(hd_malloc(gpu, &d_chi, qb));
+    HD_WL_TRY(hd_malloc(gpu, &d_start, qb));
+    HD_WL_TRY(hd_malloc(gpu, &d_count, qb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_keys, t.keys, nodeb * BT_ORDER));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_child, t.child, nodeb * BT_ORDER));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_nkeys, t.nkeys, nodeb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_base, t.base, nodeb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_query, query, qb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_lo, lo, qb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_hi, hi, qb));
     for (int q = 0; q < nq; q++)
         curr[q] = t.root;
-    BT_TRY(hd_memcpy_h2d(gpu, d_curr, curr, qb));
-    BT_TRY(hd_memcpy_h2d(gpu, d_clo, curr, qb));
-    BT_TRY(hd_memcpy_h2d(gpu, d_chi, curr, qb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_curr, curr, qb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_clo, curr, qb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_chi, curr, qb));
     /* Outputs start as garbage: 0xee bytes is neither a record (>= 0) nor -1 (not found). */
-    BT_TRY(hd_memset(gpu, d_rec, 0xee, qb));
-    BT_TRY(hd_memset(gpu, d_start, 0xff, qb));
-    BT_TRY(hd_memset(gpu, d_count, 0xff, qb));
+    HD_WL_TRY(hd_memset(gpu, d_rec, 0xee, qb));
+    HD_WL_TRY(hd_memset(gpu, d_start, 0xff, qb));
+    HD_WL_TRY(hd_memset(gpu, d_count, 0xff, qb));
 
     struct hd_dim3 grid = {(uint32_t)nq, 1, 1}, block = {BT_BLOCK, 1, 1};
     {
         struct hd_arg args[] = {HD_ARG(d_keys),  HD_ARG(d_child), HD_ARG(d_nkeys), HD_ARG(t.height),
                                 HD_ARG(d_query), HD_ARG(d_curr),  HD_ARG(d_rec)};
-        BT_TRY(hd_launch(gpu, mod, "btree_find_k", grid, block, 0, 0, args, 7));
+        HD_WL_TRY(hd_launch(gpu, mod, "btree_find_k", grid, block, 0, 0, args, 7));
     }
     {
         struct hd_arg args[] = {HD_ARG(d_keys), HD_ARG(d_child), HD_ARG(d_nkeys),
                                 HD_ARG(d_base), HD_ARG(t.height), HD_ARG(d_lo),
                                 HD_ARG(d_hi),   HD_ARG(d_clo),   HD_ARG(d_chi),
                                 HD_ARG(d_start), HD_ARG(d_count)};
-        BT_TRY(hd_launch(gpu, mod, "btree_find_range", grid, block, 0, 0, args, 11));
+        HD_WL_TRY(hd_launch(gpu, mod, "btree_find_range", grid, block, 0, 0, args, 11));
     }
-    BT_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_synchronize(gpu));
 
-    BT_TRY(hd_memcpy_d2h(gpu, got, d_rec, qb));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_rec, qb));
     for (int q = 0; q < nq; q++) {
         int i = bt_bound(key, n, query[q], 0);
         int want = (i < n && key[i] == query[q]) ? rec[i] : -1;
@@ -254,8 +247,8 @@ static int bt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
             goto out;
         }
     }
-    BT_TRY(hd_memcpy_d2h(gpu, got, d_start, qb));
-    BT_TRY(hd_memcpy_d2h(gpu, got2, d_count, qb));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_start, qb));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got2, d_count, qb));
     for (int q = 0; q < nq; q++) {
         int s = bt_bound(key, n, lo[q], 0), e = bt_bound(key, n, hi[q], 1);
         if (e < s) /* empty interval */

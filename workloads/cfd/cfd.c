@@ -247,13 +247,6 @@ static void cfd_initial(float *var, float *ff, int w, int h, const int *id_of_ce
 
 /* }==== */
 
-#define CFD_TRY(call)                                                                              \
-    do {                                                                                           \
-        rc = hd_wl_check(gpu, ctx, (call));                                                        \
-        if (rc != HD_OK)                                                                           \
-            goto out;                                                                              \
-    } while (0)
-
 static int cfd_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const struct cfd_size sz = cfd_sizes[ctx->size];
@@ -281,45 +274,45 @@ static int cfd_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    CFD_TRY(hd_module_symbol(gpu, mod, "cfd_ff", &d_ff, &ff_bytes));
+    HD_WL_TRY(hd_module_symbol(gpu, mod, "cfd_ff", &d_ff, &ff_bytes));
     if (ff_bytes < sizeof(ff)) {
         rc = hd_wl_fail(ctx, "cfd: symbol cfd_ff has %zu bytes, need %zu", ff_bytes, sizeof(ff));
         goto out;
     }
-    CFD_TRY(hd_memcpy_h2d(gpu, d_ff, ff, sizeof(ff)));
-    CFD_TRY(hd_malloc(gpu, &d_var, vb));
-    CFD_TRY(hd_malloc(gpu, &d_old, vb));
-    CFD_TRY(hd_malloc(gpu, &d_flux, vb));
-    CFD_TRY(hd_malloc(gpu, &d_step, eb));
-    CFD_TRY(hd_malloc(gpu, &d_area, eb));
-    CFD_TRY(hd_malloc(gpu, &d_nbr, sizeof(int) * (size_t)CFD_NNB * nel));
-    CFD_TRY(hd_malloc(gpu, &d_nrm, sizeof(float) * (size_t)CFD_NNB * 3 * nel));
-    CFD_TRY(hd_memcpy_h2d(gpu, d_var, var, vb));
-    CFD_TRY(hd_memset(gpu, d_old, 0xff, vb));
-    CFD_TRY(hd_memset(gpu, d_flux, 0xff, vb));
-    CFD_TRY(hd_memset(gpu, d_step, 0xff, eb));
-    CFD_TRY(hd_memcpy_h2d(gpu, d_area, m.area, eb));
-    CFD_TRY(hd_memcpy_h2d(gpu, d_nbr, m.nbr, sizeof(int) * (size_t)CFD_NNB * nel));
-    CFD_TRY(hd_memcpy_h2d(gpu, d_nrm, m.nrm, sizeof(float) * (size_t)CFD_NNB * 3 * nel));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_ff, ff, sizeof(ff)));
+    HD_WL_TRY(hd_malloc(gpu, &d_var, vb));
+    HD_WL_TRY(hd_malloc(gpu, &d_old, vb));
+    HD_WL_TRY(hd_malloc(gpu, &d_flux, vb));
+    HD_WL_TRY(hd_malloc(gpu, &d_step, eb));
+    HD_WL_TRY(hd_malloc(gpu, &d_area, eb));
+    HD_WL_TRY(hd_malloc(gpu, &d_nbr, sizeof(int) * (size_t)CFD_NNB * nel));
+    HD_WL_TRY(hd_malloc(gpu, &d_nrm, sizeof(float) * (size_t)CFD_NNB * 3 * nel));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_var, var, vb));
+    HD_WL_TRY(hd_memset(gpu, d_old, 0xff, vb));
+    HD_WL_TRY(hd_memset(gpu, d_flux, 0xff, vb));
+    HD_WL_TRY(hd_memset(gpu, d_step, 0xff, eb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_area, m.area, eb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_nbr, m.nbr, sizeof(int) * (size_t)CFD_NNB * nel));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_nrm, m.nrm, sizeof(float) * (size_t)CFD_NNB * 3 * nel));
 
     struct hd_dim3 grid = {(uint32_t)((nel + CFD_BLOCK - 1) / CFD_BLOCK), 1, 1};
     struct hd_dim3 block = {CFD_BLOCK, 1, 1};
     for (int t = 0; t < sz.steps; t++) {
         struct hd_arg ca[] = {HD_ARG(d_var), HD_ARG(d_old), HD_ARG(nel)};
-        CFD_TRY(hd_launch(gpu, mod, "cfd_copy", grid, block, 0, 0, ca, 3));
+        HD_WL_TRY(hd_launch(gpu, mod, "cfd_copy", grid, block, 0, 0, ca, 3));
         struct hd_arg sa[] = {HD_ARG(d_var), HD_ARG(d_area), HD_ARG(d_step), HD_ARG(nel)};
-        CFD_TRY(hd_launch(gpu, mod, "cfd_step_factor", grid, block, 0, 0, sa, 4));
+        HD_WL_TRY(hd_launch(gpu, mod, "cfd_step_factor", grid, block, 0, 0, sa, 4));
         for (int stage = 0; stage < CFD_RK; stage++) {
             struct hd_arg fa[] = {HD_ARG(d_var), HD_ARG(d_nbr), HD_ARG(d_nrm), HD_ARG(d_flux),
                                   HD_ARG(nel)};
-            CFD_TRY(hd_launch(gpu, mod, "cfd_flux", grid, block, 0, 0, fa, 5));
+            HD_WL_TRY(hd_launch(gpu, mod, "cfd_flux", grid, block, 0, 0, fa, 5));
             struct hd_arg ta[] = {HD_ARG(d_old),  HD_ARG(d_var),   HD_ARG(d_flux),
                                   HD_ARG(d_step), HD_ARG(stage), HD_ARG(nel)};
-            CFD_TRY(hd_launch(gpu, mod, "cfd_time_step", grid, block, 0, 0, ta, 6));
+            HD_WL_TRY(hd_launch(gpu, mod, "cfd_time_step", grid, block, 0, 0, ta, 6));
         }
     }
-    CFD_TRY(hd_synchronize(gpu));
-    CFD_TRY(hd_memcpy_d2h(gpu, got, d_var, vb));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_var, vb));
 
     cfd_ref_run(&m, var, ff, sz.steps, old, flux, step);
     /* Tolerance: the kernels and the reference do the same single-precision operations in the

@@ -68,17 +68,10 @@ static int chase_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         goto out;
     }
 
-#define TRY(call)                              \
-    do {                                       \
-        rc = hd_wl_check(gpu, ctx, (call));    \
-        if (rc != HD_OK)                       \
-            goto out;                          \
-    } while (0)
-
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    TRY(hd_malloc(gpu, &dchain, (size_t)footprint));
-    TRY(hd_malloc(gpu, &dresult, sizeof(uint64_t)));
+    HD_WL_TRY(hd_malloc(gpu, &dchain, (size_t)footprint));
+    HD_WL_TRY(hd_malloc(gpu, &dresult, sizeof(uint64_t)));
 
     /* Sattolo's shuffle: a uniformly random permutation that is one single cycle. */
     struct hd_wl_rng rng;
@@ -99,16 +92,15 @@ static int chase_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     fprintf(ctx->log, "chase: %zu nodes, %ld-byte stride, %ld-byte footprint, %ld hops (%ld warm-up)\n",
             nodes, stride, footprint, hops, warm);
 
-    TRY(hd_memcpy_h2d(gpu, dchain, chain, (size_t)footprint));
-    TRY(hd_memset(gpu, dresult, 0xff, sizeof(uint64_t)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dchain, chain, (size_t)footprint));
+    HD_WL_TRY(hd_memset(gpu, dresult, 0xff, sizeof(uint64_t)));
     int h32 = (int)hops;
     struct hd_arg args[] = {HD_ARG(dchain), HD_ARG(dresult), HD_ARG(h32)};
     struct hd_dim3 grid = {1, 1, 1}, block = {1, 1, 1};
-    TRY(hd_launch(gpu, mod, "chase", grid, block, 0, 0, args, 3));
-    TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_launch(gpu, mod, "chase", grid, block, 0, 0, args, 3));
+    HD_WL_TRY(hd_synchronize(gpu));
     uint64_t got = 0;
-    TRY(hd_memcpy_d2h(gpu, &got, dresult, sizeof got));
-#undef TRY
+    HD_WL_TRY(hd_memcpy_d2h(gpu, &got, dresult, sizeof got));
 
     /* CPU reference: the same walk over the host copy. */
     uint64_t p = dchain;

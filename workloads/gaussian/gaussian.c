@@ -40,13 +40,6 @@ static void gs_reference(float *a, float *b, float *m, int n)
     }
 }
 
-#define GS_TRY(call)                                                                               \
-    do {                                                                                           \
-        rc = hd_wl_check(gpu, ctx, (call));                                                        \
-        if (rc != HD_OK)                                                                           \
-            goto out;                                                                              \
-    } while (0)
-
 static int gs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     int n = gs_order(ctx->size);
@@ -77,31 +70,31 @@ static int gs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    GS_TRY(hd_malloc(gpu, &d_a, nn * sizeof(float)));
-    GS_TRY(hd_malloc(gpu, &d_b, (size_t)n * sizeof(float)));
-    GS_TRY(hd_malloc(gpu, &d_m, nn * sizeof(float)));
-    GS_TRY(hd_memcpy_h2d(gpu, d_a, a0, nn * sizeof(float)));
-    GS_TRY(hd_memcpy_h2d(gpu, d_b, b0, (size_t)n * sizeof(float)));
+    HD_WL_TRY(hd_malloc(gpu, &d_a, nn * sizeof(float)));
+    HD_WL_TRY(hd_malloc(gpu, &d_b, (size_t)n * sizeof(float)));
+    HD_WL_TRY(hd_malloc(gpu, &d_m, nn * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_a, a0, nn * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_b, b0, (size_t)n * sizeof(float)));
     /* Only the strictly lower part of m is written: the rest must keep the 0xff (NaN) fill,
      * which the reference reproduces. */
-    GS_TRY(hd_memset(gpu, d_m, 0xff, nn * sizeof(float)));
+    HD_WL_TRY(hd_memset(gpu, d_m, 0xff, nn * sizeof(float)));
 
     for (int t = 0; t < n - 1; t++) {
         int rows = n - 1 - t, cols = n - t;
         struct hd_arg a1[] = {HD_ARG(d_a), HD_ARG(d_m), HD_ARG(n), HD_ARG(t)};
         struct hd_dim3 g1 = {(uint32_t)((rows + GS_FAN1_BLOCK - 1) / GS_FAN1_BLOCK), 1, 1};
         struct hd_dim3 b1 = {GS_FAN1_BLOCK, 1, 1};
-        GS_TRY(hd_launch(gpu, mod, "gauss_fan1", g1, b1, 0, 0, a1, 4));
+        HD_WL_TRY(hd_launch(gpu, mod, "gauss_fan1", g1, b1, 0, 0, a1, 4));
         struct hd_arg a2[] = {HD_ARG(d_a), HD_ARG(d_b), HD_ARG(d_m), HD_ARG(n), HD_ARG(t)};
         struct hd_dim3 g2 = {(uint32_t)((cols + GS_FAN2_TILE - 1) / GS_FAN2_TILE),
                              (uint32_t)((rows + GS_FAN2_TILE - 1) / GS_FAN2_TILE), 1};
         struct hd_dim3 b2 = {GS_FAN2_TILE, GS_FAN2_TILE, 1};
-        GS_TRY(hd_launch(gpu, mod, "gauss_fan2", g2, b2, 0, 0, a2, 5));
+        HD_WL_TRY(hd_launch(gpu, mod, "gauss_fan2", g2, b2, 0, 0, a2, 5));
     }
-    GS_TRY(hd_synchronize(gpu));
-    GS_TRY(hd_memcpy_d2h(gpu, a, d_a, nn * sizeof(float)));
-    GS_TRY(hd_memcpy_d2h(gpu, b, d_b, (size_t)n * sizeof(float)));
-    GS_TRY(hd_memcpy_d2h(gpu, m, d_m, nn * sizeof(float)));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, a, d_a, nn * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, b, d_b, (size_t)n * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, m, d_m, nn * sizeof(float)));
 
     /* The kernels compute each value with one IEEE division or one multiply and one subtract
      * (nvcc keeps them separate: a[i][j] -= m*a[t][j] is emitted as mul.f32 + sub.f32), in the

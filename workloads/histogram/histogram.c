@@ -75,28 +75,20 @@ static int hist_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         ref[data[i]]++;
     fprintf(ctx->log, "histogram: %zu bytes, %u blocks of %ld threads\n", n, HIST_GRID, tb);
 
-#define TRY(call)                              \
-    do {                                       \
-        rc = hd_wl_check(gpu, ctx, (call));    \
-        if (rc != HD_OK)                       \
-            goto out;                          \
-    } while (0)
-
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    TRY(hd_malloc(gpu, &ddata, n));
-    TRY(hd_malloc(gpu, &dbins, sizeof got));
-    TRY(hd_memcpy_h2d(gpu, ddata, data, n)); /* little-endian words: byte i is bits 8*(i%4) */
-    TRY(hd_memset(gpu, dbins, 0, sizeof got));
+    HD_WL_TRY(hd_malloc(gpu, &ddata, n));
+    HD_WL_TRY(hd_malloc(gpu, &dbins, sizeof got));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, ddata, data, n)); /* little-endian words: byte i is bits 8*(i%4) */
+    HD_WL_TRY(hd_memset(gpu, dbins, 0, sizeof got));
 
     unsigned int nw = (unsigned int)nwords;
     struct hd_arg args[] = {HD_ARG(ddata), HD_ARG(nw), HD_ARG(dbins)};
     struct hd_dim3 grid = {HIST_GRID, 1, 1};
     struct hd_dim3 block = {(uint32_t)tb, 1, 1};
-    TRY(hd_launch(gpu, mod, "histogram256", grid, block, 0, 0, args, 3));
-    TRY(hd_synchronize(gpu));
-    TRY(hd_memcpy_d2h(gpu, got, dbins, sizeof got));
-#undef TRY
+    HD_WL_TRY(hd_launch(gpu, mod, "histogram256", grid, block, 0, 0, args, 3));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, dbins, sizeof got));
 
     rc = hd_wl_compare_u32(ctx, "bin", ref, got, HIST_BINS);
 

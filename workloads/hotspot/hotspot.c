@@ -72,13 +72,6 @@ static void hs_make_inputs(struct hd_wl_rng *rng, float *power, float *temp, int
     }
 }
 
-#define HS_TRY(call)                        \
-    do {                                    \
-        rc = hd_wl_check(gpu, ctx, (call)); \
-        if (rc != HD_OK)                    \
-            goto out;                       \
-    } while (0)
-
 static int hs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     struct hs_size sz = hs_size_of(ctx->size);
@@ -110,12 +103,12 @@ static int hs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    HS_TRY(hd_malloc(gpu, &d_power, bytes));
-    HS_TRY(hd_malloc(gpu, &d_t[0], bytes));
-    HS_TRY(hd_malloc(gpu, &d_t[1], bytes));
-    HS_TRY(hd_memcpy_h2d(gpu, d_power, power, bytes));
-    HS_TRY(hd_memcpy_h2d(gpu, d_t[0], temp, bytes));
-    HS_TRY(hd_memset(gpu, d_t[1], 0xff, bytes)); /* NaN: a cell no CTA writes shows */
+    HD_WL_TRY(hd_malloc(gpu, &d_power, bytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_t[0], bytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_t[1], bytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_power, power, bytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_t[0], temp, bytes));
+    HD_WL_TRY(hd_memset(gpu, d_t[1], 0xff, bytes)); /* NaN: a cell no CTA writes shows */
 
     int cur = 0;
     float cp = HS_CP, cx = HS_CX, cy = HS_CY, cz = HS_CZ, amb = HS_AMB;
@@ -128,12 +121,12 @@ static int hs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         struct hd_arg args[] = {HD_ARG(d_power), HD_ARG(d_t[cur]), HD_ARG(d_t[1 - cur]),
                                 HD_ARG(rows), HD_ARG(cols), HD_ARG(steps), HD_ARG(cp),
                                 HD_ARG(cx), HD_ARG(cy), HD_ARG(cz), HD_ARG(amb)};
-        HS_TRY(hd_launch(gpu, mod, "hs_calculate_temp", grid, block, 0, 0, args, 11));
+        HD_WL_TRY(hd_launch(gpu, mod, "hs_calculate_temp", grid, block, 0, 0, args, 11));
         cur = 1 - cur;
         done += steps;
     }
-    HS_TRY(hd_synchronize(gpu));
-    HS_TRY(hd_memcpy_d2h(gpu, got, d_t[cur], bytes));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_t[cur], bytes));
 
     for (size_t k = 0; k < cells; k++)
         ref[k] = temp[k];

@@ -95,13 +95,6 @@ static void km_update(const struct km_size *sz, const float *points, const uint3
                     (float)(sum[(size_t)k * sz->nfeatures + f] / count[k]);
 }
 
-#define KM_TRY(call)                        \
-    do {                                    \
-        rc = hd_wl_check(gpu, ctx, (call)); \
-        if (rc != HD_OK)                    \
-            goto out;                       \
-    } while (0)
-
 static int km_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     struct km_size sz = km_size_of(ctx->size);
@@ -140,28 +133,28 @@ static int km_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    KM_TRY(hd_module_symbol(gpu, mod, "km_centroids", &d_centroids, &centroid_bytes));
+    HD_WL_TRY(hd_module_symbol(gpu, mod, "km_centroids", &d_centroids, &centroid_bytes));
     if (centroid_bytes < sizeof(float) * (size_t)sz.nclusters * sz.nfeatures) {
         rc = hd_wl_fail(ctx, "kmeans: km_centroids holds %zu bytes, need %zu", centroid_bytes,
                         sizeof(float) * (size_t)sz.nclusters * sz.nfeatures);
         goto out;
     }
-    KM_TRY(hd_malloc(gpu, &d_points, vbytes));
-    KM_TRY(hd_malloc(gpu, &d_features, vbytes));
-    KM_TRY(hd_malloc(gpu, &d_member, mbytes));
-    KM_TRY(hd_memcpy_h2d(gpu, d_points, points, vbytes));
-    KM_TRY(hd_memset(gpu, d_features, 0xff, vbytes)); /* NaN / -1: unwritten outputs show */
-    KM_TRY(hd_memset(gpu, d_member, 0xff, mbytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_points, vbytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_features, vbytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_member, mbytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_points, points, vbytes));
+    HD_WL_TRY(hd_memset(gpu, d_features, 0xff, vbytes)); /* NaN / -1: unwritten outputs show */
+    HD_WL_TRY(hd_memset(gpu, d_member, 0xff, mbytes));
 
     struct hd_dim3 grid = {((uint32_t)sz.npoints + KM_BLOCK - 1) / KM_BLOCK, 1, 1};
     struct hd_dim3 block = {KM_BLOCK, 1, 1};
     {
         struct hd_arg args[] = {HD_ARG(d_points), HD_ARG(d_features), HD_ARG(sz.npoints),
                                 HD_ARG(sz.nfeatures)};
-        KM_TRY(hd_launch(gpu, mod, "km_invert_mapping", grid, block, 0, 0, args, 4));
+        HD_WL_TRY(hd_launch(gpu, mod, "km_invert_mapping", grid, block, 0, 0, args, 4));
     }
-    KM_TRY(hd_synchronize(gpu));
-    KM_TRY(hd_memcpy_d2h(gpu, features, d_features, vbytes));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, features, d_features, vbytes));
     for (int p = 0; p < sz.npoints; p++) {
         for (int f = 0; f < sz.nfeatures; f++) {
             float e = points[(size_t)p * sz.nfeatures + f];
@@ -175,13 +168,13 @@ static int km_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     }
 
     for (int it = 0; it < KM_MAX_ITERS; it++) {
-        KM_TRY(hd_memcpy_h2d(gpu, d_centroids, centroids,
+        HD_WL_TRY(hd_memcpy_h2d(gpu, d_centroids, centroids,
                              sizeof(float) * (size_t)sz.nclusters * sz.nfeatures));
         struct hd_arg args[] = {HD_ARG(d_features), HD_ARG(d_member), HD_ARG(sz.npoints),
                                 HD_ARG(sz.nclusters), HD_ARG(sz.nfeatures)};
-        KM_TRY(hd_launch(gpu, mod, "km_assign", grid, block, 0, 0, args, 5));
-        KM_TRY(hd_synchronize(gpu));
-        KM_TRY(hd_memcpy_d2h(gpu, member, d_member, mbytes));
+        HD_WL_TRY(hd_launch(gpu, mod, "km_assign", grid, block, 0, 0, args, 5));
+        HD_WL_TRY(hd_synchronize(gpu));
+        HD_WL_TRY(hd_memcpy_d2h(gpu, member, d_member, mbytes));
         int ties = 0;
         rc = km_check(ctx, &sz, points, centroids, member, it, &ties);
         if (rc != HD_OK)

@@ -131,13 +131,6 @@ static void lk_ref_dilate(const struct lk_tables *t, const float *in, float *out
         }
 }
 
-#define LK_TRY(call)                                                                               \
-    do {                                                                                           \
-        rc = hd_wl_check(gpu, ctx, (call));                                                        \
-        if (rc != HD_OK)                                                                           \
-            goto out;                                                                              \
-    } while (0)
-
 /* Copy a host table into a __constant__ symbol of the module, checking its size. */
 static int lk_to_symbol(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_module *mod,
                         const char *name, const void *src, size_t bytes)
@@ -184,38 +177,38 @@ static int lk_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         (rc = lk_to_symbol(gpu, ctx, mod, "lk_dil_x", tab.dilx, sizeof(tab.dilx))) != HD_OK ||
         (rc = lk_to_symbol(gpu, ctx, mod, "lk_dil_y", tab.dily, sizeof(tab.dily))) != HD_OK)
         goto out;
-    LK_TRY(hd_malloc(gpu, &d_img, nb));
-    LK_TRY(hd_malloc(gpu, &d_gx, nb));
-    LK_TRY(hd_malloc(gpu, &d_gy, nb));
-    LK_TRY(hd_malloc(gpu, &d_score, nb));
-    LK_TRY(hd_malloc(gpu, &d_dil, nb));
-    LK_TRY(hd_memcpy_h2d(gpu, d_img, img, nb));
-    LK_TRY(hd_memset(gpu, d_gx, 0xff, nb));
-    LK_TRY(hd_memset(gpu, d_gy, 0xff, nb));
-    LK_TRY(hd_memset(gpu, d_score, 0xff, nb));
-    LK_TRY(hd_memset(gpu, d_dil, 0xff, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_img, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_gx, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_gy, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_score, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_dil, nb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_img, img, nb));
+    HD_WL_TRY(hd_memset(gpu, d_gx, 0xff, nb));
+    HD_WL_TRY(hd_memset(gpu, d_gy, 0xff, nb));
+    HD_WL_TRY(hd_memset(gpu, d_score, 0xff, nb));
+    HD_WL_TRY(hd_memset(gpu, d_dil, 0xff, nb));
 
     struct hd_dim3 grid = {(uint32_t)((w + LK_TILE - 1) / LK_TILE),
                            (uint32_t)((h + LK_TILE - 1) / LK_TILE), 1};
     struct hd_dim3 block = {LK_TILE, LK_TILE, 1};
     {
         struct hd_arg args[] = {HD_ARG(d_img), HD_ARG(d_gx), HD_ARG(d_gy), HD_ARG(w), HD_ARG(h)};
-        LK_TRY(hd_launch(gpu, mod, "lk_gradient", grid, block, 0, 0, args, 5));
+        HD_WL_TRY(hd_launch(gpu, mod, "lk_gradient", grid, block, 0, 0, args, 5));
     }
     {
         struct hd_arg args[] = {HD_ARG(d_gx), HD_ARG(d_gy), HD_ARG(d_score), HD_ARG(w), HD_ARG(h)};
-        LK_TRY(hd_launch(gpu, mod, "lk_gicov", grid, block, 0, 0, args, 5));
+        HD_WL_TRY(hd_launch(gpu, mod, "lk_gicov", grid, block, 0, 0, args, 5));
     }
     {
         struct hd_arg args[] = {HD_ARG(d_score), HD_ARG(d_dil), HD_ARG(w), HD_ARG(h),
                                 HD_ARG(tab.ndil)};
-        LK_TRY(hd_launch(gpu, mod, "lk_dilate", grid, block, 0, 0, args, 5));
+        HD_WL_TRY(hd_launch(gpu, mod, "lk_dilate", grid, block, 0, 0, args, 5));
     }
-    LK_TRY(hd_synchronize(gpu));
-    LK_TRY(hd_memcpy_d2h(gpu, gx, d_gx, nb));
-    LK_TRY(hd_memcpy_d2h(gpu, gy, d_gy, nb));
-    LK_TRY(hd_memcpy_d2h(gpu, score, d_score, nb));
-    LK_TRY(hd_memcpy_d2h(gpu, dil, d_dil, nb));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, gx, d_gx, nb));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, gy, d_gy, nb));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, score, d_score, nb));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, dil, d_dil, nb));
 
     lk_ref_gradient(img, rx, ry, w, h);
     if ((rc = hd_wl_compare_f32(ctx, "gradient x", rx, gx, np, 0.0f, 0.0f)) != HD_OK ||

@@ -34,13 +34,6 @@ static void lud_reference(double *m, int n)
     }
 }
 
-#define LUD_TRY(call)                       \
-    do {                                    \
-        rc = hd_wl_check(gpu, ctx, (call)); \
-        if (rc != HD_OK)                    \
-            goto out;                       \
-    } while (0)
-
 static int lud_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     int n = lud_order(ctx->size), nb = n / LUD_B;
@@ -73,24 +66,24 @@ static int lud_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    LUD_TRY(hd_malloc(gpu, &d_a, bytes));
-    LUD_TRY(hd_memcpy_h2d(gpu, d_a, a, bytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_a, bytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_a, a, bytes));
 
     for (int k = 0; k < nb; k++) {
         int off = k * LUD_B;
         uint32_t rest = (uint32_t)(nb - k - 1);
         struct hd_arg args[] = {HD_ARG(d_a), HD_ARG(n), HD_ARG(off)};
-        LUD_TRY(hd_launch(gpu, mod, "lud_diagonal", (struct hd_dim3){1, 1, 1},
+        HD_WL_TRY(hd_launch(gpu, mod, "lud_diagonal", (struct hd_dim3){1, 1, 1},
                           (struct hd_dim3){LUD_B, 1, 1}, 0, 0, args, 3));
         if (rest == 0)
             break;
-        LUD_TRY(hd_launch(gpu, mod, "lud_perimeter", (struct hd_dim3){rest, 1, 1},
+        HD_WL_TRY(hd_launch(gpu, mod, "lud_perimeter", (struct hd_dim3){rest, 1, 1},
                           (struct hd_dim3){2 * LUD_B, 1, 1}, 0, 0, args, 3));
-        LUD_TRY(hd_launch(gpu, mod, "lud_internal", (struct hd_dim3){rest, rest, 1},
+        HD_WL_TRY(hd_launch(gpu, mod, "lud_internal", (struct hd_dim3){rest, rest, 1},
                           (struct hd_dim3){LUD_B, LUD_B, 1}, 0, 0, args, 3));
     }
-    LUD_TRY(hd_synchronize(gpu));
-    LUD_TRY(hd_memcpy_d2h(gpu, got, d_a, bytes));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_a, bytes));
 
     lud_reference(ref, n);
     /* Tolerance: single-precision Doolittle on a diagonally dominant matrix has no element growth,

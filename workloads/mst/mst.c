@@ -124,13 +124,6 @@ static int mst_kruskal(const struct mst_graph *g, uint32_t *in_mst, uint64_t *to
     return 0;
 }
 
-#define MST_TRY(call)                                                                              \
-    do {                                                                                           \
-        rc = hd_wl_check(gpu, ctx, (call));                                                        \
-        if (rc != HD_OK)                                                                           \
-            goto out;                                                                              \
-    } while (0)
-
 static int mst_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     int rc = HD_OK, rounds = 0;
@@ -162,27 +155,27 @@ static int mst_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    MST_TRY(hd_malloc(gpu, &d_row, vb + sizeof(int)));
-    MST_TRY(hd_malloc(gpu, &d_adjv, 2 * eb));
-    MST_TRY(hd_malloc(gpu, &d_adje, 2 * eb));
-    MST_TRY(hd_malloc(gpu, &d_eu, eb));
-    MST_TRY(hd_malloc(gpu, &d_ev, eb));
-    MST_TRY(hd_malloc(gpu, &d_ew, eb));
-    MST_TRY(hd_malloc(gpu, &d_comp, vb));
-    MST_TRY(hd_malloc(gpu, &d_parent, vb));
-    MST_TRY(hd_malloc(gpu, &d_best, sizeof(uint64_t) * (size_t)n));
-    MST_TRY(hd_malloc(gpu, &d_in, eb));
-    MST_TRY(hd_malloc(gpu, &d_unions, sizeof(int)));
-    MST_TRY(hd_memcpy_h2d(gpu, d_row, g.row, vb + sizeof(int)));
-    MST_TRY(hd_memcpy_h2d(gpu, d_adjv, g.adj_v, 2 * eb));
-    MST_TRY(hd_memcpy_h2d(gpu, d_adje, g.adj_e, 2 * eb));
-    MST_TRY(hd_memcpy_h2d(gpu, d_eu, g.eu, eb));
-    MST_TRY(hd_memcpy_h2d(gpu, d_ev, g.ev, eb));
-    MST_TRY(hd_memcpy_h2d(gpu, d_ew, g.ew, eb));
-    MST_TRY(hd_memcpy_h2d(gpu, d_comp, ident, vb));
-    MST_TRY(hd_memcpy_h2d(gpu, d_parent, ident, vb));
-    MST_TRY(hd_memset(gpu, d_best, 0xff, sizeof(uint64_t) * (size_t)n));
-    MST_TRY(hd_memset(gpu, d_in, 0, eb));
+    HD_WL_TRY(hd_malloc(gpu, &d_row, vb + sizeof(int)));
+    HD_WL_TRY(hd_malloc(gpu, &d_adjv, 2 * eb));
+    HD_WL_TRY(hd_malloc(gpu, &d_adje, 2 * eb));
+    HD_WL_TRY(hd_malloc(gpu, &d_eu, eb));
+    HD_WL_TRY(hd_malloc(gpu, &d_ev, eb));
+    HD_WL_TRY(hd_malloc(gpu, &d_ew, eb));
+    HD_WL_TRY(hd_malloc(gpu, &d_comp, vb));
+    HD_WL_TRY(hd_malloc(gpu, &d_parent, vb));
+    HD_WL_TRY(hd_malloc(gpu, &d_best, sizeof(uint64_t) * (size_t)n));
+    HD_WL_TRY(hd_malloc(gpu, &d_in, eb));
+    HD_WL_TRY(hd_malloc(gpu, &d_unions, sizeof(int)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_row, g.row, vb + sizeof(int)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_adjv, g.adj_v, 2 * eb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_adje, g.adj_e, 2 * eb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_eu, g.eu, eb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_ev, g.ev, eb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_ew, g.ew, eb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_comp, ident, vb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_parent, ident, vb));
+    HD_WL_TRY(hd_memset(gpu, d_best, 0xff, sizeof(uint64_t) * (size_t)n));
+    HD_WL_TRY(hd_memset(gpu, d_in, 0, eb));
 
     struct hd_dim3 grid = {(uint32_t)((n + MST_BLOCK - 1) / MST_BLOCK), 1, 1};
     struct hd_dim3 block = {MST_BLOCK, 1, 1};
@@ -193,18 +186,18 @@ static int mst_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
             rc = hd_wl_fail(ctx, "mst: no convergence after %d rounds", rounds);
             goto out;
         }
-        MST_TRY(hd_memset(gpu, d_unions, 0, sizeof(int)));
+        HD_WL_TRY(hd_memset(gpu, d_unions, 0, sizeof(int)));
         struct hd_arg fa[] = {HD_ARG(d_row),  HD_ARG(d_adjv), HD_ARG(d_adje), HD_ARG(d_ew),
                               HD_ARG(d_comp), HD_ARG(d_best), HD_ARG(n)};
-        MST_TRY(hd_launch(gpu, mod, "mst_find_min", grid, block, 0, 0, fa, 7));
+        HD_WL_TRY(hd_launch(gpu, mod, "mst_find_min", grid, block, 0, 0, fa, 7));
         struct hd_arg ua[] = {HD_ARG(d_best), HD_ARG(d_eu),     HD_ARG(d_ev), HD_ARG(d_parent),
                               HD_ARG(d_in),   HD_ARG(d_unions), HD_ARG(n)};
-        MST_TRY(hd_launch(gpu, mod, "mst_union", grid, block, 0, 0, ua, 7));
+        HD_WL_TRY(hd_launch(gpu, mod, "mst_union", grid, block, 0, 0, ua, 7));
         struct hd_arg ca[] = {HD_ARG(d_parent), HD_ARG(d_comp), HD_ARG(d_best), HD_ARG(n)};
-        MST_TRY(hd_launch(gpu, mod, "mst_compress", grid, block, 0, 0, ca, 4));
-        MST_TRY(hd_memcpy_d2h(gpu, &unions, d_unions, sizeof(int)));
+        HD_WL_TRY(hd_launch(gpu, mod, "mst_compress", grid, block, 0, 0, ca, 4));
+        HD_WL_TRY(hd_memcpy_d2h(gpu, &unions, d_unions, sizeof(int)));
     }
-    MST_TRY(hd_memcpy_d2h(gpu, in_mst, d_in, eb));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, in_mst, d_in, eb));
     uint64_t total = 0;
     if (mst_kruskal(&g, ref, &total) != 0) {
         rc = hd_wl_fail(ctx, "mst: out of host memory");

@@ -75,13 +75,6 @@ static unsigned nq_ref_count(int n, int rows_left, unsigned cols, unsigned left,
     return total;
 }
 
-#define NQ_TRY(call)                                                                               \
-    do {                                                                                           \
-        rc = hd_wl_check(gpu, ctx, (call));                                                        \
-        if (rc != HD_OK)                                                                           \
-            goto out;                                                                              \
-    } while (0)
-
 static int nq_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const struct nq_size sz = nq_sizes[ctx->size];
@@ -103,17 +96,17 @@ static int nq_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    NQ_TRY(hd_malloc(gpu, &d_prefix, sizeof(unsigned) * 3 * (size_t)pre.count));
-    NQ_TRY(hd_malloc(gpu, &d_count, sizeof(unsigned) * (size_t)pre.count));
-    NQ_TRY(hd_memcpy_h2d(gpu, d_prefix, pre.mask, sizeof(unsigned) * 3 * (size_t)pre.count));
-    NQ_TRY(hd_memset(gpu, d_count, 0xff, sizeof(unsigned) * (size_t)pre.count));
+    HD_WL_TRY(hd_malloc(gpu, &d_prefix, sizeof(unsigned) * 3 * (size_t)pre.count));
+    HD_WL_TRY(hd_malloc(gpu, &d_count, sizeof(unsigned) * (size_t)pre.count));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_prefix, pre.mask, sizeof(unsigned) * 3 * (size_t)pre.count));
+    HD_WL_TRY(hd_memset(gpu, d_count, 0xff, sizeof(unsigned) * (size_t)pre.count));
     struct hd_dim3 grid = {(uint32_t)((pre.count + NQ_BLOCK - 1) / NQ_BLOCK), 1, 1};
     struct hd_dim3 block = {NQ_BLOCK, 1, 1};
     struct hd_arg args[] = {HD_ARG(d_prefix), HD_ARG(pre.count), HD_ARG(sz.n), HD_ARG(rows),
                             HD_ARG(d_count)};
-    NQ_TRY(hd_launch(gpu, mod, "nq_solve", grid, block, smem, 0, args, 5));
-    NQ_TRY(hd_synchronize(gpu));
-    NQ_TRY(hd_memcpy_d2h(gpu, count, d_count, sizeof(unsigned) * (size_t)pre.count));
+    HD_WL_TRY(hd_launch(gpu, mod, "nq_solve", grid, block, smem, 0, args, 5));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, count, d_count, sizeof(unsigned) * (size_t)pre.count));
 
     uint64_t total = 0;
     for (int p = 0; p < pre.count; p++) {

@@ -42,13 +42,6 @@ static void nw_reference(const int *sim, int n, int penalty, uint32_t *out)
     }
 }
 
-#define NW_TRY(call)                        \
-    do {                                    \
-        rc = hd_wl_check(gpu, ctx, (call)); \
-        if (rc != HD_OK)                    \
-            goto out;                       \
-    } while (0)
-
 static int nw_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     int n = nw_length(ctx->size), nb = n / NW_B;
@@ -90,21 +83,21 @@ static int nw_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    NW_TRY(hd_malloc(gpu, &d_score, bytes));
-    NW_TRY(hd_malloc(gpu, &d_sim, bytes));
-    NW_TRY(hd_memcpy_h2d(gpu, d_score, score, bytes));
-    NW_TRY(hd_memcpy_h2d(gpu, d_sim, sim, bytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_score, bytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_sim, bytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_score, score, bytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_sim, sim, bytes));
 
     int penalty = NW_PENALTY;
     for (int d = 0; d < 2 * nb - 1; d++) {
         uint32_t ctas = (uint32_t)(d < nb ? d + 1 : 2 * nb - 1 - d);
         struct hd_arg args[] = {HD_ARG(d_score), HD_ARG(d_sim), HD_ARG(n), HD_ARG(d),
                                 HD_ARG(penalty)};
-        NW_TRY(hd_launch(gpu, mod, d < nb ? "nw_upper" : "nw_lower", (struct hd_dim3){ctas, 1, 1},
+        HD_WL_TRY(hd_launch(gpu, mod, d < nb ? "nw_upper" : "nw_lower", (struct hd_dim3){ctas, 1, 1},
                          (struct hd_dim3){NW_B, 1, 1}, 0, 0, args, 5));
     }
-    NW_TRY(hd_synchronize(gpu));
-    NW_TRY(hd_memcpy_d2h(gpu, got, d_score, bytes));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_score, bytes));
 
     nw_reference(sim, n, NW_PENALTY, ref);
     rc = hd_wl_compare_u32(ctx, "score (row-major, stride n+1)", ref, got, cells);

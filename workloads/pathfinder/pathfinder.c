@@ -48,13 +48,6 @@ static void pf_reference(const int *wall, int rows, int cols, int *prev, int *ne
         result[c] = (uint32_t)prev[c];
 }
 
-#define PF_TRY(call)                        \
-    do {                                    \
-        rc = hd_wl_check(gpu, ctx, (call)); \
-        if (rc != HD_OK)                    \
-            goto out;                       \
-    } while (0)
-
 static int pf_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     struct pf_size sz = pf_size_of(ctx->size);
@@ -79,12 +72,12 @@ static int pf_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    PF_TRY(hd_malloc(gpu, &d_wall, sizeof(int) * cells));
-    PF_TRY(hd_malloc(gpu, &d_row[0], row_bytes));
-    PF_TRY(hd_malloc(gpu, &d_row[1], row_bytes));
-    PF_TRY(hd_memcpy_h2d(gpu, d_wall, wall, sizeof(int) * cells));
-    PF_TRY(hd_memcpy_h2d(gpu, d_row[0], wall, row_bytes)); /* row 0 is the initial cost */
-    PF_TRY(hd_memset(gpu, d_row[1], 0xff, row_bytes));     /* -1: an unwritten column shows */
+    HD_WL_TRY(hd_malloc(gpu, &d_wall, sizeof(int) * cells));
+    HD_WL_TRY(hd_malloc(gpu, &d_row[0], row_bytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_row[1], row_bytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_wall, wall, sizeof(int) * cells));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_row[0], wall, row_bytes)); /* row 0 is the initial cost */
+    HD_WL_TRY(hd_memset(gpu, d_row[1], 0xff, row_bytes));     /* -1: an unwritten column shows */
 
     int cur = 0, cols = sz.cols;
     for (int row = 0; row < sz.rows - 1;) {
@@ -94,12 +87,12 @@ static int pf_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         struct hd_dim3 block = {PF_BLOCK, 1, 1};
         struct hd_arg args[] = {HD_ARG(d_wall), HD_ARG(d_row[cur]), HD_ARG(d_row[1 - cur]),
                                 HD_ARG(cols), HD_ARG(row), HD_ARG(steps)};
-        PF_TRY(hd_launch(gpu, mod, "pf_dynproc", grid, block, 0, 0, args, 6));
+        HD_WL_TRY(hd_launch(gpu, mod, "pf_dynproc", grid, block, 0, 0, args, 6));
         cur = 1 - cur;
         row += steps;
     }
-    PF_TRY(hd_synchronize(gpu));
-    PF_TRY(hd_memcpy_d2h(gpu, got, d_row[cur], row_bytes));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_row[cur], row_bytes));
 
     pf_reference(wall, sz.rows, sz.cols, scratch, scratch + sz.cols, ref);
     rc = hd_wl_compare_u32(ctx, "path cost", ref, got, (size_t)sz.cols);

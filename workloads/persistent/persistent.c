@@ -34,13 +34,6 @@ static unsigned pt_collatz(uint32_t x)
     return steps;
 }
 
-#define PT_TRY(call)                                                                               \
-    do {                                                                                           \
-        rc = hd_wl_check(gpu, ctx, (call));                                                        \
-        if (rc != HD_OK)                                                                           \
-            goto out;                                                                              \
-    } while (0)
-
 static int pt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const unsigned items = pt_items(ctx->size);
@@ -65,25 +58,25 @@ static int pt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    PT_TRY(hd_malloc(gpu, &d_head, sizeof(unsigned)));
-    PT_TRY(hd_malloc(gpu, &d_in, nb));
-    PT_TRY(hd_malloc(gpu, &d_out, nb));
-    PT_TRY(hd_malloc(gpu, &d_owner, ib));
-    PT_TRY(hd_malloc(gpu, &d_taken, ib));
-    PT_TRY(hd_memcpy_h2d(gpu, d_in, in, nb));
-    PT_TRY(hd_memset(gpu, d_head, 0, sizeof(unsigned)));
-    PT_TRY(hd_memset(gpu, d_taken, 0, ib));
-    PT_TRY(hd_memset(gpu, d_owner, 0xff, ib));
-    PT_TRY(hd_memset(gpu, d_out, 0xff, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_head, sizeof(unsigned)));
+    HD_WL_TRY(hd_malloc(gpu, &d_in, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_out, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_owner, ib));
+    HD_WL_TRY(hd_malloc(gpu, &d_taken, ib));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_in, in, nb));
+    HD_WL_TRY(hd_memset(gpu, d_head, 0, sizeof(unsigned)));
+    HD_WL_TRY(hd_memset(gpu, d_taken, 0, ib));
+    HD_WL_TRY(hd_memset(gpu, d_owner, 0xff, ib));
+    HD_WL_TRY(hd_memset(gpu, d_out, 0xff, nb));
 
     struct hd_dim3 grid = {PT_GRID, 1, 1}, block = {PT_CHUNK, 1, 1};
     struct hd_arg args[] = {HD_ARG(d_head), HD_ARG(items), HD_ARG(d_in),
                             HD_ARG(d_out),  HD_ARG(d_owner), HD_ARG(d_taken)};
-    PT_TRY(hd_launch(gpu, mod, "pt_worker", grid, block, 0, 0, args, 6));
-    PT_TRY(hd_synchronize(gpu));
-    PT_TRY(hd_memcpy_d2h(gpu, out, d_out, nb));
-    PT_TRY(hd_memcpy_d2h(gpu, owner, d_owner, ib));
-    PT_TRY(hd_memcpy_d2h(gpu, taken, d_taken, ib));
+    HD_WL_TRY(hd_launch(gpu, mod, "pt_worker", grid, block, 0, 0, args, 6));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, out, d_out, nb));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, owner, d_owner, ib));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, taken, d_taken, ib));
 
     for (unsigned it = 0; it < items; it++) {
         if (taken[it] != 1 || owner[it] >= PT_GRID) {

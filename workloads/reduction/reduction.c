@@ -115,31 +115,23 @@ static int red_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     fprintf(ctx->log, "reduction: %zu elements, %u passes, %u threads per block, %u elements per "
                       "thread\n", n, passes, tb, items);
 
-#define TRY(call)                              \
-    do {                                       \
-        rc = hd_wl_check(gpu, ctx, (call));    \
-        if (rc != HD_OK)                       \
-            goto out;                          \
-    } while (0)
-
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
     for (unsigned k = 0; k <= passes; k++)
-        TRY(hd_malloc(gpu, &dbuf[k], count[k] * sizeof(float)));
-    TRY(hd_memcpy_h2d(gpu, dbuf[0], hbuf[0], n * sizeof(float)));
+        HD_WL_TRY(hd_malloc(gpu, &dbuf[k], count[k] * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dbuf[0], hbuf[0], n * sizeof(float)));
     for (unsigned k = 1; k <= passes; k++)
-        TRY(hd_memset(gpu, dbuf[k], 0xff, count[k] * sizeof(float))); /* NaN: unwritten shows */
+        HD_WL_TRY(hd_memset(gpu, dbuf[k], 0xff, count[k] * sizeof(float))); /* NaN: unwritten shows */
 
     for (unsigned k = 1; k <= passes; k++) {
         unsigned int cnt = (unsigned int)count[k - 1];
         struct hd_arg args[] = {HD_ARG(dbuf[k - 1]), HD_ARG(dbuf[k]), HD_ARG(cnt)};
         struct hd_dim3 grid = {(uint32_t)count[k], 1, 1};
         struct hd_dim3 block = {tb, 1, 1};
-        TRY(hd_launch(gpu, mod, "reduce_sum", grid, block, tb * (uint32_t)sizeof(float), 0, args,
+        HD_WL_TRY(hd_launch(gpu, mod, "reduce_sum", grid, block, tb * (uint32_t)sizeof(float), 0, args,
                       3));
     }
-    TRY(hd_synchronize(gpu));
-#undef TRY
+    HD_WL_TRY(hd_synchronize(gpu));
 
     /* Check every pass against the replay of that pass on the device's own input of it (the
      * previous pass's reference equals the device's when that pass verified). */

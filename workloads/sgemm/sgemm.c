@@ -99,33 +99,25 @@ static int sgemm_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         fprintf(ctx->log, ", %ld threads per CTA (%s)", tile * tile / rpt, flags);
     fprintf(ctx->log, "\n");
 
-#define TRY(call)                              \
-    do {                                       \
-        rc = hd_wl_check(gpu, ctx, (call));    \
-        if (rc != HD_OK)                       \
-            goto out;                          \
-    } while (0)
-
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    TRY(hd_malloc(gpu, &dA, na * sizeof(float)));
-    TRY(hd_malloc(gpu, &dB, nb * sizeof(float)));
-    TRY(hd_malloc(gpu, &dC0, nc * sizeof(float)));
-    TRY(hd_malloc(gpu, &dC, nc * sizeof(float)));
-    TRY(hd_memcpy_h2d(gpu, dA, A, na * sizeof(float)));
-    TRY(hd_memcpy_h2d(gpu, dB, B, nb * sizeof(float)));
-    TRY(hd_memcpy_h2d(gpu, dC0, C0, nc * sizeof(float)));
-    TRY(hd_memset(gpu, dC, 0xff, nc * sizeof(float))); /* NaN: an unwritten element shows */
+    HD_WL_TRY(hd_malloc(gpu, &dA, na * sizeof(float)));
+    HD_WL_TRY(hd_malloc(gpu, &dB, nb * sizeof(float)));
+    HD_WL_TRY(hd_malloc(gpu, &dC0, nc * sizeof(float)));
+    HD_WL_TRY(hd_malloc(gpu, &dC, nc * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dA, A, na * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dB, B, nb * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dC0, C0, nc * sizeof(float)));
+    HD_WL_TRY(hd_memset(gpu, dC, 0xff, nc * sizeof(float))); /* NaN: an unwritten element shows */
 
     struct hd_arg args[] = {HD_ARG(dA), HD_ARG(dB),    HD_ARG(dC0),   HD_ARG(dC),  HD_ARG(d.m),
                             HD_ARG(d.n), HD_ARG(d.k), HD_ARG(alpha), HD_ARG(beta)};
     struct hd_dim3 grid = {(uint32_t)((d.n + tile - 1) / tile),
                            (uint32_t)((d.m + tile - 1) / tile), 1};
     struct hd_dim3 block = {(uint32_t)tile, (uint32_t)(tile / rpt), 1};
-    TRY(hd_launch(gpu, mod, "sgemm_tiled", grid, block, 0, 0, args, 9));
-    TRY(hd_synchronize(gpu));
-    TRY(hd_memcpy_d2h(gpu, C, dC, nc * sizeof(float)));
-#undef TRY
+    HD_WL_TRY(hd_launch(gpu, mod, "sgemm_tiled", grid, block, 0, 0, args, 9));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, C, dC, nc * sizeof(float)));
 
     double exp = 0.0, tol = 0.0;
     long bad = sgemm_check(&d, A, B, C0, C, alpha, beta, &exp, &tol);

@@ -108,13 +108,6 @@ static void sr_make_image(struct hd_wl_rng *rng, float *img, int rows, int cols)
     }
 }
 
-#define SR_TRY(call)                        \
-    do {                                    \
-        rc = hd_wl_check(gpu, ctx, (call)); \
-        if (rc != HD_OK)                    \
-            goto out;                       \
-    } while (0)
-
 static int sr_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     struct sr_size sz = sr_size_of(ctx->size);
@@ -141,12 +134,12 @@ static int sr_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    SR_TRY(hd_malloc(gpu, &d_img, bytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_img, bytes));
     for (int i = 0; i < 5; i++)
-        SR_TRY(hd_malloc(gpu, &d_f[i], bytes));
-    SR_TRY(hd_memcpy_h2d(gpu, d_img, img, bytes));
+        HD_WL_TRY(hd_malloc(gpu, &d_f[i], bytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_img, img, bytes));
     for (int i = 0; i < 5; i++)
-        SR_TRY(hd_memset(gpu, d_f[i], 0xff, bytes)); /* NaN: an unwritten field shows */
+        HD_WL_TRY(hd_memset(gpu, d_f[i], 0xff, bytes)); /* NaN: an unwritten field shows */
 
     struct hd_dim3 grid = {((uint32_t)sz.cols + SR_TILE - 1) / SR_TILE,
                            ((uint32_t)sz.rows + SR_TILE - 1) / SR_TILE, 1};
@@ -154,21 +147,21 @@ static int sr_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     float lambda = SR_LAMBDA;
     for (int it = 0; it < sz.iters; it++) {
         /* The ROI is the first roi_rows rows (only their first roi_cols columns are used). */
-        SR_TRY(hd_memcpy_d2h(gpu, got, d_img, sizeof(float) * (size_t)roi_rows * sz.cols));
+        HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_img, sizeof(float) * (size_t)roi_rows * sz.cols));
         float q0sqr = sr_q0sqr(got, sz.cols, roi_rows, roi_cols);
         struct hd_arg a1[] = {HD_ARG(d_img), HD_ARG(d_f[0]), HD_ARG(d_f[1]), HD_ARG(d_f[2]),
                               HD_ARG(d_f[3]), HD_ARG(d_f[4]), HD_ARG(sz.rows), HD_ARG(sz.cols),
                               HD_ARG(q0sqr)};
-        SR_TRY(hd_launch(gpu, mod, "srad_coeff", grid, block, 0, 0, a1, 9));
+        HD_WL_TRY(hd_launch(gpu, mod, "srad_coeff", grid, block, 0, 0, a1, 9));
         struct hd_arg a2[] = {HD_ARG(d_img), HD_ARG(d_f[0]), HD_ARG(d_f[1]), HD_ARG(d_f[2]),
                               HD_ARG(d_f[3]), HD_ARG(d_f[4]), HD_ARG(sz.rows), HD_ARG(sz.cols),
                               HD_ARG(lambda)};
-        SR_TRY(hd_launch(gpu, mod, "srad_update", grid, block, 0, 0, a2, 9));
+        HD_WL_TRY(hd_launch(gpu, mod, "srad_update", grid, block, 0, 0, a2, 9));
 
         sr_ref_step(ref, &f, sz.rows, sz.cols, sr_q0sqr(ref, sz.cols, roi_rows, roi_cols));
     }
-    SR_TRY(hd_synchronize(gpu));
-    SR_TRY(hd_memcpy_d2h(gpu, got, d_img, bytes));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_img, bytes));
 
     /* Tolerance: nvcc contracts products into fmas, the CPU does not, so c differs by a few ulp
      * and each step's J by a few ulp too. The update J + lambda/4 * sum(c_k d_k) is a convex

@@ -112,13 +112,6 @@ static int sssp_dijkstra(const struct sssp_graph *g, int src, unsigned *dist)
     return 0;
 }
 
-#define SSSP_TRY(call)                                                                             \
-    do {                                                                                           \
-        rc = hd_wl_check(gpu, ctx, (call));                                                        \
-        if (rc != HD_OK)                                                                           \
-            goto out;                                                                              \
-    } while (0)
-
 static int sssp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const int side = sssp_side(ctx->size);
@@ -148,22 +141,22 @@ static int sssp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    SSSP_TRY(hd_malloc(gpu, &d_row, sizeof(int) * (size_t)(n + 1)));
-    SSSP_TRY(hd_malloc(gpu, &d_col, sizeof(int) * (size_t)g.m));
-    SSSP_TRY(hd_malloc(gpu, &d_w, sizeof(unsigned) * (size_t)g.m));
-    SSSP_TRY(hd_malloc(gpu, &d_dist, nb));
-    SSSP_TRY(hd_malloc(gpu, &d_act[0], sizeof(int) * (size_t)n));
-    SSSP_TRY(hd_malloc(gpu, &d_act[1], sizeof(int) * (size_t)n));
-    SSSP_TRY(hd_malloc(gpu, &d_changed, sizeof(int)));
-    SSSP_TRY(hd_memcpy_h2d(gpu, d_row, g.row, sizeof(int) * (size_t)(n + 1)));
-    SSSP_TRY(hd_memcpy_h2d(gpu, d_col, g.col, sizeof(int) * (size_t)g.m));
-    SSSP_TRY(hd_memcpy_h2d(gpu, d_w, g.w, sizeof(unsigned) * (size_t)g.m));
+    HD_WL_TRY(hd_malloc(gpu, &d_row, sizeof(int) * (size_t)(n + 1)));
+    HD_WL_TRY(hd_malloc(gpu, &d_col, sizeof(int) * (size_t)g.m));
+    HD_WL_TRY(hd_malloc(gpu, &d_w, sizeof(unsigned) * (size_t)g.m));
+    HD_WL_TRY(hd_malloc(gpu, &d_dist, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_act[0], sizeof(int) * (size_t)n));
+    HD_WL_TRY(hd_malloc(gpu, &d_act[1], sizeof(int) * (size_t)n));
+    HD_WL_TRY(hd_malloc(gpu, &d_changed, sizeof(int)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_row, g.row, sizeof(int) * (size_t)(n + 1)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_col, g.col, sizeof(int) * (size_t)g.m));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_w, g.w, sizeof(unsigned) * (size_t)g.m));
     for (int v = 0; v < n; v++)
         dist[v] = SSSP_INF;
     dist[0] = 0;
     act[0] = 1;
-    SSSP_TRY(hd_memcpy_h2d(gpu, d_dist, dist, nb));
-    SSSP_TRY(hd_memcpy_h2d(gpu, d_act[0], act, sizeof(int) * (size_t)n));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_dist, dist, nb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_act[0], act, sizeof(int) * (size_t)n));
 
     struct hd_dim3 grid = {(uint32_t)((n + SSSP_BLOCK - 1) / SSSP_BLOCK), 1, 1};
     struct hd_dim3 block = {SSSP_BLOCK, 1, 1};
@@ -175,14 +168,14 @@ static int sssp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
             goto out;
         }
         hd_devptr in = d_act[rounds & 1], outp = d_act[(rounds + 1) & 1];
-        SSSP_TRY(hd_memset(gpu, outp, 0, sizeof(int) * (size_t)n));
-        SSSP_TRY(hd_memset(gpu, d_changed, 0, sizeof(int)));
+        HD_WL_TRY(hd_memset(gpu, outp, 0, sizeof(int) * (size_t)n));
+        HD_WL_TRY(hd_memset(gpu, d_changed, 0, sizeof(int)));
         struct hd_arg args[] = {HD_ARG(d_row), HD_ARG(d_col),  HD_ARG(d_w),       HD_ARG(d_dist),
                                 HD_ARG(in),    HD_ARG(outp),   HD_ARG(d_changed), HD_ARG(n)};
-        SSSP_TRY(hd_launch(gpu, mod, "sssp_relax", grid, block, 0, 0, args, 8));
-        SSSP_TRY(hd_memcpy_d2h(gpu, &changed, d_changed, sizeof(int)));
+        HD_WL_TRY(hd_launch(gpu, mod, "sssp_relax", grid, block, 0, 0, args, 8));
+        HD_WL_TRY(hd_memcpy_d2h(gpu, &changed, d_changed, sizeof(int)));
     }
-    SSSP_TRY(hd_memcpy_d2h(gpu, dist, d_dist, nb));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, dist, d_dist, nb));
     if (sssp_dijkstra(&g, 0, ref) != 0) {
         rc = hd_wl_fail(ctx, "sssp: out of host memory");
         goto out;

@@ -83,19 +83,12 @@ static int st_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     fprintf(ctx->log, "stencil2d: %dx%d grid, %d iterations, %dx%d blocks\n", d.width, d.height,
             d.iters, ST_BX, ST_BY);
 
-#define TRY(call)                              \
-    do {                                       \
-        rc = hd_wl_check(gpu, ctx, (call));    \
-        if (rc != HD_OK)                       \
-            goto out;                          \
-    } while (0)
-
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    TRY(hd_malloc(gpu, &dbuf[0], cells * sizeof(float)));
-    TRY(hd_malloc(gpu, &dbuf[1], cells * sizeof(float)));
-    TRY(hd_memcpy_h2d(gpu, dbuf[0], grid0, cells * sizeof(float)));
-    TRY(hd_memset(gpu, dbuf[1], 0xff, cells * sizeof(float))); /* NaN: unwritten shows */
+    HD_WL_TRY(hd_malloc(gpu, &dbuf[0], cells * sizeof(float)));
+    HD_WL_TRY(hd_malloc(gpu, &dbuf[1], cells * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dbuf[0], grid0, cells * sizeof(float)));
+    HD_WL_TRY(hd_memset(gpu, dbuf[1], 0xff, cells * sizeof(float))); /* NaN: unwritten shows */
 
     struct hd_dim3 grid = {(uint32_t)((d.width + ST_BX - 1) / ST_BX),
                            (uint32_t)((d.height + ST_BY - 1) / ST_BY), 1};
@@ -104,11 +97,10 @@ static int st_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         hd_devptr src = dbuf[it % 2], dst = dbuf[(it + 1) % 2];
         struct hd_arg args[] = {HD_ARG(src),      HD_ARG(dst), HD_ARG(d.width),
                                 HD_ARG(d.height), HD_ARG(c0),  HD_ARG(c1)};
-        TRY(hd_launch(gpu, mod, "stencil5", grid, block, 0, 0, args, 6));
+        HD_WL_TRY(hd_launch(gpu, mod, "stencil5", grid, block, 0, 0, args, 6));
     }
-    TRY(hd_synchronize(gpu));
-    TRY(hd_memcpy_d2h(gpu, got, dbuf[d.iters % 2], cells * sizeof(float)));
-#undef TRY
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, dbuf[d.iters % 2], cells * sizeof(float)));
 
     const float rel_tol = 12.0f * (float)d.iters / 16777216.0f; /* 2 x 6 T u, see above */
     rc = hd_wl_compare_f32(ctx, "grid", ref, got, cells, rel_tol, 0.0f);

@@ -142,21 +142,14 @@ static int stream_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
             n, (double)bytes / 1048576.0, grid.x, STREAM_BLOCK,
             cg ? "ld.global.cg (__ldcg)" : "ld.global.nc (const __restrict__)", grid.x);
 
-#define TRY(call)                              \
-    do {                                       \
-        rc = hd_wl_check(gpu, ctx, (call));    \
-        if (rc != HD_OK)                       \
-            goto out;                          \
-    } while (0)
-
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
     for (int j = 0; j < STREAM_ARRAYS; j++)
-        TRY(hd_malloc(gpu, &d[j], bytes));
-    TRY(hd_memcpy_h2d(gpu, d[0], h[0], bytes));
-    TRY(hd_memset(gpu, d[1], 0xff, bytes)); /* NaN everywhere until a kernel writes it */
-    TRY(hd_memset(gpu, d[2], 0xff, bytes));
-    TRY(hd_malloc(gpu, &d_part, grid.x * sizeof(float)));
+        HD_WL_TRY(hd_malloc(gpu, &d[j], bytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d[0], h[0], bytes));
+    HD_WL_TRY(hd_memset(gpu, d[1], 0xff, bytes)); /* NaN everywhere until a kernel writes it */
+    HD_WL_TRY(hd_memset(gpu, d[2], 0xff, bytes));
+    HD_WL_TRY(hd_malloc(gpu, &d_part, grid.x * sizeof(float)));
 
     const float s = STREAM_SCALAR;
     const int n32 = (int)n;
@@ -171,10 +164,10 @@ static int stream_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         if (k->scalar)
             args[na++] = (struct hd_arg)HD_ARG(s);
         args[na++] = (struct hd_arg)HD_ARG(n32);
-        TRY(hd_memset(gpu, d[k->out], 0xff, bytes));
-        TRY(hd_launch(gpu, mod, k->name, grid, block, 0, 0, args, na));
-        TRY(hd_synchronize(gpu));
-        TRY(hd_memcpy_d2h(gpu, got, d[k->out], bytes));
+        HD_WL_TRY(hd_memset(gpu, d[k->out], 0xff, bytes));
+        HD_WL_TRY(hd_launch(gpu, mod, k->name, grid, block, 0, 0, args, na));
+        HD_WL_TRY(hd_synchronize(gpu));
+        HD_WL_TRY(hd_memcpy_d2h(gpu, got, d[k->out], bytes));
         stream_reference(k, h, n);
         char what[64];
         snprintf(what, sizeof what, "%s (%c)", k->name, names[k->out]);
@@ -186,13 +179,12 @@ static int stream_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     {
         struct hd_arg args[4] = {HD_ARG(d[STREAM_DOT_IN0]), HD_ARG(d[STREAM_DOT_IN1]),
                                  HD_ARG(d_part), HD_ARG(n32)};
-        TRY(hd_memset(gpu, d_part, 0xff, grid.x * sizeof(float)));
-        TRY(hd_launch(gpu, mod, STREAM_DOT_KERNEL, grid, block, 0, 0, args, 4));
-        TRY(hd_synchronize(gpu));
-        TRY(hd_memcpy_d2h(gpu, got, d_part, grid.x * sizeof(float)));
+        HD_WL_TRY(hd_memset(gpu, d_part, 0xff, grid.x * sizeof(float)));
+        HD_WL_TRY(hd_launch(gpu, mod, STREAM_DOT_KERNEL, grid, block, 0, 0, args, 4));
+        HD_WL_TRY(hd_synchronize(gpu));
+        HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_part, grid.x * sizeof(float)));
         rc = stream_dot_check(ctx, h[STREAM_DOT_IN0], h[STREAM_DOT_IN1], n, got, grid.x);
     }
-#undef TRY
 
 out:
     if (gpu) {

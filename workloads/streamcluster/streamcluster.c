@@ -161,13 +161,6 @@ static void sc_init(struct sc_state *s, float *coord, float *weight, struct hd_w
     }
 }
 
-#define SC_TRY(call)                                                                               \
-    do {                                                                                           \
-        rc = hd_wl_check(gpu, ctx, (call));                                                        \
-        if (rc != HD_OK)                                                                           \
-            goto out;                                                                              \
-    } while (0)
-
 static int sc_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const struct sc_size sz = sc_sizes[ctx->size];
@@ -199,20 +192,20 @@ static int sc_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    SC_TRY(hd_malloc(gpu, &d_coord, nb * (size_t)dim));
-    SC_TRY(hd_malloc(gpu, &d_weight, nb));
-    SC_TRY(hd_malloc(gpu, &d_cost, nb));
-    SC_TRY(hd_malloc(gpu, &d_assign, ib));
-    SC_TRY(hd_malloc(gpu, &d_slot, ib));
-    SC_TRY(hd_malloc(gpu, &d_closed, sizeof(int) * SC_KMAX));
-    SC_TRY(hd_malloc(gpu, &d_switch, ib));
-    SC_TRY(hd_malloc(gpu, &d_out, ob));
-    SC_TRY(hd_memcpy_h2d(gpu, d_coord, coord, nb * (size_t)dim));
-    SC_TRY(hd_memcpy_h2d(gpu, d_weight, weight, nb));
-    SC_TRY(hd_memcpy_h2d(gpu, d_cost, cost, nb));
-    SC_TRY(hd_memcpy_h2d(gpu, d_assign, assign, ib));
-    SC_TRY(hd_memset(gpu, d_switch, 0xff, ib));
-    SC_TRY(hd_memset(gpu, d_out, 0xff, ob));
+    HD_WL_TRY(hd_malloc(gpu, &d_coord, nb * (size_t)dim));
+    HD_WL_TRY(hd_malloc(gpu, &d_weight, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_cost, nb));
+    HD_WL_TRY(hd_malloc(gpu, &d_assign, ib));
+    HD_WL_TRY(hd_malloc(gpu, &d_slot, ib));
+    HD_WL_TRY(hd_malloc(gpu, &d_closed, sizeof(int) * SC_KMAX));
+    HD_WL_TRY(hd_malloc(gpu, &d_switch, ib));
+    HD_WL_TRY(hd_malloc(gpu, &d_out, ob));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_coord, coord, nb * (size_t)dim));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_weight, weight, nb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_cost, cost, nb));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_assign, assign, ib));
+    HD_WL_TRY(hd_memset(gpu, d_switch, 0xff, ib));
+    HD_WL_TRY(hd_memset(gpu, d_out, 0xff, ob));
 
     struct hd_dim3 grid = {(uint32_t)nblk, 1, 1}, block = {SC_BLOCK, 1, 1};
     for (int it = 0; it < sz.iters; it++) {
@@ -222,12 +215,12 @@ static int sc_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
             x = (int)(hd_wl_rng_u32(&rng) % (uint32_t)n);
         while (slot_of[x] >= 0 && s.slot_center[slot_of[x]] == x);
 
-        SC_TRY(hd_memcpy_h2d(gpu, d_slot, slot_of, ib));
+        HD_WL_TRY(hd_memcpy_h2d(gpu, d_slot, slot_of, ib));
         struct hd_arg ga[] = {HD_ARG(d_coord),  HD_ARG(d_weight), HD_ARG(d_cost), HD_ARG(d_assign),
                               HD_ARG(d_slot),   HD_ARG(n),        HD_ARG(dim),    HD_ARG(x),
                               HD_ARG(k_slots),  HD_ARG(d_switch), HD_ARG(d_out)};
-        SC_TRY(hd_launch(gpu, mod, "sc_gain", grid, block, 0, 0, ga, 11));
-        SC_TRY(hd_memcpy_d2h(gpu, bout, d_out, ob));
+        HD_WL_TRY(hd_launch(gpu, mod, "sc_gain", grid, block, 0, 0, ga, 11));
+        HD_WL_TRY(hd_memcpy_d2h(gpu, bout, d_out, ob));
         memset(gsum, 0, sizeof(gsum));
         for (int b = 0; b < nblk; b++)
             for (int k = 0; k <= SC_KMAX; k++)
@@ -248,17 +241,17 @@ static int sc_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         opened++;
         for (int k = 0; k < SC_KMAX; k++)
             nclosed += closed[k];
-        SC_TRY(hd_memcpy_h2d(gpu, d_slot, slot_of, ib));
-        SC_TRY(hd_memcpy_h2d(gpu, d_closed, closed, sizeof(closed)));
+        HD_WL_TRY(hd_memcpy_h2d(gpu, d_slot, slot_of, ib));
+        HD_WL_TRY(hd_memcpy_h2d(gpu, d_closed, closed, sizeof(closed)));
         struct hd_arg ca[] = {HD_ARG(d_coord), HD_ARG(d_weight), HD_ARG(d_cost), HD_ARG(d_assign),
                               HD_ARG(d_slot),  HD_ARG(d_closed), HD_ARG(n),      HD_ARG(dim),
                               HD_ARG(x),       HD_ARG(d_switch)};
-        SC_TRY(hd_launch(gpu, mod, "sc_commit", grid, block, 0, 0, ca, 10));
+        HD_WL_TRY(hd_launch(gpu, mod, "sc_commit", grid, block, 0, 0, ca, 10));
         sc_ref_commit(&s, x, closed);
     }
-    SC_TRY(hd_synchronize(gpu));
-    SC_TRY(hd_memcpy_d2h(gpu, gassign, d_assign, ib));
-    SC_TRY(hd_memcpy_d2h(gpu, gcost, d_cost, nb));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, gassign, d_assign, ib));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, gcost, d_cost, nb));
     rc = hd_wl_compare_u32(ctx, "assignment", (const uint32_t *)assign, (const uint32_t *)gassign,
                            (size_t)n);
     if (rc == HD_OK) /* bit-exact: same fused multiply-adds, same product */

@@ -46,30 +46,22 @@ static int vecadd_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     }
     fprintf(ctx->log, "vecadd: %zu elements, %u threads per block\n", n, VECADD_BLOCK);
 
-#define TRY(call)                              \
-    do {                                       \
-        rc = hd_wl_check(gpu, ctx, (call));    \
-        if (rc != HD_OK)                       \
-            goto out;                          \
-    } while (0)
-
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    TRY(hd_malloc(gpu, &da, bytes));
-    TRY(hd_malloc(gpu, &db, bytes));
-    TRY(hd_malloc(gpu, &dc, bytes));
-    TRY(hd_memcpy_h2d(gpu, da, a, bytes));
-    TRY(hd_memcpy_h2d(gpu, db, b, bytes));
-    TRY(hd_memset(gpu, dc, 0xff, bytes)); /* NaN everywhere: an unwritten element shows */
+    HD_WL_TRY(hd_malloc(gpu, &da, bytes));
+    HD_WL_TRY(hd_malloc(gpu, &db, bytes));
+    HD_WL_TRY(hd_malloc(gpu, &dc, bytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, da, a, bytes));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, db, b, bytes));
+    HD_WL_TRY(hd_memset(gpu, dc, 0xff, bytes)); /* NaN everywhere: an unwritten element shows */
 
     int n32 = (int)n;
     struct hd_arg args[] = {HD_ARG(da), HD_ARG(db), HD_ARG(dc), HD_ARG(n32)};
     struct hd_dim3 grid = {(uint32_t)((n + VECADD_BLOCK - 1) / VECADD_BLOCK), 1, 1};
     struct hd_dim3 block = {VECADD_BLOCK, 1, 1};
-    TRY(hd_launch(gpu, mod, "vecadd", grid, block, 0, 0, args, 4));
-    TRY(hd_synchronize(gpu));
-    TRY(hd_memcpy_d2h(gpu, c, dc, bytes));
-#undef TRY
+    HD_WL_TRY(hd_launch(gpu, mod, "vecadd", grid, block, 0, 0, args, 4));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, c, dc, bytes));
 
     rc = hd_wl_compare_f32(ctx, "c", ref, c, n, 0.0f, 0.0f);
 
