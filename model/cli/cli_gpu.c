@@ -81,8 +81,16 @@ struct hd_gpu *hd_cli_gpu_create(const char *cmd, const struct hd_cli_config *c,
     }
     struct hd_gpu *gpu = hd_gpu_create(path, err, sizeof err);
     unlink(path);
-    if (!gpu)
-        hd_cli_fail(cmd, "%s", err[0] ? err : "cannot create the GPU");
+    if (!gpu) {
+        /* name the configuration as the user gave it, not the temporary file */
+        const size_t n = strlen(path);
+        char what[256];
+        hd_cli_config_describe(c, what, sizeof what);
+        if (strncmp(err, path, n) == 0)
+            hd_cli_fail(cmd, "%s%s", what, err + n);
+        else
+            hd_cli_fail(cmd, "%s", err[0] ? err : "cannot create the GPU");
+    }
     return gpu;
 }
 

@@ -10,6 +10,7 @@
 #include "rt_client.h"
 
 #include "func_status.h"
+#include "mem_params.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -63,6 +64,18 @@ struct hd_gpu *hd_gpu_create(const char *config_path, char *err, size_t errlen)
                  config_path ? config_path : "default configuration", c->gpu_warp_size);
         free(gpu);
         return NULL;
+    }
+    if (c->mem_model == HD_MEMMODEL_FULL) { /* the memory system's cross-key rules, now */
+        struct hd_mem_params *mp = malloc(sizeof *mp);
+        char why[256] = "";
+        if (!mp || hd_mem_params_init(c, mp, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s: %s", config_path ? config_path : "default configuration",
+                     mp ? why : "host out of memory");
+            free(mp);
+            free(gpu);
+            return NULL;
+        }
+        free(mp);
     }
     gpu->params.num_sms = c->gpu_num_sms;
     gpu->params.max_warps_per_sm = c->sm_max_threads / c->gpu_warp_size;
