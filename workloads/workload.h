@@ -82,6 +82,8 @@ int hd_wl_compare_i32(struct hd_wl_ctx *ctx, const char *what, const int32_t *ex
 /* Load ctx->ptx_text as a module named ctx->ptx_name; on failure ctx->err holds the message. */
 int hd_wl_load_module(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_module **out);
 const char *hd_wl_size_name(enum hd_wl_size size); /* "small", "medium", "large" */
+/* The size a name stands for (the inverse of hd_wl_size_name). Returns 0, or -1 if none. */
+int hd_wl_size_parse(const char *name, enum hd_wl_size *out);
 /* The value of macro `name` in a variant's flags ("-DTILE=8 -DTB=64": TILE -> 8), or `dflt` when
  * flags is NULL or does not define it (a bare -DNAME counts as 1). For drivers whose variants
  * share one run function with the base workload. */

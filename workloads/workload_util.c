@@ -59,6 +59,16 @@ const char *hd_wl_size_name(enum hd_wl_size size)
     return "?";
 }
 
+int hd_wl_size_parse(const char *name, enum hd_wl_size *out)
+{
+    for (int k = HD_WL_SMALL; k <= HD_WL_LARGE; k++)
+        if (strcmp(name, hd_wl_size_name((enum hd_wl_size)k)) == 0) {
+            *out = (enum hd_wl_size)k;
+            return 0;
+        }
+    return -1;
+}
+
 /* }==== */
 
 /* {==== Pseudo-random numbers ==== */

@@ -62,17 +62,6 @@ static void run_help(FILE *out)
             "  heddle run sgemm --size medium --config configs/fermi-gtx480.ini\n");
 }
 
-static int parse_size(const char *s, enum hd_wl_size *out)
-{
-    static const char *const names[] = {"small", "medium", "large"};
-    for (int k = 0; k < 3; k++)
-        if (strcmp(s, names[k]) == 0) {
-            *out = (enum hd_wl_size)k;
-            return 0;
-        }
-    return -1;
-}
-
 /* 0 ok, 1 help printed, or an exit code + 2 */
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
@@ -90,7 +79,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--size", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
-            if (parse_size(v, &o->size) != 0)
+            if (hd_wl_size_parse(v, &o->size) != 0)
                 return hd_cli_usage(cmd, "--size must be small, medium or large, not '%s'", v) + 2;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stats", &v)) != 0) {
             if (r < 0)
