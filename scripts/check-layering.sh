@@ -7,9 +7,10 @@
 #   compiler -> ptx, compiler
 #   config   -> config
 #   func     -> ptx, compiler, func            (never runtime, cli, config: it gets plain params)
-#   mem      -> config, mem (and the timing layer's memory port, mem_iface.h / coalesce rules)
-#   timing   -> ptx, compiler, config, func, mem, timing
-#   runtime  -> ptx, compiler, config, func, mem, timing, runtime
+#   hw       -> hw                              (the neutral ports below mem and timing)
+#   mem      -> config, hw, mem                 (never timing: the memory port is in hw)
+#   timing   -> ptx, compiler, config, func, hw, mem, timing
+#   runtime  -> ptx, compiler, config, func, hw, mem, timing, runtime
 #   workloads-> runtime's public heddle.h, workloads (drivers use only the public API)
 #   cli      -> anything
 # Headers are found by name in the layer directories; a name that is in none of them (generated
@@ -24,11 +25,12 @@ declare -A allowed=(
     [model/compiler]="model/ptx model/compiler"
     [model/config]="model/config"
     [model/func]="model/ptx model/compiler model/func"
-    [model/mem]="model/config model/mem model/timing"
-    [model/timing]="model/ptx model/compiler model/config model/func model/mem model/timing"
-    [model/runtime]="model/ptx model/compiler model/config model/func model/mem model/timing model/runtime"
+    [model/hw]="model/hw"
+    [model/mem]="model/config model/hw model/mem"
+    [model/timing]="model/ptx model/compiler model/config model/func model/hw model/mem model/timing"
+    [model/runtime]="model/ptx model/compiler model/config model/func model/hw model/mem model/timing model/runtime"
 )
-layers=(model/ptx model/compiler model/config model/func model/mem model/timing model/runtime model/cli workloads)
+layers=(model/ptx model/compiler model/config model/func model/hw model/mem model/timing model/runtime model/cli workloads)
 
 # Which layer owns header $1 (by file name)?
 owner_of() {
@@ -58,7 +60,7 @@ check_file() { # layer file
     done <"$file"
 }
 
-for layer in model/ptx model/compiler model/config model/func model/mem model/timing model/runtime workloads; do
+for layer in model/ptx model/compiler model/config model/func model/hw model/mem model/timing model/runtime workloads; do
     while IFS= read -r -d '' f; do
         check_file "$layer" "$f"
     done < <(find "$layer" -name '*.[ch]' -print0 | sort -z)

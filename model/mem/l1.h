@@ -29,7 +29,7 @@
 #ifndef HD_L1_H
 #define HD_L1_H
 
-#include "../timing/mem_iface.h"
+#include "mem_iface.h"
 #include "cache_tags.h"
 #include "mem_observer.h"
 #include "mem_params.h"

@@ -19,7 +19,7 @@
 #ifndef HD_MEM_FULL_H
 #define HD_MEM_FULL_H
 
-#include "../timing/mem_iface.h"
+#include "mem_iface.h"
 #include "config.h"
 #include "mem_observer.h"
 #include "mem_params.h"

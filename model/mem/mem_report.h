@@ -12,7 +12,7 @@
 #ifndef HD_MEM_REPORT_H
 #define HD_MEM_REPORT_H
 
-#include "../timing/mem_iface.h"
+#include "mem_iface.h"
 
 #include <stdio.h>
 
