@@ -5,6 +5,8 @@
 #   synth_smoke    synth/run.sh --smoke on every block (skipped, with a message, only when Yosys
 #                  or OpenSTA is missing: scripts/setup.sh installs them)
 #   synth_fixture  lint and self-checking simulation of the alloc_bitmap flow fixture
+#   synth_sram_cacti the SRAM model against every CACTI 7.0 40 nm calibration point (area +-25 %,
+#                  access time and read energy +-30 %); python3 only, under a second
 find_program(HD_BASH_SYNTH bash)
 find_program(HD_PYTHON3 python3)
 if(HD_BASH_SYNTH AND HD_PYTHON3)
@@ -17,6 +19,10 @@ if(HD_BASH_SYNTH AND HD_PYTHON3)
                    ${CMAKE_BINARY_DIR}/synth-smoke
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(synth_smoke PROPERTIES LABELS synth TIMEOUT 600 SKIP_RETURN_CODE 77)
+  add_test(NAME synth_sram_cacti
+           COMMAND ${HD_PYTHON3} ${CMAKE_SOURCE_DIR}/synth/tests/sram_cacti.py
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(synth_sram_cacti PROPERTIES LABELS synth TIMEOUT 60)
 else()
   message(STATUS "synth tests: python3 or bash not found; the synthesis flow is not tested")
 endif()

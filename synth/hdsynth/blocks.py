@@ -15,16 +15,20 @@ import os
 import re
 
 from . import ini as inimod
+from . import sram
 from .errors import FlowError
 
 _ROW = re.compile(r"^\s*HD_BLOCK\s*\(\s*(\w+)\s*,\s*([^,]+?)\s*,", re.M)
 
 
 class Array:
-    """An explicit storage array: name (RTL register), entries, width, ports."""
+    """An explicit storage array: name (RTL register), entries, width, ports (count),
+    port_spec (as written: 1RW, 1R1W, 2R1W or a count), banks."""
 
-    def __init__(self, name, entries, width, ports):
+    def __init__(self, name, entries, width, ports, port_spec=None, banks=1):
         self.name, self.entries, self.width, self.ports = name, entries, width, ports
+        self.port_spec = port_spec if port_spec is not None else str(ports)
+        self.banks = banks
 
 
 class Block:
@@ -60,12 +64,21 @@ def _params(text, where):
 
 
 def parse_arrays(text, where):
+    """NAME:ENTRIESxWIDTH[:PORTS[:BANKS]] items; PORTS a count or 1RW, 1R1W, 2R1W, ..."""
     out = []
     for item in text.split():
-        m = re.fullmatch(r"(\w+):(\d+)x(\d+)(?::(\d+))?", item)
+        m = re.fullmatch(r"(\w+):(\d+)x(\d+)(?::(\w+))?(?::(\d+))?", item)
         if not m:
-            raise FlowError(where, f"array '{item}' is not NAME:ENTRIESxWIDTH[:PORTS]")
-        out.append(Array(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4) or 1)))
+            raise FlowError(where, f"array '{item}' is not NAME:ENTRIESxWIDTH[:PORTS[:BANKS]]")
+        spec = m.group(4) or "1RW"
+        try:
+            count, _ = sram.parse_ports(spec)
+        except FlowError as e:
+            raise FlowError(where, f"array '{item}': {e}")
+        banks = int(m.group(5) or 1)
+        if banks < 1 or banks & (banks - 1):
+            raise FlowError(where, f"array '{item}': banks must be a power of two")
+        out.append(Array(m.group(1), int(m.group(2)), int(m.group(3)), count, spec, banks))
     return out
 
 

@@ -41,6 +41,12 @@ def _args(argv):
     ap.add_argument("--json", help="JSON report path (default OUT/synth.json)")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds per tool run")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="blocks synthesized in parallel")
+    ap.add_argument("--sram", nargs=3, metavar=("ROWS", "BITS", "PORTS"),
+                    help="print the SRAM model's area (mm2 at 40 nm), access time and read energy "
+                         "of one array (PORTS: 1RW, 1R1W, 2R1W, ... or a number) and exit")
+    ap.add_argument("--banks", type=int, default=1, help="banks of the --sram array (default 1)")
+    ap.add_argument("--sram-check", action="store_true",
+                    help="print the SRAM model's error on every CACTI calibration point and exit")
     ap.add_argument("--tech", default=os.path.join(ROOT, "synth", "tech40.ini"), help=argparse.SUPPRESS)
     ap.add_argument("--blocks-ini", default=os.path.join(ROOT, "synth", "blocks.ini"), help=argparse.SUPPRESS)
     ap.add_argument("--papers", default=os.path.join(ROOT, "synth", "papers.ini"), help=argparse.SUPPRESS)
@@ -70,7 +76,8 @@ def _claims(path):
             c["block"] = cfg.get(sec, "block")
         if c["unit"] not in ("mm2_chip", "mm2_sm", "bytes_sm", "bytes", "cycles"):
             raise FlowError(cfg.where(sec, "unit"), f"unknown unit '{c['unit']}'")
-        c["tables"] = [{"name": a.name, "entries": a.entries, "width": a.width, "ports": a.ports}
+        c["tables"] = [{"name": a.name, "entries": a.entries, "width": a.width, "ports": a.port_spec,
+                        "banks": a.banks}
                        for a in blocksmod.parse_arrays(cfg.get(sec, "tables", ""), cfg.where(sec, "tables"))]
         out.append(c)
     return out
@@ -121,9 +128,41 @@ def main(argv):
         return 2
 
 
+def _sram_one(args, model):
+    try:
+        rows, bits = int(args.sram[0]), int(args.sram[1])
+    except ValueError:
+        raise FlowError("--sram", f"ROWS and BITS must be integers, got '{args.sram[0]}' '{args.sram[1]}'")
+    e = model.estimate(rows, bits, args.sram[2], args.banks)
+    print(f"SRAM {rows} x {bits} bits, {e['port_spec']}, {e['banks']} bank(s), "
+          f"{model.feature_nm:g} nm (model: docs/synth.md, constants: synth/tech40.ini)")
+    print(f"  area         {e['area_mm2']:.6f} mm2 ({e['area_um2']:.1f} um2; cells "
+          f"{e['bits'] * e['cell_um2']:.1f} um2, array efficiency {e['efficiency']:.2f})")
+    print(f"  access time  {e['access_ps'] / 1000:.3f} ns")
+    print(f"  read energy  {e['read_energy_pj'] / 1000:.6f} nJ ({e['read_energy_pj']:.3f} pJ)")
+    print(f"  organisation column mux {e['mux']}:1, {e['array_rows']} rows x {e['array_cols']} "
+          f"columns per bank")
+    if e["cacti_limit"]:
+        p = e["physical"]
+        print(f"  CACTI limit  {e['cacti_limit']}")
+        print(f"               (the model for exactly {rows} x {bits}: {p['area_um2'] / 1e6:.6f} mm2, "
+              f"{p['access_ps'] / 1000:.3f} ns, {p['read_energy_pj'] / 1000:.6f} nJ)")
+    if not e["in_range"]:
+        print("  note         outside the calibrated shapes (rows %d-%d, bits %d-%d, ports %d-%d, "
+              "banks %d-%d): an extrapolation" % (*model.span_rows, *model.span_width,
+                                                  *model.span_ports, *model.span_banks))
+    return 0
+
+
 def _run(args):
     tech_ini = ini.read(args.tech)
     tech = metrics.Tech(tech_ini, sram.SramModel(tech_ini))
+    if args.sram:
+        return _sram_one(args, tech.sram)
+    if args.sram_check:
+        from . import sramfit
+        print(sramfit.table(sramfit.errors(tech.sram, sramfit.points())))
+        return 0
     blocks_cfg = ini.read(args.blocks_ini)
     gpu_path = args.gpu_config or os.path.join(ROOT, blocks_cfg.get("flow", "gpu_config", "configs/fermi-gtx480.ini"))
     gpu = _gpu(gpu_path)
@@ -153,12 +192,14 @@ def _run(args):
     for c in claims:
         c["heddle"], c["heddle_value"], c["heddle_blocks"] = report.heddle_figure(c, rows)
         report.price_tables(c, tech.sram)
+        c["heddle_logic_mm2"] = report.heddle_logic(c, rows)
     meta = {
         "library": {"path": lib.path, "name": lib.name, "lef": lef, "spice": spice,
                     "area_source": facts.area_source, "area_mismatch_liberty_vs_lef": facts.mismatch,
                     "nand2": facts.nand2, "nand2_um2": facts.nand2_um2, "fo4_ps": fo4["fo4_ps"],
                     "fo4_slew_ns": fo4["slew_ns"], "fo4_inverter": fo4["inv"]},
         "target": {"feature_nm": tech.feature_nm, "nand2_um2": tech.nand2_um2, "fo4_ps": tech.fo4_ps,
+                   "utilisation": tech.utilisation, "logic_um2_per_ge": tech.um2_per_ge,
                    "tech_file": os.path.relpath(args.tech, ROOT)},
         "gpu": gpu, "smoke": args.smoke,
         "timing_setup": {"period_ns": sta.PERIOD_NS, "input_slew": "FO4 slew, ideal driver",

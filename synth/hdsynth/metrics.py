@@ -4,23 +4,31 @@
 Library numbers: cells, flip-flops, transistors (SPICE device count per cell, when a SPICE
 netlist is known), area (LEF footprint per cell when a LEF is known, else liberty area),
 NAND2-equivalent gates GE = area / area of the library's smallest NAND2 (same source).
-Scaling to the 40 nm target (tech40.ini): area40 = GE x NAND2 area at 40 nm; delay40 =
-delay in FO4 of this library x FO4 at 40 nm; cycles = delay40 / core clock period.
-Storage: SRAM variant = the block without its storage arrays (a Yosys run without the inferred
-memories, or minus the flip-flops of the explicit arrays) plus the SRAM model of each array.
+Scaling to the 40 nm target (tech40.ini): area40 = GE x NAND2 area at 40 nm / placement
+utilisation; delay40 = delay in FO4 of this library x FO4 at 40 nm; cycles = delay40 / core
+clock period. Storage: SRAM variant = the block's logic without its storage arrays (a Yosys run
+without the inferred memories, or minus the flip-flops of the explicit arrays) plus the SRAM
+model of each array (a macro: its area is CACTI-like layout, no utilisation factor).
 """
 
 import math
 
+from .errors import FlowError
+
 
 class Tech:
-    """The 40 nm target: nand2_um2, fo4_ps, feature_nm, sram (SramModel)."""
+    """The 40 nm target: nand2_um2, utilisation, um2_per_ge, fo4_ps, feature_nm, sram."""
 
     def __init__(self, ini, sram_model):
         self.feature_nm = ini.number("node", "feature_nm")
         ref = ini.number("logic", "nand2_ref_um2")
         ref_nm = ini.number("logic", "nand2_ref_nm")
         self.nand2_um2 = ref * (self.feature_nm / ref_nm) ** 2
+        self.utilisation = ini.number("logic", "placement_utilisation")
+        if self.utilisation > 1:
+            raise FlowError(ini.where("logic", "placement_utilisation"),
+                            "placement_utilisation is a fraction of the placed area (0 to 1)")
+        self.um2_per_ge = self.nand2_um2 / self.utilisation
         self.fo4_ps = ini.number("logic", "fo4_ps")
         self.sram = sram_model
 
@@ -88,14 +96,15 @@ def block_numbers(blk, syn, syn_sram, tim, facts, tech, core_mhz, num_sms):
                              cycles=fo4s * tech.fo4_ps / period_ps)
     else:
         out["timing"] = tim
-    flops40 = lib["ge"] * tech.nand2_um2
+    flops40 = lib["ge"] * tech.um2_per_ge
     out["area40_flops_um2"] = flops40
     out["area40_quadratic_um2"] = lib["area_um2"] * (tech.feature_nm / 180.0) ** 2
     arrays = []
     ge_rest = None
     if syn.get("memories"):
         for m in syn["memories"]:
-            est = tech.sram.estimate(m["size"], m["width"], max(1, m["rd"] + m["wr"]))
+            ports = f"{m['rd']}R{m['wr']}W" if m["rd"] and m["wr"] else max(1, m["rd"] + m["wr"])
+            est = tech.sram.estimate(m["size"], m["width"], ports)
             arrays.append(dict(est, name=m["name"], source="inferred by Yosys ($mem)"))
         if syn_sram is not None:
             ge_rest = library_numbers(syn_sram["mapped"]["num_cells_by_type"], facts)["ge"]
@@ -105,14 +114,17 @@ def block_numbers(blk, syn, syn_sram, tim, facts, tech, core_mhz, num_sms):
         ff_um2 = (sum(a for _, a in ffs) / len(ffs)) if ffs else 0.0
         ge_rest = lib["ge"] if ge_rest is None else ge_rest
         for a in blk.arrays:
-            est = tech.sram.estimate(a.entries, a.width, a.ports)
+            est = tech.sram.estimate(a.entries, a.width, a.port_spec, a.banks)
             arrays.append(dict(est, name=a.name, source="synth/blocks.ini arrays"))
             ge_rest -= a.entries * a.width * ff_um2 / facts.nand2_um2
     out["arrays"] = arrays
     if arrays and ge_rest is not None:
-        out["area40_sram_um2"] = max(0.0, ge_rest) * tech.nand2_um2 + sum(x["area_um2"] for x in arrays)
+        out["logic40_um2"] = max(0.0, ge_rest) * tech.um2_per_ge
+        out["area40_sram_um2"] = out["logic40_um2"] + sum(x["area_um2"] for x in arrays)
     else:
+        out["logic40_um2"] = flops40
         out["area40_sram_um2"] = None
+    out["logic_per_sm_mm2"] = out["logic40_um2"] * blk.per_sm / 1e6
     best = out["area40_sram_um2"] if out["area40_sram_um2"] is not None else flops40
     out["per_sm_mm2"] = {"flops": flops40 * blk.per_sm / 1e6,
                          "sram": None if out["area40_sram_um2"] is None

@@ -41,13 +41,25 @@ def heddle_figure(claim, rows):
     return "-", None, []
 
 
+def heddle_logic(claim, rows):
+    """mm^2 of logic (Yosys, storage arrays excluded) of the claim's built blocks, in the
+    claim's scope (all its SMs for a per-chip claim, else per SM); None when none is built."""
+    mine = [r for r in rows if r.get("mechanism") == claim["mechanism"] and r.get("ok")]
+    if claim.get("block"):
+        mine = [r for r in mine if r["block"] == claim["block"]]
+    if not mine:
+        return None
+    scope = claim.get("sms", 1) if claim["unit"] == "mm2_chip" else 1
+    return sum(r["numbers"]["logic_per_sm_mm2"] for r in mine) * scope
+
+
 def price_tables(claim, model):
     """The paper's own tables (papers.ini tables) through the SRAM model, per SM and in the
     claim's scope (all its SMs for a per-chip claim)."""
     if not claim["tables"]:
         claim["tables_sram"] = None
         return
-    ests = [dict(model.estimate(t["entries"], t["width"], t["ports"]), name=t["name"])
+    ests = [dict(model.estimate(t["entries"], t["width"], t["ports"], t.get("banks", 1)), name=t["name"])
             for t in claim["tables"]]
     per_sm = sum(e["area_um2"] for e in ests) / 1e6
     scope = claim.get("sms", 1) if claim["unit"] == "mm2_chip" else 1
@@ -63,7 +75,8 @@ def text(meta, rows, claims):
                  f"NAND2 {lib['nand2']} {lib['nand2_um2']:.2f} um2")
     t = meta["target"]
     g = meta["gpu"]
-    lines.append(f"40 nm target: NAND2 {t['nand2_um2']:.3f} um2, FO4 {t['fo4_ps']:.1f} ps; "
+    lines.append(f"40 nm target: NAND2 {t['nand2_um2']:.3f} um2 / utilisation {t['utilisation']:.2f} "
+                 f"= {t['logic_um2_per_ge']:.3f} um2 per GE, FO4 {t['fo4_ps']:.1f} ps; "
                  f"{g['name']}: {g['num_sms']} SMs, core {g['core_mhz']:.0f} MHz "
                  f"({1e6 / g['core_mhz']:.1f} ps)" + ("; SMOKE parameter sets" if meta["smoke"] else ""))
     lines.append("")
@@ -91,9 +104,11 @@ def text(meta, rows, claims):
                          f"{(r['numbers'].get('timing') or {}).get('start') or '-'} -> "
                          f"{(r['numbers'].get('timing') or {}).get('end') or '-'}")
             for a in r["numbers"]["arrays"]:
-                lines.append(f"    array {a['name']}: {a['entries']}x{a['width']} {a['ports']} port(s) "
-                             f"as SRAM {a['area_um2']:.0f} um2, access {a['access_ps']:.0f} ps"
-                             + ("" if a["in_range"] else " (outside the calibration range)"))
+                lines.append(f"    array {a['name']}: {a['entries']}x{a['width']} {a['port_spec']} "
+                             f"as SRAM {a['area_um2']:.0f} um2, access {a['access_ps']:.0f} ps, "
+                             f"read {a['read_energy_pj']:.2f} pJ"
+                             + (f" [{a['cacti_limit']}]" if a["cacti_limit"] else "")
+                             + ("" if a["in_range"] else " (outside the calibrated shapes)"))
         elif r.get("error"):
             lines.append(f"  {r['block']}: FAILED: {r['error']}")
         else:
@@ -102,16 +117,29 @@ def text(meta, rows, claims):
     lines.append("* flow test fixture (synth/tests), not Heddle RTL. Area: 'best' = SRAM variant "
                  "when the block has storage arrays, else flip-flops.")
     lines.append("")
-    cfmt = "{:<40} {:<42} {:<24} {}"
-    lines.append(cfmt.format("paper", "claim", "paper's tables as SRAM", "Heddle"))
+    cfmt = "{:<40} {:<42} {:<20} {:<16} {}"
+    lines.append(cfmt.format("paper", "claim", "tables as SRAM", "Heddle logic", "Heddle"))
     for c in claims:
         ts = c.get("tables_sram")
-        tab = "-" if not ts else (f"{ts['mm2_in_claim_scope']:.4f} mm2" +
-                                  (f"/{c['sms']} SMs" if c["unit"] == "mm2_chip" else "/SM"))
-        lines.append(cfmt.format(c["paper"], c["figure"], tab, c["heddle"]))
+        unit = f" mm2/{c['sms']} SMs" if c["unit"] == "mm2_chip" else " mm2/SM"
+        tab = "-" if not ts else f"{ts['mm2_in_claim_scope']:.4f}{unit}"
+        logic = c.get("heddle_logic_mm2")
+        lines.append(cfmt.format(c["paper"], c["figure"], tab,
+                                 "-" if logic is None else f"{logic:.4f}", c["heddle"]))
     lines.append("")
-    lines.append("paper's tables as SRAM: the claim's own storage tables (synth/papers.ini) through "
-                 "Heddle's SRAM model at 40 nm, tables only (no logic).")
+    lines.append("tables as SRAM: the claim's own storage tables (synth/papers.ini) through Heddle's "
+                 "SRAM model at 40 nm (shape, ports; CACTI's limits applied as docs/synth.md says).")
+    lines.append("Heddle logic: the Yosys area of the claim's built blocks without their storage "
+                 "arrays, same unit; Heddle: the blocks in the claim's unit.")
+    for c in claims:
+        ts = c.get("tables_sram")
+        if not ts:
+            continue
+        parts = [f"{t['name']} {t['entries']}x{t['width']} {t['port_spec']} {t['area_um2']:.0f} um2 "
+                 f"{t['access_ps'] / 1000:.2f} ns {t['read_energy_pj']:.2f} pJ"
+                 + ("*" if t["cacti_limit"] else "") for t in ts["tables"]]
+        lines.append(f"  {c['key']}: " + "; ".join(parts))
+    lines.append("  (* below CACTI's limits: priced as the nearest accepted array scaled by bits)")
     return "\n".join(lines) + "\n"
 
 

@@ -76,33 +76,78 @@ class IniTest(unittest.TestCase):
 
 
 class SramTest(unittest.TestCase):
-    def model(self, feature_nm):
+    def model(self, feature_nm=40):
         with open(os.path.join(SYNTH, "tech40.ini"), encoding="utf-8") as f:
             text = f.read().replace("feature_nm = 40", f"feature_nm = {feature_nm}")
         with tempfile.TemporaryDirectory() as d:
             return sram.SramModel(ini.read(write(os.path.join(d, "t.ini"), text)))
 
-    def test_reproduces_cacti_calibration_at_its_node(self):
-        m = self.model(45)
-        for entries, width, area, t_ns in ((64, 7, 387.30, 0.164), (64, 32, 1240.62, 0.207),
-                                           (2048, 39, 45478.8, 0.435)):
-            est = m.estimate(entries, width, 1)
-            self.assertAlmostEqual(est["area_um2"] / area, 1.0, places=6)
-            self.assertAlmostEqual(est["access_ps"], 1000 * t_ns, places=6)
-            self.assertTrue(est["in_range"])
+    def test_port_specifications(self):
+        p = sram.parse_ports
+        self.assertEqual(p("1RW"), (1, "1RW"))
+        self.assertEqual(p("1r1w"), (2, "1R1W"))
+        self.assertEqual(p("2R1W"), (3, "2R1W"))
+        self.assertEqual(p("4R2W"), (6, "4R2W"))
+        self.assertEqual(p("2RW"), (2, "2RW"))
+        self.assertEqual(p(3), (3, "3 ports"))
+        for bad in ("", "RW", "1X", "0", "1W1R"):
+            with self.assertRaises(FlowError):
+                p(bad)
 
-    def test_scales_to_40nm_and_ports(self):
-        m45, m40 = self.model(45), self.model(40)
-        a45, a40 = m45.estimate(64, 32)["area_um2"], m40.estimate(64, 32)["area_um2"]
-        self.assertAlmostEqual(a40 / a45, (40 / 45) ** 2, places=9)
+    def test_cell_and_shape(self):
+        m = self.model()
         # CACTI: 146 F^2 cell, aspect 1.46 -> 0.4 x 0.584 um at 40 nm; a 2nd port adds two
         # 2.5 F local-wire pitches (0.2 um) to the width and to the height
-        self.assertAlmostEqual(m40.cell_um2(1), 0.4 * 0.584, places=9)
-        self.assertAlmostEqual(m40.cell_um2(2), 0.6 * 0.784, places=9)
-        one, two = m40.estimate(16, 40, 1), m40.estimate(16, 40, 2)
-        self.assertGreater(two["area_um2"], one["area_um2"])
-        self.assertGreater(two["access_ps"], one["access_ps"])
-        self.assertFalse(m40.estimate(4, 8)["in_range"])
+        self.assertAlmostEqual(m.cell_um2(1), 0.4 * 0.584, places=9)
+        self.assertAlmostEqual(m.cell_um2(2), 0.6 * 0.784, places=9)
+        # same bits, different shape: the wide array pays for its sense amplifiers and wires
+        wide, tall = m.estimate(32, 1024), m.estimate(1024, 32)
+        self.assertGreater(wide["area_um2"], 2 * tall["area_um2"])
+        self.assertGreater(tall["mux"], 1)          # a tall array is folded
+        one, two, three = (m.estimate(320, 128, p) for p in ("1RW", "1R1W", "2R1W"))
+        self.assertLess(one["area_um2"], two["area_um2"])
+        self.assertLess(two["area_um2"], three["area_um2"])
+        self.assertLess(one["access_ps"], two["access_ps"])
+        self.assertLess(one["read_energy_pj"], two["read_energy_pj"])
+        self.assertEqual(m.estimate(64, 16, 2)["area_um2"], m.estimate(64, 16, "1R1W")["area_um2"])
+        # banks: an H-tree between them costs area and time
+        flat, banked = m.estimate(1024, 64, 1, 1), m.estimate(1024, 64, 1, 4)
+        self.assertGreater(banked["access_ps"], m.estimate(256, 64)["access_ps"])
+        self.assertGreater(banked["area_um2"], 4 * m.estimate(256, 64)["area_um2"])
+        self.assertGreater(flat["area_um2"], 0)
+        with self.assertRaisesRegex(FlowError, "power of two"):
+            m.estimate(1024, 64, 1, 3)
+
+    def test_cacti_limits(self):
+        m = self.model()
+        small = m.estimate(16, 1024)                 # fewer than 32 rows
+        ref = m.estimate(32, 1024)
+        self.assertIn("fewer than 32 rows", small["cacti_limit"])
+        self.assertAlmostEqual(small["area_um2"], ref["area_um2"] / 2)
+        self.assertAlmostEqual(small["read_energy_pj"], ref["read_energy_pj"] / 2)
+        self.assertAlmostEqual(small["access_ps"], ref["access_ps"])
+        tiny = m.estimate(16, 7)                     # 14 bytes: rows raised to 74 (518 bits)
+        self.assertIn("fewer than 64 bytes", tiny["cacti_limit"])
+        self.assertEqual(tiny["priced_as"], [74, 7])
+        self.assertAlmostEqual(tiny["area_um2"], m.estimate(74, 7)["area_um2"] * 16 / 74)
+        self.assertFalse(tiny["in_range"])
+        self.assertGreater(tiny["physical"]["area_um2"], 0)
+        self.assertIsNone(m.estimate(32, 16)["cacti_limit"])
+        self.assertIn("per bank", m.estimate(256, 64, 1, 16)["cacti_limit"])
+
+    def test_scales_with_feature_size(self):
+        m45, m40 = self.model(45), self.model(40)
+        a45, a40 = m45.estimate(64, 32), m40.estimate(64, 32)
+        self.assertAlmostEqual(a40["area_um2"] / a45["area_um2"], (40 / 45) ** 2, places=6)
+        self.assertAlmostEqual(a40["access_ps"] / a45["access_ps"], 40 / 45, delta=0.02)
+
+    def test_cacti_calibration_bounds(self):
+        from hdsynth import sramfit
+        errs = sramfit.errors(self.model(), sramfit.points())
+        self.assertEqual(len(errs), 14)
+        for e in errs:
+            self.assertLess(abs(e["err_area"]), 0.25, e)
+            self.assertLess(abs(e["err_time"]), 0.30, e)
 
 
 class DiscoveryTest(unittest.TestCase):
@@ -119,7 +164,7 @@ class DiscoveryTest(unittest.TestCase):
                   "[foo]\nWidth = 8\nDepth = 4\nCModelOnly = 3\n")
             bi = write(os.path.join(root, "blocks.ini"),
                        "[foo]\nper_sm = 2\nparams = Depth=16\nsmoke_params = Depth=2\n"
-                       "arrays = mem_q:16x8:2\n[bar]\nmechanism = zorua\n")
+                       "arrays = mem_q:16x8:2 rf:64x1024:2R1W:4\n[bar]\nmechanism = zorua\n")
             found = blocks.discover(root, bi)
             self.assertEqual([b.name for b in found], ["foo"])
             foo = found[0]
@@ -133,6 +178,10 @@ class DiscoveryTest(unittest.TestCase):
                 blocks.applicable(foo, dict(foo.params, Nope=("1", bi + ":3")))
             self.assertEqual([os.path.basename(s) for s in foo.sources], ["foo.sv"])
             self.assertEqual((foo.arrays[0].entries, foo.arrays[0].width, foo.arrays[0].ports), (16, 8, 2))
+            rf = foo.arrays[1]
+            self.assertEqual((rf.ports, rf.port_spec, rf.banks), (3, "2R1W", 4))
+            with self.assertRaisesRegex(FlowError, "not like 1RW"):
+                blocks.parse_arrays("x:4x4:2Q", "here")
             self.assertEqual(blocks.listed_names(bi), {"foo": None, "bar": "zorua"})
             with self.assertRaisesRegex(FlowError, "unknown block"):
                 blocks.discover(root, bi, {"nope"})
