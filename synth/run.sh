@@ -8,6 +8,8 @@
 #
 # Usage: synth/run.sh [--liberty FILE] [--lef FILE] [--spice FILE] [--block NAME]... [--smoke]
 #                     [--gpu-config FILE] [--out DIR] [--json FILE] [--timeout S]
+#        synth/run.sh --sram ROWS BITS PORTS [--banks N]   (one array through the SRAM model)
+#        synth/run.sh --sram-check                         (the SRAM model against CACTI)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 command -v python3 >/dev/null || { echo "synth/run.sh: python3 is required" >&2; exit 2; }

@@ -141,7 +141,7 @@ def _sram_one(args, model):
     print(f"  access time  {e['access_ps'] / 1000:.3f} ns")
     print(f"  read energy  {e['read_energy_pj'] / 1000:.6f} nJ ({e['read_energy_pj']:.3f} pJ)")
     print(f"  organisation column mux {e['mux']}:1, {e['array_rows']} rows x {e['array_cols']} "
-          f"columns per bank")
+          f"columns per bank" + (f" (of {e['priced_as'][0]} x {e['priced_as'][1]})" if e["cacti_limit"] else ""))
     if e["cacti_limit"]:
         p = e["physical"]
         print(f"  CACTI limit  {e['cacti_limit']}")
@@ -159,6 +159,8 @@ def _run(args):
     tech = metrics.Tech(tech_ini, sram.SramModel(tech_ini))
     if args.sram:
         return _sram_one(args, tech.sram)
+    if args.banks != 1:
+        raise FlowError("--banks", "only goes with --sram ROWS BITS PORTS")
     if args.sram_check:
         from . import sramfit
         print(sramfit.table(sramfit.errors(tech.sram, sramfit.points())))

@@ -170,7 +170,6 @@ class SramModel:
                 why.append(f"fewer than {CACTI_MIN_BYTES} bytes")
             limit = (f"{' and '.join(why) or 'below CACTI limits'}: priced as {rows}x{width} "
                      f"scaled by bits ({scale:.3g}); access time of {rows}x{width}")
-        cell1 = self.cell_um2(1)
         bits = entries * width
         area = used["area_um2"] * scale
         in_range = all(lo <= v <= hi for v, (lo, hi) in (
@@ -179,7 +178,7 @@ class SramModel:
         return {"entries": entries, "width": width, "ports": nports, "port_spec": label,
                 "banks": banks, "bits": bits, "area_um2": area, "area_mm2": area / 1e6,
                 "access_ps": used["access_ps"], "read_energy_pj": used["read_energy_pj"] * scale,
-                "efficiency": bits * cell1 / area, "cell_um2": self.cell_um2(nports),
+                "efficiency": bits * self.cell_um2(nports) / area, "cell_um2": self.cell_um2(nports),
                 "mux": used["mux"], "array_rows": used["array_rows"],
                 "array_cols": used["array_cols"], "cacti_limit": limit, "scale": scale,
                 "priced_as": [rows, width], "in_range": in_range,
