@@ -14,6 +14,7 @@
 
 #include "cli_cmd.h"
 #include "cli_fill.h"
+#include "cli_out.h"
 #include "cli_util.h"
 
 #include <errno.h>
@@ -246,10 +247,38 @@ static int add_post(struct hd_launch *l, char kind, const char *spec)
             return hd_cli_usage("launch", "--print %s: N must be a count", spec);
         uint64_t max = l->bufs[b].bytes / hd_cli_elem_size(p->type);
         if (p->count > max)
-            p->count = max;
+            return hd_cli_usage("launch", "--print %s: buffer '%s' holds %" PRIu64 " %s "
+                                "element%s (%" PRIu64 " bytes), not %" PRIu64, spec,
+                                l->bufs[b].name, max, p->type, max == 1 ? "" : "s",
+                                l->bufs[b].bytes, p->count);
     }
     l->nposts++;
     return 0;
+}
+
+/* No --dump may overwrite the PTX file, the configuration, a file: fill or another --dump. */
+static int check_paths(const struct hd_launch *l)
+{
+    struct hd_cli_path *paths = calloc((size_t)l->nbufs + l->nposts + 2, sizeof *paths);
+    if (!paths)
+        return hd_cli_fail("launch", "out of memory");
+    unsigned n = 0;
+    paths[n++] = (struct hd_cli_path){"PTX file", l->ptx, false};
+    if (l->cfg.path)
+        paths[n++] = (struct hd_cli_path){"--config", l->cfg.path, false};
+    for (unsigned b = 0; b < l->nbufs; b++)
+        if (strncmp(l->bufs[b].fill, "file:", 5) == 0)
+            paths[n++] = (struct hd_cli_path){"file: fill", l->bufs[b].fill + 5, false};
+    for (unsigned k = 0; k < l->nposts; k++) {
+        const struct hd_launch_post *p = &l->posts[k];
+        if (p->kind == 'e' && strncmp(p->fill, "file:", 5) == 0)
+            paths[n++] = (struct hd_cli_path){"--expect", p->fill + 5, false};
+        else if (p->kind == 'd')
+            paths[n++] = (struct hd_cli_path){"--dump", p->path, true};
+    }
+    int rc = hd_cli_paths_check("launch", paths, n);
+    free(paths);
+    return rc;
 }
 
 /* --print/--dump/--expect, as "--opt" or "--opt=value" */
@@ -338,7 +367,7 @@ static int parse_cmdline(int argc, char **argv, struct hd_launch *l, const char 
                 break;
         }
     }
-    return 0;
+    return check_paths(l) == HD_CLI_OK ? 0 : HD_CLI_USAGE + 2;
 }
 /* }==== */
 

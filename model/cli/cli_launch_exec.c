@@ -9,8 +9,10 @@
 #include "cli_launch.h"
 
 #include "cli_fill.h"
+#include "cli_out.h"
 #include "cli_util.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,12 +108,18 @@ static int post_one(struct hd_gpu *gpu, const struct hd_launch *l, const struct 
         printf("%s[0..%" PRIu64 ") %s:\n", buf->name, p->count, p->type);
         hd_cli_print_elems(stdout, p->type, host, p->count);
     } else if (p->kind == 'd') {
-        FILE *f = fopen(p->path, "wb");
-        size_t w = f ? fwrite(host, 1, (size_t)buf->bytes, f) : 0;
-        int closed = f ? fclose(f) : EOF;
-        if (w != buf->bytes || closed != 0)
-            rc = hd_cli_fail("launch", "--dump %s: cannot write %s", buf->name, p->path);
-        else
+        struct hd_cli_out out; /* a temporary file renamed over the target when complete */
+        rc = hd_cli_out_open(&out, "launch", "--dump", p->path);
+        if (rc == HD_CLI_OK) {
+            if (fwrite(host, 1, (size_t)buf->bytes, out.f) != buf->bytes) {
+                rc = hd_cli_fail("launch", "--dump %s: cannot write %s: %s", buf->name, p->path,
+                                 strerror(errno));
+                hd_cli_out_discard(&out);
+            } else {
+                rc = hd_cli_out_commit(&out);
+            }
+        }
+        if (rc == HD_CLI_OK)
             printf("dumped %s (%" PRIu64 " bytes) to %s\n", buf->name, buf->bytes, p->path);
     } else {
         rc = expect(buf, p->fill, host);

@@ -2,7 +2,7 @@
  * cli_main.c - `heddle`: the command table, top-level help and dispatch.
  *
  * Every command lives in its own file behind cli_cmd.h; this file only maps names to entry
- * points and prints the overview. Usage errors exit 2, failed runs 1, Ctrl-C 130.
+ * points and prints the overview. Usage errors exit 2, failed runs 1, Ctrl-C 130, SIGTERM 143.
  */
 #include "cli_cmd.h"
 #include "cli_util.h"
@@ -52,7 +52,8 @@ static void top_help(FILE *out)
             "  heddle launch workloads/vecadd/vecadd.ptx vecadd --grid 4 --block 256 \\\n"
             "      --arg buf:a:4K:seq-f32 --arg buf:b:4K:const-f32:0.5 --arg buf:c:4K:zero \\\n"
             "      --arg s32:1024 --print c:f32:8\n"
-            "\nExit status: 0 success (verified), 1 failure, 2 usage error, 130 interrupted.\n");
+            "\nExit status: 0 success (verified), 1 failure, 2 usage error, 130 interrupted\n"
+            "(Ctrl-C), 143 terminated (SIGTERM); both write the statistics gathered so far.\n");
 }
 
 int main(int argc, char **argv)
@@ -85,9 +86,12 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(cmd, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            return hd_cli_interrupt_exit(commands[i].run(argc - 1, argv + 1));
     if (cmd[0] == '-')
         return hd_cli_usage("", "unknown option '%s'", cmd);
-    return hd_cli_usage("", "unknown command '%s' (commands: list, run, ptx-info, launch, config, "
-                            "config-doc)", cmd);
+    char names[256] = "";
+    for (size_t i = 0, o = 0; i < NCOMMANDS && o < sizeof names; i++)
+        o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
+                              commands[i].name);
+    return hd_cli_usage("", "unknown command '%s' (commands: %s)", cmd, names);
 }

@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
 #include "cli_mix_run.h"
+#include "cli_out.h"
 #include "cli_util.h"
 #include "config.h"
 #include "heddle_mix.h"
@@ -50,6 +51,7 @@ static void mix_help(FILE *out)
             "                     report its slowdown in the mix, STP and ANTT (cycle mode)\n"
             "  --mixes-file FILE  read the mixes from FILE instead of the built-in mixes.ini\n"
             "  --stats FILE       also write the summary as an INI report, configuration first\n"
+            "                     (FILE.json: the same report as JSON)\n"
             "  --quiet            do not print the drivers' progress messages\n"
             "\nExamples:\n"
             "  heddle run --mix sgemm+vecadd --alone\n"
@@ -113,6 +115,16 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
     }
     if (o->alone && o->functional)
         return hd_cli_usage(cmd, "--alone compares cycles: it does not go with --functional") + 2;
+    struct hd_cli_path paths[3];
+    unsigned n = 0;
+    if (o->cfg.path)
+        paths[n++] = (struct hd_cli_path){"--config", o->cfg.path, false};
+    if (o->mixes_file)
+        paths[n++] = (struct hd_cli_path){"--mixes-file", o->mixes_file, false};
+    if (o->stats)
+        paths[n++] = (struct hd_cli_path){"--stats", o->stats, true};
+    if (hd_cli_paths_check(cmd, paths, n) != HD_CLI_OK)
+        return HD_CLI_USAGE + 2;
     return 0;
 }
 

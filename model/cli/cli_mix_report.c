@@ -11,8 +11,11 @@
  * the concurrent run over running the workloads one after another (sum of alone / makespan).
  * Per kernel: launches, CTAs, warp instructions, the batches that ran it and, in cycle mode,
  * the sum of its launches' cycles. Wall-clock lines are the only ones that vary between runs.
+ * The --stats report is INI, or JSON when the file name ends in .json (the same fields, with
+ * the configuration as "section.key": "value" strings), written atomically (cli_out.h).
  */
 #include "cli_mix_run.h"
+#include "cli_out.h"
 #include "cli_util.h"
 #include "config.h"
 
@@ -167,13 +170,11 @@ void hd_cli_mix_print(const struct mix_opts *o, const struct hd_cli_mix *m,
     printf("    warp instrs/s      %s\n", rate);
 }
 
-int hd_cli_mix_write_stats(const struct mix_opts *o, const struct hd_config *cfg,
-                           const struct hd_cli_mix *m, const struct mix_client *cl,
-                           const struct mix_run *r)
+/* --stats FILE (any name but *.json): the INI report. */
+static void write_ini(FILE *f, const struct mix_opts *o, const struct hd_config *cfg,
+                      const struct hd_cli_mix *m, const struct mix_client *cl,
+                      const struct mix_run *r)
 {
-    FILE *f = fopen(o->stats, "w");
-    if (!f)
-        return hd_cli_fail("run", "--stats %s: cannot write", o->stats);
     unsigned n = m->nworkloads;
     fprintf(f, "# Heddle statistics report: heddle run --mix %s --size %s%s%s\n", m->name,
             hd_wl_size_name(o->size), o->functional ? " --functional" : "",
@@ -228,8 +229,114 @@ int hd_cli_mix_write_stats(const struct mix_opts *o, const struct hd_config *cfg
     double stp, antt, serial;
     if (r->timed && o->alone && mix_metrics(r, cl, n, &stp, &antt, &serial))
         fprintf(f, "stp = %.6f\nantt = %.6f\nspeedup_vs_serial = %.6f\n", stp, antt, serial);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return hd_cli_fail("run", "--stats %s: write error", o->stats);
-    return HD_CLI_OK;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void json_totals(FILE *f, const struct hd_run_totals *t)
+{
+    fprintf(f, "\"kernels\": %llu, \"ctas\": %llu, \"warp_instrs\": %llu, \"thread_instrs\": %llu",
+            (unsigned long long)t->kernels, (unsigned long long)t->ctas,
+            (unsigned long long)t->warp_instrs, (unsigned long long)t->thread_instrs);
+}
+
+/* --stats FILE.json: the same report as JSON; "config" holds every parameter as text. */
+static void write_json(FILE *f, const struct mix_opts *o, const struct hd_config *cfg,
+                       const struct hd_cli_mix *m, const struct mix_client *cl,
+                       const struct mix_run *r)
+{
+    unsigned n = m->nworkloads, np;
+    const struct hd_cfg_param *params = hd_config_params(&np);
+    char name[256], value[256];
+    hd_cli_config_describe(&o->cfg, name, sizeof name);
+    fprintf(f, "{\n\"config_name\": ");
+    json_string(f, name);
+    fprintf(f, ",\n\"config\": {");
+    for (unsigned k = 0; k < np; k++) {
+        snprintf(name, sizeof name, "%s.%s", params[k].section, params[k].key);
+        hd_config_format_value(cfg, &params[k], value, sizeof value);
+        fprintf(f, "%s\n  ", k ? "," : "");
+        json_string(f, name);
+        fprintf(f, ": ");
+        json_string(f, value);
+    }
+    bool all_ok = true;
+    for (unsigned i = 0; i < n; i++)
+        all_ok = all_ok && cl[i].status == HD_OK;
+    fprintf(f, "},\n\"mix\": {\"name\": ");
+    json_string(f, m->name);
+    fprintf(f, ", \"size\": \"%s\", \"mode\": \"%s\", \"alone\": %s, \"verified\": %s, "
+               "\"wall_seconds\": %.6f},\n\"workloads\": [",
+            hd_wl_size_name(o->size), r->timed ? "cycle" : "functional",
+            o->alone ? "true" : "false", all_ok ? "true" : "false", r->seconds);
+    for (unsigned i = 0; i < n; i++) {
+        fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+        json_string(f, cl[i].w->name);
+        fprintf(f, ", \"verified\": %s, \"status\": %d, \"error\": ",
+                cl[i].status == HD_OK ? "true" : "false", cl[i].status);
+        json_string(f, cl[i].status == HD_OK ? "" : cl[i].ctx.err);
+        fprintf(f, ", ");
+        json_totals(f, &cl[i].totals);
+        fprintf(f, ", \"batches\": %u, \"shared_batches\": %u", cl[i].batches,
+                cl[i].shared_batches);
+        if (r->timed)
+            fprintf(f, ", \"turnaround_cycles\": %llu", (unsigned long long)cl[i].end_cycle);
+        if (r->timed && o->alone)
+            fprintf(f, ", \"alone_verified\": %s, \"alone_cycles\": %llu",
+                    cl[i].alone_status == HD_OK ? "true" : "false",
+                    (unsigned long long)cl[i].alone_cycles);
+        fprintf(f, "}");
+    }
+    fprintf(f, "],\n\"kernels\": [");
+    for (unsigned i = 0; i < r->nk; i++) {
+        const struct kernel_stat *s = &r->k[i];
+        fprintf(f, "%s\n  {\"workload\": %d, \"kernel\": ", i ? "," : "", s->client);
+        json_string(f, s->kernel);
+        fprintf(f, ", \"launches\": %llu, \"ctas\": %llu, \"warp_instrs\": %llu, "
+                   "\"thread_instrs\": %llu, \"first_batch\": %u, \"last_batch\": %u",
+                (unsigned long long)s->launches, (unsigned long long)s->ctas,
+                (unsigned long long)s->warp_instrs, (unsigned long long)s->thread_instrs,
+                s->first_batch, s->last_batch);
+        if (r->timed)
+            fprintf(f, ", \"cycles\": %llu", (unsigned long long)s->cycles);
+        fprintf(f, "}");
+    }
+    fprintf(f, "],\n\"totals\": {");
+    json_totals(f, &r->all);
+    fprintf(f, ", \"batches\": %u", r->batches);
+    if (r->timed)
+        fprintf(f, ", \"cycles\": %llu", (unsigned long long)r->cycles);
+    double stp, antt, serial;
+    if (r->timed && o->alone && mix_metrics(r, cl, n, &stp, &antt, &serial))
+        fprintf(f, ", \"stp\": %.6f, \"antt\": %.6f, \"speedup_vs_serial\": %.6f", stp, antt,
+                serial);
+    fprintf(f, "}\n}\n");
+}
+
+int hd_cli_mix_write_stats(const struct mix_opts *o, const struct hd_config *cfg,
+                           const struct hd_cli_mix *m, const struct mix_client *cl,
+                           const struct mix_run *r)
+{
+    struct hd_cli_out out;
+    if (hd_cli_out_open(&out, "run", "--stats", o->stats) != HD_CLI_OK)
+        return HD_CLI_FAIL;
+    size_t len = strlen(o->stats);
+    if (len >= 5 && strcmp(o->stats + len - 5, ".json") == 0)
+        write_json(out.f, o, cfg, m, cl, r);
+    else
+        write_ini(out.f, o, cfg, m, cl, r);
+    return hd_cli_out_commit(&out);
 }

@@ -13,6 +13,7 @@
 #include "cli_cmd.h"
 #include "cli_gpu.h"
 #include "cli_mix.h"
+#include "cli_out.h"
 #include "cli_util.h"
 #include "config.h"
 #include "workload.h"
@@ -118,6 +119,16 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
     if (o->functional && (o->sample || o->progress))
         return hd_cli_usage(cmd, "--sample and --progress need the timing model, not --functional") +
                2;
+    const struct hd_cli_path paths[] = {{"--config", o->cfg.path, false},
+                                        {"--stats", o->stats, true},
+                                        {"--series", o->series, true}};
+    struct hd_cli_path use[3];
+    unsigned n = 0;
+    for (unsigned k = 0; k < 3; k++)
+        if (paths[k].path)
+            use[n++] = paths[k];
+    if (hd_cli_paths_check(cmd, use, n) != HD_CLI_OK)
+        return HD_CLI_USAGE + 2;
     return 0;
 }
 
@@ -188,15 +199,13 @@ static void write_json(FILE *f, const struct run_opts *o, struct hd_gpu *gpu,
 static int write_stats(const char *path, const struct run_opts *o, const struct hd_config *cfg,
                        struct hd_gpu *gpu, const struct hd_wl_ctx *ctx, const struct run_result *r)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return hd_cli_fail("run", "--stats %s: cannot write", path);
+    struct hd_cli_out out;
+    if (hd_cli_out_open(&out, "run", "--stats", path) != HD_CLI_OK)
+        return HD_CLI_FAIL;
+    FILE *f = out.f;
     if (ends_with(path, ".json")) {
         write_json(f, o, gpu, ctx, r);
-        int bad = ferror(f);
-        if (fclose(f) != 0 || bad)
-            return hd_cli_fail("run", "--stats %s: write error", path);
-        return HD_CLI_OK;
+        return hd_cli_out_commit(&out);
     }
     fprintf(f, "# Heddle statistics report: heddle run %s --size %s\n", o->workload,
             hd_wl_size_name(o->size));
@@ -221,10 +230,7 @@ static int write_stats(const char *path, const struct run_opts *o, const struct 
                 tt.cycles ? (double)tt.warp_instrs / (double)tt.cycles : 0.0,
                 (unsigned long long)tt.launches);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return hd_cli_fail("run", "--stats %s: write error", path);
-    return HD_CLI_OK;
+    return hd_cli_out_commit(&out);
 }
 
 static int run_workload(struct run_opts *o)
@@ -279,15 +285,16 @@ static int run_workload(struct run_opts *o)
             rc = s;
     }
     if (o->series) {
-        FILE *f = fopen(o->series, "w");
-        int s = f ? hd_gpu_write_stats_csv(gpu, f) : HD_ERR_INTERNAL;
-        if (f && fclose(f) != 0)
-            s = HD_ERR_INTERNAL;
-        if (s != HD_OK) {
-            s = hd_cli_fail("run", "--series %s: cannot write", o->series);
-            if (rc == HD_CLI_OK)
-                rc = s;
+        struct hd_cli_out out;
+        int s = hd_cli_out_open(&out, "run", "--series", o->series);
+        if (s == HD_CLI_OK && hd_gpu_write_stats_csv(gpu, out.f) != HD_OK) {
+            hd_cli_out_discard(&out);
+            s = hd_cli_fail("run", "--series %s: cannot write the series", o->series);
+        } else if (s == HD_CLI_OK) {
+            s = hd_cli_out_commit(&out);
         }
+        if (s != HD_CLI_OK && rc == HD_CLI_OK)
+            rc = s;
     }
     hd_gpu_destroy(gpu);
     if (devnull)

@@ -2,7 +2,7 @@
  * cli_util.c - option scanning, value parsing, messages, the Ctrl-C flag and formatting shared by
  * the `heddle` commands.
  *
- * The one piece of mutable global state in the tool is the SIGINT flag below: a signal handler
+ * The one piece of mutable global state in the tool is the SIGINT/SIGTERM flag below: a signal handler
  * can only reach a static object (exception to rule C4, for that reason). The runtime polls it
  * through hd_gpu_set_interrupt().
  */
@@ -106,14 +106,13 @@ int hd_cli_parse_dim3(const char *s, struct hd_dim3 *out)
 }
 /* }==== */
 
-/* {==== Ctrl-C ==== */
+/* {==== Ctrl-C and SIGTERM ==== */
 static volatile sig_atomic_t interrupted; /* the only mutable global: see the file header */
 
-static void on_sigint(int sig)
+static void on_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
-    signal(SIGINT, SIG_DFL); /* a second Ctrl-C ends the process */
+    interrupted = sig; /* nonzero: SIGINT or SIGTERM */
+    signal(sig, SIG_DFL); /* a second signal ends the process */
 }
 
 volatile sig_atomic_t *hd_cli_interrupt_install(void)
@@ -121,10 +120,18 @@ volatile sig_atomic_t *hd_cli_interrupt_install(void)
     interrupted = 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     return &interrupted;
+}
+
+int hd_cli_interrupt_exit(int rc)
+{
+    if (rc == HD_CLI_INTERRUPTED && interrupted == SIGTERM)
+        return 128 + SIGTERM;
+    return rc;
 }
 /* }==== */
 

@@ -23,7 +23,8 @@ enum hd_cli_exit {
     HD_CLI_OK = 0,          /* success (for run/launch: verified / completed) */
     HD_CLI_FAIL = 1,        /* the run failed: runtime error, wrong result, bad input file */
     HD_CLI_USAGE = 2,       /* bad command line */
-    HD_CLI_INTERRUPTED = 130 /* Ctrl-C (128 + SIGINT), after printing what was gathered */
+    HD_CLI_INTERRUPTED = 130 /* Ctrl-C (128 + SIGINT), after printing what was gathered;
+                              * 143 for SIGTERM (hd_cli_interrupt_exit) */
 };
 
 #if defined(__GNUC__)
@@ -49,9 +50,13 @@ int hd_cli_option(const char *cmd, int argc, char **argv, int *i, const char *na
 int hd_cli_parse_u32(const char *s, uint32_t *out);
 int hd_cli_parse_dim3(const char *s, struct hd_dim3 *out); /* "X", "X,Y" or "X,Y,Z", each >= 1 */
 
-/* Ctrl-C: installs a SIGINT handler that sets the returned flag (and restores the default
- * action, so a second Ctrl-C ends the process at once). */
+/* Ctrl-C and SIGTERM: installs a handler for both that sets the returned flag (to the signal's
+ * number) and restores the default action, so a second signal ends the process at once. The
+ * run stops, writes its statistics and returns HD_CLI_INTERRUPTED. */
 volatile sig_atomic_t *hd_cli_interrupt_install(void);
+/* The exit status for `rc`: 143 (128 + SIGTERM) in place of HD_CLI_INTERRUPTED when SIGTERM
+ * stopped the run, else rc. */
+int hd_cli_interrupt_exit(int rc);
 
 double hd_cli_now(void); /* monotonic seconds */
 /* "12,345,678" */

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define LINE_MAX_CHARS 1024
 
@@ -245,6 +246,11 @@ int hd_config_load_ex(const char *path, struct hd_config *out, char *warn, size_
     FILE *f = fopen(path, "rb");
     if (!f)
         return fail_at(err, errlen, path, 0, "cannot read: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return fail_at(err, errlen, path, 0, "is a directory, not a configuration file");
+    }
     size_t cap = 4096, len = 0;
     char *buf = malloc(cap);
     int rc = 0;
@@ -267,11 +273,13 @@ int hd_config_load_ex(const char *path, struct hd_config *out, char *warn, size_
         cap *= 2;
     }
     bool io_error = ferror(f) != 0;
+    int io_errno = errno;
     fclose(f);
     if (!buf)
         return fail_at(err, errlen, path, 0, "out of memory");
     if (rc == 0 && io_error)
-        rc = fail_at(err, errlen, path, 0, "cannot read: I/O error");
+        rc = fail_at(err, errlen, path, 0, "cannot read: %s",
+                     io_errno ? strerror(io_errno) : "I/O error");
     if (rc == 0 && hd_config_is_gpgpusim(buf, len)) {
         char ignored[2048];
         unsigned nign = 0;

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT
+ * cli_out.c - atomic output files (temporary file + rename) and the check that no output of a
+ * command names one of its inputs or another of its outputs; see cli_out.h.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "cli_out.h"
+
+#include "cli_util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* {==== Atomic writes ==== */
+static int out_fail(const struct hd_cli_out *o, const char *why)
+{
+    return hd_cli_fail(o->cmd, "%s %s: %s", o->opt, o->path, why);
+}
+
+/* "dir/name" -> "dir/.name.tmp-XXXXXX" (malloc'd), NULL when out of memory */
+static char *temp_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t n = strlen(path) + 16;
+    char *t = malloc(n);
+    if (t)
+        snprintf(t, n, "%.*s.%s.tmp-XXXXXX", (int)dirlen, path, path + dirlen);
+    return t;
+}
+
+int hd_cli_out_open(struct hd_cli_out *o, const char *cmd, const char *opt, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+    o->opt = opt;
+    o->path = path;
+    if (!path[0])
+        return out_fail(o, "empty path");
+    size_t plen = strlen(path);
+    if (path[plen - 1] == '/')
+        return out_fail(o, "names a directory, not a file");
+    struct stat st;
+    mode_t mode;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return out_fail(o, "is a directory");
+        if (!S_ISREG(st.st_mode)) { /* /dev/null, a FIFO, a terminal: write in place */
+            o->f = fopen(path, "wb");
+            return o->f ? HD_CLI_OK : out_fail(o, strerror(errno));
+        }
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    o->tmp = temp_name(path);
+    if (!o->tmp)
+        return out_fail(o, "out of memory");
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        char why[256];
+        snprintf(why, sizeof why, "cannot write: %s", strerror(e));
+        return out_fail(o, why);
+    }
+    if (fchmod(fd, mode) != 0) { /* keep going: only the permissions differ */
+    }
+    o->f = fdopen(fd, "wb");
+    if (!o->f) {
+        int e = errno;
+        close(fd);
+        hd_cli_out_discard(o);
+        return out_fail(o, strerror(e));
+    }
+    return HD_CLI_OK;
+}
+
+int hd_cli_out_commit(struct hd_cli_out *o)
+{
+    if (!o->f)
+        return HD_CLI_FAIL;
+    errno = 0;
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    int e = errno;
+    if (!bad && o->tmp && fsync(fileno(o->f)) != 0)
+        bad = 1, e = errno;
+    if (fclose(o->f) != 0 && !bad)
+        bad = 1, e = errno;
+    o->f = NULL;
+    if (!bad && o->tmp && rename(o->tmp, o->path) != 0)
+        bad = 1, e = errno;
+    if (bad) {
+        hd_cli_out_discard(o);
+        char why[256];
+        snprintf(why, sizeof why, "cannot write: %s", e ? strerror(e) : "write error");
+        return out_fail(o, why);
+    }
+    free(o->tmp);
+    o->tmp = NULL;
+    return HD_CLI_OK;
+}
+
+void hd_cli_out_discard(struct hd_cli_out *o)
+{
+    if (o->f)
+        fclose(o->f);
+    o->f = NULL;
+    if (o->tmp) {
+        unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+    }
+}
+/* }==== */
+
+/* {==== Inputs and outputs that are the same file ==== */
+struct ident {
+    bool exists, device; /* device: a character device such as /dev/null, never a clash */
+    dev_t dev;
+    ino_t ino;
+    char canon[PATH_MAX + NAME_MAX + 2];
+};
+
+static void identify(const char *path, struct ident *id)
+{
+    struct stat st;
+    memset(id, 0, sizeof *id);
+    if (stat(path, &st) == 0) {
+        id->exists = true;
+        id->device = S_ISCHR(st.st_mode);
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+    }
+    char *rp = realpath(path, NULL);
+    if (rp) {
+        snprintf(id->canon, sizeof id->canon, "%s", rp);
+        free(rp);
+        return;
+    }
+    /* not there yet: the canonical directory plus the name */
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    const char *base = slash ? slash + 1 : path;
+    if (slash) {
+        size_t n = (size_t)(slash - path);
+        if (n >= sizeof dir)
+            n = sizeof dir - 1;
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+        if (n == 0)
+            snprintf(dir, sizeof dir, "/");
+    } else {
+        snprintf(dir, sizeof dir, ".");
+    }
+    rp = realpath(dir, NULL);
+    if (rp) {
+        snprintf(id->canon, sizeof id->canon, "%s/%s", rp, base);
+        free(rp);
+    } else {
+        snprintf(id->canon, sizeof id->canon, "%s", path);
+    }
+}
+
+static bool same_file(const struct ident *a, const struct ident *b)
+{
+    if (a->device || b->device)
+        return false;
+    if (a->exists && b->exists)
+        return a->dev == b->dev && a->ino == b->ino;
+    return strcmp(a->canon, b->canon) == 0;
+}
+
+int hd_cli_paths_check(const char *cmd, const struct hd_cli_path *paths, unsigned n)
+{
+    if (n < 2)
+        return HD_CLI_OK;
+    struct ident *ids = malloc((size_t)n * sizeof *ids);
+    if (!ids)
+        return hd_cli_fail(cmd, "out of memory");
+    for (unsigned i = 0; i < n; i++)
+        identify(paths[i].path, &ids[i]);
+    int rc = HD_CLI_OK;
+    for (unsigned i = 0; i < n && rc == HD_CLI_OK; i++) {
+        if (!paths[i].output)
+            continue;
+        for (unsigned j = 0; j < n && rc == HD_CLI_OK; j++) {
+            if (j == i || (paths[j].output && j > i) || !same_file(&ids[i], &ids[j]))
+                continue;
+            if (paths[j].output)
+                rc = hd_cli_usage(cmd, "%s %s and %s %s write the same file", paths[j].what,
+                                  paths[j].path, paths[i].what, paths[i].path);
+            else
+                rc = hd_cli_usage(cmd, "%s %s would overwrite the input %s %s", paths[i].what,
+                                  paths[i].path, paths[j].what, paths[j].path);
+        }
+    }
+    free(ids);
+    return rc;
+}
+/* }==== */

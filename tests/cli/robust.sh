@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# robust.sh - regression tests of the robustness issue (hostile or careless use of `heddle`):
+# outputs never clobber inputs, writes are atomic, SIGTERM is handled like Ctrl-C, checks that
+# compare nothing fail, inputs are read with a cap, and large inputs stay within a memory and
+# time bound. Large inputs are generated here, in a scratch directory, never committed.
+#
+# Usage: tests/cli/robust.sh CASE HEDDLE SOURCE_ROOT   (tests/cli_robust.cmake runs every case)
+# Exit 0 when the case holds; otherwise a message and exit 1.
+set -u
+case_="$1"
+heddle="$2"
+root="$3"
+wl="$root/workloads"
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/heddle-robust.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+fail() { echo "FAIL ($case_): $*" >&2; exit 1; }
+# expect RC REGEX CMD...: run CMD, check its exit status and that stdout+stderr match REGEX
+expect() {
+    local want="$1" re="$2" got
+    shift 2
+    "$@" >out.txt 2>&1
+    got=$?
+    cat out.txt
+    [ "$got" = "$want" ] || fail "exit status $got, expected $want: $*"
+    grep -Eq -- "$re" out.txt || fail "output does not match '$re': $*"
+}
+# a vecadd launch that does nothing (n = 0) on buffers of BYTES
+vecadd_args() {
+    echo "$wl/vecadd/vecadd.ptx vecadd --grid 1 --block 32 --arg buf:a:$1:zero" \
+         "--arg buf:b:$1:zero --arg buf:c:$1:zero --arg s32:0"
+}
+
+case "$case_" in
+# {==== outputs that would clobber inputs or each other: refused before the run ====
+dump_over_ptx)
+    cp "$wl/vecadd/vecadd.ptx" v.ptx
+    cp v.ptx orig.ptx
+    expect 2 "--dump ./v.ptx would overwrite the input PTX file v.ptx" \
+        "$heddle" launch v.ptx vecadd --grid 1 --block 32 --arg buf:a:64:zero --arg buf:b:64:zero \
+        --arg buf:c:64:zero --arg s32:16 --dump c:./v.ptx
+    cmp -s v.ptx orig.ptx || fail "the PTX file changed"
+    ;;
+stats_over_config)
+    "$heddle" config > c.ini || fail "config"
+    cp c.ini orig.ini
+    expect 2 "--stats c.ini would overwrite the input --config" \
+        "$heddle" run vecadd --quiet --config ./c.ini --stats c.ini
+    cmp -s c.ini orig.ini || fail "the configuration changed"
+    ;;
+series_over_stats)
+    expect 2 "--stats s.json and --series s.json write the same file" \
+        "$heddle" run vecadd --quiet --sample 100 --stats s.json --series s.json
+    [ ! -e s.json ] || fail "s.json was written"
+    ;;
+dump_twice)
+    # shellcheck disable=SC2046
+    expect 2 "--dump d.bin and --dump .*d.bin write the same file" \
+        "$heddle" launch $(vecadd_args 64) --dump a:d.bin --dump b:"$tmp/d.bin"
+    ;;
+dump_over_fill)
+    head -c 64 /dev/zero > in.bin
+    expect 2 "--dump in.bin would overwrite the input file: fill in.bin" \
+        "$heddle" launch "$wl/vecadd/vecadd.ptx" vecadd --grid 1 --block 32 \
+        --arg buf:a:64:file:in.bin --arg buf:b:64:zero --arg buf:c:64:zero --arg s32:0 \
+        --dump a:in.bin
+    ;;
+expect_reads_dump)
+    # shellcheck disable=SC2046
+    expect 2 "--dump d.bin would overwrite the input --expect d.bin" \
+        "$heddle" launch $(vecadd_args 64) --dump c:d.bin --expect c:file:d.bin
+    ;;
+dump_roundtrip)
+    # a dumped buffer holds exactly what the kernel wrote: a second launch expects it back
+    args="$wl/vecadd/vecadd.ptx vecadd --grid 4 --block 256 --arg buf:a:4K:rand-f32:3
+          --arg buf:b:4K:zero --arg buf:c:4K:zero --arg s32:1024"
+    # shellcheck disable=SC2086
+    expect 0 "dumped c \\(4096 bytes\\)" "$heddle" launch $args --dump c:c.bin
+    # shellcheck disable=SC2086
+    expect 0 "expect c = file:c.bin: OK" "$heddle" launch $args --expect c:file:c.bin
+    ;;
+mix_stats_over_config)
+    "$heddle" config > c.ini || fail "config"
+    expect 2 "--stats c.ini would overwrite the input --config" \
+        "$heddle" run --mix sgemm+vecadd --quiet --config c.ini --stats c.ini
+    ;;
+# }====
+
+# {==== atomic writes ====
+dump_sigkill)
+    # SIGKILL while a 256 MiB dump is written: the old file or the complete new one, never a part
+    for try in 1 2 3; do
+        printf 'OLD-CONTENT-PRESERVE-ME\n' > out.bin
+        # shellcheck disable=SC2046
+        "$heddle" launch $(vecadd_args 256M) --dump c:out.bin >/dev/null 2>&1 &
+        pid=$!
+        for _ in $(seq 1 2000); do
+            compgen -G ".out.bin.tmp-*" >/dev/null && break
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.005
+        done
+        kill -9 "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        size=$(stat -c %s out.bin)
+        if [ "$size" = 24 ]; then
+            grep -q OLD-CONTENT out.bin || fail "old file damaged"
+        elif [ "$size" != 268435456 ]; then
+            fail "out.bin is $size bytes: neither the old file nor the complete dump"
+        fi
+        rm -f .out.bin.tmp-*
+        echo "try $try: out.bin $size bytes"
+    done
+    # and without a kill the dump replaces the old file whole
+    printf 'OLD\n' > out.bin
+    # shellcheck disable=SC2046
+    expect 0 "dumped c \\(4096 bytes\\)" "$heddle" launch $(vecadd_args 4096) --dump c:out.bin
+    [ "$(stat -c %s out.bin)" = 4096 ] || fail "dump not 4096 bytes"
+    ! compgen -G ".out.bin.tmp-*" >/dev/null || fail "temporary file left behind"
+    ;;
+stats_sigkill)
+    # SIGKILL at several moments of a run with --stats: s.ini is the old file or a whole report
+    for delay in 0.05 0.1 0.2 0.3 0.5; do
+        printf 'OLD\n' > s.ini
+        "$heddle" run vecadd --quiet --stats s.ini >/dev/null 2>&1 &
+        pid=$!
+        sleep "$delay"
+        kill -9 "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        if [ "$(cat s.ini)" != OLD ]; then
+            grep -q '^\[timing\]' s.ini && grep -q '^launches = ' s.ini ||
+                fail "s.ini is neither the old file nor a complete report (delay $delay)"
+        fi
+    done
+    ;;
+sigterm_stats)
+    # SIGTERM is handled like Ctrl-C: summary, statistics written, exit 143
+    expect 143 "INTERRUPTED" timeout --preserve-status -s TERM 1 "$heddle" run sgemm --size large --quiet \
+        --stats s.json
+    grep -q '"verified": false, "status": -8' s.json || fail "no interrupted statistics in s.json"
+    ;;
+mix_stats_json)
+    expect 0 "VERIFIED" "$heddle" run --mix sgemm+vecadd --quiet --stats m.json
+    head -c 1 m.json | grep -q '{' || fail "m.json is not JSON"
+    grep -q '"mix": {"name": "sgemm+vecadd"' m.json || fail "no mix object in m.json"
+    grep -q '"gpu.num_sms": "15"' m.json || fail "no configuration in m.json"
+    if command -v python3 >/dev/null; then
+        python3 -c 'import json,sys; json.load(open(sys.argv[1]))' m.json || fail "invalid JSON"
+    fi
+    ;;
+# }====
+
+# {==== messages ====
+stats_is_dir)
+    mkdir d
+    expect 1 "--stats d: is a directory" "$heddle" run vecadd --quiet --stats d
+    ;;
+dump_full)
+    [ -w /dev/full ] || { echo "no /dev/full: skipped"; exit 0; }
+    # shellcheck disable=SC2046
+    expect 1 "--dump .*/dev/full.*No space left on device" \
+        "$heddle" launch $(vecadd_args 64K) --dump c:/dev/full
+    ;;
+dump_no_dir)
+    # shellcheck disable=SC2046
+    expect 1 "--dump nodir/x.bin: cannot write: No such file or directory" \
+        "$heddle" launch $(vecadd_args 64) --dump c:nodir/x.bin
+    ;;
+ptx_is_dir)
+    mkdir d
+    expect 1 "d: is a directory" "$heddle" ptx-info d
+    expect 1 "d: is a directory" "$heddle" launch d k --grid 1 --block 1
+    expect 1 "d: is a directory" "$heddle" config --config d
+    ;;
+print_beyond)
+    # shellcheck disable=SC2046
+    expect 2 "--print c:u32:100: buffer 'c' holds 16 u32 elements \\(64 bytes\\), not 100" \
+        "$heddle" launch $(vecadd_args 64) --print c:u32:100
+    ;;
+# }====
+*)
+    fail "unknown case"
+    ;;
+esac
+exit 0

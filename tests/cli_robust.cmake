@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+# Robustness regression tests (included by tests/CMakeLists.txt): each case of
+# tests/cli/robust.sh is one test, labelled cli and robust (ctest -L robust). The cases are the
+# reproducers of the robustness issue: outputs that would clobber inputs, atomic writes under
+# SIGKILL, SIGTERM, checks that compare nothing, read caps and large generated inputs.
+
+if(NOT TARGET heddle)
+  return()
+endif()
+find_program(HD_BASH bash)
+find_program(HD_TIMEOUT_PROG timeout)
+if(NOT HD_BASH OR NOT HD_TIMEOUT_PROG)
+  return()
+endif()
+
+set(HD_ROBUST_CASES
+    dump_over_ptx stats_over_config series_over_stats dump_twice dump_over_fill
+    expect_reads_dump dump_roundtrip mix_stats_over_config dump_sigkill stats_sigkill
+    sigterm_stats mix_stats_json
+    stats_is_dir dump_full dump_no_dir ptx_is_dir print_beyond)
+foreach(c ${HD_ROBUST_CASES})
+  add_test(NAME cli_robust_${c}
+           COMMAND ${HD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/cli/robust.sh ${c}
+                   $<TARGET_FILE:heddle> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(cli_robust_${c} PROPERTIES LABELS "cli;robust" TIMEOUT 120)
+endforeach()
