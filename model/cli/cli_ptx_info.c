@@ -273,36 +273,10 @@ static int describe(const struct hd_module *m, const struct info_opts *o, const 
     return HD_CLI_OK;
 }
 
-/* Read a whole file; NULL (errno set) on failure. */
-static char *slurp(const char *path, size_t *len)
+/* Read a whole file with the front end's cap (256 MiB); NULL (errno set) on failure. */
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f), saved = errno;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        errno = saved ? saved : EIO;
-        return NULL;
-    }
-    *len = n;
-    return buf;
+    return hd_ptx_read_file(path, len, err, errlen);
 }
 
 /* The workload PTX base name of a path "dir/NAME.ptx" whose contents equal the embedded copy. */
@@ -375,7 +349,8 @@ static char *ptxas_beside(const char *path, size_t *len)
     if (!p)
         return NULL;
     snprintf(p, n + 16, "%.*s.ptxas.txt", (int)(n - 4), path);
-    char *text = slurp(p, len);
+    char err[512];
+    char *text = slurp(p, len, err, sizeof err);
     free(p);
     return text;
 }
@@ -384,12 +359,13 @@ static int info_run(const char *cmd, const struct info_opts *po)
 {
     struct info_opts o = *po;
     size_t len = 0;
-    char *text = slurp(o.input, &len);
+    char rerr[512];
+    char *text = slurp(o.input, &len, rerr, sizeof rerr);
     const char *name = o.input, *wl = NULL;
     char wlbuf[128];
     if (text) {
         wl = workload_ptx_name(o.input, text, len, wlbuf, sizeof wlbuf);
-    } else if (!strchr(o.input, '/') && hd_workload_ptx(o.input, &len)) {
+    } else if (errno == ENOENT && !strchr(o.input, '/') && hd_workload_ptx(o.input, &len)) {
         const char *emb = hd_workload_ptx(o.input, &len);
         text = malloc(len + 1);
         if (text)
@@ -397,7 +373,7 @@ static int info_run(const char *cmd, const struct info_opts *po)
         wl = o.input;
         name = hd_workload_ptx_path(o.input);
     } else {
-        return hd_cli_fail(cmd, "%s: cannot read: %s", o.input, strerror(errno));
+        return hd_cli_fail(cmd, "%s", rerr);
     }
     if (!text)
         return hd_cli_fail(cmd, "%s: out of memory", o.input);

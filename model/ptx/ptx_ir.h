@@ -231,6 +231,7 @@ struct hd_var {
     uint8_t type;     /* element type */
     uint32_t align;   /* bytes */
     uint64_t size;    /* bytes; 0 for `.extern .shared` arrays of unknown size */
+    uint64_t offset;  /* a function's parameter: its byte offset in the parameter buffer */
     bool is_extern;
     bool is_visible;
     uint8_t *init;    /* `size` bytes of initial value, or NULL (zero) */

@@ -4,12 +4,16 @@
  *
  * Parameter layout follows the CUDA kernel ABI: parameters in declaration order, each at the next
  * multiple of its alignment (the explicit .align, else the element type's natural size); the
- * buffer's size is the end of the last parameter.
+ * buffer's size is the end of the last parameter. The parser stores each parameter's offset, so
+ * a lookup is O(1) (100k parameters used to cost a rescan per lookup). A file is read with a cap
+ * (HD_PTX_MAX_INPUT) whatever it is: a regular file is refused by its size before reading, a
+ * device or pipe after HD_PTX_MAX_INPUT + 1 bytes.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ptx_arena.h"
 #include "ptx_parse.h"
@@ -25,21 +29,11 @@ int hd_ptx_find_func(const struct hd_module *m, const char *name)
     return -1;
 }
 
-static uint64_t align_up(uint64_t v, uint64_t a)
-{
-    return a > 1 ? (v + a - 1) / a * a : v;
-}
-
 uint64_t hd_ptx_param_offset(const struct hd_func *f, uint32_t param_index)
 {
-    uint64_t off = 0;
-    for (uint32_t k = 0; k < f->nparams; k++) {
-        off = align_up(off, f->params[k].align);
-        if (k == param_index)
-            return off;
-        off += f->params[k].size;
-    }
-    return off;
+    if (param_index < f->nparams)
+        return f->params[param_index].offset; /* computed by the parser: O(1) */
+    return hd_ptx_param_bytes(f);
 }
 
 uint64_t hd_ptx_param_bytes(const struct hd_func *f)
@@ -47,52 +41,84 @@ uint64_t hd_ptx_param_bytes(const struct hd_func *f)
     if (f->nparams == 0)
         return 0;
     const struct hd_var *last = &f->params[f->nparams - 1];
-    return hd_ptx_param_offset(f, f->nparams - 1) + last->size;
+    return last->offset + last->size;
 }
 
-struct hd_module *hd_ptx_parse_file(const char *path, char *err, size_t errlen)
+char *hd_ptx_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
     FILE *fp = fopen(path, "rb");
+    struct stat st;
+    int e = 0;
     if (!fp) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        e = errno;
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
+        errno = e;
         return NULL;
     }
-    size_t cap = 1 << 16, len = 0;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp);
+        snprintf(err, errlen, "%s: is a directory, not a PTX file", path);
+        errno = EISDIR;
+        return NULL;
+    }
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+        (uint64_t)st.st_size > HD_PTX_MAX_INPUT) { /* refused before reading */
+        fclose(fp);
+        snprintf(err, errlen, "%s: cannot read: larger than %u MiB", path, HD_PTX_MAX_INPUT >> 20);
+        errno = EFBIG;
+        return NULL;
+    }
+    /* read at most HD_PTX_MAX_INPUT + 1 bytes, whatever the file is (/dev/zero, a pipe) */
+    size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     while (buf) {
-        if (len == cap) {
-            if (cap > HD_PTX_MAX_INPUT) {
-                free(buf);
-                fclose(fp);
-                if (err && errlen)
-                    snprintf(err, errlen, "%s: cannot read: larger than %u MiB", path,
-                             HD_PTX_MAX_INPUT >> 20);
-                return NULL;
-            }
-            char *nb = realloc(buf, cap * 2);
+        if (n == cap) {
+            if (cap > HD_PTX_MAX_INPUT)
+                break;
+            size_t ncap = cap * 2 > (size_t)HD_PTX_MAX_INPUT + 1 ? (size_t)HD_PTX_MAX_INPUT + 1
+                                                                 : cap * 2;
+            char *nb = realloc(buf, ncap);
             if (!nb) {
                 free(buf);
                 buf = NULL;
                 break;
             }
             buf = nb;
-            cap *= 2;
+            cap = ncap;
         }
-        size_t n = fread(buf + len, 1, cap - len, fp);
-        len += n;
-        if (n == 0)
+        size_t got = fread(buf + n, 1, cap - n, fp);
+        n += got;
+        if (got == 0)
             break;
     }
-    int read_error = ferror(fp);
+    if (ferror(fp))
+        e = errno ? errno : EIO;
     fclose(fp);
-    if (!buf || read_error) {
-        const char *why = buf ? "I/O error" : "out of memory";
+    if (!buf || e || n > HD_PTX_MAX_INPUT) {
+        if (!buf)
+            snprintf(err, errlen, "%s: cannot read: out of memory", path);
+        else if (e)
+            snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
+        else
+            snprintf(err, errlen, "%s: cannot read: larger than %u MiB", path,
+                     HD_PTX_MAX_INPUT >> 20);
         free(buf);
-        if (err && errlen)
-            snprintf(err, errlen, "%s: cannot read: %s", path, why);
+        errno = !buf ? ENOMEM : e ? e : EFBIG;
         return NULL;
     }
+    *len = n;
+    return buf;
+}
+
+struct hd_module *hd_ptx_parse_file(const char *path, char *err, size_t errlen)
+{
+    char scratch[1];
+    if (!err || !errlen)
+        err = scratch, errlen = sizeof scratch;
+    size_t len = 0;
+    char *buf = hd_ptx_read_file(path, &len, err, errlen);
+    if (!buf)
+        return NULL;
     struct hd_module *m = hd_ptx_parse(buf, len, path, err, errlen);
     free(buf);
     return m;

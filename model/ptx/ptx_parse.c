@@ -255,6 +255,7 @@ static void parse_param_list(struct hd_ptx_parser *p, struct hd_var **arr, uint3
                              bool is_ret)
 {
     uint32_t cap = 0;
+    uint64_t end = 0; /* of the previous parameter: offsets follow the CUDA kernel ABI */
     hd_ptx_expect_punct(p, '(', "to open the parameter list");
     if (hd_ptx_accept_punct(p, ')'))
         return;
@@ -262,6 +263,10 @@ static void parse_param_list(struct hd_ptx_parser *p, struct hd_var **arr, uint3
         struct hd_ptx_token name;
         hd_ptx_reserve(p, (void **)arr, &cap, *n, sizeof **arr, HD_PTX_MAX_DECLS, "parameters");
         hd_ptx_parse_param(p, &(*arr)[*n], &name);
+        struct hd_var *v = &(*arr)[*n];
+        uint64_t a = v->align > 1 ? v->align : 1;
+        v->offset = (end + a - 1) / a * a; /* sizes are capped (HD_PTX_MAX_ARRAY): no overflow */
+        end = v->offset + v->size;
         int64_t val = is_ret ? -1 - (int64_t)*n : (int64_t)*n;
         int r = hd_ptx_symtab_put(&p->params_tab, (*arr)[*n].name, name.len, val);
         if (r == 0)

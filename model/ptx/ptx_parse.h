@@ -16,6 +16,10 @@ struct hd_module *hd_ptx_parse(const char *text, size_t len, const char *filenam
                                size_t errlen);
 /* Read and parse a file; I/O errors are reported as "file: cannot read: reason". */
 struct hd_module *hd_ptx_parse_file(const char *path, char *err, size_t errlen);
+/* Read a whole PTX file, at most HD_PTX_MAX_INPUT bytes (256 MiB). Returns the text (malloc'd,
+ * *len bytes, not NUL-terminated), or NULL with "file: reason" in err ("is a directory",
+ * "larger than 256 MiB", the errno text) and errno set. */
+char *hd_ptx_read_file(const char *path, size_t *len, char *err, size_t errlen);
 void hd_ptx_module_free(struct hd_module *m);
 
 /* Index of the function named `name` in m->funcs, or -1. */
