@@ -117,8 +117,9 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
             else if (strcmp(v, "large") == 0) c->size = HD_WL_LARGE;
             else return hd_cli_usage(cmd, "--size must be small, medium or large, not '%s'", v);
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--every", &v)) != 0) {
-            if (r < 0 || hd_config_parse_uint(v, &c->o.every) != 0)
-                return hd_cli_usage(cmd, "--every needs a cycle count");
+            if (r < 0 || hd_config_parse_uint(v, &c->o.every) != 0 || c->o.every == 0)
+                return hd_cli_usage(cmd, "--every needs a cycle count of at least 1 (0 would "
+                                         "sample nothing)");
         } else if (stats && a[0] == '-') {
             return hd_cli_usage(cmd, "unknown option '%s'", a);
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--blocks", &v)) != 0) {
@@ -231,6 +232,10 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
     int rc = hd_cli_config_resolve(cmd, &c->cfg, &cfg);
     if (rc != HD_CLI_OK)
         return rc;
+    for (unsigned k = cfg.gpu_num_sms; !c->o.sm_all && k < HD_COSIM_MAX_SMS; k++)
+        if (c->o.sms[k]) /* an SM the GPU does not have would check nothing */
+            return hd_cli_usage(cmd, "--sms: SM %u is outside the GPU (%u SMs: 0..%u)", k,
+                                cfg.gpu_num_sms, cfg.gpu_num_sms - 1);
     char err[1024];
     double model_secs = 0.0, secs = 0.0;
     if (c->bench) {
@@ -276,6 +281,14 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
                                          : hd_cli_fail(cmd, "%s: %s", w->name, err);
     if (st->roundtrip_errors)
         return hd_cli_fail(cmd, "%s: the round trip through the blocks changed registers", w->name);
+    if (c->o.rtl && st->rtl_cycles == 0) /* no vacuous pass */
+        return hd_cli_fail(cmd, "%s: compared nothing: 0 block cycles against the RTL (fewer "
+                                "cycles than --every %" PRIu64 ", or --sms names no busy SM)",
+                           w->name, c->o.every);
+    if (!c->o.rtl && st->samples == 0 && st->tb_points == 0)
+        return hd_cli_fail(cmd, "%s: measured nothing: no context sample and no barrier point "
+                                "(the run is shorter than --every %" PRIu64 ")",
+                           w->name, c->o.every);
     return HD_CLI_OK;
 }
 
