@@ -10,10 +10,14 @@
 #
 # Required: build-essential cmake (gcc, make); verilator libsystemc-dev yosys zlib1g-dev (the RTL
 # blocks: co-simulation, SystemC testbenches, lint, port check, synthesis); opensta
-# qflow-tech-osu018 (synth/run.sh: timing, the osu018 standard cells). Optional: clang libclang-rt-14-dev (the libFuzzer
+# qflow-tech-osu018 (synth/run.sh: timing, the osu018 standard cells); python3-matplotlib
+# (experiments/sweep.py: figures). Optional: clang libclang-rt-14-dev (the libFuzzer
 # run in scripts/test.sh). Later issues add verilator, SystemC, yosys, ... to the lists below.
+# --with-slurm also installs slurm-wlm and munge (the slurm backend of experiments/sweep.py and
+# its test, which starts a private one-node cluster: tests/sweep/slurm-localhost.sh).
 #
-# Usage: scripts/setup.sh [--install-only | --no-install] [--build-dir DIR] [--build-type TYPE]
+# Usage: scripts/setup.sh [--install-only | --no-install] [--with-slurm] [--build-dir DIR]
+#                         [--build-type TYPE]
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,17 +26,19 @@ build_type=Release
 do_install=1
 do_build=1
 
-required_pkgs=(build-essential cmake verilator libsystemc-dev yosys zlib1g-dev opensta qflow-tech-osu018)
+required_pkgs=(build-essential cmake verilator libsystemc-dev yosys zlib1g-dev opensta qflow-tech-osu018
+               python3-matplotlib)
 optional_pkgs=(clang libclang-rt-14-dev)
 
 usage() {
-    sed -n '3,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '3,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
     case "$1" in
         --install-only) do_build=0 ;;
         --no-install) do_install=0 ;;
+        --with-slurm) required_pkgs+=(slurm-wlm munge) ;;
         --build-dir) shift; build="${1:?--build-dir needs a directory}" ;;
         --build-type) shift; build_type="${1:?--build-type needs a CMake build type}" ;;
         -h|--help) usage; exit 0 ;;

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: MIT
+"""The local backend: N worker threads, each running one point at a time as one heddle
+process (the threads only wait on their process, so N processes keep N cores busy). Records
+are yielded to the runner, which stores them, as each point finishes. On interruption the
+points still running are killed and nothing more is yielded."""
+
+import os
+import signal
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, FIRST_COMPLETED, wait
+
+from .point import run_point
+
+
+def default_workers():
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+class LocalBackend:
+    name = "local"
+
+    def __init__(self, heddle_path, root, workers, timeout):
+        self.heddle_path, self.root = heddle_path, root
+        self.workers, self.timeout = workers, timeout
+        self._stop = threading.Event()
+        self._live = set()          # heddle processes running now
+
+    def describe(self):
+        return f"{self.workers} workers"
+
+    def _one(self, key, point):
+        if self._stop.is_set():
+            return key, None, 0.0
+        t0 = time.perf_counter()
+        rec = run_point(self.heddle_path, self.root, key, point.argv, self.timeout,
+                        live=self._live)
+        return key, rec, time.perf_counter() - t0
+
+    def execute(self, items):
+        """Run (key, point) items; yield (key, record, runner seconds) as they finish."""
+        pool = ThreadPoolExecutor(max_workers=self.workers)
+        try:
+            pending = {pool.submit(self._one, k, p) for k, p in items}
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in sorted(finished, key=lambda f: f.result()[0]):
+                    key, rec, secs = f.result()
+                    if rec is not None and not self._stop.is_set():
+                        yield key, rec, secs
+        finally:
+            self._stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def interrupt(self):
+        self._stop.set()
+        for proc in list(self._live):
+            try:
+                proc.send_signal(signal.SIGTERM)
+            except OSError:
+                pass

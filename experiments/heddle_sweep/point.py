@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: MIT
+"""One point of a sweep: one `heddle` process, run from the repository root with its report
+written to a private temporary file, and what it left: exit status, a message when it failed,
+wall and CPU seconds and peak RSS of the process (wait4's rusage), the statistics report, the
+summary on stdout, and the SHA-256 of the canonical result (heddle.canonical_result). Both
+backends call run_point, so the same point gives the same record wherever it runs.
+
+Status: ok (exit 0, verified); failed (heddle exited non-zero: its own, deterministic answer,
+kept and not rerun); error (no answer from heddle: killed by a signal, timed out, interrupted,
+could not start; rerun by the next sweep)."""
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+
+from .heddle import canonical_result
+
+RESULT_FIELDS = ("key", "status", "exit_code", "message", "wall_s", "cpu_s", "peak_rss_kb",
+                 "stats", "stdout", "result_sha", "host")
+MAX_TEXT = 4 << 20          # stdout kept per point (bytes); larger is cut, and says so
+
+
+def _tail(text, lines=6):
+    out = [l for l in text.splitlines() if l.strip()]
+    return "\n".join(out[-lines:])
+
+
+def _read(path, limit=None):
+    try:
+        with open(path, "rb") as f:
+            data = f.read() if limit is None else f.read(limit + 1)
+    except OSError:
+        return ""
+    text = data.decode("utf-8", "replace")
+    if limit is not None and len(data) > limit:
+        text = text[:limit] + "\n[... cut at %d bytes by the sweep runner]\n" % limit
+    return text
+
+
+def run_point(heddle_path, root, key, argv, timeout=0.0, live=None):
+    """Run `heddle ARGV --stats TMP` in `root`; return the point's record (a dict). `live`, a
+    set, holds the process while it runs (so that an interrupted runner can stop it)."""
+    tmp = tempfile.mkdtemp(prefix="hd-sweep-")
+    rec = {"key": key, "host": os.uname().nodename}
+    try:
+        stats_path = os.path.join(tmp, "stats.json")
+        out_path, err_path = os.path.join(tmp, "out"), os.path.join(tmp, "err")
+        cmd = [heddle_path, *argv, "--stats", stats_path]
+        timed_out = threading.Event()
+        t0 = time.perf_counter()
+        try:
+            with open(out_path, "wb") as fo, open(err_path, "wb") as fe:
+                proc = subprocess.Popen(cmd, cwd=root, stdin=subprocess.DEVNULL, stdout=fo,
+                                        stderr=fe)
+        except OSError as e:
+            rec.update(status="error", exit_code=None, message=f"cannot start heddle: {e}",
+                       wall_s=0.0, cpu_s=0.0, peak_rss_kb=0, stats="", stdout="",
+                       result_sha="")
+            return rec
+        if live is not None:
+            live.add(proc)
+        timer = None
+        if timeout > 0:
+            def expire():
+                timed_out.set()
+                try:
+                    proc.send_signal(signal.SIGKILL)
+                except OSError:
+                    pass
+            timer = threading.Timer(timeout, expire)
+            timer.start()
+        while True:
+            try:
+                _, status, ru = os.wait4(proc.pid, 0)
+                break
+            except InterruptedError:
+                continue
+        wall = time.perf_counter() - t0
+        if live is not None:
+            live.discard(proc)
+        if timer:
+            timer.cancel()
+        code = os.waitstatus_to_exitcode(status)
+        proc.returncode = code           # reaped here: keep Popen from waiting again
+        stdout, stderr = _read(out_path, MAX_TEXT), _read(err_path, MAX_TEXT)
+        stats = _read(stats_path)
+        rec.update(exit_code=code, wall_s=round(wall, 6),
+                   cpu_s=round(ru.ru_utime + ru.ru_stime, 6), peak_rss_kb=ru.ru_maxrss,
+                   stats=stats, stdout=stdout)
+        if timed_out.is_set():
+            rec.update(status="error", message=f"timed out after {timeout:g} s (killed)")
+        elif code < 0:
+            rec.update(status="error", message=f"killed by signal {-code} "
+                       f"({signal.Signals(-code).name})\n{_tail(stderr)}".rstrip())
+        elif code == 130:
+            rec.update(status="error", message=f"interrupted (exit 130)\n{_tail(stderr)}")
+        elif code != 0:
+            rec.update(status="failed",
+                       message=f"exit {code}: {_tail(stderr) or _tail(stdout)}")
+        else:
+            rec.update(status="ok", message="")
+        rec["result_sha"] = hashlib.sha256(
+            canonical_result(stats, stdout).encode()).hexdigest()
+        return rec
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def write_record(path, rec):
+    """Write a record as JSON atomically (the Slurm tasks' results directory)."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        json.dump(rec, f, sort_keys=True)
+    os.replace(tmp, path)

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: MIT
+# The sweep runner (experiments/sweep.py, experiments/heddle_sweep/): tests/sweep/check.py, one
+# subcommand per test, each in seconds on small workloads (label sweep):
+# - sweep_errors: bad sweep files get exit 2 and a FILE:LINE error before anything runs;
+# - sweep_local: 3 workloads x 3 configurations x 2 schedulers with 2 workers, killed part way,
+#   rerun runs exactly the missing points; --csv;
+# - sweep_failure: a bad --set value is recorded with heddle's message; the sweep exits 1;
+# - sweep_slurm: the same grid as a Slurm job array on a private one-node cluster that the test
+#   starts and stops (tests/sweep/slurm-localhost.sh), results byte-identical to the local
+#   backend's; SKIPPED with the reason printed when Slurm cannot run here (not installed:
+#   scripts/setup.sh --with-slurm; not root; a daemon does not start);
+# - sweep_baselines: the memory-baselines report and PNGs from a small sweep;
+# - sweep_python_syntax: every module compiles.
+# The system python3 is preferred: Debian's python3-matplotlib lives there.
+
+find_program(HD_SWEEP_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT HD_SWEEP_PYTHON)
+  find_program(HD_SWEEP_PYTHON NAMES python3)
+endif()
+
+if(HD_SWEEP_PYTHON AND TARGET heddle)
+  foreach(t errors local failure slurm baselines)
+    add_test(NAME sweep_${t}
+             COMMAND ${HD_SWEEP_PYTHON} ${CMAKE_SOURCE_DIR}/tests/sweep/check.py ${t}
+                     $<TARGET_FILE:heddle>
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(sweep_${t} PROPERTIES LABELS "sweep;experiments" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "PASS sweep ${t}")
+  endforeach()
+  set_tests_properties(sweep_slurm PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+  file(GLOB hd_sweep_py CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/experiments/*.py
+       ${CMAKE_SOURCE_DIR}/experiments/heddle_sweep/*.py ${CMAKE_SOURCE_DIR}/tests/sweep/*.py)
+  add_test(NAME sweep_python_syntax
+           COMMAND ${HD_SWEEP_PYTHON} -c
+                   "import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]"
+                   ${hd_sweep_py})
+  set_tests_properties(sweep_python_syntax PROPERTIES LABELS "sweep;experiments" TIMEOUT 60)
+endif()
