@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT
  * cli_gpu.c - effective configuration (defaults + --config + --set) and GPU creation for the
- * `heddle` commands; see cli_gpu.h for why overrides travel through a temporary file.
+ * `heddle` commands; see cli_gpu.h for why overrides travel through a temporary file. The
+ * effective configuration is checked by hd_rt_config_check, the same function hd_gpu_create
+ * uses, so `heddle config` accepts exactly what a run accepts.
  */
 #include "cli_gpu.h"
 
 #include "cli_util.h"
+#include "rt_config.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +49,10 @@ int hd_cli_config_resolve(const char *cmd, const struct hd_cli_config *c, struct
         if (hd_config_set(out, key, eq + 1, err, sizeof err) != 0)
             return hd_cli_usage(cmd, "--set %s: %s", s, err);
     }
-    if (hd_config_validate(out, err, sizeof err) != 0)
-        return hd_cli_fail(cmd, "%s%s%s", c->path ? c->path : "", c->path ? ": " : "", err);
+    char what[256];
+    hd_cli_config_describe(c, what, sizeof what);
+    if (hd_rt_config_check(out, what, err, sizeof err) != 0) /* exactly as a run checks */
+        return hd_cli_fail(cmd, "%s", err);
     return HD_CLI_OK;
 }
 

@@ -10,7 +10,7 @@
 #include "rt_client.h"
 
 #include "func_status.h"
-#include "mem_params.h"
+#include "rt_config.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -53,29 +53,11 @@ struct hd_gpu *hd_gpu_create(const char *config_path, char *err, size_t errlen)
         }
     } else {
         hd_config_defaults(&gpu->cfg);
-        if (hd_config_validate(&gpu->cfg, err, errlen) != 0) {
-            free(gpu);
-            return NULL;
-        }
     }
     const struct hd_config *c = &gpu->cfg;
-    if (c->gpu_warp_size != 32) {
-        snprintf(err, errlen, "%s: gpu.warp_size = %u: PTX semantics need 32",
-                 config_path ? config_path : "default configuration", c->gpu_warp_size);
+    if (hd_rt_config_check(c, config_path, err, errlen) != 0) { /* as `heddle config` does */
         free(gpu);
         return NULL;
-    }
-    if (c->mem_model == HD_MEMMODEL_FULL) { /* the memory system's cross-key rules, now */
-        struct hd_mem_params *mp = malloc(sizeof *mp);
-        char why[256] = "";
-        if (!mp || hd_mem_params_init(c, mp, why, sizeof why) != 0) {
-            snprintf(err, errlen, "%s: %s", config_path ? config_path : "default configuration",
-                     mp ? why : "host out of memory");
-            free(mp);
-            free(gpu);
-            return NULL;
-        }
-        free(mp);
     }
     gpu->params.num_sms = c->gpu_num_sms;
     gpu->params.max_warps_per_sm = c->sm_max_threads / c->gpu_warp_size;

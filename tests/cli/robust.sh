@@ -151,6 +151,36 @@ mix_stats_json)
     ;;
 # }====
 
+# {==== no vacuous pass; `config` validates exactly as `run` ====
+cosim_every_zero)
+    expect 2 "--every needs a cycle count of at least 1" "$heddle" regpat-stats vecadd --every 0
+    expect 2 "--every needs a cycle count of at least 1" \
+        "$heddle" cosim --blocks regpat vecadd --every 0
+    ;;
+cosim_sms_outside)
+    expect 2 "--sms: SM 99 is outside the GPU \\(15 SMs" \
+        "$heddle" cosim --blocks regpat vecadd --sms 99
+    ;;
+stats_measured_nothing)
+    expect 1 "vecadd: measured nothing" "$heddle" regpat-stats vecadd --every 100000000
+    ;;
+config_like_run)
+    # each setting: `config` and `run` both reject it, with the same message, on stderr
+    for s in pipeline.ldst_segment_bytes=33 l1d.line=100 'addrmap.bank_bits="8 8 8"' \
+             dram.bank_groups=3; do
+        "$heddle" config --set "$s" >/dev/null 2>c.err
+        rc_c=$?
+        "$heddle" run vecadd --quiet --set "$s" >/dev/null 2>r.err
+        rc_r=$?
+        cat c.err r.err
+        [ "$rc_c" = 1 ] && [ "$rc_r" = 1 ] || fail "$s: config exit $rc_c, run exit $rc_r"
+        grep -q "key '" r.err || fail "$s: run's error does not name the key on stderr"
+        [ "$(sed 's/^heddle config: //' c.err)" = "$(sed 's/^heddle run: //' r.err)" ] ||
+            fail "$s: config and run disagree"
+    done
+    ;;
+# }====
+
 # {==== messages ====
 stats_is_dir)
     mkdir d
