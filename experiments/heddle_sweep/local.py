@@ -5,7 +5,9 @@ are yielded to the runner, which stores them, as each point finishes. On interru
 points still running are killed and nothing more is yielded."""
 
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, FIRST_COMPLETED, wait
@@ -28,6 +30,8 @@ class LocalBackend:
         self.workers, self.timeout = workers, timeout
         self._stop = threading.Event()
         self._live = set()          # heddle processes running now
+        self._tls = threading.local()   # each worker's scratch directory
+        self._scratch = []
 
     def describe(self):
         return f"{self.workers} workers"
@@ -36,8 +40,11 @@ class LocalBackend:
         if self._stop.is_set():
             return key, None, 0.0
         t0 = time.perf_counter()
+        if not hasattr(self._tls, "scratch"):
+            self._tls.scratch = tempfile.mkdtemp(prefix="hd-sweep-")
+            self._scratch.append(self._tls.scratch)
         rec = run_point(self.heddle_path, self.root, key, point.argv, self.timeout,
-                        live=self._live)
+                        live=self._live, scratch=self._tls.scratch)
         return key, rec, time.perf_counter() - t0
 
     def execute(self, items):
@@ -54,6 +61,8 @@ class LocalBackend:
         finally:
             self._stop.set()
             pool.shutdown(wait=True, cancel_futures=True)
+            for d in self._scratch:
+                shutil.rmtree(d, ignore_errors=True)
 
     def interrupt(self):
         self._stop.set()

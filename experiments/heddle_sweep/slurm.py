@@ -14,6 +14,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 from . import SweepError
@@ -160,12 +161,22 @@ def task_main(workdir, task_id):
         print(f"sweep.py --slurm-task: {workdir}: {e}", file=sys.stderr)
         return 2
     chunk = job["chunk"]
-    for key, argv in job["points"][tid * chunk:(tid + 1) * chunk]:
+    scratch = tempfile.mkdtemp(prefix="hd-sweep-task-")
+    try:
+        return _task_points(workdir, job, job["points"][tid * chunk:(tid + 1) * chunk],
+                            scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _task_points(workdir, job, points, scratch):
+    for key, argv in points:
         out = os.path.join(workdir, "results", key + ".json")
         if os.path.exists(out):
             continue
         t0 = time.perf_counter()
-        rec = run_point(job["heddle"], job["root"], key, argv, job["timeout"])
+        rec = run_point(job["heddle"], job["root"], key, argv, job["timeout"],
+                        scratch=scratch)
         rec["runner_s"] = time.perf_counter() - t0
         write_record(out, rec)
         print(f"{key[:16]} {rec['status']} {rec.get('wall_s') or 0:.3f} s "

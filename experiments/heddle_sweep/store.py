@@ -74,6 +74,9 @@ class Store:
         os.makedirs(d, exist_ok=True)
         self.db = sqlite3.connect(path, timeout=30)
         self.db.execute("PRAGMA journal_mode=WAL")
+        # a commit survives the runner being killed (the resume case); only a power cut
+        # may lose the last points, which the next run then reruns
+        self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
         self.db.commit()
 
