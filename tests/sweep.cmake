@@ -10,6 +10,7 @@
 #   backend's; SKIPPED with the reason printed when Slurm cannot run here (not installed:
 #   scripts/setup.sh --with-slurm; not root; a daemon does not start);
 # - sweep_baselines: the memory-baselines report and PNGs from a small sweep;
+# - sweep_file_<NAME>: every experiments/*.toml is a valid sweep for this binary (--dry-run);
 # - sweep_python_syntax: every module compiles.
 # The system python3 is preferred: Debian's python3-matplotlib lives there.
 
@@ -28,6 +29,17 @@ if(HD_SWEEP_PYTHON AND TARGET heddle)
                          PASS_REGULAR_EXPRESSION "PASS sweep ${t}")
   endforeach()
   set_tests_properties(sweep_slurm PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+  # the committed experiments' sweep files are valid against this binary (nothing runs)
+  file(GLOB hd_sweep_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/experiments/*.toml)
+  foreach(f ${hd_sweep_files})
+    get_filename_component(n ${f} NAME_WE)
+    add_test(NAME sweep_file_${n}
+             COMMAND ${HD_SWEEP_PYTHON} ${CMAKE_SOURCE_DIR}/experiments/sweep.py ${f} --dry-run
+                     --heddle $<TARGET_FILE:heddle>
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(sweep_file_${n} PROPERTIES LABELS "sweep;experiments" TIMEOUT 60
+                         PASS_REGULAR_EXPRESSION "^# [^\n]*: [0-9]+ points")
+  endforeach()
   file(GLOB hd_sweep_py CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/experiments/*.py
        ${CMAKE_SOURCE_DIR}/experiments/heddle_sweep/*.py ${CMAKE_SOURCE_DIR}/tests/sweep/*.py)
   add_test(NAME sweep_python_syntax

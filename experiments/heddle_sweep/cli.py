@@ -5,12 +5,13 @@ import argparse
 import importlib.util
 import os
 import sys
+import traceback
 
 from . import SweepError, spec
 from .heddle import Heddle
 from .local import LocalBackend, default_workers
 from .report import Context
-from .runner import EXIT_FAILED, EXIT_OK, EXIT_USAGE, point_key, run
+from .runner import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, point_key, run
 from .store import Store, tidy, write_csv
 
 USAGE_EPILOG = """\
@@ -83,6 +84,8 @@ def main(argv, root):
                 print(f"{point_key(p, identity)[:16]}  heddle {' '.join(p.argv)}")
             return EXIT_OK
         if a.csv:
+            if not os.path.exists(db):
+                raise SweepError(f"no results store at {db}: run the sweep first (or --db)")
             keys = [point_key(p, heddle.identity()) for p in sweep.points]
             st = Store(db)
             try:
@@ -100,13 +103,21 @@ def main(argv, root):
                 backend = SlurmBackend(heddle.path, root, sweep, a, out)
             status, _ = run(sweep, heddle, db, backend, a.retry_failed)
         if sweep.analysis and not a.no_report and status == EXIT_OK:
-            analyse(sweep, heddle, db, out, root)
+            if a.report_only and not os.path.exists(db):
+                raise SweepError(f"no results store at {db}: run the sweep first (or --db)")
+            status = analyse(sweep, heddle, db, out, root)
         elif sweep.analysis and status == EXIT_FAILED:
             print(f"{sweep.name}: report not written: some points are not ok", file=sys.stderr)
         return status
     except SweepError as e:
         print(f"sweep.py: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("sweep.py: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:         # stdout closed by a pager or head: nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 def analyse(sweep, heddle, db, out, root):
@@ -122,7 +133,15 @@ def analyse(sweep, heddle, db, out, root):
     try:
         ctx = Context(sweep, st, keys, out, root, heddle.identity())
         mod.report(ctx)
+    except SweepError:
+        raise
+    except Exception:
+        traceback.print_exc()
+        print(f"{sweep.name}: the report failed: {sweep.analysis} raised the error above",
+              file=sys.stderr)
+        return EXIT_FAILED
     finally:
         st.close()
     for f in ctx.written:
         print(f"{sweep.name}: written {os.path.relpath(f, os.getcwd())}", file=sys.stderr)
+    return EXIT_OK

@@ -143,6 +143,12 @@ def load(path, heddle, root):
             raise loc.error(loc.key("", k) if not isinstance(doc[k], dict) else
                             loc.table(k)[0], f"unknown table or key '{k}' (expected [sweep], "
                             "[defaults], [[grid]], [collect])")
+    for k in ("sweep", "defaults", "collect"):
+        if k in doc and not isinstance(doc[k], dict):
+            raise loc.error(loc.key("", k), f"'{k}' must be a table ([{k}])")
+    if "grid" in doc and not (isinstance(doc["grid"], dict) or (
+            isinstance(doc["grid"], list) and all(isinstance(g, dict) for g in doc["grid"]))):
+        raise loc.error(loc.key("", "grid"), "'grid' must be tables ([[grid]])")
     meta = doc.get("sweep", {})
     for k in meta:
         if k not in SWEEP_KEYS:

@@ -115,6 +115,12 @@ BAD = [
     ("collect.toml", '[[grid]]\nworkload = "vecadd"\n[collect]\ncycles = "timing..x"\n',
      r":4: \[collect\] cycles must be a dotted path"),
     ("empty.toml", '[sweep]\nname = "x"\n', r":1: no \[\[grid\]\] table"),
+    ("scalar.toml", 'x = 1\nsweep = 3\n[[grid]]\nworkload = "vecadd"\n',
+     r":1: unknown table or key 'x'"),
+    ("type.toml", 'sweep = 3\n[[grid]]\nworkload = "vecadd"\n',
+     r":1: 'sweep' must be a table"),
+    ("mix.toml", '[sweep]\nquiet = true\n[[grid]]\nmix = ["sgemm+vecadd", "a+b"]\n',
+     r":4: unknown mix .*'a\+b'"),
 ]
 
 
