@@ -16,6 +16,15 @@
  * orders: dominance (reverse post-order of blocks, first write; optimal for SSA-like code) and
  * smallest-last by weighted degree (Matula-Beck bucket queue). The smaller span wins, ties to the
  * dominance order. Cost: linear in PCs x live registers plus edges.
+ *
+ * Bound: the edges grow with the square of the registers live at once (20,000 live registers
+ * made 200 M pairs, 6.4 GB). Past HD_RA_MAX_PAIRS collected pairs (64 MiB of pairs, as much
+ * again for the adjacency arrays) the graph is dropped and the class is colored as an interval
+ * graph instead: each register's hull (first to last PC where it is live, written or read in a
+ * register) is swept in PC order, lowest free aligned position first. Hulls that share no PC
+ * never share a position and any two registers live together share a PC, so the result is as
+ * safe as the graph's (the checker verifies both); it is exact for straight-line code and may
+ * use more positions across loops. Memory O(registers + PCs), time O(PCs x live words).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,16 +35,24 @@ static inline void bit_set64(uint64_t *r, uint32_t i) { r[i >> 6] |= 1ull << (i 
 static inline bool bit_test64(const uint64_t *r, uint32_t i) { return (r[i >> 6] >> (i & 63)) & 1u; }
 
 /* {==== Interference graph ==== */
+#ifndef HD_RA_MAX_PAIRS /* (a test build may lower it to exercise the fallback) */
+#define HD_RA_MAX_PAIRS ((size_t)8 << 20) /* pairs collected before the interval fallback */
+#endif
+
 struct pairs {
     uint32_t *v;
     size_t n, cap;
-    bool oom;
+    bool oom, over; /* over: more than HD_RA_MAX_PAIRS pairs (no graph) */
 };
 
 static void pair_add(struct pairs *p, uint32_t a, uint32_t b)
 {
-    if (a == b || p->oom)
+    if (a == b || p->oom || p->over)
         return;
+    if (p->n >= 2 * HD_RA_MAX_PAIRS) {
+        p->over = true;
+        return;
+    }
     if (p->n + 2 > p->cap) {
         size_t cap = p->cap ? 2 * p->cap : 1024;
         uint32_t *nv = realloc(p->v, cap * sizeof(uint32_t));
@@ -69,7 +86,7 @@ static void collect(const struct hd_ra_ctx *x, enum hd_rclass c, struct pairs *p
 {
     const struct hd_liveness *lv = x->lv;
     *max_words = 0;
-    for (uint32_t pc = 0; pc < lv->ninstrs; pc++) {
+    for (uint32_t pc = 0; pc < lv->ninstrs && !p->over && !p->oom; pc++) {
         uint32_t nd, wo = 0, wi = 0;
         const int32_t *d = hd_liveness_defs(lv, pc, &nd);
         uint32_t n = row_regs(x, c, hd_liveness_out_row(lv, pc, c), buf, &wo);
@@ -127,6 +144,7 @@ static void graph_free(struct graph *g)
     free(g->off), free(g->adj);
 }
 
+/* 0, 1 when the graph would exceed HD_RA_MAX_PAIRS (nothing built), -1 out of memory */
 static int graph_build(const struct hd_ra_ctx *x, enum hd_rclass c, struct graph *g,
                        uint32_t *max_words)
 {
@@ -141,7 +159,9 @@ static int graph_build(const struct hd_ra_ctx *x, enum hd_rclass c, struct graph
     if (!buf || !cur || !g->off)
         goto done;
     collect(x, c, &p, buf, max_words);
-    if (p.oom)
+    if (p.over)
+        rc = 1;
+    if (p.oom || p.over)
         goto done;
     for (size_t k = 0; k < p.n; k++)
         g->off[p.v[k] + 1]++;
@@ -317,6 +337,164 @@ static uint32_t color_greedy(const struct graph *g, const uint8_t *words, const 
     return span;
 }
 
+/* Interval coloring, for graphs above HD_RA_MAX_PAIRS. */
+static void hull_one(uint32_t r, uint32_t pc, uint32_t *lo, uint32_t *hi)
+{
+    lo[r] = pc < lo[r] ? pc : lo[r];
+    hi[r] = pc > hi[r] || hi[r] == UINT32_MAX ? pc : hi[r];
+}
+
+/* One live row at pc, against the previous row of the same kind (prev, updated): the words of
+ * whole-range registers it holds (*words, kept incrementally from the bits that changed) and
+ * the first PC of each register not seen before (`seen`, updated). Word operations plus the
+ * changed bits: O(stride) per PC for code whose live set changes little per instruction. */
+static void hull_row(const struct hd_ra_ctx *x, enum hd_rclass c, const uint64_t *row,
+                     uint64_t *prev, uint64_t *seen, uint32_t pc, uint32_t *lo, int64_t *words)
+{
+    const struct hd_liveness *lv = x->lv;
+    for (uint32_t w = 0; w < lv->stride[c]; w++) {
+        for (uint64_t b = row[w] ^ prev[w]; b; b &= b - 1) {
+            uint32_t bit = (uint32_t)__builtin_ctzll(b);
+            uint32_t r = lv->reg_of[c][(w << 6) | bit];
+            if (x->kind[r] == HD_RA_REG)
+                *words += (row[w] >> bit & 1) ? lv->words[r] : -(int64_t)lv->words[r];
+        }
+        prev[w] = row[w];
+        for (uint64_t b = row[w] & ~seen[w]; b; b &= b - 1) {
+            uint32_t r = lv->reg_of[c][(w << 6) | (uint32_t)__builtin_ctzll(b)];
+            if (x->kind[r] == HD_RA_REG && pc < lo[r]) /* hi: from the backward pass */
+                lo[r] = pc;
+        }
+        seen[w] |= row[w];
+    }
+}
+
+/* The last PC of each register in a row not seen yet in the backward pass. */
+static void hull_row_back(const struct hd_ra_ctx *x, enum hd_rclass c, const uint64_t *row,
+                          uint64_t *seen, uint32_t pc, uint32_t *hi)
+{
+    const struct hd_liveness *lv = x->lv;
+    for (uint32_t w = 0; w < lv->stride[c]; w++) {
+        for (uint64_t b = row[w] & ~seen[w]; b; b &= b - 1) {
+            uint32_t r = lv->reg_of[c][(w << 6) | (uint32_t)__builtin_ctzll(b)];
+            if (x->kind[r] == HD_RA_REG && (hi[r] == UINT32_MAX || pc > hi[r]))
+                hi[r] = pc;
+        }
+        seen[w] |= row[w];
+    }
+}
+
+/* Each register's hull [lo, hi] (UINT32_MAX: none) and the pressure bound *max_words.
+ * Returns 0, or -1 when out of memory. */
+static int hulls(const struct hd_ra_ctx *x, enum hd_rclass c, uint32_t *lo, uint32_t *hi,
+                 uint32_t *max_words)
+{
+    const struct hd_liveness *lv = x->lv;
+    size_t st = lv->stride[c] ? lv->stride[c] : 1;
+    uint64_t *buf = calloc(3 * st, sizeof(uint64_t));
+    if (!buf)
+        return -1;
+    uint64_t *prev_in = buf, *prev_out = buf + st, *seen = buf + 2 * st;
+    int64_t win = 0, wout = 0;
+    *max_words = 0;
+    for (uint32_t pc = 0; pc < lv->ninstrs; pc++) {
+        uint32_t nd;
+        hull_row(x, c, hd_liveness_out_row(lv, pc, c), prev_out, seen, pc, lo, &wout);
+        hull_row(x, c, hd_liveness_in_row(lv, pc, c), prev_in, seen, pc, lo, &win);
+        int64_t wo = wout;
+        const int32_t *d = hd_liveness_defs(lv, pc, &nd);
+        for (uint32_t k = 0; k < nd; k++) {
+            uint32_t v = (uint32_t)d[k];
+            if (lv->rclass[v] != c || x->kind[v] != HD_RA_REG)
+                continue;
+            bool dup = false;
+            for (uint32_t j = 0; j < k; j++)
+                dup |= d[j] == d[k];
+            if (!dup && !hd_liveness_live_out(lv, pc, v))
+                wo += lv->words[v]; /* a dead write still lands somewhere */
+            hull_one(v, pc, lo, hi);
+        }
+        const uint32_t *rd = x->rr_regs + x->rr_off[pc];
+        for (uint32_t k = 0; k < x->rr_off[pc + 1] - x->rr_off[pc]; k++)
+            if (lv->rclass[rd[k]] == c)
+                hull_one(rd[k], pc, lo, hi);
+        *max_words = wo > (int64_t)*max_words ? (uint32_t)wo : *max_words;
+        *max_words = win > (int64_t)*max_words ? (uint32_t)win : *max_words;
+    }
+    memset(seen, 0, st * sizeof(uint64_t));
+    for (uint32_t pc = lv->ninstrs; pc-- > 0;) {
+        hull_row_back(x, c, hd_liveness_out_row(lv, pc, c), seen, pc, hi);
+        hull_row_back(x, c, hd_liveness_in_row(lv, pc, c), seen, pc, hi);
+    }
+    free(buf);
+    return 0;
+}
+
+/* Color the n nodes (of `nodes`) by a sweep over their hulls; returns the span or -1. */
+static int64_t color_intervals(const struct hd_ra_ctx *x, enum hd_rclass c, const uint32_t *nodes,
+                               uint32_t n, uint32_t total, int32_t reserved, int32_t *color,
+                               uint32_t *max_words)
+{
+    const struct hd_liveness *lv = x->lv;
+    size_t nr = lv->nregs ? lv->nregs : 1, ni = (size_t)lv->ninstrs + 1;
+    uint32_t *lo = malloc(nr * sizeof(uint32_t)), *hi = malloc(nr * sizeof(uint32_t));
+    uint32_t *start = calloc(ni + 1, sizeof(uint32_t)), *by_start = malloc((n ? n : 1) * 4u);
+    uint32_t *end = calloc(ni + 1, sizeof(uint32_t)), *by_end = malloc((n ? n : 1) * 4u);
+    size_t nw = ((size_t)4 * total + (reserved >= 0 ? (size_t)reserved : 0) + 72) / 64;
+    uint64_t *used = calloc(nw, sizeof(uint64_t));
+    int64_t span = -1;
+    if (!lo || !hi || !start || !by_start || !end || !by_end || !used)
+        goto done;
+    for (size_t r = 0; r < nr; r++)
+        lo[r] = hi[r] = UINT32_MAX;
+    if (hulls(x, c, lo, hi, max_words) != 0)
+        goto done;
+    for (uint32_t i = 0; i < n; i++) { /* a node never live (no PC) gets PC 0 */
+        uint32_t v = nodes[i];
+        if (lo[v] == UINT32_MAX)
+            lo[v] = hi[v] = 0;
+        start[lo[v] + 1]++, end[hi[v] + 1]++;
+    }
+    for (size_t k = 0; k < ni; k++)
+        start[k + 1] += start[k], end[k + 1] += end[k];
+    for (uint32_t i = 0; i < n; i++) { /* counting sort by start and by end */
+        by_start[start[lo[nodes[i]]]++] = nodes[i];
+        by_end[end[hi[nodes[i]]]++] = nodes[i];
+    }
+    if (reserved >= 0)
+        bit_set64(used, (uint32_t)reserved);
+    uint32_t s = 0, e = 0, top = reserved >= 0 ? (uint32_t)reserved + 1 : 0;
+    for (uint32_t pc = 0; pc < lv->ninstrs && s < n; pc++) {
+        for (; e < n && hi[by_end[e]] < pc; e++) { /* release hulls that ended */
+            uint32_t v = by_end[e];
+            for (uint32_t j = 0; j < lv->words[v]; j++)
+                used[((uint32_t)color[v] + j) >> 6] &= ~(1ull << (((uint32_t)color[v] + j) & 63));
+        }
+        for (; s < n && lo[by_start[s]] == pc; s++) {
+            uint32_t v = by_start[s], w = lv->words[v], base = 0;
+            for (;; base += w) {
+                if (used[base >> 6] == ~0ull && w <= 64) { /* a full word: skip it */
+                    base = ((base >> 6) + 1) * 64 - w;
+                    continue;
+                }
+                uint32_t j = 0;
+                while (j < w && !bit_test64(used, base + j))
+                    j++;
+                if (j == w)
+                    break;
+            }
+            color[v] = (int32_t)base;
+            for (uint32_t j = 0; j < w; j++)
+                bit_set64(used, base + j);
+            top = base + w > top ? base + w : top;
+        }
+    }
+    span = top;
+done:
+    free(lo), free(hi), free(start), free(by_start), free(end), free(by_end), free(used);
+    return span;
+}
+
 int64_t hd_ra_color_class(const struct hd_ra_ctx *x, enum hd_rclass c, int32_t reserved,
                           int32_t *color, uint32_t *max_words)
 {
@@ -328,11 +506,16 @@ int64_t hd_ra_color_class(const struct hd_ra_ctx *x, enum hd_rclass c, int32_t r
     uint8_t *placed = malloc(nr);
     uint64_t *forb = NULL;
     int64_t span = -1;
-    if (!oa || !ob || !cb || !placed || graph_build(x, c, &g, max_words))
+    int built = -1;
+    if (!oa || !ob || !cb || !placed || (built = graph_build(x, c, &g, max_words)) < 0)
         goto done;
     n = order_dominance(x, c, oa, placed);
     for (uint32_t i = 0; i < n; i++)
         total += lv->words[oa[i]];
+    if (built == 1) { /* too many edges: interval coloring, linear memory */
+        span = color_intervals(x, c, oa, n, total, reserved, color, max_words);
+        goto done;
+    }
     /* a free aligned slot always exists below 4 x (all words + 1) + the reserved register */
     forb = calloc(((size_t)4 * total + (reserved >= 0 ? (size_t)reserved : 0) + 72) / 64,
                   sizeof(uint64_t));

@@ -27,6 +27,30 @@ expect() {
     [ "$got" = "$want" ] || fail "exit status $got, expected $want: $*"
     grep -Eq -- "$re" out.txt || fail "output does not match '$re': $*"
 }
+# rss_under KB CMD...: run CMD; fail if its peak resident set exceeds KB (when GNU time exists)
+rss_under() {
+    local kb="$1" rc peak
+    shift
+    if [ ! -x /usr/bin/time ]; then
+        "$@"
+        return
+    fi
+    /usr/bin/time -o rss.txt -f "%M" "$@"
+    rc=$?
+    peak=$(tail -1 rss.txt)
+    echo "peak RSS ${peak} KB (bound ${kb} KB): $*" >&2
+    [ "$peak" -le "$kb" ] || { echo "FAIL ($case_): peak RSS $peak KB > $kb KB" >&2; return 99; }
+    return $rc
+}
+# gen_live N: a kernel with N simultaneously live .b32 registers (N adds, then N reads)
+gen_live() {
+    printf '.version 7.0\n.target sm_75\n.address_size 64\n.visible .entry live(.param .u64 out)\n{\n'
+    printf '  .reg .b32 %%r<%d>;\n  .reg .b64 %%rd<2>;\n' $(($1 + 2))
+    printf '  ld.param.u64 %%rd1, [out];\n  mov.u32 %%r0, %%tid.x;\n'
+    awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++) printf "  add.u32 %%r%d, %%r0, %d;\n", i, i;
+                           for (i = 1; i <= n; i++) printf "  add.u32 %%r0, %%r0, %%r%d;\n", i }'
+    printf '  st.global.u32 [%%rd1], %%r0;\n  ret;\n}\n'
+}
 # a vecadd launch that does nothing (n = 0) on buffers of BYTES
 vecadd_args() {
     echo "$wl/vecadd/vecadd.ptx vecadd --grid 1 --block 32 --arg buf:a:$1:zero" \
@@ -178,6 +202,35 @@ config_like_run)
         [ "$(sed 's/^heddle config: //' c.err)" = "$(sed 's/^heddle run: //' r.err)" ] ||
             fail "$s: config and run disagree"
     done
+    ;;
+# }====
+
+# {==== bounded input: caps, memory and time on large generated inputs ====
+ptx_read_cap)
+    # a 300 MB file is refused by its size before it is read; /dev/zero after 256 MiB + 1
+    truncate -s 300M big.ptx
+    expect 1 "big.ptx: cannot read: larger than 256 MiB" rss_under 64000 "$heddle" ptx-info big.ptx
+    expect 1 "/dev/zero: cannot read: larger than 256 MiB" \
+        rss_under 300000 "$heddle" ptx-info /dev/zero
+    ;;
+live_regs_20k)
+    # 20,000 simultaneously live .b32 registers (1.1 MB of PTX): the register allocator's
+    # interference graph used to grow with their square (6.4 GB); now under 512 MB
+    gen_live 20000 > live.ptx
+    expect 0 "PTX registers: 20004" rss_under 512000 timeout 60 "$heddle" ptx-info live.ptx
+    expect 0 "completed: 1 kernel" rss_under 512000 timeout 60 \
+        "$heddle" launch live.ptx live --grid 1 --block 32 --arg buf:o:4:zero
+    ;;
+params_100k)
+    # 100,000 parameters: each offset used to rescan all parameters (19 s); now well under 1 s
+    awk 'BEGIN { print ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry many(";
+                 for (i = 0; i < 100000; i++) printf "  .param .u32 p%d%s\n", i, i < 99999 ? "," : "";
+                 print ")\n{\n  .reg .b32 %r<2>;\n  ld.param.u32 %r1, [p99999];\n  ret;\n}" }' > p.ptx
+    t0=$(date +%s%N)
+    expect 0 "parameters: 100000" timeout 20 "$heddle" ptx-info p.ptx
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    echo "ptx-info of 100k parameters: $ms ms"
+    [ "$ms" -lt 5000 ] || fail "100k parameters took $ms ms (bound 5 s on a loaded machine; ~0.4 s idle)"
     ;;
 # }====
 
