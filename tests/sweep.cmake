@@ -10,6 +10,7 @@
 #   backend's; SKIPPED with the reason printed when Slurm cannot run here (not installed:
 #   scripts/setup.sh --with-slurm; not root; a daemon does not start);
 # - sweep_baselines: the memory-baselines report and PNGs from a small sweep;
+# - sweep_figures: bar, line and box PNGs, deterministic;
 # - sweep_file_<NAME>: every experiments/*.toml is a valid sweep for this binary (--dry-run);
 # - sweep_python_syntax: every module compiles.
 # The system python3 is preferred: Debian's python3-matplotlib lives there.
@@ -20,7 +21,7 @@ if(NOT HD_SWEEP_PYTHON)
 endif()
 
 if(HD_SWEEP_PYTHON AND TARGET heddle)
-  foreach(t errors local failure slurm baselines)
+  foreach(t errors local failure slurm baselines figures)
     add_test(NAME sweep_${t}
              COMMAND ${HD_SWEEP_PYTHON} ${CMAKE_SOURCE_DIR}/tests/sweep/check.py ${t}
                      $<TARGET_FILE:heddle>

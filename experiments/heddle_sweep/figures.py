@@ -53,8 +53,9 @@ def geomean(values):
 def bar_panels(path, panels, ncols=None, width=None, suptitle=None):
     """Grouped bar charts side by side, one PNG. Each panel is a dict:
     title, ylabel, categories (x groups), series {name: [value or None per category]},
-    paper {name: [published text/number or None per category]} (drawn beside, hatched),
-    normalise (a series name: every series divided by it per category), geomean (bool: add a
+    paper {name: [published text/number or None per category]} (drawn beside, hatched, as
+    published: not normalised), normalise (a series name: every series of ours divided by it
+    per category), geomean (bool: add a
     'gmean' group), log (bool), hline (a value: dashed reference line, e.g. a peak),
     hline_label."""
     plt = _plt()
@@ -168,7 +169,11 @@ def boxes(path, data, ylabel, title="", paper=None):
         r = paper_range((paper or {}).get(c))
         if r:
             ax.bar(i + 0.4, r[1] - r[0] or 0.01 * (abs(r[0]) or 1), 0.2, bottom=r[0],
-                   label="paper" if i == 0 else None, **PAPER_STYLE)
+                   label="paper" if not any(paper_range((paper or {}).get(x))
+                                            for x in cats[:i]) else None, **PAPER_STYLE)
+    if any(paper_range((paper or {}).get(c)) for c in cats):
+        ax.legend(frameon=False)
+    ax.set_xlim(-0.6, len(cats) - 0.3)
     ax.set_xticks(range(len(cats)))
     ax.set_xticklabels(cats, rotation=30, ha="right")
     ax.set_ylabel(ylabel)

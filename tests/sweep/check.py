@@ -14,6 +14,8 @@
              backend's; exit 77 (CTest: skipped) with the reason when Slurm cannot run here
   baselines  the memory-baselines analysis on a small sweep (memory-baselines-small.toml):
              report.md with the paper's values, latency.png and bandwidth.png, JSON
+  figures    bar (normalised, geometric mean), line and box PNGs with the paper's values, the
+             same bytes when drawn twice
 
   tests/sweep/check.py SUBCOMMAND HEDDLE [TMPDIR]
 Prints what it measured (e.g. the runner's time per point beyond heddle)."""
@@ -278,13 +280,45 @@ def t_baselines(heddle, tmp):
     print("report.md, latency.png and bandwidth.png written from the store, paper values beside")
 
 
+# ---- figures ----
+def t_figures(heddle, tmp):
+    sys.path.insert(0, os.path.join(ROOT, "experiments"))
+    from heddle_sweep import figures
+    cats = ["bfs", "sgemm", "lbm"]
+    def draw(d):
+        figures.bar_panels(os.path.join(d, "bars.png"), [{
+            "title": "speedup", "ylabel": "normalised IPC", "categories": cats,
+            "series": {"base": [1.0, 2.0, 4.0], "ours": [1.5, 2.0, 2.0]},
+            "paper": {"paper": ["1.4", "0.9-1.1", None]}, "normalise": "base",
+            "geomean": True}])
+        figures.lines(os.path.join(d, "lines.png"), [1, 2, 4, 8], {"ours": [1, 1.8, 3.1, 4.0]},
+                      "ME", "speedup", paper={"paper": [None, "1.9", "3.0", "~4"]}, logx=True)
+        figures.boxes(os.path.join(d, "boxes.png"), {"a": [1, 2, 3, 4], "b": [2, 2.5, 3]},
+                      "slowdown", paper={"a": "1.5-3.5"})
+    a, b = os.path.join(tmp, "a"), os.path.join(tmp, "b")
+    os.makedirs(a)
+    os.makedirs(b)
+    draw(a)
+    draw(b)
+    for png in ("bars.png", "lines.png", "boxes.png"):
+        da, db = (open(os.path.join(d, png), "rb").read() for d in (a, b))
+        if not da.startswith(b"\x89PNG\r\n\x1a\n") or da != db:
+            fail(f"{png}: not a PNG, or not the same bytes when drawn twice")
+    if figures.paper_range("400-800") != (400.0, 800.0) or \
+            figures.paper_range("~60 (of 614 GB/s)") != (60.0, 60.0) or \
+            abs(figures.geomean([1.0, 4.0]) - 2.0) > 1e-12:
+        fail("paper_range or geomean")
+    print("bar (normalised, geometric mean, paper beside), line and box PNGs; same data, "
+          "same bytes")
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
     what, heddle = sys.argv[1], os.path.abspath(sys.argv[2])
     tests = {"errors": t_errors, "local": t_local, "failure": t_failure, "slurm": t_slurm,
-             "baselines": t_baselines}
+             "baselines": t_baselines, "figures": t_figures}
     if what not in tests:
         print(f"check.py: unknown test '{what}'", file=sys.stderr)
         return 2
