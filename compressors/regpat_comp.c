@@ -90,3 +90,8 @@ void hd_regpat_comp_ref_step(struct hd_regpat_comp_state *s, const struct hd_reg
     hd_block_clamp(&hd_regpat_comp_block, HD_DIR_IN, &s->s1);
     s->cycle++;
 }
+
+bool hd_regpat_comp_ref_idle(const struct hd_regpat_comp_state *s, const struct hd_regpat_comp_in *in)
+{
+    return !(in->valid_i & 1u) && !(s->s1.valid_i & 1u) && !(s->q.valid_o & 1u);
+}

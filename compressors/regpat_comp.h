@@ -85,5 +85,8 @@ void hd_regpat_comp_ref_reset(struct hd_regpat_comp_state *s);
 /* One cycle: *out = the outputs during the cycle, then the rising edge samples *in. */
 void hd_regpat_comp_ref_step(struct hd_regpat_comp_state *s, const struct hd_regpat_comp_in *in,
                              struct hd_regpat_comp_out *out);
+/* Would a step with *in change nothing and give all-zero outputs (hw_inst.h's idle contract)?
+ * True when neither the input nor a pipeline stage holds a register. */
+bool hd_regpat_comp_ref_idle(const struct hd_regpat_comp_state *s, const struct hd_regpat_comp_in *in);
 
 #endif

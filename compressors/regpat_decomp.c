@@ -48,3 +48,9 @@ void hd_regpat_decomp_ref_step(struct hd_regpat_decomp_state *s,
     hd_regpat_decomp_eval(&c, &s->q);
     s->cycle++;
 }
+
+bool hd_regpat_decomp_ref_idle(const struct hd_regpat_decomp_state *s,
+                               const struct hd_regpat_decomp_in *in)
+{
+    return !(in->valid_i & 1u) && !(s->q.valid_o & 1u);
+}

@@ -46,5 +46,8 @@ void hd_regpat_decomp_ref_reset(struct hd_regpat_decomp_state *s);
 void hd_regpat_decomp_ref_step(struct hd_regpat_decomp_state *s,
                                const struct hd_regpat_decomp_in *in,
                                struct hd_regpat_decomp_out *out);
+/* Idle (hw_inst.h): no input and nothing in the output register. */
+bool hd_regpat_decomp_ref_idle(const struct hd_regpat_decomp_state *s,
+                               const struct hd_regpat_decomp_in *in);
 
 #endif

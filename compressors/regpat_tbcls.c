@@ -104,3 +104,9 @@ void hd_regpat_tbcls_ref_step(struct hd_regpat_tbcls_state *s, const struct hd_r
             s->q.gstride_o = s->stride0;
     }
 }
+
+bool hd_regpat_tbcls_ref_idle(const struct hd_regpat_tbcls_state *s,
+                              const struct hd_regpat_tbcls_in *in)
+{
+    return !(in->valid_i & 1u) && !(s->q.valid_o & 1u);
+}

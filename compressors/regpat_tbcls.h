@@ -74,5 +74,9 @@ void hd_regpat_tbcls_ref_reset(struct hd_regpat_tbcls_state *s);
 /* One cycle: *out = the outputs during the cycle, then the rising edge samples *in. */
 void hd_regpat_tbcls_ref_step(struct hd_regpat_tbcls_state *s, const struct hd_regpat_tbcls_in *in,
                               struct hd_regpat_tbcls_out *out);
+/* Idle (hw_inst.h): no input and nothing in the output register (an open register's running
+ * comparisons only change on a valid input). */
+bool hd_regpat_tbcls_ref_idle(const struct hd_regpat_tbcls_state *s,
+                              const struct hd_regpat_tbcls_in *in);
 
 #endif

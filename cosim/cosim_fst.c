@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HD_FST_MAX_INST 64
-#define HD_FST_TAGS 5
+/* model.now, then the block's HD_TAG fields */
+#define HD_FST_TAGS (1 + HD_BLOCK_MAX_TAGS)
 
 struct fst_inst {
-    const struct hd_cosim_inst *x;
+    const struct hd_block_desc *b; /* kept by value: an instance may be freed before the close */
     char scope[64];
     fstHandle clk, *in, *ref, *rtl; /* [nports] (only the direction's entries are used) */
     fstHandle tag[HD_FST_TAGS];
@@ -23,14 +23,22 @@ struct fst_inst {
 struct hd_cosim_fst {
     void *w;
     char path[512];
-    struct fst_inst inst[HD_FST_MAX_INST];
-    unsigned n;
+    struct fst_inst *inst; /* every instance added (grown as needed: none is ever dropped) */
+    unsigned n, cap;
     uint64_t t;        /* last time emitted + 1 (0: nothing yet) */
     char *bits;        /* scratch for value strings */
 };
 
-static const char *const tag_names[HD_FST_TAGS] = {"now", "cta", "warp", "reg", "word"};
-static const unsigned tag_widths[HD_FST_TAGS] = {64, 32, 32, 32, 32};
+/* Name and width of model-side field t of block b (t = 0: the model time). */
+static const char *tag_name(const struct hd_block_desc *b, unsigned t)
+{
+    return t == 0 ? "now" : b->tags[t - 1].name;
+}
+
+static unsigned tag_width(const struct hd_block_desc *b, unsigned t)
+{
+    return t == 0 ? 64u : b->tags[t - 1].width;
+}
 
 struct hd_cosim_fst *hd_cosim_fst_open(const char *path)
 {
@@ -57,11 +65,18 @@ static fstHandle var(void *w, unsigned width, const char *name)
 
 int hd_cosim_fst_add(struct hd_cosim_fst *f, const struct hd_cosim_inst *x)
 {
-    if (f->n == HD_FST_MAX_INST)
-        return -1;
+    if (f->n == f->cap) {
+        unsigned cap = f->cap ? 2u * f->cap : 64u;
+        struct fst_inst *ni = realloc(f->inst, cap * sizeof *ni);
+        if (!ni)
+            return -1;
+        f->inst = ni;
+        f->cap = cap;
+    }
     struct fst_inst *fi = &f->inst[f->n];
+    memset(fi, 0, sizeof *fi);
     const struct hd_block_desc *b = x->b;
-    fi->x = x;
+    fi->b = b;
     snprintf(fi->scope, sizeof fi->scope, "%s", x->name);
     for (char *c = fi->scope; *c; c++)
         if (*c == '.')
@@ -87,8 +102,8 @@ int hd_cosim_fst_add(struct hd_cosim_fst *f, const struct hd_cosim_inst *x)
         fstWriterSetUpscope(f->w);
     }
     fstWriterSetScope(f->w, FST_ST_VCD_MODULE, "model", NULL);
-    for (unsigned t = 0; t < HD_FST_TAGS; t++)
-        fi->tag[t] = var(f->w, tag_widths[t], tag_names[t]);
+    for (unsigned t = 0; t <= b->ntags; t++)
+        fi->tag[t] = var(f->w, tag_width(b, t), tag_name(b, t));
     fstWriterSetUpscope(f->w);
     fstWriterSetUpscope(f->w);
     fstWriterSetUpscope(f->w);
@@ -118,7 +133,7 @@ void hd_cosim_fst_cycle(struct hd_cosim_fst *f, int idx, uint64_t gcycle, const 
     if (idx < 0 || (unsigned)idx >= f->n)
         return;
     struct fst_inst *fi = &f->inst[idx];
-    const struct hd_block_desc *b = fi->x->b;
+    const struct hd_block_desc *b = fi->b;
     time_to(f, gcycle * 10u);
     fstWriterEmitValueChange(f->w, fi->clk, "1");
     for (unsigned i = 0; i < b->nports; i++) {
@@ -130,9 +145,13 @@ void hd_cosim_fst_cycle(struct hd_cosim_fst *f, int idx, uint64_t gcycle, const 
             emit_port(f, fi->rtl[i], p, rtl_out);
         }
     }
-    uint64_t tv[HD_FST_TAGS] = {tag->now, tag->cta, tag->warp, tag->reg, tag->word};
-    for (unsigned t = 0; t < HD_FST_TAGS; t++)
-        fstWriterEmitValueChange64(f->w, fi->tag[t], tag_widths[t], tv[t]);
+    for (unsigned t = 0; t <= b->ntags; t++) {
+        unsigned w = tag_width(b, t);
+        uint64_t v = t == 0 ? tag->now : tag->f[t - 1];
+        if (w < 64)
+            v &= ((uint64_t)1 << w) - 1u;
+        fstWriterEmitValueChange64(f->w, fi->tag[t], w, v);
+    }
     time_to(f, gcycle * 10u + 5u);
     fstWriterEmitValueChange(f->w, fi->clk, "0");
 }
@@ -148,7 +167,7 @@ static int write_gtkw(const struct hd_cosim_fst *f, const char *path, uint64_t m
     fprintf(g, "[timestart] 0\n[sst_expanded] 1\n");
     for (unsigned k = 0; k < f->n; k++) {
         const struct fst_inst *fi = &f->inst[k];
-        const struct hd_block_desc *b = fi->x->b;
+        const struct hd_block_desc *b = fi->b;
         fprintf(g, "-%s\n@28\ncosim.%s.%s\n", fi->scope, fi->scope, b->clock);
         static const char *const sub[3] = {"in", "ref", "rtl"};
         for (unsigned s = 0; s < 3; s++)
@@ -162,8 +181,9 @@ static int write_gtkw(const struct hd_cosim_fst *f, const char *path, uint64_t m
                     fprintf(g, "@22\ncosim.%s.%s.%s[%u:0]\n", fi->scope, sub[s], p->name,
                             p->width - 1);
             }
-        for (unsigned t = 0; t < HD_FST_TAGS; t++)
-            fprintf(g, "@24\ncosim.%s.model.%s[%u:0]\n", fi->scope, tag_names[t], tag_widths[t] - 1);
+        for (unsigned t = 0; t <= b->ntags; t++)
+            fprintf(g, "@24\ncosim.%s.model.%s[%u:0]\n", fi->scope, tag_name(b, t),
+                    tag_width(b, t) - 1);
     }
     return fclose(g) == 0 ? 0 : -1;
 }
@@ -183,6 +203,7 @@ int hd_cosim_fst_close(struct hd_cosim_fst *f, const char *gtkw_path, uint64_t m
         free(f->inst[k].ref);
         free(f->inst[k].rtl);
     }
+    free(f->inst);
     free(f->bits);
     free(f);
     return rc;
@@ -194,9 +215,17 @@ int hd_cosim_fst_dump_history(const char *path, struct hd_cosim_inst *const *xs,
     struct hd_cosim_fst *f = hd_cosim_fst_open(path);
     if (!f)
         return -1;
-    int idx[HD_FST_MAX_INST];
-    for (unsigned k = 0; k < n && k < HD_FST_MAX_INST; k++)
-        idx[k] = hd_cosim_fst_add(f, xs[k]);
+    int *idx = calloc(n ? n : 1, sizeof *idx);
+    if (!idx) {
+        hd_cosim_fst_close(f, NULL, UINT64_MAX);
+        return -1;
+    }
+    for (unsigned k = 0; k < n; k++)
+        if ((idx[k] = hd_cosim_fst_add(f, xs[k])) < 0) {
+            free(idx);
+            hd_cosim_fst_close(f, NULL, UINT64_MAX);
+            return -1;
+        }
     /* The instances of one SM step together: walk ages from oldest to newest. */
     unsigned maxage = 0;
     for (unsigned k = 0; k < n; k++)
@@ -205,7 +234,7 @@ int hd_cosim_fst_dump_history(const char *path, struct hd_cosim_inst *const *xs,
     if (maxage > before)
         maxage = before;
     for (unsigned age = maxage; age-- > 0;)
-        for (unsigned k = 0; k < n && k < HD_FST_MAX_INST; k++) {
+        for (unsigned k = 0; k < n; k++) {
             const void *in, *ro, *to;
             const struct hd_cosim_tag *tag;
             uint64_t gc;
@@ -218,5 +247,6 @@ int hd_cosim_fst_dump_history(const char *path, struct hd_cosim_inst *const *xs,
     if (len > 4 && strcmp(gtkw + len - 4, ".fst") == 0)
         gtkw[len - 4] = '\0';
     strncat(gtkw, ".gtkw", sizeof gtkw - strlen(gtkw) - 1);
+    free(idx);
     return hd_cosim_fst_close(f, gtkw, marker);
 }

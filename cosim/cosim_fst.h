@@ -4,8 +4,9 @@
  * Design: the variables come from the block's port table (hd_block.h, i.e. its ports.def), so a
  * C-only run and an RTL run give the same names. Each instance is a scope holding `clk_i`, the
  * inputs (`in.*`), the C reference's outputs (`ref.*`, the model's view), the RTL's outputs
- * (`rtl.*`, equal to ref.* when no RTL is built) and the model's tag (`model.now/cta/warp/reg/
- * word`). Time is the session's global block cycle: cycle c has clk_i high at 10c and low at
+ * (`rtl.*`, equal to ref.* when no RTL is built) and the model's tag (`model.now` and the
+ * block's HD_TAG fields, e.g. `model.cta/warp/reg/word` for regpat). Every instance added is
+ * dumped (no limit on their number; -1 from hd_cosim_fst_add only when out of memory). Time is the session's global block cycle: cycle c has clk_i high at 10c and low at
  * 10c+5 (timescale 1 ns), so cycles of different instances interleave in one file. Callers emit
  * cycles in increasing global order. Writing uses fstapi.c from the Verilator package.
  */

@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hd_cosim_inst_init(struct hd_cosim_inst *x, const struct hd_block_desc *b, const char *name,
-                       const struct hd_cosim_ref_ops *ref, const struct hd_cosim_rtl_ops *rtl,
-                       bool drive_rtl, unsigned hist)
+int hd_cosim_inst_init(struct hd_cosim_inst *x, const char *name, const struct hd_hw_ref_block *ref,
+                       const struct hd_cosim_rtl_ops *rtl, bool drive_rtl, unsigned hist,
+                       const char *plusargs)
 {
+    const struct hd_block_desc *b = ref->b;
     memset(x, 0, sizeof *x);
     x->b = b;
     snprintf(x->name, sizeof x->name, "%s", name);
@@ -30,7 +31,7 @@ int hd_cosim_inst_init(struct hd_cosim_inst *x, const struct hd_block_desc *b, c
         return -1;
     ref->reset(x->ref_state);
     if (rtl) {
-        x->rtl_h = rtl->create();
+        x->rtl_h = rtl->create(plusargs);
         if (!x->rtl_h)
             return -1;
         rtl->reset(x->rtl_h);
@@ -101,6 +102,14 @@ bool hd_cosim_step(struct hd_cosim_inst *x, const void *in, void *out, uint64_t 
             record(x, "cycle=%" PRIu64 " gcycle=%" PRIu64 " model=%" PRIu64 " inst=%s port=%s w=%u "
                       "ref=%s rtl=%s", x->cycle, gcycle, tag ? tag->now : 0, x->name, p->name,
                    p->width, rv, tv);
+            ok = false;
+        }
+        const char *sva = x->rtl->failure(x->rtl_h);
+        if (sva) {
+            record(x, "cycle=%" PRIu64 " gcycle=%" PRIu64 " model=%" PRIu64 " inst=%s block=%s "
+                      "SVA assertion %s failed", x->cycle, gcycle, tag ? tag->now : 0, x->name,
+                   b->name, sva);
+            x->sva_failures++;
             ok = false;
         }
     }

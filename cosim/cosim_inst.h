@@ -8,28 +8,27 @@
  * in cosim/vl/, expanded from the same ports.def). step(in) returns the outputs of the cycle
  * from the side that drives the model (reference or RTL). The instance keeps the last `hist`
  * cycles (inputs, both outputs, the model's tag) for the FST window around a mismatch.
- * Mismatches are never only counted: each makes a text record, and the caller stops.
+ * Mismatches and failed RTL assertions (SVA) are never only counted: each makes a text record,
+ * and the caller stops. The C reference comes from the block registry (hw_ref.h).
  */
 #ifndef HD_COSIM_INST_H
 #define HD_COSIM_INST_H
 
 #include "hd_block.h"
+#include "hw_ref.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct hd_cosim_ref_ops {
-    size_t state_size;
-    void (*reset)(void *state);
-    void (*step)(void *state, const void *in, void *out);
-};
-
 struct hd_cosim_rtl_ops {
     const char *block;          /* its block name (the port table's) */
-    void *(*create)(void);
+    /* plusargs: NULL, or space-separated "+name" arguments the RTL sees ($test$plusargs) */
+    void *(*create)(const char *plusargs);
     void (*reset)(void *h);     /* reset asserted for two clock edges, then released */
     void (*step)(void *h, const void *in, void *out); /* out = outputs in the cycle, then the edge */
+    /* An assertion (SVA) that failed in the last step: "HdName (file.sv:line)"; NULL if none. */
+    const char *(*failure)(void *h);
     void (*destroy)(void *h);
 };
 
@@ -38,18 +37,18 @@ const struct hd_cosim_rtl_ops *hd_cosim_rtl_find(const char *block);
 /* "verilator" or "none", for reports. */
 const char *hd_cosim_rtl_kind(void);
 
-/* What the model was doing in a block cycle (shown beside the ports in FST windows). */
+/* What the model was doing in a block cycle (shown beside the ports in FST windows): the model
+ * time and the block's own model-side fields (its HD_TAG rows, hd_block_desc.tags, in order). */
 struct hd_cosim_tag {
     uint64_t now;       /* model time (cycle, or warp instructions in functional mode) */
-    uint32_t cta, warp; /* CTA linear index (low 32 bits), warp in its CTA */
-    uint32_t reg, word; /* kernel-wide PTX register, 32-bit word of it */
+    uint64_t f[HD_BLOCK_MAX_TAGS];
     bool valid;
 };
 
 struct hd_cosim_inst {
     const struct hd_block_desc *b;
     char name[64];              /* "sm3.regpat_comp" */
-    const struct hd_cosim_ref_ops *ref;
+    const struct hd_hw_ref_block *ref;
     void *ref_state;
     const struct hd_cosim_rtl_ops *rtl; /* NULL: reference only */
     void *rtl_h;
@@ -64,16 +63,19 @@ struct hd_cosim_inst {
     char *errors;
     size_t elen, ecap;
     uint64_t mismatches;
+    uint64_t sva_failures;      /* steps in which an RTL assertion failed */
 };
 
-/* Create with history depth `hist` (>= 1). Returns 0 or -1 (out of memory). */
-int hd_cosim_inst_init(struct hd_cosim_inst *x, const struct hd_block_desc *b, const char *name,
-                       const struct hd_cosim_ref_ops *ref, const struct hd_cosim_rtl_ops *rtl,
-                       bool drive_rtl, unsigned hist);
+/* Create with history depth `hist` (>= 1); the port table is ref->b's; plusargs go to the RTL
+ * (NULL: none). Returns 0 or -1 (out of memory). */
+int hd_cosim_inst_init(struct hd_cosim_inst *x, const char *name, const struct hd_hw_ref_block *ref,
+                       const struct hd_cosim_rtl_ops *rtl, bool drive_rtl, unsigned hist,
+                       const char *plusargs);
 void hd_cosim_inst_free(struct hd_cosim_inst *x);
 /* One lockstep cycle with inputs `in` (the block's in struct): *out = the driving side's
- * outputs. `gcycle` is the session's global cycle (FST time). Returns false on a mismatch (a
- * record was appended). */
+ * outputs. `gcycle` is the session's global cycle (FST time). Returns false on a mismatch or a
+ * failed RTL assertion (a record naming cycle, instance, block and port or assertion was
+ * appended). */
 bool hd_cosim_step(struct hd_cosim_inst *x, const void *in, void *out, uint64_t gcycle,
                    const struct hd_cosim_tag *tag);
 /* History entry `age` cycles back (0 = the last cycle), or false if older than kept. */

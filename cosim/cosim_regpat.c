@@ -41,6 +41,9 @@
 
 #define DRAIN 3
 
+/* The blocks' model-side fields (the HD_TAG rows of the regpat ports.def files, in order). */
+enum { TAG_CTA, TAG_WARP, TAG_REG, TAG_WORD };
+
 /* {==== Types ==== */
 struct slot {
     bool valid, tb, first, last;
@@ -86,22 +89,6 @@ struct hd_cosim_regpat {
     bool failed;
     char msg[1100];
 };
-/* }==== */
-
-/* {==== Reference ops ==== */
-static void comp_reset(void *s) { hd_regpat_comp_ref_reset(s); }
-static void comp_step(void *s, const void *in, void *out) { hd_regpat_comp_ref_step(s, in, out); }
-static void decomp_reset(void *s) { hd_regpat_decomp_ref_reset(s); }
-static void decomp_step(void *s, const void *in, void *out) { hd_regpat_decomp_ref_step(s, in, out); }
-static void tbcls_reset(void *s) { hd_regpat_tbcls_ref_reset(s); }
-static void tbcls_step(void *s, const void *in, void *out) { hd_regpat_tbcls_ref_step(s, in, out); }
-
-static const struct hd_cosim_ref_ops comp_ref = {sizeof(struct hd_regpat_comp_state), comp_reset,
-                                                 comp_step};
-static const struct hd_cosim_ref_ops decomp_ref = {sizeof(struct hd_regpat_decomp_state),
-                                                   decomp_reset, decomp_step};
-static const struct hd_cosim_ref_ops tbcls_ref = {sizeof(struct hd_regpat_tbcls_state), tbcls_reset,
-                                                  tbcls_step};
 /* }==== */
 
 /* {==== Liveness cache ==== */
@@ -169,8 +156,8 @@ static struct fn_info *fn_info(struct hd_cosim_regpat *s, const struct hd_func *
 /* {==== One block cycle of an SM's unit ==== */
 static void write_back(struct slot *sl, const uint32_t *data, struct hd_regpat_stats *st)
 {
-    uint64_t *r = sl->w->regs + (size_t)sl->tag.reg * HD_FUNC_WARP_SIZE;
-    unsigned sh = 32u * sl->tag.word;
+    uint64_t *r = sl->w->regs + (size_t)sl->tag.f[TAG_REG] * HD_FUNC_WARP_SIZE;
+    unsigned sh = 32u * sl->tag.f[TAG_WORD];
     for (unsigned l = 0; l < HD_REGPAT_LANES; l++) {
         if (data[l] != sl->raw[l])
             st->roundtrip_errors++;
@@ -304,7 +291,8 @@ static int fail(struct hd_cosim_regpat *s, struct unit *u, struct hd_func_launch
     struct hd_cosim_inst *xs[3] = {&u->comp, &u->decomp, &u->tbcls};
     int rc = hd_cosim_fst_dump_history(path, xs, 3, s->o.window ? s->o.window : 64, marker);
     snprintf(l->err, sizeof l->err,
-             "cosim: RTL/reference mismatch on SM %u (block cycle %" PRIu64 "); FST window %s%s",
+             "cosim: RTL/reference mismatch or failed RTL assertion on SM %u (block cycle %" PRIu64
+             "); FST window %s%s",
              u->sm, marker, path, rc == 0 ? " (+ .gtkw)" : " could not be written");
     snprintf(s->msg, sizeof s->msg, "%s", l->err);
     return HD_FUNC_ERR_INTERNAL;
@@ -353,8 +341,8 @@ static bool feed_reg(struct hd_cosim_regpat *s, struct unit *u, struct slot *sl,
                      const struct hd_func_warp *w, uint32_t kreg, unsigned word)
 {
     sl->w = (struct hd_func_warp *)w;
-    sl->tag.reg = kreg;
-    sl->tag.word = word;
+    sl->tag.f[TAG_REG] = kreg;
+    sl->tag.f[TAG_WORD] = word;
     const uint64_t *r = w->regs + (size_t)kreg * HD_FUNC_WARP_SIZE;
     for (unsigned l = 0; l < HD_REGPAT_LANES; l++)
         sl->raw[l] = (uint32_t)(r[l] >> (32u * word));
@@ -377,7 +365,7 @@ static int on_sample(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c,
     sl.pag = hd_regpat_pag_for_block(l->block);
     sl.tag.now = now;
     sl.tag.valid = true;
-    sl.tag.cta = (uint32_t)c->linear;
+    sl.tag.f[TAG_CTA] = (uint32_t)c->linear;
     bool ok = true;
     for (uint32_t wi = 0; wi < c->nwarps && ok; wi++) {
         struct hd_func_warp *w = &c->warps[wi];
@@ -392,7 +380,7 @@ static int on_sample(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c,
         }
         struct hd_liveness *lv = fi->lv;
         s->st.warp_samples++;
-        sl.tag.warp = wi;
+        sl.tag.f[TAG_WARP] = wi;
         uint64_t live_words = 0;
         for (uint32_t i = 0; i < lv->n[HD_RC_DATA] && ok; i++) {
             if (!(row[i / 64] >> (i % 64) & 1u))
@@ -452,7 +440,7 @@ static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c
     sl.pag = hd_regpat_pag_for_block(l->block);
     sl.tag.now = now;
     sl.tag.valid = true;
-    sl.tag.cta = (uint32_t)c->linear;
+    sl.tag.f[TAG_CTA] = (uint32_t)c->linear;
     uint64_t live_words = 0;
     bool ok = true;
     for (uint32_t i = 0; i < lv->n[HD_RC_DATA] && ok; i++) {
@@ -470,7 +458,7 @@ static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c
                     continue;
                 sl.first = k == 0;
                 sl.last = k + 1 == nlive;
-                sl.tag.warp = wi;
+                sl.tag.f[TAG_WARP] = wi;
                 k++;
                 ok = feed_reg(s, u, &sl, &c->warps[wi], kf->reg_base + r, wd);
             }
@@ -518,16 +506,16 @@ struct hd_cosim_regpat *hd_cosim_regpat_create(const struct hd_cosim_opts *o, ui
         char name[64];
         u->sm = i;
         snprintf(name, sizeof name, "sm%u.regpat_comp", i);
-        if (hd_cosim_inst_init(&u->comp, &hd_regpat_comp_block, name, &comp_ref, on ? rc : NULL,
-                               o->drive_rtl, hist) != 0)
+        if (hd_cosim_inst_init(&u->comp, name, hd_hw_ref_find("regpat_comp"), on ? rc : NULL,
+                               o->drive_rtl, hist, o->plusargs) != 0)
             goto oom;
         snprintf(name, sizeof name, "sm%u.regpat_decomp", i);
-        if (hd_cosim_inst_init(&u->decomp, &hd_regpat_decomp_block, name, &decomp_ref,
-                               on ? rd : NULL, o->drive_rtl, hist) != 0)
+        if (hd_cosim_inst_init(&u->decomp, name, hd_hw_ref_find("regpat_decomp"), on ? rd : NULL,
+                               o->drive_rtl, hist, o->plusargs) != 0)
             goto oom;
         snprintf(name, sizeof name, "sm%u.regpat_tbcls", i);
-        if (hd_cosim_inst_init(&u->tbcls, &hd_regpat_tbcls_block, name, &tbcls_ref, on ? rt : NULL,
-                               o->drive_rtl, hist) != 0)
+        if (hd_cosim_inst_init(&u->tbcls, name, hd_hw_ref_find("regpat_tbcls"), on ? rt : NULL,
+                               o->drive_rtl, hist, o->plusargs) != 0)
             goto oom;
         s->rtl_instances += on ? 3u : 0u;
         u->fst[0] = u->fst[1] = u->fst[2] = -1;
@@ -543,6 +531,8 @@ struct hd_cosim_regpat *hd_cosim_regpat_create(const struct hd_cosim_opts *o, ui
             s->u[i].fst[0] = hd_cosim_fst_add(s->fst, &s->u[i].comp);
             s->u[i].fst[1] = hd_cosim_fst_add(s->fst, &s->u[i].decomp);
             s->u[i].fst[2] = hd_cosim_fst_add(s->fst, &s->u[i].tbcls);
+            if (s->u[i].fst[0] < 0 || s->u[i].fst[1] < 0 || s->u[i].fst[2] < 0)
+                goto oom; /* every instance is dumped, or the run does not start */
         }
     }
     if (o->record) {

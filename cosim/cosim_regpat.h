@@ -36,6 +36,7 @@ struct hd_cosim_opts {
     uint64_t win_a, win_b;   /* model-time window of fst_path, inclusive */
     const char *fail_fst;    /* FST written on a mismatch */
     unsigned window;         /* block cycles kept before a mismatch */
+    const char *plusargs;    /* "+name ..." for the RTL ($test$plusargs), NULL: none */
     const char *record;      /* write compressor input vectors here (replay stimulus) */
     uint64_t record_max;
 };

@@ -7,13 +7,17 @@
 #   compiler -> ptx, compiler
 #   config   -> config
 #   func     -> ptx, compiler, func            (never runtime, cli, config: it gets plain params)
-#   hw       -> hw                              (the neutral ports below mem and timing)
+#   hw       -> hw        (the neutral layer: memory port, block port tables, block instances)
+#   compressors, tables -> hw and themselves   (C references of the hardware blocks)
 #   mem      -> config, hw, mem                 (never timing: the memory port is in hw)
-#   timing   -> ptx, compiler, config, func, hw, mem, timing
-#   runtime  -> ptx, compiler, config, func, hw, mem, timing, runtime
+#   timing   -> ptx, compiler, config, func, hw, compressors, tables, mem, timing
+#   runtime  -> ptx, compiler, config, func, hw, compressors, tables, mem, timing, runtime
+#   cosim    -> ptx, compiler, func, hw, compressors, tables, cosim (never timing or runtime:
+#               it reaches the model through the block factory and the observer)
+#   testbenches -> hw, compressors, tables, cosim, testbenches
 #   workloads-> runtime's public heddle.h, workloads (drivers use only the public API)
 #   cli      -> anything
-# Headers are found by name in the layer directories; a name that is in none of them (generated
+# (cli may include anything.) Headers are found by name in the layer directories (top level); a name that is in none of them (generated
 # or system headers) is ignored. Prints each violation as file:line and exits 1 if any.
 # Usage: scripts/check-layering.sh [SOURCE_ROOT]
 set -euo pipefail
@@ -26,11 +30,15 @@ declare -A allowed=(
     [model/config]="model/config"
     [model/func]="model/ptx model/compiler model/func"
     [model/hw]="model/hw"
+    [compressors]="model/hw compressors"
+    [tables]="model/hw tables"
     [model/mem]="model/config model/hw model/mem"
-    [model/timing]="model/ptx model/compiler model/config model/func model/hw model/mem model/timing"
-    [model/runtime]="model/ptx model/compiler model/config model/func model/hw model/mem model/timing model/runtime"
+    [model/timing]="model/ptx model/compiler model/config model/func model/hw compressors tables model/mem model/timing"
+    [model/runtime]="model/ptx model/compiler model/config model/func model/hw compressors tables model/mem model/timing model/runtime"
+    [cosim]="model/ptx model/compiler model/func model/hw compressors tables cosim"
+    [testbenches]="model/hw compressors tables cosim testbenches"
 )
-layers=(model/ptx model/compiler model/config model/func model/hw model/mem model/timing model/runtime model/cli workloads)
+layers=(model/ptx model/compiler model/config model/func model/hw compressors tables model/mem model/timing model/runtime cosim testbenches model/cli workloads)
 
 # Which layer owns header $1 (by file name)?
 owner_of() {
@@ -60,10 +68,10 @@ check_file() { # layer file
     done <"$file"
 }
 
-for layer in model/ptx model/compiler model/config model/func model/hw model/mem model/timing model/runtime workloads; do
+for layer in model/ptx model/compiler model/config model/func model/hw compressors tables model/mem model/timing model/runtime cosim testbenches workloads; do
     while IFS= read -r -d '' f; do
         check_file "$layer" "$f"
-    done < <(find "$layer" -name '*.[ch]' -print0 | sort -z)
+    done < <(find "$layer" \( -name '*.[ch]' -o -name '*.cpp' \) -print0 | sort -z)
 done
 if [ "$bad" -ne 0 ]; then
     echo "check-layering.sh: FAILED (see docs/architecture.md, Layers)" >&2

@@ -238,14 +238,9 @@ template <class Cover>
 int run_api(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cover &cover,
             const struct hd_cosim_rtl_ops *rtl)
 {
-    static const struct hd_cosim_ref_ops ref = {
-        sizeof(TB_STATE), [](void *st) { TB_REF_RESET(static_cast<TB_STATE *>(st)); },
-        [](void *st, const void *in, void *out) {
-            TB_REF_STEP(static_cast<TB_STATE *>(st), static_cast<const TB_IN *>(in),
-                        static_cast<TB_OUT *>(out));
-        }};
+    const struct hd_hw_ref_block *ref = hd_hw_ref_find(TB_BLOCK.name); // model/hw/hw_ref.h
     struct hd_cosim_inst x;
-    if (hd_cosim_inst_init(&x, &TB_BLOCK, name, &ref, rtl, false, 64) != 0)
+    if (!ref || hd_cosim_inst_init(&x, name, ref, rtl, false, 64, nullptr) != 0)
         return 2;
     TB_IN idle;
     std::memset(&idle, 0, sizeof idle);

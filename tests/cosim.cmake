@@ -5,14 +5,13 @@
 # every latch a $dlatch by then; the full mapped synthesis is synth/'s flow, which took 3 min for
 # regpat_decomp's 32 multipliers); every workload runs in lockstep (scripts/cosim-sweep.sh).
 add_executable(hd_portlist ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portlist.c)
-target_link_libraries(hd_portlist PRIVATE hd_compressors)
+target_link_libraries(hd_portlist PRIVATE hd_hw_ref)
 
 set(HD_RTL ${CMAKE_SOURCE_DIR}/rtl)
-set(HD_RTL_BLOCKS regpat_comp regpat_decomp regpat_tbcls)
 find_program(HD_VERILATOR verilator)
 find_program(HD_YOSYS yosys)
 include(${CMAKE_SOURCE_DIR}/cosim/rtl_config.cmake)
-foreach(b ${HD_RTL_BLOCKS})
+foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
   hd_rtl_config(${b} params) # configs/rtl/<block>.ini (rule R4): -G list and Yosys chparam
   add_test(NAME rtl_config_${b}
            COMMAND ${CMAKE_COMMAND} -DINI=${CMAKE_SOURCE_DIR}/configs/rtl/${b}.ini
@@ -27,7 +26,7 @@ foreach(b ${HD_RTL_BLOCKS})
     add_test(NAME rtl_ports_${b}
              COMMAND ${CMAKE_COMMAND} -DYOSYS=${HD_YOSYS} -DPORTLIST=$<TARGET_FILE:hd_portlist>
                      -DBLOCK=${b} -DSV=${HD_RTL}/${b}/${b}.sv -DINC=${HD_RTL}/include
-                     -DOUT=${CMAKE_CURRENT_BINARY_DIR}/${b}_ports.json
+                     -DOUT=${CMAKE_CURRENT_BINARY_DIR}/${b}_ports.json "-DCHPARAM=${params_CHPARAM}"
                      -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portcheck.cmake)
     add_test(NAME rtl_synth_${b}
              COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${params_CHPARAM}; synth -top ${b} -run :fine; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
@@ -59,6 +58,10 @@ if(TARGET hd_cosim_vl)
                        PASS_REGULAR_EXPRESSION "verified.*0 mismatches")
   add_test(NAME cosim_fst_window
            COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks regpat reduction --fst ${CMAKE_CURRENT_BINARY_DIR}/win.fst --window 1000:3000 && test -s ${CMAKE_CURRENT_BINARY_DIR}/win.fst && grep -q regpat_comp.ref.pat_o ${CMAKE_CURRENT_BINARY_DIR}/win.gtkw")
+  # Every instance is in the FST: a 30-SM GPU has 90 (the writer used to drop those past 64).
+  add_test(NAME cosim_fst_30sm
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks regpat vecadd --set gpu.num_sms=30 --sms 0 --fst ${CMAKE_CURRENT_BINARY_DIR}/sm30.fst --window 0:2000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/sm30.fst --instances 90")
+  set_tests_properties(cosim_fst_30sm PROPERTIES TIMEOUT 300)
   # The fault build: the same tool with regpat_comp verilated with -DHD_FAULT_REGPAT_FLIP.
   get_target_property(HD_CLI_SRC heddle SOURCES)
   get_target_property(HD_CLI_DIR heddle SOURCE_DIR)
@@ -72,12 +75,26 @@ if(TARGET hd_cosim_vl)
   add_test(NAME cosim_fault_caught
            COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle_fault> -DFST=${CMAKE_CURRENT_BINARY_DIR}/fault.fst
                    -DFSTCHECK=$<TARGET_FILE:hd_fstcheck> -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/faultcheck.cmake)
+  # A firing assertion (regpat_decomp's HD_FAULT_SVA, outputs unchanged) fails the run with the
+  # assertion's name, the instance and the cycle (issue 16 item 4).
+  add_test(NAME cosim_sva_caught
+           COMMAND $<TARGET_FILE:heddle_fault> cosim --blocks regpat vecadd --rtl-plusarg +hd_fault_sva
+                   --fail-fst ${CMAKE_CURRENT_BINARY_DIR}/sva.fst)
+  set_tests_properties(cosim_sva_caught PROPERTIES TIMEOUT 300 WILL_FAIL OFF
+                       PASS_REGULAR_EXPRESSION "cycle=[0-9]+ gcycle=[0-9]+ model=[0-9]+ inst=sm[0-9]+\\.regpat_decomp block=regpat_decomp SVA assertion HdRegpatDecompFaultSva \\([^)]*regpat_decomp.sv:[0-9]+\\) failed")
+  # The context codec with its blocks co-simulated (cosim/cosim_hw.h), reference and drive-rtl.
+  add_executable(hd_codec_cosim ${CMAKE_CURRENT_SOURCE_DIR}/cosim/codec_cosim.c)
+  target_link_libraries(hd_codec_cosim PRIVATE hd_timing hd_cosim hd_cosim_vl)
+  set_target_properties(hd_codec_cosim PROPERTIES LINKER_LANGUAGE C)
+  add_test(NAME cosim_ctx_codec COMMAND hd_codec_cosim 20000)
+  set_tests_properties(cosim_ctx_codec PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "MISMATCH"
+                       PASS_REGULAR_EXPRESSION "same cycles and packed results")
   add_executable(hd_fstcheck ${CMAKE_CURRENT_SOURCE_DIR}/cosim/fstcheck.c)
   target_link_libraries(hd_fstcheck PRIVATE hd_cosim)
 endif()
 
 # SystemC testbenches: seeded random + directed, and replay of vectors recorded from a model run.
-foreach(b regpat_comp regpat_decomp regpat_tbcls)
+foreach(b ${HD_BLOCKS})
   if(TARGET tb_${b})
     add_test(NAME tb_${b} COMMAND tb_${b} --seed 1 --cycles 20000)
     add_test(NAME tb_${b}_replay COMMAND tb_${b} --seed 7 --cycles 2000

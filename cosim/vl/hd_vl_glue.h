@@ -8,10 +8,16 @@
 //   HD_VL_IN/OUT   the C reference's structs   HD_VL_OPS   hd_cosim_rtl_regpat_comp
 //   HD_VL_NAME     "regpat_comp"
 // One cycle (step): inputs applied with the clock low, outputs read (they are registered: the
-// values of this cycle), then the rising edge; the same order as the C reference's step.
+// values of this cycle), then the rising edge; the same order as the C reference's step. An
+// assertion that fails in a step is reported by failure() (hd_vl_context.h), never ignored.
+#include "hd_vl_context.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <type_traits>
+#include <vector>
 #include <verilated.h>
 
 namespace {
@@ -22,7 +28,7 @@ constexpr std::size_t vl_bytes(unsigned w)
 }
 
 struct Handle {
-    VerilatedContext ctx;
+    hd_vl::Context ctx;
     HD_VL_TOP *top;
 };
 
@@ -68,12 +74,41 @@ void copy_out(const HD_VL_TOP *t, HD_VL_OUT *out)
 #undef HD_RESET
 }
 
-void *create()
+void *create(const char *plusargs)
 {
     Handle *h = new Handle;
-    h->ctx.fatalOnError(false); // an assertion failure is reported, then compared as usual
+    h->ctx.fatalOnError(false); // a failing assertion is recorded (vl_stop) and reported by failure()
+    if (plusargs && plusargs[0]) {
+        std::vector<std::string> words;
+        std::string cur;
+        for (const char *c = plusargs;; c++) {
+            if (*c == ' ' || *c == '\0') {
+                if (!cur.empty())
+                    words.push_back(cur);
+                cur.clear();
+                if (!*c)
+                    break;
+            } else {
+                cur += *c;
+            }
+        }
+        std::vector<const char *> argv;
+        for (const std::string &w : words)
+            argv.push_back(w.c_str());
+        h->ctx.commandArgsAdd(static_cast<int>(argv.size()), argv.data());
+    }
     h->top = new HD_VL_TOP{&h->ctx};
     return h;
+}
+
+const char *failure(void *hv)
+{
+    Handle *h = static_cast<Handle *>(hv);
+    if (h->ctx.file.empty())
+        return nullptr;
+    h->ctx.message = hd_vl::assertion_name(h->ctx.file, h->ctx.line);
+    h->ctx.clear();
+    return h->ctx.message.c_str();
 }
 
 void reset(void *hv)
@@ -114,4 +149,5 @@ void destroy(void *hv)
 
 } // namespace
 
-extern "C" const struct hd_cosim_rtl_ops HD_VL_OPS = {HD_VL_NAME, create, reset, step, destroy};
+extern "C" const struct hd_cosim_rtl_ops HD_VL_OPS = {HD_VL_NAME, create, reset, step, failure,
+                                                      destroy};

@@ -50,6 +50,7 @@ static const char cosim_help[] =
     "  --no-tb                no TB-level samples at barriers\n"
     "  --record FILE          write the compressor's input vectors (testbench replay)\n"
     "  --record-max N         at most N vectors (default 4096)\n"
+    "  --rtl-plusarg +ARG     a plusarg every RTL instance sees ($test$plusargs; test builds)\n"
     "  --report               print the Fig 2.6/2.8 statistics row\n"
     "  --bench                also run without co-simulation and report the wall-time ratio\n"
     "  --config FILE, --set SEC.KEY=V   the GPU configuration\n";
@@ -164,6 +165,10 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
             if (r < 0)
                 return HD_CLI_USAGE;
             c->o.record = v;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--rtl-plusarg", &v)) != 0) {
+            if (r < 0 || v[0] != '+')
+                return hd_cli_usage(cmd, "--rtl-plusarg needs +NAME");
+            c->o.plusargs = v;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--record-max", &v)) != 0) {
             if (r < 0 || hd_config_parse_uint(v, &c->o.record_max) != 0)
                 return hd_cli_usage(cmd, "--record-max needs a count");
@@ -252,8 +257,8 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
     *st = *hd_cosim_regpat_stats(s);
     bool failed = hd_cosim_regpat_failed(s);
     if (failed) {
-        fprintf(stderr, "heddle %s: %s: MISMATCH between the C reference and the RTL\n", cmd,
-                w->name);
+        fprintf(stderr, "heddle %s: %s: MISMATCH between the C reference and the RTL (or a "
+                        "failed RTL assertion)\n", cmd, w->name);
         hd_cosim_regpat_print_errors(s, stderr);
     }
     if (!quiet) {

@@ -8,6 +8,7 @@
  *     #define HD_PORTS_OUT_T struct hd_regpat_comp_out
  *     #define HD_PORTS_BLOCK_VAR hd_regpat_comp_block
  *     #include "hd_ports_table.h"
+ * HD_TAG(name, width, doc) rows (model-side fields for waveforms) become the descriptor's tags.
  */
 #define HD_PT_T_IN HD_PORTS_IN_T
 #define HD_PT_T_OUT HD_PORTS_OUT_T
@@ -18,9 +19,12 @@
     _Static_assert((w) >= 1 && (w) <= 64, "HD_PORT " #n ": width must be 1..64 (HD_PORT_W above)");
 #define HD_PORT_W(d, n, w, r, doc)                                                                 \
     _Static_assert((w) > 64, "HD_PORT_W " #n ": width must be above 64 (HD_PORT below)");
+#define HD_TAG(n, w, doc)                                                                          \
+    _Static_assert((w) >= 1 && (w) <= 64, "HD_TAG " #n ": width must be 1..64");
 #include HD_PORTS_DEF
 #undef HD_PORT
 #undef HD_PORT_W
+#undef HD_TAG
 
 static const struct hd_port_desc hd_ports_table_rows_[] = {
 #define HD_PORT(d, n, w, r, doc) {#n, HD_DIR_##d, (w), (r), doc, offsetof(HD_PT_T_##d, n), false},
@@ -29,6 +33,16 @@ static const struct hd_port_desc hd_ports_table_rows_[] = {
 #undef HD_PORT
 #undef HD_PORT_W
 };
+/* Model-side tag fields (HD_TAG rows); a block without any gets one unused row. */
+static const struct hd_tag_desc hd_ports_table_tags_[] = {
+#define HD_PORT(d, n, w, r, doc)
+#define HD_PORT_W(d, n, w, r, doc)
+#define HD_TAG(n, w, doc) {#n, (w), doc},
+#include HD_PORTS_DEF
+    {NULL, 0, NULL}};
+#undef HD_PORT
+#undef HD_PORT_W
+#undef HD_TAG
 #undef HD_BLOCK
 #undef HD_CLOCK
 #undef HD_RESET
@@ -44,7 +58,11 @@ const struct hd_block_desc HD_PORTS_BLOCK_VAR = {
     .nports = sizeof hd_ports_table_rows_ / sizeof hd_ports_table_rows_[0],
     .in_size = sizeof(HD_PORTS_IN_T),
     .out_size = sizeof(HD_PORTS_OUT_T),
+    .tags = hd_ports_table_tags_,
+    .ntags = sizeof hd_ports_table_tags_ / sizeof hd_ports_table_tags_[0] - 1,
 };
+_Static_assert(sizeof hd_ports_table_tags_ / sizeof hd_ports_table_tags_[0] - 1 <= HD_BLOCK_MAX_TAGS,
+               "too many HD_TAG rows (HD_BLOCK_MAX_TAGS)");
 #undef HD_BLOCK
 #undef HD_CLOCK
 #undef HD_RESET

@@ -70,6 +70,7 @@ static int ensure_timing(struct hd_gpu *gpu, char *err, size_t errlen)
         return st;
     hd_gpu_timing_set_sampling(gpu->timing, gpu->sample_every);
     hd_gpu_timing_set_progress(gpu->timing, progress_line, gpu);
+    hd_gpu_timing_set_hw_factory(gpu->timing, gpu->hw_factory);
     return HD_FUNC_OK;
 }
 

@@ -67,6 +67,7 @@ struct hd_gpu {
     int timing_status;              /* of the last timed batch */
     char timing_msg[1024];
     const struct hd_func_observer *func_observer; /* heddle_observe.h (co-simulation) */
+    const struct hd_hw_factory *hw_factory;       /* heddle_observe.h (NULL: C references) */
 };
 
 /* The timing executor (rt_exec_timing.c; impl is the GPU) and its teardown. */

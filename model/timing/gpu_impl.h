@@ -57,6 +57,7 @@ struct hd_gpu_timing {
     /* reports */
     hd_gpu_timing_progress_fn progress;
     void *progress_ctx;
+    const struct hd_hw_factory *hw; /* block instances in the loop (NULL: C references) */
 };
 
 /* gpu_report.c */

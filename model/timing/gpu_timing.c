@@ -7,6 +7,7 @@
 #include "gpu_impl.h"
 
 #include "func_status.h"
+#include "hw_ref.h"
 #include "mem_fixed.h"
 #include "mem_full.h"
 
@@ -117,6 +118,16 @@ void hd_gpu_timing_set_progress(struct hd_gpu_timing *g, hd_gpu_timing_progress_
 {
     g->progress = fn;
     g->progress_ctx = ctx;
+}
+
+void hd_gpu_timing_set_hw_factory(struct hd_gpu_timing *g, const struct hd_hw_factory *f)
+{
+    g->hw = f;
+}
+
+const struct hd_hw_factory *hd_gpu_timing_hw_factory(const struct hd_gpu_timing *g)
+{
+    return g->hw ? g->hw : hd_hw_ref_factory();
 }
 /* }==== */
 

@@ -58,6 +58,12 @@ const struct hd_mem *hd_gpu_timing_mem(const struct hd_gpu_timing *g);
 /* Sample the time series every `cycles` cycles (0: off). */
 void hd_gpu_timing_set_sampling(struct hd_gpu_timing *g, uint64_t cycles);
 void hd_gpu_timing_set_progress(struct hd_gpu_timing *g, hd_gpu_timing_progress_fn fn, void *ctx);
+/* The factory that makes the hardware-block instances stepped in the timing loop (hw_inst.h;
+ * e.g. the context codecs, ctx_codec.h): NULL (the default) = the C references (hw_ref.h);
+ * cosim/ gives one that co-simulates the RTL. Set before the first run; `f` must outlive g. */
+struct hd_hw_factory;
+void hd_gpu_timing_set_hw_factory(struct hd_gpu_timing *g, const struct hd_hw_factory *f);
+const struct hd_hw_factory *hd_gpu_timing_hw_factory(const struct hd_gpu_timing *g);
 
 /* Occupancy (occupancy.h) of a CTA with these resources on an empty SM of this GPU; returns
  * the CTAs per SM. The CTA scheduler allocates exactly o->demand per CTA. */

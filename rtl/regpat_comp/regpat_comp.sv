@@ -20,7 +20,8 @@
  *   ResetAll  1: the stage-1 datapath flops (differences, group bases) get the async reset too;
  *             0: only control and output flops are reset (smaller; the datapath is qualified by
  *             the reset valid flop).
- * Test-only: `define HD_FAULT_REGPAT_FLIP flips stride_o bit 0 of strided results (cosim test).
+ * Test-only: `define HD_FAULT_REGPAT_FLIP flips stride_o bit 0 of strided results when the
+ * simulation runs with +hd_fault_flip (cosim test; the fault build defines every HD_FAULT_*).
  */
 `include "../include/hd_assert.svh"
 
@@ -64,6 +65,11 @@ module regpat_comp #(
   for (genvar g = 0; g < MaxGroups; g++) begin : g_base
     assign gbase_d[32*g +: 32] = data_i[256*g +: 32];
   end
+
+`ifdef HD_FAULT_REGPAT_FLIP
+  bit fault_flip_on;
+  initial fault_flip_on = $test$plusargs("hd_fault_flip");
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -186,7 +192,7 @@ module regpat_comp #(
       end
     end
 `ifdef HD_FAULT_REGPAT_FLIP
-    if (pat_d == PatStrided) begin
+    if (fault_flip_on && pat_d == PatStrided) begin
       stride_d[0] = ~stride_d[0];
     end
 `endif

@@ -12,6 +12,9 @@
  * Registered outputs: all (valid_o, data_o), one cycle after the input, 0 when valid_o is 0.
  * There is no internal datapath register, hence no ResetAll parameter.
  * Bit-exact C reference: compressors/regpat_decomp.c; ports: regpat_decomp_ports.def.
+ * Test-only: `define HD_FAULT_SVA adds an assertion that fails on the first valid output when
+ * the simulation runs with +hd_fault_sva (the outputs stay right): a firing assertion must fail
+ * the co-simulation (tests/cosim.cmake, cosim_sva_caught).
  */
 `include "../include/hd_assert.svh"
 
@@ -98,5 +101,10 @@ module regpat_decomp (
   `HD_ASSERT_KNOWN(HdRegpatDecompValidKnown, valid_o, clk_i, rst_ni)
   `HD_ASSERT_KNOWN(HdRegpatDecompDataKnown, data_o, clk_i, rst_ni)
   `HD_ASSERT(HdRegpatDecompIdleZero, valid_o || data_o == '0, clk_i, rst_ni)
+`ifdef HD_FAULT_SVA
+  bit fault_sva_on;
+  initial fault_sva_on = $test$plusargs("hd_fault_sva");
+  `HD_ASSERT(HdRegpatDecompFaultSva, !(fault_sva_on && valid_o), clk_i, rst_ni)
+`endif
 
 endmodule

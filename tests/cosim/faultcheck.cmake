@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: MIT
 # faultcheck.cmake - the fault build (regpat_comp with -DHD_FAULT_REGPAT_FLIP: stride_o bit 0
-# flipped on strided results) must be caught: non-zero exit, a record naming the port, an FST
+# flipped on strided results, enabled by +hd_fault_flip) must be caught: non-zero exit, a record naming the port, an FST
 # window (+ .gtkw) in which the reference and RTL views of stride_o differ.
 # cmake -DHEDDLE=... -DFST=... -DFSTCHECK=... -P faultcheck.cmake
 file(REMOVE ${FST})
-execute_process(COMMAND ${HEDDLE} cosim --blocks regpat reduction --fail-fst ${FST}
+execute_process(COMMAND ${HEDDLE} cosim --blocks regpat reduction --fail-fst ${FST} --rtl-plusarg +hd_fault_flip
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message(STATUS "exit ${rc}\n${out}${err}")
 if(rc EQUAL 0)

@@ -2,6 +2,8 @@
  * fstcheck.c - check an FST window written by `heddle cosim` on a mismatch: some instance's
  * reference and RTL views of port PORT (default stride_o) differ at some clock edge inside the
  * file. Prints the scope, the time and both values. Exit 0 when found, 1 when not, 2 on errors.
+ * `fstcheck FILE.fst --instances N`: the file holds exactly N instance scopes (cosim.<inst>),
+ * each with its clock (issue 16 item 5: no instance is dropped).
  */
 #include "fstapi.h"
 
@@ -11,6 +13,27 @@
 #include <string.h>
 
 #define MAXV 256
+
+static int count_instances(void *r, const char *path, unsigned long want)
+{
+    int depth = 0;
+    unsigned long scopes = 0, clocks = 0;
+    struct fstHier *h;
+    while ((h = fstReaderIterateHier(r)) != NULL) {
+        if (h->htyp == FST_HT_SCOPE) {
+            scopes += depth == 1;
+            depth++;
+        } else if (h->htyp == FST_HT_UPSCOPE && depth > 0) {
+            depth--;
+        } else if (h->htyp == FST_HT_VAR && depth == 2 && strcmp(h->u.var.name, "clk_i") == 0) {
+            clocks++;
+        }
+    }
+    fstReaderClose(r);
+    printf("fstcheck: %s holds %lu instance scopes (%lu clocks), want %lu\n", path, scopes, clocks,
+           want);
+    return scopes == want && clocks == want ? 0 : 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -24,6 +47,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "fstcheck: cannot open %s\n", argv[1]);
         return 2;
     }
+    if (argc > 3 && strcmp(argv[2], "--instances") == 0)
+        return count_instances(r, argv[1], strtoul(argv[3], NULL, 10));
     char scope[8][128];
     int depth = 0;
     fstHandle ref[MAXV], rtl[MAXV];

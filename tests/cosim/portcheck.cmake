@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 # portcheck.cmake - the Verilog module's ports must match its ports.def exactly (rule G1).
-# cmake -DYOSYS=... -DPORTLIST=... -DBLOCK=... -DSV=... -DINC=... -DOUT=... -P portcheck.cmake
-# Yosys elaborates the module (widths after parameters) and writes JSON; the expected list comes
+# cmake -DYOSYS=... -DPORTLIST=... -DBLOCK=... -DSV=... -DINC=... -DOUT=... [-DCHPARAM=...] -P portcheck.cmake
+# Yosys elaborates the module with the chosen named configuration's parameters (CHPARAM, the
+# same configuration whose <BLOCK>_<Param> macros the .def widths may use) and writes JSON; the expected list comes
 # from the C port table generated from the .def (portlist). Extra, missing, reordered-direction
 # or wrong-width ports fail.
-execute_process(COMMAND ${YOSYS} -q -p "read_verilog -sv -I${INC} ${SV}; hierarchy -top ${BLOCK}; proc; write_json ${OUT}"
+execute_process(COMMAND ${YOSYS} -q -p "read_verilog -sv -I${INC} ${SV}; ${CHPARAM}; hierarchy -top ${BLOCK}; proc; write_json ${OUT}"
                 RESULT_VARIABLE rc ERROR_VARIABLE yerr)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "yosys failed on ${SV}: ${yerr}")

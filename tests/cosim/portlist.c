@@ -1,31 +1,32 @@
 /* SPDX-License-Identifier: MIT
  * portlist.c - print a block's interface as its ports.def defines it ("name input|output width"
  * per line, or the Markdown table with --md), for the port check against the Verilog
- * (portcheck.cmake) and for docs/blocks/regpat.md.
+ * (portcheck.cmake) and for docs/blocks/. Any block of the registry (model/hw/hw_ref.h); with
+ * --blocks, the registered block names, one a line.
  */
 #include "hd_block.h"
-#include "regpat_comp.h"
-#include "regpat_decomp.h"
-#include "regpat_tbcls.h"
+#include "hw_ref.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const struct hd_block_desc *const blocks[] = {&hd_regpat_comp_block, &hd_regpat_decomp_block,
-                                                     &hd_regpat_tbcls_block};
-
 int main(int argc, char **argv)
 {
-    bool md = argc > 2 && strcmp(argv[2], "--md") == 0;
-    for (unsigned i = 0; argc > 1 && i < sizeof blocks / sizeof blocks[0]; i++) {
-        if (strcmp(blocks[i]->name, argv[1]) != 0)
-            continue;
-        if (md)
-            hd_block_print_ports_md(blocks[i], stdout);
-        else
-            hd_block_print_ports(blocks[i], stdout);
+    if (argc > 1 && strcmp(argv[1], "--blocks") == 0) {
+        for (unsigned i = 0; i < hd_hw_ref_count(); i++)
+            printf("%s\n", hd_hw_ref_at(i)->b->name);
         return 0;
     }
-    fprintf(stderr, "usage: portlist BLOCK [--md] (blocks: regpat_comp, regpat_decomp, regpat_tbcls)\n");
+    const struct hd_hw_ref_block *r = argc > 1 ? hd_hw_ref_find(argv[1]) : NULL;
+    if (r) {
+        if (argc > 2 && strcmp(argv[2], "--md") == 0)
+            hd_block_print_ports_md(r->b, stdout);
+        else
+            hd_block_print_ports(r->b, stdout);
+        return 0;
+    }
+    char names[1024];
+    hd_hw_ref_names(names, sizeof names);
+    fprintf(stderr, "usage: portlist BLOCK [--md] | --blocks (blocks: %s)\n", names);
     return 2;
 }

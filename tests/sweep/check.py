@@ -55,9 +55,14 @@ def fail(msg):
     sys.exit(1)
 
 
-def sweep(heddle, *args, env=None):
-    p = subprocess.run([sys.executable, SWEEP, *args, "--heddle", heddle], cwd=ROOT,
-                       capture_output=True, text=True, env=env)
+def sweep(heddle, *args, env=None, timeout=240):
+    """Run sweep.py; a run over `timeout` seconds fails the test (under CTest's own timeout,
+    so that the slurm test still stops the daemons it started)."""
+    try:
+        p = subprocess.run([sys.executable, SWEEP, *args, "--heddle", heddle], cwd=ROOT,
+                           capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        fail(f"sweep.py {' '.join(args)}: still running after {timeout} s")
     return p.returncode, p.stdout, p.stderr
 
 
@@ -230,7 +235,7 @@ def t_slurm(heddle, tmp):
         t0 = time.time()
         rc, out, err = sweep(heddle, spec, "--backend", "slurm", "--chunk", "3", "--poll",
                              "0.5", "--db", dbs, "--workdir", os.path.join(tmp, "jobs"),
-                             env=env)
+                             env=env, timeout=150)
         ts = time.time() - t0
         print(err.strip())
         if rc != 0 or "submitted Slurm job" not in err:
