@@ -6,7 +6,9 @@ the local backend does), the runner polls squeue and collects each point's recor
 writes it (results/KEY.json, written atomically), so progress, resume and the store work as
 with the local backend. A point whose task ended without writing its record gets an `error`
 record naming the array task, its Slurm state (sacct, when accounting is there) and the tail of
-the task's log; the next run of the sweep runs it again. Ctrl-C or SIGTERM cancels the job."""
+the task's log; the next run of the sweep runs it again. Ctrl-C or SIGTERM cancels the job; a
+runner killed outright leaves its job running, and the next run collects what that job wrote
+(the job directories under --workdir) before submitting only the points still missing."""
 
 import json
 import os
@@ -67,8 +69,30 @@ class SlurmBackend:
                   f" --slurm-task {shlex.quote(workdir)} \"$SLURM_ARRAY_TASK_ID\"", ""]
         return "\n".join(lines)
 
+    def _earlier(self, pending):
+        """Records that earlier jobs of this sweep wrote but no runner stored (the runner was
+        killed while its job went on): collected instead of run again."""
+        if not os.path.isdir(self.base):
+            return
+        for job in sorted(os.listdir(self.base)):
+            resdir = os.path.join(self.base, job, "results")
+            if job.startswith("job-") and os.path.isdir(resdir):
+                for rec in self._collect(resdir, pending):
+                    if rec.get("status") in ("ok", "failed"):
+                        yield rec
+                    else:
+                        pending.add(rec["key"])
+
     def execute(self, items):
         items = list(items)
+        pending = {k for k, _ in items}
+        earlier = list(self._earlier(pending))
+        if earlier:
+            print(f"{self.sweep.name}: {len(earlier)} points collected from earlier Slurm jobs "
+                  f"in {self.base}", file=sys.stderr)
+        for rec in earlier:
+            yield rec["key"], rec, rec.get("runner_s")
+        items = [(k, p) for k, p in items if k in pending]
         if not items:
             return
         workdir = os.path.join(self.base, f"job-{time.strftime('%Y%m%d-%H%M%S')}-"
@@ -90,7 +114,6 @@ class SlurmBackend:
         self.job = out.strip().split(";")[0]
         print(f"{self.sweep.name}: submitted Slurm job {self.job} ({self.ntasks} array "
               f"tasks of up to {self.chunk} points; files in {workdir})", file=sys.stderr)
-        pending = {k for k, _ in items}
         resdir = os.path.join(workdir, "results")
         while True:
             running = self._running()

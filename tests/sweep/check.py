@@ -11,7 +11,9 @@
              code, the sweep exits 1 and names it; a rerun keeps it (no rerun) and still exits 1
   slurm      the same grid as `local` on a private one-node Slurm cluster (slurm-localhost.sh)
              as a job array: every point's canonical result is byte-identical to the local
-             backend's; exit 77 (CTest: skipped) with the reason when Slurm cannot run here
+             backend's; records lost by the runner are collected from the job directory and
+             only missing points resubmitted; exit 77 (CTest: skipped) with the reason when
+             Slurm cannot run here
   baselines  the memory-baselines analysis on a small sweep (memory-baselines-small.toml):
              report.md with the paper's values, latency.png and bandwidth.png, JSON
   figures    bar (normalised, geometric mean), line and box PNGs with the paper's values, the
@@ -258,6 +260,35 @@ def t_slurm(heddle, tmp):
                 fail(f"point {k[:16]}: local and slurm results differ")
         print(f"18 points: local backend (2 workers) {tl:.1f} s, slurm job array (6 tasks "
               f"of 3) {ts:.1f} s; every point's canonical result byte-identical")
+        # a runner that lost its records (as if killed while its job went on): the rerun
+        # collects them from the job directory and submits nothing; then 4 really missing
+        # points (their records gone too) are submitted as a new job of 2 tasks
+        con = sqlite3.connect(dbs)
+        con.execute("DELETE FROM points WHERE key IN (SELECT key FROM points ORDER BY key "
+                    "LIMIT 9)")
+        con.commit()
+        gone = [k for (k,) in con.execute("SELECT key FROM points ORDER BY key LIMIT 4")]
+        con.execute(f"DELETE FROM points WHERE key IN ({','.join('?' * len(gone))})", gone)
+        con.commit()
+        con.close()
+        jobs = os.path.join(tmp, "jobs")
+        for j in os.listdir(jobs):
+            for k in gone:
+                rec = os.path.join(jobs, j, "results", k + ".json")
+                if os.path.exists(rec):
+                    os.unlink(rec)
+        rc, out, err = sweep(heddle, spec, "--backend", "slurm", "--chunk", "2", "--poll",
+                             "0.5", "--db", dbs, "--workdir", jobs, env=env, timeout=150)
+        print(err.strip())
+        if rc != 0 or planned(err) != (18, 5, 13) or \
+                "9 points collected from earlier Slurm jobs" not in err or \
+                "(2 array tasks of up to 2 points" not in err:
+            fail(f"slurm resume: exit {rc}, plan {planned(err)}")
+        b = rows(dbs)
+        if any(b[k][1] != a[k][1] for k in a) or len(b) != 18:
+            fail("slurm resume: results differ from the local backend's")
+        print("slurm resume: 9 records collected from the earlier job, 4 points rerun as a "
+              "job of 2 array tasks; still identical to local")
         return 0
     finally:
         subprocess.run([helper, "stop", cluster])
