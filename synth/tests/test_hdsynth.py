@@ -279,6 +279,10 @@ endmodule
             self.assertEqual(len(n["arrays"]), 1)
             arr = n["arrays"][0]
             self.assertEqual((arr["entries"], arr["width"], arr["ports"]), (16, 16, 2))
+            self.assertEqual(arr["port_spec"], "1R1W")          # Yosys' read and write ports
+            self.assertIn("fewer than 32 rows", arr["cacti_limit"])
+            self.assertGreater(arr["read_energy_pj"], 0)
+            self.assertAlmostEqual(n["area40_sram_um2"], n["logic40_um2"] + arr["area_um2"])
             self.assertGreaterEqual(n["mapped"]["flip_flops"], 256)
             self.assertLess(n["area40_sram_um2"], n["area40_flops_um2"])
             self.assertAlmostEqual(n["per_sm_mm2"]["flops"], 2 * n["area40_flops_um2"] / 1e6)
