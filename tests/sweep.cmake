@@ -29,7 +29,7 @@ if(HD_SWEEP_PYTHON AND TARGET heddle)
     set_tests_properties(sweep_${t} PROPERTIES LABELS "sweep;experiments" TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "PASS sweep ${t}")
   endforeach()
-  set_tests_properties(sweep_slurm PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+  set_tests_properties(sweep_slurm PROPERTIES SKIP_RETURN_CODE 77)
   # the committed experiments' sweep files are valid against this binary (nothing runs)
   file(GLOB hd_sweep_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/experiments/*.toml)
   foreach(f ${hd_sweep_files})
