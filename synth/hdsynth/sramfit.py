@@ -5,6 +5,8 @@ fit that produced the model's ten fitted constants (synth/tech40.ini [sram]).
   python3 -m hdsynth.sramfit            per-point errors of the model as configured
   python3 -m hdsynth.sramfit --fit      refit the constants (least squares of log(model/CACTI),
                                         Nelder-Mead), print them and the errors they give
+  python3 -m hdsynth.sramfit --loo      leave-one-out: each point predicted by constants
+                                        refitted without it (about 20 s)
 Run from synth/ (or with synth/ on PYTHONPATH). The fit is in three independent steps: the two
 area constants (they also choose each array's folding), then the four time constants, then the
 four energy constants, each on all calibration points at once; no constant belongs to a point.
@@ -112,12 +114,21 @@ def fit(tech_ini, pts):
 def main(argv):
     ap = argparse.ArgumentParser(prog="python3 -m hdsynth.sramfit", description=__doc__.split("\n")[0])
     ap.add_argument("--fit", action="store_true", help="refit the constants and print them")
+    ap.add_argument("--loo", action="store_true", help="leave-one-out errors")
     ap.add_argument("--csv", default=CSV)
     ap.add_argument("--tech", default=TECH)
     args = ap.parse_args(argv)
     tech = ini.read(args.tech)
     pts = points(args.csv)
     model = sram.SramModel(tech)
+    if args.loo:
+        errs = []
+        for i in range(len(pts)):
+            consts = fit(tech, pts[:i] + pts[i + 1:])
+            errs += errors(sram.SramModel(tech, **consts), [pts[i]])
+        print("leave-one-out: each point predicted by constants fitted on the others")
+        print(table(errs))
+        return 0
     if args.fit:
         consts = fit(tech, pts)
         for k in sram.SramModel.KEYS:
