@@ -127,7 +127,9 @@ static bool fetch_warp(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
     uint32_t n = p->ibuffer;
     n = in_line < n ? in_line : n;
     n = ncode - pc < n ? ncode - pc : n;
-    if (!hd_sm_event(sm, now, p->decode_cycles, HD_EV_DECODE, w->slot, pc, n))
+    /* a virtual instruction (annot.h fetch_extra) holds the fetch slot longer */
+    uint32_t delay = p->decode_cycles + hd_annot_fetch_extra_range(la->tk->an, pc, n);
+    if (!hd_sm_event(sm, now, delay, HD_EV_DECODE, w->slot, pc, n))
         return false;
     w->fetch_busy = true;
     w->fetch_line = HD_SM_NONE;

@@ -2,15 +2,13 @@
  * tkernel.c - building the timing view of a kernel image: classification of every instruction,
  * register allocation for registers per thread and register-bank numbers.
  *
- * Design: see tkernel.h. The allocator runs over the kernel's functions only (the image holds
- * the entry and every .func it reaches); functions of the module outside the kernel stay zeroed,
- * which hd_regalloc_link() accepts. Everything is computed once, at the first launch of the
+ * Design: see tkernel.h. The analyses (CFG, liveness, register allocation over the kernel's
+ * functions, calls linked) live in the kernel's annotation store (model/compiler/annot.h), kept
+ * for the whole run; this file reads it. Everything is computed once, at the first launch of the
  * kernel on a GPU.
  */
 #include "tkernel.h"
 
-#include "cfg.h"
-#include "liveness.h"
 #include "regalloc.h"
 
 #include <stdio.h>
@@ -60,68 +58,27 @@ enum hd_tclass hd_tkernel_classify(const struct hd_func_instr *d)
 }
 /* }==== */
 
-/* {==== Register allocation of the kernel's functions ==== */
-struct ra_all {
-    struct hd_regalloc *ra;   /* [module nfuncs], zeroed where not run */
-    struct hd_liveness **lv;  /* [module nfuncs] */
-    struct hd_cfg **cfg;
-    bool *ok;
-    uint32_t n;
-};
-
-static void ra_free(struct ra_all *a)
+/* {==== The annotation store of the image ==== */
+static struct hd_annot *annot_build(const struct hd_func_kernel *k, const struct hd_sm_params *sp,
+                                    char *err, size_t errlen)
 {
-    for (uint32_t i = 0; i < a->n; i++) {
-        if (a->ok && a->ok[i])
-            hd_regalloc_free(&a->ra[i]);
-        if (a->lv && a->lv[i])
-            hd_liveness_free(a->lv[i]);
-        if (a->cfg && a->cfg[i])
-            hd_cfg_free(a->cfg[i]);
-    }
-    free(a->ra);
-    free(a->lv);
-    free(a->cfg);
-    free(a->ok);
-}
-
-/* Allocate every function of k. Returns false with a message in err (the caller falls back). */
-static bool ra_run(const struct hd_func_kernel *k, const struct hd_sm_params *sp,
-                   struct ra_all *a, char *err, size_t errlen)
-{
-    const struct hd_module *m = k->mod->ir;
-    a->n = m->nfuncs;
-    a->ra = calloc(a->n + 1, sizeof *a->ra);
-    a->lv = calloc(a->n + 1, sizeof *a->lv);
-    a->cfg = calloc(a->n + 1, sizeof *a->cfg);
-    a->ok = calloc(a->n + 1, sizeof *a->ok);
-    if (!a->ra || !a->lv || !a->cfg || !a->ok) {
+    struct hd_annot_func *fn = calloc(k->nfuncs + 1, sizeof *fn);
+    if (!fn) {
         snprintf(err, errlen, "host out of memory");
-        return false;
+        return NULL;
     }
-    struct hd_regalloc_params rp;
-    hd_regalloc_params_default(&rp);
-    if (sp->max_regs_per_thread < rp.max_regs)
-        rp.max_regs = sp->max_regs_per_thread;
-    for (uint32_t i = 0; i < k->nfuncs; i++) {
-        const struct hd_func *f = k->funcs[i].ir;
-        uint32_t fi = k->funcs[i].index;
-        if (fi >= a->n || a->ok[fi] || !f->has_body)
-            continue;
-        a->cfg[fi] = hd_cfg_build(f);
-        if (!a->cfg[fi]) {
-            snprintf(err, errlen, "%s: out of memory building the CFG", f->name);
-            return false;
-        }
-        a->lv[fi] = hd_liveness_build(f, a->cfg[fi], err, errlen);
-        if (!a->lv[fi])
-            return false;
-        if (hd_regalloc_run(f, a->cfg[fi], a->lv[fi], &rp, &a->ra[fi], err, errlen) != 0)
-            return false;
-        a->ok[fi] = true;
-    }
-    hd_regalloc_link(m, a->ra);
-    return true;
+    for (uint32_t i = 0; i < k->nfuncs; i++)
+        fn[i] = (struct hd_annot_func){k->funcs[i].ir, k->funcs[i].index, k->funcs[i].pc_base,
+                                       k->funcs[i].reg_base};
+    uint32_t entry = 0;
+    for (uint32_t i = 0; i < k->nfuncs; i++)
+        if (k->funcs[i].index == k->entry_index)
+            entry = i;
+    struct hd_annot_params ap = {sp->max_regs_per_thread};
+    struct hd_annot *a = NULL;
+    hd_annot_build(k->mod->ir, fn, k->nfuncs, entry, k->ncode, k->nregs, &ap, &a, err, errlen);
+    free(fn);
+    return a;
 }
 /* }==== */
 
@@ -143,13 +100,14 @@ static void add_word(struct hd_tinstr *t, uint32_t num)
 
 /* The banked words of instruction pc (of kernel function kf, local PC lpc). */
 static void bank_words(const struct hd_func_kernel *k, const struct hd_func_kfunc *kf,
-                       uint32_t pc, const struct ra_all *a, struct hd_tinstr *t)
+                       uint32_t pc, const struct hd_annot *a, struct hd_tinstr *t)
 {
     const struct hd_func_instr *d = &k->code[pc];
     const struct hd_func *f = kf->ir;
     const uint32_t lpc = pc - kf->pc_base;
-    const struct hd_regalloc *ra = a && kf->index < a->n && a->ok[kf->index] ? &a->ra[kf->index]
-                                                                            : NULL;
+    uint32_t flpc;
+    const struct hd_annot_fn *af = a ? hd_annot_fn_at(a, pc, &flpc) : NULL;
+    const struct hd_regalloc *ra = af ? af->ra : NULL;
     uint32_t remat[HD_RA_MAX_READS];
     unsigned nremat = 0;
     bool remat_done = false;
@@ -168,7 +126,7 @@ static void bank_words(const struct hd_func_kernel *k, const struct hd_func_kfun
         int32_t p = lr < ra->nregs ? ra->phys_of[lr] : -1;
         if (kind == HD_RA_REMAT) {
             if (!remat_done) {
-                nremat = hd_regalloc_remat_reads(f, a->lv[kf->index], ra->kind, lpc, remat);
+                nremat = hd_regalloc_remat_reads(f, af->lv, ra->kind, lpc, remat);
                 remat_done = true;
             }
             bool needed = false;
@@ -216,21 +174,21 @@ struct hd_tkernel *hd_tkernel_build(const struct hd_func_kernel *k, const struct
     tk->code_base = (0xC0DEull << 40) + ((uint64_t)id << 24);
     tk->ptx_words = ptx_words(k);
 
-    struct ra_all a;
-    memset(&a, 0, sizeof a);
-    char why[200] = "";
-    bool ra_ok = ra_run(k, sp, &a, why, sizeof why);
-    uint32_t entry = k->entry_index;
-    if (ra_ok && entry < a.n && a.ok[entry]) {
-        tk->regs_per_thread = a.ra[entry].regs_with_callees;
+    tk->an = annot_build(k, sp, err, errlen);
+    if (!tk->an) {
+        hd_tkernel_free(tk);
+        return NULL;
+    }
+    bool ra_ok = tk->an->ra_ok;
+    if (ra_ok) {
+        tk->regs_per_thread = tk->an->regs_per_thread;
         tk->regs_source = "regalloc";
     } else {
         tk->regs_per_thread = tk->ptx_words < sp->max_regs_per_thread ? tk->ptx_words
                                                                       : sp->max_regs_per_thread;
         tk->regs_source = "ptx";
         snprintf(tk->note, sizeof tk->note, "register allocation failed (%s); using PTX words",
-                 why[0] ? why : "no body");
-        ra_ok = false;
+                 tk->an->note[0] ? tk->an->note : "no body");
     }
     const bool physical = sp->bank_physical && ra_ok;
     for (uint32_t i = 0; i < k->nfuncs; i++) {
@@ -243,10 +201,9 @@ struct hd_tkernel *hd_tkernel_build(const struct hd_func_kernel *k, const struct
             enum hd_tclass c = hd_tkernel_classify(&k->code[pc]);
             t->cls = (uint8_t)c;
             t->unit = (uint8_t)sp->unit_of[c];
-            bank_words(k, kf, pc, physical ? &a : NULL, t);
+            bank_words(k, kf, pc, physical ? tk->an : NULL, t);
         }
     }
-    ra_free(&a);
     return tk;
 }
 
@@ -254,6 +211,7 @@ void hd_tkernel_free(struct hd_tkernel *tk)
 {
     if (!tk)
         return;
+    hd_annot_free(tk->an);
     free(tk->in);
     free(tk);
 }

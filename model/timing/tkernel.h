@@ -11,11 +11,13 @@
  * register counting two words and a 128-bit one four, duplicates read once. Their register
  * numbers are physical (the allocator's, bank = (phys + warp offset) mod banks) or, with
  * [pipeline] reg_bank_source = ptx, the kernel-wide PTX register index; constants that the
- * allocator keeps as operands read no bank.
+ * allocator keeps as operands read no bank. The analyses behind all this stay in `an`, the
+ * image's annotation store, for later passes, policies and the co-simulation to read.
  */
 #ifndef HD_TKERNEL_H
 #define HD_TKERNEL_H
 
+#include "annot.h"
 #include "module.h"
 #include "timing_params.h"
 
@@ -41,6 +43,8 @@ struct hd_tkernel {
     const char *regs_source;  /* "regalloc" or "ptx" */
     uint32_t ptx_words;       /* PTX register words of the kernel (for reports) */
     char note[256];           /* why the fallback was used, or "" */
+    struct hd_annot *an;      /* CFG, liveness, register allocation and per-PC annotations of
+                                 the image, kept for the whole run (model/compiler/annot.h) */
 };
 
 /* Build the timing view of kernel image k with SM parameters sp. `id` numbers the kernel.
