@@ -33,6 +33,7 @@ static void mix_help(FILE *out)
             "Usage: heddle run --mix NAME [--size small|medium|large] [--config FILE]\n"
             "                  [--set SECTION.KEY=VALUE]... [--functional] [--alone]\n"
             "                  [--mixes-file FILE] [--stats FILE] [--quiet]\n"
+            "                  [--arrive WORKLOAD@CYCLE[:PRIORITY]]...\n"
             "\n"
             "Run the workloads of a multi-kernel mix (see `heddle list --mixes`) concurrently on\n"
             "one simulated GPU. Each host driver is a client with its own streams; the drivers\n"
@@ -46,6 +47,7 @@ static void mix_help(FILE *out)
             "  --size S           input size of every workload: small (default), medium, large\n"
             "  --config FILE      GPU configuration (default: built-in fermi-gtx480)\n"
             "  --set S.K=V        override one configuration parameter (repeatable)\n"
+            "  --max-cycles N, --max-instructions N   stop there with a located report\n"
             "  --functional       functional model only (no cycles; kernels run one by one)\n"
             "  --alone            first run each workload alone on the same configuration and\n"
             "                     report its slowdown in the mix, STP and ANTT (cycle mode)\n"
@@ -53,9 +55,13 @@ static void mix_help(FILE *out)
             "  --stats FILE       also write the summary as an INI report, configuration first\n"
             "                     (FILE.json: the same report as JSON)\n"
             "  --quiet            do not print the drivers' progress messages\n"
+            "  --arrive W@C[:P]   workload W's launches arrive at GPU cycle C with priority P\n"
+            "                     (default 0); a higher priority preempts lower ones by\n"
+            "                     [context] preempt (switch, drain, flush; docs/context.md)\n"
             "\nExamples:\n"
             "  heddle run --mix sgemm+vecadd --alone\n"
-            "  heddle run --mix bfs+sgemm --size medium --stats mix.ini\n");
+            "  heddle run --mix bfs+sgemm --size medium --stats mix.ini\n"
+            "  heddle run --mix persistent+vecadd --arrive vecadd@20000:1\n");
 }
 
 bool hd_cli_mix_requested(int argc, char **argv)
@@ -64,6 +70,52 @@ bool hd_cli_mix_requested(int argc, char **argv)
         if (strcmp(argv[i], "--mix") == 0 || strncmp(argv[i], "--mix=", 6) == 0)
             return true;
     return false;
+}
+
+/* WORKLOAD@CYCLE[:PRIORITY] into o->arrive. Returns 0 or HD_CLI_USAGE after a message. */
+static int parse_arrival(const char *cmd, const char *v, struct mix_opts *o)
+{
+    const char *at = strchr(v, '@');
+    if (!at || at == v || !at[1])
+        return hd_cli_usage(cmd, "--arrive needs WORKLOAD@CYCLE[:PRIORITY], not '%s'", v);
+    if (o->narrive == HD_CLI_MIX_ARRIVALS)
+        return hd_cli_usage(cmd, "at most %d --arrive options", HD_CLI_MIX_ARRIVALS);
+    char *end;
+    unsigned long long cyc = strtoull(at + 1, &end, 10);
+    long prio = 0;
+    if (end == at + 1 || (*end && *end != ':'))
+        return hd_cli_usage(cmd, "--arrive '%s': the cycle must be a number", v);
+    if (*end == ':') {
+        const char *p = end + 1;
+        prio = strtol(p, &end, 10);
+        if (end == p || *end || prio < -1000000 || prio > 1000000)
+            return hd_cli_usage(cmd, "--arrive '%s': the priority must be an integer", v);
+    }
+    struct mix_arrival *a = &o->arrive[o->narrive++];
+    a->label = v;
+    a->cycle = cyc;
+    a->priority = (int32_t)prio;
+    return 0;
+}
+
+/* Give client c the attributes of its --arrive option (matched by label up to '@'). */
+static int apply_arrivals(const struct mix_opts *o, struct mix_client *cl, unsigned n)
+{
+    for (unsigned k = 0; k < o->narrive; k++) {
+        const struct mix_arrival *a = &o->arrive[k];
+        const size_t len = (size_t)(strchr(a->label, '@') - a->label);
+        bool found = false;
+        for (unsigned i = 0; i < n && !found; i++)
+            if (strlen(cl[i].label) == len && strncmp(cl[i].label, a->label, len) == 0) {
+                cl[i].attr.arrive_cycle = a->cycle;
+                cl[i].attr.priority = a->priority;
+                found = true;
+            }
+        if (!found)
+            return hd_cli_usage("run", "--arrive '%s': no workload of that name in the mix",
+                                a->label);
+    }
+    return 0;
 }
 
 /* 0 ok, 1 help printed, or an exit code + 2 */
@@ -96,6 +148,11 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
                 return HD_CLI_USAGE + 2;
             if (hd_wl_size_parse(v, &o->size) != 0)
                 return hd_cli_usage(cmd, "--size must be small, medium or large, not '%s'", v) + 2;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--arrive", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            if (parse_arrival(cmd, v, o) != 0)
+                return HD_CLI_USAGE + 2;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stats", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -132,6 +189,7 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
 static int mix_body(struct hd_gpu *client, void *arg)
 {
     struct mix_client *c = arg;
+    hd_set_launch_attr(client, &c->attr);
     int st = c->w->run(client, &c->ctx);
     if (st != HD_OK && st != HD_WL_MISMATCH && !c->ctx.err[0])
         snprintf(c->ctx.err, sizeof c->ctx.err, "%s", hd_last_error(client));
@@ -329,7 +387,9 @@ static int run_mix(struct mix_opts *o, const struct hd_cli_mix *m)
         logs[i] = o->quiet ? NULL : open_memstream(&cl[i].log_text, &cl[i].log_len);
         cl[i].ctx.log = logs[i] ? logs[i] : devnull;
     }
-    if (o->alone)
+    if (apply_arrivals(o, cl, m->nworkloads) != 0)
+        rc = HD_CLI_USAGE;
+    if (rc == HD_CLI_OK && o->alone)
         rc = run_alone(o, &cfg, interrupt, m, cl, devnull);
     if (rc == HD_CLI_OK)
         rc = run_clients(o, &cfg, interrupt, cl, m->nworkloads, &r);

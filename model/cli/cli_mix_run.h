@@ -14,16 +14,28 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define HD_CLI_MIX_ARRIVALS 8
+
+/* --arrive WORKLOAD@CYCLE[:PRIORITY]: that client's launches arrive then, with that priority. */
+struct mix_arrival {
+    const char *label;
+    uint64_t cycle;
+    int32_t priority;
+};
+
 struct mix_opts {
     const char *mix, *mixes_file, *stats;
     struct hd_cli_config cfg;
     enum hd_wl_size size;
     bool quiet, functional, alone;
+    struct mix_arrival arrive[HD_CLI_MIX_ARRIVALS];
+    unsigned narrive;
 };
 
 struct mix_client {
     const struct hd_workload *w;
     char label[80];            /* the workload's name, "#k" added when it repeats in the mix */
+    struct hd_launch_attr attr; /* given to its launches (--arrive) */
     struct hd_wl_ctx ctx;
     char *log_text;            /* its progress messages (open_memstream) */
     size_t log_len;

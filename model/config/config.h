@@ -40,6 +40,9 @@
     V(ksel, HD_KSEL_OLDEST, "oldest", "the oldest launch that still has CTAs to place first")     \
     V(ksel, HD_KSEL_ROUND_ROBIN, "round_robin",                                                   \
       "rotate among the running launches that have CTAs to place")
+#define HD_CFG_ENUM_alloc(V)                                                                       \
+    V(alloc, HD_ALLOC_PARTITIONED, "partitioned",                                                  \
+      "lowest free slots, first-fit contiguous register and shared-memory blocks per CTA")
 #define HD_CFG_ENUM_regbank(V)                                                                     \
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \
@@ -51,6 +54,10 @@
       "fixed latency and per-SM bandwidth ([mem_fixed])")                                          \
     V(memmodel, HD_MEMMODEL_FULL, "full",                                                          \
       "L1 data and constant caches, crossbar, L2 slices, GDDR5 DRAM (model/mem)")
+#define HD_CFG_ENUM_missq(V)                                                                       \
+    V(missq, HD_MISSQ_FIFO, "fifo", "oldest request first (GPGPU-Sim)")                            \
+    V(missq, HD_MISSQ_READS_FIRST, "reads_first",                                                  \
+      "oldest read or atomic before older writes, unless the oldest waited missq_age_limit")
 #define HD_CFG_ENUM_sethash(V)                                                                     \
     V(sethash, HD_SETHASH_LINEAR, "linear", "set = line number mod sets")                          \
     V(sethash, HD_SETHASH_XOR, "xor",                                                              \
@@ -62,8 +69,18 @@
     V(dramsched, HD_DRAMSCHED_FRFCFS, "frfcfs", "first-ready first-come-first-served")           \
     V(dramsched, HD_DRAMSCHED_FCFS, "fcfs", "first-come-first-served (oldest request only)")
 
-#define HD_CFG_ENUM_TYPES(X) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank)                  \
-    X(memmodel) X(sethash) X(icntarb) X(dramsched)
+#define HD_CFG_ENUM_preempt(V)                                                                     \
+    V(preempt, HD_PREEMPT_NONE, "none", "never preempt: a waiting launch waits for free SMs")       \
+    V(preempt, HD_PREEMPT_SWITCH, "switch",                                                        \
+      "context switch: save every occupied register and shared-memory byte (Lin's Occup)")         \
+    V(preempt, HD_PREEMPT_DRAIN, "drain", "stop placing the victim's CTAs; wait for resident ones") \
+    V(preempt, HD_PREEMPT_FLUSH, "flush",                                                          \
+      "drop idempotent CTAs and restart them later (refused for a CTA that wrote memory)")
+#define HD_CFG_ENUM_ctxprio(V)                                                                     \
+    V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
+    V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")
+#define HD_CFG_ENUM_TYPES(X) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc)         \
+    X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

@@ -27,6 +27,15 @@ struct hd_func_gpu_params {
     uint64_t shared_per_sm;      /* bound on a CTA's static + dynamic shared memory */
 };
 
+/* What the host says about a launch beyond its shape (issue 11): scheduling and preemption
+ * policies read it; the functional model ignores it. */
+struct hd_func_launch_attr {
+    int32_t priority;        /* higher runs first and may preempt lower ([context] preempt) */
+    uint64_t arrive_cycle;   /* no CTA is placed before this GPU cycle (0: at once) */
+    uint64_t latency_bound;  /* preemption-latency constraint in cycles (0: [context] default) */
+    uint32_t hint;           /* a word for mechanisms (locality, phase); 0 = none */
+};
+
 struct hd_func_arg {
     const void *value;
     size_t size;
@@ -49,6 +58,7 @@ struct hd_func_launch {
     char err[1024];               /* the fault report of a failed step */
     /* co-simulation / sampling tap (observer.h), NULL for none; set by the runtime */
     const struct hd_func_observer *observer;
+    struct hd_func_launch_attr attr; /* set by the runtime after init (zero: none) */
 };
 
 /* Check and build a launch. Returns 0 or HD_FUNC_ERR_ARGS / _UNSUPPORTED / _MEMORY with a message

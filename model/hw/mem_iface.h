@@ -22,6 +22,12 @@
 
 enum hd_mem_kind { HD_MEM_LOAD = 0, HD_MEM_STORE, HD_MEM_ATOMIC, HD_MEM_IFETCH, HD_MEM_KINDS };
 
+/* Traffic classes (hd_mem_req.cls): demand traffic of the kernels, and the non-demand traffic
+ * that preemption and virtualization mechanisms add (context save/restore, swap). The memory
+ * system accounts each class separately and may give non-demand classes a lower priority
+ * ([context] priority, docs/context.md). */
+enum hd_mem_class { HD_MCLASS_DEMAND = 0, HD_MCLASS_CONTEXT, HD_MCLASS_SWAP, HD_MCLASS_COUNT };
+
 /* Request flags (hd_mem_req.flags). */
 enum hd_mem_flag {
     HD_MEMF_BYPASS_L1 = 1u << 0 /* a load with PTX cache operator .cg or .cv: not cached in the
@@ -40,6 +46,7 @@ struct hd_mem_req {
     uint8_t space;        /* enum hd_space: GLOBAL, LOCAL, CONST or PARAM (these two only to a
                              model with a constant cache, see const_line); NONE for a fetch */
     uint8_t flags;        /* enum hd_mem_flag bits */
+    uint8_t cls;          /* enum hd_mem_class */
     uint64_t sectors;     /* bit i: the warp touched bytes [addr + 32 i, addr + 32 i + 32);
                              0 = every byte of [addr, addr + bytes) (the coalescer's sector mask,
                              model/mem/coalesce.h) */

@@ -272,6 +272,7 @@ static uint32_t new_txn(struct hd_l1 *l, const struct hd_l1_sreq *s, uint8_t typ
     t->bytes = bytes;
     t->kernel = kernel;
     t->kidx = kidx;
+    t->cls = s->r.cls < HD_MCLASS_COUNT ? s->r.cls : HD_MCLASS_DEMAND;
     t->ref = ref;
     t->row = loc.row;
     t->sm = (uint16_t)l->sm;
@@ -299,6 +300,7 @@ static void write_back(struct hd_l1 *l, const struct hd_l1_sreq *s, uint32_t e, 
             n << l->d.sector_shift, now);
     l->st->sm[l->sm].l1d_writebacks++;
     l->st->kernel[s->kidx].l1d_writebacks++;
+    l->st->cls[s->r.cls].l1d_writebacks++;
 }
 /* }==== */
 
@@ -307,6 +309,7 @@ static void write_back(struct hd_l1 *l, const struct hd_l1_sreq *s, uint32_t e, 
     do {                                                                                           \
         (l)->st->sm[(l)->sm].field += (v);                                                         \
         (l)->st->kernel[(s)->kidx].field += (v);                                                   \
+        (l)->st->cls[(s)->r.cls].field += (v);                                                     \
     } while (0)
 
 static int direct(struct hd_l1 *l, uint32_t i, uint8_t type, uint64_t a, uint32_t b, uint64_t now)

@@ -100,6 +100,7 @@ static uint32_t to_dram(struct hd_l2 *s, uint32_t src, uint8_t type, uint64_t lo
     d->sm = t->sm;
     d->kernel = t->kernel;
     d->kidx = t->kidx;
+    d->cls = t->cls;
     d->slice = (uint16_t)s->id;
     d->channel = (uint16_t)loc.channel;
     d->bank = (uint16_t)loc.bank;

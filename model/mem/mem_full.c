@@ -27,6 +27,7 @@ struct full_state {
     const struct hd_mq_policy_ops *mq_ops;
     void *mq_impl;
     struct hd_mq_view *mq_view; /* [miss_queue + slack] scratch */
+    uint32_t *mq_map;           /* [mq_view_cap] view entry -> miss-queue position */
     uint32_t mq_view_cap;
     struct hd_mem_observer obs;
     bool has_obs;
@@ -125,25 +126,39 @@ static bool inject_missq(struct full_state *s, unsigned sm, uint64_t now_core)
         return false;
     if (n > s->mq_view_cap) {
         struct hd_mq_view *v = realloc(s->mq_view, n * 2 * sizeof *v);
-        if (!v)
+        uint32_t *m = realloc(s->mq_map, n * 2 * sizeof *m);
+        if (v)
+            s->mq_view = v;
+        if (m)
+            s->mq_map = m;
+        if (!v || !m)
             return false;
-        s->mq_view = v;
         s->mq_view_cap = n * 2;
     }
+    /* With [context] priority = low the policy sees only the demand requests while there are
+     * any: context save/restore traffic waits behind them (Lin §2.7). */
+    uint32_t nv = 0, ndemand = 0;
+    for (uint32_t i = 0; s->p.context_low && i < n; i++)
+        ndemand += hd_txn_get(&s->pool, hd_ring_peek(&l->missq, i))->cls == HD_MCLASS_DEMAND;
+    const bool demand_only = s->p.context_low && ndemand > 0;
     for (uint32_t i = 0; i < n; i++) {
         const struct hd_txn *t = hd_txn_get(&s->pool, hd_ring_peek(&l->missq, i));
-        s->mq_view[i] = (struct hd_mq_view){t->kernel, t->bytes,
-                                            (uint16_t)hd_xbar_flits(&s->p.icnt, req_payload(t)),
-                                            t->type, t->origin, now_core - t->t_queue};
+        if (demand_only && t->cls != HD_MCLASS_DEMAND)
+            continue;
+        s->mq_map[nv] = i;
+        s->mq_view[nv++] = (struct hd_mq_view){t->kernel, t->bytes,
+                                               (uint16_t)hd_xbar_flits(&s->p.icnt, req_payload(t)),
+                                               t->type, t->origin, t->cls,
+                                               now_core - t->t_queue};
     }
-    int k = s->mq_ops->select(s->mq_impl, sm, s->mq_view, n, now_core);
-    if (k < 0 || (uint32_t)k >= n) {
+    int k = s->mq_ops->select(s->mq_impl, sm, s->mq_view, nv, now_core);
+    if (k < 0 || (uint32_t)k >= nv) {
         s->st.sm[sm].mq_held++;
         return false;
     }
     if (!hd_xbar_can_inject(&s->req, sm, s->mq_view[k].flits))
         return false;
-    const uint32_t id = hd_ring_take(&l->missq, (uint32_t)k);
+    const uint32_t id = hd_ring_take(&l->missq, s->mq_map[k]);
     struct hd_txn *t = hd_txn_get(&s->pool, id);
     t->flits = (uint8_t)(s->mq_view[k].flits < 255 ? s->mq_view[k].flits : 255);
     HD_ACCT(&s->st, t, mq_requests, 1);
@@ -399,6 +414,7 @@ static void full_destroy(void *impl)
     if (s->mq_ops && s->mq_ops->destroy)
         s->mq_ops->destroy(s->mq_impl);
     free(s->mq_view);
+    free(s->mq_map);
     free(s->kbypass);
     hd_mem_stats_free(&s->st);
     hd_txn_pool_free(&s->pool);
@@ -453,7 +469,8 @@ int hd_mem_full_create(const struct hd_config *cfg, struct hd_mem *out, char *er
         free(s);
         return -1;
     }
-    if (build(s) != 0) {
+    if (build(s) != 0 || hd_mq_policy_create(cfg->l1d_missq_policy, cfg->l1d_missq_age_limit,
+                                              &s->mq_ops, &s->mq_impl) != 0) {
         full_destroy(s);
         snprintf(err, errlen, "host out of memory creating the memory system");
         return -1;

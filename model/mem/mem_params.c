@@ -176,6 +176,7 @@ int hd_mem_params_init(const struct hd_config *c, struct hd_mem_params *p, char 
     p->l2_khz = khz(c->clock_l2_mhz);
     p->dram_khz = khz(c->clock_dram_mhz);
     p->dup_window = c->mem_dup_mshr_window;
+    p->context_low = c->context_priority == HD_CTXPRIO_LOW;
     if (init_caches(c, p, err, errlen) || init_dram(c, p, err, errlen) ||
         init_icnt(c, p, err, errlen) || init_map(c, p, err, errlen))
         return -1;

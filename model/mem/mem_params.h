@@ -72,6 +72,7 @@ struct hd_mem_params {
     struct hd_dram_params dram;
     struct hd_addrmap_params map;
     uint32_t dup_window;
+    bool context_low;  /* [context] priority = low: demand traffic leaves the miss queue first */
 };
 
 /* Fill p from cfg. Returns 0, or -1 with "key 'X': message" in err. */

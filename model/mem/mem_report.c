@@ -117,6 +117,14 @@ void hd_mem_report_json(FILE *f, const struct hd_mem *m, const char *ind)
     fprintf(f, "\n%s  }", ind);
     jrecords(f, ind, "per_sm", "sm", s->sm, NULL, s->num_sms, false);
     jrecords(f, ind, "per_kernel", "launch", s->kernel, s->kernel_id, s->nkernels, true);
+    static const char *const class_names[HD_MCLASS_COUNT] = {"demand", "context", "swap"};
+    fprintf(f, ",\n%s  \"per_class\": {", ind);
+    for (unsigned c = 0; c < HD_MCLASS_COUNT; c++) {
+        fprintf(f, "%s\n%s    \"%s\": {", c ? "," : "", ind, class_names[c]);
+        jacct(f, &s->cls[c]);
+        fputc('}', f);
+    }
+    fprintf(f, "\n%s  }", ind);
     jrecords(f, ind, "l2_slices", "slice", s->slice, NULL, s->nslices, false);
     jrecords(f, ind, "dram_channels", "channel", s->channel, NULL, s->nchannels, false);
     fprintf(f, ",\n%s  \"dram_commands\": [", ind);

@@ -146,6 +146,7 @@ void hd_mem_stats_reset(struct hd_mem_stats *s)
     if (s->nkernels)
         memset(s->kernel, 0, s->nkernels * sizeof *s->kernel);
     memset(s->hist, 0, sizeof s->hist);
+    memset(s->cls, 0, sizeof s->cls);
     memset(s->xbar_req_busy, 0, s->nslices * sizeof *s->xbar_req_busy);
     memset(s->xbar_rep_busy, 0, s->num_sms * sizeof *s->xbar_rep_busy);
     memset(s->dram_data_cycles, 0, s->nchannels * sizeof *s->dram_data_cycles);

@@ -14,6 +14,7 @@
 #ifndef HD_MEM_STATS_H
 #define HD_MEM_STATS_H
 
+#include "mem_iface.h"
 #include "mem_txn.h"
 
 #include <stdbool.h>
@@ -66,6 +67,7 @@ struct hd_dup_entry {
 struct hd_mem_stats {
     uint32_t num_sms, nslices, nchannels;
     struct hd_mem_acct *sm, *slice, *channel;
+    struct hd_mem_acct cls[HD_MCLASS_COUNT]; /* per traffic class (demand, context, swap) */
     /* kernels */
     struct hd_mem_acct *kernel;
     uint32_t *kernel_id;
@@ -96,11 +98,12 @@ void hd_mem_stats_reset(struct hd_mem_stats *s);
 uint32_t hd_mem_stats_kernel(struct hd_mem_stats *s, uint32_t kernel);
 /* Record an L1 MSHR allocation of `line` by SM sm at core cycle now; true if duplicate. */
 bool hd_mem_stats_dup(struct hd_mem_stats *s, uint64_t line, uint32_t sm, uint64_t now);
-/* Add v to counter `field` of the records of t's SM and kernel. */
+/* Add v to counter `field` of the records of t's SM, kernel and traffic class. */
 #define HD_ACCT(st, t, field, v)                                                                   \
     do {                                                                                           \
         (st)->sm[(t)->sm].field += (v);                                                            \
         (st)->kernel[(t)->kidx].field += (v);                                                      \
+        (st)->cls[(t)->cls].field += (v);                                                          \
     } while (0)
 
 /* The sum of the per-SM records. */

@@ -42,6 +42,7 @@ struct hd_txn {
     uint32_t row;
     uint16_t sm, slice, bank, channel;
     uint8_t type, origin, level;
+    uint8_t cls;         /* traffic class (enum hd_mem_class, mem_iface.h) */
     uint8_t flits;       /* of the packet it currently travels as */
     uint8_t sealed;      /* a DRAM request whose size the controller has taken (dram.c) */
     uint64_t sectors;    /* a DRAM read of an L2 line: the 32-byte sectors it fetches */

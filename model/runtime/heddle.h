@@ -78,6 +78,19 @@ int hd_module_symbol(struct hd_gpu *gpu, struct hd_module *mod, const char *name
 /* Streams: 0 is the default stream; hd_stream_create returns ids 1, 2, ... */
 int hd_stream_create(struct hd_gpu *gpu, int *stream);
 
+/* Launch attributes (issue 11, docs/context.md): given to every later launch made through this
+ * handle (a client of a mix has its own). priority: higher is served first and may preempt
+ * lower ([context] preempt); arrive_cycle: no CTA is placed before this GPU cycle;
+ * latency_bound: preemption-latency constraint in cycles (0: [context] latency_bound);
+ * hint: a word for mechanisms. All zero is the default. */
+struct hd_launch_attr {
+    int32_t priority;
+    uint64_t arrive_cycle;
+    uint64_t latency_bound;
+    uint32_t hint;
+};
+void hd_set_launch_attr(struct hd_gpu *gpu, const struct hd_launch_attr *attr);
+
 /* Queue a kernel launch on `stream`. */
 int hd_launch(struct hd_gpu *gpu, struct hd_module *mod, const char *kernel, struct hd_dim3 grid,
               struct hd_dim3 block, uint32_t dynamic_shared_bytes, int stream,

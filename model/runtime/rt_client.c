@@ -231,8 +231,12 @@ int hd_rt_client_launch(struct hd_gpu *c, struct hd_module *mod, const char *ker
     int st = map_stream(c, stream, kernel ? kernel : "launch", &gs);
     if (st != HD_OK)
         return st;
-    return forward(c, hd_launch(c->client->gpu, mod, kernel, grid, block, dynamic_shared_bytes, gs,
-                                args, nargs));
+    struct hd_gpu *g = c->client->gpu;
+    const struct hd_launch_attr own = g->attr; /* the client's attributes for this launch */
+    g->attr = c->attr;
+    st = hd_launch(g, mod, kernel, grid, block, dynamic_shared_bytes, gs, args, nargs);
+    g->attr = own;
+    return forward(c, st);
 }
 
 int hd_rt_client_synchronize(struct hd_gpu *c)

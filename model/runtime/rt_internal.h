@@ -45,6 +45,7 @@ struct hd_gpu {
     unsigned nqueue, cap_queue;
     int nstreams;                   /* streams created (ids 1..nstreams) */
     uint64_t launches;              /* %gridid of the next launch */
+    struct hd_launch_attr attr;     /* given to this handle's next launches */
     /* concurrent clients and the kernel observer (heddle_mix.h; rt_client.c, rt_mix.c) */
     struct hd_rt_client *client;    /* non-NULL: this handle is a client view of client->gpu */
     struct hd_rt_mix *mix;          /* non-NULL while clients run on this GPU */

@@ -36,6 +36,12 @@ void hd_rt_queue_clear(struct hd_gpu *gpu)
     gpu->nqueue = 0;
 }
 
+void hd_set_launch_attr(struct hd_gpu *gpu, const struct hd_launch_attr *attr)
+{
+    static const struct hd_launch_attr none = {0, 0, 0, 0};
+    gpu->attr = attr ? *attr : none;
+}
+
 int hd_launch(struct hd_gpu *gpu, struct hd_module *mod, const char *kernel, struct hd_dim3 grid,
               struct hd_dim3 block, uint32_t dynamic_shared_bytes, int stream,
               const struct hd_arg *args, unsigned nargs)
@@ -76,6 +82,8 @@ int hd_launch(struct hd_gpu *gpu, struct hd_module *mod, const char *kernel, str
                                  nargs, gpu->launches + 1, msg, sizeof msg);
     free(fa);
     l->observer = gpu->func_observer;
+    l->attr = (struct hd_func_launch_attr){gpu->attr.priority, gpu->attr.arrive_cycle,
+                                           gpu->attr.latency_bound, gpu->attr.hint};
     if (st != HD_FUNC_OK) {
         hd_func_launch_destroy(l);
         free(l);

@@ -4,7 +4,9 @@
 #ifndef HD_GPU_IMPL_H
 #define HD_GPU_IMPL_H
 
+#include "cta_admit.h"
 #include "cta_dist.h"
+#include "ctx_pool.h"
 #include "gpu_timing.h"
 #include "kernel_sel.h"
 #include "mem_iface.h"
@@ -37,6 +39,8 @@ struct hd_gpu_timing {
     struct hd_timing_stats stats;
     struct hd_cta_dist dist;
     struct hd_ksel ksel;
+    struct hd_cta_admit admit;  /* the admission veto (default: allow all) */
+    bool alloc_timed;           /* some SM's allocator has timers (sm_policy.h) */
     struct tk_entry *tk;
     uint32_t ntk, cap_tk;
     uint64_t now;
@@ -54,11 +58,38 @@ struct hd_gpu_timing {
     uint64_t idle;              /* cycles without progress */
     uint64_t last_launch_cycles;
     uint64_t obs_next;          /* gpu_observe.c: next context-sample cycle (0: not set) */
+    /* context lifecycle (ctx_pool.h, gpu_ctx.c) */
+    struct hd_ctx_pool pool;
+    uint64_t rng;               /* stress mode's generator state */
+    uint32_t *evicted;          /* scratch [64] */
+    unsigned *reserved;         /* [num_sms] launch index an SM is being freed for, or NONE */
+    uint64_t next_arrival;      /* earliest arrive_cycle > now of a launch (UINT64_MAX: none) */
     /* reports */
     hd_gpu_timing_progress_fn progress;
     void *progress_ctx;
     const struct hd_hw_factory *hw; /* block instances in the loop (NULL: C references) */
 };
+
+/* gpu_ctx.c: stress mode and preemption requests */
+/* Queue the contexts SM s saved or flushed; returns whether there were any. */
+bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s);
+/* Stress mode's eviction point (called every [context] stress_period cycles). */
+void hd_gpu_ctx_stress(struct hd_gpu_timing *g);
+/* The next cycle > now at which gpu_ctx.c has something to do (UINT64_MAX: none). */
+uint64_t hd_gpu_ctx_next_event(const struct hd_gpu_timing *g);
+/* Wake SM s (its statistics accounted up to the previous cycle). */
+void hd_gpu_wake_sm(struct hd_gpu_timing *g, uint32_t s);
+
+/* gpu_preempt.c: preemption requests for launches of higher priority */
+#define HD_RESERVED_NONE UINT32_MAX
+/* Launch li cannot place a CTA: free SMs that hold only lower-priority CTAs for it. */
+void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li);
+/* Is SM s reserved for a launch other than li? */
+bool hd_gpu_reserved_against(const struct hd_gpu_timing *g, uint32_t s, unsigned li);
+/* Launch li placed a CTA on SM s (a request for it is met). */
+void hd_gpu_preempt_placed(struct hd_gpu_timing *g, uint32_t s, unsigned li);
+/* Once per cycle while requests exist: lift reservations, check latency bounds. */
+void hd_gpu_preempt_tick(struct hd_gpu_timing *g);
 
 /* gpu_report.c */
 void hd_gpu_sample(struct hd_gpu_timing *g);

@@ -41,14 +41,14 @@ int hd_gpu_observe(struct hd_gpu_timing *g, char *err, size_t errlen)
             int st = HD_FUNC_OK;
             if (c->obs_start != c->start + 1) {
                 c->obs_start = c->start + 1;
-                c->obs_releases = c->fc.bar_releases;
-            } else if (c->fc.bar_releases != c->obs_releases) {
-                c->obs_releases = c->fc.bar_releases;
+                c->obs_releases = c->fc->bar_releases;
+            } else if (c->fc->bar_releases != c->obs_releases) {
+                c->obs_releases = c->fc->bar_releases;
                 if (obs->barrier)
-                    st = obs->barrier(obs->ctx, l, &c->fc, g->now);
+                    st = obs->barrier(obs->ctx, l, c->fc, g->now);
             }
             if (st == HD_FUNC_OK && sample && obs->sample)
-                st = obs->sample(obs->ctx, l, &c->fc, g->now);
+                st = obs->sample(obs->ctx, l, c->fc, g->now);
             if (st != HD_FUNC_OK) {
                 snprintf(err, errlen, "%s", l->err);
                 return st;

@@ -7,9 +7,11 @@
 #include "gpu_impl.h"
 
 #include "func_status.h"
+#include "gpu_limits.h"
 #include "hw_ref.h"
 #include "mem_fixed.h"
 #include "mem_full.h"
+#include "sm_policy.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,6 +32,7 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         return HD_FUNC_ERR_MEMORY;
     }
     g->cfg = *cfg;
+    hd_ctx_pool_init(&g->pool);
     hd_occ_params_from_config(cfg, &g->occ);
     if (hd_timing_params_init(cfg, &g->p, err, errlen) != 0) {
         free(g);
@@ -47,19 +50,27 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         !(g->sm = calloc(nsms, sizeof *g->sm)) || !(g->ok = calloc(nsms, sizeof *g->ok)) ||
         !(g->got = calloc(nsms, sizeof *g->got)) ||
         !(g->sleep_until = calloc(nsms, sizeof *g->sleep_until)) ||
-        !(g->acct = calloc(nsms, sizeof *g->acct))) {
+        !(g->acct = calloc(nsms, sizeof *g->acct)) ||
+        !(g->evicted = calloc(64, sizeof *g->evicted)) ||
+        !(g->reserved = calloc(nsms, sizeof *g->reserved))) {
         hd_gpu_timing_destroy(g);
         snprintf(err, errlen, "host out of memory creating the timing model");
         return HD_FUNC_ERR_MEMORY;
     }
+    g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL};
     for (uint32_t i = 0; i < nsms; i++) {
-        struct hd_sm_env env = {&g->mem, &g->stats.sm[i], &g->stats.sched[i * g->p.sm.num_sched]};
+        struct hd_sm_env env = {&g->mem, &g->stats.sm[i], &g->stats.sched[i * g->p.sm.num_sched],
+                                &g->pool, &g->p.ctx};
         g->sm[i] = hd_sm_create(&g->p.sm, i, &env, err, errlen);
         if (!g->sm[i]) {
             hd_gpu_timing_destroy(g);
             return HD_FUNC_ERR_MEMORY;
         }
+        g->alloc_timed |= hd_sm_alloc_timed(g->sm[i]);
     }
+    g->pool.sms = g->sm;
+    g->pool.nsms = nsms;
+    g->rng = g->p.ctx.stress_seed * 0x9E3779B97F4A7C15ull + 1;
     *out = g;
     return HD_FUNC_OK;
 }
@@ -76,12 +87,17 @@ void hd_gpu_timing_destroy(struct hd_gpu_timing *g)
     free(g->got);
     free(g->sleep_until);
     free(g->acct);
+    free(g->evicted);
+    free(g->reserved);
+    hd_ctx_pool_free(&g->pool);
     if (g->mem.ops)
         g->mem.ops->destroy(g->mem.impl);
     if (g->dist.ops)
         g->dist.ops->destroy(g->dist.impl);
     if (g->ksel.ops)
         g->ksel.ops->destroy(g->ksel.impl);
+    if (g->admit.ops && g->admit.ops->destroy)
+        g->admit.ops->destroy(g->admit.impl);
     for (uint32_t i = 0; i < g->ntk; i++)
         hd_tkernel_free(g->tk[i].tk);
     free(g->tk);
@@ -128,6 +144,35 @@ void hd_gpu_timing_set_hw_factory(struct hd_gpu_timing *g, const struct hd_hw_fa
 const struct hd_hw_factory *hd_gpu_timing_hw_factory(const struct hd_gpu_timing *g)
 {
     return g->hw ? g->hw : hd_hw_ref_factory();
+}
+/* }==== */
+
+/* {==== Policies ==== */
+void hd_gpu_timing_set_admit(struct hd_gpu_timing *g, const struct hd_cta_admit_ops *ops,
+                             void *impl)
+{
+    if (g->admit.ops && g->admit.ops->destroy)
+        g->admit.ops->destroy(g->admit.impl);
+    g->admit.ops = ops ? ops : &hd_cta_admit_all;
+    g->admit.impl = ops ? impl : NULL;
+}
+
+int hd_gpu_timing_set_alloc(struct hd_gpu_timing *g, hd_sm_alloc_make_fn make, void *ctx)
+{
+    bool timed = false;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        struct hd_sm_alloc a, old;
+        if (make(&g->p.sm, s, ctx, &a) != 0)
+            return -1;
+        if (!hd_sm_alloc_replace(g->sm[s], &a, &old)) {
+            a.ops->destroy(a.impl);
+            return -1;
+        }
+        old.ops->destroy(old.impl);
+        timed |= hd_sm_alloc_timed(g->sm[s]);
+    }
+    g->alloc_timed = timed;
+    return 0;
 }
 /* }==== */
 
@@ -200,11 +245,13 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     t->sl.l = l;
     t->sl.tk = e->tk;
     t->sl.id = li->id;
+    t->sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
     t->line_set = (uint32_t)e->lines;
     t->info_id = li->id;
     struct hd_occupancy occ;
     hd_gpu_timing_occupancy(g, l->threads_per_cta, e->tk->regs_per_thread, l->smem_bytes, &occ);
     demand_of(&occ, &t->sl.demand);
+    t->sl.demand.launch = li->id;
     snprintf(li->kernel, sizeof li->kernel, "%s", l->k->entry->name);
     hd_mem_full_launch(&g->mem, li->id, l->k->entry->name); /* per-kernel L1 bypass */
     li->stream = stream;
@@ -242,6 +289,8 @@ static bool eligible(const struct hd_gpu_timing *g, unsigned i)
         return false;
     if (t->prev_zero >= 0 && !g->L[t->prev_zero].finished)
         return false;
+    if (t->sl.l->attr.arrive_cycle > g->now)
+        return false; /* it has not arrived yet */
     return t->stream != 0 || i <= g->first_unfinished;
 }
 
@@ -274,7 +323,12 @@ static uint64_t sm_wake_time(const struct hd_gpu_timing *g, uint32_t s)
 {
     uint64_t t = hd_sm_next_event(g->sm[s], g->now);
     uint64_t mt = g->mem.next_event_sm(g->mem.impl, s, g->now);
-    return mt < t ? mt : t;
+    t = mt < t ? mt : t;
+    if (g->alloc_timed) { /* the allocator's timers (sm_policy.h) */
+        uint64_t at = hd_sm_alloc_next_event(g->sm[s], g->now);
+        t = at < t ? at : t;
+    }
+    return t;
 }
 
 static void sm_sleep(struct hd_gpu_timing *g, uint32_t s, uint64_t until)
@@ -298,6 +352,12 @@ static void sm_wake(struct hd_gpu_timing *g, uint32_t s, uint64_t upto)
     g->sleep_until[s] = 0;
 }
 
+void hd_gpu_wake_sm(struct hd_gpu_timing *g, uint32_t s)
+{
+    if (g->sleep_until[s])
+        sm_wake(g, s, g->now ? g->now - 1 : 0);
+}
+
 static void account_all(struct hd_gpu_timing *g, uint64_t upto)
 {
     for (uint32_t s = 0; s < g->p.num_sms; s++)
@@ -309,8 +369,17 @@ static void account_all(struct hd_gpu_timing *g, uint64_t upto)
 static int place(struct hd_gpu_timing *g, struct tlaunch *t, uint32_t s, char *err, size_t errlen)
 {
     sm_wake(g, s, g->now);
-    uint64_t linear = t->next_cta++;
-    int st = hd_sm_place_cta(g->sm[s], &t->sl, linear, g->now, err, errlen);
+    int st;
+    struct hd_ctx *x = hd_ctx_queue_pop(&g->pool, &t->sl.ctxs);
+    if (x) { /* a context saved or flushed earlier comes back first */
+        st = hd_sm_resume_cta(g->sm[s], x, g->now, err, errlen);
+    } else {
+        x = hd_ctx_acquire(&g->pool, &t->sl, &t->sl.ctxs, t->sl.l, t->next_cta, s, err, errlen);
+        if (!x)
+            return HD_FUNC_ERR_MEMORY;
+        t->next_cta++;
+        st = hd_sm_place_cta(g->sm[s], &t->sl, x, g->now, err, errlen);
+    }
     if (st != HD_FUNC_OK)
         return st;
     if (!t->started) {
@@ -324,9 +393,52 @@ static int place(struct hd_gpu_timing *g, struct tlaunch *t, uint32_t s, char *e
         t->sl.info->c.sms_used++;
     }
     g->got[s] = true;
+    hd_gpu_preempt_placed(g, s, (unsigned)(t - g->L));
+    if (g->admit.ops->placed) {
+        struct hd_admit_query q = {s, t->sl.id, t->sl.demand.priority,
+                                   hd_sm_resident_ctas(g->sm[s]), x->fc.linear};
+        g->admit.ops->placed(g->admit.impl, &q, g->now);
+    }
     g->dist.ops->placed(g->dist.impl, s);
     g->ksel.ops->served(g->ksel.impl, t->sl.id);
     return HD_FUNC_OK;
+}
+
+/* Candidates order[0..k) by launch priority, highest first, keeping the policy's order among
+ * equals (insertion sort: k is small). */
+static void by_priority(struct hd_gpu_timing *g, unsigned k)
+{
+    for (unsigned i = 1; i < k; i++) {
+        unsigned v = g->order[i], j = i;
+        const int32_t pv = g->L[g->cand_index[v]].sl.l->attr.priority;
+        while (j > 0 && g->L[g->cand_index[g->order[j - 1]]].sl.l->attr.priority < pv) {
+            g->order[j] = g->order[j - 1];
+            j--;
+        }
+        g->order[j] = v;
+    }
+}
+
+/* Has a launch of lower priority than prio CTAs on the GPU? */
+static bool lower_priority_running(const struct hd_gpu_timing *g, int32_t prio)
+{
+    for (unsigned i = g->first_unfinished; i < g->nl; i++)
+        if (g->L[i].started && !g->L[i].finished && g->L[i].sl.l->attr.priority < prio &&
+            g->L[i].sl.resident)
+            return true;
+    return false;
+}
+
+/* The earliest arrival cycle after now of a launch of the batch (UINT64_MAX: none). */
+static uint64_t next_arrival(const struct hd_gpu_timing *g)
+{
+    uint64_t t = UINT64_MAX;
+    for (unsigned i = g->first_unfinished; i < g->nl; i++) {
+        const uint64_t a = g->L[i].sl.l->attr.arrive_cycle;
+        if (!g->L[i].started && a > g->now && a < t)
+            t = a;
+    }
+    return t;
 }
 
 /* Place up to one CTA per SM. Returns how many were placed, or a negative status. */
@@ -339,7 +451,8 @@ static int schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
         unsigned nc = 0;
         for (unsigned i = g->first_unfinished; i < g->nl; i++) {
             const struct tlaunch *t = &g->L[i];
-            if (t->finished || t->next_cta >= t->nctas || !eligible(g, i))
+            if (t->finished || (t->next_cta >= t->nctas && t->sl.ctxs.q_len == 0) ||
+                !eligible(g, i))
                 continue;
             if (!t->started && g->running >= g->p.max_kernels)
                 continue;
@@ -349,17 +462,40 @@ static int schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
         if (nc == 0)
             break;
         unsigned k = g->ksel.ops->rank(g->ksel.impl, g->cand, nc, g->order);
+        by_priority(g, k);
         bool done = false;
         for (unsigned r = 0; r < k && !done; r++) {
             struct tlaunch *t = &g->L[g->cand_index[g->order[r]]];
             bool any = false;
+            struct hd_admit_query q = {0, t->sl.id, t->sl.demand.priority, 0, t->next_cta};
             for (uint32_t s = 0; s < nsms; s++) {
                 g->ok[s] = hd_sm_can_accept(g->sm[s], &t->sl);
+                if (g->ok[s]) { /* the admission veto (cta_admit.h) */
+                    q.sm = s;
+                    q.resident = hd_sm_resident_ctas(g->sm[s]);
+                    g->ok[s] = g->admit.ops->admit(g->admit.impl, &q, g->now);
+                }
+                if (g->ok[s] && hd_gpu_reserved_against(g, s, g->cand_index[g->order[r]]))
+                    g->ok[s] = false; /* being freed for a launch of higher priority */
                 any |= g->ok[s] && !g->got[s];
             }
-            if (!any)
+            const struct hd_ctx *back = hd_ctx_queue_peek(&g->pool, &t->sl.ctxs);
+            if (back && g->p.ctx.stress_period && g->ok[back->sm]) {
+                /* stress mode resumes a context elsewhere when another SM can take it */
+                bool other = false;
+                for (uint32_t s = 0; s < nsms; s++)
+                    other |= s != back->sm && g->ok[s] && !g->got[s];
+                g->ok[back->sm] = !other;
+            }
+            if (!any) {
+                if (lower_priority_running(g, t->sl.l->attr.priority))
+                    hd_gpu_preempt_for(g, g->cand_index[g->order[r]]);
                 continue;
-            int s = g->dist.ops->pick(g->dist.impl, g->ok, g->got, nsms);
+            }
+            const struct hd_func_launch *fl = t->sl.l;
+            const struct hd_cta_dist_req req = {t->sl.id, t->next_cta, t->nctas,
+                                                {fl->grid[0], fl->grid[1], fl->grid[2]}};
+            int s = g->dist.ops->pick(g->dist.impl, &req, g->ok, g->got, nsms);
             if (s < 0)
                 continue;
             int st = place(g, t, (uint32_t)s, err, errlen);
@@ -385,8 +521,7 @@ static void launch_finished(struct hd_gpu_timing *g, struct tlaunch *t)
     g->last_launch_cycles = t->sl.info->c.cycles;
     while (g->first_unfinished < g->nl && g->L[g->first_unfinished].finished)
         g->first_unfinished++;
-    for (uint32_t s = 0; s < g->p.num_sms; s++)
-        hd_sm_forget_launch(g->sm[s], t->sl.l);
+    hd_ctx_forget_launch(&g->pool, &t->sl.ctxs);
 }
 
 /* Collect the CTAs that finished on SM s. */
@@ -432,9 +567,10 @@ static void abort_run(struct hd_gpu_timing *g)
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         g->sleep_until[s] = 0;
         hd_sm_abort(g->sm[s]);
-        for (unsigned i = 0; i < g->nl; i++)
-            hd_sm_forget_launch(g->sm[s], g->L[i].sl.l);
     }
+    hd_ctx_pool_reset(&g->pool);
+    for (unsigned i = 0; i < g->nl; i++)
+        g->L[i].sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
     g->mem.ops->flush(g->mem.impl);
     g->running = 0;
 }
@@ -450,12 +586,16 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
                 continue;
             sm_wake(g, s, g->now - 1);
         }
+        if (g->alloc_timed && hd_sm_alloc_tick(sm, g->now)) {
+            g->dirty = true;
+            progress = true;
+        }
         if (!hd_sm_busy(sm))
             continue;
         bool moved = hd_sm_tick(sm, g->now, st, err, errlen);
         if (*st != HD_FUNC_OK)
             return true;
-        if (collect(g, s)) {
+        if (collect(g, s) | hd_gpu_ctx_collect(g, s)) {
             g->dirty = true;
             moved = true;
         }
@@ -466,6 +606,9 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
         }
         progress |= moved;
     }
+    for (uint32_t s = 0; s < g->p.num_sms; s++) /* responses forwarded to a sleeping SM */
+        if (g->sleep_until[s] && hd_sm_has_inbox(g->sm[s]))
+            hd_gpu_wake_sm(g, s);
     return progress;
 }
 
@@ -479,6 +622,10 @@ static void skip_idle(struct hd_gpu_timing *g)
         uint64_t t = g->sleep_until[s] ? g->sleep_until[s]
                      : hd_sm_busy(g->sm[s]) ? hd_sm_next_event(g->sm[s], g->now)
                                             : UINT64_MAX;
+        if (g->alloc_timed && !g->sleep_until[s]) { /* the allocator's timers (sm_policy.h) */
+            uint64_t at = hd_sm_alloc_next_event(g->sm[s], g->now);
+            t = at < t ? at : t;
+        }
         next = t < next ? t : next;
     }
     if (g->stats.sample_every) {
@@ -487,6 +634,12 @@ static void skip_idle(struct hd_gpu_timing *g)
     }
     uint64_t poll = (g->now / POLL_CYCLES + 1) * POLL_CYCLES;
     next = poll < next ? poll : next;
+    uint64_t tc = hd_gpu_ctx_next_event(g);
+    next = tc < next ? tc : next;
+    if (g->next_arrival <= next) { /* waiting for a launch to arrive is not a hang */
+        next = g->next_arrival;
+        g->idle = 0;
+    }
     if (next == UINT64_MAX || next <= g->now + 1)
         return;
     uint64_t n = next - g->now - 1; /* cycles now+1 .. next-1 */
@@ -542,6 +695,14 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
             g->dirty = placed > 0;
             progress |= placed > 0;
         }
+        if (g->p.ctx.stress_period && g->now % g->p.ctx.stress_period == 0 && g->now)
+            hd_gpu_ctx_stress(g);
+        if (g->now >= g->next_arrival) { /* a launch arrives: the CTA scheduler looks again */
+            g->next_arrival = next_arrival(g);
+            g->dirty = true;
+        }
+        if (g->stats.npreempt)
+            hd_gpu_preempt_tick(g);
         if (g->stats.sample_every && g->now % g->stats.sample_every == 0)
             hd_gpu_sample(g);
         if ((st = hd_gpu_observe(g, err, errlen)) != HD_FUNC_OK)
@@ -565,6 +726,8 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
             skip_idle(g);
         g->now++;
         g->stats.cycles++;
+        if ((st = hd_gpu_limits_check(g, err, errlen)) != HD_FUNC_OK) /* --max-cycles etc. */
+            return st;
     }
     return HD_FUNC_OK;
 }
@@ -600,6 +763,9 @@ int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls,
     g->done = g->running = g->first_unfinished = 0;
     g->dist.ops->reset(g->dist.impl);
     g->idle = 0;
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        g->reserved[s] = HD_RESERVED_NONE;
+    g->next_arrival = next_arrival(g);
     int st = run_loop(g, interrupt, err, errlen);
     if (st != HD_FUNC_OK) { /* the cycle in progress counts */
         g->now++;

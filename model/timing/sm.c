@@ -67,7 +67,9 @@ struct hd_sm *hd_sm_create(const struct hd_sm_params *p, uint32_t id, const stru
     sm->mem = env->mem;
     sm->st = env->stats;
     sm->sst = env->sched_stats;
-    if (!alloc_arrays(sm) || hd_sm_alloc_partitioned(p, &sm->alloc) != 0 ||
+    sm->pool = env->pool;
+    sm->cp = env->ctx;
+    if (!alloc_arrays(sm) || hd_sm_ctx_init(sm) != 0 || hd_sm_alloc_create(p, &sm->alloc) != 0 ||
         hd_sm_icache_init(sm) != 0 || hd_sm_opcoll_init(sm) != 0 || hd_sm_ldst_init(sm) != 0) {
         hd_sm_destroy(sm);
         snprintf(err, errlen, "host out of memory creating SM %u", id);
@@ -81,10 +83,7 @@ void hd_sm_destroy(struct hd_sm *sm)
     if (!sm)
         return;
     const struct hd_sm_params *p = sm->p;
-    if (sm->cta)
-        for (uint32_t i = 0; i < p->max_ctas; i++)
-            if (sm->cta[i].fc.warps)
-                hd_func_cta_destroy(&sm->cta[i].fc);
+    hd_sm_ctx_free(sm);
     if (sm->w)
         for (uint32_t i = 0; i < p->max_warps; i++)
             free(sm->w[i].sb);
@@ -173,6 +172,8 @@ void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
         return;
     if (w->done)
         ns = HD_WS_DRAIN;
+    else if (w->susp)
+        ns = HD_WS_SUSPENDED;
     else if (w->fw->at_barrier)
         ns = HD_WS_BARRIER;
     else if (w->membar && (w->mem_out > 0 || w->sb_long > 0))
@@ -252,48 +253,22 @@ static bool sb_fit(struct hd_twarp *w, uint32_t nregs)
     return true;
 }
 
-static int cta_storage(struct hd_sm *sm, struct hd_tcta *c, struct hd_func_launch *l,
-                       uint64_t linear, char *err, size_t errlen)
+/* Bind CTA slot c's warps to their slots: a fresh CTA (saved == NULL) starts at its first
+ * instruction; a context coming back gets its warps' saved timing state (scoreboard, loads and
+ * stores still in flight) and refetches from its next PC. `susp` keeps them from issuing. */
+static int bind_warps(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp *saved,
+                      bool susp, uint64_t now, char *err, size_t errlen)
 {
-    if (c->fc_l == l) {
-        hd_func_cta_reset(&c->fc, linear, sm->id);
-        return HD_FUNC_OK;
-    }
-    if (c->fc.warps)
-        hd_func_cta_destroy(&c->fc);
-    c->fc_l = NULL;
-    int st = hd_func_cta_init(&c->fc, l, linear, sm->id, err, errlen);
-    if (st == HD_FUNC_OK)
-        c->fc_l = l;
-    return st;
-}
-
-int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, uint64_t linear, uint64_t now,
-                    char *err, size_t errlen)
-{
-    struct hd_cta_grant g;
-    if (!mixing_ok(sm, la) || !sm->alloc.ops->accept(sm->alloc.impl, &la->demand, &g)) {
-        snprintf(err, errlen, "internal: SM %u cannot take a CTA of %s", sm->id,
-                 la->l->k->entry->name);
-        return HD_FUNC_ERR_INTERNAL;
-    }
-    struct hd_tcta *c = &sm->cta[g.cta_slot];
-    int st = cta_storage(sm, c, la->l, linear, err, errlen);
-    if (st != HD_FUNC_OK) {
-        sm->alloc.ops->release(sm->alloc.impl, &g);
-        return st;
-    }
-    c->used = true;
-    c->la = la;
-    c->grant = g;
-    c->live = g.nwarps;
-    c->start = now;
-    const uint32_t nregs = la->l->k->nregs;
-    for (uint32_t i = 0; i < g.nwarps; i++) {
-        struct hd_twarp *w = &sm->w[g.warp_slot[i]];
+    const struct hd_cta_grant *g = &c->grant;
+    const uint32_t nregs = c->la->l->k->nregs;
+    for (uint32_t i = 0; i < g->nwarps; i++) {
+        struct hd_twarp *w = &sm->w[g->warp_slot[i]];
         uint8_t *sb = w->sb;
         uint32_t cap = w->sb_cap, slot = w->slot, sch = w->sched;
-        memset(w, 0, sizeof *w);
+        if (saved)
+            *w = saved[i];
+        else
+            memset(w, 0, sizeof *w);
         w->sb = sb;
         w->sb_cap = cap;
         w->slot = slot;
@@ -302,9 +277,15 @@ int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, uint64_t linear, 
             snprintf(err, errlen, "host out of memory for a scoreboard");
             return HD_FUNC_ERR_MEMORY;
         }
-        w->fw = &c->fc.warps[i];
-        w->cta = g.cta_slot;
+        if (saved)
+            memcpy(w->sb, saved[i].sb, nregs);
+        w->fw = &c->fc->warps[i];
+        w->cta = g->cta_slot;
         w->age = sm->next_age++;
+        w->susp = susp;
+        w->fetch_busy = false;
+        w->fetch_line = HD_SM_NONE;
+        w->fetch_after = 0;
         w->state = HD_WS_EMPTY;
         sm->nstate[w->sched][HD_WS_EMPTY]++; /* set_state moves it out of EMPTY */
         set_state(sm, w, HD_WS_FETCH);
@@ -319,33 +300,106 @@ int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, uint64_t linear, 
     }
     for (uint32_t s = 0; s < sm->p->num_sched; s++)
         update_oldest(sm, s);
-    sm->nwarps += g.nwarps;
-    sm->nctas++;
-    res_add(sm, la);
-    sm->st->ctas_launched++;
-    /* warps that were done at once (an empty kernel) drain now */
-    for (uint32_t i = 0; i < g.nwarps; i++)
-        hd_sm_warp_check_drained(sm, &sm->w[g.warp_slot[i]], now);
     return HD_FUNC_OK;
 }
 
-static void retire_cta(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
+/* Take a grant for a CTA of la and fill CTA slot bookkeeping for context x. */
+static struct hd_tcta *take_slot(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *x,
+                                 uint64_t now, char *err, size_t errlen)
+{
+    struct hd_cta_grant g;
+    if (!mixing_ok(sm, la) || !sm->alloc.ops->accept(sm->alloc.impl, &la->demand, &g)) {
+        snprintf(err, errlen, "internal: SM %u cannot take a CTA of %s", sm->id,
+                 la->l->k->entry->name);
+        return NULL;
+    }
+    struct hd_tcta *c = &sm->cta[g.cta_slot];
+    c->used = true;
+    c->la = la;
+    c->ctx = x;
+    c->fc = &x->fc;
+    c->grant = g;
+    c->live = g.nwarps;
+    c->start = now;
+    x->sm = sm->id;
+    x->slot = g.cta_slot;
+    x->fc.smid = sm->id;
+    x->off_slots = false;
+    sm->nwarps += g.nwarps;
+    sm->nctas++;
+    la->resident++;
+    res_add(sm, la);
+    return c;
+}
+
+int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *x, uint64_t now,
+                    char *err, size_t errlen)
+{
+    struct hd_tcta *c = take_slot(sm, la, x, now, err, errlen);
+    if (!c)
+        return HD_FUNC_ERR_INTERNAL;
+    int st = bind_warps(sm, c, NULL, false, now, err, errlen);
+    if (st != HD_FUNC_OK)
+        return st;
+    sm->st->ctas_launched++;
+    /* warps that were done at once (an empty kernel) drain now */
+    for (uint32_t i = 0; i < c->grant.nwarps; i++)
+        hd_sm_warp_check_drained(sm, &sm->w[c->grant.warp_slot[i]], now);
+    return HD_FUNC_OK;
+}
+
+int hd_sm_resume_cta(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err, size_t errlen)
+{
+    struct hd_tcta *c = take_slot(sm, x->la, x, now, err, errlen);
+    if (!c)
+        return HD_FUNC_ERR_INTERNAL;
+    if (x->restart) { /* flushed: a fresh start */
+        x->restart = false;
+        x->state = HD_CTX_RESIDENT;
+        int st = bind_warps(sm, c, NULL, false, now, err, errlen);
+        if (st != HD_FUNC_OK)
+            return st;
+        sm->st->ctas_launched++;
+        for (uint32_t i = 0; i < c->grant.nwarps; i++)
+            hd_sm_warp_check_drained(sm, &sm->w[c->grant.warp_slot[i]], now);
+        return HD_FUNC_OK;
+    }
+    x->state = HD_CTX_RESTORING;
+    x->t_place = now;
+    int st = bind_warps(sm, c, x->saved, true, now, err, errlen);
+    if (st != HD_FUNC_OK)
+        return st;
+    x->sent = x->acked = 0;
+    sm->engq[(sm->engq_head + sm->nengq++) % sm->p->max_ctas] = c->grant.cta_slot;
+    return HD_FUNC_OK;
+}
+
+/* Give CTA slot c's resources back (it finished, or its context left the SM). */
+void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_sm_launch *la = c->la;
     la->info->c.resident_warp_cycles += (uint64_t)c->grant.nwarps * (now + 1 - c->start);
     sm->alloc.ops->release(sm->alloc.impl, &c->grant);
     res_remove(sm, la);
+    la->resident--;
     c->used = false;
     sm->nctas--;
+}
+
+static void retire_cta(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
+{
+    struct hd_sm_launch *la = c->la;
+    hd_sm_ctx_retired(sm, c, now);
+    hd_sm_cta_vacate(sm, c, now);
+    hd_ctx_finish(sm->pool, &la->ctxs, c->ctx);
+    c->ctx = NULL;
+    c->fc = NULL;
     sm->st->ctas_done++;
     sm->retired[sm->nretired++] = la;
 }
 
-void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
+void hd_sm_warp_unbind(struct hd_sm *sm, struct hd_twarp *w)
 {
-    if (!w->done || w->state == HD_WS_EMPTY || w->inflight || w->mem_out)
-        return;
-    struct hd_tcta *c = &sm->cta[w->cta];
     sm->sched[w->sched].ops->remove(sm->sched[w->sched].impl, w->slot);
     set_state(sm, w, HD_WS_EMPTY);
     sm->nstate[w->sched][HD_WS_EMPTY]--;
@@ -353,6 +407,14 @@ void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now
     if (sm->oldest[w->sched] == w->slot)
         update_oldest(sm, w->sched);
     sm->nwarps--;
+}
+
+void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
+{
+    if (!w->done || w->state == HD_WS_EMPTY || w->inflight || w->mem_out)
+        return;
+    struct hd_tcta *c = &sm->cta[w->cta];
+    hd_sm_warp_unbind(sm, w);
     if (--c->live == 0)
         retire_cta(sm, c, now);
 }
@@ -411,6 +473,8 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
     bool progress = false;
     *status = HD_FUNC_OK;
     sm->last_tick = now;
+    if (sm->ninbox || sm->nsusp || sm->nengq)
+        progress |= hd_sm_ctx_tick(sm, now);
     progress |= hd_sm_events(sm, now);
     progress |= hd_sm_mem_receive(sm, now);
     progress |= hd_sm_ldst_send(sm, now);
@@ -433,7 +497,8 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
 
 bool hd_sm_busy(const struct hd_sm *sm)
 {
-    return sm->nctas || sm->nev || sm->ncu_order || sm->nfills || sm->nretired ||
+    return sm->nctas || sm->nev || sm->ncu_order || sm->nfills || sm->nretired || sm->ninbox ||
+           sm->nevicted ||
            (sm->mem->ops->pending && sm->mem->ops->pending(sm->mem->impl, sm->id));
 }
 
@@ -445,7 +510,7 @@ void hd_sm_occupancy(const struct hd_sm *sm, uint32_t *warps, uint32_t *ctas)
 
 uint64_t hd_sm_next_event(const struct hd_sm *sm, uint64_t now)
 {
-    if (sm->ncu_order || sm->nretired)
+    if (sm->ncu_order || sm->nretired || sm->ninbox || sm->nengq || sm->nevicted)
         return now + 1;
     for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
         if (sm->ldst[u].next < sm->ldst[u].op.nreq)
@@ -504,7 +569,7 @@ void hd_sm_skip(struct hd_sm *sm, uint64_t n)
 /* {==== Reports and abort ==== */
 static const char *const state_names[HD_WS_COUNT] = {
     "empty", "no instruction", "barrier", "fence", "waiting for a load",
-    "waiting for an ALU result", "ready", "draining"};
+    "waiting for an ALU result", "ready", "draining", "suspended"};
 
 void hd_sm_describe(const struct hd_sm *sm, uint64_t now, char *buf, size_t len)
 {
@@ -531,8 +596,8 @@ void hd_sm_describe(const struct hd_sm *sm, uint64_t now, char *buf, size_t len)
         const struct hd_func_kernel *k = c->la->l->k;
         uint32_t pc = 0, active = 0;
         bool has = hd_func_warp_next(w->fw, &pc, &active);
-        PUT("\n  warp %u (%s, CTA (%u,%u,%u) warp %u): %s", i, k->entry->name, c->fc.ctaid[0],
-            c->fc.ctaid[1], c->fc.ctaid[2], w->fw->id, state_names[w->state]);
+        PUT("\n  warp %u (%s, CTA (%u,%u,%u) warp %u): %s", i, k->entry->name, c->fc->ctaid[0],
+            c->fc->ctaid[1], c->fc->ctaid[2], w->fw->id, state_names[w->state]);
         if (has && pc < k->ncode)
             PUT(" at PC %u, %s:%u", pc, k->mod->ir->filename ? k->mod->ir->filename : "<ptx>",
                 k->code[pc].ir->line);
@@ -554,9 +619,9 @@ bool hd_sm_lowest_cta(const struct hd_sm *sm, const struct hd_sm_launch *la, uin
     bool found = false;
     for (uint32_t i = 0; i < sm->p->max_ctas; i++) {
         const struct hd_tcta *c = &sm->cta[i];
-        if (c->used && c->la == la && (!found || c->fc.linear < *linear)) {
-            *linear = c->fc.linear;
-            memcpy(ctaid, c->fc.ctaid, 3 * sizeof *ctaid);
+        if (c->used && c->la == la && (!found || c->fc->linear < *linear)) {
+            *linear = c->fc->linear;
+            memcpy(ctaid, c->fc->ctaid, 3 * sizeof *ctaid);
             found = true;
         }
     }
@@ -572,7 +637,8 @@ void hd_sm_abort(struct hd_sm *sm)
             sm->sched[w->sched].ops->remove(sm->sched[w->sched].impl, w->slot);
         w->state = HD_WS_EMPTY;
         w->done = false;
-        w->inflight = w->mem_out = 0;
+        w->inflight = w->mem_out = w->lt_out = 0;
+        w->susp = false;
     }
     for (uint32_t s = 0; s < p->num_sched; s++) {
         memset(sm->nstate[s], 0, sizeof sm->nstate[s]);
@@ -585,10 +651,10 @@ void hd_sm_abort(struct hd_sm *sm)
         if (c->used)
             sm->alloc.ops->release(sm->alloc.impl, &c->grant);
         c->used = false;
-        if (c->fc.warps)
-            hd_func_cta_destroy(&c->fc);
-        c->fc_l = NULL;
+        c->ctx = NULL;
+        c->fc = NULL;
     }
+    sm->ninbox = sm->nengq = sm->nsusp = sm->nevicted = 0;
     sm->nwarps = sm->nctas = sm->nres = sm->nretired = 0;
     /* collectors, events, load/store units and trackers */
     for (uint32_t c = 0; c < sm->ncu; c++)
@@ -621,70 +687,4 @@ void hd_sm_abort(struct hd_sm *sm)
         sm->fills[f].busy = false;
 }
 
-void hd_sm_forget_launch(struct hd_sm *sm, const struct hd_func_launch *l)
-{
-    for (uint32_t i = 0; i < sm->p->max_ctas; i++) {
-        struct hd_tcta *c = &sm->cta[i];
-        if (c->fc_l == l && !c->used) {
-            hd_func_cta_destroy(&c->fc);
-            c->fc_l = NULL;
-        }
-    }
-}
-/* }==== */
-
-/* {==== Warp timing context ==== */
-/* The saved bytes: the fixed part of struct hd_twarp followed by the scoreboard. Indices (CTA
- * slot, warp slot) are kept; pointers are not saved. */
-size_t hd_sm_warp_context_bytes(const struct hd_sm *sm, uint32_t slot)
-{
-    if (slot >= sm->p->max_warps)
-        return 0;
-    const struct hd_twarp *w = &sm->w[slot];
-    if (w->inflight || w->mem_out)
-        return 0;
-    return sizeof *w + w->sb_cap;
-}
-
-bool hd_sm_warp_save(const struct hd_sm *sm, uint32_t slot, void *buf, size_t len)
-{
-    size_t need = hd_sm_warp_context_bytes(sm, slot);
-    if (need == 0 || len < need)
-        return false;
-    const struct hd_twarp *w = &sm->w[slot];
-    struct hd_twarp copy = *w;
-    copy.fw = NULL;
-    copy.sb = NULL;
-    copy.stall_ctr = NULL;
-    memcpy(buf, &copy, sizeof copy);
-    memcpy((char *)buf + sizeof copy, w->sb, w->sb_cap);
-    return true;
-}
-
-bool hd_sm_warp_restore(struct hd_sm *sm, uint32_t slot, const void *buf, size_t len)
-{
-    if (slot >= sm->p->max_warps || len < sizeof(struct hd_twarp))
-        return false;
-    struct hd_twarp *w = &sm->w[slot];
-    struct hd_twarp in;
-    memcpy(&in, buf, sizeof in);
-    if (len < sizeof in + in.sb_cap || in.sb_cap > w->sb_cap || w->state == HD_WS_EMPTY ||
-        w->inflight || w->mem_out)
-        return false;
-    /* the slot keeps its functional warp, scoreboard storage and scheduler accounting */
-    uint8_t state = w->state;
-    struct hd_func_warp *fw = w->fw;
-    uint8_t *sb = w->sb;
-    uint32_t cap = w->sb_cap;
-    *w = in;
-    w->fw = fw;
-    w->sb = sb;
-    w->sb_cap = cap;
-    w->slot = slot;
-    w->state = state;
-    memcpy(w->sb, (const char *)buf + sizeof in, in.sb_cap);
-    hd_sm_warp_stall_ctr(sm, w);
-    hd_sm_warp_eval(sm, w, sm->last_tick);
-    return true;
-}
 /* }==== */

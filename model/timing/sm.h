@@ -14,6 +14,7 @@
 #ifndef HD_SM_H
 #define HD_SM_H
 
+#include "ctx_pool.h"
 #include "launch.h"
 #include "mem_iface.h"
 #include "sm_alloc.h"
@@ -33,6 +34,8 @@ struct hd_sm_launch {
     struct hd_line_stats *lines;  /* per-PC counters of its kernel */
     uint32_t id;                  /* launch id (memory requests carry it) */
     struct hd_cta_demand demand;
+    struct hd_ctx_list ctxs;      /* its finished contexts (reused) and its resume queue */
+    uint32_t resident;            /* its CTAs on SMs now (any state but QUEUED / SAVED) */
 };
 
 /* What an SM is connected to. */
@@ -40,6 +43,8 @@ struct hd_sm_env {
     struct hd_mem *mem;
     struct hd_sm_stats *stats;
     struct hd_sched_stats *sched_stats; /* [num_sched] */
+    struct hd_ctx_pool *pool;           /* every CTA context of the GPU (shared) */
+    const struct hd_ctx_params *ctx;
 };
 
 struct hd_sm;
@@ -50,9 +55,27 @@ void hd_sm_destroy(struct hd_sm *sm);
 
 /* Could a CTA of `la` be placed now (resources, and kernel mixing rules)? */
 bool hd_sm_can_accept(const struct hd_sm *sm, const struct hd_sm_launch *la);
-/* Place CTA `linear` of `la`. Returns 0, or an HD_FUNC_ERR_* with a message. */
-int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, uint64_t linear, uint64_t now,
+/* Place a fresh CTA of `la` whose context is c (state RESIDENT, from hd_ctx_acquire). Returns
+ * 0, or an HD_FUNC_ERR_* with a message. */
+int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *c, uint64_t now,
                     char *err, size_t errlen);
+/* Place context c (QUEUED) again: restarted from its beginning if it was flushed, else restored
+ * through the context engine (its warps run once the bytes are back). Returns 0 or an error. */
+int hd_sm_resume_cta(struct hd_sm *sm, struct hd_ctx *c, uint64_t now, char *err, size_t errlen);
+
+/* {==== Context lifecycle (docs/context.md) ==== */
+/* Stop resident CTA slot `slot` for op (SWITCH: save and free; FLUSH: drop and restart). A
+ * flush of a CTA that wrote global memory is refused (false, counted). */
+bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint64_t now);
+/* Resident CTA slots: the context in slot i (NULL when free or not RESIDENT). */
+struct hd_ctx *hd_sm_cta_ctx(const struct hd_sm *sm, uint32_t slot);
+/* Contexts saved or flushed since the last call (ids), at most max: the GPU queues them. */
+unsigned hd_sm_evicted(struct hd_sm *sm, uint32_t *out, unsigned max);
+/* Responses forwarded to this SM wait in its inbox (the GPU wakes a sleeping SM for them). */
+bool hd_sm_has_inbox(const struct hd_sm *sm);
+/* Does any CTA of `la` hold resources here (resident, suspending, saving, restoring)? */
+bool hd_sm_holds_launch(const struct hd_sm *sm, const struct hd_sm_launch *la);
+/* }==== */
 
 /* One cycle. Returns true if anything moved. A functional fault stops the SM: *status becomes
  * non-zero and err holds the report. */
@@ -78,16 +101,6 @@ bool hd_sm_lowest_cta(const struct hd_sm *sm, const struct hd_sm_launch *la, uin
 void hd_sm_describe(const struct hd_sm *sm, uint64_t now, char *buf, size_t len);
 /* Drop every CTA and everything in flight (after a failed or interrupted run). */
 void hd_sm_abort(struct hd_sm *sm);
-/* Free cached CTA storage built for launch l (it is about to be destroyed). */
-void hd_sm_forget_launch(struct hd_sm *sm, const struct hd_func_launch *l);
 
-/* {==== Warp timing context (preemption studies) ==== */
-/* Bytes of warp slot `slot`'s timing state (front end, scoreboard, counters). The functional
- * state is saved separately (hd_func_warp_save). Only a drained warp (nothing in flight) can be
- * saved: returns 0 otherwise. */
-size_t hd_sm_warp_context_bytes(const struct hd_sm *sm, uint32_t slot);
-bool hd_sm_warp_save(const struct hd_sm *sm, uint32_t slot, void *buf, size_t len);
-bool hd_sm_warp_restore(struct hd_sm *sm, uint32_t slot, const void *buf, size_t len);
-/* }==== */
 
 #endif

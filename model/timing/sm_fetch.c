@@ -10,11 +10,11 @@
  * fill; warps missing on a line already being filled wait for the same fill. Set-associative
  * with LRU replacement; deterministic (stamps are cycle-ordered counters).
  */
+#include "mem_tags.h"
 #include "sm_impl.h"
 
 #include <stdlib.h>
 
-#define TAG_IFETCH (3ull << 60)
 
 int hd_sm_icache_init(struct hd_sm *sm)
 {
@@ -65,7 +65,7 @@ void hd_sm_fetch_reset(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc)
     w->fetch_pc = pc;
     w->ib_pc = pc;
     w->ib_n = 0;
-    hd_bit_set(sm->need_fetch, w->slot, !w->fetch_busy && !w->done);
+    hd_bit_set(sm->need_fetch, w->slot, !w->fetch_busy && !w->done && !w->susp);
 }
 
 /* Start the fill of `line` (or join the one under way). Returns its index, or HD_SM_NONE if the
@@ -88,7 +88,7 @@ static uint32_t start_fill(struct hd_sm *sm, uint64_t line, uint32_t kernel, uin
     r.space = 0;
     r.sm = (uint16_t)sm->id;
     r.kernel = kernel;
-    r.tag = TAG_IFETCH | free_slot;
+    r.tag = hd_tag_make(HD_TAG_IFETCH, free_slot);
     if (!sm->mem->ops->send(sm->mem->impl, &r, now))
         return HD_SM_NONE;
     sm->fills[free_slot].busy = true;
@@ -187,7 +187,7 @@ void hd_sm_icache_fill(struct hd_sm *sm, uint32_t f, uint64_t now)
         if (w->state != HD_WS_EMPTY && w->fetch_busy && w->fetch_line == f && w->ib_n == 0) {
             w->fetch_busy = false;
             w->fetch_line = HD_SM_NONE;
-            hd_bit_set(sm->need_fetch, w->slot, !w->done);
+            hd_bit_set(sm->need_fetch, w->slot, !w->done && !w->susp);
         }
     }
     (void)now;

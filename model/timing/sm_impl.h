@@ -12,13 +12,18 @@
  *   sm_fetch.c   instruction fetch, the instruction cache and decode
  *   sm_opcoll.c  collector units, banked register reads, dispatch, result bus, events
  *   sm_ldst.c    the load/store unit: coalescing, shared-memory banks, requests, responses
+ *   sm_ctx.c     the context lifecycle: suspend, the save/restore engine, resume, flush, and
+ *                memory responses for warps that moved (docs/context.md)
  */
 #ifndef HD_SM_IMPL_H
 #define HD_SM_IMPL_H
 
 #include "cta.h"
+#include "ctx_pool.h"
 #include "exec.h"
+#include "mem_tags.h"
 #include "sm.h"
+#include "sm_oloc.h"
 #include "sm_sched.h"
 #include "trace.h"
 
@@ -35,6 +40,7 @@ enum hd_wstate {
     HD_WS_SB_ALU,  /* ... a register an ALU instruction will write */
     HD_WS_READY,   /* may issue if its collector unit is free */
     HD_WS_DRAIN,   /* all threads exited; waiting for its instructions in flight */
+    HD_WS_SUSPENDED, /* stopped for a context switch or flush, or waiting for its restore */
     HD_WS_COUNT
 };
 
@@ -50,6 +56,7 @@ struct hd_twarp {
     bool done;                 /* every thread exited */
     bool membar;               /* a fence waits for mem_out == 0 and no pending loads */
     bool fetch_busy;           /* an instruction-cache access or decode is under way */
+    bool susp;                 /* its CTA is suspended or restoring: it issues and fetches nothing */
     uint32_t ib_pc, ib_n;      /* decoded instructions [ib_pc, ib_pc + ib_n) */
     uint32_t fetch_pc;         /* next PC to fetch */
     uint64_t fetch_after;      /* no fetch before this cycle (branch / divergence penalty) */
@@ -60,6 +67,7 @@ struct hd_twarp {
     uint32_t sb_pending;       /* registers with any pending write */
     uint32_t inflight;         /* its instructions in collectors, pipelines or memory */
     uint32_t mem_out;          /* its memory requests dispatched and not completed */
+    uint32_t lt_out;           /* its loads waiting in load trackers (part of inflight) */
     uint64_t *stall_ctr;       /* derived: the per-line stall counter of its next PC (or a
                                   sink); rebuilt on restore */
 };
@@ -69,8 +77,8 @@ struct hd_twarp {
 struct hd_tcta {
     bool used;
     struct hd_sm_launch *la;
-    struct hd_func_cta fc;              /* functional CTA (storage reused within a launch) */
-    const struct hd_func_launch *fc_l;  /* launch fc's storage belongs to, or NULL */
+    struct hd_ctx *ctx;                 /* its context (ctx_pool.h) */
+    struct hd_func_cta *fc;             /* = &ctx->fc, the functional CTA */
     struct hd_cta_grant grant;
     uint64_t obs_releases, obs_start;   /* gpu_observe.c: barrier releases seen, of CTA start */
     uint32_t live;                      /* warps not yet drained */
@@ -103,7 +111,8 @@ struct hd_cu {
     bool has_dst;
     uint32_t warp, pc;
     uint64_t alloc_cycle, ready_at;
-    uint16_t bank[HD_TK_MAX_WORDS];
+    uint16_t lat;                /* operand-location latency (sm_oloc.h), 0 by default */
+    uint16_t bank[HD_TK_MAX_WORDS]; /* read ports: a bank, or an sm_oloc.h port after them */
     uint32_t memop;              /* index in sm->memops (memory CUs) */
 };
 
@@ -117,8 +126,18 @@ struct hd_ldst {                 /* one load/store unit */
 };
 
 struct hd_load_tracker {
-    uint32_t warp, pc, remaining, next_free;
+    uint64_t ref;                /* the warp (packed struct hd_wref, mem_tags.h) */
+    uint32_t pc, remaining, next_free;
     uint8_t mark;
+};
+
+/* A memory response for a warp that is no longer where it sent the request (sm_ctx.c). */
+enum hd_fwd_kind { HD_FWD_MEM, HD_FWD_LOAD };
+struct hd_fwd {
+    uint64_t ref;                /* packed struct hd_wref */
+    uint32_t pc;                 /* LOAD: the load whose destinations are now written */
+    uint8_t kind;                /* enum hd_fwd_kind: MEM = one request completed; LOAD = the
+                                    last request of a load completed */
 };
 
 enum hd_ev_type { HD_EV_WB, HD_EV_DECODE };
@@ -175,7 +194,8 @@ struct hd_sm {
     uint32_t ncu_order;
     uint32_t cu_free[HD_TU_COUNT];
     struct hd_memop *memops;     /* [ncu] (used by memory CUs) */
-    uint64_t *bank_stamp;        /* [reg_banks] cycle of bank_cnt */
+    struct hd_oloc_slot oloc;    /* operand-location policy (ops NULL: the register file) */
+    uint64_t *bank_stamp;        /* [reg_banks + HD_OLOC_MAX_PORTS] cycle of bank_cnt */
     uint8_t *bank_cnt;
     /* execution */
     uint64_t *unit_free[HD_TU_COUNT]; /* [units[u]] first cycle each pipeline accepts again */
@@ -195,6 +215,16 @@ struct hd_sm {
     /* outbox: finished CTAs */
     struct hd_sm_launch **retired;
     uint32_t nretired;
+    /* context lifecycle (sm_ctx.c) */
+    struct hd_ctx_pool *pool;
+    const struct hd_ctx_params *cp;
+    struct hd_fwd *inbox;        /* responses forwarded here for warps that moved in */
+    uint32_t ninbox, cap_inbox;
+    uint32_t *engq;              /* [max_ctas] CTA slots with context-engine work, FIFO */
+    uint32_t engq_head, nengq;
+    uint32_t nsusp;              /* CTAs suspending (waiting for quiescence) */
+    uint32_t *evicted;           /* [max_ctas x 2] contexts saved or flushed, for the GPU */
+    uint32_t nevicted, cap_evicted;
     struct hd_func_trace tr;     /* scratch trace record */
     uint64_t stall_sink;         /* stall_ctr of warps without a next PC */
     uint64_t last_tick;
@@ -203,6 +233,10 @@ struct hd_sm {
 /* {==== sm.c ==== */
 /* Recompute warp w's state after anything about it changed. */
 void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
+/* Take warp w out of its slot (scheduler, state counts, resident warps). */
+void hd_sm_warp_unbind(struct hd_sm *sm, struct hd_twarp *w);
+/* Give CTA slot c's allocation back (finished, or its context left the SM). */
+void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now);
 /* Called when a warp may have finished draining (done, nothing in flight). */
 void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
 /* Count scheduler s's stall reason for this cycle (it issued nothing). */
@@ -227,6 +261,8 @@ static inline void hd_bit_set(uint64_t *b, uint32_t i, bool v)
 bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen);
 /* Release the scoreboard marks of code[pc]'s destinations for warp w. */
 void hd_sm_sb_release(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc);
+/* The same for a warp of kernel k wherever its timing state is (a slot or a saved context). */
+void hd_twarp_sb_release(const struct hd_func_kernel *k, struct hd_twarp *w, uint32_t pc);
 /* }==== */
 
 /* {==== sm_fetch.c ==== */
@@ -254,6 +290,29 @@ bool hd_sm_events(struct hd_sm *sm, uint64_t now);
 void hd_sm_cu_release(struct hd_sm *sm, uint32_t c);
 /* }==== */
 
+/* {==== sm_ctx.c ==== */
+int hd_sm_ctx_init(struct hd_sm *sm);
+void hd_sm_ctx_free(struct hd_sm *sm);
+/* The warp slot of logical warp `ref` if it is in a slot of this SM, else NULL. */
+struct hd_twarp *hd_sm_wref_local(struct hd_sm *sm, struct hd_wref ref);
+/* One memory response of logical warp `ref` (kind, load pc): applied wherever the warp is now. */
+void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint32_t pc,
+                       uint64_t now);
+/* A CONTEXT-tagged response (save write acknowledged, restore read returned). */
+void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now);
+/* The lifecycle stage of the tick: forwarded responses, quiescence of suspending CTAs, the
+ * context engine. Returns progress. */
+bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now);
+/* A warp's CTA retires: account a suspension that it made moot. */
+void hd_sm_ctx_retired(struct hd_sm *sm, struct hd_tcta *c, uint64_t now);
+/* Logical reference of warp w. */
+static inline struct hd_wref hd_sm_wref(const struct hd_sm *sm, const struct hd_twarp *w)
+{
+    const struct hd_ctx *c = sm->cta[w->cta].ctx;
+    return (struct hd_wref){c->id, (uint8_t)w->fw->id, c->epoch};
+}
+/* }==== */
+
 /* {==== sm_ldst.c ==== */
 int hd_sm_ldst_init(struct hd_sm *sm);
 /* Build the memory operation of a trace (addresses -> requests / bank degree). */
@@ -263,6 +322,9 @@ void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
 bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now);
 bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now);
 bool hd_sm_mem_receive(struct hd_sm *sm, uint64_t now);
+/* One completed request of logical warp ref (last_of: the load whose last request it was, or
+ * HD_SM_NONE): applied to the warp here, or forwarded to wherever it is now. */
+void hd_sm_warp_response(struct hd_sm *sm, struct hd_wref ref, uint32_t last_of, uint64_t now);
 /* }==== */
 
 #endif

@@ -15,12 +15,18 @@
 #include "sm_impl.h"
 
 #include "func_status.h"
+#include "sm_policy.h"
 
 #include <stdio.h>
 
 void hd_sm_sb_release(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc)
 {
-    const struct hd_func_instr *d = &hd_sm_warp_kernel(sm, w)->code[pc];
+    hd_twarp_sb_release(hd_sm_warp_kernel(sm, w), w, pc);
+}
+
+void hd_twarp_sb_release(const struct hd_func_kernel *k, struct hd_twarp *w, uint32_t pc)
+{
+    const struct hd_func_instr *d = &k->code[pc];
     for (unsigned i = 0; i < d->nwrite; i++) {
         uint8_t *m = &w->sb[d->write[i]];
         if (*m == HD_SB_FREE)
@@ -92,7 +98,7 @@ static void after_step(struct hd_sm *sm, struct hd_twarp *w, const struct hd_fun
 static int check_deadlock(struct hd_sm *sm, const struct hd_twarp *w, char *err, size_t errlen)
 {
     const struct hd_tcta *c = &sm->cta[w->cta];
-    const struct hd_func_cta *fc = &c->fc;
+    const struct hd_func_cta *fc = c->fc;
     uint32_t waiting = 0, first = HD_SM_NONE;
     for (uint32_t i = 0; i < fc->nwarps; i++) {
         const struct hd_func_warp *fw = &fc->warps[i];
@@ -118,6 +124,17 @@ static int check_deadlock(struct hd_sm *sm, const struct hd_twarp *w, char *err,
     return HD_FUNC_ERR_FAULT;
 }
 
+/* Did a store or atomic write global memory (a lane whose address is in the global space)? */
+static bool writes_global(const struct hd_func_trace *tr)
+{
+    if (!(tr->flags & HD_TR_MIXED_SPACE))
+        return tr->exec && tr->space == HD_SPACE_GLOBAL;
+    for (uint32_t l = 0; l < 32; l++)
+        if ((tr->exec >> l & 1u) && tr->lane_space[l] == HD_SPACE_GLOBAL)
+            return true;
+    return false;
+}
+
 /* Issue warp w's next instruction. Returns 1 issued, 0 not possible (collector busy), or a
  * negative status after a functional fault. */
 static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint64_t now, char *err, size_t errlen)
@@ -133,7 +150,7 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint64_t now, char *e
             return 0;
     }
     struct hd_func_trace *tr = &sm->tr;
-    int st = hd_func_warp_step(la->l, &c->fc, w->fw, now, tr);
+    int st = hd_func_warp_step(la->l, c->fc, w->fw, now, tr);
     if (st != HD_FUNC_OK) {
         snprintf(err, errlen, "%s", la->l->err);
         return st < 0 ? st : HD_FUNC_ERR_INTERNAL;
@@ -152,6 +169,8 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint64_t now, char *e
     la->info->c.thread_instrs += lanes;
     if (pc < la->lines->npc)
         la->lines->issued[pc]++;
+    if ((tr->flags & (HD_TR_STORE | HD_TR_ATOMIC)) && c->ctx->idempotent && writes_global(tr))
+        c->ctx->idempotent = false; /* the flush bit: restarting the CTA is no longer safe */
     after_step(sm, w, tr, ti, now);
     w->stall_ctr = tr->next_pc < la->lines->npc ? &la->lines->stall[tr->next_pc] : &sm->stall_sink;
     if (cu != HD_SM_NONE) {
@@ -194,16 +213,27 @@ static unsigned ready_list(struct hd_sm *sm, uint32_t s)
     return n;
 }
 
+/* Every resident warp of scheduler s (for a policy with offer_blocked), ascending slots. */
+static unsigned resident_list(struct hd_sm *sm, uint32_t s)
+{
+    unsigned n = 0;
+    for (uint32_t slot = s; slot < sm->p->max_warps; slot += sm->p->num_sched)
+        if (sm->w[slot].state != HD_WS_EMPTY)
+            sm->ready_buf[n++] = slot;
+    return n;
+}
+
 bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen)
 {
     const struct hd_sm_params *p = sm->p;
+    const struct hd_sched_env env = {sm, hd_sm_warp_view};
     bool progress = false;
     for (uint32_t s = 0; s < p->num_sched; s++) {
         unsigned issued = 0;
-        if (sm->nstate[s][HD_WS_READY]) {
-            struct hd_sched *sc = &sm->sched[s];
-            unsigned n = ready_list(sm, s);
-            unsigned k = sc->ops->order(sc->impl, sm->ready_buf, n, sm->order_buf);
+        struct hd_sched *sc = &sm->sched[s];
+        if (sm->nstate[s][HD_WS_READY] || (sc->ops->offer_blocked && sm->nwarps)) {
+            unsigned n = sc->ops->offer_blocked ? resident_list(sm, s) : ready_list(sm, s);
+            unsigned k = sc->ops->order(sc->impl, &env, sm->ready_buf, n, sm->order_buf);
             for (unsigned i = 0; i < k && !issued; i++) {
                 struct hd_twarp *w = &sm->w[sm->order_buf[i]];
                 while (issued < p->issue_width && w->state == HD_WS_READY) {

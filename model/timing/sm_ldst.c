@@ -24,26 +24,17 @@
  * counts its outstanding requests; its destination registers stay pending in the scoreboard
  * until the last one returns. Stores and reductions are fire-and-forget for the warp but occupy
  * the unit while their requests are sent, and their completions are counted so that a fence
- * (and a finishing warp) waits for them. Request tags: 1 = load entry, 2 = store of a warp,
- * 3 = instruction-cache fill (sm_fetch.c).
+ * (and a finishing warp) waits for them. Request tags (mem_tags.h) name the load tracker or the
+ * storing warp's logical reference, so responses find a warp that moved (sm_ctx.c); local and
+ * parameter addresses lie in the reserved windows of addr_map.h.
  */
 #include "sm_impl.h"
 
+#include "addr_map.h"
 #include "coalesce.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TAG_TYPE(t) ((t) >> 60)
-#define TAG_INDEX(t) ((uint32_t)((t)&0xffffffffu))
-#define TAG_LOAD (1ull << 60)
-#define TAG_STORE (2ull << 60)
-#define LOCAL_BASE (1ull << 52)
-/* Kernel parameters in the constant cache: launch i's at PARAM_BASE + i x PARAM_WINDOW (CUDA
- * allows 32764 bytes of parameters), above the local-memory windows and below the code windows
- * (tkernel.c: 0xC0DE << 40). */
-#define PARAM_BASE (0xBA5Eull << 40)
-#define PARAM_WINDOW (1ull << 16)
 
 int hd_sm_ldst_init(struct hd_sm *sm)
 {
@@ -128,7 +119,7 @@ static bool bypass_op(const struct hd_func_trace *tr)
 /* The constant-cache requests of a .const/.param load when the memory model has a constant
  * cache (line bytes `cline`): one per distinct line the lanes touch; degree = the distinct
  * addresses (the constant cache serves one per cycle). Kernel parameters live in a window of
- * PARAM_WINDOW bytes per launch at PARAM_BASE, so launches never share lines; .func parameters
+ * its own window per launch (addr_map.h), so launches never share lines; .func parameters
  * (local frames) keep the fixed latency. */
 static void const_requests(struct hd_sm *sm, const struct hd_twarp *w,
                            const struct hd_func_trace *tr, struct hd_memop *op, uint32_t cline)
@@ -148,7 +139,7 @@ static void const_requests(struct hd_sm *sm, const struct hd_twarp *w,
         if (sp == HD_SPACE_PARAM) {
             if (tr->in && tr->in->as == HD_AS_LOCAL)
                 return; /* a .func parameter frame: no constant-cache access */
-            a += PARAM_BASE + launch * PARAM_WINDOW;
+            a += hd_win_param(launch);
             op->space = HD_SPACE_PARAM;
         } else if (sp == HD_SPACE_CONST) {
             op->space = HD_SPACE_CONST;
@@ -188,7 +179,7 @@ void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
     bool any_shared = false, any_const = false, any_global = false;
     sm->sh_serial++;
     const uint64_t lbytes = ((w->fw->local_bytes + 3) / 4) * 128; /* a warp's local block */
-    const uint64_t lbase = LOCAL_BASE + ((uint64_t)sm->id * p->max_warps + w->slot) * lbytes;
+    const uint64_t lbase = HD_WIN_LOCAL_BASE + ((uint64_t)sm->id * p->max_warps + w->slot) * lbytes;
     for (uint32_t l = 0; l < 32; l++) {
         if (!(tr->exec >> l & 1u))
             continue;
@@ -248,8 +239,10 @@ static bool start_global(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu
         }
         t = sm->lt_free;
         sm->lt_free = sm->lt[t].next_free;
-        sm->lt[t] = (struct hd_load_tracker){w->slot, cu->pc, op->nreq, HD_SM_NONE, HD_SB_LONG};
+        sm->lt[t] = (struct hd_load_tracker){hd_wref_pack(hd_sm_wref(sm, w)), cu->pc, op->nreq,
+                                             HD_SM_NONE, HD_SB_LONG};
         sm->nlt++;
+        w->lt_out++;
     }
     if (op->kind == HD_MO_CONST)
         sm->st->const_instrs++;
@@ -299,7 +292,7 @@ bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now)
         sm->st->smem_instrs++;
         sm->st->smem_conflict_cycles += d - 1;
         u->busy_until = now + d;
-        delay = p->shared_latency + d - 1;
+        delay = p->shared_latency + d - 1 + hd_oloc_shared(&sm->oloc, w->slot, d, now);
         break;
     }
     case HD_MO_CONST:
@@ -338,7 +331,9 @@ bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now)
         r.sectors = u->op.sectors[u->next];
         r.sm = (uint16_t)sm->id;
         r.kernel = u->launch_id;
-        r.tag = u->tracker != HD_SM_NONE ? TAG_LOAD | u->tracker : TAG_STORE | u->warp;
+        r.tag = u->tracker != HD_SM_NONE
+                    ? hd_tag_make(HD_TAG_LOAD, u->tracker)
+                    : hd_tag_make(HD_TAG_STORE, hd_wref_pack(hd_sm_wref(sm, &sm->w[u->warp])));
         if (!sm->mem->ops->send(sm->mem->impl, &r, now)) {
             sm->st->mem_send_stalls++;
             continue;
@@ -359,34 +354,52 @@ bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now)
     return progress;
 }
 
+/* One completed request of logical warp ref; `last_of` is the load whose last request it was
+ * (HD_SM_NONE for a store or a load still waiting for others). */
+void hd_sm_warp_response(struct hd_sm *sm, struct hd_wref ref, uint32_t last_of, uint64_t now)
+{
+    struct hd_twarp *w = hd_sm_wref_local(sm, ref);
+    if (!w) { /* the warp moved (another slot or SM, or its saved context), or was flushed */
+        hd_sm_ctx_deliver(sm, ref, last_of == HD_SM_NONE ? HD_FWD_MEM : HD_FWD_LOAD, last_of,
+                          now);
+        return;
+    }
+    w->mem_out--;
+    if (last_of != HD_SM_NONE) {
+        hd_sm_sb_release(sm, w, last_of);
+        w->inflight--;
+        w->lt_out--;
+    }
+    hd_sm_warp_eval(sm, w, now);
+    hd_sm_warp_check_drained(sm, w, now);
+}
+
 static void receive_one(struct hd_sm *sm, const struct hd_mem_req *r, uint64_t now)
 {
-    const uint32_t idx = TAG_INDEX(r->tag);
-    switch (TAG_TYPE(r->tag)) {
-    case 1: {
+    const uint64_t payload = hd_tag_payload(r->tag);
+    switch (hd_tag_type(r->tag)) {
+    case HD_TAG_LOAD: {
+        const uint32_t idx = (uint32_t)payload;
         struct hd_load_tracker *t = &sm->lt[idx];
-        struct hd_twarp *w = &sm->w[t->warp];
-        w->mem_out--;
+        const struct hd_wref ref = hd_wref_unpack(t->ref);
+        uint32_t last_of = HD_SM_NONE;
         if (--t->remaining == 0) {
-            hd_sm_sb_release(sm, w, t->pc);
+            last_of = t->pc;
             t->next_free = sm->lt_free;
             sm->lt_free = idx;
             sm->nlt--;
-            w->inflight--;
         }
-        hd_sm_warp_eval(sm, w, now);
-        hd_sm_warp_check_drained(sm, w, now);
+        hd_sm_warp_response(sm, ref, last_of, now);
         break;
     }
-    case 2: {
-        struct hd_twarp *w = &sm->w[idx];
-        w->mem_out--;
-        hd_sm_warp_eval(sm, w, now);
-        hd_sm_warp_check_drained(sm, w, now);
+    case HD_TAG_STORE:
+        hd_sm_warp_response(sm, hd_wref_unpack(payload), HD_SM_NONE, now);
         break;
-    }
-    case 3:
-        hd_sm_icache_fill(sm, idx, now);
+    case HD_TAG_IFETCH:
+        hd_sm_icache_fill(sm, (uint32_t)payload, now);
+        break;
+    case HD_TAG_CONTEXT:
+        hd_sm_ctx_response(sm, payload, now);
         break;
     default:
         break;

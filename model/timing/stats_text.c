@@ -59,6 +59,33 @@ struct hot {
     uint64_t stall, issued;
 };
 
+/* Preemption requests (gpu_preempt.c): one line each, at most 16, then a count. */
+static void preemptions(const struct hd_timing_stats *s, FILE *f)
+{
+    static const char *const prim[] = {"none", "switch", "drain", "flush"};
+    for (uint32_t i = 0; i < s->npreempt && i < 16; i++) {
+        const struct hd_preempt_rec *r = &s->preempt[i];
+        const char *kl = r->launch < s->nlaunch ? s->launch[r->launch].kernel : "?";
+        const char *kv = r->victim < s->nlaunch ? s->launch[r->victim].kernel : "?";
+        fprintf(f, "  preemption         SM %u for %s (launch %u) by %s of %s at cycle %" PRIu64 ": ",
+                r->sm, kl, r->launch, prim[r->primitive & 3], kv, r->signal);
+        if (r->met)
+            fprintf(f, "freed after %" PRIu64 " cycles", r->freed - r->signal);
+        else
+            fprintf(f, "never freed");
+        if (r->refused)
+            fprintf(f, "; flush refused for %u CTAs (they wrote global memory), drained instead",
+                    r->refused);
+        if (r->missed)
+            fprintf(f, "; MISSED its latency bound of %" PRIu64 " cycles", r->bound);
+        else if (r->bound)
+            fprintf(f, "; within its bound of %" PRIu64 " cycles", r->bound);
+        fputc('\n', f);
+    }
+    if (s->npreempt > 16)
+        fprintf(f, "  preemption         ... %u requests in all\n", s->npreempt);
+}
+
 static void hot_lines(const struct hd_timing_stats *s, FILE *f)
 {
     struct hot top[5];
@@ -146,5 +173,16 @@ void hd_timing_stats_summary(const struct hd_timing_stats *s, FILE *f)
     fprintf(f, "  branches           %" PRIu64 ", %" PRIu64 " divergent; icache misses %" PRIu64
                " of %" PRIu64 " fetches\n",
             a.branches, a.divergent_branches, a.icache_misses, a.fetches);
+    if (a.ctx_suspends)
+        fprintf(f, "  contexts           %" PRIu64 " suspended, %" PRIu64 " saved (evicted), %" PRIu64
+                   " restored (resumed), %" PRIu64 " flushed (%" PRIu64 " refused), %" PRIu64
+                   " finished meanwhile; %" PRIu64 " bytes saved, %" PRIu64 " restored; mean "
+                   "quiesce %.1f, save %.1f, restore %.1f cycles; %" PRIu64 " responses forwarded\n",
+                a.ctx_suspends, a.ctx_saves, a.ctx_restores, a.ctx_flushes, a.ctx_flush_refused,
+                a.ctx_finished_suspending, a.ctx_save_bytes, a.ctx_restore_bytes,
+                ratio(a.ctx_quiesce_cycles, a.ctx_suspends - a.ctx_finished_suspending),
+                ratio(a.ctx_save_cycles, a.ctx_saves), ratio(a.ctx_restore_cycles, a.ctx_restores),
+                a.ctx_forwarded);
+    preemptions(s, f);
     hot_lines(s, f);
 }

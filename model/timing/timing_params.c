@@ -76,6 +76,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->concurrent_kernels = c->sm_concurrent_kernels;
     s->num_sched = c->sm_num_schedulers;
     s->sched = c->sm_scheduler;
+    s->alloc = c->sm_allocator;
     s->sched_active = c->sm_sched_active_warps;
     s->issue_width = c->pipeline_issue_width;
     s->fetch_per_cycle = c->pipeline_fetch_per_cycle;
@@ -123,7 +124,23 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->kernel_select = c->timing_kernel_select;
     p->max_kernels = c->timing_max_concurrent_kernels;
     p->watchdog = c->timing_watchdog_cycles;
+    if (p->watchdog == 0) { /* derived: no legal latency can outlast it */
+        uint64_t lat = (uint64_t)c->mem_fixed_latency + c->l1d_latency + c->l1c_latency +
+                       2ull * c->icnt_latency + c->l2_latency + c->dram_latency + c->dram_trc +
+                       c->pipeline_shared_latency + c->pipeline_const_latency;
+        p->watchdog = 4 * lat > 200000 ? 4 * lat : 200000;
+    }
+    p->max_cycles = c->timing_max_cycles;
+    p->max_instrs = c->timing_max_instructions;
     p->skip_idle = c->timing_skip_idle;
+    p->ctx.preempt = c->context_preempt;
+    p->ctx.priority = c->context_priority;
+    p->ctx.latency_bound = c->context_latency_bound;
+    p->ctx.segment_bytes = c->context_segment_bytes;
+    p->ctx.requests_per_cycle = c->context_requests_per_cycle;
+    p->ctx.stress_period = c->context_stress_period;
+    p->ctx.stress_fraction = c->context_stress_fraction;
+    p->ctx.stress_seed = c->context_stress_seed;
 
     if (!pow2(c->pipeline_ldst_segment_bytes))
         return fail(err, errlen, "ldst_segment_bytes", "is not a power of two",

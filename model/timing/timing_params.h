@@ -54,6 +54,7 @@ struct hd_sm_params {
     uint32_t num_sched, issue_width, fetch_per_cycle, ibuffer, decode_cycles, inst_bytes;
     uint32_t ic_sets, ic_ways, ic_line;
     enum hd_cfg_sched sched;
+    enum hd_cfg_alloc alloc;      /* [sm] allocator */
     uint32_t sched_active;        /* two-level: active warps per scheduler */
     /* operand collector and execution */
     uint32_t units[HD_TU_COUNT];  /* pipelines per unit type (DP may be 0) */
@@ -75,6 +76,18 @@ struct hd_mem_fixed_params {
     uint32_t num_sms, latency, bytes_per_cycle, max_inflight;
 };
 
+/* The context lifecycle ([context], docs/context.md). */
+struct hd_ctx_params {
+    enum hd_cfg_preempt preempt;   /* primitive used for a launch of higher priority */
+    enum hd_cfg_ctxprio priority;
+    uint64_t latency_bound;        /* default preemption-latency constraint, 0 = none */
+    uint32_t segment_bytes;        /* bytes per save/restore request */
+    uint32_t requests_per_cycle;   /* per SM */
+    uint64_t stress_period;        /* 0 = off */
+    double stress_fraction;
+    uint64_t stress_seed;
+};
+
 struct hd_gpu_timing_params {
     uint32_t num_sms;
     double core_mhz;
@@ -83,8 +96,10 @@ struct hd_gpu_timing_params {
     enum hd_cfg_ctadist cta_dist;
     enum hd_cfg_ksel kernel_select;
     uint32_t max_kernels;
-    uint64_t watchdog;
+    uint64_t watchdog;            /* [timing] watchdog_cycles, or derived when 0 */
+    uint64_t max_cycles, max_instrs; /* run-time limits, 0 = none (gpu_limits.h) */
     bool skip_idle;
+    struct hd_ctx_params ctx;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message

@@ -91,6 +91,7 @@ void hd_timing_stats_free(struct hd_timing_stats *s)
     free(s->lines);
     free(s->samples);
     free(s->prog);
+    free(s->preempt);
     memset(s, 0, sizeof *s);
 }
 

@@ -90,6 +90,18 @@ struct hd_sample_prog {
 };
 /* }==== */
 
+/* One preemption request: SM `sm` is freed for launch `launch` (docs/context.md). */
+struct hd_preempt_rec {
+    uint32_t launch, victim;   /* launch ids: the one that asked, the first one it preempted */
+    uint32_t sm;
+    uint8_t primitive;         /* enum hd_cfg_preempt */
+    bool met;                  /* the SM took a CTA of `launch` */
+    bool missed;               /* not met within the latency bound */
+    uint32_t refused;          /* CTAs a flush refused (they wrote global memory) */
+    uint64_t signal, freed;    /* cycles: the request; the first CTA of `launch` placed there */
+    uint64_t bound;            /* the constraint it was measured against (0: none) */
+};
+
 struct hd_timing_stats {
     uint32_t num_sms, num_sched;
     double core_mhz;
@@ -107,6 +119,8 @@ struct hd_timing_stats {
     uint32_t nsamples, cap_samples;
     struct hd_sample_prog *prog;
     uint32_t nprog, cap_prog;
+    struct hd_preempt_rec *preempt;
+    uint32_t npreempt, cap_preempt;
 };
 
 /* {==== Building ==== */

@@ -9,6 +9,7 @@
  */
 #include "tkernel.h"
 
+#include "addr_map.h"
 #include "regalloc.h"
 
 #include <stdio.h>
@@ -171,7 +172,7 @@ struct hd_tkernel *hd_tkernel_build(const struct hd_func_kernel *k, const struct
     tk->k = k;
     tk->id = id;
     /* code lives in its own 16 MB window per kernel, far above device allocations */
-    tk->code_base = (0xC0DEull << 40) + ((uint64_t)id << 24);
+    tk->code_base = hd_win_code(id);
     tk->ptx_words = ptx_words(k);
 
     tk->an = annot_build(k, sp, err, errlen);

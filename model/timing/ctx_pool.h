@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT
+ * ctx_pool.h - the contexts of the CTAs that have started and not finished: each CTA's
+ * functional state (shared memory, barriers, its warps' registers, SIMT stacks, call frames,
+ * local memory) lives here, not in the hardware CTA slot, so that a CTA can leave the SM and
+ * come back on any SM (issue 11; Lin thesis §2.6-2.7, Shieh §2.1, docs/context.md).
+ *
+ * Design: a context has a pool-wide id that memory-request tags name (mem_tags.h) and an epoch
+ * that moves on whenever the id gets a new meaning (a flush restarts the CTA, a finished CTA's
+ * context is reused), so a response that outlived its CTA is recognised and dropped. While a
+ * context is off the warp slots (being saved, saved, or before a restore) its warps' timing
+ * state (scoreboard, in-flight counts) is kept in `saved`, where late memory responses still
+ * land. Per launch: a free list of finished contexts whose storage the next CTA reuses (no
+ * allocation per CTA after warm-up) and a FIFO of contexts ready to resume or restart, which the
+ * CTA scheduler serves before fresh CTAs. Context structs are never freed before the pool, so
+ * ids and epochs stay unique for the whole run.
+ */
+#ifndef HD_CTX_POOL_H
+#define HD_CTX_POOL_H
+
+#include "cta.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HD_CTX_NONE UINT32_MAX
+
+enum hd_ctx_state {
+    HD_CTX_FREE,       /* not a CTA (in a free list) */
+    HD_CTX_RESIDENT,   /* on an SM, its warps in their slots */
+    HD_CTX_SUSPENDING, /* on an SM, stopped; waiting for its in-flight instructions */
+    HD_CTX_SAVING,     /* the SM's context engine writes it out; slots still allocated */
+    HD_CTX_SAVED,      /* off the hardware (save writes may still be completing) */
+    HD_CTX_QUEUED,     /* saved or flushed, waiting in its launch's queue to be placed */
+    HD_CTX_RESTORING   /* on an SM again; the engine reads it back before its warps run */
+};
+
+/* What a suspension is for. */
+enum hd_ctx_op { HD_CTXOP_NONE, HD_CTXOP_SWITCH, HD_CTXOP_FLUSH };
+
+struct hd_sm_launch;
+struct hd_twarp;
+
+struct hd_ctx {
+    uint32_t id;
+    uint16_t epoch;
+    uint8_t state;            /* enum hd_ctx_state */
+    uint8_t op;               /* enum hd_ctx_op while suspending */
+    bool idempotent;          /* flush bit: no global store or atomic yet (restart is safe) */
+    bool restart;             /* queued to restart from the beginning (flushed) */
+    bool has_fc;              /* fc holds storage */
+    struct hd_sm_launch *la;
+    struct hd_func_cta fc;
+    uint32_t sm, slot;        /* where it is (RESIDENT .. SAVING, RESTORING) */
+    struct hd_twarp *saved;   /* [fc.nwarps] timing state while off the warp slots */
+    uint8_t *saved_sb;        /* their scoreboards */
+    uint32_t saved_regs;      /* registers per scoreboard in saved_sb */
+    bool off_slots;           /* timing state is in `saved`, not in warp slots */
+    uint64_t bytes;           /* bytes of the last save (registers, shared memory, warp state) */
+    uint32_t reqs, sent, acked;   /* the context engine's requests of the current save/restore */
+    uint64_t t_signal, t_quiet, t_place; /* latency accounting */
+    uint32_t switches;        /* times it was saved */
+    uint32_t next;            /* link: free list or resume queue */
+};
+
+/* Per launch: its free contexts and its queue of contexts to place again. */
+struct hd_ctx_list {
+    uint32_t free_head;
+    uint32_t q_head, q_tail, q_len;
+};
+
+struct hd_sm;
+
+struct hd_ctx_pool {
+    struct hd_ctx **c;        /* [n] */
+    uint32_t n, cap;
+    uint32_t spare;           /* contexts without storage (their launch finished) */
+    struct hd_sm **sms;       /* [nsms]: where forwarded responses go (set by the GPU) */
+    uint32_t nsms;
+};
+
+int hd_ctx_pool_init(struct hd_ctx_pool *p);
+void hd_ctx_pool_free(struct hd_ctx_pool *p);
+static inline struct hd_ctx *hd_ctx_get(const struct hd_ctx_pool *p, uint32_t id)
+{
+    return id < p->n ? p->c[id] : NULL;
+}
+/* A context for CTA `linear` of launch la (l its functional launch), state RESIDENT, reusing a
+ * finished context of the same launch when there is one. NULL with a message on host OOM. */
+struct hd_ctx *hd_ctx_acquire(struct hd_ctx_pool *p, struct hd_sm_launch *la,
+                              struct hd_ctx_list *list, const struct hd_func_launch *l,
+                              uint64_t linear, uint32_t smid, char *err, size_t errlen);
+/* The CTA finished: back to its launch's free list (storage kept), epoch moves on. */
+void hd_ctx_finish(struct hd_ctx_pool *p, struct hd_ctx_list *list, struct hd_ctx *c);
+/* Restart from the beginning (flush): functional state reset, epoch moves on. */
+void hd_ctx_reset_for_restart(struct hd_ctx *c);
+/* The launch is over: free the storage of its contexts (ids stay, for later launches). */
+void hd_ctx_forget_launch(struct hd_ctx_pool *p, struct hd_ctx_list *list);
+/* After an aborted run: every context loses its storage and its launch (lists must be reset
+ * by their owners). */
+void hd_ctx_pool_reset(struct hd_ctx_pool *p);
+/* Queue c to be placed again (resumed or restarted). */
+void hd_ctx_queue_push(struct hd_ctx_pool *p, struct hd_ctx_list *list, struct hd_ctx *c);
+/* The first queued context, or NULL; pop removes it. */
+struct hd_ctx *hd_ctx_queue_peek(const struct hd_ctx_pool *p, const struct hd_ctx_list *list);
+struct hd_ctx *hd_ctx_queue_pop(struct hd_ctx_pool *p, struct hd_ctx_list *list);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT
+ * gpu_ctx.c - the GPU top's part of the context lifecycle: contexts that SMs saved or flushed go
+ * to their launch's queue (the CTA scheduler places them before fresh CTAs, on any SM), and
+ * stress mode, the correctness net of every mechanism built on the lifecycle: every
+ * [context] stress_period cycles each resident CTA is context-switched out with probability
+ * stress_fraction (a seeded generator: the same seed gives the same cycles), and it resumes on
+ * another SM when one can take it (docs/context.md).
+ */
+#include "gpu_impl.h"
+
+/* xorshift64*: a small, fast, deterministic generator (no global state). */
+static uint64_t next_random(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s)
+{
+    bool any = false;
+    unsigned n;
+    while ((n = hd_sm_evicted(g->sm[s], g->evicted, 64)) > 0) {
+        for (unsigned i = 0; i < n; i++) {
+            struct hd_ctx *x = hd_ctx_get(&g->pool, g->evicted[i]);
+            hd_ctx_queue_push(&g->pool, &x->la->ctxs, x);
+        }
+        any = true;
+    }
+    return any;
+}
+
+void hd_gpu_ctx_stress(struct hd_gpu_timing *g)
+{
+    /* a fraction f as a threshold on 53 random bits, so 1.0 always and 0.0 never evicts */
+    const uint64_t limit = (uint64_t)(g->p.ctx.stress_fraction * (double)(1ull << 53));
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        bool any = false;
+        for (uint32_t i = 0; i < g->p.sm.max_ctas; i++) {
+            if (!hd_sm_cta_ctx(g->sm[s], i))
+                continue;
+            if ((next_random(&g->rng) >> 11) >= limit)
+                continue;
+            if (!any)
+                hd_gpu_wake_sm(g, s);
+            any |= hd_sm_cta_suspend(g->sm[s], i, HD_CTXOP_SWITCH, g->now);
+        }
+    }
+}
+
+uint64_t hd_gpu_ctx_next_event(const struct hd_gpu_timing *g)
+{
+    const uint64_t p = g->p.ctx.stress_period;
+    return p ? (g->now / p + 1) * p : UINT64_MAX;
+}

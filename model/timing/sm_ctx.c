@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT
+ * sm_ctx.c - the SM's part of the context lifecycle: suspend a CTA, wait until none of its
+ * instructions is in flight, save it through the context engine (or drop it for a restart),
+ * restore it on any SM, and deliver memory responses to warps that moved meanwhile. Issue 11;
+ * Lin thesis §2.6-2.7 (save path, context control block), Shieh §2.1 (switch, drain, flush).
+ *
+ * Design. Suspend sets each warp's `susp`: it neither issues nor fetches, and its state becomes
+ * SUSPENDED. The CTA is quiet when every warp's in-flight work is only loads waiting in load
+ * trackers (inflight == lt_out), no decode is pending and no load/store unit still sends for it;
+ * those loads are not waited for: their trackers stay on this SM and name the warp by its
+ * logical reference (mem_tags.h), so their data reaches the warp wherever it is when it returns
+ * (a slot here, another SM's inbox, or its saved timing state). At quiescence:
+ *   switch  the warps' timing state moves into the context (ctx_pool.h), the warp slots are free
+ *           at once, and the context engine writes the context out as `segment_bytes` stores of
+ *           traffic class CONTEXT into the context's window (addr_map.h): the CTA's whole
+ *           register allocation, its shared memory and per live warp its SIMT stack, call frames
+ *           and barrier word (Lin's "Occup": every occupied byte). The CTA slot and its register
+ *           and shared-memory allocation are given back when the last write has been sent (the
+ *           register file has been read out); the context may be placed again once every write
+ *           is acknowledged. Flushing drops the CTA instead: nothing is written, its epoch moves
+ *           on (late responses are dropped) and it restarts from its first instruction, which
+ *           the flush bit (no global store or atomic yet) guarantees is safe.
+ *   resume  takes a grant on any SM; the engine reads the same bytes back (loads of class
+ *           CONTEXT, around the L1) and only then do the warps fetch again from their next PC
+ *           (the instruction buffer is not saved).
+ * One engine per SM serves its operations in arrival order, `requests_per_cycle` requests per
+ * cycle while the memory interface accepts them. Latencies are measured, not assumed: signal to
+ * quiescence, quiescence to the last write acknowledged, placement to the last read returned.
+ */
+#include "sm_impl.h"
+
+#include "addr_map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CTX_DIR_RESTORE (1ull << 48)
+
+/* {==== Creation ==== */
+int hd_sm_ctx_init(struct hd_sm *sm)
+{
+    const uint32_t n = sm->p->max_ctas;
+    sm->engq = calloc(n, sizeof *sm->engq);
+    sm->cap_evicted = 2 * n;
+    sm->evicted = calloc(sm->cap_evicted, sizeof *sm->evicted);
+    sm->cap_inbox = 16;
+    sm->inbox = calloc(sm->cap_inbox, sizeof *sm->inbox);
+    return sm->engq && sm->evicted && sm->inbox ? 0 : -1;
+}
+
+void hd_sm_ctx_free(struct hd_sm *sm)
+{
+    free(sm->engq);
+    free(sm->evicted);
+    free(sm->inbox);
+}
+/* }==== */
+
+/* {==== Queries ==== */
+struct hd_ctx *hd_sm_cta_ctx(const struct hd_sm *sm, uint32_t slot)
+{
+    if (slot >= sm->p->max_ctas || !sm->cta[slot].used)
+        return NULL;
+    struct hd_ctx *x = sm->cta[slot].ctx;
+    return x && x->state == HD_CTX_RESIDENT ? x : NULL;
+}
+
+unsigned hd_sm_evicted(struct hd_sm *sm, uint32_t *out, unsigned max)
+{
+    unsigned n = sm->nevicted < max ? sm->nevicted : max;
+    memcpy(out, sm->evicted, n * sizeof *out);
+    memmove(sm->evicted, sm->evicted + n, (sm->nevicted - n) * sizeof *sm->evicted);
+    sm->nevicted -= n;
+    return n;
+}
+
+bool hd_sm_has_inbox(const struct hd_sm *sm)
+{
+    return sm->ninbox > 0;
+}
+
+bool hd_sm_holds_launch(const struct hd_sm *sm, const struct hd_sm_launch *la)
+{
+    for (uint32_t i = 0; i < sm->p->max_ctas; i++)
+        if (sm->cta[i].used && sm->cta[i].la == la)
+            return true;
+    return false;
+}
+
+static bool push_evicted(struct hd_sm *sm, uint32_t id)
+{
+    if (sm->nevicted == sm->cap_evicted) {
+        uint32_t *e = realloc(sm->evicted, 2 * sm->cap_evicted * sizeof *e);
+        if (!e)
+            return false;
+        sm->evicted = e;
+        sm->cap_evicted *= 2;
+    }
+    sm->evicted[sm->nevicted++] = id;
+    return true;
+}
+/* }==== */
+
+/* {==== Responses for warps that moved ==== */
+struct hd_twarp *hd_sm_wref_local(struct hd_sm *sm, struct hd_wref ref)
+{
+    struct hd_ctx *x = hd_ctx_get(sm->pool, ref.ctx);
+    if (!x || x->epoch != ref.epoch || x->off_slots || x->sm != sm->id ||
+        (x->state != HD_CTX_RESIDENT && x->state != HD_CTX_SUSPENDING &&
+         x->state != HD_CTX_RESTORING))
+        return NULL;
+    const struct hd_tcta *c = &sm->cta[x->slot];
+    if (!c->used || c->ctx != x || ref.warp >= c->grant.nwarps)
+        return NULL;
+    return &sm->w[c->grant.warp_slot[ref.warp]];
+}
+
+static bool inbox_push(struct hd_sm *to, struct hd_fwd f)
+{
+    if (to->ninbox == to->cap_inbox) {
+        struct hd_fwd *n = realloc(to->inbox, 2 * to->cap_inbox * sizeof *n);
+        if (!n)
+            return false;
+        to->inbox = n;
+        to->cap_inbox *= 2;
+    }
+    to->inbox[to->ninbox++] = f;
+    return true;
+}
+
+void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint32_t pc,
+                       uint64_t now)
+{
+    (void)now;
+    struct hd_ctx *x = hd_ctx_get(sm->pool, ref.ctx);
+    if (!x || x->epoch != ref.epoch || x->state == HD_CTX_FREE) {
+        sm->st->ctx_stale_responses++; /* its CTA was flushed: the restart does not wait */
+        return;
+    }
+    sm->st->ctx_forwarded++;
+    if (!x->off_slots) { /* in warp slots of another SM (or of this one, after a restore) */
+        struct hd_sm *to = x->sm < sm->pool->nsms ? sm->pool->sms[x->sm] : NULL;
+        if (to && to != sm && inbox_push(to, (struct hd_fwd){hd_wref_pack(ref), pc, kind}))
+            return;
+        sm->st->ctx_stale_responses++; /* cannot happen: the context says it is here */
+        return;
+    }
+    /* off the slots: its timing state is in the context */
+    struct hd_twarp *w = &x->saved[ref.warp];
+    w->mem_out--;
+    if (kind == HD_FWD_LOAD) {
+        hd_twarp_sb_release(x->la->l->k, w, pc);
+        w->inflight--;
+        w->lt_out--;
+    }
+}
+
+static bool drain_inbox(struct hd_sm *sm, uint64_t now)
+{
+    if (!sm->ninbox)
+        return false;
+    /* a delivery may append to the inbox (a warp that moved on again goes elsewhere) */
+    uint32_t n = sm->ninbox;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct hd_fwd f = sm->inbox[i];
+        hd_sm_warp_response(sm, hd_wref_unpack(f.ref), f.kind == HD_FWD_LOAD ? f.pc : HD_SM_NONE,
+                            now);
+    }
+    memmove(sm->inbox, sm->inbox + n, (sm->ninbox - n) * sizeof *sm->inbox);
+    sm->ninbox -= n;
+    return true;
+}
+/* }==== */
+
+/* {==== Suspend ==== */
+bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint64_t now)
+{
+    struct hd_ctx *x = hd_sm_cta_ctx(sm, slot);
+    if (!x || op == HD_CTXOP_NONE)
+        return false;
+    if (op == HD_CTXOP_FLUSH && !x->idempotent) {
+        sm->st->ctx_flush_refused++;
+        return false;
+    }
+    struct hd_tcta *c = &sm->cta[slot];
+    x->state = HD_CTX_SUSPENDING;
+    x->op = (uint8_t)op;
+    x->t_signal = now;
+    for (uint32_t i = 0; i < c->grant.nwarps; i++) {
+        struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
+        if (w->state == HD_WS_EMPTY)
+            continue;
+        w->susp = true;
+        hd_bit_set(sm->need_fetch, w->slot, false);
+        hd_sm_warp_eval(sm, w, now);
+    }
+    sm->nsusp++;
+    sm->st->ctx_suspends++;
+    return true;
+}
+
+void hd_sm_ctx_retired(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
+{
+    (void)now;
+    if (c->ctx->state == HD_CTX_SUSPENDING) { /* it finished meanwhile: nothing to save */
+        sm->nsusp--;
+        sm->st->ctx_finished_suspending++;
+    }
+}
+
+/* Nothing of CTA c in flight but loads waiting for memory? */
+static bool quiet(const struct hd_sm *sm, const struct hd_tcta *c)
+{
+    for (uint32_t i = 0; i < c->grant.nwarps; i++) {
+        const struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
+        if (w->state == HD_WS_EMPTY)
+            continue;
+        if (w->inflight != w->lt_out || (w->fetch_busy && w->fetch_line == HD_SM_NONE))
+            return false;
+        for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
+            if (sm->ldst[u].warp == w->slot && sm->ldst[u].next < sm->ldst[u].op.nreq)
+                return false;
+    }
+    return true;
+}
+
+/* Bytes of context x in CTA slot c: the CTA's register allocation, its shared memory, and per
+ * warp that has not finished its SIMT stack (8 bytes per entry: PC, reconvergence PC and mask
+ * packed as 32 + 32 bits with the mask in a second word: 12 bytes), call frames (8 bytes each)
+ * and a 16-byte header (active mask, barrier state). */
+static uint64_t context_bytes(const struct hd_tcta *c)
+{
+    const struct hd_func_cta *fc = c->fc;
+    uint64_t b = (uint64_t)c->la->demand.regs * 4 + c->la->demand.smem;
+    for (uint32_t i = 0; i < fc->nwarps; i++) {
+        const struct hd_func_warp *w = &fc->warps[i];
+        if (!w->done)
+            b += 16 + 12ull * w->sp + 8ull * w->nframes;
+    }
+    return b;
+}
+
+static bool saved_storage(struct hd_ctx *x, uint32_t nwarps, uint32_t nregs)
+{
+    if (!x->saved) {
+        x->saved = calloc(nwarps, sizeof *x->saved);
+        if (!x->saved)
+            return false;
+    }
+    if (x->saved_regs < nregs || !x->saved_sb) {
+        uint8_t *sb = realloc(x->saved_sb, (size_t)nwarps * (nregs ? nregs : 1));
+        if (!sb)
+            return false;
+        x->saved_sb = sb;
+        x->saved_regs = nregs;
+    }
+    return true;
+}
+
+static void flush_now(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
+{
+    struct hd_ctx *x = c->ctx;
+    for (uint32_t i = 0; i < c->grant.nwarps; i++) {
+        struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
+        if (w->state != HD_WS_EMPTY)
+            hd_sm_warp_unbind(sm, w);
+        w->susp = false;
+    }
+    hd_sm_cta_vacate(sm, c, now);
+    c->ctx = NULL;
+    c->fc = NULL;
+    hd_ctx_reset_for_restart(x);
+    x->state = HD_CTX_SAVED;
+    x->off_slots = true;
+    sm->st->ctx_flushes++;
+    push_evicted(sm, x->id);
+}
+
+/* The CTA is quiet: its warps' timing state moves into the context and their slots are free;
+ * the engine writes the bytes out. Returns false on host out of memory. */
+static bool start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
+{
+    struct hd_ctx *x = c->ctx;
+    const uint32_t nwarps = c->grant.nwarps, nregs = c->la->l->k->nregs;
+    if (!saved_storage(x, nwarps, nregs))
+        return false;
+    for (uint32_t i = 0; i < nwarps; i++) {
+        struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
+        struct hd_twarp *s = &x->saved[i];
+        uint8_t *sb = x->saved_sb + (size_t)i * nregs;
+        if (w->state == HD_WS_EMPTY) { /* drained: nothing left of it */
+            memset(s, 0, sizeof *s);
+            s->done = true;
+        } else {
+            *s = *w;
+            memcpy(sb, w->sb, nregs);
+            hd_sm_warp_unbind(sm, w);
+        }
+        s->sb = sb;
+        s->sb_cap = nregs;
+        s->susp = false;
+        w->susp = false;
+    }
+    x->off_slots = true;
+    x->state = HD_CTX_SAVING;
+    x->bytes = context_bytes(c);
+    const uint64_t seg = sm->cp->segment_bytes;
+    x->reqs = (uint32_t)((x->bytes + seg - 1) / seg);
+    x->reqs = x->reqs ? x->reqs : 1;
+    x->sent = x->acked = 0;
+    x->t_quiet = now;
+    sm->st->ctx_quiesce_cycles += now - x->t_signal;
+    sm->engq[(sm->engq_head + sm->nengq++) % sm->p->max_ctas] = c->grant.cta_slot;
+    return true;
+}
+
+static bool check_suspending(struct hd_sm *sm, uint64_t now)
+{
+    bool progress = false;
+    for (uint32_t i = 0; i < sm->p->max_ctas && sm->nsusp; i++) {
+        struct hd_tcta *c = &sm->cta[i];
+        if (!c->used || c->ctx->state != HD_CTX_SUSPENDING || !quiet(sm, c))
+            continue;
+        sm->nsusp--;
+        progress = true;
+        if (c->ctx->op == HD_CTXOP_FLUSH) {
+            sm->st->ctx_quiesce_cycles += now - c->ctx->t_signal;
+            flush_now(sm, c, now);
+        } else if (!start_save(sm, c, now)) {
+            sm->nsusp++; /* host out of memory: try again next cycle */
+            return progress;
+        }
+    }
+    return progress;
+}
+/* }==== */
+
+/* {==== The context engine ==== */
+static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
+{
+    struct hd_ctx *x = c->ctx;
+    const bool restore = x->state == HD_CTX_RESTORING;
+    const uint32_t seg = sm->cp->segment_bytes;
+    struct hd_mem_req r = {0};
+    r.addr = hd_win_context(x->id) + (uint64_t)x->sent * seg;
+    r.bytes = seg;
+    r.kind = restore ? HD_MEM_LOAD : HD_MEM_STORE;
+    r.space = HD_SPACE_GLOBAL;
+    r.flags = restore ? HD_MEMF_BYPASS_L1 : 0;
+    r.cls = HD_MCLASS_CONTEXT;
+    r.sm = (uint16_t)sm->id;
+    r.kernel = c->la->id;
+    r.tag = hd_tag_make(HD_TAG_CONTEXT, (uint64_t)x->id | (uint64_t)x->epoch << 32 |
+                                            (restore ? CTX_DIR_RESTORE : 0));
+    if (!sm->mem->ops->send(sm->mem->impl, &r, now))
+        return false;
+    x->sent++;
+    if (restore)
+        sm->st->ctx_restore_bytes += seg;
+    else
+        sm->st->ctx_save_bytes += seg;
+    return true;
+}
+
+/* Send up to requests_per_cycle requests of the oldest operations. */
+static bool engine_step(struct hd_sm *sm, uint64_t now)
+{
+    bool progress = false;
+    for (uint32_t budget = sm->cp->requests_per_cycle; budget && sm->nengq;) {
+        struct hd_tcta *c = &sm->cta[sm->engq[sm->engq_head]];
+        struct hd_ctx *x = c->ctx;
+        if (x->sent < x->reqs) {
+            if (!engine_send(sm, c, now)) {
+                sm->st->mem_send_stalls++;
+                break;
+            }
+            budget--;
+            progress = true;
+        }
+        if (x->sent < x->reqs)
+            continue;
+        sm->engq_head = (sm->engq_head + 1) % sm->p->max_ctas;
+        sm->nengq--;
+        if (x->state == HD_CTX_SAVING) { /* register file and shared memory read out */
+            hd_sm_cta_vacate(sm, c, now);
+            c->ctx = NULL;
+            c->fc = NULL;
+            x->state = HD_CTX_SAVED;
+            progress = true;
+        }
+    }
+    return progress;
+}
+
+static void restored(struct hd_sm *sm, struct hd_ctx *x, uint64_t now)
+{
+    struct hd_tcta *c = &sm->cta[x->slot];
+    x->state = HD_CTX_RESIDENT;
+    sm->st->ctx_restores++;
+    sm->st->ctx_restore_cycles += now - x->t_place;
+    for (uint32_t i = 0; i < c->grant.nwarps; i++) {
+        struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
+        if (w->state == HD_WS_EMPTY)
+            continue;
+        w->susp = false;
+        uint32_t pc = 0, active;
+        if (hd_func_warp_next(w->fw, &pc, &active))
+            hd_sm_fetch_reset(sm, w, pc);
+        hd_sm_warp_eval(sm, w, now);
+    }
+    for (uint32_t i = 0; i < c->grant.nwarps; i++) /* warps that had finished before the save */
+        hd_sm_warp_check_drained(sm, &sm->w[c->grant.warp_slot[i]], now);
+}
+
+void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
+{
+    struct hd_ctx *x = hd_ctx_get(sm->pool, (uint32_t)payload);
+    const bool restore = payload & CTX_DIR_RESTORE;
+    if (!x || x->epoch != (uint16_t)(payload >> 32)) {
+        sm->st->ctx_stale_responses++;
+        return;
+    }
+    x->acked++;
+    if (x->acked < x->reqs)
+        return;
+    if (restore) {
+        if (x->state == HD_CTX_RESTORING && x->sent == x->reqs)
+            restored(sm, x, now);
+        return;
+    }
+    /* every save write acknowledged: the context may be placed again */
+    x->switches++;
+    sm->st->ctx_saves++;
+    sm->st->ctx_save_cycles += now - x->t_quiet;
+    push_evicted(sm, x->id);
+}
+
+bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now)
+{
+    bool progress = drain_inbox(sm, now);
+    if (sm->nsusp)
+        progress |= check_suspending(sm, now);
+    if (sm->nengq)
+        progress |= engine_step(sm, now);
+    return progress;
+}
+/* }==== */
