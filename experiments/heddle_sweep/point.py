@@ -5,6 +5,10 @@ wall and CPU seconds and peak RSS of the process (wait4's rusage), the statistic
 summary on stdout, and the SHA-256 of the canonical result (heddle.canonical_result). Both
 backends call run_point, so the same point gives the same record wherever it runs.
 
+Peak RSS is wait4's ru_maxrss, as the kernel keeps it: Linux counts the spawning process's
+pages when the child execs, so it never reads below the runner's own RSS (~20 MB); the runs
+that matter (medium and large sizes) are above that.
+
 Status: ok (exit 0, verified); failed (heddle exited non-zero: its own, deterministic answer,
 kept and not rerun); error (no answer from heddle: killed by a signal, timed out, interrupted,
 could not start; rerun by the next sweep)."""
