@@ -154,8 +154,10 @@ def t_local(heddle, tmp):
     spec = write(os.path.join(tmp, "grid.toml"), GRID)
     db = os.path.join(tmp, "local.sqlite")
     args = [sys.executable, SWEEP, spec, "--heddle", heddle, "-j", "2", "--db", db]
+    # its scratch files (left by the SIGKILL) go into this test's directory
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+                            stderr=subprocess.DEVNULL, start_new_session=True,
+                            env=dict(os.environ, TMPDIR=tmp))
     t0 = time.time()
     while count(db) < 7 and proc.poll() is None and time.time() - t0 < 120:
         time.sleep(0.01)
