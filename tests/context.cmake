@@ -33,3 +33,27 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(context_determinism PROPERTIES LABELS "stress" TIMEOUT 600)
 endif()
+
+# Preemption of persistent (every SM held by CTAs that never finish before the queue is empty,
+# and that write memory) by a high-priority vecadd arriving at cycle 20,000, latency bound
+# 20,000 cycles: a context switch frees the SMs within the bound and both outputs verify; drain
+# misses the bound and says so; flush is refused for the CTAs that wrote global memory.
+if(TARGET heddle)
+  set(hd_pre run --mix persistent+vecadd --arrive vecadd@20000:1 --set context.latency_bound=20000 --quiet)
+  add_test(NAME context_preempt_switch COMMAND $<TARGET_FILE:heddle> ${hd_pre} --set context.preempt=switch
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(context_preempt_switch PROPERTIES LABELS "stress;mixes" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "contexts +60 suspended, 60 saved.*preemption +SM 0 for vecadd .*by switch of pt_worker at cycle 2000[0-9]: freed after [0-9]+ cycles; within its bound of 20000.*VERIFIED \\(2 of 2"
+    FAIL_REGULAR_EXPRESSION "MISSED|never freed")
+  add_test(NAME context_preempt_drain COMMAND $<TARGET_FILE:heddle> ${hd_pre} --set context.preempt=drain
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(context_preempt_drain PROPERTIES LABELS "stress;mixes" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "preemption +SM 0 for vecadd .*by drain of pt_worker.*MISSED its latency bound of 20000 cycles.*VERIFIED \\(2 of 2")
+  add_test(NAME context_preempt_flush COMMAND $<TARGET_FILE:heddle> ${hd_pre} --set context.preempt=flush
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(context_preempt_flush PROPERTIES LABELS "stress;mixes" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "by flush of pt_worker.*flush refused for [1-9][0-9]* CTAs \\(they wrote global memory\\).*VERIFIED \\(2 of 2")
+  add_test(NAME context_arrive_usage COMMAND $<TARGET_FILE:heddle> run --mix persistent+vecadd --arrive nosuch@5)
+  set_tests_properties(context_arrive_usage PROPERTIES LABELS "stress;cli" WILL_FAIL FALSE
+    PASS_REGULAR_EXPRESSION "--arrive 'nosuch@5': no workload of that name in the mix")
+endif()

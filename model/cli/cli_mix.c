@@ -280,6 +280,25 @@ static void gather_timing(struct hd_gpu *gpu, struct mix_run *r, struct mix_clie
     }
 }
 
+/* The context lifecycle's lines of the timing summary (suspensions, saves, preemption requests
+ * and their latencies), when the mix preempted or switched anything. */
+static void print_context_lines(const struct hd_gpu *gpu)
+{
+    if (hd_gpu_exec_mode(gpu) != HD_EXEC_CYCLE)
+        return;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return;
+    hd_gpu_print_stats(gpu, f);
+    fclose(f);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        if (strncmp(line, "  contexts ", 11) == 0 || strncmp(line, "  preemption ", 13) == 0)
+            printf("%s\n", line);
+    free(text);
+}
+
 /* Run cl[0..n) as clients of a new GPU. Returns HD_CLI_OK, or an exit code after a message. */
 static int run_clients(const struct mix_opts *o, const struct hd_config *cfg,
                        volatile sig_atomic_t *interrupt, struct mix_client *cl, unsigned n,
@@ -312,6 +331,7 @@ static int run_clients(const struct mix_opts *o, const struct hd_config *cfg,
         hd_gpu_totals(gpu, &r->all);
         r->batches = hd_gpu_batches(gpu);
         gather_timing(gpu, r, cl, n);
+        print_context_lines(gpu);
         if (r->oom)
             rc = hd_cli_fail("run", "out of memory collecting kernel statistics");
     }

@@ -582,8 +582,8 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         struct hd_sm *sm = g->sm[s];
         if (g->sleep_until[s]) {
-            if (g->sleep_until[s] > g->now)
-                continue;
+            if (g->sleep_until[s] > g->now && !hd_sm_has_inbox(sm))
+                continue; /* (a response forwarded to it this cycle wakes it, as if awake) */
             sm_wake(g, s, g->now - 1);
         }
         if (g->alloc_timed && hd_sm_alloc_tick(sm, g->now)) {
