@@ -24,7 +24,26 @@ int hd_cli_config_option(const char *cmd, int argc, char **argv, int *i, struct 
     r = hd_cli_option(cmd, argc, argv, i, "--set", &v);
     if (r > 0)
         c->sets[c->nsets++] = v;
+    if (r != 0)
+        return r;
+    static const char *const limits[] = {"--max-cycles", "--max-instructions"};
+    for (int k = 0; k < 2 && r == 0; k++) {
+        r = hd_cli_option(cmd, argc, argv, i, limits[k], &v);
+        uint64_t n;
+        if (r > 0 && (hd_config_parse_uint(v, &n) != 0 || n == 0)) {
+            hd_cli_usage(cmd, "%s wants a positive count, not '%s'", limits[k], v);
+            return -1;
+        }
+        if (r > 0)
+            *(k == 0 ? &c->max_cycles : &c->max_instrs) = v;
+    }
     return r;
+}
+
+/* The configuration goes through a temporary file when anything overrides the file. */
+static bool overridden(const struct hd_cli_config *c)
+{
+    return c->nsets > 0 || c->max_cycles || c->max_instrs;
 }
 
 int hd_cli_config_resolve(const char *cmd, const struct hd_cli_config *c, struct hd_config *out)
@@ -49,6 +68,11 @@ int hd_cli_config_resolve(const char *cmd, const struct hd_cli_config *c, struct
         if (hd_config_set(out, key, eq + 1, err, sizeof err) != 0)
             return hd_cli_usage(cmd, "--set %s: %s", s, err);
     }
+    if (c->max_cycles && hd_config_set(out, "timing.max_cycles", c->max_cycles, err, sizeof err))
+        return hd_cli_usage(cmd, "--max-cycles %s: %s", c->max_cycles, err);
+    if (c->max_instrs &&
+        hd_config_set(out, "timing.max_instructions", c->max_instrs, err, sizeof err))
+        return hd_cli_usage(cmd, "--max-instructions %s: %s", c->max_instrs, err);
     char what[256];
     hd_cli_config_describe(c, what, sizeof what);
     if (hd_rt_config_check(out, what, err, sizeof err) != 0) /* exactly as a run checks */
@@ -60,7 +84,7 @@ struct hd_gpu *hd_cli_gpu_create(const char *cmd, const struct hd_cli_config *c,
                                  const struct hd_config *cfg)
 {
     char err[512] = "";
-    if (c->nsets == 0) {
+    if (!overridden(c)) {
         struct hd_gpu *gpu = hd_gpu_create(c->path, err, sizeof err);
         if (!gpu)
             hd_cli_fail(cmd, "%s", err[0] ? err : "cannot create the GPU");
@@ -108,4 +132,9 @@ void hd_cli_config_describe(const struct hd_cli_config *c, char *buf, size_t len
         snprintf(buf, len, "%s, --set %s", base, c->sets[0]);
     else
         snprintf(buf, len, "%s + %u --set", base, c->nsets);
+    size_t n = strlen(buf);
+    if (c->max_cycles && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", --max-cycles %s", c->max_cycles);
+    if (c->max_instrs && n < len)
+        snprintf(buf + n, len - n, ", --max-instructions %s", c->max_instrs);
 }

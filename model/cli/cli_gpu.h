@@ -17,10 +17,12 @@ struct hd_cli_config {
     const char *path;   /* --config FILE, or NULL for the built-in defaults */
     const char **sets;  /* --set values "SECTION.KEY=VALUE", in command-line order */
     unsigned nsets;
+    const char *max_cycles, *max_instrs; /* --max-cycles N, --max-instructions N (after --set) */
 };
 
-/* If argv[*i] is --config or --set, record it (advancing *i past its value) and return 1; 0 if
- * it is another argument; -1 after a usage message. `sets` must have room for argc entries. */
+/* If argv[*i] is --config, --set, --max-cycles or --max-instructions, record it (advancing *i
+ * past its value) and return 1; 0 if it is another argument; -1 after a usage message. `sets`
+ * must have room for argc entries. The two limits are [timing] max_cycles / max_instructions. */
 int hd_cli_config_option(const char *cmd, int argc, char **argv, int *i, struct hd_cli_config *c);
 /* Compute the effective configuration. Returns HD_CLI_OK or an exit code (message printed). */
 int hd_cli_config_resolve(const char *cmd, const struct hd_cli_config *c, struct hd_config *out);

@@ -55,6 +55,7 @@ static void launch_help(FILE *out)
         "                        (exit status 1 and the first difference otherwise)\n"
         "  --config FILE         GPU configuration (default: built-in fermi-gtx480)\n"
         "  --set SECTION.KEY=V   override one configuration parameter (repeatable)\n"
+        "  --max-cycles N, --max-instructions N   stop there with a located report (exit 1)\n"
         "\n"
         "Example (vector add, c = a + b over 1024 floats):\n"
         "  heddle launch workloads/vecadd/vecadd.ptx vecadd --grid 4 --block 256 \\\n"

@@ -166,6 +166,7 @@ static int launch_and_wait(struct hd_gpu *gpu, struct hd_module *mod, struct hd_
         st = hd_synchronize(gpu);
     double dt = hd_cli_now() - t0;
     if (st == HD_ERR_INTERRUPTED) {
+        fprintf(stderr, "heddle launch: %s\n", hd_last_error(gpu)); /* where the kernel was */
         print_totals(gpu, dt, "interrupted");
         return HD_CLI_INTERRUPTED;
     }

@@ -50,6 +50,8 @@ static void run_help(FILE *out)
             "  --config FILE   GPU configuration (default: built-in fermi-gtx480; see configs/)\n"
             "  --set S.K=V     override one configuration parameter (repeatable), e.g.\n"
             "                  --set sm.num_schedulers=4 (see heddle --help-config)\n"
+            "  --max-cycles N, --max-instructions N\n"
+            "                  stop there with a located report and the statistics (exit 1)\n"
             "  --stats FILE    also write the summary as an INI report, configuration first;\n"
             "                  FILE.json: the timing model's full report (docs/timing.md)\n"
             "  --quiet         do not print the driver's progress messages\n"

@@ -212,6 +212,14 @@ int hd_func_warp_step(struct hd_func_launch *l, struct hd_func_cta *c, struct hd
             tr->flags |= HD_TR_BAR_RELEASE;
     }
     tr->next_pc = w->done ? 0xffffffffu : (uint32_t)w->stack[w->sp - 1].pc;
+    /* Reported now, in every mode: the timing model would otherwise wait for its watchdog. */
+    if (!w->done && tr->next_pc >= k->ncode) {
+        snprintf(l->err, sizeof l->err, "%s: warp %u of block (%u,%u,%u) ran past the last "
+                 "instruction (after PC %u, %s:%u)", k->entry->name, w->id, c->ctaid[0],
+                 c->ctaid[1], c->ctaid[2], pc,
+                 k->mod->ir->filename ? k->mod->ir->filename : "<ptx>", d->ir->line);
+        return HD_FUNC_ERR_FAULT;
+    }
     return HD_FUNC_OK;
 }
 /* }==== */

@@ -17,7 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
 fail() { echo "FAIL ($case_): $*" >&2; exit 1; }
-# expect RC REGEX CMD...: run CMD, check its exit status and that stdout+stderr match REGEX
+# expect RC REGEX CMD...: run CMD, check its exit status and that stdout+stderr (lines joined by
+# spaces) match REGEX
 expect() {
     local want="$1" re="$2" got
     shift 2
@@ -25,7 +26,7 @@ expect() {
     got=$?
     cat out.txt
     [ "$got" = "$want" ] || fail "exit status $got, expected $want: $*"
-    grep -Eq -- "$re" out.txt || fail "output does not match '$re': $*"
+    tr '\n' ' ' <out.txt | grep -Eq -- "$re" || fail "output does not match '$re': $*"
 }
 # rss_under KB CMD...: run CMD; fail if its peak resident set exceeds KB (when GNU time exists)
 rss_under() {
@@ -50,6 +51,11 @@ gen_live() {
     awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++) printf "  add.u32 %%r%d, %%r0, %d;\n", i, i;
                            for (i = 1; i <= n; i++) printf "  add.u32 %%r0, %%r0, %%r%d;\n", i }'
     printf '  st.global.u32 [%%rd1], %%r0;\n  ret;\n}\n'
+}
+# gen_spin: a kernel that loops forever
+gen_spin() {
+    printf '.version 7.0\n.target sm_75\n.address_size 64\n.visible .entry spin()\n{\n'
+    printf ' .reg .b32 %%r<3>;\n mov.u32 %%r1, 0;\nL1:\n add.u32 %%r1, %%r1, 1;\n bra L1;\n}\n'
 }
 # a vecadd launch that does nothing (n = 0) on buffers of BYTES
 vecadd_args() {
@@ -231,6 +237,39 @@ params_100k)
     ms=$(( ($(date +%s%N) - t0) / 1000000 ))
     echo "ptx-info of 100k parameters: $ms ms"
     [ "$ms" -lt 5000 ] || fail "100k parameters took $ms ms (bound 5 s on a loaded machine; ~0.4 s idle)"
+    ;;
+# }====
+
+# {==== run-time limits ====
+max_cycles)
+    # an infinite loop stops at --max-cycles with a located report, its statistics kept
+    gen_spin > spin.ptx
+    expect 1 "stopped at the limit \\[timing\\] max_cycles = 20000 at cycle 2000[0-9].*warp 0 \\(spin, CTA \\(0,0,0\\) warp 0\\).*spin.ptx:[0-9]+" \
+        timeout 60 "$heddle" launch spin.ptx spin --grid 2 --block 64 --max-cycles 20000
+    expect 1 "stopped at the limit \\[timing\\] max_instructions = 5000" \
+        timeout 60 "$heddle" launch spin.ptx spin --grid 2 --block 64 --max-instructions 5000
+    expect 1 "max_cycles = 30000 at cycle 3000[0-9]" timeout 60 \
+        "$heddle" launch spin.ptx spin --grid 1 --block 32 --set timing.max_cycles=30000
+    expect 2 "--max-cycles wants a positive count, not '0'" \
+        "$heddle" launch spin.ptx spin --grid 1 --block 32 --max-cycles 0
+    ;;
+ran_past_end)
+    # a kernel with no ret is reported at once in cycle mode too (was: after 200,000 idle cycles)
+    printf '.version 7.0\n.target sm_75\n.address_size 64\n.visible .entry noret()\n{\n'\
+' .reg .b32 %%r<3>;\n mov.u32 %%r1, %%tid.x;\n add.u32 %%r2, %%r1, 1;\n}\n' > noret.ptx
+    for mode in cycle functional; do
+        expect 1 "noret: warp 0 of block \\(0,0,0\\) ran past the last instruction \\(after PC 1, noret.ptx:8\\)" \
+            timeout 20 "$heddle" launch noret.ptx noret --grid 1 --block 32 --set timing.mode=$mode
+        grep -q "no progress" out.txt && fail "reported by the watchdog"
+    done
+    ;;
+watchdog_derived)
+    # a legal latency of 1,000,000 cycles no longer trips the default watchdog
+    expect 0 "VERIFIED" timeout 60 "$heddle" run vecadd --quiet --set mem.model=fixed \
+        --set mem_fixed.latency=1000000
+    # an explicit watchdog is kept as given
+    expect 1 "no progress for 1000 cycles" timeout 60 "$heddle" run vecadd --quiet \
+        --set mem.model=fixed --set mem_fixed.latency=5000 --set timing.watchdog_cycles=1000
     ;;
 # }====
 
