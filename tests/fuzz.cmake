@@ -1,4 +1,5 @@
-# PTX front-end fuzzing (included from tests/CMakeLists.txt).
+# Fuzzing of the input formats (included from tests/CMakeLists.txt): the PTX front end, the INI
+# configuration with --set, the GPGPU-Sim importer.
 #
 # Always: fuzz_ptx_replay, the libFuzzer target linked with a plain main(), and the CTest
 # `ptx_fuzz_replay` that runs it over the seed corpus (tests/ptx/good, tests/ptx/bad) and the saved
@@ -12,6 +13,19 @@ target_link_libraries(fuzz_ptx_replay PRIVATE hd_ptx)
 add_test(NAME ptx_fuzz_replay
          COMMAND fuzz_ptx_replay ${CMAKE_SOURCE_DIR}/tests/ptx/good ${CMAKE_SOURCE_DIR}/tests/ptx/bad
                  ${HD_FUZZ_DIR}/regress)
+
+# The configuration targets (INI and --set: fuzz_config.c; GPGPU-Sim importer: fuzz_gpgpusim.c),
+# replayed the same way over their seeds (scripts/fuzz-config.sh fuzzes them with libFuzzer).
+add_executable(fuzz_config_replay ${HD_FUZZ_DIR}/fuzz_config.c ${HD_FUZZ_DIR}/fuzz_replay.c)
+target_link_libraries(fuzz_config_replay PRIVATE hd_config)
+add_test(NAME config_fuzz_replay
+         COMMAND fuzz_config_replay ${HD_FUZZ_DIR}/config_seeds ${CMAKE_SOURCE_DIR}/configs
+                 ${CMAKE_SOURCE_DIR}/tests/cli/bad.ini)
+add_executable(fuzz_gpgpusim_replay ${HD_FUZZ_DIR}/fuzz_gpgpusim.c ${HD_FUZZ_DIR}/fuzz_replay.c)
+target_link_libraries(fuzz_gpgpusim_replay PRIVATE hd_config)
+add_test(NAME gpgpusim_fuzz_replay
+         COMMAND fuzz_gpgpusim_replay ${HD_FUZZ_DIR}/gpgpusim_seeds ${CMAKE_SOURCE_DIR}/tests/config)
+set_tests_properties(config_fuzz_replay gpgpusim_fuzz_replay PROPERTIES LABELS "fuzz;config")
 
 if(HD_FUZZ)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")

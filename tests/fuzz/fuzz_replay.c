@@ -80,6 +80,6 @@ int main(int argc, char **argv)
             return 1;
         total += r;
     }
-    printf("fuzz_ptx_replay: %d inputs ran clean\n", total);
+    printf("%s: %d inputs ran clean\n", argv[0], total);
     return total > 0 ? 0 : 1;
 }
