@@ -29,7 +29,7 @@ if(TARGET heddle)
   endforeach()
   add_test(NAME context_determinism
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/context/determinism.sh $<TARGET_FILE:heddle> 500
-                   reduction bfs
+                   reduction bfs sgemm
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(context_determinism PROPERTIES LABELS "stress" TIMEOUT 600)
 endif()

@@ -510,8 +510,8 @@ void hd_sm_occupancy(const struct hd_sm *sm, uint32_t *warps, uint32_t *ctas)
 
 uint64_t hd_sm_next_event(const struct hd_sm *sm, uint64_t now)
 {
-    if (sm->ncu_order || sm->nretired || sm->ninbox || sm->nengq || sm->nevicted)
-        return now + 1;
+    if (sm->ncu_order || sm->nretired || sm->ninbox || sm->nengq || sm->nevicted || sm->nsusp)
+        return now + 1; /* (a suspending CTA is checked for quiescence every cycle) */
     for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
         if (sm->ldst[u].next < sm->ldst[u].op.nreq)
             return now + 1;
