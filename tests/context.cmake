@@ -57,3 +57,19 @@ if(TARGET heddle)
   set_tests_properties(context_arrive_usage PROPERTIES LABELS "stress;cli" WILL_FAIL FALSE
     PASS_REGULAR_EXPRESSION "--arrive 'nosuch@5': no workload of that name in the mix")
 endif()
+
+# A warp suspended with a load in flight gets its data after it resumed on another SM (the
+# pointer chase, stress mode on every CTA); the save latency of a one-CTA context matches the
+# hand computation (stores x flits per store + the path's fixed latency) within 5 %.
+if(TARGET heddle)
+  foreach(w chase chase_l2)
+    add_test(NAME context_forward_${w}
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/context/forward.sh $<TARGET_FILE:heddle> ${w} 2000
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(context_forward_${w} PROPERTIES LABELS "stress" TIMEOUT 300)
+  endforeach()
+  add_test(NAME context_save_latency
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/context/save_latency.sh $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(context_save_latency PROPERTIES LABELS "stress" TIMEOUT 300)
+endif()

@@ -137,15 +137,17 @@ void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint3
         sm->st->ctx_stale_responses++; /* its CTA was flushed: the restart does not wait */
         return;
     }
-    sm->st->ctx_forwarded++;
     if (!x->off_slots) { /* in warp slots of another SM (or of this one, after a restore) */
         struct hd_sm *to = x->sm < sm->pool->nsms ? sm->pool->sms[x->sm] : NULL;
-        if (to && to != sm && inbox_push(to, (struct hd_fwd){hd_wref_pack(ref), pc, kind}))
+        if (to && to != sm && inbox_push(to, (struct hd_fwd){hd_wref_pack(ref), pc, kind})) {
+            sm->st->ctx_forwarded++;
             return;
+        }
         sm->st->ctx_stale_responses++; /* cannot happen: the context says it is here */
         return;
     }
     /* off the slots: its timing state is in the context */
+    sm->st->ctx_to_saved++;
     struct hd_twarp *w = &x->saved[ref.warp];
     w->mem_out--;
     if (kind == HD_FWD_LOAD) {
