@@ -138,6 +138,7 @@ static void regalloc_module(const struct hd_module *m, uint32_t max_regs, struct
             continue;
         struct hd_cli_kres *k = &out[index_of[fi]];
         k->regs_ours = ra[fi].regs_with_callees;
+        k->spill_bytes = 4ull * ra[fi].spill_words;
         if (!all_ok) { /* a callee may have failed: count it unknown rather than too low */
             bool *seen = calloc(m->nfuncs + 1, sizeof(bool)), *g = calloc(m->nglobals + 1, 1);
             if (seen && g) {
@@ -201,7 +202,9 @@ int hd_cli_kres_occupancy(const struct hd_config *cfg, const struct hd_cli_kres 
     struct hd_occ_params p;
     hd_occ_params_from_config(cfg, &p);
     struct hd_occ_kernel kk = {threads, regs, k->smem_static, dyn_smem};
-    return hd_occupancy_compute(&p, &kk, out);
+    if (hd_occupancy_compute(&p, &kk, out) != 0)
+        return -1;
+    return hd_occupancy_local(&p, k->local_bytes + k->spill_bytes, out); /* .local + spills */
 }
 
 void hd_cli_occupancy_text(const struct hd_occupancy *o, uint32_t max_warps, char *buf,

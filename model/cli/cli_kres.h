@@ -32,6 +32,8 @@ struct hd_cli_kres {
     unsigned smem_vars;        /* sized .shared variables counted in smem_static */
     const char *smem_dynamic;  /* name of the extern .shared variable, or NULL */
     uint64_t local_bytes;      /* .local per thread declared by the function itself */
+    uint64_t spill_bytes;      /* registers the allocator could not fit (above the budget):
+                                  4 bytes of local memory per spilled word, per thread */
 };
 
 /* Resources of every function with a body of m (entries and device functions, in module

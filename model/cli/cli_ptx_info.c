@@ -71,7 +71,12 @@ static void print_shared(const struct hd_cli_kres *k)
            (unsigned long long)k->smem_static, k->smem_vars, k->smem_vars == 1 ? "" : "s");
     if (k->smem_dynamic)
         printf(", plus dynamic (extern .shared %s, sized at launch)", k->smem_dynamic);
-    printf("\n  local memory: %llu bytes per thread\n", (unsigned long long)k->local_bytes);
+    printf("\n  local memory: %llu bytes per thread", (unsigned long long)k->local_bytes);
+    if (k->spill_bytes) /* counted in the occupancy; the spill traffic itself is not timed */
+        printf(" + %llu bytes of register spills (warning: the values above the register "
+               "budget are counted, their loads and stores are not modelled)",
+               (unsigned long long)k->spill_bytes);
+    printf("\n");
 }
 
 static void print_ra(const struct hd_cli_kres *k)

@@ -6,7 +6,7 @@
  * each product is at most 2^32 x 2^32 bounded by the config ranges). The per-resource limits are
  * computed independently, then the minimum is taken; every resource reaching the minimum is in
  * limit_mask, and `limit` is the first of them in enum order (registers, shared, threads, CTA
- * slots), the order in which a kernel writer would usually act on them.
+ * slots, local memory), the order in which a kernel writer would usually act on them.
  */
 #include "occupancy.h"
 
@@ -15,7 +15,7 @@
 #include <string.h>
 
 static const char *const limit_names[HD_OCC_LIMIT_COUNT] = {
-    "registers", "shared memory", "threads", "CTA slots", "does not fit"};
+    "registers", "shared memory", "threads", "CTA slots", "local memory", "does not fit"};
 
 const char *hd_occ_limit_name(enum hd_occ_limit l)
 {
@@ -34,6 +34,8 @@ void hd_occ_params_from_config(const struct hd_config *cfg, struct hd_occ_params
     p->shared_bytes = cfg->sm_shared_mem_bytes;
     p->reg_alloc_unit = cfg->sm_reg_alloc_unit;
     p->smem_alloc_unit = cfg->sm_smem_alloc_unit;
+    p->local_bytes = cfg->gpu_num_sms ? ((uint64_t)cfg->gpu_global_mem_mb << 20) / cfg->gpu_num_sms
+                                      : 0;
 }
 
 static uint64_t round_up(uint64_t v, uint64_t unit)
@@ -86,6 +88,8 @@ static uint32_t fit(uint64_t cap, uint64_t need)
     return n >= HD_OCC_UNLIMITED ? HD_OCC_UNLIMITED - 1 : (uint32_t)n;
 }
 
+static int pick(const struct hd_occ_params *p, uint32_t threads_per_cta, struct hd_occupancy *o);
+
 int hd_occupancy_compute(const struct hd_occ_params *p, const struct hd_occ_kernel *k,
                          struct hd_occupancy *o)
 {
@@ -98,6 +102,7 @@ int hd_occupancy_compute(const struct hd_occ_params *p, const struct hd_occ_kern
     o->by[HD_OCC_SHARED] = fit(p->shared_bytes, d->smem);
     o->by[HD_OCC_THREADS] = fit(p->max_warps, d->warps);
     o->by[HD_OCC_CTA_SLOTS] = p->max_ctas;
+    o->by[HD_OCC_LOCAL] = HD_OCC_UNLIMITED; /* hd_occupancy_local */
 
     if (k->threads_per_cta == 0)
         return no_fit(o, HD_OCC_NO_THREADS, "a CTA of 0 threads");
@@ -113,6 +118,13 @@ int hd_occupancy_compute(const struct hd_occ_params *p, const struct hd_occ_kern
         return no_fit(o, HD_OCC_CTA_TOO_MUCH_SHARED,
                       "one CTA needs %llu bytes of shared memory, the SM has %llu",
                       (unsigned long long)d->smem, (unsigned long long)p->shared_bytes);
+    return pick(p, k->threads_per_cta, o);
+}
+
+/* The minimum of by[], the limiting resources and the resident warps. */
+static int pick(const struct hd_occ_params *p, uint32_t threads_per_cta, struct hd_occupancy *o)
+{
+    const struct hd_occ_demand *d = &o->demand;
     uint32_t best = HD_OCC_UNLIMITED;
     for (int r = 0; r < HD_OCC_NOFIT; r++)
         best = o->by[r] < best ? o->by[r] : best;
@@ -125,11 +137,29 @@ int hd_occupancy_compute(const struct hd_occ_params *p, const struct hd_occ_kern
         }
     }
     o->warps = best * d->warps;
-    o->threads = best * k->threads_per_cta;
+    o->threads = best * threads_per_cta;
     o->occupancy = p->max_warps ? (double)o->warps / (double)p->max_warps : 0.0;
     o->nofit = HD_OCC_FITS;
     o->reason[0] = '\0';
     return 0;
+}
+
+int hd_occupancy_local(const struct hd_occ_params *p, uint64_t local_per_thread,
+                       struct hd_occupancy *o)
+{
+    struct hd_occ_demand *d = &o->demand;
+    d->local = local_per_thread && d->threads > UINT64_MAX / local_per_thread
+                   ? UINT64_MAX /* saturates: never fits */
+                   : local_per_thread * d->threads;
+    if (o->limit == HD_OCC_NOFIT) /* already does not fit for another reason */
+        return -1;
+    o->by[HD_OCC_LOCAL] = fit(p->local_bytes, d->local);
+    if (o->by[HD_OCC_LOCAL] == 0)
+        return no_fit(o, HD_OCC_CTA_TOO_MUCH_LOCAL,
+                      "one CTA needs %llu bytes of local memory, an SM's share of device memory "
+                      "is %llu", (unsigned long long)d->local, (unsigned long long)p->local_bytes);
+    o->limit_mask = 0;
+    return pick(p, o->threads / (o->ctas ? o->ctas : 1), o);
 }
 
 const char *hd_occ_limit_string(const struct hd_occupancy *o, char *buf, size_t len)

@@ -11,8 +11,12 @@
  *   threads = warps x warp_size                     (GPGPU-Sim's padded CTA size)
  *   regs    = warps x roundup(regs_per_thread x warp_size, reg_alloc_unit)
  *   smem    = roundup(static + dynamic shared bytes, smem_alloc_unit)
- * and the CTAs per SM are min(max_ctas, max_warps / warps, registers / regs, shared / smem), a
- * resource the CTA does not use (0 registers, 0 bytes) placing no limit.
+ *   local   = local bytes per thread x threads     (.local variables and register spills)
+ * and the CTAs per SM are min(max_ctas, max_warps / warps, registers / regs, shared / smem,
+ * local memory per SM / local; the last through hd_occupancy_local), a resource the CTA does not use (0 registers, 0 bytes) placing no
+ * limit. Local memory lives in device memory, which the driver must back for every resident
+ * thread: an SM's share is the device memory divided by the SMs (a 1 TiB .local array does not
+ * fit, where it used to report 100 %).
  *
  * Allocation granularity (configuration keys [sm] reg_alloc_unit and smem_alloc_unit): registers
  * are allocated per warp in units of reg_alloc_unit registers. 128 is exactly GPGPU-Sim's rule
@@ -53,6 +57,7 @@ struct hd_occ_params {
     uint64_t shared_bytes;        /* shared memory per SM */
     uint32_t reg_alloc_unit;      /* registers per warp are a multiple of this (>= 1) */
     uint32_t smem_alloc_unit;     /* shared bytes per CTA are a multiple of this (>= 1) */
+    uint64_t local_bytes;         /* device memory for local memory per SM (global / SMs) */
 };
 
 /* Take the parameters from a configuration (which should have passed hd_config_validate). */
@@ -73,6 +78,7 @@ struct hd_occ_demand {
     uint32_t regs_per_warp;       /* roundup(regs_per_thread x warp_size, reg_alloc_unit) */
     uint64_t regs;                /* warps x regs_per_warp */
     uint64_t smem;                /* rounded up to smem_alloc_unit */
+    uint64_t local;               /* local bytes per thread x threads (hd_occupancy_local) */
 };
 
 /* The resources one CTA holds while resident (the allocation the SM makes for it), with
@@ -87,6 +93,7 @@ enum hd_occ_limit {
     HD_OCC_SHARED,     /* shared memory */
     HD_OCC_THREADS,    /* warp slots (max_threads / warp_size) */
     HD_OCC_CTA_SLOTS,  /* max_ctas */
+    HD_OCC_LOCAL,      /* device memory backing local memory */
     HD_OCC_NOFIT,      /* not even one CTA fits (see enum hd_occ_nofit) */
     HD_OCC_LIMIT_COUNT
 };
@@ -96,7 +103,8 @@ enum hd_occ_nofit {
     HD_OCC_NO_THREADS,         /* threads_per_cta == 0 */
     HD_OCC_CTA_TOO_MANY_THREADS, /* more warps than the SM has warp slots */
     HD_OCC_CTA_TOO_MANY_REGS,  /* one CTA needs more than the register file */
-    HD_OCC_CTA_TOO_MUCH_SHARED /* one CTA needs more than the shared memory */
+    HD_OCC_CTA_TOO_MUCH_SHARED, /* one CTA needs more than the shared memory */
+    HD_OCC_CTA_TOO_MUCH_LOCAL  /* one CTA needs more local memory than an SM's share */
 };
 
 #define HD_OCC_UNLIMITED UINT32_MAX
@@ -122,8 +130,13 @@ struct hd_occupancy {
  * fits, -1 (limit HD_OCC_NOFIT, reason filled) when none does. Never fails otherwise. */
 int hd_occupancy_compute(const struct hd_occ_params *p, const struct hd_occ_kernel *k,
                          struct hd_occupancy *out);
+/* Count `local_per_thread` bytes of local memory (.local variables, register spills) per thread
+ * in an occupancy computed by hd_occupancy_compute for the same p and kernel: the CTAs per SM,
+ * the limit and "does not fit" are recomputed. Returns 0 when at least one CTA fits, else -1. */
+int hd_occupancy_local(const struct hd_occ_params *p, uint64_t local_per_thread,
+                       struct hd_occupancy *o);
 
-/* "registers", "shared memory", "threads", "CTA slots", "does not fit". */
+/* "registers", "shared memory", "threads", "CTA slots", "local memory", "does not fit". */
 const char *hd_occ_limit_name(enum hd_occ_limit l);
 /* The limiting resources joined by '+' ("registers+shared memory"), or "does not fit: REASON";
  * buf is always NUL-terminated. Returns buf. */

@@ -238,6 +238,17 @@ params_100k)
     echo "ptx-info of 100k parameters: $ms ms"
     [ "$ms" -lt 5000 ] || fail "100k parameters took $ms ms (bound 5 s on a loaded machine; ~0.4 s idle)"
     ;;
+local_memory)
+    # a 1 TiB .local array per thread does not fit (was reported at 100 % occupancy)
+    printf '.version 7.0\n.target sm_75\n.address_size 64\n.visible .entry bigloc()\n{\n'\
+' .local .b8 l[1099511627776];\n ret;\n}\n' > bigloc.ptx
+    expect 0 "ours +\\( +[0-9]+ registers\\): does not fit: one CTA needs [0-9]+ bytes of local memory" \
+        "$heddle" ptx-info bigloc.ptx
+    # 300 values live at once: the spills beyond the register budget are counted and said so
+    gen_live 300 > live.ptx
+    expect 0 "local memory: 0 bytes per thread \\+ [0-9]+ bytes of register spills \\(warning" \
+        "$heddle" ptx-info live.ptx
+    ;;
 # }====
 
 # {==== run-time limits ====
