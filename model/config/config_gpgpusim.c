@@ -201,8 +201,8 @@ static int split_numbers(const char *value, char sep, double *out, unsigned max,
         while (*p == ' ' || *p == '\t')
             p++;
         double d = strtod(p, &end);
-        if (end == p || d < 0)
-            return -1;
+        if (end == p || !(d >= 0 && d < 18446744073709551616.0)) /* NaN, inf, < 0, >= 2^64: */
+            return -1; /* the callers convert to uint64_t (found by fuzz_gpgpusim: UB on 1e85) */
         out[(*n)++] = d;
         p = end;
         while (*p == ' ' || *p == '\t')
