@@ -276,6 +276,8 @@ static int run_workload(struct run_opts *o)
         snprintf(ctx.err, sizeof ctx.err, "%s", hd_last_error(gpu));
     fflush(ctx.log);
     print_summary(stdout, o, &ctx, &r, "");
+    if (r.status != HD_OK && ctx.err[0]) /* every run-time error reaches stderr too */
+        fprintf(stderr, "heddle run: %s: %s\n", o->workload, ctx.err);
     if (!o->functional)
         hd_gpu_print_stats(gpu, stdout);
     rc = r.status == HD_OK                ? HD_CLI_OK
