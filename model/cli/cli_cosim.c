@@ -12,6 +12,7 @@
  */
 #include "cli_cmd.h"
 #include "cli_gpu.h"
+#include "cli_out.h"
 #include "cli_util.h"
 #include "config.h"
 #include "cosim_inst.h"
@@ -192,7 +193,17 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         return hd_cli_usage(cmd, "which blocks? (--blocks regpat)");
     if (c->o.fst_path && c->o.win_b == UINT64_MAX && c->o.win_a == 0)
         return hd_cli_usage(cmd, "--fst needs --window A:B");
-    return 0;
+    struct hd_cli_path paths[4]; /* no output may overwrite the configuration or another */
+    unsigned np = 0;
+    if (c->cfg.path)
+        paths[np++] = (struct hd_cli_path){"--config", c->cfg.path, false};
+    if (c->o.record)
+        paths[np++] = (struct hd_cli_path){"--record", c->o.record, true};
+    if (c->o.fst_path)
+        paths[np++] = (struct hd_cli_path){"--fst", c->o.fst_path, true};
+    if (c->o.fail_fst)
+        paths[np++] = (struct hd_cli_path){"--fail-fst", c->o.fail_fst, true};
+    return hd_cli_paths_check(cmd, paths, np);
 }
 
 /* Run workload w once; with session s (NULL: model only). Returns the driver's status. */
