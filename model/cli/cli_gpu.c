@@ -46,6 +46,59 @@ static bool overridden(const struct hd_cli_config *c)
     return c->nsets > 0 || c->max_cycles || c->max_instrs;
 }
 
+/* The line of `path` (an INI file) that sets `key` in section `sec` (any section when sec is
+ * ""), or 0. Lines are "key = value"; sections "[name]". */
+static unsigned key_line(const char *path, const char *sec, const char *key)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[1100], cur[64] = "";
+    unsigned n = 0, found = 0;
+    size_t kl = strlen(key);
+    while (!found && fgets(line, sizeof line, f)) {
+        n++;
+        const char *p = line + strspn(line, " \t");
+        if (*p == '[') {
+            size_t l = strcspn(p + 1, "]");
+            snprintf(cur, sizeof cur, "%.*s", (int)(l < sizeof cur ? l : sizeof cur - 1), p + 1);
+        } else if (strncmp(p, key, kl) == 0 && strchr(" \t=", p[kl]) && (!sec[0] || !strcmp(sec, cur))) {
+            found = n;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* "PATH: key 'K' [in [S]]: ..." for a file of ours -> "PATH:LINE: key ...", when no --set
+ * touched the key (a cross-key rule names one key; its line is where the user looks). */
+static void locate_key(const struct hd_cli_config *c, char *err, size_t errlen)
+{
+    size_t pl = c->path ? strlen(c->path) : 0;
+    if (!c->path || c->nsets || strncmp(err, c->path, pl) != 0 || strncmp(err + pl, ": key '", 7))
+        return;
+    char key[64], sec[64] = "";
+    const char *k = err + pl + 7, *q = strchr(k, '\'');
+    if (!q || (size_t)(q - k) >= sizeof key)
+        return;
+    snprintf(key, sizeof key, "%.*s", (int)(q - k), k);
+    if (strncmp(q, "' in [", 6) == 0) {
+        const char *e = strchr(q + 6, ']');
+        if (e && (size_t)(e - q - 6) < sizeof sec)
+            snprintf(sec, sizeof sec, "%.*s", (int)(e - q - 6), q + 6);
+    }
+    unsigned line = key_line(c->path, sec, key);
+    if (!line)
+        return;
+    size_t tl = strlen(err + pl);
+    char *tail = malloc(tl + 1);
+    if (!tail)
+        return;
+    memcpy(tail, err + pl, tl + 1);
+    snprintf(err, errlen, "%.*s:%u%s", (int)pl, c->path, line, tail);
+    free(tail);
+}
+
 int hd_cli_config_resolve(const char *cmd, const struct hd_cli_config *c, struct hd_config *out)
 {
     char err[512];
@@ -75,8 +128,10 @@ int hd_cli_config_resolve(const char *cmd, const struct hd_cli_config *c, struct
         return hd_cli_usage(cmd, "--max-instructions %s: %s", c->max_instrs, err);
     char what[256];
     hd_cli_config_describe(c, what, sizeof what);
-    if (hd_rt_config_check(out, what, err, sizeof err) != 0) /* exactly as a run checks */
+    if (hd_rt_config_check(out, what, err, sizeof err) != 0) { /* exactly as a run checks */
+        locate_key(c, err, sizeof err);
         return hd_cli_fail(cmd, "%s", err);
+    }
     return HD_CLI_OK;
 }
 

@@ -209,6 +209,14 @@ config_like_run)
             fail "$s: config and run disagree"
     done
     ;;
+config_line)
+    # a cross-key rule broken in a file names the file and the line of the key
+    sed 's/^ldst_segment_bytes.*/ldst_segment_bytes = 33/' "$root/configs/fermi-gtx480.ini" > m.ini
+    line=$(grep -n '^ldst_segment_bytes' m.ini | cut -d: -f1)
+    expect 1 "m.ini:$line: key 'ldst_segment_bytes': 33 is not a power of two" \
+        "$heddle" config --config m.ini
+    expect 1 "m.ini:$line: key 'ldst_segment_bytes'" "$heddle" run vecadd --quiet --config m.ini
+    ;;
 # }====
 
 # {==== bounded input: caps, memory and time on large generated inputs ====
