@@ -12,9 +12,11 @@ struct dist_state {
     uint32_t last; /* SM of the previous placement (n - 1 before the first, so SM 0 comes first) */
 };
 
-static int rr_pick(void *impl, const bool *ok, const bool *busy, uint32_t n)
+static int rr_pick(void *impl, const struct hd_cta_dist_req *r, const bool *ok, const bool *busy,
+                   uint32_t n)
 {
     const struct dist_state *s = impl;
+    (void)r;
     for (uint32_t k = 1; k <= n; k++) {
         uint32_t i = (s->last + k) % n;
         if (ok[i] && !busy[i])
@@ -23,9 +25,11 @@ static int rr_pick(void *impl, const bool *ok, const bool *busy, uint32_t n)
     return -1;
 }
 
-static int ff_pick(void *impl, const bool *ok, const bool *busy, uint32_t n)
+static int ff_pick(void *impl, const struct hd_cta_dist_req *r, const bool *ok, const bool *busy,
+                   uint32_t n)
 {
     (void)impl;
+    (void)r;
     for (uint32_t i = 0; i < n; i++)
         if (ok[i])
             return busy[i] ? -1 : (int)i;

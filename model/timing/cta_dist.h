@@ -10,7 +10,9 @@
  *                functional model
  *   fill_first   the lowest-numbered SM that has room, even if that means waiting for the
  *                next cycle (packs CTAs, leaves SMs idle)
- * Later policies (locality-aware block distribution, Gong ch.6) are further implementations.
+ * Every pick names the CTA it is for (launch id, linear CTA index, grid), so a policy can
+ * place neighbouring CTAs together (Gong ch.6's locality-aware distribution) or keep launches
+ * apart; later policies are further implementations.
  */
 #ifndef HD_CTA_DIST_H
 #define HD_CTA_DIST_H
@@ -20,11 +22,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The CTA to be placed. */
+struct hd_cta_dist_req {
+    uint32_t launch;   /* launch id */
+    uint64_t cta;      /* linear CTA index in its grid (a resumed CTA keeps its index) */
+    uint64_t nctas;    /* CTAs of the launch */
+    uint32_t grid[3];
+};
+
 struct hd_cta_dist_ops {
     const char *name;
-    /* Choose an SM for the next CTA: ok[i] says SM i has room for it, busy[i] that SM i already
-     * received a CTA this cycle (it cannot take another before the next). -1: none now. */
-    int (*pick)(void *impl, const bool *ok, const bool *busy, uint32_t n);
+    /* Choose an SM for CTA r: ok[i] says SM i has room for it (and admits it), busy[i] that SM
+     * i already received a CTA this cycle (it cannot take another before the next). -1: none
+     * now. */
+    int (*pick)(void *impl, const struct hd_cta_dist_req *r, const bool *ok, const bool *busy,
+                uint32_t n);
     /* SM `sm` received a CTA. */
     void (*placed)(void *impl, uint32_t sm);
     /* The GPU is idle and a new batch of launches starts. */

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "launch.h"
 #include "occupancy.h"
+#include "sm_alloc.h"
 #include "timing_stats.h"
 
 #include <signal.h>
@@ -57,6 +58,13 @@ struct hd_mem;
 const struct hd_mem *hd_gpu_timing_mem(const struct hd_gpu_timing *g);
 /* Sample the time series every `cycles` cycles (0: off). */
 void hd_gpu_timing_set_sampling(struct hd_gpu_timing *g, uint64_t cycles);
+/* Install a CTA admission policy (cta_admit.h; NULL: allow all, the default). The GPU owns impl
+ * from now on (ops->destroy frees it). */
+struct hd_cta_admit_ops;
+void hd_gpu_timing_set_admit(struct hd_gpu_timing *g, const struct hd_cta_admit_ops *ops,
+                             void *impl);
+/* Replace every SM's allocator by make()'s (between runs, no CTA resident). Returns 0 or -1. */
+int hd_gpu_timing_set_alloc(struct hd_gpu_timing *g, hd_sm_alloc_make_fn make, void *ctx);
 void hd_gpu_timing_set_progress(struct hd_gpu_timing *g, hd_gpu_timing_progress_fn fn, void *ctx);
 /* The factory that makes the hardware-block instances stepped in the timing loop (hw_inst.h;
  * e.g. the context codecs, ctx_codec.h): NULL (the default) = the C references (hw_ref.h);

@@ -4,7 +4,9 @@
  *
  * Design: see sm_alloc.h. Blocks are kept per CTA slot (at most max_ctas of them), so first fit
  * scans at most max_ctas blocks; slots are bitmaps. All of it is plain state (save/restore is a
- * copy).
+ * copy). Victim planning hides candidate CTAs (their blocks and counts) and asks can_accept, so
+ * it sees exactly the first-fit rule that placement applies; the state is restored before it
+ * returns.
  */
 #include "sm_alloc.h"
 
@@ -16,6 +18,14 @@ struct block {
     uint64_t base, size;
 };
 
+struct cta_info {             /* per CTA slot */
+    uint32_t launch;
+    int32_t priority;
+    uint64_t seq;            /* placement order */
+    uint32_t warps;          /* warp slots held now */
+    uint32_t threads;
+};
+
 struct part_state {
     const struct hd_sm_params *p;
     uint64_t *warp_used;     /* bitmap [words] */
@@ -23,6 +33,9 @@ struct part_state {
     struct block *reg_blk;   /* [max_ctas] by CTA slot */
     struct block *smem_blk;
     bool *cta_used;          /* [max_ctas] */
+    struct cta_info *info;   /* [max_ctas] */
+    uint32_t *cand;          /* [max_ctas] victim-planning scratch */
+    uint64_t seq;
     struct hd_alloc_usage u;
 };
 
@@ -89,6 +102,9 @@ static bool part_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta
     g->regs = d->regs;
     g->smem_base = first_fit(s->smem_blk, p->max_ctas, p->shared_bytes, d->smem);
     g->smem = d->smem;
+    g->launch = d->launch;
+    g->priority = d->priority;
+    s->info[slot] = (struct cta_info){d->launch, d->priority, s->seq++, d->warps, d->threads};
     s->cta_used[slot] = true;
     s->reg_blk[slot] = (struct block){true, g->reg_base, d->regs};
     s->smem_blk[slot] = (struct block){true, g->smem_base, d->smem};
@@ -106,16 +122,155 @@ static void part_release(void *impl, const struct hd_cta_grant *g)
     if (g->cta_slot >= s->p->max_ctas || !s->cta_used[g->cta_slot])
         return;
     for (uint32_t i = 0; i < g->nwarps; i++)
-        s->warp_used[g->warp_slot[i] / 64] &= ~(1ull << (g->warp_slot[i] % 64));
+        if (g->warp_slot[i] != HD_ALLOC_NO_SLOT)
+            s->warp_used[g->warp_slot[i] / 64] &= ~(1ull << (g->warp_slot[i] % 64));
     s->cta_used[g->cta_slot] = false;
     s->reg_blk[g->cta_slot].used = false;
     s->smem_blk[g->cta_slot].used = false;
     s->u.ctas--;
-    s->u.warps -= g->nwarps;
+    s->u.warps -= s->info[g->cta_slot].warps;
     s->u.threads -= g->threads;
-    s->u.regs -= g->regs;
-    s->u.smem -= g->smem;
+    s->u.regs -= (uint32_t)s->reg_blk[g->cta_slot].size;
+    s->u.smem -= s->smem_blk[g->cta_slot].size;
 }
+
+/* {==== Partial acquire and release ==== */
+/* Can block `slot` of b grow by `add` at its top (or, if empty, be placed first fit)? Returns
+ * its base after growing, or UINT64_MAX. */
+static uint64_t grow_at(const struct block *b, uint32_t n, uint32_t slot, uint64_t cap,
+                        uint64_t add)
+{
+    const struct block *me = &b[slot];
+    if (add == 0)
+        return me->base;
+    if (me->size == 0)
+        return first_fit(b, n, cap, add);
+    uint64_t lo = me->base + me->size, hi = lo + add;
+    if (hi > cap)
+        return UINT64_MAX;
+    for (uint32_t i = 0; i < n; i++)
+        if (i != slot && b[i].used && b[i].size && lo < b[i].base + b[i].size && b[i].base < hi)
+            return UINT64_MAX;
+    return me->base;
+}
+
+static bool part_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc_part *pt)
+{
+    struct part_state *s = impl;
+    const struct hd_sm_params *p = s->p;
+    const uint32_t c = g->cta_slot;
+    if (c >= p->max_ctas || !s->cta_used[c])
+        return false;
+    bool warp = pt->warp != HD_ALLOC_NO_WARP;
+    if (warp && (pt->warp >= g->nwarps || g->warp_slot[pt->warp] != HD_ALLOC_NO_SLOT ||
+                 free_warps(s) == 0))
+        return false;
+    uint64_t rb = grow_at(s->reg_blk, p->max_ctas, c, p->registers, pt->regs);
+    uint64_t sb = grow_at(s->smem_blk, p->max_ctas, c, p->shared_bytes, pt->smem);
+    if (rb == UINT64_MAX || sb == UINT64_MAX)
+        return false;
+    if (warp) {
+        uint32_t w = 0;
+        while (s->warp_used[w / 64] >> (w % 64) & 1u)
+            w++;
+        s->warp_used[w / 64] |= 1ull << (w % 64);
+        g->warp_slot[pt->warp] = (uint16_t)w;
+        s->info[c].warps++;
+        s->u.warps++;
+    }
+    s->reg_blk[c].base = rb;
+    s->reg_blk[c].size += pt->regs;
+    s->smem_blk[c].base = sb;
+    s->smem_blk[c].size += pt->smem;
+    g->reg_base = (uint32_t)rb;
+    g->regs += pt->regs;
+    g->smem_base = sb;
+    g->smem += pt->smem;
+    s->u.regs += pt->regs;
+    s->u.smem += pt->smem;
+    return true;
+}
+
+static void part_release_part(void *impl, struct hd_cta_grant *g, const struct hd_alloc_part *pt)
+{
+    struct part_state *s = impl;
+    const uint32_t c = g->cta_slot;
+    if (c >= s->p->max_ctas || !s->cta_used[c])
+        return;
+    if (pt->warp < g->nwarps && g->warp_slot[pt->warp] != HD_ALLOC_NO_SLOT) {
+        uint32_t w = g->warp_slot[pt->warp];
+        s->warp_used[w / 64] &= ~(1ull << (w % 64));
+        g->warp_slot[pt->warp] = HD_ALLOC_NO_SLOT;
+        s->info[c].warps--;
+        s->u.warps--;
+    }
+    uint32_t r = pt->regs < s->reg_blk[c].size ? pt->regs : (uint32_t)s->reg_blk[c].size;
+    uint64_t m = pt->smem < s->smem_blk[c].size ? pt->smem : s->smem_blk[c].size;
+    s->reg_blk[c].size -= r;
+    s->smem_blk[c].size -= m;
+    g->regs -= r;
+    g->smem -= m;
+    s->u.regs -= r;
+    s->u.smem -= m;
+}
+/* }==== */
+
+/* {==== Victim planning ==== */
+static void hide(struct part_state *s, uint32_t c, bool hidden)
+{
+    const struct cta_info *in = &s->info[c];
+    int sign = hidden ? -1 : 1;
+    s->cta_used[c] = s->reg_blk[c].used = s->smem_blk[c].used = !hidden;
+    s->u.ctas = (uint32_t)((int64_t)s->u.ctas + sign);
+    s->u.warps = (uint32_t)((int64_t)s->u.warps + sign * (int64_t)in->warps);
+    s->u.threads = (uint32_t)((int64_t)s->u.threads + sign * (int64_t)in->threads);
+}
+
+/* Victim order: lower priority first, then most recently placed first. */
+static bool before(const struct cta_info *a, const struct cta_info *b)
+{
+    return a->priority != b->priority ? a->priority < b->priority : a->seq > b->seq;
+}
+
+static int part_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *victims)
+{
+    struct part_state *s = impl;
+    const uint32_t nctas = s->p->max_ctas;
+    if (part_can_accept(s, d))
+        return 0;
+    uint32_t nc = 0;
+    for (uint32_t c = 0; c < nctas; c++) {
+        if (!s->cta_used[c] || s->info[c].launch == d->launch || s->info[c].priority >= d->priority)
+            continue;
+        uint32_t i = nc++; /* insertion sort: at most max_ctas entries */
+        while (i > 0 && before(&s->info[c], &s->info[s->cand[i - 1]])) {
+            s->cand[i] = s->cand[i - 1];
+            i--;
+        }
+        s->cand[i] = c;
+    }
+    uint32_t n = 0;
+    bool fits = false;
+    for (uint32_t i = 0; i < nc && !fits; i++) {
+        hide(s, s->cand[i], true);
+        victims[n++] = s->cand[i];
+        fits = part_can_accept(s, d);
+    }
+    if (fits) /* minimality: give back every victim the demand does not need */
+        for (uint32_t i = n; i-- > 0;) {
+            hide(s, victims[i], false);
+            if (part_can_accept(s, d)) {
+                memmove(&victims[i], &victims[i + 1], (n - i - 1) * sizeof *victims);
+                n--;
+            } else {
+                hide(s, victims[i], true);
+            }
+        }
+    for (uint32_t i = 0; i < n; i++)
+        hide(s, victims[i], false);
+    return fits ? (int)n : -1;
+}
+/* }==== */
 
 static bool part_is_idle(const void *impl)
 {
@@ -138,12 +293,14 @@ static void part_destroy(void *impl)
     free(s->reg_blk);
     free(s->smem_blk);
     free(s->cta_used);
+    free(s->info);
+    free(s->cand);
     free(s);
 }
 
-static const struct hd_alloc_ops part_ops = {"partitioned", part_can_accept, part_accept,
-                                             part_release,  part_is_idle,    part_usage,
-                                             part_destroy};
+static const struct hd_alloc_ops part_ops = {
+    "partitioned",  part_can_accept, part_accept, part_release, part_acquire, part_release_part,
+    part_plan_victims, NULL,         NULL,        part_is_idle, part_usage,   part_destroy};
 
 int hd_sm_alloc_partitioned(const struct hd_sm_params *p, struct hd_sm_alloc *out)
 {
@@ -156,11 +313,22 @@ int hd_sm_alloc_partitioned(const struct hd_sm_params *p, struct hd_sm_alloc *ou
     s->reg_blk = calloc(p->max_ctas, sizeof *s->reg_blk);
     s->smem_blk = calloc(p->max_ctas, sizeof *s->smem_blk);
     s->cta_used = calloc(p->max_ctas, sizeof *s->cta_used);
-    if (!s->warp_used || !s->reg_blk || !s->smem_blk || !s->cta_used) {
+    s->info = calloc(p->max_ctas, sizeof *s->info);
+    s->cand = calloc(p->max_ctas, sizeof *s->cand);
+    if (!s->warp_used || !s->reg_blk || !s->smem_blk || !s->cta_used || !s->info || !s->cand) {
         part_destroy(s);
         return -1;
     }
     out->ops = &part_ops;
     out->impl = s;
     return 0;
+}
+
+int hd_sm_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out)
+{
+    switch (p->alloc) {
+    case HD_ALLOC_PARTITIONED:
+    default:
+        return hd_sm_alloc_partitioned(p, out);
+    }
 }

@@ -3,14 +3,24 @@
  * and shared memory, behind a small ops struct.
  *
  * Design: the CTA scheduler asks can_accept() with the CTA's demand, the SM calls accept() when
- * it places the CTA and release() when the CTA's last warp has drained. A grant names the CTA
+ * it places the CTA and release() when the CTA's last warp has drained. The demand says which
+ * launch asks and at what priority, so an allocator can partition by kernel (Shieh's aligned
+ * positions, quotas). Beyond whole CTAs, acquire()/release_part() grow and shrink a resident
+ * grant by single warps, registers and shared memory (Zorua's phase boundaries, GPUDuet's warp
+ * switching); plan_victims() answers "which resident CTAs, evicted, would let this demand fit"
+ * (Lin's in-place switching, preemption); tick()/next_event() give an allocator timers (Zorua's
+ * coordinator epoch) that survive the GPU's idle-cycle skipping. A grant names the CTA
  * slot, one warp slot per warp, the first register of the CTA's block in the register file and
  * the offset of its shared-memory block; the timing model reaches a warp's registers, its slot
  * and its shared memory only through these numbers, so later mechanisms (Zorua's mapping tables,
  * GPUDuet's allocation bitmap, Lin's in-place context switching, EXPARS) plug in here as other
  * implementations of the same ops. The default implementation ("partitioned") is the baseline
  * GPU: lowest free warp and CTA slots, and first-fit contiguous blocks of registers and shared
- * memory; a CTA fits when every resource has room at once. Deterministic: only indices decide.
+ * memory; a CTA fits when every resource has room at once. Its partial operations grow a
+ * block at its top end when the space above it is free and shrink it from the top; a warp
+ * acquired alone takes the lowest free warp slot. Its victim rule is in hd_alloc_ops below.
+ * Allocators are chosen by [sm] allocator (hd_sm_alloc_create). Deterministic: only indices
+ * decide.
  */
 #ifndef HD_SM_ALLOC_H
 #define HD_SM_ALLOC_H
@@ -21,22 +31,36 @@
 #include <stdint.h>
 
 #define HD_ALLOC_MAX_WARPS 32 /* 1024 threads per CTA */
+#define HD_ALLOC_NO_SLOT 0xFFFF /* warp_slot[] of a warp that holds no slot (released alone) */
+#define HD_ALLOC_NO_WARP UINT32_MAX
 
 /* What one CTA holds while resident: occupancy.h's hd_occ_cta_demand() computes it with the
- * configuration's allocation granularity. */
+ * configuration's allocation granularity; the GPU adds who asks. */
 struct hd_cta_demand {
     uint32_t warps;    /* warp slots */
     uint32_t threads;
     uint32_t regs;     /* 32-bit registers of the whole CTA */
     uint64_t smem;     /* bytes of shared memory */
+    uint32_t launch;   /* launch id of the CTA's kernel */
+    int32_t priority;  /* the launch's priority: larger is more urgent (0: default) */
 };
 
 struct hd_cta_grant {
     uint32_t cta_slot;
     uint32_t nwarps, threads;
-    uint16_t warp_slot[HD_ALLOC_MAX_WARPS];
+    uint16_t warp_slot[HD_ALLOC_MAX_WARPS]; /* HD_ALLOC_NO_SLOT: that warp holds none now */
     uint32_t reg_base, regs;        /* register block [reg_base, reg_base + regs) */
     uint64_t smem_base, smem;       /* shared-memory block */
+    uint32_t launch;                /* from the demand */
+    int32_t priority;
+};
+
+/* A part of a grant: one warp (its index in the grant, or HD_ALLOC_NO_WARP), registers and
+ * shared memory, acquired or released together. */
+struct hd_alloc_part {
+    uint32_t warp;
+    uint32_t regs;
+    uint64_t smem;
 };
 
 /* What is allocated right now (statistics, reports). */
@@ -50,7 +74,29 @@ struct hd_alloc_ops {
     bool (*can_accept)(const void *impl, const struct hd_cta_demand *d);
     /* Allocate d (false, changing nothing, if it does not fit). */
     bool (*accept)(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *g);
+    /* Release everything g still holds (its absent warps hold no slot). */
     void (*release)(void *impl, const struct hd_cta_grant *g);
+    /* Grow resident grant g by part p, all or nothing (false: nothing changed). p->warp names
+     * a warp of g that holds no slot now. */
+    bool (*acquire)(void *impl, struct hd_cta_grant *g, const struct hd_alloc_part *p);
+    /* Shrink g by part p (p->warp: a warp of g that holds a slot; regs/smem at most what g
+     * holds). */
+    void (*release_part)(void *impl, struct hd_cta_grant *g, const struct hd_alloc_part *p);
+    /* Which resident CTAs, released, would let d fit? Writes their CTA slots into victims
+     * (room for max_ctas) and returns how many (0: d fits now), or -1 if no allowed set does.
+     * Leaves the allocation unchanged. Partitioned rule: candidates are the CTAs of other
+     * launches with a lower priority than d's; taken in order of priority (lowest first), then
+     * most recently placed first (least work lost), until d fits; then every victim that is
+     * not needed is dropped again (latest taken first), so the set is minimal: no victim can be
+     * left out. */
+    int (*plan_victims)(void *impl, const struct hd_cta_demand *d, uint32_t *victims);
+    /* Timers: tick once per cycle in which the SM is awake (returns progress: something
+     * changed that may let a CTA be placed); next_event is the first cycle > now at which a
+     * timer fires (UINT64_MAX: none), which the GPU's idle-cycle skipping respects. Both may be
+     * NULL (no timers). */
+    bool (*tick)(void *impl, uint64_t now);
+    uint64_t (*next_event)(const void *impl, uint64_t now);
+    /* Nothing allocated / what is allocated (reports, policies, tests). */
     bool (*is_idle)(const void *impl);
     void (*usage)(const void *impl, struct hd_alloc_usage *u);
     void (*destroy)(void *impl);
@@ -61,6 +107,14 @@ struct hd_sm_alloc {
     void *impl;
 };
 
+/* Something that makes an allocator for SM `sm` (hd_gpu_timing_set_alloc: mechanisms and tests
+ * that bring their own). Returns 0, or -1 on failure. */
+typedef int (*hd_sm_alloc_make_fn)(const struct hd_sm_params *p, uint32_t sm, void *ctx,
+                                   struct hd_sm_alloc *out);
+
+/* The allocator configured in p->alloc ([sm] allocator). Returns 0, or -1 on host allocation
+ * failure. */
+int hd_sm_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out);
 /* The baseline ("partitioned") allocator. Returns 0, or -1 on allocation failure. */
 int hd_sm_alloc_partitioned(const struct hd_sm_params *p, struct hd_sm_alloc *out);
 

@@ -13,7 +13,8 @@
  * memory instructions go to a free load/store unit (sm_ldst.c). So a dependent instruction
  * issues lat + 2 cycles after its producer when nothing conflicts. Writebacks and decodes are
  * events in a timing wheel of 2^k buckets (k from the longest delay); nothing is allocated per
- * instruction.
+ * instruction. An operand-location policy (sm_oloc.h), when installed, says per word which port
+ * it is read from (a bank, or one of the policy's ports after them) and with what latency.
  */
 #include "sm_impl.h"
 
@@ -33,11 +34,12 @@ int hd_sm_opcoll_init(struct hd_sm *sm)
     sm->cu = calloc(sm->ncu + 1, sizeof *sm->cu);
     sm->cu_order = calloc(sm->ncu + 1, sizeof *sm->cu_order);
     sm->memops = calloc(sm->ncu + 1, sizeof *sm->memops);
-    sm->bank_stamp = malloc(p->reg_banks * sizeof *sm->bank_stamp);
-    sm->bank_cnt = calloc(p->reg_banks, 1);
+    const uint32_t ports = p->reg_banks + HD_OLOC_MAX_PORTS; /* banks, then sm_oloc.h's ports */
+    sm->bank_stamp = malloc(ports * sizeof *sm->bank_stamp);
+    sm->bank_cnt = calloc(ports, 1);
     if (!sm->cu || !sm->cu_order || !sm->memops || !sm->bank_stamp || !sm->bank_cnt)
         return -1;
-    for (uint32_t b = 0; b < p->reg_banks; b++)
+    for (uint32_t b = 0; b < ports; b++)
         sm->bank_stamp[b] = UINT64_MAX;
     for (int u = 0; u < HD_TU_COUNT; u++)
         for (uint32_t i = 0; i < sm->cu_free[u]; i++) {
@@ -155,6 +157,25 @@ uint32_t hd_sm_cu_find(const struct hd_sm *sm, uint8_t u)
     return HD_SM_NONE;
 }
 
+/* The words' ports and the collector's latency from the operand-location policy. */
+static void locate_words(struct hd_sm *sm, struct hd_cu *cu, const struct hd_twarp *w,
+                         const struct hd_tinstr *ti, uint32_t off)
+{
+    const struct hd_sm_params *p = sm->p;
+    const struct hd_oloc_slot *o = &sm->oloc;
+    const uint32_t nports = p->reg_banks + o->ops->nports;
+    const struct hd_tcta *c = &sm->cta[w->cta];
+    struct hd_oloc_query q = {w->slot, w->cta, c->la ? c->la->id : 0, cu->pc, 0, 0};
+    for (unsigned i = 0; i < ti->nwords; i++) {
+        q.reg = ti->word[i];
+        q.bank = (ti->word[i] + off) % p->reg_banks;
+        struct hd_oloc l = {HD_OLOC_REGBANK, (uint16_t)q.bank, 0};
+        o->ops->locate(o->impl, &q, &l);
+        cu->bank[i] = (uint16_t)(l.port < nports ? l.port : q.bank);
+        cu->lat = l.latency > cu->lat ? l.latency : cu->lat;
+    }
+}
+
 void hd_sm_cu_alloc(struct hd_sm *sm, uint32_t c, struct hd_twarp *w, uint32_t pc,
                     const struct hd_tinstr *ti, bool has_dst, uint64_t now)
 {
@@ -169,8 +190,12 @@ void hd_sm_cu_alloc(struct hd_sm *sm, uint32_t c, struct hd_twarp *w, uint32_t p
     cu->ready_at = UINT64_MAX;
     const uint32_t off = p->bank_warp_offset ? w->slot : 0;
     cu->nread = ti->nwords;
-    for (unsigned i = 0; i < ti->nwords; i++)
-        cu->bank[i] = (uint16_t)((ti->word[i] + off) % p->reg_banks);
+    cu->lat = 0;
+    if (sm->oloc.ops)
+        locate_words(sm, cu, w, ti, off);
+    else
+        for (unsigned i = 0; i < ti->nwords; i++)
+            cu->bank[i] = (uint16_t)((ti->word[i] + off) % p->reg_banks);
     sm->cu_order[sm->ncu_order++] = c;
     sm->cu_free[cu->unit]--;
 }
@@ -191,7 +216,7 @@ void hd_sm_cu_release(struct hd_sm *sm, uint32_t c)
 
 bool hd_sm_read_operands(struct hd_sm *sm, uint64_t now)
 {
-    const uint32_t reads = sm->p->bank_reads;
+    const uint32_t reads = sm->p->bank_reads, nbanks = sm->p->reg_banks;
     bool progress = false;
     for (uint32_t i = 0; i < sm->ncu_order; i++) {
         struct hd_cu *cu = &sm->cu[sm->cu_order[i]];
@@ -204,7 +229,7 @@ bool hd_sm_read_operands(struct hd_sm *sm, uint64_t now)
                 sm->bank_stamp[b] = now;
                 sm->bank_cnt[b] = 0;
             }
-            if (sm->bank_cnt[b] < reads) {
+            if (sm->bank_cnt[b] < (b < nbanks ? reads : sm->oloc.ops->port_reads[b - nbanks])) {
                 sm->bank_cnt[b]++;
                 sm->st->reg_reads++;
                 progress = true;
@@ -215,7 +240,7 @@ bool hd_sm_read_operands(struct hd_sm *sm, uint64_t now)
         }
         cu->nread = (uint8_t)left;
         if (left == 0) {
-            cu->ready_at = now + 1;
+            cu->ready_at = now + 1 + cu->lat;
             progress = true;
         }
     }

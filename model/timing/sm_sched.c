@@ -81,21 +81,25 @@ static unsigned rotate_after(const uint32_t *ready, unsigned n, uint32_t last, u
 /* }==== */
 
 /* {==== LRR ==== */
-static unsigned lrr_order(void *impl, const uint32_t *ready, unsigned n, uint32_t *out)
+static unsigned lrr_order(void *impl, const struct hd_sched_env *env, const uint32_t *ready,
+                          unsigned n, uint32_t *out)
 {
     struct sched_state *s = impl;
+    (void)env;
     return rotate_after(ready, n, s->last, out);
 }
 
-static const struct hd_sched_ops lrr_ops = {"lrr",         common_add,       common_remove,
-                                            lrr_order,     common_issued,    common_long_wait,
-                                            sched_destroy};
+static const struct hd_sched_ops lrr_ops = {"lrr",         false,         common_add,
+                                            common_remove, lrr_order,     common_issued,
+                                            common_long_wait, sched_destroy};
 /* }==== */
 
 /* {==== GTO ==== */
-static unsigned gto_order(void *impl, const uint32_t *ready, unsigned n, uint32_t *out)
+static unsigned gto_order(void *impl, const struct hd_sched_env *env, const uint32_t *ready,
+                          unsigned n, uint32_t *out)
 {
     struct sched_state *s = impl;
+    (void)env;
     unsigned k = 0;
     for (unsigned i = 0; i < n; i++)
         if (ready[i] == s->last)
@@ -116,9 +120,9 @@ static unsigned gto_order(void *impl, const uint32_t *ready, unsigned n, uint32_
     return k;
 }
 
-static const struct hd_sched_ops gto_ops = {"gto",         common_add,       common_remove,
-                                            gto_order,     common_issued,    common_long_wait,
-                                            sched_destroy};
+static const struct hd_sched_ops gto_ops = {"gto",         false,         common_add,
+                                            common_remove, gto_order,     common_issued,
+                                            common_long_wait, sched_destroy};
 /* }==== */
 
 /* {==== Two-level ==== */
@@ -203,9 +207,11 @@ static void reverse(uint32_t *v, unsigned a, unsigned b) /* [a, b) */
     }
 }
 
-static unsigned tl_order(void *impl, const uint32_t *ready, unsigned n, uint32_t *out)
+static unsigned tl_order(void *impl, const struct hd_sched_env *env, const uint32_t *ready,
+                         unsigned n, uint32_t *out)
 {
     struct sched_state *s = impl;
+    (void)env;
     unsigned k = 0;
     for (unsigned i = 0; i < n; i++) /* the ready warps of the active set, slot order */
         if (s->in_active[ready[i]])
@@ -222,8 +228,8 @@ static unsigned tl_order(void *impl, const uint32_t *ready, unsigned n, uint32_t
     return k;
 }
 
-static const struct hd_sched_ops tl_ops = {"two_level", tl_add,         tl_remove,    tl_order,
-                                           common_issued, tl_long_wait, sched_destroy};
+static const struct hd_sched_ops tl_ops = {"two_level",   false,        tl_add,       tl_remove,
+                                           tl_order,      common_issued, tl_long_wait, sched_destroy};
 /* }==== */
 
 int hd_sched_create(const struct hd_sm_params *p, struct hd_sched *out)

@@ -82,10 +82,10 @@ static void test_schedulers(struct hd_test_state *t)
     HD_CHECK(t, hd_sched_create(&gp.sm, &s) == 0);
     for (uint32_t w = 1; w < 8; w += 2)
         s.ops->add(s.impl, w, w);
-    HD_CHECK_U64(t, 4, s.ops->order(s.impl, ready, 4, out));
+    HD_CHECK_U64(t, 4, s.ops->order(s.impl, NULL, ready, 4, out));
     HD_CHECK_U64(t, 1, out[0]);
     s.ops->issued(s.impl, 3);
-    s.ops->order(s.impl, ready, 4, out);
+    s.ops->order(s.impl, NULL, ready, 4, out);
     HD_CHECK(t, out[0] == 5 && out[1] == 7 && out[2] == 1 && out[3] == 3);
     s.ops->destroy(s.impl);
     /* GTO: ages 7 (slot 1), 5 (3), 3 (5), 1 (7): oldest = slot 7 */
@@ -93,16 +93,16 @@ static void test_schedulers(struct hd_test_state *t)
     HD_CHECK(t, hd_sched_create(&gp.sm, &s) == 0);
     for (uint32_t w = 1; w < 8; w += 2)
         s.ops->add(s.impl, w, 8 - w);
-    s.ops->order(s.impl, ready, 4, out);
+    s.ops->order(s.impl, NULL, ready, 4, out);
     HD_CHECK(t, out[0] == 7 && out[1] == 5 && out[2] == 3 && out[3] == 1);
     s.ops->issued(s.impl, 3); /* greedy: 3 first while ready */
-    s.ops->order(s.impl, ready, 4, out);
+    s.ops->order(s.impl, NULL, ready, 4, out);
     HD_CHECK(t, out[0] == 3 && out[1] == 7 && out[2] == 5 && out[3] == 1);
     const uint32_t ready2[2] = {1, 5}; /* 3 stalled: back to the oldest */
-    HD_CHECK_U64(t, 2, s.ops->order(s.impl, ready2, 2, out));
+    HD_CHECK_U64(t, 2, s.ops->order(s.impl, NULL, ready2, 2, out));
     HD_CHECK(t, out[0] == 5 && out[1] == 1);
     s.ops->remove(s.impl, 3);
-    s.ops->order(s.impl, ready2, 2, out);
+    s.ops->order(s.impl, NULL, ready2, 2, out);
     HD_CHECK(t, out[0] == 5);
     s.ops->destroy(s.impl);
     /* two-level with an active set of 2: warps 1 and 3 active, 5 and 7 pending */
@@ -110,16 +110,16 @@ static void test_schedulers(struct hd_test_state *t)
     HD_CHECK(t, hd_sched_create(&gp.sm, &s) == 0);
     for (uint32_t w = 1; w < 8; w += 2)
         s.ops->add(s.impl, w, w);
-    HD_CHECK_U64(t, 2, s.ops->order(s.impl, ready, 4, out));
+    HD_CHECK_U64(t, 2, s.ops->order(s.impl, NULL, ready, 4, out));
     HD_CHECK(t, out[0] == 1 && out[1] == 3);
     s.ops->long_wait(s.impl, 1); /* 1 waits for a load: 5 takes its place */
-    HD_CHECK_U64(t, 2, s.ops->order(s.impl, ready, 4, out));
+    HD_CHECK_U64(t, 2, s.ops->order(s.impl, NULL, ready, 4, out));
     HD_CHECK(t, out[0] == 3 && out[1] == 5);
     s.ops->issued(s.impl, 3);
-    s.ops->order(s.impl, ready, 4, out);
+    s.ops->order(s.impl, NULL, ready, 4, out);
     HD_CHECK(t, out[0] == 5 && out[1] == 3);
     s.ops->remove(s.impl, 5); /* 7 comes next from the pending pool */
-    HD_CHECK_U64(t, 2, s.ops->order(s.impl, ready, 4, out));
+    HD_CHECK_U64(t, 2, s.ops->order(s.impl, NULL, ready, 4, out));
     HD_CHECK(t, (out[0] == 7 && out[1] == 3) || (out[0] == 3 && out[1] == 7));
     s.ops->destroy(s.impl);
 }
@@ -131,7 +131,7 @@ static void test_alloc(struct hd_test_state *t)
     params(&gp, NULL); /* 48 warps, 8 CTAs, 1536 threads, 32768 registers, 48 KB */
     struct hd_sm_alloc a;
     HD_CHECK(t, hd_sm_alloc_partitioned(&gp.sm, &a) == 0);
-    struct hd_cta_demand d = {8, 256, 8 * 32 * 20, 16384};
+    struct hd_cta_demand d = {8, 256, 8 * 32 * 20, 16384, 0, 0};
     struct hd_cta_grant g[4];
     HD_CHECK(t, a.ops->accept(a.impl, &d, &g[0]));
     HD_CHECK(t, a.ops->accept(a.impl, &d, &g[1]));
@@ -143,7 +143,7 @@ static void test_alloc(struct hd_test_state *t)
     HD_CHECK_U64(t, 2 * 5120, g[2].reg_base);
     HD_CHECK_U64(t, 32768, g[2].smem_base);
     a.ops->release(a.impl, &g[1]); /* a hole in the middle is reused */
-    struct hd_cta_demand small = {2, 64, 2 * 32 * 8, 1024};
+    struct hd_cta_demand small = {2, 64, 2 * 32 * 8, 1024, 0, 0};
     HD_CHECK(t, a.ops->accept(a.impl, &small, &g[3]));
     HD_CHECK_U64(t, 1, g[3].cta_slot);
     HD_CHECK_U64(t, 8, g[3].warp_slot[0]);
@@ -153,7 +153,7 @@ static void test_alloc(struct hd_test_state *t)
     a.ops->usage(a.impl, &u);
     HD_CHECK(t, u.ctas == 3 && u.warps == 18 && u.threads == 576 && u.smem == 33792);
     /* warps: a CTA of 32 warps does not fit beside 18 */
-    struct hd_cta_demand big = {32, 1024, 0, 0};
+    struct hd_cta_demand big = {32, 1024, 0, 0, 0, 0};
     HD_CHECK(t, !a.ops->can_accept(a.impl, &big));
     a.ops->release(a.impl, &g[0]);
     a.ops->release(a.impl, &g[2]);
@@ -170,18 +170,19 @@ static void test_policies(struct hd_test_state *t)
     HD_CHECK(t, hd_cta_dist_create(HD_CTADIST_ROUND_ROBIN, 4, &rr) == 0);
     HD_CHECK(t, hd_cta_dist_create(HD_CTADIST_FILL_FIRST, 4, &ff) == 0);
     bool ok[4] = {true, true, false, true}, busy[4] = {false, false, false, false};
-    HD_CHECK_U64(t, 0, rr.ops->pick(rr.impl, ok, busy, 4));
+    const struct hd_cta_dist_req req = {1, 0, 8, {8, 1, 1}};
+    HD_CHECK_U64(t, 0, rr.ops->pick(rr.impl, &req, ok, busy, 4));
     rr.ops->placed(rr.impl, 0);
-    HD_CHECK_U64(t, 1, rr.ops->pick(rr.impl, ok, busy, 4));
+    HD_CHECK_U64(t, 1, rr.ops->pick(rr.impl, &req, ok, busy, 4));
     rr.ops->placed(rr.impl, 1);
-    HD_CHECK_U64(t, 3, rr.ops->pick(rr.impl, ok, busy, 4)); /* SM 2 has no room */
+    HD_CHECK_U64(t, 3, rr.ops->pick(rr.impl, &req, ok, busy, 4)); /* SM 2 has no room */
     rr.ops->reset(rr.impl);
-    HD_CHECK_U64(t, 0, rr.ops->pick(rr.impl, ok, busy, 4));
+    HD_CHECK_U64(t, 0, rr.ops->pick(rr.impl, &req, ok, busy, 4));
     busy[0] = true;
-    HD_CHECK_U64(t, 1, rr.ops->pick(rr.impl, ok, busy, 4));
-    HD_CHECK(t, ff.ops->pick(ff.impl, ok, busy, 4) == -1); /* waits for SM 0 */
+    HD_CHECK_U64(t, 1, rr.ops->pick(rr.impl, &req, ok, busy, 4));
+    HD_CHECK(t, ff.ops->pick(ff.impl, &req, ok, busy, 4) == -1); /* waits for SM 0 */
     busy[0] = false;
-    HD_CHECK_U64(t, 0, ff.ops->pick(ff.impl, ok, busy, 4));
+    HD_CHECK_U64(t, 0, ff.ops->pick(ff.impl, &req, ok, busy, 4));
     rr.ops->destroy(rr.impl);
     ff.ops->destroy(ff.impl);
 

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT
+ * sm_policy.c - the GPU's access to an SM's policy state (sm_policy.h).
+ */
+#include "sm_policy.h"
+
+#include "sm_impl.h"
+
+bool hd_sm_alloc_timed(const struct hd_sm *sm)
+{
+    return sm->alloc.ops->tick || sm->alloc.ops->next_event;
+}
+
+bool hd_sm_alloc_tick(struct hd_sm *sm, uint64_t now)
+{
+    return sm->alloc.ops->tick ? sm->alloc.ops->tick(sm->alloc.impl, now) : false;
+}
+
+uint64_t hd_sm_alloc_next_event(const struct hd_sm *sm, uint64_t now)
+{
+    return sm->alloc.ops->next_event ? sm->alloc.ops->next_event(sm->alloc.impl, now)
+                                     : UINT64_MAX;
+}
+
+void hd_sm_alloc_usage(const struct hd_sm *sm, struct hd_alloc_usage *u)
+{
+    sm->alloc.ops->usage(sm->alloc.impl, u);
+}
+
+int hd_sm_plan_victims(struct hd_sm *sm, const struct hd_cta_demand *d, uint32_t *slots)
+{
+    return sm->alloc.ops->plan_victims ? sm->alloc.ops->plan_victims(sm->alloc.impl, d, slots)
+                                       : -1;
+}
+
+bool hd_sm_alloc_replace(struct hd_sm *sm, const struct hd_sm_alloc *a, struct hd_sm_alloc *old)
+{
+    if (sm->nctas)
+        return false;
+    *old = sm->alloc;
+    sm->alloc = *a;
+    return true;
+}
+
+bool hd_sm_set_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl)
+{
+    if (sm->nctas || (ops && (ops->nports > HD_OLOC_MAX_PORTS || !ops->locate)))
+        return false;
+    sm->oloc.ops = ops;
+    sm->oloc.impl = ops ? impl : NULL;
+    return true;
+}
+
+/* The functional CTA of slot c, wherever the SM keeps it (embedded in the slot, or a pointer
+ * into the context pool once the lifecycle work lands): one expression valid for both. */
+#define CTA_OF(c) _Generic((c)->fc, struct hd_func_cta *: (c)->fc, default: &(c)->fc)
+
+static uint8_t view_state(uint8_t st)
+{
+    switch (st) {
+    case HD_WS_READY: return HD_WV_READY;
+    case HD_WS_FETCH: return HD_WV_FETCH;
+    case HD_WS_BARRIER: return HD_WV_BARRIER;
+    case HD_WS_MEMBAR: return HD_WV_MEMBAR;
+    case HD_WS_SB_MEM: return HD_WV_WAIT_MEM;
+    case HD_WS_SB_ALU: return HD_WV_WAIT_ALU;
+    case HD_WS_DRAIN: return HD_WV_DRAIN;
+    default: return HD_WV_OTHER;
+    }
+}
+
+void hd_sm_warp_view(const void *vsm, uint32_t slot, struct hd_warp_view *out)
+{
+    const struct hd_sm *sm = vsm;
+    const struct hd_twarp *w = &sm->w[slot];
+    const struct hd_tcta *c = &sm->cta[w->cta];
+    const struct hd_func_cta *fc = CTA_OF(c);
+    const struct hd_annot *an = c->la ? c->la->tk->an : NULL;
+    uint32_t pc = w->ib_n ? w->ib_pc : w->fetch_pc;
+    *out = (struct hd_warp_view){slot,
+                                 c->la ? c->la->id : 0,
+                                 fc ? fc->linear : 0,
+                                 w->cta,
+                                 w->fw ? w->fw->id : 0,
+                                 pc,
+                                 w->sb_long,
+                                 w->age,
+                                 view_state(w->state),
+                                 an ? hd_annot_flags(an, pc) : 0,
+                                 an};
+}
+
+bool hd_sm_sched_replace(struct hd_sm *sm, uint32_t s, const struct hd_sched *p,
+                         struct hd_sched *old)
+{
+    if (s >= sm->p->num_sched || sm->nwarps)
+        return false;
+    *old = sm->sched[s];
+    sm->sched[s] = *p;
+    return true;
+}
+
+uint32_t hd_sm_resident_ctas(const struct hd_sm *sm)
+{
+    return sm->nctas;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT
+ * sm_policy.h - what the GPU top and the policies reach of an SM's policy state: the allocator's
+ * timers, usage and victim plan (sm_alloc.h), the operand-location policy (sm_oloc.h), the
+ * schedulers' policies and the warp views they read (sm_sched.h).
+ *
+ * Design: the SM owns its policies (struct hd_sm is opaque outside sm*.c); these functions are
+ * the GPU's only way to them. The allocator's tick runs once per cycle in which the SM is awake;
+ * its next_event bounds how long the GPU may let the SM sleep or skip idle cycles, so timers
+ * fire in the cycle they are due whether or not the GPU skips (docs/timing.md, "Policy
+ * interfaces"). With an allocator without timers (partitioned) both are a pointer test. A warp
+ * view is computed only when a policy asks for it. Replacing a policy is allowed only while
+ * nothing it governs is resident.
+ */
+#ifndef HD_SM_POLICY_H
+#define HD_SM_POLICY_H
+
+#include "sm.h"
+#include "sm_oloc.h"
+#include "sm_sched.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Does the SM's allocator have timers (tick/next_event)? */
+bool hd_sm_alloc_timed(const struct hd_sm *sm);
+/* Run the allocator's timers for cycle now; true if something changed (the CTA scheduler should
+ * run). */
+bool hd_sm_alloc_tick(struct hd_sm *sm, uint64_t now);
+/* The first cycle > now at which the allocator's timers fire, or UINT64_MAX. */
+uint64_t hd_sm_alloc_next_event(const struct hd_sm *sm, uint64_t now);
+/* What the allocator holds now. */
+void hd_sm_alloc_usage(const struct hd_sm *sm, struct hd_alloc_usage *u);
+/* The CTA slots whose CTAs, evicted, would let demand d fit (hd_alloc_ops.plan_victims):
+ * count, 0 if it fits now, -1 if no allowed set does. slots needs room for max_ctas. */
+int hd_sm_plan_victims(struct hd_sm *sm, const struct hd_cta_demand *d, uint32_t *slots);
+/* Replace the SM's allocator by a (only while no CTA is resident: false otherwise); the old one
+ * is returned in *old for the caller to destroy. */
+bool hd_sm_alloc_replace(struct hd_sm *sm, const struct hd_sm_alloc *a, struct hd_sm_alloc *old);
+/* Install an operand-location policy (NULL: the register file as it is). The caller keeps
+ * ownership of impl. False if it asks for more than HD_OLOC_MAX_PORTS ports or CTAs are
+ * resident. */
+bool hd_sm_set_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl);
+/* The read-only view of the warp in slot `slot` of SM `sm` (struct hd_sched_env's view). */
+void hd_sm_warp_view(const void *sm, uint32_t slot, struct hd_warp_view *out);
+/* Replace scheduler s's policy by *p (only while the SM has no resident warp: false otherwise);
+ * the old one is returned in *old for the caller to destroy. */
+bool hd_sm_sched_replace(struct hd_sm *sm, uint32_t s, const struct hd_sched *p,
+                         struct hd_sched *old);
+/* CTAs resident on the SM now. */
+uint32_t hd_sm_resident_ctas(const struct hd_sm *sm);
+
+#endif
