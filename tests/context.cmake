@@ -73,3 +73,11 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(context_save_latency PROPERTIES LABELS "stress" TIMEOUT 300)
 endif()
+
+# Context traffic at low priority: a co-running kernel's loads wait less than at equal priority.
+if(TARGET heddle)
+  add_test(NAME context_traffic_priority
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/context/priority.sh $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(context_traffic_priority PROPERTIES LABELS "stress;memory" TIMEOUT 300)
+endif()

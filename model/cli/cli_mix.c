@@ -294,7 +294,8 @@ static void print_context_lines(const struct hd_gpu *gpu)
     hd_gpu_print_stats(gpu, f);
     fclose(f);
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
-        if (strncmp(line, "  contexts ", 11) == 0 || strncmp(line, "  preemption ", 13) == 0)
+        if (strncmp(line, "  contexts ", 11) == 0 || strncmp(line, "  preemption ", 13) == 0 ||
+            strstr(line, "traffic classes: "))
             printf("%s\n", line);
     free(text);
 }

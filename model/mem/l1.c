@@ -223,6 +223,15 @@ static void piece_done(struct hd_l1 *l, uint32_t i, uint64_t when, uint8_t level
                              : s->level == HD_LVL_L2 ? HD_HIST_L2
                                                      : HD_HIST_DRAM],
                 lat);
+    if (!write && s->r.kind != HD_MEM_IFETCH) { /* mean read latency per SM, class and kernel
+                                                   (a kernel's own loads: demand class only) */
+        struct hd_mem_acct *a[3] = {&l->st->sm[l->sm], &l->st->cls[s->r.cls],
+                                    &l->st->kernel[s->kidx]};
+        for (int k = 0; k < (s->r.cls == HD_MCLASS_DEMAND ? 3 : 2); k++) {
+            a[k]->reads_done++;
+            a[k]->read_latency += lat;
+        }
+    }
     if (s->t_done <= now)
         hd_ring_push(&l->done, i);
     else

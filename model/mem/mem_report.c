@@ -171,4 +171,16 @@ void hd_mem_report_text(FILE *f, const struct hd_mem *m, const char *pre)
             ratio(s->hist[HD_HIST_L2].sum, s->hist[HD_HIST_L2].n),
             ratio(s->hist[HD_HIST_DRAM].sum, s->hist[HD_HIST_DRAM].n),
             ratio(s->hist[HD_HIST_WRITE].sum, s->hist[HD_HIST_WRITE].n));
+    const struct hd_mem_acct *cx = &s->cls[HD_MCLASS_CONTEXT], *dm = &s->cls[HD_MCLASS_DEMAND];
+    if (cx->mq_requests == 0)
+        return;
+    fprintf(f, "%straffic classes: demand %" PRIu64 " requests (mean read latency %.1f), context %"
+               PRIu64 " requests, %.2f MB (mean read latency %.1f); per launch, its own loads:",
+            pre, dm->mq_requests, ratio(dm->read_latency, dm->reads_done), cx->mq_requests,
+            (double)cx->mq_bytes / 1e6, ratio(cx->read_latency, cx->reads_done));
+    for (uint32_t k = 0; k < s->nkernels; k++)
+        if (s->kernel[k].reads_done)
+            fprintf(f, " %" PRIu32 ": %.1f", s->kernel_id[k],
+                    ratio(s->kernel[k].read_latency, s->kernel[k].reads_done));
+    fputc('\n', f);
 }
