@@ -474,6 +474,15 @@ struct hd_liveness *hd_liveness_build(const struct hd_func *f, const struct hd_c
             goto fail;
         goto oom;
     }
+    uint64_t need = 0; /* bit rows per PC and per block (8 per block while solving) */
+    for (int c = 0; c < HD_RC_COUNT; c++)
+        need += ((uint64_t)lv->ninstrs + 1 + 8ull * lv->nblocks) * lv->stride[c] * 8;
+    if (need > HD_LIVENESS_MAX_BYTES) {
+        snprintf(err, errlen, "%s: liveness of %u instructions x %u registers would need %llu MiB "
+                 "(limit %llu MiB)", f->name ? f->name : "?", lv->ninstrs, lv->nregs,
+                 (unsigned long long)(need >> 20), (unsigned long long)(HD_LIVENESS_MAX_BYTES >> 20));
+        goto fail;
+    }
     if (alloc_results(lv))
         goto oom;
     if (lv->ninstrs && lv->nblocks) {

@@ -36,7 +36,8 @@
  * nothing. The union per block is precomputed, so a query costs one row OR.
  *
  * Invariants: immutable after hd_liveness_build(); rows are indexed by PC (instruction index),
- * like every other per-PC annotation; memory is ninstrs x (data + predicate registers) bits.
+ * like every other per-PC annotation; memory is ninstrs x (data + predicate registers) bits,
+ * at most HD_LIVENESS_MAX_BYTES.
  */
 #ifndef HD_LIVENESS_H
 #define HD_LIVENESS_H
@@ -50,6 +51,10 @@
 
 enum hd_rclass { HD_RC_DATA = 0, HD_RC_PRED = 1, HD_RC_COUNT = 2 };
 #define HD_RC_NONE 0xFF /* hd_liveness_class() of a register that no instruction names */
+/* The bit rows of one function (per PC and per block, every class) may take at most this much
+ * memory; a larger function is refused with a message naming both sizes (a 1 MB PTX file with
+ * 20,000 live registers needs ~100 MiB). */
+#define HD_LIVENESS_MAX_BYTES (512ull << 20)
 
 struct hd_liveness {
     const struct hd_func *func;

@@ -235,6 +235,12 @@ live_regs_20k)
     expect 0 "completed: 1 kernel" rss_under 512000 timeout 60 \
         "$heddle" launch live.ptx live --grid 1 --block 32 --arg buf:o:4:zero
     ;;
+liveness_cap)
+    # 60,000 live registers (3.5 MB): the liveness rows would take 859 MiB; refused by name
+    gen_live 60000 > live.ptx
+    expect 0 "register allocation failed: live: liveness of 120004 instructions x 60004 registers would need [0-9]+ MiB \\(limit 512 MiB\\)" \
+        rss_under 200000 timeout 60 "$heddle" ptx-info live.ptx
+    ;;
 params_100k)
     # 100,000 parameters: each offset used to rescan all parameters (19 s); now well under 1 s
     awk 'BEGIN { print ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry many(";
