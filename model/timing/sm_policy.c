@@ -50,10 +50,6 @@ bool hd_sm_set_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl)
     return true;
 }
 
-/* The functional CTA of slot c, wherever the SM keeps it (embedded in the slot, or a pointer
- * into the context pool once the lifecycle work lands): one expression valid for both. */
-#define CTA_OF(c) _Generic((c)->fc, struct hd_func_cta *: (c)->fc, default: &(c)->fc)
-
 static uint8_t view_state(uint8_t st)
 {
     switch (st) {
@@ -73,7 +69,7 @@ void hd_sm_warp_view(const void *vsm, uint32_t slot, struct hd_warp_view *out)
     const struct hd_sm *sm = vsm;
     const struct hd_twarp *w = &sm->w[slot];
     const struct hd_tcta *c = &sm->cta[w->cta];
-    const struct hd_func_cta *fc = CTA_OF(c);
+    const struct hd_func_cta *fc = c->fc; /* in the context pool (ctx_pool.h) */
     const struct hd_annot *an = c->la ? c->la->tk->an : NULL;
     uint32_t pc = w->ib_n ? w->ib_pc : w->fetch_pc;
     *out = (struct hd_warp_view){slot,
