@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # test.sh - run every test: install what is missing and build (scripts/setup.sh), run the CTest
-# suite on build/, then fuzz the PTX front end (scripts/fuzz-ptx.sh) and the configuration readers
-# (scripts/fuzz-config.sh) for a bounded time when clang with libFuzzer is available.
+# suite on build/, then fuzz the PTX front end (scripts/fuzz-ptx.sh), the configuration readers
+# (scripts/fuzz-config.sh) and the compiler passes (scripts/fuzz-compile.sh) for a bounded time
+# when clang with libFuzzer is available.
 #
 # Environment:
 #   HD_FUZZ_SECONDS   PTX fuzzing time in seconds (default 60; 0 skips fuzzing); each
-#                     configuration target gets half of it
+#                     configuration target and the compiler target get half of it
 #   HD_TEST_ASAN=1    also build build-asan/ with AddressSanitizer+UBSan (Debug) and run CTest there
 # Exit status: non-zero if the build, any test or the fuzzer fails.
 set -euo pipefail
@@ -51,6 +52,9 @@ if [ "$fuzz_secs" -gt 0 ]; then
         passed=$((passed + 1))
         # the configuration readers (INI + --set, GPGPU-Sim importer): half the time each
         "$root/scripts/fuzz-config.sh" "$(( (fuzz_secs + 1) / 2 ))"
+        passed=$((passed + 1))
+        # the compiler passes (CFG, liveness, register allocation checked) on fuzzer-made PTX
+        "$root/scripts/fuzz-compile.sh" "$(( (fuzz_secs + 1) / 2 ))"
         passed=$((passed + 1))
     else
         echo "test.sh: fuzzing SKIPPED: clang with libFuzzer not available" \

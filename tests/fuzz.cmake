@@ -1,5 +1,5 @@
 # Fuzzing of the input formats (included from tests/CMakeLists.txt): the PTX front end, the INI
-# configuration with --set, the GPGPU-Sim importer.
+# configuration with --set, the GPGPU-Sim importer, and the compiler passes on fuzzer-made PTX.
 #
 # Always: fuzz_ptx_replay, the libFuzzer target linked with a plain main(), and the CTest
 # `ptx_fuzz_replay` that runs it over the seed corpus (tests/ptx/good, tests/ptx/bad) and the saved
@@ -26,6 +26,13 @@ target_link_libraries(fuzz_gpgpusim_replay PRIVATE hd_config)
 add_test(NAME gpgpusim_fuzz_replay
          COMMAND fuzz_gpgpusim_replay ${HD_FUZZ_DIR}/gpgpusim_seeds ${CMAKE_SOURCE_DIR}/tests/config)
 set_tests_properties(config_fuzz_replay gpgpusim_fuzz_replay PROPERTIES LABELS "fuzz;config")
+# The compiler passes on fuzzer-made PTX (fuzz_compile.c; scripts/fuzz-compile.sh).
+add_executable(fuzz_compile_replay ${HD_FUZZ_DIR}/fuzz_compile.c ${HD_FUZZ_DIR}/fuzz_replay.c)
+target_link_libraries(fuzz_compile_replay PRIVATE hd_compiler hd_ptx)
+add_test(NAME compile_fuzz_replay
+         COMMAND fuzz_compile_replay ${HD_FUZZ_DIR}/compile_seeds ${CMAKE_SOURCE_DIR}/tests/ptx/good
+                 ${HD_FUZZ_DIR}/regress)
+set_tests_properties(compile_fuzz_replay PROPERTIES LABELS "fuzz;compiler")
 
 if(HD_FUZZ)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
