@@ -228,8 +228,9 @@ static unsigned tl_order(void *impl, const struct hd_sched_env *env, const uint3
     return k;
 }
 
-static const struct hd_sched_ops tl_ops = {"two_level",   false,        tl_add,       tl_remove,
-                                           tl_order,      common_issued, tl_long_wait, sched_destroy};
+static const struct hd_sched_ops tl_ops = {"two_level", false,         tl_add,
+                                           tl_remove,   tl_order,      common_issued,
+                                           tl_long_wait, sched_destroy};
 /* }==== */
 
 int hd_sched_create(const struct hd_sm_params *p, struct hd_sched *out)

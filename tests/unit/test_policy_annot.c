@@ -184,7 +184,8 @@ static void test_flags(struct hd_test_state *t)
         HD_CHECK(t, hd_annot_phys(a, regs[i]) >= 0);
         HD_CHECK_U64(t, 1, hd_annot_reg_words(a, regs[i]));
     }
-    HD_CHECK(t, hd_annot_live_words(a, 106, true, true) >= hd_annot_live_words(a, 106, false, true));
+    HD_CHECK(t, hd_annot_live_words(a, 106, true, true) >=
+                    hd_annot_live_words(a, 106, false, true));
     /* fetch cost and columns */
     HD_CHECK_U64(t, 0, hd_annot_fetch_extra(a, 103));
     hd_annot_set_fetch_extra(a, 103, 2);
