@@ -252,6 +252,7 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     hd_gpu_timing_occupancy(g, l->threads_per_cta, e->tk->regs_per_thread, l->smem_bytes, &occ);
     demand_of(&occ, &t->sl.demand);
     t->sl.demand.launch = li->id;
+    t->sl.demand.priority = l->attr.priority; /* allocators and admission see it */
     snprintf(li->kernel, sizeof li->kernel, "%s", l->k->entry->name);
     hd_mem_full_launch(&g->mem, li->id, l->k->entry->name); /* per-kernel L1 bypass */
     li->stream = stream;
