@@ -81,3 +81,19 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(context_traffic_priority PROPERTIES LABELS "stress;memory" TIMEOUT 300)
 endif()
+
+# What a switch writes ([context] save): live registers, and live registers through the regpat
+# codec in the loop (every restored register is checked bit for bit against the saved value).
+if(TARGET heddle)
+  foreach(mode live compressed)
+    foreach(wl sgemm bfs reduction nw histogram montecarlo)
+      add_test(NAME stress_${mode}_${wl}
+               COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set context.save=${mode}
+                       --set context.stress_period=2000 --set context.stress_fraction=0.25
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(stress_${mode}_${wl} PROPERTIES LABELS "stress" TIMEOUT 300
+                           PASS_REGULAR_EXPRESSION "VERIFIED.*contexts +[0-9]+ suspended, [1-9][0-9]* saved"
+                           FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:|differs")
+    endforeach()
+  endforeach()
+endif()

@@ -76,11 +76,18 @@
     V(preempt, HD_PREEMPT_DRAIN, "drain", "stop placing the victim's CTAs; wait for resident ones") \
     V(preempt, HD_PREEMPT_FLUSH, "flush",                                                          \
       "drop idempotent CTAs and restart them later (refused for a CTA that wrote memory)")
+#define HD_CFG_ENUM_ctxsave(V)                                                                     \
+    V(ctxsave, HD_CTXSAVE_OCCUPIED, "occupied",                                                    \
+      "every allocated register and shared-memory byte (Lin's Occup)")                             \
+    V(ctxsave, HD_CTXSAVE_LIVE, "live",                                                            \
+      "the live registers at each warp's next PC (divergence-aware union row), shared memory")     \
+    V(ctxsave, HD_CTXSAVE_COMPRESSED, "compressed",                                                \
+      "the live registers through the register pattern compressor (regpat, in the loop)")
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")
 #define HD_CFG_ENUM_TYPES(X) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc)         \
-    X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio)
+    X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

@@ -70,6 +70,7 @@ void hd_l1_reset(struct hd_l1 *l)
     l->hit_c.head = l->hit_c.count = 0;
     l->done.head = l->done.count = 0;
     l->missq.head = l->missq.count = 0;
+    l->missq_other = 0;
     l->eject.head = l->eject.count = 0;
     l->sr_free = UINT32_MAX;
     for (uint32_t i = l->sr_cap; i-- > 0;) {
@@ -293,6 +294,7 @@ static uint32_t new_txn(struct hd_l1 *l, const struct hd_l1_sreq *s, uint8_t typ
     t->level = HD_LVL_L2;
     t->t_queue = t->t_start = now;
     hd_ring_push(&l->missq, id);
+    l->missq_other += t->cls != HD_MCLASS_DEMAND;
     return id;
 }
 

@@ -74,6 +74,7 @@ struct hd_l1 {
     struct hd_delay hit_d, hit_c;
     struct hd_ring done;       /* sreq ids completed by fills and acknowledgements */
     struct hd_ring missq;      /* txn ids */
+    uint32_t missq_other;      /* entries of a non-demand traffic class (mem_iface.h) */
     struct hd_ring eject;      /* txn ids (replies) */
     uint32_t pending;          /* accepted, not yet received */
     bool oom;

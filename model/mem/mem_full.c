@@ -137,10 +137,8 @@ static bool inject_missq(struct full_state *s, unsigned sm, uint64_t now_core)
     }
     /* With [context] priority = low the policy sees only the demand requests while there are
      * any: context save/restore traffic waits behind them (Lin §2.7). */
-    uint32_t nv = 0, ndemand = 0;
-    for (uint32_t i = 0; s->p.context_low && i < n; i++)
-        ndemand += hd_txn_get(&s->pool, hd_ring_peek(&l->missq, i))->cls == HD_MCLASS_DEMAND;
-    const bool demand_only = s->p.context_low && ndemand > 0;
+    uint32_t nv = 0;
+    const bool demand_only = s->p.context_low && l->missq_other && l->missq_other < n;
     for (uint32_t i = 0; i < n; i++) {
         const struct hd_txn *t = hd_txn_get(&s->pool, hd_ring_peek(&l->missq, i));
         if (demand_only && t->cls != HD_MCLASS_DEMAND)
@@ -160,6 +158,7 @@ static bool inject_missq(struct full_state *s, unsigned sm, uint64_t now_core)
         return false;
     const uint32_t id = hd_ring_take(&l->missq, s->mq_map[k]);
     struct hd_txn *t = hd_txn_get(&s->pool, id);
+    l->missq_other -= t->cls != HD_MCLASS_DEMAND;
     t->flits = (uint8_t)(s->mq_view[k].flits < 255 ? s->mq_view[k].flits : 255);
     HD_ACCT(&s->st, t, mq_requests, 1);
     HD_ACCT(&s->st, t, mq_bytes, t->bytes);

@@ -24,8 +24,13 @@ static void drop_storage(struct hd_ctx *c)
     c->has_fc = false;
     free(c->saved);
     free(c->saved_sb);
+    free(c->items);
+    free(c->packed);
     c->saved = NULL;
     c->saved_sb = NULL;
+    c->items = NULL;
+    c->packed = NULL;
+    c->nitems = c->cap_items = 0;
     c->saved_regs = 0;
 }
 
@@ -138,6 +143,7 @@ void hd_ctx_forget_launch(struct hd_ctx_pool *p, struct hd_ctx_list *list)
 void hd_ctx_pool_reset(struct hd_ctx_pool *p)
 {
     p->spare = HD_CTX_NONE;
+    p->evicted = 0;
     for (uint32_t i = p->n; i-- > 0;) {
         struct hd_ctx *c = p->c[i];
         drop_storage(c);

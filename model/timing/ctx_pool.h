@@ -40,6 +40,14 @@ enum hd_ctx_op { HD_CTXOP_NONE, HD_CTXOP_SWITCH, HD_CTXOP_FLUSH };
 
 struct hd_sm_launch;
 struct hd_twarp;
+struct hd_ctx_codec_packed;
+
+/* One 32-bit word of a live register that a live or compressed save writes (sm_ctx_pack.c). */
+struct hd_ctx_item {
+    uint32_t kreg;            /* kernel-wide PTX register */
+    uint8_t warp;             /* warp in the CTA */
+    uint8_t word;             /* 0: bits 31..0, 1: bits 63..32 */
+};
 
 struct hd_ctx {
     uint32_t id;
@@ -58,6 +66,14 @@ struct hd_ctx {
     bool off_slots;           /* timing state is in `saved`, not in warp slots */
     uint64_t bytes;           /* bytes of the last save (registers, shared memory, warp state) */
     uint32_t reqs, sent, acked;   /* the context engine's requests of the current save/restore */
+    /* live and compressed saves (sm_ctx_pack.c) */
+    struct hd_ctx_item *items;    /* [nitems] the live words written, in order */
+    struct hd_ctx_codec_packed *packed; /* [nitems] their compressed form (compressed saves) */
+    uint32_t nitems, cap_items;
+    uint32_t enc_next, enc_done;  /* compressor: offered, returned */
+    uint32_t dec_next, dec_done;  /* decompressor: offered, returned */
+    uint64_t avail;               /* bytes the engine may send so far (the packer's output) */
+    bool encoding, decoding;
     uint64_t t_signal, t_quiet, t_place; /* latency accounting */
     uint32_t switches;        /* times it was saved */
     uint32_t next;            /* link: free list or resume queue */
@@ -77,6 +93,7 @@ struct hd_ctx_pool {
     uint32_t spare;           /* contexts without storage (their launch finished) */
     struct hd_sm **sms;       /* [nsms]: where forwarded responses go (set by the GPU) */
     uint32_t nsms;
+    uint32_t evicted;         /* contexts in the SMs' outboxes, not yet queued by the GPU */
 };
 
 int hd_ctx_pool_init(struct hd_ctx_pool *p);

@@ -23,7 +23,10 @@ bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s)
 {
     bool any = false;
     unsigned n;
+    if (!g->pool.evicted) /* (the common case: checked without a call per SM and cycle) */
+        return false;
     while ((n = hd_sm_evicted(g->sm[s], g->evicted, 64)) > 0) {
+        g->pool.evicted -= n;
         for (unsigned i = 0; i < n; i++) {
             struct hd_ctx *x = hd_ctx_get(&g->pool, g->evicted[i]);
             hd_ctx_queue_push(&g->pool, &x->la->ctxs, x);

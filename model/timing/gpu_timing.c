@@ -60,7 +60,7 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
     g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL};
     for (uint32_t i = 0; i < nsms; i++) {
         struct hd_sm_env env = {&g->mem, &g->stats.sm[i], &g->stats.sched[i * g->p.sm.num_sched],
-                                &g->pool, &g->p.ctx};
+                                &g->pool, &g->p.ctx, &g->hw};
         g->sm[i] = hd_sm_create(&g->p.sm, i, &env, err, errlen);
         if (!g->sm[i]) {
             hd_gpu_timing_destroy(g);
@@ -596,7 +596,7 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
         bool moved = hd_sm_tick(sm, g->now, st, err, errlen);
         if (*st != HD_FUNC_OK)
             return true;
-        if (collect(g, s) | hd_gpu_ctx_collect(g, s)) {
+        if (collect(g, s) | (g->pool.evicted && hd_gpu_ctx_collect(g, s))) {
             g->dirty = true;
             moved = true;
         }

@@ -69,6 +69,7 @@ struct hd_sm *hd_sm_create(const struct hd_sm_params *p, uint32_t id, const stru
     sm->sst = env->sched_stats;
     sm->pool = env->pool;
     sm->cp = env->ctx;
+    sm->hw = env->hw;
     if (!alloc_arrays(sm) || hd_sm_ctx_init(sm) != 0 || hd_sm_alloc_create(p, &sm->alloc) != 0 ||
         hd_sm_icache_init(sm) != 0 || hd_sm_opcoll_init(sm) != 0 || hd_sm_ldst_init(sm) != 0) {
         hd_sm_destroy(sm);
@@ -364,6 +365,11 @@ int hd_sm_resume_cta(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err
             hd_sm_warp_check_drained(sm, &sm->w[c->grant.warp_slot[i]], now);
         return HD_FUNC_OK;
     }
+    if (x->nitems && sm->cp->save == HD_CTXSAVE_COMPRESSED) {
+        int cs = hd_sm_ctx_codec_ensure(sm, err, errlen);
+        if (cs != HD_FUNC_OK)
+            return cs;
+    }
     x->state = HD_CTX_RESTORING;
     x->t_place = now;
     int st = bind_warps(sm, c, x->saved, true, now, err, errlen);
@@ -473,8 +479,11 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
     bool progress = false;
     *status = HD_FUNC_OK;
     sm->last_tick = now;
-    if (sm->ninbox || sm->nsusp || sm->nengq)
-        progress |= hd_sm_ctx_tick(sm, now);
+    if (sm->ninbox || sm->nsusp || sm->nengq) {
+        progress |= hd_sm_ctx_tick(sm, now, status, err, errlen);
+        if (*status != HD_FUNC_OK)
+            return true;
+    }
     progress |= hd_sm_events(sm, now);
     progress |= hd_sm_mem_receive(sm, now);
     progress |= hd_sm_ldst_send(sm, now);

@@ -45,9 +45,11 @@ struct hd_sm_env {
     struct hd_sched_stats *sched_stats; /* [num_sched] */
     struct hd_ctx_pool *pool;           /* every CTA context of the GPU (shared) */
     const struct hd_ctx_params *ctx;
+    const struct hd_hw_factory *const *hw; /* block factory of the loop (may point to NULL) */
 };
 
 struct hd_sm;
+struct hd_hw_factory;
 
 struct hd_sm *hd_sm_create(const struct hd_sm_params *p, uint32_t id, const struct hd_sm_env *env,
                            char *err, size_t errlen);

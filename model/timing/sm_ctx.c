@@ -30,6 +30,8 @@
 #include "sm_impl.h"
 
 #include "addr_map.h"
+#include "ctx_codec.h"
+#include "func_status.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,8 @@ int hd_sm_ctx_init(struct hd_sm *sm)
 
 void hd_sm_ctx_free(struct hd_sm *sm)
 {
+    hd_ctx_codec_destroy(sm->codec);
+    free(sm->live_buf);
     free(sm->engq);
     free(sm->evicted);
     free(sm->inbox);
@@ -97,6 +101,7 @@ static bool push_evicted(struct hd_sm *sm, uint32_t id)
         sm->cap_evicted *= 2;
     }
     sm->evicted[sm->nevicted++] = id;
+    sm->pool->evicted++;
     return true;
 }
 /* }==== */
@@ -226,22 +231,6 @@ static bool quiet(const struct hd_sm *sm, const struct hd_tcta *c)
     return true;
 }
 
-/* Bytes of context x in CTA slot c: the CTA's register allocation, its shared memory, and per
- * warp that has not finished its SIMT stack (8 bytes per entry: PC, reconvergence PC and mask
- * packed as 32 + 32 bits with the mask in a second word: 12 bytes), call frames (8 bytes each)
- * and a 16-byte header (active mask, barrier state). */
-static uint64_t context_bytes(const struct hd_tcta *c)
-{
-    const struct hd_func_cta *fc = c->fc;
-    uint64_t b = (uint64_t)c->la->demand.regs * 4 + c->la->demand.smem;
-    for (uint32_t i = 0; i < fc->nwarps; i++) {
-        const struct hd_func_warp *w = &fc->warps[i];
-        if (!w->done)
-            b += 16 + 12ull * w->sp + 8ull * w->nframes;
-    }
-    return b;
-}
-
 static bool saved_storage(struct hd_ctx *x, uint32_t nwarps, uint32_t nregs)
 {
     if (!x->saved) {
@@ -279,13 +268,19 @@ static void flush_now(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 }
 
 /* The CTA is quiet: its warps' timing state moves into the context and their slots are free;
- * the engine writes the bytes out. Returns false on host out of memory. */
-static bool start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
+ * the engine writes the bytes out (sm_ctx_pack.c says which). Returns a status. */
+static int start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now, char *err,
+                      size_t errlen)
 {
     struct hd_ctx *x = c->ctx;
     const uint32_t nwarps = c->grant.nwarps, nregs = c->la->l->k->nregs;
-    if (!saved_storage(x, nwarps, nregs))
-        return false;
+    if (!saved_storage(x, nwarps, nregs)) {
+        snprintf(err, errlen, "host out of memory saving a context on SM %u", sm->id);
+        return HD_FUNC_ERR_MEMORY;
+    }
+    int st = hd_sm_ctx_plan(sm, c, err, errlen); /* before the warps leave: reads their PCs */
+    if (st != HD_FUNC_OK)
+        return st;
     for (uint32_t i = 0; i < nwarps; i++) {
         struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
         struct hd_twarp *s = &x->saved[i];
@@ -305,18 +300,19 @@ static bool start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     }
     x->off_slots = true;
     x->state = HD_CTX_SAVING;
-    x->bytes = context_bytes(c);
     const uint64_t seg = sm->cp->segment_bytes;
-    x->reqs = (uint32_t)((x->bytes + seg - 1) / seg);
+    x->reqs = x->encoding ? UINT32_MAX : (uint32_t)((x->bytes + seg - 1) / seg); /* (known when
+                                                                     the packer is done) */
     x->reqs = x->reqs ? x->reqs : 1;
     x->sent = x->acked = 0;
     x->t_quiet = now;
     sm->st->ctx_quiesce_cycles += now - x->t_signal;
     sm->engq[(sm->engq_head + sm->nengq++) % sm->p->max_ctas] = c->grant.cta_slot;
-    return true;
+    return HD_FUNC_OK;
 }
 
-static bool check_suspending(struct hd_sm *sm, uint64_t now)
+static bool check_suspending(struct hd_sm *sm, uint64_t now, int *status, char *err,
+                             size_t errlen)
 {
     bool progress = false;
     for (uint32_t i = 0; i < sm->p->max_ctas && sm->nsusp; i++) {
@@ -328,9 +324,8 @@ static bool check_suspending(struct hd_sm *sm, uint64_t now)
         if (c->ctx->op == HD_CTXOP_FLUSH) {
             sm->st->ctx_quiesce_cycles += now - c->ctx->t_signal;
             flush_now(sm, c, now);
-        } else if (!start_save(sm, c, now)) {
-            sm->nsusp++; /* host out of memory: try again next cycle */
-            return progress;
+        } else if ((*status = start_save(sm, c, now, err, errlen)) != HD_FUNC_OK) {
+            return true;
         }
     }
     return progress;
@@ -368,9 +363,14 @@ static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 static bool engine_step(struct hd_sm *sm, uint64_t now)
 {
     bool progress = false;
+    const uint64_t seg = sm->cp->segment_bytes;
     for (uint32_t budget = sm->cp->requests_per_cycle; budget && sm->nengq;) {
         struct hd_tcta *c = &sm->cta[sm->engq[sm->engq_head]];
         struct hd_ctx *x = c->ctx;
+        if (x->decoding)
+            break; /* the decompressor has the restored registers: nothing to send */
+        if (x->encoding && (uint64_t)(x->sent + 1) * seg > x->avail)
+            break; /* the packer has not filled the next segment yet */
         if (x->sent < x->reqs) {
             if (!engine_send(sm, c, now)) {
                 sm->st->mem_send_stalls++;
@@ -414,6 +414,11 @@ static void restored(struct hd_sm *sm, struct hd_ctx *x, uint64_t now)
         hd_sm_warp_check_drained(sm, &sm->w[c->grant.warp_slot[i]], now);
 }
 
+static void engq_push(struct hd_sm *sm, uint32_t slot)
+{
+    sm->engq[(sm->engq_head + sm->nengq++) % sm->p->max_ctas] = slot;
+}
+
 void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
 {
     struct hd_ctx *x = hd_ctx_get(sm->pool, (uint32_t)payload);
@@ -426,8 +431,15 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
     if (x->acked < x->reqs)
         return;
     if (restore) {
-        if (x->state == HD_CTX_RESTORING && x->sent == x->reqs)
+        if (x->state != HD_CTX_RESTORING || x->sent != x->reqs)
+            return;
+        if (x->packed && x->nitems && sm->cp->save == HD_CTXSAVE_COMPRESSED) {
+            x->decoding = true; /* the registers go through the decompressor first */
+            x->dec_next = x->dec_done = 0;
+            engq_push(sm, x->slot);
+        } else {
             restored(sm, x, now);
+        }
         return;
     }
     /* every save write acknowledged: the context may be placed again */
@@ -437,11 +449,25 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
     push_evicted(sm, x->id);
 }
 
-bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now)
+bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen)
 {
     bool progress = drain_inbox(sm, now);
     if (sm->nsusp)
-        progress |= check_suspending(sm, now);
+        progress |= check_suspending(sm, now, status, err, errlen);
+    if (*status != HD_FUNC_OK)
+        return true;
+    struct hd_ctx *head = sm->nengq ? sm->cta[sm->engq[sm->engq_head]].ctx : NULL;
+    if (sm->codec) {
+        const bool decoding = head && head->decoding;
+        if ((*status = hd_sm_ctx_codec_cycle(sm, head, now, err, errlen)) != HD_FUNC_OK)
+            return true;
+        if (decoding && !head->decoding) { /* every register came back: the warps may run */
+            sm->engq_head = (sm->engq_head + 1) % sm->p->max_ctas;
+            sm->nengq--;
+            restored(sm, head, now);
+        }
+        progress |= head && (head->encoding || head->decoding || decoding);
+    }
     if (sm->nengq)
         progress |= engine_step(sm, now);
     return progress;

@@ -225,6 +225,10 @@ struct hd_sm {
     uint32_t nsusp;              /* CTAs suspending (waiting for quiescence) */
     uint32_t *evicted;           /* [max_ctas x 2] contexts saved or flushed, for the GPU */
     uint32_t nevicted, cap_evicted;
+    const struct hd_hw_factory *const *hw; /* the GPU's block factory (NULL: C references) */
+    struct hd_ctx_codec *codec;  /* the save/restore path's regpat codec (made when needed) */
+    uint32_t *live_buf;          /* scratch: live registers of a warp */
+    uint32_t cap_live;
     struct hd_func_trace tr;     /* scratch trace record */
     uint64_t stall_sink;         /* stall_ctr of warps without a next PC */
     uint64_t last_tick;
@@ -301,8 +305,19 @@ void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint3
 /* A CONTEXT-tagged response (save write acknowledged, restore read returned). */
 void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now);
 /* The lifecycle stage of the tick: forwarded responses, quiescence of suspending CTAs, the
- * context engine. Returns progress. */
-bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now);
+ * context engine and its codec. Returns progress; a failure (codec mismatch, assertion, host
+ * memory) sets *status with the message in err. */
+bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen);
+/* sm_ctx_pack.c: what the save of CTA c writes ([context] save): items, bytes, codec. */
+int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen);
+/* One cycle of the codec for the engine's oldest operation `head` (may be NULL). */
+int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now, char *err,
+                          size_t errlen);
+/* This SM's codec, made through the GPU's factory when first needed (a restore may come to an
+ * SM that never saved). */
+int hd_sm_ctx_codec_ensure(struct hd_sm *sm, char *err, size_t errlen);
+/* Has the codec work in flight? */
+bool hd_sm_ctx_packing(const struct hd_sm *sm);
 /* A warp's CTA retires: account a suspension that it made moot. */
 void hd_sm_ctx_retired(struct hd_sm *sm, struct hd_tcta *c, uint64_t now);
 /* Logical reference of warp w. */

@@ -135,6 +135,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->skip_idle = c->timing_skip_idle;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
+    p->ctx.save = c->context_save;
     p->ctx.latency_bound = c->context_latency_bound;
     p->ctx.segment_bytes = c->context_segment_bytes;
     p->ctx.requests_per_cycle = c->context_requests_per_cycle;

@@ -80,6 +80,7 @@ struct hd_mem_fixed_params {
 struct hd_ctx_params {
     enum hd_cfg_preempt preempt;   /* primitive used for a launch of higher priority */
     enum hd_cfg_ctxprio priority;
+    enum hd_cfg_ctxsave save;      /* what a switch writes */
     uint64_t latency_bound;        /* default preemption-latency constraint, 0 = none */
     uint32_t segment_bytes;        /* bytes per save/restore request */
     uint32_t requests_per_cycle;   /* per SM */
