@@ -45,12 +45,19 @@ int hd_cli_out_open(struct hd_cli_out *o, const char *cmd, const char *opt, cons
         return out_fail(o, "names a directory, not a file");
     struct stat st;
     mode_t mode;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (o->real = realpath(path, NULL)) != NULL)
+        path = o->real; /* replace the file the link names, keep the link */
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return out_fail(o, "is a directory");
         if (!S_ISREG(st.st_mode)) { /* /dev/null, a FIFO, a terminal: write in place */
             o->f = fopen(path, "wb");
-            return o->f ? HD_CLI_OK : out_fail(o, strerror(errno));
+            if (o->f)
+                return HD_CLI_OK;
+            int e = errno;
+            free(o->real);
+            o->real = NULL;
+            return out_fail(o, strerror(e));
         }
         mode = st.st_mode & 07777;
     } else {
@@ -59,13 +66,17 @@ int hd_cli_out_open(struct hd_cli_out *o, const char *cmd, const char *opt, cons
         mode = 0666 & ~mask;
     }
     o->tmp = temp_name(path);
-    if (!o->tmp)
+    if (!o->tmp) {
+        hd_cli_out_discard(o);
         return out_fail(o, "out of memory");
+    }
     int fd = mkstemp(o->tmp);
     if (fd < 0) {
         int e = errno;
         free(o->tmp);
         o->tmp = NULL;
+        free(o->real);
+        o->real = NULL;
         char why[256];
         snprintf(why, sizeof why, "cannot write: %s", strerror(e));
         return out_fail(o, why);
@@ -94,7 +105,7 @@ int hd_cli_out_commit(struct hd_cli_out *o)
     if (fclose(o->f) != 0 && !bad)
         bad = 1, e = errno;
     o->f = NULL;
-    if (!bad && o->tmp && rename(o->tmp, o->path) != 0)
+    if (!bad && o->tmp && rename(o->tmp, o->real ? o->real : o->path) != 0)
         bad = 1, e = errno;
     if (bad) {
         hd_cli_out_discard(o);
@@ -103,7 +114,8 @@ int hd_cli_out_commit(struct hd_cli_out *o)
         return out_fail(o, why);
     }
     free(o->tmp);
-    o->tmp = NULL;
+    free(o->real);
+    o->tmp = o->real = NULL;
     return HD_CLI_OK;
 }
 
@@ -117,6 +129,8 @@ void hd_cli_out_discard(struct hd_cli_out *o)
         free(o->tmp);
         o->tmp = NULL;
     }
+    free(o->real);
+    o->real = NULL;
 }
 /* }==== */
 

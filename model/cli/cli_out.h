@@ -6,7 +6,8 @@
  * Design: a crash, SIGKILL or a full disk while writing leaves either the old file or the
  * complete new one, never a truncated mix (rename(2) is atomic within a directory). Targets that
  * are not regular files (/dev/null, /dev/stdout, a FIFO) cannot be renamed over and are written
- * in place. Paths are compared by identity (device and inode when the file exists, else the
+ * in place; a symbolic link is followed (the file it names is replaced, the link kept). Paths
+ * are compared by identity (device and inode when the file exists, else the
  * canonical directory plus the name), so "./c.ini" and "c.ini" are the same file. Messages name
  * the option, the path and the reason (errno text, "is a directory").
  */
@@ -21,7 +22,8 @@ struct hd_cli_out {
     FILE *f;          /* write here */
     const char *cmd;  /* "run" */
     const char *opt;  /* "--stats" */
-    const char *path; /* the target */
+    const char *path; /* the target as given (messages) */
+    char *real;       /* the file a symbolic link `path` points to (malloc'd), or NULL */
     char *tmp;        /* the temporary file (malloc'd), or NULL when writing in place */
 };
 

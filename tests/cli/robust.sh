@@ -164,6 +164,14 @@ stats_sigkill)
         fi
     done
     ;;
+stats_symlink)
+    # a symbolic link is followed: the file it names gets the report, the link stays a link
+    printf 'OLD\n' > target.ini
+    ln -s target.ini link.ini
+    expect 0 "VERIFIED" "$heddle" run vecadd --quiet --stats link.ini
+    [ -L link.ini ] || fail "link.ini is no longer a symbolic link"
+    grep -q '^\[run\]' target.ini || fail "target.ini did not get the report"
+    ;;
 sigterm_stats)
     # SIGTERM is handled like Ctrl-C: summary, statistics written, exit 143
     expect 143 "INTERRUPTED" timeout --preserve-status -s TERM 1 "$heddle" run sgemm --size large --quiet \
