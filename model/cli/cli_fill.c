@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum fill_kind { F_ZERO, F_SEQ_U32, F_SEQ_F32, F_RAND_U32, F_RAND_F32, F_CONST_U32, F_CONST_F32,
                  F_FILE };
@@ -109,12 +110,17 @@ static int fill_file(const char *path, uint8_t *dst, uint64_t bytes, char *err, 
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return ferr(err, errlen, "file:%s: cannot read: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp);
+        return ferr(err, errlen, "file:%s: is a directory", path);
+    }
     uint64_t n = fread(dst, 1, bytes, fp);
     int extra = fgetc(fp);
-    int bad = ferror(fp);
+    int bad = ferror(fp), e = errno;
     fclose(fp);
     if (bad)
-        return ferr(err, errlen, "file:%s: read error", path);
+        return ferr(err, errlen, "file:%s: cannot read: %s", path, strerror(e));
     if (extra != EOF)
         return ferr(err, errlen, "file:%s is larger than the buffer (%" PRIu64 " bytes)", path,
                     bytes);

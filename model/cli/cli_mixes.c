@@ -13,10 +13,12 @@
 #include "workload.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 extern const unsigned char hd_cli_mixes_ini[];
 extern const size_t hd_cli_mixes_ini_len;
@@ -198,7 +200,14 @@ int hd_cli_mixes_load(const char *path, struct hd_cli_mixes *out, char *err, siz
     FILE *f = fopen(path, "rb");
     if (!f) {
         memset(out, 0, sizeof *out);
-        snprintf(err, errlen, "%s: cannot read", path);
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        memset(out, 0, sizeof *out);
+        snprintf(err, errlen, "%s: is a directory, not a mixes file", path);
         return -1;
     }
     size_t cap = 1 << 16, len = 0;
@@ -217,12 +226,13 @@ int hd_cli_mixes_load(const char *path, struct hd_cli_mixes *out, char *err, siz
         text = t;
         cap *= 2;
     }
-    int bad = ferror(f);
+    int bad = ferror(f), e = errno;
     fclose(f);
     if (!text || bad) {
         free(text);
         memset(out, 0, sizeof *out);
-        snprintf(err, errlen, "%s: %s", path, bad ? "read error" : "too large (16 MB at most)");
+        snprintf(err, errlen, "%s: %s%s", path, bad ? "cannot read: " : "too large (16 MB at most)",
+                 bad ? strerror(e) : "");
         return -1;
     }
     int rc = hd_cli_mixes_parse(text, len, path, out, err, errlen);

@@ -327,6 +327,9 @@ ptx_is_dir)
     expect 1 "d: is a directory" "$heddle" ptx-info d
     expect 1 "d: is a directory" "$heddle" launch d k --grid 1 --block 1
     expect 1 "d: is a directory" "$heddle" config --config d
+    expect 1 "d: is a directory" "$heddle" run --mix x --mixes-file d
+    expect 1 "file:d: is a directory" "$heddle" launch "$wl/vecadd/vecadd.ptx" vecadd --grid 1 \
+        --block 32 --arg buf:a:64:file:d --arg buf:b:64:zero --arg buf:c:64:zero --arg s32:0
     ;;
 print_beyond)
     # shellcheck disable=SC2046
