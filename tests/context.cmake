@@ -97,3 +97,20 @@ if(TARGET heddle)
     endforeach()
   endforeach()
 endif()
+
+# heddle launch takes the launch attributes (a launch arriving at cycle 5000 still verifies).
+if(TARGET heddle)
+  add_test(NAME context_launch_arrive
+           COMMAND $<TARGET_FILE:heddle> launch workloads/vecadd/vecadd.ptx vecadd --grid 4 --block 256
+                   --arg buf:a:4K:zero --arg buf:b:4K:const-f32:0.5 --arg buf:c:4K:zero
+                   --arg s32:1024 --arrive 5000 --priority 3 --latency-bound 100 --hint 7
+                   --expect c:const-f32:0.5
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(context_launch_arrive PROPERTIES LABELS "stress;cli" TIMEOUT 60)
+  add_test(NAME context_launch_priority_usage
+           COMMAND $<TARGET_FILE:heddle> launch workloads/vecadd/vecadd.ptx vecadd --grid 1 --block 32
+                   --priority high
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(context_launch_priority_usage PROPERTIES LABELS "stress;cli" TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "--priority wants an integer, not 'high'")
+endif()

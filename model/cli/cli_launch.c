@@ -22,6 +22,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* {==== Launch attributes ==== */
+/* --priority P, --arrive CYCLE, --latency-bound CYCLES, --hint WORD. Returns 1 taken, 0 not
+ * this option, -1 after a usage message. */
+static int attr_option(const char *cmd, int argc, char **argv, int *i, struct hd_launch_attr *a)
+{
+    static const char *const names[] = {"--priority", "--arrive", "--latency-bound", "--hint"};
+    for (unsigned k = 0; k < 4; k++) {
+        const char *v;
+        int r = hd_cli_option(cmd, argc, argv, i, names[k], &v);
+        if (r == 0)
+            continue;
+        if (r < 0)
+            return -1;
+        char *end;
+        if (k == 0) {
+            long p = strtol(v, &end, 10);
+            if (end == v || *end || p < -1000000 || p > 1000000) {
+                hd_cli_usage(cmd, "--priority wants an integer, not '%s'", v);
+                return -1;
+            }
+            a->priority = (int32_t)p;
+            return 1;
+        }
+        unsigned long long n = strtoull(v, &end, 0);
+        if (end == v || *end || v[0] == '-' || (k == 3 && n > UINT32_MAX)) {
+            hd_cli_usage(cmd, "%s wants a non-negative integer, not '%s'", names[k], v);
+            return -1;
+        }
+        if (k == 1)
+            a->arrive_cycle = n;
+        else if (k == 2)
+            a->latency_bound = n;
+        else
+            a->hint = (uint32_t)n;
+        return 1;
+    }
+    return 0;
+}
+/* }==== */
+
 /* {==== Command line ==== */
 static void launch_help(FILE *out)
 {
@@ -36,6 +76,8 @@ static void launch_help(FILE *out)
         "  --grid X,Y,Z     CTAs in the grid (missing dimensions are 1)\n"
         "  --block X,Y,Z    threads per CTA\n"
         "  --shared BYTES   dynamic shared memory per CTA (extern .shared), default 0\n"
+        "  --priority P, --arrive CYCLE, --latency-bound CYCLES, --hint WORD\n"
+        "                   launch attributes (docs/context.md); default 0 each\n"
         "  --arg SPEC       the next kernel argument, in parameter order:\n"
         "      u8:V s8:V u16:V s16:V u32:V s32:V u64:V s64:V   integers (decimal or 0x hex)\n"
         "      f32:V f64:V                                     floating point\n"
@@ -323,6 +365,9 @@ static int parse_cmdline(int argc, char **argv, struct hd_launch *l, const char 
             if (r < 0 || hd_cli_parse_u32(v, &l->shared) != 0)
                 return (r < 0 ? HD_CLI_USAGE
                               : hd_cli_usage(cmd, "--shared wants a byte count, not '%s'", v)) + 2;
+        } else if ((r = attr_option(cmd, argc, argv, &i, &l->attr)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
         } else if ((r = hd_cli_config_option(cmd, argc, argv, &i, &l->cfg)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;

@@ -42,6 +42,7 @@ struct hd_launch {
     struct hd_dim3 grid, block;
     bool have_grid, have_block;
     uint32_t shared;
+    struct hd_launch_attr attr; /* --priority, --arrive, --latency-bound, --hint */
     struct hd_launch_buf *bufs;
     struct hd_launch_arg *args;
     struct hd_launch_post *posts;

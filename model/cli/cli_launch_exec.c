@@ -160,6 +160,7 @@ static int launch_and_wait(struct hd_gpu *gpu, struct hd_module *mod, struct hd_
            l->block.z, l->nargs, l->nargs == 1 ? "" : "s", l->shared);
     fflush(stdout);
     double t0 = hd_cli_now();
+    hd_set_launch_attr(gpu, &l->attr);
     int st = hd_launch(gpu, mod, l->kernel, l->grid, l->block, l->shared, 0, args, l->nargs);
     free(args);
     if (st == HD_OK)
