@@ -3,8 +3,9 @@
  *
  * Design: the runtime queues launches per stream and hands a batch to an executor when the host
  * synchronizes. The functional executor (rt_exec_func.c) runs them one after another to
- * completion; the timing model will provide another executor with the same interface (it may
- * overlap launches of different streams, and must finish launches of one stream in order).
+ * completion; the timing executor (rt_exec_timing.c) has the same interface, overlaps launches
+ * of different streams, finishes launches of one stream in order and honours launch
+ * attributes (arrival cycle, priority: docs/context.md).
  * The executor reports each launch's counters through the launch itself (hd_func_launch).
  */
 #ifndef HD_RT_EXEC_H
