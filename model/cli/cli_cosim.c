@@ -276,8 +276,10 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
         printf("%s: %s (%s), %" PRIu64 " context samples (%" PRIu64 " warps), %" PRIu64
                " barrier points, %" PRIu64 " block cycles (%" PRIu64 " against RTL on %u "
                "instances, %s), %s, %.3f s\n",
-               w->name, wst == HD_OK ? "verified" : "FAILED", hd_wl_size_name(c->size),
-               st->samples, st->warp_samples, st->tb_points, st->block_cycles, st->rtl_cycles,
+               w->name,
+               wst == HD_OK ? "verified" : wst == HD_ERR_INTERRUPTED ? "INTERRUPTED" : "FAILED",
+               hd_wl_size_name(c->size), st->samples, st->warp_samples, st->tb_points,
+               st->block_cycles, st->rtl_cycles,
                hd_cosim_regpat_rtl_instances(s), hd_cosim_rtl_kind(),
                failed ? "MISMATCH" : "0 mismatches", secs);
         if (c->bench && model_secs > 0)
