@@ -105,58 +105,85 @@ static uint32_t f32_bits(float f)
     return u;
 }
 
-static int fill_file(const char *path, uint8_t *dst, uint64_t bytes, char *err, size_t errlen)
+int hd_cli_filler_open(struct hd_cli_filler *z, const char *fill, uint64_t bytes, char *err,
+                       size_t errlen)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return ferr(err, errlen, "file:%s: cannot read: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(fp);
-        return ferr(err, errlen, "file:%s: is a directory", path);
-    }
-    uint64_t n = fread(dst, 1, bytes, fp);
-    int extra = fgetc(fp);
-    int bad = ferror(fp), e = errno;
-    fclose(fp);
-    if (bad)
-        return ferr(err, errlen, "file:%s: cannot read: %s", path, strerror(e));
-    if (extra != EOF)
-        return ferr(err, errlen, "file:%s is larger than the buffer (%" PRIu64 " bytes)", path,
-                    bytes);
-    memset(dst + n, 0, bytes - n);
-    return 0;
-}
-
-int hd_cli_fill(const char *fill, uint8_t *dst, uint64_t bytes, char *err, size_t errlen)
-{
+    memset(z, 0, sizeof *z);
     struct fill_spec f;
     if (hd_cli_fill_check(fill, bytes, err, errlen) != 0)
         return -1;
     parse_fill(fill, &f, err, errlen);
-    if (f.kind == F_ZERO) {
-        memset(dst, 0, bytes);
+    z->kind = (int)f.kind;
+    z->u = f.kind == F_CONST_F32 ? f32_bits(f.f) : f.u;
+    z->left = z->bytes = bytes;
+    z->path = f.path;
+    hd_wl_rng_seed(&z->rng, f.seed);
+    if (f.kind != F_FILE)
+        return 0;
+    z->fp = fopen(f.path, "rb");
+    if (!z->fp)
+        return ferr(err, errlen, "file:%s: cannot read: %s", f.path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(z->fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        hd_cli_filler_close(z);
+        return ferr(err, errlen, "file:%s: is a directory", f.path);
+    }
+    return 0;
+}
+
+int hd_cli_filler_next(struct hd_cli_filler *z, uint8_t *dst, uint64_t n, char *err,
+                       size_t errlen)
+{
+    if (n > z->left)
+        n = z->left;
+    z->left -= n;
+    if (z->kind == F_ZERO) {
+        memset(dst, 0, n);
         return 0;
     }
-    if (f.kind == F_FILE)
-        return fill_file(f.path, dst, bytes, err, errlen);
-    struct hd_wl_rng rng;
-    hd_wl_rng_seed(&rng, f.seed);
-    for (uint64_t i = 0; i < bytes / 4; i++) {
+    if (z->kind == F_FILE) {
+        uint64_t got = fread(dst, 1, n, z->fp);
+        int bad = ferror(z->fp), e = errno;
+        if (bad)
+            return ferr(err, errlen, "file:%s: cannot read: %s", z->path, strerror(e));
+        memset(dst + got, 0, n - got);
+        if (z->left == 0 && got == n && fgetc(z->fp) != EOF)
+            return ferr(err, errlen, "file:%s is larger than the buffer (%" PRIu64 " bytes)",
+                        z->path, z->bytes);
+        return 0;
+    }
+    for (uint64_t k = 0; k + 4 <= n; k += 4, z->i++) {
         uint32_t v = 0;
-        switch (f.kind) {
-        case F_SEQ_U32: v = (uint32_t)i; break;
-        case F_SEQ_F32: v = f32_bits((float)i); break;
-        case F_RAND_U32: v = hd_wl_rng_u32(&rng); break;
-        case F_RAND_F32: v = f32_bits(hd_wl_rng_float(&rng, 0.0f, 1.0f)); break;
-        case F_CONST_U32: v = f.u; break;
-        case F_CONST_F32: v = f32_bits(f.f); break;
+        switch ((enum fill_kind)z->kind) {
+        case F_SEQ_U32: v = (uint32_t)z->i; break;
+        case F_SEQ_F32: v = f32_bits((float)z->i); break;
+        case F_RAND_U32: v = hd_wl_rng_u32(&z->rng); break;
+        case F_RAND_F32: v = f32_bits(hd_wl_rng_float(&z->rng, 0.0f, 1.0f)); break;
+        case F_CONST_U32:
+        case F_CONST_F32: v = z->u; break;
         case F_ZERO:
         case F_FILE: break;
         }
-        put_u32(dst + 4 * i, v);
+        put_u32(dst + k, v);
     }
     return 0;
+}
+
+void hd_cli_filler_close(struct hd_cli_filler *z)
+{
+    if (z->fp)
+        fclose(z->fp);
+    z->fp = NULL;
+}
+
+int hd_cli_fill(const char *fill, uint8_t *dst, uint64_t bytes, char *err, size_t errlen)
+{
+    struct hd_cli_filler z;
+    if (hd_cli_filler_open(&z, fill, bytes, err, errlen) != 0)
+        return -1;
+    int rc = hd_cli_filler_next(&z, dst, bytes, err, errlen);
+    hd_cli_filler_close(&z);
+    return rc;
 }
 
 /* {==== Printing ==== */

@@ -15,10 +15,30 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "workload.h" /* struct hd_wl_rng */
+
 /* Check a pattern's syntax and its fit to `bytes` (no I/O). Returns 0 or -1 with err. */
 int hd_cli_fill_check(const char *fill, uint64_t bytes, char *err, size_t errlen);
 /* Produce the bytes. Returns 0 or -1 with err (e.g. the file cannot be read). */
 int hd_cli_fill(const char *fill, uint8_t *dst, uint64_t bytes, char *err, size_t errlen);
+
+/* The same bytes in pieces, so that a large buffer is checked or written without a copy of its
+ * own size: open, then next() for consecutive pieces (each a multiple of 4 bytes but the last),
+ * then close. */
+struct hd_cli_filler {
+    int kind;
+    uint32_t u;           /* const-* value bits */
+    uint64_t i, left;     /* next element index; bytes still to produce */
+    uint64_t bytes;       /* in all */
+    struct hd_wl_rng rng;
+    FILE *fp;             /* file: */
+    const char *path;
+};
+int hd_cli_filler_open(struct hd_cli_filler *z, const char *fill, uint64_t bytes, char *err,
+                       size_t errlen);
+int hd_cli_filler_next(struct hd_cli_filler *z, uint8_t *dst, uint64_t n, char *err,
+                       size_t errlen);
+void hd_cli_filler_close(struct hd_cli_filler *z);
 
 /* Element types for printing: u8 s8 u16 s16 u32 s32 u64 s64 f32 f64 x8 x16 x32 x64 (hex).
  * Returns the element size, or 0 for an unknown type. */

@@ -111,6 +111,22 @@ dump_roundtrip)
     # shellcheck disable=SC2086
     expect 0 "expect c = file:c.bin: OK" "$heddle" launch $args --expect c:file:c.bin
     ;;
+expect_pieces)
+    # --expect and --dump go through a buffer in 1 MiB pieces: a difference in a later piece is
+    # found at its byte, and a 3 MiB + 8 dump round-trips through a file fill
+    head -c $((3 * 1048576 + 8)) /dev/urandom > a.bin
+    cp a.bin b.bin
+    printf '\x00' | dd of=b.bin bs=1 seek=2097153 conv=notrunc 2>/dev/null
+    cmp -s a.bin b.bin && printf '\x01' | dd of=b.bin bs=1 seek=2097153 conv=notrunc 2>/dev/null
+    n=$((3 * 1048576 + 8))
+    expect 1 "MISMATCH at byte 2097153 \\(32-bit word 524288\\)" "$heddle" launch \
+        "$wl/vecadd/vecadd.ptx" vecadd --grid 1 --block 32 --arg buf:a:$n:file:a.bin \
+        --arg buf:b:64:zero --arg buf:c:64:zero --arg s32:0 --expect a:file:b.bin
+    expect 0 "dumped a \\($n bytes\\).*expect a = file:a.bin: OK" "$heddle" launch \
+        "$wl/vecadd/vecadd.ptx" vecadd --grid 1 --block 32 --arg buf:a:$n:file:a.bin \
+        --arg buf:b:64:zero --arg buf:c:64:zero --arg s32:0 --dump a:d.bin --expect a:file:a.bin
+    cmp -s a.bin d.bin || fail "the dump differs from the buffer's file"
+    ;;
 mix_stats_over_config)
     "$heddle" config > c.ini || fail "config"
     expect 2 "--stats c.ini would overwrite the input --config" \
