@@ -26,5 +26,5 @@ for w in "$@"; do
     o=$(count "$old" run "$w" --size "$size" --quiet)
     # shellcheck disable=SC2086
     n=$(count "$new" run "$w" --size "$size" --quiet ${NEW_ARGS:-})
-    awk -v w="$w" -v o="$o" -v n="$n" 'BEGIN {printf "%-10s %16d %16d %8.4f\n", w, o, n, n / o}'
+    awk -v w="$w" -v o="$o" -v n="$n" 'BEGIN {printf "%-10s %16.0f %16.0f %8.4f\n", w, o, n, n / o}'
 done

@@ -141,9 +141,11 @@ static bool inject_missq(struct full_state *s, unsigned sm, uint64_t now_core)
     const bool demand_only = s->p.context_low && l->missq_other && l->missq_other < n;
     for (uint32_t i = 0; i < n; i++) {
         const struct hd_txn *t = hd_txn_get(&s->pool, hd_ring_peek(&l->missq, i));
-        if (demand_only && t->cls != HD_MCLASS_DEMAND)
-            continue;
-        s->mq_map[nv] = i;
+        if (demand_only) {
+            if (t->cls != HD_MCLASS_DEMAND)
+                continue;
+            s->mq_map[nv] = i;
+        }
         s->mq_view[nv++] = (struct hd_mq_view){t->kernel, t->bytes,
                                                (uint16_t)hd_xbar_flits(&s->p.icnt, req_payload(t)),
                                                t->type, t->origin, t->cls,
@@ -156,7 +158,7 @@ static bool inject_missq(struct full_state *s, unsigned sm, uint64_t now_core)
     }
     if (!hd_xbar_can_inject(&s->req, sm, s->mq_view[k].flits))
         return false;
-    const uint32_t id = hd_ring_take(&l->missq, s->mq_map[k]);
+    const uint32_t id = hd_ring_take(&l->missq, demand_only ? s->mq_map[k] : (uint32_t)k);
     struct hd_txn *t = hd_txn_get(&s->pool, id);
     l->missq_other -= t->cls != HD_MCLASS_DEMAND;
     t->flits = (uint8_t)(s->mq_view[k].flits < 255 ? s->mq_view[k].flits : 255);

@@ -468,7 +468,10 @@ static int schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
         for (unsigned r = 0; r < k && !done; r++) {
             struct tlaunch *t = &g->L[g->cand_index[g->order[r]]];
             bool any = false;
-            struct hd_admit_query q = {0, t->sl.id, t->sl.demand.priority, 0, t->next_cta};
+            const struct hd_ctx *back = hd_ctx_queue_peek(&g->pool, &t->sl.ctxs);
+            const uint64_t cta = back ? back->fc.linear : t->next_cta; /* a context comes back
+                                                                          before fresh CTAs */
+            struct hd_admit_query q = {0, t->sl.id, t->sl.demand.priority, 0, cta};
             for (uint32_t s = 0; s < nsms; s++) {
                 g->ok[s] = hd_sm_can_accept(g->sm[s], &t->sl);
                 if (g->ok[s]) { /* the admission veto (cta_admit.h) */
@@ -480,7 +483,6 @@ static int schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
                     g->ok[s] = false; /* being freed for a launch of higher priority */
                 any |= g->ok[s] && !g->got[s];
             }
-            const struct hd_ctx *back = hd_ctx_queue_peek(&g->pool, &t->sl.ctxs);
             if (back && g->p.ctx.stress_period && g->ok[back->sm]) {
                 /* stress mode resumes a context elsewhere when another SM can take it */
                 bool other = false;
@@ -494,7 +496,7 @@ static int schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
                 continue;
             }
             const struct hd_func_launch *fl = t->sl.l;
-            const struct hd_cta_dist_req req = {t->sl.id, t->next_cta, t->nctas,
+            const struct hd_cta_dist_req req = {t->sl.id, cta, t->nctas,
                                                 {fl->grid[0], fl->grid[1], fl->grid[2]}};
             int s = g->dist.ops->pick(g->dist.impl, &req, g->ok, g->got, nsms);
             if (s < 0)

@@ -107,19 +107,6 @@ static bool push_evicted(struct hd_sm *sm, uint32_t id)
 /* }==== */
 
 /* {==== Responses for warps that moved ==== */
-struct hd_twarp *hd_sm_wref_local(struct hd_sm *sm, struct hd_wref ref)
-{
-    struct hd_ctx *x = hd_ctx_get(sm->pool, ref.ctx);
-    if (!x || x->epoch != ref.epoch || x->off_slots || x->sm != sm->id ||
-        (x->state != HD_CTX_RESIDENT && x->state != HD_CTX_SUSPENDING &&
-         x->state != HD_CTX_RESTORING))
-        return NULL;
-    const struct hd_tcta *c = &sm->cta[x->slot];
-    if (!c->used || c->ctx != x || ref.warp >= c->grant.nwarps)
-        return NULL;
-    return &sm->w[c->grant.warp_slot[ref.warp]];
-}
-
 static bool inbox_push(struct hd_sm *to, struct hd_fwd f)
 {
     if (to->ninbox == to->cap_inbox) {

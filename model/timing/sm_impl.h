@@ -297,8 +297,20 @@ void hd_sm_cu_release(struct hd_sm *sm, uint32_t c);
 /* {==== sm_ctx.c ==== */
 int hd_sm_ctx_init(struct hd_sm *sm);
 void hd_sm_ctx_free(struct hd_sm *sm);
-/* The warp slot of logical warp `ref` if it is in a slot of this SM, else NULL. */
-struct hd_twarp *hd_sm_wref_local(struct hd_sm *sm, struct hd_wref ref);
+/* The warp slot of logical warp `ref` if it is in a slot of this SM, else NULL (every memory
+ * response asks: inline). */
+static inline struct hd_twarp *hd_sm_wref_local(struct hd_sm *sm, struct hd_wref ref)
+{
+    struct hd_ctx *x = hd_ctx_get(sm->pool, ref.ctx);
+    if (!x || x->epoch != ref.epoch || x->off_slots || x->sm != sm->id ||
+        (x->state != HD_CTX_RESIDENT && x->state != HD_CTX_SUSPENDING &&
+         x->state != HD_CTX_RESTORING))
+        return NULL;
+    const struct hd_tcta *c = &sm->cta[x->slot];
+    if (!c->used || c->ctx != x || ref.warp >= c->grant.nwarps)
+        return NULL;
+    return &sm->w[c->grant.warp_slot[ref.warp]];
+}
 /* One memory response of logical warp `ref` (kind, load pc): applied wherever the warp is now. */
 void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint32_t pc,
                        uint64_t now);
