@@ -54,6 +54,8 @@ struct hd_func_launch {
     uint64_t gridid;              /* %gridid */
     /* mutable */
     volatile sig_atomic_t *interrupt; /* checked by the runner; may be NULL */
+    uint64_t max_instrs;          /* the runner stops after this many warp instructions (0: no
+                                     limit; [timing] max_instructions, set by the runtime) */
     uint64_t warp_instrs, thread_instrs;
     char err[1024];               /* the fault report of a failed step */
     /* co-simulation / sampling tap (observer.h), NULL for none; set by the runtime */

@@ -62,6 +62,23 @@ static int observe(struct hd_func_launch *l, struct hd_func_cta *c, uint64_t *ne
     return st;
 }
 
+/* [timing] max_instructions reached (per launch in functional mode): where the warp is. */
+static int limit_reached(struct hd_func_launch *l, const struct hd_func_cta *c,
+                         const struct hd_func_warp *w)
+{
+    const struct hd_func_kernel *k = l->k;
+    uint32_t pc = !w->done && w->sp ? (uint32_t)w->stack[w->sp - 1].pc : k->ncode;
+    char where[256] = "finished";
+    if (pc < k->ncode)
+        snprintf(where, sizeof where, "at PC %u, %s:%u", pc,
+                 k->mod->ir->filename ? k->mod->ir->filename : "<ptx>", k->code[pc].ir->line);
+    snprintf(l->err, sizeof l->err, "%s: stopped at the limit [timing] max_instructions = %" PRIu64
+             " after %" PRIu64 " warp instructions of this launch, in block (%u,%u,%u), warp %u "
+             "%s", k->entry->name, l->max_instrs, l->warp_instrs, c->ctaid[0], c->ctaid[1],
+             c->ctaid[2], w->id, where);
+    return HD_FUNC_ERR_INTERNAL;
+}
+
 static int run_cta(struct hd_func_launch *l, struct hd_func_cta *c, uint64_t *poll)
 {
     uint64_t next_sample = 0, releases = c->bar_releases;
@@ -75,6 +92,9 @@ static int run_cta(struct hd_func_launch *l, struct hd_func_cta *c, uint64_t *po
                 int st = hd_func_warp_step(l, c, w, l->warp_instrs, NULL);
                 if (st == HD_FUNC_OK && l->observer)
                     st = observe(l, c, &next_sample, &releases);
+                if (st == HD_FUNC_OK && l->max_instrs && l->warp_instrs > l->max_instrs)
+                    st = limit_reached(l, c, w); /* more than the limit: a run of exactly
+                                                    max_instructions completes */
                 if (st != HD_FUNC_OK)
                     return st;
                 progress = true;

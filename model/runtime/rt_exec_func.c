@@ -3,6 +3,7 @@
  * order, through the functional runner (model/func/runner.h).
  */
 #include "rt_exec.h"
+#include "rt_internal.h"
 
 #include "func_status.h"
 #include "runner.h"
@@ -12,11 +13,12 @@
 static int run_functional(void *impl, struct hd_func_launch *const *launches, const int *streams,
                           unsigned n, volatile sig_atomic_t *interrupt, char *err, size_t errlen)
 {
-    (void)impl;
+    const struct hd_gpu *gpu = impl;
     (void)streams;
     for (unsigned i = 0; i < n; i++) {
         struct hd_func_launch *l = launches[i];
         l->interrupt = interrupt;
+        l->max_instrs = gpu ? gpu->cfg.timing_max_instructions : 0; /* per launch here */
         int st = hd_func_run(l);
         if (st != HD_FUNC_OK) {
             snprintf(err, errlen, "%s", l->err);

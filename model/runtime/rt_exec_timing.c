@@ -113,7 +113,7 @@ void hd_gpu_set_exec_mode(struct hd_gpu *gpu, enum hd_exec_mode mode)
 {
     gpu->mode = mode;
     gpu->exec = mode == HD_EXEC_FUNCTIONAL ? &hd_rt_exec_functional : &hd_rt_exec_timing;
-    gpu->exec_impl = mode == HD_EXEC_FUNCTIONAL ? NULL : gpu;
+    gpu->exec_impl = gpu; /* the functional executor reads its limit from the configuration */
 }
 
 enum hd_exec_mode hd_gpu_exec_mode(const struct hd_gpu *gpu)

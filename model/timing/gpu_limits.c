@@ -23,7 +23,7 @@ int hd_gpu_limits_check(const struct hd_gpu_timing *g, char *err, size_t errlen)
     for (uint32_t i = 0; max_instrs && i < g->p.num_sms; i++)
         instrs += g->stats.sm[i].warp_instrs;
     const char *key = max_cycles && g->now >= max_cycles  ? "max_cycles"
-                      : max_instrs && instrs >= max_instrs ? "max_instructions"
+                      : max_instrs && instrs > max_instrs ? "max_instructions"
                                                             : NULL;
     if (!key)
         return HD_FUNC_OK;

@@ -299,6 +299,10 @@ max_cycles)
         timeout 60 "$heddle" launch spin.ptx spin --grid 2 --block 64 --max-instructions 5000
     expect 1 "max_cycles = 30000 at cycle 3000[0-9]" timeout 60 \
         "$heddle" launch spin.ptx spin --grid 1 --block 32 --set timing.max_cycles=30000
+    # functional mode: the same limit, per launch, located at the warp's PC
+    expect 1 "spin: stopped at the limit \\[timing\\] max_instructions = 5000 after 5001 warp instructions of this launch, in block \\(0,0,0\\), warp 0 at PC [0-9]+, spin.ptx:[0-9]+" \
+        timeout 60 "$heddle" launch spin.ptx spin --grid 2 --block 64 \
+        --max-instructions 5000 --set timing.mode=functional
     expect 2 "--max-cycles wants a positive count, not '0'" \
         "$heddle" launch spin.ptx spin --grid 1 --block 32 --max-cycles 0
     ;;
