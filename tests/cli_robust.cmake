@@ -15,7 +15,7 @@ endif()
 
 set(HD_ROBUST_CASES
     dump_over_ptx stats_over_config series_over_stats dump_twice dump_over_fill
-    expect_reads_dump dump_roundtrip expect_pieces mix_stats_over_config dump_sigkill stats_sigkill
+    expect_reads_dump dump_roundtrip expect_pieces cosim_record_over_config mix_stats_over_config dump_sigkill stats_sigkill
     stats_symlink sigterm_stats mix_stats_json cosim_every_zero cosim_sms_outside stats_measured_nothing
     config_like_run ptx_read_cap live_regs_20k params_100k max_cycles ran_past_end
     watchdog_derived local_memory config_line liveness_cap

@@ -127,6 +127,13 @@ expect_pieces)
         --arg buf:b:64:zero --arg buf:c:64:zero --arg s32:0 --dump a:d.bin --expect a:file:a.bin
     cmp -s a.bin d.bin || fail "the dump differs from the buffer's file"
     ;;
+cosim_record_over_config)
+    "$heddle" config > c.ini || fail "config"
+    cp c.ini orig.ini
+    expect 2 "--record c.ini would overwrite the input --config c.ini" \
+        "$heddle" cosim --blocks regpat vecadd --config c.ini --record c.ini
+    cmp -s c.ini orig.ini || fail "the configuration changed"
+    ;;
 mix_stats_over_config)
     "$heddle" config > c.ini || fail "config"
     expect 2 "--stats c.ini would overwrite the input --config" \
