@@ -24,6 +24,12 @@ int hd_func_cta_init(struct hd_func_cta *c, const struct hd_func_launch *l, uint
     c->nwarps = l->warps_per_cta;
     size_t nreg = (size_t)k->nregs * HD_FUNC_WARP_SIZE;
     size_t nloc = (size_t)k->local_bytes * HD_FUNC_WARP_SIZE;
+    if (c->nwarps && k->local_bytes > ((uint64_t)1 << 32) / HD_FUNC_WARP_SIZE / c->nwarps) {
+        snprintf(err, errlen, "%s: one CTA of %u warps needs %llu bytes of local memory per "
+                 "thread, more than the 4 GiB the functional model holds per CTA",
+                 k->entry->name, c->nwarps, (unsigned long long)k->local_bytes);
+        return HD_FUNC_ERR_MEMORY; /* before asking the host for it (was a 32 TiB calloc) */
+    }
     c->smem = malloc(l->smem_bytes ? l->smem_bytes : 1);
     c->regs = calloc(nreg * c->nwarps + 1, sizeof *c->regs);
     c->local = calloc(nloc * c->nwarps + 1, 1);

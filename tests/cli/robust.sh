@@ -289,6 +289,9 @@ local_memory)
 ' .local .b8 l[1099511627776];\n ret;\n}\n' > bigloc.ptx
     expect 0 "ours +\\( +[0-9]+ registers\\): does not fit: one CTA needs [0-9]+ bytes of local memory" \
         "$heddle" ptx-info bigloc.ptx
+    # and launch refuses it before asking the host for 32 TiB (an ASan abort before)
+    expect 1 "bigloc: one CTA of 1 warps needs 1099511627776 bytes of local memory per thread" \
+        "$heddle" launch bigloc.ptx bigloc --grid 1 --block 32
     # 300 values live at once: the spills beyond the register budget are counted and said so
     gen_live 300 > live.ptx
     expect 0 "local memory: 0 bytes per thread \\+ [0-9]+ bytes of register spills \\(warning" \
