@@ -62,7 +62,8 @@ static unsigned key_line(const char *path, const char *sec, const char *key)
         if (*p == '[') {
             size_t l = strcspn(p + 1, "]");
             snprintf(cur, sizeof cur, "%.*s", (int)(l < sizeof cur ? l : sizeof cur - 1), p + 1);
-        } else if (strncmp(p, key, kl) == 0 && strchr(" \t=", p[kl]) && (!sec[0] || !strcmp(sec, cur))) {
+        } else if (strncmp(p, key, kl) == 0 && strchr(" \t=", p[kl]) &&
+                   (!sec[0] || !strcmp(sec, cur))) {
             found = n;
         }
     }

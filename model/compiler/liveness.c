@@ -480,7 +480,8 @@ struct hd_liveness *hd_liveness_build(const struct hd_func *f, const struct hd_c
     if (need > HD_LIVENESS_MAX_BYTES) {
         snprintf(err, errlen, "%s: liveness of %u instructions x %u registers would need %llu MiB "
                  "(limit %llu MiB)", f->name ? f->name : "?", lv->ninstrs, lv->nregs,
-                 (unsigned long long)(need >> 20), (unsigned long long)(HD_LIVENESS_MAX_BYTES >> 20));
+                 (unsigned long long)(need >> 20),
+                 (unsigned long long)(HD_LIVENESS_MAX_BYTES >> 20));
         goto fail;
     }
     if (alloc_results(lv))
