@@ -53,7 +53,8 @@ if [ "$fuzz_secs" -gt 0 ]; then
         # the configuration readers (INI + --set, GPGPU-Sim importer): half the time each
         "$root/scripts/fuzz-config.sh" "$(( (fuzz_secs + 1) / 2 ))"
         passed=$((passed + 1))
-        # the compiler passes (CFG, liveness, register allocation checked) on fuzzer-made PTX
+        # the compiler passes (CFG, liveness, register allocation checked) and functional
+        # execution (bounded by max_instrs) on fuzzer-made PTX
         "$root/scripts/fuzz-compile.sh" "$(( (fuzz_secs + 1) / 2 ))"
         passed=$((passed + 1))
     else

@@ -33,6 +33,13 @@ add_test(NAME compile_fuzz_replay
          COMMAND fuzz_compile_replay ${HD_FUZZ_DIR}/compile_seeds ${CMAKE_SOURCE_DIR}/tests/ptx/good
                  ${HD_FUZZ_DIR}/regress)
 set_tests_properties(compile_fuzz_replay PROPERTIES LABELS "fuzz;compiler")
+# Functional execution of fuzzer-made kernels, bounded by max_instrs (fuzz_exec.c).
+add_executable(fuzz_exec_replay ${HD_FUZZ_DIR}/fuzz_exec.c ${HD_FUZZ_DIR}/fuzz_replay.c)
+target_link_libraries(fuzz_exec_replay PRIVATE hd_func hd_compiler hd_ptx m)
+add_test(NAME exec_fuzz_replay
+         COMMAND fuzz_exec_replay ${HD_FUZZ_DIR}/compile_seeds ${CMAKE_SOURCE_DIR}/tests/ptx/good
+                 ${HD_FUZZ_DIR}/regress)
+set_tests_properties(exec_fuzz_replay PROPERTIES LABELS "fuzz;func")
 
 if(HD_FUZZ)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
