@@ -191,8 +191,36 @@ static bool same_file(const struct ident *a, const struct ident *b)
     return strcmp(a->canon, b->canon) == 0;
 }
 
+/* Can `path` be written at all (checked before a run, so that a long run does not end in
+ * "cannot write")? HD_CLI_OK, or HD_CLI_USAGE after a message. */
+static int writable(const char *cmd, const char *what, const char *path)
+{
+    struct stat st;
+    if (!path[0])
+        return hd_cli_usage(cmd, "%s: empty path", what);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return hd_cli_usage(cmd, "%s %s: is a directory", what, path);
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return hd_cli_usage(cmd, "%s %s: cannot write: no directory %s", what, path, dir);
+    if (access(dir, W_OK | X_OK) != 0 && !(stat(path, &st) == 0 && !S_ISREG(st.st_mode)))
+        return hd_cli_usage(cmd, "%s %s: cannot write in %s: %s", what, path, dir,
+                            strerror(errno));
+    return HD_CLI_OK;
+}
+
 int hd_cli_paths_check(const char *cmd, const struct hd_cli_path *paths, unsigned n)
 {
+    for (unsigned i = 0; i < n; i++)
+        if (paths[i].output && writable(cmd, paths[i].what, paths[i].path) != HD_CLI_OK)
+            return HD_CLI_USAGE;
     if (n < 2)
         return HD_CLI_OK;
     struct ident *ids = malloc((size_t)n * sizeof *ids);

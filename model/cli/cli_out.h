@@ -43,8 +43,9 @@ struct hd_cli_path {
     bool output;
 };
 
-/* Refuse, before the run, any output path that names an input or another output (of the
- * n paths). Returns HD_CLI_OK, or HD_CLI_USAGE after a message naming both options. */
+/* Refuse, before the run, any output that cannot be written (a directory, a missing or
+ * read-only directory) and any output path that names an input or another output (of the n
+ * paths). Returns HD_CLI_OK, or HD_CLI_USAGE after a message naming the options. */
 int hd_cli_paths_check(const char *cmd, const struct hd_cli_path *paths, unsigned n);
 
 #endif
