@@ -114,6 +114,7 @@ const char *failure(void *hv)
 void reset(void *hv)
 {
     Handle *h = static_cast<Handle *>(hv);
+    Verilated::threadContextp(&h->ctx); // where vl_stop() records a failing assertion
     h->top->clk_i = 0;
     h->top->rst_ni = 0;
     h->top->eval();
@@ -130,6 +131,7 @@ void reset(void *hv)
 void step(void *hv, const void *in, void *out)
 {
     Handle *h = static_cast<Handle *>(hv);
+    Verilated::threadContextp(&h->ctx); // where vl_stop() records a failing assertion
     copy_in(h->top, static_cast<const HD_VL_IN *>(in));
     h->top->eval();
     copy_out(h->top, static_cast<HD_VL_OUT *>(out));
@@ -142,9 +144,11 @@ void step(void *hv, const void *in, void *out)
 void destroy(void *hv)
 {
     Handle *h = static_cast<Handle *>(hv);
+    Verilated::threadContextp(&h->ctx); // the model's scopes unregister from its own context
     h->top->final();
     delete h->top;
     delete h;
+    Verilated::threadContextp(nullptr); // never left pointing at a deleted context
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 #include "cli_out.h"
 #include "cli_util.h"
 #include "config.h"
+#include "cosim_hw.h"
 #include "cosim_inst.h"
 #include "cosim_regpat.h"
 #include "heddle_observe.h"
@@ -30,6 +31,8 @@ struct cosim_opts {
     enum hd_wl_size size;
     struct hd_cosim_opts o;
     bool report, bench;
+    bool in_loop;            /* blocks in the timing loop (cosim_hw.h) instead of the observer */
+    char stress_set[64];     /* "context.stress_period=N" from --stress */
 };
 
 static const char cosim_help[] =
@@ -53,6 +56,10 @@ static const char cosim_help[] =
     "  --record-max N         at most N vectors (default 4096)\n"
     "  --rtl-plusarg +ARG     a plusarg every RTL instance sees ($test$plusargs; test builds)\n"
     "  --report               print the Fig 2.6/2.8 statistics row\n"
+    "  --in-loop              the blocks stepped inside the timing loop (each SM's context codec,\n"
+    "                         fed by the save/restore engine) instead of at context samples\n"
+    "  --stress N             with --in-loop: evict resident CTAs every N cycles\n"
+    "                         (context.stress_period), so every saved register streams through\n"
     "  --bench                also run without co-simulation and report the wall-time ratio\n"
     "  --config FILE, --set SEC.KEY=V   the GPU configuration\n";
 
@@ -173,6 +180,14 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--record-max", &v)) != 0) {
             if (r < 0 || hd_config_parse_uint(v, &c->o.record_max) != 0)
                 return hd_cli_usage(cmd, "--record-max needs a count");
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stress", &v)) != 0) {
+            uint64_t n;
+            if (r < 0 || hd_config_parse_uint(v, &n) != 0 || n == 0)
+                return hd_cli_usage(cmd, "--stress needs a period in cycles");
+            snprintf(c->stress_set, sizeof c->stress_set, "context.stress_period=%" PRIu64, n);
+            c->cfg.sets[c->cfg.nsets++] = c->stress_set;
+        } else if (strcmp(a, "--in-loop") == 0) {
+            c->in_loop = true;
         } else if (strcmp(a, "--no-tb") == 0) {
             c->o.tb_level = false;
         } else if (strcmp(a, "--report") == 0) {
@@ -206,10 +221,12 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
     return hd_cli_paths_check(cmd, paths, np);
 }
 
-/* Run workload w once; with session s (NULL: model only). Returns the driver's status. */
+/* Run workload w once; with session s or block factory hw (NULL: model only). Returns the
+ * driver's status; *cycles = the timing model's cycles. */
 static int run_once(const char *cmd, const struct cosim_opts *c, const struct hd_workload *w,
-                    const struct hd_config *cfg, struct hd_cosim_regpat *s, double *secs,
-                    char *err, size_t errlen)
+                    const struct hd_config *cfg, struct hd_cosim_regpat *s,
+                    const struct hd_hw_factory *hw, double *secs, uint64_t *cycles, char *err,
+                    size_t errlen)
 {
     struct hd_wl_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -228,9 +245,14 @@ static int run_once(const char *cmd, const struct cosim_opts *c, const struct hd
     hd_gpu_set_interrupt(gpu, hd_cli_interrupt_install());
     if (s)
         hd_gpu_set_func_observer(gpu, hd_cosim_regpat_observer(s));
+    if (hw)
+        hd_gpu_set_hw_factory(gpu, hw);
     double t0 = hd_cli_now();
     int st = w->run(gpu, &ctx);
     *secs = hd_cli_now() - t0;
+    struct hd_timing_totals tt;
+    hd_gpu_timing_totals(gpu, &tt);
+    *cycles = tt.cycles;
     if (st != HD_OK && st != HD_WL_MISMATCH && !ctx.err[0])
         snprintf(ctx.err, sizeof ctx.err, "%s", hd_last_error(gpu));
     snprintf(err, errlen, "%s", ctx.err);
@@ -255,14 +277,16 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
     char err[1024];
     double model_secs = 0.0, secs = 0.0;
     if (c->bench) {
-        int bst = run_once(cmd, c, w, &cfg, NULL, &model_secs, err, sizeof err);
+        uint64_t cyc;
+        int bst = run_once(cmd, c, w, &cfg, NULL, NULL, &model_secs, &cyc, err, sizeof err);
         if (bst != HD_OK)
             return hd_cli_fail(cmd, "%s (model-only run): %s", w->name, err);
     }
     struct hd_cosim_regpat *s = hd_cosim_regpat_create(&c->o, cfg.gpu_num_sms, err, sizeof err);
     if (!s)
         return hd_cli_fail(cmd, "%s", err);
-    int wst = run_once(cmd, c, w, &cfg, s, &secs, err, sizeof err);
+    uint64_t cycles;
+    int wst = run_once(cmd, c, w, &cfg, s, NULL, &secs, &cycles, err, sizeof err);
     char ferr[256] = "";
     int frc = hd_cosim_regpat_finish(s, ferr, sizeof ferr);
     *st = *hd_cosim_regpat_stats(s);
@@ -310,6 +334,64 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
     return HD_CLI_OK;
 }
 
+/* One workload with the blocks in the timing loop (cosim_hw.h). Returns an exit code. */
+static int session_in_loop(const char *cmd, const struct cosim_opts *c,
+                           const struct hd_workload *w)
+{
+    struct hd_config cfg;
+    int rc = hd_cli_config_resolve(cmd, &c->cfg, &cfg);
+    if (rc != HD_CLI_OK)
+        return rc;
+    char err[4096];
+    double model_secs = 0.0, secs = 0.0;
+    uint64_t model_cycles = 0, cycles = 0;
+    if (c->bench) {
+        int bst = run_once(cmd, c, w, &cfg, NULL, NULL, &model_secs, &model_cycles, err, sizeof err);
+        if (bst != HD_OK)
+            return hd_cli_fail(cmd, "%s (model-only run): %s", w->name, err);
+    }
+    struct hd_cosim_hw_opts ho;
+    memset(&ho, 0, sizeof ho);
+    ho.rtl = c->o.rtl;
+    ho.drive_rtl = c->o.drive_rtl;
+    ho.sm_all = c->o.sm_all;
+    for (unsigned i = 0; i < HD_COSIM_HW_MAX_SMS && i < HD_COSIM_MAX_SMS; i++)
+        ho.sms[i] = c->o.sms[i];
+    ho.plusargs = c->o.plusargs;
+    ho.fail_fst = c->o.fail_fst;
+    ho.window = c->o.window;
+    ho.fst_path = c->o.fst_path;
+    ho.win_a = c->o.win_a;
+    ho.win_b = c->o.win_b;
+    struct hd_cosim_hw *h = hd_cosim_hw_create(&ho, err, sizeof err);
+    if (!h)
+        return hd_cli_fail(cmd, "%s", err);
+    int wst = run_once(cmd, c, w, &cfg, NULL, hd_cosim_hw_factory(h), &secs, &cycles, err,
+                       sizeof err);
+    char ferr[256] = "";
+    int frc = hd_cosim_hw_finish(h, ferr, sizeof ferr);
+    struct hd_cosim_hw_stats st = *hd_cosim_hw_stats(h);
+    bool failed = st.failures != 0;
+    if (failed)
+        fprintf(stderr, "heddle %s: %s: MISMATCH between the C reference and the RTL (or a "
+                        "failed RTL assertion)\n", cmd, w->name);
+    printf("%s: %s (%s), %" PRIu64 " cycles, blocks in the timing loop: %u instances (%u against "
+           "RTL, %s), %" PRIu64 " block steps (%" PRIu64 " against RTL), %s, %.3f s\n",
+           w->name, wst == HD_OK ? "verified" : "FAILED", hd_wl_size_name(c->size), cycles,
+           st.instances, st.rtl_instances, hd_cosim_rtl_kind(), st.steps, st.rtl_steps,
+           failed ? "MISMATCH" : "0 mismatches", secs);
+    if (c->bench && model_secs > 0)
+        printf("%s: benchmark: model only %.3f s (%" PRIu64 " cycles), with co-simulation %.3f s, "
+               "ratio %.2f\n", w->name, model_secs, model_cycles, secs, secs / model_secs);
+    hd_cosim_hw_destroy(h);
+    if (frc != 0)
+        return hd_cli_fail(cmd, "%s", ferr);
+    if (wst != HD_OK)
+        return wst == HD_ERR_INTERRUPTED ? HD_CLI_INTERRUPTED
+                                         : hd_cli_fail(cmd, "%s: %s", w->name, err);
+    return failed ? HD_CLI_FAIL : HD_CLI_OK;
+}
+
 static int cosim_main(int argc, char **argv, const char **sets)
 {
     struct cosim_opts c;
@@ -319,6 +401,8 @@ static int cosim_main(int argc, char **argv, const char **sets)
     const struct hd_workload *w = hd_workload_find(c.workload);
     if (!w)
         return hd_cli_usage("cosim", "unknown workload '%s' (see heddle list)", c.workload);
+    if (c.in_loop)
+        return session_in_loop("cosim", &c, w);
     struct hd_regpat_stats st;
     rc = session("cosim", &c, w, &st, false);
     if (c.report && rc == HD_CLI_OK) {
