@@ -48,8 +48,10 @@ int hd_cli_out_open(struct hd_cli_out *o, const char *cmd, const char *opt, cons
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (o->real = realpath(path, NULL)) != NULL)
         path = o->real; /* replace the file the link names, keep the link */
     if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
+        if (S_ISDIR(st.st_mode)) {
+            hd_cli_out_discard(o);
             return out_fail(o, "is a directory");
+        }
         if (!S_ISREG(st.st_mode)) { /* /dev/null, a FIFO, a terminal: write in place */
             o->f = fopen(path, "wb");
             if (o->f)
