@@ -376,7 +376,7 @@ int hd_sm_resume_cta(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err
     if (st != HD_FUNC_OK)
         return st;
     x->sent = x->acked = 0;
-    sm->engq[(sm->engq_head + sm->nengq++) % sm->p->max_ctas] = c->grant.cta_slot;
+    hd_sm_engq_push(sm, c->grant.cta_slot);
     return HD_FUNC_OK;
 }
 

@@ -61,6 +61,11 @@ void hd_sm_ctx_free(struct hd_sm *sm)
 /* }==== */
 
 /* {==== Queries ==== */
+void hd_sm_engq_push(struct hd_sm *sm, uint32_t slot)
+{
+    sm->engq[(sm->engq_head + sm->nengq++) % sm->p->max_ctas] = slot;
+}
+
 struct hd_ctx *hd_sm_cta_ctx(const struct hd_sm *sm, uint32_t slot)
 {
     if (slot >= sm->p->max_ctas || !sm->cta[slot].used)
@@ -294,7 +299,7 @@ static int start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now, char *e
     x->sent = x->acked = 0;
     x->t_quiet = now;
     sm->st->ctx_quiesce_cycles += now - x->t_signal;
-    sm->engq[(sm->engq_head + sm->nengq++) % sm->p->max_ctas] = c->grant.cta_slot;
+    hd_sm_engq_push(sm, c->grant.cta_slot);
     return HD_FUNC_OK;
 }
 
@@ -401,11 +406,6 @@ static void restored(struct hd_sm *sm, struct hd_ctx *x, uint64_t now)
         hd_sm_warp_check_drained(sm, &sm->w[c->grant.warp_slot[i]], now);
 }
 
-static void engq_push(struct hd_sm *sm, uint32_t slot)
-{
-    sm->engq[(sm->engq_head + sm->nengq++) % sm->p->max_ctas] = slot;
-}
-
 void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
 {
     struct hd_ctx *x = hd_ctx_get(sm->pool, (uint32_t)payload);
@@ -423,7 +423,7 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
         if (x->packed && x->nitems && sm->cp->save == HD_CTXSAVE_COMPRESSED) {
             x->decoding = true; /* the registers go through the decompressor first */
             x->dec_next = x->dec_done = 0;
-            engq_push(sm, x->slot);
+            hd_sm_engq_push(sm, x->slot);
         } else {
             restored(sm, x, now);
         }

@@ -314,6 +314,8 @@ static inline struct hd_twarp *hd_sm_wref_local(struct hd_sm *sm, struct hd_wref
 /* One memory response of logical warp `ref` (kind, load pc): applied wherever the warp is now. */
 void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint32_t pc,
                        uint64_t now);
+/* Queue CTA slot `slot` for the context engine (served in order). */
+void hd_sm_engq_push(struct hd_sm *sm, uint32_t slot);
 /* A CONTEXT-tagged response (save write acknowledged, restore read returned). */
 void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now);
 /* The lifecycle stage of the tick: forwarded responses, quiescence of suspending CTAs, the
