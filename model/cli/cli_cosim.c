@@ -57,7 +57,8 @@ static const char cosim_help[] =
     "  --rtl-plusarg +ARG     a plusarg every RTL instance sees ($test$plusargs; test builds)\n"
     "  --report               print the Fig 2.6/2.8 statistics row\n"
     "  --in-loop              the blocks stepped inside the timing loop (each SM's context codec,\n"
-    "                         fed by the save/restore engine) instead of at context samples\n"
+    "                         fed by the save/restore engine; sets context.save=compressed)\n"
+    "                         instead of at context samples\n"
     "  --stress N             with --in-loop: evict resident CTAs every N cycles\n"
     "                         (context.stress_period), so every saved register streams through\n"
     "  --bench                also run without co-simulation and report the wall-time ratio\n"
@@ -208,6 +209,10 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         return hd_cli_usage(cmd, "which blocks? (--blocks regpat)");
     if (c->o.fst_path && c->o.win_b == UINT64_MAX && c->o.win_a == 0)
         return hd_cli_usage(cmd, "--fst needs --window A:B");
+    if (c->stress_set[0] && !c->in_loop)
+        return hd_cli_usage(cmd, "--stress needs --in-loop");
+    if (c->in_loop) /* every saved register streams through the codec (room: argc sets) */
+        c->cfg.sets[c->cfg.nsets++] = "context.save=compressed";
     struct hd_cli_path paths[4]; /* no output may overwrite the configuration or another */
     unsigned np = 0;
     if (c->cfg.path)
