@@ -29,6 +29,12 @@ bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s)
         g->pool.evicted -= n;
         for (unsigned i = 0; i < n; i++) {
             struct hd_ctx *x = hd_ctx_get(&g->pool, g->evicted[i]);
+            if (x->preq != HD_CTX_NONE && x->preq < g->stats.npreempt) { /* latency split */
+                struct hd_preempt_rec *r = &g->stats.preempt[x->preq];
+                r->quiet = x->t_quiet > r->quiet ? x->t_quiet : r->quiet;
+                r->saved = g->now > r->saved ? g->now : r->saved;
+                x->preq = HD_CTX_NONE;
+            }
             hd_ctx_queue_push(&g->pool, &x->la->ctxs, x);
         }
         any = true;

@@ -86,13 +86,17 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
         hd_gpu_wake_sm(g, s);
         if (prim == HD_PREEMPT_DRAIN)
             continue;
+        const uint32_t ri = g->stats.npreempt - 1;
         for (uint32_t c = 0; c < g->p.sm.max_ctas; c++) {
-            if (!hd_sm_cta_ctx(g->sm[s], c))
+            struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], c);
+            if (!x)
                 continue;
             bool ok = hd_sm_cta_suspend(g->sm[s], c,
                                         prim == HD_PREEMPT_FLUSH ? HD_CTXOP_FLUSH : HD_CTXOP_SWITCH,
                                         g->now);
             r->refused += !ok && prim == HD_PREEMPT_FLUSH;
+            if (ok)
+                x->preq = ri;
         }
     }
 }

@@ -243,6 +243,7 @@ static bool saved_storage(struct hd_ctx *x, uint32_t nwarps, uint32_t nregs)
 static void flush_now(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_ctx *x = c->ctx;
+    x->t_quiet = now;
     for (uint32_t i = 0; i < c->grant.nwarps; i++) {
         struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
         if (w->state != HD_WS_EMPTY)

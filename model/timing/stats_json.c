@@ -133,6 +133,24 @@ static void jlaunches(FILE *f, const struct hd_timing_stats *s)
     fprintf(f, "\n  ],\n");
 }
 
+/* Preemption requests (gpu_preempt.c): cycles of signal, SM freed, victims quiet, saved. */
+static void jpreempt(FILE *f, const struct hd_timing_stats *s)
+{
+    static const char *const prim[] = {"none", "switch", "drain", "flush"};
+    fprintf(f, "  \"preemptions\": [");
+    for (uint32_t i = 0; i < s->npreempt; i++) {
+        const struct hd_preempt_rec *r = &s->preempt[i];
+        fprintf(f, "%s\n    {\"launch\": %u, \"victim\": %u, \"sm\": %u, \"primitive\": \"%s\", "
+                   "\"signal\": %" PRIu64 ", \"met\": %s, \"freed\": %" PRIu64
+                   ", \"quiet\": %" PRIu64 ", \"saved\": %" PRIu64 ", \"refused\": %u, \"bound\": %"
+                   PRIu64 ", \"missed\": %s}",
+                i ? "," : "", r->launch, r->victim, r->sm, prim[r->primitive & 3], r->signal,
+                r->met ? "true" : "false", r->freed, r->quiet, r->saved, r->refused, r->bound,
+                r->missed ? "true" : "false");
+    }
+    fprintf(f, "%s],\n", s->npreempt ? "\n  " : "");
+}
+
 static void jsms(FILE *f, const struct hd_timing_stats *s)
 {
     unsigned nsm, nsc;
@@ -226,6 +244,7 @@ void hd_timing_stats_json_ex(const struct hd_timing_stats *s, const struct hd_co
     jtable(f, &tot, dsc, nsc, false);
     fprintf(f, "},\n");
     jlaunches(f, s);
+    jpreempt(f, s);
     jsms(f, s);
     jlines(f, s);
     if (memory) { /* the memory system's section (model/mem/mem_report.h) */

@@ -73,6 +73,10 @@ static void preemptions(const struct hd_timing_stats *s, FILE *f)
             fprintf(f, "freed after %" PRIu64 " cycles", r->freed - r->signal);
         else
             fprintf(f, "never freed");
+        if (r->saved)
+            fprintf(f, " (victims quiet after %" PRIu64 ", %s after %" PRIu64 ")",
+                    r->quiet - r->signal, r->primitive == 3 ? "flushed" : "saved",
+                    r->saved - r->signal);
         if (r->refused)
             fprintf(f, "; flush refused for %u CTAs (they wrote global memory), drained instead",
                     r->refused);

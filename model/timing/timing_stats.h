@@ -99,6 +99,8 @@ struct hd_preempt_rec {
     bool missed;               /* not met within the latency bound */
     uint32_t refused;          /* CTAs a flush refused (they wrote global memory) */
     uint64_t signal, freed;    /* cycles: the request; the first CTA of `launch` placed there */
+    uint64_t quiet, saved;     /* the last victim quiet (drain part), its save acknowledged or
+                                  its flush done (save part); 0: none */
     uint64_t bound;            /* the constraint it was measured against (0: none) */
 };
 
