@@ -82,6 +82,19 @@ if(TARGET hd_cosim_vl)
                    --fail-fst ${CMAKE_CURRENT_BINARY_DIR}/sva.fst)
   set_tests_properties(cosim_sva_caught PROPERTIES TIMEOUT 300 WILL_FAIL OFF
                        PASS_REGULAR_EXPRESSION "cycle=[0-9]+ gcycle=[0-9]+ model=[0-9]+ inst=sm[0-9]+\\.regpat_decomp block=regpat_decomp SVA assertion HdRegpatDecompFaultSva \\([^)]*regpat_decomp.sv:[0-9]+\\) failed")
+  # The blocks in the timing loop: every workload with stress-mode evictions every 500 cycles and
+  # compressed context saves (each saved register through its SM's regpat_comp, each restored one
+  # through regpat_decomp, RTL in lockstep); the RTL driving gives the same cycles; a firing
+  # assertion in the loop fails the run with its name, instance and cycle.
+  add_test(NAME cosim_in_loop_small
+           COMMAND sh ${CMAKE_SOURCE_DIR}/scripts/cosim-sweep.sh ${CMAKE_BINARY_DIR} --in-loop --stress 500)
+  set_tests_properties(cosim_in_loop_small PROPERTIES TIMEOUT 900 FAIL_REGULAR_EXPRESSION "MISMATCH")
+  foreach(w sgemm reduction)
+    add_test(NAME cosim_in_loop_drive_rtl_${w}
+             COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle> -DWORKLOAD=${w} -DSTRESS=500
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/driveloop.cmake)
+    set_tests_properties(cosim_in_loop_drive_rtl_${w} PROPERTIES TIMEOUT 300)
+  endforeach()
   # The context codec with its blocks co-simulated (cosim/cosim_hw.h), reference and drive-rtl.
   add_executable(hd_codec_cosim ${CMAKE_CURRENT_SOURCE_DIR}/cosim/codec_cosim.c)
   target_link_libraries(hd_codec_cosim PRIVATE hd_timing hd_cosim hd_cosim_vl)
@@ -89,6 +102,11 @@ if(TARGET hd_cosim_vl)
   add_test(NAME cosim_ctx_codec COMMAND hd_codec_cosim 20000)
   set_tests_properties(cosim_ctx_codec PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "MISMATCH"
                        PASS_REGULAR_EXPRESSION "same cycles and packed results")
+  add_test(NAME cosim_in_loop_sva_caught
+           COMMAND $<TARGET_FILE:heddle_fault> cosim --blocks regpat vecadd --in-loop --stress 500
+                   --rtl-plusarg +hd_fault_sva --fail-fst ${CMAKE_CURRENT_BINARY_DIR}/sva_loop.fst)
+  set_tests_properties(cosim_in_loop_sva_caught PROPERTIES TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "cycle=[0-9]+ gcycle=[0-9]+ model=[0-9]+ inst=sm[0-9]+\\.regpat_decomp block=regpat_decomp SVA assertion HdRegpatDecompFaultSva \\([^)]*regpat_decomp.sv:[0-9]+\\) failed")
   add_executable(hd_fstcheck ${CMAKE_CURRENT_SOURCE_DIR}/cosim/fstcheck.c)
   target_link_libraries(hd_fstcheck PRIVATE hd_cosim)
 endif()
