@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# test.sh - run every test: install what is missing and build (scripts/setup.sh), run the CTest
+# test.sh - run every test: install what is missing (with Slurm) and build (scripts/setup.sh), run the CTest
 # suite on build/, then fuzz the PTX front end (scripts/fuzz-ptx.sh), the configuration readers
 # (scripts/fuzz-config.sh) and the compiler passes (scripts/fuzz-compile.sh) for a bounded time
 # when clang with libFuzzer is available.
@@ -16,7 +16,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 start=$SECONDS
 
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --with-slurm # the Slurm backend is tested for real (tests/sweep.cmake)
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 ctest --test-dir "$root/build" --output-on-failure -j2 2>&1 | tee "$log"
