@@ -18,6 +18,7 @@
 #include "cli_out.h"
 #include "cli_util.h"
 #include "config.h"
+#include "timing_stats.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -231,20 +232,6 @@ static void write_ini(FILE *f, const struct mix_opts *o, const struct hd_config 
         fprintf(f, "stp = %.6f\nantt = %.6f\nspeedup_vs_serial = %.6f\n", stp, antt, serial);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
 
 static void json_totals(FILE *f, const struct hd_run_totals *t)
 {
@@ -263,31 +250,31 @@ static void write_json(FILE *f, const struct mix_opts *o, const struct hd_config
     char name[256], value[256];
     hd_cli_config_describe(&o->cfg, name, sizeof name);
     fprintf(f, "{\n\"config_name\": ");
-    json_string(f, name);
+    hd_stats_json_str(f, name);
     fprintf(f, ",\n\"config\": {");
     for (unsigned k = 0; k < np; k++) {
         snprintf(name, sizeof name, "%s.%s", params[k].section, params[k].key);
         hd_config_format_value(cfg, &params[k], value, sizeof value);
         fprintf(f, "%s\n  ", k ? "," : "");
-        json_string(f, name);
+        hd_stats_json_str(f, name);
         fprintf(f, ": ");
-        json_string(f, value);
+        hd_stats_json_str(f, value);
     }
     bool all_ok = true;
     for (unsigned i = 0; i < n; i++)
         all_ok = all_ok && cl[i].status == HD_OK;
     fprintf(f, "},\n\"mix\": {\"name\": ");
-    json_string(f, m->name);
+    hd_stats_json_str(f, m->name);
     fprintf(f, ", \"size\": \"%s\", \"mode\": \"%s\", \"alone\": %s, \"verified\": %s, "
                "\"wall_seconds\": %.6f},\n\"workloads\": [",
             hd_wl_size_name(o->size), r->timed ? "cycle" : "functional",
             o->alone ? "true" : "false", all_ok ? "true" : "false", r->seconds);
     for (unsigned i = 0; i < n; i++) {
         fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
-        json_string(f, cl[i].w->name);
+        hd_stats_json_str(f, cl[i].w->name);
         fprintf(f, ", \"verified\": %s, \"status\": %d, \"error\": ",
                 cl[i].status == HD_OK ? "true" : "false", cl[i].status);
-        json_string(f, cl[i].status == HD_OK ? "" : cl[i].ctx.err);
+        hd_stats_json_str(f, cl[i].status == HD_OK ? "" : cl[i].ctx.err);
         fprintf(f, ", ");
         json_totals(f, &cl[i].totals);
         fprintf(f, ", \"batches\": %u, \"shared_batches\": %u", cl[i].batches,
@@ -304,7 +291,7 @@ static void write_json(FILE *f, const struct mix_opts *o, const struct hd_config
     for (unsigned i = 0; i < r->nk; i++) {
         const struct kernel_stat *s = &r->k[i];
         fprintf(f, "%s\n  {\"workload\": %d, \"kernel\": ", i ? "," : "", s->client);
-        json_string(f, s->kernel);
+        hd_stats_json_str(f, s->kernel);
         fprintf(f, ", \"launches\": %llu, \"ctas\": %llu, \"warp_instrs\": %llu, "
                    "\"thread_instrs\": %llu, \"first_batch\": %u, \"last_batch\": %u",
                 (unsigned long long)s->launches, (unsigned long long)s->ctas,

@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* {==== Helpers ==== */
-static void jstr(FILE *f, const char *s)
+void hd_stats_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; s && *s; s++) {
@@ -61,7 +61,7 @@ static void jconfig(FILE *f, const struct hd_config *cfg)
         if (p[i].type == HD_CFG_STR)
             fputs(v, f); /* already quoted; names hold no quotes */
         else if (p[i].type == HD_CFG_ENUM)
-            jstr(f, v);
+            hd_stats_json_str(f, v);
         else
             fputs(v, f);
     }
@@ -116,15 +116,15 @@ static void jlaunches(FILE *f, const struct hd_timing_stats *s)
     for (uint32_t i = 0; i < s->nlaunch; i++) {
         const struct hd_launch_info *li = &s->launch[i];
         fprintf(f, "%s\n    {\"id\": %u, \"kernel\": ", i ? "," : "", li->id);
-        jstr(f, li->kernel);
+        hd_stats_json_str(f, li->kernel);
         fprintf(f, ", \"stream\": %d, \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]",
                 li->stream, li->grid[0], li->grid[1], li->grid[2], li->block[0], li->block[1],
                 li->block[2]);
         fprintf(f, ", \"shared_bytes\": %" PRIu64 ", \"regs_per_thread\": %u, \"regs_source\": ",
                 li->smem, li->regs_per_thread);
-        jstr(f, li->regs_source);
+        hd_stats_json_str(f, li->regs_source);
         fprintf(f, ", \"ctas_per_sm\": %u, \"limiter\": ", li->ctas_per_sm);
-        jstr(f, li->limiter);
+        hd_stats_json_str(f, li->limiter);
         fprintf(f, ", \"finished\": %s, \"ipc\": %.4f", li->finished ? "true" : "false",
                 ratio(li->c.warp_instrs, li->c.cycles));
         jtable(f, &li->c, d, nd, true);
@@ -178,9 +178,9 @@ static void jlines(FILE *f, const struct hd_timing_stats *s)
     for (uint32_t i = 0; i < s->nlines; i++) {
         const struct hd_line_stats *ls = &s->lines[i];
         fprintf(f, "%s\n    {\"kernel\": ", i ? "," : "");
-        jstr(f, ls->kernel);
+        hd_stats_json_str(f, ls->kernel);
         fprintf(f, ", \"file\": ");
-        jstr(f, ls->file);
+        hd_stats_json_str(f, ls->file);
         fprintf(f, ", \"columns\": [\"line\", \"warp_instrs\", \"stall_cycles\"], \"rows\": [");
         struct line_row *r;
         unsigned n = line_rows(ls, &r);
@@ -226,7 +226,7 @@ void hd_timing_stats_json_ex(const struct hd_timing_stats *s, const struct hd_co
 {
     fprintf(f, "{\n  \"format\": \"heddle-timing-stats-1\",\n  \"status\": %d,\n  \"message\": ",
             status);
-    jstr(f, message ? message : "");
+    hd_stats_json_str(f, message ? message : "");
     fprintf(f, ",\n");
     if (cfg)
         jconfig(f, cfg);

@@ -140,6 +140,8 @@ struct hd_sample *hd_timing_stats_new_sample(struct hd_timing_stats *s, uint32_t
 /* }==== */
 
 /* {==== Writers ==== */
+/* s as a JSON string (quoted, with '"', '\\' and control characters escaped; NULL: ""). */
+void hd_stats_json_str(FILE *f, const char *s);
 /* The whole report as JSON: configuration echo, totals, launches, SMs with their schedulers,
  * PTX lines per kernel, samples. `status` and `message` describe how the run ended. */
 void hd_timing_stats_json(const struct hd_timing_stats *s, const struct hd_config *cfg,
