@@ -114,3 +114,17 @@ if(TARGET heddle)
   set_tests_properties(context_launch_priority_usage PROPERTIES LABELS "stress;cli" TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "--priority wants an integer, not 'high'")
 endif()
+
+# Flush and restart: stress mode flushes every chosen CTA whose flush bit allows it (no global
+# store or atomic yet) and switches the others; the outputs must verify and flushes must happen.
+if(TARGET heddle)
+  foreach(wl sgemm reduction histogram nw backprop stencil2d)
+    add_test(NAME stress_flush_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set context.stress_flush=true
+                     --set context.stress_period=1000 --set context.stress_fraction=0.25
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(stress_flush_${wl} PROPERTIES LABELS "stress" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "VERIFIED.*contexts .* [1-9][0-9]* flushed"
+                         FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
+  endforeach()
+endif()

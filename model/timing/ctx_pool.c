@@ -99,6 +99,7 @@ struct hd_ctx *hd_ctx_acquire(struct hd_ctx_pool *p, struct hd_sm_launch *la,
     c->restart = false;
     c->off_slots = false;
     c->switches = 0;
+    c->flushes = 0;
     c->preq = HD_CTX_NONE;
     c->next = HD_CTX_NONE;
     return c;

@@ -76,6 +76,7 @@ struct hd_ctx {
     bool encoding, decoding;
     uint64_t t_signal, t_quiet, t_place; /* latency accounting */
     uint32_t switches;        /* times it was saved */
+    uint32_t flushes;         /* times it was flushed (restarted) */
     uint32_t preq;            /* the preemption request that suspended it (timing_stats.h
                                  preempt[] index), or HD_CTX_NONE */
     uint32_t next;            /* link: free list or resume queue */

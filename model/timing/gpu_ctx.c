@@ -4,7 +4,8 @@
  * stress mode, the correctness net of every mechanism built on the lifecycle: every
  * [context] stress_period cycles each resident CTA is context-switched out with probability
  * stress_fraction (a seeded generator: the same seed gives the same cycles), and it resumes on
- * another SM when one can take it (docs/context.md).
+ * another SM when one can take it; with stress_flush a CTA whose flush bit allows it is flushed
+ * (restarted from its beginning) instead (docs/context.md).
  */
 #include "gpu_impl.h"
 
@@ -49,13 +50,17 @@ void hd_gpu_ctx_stress(struct hd_gpu_timing *g)
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         bool any = false;
         for (uint32_t i = 0; i < g->p.sm.max_ctas; i++) {
-            if (!hd_sm_cta_ctx(g->sm[s], i))
+            const struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], i);
+            if (!x)
                 continue;
             if ((next_random(&g->rng) >> 11) >= limit)
                 continue;
             if (!any)
                 hd_gpu_wake_sm(g, s);
-            any |= hd_sm_cta_suspend(g->sm[s], i, HD_CTXOP_SWITCH, g->now);
+            /* a CTA is flushed at most once: restarts must not starve it (forward progress) */
+            bool ok = g->p.ctx.stress_flush && x->flushes == 0 &&
+                      hd_sm_cta_suspend(g->sm[s], i, HD_CTXOP_FLUSH, g->now);
+            any |= ok || hd_sm_cta_suspend(g->sm[s], i, HD_CTXOP_SWITCH, g->now);
         }
     }
 }

@@ -254,6 +254,7 @@ static void flush_now(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     c->ctx = NULL;
     c->fc = NULL;
     hd_ctx_reset_for_restart(x);
+    x->flushes++;
     x->state = HD_CTX_SAVED;
     x->off_slots = true;
     sm->st->ctx_flushes++;

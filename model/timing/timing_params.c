@@ -142,6 +142,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.stress_period = c->context_stress_period;
     p->ctx.stress_fraction = c->context_stress_fraction;
     p->ctx.stress_seed = c->context_stress_seed;
+    p->ctx.stress_flush = c->context_stress_flush;
 
     if (!pow2(c->pipeline_ldst_segment_bytes))
         return fail(err, errlen, "ldst_segment_bytes", "is not a power of two",

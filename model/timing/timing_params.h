@@ -87,6 +87,7 @@ struct hd_ctx_params {
     uint64_t stress_period;        /* 0 = off */
     double stress_fraction;
     uint64_t stress_seed;
+    bool stress_flush;             /* flush idempotent CTAs instead of switching them */
 };
 
 struct hd_gpu_timing_params {
