@@ -351,20 +351,14 @@ int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *x,
 
 int hd_sm_resume_cta(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err, size_t errlen)
 {
+    if (x->restart) { /* flushed: a fresh start, placed like a new CTA */
+        x->restart = false;
+        x->state = HD_CTX_RESIDENT;
+        return hd_sm_place_cta(sm, x->la, x, now, err, errlen);
+    }
     struct hd_tcta *c = take_slot(sm, x->la, x, now, err, errlen);
     if (!c)
         return HD_FUNC_ERR_INTERNAL;
-    if (x->restart) { /* flushed: a fresh start */
-        x->restart = false;
-        x->state = HD_CTX_RESIDENT;
-        int st = bind_warps(sm, c, NULL, false, now, err, errlen);
-        if (st != HD_FUNC_OK)
-            return st;
-        sm->st->ctas_launched++;
-        for (uint32_t i = 0; i < c->grant.nwarps; i++)
-            hd_sm_warp_check_drained(sm, &sm->w[c->grant.warp_slot[i]], now);
-        return HD_FUNC_OK;
-    }
     if (x->nitems && sm->cp->save == HD_CTXSAVE_COMPRESSED) {
         int cs = hd_sm_ctx_codec_ensure(sm, err, errlen);
         if (cs != HD_FUNC_OK)
