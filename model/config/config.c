@@ -9,6 +9,7 @@
  * enum values by name (case-insensitive); strings optionally in double quotes.
  */
 #include "config.h"
+#include "regs_source.h"
 
 #include <errno.h>
 #include <math.h>
@@ -301,6 +302,11 @@ int hd_config_validate(const struct hd_config *c, char *err, size_t errlen)
         return fail(err, errlen,
                     "key 'registers': %u registers cannot hold one warp at max_regs_per_thread "
                     "(%u)", c->sm_registers, c->sm_max_regs_per_thread);
+    struct hd_regs_source rs;
+    char rmsg[256];
+    if (hd_regs_source_parse(c->sm_regs_source.s, c->sm_max_regs_per_thread, &rs, rmsg,
+                             sizeof rmsg))
+        return fail(err, errlen, "%s", rmsg);
     return 0;
 }
 
