@@ -37,6 +37,6 @@ hd_cli_test(ptx_info_ptxas_beside 0 "ptxas \\(sm_75\\): registers=40.*ptxas \\( 
 hd_cli_test(ptx_info_bad_threads 2 "--threads wants a positive count" ptx-info sgemm --threads 0)
 # GPGPU-Sim configuration: loads, runs, one warning line naming the ignored options
 hd_cli_test(config_gpgpusim 0
-            "name = \"gpgpusim-gtx480\".*num_sms = 15.*warning: 37 GPGPU-Sim options with no Heddle equivalent ignored: -gpgpu_ptx_instruction_classification, "
+            "name = \"gpgpusim-gtx480\".*num_sms = 15.*warning: 23 GPGPU-Sim options with no Heddle equivalent ignored: -gpgpu_ptx_instruction_classification, "
             config --config tests/config/gpgpusim-gtx480.config)
 hd_cli_test(run_gpgpusim 0 "VERIFIED" run vecadd --quiet --config tests/config/gpgpusim-gtx480.config)

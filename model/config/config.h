@@ -58,6 +58,11 @@
     V(missq, HD_MISSQ_FIFO, "fifo", "oldest request first (GPGPU-Sim)")                            \
     V(missq, HD_MISSQ_READS_FIRST, "reads_first",                                                  \
       "oldest read or atomic before older writes, unless the oldest waited missq_age_limit")
+#define HD_CFG_ENUM_shatom(V)                                                                      \
+    V(shatom, HD_SHATOM_SERIALIZE, "serialize",                                                    \
+      "lanes of an atomic on the same word are served one after another (the hardware)")           \
+    V(shatom, HD_SHATOM_BROADCAST, "broadcast",                                                    \
+      "same-word lanes count once, as for loads (GPGPU-Sim)")
 #define HD_CFG_ENUM_sethash(V)                                                                     \
     V(sethash, HD_SETHASH_LINEAR, "linear", "set = line number mod sets")                          \
     V(sethash, HD_SETHASH_XOR, "xor",                                                              \
@@ -86,8 +91,9 @@
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")
-#define HD_CFG_ENUM_TYPES(X) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc)         \
-    X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave)
+#define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
+    X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
+    X(preemptpol)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

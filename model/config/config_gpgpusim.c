@@ -34,7 +34,15 @@ enum gs_kind {
     GS_LAT,       /* ADD,MAX,MUL,MAD,DIV latencies of class `key` (int, fp, dp) */
     GS_II,        /* the same for initiation intervals */
     GS_WIDTHS,    /* pipeline widths: the EX_WB field */
-    GS_IL1        /* [N:|S:]sets:line:ways,... */
+    GS_IL1,       /* [N:|S:]sets:line:ways,... */
+    GS_DCACHE,    /* a data cache string: geometry, MSHRs, miss queue, data port (key: "l1d", "l2",
+                     "l1c") */
+    GS_PARTQ,     /* icnt_L2:L2_dram:dram_L2:L2_icnt queue sizes */
+    GS_DRAMLAT,   /* core cycles -> DRAM cycles (at the end: needs the clocks) */
+    GS_DRAMBUS,   /* -gpgpu_dram_buswidth / -gpgpu_n_mem_per_ctrlr: bus_bytes = their product */
+    GS_DRAMTIME,  /* "nbk=16:CCD=2:..." */
+    GS_DRAMSCHED, /* 0 fifo, 1 frfcfs */
+    GS_FLIT       /* flit size: flit_bytes and port_bytes */
 };
 
 struct gs_map {
@@ -79,15 +87,51 @@ static const struct gs_map maps[] = {
     {"-gpgpu_cache:il1", GS_IL1, "pipeline.icache_*",
      "[N:]sets:line:ways,... -> icache_sets, icache_line, icache_ways"},
     {"-ptx_opcode_latency_int", GS_LAT, "int",
-     "ADD -> lat_int_alu; max(MUL, MAD) -> lat_int_mul; DIV -> lat_int_div"},
-    {"-ptx_opcode_initiation_int", GS_II, "int", "the same columns -> ii_int_*"},
+     "ADD,MAX,MUL,MAD,DIV[,SHFL] -> lat_int_alu, lat_int_max, lat_int_mul, lat_int_mad, "
+     "lat_int_div[, lat_shfl]"},
+    {"-ptx_opcode_initiation_int", GS_II, "int", "the same columns -> ii_int_*, ii_shfl"},
     {"-ptx_opcode_latency_fp", GS_LAT, "fp",
-     "ADD -> lat_fp (one FP32 class: MUL and MAD are not separate); DIV -> lat_fp_div"},
-    {"-ptx_opcode_initiation_fp", GS_II, "fp", "the same columns -> ii_fp, ii_fp_div"},
-    {"-ptx_opcode_latency_dp", GS_LAT, "dp", "ADD -> lat_dp; DIV -> lat_dp_div"},
+     "ADD,MAX,MUL,MAD,DIV -> lat_fp, lat_fp_max, lat_fp_mul, lat_fp_mad, lat_fp_div"},
+    {"-ptx_opcode_initiation_fp", GS_II, "fp", "the same columns -> ii_fp*"},
+    {"-ptx_opcode_latency_dp", GS_LAT, "dp",
+     "ADD -> lat_dp (one FP64 class: MAX, MUL and MAD are not separate); DIV -> lat_dp_div"},
     {"-ptx_opcode_initiation_dp", GS_II, "dp", "the same columns -> ii_dp, ii_dp_div"},
     {"-ptx_opcode_latency_sfu", GS_KEY, "pipeline.lat_sfu", ""},
     {"-ptx_opcode_initiation_sfu", GS_KEY, "pipeline.ii_sfu", ""},
+    {"-gpgpu_smem_latency", GS_KEY, "pipeline.shared_latency", ""},
+    {"-gpgpu_l1_latency", GS_KEY, "l1d.latency", ""},
+    {"-gpgpu_cache:dl1", GS_DCACHE, "l1d",
+     "N:sets:line:ways,policy,A:mshrs:merge,miss_queue -> sets, line, ways, mshr_entries, "
+     "mshr_merge, miss_queue (a sectored L1, S:, is refused)"},
+    {"-gpgpu_cache:dl2", GS_DCACHE, "l2",
+     "N: or S:sets:line:ways,policy,A:mshrs:merge,...,port -> sets, line, ways, mshr_entries, "
+     "mshr_merge, data_port_bytes; S: (sectored) -> dram_per_sector = true"},
+    {"-gpgpu_const_cache:l1", GS_DCACHE, "l1c",
+     "N:sets:line:ways,policy,A:mshrs:merge,... -> sets, line, ways, mshr_entries, mshr_merge"},
+    {"-gpgpu_gmem_skip_L1D", GS_KEY, "l1d.bypass_global", ""},
+    {"-gpgpu_flush_l1_cache", GS_KEY, "l1d.flush_at_launch", ""},
+    {"-gpgpu_perf_sim_memcpy", GS_KEY, "mem.l2_preload_copies", ""},
+    {"-gpgpu_n_cluster_ejection_buffer_size", GS_KEY, "icnt.eject_packets", ""},
+    {"-icnt_flit_size", GS_FLIT, "icnt.flit_bytes", "-> flit_bytes and port_bytes (one flit per "
+     "port and cycle)"},
+    {"-gpgpu_n_mem", GS_KEY, "dram.channels", ""},
+    {"-gpgpu_n_sub_partition_per_mchannel", GS_KEY, "l2.slices_per_channel", ""},
+    {"-rop_latency", GS_KEY, "l2.latency", "GPGPU-Sim 3.x name"},
+    {"-gpgpu_l2_rop_latency", GS_KEY, "l2.latency", "GPGPU-Sim 4.x name"},
+    {"-gpgpu_dram_partition_queues", GS_PARTQ, "l2.*_queue",
+     "icnt_L2:L2_dram:dram_L2:L2_icnt -> input_queue (first), output_queue (last)"},
+    {"-dram_latency", GS_DRAMLAT, "dram.latency",
+     "core cycles -> DRAM cycles at dram_mhz / core_mhz (rounded)"},
+    {"-gpgpu_dram_scheduler", GS_DRAMSCHED, "dram.scheduler", "0 -> fcfs, 1 -> frfcfs"},
+    {"-gpgpu_frfcfs_dram_sched_queue_size", GS_KEY_NZ, "dram.queue",
+     "0 (unlimited) keeps the current value"},
+    {"-gpgpu_n_mem_per_ctrlr", GS_DRAMBUS, "dram.bus_bytes", "bus_bytes = chips x buswidth"},
+    {"-gpgpu_dram_buswidth", GS_DRAMBUS, "dram.bus_bytes", "see -gpgpu_n_mem_per_ctrlr"},
+    {"-gpgpu_dram_burst_length", GS_KEY, "dram.burst_length", ""},
+    {"-dram_data_command_freq_ratio", GS_KEY, "dram.data_rate", ""},
+    {"-gpgpu_dram_timing_opt", GS_DRAMTIME, "dram.t*",
+     "nbk -> banks, nbkgrp -> bank_groups, CCD, CCDL, RRD, RCD, RAS, RP, RC, CL, WL, WR -> "
+     "tccd ... twr, CDLR -> twtr, RTPL -> trtp"},
 };
 #define NMAPS (sizeof maps / sizeof maps[0])
 
@@ -112,6 +156,10 @@ struct gs_state {
     uint64_t clusters, cores;
     bool have_clusters, have_cores;
     uint32_t sms_line;
+    /* -dram_latency (applied at the end, with the final clocks) and the DRAM bus width */
+    uint64_t dram_latency, bus_chips, bus_width;
+    bool have_dram_latency, have_bus;
+    uint32_t dram_latency_line, bus_line;
     /* ignored options: " -a -b " (for the duplicate check), and how many */
     char *ign;
     size_t ign_len, ign_cap;
@@ -267,34 +315,30 @@ static int set_sched(struct gs_state *st, const char *value)
                    value);
 }
 
-/* ADD,MAX,MUL,MAD,DIV */
+/* ADD,MAX,MUL,MAD,DIV, and SHFL for the integer class (GPGPU-Sim 4) */
 static int set_lat(struct gs_state *st, const char *cls, const char *value, bool ii)
 {
-    double v[5];
+    double v[6];
     unsigned n;
-    if (split_numbers(value, ',', v, 5, &n) != 0 || n != 5)
-        return gs_fail(st, "'%s' is not five comma-separated values (ADD,MAX,MUL,MAD,DIV)", value);
-    const char *pre = ii ? "pipeline.ii_" : "pipeline.lat_";
-    char key[64];
-    double mul = v[2] > v[3] ? v[2] : v[3];
-    struct {
-        const char *suffix;
-        double v;
-    } set[3];
-    unsigned k = 0;
-    if (strcmp(cls, "int") == 0) {
-        set[k].suffix = "int_alu", set[k++].v = v[0];
-        set[k].suffix = "int_mul", set[k++].v = mul;
-        set[k].suffix = "int_div", set[k++].v = v[4];
-    } else {
-        set[k].suffix = cls, set[k++].v = v[0]; /* fp, dp */
-        set[k].suffix = strcmp(cls, "fp") == 0 ? "fp_div" : "dp_div", set[k++].v = v[4];
-    }
-    for (unsigned i = 0; i < k; i++) {
-        snprintf(key, sizeof key, "%s%s", pre, set[i].suffix);
-        if (set[i].v != (double)(uint64_t)set[i].v)
+    const bool is_int = strcmp(cls, "int") == 0;
+    if (split_numbers(value, ',', v, 6, &n) != 0 || n < 5 || (n == 6 && !is_int))
+        return gs_fail(st, "'%s' is not five comma-separated values (ADD,MAX,MUL,MAD,DIV)%s",
+                       value, is_int ? ", or six with SHFL" : "");
+    for (unsigned i = 0; i < n; i++)
+        if (v[i] != (double)(uint64_t)v[i])
             return gs_fail(st, "'%s': cycles must be whole numbers", value);
-        if (gs_set_u64(st, key, (uint64_t)set[i].v) != 0)
+    const char *pre = ii ? "pipeline.ii_" : "pipeline.lat_";
+    static const char *const int_keys[6] = {"int_alu", "int_max", "int_mul", "int_mad", "int_div",
+                                            "shfl"};
+    static const char *const fp_keys[5] = {"fp", "fp_max", "fp_mul", "fp_mad", "fp_div"};
+    static const char *const dp_keys[5] = {"dp", NULL, NULL, NULL, "dp_div"};
+    const char *const *keys = is_int ? int_keys : strcmp(cls, "fp") == 0 ? fp_keys : dp_keys;
+    char key[64];
+    for (unsigned i = 0; i < n; i++) {
+        if (!keys[i])
+            continue;
+        snprintf(key, sizeof key, "%s%s", pre, keys[i]);
+        if (gs_set_u64(st, key, (uint64_t)v[i]) != 0)
             return -1;
     }
     return 0;
@@ -328,6 +372,130 @@ static int set_il1(struct gs_state *st, const char *value)
     if (gs_set_u64(st, "pipeline.icache_sets", (uint64_t)v[0]) != 0 ||
         gs_set_u64(st, "pipeline.icache_line", (uint64_t)v[1]) != 0 ||
         gs_set_u64(st, "pipeline.icache_ways", (uint64_t)v[2]) != 0)
+        return -1;
+    return 0;
+}
+
+/* A data cache: "[N:|S:]sets:line:ways,rep:wr:alloc:wralloc:index,{A|S|F}:mshrs:merge,missq[...]
+ * [,port]" (GPGPU-Sim's cache_config). `which` is l1d, l2 or l1c. */
+static int set_dcache(struct gs_state *st, const char *which, const char *value)
+{
+    char buf[256];
+    if (strlen(value) >= sizeof buf)
+        return gs_fail(st, "'%s' is too long for a cache configuration", value);
+    snprintf(buf, sizeof buf, "%s", value);
+    char *field[8];
+    unsigned nf = 0;
+    for (char *p = buf, *save = NULL, *f; nf < 8 && (f = strtok_r(p, ",", &save)); p = NULL)
+        field[nf++] = f;
+    const char *geom = nf ? field[0] : "";
+    bool sectored = false;
+    if ((geom[0] == 'N' || geom[0] == 'S') && geom[1] == ':') {
+        sectored = geom[0] == 'S';
+        geom += 2;
+    }
+    double g[3], m[3];
+    unsigned n, nm = 0;
+    if (nf < 3 || split_numbers(geom, ':', g, 3, &n) != 0 || n != 3)
+        return gs_fail(st, "'%s' is not [N:|S:]sets:line:ways,policy,mshr:entries:merge,...",
+                       value);
+    const char *mshr = field[2];
+    if (!((mshr[0] == 'A' || mshr[0] == 'S' || mshr[0] == 'F') && mshr[1] == ':') ||
+        split_numbers(mshr + 2, ':', m, 3, &nm) != 0 || nm < 2)
+        return gs_fail(st, "'%s': the MSHR field '%s' is not {A|S|F}:entries:merge", value, mshr);
+    if (sectored && strcmp(which, "l2") != 0)
+        return gs_fail(st, "'%s': a sectored (S:) %s is not modelled", value, which);
+    char key[64];
+    static const char *const gkeys[3] = {"sets", "line", "ways"};
+    for (unsigned i = 0; i < 3; i++) {
+        snprintf(key, sizeof key, "%s.%s", which, gkeys[i]);
+        if (gs_set_u64(st, key, (uint64_t)g[i]) != 0)
+            return -1;
+    }
+    snprintf(key, sizeof key, "%s.mshr_entries", which);
+    if (gs_set_u64(st, key, (uint64_t)m[0]) != 0)
+        return -1;
+    snprintf(key, sizeof key, "%s.mshr_merge", which);
+    if (gs_set_u64(st, key, (uint64_t)m[1]) != 0)
+        return -1;
+    if (strcmp(which, "l1d") == 0 && nf > 3) { /* miss queue[:...] */
+        double q[4];
+        unsigned nq;
+        if (split_numbers(field[3], ':', q, 4, &nq) != 0)
+            return gs_fail(st, "'%s': the miss-queue field '%s' is not a number", value, field[3]);
+        if (gs_set_u64(st, "l1d.miss_queue", (uint64_t)q[0]) != 0)
+            return -1;
+    }
+    if (strcmp(which, "l2") == 0) {
+        if (nf > 4) { /* data port width */
+            double w[1];
+            unsigned nw;
+            if (split_numbers(field[4], ':', w, 1, &nw) != 0)
+                return gs_fail(st, "'%s': the data port field '%s' is not a number", value,
+                               field[4]);
+            if (gs_set_u64(st, "l2.data_port_bytes", (uint64_t)w[0]) != 0)
+                return -1;
+        }
+        return gs_set(st, "l2.dram_per_sector", sectored ? "true" : "false");
+    }
+    return 0;
+}
+
+static int set_partq(struct gs_state *st, const char *value)
+{
+    double v[4];
+    unsigned n;
+    if (split_numbers(value, ':', v, 4, &n) != 0 || n != 4)
+        return gs_fail(st, "'%s' is not icnt_L2:L2_dram:dram_L2:L2_icnt (four sizes)", value);
+    if (v[0] && gs_set_u64(st, "l2.input_queue", (uint64_t)v[0]) != 0)
+        return -1;
+    if (v[3] && gs_set_u64(st, "l2.output_queue", (uint64_t)v[3]) != 0)
+        return -1;
+    return 0;
+}
+
+static int set_dramtime(struct gs_state *st, const char *value)
+{
+    static const struct {
+        const char *name, *key;
+    } t[] = {{"nbk", "dram.banks"},    {"nbkgrp", "dram.bank_groups"}, {"CCD", "dram.tccd"},
+             {"CCDL", "dram.tccdl"},   {"RRD", "dram.trrd"},          {"RCD", "dram.trcd"},
+             {"RAS", "dram.tras"},     {"RP", "dram.trp"},            {"RC", "dram.trc"},
+             {"CL", "dram.tcl"},       {"WL", "dram.twl"},            {"CDLR", "dram.twtr"},
+             {"WR", "dram.twr"},       {"RTPL", "dram.trtp"}};
+    const char *p = value;
+    while (*p) {
+        while (*p == ' ' || *p == ':')
+            p++;
+        if (!*p)
+            break;
+        size_t nl = strcspn(p, "=: ");
+        if (p[nl] != '=')
+            return gs_fail(st, "'%s': expected NAME=cycles at '%.*s'", value, (int)nl, p);
+        const char *num = p + nl + 1;
+        size_t vl = strcspn(num, ": ");
+        char v[32];
+        if (vl == 0 || vl >= sizeof v)
+            return gs_fail(st, "'%s': no value for '%.*s'", value, (int)nl, p);
+        memcpy(v, num, vl);
+        v[vl] = '\0';
+        size_t k = 0;
+        while (k < sizeof t / sizeof t[0] && !(strlen(t[k].name) == nl &&
+                                              strncmp(t[k].name, p, nl) == 0))
+            k++;
+        if (k == sizeof t / sizeof t[0])
+            return gs_fail(st, "'%s': timing '%.*s' has no Heddle key", value, (int)nl, p);
+        if (gs_set(st, t[k].key, v) != 0)
+            return -1;
+        p = num + vl;
+    }
+    return 0;
+}
+
+static int set_flit(struct gs_state *st, const char *value)
+{
+    /* port_bytes must stay a multiple of flit_bytes: set the larger order first */
+    if (gs_set(st, "icnt.port_bytes", value) != 0 || gs_set(st, "icnt.flit_bytes", value) != 0)
         return -1;
     return 0;
 }
@@ -377,12 +545,50 @@ static int apply(struct gs_state *st, const char *option, const char *value)
         return set_widths(st, value);
     case GS_IL1:
         return set_il1(st, value);
+    case GS_DCACHE:
+        return set_dcache(st, m->key, value);
+    case GS_PARTQ:
+        return set_partq(st, value);
+    case GS_DRAMLAT:
+        st->have_dram_latency = true;
+        st->dram_latency_line = st->line;
+        return set_count(st, value, &st->dram_latency);
+    case GS_DRAMBUS:
+        st->have_bus = true;
+        st->bus_line = st->line;
+        if (!st->bus_chips)
+            st->bus_chips = 2, st->bus_width = 4; /* GPGPU-Sim's defaults */
+        return set_count(st, value, strcmp(option, "-gpgpu_n_mem_per_ctrlr") == 0
+                                        ? &st->bus_chips : &st->bus_width);
+    case GS_DRAMTIME:
+        return set_dramtime(st, value);
+    case GS_DRAMSCHED:
+        if (strcmp(value, "0") == 0)
+            return gs_set(st, "dram.scheduler", "fcfs");
+        if (strcmp(value, "1") == 0)
+            return gs_set(st, "dram.scheduler", "frfcfs");
+        return gs_fail(st, "'%s': 0 (FIFO) or 1 (FR-FCFS)", value);
+    case GS_FLIT:
+        return set_flit(st, value);
     }
     return gs_fail(st, "internal: bad mapping");
 }
 
 static int finish(struct gs_state *st)
 {
+    if (st->have_bus) {
+        st->line = st->bus_line;
+        st->option = "-gpgpu_dram_buswidth";
+        if (gs_set_u64(st, "dram.bus_bytes", st->bus_chips * st->bus_width) != 0)
+            return -1;
+    }
+    if (st->have_dram_latency) { /* core cycles at the final clocks */
+        st->line = st->dram_latency_line;
+        st->option = "-dram_latency";
+        const double c = st->cfg->clock_core_mhz, d = st->cfg->clock_dram_mhz;
+        if (gs_set_u64(st, "dram.latency", (uint64_t)((double)st->dram_latency * d / c + 0.5)) != 0)
+            return -1;
+    }
     if (!st->have_clusters && !st->have_cores)
         return 0;
     uint64_t clusters = st->have_clusters ? st->clusters : 10, cores = st->have_cores ? st->cores : 3;

@@ -126,6 +126,20 @@ static void fetch_sectors(struct hd_l2 *s, uint32_t src, uint32_t m, uint64_t wa
 {
     if (!want)
         return;
+    if (s->p->l2.dram_per_sector) { /* GPGPU-Sim 4: every sector is its own DRAM request */
+        s->fetched[m] |= want;
+        for (uint64_t w = want; w; w &= w - 1) {
+            const unsigned i = (unsigned)__builtin_ctzll(w);
+            const uint32_t id = to_dram(s, src, HD_TXN_READ,
+                                        (s->mshr.line[m] << s->tags.shift) +
+                                            ((uint64_t)i << s->tags.sector_shift),
+                                        1u << s->tags.sector_shift);
+            if (id != HD_TXN_NONE)
+                hd_txn_get(s->pool, id)->sectors = 1ull << i;
+        }
+        s->dram_rd[m] = HD_TXN_NONE;
+        return;
+    }
     const uint32_t bytes = (uint32_t)__builtin_popcountll(want) << s->tags.sector_shift;
     s->fetched[m] |= want;
     const uint32_t rd = s->dram_rd[m];

@@ -4,6 +4,8 @@
  */
 #include "mem_full.h"
 
+#include "addrmap.h"
+#include "cache_tags.h"
 #include "clock_domain.h"
 #include "dram.h"
 #include "l1.h"
@@ -495,6 +497,38 @@ void hd_mem_full_launch(struct hd_mem *m, uint32_t kernel, const char *name)
     struct full_state *s = m->impl;
     if (name && hd_mem_params_kernel_listed(s->p.l1d.bypass_kernels, name))
         set_bypass(s, kernel, true);
+    if (s->p.l1d.flush_at_launch) /* GPGPU-Sim gpgpu_flush_l1_cache: the clean lines go; a */
+        for (uint32_t i = 0; i < s->p.num_sms; i++) { /* dirty (local) line stays, as no */
+            struct hd_tags *t = &s->l1[i].d;          /* write-back is timed here */
+            for (uint32_t e = 0; e < t->sets * t->ways; e++)
+                if (t->tag[e] && !t->dirty[e])
+                    hd_tags_invalidate(t, e);
+        }
+}
+
+void hd_mem_full_preload(struct hd_mem *m, uint64_t addr, uint64_t bytes)
+{
+    if (!hd_mem_is_full(m) || !bytes)
+        return;
+    struct full_state *s = m->impl;
+    if (!s->p.l2_preload_copies)
+        return;
+    const uint64_t end = addr + bytes;
+    const uint32_t line = s->p.l2.c.line;
+    for (uint64_t a = addr - addr % line; a < end; a += line) {
+        struct hd_addr_loc loc;
+        hd_addrmap_decode(&s->p.map, s->p.l2.per_channel, a, &loc);
+        struct hd_tags *t = &s->l2[loc.slice].tags;
+        const uint64_t lo = a > addr ? a : addr, hi = a + line < end ? a + line : end;
+        const uint64_t sectors = hd_tags_sectors(t, loc.local + (lo - a), (uint32_t)(hi - lo));
+        uint32_t e = hd_tags_find(t, loc.local);
+        if (e == HD_TAGS_NONE) { /* the victim goes silently: copies are not timed */
+            e = hd_tags_victim(t, loc.local);
+            hd_tags_install(t, e, loc.local);
+        }
+        t->valid[e] |= sectors;
+        hd_tags_touch(t, e);
+    }
 }
 
 void hd_mem_full_set_bypass(struct hd_mem *m, uint32_t kernel, bool bypass)

@@ -56,6 +56,7 @@ static int init_caches(const struct hd_config *c, struct hd_mem_params *p, char 
     p->l1d.queue = c->l1d_queue;
     p->l1d.miss_queue = c->l1d_miss_queue;
     p->l1d.bypass_global = c->l1d_bypass_global;
+    p->l1d.flush_at_launch = c->l1d_flush_at_launch;
     snprintf(p->l1d.bypass_kernels, sizeof p->l1d.bypass_kernels, "%s", c->l1d_bypass_kernels.s);
     p->l1c.latency = c->l1c_latency;
     p->l1c.mshr_entries = c->l1c_mshr_entries;
@@ -70,6 +71,7 @@ static int init_caches(const struct hd_config *c, struct hd_mem_params *p, char 
     p->l2.input_queue = c->l2_input_queue;
     p->l2.output_queue = c->l2_output_queue;
     p->l2.port_bytes = c->l2_data_port_bytes;
+    p->l2.dram_per_sector = c->l2_dram_per_sector;
     return 0;
 }
 
@@ -176,6 +178,7 @@ int hd_mem_params_init(const struct hd_config *c, struct hd_mem_params *p, char 
     p->l2_khz = khz(c->clock_l2_mhz);
     p->dram_khz = khz(c->clock_dram_mhz);
     p->dup_window = c->mem_dup_mshr_window;
+    p->l2_preload_copies = c->mem_l2_preload_copies;
     p->context_low = c->context_priority == HD_CTXPRIO_LOW;
     if (init_caches(c, p, err, errlen) || init_dram(c, p, err, errlen) ||
         init_icnt(c, p, err, errlen) || init_map(c, p, err, errlen))

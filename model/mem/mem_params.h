@@ -40,6 +40,7 @@ struct hd_l2_params {
     uint32_t per_channel, nslices;
     struct hd_cache_params c;
     uint32_t input_queue, output_queue, port_bytes;
+    bool dram_per_sector; /* one DRAM request per missing sector (GPGPU-Sim 4) */
 };
 
 struct hd_dram_params {
@@ -63,7 +64,7 @@ struct hd_mem_params {
     struct {
         struct hd_cache_params c;
         uint32_t ports, queue, miss_queue;
-        bool bypass_global;
+        bool bypass_global, flush_at_launch;
         char bypass_kernels[HD_CFG_STR_MAX];
     } l1d;
     struct hd_cache_params l1c;
@@ -72,6 +73,7 @@ struct hd_mem_params {
     struct hd_dram_params dram;
     struct hd_addrmap_params map;
     uint32_t dup_window;
+    bool l2_preload_copies; /* [mem] l2_preload_copies (hd_mem_full_preload) */
     bool context_low;  /* [context] priority = low: demand traffic leaves the miss queue first */
 };
 

@@ -164,7 +164,8 @@ int hd_rt_client_memcpy_h2d(struct hd_gpu *c, hd_devptr dst, const void *src, si
     st = hd_devmem_write(&c->client->gpu->mem, dst, src, bytes, msg, sizeof msg);
     if (st != HD_FUNC_OK)
         return hd_rt_fail(c, st, "hd_memcpy_h2d: %s", msg);
-    return HD_OK;
+    st = hd_rt_timing_copied_h2d(c->client->gpu, dst, bytes);
+    return st == HD_OK ? HD_OK : hd_rt_fail(c, st, "hd_memcpy_h2d: %s", c->client->gpu->err);
 }
 
 int hd_rt_client_memcpy_d2h(struct hd_gpu *c, void *dst, hd_devptr src, size_t bytes)
@@ -198,6 +199,18 @@ int hd_rt_client_module_symbol(struct hd_gpu *c, struct hd_module *mod, const ch
                                hd_devptr *addr, size_t *bytes)
 {
     return forward(c, hd_module_symbol(c->client->gpu, mod, name, addr, bytes));
+}
+
+int hd_rt_client_module_set_ptxas(struct hd_gpu *c, struct hd_module *mod, const char *summary,
+                                  size_t len, const char *name)
+{
+    return forward(c, hd_module_set_ptxas(c->client->gpu, mod, summary, len, name));
+}
+
+int hd_rt_client_kernel_set_regs(struct hd_gpu *c, struct hd_module *mod, const char *kernel,
+                                 uint32_t regs)
+{
+    return forward(c, hd_kernel_set_regs(c->client->gpu, mod, kernel, regs));
 }
 /* }==== */
 

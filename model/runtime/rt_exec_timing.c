@@ -74,6 +74,17 @@ static int ensure_timing(struct hd_gpu *gpu, char *err, size_t errlen)
     return HD_FUNC_OK;
 }
 
+int hd_rt_timing_copied_h2d(struct hd_gpu *gpu, hd_devptr dst, size_t bytes)
+{
+    if (!gpu->cfg.mem_l2_preload_copies || gpu->mode != HD_EXEC_CYCLE || !bytes)
+        return HD_OK;
+    char err[512];
+    if (ensure_timing(gpu, err, sizeof err) != HD_FUNC_OK)
+        return hd_rt_fail(gpu, HD_ERR_CONFIG, "%s", err);
+    hd_gpu_timing_copied_h2d(gpu->timing, dst, bytes);
+    return HD_OK;
+}
+
 static int run_timing(void *impl, struct hd_func_launch *const *launches, const int *streams,
                       unsigned n, volatile sig_atomic_t *interrupt, char *err, size_t errlen)
 {

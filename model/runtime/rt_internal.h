@@ -74,6 +74,8 @@ struct hd_gpu {
 /* The timing executor (rt_exec_timing.c; impl is the GPU) and its teardown. */
 extern const struct hd_rt_exec_ops hd_rt_exec_timing;
 void hd_rt_timing_free(struct hd_gpu *gpu);
+/* A host-to-device copy finished (the timing model may preload its lines into the L2). */
+int hd_rt_timing_copied_h2d(struct hd_gpu *gpu, hd_devptr dst, size_t bytes);
 
 /* Record a message as the last error and return `status`. */
 int hd_rt_fail(struct hd_gpu *gpu, int status, const char *fmt, ...)

@@ -170,7 +170,7 @@ int hd_memcpy_h2d(struct hd_gpu *gpu, hd_devptr dst, const void *src, size_t byt
     st = hd_devmem_write(&gpu->mem, dst, src, bytes, msg, sizeof msg);
     if (st != HD_FUNC_OK)
         return hd_rt_fail(gpu, st, "hd_memcpy_h2d: %s", msg);
-    return HD_OK;
+    return hd_rt_timing_copied_h2d(gpu, dst, bytes);
 }
 
 int hd_memcpy_d2h(struct hd_gpu *gpu, void *dst, hd_devptr src, size_t bytes)

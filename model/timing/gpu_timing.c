@@ -125,6 +125,11 @@ const struct hd_mem *hd_gpu_timing_mem(const struct hd_gpu_timing *g)
     return &g->mem;
 }
 
+void hd_gpu_timing_copied_h2d(struct hd_gpu_timing *g, uint64_t addr, uint64_t bytes)
+{
+    hd_mem_full_preload(&g->mem, addr, bytes);
+}
+
 void hd_gpu_timing_set_sampling(struct hd_gpu_timing *g, uint64_t cycles)
 {
     g->stats.sample_every = cycles;

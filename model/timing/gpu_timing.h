@@ -56,6 +56,9 @@ const struct hd_config *hd_gpu_timing_config(const struct hd_gpu_timing *g);
 /* Its memory model (fixed or full, mem_iface.h; for the memory system's statistics). */
 struct hd_mem;
 const struct hd_mem *hd_gpu_timing_mem(const struct hd_gpu_timing *g);
+/* The host copied [addr, addr + bytes) to the device (between batches): the memory model may
+ * take note ([mem] l2_preload_copies). */
+void hd_gpu_timing_copied_h2d(struct hd_gpu_timing *g, uint64_t addr, uint64_t bytes);
 /* Sample the time series every `cycles` cycles (0: off). */
 void hd_gpu_timing_set_sampling(struct hd_gpu_timing *g, uint64_t cycles);
 /* Install a CTA admission policy (cta_admit.h; NULL: allow all, the default). The GPU owns impl

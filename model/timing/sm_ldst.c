@@ -60,7 +60,8 @@ struct bank_overflow {
 };
 
 /* Count one shared word; returns the bank's distinct words so far. An atomic never shares a
- * word between lanes (each lane's read-modify-write is its own access). */
+ * word between lanes (each lane's read-modify-write is its own access) unless [sm]
+ * shared_atomic_conflicts = broadcast (GPGPU-Sim's rule): then the caller passes false. */
 static uint32_t shared_word(struct hd_sm *sm, uint32_t word, bool atomic, struct bank_overflow *ov,
                             unsigned *nov)
 {
@@ -189,8 +190,10 @@ void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
         case HD_SPACE_SHARED:
             any_shared = true;
             for (uint64_t wd = a / 4; wd <= (a + bytes - 1) / 4; wd++) {
-                uint32_t c = shared_word(sm, (uint32_t)wd, op->req_kind == HD_MEM_ATOMIC, ov,
-                                         &nov);
+                uint32_t c = shared_word(sm, (uint32_t)wd,
+                                         op->req_kind == HD_MEM_ATOMIC &&
+                                             p->shared_atomic_serialize,
+                                         ov, &nov);
                 op->degree = c > op->degree ? c : op->degree;
             }
             break;

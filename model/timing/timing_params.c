@@ -10,7 +10,8 @@
 
 static const char *const tclass_names[HD_TC_COUNT] = {
     "int_alu", "int_mul", "int_div", "fp", "fp_div", "dp", "dp_div", "sfu",
-    "branch", "mem", "barrier", "membar", "nop"};
+    "branch", "mem", "barrier", "membar", "nop", "int_max", "int_mad", "fp_max", "fp_mul",
+    "fp_mad", "shfl", "untabled_int", "untabled_mul", "untabled_fp", "untabled_dp"};
 static const char *const tunit_names[HD_TU_COUNT + 1] = {"sp", "sfu", "dp", "mem", "none"};
 
 const char *hd_tclass_name(enum hd_tclass c)
@@ -55,6 +56,29 @@ static void init_classes(const struct hd_config *c, struct hd_sm_params *s)
     set_class(s, HD_TC_SFU, c->pipeline_lat_sfu, c->pipeline_ii_sfu, HD_TU_SFU);
     /* a branch resolves in the SP pipeline like an integer add */
     set_class(s, HD_TC_BRANCH, c->pipeline_lat_int_alu, c->pipeline_ii_int_alu, HD_TU_SP);
+    /* the finer classes: their own keys, else the parent's values (today's behaviour) */
+    const struct {
+        enum hd_tclass c, parent;
+        uint32_t lat, ii;
+    } fine[] = {
+        {HD_TC_INT_MAX, HD_TC_INT_ALU, c->pipeline_lat_int_max, c->pipeline_ii_int_max},
+        {HD_TC_INT_MAD, HD_TC_INT_MUL, c->pipeline_lat_int_mad, c->pipeline_ii_int_mad},
+        {HD_TC_FP_MAX, HD_TC_FP, c->pipeline_lat_fp_max, c->pipeline_ii_fp_max},
+        {HD_TC_FP_MUL, HD_TC_FP, c->pipeline_lat_fp_mul, c->pipeline_ii_fp_mul},
+        {HD_TC_FP_MAD, HD_TC_FP, c->pipeline_lat_fp_mad, c->pipeline_ii_fp_mad},
+        {HD_TC_SHFL, HD_TC_INT_ALU, c->pipeline_lat_shfl, c->pipeline_ii_shfl},
+        {HD_TC_UT_INT, HD_TC_INT_ALU, c->pipeline_lat_untabled, c->pipeline_ii_untabled},
+        {HD_TC_UT_MUL, HD_TC_INT_MUL, c->pipeline_lat_untabled, c->pipeline_ii_untabled},
+        {HD_TC_UT_FP, HD_TC_FP, c->pipeline_lat_untabled, c->pipeline_ii_untabled},
+        {HD_TC_UT_DP, HD_TC_DP, c->pipeline_lat_untabled, c->pipeline_ii_untabled},
+    };
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++)
+        set_class(s, fine[i].c, fine[i].lat ? fine[i].lat : s->lat[fine[i].parent],
+                  fine[i].ii ? fine[i].ii : s->ii[fine[i].parent], s->unit_of[fine[i].parent]);
+    if (c->pipeline_lat_untabled) /* GPGPU-Sim: a branch is an untabled instruction too */
+        s->lat[HD_TC_BRANCH] = c->pipeline_lat_untabled;
+    if (c->pipeline_ii_untabled)
+        s->ii[HD_TC_BRANCH] = c->pipeline_ii_untabled;
     set_class(s, HD_TC_MEM, 1, 1, HD_TU_MEM);
     set_class(s, HD_TC_BARRIER, 0, 0, HD_TU_NONE);
     set_class(s, HD_TC_MEMBAR, 0, 0, HD_TU_NONE);
@@ -103,6 +127,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->branch_cycles = c->pipeline_branch_cycles;
     s->diverge_cycles = c->pipeline_diverge_cycles;
     s->shared_latency = c->pipeline_shared_latency;
+    s->shared_atomic_serialize = c->sm_shared_atomic_conflicts == HD_SHATOM_SERIALIZE;
     s->const_latency = c->pipeline_const_latency;
     s->shared_banks = c->sm_shared_banks;
     s->seg_bytes = c->pipeline_ldst_sectors ? 32 : c->pipeline_ldst_segment_bytes;

@@ -34,6 +34,18 @@ enum hd_tclass {
     HD_TC_BARRIER, /* bar / barrier: no unit; the warp waits until released */
     HD_TC_MEMBAR,  /* membar / fence: no unit; the warp waits for its memory operations */
     HD_TC_NOP,     /* prefetch nanosleep brkpt pmevent: no unit */
+    /* finer classes for GPGPU-Sim's opcode tables ([pipeline] lat_int_max ... lat_untabled);
+     * each takes its parent's latency and interval while its own keys are 0 */
+    HD_TC_INT_MAX, /* integer min/max (parent int_alu) */
+    HD_TC_INT_MAD, /* integer mad/mad24/madc (parent int_mul) */
+    HD_TC_FP_MAX,  /* FP32 min/max (parent fp) */
+    HD_TC_FP_MUL,  /* FP32 mul (parent fp) */
+    HD_TC_FP_MAD,  /* FP32 mad/fma (parent fp) */
+    HD_TC_SHFL,    /* shfl (parent int_alu) */
+    HD_TC_UT_INT,  /* untabled integer ALU ops: mov setp selp cvt logic shifts ... (int_alu) */
+    HD_TC_UT_MUL,  /* untabled multiply-like ops: sad dp4a dp2a (int_mul) */
+    HD_TC_UT_FP,   /* untabled FP32/FP16 ops: setp cvt abs neg ... (fp) */
+    HD_TC_UT_DP,   /* untabled FP64 ops (dp) */
     HD_TC_COUNT
 };
 
@@ -67,6 +79,7 @@ struct hd_sm_params {
     uint32_t branch_cycles, diverge_cycles;
     /* memory pipeline */
     uint32_t shared_latency, const_latency, shared_banks;
+    bool shared_atomic_serialize; /* same-word lanes of a shared atomic conflict ([sm]) */
     uint32_t seg_bytes;           /* coalescing granule: a segment, or 32 with sectors */
     uint32_t max_loads;
     uint32_t max_delay;           /* largest delay any event of the SM is scheduled ahead */

@@ -43,18 +43,40 @@ enum hd_tclass hd_tkernel_classify(const struct hd_func_instr *d)
     default:
         break;
     }
-    if (f64)
-        return op == HD_OP_DIV ? HD_TC_DP_DIV : HD_TC_DP;
-    if (flt)
-        return op == HD_OP_DIV ? HD_TC_FP_DIV : HD_TC_FP;
+    /* The finer classes follow GPGPU-Sim's opcode tables: add/sub, min/max, mul, mad/fma and
+     * div/rem per type, shfl; every other ALU opcode is "untabled" (each class falls back to
+     * today's parent class unless its [pipeline] keys are set). */
+    const bool addsub = op == HD_OP_ADD || op == HD_OP_ADDC || op == HD_OP_SUB ||
+                        op == HD_OP_SUBC;
+    const bool minmax = op == HD_OP_MIN || op == HD_OP_MAX;
+    const bool mul = op == HD_OP_MUL || op == HD_OP_MUL24;
+    const bool mad = op == HD_OP_MAD || op == HD_OP_MAD24 || op == HD_OP_MADC || op == HD_OP_FMA;
+    if (f64) {
+        if (op == HD_OP_DIV)
+            return HD_TC_DP_DIV;
+        return addsub || minmax || mul || mad || op == HD_OP_REM ? HD_TC_DP : HD_TC_UT_DP;
+    }
+    if (flt) {
+        if (op == HD_OP_DIV)
+            return HD_TC_FP_DIV;
+        return addsub ? HD_TC_FP : minmax ? HD_TC_FP_MAX : mul ? HD_TC_FP_MUL
+               : mad  ? HD_TC_FP_MAD : HD_TC_UT_FP;
+    }
     switch (op) {
-    case HD_OP_MUL: case HD_OP_MUL24: case HD_OP_MAD: case HD_OP_MAD24: case HD_OP_MADC:
-    case HD_OP_SAD: case HD_OP_DP4A: case HD_OP_DP2A:
+    case HD_OP_MUL: case HD_OP_MUL24:
         return HD_TC_INT_MUL;
+    case HD_OP_MAD: case HD_OP_MAD24: case HD_OP_MADC:
+        return HD_TC_INT_MAD;
+    case HD_OP_SAD: case HD_OP_DP4A: case HD_OP_DP2A:
+        return HD_TC_UT_MUL;
     case HD_OP_DIV: case HD_OP_REM:
         return HD_TC_INT_DIV;
+    case HD_OP_MIN: case HD_OP_MAX:
+        return HD_TC_INT_MAX;
+    case HD_OP_SHFL:
+        return HD_TC_SHFL;
     default:
-        return HD_TC_INT_ALU;
+        return addsub ? HD_TC_INT_ALU : HD_TC_UT_INT;
     }
 }
 /* }==== */
