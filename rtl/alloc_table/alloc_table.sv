@@ -13,7 +13,7 @@
  *                 TBs to spill so that the block fits (victims_o, nvict_o, start_o).
  * Both searches are one datapath: 17 candidate starts (0 and the end of every entry in use),
  * each compared with all 16 entries (272 interval tests, in parallel), then a reduction in
- * candidate order keeping the fewest overlaps, then the lowest start. Alloc is the search with
+ * reduction tree keeping the fewest overlaps, then the lowest start. Alloc is the search with
  * no entry allowed to overlap, so the lowest free window wins (first fit).
  *
  * Registered outputs: all (valid_o, op_o, ok_o, entry_o, start_o, victims_o, nvict_o, used_o),
@@ -102,26 +102,62 @@ module alloc_table #(
     assign cfit[k]   = exists && hi <= 15'(cap_i) && (cmask[k] & ~allowed) == '0;
   end
 
-  // Reduction in candidate order: fewest overlaps, then lowest start.
-  logic        found;
-  logic [4:0]  best_n;
-  logic [13:0] best_c;
-  logic [15:0] best_m;
-  always_comb begin
-    found  = 1'b0;
-    best_n = '0;
-    best_c = '0;
-    best_m = '0;
-    for (int k = 0; k < NCand; k++) begin
-      if (cfit[k] && (!found || ccount[k] < best_n ||
-                      (ccount[k] == best_n && cstart[k] < best_c))) begin
-        found  = 1'b1;
-        best_n = ccount[k];
-        best_c = cstart[k];
-        best_m = cmask[k];
-      end
+  // Reduction: fewest overlaps, then lowest start, then the earliest candidate. A binary tree
+  // of five levels over 32 leaves (candidates 0..16, the rest empty); a node takes its right
+  // child only if that is strictly better, so the earliest of the best wins, as a scan in
+  // candidate order would choose. Level L has 32 >> L nodes {f: fits, n, c (a fitting window
+  // starts below 4096), m}; one vector per level and field.
+  localparam int unsigned Leaves = 32;
+  logic [31:0] f0;  logic [5*32-1:0] n0;  logic [12*32-1:0] c0;  logic [16*32-1:0] m0;
+  logic [15:0] f1;  logic [5*16-1:0] n1;  logic [12*16-1:0] c1;  logic [16*16-1:0] m1;
+  logic [7:0]  f2;  logic [5*8-1:0]  n2;  logic [12*8-1:0]  c2;  logic [16*8-1:0]  m2;
+  logic [3:0]  f3;  logic [5*4-1:0]  n3;  logic [12*4-1:0]  c3;  logic [16*4-1:0]  m3;
+  logic [1:0]  f4;  logic [5*2-1:0]  n4;  logic [12*2-1:0]  c4;  logic [16*2-1:0]  m4;
+  for (genvar k = 0; k < Leaves; k++) begin : g_leaf
+    if (k < NCand) begin : g_real
+      assign f0[k]           = cfit[k];
+      assign n0[5*k +: 5]    = ccount[k];
+      assign c0[12*k +: 12]  = cstart[k][11:0];
+      assign m0[16*k +: 16]  = cmask[k];
+    end else begin : g_empty
+      assign f0[k]           = 1'b0;
+      assign n0[5*k +: 5]    = '0;
+      assign c0[12*k +: 12]  = '0;
+      assign m0[16*k +: 16]  = '0;
     end
   end
+
+  // Does (fr, nr, cr) beat (fl, nl, cl)?
+  function automatic logic beats(logic fl, logic [4:0] nl, logic [11:0] cl, logic fr,
+                                 logic [4:0] nr, logic [11:0] cr);
+    beats = fr && (!fl || nr < nl || (nr == nl && cr < cl));
+  endfunction
+
+`define HD_ATAB_LEVEL(NAME, N, FI, NI, CI, MI, FO, NO, CO, MO) \
+  for (genvar i = 0; i < N; i++) begin : NAME \
+    logic r; \
+    assign r = beats(FI[2*i], NI[5*(2*i) +: 5], CI[12*(2*i) +: 12], FI[2*i+1], \
+                     NI[5*(2*i+1) +: 5], CI[12*(2*i+1) +: 12]); \
+    assign FO[i]          = FI[2*i] || FI[2*i+1]; \
+    assign NO[5*i +: 5]   = r ? NI[5*(2*i+1) +: 5] : NI[5*(2*i) +: 5]; \
+    assign CO[12*i +: 12] = r ? CI[12*(2*i+1) +: 12] : CI[12*(2*i) +: 12]; \
+    assign MO[16*i +: 16] = r ? MI[16*(2*i+1) +: 16] : MI[16*(2*i) +: 16]; \
+  end
+  `HD_ATAB_LEVEL(g_l1, 16, f0, n0, c0, m0, f1, n1, c1, m1)
+  `HD_ATAB_LEVEL(g_l2, 8, f1, n1, c1, m1, f2, n2, c2, m2)
+  `HD_ATAB_LEVEL(g_l3, 4, f2, n2, c2, m2, f3, n3, c3, m3)
+  `HD_ATAB_LEVEL(g_l4, 2, f3, n3, c3, m3, f4, n4, c4, m4)
+`undef HD_ATAB_LEVEL
+
+  logic        found, root_r;
+  logic [4:0]  best_n;
+  logic [11:0] best_c;
+  logic [15:0] best_m;
+  assign root_r = beats(f4[0], n4[4:0], c4[11:0], f4[1], n4[9:5], c4[23:12]);
+  assign found  = f4[0] || f4[1];
+  assign best_n = root_r ? n4[9:5] : n4[4:0];
+  assign best_c = root_r ? c4[23:12] : c4[11:0];
+  assign best_m = root_r ? m4[31:16] : m4[15:0];
 
   // The lowest free entry.
   logic       have_free;
@@ -160,7 +196,7 @@ module alloc_table #(
         if (have_free && found) begin
           ok_d    = 1'b1;
           entry_d = free_e;
-          start_d = best_c[11:0];
+          start_d = best_c;
           take    = 1'b1;
         end
       end
@@ -171,7 +207,7 @@ module alloc_table #(
       OpSpill: begin
         if (found) begin
           ok_d      = 1'b1;
-          start_d   = best_c[11:0];
+          start_d   = best_c;
           victims_d = best_m;
           nvict_d   = best_n;
         end
