@@ -79,7 +79,9 @@ int hd_wl_compare_u32(struct hd_wl_ctx *ctx, const char *what, const uint32_t *e
                       const uint32_t *got, size_t n);
 int hd_wl_compare_i32(struct hd_wl_ctx *ctx, const char *what, const int32_t *expected,
                       const int32_t *got, size_t n);
-/* Load ctx->ptx_text as a module named ctx->ptx_name; on failure ctx->err holds the message. */
+/* Load ctx->ptx_text as a module named ctx->ptx_name; on failure ctx->err holds the message.
+ * When it is a registered workload's PTX, ptxas's recorded register counts (NAME.ptxas.txt) are
+ * attached (hd_module_set_ptxas), so occupancy counts them ([sm] regs_source = ptxas). */
 int hd_wl_load_module(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_module **out);
 const char *hd_wl_size_name(enum hd_wl_size size); /* "small", "medium", "large" */
 /* The size a name stands for (the inverse of hd_wl_size_name). Returns 0, or -1 if none. */

@@ -37,6 +37,24 @@ int hd_wl_check(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, int status)
     return status;
 }
 
+/* The base name of ctx's PTX file ("workloads/sgemm/sgemm_t8.ptx" -> "sgemm_t8") into name;
+ * false when there is none. */
+static bool ptx_base_name(const struct hd_wl_ctx *ctx, char *name, size_t len)
+{
+    if (!ctx || !ctx->ptx_name)
+        return false;
+    const char *base = strrchr(ctx->ptx_name, '/');
+    base = base ? base + 1 : ctx->ptx_name;
+    size_t n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".ptx") == 0)
+        n -= 4;
+    if (n == 0 || n >= len)
+        return false;
+    memcpy(name, base, n);
+    name[n] = '\0';
+    return true;
+}
+
 int hd_wl_load_module(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_module **out)
 {
     *out = NULL;
@@ -46,7 +64,22 @@ int hd_wl_load_module(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_modul
         return HD_ERR_PTX;
     }
     const char *name = ctx->ptx_name ? ctx->ptx_name : "(embedded PTX)";
-    return hd_wl_check(gpu, ctx, hd_module_load_text(gpu, ctx->ptx_text, ctx->ptx_len, name, out));
+    int st = hd_wl_check(gpu, ctx,
+                         hd_module_load_text(gpu, ctx->ptx_text, ctx->ptx_len, name, out));
+    if (st != HD_OK)
+        return st;
+    /* ptxas's register counts of that PTX (NAME.ptxas.txt, embedded beside it): occupancy counts
+     * them (issue 15). Only when ctx holds the registered PTX itself, so the summary matches. */
+    char base[128], sname[160];
+    size_t plen = 0, slen = 0;
+    const char *ptx = ptx_base_name(ctx, base, sizeof base) ? hd_workload_ptx(base, &plen) : NULL;
+    const char *summary = ptx ? hd_workload_ptxas(base, &slen) : NULL;
+    if (!summary || plen != ctx->ptx_len ||
+        (ptx != ctx->ptx_text && memcmp(ptx, ctx->ptx_text, plen) != 0))
+        return HD_OK;
+    size_t nl = strlen(name); /* "workloads/X/X.ptx" -> "workloads/X/X.ptxas.txt" */
+    snprintf(sname, sizeof sname, "%.*s.ptxas.txt", (int)(nl > 4 ? nl - 4 : nl), name);
+    return hd_wl_check(gpu, ctx, hd_module_set_ptxas(gpu, *out, summary, slen, sname));
 }
 
 const char *hd_wl_size_name(enum hd_wl_size size)
@@ -203,19 +236,9 @@ long hd_wl_flag(const char *flags, const char *name, long dflt)
 
 const char *hd_wl_variant_flags(const struct hd_wl_ctx *ctx)
 {
-    if (!ctx || !ctx->ptx_name)
-        return NULL;
-    const char *base = strrchr(ctx->ptx_name, '/');
-    base = base ? base + 1 : ctx->ptx_name;
-    size_t n = strlen(base);
     char name[128];
-    if (n > 4 && strcmp(base + n - 4, ".ptx") == 0)
-        n -= 4;
-    if (n == 0 || n >= sizeof name)
-        return NULL;
-    memcpy(name, base, n);
-    name[n] = '\0';
-    const struct hd_workload *w = hd_workload_find(name);
+    const struct hd_workload *w = ptx_base_name(ctx, name, sizeof name) ? hd_workload_find(name)
+                                                                         : NULL;
     return w ? w->variant_flags : NULL;
 }
 /* }==== */

@@ -34,6 +34,9 @@ struct hd_func_launch_attr {
     uint64_t arrive_cycle;   /* no CTA is placed before this GPU cycle (0: at once) */
     uint64_t latency_bound;  /* preemption-latency constraint in cycles (0: [context] default) */
     uint32_t hint;           /* a word for mechanisms (locality, phase); 0 = none */
+    /* registers per thread recorded for the kernel (0: none; model/config/regs_source.h) */
+    uint32_t regs_ptxas;     /* by ptxas -v (hd_module_set_ptxas) */
+    uint32_t regs_given;     /* by hand (hd_kernel_set_regs, heddle launch --regs) */
 };
 
 struct hd_func_arg {

@@ -75,6 +75,20 @@ int hd_module_load_text(struct hd_gpu *gpu, const char *text, size_t len, const 
 int hd_module_symbol(struct hd_gpu *gpu, struct hd_module *mod, const char *name,
                      hd_devptr *addr, size_t *bytes);
 
+/* Registers per thread as the real compiler allocated them (issue 15; [sm] regs_source,
+ * docs/timing.md "Occupancy"). Occupancy and register allocation count, by default, the count
+ * ptxas recorded for a kernel; a kernel with none falls back to Heddle's own register allocator
+ * with a warning. hd_module_set_ptxas attaches a `ptxas -v` summary to a loaded module (lines
+ * "kernel=K registers=R shared=S local=L", '#' comments: workloads/README.md), `name` naming it
+ * in messages; every kernel it lists must be in the module. hd_kernel_set_regs gives one
+ * kernel's count by hand (it wins over ptxas's and over [sm] regs_source); 1 .. [sm]
+ * max_regs_per_thread, else HD_ERR_ARGS with a message naming the limit. Both apply to launches
+ * queued afterwards. */
+int hd_module_set_ptxas(struct hd_gpu *gpu, struct hd_module *mod, const char *summary,
+                        size_t len, const char *name);
+int hd_kernel_set_regs(struct hd_gpu *gpu, struct hd_module *mod, const char *kernel,
+                       uint32_t regs);
+
 /* Streams: 0 is the default stream; hd_stream_create returns ids 1, 2, ... */
 int hd_stream_create(struct hd_gpu *gpu, int *stream);
 
@@ -139,7 +153,10 @@ struct hd_launch_timing {
     uint64_t start_cycle, end_cycle, cycles, warp_instrs, ctas;
     uint32_t sms_used;           /* SMs that ran at least one of its CTAs */
     uint32_t max_coresident;     /* most launches resident at once on an SM it used */
-    uint32_t regs_per_thread;    /* from the register allocator */
+    uint32_t regs_per_thread;    /* counted by occupancy (before capping at the limit) */
+    char regs_source[24];        /* where from: ptxas, given, config, regalloc,
+                                    regalloc-fallback (no ptxas count: warn), ptx */
+    uint32_t regs_regalloc;      /* Heddle's register allocator's count (register banks) */
     uint32_t ctas_per_sm;        /* occupancy on an empty SM */
 };
 unsigned hd_gpu_launch_timing_count(const struct hd_gpu *gpu);

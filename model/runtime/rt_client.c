@@ -200,6 +200,18 @@ int hd_rt_client_module_symbol(struct hd_gpu *c, struct hd_module *mod, const ch
 {
     return forward(c, hd_module_symbol(c->client->gpu, mod, name, addr, bytes));
 }
+
+int hd_rt_client_module_set_ptxas(struct hd_gpu *c, struct hd_module *mod, const char *summary,
+                                  size_t len, const char *name)
+{
+    return forward(c, hd_module_set_ptxas(c->client->gpu, mod, summary, len, name));
+}
+
+int hd_rt_client_kernel_set_regs(struct hd_gpu *c, struct hd_module *mod, const char *kernel,
+                                 uint32_t regs)
+{
+    return forward(c, hd_kernel_set_regs(c->client->gpu, mod, kernel, regs));
+}
 /* }==== */
 
 /* {==== Streams, launches, synchronization ==== */

@@ -46,6 +46,10 @@ int hd_rt_client_module_load_text(struct hd_gpu *c, const char *text, size_t len
 int hd_rt_client_module_load_file(struct hd_gpu *c, const char *path, struct hd_module **out);
 int hd_rt_client_module_symbol(struct hd_gpu *c, struct hd_module *mod, const char *name,
                                hd_devptr *addr, size_t *bytes);
+int hd_rt_client_module_set_ptxas(struct hd_gpu *c, struct hd_module *mod, const char *summary,
+                                  size_t len, const char *name);
+int hd_rt_client_kernel_set_regs(struct hd_gpu *c, struct hd_module *mod, const char *kernel,
+                                 uint32_t regs);
 int hd_rt_client_stream_create(struct hd_gpu *c, int *stream);
 int hd_rt_client_launch(struct hd_gpu *c, struct hd_module *mod, const char *kernel,
                         struct hd_dim3 grid, struct hd_dim3 block, uint32_t dynamic_shared_bytes,

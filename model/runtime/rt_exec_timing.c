@@ -183,6 +183,8 @@ int hd_gpu_launch_timing(const struct hd_gpu *gpu, unsigned index, struct hd_lau
     out->sms_used = (uint32_t)li->c.sms_used;
     out->max_coresident = (uint32_t)li->c.max_coresident_launches;
     out->regs_per_thread = li->regs_per_thread;
+    snprintf(out->regs_source, sizeof out->regs_source, "%s", li->regs_source);
+    out->regs_regalloc = li->regs_regalloc;
     out->ctas_per_sm = li->ctas_per_sm;
     return HD_OK;
 }

@@ -28,6 +28,8 @@ struct hd_rt_module {
     struct hd_module *ir;          /* the public handle */
     struct hd_func_module *image;
     char *name;
+    uint32_t *regs_ptxas;          /* [image->nkernels] registers per thread recorded by ptxas */
+    uint32_t *regs_given;          /* [image->nkernels] given by hand (0: none) */
 };
 
 struct hd_rt_pending {
@@ -87,6 +89,9 @@ int hd_rt_fail(struct hd_gpu *gpu, int status, const char *fmt, ...)
  * (naming the kernel and listing the module's kernels). */
 const struct hd_func_kernel *hd_rt_find_kernel(struct hd_gpu *gpu, struct hd_module *mod,
                                                const char *kernel);
+/* The register counts recorded for kernel k (0: none; rt_module.c). */
+void hd_rt_kernel_regs(const struct hd_gpu *gpu, const struct hd_func_kernel *k, uint32_t *ptxas,
+                       uint32_t *given);
 /* Free every loaded module (at destroy). */
 void hd_rt_modules_free(struct hd_gpu *gpu);
 /* Drop pending launches without running them. */

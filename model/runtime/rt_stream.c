@@ -83,7 +83,8 @@ int hd_launch(struct hd_gpu *gpu, struct hd_module *mod, const char *kernel, str
     free(fa);
     l->observer = gpu->func_observer;
     l->attr = (struct hd_func_launch_attr){gpu->attr.priority, gpu->attr.arrive_cycle,
-                                           gpu->attr.latency_bound, gpu->attr.hint};
+                                           gpu->attr.latency_bound, gpu->attr.hint, 0, 0};
+    hd_rt_kernel_regs(gpu, k, &l->attr.regs_ptxas, &l->attr.regs_given);
     if (st != HD_FUNC_OK) {
         hd_func_launch_destroy(l);
         free(l);

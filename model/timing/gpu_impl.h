@@ -10,6 +10,7 @@
 #include "gpu_timing.h"
 #include "kernel_sel.h"
 #include "mem_iface.h"
+#include "regs_source.h"
 #include "sm.h"
 #include "timing_params.h"
 #include "tkernel.h"
@@ -34,6 +35,7 @@ struct hd_gpu_timing {
     struct hd_config cfg;
     struct hd_gpu_timing_params p;
     struct hd_occ_params occ;
+    struct hd_regs_source regs_src; /* [sm] regs_source, parsed once */
     struct hd_mem mem;
     struct hd_sm **sm;          /* [num_sms] */
     struct hd_timing_stats stats;

@@ -34,7 +34,9 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
     g->cfg = *cfg;
     hd_ctx_pool_init(&g->pool);
     hd_occ_params_from_config(cfg, &g->occ);
-    if (hd_timing_params_init(cfg, &g->p, err, errlen) != 0) {
+    if (hd_regs_source_parse(cfg->sm_regs_source.s, cfg->sm_max_regs_per_thread, &g->regs_src,
+                             err, errlen) != 0 ||
+        hd_timing_params_init(cfg, &g->p, err, errlen) != 0) {
         free(g);
         return HD_FUNC_ERR_CONFIG;
     }
@@ -253,9 +255,16 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     t->sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
     t->line_set = (uint32_t)e->lines;
     t->info_id = li->id;
+    /* registers per thread: ptxas's, given, the configuration's or ours (regs_source.h) */
+    const struct hd_regs_known known = {l->attr.regs_given, l->attr.regs_ptxas,
+                                        e->tk->regs_per_thread, !e->tk->an->ra_ok};
+    struct hd_regs_choice rc;
+    hd_regs_choose(&g->regs_src, &known, &rc);
     struct hd_occupancy occ;
-    hd_gpu_timing_occupancy(g, l->threads_per_cta, e->tk->regs_per_thread, l->smem_bytes, &occ);
+    hd_gpu_timing_occupancy(g, l->threads_per_cta, rc.regs, l->smem_bytes, &occ);
     demand_of(&occ, &t->sl.demand);
+    /* our physical registers fold into that budget in the register banks (PTX numbers do not) */
+    t->sl.bank_budget = e->tk->an->ra_ok && g->p.sm.bank_physical ? occ.regs_per_thread : 0;
     t->sl.demand.launch = li->id;
     t->sl.demand.priority = l->attr.priority; /* allocators and admission see it */
     snprintf(li->kernel, sizeof li->kernel, "%s", l->k->entry->name);
@@ -264,15 +273,16 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     memcpy(li->grid, l->grid, sizeof li->grid);
     memcpy(li->block, l->block, sizeof li->block);
     li->smem = l->smem_bytes;
-    li->regs_per_thread = e->tk->regs_per_thread;
-    snprintf(li->regs_source, sizeof li->regs_source, "%s", e->tk->regs_source);
+    li->regs_per_thread = rc.regs;
+    li->regs_regalloc = e->tk->regs_per_thread;
+    snprintf(li->regs_source, sizeof li->regs_source, "%s", rc.source);
     li->ctas_per_sm = occ.ctas;
     hd_occ_limit_string(&occ, li->limiter, sizeof li->limiter);
     li->line_set = t->line_set;
     li->c.ctas = l->nctas;
     if (occ.ctas == 0) {
         snprintf(err, errlen, "%s: cannot run on this GPU: %s (%u registers per thread from %s)",
-                 l->k->entry->name, occ.reason, e->tk->regs_per_thread, e->tk->regs_source);
+                 l->k->entry->name, occ.reason, rc.regs, rc.source);
         return HD_FUNC_ERR_ARGS;
     }
     return HD_FUNC_OK;

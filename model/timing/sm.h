@@ -33,6 +33,8 @@ struct hd_sm_launch {
     struct hd_launch_info *info;  /* its statistics */
     struct hd_line_stats *lines;  /* per-PC counters of its kernel */
     uint32_t id;                  /* launch id (memory requests carry it) */
+    uint32_t bank_budget;         /* registers per thread the bank numbers fold into (occupancy's
+                                     count; 0: no folding, PTX numbering) */
     struct hd_cta_demand demand;
     struct hd_ctx_list ctxs;      /* its finished contexts (reused) and its resume queue */
     uint32_t resident;            /* its CTAs on SMs now (any state but QUEUED / SAVED) */

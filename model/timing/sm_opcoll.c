@@ -6,8 +6,11 @@
  * cu_dp, cu_mem). From the next cycle on, the collector reads its source words from the register
  * banks: bank = (register number + warp slot, if reg_bank_warp_offset) mod reg_banks, each bank
  * serving reg_bank_reads reads per cycle to the oldest collectors first; a read that finds its
- * bank taken waits a cycle (a register-bank conflict). The cycle after its last read (the cycle
- * after issue for an instruction without register operands) the collector may dispatch: SP, SFU
+ * bank taken waits a cycle (a register-bank conflict). Register numbers are our allocator's
+ * physical registers whatever count occupancy uses, folded into the launch's per-thread budget
+ * when that is smaller (ptxas fitted the kernel in fewer: model/config/regs_source.h). The cycle
+ * after its last read (the cycle after issue for an instruction without register operands) the
+ * collector may dispatch: SP, SFU
  * and DP instructions need a pipeline whose initiation interval has elapsed and, if they write a
  * result, a free result-bus port in the cycle they finish (lat cycles later, wb_ports per cycle);
  * memory instructions go to a free load/store unit (sm_ldst.c). So a dependent instruction
@@ -17,6 +20,8 @@
  * it is read from (a bank, or one of the policy's ports after them) and with what latency.
  */
 #include "sm_impl.h"
+
+#include "regs_source.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -166,9 +171,10 @@ static void locate_words(struct hd_sm *sm, struct hd_cu *cu, const struct hd_twa
     const uint32_t nports = p->reg_banks + o->ops->nports;
     const struct hd_tcta *c = &sm->cta[w->cta];
     struct hd_oloc_query q = {w->slot, w->cta, c->la ? c->la->id : 0, cu->pc, 0, 0};
+    const uint32_t budget = c->la ? c->la->bank_budget : 0;
     for (unsigned i = 0; i < ti->nwords; i++) {
-        q.reg = ti->word[i];
-        q.bank = (ti->word[i] + off) % p->reg_banks;
+        q.reg = hd_regs_bank_fold(ti->word[i], budget);
+        q.bank = (q.reg + off) % p->reg_banks;
         struct hd_oloc l = {HD_OLOC_REGBANK, (uint16_t)q.bank, 0};
         o->ops->locate(o->impl, &q, &l);
         cu->bank[i] = (uint16_t)(l.port < nports ? l.port : q.bank);
@@ -191,11 +197,15 @@ void hd_sm_cu_alloc(struct hd_sm *sm, uint32_t c, struct hd_twarp *w, uint32_t p
     const uint32_t off = p->bank_warp_offset ? w->slot : 0;
     cu->nread = ti->nwords;
     cu->lat = 0;
-    if (sm->oloc.ops)
+    if (sm->oloc.ops) {
         locate_words(sm, cu, w, ti, off);
-    else
+    } else {
+        const struct hd_sm_launch *la = sm->cta[w->cta].la;
+        const uint32_t budget = la ? la->bank_budget : 0;
         for (unsigned i = 0; i < ti->nwords; i++)
-            cu->bank[i] = (uint16_t)((ti->word[i] + off) % p->reg_banks);
+            cu->bank[i] = (uint16_t)((hd_regs_bank_fold(ti->word[i], budget) + off) %
+                                     p->reg_banks);
+    }
     sm->cu_order[sm->ncu_order++] = c;
     sm->cu_free[cu->unit]--;
 }

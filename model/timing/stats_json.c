@@ -123,6 +123,7 @@ static void jlaunches(FILE *f, const struct hd_timing_stats *s)
         fprintf(f, ", \"shared_bytes\": %" PRIu64 ", \"regs_per_thread\": %u, \"regs_source\": ",
                 li->smem, li->regs_per_thread);
         hd_stats_json_str(f, li->regs_source);
+        fprintf(f, ", \"regs_regalloc\": %u", li->regs_regalloc);
         fprintf(f, ", \"ctas_per_sm\": %u, \"limiter\": ", li->ctas_per_sm);
         hd_stats_json_str(f, li->limiter);
         fprintf(f, ", \"finished\": %s, \"ipc\": %.4f", li->finished ? "true" : "false",

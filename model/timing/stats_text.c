@@ -25,7 +25,7 @@ static double ratio(uint64_t a, uint64_t b)
 static void kernels(const struct hd_timing_stats *s, FILE *f)
 {
     fprintf(f, "  %-28s %8s %14s %16s %7s %-22s %s\n", "kernel", "launches", "cycles",
-            "warp instrs", "IPC", "CTAs/SM (limit)", "regs");
+            "warp instrs", "IPC", "CTAs/SM (limit)", "regs (source)");
     bool *seen = calloc(s->nlaunch + 1, sizeof *seen);
     if (!seen)
         return;
@@ -46,12 +46,27 @@ static void kernels(const struct hd_timing_stats *s, FILE *f)
         }
         char occ[48];
         snprintf(occ, sizeof occ, "%u (%s)", a->ctas_per_sm, a->limiter);
-        fprintf(f, "  %-28.28s %8" PRIu64 " %14" PRIu64 " %16" PRIu64 " %7.2f %-22s %u%s\n",
+        fprintf(f, "  %-28.28s %8" PRIu64 " %14" PRIu64 " %16" PRIu64 " %7.2f %-22s %u (%s)\n",
                 a->kernel, n, cyc, ins, ratio(ins, cyc), occ, a->regs_per_thread,
-                strcmp(a->regs_source, "regalloc") ? " (ptx)" : "");
+                a->regs_source);
         shown++;
     }
     free(seen);
+}
+
+/* Kernels that ran without a recorded register count (regs_source.h): one warning each. */
+static void regs_warnings(const struct hd_timing_stats *s, FILE *f)
+{
+    for (uint32_t i = 0; i < s->nlaunch; i++) {
+        const struct hd_launch_info *a = &s->launch[i];
+        bool first = strcmp(a->regs_source, "regalloc-fallback") == 0;
+        for (uint32_t j = 0; first && j < i; j++)
+            first = strcmp(s->launch[j].kernel, a->kernel) != 0;
+        if (first)
+            fprintf(f, "  warning: %s: no register count recorded by ptxas; occupancy counts "
+                    "Heddle's own, %u per thread (give one: heddle launch --regs N, "
+                    "hd_kernel_set_regs)\n", a->kernel, a->regs_per_thread);
+    }
 }
 
 struct hot {
@@ -145,8 +160,10 @@ void hd_timing_stats_summary(const struct hd_timing_stats *s, FILE *f)
             s->core_mhz > 0 ? (double)s->cycles / s->core_mhz : 0.0, s->core_mhz);
     fprintf(f, "  warp instructions  %" PRIu64 "   IPC %.3f\n", s->warp_instrs,
             ratio(s->warp_instrs, s->cycles));
-    if (s->nlaunch)
+    if (s->nlaunch) {
         kernels(s, f);
+        regs_warnings(s, f);
+    }
     struct hd_sched_stats t;
     hd_timing_stats_sched_total(s, &t);
     uint64_t slots = (uint64_t)s->cycles * s->num_sms * s->num_sched;

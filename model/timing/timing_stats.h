@@ -60,8 +60,9 @@ struct hd_launch_info {
     int stream;
     uint32_t grid[3], block[3];
     uint64_t smem;          /* bytes per CTA */
-    uint32_t regs_per_thread;
-    char regs_source[16];   /* "regalloc" or "ptx" */
+    uint32_t regs_per_thread; /* counted by occupancy (model/config/regs_source.h) */
+    char regs_source[24];   /* ptxas, given, config, regalloc, regalloc-fallback, ptx */
+    uint32_t regs_regalloc; /* our register allocator's count (the register banks use it) */
     uint32_t ctas_per_sm;   /* occupancy on an empty SM */
     char limiter[24];       /* the resource that bounds it */
     uint32_t line_set;      /* index of its kernel's per-line counters */
