@@ -88,10 +88,14 @@
       "the live registers at each warp's next PC (divergence-aware union row), shared memory")     \
     V(ctxsave, HD_CTXSAVE_COMPRESSED, "compressed",                                                \
       "the live registers through the register pattern compressor (regpat, in the loop)")
+#define HD_CFG_ENUM_ppoints(V)                                                                     \
+    V(ppoints, HD_PPOINTS_ANY, "any", "a switched-out warp stops at once, at any instruction")      \
+    V(ppoints, HD_PPOINTS_SELECTIVE, "selective",                                                  \
+      "it runs on to its next preemption point (Lin's pp / bar.pp, model/compiler/ppoints.h)")
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")
-#define HD_CFG_ENUM_TYPES(X) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
+#define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,

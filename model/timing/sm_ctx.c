@@ -53,6 +53,7 @@ int hd_sm_ctx_init(struct hd_sm *sm)
 void hd_sm_ctx_free(struct hd_sm *sm)
 {
     hd_ctx_codec_destroy(sm->codec);
+    hd_sm_pp_free(sm);
     free(sm->live_buf);
     free(sm->engq);
     free(sm->evicted);
@@ -189,9 +190,7 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
         struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
         if (w->state == HD_WS_EMPTY)
             continue;
-        w->susp = true;
-        hd_bit_set(sm->need_fetch, w->slot, false);
-        hd_sm_warp_eval(sm, w, now);
+        hd_sm_pp_suspend_warp(sm, w, op, now); /* at once, or at its next point (sm_pp.c) */
     }
     sm->nsusp++;
     sm->st->ctx_suspends++;
@@ -248,7 +247,7 @@ static void flush_now(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
         struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
         if (w->state != HD_WS_EMPTY)
             hd_sm_warp_unbind(sm, w);
-        w->susp = false;
+        w->susp = w->to_pp = false;
     }
     hd_sm_cta_vacate(sm, c, now);
     c->ctx = NULL;
@@ -289,8 +288,8 @@ static int start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now, char *e
         }
         s->sb = sb;
         s->sb_cap = nregs;
-        s->susp = false;
-        w->susp = false;
+        s->susp = s->to_pp = false;
+        w->susp = w->to_pp = false;
     }
     x->off_slots = true;
     x->state = HD_CTX_SAVING;
@@ -311,7 +310,8 @@ static bool check_suspending(struct hd_sm *sm, uint64_t now, int *status, char *
     bool progress = false;
     for (uint32_t i = 0; i < sm->p->max_ctas && sm->nsusp; i++) {
         struct hd_tcta *c = &sm->cta[i];
-        if (!c->used || c->ctx->state != HD_CTX_SUSPENDING || !quiet(sm, c))
+        if (!c->used || c->ctx->state != HD_CTX_SUSPENDING || hd_sm_pp_waiting(sm, c, now) ||
+            !quiet(sm, c))
             continue;
         sm->nsusp--;
         progress = true;

@@ -129,6 +129,8 @@ static bool fetch_warp(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
     n = ncode - pc < n ? ncode - pc : n;
     /* a virtual instruction (annot.h fetch_extra) holds the fetch slot longer */
     uint32_t delay = p->decode_cycles + hd_annot_fetch_extra_range(la->tk->an, pc, n);
+    if (la->tk->pp && !hd_sm_pp_fetch(sm, w, la->tk, pc, n)) /* pp / bar.pp to the decoder */
+        return false;
     if (!hd_sm_event(sm, now, delay, HD_EV_DECODE, w->slot, pc, n))
         return false;
     w->fetch_busy = true;

@@ -57,6 +57,8 @@ struct hd_twarp {
     bool membar;               /* a fence waits for mem_out == 0 and no pending loads */
     bool fetch_busy;           /* an instruction-cache access or decode is under way */
     bool susp;                 /* its CTA is suspended or restoring: it issues and fetches nothing */
+    bool to_pp;                /* told to switch out: runs on to its next preemption point (sm_pp.c) */
+    uint32_t pp_at;            /* 1 + PC of the preemption point pp_decode last decoded for it, or 0 */
     uint32_t ib_pc, ib_n;      /* decoded instructions [ib_pc, ib_pc + ib_n) */
     uint32_t fetch_pc;         /* next PC to fetch */
     uint64_t fetch_after;      /* no fetch before this cycle (branch / divergence penalty) */
@@ -227,6 +229,7 @@ struct hd_sm {
     uint32_t nevicted, cap_evicted;
     const struct hd_hw_factory *const *hw; /* the GPU's block factory (NULL: C references) */
     struct hd_ctx_codec *codec;  /* the save/restore path's regpat codec (made when needed) */
+    struct hd_sm_pp *pp;         /* selective preemption points: pp_decode and its queue (sm_pp.c) */
     uint32_t *live_buf;          /* scratch: live registers of a warp */
     uint32_t cap_live;
     struct hd_func_trace tr;     /* scratch trace record */
@@ -332,6 +335,23 @@ int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now, c
 int hd_sm_ctx_codec_ensure(struct hd_sm *sm, char *err, size_t errlen);
 /* Has the codec work in flight? */
 bool hd_sm_ctx_packing(const struct hd_sm *sm);
+/* {==== sm_pp.c: selective preemption points ([context] points = selective) ==== */
+/* One cycle of the SM's pp_decode block (issue stage); a wrong decode fails with a message. */
+int hd_sm_pp_cycle(struct hd_sm *sm, uint64_t now, char *err, size_t errlen);
+/* A fetch of [pc, pc+n) for warp w: queue the words of the points in it for the decoder.
+ * Returns false when the queue has no room (the fetch waits a cycle). */
+bool hd_sm_pp_fetch(struct hd_sm *sm, struct hd_twarp *w, const struct hd_tkernel *tk,
+                    uint32_t pc, uint32_t n);
+/* Warp w of a CTA being suspended for op: stop it now, or let it run on to its point. */
+void hd_sm_pp_suspend_warp(struct hd_sm *sm, struct hd_twarp *w, enum hd_ctx_op op, uint64_t now);
+/* A to_pp warp about to issue: true when it must not (it stopped at its point, or waits for the
+ * point's decode). */
+bool hd_sm_pp_hold(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
+/* Has suspending CTA c warps still running to their points? Past pp_wait_limit they are stopped
+ * where they are (counted) and the answer is false. */
+bool hd_sm_pp_waiting(struct hd_sm *sm, struct hd_tcta *c, uint64_t now);
+void hd_sm_pp_free(struct hd_sm *sm);
+/* }==== */
 /* A warp's CTA retires: account a suspension that it made moot. */
 void hd_sm_ctx_retired(struct hd_sm *sm, struct hd_tcta *c, uint64_t now);
 /* Logical reference of warp w. */

@@ -228,6 +228,8 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
     const struct hd_sm_params *p = sm->p;
     const struct hd_sched_env env = {sm, hd_sm_warp_view};
     bool progress = false;
+    if (p->pp_selective && (*status = hd_sm_pp_cycle(sm, now, err, errlen)) != HD_FUNC_OK)
+        return true;
     for (uint32_t s = 0; s < p->num_sched; s++) {
         unsigned issued = 0;
         struct hd_sched *sc = &sm->sched[s];
@@ -237,6 +239,8 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
             for (unsigned i = 0; i < k && !issued; i++) {
                 struct hd_twarp *w = &sm->w[sm->order_buf[i]];
                 while (issued < p->issue_width && w->state == HD_WS_READY) {
+                    if (w->to_pp && hd_sm_pp_hold(sm, w, now))
+                        break;
                     int r = issue_one(sm, w, now, err, errlen);
                     if (r < 0) {
                         *status = r;

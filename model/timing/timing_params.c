@@ -140,6 +140,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     md = s->const_latency > md ? s->const_latency : md;
     md = s->decode_cycles > md ? s->decode_cycles : md;
     s->max_delay = md + 2;
+    s->pp_selective = c->context_points == HD_PPOINTS_SELECTIVE;
+    s->pp_k = c->context_pp_k;
 
     p->mem.num_sms = p->num_sms;
     p->mem.latency = c->mem_fixed_latency;
@@ -168,6 +170,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.stress_fraction = c->context_stress_fraction;
     p->ctx.stress_seed = c->context_stress_seed;
     p->ctx.stress_flush = c->context_stress_flush;
+    p->ctx.points = c->context_points;
+    p->ctx.pp_wait_limit = c->context_pp_wait_limit;
 
     if (!pow2(c->pipeline_ldst_segment_bytes))
         return fail(err, errlen, "ldst_segment_bytes", "is not a power of two",

@@ -83,6 +83,8 @@ struct hd_sm_params {
     uint32_t seg_bytes;           /* coalescing granule: a segment, or 32 with sectors */
     uint32_t max_loads;
     uint32_t max_delay;           /* largest delay any event of the SM is scheduled ahead */
+    bool pp_selective;            /* [context] points = selective: the kernels get Lin's points */
+    uint32_t pp_k;                /* [context] pp_k */
 };
 
 struct hd_mem_fixed_params {
@@ -101,6 +103,8 @@ struct hd_ctx_params {
     double stress_fraction;
     uint64_t stress_seed;
     bool stress_flush;             /* flush idempotent CTAs instead of switching them */
+    enum hd_cfg_ppoints points;    /* where a switched-out warp stops */
+    uint64_t pp_wait_limit;        /* cycles it may run on to its point */
 };
 
 struct hd_gpu_timing_params {

@@ -82,8 +82,8 @@ enum hd_tclass hd_tkernel_classify(const struct hd_func_instr *d)
 /* }==== */
 
 /* {==== The annotation store of the image ==== */
-static struct hd_annot *annot_build(const struct hd_func_kernel *k, const struct hd_sm_params *sp,
-                                    char *err, size_t errlen)
+struct hd_annot *hd_tkernel_annot_build(const struct hd_func_kernel *k, uint32_t max_regs,
+                                        char *err, size_t errlen)
 {
     struct hd_annot_func *fn = calloc(k->nfuncs + 1, sizeof *fn);
     if (!fn) {
@@ -97,7 +97,7 @@ static struct hd_annot *annot_build(const struct hd_func_kernel *k, const struct
     for (uint32_t i = 0; i < k->nfuncs; i++)
         if (k->funcs[i].index == k->entry_index)
             entry = i;
-    struct hd_annot_params ap = {sp->max_regs_per_thread};
+    struct hd_annot_params ap = {max_regs};
     struct hd_annot *a = NULL;
     hd_annot_build(k->mod->ir, fn, k->nfuncs, entry, k->ncode, k->nregs, &ap, &a, err, errlen);
     free(fn);
@@ -197,10 +197,18 @@ struct hd_tkernel *hd_tkernel_build(const struct hd_func_kernel *k, const struct
     tk->code_base = hd_win_code(id);
     tk->ptx_words = ptx_words(k);
 
-    tk->an = annot_build(k, sp, err, errlen);
+    tk->an = hd_tkernel_annot_build(k, sp->max_regs_per_thread, err, errlen);
     if (!tk->an) {
         hd_tkernel_free(tk);
         return NULL;
+    }
+    if (sp->pp_selective) { /* Lin's points: pp + dummy cost fetch cycles, bar.pp none */
+        if (hd_ppoints_build(tk->an, sp->pp_k, &tk->pp, err, errlen) != 0) {
+            hd_tkernel_free(tk);
+            return NULL;
+        }
+        for (uint32_t i = 0; i < tk->pp->n; i++)
+            hd_annot_set_fetch_extra(tk->an, tk->pp->pt[i].pc, tk->pp->pt[i].extra);
     }
     bool ra_ok = tk->an->ra_ok;
     if (ra_ok) {
@@ -234,6 +242,7 @@ void hd_tkernel_free(struct hd_tkernel *tk)
 {
     if (!tk)
         return;
+    hd_ppoints_free(tk->pp);
     hd_annot_free(tk->an);
     free(tk->in);
     free(tk);

@@ -19,6 +19,7 @@
 
 #include "annot.h"
 #include "module.h"
+#include "ppoints.h"
 #include "timing_params.h"
 
 #include <stddef.h>
@@ -45,8 +46,14 @@ struct hd_tkernel {
     char note[256];           /* why the fallback was used, or "" */
     struct hd_annot *an;      /* CFG, liveness, register allocation and per-PC annotations of
                                  the image, kept for the whole run (model/compiler/annot.h) */
+    struct hd_ppoints *pp;    /* Lin's selective preemption points ([context] points =
+                                 selective; the store's "pp" column), else NULL */
 };
 
+/* The annotation store of kernel image k (register budget max_regs), as the timing view builds
+ * it (also for reports: heddle ptx-info). NULL with a message on host memory failure. */
+struct hd_annot *hd_tkernel_annot_build(const struct hd_func_kernel *k, uint32_t max_regs,
+                                        char *err, size_t errlen);
 /* Build the timing view of kernel image k with SM parameters sp. `id` numbers the kernel.
  * Returns NULL with a message on allocation failure. */
 struct hd_tkernel *hd_tkernel_build(const struct hd_func_kernel *k, const struct hd_sm_params *sp,
