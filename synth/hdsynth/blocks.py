@@ -42,6 +42,7 @@ class Block:
         self.smoke_params = {}
         self.per_sm = 1
         self.per_sm_where = "default (block not in synth/blocks.ini)"
+        self.per_gpu = None         # instances per GPU for a global block (replaces per_sm)
         self.fixture = False
         self.mechanism = None
         self.arrays = []
@@ -188,6 +189,9 @@ def discover(root, blocks_ini, only=None):
         if cfg.has(sec, "per_sm"):
             blk.per_sm = cfg.number(sec, "per_sm", integer=True)
             blk.per_sm_where = cfg.where(sec, "per_sm")
+        if cfg.has(sec, "per_gpu"):
+            blk.per_gpu = cfg.number(sec, "per_gpu", integer=True)
+            blk.per_sm_where = cfg.where(sec, "per_gpu")
         blk.fixture = cfg.get(sec, "fixture", "false").lower() in ("1", "true", "yes")
         blk.mechanism = cfg.get(sec, "mechanism")
         blk.arrays = parse_arrays(cfg.get(sec, "arrays", ""), cfg.where(sec, "arrays"))

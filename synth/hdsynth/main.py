@@ -110,7 +110,8 @@ def _one_block(blk, args, lib, facts, tech, gpu, work_root):
             "top": blk.top, "params": {k: v[0] for k, v in params.items()},
             "param_sources": {k: v[1] for k, v in params.items()},
             "params_not_in_rtl": skipped,
-            "per_sm": blk.per_sm, "per_sm_source": blk.per_sm_where,
+            "per_sm": blk.per_sm if blk.per_gpu is None else f"{blk.per_gpu}/GPU",
+            "per_sm_source": blk.per_sm_where,
             "sources": [os.path.relpath(s, ROOT) for s in blk.sources],
             "numbers": nums, "seconds": round(time.monotonic() - t0, 1),
             "work": os.path.relpath(work, ROOT)}

@@ -124,14 +124,16 @@ def block_numbers(blk, syn, syn_sram, tim, facts, tech, core_mhz, num_sms):
     else:
         out["logic40_um2"] = flops40
         out["area40_sram_um2"] = None
-    out["logic_per_sm_mm2"] = out["logic40_um2"] * blk.per_sm / 1e6
+    # A global block (per_gpu) is spread over the SMs, so that per chip = per SM x num_sms.
+    per_sm = blk.per_sm if blk.per_gpu is None else blk.per_gpu / num_sms
+    out["logic_per_sm_mm2"] = out["logic40_um2"] * per_sm / 1e6
     best = out["area40_sram_um2"] if out["area40_sram_um2"] is not None else flops40
-    out["per_sm_mm2"] = {"flops": flops40 * blk.per_sm / 1e6,
+    out["per_sm_mm2"] = {"flops": flops40 * per_sm / 1e6,
                          "sram": None if out["area40_sram_um2"] is None
-                         else out["area40_sram_um2"] * blk.per_sm / 1e6,
-                         "best": best * blk.per_sm / 1e6}
+                         else out["area40_sram_um2"] * per_sm / 1e6,
+                         "best": best * per_sm / 1e6}
     out["per_chip_mm2"] = {k: (None if v is None else v * num_sms) for k, v in out["per_sm_mm2"].items()}
-    out["storage_bytes_per_sm"] = lib["flip_flops"] * blk.per_sm / 8.0
+    out["storage_bytes_per_sm"] = lib["flip_flops"] * per_sm / 8.0
     return out
 
 

@@ -33,6 +33,9 @@ def heddle_figure(claim, rows):
     if unit == "bytes_sm":
         val = sum(r["numbers"]["storage_bytes_per_sm"] for r in mine)
         return f"{val:.1f} B/SM of flip-flops ({names})", val, [r["block"] for r in mine]
+    if unit == "bytes":  # in total over the claim's sms (global blocks: synth/blocks.ini per_gpu)
+        val = sum(r["numbers"]["storage_bytes_per_sm"] for r in mine) * claim.get("sms", 1)
+        return f"{val:.1f} B of flip-flops ({names})", val, [r["block"] for r in mine]
     if unit in ("mm2_chip", "mm2_sm"):
         per_sm = sum(r["numbers"]["per_sm_mm2"]["best"] for r in mine)
         val = per_sm * claim.get("sms", 1) if unit == "mm2_chip" else per_sm

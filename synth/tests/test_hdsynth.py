@@ -205,6 +205,20 @@ class ClaimTest(unittest.TestCase):
         rows = [{"block": "t", "ok": True, "mechanism": "zorua",
                  "numbers": {"per_sm_mm2": {"best": 0.002}}}]
         self.assertAlmostEqual(report.heddle_figure(area, rows)[1], 0.03)
+        # A global block (blocks.ini per_gpu) against a claim in total bytes over its SMs.
+        total = {"mechanism": "dualkernel-global", "unit": "bytes", "sms": 15}
+        rows = [{"block": "g", "ok": True, "mechanism": "dualkernel-global",
+                 "numbers": {"storage_bytes_per_sm": 260 / 8 / 15}}]
+        self.assertAlmostEqual(report.heddle_figure(total, rows)[1], 32.5)
+
+    def test_per_gpu_spreads_a_global_block(self):
+        with tempfile.TemporaryDirectory() as root:
+            write(os.path.join(root, "rtl", "g", "g_ports.def"), 'HD_BLOCK(g, 1, "doc")\n')
+            write(os.path.join(root, "rtl", "g", "g.sv"), "module g (input logic a_i);\nendmodule\n")
+            write(os.path.join(root, "configs", "rtl", "g.ini"), "[default]\n")
+            bi = write(os.path.join(root, "blocks.ini"), "[g]\nper_gpu = 1\n")
+            g = blocks.discover(root, bi)[0]
+            self.assertEqual((g.per_gpu, g.per_sm), (1, 1))
 
 
 class PapersTest(unittest.TestCase):
