@@ -32,6 +32,7 @@ struct cosim_opts {
     struct hd_cosim_opts o;
     bool report, bench;
     bool in_loop;            /* blocks in the timing loop (cosim_hw.h) instead of the observer */
+    bool pp;                 /* --blocks pp: Lin's pp_decode in the loop (selective points) */
     char stress_set[64];     /* "context.stress_period=N" from --stress */
 };
 
@@ -44,6 +45,8 @@ static const char cosim_help[] =
     "cycle. A mismatch stops the run with cycle, SM, block, port, expected and actual values and\n"
     "an FST window (+ GTKWave .gtkw) around it.\n"
     "  --blocks regpat        the blocks to co-simulate (regpat: comp, decomp, tbcls)\n"
+    "  --blocks pp            with --in-loop: also each SM's pp_decode (sets\n"
+    "                         context.points=selective: every fetched preemption point decoded)\n"
     "  --size S               small (default), medium or large\n"
     "  --every N              context-sample period in model cycles (default 1000)\n"
     "  --sms LIST|all         SMs whose blocks run the RTL (default all; the rest: C only)\n"
@@ -135,8 +138,10 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--blocks", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE;
-            if (strcmp(v, "regpat") != 0)
-                return hd_cli_usage(cmd, "--blocks: unknown block family '%s' (known: regpat)", v);
+            if (strcmp(v, "regpat") != 0 && (stats || strcmp(v, "pp") != 0))
+                return hd_cli_usage(cmd, "--blocks: unknown block family '%s' (known: regpat%s)",
+                                    v, stats ? "" : ", pp");
+            c->pp = strcmp(v, "pp") == 0;
             blocks = true;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--sms", &v)) != 0) {
             if (r < 0 || parse_sms(&c->o, v) != 0)
@@ -211,6 +216,10 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         return hd_cli_usage(cmd, "--fst needs --window A:B");
     if (c->stress_set[0] && !c->in_loop)
         return hd_cli_usage(cmd, "--stress needs --in-loop");
+    if (c->pp && !c->in_loop)
+        return hd_cli_usage(cmd, "--blocks pp needs --in-loop (the decoder is stepped at fetch)");
+    if (c->pp) /* (room: argc sets) */
+        c->cfg.sets[c->cfg.nsets++] = "context.points=selective";
     if (c->in_loop) /* every saved register streams through the codec (room: argc sets) */
         c->cfg.sets[c->cfg.nsets++] = "context.save=compressed";
     struct hd_cli_path paths[4]; /* no output may overwrite the configuration or another */

@@ -9,13 +9,16 @@
  * When the PTX is a workload's, ptxas's recorded resource use is shown beside ours. Registers per
  * thread come from the register allocator the timing model uses (cli_kres.c), and the occupancy
  * of each kernel on the chosen configuration (--config/--set, default fermi-gtx480) for a CTA
- * size (--threads, default .reqntid/.maxntid or 256) follows model/timing/occupancy.h.
+ * size (--threads, default .reqntid/.maxntid or 256) follows model/timing/occupancy.h. Each
+ * kernel's selective preemption points ([context] pp_k) are listed with their live sets
+ * (cli_ppoints.c).
  */
 #include "config.h"
 #include "cfg.h"
 #include "cli_cmd.h"
 #include "cli_gpu.h"
 #include "cli_kres.h"
+#include "cli_ppoints.h"
 #include "cli_util.h"
 #include "ptx_parse.h"
 #include "workload.h"
@@ -262,6 +265,7 @@ static int describe(const struct hd_module *m, const struct info_opts *o, const 
         if (f->is_entry) {
             print_ptxas(ptxas, ptxas_len, f->name);
             print_occupancy(f, k, o);
+            hd_cli_print_ppoints(m, f, &o->cfg); /* Lin's selective preemption points */
         }
         struct hd_cfg *c = hd_cfg_build(f);
         if (!c) {
