@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # baseline.sh - the mechanism off costs nothing: [context] points = any gives exactly the cycles
 # of a run that does not name it; points = selective without any preemption costs only the
-# points' pp + dummy fetch cycles: never fewer cycles, identical where every point is a bar.pp
-# (reduction: its loop's barrier), and the same warp instructions (the points add no issue).
+# points' pp + dummy fetch cycles: identical where every point is a bar.pp (reduction: its
+# loop's barrier), and the same warp instructions (the points add no issue). (Elsewhere the
+# cycles may move either way: a later fetch reorders the warps; bfs small: 145,879 -> 145,867.)
 #   tests/ppoints/baseline.sh HEDDLE
 set -eu
 heddle=$1
@@ -18,7 +19,6 @@ for w in reduction bfs sgemm; do
     d=$(cyc "$tmp/d.json") a=$(cyc "$tmp/a.json") s=$(cyc "$tmp/s.json")
     echo "baseline.sh: $w: default $d, any $a, selective $s cycles"
     [ -n "$d" ] && [ "$d" = "$a" ] || { echo "baseline.sh: $w: points=any changed the cycles"; exit 1; }
-    [ "$s" -ge "$a" ] || { echo "baseline.sh: $w: selective points made it faster"; exit 1; }
     [ "$(ins "$tmp/a.json")" = "$(ins "$tmp/s.json")" ] || { echo "baseline.sh: $w: instructions differ"; exit 1; }
     if [ $w = reduction ] && [ "$s" != "$a" ]; then
         echo "baseline.sh: reduction's points are bar.pp: no fetch cost expected"; exit 1
