@@ -16,10 +16,24 @@
  * with no work are not stepped (hw_inst.h's idle contract); hd_ctx_codec_idle() is false while
  * anything is offered, in a pipeline or waiting to be popped, so the owner keeps its SM awake.
  * Results leave each path in order, with the tag they were offered with.
+ *
+ * The packer and unpacker (Lin §2.6-2.7; compressors/ctx_packer.h, ctx_unpacker.h) sit behind
+ * the two blocks, as in Fig 2.13: a register offered with hd_ctx_codec_offer_save_packed() goes
+ * on from the compressor's output straight into the packer (the same cycle: the compressor's
+ * outputs are registered), and after a record's last register the codec presents the packer's
+ * flush in the next cycle (the offer after a last register is refused for one cycle, so that
+ * cycle has no compressor result). hd_ctx_codec_pop_pack() gives the packer's output one cycle
+ * later: full segments, the record's last segment, pattern vectors, and the record's end. On the
+ * restore path hd_ctx_codec_offer_unpack() presents a segment and/or takes a register (with its
+ * pattern code and PAG from the pattern vector) from the unpacker, whose output the same tick
+ * hands to the decompressor: hd_ctx_codec_pop_restore() gives the lanes two cycles after the
+ * take. The codec keeps the count of buffered words and refuses an offer that would break the
+ * unpacker's protocol (a register whose words are not all there, a segment without room).
  */
 #ifndef HD_CTX_CODEC_H
 #define HD_CTX_CODEC_H
 
+#include "ctx_packer.h"
 #include "hw_inst.h"
 #include "regpat_comp.h"
 
@@ -45,6 +59,20 @@ struct hd_ctx_codec_stats {
     uint64_t pat[4];                  /* saved registers by pattern code */
     uint64_t words;                   /* 32-bit words stored by the save path */
     uint64_t comp_steps, decomp_steps; /* cycles in which each block was stepped (not idle) */
+    uint64_t pack_steps, unpack_steps;
+    uint64_t segments, pattern_vectors; /* out of the packer */
+};
+
+/* One cycle's output of the packer: a segment (32 words, seg_words of them data; seg_last: the
+ * record's last), a pattern vector (pv_n codes), and whether this output is the record's flush
+ * (record_end: also when the record was empty). tag: the register that completed the segment
+ * or vector, or the record's last register for a flush. */
+struct hd_ctx_codec_pack_out {
+    uint64_t tag;
+    bool seg, seg_last, pv, record_end;
+    uint32_t seg_words, pv_n;
+    uint32_t seg_data[HD_CTX_SEG_WORDS];
+    uint32_t pv_data[4];
 };
 
 struct hd_ctx_codec;
@@ -60,6 +88,20 @@ void hd_ctx_codec_destroy(struct hd_ctx_codec *c);
  * be popped (8 kept per path). */
 bool hd_ctx_codec_offer_save(struct hd_ctx_codec *c, const uint32_t lanes[32], bool live,
                              unsigned pag_sel, uint64_t tag);
+/* The same, and the compressor's result goes on into the packer; last: the record's last
+ * register (its flush follows; the next cycle's offer is refused). */
+bool hd_ctx_codec_offer_save_packed(struct hd_ctx_codec *c, const uint32_t lanes[32], bool live,
+                                    unsigned pag_sel, uint64_t tag, bool last);
+/* The packer's output of a cycle, oldest first (false: none). */
+bool hd_ctx_codec_pop_pack(struct hd_ctx_codec *c, struct hd_ctx_codec_pack_out *out);
+/* Restore path through the unpacker, once per cycle: seg (32 words, NULL: none) is appended
+ * after the register; take: the next register (pattern code pat, PAG select pag_sel, tag) goes
+ * to the decompressor; align: the record ends after it. false (nothing done): the protocol
+ * would break, or the path is busy this cycle. */
+bool hd_ctx_codec_offer_unpack(struct hd_ctx_codec *c, const uint32_t *seg, bool take,
+                               unsigned pat, unsigned pag_sel, bool align, uint64_t tag);
+/* Words the unpacker holds after the offers so far. */
+unsigned hd_ctx_codec_unpack_words(const struct hd_ctx_codec *c);
 /* Offer a packed register (as hd_ctx_codec_pop_save() gave it) to the restore path. */
 bool hd_ctx_codec_offer_restore(struct hd_ctx_codec *c, const struct hd_ctx_codec_packed *p,
                                 uint64_t tag);

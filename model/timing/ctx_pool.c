@@ -4,6 +4,8 @@
  */
 #include "ctx_pool.h"
 
+#include "ctx_image.h"
+
 #include "func_status.h"
 
 #include <stdio.h>
@@ -25,11 +27,11 @@ static void drop_storage(struct hd_ctx *c)
     free(c->saved);
     free(c->saved_sb);
     free(c->items);
-    free(c->packed);
+    hd_ctx_image_free(c->img);
     c->saved = NULL;
     c->saved_sb = NULL;
     c->items = NULL;
-    c->packed = NULL;
+    c->img = NULL;
     c->nitems = c->cap_items = 0;
     c->saved_regs = 0;
 }

@@ -40,7 +40,7 @@ enum hd_ctx_op { HD_CTXOP_NONE, HD_CTXOP_SWITCH, HD_CTXOP_FLUSH };
 
 struct hd_sm_launch;
 struct hd_twarp;
-struct hd_ctx_codec_packed;
+struct hd_ctx_image;
 
 /* One 32-bit word of a live register that a live or compressed save writes (sm_ctx_pack.c). */
 struct hd_ctx_item {
@@ -66,13 +66,14 @@ struct hd_ctx {
     bool off_slots;           /* timing state is in `saved`, not in warp slots */
     uint64_t bytes;           /* bytes of the last save (registers, shared memory, warp state) */
     uint32_t reqs, sent, acked;   /* the context engine's requests of the current save/restore */
-    /* live and compressed saves (sm_ctx_pack.c) */
+    /* what the save writes and the restore reads (sm_ctx_pack.c) */
+    struct hd_ctx_image *img;     /* its requests in Lin's layout, packed segments (ctx_image.h) */
     struct hd_ctx_item *items;    /* [nitems] the live words written, in order */
-    struct hd_ctx_codec_packed *packed; /* [nitems] their compressed form (compressed saves) */
     uint32_t nitems, cap_items;
     uint32_t enc_next, enc_done;  /* compressor: offered, returned */
-    uint32_t dec_next, dec_done;  /* decompressor: offered, returned */
-    uint64_t avail;               /* bytes the engine may send so far (the packer's output) */
+    uint32_t rec_total, rec_done; /* warp records, and those the packer has flushed */
+    uint32_t dec_next, dec_done;  /* unpacker: taken; decompressor: returned */
+    uint32_t dec_seg;             /* packed segments given to the unpacker */
     bool encoding, decoding;
     uint64_t t_signal, t_quiet, t_place; /* latency accounting */
     uint32_t switches;        /* times it was saved */

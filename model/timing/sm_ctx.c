@@ -31,6 +31,7 @@
 
 #include "addr_map.h"
 #include "ctx_codec.h"
+#include "ctx_image.h"
 #include "func_status.h"
 
 #include <stdlib.h>
@@ -293,11 +294,7 @@ static int start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now, char *e
     }
     x->off_slots = true;
     x->state = HD_CTX_SAVING;
-    const uint64_t seg = sm->cp->segment_bytes;
-    x->reqs = x->encoding ? UINT32_MAX : (uint32_t)((x->bytes + seg - 1) / seg); /* (known when
-                                                                     the packer is done) */
-    x->reqs = x->reqs ? x->reqs : 1;
-    x->sent = x->acked = 0;
+    x->sent = x->acked = 0; /* hd_sm_ctx_plan set reqs (UINT32_MAX until the packer is done) */
     x->t_quiet = now;
     sm->st->ctx_quiesce_cycles += now - x->t_signal;
     hd_sm_engq_push(sm, c->grant.cta_slot);
@@ -331,10 +328,12 @@ static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_ctx *x = c->ctx;
     const bool restore = x->state == HD_CTX_RESTORING;
-    const uint32_t seg = sm->cp->segment_bytes;
+    struct hd_ctx_req q; /* the next part of the context in Lin's layout (ctx_image.h) */
+    if (!hd_ctx_image_req(x->img, restore, x->sent, &q))
+        return false;
     struct hd_mem_req r = {0};
-    r.addr = hd_win_context(x->id) + (uint64_t)x->sent * seg;
-    r.bytes = seg;
+    r.addr = q.addr;
+    r.bytes = q.bytes;
     r.kind = restore ? HD_MEM_LOAD : HD_MEM_STORE;
     r.space = HD_SPACE_GLOBAL;
     r.flags = restore ? HD_MEMF_BYPASS_L1 : 0;
@@ -347,9 +346,9 @@ static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
         return false;
     x->sent++;
     if (restore)
-        sm->st->ctx_restore_bytes += seg;
+        sm->st->ctx_restore_bytes += q.bytes;
     else
-        sm->st->ctx_save_bytes += seg;
+        sm->st->ctx_save_bytes += q.bytes;
     return true;
 }
 
@@ -357,13 +356,12 @@ static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 static bool engine_step(struct hd_sm *sm, uint64_t now)
 {
     bool progress = false;
-    const uint64_t seg = sm->cp->segment_bytes;
     for (uint32_t budget = sm->cp->requests_per_cycle; budget && sm->nengq;) {
         struct hd_tcta *c = &sm->cta[sm->engq[sm->engq_head]];
         struct hd_ctx *x = c->ctx;
         if (x->decoding)
             break; /* the decompressor has the restored registers: nothing to send */
-        if (x->encoding && (uint64_t)(x->sent + 1) * seg > x->avail)
+        if (x->encoding && x->sent >= x->img->nrq)
             break; /* the packer has not filled the next segment yet */
         if (x->sent < x->reqs) {
             if (!engine_send(sm, c, now)) {
@@ -422,9 +420,9 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
     if (restore) {
         if (x->state != HD_CTX_RESTORING || x->sent != x->reqs)
             return;
-        if (x->packed && x->nitems && sm->cp->save == HD_CTXSAVE_COMPRESSED) {
-            x->decoding = true; /* the registers go through the decompressor first */
-            x->dec_next = x->dec_done = 0;
+        if (x->img && x->nitems && sm->cp->save == HD_CTXSAVE_COMPRESSED) {
+            x->decoding = true; /* the registers go through the unpacker and decompressor */
+            x->dec_next = x->dec_done = x->dec_seg = 0;
             hd_sm_engq_push(sm, x->slot);
         } else {
             restored(sm, x, now);

@@ -1,28 +1,36 @@
 /* SPDX-License-Identifier: MIT
- * sm_ctx_pack.c - what a context save writes, and the register pattern codec in the save and
- * restore paths (Lin thesis §2.3: live registers, §2.3.3 Fig 2.10 compression, §2.6 the packer
- * into 128-byte segments; issue 11 items 4 and 6).
+ * sm_ctx_pack.c - what a context save writes and a restore reads, and the save/restore path's
+ * blocks in the loop: the register pattern compressor and decompressor and the packer and
+ * unpacker (Lin thesis §2.3 live registers, §2.3.3 Fig 2.10 compression, §2.6 Fig 2.12 the
+ * context format in global memory, §2.7 Fig 2.13 the save/restore pipeline; issue 11 items 4
+ * and 6, issue 13 items 2-5).
  *
- * Design. [context] save chooses the register part of a saved context; shared memory and each
- * unfinished warp's SIMT stack, call frames and barrier word are always written:
- *   occupied    the CTA's whole register allocation (Lin's "Occup");
- *   live        per unfinished warp, the 32-bit words of the registers live at its next PC
- *               (the annotation store's divergence-aware union row when the warp is diverged,
- *               values that occupy a register only), 128 bytes each (32 lanes);
- *   compressed  the same words, each streamed through the SM's compressor (ctx_codec.h: the
- *               regpat blocks stepped on the model clock, one word-register per cycle, 2-cycle
- *               pipeline) and packed: 4 bytes per stored word plus the 2-bit pattern of every
- *               register. The engine sends a segment as soon as the packer has filled it, so
- *               compression and the writes overlap. A restore reads the bytes back and then
- *               streams every packed register through the decompressor (one per cycle); each
- *               result must equal the warp's register exactly, or the run stops with a located
- *               error (with RTL in the loop this is the end-to-end check of both blocks).
+ * Design. [context] save chooses the register part of a saved context (docs/context.md names
+ * them as the thesis does); shared memory and each unfinished warp's SIMT stack, call frames and
+ * barrier word are always written, then the CCB entry (ctx_image.h: the layout and the request
+ * list, in the thesis's format):
+ *   occupied    Lin's "Occup": every warp's share of the CTA's register allocation, in its slot;
+ *   live        Lin's "live": per unfinished warp, the 32-bit words of the registers live at its
+ *               next PC (the annotation store's divergence-aware union row when the warp is
+ *               diverged, values that occupy a register only), 128 bytes each;
+ *   compressed  Lin's "live+cp": the same words, each streamed through the SM's compressor and
+ *               on into the packer (ctx_codec.h: the regpat_comp and ctx_packer blocks stepped on
+ *               the model clock, one register per cycle); each warp's record is its packer
+ *               segments at its slot plus its pattern vector, and the engine sends a segment as
+ *               soon as the packer has filled it, so compression and the writes overlap. A
+ *               restore reads everything back, then the engine streams every warp's segments
+ *               through the unpacker (taking each register when its words, known from the
+ *               pattern vector, are there) into the decompressor; each result must equal the
+ *               warp's register exactly, or the run stops with a located error (with the RTL in
+ *               the loop this is the end-to-end check of all four blocks).
  * The codec serves the engine's oldest operation only; its results come back in order with the
  * item index as tag.
  */
 #include "sm_impl.h"
 
 #include "ctx_codec.h"
+#include "ctx_image.h"
+#include "ctx_unpacker.h"
 #include "func_status.h"
 #include "hw_ref.h"
 
@@ -30,12 +38,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bytes of shared memory and of the unfinished warps' control state (SIMT stack: 12 bytes per
- * entry, call frames: 8 each, a 16-byte header with the active mask and barrier state). */
-static uint64_t fixed_bytes(const struct hd_tcta *c)
+/* Bytes of the unfinished warps' control state (SIMT stack: 12 bytes per entry, call frames: 8
+ * each, a 16-byte header with the active mask and barrier state). */
+static uint64_t stack_bytes(const struct hd_tcta *c)
 {
     const struct hd_func_cta *fc = c->fc;
-    uint64_t b = c->la->demand.smem;
+    uint64_t b = 0;
     for (uint32_t i = 0; i < fc->nwarps; i++) {
         const struct hd_func_warp *w = &fc->warps[i];
         if (!w->done)
@@ -44,7 +52,7 @@ static uint64_t fixed_bytes(const struct hd_tcta *c)
     return b;
 }
 
-static bool add_item(struct hd_ctx *x, struct hd_ctx_item it, bool packed)
+static bool add_item(struct hd_ctx *x, struct hd_ctx_item it)
 {
     if (x->nitems == x->cap_items) {
         uint32_t ncap = x->cap_items ? x->cap_items * 2 : 256;
@@ -52,17 +60,7 @@ static bool add_item(struct hd_ctx *x, struct hd_ctx_item it, bool packed)
         if (!n)
             return false;
         x->items = n;
-        if (packed) {
-            struct hd_ctx_codec_packed *p = realloc(x->packed, ncap * sizeof *p);
-            if (!p)
-                return false;
-            x->packed = p;
-        }
         x->cap_items = ncap;
-    } else if (packed && !x->packed) {
-        x->packed = malloc(x->cap_items * sizeof *x->packed);
-        if (!x->packed)
-            return false;
     }
     x->items[x->nitems++] = it;
     return true;
@@ -77,26 +75,16 @@ int hd_sm_ctx_codec_ensure(struct hd_sm *sm, char *err, size_t errlen)
     return sm->codec ? HD_FUNC_OK : HD_FUNC_ERR_CONFIG;
 }
 
-int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen)
+/* The live words of every unfinished warp, warp by warp (the items). */
+static bool plan_items(struct hd_sm *sm, struct hd_tcta *c)
 {
     struct hd_ctx *x = c->ctx;
-    const enum hd_cfg_ctxsave mode = sm->cp->save;
-    const uint64_t fixed = fixed_bytes(c);
-    x->nitems = 0;
-    x->encoding = x->decoding = false;
-    x->enc_next = x->enc_done = x->dec_next = x->dec_done = 0;
-    if (mode == HD_CTXSAVE_OCCUPIED) {
-        x->bytes = fixed + (uint64_t)c->la->demand.regs * 4;
-        x->avail = x->bytes;
-        return HD_FUNC_OK;
-    }
     const struct hd_annot *an = c->la->tk->an;
-    const bool packed = mode == HD_CTXSAVE_COMPRESSED;
     const uint32_t nregs = c->la->l->k->nregs;
     if (sm->cap_live < nregs) {
         uint32_t *b = realloc(sm->live_buf, (nregs ? nregs : 1) * sizeof *b);
         if (!b)
-            goto oom;
+            return false;
         sm->live_buf = b;
         sm->cap_live = nregs;
     }
@@ -111,22 +99,70 @@ int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen
             uint32_t kreg = sm->live_buf[i], words = hd_annot_reg_words(an, kreg);
             words = words > 2 ? 2 : words;
             for (uint32_t wd = 0; wd < words; wd++)
-                if (!add_item(x, (struct hd_ctx_item){kreg, (uint8_t)wi, (uint8_t)wd}, packed))
-                    goto oom;
+                if (!add_item(x, (struct hd_ctx_item){kreg, (uint8_t)wi, (uint8_t)wd}))
+                    return false;
         }
     }
-    if (!packed) {
-        x->bytes = fixed + (uint64_t)x->nitems * 128;
-        x->avail = x->bytes;
-        return HD_FUNC_OK;
-    }
-    if (hd_sm_ctx_codec_ensure(sm, err, errlen) != HD_FUNC_OK)
+    return true;
+}
+
+static void set_reqs(struct hd_ctx *x)
+{
+    x->bytes = hd_ctx_image_bytes(x->img);
+    x->reqs = hd_ctx_image_nreqs(x->img);
+}
+
+int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen)
+{
+    struct hd_ctx *x = c->ctx;
+    const enum hd_cfg_ctxsave mode = sm->cp->save;
+    const uint32_t nwarps = c->fc->nwarps;
+    const uint64_t regs_bytes = (uint64_t)c->la->demand.regs * 4;
+    x->nitems = 0;
+    x->encoding = x->decoding = false;
+    x->enc_next = x->enc_done = x->dec_next = x->dec_done = 0;
+    x->rec_total = x->rec_done = x->dec_seg = 0;
+    if (mode != HD_CTXSAVE_OCCUPIED && !plan_items(sm, c))
+        goto oom;
+    const bool packed = mode == HD_CTXSAVE_COMPRESSED;
+    /* a warp's slot holds its registers uncompressed: its allocation share (Occup), or at most
+     * two words of every PTX register (live) */
+    const uint64_t max_words = mode == HD_CTXSAVE_OCCUPIED
+                                   ? (regs_bytes / (nwarps ? nwarps : 1) + 127) / 128
+                                   : 2ull * c->la->l->k->nregs;
+    if (!hd_ctx_image_begin(&x->img, c->la->id, x->id, nwarps, max_words, packed,
+                            c->la->demand.smem, stack_bytes(c), x->nitems))
+        goto oom;
+    if (x->img->lay.end > HD_WIN_CONTEXT_STRIDE) {
+        snprintf(err, errlen, "%s: SM %u: a context of %llu bytes does not fit its %llu-byte "
+                              "window (addr_map.h)", c->la->l->k->entry->name, sm->id,
+                 (unsigned long long)x->img->lay.end,
+                 (unsigned long long)HD_WIN_CONTEXT_STRIDE);
         return HD_FUNC_ERR_CONFIG;
-    x->avail = fixed;       /* the packer adds the compressed words as they come */
-    x->bytes = 0;
-    x->encoding = x->nitems > 0;
-    if (!x->encoding)
-        x->bytes = fixed;
+    }
+    if (mode == HD_CTXSAVE_OCCUPIED) {
+        for (uint32_t w = 0; w < nwarps; w++) /* exact shares of the allocation */
+            if (!hd_ctx_image_regs(x->img, w, regs_bytes * (w + 1) / nwarps -
+                                                  regs_bytes * w / nwarps))
+                goto oom;
+    } else if (!packed) {
+        for (uint32_t i = 0; i < x->nitems; i++)
+            if (!hd_ctx_image_regs(x->img, x->items[i].warp, 128))
+                goto oom;
+    } else {
+        for (uint32_t i = 0; i < x->nitems; i++) /* one record per warp with live registers */
+            x->rec_total += i + 1 == x->nitems || x->items[i + 1].warp != x->items[i].warp;
+        if (x->nitems) {
+            if (hd_sm_ctx_codec_ensure(sm, err, errlen) != HD_FUNC_OK)
+                return HD_FUNC_ERR_CONFIG;
+            x->encoding = true;
+            x->reqs = UINT32_MAX; /* known when the packer is done */
+            return HD_FUNC_OK;
+        }
+    }
+    if (!hd_ctx_image_finish(x->img))
+        goto oom;
+    set_reqs(x);
     return HD_FUNC_OK;
 oom:
     snprintf(err, errlen, "host out of memory planning a context save on SM %u", sm->id);
@@ -142,22 +178,61 @@ static void item_lanes(const struct hd_ctx *x, const struct hd_ctx_item *it, uin
         lanes[l] = (uint32_t)(r[l] >> (32u * it->word));
 }
 
-/* Offer this cycle's register of the oldest operation to the codec. */
-static void offer(struct hd_sm *sm, struct hd_ctx *x)
+static bool record_last(const struct hd_ctx *x, uint32_t i)
 {
-    if (x->encoding && x->enc_next < x->nitems) {
-        uint32_t lanes[32];
-        item_lanes(x, &x->items[x->enc_next], lanes);
-        const unsigned pag = hd_regpat_pag_for_block(x->la->l->block);
-        if (hd_ctx_codec_offer_save(sm->codec, lanes, true, pag, x->enc_next))
-            x->enc_next++;
-    } else if (x->decoding && x->dec_next < x->nitems) {
-        if (hd_ctx_codec_offer_restore(sm->codec, &x->packed[x->dec_next], x->dec_next))
-            x->dec_next++;
+    return i + 1 == x->nitems || x->items[i + 1].warp != x->items[i].warp;
+}
+
+/* The restore path's controller: this cycle's segment and/or register for the unpacker. */
+static void offer_unpack(struct hd_sm *sm, struct hd_ctx *x, unsigned pag)
+{
+    const struct hd_ctx_image *m = x->img;
+    const uint32_t i = x->dec_next;
+    const unsigned have = hd_ctx_codec_unpack_words(sm->codec);
+    bool take = false, align = false;
+    unsigned pat = 0, left = have;
+    if (i < x->nitems) {
+        pat = m->pat[i];
+        const unsigned need = hd_ctx_unpacker_words(pat, pag);
+        if (need <= have) {
+            take = true;
+            align = record_last(x, i);
+            left = have - need;
+            if (align)
+                left -= left % HD_CTX_SEG_WORDS;
+        }
+    }
+    /* segments of the current record only, until its last register is taken */
+    uint32_t limit = m->nseg;
+    const uint32_t cur = take && align ? i + 1 : i;
+    if (cur < x->nitems)
+        limit = m->rec_seg_end[x->items[cur].warp];
+    const uint32_t *seg = NULL;
+    if (x->dec_seg < limit && left <= HD_CTX_UNPACK_BUF - HD_CTX_SEG_WORDS)
+        seg = m->segw + (size_t)HD_CTX_SEG_WORDS * x->dec_seg;
+    if ((take || seg) && hd_ctx_codec_offer_unpack(sm->codec, seg, take, pat, pag, align, i)) {
+        x->dec_next += take;
+        x->dec_seg += seg != NULL;
     }
 }
 
-/* Results of this cycle: compressed words into the packer, restored registers checked. */
+/* Offer this cycle's register of the oldest operation to the codec. */
+static void offer(struct hd_sm *sm, struct hd_ctx *x)
+{
+    const unsigned pag = hd_regpat_pag_for_block(x->la->l->block);
+    if (x->encoding && x->enc_next < x->nitems) {
+        uint32_t lanes[32];
+        item_lanes(x, &x->items[x->enc_next], lanes);
+        if (hd_ctx_codec_offer_save_packed(sm->codec, lanes, true, pag, x->enc_next,
+                                           record_last(x, x->enc_next)))
+            x->enc_next++;
+    } else if (x->decoding) {
+        offer_unpack(sm, x, pag);
+    }
+}
+
+/* Results of this cycle: packed segments and pattern vectors into the context's image,
+ * restored registers checked. */
 static int collect(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err, size_t errlen)
 {
     uint64_t tag;
@@ -165,15 +240,22 @@ static int collect(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err, 
     while (x->encoding && hd_ctx_codec_pop_save(sm->codec, &p, &tag)) {
         if (tag >= x->nitems)
             goto internal;
-        x->packed[tag] = p;
-        x->avail += 4ull * p.words;
-        if (++x->enc_done == x->nitems) { /* + the 2-bit pattern of every register */
+        x->img->pat[tag] = p.pat;
+        x->enc_done++;
+    }
+    struct hd_ctx_codec_pack_out po;
+    while (x->encoding && hd_ctx_codec_pop_pack(sm->codec, &po)) {
+        if (po.tag >= x->nitems)
+            goto internal;
+        const uint32_t w = x->items[po.tag].warp;
+        if ((po.seg && !hd_ctx_image_segment(x->img, w, po.seg_data, po.seg_words)) ||
+            (po.pv && !hd_ctx_image_pattern(x->img, w)))
+            goto oom;
+        if (po.record_end && ++x->rec_done == x->rec_total) { /* registers out: the rest */
             x->encoding = false;
-            x->bytes = x->avail + (x->nitems + 3) / 4;
-            x->avail = x->bytes;
-            const uint64_t seg = sm->cp->segment_bytes;
-            x->reqs = (uint32_t)((x->bytes + seg - 1) / seg);
-            x->reqs = x->reqs ? x->reqs : 1;
+            if (!hd_ctx_image_finish(x->img))
+                goto oom;
+            set_reqs(x);
         }
     }
     uint32_t lanes[32], want[32];
@@ -186,8 +268,8 @@ static int collect(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err, 
             const struct hd_func_cta *fc = &x->fc;
             snprintf(err, errlen,
                      "%s: SM %u cycle %llu: the restored register %u (word %u) of warp %u of block "
-                     "(%u,%u,%u) differs from the saved value (regpat_comp / regpat_decomp "
-                     "round trip)",
+                     "(%u,%u,%u) differs from the saved value (regpat_comp / ctx_packer / "
+                     "ctx_unpacker / regpat_decomp round trip)",
                      x->la->l->k->entry->name, sm->id, (unsigned long long)now, it->kreg,
                      it->word, it->warp, fc->ctaid[0], fc->ctaid[1], fc->ctaid[2]);
             return HD_FUNC_ERR_INTERNAL;
@@ -197,9 +279,12 @@ static int collect(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err, 
     }
     return HD_FUNC_OK;
 internal:
-    snprintf(err, errlen, "internal: SM %u: the context codec returned an unknown register %llu",
-             sm->id, (unsigned long long)tag);
+    snprintf(err, errlen, "internal: SM %u: the context codec returned an unknown register",
+             sm->id);
     return HD_FUNC_ERR_INTERNAL;
+oom:
+    snprintf(err, errlen, "host out of memory packing a context on SM %u", sm->id);
+    return HD_FUNC_ERR_MEMORY;
 }
 
 int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now, char *err,

@@ -3,7 +3,9 @@
  * Lin thesis §2.3.3): random and structured registers round-trip bit-exactly through save then
  * restore at every PAG, the pattern and words stored follow regpat's rules (computed here
  * independently), results come out in order after exactly the blocks' latencies, idle blocks
- * are not stepped, and the input takes one register per cycle.
+ * are not stepped, and the input takes one register per cycle; packed records go through the
+ * packer (its flush in the cycle after a record's last register, the offer there refused) and
+ * back through the unpacker and decompressor, lane for lane.
  */
 #include "ctx_codec.h"
 #include "hw_ref.h"
@@ -164,6 +166,93 @@ int main(void)
     }
     HD_CHECK_U64(&t, steps0 + 6 + HD_LATENCY_regpat_comp, st->comp_steps);
     HD_CHECK(&t, hd_ctx_codec_idle(c));
+
+    hd_test_begin(&t, "packed: records through the packer, back through the unpacker");
+    /* three records (warps) of 7, 0 and 12 registers at PAG 16, mixed patterns */
+    enum { NREG = 19 };
+    uint32_t pr[NREG][32];
+    const unsigned rec_of[NREG] = {0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+    for (unsigned i = 0; i < NREG; i++)
+        for (unsigned l = 0; l < 32; l++)
+            pr[i][l] = i % 3 == 0 ? rnd() : i % 3 == 1 ? 7u * i : 100u * i + (l % 16) * 4u;
+    uint32_t segw[64][32];
+    unsigned nseg = 0, rec_seg_end[3] = {0}, records = 0, pvs = 0, words = 0, flush_k = 0;
+    unsigned psent = 0, k = 0, pat[NREG] = {0};
+    bool bubble_seen = false;
+    while (records < 2 && k < 200) {
+        if (psent < NREG) {
+            bool last = psent + 1 == NREG || rec_of[psent + 1] != rec_of[psent];
+            if (hd_ctx_codec_offer_save_packed(c, pr[psent], true, 1, psent, last))
+                psent++;
+            else
+                bubble_seen = psent == 7; /* the cycle after the first record's last */
+        }
+        HD_CHECK_U64(&t, 0, hd_ctx_codec_tick(c, now_c++, err, sizeof err));
+        k++;
+        struct hd_ctx_codec_packed p;
+        uint64_t tag;
+        while (hd_ctx_codec_pop_save(c, &p, &tag)) {
+            pat[tag] = p.pat;
+            words += p.words;
+        }
+        struct hd_ctx_codec_pack_out po;
+        while (hd_ctx_codec_pop_pack(c, &po)) {
+            if (po.seg && nseg < 64) {
+                memcpy(segw[nseg++], po.seg_data, sizeof segw[0]);
+                HD_CHECK(&t, po.seg_words == 32 || po.seg_last);
+            }
+            pvs += po.pv;
+            if (po.record_end) {
+                rec_seg_end[rec_of[po.tag]] = nseg;
+                records++;
+                if (records == 1)
+                    flush_k = k; /* register 6 offered at cycle 6: comp 8, flush 9, out 10 */
+            }
+        }
+    }
+    HD_CHECK(&t, bubble_seen);
+    HD_CHECK_U64(&t, 2, records);
+    HD_CHECK_U64(&t, 2, pvs);
+    HD_CHECK_U64(&t, 11, flush_k);
+    HD_CHECK(&t, nseg >= (words + 31) / 32 && nseg <= (words + 31) / 32 + 1);
+    rec_seg_end[1] = rec_seg_end[0];
+    unsigned taken = 0, segs_in = 0, back = 0;
+    for (k = 0; back < NREG && k < 400; k++) {
+        unsigned have = hd_ctx_codec_unpack_words(c), need = 0, left = have;
+        bool take = false, align = false;
+        if (taken < NREG) {
+            need = pat[taken] == HD_REGPAT_UNIFORM ? 2 : pat[taken] == HD_REGPAT_STRIDED ? 4 : 32;
+            take = need <= have;
+            if (take) {
+                align = taken + 1 == NREG || rec_of[taken + 1] != rec_of[taken];
+                left = have - need;
+                if (align)
+                    left -= left % 32;
+            }
+        }
+        unsigned cur = take && align ? taken + 1 : taken;
+        unsigned limit = cur < NREG ? rec_seg_end[rec_of[cur]] : nseg;
+        const uint32_t *sg = segs_in < limit && left <= 32 ? segw[segs_in] : NULL;
+        if ((take || sg) && hd_ctx_codec_offer_unpack(c, sg, take, pat[taken], 1, align, taken)) {
+            taken += take;
+            segs_in += sg != NULL;
+        }
+        HD_CHECK_U64(&t, 0, hd_ctx_codec_tick(c, now_c++, err, sizeof err));
+        uint32_t lanes[32];
+        uint64_t tag;
+        while (hd_ctx_codec_pop_restore(c, lanes, &tag)) {
+            HD_CHECK_U64(&t, back, tag);
+            HD_CHECK(&t, tag < NREG && memcmp(lanes, pr[tag], sizeof lanes) == 0);
+            back++;
+        }
+    }
+    HD_CHECK_U64(&t, NREG, back);
+    HD_CHECK_U64(&t, nseg, segs_in);
+    HD_CHECK_U64(&t, 0, hd_ctx_codec_unpack_words(c));
+    for (k = 0; k < 3; k++)
+        HD_CHECK_U64(&t, 0, hd_ctx_codec_tick(c, now_c++, err, sizeof err));
+    HD_CHECK(&t, hd_ctx_codec_idle(c));
+    HD_CHECK(&t, st->segments == nseg && st->pattern_vectors == 2);
     hd_ctx_codec_destroy(c);
 
     hd_test_begin(&t, "unknown block from a factory is a located error");
