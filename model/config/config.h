@@ -42,7 +42,10 @@
       "rotate among the running launches that have CTAs to place")
 #define HD_CFG_ENUM_alloc(V)                                                                       \
     V(alloc, HD_ALLOC_PARTITIONED, "partitioned",                                                  \
-      "lowest free slots, first-fit contiguous register and shared-memory blocks per CTA")
+      "lowest free slots, first-fit contiguous register and shared-memory blocks per CTA")         \
+    V(alloc, HD_ALLOC_LIN_TABLES, "lin_tables",                                                    \
+      "registers and shared memory through Lin's two 16-entry allocation tables (first fit; "     \
+      "victims by their minimum spill query)")
 #define HD_CFG_ENUM_regbank(V)                                                                     \
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \

@@ -608,6 +608,10 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
             g->dirty = true;
             progress = true;
         }
+        if (g->alloc_timed && hd_sm_alloc_fault(sm, err, errlen) != 0) {
+            *st = HD_FUNC_ERR_INTERNAL;
+            return true;
+        }
         if (!hd_sm_busy(sm))
             continue;
         bool moved = hd_sm_tick(sm, g->now, st, err, errlen);

@@ -76,6 +76,8 @@ struct hd_sm *hd_sm_create(const struct hd_sm_params *p, uint32_t id, const stru
         snprintf(err, errlen, "host out of memory creating SM %u", id);
         return NULL;
     }
+    if (sm->alloc.ops->attach) /* an allocator with blocks in the loop (sm_alloc.h) */
+        sm->alloc.ops->attach(sm->alloc.impl, id, env->hw);
     return sm;
 }
 

@@ -300,7 +300,8 @@ static void part_destroy(void *impl)
 
 static const struct hd_alloc_ops part_ops = {
     "partitioned",  part_can_accept, part_accept, part_release, part_acquire, part_release_part,
-    part_plan_victims, NULL,         NULL,        part_is_idle, part_usage,   part_destroy};
+    part_plan_victims, NULL,         NULL,        part_is_idle, part_usage,   part_destroy,
+    NULL,              NULL};
 
 int hd_sm_alloc_partitioned(const struct hd_sm_params *p, struct hd_sm_alloc *out)
 {
@@ -327,6 +328,8 @@ int hd_sm_alloc_partitioned(const struct hd_sm_params *p, struct hd_sm_alloc *ou
 int hd_sm_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out)
 {
     switch (p->alloc) {
+    case HD_ALLOC_LIN_TABLES:
+        return hd_sm_alloc_lin_tables(p, out);
     case HD_ALLOC_PARTITIONED:
     default:
         return hd_sm_alloc_partitioned(p, out);

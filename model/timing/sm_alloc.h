@@ -19,8 +19,9 @@
  * memory; a CTA fits when every resource has room at once. Its partial operations grow a
  * block at its top end when the space above it is free and shrink it from the top; a warp
  * acquired alone takes the lowest free warp slot. Its victim rule is in hd_alloc_ops below.
- * Allocators are chosen by [sm] allocator (hd_sm_alloc_create). Deterministic: only indices
- * decide.
+ * Allocators are chosen by [sm] allocator (hd_sm_alloc_create): "partitioned", or "lin_tables"
+ * (sm_alloc_tables.c: registers and shared memory through Lin's allocation tables, whose spill
+ * query plans the victims). Deterministic: only indices decide.
  */
 #ifndef HD_SM_ALLOC_H
 #define HD_SM_ALLOC_H
@@ -28,7 +29,10 @@
 #include "timing_params.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+struct hd_hw_factory;
 
 #define HD_ALLOC_MAX_WARPS 32 /* 1024 threads per CTA */
 #define HD_ALLOC_NO_SLOT 0xFFFF /* warp_slot[] of a warp that holds no slot (released alone) */
@@ -100,6 +104,12 @@ struct hd_alloc_ops {
     bool (*is_idle)(const void *impl);
     void (*usage)(const void *impl, struct hd_alloc_usage *u);
     void (*destroy)(void *impl);
+    /* Optional (NULL: none), for allocators whose hardware blocks step in the timing loop
+     * (hw_inst.h): attach gives the SM's id and the GPU's block factory (*hw may be NULL then
+     * or later: the C references); fault is 0, or -1 with a located message once a block failed
+     * (a co-simulation mismatch, an assertion, an answer the allocator did not act on). */
+    void (*attach)(void *impl, uint32_t sm, const struct hd_hw_factory *const *hw);
+    int (*fault)(const void *impl, char *err, size_t errlen);
 };
 
 struct hd_sm_alloc {
@@ -117,5 +127,8 @@ typedef int (*hd_sm_alloc_make_fn)(const struct hd_sm_params *p, uint32_t sm, vo
 int hd_sm_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out);
 /* The baseline ("partitioned") allocator. Returns 0, or -1 on allocation failure. */
 int hd_sm_alloc_partitioned(const struct hd_sm_params *p, struct hd_sm_alloc *out);
+/* Lin's allocation tables ("lin_tables", sm_alloc_tables.c). Returns 0, or -1 on allocation
+ * failure or a memory larger than the tables' 12-bit units hold. */
+int hd_sm_alloc_lin_tables(const struct hd_sm_params *p, struct hd_sm_alloc *out);
 
 #endif

@@ -26,6 +26,11 @@ void hd_sm_alloc_usage(const struct hd_sm *sm, struct hd_alloc_usage *u)
     sm->alloc.ops->usage(sm->alloc.impl, u);
 }
 
+int hd_sm_alloc_fault(const struct hd_sm *sm, char *err, size_t errlen)
+{
+    return sm->alloc.ops->fault ? sm->alloc.ops->fault(sm->alloc.impl, err, errlen) : 0;
+}
+
 int hd_sm_plan_victims(struct hd_sm *sm, const struct hd_cta_demand *d, uint32_t *slots)
 {
     return sm->alloc.ops->plan_victims ? sm->alloc.ops->plan_victims(sm->alloc.impl, d, slots)

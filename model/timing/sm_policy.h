@@ -30,6 +30,9 @@ bool hd_sm_alloc_tick(struct hd_sm *sm, uint64_t now);
 uint64_t hd_sm_alloc_next_event(const struct hd_sm *sm, uint64_t now);
 /* What the allocator holds now. */
 void hd_sm_alloc_usage(const struct hd_sm *sm, struct hd_alloc_usage *u);
+/* 0, or -1 with a located message when the allocator's blocks in the loop failed (sm_alloc.h
+ * fault). */
+int hd_sm_alloc_fault(const struct hd_sm *sm, char *err, size_t errlen);
 /* The CTA slots whose CTAs, evicted, would let demand d fit (hd_alloc_ops.plan_victims):
  * count, 0 if it fits now, -1 if no allowed set does. slots needs room for max_ctas. */
 int hd_sm_plan_victims(struct hd_sm *sm, const struct hd_cta_demand *d, uint32_t *slots);

@@ -180,5 +180,11 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         return fail(err, errlen, "icache_line", "is not a power of two", s->ic_line);
     if (s->ic_line % s->inst_bytes != 0)
         return fail(err, errlen, "icache_line", "is not a multiple of inst_bytes", s->ic_line);
+    if (s->alloc == HD_ALLOC_LIN_TABLES && s->registers / 32u > 4095u) /* tables/alloc_table.h */
+        return fail(err, errlen, "registers", "is more than allocator = lin_tables holds (4095 "
+                    "vector registers of 32)", s->registers);
+    if (s->alloc == HD_ALLOC_LIN_TABLES && s->shared_bytes / 128u > 4095u)
+        return fail(err, errlen, "shared_mem_bytes", "is more than allocator = lin_tables holds "
+                    "(4095 units of 128 B)", s->shared_bytes);
     return 0;
 }

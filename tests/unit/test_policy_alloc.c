@@ -211,7 +211,8 @@ static void tm_destroy(void *impl)
 }
 static const struct hd_alloc_ops timed_ops = {"timed", tm_can_accept, tm_accept, tm_release,
                                               NULL,    NULL,          NULL,      tm_tick,
-                                              tm_next, tm_idle,       tm_usage,  tm_destroy};
+                                              tm_next, tm_idle,       tm_usage,  tm_destroy,
+                                              NULL,    NULL};
 
 struct timed_ctx {
     uint64_t log[4096];

@@ -1,0 +1,537 @@
+/* SPDX-License-Identifier: MIT
+ * sm_alloc_tables.c - the "lin_tables" allocator ([sm] allocator = lin_tables): registers and
+ * shared memory through Lin's two allocation tables (thesis §2.3.1 Fig 2.4, in-place context
+ * switching; digest §2.2, §3.1; block tables/alloc_table.h), warp and CTA slots as the
+ * partitioned allocator keeps them.
+ *
+ * Design: each resident CTA holds one entry of the register-file table (units of one vector
+ * register, 32 x 32 bit) and one of the shared-memory table (units of 128 B); a CTA's block is
+ * the first-fit contiguous block the table's alloc answers, so its registers and shared memory
+ * are ceil(regs / 32) and ceil(smem / 128) units (the tables' granularity; with the default
+ * configurations a CTA's registers are whole vector registers already). A CTA fits when slots,
+ * warps and threads have room and both tables place its block (16 entries each: at most 16
+ * resident CTAs). plan_victims() is Lin's "minimum number of TBs": the register-file table's
+ * spill query (the window of the CTA's size that overlaps the fewest allowed CTAs, whose
+ * ranges it overlaps are the victims), then the shared-memory table's with those victims
+ * counted as gone; if slots, warps or threads are still short, further candidates in the
+ * partitioned order (lowest priority, most recently placed first); then every victim not
+ * needed is given back (latest first), so the set is minimal. Candidates: CTAs of other
+ * launches of lower priority. The allocator decides with the tables' own C reference
+ * (hd_alloc_table_exec on its copy of each table: the code the block steps), so decisions are
+ * immediate as the allocation interface asks.
+ * In the timing loop: every request the allocator makes (alloc, free, the spill queries it
+ * uses) is also queued to two block instances made through the GPU's block factory
+ * ("sm<N>.rf_alloc_table", "sm<N>.smem_alloc_table": the C reference, or the RTL in lockstep
+ * under heddle cosim --in-loop), one request per cycle per table on the model clock (tick), and
+ * each answer, one cycle later, must be the one the allocator acted on: an instance that answers
+ * otherwise (with --drive rtl: the RTL's answer) or fails fails the run with the request, the
+ * cycle and the instance (fault). The queue lags the decisions by the requests waiting; the
+ * answers never change a decision, so cycles are those of the same allocator without blocks.
+ * Partial grants (acquire, release_part of registers or shared memory) are not Lin's mechanism:
+ * acquire refuses, release_part gives back only a warp slot.
+ */
+#include "sm_alloc.h"
+
+#include "alloc_table.h"
+#include "hw_ref.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RF, SMEM, NTAB };
+static const char *const tab_name[NTAB] = {"rf_alloc_table", "smem_alloc_table"};
+
+struct cta_info {
+    uint32_t launch;
+    int32_t priority;
+    uint64_t seq;
+    uint32_t warps, threads;
+    uint8_t entry[NTAB];
+};
+
+struct req {
+    struct hd_alloc_table_in in;
+    struct hd_alloc_table_out want; /* the answer the allocator acted on */
+    uint32_t slot;                  /* tag: CTA slot or asking launch */
+};
+
+struct inloop {
+    struct hd_hw_inst x;
+    struct req *q;     /* ring */
+    uint32_t head, n, cap;
+    bool busy;         /* a request was stepped last cycle: its answer is due */
+    struct req flight;
+    uint64_t requests, steps;
+};
+
+struct tab_state {
+    const struct hd_sm_params *p;
+    uint64_t *warp_used;
+    uint32_t words;
+    bool *cta_used;
+    struct cta_info *info;
+    uint32_t *cand;
+    uint64_t seq;
+    struct hd_alloc_usage u;
+    uint32_t cap[NTAB];              /* units */
+    struct hd_alloc_table_state t[NTAB]; /* the tables the allocator decides with */
+    /* in the loop */
+    uint32_t sm;
+    const struct hd_hw_factory *const *hw;
+    bool made, failed;
+    struct inloop il[NTAB];
+    char err[768];
+};
+
+static uint32_t units(uint64_t bytes_or_regs, uint32_t unit)
+{
+    return (uint32_t)((bytes_or_regs + unit - 1) / unit);
+}
+
+static uint32_t need(const struct hd_cta_demand *d, int t)
+{
+    return t == RF ? units(d->regs, HD_ALLOC_TABLE_RF_UNIT) : units(d->smem, HD_ALLOC_TABLE_SMEM_UNIT);
+}
+
+static struct hd_alloc_table_in request(unsigned op, uint32_t size, uint32_t cap, unsigned entry,
+                                        uint32_t cand, uint32_t drop)
+{
+    struct hd_alloc_table_in in;
+    memset(&in, 0, sizeof in);
+    in.op_i = op;
+    in.size_i = size;
+    in.cap_i = cap;
+    in.entry_i = entry;
+    in.cand_i = cand;
+    in.drop_i = drop;
+    return in;
+}
+
+/* {==== The requests in the loop ==== */
+static void enqueue(struct tab_state *s, int t, const struct hd_alloc_table_in *in,
+                    const struct hd_alloc_table_out *want, uint32_t slot)
+{
+    struct inloop *l = &s->il[t];
+    if (l->n == l->cap) {
+        uint32_t nc = l->cap ? 2 * l->cap : 16;
+        struct req *q = malloc(nc * sizeof *q);
+        if (!q) {
+            s->failed = true;
+            snprintf(s->err, sizeof s->err, "host out of memory queueing a request to SM %u's %s",
+                     s->sm, tab_name[t]);
+            return;
+        }
+        for (uint32_t i = 0; i < l->n; i++)
+            q[i] = l->q[(l->head + i) % l->cap];
+        free(l->q);
+        l->q = q;
+        l->head = 0;
+        l->cap = nc;
+    }
+    l->q[(l->head + l->n++) % l->cap] = (struct req){*in, *want, slot};
+    l->requests++;
+}
+
+/* One request as a transaction on table t: decide, and queue it for the block in the loop. */
+static struct hd_alloc_table_out exec(struct tab_state *s, int t, const struct hd_alloc_table_in *in,
+                                      uint32_t slot)
+{
+    struct hd_alloc_table_out out;
+    hd_alloc_table_exec(&s->t[t], in, &out);
+    enqueue(s, t, in, &out, slot);
+    return out;
+}
+
+static const char *op_name(uint64_t op)
+{
+    return op == HD_ATAB_ALLOC ? "alloc" : op == HD_ATAB_FREE ? "free" : op == HD_ATAB_SPILL ? "spill" : "none";
+}
+
+static bool same_answer(const struct hd_alloc_table_out *a, const struct hd_alloc_table_out *b)
+{
+    return a->valid_o == b->valid_o && a->op_o == b->op_o && a->ok_o == b->ok_o &&
+           a->entry_o == b->entry_o && a->start_o == b->start_o && a->victims_o == b->victims_o &&
+           a->nvict_o == b->nvict_o && a->used_o == b->used_o;
+}
+
+static void make_instances(struct tab_state *s)
+{
+    const struct hd_hw_factory *f = s->hw && *s->hw ? *s->hw : hd_hw_ref_factory();
+    for (int t = 0; t < NTAB && !s->failed; t++) {
+        char name[64], e[512];
+        snprintf(name, sizeof name, "sm%u.%s", s->sm, tab_name[t]);
+        if (hd_hw_make(f, "alloc_table", name, &s->il[t].x, e, sizeof e) != 0) {
+            s->failed = true;
+            snprintf(s->err, sizeof s->err, "%s", e);
+        } else if (s->il[t].x.b->in_size != sizeof(struct hd_alloc_table_in) ||
+                   s->il[t].x.b->out_size != sizeof(struct hd_alloc_table_out)) {
+            s->failed = true;
+            snprintf(s->err, sizeof s->err, "%s: the factory's block has other ports than alloc_table",
+                     name);
+        }
+    }
+    s->made = true;
+}
+
+static void step_table(struct tab_state *s, int t, uint64_t now)
+{
+    struct inloop *l = &s->il[t];
+    struct hd_alloc_table_in in;
+    memset(&in, 0, sizeof in);
+    struct req cur = {0};
+    bool have = l->n > 0;
+    if (have) {
+        cur = l->q[l->head];
+        in = cur.in;
+    }
+    if (!l->busy && !have && hd_hw_idle(&l->x, &in))
+        return;
+    uint64_t tag[2] = {s->sm, have ? cur.slot : 0};
+    hd_hw_set_tag(&l->x, tag, 2);
+    struct hd_alloc_table_out out;
+    if (hd_hw_step(&l->x, &in, &out, now) != 0) {
+        s->failed = true;
+        snprintf(s->err, sizeof s->err, "%s", l->x.ops->error(l->x.impl));
+        return;
+    }
+    l->steps++;
+    if (l->busy && !same_answer(&out, &l->flight.want)) {
+        s->failed = true;
+        snprintf(s->err, sizeof s->err,
+                 "sm%u.%s at cycle %" PRIu64 ": the block answered %s ok=%u entry=%u start=%u "
+                 "victims=%#x used=%u to the %s request (size %u, entry %u, cand %#x, drop %#x) "
+                 "for slot %u, the allocator acted on ok=%u entry=%u start=%u victims=%#x used=%u",
+                 s->sm, tab_name[t], now, op_name(out.op_o), (unsigned)out.ok_o,
+                 (unsigned)out.entry_o, (unsigned)out.start_o, (unsigned)out.victims_o,
+                 (unsigned)out.used_o, op_name(l->flight.in.op_i), (unsigned)l->flight.in.size_i,
+                 (unsigned)l->flight.in.entry_i, (unsigned)l->flight.in.cand_i,
+                 (unsigned)l->flight.in.drop_i, l->flight.slot, (unsigned)l->flight.want.ok_o,
+                 (unsigned)l->flight.want.entry_o, (unsigned)l->flight.want.start_o,
+                 (unsigned)l->flight.want.victims_o, (unsigned)l->flight.want.used_o);
+        return;
+    }
+    l->busy = have;
+    if (have) {
+        l->flight = cur;
+        l->head = (l->head + 1) % l->cap;
+        l->n--;
+    }
+}
+
+static bool tab_tick(void *impl, uint64_t now)
+{
+    struct tab_state *s = impl;
+    if (s->failed)
+        return false;
+    if (!s->made) {
+        if (!s->il[RF].n && !s->il[SMEM].n)
+            return false;
+        make_instances(s);
+    }
+    for (int t = 0; t < NTAB && !s->failed; t++)
+        step_table(s, t, now);
+    return false; /* the answers never change a decision */
+}
+
+static uint64_t tab_next_event(const void *impl, uint64_t now)
+{
+    const struct tab_state *s = impl;
+    for (int t = 0; t < NTAB; t++)
+        if (s->il[t].n || s->il[t].busy)
+            return now + 1;
+    return UINT64_MAX;
+}
+
+static int tab_fault(const void *impl, char *err, size_t errlen)
+{
+    const struct tab_state *s = impl;
+    if (!s->failed)
+        return 0;
+    snprintf(err, errlen, "%s", s->err);
+    return -1;
+}
+
+static void tab_attach(void *impl, uint32_t sm, const struct hd_hw_factory *const *hw)
+{
+    struct tab_state *s = impl;
+    s->sm = sm;
+    s->hw = hw;
+}
+/* }==== */
+
+/* {==== Placement ==== */
+/* Do slots, warps and threads have room for d with the CTAs of `gone` (slot mask) away, and do
+ * both tables (entries of `gone` invalid) place its blocks? */
+static bool fits(const struct tab_state *s, const struct hd_cta_demand *d, const bool *gone)
+{
+    const struct hd_sm_params *p = s->p;
+    uint32_t ctas = s->u.ctas, warps = s->u.warps, threads = s->u.threads;
+    struct hd_alloc_table_state t[NTAB] = {s->t[RF], s->t[SMEM]};
+    for (uint32_t c = 0; gone && c < p->max_ctas; c++)
+        if (gone[c]) {
+            ctas--;
+            warps -= s->info[c].warps;
+            threads -= s->info[c].threads;
+            for (int k = 0; k < NTAB; k++)
+                t[k].e[s->info[c].entry[k]].valid = false;
+        }
+    if (d->warps > HD_ALLOC_MAX_WARPS || ctas >= p->max_ctas || warps + d->warps > p->max_warps ||
+        threads + d->threads > p->max_threads)
+        return false;
+    for (int k = 0; k < NTAB; k++) {
+        struct hd_alloc_table_in in = request(HD_ATAB_ALLOC, need(d, k), s->cap[k], 0, 0, 0);
+        struct hd_alloc_table_out out;
+        if (in.size_i != need(d, k))
+            return false; /* more units than the table's 12 bits hold */
+        hd_alloc_table_eval(&t[k], &in, &out);
+        if (!(out.ok_o & 1u))
+            return false;
+    }
+    return true;
+}
+
+static bool tab_can_accept(const void *impl, const struct hd_cta_demand *d)
+{
+    return fits(impl, d, NULL);
+}
+
+static bool tab_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *g)
+{
+    struct tab_state *s = impl;
+    if (!fits(s, d, NULL))
+        return false;
+    uint32_t slot = 0;
+    while (s->cta_used[slot])
+        slot++;
+    memset(g, 0, sizeof *g);
+    g->cta_slot = slot;
+    g->nwarps = d->warps;
+    g->threads = d->threads;
+    for (uint32_t w = 0, i = 0; i < d->warps; w++) {
+        if (s->warp_used[w / 64] >> (w % 64) & 1u)
+            continue;
+        s->warp_used[w / 64] |= 1ull << (w % 64);
+        g->warp_slot[i++] = (uint16_t)w;
+    }
+    struct cta_info *in = &s->info[slot];
+    *in = (struct cta_info){d->launch, d->priority, s->seq++, d->warps, d->threads, {0, 0}};
+    for (int k = 0; k < NTAB; k++) {
+        struct hd_alloc_table_in rq = request(HD_ATAB_ALLOC, need(d, k), s->cap[k], 0, 0, 0);
+        struct hd_alloc_table_out out = exec(s, k, &rq, slot);
+        in->entry[k] = (uint8_t)out.entry_o;
+        if (k == RF)
+            g->reg_base = (uint32_t)out.start_o * HD_ALLOC_TABLE_RF_UNIT;
+        else
+            g->smem_base = out.start_o * HD_ALLOC_TABLE_SMEM_UNIT;
+    }
+    g->regs = d->regs;
+    g->smem = d->smem;
+    g->launch = d->launch;
+    g->priority = d->priority;
+    s->cta_used[slot] = true;
+    s->u.ctas++;
+    s->u.warps += d->warps;
+    s->u.threads += d->threads;
+    s->u.regs += d->regs;
+    s->u.smem += d->smem;
+    return true;
+}
+
+static void tab_release(void *impl, const struct hd_cta_grant *g)
+{
+    struct tab_state *s = impl;
+    const uint32_t c = g->cta_slot;
+    if (c >= s->p->max_ctas || !s->cta_used[c])
+        return;
+    for (uint32_t i = 0; i < g->nwarps; i++)
+        if (g->warp_slot[i] != HD_ALLOC_NO_SLOT)
+            s->warp_used[g->warp_slot[i] / 64] &= ~(1ull << (g->warp_slot[i] % 64));
+    for (int k = 0; k < NTAB; k++) {
+        struct hd_alloc_table_in rq = request(HD_ATAB_FREE, 0, s->cap[k], s->info[c].entry[k], 0, 0);
+        exec(s, k, &rq, c);
+    }
+    s->cta_used[c] = false;
+    s->u.ctas--;
+    s->u.warps -= s->info[c].warps;
+    s->u.threads -= g->threads;
+    s->u.regs -= g->regs;
+    s->u.smem -= g->smem;
+}
+
+static bool tab_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc_part *pt)
+{
+    (void)impl;
+    (void)g;
+    (void)pt;
+    return false; /* a table entry is a TB's whole block */
+}
+
+static void tab_release_part(void *impl, struct hd_cta_grant *g, const struct hd_alloc_part *pt)
+{
+    struct tab_state *s = impl;
+    const uint32_t c = g->cta_slot;
+    if (c >= s->p->max_ctas || !s->cta_used[c] || pt->warp >= g->nwarps ||
+        g->warp_slot[pt->warp] == HD_ALLOC_NO_SLOT)
+        return;
+    uint32_t w = g->warp_slot[pt->warp];
+    s->warp_used[w / 64] &= ~(1ull << (w % 64));
+    g->warp_slot[pt->warp] = HD_ALLOC_NO_SLOT;
+    s->info[c].warps--;
+    s->u.warps--;
+}
+/* }==== */
+
+/* {==== Victim planning (Lin's spill query) ==== */
+static bool before(const struct cta_info *a, const struct cta_info *b)
+{
+    return a->priority != b->priority ? a->priority < b->priority : a->seq > b->seq;
+}
+
+/* Table k's spill query for d with the CTAs of `gone` counted as free; adds the victims it
+ * names to gone/victims. false: no window fits. */
+static bool spill(struct tab_state *s, int k, const struct hd_cta_demand *d, bool *gone,
+                  uint32_t *victims, uint32_t *n)
+{
+    const uint32_t nctas = s->p->max_ctas;
+    uint32_t cand = 0, drop = 0;
+    for (uint32_t c = 0; c < nctas; c++) {
+        if (!s->cta_used[c])
+            continue;
+        const struct cta_info *in = &s->info[c];
+        if (gone[c])
+            drop |= 1u << in->entry[k];
+        else if (in->launch != d->launch && in->priority < d->priority)
+            cand |= 1u << in->entry[k];
+    }
+    struct hd_alloc_table_in rq = request(HD_ATAB_SPILL, need(d, k), s->cap[k], 0, cand, drop);
+    struct hd_alloc_table_out out = exec(s, k, &rq, d->launch);
+    if (!(out.ok_o & 1u))
+        return false;
+    for (uint32_t c = 0; c < nctas; c++)
+        if (s->cta_used[c] && !gone[c] && (out.victims_o >> s->info[c].entry[k] & 1u)) {
+            gone[c] = true;
+            victims[(*n)++] = c;
+        }
+    return true;
+}
+
+static int tab_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *victims)
+{
+    struct tab_state *s = impl;
+    const uint32_t nctas = s->p->max_ctas;
+    if (fits(s, d, NULL))
+        return 0;
+    bool gone[64] = {false};
+    if (nctas > 64 || need(d, RF) > HD_ALLOC_TABLE_UNIT_MAX || need(d, SMEM) > HD_ALLOC_TABLE_UNIT_MAX)
+        return -1;
+    uint32_t n = 0;
+    if (!spill(s, RF, d, gone, victims, &n) || !spill(s, SMEM, d, gone, victims, &n))
+        return -1;
+    if (!fits(s, d, gone)) { /* slots, warps, threads or a table entry: the partitioned order */
+        uint32_t nc = 0;
+        for (uint32_t c = 0; c < nctas; c++) {
+            if (!s->cta_used[c] || gone[c] || s->info[c].launch == d->launch ||
+                s->info[c].priority >= d->priority)
+                continue;
+            uint32_t i = nc++;
+            while (i > 0 && before(&s->info[c], &s->info[s->cand[i - 1]])) {
+                s->cand[i] = s->cand[i - 1];
+                i--;
+            }
+            s->cand[i] = c;
+        }
+        bool ok = false;
+        for (uint32_t i = 0; i < nc && !ok; i++) {
+            gone[s->cand[i]] = true;
+            victims[n++] = s->cand[i];
+            ok = fits(s, d, gone);
+        }
+        if (!ok)
+            return -1;
+    }
+    for (uint32_t i = n; i-- > 0;) { /* minimality: give back every victim not needed */
+        gone[victims[i]] = false;
+        if (fits(s, d, gone)) {
+            memmove(&victims[i], &victims[i + 1], (n - i - 1) * sizeof *victims);
+            n--;
+        } else {
+            gone[victims[i]] = true;
+        }
+    }
+    return (int)n;
+}
+/* }==== */
+
+static bool tab_is_idle(const void *impl)
+{
+    const struct tab_state *s = impl;
+    return s->u.ctas == 0;
+}
+
+static void tab_usage(const void *impl, struct hd_alloc_usage *u)
+{
+    const struct tab_state *s = impl;
+    *u = s->u;
+}
+
+static void tab_destroy(void *impl)
+{
+    struct tab_state *s = impl;
+    if (!s)
+        return;
+    for (int t = 0; t < NTAB; t++) {
+        hd_hw_destroy(&s->il[t].x);
+        free(s->il[t].q);
+    }
+    free(s->warp_used);
+    free(s->cta_used);
+    free(s->info);
+    free(s->cand);
+    free(s);
+}
+
+static const struct hd_alloc_ops tab_ops = {
+    .name = "lin_tables",
+    .can_accept = tab_can_accept,
+    .accept = tab_accept,
+    .release = tab_release,
+    .acquire = tab_acquire,
+    .release_part = tab_release_part,
+    .plan_victims = tab_plan_victims,
+    .tick = tab_tick,
+    .next_event = tab_next_event,
+    .is_idle = tab_is_idle,
+    .usage = tab_usage,
+    .destroy = tab_destroy,
+    .attach = tab_attach,
+    .fault = tab_fault,
+};
+
+int hd_sm_alloc_lin_tables(const struct hd_sm_params *p, struct hd_sm_alloc *out)
+{
+    if (p->registers / HD_ALLOC_TABLE_RF_UNIT > HD_ALLOC_TABLE_UNIT_MAX ||
+        p->shared_bytes / HD_ALLOC_TABLE_SMEM_UNIT > HD_ALLOC_TABLE_UNIT_MAX)
+        return -1; /* refused earlier with a message (timing_params.c) */
+    struct tab_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    s->p = p;
+    s->words = (p->max_warps + 63) / 64;
+    s->warp_used = calloc(s->words, sizeof *s->warp_used);
+    s->cta_used = calloc(p->max_ctas, sizeof *s->cta_used);
+    s->info = calloc(p->max_ctas, sizeof *s->info);
+    s->cand = calloc(p->max_ctas, sizeof *s->cand);
+    if (!s->warp_used || !s->cta_used || !s->info || !s->cand) {
+        tab_destroy(s);
+        return -1;
+    }
+    s->cap[RF] = (uint32_t)(p->registers / HD_ALLOC_TABLE_RF_UNIT);
+    s->cap[SMEM] = (uint32_t)(p->shared_bytes / HD_ALLOC_TABLE_SMEM_UNIT);
+    for (int t = 0; t < NTAB; t++)
+        hd_alloc_table_ref_reset(&s->t[t]);
+    out->ops = &tab_ops;
+    out->impl = s;
+    return 0;
+}
