@@ -51,6 +51,9 @@ if(TARGET hd_cosim_vl)
       PASS_REGULAR_EXPRESSION "verified.*blocks in the timing loop: [1-9][0-9]* instances \\([1-9][0-9]* against RTL.*\\([1-9][0-9]* against RTL\\), 0 mismatches"
       FAIL_REGULAR_EXPRESSION "MISMATCH")
   endforeach()
+  add_test(NAME ppoints_fst
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks pp bfs --in-loop --fst ${CMAKE_CURRENT_BINARY_DIR}/pp.fst --window 0:20000 && test -s ${CMAKE_CURRENT_BINARY_DIR}/pp.fst && grep -q pp_decode.ref.live_o ${CMAKE_CURRENT_BINARY_DIR}/pp.gtkw")
+  set_tests_properties(ppoints_fst PROPERTIES LABELS "ppoints;cosim" TIMEOUT 300)
   foreach(w sgemm reduction)
     add_test(NAME ppoints_drive_rtl_${w}
              COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle> -DWORKLOAD=${w} -DSTRESS=500

@@ -126,8 +126,11 @@ static int apply(struct hd_sm *sm, const struct pp_word *w, const struct hd_pp_d
 
 int hd_sm_pp_cycle(struct hd_sm *sm, uint64_t now, char *err, size_t errlen)
 {
+    int st = ensure(sm, err, errlen); /* at the SM's first cycle: waveforms declare it early */
+    if (st != HD_FUNC_OK)
+        return st;
     struct hd_sm_pp *s = sm->pp;
-    if (!s || (!s->n && !s->in_flight) || s->last_step > now)
+    if ((!s->n && !s->in_flight) || s->last_step > now)
         return HD_FUNC_OK;
     struct hd_pp_decode_in in;
     struct hd_pp_decode_out out;
