@@ -33,6 +33,7 @@ struct cosim_opts {
     bool report, bench;
     bool in_loop;            /* blocks in the timing loop (cosim_hw.h) instead of the observer */
     bool pp;                 /* --blocks pp: Lin's pp_decode in the loop (selective points) */
+    bool atab;               /* --blocks alloc_table: Lin's allocation tables in the loop */
     char stress_set[64];     /* "context.stress_period=N" from --stress */
 };
 
@@ -47,6 +48,8 @@ static const char cosim_help[] =
     "  --blocks regpat        the blocks to co-simulate (regpat: comp, decomp, tbcls)\n"
     "  --blocks pp            with --in-loop: also each SM's pp_decode (sets\n"
     "                         context.points=selective: every fetched preemption point decoded)\n"
+    "  --blocks alloc_table   with --in-loop: also each SM's two allocation tables (sets\n"
+    "                         sm.allocator=lin_tables: every alloc, free and spill query)\n"
     "  --size S               small (default), medium or large\n"
     "  --every N              context-sample period in model cycles (default 1000)\n"
     "  --sms LIST|all         SMs whose blocks run the RTL (default all; the rest: C only)\n"
@@ -138,10 +141,12 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--blocks", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE;
-            if (strcmp(v, "regpat") != 0 && (stats || strcmp(v, "pp") != 0))
+            if (strcmp(v, "regpat") != 0 &&
+                (stats || (strcmp(v, "pp") != 0 && strcmp(v, "alloc_table") != 0)))
                 return hd_cli_usage(cmd, "--blocks: unknown block family '%s' (known: regpat%s)",
-                                    v, stats ? "" : ", pp");
-            c->pp = strcmp(v, "pp") == 0;
+                                    v, stats ? "" : ", pp, alloc_table");
+            c->pp |= strcmp(v, "pp") == 0;
+            c->atab |= strcmp(v, "alloc_table") == 0;
             blocks = true;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--sms", &v)) != 0) {
             if (r < 0 || parse_sms(&c->o, v) != 0)
@@ -220,6 +225,11 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         return hd_cli_usage(cmd, "--blocks pp needs --in-loop (the decoder is stepped at fetch)");
     if (c->pp) /* (room: argc sets) */
         c->cfg.sets[c->cfg.nsets++] = "context.points=selective";
+    if (c->atab && !c->in_loop)
+        return hd_cli_usage(cmd, "--blocks alloc_table needs --in-loop (the tables are stepped "
+                                 "by the allocator)");
+    if (c->atab) /* (room: argc sets) */
+        c->cfg.sets[c->cfg.nsets++] = "sm.allocator=lin_tables";
     if (c->in_loop) /* every saved register streams through the codec (room: argc sets) */
         c->cfg.sets[c->cfg.nsets++] = "context.save=compressed";
     struct hd_cli_path paths[4]; /* no output may overwrite the configuration or another */
