@@ -42,7 +42,8 @@ enum gs_kind {
     GS_DRAMBUS,   /* -gpgpu_dram_buswidth / -gpgpu_n_mem_per_ctrlr: bus_bytes = their product */
     GS_DRAMTIME,  /* "nbk=16:CCD=2:..." */
     GS_DRAMSCHED, /* 0 fifo, 1 frfcfs */
-    GS_FLIT       /* flit size: flit_bytes and port_bytes */
+    GS_FLIT,      /* flit size: flit_bytes and port_bytes */
+    GS_L1LAT      /* -gpgpu_l1_latency: latency, and lookups after it */
 };
 
 struct gs_map {
@@ -83,7 +84,7 @@ static const struct gs_map maps[] = {
      "0 keeps the current value"},
     {"-gpgpu_operand_collector_num_units_mem", GS_KEY, "pipeline.cu_mem", ""},
     {"-gpgpu_pipeline_widths", GS_WIDTHS, "pipeline.wb_ports",
-     "the EX_WB field (7th of 7, 9th of 9, or 11th of 13 fields)"},
+     "the EX_WB field (7th of 7, 9th of 9, or 11th of 11 or 13 fields)"},
     {"-gpgpu_cache:il1", GS_IL1, "pipeline.icache_*",
      "[N:]sets:line:ways,... -> icache_sets, icache_line, icache_ways"},
     {"-ptx_opcode_latency_int", GS_LAT, "int",
@@ -99,7 +100,9 @@ static const struct gs_map maps[] = {
     {"-ptx_opcode_latency_sfu", GS_KEY, "pipeline.lat_sfu", ""},
     {"-ptx_opcode_initiation_sfu", GS_KEY, "pipeline.ii_sfu", ""},
     {"-gpgpu_smem_latency", GS_KEY, "pipeline.shared_latency", ""},
-    {"-gpgpu_l1_latency", GS_KEY, "l1d.latency", ""},
+    {"-gpgpu_l1_latency", GS_L1LAT, "l1d.latency",
+     "-> latency, and lookup_after_latency = true (GPGPU-Sim 4's L1 latency queue sits before "
+     "the tag lookup)"},
     {"-gpgpu_cache:dl1", GS_DCACHE, "l1d",
      "N:sets:line:ways,policy,A:mshrs:merge,miss_queue -> sets, line, ways, mshr_entries, "
      "mshr_merge, miss_queue (a sectored L1, S:, is refused)"},
@@ -348,9 +351,9 @@ static int set_widths(struct gs_state *st, const char *value)
 {
     double v[16];
     unsigned n;
-    if (split_numbers(value, ',', v, 16, &n) != 0 || (n != 7 && n != 9 && n != 13))
-        return gs_fail(st, "'%s' is not a list of 7, 9 or 13 pipeline widths", value);
-    double wb = n == 7 ? v[6] : n == 9 ? v[8] : v[10];
+    if (split_numbers(value, ',', v, 16, &n) != 0 || (n != 7 && n != 9 && n != 11 && n != 13))
+        return gs_fail(st, "'%s' is not a list of 7, 9, 11 or 13 pipeline widths", value);
+    double wb = n == 7 ? v[6] : n == 9 ? v[8] : v[10]; /* 11, 13: ..._INT fields, then tensor */
     return gs_set_u64(st, "pipeline.wb_ports", (uint64_t)wb);
 }
 
@@ -570,6 +573,10 @@ static int apply(struct gs_state *st, const char *option, const char *value)
         return gs_fail(st, "'%s': 0 (FIFO) or 1 (FR-FCFS)", value);
     case GS_FLIT:
         return set_flit(st, value);
+    case GS_L1LAT:
+        if (gs_set(st, "l1d.latency", value) != 0)
+            return -1;
+        return gs_set(st, "l1d.lookup_after_latency", "true");
     }
     return gs_fail(st, "internal: bad mapping");
 }

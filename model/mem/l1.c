@@ -34,7 +34,9 @@ int hd_l1_init(struct hd_l1 *l, const struct hd_mem_params *p, uint32_t sm,
         hd_tags_init(&l->c, p->l1c.sets, p->l1c.ways, p->l1c.line, p->l1c.xor_index) ||
         hd_mshr_init(&l->md, p->l1d.c.mshr_entries, p->l1d.c.mshr_merge) ||
         hd_mshr_init(&l->mc, p->l1c.mshr_entries, p->l1c.mshr_merge) ||
-        hd_ring_init(&l->inq, p->l1d.queue, 0) || hd_delay_init(&l->hit_d, 64) ||
+        hd_ring_init(&l->inq, p->l1d.queue + (p->l1d.lookup_after_latency ? p->l1d.c.latency : 0),
+                     0) ||
+        hd_delay_init(&l->hit_d, 64) ||
         hd_delay_init(&l->hit_c, 16) || hd_ring_init(&l->done, 0, 64) ||
         hd_ring_init(&l->missq, 0, p->l1d.miss_queue + 8) ||
         hd_ring_init(&l->eject, p->icnt.eject_packets, 0)) {
@@ -349,7 +351,9 @@ static int cached_read(struct hd_l1 *l, uint32_t i, bool constant, uint64_t a, u
             ACCT_S(l, s, l1d_reads, 1);
             ACCT_S(l, s, l1d_read_hits, 1);
         }
-        const uint32_t lat = constant ? l->p->l1c.latency : l->p->l1d.c.latency;
+        const uint32_t lat = constant                           ? l->p->l1c.latency
+                             : l->p->l1d.lookup_after_latency ? 1 /* waited before */
+                                                              : l->p->l1d.c.latency;
         piece_done(l, i, now + lat - 1, HD_LVL_L1, now);
         return PIECE_DONE;
     }
@@ -408,7 +412,8 @@ static int local_store(struct hd_l1 *l, uint32_t i, uint64_t a, uint32_t b, uint
     l->d.valid[e] |= need;
     l->d.dirty[e] |= need;
     ACCT_S(l, s, l1d_writes, 1);
-    piece_done(l, i, now + l->p->l1d.c.latency - 1, HD_LVL_L1, now);
+    piece_done(l, i, l->p->l1d.lookup_after_latency ? now : now + l->p->l1d.c.latency - 1,
+               HD_LVL_L1, now);
     return PIECE_DONE;
 }
 
@@ -470,6 +475,9 @@ bool hd_l1_access(struct hd_l1 *l, uint64_t now)
     for (uint32_t port = 0; port < l->p->l1d.ports && l->inq.count && !l->oom; port++) {
         const uint32_t i = hd_ring_peek(&l->inq, 0);
         const struct hd_l1_sreq *s = &l->sr[i];
+        if (l->p->l1d.lookup_after_latency && s->cls != CL_CONST && s->cls != CL_IFETCH &&
+            now + 1 < s->r.issue_cycle + l->p->l1d.c.latency)
+            break; /* still in the L1 latency queue (requests leave it in order) */
         const bool bypass = s->bypass;
         const uint32_t line = piece_line(l, s->cls, bypass);
         const uint64_t end = s->r.addr + (s->r.bytes ? s->r.bytes : 1);

@@ -64,7 +64,7 @@ struct hd_mem_params {
     struct {
         struct hd_cache_params c;
         uint32_t ports, queue, miss_queue;
-        bool bypass_global, flush_at_launch;
+        bool bypass_global, flush_at_launch, lookup_after_latency;
         char bypass_kernels[HD_CFG_STR_MAX];
     } l1d;
     struct hd_cache_params l1c;

@@ -205,7 +205,7 @@ static void test_errors(struct hd_test_state *t)
         {"-gpgpu_clock_domains 700:0:700:924\n", "key 'icnt_mhz': value 0 is out of range"},
         {"-ptx_opcode_latency_int 4,13,4,5\n", "is not five comma-separated values"},
         {"-ptx_opcode_latency_fp 4.5,13,4,5,39\n", "cycles must be whole numbers"},
-        {"-gpgpu_pipeline_widths 1,1,1\n", "is not a list of 7, 9 or 13 pipeline widths"},
+        {"-gpgpu_pipeline_widths 1,1,1\n", "is not a list of 7, 9, 11 or 13 pipeline widths"},
         {"-gpgpu_cache:il1 N:4:128\n", "is not [N:]sets:line:ways"},
         {"-gpgpu_cache:il1 4:4:4,L:R\n", "key 'icache_line': value 4 is out of range"},
         {"-gpgpu_n_clusters 0\n",
