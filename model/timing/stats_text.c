@@ -205,6 +205,13 @@ void hd_timing_stats_summary(const struct hd_timing_stats *s, FILE *f)
                 ratio(a.ctx_quiesce_cycles, a.ctx_suspends - a.ctx_finished_suspending),
                 ratio(a.ctx_save_cycles, a.ctx_saves), ratio(a.ctx_restore_cycles, a.ctx_restores),
                 a.ctx_forwarded, a.ctx_to_saved);
+    if (a.ctx_pp_stops || a.ctx_pp_timeouts)
+        fprintf(f, "  preemption points  %" PRIu64 " warps ran on to a point (mean %.1f cycles after "
+                   "the signal), %" PRIu64 " words decoded; %" PRIu64 " CTAs did not reach their "
+                   "points within pp_wait_limit (stopped where they were after %.1f cycles on "
+                   "average)\n",
+                a.ctx_pp_stops, ratio(a.ctx_pp_wait_cycles, a.ctx_pp_stops), a.pp_decodes,
+                a.ctx_pp_timeouts, ratio(a.ctx_pp_timeout_cycles, a.ctx_pp_timeouts));
     preemptions(s, f);
     hot_lines(s, f);
 }
