@@ -28,3 +28,17 @@ add_test(NAME experiments_scripts_syntax
                  "for f in \"$@\"; do bash -n \"$f\" || exit 1; done" -- ${hd_experiment_scripts}
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(experiments_scripts_syntax PROPERTIES LABELS "experiments" TIMEOUT 60)
+
+# experiments_lin_ch2_small: the two-stage lin-ch2 experiment (experiments/lin-ch2.sh) at test
+# scale (tests/sweep/lin-ch2-small.toml: backprop and heartwall at small size): stage 1 learns
+# each length, stage 2 runs every technique with 15 signals over it, and the real analysis
+# writes the report (about 40 s of CPU with 2 workers).
+if(TARGET heddle)
+  set(hd_lc2_out ${CMAKE_CURRENT_BINARY_DIR}/lin-ch2-small)
+  add_test(NAME experiments_lin_ch2_small
+           COMMAND bash -c "rm -rf \"$1\" && HD_EXP_OUT=\"$1\" HD_EXP_STAGE1=tests/sweep/lin-ch2-small.toml experiments/lin-ch2.sh \"$2\" -j 2 && test -s \"$1/report.md\" && test -s \"$1/latency.png\""
+                   -- ${hd_lc2_out} $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(experiments_lin_ch2_small PROPERTIES LABELS "experiments" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "all 12 points ok.*written [^\n]*report.md")
+endif()
