@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: MIT
+# Lin's allocation tables (issue 13 items 3, 5; docs/blocks/alloc_table.md; included by
+# tests/CMakeLists.txt). Unit tests: test_alloc_table (the block's C reference, Fig 2.4 by hand,
+# brute-force minimum), test_alloc_tables_policy (the lin_tables allocator, the tables in the
+# loop, a wrong answer located). Here:
+# - alloc_table_stress_<NAME>: [sm] allocator = lin_tables in stress mode (every 500 cycles each
+#   resident CTA is switched out with probability 0.05 and resumed elsewhere, through the
+#   tables' free and alloc): the output verifies. Small sizes, a few seconds each.
+# - alloc_table_determinism: same seed twice and without idle-cycle skipping: same cycles and
+#   context counters.
+# - alloc_table_preempt_switch: the persistent+vecadd preemption mix on lin_tables (victims from
+#   the tables' spill query, every request through the C reference instances in the loop).
+# - alloc_table_in_loop_<NAME> (RTL): the tables' RTL in lockstep, 0 mismatches, the RTL driving
+#   gives the same cycles, the tables change no cycle (tests/alloc_table/loopcheck.cmake).
+if(TARGET heddle)
+  foreach(wl sgemm reduction bfs histogram nw backprop)
+    add_test(NAME alloc_table_stress_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set sm.allocator=lin_tables
+                     --set context.stress_period=500 --set context.stress_fraction=0.05
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(alloc_table_stress_${wl} PROPERTIES LABELS "stress" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "VERIFIED.*contexts +[1-9][0-9]* suspended"
+                         FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
+  endforeach()
+  add_test(NAME alloc_table_determinism
+           COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle> -DWORKLOAD=reduction
+                   -P ${CMAKE_CURRENT_LIST_DIR}/alloc_table/determinism.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(alloc_table_determinism PROPERTIES LABELS "stress" TIMEOUT 300)
+  add_test(NAME alloc_table_preempt_switch
+           COMMAND $<TARGET_FILE:heddle> run --mix persistent+vecadd --arrive vecadd@20000:1
+                   --set context.latency_bound=20000 --set sm.allocator=lin_tables --quiet
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(alloc_table_preempt_switch PROPERTIES LABELS "stress;mixes" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "preemption +SM 0 for vecadd .*by switch of pt_worker .*within its bound of 20000.*VERIFIED \\(2 of 2"
+    FAIL_REGULAR_EXPRESSION "MISSED|internal:")
+endif()
+if(TARGET hd_cosim_vl)
+  foreach(wl sgemm reduction)
+    add_test(NAME alloc_table_in_loop_${wl}
+             COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle> -DWORKLOAD=${wl} -DSTRESS=500
+                     -P ${CMAKE_CURRENT_LIST_DIR}/alloc_table/loopcheck.cmake)
+    set_tests_properties(alloc_table_in_loop_${wl} PROPERTIES TIMEOUT 300)
+  endforeach()
+endif()
