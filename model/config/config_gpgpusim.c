@@ -104,8 +104,9 @@ static const struct gs_map maps[] = {
      "-> latency, and lookup_after_latency = true (GPGPU-Sim 4's L1 latency queue sits before "
      "the tag lookup)"},
     {"-gpgpu_cache:dl1", GS_DCACHE, "l1d",
-     "N:sets:line:ways,policy,A:mshrs:merge,miss_queue -> sets, line, ways, mshr_entries, "
-     "mshr_merge, miss_queue (a sectored L1, S:, is refused)"},
+     "N:sets:line:ways,rep:wr:alloc:...,A:mshrs:merge,miss_queue -> sets, line, ways, "
+     "allocate_on_miss (alloc m), mshr_entries, mshr_merge, miss_queue (a sectored L1, S:, is "
+     "refused)"},
     {"-gpgpu_cache:dl2", GS_DCACHE, "l2",
      "N: or S:sets:line:ways,policy,A:mshrs:merge,...,port -> sets, line, ways, mshr_entries, "
      "mshr_merge, data_port_bytes; S: (sectored) -> dram_per_sector = true"},
@@ -421,6 +422,14 @@ static int set_dcache(struct gs_state *st, const char *which, const char *value)
     snprintf(key, sizeof key, "%s.mshr_merge", which);
     if (gs_set_u64(st, key, (uint64_t)m[1]) != 0)
         return -1;
+    if (strcmp(which, "l1d") == 0) { /* rep:write:alloc:... -> the allocation policy */
+        const char *pol = field[1];
+        if (strlen(pol) < 5 || pol[1] != ':' || pol[3] != ':' || (pol[4] != 'm' && pol[4] != 'f'))
+            return gs_fail(st, "'%s': the policy field '%s' is not rep:write:{m|f}:...", value,
+                           pol);
+        if (gs_set(st, "l1d.allocate_on_miss", pol[4] == 'm' ? "true" : "false") != 0)
+            return -1;
+    }
     if (strcmp(which, "l1d") == 0 && nf > 3) { /* miss queue[:...] */
         double q[4];
         unsigned nq;

@@ -100,6 +100,19 @@ uint32_t hd_tags_victim(const struct hd_tags *t, uint64_t addr)
     return best;
 }
 
+uint32_t hd_tags_victim_unreserved(const struct hd_tags *t, uint64_t addr)
+{
+    const uint32_t base = set_of(t, addr >> t->shift) * t->ways;
+    uint32_t best = HD_TAGS_NONE;
+    for (uint32_t w = 0; w < t->ways; w++) {
+        if (!t->tag[base + w])
+            return base + w;
+        if (t->valid[base + w] && (best == HD_TAGS_NONE || t->stamp[base + w] < t->stamp[best]))
+            best = base + w;
+    }
+    return best;
+}
+
 uint64_t hd_tags_addr(const struct hd_tags *t, uint32_t e)
 {
     return (t->tag[e] - 1) << t->shift;

@@ -40,6 +40,9 @@ uint32_t hd_tags_find(const struct hd_tags *t, uint64_t addr);
 void hd_tags_touch(struct hd_tags *t, uint32_t e);
 /* The entry to replace for addr's line: an invalid way, else the least recently used. */
 uint32_t hd_tags_victim(const struct hd_tags *t, uint64_t addr);
+/* The same, but never a reserved entry (a line installed with no valid sector: allocated on
+ * a miss, its data not yet back); HD_TAGS_NONE if every way of the set is reserved. */
+uint32_t hd_tags_victim_unreserved(const struct hd_tags *t, uint64_t addr);
 /* The first byte address of the line in entry e (valid entries only). */
 uint64_t hd_tags_addr(const struct hd_tags *t, uint32_t e);
 /* Make e hold addr's line with no valid sectors, most recently used. */

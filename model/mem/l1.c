@@ -377,6 +377,19 @@ static int cached_read(struct hd_l1 *l, uint32_t i, bool constant, uint64_t a, u
         return PIECE_WAIT_MSHR;
     if (!missq_room(l))
         return PIECE_WAIT_MQ;
+    if (!constant && l->p->l1d.allocate_on_miss) { /* reserve the way now (GPGPU-Sim 'm') */
+        uint32_t v = e != HD_TAGS_NONE ? e : hd_tags_victim_unreserved(tg, a);
+        if (v == HD_TAGS_NONE)
+            return PIECE_WAIT_MSHR; /* every way of the set awaits its data */
+        if (v != e) {
+            if (tg->tag[v] && tg->dirty[v]) {
+                if (l->missq.count + 1 >= l->p->l1d.miss_queue)
+                    return PIECE_WAIT_MQ; /* room for the write-back and the miss */
+                write_back(l, s, v, now);
+            }
+            hd_tags_install(tg, v, a);
+        }
+    }
     k = hd_mshr_alloc(m, line, now);
     hd_mshr_add(m, k, i);
     new_txn(l, s, HD_TXN_READ, constant ? HD_TXO_L1C : HD_TXO_L1D, k, line << tg->shift,

@@ -64,7 +64,7 @@ struct hd_mem_params {
     struct {
         struct hd_cache_params c;
         uint32_t ports, queue, miss_queue;
-        bool bypass_global, flush_at_launch, lookup_after_latency;
+        bool bypass_global, flush_at_launch, lookup_after_latency, allocate_on_miss;
         char bypass_kernels[HD_CFG_STR_MAX];
     } l1d;
     struct hd_cache_params l1c;
