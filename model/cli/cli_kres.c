@@ -10,6 +10,8 @@
 
 #include "cfg.h"
 #include "liveness.h"
+#include "ptx_parse.h"
+#include "ptxas_summary.h"
 #include "regalloc.h"
 
 #include <stdio.h>
@@ -75,26 +77,18 @@ static bool shared_of(const struct hd_module *m, uint32_t fi, struct hd_cli_kres
 
 int32_t hd_cli_ptxas_regs(const char *ptxas, size_t len, const char *kernel)
 {
-    if (!ptxas)
-        return -1;
-    char want[256];
-    int wl = snprintf(want, sizeof want, "kernel=%s ", kernel);
-    if (wl <= 0 || (size_t)wl >= sizeof want)
-        return -1;
-    for (size_t pos = 0; pos < len;) {
-        const char *b = ptxas + pos;
-        const char *nl = memchr(b, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - b) : len - pos;
-        if (n > (size_t)wl && strncmp(b, want, (size_t)wl) == 0) {
-            char line[512];
-            snprintf(line, sizeof line, "%.*s", (int)(n < 511 ? n : 511), b);
-            const char *r = strstr(line, " registers=");
-            if (r)
-                return (int32_t)strtol(r + 11, NULL, 10);
-        }
-        pos += n + 1;
-    }
-    return -1;
+    return hd_ptxas_regs_of(ptxas, len, kernel);
+}
+
+char *hd_cli_ptxas_beside(const char *ptx_path, size_t *len, char *path, size_t pathlen)
+{
+    size_t n = strlen(ptx_path);
+    if (n < 4 || strcmp(ptx_path + n - 4, ".ptx") != 0)
+        return NULL;
+    if ((size_t)snprintf(path, pathlen, "%.*s.ptxas.txt", (int)(n - 4), ptx_path) >= pathlen)
+        return NULL;
+    char err[512];
+    return hd_ptx_read_file(path, len, err, sizeof err);
 }
 
 /* {==== Register allocation of the whole module ==== */

@@ -67,7 +67,8 @@ static void launch_help(FILE *out)
 {
     fprintf(out,
         "Usage: heddle launch FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-        "                     [--shared BYTES] [--arg SPEC]... [--config FILE] [--set S.K=V]...\n"
+        "                     [--shared BYTES] [--regs N] [--arg SPEC]... [--config FILE]\n"
+        "                     [--set S.K=V]...\n"
         "                     [--print NAME:TYPE:N]... [--dump NAME:PATH]... [--expect NAME:FILL]...\n"
         "\n"
         "Run one kernel of a PTX file on the simulated GPU without a host program.\n"
@@ -76,6 +77,10 @@ static void launch_help(FILE *out)
         "  --grid X,Y,Z     CTAs in the grid (missing dimensions are 1)\n"
         "  --block X,Y,Z    threads per CTA\n"
         "  --shared BYTES   dynamic shared memory per CTA (extern .shared), default 0\n"
+        "  --regs N         registers per thread that occupancy counts for KERNEL (1 ..\n"
+        "                   [sm] max_regs_per_thread); default: ptxas's from FILE.ptxas.txt\n"
+        "                   beside the PTX (lines kernel=K registers=R ...), else Heddle's\n"
+        "                   register allocator's, with a warning ([sm] regs_source)\n"
         "  --priority P, --arrive CYCLE, --latency-bound CYCLES, --hint WORD\n"
         "                   launch attributes (docs/context.md); default 0 each\n"
         "  --arg SPEC       the next kernel argument, in parameter order:\n"
@@ -365,6 +370,17 @@ static int parse_cmdline(int argc, char **argv, struct hd_launch *l, const char 
             if (r < 0 || hd_cli_parse_u32(v, &l->shared) != 0)
                 return (r < 0 ? HD_CLI_USAGE
                               : hd_cli_usage(cmd, "--shared wants a byte count, not '%s'", v)) + 2;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--regs", &v)) != 0) {
+            char *end = NULL;
+            errno = 0;
+            l->regs = r < 0 ? 0 : strtoll(v, &end, 10);
+            if (r < 0 || !end || end == v || *end || errno)
+                return (r < 0 ? HD_CLI_USAGE
+                              : hd_cli_usage(cmd, "--regs wants a register count, not '%s'", v)) + 2;
+            if (l->regs < 1)
+                return hd_cli_usage(cmd, "--regs %lld: a kernel uses at least 1 register per "
+                                         "thread", l->regs) + 2;
+            l->have_regs = true;
         } else if ((r = attr_option(cmd, argc, argv, &i, &l->attr)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;

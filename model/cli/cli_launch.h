@@ -42,6 +42,8 @@ struct hd_launch {
     struct hd_dim3 grid, block;
     bool have_grid, have_block;
     uint32_t shared;
+    long long regs;             /* --regs N: registers per thread by hand (0: not given) */
+    bool have_regs;
     struct hd_launch_attr attr; /* --priority, --arrive, --latency-bound, --hint */
     struct hd_launch_buf *bufs;
     struct hd_launch_arg *args;

@@ -10,8 +10,10 @@
 #include "cli_launch.h"
 
 #include "cli_fill.h"
+#include "cli_kres.h"
 #include "cli_out.h"
 #include "cli_util.h"
+#include "regs_source.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -176,6 +178,34 @@ static void print_totals(const struct hd_gpu *gpu, double seconds, const char *v
            verdict, (unsigned long long)t.kernels, t.kernels == 1 ? "" : "s", c, w, seconds, rate);
 }
 
+/* Registers per thread: ptxas's from FILE.ptxas.txt beside the PTX, --regs by hand. */
+static int set_regs(struct hd_gpu *gpu, struct hd_module *mod, const struct hd_launch *l)
+{
+    char path[4096];
+    size_t len = 0;
+    char *summary = hd_cli_ptxas_beside(l->ptx, &len, path, sizeof path);
+    int st = summary ? hd_module_set_ptxas(gpu, mod, summary, len, path) : HD_OK;
+    free(summary);
+    if (st == HD_OK && l->have_regs)
+        st = hd_kernel_set_regs(gpu, mod, l->kernel, (uint32_t)l->regs);
+    return st == HD_OK ? HD_CLI_OK : hd_cli_fail("launch", "%s", hd_last_error(gpu));
+}
+
+/* The registers per thread the timing model counted, and a warning when it fell back to ours. */
+static void report_regs(const struct hd_gpu *gpu, const struct hd_launch *l)
+{
+    struct hd_launch_timing t;
+    if (hd_gpu_launch_timing_count(gpu) == 0 || hd_gpu_launch_timing(gpu, 0, &t) != HD_OK)
+        return; /* functional mode: no occupancy */
+    printf("registers: %u per thread (%s), %u CTAs per SM\n", t.regs_per_thread, t.regs_source,
+           t.ctas_per_sm);
+    if (strcmp(t.regs_source, "regalloc-fallback") == 0)
+        fprintf(stderr, "heddle launch: warning: %s: no register count recorded by ptxas (no "
+                "NAME.ptxas.txt beside %s lists it) and no --regs; occupancy counted Heddle's "
+                "register allocator's %u per thread, usually fewer than ptxas allocates\n",
+                l->kernel, l->ptx, t.regs_per_thread);
+}
+
 static int launch_and_wait(struct hd_gpu *gpu, struct hd_module *mod, struct hd_launch *l)
 {
     struct hd_arg *args = calloc(l->nargs + 1, sizeof *args);
@@ -210,6 +240,7 @@ static int launch_and_wait(struct hd_gpu *gpu, struct hd_module *mod, struct hd_
     if (st != HD_OK)
         return runtime_fail(gpu, NULL, st);
     print_totals(gpu, dt, "completed");
+    report_regs(gpu, l);
     return HD_CLI_OK;
 }
 
@@ -219,6 +250,10 @@ int hd_cli_launch_execute(struct hd_launch *l)
     int rc = hd_cli_config_resolve("launch", &l->cfg, &cfg);
     if (rc != HD_CLI_OK)
         return rc;
+    char msg[512];
+    if (l->have_regs && hd_regs_check_count(l->regs, cfg.sm_max_regs_per_thread, cfg.gpu_name.s,
+                                            "--regs", msg, sizeof msg) != 0)
+        return hd_cli_usage("launch", "%s", msg);
     struct hd_gpu *gpu = hd_cli_gpu_create("launch", &l->cfg, &cfg);
     if (!gpu)
         return HD_CLI_FAIL;
@@ -226,6 +261,8 @@ int hd_cli_launch_execute(struct hd_launch *l)
     struct hd_module *mod = NULL;
     if (hd_module_load_file(gpu, l->ptx, &mod) != HD_OK)
         rc = hd_cli_fail("launch", "%s", hd_last_error(gpu));
+    if (rc == HD_CLI_OK)
+        rc = set_regs(gpu, mod, l);
     if (rc == HD_CLI_OK)
         rc = make_buffers(gpu, l);
     if (rc == HD_CLI_OK)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * cli_list.c - `heddle list`: the built-in workloads as a table: class, idempotence, registers
  * per thread (ours and ptxas's), shared memory and threads per CTA, and the occupancy on a
- * configuration (default fermi-gtx480) with the resource that limits it (issue 4's table).
+ * configuration (default fermi-gtx480) with the resource that limits it (issue 4's table),
+ * counting the registers the configuration's [sm] regs_source picks, as the timing model does
+ * (model/config/regs_source.h; ptxas's by default; column REGS USED says which).
  *
  * Design: static facts come from the registry and from each workload's embedded PTX (registers
  * and static shared memory through cli_kres.c, i.e. the register allocator and occupancy rules
@@ -19,6 +21,7 @@
 #include "cli_util.h"
 #include "heddle_mix.h"
 #include "ptx_parse.h"
+#include "regs_source.h"
 #include "workload.h"
 
 #include <stdlib.h>
@@ -156,7 +159,18 @@ struct list_opts {
     bool names_only, kernels, no_run;
     struct hd_cli_config cfgopt;
     struct hd_config cfg;
+    struct hd_regs_source regs_src; /* [sm] regs_source of cfg */
 };
+
+/* The registers per thread the timing model counts for kernel k (no count given by hand here). */
+static bool regs_used(const struct list_opts *o, const struct hd_cli_kres *k,
+                      struct hd_regs_choice *c)
+{
+    const struct hd_regs_known known = {0, k->regs_ptxas > 0 ? (uint32_t)k->regs_ptxas : 0,
+                                        k->regs_ours, false};
+    hd_regs_choose(&o->regs_src, &known, c);
+    return c->regs > 0; /* 0: our allocator failed and nothing else is known */
+}
 
 static void occ_cells(const struct hd_config *cfg, const struct hd_cli_kres *k,
                       const struct shape *s, uint32_t regs, char *ctas, size_t cl, char *warps,
@@ -184,9 +198,9 @@ static void print_workloads(const struct list_opts *o, struct row *rows, unsigne
     }
     char limit_head[96];
     snprintf(limit_head, sizeof limit_head, "LIMIT ON %s", o->cfg.gpu_name.s);
-    printf("%-*s  %-*s  %-10s  %-15s  %-10s  %-11s  %-7s  %-8s  %-25s  %s\n", wname, "NAME",
-           wclass, "CLASS", "IDEMPOTENT", "REGS ours/ptxas", "SHARED/CTA", "THREADS/CTA",
-           "CTAS/SM", "WARPS/SM", limit_head, "DESCRIPTION");
+    printf("%-*s  %-*s  %-10s  %-15s  %-10s  %-11s  %-11s  %-7s  %-8s  %-25s  %s\n", wname,
+           "NAME", wclass, "CLASS", "IDEMPOTENT", "REGS ours/ptxas", "SHARED/CTA", "THREADS/CTA",
+           "REGS USED", "CTAS/SM", "WARPS/SM", limit_head, "DESCRIPTION");
     for (unsigned i = 0; i < n; i++) {
         const struct row *r = &rows[i];
         uint32_t ours = 0;
@@ -208,33 +222,39 @@ static void print_workloads(const struct list_opts *o, struct row *rows, unsigne
             smem = total > smem ? total : smem;
         }
         char regs[32], threads[16] = "-", ctas[16] = "-", warps[24] = "-", limit[96] = "-";
+        char used[40] = "-";
         regs_text(ours_known ? ours : 0, ptxas, regs, sizeof regs);
         const struct shape *s = main_shape(r);
         const struct hd_cli_kres *kr = s ? kres_of(r, s->kernel) : NULL;
-        if (s && kr && kr->regs_ours) {
+        struct hd_regs_choice rc;
+        if (s && kr && regs_used(o, kr, &rc)) {
             snprintf(threads, sizeof threads, "%u", s->threads);
-            occ_cells(&o->cfg, kr, s, kr->regs_ours, ctas, sizeof ctas, warps, sizeof warps,
-                      limit, sizeof limit);
+            snprintf(used, sizeof used, "%u %s", rc.regs, rc.source);
+            occ_cells(&o->cfg, kr, s, rc.regs, ctas, sizeof ctas, warps, sizeof warps, limit,
+                      sizeof limit);
         } else if (!o->no_run && !r->ran) {
             snprintf(limit, sizeof limit, "(run failed)");
         }
-        printf("%-*s  %-*s  %-10s  %-15s  %-10llu  %-11s  %-7s  %-8s  %-25s  %s\n", wname,
+        printf("%-*s  %-*s  %-10s  %-15s  %-10llu  %-11s  %-11s  %-7s  %-8s  %-25s  %s\n", wname,
                r->w->name, wclass, r->w->klass ? r->w->klass : "-",
-               r->w->idempotent ? "yes" : "no", regs, (unsigned long long)smem, threads, ctas,
-               warps, limit, r->w->description ? r->w->description : "");
+               r->w->idempotent ? "yes" : "no", regs, (unsigned long long)smem, threads, used,
+               ctas, warps, limit, r->w->description ? r->w->description : "");
     }
     printf("(%u workloads. REGS: registers per thread, the most over the workload's kernels: ours "
-           "from Heddle's register\nallocator, which the timing model uses; ptxas's recorded for "
-           "sm_75. SHARED/CTA: static + dynamic bytes, the\nmost over its launches. THREADS/CTA "
-           "and occupancy: the kernel that executes the most warp instructions,\nas a small run "
-           "launches it, with our register count; heddle list --kernels shows every kernel.)\n",
-           n);
+           "from Heddle's register\nallocator; ptxas's recorded for sm_75. SHARED/CTA: static + "
+           "dynamic bytes, the most over its launches.\nTHREADS/CTA and occupancy: the kernel that "
+           "executes the most warp instructions, as a small run launches\nit, counting REGS USED: "
+           "the registers per thread the timing model counts for that kernel and where\nthey come "
+           "from ([sm] regs_source = %s: ptxas, regalloc, config, or regalloc-fallback when ptxas\n"
+           "recorded none). heddle list --kernels shows every kernel with both counts.)\n",
+           n, o->cfg.sm_regs_source.s);
 }
 
 static void print_kernels(const struct list_opts *o, struct row *rows, unsigned n)
 {
-    printf("%-16s  %-20s  %-8s  %-7s  %-10s  %-10s  %-34s  %s\n", "NAME", "KERNEL", "LAUNCHES",
-           "THREADS", "SHARED", "REGS", "OURS: CTAS WARPS LIMIT", "PTXAS: CTAS WARPS LIMIT");
+    printf("%-16s  %-20s  %-8s  %-7s  %-10s  %-10s  %-34s  %-34s  %s\n", "NAME", "KERNEL",
+           "LAUNCHES", "THREADS", "SHARED", "REGS", "OURS: CTAS WARPS LIMIT",
+           "PTXAS: CTAS WARPS LIMIT", "USED");
     for (unsigned i = 0; i < n; i++) {
         const struct row *r = &rows[i];
         for (unsigned k = 0; k < r->nkres; k++) {
@@ -246,7 +266,10 @@ static void print_kernels(const struct list_opts *o, struct row *rows, unsigned 
                 if (strcmp(r->shapes.k[j].kernel, kr->name) == 0)
                     s = &r->shapes.k[j];
             char regs[32], ocell[160] = "-", pcell[160] = "-", threads[16] = "-";
-            char launches[24] = "-", shared[32];
+            char launches[24] = "-", shared[32], used[40] = "-";
+            struct hd_regs_choice rc;
+            if (regs_used(o, kr, &rc))
+                snprintf(used, sizeof used, "%u %s", rc.regs, rc.source);
             regs_text(kr->regs_ours, kr->regs_ptxas, regs, sizeof regs);
             snprintf(shared, sizeof shared, "%llu", (unsigned long long)kr->smem_static);
             if (s) {
@@ -266,12 +289,13 @@ static void print_kernels(const struct list_opts *o, struct row *rows, unsigned 
                     snprintf(pcell, sizeof pcell, "%s %s %s", c, w, l);
                 }
             }
-            printf("%-16s  %-20s  %-8s  %-7s  %-10s  %-10s  %-34s  %s\n", r->w->name, kr->name,
-                   launches, threads, shared, regs, ocell, pcell);
+            printf("%-16s  %-20s  %-8s  %-7s  %-10s  %-10s  %-34s  %-34s  %s\n", r->w->name,
+                   kr->name, launches, threads, shared, regs, ocell, pcell, used);
         }
     }
-    printf("(occupancy on %s; a kernel the small run did not launch shows '-')\n",
-           o->cfg.gpu_name.s);
+    printf("(occupancy on %s; a kernel the small run did not launch shows '-'; USED: the registers "
+           "per thread the\ntiming model counts, [sm] regs_source = %s)\n", o->cfg.gpu_name.s,
+           o->cfg.sm_regs_source.s);
 }
 /* }==== */
 
@@ -284,7 +308,8 @@ static void list_help(void)
            "the same result (idempotent: flush-based preemption needs it), registers per thread\n"
            "(ours from the register allocator / ptxas's), shared memory and threads per CTA,\n"
            "and the occupancy on the configuration (default fermi-gtx480): CTAs and warps per\n"
-           "SM and what limits them (registers, shared memory, threads, CTA slots). Launch\n"
+           "SM and what limits them (registers, shared memory, threads, CTA slots), counting\n"
+           "the registers [sm] regs_source picks (default ptxas's; REGS USED says which). Launch\n"
            "shapes come from running every workload once at small size on the functional\n"
            "model (about a second). Run one with `heddle run NAME`.\n\n"
            "Options:\n"
@@ -383,6 +408,11 @@ int hd_cli_list(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc == HD_CLI_OK)
         rc = hd_cli_config_resolve("list", &o.cfgopt, &o.cfg);
+    char err[256];
+    if (rc == HD_CLI_OK && hd_regs_source_parse(o.cfg.sm_regs_source.s,
+                                                o.cfg.sm_max_regs_per_thread, &o.regs_src, err,
+                                                sizeof err) != 0)
+        rc = hd_cli_fail("list", "%s", err); /* hd_config_validate checked it already */
     if (rc == HD_CLI_OK)
         rc = list_run(&o);
     free(sets);

@@ -20,6 +20,7 @@
 #include "cli_kres.h"
 #include "cli_ppoints.h"
 #include "cli_util.h"
+#include "regs_source.h"
 #include "ptx_parse.h"
 #include "workload.h"
 
@@ -119,6 +120,17 @@ static void print_occupancy(const struct hd_func *f, const struct hd_cli_kres *k
         hd_cli_kres_occupancy(&o->cfg, k, threads, o->dyn_smem, (uint32_t)k->regs_ptxas, &occ);
         hd_cli_occupancy_text(&occ, max_warps, text, sizeof text);
         printf("    ptxas (%3d registers): %s\n", k->regs_ptxas, text);
+    }
+    struct hd_regs_source src;
+    struct hd_regs_choice rc;
+    const struct hd_regs_known known = {0, k->regs_ptxas > 0 ? (uint32_t)k->regs_ptxas : 0,
+                                        k->regs_ours, false};
+    char err[256];
+    if (hd_regs_source_parse(o->cfg.sm_regs_source.s, o->cfg.sm_max_regs_per_thread, &src, err,
+                             sizeof err) == 0) {
+        hd_regs_choose(&src, &known, &rc);
+        printf("    the timing model counts %u registers per thread (%s; [sm] regs_source = %s)\n",
+               rc.regs, rc.source, o->cfg.sm_regs_source.s);
     }
 }
 /* }==== */
@@ -348,22 +360,6 @@ static int parse_args(const char *cmd, int argc, char **argv, struct info_opts *
     return HD_CLI_OK;
 }
 
-/* NAME.ptxas.txt beside DIR/NAME.ptx, read whole (NULL if there is none). */
-static char *ptxas_beside(const char *path, size_t *len)
-{
-    size_t n = strlen(path);
-    if (n < 4 || strcmp(path + n - 4, ".ptx") != 0)
-        return NULL;
-    char *p = malloc(n + 16);
-    if (!p)
-        return NULL;
-    snprintf(p, n + 16, "%.*s.ptxas.txt", (int)(n - 4), path);
-    char err[512];
-    char *text = slurp(p, len, err, sizeof err);
-    free(p);
-    return text;
-}
-
 static int info_run(const char *cmd, const struct info_opts *po)
 {
     struct info_opts o = *po;
@@ -393,7 +389,8 @@ static int info_run(const char *cmd, const struct info_opts *po)
         return hd_cli_fail(cmd, "%s", err);
     size_t ptxas_len = 0;
     const char *ptxas = wl ? hd_workload_ptxas(wl, &ptxas_len) : NULL;
-    char *own = ptxas ? NULL : ptxas_beside(o.input, &ptxas_len);
+    char beside[4096];
+    char *own = ptxas ? NULL : hd_cli_ptxas_beside(o.input, &ptxas_len, beside, sizeof beside);
     int rc = describe(m, &o, ptxas ? ptxas : own, ptxas_len);
     free(own);
     hd_ptx_module_free(m);
