@@ -11,7 +11,8 @@
 # - alloc_table_preempt_switch: the persistent+vecadd preemption mix on lin_tables (victims from
 #   the tables' spill query, every request through the C reference instances in the loop).
 # - alloc_table_in_loop_<NAME> (RTL): the tables' RTL in lockstep, 0 mismatches, the RTL driving
-#   gives the same cycles, the tables change no cycle (tests/alloc_table/loopcheck.cmake).
+#   gives the same cycles, the tables change no cycle (tests/alloc_table/loopcheck.cmake);
+#   alloc_table_fst: an FST window holds both tables of every SM, reference and RTL.
 if(TARGET heddle)
   foreach(wl sgemm reduction bfs histogram nw backprop)
     add_test(NAME alloc_table_stress_${wl}
@@ -42,4 +43,8 @@ if(TARGET hd_cosim_vl)
                      -P ${CMAKE_CURRENT_LIST_DIR}/alloc_table/loopcheck.cmake)
     set_tests_properties(alloc_table_in_loop_${wl} PROPERTIES TIMEOUT 300)
   endforeach()
+  # The FST of a window: both tables of all 15 SMs, reference and RTL sides.
+  add_test(NAME alloc_table_fst
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks alloc_table vecadd --in-loop --fst ${CMAKE_CURRENT_BINARY_DIR}/atab.fst --window 0:2000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/atab.fst --instances 30 && grep -q sm14_smem_alloc_table.rtl.victims_o ${CMAKE_CURRENT_BINARY_DIR}/atab.gtkw")
+  set_tests_properties(alloc_table_fst PROPERTIES TIMEOUT 300)
 endif()
