@@ -216,15 +216,21 @@ static void test_classes(struct hd_test_state *t)
         uint8_t type, type2, flt;
         enum hd_tclass want;
     } cases[] = {
-        {HD_OP_ADD, HD_T_S32, 0, 0, HD_TC_INT_ALU},   {HD_OP_MAD, HD_T_S32, 0, 0, HD_TC_INT_MUL},
+        {HD_OP_ADD, HD_T_S32, 0, 0, HD_TC_INT_ALU},   {HD_OP_MAD, HD_T_S32, 0, 0, HD_TC_INT_MAD},
         {HD_OP_REM, HD_T_U32, 0, 0, HD_TC_INT_DIV},   {HD_OP_ADD, HD_T_F32, 0, 1, HD_TC_FP},
-        {HD_OP_FMA, HD_T_F32, 0, 1, HD_TC_FP},        {HD_OP_DIV, HD_T_F32, 0, 1, HD_TC_FP_DIV},
+        {HD_OP_FMA, HD_T_F32, 0, 1, HD_TC_FP_MAD},    {HD_OP_DIV, HD_T_F32, 0, 1, HD_TC_FP_DIV},
         {HD_OP_FMA, HD_T_F64, 0, 1, HD_TC_DP},        {HD_OP_DIV, HD_T_F64, 0, 1, HD_TC_DP_DIV},
         {HD_OP_SQRT, HD_T_F64, 0, 1, HD_TC_DP_DIV},   {HD_OP_EX2, HD_T_F32, 0, 1, HD_TC_SFU},
-        {HD_OP_CVT, HD_T_F64, HD_T_S32, 1, HD_TC_DP}, {HD_OP_CVT, HD_T_S32, HD_T_F32, 0, HD_TC_FP},
-        {HD_OP_SETP, HD_T_F32, 0, 1, HD_TC_FP},       {HD_OP_LD, HD_T_U32, 0, 0, HD_TC_MEM},
+        {HD_OP_CVT, HD_T_F64, HD_T_S32, 1, HD_TC_UT_DP},
+        {HD_OP_CVT, HD_T_S32, HD_T_F32, 0, HD_TC_UT_FP},
+        {HD_OP_SETP, HD_T_F32, 0, 1, HD_TC_UT_FP},    {HD_OP_LD, HD_T_U32, 0, 0, HD_TC_MEM},
         {HD_OP_BRA, 0, 0, 0, HD_TC_BRANCH},           {HD_OP_BAR, 0, 0, 0, HD_TC_BARRIER},
-        {HD_OP_MEMBAR, 0, 0, 0, HD_TC_MEMBAR},        {HD_OP_SHFL, HD_T_B32, 0, 0, HD_TC_INT_ALU},
+        {HD_OP_MEMBAR, 0, 0, 0, HD_TC_MEMBAR},        {HD_OP_SHFL, HD_T_B32, 0, 0, HD_TC_SHFL},
+        /* the finer classes of GPGPU-Sim's tables (docs/timing.md) */
+        {HD_OP_MUL, HD_T_S32, 0, 0, HD_TC_INT_MUL},   {HD_OP_MAX, HD_T_S32, 0, 0, HD_TC_INT_MAX},
+        {HD_OP_MIN, HD_T_F32, 0, 1, HD_TC_FP_MAX},    {HD_OP_MUL, HD_T_F32, 0, 1, HD_TC_FP_MUL},
+        {HD_OP_MOV, HD_T_U32, 0, 0, HD_TC_UT_INT},    {HD_OP_SAD, HD_T_U32, 0, 0, HD_TC_UT_MUL},
+        {HD_OP_SUB, HD_T_F64, 0, 1, HD_TC_DP},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         d.op = cases[i].op;
@@ -237,6 +243,31 @@ static void test_classes(struct hd_test_state *t)
         }
     }
     struct hd_gpu_timing_params gp;
+    params(&gp, NULL);
+    /* by default every finer class times like its parent (today's behaviour) */
+    static const enum hd_tclass fine[][2] = {
+        {HD_TC_INT_MAX, HD_TC_INT_ALU}, {HD_TC_INT_MAD, HD_TC_INT_MUL}, {HD_TC_FP_MAX, HD_TC_FP},
+        {HD_TC_FP_MUL, HD_TC_FP},       {HD_TC_FP_MAD, HD_TC_FP},       {HD_TC_SHFL, HD_TC_INT_ALU},
+        {HD_TC_UT_INT, HD_TC_INT_ALU},  {HD_TC_UT_MUL, HD_TC_INT_MUL},  {HD_TC_UT_FP, HD_TC_FP},
+        {HD_TC_UT_DP, HD_TC_DP}};
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++)
+        HD_CHECK(t, gp.sm.lat[fine[i][0]] == gp.sm.lat[fine[i][1]] &&
+                        gp.sm.ii[fine[i][0]] == gp.sm.ii[fine[i][1]] &&
+                        gp.sm.unit_of[fine[i][0]] == gp.sm.unit_of[fine[i][1]]);
+    HD_CHECK_U64(t, 4, gp.sm.lat[HD_TC_BRANCH]);
+    /* their own keys when set; lat_untabled also times branches */
+    params(&gp, "[pipeline]\nlat_int_max = 13\nii_int_max = 2\nlat_fp_mad = 5\nlat_shfl = 32\n"
+                "lat_untabled = 1\nii_untabled = 1\n");
+    HD_CHECK_U64(t, 13, gp.sm.lat[HD_TC_INT_MAX]);
+    HD_CHECK_U64(t, 2, gp.sm.ii[HD_TC_INT_MAX]);
+    HD_CHECK_U64(t, 5, gp.sm.lat[HD_TC_FP_MAD]);
+    HD_CHECK_U64(t, 4, gp.sm.lat[HD_TC_FP_MUL]); /* unset: lat_fp */
+    HD_CHECK_U64(t, 32, gp.sm.lat[HD_TC_SHFL]);
+    HD_CHECK_U64(t, 1, gp.sm.lat[HD_TC_UT_INT]);
+    HD_CHECK_U64(t, 1, gp.sm.lat[HD_TC_UT_DP]);
+    HD_CHECK_U64(t, HD_TU_SP, gp.sm.unit_of[HD_TC_UT_DP]);
+    HD_CHECK_U64(t, 1, gp.sm.lat[HD_TC_BRANCH]);
+    HD_CHECK_U64(t, 4, gp.sm.lat[HD_TC_INT_ALU]);
     params(&gp, NULL);
     HD_CHECK_U64(t, HD_TU_SP, gp.sm.unit_of[HD_TC_DP]); /* GTX480: FP64 on the SP pipelines */
     params(&gp, "[pipeline]\ndp_units = 1\n");
