@@ -13,8 +13,11 @@
  * repeated option takes its last value. A file is recognised by its first non-comment line
  * starting with '-' (an INI file cannot start so). Syntax: '#' starts a comment; each option is
  * "-name value" on one line, except that a double-quoted value may continue over several lines.
- * Errors name the file, line and option: "file:line: option '-X': message". When the memory
- * system arrives, its options (-gpgpu_n_mem, -gpgpu_cache:dl1, ...) become rows here.
+ * Errors name the file, line and option: "file:line: option '-X': message". The memory
+ * system's options (caches, queues, DRAM geometry and timing, flits, GPGPU-Sim 4's L1 latency
+ * queue, sectored L2 and copy preload) map onto [l1d], [l1c], [icnt], [l2], [dram] and [mem];
+ * configs/imports/import-gpgpusim-4.2.sh makes the GPGPU-Sim 4.2 parity configuration with it
+ * (docs/fidelity.md).
  */
 #include "config.h"
 
