@@ -38,3 +38,17 @@ foreach(b ${HD_BLOCKS})
     set_tests_properties(rtl_synth_kepler_${b} PROPERTIES TIMEOUT 300)
   endif()
 endforeach()
+
+# The four tables in a cycle loop (tests/cosim/shieh_cosim.c): 15 Fermi SMs preempted by the
+# synthetic kernel, the block scheduler's decisions taken from the tables' outputs, C reference
+# and RTL in lockstep (0 mismatches), every read checked against the model, the same decisions
+# with the RTL driving, and an FST of all 46 instances around the request.
+if(TARGET hd_cosim_vl AND TARGET hd_fstcheck)
+  add_executable(hd_shieh_cosim ${CMAKE_CURRENT_SOURCE_DIR}/cosim/shieh_cosim.c)
+  target_link_libraries(hd_shieh_cosim PRIVATE hd_timing hd_cosim hd_cosim_vl m)
+  set_target_properties(hd_shieh_cosim PROPERTIES LINKER_LANGUAGE C)
+  add_test(NAME cosim_shieh_tables
+           COMMAND sh -c "$<TARGET_FILE:hd_shieh_cosim> --fst ${CMAKE_CURRENT_BINARY_DIR}/shieh.fst && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/shieh.fst --instances 46")
+  set_tests_properties(cosim_shieh_tables PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "MISMATCH"
+                       PASS_REGULAR_EXPRESSION "same decisions, placements and cycles with --drive rtl")
+endif()
