@@ -95,11 +95,17 @@
     V(ppoints, HD_PPOINTS_ANY, "any", "a switched-out warp stops at once, at any instruction")      \
     V(ppoints, HD_PPOINTS_SELECTIVE, "selective",                                                  \
       "it runs on to its next preemption point (Lin's pp / bar.pp, model/compiler/ppoints.h)")
+#define HD_CFG_ENUM_preemptpol(V)                                                                  \
+    V(preemptpol, HD_PREEMPTPOL_SM, "sm",                                                          \
+      "free whole SMs that hold only lower-priority CTAs, every CTA with [context] preempt")       \
+    V(preemptpol, HD_PREEMPTPOL_INPLACE, "inplace",                                                \
+      "switch out only the allocator's minimum victim set for one CTA of the launch (Lin 2.2)")
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
-    X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave)
+    X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
+    X(preemptpol)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

@@ -76,6 +76,8 @@ struct hd_ctx {
     uint32_t dec_seg;             /* packed segments given to the unpacker */
     bool encoding, decoding;
     uint64_t t_signal, t_quiet, t_place; /* latency accounting */
+    uint64_t t_first;         /* cycle of its (re)start from the first instruction */
+    uint64_t insts;           /* warp instructions it executed since then */
     uint32_t switches;        /* times it was saved */
     uint32_t flushes;         /* times it was flushed (restarted) */
     uint32_t preq;            /* the preemption request that suspended it (timing_stats.h

@@ -34,6 +34,7 @@ bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s)
                 struct hd_preempt_rec *r = &g->stats.preempt[x->preq];
                 r->quiet = x->t_quiet > r->quiet ? x->t_quiet : r->quiet;
                 r->saved = g->now > r->saved ? g->now : r->saved;
+                r->bytes += x->bytes;
                 x->preq = HD_CTX_NONE;
             }
             hd_ctx_queue_push(&g->pool, &x->la->ctxs, x);
@@ -68,5 +69,7 @@ void hd_gpu_ctx_stress(struct hd_gpu_timing *g)
 uint64_t hd_gpu_ctx_next_event(const struct hd_gpu_timing *g)
 {
     const uint64_t p = g->p.ctx.stress_period;
-    return p ? (g->now / p + 1) * p : UINT64_MAX;
+    const uint64_t stress = p ? (g->now / p + 1) * p : UINT64_MAX;
+    const uint64_t signal = hd_gpu_preempt_next_signal(g);
+    return signal < stress ? signal : stress;
 }

@@ -11,6 +11,7 @@
 #include "kernel_sel.h"
 #include "mem_iface.h"
 #include "regs_source.h"
+#include "preempt_policy.h"
 #include "sm.h"
 #include "timing_params.h"
 #include "tkernel.h"
@@ -66,6 +67,16 @@ struct hd_gpu_timing {
     uint32_t *evicted;          /* scratch [64] */
     unsigned *reserved;         /* [num_sms] launch index an SM is being freed for, or NONE */
     uint64_t next_arrival;      /* earliest arrive_cycle > now of a launch (UINT64_MAX: none) */
+    /* preemption (gpu_preempt.c) */
+    struct hd_preempt_policy ppol;
+    struct hd_preempt_sm *pview; /* [num_sms] the policy's view */
+    struct hd_preempt_cta *pcta; /* [num_sms * max_ctas] */
+    uint32_t *pchosen;          /* [num_sms] */
+    uint8_t *pact;              /* [num_sms * max_ctas] */
+    uint32_t next_signal;       /* the next of [context] signals to fire */
+    uint32_t sig_cursor;        /* the SM the next signal looks at first */
+    uint32_t *sig_rec;          /* [num_sms] record of the signal an SM is being emptied for */
+    uint32_t open_rec;          /* records before it are met, missed or unbounded */
     /* reports */
     hd_gpu_timing_progress_fn progress;
     void *progress_ctx;
@@ -82,8 +93,15 @@ uint64_t hd_gpu_ctx_next_event(const struct hd_gpu_timing *g);
 /* Wake SM s (its statistics accounted up to the previous cycle). */
 void hd_gpu_wake_sm(struct hd_gpu_timing *g, uint32_t s);
 
-/* gpu_preempt.c: preemption requests for launches of higher priority */
+/* gpu_preempt.c: preemption requests for launches of higher priority, preemption signals */
 #define HD_RESERVED_NONE UINT32_MAX
+/* The policy and its scratch. Returns 0, or -1 (message in err). */
+int hd_gpu_preempt_init(struct hd_gpu_timing *g, char *err, size_t errlen);
+void hd_gpu_preempt_free(struct hd_gpu_timing *g);
+/* Fire the next preemption signal ([context] signals, signal_at). */
+void hd_gpu_preempt_signal(struct hd_gpu_timing *g);
+/* The cycle of the next preemption signal (UINT64_MAX: none left). */
+uint64_t hd_gpu_preempt_next_signal(const struct hd_gpu_timing *g);
 /* Launch li cannot place a CTA: free SMs that hold only lower-priority CTAs for it. */
 void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li);
 /* Is SM s reserved for a launch other than li? */

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: MIT
  * gpu_preempt.c - preemption requests: when a launch of higher priority has arrived and no SM
- * can take its CTAs, SMs that hold only CTAs of lower-priority launches are reserved for it and
- * freed with the configured primitive ([context] preempt; Shieh §2.1, Lin §2.2): `switch` saves
- * every resident CTA (the context lifecycle, sm_ctx.c), `drain` places no more lower-priority
- * CTAs there and waits for the resident ones, `flush` drops the CTAs whose flush bit allows a
- * restart (a CTA that wrote global memory is refused and drains instead). A reservation keeps
- * lower-priority CTAs (fresh or resumed) off the SM until the launch has placed every CTA.
- * Each request is recorded (timing_stats.h): its signal, the cycle the SM took the first CTA of
- * the launch, and whether that met the launch's preemption-latency constraint.
+ * can take its CTAs, the preemption policy ([context] preempt_policy, preempt_policy.h) chooses
+ * SMs and, on each, which resident CTAs leave and how: switched out (the context lifecycle,
+ * sm_ctx.c), drained (left to finish) or flushed (dropped and restarted later; a CTA that wrote
+ * global memory is refused and drains instead; Shieh §2.1, Lin §2.2). A chosen SM is reserved:
+ * it takes no lower-priority CTA (fresh or resumed) until the launch has placed every CTA.
+ * Preemption signals ([context] signals / signal_at; Lin §5.4's experiment) free SMs the same
+ * way without a launch asking: the SM takes nothing until its CTAs are gone, then they resume.
+ * Each request is recorded per SM (timing_stats.h): its signal, the cycle the SM took the
+ * launch's first CTA (or emptied, for a signal), the victims' quiet and saved cycles, how many
+ * CTAs left each way, the bytes saved, and whether the latency constraint was met.
  */
 #include "gpu_impl.h"
+#include "sm_policy.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#define HD_RESERVED_SIGNAL (UINT32_MAX - 1)
 
 static struct hd_preempt_rec *new_rec(struct hd_timing_stats *s)
 {
@@ -29,75 +34,164 @@ static struct hd_preempt_rec *new_rec(struct hd_timing_stats *s)
     return r;
 }
 
-/* Does SM s hold a CTA of a launch with priority >= prio (or one being restored)? */
-static bool holds_equal_or_higher(const struct hd_gpu_timing *g, uint32_t s, int32_t prio)
+int hd_gpu_preempt_init(struct hd_gpu_timing *g, char *err, size_t errlen)
 {
-    for (unsigned i = g->first_unfinished; i < g->nl; i++) {
-        const struct tlaunch *t = &g->L[i];
-        if (t->started && !t->finished && t->sl.l->attr.priority >= prio &&
-            hd_sm_holds_launch(g->sm[s], &t->sl))
-            return true;
+    const size_t nsms = g->p.num_sms, mc = g->p.sm.max_ctas;
+    g->pview = calloc(nsms, sizeof *g->pview);
+    g->pcta = calloc(nsms * mc, sizeof *g->pcta);
+    g->pchosen = calloc(nsms, sizeof *g->pchosen);
+    g->pact = calloc(nsms * mc, 1);
+    g->sig_rec = calloc(nsms, sizeof *g->sig_rec);
+    if (!g->pview || !g->pcta || !g->pchosen || !g->pact || !g->sig_rec) {
+        snprintf(err, errlen, "host out of memory creating the timing model");
+        return -1;
     }
-    return false;
+    return hd_preempt_policy_create(&g->p, &g->ppol, err, errlen);
 }
 
-/* The first lower-priority launch with a CTA on SM s (its id), or UINT32_MAX. */
-static uint32_t victim_on(const struct hd_gpu_timing *g, uint32_t s)
+void hd_gpu_preempt_free(struct hd_gpu_timing *g)
+{
+    if (g->ppol.ops)
+        g->ppol.ops->destroy(g->ppol.impl);
+    free(g->pview);
+    free(g->pcta);
+    free(g->pchosen);
+    free(g->pact);
+    free(g->sig_rec);
+}
+
+static int plan_victims(void *gpu, uint32_t sm, const struct hd_cta_demand *d, uint32_t *slots)
+{
+    struct hd_gpu_timing *g = gpu;
+    return hd_sm_plan_victims(g->sm[sm], d, slots);
+}
+
+/* Ask CTA slot c of SM s to leave with action a for request ri; counts it in r. */
+static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
+                  struct hd_preempt_rec *r, uint32_t ri)
+{
+    struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], c);
+    if (!x || x->state != HD_CTX_RESIDENT || a == HD_PACT_KEEP)
+        return;
+    if (a == HD_PACT_DRAIN) {
+        r->drained++;
+        return;
+    }
+    const enum hd_ctx_op op = a == HD_PACT_FLUSH ? HD_CTXOP_FLUSH : HD_CTXOP_SWITCH;
+    x->preq = ri; /* (also when refused: a signal does not ask again) */
+    if (!hd_sm_cta_suspend(g->sm[s], c, op, g->now)) {
+        r->refused++;
+        r->drained++;
+        return;
+    }
+    if (op == HD_CTXOP_FLUSH)
+        r->flushed++;
+    else
+        r->switched++;
+}
+
+/* The record's primitive: the one way its CTAs were asked to leave, or mixed (none asked:
+ * the configured one). */
+static uint8_t summary(const struct hd_preempt_rec *r, enum hd_cfg_preempt configured)
+{
+    const unsigned kinds =
+        !!r->switched + !!(r->flushed || r->refused) + !!(r->drained - r->refused);
+    if (kinds > 1)
+        return HD_PREEMPT_MIXED;
+    return kinds == 0                 ? (uint8_t)configured
+           : r->switched              ? HD_PREEMPT_SWITCH
+           : r->flushed || r->refused ? HD_PREEMPT_FLUSH
+                                      : HD_PREEMPT_DRAIN;
+}
+
+/* The first launch with a CTA on SM s other than `asker` (its id), or UINT32_MAX. */
+static uint32_t victim_on(const struct hd_gpu_timing *g, uint32_t s, unsigned asker)
 {
     for (unsigned i = g->first_unfinished; i < g->nl; i++)
-        if (!g->L[i].finished && hd_sm_holds_launch(g->sm[s], &g->L[i].sl))
+        if (i != asker && !g->L[i].finished && hd_sm_holds_launch(g->sm[s], &g->L[i].sl))
             return g->L[i].sl.id;
     return UINT32_MAX;
 }
 
+/* One record for SM s, with the actions in act applied; returns its index (or UINT32_MAX). */
+static uint32_t request(struct hd_gpu_timing *g, uint32_t s, uint32_t launch, unsigned asker,
+                    const uint8_t *act, uint64_t bound)
+{
+    struct hd_preempt_rec *r = new_rec(&g->stats);
+    if (!r)
+        return UINT32_MAX;
+    const uint32_t ri = g->stats.npreempt - 1;
+    r->launch = launch;
+    r->victim = victim_on(g, s, asker);
+    r->sm = s;
+    r->signal = g->now;
+    r->bound = bound;
+    hd_gpu_wake_sm(g, s);
+    for (uint32_t c = 0; c < g->p.sm.max_ctas; c++)
+        apply(g, s, c, act[c], r, ri);
+    r->primitive = summary(r, g->p.ctx.preempt);
+    return ri;
+}
+
+/* {==== Requests of launches of higher priority ==== */
+static void view_sms(struct hd_gpu_timing *g, unsigned li)
+{
+    const struct tlaunch *t = &g->L[li];
+    const int32_t prio = t->sl.l->attr.priority;
+    const uint32_t mc = g->p.sm.max_ctas;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        struct hd_preempt_sm *v = &g->pview[s];
+        struct hd_preempt_cta *ctas = &g->pcta[(size_t)s * mc];
+        memset(v, 0, sizeof *v);
+        v->sm = s;
+        v->reserved = g->reserved[s] != HD_RESERVED_NONE && g->reserved[s] != li;
+        v->reserved_for_asker = g->reserved[s] == li;
+        v->ncta = hd_sm_preempt_view(g->sm[s], ctas);
+        v->cta = ctas;
+        for (uint32_t c = 0; c < v->ncta; c++) {
+            v->holds_asker |= ctas[c].launch == t->sl.id;
+            v->holds_higher |= ctas[c].launch != t->sl.id && ctas[c].priority >= prio;
+        }
+        /* (hd_sm_holds_launch also sees contexts that hold no CTA slot yet) */
+        for (unsigned i = g->first_unfinished; i < g->nl; i++) {
+            const struct tlaunch *o = &g->L[i];
+            if (!o->started || o->finished || !hd_sm_holds_launch(g->sm[s], &o->sl))
+                continue;
+            v->holds_asker |= i == li;
+            v->holds_higher |= i != li && o->sl.l->attr.priority >= prio;
+        }
+        hd_sm_alloc_usage(g->sm[s], &v->used);
+    }
+}
+
 void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
 {
-    const enum hd_cfg_preempt prim = g->p.ctx.preempt;
     struct tlaunch *t = &g->L[li];
-    if (prim == HD_PREEMPT_NONE)
+    if (g->p.ctx.preempt == HD_PREEMPT_NONE)
         return;
-    /* SMs it needs: its CTAs still to place over its occupancy, minus SMs already reserved */
     const uint64_t left = t->nctas - t->next_cta + t->sl.ctxs.q_len;
     const uint32_t per_sm = t->sl.info->ctas_per_sm ? t->sl.info->ctas_per_sm : 1;
-    uint64_t need = (left + per_sm - 1) / per_sm;
+    uint64_t need = (left + per_sm - 1) / per_sm; /* SMs, minus the ones reserved for it */
     for (uint32_t s = 0; s < g->p.num_sms && need; s++)
         if (g->reserved[s] == li)
             need--;
-    const int32_t prio = t->sl.l->attr.priority;
     const uint64_t bound = t->sl.l->attr.latency_bound ? t->sl.l->attr.latency_bound
                                                         : g->p.ctx.latency_bound;
-    for (uint32_t s = 0; s < g->p.num_sms && need; s++) {
-        if (g->reserved[s] != HD_RESERVED_NONE || holds_equal_or_higher(g, s, prio))
-            continue;
-        const uint32_t victim = victim_on(g, s);
-        if (victim == UINT32_MAX)
-            continue; /* free already: the launch will take it */
-        struct hd_preempt_rec *r = new_rec(&g->stats);
-        if (!r)
-            return;
+    const struct hd_preempt_need nd = {
+        t->sl.id, t->sl.l->attr.priority, t->sl.demand, left, per_sm,
+        need > UINT32_MAX ? UINT32_MAX : (uint32_t)need, bound, g->now};
+    view_sms(g, li);
+    const uint32_t mc = g->p.sm.max_ctas;
+    memset(g->pact, HD_PACT_KEEP, (size_t)g->p.num_sms * mc);
+    const struct hd_preempt_env env = {g, plan_victims, mc, g->p.sm.concurrent_kernels};
+    const unsigned n =
+        g->ppol.ops->plan(g->ppol.impl, &nd, g->pview, g->p.num_sms, &env, g->pchosen, g->pact);
+    for (unsigned k = 0; k < n; k++) {
+        const uint32_t s = g->pchosen[k];
+        if (s >= g->p.num_sms || (g->reserved[s] != HD_RESERVED_NONE && g->reserved[s] != li))
+            continue; /* (a policy cannot take an SM reserved for another request) */
         g->reserved[s] = li;
-        need--;
-        r->launch = t->sl.id;
-        r->victim = victim;
-        r->sm = s;
-        r->primitive = (uint8_t)prim;
-        r->signal = g->now;
-        r->bound = bound;
-        hd_gpu_wake_sm(g, s);
-        if (prim == HD_PREEMPT_DRAIN)
-            continue;
-        const uint32_t ri = g->stats.npreempt - 1;
-        for (uint32_t c = 0; c < g->p.sm.max_ctas; c++) {
-            struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], c);
-            if (!x)
-                continue;
-            bool ok = hd_sm_cta_suspend(g->sm[s], c,
-                                        prim == HD_PREEMPT_FLUSH ? HD_CTXOP_FLUSH : HD_CTXOP_SWITCH,
-                                        g->now);
-            r->refused += !ok && prim == HD_PREEMPT_FLUSH;
-            if (ok)
-                x->preq = ri;
-        }
+        request(g, s, t->sl.id, li, &g->pact[(size_t)s * mc], bound);
     }
 }
 
@@ -121,21 +215,92 @@ void hd_gpu_preempt_placed(struct hd_gpu_timing *g, uint32_t s, unsigned li)
         }
     }
 }
+/* }==== */
+
+/* {==== Preemption signals ==== */
+static uint8_t signal_act(const struct hd_ctx_params *cp)
+{
+    return cp->preempt == HD_PREEMPT_DRAIN   ? HD_PACT_DRAIN
+           : cp->preempt == HD_PREEMPT_FLUSH ? HD_PACT_FLUSH
+                                             : HD_PACT_SWITCH;
+}
+
+void hd_gpu_preempt_signal(struct hd_gpu_timing *g)
+{
+    const struct hd_ctx_params *cp = &g->p.ctx;
+    const uint32_t nsms = g->p.num_sms, mc = g->p.sm.max_ctas;
+    g->next_signal++;
+    const uint32_t count = cp->signal_sms && cp->signal_sms < nsms ? cp->signal_sms : nsms;
+    memset(g->pact, signal_act(cp), mc);
+    uint32_t taken = 0;
+    for (uint32_t j = 0; j < nsms && taken < count; j++) {
+        const uint32_t s = (g->sig_cursor + j) % nsms;
+        if (g->reserved[s] != HD_RESERVED_NONE || hd_sm_resident_ctas(g->sm[s]) == 0)
+            continue; /* being freed already, or nothing to free */
+        const uint32_t ri = request(g, s, HD_PREEMPT_SIGNAL, UINT32_MAX, g->pact, cp->latency_bound);
+        if (ri == UINT32_MAX)
+            return;
+        g->reserved[s] = HD_RESERVED_SIGNAL;
+        g->sig_rec[s] = ri;
+        taken++;
+        if (taken == count) /* the next signal starts after the last SM taken */
+            g->sig_cursor = (s + 1) % nsms;
+    }
+}
+
+/* SM s is being emptied for a signal: CTAs that were in transit when it came (being
+ * restored) are asked to leave once they are resident; when none is left the SM is free. */
+static void signal_tick(struct hd_gpu_timing *g, uint32_t s)
+{
+    struct hd_preempt_rec *r = &g->stats.preempt[g->sig_rec[s]];
+    if (hd_sm_resident_ctas(g->sm[s]) != 0) {
+        const uint8_t a = signal_act(&g->p.ctx);
+        if (a == HD_PACT_DRAIN)
+            return;
+        for (uint32_t c = 0; c < g->p.sm.max_ctas; c++) {
+            const struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], c);
+            if (x && x->state == HD_CTX_RESIDENT && x->preq != g->sig_rec[s])
+                apply(g, s, c, a, r, g->sig_rec[s]);
+        }
+        return;
+    }
+    g->reserved[s] = HD_RESERVED_NONE; /* emptied: its CTAs may come back */
+    g->dirty = true;
+    r->met = true;
+    r->freed = g->now;
+    r->missed |= r->bound && g->now - r->signal > r->bound;
+}
+
+uint64_t hd_gpu_preempt_next_signal(const struct hd_gpu_timing *g)
+{
+    return g->next_signal < g->p.ctx.nsignals ? g->p.ctx.signal_at[g->next_signal] : UINT64_MAX;
+}
+/* }==== */
 
 void hd_gpu_preempt_tick(struct hd_gpu_timing *g)
 {
+    struct hd_timing_stats *st = &g->stats;
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
         const unsigned li = g->reserved[s];
         if (li == HD_RESERVED_NONE)
             continue;
+        if (li == HD_RESERVED_SIGNAL) {
+            signal_tick(g, s);
+            continue;
+        }
         const struct tlaunch *t = &g->L[li];
         if (t->finished || (t->next_cta >= t->nctas && t->sl.ctxs.q_len == 0)) {
             g->reserved[s] = HD_RESERVED_NONE; /* it has placed everything: others may return */
             g->dirty = true;
         }
     }
-    struct hd_timing_stats *st = &g->stats;
-    for (uint32_t i = 0; i < st->npreempt; i++) {
+    while (g->open_rec < st->npreempt) { /* (records are in signal order) */
+        const struct hd_preempt_rec *r = &st->preempt[g->open_rec];
+        if (!r->met && !r->missed && r->bound)
+            break;
+        g->open_rec++;
+    }
+    for (uint32_t i = g->open_rec; i < st->npreempt; i++) {
         struct hd_preempt_rec *r = &st->preempt[i];
         if (!r->met && !r->missed && r->bound && g->now - r->signal > r->bound)
             r->missed = true;

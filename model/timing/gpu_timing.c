@@ -59,6 +59,10 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         snprintf(err, errlen, "host out of memory creating the timing model");
         return HD_FUNC_ERR_MEMORY;
     }
+    if (hd_gpu_preempt_init(g, err, errlen) != 0) {
+        hd_gpu_timing_destroy(g);
+        return HD_FUNC_ERR_MEMORY;
+    }
     g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL};
     for (uint32_t i = 0; i < nsms; i++) {
         struct hd_sm_env env = {&g->mem, &g->stats.sm[i], &g->stats.sched[i * g->p.sm.num_sched],
@@ -91,6 +95,7 @@ void hd_gpu_timing_destroy(struct hd_gpu_timing *g)
     free(g->acct);
     free(g->evicted);
     free(g->reserved);
+    hd_gpu_preempt_free(g);
     hd_ctx_pool_free(&g->pool);
     if (g->mem.ops)
         g->mem.ops->destroy(g->mem.impl);
@@ -719,6 +724,8 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
         }
         if (g->p.ctx.stress_period && g->now % g->p.ctx.stress_period == 0 && g->now)
             hd_gpu_ctx_stress(g);
+        while (g->now >= hd_gpu_preempt_next_signal(g))
+            hd_gpu_preempt_signal(g);
         if (g->now >= g->next_arrival) { /* a launch arrives: the CTA scheduler looks again */
             g->next_arrival = next_arrival(g);
             g->dirty = true;

@@ -341,6 +341,8 @@ int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *x,
     struct hd_tcta *c = take_slot(sm, la, x, now, err, errlen);
     if (!c)
         return HD_FUNC_ERR_INTERNAL;
+    x->t_first = now;
+    x->insts = 0;
     int st = bind_warps(sm, c, NULL, false, now, err, errlen);
     if (st != HD_FUNC_OK)
         return st;
@@ -392,6 +394,9 @@ static void retire_cta(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_sm_launch *la = c->la;
     hd_sm_ctx_retired(sm, c, now);
+    la->done_n++;
+    la->done_instrs += c->ctx->insts;
+    la->done_cycles += now + 1 - c->ctx->t_first;
     hd_sm_cta_vacate(sm, c, now);
     hd_ctx_finish(sm->pool, &la->ctxs, c->ctx);
     c->ctx = NULL;

@@ -38,6 +38,9 @@ struct hd_sm_launch {
     struct hd_cta_demand demand;
     struct hd_ctx_list ctxs;      /* its finished contexts (reused) and its resume queue */
     uint32_t resident;            /* its CTAs on SMs now (any state but QUEUED / SAVED) */
+    /* its finished CTAs: how many, their warp instructions, their cycles from first placement
+     * to the end (preemption policies' progress estimates, preempt_policy.h) */
+    uint64_t done_n, done_instrs, done_cycles;
 };
 
 /* What an SM is connected to. */

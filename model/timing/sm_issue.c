@@ -166,6 +166,7 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint64_t now, char *e
     sm->st->thread_instrs += lanes;
     sm->sst[w->sched].issued++;
     la->info->c.warp_instrs++;
+    c->ctx->insts++;
     la->info->c.thread_instrs += lanes;
     if (pc < la->lines->npc)
         la->lines->issued[pc]++;

@@ -104,3 +104,31 @@ uint32_t hd_sm_resident_ctas(const struct hd_sm *sm)
 {
     return sm->nctas;
 }
+
+uint32_t hd_sm_preempt_view(const struct hd_sm *sm, struct hd_preempt_cta *out)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < sm->p->max_ctas; i++) {
+        const struct hd_tcta *c = &sm->cta[i];
+        if (!c->used)
+            continue;
+        const struct hd_ctx *x = c->ctx;
+        const struct hd_sm_launch *la = c->la;
+        out[n++] = (struct hd_preempt_cta){
+            .slot = i,
+            .launch = la->id,
+            .priority = la->l->attr.priority,
+            .cta = x->fc.linear,
+            .ctx = x->id,
+            .flushable = x->idempotent,
+            .in_transit = x->state != HD_CTX_RESIDENT,
+            .placed = c->start,
+            .warp_instrs = x->insts,
+            .done_ctas = la->done_n,
+            .done_instrs = la->done_instrs,
+            .done_cycles = la->done_cycles,
+            .grant = c->grant,
+        };
+    }
+    return n;
+}

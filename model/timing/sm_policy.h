@@ -14,6 +14,7 @@
 #ifndef HD_SM_POLICY_H
 #define HD_SM_POLICY_H
 
+#include "preempt_policy.h"
 #include "sm.h"
 #include "sm_oloc.h"
 #include "sm_sched.h"
@@ -49,6 +50,9 @@ void hd_sm_warp_view(const void *sm, uint32_t slot, struct hd_warp_view *out);
  * the old one is returned in *old for the caller to destroy. */
 bool hd_sm_sched_replace(struct hd_sm *sm, uint32_t s, const struct hd_sched *p,
                          struct hd_sched *old);
+/* The resident CTAs as a preemption policy sees them (preempt_policy.h), in CTA-slot order;
+ * out has room for max_ctas. Returns how many. */
+uint32_t hd_sm_preempt_view(const struct hd_sm *sm, struct hd_preempt_cta *out);
 /* CTAs resident on the SM now. */
 uint32_t hd_sm_resident_ctas(const struct hd_sm *sm);
 

@@ -137,17 +137,22 @@ static void jlaunches(FILE *f, const struct hd_timing_stats *s)
 /* Preemption requests (gpu_preempt.c): cycles of signal, SM freed, victims quiet, saved. */
 static void jpreempt(FILE *f, const struct hd_timing_stats *s)
 {
-    static const char *const prim[] = {"none", "switch", "drain", "flush"};
+    static const char *const prim[] = {"none", "switch", "drain", "flush", "mixed"};
     fprintf(f, "  \"preemptions\": [");
     for (uint32_t i = 0; i < s->npreempt; i++) {
         const struct hd_preempt_rec *r = &s->preempt[i];
-        fprintf(f, "%s\n    {\"launch\": %u, \"victim\": %u, \"sm\": %u, \"primitive\": \"%s\", "
+        if (r->launch == HD_PREEMPT_SIGNAL)
+            fprintf(f, "%s\n    {\"launch\": \"signal\"", i ? "," : "");
+        else
+            fprintf(f, "%s\n    {\"launch\": %u", i ? "," : "", r->launch);
+        fprintf(f, ", \"victim\": %u, \"sm\": %u, \"primitive\": \"%s\", "
                    "\"signal\": %" PRIu64 ", \"met\": %s, \"freed\": %" PRIu64
                    ", \"quiet\": %" PRIu64 ", \"saved\": %" PRIu64 ", \"refused\": %u, \"bound\": %"
-                   PRIu64 ", \"missed\": %s}",
-                i ? "," : "", r->launch, r->victim, r->sm, prim[r->primitive & 3], r->signal,
+                   PRIu64 ", \"missed\": %s, \"switched\": %u, \"drained\": %u, \"flushed\": %u"
+                   ", \"bytes\": %" PRIu64 "}",
+                r->victim, r->sm, prim[r->primitive < 5 ? r->primitive : 0], r->signal,
                 r->met ? "true" : "false", r->freed, r->quiet, r->saved, r->refused, r->bound,
-                r->missed ? "true" : "false");
+                r->missed ? "true" : "false", r->switched, r->drained, r->flushed, r->bytes);
     }
     fprintf(f, "%s],\n", s->npreempt ? "\n  " : "");
 }

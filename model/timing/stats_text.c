@@ -77,17 +77,27 @@ struct hot {
 /* Preemption requests (gpu_preempt.c): one line each, at most 16, then a count. */
 static void preemptions(const struct hd_timing_stats *s, FILE *f)
 {
-    static const char *const prim[] = {"none", "switch", "drain", "flush"};
+    static const char *const prim[] = {"none", "switch", "drain", "flush", "mixed"};
     for (uint32_t i = 0; i < s->npreempt && i < 16; i++) {
         const struct hd_preempt_rec *r = &s->preempt[i];
-        const char *kl = r->launch < s->nlaunch ? s->launch[r->launch].kernel : "?";
         const char *kv = r->victim < s->nlaunch ? s->launch[r->victim].kernel : "?";
-        fprintf(f, "  preemption         SM %u for %s (launch %u) by %s of %s at cycle %" PRIu64 ": ",
-                r->sm, kl, r->launch, prim[r->primitive & 3], kv, r->signal);
+        if (r->launch == HD_PREEMPT_SIGNAL)
+            fprintf(f, "  preemption         SM %u for a signal", r->sm);
+        else
+            fprintf(f, "  preemption         SM %u for %s (launch %u)", r->sm,
+                    r->launch < s->nlaunch ? s->launch[r->launch].kernel : "?", r->launch);
+        fprintf(f, " by %s of %s at cycle %" PRIu64 " (%u switched, %u drained, %u flushed",
+                prim[r->primitive < 5 ? r->primitive : 0], kv, r->signal, r->switched,
+                r->drained, r->flushed);
+        if (r->bytes)
+            fprintf(f, ", %" PRIu64 " bytes saved", r->bytes);
+        fprintf(f, "): ");
         if (r->met)
             fprintf(f, "freed after %" PRIu64 " cycles", r->freed - r->signal);
+        else if (r->launch == HD_PREEMPT_SIGNAL)
+            fprintf(f, "not emptied when the run ended");
         else
-            fprintf(f, "never freed");
+            fprintf(f, "the launch took no CTA there (placed elsewhere, or the run ended)");
         if (r->saved)
             fprintf(f, " (victims quiet after %" PRIu64 ", %s after %" PRIu64 ")",
                     r->quiet - r->signal, r->primitive == 3 ? "flushed" : "saved",

@@ -6,7 +6,9 @@
  */
 #include "timing_params.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char *const tclass_names[HD_TC_COUNT] = {
     "int_alu", "int_mul", "int_div", "fp", "fp_div", "dp", "dp_div", "sfu",
@@ -33,6 +35,45 @@ static int fail(char *err, size_t errlen, const char *key, const char *msg, uint
 {
     snprintf(err, errlen, "key '%s': %llu %s", key, (unsigned long long)v, msg);
     return -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The preemption signals' cycles: [context] signals spread over signal_span, and signal_at. */
+static int signal_cycles(const struct hd_config *c, struct hd_ctx_params *x, char *err,
+                         size_t errlen)
+{
+    x->nsignals = 0;
+    const uint32_t n = c->context_signals;
+    if (n && !c->context_signal_span)
+        return fail(err, errlen, "signals", "signals need [context] signal_span (cycles)", n);
+    for (uint32_t i = 1; i <= n; i++)
+        x->signal_at[x->nsignals++] = c->context_signal_span * i / (n + 1);
+    const char *s = c->context_signal_at.s;
+    uint32_t listed = 0;
+    while (*s) {
+        if (*s == ' ' || *s == ',' || *s == '\t') {
+            s++;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end == s || errno || (*end && *end != ' ' && *end != ',' && *end != '\t')) {
+            snprintf(err, errlen, "key 'signal_at': '%s' is not a list of cycles", c->context_signal_at.s);
+            return -1;
+        }
+        if (++listed > 64)
+            return fail(err, errlen, "signal_at", "cycles listed: at most 64", listed);
+        x->signal_at[x->nsignals++] = v;
+        s = end;
+    }
+    qsort(x->signal_at, x->nsignals, sizeof *x->signal_at, cmp_u64);
+    return 0;
 }
 
 static void set_class(struct hd_sm_params *s, enum hd_tclass c, uint32_t lat, uint32_t ii,
@@ -172,6 +213,10 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.stress_flush = c->context_stress_flush;
     p->ctx.points = c->context_points;
     p->ctx.pp_wait_limit = c->context_pp_wait_limit;
+    p->ctx.policy = c->context_preempt_policy;
+    p->ctx.signal_sms = c->context_signal_sms;
+    if (signal_cycles(c, &p->ctx, err, errlen) != 0)
+        return -1;
 
     if (!pow2(c->pipeline_ldst_segment_bytes))
         return fail(err, errlen, "ldst_segment_bytes", "is not a power of two",

@@ -92,6 +92,8 @@ struct hd_mem_fixed_params {
 };
 
 /* The context lifecycle ([context], docs/context.md). */
+#define HD_CTX_MAX_SIGNALS 1064 /* [context] signals (<= 1000) + signal_at (<= 64) */
+
 struct hd_ctx_params {
     enum hd_cfg_preempt preempt;   /* primitive used for a launch of higher priority */
     enum hd_cfg_ctxprio priority;
@@ -105,6 +107,10 @@ struct hd_ctx_params {
     bool stress_flush;             /* flush idempotent CTAs instead of switching them */
     enum hd_cfg_ppoints points;    /* where a switched-out warp stops */
     uint64_t pp_wait_limit;        /* cycles it may run on to its point */
+    enum hd_cfg_preemptpol policy; /* preempt_policy.h */
+    uint32_t signal_sms;           /* SMs a preemption signal frees (0: all) */
+    uint32_t nsignals;             /* preemption signals, at signal_at[0..nsignals), sorted */
+    uint64_t signal_at[HD_CTX_MAX_SIGNALS];
 };
 
 struct hd_gpu_timing_params {

@@ -92,10 +92,17 @@ struct hd_sample_prog {
 /* }==== */
 
 /* One preemption request: SM `sm` is freed for launch `launch` (docs/context.md). */
+#define HD_PREEMPT_SIGNAL UINT32_MAX /* hd_preempt_rec.launch of a preemption signal */
+#define HD_PREEMPT_MIXED 4           /* hd_preempt_rec.primitive: CTAs left in different ways */
+
 struct hd_preempt_rec {
-    uint32_t launch, victim;   /* launch ids: the one that asked, the first one it preempted */
+    uint32_t launch, victim;   /* launch ids: the one that asked (HD_PREEMPT_SIGNAL: a
+                                  [context] signal), the first one it preempted */
     uint32_t sm;
-    uint8_t primitive;         /* enum hd_cfg_preempt */
+    uint8_t primitive;         /* enum hd_cfg_preempt, or HD_PREEMPT_MIXED */
+    uint32_t switched, flushed, drained; /* CTAs asked to leave each way (a refused flush is
+                                  counted as drained too) */
+    uint64_t bytes;            /* bytes the switched CTAs' saves wrote */
     bool met;                  /* the SM took a CTA of `launch` */
     bool missed;               /* not met within the latency bound */
     uint32_t refused;          /* CTAs a flush refused (they wrote global memory) */

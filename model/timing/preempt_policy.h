@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT
+ * preempt_policy.h - preemption policies: when a launch of higher priority cannot place a CTA,
+ * which SMs give room, and which of their resident CTAs leave and how (context switch, drain,
+ * flush) or stay (Lin §2.2 in-place switching; Shieh §2.3-2.5 per-TB technique selection;
+ * Chimera's SM-granular choice).
+ *
+ * Design: the GPU top (gpu_preempt.c) owns the mechanics (reservations, requests, records,
+ * the context lifecycle's suspend/switch/flush); a policy only decides. It sees, per SM, a
+ * read-only view of every resident CTA (launch, priority, flush bit, progress, what it holds and
+ * where) and what the asking launch needs, and answers with one action per CTA slot for the SMs
+ * it chooses. A CTA marked DRAIN is left to finish (it stops nothing); SWITCH and FLUSH suspend
+ * it at once (a FLUSH the flush bit refuses becomes a drain and is counted). A chosen SM takes
+ * no new lower-priority CTA until the launch has placed every CTA (the reservation), so CTAs a
+ * policy KEEPs run on beside the newcomer (dual-kernel SMs). A CTA in transit (being suspended,
+ * saved or restored) takes no action. The view carries each CTA's progress and its launch's
+ * finished-CTA totals (Shieh's CPI predictor, Chimera's drain estimate). A policy is asked
+ * again whenever the launch still cannot place a CTA, so it sees the SMs it chose before
+ * (reserved_for_asker) and must not count their leaving CTAs twice. Policies are chosen by
+ * [context] preempt_policy (hd_preempt_policy_create).
+ *   sm       every SM that holds only lower-priority CTAs, each of them with [context] preempt
+ *            (the primitive), as many SMs as the launch needs (SM-granular; Lin's baseline)
+ *   inplace  per SM, only the CTAs the SM's allocator names as the minimum victim set for one
+ *            CTA of the launch (sm_alloc.h plan_victims) are switched out (flushed with
+ *            preempt = flush); the others stay (Lin §2.2: the incoming kernel takes only the
+ *            space it needs). Needs SMs that may mix kernels ([sm] concurrent_kernels);
+ *            without it every CTA of the other kernels on a chosen SM must leave.
+ */
+#ifndef HD_PREEMPT_POLICY_H
+#define HD_PREEMPT_POLICY_H
+
+#include "sm_alloc.h"
+#include "timing_params.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum hd_preempt_act { HD_PACT_KEEP, HD_PACT_SWITCH, HD_PACT_DRAIN, HD_PACT_FLUSH };
+
+/* One resident CTA as a policy sees it. */
+struct hd_preempt_cta {
+    uint32_t slot;             /* CTA slot on the SM */
+    uint32_t launch;           /* launch id */
+    int32_t priority;          /* its launch's priority */
+    uint64_t cta;              /* linear CTA index in its grid */
+    uint32_t ctx;              /* context id (ctx_pool.h) */
+    bool flushable;            /* flush bit: it has not written global memory yet */
+    bool in_transit;           /* being suspended, saved or restored: no action applies now */
+    uint64_t placed;           /* cycle it was placed (or resumed) on this SM */
+    uint64_t warp_instrs;      /* warp instructions it executed since it (re)started from its
+                                  first instruction, over all its residencies */
+    uint64_t done_ctas, done_instrs, done_cycles; /* its launch's finished CTAs: how many, their
+                                  warp instructions, their cycles from first placement to end */
+    struct hd_cta_grant grant; /* what it holds and where (registers, shared memory, slots) */
+};
+
+/* One SM. */
+struct hd_preempt_sm {
+    uint32_t sm;
+    bool reserved;             /* being freed for another launch (or for a signal) */
+    bool reserved_for_asker;   /* being freed for the asking launch already */
+    bool holds_higher;         /* holds a CTA of another launch with priority >= the asking
+                                  launch's */
+    bool holds_asker;          /* holds a CTA of the asking launch */
+    uint32_t ncta;             /* resident CTAs, in cta[0..ncta) */
+    const struct hd_preempt_cta *cta;
+    struct hd_alloc_usage used; /* what its allocator holds now */
+};
+
+/* What the launch asking for room needs. */
+struct hd_preempt_need {
+    uint32_t launch;
+    int32_t priority;
+    struct hd_cta_demand demand; /* one of its CTAs */
+    uint64_t ctas_left;          /* CTAs (fresh or to resume) still to place */
+    uint32_t ctas_per_sm;        /* its occupancy on an empty SM */
+    uint32_t sms_needed;         /* SMs it still needs beyond the ones reserved for it */
+    uint64_t bound;              /* preemption-latency constraint in cycles (0: none) */
+    uint64_t now;
+};
+
+/* What a policy may ask the GPU while it plans. */
+struct hd_preempt_env {
+    void *gpu;
+    /* The CTA slots of SM sm whose CTAs, evicted, would let d fit (sm_alloc.h plan_victims):
+     * count, 0 if it fits now, -1 if no allowed set does. slots has room for max_ctas. */
+    int (*plan_victims)(void *gpu, uint32_t sm, const struct hd_cta_demand *d, uint32_t *slots);
+    uint32_t max_ctas;         /* CTA slots per SM */
+    bool mixing;               /* an SM may hold CTAs of several kernels ([sm]
+                                  concurrent_kernels); if not, the asking launch needs SMs
+                                  without other kernels' CTAs */
+};
+
+struct hd_preempt_policy_ops {
+    const char *name;
+    /* Choose SMs among sms[0..nsms) (every SM of the GPU, in id order): write their ids into
+     * chosen (room for nsms) and each chosen SM's actions into act[sm * max_ctas + slot] (all
+     * KEEP on entry); returns how many SMs. The GPU applies them in order. */
+    unsigned (*plan)(void *impl, const struct hd_preempt_need *need,
+                     const struct hd_preempt_sm *sms, unsigned nsms,
+                     const struct hd_preempt_env *env, uint32_t *chosen, uint8_t *act);
+    void (*destroy)(void *impl);
+};
+
+struct hd_preempt_policy {
+    const struct hd_preempt_policy_ops *ops;
+    void *impl;
+};
+
+/* The policy [context] preempt_policy names. Returns 0, or -1 (message in err). */
+int hd_preempt_policy_create(const struct hd_gpu_timing_params *p, struct hd_preempt_policy *out,
+                             char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+# Preemption policies and preemption signals (model/timing/preempt_policy.h, gpu_preempt.c;
+# docs/context.md "Preemption policies" and "Preemption signals").
+#
+# - preempt_signals_<technique>_<NAME>: Lin's Table 2.2 stand-ins at small size, 15 preemption
+#   signals spread uniformly over the kernel's own run (learned from a first run); each signal
+#   empties the next SM (signal_sms = 1, so consecutive signals meet different SMs) with the
+#   technique (switch = Lin's Occup, compressed = live +
+#   compression through the regpat blocks in the loop, drain = SM-draining); the output must
+#   verify, every signal's SMs must have emptied, a switch must have saved bytes and every saved
+#   context must have been restored (tests/preempt/signals.py).
+# - preempt_inplace*: in-place switching (Lin §2.2) frees only the minimum victim set on an SM
+#   that may mix kernels, and falls back to whole SMs when it may not.
+# - preempt_signal_*: bad signal settings are refused naming the key; SM-draining of a kernel
+#   whose CTAs outlast the bound is reported as missed with the time waited, not as a hang.
+
+get_property(hd_pre_workloads GLOBAL PROPERTY HD_WORKLOADS)
+find_package(Python3 COMPONENTS Interpreter QUIET)
+
+if(TARGET heddle AND Python3_Interpreter_FOUND)
+  set(hd_lin_kernels backprop bfs btree cfd hotspot kmeans leukocyte lud srad pathfinder
+      streamcluster histogram dwt2d heartwall)
+  foreach(wl IN LISTS hd_lin_kernels)
+    if(NOT wl IN_LIST hd_pre_workloads)
+      continue()
+    endif()
+    set(hd_techs switch)
+    if(wl MATCHES "^(backprop|hotspot|pathfinder|srad)$")
+      list(APPEND hd_techs compressed drain) # (the other techniques on a few: CI time)
+    endif()
+    foreach(tech IN LISTS hd_techs)
+      if(tech STREQUAL "compressed")
+        set(hd_set --set context.preempt=switch --set context.save=compressed)
+      else()
+        set(hd_set --set context.preempt=${tech})
+      endif()
+      add_test(NAME preempt_signals_${tech}_${wl}
+               COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/preempt/signals.py
+                       $<TARGET_FILE:heddle> ${wl} 15 --set context.signal_sms=1 ${hd_set}
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(preempt_signals_${tech}_${wl} PROPERTIES LABELS "stress;preempt"
+                           TIMEOUT 300 PASS_REGULAR_EXPRESSION "${wl}: [0-9]+ signals")
+    endforeach()
+  endforeach()
+endif()
+
+if(TARGET heddle)
+  set(hd_ip run --mix persistent+vecadd --arrive vecadd@20000:1 --set context.latency_bound=20000
+      --set context.preempt_policy=inplace)
+  add_test(NAME preempt_inplace COMMAND $<TARGET_FILE:heddle> ${hd_ip}
+           --set sm.concurrent_kernels=true WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(preempt_inplace PROPERTIES LABELS "stress;preempt;mixes" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "preemption +SM 0 for vecadd .*by switch of pt_worker at cycle 2000[0-9] \\(1 switched, 0 drained, 0 flushed, [0-9]+ bytes saved\\): freed after [0-9]+ cycles.*VERIFIED \\(2 of 2"
+    FAIL_REGULAR_EXPRESSION "MISSED|took no CTA there|\\([2-9] switched")
+  add_test(NAME preempt_inplace_one_kernel_per_sm COMMAND $<TARGET_FILE:heddle> ${hd_ip}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(preempt_inplace_one_kernel_per_sm PROPERTIES LABELS "stress;preempt;mixes"
+    TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "preemption +SM 0 for vecadd .*by switch of pt_worker at cycle 2000[0-9] \\(4 switched, 0 drained.*VERIFIED \\(2 of 2")
+  add_test(NAME preempt_signal_no_span COMMAND $<TARGET_FILE:heddle> run vecadd --size small
+           --set context.signals=3)
+  set_tests_properties(preempt_signal_no_span PROPERTIES LABELS "preempt;cli"
+    PASS_REGULAR_EXPRESSION "key 'signals'.*signal_span")
+  add_test(NAME preempt_signal_at_bad COMMAND $<TARGET_FILE:heddle> run vecadd --size small
+           --set context.signal_at=100,2x0)
+  set_tests_properties(preempt_signal_at_bad PROPERTIES LABELS "preempt;cli"
+    PASS_REGULAR_EXPRESSION "key 'signal_at': '100,2x0' is not a list of cycles")
+  add_test(NAME preempt_signal_drain_persistent COMMAND $<TARGET_FILE:heddle> run persistent
+           --size small --set context.preempt=drain --set context.signal_at=3000
+           --set context.latency_bound=5000 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(preempt_signal_drain_persistent PROPERTIES LABELS "preempt"
+    TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "SM 0 for a signal by drain of pt_worker at cycle 3000 \\(0 switched, [1-9] drained, 0 flushed\\): freed after [0-9]+ cycles; MISSED its latency bound of 5000 cycles.*VERIFIED|VERIFIED.*SM 0 for a signal by drain of pt_worker at cycle 3000 \\(0 switched, [1-9] drained, 0 flushed\\): freed after [0-9]+ cycles; MISSED its latency bound of 5000")
+endif()
