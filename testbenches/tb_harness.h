@@ -132,8 +132,11 @@ inline double now_s(void)
 inline Options parse(int argc, char **argv)
 {
     Options o;
+    Verilated::commandArgs(argc, argv); // +plusargs: +hd_mut=N (scripts/mutate.py), +verilator+...
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
+        if (a.size() > 1 && a[0] == '+')
+            continue;
         auto val = [&](void) -> std::string {
             if (i + 1 >= argc) {
                 std::fprintf(stderr, "%s: %s needs a value\n", argv[0], a.c_str());
@@ -147,7 +150,7 @@ inline Options parse(int argc, char **argv)
         else if (a == "--replay") o.replay = val();
         else if (a == "--api") o.api = true;
         else {
-            std::fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--replay FILE] [--fst FILE] [--api]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--replay FILE] [--fst FILE] [--api] [+plusarg...]\n", argv[0]);
             std::exit(2);
         }
     }

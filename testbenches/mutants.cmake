@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+# mutants.cmake - the mutant testbenches tb_<b>_mut (issue 16 item 1): scripts/mutate.py
+# instruments rtl/<b>/<b>.sv with every mutant behind a run-time selector (+hd_mut=N, 0 = the
+# original), and the block's own testbench is built once on that file (one Verilator build per
+# block, C++ at -O0: the runs are short). Included by testbenches/CMakeLists.txt (C++ scope);
+# the CTests are in tests/mutation.cmake. -DHD_MUTATION=OFF skips them.
+option(HD_MUTATION "build the mutant testbenches and the mutation CTests" ON)
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(NOT HD_MUTATION OR NOT Python3_Interpreter_FOUND)
+  return()
+endif()
+set(HD_MUT_DIR ${CMAKE_BINARY_DIR}/mutants)
+set(HD_MUT_PY ${CMAKE_SOURCE_DIR}/scripts/mutate.py)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HD_MUT_PY})
+foreach(b ${HD_BLOCKS})
+  if(NOT TARGET tb_${b})
+    continue()
+  endif()
+  hd_rtl_config(${b} params) # the same named configuration as tb_<b>
+  set(pargs "")
+  foreach(p ${params})
+    list(APPEND pargs --param=${p})
+  endforeach()
+  set(sv ${HD_MUT_DIR}/${b}/${b}.sv)
+  # verilate() reads its sources when CMake runs: instrument now, again when either file changes
+  execute_process(COMMAND ${Python3_EXECUTABLE} ${HD_MUT_PY} instrument ${b} --rtl ${CMAKE_SOURCE_DIR}/rtl
+                          --out ${HD_MUT_DIR} ${pargs}
+                  RESULT_VARIABLE rc OUTPUT_QUIET)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "scripts/mutate.py instrument ${b} failed (${rc})")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/rtl/${b}/${b}.sv)
+  add_executable(tb_${b}_mut ${CMAKE_SOURCE_DIR}/testbenches/tb_${b}.cpp)
+  verilate(tb_${b}_mut SYSTEMC SOURCES ${CMAKE_SOURCE_DIR}/rtl/lint/${b}.vlt ${sv} PREFIX V${b}
+           TOP_MODULE ${b} INCLUDE_DIRS ${HD_MUT_DIR}/include VERILATOR_ARGS --assert -Wall ${params}
+           OPT_FAST -O0 OPT_SLOW -O0 OPT_GLOBAL -O0)
+  target_include_directories(tb_${b}_mut PRIVATE ${CMAKE_SOURCE_DIR}/testbenches)
+  target_link_libraries(tb_${b}_mut PRIVATE hd_cosim hd_compressors)
+  target_compile_features(tb_${b}_mut PRIVATE cxx_std_17)
+  verilator_link_systemc(tb_${b}_mut)
+endforeach()

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: MIT
+# mutation.cmake - mutation testing CTests (issue 16 item 1, scripts/mutate.py). mutation_<b>
+# runs 10 seeded mutants of the block (not in the reviewed list testbenches/mutants/<b>.equiv)
+# through tb_<b>_mut (testbenches/mutants.cmake) with the block's CTest checks (those of
+# tests/cosim.cmake): every one must be killed, so a weakened testbench fails CI. The full run:
+# scripts/mutation-run.sh BUILD (docs/verification.md, Mutation testing).
+set(HD_MUT_DIR ${CMAKE_BINARY_DIR}/mutants)
+set(HD_MUT_LIST "")
+foreach(b ${HD_BLOCKS})
+  if(NOT TARGET tb_${b}_mut)
+    continue()
+  endif()
+  set(checks --check "--seed 1 --cycles 20000")
+  if(b MATCHES "^regpat_")
+    list(APPEND checks --check
+         "--seed 7 --cycles 2000 --replay ${CMAKE_SOURCE_DIR}/testbenches/vectors/regpat_replay.txt")
+  endif()
+  add_test(NAME mutation_${b}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/mutate.py run ${b}
+            --tb $<TARGET_FILE:tb_${b}_mut> --mutants ${HD_MUT_DIR}/${b}.mutants
+            --equiv ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.equiv --sample 10 --seed 1 ${checks})
+  set_tests_properties(mutation_${b} PROPERTIES TIMEOUT 120)
+  string(REPLACE ";" "|" cl "${checks}")
+  string(APPEND HD_MUT_LIST "${b}|$<TARGET_FILE:tb_${b}_mut>|${cl}\n")
+endforeach()
+# The full run's inputs (scripts/mutation-run.sh): block|mutant testbench|--check|ARGS|...
+if(HD_MUT_LIST)
+  file(GENERATE OUTPUT ${HD_MUT_DIR}/blocks.txt CONTENT "${HD_MUT_LIST}")
+endif()
