@@ -27,7 +27,7 @@ struct dwt_size {
 
 static struct dwt_size dwt_size_of(enum hd_wl_size size)
 {
-    /* ~0.41 M, 4.2 M and 17 M warp instructions; large is Rodinia's 1024 x 1024 data set. At
+    /* ~0.41 M, 4.2 M and 16 M warp instructions; large is Rodinia's 1024 x 1024 data set. At
      * small size no level's width is a multiple of the 192-column strip and levels 2 and 3 are
      * not multiples of the 8-row tile; medium and large are both at every level but the last. */
     static const struct dwt_size s[3] = {{168, 120}, {512, 512}, {1024, 1024}};

@@ -38,12 +38,12 @@ struct hw_size {
 
 static struct hw_size hw_size_of(enum hd_wl_size size)
 {
-    /* ~0.57 M, 11 M and 110 M warp instructions. Small searches a radius of 4 (81 candidates)
+    /* ~0.57 M, 11 M and 56 M warp instructions. Small searches a radius of 4 (81 candidates)
      * so that its CTAs are short and many; medium and large the full 12 (625 candidates). */
     static const struct hw_size s[3] = {
         {160, 128, 4, 4, 0, 10, 0, 0, 40, 32},
         {320, 256, 3, 12, 20, 31, 50, 40, 90, 75},
-        {640, 480, 21, 12, 20, 31, 90, 70, 170, 140},
+        {640, 480, 11, 12, 20, 31, 90, 70, 170, 140},
     };
     return s[size];
 }
