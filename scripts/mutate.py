@@ -603,6 +603,7 @@ def cmd_instrument(args):
         f.write(f"# {b}: mutants of {path} (id key line kind description)\n")
         for mid, key, line, kind, desc in ins.mutants:
             note = next((d for lo, hi, d in dead if lo <= line <= hi), "")
+            desc = re.sub(r"\s+", " ", desc)
             f.write(f"{mid}\t{key}\t{line}\t{kind}\t{desc}\t{note}\n")
     print(f"{b}: {len(ins.mutants)} mutants -> {args.out}/{b}/{b}.sv")
 

@@ -16,7 +16,7 @@ struct Vec {
     uint32_t lane[32];
 };
 
-enum Kind { UNI = 0, STR = 1, RND = 2 };
+enum Kind { UNI = 0, STR = 1, RND = 2, PART = 3 }; // PART: a progression with one lane off
 
 // Fill group g of v (PAG lanes from pag_sel) with kind k.
 inline void fill_group(Vec &v, unsigned g, Kind k, uint32_t base, uint32_t stride, Rng &r)
@@ -28,6 +28,8 @@ inline void fill_group(Vec &v, unsigned g, Kind k, uint32_t base, uint32_t strid
             x = r.next();
         v.lane[g * p + i] = x;
     }
+    if (k == PART && p > 2) // lanes 0..j-1 in progression, lane j off by one: some differences equal, not all
+        v.lane[g * p + 2 + r.below(p - 2)] += 1u;
     if (k == RND && p > 2 && v.lane[g * p + 1] - v.lane[g * p] == v.lane[g * p + 2] - v.lane[g * p + 1])
         v.lane[g * p + 2] ^= 1u; // make it surely random
 }
@@ -54,6 +56,7 @@ inline std::vector<Vec> directed(Rng &r)
         out.push_back(make(pag, STR, 0xfffffff0u, 4, r)); // wraps through 0
         out.push_back(make(pag, STR, 0x80000000u, 0x10000000u, r));
         out.push_back(make(pag, RND, 0, 0, r));
+        out.push_back(make(pag, PART, 3, 5, r));
         Vec dead = make(pag, STR, 7, 3, r);
         dead.live = false;
         out.push_back(dead);
@@ -73,9 +76,9 @@ inline Vec random_vec(Rng &r)
 {
     Vec v{r.below(4), r.below(16) != 0, {0}};
     unsigned groups = 32 / hd_regpat_pag_lanes(v.pag);
-    Kind whole = static_cast<Kind>(r.below(3));
+    Kind whole = static_cast<Kind>(r.below(4));
     for (unsigned g = 0; g < groups; g++) {
-        Kind k = r.below(4) == 0 ? static_cast<Kind>(r.below(3)) : whole;
+        Kind k = r.below(4) == 0 ? static_cast<Kind>(r.below(4)) : whole;
         uint32_t stride = r.below(2) ? r.below(9) - 4u : r.next();
         fill_group(v, g, k, r.below(2) ? r.below(64) : r.next(), stride, r);
     }
