@@ -70,6 +70,7 @@ struct hd_ctx_codec {
     bool up_offered;
     uint64_t pk_tag_next;        /* the tag of this cycle's packer input */
     bool pk_fl_next_flush;       /* this cycle's packer input is the flush */
+    struct hd_hw_inst ctl;       /* the preemption controller */
     struct hd_ctx_codec_stats st;
 };
 
@@ -110,10 +111,14 @@ struct hd_ctx_codec *hd_ctx_codec_create(const struct hd_hw_factory *f, uint32_t
     snprintf(name, sizeof name, "sm%u.ctx_unpacker", sm_id);
     if (hd_hw_make(f, "ctx_unpacker", name, &c->up, err, errlen) != 0)
         goto fail;
+    snprintf(name, sizeof name, "sm%u.ctx_ctl", sm_id);
+    if (hd_hw_make(f, "ctx_ctl", name, &c->ctl, err, errlen) != 0)
+        goto fail;
     if (c->save.x.b->in_size != sizeof c->ci || c->restore.x.b->in_size != sizeof c->di ||
-        c->pk.b->in_size != sizeof c->pi || c->up.b->in_size != sizeof c->ui) {
+        c->pk.b->in_size != sizeof c->pi || c->up.b->in_size != sizeof c->ui ||
+        c->ctl.b->in_size != sizeof(struct hd_ctx_ctl_in)) {
         snprintf(err, errlen, "ctx codec of SM %u: the factory's blocks have other ports than "
-                              "regpat_comp/regpat_decomp/ctx_packer/ctx_unpacker", sm_id);
+                              "regpat_comp/regpat_decomp/ctx_packer/ctx_unpacker/ctx_ctl", sm_id);
         goto fail;
     }
     return c;
@@ -130,6 +135,7 @@ void hd_ctx_codec_destroy(struct hd_ctx_codec *c)
     hd_hw_destroy(&c->restore.x);
     hd_hw_destroy(&c->pk);
     hd_hw_destroy(&c->up);
+    hd_hw_destroy(&c->ctl);
     free(c);
 }
 
@@ -195,6 +201,28 @@ bool hd_ctx_codec_offer_unpack(struct hd_ctx_codec *c, const uint32_t *seg, bool
     c->ui_set = true;
     c->up_fl = (struct pk_flight){tag, false, take, false};
     return true;
+}
+
+int hd_ctx_codec_ctl_step(struct hd_ctx_codec *c, const struct hd_ctx_ctl_in *in,
+                          struct hd_ctx_ctl_out *out, uint64_t tag, uint64_t now, char *err,
+                          size_t errlen)
+{
+    if (hd_hw_idle(&c->ctl, in)) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    hd_hw_set_tag(&c->ctl, &tag, 1);
+    if (hd_hw_step(&c->ctl, in, out, now) != 0) {
+        snprintf(err, errlen, "%s", c->ctl.ops->error(c->ctl.impl));
+        return -1;
+    }
+    c->st.ctl_steps++;
+    return 0;
+}
+
+void hd_ctx_codec_ctl_reset(struct hd_ctx_codec *c)
+{
+    c->ctl.ops->reset(c->ctl.impl);
 }
 
 unsigned hd_ctx_codec_unpack_words(const struct hd_ctx_codec *c)

@@ -29,10 +29,13 @@
  * hands to the decompressor: hd_ctx_codec_pop_restore() gives the lanes two cycles after the
  * take. The codec keeps the count of buffered words and refuses an offer that would break the
  * unpacker's protocol (a register whose words are not all there, a segment without room).
+ * The SM's preemption controller (ctx_ctl.h, "sm<id>.ctx_ctl") lives here too: the engine steps
+ * it once per cycle with its status (hd_ctx_codec_ctl_step) and does what its outputs allow.
  */
 #ifndef HD_CTX_CODEC_H
 #define HD_CTX_CODEC_H
 
+#include "ctx_ctl.h"
 #include "ctx_packer.h"
 #include "hw_inst.h"
 #include "regpat_comp.h"
@@ -59,7 +62,7 @@ struct hd_ctx_codec_stats {
     uint64_t pat[4];                  /* saved registers by pattern code */
     uint64_t words;                   /* 32-bit words stored by the save path */
     uint64_t comp_steps, decomp_steps; /* cycles in which each block was stepped (not idle) */
-    uint64_t pack_steps, unpack_steps;
+    uint64_t pack_steps, unpack_steps, ctl_steps;
     uint64_t segments, pattern_vectors; /* out of the packer */
 };
 
@@ -100,6 +103,14 @@ bool hd_ctx_codec_pop_pack(struct hd_ctx_codec *c, struct hd_ctx_codec_pack_out 
  * would break, or the path is busy this cycle. */
 bool hd_ctx_codec_offer_unpack(struct hd_ctx_codec *c, const uint32_t *seg, bool take,
                                unsigned pat, unsigned pag_sel, bool align, uint64_t tag);
+/* One cycle of the preemption controller: *out = its outputs this cycle, then it takes the
+ * engine's status *in (not stepped while idle: IDLE without start, outputs all 0). tag: the
+ * context id shown in waveforms. 0, or -1 with the block's message. */
+int hd_ctx_codec_ctl_step(struct hd_ctx_codec *c, const struct hd_ctx_ctl_in *in,
+                          struct hd_ctx_ctl_out *out, uint64_t tag, uint64_t now, char *err,
+                          size_t errlen);
+/* The controller back to IDLE (an operation was abandoned with the run). */
+void hd_ctx_codec_ctl_reset(struct hd_ctx_codec *c);
 /* Words the unpacker holds after the offers so far. */
 unsigned hd_ctx_codec_unpack_words(const struct hd_ctx_codec *c);
 /* Offer a packed register (as hd_ctx_codec_pop_save() gave it) to the restore path. */

@@ -31,6 +31,7 @@
 
 #include "addr_map.h"
 #include "ctx_codec.h"
+#include "ctx_ctl.h"
 #include "ctx_image.h"
 #include "func_status.h"
 
@@ -352,39 +353,39 @@ static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     return true;
 }
 
-/* Send up to requests_per_cycle requests of the oldest operations. */
-static bool engine_step(struct hd_sm *sm, uint64_t now)
+/* Send up to requests_per_cycle requests of the oldest operation, of the part the preemption
+ * controller allows this cycle (ctx_ctl.h: registers, shared memory, stacks, the CCB entry in
+ * that order on a save; the CCB entry, then the rest on a restore). */
+static bool engine_step(struct hd_sm *sm, const struct hd_ctx_ctl_out *co, uint64_t now)
 {
     bool progress = false;
-    for (uint32_t budget = sm->cp->requests_per_cycle; budget && sm->nengq;) {
-        struct hd_tcta *c = &sm->cta[sm->engq[sm->engq_head]];
-        struct hd_ctx *x = c->ctx;
-        if (x->decoding)
-            break; /* the decompressor has the restored registers: nothing to send */
-        if (x->encoding && x->sent >= x->img->nrq)
+    struct hd_tcta *c = &sm->cta[sm->engq[sm->engq_head]];
+    struct hd_ctx *x = c->ctx;
+    const bool restore = x->state == HD_CTX_RESTORING;
+    for (uint32_t budget = sm->cp->requests_per_cycle; budget && x->sent < x->reqs; budget--) {
+        struct hd_ctx_req q;
+        if (!hd_ctx_image_req(x->img, restore, x->sent, &q))
             break; /* the packer has not filled the next segment yet */
-        if (x->sent < x->reqs) {
-            if (!engine_send(sm, c, now)) {
-                sm->st->mem_send_stalls++;
-                break;
-            }
-            budget--;
-            progress = true;
+        const bool ok = co->part_o == HD_CTXCTL_PART_ANY
+                            ? q.part != HD_CTXP_CCB
+                            : co->part_o == (q.part == HD_CTXP_PV     ? HD_CTXCTL_PART_REGS
+                                             : q.part == HD_CTXP_REGS ? HD_CTXCTL_PART_REGS
+                                             : q.part == HD_CTXP_SMEM ? HD_CTXCTL_PART_SMEM
+                                             : q.part == HD_CTXP_STACK ? HD_CTXCTL_PART_STACK
+                                                                       : HD_CTXCTL_PART_CCB);
+        if (!ok)
+            break;
+        if (!engine_send(sm, c, now)) {
+            sm->st->mem_send_stalls++;
+            break;
         }
-        if (x->sent < x->reqs)
-            continue;
-        sm->engq_head = (sm->engq_head + 1) % sm->p->max_ctas;
-        sm->nengq--;
-        if (x->state == HD_CTX_SAVING) { /* register file and shared memory read out */
-            hd_sm_cta_vacate(sm, c, now);
-            c->ctx = NULL;
-            c->fc = NULL;
-            x->state = HD_CTX_SAVED;
-            progress = true;
-        }
+        progress = true;
     }
     return progress;
 }
+
+/* The controller says the oldest operation is complete. */
+static void engine_done(struct hd_sm *sm, uint64_t now);
 
 static void restored(struct hd_sm *sm, struct hd_ctx *x, uint64_t now)
 {
@@ -417,15 +418,11 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
     x->acked++;
     if (x->acked < x->reqs)
         return;
-    if (restore) {
-        if (x->state != HD_CTX_RESTORING || x->sent != x->reqs)
-            return;
-        if (x->img && x->nitems && sm->cp->save == HD_CTXSAVE_COMPRESSED) {
-            x->decoding = true; /* the registers go through the unpacker and decompressor */
+    if (restore) { /* the controller completes it (after the unpacker and decompressor) */
+        if (x->state == HD_CTX_RESTORING && x->sent == x->reqs && x->img && x->nitems &&
+            sm->cp->save == HD_CTXSAVE_COMPRESSED) {
+            x->decoding = true;
             x->dec_next = x->dec_done = x->dec_seg = 0;
-            hd_sm_engq_push(sm, x->slot);
-        } else {
-            restored(sm, x, now);
         }
         return;
     }
@@ -444,19 +441,38 @@ bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size
     if (*status != HD_FUNC_OK)
         return true;
     struct hd_ctx *head = sm->nengq ? sm->cta[sm->engq[sm->engq_head]].ctx : NULL;
+    struct hd_ctx_ctl_out co;
+    if ((*status = hd_sm_ctx_ctl_cycle(sm, head, now, &co, err, errlen)) != HD_FUNC_OK)
+        return true;
     if (sm->codec) {
-        const bool decoding = head && head->decoding;
-        if ((*status = hd_sm_ctx_codec_cycle(sm, head, now, err, errlen)) != HD_FUNC_OK)
+        if ((*status = hd_sm_ctx_codec_cycle(sm, head, co.codec_o, now, err, errlen)) !=
+            HD_FUNC_OK)
             return true;
-        if (decoding && !head->decoding) { /* every register came back: the warps may run */
-            sm->engq_head = (sm->engq_head + 1) % sm->p->max_ctas;
-            sm->nengq--;
-            restored(sm, head, now);
-        }
-        progress |= head && (head->encoding || head->decoding || decoding);
+        progress |= head && (head->encoding || head->decoding);
     }
-    if (sm->nengq)
-        progress |= engine_step(sm, now);
+    progress |= co.state_o != sm->ctl_state;
+    sm->ctl_state = (uint8_t)co.state_o;
+    if (head)
+        progress |= engine_step(sm, &co, now);
+    if (co.done_o)
+        engine_done(sm, now);
     return progress;
+}
+
+static void engine_done(struct hd_sm *sm, uint64_t now)
+{
+    struct hd_tcta *c = &sm->cta[sm->engq[sm->engq_head]];
+    struct hd_ctx *x = c->ctx;
+    sm->engq_head = (sm->engq_head + 1) % sm->p->max_ctas;
+    sm->nengq--;
+    sm->ctl_busy = false;
+    if (x->state == HD_CTX_SAVING) { /* register file and shared memory read out */
+        hd_sm_cta_vacate(sm, c, now);
+        c->ctx = NULL;
+        c->fc = NULL;
+        x->state = HD_CTX_SAVED;
+    } else if (x->state == HD_CTX_RESTORING) { /* every register back: the warps may run */
+        restored(sm, x, now);
+    }
 }
 /* }==== */

@@ -287,12 +287,12 @@ oom:
     return HD_FUNC_ERR_MEMORY;
 }
 
-int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now, char *err,
-                          size_t errlen)
+int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, bool offer_ok, uint64_t now,
+                          char *err, size_t errlen)
 {
     if (!sm->codec)
         return HD_FUNC_OK;
-    if (head)
+    if (head && offer_ok)
         offer(sm, head);
     if (hd_ctx_codec_idle(sm->codec))
         return HD_FUNC_OK;
@@ -304,4 +304,52 @@ int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now, c
 bool hd_sm_ctx_packing(const struct hd_sm *sm)
 {
     return sm->codec && !hd_ctx_codec_idle(sm->codec);
+}
+
+/* The part code of a request for the controller's next_i (ctx_ctl.h). */
+static unsigned ctl_part(unsigned part)
+{
+    switch (part) {
+    case HD_CTXP_REGS:
+    case HD_CTXP_PV:
+        return HD_CTXCTL_PART_REGS;
+    case HD_CTXP_SMEM:
+        return HD_CTXCTL_PART_SMEM;
+    case HD_CTXP_STACK:
+        return HD_CTXCTL_PART_STACK;
+    default:
+        return HD_CTXCTL_PART_CCB;
+    }
+}
+
+int hd_sm_ctx_ctl_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now,
+                        struct hd_ctx_ctl_out *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (!head)
+        return HD_FUNC_OK;
+    int st = hd_sm_ctx_codec_ensure(sm, err, errlen);
+    if (st != HD_FUNC_OK)
+        return st;
+    if (sm->ctl_busy && sm->ctl_ctx != head) { /* an abandoned operation (aborted run) */
+        hd_ctx_codec_ctl_reset(sm->codec);
+        sm->ctl_busy = false;
+    }
+    sm->ctl_ctx = head;
+    const bool restore = head->state == HD_CTX_RESTORING;
+    struct hd_ctx_ctl_in in;
+    memset(&in, 0, sizeof in);
+    in.start_i = !sm->ctl_busy;
+    in.restore_i = restore;
+    in.quiet_i = 1; /* the engine's queue holds quiet CTAs only (sm_ctx.c quiet()) */
+    struct hd_ctx_req q;
+    if (head->sent < head->reqs && head->img && hd_ctx_image_req(head->img, restore, head->sent, &q))
+        in.next_i = ctl_part(q.part);
+    in.all_sent_i = head->sent >= head->reqs;
+    in.data_i = restore && head->acked >= head->reqs;
+    in.regs_done_i = restore ? in.data_i && !head->decoding : !head->encoding;
+    sm->ctl_busy = true;
+    if (hd_ctx_codec_ctl_step(sm->codec, &in, out, head->id, now, err, errlen) != 0)
+        return HD_FUNC_ERR_INTERNAL;
+    return HD_FUNC_OK;
 }

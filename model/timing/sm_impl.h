@@ -229,6 +229,9 @@ struct hd_sm {
     uint32_t nevicted, cap_evicted;
     const struct hd_hw_factory *const *hw; /* the GPU's block factory (NULL: C references) */
     struct hd_ctx_codec *codec;  /* the save/restore path's regpat codec (made when needed) */
+    bool ctl_busy;               /* its preemption controller has the engine's oldest operation */
+    const struct hd_ctx *ctl_ctx; /* ... namely this context's (an aborted run leaves it) */
+    uint8_t ctl_state;           /* the controller's state in the last cycle (progress) */
     struct hd_sm_pp *pp;         /* selective preemption points: pp_decode and its queue (sm_pp.c) */
     uint32_t *live_buf;          /* scratch: live registers of a warp */
     uint32_t cap_live;
@@ -327,8 +330,15 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now);
 bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen);
 /* sm_ctx_pack.c: what the save of CTA c writes ([context] save): items, bytes, codec. */
 int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen);
-/* One cycle of the codec for the engine's oldest operation `head` (may be NULL). */
-int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now, char *err,
+/* One cycle of the preemption controller for the engine's oldest operation `head`: its status
+ * in, *out = what the engine may do this cycle (ctx_ctl.h). */
+struct hd_ctx_ctl_out;
+int hd_sm_ctx_ctl_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now,
+                        struct hd_ctx_ctl_out *out, char *err, size_t errlen);
+/* One cycle of the codec for the engine's oldest operation `head` (may be NULL); it takes new
+ * registers only when offer_ok (the controller's codec_o). */
+int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, bool offer_ok, uint64_t now,
+                          char *err,
                           size_t errlen);
 /* This SM's codec, made through the GPU's factory when first needed (a restore may come to an
  * SM that never saved). */
