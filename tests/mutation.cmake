@@ -6,6 +6,7 @@
 # scripts/mutation-run.sh BUILD (docs/verification.md, Mutation testing).
 set(HD_MUT_DIR ${CMAKE_BINARY_DIR}/mutants)
 set(HD_MUT_LIST "")
+find_package(Python3 COMPONENTS Interpreter QUIET)
 foreach(b ${HD_BLOCKS})
   if(NOT TARGET tb_${b}_mut)
     continue()
@@ -18,7 +19,7 @@ foreach(b ${HD_BLOCKS})
   add_test(NAME mutation_${b}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/mutate.py run ${b}
             --tb $<TARGET_FILE:tb_${b}_mut> --mutants ${HD_MUT_DIR}/${b}.mutants
-            --equiv ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.equiv --sample 10 --seed 1 ${checks})
+            --equiv ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.equiv --sample 10 --seed 1 --jobs 2 ${checks})
   set_tests_properties(mutation_${b} PROPERTIES TIMEOUT 120)
   string(REPLACE ";" "|" cl "${checks}")
   string(APPEND HD_MUT_LIST "${b}|$<TARGET_FILE:tb_${b}_mut>|${cl}\n")
