@@ -52,3 +52,33 @@ if(TARGET hd_cosim_vl AND TARGET hd_fstcheck)
   set_tests_properties(cosim_shieh_tables PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "MISMATCH"
                        PASS_REGULAR_EXPRESSION "same decisions, placements and cycles with --drive rtl")
 endif()
+
+# [sm] allocator = aligned (model/timing/sm_alloc_aligned.c) in the whole GPU: stress-mode
+# switching (CTAs suspended and resumed through the allocator) with verified outputs, and the
+# persistent+vecadd preemption mix with vecadd arriving at a higher priority on dual-kernel SMs.
+if(TARGET heddle)
+  foreach(wl sgemm nw)
+    add_test(NAME shieh_aligned_stress_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set sm.allocator=aligned
+                     --set context.stress_period=500 --set context.stress_fraction=0.05
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(shieh_aligned_stress_${wl} PROPERTIES LABELS "stress" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "VERIFIED.*contexts +[1-9][0-9]* suspended"
+                         FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
+  endforeach()
+  add_test(NAME shieh_aligned_preempt
+           COMMAND $<TARGET_FILE:heddle> run --mix persistent+vecadd --arrive vecadd@20000:1
+                   --set context.latency_bound=20000 --set sm.allocator=aligned --quiet
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(shieh_aligned_preempt PROPERTIES LABELS "stress;mixes" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "preemption +SM 0 for vecadd .*within its bound of 20000.*VERIFIED \\(2 of 2"
+    FAIL_REGULAR_EXPRESSION "MISSED|FAILED|internal:")
+  # Dual-kernel SMs: the arriving kernel's CTAs go to aligned positions beside the running ones.
+  add_test(NAME shieh_aligned_dual_kernel
+           COMMAND $<TARGET_FILE:heddle> run --mix persistent+vecadd --arrive vecadd@20000:1
+                   --set context.latency_bound=20000 --set sm.allocator=aligned
+                   --set sm.concurrent_kernels=true --quiet
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(shieh_aligned_dual_kernel PROPERTIES LABELS "mixes" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "VERIFIED \\(2 of 2" FAIL_REGULAR_EXPRESSION "MISSED|FAILED|internal:")
+endif()

@@ -45,7 +45,10 @@
       "lowest free slots, first-fit contiguous register and shared-memory blocks per CTA")         \
     V(alloc, HD_ALLOC_LIN_TABLES, "lin_tables",                                                    \
       "registers and shared memory through Lin's two 16-entry allocation tables (first fit; "     \
-      "victims by their minimum spill query)")
+      "victims by their minimum spill query)")                                                    \
+    V(alloc, HD_ALLOC_ALIGNED, "aligned",                                                          \
+      "Shieh's dual-kernel SM: at most two launches, the preempting launch's CTAs only at "       \
+      "positions aligned to their footprint (victims: the smallest candidate set)")
 #define HD_CFG_ENUM_regbank(V)                                                                     \
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \

@@ -9,6 +9,7 @@
  * returns.
  */
 #include "sm_alloc.h"
+#include "sm_alloc_aligned.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +331,8 @@ int hd_sm_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out)
     switch (p->alloc) {
     case HD_ALLOC_LIN_TABLES:
         return hd_sm_alloc_lin_tables(p, out);
+    case HD_ALLOC_ALIGNED:
+        return hd_sm_alloc_aligned(p, out);
     case HD_ALLOC_PARTITIONED:
     default:
         return hd_sm_alloc_partitioned(p, out);

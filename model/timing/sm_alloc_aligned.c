@@ -191,7 +191,8 @@ static void al_release(void *impl, const struct hd_cta_grant *g)
     s->u.smem -= s->smem[c].size;
 }
 
-/* Partial grants are not part of Shieh's mechanism: whole CTAs only. */
+/* Partial grants are not part of Shieh's mechanism: acquire refuses; release_part gives back
+ * only a warp slot (a warp that left early), the CTA keeps its aligned blocks. */
 static bool al_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc_part *pt)
 {
     (void)impl;
@@ -202,9 +203,16 @@ static bool al_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
 
 static void al_release_part(void *impl, struct hd_cta_grant *g, const struct hd_alloc_part *pt)
 {
-    (void)impl;
-    (void)g;
-    (void)pt;
+    struct al_state *s = impl;
+    uint32_t c = g->cta_slot;
+    if (c >= s->p->max_ctas || !s->used[c] || pt->warp >= g->nwarps ||
+        g->warp_slot[pt->warp] == HD_ALLOC_NO_SLOT)
+        return;
+    uint32_t w = g->warp_slot[pt->warp];
+    s->warp_used[w / 64] &= ~(1ull << (w % 64));
+    g->warp_slot[pt->warp] = HD_ALLOC_NO_SLOT;
+    s->info[c].warps--;
+    s->u.warps--;
 }
 
 /* The smallest candidate victim set of lower-priority CTAs (fewest, then lowest position) after
