@@ -46,7 +46,7 @@ hd_cli_test(regs_launch_fallback 0 "warning: vecadd: no register count recorded 
             launch tests/regs/nosum.ptx vecadd ${HD_REGS_VECADD})
 hd_cli_test(regs_launch_fallback_given 0 "registers: 24 per thread \\(given\\)"
             launch tests/regs/nosum.ptx vecadd --regs 24 ${HD_REGS_VECADD})
-hd_cli_test(regs_launch_zero 2 "--regs 0: a kernel uses at least 1 register per thread"
+hd_cli_test(regs_launch_zero 2 "--regs 0: a kernel uses at least 1 register per thread \\(1 .. 63 on fermi-gtx480, \\[sm\\] max_regs_per_thread\\)"
             launch tests/regs/nosum.ptx vecadd --regs 0 ${HD_REGS_VECADD})
 hd_cli_test(regs_launch_300 2 "--regs 300: more than the 63 registers per thread one thread may use on fermi-gtx480 \\(\\[sm\\] max_regs_per_thread\\)"
             launch tests/regs/nosum.ptx vecadd --regs 300 ${HD_REGS_VECADD})

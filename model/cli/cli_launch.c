@@ -376,11 +376,9 @@ static int parse_cmdline(int argc, char **argv, struct hd_launch *l, const char 
             l->regs = r < 0 ? 0 : strtoll(v, &end, 10);
             if (r < 0 || !end || end == v || *end || errno)
                 return (r < 0 ? HD_CLI_USAGE
-                              : hd_cli_usage(cmd, "--regs wants a register count, not '%s'", v)) + 2;
-            if (l->regs < 1)
-                return hd_cli_usage(cmd, "--regs %lld: a kernel uses at least 1 register per "
-                                         "thread", l->regs) + 2;
-            l->have_regs = true;
+                              : hd_cli_usage(cmd, "--regs wants a register count, not '%s'",
+                                             v)) + 2;
+            l->have_regs = true; /* 1 .. the configuration's limit: checked once it is known */
         } else if ((r = attr_option(cmd, argc, argv, &i, &l->attr)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;

@@ -15,8 +15,10 @@ int hd_regs_check_count(long long count, uint32_t max_regs, const char *config, 
                         char *err, size_t errlen)
 {
     if (count < 1) {
-        snprintf(err, errlen, "%s %lld: a kernel uses at least 1 register per thread", what,
-                 count);
+        snprintf(err, errlen,
+                 "%s %lld: a kernel uses at least 1 register per thread (1 .. %u on %s, [sm] "
+                 "max_regs_per_thread)",
+                 what, count, max_regs, config && config[0] ? config : "this configuration");
         return -1;
     }
     if (count > (long long)max_regs) {

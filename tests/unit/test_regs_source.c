@@ -33,7 +33,7 @@ static void test_parse(struct hd_test_state *t)
     HD_CHECK(t, hd_regs_source_parse("300", 255, &s, err, sizeof err) == -1 &&
                     strstr(err, "255 registers per thread"));
     HD_CHECK(t, hd_regs_source_parse("0", 63, &s, err, sizeof err) == -1 &&
-                    strstr(err, "at least 1"));
+                    strstr(err, "at least 1 register per thread (1 .. 63 on this configuration"));
     HD_CHECK(t, hd_regs_source_parse("ptx", 63, &s, err, sizeof err) == -1 &&
                     strstr(err, "'ptx' is not ptxas, regalloc or a register count (1..63"));
     HD_CHECK(t, hd_regs_source_parse("", 63, &s, err, sizeof err) == -1);
@@ -164,7 +164,8 @@ static void test_runtime(struct hd_test_state *t)
     HD_CHECK_U64(t, 2, lt.ctas_per_sm);
     /* bad input: errors name the limit, the kernel or the file and line */
     HD_CHECK_U64(t, (uint64_t)(int64_t)HD_ERR_ARGS, (uint64_t)(int64_t)hd_kernel_set_regs(gpu, mod, "k", 0));
-    HD_CHECK(t, strstr(hd_last_error(gpu), "at least 1") != NULL);
+    HD_CHECK(t, strstr(hd_last_error(gpu), "at least 1 register per thread (1 .. 63 on "
+                                           "fermi-gtx480") != NULL);
     HD_CHECK_U64(t, (uint64_t)(int64_t)HD_ERR_ARGS, (uint64_t)(int64_t)hd_kernel_set_regs(gpu, mod, "k", 64));
     HD_CHECK(t, strstr(hd_last_error(gpu), "more than the 63 registers per thread one thread may "
                                            "use on fermi-gtx480 ([sm] max_regs_per_thread)"));
