@@ -24,11 +24,14 @@
  * Parameters:
  *   ResetAll  1: the start and size flops get the asynchronous reset too; 0: only the valid
  *             bits and the outputs (a start or size is read only while its valid bit is set).
+ *   Entries   entries per table, 1..16 (the thesis: 16; the C reference models 16, every named
+ *             configuration has 16; fewer only for the synthesis flow's smoke run).
  */
 `include "../include/hd_assert.svh"
 
 module alloc_table #(
-  parameter bit ResetAll = 1'b0
+  parameter bit          ResetAll = 1'b0,
+  parameter int unsigned Entries  = 16
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -48,8 +51,7 @@ module alloc_table #(
   output logic [4:0]  used_o
 );
 
-  localparam int unsigned Entries = 16;
-  localparam int unsigned NCand   = Entries + 1;
+  localparam int unsigned NCand = Entries + 1;
 
   localparam logic [1:0] OpNone  = 2'd0;
   localparam logic [1:0] OpAlloc = 2'd1;
@@ -91,6 +93,9 @@ module alloc_table #(
       assign exists    = valid_q[k-1] && !dropped[k-1];
     end
     assign hi = 15'(cstart[k]) + 15'(size_i);
+    for (genvar e = Entries; e < 16; e++) begin : g_none
+      assign cmask[k][e] = 1'b0;
+    end
     for (genvar e = 0; e < Entries; e++) begin : g_ov
       logic [12:0] lo_e, hi_e;
       assign lo_e = 13'(start_q[12*e +: 12]);
@@ -243,7 +248,7 @@ module alloc_table #(
       start_o   <= start_d;
       victims_o <= victims_d;
       nvict_o   <= nvict_d;
-      used_o    <= op_i != OpNone ? popcount16(valid_d) : 5'd0;
+      used_o    <= op_i != OpNone ? popcount16(16'(valid_d)) : 5'd0;
     end
   end
 
@@ -271,6 +276,7 @@ module alloc_table #(
   // Assertions //
   ////////////////
 
+  `HD_ASSERT_INIT(HdAllocTableEntries, Entries >= 1 && Entries <= 16)
   `HD_ASSERT_KNOWN(HdAllocTableValidKnown, valid_o, clk_i, rst_ni)
   `HD_ASSERT_KNOWN(HdAllocTableOutKnown, {op_o, ok_o, entry_o, start_o, victims_o, nvict_o,
                                           used_o}, clk_i, rst_ni)
