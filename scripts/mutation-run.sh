@@ -29,7 +29,8 @@ $c"; done
   set -f
   python3 "$here/scripts/mutate.py" run "$block" --tb "$tb" --mutants "$build/mutants/$block.mutants" \
       --equiv "$here/testbenches/mutants/$block.equiv" --jobs "${HD_MUT_JOBS:-2}" \
-      --report "$build/mutants/report.txt" --summary "$build/mutants/summary.tsv" $args < /dev/null || rc=1
+      --report "$build/mutants/report.txt" --summary "$build/mutants/summary.tsv" \
+      --ci-out "$build/mutants/$block.ci" $args < /dev/null || rc=1
   set +f
   IFS=$IFS_SAVE
 done < "$list"

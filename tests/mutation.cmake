@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # mutation.cmake - mutation testing CTests (issue 16 item 1, scripts/mutate.py). mutation_<b>
-# runs 10 seeded mutants of the block (not in the reviewed list testbenches/mutants/<b>.equiv)
+# runs the 5 hardest-to-kill mutants of the last full run (testbenches/mutants/<b>.ci, killed
+# by the fewest checks, latest) and 5 seeded others (10 seeded without a .ci file; never those
+# in the reviewed list testbenches/mutants/<b>.equiv)
 # through tb_<b>_mut (testbenches/mutants.cmake) with the block's CTest checks (those of
 # tests/cosim.cmake): every one must be killed, so a weakened testbench fails CI. The full run:
 # scripts/mutation-run.sh BUILD (docs/verification.md, Mutation testing).
@@ -16,10 +18,17 @@ foreach(b ${HD_BLOCKS})
     list(APPEND checks --check
          "--seed 7 --cycles 2000 --replay ${CMAKE_SOURCE_DIR}/testbenches/vectors/regpat_replay.txt")
   endif()
+  set(ci "")
+  set(nsample 10)
+  if(EXISTS ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.ci) # the 5 hardest of the last full run
+    set(ci --ci ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.ci)
+    set(nsample 5)
+  endif()
   add_test(NAME mutation_${b}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/mutate.py run ${b}
             --tb $<TARGET_FILE:tb_${b}_mut> --mutants ${HD_MUT_DIR}/${b}.mutants
-            --equiv ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.equiv --sample 10 --seed 1 --jobs 2 ${checks})
+            --equiv ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.equiv ${ci} --sample ${nsample}
+            --seed 1 --jobs 2 ${checks})
   set_tests_properties(mutation_${b} PROPERTIES TIMEOUT 120)
   string(REPLACE ";" "|" cl "${checks}")
   string(APPEND HD_MUT_LIST "${b}|$<TARGET_FILE:tb_${b}_mut>|${cl}\n")
