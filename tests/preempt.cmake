@@ -72,3 +72,20 @@ if(TARGET heddle)
     TIMEOUT 300
     PASS_REGULAR_EXPRESSION "SM 0 for a signal by drain of pt_worker at cycle 3000 \\(0 switched, [1-9] drained, 0 flushed\\): freed after [0-9]+ cycles; MISSED its latency bound of 5000 cycles.*VERIFIED|VERIFIED.*SM 0 for a signal by drain of pt_worker at cycle 3000 \\(0 switched, [1-9] drained, 0 flushed\\): freed after [0-9]+ cycles; MISSED its latency bound of 5000")
 endif()
+
+# The in-place experiment's sweep file checks against the binary (its mixes, --arrive flags and
+# keys) and the mix report carries the GPU's statistics (preemption records) in "timing".
+if(TARGET heddle AND Python3_Interpreter_FOUND)
+  add_test(NAME preempt_lin_inplace_sweep_file
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/experiments/sweep.py
+                   ${CMAKE_SOURCE_DIR}/experiments/lin-inplace.toml --dry-run
+                   --heddle $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(preempt_lin_inplace_sweep_file PROPERTIES LABELS "preempt;experiments"
+    TIMEOUT 120 PASS_REGULAR_EXPRESSION "--mix dwt2d\\+heartwall .*--set context.preempt_policy=inplace .*--arrive heartwall@5000:1")
+  add_test(NAME preempt_mix_stats_timing
+           COMMAND ${Python3_EXECUTABLE} -c "import json,subprocess,sys,tempfile,os; d=tempfile.mkdtemp(); f=os.path.join(d,'m.json'); subprocess.run([sys.argv[1],'run','--mix','persistent+vecadd','--arrive','vecadd@20000:1','--quiet','--stats',f],check=True,capture_output=True); t=json.load(open(f))['timing']; r=[p for p in t['preemptions'] if p['met']]; assert r and all(p['switched'] for p in r), t['preemptions'][:2]; print('mix timing:', len(r), 'requests met')" $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(preempt_mix_stats_timing PROPERTIES LABELS "preempt;mixes" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "mix timing: [1-9][0-9]* requests met")
+endif()

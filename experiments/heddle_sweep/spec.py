@@ -12,7 +12,8 @@ and expanded into points before anything runs. experiments/README.md documents t
 Axes: workload (built-in workloads and variants) or mix (multi-kernel mixes), config (a name in
 configs/ or an .ini path relative to the sweep file; "default" = built-in), size (small, medium,
 large), set.SECTION.KEY (any configuration parameter: one --set per point), flags (extra
-`heddle run` options: --alone, --functional, --sample N). Every error names the file and line.
+`heddle run` options: --alone, --functional, --sample N, --arrive W@CYCLE[:PRIORITY]). Every
+error names the file and line.
 """
 
 import itertools
@@ -25,7 +26,9 @@ from dataclasses import dataclass, field
 from . import SweepError
 
 SIZES = ("small", "medium", "large")
-FLAG_OPTIONS = {"--alone": 0, "--functional": 0, "--sample": 1}   # option: operands
+# option: the pattern of its operand (None: it takes none)
+FLAG_OPTIONS = {"--alone": None, "--functional": None, "--sample": r"[0-9]+",
+                "--arrive": r"[a-z][a-z0-9_]*(#[0-9]+)?@[0-9]+(:-?[0-9]+)?"}
 SWEEP_KEYS = {"name", "description", "analysis", "quiet", "timeout"}
 STANDARD_COLUMNS = {"key", "status", "exit_code", "message", "wall_s", "cpu_s", "peak_rss_kb"}
 
@@ -257,7 +260,7 @@ class _Checker:
             what = "config (a name in configs/, an .ini file or 'default')"
         elif axis == "flags":
             bad = [v for v in vals if not self._flags_ok(v)]
-            what = "flags (--alone, --functional, --sample N)"
+            what = "flags (--alone, --functional, --sample N, --arrive W@CYCLE[:PRIORITY])"
         elif axis.startswith("set."):
             parts = axis.split(".")
             keys = self.heddle.config_keys()
@@ -291,10 +294,12 @@ class _Checker:
             return False
         i = 0
         while i < len(toks):
-            n = FLAG_OPTIONS.get(toks[i])
-            if n is None or (n and (i + 1 >= len(toks) or not toks[i + 1].isdigit())):
+            if toks[i] not in FLAG_OPTIONS:
                 return False
-            i += 1 + n
+            pat = FLAG_OPTIONS[toks[i]]
+            if pat is not None and (i + 1 >= len(toks) or not re.fullmatch(pat, toks[i + 1])):
+                return False
+            i += 1 if pat is None else 2
         return True
 
 

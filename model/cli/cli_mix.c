@@ -333,6 +333,14 @@ static int run_clients(const struct mix_opts *o, const struct hd_config *cfg,
         r->batches = hd_gpu_batches(gpu);
         gather_timing(gpu, r, cl, n);
         print_context_lines(gpu);
+        size_t len = o->stats ? strlen(o->stats) : 0, jlen = 0;
+        if (r->timed && len >= 5 && strcmp(o->stats + len - 5, ".json") == 0) {
+            FILE *f = open_memstream(&r->timing_json, &jlen);
+            if (!f || hd_gpu_write_stats_json(gpu, f) != HD_OK)
+                r->oom = true;
+            if (f)
+                fclose(f);
+        }
         if (r->oom)
             rc = hd_cli_fail("run", "out of memory collecting kernel statistics");
     }
@@ -344,6 +352,7 @@ static void run_free(struct mix_run *r)
 {
     free(r->k);
     free(r->owners);
+    free(r->timing_json);
     memset(r, 0, sizeof *r);
 }
 /* }==== */

@@ -310,7 +310,14 @@ static void write_json(FILE *f, const struct mix_opts *o, const struct hd_config
     if (r->timed && o->alone && mix_metrics(r, cl, n, &stp, &antt, &serial))
         fprintf(f, ", \"stp\": %.6f, \"antt\": %.6f, \"speedup_vs_serial\": %.6f", stp, antt,
                 serial);
-    fprintf(f, "}\n}\n");
+    fprintf(f, "}");
+    if (r->timing_json) { /* the GPU's own statistics, as `heddle run W --stats` writes them */
+        size_t len = strlen(r->timing_json);
+        while (len && (r->timing_json[len - 1] == '\n' || r->timing_json[len - 1] == ' '))
+            len--;
+        fprintf(f, ",\n\"timing\": %.*s", (int)len, r->timing_json);
+    }
+    fprintf(f, "\n}\n");
 }
 
 int hd_cli_mix_write_stats(const struct mix_opts *o, const struct hd_config *cfg,

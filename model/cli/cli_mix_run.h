@@ -73,6 +73,8 @@ struct mix_run {
     double seconds;
     bool timed;                /* cycle mode */
     uint64_t cycles;           /* GPU cycles of the run */
+    char *timing_json;         /* the GPU's statistics JSON (cycle mode, --stats *.json): per
+                                  SM, per launch, preemption requests, memory */
 };
 
 /* Print the drivers' messages, then the summary (cli_mix_report.c). */

@@ -31,13 +31,21 @@ static unsigned sm_plan(void *impl, const struct hd_preempt_need *need,
     unsigned n = 0;
     for (unsigned i = 0; i < nsms && left; i++) {
         const struct hd_preempt_sm *v = &sms[i];
-        if (v->reserved || v->reserved_for_asker || v->holds_higher || v->holds_asker ||
-            v->ncta == 0)
-            continue; /* (an empty SM: the launch will take it) */
+        /* an SM that may mix kernels and already holds some of the asker's CTAs still gives
+         * room: every CTA of the others leaves (whole-SM switching beside in-place) */
+        if (v->reserved || v->reserved_for_asker || v->holds_higher ||
+            (v->holds_asker && !env->mixing))
+            continue;
+        unsigned others = 0;
+        for (uint32_t c = 0; c < v->ncta; c++)
+            if (v->cta[c].launch != need->launch) {
+                act[(size_t)v->sm * env->max_ctas + v->cta[c].slot] = act_of(ps->prim);
+                others++;
+            }
+        if (others == 0)
+            continue; /* (only the asker's or none: the launch will take what is free) */
         chosen[n++] = v->sm;
         left--;
-        for (uint32_t c = 0; c < v->ncta; c++)
-            act[(size_t)v->sm * env->max_ctas + v->cta[c].slot] = act_of(ps->prim);
     }
     return n;
 }

@@ -17,8 +17,10 @@
  * again whenever the launch still cannot place a CTA, so it sees the SMs it chose before
  * (reserved_for_asker) and must not count their leaving CTAs twice. Policies are chosen by
  * [context] preempt_policy (hd_preempt_policy_create).
- *   sm       every SM that holds only lower-priority CTAs, each of them with [context] preempt
- *            (the primitive), as many SMs as the launch needs (SM-granular; Lin's baseline)
+ *   sm       as many SMs as the launch needs among those holding no CTA of another launch of
+ *            equal or higher priority: every CTA of the other launches there leaves with
+ *            [context] preempt (SM-granular; Lin's baseline). Where SMs may mix kernels an SM
+ *            that holds some of the asker's CTAs counts too.
  *   inplace  per SM, only the CTAs the SM's allocator names as the minimum victim set for one
  *            CTA of the launch (sm_alloc.h plan_victims) are switched out (flushed with
  *            preempt = flush); the others stay (Lin §2.2: the incoming kernel takes only the
