@@ -40,6 +40,7 @@ class Block:
         self.includes = []
         self.params = {}            # name -> (value text, where it came from)
         self.smoke_params = {}
+        self.smoke_skip = ""        # why --smoke leaves the block out (blocks.ini smoke_skip)
         self.per_sm = 1
         self.per_sm_where = "default (block not in synth/blocks.ini)"
         self.per_gpu = None         # instances per GPU for a global block (replaces per_sm)
@@ -198,6 +199,7 @@ def discover(root, blocks_ini, only=None):
         _rtl_config(root, blk, cfg.get(sec, "rtl_config"))
         blk.params.update(_params(cfg.get(sec, "params", ""), cfg.where(sec, "params")))
         blk.smoke_params = _params(cfg.get(sec, "smoke_params", ""), cfg.where(sec, "smoke_params"))
+        blk.smoke_skip = cfg.get(sec, "smoke_skip", "")
         found[sec] = blk
     for blk in found.values():
         if not blk.params:

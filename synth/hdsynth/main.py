@@ -175,6 +175,11 @@ def _run(args):
     fo4 = sta.fo4(lib, os.path.join(args.out, "_fo4"), args.timeout)
     facts = metrics.LibFacts(lib, lef_areas, spice_counts, fo4)
     blks = blocksmod.discover(ROOT, args.blocks_ini, set(args.block) if args.block else None)
+    if args.smoke:
+        for b in blks:
+            if b.smoke_skip:
+                print(f"synth: {b.name} left out of --smoke: {b.smoke_skip}", file=sys.stderr)
+        blks = [b for b in blks if not b.smoke_skip]
     def one(blk):
         print(f"synth: {blk.name} ...", file=sys.stderr, flush=True)
         try:
