@@ -8,8 +8,9 @@
 #   tables' free and alloc): the output verifies. Small sizes, a few seconds each.
 # - alloc_table_determinism: same seed twice and without idle-cycle skipping: same cycles and
 #   context counters.
-# - alloc_table_preempt_switch: the persistent+vecadd preemption mix on lin_tables (victims from
-#   the tables' spill query, every request through the C reference instances in the loop).
+# - alloc_table_preempt_switch: the persistent+vecadd preemption mix on lin_tables (every request
+#   through the C reference instances in the loop); alloc_table_preempt_inplace: the same mix with
+#   [context] preempt_policy = inplace, whose victims are the tables' spill query (1 CTA leaves).
 # - alloc_table_in_loop_<NAME> (RTL): the tables' RTL in lockstep, 0 mismatches, the RTL driving
 #   gives the same cycles, the tables change no cycle (tests/alloc_table/loopcheck.cmake);
 #   alloc_table_fst: an FST window holds both tables of every SM, reference and RTL.
@@ -35,6 +36,18 @@ if(TARGET heddle)
   set_tests_properties(alloc_table_preempt_switch PROPERTIES LABELS "stress;mixes" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "preemption +SM 0 for vecadd .*by switch of pt_worker .*within its bound of 20000.*VERIFIED \\(2 of 2"
     FAIL_REGULAR_EXPRESSION "MISSED|internal:")
+  # In-place switching on the tables (Lin 2.2; the lead's [context] preempt_policy = inplace asks
+  # the allocator's plan_victims, here the tables' spill query): one pt_worker CTA leaves SM 0,
+  # the others stay beside vecadd; both verify.
+  add_test(NAME alloc_table_preempt_inplace
+           COMMAND $<TARGET_FILE:heddle> run --mix persistent+vecadd --arrive vecadd@20000:1
+                   --set context.latency_bound=20000 --set context.preempt_policy=inplace
+                   --set sm.concurrent_kernels=true --set sm.allocator=lin_tables
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(alloc_table_preempt_inplace PROPERTIES LABELS "stress;preempt;mixes"
+    TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "preemption +SM 0 for vecadd .*by switch of pt_worker at cycle 2000[0-9] \\(1 switched, 0 drained, 0 flushed, [0-9]+ bytes saved\\): freed after [0-9]+ cycles.*VERIFIED \\(2 of 2"
+    FAIL_REGULAR_EXPRESSION "MISSED|took no CTA there|\\([2-9] switched|internal:")
 endif()
 if(TARGET hd_cosim_vl)
   foreach(wl sgemm reduction)
