@@ -23,11 +23,25 @@ extern "C" {
 // Thread t of a TB whose rows are `row` threads long: value of the register kind.
 enum Shape { LOOP, TY, LINEAR, TX, RANDOM, DEAD, NSHAPES };
 
-static void push_tb(std::vector<TB_IN> &stim, unsigned pag, unsigned warps, Shape sh, uint32_t base,
-                    uint32_t stride, tb::Rng &r)
+// mix: warps of one TB differ (mutation testing, docs/verification.md): a warp may take another
+// shape (dead/live and random mixes) or a base/stride off by a little, so that the state carried
+// from warp to warp (any random/dead, base and stride agreement) decides the class.
+static void push_tb(std::vector<TB_IN> &stim, unsigned pag, unsigned warps, Shape sh0, uint32_t base0,
+                    uint32_t stride0, tb::Rng &r, bool mix = false)
 {
     unsigned row = hd_regpat_pag_lanes(pag);
     for (unsigned w = 0; w < warps; w++) {
+        Shape sh = sh0;
+        uint32_t base = base0, stride = stride0;
+        if (mix && w > 0) {
+            unsigned k = r.below(8);
+            if (k == 0)
+                sh = static_cast<Shape>(r.below(NSHAPES));
+            else if (k == 1)
+                base += 1 + r.below(3);
+            else if (k == 2)
+                stride += 1;
+        }
         struct hd_regpat_comp_in ci;
         struct hd_regpat_comp_out co;
         std::memset(&ci, 0, sizeof ci);
@@ -95,9 +109,27 @@ int sc_main(int argc, char **argv)
             std::memcpy(in.stride_i, co.stride_o, sizeof in.stride_i);
             stim.push_back(in);
         }
-    while (stim.size() < o.cycles)
+    for (unsigned pag = 0; pag < 3; pag++) // directed mixes: a dead, a random warp after live ones
+        for (unsigned sh = 0; sh < RANDOM; sh++) {
+            push_tb(stim, pag, 3, static_cast<Shape>(sh), 3, 1, r);
+            size_t l = stim.size() - 1;
+            while (!stim[l].valid_i) // skip an idle cycle after the last warp
+                l--;
+            stim[l].pat_i = 0; // the last warp dead (comp output of a dead register)
+            std::memset(stim[l].base_i, 0, sizeof stim[l].base_i);
+            std::memset(stim[l].stride_i, 0, sizeof stim[l].stride_i);
+        }
+    while (stim.size() < o.cycles) {
         push_tb(stim, r.below(4), 1 + r.below(8), static_cast<Shape>(r.below(NSHAPES)),
-                r.below(2) ? r.next() : r.below(16), r.below(2) ? r.next() : r.below(5), r);
+                r.below(2) ? r.next() : r.below(16), r.below(2) ? r.next() : r.below(5), r,
+                r.below(2) != 0);
+        if (r.below(16) == 0) { // abandoned TB: no last warp, the next TB's first_i restarts
+            size_t l = stim.size() - 1;
+            while (!stim[l].valid_i)
+                l--;
+            stim[l].last_i = 0;
+        }
+    }
     uint64_t cov[HD_REGPAT_TB_NCLASSES] = {0};
     auto cover = [&](const TB_IN &, const TB_OUT &out) {
         if (out.valid_o)
