@@ -102,7 +102,14 @@
     V(preemptpol, HD_PREEMPTPOL_SM, "sm",                                                          \
       "free whole SMs that hold only lower-priority CTAs, every CTA with [context] preempt")       \
     V(preemptpol, HD_PREEMPTPOL_INPLACE, "inplace",                                                \
-      "switch out only the allocator's minimum victim set for one CTA of the launch (Lin 2.2)")
+      "switch out only the allocator's minimum victim set for one CTA of the launch (Lin 2.2)")  \
+    V(preemptpol, HD_PREEMPTPOL_SHIEH, "shieh",                                                    \
+      "per SM the candidate victim set of least overhead within the latency bound, a technique "  \
+      "per TB (Shieh Algorithm 1); the others keep running beside the newcomer")                  \
+    V(preemptpol, HD_PREEMPTPOL_CHIMERA, "chimera",                                                \
+      "whole SMs in Chimera's order, a technique per TB, drains estimated by mean residency")     \
+    V(preemptpol, HD_PREEMPTPOL_CHIMERA_PLUS, "chimera_plus",                                      \
+      "chimera with Shieh's lower-variance CPI drain estimate")
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")

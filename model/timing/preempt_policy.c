@@ -126,6 +126,14 @@ int hd_preempt_policy_create(const struct hd_gpu_timing_params *p, struct hd_pre
     ps->prim = p->ctx.preempt;
     ps->slots = slots;
     switch (p->ctx.policy) {
+    case HD_PREEMPTPOL_SHIEH:
+        policy_destroy(ps);
+        return hd_preempt_shieh_create(p, false, NULL, out, err, errlen);
+    case HD_PREEMPTPOL_CHIMERA:
+    case HD_PREEMPTPOL_CHIMERA_PLUS:
+        policy_destroy(ps);
+        return hd_preempt_chimera_create(p, p->ctx.policy == HD_PREEMPTPOL_CHIMERA_PLUS, out, err,
+                                         errlen);
     case HD_PREEMPTPOL_SM: out->ops = &sm_ops; break;
     case HD_PREEMPTPOL_INPLACE: out->ops = &inplace_ops; break;
     default:

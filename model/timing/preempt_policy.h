@@ -52,6 +52,8 @@ struct hd_preempt_cta {
                                   first instruction, over all its residencies */
     uint64_t done_ctas, done_instrs, done_cycles; /* its launch's finished CTAs: how many, their
                                   warp instructions, their cycles from first placement to end */
+    uint64_t done_cpi_n;       /* of those finished CTAs with an instruction: how many, the sum */
+    double done_cpi_sum, done_cpi_sq; /* of their CPIs and of their squares */
     struct hd_cta_grant grant; /* what it holds and where (registers, shared memory, slots) */
 };
 
@@ -107,6 +109,16 @@ struct hd_preempt_policy {
     const struct hd_preempt_policy_ops *ops;
     void *impl;
 };
+
+/* The mechanisms' policies (preempt_shieh.c, preempt_chimera.c): Shieh's (oracle: with the
+ * profiled drain latency of prof, preempt_costs.h; prof may be NULL otherwise), Chimera's (plus:
+ * with Shieh's drain estimator). */
+struct hd_drain_profile;
+int hd_preempt_shieh_create(const struct hd_gpu_timing_params *p, bool oracle,
+                            const struct hd_drain_profile *prof, struct hd_preempt_policy *out,
+                            char *err, size_t errlen);
+int hd_preempt_chimera_create(const struct hd_gpu_timing_params *p, bool plus,
+                              struct hd_preempt_policy *out, char *err, size_t errlen);
 
 /* The policy [context] preempt_policy names. Returns 0, or -1 (message in err). */
 int hd_preempt_policy_create(const struct hd_gpu_timing_params *p, struct hd_preempt_policy *out,

@@ -397,6 +397,12 @@ static void retire_cta(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     la->done_n++;
     la->done_instrs += c->ctx->insts;
     la->done_cycles += now + 1 - c->ctx->t_first;
+    if (c->ctx->insts) {
+        const double cpi = (double)(now + 1 - c->ctx->t_first) / (double)c->ctx->insts;
+        la->done_cpi_n++;
+        la->done_cpi_sum += cpi;
+        la->done_cpi_sq += cpi * cpi;
+    }
     hd_sm_cta_vacate(sm, c, now);
     hd_ctx_finish(sm->pool, &la->ctxs, c->ctx);
     c->ctx = NULL;

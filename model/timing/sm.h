@@ -41,6 +41,10 @@ struct hd_sm_launch {
     /* its finished CTAs: how many, their warp instructions, their cycles from first placement
      * to the end (preemption policies' progress estimates, preempt_policy.h) */
     uint64_t done_n, done_instrs, done_cycles;
+    /* their CPIs (cycles / warp instructions, of those with an instruction): count, sum, sum
+     * of squares (Shieh's lower-variance CPI predictor, shieh_cost.h) */
+    uint64_t done_cpi_n;
+    double done_cpi_sum, done_cpi_sq;
 };
 
 /* What an SM is connected to. */

@@ -127,6 +127,9 @@ uint32_t hd_sm_preempt_view(const struct hd_sm *sm, struct hd_preempt_cta *out)
             .done_ctas = la->done_n,
             .done_instrs = la->done_instrs,
             .done_cycles = la->done_cycles,
+            .done_cpi_n = la->done_cpi_n,
+            .done_cpi_sum = la->done_cpi_sum,
+            .done_cpi_sq = la->done_cpi_sq,
             .grant = c->grant,
         };
     }

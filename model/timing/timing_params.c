@@ -205,6 +205,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;
     p->ctx.latency_bound = c->context_latency_bound;
+    p->ctx.sm_bytes_per_cycle = (double)c->dram_channels * c->dram_bus_bytes * c->dram_data_rate *
+                                c->clock_dram_mhz / c->clock_core_mhz / c->gpu_num_sms;
     p->ctx.segment_bytes = c->context_segment_bytes;
     p->ctx.requests_per_cycle = c->context_requests_per_cycle;
     p->ctx.stress_period = c->context_stress_period;

@@ -108,6 +108,8 @@ struct hd_ctx_params {
     enum hd_cfg_ppoints points;    /* where a switched-out warp stops */
     uint64_t pp_wait_limit;        /* cycles it may run on to its point */
     enum hd_cfg_preemptpol policy; /* preempt_policy.h */
+    double sm_bytes_per_cycle;     /* an SM's fair share of the DRAM bandwidth per core cycle
+                                      (Shieh's B / N_SM, for switch-latency estimates) */
     uint32_t signal_sms;           /* SMs a preemption signal frees (0: all) */
     uint32_t nsignals;             /* preemption signals, at signal_at[0..nsignals), sorted */
     uint64_t signal_at[HD_CTX_MAX_SIGNALS];
