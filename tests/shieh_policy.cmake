@@ -11,6 +11,8 @@
 #   SMs (three CTAs each) miss it (shieh_policy_preempter_sm_misses: reported MISSED).
 # - shieh_policy_flush_<p>: the same at cycle 16000, when pathfinder's CTAs still have their flush
 #   bit: they are flushed (fastest, no bytes), none refused, both verified.
+# - shieh_policy_drain_shieh: reduction+backprop, backprop at priority 1: reduction's finished
+#   CTAs give the drain estimate, and shieh drains (nothing saved) where sm switches every CTA.
 # - shieh_policy_dual_kernel: shieh with dual-kernel SMs (aligned allocator, concurrent kernels)
 #   switches out one persistent CTA per request (the final victim set for one preempting CTA).
 # - shieh_policy_determinism_<p>: the preempter mix twice and without idle-cycle skipping: same
@@ -55,6 +57,15 @@ if(TARGET heddle)
   set_tests_properties(shieh_policy_preempter_sm_misses PROPERTIES LABELS "mixes" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "MISSED its latency bound of 3000 cycles.*VERIFIED \\(2 of 2"
     FAIL_REGULAR_EXPRESSION "FAILED|internal:")
+  # With finished CTAs the predictor knows the drain time: shieh drains reduction's CTAs (no
+  # instruction lost) where sm switches them (89 drained, 1 flushed, 0 bytes vs 90 switched).
+  add_test(NAME shieh_policy_drain_shieh
+           COMMAND $<TARGET_FILE:heddle> run --mix reduction+backprop --arrive backprop@3000:1
+                   --set context.latency_bound=50000 --set context.preempt_policy=shieh
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(shieh_policy_drain_shieh PROPERTIES LABELS "mixes" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "0 saved \\(evicted\\).*by drain of reduce_sum at cycle 3001 \\(0 switched, 6 drained.*within its bound of 50000.*VERIFIED \\(2 of 2"
+    FAIL_REGULAR_EXPRESSION "${hd_sp_refused}")
   add_test(NAME shieh_policy_dual_kernel
            COMMAND $<TARGET_FILE:heddle> run --mix persistent+vecadd --arrive vecadd@20000:1
                    --set context.latency_bound=20000 --set context.preempt_policy=shieh
