@@ -697,9 +697,10 @@ def cmd_run(args):
         for c, i in runs:  # with --ci-out every run, to measure how hard the mutant is to kill
             rc, out = run_check(args.tb, c, m[0], args.timeout, i)
             if rc != 0:
-                kchecks.add(c)
                 mc = re.search(r"cycle=(\d+)", out)
-                cyc = max(cyc, int(mc.group(1)) if mc else 0)
+                c_at = int(mc.group(1)) if mc else 0
+                cyc = c_at if first is None else min(cyc, c_at)  # the earliest catch
+                kchecks.add(c)
                 if first is None:
                     first = (c, why_killed(rc, out))
                 if not args.ci_out:
@@ -750,7 +751,7 @@ def cmd_run(args):
         hard = sorted((hardness[m[1]], m[1], m) for m, _ in killed if m[1] not in equiv)
         with open(args.ci_out, "w") as f:
             f.write(f"# {args.block}: the {args.ci_count} hardest-to-kill mutants of the last full run "
-                    "(scripts/mutate.py run --ci-out):\n# key  checks that kill it / latest first mismatch: "
+                    "(scripts/mutate.py run --ci-out):\n# key  checks that kill it / earliest mismatch: "
                     "statement. CTest mutation_<b> requires each still killed.\n")
             for (nk, mc), k, m in hard[:args.ci_count]:
                 f.write(f"{k} {nk}/{len(checks)} checks, cycle {-mc}: line {m[2]} {m[3]}: {m[4]}\n")
