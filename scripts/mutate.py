@@ -679,7 +679,8 @@ def cmd_run(args):
                     sys.exit(f"{args.ci}: mutant {k} no longer exists (the RTL changed): "
                              f"regenerate with the full run's --ci-out")
                 hard.append(bykey[k])
-        pool = [m for m in muts if m[1] not in equiv and m not in hard]
+        known = load_equiv(args.open)  # survivors of the last full run, still open
+        pool = [m for m in muts if m[1] not in equiv and m[1] not in known and m not in hard]
         rng = random.Random(args.seed)
         muts = sorted(hard + rng.sample(pool, min(args.sample, len(pool))))
         unelab = []
@@ -780,6 +781,8 @@ def main():
     r.add_argument("--min-ratio", type=float, default=0.95)
     r.add_argument("--jobs", type=int, default=1)
     r.add_argument("--ci", help="CI list of hard mutants' keys (run with --sample)")
+    r.add_argument("--open", help="known survivors of the last full run (not equivalent, not yet "
+                   "killed): the CI sample skips them; the full run still counts them")
     r.add_argument("--ci-out", help="full run: write the CI list of the hardest mutants here")
     r.add_argument("--ci-count", type=int, default=5)
     r.add_argument("--report")
