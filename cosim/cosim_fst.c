@@ -4,6 +4,7 @@
 #include "cosim_fst.h"
 
 #include "fstapi.h"
+#include "hd_outfile.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ struct fst_inst {
 
 struct hd_cosim_fst {
     void *w;
+    struct hd_outfile of; /* fstapi writes of.name (a temporary file), renamed at the close */
     char path[512];
     struct fst_inst *inst; /* every instance added (grown as needed: none is ever dropped) */
     unsigned n, cap;
@@ -46,8 +48,15 @@ struct hd_cosim_fst *hd_cosim_fst_open(const char *path)
     if (!f)
         return NULL;
     f->bits = malloc(4096);
-    f->w = fstWriterCreate(path, 1);
-    if (!f->w || !f->bits) {
+    char why[256];
+    if (!f->bits || hd_outfile_open(&f->of, path, true, why, sizeof why) != 0) {
+        free(f->bits);
+        free(f);
+        return NULL;
+    }
+    f->w = fstWriterCreate(f->of.name, 1);
+    if (!f->w) {
+        hd_outfile_discard(&f->of);
         free(f->bits);
         free(f);
         return NULL;
@@ -158,9 +167,11 @@ void hd_cosim_fst_cycle(struct hd_cosim_fst *f, int idx, uint64_t gcycle, const 
 
 static int write_gtkw(const struct hd_cosim_fst *f, const char *path, uint64_t marker)
 {
-    FILE *g = fopen(path, "w");
-    if (!g)
+    struct hd_outfile of;
+    char why[256];
+    if (hd_outfile_open(&of, path, false, why, sizeof why) != 0)
         return -1;
+    FILE *g = of.f;
     fprintf(g, "[*] GTKWave save file written by heddle cosim\n[dumpfile] \"%s\"\n", f->path);
     if (marker != UINT64_MAX)
         fprintf(g, "[markertime] %" PRIu64 "\n", marker * 10u);
@@ -185,7 +196,7 @@ static int write_gtkw(const struct hd_cosim_fst *f, const char *path, uint64_t m
             fprintf(g, "@24\ncosim.%s.model.%s[%u:0]\n", fi->scope, tag_name(b, t),
                     tag_width(b, t) - 1);
     }
-    return fclose(g) == 0 ? 0 : -1;
+    return hd_outfile_commit(&of, why, sizeof why);
 }
 
 int hd_cosim_fst_close(struct hd_cosim_fst *f, const char *gtkw_path, uint64_t marker_gcycle)
@@ -196,8 +207,10 @@ int hd_cosim_fst_close(struct hd_cosim_fst *f, const char *gtkw_path, uint64_t m
     if (f->t == 0) /* an empty file still gets a time so viewers open it */
         fstWriterEmitTimeChange(f->w, 0);
     fstWriterClose(f->w);
-    if (gtkw_path)
-        rc = write_gtkw(f, gtkw_path, marker_gcycle);
+    char why[256];
+    rc = hd_outfile_commit(&f->of, why, sizeof why); /* the FST is complete: rename it */
+    if (gtkw_path && write_gtkw(f, gtkw_path, marker_gcycle) != 0)
+        rc = -1;
     for (unsigned k = 0; k < f->n; k++) {
         free(f->inst[k].in);
         free(f->inst[k].ref);

@@ -9,6 +9,9 @@
  * dumped (no limit on their number; -1 from hd_cosim_fst_add only when out of memory). Time is the session's global block cycle: cycle c has clk_i high at 10c and low at
  * 10c+5 (timescale 1 ns), so cycles of different instances interleave in one file. Callers emit
  * cycles in increasing global order. Writing uses fstapi.c from the Verilator package.
+ * The FST and the .gtkw are written atomically (model/hw/hd_outfile.h): fstapi writes a
+ * temporary file beside the target, renamed over it at the close, so a killed run leaves the old
+ * file or the complete new one (issue 17).
  */
 #ifndef HD_COSIM_FST_H
 #define HD_COSIM_FST_H

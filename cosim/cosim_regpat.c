@@ -24,6 +24,7 @@
 #include "regpat_comp.h"
 #include "regpat_decomp.h"
 #include "regpat_tbcls.h"
+#include "hd_outfile.h"
 
 #include "cfg.h"
 #include "cta.h"
@@ -83,7 +84,8 @@ struct hd_cosim_regpat {
     uint64_t *row;           /* scratch for divergent rows */
     size_t row_cap;
     struct hd_regpat_stats st;
-    FILE *record;
+    FILE *record;           /* = record_of.f: written to a temporary file, renamed at finish */
+    struct hd_outfile record_of;
     uint64_t recorded;
     struct hd_cosim_fst *fst;
     bool failed;
@@ -536,12 +538,13 @@ struct hd_cosim_regpat *hd_cosim_regpat_create(const struct hd_cosim_opts *o, ui
         }
     }
     if (o->record) {
-        s->record = fopen(o->record, "w");
-        if (!s->record) {
-            snprintf(err, errlen, "cosim: --record %s: cannot create the file", o->record);
+        char why[256];
+        if (hd_outfile_open(&s->record_of, o->record, false, why, sizeof why) != 0) {
+            snprintf(err, errlen, "cosim: --record %s: %s", o->record, why);
             hd_cosim_regpat_destroy(s);
             return NULL;
         }
+        s->record = s->record_of.f;
         fprintf(s->record, "# heddle replay vectors for regpat_comp: pag_sel live lane0..lane31 "
                            "(hex)\n");
     }
@@ -572,8 +575,7 @@ void hd_cosim_regpat_destroy(struct hd_cosim_regpat *s)
     }
     if (s->fst)
         hd_cosim_fst_close(s->fst, NULL, UINT64_MAX);
-    if (s->record)
-        fclose(s->record);
+    hd_outfile_discard(&s->record_of); /* not finished: the old record stays */
     free(s->fn);
     free(s->row);
     free(s->u);
@@ -601,11 +603,12 @@ int hd_cosim_regpat_finish(struct hd_cosim_regpat *s, char *err, size_t errlen)
             snprintf(err, errlen, "cosim: cannot write %s", gtkw);
     }
     if (s->record) {
-        if (fclose(s->record) != 0) {
-            snprintf(err, errlen, "cosim: write error on %s", s->o.record);
+        char why[256];
+        s->record = NULL;
+        if (hd_outfile_commit(&s->record_of, why, sizeof why) != 0) {
+            snprintf(err, errlen, "cosim: --record %s: %s", s->o.record, why);
             rc = -1;
         }
-        s->record = NULL;
     }
     return rc;
 }

@@ -20,78 +20,16 @@ static int out_fail(const struct hd_cli_out *o, const char *why)
     return hd_cli_fail(o->cmd, "%s %s: %s", o->opt, o->path, why);
 }
 
-/* "dir/name" -> "dir/.name.tmp-XXXXXX" (malloc'd), NULL when out of memory */
-static char *temp_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t n = strlen(path) + 16;
-    char *t = malloc(n);
-    if (t)
-        snprintf(t, n, "%.*s.%s.tmp-XXXXXX", (int)dirlen, path, path + dirlen);
-    return t;
-}
-
 int hd_cli_out_open(struct hd_cli_out *o, const char *cmd, const char *opt, const char *path)
 {
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
     o->opt = opt;
     o->path = path;
-    if (!path[0])
-        return out_fail(o, "empty path");
-    size_t plen = strlen(path);
-    if (path[plen - 1] == '/')
-        return out_fail(o, "names a directory, not a file");
-    struct stat st;
-    mode_t mode;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (o->real = realpath(path, NULL)) != NULL)
-        path = o->real; /* replace the file the link names, keep the link */
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            hd_cli_out_discard(o);
-            return out_fail(o, "is a directory");
-        }
-        if (!S_ISREG(st.st_mode)) { /* /dev/null, a FIFO, a terminal: write in place */
-            o->f = fopen(path, "wb");
-            if (o->f)
-                return HD_CLI_OK;
-            int e = errno;
-            free(o->real);
-            o->real = NULL;
-            return out_fail(o, strerror(e));
-        }
-        mode = st.st_mode & 07777;
-    } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    o->tmp = temp_name(path);
-    if (!o->tmp) {
-        hd_cli_out_discard(o);
-        return out_fail(o, "out of memory");
-    }
-    int fd = mkstemp(o->tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(o->tmp);
-        o->tmp = NULL;
-        free(o->real);
-        o->real = NULL;
-        char why[256];
-        snprintf(why, sizeof why, "cannot write: %s", strerror(e));
+    char why[256];
+    if (hd_outfile_open(&o->of, path, false, why, sizeof why) != 0)
         return out_fail(o, why);
-    }
-    if (fchmod(fd, mode) != 0) { /* keep going: only the permissions differ */
-    }
-    o->f = fdopen(fd, "wb");
-    if (!o->f) {
-        int e = errno;
-        close(fd);
-        hd_cli_out_discard(o);
-        return out_fail(o, strerror(e));
-    }
+    o->f = o->of.f;
     return HD_CLI_OK;
 }
 
@@ -99,40 +37,17 @@ int hd_cli_out_commit(struct hd_cli_out *o)
 {
     if (!o->f)
         return HD_CLI_FAIL;
-    errno = 0;
-    int bad = fflush(o->f) != 0 || ferror(o->f);
-    int e = errno;
-    if (!bad && o->tmp && fsync(fileno(o->f)) != 0)
-        bad = 1, e = errno;
-    if (fclose(o->f) != 0 && !bad)
-        bad = 1, e = errno;
     o->f = NULL;
-    if (!bad && o->tmp && rename(o->tmp, o->real ? o->real : o->path) != 0)
-        bad = 1, e = errno;
-    if (bad) {
-        hd_cli_out_discard(o);
-        char why[256];
-        snprintf(why, sizeof why, "cannot write: %s", e ? strerror(e) : "write error");
+    char why[256];
+    if (hd_outfile_commit(&o->of, why, sizeof why) != 0)
         return out_fail(o, why);
-    }
-    free(o->tmp);
-    free(o->real);
-    o->tmp = o->real = NULL;
     return HD_CLI_OK;
 }
 
 void hd_cli_out_discard(struct hd_cli_out *o)
 {
-    if (o->f)
-        fclose(o->f);
     o->f = NULL;
-    if (o->tmp) {
-        unlink(o->tmp);
-        free(o->tmp);
-        o->tmp = NULL;
-    }
-    free(o->real);
-    o->real = NULL;
+    hd_outfile_discard(&o->of);
 }
 /* }==== */
 

@@ -4,7 +4,8 @@
  * complete, and no output may name an input or another output of the same command.
  *
  * Design: a crash, SIGKILL or a full disk while writing leaves either the old file or the
- * complete new one, never a truncated mix (rename(2) is atomic within a directory). Targets that
+ * complete new one, never a truncated mix (rename(2) is atomic within a directory; the
+ * temporary file and the rename are model/hw/hd_outfile.c's, shared with cosim/). Targets that
  * are not regular files (/dev/null, /dev/stdout, a FIFO) cannot be renamed over and are written
  * in place; a symbolic link is followed (the file it names is replaced, the link kept). Paths
  * are compared by identity (device and inode when the file exists, else the
@@ -14,17 +15,18 @@
 #ifndef HD_CLI_OUT_H
 #define HD_CLI_OUT_H
 
+#include "hd_outfile.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 
 /* An output being written. */
 struct hd_cli_out {
-    FILE *f;          /* write here */
-    const char *cmd;  /* "run" */
-    const char *opt;  /* "--stats" */
-    const char *path; /* the target as given (messages) */
-    char *real;       /* the file a symbolic link `path` points to (malloc'd), or NULL */
-    char *tmp;        /* the temporary file (malloc'd), or NULL when writing in place */
+    FILE *f;              /* write here */
+    const char *cmd;      /* "run" */
+    const char *opt;      /* "--stats" */
+    const char *path;     /* the target as given (messages) */
+    struct hd_outfile of; /* the temporary file and its rename (model/hw/hd_outfile.h) */
 };
 
 /* Open `path` for writing through a temporary file. Returns HD_CLI_OK, or HD_CLI_FAIL after
