@@ -15,7 +15,7 @@ import sys
 import time
 
 from . import blocks as blocksmod
-from . import cellinfo, ini, liberty, metrics, report, sram, sta, yosys
+from . import cellinfo, ini, liberty, metrics, outfile, report, sram, sta, yosys
 from .errors import FlowError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -168,6 +168,12 @@ def _run(args):
         return 0
     blocks_cfg = ini.read(args.blocks_ini)
     gpu_path = args.gpu_config or os.path.join(ROOT, blocks_cfg.get("flow", "gpu_config", "configs/fermi-gtx480.ini"))
+    # no report may overwrite an input or the other report (before anything runs)
+    outfile.check_paths([("--liberty", args.liberty), ("--lef", args.lef), ("--spice", args.spice),
+                         ("--gpu-config", gpu_path), ("--tech", args.tech),
+                         ("--blocks-ini", args.blocks_ini), ("--papers", args.papers)],
+                        [("--json", args.json or os.path.join(args.out, "synth.json")),
+                         ("synth.txt", os.path.join(args.out, "synth.txt"))])
     gpu = _gpu(gpu_path)
     claims = _claims(args.papers)
     lib, lef_areas, spice_counts, lef, spice = _library(args)
@@ -215,7 +221,6 @@ def _run(args):
     }
     txt = report.text(meta, rows, claims)
     sys.stdout.write(txt)
-    with open(os.path.join(args.out, "synth.txt"), "w", encoding="utf-8") as f:
-        f.write(txt)
+    outfile.write_atomic(os.path.join(args.out, "synth.txt"), txt, "synth.txt")
     report.write_json(args.json or os.path.join(args.out, "synth.json"), meta, rows, claims)
     return 1 if failed else 0

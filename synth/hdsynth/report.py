@@ -6,6 +6,8 @@ claim whose mechanism has no built block shows a dash.
 
 import json
 
+from . import outfile
+
 
 def _f(x, fmt="{:.0f}"):
     return "-" if x is None else fmt.format(x)
@@ -147,6 +149,6 @@ def text(meta, rows, claims):
 
 
 def write_json(path, meta, rows, claims):
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump({"meta": meta, "blocks": rows, "papers": claims}, f, indent=2, sort_keys=True)
-        f.write("\n")
+    """The JSON report, written atomically (outfile.py)."""
+    text = json.dumps({"meta": meta, "blocks": rows, "papers": claims}, indent=2, sort_keys=True)
+    outfile.write_atomic(path, text + "\n", "--json")
