@@ -30,6 +30,16 @@ if(HD_SWEEP_PYTHON AND TARGET heddle)
                          PASS_REGULAR_EXPRESSION "PASS sweep ${t}")
   endforeach()
   set_tests_properties(sweep_slurm PROPERTIES SKIP_RETURN_CODE 77)
+  # data safety (issue 17): the store after SIGKILL, atomic report files, no output over an
+  # input, the point cap (tests/sweep/safety.py; seconds, no heddle run)
+  foreach(t store report clobber)
+    add_test(NAME sweep_safety_${t}
+             COMMAND ${HD_SWEEP_PYTHON} ${CMAKE_SOURCE_DIR}/tests/sweep/safety.py ${t}
+                     $<TARGET_FILE:heddle>
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(sweep_safety_${t} PROPERTIES LABELS "sweep;robust" TIMEOUT 120
+                         PASS_REGULAR_EXPRESSION "PASS sweep-safety ${t}")
+  endforeach()
   # the committed experiments' sweep files are valid against this binary (nothing runs)
   file(GLOB hd_sweep_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/experiments/*.toml)
   foreach(f ${hd_sweep_files})

@@ -10,7 +10,8 @@ import traceback
 from . import SweepError, spec
 from .heddle import Heddle
 from .local import LocalBackend, default_workers
-from .report import Context
+from .outfile import check_paths
+from .report import Context, inputs
 from .runner import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, point_key, run
 from .store import Store, tidy, write_csv
 
@@ -75,6 +76,8 @@ def main(argv, root):
         out = os.path.abspath(a.out) if a.out else \
             os.path.join(root, "experiments", "results", sweep.name)
         db = os.path.abspath(a.db) if a.db else os.path.join(out, "store.sqlite")
+        # the store never overwrites an input (the sweep file, a configuration, heddle ...)
+        check_paths(inputs(sweep, root, heddle.path), [("--db", db)])
         if a.timeout is not None:
             sweep.timeout = a.timeout
         if a.dry_run:

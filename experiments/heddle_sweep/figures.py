@@ -9,6 +9,8 @@ charts, a dashed line with markers for line charts. Output is deterministic for 
 import math
 import re
 
+from .outfile import atomic_path
+
 PAPER_STYLE = {"color": "0.85", "edgecolor": "black", "hatch": "//", "linewidth": 0.6}
 COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3",
           "#8c8c8c"]
@@ -71,8 +73,15 @@ def bar_panels(path, panels, ncols=None, width=None, suptitle=None):
     if suptitle:
         fig.suptitle(suptitle, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=130, metadata=META)
+    _save(fig, path)
     plt.close(fig)
+
+
+
+def _save(fig, path):
+    """The PNG written whole: a temporary file renamed over `path` (outfile.py)."""
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=130, metadata=META, format="png")
 
 
 def _bars(ax, pn):
@@ -153,7 +162,7 @@ def lines(path, x, series, xlabel, ylabel, title="", paper=None, logx=False):
     ax.grid(linewidth=0.3, color="0.8")
     ax.legend(frameon=False)
     fig.tight_layout()
-    fig.savefig(path, dpi=130, metadata=META)
+    _save(fig, path)
     plt.close(fig)
 
 
@@ -180,5 +189,5 @@ def boxes(path, data, ylabel, title="", paper=None):
     ax.set_title(title)
     ax.grid(axis="y", linewidth=0.3, color="0.8")
     fig.tight_layout()
-    fig.savefig(path, dpi=130, metadata=META)
+    _save(fig, path)
     plt.close(fig)

@@ -9,7 +9,23 @@ import os
 
 from . import SweepError
 from .heddle import parse_stats
+from .outfile import check_paths, write_atomic
 from .store import tidy, write_csv
+
+
+def inputs(sweep, root, heddle_path=None):
+    """The files a sweep reads, as (what, path): the sweep file, its analysis script, every
+    configuration file of its points, the heddle binary."""
+    out = [("the sweep file", sweep.path), ("the analysis script", sweep.analysis),
+           ("the heddle binary", heddle_path)]
+    for p in sweep.points:
+        out += [("the configuration", os.path.join(root, rel)) for rel in p.inputs]
+    seen, uniq = set(), []
+    for w, p in out:
+        if p and p not in seen:
+            seen.add(p)
+            uniq.append((w, p))
+    return uniq
 
 
 class Context:
@@ -17,6 +33,8 @@ class Context:
         self.sweep, self.store, self.keys, self.out, self.root = sweep, store, keys, out, root
         self.identity = identity        # `heddle --version` and the binary's SHA-256
         self.written = []
+        # no report file may overwrite one of these
+        self.inputs = inputs(sweep, root) + [("the results store", store.path)]
         self._rows = store.rows(keys)
         os.makedirs(out, exist_ok=True)
 
@@ -41,13 +59,15 @@ class Context:
         return r
 
     def path(self, name):
+        """The path of report file `name` (listed in `written`); refused when it is one of the
+        sweep's inputs (outfile.check_paths)."""
         p = os.path.join(self.out, name)
+        check_paths(self.inputs, [(f"report file {name}", p)])
         self.written.append(p)
         return p
 
     def write_text(self, name, text):
-        with open(self.path(name), "w") as f:
-            f.write(text)
+        write_atomic(self.path(name), text)
 
     def write_json(self, name, obj):
         self.write_text(name, json.dumps(obj, indent=1, sort_keys=True) + "\n")

@@ -13,7 +13,7 @@ Axes: workload (built-in workloads and variants) or mix (multi-kernel mixes), co
 configs/ or an .ini path relative to the sweep file; "default" = built-in), size (small, medium,
 large), set.SECTION.KEY (any configuration parameter: one --set per point), flags (extra
 `heddle run` options: --alone, --functional, --sample N, --arrive W@CYCLE[:PRIORITY]). Every
-error names the file and line.
+error names the file and line. A sweep holds at most MAX_POINTS points.
 """
 
 import itertools
@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from . import SweepError
 
 SIZES = ("small", "medium", "large")
+# points in one sweep at most (a grid of a few long axes is refused before it is expanded)
+MAX_POINTS = 100000
 # option: the pattern of its operand (None: it takes none)
 FLAG_OPTIONS = {"--alone": None, "--functional": None, "--sample": r"[0-9]+",
                 "--arrive": r"[a-z][a-z0-9_]*(#[0-9]+)?@[0-9]+(:-?[0-9]+)?"}
@@ -210,6 +212,13 @@ def load(path, heddle, root):
         for k in order:
             if k not in axes_order:
                 axes_order.append(k)
+        n = 1
+        for k in order:
+            n *= len(values[k])
+        if n + len(points) > MAX_POINTS:
+            raise loc.error(loc.table("grid", gi)[0], f"grid {gi + 1} expands to {n} points "
+                            f"({len(points)} before it): more than {MAX_POINTS} in one sweep "
+                            "(split it into several sweep files)")
         for combo in itertools.product(*(values[k] for k in order)):
             p = _point(dict(zip(order, combo)), checker, quiet)
             sig = tuple(p.argv)
