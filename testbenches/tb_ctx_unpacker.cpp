@@ -3,11 +3,14 @@
 // by the packer's C reference from the compressor's results (directed, seeded random and replay
 // registers) are read back the way the context engine does it: segments pushed in order when
 // there is room, each register taken when its words (from its pattern and PAG) are buffered,
-// the record aligned after its last register, with random idle cycles; every output compared with
-// the C reference every cycle. Self-check of the round trip: every register comes out as the
+// the record aligned after its last register (the next record's first segment may already be
+// buffered behind the dropped padding), with random idle cycles; every output compared with the
+// C reference every cycle. Self-check of the round trip: every register comes out as the
 // compressor's pattern, bases and strides (and the raw lanes when random), in order, and err_o
-// never rises. Coverage: each pattern code x PAG taken, a segment pushed in the same cycle as a
-// register is taken, an align that dropped words (all required).
+// never rises. Then the error path, each episode after a reset mid-stream: underflows and
+// overflows (err_o rises and stays; the protocol assertions fire exactly once per violation).
+// Coverage: each pattern code x PAG taken, a segment pushed in the same cycle as a register is
+// taken, an align that dropped words, one with the next record buffered (all required).
 extern "C" {
 #include "ctx_packer.h"
 #include "ctx_unpacker.h"
@@ -108,13 +111,23 @@ int sc_main(int argc, char **argv)
         pack(rec);
 
     // The controller, against a private reference instance that gives the expected outputs.
+    // Segments are pushed in order over the records whenever there is room, so the next
+    // record's first segment may already be buffered behind the padding that an align drops.
+    struct Seg {
+        size_t rec;
+        const std::vector<uint32_t> *w;
+    };
+    std::vector<Seg> segs;
+    for (size_t i = 0; i < recs.size(); i++)
+        for (const std::vector<uint32_t> &w : recs[i].segs)
+            segs.push_back({i, &w});
     std::vector<TB_IN> stim;
     struct hd_ctx_unpacker_state s;
     hd_ctx_unpacker_ref_reset(&s);
     std::vector<const Reg *> taken; // in order, for the round-trip check
-    size_t rec = 0, reg = 0, seg = 0, out_i = 0;
-    uint64_t cov[4][3] = {{0}}, both = 0, dropped = 0, rt_bad = 0;
-    bool err = false;
+    size_t rec = 0, reg = 0, gseg = 0, out_i = 0;
+    uint64_t cov[4][3] = {{0}}, both = 0, dropped = 0, ahead = 0, rt_bad = 0;
+    bool err = false; // in the protocol-following stream: must never rise
     auto check = [&](const TB_OUT &q) {
         err |= q.err_o != 0;
         if (!q.valid_o)
@@ -150,25 +163,23 @@ int sc_main(int argc, char **argv)
                 if (++reg == R.regs.size()) {
                     in.align_i = 1;
                     dropped += (cnt - take) % 32 != 0;
+                    ahead += (cnt - take) % 32 != 0 && cnt - take > 32;
                 }
             }
         }
         unsigned after = cnt - take;
         if (in.align_i)
             after -= after % 32;
-        const Record *S = in.align_i ? (rec + 1 < recs.size() ? &recs[rec + 1] : nullptr) : &R;
-        size_t sidx = in.align_i ? 0 : seg;
-        if (r.below(5) != 0 && S && sidx < S->segs.size() && after <= 32) {
+        // at most one record ahead: the align drops only the current record's padding
+        if (r.below(5) != 0 && gseg < segs.size() && segs[gseg].rec <= rec + 1 && after <= 32) {
             in.seg_valid_i = 1;
-            std::memcpy(in.seg_i, S->segs[sidx].data(), sizeof in.seg_i);
+            std::memcpy(in.seg_i, segs[gseg].w->data(), sizeof in.seg_i);
             both += in.valid_i;
-            if (!in.align_i)
-                seg++;
+            gseg++;
         }
         if (in.align_i) {
             rec++;
             reg = 0;
-            seg = in.seg_valid_i ? 1 : 0;
         }
         TB_OUT q;
         hd_ctx_unpacker_ref_step(&s, &in, &q);
@@ -181,10 +192,106 @@ int sc_main(int argc, char **argv)
         TB_OUT q;
         hd_ctx_unpacker_ref_step(&s, &idle, &q);
         check(q);
+        stim.push_back(idle);
     }
+
+    // The error path (a controller that breaks the protocol), after a reset mid-stream each:
+    // a register taken without its words (underflow: the buffered words are taken, the missing
+    // ones read 0), a segment pushed without room (overflow: the segment is not appended; also
+    // by one word, and after an align), and traffic after the error (err_o is sticky). The
+    // protocol assertions HdCtxUnpackerNoUnderflow / NoOverflow fire in exactly those cycles
+    // (counted, not stopping the run).
+    std::vector<uint64_t> resets;
+    uint64_t violations = 0, err_rose = 0;
+    auto seg_in = [&](TB_IN &in) {
+        in.seg_valid_i = 1;
+        for (unsigned w = 0; w < 32; w++)
+            in.seg_i[w] = r.next();
+    };
+    auto take_in = [&](TB_IN &in, unsigned pat, unsigned pag) {
+        in.valid_i = 1;
+        in.pat_i = pat;
+        in.pag_i = pag;
+    };
+    for (unsigned e = 0; e < 6; e++) {
+        resets.push_back(stim.size());
+        hd_ctx_unpacker_ref_reset(&s);
+        std::vector<TB_IN> ep;
+        TB_IN in;
+        std::memset(&in, 0, sizeof in);
+        auto push = [&](void) {
+            ep.push_back(in);
+            std::memset(&in, 0, sizeof in);
+        };
+        unsigned pag = r.below(4);
+        switch (e) {
+        case 0: // underflow: 32 words buffered, a uniform register, then a random one
+            seg_in(in), push();
+            take_in(in, HD_REGPAT_UNIFORM, pag), push();
+            take_in(in, HD_REGPAT_RANDOM, pag), push();
+            break;
+        case 1: // underflow from empty, with a segment in the same cycle
+            take_in(in, HD_REGPAT_STRIDED, pag), seg_in(in), push();
+            break;
+        case 2: // overflow: two segments buffered, a third, then a record read
+            seg_in(in), push();
+            seg_in(in), push();
+            seg_in(in), push();
+            take_in(in, HD_REGPAT_RANDOM, pag), push();
+            break;
+        case 3: // overflow by one word: 64 buffered, 31 taken, a segment
+            seg_in(in), push();
+            seg_in(in), push();
+            take_in(in, HD_REGPAT_STRIDED, 0), push(); // 8 words
+            take_in(in, HD_REGPAT_STRIDED, 0), push();
+            take_in(in, HD_REGPAT_STRIDED, 0), push();
+            take_in(in, HD_REGPAT_STRIDED, 1), push(); // 4
+            take_in(in, HD_REGPAT_STRIDED, 2), push(); // 2
+            take_in(in, HD_REGPAT_UNIFORM, 3), seg_in(in), push(); // 1: 33 left, no room
+            break;
+        case 4: // an align that drops 31 words with 32 more behind them, a segment, overflow
+            seg_in(in), push();
+            seg_in(in), push();
+            take_in(in, HD_REGPAT_UNIFORM, 2), in.align_i = 1, push();
+            seg_in(in), push();
+            take_in(in, HD_REGPAT_RANDOM, pag), push();
+            seg_in(in), push();
+            seg_in(in), push();
+            break;
+        default: // overflow, then underflow, then a record read normally (err_o stays up)
+            seg_in(in), push();
+            seg_in(in), push();
+            take_in(in, HD_REGPAT_UNIFORM, 2), seg_in(in), push();
+            take_in(in, HD_REGPAT_RANDOM, pag), in.align_i = 1, push();
+            take_in(in, HD_REGPAT_STRIDED, pag), push();
+            break;
+        }
+        for (unsigned k = 0; k < 3 + r.below(3); k++) { // traffic after the error
+            if (r.below(2))
+                seg_in(in);
+            if (r.below(2))
+                take_in(in, 1 + r.below(3), r.below(4));
+            in.align_i = r.below(4) == 0;
+            push();
+        }
+        for (TB_IN &x : ep) {
+            unsigned n = x.valid_i ? hd_ctx_unpacker_words(x.pat_i, x.pag_i) : 0;
+            unsigned cnt = s.cnt, left = n > cnt ? 0 : cnt - n;
+            if (x.align_i)
+                left -= left % 32;
+            violations += (x.valid_i && n > cnt) + (x.seg_valid_i && left > 32);
+            TB_OUT q;
+            hd_ctx_unpacker_ref_step(&s, &x, &q);
+            stim.push_back(x);
+        }
+        err_rose += s.err;
+    }
+    // The protocol assertions are expected to fire: count them instead of stopping.
+    Verilated::threadContextp()->errorLimit(1 << 30);
     rt_bad += out_i != taken.size();
     auto cover = [&](const TB_IN &, const TB_OUT &) {};
-    int rc = tb::run("tb_ctx_unpacker", o, stim, cover);
+    int rc = tb::run("tb_ctx_unpacker", o, stim, cover, resets);
+    const uint64_t fired = static_cast<uint64_t>(Verilated::threadContextp()->errorCount());
     unsigned hit = 0;
     std::printf("coverage (pattern x PAG8/16/32):\n");
     for (unsigned k = 0; k < 4; k++) {
@@ -196,9 +303,13 @@ int sc_main(int argc, char **argv)
         std::printf("\n");
     }
     std::printf("tb_ctx_unpacker: %u of 12 bins, %" PRIu64 " segments pushed beside a register, %"
-                PRIu64 " aligns that dropped words, %zu records, %" PRIu64
-                " registers not as compressed, err_o %s\n",
-                hit, both, dropped, recs.size(), rt_bad, err ? "ROSE" : "never rose");
-    bool ok = hit == 12 && both && dropped && rt_bad == 0 && !err;
+                PRIu64 " aligns that dropped words (%" PRIu64 " with the next record buffered), %zu"
+                " records, %" PRIu64 " registers not as compressed, err_o %s in the protocol stream\n",
+                hit, both, dropped, ahead, recs.size(), rt_bad, err ? "ROSE" : "never rose");
+    std::printf("tb_ctx_unpacker: error path: %u episodes after a reset, err_o rose in %" PRIu64
+                ", %" PRIu64 " protocol violations, %" PRIu64 " assertion failures reported\n",
+                6u, err_rose, violations, fired);
+    bool ok = hit == 12 && both && dropped && ahead && rt_bad == 0 && !err &&
+              err_rose == 6 && fired == violations;
     return rc != 0 ? rc : ok ? 0 : 1;
 }

@@ -160,8 +160,11 @@ inline Options parse(int argc, char **argv)
 }
 
 // Runs the stimulus (one TB_IN per cycle) through RTL and reference; returns the exit code.
+// resets (ascending stimulus cycles): before driving stimulus cycle c, rst_n is pulsed low over
+// one clock edge and the reference is reset (a reset mid-stream: the same as at the start).
 template <class Cover>
-int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cover &cover)
+int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cover &cover,
+        const std::vector<uint64_t> &resets = std::vector<uint64_t>())
 {
     Signals s;
     TB_TOP top("top");
@@ -191,8 +194,21 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
     sc_start(1, SC_NS);
     uint64_t bad = 0;
     double t0 = now_s();
+    size_t next_reset = 0;
     for (uint64_t c = 0; c < stim.size() + TB_BLOCK.latency + 1; c++) {
         const TB_IN &in = c < stim.size() ? stim[c] : idle;
+        if (next_reset < resets.size() && resets[next_reset] == c) {
+            next_reset++;
+            s.drive(idle);
+            s.rst_n.write(false);
+            sc_start(1, SC_NS);
+            s.clk.write(true);
+            sc_start(1, SC_NS);
+            s.clk.write(false);
+            sc_start(1, SC_NS);
+            s.rst_n.write(true);
+            TB_REF_RESET(&ref);
+        }
         s.drive(in);
         sc_start(1, SC_NS); // inputs settle with the clock low
         TB_OUT rtl, expect;
