@@ -87,7 +87,7 @@ void hd_alloc_table_eval(const struct hd_alloc_table_state *s, const struct hd_a
 void hd_alloc_table_write(struct hd_alloc_table_state *s, const struct hd_alloc_table_in *in,
                           const struct hd_alloc_table_out *out);
 /* eval + write, without a clock: a request as one transaction (the allocator that owns a table
- * decides with this, the same code the block's step runs). */
+ * keeps its copy of the entries with eval and write, the same code the block's step runs). */
 void hd_alloc_table_exec(struct hd_alloc_table_state *s, const struct hd_alloc_table_in *in,
                          struct hd_alloc_table_out *out);
 

@@ -10,6 +10,7 @@
  */
 #include "sm_alloc.h"
 #include "sm_alloc_aligned.h"
+#include "sm_alloc_victims.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -227,49 +228,36 @@ static void hide(struct part_state *s, uint32_t c, bool hidden)
     s->u.threads = (uint32_t)((int64_t)s->u.threads + sign * (int64_t)in->threads);
 }
 
-/* Victim order: lower priority first, then most recently placed first. */
-static bool before(const struct cta_info *a, const struct cta_info *b)
+static bool v_key(const void *ctx, uint32_t c, struct hd_victim_key *k)
 {
-    return a->priority != b->priority ? a->priority < b->priority : a->seq > b->seq;
+    const struct part_state *s = ctx;
+    if (!s->cta_used[c])
+        return false;
+    *k = (struct hd_victim_key){s->info[c].launch, s->info[c].priority, s->info[c].seq};
+    return true;
 }
 
+static void v_mark(void *ctx, uint32_t c, bool gone)
+{
+    hide(ctx, c, gone);
+}
+
+static bool v_fits(const void *ctx, const struct hd_cta_demand *d)
+{
+    return part_can_accept(ctx, d);
+}
+
+/* The baseline rule (sm_alloc_victims.h) with hide() as "gone": the state is restored. */
 static int part_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *victims)
 {
     struct part_state *s = impl;
-    const uint32_t nctas = s->p->max_ctas;
     if (part_can_accept(s, d))
         return 0;
-    uint32_t nc = 0;
-    for (uint32_t c = 0; c < nctas; c++) {
-        if (!s->cta_used[c] || s->info[c].launch == d->launch || s->info[c].priority >= d->priority)
-            continue;
-        uint32_t i = nc++; /* insertion sort: at most max_ctas entries */
-        while (i > 0 && before(&s->info[c], &s->info[s->cand[i - 1]])) {
-            s->cand[i] = s->cand[i - 1];
-            i--;
-        }
-        s->cand[i] = c;
-    }
-    uint32_t n = 0;
-    bool fits = false;
-    for (uint32_t i = 0; i < nc && !fits; i++) {
-        hide(s, s->cand[i], true);
-        victims[n++] = s->cand[i];
-        fits = part_can_accept(s, d);
-    }
-    if (fits) /* minimality: give back every victim the demand does not need */
-        for (uint32_t i = n; i-- > 0;) {
-            hide(s, victims[i], false);
-            if (part_can_accept(s, d)) {
-                memmove(&victims[i], &victims[i + 1], (n - i - 1) * sizeof *victims);
-                n--;
-            } else {
-                hide(s, victims[i], true);
-            }
-        }
-    for (uint32_t i = 0; i < n; i++)
+    const struct hd_victim_ops o = {s, v_key, v_mark, v_fits};
+    int n = hd_alloc_victims_complete(s->p->max_ctas, d, &o, s->cand, victims, 0);
+    for (int i = 0; i < n; i++)
         hide(s, victims[i], false);
-    return fits ? (int)n : -1;
+    return n;
 }
 /* }==== */
 

@@ -15,22 +15,29 @@
  * ranges it overlaps are the victims), then the shared-memory table's with those victims
  * counted as gone; if slots, warps or threads are still short, further candidates in the
  * partitioned order (lowest priority, most recently placed first); then every victim not
- * needed is given back (latest first), so the set is minimal. Candidates: CTAs of other
- * launches of lower priority. The allocator decides with the tables' own C reference
- * (hd_alloc_table_exec on its copy of each table: the code the block steps), so decisions are
- * immediate as the allocation interface asks.
- * In the timing loop: every request the allocator makes (alloc, free, the spill queries it
- * uses) is also queued to two block instances made through the GPU's block factory
- * ("sm<N>.rf_alloc_table", "sm<N>.smem_alloc_table": the C reference, or the RTL in lockstep
- * under heddle cosim --in-loop), one request per cycle per table on the model clock (tick), and
- * each answer, one cycle later, must be the one the allocator acted on: an instance that answers
- * otherwise (with --drive rtl: the RTL's answer) or fails fails the run with the request, the
- * cycle and the instance (fault). The queue lags the decisions by the requests waiting; the
- * answers never change a decision, so cycles are those of the same allocator without blocks.
+ * needed is given back (latest first), so the set is minimal (sm_alloc_victims.h, the rule the
+ * partitioned allocator uses too). Candidates: CTAs of other launches of lower priority.
+ * The tables decide: every request the allocator makes (each alloc, each free, each spill query)
+ * is a transaction on one of two block instances made through the GPU's block factory
+ * ("sm<N>.rf_alloc_table", "sm<N>.smem_alloc_table": the C reference, or under heddle cosim
+ * --in-loop the C reference and the Verilated RTL in lockstep, --drive rtl: the RTL's outputs):
+ * the request is presented for one block cycle and the answer read from the registered outputs
+ * the next (the block's latency 1), and that answer IS the decision: the entry and first-fit
+ * start of a placed CTA (its register and shared-memory base), the victims of a spill query.
+ * The allocator keeps a copy of the entries as the blocks' answers wrote them (the same write
+ * the block makes) for what the tables have no request for: can_accept, and the fit tests of
+ * victim planning (hd_alloc_table_eval on the copy, pure). An answer that is not a legal one
+ * (a block that overlaps an entry in use, names a victim it may not, refuses an alloc the
+ * entries have room for) stops the run with the instance, cycle and request (fault).
+ * Time: the allocation interface answers at once (a "no" from the CTA scheduler starts a
+ * preemption), so a transaction costs no model cycle; the block's two steps are numbered on its
+ * own clock, which follows the SM's cycle (tick) and runs ahead of it by the requests of one
+ * cycle. docs/blocks/alloc_table.md: the latency this leaves out.
  * Partial grants (acquire, release_part of registers or shared memory) are not Lin's mechanism:
  * acquire refuses, release_part gives back only a warp slot.
  */
 #include "sm_alloc.h"
+#include "sm_alloc_victims.h"
 
 #include "alloc_table.h"
 #include "hw_ref.h"
@@ -51,19 +58,11 @@ struct cta_info {
     uint8_t entry[NTAB];
 };
 
-struct req {
-    struct hd_alloc_table_in in;
-    struct hd_alloc_table_out want; /* the answer the allocator acted on */
-    uint32_t slot;                  /* tag: CTA slot or asking launch */
-};
-
 struct inloop {
     struct hd_hw_inst x;
-    struct req *q;     /* ring */
-    uint32_t head, n, cap;
-    bool busy;         /* a request was stepped last cycle: its answer is due */
-    struct req flight;
-    uint64_t requests, steps;
+    uint64_t clk;   /* the block cycle of its last step */
+    bool stepped;
+    uint64_t transactions;
 };
 
 struct tab_state {
@@ -77,8 +76,9 @@ struct tab_state {
     struct hd_alloc_usage u;
     uint32_t cap[NTAB];              /* units */
     struct hd_alloc_table_state t[NTAB]; /* the tables the allocator decides with */
-    /* in the loop */
+    /* the blocks */
     uint32_t sm;
+    uint64_t now; /* the SM's cycle as last ticked */
     const struct hd_hw_factory *const *hw;
     bool made, failed;
     struct inloop il[NTAB];
@@ -109,51 +109,10 @@ static struct hd_alloc_table_in request(unsigned op, uint32_t size, uint32_t cap
     return in;
 }
 
-/* {==== The requests in the loop ==== */
-static void enqueue(struct tab_state *s, int t, const struct hd_alloc_table_in *in,
-                    const struct hd_alloc_table_out *want, uint32_t slot)
-{
-    struct inloop *l = &s->il[t];
-    if (l->n == l->cap) {
-        uint32_t nc = l->cap ? 2 * l->cap : 16;
-        struct req *q = malloc(nc * sizeof *q);
-        if (!q) {
-            s->failed = true;
-            snprintf(s->err, sizeof s->err, "host out of memory queueing a request to SM %u's %s",
-                     s->sm, tab_name[t]);
-            return;
-        }
-        for (uint32_t i = 0; i < l->n; i++)
-            q[i] = l->q[(l->head + i) % l->cap];
-        free(l->q);
-        l->q = q;
-        l->head = 0;
-        l->cap = nc;
-    }
-    l->q[(l->head + l->n++) % l->cap] = (struct req){*in, *want, slot};
-    l->requests++;
-}
-
-/* One request as a transaction on table t: decide, and queue it for the block in the loop. */
-static struct hd_alloc_table_out exec(struct tab_state *s, int t, const struct hd_alloc_table_in *in,
-                                      uint32_t slot)
-{
-    struct hd_alloc_table_out out;
-    hd_alloc_table_exec(&s->t[t], in, &out);
-    enqueue(s, t, in, &out, slot);
-    return out;
-}
-
+/* {==== The tables: the blocks' answers are the decisions ==== */
 static const char *op_name(uint64_t op)
 {
     return op == HD_ATAB_ALLOC ? "alloc" : op == HD_ATAB_FREE ? "free" : op == HD_ATAB_SPILL ? "spill" : "none";
-}
-
-static bool same_answer(const struct hd_alloc_table_out *a, const struct hd_alloc_table_out *b)
-{
-    return a->valid_o == b->valid_o && a->op_o == b->op_o && a->ok_o == b->ok_o &&
-           a->entry_o == b->entry_o && a->start_o == b->start_o && a->victims_o == b->victims_o &&
-           a->nvict_o == b->nvict_o && a->used_o == b->used_o;
 }
 
 static void make_instances(struct tab_state *s)
@@ -175,72 +134,96 @@ static void make_instances(struct tab_state *s)
     s->made = true;
 }
 
-static void step_table(struct tab_state *s, int t, uint64_t now)
+/* Is `out` a legal answer to `in` over the entries of c (the copy before the request)? NULL,
+ * or what is wrong. */
+static const char *illegal(const struct hd_alloc_table_state *c, const struct hd_alloc_table_in *in,
+                           const struct hd_alloc_table_out *out)
 {
+    if (!(out->valid_o & 1u) || out->op_o != in->op_i)
+        return "no answer to the request";
+    const uint32_t size = (uint32_t)in->size_i, start = (uint32_t)out->start_o;
+    if (in->op_i == HD_ATAB_FREE)
+        return (out->ok_o & 1u) != c->e[in->entry_i & 0xfu].valid ? "a wrong ok for the free" : NULL;
+    if (!(out->ok_o & 1u)) {
+        struct hd_alloc_table_out r;
+        hd_alloc_table_eval(c, in, &r); /* a refusal must be forced: no entry or no room */
+        return (r.ok_o & 1u) ? "a refusal where the entries have room" : NULL;
+    }
+    if (start + size > in->cap_i)
+        return "a block beyond the memory";
+    uint32_t over = 0;
+    for (unsigned e = 0; e < HD_ALLOC_TABLE_ENTRIES; e++) {
+        const struct hd_alloc_table_entry *x = &c->e[e];
+        if (x->valid && x->size && size && x->start < start + size && start < (uint32_t)x->start + x->size &&
+            !(in->op_i == HD_ATAB_SPILL && (in->drop_i >> e & 1u)))
+            over |= 1u << e;
+    }
+    if (in->op_i == HD_ATAB_ALLOC) {
+        if (c->e[out->entry_o & 0xfu].valid)
+            return "an entry already in use";
+        return over ? "a block overlapping an entry in use" : NULL;
+    }
+    if (out->victims_o != over)
+        return "victims other than the entries its window overlaps";
+    return (over & ~(uint32_t)in->cand_i) ? "a victim that is not a candidate" : NULL;
+}
+
+/* One request as a transaction on table t: presented for one block cycle, answered on the
+ * registered outputs the next; the answer is the decision, and the copy takes its write. The
+ * C reference's answer on the copy stands in only once a block failed (the run then stops). */
+static void exec(struct tab_state *s, int t, const struct hd_alloc_table_in *in, uint32_t slot,
+                 struct hd_alloc_table_out *out)
+{
+    struct hd_alloc_table_out ref;
+    hd_alloc_table_eval(&s->t[t], in, &ref);
+    if (!s->made)
+        make_instances(s);
     struct inloop *l = &s->il[t];
-    struct hd_alloc_table_in in;
-    memset(&in, 0, sizeof in);
-    struct req cur = {0};
-    bool have = l->n > 0;
-    if (have) {
-        cur = l->q[l->head];
-        in = cur.in;
+    if (!s->failed) {
+        const uint64_t t0 = l->stepped && l->clk >= s->now ? l->clk + 1 : s->now;
+        const uint64_t tag[2] = {s->sm, slot};
+        struct hd_alloc_table_in none;
+        struct hd_alloc_table_out first;
+        memset(&none, 0, sizeof none);
+        hd_hw_set_tag(&l->x, tag, 2);
+        if (hd_hw_step(&l->x, in, &first, t0) != 0 || hd_hw_step(&l->x, &none, out, t0 + 1) != 0) {
+            s->failed = true;
+            snprintf(s->err, sizeof s->err, "%s", l->x.ops->error(l->x.impl));
+        } else {
+            const char *bad = (first.valid_o & 1u) ? "an answer before the request" : illegal(&s->t[t], in, out);
+            if (bad) {
+                s->failed = true;
+                snprintf(s->err, sizeof s->err,
+                         "sm%u.%s at block cycle %" PRIu64 " (SM cycle %" PRIu64 "): %s: the "
+                         "block answered %s ok=%u entry=%u start=%u victims=%#x used=%u to the %s "
+                         "request (size %u, cap %u, entry %u, cand %#x, drop %#x) for slot %u",
+                         s->sm, tab_name[t], t0 + 1, s->now, bad, op_name(out->op_o),
+                         (unsigned)out->ok_o, (unsigned)out->entry_o, (unsigned)out->start_o,
+                         (unsigned)out->victims_o, (unsigned)out->used_o, op_name(in->op_i),
+                         (unsigned)in->size_i, (unsigned)in->cap_i, (unsigned)in->entry_i,
+                         (unsigned)in->cand_i, (unsigned)in->drop_i, slot);
+            }
+        }
+        l->clk = t0 + 1;
+        l->stepped = true;
+        l->transactions++;
     }
-    if (!l->busy && !have && hd_hw_idle(&l->x, &in))
-        return;
-    uint64_t tag[2] = {s->sm, have ? cur.slot : 0};
-    hd_hw_set_tag(&l->x, tag, 2);
-    struct hd_alloc_table_out out;
-    if (hd_hw_step(&l->x, &in, &out, now) != 0) {
-        s->failed = true;
-        snprintf(s->err, sizeof s->err, "%s", l->x.ops->error(l->x.impl));
-        return;
-    }
-    l->steps++;
-    if (l->busy && !same_answer(&out, &l->flight.want)) {
-        s->failed = true;
-        snprintf(s->err, sizeof s->err,
-                 "sm%u.%s at cycle %" PRIu64 ": the block answered %s ok=%u entry=%u start=%u "
-                 "victims=%#x used=%u to the %s request (size %u, entry %u, cand %#x, drop %#x) "
-                 "for slot %u, the allocator acted on ok=%u entry=%u start=%u victims=%#x used=%u",
-                 s->sm, tab_name[t], now, op_name(out.op_o), (unsigned)out.ok_o,
-                 (unsigned)out.entry_o, (unsigned)out.start_o, (unsigned)out.victims_o,
-                 (unsigned)out.used_o, op_name(l->flight.in.op_i), (unsigned)l->flight.in.size_i,
-                 (unsigned)l->flight.in.entry_i, (unsigned)l->flight.in.cand_i,
-                 (unsigned)l->flight.in.drop_i, l->flight.slot, (unsigned)l->flight.want.ok_o,
-                 (unsigned)l->flight.want.entry_o, (unsigned)l->flight.want.start_o,
-                 (unsigned)l->flight.want.victims_o, (unsigned)l->flight.want.used_o);
-        return;
-    }
-    l->busy = have;
-    if (have) {
-        l->flight = cur;
-        l->head = (l->head + 1) % l->cap;
-        l->n--;
-    }
+    if (s->failed)
+        *out = ref;
+    hd_alloc_table_write(&s->t[t], in, out);
 }
 
 static bool tab_tick(void *impl, uint64_t now)
 {
     struct tab_state *s = impl;
-    if (s->failed)
-        return false;
-    if (!s->made) {
-        if (!s->il[RF].n && !s->il[SMEM].n)
-            return false;
-        make_instances(s);
-    }
-    for (int t = 0; t < NTAB && !s->failed; t++)
-        step_table(s, t, now);
-    return false; /* the answers never change a decision */
+    s->now = now;
+    return false; /* the tables answer within the request */
 }
 
 static uint64_t tab_next_event(const void *impl, uint64_t now)
 {
-    const struct tab_state *s = impl;
-    for (int t = 0; t < NTAB; t++)
-        if (s->il[t].n || s->il[t].busy)
-            return now + 1;
+    (void)impl;
+    (void)now;
     return UINT64_MAX;
 }
 
@@ -319,7 +302,8 @@ static bool tab_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_
     *in = (struct cta_info){d->launch, d->priority, s->seq++, d->warps, d->threads, {0, 0}};
     for (int k = 0; k < NTAB; k++) {
         struct hd_alloc_table_in rq = request(HD_ATAB_ALLOC, need(d, k), s->cap[k], 0, 0, 0);
-        struct hd_alloc_table_out out = exec(s, k, &rq, slot);
+        struct hd_alloc_table_out out;
+        exec(s, k, &rq, slot, &out); /* placed: fits() said so, an answer otherwise fails */
         in->entry[k] = (uint8_t)out.entry_o;
         if (k == RF)
             g->reg_base = (uint32_t)out.start_o * HD_ALLOC_TABLE_RF_UNIT;
@@ -350,7 +334,8 @@ static void tab_release(void *impl, const struct hd_cta_grant *g)
             s->warp_used[g->warp_slot[i] / 64] &= ~(1ull << (g->warp_slot[i] % 64));
     for (int k = 0; k < NTAB; k++) {
         struct hd_alloc_table_in rq = request(HD_ATAB_FREE, 0, s->cap[k], s->info[c].entry[k], 0, 0);
-        exec(s, k, &rq, c);
+        struct hd_alloc_table_out out;
+        exec(s, k, &rq, c, &out);
     }
     s->cta_used[c] = false;
     s->u.ctas--;
@@ -384,11 +369,6 @@ static void tab_release_part(void *impl, struct hd_cta_grant *g, const struct hd
 /* }==== */
 
 /* {==== Victim planning (Lin's spill query) ==== */
-static bool before(const struct cta_info *a, const struct cta_info *b)
-{
-    return a->priority != b->priority ? a->priority < b->priority : a->seq > b->seq;
-}
-
 /* Table k's spill query for d with the CTAs of `gone` counted as free; adds the victims it
  * names to gone/victims. false: no window fits. */
 static bool spill(struct tab_state *s, int k, const struct hd_cta_demand *d, bool *gone,
@@ -406,7 +386,8 @@ static bool spill(struct tab_state *s, int k, const struct hd_cta_demand *d, boo
             cand |= 1u << in->entry[k];
     }
     struct hd_alloc_table_in rq = request(HD_ATAB_SPILL, need(d, k), s->cap[k], 0, cand, drop);
-    struct hd_alloc_table_out out = exec(s, k, &rq, d->launch);
+    struct hd_alloc_table_out out;
+    exec(s, k, &rq, d->launch, &out);
     if (!(out.ok_o & 1u))
         return false;
     for (uint32_t c = 0; c < nctas; c++)
@@ -415,6 +396,32 @@ static bool spill(struct tab_state *s, int k, const struct hd_cta_demand *d, boo
             victims[(*n)++] = c;
         }
     return true;
+}
+
+struct plan {
+    struct tab_state *s;
+    bool *gone;
+};
+
+static bool v_key(const void *ctx, uint32_t c, struct hd_victim_key *k)
+{
+    const struct plan *pl = ctx;
+    if (!pl->s->cta_used[c])
+        return false;
+    const struct cta_info *in = &pl->s->info[c];
+    *k = (struct hd_victim_key){in->launch, in->priority, in->seq};
+    return true;
+}
+
+static void v_mark(void *ctx, uint32_t c, bool gone)
+{
+    ((struct plan *)ctx)->gone[c] = gone;
+}
+
+static bool v_fits(const void *ctx, const struct hd_cta_demand *d)
+{
+    const struct plan *pl = ctx;
+    return fits(pl->s, d, pl->gone);
 }
 
 static int tab_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *victims)
@@ -429,38 +436,11 @@ static int tab_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t 
     uint32_t n = 0;
     if (!spill(s, RF, d, gone, victims, &n) || !spill(s, SMEM, d, gone, victims, &n))
         return -1;
-    if (!fits(s, d, gone)) { /* slots, warps, threads or a table entry: the partitioned order */
-        uint32_t nc = 0;
-        for (uint32_t c = 0; c < nctas; c++) {
-            if (!s->cta_used[c] || gone[c] || s->info[c].launch == d->launch ||
-                s->info[c].priority >= d->priority)
-                continue;
-            uint32_t i = nc++;
-            while (i > 0 && before(&s->info[c], &s->info[s->cand[i - 1]])) {
-                s->cand[i] = s->cand[i - 1];
-                i--;
-            }
-            s->cand[i] = c;
-        }
-        bool ok = false;
-        for (uint32_t i = 0; i < nc && !ok; i++) {
-            gone[s->cand[i]] = true;
-            victims[n++] = s->cand[i];
-            ok = fits(s, d, gone);
-        }
-        if (!ok)
-            return -1;
-    }
-    for (uint32_t i = n; i-- > 0;) { /* minimality: give back every victim not needed */
-        gone[victims[i]] = false;
-        if (fits(s, d, gone)) {
-            memmove(&victims[i], &victims[i + 1], (n - i - 1) * sizeof *victims);
-            n--;
-        } else {
-            gone[victims[i]] = true;
-        }
-    }
-    return (int)n;
+    /* slots, warps, threads or a table entry may still be short: the baseline order; then
+     * minimal */
+    struct plan pl = {s, gone};
+    const struct hd_victim_ops o = {&pl, v_key, v_mark, v_fits};
+    return hd_alloc_victims_complete(nctas, d, &o, s->cand, victims, n);
 }
 /* }==== */
 
@@ -483,7 +463,6 @@ static void tab_destroy(void *impl)
         return;
     for (int t = 0; t < NTAB; t++) {
         hd_hw_destroy(&s->il[t].x);
-        free(s->il[t].q);
     }
     free(s->warp_used);
     free(s->cta_used);

@@ -37,11 +37,12 @@ static struct hd_cta_demand dem(uint32_t warps, uint32_t vregs, uint64_t smem, u
     return (struct hd_cta_demand){warps, warps * 32, vregs * 32, smem, launch, prio};
 }
 
-/* A factory whose alloc_table instances are the C reference, except that from step `bad_at` on
- * the answers' start_o has bit 0 flipped (bad_at 0: never). */
+/* A factory whose alloc_table instances are the C reference, except for their alloc answers:
+ * mode 1 places every block one unit above the reference's first fit (a legal answer: the
+ * allocator must act on it), mode 2 names entry 0 always (illegal from the second alloc on). */
 struct bad_inst {
     struct hd_alloc_table_state s;
-    uint64_t steps, bad_at;
+    int mode;
 };
 static void bi_reset(void *impl) { hd_alloc_table_ref_reset(&((struct bad_inst *)impl)->s); }
 static int bi_step(void *impl, const void *in, void *out, uint64_t now)
@@ -50,8 +51,12 @@ static int bi_step(void *impl, const void *in, void *out, uint64_t now)
     (void)now;
     hd_alloc_table_ref_step(&b->s, in, out);
     struct hd_alloc_table_out *o = out;
-    if (b->bad_at && ++b->steps >= b->bad_at && (o->valid_o & 1u))
-        o->start_o ^= 1u;
+    if ((o->valid_o & 1u) && o->op_o == HD_ATAB_ALLOC && (o->ok_o & 1u)) {
+        if (b->mode == 1)
+            o->start_o += 1u;
+        else if (b->mode == 2)
+            o->entry_o = 0;
+    }
     return 0;
 }
 static bool bi_idle(const void *impl, const void *in)
@@ -62,7 +67,7 @@ static const char *bi_error(const void *impl) { (void)impl; return ""; }
 static void bi_destroy(void *impl) { free(impl); }
 static const struct hd_hw_inst_ops bi_ops = {bi_reset, bi_step, bi_idle, bi_error, NULL, bi_destroy};
 struct counts {
-    uint64_t bad_at;
+    int mode;
     unsigned made;
     char names[4][64];
 };
@@ -75,7 +80,7 @@ static int bi_make(void *ctx, const char *block, const char *inst, struct hd_hw_
         return -1;
     }
     struct bad_inst *b = calloc(1, sizeof *b);
-    b->bad_at = c->bad_at;
+    b->mode = c->mode;
     hd_alloc_table_ref_reset(&b->s);
     if (c->made < 4)
         snprintf(c->names[c->made], sizeof c->names[0], "%s", inst);
@@ -159,37 +164,42 @@ static void slots_and_entries(struct hd_test_state *t)
 
 static void in_loop(struct hd_test_state *t)
 {
-    hd_test_begin(t, "the tables in the loop: stepped, checked, a wrong answer located");
-    for (int bad = 0; bad < 2; bad++) {
+    hd_test_begin(t, "the tables decide: the block's answers place CTAs, an illegal one located");
+    for (int mode = 0; mode < 3; mode++) {
         struct hd_sm_params p = gtx480_sm();
         struct hd_sm_alloc a;
         HD_CHECK(t, hd_sm_alloc_create(&p, &a) == 0);
-        struct counts c = {bad ? 3 : 0, 0, {{0}}};
+        struct counts c = {mode, 0, {{0}}};
         const struct hd_hw_factory f = {&c, bi_make};
         const struct hd_hw_factory *fp = &f;
         a.ops->attach(a.impl, 5, &fp);
+        a.ops->tick(a.impl, 10);
         char err[1024] = "";
-        HD_CHECK_U64(t, UINT64_MAX, a.ops->next_event(a.impl, 0)); /* nothing queued */
+        HD_CHECK_U64(t, UINT64_MAX, a.ops->next_event(a.impl, 10)); /* answered at once */
         struct hd_cta_grant g[3];
         const struct hd_cta_demand d1 = dem(8, 300, 8192, 1, 0);
-        for (int i = 0; i < 3; i++) /* 3 allocs in one cycle: queued, one per cycle per table */
+        for (int i = 0; i < 3; i++)
             HD_CHECK(t, a.ops->accept(a.impl, &d1, &g[i]));
-        a.ops->release(a.impl, &g[1]);
-        HD_CHECK_U64(t, 11, a.ops->next_event(a.impl, 10));
-        uint64_t now = 10;
-        while (a.ops->next_event(a.impl, now) != UINT64_MAX && now < 20 &&
-               a.ops->fault(a.impl, err, sizeof err) == 0)
-            a.ops->tick(a.impl, ++now);
         HD_CHECK_U64(t, 2, c.made);
         HD_CHECK(t, strcmp(c.names[0], "sm5.rf_alloc_table") == 0);
         HD_CHECK(t, strcmp(c.names[1], "sm5.smem_alloc_table") == 0);
-        if (!bad) {
+        if (mode < 2) {
             HD_CHECK_U64(t, 0, a.ops->fault(a.impl, err, sizeof err));
-            HD_CHECK_U64(t, 15, now); /* 4 requests, the last answered one cycle later */
+            for (unsigned i = 0; i < 3; i++) { /* mode 1: the block's start, not first fit */
+                HD_CHECK_U64(t, (300u * i + (unsigned)mode) * 32u, g[i].reg_base);
+                HD_CHECK_U64(t, (64u * i + (unsigned)mode) * 128u, g[i].smem_base);
+            }
+            /* a free and a re-alloc go through the blocks too: the hole is taken again */
+            a.ops->release(a.impl, &g[1]);
+            HD_CHECK(t, a.ops->accept(a.impl, &d1, &g[1]));
+            HD_CHECK_U64(t, (300u + (unsigned)mode) * 32u, g[1].reg_base);
+            HD_CHECK_U64(t, 0, a.ops->fault(a.impl, err, sizeof err));
         } else {
             HD_CHECK_U64(t, (uint64_t)-1, (uint64_t)(int64_t)a.ops->fault(a.impl, err, sizeof err));
-            HD_CHECK(t, strstr(err, "sm5.rf_alloc_table at cycle 13") != NULL);
-            HD_CHECK(t, strstr(err, "alloc request") != NULL);
+            /* the second alloc, block cycles 12-13 (10-11 the first alloc of this table) */
+            HD_CHECK(t, strstr(err, "sm5.rf_alloc_table at block cycle 13 (SM cycle 10): an "
+                                    "entry already in use") != NULL);
+            HD_CHECK(t, strstr(err, "alloc request (size 300") != NULL);
             printf("  located: %s\n", err);
         }
         a.ops->destroy(a.impl);
