@@ -40,6 +40,14 @@ if(HD_SWEEP_PYTHON AND TARGET heddle)
     set_tests_properties(sweep_safety_${t} PROPERTIES LABELS "sweep;robust" TIMEOUT 120
                          PASS_REGULAR_EXPRESSION "PASS sweep-safety ${t}")
   endforeach()
+  # the sweep-file fuzzer (tests/fuzz/fuzz_sweep.py; scripts/fuzz-sweep.sh for hours): every
+  # seed and regression input, then 400 mutated inputs from a fixed seed (deterministic, ~5 s)
+  add_test(NAME sweep_fuzz_replay
+           COMMAND ${HD_SWEEP_PYTHON} ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_sweep.py
+                   $<TARGET_FILE:heddle> --runs 400 --seed 1
+                   --crash-dir ${CMAKE_CURRENT_BINARY_DIR}/fuzz-sweep-artifacts
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(sweep_fuzz_replay PROPERTIES LABELS "sweep;fuzz;robust" TIMEOUT 120)
   # the committed experiments' sweep files are valid against this binary (nothing runs)
   file(GLOB hd_sweep_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/experiments/*.toml)
   foreach(f ${hd_sweep_files})

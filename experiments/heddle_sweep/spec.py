@@ -160,9 +160,10 @@ def load(path, heddle, root):
             raise loc.error(loc.key("sweep", k), f"unknown [sweep] key '{k}' (expected "
                             f"{', '.join(sorted(SWEEP_KEYS))})")
     name = meta.get("name", os.path.splitext(os.path.basename(path))[0])
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]+", name):
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]+", name) or \
+            set(name) == {"."}:  # "." or "..": the report directory would leave results/
         raise loc.error(loc.key("sweep", "name"), "[sweep] name must be letters, digits, "
-                        "'_', '.', '+' or '-'")
+                        "'_', '.', '+' or '-', not only dots")
     analysis = meta.get("analysis", "")
     if analysis:
         analysis = os.path.join(base, analysis)
