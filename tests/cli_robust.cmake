@@ -26,3 +26,12 @@ foreach(c ${HD_ROBUST_CASES})
                    $<TARGET_FILE:heddle> ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_robust_${c} PROPERTIES LABELS "cli;robust" TIMEOUT 120)
 endforeach()
+# outputs of the co-simulation (--record, --fst): need the Verilated RTL
+if(TARGET hd_cosim_vl)
+  foreach(c cosim_record_atomic cosim_fst_atomic)
+    add_test(NAME cli_robust_${c}
+             COMMAND ${HD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/cli/robust.sh ${c}
+                     $<TARGET_FILE:heddle> ${CMAKE_SOURCE_DIR})
+    set_tests_properties(cli_robust_${c} PROPERTIES LABELS "cli;robust" TIMEOUT 120)
+  endforeach()
+endif()

@@ -201,6 +201,49 @@ sigterm_stats)
         --stats s.json
     grep -q '"verified": false, "status": -8' s.json || fail "no interrupted statistics in s.json"
     ;;
+cosim_record_atomic)
+    # (RTL builds) the co-simulation record: SIGKILL during the run leaves the old file; a run
+    # that ends replaces it whole; no temporary file stays; --record over --fst is refused
+    printf 'OLD\n' > r.txt
+    "$heddle" cosim --blocks regpat vecadd --record r.txt >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 1 2000); do
+        compgen -G ".r.txt.tmp-*" >/dev/null && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.005
+    done
+    kill -9 "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    if [ "$(cat r.txt)" != OLD ]; then
+        head -1 r.txt | grep -q '^# heddle replay vectors' ||
+            fail "r.txt is neither the old file nor a complete record after SIGKILL"
+    fi
+    rm -f .r.txt.tmp-*
+    expect 0 "0 mismatches" "$heddle" cosim --blocks regpat vecadd --record r.txt --record-max 50
+    head -1 r.txt | grep -q '^# heddle replay vectors' || fail "r.txt is not a record"
+    [ "$(wc -l <r.txt)" = 51 ] || fail "r.txt has $(wc -l <r.txt) lines, want 1 + 50 vectors"
+    ! compgen -G ".r.txt.tmp-*" >/dev/null || fail "temporary file left behind"
+    expect 2 "--record x.fst and --fst x.fst write the same file|--fst x.fst and --record x.fst write the same file" \
+        "$heddle" cosim --blocks regpat vecadd --record x.fst --fst x.fst --window 0:100
+    [ ! -e x.fst ] || fail "x.fst was written"
+    ;;
+cosim_fst_atomic)
+    # (RTL builds) an FST window and its .gtkw replace the old files whole (fstapi writes a
+    # temporary file, renamed at the close); the .gtkw names the file as given, not the
+    # temporary; an --fst over the configuration is refused before the run
+    printf 'OLD\n' > w.fst
+    printf 'OLD\n' > w.gtkw
+    expect 0 "0 mismatches" "$heddle" cosim --blocks regpat vecadd --fst w.fst --window 0:2000
+    [ "$(stat -c %s w.fst)" -gt 100 ] || fail "w.fst not replaced (the old file was 4 bytes)"
+    grep -q '^\[dumpfile\] "w.fst"' w.gtkw || fail "w.gtkw does not name w.fst"
+    ! grep -q 'tmp-' w.gtkw || fail "w.gtkw names the temporary file"
+    ! compgen -G ".w.*tmp-*" >/dev/null || fail "temporary file left behind"
+    "$heddle" config > c.ini || fail "config"
+    cp c.ini orig.ini
+    expect 2 "--fst c.ini would overwrite the input --config c.ini" \
+        "$heddle" cosim --blocks regpat vecadd --config c.ini --fst c.ini --window 0:100
+    cmp -s c.ini orig.ini || fail "the configuration changed"
+    ;;
 mix_stats_json)
     expect 0 "VERIFIED" "$heddle" run --mix sgemm+vecadd --quiet --stats m.json
     head -c 1 m.json | grep -q '{' || fail "m.json is not JSON"
