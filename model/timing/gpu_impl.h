@@ -16,7 +16,9 @@
 #include "timing_params.h"
 #include "tkernel.h"
 
-/* One launch of the current batch. `sl` must stay the first member (SMs hand it back). */
+/* One launch of the current batch. `sl` must stay the first member (SMs hand it back). Each
+ * is allocated on its own and never moves while the batch runs (SMs, contexts and the CTA
+ * scheduler hold pointers to it), so launches can be added to a running batch (gpu_launch.c). */
 struct tlaunch {
     struct hd_sm_launch sl;
     int stream;
@@ -24,6 +26,7 @@ struct tlaunch {
     uint64_t nctas, next_cta, done_ctas;
     bool started, finished;
     uint32_t info_id, line_set;
+    uint8_t *sm_used;           /* [num_sms] SMs it placed a CTA on */
 };
 
 struct tk_entry {
@@ -47,13 +50,16 @@ struct hd_gpu_timing {
     struct tk_entry *tk;
     uint32_t ntk, cap_tk;
     uint64_t now;
-    /* the current batch */
-    struct tlaunch *L;
-    unsigned nl, done, running, first_unfinished;
-    struct hd_ksel_cand *cand;
-    unsigned *cand_index;
-    uint32_t *order;
-    uint8_t *sm_used;           /* [nl * num_sms] */
+    /* the current batch (gpu_launch.c): L[0..nl) in submission order, each stable */
+    struct tlaunch **L;
+    unsigned nl, cap_l, done, running, first_unfinished;
+    struct hd_ksel_cand *cand;  /* [cap_l] scratch of the CTA scheduler (cta_sched.c) */
+    unsigned *cand_index;       /* [cap_l] */
+    uint32_t *order;            /* [cap_l] */
+    unsigned *fin;              /* [cap_l] launches finished this cycle, for the finish hook */
+    unsigned nfin;
+    hd_gpu_timing_finish_fn finish_fn; /* called after a launch finishes (may add launches) */
+    void *finish_ctx;
     bool *ok, *got;             /* [num_sms] scratch of the CTA scheduler */
     uint64_t *sleep_until;      /* [num_sms] 0: awake; else the SM is not ticked before then */
     uint64_t *acct;             /* [num_sms] a sleeping SM's statistics cover cycles up to this */
@@ -82,6 +88,28 @@ struct hd_gpu_timing {
     void *progress_ctx;
     const struct hd_hw_factory *hw; /* block instances in the loop (NULL: C references) */
 };
+
+/* gpu_launch.c: launch storage and bookkeeping */
+/* Set up launch l on `stream` as L[nl] (statistics record, kernel timing view, registers,
+ * occupancy, stream order). Call hd_gpu_launches_bind() before the next cycle. */
+int hd_gpu_launch_add(struct hd_gpu_timing *g, struct hd_func_launch *l, int stream, char *err,
+                      size_t errlen);
+/* Point every launch at its statistics records (they move when the arrays grow). */
+void hd_gpu_launches_bind(struct hd_gpu_timing *g);
+/* Free every launch of the batch (between runs and at destroy). */
+void hd_gpu_launches_clear(struct hd_gpu_timing *g);
+/* Collect the CTAs that finished on SM s (a launch whose last CTA retired finishes). */
+bool hd_gpu_collect(struct hd_gpu_timing *g, uint32_t s);
+/* Call the finish hook for the launches that finished since the last call. */
+int hd_gpu_launches_notify(struct hd_gpu_timing *g, char *err, size_t errlen);
+
+/* cta_sched.c: the CTA scheduler */
+/* Place up to one CTA per SM. Returns how many were placed, or a negative status. */
+int hd_gpu_schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen);
+/* The earliest arrival cycle after now of a launch of the batch (UINT64_MAX: none). */
+uint64_t hd_gpu_next_arrival(const struct hd_gpu_timing *g);
+/* Wake SM s, its statistics accounted up to cycle upto (gpu_timing.c). */
+void hd_gpu_sm_wake(struct hd_gpu_timing *g, uint32_t s, uint64_t upto);
 
 /* gpu_ctx.c: stress mode and preemption requests */
 /* Queue the contexts SM s saved or flushed; returns whether there were any. */

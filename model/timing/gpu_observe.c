@@ -19,9 +19,9 @@
 
 int hd_gpu_observe(struct hd_gpu_timing *g, char *err, size_t errlen)
 {
-    if (g->nl == 0 || !g->L[0].sl.l->observer)
+    if (g->nl == 0 || !g->L[0]->sl.l->observer)
         return HD_FUNC_OK;
-    const struct hd_func_observer *obs = g->L[0].sl.l->observer;
+    const struct hd_func_observer *obs = g->L[0]->sl.l->observer;
     bool sample = false;
     if (obs->every) {
         if (g->obs_next == 0)

@@ -108,8 +108,8 @@ static uint8_t summary(const struct hd_preempt_rec *r, enum hd_cfg_preempt confi
 static uint32_t victim_on(const struct hd_gpu_timing *g, uint32_t s, unsigned asker)
 {
     for (unsigned i = g->first_unfinished; i < g->nl; i++)
-        if (i != asker && !g->L[i].finished && hd_sm_holds_launch(g->sm[s], &g->L[i].sl))
-            return g->L[i].sl.id;
+        if (i != asker && !g->L[i]->finished && hd_sm_holds_launch(g->sm[s], &g->L[i]->sl))
+            return g->L[i]->sl.id;
     return UINT32_MAX;
 }
 
@@ -136,7 +136,7 @@ static uint32_t request(struct hd_gpu_timing *g, uint32_t s, uint32_t launch, un
 /* {==== Requests of launches of higher priority ==== */
 static void view_sms(struct hd_gpu_timing *g, unsigned li)
 {
-    const struct tlaunch *t = &g->L[li];
+    const struct tlaunch *t = g->L[li];
     const int32_t prio = t->sl.l->attr.priority;
     const uint32_t mc = g->p.sm.max_ctas;
     for (uint32_t s = 0; s < g->p.num_sms; s++) {
@@ -154,7 +154,7 @@ static void view_sms(struct hd_gpu_timing *g, unsigned li)
         }
         /* (hd_sm_holds_launch also sees contexts that hold no CTA slot yet) */
         for (unsigned i = g->first_unfinished; i < g->nl; i++) {
-            const struct tlaunch *o = &g->L[i];
+            const struct tlaunch *o = g->L[i];
             if (!o->started || o->finished || !hd_sm_holds_launch(g->sm[s], &o->sl))
                 continue;
             v->holds_asker |= i == li;
@@ -166,7 +166,7 @@ static void view_sms(struct hd_gpu_timing *g, unsigned li)
 
 void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
 {
-    struct tlaunch *t = &g->L[li];
+    struct tlaunch *t = g->L[li];
     if (g->p.ctx.preempt == HD_PREEMPT_NONE)
         return;
     const uint64_t left = t->nctas - t->next_cta + t->sl.ctxs.q_len;
@@ -207,7 +207,7 @@ void hd_gpu_preempt_placed(struct hd_gpu_timing *g, uint32_t s, unsigned li)
     struct hd_timing_stats *st = &g->stats;
     for (uint32_t i = st->npreempt; i-- > 0;) {
         struct hd_preempt_rec *r = &st->preempt[i];
-        if (r->sm == s && r->launch == g->L[li].sl.id && !r->met) {
+        if (r->sm == s && r->launch == g->L[li]->sl.id && !r->met) {
             r->met = true;
             r->freed = g->now;
             r->missed |= r->bound && g->now - r->signal > r->bound;
@@ -288,7 +288,7 @@ void hd_gpu_preempt_tick(struct hd_gpu_timing *g)
             signal_tick(g, s);
             continue;
         }
-        const struct tlaunch *t = &g->L[li];
+        const struct tlaunch *t = g->L[li];
         if (t->finished || (t->next_cta >= t->nctas && t->sl.ctxs.q_len == 0)) {
             g->reserved[s] = HD_RESERVED_NONE; /* it has placed everything: others may return */
             g->dirty = true;

@@ -17,7 +17,7 @@ void hd_gpu_sample(struct hd_gpu_timing *g)
 {
     unsigned nprog = 0;
     for (unsigned i = 0; i < g->nl; i++)
-        nprog += g->L[i].started && !g->L[i].finished;
+        nprog += g->L[i]->started && !g->L[i]->finished;
     struct hd_sample_prog *prog;
     struct hd_sample *s = hd_timing_stats_new_sample(&g->stats, nprog, &prog);
     if (!s)
@@ -32,8 +32,8 @@ void hd_gpu_sample(struct hd_gpu_timing *g)
     }
     unsigned k = 0;
     for (unsigned i = 0; i < g->nl && k < nprog; i++)
-        if (g->L[i].started && !g->L[i].finished)
-            prog[k++] = (struct hd_sample_prog){g->L[i].sl.id, 0, g->L[i].done_ctas};
+        if (g->L[i]->started && !g->L[i]->finished)
+            prog[k++] = (struct hd_sample_prog){g->L[i]->sl.id, 0, g->L[i]->done_ctas};
 }
 
 void hd_gpu_watchdog_report(const struct hd_gpu_timing *g, char *err, size_t errlen)
@@ -50,7 +50,7 @@ void hd_gpu_watchdog_report(const struct hd_gpu_timing *g, char *err, size_t err
         " while work is pending ([timing] watchdog_cycles)",
         g->idle, g->now);
     for (unsigned i = 0; i < g->nl; i++) {
-        const struct tlaunch *t = &g->L[i];
+        const struct tlaunch *t = g->L[i];
         if (t->finished)
             continue;
         PUT("\n launch %u %s (stream %d): %" PRIu64 " of %" PRIu64 " CTAs placed, %" PRIu64

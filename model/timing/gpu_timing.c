@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT
- * gpu_timing.c - the GPU top: creation, launch bookkeeping, the CTA scheduler and the cycle loop.
+ * gpu_timing.c - the GPU top: creation, policies, sleeping SMs and the cycle loop
+ * (docs/timing.md "The GPU top").
  *
- * Design: see gpu_timing.h. Reports (watchdog, sampling, progress) are in gpu_report.c; both
- * share gpu_impl.h.
+ * Design: see gpu_timing.h. The launches of a batch and their bookkeeping are in gpu_launch.c,
+ * the CTA scheduler in cta_sched.c, reports (watchdog, sampling) in gpu_report.c; all share
+ * gpu_impl.h.
  */
 #include "gpu_impl.h"
 
@@ -108,11 +110,12 @@ void hd_gpu_timing_destroy(struct hd_gpu_timing *g)
     for (uint32_t i = 0; i < g->ntk; i++)
         hd_tkernel_free(g->tk[i].tk);
     free(g->tk);
+    hd_gpu_launches_clear(g);
     free(g->L);
     free(g->cand);
     free(g->cand_index);
     free(g->order);
-    free(g->sm_used);
+    free(g->fin);
     hd_timing_stats_free(&g->stats);
     free(g);
 }
@@ -151,6 +154,11 @@ void hd_gpu_timing_set_progress(struct hd_gpu_timing *g, hd_gpu_timing_progress_
 void hd_gpu_timing_set_hw_factory(struct hd_gpu_timing *g, const struct hd_hw_factory *f)
 {
     g->hw = f;
+}
+
+uint64_t hd_gpu_timing_now(const struct hd_gpu_timing *g)
+{
+    return g->now;
 }
 
 const struct hd_hw_factory *hd_gpu_timing_hw_factory(const struct hd_gpu_timing *g)
@@ -197,139 +205,6 @@ uint32_t hd_gpu_timing_occupancy(const struct hd_gpu_timing *g, uint32_t threads
     return o->ctas;
 }
 
-static void demand_of(const struct hd_occupancy *o, struct hd_cta_demand *d)
-{
-    d->warps = o->demand.warps;
-    d->threads = o->demand.threads;
-    d->regs = (uint32_t)o->demand.regs;
-    d->smem = o->demand.smem;
-}
-
-/* The timing view of kernel k (built at its first launch). */
-static struct tk_entry *kernel_entry(struct hd_gpu_timing *g, const struct hd_func_kernel *k,
-                                     char *err, size_t errlen)
-{
-    for (uint32_t i = 0; i < g->ntk; i++)
-        if (g->tk[i].k == k)
-            return &g->tk[i];
-    if (g->ntk == g->cap_tk) {
-        uint32_t ncap = g->cap_tk ? g->cap_tk * 2 : 8;
-        struct tk_entry *t = realloc(g->tk, ncap * sizeof *t);
-        if (!t) {
-            snprintf(err, errlen, "host out of memory");
-            return NULL;
-        }
-        g->tk = t;
-        g->cap_tk = ncap;
-    }
-    struct tk_entry *e = &g->tk[g->ntk];
-    e->k = k;
-    e->tk = hd_tkernel_build(k, &g->p.sm, g->ntk, err, errlen);
-    if (!e->tk)
-        return NULL;
-    e->lines = hd_timing_stats_new_lines(&g->stats, k->entry->name, k->mod->ir->filename,
-                                         k->ncode);
-    if (e->lines < 0) {
-        hd_tkernel_free(e->tk);
-        snprintf(err, errlen, "host out of memory");
-        return NULL;
-    }
-    for (uint32_t pc = 0; pc < k->ncode; pc++)
-        g->stats.lines[e->lines].line[pc] = k->code[pc].ir->line;
-    g->ntk++;
-    return e;
-}
-
-static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_func_launch *l,
-                        int stream, char *err, size_t errlen)
-{
-    struct tk_entry *e = kernel_entry(g, l->k, err, errlen);
-    if (!e)
-        return HD_FUNC_ERR_MEMORY;
-    struct hd_launch_info *li = hd_timing_stats_new_launch(&g->stats);
-    if (!li) {
-        snprintf(err, errlen, "host out of memory");
-        return HD_FUNC_ERR_MEMORY;
-    }
-    memset(t, 0, sizeof *t);
-    t->stream = stream;
-    t->nctas = l->nctas;
-    t->sl.l = l;
-    t->sl.tk = e->tk;
-    t->sl.id = li->id;
-    t->sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
-    t->line_set = (uint32_t)e->lines;
-    t->info_id = li->id;
-    /* registers per thread: ptxas's, given, the configuration's or ours (regs_source.h) */
-    const struct hd_regs_known known = {l->attr.regs_given, l->attr.regs_ptxas,
-                                        e->tk->regs_per_thread, !e->tk->an->ra_ok};
-    struct hd_regs_choice rc;
-    hd_regs_choose(&g->regs_src, &known, &rc);
-    struct hd_occupancy occ;
-    hd_gpu_timing_occupancy(g, l->threads_per_cta, rc.regs, l->smem_bytes, &occ);
-    demand_of(&occ, &t->sl.demand);
-    /* our physical registers fold into that budget in the register banks (PTX numbers do not) */
-    t->sl.bank_budget = e->tk->an->ra_ok && g->p.sm.bank_physical ? occ.regs_per_thread : 0;
-    t->sl.demand.launch = li->id;
-    t->sl.demand.priority = l->attr.priority; /* allocators and admission see it */
-    snprintf(li->kernel, sizeof li->kernel, "%s", l->k->entry->name);
-    hd_mem_full_launch(&g->mem, li->id, l->k->entry->name); /* per-kernel L1 bypass */
-    li->stream = stream;
-    memcpy(li->grid, l->grid, sizeof li->grid);
-    memcpy(li->block, l->block, sizeof li->block);
-    li->smem = l->smem_bytes;
-    li->regs_per_thread = rc.regs;
-    li->regs_regalloc = e->tk->regs_per_thread;
-    snprintf(li->regs_source, sizeof li->regs_source, "%s", rc.source);
-    li->ctas_per_sm = occ.ctas;
-    hd_occ_limit_string(&occ, li->limiter, sizeof li->limiter);
-    li->line_set = t->line_set;
-    li->c.ctas = l->nctas;
-    if (occ.ctas == 0) {
-        snprintf(err, errlen, "%s: cannot run on this GPU: %s (%u registers per thread from %s)",
-                 l->k->entry->name, occ.reason, rc.regs, rc.source);
-        return HD_FUNC_ERR_ARGS;
-    }
-    return HD_FUNC_OK;
-}
-
-/* Pointers into the statistics arrays may move when they grow: refresh them once per run. */
-static void bind_launches(struct hd_gpu_timing *g)
-{
-    for (unsigned i = 0; i < g->nl; i++) {
-        g->L[i].sl.info = &g->stats.launch[g->L[i].info_id];
-        g->L[i].sl.lines = &g->stats.lines[g->L[i].line_set];
-    }
-}
-
-/* May launch i place CTAs (stream order and the default stream's barriers)? */
-static bool eligible(const struct hd_gpu_timing *g, unsigned i)
-{
-    const struct tlaunch *t = &g->L[i];
-    if (t->prev_same >= 0 && !g->L[t->prev_same].finished)
-        return false;
-    if (t->prev_zero >= 0 && !g->L[t->prev_zero].finished)
-        return false;
-    if (t->sl.l->attr.arrive_cycle > g->now)
-        return false; /* it has not arrived yet */
-    return t->stream != 0 || i <= g->first_unfinished;
-}
-
-static void link_streams(struct hd_gpu_timing *g)
-{
-    for (unsigned i = 0; i < g->nl; i++) {
-        struct tlaunch *t = &g->L[i];
-        t->prev_same = t->prev_zero = -1;
-        for (unsigned j = i; j-- > 0;) {
-            if (t->prev_same < 0 && g->L[j].stream == t->stream)
-                t->prev_same = (int)j;
-            if (t->prev_zero < 0 && g->L[j].stream == 0)
-                t->prev_zero = (int)j;
-            if (t->prev_same >= 0 && t->prev_zero >= 0)
-                break;
-        }
-    }
-}
 /* }==== */
 
 /* {==== Sleeping SMs ====
@@ -367,7 +242,7 @@ static void sm_account(struct hd_gpu_timing *g, uint32_t s, uint64_t upto)
     }
 }
 
-static void sm_wake(struct hd_gpu_timing *g, uint32_t s, uint64_t upto)
+void hd_gpu_sm_wake(struct hd_gpu_timing *g, uint32_t s, uint64_t upto)
 {
     sm_account(g, s, upto);
     g->sleep_until[s] = 0;
@@ -376,193 +251,13 @@ static void sm_wake(struct hd_gpu_timing *g, uint32_t s, uint64_t upto)
 void hd_gpu_wake_sm(struct hd_gpu_timing *g, uint32_t s)
 {
     if (g->sleep_until[s])
-        sm_wake(g, s, g->now ? g->now - 1 : 0);
+        hd_gpu_sm_wake(g, s, g->now ? g->now - 1 : 0);
 }
 
 static void account_all(struct hd_gpu_timing *g, uint64_t upto)
 {
     for (uint32_t s = 0; s < g->p.num_sms; s++)
         sm_account(g, s, upto);
-}
-/* }==== */
-
-/* {==== CTA scheduler ==== */
-static int place(struct hd_gpu_timing *g, struct tlaunch *t, uint32_t s, char *err, size_t errlen)
-{
-    sm_wake(g, s, g->now);
-    int st;
-    struct hd_ctx *x = hd_ctx_queue_pop(&g->pool, &t->sl.ctxs);
-    if (x) { /* a context saved or flushed earlier comes back first */
-        st = hd_sm_resume_cta(g->sm[s], x, g->now, err, errlen);
-    } else {
-        x = hd_ctx_acquire(&g->pool, &t->sl, &t->sl.ctxs, t->sl.l, t->next_cta, s, err, errlen);
-        if (!x)
-            return HD_FUNC_ERR_MEMORY;
-        t->next_cta++;
-        st = hd_sm_place_cta(g->sm[s], &t->sl, x, g->now, err, errlen);
-    }
-    if (st != HD_FUNC_OK)
-        return st;
-    if (!t->started) {
-        t->started = true;
-        t->sl.info->c.start_cycle = g->now;
-        g->running++;
-    }
-    uint8_t *used = &g->sm_used[(size_t)(t - g->L) * g->p.num_sms + s];
-    if (!*used) {
-        *used = 1;
-        t->sl.info->c.sms_used++;
-    }
-    g->got[s] = true;
-    hd_gpu_preempt_placed(g, s, (unsigned)(t - g->L));
-    if (g->admit.ops->placed) {
-        struct hd_admit_query q = {s, t->sl.id, t->sl.demand.priority,
-                                   hd_sm_resident_ctas(g->sm[s]), x->fc.linear};
-        g->admit.ops->placed(g->admit.impl, &q, g->now);
-    }
-    g->dist.ops->placed(g->dist.impl, s);
-    g->ksel.ops->served(g->ksel.impl, t->sl.id);
-    return HD_FUNC_OK;
-}
-
-/* Candidates order[0..k) by launch priority, highest first, keeping the policy's order among
- * equals (insertion sort: k is small). */
-static void by_priority(struct hd_gpu_timing *g, unsigned k)
-{
-    for (unsigned i = 1; i < k; i++) {
-        unsigned v = g->order[i], j = i;
-        const int32_t pv = g->L[g->cand_index[v]].sl.l->attr.priority;
-        while (j > 0 && g->L[g->cand_index[g->order[j - 1]]].sl.l->attr.priority < pv) {
-            g->order[j] = g->order[j - 1];
-            j--;
-        }
-        g->order[j] = v;
-    }
-}
-
-/* Has a launch of lower priority than prio CTAs on the GPU? */
-static bool lower_priority_running(const struct hd_gpu_timing *g, int32_t prio)
-{
-    for (unsigned i = g->first_unfinished; i < g->nl; i++)
-        if (g->L[i].started && !g->L[i].finished && g->L[i].sl.l->attr.priority < prio &&
-            g->L[i].sl.resident)
-            return true;
-    return false;
-}
-
-/* The earliest arrival cycle after now of a launch of the batch (UINT64_MAX: none). */
-static uint64_t next_arrival(const struct hd_gpu_timing *g)
-{
-    uint64_t t = UINT64_MAX;
-    for (unsigned i = g->first_unfinished; i < g->nl; i++) {
-        const uint64_t a = g->L[i].sl.l->attr.arrive_cycle;
-        if (!g->L[i].started && a > g->now && a < t)
-            t = a;
-    }
-    return t;
-}
-
-/* Place up to one CTA per SM. Returns how many were placed, or a negative status. */
-static int schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
-{
-    const uint32_t nsms = g->p.num_sms;
-    memset(g->got, 0, nsms * sizeof *g->got);
-    int placed = 0;
-    for (uint32_t round = 0; round < nsms; round++) {
-        unsigned nc = 0;
-        for (unsigned i = g->first_unfinished; i < g->nl; i++) {
-            const struct tlaunch *t = &g->L[i];
-            if (t->finished || (t->next_cta >= t->nctas && t->sl.ctxs.q_len == 0) ||
-                !eligible(g, i))
-                continue;
-            if (!t->started && g->running >= g->p.max_kernels)
-                continue;
-            g->cand[nc++] = (struct hd_ksel_cand){t->sl.id, t->started};
-            g->cand_index[nc - 1] = i;
-        }
-        if (nc == 0)
-            break;
-        unsigned k = g->ksel.ops->rank(g->ksel.impl, g->cand, nc, g->order);
-        by_priority(g, k);
-        bool done = false;
-        for (unsigned r = 0; r < k && !done; r++) {
-            struct tlaunch *t = &g->L[g->cand_index[g->order[r]]];
-            bool any = false;
-            const struct hd_ctx *back = hd_ctx_queue_peek(&g->pool, &t->sl.ctxs);
-            const uint64_t cta = back ? back->fc.linear : t->next_cta; /* a context comes back
-                                                                          before fresh CTAs */
-            struct hd_admit_query q = {0, t->sl.id, t->sl.demand.priority, 0, cta};
-            for (uint32_t s = 0; s < nsms; s++) {
-                g->ok[s] = hd_sm_can_accept(g->sm[s], &t->sl);
-                if (g->ok[s]) { /* the admission veto (cta_admit.h) */
-                    q.sm = s;
-                    q.resident = hd_sm_resident_ctas(g->sm[s]);
-                    g->ok[s] = g->admit.ops->admit(g->admit.impl, &q, g->now);
-                }
-                if (g->ok[s] && hd_gpu_reserved_against(g, s, g->cand_index[g->order[r]]))
-                    g->ok[s] = false; /* being freed for a launch of higher priority */
-                any |= g->ok[s] && !g->got[s];
-            }
-            if (back && g->p.ctx.stress_period && g->ok[back->sm]) {
-                /* stress mode resumes a context elsewhere when another SM can take it */
-                bool other = false;
-                for (uint32_t s = 0; s < nsms; s++)
-                    other |= s != back->sm && g->ok[s] && !g->got[s];
-                g->ok[back->sm] = !other;
-            }
-            if (!any) {
-                if (lower_priority_running(g, t->sl.l->attr.priority))
-                    hd_gpu_preempt_for(g, g->cand_index[g->order[r]]);
-                continue;
-            }
-            const struct hd_func_launch *fl = t->sl.l;
-            const struct hd_cta_dist_req req = {t->sl.id, cta, t->nctas,
-                                                {fl->grid[0], fl->grid[1], fl->grid[2]}};
-            int s = g->dist.ops->pick(g->dist.impl, &req, g->ok, g->got, nsms);
-            if (s < 0)
-                continue;
-            int st = place(g, t, (uint32_t)s, err, errlen);
-            if (st != HD_FUNC_OK)
-                return st;
-            placed++;
-            done = true;
-        }
-        if (!done)
-            break;
-    }
-    return placed;
-}
-
-static void launch_finished(struct hd_gpu_timing *g, struct tlaunch *t)
-{
-    t->finished = true;
-    t->sl.info->finished = true;
-    t->sl.info->c.end_cycle = g->now;
-    t->sl.info->c.cycles = g->now + 1 - t->sl.info->c.start_cycle;
-    g->running--;
-    g->done++;
-    g->last_launch_cycles = t->sl.info->c.cycles;
-    while (g->first_unfinished < g->nl && g->L[g->first_unfinished].finished)
-        g->first_unfinished++;
-    hd_ctx_forget_launch(&g->pool, &t->sl.ctxs);
-}
-
-/* Collect the CTAs that finished on SM s. */
-static bool collect(struct hd_gpu_timing *g, uint32_t s)
-{
-    struct hd_sm_launch *buf[16];
-    unsigned n;
-    bool any = false;
-    while ((n = hd_sm_retired(g->sm[s], buf, 16)) > 0) {
-        for (unsigned i = 0; i < n; i++) {
-            struct tlaunch *t = (struct tlaunch *)(void *)buf[i]; /* sl is the first member */
-            t->sl.info->c.ctas_done++;
-            if (++t->done_ctas == t->nctas)
-                launch_finished(g, t);
-        }
-        any = true;
-    }
-    return any;
 }
 /* }==== */
 
@@ -593,7 +288,7 @@ static void abort_run(struct hd_gpu_timing *g)
     }
     hd_ctx_pool_reset(&g->pool);
     for (unsigned i = 0; i < g->nl; i++)
-        g->L[i].sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
+        g->L[i]->sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
     g->mem.ops->flush(g->mem.impl);
     g->running = 0;
 }
@@ -607,7 +302,7 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
         if (g->sleep_until[s]) {
             if (g->sleep_until[s] > g->now && !hd_sm_has_inbox(sm))
                 continue; /* (a response forwarded to it this cycle wakes it, as if awake) */
-            sm_wake(g, s, g->now - 1);
+            hd_gpu_sm_wake(g, s, g->now - 1);
         }
         if (g->alloc_timed && hd_sm_alloc_tick(sm, g->now)) {
             g->dirty = true;
@@ -622,7 +317,7 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
         bool moved = hd_sm_tick(sm, g->now, st, err, errlen);
         if (*st != HD_FUNC_OK)
             return true;
-        if (collect(g, s) | (g->pool.evicted && hd_gpu_ctx_collect(g, s))) {
+        if (hd_gpu_collect(g, s) | (g->pool.evicted && hd_gpu_ctx_collect(g, s))) {
             g->dirty = true;
             moved = true;
         }
@@ -687,7 +382,7 @@ static void skip_idle(struct hd_gpu_timing *g)
  * lowest resident CTA (as the functional runner names the block it was in). */
 static void interrupted(const struct hd_gpu_timing *g, char *err, size_t errlen)
 {
-    const struct tlaunch *t = g->first_unfinished < g->nl ? &g->L[g->first_unfinished] : NULL;
+    const struct tlaunch *t = g->first_unfinished < g->nl ? g->L[g->first_unfinished] : NULL;
     uint32_t ctaid[3] = {0, 0, 0};
     uint64_t best = UINT64_MAX;
     for (uint32_t s = 0; t && s < g->p.num_sms; s++) {
@@ -715,8 +410,10 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
         progress |= tick_sms(g, &st, err, errlen);
         if (st != HD_FUNC_OK)
             return st;
+        if (g->nfin && (st = hd_gpu_launches_notify(g, err, errlen)) != HD_FUNC_OK)
+            return st; /* the finish hook (open-ended co-running) may have added launches */
         if (g->dirty) {
-            int placed = schedule_ctas(g, err, errlen);
+            int placed = hd_gpu_schedule_ctas(g, err, errlen);
             if (placed < 0)
                 return placed;
             g->dirty = placed > 0;
@@ -727,7 +424,7 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
         while (g->now >= hd_gpu_preempt_next_signal(g))
             hd_gpu_preempt_signal(g);
         if (g->now >= g->next_arrival) { /* a launch arrives: the CTA scheduler looks again */
-            g->next_arrival = next_arrival(g);
+            g->next_arrival = hd_gpu_next_arrival(g);
             g->dirty = true;
         }
         if (g->stats.npreempt)
@@ -766,35 +463,19 @@ int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls,
 {
     if (n == 0)
         return HD_FUNC_OK;
-    free(g->L);
-    free(g->cand);
-    free(g->cand_index);
-    free(g->order);
-    free(g->sm_used);
-    g->L = calloc(n, sizeof *g->L);
-    g->cand = calloc(n, sizeof *g->cand);
-    g->cand_index = calloc(n, sizeof *g->cand_index);
-    g->order = calloc(n, sizeof *g->order);
-    g->sm_used = calloc((size_t)n * g->p.num_sms, 1);
-    g->nl = 0;
-    if (!g->L || !g->cand || !g->cand_index || !g->order || !g->sm_used) {
-        snprintf(err, errlen, "host out of memory for %u launches", n);
-        return HD_FUNC_ERR_MEMORY;
-    }
+    hd_gpu_launches_clear(g);
     for (unsigned i = 0; i < n; i++) {
-        int st = setup_launch(g, &g->L[i], ls[i], streams[i], err, errlen);
+        int st = hd_gpu_launch_add(g, ls[i], streams[i], err, errlen);
         if (st != HD_FUNC_OK)
             return st;
-        g->nl++;
     }
-    bind_launches(g);
-    link_streams(g);
+    hd_gpu_launches_bind(g);
     g->done = g->running = g->first_unfinished = 0;
     g->dist.ops->reset(g->dist.impl);
     g->idle = 0;
     for (uint32_t s = 0; s < g->p.num_sms; s++)
         g->reserved[s] = HD_RESERVED_NONE;
-    g->next_arrival = next_arrival(g);
+    g->next_arrival = hd_gpu_next_arrival(g);
     int st = run_loop(g, interrupt, err, errlen);
     if (st != HD_FUNC_OK) { /* the cycle in progress counts */
         g->now++;

@@ -49,6 +49,22 @@ void hd_gpu_timing_destroy(struct hd_gpu_timing *g);
 int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls, const int *streams,
                       unsigned n, volatile sig_atomic_t *interrupt, char *err, size_t errlen);
 
+/* Called after launch l (of `stream`) finished, at the end of the cycle's SM ticks, while the
+ * rest of the batch is still resident: it may add launches with hd_gpu_timing_add() (open-ended
+ * co-running: a client relaunches its kernel while another one runs). Returns HD_FUNC_OK, or an
+ * HD_FUNC_ERR_* code with a message in err (the run then stops with that report). */
+typedef int (*hd_gpu_timing_finish_fn)(void *ctx, struct hd_func_launch *l, int stream,
+                                       char *err, size_t errlen);
+/* Install the finish hook (NULL: none, the default; the batch then runs as a closed one). */
+void hd_gpu_timing_set_finish(struct hd_gpu_timing *g, hd_gpu_timing_finish_fn fn, void *ctx);
+/* Add launch l on `stream` to the running batch (only from the finish hook): it takes part in
+ * stream order like a launch of the batch submitted last, and hd_gpu_timing_run() returns only
+ * after it finished too. Returns HD_FUNC_OK, or an HD_FUNC_ERR_* code with a message. */
+int hd_gpu_timing_add(struct hd_gpu_timing *g, struct hd_func_launch *l, int stream, char *err,
+                      size_t errlen);
+/* The GPU cycle now (during a run: the cycle being simulated). */
+uint64_t hd_gpu_timing_now(const struct hd_gpu_timing *g);
+
 /* Statistics so far (valid between runs). */
 const struct hd_timing_stats *hd_gpu_timing_stats(const struct hd_gpu_timing *g);
 /* The configuration it was built from. */
