@@ -31,6 +31,7 @@ struct run_opts {
     bool progress;            /* --progress: progress line even if stderr is not a terminal */
     uint64_t sample;          /* --sample N: time series every N cycles */
     const char *series;       /* --series FILE: the time series as CSV */
+    const char *profile;      /* --profile-out FILE: the Oracle's per-CTA profile */
 };
 
 static void run_help(FILE *out)
@@ -60,6 +61,9 @@ static void run_help(FILE *out)
             "                  (into the JSON report)\n"
             "  --series FILE   also write those samples as CSV (for gnuplot)\n"
             "  --progress      show the progress line of long runs even if stderr is no terminal\n"
+            "  --profile-out FILE\n"
+            "                  write each finished CTA's warp instructions and cycles: the profile\n"
+            "                  of [context] preempt_policy = oracle (oracle_profile = FILE)\n"
             "\nCtrl-C stops the run and prints what was gathered so far (exit status 130).\n"
             "\nExample:\n"
             "  heddle run sgemm --size medium --config configs/fermi-gtx480.ini\n");
@@ -100,6 +104,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             if (r < 0)
                 return HD_CLI_USAGE + 2;
             o->series = v;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--profile-out", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            o->profile = v;
         } else if (strcmp(a, "--functional") == 0) {
             o->functional = true;
         } else if (strcmp(a, "--progress") == 0) {
@@ -118,15 +126,17 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         return hd_cli_usage(cmd, "which workload? (see heddle list)") + 2;
     if (o->series && !o->sample)
         return hd_cli_usage(cmd, "--series needs --sample N") + 2;
-    if (o->functional && (o->sample || o->progress))
-        return hd_cli_usage(cmd, "--sample and --progress need the timing model, not --functional") +
+    if (o->functional && (o->sample || o->progress || o->profile))
+        return hd_cli_usage(cmd, "--sample, --progress and --profile-out need the timing model, "
+                                 "not --functional") +
                2;
     const struct hd_cli_path paths[] = {{"--config", o->cfg.path, false},
                                         {"--stats", o->stats, true},
-                                        {"--series", o->series, true}};
-    struct hd_cli_path use[3];
+                                        {"--series", o->series, true},
+                                        {"--profile-out", o->profile, true}};
+    struct hd_cli_path use[4];
     unsigned n = 0;
-    for (unsigned k = 0; k < 3; k++)
+    for (unsigned k = 0; k < 4; k++)
         if (paths[k].path)
             use[n++] = paths[k];
     if (hd_cli_paths_check(cmd, use, n) != HD_CLI_OK)
@@ -294,6 +304,18 @@ static int run_workload(struct run_opts *o)
         if (s == HD_CLI_OK && hd_gpu_write_stats_csv(gpu, out.f) != HD_OK) {
             hd_cli_out_discard(&out);
             s = hd_cli_fail("run", "--series %s: cannot write the series", o->series);
+        } else if (s == HD_CLI_OK) {
+            s = hd_cli_out_commit(&out);
+        }
+        if (s != HD_CLI_OK && rc == HD_CLI_OK)
+            rc = s;
+    }
+    if (o->profile && !o->functional) {
+        struct hd_cli_out out;
+        int s = hd_cli_out_open(&out, "run", "--profile-out", o->profile);
+        if (s == HD_CLI_OK && hd_gpu_write_drain_profile(gpu, out.f) != HD_OK) {
+            hd_cli_out_discard(&out);
+            s = hd_cli_fail("run", "--profile-out %s: cannot write the profile", o->profile);
         } else if (s == HD_CLI_OK) {
             s = hd_cli_out_commit(&out);
         }

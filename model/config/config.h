@@ -109,7 +109,9 @@
     V(preemptpol, HD_PREEMPTPOL_CHIMERA, "chimera",                                                \
       "whole SMs in Chimera's order, a technique per TB, drains estimated by mean residency")     \
     V(preemptpol, HD_PREEMPTPOL_CHIMERA_PLUS, "chimera_plus",                                      \
-      "chimera with Shieh's lower-variance CPI drain estimate")
+      "chimera with Shieh's lower-variance CPI drain estimate")                                   \
+    V(preemptpol, HD_PREEMPTPOL_ORACLE, "oracle",                                                  \
+      "shieh with each TB's true drain time from a profiling run ([context] oracle_profile)")
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")

@@ -12,6 +12,7 @@
 #include "rt_internal.h"
 
 #include "func_status.h"
+#include "drain_profile.h"
 #include "gpu_timing.h"
 #include "mem_full.h"
 #include "mem_report.h"
@@ -240,6 +241,13 @@ int hd_gpu_write_stats_json(const struct hd_gpu *gpu, FILE *out)
     else
         hd_timing_stats_json(s, &gpu->cfg, gpu->timing_status, gpu->timing_msg, out);
     return ferror(out) ? HD_ERR_INTERNAL : HD_OK;
+}
+
+int hd_gpu_write_drain_profile(const struct hd_gpu *gpu, FILE *out)
+{
+    static const struct hd_timing_stats empty;
+    const struct hd_timing_stats *s = gpu->timing ? hd_gpu_timing_stats(gpu->timing) : &empty;
+    return hd_drain_profile_write(s, out) == 0 ? HD_OK : HD_ERR_INTERNAL;
 }
 
 int hd_gpu_write_stats_csv(const struct hd_gpu *gpu, FILE *out)

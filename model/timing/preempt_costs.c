@@ -31,14 +31,25 @@ static bool is_victim(const struct hd_preempt_cta *c, const struct hd_preempt_ne
     return c->launch != need->launch && c->priority < need->priority;
 }
 
-/* Oracle drain latency: the remaining instructions (of the profiled mean, or this TB's if it ran
- * past it) at the profiled CPI; -1 when the profile does not know the launch. */
+/* Oracle drain latency: the remaining instructions of this CTA at its true CPI (per-CTA
+ * profile), else of its launch's profiled mean at the mean CPI (0 when it ran past the count);
+ * -1 when the profile does not know the launch. */
 static int64_t oracle_drain(const struct hd_drain_profile *prof, const struct hd_preempt_cta *c)
 {
-    if (!prof || c->launch >= prof->n || prof->cpi[c->launch] <= 0.0)
+    if (!prof || c->launch >= prof->n)
         return -1;
-    const double left = prof->instrs[c->launch] - (double)c->warp_instrs;
-    return left > 0.0 ? (int64_t)ceil(left * prof->cpi[c->launch]) : 0;
+    double cpi = prof->cpi[c->launch], total = prof->instrs[c->launch];
+    if (prof->first && c->cta < prof->first[c->launch + 1] - prof->first[c->launch]) {
+        const uint64_t at = prof->first[c->launch] + c->cta;
+        if (prof->cta_cpi[at] > 0.0) {
+            cpi = prof->cta_cpi[at];
+            total = prof->cta_instrs[at];
+        }
+    }
+    if (cpi <= 0.0)
+        return -1;
+    const double left = total - (double)c->warp_instrs;
+    return left > 0.0 ? (int64_t)ceil(left * cpi) : 0;
 }
 
 void hd_preempt_costs_sm(const struct hd_preempt_sm *v, const struct hd_preempt_need *need,
@@ -93,9 +104,12 @@ void hd_preempt_costs_sm(const struct hd_preempt_sm *v, const struct hd_preempt_
                     hd_chimera_drain_latency(&pred, &grp[m->slot], need->now);
             } else if (est == HD_DRAIN_EST_ORACLE) {
                 const int64_t l = oracle_drain(prof, m);
-                if (l >= 0)
+                if (l >= 0) { /* known: drained at no overhead (the thesis's estimator may
+                                 have had no statistics, and charged the maximum) */
                     cost->lat[HD_SHIEH_DRAIN] =
                         (uint64_t)l < HD_SHIEH_INF ? (uint64_t)l : HD_SHIEH_INF;
+                    cost->ovh[HD_SHIEH_DRAIN] = (uint64_t)l < HD_SHIEH_INF ? 0 : HD_SHIEH_INF;
+                }
             }
         }
     }

@@ -25,12 +25,17 @@
 
 enum hd_drain_est { HD_DRAIN_EST_SHIEH, HD_DRAIN_EST_CHIMERA, HD_DRAIN_EST_ORACLE };
 
-/* The oracle's profile: per launch id, the true cycles per warp instruction (0: unknown, the
- * thesis's estimator is used) and the true instructions per CTA. */
+/* The oracle's profile (drain_profile.h): per launch id, the mean true cycles per warp
+ * instruction of its profiled CTAs (0: unknown, the thesis's estimator is used) and their mean
+ * instructions; per CTA (first != NULL: launch L's CTA c at index first[L] + c when c <
+ * first[L + 1] - first[L]) its own true CPI (0: not profiled, the launch's mean is used) and
+ * instructions. */
 struct hd_drain_profile {
     uint32_t n;
     const double *cpi;
     const double *instrs;
+    const uint64_t *first;     /* [n + 1] or NULL */
+    const double *cta_cpi, *cta_instrs;
 };
 
 /* Costs of every CTA slot (indexed by slot, < HD_SHIEH_MAX_TBS) of one SM. */

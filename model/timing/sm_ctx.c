@@ -201,7 +201,8 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
 
 void hd_sm_ctx_retired(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
-    (void)now;
+    hd_launch_info_note_cta(c->la->info, c->fc->linear, c->ctx->insts,
+                            now + 1 - c->ctx->t_first); /* the Oracle's profile */
     if (c->ctx->state == HD_CTX_SUSPENDING) { /* it finished meanwhile: nothing to save */
         sm->nsusp--;
         sm->st->ctx_finished_suspending++;

@@ -149,10 +149,12 @@ static void jpreempt(FILE *f, const struct hd_timing_stats *s)
                    "\"signal\": %" PRIu64 ", \"met\": %s, \"freed\": %" PRIu64
                    ", \"quiet\": %" PRIu64 ", \"saved\": %" PRIu64 ", \"refused\": %u, \"bound\": %"
                    PRIu64 ", \"missed\": %s, \"switched\": %u, \"drained\": %u, \"flushed\": %u"
-                   ", \"bytes\": %" PRIu64 "}",
+                   ", \"bytes\": %" PRIu64 ", \"victim_instrs\": %" PRIu64
+                   ", \"flushed_instrs\": %" PRIu64 ", \"switch_ipc\": %.6f}",
                 r->victim, r->sm, prim[r->primitive < 5 ? r->primitive : 0], r->signal,
                 r->met ? "true" : "false", r->freed, r->quiet, r->saved, r->refused, r->bound,
-                r->missed ? "true" : "false", r->switched, r->drained, r->flushed, r->bytes);
+                r->missed ? "true" : "false", r->switched, r->drained, r->flushed, r->bytes,
+                r->victim_instrs, r->flushed_instrs, r->switch_ipc);
     }
     fprintf(f, "%s],\n", s->npreempt ? "\n  " : "");
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const tclass_names[HD_TC_COUNT] = {
     "int_alu", "int_mul", "int_div", "fp", "fp_div", "dp", "dp_div", "sfu",
@@ -216,6 +217,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.points = c->context_points;
     p->ctx.pp_wait_limit = c->context_pp_wait_limit;
     p->ctx.policy = c->context_preempt_policy;
+    memcpy(p->ctx.oracle_profile, c->context_oracle_profile.s, sizeof p->ctx.oracle_profile);
     p->ctx.signal_sms = c->context_signal_sms;
     if (signal_cycles(c, &p->ctx, err, errlen) != 0)
         return -1;

@@ -82,6 +82,8 @@ void hd_timing_stats_free(struct hd_timing_stats *s)
 {
     free(s->sm);
     free(s->sched);
+    for (uint32_t i = 0; i < s->nlaunch; i++)
+        free(s->launch[i].cta_prof);
     free(s->launch);
     for (uint32_t i = 0; i < s->nlines; i++) {
         free(s->lines[i].line);
@@ -93,6 +95,22 @@ void hd_timing_stats_free(struct hd_timing_stats *s)
     free(s->prog);
     free(s->preempt);
     memset(s, 0, sizeof *s);
+}
+
+void hd_launch_info_note_cta(struct hd_launch_info *li, uint64_t cta, uint64_t instrs,
+                             uint64_t cycles)
+{
+    if (cta >= li->c.ctas || li->cta_prof_oom)
+        return;
+    if (!li->cta_prof) {
+        li->cta_prof = calloc(2 * (size_t)li->c.ctas, sizeof *li->cta_prof);
+        if (!li->cta_prof) {
+            li->cta_prof_oom = true;
+            return;
+        }
+    }
+    li->cta_prof[2 * cta] = instrs;
+    li->cta_prof[2 * cta + 1] = cycles;
 }
 
 struct hd_launch_info *hd_timing_stats_new_launch(struct hd_timing_stats *s)

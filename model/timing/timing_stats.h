@@ -68,6 +68,11 @@ struct hd_launch_info {
     uint32_t line_set;      /* index of its kernel's per-line counters */
     bool finished;
     struct hd_launch_stats c;
+    /* per CTA of the grid (the Oracle's profile, drain_profile.h): warp instructions and cycles
+     * from its first placement to its end, [2 * c.ctas], allocated at the first CTA to finish
+     * (cta_prof_oom: it could not be) */
+    uint64_t *cta_prof;
+    bool cta_prof_oom;
 };
 
 struct hd_line_stats {      /* per kernel image */
@@ -110,6 +115,11 @@ struct hd_preempt_rec {
     uint64_t quiet, saved;     /* the last victim quiet (drain part), its save acknowledged or
                                   its flush done (save part); 0: none */
     uint64_t bound;            /* the constraint it was measured against (0: none) */
+    /* throughput overhead (Shieh §4.3, digest §5.4): warp instructions the CTAs asked to leave
+     * had executed (what flushing them all would lose), those of the flushed ones (lost), and
+     * the sum of the switched ones' IPC (x their save and restore time = lost issue) */
+    uint64_t victim_instrs, flushed_instrs;
+    double switch_ipc;
 };
 
 struct hd_timing_stats {
@@ -137,6 +147,10 @@ struct hd_timing_stats {
 int hd_timing_stats_init(struct hd_timing_stats *s, uint32_t num_sms, uint32_t num_sched,
                          double core_mhz);
 void hd_timing_stats_free(struct hd_timing_stats *s);
+/* CTA `cta` of launch li finished after `instrs` warp instructions and `cycles` cycles from
+ * its first placement (its last run from its first instruction). */
+void hd_launch_info_note_cta(struct hd_launch_info *li, uint64_t cta, uint64_t instrs,
+                             uint64_t cycles);
 /* A new launch record (zeroed) or NULL on allocation failure; its index is ->id. */
 struct hd_launch_info *hd_timing_stats_new_launch(struct hd_timing_stats *s);
 /* A new per-line record of npc PCs; returns its index or -1. */
