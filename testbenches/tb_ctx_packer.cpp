@@ -4,8 +4,11 @@
 // registers), flushed at random record ends, back to back and with idle gaps; every output
 // compared with the C reference every cycle. Self-check of the reference: the segments of each
 // record, concatenated, are exactly the registers' stored words in order, and the pattern
-// vectors are their codes. Coverage bins: full segment, last segment (partial), full pattern
-// vector (64 registers), partial pattern vector, and every pattern code packed (all required).
+// vectors are their codes. Some registers carry a words_i that is not their pattern's (fewer
+// words, more, above 32: the packer stores min(words_i, 32) words of the pattern's layout, 0
+// past it). Coverage bins: full segment, last segment (partial), full pattern vector (64
+// registers), partial pattern vector, every pattern code packed, odd and > 32 counts (all
+// required).
 extern "C" {
 #include "ctx_packer.h"
 #include "regpat_comp.h"
@@ -53,6 +56,7 @@ int sc_main(int argc, char **argv)
         return 2;
     }
     std::vector<TB_IN> stim;
+    uint64_t odd = 0, over = 0;
     TB_IN idle;
     std::memset(&idle, 0, sizeof idle);
     TB_IN flush = idle;
@@ -67,7 +71,14 @@ int sc_main(int argc, char **argv)
         for (unsigned i = 0; i < nregs; i++) {
             if (r.below(8) == 0)
                 stim.push_back(idle);
-            stim.push_back(from_vec(tb::random_vec(r)));
+            TB_IN in = from_vec(tb::random_vec(r));
+            if (r.below(16) == 0) { // a count that is not the pattern's: only n words are stored
+                in.words_i = r.below(2) ? r.below(64) : 33 + r.below(31);
+                for (unsigned w = 0; w < 4; w++)
+                    in.base_i[w] = r.next(), in.stride_i[w] = r.next();
+                odd++;
+            }
+            stim.push_back(in);
         }
         stim.push_back(flush);
         if (r.below(3) == 0)
@@ -110,6 +121,7 @@ int sc_main(int argc, char **argv)
                 want.insert(want.end(), chunk, chunk + n);
                 codes.push_back(static_cast<unsigned>(in.pat_i));
                 pats[in.pat_i & 3]++;
+                over += in.words_i > 32;
             }
         }
     }
@@ -120,7 +132,9 @@ int sc_main(int argc, char **argv)
     std::printf("coverage: %" PRIu64 " full segments, %" PRIu64 " last segments, %" PRIu64
                 " full pattern vectors, %" PRIu64 " partial, %" PRIu64 " of 4 pattern codes\n",
                 cov[0], cov[1], cov[2], cov[3], cov[4]);
-    bool covered = cov[0] && cov[1] && cov[2] && cov[3] && cov[4] == 4;
+    std::printf("coverage: %" PRIu64 " registers whose words_i is not their pattern's, %" PRIu64
+                " with words_i > 32\n", odd, over);
+    bool covered = cov[0] && cov[1] && cov[2] && cov[3] && cov[4] == 4 && odd && over;
     std::printf("tb_ctx_packer: %s, %" PRIu64 " records whose segments differ from their words\n",
                 covered ? "all bins covered" : "NOT all bins covered", self_bad);
     return rc != 0 ? rc : (covered && self_bad == 0) ? 0 : 1;

@@ -3,8 +3,10 @@
 // synthetic preempting kernel, 4096 registers and 2048 B per TB, on a 64K-register / 48 KB SM
 // and on the Fermi 32K-register SM), then seeded random footprints and capacities (either
 // resource limiting, zero sizes, more positions than entries, none at all), requests that
-// restart a fill, reads during and after fills; every output compared with the C reference
-// every cycle; coverage bins reported (all required).
+// restart a fill, reads during and after fills, capacities at a multiple of a size (and one
+// below/above), all-ones sizes, full tables with the top address bit set, resets mid-stream
+// (also mid-fill) followed by reads before any request; every output compared with the C
+// reference every cycle; coverage bins reported (all required).
 extern "C" {
 #include "shieh_alloc_pos.h"
 }
@@ -58,9 +60,45 @@ int sc_main(int argc, char **argv)
     tb::Options o = tb::parse(argc, argv);
     tb::Rng r{o.seed};
     std::vector<TB_IN> stim;
+    std::vector<uint64_t> resets;
+    // After reset and before any request: nothing filled, reads are refused, no done_o.
+    auto no_request = [&](unsigned n) {
+        for (unsigned c = 0; c < n; c++) {
+            TB_IN in = zero();
+            in.rd_v_i = r.below(2);
+            in.rd_idx_i = r.below(1u << kW);
+            stim.push_back(in);
+        }
+        stim.push_back(zero());
+    };
+    no_request(4);
     fill_and_read(stim, init(4096, 2048, std::min(65536u, kCap), 49152), 17); // Fig 3.7
     fill_and_read(stim, init(4096, 2048, 32768, 49152), 9);                     // Fermi
+    // Footprints at the edges: the all-ones size of one resource (never fits) beside a small
+    // one of the other; full tables whose last entries have the top address bit set.
+    const uint32_t ones = 2 * kCap - 1;
+    fill_and_read(stim, init(ones, 64, kCap, kCap), kPos);
+    fill_and_read(stim, init(64, ones, kCap, kCap), kPos);
+    fill_and_read(stim, init(kCap / kPos, kCap / kPos, kCap, kCap), kPos);
+    fill_and_read(stim, init(kCap / kPos - 1, 0, kCap, kCap), kPos);
+    fill_and_read(stim, init(0, kCap / kPos - 1, kCap, kCap), kPos);
+    size_t next_reset = stim.size() + 500;
     while (stim.size() < o.cycles) {
+        if (stim.size() >= next_reset) { // a reset mid-stream (mid-fill or not)
+            next_reset = stim.size() + 500 + r.below(2000);
+            resets.push_back(stim.size());
+            no_request(r.below(4));
+        }
+        if (r.below(4) == 0) { // a capacity at a multiple of a size, one below or one above
+            uint32_t rp = 1 + r.below(r.below(2) ? 64 : kCap / 4), k = 1 + r.below(kPos);
+            uint32_t sp = 1 + r.below(r.below(2) ? 64 : kCap / 4), j = 1 + r.below(kPos);
+            uint32_t rf = std::min<uint32_t>(kCap, rp * k + r.below(3) - 1);
+            uint32_t sm = std::min<uint32_t>(kCap, sp * j + r.below(3) - 1);
+            if (r.below(4) == 0)
+                (r.below(2) ? rp : sp) = 0;
+            fill_and_read(stim, init(rp, sp, rf, sm), r.below(2) ? kPos : 2);
+            continue;
+        }
         uint32_t rf = 1 + r.below(kCap), sm = r.below(kCap + 1);
         uint32_t rp = r.below(8) == 0 ? 0 : 1 + r.below(r.below(2) ? rf / 4 + 1 : 2 * kCap - 1);
         uint32_t sp = r.below(4) == 0 ? 0 : 1 + r.below(r.below(2) ? sm / 4 + 1 : 2 * kCap - 1);
@@ -81,8 +119,14 @@ int sc_main(int argc, char **argv)
                                              "read past K"};
     uint64_t cov[NBINS] = {0};
     unsigned fig_reads = 0, fig_ok = 0;
-    bool busy = false;
+    bool busy = false, seen_init = false;
+    uint64_t cyc = 0;
+    size_t ri = 0;
     auto cover = [&](const TB_IN &i, const TB_OUT &out) {
+        if (ri < resets.size() && resets[ri] == cyc)
+            ri++, busy = false;
+        cyc++;
+        seen_init |= i.init_v_i != 0;
         if (i.init_v_i && busy)
             cov[RESTART]++;
         if (i.init_v_i)
@@ -94,7 +138,8 @@ int sc_main(int argc, char **argv)
         if (!out.rd_v_o)
             return;
         cov[out.rd_ok_o ? RD_OK : RD_OUT]++;
-        if (fig_reads < 17) { // the first fill: p*4096, p*2048 for p < 16 (K = 16 when it fits)
+        // the first fill: p*4096, p*2048 for p < 16 (K = 16 when it fits)
+        if (seen_init && fig_reads < 17) {
             unsigned p = fig_reads++;
             bool want_ok = p < std::min(16u, kPos) && kCap >= 65536;
             fig_ok += out.rd_ok_o == want_ok &&
@@ -103,13 +148,14 @@ int sc_main(int argc, char **argv)
                 cov[FIG37]++;
         }
     };
-    int rc = tb::run("tb_shieh_alloc_pos", o, stim, cover);
+    int rc = tb::run("tb_shieh_alloc_pos", o, stim, cover, resets);
     unsigned hit = 0;
     std::printf("coverage:\n");
     for (unsigned b = 0; b < NBINS; b++) {
         std::printf("  %-18s %8" PRIu64 "\n", names[b], cov[b]);
         hit += cov[b] != 0;
     }
-    std::printf("tb_shieh_alloc_pos: %u of %u bins covered (%u entries)\n", hit, NBINS, kPos);
+    std::printf("tb_shieh_alloc_pos: %u of %u bins covered (%u entries), %zu resets mid-stream\n",
+                hit, NBINS, kPos, resets.size());
     return rc != 0 ? rc : hit == NBINS ? 0 : 1;
 }
