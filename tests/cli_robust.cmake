@@ -18,7 +18,7 @@ set(HD_ROBUST_CASES
     expect_reads_dump dump_roundtrip expect_pieces cosim_record_over_config mix_stats_over_config dump_sigkill stats_sigkill
     stats_symlink sigterm_stats mix_stats_json cosim_every_zero cosim_sms_outside stats_measured_nothing
     config_like_run ptx_read_cap live_regs_20k params_100k max_cycles ran_past_end
-    watchdog_derived local_memory config_line liveness_cap
+    watchdog_derived local_memory local_occupancy_agrees config_line liveness_cap
     stats_is_dir dump_full dump_no_dir ptx_is_dir print_beyond)
 foreach(c ${HD_ROBUST_CASES})
   add_test(NAME cli_robust_${c}

@@ -10,6 +10,7 @@
 
 #include "cfg.h"
 #include "liveness.h"
+#include "module.h"
 #include "ptx_parse.h"
 #include "ptxas_summary.h"
 #include "regalloc.h"
@@ -65,8 +66,6 @@ static bool shared_of(const struct hd_module *m, uint32_t fi, struct hd_cli_kres
                 k->smem_dynamic = v->name;
             else
                 k->smem_static += v->size, k->smem_vars++;
-        } else if (v->space == HD_SPACE_LOCAL) {
-            k->local_bytes += v->size;
         }
     }
     free(seen_fn);
@@ -132,6 +131,7 @@ static void regalloc_module(const struct hd_module *m, uint32_t max_regs, struct
             continue;
         struct hd_cli_kres *k = &out[index_of[fi]];
         k->regs_ours = ra[fi].regs_with_callees;
+        k->spill_words = ra[fi].spill_words;
         k->spill_bytes = 4ull * ra[fi].spill_words;
         if (!all_ok) { /* a callee may have failed: count it unknown rather than too low */
             bool *seen = calloc(m->nfuncs + 1, sizeof(bool)), *g = calloc(m->nglobals + 1, 1);
@@ -182,6 +182,7 @@ struct hd_cli_kres *hd_cli_kres_collect(const struct hd_module *m, uint32_t max_
             free(out);
             return NULL;
         }
+        k->local_bytes = hd_func_local_bytes(m, fi); /* as the kernel image lays it out */
     }
     regalloc_module(m, max_regs, out, index_of);
     free(index_of);
@@ -196,9 +197,9 @@ int hd_cli_kres_occupancy(const struct hd_config *cfg, const struct hd_cli_kres 
     struct hd_occ_params p;
     hd_occ_params_from_config(cfg, &p);
     struct hd_occ_kernel kk = {threads, regs, k->smem_static, dyn_smem};
-    if (hd_occupancy_compute(&p, &kk, out) != 0)
-        return -1;
-    return hd_occupancy_local(&p, k->local_bytes + k->spill_bytes, out); /* .local + spills */
+    /* the CTA scheduler's function and figure: frames + spills (hd_occ_local_per_thread) */
+    return hd_occupancy_kernel(&p, &kk, hd_occ_local_per_thread(k->local_bytes, k->spill_words),
+                               out);
 }
 
 void hd_cli_occupancy_text(const struct hd_occupancy *o, uint32_t max_warps, char *buf,

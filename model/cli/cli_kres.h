@@ -31,9 +31,11 @@ struct hd_cli_kres {
     uint64_t smem_static;      /* bytes */
     unsigned smem_vars;        /* sized .shared variables counted in smem_static */
     const char *smem_dynamic;  /* name of the extern .shared variable, or NULL */
-    uint64_t local_bytes;      /* .local per thread declared by the function itself */
-    uint64_t spill_bytes;      /* registers the allocator could not fit (above the budget):
-                                  4 bytes of local memory per spilled word, per thread */
+    uint64_t local_bytes;      /* local memory per thread: the frames of the function and its
+                                  callees as the kernel image lays them out
+                                  (hd_func_local_bytes: the timing model's figure) */
+    uint32_t spill_words;      /* 32-bit words the allocator could not fit (above the budget) */
+    uint64_t spill_bytes;      /* 4 bytes of local memory per spilled word, per thread */
 };
 
 /* Resources of every function with a body of m (entries and device functions, in module

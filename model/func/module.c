@@ -214,21 +214,24 @@ static void walk_calls(struct walk *wk, uint32_t f)
     wk->state[f] = 2;
 }
 
-/* Lay out one function's local-memory frame: .func params, returns, body .local/.param. */
-static uint64_t layout_frame(struct hd_func_kfunc *kf, uint64_t at)
+/* Lay out one function's local-memory frame: .func params, returns, body .local/.param. The
+ * offsets go to kf when it is not NULL (hd_func_local_bytes sizes frames without a kernel). */
+static uint64_t layout_frame_of(const struct hd_func *f, struct hd_func_kfunc *kf, uint64_t at)
 {
-    const struct hd_func *f = kf->ir;
     at = align_up(at, 16);
-    kf->frame_base = at;
+    if (kf)
+        kf->frame_base = at;
     if (!f->is_entry) {
         for (uint32_t i = 0; i < f->nparams; i++) {
             at = align_up(at, var_align(&f->params[i]));
-            kf->param_off[i] = at;
+            if (kf)
+                kf->param_off[i] = at;
             at += f->params[i].size;
         }
         for (uint32_t i = 0; i < f->nrets; i++) {
             at = align_up(at, var_align(&f->rets[i]));
-            kf->ret_off[i] = at;
+            if (kf)
+                kf->ret_off[i] = at;
             at += f->rets[i].size;
         }
     }
@@ -237,10 +240,35 @@ static uint64_t layout_frame(struct hd_func_kfunc *kf, uint64_t at)
         if (v->space != HD_SPACE_LOCAL && v->space != HD_SPACE_PARAM)
             continue;
         at = align_up(at, var_align(v));
-        kf->local_off[i] = at;
+        if (kf)
+            kf->local_off[i] = at;
         at += v->size;
     }
     return at;
+}
+
+static uint64_t layout_frame(struct hd_func_kfunc *kf, uint64_t at)
+{
+    return layout_frame_of(kf->ir, kf, at);
+}
+
+uint64_t hd_func_local_bytes(const struct hd_module *ir, uint32_t entry)
+{
+    if (entry >= ir->nfuncs)
+        return 0;
+    char why[256] = "";
+    struct walk wk = {ir, calloc(ir->nfuncs, sizeof(int32_t)), calloc(ir->nfuncs, 1),
+                      calloc(ir->nfuncs, sizeof(uint32_t)), 0, why, sizeof why};
+    uint64_t local = 0;
+    if (wk.kf_of_func && wk.state && wk.order) {
+        walk_calls(&wk, entry);
+        for (uint32_t i = 0; i < wk.n; i++) /* the order build_kernel lays them out in */
+            local = layout_frame_of(&ir->funcs[wk.order[i]], NULL, local);
+    }
+    free(wk.kf_of_func);
+    free(wk.state);
+    free(wk.order);
+    return align_up(local, 16);
 }
 
 static int alloc_kfuncs(struct hd_func_kernel *k)

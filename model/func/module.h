@@ -76,6 +76,12 @@ int hd_func_module_load(struct hd_devmem *mem, const struct hd_module *ir, uint6
 /* Free the image and release the module's variables from device memory. */
 void hd_func_module_unload(struct hd_func_module *m);
 
+/* Local memory per thread of kernel `entry` of module ir (a function index): the frames of the
+ * entry and every function it calls, laid out as its kernel image lays them out (the image's
+ * local_bytes, without building it). Occupancy counts it (`heddle ptx-info`, `heddle list` and
+ * the timing model's CTA scheduler: one figure). */
+uint64_t hd_func_local_bytes(const struct hd_module *ir, uint32_t entry);
+
 /* The kernel image of the .entry called `name`, or NULL. */
 const struct hd_func_kernel *hd_func_module_kernel(const struct hd_func_module *m,
                                                    const char *name);

@@ -90,8 +90,15 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
                                         e->tk->regs_per_thread, !e->tk->an->ra_ok};
     struct hd_regs_choice rc;
     hd_regs_choose(&g->regs_src, &known, &rc);
+    /* local memory (the kernel's frames + the allocator's spills) counted as `heddle ptx-info`
+     * and `heddle list` count it: one function, hd_occupancy_kernel */
+    const struct hd_annot *an = e->tk->an;
+    uint32_t ei = l->k->entry_index;
+    uint32_t spill = an && an->ra_run && ei < an->nmod && an->ra_run[ei]
+                         ? an->ra_mod[ei].spill_words : 0;
+    struct hd_occ_kernel ok = {l->threads_per_cta, rc.regs, l->smem_bytes, 0};
     struct hd_occupancy occ;
-    hd_gpu_timing_occupancy(g, l->threads_per_cta, rc.regs, l->smem_bytes, &occ);
+    hd_occupancy_kernel(&g->occ, &ok, hd_occ_local_per_thread(l->k->local_bytes, spill), &occ);
     demand_of(&occ, &t->sl.demand);
     /* our physical registers fold into that budget in the register banks (PTX numbers do not) */
     t->sl.bank_budget = e->tk->an->ra_ok && g->p.sm.bank_physical ? occ.regs_per_thread : 0;

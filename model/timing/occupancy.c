@@ -162,6 +162,22 @@ int hd_occupancy_local(const struct hd_occ_params *p, uint64_t local_per_thread,
     return pick(p, o->threads / (o->ctas ? o->ctas : 1), o);
 }
 
+uint64_t hd_occ_local_per_thread(uint64_t frame_bytes, uint32_t spill_words)
+{
+    uint64_t spill = 4ull * spill_words;
+    return frame_bytes > UINT64_MAX - spill ? UINT64_MAX : frame_bytes + spill;
+}
+
+int hd_occupancy_kernel(const struct hd_occ_params *p, const struct hd_occ_kernel *k,
+                        uint64_t local_per_thread, struct hd_occupancy *o)
+{
+    if (hd_occupancy_compute(p, k, o) != 0) {
+        hd_occupancy_local(p, local_per_thread, o); /* demand.local still reported */
+        return -1;
+    }
+    return hd_occupancy_local(p, local_per_thread, o);
+}
+
 const char *hd_occ_limit_string(const struct hd_occupancy *o, char *buf, size_t len)
 {
     if (!len)

@@ -135,6 +135,15 @@ int hd_occupancy_compute(const struct hd_occ_params *p, const struct hd_occ_kern
  * the limit and "does not fit" are recomputed. Returns 0 when at least one CTA fits, else -1. */
 int hd_occupancy_local(const struct hd_occ_params *p, uint64_t local_per_thread,
                        struct hd_occupancy *o);
+/* The local memory per thread that occupancy counts: the kernel's frames (.local variables,
+ * call parameters: hd_func_local_bytes) plus 4 bytes per 32-bit word the register allocator
+ * spilled (its spill_words at the configuration's register budget). */
+uint64_t hd_occ_local_per_thread(uint64_t frame_bytes, uint32_t spill_words);
+/* A kernel's occupancy with its local memory: hd_occupancy_compute then hd_occupancy_local.
+ * The one function of `heddle ptx-info`, `heddle list` and the timing model's CTA scheduler, so
+ * they agree. Returns 0 when at least one CTA fits, else -1. */
+int hd_occupancy_kernel(const struct hd_occ_params *p, const struct hd_occ_kernel *k,
+                        uint64_t local_per_thread, struct hd_occupancy *o);
 
 /* "registers", "shared memory", "threads", "CTA slots", "local memory", "does not fit". */
 const char *hd_occ_limit_name(enum hd_occ_limit l);

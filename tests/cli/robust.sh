@@ -283,6 +283,30 @@ config_like_run)
             fail "$s: config and run disagree"
     done
     ;;
+local_occupancy_agrees)
+    # the CTA scheduler counts local memory as ptx-info (and list) do, with one function
+    # (hd_occupancy_kernel) and one figure: the frames of the kernel and its callees
+    # (hd_func_local_bytes: 1024 + 1024 .local, the call's parameters, alignment = 2080 bytes).
+    # On 16 MiB of device memory over 15 SMs (1118481 bytes each), 256 x 2080 bytes per CTA
+    # leave room for 2 CTAs (before: ptx-info counted the kernel's own 1024 bytes, 4 CTAs; the
+    # timing model none, 6 CTAs)
+    printf '%s\n' '.version 7.0' '.target sm_75' '.address_size 64' \
+        '.func (.param .b32 r) helper(.param .b32 x)' '{' ' .local .align 4 .b8 hbuf[1024];' \
+        ' .reg .b32 %r<4>;' ' .reg .b64 %rd<2>;' ' ld.param.b32 %r1, [x];' ' mov.u64 %rd1, hbuf;' \
+        ' st.local.u32 [%rd1], %r1;' ' ld.local.u32 %r2, [%rd1];' ' add.u32 %r3, %r2, 1;' \
+        ' st.param.b32 [r], %r3;' ' ret;' '}' '.visible .entry loc(.param .u64 out)' '{' \
+        ' .local .align 4 .b8 kbuf[1024];' ' .reg .b32 %r<4>;' ' .reg .b64 %rd<6>;' \
+        ' ld.param.u64 %rd1, [out];' ' cvta.to.global.u64 %rd2, %rd1;' ' mov.u32 %r1, %tid.x;' \
+        ' mov.u64 %rd3, kbuf;' ' st.local.u32 [%rd3], %r1;' ' ld.local.u32 %r2, [%rd3];' ' {' \
+        ' .param .b32 a;' ' .param .b32 b;' ' st.param.b32 [a], %r2;' \
+        ' call.uni (b), helper, (a);' ' ld.param.b32 %r3, [b];' ' }' \
+        ' mul.wide.u32 %rd4, %r1, 4;' ' add.s64 %rd5, %rd2, %rd4;' ' st.global.u32 [%rd5], %r3;' \
+        ' ret;' '}' > loc.ptx
+    expect 0 "kernel loc .* local memory: 2080 bytes per thread .* ours +\\( +[0-9]+ registers\\): 2 CTAs, 16/48 warps \\(33%\\), limited by local memory" \
+        "$heddle" ptx-info loc.ptx --set gpu.global_mem_mb=16
+    expect 0 "completed: 1 kernel, 60 CTAs.* 2 CTAs per SM" "$heddle" launch loc.ptx loc --grid 60 \
+        --block 256 --arg buf:out:61440:zero --set gpu.global_mem_mb=16
+    ;;
 config_line)
     # a cross-key rule broken in a file names the file and the line of the key
     sed 's/^ldst_segment_bytes.*/ldst_segment_bytes = 33/' "$root/configs/fermi-gtx480.ini" > m.ini
@@ -332,8 +356,9 @@ local_memory)
 ' .local .b8 l[1099511627776];\n ret;\n}\n' > bigloc.ptx
     expect 0 "ours +\\( +[0-9]+ registers\\): does not fit: one CTA needs [0-9]+ bytes of local memory" \
         "$heddle" ptx-info bigloc.ptx
-    # and launch refuses it before asking the host for 32 TiB (an ASan abort before)
-    expect 1 "bigloc: one CTA of 1 warps needs 1099511627776 bytes of local memory per thread" \
+    # and launch refuses it before asking the host for 32 TiB (an ASan abort before): the CTA
+    # scheduler's occupancy counts local memory as ptx-info does (32 threads x 1 TiB)
+    expect 1 "bigloc: cannot run on this GPU: one CTA needs 35184372088832 bytes of local memory" \
         "$heddle" launch bigloc.ptx bigloc --grid 1 --block 32
     # 300 values live at once: the spills beyond the register budget are counted and said so
     gen_live 300 > live.ptx
