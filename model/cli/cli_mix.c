@@ -34,6 +34,7 @@ static void mix_help(FILE *out)
             "                  [--set SECTION.KEY=VALUE]... [--functional] [--alone]\n"
             "                  [--mixes-file FILE] [--stats FILE] [--quiet]\n"
             "                  [--arrive WORKLOAD@CYCLE[:PRIORITY]]...\n"
+            "                  [--repeat WORKLOAD [--repeat-until CYCLES]]\n"
             "\n"
             "Run the workloads of a multi-kernel mix (see `heddle list --mixes`) concurrently on\n"
             "one simulated GPU. Each host driver is a client with its own streams; the drivers\n"
@@ -58,10 +59,17 @@ static void mix_help(FILE *out)
             "  --arrive W@C[:P]   workload W's launches arrive at GPU cycle C with priority P\n"
             "                     (default 0); a higher priority preempts lower ones by\n"
             "                     [context] preempt (switch, drain, flush; docs/context.md)\n"
+            "  --repeat W         open-ended co-running: run workload W again each time it\n"
+            "                     finishes while another workload of the mix still runs (its\n"
+            "                     launches join the running GPU; every instance verifies its\n"
+            "                     output); default: the mix's `repeat` key\n"
+            "  --repeat-until C   start no new instance of the repeated workload at or after\n"
+            "                     GPU cycle C (a co-running cycle budget)\n"
             "\nExamples:\n"
             "  heddle run --mix sgemm+vecadd --alone\n"
             "  heddle run --mix bfs+sgemm --size medium --stats mix.ini\n"
-            "  heddle run --mix persistent+vecadd --arrive vecadd@20000:1\n");
+            "  heddle run --mix persistent+vecadd --arrive vecadd@20000:1\n"
+            "  heddle run --mix sgemm+vecadd --repeat vecadd --repeat-until 15000\n");
 }
 
 bool hd_cli_mix_requested(int argc, char **argv)
@@ -153,6 +161,21 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
                 return HD_CLI_USAGE + 2;
             if (parse_arrival(cmd, v, o) != 0)
                 return HD_CLI_USAGE + 2;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--repeat", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            if (o->repeat)
+                return hd_cli_usage(cmd, "one --repeat at a time ('%s' and '%s')", o->repeat, v) +
+                       2;
+            o->repeat = v;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--repeat-until", &v)) != 0) {
+            char *end;
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            o->repeat_until = strtoull(v, &end, 10);
+            if (end == v || *end || v[0] == '-' || o->repeat_until == 0)
+                return hd_cli_usage(cmd, "--repeat-until needs a cycle count above 0, not '%s'",
+                                    v) + 2;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stats", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -190,7 +213,7 @@ static int mix_body(struct hd_gpu *client, void *arg)
 {
     struct mix_client *c = arg;
     hd_set_launch_attr(client, &c->attr);
-    int st = c->w->run(client, &c->ctx);
+    int st = c->rep.on ? hd_cli_mix_repeat_body(client, c) : c->w->run(client, &c->ctx);
     if (st != HD_OK && st != HD_WL_MISMATCH && !c->ctx.err[0])
         snprintf(c->ctx.err, sizeof c->ctx.err, "%s", hd_last_error(client));
     return st;
@@ -307,11 +330,14 @@ static int run_clients(const struct mix_opts *o, const struct hd_config *cfg,
 {
     struct hd_client_task tasks[HD_CLI_MIX_MAX];
     memset(tasks, 0, sizeof tasks);
-    for (unsigned i = 0; i < n; i++)
-        tasks[i] = (struct hd_client_task){.name = cl[i].label, .body = mix_body, .arg = &cl[i]};
     struct hd_gpu *gpu = hd_cli_gpu_create("run", &o->cfg, cfg);
     if (!gpu)
         return HD_CLI_FAIL;
+    for (unsigned i = 0; i < n; i++) {
+        tasks[i] = (struct hd_client_task){.name = cl[i].label, .body = mix_body, .arg = &cl[i],
+                                           .open = cl[i].rep.on};
+        cl[i].rep.gpu = gpu;
+    }
     if (o->functional)
         hd_gpu_set_exec_mode(gpu, HD_EXEC_FUNCTIONAL);
     hd_gpu_set_interrupt(gpu, interrupt);
@@ -332,6 +358,8 @@ static int run_clients(const struct mix_opts *o, const struct hd_config *cfg,
         hd_gpu_totals(gpu, &r->all);
         r->batches = hd_gpu_batches(gpu);
         gather_timing(gpu, r, cl, n);
+        if (r->timed)
+            hd_cli_mix_repeat_gather(gpu, r, cl, n);
         print_context_lines(gpu);
         size_t len = o->stats ? strlen(o->stats) : 0, jlen = 0;
         if (r->timed && len >= 5 && strcmp(o->stats + len - 5, ".json") == 0) {
@@ -419,6 +447,8 @@ static int run_mix(struct mix_opts *o, const struct hd_cli_mix *m)
     }
     if (apply_arrivals(o, cl, m->nworkloads) != 0)
         rc = HD_CLI_USAGE;
+    else
+        rc = hd_cli_mix_repeat_setup(o, m, cl, m->nworkloads, devnull);
     if (rc == HD_CLI_OK && o->alone)
         rc = run_alone(o, &cfg, interrupt, m, cl, devnull);
     if (rc == HD_CLI_OK)
@@ -443,6 +473,7 @@ static int run_mix(struct mix_opts *o, const struct hd_cli_mix *m)
     }
     for (unsigned i = 0; i < m->nworkloads; i++)
         free(cl[i].log_text);
+    hd_cli_mix_repeat_free(cl, m->nworkloads);
     run_free(&r);
     fclose(devnull);
     return rc;

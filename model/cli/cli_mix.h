@@ -17,6 +17,8 @@ struct hd_cli_mix {
     unsigned nworkloads;
     char kind[64];
     char why[320];
+    char repeat[80];   /* optional: the workload relaunched while the others run ("": none) */
+    unsigned repeat_line;
     unsigned line; /* of the section header */
 };
 

@@ -139,6 +139,7 @@ void hd_cli_mix_print(const struct mix_opts *o, const struct hd_cli_mix *m,
     for (unsigned i = 0; i < n; i++)
         wl = (int)strlen(cl[i].label) > wl ? (int)strlen(cl[i].label) : wl;
     print_workloads(o, cl, n, r, wl);
+    hd_cli_mix_repeat_print(cl, n, r->timed);
     print_kernels(cl, r, wl);
 
     char k[32], c[32], w[32], t[32], rate[32];
@@ -220,6 +221,7 @@ static void write_ini(FILE *f, const struct mix_opts *o, const struct hd_config 
         if (r->timed)
             fprintf(f, "cycles = %llu\n", (unsigned long long)s->cycles);
     }
+    hd_cli_mix_repeat_ini(f, cl, n, r->timed);
     fprintf(f, "\n[totals]\nkernels = %llu\nctas = %llu\nwarp_instrs = %llu\nthread_instrs = %llu\n"
                "batches = %u\n",
             (unsigned long long)r->all.kernels, (unsigned long long)r->all.ctas,

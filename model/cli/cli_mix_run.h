@@ -27,10 +27,35 @@ struct mix_opts {
     const char *mix, *mixes_file, *stats;
     struct hd_cli_config cfg;
     enum hd_wl_size size;
+    const char *repeat;        /* --repeat W (NULL: the mix's `repeat` key, if any) */
+    uint64_t repeat_until;     /* --repeat-until CYCLES (0: no cycle budget) */
     bool quiet, functional, alone;
     struct mix_arrival arrive[HD_CLI_MIX_ARRIVALS];
     unsigned narrive;
 };
+
+/* One run of a repeated workload's driver (cli_mix_repeat.c). */
+struct mix_instance {
+    unsigned first_rec;        /* the GPU's launch records before it started */
+    int status;                /* its driver's verdict on its own output */
+    /* cycle mode, from its launch records */
+    unsigned launches;
+    uint64_t start, end, ctas, warp_instrs;
+};
+
+/* Open-ended co-running (cli_mix_repeat.c): the workload is run again each time it finishes
+ * while another workload of the mix still runs, its launches joining the running GPU. */
+struct mix_repeat {
+    bool on;
+    uint64_t until;            /* no new instance at or after this GPU cycle (0: no budget) */
+    struct hd_gpu *gpu;        /* the real GPU: its cycle and launch records */
+    FILE *quiet_log;           /* where the later instances' messages go */
+    struct mix_instance *inst;
+    unsigned n, cap;
+    bool capped;               /* stopped at HD_CLI_MIX_INSTANCES */
+};
+
+#define HD_CLI_MIX_INSTANCES 1000
 
 struct mix_client {
     const struct hd_workload *w;
@@ -44,6 +69,7 @@ struct mix_client {
     struct hd_run_totals totals;
     unsigned batches, shared_batches;
     uint64_t end_cycle;        /* cycle mode: when its last launch finished (its turnaround) */
+    struct mix_repeat rep;     /* --repeat / the mix's `repeat` key */
     /* --alone */
     int alone_status;
     uint64_t alone_cycles;     /* cycles of the GPU that ran it alone */
@@ -84,6 +110,22 @@ void hd_cli_mix_print(const struct mix_opts *o, const struct hd_cli_mix *m,
 int hd_cli_mix_write_stats(const struct mix_opts *o, const struct hd_config *cfg,
                            const struct hd_cli_mix *m, const struct mix_client *cl,
                            const struct mix_run *r);
+/* cli_mix_repeat.c: open-ended co-running */
+/* Mark the repeated workload (o->repeat, else the mix's `repeat` key) among cl[0..n); returns
+ * 0 or an exit code after a message. */
+int hd_cli_mix_repeat_setup(const struct mix_opts *o, const struct hd_cli_mix *m,
+                            struct mix_client *cl, unsigned n, FILE *quiet_log);
+/* The repeated client's body: its driver, again and again (see struct mix_repeat). */
+int hd_cli_mix_repeat_body(struct hd_gpu *client, struct mix_client *c);
+/* Cycle mode, after the run: each instance's launches, cycles and CTAs from the records. */
+void hd_cli_mix_repeat_gather(struct hd_gpu *gpu, const struct mix_run *r, struct mix_client *cl,
+                              unsigned n);
+/* The instances' lines of the summary. */
+void hd_cli_mix_repeat_print(const struct mix_client *cl, unsigned n, bool timed);
+/* The instances as [instance.K] sections of the --stats INI report. */
+void hd_cli_mix_repeat_ini(FILE *f, const struct mix_client *cl, unsigned n, bool timed);
+void hd_cli_mix_repeat_free(struct mix_client *cl, unsigned n);
+
 /* "VERIFIED", "WRONG RESULT", "INTERRUPTED", "FAILED" */
 const char *hd_cli_mix_verdict(int status);
 

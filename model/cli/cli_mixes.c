@@ -2,8 +2,10 @@
  * cli_mixes.c - the mixes file (workloads/mixes.ini) and `heddle list --mixes`.
  *
  * Format: INI sections, one per mix, with the keys `workloads` (2 to HD_CLI_MIX_MAX registered
- * workload names separated by blanks), `kind` and `why` (one line each); '#' and ';' start
- * comment lines. Everything is checked when the file is read: a malformed line, an unknown or
+ * workload names separated by blanks), `kind` and `why` (one line each), and optionally
+ * `repeat` (one workload of the mix by its label, its name or NAME#K when the name occurs more
+ * than once: run again each time it finishes while the others run, cli_mix_repeat.c); '#' and
+ * ';' start comment lines. Everything is checked when the file is read: a malformed line, an unknown or
  * repeated key, a missing key, a bad or repeated mix name and an unknown workload are errors
  * that name the file and line. The file is embedded into `heddle` at build time
  * (model/cli/CMakeLists.txt), so mixes run from any directory; --mixes-file reads another one.
@@ -23,7 +25,7 @@
 extern const unsigned char hd_cli_mixes_ini[];
 extern const size_t hd_cli_mixes_ini_len;
 
-enum { KEY_WORKLOADS = 1, KEY_KIND = 2, KEY_WHY = 4, KEY_ALL = 7 };
+enum { KEY_WORKLOADS = 1, KEY_KIND = 2, KEY_WHY = 4, KEY_ALL = 7, KEY_REPEAT = 8 };
 
 struct mix_parser {
     const char *source;
@@ -56,7 +58,28 @@ static char *trim(char *s)
     return s;
 }
 
-/* The mix being filled must have all its keys. */
+/* Is `label` the label of one of m's workloads (its name, NAME#K when the name repeats)? */
+static bool is_label(const struct hd_cli_mix *m, const char *label)
+{
+    for (unsigned i = 0; i < m->nworkloads; i++) {
+        unsigned same = 0, before = 0;
+        for (unsigned k = 0; k < m->nworkloads; k++)
+            if (strcmp(m->workloads[k], m->workloads[i]) == 0) {
+                same++;
+                before += k < i;
+            }
+        char l[96];
+        if (same > 1)
+            snprintf(l, sizeof l, "%s#%u", m->workloads[i], before + 1);
+        else
+            snprintf(l, sizeof l, "%s", m->workloads[i]);
+        if (strcmp(l, label) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The mix being filled must have all its keys (and a `repeat` naming one of its workloads). */
 static int mp_close(struct mix_parser *p)
 {
     if (p->out->n == 0)
@@ -66,6 +89,9 @@ static int mp_close(struct mix_parser *p)
     for (int k = 0; k < 3; k++)
         if (!(p->seen & (1u << k)))
             return mp_fail(p, m->line, "mix [%s] has no '%s' key", m->name, names[k]);
+    if (m->repeat[0] && !is_label(m, m->repeat))
+        return mp_fail(p, m->repeat_line, "mix [%s]: repeat = %s is not one of its workloads",
+                       m->name, m->repeat);
     return 0;
 }
 
@@ -138,10 +164,12 @@ static int mp_key(struct mix_parser *p, char *s)
     unsigned bit = strcmp(key, "workloads") == 0 ? KEY_WORKLOADS
                    : strcmp(key, "kind") == 0    ? KEY_KIND
                    : strcmp(key, "why") == 0     ? KEY_WHY
+                   : strcmp(key, "repeat") == 0  ? KEY_REPEAT
                                                  : 0;
     if (!bit)
-        return mp_fail(p, p->line, "mix [%s]: unknown key '%s' (keys: workloads, kind, why)",
-                       m->name, key);
+        return mp_fail(p, p->line,
+                       "mix [%s]: unknown key '%s' (keys: workloads, kind, why, repeat)", m->name,
+                       key);
     if (p->seen & bit)
         return mp_fail(p, p->line, "mix [%s]: key '%s' given twice", m->name, key);
     p->seen |= bit;
@@ -149,8 +177,12 @@ static int mp_key(struct mix_parser *p, char *s)
         return mp_fail(p, p->line, "mix [%s]: key '%s' has no value", m->name, key);
     if (bit == KEY_WORKLOADS)
         return mp_workloads(p, m, v);
-    char *dst = bit == KEY_KIND ? m->kind : m->why;
-    size_t cap = bit == KEY_KIND ? sizeof m->kind : sizeof m->why;
+    if (bit == KEY_REPEAT)
+        m->repeat_line = p->line;
+    char *dst = bit == KEY_KIND ? m->kind : bit == KEY_WHY ? m->why : m->repeat;
+    size_t cap = bit == KEY_KIND  ? sizeof m->kind
+                 : bit == KEY_WHY ? sizeof m->why
+                                  : sizeof m->repeat;
     if (strlen(v) >= cap)
         return mp_fail(p, p->line, "mix [%s]: '%s' is longer than %zu characters", m->name, key,
                        cap - 1);

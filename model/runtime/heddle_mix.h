@@ -17,9 +17,12 @@
  * runs every queued launch of every client as one batch (the timing executor overlaps launches
  * of different streams on the SMs; the functional one runs them in submission order), then the
  * waiting clients resume in index order, each until it waits again or returns. Host code takes
- * no simulated time. A client's host code resumes only when the whole batch it waits in is done
- * (an executor that returns when one stream drains, keeping the rest resident, would allow a
- * finer interleaving; rt_exec.h has no such entry yet).
+ * no simulated time. A client's host code resumes only when the whole batch it waits in is done,
+ * unless its task is `open` (open-ended co-running, issue 11): with the timing executor an open
+ * client resumes in the cycle its own last queued launch finishes, while the other clients'
+ * launches stay resident, and the launches it queues then join the running batch (a client can
+ * relaunch its kernel over and over while another kernel runs, as GPUDuet's and CCBP's
+ * co-running experiments do). With the functional executor an open client is an ordinary one.
  *
  * Errors: if a batch fails, the client whose launch failed gets the report, every other client
  * with launches in that batch gets the same status with a note naming the failed one, and the
@@ -39,6 +42,7 @@ struct hd_client_task {
     const char *name;                              /* for messages (e.g. the workload's name) */
     int (*body)(struct hd_gpu *client, void *arg); /* the host program */
     void *arg;
+    bool open;                   /* resume as soon as its own launches finished (see above) */
     /* results, filled by hd_gpu_run_clients */
     int status;                  /* what body returned (or the error of work it left queued) */
     struct hd_run_totals totals; /* this client's launches */
@@ -68,6 +72,14 @@ int hd_gpu_run_clients(struct hd_gpu *gpu, struct hd_client_task *tasks, unsigne
 /* Call `fn` for every launch that completes on `gpu`, client launches included (after each
  * successful batch, in submission order); fn NULL stops it. On a client handle: no-op. */
 void hd_gpu_set_kernel_observer(struct hd_gpu *gpu, hd_kernel_observer fn, void *arg);
+
+/* For a client that repeats its work while others run (an open client): park until every other
+ * client waits for the GPU or has returned, then say whether another client has launches queued
+ * or running (true: co-running continues) or not (false: the others returned, or wait only for
+ * this client). Returns at once when the answer is already known (another client's launches are
+ * still running, or no other client will run host code or wait for launches); false on a handle
+ * that is not a client. */
+bool hd_client_await_peers(struct hd_gpu *client);
 
 /* Batches (synchronizations that ran at least one launch) so far on `gpu`. */
 unsigned hd_gpu_batches(const struct hd_gpu *gpu);

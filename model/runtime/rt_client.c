@@ -88,6 +88,8 @@ bool hd_rt_client_pending(const struct hd_gpu *c, int gstream)
     const struct hd_rt_client *cl = c->client;
     const struct hd_gpu *gpu = cl->gpu;
     for (unsigned i = 0; i < gpu->nqueue; i++) {
+        if (gpu->queue[i].finished)
+            continue; /* ran in the batch that is running (an open client resumed early) */
         int s = gpu->queue[i].stream;
         if (gstream >= 0 ? s == gstream : owns_stream(cl, s))
             return true;

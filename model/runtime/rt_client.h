@@ -72,6 +72,13 @@ bool hd_rt_client_pending(const struct hd_gpu *c, int gstream);
  * batch's error (message copied into c->err). */
 int hd_rt_mix_wait(struct hd_gpu *c);
 
+/* The timing executor's launch l (GPU stream `gstream`) finished while its batch runs (rt_mix.c):
+ * if its client is open and waits for nothing else, resume it until it waits again or returns.
+ * The launches it queued meanwhile are queue[gpu->nrun..nqueue), for the executor to add. */
+void hd_rt_mix_launch_finished(struct hd_gpu *gpu, const struct hd_func_launch *l, int gstream);
+/* Does a client of the running mix resume early (heddle_mix.h `open`)? */
+bool hd_rt_mix_has_open(const struct hd_gpu *gpu);
+
 /* Called by the GPU after the executor ran launches ls[0..n) (streams ss) as one batch, with the
  * executor's status and message, before the launches are freed (rt_mix.c). */
 void hd_rt_batch_done(struct hd_gpu *gpu, struct hd_func_launch *const *ls, const int *ss,

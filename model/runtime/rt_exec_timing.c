@@ -5,10 +5,14 @@
  * Design: the GPU's timing model (struct hd_gpu_timing) is created at the first timed batch and
  * lives as long as the GPU, so cycles and statistics accumulate over every synchronization.
  * The executor hands each batch to hd_gpu_timing_run() (launches of different streams overlap).
+ * While clients of a mix run and one of them is open (heddle_mix.h), the timing model reports
+ * each finished launch: the mix may resume that launch's client at once, and the launches the
+ * client queued then join the running batch (open-ended co-running).
  * Which executor runs is the configuration's [timing] mode, overridable with
  * hd_gpu_set_exec_mode(). The progress line is the only place that reads the wall clock, and it
  * only prints: simulated results never depend on it.
  */
+#include "rt_client.h"
 #include "rt_internal.h"
 
 #include "func_status.h"
@@ -86,6 +90,22 @@ int hd_rt_timing_copied_h2d(struct hd_gpu *gpu, hd_devptr dst, size_t bytes)
     return HD_OK;
 }
 
+/* The finish hook while open clients run: resume the launch's client if it may, then hand the
+ * launches it queued to the running batch. */
+static int launch_finished(void *ctx, struct hd_func_launch *l, int stream, char *err,
+                           size_t errlen)
+{
+    struct hd_gpu *gpu = ctx;
+    hd_rt_mix_launch_finished(gpu, l, stream);
+    for (; gpu->nrun < gpu->nqueue; gpu->nrun++) {
+        int st = hd_gpu_timing_add(gpu->timing, gpu->queue[gpu->nrun].launch,
+                                   gpu->queue[gpu->nrun].stream, err, errlen);
+        if (st != HD_FUNC_OK)
+            return st;
+    }
+    return HD_FUNC_OK;
+}
+
 static int run_timing(void *impl, struct hd_func_launch *const *launches, const int *streams,
                       unsigned n, volatile sig_atomic_t *interrupt, char *err, size_t errlen)
 {
@@ -97,7 +117,10 @@ static int run_timing(void *impl, struct hd_func_launch *const *launches, const 
         gpu->progress_t0 = gpu->progress_last = wall_now();
         gpu->progress_instrs0 = hd_gpu_timing_stats(gpu->timing)->warp_instrs;
     }
+    const bool open = gpu->mix && gpu->nrun == gpu->nqueue && hd_rt_mix_has_open(gpu);
+    hd_gpu_timing_set_finish(gpu->timing, open ? launch_finished : NULL, gpu);
     st = hd_gpu_timing_run(gpu->timing, launches, streams, n, interrupt, err, errlen);
+    hd_gpu_timing_set_finish(gpu->timing, NULL, NULL);
     if (gpu->progress_shown) /* erase the line */
         fprintf(stderr, "\r%100s\r", "");
     gpu->progress_shown = false;

@@ -35,6 +35,7 @@ struct hd_rt_module {
 struct hd_rt_pending {
     struct hd_func_launch *launch;
     int stream;
+    bool finished;                 /* ran to completion in the batch being run */
 };
 
 struct hd_gpu {
@@ -45,6 +46,8 @@ struct hd_gpu {
     unsigned nmods, cap_mods;
     struct hd_rt_pending *queue;
     unsigned nqueue, cap_queue;
+    unsigned nrun;                  /* queue[0..nrun) is the batch being run (it grows when an
+                                       open client queues launches during the batch) */
     int nstreams;                   /* streams created (ids 1..nstreams) */
     uint64_t launches;              /* %gridid of the next launch */
     struct hd_launch_attr attr;     /* given to this handle's next launches */

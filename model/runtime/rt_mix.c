@@ -31,7 +31,7 @@
 
 #define MIX_STACK_BYTES (8u << 20)
 
-enum mix_state { MIX_READY, MIX_WAITING, MIX_DONE };
+enum mix_state { MIX_READY, MIX_WAITING, MIX_DONE, MIX_YIELDED };
 
 struct mix_slot {
     struct hd_rt_mix *mix;
@@ -42,6 +42,7 @@ struct mix_slot {
     size_t map_bytes;
     enum mix_state state;
     int wake_status;             /* outcome of the batch it waited for */
+    bool peers_busy;             /* hd_client_await_peers' answer when it resumes */
 };
 
 struct hd_rt_mix {
@@ -112,6 +113,48 @@ int hd_rt_mix_wait(struct hd_gpu *c)
     s->state = MIX_WAITING;
     swapcontext(&s->ctx, &mix->sched);
     return s->wake_status; /* the scheduler wrote the message into c->err */
+}
+/* Has a client other than c launches queued that have not finished? */
+static bool others_busy(const struct hd_rt_mix *mix, unsigned c)
+{
+    for (unsigned i = 0; i < mix->n; i++)
+        if (i != c && hd_rt_client_pending(mix->handles[i], -1))
+            return true;
+    return false;
+}
+
+bool hd_client_await_peers(struct hd_gpu *c)
+{
+    if (!c->client || !c->client->mix)
+        return false;
+    struct hd_rt_mix *mix = c->client->mix;
+    const unsigned me = c->client->index;
+    if (others_busy(mix, me))
+        return true;
+    bool alive = false; /* another client will run host code or wait for launches */
+    for (unsigned i = 0; i < mix->n; i++)
+        alive = alive || (i != me && (mix->slots[i].state == MIX_READY ||
+                                      mix->slots[i].state == MIX_WAITING));
+    if (!alive)
+        return false;
+    struct mix_slot *s = &mix->slots[me];
+    s->state = MIX_YIELDED;
+    swapcontext(&s->ctx, &mix->sched);
+    return s->peers_busy;
+}
+
+/* Every other client waits or returned: resume the parked ones of hd_client_await_peers with
+ * their answer. Returns whether there were any. */
+static bool wake_yielded(struct hd_rt_mix *mix)
+{
+    bool any = false;
+    for (unsigned i = 0; i < mix->n; i++)
+        if (mix->slots[i].state == MIX_YIELDED) {
+            mix->slots[i].peers_busy = others_busy(mix, i);
+            mix->slots[i].state = MIX_READY;
+            any = true;
+        }
+    return any;
 }
 /* }==== */
 
@@ -188,6 +231,34 @@ static int batch_outcome(struct hd_rt_mix *mix, unsigned c, int status, int culp
     return status;
 }
 
+bool hd_rt_mix_has_open(const struct hd_gpu *gpu)
+{
+    const struct hd_rt_mix *mix = gpu->mix;
+    for (unsigned c = 0; mix && c < mix->n; c++)
+        if (mix->tasks[c].open && mix->slots[c].state != MIX_DONE)
+            return true;
+    return false;
+}
+
+void hd_rt_mix_launch_finished(struct hd_gpu *gpu, const struct hd_func_launch *l, int gstream)
+{
+    for (unsigned i = 0; i < gpu->nrun; i++)
+        if (gpu->queue[i].launch == l)
+            gpu->queue[i].finished = true;
+    struct hd_rt_mix *mix = gpu->mix;
+    if (!mix)
+        return;
+    const int c = hd_rt_client_owner(mix->handles, mix->n, gstream);
+    if (c < 0 || !mix->tasks[c].open)
+        return;
+    struct mix_slot *s = &mix->slots[c];
+    if (s->state != MIX_WAITING || hd_rt_client_pending(s->handle, -1))
+        return; /* it waits for more of its launches */
+    s->wake_status = HD_OK;
+    s->state = MIX_READY;
+    swapcontext(&mix->sched, &s->ctx); /* until it waits again or returns */
+}
+
 /* Run every queued launch as one batch and wake the waiting clients with its outcome. */
 static void mix_batch(struct hd_rt_mix *mix)
 {
@@ -253,6 +324,8 @@ int hd_gpu_run_clients(struct hd_gpu *gpu, struct hd_client_task *tasks, unsigne
             for (unsigned i = 0; i < n; i++)
                 if (slots[i].state == MIX_READY)
                     swapcontext(&mix->sched, &slots[i].ctx);
+            if (wake_yielded(mix))
+                continue; /* they queue their next work before the batch runs, or return */
             bool waiting = false;
             for (unsigned i = 0; i < n; i++)
                 waiting = waiting || slots[i].state == MIX_WAITING;

@@ -91,29 +91,55 @@ int hd_launch(struct hd_gpu *gpu, struct hd_module *mod, const char *kernel, str
         return hd_rt_fail(gpu, st, "%s", msg);
     }
     gpu->launches++;
-    gpu->queue[gpu->nqueue++] = (struct hd_rt_pending){l, stream};
+    gpu->queue[gpu->nqueue++] = (struct hd_rt_pending){l, stream, false};
     return HD_OK;
 }
 
-/* Run queue[0..n) and remove it from the queue. */
+/* queue[0..n) as arrays of launches and streams (NULL: out of memory). */
+static struct hd_func_launch **prefix_arrays(const struct hd_gpu *gpu, unsigned n, int **ss)
+{
+    struct hd_func_launch **ls = calloc(n, sizeof *ls);
+    *ss = calloc(n, sizeof **ss);
+    if (!ls || !*ss) {
+        free(ls);
+        free(*ss);
+        return NULL;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        ls[i] = gpu->queue[i].launch;
+        (*ss)[i] = gpu->queue[i].stream;
+    }
+    return ls;
+}
+
+/* Run queue[0..n) and remove it from the queue. Launches that open clients queue while it runs
+ * join the batch (queue[n..nrun)) and are reported and removed with it. */
 static int run_prefix(struct hd_gpu *gpu, unsigned n)
 {
     if (n == 0)
         return HD_OK;
-    struct hd_func_launch **ls = calloc(n, sizeof *ls);
-    int *ss = calloc(n, sizeof *ss);
-    if (!ls || !ss) {
-        free(ls);
-        free(ss);
+    int *ss;
+    struct hd_func_launch **ls = prefix_arrays(gpu, n, &ss);
+    if (!ls) {
         hd_rt_queue_clear(gpu);
         return hd_rt_fail(gpu, HD_ERR_MEMORY, "host out of memory running launches");
     }
-    for (unsigned i = 0; i < n; i++) {
-        ls[i] = gpu->queue[i].launch;
-        ss[i] = gpu->queue[i].stream;
-    }
     char msg[sizeof gpu->err];
+    gpu->nrun = n;
     int st = gpu->exec->run(gpu->exec_impl, ls, ss, n, gpu->interrupt, msg, sizeof msg);
+    if (gpu->nrun > n) { /* launches joined the batch */
+        free(ls);
+        free(ss);
+        n = gpu->nrun;
+        if (!(ls = prefix_arrays(gpu, n, &ss))) {
+            gpu->nrun = 0;
+            hd_rt_queue_clear(gpu);
+            return hd_rt_fail(gpu, HD_ERR_MEMORY, "host out of memory running launches");
+        }
+    }
+    gpu->nrun = 0;
+    for (unsigned i = 0; i < n; i++)
+        gpu->queue[i].finished = false;
     hd_rt_batch_done(gpu, ls, ss, n, st, msg);
     for (unsigned i = 0; i < n; i++) {
         gpu->totals.warp_instrs += ls[i]->warp_instrs;

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: MIT
+# Tests of open-ended co-running (issue 11 item 3; model/cli/cli_mix_repeat.c, heddle_mix.h's open
+# clients, gpu_launch.c's launches added while the GPU runs); label "mixes".
+#
+# - corun_bfs_vecadd: vecadd is relaunched while bfs runs its 11 host-synchronized levels: more
+#   than 11 vecadd launches in 11 batches (so launches joined running batches), every instance
+#   verified, the per-instance table.
+# - corun_until: --repeat-until stops the relaunches early (a cycle budget).
+# - corun_functional: the functional executor repeats at batch granularity, still verified.
+# - corun_twice: the same co-run twice gives identical reports and summaries (determinism).
+# - corun_*_error: located errors for a bad --repeat, --repeat-until and a bad `repeat` key.
+
+if(NOT TARGET heddle)
+  return()
+endif()
+
+function(hd_corun_test name rc regex)
+  string(REPLACE ";" "|" args "${ARGN}")
+  add_test(NAME ${name}
+           COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:heddle> "-DARGS=${args}" -DRC=${rc}
+                   "-DREGEX=${regex}" -P ${CMAKE_CURRENT_LIST_DIR}/cli/check.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(${name} PROPERTIES LABELS mixes TIMEOUT 180)
+endfunction()
+
+hd_corun_test(corun_bfs_vecadd 0
+  "VERIFIED \\(2 of 2.*bfs +VERIFIED +11 .* 11 \\(11\\).*vecadd +VERIFIED +(1[2-9]|[2-9][0-9]) .* 11 \\(11\\).*vecadd repeated: ([0-9]+) instances, [0-9]+ verified, [0-9]+ started while the others ran.*INSTANCE +RESULT +LAUNCHES +CTAS +START +END +CYCLES\n +1 +VERIFIED +1 +256 .*\n +2 +VERIFIED +1 +256 "
+  run --mix bfs+vecadd --quiet)
+hd_corun_test(corun_until 0
+  "vecadd repeated: [2-6] instances, [2-6] verified"
+  run --mix bfs+vecadd --quiet --repeat-until 20000)
+hd_corun_test(corun_option 0
+  "sgemm repeated: [2-9] instances, [2-9] verified.*sgemm +sgemm_tiled +[2-9] "
+  run --mix bfs+sgemm --quiet --repeat sgemm --repeat-until 60000)
+hd_corun_test(corun_functional 0
+  "functional\\): VERIFIED \\(2 of 2.*vecadd repeated: (1[1-9]|[2-9][0-9]) instances, (1[1-9]|[2-9][0-9]) verified\n"
+  run --mix bfs+vecadd --quiet --functional)
+add_test(NAME corun_twice
+         COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:heddle> -DMIX=bfs+vecadd
+                 -DOUT=${CMAKE_CURRENT_BINARY_DIR}/corun-twice -P ${CMAKE_CURRENT_LIST_DIR}/mix/twice.cmake
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(corun_twice PROPERTIES LABELS mixes TIMEOUT 240)
+hd_corun_test(corun_bad_repeat_error 2
+  "--repeat 'nosuch': no workload of that name in mix sgemm\\+vecadd"
+  run --mix sgemm+vecadd --repeat nosuch)
+hd_corun_test(corun_until_error 2 "--repeat-until needs a cycle count above 0, not 'x'"
+  run --mix bfs+vecadd --repeat-until x)
+hd_corun_test(corun_until_alone_error 2 "--repeat-until needs a workload to repeat"
+  run --mix sgemm+vecadd --repeat-until 1000)
+hd_corun_test(corun_bad_key_error 1
+  "tests/mix/bad_repeat.ini:4: mix \\[sgemm\\+vecadd\\]: repeat = bfs is not one of its workloads"
+  list --mixes --mixes-file tests/mix/bad_repeat.ini)
