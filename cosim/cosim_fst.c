@@ -7,6 +7,7 @@
 #include "hd_outfile.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct hd_cosim_fst {
     struct fst_inst *inst; /* every instance added (grown as needed: none is ever dropped) */
     unsigned n, cap;
     uint64_t t;        /* last time emitted + 1 (0: nothing yet) */
+    bool late;         /* variables declared after the last value emitted */
     char *bits;        /* scratch for value strings */
 };
 
@@ -74,6 +76,7 @@ static fstHandle var(void *w, unsigned width, const char *name)
 
 int hd_cosim_fst_add(struct hd_cosim_fst *f, const struct hd_cosim_inst *x)
 {
+    f->late = f->t != 0; /* (fstapi drops its value maps at a late declaration) */
     if (f->n == f->cap) {
         unsigned cap = f->cap ? 2u * f->cap : 64u;
         struct fst_inst *ni = realloc(f->inst, cap * sizeof *ni);
@@ -163,6 +166,7 @@ void hd_cosim_fst_cycle(struct hd_cosim_fst *f, int idx, uint64_t gcycle, const 
     }
     time_to(f, gcycle * 10u + 5u);
     fstWriterEmitValueChange(f->w, fi->clk, "0");
+    f->late = false;
 }
 
 static int write_gtkw(const struct hd_cosim_fst *f, const char *path, uint64_t marker)
@@ -206,6 +210,10 @@ int hd_cosim_fst_close(struct hd_cosim_fst *f, const char *gtkw_path, uint64_t m
     int rc = 0;
     if (f->t == 0) /* an empty file still gets a time so viewers open it */
         fstWriterEmitTimeChange(f->w, 0);
+    else if (f->late && f->n) /* instances declared after the last cycle dumped (a codec made at a
+                                 later save): a value change rebuilds fstapi's maps, without
+                                 which its close reads them as NULL */
+        fstWriterEmitValueChange(f->w, f->inst[f->n - 1].clk, "0");
     fstWriterClose(f->w);
     char why[256];
     rc = hd_outfile_commit(&f->of, why, sizeof why); /* the FST is complete: rename it */

@@ -12,6 +12,7 @@
  */
 #include "cli_cmd.h"
 #include "cli_gpu.h"
+#include "cli_mix.h"
 #include "cli_out.h"
 #include "cli_util.h"
 #include "config.h"
@@ -34,6 +35,11 @@ struct cosim_opts {
     bool in_loop;            /* blocks in the timing loop (cosim_hw.h) instead of the observer */
     bool pp;                 /* --blocks pp: Lin's pp_decode in the loop (selective points) */
     bool atab;               /* --blocks alloc_table: Lin's allocation tables in the loop */
+    bool shieh;              /* --blocks shieh: Shieh's four tables in the loop */
+    bool regpat;             /* --blocks regpat given */
+    const char *mix;         /* --mix NAME instead of a workload */
+    const char *arrive[8];   /* its --arrive options */
+    unsigned narrive;
     char stress_set[64];     /* "context.stress_period=N" from --stress */
 };
 
@@ -50,6 +56,12 @@ static const char cosim_help[] =
     "                         context.points=selective: every fetched preemption point decoded)\n"
     "  --blocks alloc_table   with --in-loop: also each SM's two allocation tables (sets\n"
     "                         sm.allocator=lin_tables: every alloc, free and spill query)\n"
+    "  --blocks shieh         with --in-loop: Shieh's four tables (Running TB Status,\n"
+    "                         Allocation Positions, Candidate Victim Sets per SM, Allocation\n"
+    "                         Status) as the preemption policy steps and reads them (sets\n"
+    "                         context.preempt_policy=shieh unless a --set names another)\n"
+    "  --mix NAME             with --in-loop: run a mix (heddle list --mixes) instead of a\n"
+    "                         workload; --arrive WORKLOAD@CYCLE[:PRIORITY] as for heddle run\n"
     "  --size S               small (default), medium or large\n"
     "  --every N              context-sample period in model cycles (default 1000)\n"
     "  --sms LIST|all         SMs whose blocks run the RTL (default all; the rest: C only)\n"
@@ -142,11 +154,14 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
             if (r < 0)
                 return HD_CLI_USAGE;
             if (strcmp(v, "regpat") != 0 &&
-                (stats || (strcmp(v, "pp") != 0 && strcmp(v, "alloc_table") != 0)))
+                (stats || (strcmp(v, "pp") != 0 && strcmp(v, "alloc_table") != 0 &&
+                           strcmp(v, "shieh") != 0)))
                 return hd_cli_usage(cmd, "--blocks: unknown block family '%s' (known: regpat%s)",
-                                    v, stats ? "" : ", pp, alloc_table");
+                                    v, stats ? "" : ", pp, alloc_table, shieh");
             c->pp |= strcmp(v, "pp") == 0;
             c->atab |= strcmp(v, "alloc_table") == 0;
+            c->shieh |= strcmp(v, "shieh") == 0;
+            c->regpat |= strcmp(v, "regpat") == 0;
             blocks = true;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--sms", &v)) != 0) {
             if (r < 0 || parse_sms(&c->o, v) != 0)
@@ -197,6 +212,19 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
                 return hd_cli_usage(cmd, "--stress needs a period in cycles");
             snprintf(c->stress_set, sizeof c->stress_set, "context.stress_period=%" PRIu64, n);
             c->cfg.sets[c->cfg.nsets++] = c->stress_set;
+        } else if (!stats && (r = hd_cli_option(cmd, argc, argv, &i, "--mix", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+            if (c->mix)
+                return hd_cli_usage(cmd, "one mix at a time ('%s' and '%s')", c->mix, v);
+            c->mix = v;
+        } else if (!stats && (r = hd_cli_option(cmd, argc, argv, &i, "--arrive", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE;
+            if (c->narrive == sizeof c->arrive / sizeof c->arrive[0])
+                return hd_cli_usage(cmd, "at most %zu --arrive options",
+                                    sizeof c->arrive / sizeof c->arrive[0]);
+            c->arrive[c->narrive++] = v;
         } else if (strcmp(a, "--in-loop") == 0) {
             c->in_loop = true;
         } else if (strcmp(a, "--no-tb") == 0) {
@@ -213,7 +241,14 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
             c->workload = a;
         }
     }
-    if (!c->workload)
+    if (c->mix && c->workload)
+        return hd_cli_usage(cmd, "a workload or --mix, not both ('%s' and '%s')", c->workload,
+                            c->mix);
+    if (c->mix && !c->in_loop)
+        return hd_cli_usage(cmd, "--mix needs --in-loop (the blocks in the timing loop)");
+    if (c->narrive && !c->mix)
+        return hd_cli_usage(cmd, "--arrive needs --mix");
+    if (!c->workload && !c->mix)
         return hd_cli_usage(cmd, "which workload? (see heddle list)");
     if (!blocks)
         return hd_cli_usage(cmd, "which blocks? (--blocks regpat)");
@@ -230,8 +265,19 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
                                  "by the allocator)");
     if (c->atab) /* (room: argc sets) */
         c->cfg.sets[c->cfg.nsets++] = "sm.allocator=lin_tables";
-    if (c->in_loop) /* every saved register streams through the codec (room: argc sets) */
-        c->cfg.sets[c->cfg.nsets++] = "context.save=compressed";
+    if (c->shieh && !c->in_loop)
+        return hd_cli_usage(cmd, "--blocks shieh needs --in-loop (the tables are stepped by the "
+                                 "preemption policy and the SMs)");
+    if (c->shieh) { /* (room: argc sets) */
+        bool named = false;
+        for (unsigned k = 0; k < c->cfg.nsets; k++)
+            named |= strncmp(c->cfg.sets[k], "context.preempt_policy=", 23) == 0;
+        if (!named)
+            c->cfg.sets[c->cfg.nsets++] = "context.preempt_policy=shieh";
+    }
+    if (c->in_loop && (!c->shieh || c->regpat || c->pp || c->atab))
+        c->cfg.sets[c->cfg.nsets++] = "context.save=compressed"; /* every saved register
+                                                       streams through the codec (room: argc) */
     struct hd_cli_path paths[4]; /* no output may overwrite the configuration or another */
     unsigned np = 0;
     if (c->cfg.path)
@@ -358,7 +404,21 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
     return HD_CLI_OK;
 }
 
-/* One workload with the blocks in the timing loop (cosim_hw.h). Returns an exit code. */
+/* Run the mix of c (its summary printed) with factory hw (NULL: model only); returns the
+ * driver's status as run_once does (HD_OK: every workload verified). */
+static int run_mix_once(const struct cosim_opts *c, const struct hd_hw_factory *hw,
+                        double *secs, uint64_t *cycles, char *err, size_t errlen)
+{
+    unsigned long long cyc = 0;
+    int rc = hd_cli_mix_run_hw(c->mix, c->arrive, c->narrive, &c->cfg, (int)c->size, hw, &cyc,
+                               secs);
+    *cycles = cyc;
+    snprintf(err, errlen, "mix %s: %s", c->mix,
+             rc == HD_CLI_OK ? "verified" : "not every workload verified (see above)");
+    return rc == HD_CLI_OK ? HD_OK : rc == HD_CLI_INTERRUPTED ? HD_ERR_INTERRUPTED : HD_WL_MISMATCH;
+}
+
+/* One workload or mix with the blocks in the timing loop (cosim_hw.h). Returns an exit code. */
 static int session_in_loop(const char *cmd, const struct cosim_opts *c,
                            const struct hd_workload *w)
 {
@@ -369,10 +429,13 @@ static int session_in_loop(const char *cmd, const struct cosim_opts *c,
     char err[4096];
     double model_secs = 0.0, secs = 0.0;
     uint64_t model_cycles = 0, cycles = 0;
+    const char *name = w ? w->name : c->mix;
     if (c->bench) {
-        int bst = run_once(cmd, c, w, &cfg, NULL, NULL, &model_secs, &model_cycles, err, sizeof err);
+        int bst = w ? run_once(cmd, c, w, &cfg, NULL, NULL, &model_secs, &model_cycles, err,
+                               sizeof err)
+                    : run_mix_once(c, NULL, &model_secs, &model_cycles, err, sizeof err);
         if (bst != HD_OK)
-            return hd_cli_fail(cmd, "%s (model-only run): %s", w->name, err);
+            return hd_cli_fail(cmd, "%s (model-only run): %s", name, err);
     }
     struct hd_cosim_hw_opts ho;
     memset(&ho, 0, sizeof ho);
@@ -390,29 +453,32 @@ static int session_in_loop(const char *cmd, const struct cosim_opts *c,
     struct hd_cosim_hw *h = hd_cosim_hw_create(&ho, err, sizeof err);
     if (!h)
         return hd_cli_fail(cmd, "%s", err);
-    int wst = run_once(cmd, c, w, &cfg, NULL, hd_cosim_hw_factory(h), &secs, &cycles, err,
-                       sizeof err);
+    int wst = w ? run_once(cmd, c, w, &cfg, NULL, hd_cosim_hw_factory(h), &secs, &cycles, err,
+                           sizeof err)
+                : run_mix_once(c, hd_cosim_hw_factory(h), &secs, &cycles, err, sizeof err);
     char ferr[256] = "";
     int frc = hd_cosim_hw_finish(h, ferr, sizeof ferr);
     struct hd_cosim_hw_stats st = *hd_cosim_hw_stats(h);
     bool failed = st.failures != 0;
     if (failed)
         fprintf(stderr, "heddle %s: %s: MISMATCH between the C reference and the RTL (or a "
-                        "failed RTL assertion)\n", cmd, w->name);
+                        "failed RTL assertion)\n", cmd, name);
     printf("%s: %s (%s), %" PRIu64 " cycles, blocks in the timing loop: %u instances (%u against "
            "RTL, %s), %" PRIu64 " block steps (%" PRIu64 " against RTL), %s, %.3f s\n",
-           w->name, wst == HD_OK ? "verified" : "FAILED", hd_wl_size_name(c->size), cycles,
+           name, wst == HD_OK ? "verified" : "FAILED", hd_wl_size_name(c->size), cycles,
            st.instances, st.rtl_instances, hd_cosim_rtl_kind(), st.steps, st.rtl_steps,
            failed ? "MISMATCH" : "0 mismatches", secs);
     if (c->bench && model_secs > 0)
         printf("%s: benchmark: model only %.3f s (%" PRIu64 " cycles), with co-simulation %.3f s, "
-               "ratio %.2f\n", w->name, model_secs, model_cycles, secs, secs / model_secs);
+               "ratio %.2f\n", name, model_secs, model_cycles, secs, secs / model_secs);
     hd_cosim_hw_destroy(h);
     if (frc != 0)
         return hd_cli_fail(cmd, "%s", ferr);
     if (wst != HD_OK)
         return wst == HD_ERR_INTERRUPTED ? HD_CLI_INTERRUPTED
-                                         : hd_cli_fail(cmd, "%s: %s", w->name, err);
+                                         : hd_cli_fail(cmd, "%s: %s", name, err);
+    if (c->shieh && c->o.rtl && st.rtl_steps == 0) /* no vacuous pass */
+        return hd_cli_fail(cmd, "%s: compared nothing: no block step against the RTL", name);
     return failed ? HD_CLI_FAIL : HD_CLI_OK;
 }
 
@@ -422,6 +488,8 @@ static int cosim_main(int argc, char **argv, const char **sets)
     int rc = parse("cosim", argc, argv, &c, false, sets);
     if (rc != 0)
         return rc < 0 ? HD_CLI_OK : rc;
+    if (c.mix)
+        return session_in_loop("cosim", &c, NULL);
     const struct hd_workload *w = hd_workload_find(c.workload);
     if (!w)
         return hd_cli_usage("cosim", "unknown workload '%s' (see heddle list)", c.workload);

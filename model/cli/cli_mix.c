@@ -22,6 +22,7 @@
 #include "cli_util.h"
 #include "config.h"
 #include "heddle_mix.h"
+#include "heddle_observe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,6 +343,8 @@ static int run_clients(const struct mix_opts *o, const struct hd_config *cfg,
         hd_gpu_set_exec_mode(gpu, HD_EXEC_FUNCTIONAL);
     hd_gpu_set_interrupt(gpu, interrupt);
     hd_gpu_set_kernel_observer(gpu, observe, r);
+    if (o->hw)
+        hd_gpu_set_hw_factory(gpu, o->hw);
     double t0 = hd_cli_now();
     int st = hd_gpu_run_clients(gpu, tasks, n);
     r->seconds = hd_cli_now() - t0;
@@ -451,8 +454,11 @@ static int run_mix(struct mix_opts *o, const struct hd_cli_mix *m)
         rc = hd_cli_mix_repeat_setup(o, m, cl, m->nworkloads, devnull);
     if (rc == HD_CLI_OK && o->alone)
         rc = run_alone(o, &cfg, interrupt, m, cl, devnull);
-    if (rc == HD_CLI_OK)
+    if (rc == HD_CLI_OK) {
         rc = run_clients(o, &cfg, interrupt, cl, m->nworkloads, &r);
+        o->cycles = r.cycles;
+        o->seconds = r.seconds;
+    }
     for (unsigned i = 0; i < m->nworkloads; i++)
         if (logs[i])
             fclose(logs[i]); /* makes log_text/log_len valid */
@@ -476,6 +482,27 @@ static int run_mix(struct mix_opts *o, const struct hd_cli_mix *m)
     hd_cli_mix_repeat_free(cl, m->nworkloads);
     run_free(&r);
     fclose(devnull);
+    return rc;
+}
+
+int hd_cli_mix_run_hw(const char *mix, const char *const *arrive, unsigned narrive,
+                      const struct hd_cli_config *cfg, int size, const struct hd_hw_factory *hw,
+                      unsigned long long *cycles, double *secs)
+{
+    struct mix_opts o = {.mix = mix, .cfg = *cfg, .size = (enum hd_wl_size)size, .hw = hw};
+    for (unsigned i = 0; i < narrive; i++)
+        if (parse_arrival("cosim", arrive[i], &o) != 0)
+            return HD_CLI_USAGE;
+    struct hd_cli_mixes mixes;
+    char err[512];
+    if (hd_cli_mixes_load(NULL, &mixes, err, sizeof err) != 0)
+        return hd_cli_fail("cosim", "%s", err);
+    const struct hd_cli_mix *m = hd_cli_mixes_find(&mixes, mix);
+    int rc = m ? run_mix(&o, m)
+               : hd_cli_usage("cosim", "unknown mix '%s' (see heddle list --mixes)", mix);
+    hd_cli_mixes_free(&mixes);
+    *cycles = o.cycles;
+    *secs = o.seconds;
     return rc;
 }
 

@@ -32,6 +32,9 @@ struct mix_opts {
     bool quiet, functional, alone;
     struct mix_arrival arrive[HD_CLI_MIX_ARRIVALS];
     unsigned narrive;
+    const struct hd_hw_factory *hw; /* block instances in the loop (heddle cosim; NULL: none) */
+    uint64_t cycles;           /* out: the mix's GPU cycles */
+    double seconds;            /* out: its wall time */
 };
 
 /* One run of a repeated workload's driver (cli_mix_repeat.c). */

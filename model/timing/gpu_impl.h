@@ -87,6 +87,7 @@ struct hd_gpu_timing {
     hd_gpu_timing_progress_fn progress;
     void *progress_ctx;
     const struct hd_hw_factory *hw; /* block instances in the loop (NULL: C references) */
+    struct hd_shieh_loop *shl;  /* Shieh's tables, when the preemption policy decides from them */
 };
 
 /* gpu_launch.c: launch storage and bookkeeping */

@@ -46,13 +46,20 @@ int hd_gpu_preempt_init(struct hd_gpu_timing *g, char *err, size_t errlen)
         snprintf(err, errlen, "host out of memory creating the timing model");
         return -1;
     }
-    return hd_preempt_policy_create(&g->p, &g->ppol, err, errlen);
+    if (hd_preempt_policy_create(&g->p, &g->ppol, err, errlen) != 0)
+        return -1;
+    if (g->ppol.ops->tables != HD_PTAB_NONE && /* Shieh's tables, stepped in the loop */
+        !(g->shl = hd_shieh_loop_create(&g->p, g->ppol.ops->tables == HD_PTAB_ALL, &g->hw, err,
+                                        errlen)))
+        return -1;
+    return 0;
 }
 
 void hd_gpu_preempt_free(struct hd_gpu_timing *g)
 {
     if (g->ppol.ops)
         g->ppol.ops->destroy(g->ppol.impl);
+    hd_shieh_loop_destroy(g->shl);
     free(g->pview);
     free(g->pcta);
     free(g->pchosen);
@@ -73,7 +80,6 @@ static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
     struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], c);
     if (!x || x->state != HD_CTX_RESIDENT || a == HD_PACT_KEEP)
         return;
-    r->victim_instrs += x->insts;
     if (a == HD_PACT_DRAIN) {
         r->drained++;
         return;
@@ -85,13 +91,10 @@ static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
         r->drained++;
         return;
     }
-    if (op == HD_CTXOP_FLUSH) {
+    if (op == HD_CTXOP_FLUSH)
         r->flushed++;
-        r->flushed_instrs += x->insts;
-    } else {
+    else
         r->switched++;
-        r->switch_ipc += g->now > x->t_first ? (double)x->insts / (double)(g->now - x->t_first) : 0;
-    }
 }
 
 /* The record's primitive: the one way its CTAs were asked to leave, or mixed (none asked:
@@ -187,7 +190,7 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
     view_sms(g, li);
     const uint32_t mc = g->p.sm.max_ctas;
     memset(g->pact, HD_PACT_KEEP, (size_t)g->p.num_sms * mc);
-    const struct hd_preempt_env env = {g, plan_victims, mc, g->p.sm.concurrent_kernels};
+    const struct hd_preempt_env env = {g, plan_victims, mc, g->p.sm.concurrent_kernels, g->shl};
     const unsigned n =
         g->ppol.ops->plan(g->ppol.impl, &nd, g->pview, g->p.num_sms, &env, g->pchosen, g->pact);
     for (unsigned k = 0; k < n; k++) {

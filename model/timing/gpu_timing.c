@@ -75,6 +75,7 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
             return HD_FUNC_ERR_MEMORY;
         }
         g->alloc_timed |= hd_sm_alloc_timed(g->sm[i]);
+        hd_sm_set_shieh_loop(g->sm[i], g->shl);
     }
     g->pool.sms = g->sm;
     g->pool.nsms = nsms;
@@ -405,6 +406,8 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
 {
     int st = HD_FUNC_OK;
     g->dirty = true;
+    if (g->shl && hd_shieh_loop_make(g->shl, err, errlen) != 0)
+        return HD_FUNC_ERR_CONFIG;
     while (g->done < g->nl) {
         bool progress = g->mem.ops->tick(g->mem.impl, g->now);
         progress |= tick_sms(g, &st, err, errlen);
@@ -429,6 +432,13 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
         }
         if (g->stats.npreempt)
             hd_gpu_preempt_tick(g);
+        if (g->shl) { /* Shieh's tables take this cycle's events and reads (shieh_loop.h) */
+            bool ready, busy;
+            if (hd_shieh_loop_cycle(g->shl, g->now, &ready, &busy, err, errlen) != 0)
+                return HD_FUNC_ERR_INTERNAL;
+            g->dirty |= ready; /* a snapshot is in: the policy may decide now */
+            progress |= ready || busy;
+        }
         if (g->stats.sample_every && g->now % g->stats.sample_every == 0)
             hd_gpu_sample(g);
         if ((st = hd_gpu_observe(g, err, errlen)) != HD_FUNC_OK)

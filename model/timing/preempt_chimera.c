@@ -12,6 +12,7 @@
  */
 #include "chimera_select.h"
 #include "preempt_costs.h"
+#include "preempt_tables.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,8 @@ struct chimera_state {
     struct hd_chimera_sm *sum; /* [nsms] */
     unsigned *smi, *rank;      /* [nsms] */
     uint8_t *act;              /* [nsms * max_ctas] */
+    struct hd_preempt_cta *ctas; /* [max_ctas] the SM as the tables read it */
+    struct hd_shieh_snap snap;
 };
 
 static unsigned chimera_plan(void *impl, const struct hd_preempt_need *need,
@@ -37,6 +40,12 @@ static unsigned chimera_plan(void *impl, const struct hd_preempt_need *need,
         const struct hd_preempt_sm *v = &sms[i];
         if (v->reserved || v->reserved_for_asker || v->holds_higher || v->holds_asker)
             continue;
+        struct hd_preempt_sm tv;
+        if (env->tables) { /* the TBs' progress from the Running TB Status reads */
+            if (!hd_preempt_tables_view(env->tables, v, need, st->ctas, &tv, &st->snap))
+                continue;
+            v = &tv;
+        }
         struct hd_preempt_costs pc;
         hd_preempt_costs_sm(v, need, st->max_ctas, st->sm_bytes_per_cycle, st->est, NULL, &pc);
         if (pc.transit || pc.npresent == 0)
@@ -55,7 +64,7 @@ static unsigned chimera_plan(void *impl, const struct hd_preempt_need *need,
     unsigned n = 0;
     for (unsigned j = 0; j < ncand && n < need->sms_needed; j++) {
         const unsigned c = st->rank[j];
-        const uint32_t sm = sms[st->smi[c]].sm;
+        const uint32_t sm = sms[st->smi[c]].sm; /* (the tables' view has the same id) */
         memcpy(&act[(size_t)sm * env->max_ctas], &st->act[(size_t)c * st->max_ctas], st->max_ctas);
         chosen[n++] = sm;
     }
@@ -71,12 +80,15 @@ static void chimera_destroy(void *impl)
     free(st->smi);
     free(st->rank);
     free(st->act);
+    free(st->ctas);
     free(st);
 }
 
-static const struct hd_preempt_policy_ops chimera_ops = {"chimera", chimera_plan, chimera_destroy};
+/* (the Running TB Status only: Chimera preempts whole SMs, no positions or candidates) */
+static const struct hd_preempt_policy_ops chimera_ops = {"chimera", chimera_plan, chimera_destroy,
+                                                         HD_PTAB_STATUS};
 static const struct hd_preempt_policy_ops chimera_plus_ops = {"chimera_plus", chimera_plan,
-                                                              chimera_destroy};
+                                                              chimera_destroy, HD_PTAB_STATUS};
 
 int hd_preempt_chimera_create(const struct hd_gpu_timing_params *p, bool plus,
                               struct hd_preempt_policy *out, char *err, size_t errlen)
@@ -97,8 +109,9 @@ int hd_preempt_chimera_create(const struct hd_gpu_timing_params *p, bool plus,
         st->smi = calloc(p->num_sms, sizeof *st->smi);
         st->rank = calloc(p->num_sms, sizeof *st->rank);
         st->act = calloc((size_t)p->num_sms * p->sm.max_ctas, 1);
+        st->ctas = calloc(p->sm.max_ctas, sizeof *st->ctas);
     }
-    if (!st || !st->sum || !st->smi || !st->rank || !st->act) {
+    if (!st || !st->sum || !st->smi || !st->rank || !st->act || !st->ctas) {
         chimera_destroy(st);
         snprintf(err, errlen, "host out of memory");
         return -1;

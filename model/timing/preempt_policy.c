@@ -5,7 +5,6 @@
  * shared memory or slots the incoming CTA needs leave, the rest run on beside it.
  */
 #include "preempt_policy.h"
-#include "drain_profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,8 +109,9 @@ static void policy_destroy(void *impl)
     free(ps);
 }
 
-static const struct hd_preempt_policy_ops sm_ops = {"sm", sm_plan, policy_destroy};
-static const struct hd_preempt_policy_ops inplace_ops = {"inplace", inplace_plan, policy_destroy};
+static const struct hd_preempt_policy_ops sm_ops = {"sm", sm_plan, policy_destroy, HD_PTAB_NONE};
+static const struct hd_preempt_policy_ops inplace_ops = {"inplace", inplace_plan, policy_destroy,
+                                                         HD_PTAB_NONE};
 
 int hd_preempt_policy_create(const struct hd_gpu_timing_params *p, struct hd_preempt_policy *out,
                              char *err, size_t errlen)
@@ -130,9 +130,6 @@ int hd_preempt_policy_create(const struct hd_gpu_timing_params *p, struct hd_pre
     case HD_PREEMPTPOL_SHIEH:
         policy_destroy(ps);
         return hd_preempt_shieh_create(p, false, NULL, out, err, errlen);
-    case HD_PREEMPTPOL_ORACLE:
-        policy_destroy(ps);
-        return hd_preempt_oracle_create(p, out, err, errlen);
     case HD_PREEMPTPOL_CHIMERA:
     case HD_PREEMPTPOL_CHIMERA_PLUS:
         policy_destroy(ps);

@@ -30,6 +30,7 @@
 #ifndef HD_PREEMPT_POLICY_H
 #define HD_PREEMPT_POLICY_H
 
+#include "shieh_loop.h"
 #include "sm_alloc.h"
 #include "timing_params.h"
 
@@ -92,6 +93,16 @@ struct hd_preempt_env {
     bool mixing;               /* an SM may hold CTAs of several kernels ([sm]
                                   concurrent_kernels); if not, the asking launch needs SMs
                                   without other kernels' CTAs */
+    struct hd_shieh_loop *tables; /* Shieh's tables in the loop (shieh_loop.h) when the policy
+                                  asked for them (ops.tables): it decides from their reads */
+};
+
+/* Hardware tables a policy decides from (made and stepped by the GPU, shieh_loop.h). */
+enum hd_preempt_tables {
+    HD_PTAB_NONE,
+    HD_PTAB_STATUS,            /* Running TB Status per SM */
+    HD_PTAB_ALL                /* + Allocation Positions, Candidate Victim Sets per SM, and the
+                                  GPU's Preempting Kernel Allocation Status */
 };
 
 struct hd_preempt_policy_ops {
@@ -103,6 +114,7 @@ struct hd_preempt_policy_ops {
                      const struct hd_preempt_sm *sms, unsigned nsms,
                      const struct hd_preempt_env *env, uint32_t *chosen, uint8_t *act);
     void (*destroy)(void *impl);
+    uint8_t tables;            /* enum hd_preempt_tables */
 };
 
 struct hd_preempt_policy {

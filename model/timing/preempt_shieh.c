@@ -23,7 +23,7 @@
  *   allocator, exactly their own positions).
  */
 #include "preempt_costs.h"
-#include "drain_profile.h"
+#include "preempt_tables.h"
 #include "shieh_cands.h"
 #include "shieh_select.h"
 #include "chimera_select.h"
@@ -39,13 +39,15 @@ struct shieh_state {
     double sm_bytes_per_cycle;
     enum hd_drain_est est;
     struct hd_drain_profile prof;
-    struct hd_drain_profile_owned prof_own; /* the oracle's profile (drain_profile.h) */
+    double *prof_buf;          /* cpi[n] then instrs[n] (oracle) */
     uint32_t *marked;          /* [nsms * max_ctas]: ctx + 1 of a CTA asked to leave, else 0 */
     uint32_t *slots;           /* [max_ctas] scratch */
     struct hd_chimera_sm *sm_sum; /* [nsms] */
     unsigned *order;           /* [nsms] */
     uint64_t *victims;         /* [nsms] chosen slots per SM index */
     uint8_t *tech;             /* [nsms * max_ctas] */
+    struct hd_preempt_cta *ctas; /* [max_ctas] the SM as the tables read it */
+    struct hd_shieh_snap snap;
 };
 
 /* Victims an earlier plan asked to leave are still on SM v. */
@@ -73,7 +75,8 @@ static uint64_t overlapped(uint64_t base, uint64_t n, uint64_t unit, uint32_t k)
 /* Plan SM v: the victim slots (bitset) and their techniques; false if it gives no room. */
 static bool plan_sm(struct shieh_state *st, const struct hd_preempt_sm *v,
                     const struct hd_preempt_need *need, const struct hd_preempt_env *env,
-                    uint64_t budget, uint64_t *victims, uint8_t *tech, struct hd_chimera_sm *sum)
+                    const struct hd_shieh_snap *snap, uint64_t budget, uint64_t *victims,
+                    uint8_t *tech, struct hd_chimera_sm *sum)
 {
     struct hd_preempt_costs pc;
     hd_preempt_costs_sm(v, need, st->max_ctas, st->sm_bytes_per_cycle, st->est, &st->prof, &pc);
@@ -100,26 +103,33 @@ static bool plan_sm(struct shieh_state *st, const struct hd_preempt_sm *v,
         sum->meets = sum->lat <= budget;
     } else {
         const struct hd_shieh_footprint f = {need->demand.regs, need->demand.smem};
-        const uint32_t k = hd_shieh_positions(&f, st->registers, st->shared_bytes, HD_SHIEH_MAX_POS);
+        uint64_t cand[HD_SHIEH_MAX_POS], valid = 0;
+        uint32_t k;
+        if (snap) { /* the candidate rows the firmware read back (shieh_loop.h) */
+            k = snap->k;
+            memcpy(cand, snap->cand, sizeof cand);
+            valid = snap->row_valid & ~snap->issued;
+        } else {
+            k = hd_shieh_positions(&f, st->registers, st->shared_bytes, HD_SHIEH_MAX_POS);
+            struct hd_shieh_range r[HD_SHIEH_MAX_TBS];
+            memset(r, 0, sizeof r);
+            uint64_t issued = 0;
+            for (uint32_t c = 0; c < v->ncta; c++) {
+                const struct hd_preempt_cta *x = &v->cta[c];
+                if (x->slot >= HD_SHIEH_MAX_TBS)
+                    continue;
+                if (x->launch == need->launch) {
+                    issued |= overlapped(x->grant.reg_base, x->grant.regs, f.regs, k) |
+                              overlapped(x->grant.smem_base, x->grant.smem, f.smem, k);
+                    continue;
+                }
+                r[x->slot] = (struct hd_shieh_range){true, x->grant.reg_base, x->grant.regs,
+                                                     x->grant.smem_base, x->grant.smem};
+            }
+            hd_shieh_candidates(&f, k, r, HD_SHIEH_MAX_TBS, issued, cand, &valid);
+        }
         if (k == 0)
             return false;
-        struct hd_shieh_range r[HD_SHIEH_MAX_TBS];
-        memset(r, 0, sizeof r);
-        uint64_t issued = 0;
-        for (uint32_t c = 0; c < v->ncta; c++) {
-            const struct hd_preempt_cta *x = &v->cta[c];
-            if (x->slot >= HD_SHIEH_MAX_TBS)
-                continue;
-            if (x->launch == need->launch) {
-                issued |= overlapped(x->grant.reg_base, x->grant.regs, f.regs, k) |
-                          overlapped(x->grant.smem_base, x->grant.smem, f.smem, k);
-                continue;
-            }
-            r[x->slot] = (struct hd_shieh_range){true, x->grant.reg_base, x->grant.regs,
-                                                 x->grant.smem_base, x->grant.smem};
-        }
-        uint64_t cand[HD_SHIEH_MAX_POS], valid = 0;
-        hd_shieh_candidates(&f, k, r, HD_SHIEH_MAX_TBS, issued, cand, &valid);
         /* only candidates made of CTAs that may leave now */
         uint64_t present = 0;
         for (uint32_t s = 0; s < HD_SHIEH_MAX_TBS; s++)
@@ -161,8 +171,14 @@ static unsigned shieh_plan(void *impl, const struct hd_preempt_need *need,
             if (env->plan_victims(env->gpu, v->sm, &need->demand, st->slots) == 0)
                 continue;
         }
-        if (!plan_sm(st, v, need, env, budget, &st->victims[ncand],
-                     &st->tech[(size_t)ncand * st->max_ctas], &st->sm_sum[ncand]))
+        struct hd_preempt_sm tv;
+        if (env->tables) { /* progress and candidates from the tables' reads */
+            if (!hd_preempt_tables_view(env->tables, v, need, st->ctas, &tv, &st->snap))
+                continue;
+        }
+        if (!plan_sm(st, env->tables ? &tv : v, need, env, env->tables ? &st->snap : NULL, budget,
+                     &st->victims[ncand], &st->tech[(size_t)ncand * st->max_ctas],
+                     &st->sm_sum[ncand]))
             continue;
         st->order[ncand] = i; /* (reused below as the index of the SM) */
         ncand++;
@@ -206,17 +222,19 @@ static void shieh_destroy(void *impl)
     struct shieh_state *st = impl;
     if (!st)
         return;
-    hd_drain_profile_free(&st->prof_own);
+    free(st->prof_buf);
     free(st->marked);
     free(st->slots);
     free(st->sm_sum);
     free(st->order);
     free(st->victims);
     free(st->tech);
+    free(st->ctas);
     free(st);
 }
 
-static const struct hd_preempt_policy_ops shieh_ops = {"shieh", shieh_plan, shieh_destroy};
+static const struct hd_preempt_policy_ops shieh_ops = {"shieh", shieh_plan, shieh_destroy,
+                                                       HD_PTAB_ALL};
 
 int hd_preempt_shieh_create(const struct hd_gpu_timing_params *p, bool oracle,
                             const struct hd_drain_profile *prof, struct hd_preempt_policy *out,
@@ -243,11 +261,18 @@ int hd_preempt_shieh_create(const struct hd_gpu_timing_params *p, bool oracle,
     st->order = calloc(p->num_sms, sizeof *st->order);
     st->victims = calloc(p->num_sms, sizeof *st->victims);
     st->tech = calloc((size_t)p->num_sms * p->sm.max_ctas, 1);
-    if (!st->marked || !st->slots || !st->sm_sum || !st->order || !st->victims || !st->tech)
+    st->ctas = calloc(p->sm.max_ctas, sizeof *st->ctas);
+    if (!st->marked || !st->slots || !st->sm_sum || !st->order || !st->victims || !st->tech ||
+        !st->ctas)
         goto oom;
-    if (hd_drain_profile_copy(prof, &st->prof_own) != 0)
-        goto oom;
-    st->prof = st->prof_own.p;
+    if (prof && prof->n) {
+        st->prof_buf = malloc(2 * (size_t)prof->n * sizeof *st->prof_buf);
+        if (!st->prof_buf)
+            goto oom;
+        memcpy(st->prof_buf, prof->cpi, prof->n * sizeof *st->prof_buf);
+        memcpy(st->prof_buf + prof->n, prof->instrs, prof->n * sizeof *st->prof_buf);
+        st->prof = (struct hd_drain_profile){prof->n, st->prof_buf, st->prof_buf + prof->n};
+    }
     out->ops = &shieh_ops;
     out->impl = st;
     return 0;

@@ -343,6 +343,10 @@ int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *x,
         return HD_FUNC_ERR_INTERNAL;
     x->t_first = now;
     x->insts = 0;
+    if (sm->shl)
+        hd_shieh_loop_placed(sm->shl, sm->id, c->grant.cta_slot, la->id, x->id, now, 0,
+                             x->idempotent, c->grant.reg_base, c->grant.regs, c->grant.smem_base,
+                             c->grant.smem);
     int st = bind_warps(sm, c, NULL, false, now, err, errlen);
     if (st != HD_FUNC_OK)
         return st;
@@ -370,6 +374,10 @@ int hd_sm_resume_cta(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err
     }
     x->state = HD_CTX_RESTORING;
     x->t_place = now;
+    if (sm->shl) /* (a resumed TB keeps its instructions) */
+        hd_shieh_loop_placed(sm->shl, sm->id, c->grant.cta_slot, x->la->id, x->id, now, x->insts,
+                             x->idempotent, c->grant.reg_base, c->grant.regs, c->grant.smem_base,
+                             c->grant.smem);
     int st = bind_warps(sm, c, x->saved, true, now, err, errlen);
     if (st != HD_FUNC_OK)
         return st;
@@ -383,6 +391,8 @@ void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_sm_launch *la = c->la;
     la->info->c.resident_warp_cycles += (uint64_t)c->grant.nwarps * (now + 1 - c->start);
+    if (sm->shl)
+        hd_shieh_loop_left(sm->shl, sm->id, c->grant.cta_slot, c->ctx ? c->ctx->insts : 0);
     sm->alloc.ops->release(sm->alloc.impl, &c->grant);
     res_remove(sm, la);
     la->resident--;

@@ -25,6 +25,7 @@
 #include "sm.h"
 #include "sm_oloc.h"
 #include "sm_sched.h"
+#include "shieh_loop.h"
 #include "trace.h"
 
 #define HD_SM_NONE UINT32_MAX
@@ -233,6 +234,7 @@ struct hd_sm {
     const struct hd_ctx *ctl_ctx; /* ... namely this context's (an aborted run leaves it) */
     uint8_t ctl_state;           /* the controller's state in the last cycle (progress) */
     struct hd_sm_pp *pp;         /* selective preemption points: pp_decode and its queue (sm_pp.c) */
+    struct hd_shieh_loop *shl;   /* Shieh's tables in the loop (shieh_loop.h), NULL: none */
     uint32_t *live_buf;          /* scratch: live registers of a warp */
     uint32_t cap_live;
     struct hd_func_trace tr;     /* scratch trace record */

@@ -137,7 +137,8 @@ static bool writes_global(const struct hd_func_trace *tr)
 
 /* Issue warp w's next instruction. Returns 1 issued, 0 not possible (collector busy), or a
  * negative status after a functional fault. */
-static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint64_t now, char *err, size_t errlen)
+static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64_t now, char *err,
+                     size_t errlen)
 {
     struct hd_tcta *c = &sm->cta[w->cta];
     struct hd_sm_launch *la = c->la;
@@ -170,8 +171,11 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint64_t now, char *e
     la->info->c.thread_instrs += lanes;
     if (pc < la->lines->npc)
         la->lines->issued[pc]++;
-    if ((tr->flags & (HD_TR_STORE | HD_TR_ATOMIC)) && c->ctx->idempotent && writes_global(tr))
+    const bool nonidem = (tr->flags & (HD_TR_STORE | HD_TR_ATOMIC)) && writes_global(tr);
+    if (nonidem)
         c->ctx->idempotent = false; /* the flush bit: restarting the CTA is no longer safe */
+    if (sm->shl) /* Shieh's Running TB Status (shieh_loop.h) */
+        hd_shieh_loop_issued(sm->shl, sm->id, port, w->cta, nonidem);
     after_step(sm, w, tr, ti, now);
     w->stall_ctr = tr->next_pc < la->lines->npc ? &la->lines->stall[tr->next_pc] : &sm->stall_sink;
     if (cu != HD_SM_NONE) {
@@ -242,7 +246,7 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
                 while (issued < p->issue_width && w->state == HD_WS_READY) {
                     if (w->to_pp && hd_sm_pp_hold(sm, w, now))
                         break;
-                    int r = issue_one(sm, w, now, err, errlen);
+                    int r = issue_one(sm, w, s * p->issue_width + issued, now, err, errlen);
                     if (r < 0) {
                         *status = r;
                         return true;

@@ -44,6 +44,9 @@ bool hd_sm_alloc_replace(struct hd_sm *sm, const struct hd_sm_alloc *a, struct h
  * ownership of impl. False if it asks for more than HD_OLOC_MAX_PORTS ports or CTAs are
  * resident. */
 bool hd_sm_set_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl);
+/* Report the SM's TB placements, issues and exits to Shieh's tables (shieh_loop.h; NULL: none). */
+struct hd_shieh_loop;
+void hd_sm_set_shieh_loop(struct hd_sm *sm, struct hd_shieh_loop *shl);
 /* The read-only view of the warp in slot `slot` of SM `sm` (struct hd_sched_env's view). */
 void hd_sm_warp_view(const void *sm, uint32_t slot, struct hd_warp_view *out);
 /* Replace scheduler s's policy by *p (only while the SM has no resident warp: false otherwise);
