@@ -112,7 +112,8 @@ static const struct gs_map maps[] = {
      "refused)"},
     {"-gpgpu_cache:dl2", GS_DCACHE, "l2",
      "N: or S:sets:line:ways,policy,A:mshrs:merge,...,port -> sets, line, ways, mshr_entries, "
-     "mshr_merge, data_port_bytes; S: (sectored) -> dram_per_sector = true"},
+     "mshr_merge, data_port_bytes; S: (sectored) -> dram_per_sector = true, sector_replies = "
+     "true"},
     {"-gpgpu_const_cache:l1", GS_DCACHE, "l1c",
      "N:sets:line:ways,policy,A:mshrs:merge,... -> sets, line, ways, mshr_entries, mshr_merge"},
     {"-gpgpu_gmem_skip_L1D", GS_KEY, "l1d.bypass_global", ""},
@@ -451,6 +452,8 @@ static int set_dcache(struct gs_state *st, const char *which, const char *value)
             if (gs_set_u64(st, "l2.data_port_bytes", (uint64_t)w[0]) != 0)
                 return -1;
         }
+        if (gs_set(st, "l2.sector_replies", sectored ? "true" : "false") != 0)
+            return -1;
         return gs_set(st, "l2.dram_per_sector", sectored ? "true" : "false");
     }
     return 0;

@@ -6,6 +6,7 @@
 
 #include "addrmap.h"
 #include "coalesce.h"
+#include "l2.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -562,7 +563,11 @@ bool hd_l1_fill(struct hd_l1 *l, uint64_t now)
     if (!l->eject.count)
         return false;
     const uint32_t id = hd_ring_pop(&l->eject);
-    const struct hd_txn t = *hd_txn_get(l->pool, id); /* fill_line may grow the pool */
+    struct hd_txn *tp = hd_txn_get(l->pool, id);
+    const uint32_t parts = hd_l2_reply_parts(l->p, tp);
+    if (parts > 1 && ++tp->rep_got < parts)
+        return true; /* one sector packet of a reply: this cycle's response slot */
+    const struct hd_txn t = *tp; /* fill_line may grow the pool */
     hd_txn_release(l->pool, id);
     switch (t.origin) {
     case HD_TXO_L1D:

@@ -20,6 +20,12 @@
  * cycle, so a 128-byte reply holds it for 4 cycles. The slice indexes with the slice-local
  * address (addrmap.h). DRAM-bound requests wait in `to_dram` for the owner to hand them to the
  * channel; replies wait in `outq` for the reply network.
+ * With `sector_replies` (GPGPU-Sim 4: memory_sub_partition::push breaks every request to a
+ * sectored L2 into 32-byte sector requests, each answered by its own packet, and an L1 with
+ * sector MSHRs waits for all of a line's sectors, a store for one acknowledgement per sector)
+ * a reply leaves as one packet per sector it covers: a read's carry 32 bytes each, a write's
+ * acknowledgement is that many header-only packets; the SM takes them one per cycle like any
+ * reply and completes the fill or store with the last (hd_l2_reply_parts).
  */
 #ifndef HD_L2_H
 #define HD_L2_H
@@ -67,5 +73,27 @@ bool hd_l2_tick(struct hd_l2 *s, uint64_t now);
 /* Work that needs the next cycle? */
 bool hd_l2_active(const struct hd_l2 *s);
 int hd_l2_describe(const struct hd_l2 *s, char *buf, size_t len);
+
+/* Packets the reply of t travels as: with sector_replies one per 32-byte sector of its bytes,
+ * else one. */
+static inline uint32_t hd_l2_reply_parts(const struct hd_mem_params *p, const struct hd_txn *t)
+{
+    if (!p->l2.sector_replies || t->bytes <= 32)
+        return 1;
+    const uint64_t first = t->addr / 32, last = (t->addr + t->bytes - 1) / 32;
+    const uint64_t n = last - first + 1;
+    return n < 255 ? (uint32_t)n : 255;
+}
+
+/* Payload bytes of part k of t's read reply split into `parts` (the bytes of its k-th sector;
+ * the whole payload when parts is 1). */
+static inline uint32_t hd_l2_part_bytes(const struct hd_txn *t, uint32_t parts, uint32_t k)
+{
+    if (parts <= 1)
+        return t->bytes;
+    const uint64_t lo = (t->addr / 32 + k) * 32, hi = lo + 32, end = t->addr + t->bytes;
+    const uint64_t a = lo > t->addr ? lo : t->addr, b = hi < end ? hi : end;
+    return b > a ? (uint32_t)(b - a) : 0;
+}
 
 #endif

@@ -194,10 +194,15 @@ static bool icnt_cycle(struct full_state *s, uint64_t now_core)
             continue;
         id = hd_ring_peek(&l2->outq, 0);
         struct hd_txn *t = hd_txn_get(&s->pool, id);
-        uint32_t f = hd_xbar_flits(&s->p.icnt, rep_payload(t));
+        const uint32_t parts = hd_l2_reply_parts(&s->p, t); /* sector packets ([l2] */
+        uint32_t pay = rep_payload(t);                      /* sector_replies) or one */
+        if (pay && parts > 1)
+            pay = hd_l2_part_bytes(t, parts, t->rep_sent);
+        uint32_t f = hd_xbar_flits(&s->p.icnt, pay);
         if (!hd_xbar_can_inject(&s->rep, i, f))
             continue;
-        hd_ring_pop(&l2->outq);
+        if (parts <= 1 || ++t->rep_sent >= parts)
+            hd_ring_pop(&l2->outq);
         t->flits = (uint8_t)(f < 255 ? f : 255);
         hd_xbar_inject(&s->rep, i, t->sm, id, f, now);
         progress = true;

@@ -41,6 +41,7 @@ struct hd_l2_params {
     struct hd_cache_params c;
     uint32_t input_queue, output_queue, port_bytes;
     bool dram_per_sector; /* one DRAM request per missing sector (GPGPU-Sim 4) */
+    bool sector_replies;  /* one reply packet per sector (GPGPU-Sim 4) */
 };
 
 struct hd_dram_params {

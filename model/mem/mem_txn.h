@@ -45,6 +45,8 @@ struct hd_txn {
     uint8_t cls;         /* traffic class (enum hd_mem_class, mem_iface.h) */
     uint8_t flits;       /* of the packet it currently travels as */
     uint8_t sealed;      /* a DRAM request whose size the controller has taken (dram.c) */
+    uint8_t rep_sent;    /* [l2] sector_replies: sector packets of its reply injected */
+    uint8_t rep_got;     /*   ... and received by the SM */
     uint64_t sectors;    /* a DRAM read of an L2 line: the 32-byte sectors it fetches */
 };
 

@@ -70,6 +70,7 @@ static void test_gtx480(struct hd_test_state *t)
     HD_CHECK_U64(t, 132, g.dram_latency);        /* 100 core cycles at 924/700 */
     HD_CHECK_U64(t, 8, g.dram_bus_bytes);        /* 2 chips x 4 bytes */
     HD_CHECK(t, !g.l2_dram_per_sector);          /* N: */
+    HD_CHECK(t, !g.l2_sector_replies);
     HD_CHECK(t, g.l1d_allocate_on_miss);         /* dl1 policy m */
     HD_CHECK_U64(t, 39, g.pipeline_lat_fp_div);
     HD_CHECK_U64(t, 130, g.pipeline_ii_dp_div);
