@@ -80,6 +80,7 @@ static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
     struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], c);
     if (!x || x->state != HD_CTX_RESIDENT || a == HD_PACT_KEEP)
         return;
+    r->victim_instrs += x->insts;
     if (a == HD_PACT_DRAIN) {
         r->drained++;
         return;
@@ -91,10 +92,13 @@ static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
         r->drained++;
         return;
     }
-    if (op == HD_CTXOP_FLUSH)
+    if (op == HD_CTXOP_FLUSH) {
         r->flushed++;
-    else
+        r->flushed_instrs += x->insts;
+    } else {
         r->switched++;
+        r->switch_ipc += g->now > x->t_first ? (double)x->insts / (double)(g->now - x->t_first) : 0;
+    }
 }
 
 /* The record's primitive: the one way its CTAs were asked to leave, or mixed (none asked:

@@ -5,6 +5,7 @@
  * shared memory or slots the incoming CTA needs leave, the rest run on beside it.
  */
 #include "preempt_policy.h"
+#include "drain_profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,9 @@ int hd_preempt_policy_create(const struct hd_gpu_timing_params *p, struct hd_pre
     case HD_PREEMPTPOL_SHIEH:
         policy_destroy(ps);
         return hd_preempt_shieh_create(p, false, NULL, out, err, errlen);
+    case HD_PREEMPTPOL_ORACLE:
+        policy_destroy(ps);
+        return hd_preempt_oracle_create(p, out, err, errlen);
     case HD_PREEMPTPOL_CHIMERA:
     case HD_PREEMPTPOL_CHIMERA_PLUS:
         policy_destroy(ps);

@@ -23,6 +23,7 @@
  *   allocator, exactly their own positions).
  */
 #include "preempt_costs.h"
+#include "drain_profile.h"
 #include "preempt_tables.h"
 #include "shieh_cands.h"
 #include "shieh_select.h"
@@ -39,7 +40,7 @@ struct shieh_state {
     double sm_bytes_per_cycle;
     enum hd_drain_est est;
     struct hd_drain_profile prof;
-    double *prof_buf;          /* cpi[n] then instrs[n] (oracle) */
+    struct hd_drain_profile_owned prof_own; /* the oracle's profile (drain_profile.h) */
     uint32_t *marked;          /* [nsms * max_ctas]: ctx + 1 of a CTA asked to leave, else 0 */
     uint32_t *slots;           /* [max_ctas] scratch */
     struct hd_chimera_sm *sm_sum; /* [nsms] */
@@ -222,7 +223,7 @@ static void shieh_destroy(void *impl)
     struct shieh_state *st = impl;
     if (!st)
         return;
-    free(st->prof_buf);
+    hd_drain_profile_free(&st->prof_own);
     free(st->marked);
     free(st->slots);
     free(st->sm_sum);
@@ -265,14 +266,9 @@ int hd_preempt_shieh_create(const struct hd_gpu_timing_params *p, bool oracle,
     if (!st->marked || !st->slots || !st->sm_sum || !st->order || !st->victims || !st->tech ||
         !st->ctas)
         goto oom;
-    if (prof && prof->n) {
-        st->prof_buf = malloc(2 * (size_t)prof->n * sizeof *st->prof_buf);
-        if (!st->prof_buf)
-            goto oom;
-        memcpy(st->prof_buf, prof->cpi, prof->n * sizeof *st->prof_buf);
-        memcpy(st->prof_buf + prof->n, prof->instrs, prof->n * sizeof *st->prof_buf);
-        st->prof = (struct hd_drain_profile){prof->n, st->prof_buf, st->prof_buf + prof->n};
-    }
+    if (hd_drain_profile_copy(prof, &st->prof_own) != 0)
+        goto oom;
+    st->prof = st->prof_own.p;
     out->ops = &shieh_ops;
     out->impl = st;
     return 0;
