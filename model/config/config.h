@@ -93,7 +93,9 @@
     V(ctxsave, HD_CTXSAVE_LIVE, "live",                                                            \
       "the live registers at each warp's next PC (divergence-aware union row), shared memory")     \
     V(ctxsave, HD_CTXSAVE_COMPRESSED, "compressed",                                                \
-      "the live registers through the register pattern compressor (regpat, in the loop)")
+      "the live registers through the register pattern compressor (regpat, in the loop)")         \
+    V(ctxsave, HD_CTXSAVE_COMPRESSED_TB, "compressed_tb",                                          \
+      "compressed, and at a barrier point TB-level: global classes once per TB (Lin 2.3.3)")
 #define HD_CFG_ENUM_ppoints(V)                                                                     \
     V(ppoints, HD_PPOINTS_ANY, "any", "a switched-out warp stops at once, at any instruction")      \
     V(ppoints, HD_PPOINTS_SELECTIVE, "selective",                                                  \

@@ -71,6 +71,8 @@ struct hd_ctx_codec {
     uint64_t pk_tag_next;        /* the tag of this cycle's packer input */
     bool pk_fl_next_flush;       /* this cycle's packer input is the flush */
     struct hd_hw_inst ctl;       /* the preemption controller */
+    struct hd_hw_inst tb;        /* the TB-level classifier (made on first use) */
+    const struct hd_hw_factory *f;
     struct hd_ctx_codec_stats st;
 };
 
@@ -98,6 +100,7 @@ struct hd_ctx_codec *hd_ctx_codec_create(const struct hd_hw_factory *f, uint32_t
         return NULL;
     }
     c->sm = sm_id;
+    c->f = f;
     char name[64];
     snprintf(name, sizeof name, "sm%u.regpat_comp", sm_id);
     if (hd_hw_make(f, "regpat_comp", name, &c->save.x, err, errlen) != 0)
@@ -136,6 +139,7 @@ void hd_ctx_codec_destroy(struct hd_ctx_codec *c)
     hd_hw_destroy(&c->pk);
     hd_hw_destroy(&c->up);
     hd_hw_destroy(&c->ctl);
+    hd_hw_destroy(&c->tb);
     free(c);
 }
 
@@ -217,6 +221,34 @@ int hd_ctx_codec_ctl_step(struct hd_ctx_codec *c, const struct hd_ctx_ctl_in *in
         return -1;
     }
     c->st.ctl_steps++;
+    return 0;
+}
+
+int hd_ctx_codec_tb_step(struct hd_ctx_codec *c, const struct hd_regpat_tbcls_in *in,
+                         struct hd_regpat_tbcls_out *out, const uint64_t tag[4], uint64_t now,
+                         char *err, size_t errlen)
+{
+    if (!c->tb.ops) {
+        char name[64];
+        snprintf(name, sizeof name, "sm%u.regpat_tbcls", c->sm);
+        if (hd_hw_make(c->f, "regpat_tbcls", name, &c->tb, err, errlen) != 0)
+            return -1;
+        if (c->tb.b->in_size != sizeof *in || c->tb.b->out_size != sizeof *out) {
+            snprintf(err, errlen, "%s: the factory's block has other ports than regpat_tbcls", name);
+            hd_hw_destroy(&c->tb);
+            return -1;
+        }
+    }
+    if (hd_hw_idle(&c->tb, in)) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    hd_hw_set_tag(&c->tb, tag, 4);
+    if (hd_hw_step(&c->tb, in, out, now) != 0) {
+        snprintf(err, errlen, "%s", c->tb.ops->error(c->tb.impl));
+        return -1;
+    }
+    c->st.tb_steps++;
     return 0;
 }
 

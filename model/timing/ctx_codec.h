@@ -31,6 +31,9 @@
  * unpacker's protocol (a register whose words are not all there, a segment without room).
  * The SM's preemption controller (ctx_ctl.h, "sm<id>.ctx_ctl") lives here too: the engine steps
  * it once per cycle with its status (hd_ctx_codec_ctl_step) and does what its outputs allow.
+ * So does the TB-level classifier ("sm<id>.regpat_tbcls", Lin §2.3.3 Fig 2.11; made on first
+ * use, by [context] save = compressed_tb only): the engine steps it one warp per cycle
+ * (hd_ctx_codec_tb_step; sm_ctx_tb.c).
  */
 #ifndef HD_CTX_CODEC_H
 #define HD_CTX_CODEC_H
@@ -39,6 +42,7 @@
 #include "ctx_packer.h"
 #include "hw_inst.h"
 #include "regpat_comp.h"
+#include "regpat_tbcls.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -62,7 +66,7 @@ struct hd_ctx_codec_stats {
     uint64_t pat[4];                  /* saved registers by pattern code */
     uint64_t words;                   /* 32-bit words stored by the save path */
     uint64_t comp_steps, decomp_steps; /* cycles in which each block was stepped (not idle) */
-    uint64_t pack_steps, unpack_steps, ctl_steps;
+    uint64_t pack_steps, unpack_steps, ctl_steps, tb_steps;
     uint64_t segments, pattern_vectors; /* out of the packer */
 };
 
@@ -110,6 +114,11 @@ int hd_ctx_codec_ctl_step(struct hd_ctx_codec *c, const struct hd_ctx_ctl_in *in
                           struct hd_ctx_ctl_out *out, uint64_t tag, uint64_t now, char *err,
                           size_t errlen);
 /* The controller back to IDLE (an operation was abandoned with the run). */
+/* One cycle of the TB-level classifier (regpat_tbcls ports; tag: cta, warp, reg, word). An idle
+ * input with nothing in the output register is not stepped. Returns 0, or -1 with a message. */
+int hd_ctx_codec_tb_step(struct hd_ctx_codec *c, const struct hd_regpat_tbcls_in *in,
+                         struct hd_regpat_tbcls_out *out, const uint64_t tag[4], uint64_t now,
+                         char *err, size_t errlen);
 void hd_ctx_codec_ctl_reset(struct hd_ctx_codec *c);
 /* Words the unpacker holds after the offers so far. */
 unsigned hd_ctx_codec_unpack_words(const struct hd_ctx_codec *c);

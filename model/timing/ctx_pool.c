@@ -27,10 +27,13 @@ static void drop_storage(struct hd_ctx *c)
     free(c->saved);
     free(c->saved_sb);
     free(c->items);
+    free(c->tbr);
     hd_ctx_image_free(c->img);
     c->saved = NULL;
     c->saved_sb = NULL;
     c->items = NULL;
+    c->tbr = NULL;
+    c->cap_tbr = 0;
     c->img = NULL;
     c->nitems = c->cap_items = 0;
     c->saved_regs = 0;

@@ -49,6 +49,15 @@ struct hd_ctx_item {
     uint8_t word;             /* 0: bits 31..0, 1: bits 63..32 */
 };
 
+/* A register's TB-level class in a TB-level save (sm_ctx_tb.c): global classes are stored once
+ * per TB (base, and stride for global strided), the others in every warp's record. */
+struct hd_ctx_tbreg {
+    uint32_t kreg;
+    uint8_t word, cls;        /* enum hd_regpat_tb_class */
+    uint32_t base, stride;
+    uint32_t wwords;          /* the words its warp-level records would hold (all warps) */
+};
+
 struct hd_ctx {
     uint32_t id;
     uint16_t epoch;
@@ -75,6 +84,12 @@ struct hd_ctx {
     uint32_t dec_next, dec_done;  /* unpacker: taken; decompressor: returned */
     uint32_t dec_seg;             /* packed segments given to the unpacker */
     bool encoding, decoding;
+    /* TB-level compression (save = compressed_tb at a barrier point, sm_ctx_tb.c) */
+    bool tb, classifying;         /* this save is TB-level; its classification pass runs */
+    uint32_t tb_k, tb_nw, cls_next, cls_done; /* registers per warp, warps, (register, warp)
+                                     inputs given, classes returned */
+    struct hd_ctx_tbreg *tbr;     /* [tb_k] the classes */
+    uint32_t cap_tbr;
     uint64_t t_signal, t_quiet, t_place; /* latency accounting */
     uint64_t t_first;         /* cycle of its (re)start from the first instruction */
     uint64_t insts;           /* warp instructions it executed since then */

@@ -420,8 +420,9 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
     if (x->acked < x->reqs)
         return;
     if (restore) { /* the controller completes it (after the unpacker and decompressor) */
-        if (x->state == HD_CTX_RESTORING && x->sent == x->reqs && x->img && x->nitems &&
-            sm->cp->save == HD_CTXSAVE_COMPRESSED) {
+        if (x->state == HD_CTX_RESTORING && x->sent == x->reqs && x->img &&
+            (x->nitems || x->tb) && (sm->cp->save == HD_CTXSAVE_COMPRESSED ||
+                                     sm->cp->save == HD_CTXSAVE_COMPRESSED_TB)) {
             x->decoding = true;
             x->dec_next = x->dec_done = x->dec_seg = 0;
         }

@@ -32,6 +32,7 @@
 #include "ctx_image.h"
 #include "ctx_unpacker.h"
 #include "func_status.h"
+#include "sm_ctx_tb.h"
 #include "hw_ref.h"
 
 #include <stdio.h>
@@ -122,14 +123,20 @@ int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen
     x->encoding = x->decoding = false;
     x->enc_next = x->enc_done = x->dec_next = x->dec_done = 0;
     x->rec_total = x->rec_done = x->dec_seg = 0;
+    x->tb = x->classifying = false;
     if (mode != HD_CTXSAVE_OCCUPIED && !plan_items(sm, c))
         goto oom;
-    const bool packed = mode == HD_CTXSAVE_COMPRESSED;
+    const bool packed = mode == HD_CTXSAVE_COMPRESSED || mode == HD_CTXSAVE_COMPRESSED_TB;
+    bool oom = false;
+    const bool tb = mode == HD_CTXSAVE_COMPRESSED_TB && hd_sm_ctx_tb_plan(sm, c, &oom);
+    if (oom)
+        goto oom;
     /* a warp's slot holds its registers uncompressed: its allocation share (Occup), or at most
-     * two words of every PTX register (live) */
+     * two words of every PTX register (live); a TB-level save's TB part goes first in warp 0's */
     const uint64_t max_words = mode == HD_CTXSAVE_OCCUPIED
                                    ? (regs_bytes / (nwarps ? nwarps : 1) + 127) / 128
-                                   : 2ull * c->la->l->k->nregs;
+                                   : 2ull * c->la->l->k->nregs +
+                                         (tb ? (hd_sm_ctx_tb_bound(x->tb_k) + 127) / 128 : 0);
     if (!hd_ctx_image_begin(&x->img, c->la->id, x->id, nwarps, max_words, packed,
                             c->la->demand.smem, stack_bytes(c), x->nitems))
         goto oom;
@@ -149,6 +156,12 @@ int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen
         for (uint32_t i = 0; i < x->nitems; i++)
             if (!hd_ctx_image_regs(x->img, x->items[i].warp, 128))
                 goto oom;
+    } else if (tb) { /* the classification pass first (sm_ctx_tb.c), then the records */
+        if (hd_sm_ctx_codec_ensure(sm, err, errlen) != HD_FUNC_OK)
+            return HD_FUNC_ERR_CONFIG;
+        x->encoding = true;
+        x->reqs = UINT32_MAX;
+        return HD_FUNC_OK;
     } else {
         for (uint32_t i = 0; i < x->nitems; i++) /* one record per warp with live registers */
             x->rec_total += i + 1 == x->nitems || x->items[i + 1].warp != x->items[i].warp;
@@ -274,8 +287,12 @@ static int collect(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err, 
                      it->word, it->warp, fc->ctaid[0], fc->ctaid[1], fc->ctaid[2]);
             return HD_FUNC_ERR_INTERNAL;
         }
-        if (++x->dec_done == x->nitems)
+        if (++x->dec_done == x->nitems) {
+            int st = hd_sm_ctx_tb_check(sm, x, now, err, errlen);
+            if (st != HD_FUNC_OK)
+                return st;
             x->decoding = false;
+        }
     }
     return HD_FUNC_OK;
 internal:
@@ -292,8 +309,19 @@ int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, bool offer_ok, 
 {
     if (!sm->codec)
         return HD_FUNC_OK;
-    if (head && offer_ok)
+    if (head && head->decoding && head->nitems == 0) { /* a TB-level restore, all global */
+        int st = hd_sm_ctx_tb_check(sm, head, now, err, errlen);
+        if (st != HD_FUNC_OK)
+            return st;
+        head->decoding = false;
+    }
+    if (head && offer_ok && head->classifying) {
+        int st = hd_sm_ctx_tb_cycle(sm, head, now, err, errlen);
+        if (st != HD_FUNC_OK)
+            return st;
+    } else if (head && offer_ok) {
         offer(sm, head);
+    }
     if (hd_ctx_codec_idle(sm->codec))
         return HD_FUNC_OK;
     if (hd_ctx_codec_tick(sm->codec, now, err, errlen) != 0)
