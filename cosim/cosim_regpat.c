@@ -5,12 +5,18 @@
  * in flight, indexed by the unit's cycle: a register entering the compressor in cycle c leaves
  * it in c+2 (and enters the decompressor and the TB-level classifier there), and leaves those in
  * c+3. Each sample ends with three idle cycles so that every write-back has landed before the
- * model runs on. Liveness (and the register allocation that gives the full context size) is
- * built once per PTX function and cached.
+ * model runs on. Liveness and register allocation are the kernel image's shared analyses (its
+ * annotation store, model/compiler/annot.h, built once per image): the timing model hands its
+ * store over with the launch (hd_func_launch.annot), so the co-simulation reads exactly what
+ * timing and context saves read; only under the functional executor, which has no store, the
+ * session builds one per image itself (once, the allocator's default budget).
  *
  * The context (Lin §2.3, Fig 2.6/2.8) is the register file's: the full context of a warp is the
- * allocator's physical registers per thread (as `ptxas -v` reports them) x 32 lanes x 4 B; the
- * live context is the live values that occupy a physical register (or a spill slot). Values
+ * registers per thread that occupancy and the context saves count (the launch's
+ * regs_per_thread, [sm] regs_source: ptxas's by default; without the timing model: the count
+ * given by hand, else ptxas's, else the store's allocation) x 32 lanes x 4 B; the live context
+ * is the live values that occupy a physical register (or a spill slot) in the store's allocation.
+ * Values
  * the allocator keeps as constants (HD_RA_REMAT: parameters, immediates, special registers,
  * rematerialised where read) and registers written but never read hold no register, need no
  * save and are not fed to the blocks. A warp's full context is never below its live words
@@ -26,14 +32,14 @@
 #include "regpat_tbcls.h"
 #include "hd_outfile.h"
 
-#include "cfg.h"
+#include "annot.h"
 #include "cta.h"
 #include "func_status.h"
+#include "kernel_annot.h"
 #include "launch.h"
 #include "liveness.h"
 #include "module.h"
 #include "observer.h"
-#include "regalloc.h"
 #include "warp.h"
 
 #include <inttypes.h>
@@ -64,12 +70,17 @@ struct unit {
     uint32_t tb_live_words;
 };
 
+/* A store the session built itself (functional executor: the launch carries none). */
+struct own_annot {
+    const struct hd_func_kernel *k;
+    struct hd_annot *an;
+};
+
+/* What a warp's sample reads: the store, the function of its next PC, the full context. */
 struct fn_info {
-    const struct hd_func *f;
-    struct hd_cfg *cfg;
-    struct hd_liveness *lv;
-    uint32_t regs_per_thread; /* regalloc's count (or live-word maximum as a fallback) */
-    uint8_t *held;            /* [nregs] 1: the value occupies a register (REG or SPILLED) */
+    const struct hd_annot *an;
+    struct hd_liveness *lv;   /* the function's liveness */
+    uint32_t regs_per_thread; /* the full context per thread, in 32-bit words */
 };
 
 struct hd_cosim_regpat {
@@ -79,8 +90,8 @@ struct hd_cosim_regpat {
     uint32_t nunits;
     unsigned rtl_instances;
     uint64_t gcycle;
-    struct fn_info *fn;
-    unsigned nfn, capfn;
+    struct own_annot *own;
+    unsigned nown, capown;
     uint64_t *row;           /* scratch for divergent rows */
     size_t row_cap;
     struct hd_regpat_stats st;
@@ -93,65 +104,62 @@ struct hd_cosim_regpat {
 };
 /* }==== */
 
-/* {==== Liveness cache ==== */
-static struct fn_info *fn_info(struct hd_cosim_regpat *s, const struct hd_func *f, char *err,
-                               size_t errlen)
+/* {==== The kernel's analyses ==== */
+/* The annotation store of launch l's image: the timing model's, else one built once here. */
+static const struct hd_annot *annot_of(struct hd_cosim_regpat *s, const struct hd_func_launch *l,
+                                       char *err, size_t errlen)
 {
-    for (unsigned i = 0; i < s->nfn; i++)
-        if (s->fn[i].f == f)
-            return &s->fn[i];
-    if (s->nfn == s->capfn) {
-        unsigned cap = s->capfn ? s->capfn * 2 : 16;
-        struct fn_info *n = realloc(s->fn, cap * sizeof *n);
+    if (l->annot)
+        return l->annot;
+    for (unsigned i = 0; i < s->nown; i++)
+        if (s->own[i].k == l->k)
+            return s->own[i].an;
+    if (s->nown == s->capown) {
+        unsigned cap = s->capown ? s->capown * 2 : 8;
+        struct own_annot *n = realloc(s->own, cap * sizeof *n);
         if (!n) {
             snprintf(err, errlen, "cosim: out of memory");
             return NULL;
         }
-        s->fn = n;
-        s->capfn = cap;
+        s->own = n;
+        s->capown = cap;
     }
-    struct fn_info *fi = &s->fn[s->nfn];
-    memset(fi, 0, sizeof *fi);
-    fi->f = f;
-    fi->cfg = hd_cfg_build(f);
-    if (!fi->cfg) {
-        snprintf(err, errlen, "cosim: cannot build the CFG of %s", f->name);
+    struct hd_annot *an = hd_func_kernel_annot(l->k, 0, err, errlen);
+    if (!an)
         return NULL;
-    }
-    fi->lv = hd_liveness_build(f, fi->cfg, err, errlen);
-    if (!fi->lv) {
-        hd_cfg_free(fi->cfg);
-        return NULL;
-    }
-    struct hd_regalloc ra;
-    char raerr[256];
-    fi->regs_per_thread = fi->lv->max_words;
-    fi->held = malloc(f->nregs ? f->nregs : 1);
-    if (!fi->held) {
-        hd_liveness_free(fi->lv);
-        hd_cfg_free(fi->cfg);
-        snprintf(err, errlen, "cosim: out of memory");
-        return NULL;
-    }
-    memset(fi->held, 1, f->nregs ? f->nregs : 1); /* no allocation: every live value counts */
-    if (hd_regalloc_run(f, fi->cfg, fi->lv, NULL, &ra, raerr, sizeof raerr) == 0) {
-        fi->regs_per_thread = ra.regs_per_thread;
-        for (uint32_t r = 0; r < f->nregs && r < ra.nregs; r++)
-            fi->held[r] = ra.kind[r] == HD_RA_REG || ra.kind[r] == HD_RA_SPILLED;
-        hd_regalloc_free(&ra);
-    }
-    size_t need = fi->lv->stride[HD_RC_DATA] ? fi->lv->stride[HD_RC_DATA] : 1;
+    s->own[s->nown++] = (struct own_annot){l->k, an};
+    return an;
+}
+
+/* The store and liveness of the function at kernel-wide pc, and the full context per thread;
+ * false (err empty) when the function has no analyses, or with a message. */
+static bool fn_at(struct hd_cosim_regpat *s, const struct hd_func_launch *l, uint32_t pc,
+                  struct fn_info *fi, uint32_t *lpc, char *err, size_t errlen)
+{
+    const struct hd_annot *an = annot_of(s, l, err, errlen);
+    if (!an)
+        return false;
+    const struct hd_annot_fn *fn = hd_annot_fn_at(an, pc, lpc);
+    if (!fn || !fn->lv || *lpc >= fn->lv->ninstrs)
+        return false;
+    fi->an = an;
+    fi->lv = fn->lv;
+    fi->regs_per_thread = l->regs_per_thread   ? l->regs_per_thread
+                          : l->attr.regs_given ? l->attr.regs_given
+                          : l->attr.regs_ptxas ? l->attr.regs_ptxas
+                          : an->ra_ok          ? an->regs_per_thread
+                                               : fn->lv->max_words;
+    size_t need = fn->lv->stride[HD_RC_DATA] ? fn->lv->stride[HD_RC_DATA] : 1;
     if (need > s->row_cap) {
         uint64_t *r = realloc(s->row, need * sizeof *r);
         if (!r) {
             snprintf(err, errlen, "cosim: out of memory");
-            return NULL;
+            return false;
         }
         s->row = r;
         s->row_cap = need;
     }
-    s->nfn++;
-    return fi;
+    return true;
 }
 /* }==== */
 
@@ -304,27 +312,21 @@ static int fail(struct hd_cosim_regpat *s, struct unit *u, struct hd_func_launch
 /* {==== Observer callbacks ==== */
 /* The live data-register row of warp w (divergence-aware), or NULL. */
 static const uint64_t *live_row(struct hd_cosim_regpat *s, const struct hd_func_launch *l,
-                                const struct hd_func_warp *w, struct fn_info **fi, uint32_t *kpc,
+                                const struct hd_func_warp *w, struct fn_info *fi, uint32_t *kpc,
                                 const struct hd_func_kfunc **kf, char *err, size_t errlen)
 {
-    uint32_t pc, active;
+    uint32_t pc, active, lpc;
     if (!hd_func_warp_next(w, &pc, &active))
         return NULL;
     *kpc = pc;
     *kf = hd_func_kernel_func_at(l->k, pc);
-    if (!*kf)
-        return NULL;
-    *fi = fn_info(s, (*kf)->ir, err, errlen);
-    if (!*fi)
-        return NULL;
-    uint32_t lpc = pc - (*kf)->pc_base;
-    if (lpc >= (*fi)->lv->ninstrs)
+    if (!*kf || !fn_at(s, l, pc, fi, &lpc, err, errlen))
         return NULL;
     if (w->sp > 1) {
-        hd_liveness_divergent_row((*fi)->lv, lpc, HD_RC_DATA, s->row);
+        hd_liveness_divergent_row(fi->lv, lpc, HD_RC_DATA, s->row);
         return s->row;
     }
-    return hd_liveness_in_row((*fi)->lv, lpc, HD_RC_DATA);
+    return hd_liveness_in_row(fi->lv, lpc, HD_RC_DATA);
 }
 
 /* A warp's full context in 32-bit words per lane: the allocator's registers per thread, raised
@@ -371,7 +373,7 @@ static int on_sample(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c,
     bool ok = true;
     for (uint32_t wi = 0; wi < c->nwarps && ok; wi++) {
         struct hd_func_warp *w = &c->warps[wi];
-        struct fn_info *fi;
+        struct fn_info fi;
         const struct hd_func_kfunc *kf;
         uint32_t pc;
         const uint64_t *row = live_row(s, l, w, &fi, &pc, &kf, l->err, sizeof l->err);
@@ -380,7 +382,7 @@ static int on_sample(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c,
                 return HD_FUNC_ERR_INTERNAL;
             continue;
         }
-        struct hd_liveness *lv = fi->lv;
+        struct hd_liveness *lv = fi.lv;
         s->st.warp_samples++;
         sl.tag.f[TAG_WARP] = wi;
         uint64_t live_words = 0;
@@ -388,7 +390,7 @@ static int on_sample(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c,
             if (!(row[i / 64] >> (i % 64) & 1u))
                 continue;
             uint32_t r = lv->reg_of[HD_RC_DATA][i];
-            if (!fi->held[r])
+            if (!hd_annot_held(fi.an, kf->reg_base + r))
                 continue;
             unsigned words = lv->words[r] > 2 ? 2 : lv->words[r];
             for (unsigned wd = 0; wd < words && ok; wd++) {
@@ -397,7 +399,7 @@ static int on_sample(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c,
             }
         }
         s->st.live_bytes += live_words * 128u;
-        s->st.full_bytes += full_words(s, fi, live_words) * 128u;
+        s->st.full_bytes += full_words(s, &fi, live_words) * 128u;
     }
     for (unsigned k = 0; k < DRAIN && ok; k++)
         ok = unit_cycle(s, u, NULL);
@@ -425,7 +427,7 @@ static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c
         s->st.tb_skipped++;
         return HD_FUNC_OK;
     }
-    struct fn_info *fi;
+    struct fn_info fi;
     const struct hd_func_kfunc *kf;
     uint32_t pc;
     uint32_t first = 0;
@@ -435,7 +437,7 @@ static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c
     if (!row)
         return l->err[0] ? HD_FUNC_ERR_INTERNAL : HD_FUNC_OK;
     s->st.tb_points++;
-    struct hd_liveness *lv = fi->lv;
+    struct hd_liveness *lv = fi.lv;
     struct slot sl;
     memset(&sl, 0, sizeof sl);
     sl.valid = sl.tb = true;
@@ -449,7 +451,7 @@ static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c
         if (!(row[i / 64] >> (i % 64) & 1u))
             continue;
         uint32_t r = lv->reg_of[HD_RC_DATA][i];
-        if (!fi->held[r])
+        if (!hd_annot_held(fi.an, kf->reg_base + r))
             continue;
         unsigned words = lv->words[r] > 2 ? 2 : lv->words[r];
         for (unsigned wd = 0; wd < words && ok; wd++) {
@@ -466,7 +468,7 @@ static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c
             }
         }
     }
-    s->st.tb_full_bytes += (uint64_t)nlive * full_words(s, fi, live_words) * 128u;
+    s->st.tb_full_bytes += (uint64_t)nlive * full_words(s, &fi, live_words) * 128u;
     s->st.tb_live_bytes += (uint64_t)nlive * live_words * 128u;
     for (unsigned k = 0; k < DRAIN && ok; k++)
         ok = unit_cycle(s, u, NULL);
@@ -568,15 +570,12 @@ void hd_cosim_regpat_destroy(struct hd_cosim_regpat *s)
         hd_cosim_inst_free(&s->u[i].decomp);
         hd_cosim_inst_free(&s->u[i].tbcls);
     }
-    for (unsigned i = 0; i < s->nfn; i++) {
-        hd_liveness_free(s->fn[i].lv);
-        hd_cfg_free(s->fn[i].cfg);
-        free(s->fn[i].held);
-    }
+    for (unsigned i = 0; i < s->nown; i++)
+        hd_annot_free(s->own[i].an);
     if (s->fst)
         hd_cosim_fst_close(s->fst, NULL, UINT64_MAX);
     hd_outfile_discard(&s->record_of); /* not finished: the old record stays */
-    free(s->fn);
+    free(s->own);
     free(s->row);
     free(s->u);
     free(s);

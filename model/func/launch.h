@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 struct hd_func_observer;
+struct hd_annot;
 
 /* What the functional model needs from the GPU configuration. */
 struct hd_func_gpu_params {
@@ -64,6 +65,13 @@ struct hd_func_launch {
     /* co-simulation / sampling tap (observer.h), NULL for none; set by the runtime */
     const struct hd_func_observer *observer;
     struct hd_func_launch_attr attr; /* set by the runtime after init (zero: none) */
+    /* set by the timing model when it takes the launch (NULL / 0 in the functional executor),
+     * for readers of the launch (the co-simulation's observer): the image's annotation store
+     * (model/compiler/annot.h; CFG, liveness, register allocation, built once per image and
+     * owned by the timing view) and the registers per thread occupancy and context saves count
+     * ([sm] regs_source: ptxas's by default) */
+    const struct hd_annot *annot;
+    uint32_t regs_per_thread;
 };
 
 /* Check and build a launch. Returns 0 or HD_FUNC_ERR_ARGS / _UNSUPPORTED / _MEMORY with a message

@@ -111,6 +111,8 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     memcpy(li->block, l->block, sizeof li->block);
     li->smem = l->smem_bytes;
     li->regs_per_thread = rc.regs;
+    l->annot = e->tk->an;          /* for the launch's observer (co-simulation) */
+    l->regs_per_thread = rc.regs;
     li->regs_regalloc = e->tk->regs_per_thread;
     snprintf(li->regs_source, sizeof li->regs_source, "%s", rc.source);
     li->ctas_per_sm = occ.ctas;

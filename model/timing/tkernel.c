@@ -10,6 +10,7 @@
 #include "tkernel.h"
 
 #include "addr_map.h"
+#include "kernel_annot.h"
 #include "regalloc.h"
 
 #include <stdio.h>
@@ -85,23 +86,7 @@ enum hd_tclass hd_tkernel_classify(const struct hd_func_instr *d)
 struct hd_annot *hd_tkernel_annot_build(const struct hd_func_kernel *k, uint32_t max_regs,
                                         char *err, size_t errlen)
 {
-    struct hd_annot_func *fn = calloc(k->nfuncs + 1, sizeof *fn);
-    if (!fn) {
-        snprintf(err, errlen, "host out of memory");
-        return NULL;
-    }
-    for (uint32_t i = 0; i < k->nfuncs; i++)
-        fn[i] = (struct hd_annot_func){k->funcs[i].ir, k->funcs[i].index, k->funcs[i].pc_base,
-                                       k->funcs[i].reg_base};
-    uint32_t entry = 0;
-    for (uint32_t i = 0; i < k->nfuncs; i++)
-        if (k->funcs[i].index == k->entry_index)
-            entry = i;
-    struct hd_annot_params ap = {max_regs};
-    struct hd_annot *a = NULL;
-    hd_annot_build(k->mod->ir, fn, k->nfuncs, entry, k->ncode, k->nregs, &ap, &a, err, errlen);
-    free(fn);
-    return a;
+    return hd_func_kernel_annot(k, max_regs, err, errlen); /* the image's layout (model/func) */
 }
 /* }==== */
 
