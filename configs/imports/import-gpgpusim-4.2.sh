@@ -32,6 +32,10 @@ sets=(
     # GPGPU-Sim counts the bank conflicts of a shared-memory atomic like a load's: lanes on the
     # same word are one access (shared_space accesses do not tell atomics apart).
     --set sm.shared_atomic_conflicts=broadcast
+    # ldst_unit::writeback: a load answered below the L1 (fill, bypass, atomic) reaches the
+    # registers through the single m_next_wb register, picked the cycle after the fill and
+    # written the cycle after that, one per cycle; L1 hits release at the lookup.
+    --set l1d.miss_writeback=true
     # config_fermi_islip.icnt: vc_buf_size 64 flits, one virtual channel per input.
     --set icnt.input_flits=64
 )

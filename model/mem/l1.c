@@ -38,7 +38,8 @@ int hd_l1_init(struct hd_l1 *l, const struct hd_mem_params *p, uint32_t sm,
         hd_ring_init(&l->inq, p->l1d.queue + (p->l1d.lookup_after_latency ? p->l1d.c.latency : 0),
                      0) ||
         hd_delay_init(&l->hit_d, 64) ||
-        hd_delay_init(&l->hit_c, 16) || hd_ring_init(&l->done, 0, 64) ||
+        hd_delay_init(&l->hit_c, 16) || hd_delay_init(&l->wb, 16) ||
+        hd_ring_init(&l->done, 0, 64) ||
         hd_ring_init(&l->missq, 0, p->l1d.miss_queue + 8) ||
         hd_ring_init(&l->eject, p->icnt.eject_packets, 0)) {
         hd_l1_free(l);
@@ -58,6 +59,7 @@ void hd_l1_free(struct hd_l1 *l)
     hd_ring_free(&l->inq);
     hd_delay_free(&l->hit_d);
     hd_delay_free(&l->hit_c);
+    hd_delay_free(&l->wb);
     hd_ring_free(&l->done);
     hd_ring_free(&l->missq);
     hd_ring_free(&l->eject);
@@ -71,6 +73,8 @@ void hd_l1_reset(struct hd_l1 *l)
     l->head_off = 0;
     l->hit_d.head = l->hit_d.count = 0;
     l->hit_c.head = l->hit_c.count = 0;
+    l->wb.head = l->wb.count = 0;
+    l->wb_free = 0;
     l->done.head = l->done.count = 0;
     l->missq.head = l->missq.count = 0;
     l->missq_other = 0;
@@ -212,6 +216,11 @@ bool hd_l1_send(struct hd_l1 *l, const struct hd_mem_req *r, uint64_t now)
 /* Piece k of request i finished at `when` (served at `level`). */
 static void piece_done(struct hd_l1 *l, uint32_t i, uint64_t when, uint8_t level, uint64_t now)
 {
+    const bool wb = when == HD_L1_WRITEBACK;
+    if (wb) { /* [l1d] miss_writeback: the writeback register's next slot, two cycles on */
+        when = now + 2 > l->wb_free ? now + 2 : l->wb_free;
+        l->wb_free = when + 1;
+    }
     struct hd_l1_sreq *s = &l->sr[i];
     if (when > s->t_done)
         s->t_done = when;
@@ -238,6 +247,8 @@ static void piece_done(struct hd_l1 *l, uint32_t i, uint64_t when, uint8_t level
     }
     if (s->t_done <= now)
         hd_ring_push(&l->done, i);
+    else if (wb && s->t_done == when) /* completion times through the register increase */
+        hd_delay_push(&l->wb, s->t_done, i);
     else
         hd_delay_push(s->cls == CL_CONST ? &l->hit_c : &l->hit_d, s->t_done, i);
 }
@@ -249,13 +260,16 @@ unsigned hd_l1_recv(struct hd_l1 *l, struct hd_mem_req *out, unsigned max, uint6
         /* the earliest of the three heads */
         uint64_t td = l->done.count ? l->sr[hd_ring_peek(&l->done, 0)].r.done_cycle : UINT64_MAX;
         uint64_t th = hd_delay_head_time(&l->hit_d), tc = hd_delay_head_time(&l->hit_c);
+        const uint64_t tw = hd_delay_head_time(&l->wb);
         uint32_t i;
-        if (td <= th && td <= tc && td <= now)
+        if (td <= th && td <= tc && td <= tw && td <= now)
             i = hd_ring_pop(&l->done);
-        else if (th <= tc && th <= now)
+        else if (th <= tc && th <= tw && th <= now)
             i = hd_delay_pop(&l->hit_d);
-        else if (tc <= now)
+        else if (tc <= tw && tc <= now)
             i = hd_delay_pop(&l->hit_c);
+        else if (tw <= now)
+            i = hd_delay_pop(&l->wb);
         else
             break;
         out[n++] = l->sr[i].r;
@@ -553,8 +567,9 @@ static void fill_line(struct hd_l1 *l, bool constant, const struct hd_txn *t, ui
         l->obs->mshr_fill(l->obs->ctx, l->sm, addr, m->count[k], now);
     const uint32_t n = m->count[k];
     const uint32_t *w = hd_mshr_waiters(m, k);
+    const uint64_t when = l->p->l1d.miss_writeback ? HD_L1_WRITEBACK : now;
     for (uint32_t j = 0; j < n; j++)
-        piece_done(l, w[j], now, level, now);
+        piece_done(l, w[j], when, level, now);
     hd_mshr_release(m, k);
 }
 
@@ -576,9 +591,13 @@ bool hd_l1_fill(struct hd_l1 *l, uint64_t now)
     case HD_TXO_L1C:
         fill_line(l, true, &t, now);
         break;
-    default:
-        piece_done(l, t.ref, now, t.level, now);
+    default: { /* a bypassing load or an atomic returns data through the writeback register */
+        const uint8_t cl = l->sr[t.ref].cls;
+        const bool data = cl == CL_LOAD_G || cl == CL_LOAD_L || cl == CL_ATOMIC;
+        piece_done(l, t.ref, data && l->p->l1d.miss_writeback ? HD_L1_WRITEBACK : now, t.level,
+                   now);
         break;
+    }
     }
     return true;
 }
@@ -592,7 +611,9 @@ bool hd_l1_active(const struct hd_l1 *l)
 uint64_t hd_l1_next_time(const struct hd_l1 *l)
 {
     uint64_t a = hd_delay_head_time(&l->hit_d), b = hd_delay_head_time(&l->hit_c);
-    return a < b ? a : b;
+    const uint64_t c = hd_delay_head_time(&l->wb);
+    a = a < b ? a : b;
+    return a < c ? a : c;
 }
 
 int hd_l1_describe(const struct hd_l1 *l, char *buf, size_t len)

@@ -72,6 +72,8 @@ struct hd_l1 {
     struct hd_ring inq;        /* sreq ids */
     uint32_t head_off;         /* bytes of the head request already looked up */
     struct hd_delay hit_d, hit_c;
+    struct hd_delay wb;        /* sreq ids completing through the writeback register */
+    uint64_t wb_free;          /* [l1d] miss_writeback: its first free cycle */
     struct hd_ring done;       /* sreq ids completed by fills and acknowledgements */
     struct hd_ring missq;      /* txn ids */
     uint32_t missq_other;      /* entries of a non-demand traffic class (mem_iface.h) */
@@ -79,6 +81,9 @@ struct hd_l1 {
     uint32_t pending;          /* accepted, not yet received */
     bool oom;
 };
+
+/* piece_done()'s `when` for a completion through the writeback register ([l1d] miss_writeback) */
+#define HD_L1_WRITEBACK UINT64_MAX
 
 int hd_l1_init(struct hd_l1 *l, const struct hd_mem_params *p, uint32_t sm,
                struct hd_txn_pool *pool, struct hd_mem_stats *st,

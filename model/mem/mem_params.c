@@ -58,6 +58,7 @@ static int init_caches(const struct hd_config *c, struct hd_mem_params *p, char 
     p->l1d.bypass_global = c->l1d_bypass_global;
     p->l1d.flush_at_launch = c->l1d_flush_at_launch;
     p->l1d.lookup_after_latency = c->l1d_lookup_after_latency;
+    p->l1d.miss_writeback = c->l1d_miss_writeback;
     p->l1d.allocate_on_miss = c->l1d_allocate_on_miss;
     snprintf(p->l1d.bypass_kernels, sizeof p->l1d.bypass_kernels, "%s", c->l1d_bypass_kernels.s);
     p->l1c.latency = c->l1c_latency;
