@@ -7,7 +7,10 @@
 #   verified, warps stopped at decoded points, no wait bounded, two runs identical.
 # - ppoints_timeout_<W>: pp_wait_limit = 1: every wait is bounded and reported, output verified.
 # - ppoints_ptx_info_*: heddle ptx-info lists the points with their live sets and words.
-# - ppoints_baseline: points = any leaves cycles alone; selective adds only the pp fetch cost.
+# - ppoints_baseline: points = any leaves cycles alone; selective adds only the pp fetch and issue
+#   cost.
+# - ppoints_issue_slots_<W>: a pp point's pp and dummy take exactly two issue slots each time a
+#   warp issues the instruction at the point; bar.pp none (tests/ppoints/issue_slots.py).
 # - ppoints_cosim_<W> / ppoints_drive_rtl_<W>: pp_decode's RTL in the timing loop, 0
 #   mismatches; the RTL driving gives the same cycles.
 if(TARGET heddle)
@@ -37,6 +40,17 @@ if(TARGET heddle)
            --set context.pp_k=50 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(ppoints_ptx_info_bad_k PROPERTIES LABELS "ppoints;cli" WILL_FAIL FALSE
     PASS_REGULAR_EXPRESSION "pp_k")
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(Python3_Interpreter_FOUND)
+    foreach(w bfs reduction)
+      add_test(NAME ppoints_issue_slots_${w}
+               COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/ppoints/issue_slots.py
+                       $<TARGET_FILE:heddle> ${w}
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(ppoints_issue_slots_${w} PROPERTIES LABELS "ppoints" TIMEOUT 300
+                           PASS_REGULAR_EXPRESSION "${w}: [0-9]+ pp points")
+    endforeach()
+  endif()
   add_test(NAME ppoints_baseline
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/ppoints/baseline.sh $<TARGET_FILE:heddle>
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -60,6 +60,8 @@ struct hd_twarp {
     bool susp;                 /* its CTA is suspended or restoring: it issues and fetches nothing */
     bool to_pp;                /* told to switch out: runs on to its next preemption point (sm_pp.c) */
     uint32_t pp_at;            /* 1 + PC of the preemption point pp_decode last decoded for it, or 0 */
+    uint32_t pp_virt_pc;       /* 1 + PC whose pp / dummy issue slots are being taken, or 0 */
+    uint8_t pp_virt_left;      /* of those, still to issue before the instruction at that PC */
     uint32_t ib_pc, ib_n;      /* decoded instructions [ib_pc, ib_pc + ib_n) */
     uint32_t fetch_pc;         /* next PC to fetch */
     uint64_t fetch_after;      /* no fetch before this cycle (branch / divergence penalty) */
@@ -359,6 +361,9 @@ void hd_sm_pp_suspend_warp(struct hd_sm *sm, struct hd_twarp *w, enum hd_ctx_op 
 /* A to_pp warp about to issue: true when it must not (it stopped at its point, or waits for the
  * point's decode). */
 bool hd_sm_pp_hold(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
+/* Warp w's next instruction is at a pp point: its pp and dummy take an issue slot each before it
+ * (true: this slot was one of them, counted in pp_issue_slots). */
+bool hd_sm_pp_virtual(struct hd_sm *sm, struct hd_twarp *w);
 /* Has suspending CTA c warps still running to their points? Past pp_wait_limit they are stopped
  * where they are (counted) and the answer is false. */
 bool hd_sm_pp_waiting(struct hd_sm *sm, struct hd_tcta *c, uint64_t now);

@@ -246,6 +246,11 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
                 while (issued < p->issue_width && w->state == HD_WS_READY) {
                     if (w->to_pp && hd_sm_pp_hold(sm, w, now))
                         break;
+                    if (p->pp_selective && hd_sm_pp_virtual(sm, w)) { /* a pp / dummy slot */
+                        issued++;
+                        sc->ops->issued(sc->impl, w->slot);
+                        continue;
+                    }
                     int r = issue_one(sm, w, s * p->issue_width + issued, now, err, errlen);
                     if (r < 0) {
                         *status = r;
@@ -253,6 +258,7 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
                     }
                     if (r == 0)
                         break;
+                    w->pp_virt_pc = 0; /* the point's instruction itself: its slots are paid */
                     issued++;
                     sc->ops->issued(sc->impl, w->slot);
                 }

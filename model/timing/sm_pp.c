@@ -22,6 +22,12 @@
  *           or in the block, it waits for it (counted). Warps waiting at a barrier or finished
  *           count as stopped (a barrier is Lin's bar.pp or a warp that cannot move anyway). A
  *           flush does not wait for points (nothing is saved).
+ *   issue   A `pp` point's two instructions (pp, dummy) are in the instruction stream: besides
+ *           their fetch cycles (annot.h fetch_extra, sm_fetch.c) each takes an issue slot of
+ *           the warp's scheduler before the instruction at the point issues (no functional
+ *           effect, no operand collector; counted in pp_issue_slots and in the scheduler's
+ *           issued cycles, not in warp_instrs). A `bar.pp` is the barrier itself: no slot. A
+ *           warp that stops at its point stops before them (they issue when it resumes).
  *   bound   A CTA whose warps are not all stopped `pp_wait_limit` cycles after the signal (a
  *           warp spinning forever, a kernel with no point ahead) has its remaining warps stopped
  *           where they are; counted as ctx_pp_timeouts with the cycles waited.
@@ -265,6 +271,26 @@ bool hd_sm_pp_hold(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
         return true;
     }
     return false;
+}
+
+bool hd_sm_pp_virtual(struct hd_sm *sm, struct hd_twarp *w)
+{
+    if (w->ib_n == 0)
+        return false;
+    const uint32_t pc = w->ib_pc;
+    if (w->pp_virt_pc != pc + 1) {
+        const struct hd_annot *an = sm->cta[w->cta].la->tk->an;
+        const uint32_t extra = an ? hd_annot_fetch_extra(an, pc) : 0;
+        if (!extra)
+            return false;
+        w->pp_virt_pc = pc + 1;
+        w->pp_virt_left = (uint8_t)extra;
+    }
+    if (!w->pp_virt_left)
+        return false;
+    w->pp_virt_left--;
+    sm->st->pp_issue_slots++;
+    return true;
 }
 
 bool hd_sm_pp_waiting(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # baseline.sh - the mechanism off costs nothing: [context] points = any gives exactly the cycles
 # of a run that does not name it; points = selective without any preemption costs only the
-# points' pp + dummy fetch cycles: identical where every point is a bar.pp (reduction: its
-# loop's barrier). (Elsewhere the cycles may move either way: a later fetch reorders the warps,
-# and bfs's data races then even change its instruction count; small: 145,879 -> 145,867.)
+# points' pp + dummy fetch cycles and issue slots: identical where every point is a bar.pp
+# (reduction: its loop's barrier). (Elsewhere the cycles may move either way: a later fetch
+# reorders the warps, and bfs's data races then even change its instruction count; small:
+# 145,879 -> 146,272.)
 #   tests/ppoints/baseline.sh HEDDLE
 set -eu
 heddle=$1
