@@ -13,7 +13,10 @@
 #   [context] preempt_policy = inplace, whose victims are the tables' spill query (1 CTA leaves).
 # - alloc_table_in_loop_<NAME> (RTL): the tables' RTL in lockstep, 0 mismatches, the RTL driving
 #   gives the same cycles, the tables change no cycle (tests/alloc_table/loopcheck.cmake);
-#   alloc_table_fst: an FST window holds both tables of every SM, reference and RTL.
+#   alloc_table_fst: an FST window holds both tables of every SM, reference and RTL;
+#   alloc_table_in_loop_inplace: in-place preemption whose victims are the RTL's spill-query
+#   answers (--drive rtl), the same cycles as the C reference deciding
+#   (tests/alloc_table/inplace_loop.cmake).
 if(TARGET heddle)
   foreach(wl sgemm reduction bfs histogram nw backprop)
     add_test(NAME alloc_table_stress_${wl}
@@ -60,4 +63,9 @@ if(TARGET hd_cosim_vl)
   add_test(NAME alloc_table_fst
            COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks alloc_table vecadd --in-loop --fst ${CMAKE_CURRENT_BINARY_DIR}/atab.fst --window 0:2000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/atab.fst --instances 30 && grep -q sm14_smem_alloc_table.rtl.victims_o ${CMAKE_CURRENT_BINARY_DIR}/atab.gtkw")
   set_tests_properties(alloc_table_fst PROPERTIES TIMEOUT 300)
+  add_test(NAME alloc_table_in_loop_inplace
+           COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle>
+                   -P ${CMAKE_CURRENT_LIST_DIR}/alloc_table/inplace_loop.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(alloc_table_in_loop_inplace PROPERTIES TIMEOUT 300)
 endif()
