@@ -96,7 +96,6 @@ struct hd_shieh_loop {
     uint32_t rdh, rdn;
     bool as_rd;
     uint32_t as_rd_sm;
-    struct hd_shieh_loop_stats st;
     bool failed;
     char err[768];
 };
@@ -183,7 +182,6 @@ void hd_shieh_loop_placed(struct hd_shieh_loop *L, uint32_t sm, uint32_t slot, u
             if (bits >> q & 1) {
                 as_push(L, false, sm, q);
                 p->inv_mask |= 1u << q;
-                L->st.disp++;
             }
     }
 }
@@ -221,7 +219,6 @@ void hd_shieh_loop_left(struct hd_shieh_loop *L, uint32_t sm, uint32_t slot, uin
         for (uint32_t q = 0; q < L->pre_k; q++)
             if (bits >> q & 1) {
                 as_push(L, true, sm, q);
-                L->st.fin++;
             }
     }
 }
@@ -344,7 +341,6 @@ static void start_seq(struct hd_shieh_loop *L, uint32_t sm, uint32_t launch,
     q->snap.started = now;
     q->snap.launch = launch;
     q->pp = L->positions ? P_INIT : P_OFF;
-    L->st.snapshots++;
     if (!L->positions)
         return;
     if (!L->have_pre || L->pre_launch != launch || L->pre_f.regs != f->regs ||
@@ -403,7 +399,6 @@ static int step(struct hd_shieh_loop *L, struct hd_hw_inst *x, const void *in, v
         snprintf(L->err, sizeof L->err, "%s", x->ops->error(x->impl));
         return -1;
     }
-    L->st.steps++;
     return 0;
 }
 
@@ -470,7 +465,6 @@ static int step_tbs(struct hd_shieh_loop *L, uint32_t sm, uint64_t now, uint32_t
         in.rd_v_i = 1;
         in.rd_slot_i = rd_slot;
         q->tb_next++;
-        L->st.reads++;
     }
     memset(&p->tin, 0, sizeof p->tin);
     p->ports_used = 0;
@@ -485,7 +479,6 @@ static int step_tbs(struct hd_shieh_loop *L, uint32_t sm, uint64_t now, uint32_t
     if (p->fin_due) { /* the exit report of last edge's free */
         const struct tb_ev *e = &p->fin_ev;
         const uint64_t want = e->instrs > CW_MASK ? CW_MASK : e->instrs;
-        L->st.checks++;
         if (!(out.fin_v_o & 1) || out.fin_instr_o != want ||
             out.fin_issue_o != (e->cycle & CW_MASK)) {
             snprintf(L->err, sizeof L->err,
@@ -511,8 +504,7 @@ static int step_tbs(struct hd_shieh_loop *L, uint32_t sm, uint64_t now, uint32_t
             return -1;
         }
         if (p->tb_rd_check) {
-            L->st.checks++;
-            const uint64_t want = p->tb_rd_cnt > CW_MASK ? CW_MASK : p->tb_rd_cnt;
+                const uint64_t want = p->tb_rd_cnt > CW_MASK ? CW_MASK : p->tb_rd_cnt;
             const bool v = out.rd_valid_o & 1, fl = out.rd_flush_o & 1;
             if (v != p->tb_rd_valid || (v && (out.rd_instr_o != want || fl != p->tb_rd_flush))) {
                 snprintf(L->err, sizeof L->err,
@@ -592,7 +584,6 @@ static int step_pos(struct hd_shieh_loop *L, uint32_t sm, uint64_t now, uint32_t
         pidx = q->pos_next++;
         pin.rd_v_i = 1;
         pin.rd_idx_i = pidx;
-        L->st.reads++;
     } else if (run && q->pp == P_WRITE) {
         const bool issued = q->snap.issued >> q->row_next & 1; /* its position has no row */
         vin.wr_v_i = !issued;
@@ -605,7 +596,6 @@ static int step_pos(struct hd_shieh_loop *L, uint32_t sm, uint64_t now, uint32_t
         vidx = q->rowr_next++;
         vin.rd_v_i = 1;
         vin.rd_idx_i = vidx;
-        L->st.reads++;
     }
     if (ev_mask) { /* the Signal: TBs left */
         vin.ev_v_i = 1;
@@ -716,7 +706,6 @@ static int step_as(struct hd_shieh_loop *L, uint64_t now)
         in.rd_v_i = 1;
         in.rd_sm_i = rd_sm;
         tag_sm = rd_sm;
-        L->st.reads++;
     }
     const bool fin_sent = in.fin_v_i != 0;
     if (!rd && !L->as_rd && !in.req_v_i && !in.disp_v_i && !fin_sent && hd_hw_idle(&L->as, &in))
@@ -790,8 +779,3 @@ int hd_shieh_loop_cycle(struct hd_shieh_loop *L, uint64_t now, bool *ready, bool
     return 0;
 }
 /* }==== */
-
-void hd_shieh_loop_stats(const struct hd_shieh_loop *L, struct hd_shieh_loop_stats *out)
-{
-    *out = L->st;
-}

@@ -98,9 +98,4 @@ enum hd_shl_state hd_shieh_loop_read(struct hd_shieh_loop *L, uint32_t sm, uint3
                                      const struct hd_shieh_footprint *f, uint64_t now,
                                      struct hd_shieh_snap *out);
 
-struct hd_shieh_loop_stats {
-    uint64_t steps, snapshots, reads, checks, disp, fin;
-};
-void hd_shieh_loop_stats(const struct hd_shieh_loop *L, struct hd_shieh_loop_stats *out);
-
 #endif
