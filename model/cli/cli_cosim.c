@@ -405,7 +405,9 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
 }
 
 /* Run the mix of c (its summary printed) with factory hw (NULL: model only); returns the
- * driver's status as run_once does (HD_OK: every workload verified). */
+ * driver's status as run_once does (HD_OK: every workload verified), or HD_CLI_USAGE's negative
+ * after a usage message (unknown mix, an --arrive naming no workload of it). */
+#define MIX_USAGE (-1000)
 static int run_mix_once(const struct cosim_opts *c, const struct hd_hw_factory *hw,
                         double *secs, uint64_t *cycles, char *err, size_t errlen)
 {
@@ -413,6 +415,8 @@ static int run_mix_once(const struct cosim_opts *c, const struct hd_hw_factory *
     int rc = hd_cli_mix_run_hw(c->mix, c->arrive, c->narrive, &c->cfg, (int)c->size, hw, &cyc,
                                secs);
     *cycles = cyc;
+    if (rc == HD_CLI_USAGE)
+        return MIX_USAGE;
     snprintf(err, errlen, "mix %s: %s", c->mix,
              rc == HD_CLI_OK ? "verified" : "not every workload verified (see above)");
     return rc == HD_CLI_OK ? HD_OK : rc == HD_CLI_INTERRUPTED ? HD_ERR_INTERRUPTED : HD_WL_MISMATCH;
@@ -434,6 +438,8 @@ static int session_in_loop(const char *cmd, const struct cosim_opts *c,
         int bst = w ? run_once(cmd, c, w, &cfg, NULL, NULL, &model_secs, &model_cycles, err,
                                sizeof err)
                     : run_mix_once(c, NULL, &model_secs, &model_cycles, err, sizeof err);
+        if (bst == MIX_USAGE)
+            return HD_CLI_USAGE;
         if (bst != HD_OK)
             return hd_cli_fail(cmd, "%s (model-only run): %s", name, err);
     }
@@ -456,6 +462,10 @@ static int session_in_loop(const char *cmd, const struct cosim_opts *c,
     int wst = w ? run_once(cmd, c, w, &cfg, NULL, hd_cosim_hw_factory(h), &secs, &cycles, err,
                            sizeof err)
                 : run_mix_once(c, hd_cosim_hw_factory(h), &secs, &cycles, err, sizeof err);
+    if (wst == MIX_USAGE) { /* (the message is printed) */
+        hd_cosim_hw_destroy(h);
+        return HD_CLI_USAGE;
+    }
     char ferr[256] = "";
     int frc = hd_cosim_hw_finish(h, ferr, sizeof ferr);
     struct hd_cosim_hw_stats st = *hd_cosim_hw_stats(h);
