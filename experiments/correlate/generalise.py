@@ -34,9 +34,9 @@ def base_workloads(heddle):
     out = subprocess.run([heddle, "list"], capture_output=True, text=True, check=True).stdout
     names = []
     for ln in out.splitlines()[1:]:
-        if not ln.strip():
-            break  # the notes after the table
-        names.append(ln.split()[0])
+        f = ln.split()
+        if len(f) > 3 and f[2] in ("yes", "no"):  # a workload row (not the notes after them)
+            names.append(f[0])
     return [n for n in names if not any(n.startswith(b + "_") for b in names if b != n)]
 
 

@@ -503,9 +503,15 @@ bool hd_l1_access(struct hd_l1 *l, uint64_t now)
     for (uint32_t port = 0; port < l->p->l1d.ports && l->inq.count && !l->oom; port++) {
         const uint32_t i = hd_ring_peek(&l->inq, 0);
         const struct hd_l1_sreq *s = &l->sr[i];
+        /* Still in the L1 latency queue (requests leave it in order). GPGPU-Sim's
+         * ldst_unit::memory_cycle puts an access sent in cycle t into slot latency-1 after that
+         * cycle's queue step, and each step looks up slot 0 before shifting: the lookup is at
+         * t + latency, where a hit releases its registers for that cycle's issue. Here the SM
+         * sends in its tick t, the memory ticks before the SMs: the tick of t + latency looks
+         * up and the SM takes the hit in the same cycle. */
         if (l->p->l1d.lookup_after_latency && s->cls != CL_CONST && s->cls != CL_IFETCH &&
-            now + 1 < s->r.issue_cycle + l->p->l1d.c.latency)
-            break; /* still in the L1 latency queue (requests leave it in order) */
+            now < s->r.issue_cycle + l->p->l1d.c.latency)
+            break;
         const bool bypass = s->bypass;
         const uint32_t line = piece_line(l, s->cls, bypass);
         const uint64_t end = s->r.addr + (s->r.bytes ? s->r.bytes : 1);

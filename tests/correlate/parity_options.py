@@ -5,7 +5,13 @@
   hits (>= 99 % of L2 reads) with it and misses (< 5 %) without;
 - [sm] shared_atomic_conflicts: histogram's same-bin shared atomics cost bank-conflict cycles
   when serialized and fewer when broadcast (GPGPU-Sim's rule), outputs verified both ways;
-- [l1d] lookup_after_latency: an L2 hit of the pointer chase takes the L1 latency longer.
+- [l1d] lookup_after_latency: an L2 hit of the pointer chase takes the L1 latency longer;
+- [l2] sector_replies: vecadd's replies (128-byte line fills, acknowledgements of 128-byte
+  stores) leave the L2 as one packet per 32-byte sector: about 4 times the reply packets (the
+  few constant and parameter fills are smaller), and the stores still complete (the output
+  verifies);
+- [l1d] miss_writeback: a pointer-chase hop served by the L2 takes 2 cycles longer (the
+  writeback register), one served by the L1 none.
 Each run verifies its output (heddle exits 0 only then)."""
 import json
 import os
@@ -57,4 +63,23 @@ for on in (False, True):
     lat[on] = t["launches"][0]["cycles"]
 check(lat[True] > lat[False], f"chase_l2 cycles: lookup after latency {lat[True]} > at "
       f"arrival {lat[False]}")
+pk = {}
+for on in (False, True):
+    t = run(f"vecadd_sector_replies_{on}", "vecadd", f"l2.sector_replies={str(on).lower()}")
+    pk[on] = t["memory"]["per_kernel"][0]["icnt_rep_packets"]
+check(3.9 * pk[False] <= pk[True] <= 4 * pk[False],  # 128-byte fills and stores; a few smaller
+      f"vecadd reply packets: one per sector {pk[True]} ~ 4 x one per reply {pk[False]}")
+
+hop = {}
+for wl in ("chase", "chase_l2"):
+    for on in (False, True):
+        c = [run(f"{wl}_{size}_wb_{on}", wl, f"l1d.miss_writeback={str(on).lower()}",
+                 size=size)["launches"][0]["cycles"] for size in ("medium", "large")]
+        hop[(wl, on)] = c[1] - c[0]  # cycles of the extra hops of the large chain
+check(hop[("chase_l2", True)] > hop[("chase_l2", False)],
+      f"chase_l2 extra hops: writeback register {hop[('chase_l2', True)]} > without "
+      f"{hop[('chase_l2', False)]} cycles")
+check(hop[("chase", True)] == hop[("chase", False)],
+      f"chase (L1 hits) extra hops: writeback register {hop[('chase', True)]} == without "
+      f"{hop[('chase', False)]} cycles")
 sys.exit(1 if fails else 0)
