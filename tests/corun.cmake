@@ -6,9 +6,11 @@
 #   than 11 vecadd launches in 11 batches (so launches joined running batches), every instance
 #   verified, the per-instance table.
 # - corun_until: --repeat-until stops the relaunches early (a cycle budget).
+# - corun_alone: with --alone the repeated workload's slowdown is its mean instance's.
 # - corun_functional: the functional executor repeats at batch granularity, still verified.
 # - corun_twice: the same co-run twice gives identical reports and summaries (determinism).
 # - corun_*_error: located errors for a bad --repeat, --repeat-until and a bad `repeat` key.
+# The runtime's open clients themselves: tests/unit/test_mix_open.c.
 
 if(NOT TARGET heddle)
   return()
@@ -32,6 +34,9 @@ hd_corun_test(corun_until 0
 hd_corun_test(corun_option 0
   "sgemm repeated: [2-9] instances, [2-9] verified.*sgemm +sgemm_tiled +[2-9] "
   run --mix bfs+sgemm --quiet --repeat sgemm --repeat-until 60000)
+hd_corun_test(corun_alone 0
+  "vecadd +VERIFIED .* [0-9.]+  \\(mean instance\\)\n.*STP +[0-9.]+ .*ANTT +[0-9.]+ .*vs one by one +[0-9.]+x"
+  run --mix bfs+vecadd --quiet --alone)
 hd_corun_test(corun_functional 0
   "functional\\): VERIFIED \\(2 of 2.*vecadd repeated: (1[1-9]|[2-9][0-9]) instances, (1[1-9]|[2-9][0-9]) verified\n"
   run --mix bfs+vecadd --quiet --functional)

@@ -15,9 +15,10 @@
  * waits for them (hd_client_await_peers), so it co-runs with every batch of a multi-batch
  * workload. An instance's launches are the GPU's launch records created while it ran that belong
  * to its client's streams; its cycles run from the first placement of its first launch to the
- * end of its last one. The loop stops when no other workload will run anything more, when the
- * GPU cycle reaches the budget, at the first instance that does not verify, or after
- * HD_CLI_MIX_INSTANCES instances.
+ * end of its last one; with --alone, its slowdown (and its share of STP and ANTT) is the mean
+ * instance's cycles over its cycles alone. The loop stops when no other workload will run
+ * anything more, when the GPU cycle reaches the budget, at the first instance that does not
+ * verify, or after HD_CLI_MIX_INSTANCES instances.
  */
 #include "cli_mix_run.h"
 #include "cli_util.h"
@@ -130,6 +131,19 @@ void hd_cli_mix_repeat_gather(struct hd_gpu *gpu, const struct mix_run *r, struc
             }
         }
     }
+}
+
+double hd_cli_mix_repeat_turnaround(const struct mix_client *c)
+{
+    const struct mix_repeat *rp = &c->rep;
+    uint64_t sum = 0;
+    unsigned n = 0;
+    for (unsigned k = 0; rp->on && k < rp->n; k++)
+        if (rp->inst[k].launches) {
+            sum += rp->inst[k].end + 1 - rp->inst[k].start;
+            n++;
+        }
+    return n ? (double)sum / n : (double)c->end_cycle;
 }
 
 void hd_cli_mix_repeat_print(const struct mix_client *cl, unsigned n, bool timed)

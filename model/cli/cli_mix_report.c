@@ -51,11 +51,12 @@ static bool mix_metrics(const struct mix_run *r, const struct mix_client *cl, un
     double sum_alone = 0.0;
     *stp = *antt = 0.0;
     for (unsigned i = 0; i < n; i++) {
-        if (cl[i].alone_cycles == 0 || cl[i].end_cycle == 0)
+        const double turn = hd_cli_mix_repeat_turnaround(&cl[i]);
+        if (cl[i].alone_cycles == 0 || turn == 0)
             return false;
-        *stp += (double)cl[i].alone_cycles / (double)cl[i].end_cycle;
-        *antt += (double)cl[i].end_cycle / (double)cl[i].alone_cycles / n;
-        sum_alone += (double)cl[i].alone_cycles;
+        *stp += (double)cl[i].alone_cycles / turn;
+        *antt += turn / (double)cl[i].alone_cycles / n;
+        sum_alone += (double)cl[i].alone_cycles * (cl[i].rep.on ? cl[i].rep.n : 1); /* each run */
     }
     *serial_speedup = r->cycles ? sum_alone / (double)r->cycles : 0.0;
     return r->cycles > 0;
@@ -85,9 +86,11 @@ static void print_workloads(const struct mix_opts *o, const struct mix_client *c
         }
         if (r->timed && o->alone) {
             hd_cli_group(cl[i].alone_cycles, c, sizeof c);
-            printf("  %13s  %8.3f", c,
-                   cl[i].alone_cycles ? (double)cl[i].end_cycle / (double)cl[i].alone_cycles
-                                      : 0.0);
+            printf("  %13s  %8.3f%s", c,
+                   cl[i].alone_cycles
+                       ? hd_cli_mix_repeat_turnaround(&cl[i]) / (double)cl[i].alone_cycles
+                       : 0.0,
+                   cl[i].rep.on ? "  (mean instance)" : "");
         }
         printf("\n");
         if (cl[i].status != HD_OK && cl[i].ctx.err[0])

@@ -123,6 +123,9 @@ int hd_cli_mix_repeat_body(struct hd_gpu *client, struct mix_client *c);
 /* Cycle mode, after the run: each instance's launches, cycles and CTAs from the records. */
 void hd_cli_mix_repeat_gather(struct hd_gpu *gpu, const struct mix_run *r, struct mix_client *cl,
                               unsigned n);
+/* The turnaround the mix metrics (slowdown, STP, ANTT) use: a repeated workload's mean cycles per
+ * instance, else its end cycle. */
+double hd_cli_mix_repeat_turnaround(const struct mix_client *c);
 /* The instances' lines of the summary. */
 void hd_cli_mix_repeat_print(const struct mix_client *cl, unsigned n, bool timed);
 /* The instances as [instance.K] sections of the --stats INI report. */
