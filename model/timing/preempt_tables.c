@@ -30,6 +30,14 @@ bool hd_preempt_tables_view(struct hd_shieh_loop *L, const struct hd_preempt_sm 
         c->warp_instrs = snap->instr[c->slot];
         c->placed = snap->issue[c->slot];
         c->flushable = snap->flush[c->slot];
+        struct hd_shieh_kstats_acc k; /* its launch's statistics from the exit reports */
+        hd_shieh_loop_kstats(L, c->launch, &k);
+        c->done_ctas = k.n;
+        c->done_instrs = k.instrs;
+        c->done_cycles = k.cycles;
+        c->done_cpi_n = k.cpi_n;
+        c->done_cpi_sum = k.cpi_sum;
+        c->done_cpi_sq = k.cpi_sq;
     }
     for (uint32_t p = 0; p < snap->k && p < HD_SHIEH_MAX_POS; p++)
         snap->cand[p] &= held; /* TBs that left after the row was read */

@@ -2,9 +2,10 @@
  * preempt_tables.h - what a Shieh-family preemption policy sees of an SM when Shieh's tables
  * are in the loop (shieh_loop.h; thesis §3.4): the policy view (preempt_policy.h) with each
  * running TB's progress (warp instructions, placement cycle, flush bit) replaced by what the
- * firmware read from the SM's Running TB Status, and with positions the candidate rows read back
- * from the Candidate Victim Sets (built from the Allocation Positions and Allocation Status
- * reads). The model's own counters are not used for a decision.
+ * firmware read from the SM's Running TB Status, its launch's finished-TB statistics by what the
+ * firmware summed from the status tables' exit reports, and with positions the candidate rows
+ * read back from the Candidate Victim Sets (built from the Allocation Positions and Allocation
+ * Status reads). The model's own counters are not used for a decision.
  */
 #ifndef HD_PREEMPT_TABLES_H
 #define HD_PREEMPT_TABLES_H

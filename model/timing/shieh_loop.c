@@ -23,6 +23,11 @@ struct tb_ev {
     uint32_t slot, ctx;
     uint64_t cycle, instrs; /* placement: its cycle; exit: the count the model has */
     bool flush;
+    /* an exit that is a finish: its launch, its first placement and end (+1), for the
+     * finished-TB statistics the firmware sums from the exit report */
+    bool finished;
+    uint32_t launch;
+    uint64_t first, end;
 };
 
 /* The model's side of one slot (what the table should hold once its events are in). */
@@ -92,6 +97,8 @@ struct hd_shieh_loop {
     uint32_t pre_k;                  /* positions of its footprint (status table's limit) */
     struct as_ev *aq;
     uint32_t aqh, aqn, aqcap;
+    struct hd_shieh_kstats_acc *ks;  /* [nks] finished-TB statistics per launch id */
+    uint32_t nks;
     uint32_t *rdq;                   /* SMs waiting for their status read */
     uint32_t rdh, rdn;
     bool as_rd;
@@ -174,7 +181,7 @@ void hd_shieh_loop_placed(struct hd_shieh_loop *L, uint32_t sm, uint32_t slot, u
     s->regs = regs;
     s->smem_base = smem_base;
     s->smem = smem;
-    const struct tb_ev e = {false, slot, ctx, cycle, instrs, flush};
+    const struct tb_ev e = {false, slot, ctx, cycle, instrs, flush, false, launch, 0, 0};
     tb_push(L, p, &e);
     if (L->positions && L->have_pre && launch == L->pre_launch) {
         const uint64_t bits = held_positions(L, s);
@@ -205,13 +212,15 @@ void hd_shieh_loop_issued(struct hd_shieh_loop *L, uint32_t sm, uint32_t port, u
     p->ports_used |= 1u << port;
 }
 
-void hd_shieh_loop_left(struct hd_shieh_loop *L, uint32_t sm, uint32_t slot, uint64_t instrs)
+void hd_shieh_loop_left(struct hd_shieh_loop *L, uint32_t sm, uint32_t slot, uint64_t instrs,
+                        bool finished, uint64_t first, uint64_t end)
 {
     if (!L || sm >= L->nsms || slot >= L->max_ctas)
         return;
     struct sm_part *p = &L->sm[sm];
     struct slot_info *s = &p->s[slot];
-    const struct tb_ev e = {true, slot, s->ctx, s->start, instrs, false};
+    const struct tb_ev e = {true, slot, s->ctx, s->start, instrs, false, finished, s->launch,
+                            first, end};
     s->used = false;
     tb_push(L, p, &e);
     if (L->positions && L->have_pre && s->launch == L->pre_launch) {
@@ -322,6 +331,7 @@ void hd_shieh_loop_destroy(struct hd_shieh_loop *L)
         free(L->sm[i].q);
     }
     hd_hw_destroy(&L->as);
+    free(L->ks);
     free(L->sm);
     free(L->aq);
     free(L->rdq);
@@ -445,6 +455,47 @@ static void take_events(struct sm_part *p, struct hd_shieh_tb_status_in *in, boo
     }
 }
 
+/* A finished TB's exit report: add it to its launch's statistics (its CPI from the reported
+ * instructions and its residency from first placement to end, as the model's retire counts). */
+static int account(struct hd_shieh_loop *L, const struct tb_ev *e, uint64_t instrs)
+{
+    if (e->launch >= L->nks) {
+        uint32_t n = L->nks ? L->nks : 16;
+        while (n <= e->launch)
+            n *= 2;
+        struct hd_shieh_kstats_acc *k = realloc(L->ks, n * sizeof *k);
+        if (!k) {
+            snprintf(L->err, sizeof L->err, "host out of memory for finished-TB statistics");
+            L->failed = true;
+            return -1;
+        }
+        memset(k + L->nks, 0, (n - L->nks) * sizeof *k);
+        L->ks = k;
+        L->nks = n;
+    }
+    struct hd_shieh_kstats_acc *k = &L->ks[e->launch];
+    const uint64_t cycles = e->end - e->first;
+    k->n++;
+    k->instrs += instrs;
+    k->cycles += cycles;
+    if (instrs) {
+        const double cpi = (double)cycles / (double)instrs;
+        k->cpi_n++;
+        k->cpi_sum += cpi;
+        k->cpi_sq += cpi * cpi;
+    }
+    return 0;
+}
+
+void hd_shieh_loop_kstats(const struct hd_shieh_loop *L, uint32_t launch,
+                          struct hd_shieh_kstats_acc *out)
+{
+    if (L && launch < L->nks)
+        *out = L->ks[launch];
+    else
+        memset(out, 0, sizeof *out);
+}
+
 static uint64_t widen(uint64_t lo, uint64_t now)
 {
     return SHIEH_TB_STATUS_CW >= 64 ? lo : now - ((now - lo) & CW_MASK);
@@ -491,6 +542,8 @@ static int step_tbs(struct hd_shieh_loop *L, uint32_t sm, uint64_t now, uint32_t
             return -1;
         }
     }
+    if (p->fin_due && p->fin_ev.finished && account(L, &p->fin_ev, out.fin_instr_o) != 0)
+        return -1;
     p->fin_due = took_free;
     if (took_free)
         p->fin_ev = freed;

@@ -17,7 +17,9 @@
  *           queued are carried by the placement's starting count. Each exit report (fin_*) must
  *           equal the model's count and placement cycle, each status read of a slot with nothing
  *           queued the model's count and flush bit: otherwise the run stops with a located error.
- *           A TB leaving is the victim sets' Signal (ev_mask_i). The preempting kernel's TBs
+ *           A TB leaving is the victim sets' Signal (ev_mask_i). A finished TB's exit report
+ *           adds it to its launch's finished-TB statistics (hd_shieh_loop_kstats: the reported
+ *           warp instructions, residency from its first placement, which the firmware knows). The preempting kernel's TBs
  *           are recorded in the allocation status (disp at their positions, fin when they leave).
  *   reads   The policy asks for an SM's snapshot (hd_shieh_loop_read): the block scheduler's
  *           firmware reads every slot of the status table, one per cycle; with positions it also
@@ -63,6 +65,16 @@ struct hd_shieh_snap {
 
 enum hd_shl_state { HD_SHL_NONE, HD_SHL_PENDING, HD_SHL_READY };
 
+/* A launch's finished-TB statistics as the firmware sums them from the status table's exit
+ * reports (count, warp instructions, residency cycles, and the CPIs' count, sum and sum of
+ * squares: Shieh's predictor and Chimera's estimate). */
+struct hd_shieh_kstats_acc {
+    uint64_t n, instrs, cycles, cpi_n;
+    double cpi_sum, cpi_sq;
+};
+void hd_shieh_loop_kstats(const struct hd_shieh_loop *L, uint32_t launch,
+                          struct hd_shieh_kstats_acc *out);
+
 /* The tables for a GPU of params p (positions: also the positions, candidate and status tables).
  * hw points at the GPU's factory (may point at NULL: C references); instances are made at the
  * first cycle. Returns NULL with a message when the configuration does not fit the built tables
@@ -78,7 +90,10 @@ void hd_shieh_loop_placed(struct hd_shieh_loop *L, uint32_t sm, uint32_t slot, u
                           uint32_t reg_base, uint32_t regs, uint64_t smem_base, uint64_t smem);
 void hd_shieh_loop_issued(struct hd_shieh_loop *L, uint32_t sm, uint32_t port, uint32_t slot,
                           bool nonidem);
-void hd_shieh_loop_left(struct hd_shieh_loop *L, uint32_t sm, uint32_t slot, uint64_t instrs);
+/* finished: it retired (not switched out or flushed), first placed at `first`, ending with
+ * cycle end - 1: the exit report adds it to its launch's finished-TB statistics. */
+void hd_shieh_loop_left(struct hd_shieh_loop *L, uint32_t sm, uint32_t slot, uint64_t instrs,
+                        bool finished, uint64_t first, uint64_t end);
 /* }==== */
 
 /* Make the instances (once; the factory set on the GPU by then). Returns 0 or -1 with a

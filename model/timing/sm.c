@@ -391,8 +391,9 @@ void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_sm_launch *la = c->la;
     la->info->c.resident_warp_cycles += (uint64_t)c->grant.nwarps * (now + 1 - c->start);
-    if (sm->shl)
-        hd_shieh_loop_left(sm->shl, sm->id, c->grant.cta_slot, c->ctx ? c->ctx->insts : 0);
+    if (sm->shl) /* (retire_cta marks a finish; t_first and now + 1 as its statistics count) */
+        hd_shieh_loop_left(sm->shl, sm->id, c->grant.cta_slot, c->ctx ? c->ctx->insts : 0,
+                           sm->retiring, c->ctx ? c->ctx->t_first : now, now + 1);
     sm->alloc.ops->release(sm->alloc.impl, &c->grant);
     res_remove(sm, la);
     la->resident--;
@@ -413,7 +414,9 @@ static void retire_cta(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
         la->done_cpi_sum += cpi;
         la->done_cpi_sq += cpi * cpi;
     }
+    sm->retiring = true;
     hd_sm_cta_vacate(sm, c, now);
+    sm->retiring = false;
     hd_ctx_finish(sm->pool, &la->ctxs, c->ctx);
     c->ctx = NULL;
     c->fc = NULL;

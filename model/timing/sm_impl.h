@@ -237,6 +237,7 @@ struct hd_sm {
     uint8_t ctl_state;           /* the controller's state in the last cycle (progress) */
     struct hd_sm_pp *pp;         /* selective preemption points: pp_decode and its queue (sm_pp.c) */
     struct hd_shieh_loop *shl;   /* Shieh's tables in the loop (shieh_loop.h), NULL: none */
+    bool retiring;               /* retire_cta is vacating a finished CTA's slot */
     uint32_t *live_buf;          /* scratch: live registers of a warp */
     uint32_t cap_live;
     struct hd_func_trace tr;     /* scratch trace record */
