@@ -9,6 +9,7 @@
 # - corun_alone: with --alone the repeated workload's slowdown is its mean instance's.
 # - corun_functional: the functional executor repeats at batch granularity, still verified.
 # - corun_twice: the same co-run twice gives identical reports and summaries (determinism).
+# - corun_stats_json: the instances in the --stats JSON.
 # - corun_*_error: located errors for a bad --repeat, --repeat-until and a bad `repeat` key.
 # The runtime's open clients themselves: tests/unit/test_mix_open.c.
 
@@ -55,3 +56,11 @@ hd_corun_test(corun_until_alone_error 2 "--repeat-until needs a workload to repe
 hd_corun_test(corun_bad_key_error 1
   "tests/mix/bad_repeat.ini:4: mix \\[sgemm\\+vecadd\\]: repeat = bfs is not one of its workloads"
   list --mixes --mixes-file tests/mix/bad_repeat.ini)
+add_test(NAME corun_stats_json
+         COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:heddle>
+                 "-DARGS=run|--mix|bfs+vecadd|--quiet|--repeat-until|15000|--stats|${CMAKE_CURRENT_BINARY_DIR}/corun-stats.json"
+                 -DRC=0 -DFILE=${CMAKE_CURRENT_BINARY_DIR}/corun-stats.json
+                 "-DFILE_REGEX=\"instances\": \\[\n  {\"workload\": 1, \"instance\": 1, \"verified\": true, \"launches\": 1, \"ctas\": 256, \"warp_instrs\": [0-9]+, \"start_cycle\": [0-9]+, \"end_cycle\": [0-9]+, \"cycles\": [0-9]+},\n  {\"workload\": 1, \"instance\": 2, \"verified\": true"
+                 -P ${CMAKE_CURRENT_LIST_DIR}/cli/check.cmake
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(corun_stats_json PROPERTIES LABELS mixes TIMEOUT 180)

@@ -210,6 +210,25 @@ void hd_cli_mix_repeat_ini(FILE *f, const struct mix_client *cl, unsigned n, boo
         }
 }
 
+void hd_cli_mix_repeat_json(FILE *f, const struct mix_client *cl, unsigned n, bool timed)
+{
+    unsigned id = 0;
+    for (unsigned c = 0; c < n; c++)
+        for (unsigned k = 0; cl[c].rep.on && k < cl[c].rep.n; k++) {
+            const struct mix_instance *in = &cl[c].rep.inst[k];
+            fprintf(f, "%s\n  {\"workload\": %u, \"instance\": %u, \"verified\": %s",
+                    id++ ? "," : "", c, k + 1, in->status == HD_OK ? "true" : "false");
+            if (timed)
+                fprintf(f, ", \"launches\": %u, \"ctas\": %llu, \"warp_instrs\": %llu, "
+                           "\"start_cycle\": %llu, \"end_cycle\": %llu, \"cycles\": %llu",
+                        in->launches, (unsigned long long)in->ctas,
+                        (unsigned long long)in->warp_instrs, (unsigned long long)in->start,
+                        (unsigned long long)in->end,
+                        (unsigned long long)(in->launches ? in->end + 1 - in->start : 0));
+            fprintf(f, "}");
+        }
+}
+
 void hd_cli_mix_repeat_free(struct mix_client *cl, unsigned n)
 {
     for (unsigned c = 0; c < n; c++) {

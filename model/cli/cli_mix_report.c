@@ -306,6 +306,8 @@ static void write_json(FILE *f, const struct mix_opts *o, const struct hd_config
             fprintf(f, ", \"cycles\": %llu", (unsigned long long)s->cycles);
         fprintf(f, "}");
     }
+    fprintf(f, "],\n\"instances\": [");
+    hd_cli_mix_repeat_json(f, cl, n, r->timed);
     fprintf(f, "],\n\"totals\": {");
     json_totals(f, &r->all);
     fprintf(f, ", \"batches\": %u", r->batches);

@@ -130,6 +130,8 @@ double hd_cli_mix_repeat_turnaround(const struct mix_client *c);
 void hd_cli_mix_repeat_print(const struct mix_client *cl, unsigned n, bool timed);
 /* The instances as [instance.K] sections of the --stats INI report. */
 void hd_cli_mix_repeat_ini(FILE *f, const struct mix_client *cl, unsigned n, bool timed);
+/* The same as the elements of the --stats JSON's "instances" array. */
+void hd_cli_mix_repeat_json(FILE *f, const struct mix_client *cl, unsigned n, bool timed);
 void hd_cli_mix_repeat_free(struct mix_client *cl, unsigned n);
 
 /* "VERIFIED", "WRONG RESULT", "INTERRUPTED", "FAILED" */
