@@ -382,8 +382,8 @@ enum hd_shl_state hd_shieh_loop_read(struct hd_shieh_loop *L, uint32_t sm, uint3
         return HD_SHL_NONE;
     struct seq *q = &L->sm[sm].q_seq;
     const bool same = q->launch == launch && q->f.regs == f->regs && q->f.smem == f->smem;
-    if (q->st == HD_SHL_READY && same) {
-        *out = q->snap;
+    if (q->st == HD_SHL_READY && same && now <= q->snap.done + 1) {
+        *out = q->snap; /* (asked in the cycle after the last result: older ones are read anew) */
         q->st = HD_SHL_NONE;
         return HD_SHL_READY;
     }

@@ -108,7 +108,9 @@ int hd_shieh_loop_cycle(struct hd_shieh_loop *L, uint64_t now, bool *ready, bool
                         size_t errlen);
 
 /* The policy's read of SM sm for launch `launch` of footprint f: READY with *out (consumed: the
- * next call starts new reads), PENDING (reads under way), or NONE after starting them. */
+ * next call starts new reads; only in the cycle after the last result, the one the GPU looks
+ * again in: a snapshot left unused is read anew), PENDING (reads under way), or NONE after
+ * starting them. */
 enum hd_shl_state hd_shieh_loop_read(struct hd_shieh_loop *L, uint32_t sm, uint32_t launch,
                                      const struct hd_shieh_footprint *f, uint64_t now,
                                      struct hd_shieh_snap *out);
