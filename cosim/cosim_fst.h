@@ -24,7 +24,8 @@ struct hd_cosim_fst;
 
 /* NULL if the file cannot be created. */
 struct hd_cosim_fst *hd_cosim_fst_open(const char *path);
-/* Register instance x (before the first cycle is emitted); returns its index or -1. */
+/* Register instance x; returns its index or -1. An instance may come after cycles were emitted
+ * (a codec made at the first save): it is declared then, with no value before its first cycle. */
 int hd_cosim_fst_add(struct hd_cosim_fst *f, const struct hd_cosim_inst *x);
 /* Emit one cycle of instance `idx`. */
 void hd_cosim_fst_cycle(struct hd_cosim_fst *f, int idx, uint64_t gcycle, const void *in,
