@@ -9,6 +9,11 @@
 #   HD_FUZZ_SECONDS   PTX fuzzing time in seconds (default 60; 0 skips fuzzing); each
 #                     configuration target and the compiler target get half of it
 #   HD_TEST_ASAN=1    also build build-asan/ with AddressSanitizer+UBSan (Debug) and run CTest there
+#                     (the full sanitizer run, on demand; it replaces the subset below)
+#   HD_TEST_ASAN_SUBSET=0  skip the sanitizer subset (scripts/asan-subset.sh: a sanitized build of
+#                     the model, heddle and the unit tests in build-asan-subset/; every unit test,
+#                     one small run per workload, one mix, one C-reference co-simulation; ~3 CPU
+#                     minutes, docs/robustness.md)
 # Exit status: non-zero if the build, any test or the fuzzer fails.
 set -euo pipefail
 
@@ -23,6 +28,11 @@ ctest --test-dir "$root/build" --output-on-failure -j2 2>&1 | tee "$log"
 passed="$(sed -n 's/.* tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)"
 passed="${passed:-0}"
 
+if [ "${HD_TEST_ASAN:-0}" != 1 ] && [ "${HD_TEST_ASAN_SUBSET:-1}" = 1 ]; then
+    "$root/scripts/asan-subset.sh" "$root/build-asan-subset" 2>&1 | tee "$log"
+    n="$(sed -n 's/.* tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)"
+    passed=$((passed + ${n:-0}))
+fi
 if [ "${HD_TEST_ASAN:-0}" = 1 ]; then
     cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DHD_SANITIZE=ON >/dev/null
     cmake --build "$root/build-asan" -j2 >/dev/null
