@@ -125,7 +125,7 @@ int hd_outfile_commit(struct hd_outfile *o, char *why, size_t whylen)
         bad = 1, e = errno;
     if (bad) {
         hd_outfile_discard(o);
-        return e ? fail(why, whylen, "cannot write", e) : fail(why, whylen, "cannot write: write error", 0);
+        return fail(why, whylen, e ? "cannot write" : "cannot write: write error", e);
     }
     free(o->tmp);
     free(o->real);
