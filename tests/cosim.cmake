@@ -32,6 +32,25 @@ foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
              COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${params_CHPARAM}; synth -top ${b} -run :fine; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
     set_tests_properties(rtl_synth_${b} PROPERTIES TIMEOUT 300)
   endif()
+  # Every other named configuration (issue 16 item 3: reset_all, kepler, ...): lint (-Wall,
+  # assertions on) and the no-latch elaboration, whatever configuration this tree is built with.
+  hd_rtl_config_names(${b} cfgs)
+  foreach(cfg ${cfgs})
+    if(cfg STREQUAL HD_RTL_CONFIG_${b})
+      continue()
+    endif()
+    hd_rtl_config_named(${b} ${cfg} cp)
+    if(HD_VERILATOR)
+      add_test(NAME rtl_lint_${cfg}_${b}
+               COMMAND ${HD_VERILATOR} --lint-only -Wall --assert -I${HD_RTL}/include ${cp}
+                       ${HD_RTL}/lint/${b}.vlt ${HD_RTL}/${b}/${b}.sv)
+    endif()
+    if(HD_YOSYS AND cp_CHPARAM)
+      add_test(NAME rtl_synth_${cfg}_${b}
+               COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${cp_CHPARAM}; synth -top ${b} -run :fine; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
+      set_tests_properties(rtl_synth_${cfg}_${b} PROPERTIES TIMEOUT 300)
+    endif()
+  endforeach()
 endforeach()
 
 # Context sizes (Lin Fig 2.8): live <= full and compressed <= live (C references only).
@@ -120,4 +139,15 @@ foreach(b ${HD_BLOCKS})
                --replay ${CMAKE_SOURCE_DIR}/testbenches/vectors/regpat_replay.txt)
     endif()
   endif()
+  # The same in every other named configuration built (testbenches/CMakeLists.txt: tb_<b>_<cfg>)
+  hd_rtl_config_names(${b} cfgs)
+  foreach(cfg ${cfgs})
+    if(TARGET tb_${b}_${cfg})
+      add_test(NAME tb_${b}_${cfg} COMMAND tb_${b}_${cfg} --seed 1 --cycles 20000)
+      if(b MATCHES "^regpat_")
+        add_test(NAME tb_${b}_${cfg}_replay COMMAND tb_${b}_${cfg} --seed 7 --cycles 2000
+                 --replay ${CMAKE_SOURCE_DIR}/testbenches/vectors/regpat_replay.txt)
+      endif()
+    endif()
+  endforeach()
 endforeach()

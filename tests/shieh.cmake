@@ -1,43 +1,8 @@
 # SPDX-License-Identifier: MIT
-# Shieh's four tables (issue 14; docs/blocks/shieh.md) at their second sizing: every block with
-# a [kepler] configuration in configs/rtl/<block>.ini (Table 3.1's Kepler-class SM: 16 TBs,
-# 64 positions) is also linted (Verilator -Wall, assertions on) and elaborated by Yosys with no
-# latch, beside the per-block tests of tests/cosim.cmake that use the configuration built.
-find_program(HD_SHIEH_VERILATOR verilator)
-find_program(HD_SHIEH_YOSYS yosys)
-foreach(b ${HD_BLOCKS})
-  set(ini ${CMAKE_SOURCE_DIR}/configs/rtl/${b}.ini)
-  if(NOT b MATCHES "^shieh_" OR NOT EXISTS ${ini})
-    continue()
-  endif()
-  file(STRINGS ${ini} lines)
-  set(section "")
-  set(gargs "")
-  set(chparam "")
-  foreach(line IN LISTS lines)
-    string(REGEX REPLACE "[#;].*$" "" line "${line}")
-    string(STRIP "${line}" line)
-    if(line MATCHES "^\\[([A-Za-z0-9_.-]+)\\]$")
-      set(section ${CMAKE_MATCH_1})
-    elseif(section STREQUAL "kepler" AND line MATCHES "^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*([^ \t]+)$")
-      list(APPEND gargs -G${CMAKE_MATCH_1}=${CMAKE_MATCH_2})
-      string(APPEND chparam " -set ${CMAKE_MATCH_1} ${CMAKE_MATCH_2}")
-    endif()
-  endforeach()
-  if(NOT gargs)
-    continue()
-  endif()
-  if(HD_SHIEH_VERILATOR)
-    add_test(NAME rtl_lint_kepler_${b}
-             COMMAND ${HD_SHIEH_VERILATOR} --lint-only -Wall --assert -I${CMAKE_SOURCE_DIR}/rtl/include
-                     ${gargs} ${CMAKE_SOURCE_DIR}/rtl/lint/${b}.vlt ${CMAKE_SOURCE_DIR}/rtl/${b}/${b}.sv)
-  endif()
-  if(HD_SHIEH_YOSYS)
-    add_test(NAME rtl_synth_kepler_${b}
-             COMMAND ${HD_SHIEH_YOSYS} -q -p "read_verilog -sv -I${CMAKE_SOURCE_DIR}/rtl/include ${CMAKE_SOURCE_DIR}/rtl/${b}/${b}.sv; chparam${chparam} ${b}; synth -top ${b} -run :fine; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
-    set_tests_properties(rtl_synth_kepler_${b} PROPERTIES TIMEOUT 300)
-  endif()
-endforeach()
+# Shieh's four tables (issue 14; docs/blocks/shieh.md) at their second sizing, the [kepler]
+# configuration of configs/rtl/<block>.ini (Table 3.1's Kepler-class SM: 16 TBs, 64 positions):
+# linted and elaborated by tests/cosim.cmake's loop over every named configuration
+# (rtl_lint_kepler_<b>, rtl_synth_kepler_<b>), its testbench built by testbenches/CMakeLists.txt.
 
 # The four tables in a cycle loop (tests/cosim/shieh_cosim.c): 15 Fermi SMs preempted by the
 # synthetic kernel, the block scheduler's decisions taken from the tables' outputs, C reference
