@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // tb_alloc_table.cpp - SystemC testbench of alloc_table (Verilator --sc), Lin's allocation table:
 // the Fig 2.4 sequence (three K1 TBs of 300 registers, a spill query for K2's 2 x 200, bottom-up
-// eviction), then random phases of allocs (small and large blocks, capacities 16..4095), frees
-// of used and unused entries, and spill queries with random candidate and drop masks, with idle
-// cycles between; optionally replayed request streams (--replay: lines "op size cap entry cand
-// drop", recorded from a model run). Every output compared with the C reference every cycle;
-// coverage of the answers reported (all bins required).
+// eviction), an entry and requests of the largest size, then random phases of allocs (small and
+// large blocks, capacities 16..4095), frees of used and unused entries, and spill queries with
+// random candidate and drop masks, with idle cycles between; optionally replayed request
+// streams (--replay: lines "op size cap entry cand drop", recorded from a model run). Every
+// output compared with the C reference every cycle; coverage of the answers reported (all bins
+// required).
 extern "C" {
 #include "alloc_table.h"
 }
@@ -78,6 +79,15 @@ int sc_main(int argc, char **argv)
     stim.push_back(rq(HD_ATAB_ALLOC, 200, 1024, 0, 0, 0));
     for (int e = 0; e < 16; e++) // clear
         stim.push_back(rq(HD_ATAB_FREE, 0, 1024, (unsigned)e, 0, 0));
+    // The largest size, 4095: a request of it beside another entry, an entry of it.
+    stim.push_back(rq(HD_ATAB_ALLOC, 100, 1024, 0, 0, 0));          // entry 0 at 0
+    stim.push_back(rq(HD_ATAB_ALLOC, 4095, 4095, 0, 0, 0));         // no room
+    stim.push_back(rq(HD_ATAB_SPILL, 4095, 4095, 0, 0xffff, 0));    // victim: entry 0
+    stim.push_back(rq(HD_ATAB_FREE, 0, 4095, 0, 0, 0));
+    stim.push_back(rq(HD_ATAB_ALLOC, 4095, 4095, 0, 0, 0));         // the whole table
+    stim.push_back(rq(HD_ATAB_ALLOC, 10, 4095, 0, 0, 0));           // no room
+    stim.push_back(rq(HD_ATAB_SPILL, 10, 4095, 0, 0x1, 0));         // victim: entry 0
+    stim.push_back(rq(HD_ATAB_FREE, 0, 4095, 0, 0, 0));
     if (!o.replay.empty() && !load(o.replay, stim)) {
         std::fprintf(stderr, "tb_alloc_table: cannot read %s (lines: op size cap entry cand drop)\n",
                      o.replay.c_str());
