@@ -99,11 +99,13 @@ hd_mix_test(mix_cli_twice_defined 1 "tests/mix/twice_defined.ini:7: mix \\[pair\
 # }====
 
 # {==== Ctrl-C during a mix: every client stops, the summary is printed, exit status 130 ====
+# (SIGINT after 5 s: the large mix runs ~20 s of CPU, and on a loaded machine 1 s could land
+# before cycle 0, with no warp instruction yet)
 find_program(HD_MIX_TIMEOUT timeout)
 if(HD_MIX_TIMEOUT)
   add_test(NAME mix_cli_interrupt
            COMMAND ${CMAKE_COMMAND} -DPROG=${HD_MIX_TIMEOUT}
-                   "-DARGS=--preserve-status|-s|INT|1|$<TARGET_FILE:heddle>|run|--mix|sgemm+vecadd|--size|large|--quiet"
+                   "-DARGS=--preserve-status|-s|INT|5|$<TARGET_FILE:heddle>|run|--mix|sgemm+vecadd|--size|large|--quiet"
                    -DRC=130 "-DREGEX=NOT VERIFIED.*sgemm +INTERRUPTED .*vecadd +INTERRUPTED .*warp instructions +[1-9]"
                    -P ${HD_MIX_CHECK}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
