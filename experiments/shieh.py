@@ -29,6 +29,7 @@ report() below. HD_EXP_SIZE=tiny: one victim, one request, L_c 2 and 5 us (the C
 """
 
 import csv
+import json
 import os
 import random
 import sys
@@ -78,9 +79,12 @@ WHY = [
     "§8.2 [R], unverified against Chimera); with no finished CTA of the launch (first waves, "
     "and our short launches are mostly first waves) every estimator charges the maximum and "
     "the schemes flush or switch, so chimera and chimera_plus often decide alike.",
-    "**Oracle.** The profile is the victim run alone: each CTA's true instructions and mean CPI "
-    "over its life, not its remaining time at the request point under the preempter's "
-    "interference (the thesis profiles each preemption point).",
+    "**Oracle.** The profile is the victim run alone (renumbered to each request's launch "
+    "ids): each CTA's true instructions and mean CPI over its life, not its remaining time at "
+    "the request point under the preempter's interference (the thesis profiles each "
+    "preemption point). It can drain where the true drain time alone meets L_c and the time "
+    "beside the preempter does not, and a drained CTA's SM then serves the preempter later "
+    "than a flush would: the Oracle knows latency, not the deadline.",
     "**Requests.** 8 per victim (the thesis does not say how many), one per run; the thesis's "
     "per-benchmark and average figures are over its own benchmarks' kernels.",
     "**Not measured:** the drain-estimate error (Fig 4.2: the policies' estimates are not in "
@@ -102,7 +106,10 @@ def request_times(victim, cycles, n):
 
 # ---- stage 2 ------------------------------------------------------------------------------------
 
-def write_stage2(stage1_csv, stage1_toml, out_toml, profile_dir):
+def write_stage2(stage1_csv, stage1_toml, out_toml, profile_dir, with_oracle=False,
+                 oracle_prof=None):
+    """Stage 2's sweep file; the oracle points only with with_oracle (their profiles, one per
+    request, named by oracle_prof(victim, time), come from write_oracle)."""
     size, par = size_params()
     rows = list(csv.DictReader(open(stage1_csv)))
     bad = [r for r in rows if r.get("status") != "ok" or not r.get("cycles")]
@@ -134,13 +141,8 @@ def write_stage2(stage1_csv, stage1_toml, out_toml, profile_dir):
         prof = os.path.abspath(os.path.join(profile_dir, f"{v}.prof"))
         if not os.path.isfile(prof):
             sys.exit(f"shieh.py: no profile {prof} (experiments/shieh.sh writes it)")
-        prel = os.path.relpath(prof, root)
-        prof = prel if not prel.startswith("..") else prof
-        if len(prof) >= 64:
-            sys.exit(f"shieh.py: profile path '{prof}' is too long for [context] oracle_profile "
-                     "(at most 63 characters): use a shorter HD_EXP_OUT")
         for t in request_times(v, int(float(r["cycles"])), par["requests"]):
-            for pol in SCHEMES:
+            for pol in (SCHEMES if with_oracle else [x for x in SCHEMES if x != "oracle"]):
                 lines += [f"[[grid]]   # {v} at {t}: {pol}", f'mix = "{v}+preempter"',
                           f'config = "{r["config"]}"', f'size = "{r["size"]}"',
                           f'flags = "--arrive preempter@{t}:1"',
@@ -152,11 +154,69 @@ def write_stage2(stage1_csv, stage1_toml, out_toml, profile_dir):
                 else:
                     lines.append(f"set.context.latency_bound = {bounds}")
                 if pol == "oracle":
-                    lines.append(f'set.context.oracle_profile = "{prof}"')
+                    lines.append(f'set.context.oracle_profile = "{oracle_prof(v, t)}"')
                 lines.append("")
     lines += ["[collect]", 'cycles = "timing.totals.cycles"']
     with open(out_toml, "w") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def _rel_profile(path, root):
+    prel = os.path.relpath(os.path.abspath(path), root)
+    prof = prel if not prel.startswith("..") else os.path.abspath(path)
+    if len(prof) >= 64:
+        sys.exit(f"shieh.py: profile path '{prof}' is too long for [context] oracle_profile "
+                 "(at most 63 characters): use a shorter HD_EXP_OUT")
+    return prof
+
+
+def write_oracle(stage1_csv, stage1_toml, out_toml, profile_dir, store):
+    """The whole stage 2 with the oracle points. The victim's launch ids in a request's run are
+    its ids alone only up to the preempter's arrival (the preempter's launch takes the next id,
+    the victim's later launches the ones after): per request, the victim-alone profile
+    (PROFILE_DIR/V.prof) is renumbered with the ids of the victim's launches in that request's
+    `sm` run (from the store; identical in every scheme's run of the request, since the ids are
+    given in launch order and nothing differs before the arrival) into PROFILE_DIR/VVVVT.prof."""
+    import sqlite3
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    ids = {}
+    for axes, stats in db.execute("select axes, stats from points where status = 'ok'"):
+        a = json.loads(axes)
+        if a.get("set.context.preempt_policy") != "sm" or "mix" not in a:
+            continue
+        t = json.loads(stats)["timing"]
+        ids[(a["mix"].split("+")[0], _arrival(a))] = [
+            (lc["id"], lc["kernel"]) for lc in sorted(t["launches"], key=lambda x: x["id"])
+            if not lc["kernel"].startswith("pe_")]
+    made = {}
+
+    def prof(v, t):
+        if (v, t) in made:
+            return made[(v, t)]
+        if (v, t) not in ids:
+            sys.exit(f"shieh.py: no sm run of {v} at {t} in {store} (run stage 2 first)")
+        alone = os.path.join(profile_dir, f"{v}.prof")
+        run = ids[(v, t)]
+        out = [f"# {v} alone ({alone}) with the launch ids of its run beside the preempter "
+               f"arriving at cycle {t} (experiments/shieh.py write_oracle)"]
+        for ln in open(alone):
+            tok = ln.split("#")[0].split()
+            if len(tok) != 5:
+                out.append(ln.rstrip("\n"))
+                continue
+            k = int(tok[0])
+            if k >= len(run) or run[k][1] != tok[1]:
+                sys.exit(f"shieh.py: {alone}: launch {k} ({tok[1]}) is not the {k}-th victim "
+                         f"launch of the run at {t} ({run[k] if k < len(run) else 'none'})")
+            out.append(" ".join([str(run[k][0])] + tok[1:]))
+        path = os.path.join(profile_dir, f"{v[:4]}{t}.prof")
+        with open(path, "w") as f:
+            f.write("\n".join(out) + "\n")
+        made[(v, t)] = _rel_profile(path, root)
+        return made[(v, t)]
+
+    write_stage2(stage1_csv, stage1_toml, out_toml, profile_dir, True, prof)
 
 
 # ---- the report ---------------------------------------------------------------------------------
@@ -379,6 +439,10 @@ def report(ctx):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 6 or sys.argv[1] != "requests":
-        sys.exit("usage: shieh.py requests STAGE1.csv STAGE1.toml OUT.toml PROFILE_DIR")
-    write_stage2(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
+    if len(sys.argv) == 6 and sys.argv[1] == "requests":
+        write_stage2(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
+    elif len(sys.argv) == 7 and sys.argv[1] == "oracle":
+        write_oracle(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6])
+    else:
+        sys.exit("usage: shieh.py requests STAGE1.csv STAGE1.toml OUT.toml PROFILE_DIR\n"
+                 "       shieh.py oracle STAGE1.csv STAGE1.toml OUT.toml PROFILE_DIR STORE")
