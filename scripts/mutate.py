@@ -26,6 +26,8 @@ stable when lines move; reviewed equivalent mutants are listed by key in
 testbenches/mutants/<b>.equiv ("key  reason") and reported as such, never dropped.
 
   mutate.py instrument BLOCK --rtl RTLDIR --out OUTDIR      -> OUTDIR/<b>/<b>.sv, OUTDIR/<b>.mutants
+  (BLOCK "<b>.c": the C reference's mutants of scripts/mutate_c.py, selected by the environment
+  variable HD_MUT_C with the RTL unmutated)
   mutate.py run BLOCK --tb EXE --mutants LIST [--check "ARGS"]... [--sample N --seed S]
                 [--equiv FILE] [--report FILE.md] [--jobs N]
 """
@@ -639,10 +641,18 @@ def load_equiv(path):
 INIT_MODES = ("+verilator+rand+reset+1", "+verilator+rand+reset+0")
 
 
-def run_check(tb, check, mid, timeout, init):
+# A block name "<b>.c" selects the C reference's mutants (scripts/mutate_c.py): the selector is
+# the environment variable HD_MUT_C and the RTL runs unmutated (+hd_mut=0).
+def run_check(tb, check, mid, timeout, init, cmode=False):
+    env = dict(os.environ)
+    env.pop("HD_MUT_C", None)
+    if cmode:
+        env["HD_MUT_C"] = str(mid)
+        mid = 0
     cmd = [tb] + check.split() + [f"+hd_mut={mid}", init]
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout,
+                           env=env)
         out = p.stdout.decode(errors="replace")
         return p.returncode, out
     except subprocess.TimeoutExpired:
@@ -664,6 +674,7 @@ def why_killed(rc, out):
 
 
 def cmd_run(args):
+    cmode = args.block.endswith(".c")
     muts = load_mutants(args.mutants)
     equiv = load_equiv(args.equiv)
     checks = args.check or ["--seed 1 --cycles 20000"]
@@ -687,7 +698,7 @@ def cmd_run(args):
     t0 = time.time()
     runs = [(c, i) for c in checks for i in INIT_MODES]
     for c, i in runs:  # the original design must pass every check
-        rc, out = run_check(args.tb, c, 0, args.timeout, i)
+        rc, out = run_check(args.tb, c, 0, args.timeout, i, cmode)
         if rc != 0:
             print(out[-3000:])
             sys.exit(f"{args.block}: the unmutated design fails check '{c}' {i} (rc {rc}): fix that first")
@@ -696,7 +707,7 @@ def cmd_run(args):
     def one(m):
         first, kchecks, cyc = None, set(), 0
         for c, i in runs:  # with --ci-out every run, to measure how hard the mutant is to kill
-            rc, out = run_check(args.tb, c, m[0], args.timeout, i)
+            rc, out = run_check(args.tb, c, m[0], args.timeout, i, cmode)
             if rc != 0:
                 mc = re.search(r"cycle=(\d+)", out)
                 c_at = int(mc.group(1)) if mc else 0

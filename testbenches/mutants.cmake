@@ -11,7 +11,12 @@ if(NOT HD_MUTATION OR NOT Python3_Interpreter_FOUND)
 endif()
 set(HD_MUT_DIR ${CMAKE_BINARY_DIR}/mutants)
 set(HD_MUT_PY ${CMAKE_SOURCE_DIR}/scripts/mutate.py)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HD_MUT_PY})
+set(HD_MUT_C_PY ${CMAKE_SOURCE_DIR}/scripts/mutate_c.py)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HD_MUT_PY} ${HD_MUT_C_PY})
+# Blocks whose C reference is mutated too (scripts/mutate_c.py): tb_<b>_mut then links the
+# instrumented reference in place of the library's object (HD_MUT_C=N selects a C mutant, the
+# RTL runs unmutated); its mutants are the "<b>.c" entry of the full run and of the CTests.
+set(HD_MUT_C_BLOCKS "ctx_unpacker" CACHE STRING "blocks whose C reference is mutated too")
 foreach(b ${HD_BLOCKS})
   if(NOT TARGET tb_${b})
     continue()
@@ -34,6 +39,18 @@ foreach(b ${HD_BLOCKS})
   verilate(tb_${b}_mut SYSTEMC SOURCES ${CMAKE_SOURCE_DIR}/rtl/lint/${b}.vlt ${sv} PREFIX V${b}
            TOP_MODULE ${b} INCLUDE_DIRS ${HD_MUT_DIR}/include VERILATOR_ARGS --assert -Wall ${params}
            OPT_FAST -O0 OPT_SLOW -O0 OPT_GLOBAL -O0)
+  if(b IN_LIST HD_MUT_C_BLOCKS)
+    set(csrc ${CMAKE_SOURCE_DIR}/${HD_BLOCK_REF_${b}}/${b}.c)
+    execute_process(COMMAND ${Python3_EXECUTABLE} ${HD_MUT_C_PY} instrument ${b} --src ${csrc}
+                            --out ${HD_MUT_DIR} RESULT_VARIABLE rc OUTPUT_QUIET)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "scripts/mutate_c.py instrument ${b} failed (${rc})")
+    endif()
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${csrc})
+    # generated test code: a mutant may be a tautology or a questionable precedence on purpose
+    set_source_files_properties(${HD_MUT_DIR}/c/${b}.c PROPERTIES COMPILE_OPTIONS -w)
+    target_sources(tb_${b}_mut PRIVATE ${HD_MUT_DIR}/c/${b}.c)
+  endif()
   target_include_directories(tb_${b}_mut PRIVATE ${CMAKE_SOURCE_DIR}/testbenches)
   target_link_libraries(tb_${b}_mut PRIVATE hd_cosim hd_compressors)
   target_compile_features(tb_${b}_mut PRIVATE cxx_std_17)

@@ -9,8 +9,10 @@
 // compressor's pattern, bases and strides (and the raw lanes when random), in order, and err_o
 // never rises. Then the error path, each episode after a reset mid-stream: underflows and
 // overflows (err_o rises and stays; the protocol assertions fire exactly once per violation).
-// Coverage: each pattern code x PAG taken, a segment pushed in the same cycle as a register is
-// taken, an align that dropped words, one with the next record buffered (all required).
+// The reference's idle test is checked on every step (idle => state unchanged, outputs 0; idle
+// at rest). Coverage: each pattern code x PAG taken, a segment pushed in the same cycle as a
+// register is taken, an align that dropped words, one with the next record buffered (all
+// required).
 extern "C" {
 #include "ctx_packer.h"
 #include "ctx_unpacker.h"
@@ -124,6 +126,29 @@ int sc_main(int argc, char **argv)
     std::vector<TB_IN> stim;
     struct hd_ctx_unpacker_state s;
     hd_ctx_unpacker_ref_reset(&s);
+    // The reference's idle test (model/hw/hw_inst.h: idle => the step leaves the state unchanged
+    // and gives all-zero outputs; the timing model skips such steps), checked on every step of
+    // the private instance; a reset block with no input must be idle.
+    uint64_t idle_seen = 0, idle_bad = 0;
+    auto ref_step = [&](const TB_IN &in, TB_OUT &q) {
+        struct hd_ctx_unpacker_state before;
+        std::memcpy(&before, &s, sizeof s);
+        const bool idle = hd_ctx_unpacker_ref_idle(&s, &in);
+        TB_IN zin;
+        std::memset(&zin, 0, sizeof zin);
+        struct hd_ctx_unpacker_state rest;
+        hd_ctx_unpacker_ref_reset(&rest);
+        rest.cycle = s.cycle;
+        const bool at_rest = std::memcmp(&rest, &s, sizeof s) == 0 &&
+                             std::memcmp(&zin, &in, sizeof in) == 0;
+        hd_ctx_unpacker_ref_step(&s, &in, &q);
+        TB_OUT zq;
+        std::memset(&zq, 0, sizeof zq);
+        before.cycle = s.cycle;
+        idle_seen += idle;
+        idle_bad += (idle && (std::memcmp(&before, &s, sizeof s) != 0 ||
+                              std::memcmp(&zq, &q, sizeof q) != 0)) || (at_rest && !idle);
+    };
     std::vector<const Reg *> taken; // in order, for the round-trip check
     size_t rec = 0, reg = 0, gseg = 0, out_i = 0;
     uint64_t cov[4][3] = {{0}}, both = 0, dropped = 0, ahead = 0, rt_bad = 0;
@@ -144,7 +169,14 @@ int sc_main(int argc, char **argv)
             ok &= q.raw_o[l] == (g.co.pat_o == HD_REGPAT_RANDOM ? g.lanes[l] : 0u);
         rt_bad += !ok;
     };
+    unsigned stall = 0; // cycles without a register taken or a segment pushed
     while (rec < recs.size()) {
+        if (stall++ > 1000) { // the reference's count never allows the next step
+            std::fprintf(stderr, "tb_ctx_unpacker: the controller made no progress for 1000 cycles"
+                         " (stimulus cycle %zu, record %zu, register %zu, %u words buffered)\n",
+                         stim.size(), rec, reg, s.cnt);
+            return 1;
+        }
         const Record &R = recs[rec];
         TB_IN in;
         std::memset(&in, 0, sizeof in);
@@ -181,8 +213,10 @@ int sc_main(int argc, char **argv)
             rec++;
             reg = 0;
         }
+        if (in.valid_i || in.seg_valid_i)
+            stall = 0;
         TB_OUT q;
-        hd_ctx_unpacker_ref_step(&s, &in, &q);
+        ref_step(in, q);
         check(q);
         stim.push_back(in);
     }
@@ -190,7 +224,7 @@ int sc_main(int argc, char **argv)
         TB_IN idle;
         std::memset(&idle, 0, sizeof idle);
         TB_OUT q;
-        hd_ctx_unpacker_ref_step(&s, &idle, &q);
+        ref_step(idle, q);
         check(q);
         stim.push_back(idle);
     }
@@ -198,11 +232,12 @@ int sc_main(int argc, char **argv)
     // The error path (a controller that breaks the protocol), after a reset mid-stream each:
     // a register taken without its words (underflow: the buffered words are taken, the missing
     // ones read 0), a segment pushed without room (overflow: the segment is not appended; also
-    // by one word, and after an align), and traffic after the error (err_o is sticky). The
+    // by one word, and after an align), and traffic after the error (err_o is sticky); last, dead
+    // registers taken at rest (no error; the idle test must see the valid bits). The
     // protocol assertions HdCtxUnpackerNoUnderflow / NoOverflow fire in exactly those cycles
     // (counted, not stopping the run).
     std::vector<uint64_t> resets;
-    uint64_t violations = 0, err_rose = 0;
+    uint64_t violations = 0, err_right = 0;
     auto seg_in = [&](TB_IN &in) {
         in.seg_valid_i = 1;
         for (unsigned w = 0; w < 32; w++)
@@ -213,7 +248,8 @@ int sc_main(int argc, char **argv)
         in.pat_i = pat;
         in.pag_i = pag;
     };
-    for (unsigned e = 0; e < 6; e++) {
+    const unsigned kEpisodes = 7; // the last one keeps the protocol (err_o stays low)
+    for (unsigned e = 0; e < kEpisodes; e++) {
         resets.push_back(stim.size());
         hd_ctx_unpacker_ref_reset(&s);
         std::vector<TB_IN> ep;
@@ -258,6 +294,13 @@ int sc_main(int argc, char **argv)
             seg_in(in), push();
             seg_in(in), push();
             break;
+        case 6: // dead registers taken with nothing buffered: the block is at rest around them
+            take_in(in, 0, pag), push();
+            push();
+            take_in(in, 0, 3 - pag), push();
+            push();
+            push();
+            break;
         default: // overflow, then underflow, then a record read normally (err_o stays up)
             seg_in(in), push();
             seg_in(in), push();
@@ -266,7 +309,7 @@ int sc_main(int argc, char **argv)
             take_in(in, HD_REGPAT_STRIDED, pag), push();
             break;
         }
-        for (unsigned k = 0; k < 3 + r.below(3); k++) { // traffic after the error
+        for (unsigned k = 0; e < 6 && k < 3 + r.below(3); k++) { // traffic after the error
             if (r.below(2))
                 seg_in(in);
             if (r.below(2))
@@ -281,10 +324,10 @@ int sc_main(int argc, char **argv)
                 left -= left % 32;
             violations += (x.valid_i && n > cnt) + (x.seg_valid_i && left > 32);
             TB_OUT q;
-            hd_ctx_unpacker_ref_step(&s, &x, &q);
+            ref_step(x, q);
             stim.push_back(x);
         }
-        err_rose += s.err;
+        err_right += s.err == (e < 6);
     }
     // The protocol assertions are expected to fire: count them instead of stopping.
     Verilated::threadContextp()->errorLimit(1 << 30);
@@ -306,10 +349,12 @@ int sc_main(int argc, char **argv)
                 PRIu64 " aligns that dropped words (%" PRIu64 " with the next record buffered), %zu"
                 " records, %" PRIu64 " registers not as compressed, err_o %s in the protocol stream\n",
                 hit, both, dropped, ahead, recs.size(), rt_bad, err ? "ROSE" : "never rose");
-    std::printf("tb_ctx_unpacker: error path: %u episodes after a reset, err_o rose in %" PRIu64
-                ", %" PRIu64 " protocol violations, %" PRIu64 " assertion failures reported\n",
-                6u, err_rose, violations, fired);
+    std::printf("tb_ctx_unpacker: error path: %u episodes after a reset, err_o as expected in %"
+                PRIu64 ", %" PRIu64 " protocol violations, %" PRIu64
+                " assertion failures reported\n", kEpisodes, err_right, violations, fired);
+    std::printf("tb_ctx_unpacker: idle test: %" PRIu64 " idle steps, %" PRIu64 " wrong\n",
+                idle_seen, idle_bad);
     bool ok = hit == 12 && both && dropped && ahead && rt_bad == 0 && !err &&
-              err_rose == 6 && fired == violations;
+              err_right == kEpisodes && fired == violations && idle_seen && idle_bad == 0;
     return rc != 0 ? rc : ok ? 0 : 1;
 }

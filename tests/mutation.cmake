@@ -5,7 +5,8 @@
 # in the reviewed list testbenches/mutants/<b>.equiv, nor the known survivors <b>.open of a block
 # below the bar, which the full run still counts)
 # through tb_<b>_mut (testbenches/mutants.cmake) with the block's CTest checks (those of
-# tests/cosim.cmake): every one must be killed, so a weakened testbench fails CI. The full run:
+# tests/cosim.cmake): every one must be killed, so a weakened testbench fails CI. For the blocks
+# of HD_MUT_C_BLOCKS, mutation_<b>.c does the same with the C reference's mutants. The full run:
 # scripts/mutation-run.sh BUILD (docs/verification.md, Mutation testing).
 set(HD_MUT_DIR ${CMAKE_BINARY_DIR}/mutants)
 set(HD_MUT_LIST "")
@@ -34,6 +35,22 @@ foreach(b ${HD_BLOCKS})
   set_tests_properties(mutation_${b} PROPERTIES TIMEOUT 120)
   string(REPLACE ";" "|" cl "${checks}")
   string(APPEND HD_MUT_LIST "${b}|$<TARGET_FILE:tb_${b}_mut>|${cl}\n")
+  if(b IN_LIST HD_MUT_C_BLOCKS) # the C reference's mutants (scripts/mutate_c.py), same checks
+    set(ci "")
+    set(nsample 10)
+    if(EXISTS ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.ci)
+      set(ci --ci ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.ci)
+      set(nsample 5)
+    endif()
+    add_test(NAME mutation_${b}.c
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/mutate.py run ${b}.c
+              --tb $<TARGET_FILE:tb_${b}_mut> --mutants ${HD_MUT_DIR}/${b}.c.mutants
+              --equiv ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.equiv
+              --open ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.open ${ci} --sample ${nsample}
+              --seed 1 --jobs 2 ${checks})
+    set_tests_properties(mutation_${b}.c PROPERTIES TIMEOUT 120)
+    string(APPEND HD_MUT_LIST "${b}.c|$<TARGET_FILE:tb_${b}_mut>|${cl}\n")
+  endif()
 endforeach()
 # The full run's inputs (scripts/mutation-run.sh): block|mutant testbench|--check|ARGS|...
 if(HD_MUT_LIST)
