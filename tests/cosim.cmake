@@ -8,6 +8,8 @@ add_executable(hd_portlist ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portlist.c)
 target_link_libraries(hd_portlist PRIVATE hd_hw_ref)
 
 set(HD_RTL ${CMAKE_SOURCE_DIR}/rtl)
+set(HD_SYNTH_CONFIGS_SLOW "alloc_table:reset_all;ctx_packer:reset_all;ctx_unpacker:reset_all" CACHE STRING
+    "<block>:<config> no-latch elaborations run only with HD_RTL_ALL_CONFIGS")
 find_program(HD_VERILATOR verilator)
 find_program(HD_YOSYS yosys)
 include(${CMAKE_SOURCE_DIR}/cosim/rtl_config.cmake)
@@ -33,7 +35,9 @@ foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
     set_tests_properties(rtl_synth_${b} PROPERTIES TIMEOUT 300)
   endif()
   # Every other named configuration (issue 16 item 3: reset_all, kepler, ...): lint (-Wall,
-  # assertions on) and the no-latch elaboration, whatever configuration this tree is built with.
+  # assertions on) and the no-latch elaboration, whatever configuration this tree is built with;
+  # the elaborations in HD_SYNTH_CONFIGS_SLOW (25-45 s each under load) only with
+  # -DHD_RTL_ALL_CONFIGS=ON (testbenches/CMakeLists.txt; docs/verification.md).
   hd_rtl_config_names(${b} cfgs)
   foreach(cfg ${cfgs})
     if(cfg STREQUAL HD_RTL_CONFIG_${b})
@@ -45,7 +49,7 @@ foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
                COMMAND ${HD_VERILATOR} --lint-only -Wall --assert -I${HD_RTL}/include ${cp}
                        ${HD_RTL}/lint/${b}.vlt ${HD_RTL}/${b}/${b}.sv)
     endif()
-    if(HD_YOSYS AND cp_CHPARAM)
+    if(HD_YOSYS AND cp_CHPARAM AND (HD_RTL_ALL_CONFIGS OR NOT "${b}:${cfg}" IN_LIST HD_SYNTH_CONFIGS_SLOW))
       add_test(NAME rtl_synth_${cfg}_${b}
                COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${cp_CHPARAM}; synth -top ${b} -run :fine; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
       set_tests_properties(rtl_synth_${cfg}_${b} PROPERTIES TIMEOUT 300)
