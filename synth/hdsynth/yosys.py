@@ -22,7 +22,11 @@ import subprocess
 
 from .errors import FlowError
 
-ABC_SCRIPT = "+strash;dch,-f;map,-D,{d};buffer,-p;upsize,-D,{d};dnsize,-D,{d};stime,-p"
+# topo (a depth-first copy of the mapped network) drops nodes that map left without a fanout, which
+# buffer -p refuses ("node N has no fanout"; the 2048-bit word shifters of ctx_packer leave some);
+# on a network without such nodes it changes nothing (ctx_unpacker maps to the same gates, area and
+# delay with and without it).
+ABC_SCRIPT = "+strash;dch,-f;map,-D,{d};topo;buffer,-p;upsize,-D,{d};dnsize,-D,{d};stime,-p"
 
 
 def _q(path):
