@@ -2,7 +2,8 @@
 // tb_harness.h - the shared SystemC sim controller of the block testbenches (rule G4): signals
 // and port binding expanded from the block's ports.def, clock and reset, seed, cycle budget,
 // FST on request (the cosim FST writer: in/ref/rtl scopes), and the every-cycle comparison of
-// every output port against the C reference (the model's object code). A testbench supplies only
+// every output port against the C reference (the model's object code); optionally resets
+// mid-stream and the reference's idle contract (TB_REF_IDLE). A testbench supplies only
 // its stimulus and its coverage bins. Define before including: HD_PORTS_DEF, TB_TOP (Verilator
 // --sc prefix), TB_IN, TB_OUT, TB_STATE (C reference types), TB_REF_RESET, TB_REF_STEP, TB_BLOCK.
 #include <systemc.h>
@@ -214,7 +215,36 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
         TB_OUT rtl, expect;
         std::memset(&rtl, 0, sizeof rtl);
         s.sample(rtl);
+#ifdef TB_REF_IDLE
+        // The reference's idle test (model/hw/hw_inst.h): idle => this step leaves the state
+        // (but for its step counter) unchanged and gives all-zero outputs; a reset block with
+        // no input is idle. A testbench opts in by defining TB_REF_IDLE (hd_<b>_ref_idle).
+        TB_STATE before, rest;
+        std::memcpy(&before, &ref, sizeof ref);
+        TB_REF_RESET(&rest);
+        rest.cycle = ref.cycle;
+        TB_IN zin;
+        std::memset(&zin, 0, sizeof zin);
+        const bool idle = TB_REF_IDLE(&ref, &in);
+        const bool at_rest = std::memcmp(&rest, &ref, sizeof ref) == 0 &&
+                             std::memcmp(&zin, &in, sizeof in) == 0;
+#endif
         TB_REF_STEP(&ref, &in, &expect);
+#ifdef TB_REF_IDLE
+        {
+            TB_OUT zq;
+            std::memset(&zq, 0, sizeof zq);
+            before.cycle = ref.cycle;
+            const bool changed = std::memcmp(&before, &ref, sizeof ref) != 0 ||
+                                 std::memcmp(&zq, &expect, sizeof zq) != 0;
+            if ((idle && changed) || (at_rest && !idle)) {
+                if (bad++ < 10)
+                    std::printf("%s: IDLE TEST wrong cycle=%" PRIu64 ": says %s, the step %s\n",
+                                name, c, idle ? "idle" : "busy",
+                                changed ? "changes state or outputs" : "is at rest");
+            }
+        }
+#endif
         for (unsigned p = 0; p < TB_BLOCK.nports; p++) {
             const struct hd_port_desc *d = &TB_BLOCK.ports[p];
             if (d->dir != HD_DIR_OUT || hd_port_equal(d, &expect, &rtl))

@@ -4,9 +4,10 @@
 // and on the Fermi 32K-register SM), then seeded random footprints and capacities (either
 // resource limiting, zero sizes, more positions than entries, none at all), requests that
 // restart a fill, reads during and after fills, capacities at a multiple of a size (and one
-// below/above), all-ones sizes, full tables with the top address bit set, resets mid-stream
-// (also mid-fill) followed by reads before any request; every output compared with the C
-// reference every cycle; coverage bins reported (all required).
+// below/above), unit and all-ones sizes, full tables with the top address bit set, resets
+// mid-stream (also mid-fill) followed by reads before any request; every output compared with
+// the C reference every cycle, the reference's idle test checked every cycle (tb_harness.h);
+// coverage bins reported (all required).
 extern "C" {
 #include "shieh_alloc_pos.h"
 }
@@ -19,6 +20,7 @@ extern "C" {
 #define TB_REF_RESET hd_shieh_alloc_pos_ref_reset
 #define TB_REF_STEP hd_shieh_alloc_pos_ref_step
 #define TB_BLOCK hd_shieh_alloc_pos_block
+#define TB_REF_IDLE hd_shieh_alloc_pos_ref_idle
 #include "tb_harness.h"
 
 static const unsigned kPos = HD_SHIEH_POS_MAX, kW = SHIEH_ALLOC_POS_PosW;
@@ -82,6 +84,15 @@ int sc_main(int argc, char **argv)
     fill_and_read(stim, init(kCap / kPos, kCap / kPos, kCap, kCap), kPos);
     fill_and_read(stim, init(kCap / kPos - 1, 0, kCap, kCap), kPos);
     fill_and_read(stim, init(0, kCap / kPos - 1, kCap, kCap), kPos);
+    // Unit sizes: the capacity alone bounds K (1 register per TB, 20 registers per SM).
+    fill_and_read(stim, init(1, 0, 20, kCap), 21);
+    fill_and_read(stim, init(0, 1, kCap, 20), 21);
+    fill_and_read(stim, init(1, 1, 30, 40), 31);
+    // Odd and even capacities at a multiple of the size and one below (bit 0 of the capacity).
+    fill_and_read(stim, init(3, 0, 9, kCap), 4);
+    fill_and_read(stim, init(3, 0, 8, kCap), 4);
+    fill_and_read(stim, init(0, 3, kCap, 9), 4);
+    fill_and_read(stim, init(0, 3, kCap, 8), 4);
     size_t next_reset = stim.size() + 500;
     while (stim.size() < o.cycles) {
         if (stim.size() >= next_reset) { // a reset mid-stream (mid-fill or not)
