@@ -98,6 +98,23 @@ if(TARGET heddle)
   endforeach()
 endif()
 
+# A context saved with finished warps whose last stores are still in flight, restored through the
+# compressed path (long: unpacker and decompressor) while those stores complete: the CTA must not
+# retire (its context freed and reused by the next CTA, its slot taken) before the engine is done
+# restoring it. Before the fix the engine then "saved" the new CTA, the context was placed a
+# second time from the old saved state, an in-flight count wrapped and the run hit the watchdog.
+if(TARGET heddle)
+  add_test(NAME stress_compressed_restore_drain_backprop_tb64
+           COMMAND $<TARGET_FILE:heddle> run backprop_tb64 --size small --set context.save=compressed
+                   --set context.points=selective --set context.stress_period=2000
+                   --set context.stress_fraction=0.25 --set context.stress_seed=1
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(stress_compressed_restore_drain_backprop_tb64 PROPERTIES LABELS "stress"
+                       TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "VERIFIED.*contexts +[0-9]+ suspended, [1-9][0-9]* saved"
+                       FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:|watchdog")
+endif()
+
 # heddle launch takes the launch attributes (a launch arriving at cycle 5000 still verifies).
 if(TARGET heddle)
   add_test(NAME context_launch_arrive

@@ -440,6 +440,12 @@ void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now
     if (!w->done || w->state == HD_WS_EMPTY || w->inflight || w->mem_out)
         return;
     struct hd_tcta *c = &sm->cta[w->cta];
+    /* A context being restored keeps its warps until the engine is done with it (restored()
+     * drains the finished ones): a finished warp's last stores may complete meanwhile, and the
+     * CTA must not retire (its context freed and reused, its slot given to another CTA) while
+     * the restore is still the engine's operation on that slot. */
+    if (c->ctx && c->ctx->state == HD_CTX_RESTORING)
+        return;
     hd_sm_warp_unbind(sm, w);
     if (--c->live == 0)
         retire_cta(sm, c, now);
@@ -494,6 +500,13 @@ void hd_sm_count_stall(struct hd_sm *sm, uint32_t s)
         (*sm->w[o].stall_ctr)++;
 }
 
+static bool report_fault(const struct hd_sm *sm, int *status, char *err, size_t errlen)
+{
+    *status = sm->fault;
+    snprintf(err, errlen, "%s", sm->fault_msg);
+    return true;
+}
+
 bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen)
 {
     bool progress = false;
@@ -503,9 +516,13 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
         progress |= hd_sm_ctx_tick(sm, now, status, err, errlen);
         if (*status != HD_FUNC_OK)
             return true;
+        if (sm->fault != HD_FUNC_OK) /* (a forwarded response) */
+            return report_fault(sm, status, err, errlen);
     }
     progress |= hd_sm_events(sm, now);
     progress |= hd_sm_mem_receive(sm, now);
+    if (sm->fault != HD_FUNC_OK) /* a response found a warp's counts at 0 (sm_ldst.c) */
+        return report_fault(sm, status, err, errlen);
     progress |= hd_sm_ldst_send(sm, now);
     progress |= hd_sm_dispatch(sm, now);
     progress |= hd_sm_read_operands(sm, now);
@@ -684,6 +701,7 @@ void hd_sm_abort(struct hd_sm *sm)
         c->fc = NULL;
     }
     sm->ninbox = sm->nengq = sm->nsusp = sm->nevicted = 0;
+    sm->fault = HD_FUNC_OK;
     sm->nwarps = sm->nctas = sm->nres = sm->nretired = 0;
     /* collectors, events, load/store units and trackers */
     for (uint32_t c = 0; c < sm->ncu; c++)

@@ -35,6 +35,8 @@
 #include "ctx_image.h"
 #include "func_status.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,7 +133,6 @@ static bool inbox_push(struct hd_sm *to, struct hd_fwd f)
 void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint32_t pc,
                        uint64_t now)
 {
-    (void)now;
     struct hd_ctx *x = hd_ctx_get(sm->pool, ref.ctx);
     if (!x || x->epoch != ref.epoch || x->state == HD_CTX_FREE) {
         sm->st->ctx_stale_responses++; /* its CTA was flushed: the restart does not wait */
@@ -149,12 +150,8 @@ void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint3
     /* off the slots: its timing state is in the context */
     sm->st->ctx_to_saved++;
     struct hd_twarp *w = &x->saved[ref.warp];
-    w->mem_out--;
-    if (kind == HD_FWD_LOAD) {
+    if (hd_sm_warp_uncount(sm, w, ref, kind == HD_FWD_LOAD, true, now) && kind == HD_FWD_LOAD)
         hd_twarp_sb_release(x->la->l->k, w, pc);
-        w->inflight--;
-        w->lt_out--;
-    }
 }
 
 static bool drain_inbox(struct hd_sm *sm, uint64_t now)
@@ -443,6 +440,16 @@ bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size
     if (*status != HD_FUNC_OK)
         return true;
     struct hd_ctx *head = sm->nengq ? sm->cta[sm->engq[sm->engq_head]].ctx : NULL;
+    if (sm->nengq &&
+        (!head || (head->state != HD_CTX_SAVING && head->state != HD_CTX_RESTORING))) {
+        snprintf(err, errlen,
+                 "internal: SM %u cycle %" PRIu64 ": the context engine's operation on CTA "
+                 "slot %u has no context being saved or restored (context %u, state %d)",
+                 sm->id, now, sm->engq[sm->engq_head], head ? head->id : 0u,
+                 head ? (int)head->state : -1);
+        *status = HD_FUNC_ERR_INTERNAL;
+        return true;
+    }
     struct hd_ctx_ctl_out co;
     if ((*status = hd_sm_ctx_ctl_cycle(sm, head, now, &co, err, errlen)) != HD_FUNC_OK)
         return true;

@@ -243,6 +243,8 @@ struct hd_sm {
     struct hd_func_trace tr;     /* scratch trace record */
     uint64_t stall_sink;         /* stall_ctr of warps without a next PC */
     uint64_t last_tick;
+    int fault;                   /* a response found a warp's counts at 0 (HD_FUNC_OK: none) */
+    char fault_msg[224];         /* ... where: SM, context, warp, cycle (hd_sm_tick reports it) */
 };
 
 /* {==== sm.c ==== */
@@ -392,6 +394,12 @@ bool hd_sm_mem_receive(struct hd_sm *sm, uint64_t now);
 /* One completed request of logical warp ref (last_of: the load whose last request it was, or
  * HD_SM_NONE): applied to the warp here, or forwarded to wherever it is now. */
 void hd_sm_warp_response(struct hd_sm *sm, struct hd_wref ref, uint32_t last_of, uint64_t now);
+/* Take one completed request (a load's last one if `load`) off warp w's counts (mem_out, and
+ * inflight and lt_out for a load), w being logical warp ref in a slot of this SM or in its saved
+ * context (`saved`). A count already at 0 is a lifecycle bug: nothing is taken, sm->fault is set
+ * with the SM, context, warp and cycle, and the run stops at the end of the SM's tick. */
+bool hd_sm_warp_uncount(struct hd_sm *sm, struct hd_twarp *w, struct hd_wref ref, bool load,
+                        bool saved, uint64_t now);
 /* }==== */
 
 #endif

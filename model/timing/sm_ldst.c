@@ -32,7 +32,10 @@
 
 #include "addr_map.h"
 #include "coalesce.h"
+#include "func_status.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,6 +360,30 @@ bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now)
     return progress;
 }
 
+bool hd_sm_warp_uncount(struct hd_sm *sm, struct hd_twarp *w, struct hd_wref ref, bool load,
+                        bool saved, uint64_t now)
+{
+    if (w->mem_out > 0 && (!load || (w->inflight > 0 && w->lt_out > 0))) {
+        w->mem_out--;
+        if (load) {
+            w->inflight--;
+            w->lt_out--;
+        }
+        return true;
+    }
+    if (sm->fault == HD_FUNC_OK) { /* the first one is reported */
+        sm->fault = HD_FUNC_ERR_INTERNAL;
+        snprintf(sm->fault_msg, sizeof sm->fault_msg,
+                 "internal: SM %u cycle %" PRIu64 ": a %s response for warp %u of context %u "
+                 "(epoch %u, %s) finds its counts at in flight %u, memory requests %u, "
+                 "loads %u",
+                 sm->id, now, load ? "load" : "store", (unsigned)ref.warp, ref.ctx,
+                 (unsigned)ref.epoch, saved ? "saved" : "in a warp slot", w->inflight,
+                 w->mem_out, w->lt_out);
+    }
+    return false;
+}
+
 /* One completed request of logical warp ref; `last_of` is the load whose last request it was
  * (HD_SM_NONE for a store or a load still waiting for others). */
 void hd_sm_warp_response(struct hd_sm *sm, struct hd_wref ref, uint32_t last_of, uint64_t now)
@@ -367,12 +394,10 @@ void hd_sm_warp_response(struct hd_sm *sm, struct hd_wref ref, uint32_t last_of,
                           now);
         return;
     }
-    w->mem_out--;
-    if (last_of != HD_SM_NONE) {
+    if (!hd_sm_warp_uncount(sm, w, ref, last_of != HD_SM_NONE, false, now))
+        return;
+    if (last_of != HD_SM_NONE)
         hd_sm_sb_release(sm, w, last_of);
-        w->inflight--;
-        w->lt_out--;
-    }
     hd_sm_warp_eval(sm, w, now);
     hd_sm_warp_check_drained(sm, w, now);
 }
