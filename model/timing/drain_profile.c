@@ -40,6 +40,7 @@ int hd_drain_profile_write(const struct hd_timing_stats *s, FILE *f)
 
 struct rec {
     uint32_t launch;
+    unsigned line;             /* where it was read */
     uint64_t cta, instrs, cycles;
 };
 
@@ -66,8 +67,9 @@ static bool parse_u64(const char *t, uint64_t *v)
     return true;
 }
 
-/* Lay out recs (n of them) as a profile in one block. */
-static int build(const struct rec *r, size_t n, struct hd_drain_profile_owned *out)
+/* Lay out recs (n of them) as a profile in one block; -1 out of memory, or -2 with *dup the
+ * index of a record naming a CTA listed before. */
+static int build(const struct rec *r, size_t n, struct hd_drain_profile_owned *out, size_t *dup)
 {
     uint32_t nl = 0;
     for (size_t i = 0; i < n; i++)
@@ -101,6 +103,12 @@ static int build(const struct rec *r, size_t n, struct hd_drain_profile_owned *o
     }
     for (size_t i = 0; i < n; i++) {
         const uint64_t at = first[r[i].launch] + r[i].cta;
+        if (cta_instrs[at] > 0.0) {
+            free(cnt);
+            free(mem);
+            *dup = i;
+            return -2;
+        }
         cta_instrs[at] = (double)r[i].instrs;
         cta_cpi[at] = (double)r[i].cycles / (double)r[i].instrs;
         cpi[r[i].launch] += cta_cpi[at];
@@ -184,13 +192,6 @@ int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned *out, 
             fail(err, errlen, path, line, "a profiled CTA needs instructions and cycles > 0");
             goto out;
         }
-        for (size_t i = n; i-- > 0 && r[i].launch == l;)
-            if (r[i].cta == c) {
-                snprintf(why, sizeof why, "launch %" PRIu64 " CTA %" PRIu64 " listed twice", l,
-                         c);
-                fail(err, errlen, path, line, why);
-                goto out;
-            }
         if (n == cap) {
             cap = cap ? 2 * cap : 256;
             struct rec *g = realloc(r, cap * sizeof *r);
@@ -200,7 +201,7 @@ int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned *out, 
             }
             r = g;
         }
-        r[n++] = (struct rec){(uint32_t)l, c, in, cy};
+        r[n++] = (struct rec){(uint32_t)l, line, c, in, cy};
     }
     if (ferror(f)) {
         fail(err, errlen, path, line, "read error");
@@ -210,7 +211,15 @@ int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned *out, 
         fail(err, errlen, path, line, header ? "no CTA in the profile" : "empty file");
         goto out;
     }
-    if (build(r, n, out) != 0) {
+    size_t dup = 0;
+    const int b = build(r, n, out, &dup);
+    if (b == -2) {
+        snprintf(why, sizeof why, "launch %u CTA %" PRIu64 " listed twice", r[dup].launch,
+                 r[dup].cta);
+        fail(err, errlen, path, r[dup].line, why);
+        goto out;
+    }
+    if (b != 0) {
         fail(err, errlen, path, 0, "host out of memory");
         goto out;
     }
