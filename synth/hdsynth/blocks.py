@@ -41,6 +41,7 @@ class Block:
         self.params = {}            # name -> (value text, where it came from)
         self.smoke_params = {}
         self.smoke_skip = ""        # why --smoke leaves the block out (blocks.ini smoke_skip)
+        self.buffer_inputs = False  # ABC times inputs and flip-flop outputs from an X1 inverter
         self.per_sm = 1
         self.per_sm_where = "default (block not in synth/blocks.ini)"
         self.per_gpu = None         # instances per GPU for a global block (replaces per_sm)
@@ -200,6 +201,12 @@ def discover(root, blocks_ini, only=None):
         blk.params.update(_params(cfg.get(sec, "params", ""), cfg.where(sec, "params")))
         blk.smoke_params = _params(cfg.get(sec, "smoke_params", ""), cfg.where(sec, "smoke_params"))
         blk.smoke_skip = cfg.get(sec, "smoke_skip", "")
+        if cfg.has(sec, "buffer_inputs"):
+            flag = cfg.get(sec, "buffer_inputs").strip().lower()
+            if flag not in ("true", "false"):
+                raise FlowError(cfg.where(sec, "buffer_inputs"),
+                                f"buffer_inputs must be true or false, got '{flag}'")
+            blk.buffer_inputs = flag == "true"
         found[sec] = blk
     for blk in found.values():
         if not blk.params:

@@ -12,7 +12,9 @@ inferred memories and exposes their read data as inputs, so its area is the bloc
 storage arrays (the SRAM model adds them back). A latch anywhere (Yosys' "Latch inferred"
 message, a $dlatch/$_DLATCH_ cell, a liberty latch cell after mapping) or an unmapped internal
 cell fails the block. ABC maps for a delay target and buffers/sizes gates (documented in
-docs/synth.md).
+docs/synth.md). ABC sees the block's inputs and its flip-flop outputs as the inputs of its
+network, ideally driven, and leaves them unbuffered; blocks.ini buffer_inputs = true drives them
+from the library's smallest inverter (abc -constr) so that buffer -p gives them a buffer tree.
 """
 
 import json
@@ -36,7 +38,15 @@ def _q(path):
     return path
 
 
-def script(blk, params, liberty, work, variant, delay_ps):
+def constraints(lib):
+    """ABC's -constr file: inputs driven by the library's smallest inverter, outputs loaded with
+    four of its inputs (the FO4 load OpenSTA puts on the block's outputs; ABC takes fF)."""
+    inv = lib.inverter()
+    cap_ff = 4 * sum(inv.pin_cap.get(a, 0.0) for a in inv.inputs) * lib.cap_pf * 1000.0
+    return f"set_driving_cell {inv.name}\nset_load {cap_ff:.3f}\n"
+
+
+def script(blk, params, liberty, work, variant, delay_ps, constr=None):
     inc = " ".join(f"-I {_q(d)}" for d in blk.includes)
     # -defer + hierarchy -chparam: the top is elaborated once, with the chosen parameters
     chp = " ".join(f"-chparam {name} {_q(params[name][0])}" for name in sorted(params))
@@ -52,7 +62,8 @@ def script(blk, params, liberty, work, variant, delay_ps):
         f"synth -top {blk.top} -flatten -run fine:",
         f"tee -q -o {_q(os.path.join(work, 'generic.json'))} stat -json -tech cmos",
         f"dfflibmap -liberty {_q(liberty)}",
-        f"abc -liberty {_q(liberty)} -script {ABC_SCRIPT.format(d=int(round(delay_ps)))}",
+        f"abc -liberty {_q(liberty)}{f' -constr {_q(constr)}' if constr else ''} "
+        f"-script {ABC_SCRIPT.format(d=int(round(delay_ps)))}",
         "setundef -zero",
         "splitnets -ports -format __",
         "opt_clean -purge",
@@ -102,8 +113,13 @@ def run(blk, params, lib, work, variant="flops", delay_ps=10000.0, timeout=3600)
     os.makedirs(work, exist_ok=True)
     ys = os.path.join(work, "synth.ys")
     log = os.path.join(work, "yosys.log")
+    constr = None
+    if blk.buffer_inputs:
+        constr = os.path.join(work, "abc.constr")
+        with open(constr, "w", encoding="utf-8") as f:
+            f.write(constraints(lib))
     with open(ys, "w", encoding="utf-8") as f:
-        f.write(script(blk, params, lib.path, work, variant, delay_ps))
+        f.write(script(blk, params, lib.path, work, variant, delay_ps, constr))
     try:
         proc = subprocess.run(["yosys", "-q", "-l", log, "-s", ys], capture_output=True,
                               text=True, timeout=timeout)

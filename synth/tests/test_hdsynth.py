@@ -188,6 +188,12 @@ class DiscoveryTest(unittest.TestCase):
             write(bi, "[foo]\nper_sm = zero\n")
             with self.assertRaisesRegex(FlowError, r"blocks\.ini:2: key 'per_sm'"):
                 blocks.discover(root, bi)
+            self.assertFalse(foo.buffer_inputs)
+            write(bi, "[foo]\nbuffer_inputs = true\n")
+            self.assertTrue(blocks.discover(root, bi)[0].buffer_inputs)
+            write(bi, "[foo]\n\nbuffer_inputs = yes please\n")
+            with self.assertRaisesRegex(FlowError, r"blocks\.ini:3.*buffer_inputs must be true or false"):
+                blocks.discover(root, bi)
 
 
 class ClaimTest(unittest.TestCase):
@@ -302,6 +308,34 @@ endmodule
             self.assertAlmostEqual(n["per_sm_mm2"]["flops"], 2 * n["area40_flops_um2"] / 1e6)
             self.assertGreater(n["timing"]["crit_ps"], 0)
             self.assertTrue(n["timing"]["sequential"])
+
+    # One flip-flop selecting in 256 multiplexers: ABC leaves a flip-flop output unbuffered unless
+    # buffer_inputs drives it from an inverter (abc -constr), then it builds a buffer tree.
+    FAN = """module fan (
+  input logic clk_i, input logic sel_i, input logic [255:0] a_i, input logic [255:0] b_i,
+  output logic [255:0] q_o);
+  logic sel_q;
+  always_ff @(posedge clk_i) begin
+    sel_q <= sel_i;
+    q_o <= sel_q ? a_i : b_i;
+  end
+endmodule
+"""
+
+    def test_buffer_inputs_buffers_a_high_fanout_flip_flop(self):
+        crit = {}
+        for flag in ("false", "true"):
+            with tempfile.TemporaryDirectory() as d:
+                proc, data = self.run_flow(d, "fan", self.FAN, ini_extra=f"buffer_inputs = {flag}\n")
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                crit[flag] = data["blocks"][0]["numbers"]["timing"]["crit_ps"]
+                with open(os.path.join(d, "out", "fan", "flops", "synth.ys"), encoding="utf-8") as f:
+                    self.assertEqual(" -constr " in f.read(), flag == "true")
+                if flag == "true":
+                    with open(os.path.join(d, "out", "fan", "flops", "abc.constr"), encoding="utf-8") as f:
+                        self.assertRegex(f.read(), r"^set_driving_cell INVX1\nset_load 3\d\.\d+\n$")
+        # unbuffered, the select flip-flop drives 256 inputs on its own
+        self.assertLess(crit["true"] * 2, crit["false"], crit)
 
     def test_user_liberty_replaces_osu018(self):
         with tempfile.TemporaryDirectory() as d:
