@@ -137,6 +137,7 @@ class Instrumenter:
         self.toks = tokenize(src, path)
         self.mutants = []  # (id, key, line, kind, description)
         self.edits = []  # (start, end, text) of the source
+        self.seen = {}  # mutant identity -> occurrences so far (keys stay unique)
 
     def text(self, lo, hi):
         return self.src[self.toks[lo].start:self.toks[hi - 1].end]
@@ -149,7 +150,10 @@ class Instrumenter:
     def new(self, lo, hi, i, repl, kind, desc):
         base = re.sub(r"\s+", " ", self.text(lo, hi))
         off = self.toks[i].start - self.toks[lo].start if i is not None else -1
-        key = hashlib.sha1(f"{base}|{off}|{repl}|{kind}".encode()).hexdigest()[:10]
+        ident = f"{base}|{off}|{repl}|{kind}"
+        n = self.seen.get(ident, 0)  # the same text twice in the file: number the later ones
+        self.seen[ident] = n + 1
+        key = hashlib.sha1((ident + (f"|{n}" if n else "")).encode()).hexdigest()[:10]
         mid = len(self.mutants) + 1
         line = self.toks[i].line if i is not None else self.toks[lo].line
         self.mutants.append((mid, key, line, kind, f"`{base}`: {desc}"))

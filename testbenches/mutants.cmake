@@ -16,7 +16,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HD_MUT_PY} ${HD
 # Blocks whose C reference is mutated too (scripts/mutate_c.py): tb_<b>_mut then links the
 # instrumented reference in place of the library's object (HD_MUT_C=N selects a C mutant, the
 # RTL runs unmutated); its mutants are the "<b>.c" entry of the full run and of the CTests.
-set(HD_MUT_C_BLOCKS "ctx_unpacker;shieh_alloc_pos" CACHE STRING "blocks whose C reference is mutated too")
+set(HD_MUT_C_BLOCKS "ctx_unpacker;shieh_alloc_pos;shieh_alloc_status;shieh_tb_status;shieh_victim_sets" CACHE STRING "blocks whose C reference is mutated too")
 foreach(b ${HD_BLOCKS})
   if(NOT TARGET tb_${b})
     continue()

@@ -171,6 +171,7 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
     TB_TOP top("top");
     s.bind(top);
     TB_STATE ref;
+    std::memset(&ref, 0xa5, sizeof ref); // the reset must define every field of the state
     TB_REF_RESET(&ref);
     struct hd_cosim_inst fake;
     std::memset(&fake, 0, sizeof fake);
@@ -221,6 +222,7 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
         // no input is idle. A testbench opts in by defining TB_REF_IDLE (hd_<b>_ref_idle).
         TB_STATE before, rest;
         std::memcpy(&before, &ref, sizeof ref);
+        std::memset(&rest, 0xa5, sizeof rest);
         TB_REF_RESET(&rest);
         rest.cycle = ref.cycle;
         TB_IN zin;

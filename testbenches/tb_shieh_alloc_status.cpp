@@ -17,6 +17,7 @@ extern "C" {
 #define TB_REF_RESET hd_shieh_alloc_status_ref_reset
 #define TB_REF_STEP hd_shieh_alloc_status_ref_step
 #define TB_BLOCK hd_shieh_alloc_status_block
+#define TB_REF_IDLE hd_shieh_alloc_status_ref_idle
 #include "tb_harness.h"
 
 static const unsigned kSms = HD_SHIEH_AS_SMS, kPos = HD_SHIEH_AS_POS;

@@ -17,6 +17,7 @@ extern "C" {
 #define TB_REF_RESET hd_shieh_tb_status_ref_reset
 #define TB_REF_STEP hd_shieh_tb_status_ref_step
 #define TB_BLOCK hd_shieh_tb_status_block
+#define TB_REF_IDLE hd_shieh_tb_status_ref_idle
 #include "tb_harness.h"
 
 static const unsigned kSlots = HD_SHIEH_TBS_SLOTS, kIss = HD_SHIEH_TBS_ISS, kW = SHIEH_TB_STATUS_TbW;
@@ -45,7 +46,11 @@ int sc_main(int argc, char **argv)
     tb::Options o = tb::parse(argc, argv);
     tb::Rng r{o.seed};
     std::vector<TB_IN> stim;
-    // Fig 3.10.
+    // Two idle cycles after reset (the reference's idle test must say idle), then Fig 3.10.
+    TB_IN rest;
+    std::memset(&rest, 0, sizeof rest);
+    stim.push_back(rest);
+    stim.push_back(rest);
     stim.push_back(alloc(0, 2000, 486, true));
     stim.push_back(alloc(1, 2474, 20, false));
     stim.push_back(alloc(kSlots - 1, 1862, 574, true));

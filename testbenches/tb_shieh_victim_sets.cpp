@@ -17,6 +17,7 @@ extern "C" {
 #define TB_REF_RESET hd_shieh_victim_sets_ref_reset
 #define TB_REF_STEP hd_shieh_victim_sets_ref_step
 #define TB_BLOCK hd_shieh_victim_sets_block
+#define TB_REF_IDLE hd_shieh_victim_sets_ref_idle
 #include "tb_harness.h"
 
 static const unsigned kRows = HD_SHIEH_VS_ROWS, kTbs = HD_SHIEH_VS_TBS;
@@ -126,6 +127,8 @@ int sc_main(int argc, char **argv)
                 in.inv_idx_i = r.below(1u << SHIEH_VICTIM_SETS_CandW);
                 in.clr_i = r.below(8) == 0;
             }
+            if (!in.ev_v_i && r.below(4) == 0) // a mask without its valid bit: ignored
+                in.ev_mask_i = (r.next() | ((uint64_t)r.next() << 32)) & kMask;
             in.rd_v_i = what >= 4 || r.below(2);
             in.rd_idx_i = r.below(1u << SHIEH_VICTIM_SETS_CandW);
             stim.push_back(in);
