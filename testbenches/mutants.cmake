@@ -15,8 +15,11 @@ set(HD_MUT_C_PY ${CMAKE_SOURCE_DIR}/scripts/mutate_c.py)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HD_MUT_PY} ${HD_MUT_C_PY})
 # Blocks whose C reference is mutated too (scripts/mutate_c.py): tb_<b>_mut then links the
 # instrumented reference in place of the library's object (HD_MUT_C=N selects a C mutant, the
-# RTL runs unmutated); its mutants are the "<b>.c" entry of the full run and of the CTests.
-set(HD_MUT_C_BLOCKS "ctx_unpacker;shieh_alloc_pos;shieh_alloc_status;shieh_tb_status;shieh_victim_sets" CACHE STRING "blocks whose C reference is mutated too")
+# RTL runs unmutated); its mutants are the "<b>.c" entry of the full run and of the CTests
+# (tests/mutation.cmake reads the target property HD_MUT_C). A plain list, not a cache entry, so
+# that adding a block here reaches every configured tree.
+set(HD_MUT_C_BLOCKS ctx_unpacker shieh_alloc_pos shieh_alloc_status shieh_tb_status
+    shieh_victim_sets)
 foreach(b ${HD_BLOCKS})
   if(NOT TARGET tb_${b})
     continue()
@@ -50,6 +53,7 @@ foreach(b ${HD_BLOCKS})
     # generated test code: a mutant may be a tautology or a questionable precedence on purpose
     set_source_files_properties(${HD_MUT_DIR}/c/${b}.c PROPERTIES COMPILE_OPTIONS -w)
     target_sources(tb_${b}_mut PRIVATE ${HD_MUT_DIR}/c/${b}.c)
+    set_property(TARGET tb_${b}_mut PROPERTY HD_MUT_C 1)
   endif()
   target_include_directories(tb_${b}_mut PRIVATE ${CMAKE_SOURCE_DIR}/testbenches)
   target_link_libraries(tb_${b}_mut PRIVATE hd_cosim hd_compressors)

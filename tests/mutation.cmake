@@ -6,7 +6,8 @@
 # below the bar, which the full run still counts)
 # through tb_<b>_mut (testbenches/mutants.cmake) with the block's CTest checks (those of
 # tests/cosim.cmake): every one must be killed, so a weakened testbench fails CI. For the blocks
-# of HD_MUT_C_BLOCKS, mutation_<b>.c does the same with the C reference's mutants. The full run:
+# whose C reference is mutated too (HD_MUT_C_BLOCKS in testbenches/mutants.cmake),
+# mutation_<b>.c does the same with the C reference's mutants. The full run:
 # scripts/mutation-run.sh BUILD (docs/verification.md, Mutation testing).
 set(HD_MUT_DIR ${CMAKE_BINARY_DIR}/mutants)
 set(HD_MUT_LIST "")
@@ -35,7 +36,8 @@ foreach(b ${HD_BLOCKS})
   set_tests_properties(mutation_${b} PROPERTIES TIMEOUT 120)
   string(REPLACE ";" "|" cl "${checks}")
   string(APPEND HD_MUT_LIST "${b}|$<TARGET_FILE:tb_${b}_mut>|${cl}\n")
-  if(b IN_LIST HD_MUT_C_BLOCKS) # the C reference's mutants (scripts/mutate_c.py), same checks
+  get_target_property(cmut tb_${b}_mut HD_MUT_C)
+  if(cmut) # the C reference's mutants (scripts/mutate_c.py, testbenches/mutants.cmake), same checks
     set(ci "")
     set(nsample 10)
     if(EXISTS ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.ci)
