@@ -18,7 +18,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HD_MUT_PY} ${HD
 # RTL runs unmutated); its mutants are the "<b>.c" entry of the full run and of the CTests
 # (tests/mutation.cmake reads the target property HD_MUT_C). A plain list, not a cache entry, so
 # that adding a block here reaches every configured tree.
-set(HD_MUT_C_BLOCKS ctx_unpacker shieh_alloc_pos shieh_alloc_status shieh_tb_status
+set(HD_MUT_C_BLOCKS ctx_packer ctx_unpacker shieh_alloc_pos shieh_alloc_status shieh_tb_status
     shieh_victim_sets)
 foreach(b ${HD_BLOCKS})
   if(NOT TARGET tb_${b})

@@ -22,6 +22,7 @@ extern "C" {
 #define TB_REF_RESET hd_ctx_packer_ref_reset
 #define TB_REF_STEP hd_ctx_packer_ref_step
 #define TB_BLOCK hd_ctx_packer_block
+#define TB_REF_IDLE hd_ctx_packer_ref_idle
 #include "tb_harness.h"
 #include "tb_stim.h"
 
