@@ -83,15 +83,16 @@ WHY = [
     "ids): each CTA's true instructions and mean CPI over its life, not its remaining time at "
     "the request point under the preempter's interference (the thesis profiles each "
     "preemption point). It drains where Shieh's estimator has no statistics and flushes or "
-    "switches (75-81 % of its CTAs drained against 33 %), so it wastes almost nothing (4.0 % "
-    "at 2 us, 0 from 4 us), but a drain takes up to L_c, the victim runs slower beside the "
+    "switches (most of its CTAs drained against under a third for the proposed scheme: the "
+    "technique table), so it wastes almost nothing (the overhead table), but a drain takes "
+    "up to L_c, the victim runs slower beside the "
     "preempter than its alone profile says, and the preempter still needs about T_p after "
     "that: our Oracle violates slightly more often than the proposed scheme (thesis: 6.9 % "
     "against 8.36 % at 2 us). It knows the latency, not the deadline.",
     "**Few requests need room on dual-kernel SMs.** The preempter's CTAs are placed beside the "
-    "victim's wherever an aligned position is free, so shieh and the Oracle preempted in 19 "
-    "of 96 requests, the SM-granular schemes in 55 (`runs that preempted`); violation rates "
-    "are over every request, as the thesis's.",
+    "victim's wherever an aligned position is free, so shieh and the Oracle preempted in far "
+    "fewer requests than the SM-granular schemes (`runs that preempted` in the technique "
+    "table); violation rates are over every request, as the thesis's.",
     "**L_c hardly moves the decisions.** The thesis's proposed scheme drains more as L_c "
     "loosens, so its overhead falls from 50.1 to 15.9 %. Ours decides alike at every L_c: most "
     "requests come in a launch's first wave, where no CTA of the launch has finished, so no "
