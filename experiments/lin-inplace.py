@@ -220,7 +220,7 @@ def report(ctx):
           "backprop+streamcluster its per-request spill is longer: spills of tens to a few "
           "hundred cycles either way, where a few cycles swing the per-pair percentage (not "
           "traced further); the pooled figure weighs each pair by its time. "
-"percentage). B takes SMs as its CTAs need them, and in-place re-plans on an SM for "
+          "B takes SMs as its CTAs need them, and in-place re-plans on an SM for "
           "each of B's CTAs once the previous victims are gone, so where B has many CTAs it "
           "can end up evicting more of A than whole-SM switching (hotspot+bfs). The victim "
           "choice is the allocator's minimum spill set (the thesis's allocation tables answer "
