@@ -16,7 +16,9 @@ endif()
 set(HD_ROBUST_CASES
     dump_over_ptx stats_over_config series_over_stats dump_twice dump_over_fill
     expect_reads_dump dump_roundtrip expect_pieces cosim_record_over_config mix_stats_over_config dump_sigkill stats_sigkill
-    stats_symlink sigterm_stats mix_stats_json cosim_every_zero cosim_sms_outside stats_measured_nothing
+    stats_symlink sigterm_stats mix_stats_json cosim_every_zero cosim_sms_outside
+    cosim_in_loop_save_named
+    stats_measured_nothing
     config_like_run ptx_read_cap live_regs_20k params_100k max_cycles ran_past_end
     watchdog_derived local_memory local_occupancy_agrees config_line liveness_cap
     stats_is_dir dump_full dump_no_dir ptx_is_dir print_beyond)

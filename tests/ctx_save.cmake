@@ -46,6 +46,6 @@ if(TARGET hd_cosim_vl)
   add_test(NAME cosim_in_loop_tb_sgemm
            COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle> -DWORKLOAD=sgemm -DSTRESS=500
                    "-DEXTRA=--set;context.save=compressed_tb;--set;context.points=selective"
-                   -DINSTANCES=90 -P ${CMAKE_CURRENT_LIST_DIR}/cosim/driveloop.cmake)
+                   -DINSTANCES=105 -P ${CMAKE_CURRENT_LIST_DIR}/cosim/driveloop.cmake)
   set_tests_properties(cosim_in_loop_tb_sgemm PROPERTIES TIMEOUT 300)
 endif()

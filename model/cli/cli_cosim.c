@@ -114,6 +114,18 @@ static int parse_sms(struct hd_cosim_opts *o, const char *v)
 
 /* Parse the command line into *c; `sets` has room for argc entries (cli_gpu.h) and stays owned
  * by the caller. Returns 0, -1 after --help, or an exit code after a usage message. */
+/* The value of the last --set naming PREFIX ("context.save="), or NULL: the user's choice, which
+ * the co-simulation's own settings must not silently replace. */
+static const char *named_set(const struct cosim_opts *c, const char *prefix)
+{
+    const char *v = NULL;
+    const size_t n = strlen(prefix);
+    for (unsigned k = 0; k < c->cfg.nsets; k++)
+        if (strncmp(c->cfg.sets[k], prefix, n) == 0)
+            v = c->cfg.sets[k] + n;
+    return v;
+}
+
 static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, bool stats,
                  const char **sets)
 {
@@ -258,7 +270,11 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         return hd_cli_usage(cmd, "--stress needs --in-loop");
     if (c->pp && !c->in_loop)
         return hd_cli_usage(cmd, "--blocks pp needs --in-loop (the decoder is stepped at fetch)");
-    if (c->pp) /* (room: argc sets) */
+    const char *points = named_set(c, "context.points=");
+    if (c->pp && points && strcmp(points, "selective") != 0)
+        return hd_cli_usage(cmd, "--blocks pp decodes the selective preemption points: "
+                                 "--set context.points=%s leaves it nothing to decode", points);
+    if (c->pp && !points) /* (room: argc sets) */
         c->cfg.sets[c->cfg.nsets++] = "context.points=selective";
     if (c->atab && !c->in_loop)
         return hd_cli_usage(cmd, "--blocks alloc_table needs --in-loop (the tables are stepped "
@@ -269,15 +285,21 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         return hd_cli_usage(cmd, "--blocks shieh needs --in-loop (the tables are stepped by the "
                                  "preemption policy and the SMs)");
     if (c->shieh) { /* (room: argc sets) */
-        bool named = false;
-        for (unsigned k = 0; k < c->cfg.nsets; k++)
-            named |= strncmp(c->cfg.sets[k], "context.preempt_policy=", 23) == 0;
-        if (!named)
+        if (!named_set(c, "context.preempt_policy="))
             c->cfg.sets[c->cfg.nsets++] = "context.preempt_policy=shieh";
     }
-    if (c->in_loop && (!c->shieh || c->regpat || c->pp || c->atab))
-        c->cfg.sets[c->cfg.nsets++] = "context.save=compressed"; /* every saved register
-                                                       streams through the codec (room: argc) */
+    /* Every saved register streams through the codec: compressed (warp level) unless the
+     * user chose compressed_tb (TB level at barrier points, the rest warp level); a save mode
+     * that bypasses the codec would leave its blocks nothing to compare. */
+    const char *save = named_set(c, "context.save=");
+    if (c->in_loop && (!c->shieh || c->regpat || c->pp || c->atab)) {
+        if (save && strcmp(save, "compressed") != 0 && strcmp(save, "compressed_tb") != 0)
+            return hd_cli_usage(cmd, "--in-loop streams saved registers through the context "
+                                     "codec: --set context.save=%s bypasses it (use compressed "
+                                     "or compressed_tb)", save);
+        if (!save) /* (room: argc sets) */
+            c->cfg.sets[c->cfg.nsets++] = "context.save=compressed";
+    }
     struct hd_cli_path paths[4]; /* no output may overwrite the configuration or another */
     unsigned np = 0;
     if (c->cfg.path)

@@ -265,6 +265,14 @@ cosim_sms_outside)
     expect 2 "--sms: SM 99 is outside the GPU \\(15 SMs" \
         "$heddle" cosim --blocks regpat vecadd --sms 99
     ;;
+cosim_in_loop_save_named)
+    # the co-simulation's own settings never silently replace the user's: a save mode that
+    # bypasses the codec, or points that are not the pp decoder's, are usage errors
+    expect 2 "--set context.save=live bypasses it" \
+        "$heddle" cosim --blocks regpat sgemm --in-loop --set context.save=live
+    expect 2 "--set context.points=any leaves it nothing to decode" \
+        "$heddle" cosim --blocks pp bfs --in-loop --set context.points=any
+    ;;
 stats_measured_nothing)
     expect 1 "vecadd: measured nothing" "$heddle" regpat-stats vecadd --every 100000000
     ;;
