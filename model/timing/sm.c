@@ -364,9 +364,12 @@ int hd_sm_resume_cta(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err
         x->state = HD_CTX_RESIDENT;
         return hd_sm_place_cta(sm, x->la, x, now, err, errlen);
     }
+    const bool moved = x->sm != sm->id; /* (x->sm still names the SM that saved it) */
     struct hd_tcta *c = take_slot(sm, x->la, x, now, err, errlen);
     if (!c)
         return HD_FUNC_ERR_INTERNAL;
+    if (moved)
+        sm->st->ctx_restores_moved++;
     if (x->nitems && sm->cp->save == HD_CTXSAVE_COMPRESSED) {
         int cs = hd_sm_ctx_codec_ensure(sm, err, errlen);
         if (cs != HD_FUNC_OK)

@@ -54,6 +54,10 @@ for sm in t["sms"]:
             ctx[k] = ctx.get(k, 0) + v
 assert ctx.get("ctx_saves", 0) == ctx.get("ctx_restores", 0), f"saves != restores: {ctx}"
 lat = sorted(r["freed"] - r["signal"] for r in recs)
+moved = ctx.get("ctx_restores_moved", 0)
+# Lin's acceptance: a switched-out CTA may resume on another SM (signal i empties SM i only)
+if switched:
+    assert moved > 0, f"{switched} CTAs switched out, none resumed on another SM"
 print(f"{workload}: {len(cycles)} signals, {len(recs)} SM requests: {switched} CTAs switched "
-      f"({saved} bytes), {flushed} flushed, {drained} drained; freed after {lat[0]}..{lat[-1]} "
+      f"({saved} bytes; {moved} of the restored resumed on another SM), {flushed} flushed, {drained} drained; freed after {lat[0]}..{lat[-1]} "
       f"cycles (median {lat[len(lat) // 2]}); {span} -> {t['totals']['cycles']} cycles")
