@@ -206,11 +206,13 @@ void hd_timing_stats_summary(const struct hd_timing_stats *s, FILE *f)
             a.branches, a.divergent_branches, a.icache_misses, a.fetches);
     if (a.ctx_suspends)
         fprintf(f, "  contexts           %" PRIu64 " suspended, %" PRIu64 " saved (evicted), %" PRIu64
-                   " restored (resumed; %" PRIu64 " on another SM), %" PRIu64 " flushed (%" PRIu64 " refused), %" PRIu64
+                   " restored (resumed; %" PRIu64 " on another SM), %" PRIu64
+                   " flushed (%" PRIu64 " refused), %" PRIu64
                    " finished meanwhile; %" PRIu64 " bytes saved, %" PRIu64 " restored; mean "
                    "quiesce %.1f, save %.1f, restore %.1f cycles; responses for moved warps: %" PRIu64
                    " forwarded to another SM, %" PRIu64 " to a saved context\n",
-                a.ctx_suspends, a.ctx_saves, a.ctx_restores, a.ctx_restores_moved, a.ctx_flushes, a.ctx_flush_refused,
+                a.ctx_suspends, a.ctx_saves, a.ctx_restores, a.ctx_restores_moved, a.ctx_flushes,
+                a.ctx_flush_refused,
                 a.ctx_finished_suspending, a.ctx_save_bytes, a.ctx_restore_bytes,
                 ratio(a.ctx_quiesce_cycles, a.ctx_suspends - a.ctx_finished_suspending),
                 ratio(a.ctx_save_cycles, a.ctx_saves), ratio(a.ctx_restore_cycles, a.ctx_restores),
