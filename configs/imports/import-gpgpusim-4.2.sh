@@ -38,6 +38,10 @@ sets=(
     --set l1d.miss_writeback=true
     # config_fermi_islip.icnt: vc_buf_size 64 flits, one virtual channel per input.
     --set icnt.input_flits=64
+    # num_vcs 1: each router input is one FIFO whose head flit alone takes part in booksim's
+    # VC and switch allocation (iq_router), so a head waiting for a busy output blocks the
+    # packets behind it (head-of-line blocking), not virtual output queues.
+    --set icnt.voq=false
 )
 cd "$root"
 gen() {

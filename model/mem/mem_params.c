@@ -85,6 +85,7 @@ static int init_icnt(const struct hd_config *c, struct hd_mem_params *p, char *e
     struct hd_icnt_params *n = &p->icnt;
     n->islip = c->icnt_arbiter == HD_ICNTARB_ISLIP;
     n->iters = c->icnt_islip_iters;
+    n->voq = c->icnt_voq;
     n->flit_bytes = c->icnt_flit_bytes;
     if (c->icnt_port_bytes % c->icnt_flit_bytes)
         return fail(err, errlen, "icnt", "port_bytes", "must be a multiple of flit_bytes",

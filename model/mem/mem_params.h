@@ -33,6 +33,7 @@ struct hd_cache_params {
 
 struct hd_icnt_params {
     bool islip;
+    bool voq;              /* islip: virtual output queues (else the head packet only) */
     uint32_t iters, flit_bytes, port_flits, header_bytes, latency, input_flits, eject_packets;
 };
 

@@ -21,6 +21,7 @@ int hd_xbar_init(struct hd_xbar *x, uint32_t nin, uint32_t nout, const struct hd
     x->nin = nin;
     x->nout = nout;
     x->islip = p->islip;
+    x->voq = p->voq;
     x->iters = p->iters;
     x->port_flits = p->port_flits;
     x->latency = p->latency;
@@ -34,13 +35,14 @@ int hd_xbar_init(struct hd_xbar *x, uint32_t nin, uint32_t nout, const struct hd
     x->cnt = calloc((size_t)nin * nout, sizeof *x->cnt);
     x->win = (nin + 63) / 64;
     x->req = calloc((size_t)nout * x->win, sizeof *x->req);
+    x->hreq = calloc((size_t)nout * x->win, sizeof *x->hreq);
     x->avail = calloc(x->win, sizeof *x->avail);
     x->arrive = calloc(nout, sizeof *x->arrive);
     x->grant_of = calloc(nout, sizeof *x->grant_of);
     x->match_in = calloc(nin, sizeof *x->match_in);
     x->match_out = calloc(nout, sizeof *x->match_out);
     if (!x->in || !x->out_busy || !x->grant_ptr || !x->in_flight || !x->cnt || !x->req ||
-        !x->avail || !x->arrive ||
+        !x->hreq || !x->avail || !x->arrive ||
         !x->grant_of || !x->match_in || !x->match_out)
         goto oom;
     for (uint32_t i = 0; i < nin; i++) {
@@ -72,6 +74,7 @@ void hd_xbar_free(struct hd_xbar *x)
     free(x->in_flight);
     free(x->cnt);
     free(x->req);
+    free(x->hreq);
     free(x->avail);
     free(x->arrive);
     free(x->grant_of);
@@ -207,6 +210,16 @@ static uint32_t cycle_islip(struct hd_xbar *x, uint64_t now)
     }
     for (uint32_t o = 0; o < nout; o++)
         x->match_out[o] = out_free(x, o, now) ? NONE32 : NONE32 - 1; /* NONE32-1: unavailable */
+    const uint64_t *req = x->req;
+    if (!x->voq) { /* one FIFO per input: only the head packet requests its output */
+        memset(x->hreq, 0, (size_t)nout * words * sizeof *x->hreq);
+        for (uint32_t i = 0; i < nin; i++)
+            if (x->avail[i / 64] & (1ull << (i % 64))) {
+                const struct hd_xbar_in *q = &x->in[i];
+                x->hreq[(size_t)q->q[q->head].out * words + i / 64] |= 1ull << (i % 64);
+            }
+        req = x->hreq;
+    }
     uint32_t n = 0;
     for (uint32_t it = 0; it < x->iters; it++) {
         bool any = false;
@@ -215,7 +228,7 @@ static uint32_t cycle_islip(struct hd_xbar *x, uint64_t now)
             x->grant_of[o] = NONE32;
             if (x->match_out[o] != NONE32)
                 continue;
-            uint32_t i = next_set(&x->req[(size_t)o * words], x->avail, words, nin,
+            uint32_t i = next_set(&req[(size_t)o * words], x->avail, words, nin,
                                   x->grant_ptr[o]);
             if (i != NONE32) {
                 x->grant_of[o] = i;

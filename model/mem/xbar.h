@@ -12,7 +12,10 @@
  *          input after its round-robin pointer;
  *   islip  the buffer acts as virtual output queues (the oldest packet for each output can go):
  *          `iters` rounds of request-grant-accept with grant and accept pointers that move only
- *          on first-round acceptances (McKeown's iSLIP).
+ *          on first-round acceptances (McKeown's iSLIP). With `voq` false the buffer is one
+ *          FIFO as in rr (one virtual channel per input: booksim's num_vcs = 1, which
+ *          GPGPU-Sim's config_fermi_islip.icnt sets): each input requests only its head
+ *          packet's output, so the matching reduces to a round-robin grant per output.
  * A connection to output o is made only while the owner's dest_ok(o, in_flight) says the
  * destination can take one more packet (credits: in_flight counts packets granted to o and not
  * yet popped). Arrivals per output are in order, so each output has a delay line. Packets are
@@ -52,7 +55,7 @@ struct hd_xbar_ops {
 
 struct hd_xbar {
     uint32_t nin, nout;
-    bool islip;
+    bool islip, voq;
     uint32_t iters, port_flits, latency, input_flits;
     struct hd_xbar_in *in;
     uint64_t *out_busy;      /* [nout] first free cycle */
@@ -60,6 +63,7 @@ struct hd_xbar {
     uint32_t *in_flight;     /* [nout] */
     uint16_t *cnt;           /* [nin * nout] queued packets per (input, output) */
     uint64_t *req;           /* [nout * win] bitset: inputs with a packet for the output */
+    uint64_t *hreq;          /* [nout * win] scratch (!voq): inputs whose head is for it */
     uint32_t win;            /* 64-bit words per input bitset */
     uint64_t *avail;         /* [win] scratch: inputs free and unmatched */
     struct hd_delay *arrive; /* [nout] */

@@ -12,6 +12,10 @@
   verifies);
 - [l1d] miss_writeback: a pointer-chase hop served by the L2 takes 2 cycles longer (the
   writeback register), one served by the L1 none.
+- [icnt] voq: with one FIFO per crossbar input (false: booksim's single virtual channel, a head
+  packet waiting for a busy output blocks the packets behind it) vecadd's packets wait longer
+  in the input buffers of both networks and the kernel takes more cycles than with virtual
+  output queues (true).
 Each run verifies its output (heddle exits 0 only then)."""
 import json
 import os
@@ -82,4 +86,12 @@ check(hop[("chase_l2", True)] > hop[("chase_l2", False)],
 check(hop[("chase", True)] == hop[("chase", False)],
       f"chase (L1 hits) extra hops: writeback register {hop[('chase', True)]} == without "
       f"{hop[('chase', False)]} cycles")
+icw = {}
+for on in (True, False):
+    t = run(f"vecadd_voq_{on}", "vecadd", f"icnt.voq={str(on).lower()}")
+    k = t["memory"]["per_kernel"][0]
+    icw[on] = (t["launches"][0]["cycles"], k["icnt_req_wait"], k["icnt_rep_wait"])
+check(all(f > v for f, v in zip(icw[False], icw[True])),
+      f"vecadd cycles, request and reply wait: one FIFO per input {icw[False]} > virtual "
+      f"output queues {icw[True]}")
 sys.exit(1 if fails else 0)
