@@ -63,6 +63,11 @@ module shieh_tb_status #(
   logic [CW-1:0] rd_instr_d, rd_issue_d;
   logic [MaxTb-1:0] rd_slots_d, rd_flushes_d;
 
+  localparam int unsigned HitW = $clog2(Iss + 1);
+  logic [HitW-1:0] hits;
+  logic            nonidem;
+  logic [CW:0]     sum;
+
   always_comb begin
     instr_d     = instr_q;
     issue_d     = issue_q;
@@ -89,15 +94,20 @@ module shieh_tb_status #(
         instr_d[j*CW +: CW] = alloc_instr_i;
         issue_d[j*CW +: CW] = alloc_cycle_i;
       end
+      // The ports' +1s in order, each saturating, equal one saturating add of their count:
+      // a single adder on the path instead of Iss chained ones (timing, docs/synth.md).
+      hits = '0;
+      nonidem = 1'b0;
       for (int k = 0; k < Iss; k++) begin
         if (iss_v_i[k] && iss_slot_i[k*TbW +: TbW] == TbW'(j) && valid_d[j]) begin
-          if (instr_d[j*CW +: CW] != '1) begin
-            instr_d[j*CW +: CW] = instr_d[j*CW +: CW] + 1'b1;
-          end
-          if (iss_nonidem_i[k]) begin
-            flush_d[j] = 1'b0;
-          end
+          hits = hits + 1'b1;
+          nonidem = nonidem | iss_nonidem_i[k];
         end
+      end
+      sum = {1'b0, instr_d[j*CW +: CW]} + (CW+1)'(hits);
+      instr_d[j*CW +: CW] = sum[CW] ? '1 : sum[CW-1:0];
+      if (nonidem) begin
+        flush_d[j] = 1'b0;
       end
     end
   end
