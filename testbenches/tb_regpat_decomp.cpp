@@ -2,7 +2,8 @@
 // tb_regpat_decomp.cpp - SystemC testbench of regpat_decomp (Verilator --sc): the compressor's
 // results for directed, seeded random and replay registers (so decompressing must give the
 // lanes back, checked too), plus arbitrary pattern/base/stride inputs; every output compared
-// with the C reference every cycle; coverage of pattern x PAG reported (all bins required).
+// with the C reference every cycle; coverage of pattern x PAG reported (all bins required); the
+// reference's idle test is checked too (TB_REF_IDLE; idle cycles at rest first).
 extern "C" {
 #include "regpat_comp.h"
 #include "regpat_decomp.h"
@@ -15,6 +16,7 @@ extern "C" {
 #define TB_STATE struct hd_regpat_decomp_state
 #define TB_REF_RESET hd_regpat_decomp_ref_reset
 #define TB_REF_STEP hd_regpat_decomp_ref_step
+#define TB_REF_IDLE hd_regpat_decomp_ref_idle
 #define TB_BLOCK hd_regpat_decomp_block
 #include "tb_harness.h"
 #include "tb_stim.h"
@@ -54,7 +56,7 @@ int sc_main(int argc, char **argv)
         std::fprintf(stderr, "tb_regpat_decomp: cannot read %s\n", o.replay.c_str());
         return 2;
     }
-    std::vector<TB_IN> stim;
+    std::vector<TB_IN> stim(2); // value-initialised: idle cycles at rest, the idle test must say idle
     for (const tb::Vec &v : vs)
         stim.push_back(from_vec(v, &rt_bad));
     while (stim.size() < o.cycles) {

@@ -3,7 +3,8 @@
 // at PAG 8/16/32 whose registers are built to be global/local uniform/strided, random or dead
 // (directed: loop counter, ty, ty*16+tx, tx, wrap-around), random TBs, and TBs of replayed
 // registers; every output compared with the C reference every cycle; coverage of the six
-// classes reported (all required).
+// classes reported (all required); the reference's idle test (TB_REF_IDLE; idle cycles at rest
+// first) and its class names are checked too.
 extern "C" {
 #include "regpat_comp.h"
 #include "regpat_tbcls.h"
@@ -16,6 +17,7 @@ extern "C" {
 #define TB_STATE struct hd_regpat_tbcls_state
 #define TB_REF_RESET hd_regpat_tbcls_ref_reset
 #define TB_REF_STEP hd_regpat_tbcls_ref_step
+#define TB_REF_IDLE hd_regpat_tbcls_ref_idle
 #define TB_BLOCK hd_regpat_tbcls_block
 #include "tb_harness.h"
 #include "tb_stim.h"
@@ -77,7 +79,7 @@ int sc_main(int argc, char **argv)
 {
     tb::Options o = tb::parse(argc, argv);
     tb::Rng r{o.seed};
-    std::vector<TB_IN> stim;
+    std::vector<TB_IN> stim(2); // value-initialised: idle cycles at rest, the idle test must say idle
     for (unsigned pag = 0; pag < 3; pag++)
         for (unsigned sh = 0; sh < NSHAPES; sh++) {
             push_tb(stim, pag, 4, static_cast<Shape>(sh), 3, 1, r);
@@ -143,5 +145,13 @@ int sc_main(int argc, char **argv)
         hit += cov[k] != 0;
     }
     std::printf("tb_regpat_tbcls: %u of %u classes covered\n", hit, HD_REGPAT_TB_NCLASSES);
-    return rc != 0 ? rc : hit == HD_REGPAT_TB_NCLASSES ? 0 : 1;
+    // The class names; an out-of-range class is "?" (regpat_tbcls.h).
+    static const char *const names[HD_REGPAT_TB_NCLASSES + 1] = {
+        "dead", "random", "global-uniform", "local-uniform", "global-strided", "local-strided", "?"};
+    unsigned nbad = 0;
+    for (unsigned k = 0; k <= HD_REGPAT_TB_NCLASSES; k++)
+        if (std::strcmp(hd_regpat_tb_class_name(k), names[k]) != 0 && nbad++ < 10)
+            std::printf("tb_regpat_tbcls: HELPER hd_regpat_tb_class_name(%u) = %s, want %s\n", k,
+                        hd_regpat_tb_class_name(k), names[k]);
+    return rc != 0 ? rc : (hit == HD_REGPAT_TB_NCLASSES && nbad == 0) ? 0 : 1;
 }
