@@ -42,6 +42,9 @@ sets=(
     # VC and switch allocation (iq_router), so a head waiting for a busy output blocks the
     # packets behind it (head-of-line blocking), not virtual output queues.
     --set icnt.voq=false
+    # -gpgpu_perf_sim_memcpy also covers device-to-host copies: gpgpu_t::memcpy_from_gpu calls
+    # perf_memcpy_to_gpu on the source range, whose tag fills leave those sectors valid and clean.
+    --set mem.l2_preload_d2h=true
 )
 cd "$root"
 gen() {

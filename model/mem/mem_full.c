@@ -532,6 +532,7 @@ void hd_mem_full_preload(struct hd_mem *m, uint64_t addr, uint64_t bytes)
             hd_tags_install(t, e, loc.local);
         }
         t->valid[e] |= sectors;
+        t->dirty[e] &= ~sectors; /* the fill leaves the copied sectors clean */
         hd_tags_touch(t, e);
     }
 }

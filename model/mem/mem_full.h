@@ -41,9 +41,11 @@ bool hd_mem_is_full(const struct hd_mem *m);
 /* The GPU announces launch `kernel` (launch id) of the kernel called `name`: its global loads
  * bypass the L1 if [l1d] bypass_kernels lists the name. */
 void hd_mem_full_launch(struct hd_mem *m, uint32_t kernel, const char *name);
-/* A host-to-device copy of [addr, addr + bytes) just happened: with [mem] l2_preload_copies its
- * lines become resident and clean in their L2 slices (GPGPU-Sim gpgpu_perf_sim_memcpy), in copy
- * order (LRU); otherwise nothing. Between batches only (nothing in flight). */
+/* A host-to-device copy of [addr, addr + bytes) just happened (or, with [mem] l2_preload_d2h, a
+ * device-to-host one): with [mem] l2_preload_copies its lines become resident and clean in their
+ * L2 slices (GPGPU-Sim gpgpu_perf_sim_memcpy: tag_array::fill sets each copied sector VALID, so
+ * a sector a kernel left dirty loses its write-back; a victim goes without one), in copy order
+ * (LRU); otherwise nothing. Between batches only (nothing in flight). */
 void hd_mem_full_preload(struct hd_mem *m, uint64_t addr, uint64_t bytes);
 void hd_mem_full_set_bypass(struct hd_mem *m, uint32_t kernel, bool bypass);
 

@@ -181,7 +181,8 @@ int hd_rt_client_memcpy_d2h(struct hd_gpu *c, void *dst, hd_devptr src, size_t b
     st = hd_devmem_read(&c->client->gpu->mem, src, dst, bytes, msg, sizeof msg);
     if (st != HD_FUNC_OK)
         return hd_rt_fail(c, st, "hd_memcpy_d2h: %s", msg);
-    return HD_OK;
+    st = hd_rt_timing_copied_d2h(c->client->gpu, src, bytes);
+    return st == HD_OK ? HD_OK : hd_rt_fail(c, st, "hd_memcpy_d2h: %s", c->client->gpu->err);
 }
 /* }==== */
 

@@ -90,6 +90,13 @@ int hd_rt_timing_copied_h2d(struct hd_gpu *gpu, hd_devptr dst, size_t bytes)
     return HD_OK;
 }
 
+int hd_rt_timing_copied_d2h(struct hd_gpu *gpu, hd_devptr src, size_t bytes)
+{
+    if (!gpu->cfg.mem_l2_preload_d2h)
+        return HD_OK;
+    return hd_rt_timing_copied_h2d(gpu, src, bytes); /* the same tag update */
+}
+
 /* The finish hook while open clients run: resume the launch's client if it may, then hand the
  * launches it queued to the running batch. */
 static int launch_finished(void *ctx, struct hd_func_launch *l, int stream, char *err,

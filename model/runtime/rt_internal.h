@@ -81,6 +81,9 @@ extern const struct hd_rt_exec_ops hd_rt_exec_timing;
 void hd_rt_timing_free(struct hd_gpu *gpu);
 /* A host-to-device copy finished (the timing model may preload its lines into the L2). */
 int hd_rt_timing_copied_h2d(struct hd_gpu *gpu, hd_devptr dst, size_t bytes);
+/* A device-to-host copy finished (with [mem] l2_preload_d2h the same L2 update as a
+ * host-to-device copy: GPGPU-Sim 4's memcpy_from_gpu). */
+int hd_rt_timing_copied_d2h(struct hd_gpu *gpu, hd_devptr src, size_t bytes);
 
 /* Record a message as the last error and return `status`. */
 int hd_rt_fail(struct hd_gpu *gpu, int status, const char *fmt, ...)

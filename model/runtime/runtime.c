@@ -186,6 +186,6 @@ int hd_memcpy_d2h(struct hd_gpu *gpu, void *dst, hd_devptr src, size_t bytes)
     st = hd_devmem_read(&gpu->mem, src, dst, bytes, msg, sizeof msg);
     if (st != HD_FUNC_OK)
         return hd_rt_fail(gpu, st, "hd_memcpy_d2h: %s", msg);
-    return HD_OK;
+    return hd_rt_timing_copied_d2h(gpu, src, bytes);
 }
 /* }==== */

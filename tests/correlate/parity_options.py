@@ -16,6 +16,9 @@
   packet waiting for a busy output blocks the packets behind it) vecadd's packets wait longer
   in the input buffers of both networks and the kernel takes more cycles than with virtual
   output queues (true).
+- [mem] l2_preload_d2h: stream reads each kernel's output back to the host; with the L2 update
+  on those copies (GPGPU-Sim 4's memcpy_from_gpu) the next kernel starts with that output clean
+  in the L2, so stream_scale writes back fewer lines and takes fewer cycles.
 Each run verifies its output (heddle exits 0 only then)."""
 import json
 import os
@@ -94,4 +97,12 @@ for on in (True, False):
 check(all(f > v for f, v in zip(icw[False], icw[True])),
       f"vecadd cycles, request and reply wait: one FIFO per input {icw[False]} > virtual "
       f"output queues {icw[True]}")
+wb = {}
+for on in (False, True):
+    t = run(f"stream_d2h_{on}", "stream", "mem.l2_preload_copies=true",
+            f"mem.l2_preload_d2h={str(on).lower()}")
+    wb[on] = (t["launches"][1]["cycles"], t["memory"]["per_kernel"][1]["l2_writebacks"])
+check(all(a < b for a, b in zip(wb[True], wb[False])),
+      f"stream_scale cycles, L2 write-backs: with the read-back copies in the L2 {wb[True]} < "
+      f"without {wb[False]}")
 sys.exit(1 if fails else 0)
