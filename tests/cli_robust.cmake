@@ -20,7 +20,7 @@ set(HD_ROBUST_CASES
     cosim_in_loop_save_named
     stats_measured_nothing
     config_like_run ptx_read_cap live_regs_20k params_100k max_cycles ran_past_end
-    watchdog_derived local_memory local_occupancy_agrees config_line liveness_cap
+    watchdog_derived local_memory spill_timing local_occupancy_agrees config_line liveness_cap
     stats_is_dir dump_full dump_no_dir ptx_is_dir print_beyond)
 foreach(c ${HD_ROBUST_CASES})
   add_test(NAME cli_robust_${c}

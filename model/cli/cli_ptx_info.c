@@ -76,9 +76,8 @@ static void print_shared(const struct hd_cli_kres *k)
     if (k->smem_dynamic)
         printf(", plus dynamic (extern .shared %s, sized at launch)", k->smem_dynamic);
     printf("\n  local memory: %llu bytes per thread", (unsigned long long)k->local_bytes);
-    if (k->spill_bytes) /* counted in the occupancy; the spill traffic itself is not timed */
-        printf(" + %llu bytes of register spills (warning: the values above the register "
-               "budget are counted, their loads and stores are not modelled)",
+    if (k->spill_bytes) /* counted in the occupancy; whether its traffic is timed: below */
+        printf(" + %llu bytes of register spills (the values above the register budget)",
                (unsigned long long)k->spill_bytes);
     printf("\n");
 }
@@ -131,6 +130,15 @@ static void print_occupancy(const struct hd_func *f, const struct hd_cli_kres *k
         hd_regs_choose(&src, &known, &rc);
         printf("    the timing model counts %u registers per thread (%s; [sm] regs_source = %s)\n",
                rc.regs, rc.source, o->cfg.sm_regs_source.s);
+        if (k->spill_bytes && hd_regs_spill_timed(rc.source, rc.regs,
+                                                  o->cfg.sm_max_regs_per_thread))
+            printf("    register spills: timed (a fill before each read and a store after each "
+                   "write of a spilled value, through the LD/ST unit and local memory)\n");
+        else if (k->spill_bytes)
+            printf("    register spills: not timed (warning: %s's %u registers fit the limit of "
+                   "%u, so the kernel runs as that compiler allocated it, whose own spills are "
+                   "not placed; [sm] regs_source = regalloc times ours)\n",
+                   rc.source, rc.regs, o->cfg.sm_max_regs_per_thread);
     }
 }
 /* }==== */

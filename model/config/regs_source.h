@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum hd_regs_mode { HD_REGS_PTXAS, HD_REGS_REGALLOC, HD_REGS_FIXED };
 
@@ -64,6 +65,20 @@ struct hd_regs_choice {
 /* Resolve the count of a kernel under `src`. */
 void hd_regs_choose(const struct hd_regs_source *src, const struct hd_regs_known *k,
                     struct hd_regs_choice *out);
+
+/* Does the timing model run the register allocator's spill code (model/timing/sm_spill.c) for a
+ * kernel whose count was chosen as `regs` from `source` (hd_regs_choice)? With Heddle's own count
+ * (regalloc, regalloc-fallback, ptx) the allocator's code is the kernel's, spills included. A
+ * compiler's count (ptxas, given, config) that fits max_regs is that compiler's code, whose own
+ * spills (ptxas's "spill stores") Heddle cannot place: not timed. A compiler's count above the
+ * limit (sm_75's 255 registers on Fermi's 63) means a compiler for this target must spill: the
+ * allocator's spills at the limit stand for that code. `heddle ptx-info` says which applies. */
+static inline bool hd_regs_spill_timed(const char *source, uint32_t regs, uint32_t max_regs)
+{
+    if (!source || strncmp(source, "regalloc", 8) == 0 || strcmp(source, "ptx") == 0)
+        return true;
+    return regs > max_regs;
+}
 
 /* The register-bank model's number for the allocator's physical register `phys` in a budget of
  * `regs` registers per thread: itself when it fits, else folded modulo the budget (ptxas fitted

@@ -183,7 +183,9 @@ void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
         ns = HD_WS_MEMBAR;
     else {
         w->membar = false;
-        ns = w->ib_n == 0 ? HD_WS_FETCH : head_state(sm, w);
+        const int sp = hd_sm_spill_head(sm, w); /* spill code due first (sm_spill.c) */
+        ns = sp >= HD_SB_SHORT ? HD_WS_SB_MEM : sp == HD_SB_ALU ? HD_WS_SB_ALU
+             : sp == HD_SB_FREE ? HD_WS_READY : w->ib_n == 0 ? HD_WS_FETCH : head_state(sm, w);
     }
     set_state(sm, w, ns);
 }

@@ -30,6 +30,9 @@
 
 #define HD_SM_NONE UINT32_MAX
 #define HD_MEMOP_MAX_REQ 128
+/* The "PC" a spill fill's collector, load tracker and writeback carry: this bit | the register
+ * it fills (sm_spill.c), so the scoreboard release frees that register alone. */
+#define HD_PC_SPILL 0x80000000u
 
 /* {==== Warps ==== */
 enum hd_wstate {
@@ -62,6 +65,11 @@ struct hd_twarp {
     uint32_t pp_at;            /* 1 + PC of the preemption point pp_decode last decoded for it, or 0 */
     uint32_t pp_virt_pc;       /* 1 + PC whose pp / dummy issue slots are being taken, or 0 */
     uint8_t pp_virt_left;      /* of those, still to issue before the instruction at that PC */
+    uint32_t sp_fill_pc;       /* 1 + PC whose spill fills are being issued (sm_spill.c), or 0 */
+    uint16_t sp_fill;          /* ... how many of them have issued */
+    uint16_t sp_store;         /* spill stores of sp_store_pc issued so far */
+    uint32_t sp_store_pc;      /* 1 + PC of an issued instruction whose spill stores are due, or 0 */
+    uint32_t sp_store_mask;    /* ... the lanes that executed it */
     uint32_t ib_pc, ib_n;      /* decoded instructions [ib_pc, ib_pc + ib_n) */
     uint32_t fetch_pc;         /* next PC to fetch */
     uint64_t fetch_after;      /* no fetch before this cycle (branch / divergence penalty) */
@@ -382,8 +390,23 @@ static inline struct hd_wref hd_sm_wref(const struct hd_sm *sm, const struct hd_
 }
 /* }==== */
 
+/* {==== sm_spill.c: register spill code (tkernel.h) ==== */
+/* The scoreboard mark that holds warp w's next spill fill or store (HD_SB_FREE: it may issue),
+ * or -1 when none is due. */
+int hd_sm_spill_head(const struct hd_sm *sm, const struct hd_twarp *w);
+/* Issue warp w's next spill fill or store if one is due: 1 issued, 0 not now (no collector),
+ * -1 none due. */
+int hd_sm_spill_issue(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
+/* Warp w issued the instruction at pc (lanes `exec`): its stores become due. */
+void hd_sm_spill_issued(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc, uint32_t exec);
+/* }==== */
+
 /* {==== sm_ldst.c ==== */
 int hd_sm_ldst_init(struct hd_sm *sm);
+/* The memory operation of a spill fill or store of `words` words from spill word `word` of the
+ * lanes in `mask` (local memory, interleaved per thread as every local access). */
+void hd_sm_memop_spill(struct hd_sm *sm, const struct hd_twarp *w, uint32_t mask, uint32_t word,
+                       uint32_t words, bool store, struct hd_memop *op);
 /* Build the memory operation of a trace (addresses -> requests / bank degree). */
 void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
                        const struct hd_func_trace *tr, struct hd_memop *op);

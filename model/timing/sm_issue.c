@@ -26,6 +26,15 @@ void hd_sm_sb_release(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc)
 
 void hd_twarp_sb_release(const struct hd_func_kernel *k, struct hd_twarp *w, uint32_t pc)
 {
+    if (pc & HD_PC_SPILL) { /* a spill fill: its register alone (sm_spill.c) */
+        uint8_t *m = &w->sb[pc & ~HD_PC_SPILL];
+        if (*m == HD_SB_LONG)
+            w->sb_long--;
+        if (*m != HD_SB_FREE)
+            w->sb_pending--;
+        *m = HD_SB_FREE;
+        return;
+    }
     const struct hd_func_instr *d = &k->code[pc];
     for (unsigned i = 0; i < d->nwrite; i++) {
         uint8_t *m = &w->sb[d->write[i]];
@@ -142,6 +151,11 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
 {
     struct hd_tcta *c = &sm->cta[w->cta];
     struct hd_sm_launch *la = c->la;
+    if (la->tk->spill_pc) { /* spill code due before this instruction (sm_spill.c) */
+        const int r = hd_sm_spill_issue(sm, w, now);
+        if (r >= 0)
+            return r;
+    }
     const uint32_t pc = w->ib_pc;
     const struct hd_tinstr *ti = &la->tk->in[pc];
     uint32_t cu = HD_SM_NONE;
@@ -176,6 +190,8 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
         c->ctx->idempotent = false; /* the flush bit: restarting the CTA is no longer safe */
     if (sm->shl) /* Shieh's Running TB Status (shieh_loop.h) */
         hd_shieh_loop_issued(sm->shl, sm->id, port, w->cta, nonidem);
+    if (la->tk->spill_pc)
+        hd_sm_spill_issued(sm, w, pc, tr->exec);
     after_step(sm, w, tr, ti, now);
     w->stall_ctr = tr->next_pc < la->lines->npc ? &la->lines->stall[tr->next_pc] : &sm->stall_sink;
     if (cu != HD_SM_NONE) {

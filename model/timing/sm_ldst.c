@@ -160,6 +160,30 @@ static void const_requests(struct hd_sm *sm, const struct hd_twarp *w,
     op->degree = naddr;
 }
 
+/* The first address of warp w's local block: one block per warp slot, of the thread's .local
+ * frames and spill slots (tkernel.h) in 4-byte words, each word a 128-byte row of 32 lanes. */
+static uint64_t local_base(const struct hd_sm *sm, const struct hd_twarp *w, uint64_t *frame_words)
+{
+    const struct hd_tkernel *tk = sm->cta[w->cta].la->tk;
+    *frame_words = (w->fw->local_bytes + 3) / 4;
+    const uint64_t lbytes = (*frame_words + (tk ? tk->spill_words : 0)) * 128;
+    return HD_WIN_LOCAL_BASE + ((uint64_t)sm->id * sm->p->max_warps + w->slot) * lbytes;
+}
+
+void hd_sm_memop_spill(struct hd_sm *sm, const struct hd_twarp *w, uint32_t mask, uint32_t word,
+                       uint32_t words, bool store, struct hd_memop *op)
+{
+    uint64_t fw;
+    const uint64_t lbase = local_base(sm, w, &fw);
+    *op = (struct hd_memop){.kind = HD_MO_GLOBAL, .req_kind = store ? HD_MEM_STORE : HD_MEM_LOAD,
+                            .space = HD_SPACE_LOCAL, .has_dst = !store,
+                            .req_bytes = sm->p->seg_bytes};
+    for (uint32_t j = 0; j < words; j++)
+        for (uint32_t l = 0; l < 32; l++)
+            if (mask >> l & 1u)
+                add_range(op, lbase + (fw + word + j) * 128 + l * 4, 4, sm->p->seg_bytes);
+}
+
 void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
                        const struct hd_func_trace *tr, struct hd_memop *op)
 {
@@ -182,8 +206,8 @@ void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
     unsigned nov = 0;
     bool any_shared = false, any_const = false, any_global = false;
     sm->sh_serial++;
-    const uint64_t lbytes = ((w->fw->local_bytes + 3) / 4) * 128; /* a warp's local block */
-    const uint64_t lbase = HD_WIN_LOCAL_BASE + ((uint64_t)sm->id * p->max_warps + w->slot) * lbytes;
+    uint64_t frame_words;
+    const uint64_t lbase = local_base(sm, w, &frame_words); /* a warp's local block */
     for (uint32_t l = 0; l < 32; l++) {
         if (!(tr->exec >> l & 1u))
             continue;

@@ -152,6 +152,70 @@ static void bank_words(const struct hd_func_kernel *k, const struct hd_func_kfun
     }
 }
 
+/* {==== Spill code ==== */
+/* Add register r (kernel-wide) to the list ops[*n] if it is a spilled data register not yet
+ * listed; slot[] gives its first word. */
+static void spill_add(const struct hd_annot *a, const uint32_t *slot, int32_t r,
+                      struct hd_tspill_op *ops, uint32_t first, uint32_t *n)
+{
+    if (r < 0 || (uint32_t)r >= a->nregs || hd_annot_ra_kind(a, (uint32_t)r) != HD_RA_SPILLED)
+        return;
+    const uint32_t words = hd_annot_reg_words(a, (uint32_t)r);
+    if (words == 0) /* a predicate: kept in a data register (P2R/R2P), no memory traffic */
+        return;
+    for (uint32_t i = first; i < *n; i++)
+        if (ops[i].reg == (uint32_t)r)
+            return;
+    ops[(*n)++] = (struct hd_tspill_op){(uint32_t)r, slot[r], words};
+}
+
+/* The fills and stores of every PC (tk->spill_*), when the allocation spilled anything. */
+static int spill_build(struct hd_tkernel *tk)
+{
+    const struct hd_func_kernel *k = tk->k;
+    const struct hd_annot *a = tk->an;
+    if (!a->ra_ok)
+        return 0;
+    uint32_t *slot = calloc(a->nregs + 1, sizeof *slot), words = 0;
+    if (!slot)
+        return -1;
+    for (uint32_t r = 0; r < a->nregs; r++)
+        if (hd_annot_ra_kind(a, r) == HD_RA_SPILLED) {
+            slot[r] = words;
+            words += hd_annot_reg_words(a, r);
+        }
+    uint64_t cap = 0;
+    for (uint32_t pc = 0; words && pc < k->ncode; pc++)
+        cap += (uint64_t)k->code[pc].nread + k->code[pc].nwrite;
+    if (!words || !cap) {
+        free(slot);
+        return 0;
+    }
+    tk->spill_pc = calloc(k->ncode + 1, sizeof *tk->spill_pc);
+    tk->spill_op = calloc(cap, sizeof *tk->spill_op);
+    if (!tk->spill_pc || !tk->spill_op) {
+        free(slot);
+        return -1;
+    }
+    tk->spill_words = words;
+    uint32_t n = 0;
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        const struct hd_func_instr *d = &k->code[pc];
+        struct hd_tspill_pc *sp = &tk->spill_pc[pc];
+        sp->first = n;
+        for (unsigned i = 0; i < d->nread; i++)
+            spill_add(a, slot, d->read[i], tk->spill_op, sp->first, &n);
+        sp->nfill = (uint16_t)(n - sp->first);
+        const uint32_t st = n;
+        for (unsigned i = 0; i < d->nwrite; i++)
+            spill_add(a, slot, d->write[i], tk->spill_op, st, &n);
+        sp->nstore = (uint16_t)(n - st);
+    }
+    free(slot);
+    return 0;
+}
+/* }==== */
+
 static uint32_t ptx_words(const struct hd_func_kernel *k)
 {
     uint32_t n = 0;
@@ -220,6 +284,11 @@ struct hd_tkernel *hd_tkernel_build(const struct hd_func_kernel *k, const struct
             bank_words(k, kf, pc, physical ? tk->an : NULL, t);
         }
     }
+    if (spill_build(tk) != 0) {
+        snprintf(err, errlen, "%s: host out of memory for the spill code", k->entry->name);
+        hd_tkernel_free(tk);
+        return NULL;
+    }
     return tk;
 }
 
@@ -229,6 +298,8 @@ void hd_tkernel_free(struct hd_tkernel *tk)
         return;
     hd_ppoints_free(tk->pp);
     hd_annot_free(tk->an);
+    free(tk->spill_pc);
+    free(tk->spill_op);
     free(tk->in);
     free(tk);
 }

@@ -35,6 +35,24 @@ struct hd_tinstr {
     uint16_t word[HD_TK_MAX_WORDS]; /* their register numbers (before warp offset and modulo) */
 };
 
+/* Register spills (tkernel.c): a value the register allocator marked HD_RA_SPILLED lives in a
+ * spill slot of local memory; every instruction that reads it is preceded by a fill (LDL) of its
+ * slot and every instruction that writes it followed by a store (STL), as ptxas's spill code
+ * ("N bytes spill stores, M bytes spill loads"). Slots follow the thread's .local frames, one
+ * per spilled register of the image in register order (4 bytes per word: the figure occupancy
+ * counts, hd_occ_local_per_thread). The timing model issues them through the LD/ST unit
+ * (sm_spill.c); the functional model keeps every value in its registers, so results are
+ * unchanged. */
+struct hd_tspill_op {
+    uint32_t reg;   /* kernel-wide PTX register */
+    uint32_t word;  /* first word of its slot, from the start of the spill area */
+    uint32_t words; /* 1, 2 or 4 */
+};
+struct hd_tspill_pc {
+    uint32_t first;       /* its fills, then its stores, in tk->spill_op */
+    uint16_t nfill, nstore;
+};
+
 struct hd_tkernel {
     const struct hd_func_kernel *k;
     uint32_t id;              /* order of creation: gives the code a deterministic address */
@@ -48,6 +66,9 @@ struct hd_tkernel {
                                  the image, kept for the whole run (model/compiler/annot.h) */
     struct hd_ppoints *pp;    /* Lin's selective preemption points ([context] points =
                                  selective; the store's "pp" column), else NULL */
+    struct hd_tspill_pc *spill_pc; /* [k->ncode] fills and stores per PC, or NULL: no spill */
+    struct hd_tspill_op *spill_op;
+    uint32_t spill_words;     /* 32-bit words of spill slots per thread (every function) */
 };
 
 /* The annotation store of kernel image k (register budget max_regs), as the timing view builds
