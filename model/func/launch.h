@@ -58,8 +58,11 @@ struct hd_func_launch {
     uint64_t gridid;              /* %gridid */
     /* mutable */
     volatile sig_atomic_t *interrupt; /* checked by the runner; may be NULL */
-    uint64_t max_instrs;          /* the runner stops after this many warp instructions (0: no
-                                     limit; [timing] max_instructions, set by the runtime) */
+    uint64_t max_instrs;          /* the runner stops after this many warp instructions of the
+                                     run (0: no limit; [timing] max_instructions, set by the
+                                     runtime) */
+    uint64_t instrs_before;       /* warp instructions the run executed before this launch (the
+                                     limit counts the run, as in cycle mode; set by the runtime) */
     uint64_t warp_instrs, thread_instrs;
     char err[1024];               /* the fault report of a failed step */
     /* co-simulation / sampling tap (observer.h), NULL for none; set by the runtime */

@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 static int deadlock(struct hd_func_launch *l, const struct hd_func_cta *c)
 {
@@ -62,20 +63,40 @@ static int observe(struct hd_func_launch *l, struct hd_func_cta *c, uint64_t *ne
     return st;
 }
 
-/* [timing] max_instructions reached (per launch in functional mode): where the warp is. */
+/* [timing] max_instructions reached (counted over the run, as in cycle mode): where the warp
+ * that crossed it is, and where every warp of its block is (one block runs at a time here). */
+static void warp_where(const struct hd_func_kernel *k, const struct hd_func_warp *w, char *out,
+                       size_t len)
+{
+    const uint32_t pc = !w->done && w->sp ? (uint32_t)w->stack[w->sp - 1].pc : k->ncode;
+    if (w->done || pc >= k->ncode)
+        snprintf(out, len, "finished");
+    else
+        snprintf(out, len, "%sat PC %u, %s:%u", w->at_barrier ? "waiting at a barrier " : "", pc,
+                 k->mod->ir->filename ? k->mod->ir->filename : "<ptx>", k->code[pc].ir->line);
+}
+
 static int limit_reached(struct hd_func_launch *l, const struct hd_func_cta *c,
                          const struct hd_func_warp *w)
 {
     const struct hd_func_kernel *k = l->k;
-    uint32_t pc = !w->done && w->sp ? (uint32_t)w->stack[w->sp - 1].pc : k->ncode;
-    char where[256] = "finished";
-    if (pc < k->ncode)
-        snprintf(where, sizeof where, "at PC %u, %s:%u", pc,
-                 k->mod->ir->filename ? k->mod->ir->filename : "<ptx>", k->code[pc].ir->line);
-    snprintf(l->err, sizeof l->err, "%s: stopped at the limit [timing] max_instructions = %" PRIu64
-             " after %" PRIu64 " warp instructions of this launch, in block (%u,%u,%u), warp %u "
-             "%s", k->entry->name, l->max_instrs, l->warp_instrs, c->ctaid[0], c->ctaid[1],
-             c->ctaid[2], w->id, where);
+    char where[256];
+    warp_where(k, w, where, sizeof where);
+    int n = snprintf(l->err, sizeof l->err, "%s: stopped at the limit [timing] max_instructions = "
+                     "%" PRIu64 " after %" PRIu64 " warp instructions of the run (%" PRIu64
+                     " of this launch), in block (%u,%u,%u), warp %u %s; the block's warps:",
+                     k->entry->name, l->max_instrs, l->instrs_before + l->warp_instrs,
+                     l->warp_instrs, c->ctaid[0], c->ctaid[1], c->ctaid[2], w->id, where);
+    for (uint32_t i = 0; i < c->nwarps && n > 0 && (size_t)n < sizeof l->err; i++) {
+        warp_where(k, &c->warps[i], where, sizeof where);
+        const bool last = i + 1 == c->nwarps;
+        if ((size_t)n + strlen(where) + 40 >= sizeof l->err && !last) {
+            snprintf(l->err + n, sizeof l->err - (size_t)n, " ... (%u more)", c->nwarps - i);
+            break;
+        }
+        n += snprintf(l->err + n, sizeof l->err - (size_t)n, " %u %s%s", i, where,
+                      last ? "" : ";");
+    }
     return HD_FUNC_ERR_INTERNAL;
 }
 
@@ -92,7 +113,8 @@ static int run_cta(struct hd_func_launch *l, struct hd_func_cta *c, uint64_t *po
                 int st = hd_func_warp_step(l, c, w, l->warp_instrs, NULL);
                 if (st == HD_FUNC_OK && l->observer)
                     st = observe(l, c, &next_sample, &releases);
-                if (st == HD_FUNC_OK && l->max_instrs && l->warp_instrs > l->max_instrs)
+                if (st == HD_FUNC_OK && l->max_instrs &&
+                    l->instrs_before + l->warp_instrs > l->max_instrs)
                     st = limit_reached(l, c, w); /* more than the limit: a run of exactly
                                                     max_instructions completes */
                 if (st != HD_FUNC_OK)

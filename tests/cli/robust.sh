@@ -415,10 +415,24 @@ max_cycles)
         timeout 60 "$heddle" launch spin.ptx spin --grid 2 --block 64 --max-instructions 5000
     expect 1 "max_cycles = 30000 at cycle 3000[0-9]" timeout 60 \
         "$heddle" launch spin.ptx spin --grid 1 --block 32 --set timing.max_cycles=30000
-    # functional mode: the same limit, per launch, located at the warp's PC
-    expect 1 "spin: stopped at the limit \\[timing\\] max_instructions = 5000 after 5001 warp instructions of this launch, in block \\(0,0,0\\), warp 0 at PC [0-9]+, spin.ptx:[0-9]+" \
+    # functional mode: the same limit, located at the warp's PC, with its block's warps
+    expect 1 "spin: stopped at the limit \\[timing\\] max_instructions = 5000 after 5001 warp instructions of the run \\(5001 of this launch\\), in block \\(0,0,0\\), warp 0 at PC [0-9]+, spin.ptx:[0-9]+; the block's warps: 0 at PC [0-9]+, spin.ptx:[0-9]+; 1 at PC" \
         timeout 60 "$heddle" launch spin.ptx spin --grid 2 --block 64 \
         --max-instructions 5000 --set timing.mode=functional
+    # ... counted over the run, as in cycle mode: bfs's 11 launches take 585,405 warp
+    # instructions, none more than 200,000 (counted per launch, as before, it completed); the
+    # run stops in its seventh launch in both modes, its statistics written
+    for mode in functional cycle; do
+        expect 1 "stopped at the limit \\[timing\\] max_instructions = 200000" \
+            timeout 60 "$heddle" run bfs --size small --set timing.mode=$mode \
+            --max-instructions 200000 --stats $mode.json
+        python3 -c "import json, sys; r = json.load(open(sys.argv[1]))['run']
+assert not r['verified'] and 'max_instructions = 200000' in r['error'], r
+assert r['kernels'] == 6 and 200000 < r['warp_instrs'] < 200100, r" $mode.json ||
+            fail "$mode: the statistics of the stopped run"
+    done
+    expect 0 "of the run \\([0-9]+ of this launch\\), in block \\([0-9]+,0,0\\), warp [0-9]+ at PC [0-9]+, workloads/bfs/bfs.ptx:[0-9]+" \
+        cat functional.json
     expect 2 "--max-cycles wants a positive count, not '0'" \
         "$heddle" launch spin.ptx spin --grid 1 --block 32 --max-cycles 0
     ;;
