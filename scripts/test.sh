@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: MIT
 # test.sh - run every test: install what is missing (with Slurm) and build (scripts/setup.sh), run the CTest
 # suite on build/, then fuzz the PTX front end (scripts/fuzz-ptx.sh), the configuration readers
-# (scripts/fuzz-config.sh) and the compiler passes (scripts/fuzz-compile.sh) for a bounded time
-# when clang with libFuzzer is available.
+# (scripts/fuzz-config.sh), the compiler passes (scripts/fuzz-compile.sh) and the timing model
+# (scripts/fuzz-timing.sh) for a bounded time when clang with libFuzzer is available.
 #
 # Environment:
 #   HD_FUZZ_SECONDS   PTX fuzzing time in seconds (default 60; 0 skips fuzzing); each
-#                     configuration target and the compiler target get half of it
+#                     configuration target, the compiler targets and the timing target get half
+#                     of it
 #   HD_TEST_ASAN=1    also build build-asan/ with AddressSanitizer+UBSan (Debug) and run CTest there
 #                     (the full sanitizer run, on demand; it replaces the subset below)
 #   HD_TEST_ASAN_SUBSET=0  skip the sanitizer subset (scripts/asan-subset.sh: a sanitized build of
@@ -66,6 +67,10 @@ if [ "$fuzz_secs" -gt 0 ]; then
         # the compiler passes (CFG, liveness, register allocation checked) and functional
         # execution (bounded by max_instrs) on fuzzer-made PTX
         "$root/scripts/fuzz-compile.sh" "$(( (fuzz_secs + 1) / 2 ))"
+        passed=$((passed + 1))
+        # the timing model on fuzzer-made kernels (bounded by max_cycles / max_instructions,
+        # each input run twice: deterministic); its instrumented build costs about a CPU minute
+        "$root/scripts/fuzz-timing.sh" "$(( (fuzz_secs + 1) / 2 ))"
         passed=$((passed + 1))
     else
         echo "test.sh: fuzzing SKIPPED: clang with libFuzzer not available" \

@@ -53,3 +53,16 @@ if(HD_FUZZ)
   target_compile_options(fuzz_ptx PRIVATE ${HD_FUZZ_FLAGS})
   target_link_options(fuzz_ptx PRIVATE ${HD_FUZZ_FLAGS})
 endif()
+# The timing model on fuzzer-made kernels through the runtime (fuzz_timing.c;
+# scripts/fuzz-timing.sh fuzzes it with libFuzzer), replayed over the compile seeds.
+add_executable(fuzz_timing_replay ${HD_FUZZ_DIR}/fuzz_timing.c ${HD_FUZZ_DIR}/fuzz_replay.c)
+target_link_libraries(fuzz_timing_replay PRIVATE hd_runtime hd_ptx)
+add_test(NAME timing_fuzz_replay
+         COMMAND fuzz_timing_replay ${HD_FUZZ_DIR}/timing_seeds ${HD_FUZZ_DIR}/compile_seeds)
+set_tests_properties(timing_fuzz_replay PROPERTIES LABELS "fuzz;timing")
+if(HD_FUZZ_TIMING)
+  # a build whose every library has libFuzzer's coverage (scripts/fuzz-timing.sh sets the flags)
+  add_executable(fuzz_timing ${HD_FUZZ_DIR}/fuzz_timing.c)
+  target_link_libraries(fuzz_timing PRIVATE hd_runtime hd_ptx)
+  target_link_options(fuzz_timing PRIVATE -fsanitize=fuzzer,address,undefined)
+endif()
