@@ -201,6 +201,10 @@ void hd_timing_stats_summary(const struct hd_timing_stats *s, FILE *f)
     fprintf(f, "  global memory      %" PRIu64 " instructions, %" PRIu64 " requests (%.2f per "
                "instruction), %" PRIu64 " bytes\n",
             a.gmem_instrs, a.gmem_requests, ratio(a.gmem_requests, a.gmem_instrs), a.gmem_bytes);
+    if (a.spill_fills || a.spill_stores) /* sm_spill.c: part of the memory instructions above */
+        fprintf(f, "  register spills    %" PRIu64 " fills, %" PRIu64 " stores (%" PRIu64
+                   " local-memory requests in all)\n",
+                a.spill_fills, a.spill_stores, a.lmem_requests);
     fprintf(f, "  branches           %" PRIu64 ", %" PRIu64 " divergent; icache misses %" PRIu64
                " of %" PRIu64 " fetches\n",
             a.branches, a.divergent_branches, a.icache_misses, a.fetches);
