@@ -144,8 +144,9 @@ static bool writes_global(const struct hd_func_trace *tr)
     return false;
 }
 
-/* Issue warp w's next instruction. Returns 1 issued, 0 not possible (collector busy), or a
- * negative status after a functional fault. */
+/* Issue warp w's next instruction. Returns 1 issued, 2 issued spill code due before or after it
+ * (sm_spill.c), 0 not possible (collector busy), or a negative status after a functional
+ * fault. */
 static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64_t now, char *err,
                      size_t errlen)
 {
@@ -154,7 +155,7 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
     if (la->tk->spill_pc) { /* spill code due before this instruction (sm_spill.c) */
         const int r = hd_sm_spill_issue(sm, w, now);
         if (r >= 0)
-            return r;
+            return r ? 2 : 0;
     }
     const uint32_t pc = w->ib_pc;
     const struct hd_tinstr *ti = &la->tk->in[pc];
@@ -274,7 +275,8 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
                     }
                     if (r == 0)
                         break;
-                    w->pp_virt_pc = 0; /* the point's instruction itself: its slots are paid */
+                    if (r == 1) /* the point's instruction itself: its slots are paid */
+                        w->pp_virt_pc = 0;
                     issued++;
                     sc->ops->issued(sc->impl, w->slot);
                 }
