@@ -16,7 +16,12 @@
 # - shieh_policy_dual_kernel: shieh with dual-kernel SMs (aligned allocator, concurrent kernels)
 #   switches out one persistent CTA per request (the final victim set for one preempting CTA).
 # - shieh_policy_determinism_<p>: the preempter mix twice and without idle-cycle skipping: same
-#   cycles, context counters and records.
+#   cycles, context counters and records (their JSON too: utilisation and drain timings).
+# - shieh_policy_records: the records' Fig 4.2 / 4.4 fields (tests/shieh_policy/records.cmake):
+#   drained CTAs with both drain estimates and their true drain time, the utilisation window
+#   [signal, freed); finished-TB statistics per kernel (pathfinder's first launch) let
+#   chimera_plus drain in the second launch's only wave, per launch ([context]
+#   kstats_per_launch) it cannot estimate and switches.
 if(TARGET heddle)
   set(hd_sp_refused "FAILED|MISSED|internal:|flush refused|\\([1-9][0-9]* refused\\)")
   foreach(p shieh chimera chimera_plus)
@@ -45,10 +50,16 @@ if(TARGET heddle)
       FAIL_REGULAR_EXPRESSION "${hd_sp_refused}")
     add_test(NAME shieh_policy_determinism_${p}
              COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle> -DPOLICY=${p}
+                     -DOUT=${CMAKE_CURRENT_BINARY_DIR}
                      -P ${CMAKE_CURRENT_LIST_DIR}/shieh_policy/determinism.cmake
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(shieh_policy_determinism_${p} PROPERTIES LABELS "mixes" TIMEOUT 300)
   endforeach()
+  add_test(NAME shieh_policy_records
+           COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle> -DOUT=${CMAKE_CURRENT_BINARY_DIR}
+                   -P ${CMAKE_CURRENT_LIST_DIR}/shieh_policy/records.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(shieh_policy_records PROPERTIES LABELS "mixes" TIMEOUT 300)
   add_test(NAME shieh_policy_preempter_sm_misses
            COMMAND $<TARGET_FILE:heddle> run --mix pathfinder+preempter --arrive preempter@4000:1
                    --set context.latency_bound=3000 --set context.preempt_policy=sm

@@ -92,6 +92,9 @@ struct hd_ctx {
     uint32_t cap_tbr;
     uint64_t t_signal, t_quiet, t_place; /* latency accounting */
     uint64_t t_first;         /* cycle of its (re)start from the first instruction */
+    uint64_t t_left;          /* the cycle it last left an SM (finished, switched out or
+                                 flushed: its resources free for a placement in that cycle; 0:
+                                 never): a drain's true end (gpu_preempt.c) */
     uint64_t insts;           /* warp instructions it executed since then */
     uint32_t switches;        /* times it was saved */
     uint32_t flushes;         /* times it was flushed (restarted) */

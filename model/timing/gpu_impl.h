@@ -33,6 +33,8 @@ struct tk_entry {
     const struct hd_func_kernel *k;
     struct hd_tkernel *tk;
     int lines;                  /* its per-line statistics */
+    struct hd_done_totals *done; /* its finished CTAs over all its launches (Shieh's per-kernel
+                                    finished-TB statistics) */
 };
 
 struct hd_gpu_timing {
@@ -83,6 +85,10 @@ struct hd_gpu_timing {
     uint32_t sig_cursor;        /* the SM the next signal looks at first */
     uint32_t *sig_rec;          /* [num_sms] record of the signal an SM is being emptied for */
     uint32_t open_rec;          /* records before it are met, missed or unbounded */
+    uint32_t open_util;         /* records before it integrate their utilisation no more */
+    uint32_t open_dobs;         /* drain observations before it have their true time */
+    uint64_t *pest;             /* [num_sms * max_ctas * 2] the policy's drain estimates of
+                                   its plan (preempt_policy.h hd_preempt_env drain_est) */
     /* reports */
     hd_gpu_timing_progress_fn progress;
     void *progress_ctx;

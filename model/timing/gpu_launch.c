@@ -50,13 +50,21 @@ static struct tk_entry *kernel_entry(struct hd_gpu_timing *g, const struct hd_fu
     }
     struct tk_entry *e = &g->tk[g->ntk];
     e->k = k;
-    e->tk = hd_tkernel_build(k, &g->p.sm, g->ntk, err, errlen);
-    if (!e->tk)
+    e->done = calloc(1, sizeof *e->done);
+    if (!e->done) {
+        snprintf(err, errlen, "host out of memory");
         return NULL;
+    }
+    e->tk = hd_tkernel_build(k, &g->p.sm, g->ntk, err, errlen);
+    if (!e->tk) {
+        free(e->done);
+        return NULL;
+    }
     e->lines = hd_timing_stats_new_lines(&g->stats, k->entry->name, k->mod->ir->filename,
                                          k->ncode);
     if (e->lines < 0) {
         hd_tkernel_free(e->tk);
+        free(e->done);
         snprintf(err, errlen, "host out of memory");
         return NULL;
     }
@@ -81,6 +89,12 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     t->nctas = l->nctas;
     t->sl.l = l;
     t->sl.tk = e->tk;
+    t->sl.kdone = e->done;
+    if (g->shl && /* the firmware's statistics per kernel (shieh_loop.h) */
+        hd_shieh_loop_launch_kernel(g->shl, li->id, e->tk->id) != 0) {
+        snprintf(err, errlen, "host out of memory");
+        return HD_FUNC_ERR_MEMORY;
+    }
     t->sl.id = li->id;
     t->sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
     t->line_set = (uint32_t)e->lines;

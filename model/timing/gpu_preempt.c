@@ -9,7 +9,10 @@
  * way without a launch asking: the SM takes nothing until its CTAs are gone, then they resume.
  * Each request is recorded per SM (timing_stats.h): its signal, the cycle the SM took the
  * launch's first CTA (or emptied, for a signal), the victims' quiet and saved cycles, how many
- * CTAs left each way, the bytes saved, and whether the latency constraint was met.
+ * CTAs left each way, the bytes saved, and whether the latency constraint was met; the SM's
+ * utilisation from the request to that placement (the registers and threads of its running
+ * CTAs, integrated per cycle: Shieh Fig 4.4); and per drained CTA the policy's drain estimates
+ * by both estimators beside its true drain time (Shieh Fig 4.2).
  */
 #include "gpu_impl.h"
 #include "sm_policy.h"
@@ -42,7 +45,8 @@ int hd_gpu_preempt_init(struct hd_gpu_timing *g, char *err, size_t errlen)
     g->pchosen = calloc(nsms, sizeof *g->pchosen);
     g->pact = calloc(nsms * mc, 1);
     g->sig_rec = calloc(nsms, sizeof *g->sig_rec);
-    if (!g->pview || !g->pcta || !g->pchosen || !g->pact || !g->sig_rec) {
+    g->pest = calloc(nsms * mc * 2, sizeof *g->pest);
+    if (!g->pview || !g->pcta || !g->pchosen || !g->pact || !g->sig_rec || !g->pest) {
         snprintf(err, errlen, "host out of memory creating the timing model");
         return -1;
     }
@@ -65,6 +69,7 @@ void hd_gpu_preempt_free(struct hd_gpu_timing *g)
     free(g->pchosen);
     free(g->pact);
     free(g->sig_rec);
+    free(g->pest);
 }
 
 static int plan_victims(void *gpu, uint32_t sm, const struct hd_cta_demand *d, uint32_t *slots)
@@ -73,9 +78,29 @@ static int plan_victims(void *gpu, uint32_t sm, const struct hd_cta_demand *d, u
     return hd_sm_plan_victims(g->sm[sm], d, slots);
 }
 
-/* Ask CTA slot c of SM s to leave with action a for request ri; counts it in r. */
+/* CTA x drains for request ri: time it (est: the policy's two estimates, or NULL). */
+static void observe_drain(struct hd_gpu_timing *g, const struct hd_ctx *x, uint32_t ri,
+                          const uint64_t *est)
+{
+    struct hd_timing_stats *s = &g->stats;
+    if (s->ndobs == s->cap_dobs) {
+        const uint32_t n = s->cap_dobs ? 2 * s->cap_dobs : 64;
+        struct hd_drain_obs *d = realloc(s->dobs, n * sizeof *d);
+        if (!d)
+            return; /* (an observation less; the run goes on) */
+        s->dobs = d;
+        s->cap_dobs = n;
+    }
+    s->dobs[s->ndobs++] = (struct hd_drain_obs){ri, x->id, x->epoch, g->now, x->t_left,
+                                                est ? est[0] : HD_DRAIN_EST_NONE,
+                                                est ? est[1] : HD_DRAIN_EST_NONE,
+                                                HD_DRAIN_EST_NONE};
+}
+
+/* Ask CTA slot c of SM s to leave with action a for request ri; counts it in r. est: the
+ * policy's drain estimates of the CTA (two, preempt_policy.h) or NULL. */
 static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
-                  struct hd_preempt_rec *r, uint32_t ri)
+                  struct hd_preempt_rec *r, uint32_t ri, const uint64_t *est)
 {
     struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], c);
     if (!x || x->state != HD_CTX_RESIDENT || a == HD_PACT_KEEP)
@@ -83,6 +108,7 @@ static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
     r->victim_instrs += x->insts;
     if (a == HD_PACT_DRAIN) {
         r->drained++;
+        observe_drain(g, x, ri, est);
         return;
     }
     const enum hd_ctx_op op = a == HD_PACT_FLUSH ? HD_CTXOP_FLUSH : HD_CTXOP_SWITCH;
@@ -90,6 +116,7 @@ static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
     if (!hd_sm_cta_suspend(g->sm[s], c, op, g->now)) {
         r->refused++;
         r->drained++;
+        observe_drain(g, x, ri, est);
         return;
     }
     if (op == HD_CTXOP_FLUSH) {
@@ -124,9 +151,31 @@ static uint32_t victim_on(const struct hd_gpu_timing *g, uint32_t s, unsigned as
     return UINT32_MAX;
 }
 
-/* One record for SM s, with the actions in act applied; returns its index (or UINT32_MAX). */
+/* The fractions of SM s's registers and threads its running CTAs hold now. */
+static void working(const struct hd_gpu_timing *g, uint32_t s, double *regs, double *threads)
+{
+    uint64_t r, t;
+    hd_sm_working(g->sm[s], &r, &t);
+    *regs = g->p.sm.registers ? (double)r / (double)g->p.sm.registers : 0.0;
+    *threads = g->p.sm.max_threads ? (double)t / (double)g->p.sm.max_threads : 0.0;
+}
+
+/* Integrate record r's utilisation up to cycle now (the fractions held since its last step). */
+static void util_step(struct hd_gpu_timing *g, struct hd_preempt_rec *r)
+{
+    if (!r->util_open || g->now <= r->util_last)
+        return;
+    const uint64_t dt = g->now - r->util_last;
+    r->util_cycles += dt;
+    r->util_regs += r->util_cur_regs * (double)dt;
+    r->util_threads += r->util_cur_threads * (double)dt;
+    r->util_last = g->now;
+}
+
+/* One record for SM s, with the actions in act applied (est: the policy's drain estimates per
+ * CTA slot, two each, or NULL); returns its index (or UINT32_MAX). */
 static uint32_t request(struct hd_gpu_timing *g, uint32_t s, uint32_t launch, unsigned asker,
-                    const uint8_t *act, uint64_t bound)
+                    const uint8_t *act, uint64_t bound, const uint64_t *est)
 {
     struct hd_preempt_rec *r = new_rec(&g->stats);
     if (!r)
@@ -138,9 +187,13 @@ static uint32_t request(struct hd_gpu_timing *g, uint32_t s, uint32_t launch, un
     r->signal = g->now;
     r->bound = bound;
     hd_gpu_wake_sm(g, s);
+    working(g, s, &r->regs_at_signal, &r->threads_at_signal);
     for (uint32_t c = 0; c < g->p.sm.max_ctas; c++)
-        apply(g, s, c, act[c], r, ri);
+        apply(g, s, c, act[c], r, ri, est ? &est[2 * c] : NULL);
     r->primitive = summary(r, g->p.ctx.preempt);
+    r->util_open = true;
+    r->util_last = g->now;
+    working(g, s, &r->util_cur_regs, &r->util_cur_threads);
     return ri;
 }
 
@@ -194,7 +247,10 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
     view_sms(g, li);
     const uint32_t mc = g->p.sm.max_ctas;
     memset(g->pact, HD_PACT_KEEP, (size_t)g->p.num_sms * mc);
-    const struct hd_preempt_env env = {g, plan_victims, mc, g->p.sm.concurrent_kernels, g->shl};
+    for (size_t i = 0; i < (size_t)g->p.num_sms * mc * 2; i++)
+        g->pest[i] = HD_DRAIN_EST_NONE;
+    const struct hd_preempt_env env = {g, plan_victims, mc, g->p.sm.concurrent_kernels, g->shl,
+                                       g->pest};
     const unsigned n =
         g->ppol.ops->plan(g->ppol.impl, &nd, g->pview, g->p.num_sms, &env, g->pchosen, g->pact);
     for (unsigned k = 0; k < n; k++) {
@@ -202,7 +258,7 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
         if (s >= g->p.num_sms || (g->reserved[s] != HD_RESERVED_NONE && g->reserved[s] != li))
             continue; /* (a policy cannot take an SM reserved for another request) */
         g->reserved[s] = li;
-        request(g, s, t->sl.id, li, &g->pact[(size_t)s * mc], bound);
+        request(g, s, t->sl.id, li, &g->pact[(size_t)s * mc], bound, &g->pest[(size_t)s * mc * 2]);
     }
 }
 
@@ -219,6 +275,8 @@ void hd_gpu_preempt_placed(struct hd_gpu_timing *g, uint32_t s, unsigned li)
     for (uint32_t i = st->npreempt; i-- > 0;) {
         struct hd_preempt_rec *r = &st->preempt[i];
         if (r->sm == s && r->launch == g->L[li]->sl.id && !r->met) {
+            util_step(g, r);
+            r->util_open = false;
             r->met = true;
             r->freed = g->now;
             r->missed |= r->bound && g->now - r->signal > r->bound;
@@ -248,7 +306,8 @@ void hd_gpu_preempt_signal(struct hd_gpu_timing *g)
         const uint32_t s = (g->sig_cursor + j) % nsms;
         if (g->reserved[s] != HD_RESERVED_NONE || hd_sm_resident_ctas(g->sm[s]) == 0)
             continue; /* being freed already, or nothing to free */
-        const uint32_t ri = request(g, s, HD_PREEMPT_SIGNAL, UINT32_MAX, g->pact, cp->latency_bound);
+        const uint32_t ri =
+            request(g, s, HD_PREEMPT_SIGNAL, UINT32_MAX, g->pact, cp->latency_bound, NULL);
         if (ri == UINT32_MAX)
             return;
         g->reserved[s] = HD_RESERVED_SIGNAL;
@@ -271,12 +330,14 @@ static void signal_tick(struct hd_gpu_timing *g, uint32_t s)
         for (uint32_t c = 0; c < g->p.sm.max_ctas; c++) {
             const struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], c);
             if (x && x->state == HD_CTX_RESIDENT && x->preq != g->sig_rec[s])
-                apply(g, s, c, a, r, g->sig_rec[s]);
+                apply(g, s, c, a, r, g->sig_rec[s], NULL);
         }
         return;
     }
     g->reserved[s] = HD_RESERVED_NONE; /* emptied: its CTAs may come back */
     g->dirty = true;
+    util_step(g, r);
+    r->util_open = false;
     r->met = true;
     r->freed = g->now;
     r->missed |= r->bound && g->now - r->signal > r->bound;
@@ -305,6 +366,38 @@ void hd_gpu_preempt_tick(struct hd_gpu_timing *g)
             g->dirty = true;
         }
     }
+    /* utilisation: integrate every record still open up to now, then take the SM's state now
+     * (records whose SM is no longer reserved for them close unmet) */
+    for (uint32_t i = g->open_util; i < st->npreempt; i++) {
+        struct hd_preempt_rec *r = &st->preempt[i];
+        if (!r->util_open)
+            continue;
+        util_step(g, r);
+        const unsigned li = g->reserved[r->sm];
+        const bool held = r->launch == HD_PREEMPT_SIGNAL
+                              ? li == HD_RESERVED_SIGNAL
+                              : li != HD_RESERVED_NONE && li != HD_RESERVED_SIGNAL &&
+                                    g->L[li]->sl.id == r->launch;
+        if (held)
+            working(g, r->sm, &r->util_cur_regs, &r->util_cur_threads);
+        else
+            r->util_open = false;
+    }
+    while (g->open_util < st->npreempt && !st->preempt[g->open_util].util_open)
+        g->open_util++;
+    /* drained CTAs that left the SM: their true drain time */
+    for (uint32_t i = g->open_dobs; i < st->ndobs; i++) {
+        struct hd_drain_obs *d = &st->dobs[i];
+        if (d->actual != HD_DRAIN_EST_NONE)
+            continue;
+        const struct hd_ctx *x = hd_ctx_get(&g->pool, d->ctx);
+        if (x && x->t_left != d->left0 && x->t_left >= d->asked)
+            d->actual = x->t_left - d->asked; /* (it left: the first vacate since) */
+        else if (!x || x->epoch != d->epoch)
+            d->actual = HD_DRAIN_LOST;
+    }
+    while (g->open_dobs < st->ndobs && st->dobs[g->open_dobs].actual != HD_DRAIN_EST_NONE)
+        g->open_dobs++;
     while (g->open_rec < st->npreempt) { /* (records are in signal order) */
         const struct hd_preempt_rec *r = &st->preempt[g->open_rec];
         if (!r->met && !r->missed && r->bound)

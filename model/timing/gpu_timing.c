@@ -108,8 +108,10 @@ void hd_gpu_timing_destroy(struct hd_gpu_timing *g)
         g->ksel.ops->destroy(g->ksel.impl);
     if (g->admit.ops && g->admit.ops->destroy)
         g->admit.ops->destroy(g->admit.impl);
-    for (uint32_t i = 0; i < g->ntk; i++)
+    for (uint32_t i = 0; i < g->ntk; i++) {
         hd_tkernel_free(g->tk[i].tk);
+        free(g->tk[i].done);
+    }
     free(g->tk);
     hd_gpu_launches_clear(g);
     free(g->L);

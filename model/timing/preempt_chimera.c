@@ -21,10 +21,11 @@
 struct chimera_state {
     uint32_t nsms, max_ctas;
     double sm_bytes_per_cycle;
-    enum hd_drain_est est;
+    enum hd_drain_est est_kind;
     struct hd_chimera_sm *sum; /* [nsms] */
     unsigned *smi, *rank;      /* [nsms] */
     uint8_t *act;              /* [nsms * max_ctas] */
+    uint64_t *est;             /* [nsms * max_ctas * 2] drain estimates (env drain_est) */
     struct hd_preempt_cta *ctas; /* [max_ctas] the SM as the tables read it */
     struct hd_shieh_snap snap;
 };
@@ -47,7 +48,8 @@ static unsigned chimera_plan(void *impl, const struct hd_preempt_need *need,
             v = &tv;
         }
         struct hd_preempt_costs pc;
-        hd_preempt_costs_sm(v, need, st->max_ctas, st->sm_bytes_per_cycle, st->est, NULL, &pc);
+        hd_preempt_costs_sm(v, need, st->max_ctas, st->sm_bytes_per_cycle, st->est_kind, NULL,
+                            &pc);
         if (pc.transit || pc.npresent == 0)
             continue;
         unsigned tech[HD_SHIEH_MAX_TBS] = {0};
@@ -56,6 +58,10 @@ static unsigned chimera_plan(void *impl, const struct hd_preempt_need *need,
         for (uint32_t s = 0; s < st->max_ctas; s++)
             st->act[(size_t)ncand * st->max_ctas + s] =
                 pc.present[s] ? hd_preempt_act_of_tech(tech[s]) : HD_PACT_KEEP;
+        uint64_t *est = &st->est[(size_t)ncand * st->max_ctas * 2];
+        for (size_t e = 0; e < (size_t)st->max_ctas * 2; e++)
+            est[e] = UINT64_MAX;
+        hd_preempt_costs_est(&pc, st->max_ctas, est);
         st->smi[ncand++] = i;
     }
     if (ncand == 0)
@@ -66,6 +72,9 @@ static unsigned chimera_plan(void *impl, const struct hd_preempt_need *need,
         const unsigned c = st->rank[j];
         const uint32_t sm = sms[st->smi[c]].sm; /* (the tables' view has the same id) */
         memcpy(&act[(size_t)sm * env->max_ctas], &st->act[(size_t)c * st->max_ctas], st->max_ctas);
+        for (uint32_t s = 0; env->drain_est && s < st->max_ctas; s++)
+            memcpy(&env->drain_est[((size_t)sm * env->max_ctas + s) * 2],
+                   &st->est[((size_t)c * st->max_ctas + s) * 2], 2 * sizeof *st->est);
         chosen[n++] = sm;
     }
     return n;
@@ -80,6 +89,7 @@ static void chimera_destroy(void *impl)
     free(st->smi);
     free(st->rank);
     free(st->act);
+    free(st->est);
     free(st->ctas);
     free(st);
 }
@@ -104,14 +114,15 @@ int hd_preempt_chimera_create(const struct hd_gpu_timing_params *p, bool plus,
         st->nsms = p->num_sms;
         st->max_ctas = p->sm.max_ctas;
         st->sm_bytes_per_cycle = p->ctx.sm_bytes_per_cycle;
-        st->est = plus ? HD_DRAIN_EST_SHIEH : HD_DRAIN_EST_CHIMERA;
+        st->est_kind = plus ? HD_DRAIN_EST_SHIEH : HD_DRAIN_EST_CHIMERA;
         st->sum = calloc(p->num_sms, sizeof *st->sum);
         st->smi = calloc(p->num_sms, sizeof *st->smi);
         st->rank = calloc(p->num_sms, sizeof *st->rank);
         st->act = calloc((size_t)p->num_sms * p->sm.max_ctas, 1);
+        st->est = calloc((size_t)p->num_sms * p->sm.max_ctas * 2, sizeof *st->est);
         st->ctas = calloc(p->sm.max_ctas, sizeof *st->ctas);
     }
-    if (!st || !st->sum || !st->smi || !st->rank || !st->act || !st->ctas) {
+    if (!st || !st->sum || !st->smi || !st->rank || !st->act || !st->est || !st->ctas) {
         chimera_destroy(st);
         snprintf(err, errlen, "host out of memory");
         return -1;

@@ -19,6 +19,15 @@ uint64_t hd_preempt_budget(uint64_t bound)
     return bound ? bound : UINT64_MAX;
 }
 
+void hd_preempt_costs_est(const struct hd_preempt_costs *pc, uint32_t max_ctas, uint64_t *est)
+{
+    for (uint32_t s = 0; s < max_ctas && s < HD_SHIEH_MAX_TBS; s++)
+        if (pc->present[s]) {
+            est[2 * s] = pc->est[s][0];
+            est[2 * s + 1] = pc->est[s][1];
+        }
+}
+
 /* The finished-CTA statistics of cta's launch. */
 static void kstats_of(const struct hd_preempt_cta *c, struct hd_shieh_kstats *k)
 {
@@ -99,6 +108,8 @@ void hd_preempt_costs_sm(const struct hd_preempt_sm *v, const struct hd_preempt_
             const uint64_t l_cs = hd_shieh_switch_latency(ctx_bytes, sm_bytes_per_cycle);
             struct hd_shieh_cost *cost = &out->cost[m->slot];
             hd_shieh_cost_tb(&pred, &grp[m->slot], need->now, l_cs, cost);
+            out->est[m->slot][0] = hd_shieh_drain_latency(&pred, &grp[m->slot], need->now);
+            out->est[m->slot][1] = hd_chimera_drain_latency(&pred, &grp[m->slot], need->now);
             if (est == HD_DRAIN_EST_CHIMERA) {
                 cost->lat[HD_SHIEH_DRAIN] =
                     hd_chimera_drain_latency(&pred, &grp[m->slot], need->now);

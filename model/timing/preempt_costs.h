@@ -42,6 +42,8 @@ struct hd_drain_profile {
 struct hd_preempt_costs {
     bool present[HD_SHIEH_MAX_TBS];  /* a CTA of another launch of lower priority, resident */
     struct hd_shieh_cost cost[HD_SHIEH_MAX_TBS];
+    uint64_t est[HD_SHIEH_MAX_TBS][2]; /* drain latency by Shieh's predictor and by Chimera's
+                                        estimate (both, whichever cost[] uses; Fig 4.2) */
     double ipc_avg;                  /* mean IPC of the present CTAs */
     uint32_t npresent;
     bool transit;                    /* a CTA of another launch is being moved: no plan now */
@@ -56,5 +58,8 @@ uint8_t hd_preempt_act_of_tech(unsigned tech);
 
 /* Budget for a request with constraint bound (0: none, every estimate meets it). */
 uint64_t hd_preempt_budget(uint64_t bound);
+
+/* Copy the drain estimates of the present CTAs of pc into est (env drain_est of one SM). */
+void hd_preempt_costs_est(const struct hd_preempt_costs *pc, uint32_t max_ctas, uint64_t *est);
 
 #endif

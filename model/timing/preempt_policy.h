@@ -95,6 +95,13 @@ struct hd_preempt_env {
                                   without other kernels' CTAs */
     struct hd_shieh_loop *tables; /* Shieh's tables in the loop (shieh_loop.h) when the policy
                                   asked for them (ops.tables): it decides from their reads */
+    uint64_t *drain_est;       /* [nsms * max_ctas * 2]: for the SMs it chooses, a policy that
+                                  estimates drains writes each CTA slot's drain latency by
+                                  Shieh's predictor ([.. * 2]) and by Chimera's estimate
+                                  ([.. * 2 + 1]), whichever it decided by (HD_SHIEH_INF: no
+                                  statistics); the GPU records them beside each drained CTA's
+                                  true drain time (timing_stats.h hd_drain_obs). Preset to
+                                  UINT64_MAX (none). */
 };
 
 /* Hardware tables a policy decides from (made and stepped by the GPU, shieh_loop.h). */

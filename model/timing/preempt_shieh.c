@@ -38,7 +38,7 @@ struct shieh_state {
     uint32_t registers;
     uint64_t shared_bytes;
     double sm_bytes_per_cycle;
-    enum hd_drain_est est;
+    enum hd_drain_est est_kind;
     struct hd_drain_profile prof;
     struct hd_drain_profile_owned prof_own; /* the oracle's profile (drain_profile.h) */
     uint32_t *marked;          /* [nsms * max_ctas]: ctx + 1 of a CTA asked to leave, else 0 */
@@ -47,6 +47,7 @@ struct shieh_state {
     unsigned *order;           /* [nsms] */
     uint64_t *victims;         /* [nsms] chosen slots per SM index */
     uint8_t *tech;             /* [nsms * max_ctas] */
+    uint64_t *est;             /* [nsms * max_ctas * 2] drain estimates (env drain_est) */
     struct hd_preempt_cta *ctas; /* [max_ctas] the SM as the tables read it */
     struct hd_shieh_snap snap;
 };
@@ -77,12 +78,14 @@ static uint64_t overlapped(uint64_t base, uint64_t n, uint64_t unit, uint32_t k)
 static bool plan_sm(struct shieh_state *st, const struct hd_preempt_sm *v,
                     const struct hd_preempt_need *need, const struct hd_preempt_env *env,
                     const struct hd_shieh_snap *snap, uint64_t budget, uint64_t *victims,
-                    uint8_t *tech, struct hd_chimera_sm *sum)
+                    uint8_t *tech, uint64_t *est, struct hd_chimera_sm *sum)
 {
     struct hd_preempt_costs pc;
-    hd_preempt_costs_sm(v, need, st->max_ctas, st->sm_bytes_per_cycle, st->est, &st->prof, &pc);
+    hd_preempt_costs_sm(v, need, st->max_ctas, st->sm_bytes_per_cycle, st->est_kind, &st->prof,
+                        &pc);
     if (pc.transit || pc.npresent == 0)
         return false;
+    hd_preempt_costs_est(&pc, st->max_ctas, est);
     unsigned t[HD_SHIEH_MAX_TBS] = {0};
     for (uint32_t s = 0; s < st->max_ctas; s++)
         if (pc.present[s])
@@ -177,8 +180,11 @@ static unsigned shieh_plan(void *impl, const struct hd_preempt_need *need,
             if (!hd_preempt_tables_view(env->tables, v, need, st->ctas, &tv, &st->snap))
                 continue;
         }
+        uint64_t *est = &st->est[(size_t)ncand * st->max_ctas * 2];
+        for (size_t e = 0; e < (size_t)st->max_ctas * 2; e++)
+            est[e] = UINT64_MAX;
         if (!plan_sm(st, env->tables ? &tv : v, need, env, env->tables ? &st->snap : NULL, budget,
-                     &st->victims[ncand], &st->tech[(size_t)ncand * st->max_ctas],
+                     &st->victims[ncand], &st->tech[(size_t)ncand * st->max_ctas], est,
                      &st->sm_sum[ncand]))
             continue;
         st->order[ncand] = i; /* (reused below as the index of the SM) */
@@ -207,6 +213,9 @@ static unsigned shieh_plan(void *impl, const struct hd_preempt_need *need,
                 continue;
             act[(size_t)v->sm * env->max_ctas + s] =
                 hd_preempt_act_of_tech(st->tech[(size_t)c * st->max_ctas + s]);
+            if (env->drain_est)
+                memcpy(&env->drain_est[((size_t)v->sm * env->max_ctas + s) * 2],
+                       &st->est[((size_t)c * st->max_ctas + s) * 2], 2 * sizeof *st->est);
             for (uint32_t x = 0; x < v->ncta; x++)
                 if (v->cta[x].slot == s)
                     st->marked[(size_t)v->sm * st->max_ctas + s] = v->cta[x].ctx + 1;
@@ -230,6 +239,7 @@ static void shieh_destroy(void *impl)
     free(st->order);
     free(st->victims);
     free(st->tech);
+    free(st->est);
     free(st->ctas);
     free(st);
 }
@@ -255,16 +265,17 @@ int hd_preempt_shieh_create(const struct hd_gpu_timing_params *p, bool oracle,
     st->registers = p->sm.registers;
     st->shared_bytes = p->sm.shared_bytes;
     st->sm_bytes_per_cycle = p->ctx.sm_bytes_per_cycle;
-    st->est = oracle ? HD_DRAIN_EST_ORACLE : HD_DRAIN_EST_SHIEH;
+    st->est_kind = oracle ? HD_DRAIN_EST_ORACLE : HD_DRAIN_EST_SHIEH;
     st->marked = calloc((size_t)p->num_sms * p->sm.max_ctas, sizeof *st->marked);
     st->slots = calloc(p->sm.max_ctas, sizeof *st->slots);
     st->sm_sum = calloc(p->num_sms, sizeof *st->sm_sum);
     st->order = calloc(p->num_sms, sizeof *st->order);
     st->victims = calloc(p->num_sms, sizeof *st->victims);
     st->tech = calloc((size_t)p->num_sms * p->sm.max_ctas, 1);
+    st->est = calloc((size_t)p->num_sms * p->sm.max_ctas * 2, sizeof *st->est);
     st->ctas = calloc(p->sm.max_ctas, sizeof *st->ctas);
     if (!st->marked || !st->slots || !st->sm_sum || !st->order || !st->victims || !st->tech ||
-        !st->ctas)
+        !st->est || !st->ctas)
         goto oom;
     if (hd_drain_profile_copy(prof, &st->prof_own) != 0)
         goto oom;

@@ -99,6 +99,11 @@ struct hd_shieh_loop {
     uint32_t aqh, aqn, aqcap;
     struct hd_shieh_kstats_acc *ks;  /* [nks] finished-TB statistics per launch id */
     uint32_t nks;
+    struct hd_shieh_kstats_acc *kk;  /* [nkk] the same per kernel id (summed over its launches) */
+    uint32_t nkk;
+    uint32_t *kof;                   /* [nkof] kernel id + 1 of each launch id (0: not told) */
+    uint32_t nkof;
+    bool per_launch;                 /* [context] kstats_per_launch: the policies read ks */
     uint32_t *rdq;                   /* SMs waiting for their status read */
     uint32_t rdh, rdn;
     bool as_rd;
@@ -317,6 +322,7 @@ struct hd_shieh_loop *hd_shieh_loop_create(const struct hd_gpu_timing_params *p,
     L->shared_bytes = p->sm.shared_bytes;
     L->positions = positions;
     L->hw = hw;
+    L->per_launch = p->ctx.kstats_per_launch;
     return L;
 }
 
@@ -332,6 +338,8 @@ void hd_shieh_loop_destroy(struct hd_shieh_loop *L)
     }
     hd_hw_destroy(&L->as);
     free(L->ks);
+    free(L->kk);
+    free(L->kof);
     free(L->sm);
     free(L->aq);
     free(L->rdq);
@@ -455,26 +463,25 @@ static void take_events(struct sm_part *p, struct hd_shieh_tb_status_in *in, boo
     }
 }
 
-/* A finished TB's exit report: add it to its launch's statistics (its CPI from the reported
- * instructions and its residency from first placement to end, as the model's retire counts). */
-static int account(struct hd_shieh_loop *L, const struct tb_ev *e, uint64_t instrs)
+/* Make (*arr)[i] exist (zeroed), *n its length; false on allocation failure. */
+static bool fit(void **arr, uint32_t *n, uint32_t i, size_t sz)
 {
-    if (e->launch >= L->nks) {
-        uint32_t n = L->nks ? L->nks : 16;
-        while (n <= e->launch)
-            n *= 2;
-        struct hd_shieh_kstats_acc *k = realloc(L->ks, n * sizeof *k);
-        if (!k) {
-            snprintf(L->err, sizeof L->err, "host out of memory for finished-TB statistics");
-            L->failed = true;
-            return -1;
-        }
-        memset(k + L->nks, 0, (n - L->nks) * sizeof *k);
-        L->ks = k;
-        L->nks = n;
-    }
-    struct hd_shieh_kstats_acc *k = &L->ks[e->launch];
-    const uint64_t cycles = e->end - e->first;
+    if (i < *n)
+        return true;
+    uint32_t m = *n ? *n : 16;
+    while (m <= i)
+        m *= 2;
+    char *a = realloc(*arr, (size_t)m * sz);
+    if (!a)
+        return false;
+    memset(a + (size_t)*n * sz, 0, (size_t)(m - *n) * sz);
+    *arr = a;
+    *n = m;
+    return true;
+}
+
+static void add_tb(struct hd_shieh_kstats_acc *k, uint64_t instrs, uint64_t cycles)
+{
     k->n++;
     k->instrs += instrs;
     k->cycles += cycles;
@@ -484,13 +491,42 @@ static int account(struct hd_shieh_loop *L, const struct tb_ev *e, uint64_t inst
         k->cpi_sum += cpi;
         k->cpi_sq += cpi * cpi;
     }
+}
+
+/* A finished TB's exit report: add it to its launch's and its kernel's statistics (its CPI from
+ * the reported instructions and its residency from first placement to end, as the model's
+ * retire counts). */
+static int account(struct hd_shieh_loop *L, const struct tb_ev *e, uint64_t instrs)
+{
+    const uint32_t kid = e->launch < L->nkof ? L->kof[e->launch] : 0;
+    if (!fit((void **)&L->ks, &L->nks, e->launch, sizeof *L->ks) ||
+        (kid && !fit((void **)&L->kk, &L->nkk, kid - 1, sizeof *L->kk))) {
+        snprintf(L->err, sizeof L->err, "host out of memory for finished-TB statistics");
+        L->failed = true;
+        return -1;
+    }
+    const uint64_t cycles = e->end - e->first;
+    add_tb(&L->ks[e->launch], instrs, cycles);
+    if (kid)
+        add_tb(&L->kk[kid - 1], instrs, cycles);
+    return 0;
+}
+
+int hd_shieh_loop_launch_kernel(struct hd_shieh_loop *L, uint32_t launch, uint32_t kernel)
+{
+    if (!fit((void **)&L->kof, &L->nkof, launch, sizeof *L->kof))
+        return -1;
+    L->kof[launch] = kernel + 1;
     return 0;
 }
 
 void hd_shieh_loop_kstats(const struct hd_shieh_loop *L, uint32_t launch,
                           struct hd_shieh_kstats_acc *out)
 {
-    if (L && launch < L->nks)
+    const uint32_t kid = L && launch < L->nkof ? L->kof[launch] : 0;
+    if (L && !L->per_launch && kid) /* per kernel (Shieh L236) */
+        *out = kid - 1 < L->nkk ? L->kk[kid - 1] : (struct hd_shieh_kstats_acc){0};
+    else if (L && launch < L->nks)
         *out = L->ks[launch];
     else
         memset(out, 0, sizeof *out);

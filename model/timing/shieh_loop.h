@@ -65,15 +65,21 @@ struct hd_shieh_snap {
 
 enum hd_shl_state { HD_SHL_NONE, HD_SHL_PENDING, HD_SHL_READY };
 
-/* A launch's finished-TB statistics as the firmware sums them from the status table's exit
- * reports (count, warp instructions, residency cycles, and the CPIs' count, sum and sum of
- * squares: Shieh's predictor and Chimera's estimate). */
+/* The finished-TB statistics the firmware sums from the status table's exit reports (count,
+ * warp instructions, residency cycles, and the CPIs' count, sum and sum of squares: Shieh's
+ * predictor and Chimera's estimate), per kernel: over every launch of the launch's kernel since
+ * the run began (Shieh L236, "the average instructions of a TB in the preempted kernel"; the
+ * thesis names no reset), or per launch with [context] kstats_per_launch (or for a launch whose
+ * kernel the GPU did not name). */
 struct hd_shieh_kstats_acc {
     uint64_t n, instrs, cycles, cpi_n;
     double cpi_sum, cpi_sq;
 };
 void hd_shieh_loop_kstats(const struct hd_shieh_loop *L, uint32_t launch,
                           struct hd_shieh_kstats_acc *out);
+/* The block scheduler launched `launch` of kernel `kernel` (the timing kernel's id). Returns 0,
+ * or -1 when out of memory. */
+int hd_shieh_loop_launch_kernel(struct hd_shieh_loop *L, uint32_t launch, uint32_t kernel);
 
 /* The tables for a GPU of params p (positions: also the positions, candidate and status tables).
  * hw points at the GPU's factory (may point at NULL: C references); instances are made at the

@@ -399,6 +399,8 @@ void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     if (sm->shl) /* (retire_cta marks a finish; t_first and now + 1 as its statistics count) */
         hd_shieh_loop_left(sm->shl, sm->id, c->grant.cta_slot, c->ctx ? c->ctx->insts : 0,
                            sm->retiring, c->ctx ? c->ctx->t_first : now, now + 1);
+    if (c->ctx)
+        c->ctx->t_left = now;
     sm->alloc.ops->release(sm->alloc.impl, &c->grant);
     res_remove(sm, la);
     la->resident--;
@@ -410,14 +412,18 @@ static void retire_cta(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_sm_launch *la = c->la;
     hd_sm_ctx_retired(sm, c, now);
-    la->done_n++;
-    la->done_instrs += c->ctx->insts;
-    la->done_cycles += now + 1 - c->ctx->t_first;
-    if (c->ctx->insts) {
-        const double cpi = (double)(now + 1 - c->ctx->t_first) / (double)c->ctx->insts;
-        la->done_cpi_n++;
-        la->done_cpi_sum += cpi;
-        la->done_cpi_sq += cpi * cpi;
+    struct hd_done_totals *tot[2] = {&la->done, la->kdone};
+    for (unsigned i = 0; i < 2 && tot[i]; i++) {
+        struct hd_done_totals *d = tot[i];
+        d->n++;
+        d->instrs += c->ctx->insts;
+        d->cycles += now + 1 - c->ctx->t_first;
+        if (c->ctx->insts) {
+            const double cpi = (double)(now + 1 - c->ctx->t_first) / (double)c->ctx->insts;
+            d->cpi_n++;
+            d->cpi_sum += cpi;
+            d->cpi_sq += cpi * cpi;
+        }
     }
     sm->retiring = true;
     hd_sm_cta_vacate(sm, c, now);

@@ -27,6 +27,16 @@
 #include <stdint.h>
 
 /* A launch as the SMs see it (owned by the GPU, valid while any of its CTAs is resident). */
+/* Finished CTAs of a launch or of a kernel: how many, their warp instructions, their cycles from
+ * first placement to the end, and their CPIs (cycles / warp instructions, of those with an
+ * instruction): count, sum, sum of squares (the preemption policies' progress estimates,
+ * preempt_policy.h; Shieh's lower-variance CPI predictor, shieh_cost.h). */
+struct hd_done_totals {
+    uint64_t n, instrs, cycles;
+    uint64_t cpi_n;
+    double cpi_sum, cpi_sq;
+};
+
 struct hd_sm_launch {
     struct hd_func_launch *l;
     const struct hd_tkernel *tk;
@@ -38,13 +48,9 @@ struct hd_sm_launch {
     struct hd_cta_demand demand;
     struct hd_ctx_list ctxs;      /* its finished contexts (reused) and its resume queue */
     uint32_t resident;            /* its CTAs on SMs now (any state but QUEUED / SAVED) */
-    /* its finished CTAs: how many, their warp instructions, their cycles from first placement
-     * to the end (preemption policies' progress estimates, preempt_policy.h) */
-    uint64_t done_n, done_instrs, done_cycles;
-    /* their CPIs (cycles / warp instructions, of those with an instruction): count, sum, sum
-     * of squares (Shieh's lower-variance CPI predictor, shieh_cost.h) */
-    uint64_t done_cpi_n;
-    double done_cpi_sum, done_cpi_sq;
+    struct hd_done_totals done;   /* its finished CTAs */
+    struct hd_done_totals *kdone; /* its kernel's finished CTAs over every launch of it (owned by
+                                     the GPU; NULL: none kept) */
 };
 
 /* What an SM is connected to. */

@@ -110,6 +110,18 @@ uint32_t hd_sm_resident_ctas(const struct hd_sm *sm)
     return sm->nctas;
 }
 
+void hd_sm_working(const struct hd_sm *sm, uint64_t *regs, uint64_t *threads)
+{
+    *regs = *threads = 0;
+    for (uint32_t i = 0; i < sm->p->max_ctas; i++) {
+        const struct hd_tcta *c = &sm->cta[i];
+        if (!c->used || !c->ctx || c->ctx->state != HD_CTX_RESIDENT)
+            continue;
+        *regs += c->grant.regs;
+        *threads += c->grant.threads;
+    }
+}
+
 uint32_t hd_sm_preempt_view(const struct hd_sm *sm, struct hd_preempt_cta *out)
 {
     uint32_t n = 0;
@@ -119,6 +131,10 @@ uint32_t hd_sm_preempt_view(const struct hd_sm *sm, struct hd_preempt_cta *out)
             continue;
         const struct hd_ctx *x = c->ctx;
         const struct hd_sm_launch *la = c->la;
+        /* the finished-TB statistics per kernel (Shieh L236), or per launch ([context]
+         * kstats_per_launch) */
+        const struct hd_done_totals *d =
+            la->kdone && !sm->cp->kstats_per_launch ? la->kdone : &la->done;
         out[n++] = (struct hd_preempt_cta){
             .slot = i,
             .launch = la->id,
@@ -129,12 +145,12 @@ uint32_t hd_sm_preempt_view(const struct hd_sm *sm, struct hd_preempt_cta *out)
             .in_transit = x->state != HD_CTX_RESIDENT,
             .placed = c->start,
             .warp_instrs = x->insts,
-            .done_ctas = la->done_n,
-            .done_instrs = la->done_instrs,
-            .done_cycles = la->done_cycles,
-            .done_cpi_n = la->done_cpi_n,
-            .done_cpi_sum = la->done_cpi_sum,
-            .done_cpi_sq = la->done_cpi_sq,
+            .done_ctas = d->n,
+            .done_instrs = d->instrs,
+            .done_cycles = d->cycles,
+            .done_cpi_n = d->cpi_n,
+            .done_cpi_sum = d->cpi_sum,
+            .done_cpi_sq = d->cpi_sq,
             .grant = c->grant,
         };
     }

@@ -58,5 +58,9 @@ bool hd_sm_sched_replace(struct hd_sm *sm, uint32_t s, const struct hd_sched *p,
 uint32_t hd_sm_preempt_view(const struct hd_sm *sm, struct hd_preempt_cta *out);
 /* CTAs resident on the SM now. */
 uint32_t hd_sm_resident_ctas(const struct hd_sm *sm);
+/* Registers and threads held now by the SM's CTAs that are running (context RESIDENT: not
+ * being suspended, saved or restored), of any kernel: the resources doing useful work (Shieh
+ * Fig 4.4's utilisation during preemption, gpu_preempt.c). */
+void hd_sm_working(const struct hd_sm *sm, uint64_t *regs, uint64_t *threads);
 
 #endif

@@ -150,11 +150,34 @@ static void jpreempt(FILE *f, const struct hd_timing_stats *s)
                    ", \"quiet\": %" PRIu64 ", \"saved\": %" PRIu64 ", \"refused\": %u, \"bound\": %"
                    PRIu64 ", \"missed\": %s, \"switched\": %u, \"drained\": %u, \"flushed\": %u"
                    ", \"bytes\": %" PRIu64 ", \"victim_instrs\": %" PRIu64
-                   ", \"flushed_instrs\": %" PRIu64 ", \"switch_ipc\": %.6f}",
+                   ", \"flushed_instrs\": %" PRIu64 ", \"switch_ipc\": %.6f",
                 r->victim, r->sm, prim[r->primitive < 5 ? r->primitive : 0], r->signal,
                 r->met ? "true" : "false", r->freed, r->quiet, r->saved, r->refused, r->bound,
                 r->missed ? "true" : "false", r->switched, r->drained, r->flushed, r->bytes,
                 r->victim_instrs, r->flushed_instrs, r->switch_ipc);
+        const double uc = r->util_cycles ? (double)r->util_cycles : 1.0;
+        fprintf(f, ", \"util_cycles\": %" PRIu64 ", \"util_regs\": %.6f, \"util_threads\": %.6f"
+                   ", \"regs_at_signal\": %.6f, \"threads_at_signal\": %.6f, \"drains\": [",
+                r->util_cycles, r->util_regs / uc, r->util_threads / uc, r->regs_at_signal,
+                r->threads_at_signal);
+        unsigned nd = 0;
+        for (uint32_t k = 0; k < s->ndobs; k++) {
+            const struct hd_drain_obs *d = &s->dobs[k];
+            if (d->rec != i)
+                continue;
+            fprintf(f, "%s[", nd++ ? ", " : "");
+            const uint64_t v[3] = {d->est_shieh, d->est_chimera, d->actual};
+            for (unsigned j = 0; j < 3; j++) { /* null: no estimate (or not timed) */
+                const bool none = v[j] == HD_DRAIN_EST_NONE || (j < 2 && v[j] >= HD_DRAIN_EST_MAX) ||
+                                  (j == 2 && v[j] == HD_DRAIN_LOST);
+                if (none)
+                    fprintf(f, "%snull", j ? ", " : "");
+                else
+                    fprintf(f, "%s%" PRIu64, j ? ", " : "", v[j]);
+            }
+            fputc(']', f);
+        }
+        fprintf(f, "]}");
     }
     fprintf(f, "%s],\n", s->npreempt ? "\n  " : "");
 }

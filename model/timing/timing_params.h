@@ -109,6 +109,7 @@ struct hd_ctx_params {
     uint64_t pp_wait_limit;        /* cycles it may run on to its point */
     enum hd_cfg_preemptpol policy; /* preempt_policy.h */
     char oracle_profile[HD_CFG_STR_MAX]; /* the oracle policy's profile (drain_profile.h) */
+    bool kstats_per_launch;        /* finished-TB statistics per launch (else per kernel) */
     double sm_bytes_per_cycle;     /* an SM's fair share of the DRAM bandwidth per core cycle
                                       (Shieh's B / N_SM, for switch-latency estimates) */
     uint32_t signal_sms;           /* SMs a preemption signal frees (0: all) */

@@ -94,6 +94,7 @@ void hd_timing_stats_free(struct hd_timing_stats *s)
     free(s->samples);
     free(s->prog);
     free(s->preempt);
+    free(s->dobs);
     memset(s, 0, sizeof *s);
 }
 

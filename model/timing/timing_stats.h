@@ -120,6 +120,36 @@ struct hd_preempt_rec {
      * the sum of the switched ones' IPC (x their save and restore time = lost issue) */
     uint64_t victim_instrs, flushed_instrs;
     double switch_ipc;
+    /* utilisation during preemption (Shieh Fig 4.4): over the cycles [signal, freed) (while the
+     * SM is reserved for the request), the registers and threads held by the SM's running CTAs
+     * (hd_sm_working: not being suspended, saved or restored; any kernel) as fractions of the
+     * SM's, summed per cycle; and the same fractions at the request, before any CTA left */
+    uint64_t util_cycles;
+    double util_regs, util_threads;
+    double regs_at_signal, threads_at_signal;
+    bool util_open;            /* (integration state: still integrating, since util_last with
+                                  the fractions util_cur_*) */
+    uint64_t util_last;
+    double util_cur_regs, util_cur_threads;
+};
+
+/* One CTA a preemption request drained (or whose flush was refused, so it drained): the drain
+ * latency estimated when it was asked, by Shieh's lower-variance CPI predictor and by Chimera's
+ * residency estimate (HD_DRAIN_EST_NONE: the policy gave none; HD_DRAIN_EST_MAX: the estimator
+ * had no statistics, L236's maximum), and its true drain time (the cycle it left the SM, its
+ * resources free, less the cycle it was asked; HD_DRAIN_EST_NONE while it has not left,
+ * HD_DRAIN_LOST if its context could not be followed). Shieh Fig 4.2. */
+#define HD_DRAIN_EST_NONE UINT64_MAX
+#define HD_DRAIN_EST_MAX ((uint64_t)UINT32_MAX)
+#define HD_DRAIN_LOST (UINT64_MAX - 1)
+struct hd_drain_obs {
+    uint32_t rec;              /* its request (preempt[] index) */
+    uint32_t ctx;              /* its context id and epoch when asked */
+    uint16_t epoch;
+    uint64_t asked;
+    uint64_t left0;            /* its context's t_left when asked (ctx_pool.h) */
+    uint64_t est_shieh, est_chimera;
+    uint64_t actual;
 };
 
 struct hd_timing_stats {
@@ -141,6 +171,8 @@ struct hd_timing_stats {
     uint32_t nprog, cap_prog;
     struct hd_preempt_rec *preempt;
     uint32_t npreempt, cap_preempt;
+    struct hd_drain_obs *dobs; /* drained CTAs of the requests, in the order asked */
+    uint32_t ndobs, cap_dobs;
 };
 
 /* {==== Building ==== */
