@@ -35,10 +35,19 @@ static void require(int ok, const char *what, const char *detail)
     }
 }
 
-/* The configuration file, written once per process (hd_gpu_create reads a path). */
+/* The configuration file, written once per process (hd_gpu_create reads a path) and removed at
+ * its exit. */
+static char cfg_path[64];
+
+static void remove_config(void)
+{
+    if (cfg_path[0])
+        unlink(cfg_path);
+}
+
 static const char *config_path(void)
 {
-    static char path[64];
+    char *path = cfg_path;
     if (path[0])
         return path;
     static const char text[] = "# fuzz_timing.c: a small GPU, bounded runs\n"
@@ -50,6 +59,7 @@ static const char *config_path(void)
     require(write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1), "write", NULL);
     close(fd);
     memcpy(path, tmpl, sizeof tmpl);
+    atexit(remove_config);
     return path;
 }
 
