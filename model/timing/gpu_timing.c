@@ -199,17 +199,6 @@ int hd_gpu_timing_set_alloc(struct hd_gpu_timing *g, hd_sm_alloc_make_fn make, v
 }
 /* }==== */
 
-/* {==== Kernels and launches ==== */
-uint32_t hd_gpu_timing_occupancy(const struct hd_gpu_timing *g, uint32_t threads,
-                                 uint32_t regs_per_thread, uint64_t smem, struct hd_occupancy *o)
-{
-    struct hd_occ_kernel k = {threads, regs_per_thread, smem, 0};
-    hd_occupancy_compute(&g->occ, &k, o);
-    return o->ctas;
-}
-
-/* }==== */
-
 /* {==== Sleeping SMs ====
  * An SM whose tick made no progress cannot change before its next scheduled event, the
  * completion of one of its memory requests (known only if the memory model provides

@@ -92,9 +92,4 @@ struct hd_hw_factory;
 void hd_gpu_timing_set_hw_factory(struct hd_gpu_timing *g, const struct hd_hw_factory *f);
 const struct hd_hw_factory *hd_gpu_timing_hw_factory(const struct hd_gpu_timing *g);
 
-/* Occupancy (occupancy.h) of a CTA with these resources on an empty SM of this GPU; returns
- * the CTAs per SM. The CTA scheduler allocates exactly o->demand per CTA. */
-uint32_t hd_gpu_timing_occupancy(const struct hd_gpu_timing *g, uint32_t threads,
-                                 uint32_t regs_per_thread, uint64_t smem, struct hd_occupancy *o);
-
 #endif
