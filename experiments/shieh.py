@@ -20,7 +20,22 @@ Metrics (§5.4), from each run's statistics JSON (`timing.launches`, `timing.pre
               flushing them all would waste, the thesis's normaliser L441): flushed CTAs' executed
               instructions + per switched CTA its IPC x 2 x the SM's measured save time (quiet ->
               saved; the thesis's IPC x 2 x L_CS with our measured L_CS); drains waste 0;
-  techniques  CTAs asked to leave by switch, drain and flush (refused flushes count as drains).
+  techniques  CTAs asked to leave by switch, drain and flush (refused flushes count as drains);
+  drain error every drained CTA's drain latency as estimated when it was asked, by Shieh's
+              lower-variance CPI predictor and by Chimera's residency estimate (both computed on
+              the same CTA whichever the scheme decided by), against its true drain time (the
+              cycle after it left the SM less the cycle it was asked): |est - true| / true, the
+              mean over the drained CTAs both estimators could estimate (Fig 4.2; digest §5.4);
+              drains an estimator could not estimate (no finished TB of the kernel: L236's
+              maximum) are counted apart;
+  utilisation per request and SM, from the request to the preempter's first CTA placed there:
+              the registers (and threads) held by the SM's running CTAs of either kernel (not
+              being suspended, saved or restored) over the SM's, per cycle, averaged over those
+              cycles of every request of the scheme whose SM took the preempter's CTA (a
+              request whose SM the preempter never needed has no end; cycle-weighted; Fig
+              4.4: the thesis names no resource, digest §8.1 item 12); 'at request' is the
+              same fraction at the request, before any CTA left (the victim's, our stand-in
+              for the thesis's MAX).
 Nothing is fitted to the thesis's numbers.
 
 Two stages (experiments/shieh.sh): stage 1 (experiments/shieh.toml) runs every victim and the
@@ -51,6 +66,8 @@ PAPER_VIOL = {"chimera": [14.03, 7.95, 1.93, 1.28], "shieh": [8.36, 1.30, 0, 0],
               "oracle": [6.9, None, None, None]}
 PAPER_OVH = {"chimera": [67, 55.3, 50.1, 40.5], "shieh": [50.1, 38.2, 26.6, 15.9]}
 PAPER_LC = [2, 3, 4, 5]
+PAPER_DRAIN_ERR_REDUCTION = 15.6     # digest §6 row 5 (L437): average over 3 benchmarks, %
+PAPER_UTIL_RATIO = 2.93              # row 2 (L457): proposed / Chimera utilisation
 WHY = [
     "**Victims and sizes.** Ours are Heddle's stand-ins at small size (10^4 to 5x10^5 cycles, "
     "many launches of a few dozen CTAs), not Rodinia/Parboil's inputs: several victims do not "
@@ -75,10 +92,13 @@ WHY = [
     "CTA, its IPC x 2 x the SM's measured save time, over the instructions of every CTA asked "
     "to leave; the thesis's O_CS uses its estimated L_CS. Drains cost 0 as in the thesis. "
     "Requests that preempted nothing add nothing to either sum.",
-    "**Chimera's drain estimate** is the launch's mean CTA residency less the TB's age (digest "
-    "§8.2 [R], unverified against Chimera); with no finished CTA of the launch (first waves, "
-    "and our short launches are mostly first waves) every estimator charges the maximum and "
-    "the schemes flush or switch, so chimera and chimera_plus often decide alike.",
+    "**Chimera's drain estimate** is the kernel's mean CTA residency less the TB's age (digest "
+    "§8.2 [R], unverified against Chimera). The finished-TB statistics are per kernel, summed "
+    "over every launch of it (Shieh L236: 'the average instructions of a TB in the preempted "
+    "kernel'; the thesis names no reset, so they are kept for the run), so a relaunched "
+    "kernel's first wave is estimated from its earlier launches; only a request in a kernel's "
+    "first launch before any of its CTAs finished finds no statistics (every estimator charges "
+    "the maximum, L236, and the schemes flush or switch).",
     "**Oracle.** The profile is the victim run alone (renumbered to each request's launch "
     "ids): each CTA's true instructions and mean CPI over its life, not its remaining time at "
     "the request point under the preempter's interference (the thesis profiles each "
@@ -93,21 +113,41 @@ WHY = [
     "victim's wherever an aligned position is free, so shieh and the Oracle preempted in far "
     "fewer requests than the SM-granular schemes (`runs that preempted` in the technique "
     "table); violation rates are over every request, as the thesis's.",
-    "**L_c hardly moves the decisions.** The thesis's proposed scheme drains more as L_c "
-    "loosens, so its overhead falls from 50.1 to 15.9 %. Ours decides alike at every L_c: most "
-    "requests come in a launch's first wave, where no CTA of the launch has finished, so no "
-    "drain can be estimated (the statistics are per launch, docs/blocks/shieh.md) and the "
-    "choice is flush (flush bit set) or switch, whose latency does not depend on L_c. The "
-    "technique table shows the same split at every L_c, and the overhead stays flat.",
-    "**Chimera's violations do not fall with L_c** for the same reason and because the "
-    "preempter on 2 SMs runs for much longer than T_p whatever the preemption latency (the "
-    "turnaround table: Chimera's turnaround / T_p against the proposed scheme's).",
+    "**L_c and the proposed scheme's decisions.** The thesis's proposed scheme drains more as "
+    "L_c loosens, so its overhead falls from 50.1 to 15.9 %. Ours can drain only a victim "
+    "whose predicted remaining time fits L_c: our stand-ins' launches are mostly one wave of "
+    "CTAs that all start together and run for most of the launch (10^4 cycles and more against "
+    "L_c = 2,800 to 7,000), so at a uniform request time most victims have far more than L_c "
+    "left, and a candidate victim set (one aligned position) holds one or two such CTAs: the "
+    "choice is then flush (flush bit set) or switch, whose latency does not depend on L_c. "
+    "The technique table gives the split per L_c.",
+    "**Chimera's violations hardly fall with L_c** because the preempter on 2 SMs runs for "
+    "much longer than T_p whatever the preemption latency (the turnaround table: Chimera's "
+    "turnaround / T_p against the proposed scheme's).",
     "**sm's overhead exceeds 100 %**: a switched CTA's IPC x 2 x the measured save time is "
     "more than the instructions a young CTA has executed (flushing it would waste less).",
     "**Requests.** 8 per victim (the thesis does not say how many), one per run; the thesis's "
     "per-benchmark and average figures are over its own benchmarks' kernels.",
-    "**Not measured:** the drain-estimate error (Fig 4.2: the policies' estimates are not in "
-    "the preemption records) and the utilisation during preemption (Fig 4.4).",
+    "**Drain-estimate error.** Both estimators are applied to the same drained CTAs (every "
+    "scheme's drains; the thesis plots each scheme with its own estimator, on the three "
+    "benchmarks whose violations fell, and gives only the average reduction, 15.6 %, without "
+    "saying whether in points or relative). Chimera's estimate as modelled (mean residency "
+    "less the TB's age, digest §8.2 [R]) ignores the TB's progress: a TB resumed after a "
+    "switch, or slowed by the preempter beside it, is far from the mean, so its error is "
+    "hundreds of percent where Shieh's CPI predictor, which scales the TB's own remaining "
+    "instructions, stays within tens: our reduction is much larger than the thesis's. Drains "
+    "are few (most victims are flushed or switched, above), so the per-benchmark errors rest "
+    "on a handful of CTAs.",
+    "**Utilisation during preemption.** Measured per request and SM from the request to the "
+    "preempter's first CTA placed there (the thesis names neither the resource nor the window, "
+    "digest §8.1 item 12): registers held by running CTAs. A request the dual-kernel SM met "
+    "without a victim (the preempter placed beside the victim at once, as the thesis's "
+    "hotspot) has no record and no window, so it does not raise the proposed scheme's figure "
+    "as it raises the thesis's above MAX. Chimera's SMs hold no running CTA while their "
+    "switched CTAs are saved (the window of most Chimera requests), and a flushed SM is free "
+    "at once (a zero-length window): Chimera's figure is near 0 and the ratio far above the "
+    "thesis's 2.93x. `at request` (the victim's own registers when asked) stands in for the "
+    "thesis's MAX.",
 ]
 
 
@@ -265,6 +305,13 @@ def measure(data, arrival, t_p, bound):
     recs = [p for p in t["preemptions"] if p["launch"] != "signal"]
     wasted, norm = 0.0, 0
     tech = {"switch": 0, "drain": 0, "flush": 0}
+    drains = [tuple(d) for p in recs for d in p.get("drains", [])]
+    met = [p for p in recs if p["met"]]   # (a window that ends with the placement)
+    util = {"cycles": sum(p.get("util_cycles", 0) for p in met),
+            "regs": sum(p.get("util_cycles", 0) * p.get("util_regs", 0) for p in met),
+            "threads": sum(p.get("util_cycles", 0) * p.get("util_threads", 0) for p in met),
+            "n": len(met), "at_regs": sum(p.get("regs_at_signal", 0) for p in met),
+            "at_threads": sum(p.get("threads_at_signal", 0) for p in met)}
     for p in recs:
         save = p["saved"] - p["quiet"] if p["switched"] and p["saved"] > p["quiet"] > 0 else 0
         wasted += p["flushed_instrs"] + p["switch_ipc"] * 2 * save
@@ -275,7 +322,7 @@ def measure(data, arrival, t_p, bound):
     turnaround = end - arrival
     return {"turnaround": turnaround, "violation": bound is not None and turnaround > bound + t_p,
             "requests": len(recs), "wasted": wasted, "victim_instrs": norm, "tech": tech,
-            "missed": sum(1 for p in recs if p["missed"])}
+            "missed": sum(1 for p in recs if p["missed"]), "drains": drains, "util": util}
 
 
 def report(ctx):
@@ -338,6 +385,30 @@ def report(ctx):
         n = sum(t.values())
         return {k: (100.0 * c / n if n else None) for k, c in t.items()}, n
 
+    def derr(xs, own=None):
+        """Drain-estimate error (%) over the drains of runs xs: (Shieh's, Chimera's, drains
+        both estimated, drains timed, no estimate by Shieh's, by Chimera's). own: 0 or 1 = only
+        that estimator, over the drains it estimated (the thesis's view of one scheme)."""
+        ds = [d for x in xs for d in x["drains"] if d[2]]
+        both = [d for d in ds if d[0] is not None and d[1] is not None]
+        if own is not None:
+            mine = [d for d in ds if d[own] is not None]
+            return (100.0 * sum(abs(d[own] - d[2]) / d[2] for d in mine) / len(mine)
+                    if mine else None), len(mine)
+        es = 100.0 * sum(abs(d[0] - d[2]) / d[2] for d in both) / len(both) if both else None
+        ec = 100.0 * sum(abs(d[1] - d[2]) / d[2] for d in both) / len(both) if both else None
+        return (es, ec, len(both), len(ds), sum(1 for d in ds if d[0] is None),
+                sum(1 for d in ds if d[1] is None))
+
+    def utl(xs):
+        """Utilisation during preemption (%): registers, threads (cycle-weighted), registers at
+        the request (mean over requests), cycles, requests."""
+        c = sum(x["util"]["cycles"] for x in xs)
+        n = sum(x["util"]["n"] for x in xs)
+        return (100.0 * sum(x["util"]["regs"] for x in xs) / c if c else None,
+                100.0 * sum(x["util"]["threads"] for x in xs) / c if c else None,
+                100.0 * sum(x["util"]["at_regs"] for x in xs) / n if n else None, c, n)
+
     lc = par["lc_us"]
     per_lc = {pol: {"violation": [viol(sel(pol, b)) for b in bounds],
                     "overhead": [ovh(sel(pol, b)) for b in bounds],
@@ -346,6 +417,18 @@ def report(ctx):
                  for pol in SCHEMES}
     preempted = {pol: {b: sum(1 for x in sel(pol, b) if x["requests"]) for b in bounds}
                  for pol in SCHEMES}
+    drain_lc = {pol: [derr(sel(pol, b)) for b in bounds] for pol in SCHEMES}
+    drain_all = [derr([x for x in res if x["bound"] == b and x["policy"] != "sm"]) for b in bounds]
+    drain_bench = {v: derr([x for x in res if x["bound"] == bounds[0] and x["victim"] == v
+                            and x["policy"] != "sm"]) for v in victims}
+    drain_own = {"chimera": [derr(sel("chimera", b), own=1) for b in bounds],
+                 "shieh": [derr(sel("shieh", b), own=0) for b in bounds]}
+    util_lc = {pol: [utl(sel(pol, b)) for b in bounds] for pol in SCHEMES}
+    util_bench = {pol: {v: utl(sel(pol, bounds[0], v)) for v in victims} for pol in SCHEMES}
+
+    def ratio(a, b):
+        return a / b if a is not None and b else None
+    util_ratio = [ratio(util_lc["shieh"][i][0], util_lc["chimera"][i][0]) for i in range(len(lc))]
     ctx.write_json("shieh.json", {
         "experiment": "shieh", "size": size, "requests_per_victim": par["requests"],
         "lc_us": lc, "lc_cycles": bounds, "preempter_cycles": t_p, "standalone": alone,
@@ -355,9 +438,16 @@ def report(ctx):
                          "ctas_asked": [n for _, n in per_lc[pol]["techniques"]]}
                    for pol in SCHEMES},
         "per_benchmark_violation_pct": per_bench, "oracle_profile_id_mismatch": prof_bad,
+        "drain_error_pct": {pol: [{"shieh": e[0], "chimera": e[1], "both_estimated": e[2],
+                                   "timed": e[3], "no_est_shieh": e[4], "no_est_chimera": e[5]}
+                                  for e in drain_lc[pol]] for pol in SCHEMES},
+        "utilisation_pct": {pol: [{"regs": u[0], "threads": u[1], "regs_at_request": u[2],
+                                   "cycles": u[3], "requests": u[4]} for u in util_lc[pol]]
+                            for pol in SCHEMES},
+        "utilisation_ratio_shieh_chimera": util_ratio,
         "runs": [{k: x[k] for k in ("victim", "policy", "bound", "arrival", "turnaround",
                                     "violation", "requests", "wasted", "victim_instrs", "tech",
-                                    "missed")} for x in res]})
+                                    "missed", "drains", "util")} for x in res]})
     ctx.write_csv("points.csv")
 
     names = {"sm": "sm (ref.)", "chimera": "Chimera", "chimera_plus": "Chimera+",
@@ -391,6 +481,33 @@ def report(ctx):
          "series": {k: [t[k] for t, _ in per_lc[p]["techniques"]]
                     for k in ("switch", "drain", "flush")}} for p in BOUNDED],
         ncols=4, width=14, suptitle="shieh: technique distribution per L_c (Fig 4.5c)")
+
+    figures.bar_panels(ctx.path("drain_error.png"), [
+        {"title": "Drain-estimate error per L_c, every scheme's drains (Fig 4.2)",
+         "ylabel": "mean |est - true| / true (%)", "categories": cats,
+         "series": {"Shieh's CPI predictor": [e[0] for e in drain_all],
+                    "Chimera's estimate": [e[1] for e in drain_all]}},
+        {"title": f"per benchmark at L_c = {lc[0]} us", "ylabel": "%",
+         "categories": [THESIS_NAME.get(v, v) for v in victims],
+         "series": {"Shieh's CPI predictor": [drain_bench[v][0] for v in victims],
+                    "Chimera's estimate": [drain_bench[v][1] for v in victims]},
+         "rotate": 60}], width=14, suptitle="shieh: drain-latency estimation error on the same "
+        f"drained CTAs (thesis: Shieh's {PAPER_DRAIN_ERR_REDUCTION} % lower on 3 benchmarks)")
+    first = [f"{lc[0]} us"] + [None] * (len(lc) - 1)
+    figures.bar_panels(ctx.path("utilisation.png"), [
+        {"title": "Registers held by running CTAs, request to placement (Fig 4.4)",
+         "ylabel": "% of the SM's", "categories": cats,
+         "series": {names[p]: [u[0] for u in util_lc[p]] for p in BOUNDED + ["sm"]}},
+        {"title": "proposed / Chimera", "ylabel": "ratio", "categories": cats,
+         "series": {"ours": util_ratio},
+         "paper": {"thesis (average)": [PAPER_UTIL_RATIO if c == first[0] else None
+                                        for c in cats]}},
+        {"title": f"per benchmark at L_c = {lc[0]} us", "ylabel": "% of the SM's registers",
+         "categories": [THESIS_NAME.get(v, v) for v in victims],
+         "series": {**{names[p]: [util_bench[p][v][0] for v in victims]
+                       for p in ("chimera", "shieh")},
+                    "at request (MAX)": [util_bench["chimera"][v][2] for v in victims]},
+         "rotate": 60}], width=16, suptitle="shieh: SM utilisation during preemption")
 
     def f(v, nd=1):
         return "-" if v is None else f"{v:.{nd}f}"
@@ -426,6 +543,34 @@ def report(ctx):
                                if sel(p, b) else "-" for b in bounds] for p in SCHEMES]
     bench_rows = [[THESIS_NAME.get(v, v), alone[v]] + [f(per_bench[p][v][i]) for p in SCHEMES
                                                         for i in (0,)] for v in victims]
+    derr_rows = []
+    for i, u in enumerate(lc):
+        e = drain_all[i]
+        derr_rows.append([f"{u} us", "every scheme", e[3], e[2], f(e[0]), f(e[1]),
+                          f(e[1] - e[0] if e[0] is not None and e[1] is not None else None),
+                          f"{e[4]} / {e[5]}"])
+        for p in BOUNDED:
+            e = drain_lc[p][i]
+            derr_rows.append(["", names[p], e[3], e[2], f(e[0]), f(e[1]),
+                              f(e[1] - e[0] if e[0] is not None and e[1] is not None else None),
+                              f"{e[4]} / {e[5]}"])
+    own_rows = [[f"{u} us", f(drain_own["chimera"][i][0]), drain_own["chimera"][i][1],
+                 f(drain_own["shieh"][i][0]), drain_own["shieh"][i][1]]
+                for i, u in enumerate(lc)]
+    derr_bench_rows = [[THESIS_NAME.get(v, v), drain_bench[v][3], drain_bench[v][2],
+                        f(drain_bench[v][0]), f(drain_bench[v][1])] for v in victims]
+    util_rows = []
+    for i, u in enumerate(lc):
+        for p in BOUNDED + ["sm"]:
+            x = util_lc[p][i]
+            util_rows.append([f"{u} us" if p == BOUNDED[0] else "", names[p], x[4], x[3],
+                              f(x[0]), f(x[1]), f(x[2])])
+    ratio_rows = [[f"{u} us", f(util_ratio[i], 2),
+                   f(PAPER_UTIL_RATIO, 2) if i == 0 else "-"] for i, u in enumerate(lc)]
+    util_bench_rows = [[THESIS_NAME.get(v, v)] +
+                       [f(util_bench[p][v][0]) for p in ("chimera", "chimera_plus", "shieh",
+                                                         "oracle")] +
+                       [f(util_bench["chimera"][v][2])] for v in victims]
     nreq = par["requests"]
     md = ["# shieh: dual-kernel preemption (Shieh 2016) on our Table 4.2 stand-ins", "",
           f"Generated by `experiments/sweep.py {os.path.relpath(ctx.sweep.path, ctx.root)}` "
@@ -439,7 +584,8 @@ def report(ctx):
           "verified both outputs (a point that does not is not ok and the report is not "
           "written).", "",
           "![violation](violation.png)", "", "![overhead](overhead.png)", "",
-          "![techniques](techniques.png)", "",
+          "![techniques](techniques.png)", "", "![drain error](drain_error.png)", "",
+          "![utilisation](utilisation.png)", "",
           "## Violation rate (%) beside the thesis (digest §6 rows 3, 8, 9)", "",
           md_table(["L_c", "Chimera", "thesis", "Chimera+", "proposed", "thesis", "Oracle",
                     "thesis", "sm"], comp),
@@ -451,6 +597,33 @@ def report(ctx):
           "## Technique distribution (CTAs asked to leave)", "",
           md_table(["scheme", "L_c", "CTAs", "switch %", "drain %", "flush %",
                     "runs that preempted"], tech_rows),
+          "## Drain-estimate error (Fig 4.2): |estimate - true| / true, mean over drained CTAs "
+          "(%)", "",
+          "Both estimators on the same drained CTAs (the scheme decided by one of them; the "
+          "Oracle by its profile). `both est.`: drains both could estimate (the mean is over "
+          "these); `no est.`: drains Shieh's / Chimera's estimator could not estimate (no "
+          "finished TB of the kernel yet: L236's maximum). `reduction`: Chimera's error less "
+          f"Shieh's, in points (thesis: about {PAPER_DRAIN_ERR_REDUCTION} % on the three "
+          "benchmarks whose violations fell).", "",
+          md_table(["L_c", "scheme", "drains timed", "both est.", "Shieh's %", "Chimera's %",
+                    "reduction", "no est. (S / C)"], derr_rows),
+          "As the thesis plots it, each scheme with its own estimator (Chimera's estimate on "
+          "Chimera's drains, Shieh's predictor on the proposed scheme's):", "",
+          md_table(["L_c", "Chimera's error %", "drains", "proposed's error %", "drains"],
+                   own_rows),
+          f"Per benchmark at L_c = {lc[0]} us (every scheme's drains):", "",
+          md_table(["benchmark", "drains timed", "both est.", "Shieh's %", "Chimera's %"],
+                   derr_bench_rows),
+          "## Utilisation during preemption (Fig 4.4): registers held by running CTAs (%)", "",
+          "Per request and SM, from the request to the preempter's first CTA placed there "
+          "(cycle-weighted over every request of the scheme); threads likewise; `at request`: "
+          "the victim's registers at the request (our MAX).", "",
+          md_table(["L_c", "scheme", "requests", "cycles", "registers %", "threads %",
+                    "at request %"], util_rows),
+          md_table(["L_c", "proposed / Chimera (registers)", "thesis"], ratio_rows),
+          f"Per benchmark at L_c = {lc[0]} us (registers %):", "",
+          md_table(["benchmark", "Chimera", "Chimera+", "proposed", "Oracle", "at request"],
+                   util_bench_rows),
           f"## Violation rate per benchmark at L_c = {lc[0]} us (%)", "",
           md_table(["benchmark", "standalone cycles"] + [names[p] for p in SCHEMES], bench_rows),
           f"Oracle runs whose profile's launch ids name other kernels than the run's: {prof_bad}.",
