@@ -45,6 +45,13 @@ sets=(
     # -gpgpu_perf_sim_memcpy also covers device-to-host copies: gpgpu_t::memcpy_from_gpu calls
     # perf_memcpy_to_gpu on the source range, whose tag fills leave those sectors valid and clean.
     --set mem.l2_preload_d2h=true
+    # shader_core_ctx::cycle runs execute() before issue(), and the operand collector steps
+    # inside ldst_unit::cycle, the last unit execute() visits: an instruction issued in cycle i
+    # gets a collector unit (allocate_cu) in i+1, reads its registers (allocate_reads) in i+2,
+    # leaves the collector (dispatch_ready_cu) in i+3, and enters the load/store unit that
+    # cycle but an SP/SFU unit, visited earlier in execute(), in i+4.
+    --set pipeline.oc_alloc_cycles=1
+    --set pipeline.alu_dispatch_cycles=1
 )
 cd "$root"
 gen() {

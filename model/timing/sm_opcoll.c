@@ -10,7 +10,9 @@
  * physical registers whatever count occupancy uses, folded into the launch's per-thread budget
  * when that is smaller (ptxas fitted the kernel in fewer: model/config/regs_source.h). The cycle
  * after its last read (the cycle after issue for an instruction without register operands) the
- * collector may dispatch: SP, SFU
+ * collector may dispatch ([pipeline] oc_alloc_cycles delays the first read, alu_dispatch_cycles
+ * the dispatch of non-memory instructions: GPGPU-Sim's allocate_cu cycle and its execute()
+ * order, the parity configuration's 1 and 1): SP, SFU
  * and DP instructions need a pipeline whose initiation interval has elapsed and, if they write a
  * result, a free result-bus port in the cycle they finish (lat cycles later, wb_ports per cycle);
  * memory instructions go to a free load/store unit (sm_ldst.c). So a dependent instruction
@@ -230,7 +232,7 @@ bool hd_sm_read_operands(struct hd_sm *sm, uint64_t now)
     bool progress = false;
     for (uint32_t i = 0; i < sm->ncu_order; i++) {
         struct hd_cu *cu = &sm->cu[sm->cu_order[i]];
-        if (cu->ready_at != UINT64_MAX || cu->alloc_cycle >= now)
+        if (cu->ready_at != UINT64_MAX || cu->alloc_cycle + sm->p->oc_alloc_cycles >= now)
             continue;
         unsigned left = 0;
         for (unsigned j = 0; j < cu->nread; j++) {
@@ -250,7 +252,8 @@ bool hd_sm_read_operands(struct hd_sm *sm, uint64_t now)
         }
         cu->nread = (uint8_t)left;
         if (left == 0) {
-            cu->ready_at = now + 1 + cu->lat;
+            cu->ready_at = now + 1 + cu->lat +
+                           (cu->unit == HD_TU_MEM ? 0 : sm->p->alu_dispatch_cycles);
             progress = true;
         }
     }

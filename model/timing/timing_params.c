@@ -164,6 +164,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->bank_reads = c->pipeline_reg_bank_reads;
     s->bank_physical = c->pipeline_reg_bank_source == HD_REGBANK_PHYSICAL;
     s->bank_warp_offset = c->pipeline_reg_bank_warp_offset;
+    s->oc_alloc_cycles = c->pipeline_oc_alloc_cycles;
+    s->alu_dispatch_cycles = c->pipeline_alu_dispatch_cycles;
     s->wb_ports = c->pipeline_wb_ports;
     init_classes(c, s);
     s->branch_cycles = c->pipeline_branch_cycles;

@@ -73,6 +73,8 @@ struct hd_sm_params {
     uint32_t cus[HD_TU_COUNT];    /* collector units per unit type */
     uint32_t reg_banks, bank_reads;
     bool bank_physical, bank_warp_offset;
+    uint32_t oc_alloc_cycles;      /* issue to collector allocation beyond the first cycle */
+    uint32_t alu_dispatch_cycles;  /* collector to SP/SFU/DP pipeline beyond dispatch */
     uint32_t wb_ports;
     uint32_t lat[HD_TC_COUNT], ii[HD_TC_COUNT];
     enum hd_tunit unit_of[HD_TC_COUNT];

@@ -19,6 +19,9 @@
 - [mem] l2_preload_d2h: stream reads each kernel's output back to the host; with the L2 update
   on those copies (GPGPU-Sim 4's memcpy_from_gpu) the next kernel starts with that output clean
   in the L2, so stream_scale writes back fewer lines and takes fewer cycles.
+- [pipeline] oc_alloc_cycles: the collector allocation cycle makes each dependent load of the
+  pointer chase (L1 hits) exactly one cycle longer; alu_dispatch_cycles leaves it unchanged
+  (loads enter the load/store unit at once) and makes the ALU-bound montecarlo slower.
 Each run verifies its output (heddle exits 0 only then)."""
 import json
 import os
@@ -105,4 +108,18 @@ for on in (False, True):
 check(all(a < b for a, b in zip(wb[True], wb[False])),
       f"stream_scale cycles, L2 write-backs: with the read-back copies in the L2 {wb[True]} < "
       f"without {wb[False]}")
+per = {}
+for st in ("pipeline.oc_alloc_cycles=0", "pipeline.oc_alloc_cycles=1",
+           "pipeline.alu_dispatch_cycles=1"):
+    c = [run(f"chase_{size}_{st}", "chase", st, size=size)["launches"][0]["cycles"]
+         for size in ("medium", "large")]
+    per[st] = c[1] - c[0]  # the large chain's 1024 extra hops
+check(per["pipeline.oc_alloc_cycles=1"] == per["pipeline.oc_alloc_cycles=0"] + 1024,
+      f"chase extra hops: collector allocation cycle {per['pipeline.oc_alloc_cycles=1']} = "
+      f"{per['pipeline.oc_alloc_cycles=0']} + 1 per hop")
+check(per["pipeline.alu_dispatch_cycles=1"] == per["pipeline.oc_alloc_cycles=0"],
+      f"chase extra hops: ALU dispatch cycle {per['pipeline.alu_dispatch_cycles=1']} unchanged")
+mc = [run(f"montecarlo_alu_{v}", "montecarlo", f"pipeline.alu_dispatch_cycles={v}")
+      ["launches"][0]["cycles"] for v in (0, 1)]
+check(mc[1] > mc[0], f"montecarlo cycles: ALU dispatch cycle {mc[1]} > without {mc[0]}")
 sys.exit(1 if fails else 0)
