@@ -9,8 +9,8 @@
 #   (experiments/correlate/gpgpusim-4.2-gtx480*.csv: 26 launches of seven workloads at size
 #   small, pointer chase per level) with the parity configuration. Issue 15's acceptance targets
 #   are r >= 0.97, MAPE <= 10 %, geomean 0.95-1.05, chase within 5 % per level, and the
-#   thresholds below are exactly those (reached: r 0.990, MAPE 8.7 %, geomean 0.969, chase
-#   -5.0 / -4.9 / -2.5 %); the causes and what is left are in docs/fidelity.md. About 30 s of CPU (13 heddle runs, 2 workers).
+#   thresholds below are exactly those (reached: r 0.995, MAPE 6.0 %, geomean 0.989, chase
+#   -2.5 / -4.4 / -2.4 %); the causes and what is left are in docs/fidelity.md. About 30 s of CPU (13 heddle runs, 2 workers).
 if(TARGET heddle)
   add_test(NAME gpgpusim_parity_config_current
            COMMAND configs/imports/import-gpgpusim-4.2.sh $<TARGET_FILE:heddle> --check
