@@ -48,7 +48,33 @@ void hd_cosim_inst_free(struct hd_cosim_inst *x)
     free(x->rtl_out);
     free(x->ring);
     free(x->errors);
+    if (x->cov)
+        hd_cover_free(x->cov);
+    free(x->cov);
     memset(x, 0, sizeof *x);
+}
+
+int hd_cosim_inst_cover(struct hd_cosim_inst *x)
+{
+    if (x->cov)
+        return 0;
+    if (!x->ref->cover || !(x->cov = malloc(sizeof *x->cov)))
+        return -1;
+    if (hd_cover_init(x->cov, x->ref->cover) != 0) {
+        free(x->cov);
+        x->cov = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void hd_cosim_inst_reset(struct hd_cosim_inst *x)
+{
+    x->ref->reset(x->ref_state);
+    if (x->rtl)
+        x->rtl->reset(x->rtl_h);
+    if (x->cov)
+        hd_cover_reset(x->cov);
 }
 
 static void record(struct hd_cosim_inst *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -113,6 +139,8 @@ bool hd_cosim_step(struct hd_cosim_inst *x, const void *in, void *out, uint64_t 
             ok = false;
         }
     }
+    if (x->cov) /* the reference's outputs and state (equal to the RTL's unless reported) */
+        hd_cover_sample(x->cov, in, x->ref_out, x->ref_state);
     /* history */
     uint8_t *r = x->ring + (size_t)(x->cycle % x->hist) * x->rec;
     memcpy(r, in, b->in_size);

@@ -15,6 +15,7 @@
 #define HD_COSIM_INST_H
 
 #include "hd_block.h"
+#include "hd_cover.h"
 #include "hw_ref.h"
 
 #include <stdbool.h>
@@ -64,6 +65,7 @@ struct hd_cosim_inst {
     size_t elen, ecap;
     uint64_t mismatches;
     uint64_t sva_failures;      /* steps in which an RTL assertion failed */
+    struct hd_cover *cov;       /* functional coverage of every step (NULL: off) */
 };
 
 /* Create with history depth `hist` (>= 1); the port table is ref->b's; plusargs go to the RTL
@@ -72,6 +74,11 @@ int hd_cosim_inst_init(struct hd_cosim_inst *x, const char *name, const struct h
                        const struct hd_cosim_rtl_ops *rtl, bool drive_rtl, unsigned hist,
                        const char *plusargs);
 void hd_cosim_inst_free(struct hd_cosim_inst *x);
+/* Count the block's coverage bins (hd_cover.h) over every later step: x->cov. 0, or -1 (the
+ * block declares no bins, or no memory). */
+int hd_cosim_inst_cover(struct hd_cosim_inst *x);
+/* Reset both sides (reference and RTL) mid-run; the coverage sees a reset. */
+void hd_cosim_inst_reset(struct hd_cosim_inst *x);
 /* One lockstep cycle with inputs `in` (the block's in struct): *out = the driving side's
  * outputs. `gcycle` is the session's global cycle (FST time). Returns false on a mismatch or a
  * failed RTL assertion (a record naming cycle, instance, block and port or assertion was

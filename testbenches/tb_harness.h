@@ -3,8 +3,9 @@
 // and port binding expanded from the block's ports.def, clock and reset, seed, cycle budget,
 // FST on request (the cosim FST writer: in/ref/rtl scopes), and the every-cycle comparison of
 // every output port against the C reference (the model's object code); optionally resets
-// mid-stream and the reference's idle contract (TB_REF_IDLE). A testbench supplies only
-// its stimulus and its coverage bins. Define before including: HD_PORTS_DEF, TB_TOP (Verilator
+// mid-stream and the reference's idle contract (TB_REF_IDLE), and the block's functional
+// coverage (rtl/<b>/<b>_cover.def, model/hw/hd_cover.h: every declared bin must be hit, or the
+// run fails). A testbench supplies only its stimulus (and any coverage of its own). Define before including: HD_PORTS_DEF, TB_TOP (Verilator
 // --sc prefix), TB_IN, TB_OUT, TB_STATE (C reference types), TB_REF_RESET, TB_REF_STEP, TB_BLOCK.
 #include <systemc.h>
 
@@ -179,6 +180,13 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
     std::snprintf(fake.name, sizeof fake.name, "tb.%s", TB_BLOCK.name);
     struct hd_cosim_fst *f = o.fst.empty() ? nullptr : hd_cosim_fst_open(o.fst.c_str());
     int fi = f ? hd_cosim_fst_add(f, &fake) : -1;
+    const struct hd_hw_ref_block *rb = hd_hw_ref_find(TB_BLOCK.name);
+    struct hd_cover cov;
+    if (!rb || !rb->cover || hd_cover_init(&cov, rb->cover) != 0) {
+        std::printf("%s: COVERAGE: block %s declares no bins (rtl/%s/%s_cover.def)\n", name,
+                    TB_BLOCK.name, TB_BLOCK.name, TB_BLOCK.name);
+        return 1;
+    }
     // reset: two edges
     TB_IN idle;
     std::memset(&idle, 0, sizeof idle);
@@ -210,6 +218,7 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
             sc_start(1, SC_NS);
             s.rst_n.write(true);
             TB_REF_RESET(&ref);
+            hd_cover_reset(&cov);
         }
         s.drive(in);
         sc_start(1, SC_NS); // inputs settle with the clock low
@@ -259,6 +268,7 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
             }
         }
         cover(in, expect);
+        hd_cover_sample(&cov, &in, &expect, &ref);
         if (f) {
             struct hd_cosim_tag t;
             std::memset(&t, 0, sizeof t);
@@ -279,7 +289,13 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
                 stim.size(), o.seed, bad);
     std::printf("%s: SystemC lockstep %.3f s, %.0f ns per cycle\n", name, secs,
                 1e9 * secs / (double)(stim.size() ? stim.size() : 1));
-    return bad ? 1 : 0;
+    hd_cover_print(&cov, name, stdout);
+    unsigned holes = hd_cover_check(&cov, name, stdout);
+    unsigned reach, hit = hd_cover_hit(&cov, &reach);
+    std::printf("%s: functional coverage %u of %u bins hit%s\n", name, hit, reach,
+                holes ? " (COVERAGE FAILED)" : "");
+    hd_cover_free(&cov);
+    return bad || holes ? 1 : 0;
 }
 
 // The same stimulus through the full-GPU harness's path: hd_cosim_inst with the Verilator C++
@@ -291,7 +307,8 @@ int run_api(const char *name, const Options &o, const std::vector<TB_IN> &stim, 
 {
     const struct hd_hw_ref_block *ref = hd_hw_ref_find(TB_BLOCK.name); // model/hw/hw_ref.h
     struct hd_cosim_inst x;
-    if (!ref || hd_cosim_inst_init(&x, name, ref, rtl, false, 64, nullptr) != 0)
+    if (!ref || hd_cosim_inst_init(&x, name, ref, rtl, false, 64, nullptr) != 0 ||
+        hd_cosim_inst_cover(&x) != 0)
         return 2;
     TB_IN idle;
     std::memset(&idle, 0, sizeof idle);
@@ -308,6 +325,7 @@ int run_api(const char *name, const Options &o, const std::vector<TB_IN> &stim, 
     double secs = now_s() - t0;
     if (!ok)
         std::printf("%s: MISMATCH\n%s", name, x.errors ? x.errors : "");
+    hd_cover_print(x.cov, name, stdout); // reported only: this path pulses no reset mid-stream
     hd_cosim_inst_free(&x);
     std::printf("%s: %zu stimulus cycles, seed %" PRIu64 ", %s\n", name, stim.size(), o.seed,
                 ok ? "0 mismatches" : "MISMATCH");

@@ -47,6 +47,11 @@ int sc_main(int argc, char **argv)
     for (unsigned op : ops)
         for (uint64_t v : vecs)
             stim.push_back(word(hd_pp_encode(op, v)));
+    for (unsigned op : ops) { // the same words on the bus without valid_i: ignored
+        TB_IN in = word(hd_pp_encode(op, HD_PPDEC_VEC_MASK));
+        in.valid_i = 0;
+        stim.push_back(in);
+    }
     std::vector<tb::Vec> vs;
     if (!o.replay.empty() && !tb::load_replay(o.replay, vs)) {
         std::fprintf(stderr, "tb_pp_decode: cannot read %s\n", o.replay.c_str());

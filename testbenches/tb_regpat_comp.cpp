@@ -100,6 +100,13 @@ int sc_main(int argc, char **argv)
         unsigned p = in.pag_i == 3 ? 2 : static_cast<unsigned>(in.pag_i);
         cov[e.pat_o & 3][p]++;
     }
+    // Resets mid-stream (issue 16 item 2): right after the first register, and after one halfway.
+    std::vector<uint64_t> resets;
+    for (size_t i = 0, from = 0; i + 1 < stim.size() && resets.size() < 2; i++)
+        if (i >= from && stim[i].valid_i) {
+            resets.push_back(i + 1);
+            from = stim.size() / 2;
+        }
     int rc;
     if (o.api) {
 #ifdef TB_API_BENCH
@@ -109,7 +116,7 @@ int sc_main(int argc, char **argv)
         return 2;
 #endif
     } else {
-        rc = tb::run("tb_regpat_comp", o, stim, cover);
+        rc = tb::run("tb_regpat_comp", o, stim, cover, resets);
     }
     static const char *const pname[3] = {"PAG8", "PAG16", "PAG32"};
     unsigned hit = 0;

@@ -86,7 +86,14 @@ int sc_main(int argc, char **argv)
         if (in.valid_i)
             cov[in.pat_i & 3][in.pag_i == 3 ? 2 : in.pag_i]++;
     };
-    int rc = tb::run("tb_regpat_decomp", o, stim, cover);
+    // Resets mid-stream (issue 16 item 2): right after the first register, and after one halfway.
+    std::vector<uint64_t> resets;
+    for (size_t i = 0, from = 0; i + 1 < stim.size() && resets.size() < 2; i++)
+        if (i >= from && stim[i].valid_i) {
+            resets.push_back(i + 1);
+            from = stim.size() / 2;
+        }
+    int rc = tb::run("tb_regpat_decomp", o, stim, cover, resets);
     unsigned hit = 0;
     std::printf("coverage (pattern x PAG8/16/32):\n");
     for (unsigned k = 0; k < 4; k++) {

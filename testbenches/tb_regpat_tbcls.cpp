@@ -137,7 +137,20 @@ int sc_main(int argc, char **argv)
         if (out.valid_o)
             cov[out.cls_o % HD_REGPAT_TB_NCLASSES]++;
     };
-    int rc = tb::run("tb_regpat_tbcls", o, stim, cover);
+    // Resets mid-stream (issue 16 item 2): right after the first warp that is not a TB's last,
+    // and after one halfway; the next warp then starts a register (first_i: the protocol).
+    std::vector<uint64_t> resets;
+    for (size_t i = 0, from = 0; i + 1 < stim.size() && resets.size() < 2; i++)
+        if (i >= from && stim[i].valid_i && !stim[i].last_i) {
+            resets.push_back(i + 1);
+            from = stim.size() / 2;
+            for (size_t j = i + 1; j < stim.size(); j++)
+                if (stim[j].valid_i) {
+                    stim[j].first_i = 1;
+                    break;
+                }
+        }
+    int rc = tb::run("tb_regpat_tbcls", o, stim, cover, resets);
     unsigned hit = 0;
     std::printf("coverage (TB-level class):\n");
     for (unsigned k = 0; k < HD_REGPAT_TB_NCLASSES; k++) {

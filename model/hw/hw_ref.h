@@ -12,6 +12,7 @@
 #ifndef HD_HW_REF_H
 #define HD_HW_REF_H
 
+#include "hd_cover.h"
 #include "hw_inst.h"
 
 #include <stdbool.h>
@@ -24,6 +25,7 @@ struct hd_hw_ref_block {
     void (*reset)(void *state);
     void (*step)(void *state, const void *in, void *out);
     bool (*idle)(const void *state, const void *in);
+    const struct hd_cover_desc *cover; /* its coverage bins (rtl/<b>/<b>_cover.def), or NULL */
 };
 
 /* Number of registered blocks and the i-th (in name order). */
