@@ -25,6 +25,7 @@ struct hd_cosim_hw {
     struct hd_hw_factory f;
     struct hd_cosim_fst *fst;
     struct hd_cosim_hw_stats st;
+    struct hd_cover_sum *cov; /* opts.coverage: sums of the instances destroyed */
     char fail_path[512];
 };
 
@@ -34,6 +35,8 @@ static void i_reset(void *impl)
     n->x.ref->reset(n->x.ref_state);
     if (n->x.rtl)
         n->x.rtl->reset(n->x.rtl_h);
+    if (n->x.cov)
+        hd_cover_reset(n->x.cov);
 }
 
 /* A failure: the records, and the FST window of the instance's last steps. */
@@ -93,6 +96,8 @@ static void i_set_tag(void *impl, const uint64_t *fields, unsigned k)
 static void i_destroy(void *impl)
 {
     struct inst *n = impl;
+    if (n->x.cov && n->h->cov && hd_cover_sum_add(n->h->cov, n->x.cov) != 0)
+        fprintf(stderr, "cosim: out of memory summing the coverage of %s\n", n->x.name);
     hd_cosim_inst_free(&n->x);
     free(n);
 }
@@ -132,6 +137,12 @@ static int make(void *ctx, const char *block, const char *inst_name, struct hd_h
     }
     n->h = h;
     n->fst = -1;
+    if (h->cov && hd_cosim_inst_cover(&n->x) != 0) {
+        i_destroy(n);
+        snprintf(err, errlen, "%s: --coverage: block %s declares no coverage bins (rtl/%s/%s_cover.def)",
+                 inst_name, block, block, block);
+        return -1;
+    }
     if (h->fst && (n->fst = hd_cosim_fst_add(h->fst, &n->x)) < 0) {
         i_destroy(n);
         snprintf(err, errlen, "%s: cannot add the instance to the FST (out of memory)", inst_name);
@@ -155,6 +166,11 @@ struct hd_cosim_hw *hd_cosim_hw_create(const struct hd_cosim_hw_opts *o, char *e
     h->o = *o;
     h->f.ctx = h;
     h->f.make = make;
+    if (o->coverage && !(h->cov = hd_cover_sum_create())) {
+        snprintf(err, errlen, "cosim: out of memory");
+        free(h);
+        return NULL;
+    }
     if (o->fst_path && !(h->fst = hd_cosim_fst_open(o->fst_path))) {
         snprintf(err, errlen, "cosim: --fst %s: cannot create the file", o->fst_path);
         free(h);
@@ -196,5 +212,11 @@ void hd_cosim_hw_destroy(struct hd_cosim_hw *h)
         return;
     if (h->fst)
         hd_cosim_fst_close(h->fst, NULL, UINT64_MAX);
+    hd_cover_sum_destroy(h->cov);
     free(h);
+}
+
+const struct hd_cover_sum *hd_cosim_hw_coverage(const struct hd_cosim_hw *h)
+{
+    return h->cov;
 }

@@ -34,6 +34,7 @@ struct hd_cosim_hw_opts {
     unsigned window;         /* steps kept before a failure (0: 64) */
     const char *fst_path;    /* on-demand FST of every instance (NULL: none) */
     uint64_t win_a, win_b;   /* its model-cycle window, inclusive */
+    bool coverage;           /* count every instance's coverage bins (hd_cover.h) */
 };
 
 struct hd_cosim_hw_stats {
@@ -42,6 +43,7 @@ struct hd_cosim_hw_stats {
 };
 
 struct hd_cosim_hw;
+struct hd_cover_sum;
 
 /* NULL with a message (RTL asked for but not built, FST cannot be created, no memory). */
 struct hd_cosim_hw *hd_cosim_hw_create(const struct hd_cosim_hw_opts *o, char *err, size_t errlen);
@@ -50,5 +52,8 @@ const struct hd_cosim_hw_stats *hd_cosim_hw_stats(const struct hd_cosim_hw *h);
 /* Close the on-demand FST (+ .gtkw). Returns 0 or -1 with a message. */
 int hd_cosim_hw_finish(struct hd_cosim_hw *h, char *err, size_t errlen);
 void hd_cosim_hw_destroy(struct hd_cosim_hw *h);
+/* With opts.coverage: the coverage bins per block summed over the instances destroyed so far
+ * (every instance, once the GPU is gone), or NULL. */
+const struct hd_cover_sum *hd_cosim_hw_coverage(const struct hd_cosim_hw *h);
 
 #endif

@@ -53,7 +53,7 @@ enum { TAG_CTA, TAG_WARP, TAG_REG, TAG_WORD };
 
 /* {==== Types ==== */
 struct slot {
-    bool valid, tb, first, last;
+    bool valid, tb, first, last, live;
     struct hd_func_warp *w;
     struct hd_cosim_tag tag;
     unsigned pag;
@@ -178,6 +178,10 @@ static void write_back(struct slot *sl, const uint32_t *data, struct hd_regpat_s
 static void tb_account(struct hd_cosim_regpat *s, struct unit *u, unsigned cls)
 {
     struct hd_regpat_stats *st = &s->st;
+    if (cls == HD_REGPAT_TB_DEAD) { /* a register dead in every warp: outside Fig 2.9's shares */
+        st->tb_dead++;
+        return;
+    }
     st->tb_regs++;
     st->tb_cls[cls % 6]++;
     uint64_t words = 0;
@@ -212,7 +216,7 @@ static bool unit_cycle(struct hd_cosim_regpat *s, struct unit *u, const struct s
     memset(&ci, 0, sizeof ci);
     if (in) {
         ci.valid_i = 1;
-        ci.live_i = 1;
+        ci.live_i = in->live;
         ci.pag_i = in->pag;
         memcpy(ci.data_i, in->raw, sizeof ci.data_i);
     }
@@ -247,6 +251,8 @@ static bool unit_cycle(struct hd_cosim_regpat *s, struct unit *u, const struct s
             }
             u->tb_words += co.words_o;
             u->tb_warps++;
+        } else if (!s2->live) {
+            st->dead_regs++; /* pattern 00, nothing stored (compared like every register) */
         } else {
             st->regs++;
             st->pat[co.pat_o & 3u]++;
@@ -263,7 +269,7 @@ static bool unit_cycle(struct hd_cosim_regpat *s, struct unit *u, const struct s
     }
     ok &= hd_cosim_step(&u->decomp, &di, &dout, g, tag);
     ok &= hd_cosim_step(&u->tbcls, &ti, &to, g, tag);
-    if (dout.valid_o && s3->valid && c >= 3)
+    if (dout.valid_o && s3->valid && s3->live && c >= 3) /* a dead register is not restored */
         write_back(s3, dout.data_o, &s->st);
     if (to.valid_o)
         tb_account(s, u, (unsigned)to.cls_o);
@@ -282,7 +288,7 @@ static bool unit_cycle(struct hd_cosim_regpat *s, struct unit *u, const struct s
     }
     if (s->record && in && (s->o.record_max == 0 || s->recorded < s->o.record_max)) {
         s->recorded++;
-        fprintf(s->record, "%u 1", in->pag);
+        fprintf(s->record, "%u %u", in->pag, in->live ? 1u : 0u);
         for (unsigned l = 0; l < HD_REGPAT_LANES; l++)
             fprintf(s->record, " %08x", in->raw[l]);
         fputc('\n', s->record);
@@ -342,9 +348,10 @@ static uint64_t full_words(struct hd_cosim_regpat *s, const struct fn_info *fi, 
 /* Feed every live word of warp w (tb: as part of a TB-level sequence). Returns false on error
  * (message in l->err) or mismatch. */
 static bool feed_reg(struct hd_cosim_regpat *s, struct unit *u, struct slot *sl,
-                     const struct hd_func_warp *w, uint32_t kreg, unsigned word)
+                     const struct hd_func_warp *w, uint32_t kreg, unsigned word, bool live)
 {
     sl->w = (struct hd_func_warp *)w;
+    sl->live = live;
     sl->tag.f[TAG_REG] = kreg;
     sl->tag.f[TAG_WORD] = word;
     const uint64_t *r = w->regs + (size_t)kreg * HD_FUNC_WARP_SIZE;
@@ -387,15 +394,14 @@ static int on_sample(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c,
         sl.tag.f[TAG_WARP] = wi;
         uint64_t live_words = 0;
         for (uint32_t i = 0; i < lv->n[HD_RC_DATA] && ok; i++) {
-            if (!(row[i / 64] >> (i % 64) & 1u))
-                continue;
+            const bool live = row[i / 64] >> (i % 64) & 1u;
             uint32_t r = lv->reg_of[HD_RC_DATA][i];
             if (!hd_annot_held(fi.an, kf->reg_base + r))
                 continue;
             unsigned words = lv->words[r] > 2 ? 2 : lv->words[r];
             for (unsigned wd = 0; wd < words && ok; wd++) {
-                live_words++;
-                ok = feed_reg(s, u, &sl, w, kf->reg_base + r, wd);
+                live_words += live;
+                ok = feed_reg(s, u, &sl, w, kf->reg_base + r, wd, live);
             }
         }
         s->st.live_bytes += live_words * 128u;
@@ -448,14 +454,13 @@ static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c
     uint64_t live_words = 0;
     bool ok = true;
     for (uint32_t i = 0; i < lv->n[HD_RC_DATA] && ok; i++) {
-        if (!(row[i / 64] >> (i % 64) & 1u))
-            continue;
+        const bool live = row[i / 64] >> (i % 64) & 1u;
         uint32_t r = lv->reg_of[HD_RC_DATA][i];
         if (!hd_annot_held(fi.an, kf->reg_base + r))
             continue;
         unsigned words = lv->words[r] > 2 ? 2 : lv->words[r];
         for (unsigned wd = 0; wd < words && ok; wd++) {
-            live_words++;
+            live_words += live;
             uint32_t k = 0;
             for (uint32_t wi = 0; wi < c->nwarps && ok; wi++) {
                 if (c->warps[wi].done)
@@ -464,7 +469,7 @@ static int on_barrier(void *ctx, struct hd_func_launch *l, struct hd_func_cta *c
                 sl.last = k + 1 == nlive;
                 sl.tag.f[TAG_WARP] = wi;
                 k++;
-                ok = feed_reg(s, u, &sl, &c->warps[wi], kf->reg_base + r, wd);
+                ok = feed_reg(s, u, &sl, &c->warps[wi], kf->reg_base + r, wd, live);
             }
         }
     }
@@ -520,6 +525,10 @@ struct hd_cosim_regpat *hd_cosim_regpat_create(const struct hd_cosim_opts *o, ui
         snprintf(name, sizeof name, "sm%u.regpat_tbcls", i);
         if (hd_cosim_inst_init(&u->tbcls, name, hd_hw_ref_find("regpat_tbcls"), on ? rt : NULL,
                                o->drive_rtl, hist, o->plusargs) != 0)
+            goto oom;
+        if (o->coverage && (hd_cosim_inst_cover(&u->comp) != 0 ||
+                            hd_cosim_inst_cover(&u->decomp) != 0 ||
+                            hd_cosim_inst_cover(&u->tbcls) != 0))
             goto oom;
         s->rtl_instances += on ? 3u : 0u;
         u->fst[0] = u->fst[1] = u->fst[2] = -1;
@@ -637,6 +646,24 @@ void hd_cosim_regpat_print_errors(const struct hd_cosim_regpat *s, FILE *f)
     }
     if (s->msg[0])
         fprintf(f, "%s\n", s->msg);
+}
+void hd_cosim_regpat_print_coverage(const struct hd_cosim_regpat *s, const char *who, FILE *f)
+{
+    struct hd_cover_sum *sum = hd_cover_sum_create();
+    for (uint32_t i = 0; sum && i < s->nunits; i++) {
+        const struct hd_cosim_inst *xs[3] = {&s->u[i].comp, &s->u[i].decomp, &s->u[i].tbcls};
+        for (unsigned k = 0; k < 3; k++)
+            if (xs[k]->cov && hd_cover_sum_add(sum, xs[k]->cov) != 0) {
+                hd_cover_sum_destroy(sum);
+                sum = NULL;
+            }
+    }
+    if (!sum) {
+        fprintf(f, "coverage (%s): out of memory\n", who);
+        return;
+    }
+    hd_cover_sum_print(sum, who, f);
+    hd_cover_sum_destroy(sum);
 }
 /* }==== */
 

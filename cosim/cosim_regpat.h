@@ -4,11 +4,13 @@
  * the live registers of every resident warp at context samples, in lockstep with their RTL.
  *
  * Design: a session is a model observer (model/func/observer.h). Every `every` model cycles
- * (context sample) each resident CTA's warps have their live registers (liveness at the warp's
- * PC, divergence-aware when the SIMT stack is deeper than one entry; hd_liveness) pushed through
- * the SM's compressor one 32-bit vector register per block cycle; each result goes on to the
- * decompressor, whose output is written back into the warp (a save/restore round trip: the model
- * then runs on what the hardware restored). When all warps of a CTA leave a barrier together
+ * (context sample) each resident CTA's warps have their registers pushed through the SM's
+ * compressor one 32-bit vector register per block cycle, every register that holds a physical
+ * register, with live_i from the liveness at the warp's PC (divergence-aware when the SIMT stack
+ * is deeper than one entry; hd_liveness): dead registers are driven too (live_i = 0, pattern 00,
+ * nothing stored, nothing written back; counted apart from the statistics of live registers);
+ * each result goes on to the decompressor, whose output is written back into the warp (a
+ * save/restore round trip: the model then runs on what the hardware restored). When all warps of a CTA leave a barrier together
  * (Lin's bar.pp point) the CTA's live registers go warp by warp through the compressor into the
  * TB-level classifier. The three blocks of an SM step together; each step runs the C reference
  * and, on the chosen SMs, the Verilated RTL, and compares every output port (cosim_inst.h). The
@@ -39,6 +41,7 @@ struct hd_cosim_opts {
     const char *plusargs;    /* "+name ..." for the RTL ($test$plusargs), NULL: none */
     const char *record;      /* write compressor input vectors here (replay stimulus) */
     uint64_t record_max;
+    bool coverage;           /* count the blocks' coverage bins (hd_cover.h) */
 };
 
 struct hd_regpat_stats {
@@ -51,6 +54,7 @@ struct hd_regpat_stats {
     uint64_t tb_regs, tb_cls[6];           /* logical registers per TB, by TB-level class */
     uint64_t tb_full_bytes, tb_live_bytes, tb_warp_bytes, tb_comp_bytes;
     uint64_t block_cycles, rtl_cycles, roundtrip_errors;
+    uint64_t dead_regs, tb_dead;           /* dead registers driven (live_i = 0), TB-level too */
 };
 
 struct hd_cosim_regpat;
@@ -68,6 +72,9 @@ const struct hd_regpat_stats *hd_cosim_regpat_stats(const struct hd_cosim_regpat
 /* Mismatch records (empty when none) and whether the session stopped on one. */
 bool hd_cosim_regpat_failed(const struct hd_cosim_regpat *s);
 void hd_cosim_regpat_print_errors(const struct hd_cosim_regpat *s, FILE *f);
+/* With opts.coverage: the three blocks' coverage tables summed over the SMs (hd_cover.h); bins
+ * not hit are listed (a workload need not reach every bin). */
+void hd_cosim_regpat_print_coverage(const struct hd_cosim_regpat *s, const char *who, FILE *f);
 /* Instances compared against RTL, and the backend ("verilator" / "none"). */
 unsigned hd_cosim_regpat_rtl_instances(const struct hd_cosim_regpat *s);
 

@@ -74,6 +74,8 @@ static const char cosim_help[] =
     "  --record-max N         at most N vectors (default 4096)\n"
     "  --rtl-plusarg +ARG     a plusarg every RTL instance sees ($test$plusargs; test builds)\n"
     "  --report               print the Fig 2.6/2.8 statistics row\n"
+    "  --coverage             print every block's functional coverage bins (rtl/<b>/<b>_cover.def)\n"
+    "                         summed over its instances; bins not hit are listed, not an error\n"
     "  --in-loop              the blocks stepped inside the timing loop (each SM's context codec,\n"
     "                         fed by the save/restore engine; sets context.save=compressed)\n"
     "                         instead of at context samples\n"
@@ -241,6 +243,8 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
             c->in_loop = true;
         } else if (strcmp(a, "--no-tb") == 0) {
             c->o.tb_level = false;
+        } else if (strcmp(a, "--coverage") == 0) {
+            c->o.coverage = true;
         } else if (strcmp(a, "--report") == 0) {
             c->report = true;
         } else if (strcmp(a, "--bench") == 0) {
@@ -404,6 +408,11 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
         if (st->roundtrip_errors)
             printf("%s: %" PRIu64 " lanes did not survive compress/decompress\n", w->name,
                    st->roundtrip_errors);
+        if (c->o.coverage) {
+            printf("%s: %" PRIu64 " dead registers driven (live_i = 0), %" PRIu64
+                   " registers dead in a whole TB\n", w->name, st->dead_regs, st->tb_dead);
+            hd_cosim_regpat_print_coverage(s, w->name, stdout);
+        }
     }
     hd_cosim_regpat_destroy(s);
     if (frc != 0)
@@ -478,6 +487,7 @@ static int session_in_loop(const char *cmd, const struct cosim_opts *c,
     ho.fst_path = c->o.fst_path;
     ho.win_a = c->o.win_a;
     ho.win_b = c->o.win_b;
+    ho.coverage = c->o.coverage;
     struct hd_cosim_hw *h = hd_cosim_hw_create(&ho, err, sizeof err);
     if (!h)
         return hd_cli_fail(cmd, "%s", err);
@@ -503,6 +513,8 @@ static int session_in_loop(const char *cmd, const struct cosim_opts *c,
     if (c->bench && model_secs > 0)
         printf("%s: benchmark: model only %.3f s (%" PRIu64 " cycles), with co-simulation %.3f s, "
                "ratio %.2f\n", name, model_secs, model_cycles, secs, secs / model_secs);
+    if (hd_cosim_hw_coverage(h))
+        hd_cover_sum_print(hd_cosim_hw_coverage(h), name, stdout);
     hd_cosim_hw_destroy(h);
     if (frc != 0)
         return hd_cli_fail(cmd, "%s", ferr);
