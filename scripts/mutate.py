@@ -26,6 +26,7 @@ stable when lines move; reviewed equivalent mutants are listed by key in
 testbenches/mutants/<b>.equiv ("key  reason") and reported as such, never dropped.
 
   mutate.py instrument BLOCK --rtl RTLDIR --out OUTDIR      -> OUTDIR/<b>/<b>.sv, OUTDIR/<b>.mutants
+                [--manual FILE]   + hand-written mutants (mutate_manual.py) -> OUTDIR/<b>.manual.mutants
   (BLOCK "<b>.c": the C reference's mutants of scripts/mutate_c.py, selected by the environment
   variable HD_MUT_C with the RTL unmutated)
   mutate.py run BLOCK --tb EXE --mutants LIST [--check "ARGS"]... [--sample N --seed S]
@@ -41,6 +42,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+import mutate_manual
 
 TOKEN_RE = re.compile(r"""
   (?P<ws>\s+)
@@ -215,8 +218,10 @@ def declarations(toks):
 
 
 class Instrumenter:
-    def __init__(self, block, src, path):
+    def __init__(self, block, src, path, manual=()):
         self.block, self.src, self.path = block, src, path
+        self.manual = manual  # hand-written mutants (scripts/mutate_manual.py)
+        self.manual_out = []
         self.toks = tokenize(src, path)
         self.vec = declarations(self.toks)
         self.mutants = []  # (id, key, line, kind, desc)
@@ -386,6 +391,10 @@ class Instrumenter:
                     i = semi
                     continue
             i += 1
+        if self.manual:  # hand-written mutants, wrapped around the generated edits they hold
+            self.manual_out = mutate_manual.apply(
+                self.manual, src, toks, self.edits, tokenize, self.sel,
+                lambda c, r, o: f"if ({c}) begin {r} end else begin {o} end")
         out = []
         last = 0
         for s, e, text in sorted(self.edits, key=lambda x: x[0]):
@@ -590,7 +599,8 @@ def cmd_instrument(args):
             v = m.group(2).strip()
             v = int(v.split("'")[-1].lstrip("bdh"), 0) if "'" in v else int(v, 0)
             params[m.group(1)] = v
-    ins = Instrumenter(b, src, path)
+    manual = mutate_manual.load(args.manual) if args.manual else ()
+    ins = Instrumenter(b, src, path, manual)
     text = ins.run()
     dead = ins.inactive_lines(params)
     os.makedirs(os.path.join(args.out, b), exist_ok=True)
@@ -610,7 +620,14 @@ def cmd_instrument(args):
             note = next((d for lo, hi, d in dead if lo <= line <= hi), "")
             desc = re.sub(r"\s+", " ", desc)
             f.write(f"{mid}\t{key}\t{line}\t{kind}\t{desc}\t{note}\n")
-    print(f"{b}: {len(ins.mutants)} mutants -> {args.out}/{b}/{b}.sv")
+    if args.manual:  # mutate_manual.py: the hand-written list, replayed by mutation_manual_<b>
+        with open(os.path.join(args.out, b + ".manual.mutants"), "w") as f:
+            f.write(f"# {b}: hand-written mutants of {args.manual} (id key line kind description)\n")
+            for mid, key, line, name, why, cfg in ins.manual_out:
+                note = next((d for lo, hi, d in dead if lo <= line <= hi), "")
+                f.write(f"{mid}\t{key}\t{line}\tmanual\t{name}: {why}\t{note}\n")
+    print(f"{b}: {len(ins.mutants)} mutants" +
+          (f" + {len(ins.manual_out)} hand-written" if args.manual else "") + f" -> {args.out}/{b}/{b}.sv")
 
 
 def load_mutants(path):
@@ -780,6 +797,8 @@ def main():
     a.add_argument("--rtl", required=True)
     a.add_argument("--out", required=True)
     a.add_argument("--param", action="append", default=[], help="-G<Key>=<Value> of the built configuration")
+    a.add_argument("--manual", help="hand-written mutants (testbenches/mutants/<b>.manual, "
+                   "scripts/mutate_manual.py): also instrumented, listed in OUTDIR/<b>.manual.mutants")
     r = sub.add_parser("run")
     r.add_argument("block")
     r.add_argument("--tb", required=True)
