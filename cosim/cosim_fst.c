@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT
- * cosim_fst.c - FST writing for co-simulated instances (cosim_fst.h).
+ * cosim_fst.c - FST writing for co-simulated instances (cosim_fst.h), with the RTL-internal
+ * signals of the instances added by hd_cosim_fst_add_internal (issue 16 item 5).
  */
 #include "cosim_fst.h"
 
@@ -20,6 +21,16 @@ struct fst_inst {
     char scope[64];
     fstHandle clk, *in, *ref, *rtl; /* [nports] (only the direction's entries are used) */
     fstHandle tag[HD_FST_TAGS];
+    /* RTL-internal signals (hd_cosim_fst_add_internal; nint = 0: none) */
+    const struct hd_cosim_rtl_ops *be; /* the live instance's RTL backend and handle */
+    void *be_h;
+    unsigned nint;
+    fstHandle *ih;
+    unsigned *iw;          /* widths */
+    char **iname;          /* names (copied: the .gtkw is written after the instance is gone) */
+    uint32_t *last;        /* last values emitted, (w + 31) / 32 words each from ioff[k] */
+    size_t *ioff;
+    bool emitted;          /* last[] holds values */
 };
 
 struct hd_cosim_fst {
@@ -74,7 +85,59 @@ static fstHandle var(void *w, unsigned width, const char *name)
     return fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, width, name, 0);
 }
 
-int hd_cosim_fst_add(struct hd_cosim_fst *f, const struct hd_cosim_inst *x)
+/* Declare x's RTL-internal signals in the current scope (the instance's), under "int". */
+static int add_internal(struct hd_cosim_fst *f, struct fst_inst *fi, const struct hd_cosim_inst *x)
+{
+    const struct hd_cosim_rtl_ops *r = x->rtl;
+    unsigned n = r->nsignals(x->rtl_h);
+    fi->ih = calloc(n ? n : 1, sizeof *fi->ih);
+    fi->iw = calloc(n ? n : 1, sizeof *fi->iw);
+    fi->iname = calloc(n ? n : 1, sizeof *fi->iname);
+    fi->ioff = calloc(n ? n : 1, sizeof *fi->ioff);
+    if (!fi->ih || !fi->iw || !fi->iname || !fi->ioff)
+        return -1;
+    fi->nint = n;
+    size_t words = 0;
+    fstWriterSetScope(f->w, FST_ST_VCD_MODULE, "int", NULL);
+    for (unsigned k = 0; k < n; k++) {
+        const char *name = r->signal(x->rtl_h, k, &fi->iw[k]);
+        size_t len = strlen(name);
+        if (!(fi->iname[k] = malloc(len + 1)))
+            return -1;
+        memcpy(fi->iname[k], name, len + 1);
+        fi->ih[k] = var(f->w, fi->iw[k], name);
+        fi->ioff[k] = words;
+        words += (fi->iw[k] + 31u) / 32u;
+        if (fi->iw[k] + 1u > 4096u) { /* f->bits holds one value */
+            char *nb = realloc(f->bits, fi->iw[k] + 1u);
+            if (!nb)
+                return -1;
+            f->bits = nb;
+        }
+    }
+    fstWriterSetUpscope(f->w);
+    if (!(fi->last = calloc(words ? words : 1, sizeof *fi->last)))
+        return -1;
+    fi->be = r;
+    fi->be_h = x->rtl_h;
+    return 0;
+}
+
+static void free_inst(struct fst_inst *fi)
+{
+    free(fi->in);
+    free(fi->ref);
+    free(fi->rtl);
+    for (unsigned k = 0; fi->iname && k < fi->nint; k++)
+        free(fi->iname[k]);
+    free(fi->iname);
+    free(fi->ih);
+    free(fi->iw);
+    free(fi->ioff);
+    free(fi->last);
+}
+
+static int add(struct hd_cosim_fst *f, const struct hd_cosim_inst *x, bool internal)
 {
     f->late = f->t != 0; /* (fstapi drops its value maps at a late declaration) */
     if (f->n == f->cap) {
@@ -117,9 +180,43 @@ int hd_cosim_fst_add(struct hd_cosim_fst *f, const struct hd_cosim_inst *x)
     for (unsigned t = 0; t <= b->ntags; t++)
         fi->tag[t] = var(f->w, tag_width(b, t), tag_name(b, t));
     fstWriterSetUpscope(f->w);
+    int rc = internal && x->rtl && x->rtl->nsignals ? add_internal(f, fi, x) : 0;
     fstWriterSetUpscope(f->w);
     fstWriterSetUpscope(f->w);
+    if (rc != 0) {
+        free_inst(fi);
+        return -1;
+    }
     return (int)f->n++;
+}
+
+int hd_cosim_fst_add(struct hd_cosim_fst *f, const struct hd_cosim_inst *x)
+{
+    return add(f, x, false);
+}
+
+int hd_cosim_fst_add_internal(struct hd_cosim_fst *f, const struct hd_cosim_inst *x)
+{
+    return add(f, x, true);
+}
+
+/* The internal signals of fi whose value changed since the last cycle emitted (all the first
+ * time), at the current time. */
+static void emit_internal(struct hd_cosim_fst *f, struct fst_inst *fi)
+{
+    for (unsigned k = 0; k < fi->nint; k++) {
+        const uint32_t *v = fi->be->value(fi->be_h, k);
+        unsigned w = fi->iw[k], nw = (w + 31u) / 32u;
+        uint32_t *last = fi->last + fi->ioff[k];
+        if (fi->emitted && memcmp(last, v, nw * sizeof *v) == 0)
+            continue;
+        memcpy(last, v, nw * sizeof *v);
+        for (unsigned bit = 0; bit < w; bit++)
+            f->bits[w - 1 - bit] = (v[bit / 32u] >> (bit % 32u)) & 1u ? '1' : '0';
+        f->bits[w] = '\0';
+        fstWriterEmitValueChange(f->w, fi->ih[k], f->bits);
+    }
+    fi->emitted = true;
 }
 
 static void emit_port(struct hd_cosim_fst *f, fstHandle h, const struct hd_port_desc *p,
@@ -164,6 +261,8 @@ void hd_cosim_fst_cycle(struct hd_cosim_fst *f, int idx, uint64_t gcycle, const 
             v &= ((uint64_t)1 << w) - 1u;
         fstWriterEmitValueChange64(f->w, fi->tag[t], w, v);
     }
+    if (fi->nint)
+        emit_internal(f, fi);
     time_to(f, gcycle * 10u + 5u);
     fstWriterEmitValueChange(f->w, fi->clk, "0");
     f->late = false;
@@ -199,6 +298,17 @@ static int write_gtkw(const struct hd_cosim_fst *f, const char *path, uint64_t m
         for (unsigned t = 0; t <= b->ntags; t++)
             fprintf(g, "@24\ncosim.%s.model.%s[%u:0]\n", fi->scope, tag_name(b, t),
                     tag_width(b, t) - 1);
+        if (!fi->nint)
+            continue;
+        /* the RTL-internal signals: a group per instance (GTKWave flags: group begin/end) */
+        fprintf(g, "@800200\n-%s internal\n", fi->scope);
+        for (unsigned j = 0; j < fi->nint; j++)
+            if (fi->iw[j] == 1)
+                fprintf(g, "@28\ncosim.%s.int.%s\n", fi->scope, fi->iname[j]);
+            else
+                fprintf(g, "@22\ncosim.%s.int.%s[%u:0]\n", fi->scope, fi->iname[j],
+                        fi->iw[j] - 1);
+        fprintf(g, "@1000200\n-%s internal\n", fi->scope);
     }
     return hd_outfile_commit(&of, why, sizeof why);
 }
@@ -219,11 +329,8 @@ int hd_cosim_fst_close(struct hd_cosim_fst *f, const char *gtkw_path, uint64_t m
     rc = hd_outfile_commit(&f->of, why, sizeof why); /* the FST is complete: rename it */
     if (gtkw_path && write_gtkw(f, gtkw_path, marker_gcycle) != 0)
         rc = -1;
-    for (unsigned k = 0; k < f->n; k++) {
-        free(f->inst[k].in);
-        free(f->inst[k].ref);
-        free(f->inst[k].rtl);
-    }
+    for (unsigned k = 0; k < f->n; k++)
+        free_inst(&f->inst[k]);
     free(f->inst);
     free(f->bits);
     free(f);

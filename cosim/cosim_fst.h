@@ -18,6 +18,8 @@
 
 #include "cosim_inst.h"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct hd_cosim_fst;
@@ -27,12 +29,25 @@ struct hd_cosim_fst *hd_cosim_fst_open(const char *path);
 /* Register instance x; returns its index or -1. An instance may come after cycles were emitted
  * (a codec made at the first save): it is declared then, with no value before its first cycle. */
 int hd_cosim_fst_add(struct hd_cosim_fst *f, const struct hd_cosim_inst *x);
+/* As hd_cosim_fst_add, plus the RTL-internal signals of x's backend when it has them (the
+ * --public-flat-rw variant, hd_cosim_rtl_find_internal) in the sub-scope `int` beside the ports,
+ * and a group per instance in the .gtkw (issue 16 item 5). Each hd_cosim_fst_cycle of it then
+ * reads their values from the live RTL (sampled in its last step): emit its cycles right after
+ * stepping, while the instance exists (never from its history). */
+int hd_cosim_fst_add_internal(struct hd_cosim_fst *f, const struct hd_cosim_inst *x);
 /* Emit one cycle of instance `idx`. */
 void hd_cosim_fst_cycle(struct hd_cosim_fst *f, int idx, uint64_t gcycle, const void *in,
                         const void *ref_out, const void *rtl_out, const struct hd_cosim_tag *tag);
 /* Close; if gtkw_path is not NULL also write a GTKWave save file showing every variable, with
  * a marker at `marker_gcycle` (UINT64_MAX: none). Returns 0 or -1 (write error). */
 int hd_cosim_fst_close(struct hd_cosim_fst *f, const char *gtkw_path, uint64_t marker_gcycle);
+
+/* Whether `list` (--fst-internal: "all" or block names separated by commas; NULL: none)
+ * names block `block`. */
+bool hd_cosim_fst_names(const char *list, const char *block);
+/* 0 if every name of `list` is a hardware block (hw_ref.h) this build has an internal-signal
+ * RTL model of; else -1 with a usage message naming the block (and the known blocks). */
+int hd_cosim_fst_internal_check(const char *list, char *err, size_t errlen);
 
 /* Write instance x's history (the last `before` cycles, all it keeps if fewer) to a new FST
  * file plus `path` with .gtkw instead of .fst; marker at gcycle `marker`. Returns 0 or -1. */

@@ -27,6 +27,7 @@ struct hd_cosim_hw {
     struct hd_cosim_hw_stats st;
     struct hd_cover_sum *cov; /* opts.coverage: sums of the instances destroyed */
     char fail_path[512];
+    char internal_seen[1024]; /* "a,b" the blocks dumped with internal signals */
 };
 
 static void i_reset(void *impl)
@@ -119,7 +120,10 @@ static int make(void *ctx, const char *block, const char *inst_name, struct hd_h
     unsigned sm = 0;
     bool on = h->o.rtl && (h->o.sm_all || (sscanf(inst_name, "sm%u.", &sm) == 1 &&
                                            sm < HD_COSIM_HW_MAX_SMS && h->o.sms[sm]));
-    const struct hd_cosim_rtl_ops *rtl = on ? hd_cosim_rtl_find(block) : NULL;
+    /* --fst-internal: this block's RTL instances run the model with public internal signals */
+    bool internal = on && h->fst && hd_cosim_fst_names(h->o.fst_internal, block);
+    const struct hd_cosim_rtl_ops *rtl =
+        internal ? hd_cosim_rtl_find_internal(block) : on ? hd_cosim_rtl_find(block) : NULL;
     if (on && !rtl) {
         snprintf(err, errlen, "%s: this build has no RTL model of %s (%s)", inst_name, block,
                  hd_cosim_rtl_kind());
@@ -143,10 +147,16 @@ static int make(void *ctx, const char *block, const char *inst_name, struct hd_h
                  inst_name, block, block, block);
         return -1;
     }
-    if (h->fst && (n->fst = hd_cosim_fst_add(h->fst, &n->x)) < 0) {
+    if (h->fst && (n->fst = internal ? hd_cosim_fst_add_internal(h->fst, &n->x)
+                                     : hd_cosim_fst_add(h->fst, &n->x)) < 0) {
         i_destroy(n);
         snprintf(err, errlen, "%s: cannot add the instance to the FST (out of memory)", inst_name);
         return -1;
+    }
+    if (internal && !hd_cosim_fst_names(h->internal_seen, block)) {
+        size_t len = strlen(h->internal_seen);
+        snprintf(h->internal_seen + len, sizeof h->internal_seen - len, "%s%s", len ? "," : "",
+                 block);
     }
     h->st.instances++;
     h->st.rtl_instances += rtl ? 1u : 0u;
@@ -201,9 +211,32 @@ int hd_cosim_hw_finish(struct hd_cosim_hw *h, char *err, size_t errlen)
     strncat(gtkw, ".gtkw", sizeof gtkw - strlen(gtkw) - 1);
     int rc = hd_cosim_fst_close(h->fst, gtkw, UINT64_MAX);
     h->fst = NULL;
-    if (rc != 0)
+    if (rc != 0) {
         snprintf(err, errlen, "cosim: cannot write %s", gtkw);
-    return rc;
+        return rc;
+    }
+    /* every block named by --fst-internal had its internal signals dumped */
+    const char *list = h->o.fst_internal;
+    if (list && strcmp(list, "all") == 0 && !h->internal_seen[0]) {
+        snprintf(err, errlen, "cosim: --fst-internal all: no block instance ran against the RTL, "
+                              "so %s holds no internal signal", h->o.fst_path);
+        return -1;
+    }
+    for (const char *p = list && strcmp(list, "all") != 0 ? list : ""; *p;) {
+        const char *e = strchr(p, ',');
+        int n = e ? (int)(e - p) : (int)strlen(p);
+        char b[80];
+        snprintf(b, sizeof b, "%.*s", n, p);
+        if (!hd_cosim_fst_names(h->internal_seen, b)) {
+            snprintf(err, errlen, "cosim: --fst-internal %s: no instance of it ran against the "
+                                  "RTL in this run (blocks with internal signals: %s), so %s "
+                                  "lacks them", b, h->internal_seen[0] ? h->internal_seen : "none",
+                     h->o.fst_path);
+            return -1;
+        }
+        p = e ? e + 1 : p + n;
+    }
+    return 0;
 }
 
 void hd_cosim_hw_destroy(struct hd_cosim_hw *h)

@@ -11,6 +11,9 @@
  * cycles (+ .gtkw) to fail_fst. With fst_path every instance is dumped (no limit) over the
  * model-cycle window [win_a, win_b]; FST time is the model cycle, so the instances of all SMs
  * share one clock. Instance names are "smN.<block>" (N chooses the RTL with sms[]).
+ * fst_internal names blocks whose RTL instances also dump their internal signals: those are
+ * built from the --public-flat-rw variant of the block (hd_cosim_rtl_find_internal); every other
+ * instance runs the plain model, so nothing changes (or costs) when it is NULL.
  * Destroy the factory after every instance made with it.
  */
 #ifndef HD_COSIM_HW_H
@@ -34,6 +37,7 @@ struct hd_cosim_hw_opts {
     unsigned window;         /* steps kept before a failure (0: 64) */
     const char *fst_path;    /* on-demand FST of every instance (NULL: none) */
     uint64_t win_a, win_b;   /* its model-cycle window, inclusive */
+    const char *fst_internal; /* blocks with internal signals in fst_path ("all", "a,b"; NULL) */
     bool coverage;           /* count every instance's coverage bins (hd_cover.h) */
 };
 
@@ -49,7 +53,8 @@ struct hd_cover_sum;
 struct hd_cosim_hw *hd_cosim_hw_create(const struct hd_cosim_hw_opts *o, char *err, size_t errlen);
 const struct hd_hw_factory *hd_cosim_hw_factory(struct hd_cosim_hw *h);
 const struct hd_cosim_hw_stats *hd_cosim_hw_stats(const struct hd_cosim_hw *h);
-/* Close the on-demand FST (+ .gtkw). Returns 0 or -1 with a message. */
+/* Close the on-demand FST (+ .gtkw). Returns 0 or -1 with a message (also when a block named
+ * by fst_internal had no RTL instance in the run: its signals would silently be missing). */
 int hd_cosim_hw_finish(struct hd_cosim_hw *h, char *err, size_t errlen);
 void hd_cosim_hw_destroy(struct hd_cosim_hw *h);
 /* With opts.coverage: the coverage bins per block summed over the instances destroyed so far

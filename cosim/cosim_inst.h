@@ -31,10 +31,20 @@ struct hd_cosim_rtl_ops {
     /* An assertion (SVA) that failed in the last step: "HdName (file.sv:line)"; NULL if none. */
     const char *(*failure)(void *h);
     void (*destroy)(void *h);
+    /* RTL-internal signals (issue 16 item 5), only in the variant of hd_cosim_rtl_find_internal
+     * (NULL elsewhere): signal k's name relative to the block ("valid_q", "gen.cnt_q",
+     * "tab(3)") and width; its value as 32-bit words, least significant first, sampled in the
+     * last step when the outputs were read (before the clock edge). */
+    unsigned (*nsignals)(void *h);
+    const char *(*signal)(void *h, unsigned k, unsigned *width);
+    const uint32_t *(*value)(void *h, unsigned k);
 };
 
 /* The RTL backend of a block, or NULL when this build has none (no Verilator). */
 const struct hd_cosim_rtl_ops *hd_cosim_rtl_find(const char *block);
+/* The same block verilated with every internal signal public (--public-flat-rw; the ops'
+ * signal entries set), or NULL when this build has none (HD_COSIM_INTERNAL=OFF, fault build). */
+const struct hd_cosim_rtl_ops *hd_cosim_rtl_find_internal(const char *block);
 /* "verilator" or "none", for reports. */
 const char *hd_cosim_rtl_kind(void);
 

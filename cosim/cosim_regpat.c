@@ -497,10 +497,29 @@ struct hd_cosim_regpat *hd_cosim_regpat_create(const struct hd_cosim_opts *o, ui
     if (!s->u)
         goto oom;
     const struct hd_cosim_rtl_ops *rc = NULL, *rd = NULL, *rt = NULL;
+    static const char *const blk[3] = {"regpat_comp", "regpat_decomp", "regpat_tbcls"};
+    bool inl[3]; /* --fst-internal: that block's RTL is the variant with public internal signals */
+    for (unsigned k = 0; k < 3; k++)
+        inl[k] = o->fst_path && o->rtl && hd_cosim_fst_names(o->fst_internal, blk[k]);
+    for (const char *p = o->fst_internal && strcmp(o->fst_internal, "all") ? o->fst_internal : "";
+         *p;) {
+        size_t len = strcspn(p, ",");
+        bool known = false;
+        for (unsigned k = 0; k < 3; k++)
+            known |= len == strlen(blk[k]) && strncmp(p, blk[k], len) == 0;
+        if (!known) {
+            snprintf(err, errlen, "cosim: --fst-internal %.*s: not co-simulated here (the "
+                                  "observer session has regpat_comp, regpat_decomp, "
+                                  "regpat_tbcls; other blocks need --in-loop)", (int)len, p);
+            hd_cosim_regpat_destroy(s);
+            return NULL;
+        }
+        p += len + (p[len] == ',');
+    }
     if (o->rtl) {
-        rc = hd_cosim_rtl_find("regpat_comp");
-        rd = hd_cosim_rtl_find("regpat_decomp");
-        rt = hd_cosim_rtl_find("regpat_tbcls");
+        rc = inl[0] ? hd_cosim_rtl_find_internal(blk[0]) : hd_cosim_rtl_find(blk[0]);
+        rd = inl[1] ? hd_cosim_rtl_find_internal(blk[1]) : hd_cosim_rtl_find(blk[1]);
+        rt = inl[2] ? hd_cosim_rtl_find_internal(blk[2]) : hd_cosim_rtl_find(blk[2]);
         if (!rc || !rd || !rt) {
             snprintf(err, errlen, "cosim: this build has no RTL models (Verilator was not found "
                                   "at configure time); use heddle regpat-stats for the C reference");
@@ -541,9 +560,11 @@ struct hd_cosim_regpat *hd_cosim_regpat_create(const struct hd_cosim_opts *o, ui
             return NULL;
         }
         for (uint32_t i = 0; i < num_sms; i++) {
-            s->u[i].fst[0] = hd_cosim_fst_add(s->fst, &s->u[i].comp);
-            s->u[i].fst[1] = hd_cosim_fst_add(s->fst, &s->u[i].decomp);
-            s->u[i].fst[2] = hd_cosim_fst_add(s->fst, &s->u[i].tbcls);
+            const struct hd_cosim_inst *xs[3] = {&s->u[i].comp, &s->u[i].decomp,
+                                                 &s->u[i].tbcls};
+            for (unsigned k = 0; k < 3; k++) /* (internal signals only where the RTL runs) */
+                s->u[i].fst[k] = inl[k] ? hd_cosim_fst_add_internal(s->fst, xs[k])
+                                        : hd_cosim_fst_add(s->fst, xs[k]);
             if (s->u[i].fst[0] < 0 || s->u[i].fst[1] < 0 || s->u[i].fst[2] < 0)
                 goto oom; /* every instance is dumped, or the run does not start */
         }

@@ -36,6 +36,7 @@ struct hd_cosim_opts {
     bool sms[HD_COSIM_MAX_SMS];
     const char *fst_path;    /* on-demand window (NULL: none) */
     uint64_t win_a, win_b;   /* model-time window of fst_path, inclusive */
+    const char *fst_internal; /* regpat blocks whose RTL internal signals go in fst_path (NULL) */
     const char *fail_fst;    /* FST written on a mismatch */
     unsigned window;         /* block cycles kept before a mismatch */
     const char *plusargs;    /* "+name ..." for the RTL ($test$plusargs), NULL: none */

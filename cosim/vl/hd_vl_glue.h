@@ -10,7 +10,13 @@
 // One cycle (step): inputs applied with the clock low, outputs read (they are registered: the
 // values of this cycle), then the rising edge; the same order as the C reference's step. An
 // assertion that fails in a step is reported by failure() (hd_vl_context.h), never ignored.
+// With HD_VL_INTERNAL (the --public-flat-rw variant, hd_cosim_rtl_find_internal) the block's
+// internal signals are listed at create and sampled when the outputs are read
+// (hd_vl_internal.h, issue 16 item 5); without it the ops' signal entries are null.
 #include "hd_vl_context.h"
+#ifdef HD_VL_INTERNAL
+#include "hd_vl_internal.h"
+#endif
 
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +36,9 @@ constexpr std::size_t vl_bytes(unsigned w)
 struct Handle {
     hd_vl::Context ctx;
     HD_VL_TOP *top;
+#ifdef HD_VL_INTERNAL
+    hd_vl::Internals internals;
+#endif
 };
 
 void copy_in(HD_VL_TOP *t, const HD_VL_IN *in)
@@ -98,6 +107,9 @@ void *create(const char *plusargs)
         h->ctx.commandArgsAdd(static_cast<int>(argv.size()), argv.data());
     }
     h->top = new HD_VL_TOP{&h->ctx};
+#ifdef HD_VL_INTERNAL
+    h->internals.build(h->ctx, HD_VL_NAME);
+#endif
     return h;
 }
 
@@ -135,6 +147,9 @@ void step(void *hv, const void *in, void *out)
     copy_in(h->top, static_cast<const HD_VL_IN *>(in));
     h->top->eval();
     copy_out(h->top, static_cast<HD_VL_OUT *>(out));
+#ifdef HD_VL_INTERNAL
+    h->internals.sample();
+#endif
     h->top->clk_i = 1;
     h->top->eval();
     h->top->clk_i = 0;
@@ -151,7 +166,31 @@ void destroy(void *hv)
     Verilated::threadContextp(nullptr); // never left pointing at a deleted context
 }
 
+#ifdef HD_VL_INTERNAL
+unsigned nsignals(void *hv)
+{
+    return static_cast<Handle *>(hv)->internals.count();
+}
+
+const char *signal(void *hv, unsigned k, unsigned *width)
+{
+    const hd_vl::Internals &in = static_cast<Handle *>(hv)->internals;
+    *width = in.width(k);
+    return in.name(k);
+}
+
+const uint32_t *value(void *hv, unsigned k)
+{
+    return static_cast<Handle *>(hv)->internals.value(k);
+}
+#else
+constexpr unsigned (*nsignals)(void *) = nullptr;
+constexpr const char *(*signal)(void *, unsigned, unsigned *) = nullptr;
+constexpr const uint32_t *(*value)(void *, unsigned) = nullptr;
+#endif
+
 } // namespace
 
-extern "C" const struct hd_cosim_rtl_ops HD_VL_OPS = {HD_VL_NAME, create, reset, step, failure,
-                                                      destroy};
+extern "C" const struct hd_cosim_rtl_ops HD_VL_OPS = {HD_VL_NAME, create, reset,    step,
+                                                      failure,    destroy, nsignals, signal,
+                                                      value};

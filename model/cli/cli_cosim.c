@@ -16,6 +16,7 @@
 #include "cli_out.h"
 #include "cli_util.h"
 #include "config.h"
+#include "cosim_fst.h"
 #include "cosim_hw.h"
 #include "cosim_inst.h"
 #include "cosim_regpat.h"
@@ -67,6 +68,9 @@ static const char cosim_help[] =
     "  --sms LIST|all         SMs whose blocks run the RTL (default all; the rest: C only)\n"
     "  --drive ref|rtl        whose outputs the model uses (default ref)\n"
     "  --fst FILE --window A:B  dump every block cycle of model time A..B to FILE (+ .gtkw)\n"
+    "  --fst-internal B[,B]|all  with --fst: also the RTL-internal signals (registers, FSM\n"
+    "                         state, ...) of blocks B, in each instance's scope beside its\n"
+    "                         ports (.int) and in a .gtkw group per instance\n"
     "  --fail-fst FILE        FST written on a mismatch (default cosim-mismatch.fst)\n"
     "  --history N            block cycles kept before a mismatch (default 64)\n"
     "  --no-tb                no TB-level samples at barriers\n"
@@ -189,6 +193,13 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
             if (r < 0)
                 return HD_CLI_USAGE;
             c->o.fst_path = v;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--fst-internal", &v)) != 0) {
+            char why[1024];
+            if (r < 0)
+                return HD_CLI_USAGE;
+            if (hd_cosim_fst_internal_check(v, why, sizeof why) != 0)
+                return hd_cli_usage(cmd, "%s", why);
+            c->o.fst_internal = v;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--window", &v)) != 0) {
             char *end;
             if (r < 0)
@@ -270,6 +281,9 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         return hd_cli_usage(cmd, "which blocks? (--blocks regpat)");
     if (c->o.fst_path && c->o.win_b == UINT64_MAX && c->o.win_a == 0)
         return hd_cli_usage(cmd, "--fst needs --window A:B");
+    if (c->o.fst_internal && !c->o.fst_path)
+        return hd_cli_usage(cmd, "--fst-internal needs --fst FILE --window A:B (the waveform "
+                                 "the internal signals go in)");
     if (c->stress_set[0] && !c->in_loop)
         return hd_cli_usage(cmd, "--stress needs --in-loop");
     if (c->pp && !c->in_loop)
@@ -487,6 +501,7 @@ static int session_in_loop(const char *cmd, const struct cosim_opts *c,
     ho.fst_path = c->o.fst_path;
     ho.win_a = c->o.win_a;
     ho.win_b = c->o.win_b;
+    ho.fst_internal = c->o.fst_internal;
     ho.coverage = c->o.coverage;
     struct hd_cosim_hw *h = hd_cosim_hw_create(&ho, err, sizeof err);
     if (!h)
