@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * tkernel.c - building the timing view of a kernel image: classification of every instruction,
- * register allocation for registers per thread and register-bank numbers.
+ * register allocation for registers per thread, register-bank numbers, and the spill code of
+ * the values the allocator could not fit (fills and stores per PC, slots in local memory;
+ * issued by sm_spill.c).
  *
  * Design: see tkernel.h. The analyses (CFG, liveness, register allocation over the kernel's
  * functions, calls linked) live in the kernel's annotation store (model/compiler/annot.h), kept
