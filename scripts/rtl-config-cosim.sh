@@ -6,7 +6,9 @@
 # this on-demand run configures BUILD with -DHD_RTL_CONFIG_<b>=CONFIG for every block whose
 # configs/rtl/<b>.ini has a [CONFIG] section, builds heddle, and runs the co-simulation sweeps
 # (every workload at small size, lockstep and in the timing loop) plus the blocks' co-simulation
-# CTests. Exit status non-zero on any mismatch or failure.
+# CTests. `kepler` (the four Shieh tables at Table 3.1's sizing) adds tests/shieh_kepler.cmake's
+# runs: the preemption mixes on a Kepler-class GPU sized to match, C references and RTL in
+# lockstep and the RTL driving the policies. Exit status non-zero on any mismatch or failure.
 # Usage: scripts/rtl-config-cosim.sh BUILD CONFIG      e.g. build-ra reset_all
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 BUILD CONFIG" >&2; exit 2; }
@@ -40,6 +42,6 @@ for mode in "" "--in-loop --stress 500"; do
     echo "rtl-config-cosim: cosim-sweep $mode: $rows workloads, $(grep -c MISMATCH "$log") mismatching"
 done
 ctest --test-dir "$build" -j2 --output-on-failure \
-    -R "^(cosim_(reduction|nw|ctx_codec|in_loop_tb_sgemm|in_loop_drive_rtl_.*)|alloc_table_(fst|in_loop_inplace)|ppoints_cosim_.*)$" || fail=1
+    -R "^(cosim_(reduction|nw|ctx_codec|in_loop_tb_sgemm|in_loop_drive_rtl_.*)|alloc_table_(fst|in_loop_inplace)|ppoints_cosim_.*|shieh_kepler_.*)$" || fail=1
 [ $fail -eq 0 ] && echo "rtl-config-cosim: [$cfg] PASSED" || echo "rtl-config-cosim: [$cfg] FAILED"
 exit $fail

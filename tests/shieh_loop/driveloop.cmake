@@ -4,7 +4,9 @@
 # steering the policy (--drive rtl). Both runs must verify every workload with 0 mismatches, step
 # blocks against the RTL, take a preemption decision from the tables (a "preemption" record),
 # and give the same cycles, block steps and preemption records.
-# cmake -DHEDDLE=... -DMIX=... -DARGS="--arrive;W@C:1;--set;K=V;..." -P driveloop.cmake
+# -DMIN_SWITCHED=N (optional): some record must switch at least N TBs on one SM (tests/shieh_kepler.cmake:
+# the slots past the default sizing's 8 in use).
+# cmake -DHEDDLE=... -DMIX=... -DARGS="--arrive;W@C:1;--set;K=V;..." [-DMIN_SWITCHED=N] -P driveloop.cmake
 string(REPLACE "+" "\\+" mix_re "${MIX}")
 foreach(drive ref rtl)
   execute_process(COMMAND ${HEDDLE} cosim --blocks shieh --in-loop --mix ${MIX} ${ARGS}
@@ -26,6 +28,18 @@ foreach(drive ref rtl)
     message(FATAL_ERROR "${MIX} --drive ${drive}: no preemption request was decided")
   endif()
 endforeach()
+if(DEFINED MIN_SWITCHED)
+  set(most 0)
+  foreach(r IN LISTS recs_rtl)
+    if(r MATCHES "\\(([0-9]+) switched" AND CMAKE_MATCH_1 GREATER most)
+      set(most ${CMAKE_MATCH_1})
+    endif()
+  endforeach()
+  if(most LESS MIN_SWITCHED)
+    message(FATAL_ERROR "${MIX}: at most ${most} TBs switched on one SM, want ${MIN_SWITCHED}")
+  endif()
+  message(STATUS "${MIX}: up to ${most} TBs switched on one SM")
+endif()
 if(NOT cycles_ref STREQUAL cycles_rtl)
   message(FATAL_ERROR "${MIX}: --drive ref gives ${cycles_ref}, --drive rtl ${cycles_rtl}")
 endif()
