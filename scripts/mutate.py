@@ -30,7 +30,13 @@ testbenches/mutants/<b>.equiv ("key  reason") and reported as such, never droppe
   (BLOCK "<b>.c": the C reference's mutants of scripts/mutate_c.py, selected by the environment
   variable HD_MUT_C with the RTL unmutated)
   mutate.py run BLOCK --tb EXE --mutants LIST [--check "ARGS"]... [--sample N --seed S]
-                [--equiv FILE] [--report FILE.md] [--jobs N]
+                [--equiv FILE] [--report FILE.md] [--jobs N] [--memcheck-tb EXE]
+
+The memory checker (C mutants only): --memcheck-tb names tb_<b>_mut_asan, the same testbench
+with the C reference compiled under ASan/UBSan (-fno-sanitize-recover=all;
+testbenches/mutants.cmake). A C mutant that survives every check is rerun there; a sanitizer
+report kills it ("killed by the memory checker": an access past an array, undefined behaviour
+that shows in no output). Only survivors pay for it; a CI list entry so killed runs only there.
 """
 import argparse
 import concurrent.futures
@@ -41,6 +47,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 import mutate_manual
@@ -676,6 +683,30 @@ def run_check(tb, check, mid, timeout, init, cmode=False):
         return -999, "timeout"
 
 
+# A sanitizer's report in a memory-checker run (ASan, UBSan with -fno-sanitize-recover=all).
+ASAN_RE = re.compile(r"ERROR: AddressSanitizer: ([\w-]+)")
+ASAN_FRAME_RE = re.compile(r"#\d+ 0x[0-9a-f]+ in (\S+) (\S+)")
+UBSAN_RE = re.compile(r"(\S+):\d+: runtime error: ([^\n]*)")
+
+
+def memcheck_why(rc, out):
+    """The sanitizer report of a failed memory-checker run, or None (no report: not a kill)."""
+    if rc == 0 or rc == -999:
+        return None
+    m = UBSAN_RE.search(out)
+    if m:
+        return f"memory checker: UBSan {m.group(2)} at {os.path.basename(m.group(1))}"
+    m = ASAN_RE.search(out)
+    if m:
+        at = ""
+        for f in ASAN_FRAME_RE.finditer(out, m.end()):  # the first frame outside the runtime
+            if "sanitizer" not in f.group(2) and not f.group(1).startswith(("__interceptor", "__asan")):
+                at = f" in {f.group(1)} at {os.path.basename(f.group(2))}"
+                break
+        return f"memory checker: ASan {m.group(1)}{at}"
+    return None
+
+
 def why_killed(rc, out):
     if rc == -999:
         return "timeout"
@@ -698,17 +729,29 @@ def cmd_run(args):
     unelab = [m for m in muts if m[5]]
     muts = [m for m in muts if not m[5]]
     ci_mode = bool(args.sample or args.ci)
+    mem_only = set()  # CI list entries killed only by the memory checker: run only there
     if ci_mode:
         hard = []
+        skip = set()  # the CI list's keys: never in the random sample
         if args.ci:  # the hardest mutants of the last full run (keys), all must still be killed
             bykey = {m[1]: m for m in muts}
-            for k in load_equiv(args.ci):
-                if k not in bykey:
-                    sys.exit(f"{args.ci}: mutant {k} no longer exists (the RTL changed): "
+            for k, why in load_equiv(args.ci).items():
+                k0 = k.lstrip("-")  # "-key": killed only by the memory checker, never sampled
+                if k0 not in bykey:
+                    sys.exit(f"{args.ci}: mutant {k0} no longer exists (the RTL changed): "
                              f"regenerate with the full run's --ci-out")
+                skip.add(k0)
+                if k.startswith("-"):
+                    continue
+                if "memory checker" in why:
+                    if not args.memcheck_tb:
+                        print(f"NOTE: {k} is killed only by the memory checker: skipped "
+                              "(no --memcheck-tb; configure with HD_MUT_MEMCHECK=ON)")
+                        continue
+                    mem_only.add(k)
                 hard.append(bykey[k])
         known = load_equiv(args.open)  # survivors of the last full run, still open
-        pool = [m for m in muts if m[1] not in equiv and m[1] not in known and m not in hard]
+        pool = [m for m in muts if m[1] not in equiv and m[1] not in known and m[1] not in skip]
         rng = random.Random(args.seed)
         muts = sorted(hard + rng.sample(pool, min(args.sample, len(pool))))
         unelab = []
@@ -720,9 +763,31 @@ def cmd_run(args):
             print(out[-3000:])
             sys.exit(f"{args.block}: the unmutated design fails check '{c}' {i} (rc {rc}): fix that first")
     killed, survived, eq_surv, eq_killed = [], [], [], []
+    mem_lock = threading.Lock()
+    mem_base = []  # the unmutated design's memory-checker verdict, once, when first needed
+
+    def memcheck(m):
+        """A survivor's rerun under the memory checker: the first sanitizer report, or None."""
+        with mem_lock:
+            if not mem_base:
+                for c, i in runs:
+                    rc, out = run_check(args.memcheck_tb, c, 0, args.timeout, i, cmode)
+                    if rc != 0:
+                        print(out[-3000:])
+                        sys.exit(f"{args.block}: the unmutated design fails check '{c}' {i} under "
+                                 f"the memory checker {args.memcheck_tb} (rc {rc}): fix that first")
+                mem_base.append(True)
+        for c, i in runs:
+            rc, out = run_check(args.memcheck_tb, c, m[0], args.timeout, i, cmode)
+            why = memcheck_why(rc, out)
+            if why:
+                return (c, why)
+        return None
 
     def one(m):
         first, kchecks, cyc = None, set(), 0
+        if m[1] in mem_only:  # CI: known to survive every check, killed by the memory checker
+            return memcheck(m)
         for c, i in runs:  # with --ci-out every run, to measure how hard the mutant is to kill
             rc, out = run_check(args.tb, c, m[0], args.timeout, i, cmode)
             if rc != 0:
@@ -735,6 +800,8 @@ def cmd_run(args):
                 if not args.ci_out:
                     break
         hardness[m[1]] = (len(kchecks), -cyc)
+        if first is None and cmode and args.memcheck_tb:
+            first = memcheck(m)
         return first
 
     hardness = {}
@@ -754,7 +821,9 @@ def cmd_run(args):
     n = len(muts)
     counted = n - len(eq_surv)
     ratio = len(killed) / counted if counted else 1.0
-    lines = [f"{args.block}: {n} mutants, {len(killed)} killed, {len(survived)} survived, "
+    nmem = sum(1 for _, (c, why) in killed if why.startswith("memory checker"))
+    lines = [f"{args.block}: {n} mutants, {len(killed)} killed"
+             + (f" ({nmem} by the memory checker)" if nmem else "") + f", {len(survived)} survived, "
              f"{len(eq_surv)} reviewed equivalent; kill ratio {100 * ratio:.1f} % "
              f"(killed / non-equivalent) in {secs:.1f} s"
              + (f"; {len(unelab)} more in code this configuration does not elaborate" if unelab else "")]
@@ -764,6 +833,10 @@ def cmd_run(args):
         lines.append(f"  equivalent #{m[0]} [{m[1]}] line {m[2]} {m[3]}: {m[4]} -- {equiv[m[1]]}")
     for m in eq_killed:
         lines.append(f"  NOTE: #{m[0]} [{m[1]}] is listed as equivalent but was killed")
+    for m, (c, why) in killed:
+        if why.startswith("memory checker") and not args.verbose:
+            lines.append(f"  killed by the memory checker #{m[0]} [{m[1]}] line {m[2]} {m[3]} "
+                         f"('{c}', {why[16:]}): {m[4]}")
     for m in unelab:
         lines.append(f"  not run #{m[0]} line {m[2]} {m[3]}: {m[4]} -- {m[5]}")
     if args.verbose:
@@ -777,13 +850,25 @@ def cmd_run(args):
         with open(args.summary, "a") as f:
             f.write(f"{args.block}\t{n}\t{len(killed)}\t{len(survived)}\t{len(eq_surv)}\t{100 * ratio:.1f}\t{len(unelab)}\n")
     if args.ci_out:  # the CI list: killed by the fewest runs, then latest first mismatch
-        hard = sorted((hardness[m[1]], m[1], m) for m, _ in killed if m[1] not in equiv)
+        # the hardest killed by a check, then one killed only by the memory checker (CI keeps
+        # the checker working at the cost of one sanitized run)
+        memk = [m for m, (c, why) in killed if why.startswith("memory checker") and m[1] not in equiv]
+        hard = sorted((hardness[m[1]], m[1], m) for m, _ in killed
+                      if m[1] not in equiv and m not in memk)
         with open(args.ci_out, "w") as f:
             f.write(f"# {args.block}: the {args.ci_count} hardest-to-kill mutants of the last full run "
                     "(scripts/mutate.py run --ci-out):\n# key  checks that kill it / earliest mismatch: "
                     "statement. CTest mutation_<b> requires each still killed.\n")
             for (nk, mc), k, m in hard[:args.ci_count]:
                 f.write(f"{k} {nk}/{len(checks)} checks, cycle {-mc}: line {m[2]} {m[3]}: {m[4]}\n")
+            for m in memk[:1]:
+                f.write(f"{m[1]} 0/{len(checks)} checks, killed by the memory checker: line {m[2]} "
+                        f"{m[3]}: {m[4]}\n")
+            if memk[1:]:
+                f.write("# killed only by the memory checker, never in the CI sample (the full run "
+                        "counts them):\n")
+            for m in memk[1:]:
+                f.write(f"-{m[1]} line {m[2]} {m[3]}: {m[4]}\n")
     if ci_mode:
         return 0 if not survived and not eq_surv else 1
     return 0 if ratio >= args.min_ratio else 1
@@ -815,6 +900,8 @@ def main():
                    "killed): the CI sample skips them; the full run still counts them")
     r.add_argument("--ci-out", help="full run: write the CI list of the hardest mutants here")
     r.add_argument("--ci-count", type=int, default=5)
+    r.add_argument("--memcheck-tb", help="C mutants: the testbench with the C reference under "
+                   "ASan/UBSan (tb_<b>_mut_asan); a mutant that survives every check is rerun there")
     r.add_argument("--report")
     r.add_argument("--summary")
     r.add_argument("-v", "--verbose", action="store_true")

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # mutation-run.sh BUILD [BLOCK...] - the full mutation run (issue 16 item 1): every mutant of
 # every block with a mutant testbench (BUILD/mutants/blocks.txt, written by tests/mutation.cmake;
-# build the tb_<b>_mut targets first) through the block's checks; per-block report with every
+# build the tb_<b>_mut targets first, and tb_<b>_mut_asan: the C mutants' memory checker) through
+# the block's checks; per-block report with every
 # survivor in BUILD/mutants/report.txt, the table in BUILD/mutants/summary.tsv
 # (block mutants killed survived equivalent ratio not-elaborated). Exit 1 if a block is < 95 %.
 set -eu
@@ -25,9 +26,19 @@ while IFS='|' read -r block tb rest; do
   for c in $checks; do args="$args
 --check
 $c"; done
-  # shellcheck disable=SC2086
+  # a C reference's mutants: tb_<b>_mut_asan (HD_MUT_MEMCHECK) reruns the survivors under ASan/UBSan
+  mem=""
+  case $block in
+    *.c) if [ -x "${tb}_asan" ]; then
+           mem="--memcheck-tb
+${tb}_asan"
+         else
+           echo "mutation-run.sh: ${tb}_asan not built: $block without the memory checker" >&2
+         fi ;;
+  esac
   set -f
-  python3 "$here/scripts/mutate.py" run "$block" --tb "$tb" --mutants "$build/mutants/$block.mutants" \
+  # shellcheck disable=SC2086
+  python3 "$here/scripts/mutate.py" run "$block" --tb "$tb" --mutants "$build/mutants/$block.mutants" $mem \
       --equiv "$here/testbenches/mutants/$block.equiv" --jobs "${HD_MUT_JOBS:-2}" \
       --report "$build/mutants/report.txt" --summary "$build/mutants/summary.tsv" \
       --ci-out "$build/mutants/$block.ci" $args < /dev/null || rc=1

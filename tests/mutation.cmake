@@ -44,9 +44,14 @@ foreach(b ${HD_BLOCKS})
       set(ci --ci ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.ci)
       set(nsample 5)
     endif()
+    get_target_property(mc tb_${b}_mut HD_MUT_MEMCHECK) # ASan/UBSan, for the .c.ci entries it kills
+    set(mem "")
+    if(mc)
+      set(mem --memcheck-tb $<TARGET_FILE:${mc}>)
+    endif()
     add_test(NAME mutation_${b}.c
       COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/mutate.py run ${b}.c
-              --tb $<TARGET_FILE:tb_${b}_mut> --mutants ${HD_MUT_DIR}/${b}.c.mutants
+              --tb $<TARGET_FILE:tb_${b}_mut> --mutants ${HD_MUT_DIR}/${b}.c.mutants ${mem}
               --equiv ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.equiv
               --open ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.open ${ci} --sample ${nsample}
               --seed 1 --jobs 2 ${checks})
