@@ -85,7 +85,38 @@ static fstHandle var(void *w, unsigned width, const char *name)
     return fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, width, name, 0);
 }
 
-/* Declare x's RTL-internal signals in the current scope (the instance's), under "int". */
+/* The generate-block scopes open under "int" while declaring internal signals. */
+struct gen_scopes {
+    unsigned n;
+    char c[8][128];
+};
+
+/* Enter the FST scopes of the dotted prefix of signal `name` ("g_cand[0].g_ov[1].hi_e": generate
+ * blocks), leaving those of the previous signal it does not share; returns the leaf name (deeper
+ * than 8 levels, the rest stays in it). */
+static const char *gen_scopes_to(void *w, struct gen_scopes *st, const char *name)
+{
+    char comp[8][128];
+    unsigned n = 0;
+    const char *p = name, *dot;
+    while (n < 8 && (dot = strchr(p, '.')) != NULL) {
+        snprintf(comp[n++], sizeof comp[0], "%.*s", (int)(dot - p), p);
+        p = dot + 1;
+    }
+    unsigned keep = 0;
+    while (keep < st->n && keep < n && strcmp(st->c[keep], comp[keep]) == 0)
+        keep++;
+    for (; st->n > keep; st->n--)
+        fstWriterSetUpscope(w);
+    for (; st->n < n; st->n++) {
+        fstWriterSetScope(w, FST_ST_VCD_GENERATE, comp[st->n], NULL);
+        memcpy(st->c[st->n], comp[st->n], sizeof comp[0]);
+    }
+    return p;
+}
+
+/* Declare x's RTL-internal signals in the current scope (the instance's), under "int" (and its
+ * generate blocks' scopes below it). */
 static int add_internal(struct hd_cosim_fst *f, struct fst_inst *fi, const struct hd_cosim_inst *x)
 {
     const struct hd_cosim_rtl_ops *r = x->rtl;
@@ -98,6 +129,7 @@ static int add_internal(struct hd_cosim_fst *f, struct fst_inst *fi, const struc
         return -1;
     fi->nint = n;
     size_t words = 0;
+    struct gen_scopes gs = {.n = 0};
     fstWriterSetScope(f->w, FST_ST_VCD_MODULE, "int", NULL);
     for (unsigned k = 0; k < n; k++) {
         const char *name = r->signal(x->rtl_h, k, &fi->iw[k]);
@@ -105,7 +137,7 @@ static int add_internal(struct hd_cosim_fst *f, struct fst_inst *fi, const struc
         if (!(fi->iname[k] = malloc(len + 1)))
             return -1;
         memcpy(fi->iname[k], name, len + 1);
-        fi->ih[k] = var(f->w, fi->iw[k], name);
+        fi->ih[k] = var(f->w, fi->iw[k], gen_scopes_to(f->w, &gs, name));
         fi->ioff[k] = words;
         words += (fi->iw[k] + 31u) / 32u;
         if (fi->iw[k] + 1u > 4096u) { /* f->bits holds one value */
@@ -115,6 +147,8 @@ static int add_internal(struct hd_cosim_fst *f, struct fst_inst *fi, const struc
             f->bits = nb;
         }
     }
+    for (; gs.n > 0; gs.n--)
+        fstWriterSetUpscope(f->w);
     fstWriterSetUpscope(f->w);
     if (!(fi->last = calloc(words ? words : 1, sizeof *fi->last)))
         return -1;

@@ -5,7 +5,7 @@
 # .gtkw group per instance; without the option the FST holds none; an unknown block is a usage
 # error. Checked with tests/cosim/fstsig.c (fstapi's reader): a named internal signal is present
 # and takes two values (toggles).
-if(NOT TARGET heddle OR NOT TARGET hd_cosim_vl)
+if(NOT TARGET heddle OR NOT TARGET hd_cosim_vl OR NOT HD_COSIM_INTERNAL)
   return()
 endif()
 add_executable(hd_fstsig ${CMAKE_CURRENT_SOURCE_DIR}/cosim/fstsig.c)
@@ -28,6 +28,11 @@ set_tests_properties(cosim_fst_internal_off PROPERTIES TIMEOUT 300)
 add_test(NAME cosim_in_loop_fst_internal
          COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks regpat sgemm --in-loop --stress 500 --sms 0 --fst ${D}/fint_loop.fst --window 1000:3000 --fst-internal ctx_packer,ctx_ctl,regpat_comp && ${S} ${D}/fint_loop.fst cosim.sm0_ctx_packer.int.cnt_q && ${S} ${D}/fint_loop.fst --equal cosim.sm0_ctx_ctl.int.state_q cosim.sm0_ctx_ctl.rtl.state_o && ${S} ${D}/fint_loop.fst --int-scopes 3 && $<TARGET_FILE:hd_fstcheck> ${D}/fint_loop.fst --instances 75")
 set_tests_properties(cosim_in_loop_fst_internal PROPERTIES TIMEOUT 300)
+# Unpacked arrays (one signal per element) and generate blocks (FST scopes below int): SM 0's
+# register-file allocation table, its candidate starts cstart(k) and g_cand[k].exists.
+add_test(NAME cosim_in_loop_fst_internal_arrays
+         COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks alloc_table --in-loop sgemm --sms 0 --fst ${D}/fint_at.fst --window 0:5000 --fst-internal alloc_table && ${S} ${D}/fint_at.fst 'cosim.sm0_rf_alloc_table.int.cstart(1)' && ${S} ${D}/fint_at.fst 'cosim.sm0_rf_alloc_table.int.g_cand[1].exists' && ${S} ${D}/fint_at.fst --int-scopes 2")
+set_tests_properties(cosim_in_loop_fst_internal_arrays PROPERTIES TIMEOUT 300)
 # Many instances: a 30-SM GPU with every block's internals (all 90 instances run the RTL).
 add_test(NAME cosim_fst_internal_30sm
          COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks regpat vecadd --set gpu.num_sms=30 --fst ${D}/fint30.fst --window 0:2000 --fst-internal all && $<TARGET_FILE:hd_fstcheck> ${D}/fint30.fst --instances 90 && ${S} ${D}/fint30.fst --int-scopes 90")
