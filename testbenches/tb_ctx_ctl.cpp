@@ -3,8 +3,10 @@
 // engine presents them (a save whose register, shared-memory, stack and CCB requests drain in
 // order while the packer finishes; a restore whose reads go out and return), with random delays
 // and random status noise that the protocol allows; every output compared with the C reference
-// every cycle. Self-check: each operation ends in DONE exactly once and in the order of its
-// parts. Coverage: every state and every transition of the table (all required).
+// every cycle, and the reference's idle test (TB_REF_IDLE). Self-check: each operation ends in
+// DONE exactly once, in the order of its parts and within 1,000 cycles (a controller that makes
+// no progress fails the run instead of looping); every state has a name of its own. Coverage:
+// cycles per state, every state and every transition of the table (all required).
 extern "C" {
 #include "ctx_ctl.h"
 }
@@ -17,7 +19,10 @@ extern "C" {
 #define TB_REF_RESET hd_ctx_ctl_ref_reset
 #define TB_REF_STEP hd_ctx_ctl_ref_step
 #define TB_BLOCK hd_ctx_ctl_block
+#define TB_REF_IDLE hd_ctx_ctl_ref_idle
 #include "tb_harness.h"
+
+#include <algorithm>
 
 int sc_main(int argc, char **argv)
 {
@@ -32,13 +37,24 @@ int sc_main(int argc, char **argv)
     size_t sent = 0;
     bool busy = false, restore = false, quiet = false, regs_done = false, data = false;
     unsigned quiet_in = 0, regs_in = 0, data_in = 0;
+    // An operation lasts at most 42 cycles at --seed 1 (printed); a controller (a mutated
+    // reference) that makes no progress for 1,000 cycles fails the run instead of looping.
+    uint64_t op_start = 0, stuck = 0, longest = 0;
     while (stim.size() < o.cycles || busy) {
+        if (busy && stim.size() - op_start > 1000) {
+            std::printf("tb_ctx_ctl: operation %" PRIu64 " (%s) not DONE after 1000 cycles, in %s "
+                        "at cycle %zu\n", ops, restore ? "restore" : "save",
+                        hd_ctx_ctl_state_name(s.st), stim.size());
+            stuck++;
+            break;
+        }
         TB_IN in;
         std::memset(&in, 0, sizeof in);
         TB_OUT now;
         hd_ctx_ctl_outputs(s.st, &now); // the outputs during this cycle (the engine's view)
         if (!busy && s.st == HD_CTXCTL_IDLE && r.below(4) == 0 && stim.size() < o.cycles) {
             busy = true;
+            op_start = stim.size();
             restore = r.below(2);
             ops++;
             reqs.clear();
@@ -80,6 +96,7 @@ int sc_main(int argc, char **argv)
                 sent++; // visible in the status from the next cycle on
             if (now.done_o) {
                 dones++;
+                longest = std::max(longest, (uint64_t)stim.size() - op_start);
                 order_bad += sent != reqs.size();
                 busy = false;
             }
@@ -87,7 +104,8 @@ int sc_main(int argc, char **argv)
         unsigned before = s.st;
         TB_OUT q;
         hd_ctx_ctl_ref_step(&s, &in, &q);
-        trans[before][s.st]++;
+        if (before <= HD_CTXCTL_DONE && s.st <= HD_CTXCTL_DONE)
+            trans[before][s.st]++;
         stim.push_back(in);
     }
     auto cover = [&](const TB_IN &, const TB_OUT &) {};
@@ -103,8 +121,29 @@ int sc_main(int argc, char **argv)
             std::printf("not covered: %s -> %s\n", hd_ctx_ctl_state_name(want[i][0]),
                         hd_ctx_ctl_state_name(want[i][1]));
     }
-    std::printf("tb_ctx_ctl: %" PRIu64 " operations, %" PRIu64 " DONE, %u of %u transitions, %"
-                PRIu64 " done before every request was sent\n", ops, dones, hit, n, order_bad);
-    bool ok = hit == n && dones == ops && order_bad == 0;
+    // cycles per state, by name: every state has a name of its own (this report and the
+    // located messages print them)
+    unsigned named = 0;
+    std::printf("states:");
+    for (unsigned a = 0; a <= HD_CTXCTL_DONE; a++) {
+        const char *na = hd_ctx_ctl_state_name(a);
+        bool own = std::strcmp(na, "?") != 0;
+        for (unsigned b = 0; b < a; b++)
+            own = own && std::strcmp(na, hd_ctx_ctl_state_name(b)) != 0;
+        named += own;
+        uint64_t cyc = 0;
+        for (unsigned b = 0; b <= HD_CTXCTL_DONE; b++)
+            cyc += trans[a][b];
+        std::printf(" %s %" PRIu64, na, cyc);
+    }
+    std::printf("\n");
+    if (named != HD_CTXCTL_DONE + 1)
+        std::printf("tb_ctx_ctl: %u of %u states have a name of their own\n", named,
+                    HD_CTXCTL_DONE + 1);
+    std::printf("tb_ctx_ctl: %" PRIu64 " operations, %" PRIu64 " DONE (longest %" PRIu64
+                " cycles), %u of %u transitions, %" PRIu64 " done before every request was sent\n",
+                ops, dones, longest, hit, n, order_bad);
+    bool ok = hit == n && dones == ops && order_bad == 0 && stuck == 0 &&
+              named == HD_CTXCTL_DONE + 1;
     return rc != 0 ? rc : ok ? 0 : 1;
 }

@@ -3,8 +3,8 @@
 // with an empty, a full and a high-bit-only vector, the hand-worked vector of the unit test, the
 // opcodes next to the three), seeded random points and random words, back to back and with idle
 // gaps, and replayed words (pairs of recorded register lanes); every output compared with the C
-// reference every cycle; coverage of pp / dummy / bar.pp / other and of the high bit reported
-// (all bins required).
+// reference every cycle, and the reference's idle test (TB_REF_IDLE); coverage of pp / dummy /
+// bar.pp / other and of the high bit reported (all bins required).
 extern "C" {
 #include "pp_decode.h"
 #include "regpat_comp.h"
@@ -18,6 +18,7 @@ extern "C" {
 #define TB_REF_RESET hd_pp_decode_ref_reset
 #define TB_REF_STEP hd_pp_decode_ref_step
 #define TB_BLOCK hd_pp_decode_block
+#define TB_REF_IDLE hd_pp_decode_ref_idle
 #include "tb_harness.h"
 #include "tb_stim.h"
 
