@@ -116,21 +116,30 @@ def is_cast(toks, close):
                             (len(inner) == 1 and inner[0].text.endswith("_t")))
 
 
+def ordinal(n):
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
 def sites(toks, lo, hi):
     """(token index, replacement, description) of the tokens toks[lo:hi]."""
     out = []
+    seen = {}  # a token's text -> occurrences so far in the unit
     for i in range(lo, hi):
         t, prev = toks[i], toks[i - 1] if i > lo else None
+        seen[t.text] = seen.get(t.text, 0) + 1
+        # which one, when the unit holds the same token more than once (`a < N && b < M`)
+        nth = "" if sum(1 for k in range(lo, hi) if toks[k].text == t.text) < 2 else \
+            f" (the {ordinal(seen[t.text])} `{t.text}`)"
         binary = prev is not None and operand_end(prev) and not (prev.text == ")" and is_cast(toks, i - 1))
         if t.kind == "num":
             r = const_repl(t.text)
             if r is not None:
-                out.append((i, r, "const", f"{t.text} -> {r}"))
+                out.append((i, r, "const", f"{t.text} -> {r}{nth}"))
         elif t.kind == "op":
             if t.text in BINOP_SWAP and (binary or t.text.endswith("=")):
-                out.append((i, BINOP_SWAP[t.text], "op", f"{t.text} -> {BINOP_SWAP[t.text]}"))
+                out.append((i, BINOP_SWAP[t.text], "op", f"{t.text} -> {BINOP_SWAP[t.text]}{nth}"))
             elif t.text in ("!", "~") and not binary:
-                out.append((i, "", "op", f"{t.text} dropped"))
+                out.append((i, "", "op", f"{t.text} dropped{nth}"))
     return out
 
 
