@@ -37,7 +37,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HD_MUT_PY} ${HD
 set(HD_MUT_C_BLOCKS ctx_packer ctx_unpacker shieh_alloc_pos shieh_alloc_status shieh_tb_status
     shieh_victim_sets)
 list(APPEND HD_MUT_C_BLOCKS regpat_comp regpat_decomp regpat_tbcls)
-list(APPEND HD_MUT_C_BLOCKS pp_decode ctx_ctl)
+list(APPEND HD_MUT_C_BLOCKS pp_decode ctx_ctl alloc_table)
 foreach(b ${HD_BLOCKS})
   if(NOT TARGET tb_${b})
     continue()

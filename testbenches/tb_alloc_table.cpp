@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // tb_alloc_table.cpp - SystemC testbench of alloc_table (Verilator --sc), Lin's allocation table:
-// the Fig 2.4 sequence (three K1 TBs of 300 registers, a spill query for K2's 2 x 200, bottom-up
-// eviction), an entry and requests of the largest size, then random phases of allocs (small and
+// idle cycles at rest, the Fig 2.4 sequence (three K1 TBs of 300 registers, a spill query for
+// K2's 2 x 200, bottom-up eviction), a reset with entries in use and idle cycles after it, an
+// entry and requests of the largest size, then random phases of allocs (small and
 // large blocks, capacities 16..4095), frees of used and unused entries, and spill queries with
 // random candidate and drop masks, with idle cycles between; optionally replayed request
 // streams (--replay: lines "op size cap entry cand drop", recorded from a model run). Every
-// output compared with the C reference every cycle; coverage of the answers reported (all bins
-// required).
+// output compared with the C reference every cycle, and the reference's idle test
+// (TB_REF_IDLE); coverage of the answers reported (all bins required).
 extern "C" {
 #include "alloc_table.h"
 }
@@ -19,6 +20,7 @@ extern "C" {
 #define TB_REF_RESET hd_alloc_table_ref_reset
 #define TB_REF_STEP hd_alloc_table_ref_step
 #define TB_BLOCK hd_alloc_table_block
+#define TB_REF_IDLE hd_alloc_table_ref_idle
 #include "tb_harness.h"
 
 #include <fstream>
@@ -67,6 +69,9 @@ int sc_main(int argc, char **argv)
     tb::Options o = tb::parse(argc, argv);
     tb::Rng r{o.seed};
     std::vector<TB_IN> stim, none(1, rq(0, 0, 0, 0, 0, 0));
+    std::vector<uint64_t> resets;
+    stim.push_back(none[0]); // idle at rest: the reference's idle test must say idle
+    stim.push_back(none[0]);
     for (int i = 0; i < 3; i++) // Fig 2.4
         stim.push_back(rq(HD_ATAB_ALLOC, 300, 1024, 0, 0, 0));
     stim.push_back(rq(HD_ATAB_ALLOC, 200, 1024, 0, 0, 0));
@@ -77,7 +82,10 @@ int sc_main(int argc, char **argv)
     stim.push_back(rq(HD_ATAB_ALLOC, 200, 1024, 0, 0, 0));
     stim.push_back(rq(HD_ATAB_FREE, 0, 1024, 1, 0, 0));
     stim.push_back(rq(HD_ATAB_ALLOC, 200, 1024, 0, 0, 0));
-    for (int e = 0; e < 16; e++) // clear
+    resets.push_back(stim.size()); // a reset with entries in use, then idle at rest again
+    stim.push_back(none[0]);
+    stim.push_back(none[0]);
+    for (int e = 0; e < 16; e++) // clear (every entry unused after the reset)
         stim.push_back(rq(HD_ATAB_FREE, 0, 1024, (unsigned)e, 0, 0));
     // The largest size, 4095: a request of it beside another entry, an entry of it.
     stim.push_back(rq(HD_ATAB_ALLOC, 100, 1024, 0, 0, 0));          // entry 0 at 0
@@ -122,7 +130,7 @@ int sc_main(int argc, char **argv)
             cov[!out.ok_o ? SPILL_NONE : out.nvict_o == 0 ? SPILL_FITS : out.nvict_o == 1 ? SPILL_ONE
                                                                                       : SPILL_MANY]++;
     };
-    int rc = tb::run("tb_alloc_table", o, stim, cover);
+    int rc = tb::run("tb_alloc_table", o, stim, cover, resets);
     unsigned hit = 0;
     std::printf("coverage (answers):\n");
     for (unsigned k = 0; k < NBINS; k++) {
