@@ -12,15 +12,12 @@
 set(HD_MUT_DIR ${CMAKE_BINARY_DIR}/mutants)
 set(HD_MUT_LIST "")
 find_package(Python3 COMPONENTS Interpreter QUIET)
+include(${CMAKE_CURRENT_LIST_DIR}/mutation/checks.cmake)
 foreach(b ${HD_BLOCKS})
   if(NOT TARGET tb_${b}_mut)
     continue()
   endif()
-  set(checks --check "--seed 1 --cycles 20000")
-  if(b MATCHES "^regpat_")
-    list(APPEND checks --check
-         "--seed 7 --cycles 2000 --replay ${CMAKE_SOURCE_DIR}/testbenches/vectors/regpat_replay.txt")
-  endif()
+  hd_mutation_checks(${b} checks)
   set(ci "")
   set(nsample 10)
   if(EXISTS ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.ci) # the 5 hardest of the last full run

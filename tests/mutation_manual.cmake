@@ -9,15 +9,12 @@
 # docs/verification.md, "The issue's 14 hand-made mutants".
 set(HD_MUT_DIR ${CMAKE_BINARY_DIR}/mutants)
 find_package(Python3 COMPONENTS Interpreter QUIET)
+include(${CMAKE_CURRENT_LIST_DIR}/mutation/checks.cmake)
 foreach(b ${HD_BLOCKS})
   if(NOT TARGET tb_${b}_mut)
     continue()
   endif()
-  set(checks --check "--seed 1 --cycles 20000")
-  if(b MATCHES "^regpat_")
-    list(APPEND checks --check
-         "--seed 7 --cycles 2000 --replay ${CMAKE_SOURCE_DIR}/testbenches/vectors/regpat_replay.txt")
-  endif()
+  hd_mutation_checks(${b} checks)
   set(runs "")
   if(EXISTS ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.manual)
     list(APPEND runs "mutation_manual_${b}|${b}|tb_${b}_mut|${HD_MUT_DIR}/${b}.manual.mutants")
