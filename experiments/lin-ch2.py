@@ -10,7 +10,7 @@ workload and technique of TECHNIQUES, a run with [context] signals = SIGNALS and
 that length. The analysis below (report) reads stage 2's points.
 
 Per preemption (the statistics JSON's `preemptions`, records with launch "signal", one per SM
-and signal; gpu_preempt.c): latency = freed - signal (the SM is empty), its drain part =
+and signal; ctx_preempt.c): latency = freed - signal (the SM is empty), its drain part =
 quiet - signal (victims quiet: at a selective point, or drained), its spill part = freed -
 quiet; bytes saved, CTAs switched. Context per CTA = bytes / CTAs switched. Paper numbers: the
 digest ../shared/reference/papers/lin-thesis-preemption-gpuduet-ccbp.md §6.1, each with its

@@ -15,7 +15,7 @@ the sweep grid (experiments/lin-inplace.toml) and the mixes (workloads/mixes.ini
 on the GTX480 configuration with SMs that may hold two kernels ([sm] concurrent_kernels =
 true), and the lower-priority A gives room by context switching with liveness + compression
 (save = compressed, Lin's 'complete' baseline of the in-place study) under two preemption
-policies (model/timing/preempt_policy.h):
+policies (model/policy/preempt_policy.h):
   sm       every CTA of A on as many SMs as B needs (Lin's whole-SM switching);
   inplace  on each SM only the minimum victim set for one CTA of B (Lin's allocation tables;
            here the allocator's plan_victims, which answers the same minimum spill query).

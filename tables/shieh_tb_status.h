@@ -9,7 +9,7 @@
  * breaks idempotence: an atomic or a global store). Each of the Iss issue ports adds one to its
  * slot's count per cycle (saturating at 2^CW - 1; two ports may name the same slot: +2). When a
  * TB leaves, its entry is reported on fin_* for the finished-TB statistics of the cost model
- * (model/timing/shieh_cost.h) and the slot becomes free. The block scheduler reads the slots one
+ * (model/mech/shieh/shieh_cost.h) and the slot becomes free. The block scheduler reads the slots one
  * per cycle when a request arrives (§2.1 step 4).
  *
  * Storage: MaxTb x (2 CW + 2) bits (Kepler sizing: 16 x 66 bits = 132 B; Table 3.1: 130 B, no

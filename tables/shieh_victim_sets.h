@@ -7,7 +7,7 @@
  * each a bitset over the SM's running-TB slots (MaxTb bits): bit j set means the running TB in
  * slot j occupies part of the position's register or shared-memory range, so it must leave
  * before a preempting TB can be placed there. Rows are written by the block scheduler when a
- * request arrives (the generator is model/timing/shieh_cands.h); when TBs leave (a preempted
+ * request arrives (the generator is model/mech/shieh/shieh_cands.h); when TBs leave (a preempted
  * candidate, or a TB that finished) the "Signal" of Fig 3.9 clears their bits from every row in
  * one cycle; a row whose position took a preempting TB is invalidated. A valid, empty row is a
  * position that is free now.

@@ -7,7 +7,7 @@
 #   the packer and the unpacker of every SM in the timing loop against their RTL; the RTL driving
 #   gives the same cycles and block steps, 0 mismatches.
 # - ctx_save_tb_<W>: save = compressed_tb (TB-level compression at barrier points, Lin 2.3.3,
-#   sm_ctx_tb.c) under stress mode with selective points verifies (every TB-level restore
+#   ctx_tb.c) under stress mode with selective points verifies (every TB-level restore
 #   rebuilds its global registers bit for bit), some saves are TB-level and their TB parts are
 #   smaller than the warp-level records they replace (tests/context/save_tb.py).
 # - cosim_in_loop_tb_<W>: the same with the regpat blocks, the packer, the unpacker and each SM's

@@ -7,3 +7,10 @@ if(HD_BASH)
            ${CMAKE_SOURCE_DIR})
   set_tests_properties(layering PROPERTIES LABELS lint TIMEOUT 120)
 endif()
+if(HD_BASH)
+  # each rule of the core/mechanism split, planted once in a copy of the tree (docs/mechanisms.md)
+  add_test(NAME layering_planted COMMAND ${HD_BASH} ${CMAKE_CURRENT_LIST_DIR}/layering/planted.sh
+           ${CMAKE_SOURCE_DIR})
+  set_tests_properties(layering_planted PROPERTIES LABELS "ci;lint" TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "every planted violation caught")
+endif()

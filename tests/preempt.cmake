@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Preemption policies and preemption signals (model/timing/preempt_policy.h, gpu_preempt.c;
+# Preemption policies and preemption signals (model/policy/preempt_policy.h, ctx_preempt.c;
 # docs/context.md "Preemption policies" and "Preemption signals").
 #
 # - preempt_signals_<technique>_<NAME>: Lin's Table 2.2 stand-ins at small size, 15 preemption

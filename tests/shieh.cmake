@@ -18,7 +18,7 @@ if(TARGET hd_cosim_vl AND TARGET hd_fstcheck)
                        PASS_REGULAR_EXPRESSION "same decisions, placements and cycles with --drive rtl")
 endif()
 
-# [sm] allocator = aligned (model/timing/sm_alloc_aligned.c) in the whole GPU: stress-mode
+# [sm] allocator = aligned (model/mech/shieh/shieh_alloc_aligned.c) in the whole GPU: stress-mode
 # switching (CTAs suspended and resumed through the allocator) with verified outputs, and the
 # persistent+vecadd preemption mix with vecadd arriving at a higher priority on dual-kernel SMs.
 if(TARGET heddle)

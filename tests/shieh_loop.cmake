@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Shieh's four tables in the GPU timing loop (model/timing/shieh_loop.h; issue 14 item 5;
+# Shieh's four tables in the GPU timing loop (model/mech/shieh/shieh_loop.h; issue 14 item 5;
 # docs/blocks/shieh.md "In the GPU"): the preemption policies decide from the tables' reads.
 # - shieh_loop_drive_<p>: pathfinder+preempter (the synthetic preempting task at cycle 4000,
 #   L_c = 3000, aligned allocator) under heddle cosim --blocks shieh --in-loop, C references and

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The Shieh-family preemption policies in the whole GPU ([context] preempt_policy = shieh,
-# chimera, chimera_plus; model/timing/preempt_shieh.c, preempt_chimera.c; issue 14 item 3):
+# chimera, chimera_plus; model/mech/shieh/preempt_shieh.c, preempt_chimera.c; issue 14 item 3):
 # - shieh_policy_persistent_<p>: persistent+vecadd, vecadd arriving at priority 1: every request
 #   within its bound, both outputs verified, and no flush asked of a CTA whose flush bit refuses
 #   it (persistent writes global memory: the SM counters show 0 refused, no record names a

@@ -178,7 +178,7 @@ void hd_gpu_set_progress(struct hd_gpu *gpu, enum hd_progress mode);
 int hd_gpu_write_stats_json(const struct hd_gpu *gpu, FILE *out);
 int hd_gpu_write_stats_csv(const struct hd_gpu *gpu, FILE *out);
 int hd_gpu_print_stats(const struct hd_gpu *gpu, FILE *out);
-/* The Oracle's profile (model/timing/drain_profile.h): each finished CTA's warp instructions and
+/* The Oracle's profile (model/mech/shieh/drain_profile.h): each finished CTA's warp instructions and
  * cycles. HD_OK, or HD_ERR_INTERNAL (a write error, or the per-CTA records could not be kept). */
 int hd_gpu_write_drain_profile(const struct hd_gpu *gpu, FILE *out);
 /* }==== */

@@ -11,7 +11,7 @@
  * launch of higher priority) gets one, on the SM the distribution policy picks (cta_dist.h). A
  * context to resume or restart comes before the launch's fresh CTAs. At most one CTA per SM per
  * cycle. A launch of higher priority that finds no SM asks the preemption layer
- * (gpu_preempt.c) to free SMs held by lower-priority CTAs.
+ * (ctx_preempt.c) to free SMs held by lower-priority CTAs.
  */
 #include "gpu_impl.h"
 

@@ -9,6 +9,7 @@
 #include "ctx_pool.h"
 #include "gpu_timing.h"
 #include "kernel_sel.h"
+#include "mech.h"
 #include "mem_iface.h"
 #include "regs_source.h"
 #include "preempt_policy.h"
@@ -69,13 +70,13 @@ struct hd_gpu_timing {
     uint64_t idle;              /* cycles without progress */
     uint64_t last_launch_cycles;
     uint64_t obs_next;          /* gpu_observe.c: next context-sample cycle (0: not set) */
-    /* context lifecycle (ctx_pool.h, gpu_ctx.c) */
+    /* context lifecycle (ctx_pool.h, ctx_gpu.c) */
     struct hd_ctx_pool pool;
     uint64_t rng;               /* stress mode's generator state */
     uint32_t *evicted;          /* scratch [64] */
     unsigned *reserved;         /* [num_sms] launch index an SM is being freed for, or NONE */
     uint64_t next_arrival;      /* earliest arrive_cycle > now of a launch (UINT64_MAX: none) */
-    /* preemption (gpu_preempt.c) */
+    /* preemption (ctx_preempt.c) */
     struct hd_preempt_policy ppol;
     struct hd_preempt_sm *pview; /* [num_sms] the policy's view */
     struct hd_preempt_cta *pcta; /* [num_sms * max_ctas] */
@@ -93,7 +94,10 @@ struct hd_gpu_timing {
     hd_gpu_timing_progress_fn progress;
     void *progress_ctx;
     const struct hd_hw_factory *hw; /* block instances in the loop (NULL: C references) */
-    struct hd_shieh_loop *shl;  /* Shieh's tables, when the preemption policy decides from them */
+    struct hd_hooks hooks;      /* the mechanisms' hardware in the loop (mech.h) */
+    uint32_t ppol_mech;         /* the mechanism that made the preemption policy (UINT32_MAX:
+                                   a generic one) */
+    void *ppol_tables;          /* its hook's state, the policy's env.tables (NULL: none) */
 };
 
 /* gpu_launch.c: launch storage and bookkeeping */
@@ -118,17 +122,17 @@ uint64_t hd_gpu_next_arrival(const struct hd_gpu_timing *g);
 /* Wake SM s, its statistics accounted up to cycle upto (gpu_timing.c). */
 void hd_gpu_sm_wake(struct hd_gpu_timing *g, uint32_t s, uint64_t upto);
 
-/* gpu_ctx.c: stress mode and preemption requests */
+/* ctx_gpu.c: stress mode and preemption requests */
 /* Queue the contexts SM s saved or flushed; returns whether there were any. */
 bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s);
 /* Stress mode's eviction point (called every [context] stress_period cycles). */
 void hd_gpu_ctx_stress(struct hd_gpu_timing *g);
-/* The next cycle > now at which gpu_ctx.c has something to do (UINT64_MAX: none). */
+/* The next cycle > now at which ctx_gpu.c has something to do (UINT64_MAX: none). */
 uint64_t hd_gpu_ctx_next_event(const struct hd_gpu_timing *g);
 /* Wake SM s (its statistics accounted up to the previous cycle). */
 void hd_gpu_wake_sm(struct hd_gpu_timing *g, uint32_t s);
 
-/* gpu_preempt.c: preemption requests for launches of higher priority, preemption signals */
+/* ctx_preempt.c: preemption requests for launches of higher priority, preemption signals */
 #define HD_RESERVED_NONE UINT32_MAX
 /* The policy and its scratch. Returns 0, or -1 (message in err). */
 int hd_gpu_preempt_init(struct hd_gpu_timing *g, char *err, size_t errlen);

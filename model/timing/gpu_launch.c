@@ -90,8 +90,7 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     t->sl.l = l;
     t->sl.tk = e->tk;
     t->sl.kdone = e->done;
-    if (g->shl && /* the firmware's statistics per kernel (shieh_loop.h) */
-        hd_shieh_loop_launch_kernel(g->shl, li->id, e->tk->id) != 0) {
+    if (hd_hooks_launch(&g->hooks, li->id, e->tk->id) != 0) { /* e.g. statistics per kernel */
         snprintf(err, errlen, "host out of memory");
         return HD_FUNC_ERR_MEMORY;
     }

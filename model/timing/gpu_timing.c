@@ -24,6 +24,28 @@
 #define PROGRESS_CYCLES 65536u
 
 /* {==== Creation ==== */
+/* Every mechanism's hardware the run uses, as hooks (mech.h), in registry order. */
+static int attach_mechanisms(struct hd_gpu_timing *g, char *err, size_t errlen)
+{
+    for (uint32_t m = 0; m < hd_nmechs; m++) {
+        if (!hd_mechs[m]->attach)
+            continue;
+        const struct hd_mech_env env = {&g->p, &g->hw,
+                                        m == g->ppol_mech ? g->ppol.ops->tables : 0};
+        struct hd_hook k = {NULL, NULL};
+        if (hd_mechs[m]->attach(&env, &k, err, errlen) != 0)
+            return -1;
+        if (hd_hooks_add(&g->hooks, k, err, errlen) != 0) {
+            if (k.ops->destroy)
+                k.ops->destroy(k.impl);
+            return -1;
+        }
+        if (m == g->ppol_mech)
+            g->ppol_tables = k.impl;
+    }
+    return 0;
+}
+
 int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out, char *err,
                          size_t errlen)
 {
@@ -61,7 +83,7 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         snprintf(err, errlen, "host out of memory creating the timing model");
         return HD_FUNC_ERR_MEMORY;
     }
-    if (hd_gpu_preempt_init(g, err, errlen) != 0) {
+    if (hd_gpu_preempt_init(g, err, errlen) != 0 || attach_mechanisms(g, err, errlen) != 0) {
         hd_gpu_timing_destroy(g);
         return HD_FUNC_ERR_MEMORY;
     }
@@ -75,7 +97,7 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
             return HD_FUNC_ERR_MEMORY;
         }
         g->alloc_timed |= hd_sm_alloc_timed(g->sm[i]);
-        hd_sm_set_shieh_loop(g->sm[i], g->shl);
+        hd_sm_set_hooks(g->sm[i], &g->hooks);
     }
     g->pool.sms = g->sm;
     g->pool.nsms = nsms;
@@ -99,6 +121,7 @@ void hd_gpu_timing_destroy(struct hd_gpu_timing *g)
     free(g->evicted);
     free(g->reserved);
     hd_gpu_preempt_free(g);
+    hd_hooks_destroy(&g->hooks);
     hd_ctx_pool_free(&g->pool);
     if (g->mem.ops)
         g->mem.ops->destroy(g->mem.impl);
@@ -397,7 +420,7 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
 {
     int st = HD_FUNC_OK;
     g->dirty = true;
-    if (g->shl && hd_shieh_loop_make(g->shl, err, errlen) != 0)
+    if (hd_hooks_start(&g->hooks, err, errlen) != 0)
         return HD_FUNC_ERR_CONFIG;
     while (g->done < g->nl) {
         bool progress = g->mem.ops->tick(g->mem.impl, g->now);
@@ -423,9 +446,9 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
         }
         if (g->stats.npreempt)
             hd_gpu_preempt_tick(g);
-        if (g->shl) { /* Shieh's tables take this cycle's events and reads (shieh_loop.h) */
+        if (g->hooks.n) { /* the mechanisms' hardware takes this cycle's events (mech.h) */
             bool ready, busy;
-            if (hd_shieh_loop_cycle(g->shl, g->now, &ready, &busy, err, errlen) != 0)
+            if (hd_hooks_cycle(&g->hooks, g->now, &ready, &busy, err, errlen) != 0)
                 return HD_FUNC_ERR_INTERNAL;
             g->dirty |= ready; /* a snapshot is in: the policy may decide now */
             progress |= ready || busy;

@@ -10,7 +10,7 @@
  *   LOAD     payload = the SM's load-tracker index (the tracker holds the warp reference)
  *   STORE    payload = warp reference of the store's warp (completion counted for fences)
  *   IFETCH   payload = instruction-cache fill index (sm_fetch.c)
- *   CONTEXT  payload = context id and epoch of a save or restore request (sm_ctx.c)
+ *   CONTEXT  payload = context id and epoch of a save or restore request (ctx_engine.c)
  */
 #ifndef HD_MEM_TAGS_H
 #define HD_MEM_TAGS_H

@@ -54,6 +54,9 @@ static bool alloc_arrays(struct hd_sm *sm)
     return true;
 }
 
+/* The hooks of an SM until its GPU sets its own (hd_sm_set_hooks). */
+static const struct hd_hooks no_hooks;
+
 struct hd_sm *hd_sm_create(const struct hd_sm_params *p, uint32_t id, const struct hd_sm_env *env,
                            char *err, size_t errlen)
 {
@@ -64,6 +67,7 @@ struct hd_sm *hd_sm_create(const struct hd_sm_params *p, uint32_t id, const stru
     }
     sm->p = p;
     sm->id = id;
+    sm->hooks = &no_hooks;
     sm->mem = env->mem;
     sm->st = env->stats;
     sm->sst = env->sched_stats;
@@ -345,10 +349,11 @@ int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *x,
         return HD_FUNC_ERR_INTERNAL;
     x->t_first = now;
     x->insts = 0;
-    if (sm->shl)
-        hd_shieh_loop_placed(sm->shl, sm->id, c->grant.cta_slot, la->id, x->id, now, 0,
-                             x->idempotent, c->grant.reg_base, c->grant.regs, c->grant.smem_base,
-                             c->grant.smem);
+    if (sm->hooks->any_placed) {
+        const struct hd_hook_cta hc = {sm->id, c->grant.cta_slot, la->id, x->id, 0, now,
+                                       x->idempotent, &c->grant};
+        hd_hooks_placed(sm->hooks, &hc, false, now);
+    }
     int st = bind_warps(sm, c, NULL, false, now, err, errlen);
     if (st != HD_FUNC_OK)
         return st;
@@ -379,10 +384,11 @@ int hd_sm_resume_cta(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err
     }
     x->state = HD_CTX_RESTORING;
     x->t_place = now;
-    if (sm->shl) /* (a resumed TB keeps its instructions) */
-        hd_shieh_loop_placed(sm->shl, sm->id, c->grant.cta_slot, x->la->id, x->id, now, x->insts,
-                             x->idempotent, c->grant.reg_base, c->grant.regs, c->grant.smem_base,
-                             c->grant.smem);
+    if (sm->hooks->any_placed) { /* (a resumed TB keeps its instructions) */
+        const struct hd_hook_cta hc = {sm->id, c->grant.cta_slot, x->la->id, x->id, x->insts,
+                                       x->t_first, x->idempotent, &c->grant};
+        hd_hooks_placed(sm->hooks, &hc, true, now);
+    }
     int st = bind_warps(sm, c, x->saved, true, now, err, errlen);
     if (st != HD_FUNC_OK)
         return st;
@@ -396,9 +402,13 @@ void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_sm_launch *la = c->la;
     la->info->c.resident_warp_cycles += (uint64_t)c->grant.nwarps * (now + 1 - c->start);
-    if (sm->shl) /* (retire_cta marks a finish; t_first and now + 1 as its statistics count) */
-        hd_shieh_loop_left(sm->shl, sm->id, c->grant.cta_slot, c->ctx ? c->ctx->insts : 0,
-                           sm->retiring, c->ctx ? c->ctx->t_first : now, now + 1);
+    if (sm->hooks->any_left) { /* (retire_cta marks a finish) */
+        const struct hd_hook_cta hc = {sm->id, c->grant.cta_slot, la->id,
+                                       c->ctx ? c->ctx->id : 0, c->ctx ? c->ctx->insts : 0,
+                                       c->ctx ? c->ctx->t_first : now,
+                                       c->ctx ? c->ctx->idempotent : false, &c->grant};
+        hd_hooks_left(sm->hooks, &hc, sm->retiring, now);
+    }
     if (c->ctx)
         c->ctx->t_left = now;
     sm->alloc.ops->release(sm->alloc.impl, &c->grant);

@@ -12,7 +12,7 @@
  *   sm_fetch.c   instruction fetch, the instruction cache and decode
  *   sm_opcoll.c  collector units, banked register reads, dispatch, result bus, events
  *   sm_ldst.c    the load/store unit: coalescing, shared-memory banks, requests, responses
- *   sm_ctx.c     the context lifecycle: suspend, the save/restore engine, resume, flush, and
+ *   ctx_engine.c     the context lifecycle: suspend, the save/restore engine, resume, flush, and
  *                memory responses for warps that moved (docs/context.md)
  */
 #ifndef HD_SM_IMPL_H
@@ -21,11 +21,11 @@
 #include "cta.h"
 #include "ctx_pool.h"
 #include "exec.h"
+#include "mech.h"
 #include "mem_tags.h"
 #include "sm.h"
 #include "sm_oloc.h"
 #include "sm_sched.h"
-#include "shieh_loop.h"
 #include "trace.h"
 
 #define HD_SM_NONE UINT32_MAX
@@ -61,7 +61,7 @@ struct hd_twarp {
     bool membar;               /* a fence waits for mem_out == 0 and no pending loads */
     bool fetch_busy;           /* an instruction-cache access or decode is under way */
     bool susp;                 /* its CTA is suspended or restoring: it issues and fetches nothing */
-    bool to_pp;                /* told to switch out: runs on to its next preemption point (sm_pp.c) */
+    bool to_pp;                /* told to switch out: runs on to its next preemption point (ctx_points.c) */
     uint32_t pp_at;            /* 1 + PC of the preemption point pp_decode last decoded for it, or 0 */
     uint32_t pp_virt_pc;       /* 1 + PC whose pp / dummy issue slots are being taken, or 0 */
     uint8_t pp_virt_left;      /* of those, still to issue before the instruction at that PC */
@@ -144,7 +144,7 @@ struct hd_load_tracker {
     uint8_t mark;
 };
 
-/* A memory response for a warp that is no longer where it sent the request (sm_ctx.c). */
+/* A memory response for a warp that is no longer where it sent the request (ctx_engine.c). */
 enum hd_fwd_kind { HD_FWD_MEM, HD_FWD_LOAD };
 struct hd_fwd {
     uint64_t ref;                /* packed struct hd_wref */
@@ -228,7 +228,7 @@ struct hd_sm {
     /* outbox: finished CTAs */
     struct hd_sm_launch **retired;
     uint32_t nretired;
-    /* context lifecycle (sm_ctx.c) */
+    /* context lifecycle (ctx_engine.c) */
     struct hd_ctx_pool *pool;
     const struct hd_ctx_params *cp;
     struct hd_fwd *inbox;        /* responses forwarded here for warps that moved in */
@@ -243,8 +243,8 @@ struct hd_sm {
     bool ctl_busy;               /* its preemption controller has the engine's oldest operation */
     const struct hd_ctx *ctl_ctx; /* ... namely this context's (an aborted run leaves it) */
     uint8_t ctl_state;           /* the controller's state in the last cycle (progress) */
-    struct hd_sm_pp *pp;         /* selective preemption points: pp_decode and its queue (sm_pp.c) */
-    struct hd_shieh_loop *shl;   /* Shieh's tables in the loop (shieh_loop.h), NULL: none */
+    struct hd_sm_pp *pp;         /* selective preemption points: pp_decode and its queue (ctx_points.c) */
+    const struct hd_hooks *hooks; /* the mechanisms' hooks (mech.h; none until the GPU sets them) */
     bool retiring;               /* retire_cta is vacating a finished CTA's slot */
     uint32_t *live_buf;          /* scratch: live registers of a warp */
     uint32_t cap_live;
@@ -315,7 +315,7 @@ bool hd_sm_events(struct hd_sm *sm, uint64_t now);
 void hd_sm_cu_release(struct hd_sm *sm, uint32_t c);
 /* }==== */
 
-/* {==== sm_ctx.c ==== */
+/* {==== ctx_engine.c ==== */
 int hd_sm_ctx_init(struct hd_sm *sm);
 void hd_sm_ctx_free(struct hd_sm *sm);
 /* The warp slot of logical warp `ref` if it is in a slot of this SM, else NULL (every memory
@@ -343,7 +343,7 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now);
  * context engine and its codec. Returns progress; a failure (codec mismatch, assertion, host
  * memory) sets *status with the message in err. */
 bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen);
-/* sm_ctx_pack.c: what the save of CTA c writes ([context] save): items, bytes, codec. */
+/* ctx_pack.c: what the save of CTA c writes ([context] save): items, bytes, codec. */
 int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen);
 /* One cycle of the preemption controller for the engine's oldest operation `head`: its status
  * in, *out = what the engine may do this cycle (ctx_ctl.h). */
@@ -360,7 +360,7 @@ int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, bool offer_ok, 
 int hd_sm_ctx_codec_ensure(struct hd_sm *sm, char *err, size_t errlen);
 /* Has the codec work in flight? */
 bool hd_sm_ctx_packing(const struct hd_sm *sm);
-/* {==== sm_pp.c: selective preemption points ([context] points = selective) ==== */
+/* {==== ctx_points.c: selective preemption points ([context] points = selective) ==== */
 /* One cycle of the SM's pp_decode block (issue stage); a wrong decode fails with a message. */
 int hd_sm_pp_cycle(struct hd_sm *sm, uint64_t now, char *err, size_t errlen);
 /* A fetch of [pc, pc+n) for warp w: queue the words of the points in it for the decoder.

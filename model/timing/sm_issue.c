@@ -189,8 +189,7 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
     const bool nonidem = (tr->flags & (HD_TR_STORE | HD_TR_ATOMIC)) && writes_global(tr);
     if (nonidem)
         c->ctx->idempotent = false; /* the flush bit: restarting the CTA is no longer safe */
-    if (sm->shl) /* Shieh's Running TB Status (shieh_loop.h) */
-        hd_shieh_loop_issued(sm->shl, sm->id, port, w->cta, nonidem);
+    hd_hooks_issued(sm->hooks, sm->id, port, w->cta, nonidem);
     if (la->tk->spill_pc)
         hd_sm_spill_issued(sm, w, pc, tr->exec);
     after_step(sm, w, tr, ti, now);

@@ -25,7 +25,7 @@
  * until the last one returns. Stores and reductions are fire-and-forget for the warp but occupy
  * the unit while their requests are sent, and their completions are counted so that a fence
  * (and a finishing warp) waits for them. Request tags (mem_tags.h) name the load tracker or the
- * storing warp's logical reference, so responses find a warp that moved (sm_ctx.c); local and
+ * storing warp's logical reference, so responses find a warp that moved (ctx_engine.c); local and
  * parameter addresses lie in the reserved windows of addr_map.h.
  */
 #include "sm_impl.h"

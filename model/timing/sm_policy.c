@@ -55,9 +55,9 @@ bool hd_sm_set_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl)
     return true;
 }
 
-void hd_sm_set_shieh_loop(struct hd_sm *sm, struct hd_shieh_loop *shl)
+void hd_sm_set_hooks(struct hd_sm *sm, const struct hd_hooks *hooks)
 {
-    sm->shl = shl;
+    sm->hooks = hooks;
 }
 
 static uint8_t view_state(uint8_t st)

@@ -44,9 +44,10 @@ bool hd_sm_alloc_replace(struct hd_sm *sm, const struct hd_sm_alloc *a, struct h
  * ownership of impl. False if it asks for more than HD_OLOC_MAX_PORTS ports or CTAs are
  * resident. */
 bool hd_sm_set_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl);
-/* Report the SM's TB placements, issues and exits to Shieh's tables (shieh_loop.h; NULL: none). */
-struct hd_shieh_loop;
-void hd_sm_set_shieh_loop(struct hd_sm *sm, struct hd_shieh_loop *shl);
+/* Report the SM's TB placements, issues and exits to the mechanisms' hooks (mech.h; the GPU's,
+ * which outlive the SM). */
+struct hd_hooks;
+void hd_sm_set_hooks(struct hd_sm *sm, const struct hd_hooks *hooks);
 /* The read-only view of the warp in slot `slot` of SM `sm` (struct hd_sched_env's view). */
 void hd_sm_warp_view(const void *sm, uint32_t slot, struct hd_warp_view *out);
 /* Replace scheduler s's policy by *p (only while the SM has no resident warp: false otherwise);
@@ -60,7 +61,7 @@ uint32_t hd_sm_preempt_view(const struct hd_sm *sm, struct hd_preempt_cta *out);
 uint32_t hd_sm_resident_ctas(const struct hd_sm *sm);
 /* Registers and threads held now by the SM's CTAs that are running (context RESIDENT: not
  * being suspended, saved or restored), of any kernel: the resources doing useful work (Shieh
- * Fig 4.4's utilisation during preemption, gpu_preempt.c). */
+ * Fig 4.4's utilisation during preemption, ctx_preempt.c). */
 void hd_sm_working(const struct hd_sm *sm, uint64_t *regs, uint64_t *threads);
 
 #endif

@@ -134,7 +134,7 @@ static void jlaunches(FILE *f, const struct hd_timing_stats *s)
     fprintf(f, "\n  ],\n");
 }
 
-/* Preemption requests (gpu_preempt.c): cycles of signal, SM freed, victims quiet, saved. */
+/* Preemption requests (ctx_preempt.c): cycles of signal, SM freed, victims quiet, saved. */
 static void jpreempt(FILE *f, const struct hd_timing_stats *s)
 {
     static const char *const prim[] = {"none", "switch", "drain", "flush", "mixed"};

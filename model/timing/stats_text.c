@@ -74,7 +74,7 @@ struct hot {
     uint64_t stall, issued;
 };
 
-/* Preemption requests (gpu_preempt.c): one line each, at most 16, then a count. */
+/* Preemption requests (ctx_preempt.c): one line each, at most 16, then a count. */
 static void preemptions(const struct hd_timing_stats *s, FILE *f)
 {
     static const char *const prim[] = {"none", "switch", "drain", "flush", "mixed"};

@@ -238,7 +238,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     if (s->alloc == HD_ALLOC_LIN_TABLES && s->shared_bytes / 128u > 4095u)
         return fail(err, errlen, "shared_mem_bytes", "is more than allocator = lin_tables holds "
                     "(4095 units of 128 B)", s->shared_bytes);
-    if (s->alloc == HD_ALLOC_ALIGNED && s->max_ctas > 64) /* sm_alloc_aligned.h: bitsets */
+    if (s->alloc == HD_ALLOC_ALIGNED && s->max_ctas > 64) /* shieh_alloc_aligned.h: bitsets */
         return fail(err, errlen, "max_ctas", "is more than allocator = aligned holds (64)",
                     s->max_ctas);
     return 0;

@@ -14,6 +14,7 @@
 #define HD_TIMING_PARAMS_H
 
 #include "config.h"
+#include "mem_fixed.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -87,10 +88,6 @@ struct hd_sm_params {
     uint32_t max_delay;           /* largest delay any event of the SM is scheduled ahead */
     bool pp_selective;            /* [context] points = selective: the kernels get Lin's points */
     uint32_t pp_k;                /* [context] pp_k */
-};
-
-struct hd_mem_fixed_params {
-    uint32_t num_sms, latency, bytes_per_cycle, max_inflight;
 };
 
 /* The context lifecycle ([context], docs/context.md). */

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """save_tb.py - TB-level compression as a save mode ([context] save = compressed_tb; Lin thesis
-§2.3.3, model/timing/sm_ctx_tb.c) under stress mode: every CTA evicted at random times, warps
+§2.3.3, model/ctx/ctx_tb.c) under stress mode: every CTA evicted at random times, warps
 running on to their next preemption point (points = selective, so barrier points are met), each
 saved context restored on any SM. The output must verify (and every TB-level restore rebuilds its
 global registers bit for bit, or the run stops). Prints the saves, how many were TB-level, and the

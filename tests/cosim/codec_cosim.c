@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * codec_cosim.c - the context codec (model/timing/ctx_codec.h) with its blocks made by the
+ * codec_cosim.c - the context codec (model/ctx/ctx_codec.h) with its blocks made by the
  * co-simulation factory (cosim/cosim_hw.h): a stream of random and structured registers, one per
  * cycle, saved then restored, with regpat_comp and regpat_decomp running C reference and RTL in
  * lockstep. Checks: 0 mismatches, bit-exact round trips, and with --drive rtl the same packed

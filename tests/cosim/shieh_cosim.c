@@ -5,7 +5,7 @@
  * the synthetic kernel (4096 registers, 2048 B per TB) at one cycle, L_c = 2800 cycles. The
  * block scheduler's firmware works only through the tables' outputs: it fills the positions
  * table and reads the positions back, writes the candidate rows (§2.3) from them, reads every
- * running TB's status and the rows back, runs Algorithm 1 (model/timing/shieh_select.h) on
+ * running TB's status and the rows back, runs Algorithm 1 (model/mech/shieh/shieh_select.h) on
  * what it read, signals the victims (drain keeps running, flush leaves at once, switch leaves
  * after L_CS), places preempting TBs at positions whose rows the table reports empty (and whose
  * space is really free), records them in the allocation status and reports them finished;

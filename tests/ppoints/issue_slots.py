@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""issue_slots.py - the issue cost of Lin's pp points (model/timing/sm_pp.c "issue"): with
+"""issue_slots.py - the issue cost of Lin's pp points (model/ctx/ctx_points.c "issue"): with
 [context] points = selective and no preemption, every time a warp reaches a `pp` point its pp and
 dummy instructions take two issue slots, so the SMs' pp_issue_slots must be exactly twice the warp
 instructions issued at the points' lines (the points from heddle ptx-info, the per-line issue

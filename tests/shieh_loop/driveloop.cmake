@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# driveloop.cmake - Shieh's four tables in the GPU timing loop (model/timing/shieh_loop.h) on a
+# driveloop.cmake - Shieh's four tables in the GPU timing loop (model/mech/shieh/shieh_loop.h) on a
 # preemption mix: the C references with the RTL in lockstep (--drive ref), then the RTL's outputs
 # steering the policy (--drive rtl). Both runs must verify every workload with 0 mismatches, step
 # blocks against the RTL, take a preemption decision from the tables (a "preemption" record),

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # records.cmake - what a Shieh-family policy's preemption records carry for Fig 4.2 and 4.4
-# (gpu_preempt.c, timing_stats.h): pathfinder+preempter, the preempter at cycle 23000 (late in
+# (ctx_preempt.c, timing_stats.h): pathfinder+preempter, the preempter at cycle 23000 (late in
 # pathfinder's second launch, whose CTAs have not finished; its first launch's have), L_c 3000,
 # chimera_plus. With the finished-TB statistics per kernel (the default, Shieh L236) the
 # predictor knows the drain time from the first launch's CTAs and the policy drains; every

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * test_alloc_tables_policy.c - the lin_tables allocator (model/timing/sm_alloc_tables.c, Lin
+ * test_alloc_tables_policy.c - the lin_tables allocator (model/mech/lin/lin_alloc_tables.c, Lin
  * thesis §2.3.1 Fig 2.4): Fig 2.4 through the allocator (three K1 CTAs of 300 vector registers
  * and 8 KB; each K2 CTA of 200 registers and 10 KB, placed one at a time, spills exactly one
  * register-file neighbour, bottom up: two K1 CTAs for two K2 CTAs, as the thesis draws it, and

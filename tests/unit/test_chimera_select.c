@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * test_chimera_select.c - the Chimera baseline's decision (model/timing/chimera_select.h):
+ * test_chimera_select.c - the Chimera baseline's decision (model/mech/shieh/chimera_select.h):
  * every TB of the SM leaves; draining is charged the idle slots' instructions while the slowest
  * TB drains, so a TB that Shieh's rule drains for free is flushed when that is cheaper; the
  * SM's latency is its slowest TB's; SMs are ordered by overhead among those meeting the budget,

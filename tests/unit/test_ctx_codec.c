@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * test_ctx_codec.c - the register pattern codec in the timing loop (model/timing/ctx_codec.h,
+ * test_ctx_codec.c - the register pattern codec in the timing loop (model/ctx/ctx_codec.h,
  * Lin thesis §2.3.3): random and structured registers round-trip bit-exactly through save then
  * restore at every PAG, the pattern and words stored follow regpat's rules (computed here
  * independently), results come out in order after exactly the blocks' latencies, idle blocks

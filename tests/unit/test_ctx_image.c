@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * test_ctx_image.c - a saved context's requests in Lin's layout (model/timing/ctx_image.h,
+ * test_ctx_image.c - a saved context's requests in Lin's layout (model/ctx/ctx_image.h,
  * model/hw/addr_map.h; thesis §2.6 Fig 2.12, §2.1), against hand-worked cases:
  *   - BP_1's TB under Occup (§2.1: 13 registers x 4 B x 32 threads = 1664 B per warp, 8 warps,
  *     1128 B of shared memory: 14440 B per TB): 8 x 13 register segments at the warps' slots,

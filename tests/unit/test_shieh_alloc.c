@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * test_shieh_alloc.c - Shieh's dual-kernel allocator with allocation alignment
- * (model/timing/sm_alloc_aligned.h; thesis §3.2, Fig 3.2):
+ * (model/mech/shieh/shieh_alloc_aligned.h; thesis §3.2, Fig 3.2):
  *   - Fig 3.2 through the allocator: four running CTAs fill the registers, the preempting CTA
  *     needs two of their spaces; after TB1 and TB2 leave nothing is placed (the baseline's first
  *     fit takes the hole), after TB0 one CTA at position 0, after TB3 a second at position 1
@@ -11,7 +11,7 @@
  *   - at most two launches per SM; CTAs of equal or higher priority are never victims.
  */
 #include "sm_alloc.h"
-#include "sm_alloc_aligned.h"
+#include "shieh_alloc_aligned.h"
 #include "testutil.h"
 
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * test_shieh_select.c - Shieh's decision logic (model/timing/shieh_cands.h, shieh_cost.h,
+ * test_shieh_select.c - Shieh's decision logic (model/mech/shieh/shieh_cands.h, shieh_cost.h,
  * shieh_select.h; thesis §2.2-2.6, digest Appendices A and B):
  *   - Appendix A: the golden candidate bitsets of all 17 Table 4.2 kernels against the
  *     synthetic preempting kernel (4096 registers, 2048 B per TB) on the Fermi SM, every one;

@@ -43,6 +43,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Which of the tables a Shieh-family policy decides from (its ops.tables, preempt_policy.h). */
+enum hd_shieh_tables {
+    HD_PTAB_NONE,
+    HD_PTAB_STATUS,            /* Running TB Status per SM */
+    HD_PTAB_ALL                /* + Allocation Positions, Candidate Victim Sets per SM, and the
+                                  GPU's Preempting Kernel Allocation Status */
+};
+
 #define HD_SHL_TBS 64 /* slots a snapshot holds (>= every configuration's MaxTb) */
 
 struct hd_shieh_loop;

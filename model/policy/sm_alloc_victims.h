@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * sm_alloc_victims.h - the baseline victim rule of plan_victims (sm_alloc.h), shared by the
  * allocators that use it: the partitioned allocator (sm_alloc.c) for the whole set, Lin's
- * tables (sm_alloc_tables.c, thesis §2.3.1) to complete the set their spill queries start and
+ * tables (lin_alloc_tables.c, thesis §2.3.1) to complete the set their spill queries start and
  * to make it minimal.
  *
  * The rule: candidates are the resident CTAs of other launches with a lower priority than the

@@ -4,7 +4,7 @@
  * flush) or stay (Lin §2.2 in-place switching; Shieh §2.3-2.5 per-TB technique selection;
  * Chimera's SM-granular choice).
  *
- * Design: the GPU top (gpu_preempt.c) owns the mechanics (reservations, requests, records,
+ * Design: the GPU top (model/ctx/ctx_preempt.c) owns the mechanics (reservations, requests, records,
  * the context lifecycle's suspend/switch/flush); a policy only decides. It sees, per SM, a
  * read-only view of every resident CTA (launch, priority, flush bit, progress, what it holds and
  * where) and what the asking launch needs, and answers with one action per CTA slot for the SMs
@@ -21,16 +21,13 @@
  *            equal or higher priority: every CTA of the other launches there leaves with
  *            [context] preempt (SM-granular; Lin's baseline). Where SMs may mix kernels an SM
  *            that holds some of the asker's CTAs counts too.
- *   inplace  per SM, only the CTAs the SM's allocator names as the minimum victim set for one
- *            CTA of the launch (sm_alloc.h plan_victims) are switched out (flushed with
- *            preempt = flush); the others stay (Lin §2.2: the incoming kernel takes only the
- *            space it needs). Needs SMs that may mix kernels ([sm] concurrent_kernels);
- *            without it every CTA of the other kernels on a chosen SM must leave.
+ * The mechanisms add theirs through their registry entries (mech.h): Lin's `inplace`
+ * (model/mech/lin/lin_inplace.c), Shieh's `shieh` and `oracle` and the Chimera baselines
+ * (model/mech/shieh/).
  */
 #ifndef HD_PREEMPT_POLICY_H
 #define HD_PREEMPT_POLICY_H
 
-#include "shieh_loop.h"
 #include "sm_alloc.h"
 #include "timing_params.h"
 
@@ -93,8 +90,9 @@ struct hd_preempt_env {
     bool mixing;               /* an SM may hold CTAs of several kernels ([sm]
                                   concurrent_kernels); if not, the asking launch needs SMs
                                   without other kernels' CTAs */
-    struct hd_shieh_loop *tables; /* Shieh's tables in the loop (shieh_loop.h) when the policy
-                                  asked for them (ops.tables): it decides from their reads */
+    void *tables;              /* the in-loop hardware the policy decides from, made by its
+                                  mechanism's attach (mech.h) when ops.tables asked for it
+                                  (e.g. Shieh's tables, mech/shieh/shieh_loop.h); NULL: none */
     uint64_t *drain_est;       /* [nsms * max_ctas * 2]: for the SMs it chooses, a policy that
                                   estimates drains writes each CTA slot's drain latency by
                                   Shieh's predictor ([.. * 2]) and by Chimera's estimate
@@ -102,14 +100,6 @@ struct hd_preempt_env {
                                   statistics); the GPU records them beside each drained CTA's
                                   true drain time (timing_stats.h hd_drain_obs). Preset to
                                   UINT64_MAX (none). */
-};
-
-/* Hardware tables a policy decides from (made and stepped by the GPU, shieh_loop.h). */
-enum hd_preempt_tables {
-    HD_PTAB_NONE,
-    HD_PTAB_STATUS,            /* Running TB Status per SM */
-    HD_PTAB_ALL                /* + Allocation Positions, Candidate Victim Sets per SM, and the
-                                  GPU's Preempting Kernel Allocation Status */
 };
 
 struct hd_preempt_policy_ops {
@@ -121,7 +111,9 @@ struct hd_preempt_policy_ops {
                      const struct hd_preempt_sm *sms, unsigned nsms,
                      const struct hd_preempt_env *env, uint32_t *chosen, uint8_t *act);
     void (*destroy)(void *impl);
-    uint8_t tables;            /* enum hd_preempt_tables */
+    uint8_t tables;            /* which in-loop hardware it decides from, made and stepped by
+                                  its mechanism (mech.h attach; the values are the mechanism's,
+                                  0: none) */
 };
 
 struct hd_preempt_policy {
@@ -129,18 +121,19 @@ struct hd_preempt_policy {
     void *impl;
 };
 
-/* The mechanisms' policies (preempt_shieh.c, preempt_chimera.c): Shieh's (oracle: with the
- * profiled drain latency of prof, preempt_costs.h; prof may be NULL otherwise), Chimera's (plus:
- * with Shieh's drain estimator). */
-struct hd_drain_profile;
-int hd_preempt_shieh_create(const struct hd_gpu_timing_params *p, bool oracle,
-                            const struct hd_drain_profile *prof, struct hd_preempt_policy *out,
-                            char *err, size_t errlen);
-int hd_preempt_chimera_create(const struct hd_gpu_timing_params *p, bool plus,
-                              struct hd_preempt_policy *out, char *err, size_t errlen);
-
-/* The policy [context] preempt_policy names. Returns 0, or -1 (message in err). */
-int hd_preempt_policy_create(const struct hd_gpu_timing_params *p, struct hd_preempt_policy *out,
-                             char *err, size_t errlen);
+/* The policy [context] preempt_policy names: a generic one (preempt_policy.c) or the one of
+ * the mechanism that implements it (mech.h; *mech = its index in hd_mechs, else UINT32_MAX).
+ * hw: the GPU's block factory. Returns 0, or -1 (message in err). */
+struct hd_hw_factory;
+int hd_preempt_policy_create(const struct hd_gpu_timing_params *p,
+                             const struct hd_hw_factory *const *hw, struct hd_preempt_policy *out,
+                             uint32_t *mech, char *err, size_t errlen);
+/* A preemption primitive as a policy's action. */
+static inline uint8_t hd_preempt_act_of(enum hd_cfg_preempt prim)
+{
+    return prim == HD_PREEMPT_DRAIN ? HD_PACT_DRAIN
+           : prim == HD_PREEMPT_FLUSH ? HD_PACT_FLUSH
+                                      : HD_PACT_SWITCH;
+}
 
 #endif

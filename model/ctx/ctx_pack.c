@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * sm_ctx_pack.c - what a context save writes and a restore reads, and the save/restore path's
+ * ctx_pack.c - what a context save writes and a restore reads, and the save/restore path's
  * blocks in the loop: the register pattern compressor and decompressor and the packer and
  * unpacker (Lin thesis §2.3 live registers, §2.3.3 Fig 2.10 compression, §2.6 Fig 2.12 the
  * context format in global memory, §2.7 Fig 2.13 the save/restore pipeline; issue 11 items 4
@@ -32,7 +32,7 @@
 #include "ctx_image.h"
 #include "ctx_unpacker.h"
 #include "func_status.h"
-#include "sm_ctx_tb.h"
+#include "ctx_tb.h"
 #include "hw_ref.h"
 
 #include <stdio.h>
@@ -156,7 +156,7 @@ int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen
         for (uint32_t i = 0; i < x->nitems; i++)
             if (!hd_ctx_image_regs(x->img, x->items[i].warp, 128))
                 goto oom;
-    } else if (tb) { /* the classification pass first (sm_ctx_tb.c), then the records */
+    } else if (tb) { /* the classification pass first (ctx_tb.c), then the records */
         if (hd_sm_ctx_codec_ensure(sm, err, errlen) != HD_FUNC_OK)
             return HD_FUNC_ERR_CONFIG;
         x->encoding = true;
@@ -369,7 +369,7 @@ int hd_sm_ctx_ctl_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now,
     memset(&in, 0, sizeof in);
     in.start_i = !sm->ctl_busy;
     in.restore_i = restore;
-    in.quiet_i = 1; /* the engine's queue holds quiet CTAs only (sm_ctx.c quiet()) */
+    in.quiet_i = 1; /* the engine's queue holds quiet CTAs only (ctx_engine.c quiet()) */
     struct hd_ctx_req q;
     if (head->sent < head->reqs && head->img && hd_ctx_image_req(head->img, restore, head->sent, &q))
         in.next_i = ctl_part(q.part);

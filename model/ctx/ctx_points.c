@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * sm_pp.c - Lin's selective preemption in the SM (thesis §2.5, §2.7 steps 1-3; digest §3.2):
+ * ctx_points.c - Lin's selective preemption in the SM (thesis §2.5, §2.7 steps 1-3; digest §3.2):
  * with [context] points = selective, a warp told to switch out keeps issuing until it reaches
  * its next preemption point (a `pp` or `bar.pp` of the compiler pass, model/compiler/ppoints.h)
  * and only then goes inactive; the points' instructions are decoded by the SM's pp_decode block

@@ -7,6 +7,7 @@
  * each launch's means over its profiled CTAs; one allocation holds everything.
  */
 #include "drain_profile.h"
+#include "shieh_mech.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -20,7 +21,7 @@
 int hd_drain_profile_write(const struct hd_timing_stats *s, FILE *f)
 {
     int rc = 0;
-    fprintf(f, "# The Oracle's profile (model/timing/drain_profile.h): per finished CTA of each "
+    fprintf(f, "# The Oracle's profile (model/mech/shieh/drain_profile.h): per finished CTA of each "
                "launch,\n# its warp instructions and cycles from first placement to its end.\n");
     fprintf(f, HD_DP_MAGIC " 1\n# launch kernel cta warp_instrs cycles\n");
     for (uint32_t i = 0; i < s->nlaunch; i++) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
- * sm_alloc_aligned.h - Shieh's dual-kernel allocator with allocation alignment (Shieh thesis
+ * shieh_alloc_aligned.h - Shieh's dual-kernel allocator with allocation alignment (Shieh thesis
  * §3.2, Fig 3.2): at most two launches per SM, the preempting launch's CTAs only at aligned
- * positions (sm_alloc_aligned.c; the allocation layer's interface is sm_alloc.h).
+ * positions (shieh_alloc_aligned.c; the allocation layer's interface is sm_alloc.h).
  */
 #ifndef HD_SM_ALLOC_ALIGNED_H
 #define HD_SM_ALLOC_ALIGNED_H

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
- * sm_ctx_tb.h - TB-level compression as a save mode ([context] save = compressed_tb; Lin thesis
+ * ctx_tb.h - TB-level compression as a save mode ([context] save = compressed_tb; Lin thesis
  * §2.3.3 Fig 2.11, "evaluated but not adopted"; digest §2.3, §3.5): at a barrier point each live
  * register is classified over the TB's warps by the regpat_tbcls block, and the global classes
- * are stored once per TB instead of in every warp's record (sm_ctx_tb.c says how).
+ * are stored once per TB instead of in every warp's record (ctx_tb.c says how).
  */
 #ifndef HD_SM_CTX_TB_H
 #define HD_SM_CTX_TB_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * sm_ctx.c - the SM's part of the context lifecycle: suspend a CTA, wait until none of its
+ * ctx_engine.c - the SM's part of the context lifecycle: suspend a CTA, wait until none of its
  * instructions is in flight, save it through the context engine (or drop it for a restart),
  * restore it on any SM, and deliver memory responses to warps that moved meanwhile. Issue 11;
  * Lin thesis §2.6-2.7 (save path, context control block), Shieh §2.1 (switch, drain, flush).
@@ -189,7 +189,7 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
         struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
         if (w->state == HD_WS_EMPTY)
             continue;
-        hd_sm_pp_suspend_warp(sm, w, op, now); /* at once, or at its next point (sm_pp.c) */
+        hd_sm_pp_suspend_warp(sm, w, op, now); /* at once, or at its next point (ctx_points.c) */
     }
     sm->nsusp++;
     sm->st->ctx_suspends++;
@@ -261,7 +261,7 @@ static void flush_now(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 }
 
 /* The CTA is quiet: its warps' timing state moves into the context and their slots are free;
- * the engine writes the bytes out (sm_ctx_pack.c says which). Returns a status. */
+ * the engine writes the bytes out (ctx_pack.c says which). Returns a status. */
 static int start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now, char *err,
                       size_t errlen)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
- * gpu_preempt.c - preemption requests: when a launch of higher priority has arrived and no SM
+ * ctx_preempt.c - preemption requests: when a launch of higher priority has arrived and no SM
  * can take its CTAs, the preemption policy ([context] preempt_policy, preempt_policy.h) chooses
  * SMs and, on each, which resident CTAs leave and how: switched out (the context lifecycle,
- * sm_ctx.c), drained (left to finish) or flushed (dropped and restarted later; a CTA that wrote
+ * ctx_engine.c), drained (left to finish) or flushed (dropped and restarted later; a CTA that wrote
  * global memory is refused and drains instead; Shieh §2.1, Lin §2.2). A chosen SM is reserved:
  * it takes no lower-priority CTA (fresh or resumed) until the launch has placed every CTA.
  * Preemption signals ([context] signals / signal_at; Lin §5.4's experiment) free SMs the same
@@ -50,11 +50,7 @@ int hd_gpu_preempt_init(struct hd_gpu_timing *g, char *err, size_t errlen)
         snprintf(err, errlen, "host out of memory creating the timing model");
         return -1;
     }
-    if (hd_preempt_policy_create(&g->p, &g->ppol, err, errlen) != 0)
-        return -1;
-    if (g->ppol.ops->tables != HD_PTAB_NONE && /* Shieh's tables, stepped in the loop */
-        !(g->shl = hd_shieh_loop_create(&g->p, g->ppol.ops->tables == HD_PTAB_ALL, &g->hw, err,
-                                        errlen)))
+    if (hd_preempt_policy_create(&g->p, &g->hw, &g->ppol, &g->ppol_mech, err, errlen) != 0)
         return -1;
     return 0;
 }
@@ -63,7 +59,6 @@ void hd_gpu_preempt_free(struct hd_gpu_timing *g)
 {
     if (g->ppol.ops)
         g->ppol.ops->destroy(g->ppol.impl);
-    hd_shieh_loop_destroy(g->shl);
     free(g->pview);
     free(g->pcta);
     free(g->pchosen);
@@ -249,7 +244,7 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
     memset(g->pact, HD_PACT_KEEP, (size_t)g->p.num_sms * mc);
     for (size_t i = 0; i < (size_t)g->p.num_sms * mc * 2; i++)
         g->pest[i] = HD_DRAIN_EST_NONE;
-    const struct hd_preempt_env env = {g, plan_victims, mc, g->p.sm.concurrent_kernels, g->shl,
+    const struct hd_preempt_env env = {g, plan_victims, mc, g->p.sm.concurrent_kernels, g->ppol_tables,
                                        g->pest};
     const unsigned n =
         g->ppol.ops->plan(g->ppol.impl, &nd, g->pview, g->p.num_sms, &env, g->pchosen, g->pact);

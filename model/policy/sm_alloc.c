@@ -9,7 +9,7 @@
  * returns.
  */
 #include "sm_alloc.h"
-#include "sm_alloc_aligned.h"
+#include "mech.h"
 #include "sm_alloc_victims.h"
 
 #include <stdlib.h>
@@ -316,13 +316,6 @@ int hd_sm_alloc_partitioned(const struct hd_sm_params *p, struct hd_sm_alloc *ou
 
 int hd_sm_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out)
 {
-    switch (p->alloc) {
-    case HD_ALLOC_LIN_TABLES:
-        return hd_sm_alloc_lin_tables(p, out);
-    case HD_ALLOC_ALIGNED:
-        return hd_sm_alloc_aligned(p, out);
-    case HD_ALLOC_PARTITIONED:
-    default:
-        return hd_sm_alloc_partitioned(p, out);
-    }
+    const struct hd_mech_alloc *a = hd_mech_find_alloc((int)p->alloc);
+    return a ? a->create(p, out) : hd_sm_alloc_partitioned(p, out);
 }

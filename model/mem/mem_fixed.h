@@ -12,9 +12,14 @@
 #define HD_MEM_FIXED_H
 
 #include "mem_iface.h"
-#include "timing_params.h"
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* [mem] model = fixed: its parameters (taken from the configuration by timing_params.c). */
+struct hd_mem_fixed_params {
+    uint32_t num_sms, latency, bytes_per_cycle, max_inflight;
+};
 
 /* Create the model. Returns 0, or -1 with a message (allocation failure). */
 int hd_mem_fixed_create(const struct hd_mem_fixed_params *p, struct hd_mem *out, char *err,

@@ -20,7 +20,7 @@
  * block at its top end when the space above it is free and shrink it from the top; a warp
  * acquired alone takes the lowest free warp slot. Its victim rule is in hd_alloc_ops below.
  * Allocators are chosen by [sm] allocator (hd_sm_alloc_create): "partitioned", or "lin_tables"
- * (sm_alloc_tables.c: registers and shared memory through Lin's allocation tables, whose spill
+ * (lin_alloc_tables.c: registers and shared memory through Lin's allocation tables, whose spill
  * query plans the victims). Deterministic: only indices decide.
  */
 #ifndef HD_SM_ALLOC_H
@@ -122,13 +122,10 @@ struct hd_sm_alloc {
 typedef int (*hd_sm_alloc_make_fn)(const struct hd_sm_params *p, uint32_t sm, void *ctx,
                                    struct hd_sm_alloc *out);
 
-/* The allocator configured in p->alloc ([sm] allocator). Returns 0, or -1 on host allocation
- * failure. */
+/* The allocator configured in p->alloc ([sm] allocator): the partitioned one, or the one of the
+ * mechanism that implements the value (mech.h). Returns 0, or -1 on host allocation failure. */
 int hd_sm_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out);
 /* The baseline ("partitioned") allocator. Returns 0, or -1 on allocation failure. */
 int hd_sm_alloc_partitioned(const struct hd_sm_params *p, struct hd_sm_alloc *out);
-/* Lin's allocation tables ("lin_tables", sm_alloc_tables.c). Returns 0, or -1 on allocation
- * failure or a memory larger than the tables' 12-bit units hold. */
-int hd_sm_alloc_lin_tables(const struct hd_sm_params *p, struct hd_sm_alloc *out);
 
 #endif

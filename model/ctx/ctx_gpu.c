@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * gpu_ctx.c - the GPU top's part of the context lifecycle: contexts that SMs saved or flushed go
+ * ctx_gpu.c - the GPU top's part of the context lifecycle: contexts that SMs saved or flushed go
  * to their launch's queue (the CTA scheduler places them before fresh CTAs, on any SM), and
  * stress mode, the correctness net of every mechanism built on the lifecycle: every
  * [context] stress_period cycles each resident CTA is context-switched out with probability

@@ -13,7 +13,7 @@
  *   order of their final victim sets (those meeting the budget by least overhead, then the
  *   others by least latency; chimera_select.h), which the thesis leaves open.
  * - The budget is the request's whole constraint: each plan opens fresh records whose latency is
- *   measured from that plan (gpu_preempt.c), so L_c - (now - t_req) = L_c.
+ *   measured from that plan (ctx_preempt.c), so L_c - (now - t_req) = L_c.
  * - Empty valid candidates (a position no running TB overlaps) are skipped when the SM cannot
  *   take the CTA now (its thread or CTA-slot limit, or a drained victim still holding the
  *   space): freeing a non-empty candidate frees threads and a slot too.
@@ -25,6 +25,7 @@
 #include "preempt_costs.h"
 #include "drain_profile.h"
 #include "preempt_tables.h"
+#include "shieh_mech.h"
 #include "shieh_cands.h"
 #include "shieh_select.h"
 #include "chimera_select.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * sm_alloc_aligned.c - Shieh's dual-kernel SM allocator with allocation alignment (Shieh thesis
+ * shieh_alloc_aligned.c - Shieh's dual-kernel SM allocator with allocation alignment (Shieh thesis
  * §3.2, Fig 3.2; digest §2.2, §2.6): an SM holds CTAs of at most two launches at once; the
  * CTAs of the more urgent one (the preempting kernel: a launch of higher priority than another
  * launch resident on the SM) are placed only at predetermined positions, position p covering
@@ -18,7 +18,7 @@
  */
 #include "shieh_cands.h"
 #include "sm_alloc.h"
-#include "sm_alloc_aligned.h"
+#include "shieh_alloc_aligned.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,6 +13,7 @@
 #include "chimera_select.h"
 #include "preempt_costs.h"
 #include "preempt_tables.h"
+#include "shieh_mech.h"
 
 #include <stdio.h>
 #include <stdlib.h>

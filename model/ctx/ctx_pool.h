@@ -42,14 +42,14 @@ struct hd_sm_launch;
 struct hd_twarp;
 struct hd_ctx_image;
 
-/* One 32-bit word of a live register that a live or compressed save writes (sm_ctx_pack.c). */
+/* One 32-bit word of a live register that a live or compressed save writes (ctx_pack.c). */
 struct hd_ctx_item {
     uint32_t kreg;            /* kernel-wide PTX register */
     uint8_t warp;             /* warp in the CTA */
     uint8_t word;             /* 0: bits 31..0, 1: bits 63..32 */
 };
 
-/* A register's TB-level class in a TB-level save (sm_ctx_tb.c): global classes are stored once
+/* A register's TB-level class in a TB-level save (ctx_tb.c): global classes are stored once
  * per TB (base, and stride for global strided), the others in every warp's record. */
 struct hd_ctx_tbreg {
     uint32_t kreg;
@@ -75,7 +75,7 @@ struct hd_ctx {
     bool off_slots;           /* timing state is in `saved`, not in warp slots */
     uint64_t bytes;           /* bytes of the last save (registers, shared memory, warp state) */
     uint32_t reqs, sent, acked;   /* the context engine's requests of the current save/restore */
-    /* what the save writes and the restore reads (sm_ctx_pack.c) */
+    /* what the save writes and the restore reads (ctx_pack.c) */
     struct hd_ctx_image *img;     /* its requests in Lin's layout, packed segments (ctx_image.h) */
     struct hd_ctx_item *items;    /* [nitems] the live words written, in order */
     uint32_t nitems, cap_items;
@@ -84,7 +84,7 @@ struct hd_ctx {
     uint32_t dec_next, dec_done;  /* unpacker: taken; decompressor: returned */
     uint32_t dec_seg;             /* packed segments given to the unpacker */
     bool encoding, decoding;
-    /* TB-level compression (save = compressed_tb at a barrier point, sm_ctx_tb.c) */
+    /* TB-level compression (save = compressed_tb at a barrier point, ctx_tb.c) */
     bool tb, classifying;         /* this save is TB-level; its classification pass runs */
     uint32_t tb_k, tb_nw, cls_next, cls_done; /* registers per warp, warps, (register, warp)
                                      inputs given, classes returned */
@@ -94,7 +94,7 @@ struct hd_ctx {
     uint64_t t_first;         /* cycle of its (re)start from the first instruction */
     uint64_t t_left;          /* the cycle it last left an SM (finished, switched out or
                                  flushed: its resources free for a placement in that cycle; 0:
-                                 never): a drain's true end (gpu_preempt.c) */
+                                 never): a drain's true end (ctx_preempt.c) */
     uint64_t insts;           /* warp instructions it executed since then */
     uint32_t switches;        /* times it was saved */
     uint32_t flushes;         /* times it was flushed (restarted) */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * sm_alloc_tables.c - the "lin_tables" allocator ([sm] allocator = lin_tables): registers and
+ * lin_alloc_tables.c - the "lin_tables" allocator ([sm] allocator = lin_tables): registers and
  * shared memory through Lin's two allocation tables (thesis §2.3.1 Fig 2.4, in-place context
  * switching; digest §2.2, §3.1; block tables/alloc_table.h), warp and CTA slots as the
  * partitioned allocator keeps them.
@@ -36,7 +36,7 @@
  * Partial grants (acquire, release_part of registers or shared memory) are not Lin's mechanism:
  * acquire refuses, release_part gives back only a warp slot.
  */
-#include "sm_alloc.h"
+#include "lin_mech.h"
 #include "sm_alloc_victims.h"
 
 #include "alloc_table.h"

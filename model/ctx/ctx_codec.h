@@ -33,7 +33,7 @@
  * it once per cycle with its status (hd_ctx_codec_ctl_step) and does what its outputs allow.
  * So does the TB-level classifier ("sm<id>.regpat_tbcls", Lin §2.3.3 Fig 2.11; made on first
  * use, by [context] save = compressed_tb only): the engine steps it one warp per cycle
- * (hd_ctx_codec_tb_step; sm_ctx_tb.c).
+ * (hd_ctx_codec_tb_step; ctx_tb.c).
  */
 #ifndef HD_CTX_CODEC_H
 #define HD_CTX_CODEC_H

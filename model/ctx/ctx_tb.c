@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT
- * sm_ctx_tb.c - TB-level compression in the save path ([context] save = compressed_tb; Lin thesis
+ * ctx_tb.c - TB-level compression in the save path ([context] save = compressed_tb; Lin thesis
  * §2.3.3 Fig 2.11 "TB-level compression", evaluated in the thesis at barrier points and not
  * adopted; digest §2.3, §3.5, §8.1 item 4; block compressors/regpat_tbcls.h).
  *
- * Design. A save in this mode is warp-level (save = compressed, sm_ctx_pack.c) unless the CTA is
+ * Design. A save in this mode is warp-level (save = compressed, ctx_pack.c) unless the CTA is
  * at a barrier point: every warp of the CTA unfinished and not diverged, all at the same next PC,
  * which is a barrier or follows one (annotation store), so every warp saves the same live words
  * (checked). Then, before the warp-level encoding, a classification pass runs on the model
@@ -30,7 +30,7 @@
  * unpacker and decompressor, every global register rebuilt from its scalars must equal every
  * warp's register bit for bit, or the run stops with a located error.
  */
-#include "sm_ctx_tb.h"
+#include "ctx_tb.h"
 
 #include "sm_impl.h"
 

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT
+ * lin_inplace.c - the `inplace` preemption policy, Lin's in-place context switching (thesis
+ * §2.2, digest §2.2): per SM, only the CTAs the SM's allocator names as the minimum victim set
+ * for one CTA of the asking launch (sm_alloc.h plan_victims; with Lin's allocation tables,
+ * lin_alloc_tables.c) are switched out (flushed with [context] preempt = flush); the others stay,
+ * the incoming kernel taking only the space it needs. Needs SMs that may mix kernels ([sm]
+ * concurrent_kernels); without it every CTA of the other kernels on a chosen SM must leave.
+ */
+#include "lin_mech.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct inplace_state {
+    enum hd_cfg_preempt prim;
+    uint32_t *slots; /* [max_ctas] scratch for victim plans */
+};
+
+static unsigned inplace_plan(void *impl, const struct hd_preempt_need *need,
+                             const struct hd_preempt_sm *sms, unsigned nsms,
+                             const struct hd_preempt_env *env, uint32_t *chosen, uint8_t *act)
+{
+    const struct inplace_state *ps = impl;
+    /* CTAs already being made room for: one per SM where victims are still leaving */
+    uint64_t pending = 0;
+    for (unsigned i = 0; i < nsms; i++) {
+        if (!sms[i].reserved_for_asker)
+            continue;
+        for (uint32_t c = 0; c < sms[i].ncta; c++)
+            if (sms[i].cta[c].in_transit && sms[i].cta[c].launch != need->launch) {
+                pending++;
+                break;
+            }
+    }
+    if (pending >= need->ctas_left)
+        return 0;
+    uint64_t want = need->ctas_left - pending;
+    unsigned n = 0;
+    for (unsigned i = 0; i < nsms && want; i++) {
+        const struct hd_preempt_sm *v = &sms[i];
+        if (v->reserved || v->holds_higher || v->ncta == 0)
+            continue;
+        bool busy = false; /* victims for an earlier plan are still leaving */
+        for (uint32_t c = 0; c < v->ncta && !busy; c++)
+            busy = v->cta[c].in_transit && v->cta[c].launch != need->launch;
+        if (busy)
+            continue;
+        int k = 0;
+        if (env->mixing) {
+            k = env->plan_victims(env->gpu, v->sm, &need->demand, ps->slots);
+        } else { /* one kernel per SM: every CTA of the others */
+            for (uint32_t c = 0; c < v->ncta; c++)
+                if (v->cta[c].launch != need->launch)
+                    ps->slots[k++] = v->cta[c].slot;
+        }
+        if (k <= 0)
+            continue; /* fits now (it will be placed) or no allowed victim set */
+        chosen[n++] = v->sm;
+        want--;
+        for (int j = 0; j < k; j++)
+            act[(size_t)v->sm * env->max_ctas + ps->slots[j]] =
+                ps->prim == HD_PREEMPT_FLUSH ? HD_PACT_FLUSH : HD_PACT_SWITCH;
+    }
+    return n;
+}
+
+static void inplace_destroy(void *impl)
+{
+    struct inplace_state *ps = impl;
+    if (ps)
+        free(ps->slots);
+    free(ps);
+}
+
+static const struct hd_preempt_policy_ops inplace_ops = {"inplace", inplace_plan, inplace_destroy,
+                                                         0};
+
+int hd_lin_inplace_create(const struct hd_mech_env *env, struct hd_preempt_policy *out,
+                          char *err, size_t errlen)
+{
+    struct inplace_state *ps = calloc(1, sizeof *ps);
+    uint32_t *slots = calloc(env->p->sm.max_ctas, sizeof *slots);
+    if (!ps || !slots) {
+        free(ps);
+        free(slots);
+        snprintf(err, errlen, "host out of memory");
+        return -1;
+    }
+    ps->prim = env->p->ctx.preempt;
+    ps->slots = slots;
+    out->ops = &inplace_ops;
+    out->impl = ps;
+    return 0;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT
+ * mech.h - the contract between the core (model/timing, model/ctx) and the mechanisms
+ * (model/mech/NAME/, docs/mechanisms.md): what a mechanism gives the core (its allocators, its
+ * preemption policies, its in-loop hardware), and the hooks through which the core tells that
+ * hardware what happens in the SMs and the GPU. The core calls a mechanism only through this
+ * header; a mechanism sees the core only through it and the other policy contracts
+ * (scripts/check-layering.sh enforces both).
+ *
+ * Design (style rule C9).
+ *   registry  Every folder model/mech/NAME/ defines `const struct hd_mech hd_mech_NAME` (in
+ *             NAME_mech.c); the build lists them in a generated table (hd_mechs, mech_registry.c
+ *             in the build tree), so adding a mechanism touches no shared file. A configuration
+ *             value ([sm] allocator, [context] preempt_policy) is served by the mechanism whose
+ *             table names it; the generic ones are in model/policy.
+ *   hooks     A mechanism that puts hardware in the loop returns, from attach(), one hook: an ops
+ *             struct of optional callbacks and its state. The GPU keeps every attached hook and
+ *             calls each callback that is not NULL, in registry order, at fixed points of the
+ *             cycle (below). An SM event reaches the hooks in the cycle it happens, before the SM
+ *             goes on; `cycle` runs once at the end of every simulated GPU cycle.
+ *   events    placed   a CTA took a slot: fresh (its first placement or a restart after a flush)
+ *                      or resumed from a saved context (`resumed`; it keeps its instructions)
+ *             left     a CTA gave its slot back: finished (retired) or its context left the SM
+ *             issued   a warp instruction issued from issue port `port` of an SM
+ *             launch   the GPU set a launch up: the kernel it runs (timing-kernel id)
+ *             start    the run's first cycle is next (make instances, so waveforms declare them)
+ *             cycle    the end of a GPU cycle: step the hardware; *ready = something the GPU's
+ *                      CTA scheduler or preemption policy waits for is in; *busy = work is
+ *                      pending (the GPU must not skip the next cycle as idle)
+ *   More events (fetch, issue hold, long-latency stall, load returned, barrier, next event)
+ *   join this struct with their first user (the warp-granular substrate, issue 25); an unused
+ *   callback costs one NULL test where its event happens.
+ */
+#ifndef HD_MECH_H
+#define HD_MECH_H
+
+#include "hw_inst.h"
+#include "preempt_policy.h"
+#include "sm_alloc.h"
+#include "timing_params.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* {==== Hooks ==== */
+/* A CTA in a slot, as the hooks see it at placement and departure. */
+struct hd_hook_cta {
+    uint32_t sm, slot;             /* SM and CTA slot */
+    uint32_t launch, ctx;          /* launch id, context id (ctx_pool.h) */
+    uint64_t instrs;               /* warp instructions it executed since its (re)start */
+    uint64_t first;                /* cycle it was first placed (since its (re)start) */
+    bool idempotent;               /* flush bit: it has not written global memory yet */
+    const struct hd_cta_grant *grant; /* what it holds and where */
+};
+
+struct hd_hook_ops {
+    const char *name;
+    int (*start)(void *impl, char *err, size_t errlen);
+    int (*launch)(void *impl, uint32_t launch, uint32_t kernel);
+    void (*placed)(void *impl, const struct hd_hook_cta *c, bool resumed, uint64_t now);
+    void (*left)(void *impl, const struct hd_hook_cta *c, bool finished, uint64_t now);
+    void (*issued)(void *impl, uint32_t sm, uint32_t port, uint32_t slot, bool nonidem);
+    int (*cycle)(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen);
+    void (*destroy)(void *impl);
+};
+
+struct hd_hook {
+    const struct hd_hook_ops *ops;
+    void *impl;
+};
+
+#define HD_MAX_HOOKS 8
+/* The hooks of one GPU, in registry order. */
+struct hd_hooks {
+    struct hd_hook h[HD_MAX_HOOKS];
+    unsigned n;
+    bool any_placed, any_left, any_issued; /* derived: some hook has the callback */
+};
+
+/* Add hook k (ops NULL: nothing). Returns 0, or -1 when HD_MAX_HOOKS are attached already. */
+int hd_hooks_add(struct hd_hooks *hs, struct hd_hook k, char *err, size_t errlen);
+void hd_hooks_destroy(struct hd_hooks *hs);
+int hd_hooks_start(struct hd_hooks *hs, char *err, size_t errlen);
+int hd_hooks_launch(struct hd_hooks *hs, uint32_t launch, uint32_t kernel);
+int hd_hooks_cycle(struct hd_hooks *hs, uint64_t now, bool *ready, bool *busy, char *err,
+                   size_t errlen);
+static inline void hd_hooks_placed(const struct hd_hooks *hs, const struct hd_hook_cta *c,
+                                   bool resumed, uint64_t now)
+{
+    for (unsigned i = 0; hs->any_placed && i < hs->n; i++)
+        if (hs->h[i].ops->placed)
+            hs->h[i].ops->placed(hs->h[i].impl, c, resumed, now);
+}
+static inline void hd_hooks_left(const struct hd_hooks *hs, const struct hd_hook_cta *c,
+                                 bool finished, uint64_t now)
+{
+    for (unsigned i = 0; hs->any_left && i < hs->n; i++)
+        if (hs->h[i].ops->left)
+            hs->h[i].ops->left(hs->h[i].impl, c, finished, now);
+}
+static inline void hd_hooks_issued(const struct hd_hooks *hs, uint32_t sm, uint32_t port,
+                                   uint32_t slot, bool nonidem)
+{
+    for (unsigned i = 0; hs->any_issued && i < hs->n; i++)
+        if (hs->h[i].ops->issued)
+            hs->h[i].ops->issued(hs->h[i].impl, sm, port, slot, nonidem);
+}
+/* }==== */
+
+/* {==== What a mechanism gives ==== */
+/* What attach() and the factories are given. */
+struct hd_mech_env {
+    const struct hd_gpu_timing_params *p;
+    const struct hd_hw_factory *const *hw; /* the GPU's block factory (may point at NULL: the
+                                              C references); read when instances are made */
+    uint8_t ppol_tables;           /* attach: ops.tables of the run's preemption policy when
+                                      this mechanism made it, else 0 */
+};
+
+struct hd_mech_alloc {             /* an [sm] allocator value it implements */
+    int value;                     /* enum hd_cfg_alloc */
+    int (*create)(const struct hd_sm_params *p, struct hd_sm_alloc *out);
+};
+
+struct hd_mech_ppol {              /* a [context] preempt_policy value it implements */
+    int value;                     /* enum hd_cfg_preemptpol */
+    int (*create)(const struct hd_mech_env *env, struct hd_preempt_policy *out, char *err,
+                  size_t errlen);
+};
+
+struct hd_mech {
+    const char *name;              /* its folder under model/mech */
+    const char *source;            /* the paper and sections it follows */
+    const struct hd_mech_alloc *allocs;
+    unsigned nallocs;
+    const struct hd_mech_ppol *ppols;
+    unsigned nppols;
+    /* Its in-loop hardware for a run with env's configuration: *out (ops NULL when the run does
+     * not use it). Returns 0, or -1 with a message (the configuration does not fit). */
+    int (*attach)(const struct hd_mech_env *env, struct hd_hook *out, char *err, size_t errlen);
+};
+
+/* The registry (generated from the folders: model/mech/CMakeLists.txt). */
+extern const struct hd_mech *const hd_mechs[];
+extern const unsigned hd_nmechs;
+
+/* The mechanism that implements allocator / preemption-policy value v, or NULL (a generic one). */
+const struct hd_mech_alloc *hd_mech_find_alloc(int v);
+const struct hd_mech_ppol *hd_mech_find_ppol(int v, unsigned *mech);
+/* }==== */
+
+#endif
