@@ -46,29 +46,37 @@
 int hd_sm_ctx_init(struct hd_sm *sm)
 {
     const uint32_t n = sm->p->max_ctas;
-    sm->engq = calloc(n, sizeof *sm->engq);
-    sm->cap_evicted = 2 * n;
-    sm->evicted = calloc(sm->cap_evicted, sizeof *sm->evicted);
-    sm->cap_inbox = 16;
-    sm->inbox = calloc(sm->cap_inbox, sizeof *sm->inbox);
-    return sm->engq && sm->evicted && sm->inbox ? 0 : -1;
+    struct hd_ctx_engine *ce = sm->ce = calloc(1, sizeof *sm->ce);
+    if (!ce)
+        return -1;
+    ce->engq = calloc(n, sizeof *ce->engq);
+    ce->cap_evicted = 2 * n;
+    ce->evicted = calloc(ce->cap_evicted, sizeof *ce->evicted);
+    ce->cap_inbox = 16;
+    ce->inbox = calloc(ce->cap_inbox, sizeof *ce->inbox);
+    return ce->engq && ce->evicted && ce->inbox ? 0 : -1;
 }
 
 void hd_sm_ctx_free(struct hd_sm *sm)
 {
-    hd_ctx_codec_destroy(sm->codec);
+    struct hd_ctx_engine *ce = sm->ce;
+    if (!ce)
+        return;
+    hd_ctx_codec_destroy(ce->codec);
     hd_sm_pp_free(sm);
-    free(sm->live_buf);
-    free(sm->engq);
-    free(sm->evicted);
-    free(sm->inbox);
+    free(ce->live_buf);
+    free(ce->engq);
+    free(ce->evicted);
+    free(ce->inbox);
+    free(ce);
+    sm->ce = NULL;
 }
 /* }==== */
 
 /* {==== Queries ==== */
 void hd_sm_engq_push(struct hd_sm *sm, uint32_t slot)
 {
-    sm->engq[(sm->engq_head + sm->nengq++) % sm->p->max_ctas] = slot;
+    sm->ce->engq[(sm->ce->engq_head + sm->ce->nengq++) % sm->p->max_ctas] = slot;
 }
 
 struct hd_ctx *hd_sm_cta_ctx(const struct hd_sm *sm, uint32_t slot)
@@ -81,16 +89,16 @@ struct hd_ctx *hd_sm_cta_ctx(const struct hd_sm *sm, uint32_t slot)
 
 unsigned hd_sm_evicted(struct hd_sm *sm, uint32_t *out, unsigned max)
 {
-    unsigned n = sm->nevicted < max ? sm->nevicted : max;
-    memcpy(out, sm->evicted, n * sizeof *out);
-    memmove(sm->evicted, sm->evicted + n, (sm->nevicted - n) * sizeof *sm->evicted);
-    sm->nevicted -= n;
+    unsigned n = sm->ce->nevicted < max ? sm->ce->nevicted : max;
+    memcpy(out, sm->ce->evicted, n * sizeof *out);
+    memmove(sm->ce->evicted, sm->ce->evicted + n, (sm->ce->nevicted - n) * sizeof *sm->ce->evicted);
+    sm->ce->nevicted -= n;
     return n;
 }
 
 bool hd_sm_has_inbox(const struct hd_sm *sm)
 {
-    return sm->ninbox > 0;
+    return sm->ce->ninbox > 0;
 }
 
 bool hd_sm_holds_launch(const struct hd_sm *sm, const struct hd_sm_launch *la)
@@ -103,14 +111,14 @@ bool hd_sm_holds_launch(const struct hd_sm *sm, const struct hd_sm_launch *la)
 
 static bool push_evicted(struct hd_sm *sm, uint32_t id)
 {
-    if (sm->nevicted == sm->cap_evicted) {
-        uint32_t *e = realloc(sm->evicted, 2 * sm->cap_evicted * sizeof *e);
+    if (sm->ce->nevicted == sm->ce->cap_evicted) {
+        uint32_t *e = realloc(sm->ce->evicted, 2 * sm->ce->cap_evicted * sizeof *e);
         if (!e)
             return false;
-        sm->evicted = e;
-        sm->cap_evicted *= 2;
+        sm->ce->evicted = e;
+        sm->ce->cap_evicted *= 2;
     }
-    sm->evicted[sm->nevicted++] = id;
+    sm->ce->evicted[sm->ce->nevicted++] = id;
     sm->pool->evicted++;
     return true;
 }
@@ -119,14 +127,14 @@ static bool push_evicted(struct hd_sm *sm, uint32_t id)
 /* {==== Responses for warps that moved ==== */
 static bool inbox_push(struct hd_sm *to, struct hd_fwd f)
 {
-    if (to->ninbox == to->cap_inbox) {
-        struct hd_fwd *n = realloc(to->inbox, 2 * to->cap_inbox * sizeof *n);
+    if (to->ce->ninbox == to->ce->cap_inbox) {
+        struct hd_fwd *n = realloc(to->ce->inbox, 2 * to->ce->cap_inbox * sizeof *n);
         if (!n)
             return false;
-        to->inbox = n;
-        to->cap_inbox *= 2;
+        to->ce->inbox = n;
+        to->ce->cap_inbox *= 2;
     }
-    to->inbox[to->ninbox++] = f;
+    to->ce->inbox[to->ce->ninbox++] = f;
     return true;
 }
 
@@ -156,17 +164,17 @@ void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint3
 
 static bool drain_inbox(struct hd_sm *sm, uint64_t now)
 {
-    if (!sm->ninbox)
+    if (!sm->ce->ninbox)
         return false;
     /* a delivery may append to the inbox (a warp that moved on again goes elsewhere) */
-    uint32_t n = sm->ninbox;
+    uint32_t n = sm->ce->ninbox;
     for (uint32_t i = 0; i < n; i++) {
-        const struct hd_fwd f = sm->inbox[i];
+        const struct hd_fwd f = sm->ce->inbox[i];
         hd_sm_warp_response(sm, hd_wref_unpack(f.ref), f.kind == HD_FWD_LOAD ? f.pc : HD_SM_NONE,
                             now);
     }
-    memmove(sm->inbox, sm->inbox + n, (sm->ninbox - n) * sizeof *sm->inbox);
-    sm->ninbox -= n;
+    memmove(sm->ce->inbox, sm->ce->inbox + n, (sm->ce->ninbox - n) * sizeof *sm->ce->inbox);
+    sm->ce->ninbox -= n;
     return true;
 }
 /* }==== */
@@ -191,7 +199,7 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
             continue;
         hd_sm_pp_suspend_warp(sm, w, op, now); /* at once, or at its next point (ctx_points.c) */
     }
-    sm->nsusp++;
+    sm->ce->nsusp++;
     sm->st->ctx_suspends++;
     return true;
 }
@@ -201,7 +209,7 @@ void hd_sm_ctx_retired(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     hd_launch_info_note_cta(c->la->info, c->fc->linear, c->ctx->insts,
                             now + 1 - c->ctx->t_first); /* the Oracle's profile */
     if (c->ctx->state == HD_CTX_SUSPENDING) { /* it finished meanwhile: nothing to save */
-        sm->nsusp--;
+        sm->ce->nsusp--;
         sm->st->ctx_finished_suspending++;
     }
 }
@@ -304,12 +312,12 @@ static bool check_suspending(struct hd_sm *sm, uint64_t now, int *status, char *
                              size_t errlen)
 {
     bool progress = false;
-    for (uint32_t i = 0; i < sm->p->max_ctas && sm->nsusp; i++) {
+    for (uint32_t i = 0; i < sm->p->max_ctas && sm->ce->nsusp; i++) {
         struct hd_tcta *c = &sm->cta[i];
         if (!c->used || c->ctx->state != HD_CTX_SUSPENDING || hd_sm_pp_waiting(sm, c, now) ||
             !quiet(sm, c))
             continue;
-        sm->nsusp--;
+        sm->ce->nsusp--;
         progress = true;
         if (c->ctx->op == HD_CTXOP_FLUSH) {
             sm->st->ctx_quiesce_cycles += now - c->ctx->t_signal;
@@ -357,7 +365,7 @@ static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 static bool engine_step(struct hd_sm *sm, const struct hd_ctx_ctl_out *co, uint64_t now)
 {
     bool progress = false;
-    struct hd_tcta *c = &sm->cta[sm->engq[sm->engq_head]];
+    struct hd_tcta *c = &sm->cta[sm->ce->engq[sm->ce->engq_head]];
     struct hd_ctx *x = c->ctx;
     const bool restore = x->state == HD_CTX_RESTORING;
     for (uint32_t budget = sm->cp->requests_per_cycle; budget && x->sent < x->reqs; budget--) {
@@ -435,17 +443,17 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
 bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen)
 {
     bool progress = drain_inbox(sm, now);
-    if (sm->nsusp)
+    if (sm->ce->nsusp)
         progress |= check_suspending(sm, now, status, err, errlen);
     if (*status != HD_FUNC_OK)
         return true;
-    struct hd_ctx *head = sm->nengq ? sm->cta[sm->engq[sm->engq_head]].ctx : NULL;
-    if (sm->nengq &&
+    struct hd_ctx *head = sm->ce->nengq ? sm->cta[sm->ce->engq[sm->ce->engq_head]].ctx : NULL;
+    if (sm->ce->nengq &&
         (!head || (head->state != HD_CTX_SAVING && head->state != HD_CTX_RESTORING))) {
         snprintf(err, errlen,
                  "internal: SM %u cycle %" PRIu64 ": the context engine's operation on CTA "
                  "slot %u has no context being saved or restored (context %u, state %d)",
-                 sm->id, now, sm->engq[sm->engq_head], head ? head->id : 0u,
+                 sm->id, now, sm->ce->engq[sm->ce->engq_head], head ? head->id : 0u,
                  head ? (int)head->state : -1);
         *status = HD_FUNC_ERR_INTERNAL;
         return true;
@@ -453,14 +461,14 @@ bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size
     struct hd_ctx_ctl_out co;
     if ((*status = hd_sm_ctx_ctl_cycle(sm, head, now, &co, err, errlen)) != HD_FUNC_OK)
         return true;
-    if (sm->codec) {
+    if (sm->ce->codec) {
         if ((*status = hd_sm_ctx_codec_cycle(sm, head, co.codec_o, now, err, errlen)) !=
             HD_FUNC_OK)
             return true;
         progress |= head && (head->encoding || head->decoding);
     }
-    progress |= co.state_o != sm->ctl_state;
-    sm->ctl_state = (uint8_t)co.state_o;
+    progress |= co.state_o != sm->ce->ctl_state;
+    sm->ce->ctl_state = (uint8_t)co.state_o;
     if (head)
         progress |= engine_step(sm, &co, now);
     if (co.done_o)
@@ -470,11 +478,11 @@ bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size
 
 static void engine_done(struct hd_sm *sm, uint64_t now)
 {
-    struct hd_tcta *c = &sm->cta[sm->engq[sm->engq_head]];
+    struct hd_tcta *c = &sm->cta[sm->ce->engq[sm->ce->engq_head]];
     struct hd_ctx *x = c->ctx;
-    sm->engq_head = (sm->engq_head + 1) % sm->p->max_ctas;
-    sm->nengq--;
-    sm->ctl_busy = false;
+    sm->ce->engq_head = (sm->ce->engq_head + 1) % sm->p->max_ctas;
+    sm->ce->nengq--;
+    sm->ce->ctl_busy = false;
     if (x->state == HD_CTX_SAVING) { /* register file and shared memory read out */
         hd_sm_cta_vacate(sm, c, now);
         c->ctx = NULL;

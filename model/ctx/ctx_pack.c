@@ -69,11 +69,11 @@ static bool add_item(struct hd_ctx *x, struct hd_ctx_item it)
 
 int hd_sm_ctx_codec_ensure(struct hd_sm *sm, char *err, size_t errlen)
 {
-    if (sm->codec)
+    if (sm->ce->codec)
         return HD_FUNC_OK;
     const struct hd_hw_factory *f = sm->hw && *sm->hw ? *sm->hw : hd_hw_ref_factory();
-    sm->codec = hd_ctx_codec_create(f, sm->id, err, errlen);
-    return sm->codec ? HD_FUNC_OK : HD_FUNC_ERR_CONFIG;
+    sm->ce->codec = hd_ctx_codec_create(f, sm->id, err, errlen);
+    return sm->ce->codec ? HD_FUNC_OK : HD_FUNC_ERR_CONFIG;
 }
 
 /* The live words of every unfinished warp, warp by warp (the items). */
@@ -82,22 +82,22 @@ static bool plan_items(struct hd_sm *sm, struct hd_tcta *c)
     struct hd_ctx *x = c->ctx;
     const struct hd_annot *an = c->la->tk->an;
     const uint32_t nregs = c->la->l->k->nregs;
-    if (sm->cap_live < nregs) {
-        uint32_t *b = realloc(sm->live_buf, (nregs ? nregs : 1) * sizeof *b);
+    if (sm->ce->cap_live < nregs) {
+        uint32_t *b = realloc(sm->ce->live_buf, (nregs ? nregs : 1) * sizeof *b);
         if (!b)
             return false;
-        sm->live_buf = b;
-        sm->cap_live = nregs;
+        sm->ce->live_buf = b;
+        sm->ce->cap_live = nregs;
     }
     for (uint32_t wi = 0; wi < c->fc->nwarps; wi++) {
         const struct hd_func_warp *w = &c->fc->warps[wi];
         uint32_t pc, active;
         if (!an || !hd_func_warp_next(w, &pc, &active))
             continue;
-        unsigned n = hd_annot_live_regs(an, pc, w->sp > 1, true, sm->live_buf, sm->cap_live);
-        n = n < sm->cap_live ? n : sm->cap_live;
+        unsigned n = hd_annot_live_regs(an, pc, w->sp > 1, true, sm->ce->live_buf, sm->ce->cap_live);
+        n = n < sm->ce->cap_live ? n : sm->ce->cap_live;
         for (unsigned i = 0; i < n; i++) {
-            uint32_t kreg = sm->live_buf[i], words = hd_annot_reg_words(an, kreg);
+            uint32_t kreg = sm->ce->live_buf[i], words = hd_annot_reg_words(an, kreg);
             words = words > 2 ? 2 : words;
             for (uint32_t wd = 0; wd < words; wd++)
                 if (!add_item(x, (struct hd_ctx_item){kreg, (uint8_t)wi, (uint8_t)wd}))
@@ -201,7 +201,7 @@ static void offer_unpack(struct hd_sm *sm, struct hd_ctx *x, unsigned pag)
 {
     const struct hd_ctx_image *m = x->img;
     const uint32_t i = x->dec_next;
-    const unsigned have = hd_ctx_codec_unpack_words(sm->codec);
+    const unsigned have = hd_ctx_codec_unpack_words(sm->ce->codec);
     bool take = false, align = false;
     unsigned pat = 0, left = have;
     if (i < x->nitems) {
@@ -223,7 +223,7 @@ static void offer_unpack(struct hd_sm *sm, struct hd_ctx *x, unsigned pag)
     const uint32_t *seg = NULL;
     if (x->dec_seg < limit && left <= HD_CTX_UNPACK_BUF - HD_CTX_SEG_WORDS)
         seg = m->segw + (size_t)HD_CTX_SEG_WORDS * x->dec_seg;
-    if ((take || seg) && hd_ctx_codec_offer_unpack(sm->codec, seg, take, pat, pag, align, i)) {
+    if ((take || seg) && hd_ctx_codec_offer_unpack(sm->ce->codec, seg, take, pat, pag, align, i)) {
         x->dec_next += take;
         x->dec_seg += seg != NULL;
     }
@@ -236,7 +236,7 @@ static void offer(struct hd_sm *sm, struct hd_ctx *x)
     if (x->encoding && x->enc_next < x->nitems) {
         uint32_t lanes[32];
         item_lanes(x, &x->items[x->enc_next], lanes);
-        if (hd_ctx_codec_offer_save_packed(sm->codec, lanes, true, pag, x->enc_next,
+        if (hd_ctx_codec_offer_save_packed(sm->ce->codec, lanes, true, pag, x->enc_next,
                                            record_last(x, x->enc_next)))
             x->enc_next++;
     } else if (x->decoding) {
@@ -250,14 +250,14 @@ static int collect(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err, 
 {
     uint64_t tag;
     struct hd_ctx_codec_packed p;
-    while (x->encoding && hd_ctx_codec_pop_save(sm->codec, &p, &tag)) {
+    while (x->encoding && hd_ctx_codec_pop_save(sm->ce->codec, &p, &tag)) {
         if (tag >= x->nitems)
             goto internal;
         x->img->pat[tag] = p.pat;
         x->enc_done++;
     }
     struct hd_ctx_codec_pack_out po;
-    while (x->encoding && hd_ctx_codec_pop_pack(sm->codec, &po)) {
+    while (x->encoding && hd_ctx_codec_pop_pack(sm->ce->codec, &po)) {
         if (po.tag >= x->nitems)
             goto internal;
         const uint32_t w = x->items[po.tag].warp;
@@ -272,7 +272,7 @@ static int collect(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err, 
         }
     }
     uint32_t lanes[32], want[32];
-    while (x->decoding && hd_ctx_codec_pop_restore(sm->codec, lanes, &tag)) {
+    while (x->decoding && hd_ctx_codec_pop_restore(sm->ce->codec, lanes, &tag)) {
         if (tag >= x->nitems)
             goto internal;
         const struct hd_ctx_item *it = &x->items[tag];
@@ -307,7 +307,7 @@ oom:
 int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, bool offer_ok, uint64_t now,
                           char *err, size_t errlen)
 {
-    if (!sm->codec)
+    if (!sm->ce->codec)
         return HD_FUNC_OK;
     if (head && head->decoding && head->nitems == 0) { /* a TB-level restore, all global */
         int st = hd_sm_ctx_tb_check(sm, head, now, err, errlen);
@@ -322,16 +322,16 @@ int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, bool offer_ok, 
     } else if (head && offer_ok) {
         offer(sm, head);
     }
-    if (hd_ctx_codec_idle(sm->codec))
+    if (hd_ctx_codec_idle(sm->ce->codec))
         return HD_FUNC_OK;
-    if (hd_ctx_codec_tick(sm->codec, now, err, errlen) != 0)
+    if (hd_ctx_codec_tick(sm->ce->codec, now, err, errlen) != 0)
         return HD_FUNC_ERR_INTERNAL;
     return head ? collect(sm, head, now, err, errlen) : HD_FUNC_OK;
 }
 
 bool hd_sm_ctx_packing(const struct hd_sm *sm)
 {
-    return sm->codec && !hd_ctx_codec_idle(sm->codec);
+    return sm->ce->codec && !hd_ctx_codec_idle(sm->ce->codec);
 }
 
 /* The part code of a request for the controller's next_i (ctx_ctl.h). */
@@ -359,15 +359,15 @@ int hd_sm_ctx_ctl_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now,
     int st = hd_sm_ctx_codec_ensure(sm, err, errlen);
     if (st != HD_FUNC_OK)
         return st;
-    if (sm->ctl_busy && sm->ctl_ctx != head) { /* an abandoned operation (aborted run) */
-        hd_ctx_codec_ctl_reset(sm->codec);
-        sm->ctl_busy = false;
+    if (sm->ce->ctl_busy && sm->ce->ctl_ctx != head) { /* an abandoned operation (aborted run) */
+        hd_ctx_codec_ctl_reset(sm->ce->codec);
+        sm->ce->ctl_busy = false;
     }
-    sm->ctl_ctx = head;
+    sm->ce->ctl_ctx = head;
     const bool restore = head->state == HD_CTX_RESTORING;
     struct hd_ctx_ctl_in in;
     memset(&in, 0, sizeof in);
-    in.start_i = !sm->ctl_busy;
+    in.start_i = !sm->ce->ctl_busy;
     in.restore_i = restore;
     in.quiet_i = 1; /* the engine's queue holds quiet CTAs only (ctx_engine.c quiet()) */
     struct hd_ctx_req q;
@@ -376,8 +376,8 @@ int hd_sm_ctx_ctl_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now,
     in.all_sent_i = head->sent >= head->reqs;
     in.data_i = restore && head->acked >= head->reqs;
     in.regs_done_i = restore ? in.data_i && !head->decoding : !head->encoding;
-    sm->ctl_busy = true;
-    if (hd_ctx_codec_ctl_step(sm->codec, &in, out, head->id, now, err, errlen) != 0)
+    sm->ce->ctl_busy = true;
+    if (hd_ctx_codec_ctl_step(sm->ce->codec, &in, out, head->id, now, err, errlen) != 0)
         return HD_FUNC_ERR_INTERNAL;
     return HD_FUNC_OK;
 }

@@ -63,7 +63,7 @@ struct hd_sm_pp {
 /* {==== The block ==== */
 static int ensure(struct hd_sm *sm, char *err, size_t errlen)
 {
-    if (sm->pp)
+    if (sm->ce->pp)
         return HD_FUNC_OK;
     struct hd_sm_pp *s = calloc(1, sizeof *s);
     if (!s || !(s->q = calloc(2 * sm->p->max_warps + 2, sizeof *s->q))) {
@@ -88,18 +88,18 @@ static int ensure(struct hd_sm *sm, char *err, size_t errlen)
         free(s);
         return HD_FUNC_ERR_CONFIG;
     }
-    sm->pp = s;
+    sm->ce->pp = s;
     return HD_FUNC_OK;
 }
 
 void hd_sm_pp_free(struct hd_sm *sm)
 {
-    if (!sm->pp)
+    if (!sm->ce->pp)
         return;
-    hd_hw_destroy(&sm->pp->dec);
-    free(sm->pp->q);
-    free(sm->pp);
-    sm->pp = NULL;
+    hd_hw_destroy(&sm->ce->pp->dec);
+    free(sm->ce->pp->q);
+    free(sm->ce->pp);
+    sm->ce->pp = NULL;
 }
 
 /* The decoded word w came back as out: check it against the compiler's word, record it. */
@@ -135,7 +135,7 @@ int hd_sm_pp_cycle(struct hd_sm *sm, uint64_t now, char *err, size_t errlen)
     int st = ensure(sm, err, errlen); /* at the SM's first cycle: waveforms declare it early */
     if (st != HD_FUNC_OK)
         return st;
-    struct hd_sm_pp *s = sm->pp;
+    struct hd_sm_pp *s = sm->ce->pp;
     if ((!s->n && !s->in_flight) || s->last_step > now)
         return HD_FUNC_OK;
     struct hd_pp_decode_in in;
@@ -190,7 +190,7 @@ bool hd_sm_pp_fetch(struct hd_sm *sm, struct hd_twarp *w, const struct hd_tkerne
     if (!words)
         return true;
     char err[160];
-    if (ensure(sm, err, sizeof err) != HD_FUNC_OK || sm->pp->cap - sm->pp->n < words) {
+    if (ensure(sm, err, sizeof err) != HD_FUNC_OK || sm->ce->pp->cap - sm->ce->pp->n < words) {
         sm->st->pp_fetch_stalls++; /* (no memory: the fetch waits; the run ends at the watchdog) */
         return false;
     }
@@ -200,11 +200,11 @@ bool hd_sm_pp_fetch(struct hd_sm *sm, struct hd_twarp *w, const struct hd_tkerne
             continue;
         struct pp_word x = {0, w->age, w->slot, pc + i, p->kind != HD_PP_PP};
         x.word = hd_pp_encode(p->kind == HD_PP_PP ? HD_PPDEC_OP_PP : HD_PPDEC_OP_BARPP, p->vec);
-        push(sm->pp, x);
+        push(sm->ce->pp, x);
         if (p->kind == HD_PP_PP) {
             x.word = hd_pp_encode(HD_PPDEC_OP_DUMMY, p->vec_div);
             x.last = true;
-            push(sm->pp, x);
+            push(sm->ce->pp, x);
         }
     }
     return true;
@@ -266,7 +266,7 @@ bool hd_sm_pp_hold(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
         stop(sm, w, now);
         return true;
     }
-    if (w->ib_n > 0 && decoding(sm->pp, w, w->ib_pc)) {
+    if (w->ib_n > 0 && decoding(sm->ce->pp, w, w->ib_pc)) {
         sm->st->pp_decode_waits++;
         return true;
     }

@@ -188,7 +188,7 @@ int hd_sm_ctx_tb_cycle(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *e
         tag[2] = x->tbr[r].kreg;
         tag[3] = x->tbr[r].word;
     }
-    if (hd_ctx_codec_tb_step(sm->codec, &in, &out, tag, now, err, errlen) != 0)
+    if (hd_ctx_codec_tb_step(sm->ce->codec, &in, &out, tag, now, err, errlen) != 0)
         return HD_FUNC_ERR_INTERNAL;
     x->cls_next++; /* past total: cycles waited for the last class */
     if (out.valid_o & 1u) {

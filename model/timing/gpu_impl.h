@@ -119,8 +119,17 @@ int hd_gpu_launches_notify(struct hd_gpu_timing *g, char *err, size_t errlen);
 int hd_gpu_schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen);
 /* The earliest arrival cycle after now of a launch of the batch (UINT64_MAX: none). */
 uint64_t hd_gpu_next_arrival(const struct hd_gpu_timing *g);
-/* Wake SM s, its statistics accounted up to cycle upto (gpu_timing.c). */
+/* {==== gpu_sleep.c: sleeping SMs ==== */
+/* Wake SM s, its statistics accounted up to cycle upto. */
 void hd_gpu_sm_wake(struct hd_gpu_timing *g, uint32_t s, uint64_t upto);
+/* The first cycle at which SM s can change (its events, its memory responses, its allocator's
+ * timers). */
+uint64_t hd_gpu_sm_wake_time(const struct hd_gpu_timing *g, uint32_t s);
+/* Put SM s to sleep until cycle `until`. */
+void hd_gpu_sm_sleep(struct hd_gpu_timing *g, uint32_t s, uint64_t until);
+/* Account every sleeping SM's cycles up to and including `upto`; they stay asleep. */
+void hd_gpu_account_all(struct hd_gpu_timing *g, uint64_t upto);
+/* }==== */
 
 /* ctx_gpu.c: stress mode and preemption requests */
 /* Queue the contexts SM s saved or flushed; returns whether there were any. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * gpu_timing.c - the GPU top: creation, policies, sleeping SMs and the cycle loop
+ * gpu_timing.c - the GPU top: creation, policies and the cycle loop (sleeping SMs: gpu_sleep.c)
  * (docs/timing.md "The GPU top").
  *
  * Design: see gpu_timing.h. The launches of a batch and their bookkeeping are in gpu_launch.c,
@@ -222,65 +222,11 @@ int hd_gpu_timing_set_alloc(struct hd_gpu_timing *g, hd_sm_alloc_make_fn make, v
 }
 /* }==== */
 
-/* {==== Sleeping SMs ====
- * An SM whose tick made no progress cannot change before its next scheduled event, the
- * completion of one of its memory requests (known only if the memory model provides
- * next_event_sm; otherwise SMs sleep only when the whole GPU skips), or a CTA placed on it. It
- * is not ticked until then;
- * the cycles in between are accounted later as the stalls of its last tick (hd_sm_skip), which
- * are exactly what ticking it would have counted (a test compares with [timing] skip_idle off).
- */
-static uint64_t sm_wake_time(const struct hd_gpu_timing *g, uint32_t s)
-{
-    uint64_t t = hd_sm_next_event(g->sm[s], g->now);
-    uint64_t mt = g->mem.next_event_sm(g->mem.impl, s, g->now);
-    t = mt < t ? mt : t;
-    if (g->alloc_timed) { /* the allocator's timers (sm_policy.h) */
-        uint64_t at = hd_sm_alloc_next_event(g->sm[s], g->now);
-        t = at < t ? at : t;
-    }
-    return t;
-}
-
-static void sm_sleep(struct hd_gpu_timing *g, uint32_t s, uint64_t until)
-{
-    g->sleep_until[s] = until;
-    g->acct[s] = g->now;
-}
-
-/* Account a sleeping SM's cycles up to and including `upto`; it stays asleep. */
-static void sm_account(struct hd_gpu_timing *g, uint32_t s, uint64_t upto)
-{
-    if (g->sleep_until[s] && upto > g->acct[s]) {
-        hd_sm_skip(g->sm[s], upto - g->acct[s]);
-        g->acct[s] = upto;
-    }
-}
-
-void hd_gpu_sm_wake(struct hd_gpu_timing *g, uint32_t s, uint64_t upto)
-{
-    sm_account(g, s, upto);
-    g->sleep_until[s] = 0;
-}
-
-void hd_gpu_wake_sm(struct hd_gpu_timing *g, uint32_t s)
-{
-    if (g->sleep_until[s])
-        hd_gpu_sm_wake(g, s, g->now ? g->now - 1 : 0);
-}
-
-static void account_all(struct hd_gpu_timing *g, uint64_t upto)
-{
-    for (uint32_t s = 0; s < g->p.num_sms; s++)
-        sm_account(g, s, upto);
-}
-/* }==== */
-
 /* {==== The cycle loop ==== */
 /* Totals and the idle stalls, with sleeping SMs accounted up to cycle `upto`. */
 static void finalize_stats(struct hd_gpu_timing *g, uint64_t upto)
 {
-    account_all(g, upto);
+    hd_gpu_account_all(g, upto);
     struct hd_timing_stats *s = &g->stats;
     s->warp_instrs = s->thread_instrs = 0;
     for (uint32_t i = 0; i < s->num_sms; i++) {
@@ -337,9 +283,9 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
             moved = true;
         }
         if (!moved && g->p.skip_idle && g->mem.next_event_sm) {
-            uint64_t t = sm_wake_time(g, s);
+            uint64_t t = hd_gpu_sm_wake_time(g, s);
             if (t > g->now + 1)
-                sm_sleep(g, s, t);
+                hd_gpu_sm_sleep(g, s, t);
         }
         progress |= moved;
     }
@@ -386,7 +332,7 @@ static void skip_idle(struct hd_gpu_timing *g)
         return;
     for (uint32_t s = 0; s < g->p.num_sms; s++) /* they wake at the end of the jump */
         if (!g->sleep_until[s] && hd_sm_busy(g->sm[s]))
-            sm_sleep(g, s, g->now + n + 1);
+            hd_gpu_sm_sleep(g, s, g->now + n + 1);
     g->now += n;
     g->stats.cycles += n;
     g->stats.skipped_cycles += n;
@@ -505,7 +451,7 @@ int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls,
         g->now++;
         g->stats.cycles++;
     }
-    account_all(g, g->now - 1);
+    hd_gpu_account_all(g, g->now - 1);
     memset(g->sleep_until, 0, g->p.num_sms * sizeof *g->sleep_until);
     if (st != HD_FUNC_OK)
         abort_run(g);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT
- * sm.c - the SM: creation, CTA placement and retirement, warp states, the cycle, reports.
+ * sm.c - the SM: creation, CTA placement and retirement, the cycle, reports (warp states:
+ * sm_warp.c).
  *
  * Design: see sm.h and sm_impl.h. A warp's state (enum hd_wstate) is recomputed by
  * hd_sm_warp_eval() whenever something about it changes (a fetch arrives, it issues, a result it
@@ -138,74 +139,6 @@ void hd_sm_destroy(struct hd_sm *sm)
 }
 /* }==== */
 
-/* {==== Warp states ==== */
-static uint8_t head_state(const struct hd_sm *sm, const struct hd_twarp *w)
-{
-    if (w->sb_pending == 0)
-        return HD_WS_READY;
-    const struct hd_func_instr *d = &hd_sm_warp_kernel(sm, w)->code[w->ib_pc];
-    uint8_t worst = HD_SB_FREE;
-    for (unsigned i = 0; i < d->nread; i++) {
-        uint8_t m = w->sb[d->read[i]];
-        worst = m > worst ? m : worst;
-    }
-    for (unsigned i = 0; i < d->nwrite; i++) {
-        uint8_t m = w->sb[d->write[i]];
-        worst = m > worst ? m : worst;
-    }
-    return worst >= HD_SB_SHORT ? HD_WS_SB_MEM : worst == HD_SB_ALU ? HD_WS_SB_ALU : HD_WS_READY;
-}
-
-static void set_state(struct hd_sm *sm, struct hd_twarp *w, uint8_t ns)
-{
-    uint8_t os = w->state;
-    if (os == ns)
-        return;
-    sm->nstate[w->sched][os]--;
-    sm->nstate[w->sched][ns]++;
-    w->state = ns;
-    hd_bit_set(sm->ready, w->slot, ns == HD_WS_READY);
-    bool long_wait = ns == HD_WS_BARRIER || ns == HD_WS_MEMBAR ||
-                     (ns == HD_WS_SB_MEM && w->sb_long > 0);
-    if (long_wait && os != HD_WS_BARRIER && os != HD_WS_MEMBAR && os != HD_WS_SB_MEM)
-        sm->sched[w->sched].ops->long_wait(sm->sched[w->sched].impl, w->slot);
-}
-
-void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
-{
-    (void)now;
-    uint8_t ns;
-    if (w->state == HD_WS_EMPTY)
-        return;
-    if (w->done)
-        ns = HD_WS_DRAIN;
-    else if (w->susp)
-        ns = HD_WS_SUSPENDED;
-    else if (w->fw->at_barrier)
-        ns = HD_WS_BARRIER;
-    else if (w->membar && (w->mem_out > 0 || w->sb_long > 0))
-        ns = HD_WS_MEMBAR;
-    else {
-        w->membar = false;
-        const int sp = hd_sm_spill_head(sm, w); /* spill code due first (sm_spill.c) */
-        ns = sp >= HD_SB_SHORT ? HD_WS_SB_MEM : sp == HD_SB_ALU ? HD_WS_SB_ALU
-             : sp == HD_SB_FREE ? HD_WS_READY : w->ib_n == 0 ? HD_WS_FETCH : head_state(sm, w);
-    }
-    set_state(sm, w, ns);
-}
-
-static void update_oldest(struct hd_sm *sm, uint32_t s)
-{
-    uint32_t best = HD_SM_NONE;
-    for (uint32_t i = s; i < sm->p->max_warps; i += sm->p->num_sched) {
-        const struct hd_twarp *w = &sm->w[i];
-        if (w->state != HD_WS_EMPTY && !w->done && (best == HD_SM_NONE || w->age < sm->w[best].age))
-            best = i;
-    }
-    sm->oldest[s] = best;
-}
-/* }==== */
-
 /* {==== CTA placement and retirement ==== */
 static bool mixing_ok(const struct hd_sm *sm, const struct hd_sm_launch *la)
 {
@@ -296,8 +229,8 @@ static int bind_warps(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp
         w->fetch_line = HD_SM_NONE;
         w->fetch_after = 0;
         w->state = HD_WS_EMPTY;
-        sm->nstate[w->sched][HD_WS_EMPTY]++; /* set_state moves it out of EMPTY */
-        set_state(sm, w, HD_WS_FETCH);
+        sm->nstate[w->sched][HD_WS_EMPTY]++; /* hd_sm_warp_set_state moves it out of EMPTY */
+        hd_sm_warp_set_state(sm, w, HD_WS_FETCH);
         sm->sched[w->sched].ops->add(sm->sched[w->sched].impl, w->slot, w->age);
         uint32_t pc = 0;
         uint32_t active;
@@ -308,7 +241,7 @@ static int bind_warps(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp
         hd_sm_warp_eval(sm, w, now);
     }
     for (uint32_t s = 0; s < sm->p->num_sched; s++)
-        update_oldest(sm, s);
+        hd_sm_update_oldest(sm, s);
     return HD_FUNC_OK;
 }
 
@@ -445,17 +378,6 @@ static void retire_cta(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     sm->retired[sm->nretired++] = la;
 }
 
-void hd_sm_warp_unbind(struct hd_sm *sm, struct hd_twarp *w)
-{
-    sm->sched[w->sched].ops->remove(sm->sched[w->sched].impl, w->slot);
-    set_state(sm, w, HD_WS_EMPTY);
-    sm->nstate[w->sched][HD_WS_EMPTY]--;
-    hd_bit_set(sm->need_fetch, w->slot, false);
-    if (sm->oldest[w->sched] == w->slot)
-        update_oldest(sm, w->sched);
-    sm->nwarps--;
-}
-
 void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
 {
     if (!w->done || w->state == HD_WS_EMPTY || w->inflight || w->mem_out)
@@ -483,44 +405,6 @@ unsigned hd_sm_retired(struct hd_sm *sm, struct hd_sm_launch **out, unsigned max
 /* }==== */
 
 /* {==== The cycle ==== */
-/* One stall reason per scheduler that did not issue (see sched_stats.def). */
-void hd_sm_warp_stall_ctr(struct hd_sm *sm, struct hd_twarp *w)
-{
-    uint32_t pc, active;
-    struct hd_line_stats *ls = sm->cta[w->cta].la->lines;
-    w->stall_ctr = hd_func_warp_next(w->fw, &pc, &active) && pc < ls->npc ? &ls->stall[pc]
-                                                                           : &sm->stall_sink;
-}
-
-void hd_sm_count_stall(struct hd_sm *sm, uint32_t s)
-{
-    const uint32_t *n = sm->nstate[s];
-    struct hd_sched_stats *ss = &sm->sst[s];
-    uint8_t r;
-    if (n[HD_WS_READY]) {
-        ss->stall_pipeline++;
-        r = 1;
-    } else if (n[HD_WS_SB_MEM] || n[HD_WS_MEMBAR]) {
-        ss->stall_memory++;
-        r = 2;
-    } else if (n[HD_WS_SB_ALU]) {
-        ss->stall_scoreboard++;
-        r = 3;
-    } else if (n[HD_WS_BARRIER]) {
-        ss->stall_barrier++;
-        r = 4;
-    } else if (n[HD_WS_FETCH]) {
-        ss->stall_ibuffer++;
-        r = 5;
-    } else {
-        r = 0; /* idle: computed from the cycle count */
-    }
-    sm->last_stall[s] = r;
-    uint32_t o = sm->oldest[s];
-    if (r && o != HD_SM_NONE)
-        (*sm->w[o].stall_ctr)++;
-}
-
 static bool report_fault(const struct hd_sm *sm, int *status, char *err, size_t errlen)
 {
     *status = sm->fault;
@@ -533,7 +417,7 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
     bool progress = false;
     *status = HD_FUNC_OK;
     sm->last_tick = now;
-    if (sm->ninbox || sm->nsusp || sm->nengq) {
+    if (hd_ctx_engine_due(sm->ce)) { /* the context engine's one tick (model/ctx) */
         progress |= hd_sm_ctx_tick(sm, now, status, err, errlen);
         if (*status != HD_FUNC_OK)
             return true;
@@ -564,8 +448,8 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
 
 bool hd_sm_busy(const struct hd_sm *sm)
 {
-    return sm->nctas || sm->nev || sm->ncu_order || sm->nfills || sm->nretired || sm->ninbox ||
-           sm->nevicted ||
+    return sm->nctas || sm->nev || sm->ncu_order || sm->nfills || sm->nretired ||
+           sm->ce->ninbox || sm->ce->nevicted ||
            (sm->mem->ops->pending && sm->mem->ops->pending(sm->mem->impl, sm->id));
 }
 
@@ -577,7 +461,7 @@ void hd_sm_occupancy(const struct hd_sm *sm, uint32_t *warps, uint32_t *ctas)
 
 uint64_t hd_sm_next_event(const struct hd_sm *sm, uint64_t now)
 {
-    if (sm->ncu_order || sm->nretired || sm->ninbox || sm->nengq || sm->nevicted || sm->nsusp)
+    if (sm->ncu_order || sm->nretired || hd_ctx_engine_pending(sm->ce))
         return now + 1; /* (a suspending CTA is checked for quiescence every cycle) */
     for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
         if (sm->ldst[u].next < sm->ldst[u].op.nreq)
@@ -721,7 +605,7 @@ void hd_sm_abort(struct hd_sm *sm)
         c->ctx = NULL;
         c->fc = NULL;
     }
-    sm->ninbox = sm->nengq = sm->nsusp = sm->nevicted = 0;
+    hd_ctx_engine_clear(sm->ce);
     sm->fault = HD_FUNC_OK;
     sm->nwarps = sm->nctas = sm->nres = sm->nretired = 0;
     /* collectors, events, load/store units and trackers */

@@ -7,18 +7,20 @@
  * doubles if ever exhausted); nothing is allocated per instruction. Warps, CTAs, collector units,
  * load trackers and events refer to each other by index, never by address, so a warp's timing
  * state can be saved and restored as bytes. One file per stage:
- *   sm.c         creation, CTA placement and retirement, warp states, the tick, reports
+ *   sm.c         creation, CTA placement and retirement, the tick, reports
+ *   sm_warp.c    warp states, state counts, the oldest warp, stall reasons
  *   sm_issue.c   the schedulers' issue stage (functional step, scoreboard, ibuffer)
  *   sm_fetch.c   instruction fetch, the instruction cache and decode
  *   sm_opcoll.c  collector units, banked register reads, dispatch, result bus, events
  *   sm_ldst.c    the load/store unit: coalescing, shared-memory banks, requests, responses
- *   ctx_engine.c     the context lifecycle: suspend, the save/restore engine, resume, flush, and
+ *   model/ctx    the context engine (ctx_engine.h): suspend, save/restore, resume, flush, and
  *                memory responses for warps that moved (docs/context.md)
  */
 #ifndef HD_SM_IMPL_H
 #define HD_SM_IMPL_H
 
 #include "cta.h"
+#include "ctx_engine.h"
 #include "ctx_pool.h"
 #include "exec.h"
 #include "mech.h"
@@ -144,15 +146,6 @@ struct hd_load_tracker {
     uint8_t mark;
 };
 
-/* A memory response for a warp that is no longer where it sent the request (ctx_engine.c). */
-enum hd_fwd_kind { HD_FWD_MEM, HD_FWD_LOAD };
-struct hd_fwd {
-    uint64_t ref;                /* packed struct hd_wref */
-    uint32_t pc;                 /* LOAD: the load whose destinations are now written */
-    uint8_t kind;                /* enum hd_fwd_kind: MEM = one request completed; LOAD = the
-                                    last request of a load completed */
-};
-
 enum hd_ev_type { HD_EV_WB, HD_EV_DECODE };
 struct hd_event {
     uint32_t next;
@@ -231,23 +224,10 @@ struct hd_sm {
     /* context lifecycle (ctx_engine.c) */
     struct hd_ctx_pool *pool;
     const struct hd_ctx_params *cp;
-    struct hd_fwd *inbox;        /* responses forwarded here for warps that moved in */
-    uint32_t ninbox, cap_inbox;
-    uint32_t *engq;              /* [max_ctas] CTA slots with context-engine work, FIFO */
-    uint32_t engq_head, nengq;
-    uint32_t nsusp;              /* CTAs suspending (waiting for quiescence) */
-    uint32_t *evicted;           /* [max_ctas x 2] contexts saved or flushed, for the GPU */
-    uint32_t nevicted, cap_evicted;
+    struct hd_ctx_engine *ce;    /* its context engine (model/ctx/ctx_engine.h) */
     const struct hd_hw_factory *const *hw; /* the GPU's block factory (NULL: C references) */
-    struct hd_ctx_codec *codec;  /* the save/restore path's regpat codec (made when needed) */
-    bool ctl_busy;               /* its preemption controller has the engine's oldest operation */
-    const struct hd_ctx *ctl_ctx; /* ... namely this context's (an aborted run leaves it) */
-    uint8_t ctl_state;           /* the controller's state in the last cycle (progress) */
-    struct hd_sm_pp *pp;         /* selective preemption points: pp_decode and its queue (ctx_points.c) */
     const struct hd_hooks *hooks; /* the mechanisms' hooks (mech.h; none until the GPU sets them) */
     bool retiring;               /* retire_cta is vacating a finished CTA's slot */
-    uint32_t *live_buf;          /* scratch: live registers of a warp */
-    uint32_t cap_live;
     struct hd_func_trace tr;     /* scratch trace record */
     uint64_t stall_sink;         /* stall_ctr of warps without a next PC */
     uint64_t last_tick;
@@ -256,8 +236,12 @@ struct hd_sm {
 };
 
 /* {==== sm.c ==== */
-/* Recompute warp w's state after anything about it changed. */
+/* Recompute warp w's state after anything about it changed (sm_warp.c). */
 void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
+/* Set warp w's state to ns: state counts, READY bit, the scheduler's long-wait notice. */
+void hd_sm_warp_set_state(struct hd_sm *sm, struct hd_twarp *w, uint8_t ns);
+/* Recompute scheduler s's oldest resident warp. */
+void hd_sm_update_oldest(struct hd_sm *sm, uint32_t s);
 /* Take warp w out of its slot (scheduler, state counts, resident warps). */
 void hd_sm_warp_unbind(struct hd_sm *sm, struct hd_twarp *w);
 /* Give CTA slot c's allocation back (finished, or its context left the SM). */
