@@ -68,53 +68,52 @@ layers=(model/ptx model/compiler model/config model/func model/hw compressors ta
         model/policy model/timing model/ctx "${mechs[@]}" model/runtime cosim testbenches model/cli
         workloads)
 
-# Which layer owns header $1 (by file name)?
-owner_of() {
-    local l
-    for l in "${layers[@]}"; do
-        [ -f "$l/$1" ] && { echo "$l"; return; }
-    done
-    echo ""
-}
+# Which layer owns each header (by file name; the first layer in `layers` order wins)?
+declare -A owner=()
+for l in "${layers[@]}"; do
+    [ -d "$l" ] || continue
+    while IFS= read -r -d '' h; do
+        h="${h##*/}"
+        [ -n "${owner[$h]:-}" ] || owner[$h]="$l"
+    done < <(find "$l" -maxdepth 1 -name '*.h' -print0)
+done
 
 bad=0
-check_file() { # layer file
-    local layer="$1" file="$2" n=0 line hdr own
-    while IFS= read -r line; do
-        n=$((n + 1))
-        [[ "$line" =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]] || continue
-        hdr="${BASH_REMATCH[1]##*/}"
-        if [[ "$layer" == model/mech/* && "$hdr" == *_impl.h ]]; then
-            echo "$file:$n: mechanism $layer must not include $hdr (a core internal: use the hooks of mech.h)"
-            bad=1
-            continue
-        fi
-        own="$(owner_of "$hdr")"
-        [ -z "$own" ] && continue
-        if [ "$layer" = workloads ]; then
-            [ "$own" = workloads ] || [ "$hdr" = heddle.h ] && continue
-        elif [[ " ${allowed[$layer]} " == *" $own "* ]]; then
-            continue
-        elif [[ ( "$own" == model/timing || "$own" == model/ctx ) &&
-                " ${core_ok[$layer]:-} " == *" $hdr "* ]]; then
-            continue
-        fi
-        if [[ "$own" == model/mech/* && ( "$layer" == model/timing || "$layer" == model/ctx ||
-                                          "$layer" == model/policy ) ]]; then
-            echo "$file:$n: the core ($layer) must not include $hdr (mechanism $own): reach it through the hooks and registry of mech.h"
-        else
-            echo "$file:$n: layer $layer must not include $hdr (from $own)"
-        fi
+check_include() { # layer file line header
+    local layer="$1" file="$2" n="$3" hdr="${4##*/}" own
+    if [[ "$layer" == model/mech/* && "$hdr" == *_impl.h ]]; then
+        echo "$file:$n: mechanism $layer must not include $hdr (a core internal: use the hooks of mech.h)"
         bad=1
-    done <"$file"
+        return
+    fi
+    own="${owner[$hdr]:-}"
+    [ -z "$own" ] && return
+    if [ "$layer" = workloads ]; then
+        [ "$own" = workloads ] || [ "$hdr" = heddle.h ] && return
+    elif [[ " ${allowed[$layer]} " == *" $own "* ]]; then
+        return
+    elif [[ ( "$own" == model/timing || "$own" == model/ctx ) &&
+            " ${core_ok[$layer]:-} " == *" $hdr "* ]]; then
+        return
+    fi
+    if [[ "$own" == model/mech/* && ( "$layer" == model/timing || "$layer" == model/ctx ||
+                                      "$layer" == model/policy ) ]]; then
+        echo "$file:$n: the core ($layer) must not include $hdr (mechanism $own): reach it through the hooks and registry of mech.h"
+    else
+        echo "$file:$n: layer $layer must not include $hdr (from $own)"
+    fi
+    bad=1
 }
 
+re='^([^:]+):([0-9]+):[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)"'
 for layer in "${layers[@]}"; do
     [ "$layer" = model/cli ] && continue
     [ -d "$layer" ] || continue
-    while IFS= read -r -d '' f; do
-        check_file "$layer" "$f"
-    done < <(find "$layer" \( -name '*.[ch]' -o -name '*.cpp' \) -print0 | sort -z)
+    while IFS= read -r line; do
+        [[ "$line" =~ $re ]] || continue
+        check_include "$layer" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "${BASH_REMATCH[3]}"
+    done < <(grep -rnE --include='*.[ch]' --include='*.cpp' \
+                  '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$layer" | sort -t: -k1,1 -k2,2n)
 done
 if [ "$bad" -ne 0 ]; then
     echo "check-layering.sh: FAILED (see docs/architecture.md, Layers; docs/mechanisms.md)" >&2
