@@ -11,7 +11,8 @@
 #   compressors, tables -> hw and themselves   (C references of the hardware blocks)
 #   mem      -> config, hw, mem                 (never timing: the memory port is in hw)
 #   timing   -> ptx, compiler, config, func, hw, compressors, tables, mem, timing
-#   runtime  -> ptx, compiler, config, func, hw, compressors, tables, mem, timing, runtime
+#   power    -> config, hw, mem, timing, power  (reads the statistics, after the run)
+#   runtime  -> ptx, compiler, config, func, hw, compressors, tables, mem, timing, power, runtime
 #   cosim    -> ptx, compiler, func, hw, compressors, tables, cosim (never timing or runtime:
 #               it reaches the model through the block factory and the observer)
 #   testbenches -> hw, compressors, tables, cosim, testbenches
@@ -34,11 +35,12 @@ declare -A allowed=(
     [tables]="model/hw tables"
     [model/mem]="model/config model/hw model/mem"
     [model/timing]="model/ptx model/compiler model/config model/func model/hw compressors tables model/mem model/timing"
-    [model/runtime]="model/ptx model/compiler model/config model/func model/hw compressors tables model/mem model/timing model/runtime"
+    [model/power]="model/config model/hw model/mem model/timing model/power"
+    [model/runtime]="model/ptx model/compiler model/config model/func model/hw compressors tables model/mem model/timing model/power model/runtime"
     [cosim]="model/ptx model/compiler model/func model/hw compressors tables cosim"
     [testbenches]="model/hw compressors tables cosim testbenches"
 )
-layers=(model/ptx model/compiler model/config model/func model/hw compressors tables model/mem model/timing model/runtime cosim testbenches model/cli workloads)
+layers=(model/ptx model/compiler model/config model/func model/hw compressors tables model/mem model/timing model/power model/runtime cosim testbenches model/cli workloads)
 
 # Which layer owns header $1 (by file name)?
 owner_of() {
