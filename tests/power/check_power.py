@@ -26,8 +26,8 @@ def check(ok, what):
         failures.append(what)
 
 
-def run(heddle, out, workload, *extra):
-    path = os.path.join(out, f"{workload}.json")
+def run(heddle, out, workload, *extra, tag=""):
+    path = os.path.join(out, f"{workload}{tag}.json")
     cmd = [heddle, "run", workload, "--quiet", "--config", "configs/fermi-gtx480.ini",
            "--stats", path, *extra]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -92,7 +92,7 @@ def main():
     busy = [x for x in p["sms"] if x["dynamic_j"] > 0]
     check(len(busy) == 1 and busy[0]["energy_j"] > want, "chase: the busy SM costs more")
 
-    off = run(heddle, out, "chase", "--set", "power.enabled=false")
+    off = run(heddle, out, "chase", "--set", "power.enabled=false", tag="-off")
     check(off["power"] is None, "[power] enabled = false: \"power\" is null")
     print(f"{len(failures)} failed" if failures else "all power checks passed")
     return 1 if failures else 0
