@@ -79,7 +79,8 @@ def main():
                 row["counters_overhead_pct"] = round(
                     100.0 * (best["off"] - best["base"]) / best["base"], 2)
             rows.append(row)
-    head = f"{'workload':<10} {'size':<7} {'on (s)':>8} {'off (s)':>8} {'overhead':>9} {'power W':>8}"
+    head = (f"{'workload':<10} {'size':<7} {'on (s)':>8} {'off (s)':>8} {'overhead':>9} "
+            f"{'power W':>8}")
     print(head + (f" {'base (s)':>9} {'counters':>9}" if base else ""))
     for r in rows:
         line = (f"{r['workload']:<10} {r['size']:<7} {r['cpu_s_power_on']:>8.3f} "

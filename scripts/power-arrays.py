@@ -18,7 +18,8 @@ from hdsynth import ini, sram  # noqa: E402
 ARRAYS = [
     ("rf_bank", 64, 1024, "1RW", 1, "e_rf_read_pj", "one of 16 register banks (8 KB)"),
     ("oc_buffer", 16, 1024, "1RW", 1, "e_opc_word_pj", "an operand-collector array"),
-    ("icache", 16, 1024, "1RW", 1, "e_fetch_pj (array part)", "2 KB instruction cache (4 sets x 4 ways x 128 B)"),
+    ("icache", 16, 1024, "1RW", 1, "e_fetch_pj (array part)",
+     "2 KB instruction cache (4 x 4 x 128 B)"),
     ("smem_bank", 384, 32, "1RW", 1, "e_smem_pass_pj / 32", "one of 32 shared-memory banks"),
     ("l1d_tags", 32, 96, "1RW", 1, "e_l1d_tag_pj", "L1D tags, 32 sets x 4 ways x 24 b"),
     ("l1d_data", 128, 1024, "1RW", 1, "e_l1d_data_pj", "L1D data, 16 KB"),

@@ -70,12 +70,14 @@ int hd_power_params_init(struct hd_power_params *p, const struct hd_config *cfg,
     r |= add(p, HD_PEV_l1d_data, HD_PC_l1d, false, cfg->power_e_l1d_data_pj * PJ);
     r |= add(p, HD_PEV_l1c_accesses, HD_PC_l1c, false, cfg->power_e_l1c_pj * PJ);
     /* SM time: pipeline power while active, static power always (less gating while idle) */
-    r |= add(p, HD_PEV_sm_active_cycles, HD_PC_sm_active, false, cfg->power_sm_active_w * per_cycle);
+    r |= add(p, HD_PEV_sm_active_cycles, HD_PC_sm_active, false,
+             cfg->power_sm_active_w * per_cycle);
     r |= add(p, HD_PEV_sm_active_cycles, HD_PC_sm_static, true, cfg->power_sm_idle_w * per_cycle);
     r |= add(p, HD_PEV_sm_idle_cycles, HD_PC_sm_static, true,
              cfg->power_sm_idle_w * (1.0 - cfg->power_idle_sm_gating) * per_cycle);
     /* interconnect, L2, memory controllers */
-    r |= add(p, HD_PEV_flits, HD_PC_icnt, false, cfg->power_e_flit_hop_pj * PJ * cfg->power_icnt_hops);
+    r |= add(p, HD_PEV_flits, HD_PC_icnt, false,
+             cfg->power_e_flit_hop_pj * PJ * cfg->power_icnt_hops);
     r |= add(p, HD_PEV_cycles, HD_PC_icnt, true, cfg->power_noc_static_w * per_cycle);
     r |= add(p, HD_PEV_l2_lookups, HD_PC_l2, false, cfg->power_e_l2_tag_pj * PJ);
     r |= add(p, HD_PEV_l2_data, HD_PC_l2, false, cfg->power_e_l2_data_pj * PJ);

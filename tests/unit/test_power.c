@@ -149,7 +149,8 @@ static void test_dram(struct hd_test_state *t, const struct hd_config *cfg)
                         1e-3 * tck * v * chips;
     HD_CHECK_F64(t, pair, p.dram_act_pre_j, pair * 1e-12);
     const double burst = (double)cfg->dram_burst_length / cfg->dram_data_rate * tck;
-    const double rd = (cfg->power_dram_idd4r_ma - cfg->power_dram_idd3n_ma) * 1e-3 * v * burst * chips;
+    const double rd =
+        (cfg->power_dram_idd4r_ma - cfg->power_dram_idd3n_ma) * 1e-3 * v * burst * chips;
     HD_CHECK_F64(t, rd, p.dram_rd_burst_j, rd * 1e-12);
     /* GTX480 defaults: a 64-byte read burst in the nJ range, an activate-precharge pair of a
      * few nJ (GDDR5 class: docs/power.md) */
@@ -180,7 +181,8 @@ static void test_blocks(struct hd_test_state *t, struct hd_config cfg)
     ev.n[HD_PEV_ctx_save_vregs] = 1000;
     struct hd_power_energy e;
     hd_power_energy_compute(&p, &ev, 1, &e);
-    const double expect = 1000 * (20248 + 50322) * cfg.power_ge_activity * cfg.power_e_ge_fj * 1e-15;
+    const double expect =
+        1000 * (20248 + 50322) * cfg.power_ge_activity * cfg.power_e_ge_fj * 1e-15;
     HD_CHECK_F64(t, expect, e.comp[HD_PC_blocks], expect * 1e-9);
     cfg.context_preempt_policy = HD_PREEMPTPOL_SHIEH;
     params(t, &cfg, &p);
