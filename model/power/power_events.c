@@ -4,6 +4,7 @@
  */
 #include "power_events.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const names[] = {
@@ -121,24 +122,44 @@ void hd_power_events_run(struct hd_power_events *ev, const struct hd_timing_stat
         N(ev, dram_refs) = cfg->dram_channels * dram_cycles / cfg->dram_trefi;
 }
 
-/* The memory system's record of launch id `launch`, or NULL. */
-static const struct hd_mem_acct *kernel_record(const struct hd_mem_stats *mem, uint32_t launch)
+int hd_power_launch_ctx_init(struct hd_power_launch_ctx *c, const struct hd_timing_stats *ts,
+                             const struct hd_mem_stats *mem, const struct hd_power_events *run)
 {
-    for (uint32_t k = 1; k < mem->nkernels; k++) /* record 0: requests of no kernel */
-        if (mem->kernel_id[k] == launch)
-            return &mem->kernel[k];
-    return NULL;
+    memset(c, 0, sizeof *c);
+    c->run = *run;
+    c->memory = mem != NULL;
+    for (uint32_t i = 0; i < ts->nlaunch; i++)
+        c->sum_cycles += (double)ts->launch[i].c.cycles;
+    c->rec = calloc(ts->nlaunch ? ts->nlaunch : 1, sizeof *c->rec);
+    if (!c->rec)
+        return -1;
+    if (!mem)
+        return 0;
+    hd_mem_stats_total(mem, &c->tot);
+    /* launch ids are the launch records' indices (timing_stats.h); record 0 of the memory
+     * system holds requests of no kernel */
+    for (uint32_t k = 1; k < mem->nkernels; k++) {
+        const uint32_t id = mem->kernel_id[k];
+        if (id < ts->nlaunch && ts->launch[id].id == id)
+            c->rec[id] = &mem->kernel[k];
+    }
+    return 0;
+}
+
+void hd_power_launch_ctx_free(struct hd_power_launch_ctx *c)
+{
+    free(c->rec);
+    c->rec = NULL;
 }
 
 void hd_power_events_launch(struct hd_power_events *ev, const struct hd_timing_stats *ts,
-                            const struct hd_mem_stats *mem, uint32_t index,
-                            const struct hd_power_events *run)
+                            const struct hd_power_launch_ctx *lc, uint32_t index)
 {
     memset(ev, 0, sizeof *ev);
     if (index >= ts->nlaunch)
         return;
-    const struct hd_launch_info *li = &ts->launch[index];
-    const struct hd_launch_stats *c = &li->c;
+    const struct hd_power_events *run = &lc->run;
+    const struct hd_launch_stats *c = &ts->launch[index].c;
     const double bank_reads = (double)(c->reg_reads - c->oloc_reads);
     N(ev, fetches) = (double)c->fetches;
     N(ev, issues) = (double)c->warp_instrs;
@@ -154,22 +175,18 @@ void hd_power_events_launch(struct hd_power_events *ev, const struct hd_timing_s
     N(ev, ldst_accesses) = (double)(c->gmem_requests + c->smem_passes + c->const_instrs);
     N(ev, smem_passes) = (double)c->smem_passes;
     /* time-based events: the launch's share of the summed launch durations */
-    double sum = 0;
-    for (uint32_t i = 0; i < ts->nlaunch; i++)
-        sum += (double)ts->launch[i].c.cycles;
-    const double share = sum > 0 ? (double)c->cycles / sum : 0.0;
+    const double share = lc->sum_cycles > 0 ? (double)c->cycles / lc->sum_cycles : 0.0;
     static const enum hd_pevent timed[] = {
         HD_PEV_cycles, HD_PEV_sm_active_cycles, HD_PEV_sm_idle_cycles, HD_PEV_dram_refs,
         HD_PEV_dram_busy_cycles, HD_PEV_pp_decodes, HD_PEV_ctx_save_vregs,
         HD_PEV_ctx_restore_vregs, HD_PEV_ctx_tb_saves, HD_PEV_ctx_suspends, HD_PEV_cta_events};
     for (unsigned i = 0; i < sizeof timed / sizeof timed[0]; i++)
         ev->n[timed[i]] = run->n[timed[i]] * share;
-    const struct hd_mem_acct *m = mem ? kernel_record(mem, li->id) : NULL;
+    const struct hd_mem_acct *m = lc->rec[index];
     if (!m)
         return;
+    const struct hd_mem_acct *tot = &lc->tot;
     l1_events(ev, m);
-    struct hd_mem_acct tot;
-    hd_mem_stats_total(mem, &tot);
     N(ev, flits) = (double)(m->icnt_req_flits + m->icnt_rep_flits);
     N(ev, l2_lookups) = (double)(m->l2_reads + m->l2_writes + m->l2_atomics);
     N(ev, l2_data) = (double)(m->l2_read_hits + m->l2_writes + m->l2_atomics + m->dram_reads +
@@ -177,15 +194,15 @@ void hd_power_events_launch(struct hd_power_events *ev, const struct hd_timing_s
     N(ev, mc_requests) = (double)(m->dram_reads + m->dram_writes);
     N(ev, dram_bits) = 8.0 * (double)(m->dram_read_bytes + m->dram_write_bytes);
     /* bursts: the run's, in proportion to the kernel's bytes */
-    N(ev, dram_read_bursts) = tot.dram_read_bytes
+    N(ev, dram_read_bursts) = tot->dram_read_bytes
                                   ? N(run, dram_read_bursts) * (double)m->dram_read_bytes /
-                                        (double)tot.dram_read_bytes
+                                        (double)tot->dram_read_bytes
                                   : 0.0;
-    N(ev, dram_write_bursts) = tot.dram_write_bytes
+    N(ev, dram_write_bursts) = tot->dram_write_bytes
                                    ? N(run, dram_write_bursts) * (double)m->dram_write_bytes /
-                                         (double)tot.dram_write_bytes
+                                         (double)tot->dram_write_bytes
                                    : 0.0;
-    const double misses = (double)tot.dram_row_misses;
+    const double misses = (double)tot->dram_row_misses;
     const double mshare = misses > 0 ? (double)m->dram_row_misses / misses : 0.0;
     N(ev, dram_acts) = N(run, dram_acts) * mshare;
     N(ev, dram_pres) = N(run, dram_pres) * mshare;

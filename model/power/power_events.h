@@ -20,6 +20,8 @@
 #include "mem_stats.h"
 #include "timing_stats.h"
 
+#include <stdbool.h>
+
 enum hd_pevent {
 #define HD_PEVENT(name, doc) HD_PEV_##name,
 #include "power_events.def"
@@ -40,9 +42,21 @@ void hd_power_events_run(struct hd_power_events *ev, const struct hd_timing_stat
 /* SM `sm` alone (its core and L1 events, its active and idle cycles; no chip-level time). */
 void hd_power_events_sm(struct hd_power_events *ev, const struct hd_timing_stats *ts,
                         const struct hd_mem_stats *mem, uint32_t sm);
-/* Launch `index` of ts; `run` is hd_power_events_run's result for the same statistics. */
+/* What hd_power_events_launch needs of the whole run, gathered once (so that a run of many
+ * launches costs linear time): the run's events, the summed launch durations, the memory
+ * system's totals and each launch's per-kernel record (NULL: none). Free with ..._free. */
+struct hd_power_launch_ctx {
+    struct hd_power_events run;
+    double sum_cycles;
+    struct hd_mem_acct tot;
+    const struct hd_mem_acct **rec;   /* [ts->nlaunch] */
+    bool memory;
+};
+int hd_power_launch_ctx_init(struct hd_power_launch_ctx *c, const struct hd_timing_stats *ts,
+                             const struct hd_mem_stats *mem, const struct hd_power_events *run);
+void hd_power_launch_ctx_free(struct hd_power_launch_ctx *c);
+/* Launch `index` of ts. */
 void hd_power_events_launch(struct hd_power_events *ev, const struct hd_timing_stats *ts,
-                            const struct hd_mem_stats *mem, uint32_t index,
-                            const struct hd_power_events *run);
+                            const struct hd_power_launch_ctx *c, uint32_t index);
 
 #endif

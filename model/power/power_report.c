@@ -29,14 +29,22 @@ int hd_power_report_build(struct hd_power_report *r, const struct hd_timing_stat
         snprintf(err, errlen, "energy report: out of memory");
         return -1;
     }
+    struct hd_power_launch_ctx lc;
+    if (hd_power_launch_ctx_init(&lc, ts, mem, &r->run_ev) != 0) {
+        hd_power_launch_ctx_free(&lc);
+        hd_power_report_free(r);
+        snprintf(err, errlen, "energy report: out of memory");
+        return -1;
+    }
     struct hd_power_energy kernels;
     memset(&kernels, 0, sizeof kernels);
     for (uint32_t i = 0; i < r->nlaunch; i++) {
         struct hd_power_events ev;
-        hd_power_events_launch(&ev, ts, mem, i, &r->run_ev);
+        hd_power_events_launch(&ev, ts, &lc, i);
         hd_power_energy_compute(&r->p, &ev, (double)ts->launch[i].c.cycles / f, &r->launch[i]);
         hd_power_energy_add(&kernels, &r->launch[i]);
     }
+    hd_power_launch_ctx_free(&lc);
     hd_power_energy_sub(&r->run, &kernels, &r->other);
     r->other.seconds = r->run.seconds;
     for (uint32_t i = 0; i < r->nsm; i++) {
