@@ -78,7 +78,8 @@ void hd_power_report_text(const struct hd_power_report *r, const struct hd_timin
             e->seconds * 1e3, e->total_j * 1e3, hd_power_watts(e, HD_PC_COUNT),
             e->seconds > 0 ? e->dynamic_j / e->seconds : 0.0,
             e->seconds > 0 ? e->static_j / e->seconds : 0.0,
-            r->memory ? "" : " [fixed-latency memory: no memory-system energy]");
+            r->memory ? ""
+                      : " [fixed-latency memory: no memory-system events, static power only]");
     fprintf(out, "power:   %-14s %12s %10s %7s %10s\n", "component", "energy mJ", "power W",
             "share", "static W");
     for (unsigned c = 0; c < HD_PC_COUNT; c++)
