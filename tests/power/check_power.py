@@ -8,7 +8,8 @@
 # sgemm and the memory-bound stream average inside GPUWattch's GTX480 range (GTX480_RANGE_W,
 # docs/power.md "Calibration"); stream moves more DRAM bytes than sgemm and has more DRAM
 # dynamic energy; chase (one CTA) leaves 14 of the 15 SMs with static energy only, at
-# [power] sm_idle_w; with [power] enabled = false the member is null. Exit 0 when all hold.
+# [power] sm_idle_w; a mix (bfs+sgemm) carries the member in its JSON report too; with [power]
+# enabled = false the member is null. Exit 0 when all hold.
 import json
 import os
 import subprocess
@@ -27,8 +28,9 @@ def check(ok, what):
 
 
 def run(heddle, out, workload, *extra, tag=""):
-    path = os.path.join(out, f"{workload}{tag}.json")
-    cmd = [heddle, "run", workload, "--quiet", "--config", "configs/fermi-gtx480.ini",
+    path = os.path.join(out, f"{workload.replace('+', '_')}{tag}.json")
+    what = ["--mix", workload] if "+" in workload else [workload]
+    cmd = [heddle, "run", *what, "--quiet", "--config", "configs/fermi-gtx480.ini",
            "--stats", path, *extra]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
@@ -91,6 +93,12 @@ def main():
               for x in idle), f"chase: each idle SM's energy = sm_idle_w x time = {want:.4g} J")
     busy = [x for x in p["sms"] if x["dynamic_j"] > 0]
     check(len(busy) == 1 and busy[0]["energy_j"] > want, "chase: the busy SM costs more")
+
+    mix = run(heddle, out, "bfs+sgemm")["power"]
+    sums("mix bfs+sgemm", mix)
+    check(any(k["kernel"].startswith("sgemm") for k in mix["kernels"]) and
+          any(k["kernel"].startswith("bfs") for k in mix["kernels"]),
+          "mix bfs+sgemm: both programs' kernels have energy rows")
 
     off = run(heddle, out, "chase", "--set", "power.enabled=false", tag="-off")
     check(off["power"] is None, "[power] enabled = false: \"power\" is null")
