@@ -21,6 +21,7 @@
 #   timing, ctx (the core: SM pipeline, GPU top, context engine)
 #            -> ptx, compiler, config, func, hw, compressors, tables, mem, policy, timing, ctx;
 #               never a mechanism's header (the core reaches mechanisms only through mech.h)
+#   power    -> config, hw, mem, timing, power  (reads the statistics, after the run)
 #   runtime  -> everything below it, mechanisms included (e.g. the Oracle's profile writer)
 #   cosim    -> ptx, compiler, func, hw, compressors, tables, cosim (never timing or runtime:
 #               it reaches the model through the block factory and the observer)
@@ -52,7 +53,8 @@ declare -A allowed=(
     [model/policy]="$low model/policy"
     [model/timing]="$low model/policy model/timing model/ctx"
     [model/ctx]="$low model/policy model/timing model/ctx"
-    [model/runtime]="$low model/policy model/timing model/ctx ${mechs[*]} model/runtime"
+    [model/power]="model/config model/hw model/mem model/timing model/power"
+    [model/runtime]="$low model/policy model/timing model/ctx ${mechs[*]} model/power model/runtime"
     [cosim]="model/ptx model/compiler model/func model/hw compressors tables cosim"
     [testbenches]="model/hw compressors tables cosim testbenches"
 )
@@ -65,7 +67,7 @@ for m in "${mechs[@]}"; do
     core_ok[$m]="timing_params.h timing_stats.h"
 done
 layers=(model/ptx model/compiler model/config model/func model/hw compressors tables model/mem
-        model/policy model/timing model/ctx "${mechs[@]}" model/runtime cosim testbenches model/cli
+        model/policy model/timing model/ctx "${mechs[@]}" model/power model/runtime cosim testbenches model/cli
         workloads)
 
 # Which layer owns each header (by file name; the first layer in `layers` order wins)?

@@ -371,6 +371,12 @@ static int run_clients(const struct mix_opts *o, const struct hd_config *cfg,
                 r->oom = true;
             if (f)
                 fclose(f);
+            size_t plen = 0; /* the energy report beside it (docs/power.md) */
+            FILE *pf = open_memstream(&r->power_json, &plen);
+            if (!pf || hd_gpu_write_power_json(gpu, pf) != HD_OK)
+                r->oom = true;
+            if (pf)
+                fclose(pf);
         }
         if (r->oom)
             rc = hd_cli_fail("run", "out of memory collecting kernel statistics");
@@ -384,6 +390,7 @@ static void run_free(struct mix_run *r)
     free(r->k);
     free(r->owners);
     free(r->timing_json);
+    free(r->power_json);
     memset(r, 0, sizeof *r);
 }
 /* }==== */

@@ -324,6 +324,8 @@ static void write_json(FILE *f, const struct mix_opts *o, const struct hd_config
             len--;
         fprintf(f, ",\n\"timing\": %.*s", (int)len, r->timing_json);
     }
+    if (r->power_json) /* the energy report (model/power, docs/power.md), null when off */
+        fprintf(f, ",\n\"power\": %s", r->power_json);
     fprintf(f, "\n}\n");
 }
 

@@ -104,6 +104,7 @@ struct mix_run {
     uint64_t cycles;           /* GPU cycles of the run */
     char *timing_json;         /* the GPU's statistics JSON (cycle mode, --stats *.json): per
                                   SM, per launch, preemption requests, memory */
+    char *power_json;          /* the energy report as JSON (model/power; same condition) */
 };
 
 /* Print the drivers' messages, then the summary (cli_mix_report.c). */

@@ -29,6 +29,7 @@ struct run_opts {
     bool quiet;
     bool functional;          /* --functional: no timing model */
     bool progress;            /* --progress: progress line even if stderr is not a terminal */
+    bool power;               /* --power: print the energy table (model/power) */
     uint64_t sample;          /* --sample N: time series every N cycles */
     const char *series;       /* --series FILE: the time series as CSV */
     const char *profile;      /* --profile-out FILE: the Oracle's per-CTA profile */
@@ -40,6 +41,7 @@ static void run_help(FILE *out)
             "Usage: heddle run WORKLOAD [--size small|medium|large] [--config FILE]\n"
             "                           [--set SECTION.KEY=VALUE]... [--stats FILE] [--quiet]\n"
             "                           [--functional] [--sample N [--series FILE]] [--progress]\n"
+            "                           [--power]\n"
             "       heddle run --mix NAME [...]   workloads of a mix, concurrently (--mix --help)\n"
             "\n"
             "Run a built-in workload (see `heddle list`): the host driver makes its inputs,\n"
@@ -61,6 +63,9 @@ static void run_help(FILE *out)
             "                  (into the JSON report)\n"
             "  --series FILE   also write those samples as CSV (for gnuplot)\n"
             "  --progress      show the progress line of long runs even if stderr is no terminal\n"
+            "  --power         print energy and average power per component and per kernel\n"
+            "                  (GPUWattch-style event energies, [power]; docs/power.md); the\n"
+            "                  JSON report (--stats FILE.json) has them as \"power\"\n"
             "  --profile-out FILE\n"
             "                  write each finished CTA's warp instructions and cycles: the profile\n"
             "                  of [context] preempt_policy = oracle (oracle_profile = FILE)\n"
@@ -112,6 +117,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             o->functional = true;
         } else if (strcmp(a, "--progress") == 0) {
             o->progress = true;
+        } else if (strcmp(a, "--power") == 0) {
+            o->power = true;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->quiet = true;
         } else if (a[0] == '-') {
@@ -126,9 +133,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
         return hd_cli_usage(cmd, "which workload? (see heddle list)") + 2;
     if (o->series && !o->sample)
         return hd_cli_usage(cmd, "--series needs --sample N") + 2;
-    if (o->functional && (o->sample || o->progress || o->profile))
-        return hd_cli_usage(cmd, "--sample, --progress and --profile-out need the timing model, "
-                                 "not --functional") +
+    if (o->functional && (o->sample || o->progress || o->profile || o->power))
+        return hd_cli_usage(cmd, "--sample, --progress, --profile-out and --power need the "
+                                 "timing model, not --functional") +
                2;
     const struct hd_cli_path paths[] = {{"--config", o->cfg.path, false},
                                         {"--stats", o->stats, true},
@@ -205,7 +212,9 @@ static void write_json(FILE *f, const struct run_opts *o, struct hd_gpu *gpu,
             (unsigned long long)r->totals.warp_instrs,
             (unsigned long long)r->totals.thread_instrs);
     hd_gpu_write_stats_json(gpu, f);
-    fprintf(f, "}\n");
+    fprintf(f, ",\n\"power\": ");
+    hd_gpu_write_power_json(gpu, f); /* null without a timed run or with [power] off */
+    fprintf(f, "\n}\n");
 }
 
 static int write_stats(const char *path, const struct run_opts *o, const struct hd_config *cfg,
@@ -290,6 +299,8 @@ static int run_workload(struct run_opts *o)
         fprintf(stderr, "heddle run: %s: %s\n", o->workload, ctx.err);
     if (!o->functional)
         hd_gpu_print_stats(gpu, stdout);
+    if (o->power && !o->functional)
+        hd_gpu_print_power(gpu, stdout);
     rc = r.status == HD_OK                ? HD_CLI_OK
          : r.status == HD_ERR_INTERRUPTED ? HD_CLI_INTERRUPTED
                                           : HD_CLI_FAIL;

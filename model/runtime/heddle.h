@@ -178,6 +178,14 @@ void hd_gpu_set_progress(struct hd_gpu *gpu, enum hd_progress mode);
 int hd_gpu_write_stats_json(const struct hd_gpu *gpu, FILE *out);
 int hd_gpu_write_stats_csv(const struct hd_gpu *gpu, FILE *out);
 int hd_gpu_print_stats(const struct hd_gpu *gpu, FILE *out);
+/* The energy report (model/power, docs/power.md): energy and average power per component, per
+ * kernel and per SM, priced with the configuration's [power] section. As JSON (one object, no
+ * trailing newline; "null" when [power] enabled = false or the run was not timed) or as a
+ * table. HD_OK, or HD_ERR_INTERNAL (a write error or no memory for the report). */
+int hd_gpu_write_power_json(const struct hd_gpu *gpu, FILE *out);
+int hd_gpu_print_power(const struct hd_gpu *gpu, FILE *out);
+/* The run's total energy in joules and average power in watts (0 when not available). */
+int hd_gpu_power_totals(const struct hd_gpu *gpu, double *joules, double *watts);
 /* The Oracle's profile (model/mech/shieh/drain_profile.h): each finished CTA's warp instructions and
  * cycles. HD_OK, or HD_ERR_INTERNAL (a write error, or the per-CTA records could not be kept). */
 int hd_gpu_write_drain_profile(const struct hd_gpu *gpu, FILE *out);

@@ -116,6 +116,7 @@ static bool fetch_warp(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
         if (f == HD_SM_NONE)
             return false;
         sm->st->fetches++;
+        la->info->c.fetches++; /* energy model (model/power) */
         w->fetch_busy = true;
         w->fetch_line = f;
         hd_bit_set(sm->need_fetch, w->slot, false);
@@ -123,6 +124,7 @@ static bool fetch_warp(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
         return true;
     }
     sm->st->fetches++;
+    la->info->c.fetches++; /* energy model (model/power) */
     uint32_t in_line = (uint32_t)(((line + 1) * p->ic_line - addr) / p->inst_bytes);
     uint32_t n = p->ibuffer;
     n = in_line < n ? in_line : n;

@@ -144,6 +144,42 @@ static bool writes_global(const struct hd_func_trace *tr)
     return false;
 }
 
+/* Events of the energy model (model/power, docs/power.md): the thread operations of an issued
+ * instruction by operation class and its destination registers written, on the SM's and the
+ * launch's counters (register reads are counted at the collectors, sm_opcoll.c). */
+static void count_energy_events(struct hd_sm_stats *st, struct hd_launch_stats *lc, uint8_t cls,
+                                uint32_t lanes, unsigned wregs)
+{
+    uint64_t *s = NULL, *l = NULL;
+    switch (cls) {
+    case HD_TC_INT_ALU: case HD_TC_INT_MAX: case HD_TC_SHFL: case HD_TC_UT_INT:
+    case HD_TC_BRANCH:
+        s = &st->lanes_int, l = &lc->lanes_int;
+        break;
+    case HD_TC_INT_MUL: case HD_TC_INT_DIV: case HD_TC_INT_MAD: case HD_TC_UT_MUL:
+        s = &st->lanes_intmul, l = &lc->lanes_intmul;
+        break;
+    case HD_TC_FP: case HD_TC_FP_DIV: case HD_TC_FP_MAX: case HD_TC_FP_MUL: case HD_TC_FP_MAD:
+    case HD_TC_UT_FP:
+        s = &st->lanes_fp, l = &lc->lanes_fp;
+        break;
+    case HD_TC_DP: case HD_TC_DP_DIV: case HD_TC_UT_DP:
+        s = &st->lanes_dp, l = &lc->lanes_dp;
+        break;
+    case HD_TC_SFU:
+        s = &st->lanes_sfu, l = &lc->lanes_sfu;
+        break;
+    default: /* memory, barriers, fences, no-ops: no ALU lane */
+        break;
+    }
+    if (s) {
+        *s += lanes;
+        *l += lanes;
+    }
+    st->reg_writes += wregs;
+    lc->reg_writes += wregs;
+}
+
 /* Issue warp w's next instruction. Returns 1 issued, 2 issued spill code due before or after it
  * (sm_spill.c), 0 not possible (collector busy), or a negative status after a functional
  * fault. */
@@ -184,6 +220,7 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
     la->info->c.warp_instrs++;
     c->ctx->insts++;
     la->info->c.thread_instrs += lanes;
+    count_energy_events(sm->st, &la->info->c, ti->cls, lanes, tr->in->nwrite);
     if (pc < la->lines->npc)
         la->lines->issued[pc]++;
     const bool nonidem = (tr->flags & (HD_TR_STORE | HD_TR_ATOMIC)) && writes_global(tr);

@@ -274,9 +274,10 @@ static bool start_global(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu
         sm->nlt++;
         w->lt_out++;
     }
-    if (op->kind == HD_MO_CONST)
+    if (op->kind == HD_MO_CONST) {
         sm->st->const_instrs++;
-    else
+        sm->cta[w->cta].la->info->c.const_instrs++; /* energy model (model/power) */
+    } else
         sm->st->gmem_instrs++;
     u->op.kind = op->kind;
     u->op.req_kind = op->req_kind;
@@ -321,6 +322,7 @@ bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now)
         uint32_t d = op->degree ? op->degree : 1;
         sm->st->smem_instrs++;
         sm->st->smem_conflict_cycles += d - 1;
+        sm->cta[w->cta].la->info->c.smem_passes += d; /* energy model (model/power) */
         u->busy_until = now + d;
         delay = p->shared_latency + d - 1 + hd_oloc_shared(&sm->oloc, w->slot, d, now);
         break;
@@ -329,6 +331,7 @@ bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now)
         if (op->nreq > 0) /* through the memory model's constant cache */
             return start_global(sm, u, cu, op, w, now);
         sm->st->const_instrs++;
+        sm->cta[w->cta].la->info->c.const_instrs++; /* energy model (model/power) */
         u->busy_until = now + 1;
         delay = p->const_latency;
         break;

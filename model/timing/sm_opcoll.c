@@ -234,7 +234,7 @@ bool hd_sm_read_operands(struct hd_sm *sm, uint64_t now)
         struct hd_cu *cu = &sm->cu[sm->cu_order[i]];
         if (cu->ready_at != UINT64_MAX || cu->alloc_cycle + sm->p->oc_alloc_cycles >= now)
             continue;
-        unsigned left = 0;
+        unsigned left = 0, from_ports = 0;
         for (unsigned j = 0; j < cu->nread; j++) {
             uint16_t b = cu->bank[j];
             if (sm->bank_stamp[b] != now) {
@@ -244,10 +244,19 @@ bool hd_sm_read_operands(struct hd_sm *sm, uint64_t now)
             if (sm->bank_cnt[b] < (b < nbanks ? reads : sm->oloc.ops->port_reads[b - nbanks])) {
                 sm->bank_cnt[b]++;
                 sm->st->reg_reads++;
+                from_ports += b >= nbanks;
                 progress = true;
             } else {
                 cu->bank[left++] = b;
                 sm->st->reg_bank_conflicts++;
+            }
+        }
+        if (cu->nread > left) { /* energy-model events (model/power) */
+            const struct hd_sm_launch *la = sm->cta[sm->w[cu->warp].cta].la;
+            sm->st->oloc_reads += from_ports;
+            if (la) {
+                la->info->c.reg_reads += cu->nread - left;
+                la->info->c.oloc_reads += from_ports;
             }
         }
         cu->nread = (uint8_t)left;
