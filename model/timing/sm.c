@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Point w->stall_ctr at the per-line stall counter of its next PC. */
+static void hd_sm_warp_stall_ctr(struct hd_sm *sm, struct hd_twarp *w);
+
 /* {==== Creation ==== */
 static bool alloc_arrays(struct hd_sm *sm)
 {
@@ -474,7 +477,7 @@ unsigned hd_sm_retired(struct hd_sm *sm, struct hd_sm_launch **out, unsigned max
 
 /* {==== The cycle ==== */
 /* One stall reason per scheduler that did not issue (see sched_stats.def). */
-void hd_sm_warp_stall_ctr(struct hd_sm *sm, struct hd_twarp *w)
+static void hd_sm_warp_stall_ctr(struct hd_sm *sm, struct hd_twarp *w)
 {
     uint32_t pc, active;
     struct hd_line_stats *ls = sm->cta[w->cta].la->lines;
