@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# check-unused.sh - no dead or needlessly global C functions in the model (issue 23 item 7; lint).
+# check-unused.sh - no dead or needlessly global C functions (or variables) in the model (issue 23
+# item 7; lint).
 #
 # Reads the objects a build made of the model's libraries and tool (BUILD/model/**, BUILD/tables,
 # BUILD/compressors: every folder there, so a new one is read without a change here) with `nm`:
-# a function with external linkage (nm type T) that no object of the build refers to (no
-# undefined reference `U` to it in any *.o under BUILD: tool, tests, workloads, co-simulation,
-# testbenches) is then looked up in the sources, comments left out:
+# a function (nm type T) or variable (D, B, R) with external linkage that no object of the build
+# refers to (no undefined reference `U` to it in any *.o under BUILD: tool, tests, workloads,
+# co-simulation, testbenches) is then looked up in the sources, comments left out:
 #   unused   its name occurs nowhere but its own definition: remove it;
 #   static   its name occurs in its own .c file only (calls, its address taken): make it static
-#            and drop its prototype from the header.
+#            and drop its prototype (extern declaration) from the header.
 # A name that some other source file of the tree mentions (a .c/.cc/.cpp file, or a header
 # outside the function's own folder) is not reported: that file is code this build did not
 # compile (a testbench, a co-simulation model with its option off), or reaches the function
 # through a macro or an inline function. Exempt: main, the public API (every name declared in
-# model/runtime/heddle.h) and libFuzzer's entry points. Prints one `file:line: name: what to do`
+# model/runtime/heddle.h), libFuzzer's entry points and a block's C-reference entry points
+# hd_<b>_ref_reset/step/idle for every rtl/<b>/ (the generated registry calls them, and a build
+# with -DHD_BLOCKS_ONLY leaves some blocks out of it). Prints one `file:line: name: what to do`
 # per finding and exits 1 if any; 2 when BUILD holds no model objects (build first: `cmake
 # --build BUILD`; the more targets are built, the fewer names need the source look-up).
 # Usage: scripts/check-unused.sh BUILD [SOURCE_ROOT]
@@ -43,6 +46,11 @@ find "$build" -name '*.o' -not -path '*/CMakeScratch/*' -print0 |
 # The public API and other names that must stay global.
 {
     printf '%s\n' main LLVMFuzzerTestOneInput LLVMFuzzerInitialize
+    for d in "$root"/rtl/*/; do
+        [ -d "$d" ] || continue
+        b="$(basename "$d")"
+        printf 'hd_%s_ref_reset\nhd_%s_ref_step\nhd_%s_ref_idle\n' "$b" "$b" "$b"
+    done
     if [ -f "$root/model/runtime/heddle.h" ]; then
         grep -ohE '\b[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(' "$root/model/runtime/heddle.h" | tr -d '( \t'
     fi
@@ -76,7 +84,11 @@ while IFS= read -r obj; do
     src="$(source_of "$obj")"
     [ -n "$src" ] || continue
     while read -r name type _; do
-        [ "$type" = T ] || continue
+        case "$type" in
+        T) kind=function ;;
+        D | B | R) kind=variable ;;
+        *) continue ;;
+        esac
         checked=$((checked + 1))
         grep -qxF "$name" "$tmp/refs" && continue
         grep -qxF "$name" "$tmp/exempt" && continue
@@ -86,10 +98,14 @@ while IFS= read -r obj; do
             xargs -0 grep -lw -- "$name" 2>/dev/null | head -1 || true)"
         [ -z "$others" ] || continue
         uses="$(code_of "$src" | grep -ow -- "$name" | wc -l)"
-        line="$(grep -nE "^[A-Za-z_].*\\b$name[[:space:]]*\\(" "$src" | head -1 | cut -d: -f1)"
+        line="$(grep -nE "^[A-Za-z_].*\\b$name\\b" "$src" | head -1 | cut -d: -f1)"
         rel="${src#"$root"/}"
         if [ "$uses" -le 1 ]; then
-            echo "$rel:${line:-1}: $name: never called (remove it)"
+            if [ "$kind" = function ]; then
+                echo "$rel:${line:-1}: $name: never called (remove it)"
+            else
+                echo "$rel:${line:-1}: $name: never used (remove it)"
+            fi
         else
             echo "$rel:${line:-1}: $name: used only in this file (make it static)"
         fi
@@ -98,7 +114,7 @@ while IFS= read -r obj; do
 done <"$tmp/objs"
 
 if [ "$bad" -ne 0 ]; then
-    echo "check-unused.sh: FAILED (functions with external linkage that nothing else uses)" >&2
+    echo "check-unused.sh: FAILED (functions or variables with external linkage that nothing else uses)" >&2
     exit 1
 fi
-echo "check-unused.sh: $checked external functions in $(wc -l <"$tmp/objs") objects, each used by another file"
+echo "check-unused.sh: $checked external functions and variables in $(wc -l <"$tmp/objs") objects, each used by another file"
