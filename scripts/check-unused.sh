@@ -26,9 +26,9 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     echo "usage: scripts/check-unused.sh BUILD [SOURCE_ROOT]" >&2
     exit 2
 fi
-build="$(cd "$1" && pwd)" || { echo "check-unused.sh: $1: no such build directory" >&2; exit 2; }
+build="$(cd "$1" && pwd -P)" || { echo "check-unused.sh: $1: no such build directory" >&2; exit 2; }
 root="${2:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
-root="$(cd "$root" && pwd)"
+root="$(cd "$root" && pwd -P)"
 command -v nm >/dev/null || { echo "check-unused.sh: nm (binutils) is required" >&2; exit 2; }
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -68,10 +68,13 @@ source_of() {
     return 0
 }
 
-# a file's text without comments (the preprocessor's comment removal, no includes expanded)
-code_of() {
-    gcc -fpreprocessed -dD -E -P -x c "$1" 2>/dev/null || cat "$1"
-}
+# a file's text without comments (GCC's preprocessor removes them, no includes expanded; without
+# GCC the comments stay, which can only turn a "remove it" into a "make it static")
+if command -v gcc >/dev/null; then
+    code_of() { gcc -fpreprocessed -dD -E -P -x c "$1" 2>/dev/null; }
+else
+    code_of() { cat "$1"; }
+fi
 
 # The C/C++ sources and headers of the tree (build trees left out).
 git -C "$root" ls-files -co --exclude-standard -- '*.c' '*.cc' '*.cpp' '*.h' '*.hpp' 2>/dev/null |
