@@ -37,7 +37,8 @@ void hd_ctx_ctl_outputs(unsigned st, struct hd_ctx_ctl_out *out)
     out->done_o = st == HD_CTXCTL_DONE;
 }
 
-unsigned hd_ctx_ctl_next(unsigned st, const struct hd_ctx_ctl_in *in)
+/* The next state from st and the cycle's inputs. */
+static unsigned hd_ctx_ctl_next(unsigned st, const struct hd_ctx_ctl_in *in)
 {
     const unsigned next = (unsigned)(in->next_i & 7u);
     switch (st) {

@@ -54,8 +54,6 @@ struct hd_ctx_ctl_state {
 
 /* The outputs of state st. */
 void hd_ctx_ctl_outputs(unsigned st, struct hd_ctx_ctl_out *out);
-/* The next state from st and the cycle's inputs. */
-unsigned hd_ctx_ctl_next(unsigned st, const struct hd_ctx_ctl_in *in);
 /* Human name of a state ("IDLE", "DRAIN", ...). */
 const char *hd_ctx_ctl_state_name(unsigned st);
 

@@ -19,11 +19,11 @@ source lines; nothing here is fitted to them.
 Adding a technique is one line of TECHNIQUES: (name, label, {parameter: value}).
 """
 
-import csv
 import json
 import math
 import os
-import sys
+
+from heddle_sweep import stage
 
 SIGNALS = 15     # Lin §5.4 / Fig 2.16: 15 preemption signals per kernel
 SIGNAL_SMS = 1   # Lin L1052-L1057: on a signal one SM stops and spills, the others run on
@@ -101,11 +101,7 @@ def _toml_value(v):
 
 def write_stage2(stage1_csv, stage1_toml, out_toml):
     """Stage 2's sweep file from stage 1's tidy table (sweep.py STAGE1 --csv)."""
-    rows = list(csv.DictReader(open(stage1_csv)))
-    bad = [r for r in rows if r.get("status") != "ok" or not r.get("cycles")]
-    if bad or not rows:
-        sys.exit("lin-ch2.py: stage 1 is not complete: " +
-                 ", ".join(f"{r.get('workload')}: {r.get('status')}" for r in bad or [{}]))
+    rows = stage.read_stage1(stage1_csv, "lin-ch2.py")
     here = os.path.dirname(os.path.abspath(__file__))
     rel = os.path.relpath(os.path.join(here, "lin-ch2.py"),
                           os.path.dirname(os.path.abspath(out_toml)))
@@ -120,9 +116,7 @@ def write_stage2(stage1_csv, stage1_toml, out_toml):
              'description = "Lin ch.2 preemption techniques on the Table 2.2 stand-ins, '
              f'{SIGNALS} signals per run (GTX480)"',
              f'analysis = "{rel}"', "quiet = true", "timeout = 1800", ""]
-    for r in rows:
-        lines += ["[[grid]]", f'workload = "{r["workload"]}"', f'config = "{r["config"]}"',
-                  f'size = "{r["size"]}"', ""]
+    lines += stage.standalone_grid(rows)
     for r in rows:
         for name, _, sets in TECHNIQUES:
             lines += [f"[[grid]]   # {r['workload']}: {name}", f'workload = "{r["workload"]}"',
@@ -132,9 +126,7 @@ def write_stage2(stage1_csv, stage1_toml, out_toml):
                       f"set.context.signal_span = {int(float(r['cycles']))}"]
             lines += [f"set.{k} = {_toml_value(v)}" for k, v in sets.items()]
             lines.append("")
-    lines += ["[collect]", 'cycles = "timing.totals.cycles"']
-    with open(out_toml, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    stage.write_sweep(out_toml, lines)
 
 
 # ---- the report -----------------------------------------------------------------------------
@@ -426,6 +418,4 @@ def report(ctx):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 5 or sys.argv[1] != "signals":
-        sys.exit("usage: lin-ch2.py signals STAGE1.csv STAGE1.toml OUT.toml")
-    write_stage2(sys.argv[2], sys.argv[3], sys.argv[4])
+    stage.main("lin-ch2.py", [("signals", write_stage2, "STAGE1.csv STAGE1.toml OUT.toml", "")])

@@ -14,23 +14,14 @@
 #       HEDDLE: the binary (default build/heddle); options e.g. -j 2, --backend slurm
 #   HD_EXP_OUT=DIR     write the store and the report there (default experiments/results/lin-ch2)
 #   HD_EXP_STAGE1=F    another stage-1 sweep file (tests: tests/sweep/lin-ch2-small.toml)
+# (The command line: experiments/lib.sh.)
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+hd_exp_args "$@"
+hd_exp_store lin-ch2
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-heddle="$root/build/heddle"
-if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
-    heddle=$1
-    shift
-fi
-out="${HD_EXP_OUT:-$root/experiments/results/lin-ch2}"
-stage1="${HD_EXP_STAGE1:-$root/experiments/lin-ch2.toml}"
-mkdir -p "$out"
-sweep=("$root/experiments/sweep.py")
-common=(--heddle "$heddle" --out "$out" --db "$out/store.sqlite")
-
-"${sweep[@]}" "$stage1" "${common[@]}" --no-report "$@"
-"${sweep[@]}" "$stage1" "${common[@]}" --csv >"$out/stage1.csv"
+hd_exp_stage1
 python3 "$root/experiments/lin-ch2.py" signals "$out/stage1.csv" \
     "$(realpath --relative-to="$root" "$stage1")" "$out/lin-ch2-signals.toml"
 rm -f "$out/stage1.csv"
-exec "${sweep[@]}" "$out/lin-ch2-signals.toml" "${common[@]}" "$@"
+exec "${sweep[@]}" "$out/lin-ch2-signals.toml" "${common[@]}" "${exp_args[@]}"

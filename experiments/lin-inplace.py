@@ -29,8 +29,9 @@ import json
 import os
 import random
 import subprocess
-import sys
 import tempfile
+
+from heddle_sweep import stage
 
 SEED = 2026
 KERNELS = ["backprop", "bfs", "btree", "cfd", "hotspot", "kmeans", "leukocyte", "lud", "srad",
@@ -241,7 +242,5 @@ def _r(v, nd=2):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "plan":
-        plan(sys.argv[2])
-    else:
-        sys.exit("usage: lin-inplace.py plan HEDDLE  (prints the sweep grid and the mixes)")
+    stage.main("lin-inplace.py", [("plan", plan, "HEDDLE",
+                                   "(prints the sweep grid and the mixes)")])

@@ -12,15 +12,12 @@
 #   experiments/memory-baselines.sh [HEDDLE] [sweep.py options...]
 #       HEDDLE: the binary (default build/heddle); options e.g. -j 2, --backend slurm, --out DIR
 # About 40 s of CPU in all (21 heddle runs). Same binary and sources: the same JSON, byte for byte.
+# (The command line: experiments/lib.sh.)
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+hd_exp_args "$@"
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-heddle="$root/build/heddle"
-if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
-    heddle=$1
-    shift
-fi
 out=()
 [ -n "${HD_EXP_OUT:-}" ] && out=(--out "$HD_EXP_OUT")
-exec "$root/experiments/sweep.py" "$root/experiments/memory-baselines.toml" --heddle "$heddle" \
-    "${out[@]}" "$@"
+exec "${sweep[@]}" "$root/experiments/memory-baselines.toml" --heddle "$heddle" \
+    "${out[@]}" "${exp_args[@]}"

@@ -43,11 +43,12 @@ preempter alone; `shieh.py requests` writes stage 2 from its table; stage 2's an
 report() below. HD_EXP_SIZE=tiny: one victim, one request, L_c 2 and 5 us (the CTest).
 """
 
-import csv
 import json
 import os
 import random
 import sys
+
+from heddle_sweep import stage
 
 SEED = 2016
 MHZ_THESIS = 1400                    # Table 4.1: SM clock 1.4 GHz (L_c in cycles = us x 1400)
@@ -181,11 +182,7 @@ def write_stage2(stage1_csv, stage1_toml, out_toml, profile_dir, with_oracle=Fal
     """Stage 2's sweep file; the oracle points only with with_oracle (their profiles, one per
     request, named by oracle_prof(victim, time), come from write_oracle)."""
     size, par = size_params()
-    rows = list(csv.DictReader(open(stage1_csv)))
-    bad = [r for r in rows if r.get("status") != "ok" or not r.get("cycles")]
-    if bad or not rows:
-        sys.exit("shieh.py: stage 1 is not complete: " +
-                 ", ".join(f"{r.get('workload')}: {r.get('status')}" for r in bad or [{}]))
+    rows = stage.read_stage1(stage1_csv, "shieh.py")
     alone = {r["workload"]: r for r in rows}
     if "preempter" not in alone:
         sys.exit("shieh.py: stage 1 has no standalone preempter run")
@@ -202,9 +199,7 @@ def write_stage2(stage1_csv, stage1_toml, out_toml, profile_dir, with_oracle=Fal
              f'description = "Shieh dual-kernel preemption, {par["requests"]} requests per victim, '
              f'L_c {"/".join(map(str, par["lc_us"]))} us at 1.4 GHz ({size})"',
              f'analysis = "{rel}"', "quiet = true", "timeout = 1800", ""]
-    for r in rows:   # the standalone runs (stored by stage 1)
-        lines += ["[[grid]]", f'workload = "{r["workload"]}"', f'config = "{r["config"]}"',
-                  f'size = "{r["size"]}"', ""]
+    lines += stage.standalone_grid(rows)  # the standalone runs (stored by stage 1)
     bounds = [us * MHZ_THESIS for us in par["lc_us"]]
     for v in victims:
         r = alone[v]
@@ -226,9 +221,7 @@ def write_stage2(stage1_csv, stage1_toml, out_toml, profile_dir, with_oracle=Fal
                 if pol == "oracle":
                     lines.append(f'set.context.oracle_profile = "{oracle_prof(v, t)}"')
                 lines.append("")
-    lines += ["[collect]", 'cycles = "timing.totals.cycles"']
-    with open(out_toml, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    stage.write_sweep(out_toml, lines)
 
 
 def _rel_profile(path, root):
@@ -646,10 +639,6 @@ def report(ctx):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 6 and sys.argv[1] == "requests":
-        write_stage2(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
-    elif len(sys.argv) == 7 and sys.argv[1] == "oracle":
-        write_oracle(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6])
-    else:
-        sys.exit("usage: shieh.py requests STAGE1.csv STAGE1.toml OUT.toml PROFILE_DIR\n"
-                 "       shieh.py oracle STAGE1.csv STAGE1.toml OUT.toml PROFILE_DIR STORE")
+    stage.main("shieh.py", [
+        ("requests", write_stage2, "STAGE1.csv STAGE1.toml OUT.toml PROFILE_DIR", ""),
+        ("oracle", write_oracle, "STAGE1.csv STAGE1.toml OUT.toml PROFILE_DIR STORE", "")])

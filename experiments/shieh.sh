@@ -18,22 +18,14 @@
 #   HD_EXP_OUT=DIR     store and report there (default experiments/results/shieh)
 #   HD_EXP_STAGE1=F    another stage-1 sweep file (tests: tests/sweep/shieh-tiny.toml)
 #   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 8 requests, 2..5 us)
+# (The command line: experiments/lib.sh.)
 set -euo pipefail
-
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-heddle="$root/build/heddle"
-if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
-    heddle=$1
-    shift
-fi
-out="${HD_EXP_OUT:-$root/experiments/results/shieh}"
-stage1="${HD_EXP_STAGE1:-$root/experiments/shieh.toml}"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+hd_exp_args "$@"
+hd_exp_store shieh
 mkdir -p "$out/p"
-sweep=("$root/experiments/sweep.py")
-common=(--heddle "$heddle" --out "$out" --db "$out/store.sqlite")
 
-"${sweep[@]}" "$stage1" "${common[@]}" --no-report "$@"
-"${sweep[@]}" "$stage1" "${common[@]}" --csv >"$out/stage1.csv"
+hd_exp_stage1
 cd "$root"
 for w in $(python3 -c 'import csv,sys; [print(r["workload"]) for r in csv.DictReader(open(sys.argv[1])) if r["workload"] != "preempter"]' "$out/stage1.csv"); do
     size=$(python3 -c 'import csv,sys; print([r["size"] for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == sys.argv[2]][0])' "$out/stage1.csv" "$w")
@@ -43,8 +35,8 @@ done
 s1rel="$(realpath --relative-to="$root" "$stage1")"
 python3 "$root/experiments/shieh.py" requests "$out/stage1.csv" "$s1rel" \
     "$out/shieh-requests.toml" "$out/p"
-"${sweep[@]}" "$out/shieh-requests.toml" "${common[@]}" --no-report "$@"
+"${sweep[@]}" "$out/shieh-requests.toml" "${common[@]}" --no-report "${exp_args[@]}"
 python3 "$root/experiments/shieh.py" oracle "$out/stage1.csv" "$s1rel" \
     "$out/shieh-requests.toml" "$out/p" "$out/store.sqlite"
 rm -f "$out/stage1.csv"
-exec "${sweep[@]}" "$out/shieh-requests.toml" "${common[@]}" "$@"
+exec "${sweep[@]}" "$out/shieh-requests.toml" "${common[@]}" "${exp_args[@]}"

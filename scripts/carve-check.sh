@@ -6,7 +6,9 @@
 # every preemption policy, both Shieh-family allocators, Lin's tables, Shieh's tables in the
 # loop with the C references and with the RTL). Each run's statistics JSON is written with the
 # host-dependent fields removed; a digest of all of them is printed. Two binaries agree when
-# their digests (or the files in OUTDIR, compared with diff -r) agree.
+# their digests agree; across commits that add counters or configuration keys, compare the two
+# OUTDIRs with scripts/stats-compare.py (every value present in both must be equal).
+# HD_CARVE_KEPLER=FILE replaces configs/kepler-gk110.ini (an older binary, an older file).
 #   scripts/carve-check.sh HEDDLE OUTDIR
 set -euo pipefail
 heddle=${1:?usage: carve-check.sh HEDDLE OUTDIR}
@@ -29,12 +31,12 @@ run() { # NAME ARGS...
             "$out/$name.raw.json" > "$out/$name.json"
         rm -f "$out/$name.raw.json"
     fi
-    grep -E "VERIFIED|cycles" "$out/$name.out" | head -2 | sed "s/^/$name: /"
+    awk -v n="$name" '/VERIFIED|cycles/ && k < 2 {print n ": " $0; k++}' "$out/$name.out"
 }
 run vecadd        run vecadd --size small
 run sgemm         run sgemm --size small
 run bfs_fixed     run bfs --size small --set mem.model=fixed
-run stencil_kep   run stencil2d --size small --config configs/kepler-gk110.ini
+run stencil_kep   run stencil2d --size small --config "${HD_CARVE_KEPLER:-configs/kepler-gk110.ini}"
 run mix           run --mix persistent+vecadd --arrive vecadd@20000:1
 run stress_cmp    run pathfinder --size small --set context.stress_period=3000 --set context.save=compressed
 run pp_stress     run bfs --size small --set context.points=selective --set context.stress_period=2000 --set context.stress_fraction=0.25

@@ -37,6 +37,9 @@ with the C reference compiled under ASan/UBSan (-fno-sanitize-recover=all;
 testbenches/mutants.cmake). A C mutant that survives every check is rerun there; a sanitizer
 report kills it ("killed by the memory checker": an access past an array, undefined behaviour
 that shows in no output). Only survivors pay for it; a CI list entry so killed runs only there.
+
+The token stream (tokens, bracket matching, splicing the edits into the source) is
+scripts/mutate_lex.py, shared with mutate_c.py; this file holds the SystemVerilog grammar.
 """
 import argparse
 import concurrent.futures
@@ -50,7 +53,9 @@ import sys
 import threading
 import time
 
+import mutate_lex
 import mutate_manual
+from mutate_lex import match_back, match_fwd
 
 TOKEN_RE = re.compile(r"""
   (?P<ws>\s+)
@@ -75,27 +80,7 @@ BINOP_SWAP = {"==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">"
               "||": "&&", "+": "-", "-": "+", "<<": ">>", ">>": "<<", "&": "|", "|": "&", "^": "|"}
 PROC_START = {"always", "always_comb", "always_ff", "always_latch", "initial", "final"}
 
-
-class Tok:
-    __slots__ = ("kind", "text", "start", "end", "line")
-
-    def __init__(self, kind, text, start, end, line):
-        self.kind, self.text, self.start, self.end, self.line = kind, text, start, end, line
-
-
-def tokenize(src, path):
-    toks, pos, line = [], 0, 1
-    while pos < len(src):
-        m = TOKEN_RE.match(src, pos)
-        if not m:
-            sys.exit(f"{path}:{line}: mutate.py cannot tokenize {src[pos:pos + 20]!r}")
-        kind = m.lastgroup
-        text = m.group(kind)
-        if kind not in ("ws", "comment", "define"):
-            toks.append(Tok(kind, text, pos, m.end(), line))
-        line += text.count("\n")
-        pos = m.end()
-    return toks
+tokenize = mutate_lex.tokenizer(TOKEN_RE, ("ws", "comment", "define"), "mutate.py")
 
 
 def operand_end(t):
@@ -167,30 +152,6 @@ def expr_sites(toks, lo, hi, skip_ids=()):
             elif t.text in ("!", "~") and not binary:
                 sites.append(Site("op", t, "", f"{t.text} dropped"))
     return sites
-
-
-def match_fwd(toks, i, open_, close):
-    d = 0
-    for j in range(i, len(toks)):
-        if toks[j].text == open_:
-            d += 1
-        elif toks[j].text == close:
-            d -= 1
-            if d == 0:
-                return j
-    raise ValueError("unbalanced " + open_)
-
-
-def match_back(toks, i, open_, close):
-    d = 0
-    for j in range(i, -1, -1):
-        if toks[j].text == close:
-            d += 1
-        elif toks[j].text == open_:
-            d -= 1
-            if d == 0:
-                return j
-    raise ValueError("unbalanced " + close)
 
 
 def declarations(toks):
@@ -402,16 +363,10 @@ class Instrumenter:
             self.manual_out = mutate_manual.apply(
                 self.manual, src, toks, self.edits, tokenize, self.sel,
                 lambda c, r, o: f"if ({c}) begin {r} end else begin {o} end")
-        out = []
-        last = 0
-        for s, e, text in sorted(self.edits, key=lambda x: x[0]):
-            if s < last:
-                raise RuntimeError("overlapping edits")
-            out.append(src[last:s])
-            out.append(text)
-            last = e
-        out.append(src[last:])
-        text = "".join(out)
+        try:
+            text = mutate_lex.splice(src, self.edits)
+        except ValueError as e:
+            sys.exit(f"{self.path}: {e}")
         # the selector, after the module header
         hdr = toks[hdr_end]
         sel = ("\n\n  // Mutation selector (scripts/mutate.py): +hd_mut=N enables mutant N, 0 = original.\n"

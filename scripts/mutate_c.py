@@ -26,6 +26,9 @@ read once (HD_MUT_C): generated test code only, never part of the model.
 
   mutate_c.py instrument BLOCK --src FILE.c --out OUTDIR  -> OUTDIR/c/<b>.c, OUTDIR/<b>.c.mutants
               [--manual FILE]  + hand-written mutants (mutate_manual.py) -> OUTDIR/<b>.c.manual.mutants
+
+The token stream (tokens, bracket matching, splicing the edits) is scripts/mutate_lex.py, shared
+with mutate.py; this file holds the C grammar.
 """
 import argparse
 import hashlib
@@ -33,6 +36,7 @@ import os
 import re
 import sys
 
+import mutate_lex
 import mutate_manual
 
 TOKEN_RE = re.compile(r"""
@@ -56,38 +60,14 @@ TYPE_WORDS = {"void", "char", "short", "int", "long", "unsigned", "signed", "flo
 SKIP_STMT = {"break", "continue", "goto", "case", "default", "return", "if", "else", "for",
              "while", "do", "switch"}
 
-
-class Tok:
-    __slots__ = ("kind", "text", "start", "end", "line")
-
-    def __init__(self, kind, text, start, end, line):
-        self.kind, self.text, self.start, self.end, self.line = kind, text, start, end, line
-
-
-def tokenize(src, path):
-    toks, pos, line = [], 0, 1
-    while pos < len(src):
-        m = TOKEN_RE.match(src, pos)
-        if not m:
-            sys.exit(f"{path}:{line}: mutate_c.py cannot tokenize {src[pos:pos + 20]!r}")
-        kind = m.lastgroup
-        if kind not in ("ws", "comment", "pp"):
-            toks.append(Tok(kind, m.group(), m.start(), m.end(), line))
-        line += m.group().count("\n")
-        pos = m.end()
-    return toks
+tokenize = mutate_lex.tokenizer(TOKEN_RE, ("ws", "comment", "pp"), "mutate_c.py")
 
 
 def match(toks, i, open_, close):
-    depth = 0
-    for j in range(i, len(toks)):
-        if toks[j].text == open_:
-            depth += 1
-        elif toks[j].text == close:
-            depth -= 1
-            if depth == 0:
-                return j
-    sys.exit(f"line {toks[i].line}: unbalanced {open_}")
+    try:
+        return mutate_lex.match_fwd(toks, i, open_, close)
+    except ValueError:
+        sys.exit(f"line {toks[i].line}: unbalanced {open_}")
 
 
 def operand_end(t):
@@ -274,15 +254,10 @@ class Instrumenter:
             self.manual_out = mutate_manual.apply(
                 self.manual, self.src, t, self.edits, tokenize, lambda m: f"HD_MUT_C_IS({m})",
                 lambda c, r, o: f"if ({c}) {{ {r} }} else {{ {o} }}")
-        out, pos = [], 0
-        for s, e, text in sorted(self.edits):
-            if s < pos:
-                sys.exit(f"{self.path}: overlapping mutation units at offset {s}")
-            out.append(self.src[pos:s])
-            out.append(text)
-            pos = e
-        out.append(self.src[pos:])
-        return "".join(out)
+        try:
+            return mutate_lex.splice(self.src, self.edits)
+        except ValueError as e:
+            sys.exit(f"{self.path}: {e}")
 
 
 PRELUDE = """#include <stdlib.h>

@@ -6,7 +6,11 @@
  * warp slot, a scratchpad chunk) with the first-fit search an allocator's priority encoder does.
  *
  * Design: the caller owns the words (uint64_t[HD_BITMAP_WORDS(n)]); bit i of the map is bit
- * i % 64 of word i / 64; bits at or above n are kept 0. No allocation, no globals.
+ * i % 64 of word i / 64; bits at or above n are kept 0. No allocation, no globals. A region whose
+ * base is a multiple of 64 is a view of the same words ({w + base / 64, units}): GPUDuet's
+ * unified storage (Lin thesis §3.7, issue 28) is one 3,072-bit map whose RF (0x000), shared
+ * memory (0x800) and L1D (0xB00) regions are such views, each with its own first fit and count
+ * (tests/unit/test_hd_bitmap.c).
  */
 #ifndef HD_BITMAP_H
 #define HD_BITMAP_H

@@ -15,7 +15,8 @@
 #define HD_PORTS_BLOCK_VAR hd_pp_decode_block
 #include "hd_ports_table.h"
 
-void hd_pp_decode_eval(const struct hd_pp_decode_in *in, struct hd_pp_decode_out *out)
+/* The combinational function: what the output register takes for input `in`. Pure. */
+static void hd_pp_decode_eval(const struct hd_pp_decode_in *in, struct hd_pp_decode_out *out)
 {
     memset(out, 0, sizeof *out);
     if (!(in->valid_i & 1u))

@@ -56,9 +56,6 @@ static inline uint64_t hd_pp_encode(unsigned op, uint64_t vec)
     return (uint64_t)(op & 0x3FFu) << HD_PPDEC_OP_SHIFT | (vec & HD_PPDEC_VEC_MASK);
 }
 
-/* The combinational function: what the output register takes for input `in`. Pure. */
-void hd_pp_decode_eval(const struct hd_pp_decode_in *in, struct hd_pp_decode_out *out);
-
 struct hd_pp_decode_state {
     struct hd_pp_decode_out q; /* the output register */
     uint64_t cycle;

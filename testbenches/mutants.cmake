@@ -28,7 +28,8 @@ endif()
 set(HD_MUT_DIR ${CMAKE_BINARY_DIR}/mutants)
 set(HD_MUT_PY ${CMAKE_SOURCE_DIR}/scripts/mutate.py)
 set(HD_MUT_C_PY ${CMAKE_SOURCE_DIR}/scripts/mutate_c.py)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HD_MUT_PY} ${HD_MUT_C_PY})
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HD_MUT_PY} ${HD_MUT_C_PY}
+             ${CMAKE_SOURCE_DIR}/scripts/mutate_lex.py ${CMAKE_SOURCE_DIR}/scripts/mutate_manual.py)
 # Blocks whose C reference is mutated too (scripts/mutate_c.py): tb_<b>_mut then links the
 # instrumented reference in place of the library's object (HD_MUT_C=N selects a C mutant, the
 # RTL runs unmutated); its mutants are the "<b>.c" entry of the full run and of the CTests

@@ -12,7 +12,7 @@
 # - sweep_baselines: the memory-baselines report and PNGs from a small sweep;
 # - sweep_figures: bar, line and box PNGs, deterministic;
 # - sweep_file_<NAME>: every experiments/*.toml is a valid sweep for this binary (--dry-run);
-# - sweep_python_syntax: every module compiles.
+# - sweep_python_syntax: every module compiles (pylib/ too: the output module shared with synth/).
 # The system python3 is preferred: Debian's python3-matplotlib lives there.
 
 find_program(HD_SWEEP_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
@@ -60,7 +60,8 @@ if(HD_SWEEP_PYTHON AND TARGET heddle)
                          PASS_REGULAR_EXPRESSION "^# [^\n]*: [0-9]+ points")
   endforeach()
   file(GLOB hd_sweep_py CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/experiments/*.py
-       ${CMAKE_SOURCE_DIR}/experiments/heddle_sweep/*.py ${CMAKE_SOURCE_DIR}/tests/sweep/*.py)
+       ${CMAKE_SOURCE_DIR}/experiments/heddle_sweep/*.py ${CMAKE_SOURCE_DIR}/tests/sweep/*.py
+       ${CMAKE_SOURCE_DIR}/pylib/*.py)
   add_test(NAME sweep_python_syntax
            COMMAND ${HD_SWEEP_PYTHON} -c
                    "import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]"

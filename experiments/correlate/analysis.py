@@ -17,6 +17,7 @@ import os
 import re
 
 from heddle_sweep import SweepError, figures
+from heddle_sweep.outfile import save_figure
 from heddle_sweep.report import md_table
 
 
@@ -127,7 +128,7 @@ def draw(path, res, name):
         ax.legend(loc="upper left", frameon=True)
     fig.suptitle("Per-launch cycles: Heddle against the reference (dashed: +-10 %)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata=figures.META)
+    save_figure(fig, path, dpi=110, metadata=figures.META)
     plt.close(fig)
 
 

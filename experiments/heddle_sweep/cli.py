@@ -7,13 +7,15 @@ import os
 import sys
 import traceback
 
+from hdout import write_csv
+
 from . import SweepError, spec
 from .heddle import Heddle
 from .local import LocalBackend, default_workers
 from .outfile import check_paths
 from .report import Context, inputs
 from .runner import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, point_key, run
-from .store import Store, tidy, write_csv
+from .store import Store, tidy
 
 USAGE_EPILOG = """\
 exit status: 0 every point ok (and the report written), 1 some point failed or has no

@@ -9,7 +9,7 @@ charts, a dashed line with markers for line charts. Output is deterministic for 
 import math
 import re
 
-from .outfile import atomic_path
+from .outfile import save_figure
 
 PAPER_STYLE = {"color": "0.85", "edgecolor": "black", "hatch": "//", "linewidth": 0.6}
 COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3",
@@ -80,8 +80,7 @@ def bar_panels(path, panels, ncols=None, width=None, suptitle=None):
 
 def _save(fig, path):
     """The PNG written whole: a temporary file renamed over `path` (outfile.py)."""
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, dpi=130, metadata=META, format="png")
+    save_figure(fig, path, dpi=130, metadata=META, format="png")
 
 
 def _bars(ax, pn):

@@ -1,16 +1,18 @@
 # SPDX-License-Identifier: MIT
 """What an experiment's analysis script gets: Context, its view of the results store (the tidy
 rows, one point's record by its axes, the point's statistics parsed) and the writers of its
-report directory (Markdown, JSON, CSV, PNG paths), every file it writes listed in `written`."""
+report directory (Markdown, JSON, CSV, PNG paths), every file it writes listed in `written`.
+The formats and the atomic writes are pylib/hdout.py's (md_table is re-exported for the
+experiments' analysis scripts)."""
 
-import io
-import json
 import os
+
+from hdout import csv_text, json_text, md_table  # noqa: F401 (md_table: the scripts' import)
 
 from . import SweepError
 from .heddle import parse_stats
 from .outfile import check_paths, write_atomic
-from .store import tidy, write_csv
+from .store import tidy
 
 
 def inputs(sweep, root, heddle_path=None):
@@ -70,19 +72,7 @@ class Context:
         write_atomic(self.path(name), text)
 
     def write_json(self, name, obj):
-        self.write_text(name, json.dumps(obj, indent=1, sort_keys=True) + "\n")
+        self.write_text(name, json_text(obj, indent=1))
 
     def write_csv(self, name):
-        buf = io.StringIO()
-        write_csv(self.tidy(), buf)
-        self.write_text(name, buf.getvalue())
-
-
-def md_table(headers, rows):
-    """A Markdown table; cells are str()-ed, '|' escaped."""
-    def cell(v):
-        return ("" if v is None else str(v)).replace("|", "\\|").replace("\n", " ")
-    out = ["| " + " | ".join(cell(h) for h in headers) + " |",
-           "|" + "|".join("---" for _ in headers) + "|"]
-    out += ["| " + " | ".join(cell(v) for v in r) + " |" for r in rows]
-    return "\n".join(out) + "\n"
+        self.write_text(name, csv_text(self.tidy()))

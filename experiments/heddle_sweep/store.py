@@ -7,7 +7,6 @@ Views: `point_axes` (key, axis, value: one row per axis of each point) and `summ
 per-point columns without the large texts). tidy() gives the table that `sweep.py FILE --csv`
 prints: one row per point of the sweep, axes then standard columns then [collect] columns."""
 
-import csv
 import json
 import os
 import sqlite3
@@ -166,12 +165,3 @@ def tidy(store, sweep, keys):
         row["key"] = k[:16]
         out.append(row)
     return out
-
-
-def write_csv(rows, f):
-    if not rows:
-        return
-    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
-    w.writeheader()
-    for r in rows:
-        w.writerow({k: ("" if v is None else v) for k, v in r.items()})

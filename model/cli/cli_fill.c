@@ -176,16 +176,6 @@ void hd_cli_filler_close(struct hd_cli_filler *z)
     z->fp = NULL;
 }
 
-int hd_cli_fill(const char *fill, uint8_t *dst, uint64_t bytes, char *err, size_t errlen)
-{
-    struct hd_cli_filler z;
-    if (hd_cli_filler_open(&z, fill, bytes, err, errlen) != 0)
-        return -1;
-    int rc = hd_cli_filler_next(&z, dst, bytes, err, errlen);
-    hd_cli_filler_close(&z);
-    return rc;
-}
-
 /* {==== Printing ==== */
 unsigned hd_cli_elem_size(const char *t)
 {

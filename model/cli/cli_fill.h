@@ -19,8 +19,6 @@
 
 /* Check a pattern's syntax and its fit to `bytes` (no I/O). Returns 0 or -1 with err. */
 int hd_cli_fill_check(const char *fill, uint64_t bytes, char *err, size_t errlen);
-/* Produce the bytes. Returns 0 or -1 with err (e.g. the file cannot be read). */
-int hd_cli_fill(const char *fill, uint8_t *dst, uint64_t bytes, char *err, size_t errlen);
 
 /* The same bytes in pieces, so that a large buffer is checked or written without a copy of its
  * own size: open, then next() for consecutive pieces (each a multiple of 4 bytes but the last),

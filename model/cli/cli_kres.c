@@ -74,7 +74,8 @@ static bool shared_of(const struct hd_module *m, uint32_t fi, struct hd_cli_kres
 }
 /* }==== */
 
-int32_t hd_cli_ptxas_regs(const char *ptxas, size_t len, const char *kernel)
+/* "registers=R" of kernel `kernel` in a ptxas summary, or -1 (model/compiler/ptxas_summary.h). */
+static int32_t hd_cli_ptxas_regs(const char *ptxas, size_t len, const char *kernel)
 {
     return hd_ptxas_regs_of(ptxas, len, kernel);
 }

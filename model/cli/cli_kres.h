@@ -45,9 +45,6 @@ struct hd_cli_kres {
 struct hd_cli_kres *hd_cli_kres_collect(const struct hd_module *m, uint32_t max_regs,
                                         const char *ptxas, size_t ptxas_len, unsigned *n);
 
-/* "registers=R" of kernel `kernel` in a ptxas summary, or -1 (model/compiler/ptxas_summary.h). */
-int32_t hd_cli_ptxas_regs(const char *ptxas, size_t len, const char *kernel);
-
 /* NAME.ptxas.txt beside DIR/NAME.ptx, read whole (malloc'd; NULL if there is none); its path is
  * written to path[pathlen]. */
 char *hd_cli_ptxas_beside(const char *ptx_path, size_t *len, char *path, size_t pathlen);

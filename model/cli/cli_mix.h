@@ -31,9 +31,6 @@ struct hd_cli_mixes {
 /* Parse the mixes file `path`, or the embedded workloads/mixes.ini when path is NULL. Every
  * workload must be registered. Returns 0, or -1 with "file:line: message" in err. */
 int hd_cli_mixes_load(const char *path, struct hd_cli_mixes *out, char *err, size_t errlen);
-/* Parse mixes from text (named `source` in messages). */
-int hd_cli_mixes_parse(const char *text, size_t len, const char *source, struct hd_cli_mixes *out,
-                       char *err, size_t errlen);
 const struct hd_cli_mix *hd_cli_mixes_find(const struct hd_cli_mixes *m, const char *name);
 void hd_cli_mixes_free(struct hd_cli_mixes *m);
 

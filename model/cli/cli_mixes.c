@@ -190,8 +190,9 @@ static int mp_key(struct mix_parser *p, char *s)
     return 0;
 }
 
-int hd_cli_mixes_parse(const char *text, size_t len, const char *source, struct hd_cli_mixes *out,
-                       char *err, size_t errlen)
+/* Parse mixes from text (named `source` in messages). */
+static int hd_cli_mixes_parse(const char *text, size_t len, const char *source,
+                              struct hd_cli_mixes *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->source, sizeof out->source, "%s", source);

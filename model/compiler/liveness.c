@@ -346,8 +346,8 @@ static int divergence(struct hd_liveness *lv)
 /* }==== */
 
 /* {==== Counts ==== */
-uint32_t hd_liveness_row_weight(const struct hd_liveness *lv, enum hd_rclass rc,
-                                const uint64_t *row)
+static uint32_t hd_liveness_row_weight(const struct hd_liveness *lv, enum hd_rclass rc,
+                                       const uint64_t *row)
 {
     uint32_t sum = 0;
     for (uint32_t w = 0; w < lv->stride[rc]; w++) {

@@ -115,9 +115,6 @@ bool hd_liveness_live_out(const struct hd_liveness *lv, uint32_t pc, uint32_t re
 uint32_t hd_liveness_words_in(const struct hd_liveness *lv, uint32_t pc);
 uint32_t hd_liveness_words_out(const struct hd_liveness *lv, uint32_t pc);
 uint32_t hd_liveness_preds_in(const struct hd_liveness *lv, uint32_t pc);
-/* Weighted count of a row (words for data, registers for predicates). */
-uint32_t hd_liveness_row_weight(const struct hd_liveness *lv, enum hd_rclass rc,
-                                const uint64_t *row);
 /* }==== */
 
 /* {==== Divergence-aware liveness (Lin §2.3) ==== */

@@ -63,11 +63,6 @@ unsigned hd_ppoints_vec_regs(uint64_t vec)
     return (unsigned)__builtin_popcountll(vec & low) + ((vec >> HD_PP_VEC_HIGH & 1u) ? 11u : 0u);
 }
 
-const char *hd_ppoints_kind_name(unsigned kind)
-{
-    return kind == HD_PP_BARPP ? "bar.pp" : kind == HD_PP_PP ? "pp" : "?";
-}
-
 const char *hd_ppoints_why_name(unsigned why)
 {
     static const char *const n[] = {"innermost loop, its barrier",

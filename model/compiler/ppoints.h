@@ -82,7 +82,6 @@ const struct hd_ppoint *hd_ppoints_at(const struct hd_ppoints *pp, const struct 
 uint64_t hd_ppoints_vector(const struct hd_annot *a, uint32_t pc, bool divergent);
 /* Registers a vector tells the hardware to save: bits [52:0], plus R53..R63 when bit 53 is set. */
 unsigned hd_ppoints_vec_regs(uint64_t vec);
-const char *hd_ppoints_kind_name(unsigned kind);
 const char *hd_ppoints_why_name(unsigned why);
 
 #endif

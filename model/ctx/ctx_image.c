@@ -66,8 +66,10 @@ static bool push(struct hd_ctx_image *m, enum hd_ctx_part part, uint64_t addr, u
     return true;
 }
 
-bool hd_ctx_image_write(struct hd_ctx_image *m, enum hd_ctx_part part, uint64_t off,
-                        uint64_t bytes)
+/* Append `bytes` of part `part` at offset `off` of the context area (or absolute with
+ * part CCB), split into 128-byte requests. false: host OOM. */
+static bool hd_ctx_image_write(struct hd_ctx_image *m, enum hd_ctx_part part, uint64_t off,
+                               uint64_t bytes)
 {
     const uint64_t base = part == HD_CTXP_CCB ? 0 : m->base;
     for (uint64_t d = 0; d < bytes; d += 128) {

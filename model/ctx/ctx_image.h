@@ -57,10 +57,6 @@ struct hd_ctx_image {
 bool hd_ctx_image_begin(struct hd_ctx_image **img, uint64_t launch, uint32_t id, uint32_t nwarps,
                         uint64_t max_words, bool packed, uint64_t smem, uint64_t stack_bytes,
                         uint32_t nitems);
-/* Append `bytes` of part `part` at offset `off` of the context area (or absolute with
- * part CCB), split into 128-byte requests. false: host OOM. */
-bool hd_ctx_image_write(struct hd_ctx_image *m, enum hd_ctx_part part, uint64_t off,
-                        uint64_t bytes);
 /* Warp w's register record: `bytes` more at its slot (after what it has). */
 bool hd_ctx_image_regs(struct hd_ctx_image *m, uint32_t w, uint64_t bytes);
 /* A packed segment of warp w (words: 32 words, `used` of them data): kept and written. */

@@ -329,11 +329,6 @@ int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, bool offer_ok, 
     return head ? collect(sm, head, now, err, errlen) : HD_FUNC_OK;
 }
 
-bool hd_sm_ctx_packing(const struct hd_sm *sm)
-{
-    return sm->ce->codec && !hd_ctx_codec_idle(sm->ce->codec);
-}
-
 /* The part code of a request for the controller's next_i (ctx_ctl.h). */
 static unsigned ctl_part(unsigned part)
 {

@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 /* {==== Special registers and slow operand forms ==== */
-uint64_t hd_func_sreg(struct hd_func_exec *x, uint8_t sreg, uint8_t dim, uint32_t lane)
+static uint64_t hd_func_sreg(struct hd_func_exec *x, uint8_t sreg, uint8_t dim, uint32_t lane)
 {
     const struct hd_func_launch *l = x->l;
     const unsigned dm = dim < 3 ? dim : 0;

@@ -155,8 +155,6 @@ int hd_func_fault(struct hd_func_exec *x, const struct hd_func_instr *d, int lan
                   const char *fmt, ...) HD_FUNC_PRINTF(5, 6);
 int hd_func_exec_unsupported(struct hd_func_exec *x, const struct hd_func_instr *d,
                              uint32_t mask);
-/* Value of a special register for a lane. */
-uint64_t hd_func_sreg(struct hd_func_exec *x, uint8_t sreg, uint8_t dim, uint32_t lane);
 /* }==== */
 
 /* {==== Selectors, one per opcode (generated list) ==== */
@@ -169,8 +167,6 @@ uint64_t hd_func_sreg(struct hd_func_exec *x, uint8_t sreg, uint8_t dim, uint32_
 hd_func_exec_fn hd_func_float_sel(const struct hd_instr *in);
 
 /* {==== Shared by the memory and control handlers ==== */
-/* Resolve generic `addr` of `lane`: the state space and the address inside it. */
-uint8_t hd_func_generic_resolve(uint64_t addr, uint64_t *inner);
 /* Copy `bytes` between a lane's memory at (as, addr) and `buf`; used by call/ret frames. */
 int hd_func_mem_access(struct hd_func_exec *x, const struct hd_func_instr *d, uint32_t lane,
                        uint8_t as, uint64_t addr, void *buf, unsigned bytes, int store);

@@ -20,7 +20,7 @@
 #include <stdio.h>
 
 /* {==== Address resolution ==== */
-uint8_t hd_func_generic_resolve(uint64_t addr, uint64_t *inner)
+static uint8_t hd_func_generic_resolve(uint64_t addr, uint64_t *inner)
 {
     if (addr - HD_ADDR_SHARED_BASE < HD_ADDR_WINDOW_BYTES) {
         *inner = addr - HD_ADDR_SHARED_BASE;

@@ -34,7 +34,9 @@ static uint64_t var_align(const struct hd_var *v)
     return b ? b : 1;
 }
 
-uint64_t hd_func_layout_shared(const struct hd_func *f, uint64_t base, uint64_t *off)
+/* Byte offset of body variable `v` of `f` inside its function's shared block (body .shared
+ * variables only; others get UINT64_MAX) and the block's size. */
+static uint64_t hd_func_layout_shared(const struct hd_func *f, uint64_t base, uint64_t *off)
 {
     uint64_t at = base;
     for (uint32_t i = 0; i < f->nlocals; i++) {

@@ -101,9 +101,6 @@ const struct hd_func_kfunc *hd_func_kernel_func_at(const struct hd_func_kernel *
 int hd_func_decode(const struct hd_func_module *m, struct hd_func_kernel *k, uint32_t kf,
                    uint32_t i, const int32_t *reconv, const int32_t *kf_of_func,
                    struct hd_func_call *call, char *err, size_t errlen);
-/* Byte offset of body variable `v` of `f` inside its function's shared block (body .shared
- * variables only; others get UINT64_MAX) and the block's size. */
-uint64_t hd_func_layout_shared(const struct hd_func *f, uint64_t base, uint64_t *off);
 /* }==== */
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * hd_block.c - generic operations on block I/O structs through their port tables (hd_block.h).
  *
- * Design: every operation goes through hd_port_word()/hd_port_set_word(), so the narrow
- * (uint64_t) and wide (uint32_t words) layouts are handled in one place.
+ * Design: every read goes through hd_port_word(), so the narrow (uint64_t) and wide (uint32_t
+ * words) layouts are handled in one place.
  */
 #include "hd_block.h"
 
@@ -19,26 +19,14 @@ static uint32_t *wide(const struct hd_port_desc *p, const void *io)
 }
 
 /* {==== Access ==== */
-uint32_t hd_port_word(const struct hd_port_desc *p, const void *io, unsigned word)
+/* 32-bit word `word` of port p in the struct `io` of its direction (0 past the port's width). */
+static uint32_t hd_port_word(const struct hd_port_desc *p, const void *io, unsigned word)
 {
     if (word >= HD_WORDS(p->width))
         return 0;
     if (p->wide)
         return wide(p, io)[word];
     return (uint32_t)(*narrow(p, io) >> (32u * word));
-}
-
-void hd_port_set_word(const struct hd_port_desc *p, void *io, unsigned word, uint32_t v)
-{
-    if (word >= HD_WORDS(p->width))
-        return;
-    if (p->wide) {
-        wide(p, io)[word] = v;
-        return;
-    }
-    uint64_t *f = narrow(p, io);
-    uint64_t mask = (uint64_t)UINT32_MAX << (32u * word);
-    *f = (*f & ~mask) | ((uint64_t)v << (32u * word));
 }
 
 bool hd_port_bit(const struct hd_port_desc *p, const void *io, unsigned bit)
@@ -119,13 +107,6 @@ void hd_port_format(const struct hd_port_desc *p, const void *io, char *buf, siz
     buf[o] = '\0';
 }
 
-const struct hd_port_desc *hd_block_port(const struct hd_block_desc *b, const char *name)
-{
-    for (unsigned i = 0; i < b->nports; i++)
-        if (strcmp(b->ports[i].name, name) == 0)
-            return &b->ports[i];
-    return NULL;
-}
 /* }==== */
 
 /* {==== Listings ==== */

@@ -59,9 +59,6 @@ struct hd_block_desc {
     unsigned ntags;
 };
 
-/* 32-bit word `word` of port p in the struct `io` of its direction (0 past the port's width). */
-uint32_t hd_port_word(const struct hd_port_desc *p, const void *io, unsigned word);
-void hd_port_set_word(const struct hd_port_desc *p, void *io, unsigned word, uint32_t v);
 /* Bit `bit` of port p. */
 bool hd_port_bit(const struct hd_port_desc *p, const void *io, unsigned bit);
 
@@ -74,8 +71,6 @@ void hd_block_reset_values(const struct hd_block_desc *b, enum hd_port_dir dir, 
 bool hd_port_equal(const struct hd_port_desc *p, const void *a, const void *b);
 /* Hex value of port p ("0x..." with exactly ceil(width/4) digits) into buf. */
 void hd_port_format(const struct hd_port_desc *p, const void *io, char *buf, size_t len);
-/* The port called `name`, or NULL. */
-const struct hd_port_desc *hd_block_port(const struct hd_block_desc *b, const char *name);
 
 /* One line per port, "name input|output width", clock and reset first (the port check's form). */
 void hd_block_print_ports(const struct hd_block_desc *b, FILE *f);

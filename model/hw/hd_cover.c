@@ -47,7 +47,8 @@ void hd_cover_reset(struct hd_cover *c)
     c->resets++;
 }
 
-void hd_cover_add(struct hd_cover *sum, const struct hd_cover *x)
+/* Add x's counts into sum (the same block; sum initialised with its descriptor). */
+static void hd_cover_add(struct hd_cover *sum, const struct hd_cover *x)
 {
     for (unsigned k = 0; k < sum->d->nbins; k++)
         sum->n[k] += x->n[k];

@@ -60,8 +60,6 @@ void hd_cover_free(struct hd_cover *c);
 void hd_cover_sample(struct hd_cover *c, const void *in, const void *out, const void *state);
 /* The block was reset: the next sampled cycle sees rst (if any cycle was sampled before). */
 void hd_cover_reset(struct hd_cover *c);
-/* Add x's counts into sum (the same block; sum initialised with its descriptor). */
-void hd_cover_add(struct hd_cover *sum, const struct hd_cover *x);
 
 /* The table: a header naming `who`, then one row per bin (count, name, what it is). */
 void hd_cover_print(const struct hd_cover *c, const char *who, FILE *f);

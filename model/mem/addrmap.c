@@ -113,7 +113,8 @@ int hd_addrmap_check(const struct hd_addrmap_params *m, uint32_t slices_per_chan
     return 0;
 }
 
-uint64_t hd_bitlist_extract(const struct hd_bitlist *b, uint64_t a)
+/* The bits of `a` listed in `b`, packed (first listed bit = bit 0). */
+static uint64_t hd_bitlist_extract(const struct hd_bitlist *b, uint64_t a)
 {
     uint64_t v = 0;
     for (unsigned i = 0; i < b->n; i++)

@@ -41,7 +41,4 @@ void hd_addrmap_decode(const struct hd_addrmap_params *m, uint32_t slices_per_ch
 void hd_addrmap_from_local(const struct hd_addrmap_params *m, uint32_t slices_per_channel,
                            uint32_t slice, uint64_t local, struct hd_addr_loc *out);
 
-/* The bits of `a` listed in `b`, packed (first listed bit = bit 0). */
-uint64_t hd_bitlist_extract(const struct hd_bitlist *b, uint64_t a);
-
 #endif

@@ -132,11 +132,3 @@ void hd_tags_invalidate(struct hd_tags *t, uint32_t e)
     t->valid[e] = 0;
     t->dirty[e] = 0;
 }
-
-void hd_tags_clear(struct hd_tags *t)
-{
-    size_t n = (size_t)t->sets * t->ways;
-    memset(t->tag, 0, n * sizeof *t->tag);
-    memset(t->valid, 0, n * sizeof *t->valid);
-    memset(t->dirty, 0, n * sizeof *t->dirty);
-}

@@ -48,8 +48,6 @@ uint64_t hd_tags_addr(const struct hd_tags *t, uint32_t e);
 /* Make e hold addr's line with no valid sectors, most recently used. */
 void hd_tags_install(struct hd_tags *t, uint32_t e, uint64_t addr);
 void hd_tags_invalidate(struct hd_tags *t, uint32_t e);
-/* Drop every line (contents only; used by tests). */
-void hd_tags_clear(struct hd_tags *t);
 
 static inline uint64_t hd_tags_line(const struct hd_tags *t, uint64_t addr)
 {

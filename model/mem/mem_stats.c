@@ -21,7 +21,7 @@ const struct hd_memstat_desc *hd_mem_acct_desc(unsigned *n)
     return acct_desc;
 }
 
-void hd_mem_acct_add(struct hd_mem_acct *to, const struct hd_mem_acct *from)
+static void hd_mem_acct_add(struct hd_mem_acct *to, const struct hd_mem_acct *from)
 {
 #define HD_MEMSTAT(name, doc) to->name += from->name;
 #include "mem_stats.def"

@@ -32,7 +32,6 @@ struct hd_memstat_desc {
     size_t offset;
 };
 const struct hd_memstat_desc *hd_mem_acct_desc(unsigned *n);
-void hd_mem_acct_add(struct hd_mem_acct *to, const struct hd_mem_acct *from);
 
 #define HD_HIST_BUCKETS 160
 struct hd_hist {

@@ -38,7 +38,7 @@ struct hd_hw_factory;
 #define HD_ALLOC_NO_SLOT 0xFFFF /* warp_slot[] of a warp that holds no slot (released alone) */
 #define HD_ALLOC_NO_WARP UINT32_MAX
 
-/* What one CTA holds while resident: occupancy.h's hd_occ_cta_demand() computes it with the
+/* What one CTA holds while resident: occupancy.c's hd_occ_cta_demand() computes it with the
  * configuration's allocation granularity; the GPU adds who asks. */
 struct hd_cta_demand {
     uint32_t warps;    /* warp slots */

@@ -148,8 +148,3 @@ char *hd_ptx_arena_strndup(struct hd_ptx_arena *a, const char *s, size_t len)
     }
     return d;
 }
-
-size_t hd_ptx_arena_used(const struct hd_ptx_arena *a)
-{
-    return a->held;
-}

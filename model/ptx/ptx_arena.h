@@ -23,6 +23,5 @@ void *hd_ptx_arena_alloc(struct hd_ptx_arena *a, size_t bytes);
 void *hd_ptx_arena_grow(struct hd_ptx_arena *a, void *p, size_t old_bytes, size_t bytes);
 /* A NUL-terminated copy of s[0..len). */
 char *hd_ptx_arena_strndup(struct hd_ptx_arena *a, const char *s, size_t len);
-size_t hd_ptx_arena_used(const struct hd_ptx_arena *a);
 
 #endif

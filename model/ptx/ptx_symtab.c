@@ -29,11 +29,6 @@ static uint32_t hash(const char *k, size_t n)
     return h;
 }
 
-void hd_ptx_symtab_init(struct hd_ptx_symtab *s)
-{
-    memset(s, 0, sizeof *s);
-}
-
 void hd_ptx_symtab_free(struct hd_ptx_symtab *s)
 {
     free(s->slots);
@@ -96,17 +91,6 @@ bool hd_ptx_symtab_get(const struct hd_ptx_symtab *s, const char *key, size_t le
     if (!s->slots[i].key)
         return false;
     *value = s->slots[i].value;
-    return true;
-}
-
-bool hd_ptx_symtab_set(struct hd_ptx_symtab *s, const char *key, size_t len, int64_t value)
-{
-    if (!s->cap)
-        return false;
-    uint32_t i = find_slot(s, key, len);
-    if (!s->slots[i].key)
-        return false;
-    s->slots[i].value = value;
     return true;
 }
 

@@ -38,7 +38,6 @@ struct hd_ptx_symtab {
     uint32_t markcap;
 };
 
-void hd_ptx_symtab_init(struct hd_ptx_symtab *s);
 void hd_ptx_symtab_free(struct hd_ptx_symtab *s);
 void hd_ptx_symtab_clear(struct hd_ptx_symtab *s);
 /* The value of `key`, or false when absent. */
@@ -46,8 +45,6 @@ bool hd_ptx_symtab_get(const struct hd_ptx_symtab *s, const char *key, size_t le
 /* Declares key in the current scope. Returns 1 on success, 0 if it is already declared in the
  * current scope (value untouched), -1 if out of memory. */
 int hd_ptx_symtab_put(struct hd_ptx_symtab *s, const char *key, size_t len, int64_t value);
-/* Overwrites the value of an existing key (any scope); false if absent. */
-bool hd_ptx_symtab_set(struct hd_ptx_symtab *s, const char *key, size_t len, int64_t value);
 bool hd_ptx_symtab_push(struct hd_ptx_symtab *s); /* false if out of memory */
 void hd_ptx_symtab_pop(struct hd_ptx_symtab *s);
 

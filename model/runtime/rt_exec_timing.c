@@ -141,7 +141,8 @@ static void destroy_timing(void *impl)
     (void)impl; /* the timing model belongs to the GPU (hd_rt_timing_free) */
 }
 
-const struct hd_rt_exec_ops hd_rt_exec_timing = {"timing", run_timing, destroy_timing};
+/* The timing executor (impl is the GPU). */
+static const struct hd_rt_exec_ops hd_rt_exec_timing = {"timing", run_timing, destroy_timing};
 
 void hd_rt_timing_free(struct hd_gpu *gpu)
 {

@@ -76,8 +76,7 @@ struct hd_gpu {
     const struct hd_hw_factory *hw_factory;       /* heddle_observe.h (NULL: C references) */
 };
 
-/* The timing executor (rt_exec_timing.c; impl is the GPU) and its teardown. */
-extern const struct hd_rt_exec_ops hd_rt_exec_timing;
+/* The timing executor's teardown (rt_exec_timing.c; the executor's impl is the GPU). */
 void hd_rt_timing_free(struct hd_gpu *gpu);
 /* A host-to-device copy finished (the timing model may preload its lines into the L2). */
 int hd_rt_timing_copied_h2d(struct hd_gpu *gpu, hd_devptr dst, size_t bytes);

@@ -151,11 +151,6 @@ const struct hd_timing_stats *hd_gpu_timing_stats(const struct hd_gpu_timing *g)
     return &g->stats;
 }
 
-const struct hd_config *hd_gpu_timing_config(const struct hd_gpu_timing *g)
-{
-    return &g->cfg;
-}
-
 const struct hd_mem *hd_gpu_timing_mem(const struct hd_gpu_timing *g)
 {
     return &g->mem;
@@ -182,15 +177,6 @@ void hd_gpu_timing_set_hw_factory(struct hd_gpu_timing *g, const struct hd_hw_fa
     g->hw = f;
 }
 
-uint64_t hd_gpu_timing_now(const struct hd_gpu_timing *g)
-{
-    return g->now;
-}
-
-const struct hd_hw_factory *hd_gpu_timing_hw_factory(const struct hd_gpu_timing *g)
-{
-    return g->hw ? g->hw : hd_hw_ref_factory();
-}
 /* }==== */
 
 /* {==== Policies ==== */

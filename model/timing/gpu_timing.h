@@ -62,13 +62,9 @@ void hd_gpu_timing_set_finish(struct hd_gpu_timing *g, hd_gpu_timing_finish_fn f
  * after it finished too. Returns HD_FUNC_OK, or an HD_FUNC_ERR_* code with a message. */
 int hd_gpu_timing_add(struct hd_gpu_timing *g, struct hd_func_launch *l, int stream, char *err,
                       size_t errlen);
-/* The GPU cycle now (during a run: the cycle being simulated). */
-uint64_t hd_gpu_timing_now(const struct hd_gpu_timing *g);
 
 /* Statistics so far (valid between runs). */
 const struct hd_timing_stats *hd_gpu_timing_stats(const struct hd_gpu_timing *g);
-/* The configuration it was built from. */
-const struct hd_config *hd_gpu_timing_config(const struct hd_gpu_timing *g);
 /* Its memory model (fixed or full, mem_iface.h; for the memory system's statistics). */
 struct hd_mem;
 const struct hd_mem *hd_gpu_timing_mem(const struct hd_gpu_timing *g);
@@ -90,6 +86,5 @@ void hd_gpu_timing_set_progress(struct hd_gpu_timing *g, hd_gpu_timing_progress_
  * cosim/ gives one that co-simulates the RTL. Set before the first run; `f` must outlive g. */
 struct hd_hw_factory;
 void hd_gpu_timing_set_hw_factory(struct hd_gpu_timing *g, const struct hd_hw_factory *f);
-const struct hd_hw_factory *hd_gpu_timing_hw_factory(const struct hd_gpu_timing *g);
 
 #endif

@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
+static int hd_occupancy_local(const struct hd_occ_params *p, uint64_t local_per_thread,
+                              struct hd_occupancy *o);
+
 static const char *const limit_names[HD_OCC_LIMIT_COUNT] = {
     "registers", "shared memory", "threads", "CTA slots", "local memory", "does not fit"};
 
@@ -45,8 +48,10 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
     return (v + unit - 1) / unit * unit;
 }
 
-void hd_occ_cta_demand(const struct hd_occ_params *p, const struct hd_occ_kernel *k,
-                       struct hd_occ_demand *d)
+/* The resources one CTA holds while resident (the allocation the SM makes for it), with
+ * k->regs_per_thread capped at p->max_regs_per_thread. */
+static void hd_occ_cta_demand(const struct hd_occ_params *p, const struct hd_occ_kernel *k,
+                              struct hd_occ_demand *d)
 {
     uint32_t ws = p->warp_size ? p->warp_size : 32;
     d->warps = (uint32_t)(((uint64_t)k->threads_per_cta + ws - 1) / ws);
@@ -144,8 +149,11 @@ static int pick(const struct hd_occ_params *p, uint32_t threads_per_cta, struct 
     return 0;
 }
 
-int hd_occupancy_local(const struct hd_occ_params *p, uint64_t local_per_thread,
-                       struct hd_occupancy *o)
+/* Count `local_per_thread` bytes of local memory (.local variables, register spills) per thread
+ * in an occupancy computed by hd_occupancy_compute for the same p and kernel: the CTAs per SM,
+ * the limit and "does not fit" are recomputed. Returns 0 when at least one CTA fits, else -1. */
+static int hd_occupancy_local(const struct hd_occ_params *p, uint64_t local_per_thread,
+                              struct hd_occupancy *o)
 {
     struct hd_occ_demand *d = &o->demand;
     d->local = local_per_thread && d->threads > UINT64_MAX / local_per_thread

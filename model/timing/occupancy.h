@@ -81,10 +81,6 @@ struct hd_occ_demand {
     uint64_t local;               /* local bytes per thread x threads (hd_occupancy_local) */
 };
 
-/* The resources one CTA holds while resident (the allocation the SM makes for it), with
- * k->regs_per_thread capped at p->max_regs_per_thread. */
-void hd_occ_cta_demand(const struct hd_occ_params *p, const struct hd_occ_kernel *k,
-                       struct hd_occ_demand *d);
 /* }==== */
 
 /* {==== Occupancy ==== */
@@ -130,11 +126,6 @@ struct hd_occupancy {
  * fits, -1 (limit HD_OCC_NOFIT, reason filled) when none does. Never fails otherwise. */
 int hd_occupancy_compute(const struct hd_occ_params *p, const struct hd_occ_kernel *k,
                          struct hd_occupancy *out);
-/* Count `local_per_thread` bytes of local memory (.local variables, register spills) per thread
- * in an occupancy computed by hd_occupancy_compute for the same p and kernel: the CTAs per SM,
- * the limit and "does not fit" are recomputed. Returns 0 when at least one CTA fits, else -1. */
-int hd_occupancy_local(const struct hd_occ_params *p, uint64_t local_per_thread,
-                       struct hd_occupancy *o);
 /* The local memory per thread that occupancy counts: the kernel's frames (.local variables,
  * call parameters: hd_func_local_bytes) plus 4 bytes per 32-bit word the register allocator
  * spilled (its spill_words at the configuration's register budget). */

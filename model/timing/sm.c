@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Point w->stall_ctr at the per-line stall counter of its next PC. */
+static void hd_sm_warp_stall_ctr(struct hd_sm *sm, struct hd_twarp *w);
+
 /* {==== Creation ==== */
 static bool alloc_arrays(struct hd_sm *sm)
 {
@@ -405,6 +408,15 @@ unsigned hd_sm_retired(struct hd_sm *sm, struct hd_sm_launch **out, unsigned max
 /* }==== */
 
 /* {==== The cycle ==== */
+/* Point w->stall_ctr at the per-line stall counter of its next PC. */
+static void hd_sm_warp_stall_ctr(struct hd_sm *sm, struct hd_twarp *w)
+{
+    uint32_t pc, active;
+    struct hd_line_stats *ls = sm->cta[w->cta].la->lines;
+    w->stall_ctr = hd_func_warp_next(w->fw, &pc, &active) && pc < ls->npc ? &ls->stall[pc]
+                                                                           : &sm->stall_sink;
+}
+
 static bool report_fault(const struct hd_sm *sm, int *status, char *err, size_t errlen)
 {
     *status = sm->fault;

@@ -250,8 +250,6 @@ void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now);
 void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
 /* Count scheduler s's stall reason for this cycle (it issued nothing). */
 void hd_sm_count_stall(struct hd_sm *sm, uint32_t s);
-/* Point w->stall_ctr at the per-line stall counter of its next PC. */
-void hd_sm_warp_stall_ctr(struct hd_sm *sm, struct hd_twarp *w);
 static inline const struct hd_func_kernel *hd_sm_warp_kernel(const struct hd_sm *sm,
                                                              const struct hd_twarp *w)
 {
@@ -296,7 +294,6 @@ bool hd_sm_read_operands(struct hd_sm *sm, uint64_t now);
 bool hd_sm_event(struct hd_sm *sm, uint64_t now, uint32_t delay, uint8_t type, uint32_t warp,
                  uint32_t pc, uint32_t n);
 bool hd_sm_events(struct hd_sm *sm, uint64_t now);
-void hd_sm_cu_release(struct hd_sm *sm, uint32_t c);
 /* }==== */
 
 /* {==== ctx_engine.c ==== */
@@ -342,8 +339,6 @@ int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, bool offer_ok, 
 /* This SM's codec, made through the GPU's factory when first needed (a restore may come to an
  * SM that never saved). */
 int hd_sm_ctx_codec_ensure(struct hd_sm *sm, char *err, size_t errlen);
-/* Has the codec work in flight? */
-bool hd_sm_ctx_packing(const struct hd_sm *sm);
 /* {==== ctx_points.c: selective preemption points ([context] points = selective) ==== */
 /* One cycle of the SM's pp_decode block (issue stage); a wrong decode fails with a message. */
 int hd_sm_pp_cycle(struct hd_sm *sm, uint64_t now, char *err, size_t errlen);

@@ -212,7 +212,7 @@ void hd_sm_cu_alloc(struct hd_sm *sm, uint32_t c, struct hd_twarp *w, uint32_t p
     sm->cu_free[cu->unit]--;
 }
 
-void hd_sm_cu_release(struct hd_sm *sm, uint32_t c)
+static void hd_sm_cu_release(struct hd_sm *sm, uint32_t c)
 {
     struct hd_cu *cu = &sm->cu[c];
     cu->busy = false;

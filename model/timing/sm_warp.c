@@ -88,14 +88,6 @@ void hd_sm_warp_unbind(struct hd_sm *sm, struct hd_twarp *w)
 }
 
 /* One stall reason per scheduler that did not issue (see sched_stats.def). */
-void hd_sm_warp_stall_ctr(struct hd_sm *sm, struct hd_twarp *w)
-{
-    uint32_t pc, active;
-    struct hd_line_stats *ls = sm->cta[w->cta].la->lines;
-    w->stall_ctr = hd_func_warp_next(w->fw, &pc, &active) && pc < ls->npc ? &ls->stall[pc]
-                                                                           : &sm->stall_sink;
-}
-
 void hd_sm_count_stall(struct hd_sm *sm, uint32_t s)
 {
     const uint32_t *n = sm->nstate[s];

@@ -15,16 +15,10 @@ static const char *const tclass_names[HD_TC_COUNT] = {
     "int_alu", "int_mul", "int_div", "fp", "fp_div", "dp", "dp_div", "sfu",
     "branch", "mem", "barrier", "membar", "nop", "int_max", "int_mad", "fp_max", "fp_mul",
     "fp_mad", "shfl", "untabled_int", "untabled_mul", "untabled_fp", "untabled_dp"};
-static const char *const tunit_names[HD_TU_COUNT + 1] = {"sp", "sfu", "dp", "mem", "none"};
 
 const char *hd_tclass_name(enum hd_tclass c)
 {
     return (unsigned)c < HD_TC_COUNT ? tclass_names[c] : "?";
-}
-
-const char *hd_tunit_name(enum hd_tunit u)
-{
-    return (unsigned)u <= HD_TU_COUNT ? tunit_names[u] : "?";
 }
 
 static bool pow2(uint64_t v)

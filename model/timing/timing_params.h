@@ -53,7 +53,6 @@ enum hd_tclass {
 enum hd_tunit { HD_TU_SP, HD_TU_SFU, HD_TU_DP, HD_TU_MEM, HD_TU_COUNT, HD_TU_NONE = HD_TU_COUNT };
 
 const char *hd_tclass_name(enum hd_tclass c);
-const char *hd_tunit_name(enum hd_tunit u);
 /* }==== */
 
 /* {==== SM parameters ==== */

@@ -4,8 +4,6 @@ Heddle's figure for the same mechanism. Blocks that are listed but not built sho
 claim whose mechanism has no built block shows a dash.
 """
 
-import json
-
 from . import outfile
 
 
@@ -150,5 +148,4 @@ def text(meta, rows, claims):
 
 def write_json(path, meta, rows, claims):
     """The JSON report, written atomically (outfile.py)."""
-    text = json.dumps({"meta": meta, "blocks": rows, "papers": claims}, indent=2, sort_keys=True)
-    outfile.write_atomic(path, text + "\n", "--json")
+    outfile.write_json(path, {"meta": meta, "blocks": rows, "papers": claims}, "--json")

@@ -127,8 +127,9 @@ static int build(const struct rec *r, size_t n, struct hd_drain_profile_owned *o
     return 0;
 }
 
-int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned *out, char *err,
-                          size_t errlen)
+/* Load FILE; 0, or -1 with "FILE:LINE: why" (or "FILE: why") in err. */
+static int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned *out, char *err,
+                                 size_t errlen)
 {
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "r");

@@ -36,10 +36,6 @@ struct hd_drain_profile_owned {
     void *mem;
 };
 
-/* Load FILE; 0, or -1 with "FILE:LINE: why" (or "FILE: why") in err. */
-int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned *out, char *err,
-                          size_t errlen);
-
 /* Deep copy of src (which may be NULL or empty: out is then empty); 0 or -1 (out of memory). */
 int hd_drain_profile_copy(const struct hd_drain_profile *src, struct hd_drain_profile_owned *out);
 

@@ -5,12 +5,6 @@
 
 #include <math.h>
 
-const char *hd_shieh_tech_name(unsigned t)
-{
-    static const char *const names[HD_SHIEH_NTECH] = {"drain", "flush", "switch"};
-    return t < HD_SHIEH_NTECH ? names[t] : "?";
-}
-
 void hd_shieh_kstats_add(struct hd_shieh_kstats *k, uint64_t instrs, uint64_t cycles)
 {
     k->n++;

@@ -35,9 +35,6 @@
 
 enum hd_shieh_tech { HD_SHIEH_DRAIN = 0, HD_SHIEH_FLUSH = 1, HD_SHIEH_SWITCH = 2, HD_SHIEH_NTECH = 3 };
 
-/* "drain", "flush", "switch". */
-const char *hd_shieh_tech_name(unsigned t);
-
 /* Finished-TB statistics of one kernel (the kstats block of digest §3.5). */
 struct hd_shieh_kstats {
     uint64_t n;
