@@ -29,12 +29,6 @@ static const struct hd_power_block blocks[] = {
     {"shieh_tb_status", 20522, 1, 0, HD_PEV_issues},
 };
 
-const struct hd_power_block *hd_power_blocks(unsigned *n)
-{
-    *n = sizeof blocks / sizeof blocks[0];
-    return blocks;
-}
-
 static bool starts_with(const char *s, const char *prefix)
 {
     while (*prefix)
@@ -43,12 +37,19 @@ static bool starts_with(const char *s, const char *prefix)
     return true;
 }
 
-bool hd_power_block_used(const struct hd_power_block *b, const struct hd_config *cfg)
+/* Is block b in the GPU that cfg describes? Shieh's tables are stepped when the preemption
+ * policy decides from them: the Running TB Status for every Shieh-family policy, the other three
+ * for shieh and oracle (model/mech/shieh/shieh_mech.c). */
+static bool block_used(const struct hd_power_block *b, const struct hd_config *cfg)
 {
     const bool compressed = cfg->context_save == HD_CTXSAVE_COMPRESSED ||
                             cfg->context_save == HD_CTXSAVE_COMPRESSED_TB;
+    const enum hd_cfg_preemptpol pol = cfg->context_preempt_policy;
+    const bool shieh_all = pol == HD_PREEMPTPOL_SHIEH || pol == HD_PREEMPTPOL_ORACLE;
+    if (starts_with(b->name, "shieh_tb_status"))
+        return shieh_all || pol == HD_PREEMPTPOL_CHIMERA || pol == HD_PREEMPTPOL_CHIMERA_PLUS;
     if (starts_with(b->name, "shieh_"))
-        return cfg->context_preempt_policy == HD_PREEMPTPOL_SHIEH;
+        return shieh_all;
     if (starts_with(b->name, "alloc_table"))
         return cfg->sm_allocator == HD_ALLOC_LIN_TABLES;
     if (starts_with(b->name, "pp_decode"))
@@ -67,7 +68,7 @@ int hd_power_blocks_terms(struct hd_power_params *p, const struct hd_config *cfg
     const double leak_per_ge = cfg->power_ge_leak_nw * 1e-9;
     for (unsigned i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
         const struct hd_power_block *b = &blocks[i];
-        if (!hd_power_block_used(b, cfg))
+        if (!block_used(b, cfg))
             continue;
         if (p->nterms + 2 > HD_POWER_MAX_TERMS)
             return -1;

@@ -28,10 +28,6 @@ struct hd_power_block {
     unsigned char event;    /* enum hd_pevent counting its accesses */
 };
 
-/* The table; *n its length. */
-const struct hd_power_block *hd_power_blocks(unsigned *n);
-/* Is block b in the GPU that cfg describes? */
-bool hd_power_block_used(const struct hd_power_block *b, const struct hd_config *cfg);
 /* Add the terms of the blocks in use to p (and p->blocks_leak_w); 0 or -1 (no room). */
 int hd_power_blocks_terms(struct hd_power_params *p, const struct hd_config *cfg);
 

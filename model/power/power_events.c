@@ -12,20 +12,10 @@ static const char *const names[] = {
 #include "power_events.def"
 #undef HD_PEVENT
 };
-static const char *const docs[] = {
-#define HD_PEVENT(name, doc) doc,
-#include "power_events.def"
-#undef HD_PEVENT
-};
 
 const char *hd_pevent_name(enum hd_pevent e)
 {
     return e < HD_PEV_COUNT ? names[e] : "?";
-}
-
-const char *hd_pevent_doc(enum hd_pevent e)
-{
-    return e < HD_PEV_COUNT ? docs[e] : "?";
 }
 
 #define N(ev, name) (ev)->n[HD_PEV_##name]

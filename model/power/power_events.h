@@ -34,7 +34,6 @@ struct hd_power_events {
 };
 
 const char *hd_pevent_name(enum hd_pevent e);
-const char *hd_pevent_doc(enum hd_pevent e);
 
 /* The whole run. mem may be NULL (the fixed-latency memory model: no memory-system events). */
 void hd_power_events_run(struct hd_power_events *ev, const struct hd_timing_stats *ts,

@@ -78,7 +78,10 @@ static const struct hd_hook_ops shieh_hook_ops = {
     "shieh", hk_start, hk_launch, hk_placed, hk_left, hk_issued, hk_cycle, hk_destroy,
 };
 
-int hd_shieh_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err, size_t errlen)
+/* Shieh's tables as the GPU's hook (shieh_loop.h): made when the run's policy is one of this
+ * folder's and decides from tables (env->ppol_tables). */
+static int shieh_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
+                        size_t errlen)
 {
     out->ops = NULL;
     out->impl = NULL;
@@ -110,5 +113,5 @@ const struct hd_mech hd_mech_shieh = {
     "tables (§3.4); baselines Chimera, Chimera+ and the Oracle (§5.3)",
     shieh_allocs, sizeof shieh_allocs / sizeof shieh_allocs[0],
     shieh_ppols, sizeof shieh_ppols / sizeof shieh_ppols[0],
-    hd_shieh_attach,
+    shieh_attach,
 };

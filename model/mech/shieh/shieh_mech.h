@@ -20,8 +20,5 @@ int hd_preempt_shieh_create(const struct hd_gpu_timing_params *p, bool oracle,
 /* Chimera's (preempt_chimera.c; plus: with Shieh's drain estimator). */
 int hd_preempt_chimera_create(const struct hd_gpu_timing_params *p, bool plus,
                               struct hd_preempt_policy *out, char *err, size_t errlen);
-/* Shieh's tables as the GPU's hook (shieh_loop.h): made when the run's policy is one of this
- * folder's and decides from tables (env->ppol_tables). */
-int hd_shieh_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err, size_t errlen);
 
 #endif
