@@ -249,6 +249,7 @@ static void launch_finished(struct hd_gpu_timing *g, struct tlaunch *t, unsigned
 {
     t->finished = true;
     t->sl.info->finished = true;
+    t->sl.l->finished = true; /* for the runtime: its client's work is complete */
     t->sl.info->c.end_cycle = g->now;
     t->sl.info->c.cycles = g->now + 1 - t->sl.info->c.start_cycle;
     g->running--;
