@@ -15,7 +15,8 @@ find_program(HD_TIMEOUT_PROG timeout)
 if(HD_BASH AND HD_TIMEOUT_PROG)
   set(HD_SURFACE_CASES
       late_arrival_launch late_arrival_mix late_arrival_far late_arrival_no_skip
-      finished_stays_verified stress_livelock fst_over_binary output_over_profile arrive_values)
+      finished_stays_verified stress_livelock fst_over_binary output_over_profile arrive_values
+      oracle_profile_checks config_rule_exit help_texts window_bounds)
   foreach(c ${HD_SURFACE_CASES})
     add_test(NAME robust_${c}
              COMMAND ${HD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/cli/robust_surfaces.sh ${c}

@@ -77,7 +77,7 @@ static const char cosim_help[] =
     "  --history N            block cycles kept before a mismatch (default 64)\n"
     "  --no-tb                no TB-level samples at barriers\n"
     "  --record FILE          write the compressor's input vectors (testbench replay)\n"
-    "  --record-max N         at most N vectors (default 4096)\n"
+    "  --record-max N         at most N vectors (default 4096; 0: no limit)\n"
     "  --rtl-plusarg +ARG     a plusarg every RTL instance sees ($test$plusargs; test builds)\n"
     "  --report               print the Fig 2.6/2.8 statistics row\n"
     "  --coverage             print every block's functional coverage bins (rtl/<b>/<b>_cover.def)\n"

@@ -79,6 +79,8 @@ struct hd_gpu_timing {
     uint64_t next_arrival;      /* earliest arrive_cycle > now of a launch (UINT64_MAX: none) */
     /* preemption (gpu_preempt.c) */
     struct hd_preempt_policy ppol;
+    struct hd_drain_profile_owned *oracle; /* the oracle policy's profile (its kernel names are
+                                              checked against each launch), else NULL */
     struct hd_preempt_sm *pview; /* [num_sms] the policy's view */
     struct hd_preempt_cta *pcta; /* [num_sms * max_ctas] */
     uint32_t *pchosen;          /* [num_sms] */

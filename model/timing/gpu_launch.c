@@ -15,6 +15,8 @@
  */
 #include "gpu_impl.h"
 
+#include "drain_profile.h"
+
 #include "func_status.h"
 #include "mem_full.h"
 
@@ -96,6 +98,13 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
         return HD_FUNC_ERR_MEMORY;
     }
     t->sl.id = li->id;
+    const char *pk = hd_drain_profile_kernel(g->oracle, li->id);
+    if (pk && strcmp(pk, l->k->entry->name) != 0) { /* the profile of another run */
+        snprintf(err, errlen, "key 'oracle_profile': %s names kernel %s for launch %u, but "
+                 "launch %u of this run is kernel %s (a profile of another workload or mix?)",
+                 g->p.ctx.oracle_profile, pk, li->id, li->id, l->k->entry->name);
+        return HD_FUNC_ERR_CONFIG;
+    }
     t->sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
     t->line_set = (uint32_t)e->lines;
     t->info_id = li->id;

@@ -15,6 +15,8 @@
  * by both estimators beside its true drain time (Shieh Fig 4.2).
  */
 #include "gpu_impl.h"
+
+#include "drain_profile.h"
 #include "sm_policy.h"
 
 #include <stdlib.h>
@@ -52,6 +54,17 @@ int hd_gpu_preempt_init(struct hd_gpu_timing *g, char *err, size_t errlen)
     }
     if (hd_preempt_policy_create(&g->p, &g->ppol, err, errlen) != 0)
         return -1;
+    if (g->p.ctx.policy == HD_PREEMPTPOL_ORACLE) { /* its kernel names, for gpu_launch.c */
+        char why[400];
+        if (!(g->oracle = malloc(sizeof *g->oracle))) {
+            snprintf(err, errlen, "host out of memory creating the timing model");
+            return -1;
+        }
+        if (hd_drain_profile_load(g->p.ctx.oracle_profile, g->oracle, why, sizeof why) != 0) {
+            snprintf(err, errlen, "key 'oracle_profile': %s", why);
+            return -1;
+        }
+    }
     if (g->ppol.ops->tables != HD_PTAB_NONE && /* Shieh's tables, stepped in the loop */
         !(g->shl = hd_shieh_loop_create(&g->p, g->ppol.ops->tables == HD_PTAB_ALL, &g->hw, err,
                                         errlen)))
@@ -63,6 +76,8 @@ void hd_gpu_preempt_free(struct hd_gpu_timing *g)
 {
     if (g->ppol.ops)
         g->ppol.ops->destroy(g->ppol.impl);
+    hd_drain_profile_free(g->oracle);
+    free(g->oracle);
     hd_shieh_loop_destroy(g->shl);
     free(g->pview);
     free(g->pcta);

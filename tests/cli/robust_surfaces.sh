@@ -140,6 +140,55 @@ arrive_values)
         --hint 4294967295 --latency-bound 1000000000000000
     ;;
 # }====
+# {==== item 9: oracle profiles are checked where the configuration is ====
+oracle_profile_checks)
+    echo garbage > bad.prof
+    o="--set context.preempt_policy=oracle --set context.oracle_profile"
+    # shellcheck disable=SC2086
+    expect 2 "key 'oracle_profile': bad.prof:1: not a drain profile" \
+        "$heddle" run vecadd $o=bad.prof
+    grep -Eq 'FAILED|functional' out.txt && fail "the refused run was reported as run"
+    # shellcheck disable=SC2086
+    expect 2 "key 'oracle_profile': bad.prof:1: not a drain profile" "$heddle" config $o=bad.prof
+    mkdir pd
+    # shellcheck disable=SC2086
+    expect 2 "key 'oracle_profile': pd: is a directory" "$heddle" run vecadd $o=pd
+    # a profile of another workload: its launch 0 is another kernel
+    "$heddle" run sgemm --quiet --profile-out sg.prof >/dev/null || fail "profile-out"
+    # shellcheck disable=SC2086
+    expect 1 "sg.prof names kernel sgemm_tiled for launch 0, but launch 0 of this run is kernel vecadd" \
+        "$heddle" run vecadd $o=sg.prof
+    # one kernel per launch within a profile
+    "$heddle" run vecadd --quiet --profile-out v.prof >/dev/null || fail "profile-out"
+    awk '!/^#/ && $1 == 0 && ++n == 2 { $2 = "other" } 1' v.prof > v2.prof
+    # shellcheck disable=SC2086
+    expect 2 "v2.prof:[0-9]+: launch 0 is kernel other here and kernel vecadd on line [0-9]+" \
+        "$heddle" config $o=v2.prof
+    # shellcheck disable=SC2086
+    expect 0 "VERIFIED" "$heddle" run vecadd $o=v.prof
+    ;;
+# }====
+# {==== item 10: smaller ====
+config_rule_exit)
+    # a rule across keys broken by --set exits 2, as a value out of its range does
+    expect 2 "key 'ldst_segment_bytes': 33 is not a power of two" \
+        "$heddle" run vecadd --set pipeline.ldst_segment_bytes=33
+    expect 2 "key 'ldst_segment_bytes'" "$heddle" config --set pipeline.ldst_segment_bytes=33
+    expect 2 "ldst_segment_bytes" "$heddle" run vecadd --set pipeline.ldst_segment_bytes=0
+    ;;
+help_texts)
+    expect 0 "--hint N" "$heddle" launch --help
+    expect 0 "--record-max N +at most N vectors \(default 4096; 0: no limit\)" "$heddle" cosim --help
+    expect 0 "stress_seed += 1 +u64 \(0 \.\. 18446744073709551615\)" "$heddle" --help-config
+    expect 0 "VERIFIED" "$heddle" run vecadd --set context.stress_seed=18446744073709551615
+    ;;
+window_bounds)
+    expect 2 "--window '0:18446744073709551615': needs A:B with 0 <= A <= B <= 1000000000000000" \
+        "$heddle" cosim --blocks regpat vecadd --fst w.fst --window 0:18446744073709551615
+    expect 2 "--window '5:-1'" "$heddle" cosim --blocks regpat vecadd --fst w.fst --window 5:-1
+    expect 2 "--fst needs --window A:B" "$heddle" cosim --blocks regpat vecadd --fst w.fst
+    ;;
+# }====
 *)
     fail "unknown case"
     ;;
