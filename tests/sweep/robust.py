@@ -6,7 +6,7 @@
                 ([context] oracle_profile, by --set or inside a --config file): editing the
                 profile changes the key (the rerun does not say "already in store")
   interrupted   heddle's SIGTERM exit (143) is an `error` (rerun), like 130
-  signal        SIGTERM to the runner while a point hangs (ignoring SIGTERM, with a child of
+  signal        SIGTERM (then SIGINT) to the runner while a point hangs (ignoring SIGTERM, with a child of
                 its own): the runner signals the point's process group before joining its
                 pool, kills it after the grace period and exits 130 within seconds; nothing
                 of the point survives
@@ -190,7 +190,7 @@ def wait_for(path, secs):
     return True
 
 
-def case_signal(tmp, heddle):
+def one_signal(tmp, heddle, sig):
     fake = make_fake(tmp, heddle)
     toml = sweep_file(tmp, grid='workload = ["vecadd"]\n')
     env = dict(os.environ, HD_FAKE_MODE="hang")
@@ -204,11 +204,11 @@ def case_signal(tmp, heddle):
             fail("the point did not start")
         child = int(open(os.path.join(tmp, "child.pid")).read())
         t0 = time.monotonic()
-        runner.send_signal(signal.SIGTERM)
+        runner.send_signal(sig)
         try:
             out, _ = runner.communicate(timeout=30)
         except subprocess.TimeoutExpired:
-            fail("SIGTERM to the runner: still waiting for the hung point after 30 s")
+            fail(f"{sig.name} to the runner: still waiting for the hung point after 30 s")
         secs = time.monotonic() - t0
     finally:
         try:
@@ -222,8 +222,16 @@ def case_signal(tmp, heddle):
     if alive(child):
         os.kill(child, signal.SIGKILL)
         fail("the hung point's child outlived the runner")
-    print(f"signal: SIGTERM to the runner: exit 130 after {secs:.1f} s (a hung point ignoring "
-          "SIGTERM, killed after the grace period); nothing of it left")
+    print(f"signal: {sig.name} to the runner: exit 130 after {secs:.1f} s (a hung point "
+          "ignoring SIGTERM, killed after the grace period); nothing of it left")
+
+
+def case_signal(tmp, heddle):
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        d = os.path.join(tmp, sig.name)
+        os.mkdir(d)
+        one_signal(d, heddle, sig)
+
 
 
 def case_timeout_group(tmp, heddle):
