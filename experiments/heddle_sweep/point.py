@@ -14,8 +14,8 @@ own, deterministic answer, kept and not rerun; also exit 0 without a report, or 
 MAX_STATS); error (no answer from heddle: killed by a signal, timed out, interrupted by SIGINT
 or SIGTERM (exit 130, 143), could not start; rerun by the next sweep).
 
-Each point runs in its own session (process group): a timeout or an interrupted runner signals
-the whole group, so nothing the point started outlives it."""
+With the local backend each point runs in its own session (process group): a timeout or an
+interrupted runner signals the whole group, so nothing the point started outlives it."""
 
 import hashlib
 import json
@@ -72,11 +72,15 @@ def _stats_size(path):
         return None
 
 
-def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None):
+def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None,
+              own_group=True):
     """Run `heddle ARGV --stats TMP` in `root`; return the point's record (a dict). `live`, a
     set, holds the process while it runs (so that an interrupted runner can stop it).
     `scratch`: a private directory for the report and output files, reused point after point
-    (else a temporary one per point; creating and removing it costs a few ms)."""
+    (else a temporary one per point; creating and removing it costs a few ms). `own_group`:
+    the point runs in a session of its own, signalled as a group (the local backend); a Slurm
+    task keeps its points in its own group, which scancel signals (a plugin that tracks process
+    groups would lose a point in another session)."""
     tmp = scratch or tempfile.mkdtemp(prefix="hd-sweep-")
     rec = {"key": key, "host": os.uname().nodename}
     try:
@@ -88,7 +92,7 @@ def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None
         try:
             with open(out_path, "wb") as fo, open(err_path, "wb") as fe:
                 proc = subprocess.Popen(cmd, cwd=root, stdin=subprocess.DEVNULL, stdout=fo,
-                                        stderr=fe, start_new_session=True)
+                                        stderr=fe, start_new_session=own_group)
         except OSError as e:
             rec.update(status="error", exit_code=None, message=f"cannot start heddle: {e}",
                        wall_s=0.0, cpu_s=0.0, peak_rss_kb=0, stats="", stdout="",
@@ -100,7 +104,13 @@ def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None
         if timeout > 0:
             def expire():
                 timed_out.set()
-                signal_group(proc, signal.SIGKILL)
+                if own_group:
+                    signal_group(proc, signal.SIGKILL)
+                else:
+                    try:
+                        proc.send_signal(signal.SIGKILL)
+                    except OSError:
+                        pass
             timer = threading.Timer(timeout, expire)
             timer.start()
         while True:
