@@ -77,10 +77,10 @@ hd_cli_test(run_set_unknown 2 "--set sm.bogus=1: key 'sm.bogus': unknown paramet
             run vecadd --set sm.bogus=1)
 # the memory system's rules across keys are checked when the GPU is created, before any run,
 # and name the configuration as given (not the temporary file --set writes)
-hd_cli_test(run_set_mem_rule 1
+hd_cli_test(run_set_mem_rule 2
             "heddle run: fermi-gtx480 defaults, --set dram.write_queue=8: key 'write_high' in \\[dram\\]: must not exceed write_queue"
             run vecadd --set dram.write_queue=8)
-hd_cli_test(launch_set_invalid 1 "key 'max_threads': 1000 is not a multiple of warp_size"
+hd_cli_test(launch_set_invalid 2 "key 'max_threads': 1000 is not a multiple of warp_size"
             launch ${HD_WL}/vecadd/vecadd.ptx vecadd --grid 1 --block 32 --set sm.max_threads=1000)
 hd_cli_test(config_echo 0 "\\[sm\\].*num_schedulers = 4"
             config --config configs/fermi-gtx480.ini --set sm.num_schedulers=4)

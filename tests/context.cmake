@@ -129,7 +129,7 @@ if(TARGET heddle)
                    --priority high
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(context_launch_priority_usage PROPERTIES LABELS "stress;cli" TIMEOUT 60
-                       PASS_REGULAR_EXPRESSION "--priority wants an integer, not 'high'")
+                       PASS_REGULAR_EXPRESSION "--priority 'high': wants an integer priority from -1000000 to 1000000")
 endif()
 
 # Flush and restart: stress mode flushes every chosen CTA whose flush bit allows it (no global

@@ -49,7 +49,7 @@ set_tests_properties(corun_twice PROPERTIES LABELS mixes TIMEOUT 240)
 hd_corun_test(corun_bad_repeat_error 2
   "--repeat 'nosuch': no workload of that name in mix sgemm\\+vecadd"
   run --mix sgemm+vecadd --repeat nosuch)
-hd_corun_test(corun_until_error 2 "--repeat-until needs a cycle count above 0, not 'x'"
+hd_corun_test(corun_until_error 2 "--repeat-until 'x': wants a cycle count from 1 to 1000000000000000"
   run --mix bfs+vecadd --repeat-until x)
 hd_corun_test(corun_until_alone_error 2 "--repeat-until needs a workload to repeat"
   run --mix sgemm+vecadd --repeat-until 1000)

@@ -59,9 +59,9 @@ hd_cli_test(regs_launch_not_a_count 2 "--regs wants a register count, not 'many'
             launch tests/regs/nosum.ptx vecadd --regs many ${HD_REGS_VECADD})
 hd_cli_test(regs_launch_bad_summary 1 "tests/regs/badsum.ptxas.txt:2: not a number: 'registers=forty'"
             launch tests/regs/badsum.ptx vecadd ${HD_REGS_VECADD})
-hd_cli_test(regs_config_bad 1 "key 'regs_source': 64: more than the 63 registers per thread"
+hd_cli_test(regs_config_bad 2 "key 'regs_source': 64: more than the 63 registers per thread"
             config --set sm.regs_source=64)
-hd_cli_test(regs_config_word 1 "key 'regs_source': 'ptx' is not ptxas, regalloc or a register count \\(1..63"
+hd_cli_test(regs_config_word 2 "key 'regs_source': 'ptx' is not ptxas, regalloc or a register count \\(1..63"
             config --set sm.regs_source=ptx)
 # runs: the summary names the source; a fixed count and our allocator's verify too
 hd_cli_test(regs_run_ptxas 0 "VERIFIED.*sgemm_tiled .* 3 \\(registers\\) +40 \\(ptxas\\)"

@@ -4,6 +4,7 @@
 import argparse
 import importlib.util
 import os
+import shlex
 import sys
 import traceback
 
@@ -81,12 +82,14 @@ def main(argv, root):
         # the store never overwrites an input (the sweep file, a configuration, heddle ...)
         check_paths(inputs(sweep, root, heddle.path), [("--db", db)])
         if a.timeout is not None:
+            if spec.check_timeout(a.timeout) is not None:
+                raise SweepError(f"--timeout {spec.check_timeout(a.timeout)}")
             sweep.timeout = a.timeout
         if a.dry_run:
             identity = heddle.identity()
             print(f"# {sweep.name}: {len(sweep.points)} points ({identity})")
             for p in sweep.points:
-                print(f"{point_key(p, identity)[:16]}  heddle {' '.join(p.argv)}")
+                print(f"{point_key(p, identity)[:16]}  heddle {shlex.join(p.argv)}")
             return EXIT_OK
         if a.csv:
             if not os.path.exists(db):

@@ -2,7 +2,8 @@
 """The local backend: N worker threads, each running one point at a time as one heddle
 process (the threads only wait on their process, so N processes keep N cores busy). Records
 are yielded to the runner, which stores them, as each point finishes. On interruption the
-points still running are killed and nothing more is yielded."""
+points still running are signalled (SIGTERM to each point's process group, SIGKILL after
+GRACE_S seconds) before the pool is joined, and nothing more is yielded."""
 
 import os
 import shutil
@@ -12,7 +13,9 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, FIRST_COMPLETED, wait
 
-from .point import run_point
+from .point import run_point, signal_group
+
+GRACE_S = 5.0   # seconds an interrupted point has to stop before it is killed
 
 
 def default_workers():
@@ -50,6 +53,7 @@ class LocalBackend:
     def execute(self, items):
         """Run (key, point) items; yield (key, record, runner seconds) as they finish."""
         pool = ThreadPoolExecutor(max_workers=self.workers)
+        complete = False
         try:
             pending = {pool.submit(self._one, k, p) for k, p in items}
             while pending:
@@ -58,16 +62,30 @@ class LocalBackend:
                     key, rec, secs = f.result()
                     if rec is not None and not self._stop.is_set():
                         yield key, rec, secs
+            complete = True
         finally:
+            if not complete:    # a signal or an error: stop the running points first, since
+                self.interrupt()    # joining the pool waits for them
             self._stop.set()
             pool.shutdown(wait=True, cancel_futures=True)
             for d in self._scratch:
                 shutil.rmtree(d, ignore_errors=True)
 
     def interrupt(self):
+        """SIGTERM to every running point's process group (heddle writes its statistics and
+        exits 143), SIGKILL to those still running GRACE_S seconds later."""
+        if self._stop.is_set() and not self._live:
+            return
         self._stop.set()
-        for proc in list(self._live):
-            try:
-                proc.send_signal(signal.SIGTERM)
-            except OSError:
-                pass
+        procs = list(self._live)
+        for proc in procs:
+            signal_group(proc, signal.SIGTERM)
+
+        def kill_rest():
+            for proc in procs:
+                if proc in self._live:
+                    signal_group(proc, signal.SIGKILL)
+        if procs:
+            t = threading.Timer(GRACE_S, kill_rest)
+            t.daemon = True
+            t.start()

@@ -9,9 +9,13 @@ Peak RSS is wait4's ru_maxrss, as the kernel keeps it: Linux counts the spawning
 pages when the child execs, so it never reads below the runner's own RSS (~20 MB); the runs
 that matter (medium and large sizes) are above that.
 
-Status: ok (exit 0, verified); failed (heddle exited non-zero: its own, deterministic answer,
-kept and not rerun); error (no answer from heddle: killed by a signal, timed out, interrupted,
-could not start; rerun by the next sweep)."""
+Status: ok (exit 0 with its statistics report, verified); failed (heddle exited non-zero: its
+own, deterministic answer, kept and not rerun; also exit 0 without a report, or a report beyond
+MAX_STATS); error (no answer from heddle: killed by a signal, timed out, interrupted by SIGINT
+or SIGTERM (exit 130, 143), could not start; rerun by the next sweep).
+
+With the local backend each point runs in its own session (process group): a timeout or an
+interrupted runner signals the whole group, so nothing the point started outlives it."""
 
 import hashlib
 import json
@@ -28,6 +32,9 @@ from .heddle import canonical_result
 RESULT_FIELDS = ("key", "status", "exit_code", "message", "wall_s", "cpu_s", "peak_rss_kb",
                  "stats", "stdout", "result_sha", "host")
 MAX_TEXT = 4 << 20          # stdout kept per point (bytes); larger is cut, and says so
+MAX_STATS = 64 << 20        # statistics report read per point (bytes); larger is refused:
+                            # the runner would hold it, its parse and the store's copy at once
+INTERRUPTED = {130: "SIGINT", 143: "SIGTERM"}   # heddle's exits when a signal stopped it
 
 
 def _tail(text, lines=6):
@@ -47,11 +54,33 @@ def _read(path, limit=None):
     return text
 
 
-def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None):
+def signal_group(proc, sig):
+    """Send `sig` to the point's process group (its session), else to the process alone."""
+    try:
+        os.killpg(proc.pid, sig)
+    except OSError:
+        try:
+            proc.send_signal(sig)
+        except OSError:
+            pass
+
+
+def _stats_size(path):
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return None
+
+
+def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None,
+              own_group=True):
     """Run `heddle ARGV --stats TMP` in `root`; return the point's record (a dict). `live`, a
     set, holds the process while it runs (so that an interrupted runner can stop it).
     `scratch`: a private directory for the report and output files, reused point after point
-    (else a temporary one per point; creating and removing it costs a few ms)."""
+    (else a temporary one per point; creating and removing it costs a few ms). `own_group`:
+    the point runs in a session of its own, signalled as a group (the local backend); a Slurm
+    task keeps its points in its own group, which scancel signals (a plugin that tracks process
+    groups would lose a point in another session)."""
     tmp = scratch or tempfile.mkdtemp(prefix="hd-sweep-")
     rec = {"key": key, "host": os.uname().nodename}
     try:
@@ -63,7 +92,7 @@ def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None
         try:
             with open(out_path, "wb") as fo, open(err_path, "wb") as fe:
                 proc = subprocess.Popen(cmd, cwd=root, stdin=subprocess.DEVNULL, stdout=fo,
-                                        stderr=fe)
+                                        stderr=fe, start_new_session=own_group)
         except OSError as e:
             rec.update(status="error", exit_code=None, message=f"cannot start heddle: {e}",
                        wall_s=0.0, cpu_s=0.0, peak_rss_kb=0, stats="", stdout="",
@@ -75,10 +104,13 @@ def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None
         if timeout > 0:
             def expire():
                 timed_out.set()
-                try:
-                    proc.send_signal(signal.SIGKILL)
-                except OSError:
-                    pass
+                if own_group:
+                    signal_group(proc, signal.SIGKILL)
+                else:
+                    try:
+                        proc.send_signal(signal.SIGKILL)
+                    except OSError:
+                        pass
             timer = threading.Timer(timeout, expire)
             timer.start()
         while True:
@@ -95,7 +127,8 @@ def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None
         code = os.waitstatus_to_exitcode(status)
         proc.returncode = code           # reaped here: keep Popen from waiting again
         stdout, stderr = _read(out_path, MAX_TEXT), _read(err_path, MAX_TEXT)
-        stats = _read(stats_path)
+        stats_size = _stats_size(stats_path)
+        stats = _read(stats_path) if stats_size is not None and stats_size <= MAX_STATS else ""
         rec.update(exit_code=code, wall_s=round(wall, 6),
                    cpu_s=round(ru.ru_utime + ru.ru_stime, 6), peak_rss_kb=ru.ru_maxrss,
                    stats=stats, stdout=stdout)
@@ -104,11 +137,19 @@ def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None
         elif code < 0:
             rec.update(status="error", message=f"killed by signal {-code} "
                        f"({signal.Signals(-code).name})\n{_tail(stderr)}".rstrip())
-        elif code == 130:
-            rec.update(status="error", message=f"interrupted (exit 130)\n{_tail(stderr)}")
+        elif code in INTERRUPTED:
+            rec.update(status="error", message=f"interrupted (exit {code}: "
+                       f"{INTERRUPTED[code]})\n{_tail(stderr)}".rstrip())
         elif code != 0:
             rec.update(status="failed",
                        message=f"exit {code}: {_tail(stderr) or _tail(stdout)}")
+        elif stats_size is None or stats_size == 0:
+            rec.update(status="failed", message="exit 0 without a statistics report (--stats "
+                       "was not written): not a result")
+        elif stats_size > MAX_STATS:
+            rec.update(status="failed", message=f"statistics report of {stats_size} bytes: "
+                       f"more than the runner reads ({MAX_STATS >> 20} MiB, MAX_STATS); a "
+                       "larger --sample period keeps it smaller")
         else:
             rec.update(status="ok", message="")
         rec["result_sha"] = hashlib.sha256(

@@ -73,9 +73,16 @@ def run(sweep, heddle, store_path, backend, retry_failed=False, log=sys.stderr):
     try:
         done = store.done(keys, retry_failed)
         todo = [(k, p) for k, p in zip(keys, sweep.points) if k not in done]
+        # another runner of the same store may be running some of them: not twice
+        busy = store.claim(k for k, _ in todo)
+        todo = [(k, p) for k, p in todo if k not in busy]
         total = len(keys)
-        print(f"{sweep.name}: {total} points, {total - len(todo)} already in {store_path}, "
-              f"{len(todo)} to run ({backend.name}, {backend.describe()})", file=log)
+        print(f"{sweep.name}: {total} points, {total - len(todo) - len(busy)} already in "
+              f"{store_path}, {len(todo)} to run ({backend.name}, {backend.describe()})", file=log)
+        if busy:
+            holders = sorted({f"{h} pid {p}" for h, p in busy.values()})
+            print(f"{sweep.name}: {len(busy)} points are being run by another runner "
+                  f"({', '.join(holders)}): not run here", file=log)
         run_id = store.begin_run(sweep, backend.name, getattr(backend, "workers", None),
                                  identity, total, total - len(todo))
         prog = Progress(sweep.name, total, len(todo), log)
@@ -111,10 +118,13 @@ def run(sweep, heddle, store_path, backend, retry_failed=False, log=sys.stderr):
                   f"beyond the heddle process: {ov * 1000:.1f} ms around it (start, report, "
                   f"hash) + {sv * 1000:.1f} ms storing it (means)", file=log)
         rows = store.rows(keys)
-        bad = [(sweep.points[i], rows.get(k)) for i, k in enumerate(keys)
+        bad = [(sweep.points[i], rows.get(k), k) for i, k in enumerate(keys)
                if rows.get(k) is None or rows[k]["status"] != "ok"]
-        for p, r in bad:
+        for p, r, k in bad:
             what = "no result" if r is None else f"{r['status']}: {r['message']}"
+            if r is None and k in busy:
+                what = f"no result yet: being run by another runner ({busy[k][0]} pid " \
+                       f"{busy[k][1]})"
             print(f"{sweep.name}: NOT OK: {p.label()}: {what}".replace("\n", " | "), file=log)
         if bad:
             print(f"{sweep.name}: {len(bad)} of {total} points not ok", file=log)
@@ -122,6 +132,7 @@ def run(sweep, heddle, store_path, backend, retry_failed=False, log=sys.stderr):
         print(f"{sweep.name}: all {total} points ok", file=log)
         return EXIT_OK, keys
     finally:
+        store.release()
         store.close()
 
 

@@ -199,7 +199,7 @@ def _task_points(workdir, job, points, scratch):
             continue
         t0 = time.perf_counter()
         rec = run_point(job["heddle"], job["root"], key, argv, job["timeout"],
-                        scratch=scratch)
+                        scratch=scratch, own_group=False)   # scancel signals the task's group
         rec["runner_s"] = time.perf_counter() - t0
         write_record(out, rec)
         print(f"{key[:16]} {rec['status']} {rec.get('wall_s') or 0:.3f} s "

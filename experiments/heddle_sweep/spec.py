@@ -12,11 +12,15 @@ and expanded into points before anything runs. experiments/README.md documents t
 Axes: workload (built-in workloads and variants) or mix (multi-kernel mixes), config (a name in
 configs/ or an .ini path relative to the sweep file; "default" = built-in), size (small, medium,
 large), set.SECTION.KEY (any configuration parameter: one --set per point), flags (extra
-`heddle run` options: --alone, --functional, --sample N, --arrive W@CYCLE[:PRIORITY]). Every
-error names the file and line. A sweep holds at most MAX_POINTS points.
+`heddle run` options: --alone, --functional, --sample N, --arrive W@CYCLE[:PRIORITY]; --arrive
+and --alone only on grids of mixes). Every error names the file and line. A sweep holds at most
+MAX_POINTS points. Numbers are canonical (2 and 2.0 are one value, one point); a point's inputs
+(its key) hold the contents of its --config file and of every file a configuration value names
+(FILE_PARAMS), however the value is given.
 """
 
 import itertools
+import math
 import os
 import re
 import shlex
@@ -31,7 +35,13 @@ MAX_POINTS = 100000
 # option: the pattern of its operand (None: it takes none)
 FLAG_OPTIONS = {"--alone": None, "--functional": None, "--sample": r"[0-9]+",
                 "--arrive": r"[a-z][a-z0-9_]*(#[0-9]+)?@[0-9]+(:-?[0-9]+)?"}
+MIX_ONLY_FLAGS = ("--arrive", "--alone")      # options of `heddle run --mix` only
 SWEEP_KEYS = {"name", "description", "analysis", "quiet", "timeout"}
+# seconds per point at most (threading.Timer overflows on inf; 30 days is longer than any run)
+MAX_TIMEOUT = 30 * 86400.0
+# configuration parameters whose value names a file the run reads: its contents are part of
+# the point's key (the only one in model/config/params.def; the others are names and numbers)
+FILE_PARAMS = (("context", "oracle_profile"),)
 STANDARD_COLUMNS = {"key", "status", "exit_code", "message", "wall_s", "cpu_s", "peak_rss_kb"}
 
 
@@ -118,9 +128,22 @@ def _flatten_axes(table):
 
 
 def _text(v):
+    """A value as heddle gets it: booleans as true/false, a whole float as an integer (2.0 and
+    2 are one value, so one point), other floats by repr (round-trips exactly)."""
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, float) and math.isfinite(v) and v.is_integer() and abs(v) < 2 ** 53:
+        return str(int(v))
     return str(v)
+
+
+def check_timeout(t):
+    """None when `t` is a valid timeout in seconds (0: none), else what is wrong."""
+    if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t) or \
+            t < 0 or t > MAX_TIMEOUT:
+        return (f"must be a finite number of seconds from 0 (no timeout) to {MAX_TIMEOUT:g} "
+                f"(30 days), not {t!r}")
+    return None
 
 
 def load(path, heddle, root):
@@ -171,8 +194,8 @@ def load(path, heddle, root):
             raise loc.error(loc.key("sweep", "analysis"), f"analysis script {analysis} "
                             "does not exist")
     timeout = meta.get("timeout", 0)
-    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout < 0:
-        raise loc.error(loc.key("sweep", "timeout"), "[sweep] timeout must be seconds >= 0")
+    if check_timeout(timeout) is not None:
+        raise loc.error(loc.key("sweep", "timeout"), f"[sweep] timeout {check_timeout(timeout)}")
     quiet = meta.get("quiet", False)
     if not isinstance(quiet, bool):
         raise loc.error(loc.key("sweep", "quiet"), "[sweep] quiet must be true or false")
@@ -207,6 +230,13 @@ def load(path, heddle, root):
             if not vals:
                 raise loc.error(loc.key("grid", k, gi), f"axis '{k}' has no values")
             values[k] = checker.check_axis("grid", gi, k, vals)
+            if k == "flags" and "workload" in ax:
+                for f in values[k]:
+                    opt = next((o for o in MIX_ONLY_FLAGS if o in shlex.split(f)), None)
+                    if opt:
+                        raise loc.error(loc.value("grid", k, f, gi), f"flags '{f}': {opt} "
+                                        "is an option of mixes (heddle run --mix): this grid "
+                                        "runs workloads")
         # a canonical axis order: what runs, then where, then the rest as written
         order = [k for k in ("workload", "mix", "config", "size") if k in values] + \
                 [k for k in values if k not in ("workload", "mix", "config", "size")]
@@ -313,6 +343,25 @@ class _Checker:
         return True
 
 
+def _file_values(ini):
+    """{(section, key): value} of the FILE_PARAMS an INI configuration file sets."""
+    out, section = {}, None
+    try:
+        with open(ini, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                s = line.split("#", 1)[0].split(";", 1)[0].strip()
+                m = re.fullmatch(r"\[\s*([A-Za-z0-9_]+)\s*\]", s)
+                if m:
+                    section = m.group(1)
+                elif "=" in s and section:
+                    k, v = (x.strip() for x in s.split("=", 1))
+                    if (section, k) in FILE_PARAMS:
+                        out[(section, k)] = v.strip('"')
+    except OSError:
+        pass
+    return out
+
+
 def _point(axes, checker, quiet):
     from .heddle import sha256_file
     argv, inputs = ["run"], {}
@@ -322,12 +371,22 @@ def _point(axes, checker, quiet):
         argv += ["--mix", axes["mix"]]
     argv += ["--size", axes.get("size", "small")]
     cfg = axes.get("config", "default")
+    files = {}     # FILE_PARAMS value: from the configuration file, then --set
     if cfg != "default":
         rel = checker.config_path(cfg)
         argv += ["--config", rel]
         inputs[rel] = sha256_file(os.path.join(checker.root, rel))
+        files.update(_file_values(os.path.join(checker.root, rel)))
     for k in sorted(a for a in axes if a.startswith("set.")):
         argv += ["--set", f"{k[4:]}={axes[k]}"]
+        sec_key = tuple(k.split(".")[1:])
+        if sec_key in FILE_PARAMS:
+            files[sec_key] = axes[k]
+    for (sec, key), path in sorted(files.items()):
+        if path:   # heddle opens it relative to its working directory, the repository root
+            full = os.path.join(checker.root, path)
+            inputs[f"[{sec}] {key} = {path}"] = sha256_file(full) if os.path.isfile(full) \
+                else "not a file"
     if "flags" in axes:
         argv += shlex.split(axes["flags"])
     if quiet:

@@ -10,6 +10,7 @@
  * FST window written. `--bench` runs the workload once without co-simulation first and reports
  * the wall-time ratio.
  */
+#include "cli_attr.h"
 #include "cli_cmd.h"
 #include "cli_gpu.h"
 #include "cli_mix.h"
@@ -42,6 +43,7 @@ struct cosim_opts {
     const char *arrive[8];   /* its --arrive options */
     unsigned narrive;
     char stress_set[64];     /* "context.stress_period=N" from --stress */
+    bool window;             /* --window given */
 };
 
 static const char cosim_help[] =
@@ -75,7 +77,7 @@ static const char cosim_help[] =
     "  --history N            block cycles kept before a mismatch (default 64)\n"
     "  --no-tb                no TB-level samples at barriers\n"
     "  --record FILE          write the compressor's input vectors (testbench replay)\n"
-    "  --record-max N         at most N vectors (default 4096)\n"
+    "  --record-max N         at most N vectors (default 4096; 0: no limit)\n"
     "  --rtl-plusarg +ARG     a plusarg every RTL instance sees ($test$plusargs; test builds)\n"
     "  --report               print the Fig 2.6/2.8 statistics row\n"
     "  --coverage             print every block's functional coverage bins (rtl/<b>/<b>_cover.def)\n"
@@ -201,16 +203,21 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
                 return hd_cli_usage(cmd, "%s", why);
             c->o.fst_internal = v;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--window", &v)) != 0) {
-            char *end;
             if (r < 0)
                 return HD_CLI_USAGE;
-            c->o.win_a = strtoull(v, &end, 10);
-            if (*end != ':' || end == v)
-                return hd_cli_usage(cmd, "--window needs A:B (model cycles)");
-            const char *b = end + 1;
-            c->o.win_b = strtoull(b, &end, 10);
-            if (*end || end == b || c->o.win_b < c->o.win_a)
-                return hd_cli_usage(cmd, "--window needs A:B with A <= B (model cycles)");
+            const char *colon = strchr(v, ':');
+            char a_text[32];
+            const size_t na = colon ? (size_t)(colon - v) : 0;
+            if (!colon || na >= sizeof a_text)
+                return hd_cli_usage(cmd, "--window needs A:B (model cycles), not '%s'", v);
+            memcpy(a_text, v, na);
+            a_text[na] = '\0';
+            if (hd_cli_parse_uint(a_text, 0, HD_CLI_CYCLE_MAX, &c->o.win_a) != 0 ||
+                hd_cli_parse_uint(colon + 1, 0, HD_CLI_CYCLE_MAX, &c->o.win_b) != 0 ||
+                c->o.win_b < c->o.win_a)
+                return hd_cli_usage(cmd, "--window '%s': needs A:B with 0 <= A <= B <= %llu "
+                                    "(model cycles)", v, HD_CLI_CYCLE_MAX);
+            c->window = true;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--fail-fst", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE;
@@ -279,7 +286,7 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         return hd_cli_usage(cmd, "which workload? (see heddle list)");
     if (!blocks)
         return hd_cli_usage(cmd, "which blocks? (--blocks regpat)");
-    if (c->o.fst_path && c->o.win_b == UINT64_MAX && c->o.win_a == 0)
+    if (c->o.fst_path && !c->window)
         return hd_cli_usage(cmd, "--fst needs --window A:B");
     if (c->o.fst_internal && !c->o.fst_path)
         return hd_cli_usage(cmd, "--fst-internal needs --fst FILE --window A:B (the waveform "
@@ -328,6 +335,7 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         paths[np++] = (struct hd_cli_path){"--fst", c->o.fst_path, true};
     if (c->o.fail_fst)
         paths[np++] = (struct hd_cli_path){"--fail-fst", c->o.fail_fst, true};
+    hd_cli_config_outputs(&c->cfg, paths, np);
     return hd_cli_paths_check(cmd, paths, np);
 }
 

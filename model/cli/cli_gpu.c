@@ -6,6 +6,8 @@
  */
 #include "cli_gpu.h"
 
+#include "cli_out.h"
+
 #include "cli_util.h"
 #include "rt_config.h"
 
@@ -131,9 +133,32 @@ int hd_cli_config_resolve(const char *cmd, const struct hd_cli_config *c, struct
     hd_cli_config_describe(c, what, sizeof what);
     if (hd_rt_config_check(out, what, err, sizeof err) != 0) { /* exactly as a run checks */
         locate_key(c, err, sizeof err);
-        return hd_cli_fail(cmd, "%s", err);
+        hd_cli_fail(cmd, "%s", err);
+        /* a rule across keys broken by the command line (--set, --max-*) exits 2 as a value
+         * out of its range there does; in a file alone, 1 as any other bad file (item 10) */
+        return c->nsets || c->max_cycles || c->max_instrs ? HD_CLI_USAGE : HD_CLI_FAIL;
+    }
+    if (out->context_oracle_profile.s[0] && c->nouts) { /* a file the run reads */
+        struct hd_cli_path p[9];
+        unsigned n = 0;
+        for (; n < c->nouts; n++)
+            p[n] = (struct hd_cli_path){c->out_what[n], c->out_path[n], true};
+        p[n++] = (struct hd_cli_path){"[context] oracle_profile", out->context_oracle_profile.s,
+                                      false};
+        if (hd_cli_paths_check(cmd, p, n) != HD_CLI_OK)
+            return HD_CLI_USAGE;
     }
     return HD_CLI_OK;
+}
+
+void hd_cli_config_outputs(struct hd_cli_config *c, const struct hd_cli_path *paths, unsigned n)
+{
+    c->nouts = 0;
+    for (unsigned i = 0; i < n && c->nouts < sizeof c->out_path / sizeof c->out_path[0]; i++)
+        if (paths[i].output) {
+            c->out_what[c->nouts] = paths[i].what;
+            c->out_path[c->nouts++] = paths[i].path;
+        }
 }
 
 struct hd_gpu *hd_cli_gpu_create(const char *cmd, const struct hd_cli_config *c,

@@ -18,7 +18,16 @@ struct hd_cli_config {
     const char **sets;  /* --set values "SECTION.KEY=VALUE", in command-line order */
     unsigned nsets;
     const char *max_cycles, *max_instrs; /* --max-cycles N, --max-instructions N (after --set) */
+    /* the command's outputs (hd_cli_config_outputs): a file named by a configuration value that
+     * the run reads ([context] oracle_profile) must not be one of them */
+    const char *out_what[8], *out_path[8];
+    unsigned nouts;
 };
+
+struct hd_cli_path;
+/* Note the outputs among paths[0..n) (argv strings: they outlive the call) so that
+ * hd_cli_config_resolve refuses a configuration that reads one of them. */
+void hd_cli_config_outputs(struct hd_cli_config *c, const struct hd_cli_path *paths, unsigned n);
 
 /* If argv[*i] is --config, --set, --max-cycles or --max-instructions, record it (advancing *i
  * past its value) and return 1; 0 if it is another argument; -1 after a usage message. `sets`

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "cli_launch.h"
 
+#include "cli_attr.h"
 #include "cli_cmd.h"
 #include "cli_fill.h"
 #include "cli_out.h"
@@ -23,8 +24,8 @@
 #include <string.h>
 
 /* {==== Launch attributes ==== */
-/* --priority P, --arrive CYCLE, --latency-bound CYCLES, --hint WORD. Returns 1 taken, 0 not
- * this option, -1 after a usage message. */
+/* --priority P, --arrive CYCLE, --latency-bound CYCLES, --hint N (cli_attr.h: the parser of
+ * `run --mix` too). Returns 1 taken, 0 not this option, -1 after a usage message. */
 static int attr_option(const char *cmd, int argc, char **argv, int *i, struct hd_launch_attr *a)
 {
     static const char *const names[] = {"--priority", "--arrive", "--latency-bound", "--hint"};
@@ -35,28 +36,17 @@ static int attr_option(const char *cmd, int argc, char **argv, int *i, struct hd
             continue;
         if (r < 0)
             return -1;
-        char *end;
-        if (k == 0) {
-            long p = strtol(v, &end, 10);
-            if (end == v || *end || p < -1000000 || p > 1000000) {
-                hd_cli_usage(cmd, "--priority wants an integer, not '%s'", v);
-                return -1;
-            }
-            a->priority = (int32_t)p;
-            return 1;
-        }
-        unsigned long long n = strtoull(v, &end, 0);
-        if (end == v || *end || v[0] == '-' || (k == 3 && n > UINT32_MAX)) {
-            hd_cli_usage(cmd, "%s wants a non-negative integer, not '%s'", names[k], v);
-            return -1;
-        }
-        if (k == 1)
-            a->arrive_cycle = n;
-        else if (k == 2)
-            a->latency_bound = n;
+        uint64_t n = 0;
+        if (k == 0)
+            r = hd_cli_parse_priority(cmd, names[k], v, &a->priority);
+        else if (k < 3)
+            r = hd_cli_parse_cycles(cmd, names[k], v, 0, k == 1 ? &a->arrive_cycle
+                                                                : &a->latency_bound);
+        else if ((r = hd_cli_parse_uint(v, 0, UINT32_MAX, &n)) != 0)
+            hd_cli_usage(cmd, "--hint '%s': wants an integer from 0 to %u", v, UINT32_MAX);
         else
             a->hint = (uint32_t)n;
-        return 1;
+        return r == 0 ? 1 : -1;
     }
     return 0;
 }
@@ -81,8 +71,9 @@ static void launch_help(FILE *out)
         "                   [sm] max_regs_per_thread); default: ptxas's from FILE.ptxas.txt\n"
         "                   beside the PTX (lines kernel=K registers=R ...), else Heddle's\n"
         "                   register allocator's, with a warning ([sm] regs_source)\n"
-        "  --priority P, --arrive CYCLE, --latency-bound CYCLES, --hint WORD\n"
-        "                   launch attributes (docs/context.md); default 0 each\n"
+        "  --priority P, --arrive CYCLE, --latency-bound CYCLES, --hint N\n"
+        "                   launch attributes (docs/context.md); default 0 each; P from\n"
+        "                   -1000000 to 1000000, cycles up to 10^15, N up to 2^32-1\n"
         "  --arg SPEC       the next kernel argument, in parameter order:\n"
         "      u8:V s8:V u16:V s16:V u32:V s32:V u64:V s64:V   integers (decimal or 0x hex)\n"
         "      f32:V f64:V                                     floating point\n"
@@ -305,7 +296,7 @@ static int add_post(struct hd_launch *l, char kind, const char *spec)
 }
 
 /* No --dump may overwrite the PTX file, the configuration, a file: fill or another --dump. */
-static int check_paths(const struct hd_launch *l)
+static int check_paths(struct hd_launch *l)
 {
     struct hd_cli_path *paths = calloc((size_t)l->nbufs + l->nposts + 2, sizeof *paths);
     if (!paths)
@@ -324,6 +315,7 @@ static int check_paths(const struct hd_launch *l)
         else if (p->kind == 'd')
             paths[n++] = (struct hd_cli_path){"--dump", p->path, true};
     }
+    hd_cli_config_outputs(&l->cfg, paths, n);
     int rc = hd_cli_paths_check("launch", paths, n);
     free(paths);
     return rc;

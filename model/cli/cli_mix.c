@@ -17,6 +17,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
+#include "cli_attr.h"
 #include "cli_mix_run.h"
 #include "cli_out.h"
 #include "cli_util.h"
@@ -81,29 +82,26 @@ bool hd_cli_mix_requested(int argc, char **argv)
     return false;
 }
 
-/* WORKLOAD@CYCLE[:PRIORITY] into o->arrive. Returns 0 or HD_CLI_USAGE after a message. */
+/* WORKLOAD@CYCLE[:PRIORITY] into o->arrive (cli_attr.h: the parser of `launch` too); one per
+ * workload. Returns 0 or HD_CLI_USAGE after a message. */
 static int parse_arrival(const char *cmd, const char *v, struct mix_opts *o)
 {
-    const char *at = strchr(v, '@');
-    if (!at || at == v || !at[1])
-        return hd_cli_usage(cmd, "--arrive needs WORKLOAD@CYCLE[:PRIORITY], not '%s'", v);
+    size_t len;
+    uint64_t cyc;
+    int32_t prio;
+    if (hd_cli_parse_arrival(cmd, v, &len, &cyc, &prio) != 0)
+        return HD_CLI_USAGE;
     if (o->narrive == HD_CLI_MIX_ARRIVALS)
         return hd_cli_usage(cmd, "at most %d --arrive options", HD_CLI_MIX_ARRIVALS);
-    char *end;
-    unsigned long long cyc = strtoull(at + 1, &end, 10);
-    long prio = 0;
-    if (end == at + 1 || (*end && *end != ':'))
-        return hd_cli_usage(cmd, "--arrive '%s': the cycle must be a number", v);
-    if (*end == ':') {
-        const char *p = end + 1;
-        prio = strtol(p, &end, 10);
-        if (end == p || *end || prio < -1000000 || prio > 1000000)
-            return hd_cli_usage(cmd, "--arrive '%s': the priority must be an integer", v);
-    }
+    for (unsigned k = 0; k < o->narrive; k++)
+        if (strncmp(o->arrive[k].label, v, len + 1) == 0) /* the same label and its '@' */
+            return hd_cli_usage(cmd, "--arrive '%s': workload %.*s already arrives by --arrive "
+                                "'%s' (one --arrive per workload)", v, (int)len, v,
+                                o->arrive[k].label);
     struct mix_arrival *a = &o->arrive[o->narrive++];
     a->label = v;
     a->cycle = cyc;
-    a->priority = (int32_t)prio;
+    a->priority = prio;
     return 0;
 }
 
@@ -170,13 +168,8 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
                        2;
             o->repeat = v;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--repeat-until", &v)) != 0) {
-            char *end;
-            if (r < 0)
+            if (r < 0 || hd_cli_parse_cycles(cmd, "--repeat-until", v, 1, &o->repeat_until))
                 return HD_CLI_USAGE + 2;
-            o->repeat_until = strtoull(v, &end, 10);
-            if (end == v || *end || v[0] == '-' || o->repeat_until == 0)
-                return hd_cli_usage(cmd, "--repeat-until needs a cycle count above 0, not '%s'",
-                                    v) + 2;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stats", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -204,6 +197,7 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
         paths[n++] = (struct hd_cli_path){"--mixes-file", o->mixes_file, false};
     if (o->stats)
         paths[n++] = (struct hd_cli_path){"--stats", o->stats, true};
+    hd_cli_config_outputs(&o->cfg, paths, n);
     if (hd_cli_paths_check(cmd, paths, n) != HD_CLI_OK)
         return HD_CLI_USAGE + 2;
     return 0;

@@ -138,17 +138,27 @@ int hd_cli_paths_check(const char *cmd, const struct hd_cli_path *paths, unsigne
     for (unsigned i = 0; i < n; i++)
         if (paths[i].output && writable(cmd, paths[i].what, paths[i].path) != HD_CLI_OK)
             return HD_CLI_USAGE;
-    if (n < 2)
+    if (n == 0)
         return HD_CLI_OK;
-    struct ident *ids = malloc((size_t)n * sizeof *ids);
+    /* ids[n]: the running executable, an input of every command (issue 34 item 3: `cosim
+     * --fst build/heddle` overwrote it), compared by identity as the others */
+    struct ident *ids = malloc((size_t)(n + 1) * sizeof *ids);
     if (!ids)
         return hd_cli_fail(cmd, "out of memory");
     for (unsigned i = 0; i < n; i++)
         identify(paths[i].path, &ids[i]);
+    identify("/proc/self/exe", &ids[n]);
+    if (!ids[n].exists) /* no /proc: the binary is not known; it clashes with nothing */
+        ids[n].device = true;
     int rc = HD_CLI_OK;
     for (unsigned i = 0; i < n && rc == HD_CLI_OK; i++) {
         if (!paths[i].output)
             continue;
+        if (same_file(&ids[i], &ids[n])) {
+            rc = hd_cli_usage(cmd, "%s %s would overwrite the running heddle binary %s",
+                              paths[i].what, paths[i].path, ids[n].canon);
+            break;
+        }
         for (unsigned j = 0; j < n && rc == HD_CLI_OK; j++) {
             if (j == i || (paths[j].output && j > i) || !same_file(&ids[i], &ids[j]))
                 continue;

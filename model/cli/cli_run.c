@@ -146,6 +146,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
     for (unsigned k = 0; k < 4; k++)
         if (paths[k].path)
             use[n++] = paths[k];
+    hd_cli_config_outputs(&o->cfg, use, n);
     if (hd_cli_paths_check(cmd, use, n) != HD_CLI_OK)
         return HD_CLI_USAGE + 2;
     return 0;

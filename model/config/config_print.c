@@ -85,7 +85,10 @@ static const char *type_name(const struct hd_cfg_param *p)
 static void format_range(const struct hd_cfg_param *p, char *buf, size_t len, bool markdown)
 {
     buf[0] = '\0';
-    if (p->type == HD_CFG_U32 || p->type == HD_CFG_U64) {
+    if (p->type == HD_CFG_U64 && p->max >= 18446744073709551615.0) {
+        /* 2^64 - 1 is 2^64 as a double: print the integer the parser accepts (issue 34) */
+        snprintf(buf, len, "%.0f .. %" PRIu64, p->min, UINT64_MAX);
+    } else if (p->type == HD_CFG_U32 || p->type == HD_CFG_U64) {
         snprintf(buf, len, "%.0f .. %.0f", p->min, p->max);
     } else if (p->type == HD_CFG_F64) {
         snprintf(buf, len, "%g .. %g", p->min, p->max);

@@ -15,6 +15,7 @@
  * by both estimators beside its true drain time (Shieh Fig 4.2).
  */
 #include "gpu_impl.h"
+
 #include "sm_policy.h"
 
 #include <stdlib.h>

@@ -64,6 +64,9 @@ struct hd_func_launch {
     uint64_t instrs_before;       /* warp instructions the run executed before this launch (the
                                      limit counts the run, as in cycle mode; set by the runtime) */
     uint64_t warp_instrs, thread_instrs;
+    bool finished;                /* set by the executor when every CTA completed: a client of a
+                                     mix whose launches all finished keeps its result when
+                                     another client's launch fails the batch */
     char err[1024];               /* the fault report of a failed step */
     /* co-simulation / sampling tap (observer.h), NULL for none; set by the runtime */
     const struct hd_func_observer *observer;

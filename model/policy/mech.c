@@ -38,11 +38,16 @@ int hd_hooks_start(struct hd_hooks *hs, char *err, size_t errlen)
     return 0;
 }
 
-int hd_hooks_launch(struct hd_hooks *hs, uint32_t launch, uint32_t kernel)
+int hd_hooks_launch(struct hd_hooks *hs, uint32_t launch, uint32_t kernel, const char *name,
+                    char *err, size_t errlen)
 {
-    for (unsigned i = 0; i < hs->n; i++)
-        if (hs->h[i].ops->launch && hs->h[i].ops->launch(hs->h[i].impl, launch, kernel) != 0)
-            return -1;
+    for (unsigned i = 0; i < hs->n; i++) {
+        if (!hs->h[i].ops->launch)
+            continue;
+        const int st = hs->h[i].ops->launch(hs->h[i].impl, launch, kernel, name, err, errlen);
+        if (st != 0)
+            return st;
+    }
     return 0;
 }
 

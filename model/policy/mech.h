@@ -21,11 +21,13 @@
  *                      or resumed from a saved context (`resumed`; it keeps its instructions)
  *             left     a CTA gave its slot back: finished (retired) or its context left the SM
  *             issued   a warp instruction issued from issue port `port` of an SM
- *             launch   the GPU set a launch up: the kernel it runs (timing-kernel id)
+ *             launch   the GPU set a launch up: the kernel it runs (timing-kernel id and name);
+ *                      a hook may refuse it (0, or an HD_FUNC_ERR_* status with a message)
  *             start    the run's first cycle is next (make instances, so waveforms declare them)
  *             cycle    the end of a GPU cycle: step the hardware; *ready = something the GPU's
  *                      CTA scheduler or preemption policy waits for is in; *busy = work is
  *                      pending (the GPU must not skip the next cycle as idle)
+ *   tables   (not an event) what a preemption policy of the same mechanism decides from
  *   More events (fetch, issue hold, long-latency stall, load returned, barrier, next event)
  *   join this struct with their first user (the warp-granular substrate, issue 25); an unused
  *   callback costs one NULL test where its event happens.
@@ -56,12 +58,16 @@ struct hd_hook_cta {
 struct hd_hook_ops {
     const char *name;
     int (*start)(void *impl, char *err, size_t errlen);
-    int (*launch)(void *impl, uint32_t launch, uint32_t kernel);
+    int (*launch)(void *impl, uint32_t launch, uint32_t kernel, const char *name, char *err,
+                  size_t errlen);
     void (*placed)(void *impl, const struct hd_hook_cta *c, bool resumed, uint64_t now);
     void (*left)(void *impl, const struct hd_hook_cta *c, bool finished, uint64_t now);
     void (*issued)(void *impl, uint32_t sm, uint32_t port, uint32_t slot, bool nonidem);
     int (*cycle)(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen);
     void (*destroy)(void *impl);
+    /* What a preemption policy of this mechanism decides from (its env.tables,
+     * preempt_policy.h), or NULL. */
+    void *(*tables)(void *impl);
 };
 
 struct hd_hook {
@@ -81,7 +87,8 @@ struct hd_hooks {
 int hd_hooks_add(struct hd_hooks *hs, struct hd_hook k, char *err, size_t errlen);
 void hd_hooks_destroy(struct hd_hooks *hs);
 int hd_hooks_start(struct hd_hooks *hs, char *err, size_t errlen);
-int hd_hooks_launch(struct hd_hooks *hs, uint32_t launch, uint32_t kernel);
+int hd_hooks_launch(struct hd_hooks *hs, uint32_t launch, uint32_t kernel, const char *name,
+                    char *err, size_t errlen);
 int hd_hooks_cycle(struct hd_hooks *hs, uint64_t now, bool *ready, bool *busy, char *err,
                    size_t errlen);
 static inline void hd_hooks_placed(const struct hd_hooks *hs, const struct hd_hook_cta *c,

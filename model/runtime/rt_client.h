@@ -31,6 +31,7 @@ struct hd_rt_client {
     /* set by hd_rt_batch_done for the batch being run */
     bool in_batch;               /* had a launch in it */
     bool culprit;                /* one of its launches failed */
+    bool unfinished;             /* one of its launches did not finish */
 };
 
 /* {==== The calls of heddle.h on a client handle (rt_client.c) ==== */

@@ -3,10 +3,12 @@
  * layer's own cross-key rules, then those of each model that will consume it, in the order a run
  * would meet them. Before this existed, `heddle config` accepted settings (l1d.line=100,
  * pipeline.ldst_segment_bytes=33, ...) that a run rejected, and the timing model's rules were
- * reported only at the first launch.
+ * reported only at the first launch. The Oracle's profile ([context] oracle_profile) is read
+ * here too, so a bad one is a configuration error of `config` and `run` alike (issue 34 item 9).
  */
 #include "rt_config.h"
 
+#include "drain_profile.h"
 #include "mem_params.h"
 #include "timing_params.h"
 
@@ -42,6 +44,15 @@ int hd_rt_config_check(const struct hd_config *c, const char *name, char *err, s
             rc = -1;
         }
         free(tp);
+    }
+    if (rc == 0 && c->context_preempt_policy == HD_PREEMPTPOL_ORACLE &&
+        c->context_oracle_profile.s[0]) { /* the file it names, read as a run reads it */
+        struct hd_drain_profile_owned prof;
+        if (hd_drain_profile_load(c->context_oracle_profile.s, &prof, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s: key 'oracle_profile': %s", what, why);
+            rc = -1;
+        }
+        hd_drain_profile_free(&prof);
     }
     return rc;
 }

@@ -26,6 +26,7 @@ static int run_functional(void *impl, struct hd_func_launch *const *launches, co
         l->instrs_before = before;
         int st = hd_func_run(l);
         before += l->warp_instrs;
+        l->finished = st == HD_FUNC_OK;
         if (st != HD_FUNC_OK) {
             snprintf(err, errlen, "%s", l->err);
             return st;

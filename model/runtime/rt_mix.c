@@ -169,6 +169,7 @@ void hd_rt_batch_done(struct hd_gpu *gpu, struct hd_func_launch *const *ls, cons
         for (unsigned c = 0; c < mix->n; c++) {
             mix->handles[c]->client->in_batch = false;
             mix->handles[c]->client->culprit = false;
+            mix->handles[c]->client->unfinished = false;
         }
         for (unsigned i = 0; i < n; i++) {
             int owner = hd_rt_client_owner(mix->handles, mix->n, ss[i]);
@@ -178,11 +179,12 @@ void hd_rt_batch_done(struct hd_gpu *gpu, struct hd_func_launch *const *ls, cons
             cl->in_batch = true;
             cl->totals.warp_instrs += ls[i]->warp_instrs;
             cl->totals.thread_instrs += ls[i]->thread_instrs;
-            if (status == HD_FUNC_OK) {
+            if (status == HD_FUNC_OK || ls[i]->finished) {
                 cl->totals.kernels++;
                 cl->totals.ctas += ls[i]->nctas;
-            } else if (ls[i]->err[0]) {
-                cl->culprit = true;
+            } else {
+                cl->unfinished = true;
+                cl->culprit |= ls[i]->err[0] != '\0';
             }
         }
         unsigned in = 0;
@@ -215,11 +217,13 @@ void hd_rt_batch_done(struct hd_gpu *gpu, struct hd_func_launch *const *ls, cons
     }
 }
 
-/* The outcome of the batch just run for client c: HD_OK, or `status` with a message. */
+/* The outcome of the batch just run for client c: HD_OK, or `status` with a message. A client
+ * whose launches of the batch all finished has its results, whatever happened to the others
+ * (issue 34 item 1: a finished workload stays verified). */
 static int batch_outcome(struct hd_rt_mix *mix, unsigned c, int status, int culprit)
 {
     struct hd_gpu *h = mix->handles[c];
-    if (status == HD_OK)
+    if (status == HD_OK || !h->client->unfinished)
         return HD_OK;
     if (culprit < 0 || (unsigned)culprit == c) {
         snprintf(h->err, sizeof h->err, "%s", mix->gpu->err);

@@ -107,6 +107,16 @@ uint64_t hd_gpu_next_arrival(const struct hd_gpu_timing *g)
     return t;
 }
 
+bool hd_gpu_work_arrived(const struct hd_gpu_timing *g)
+{
+    if (g->running)
+        return true;
+    for (unsigned i = g->first_unfinished; i < g->nl; i++)
+        if (!g->L[i]->finished && eligible(g, i))
+            return true;
+    return false;
+}
+
 /* The SMs that can take a CTA of launch li now (g->ok); whether one is free this cycle. */
 static bool find_sms(struct hd_gpu_timing *g, unsigned li, uint64_t cta)
 {

@@ -68,6 +68,8 @@ struct hd_gpu_timing {
     uint64_t *acct;             /* [num_sms] a sleeping SM's statistics cover cycles up to this */
     bool dirty;                 /* something changed that may let a CTA be placed */
     uint64_t idle;              /* cycles without progress */
+    uint64_t instr_last, instr_cycle; /* warp instructions at the last poll that saw them change
+                                         (gpu_limits.c: the watchdog on instruction progress) */
     uint64_t last_launch_cycles;
     uint64_t obs_next;          /* gpu_observe.c: next context-sample cycle (0: not set) */
     /* context lifecycle (ctx_pool.h, ctx_gpu.c) */
@@ -97,7 +99,7 @@ struct hd_gpu_timing {
     struct hd_hooks hooks;      /* the mechanisms' hardware in the loop (mech.h) */
     uint32_t ppol_mech;         /* the mechanism that made the preemption policy (UINT32_MAX:
                                    a generic one) */
-    void *ppol_tables;          /* its hook's state, the policy's env.tables (NULL: none) */
+    void *ppol_tables;          /* its hook's tables (hd_hook_ops.tables): the policy's env.tables */
 };
 
 /* gpu_launch.c: launch storage and bookkeeping */
@@ -119,6 +121,9 @@ int hd_gpu_launches_notify(struct hd_gpu_timing *g, char *err, size_t errlen);
 int hd_gpu_schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen);
 /* The earliest arrival cycle after now of a launch of the batch (UINT64_MAX: none). */
 uint64_t hd_gpu_next_arrival(const struct hd_gpu_timing *g);
+/* Is there work to do now: a launch running, or one that has arrived and may start? (A launch
+ * that has not arrived is not pending work: the GPU waits for it, the watchdog does not count.) */
+bool hd_gpu_work_arrived(const struct hd_gpu_timing *g);
 /* {==== gpu_sleep.c: sleeping SMs ==== */
 /* Wake SM s, its statistics accounted up to cycle upto. */
 void hd_gpu_sm_wake(struct hd_gpu_timing *g, uint32_t s, uint64_t upto);

@@ -15,6 +15,7 @@
  */
 #include "gpu_impl.h"
 
+
 #include "func_status.h"
 #include "mem_full.h"
 
@@ -90,10 +91,10 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     t->sl.l = l;
     t->sl.tk = e->tk;
     t->sl.kdone = e->done;
-    if (hd_hooks_launch(&g->hooks, li->id, e->tk->id) != 0) { /* e.g. statistics per kernel */
-        snprintf(err, errlen, "host out of memory");
-        return HD_FUNC_ERR_MEMORY;
-    }
+    /* the mechanisms see each launch (e.g. statistics per kernel, a profile's kernel names) */
+    int hs = hd_hooks_launch(&g->hooks, li->id, e->tk->id, l->k->entry->name, err, errlen);
+    if (hs != 0)
+        return hs;
     t->sl.id = li->id;
     t->sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
     t->line_set = (uint32_t)e->lines;
@@ -248,6 +249,7 @@ static void launch_finished(struct hd_gpu_timing *g, struct tlaunch *t, unsigned
 {
     t->finished = true;
     t->sl.info->finished = true;
+    t->sl.l->finished = true; /* for the runtime: its client's work is complete */
     t->sl.info->c.end_cycle = g->now;
     t->sl.info->c.cycles = g->now + 1 - t->sl.info->c.start_cycle;
     g->running--;

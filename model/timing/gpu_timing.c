@@ -40,8 +40,8 @@ static int attach_mechanisms(struct hd_gpu_timing *g, char *err, size_t errlen)
                 k.ops->destroy(k.impl);
             return -1;
         }
-        if (m == g->ppol_mech)
-            g->ppol_tables = k.impl;
+        if (m == g->ppol_mech && k.ops && k.ops->tables)
+            g->ppol_tables = k.ops->tables(k.impl);
     }
     return 0;
 }
@@ -282,8 +282,10 @@ static bool tick_sms(struct hd_gpu_timing *g, int *st, char *err, size_t errlen)
 }
 
 /* After a cycle without progress: skip ahead to the next cycle where something can happen,
- * accounting the skipped cycles as the stalls of the last one. */
-static void skip_idle(struct hd_gpu_timing *g)
+ * accounting the skipped cycles as the stalls of the last one. `waiting`: no work has arrived
+ * (hd_gpu_work_arrived), so the jump may reach the next arrival at once: neither the watchdog
+ * nor the poll bounds it (the run loop polls every waiting cycle), [timing] max_cycles does. */
+static void skip_idle(struct hd_gpu_timing *g, bool waiting)
 {
     uint64_t next = g->mem.ops->next_event ? g->mem.ops->next_event(g->mem.impl, g->now)
                                            : g->now + 1;
@@ -302,7 +304,10 @@ static void skip_idle(struct hd_gpu_timing *g)
         next = t < next ? t : next;
     }
     uint64_t poll = (g->now / POLL_CYCLES + 1) * POLL_CYCLES;
-    next = poll < next ? poll : next;
+    if (!waiting)
+        next = poll < next ? poll : next;
+    else if (g->p.max_cycles && g->p.max_cycles > g->now && g->p.max_cycles < next)
+        next = g->p.max_cycles;
     uint64_t tc = hd_gpu_ctx_next_event(g);
     next = tc < next ? tc : next;
     if (g->next_arrival <= next) { /* waiting for a launch to arrive is not a hang */
@@ -312,7 +317,7 @@ static void skip_idle(struct hd_gpu_timing *g)
     if (next == UINT64_MAX || next <= g->now + 1)
         return;
     uint64_t n = next - g->now - 1; /* cycles now+1 .. next-1 */
-    if (g->idle + n >= g->p.watchdog)
+    if (!waiting && g->idle + n >= g->p.watchdog)
         n = g->p.watchdog > g->idle + 1 ? g->p.watchdog - g->idle - 1 : 0;
     if (n == 0)
         return;
@@ -322,7 +327,9 @@ static void skip_idle(struct hd_gpu_timing *g)
     g->now += n;
     g->stats.cycles += n;
     g->stats.skipped_cycles += n;
-    g->idle += n;
+    g->idle = waiting ? 0 : g->idle + n;
+    if (waiting) /* nor does the instruction watchdog count the wait (gpu_limits.h) */
+        g->instr_cycle = g->now;
 }
 
 /* "kernel: interrupted in block (x,y,z) at cycle N ...": the oldest unfinished launch and its
@@ -389,23 +396,26 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
             hd_gpu_sample(g);
         if ((st = hd_gpu_observe(g, err, errlen)) != HD_FUNC_OK)
             return st;
-        g->idle = progress ? 0 : g->idle + 1;
+        const bool waiting = !progress && !hd_gpu_work_arrived(g); /* for a launch to arrive */
+        g->idle = progress || waiting ? 0 : g->idle + 1;
         if (g->idle >= g->p.watchdog) {
             hd_gpu_watchdog_report(g, err, errlen);
             return HD_FUNC_ERR_INTERNAL;
         }
-        if (g->now % POLL_CYCLES == 0) {
+        if (g->now % POLL_CYCLES == 0 || waiting) {
             if (interrupt && *interrupt) {
                 interrupted(g, err, errlen);
                 return HD_FUNC_ERR_INTERRUPTED;
             }
+            if ((st = hd_gpu_livelock_check(g, waiting, err, errlen)) != HD_FUNC_OK)
+                return st;
             if (g->progress && g->now % PROGRESS_CYCLES == 0) {
                 finalize_stats(g, g->now);
                 g->progress(g->progress_ctx, &g->stats, g->now, g->done, g->nl);
             }
         }
         if (!progress && g->p.skip_idle && g->done < g->nl && !g->dirty)
-            skip_idle(g);
+            skip_idle(g, waiting);
         g->now++;
         g->stats.cycles++;
         if ((st = hd_gpu_limits_check(g, err, errlen)) != HD_FUNC_OK) /* --max-cycles etc. */
@@ -429,6 +439,7 @@ int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls,
     g->done = g->running = g->first_unfinished = 0;
     g->dist.ops->reset(g->dist.impl);
     g->idle = 0;
+    g->instr_last = UINT64_MAX; /* the first poll starts the instruction watchdog's window */
     for (uint32_t s = 0; s < g->p.num_sms; s++)
         g->reserved[s] = HD_RESERVED_NONE;
     g->next_arrival = hd_gpu_next_arrival(g);

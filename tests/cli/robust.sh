@@ -285,7 +285,8 @@ config_like_run)
         "$heddle" run vecadd --quiet --set "$s" >/dev/null 2>r.err
         rc_r=$?
         cat c.err r.err
-        [ "$rc_c" = 1 ] && [ "$rc_r" = 1 ] || fail "$s: config exit $rc_c, run exit $rc_r"
+        # (exit 2, as every configuration error: issue 34 item 10)
+        [ "$rc_c" = 2 ] && [ "$rc_r" = 2 ] || fail "$s: config exit $rc_c, run exit $rc_r"
         grep -q "key '" r.err || fail "$s: run's error does not name the key on stderr"
         [ "$(sed 's/^heddle config: //' c.err)" = "$(sed 's/^heddle run: //' r.err)" ] ||
             fail "$s: config and run disagree"

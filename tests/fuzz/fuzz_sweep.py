@@ -36,6 +36,7 @@ Prints executions, corpus size, arcs covered and findings; exit 0 clean, 1 findi
 import argparse
 import glob
 import hashlib
+import math
 import os
 import random
 import re
@@ -71,6 +72,12 @@ DICT = [
     "[", "]", "[[", "]]", "\"", "'", "=", ",", ".", "#", "\n", "\\u0000", "\\", "{", "}",
     "{a = 1}", "1979-05-27T07:32:00Z", "inf", "nan", "true", "0x10", "1_000", "\"\"\"", "'''",
     "\xff", "\u00e9", "\t", "\r\n",
+    # issue 34: timeouts that are not finite, numbers written two ways, mix-only flags on
+    # workload grids, a file-valued parameter
+    "timeout = inf\n", "timeout = nan\n", "timeout = -inf\n", "timeout = 2592001\n",
+    "set.gpu.num_sms = [2, 2.0, 2e0]\n", "set.context.stress_fraction = [0.5, 0.50, 1.0]\n",
+    "flags = \"--alone --arrive vecadd@5\"\n", "set.context.oracle_profile = \"p.prof\"\n",
+    "set.context.signal_at = \"100 200\"\n", "-0.0", "1e400",
 ]
 
 
@@ -102,9 +109,14 @@ def check_sweep(sw, path):
         bad.append(f"{len(sw.points)} points")
     if not re.fullmatch(r"[A-Za-z0-9_.+-]+", sw.name or "") or set(sw.name) == {"."}:
         bad.append(f"name {sw.name!r} (the report directory is experiments/results/NAME)")
+    if not (isinstance(sw.timeout, float) and math.isfinite(sw.timeout) and
+            0 <= sw.timeout <= spec.MAX_TIMEOUT):
+        bad.append(f"timeout {sw.timeout!r} (threading.Timer takes finite seconds)")
     seen = set()
     for p in sw.points:
         a = p.argv
+        if "workload" in p.axes and any(f in a for f in spec.MIX_ONLY_FLAGS):
+            bad.append(f"argv {a}: an option of mixes on a workload")
         if not a or a[0] != "run":
             bad.append(f"argv {a}")
             continue

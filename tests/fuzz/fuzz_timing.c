@@ -9,7 +9,9 @@
  *   - every failure carries a message (hd_last_error non-empty);
  *   - the run is deterministic: a second GPU running the same launches gives the same status,
  *     the same cycles and the same buffer contents.
- * Inputs above 16 KiB are skipped. Built with libFuzzer by scripts/fuzz-timing.sh (a clang build
+ * An input whose first line is "// attr arrive=N priority=P" (a PTX comment) launches its
+ * kernels with those attributes (issue 34: late arrivals wait without the watchdog counting,
+ * skipped at once up to the max_cycles bound). Inputs above 16 KiB are skipped. Built with libFuzzer by scripts/fuzz-timing.sh (a clang build
  * with coverage on every model library); fuzz_replay.c runs it over the seeds in every build
  * (timing_fuzz_replay).
  */
@@ -70,6 +72,30 @@ struct outcome {
     uint8_t buf[BUF_BYTES];
 };
 
+/* The launch attributes of a first line "// attr arrive=N priority=P" (either may be missing;
+ * values beyond their range are clamped, the runtime takes any). */
+static struct hd_launch_attr input_attr(const uint8_t *data, size_t size)
+{
+    struct hd_launch_attr a;
+    memset(&a, 0, sizeof a);
+    char line[128];
+    size_t n = 0;
+    while (n < size && n < sizeof line - 1 && data[n] != '\n')
+        n++;
+    memcpy(line, data, n);
+    line[n] = '\0';
+    if (strncmp(line, "// attr ", 8) != 0)
+        return a;
+    const char *p = strstr(line, "arrive=");
+    if (p)
+        a.arrive_cycle = strtoull(p + 7, NULL, 10);
+    if ((p = strstr(line, "priority=")) != NULL) {
+        long v = strtol(p + 9, NULL, 10);
+        a.priority = (int32_t)(v < -1000000 ? -1000000 : v > 1000000 ? 1000000 : v);
+    }
+    return a;
+}
+
 /* Run every kernel of the PTX text on a new GPU (the runtime's module handle is the parsed IR,
  * ptx_ir.h); *o gets each launch's status, the total cycles and the buffer afterwards. */
 static void run_all(const uint8_t *data, size_t size, struct outcome *o)
@@ -87,6 +113,8 @@ static void run_all(const uint8_t *data, size_t size, struct outcome *o)
         return;
     }
     o->loaded = 1;
+    const struct hd_launch_attr attr = input_attr(data, size);
+    hd_set_launch_attr(gpu, &attr);
     hd_devptr buf = 0;
     require(hd_malloc(gpu, &buf, BUF_BYTES) == 0, "a 4 KiB buffer", hd_last_error(gpu));
     require(hd_memset(gpu, buf, 0, BUF_BYTES) == 0, "memset", hd_last_error(gpu));

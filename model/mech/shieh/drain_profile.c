@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define HD_DP_MAGIC "heddle-drain-profile"
 #define HD_DP_MAX_LAUNCH 1000000u
@@ -127,9 +128,8 @@ static int build(const struct rec *r, size_t n, struct hd_drain_profile_owned *o
     return 0;
 }
 
-/* Load FILE; 0, or -1 with "FILE:LINE: why" (or "FILE: why") in err. */
-static int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned *out, char *err,
-                                 size_t errlen)
+int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned *out, char *err,
+                          size_t errlen)
 {
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "r");
@@ -139,7 +139,15 @@ static int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned
                                   "run WORKLOAD --profile-out FILE)", strerror(errno));
         return fail(err, errlen, path, 0, why);
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* fopen takes one; reads fail */
+        fclose(f);
+        return fail(err, errlen, path, 0, "is a directory, not a drain profile");
+    }
     struct rec *r = NULL;
+    char(*names)[HD_DP_KERNEL_MAX] = NULL; /* per launch, as read */
+    unsigned *name_line = NULL;
+    uint32_t nnames = 0;
     size_t n = 0, cap = 0;
     char buf[512], why[200];
     unsigned line = 0;
@@ -194,6 +202,36 @@ static int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned
             fail(err, errlen, path, line, "a profiled CTA needs instructions and cycles > 0");
             goto out;
         }
+        if (strlen(tok[1]) >= HD_DP_KERNEL_MAX) {
+            snprintf(why, sizeof why, "kernel name longer than %d bytes", HD_DP_KERNEL_MAX - 1);
+            fail(err, errlen, path, line, why);
+            goto out;
+        }
+        if (l >= nnames) { /* one name per launch id, grown to the largest id */
+            uint32_t nn = nnames ? nnames : 16;
+            while (nn <= l)
+                nn *= 2;
+            void *g1 = realloc(names, (size_t)nn * sizeof *names);
+            if (g1)
+                names = g1;
+            void *g2 = g1 ? realloc(name_line, (size_t)nn * sizeof *name_line) : NULL;
+            if (!g1 || !g2) {
+                fail(err, errlen, path, line, "host out of memory");
+                goto out;
+            }
+            name_line = g2;
+            memset(names + nnames, 0, (size_t)(nn - nnames) * sizeof *names);
+            nnames = nn;
+        }
+        if (!names[l][0]) {
+            snprintf(names[l], sizeof names[l], "%s", tok[1]);
+            name_line[l] = line;
+        } else if (strcmp(names[l], tok[1]) != 0) {
+            snprintf(why, sizeof why, "launch %" PRIu64 " is kernel %.48s here and kernel %.48s "
+                     "on line %u: one kernel per launch", l, tok[1], names[l], name_line[l]);
+            fail(err, errlen, path, line, why);
+            goto out;
+        }
         if (n == cap) {
             cap = cap ? 2 * cap : 256;
             struct rec *g = realloc(r, cap * sizeof *r);
@@ -225,11 +263,21 @@ static int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned
         fail(err, errlen, path, 0, "host out of memory");
         goto out;
     }
+    out->kernel = names;
+    out->nkernel = nnames;
+    names = NULL;
     rc = 0;
 out:
     free(r);
+    free(names);
+    free(name_line);
     fclose(f);
     return rc;
+}
+
+const char *hd_drain_profile_kernel(const struct hd_drain_profile_owned *o, uint32_t id)
+{
+    return o && id < o->nkernel && o->kernel[id][0] ? o->kernel[id] : NULL;
 }
 
 int hd_drain_profile_copy(const struct hd_drain_profile *src, struct hd_drain_profile_owned *out)
@@ -266,6 +314,7 @@ void hd_drain_profile_free(struct hd_drain_profile_owned *o)
     if (!o)
         return;
     free(o->mem);
+    free(o->kernel);
     memset(o, 0, sizeof *o);
 }
 

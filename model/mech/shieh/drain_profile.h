@@ -28,13 +28,27 @@
 #include "timing_stats.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#define HD_DP_KERNEL_MAX 256 /* bytes of a kernel name in a profile, with its NUL */
 
 /* A profile with its own storage (the view `p` points into `mem`). */
 struct hd_drain_profile_owned {
     struct hd_drain_profile p;
     void *mem;
+    char (*kernel)[HD_DP_KERNEL_MAX]; /* [nkernel] the kernel each launch names ("": none) */
+    uint32_t nkernel;
 };
+
+/* The kernel the profile names for launch `id`; NULL when the launch is not in it. The records
+ * of one launch must name one kernel (a located error otherwise), and a run that uses the
+ * profile refuses a launch of another kernel under that id (gpu_launch.c). */
+const char *hd_drain_profile_kernel(const struct hd_drain_profile_owned *o, uint32_t id);
+
+/* Load FILE; 0, or -1 with "FILE:LINE: why" (or "FILE: why") in err. */
+int hd_drain_profile_load(const char *path, struct hd_drain_profile_owned *out, char *err,
+                          size_t errlen);
 
 /* Deep copy of src (which may be NULL or empty: out is then empty); 0 or -1 (out of memory). */
 int hd_drain_profile_copy(const struct hd_drain_profile *src, struct hd_drain_profile_owned *out);
