@@ -6,6 +6,8 @@
 # - workload_<NAME> gets the label "ci" (the quick tier);
 # - workload_<NAME>_medium (timing model) and workload_<NAME>_large (functional model, tens of
 #   millions of warp instructions) verify the other sizes; labels "full;workloads";
+# - stress_flush_<NAME>: stress mode flushing (restarting) every chosen CTA whose flush bit allows
+#   it, as tests/context.cmake does for six older workloads; must verify with flushes; "stress";
 # - wrong_ptx_<NAME>: one PTX instruction of the workload changed in one operand (in a copy under
 #   a temporary directory) must be reported as a WRONG RESULT, HD_WL_MISMATCH with the first
 #   differing element named (tests/wl_wrong_ptx.c); labels "ci;workloads;checker".
@@ -28,6 +30,13 @@ if(TARGET heddle)
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(workload_${wl}_large PROPERTIES LABELS "full;workloads" TIMEOUT 1200
                          PASS_REGULAR_EXPRESSION "VERIFIED"
+                         FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
+    add_test(NAME stress_flush_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set context.stress_flush=true
+                     --set context.stress_period=1000 --set context.stress_fraction=0.25
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(stress_flush_${wl} PROPERTIES LABELS "stress" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "VERIFIED.*contexts .* [1-9][0-9]* flushed"
                          FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
   endforeach()
 endif()
