@@ -12,7 +12,7 @@
 #   a temporary directory) must be reported as a WRONG RESULT, HD_WL_MISMATCH with the first
 #   differing element named (tests/wl_wrong_ptx.c); labels "ci;workloads;checker".
 
-set(hd_issue26a_workloads conv2d fdtd2d mm2 stencil3d stencil3d_r28 bitonic sad cutcp lavamd bucketsort)
+set(hd_issue26a_workloads conv2d fdtd2d mm2 stencil3d stencil3d_r28 stencil3d_tb128_r28 bitonic sad cutcp lavamd bucketsort)
 
 if(TARGET heddle)
   foreach(wl IN LISTS hd_issue26a_workloads)

@@ -139,4 +139,13 @@ const struct hd_workload hd_workload_stencil3d_r28 = {
     .variant_of = "stencil3d",
     .variant_flags = "-DMAXREG=28",
 };
+const struct hd_workload hd_workload_stencil3d_tb128_r28 = {
+    .name = "stencil3d_tb128_r28",
+    .description = "stencil3d variant: 32x4 CTAs (128 threads), at most 28 registers (Shieh Table 4.2 stencil)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = st_run,
+    .variant_of = "stencil3d",
+    .variant_flags = "-DHD_ST_BY=4 -DMAXREG=28",
+};
 /* }==== */
