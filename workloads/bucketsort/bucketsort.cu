@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// bucketsort.cu - bucket sort of floats into BK_DIV buckets, then each bucket sorted (Rodinia
+// hybridsort's bucket stage; Lin thesis ch.4 Table 4.2 "SRT", a DRAM-bandwidth-intensive (DBI)
+// kernel).
+//
+// The host chooses BK_DIV - 1 ascending pivots (from a sample of the input); bucket(key) = the
+// number of pivots <= key (a binary search). Four kernels:
+//   bucket_count: BK_TB threads per CTA walk the input with a grid stride (element e belongs to
+//     CTA (e mod (grid * BK_TB)) / BK_TB); each finds its element's bucket with the pivots in
+//     shared memory, takes a slot with an atomicAdd on the CTA's shared bucket counter, and records
+//     (bucket << BK_OFF_BITS) | slot; the CTA then writes its BK_DIV counters to counts[cta][*].
+//   bucket_prefix: one thread per bucket runs over the CTAs: offsets[cta][b] = the elements of
+//     bucket b in earlier CTAs; totals[b] = all of them.
+//   bucket_scatter: with the same grid as bucket_count, each element goes to
+//     tmp[start[b] + offsets[cta][b] + slot] (start: the host's exclusive scan of totals).
+//   bucket_sort_local: one CTA of cap/2 threads per bucket loads the bucket (at most cap <=
+//     BK_CAP keys, padded with +inf) into shared memory, sorts it with a bitonic network and writes
+//     it to out at the bucket's start.
+// The slot order inside a bucket depends on the order of the shared atomics; the local sort
+// makes the output independent of it.
+//
+// Idempotent: every kernel writes only arrays it does not read (the atomics are on shared
+// counters, which a re-run starts afresh).
+
+#define BK_DIV 1024     // buckets; must match bucketsort.c
+#define BK_TB 512       // threads per CTA of bucket_count / bucket_scatter; must match bucketsort.c
+#define BK_OFF_BITS 22  // slot bits of a packed index
+#define BK_CAP 2048     // largest bucket bucket_sort_local sorts; must match bucketsort.c
+
+extern "C" __global__ void __launch_bounds__(BK_TB)
+    bucket_count(const float *__restrict__ keys, const float *__restrict__ pivots,
+                 unsigned *__restrict__ packed, unsigned *__restrict__ counts, int n)
+{
+    __shared__ float piv[BK_DIV - 1];
+    __shared__ unsigned cnt[BK_DIV];
+    for (int k = threadIdx.x; k < BK_DIV; k += BK_TB) {
+        cnt[k] = 0;
+        if (k < BK_DIV - 1)
+            piv[k] = pivots[k];
+    }
+    __syncthreads();
+    const int stride = gridDim.x * BK_TB;
+    for (int e = blockIdx.x * BK_TB + threadIdx.x; e < n; e += stride) {
+        float key = keys[e];
+        int lo = 0, hi = BK_DIV - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (piv[mid] <= key)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        unsigned slot = atomicAdd(&cnt[lo], 1u);
+        packed[e] = ((unsigned)lo << BK_OFF_BITS) | slot;
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < BK_DIV; k += BK_TB)
+        counts[blockIdx.x * BK_DIV + k] = cnt[k];
+}
+
+extern "C" __global__ void bucket_prefix(const unsigned *__restrict__ counts,
+                                         unsigned *__restrict__ offsets,
+                                         unsigned *__restrict__ totals, int ctas)
+{
+    const int b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= BK_DIV)
+        return;
+    unsigned run = 0;
+    for (int c = 0; c < ctas; c++) {
+        offsets[c * BK_DIV + b] = run;
+        run += counts[c * BK_DIV + b];
+    }
+    totals[b] = run;
+}
+
+extern "C" __global__ void __launch_bounds__(BK_TB)
+    bucket_scatter(const float *__restrict__ keys, const unsigned *__restrict__ packed,
+                   const unsigned *__restrict__ offsets, const unsigned *__restrict__ start,
+                   float *__restrict__ tmp, int n)
+{
+    const int stride = gridDim.x * BK_TB;
+    const unsigned *off = offsets + blockIdx.x * BK_DIV;
+    for (int e = blockIdx.x * BK_TB + threadIdx.x; e < n; e += stride) {
+        unsigned p = packed[e], b = p >> BK_OFF_BITS;
+        tmp[start[b] + off[b] + (p & ((1u << BK_OFF_BITS) - 1))] = keys[e];
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(BK_CAP / 2)
+    bucket_sort_local(const float *__restrict__ tmp, const unsigned *__restrict__ start,
+                      const unsigned *__restrict__ totals, float *__restrict__ out, unsigned cap)
+{
+    __shared__ float s[BK_CAP];
+    const unsigned b = blockIdx.x, t = threadIdx.x, half = cap >> 1;
+    const unsigned first = start[b], size = totals[b];
+    s[t] = t < size ? tmp[first + t] : __int_as_float(0x7f800000);
+    s[t + half] = t + half < size ? tmp[first + t + half] : __int_as_float(0x7f800000);
+    for (unsigned k = 2; k <= cap; k <<= 1) {
+        for (unsigned j = k >> 1; j > 0; j >>= 1) {
+            __syncthreads();
+            unsigned i = 2 * t - (t & (j - 1));
+            float a = s[i], c = s[i + j];
+            if ((a > c) == ((i & k) == 0)) {
+                s[i] = c;
+                s[i + j] = a;
+            }
+        }
+    }
+    __syncthreads();
+    if (t < size)
+        out[first + t] = s[t];
+    if (t + half < size)
+        out[first + t + half] = s[t + half];
+}

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// mm2.cu - two chained matrix products, D' = alpha * A * B * C + beta * D (Polybench 2MM; Lin
+// thesis ch.3 Table 3.2 "MM", an SM->L2 interconnect-intensive kernel in Fig 3.4; Gong thesis
+// Table 6.2 "2MM", locality hint 1).
+//
+// Row-major float matrices A (ni x nk), B (nk x nj), C (nj x nl), D (ni x nl). As in Polybench's
+// GPU version, each product is a naive kernel, one thread per output element on 32x8 CTAs, the
+// dot product read straight from global memory (no shared-memory tiling):
+//   mm2_kernel1: tmp[i][j] = alpha * sum_k A[i][k] * B[k][j]
+//   mm2_kernel2: dout[i][l] = beta * D[i][l] + sum_j tmp[i][j] * C[j][l]
+// Each sum is one fmaf per term in index order, so the CPU reference is bit-exact.
+//
+// Idempotent: kernel 1 writes only tmp, kernel 2 reads D and writes dout (not D in place, unlike
+// Polybench), each thread its own element.
+
+#define MM2_BX 32 // CTA shape; must match mm2.c
+#define MM2_BY 8
+
+extern "C" __global__ void __launch_bounds__(MM2_BX * MM2_BY)
+    mm2_kernel1(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ tmp,
+                int ni, int nj, int nk, float alpha)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= ni || j >= nj)
+        return;
+    float acc = 0.0f;
+    for (int k = 0; k < nk; k++)
+        acc = fmaf(a[i * nk + k], b[k * nj + j], acc);
+    tmp[i * nj + j] = alpha * acc;
+}
+
+extern "C" __global__ void __launch_bounds__(MM2_BX * MM2_BY)
+    mm2_kernel2(const float *__restrict__ tmp, const float *__restrict__ c,
+                const float *__restrict__ d, float *__restrict__ dout, int ni, int nl, int nj,
+                float beta)
+{
+    int l = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= ni || l >= nl)
+        return;
+    float acc = beta * d[i * nl + l];
+    for (int j = 0; j < nj; j++)
+        acc = fmaf(tmp[i * nj + j], c[j * nl + l], acc);
+    dout[i * nl + l] = acc;
+}
