@@ -44,8 +44,8 @@ static struct asian_size asian_size_of(enum hd_wl_size size)
 {
     /* Warp instructions (functional model): see workloads/asianoption/README.md. Small has a
      * partial last CTA (2000 threads); large runs 240 CTAs of 8 warps per kernel (3 waves of 80
-     * on 16 SMs at EXPARS's 5 CTAs per SM; the papers' length) and writes 63 MB of paths. */
-    static const struct asian_size s[3] = {{2000, 2, 32}, {15360, 4, 64}, {61440, 8, 32}};
+     * on 16 SMs at EXPARS's 5 CTAs per SM; the papers' length) and writes 31 MB of paths. */
+    static const struct asian_size s[3] = {{2000, 2, 32}, {7680, 4, 32}, {61440, 4, 32}};
     return s[size];
 }
 
