@@ -33,3 +33,12 @@ if(TARGET heddle)
     endforeach()
   endforeach()
 endif()
+
+# The references catch a wrong kernel: one operand changed in one PTX instruction of fwt, mvt and
+# quasirandom gives WRONG RESULT (HD_WL_MISMATCH) with the first differing element located.
+if(TARGET hd_workloads)
+  add_executable(wl_mutant_26b ${CMAKE_CURRENT_LIST_DIR}/wl_mutant_26b.c)
+  target_link_libraries(wl_mutant_26b PRIVATE hd_testutil hd_workloads hd_runtime)
+  add_test(NAME wl_mutant_26b COMMAND wl_mutant_26b WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(wl_mutant_26b PROPERTIES LABELS "workloads;ci" TIMEOUT 120)
+endif()
