@@ -42,3 +42,24 @@ if(TARGET hd_workloads)
   add_test(NAME wl_mutant_26b COMMAND wl_mutant_26b WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(wl_mutant_26b PROPERTIES LABELS "workloads;ci" TIMEOUT 120)
 endif()
+
+# Item 5: the measured kernel classes. list_classes (ci): `heddle list --classes` shows the
+# recorded classes of part B's workloads. classes_recorded (full): re-measuring three workloads
+# gives the classes workloads/classes.ini records (fails when a timing-model change moved a class:
+# rerun scripts/measure-classes.py).
+if(TARGET heddle)
+  add_test(NAME list_classes
+           COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:heddle> "-DARGS=list|--classes" -DRC=0
+                   "-DREGEX=WORKLOAD +CCBP +NOC +DRAM +THRO +GONG +LLSTALL\n.*\nfft +(LS|NBI|DBI) +[0-9.]+ +[0-9.]+ +[0-9.]+ +(M|N) +[0-9.]+\n.*\nfwt +(LS|NBI|DBI) .*\nscalarprod +(LS|NBI|DBI) +[0-9.]+ +[0-9.]+ +[0-9.]+ +(M|N) +[0-9.]+\n"
+                   -P ${CMAKE_CURRENT_LIST_DIR}/cli/check.cmake
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(list_classes PROPERTIES LABELS "workloads;ci;cli" TIMEOUT 60)
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(Python3_FOUND)
+    add_test(NAME classes_recorded
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/measure-classes.py
+                     $<TARGET_FILE:heddle> --check --max-cycles 1000000 fwt scalarprod inlinemath
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(classes_recorded PROPERTIES LABELS "workloads;full" TIMEOUT 900)
+  endif()
+endif()
