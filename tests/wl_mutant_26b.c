@@ -29,7 +29,8 @@ struct mutant {
 static const struct mutant mutants[] = {
     {"fwt", "fwt_radix4_global", "sub.f32 \t%f4, %f2, %f1;", "sub.f32 \t%f4, %f2, %f2;",
      "fwt_radix4_global: a butterfly difference becomes 0"},
-    {"mvt", "mvt_cols", "fma.rn.f32 \t%f15, %f14, %f13, %f12;", "fma.rn.f32 \t%f15, %f14, %f14, %f12;",
+    {"mvt", "mvt_cols", "fma.rn.f32 \t%f15, %f14, %f13, %f12;",
+     "fma.rn.f32 \t%f15, %f14, %f14, %f12;",
      "mvt_cols: one term of the chain multiplies A by A instead of y"},
     {"quasirandom", "qrng_generate", "xor.b32  \t%r52, %r51, %r48;", "xor.b32  \t%r52, %r51, %r51;",
      "qrng_generate: the XOR of direction numbers drops the bits so far"},
@@ -66,7 +67,8 @@ int main(void)
 {
     struct hd_test_state t = {0};
     regex_t located;
-    if (regcomp(&located, "[A-Za-z0-9_ ]+\\[[0-9]+\\]: expected [-0-9.e+naif]+, got ", REG_EXTENDED))
+    if (regcomp(&located, "[A-Za-z0-9_ ]+\\[[0-9]+\\]: expected [-0-9.e+naif]+, got ",
+                REG_EXTENDED))
         return 2;
     for (size_t i = 0; i < sizeof mutants / sizeof mutants[0]; i++) {
         const struct mutant *m = &mutants[i];

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * cli_classes.c - `heddle list --classes`: the kernel classes the papers use, as Heddle's timing
  * model measured them (issue 26 item 5): CCBP's LS / NBI / DBI (Lin thesis ch.4) on
- * configs/maxwell-gpuduet.ini and Gong's memory-intensive (M) / not (N) on configs/kepler-gk110.ini,
- * with the utilisations and stall shares they come from.
+ * configs/maxwell-gpuduet.ini and Gong's memory-intensive (M) / not (N) on
+ * configs/kepler-gk110.ini, with the utilisations and stall shares they come from.
  *
  * The numbers are recorded in workloads/classes.ini by scripts/measure-classes.py (which states the
  * rules) and embedded at build time (hd_cli_classes_ini); nothing here is typed in. A workload

@@ -195,7 +195,7 @@ out:
 
 const struct hd_workload hd_workload_asianoption = {
     .name = "asianoption",
-    .description = "Monte-Carlo Asian call: XORWOW jump-ahead init, path generation, payoff reduction (SDK SingleAsianOptionP)",
+    .description = "Monte-Carlo Asian call: RNG init, path generation, payoffs (SDK AsianOption)",
     .klass = "compute",
     .idempotent = true, /* each kernel writes only its thread's state, paths or CTA sum */
     .run = asian_run,
@@ -203,7 +203,7 @@ const struct hd_workload hd_workload_asianoption = {
 /* {==== Footprint variant (ptx.flags; README.md, "Variants") ==== */
 const struct hd_workload hd_workload_asianoption_r24 = {
     .name = "asianoption_r24",
-    .description = "asianoption variant: asian_init_rng capped at 24 registers (EXPARS Table 3, SING1)",
+    .description = "asianoption variant: asian_init_rng capped at 24 registers (EXPARS SING1)",
     .klass = "compute",
     .idempotent = true,
     .run = asian_run,

@@ -89,7 +89,8 @@ static int est_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         int nthreads = sz.threads, points = sz.points;
         struct hd_dim3 grid = {(uint32_t)ctas, 1, 1}, block = {EST_TB, 1, 1};
         struct hd_arg init[] = {HD_ARG(d_jump), HD_ARG(d_seed), HD_ARG(d_states), HD_ARG(nthreads)};
-        struct hd_arg cnt[] = {HD_ARG(d_states), HD_ARG(d_counts), HD_ARG(nthreads), HD_ARG(points)};
+        struct hd_arg cnt[] = {HD_ARG(d_states), HD_ARG(d_counts), HD_ARG(nthreads),
+                               HD_ARG(points)};
         HD_WL_TRY(hd_launch(gpu, mod, "est_init_rng", grid, block, 0, 0, init, 4));
         HD_WL_TRY(hd_launch(gpu, mod, "est_count", grid, block, 0, 0, cnt, 4));
     }
@@ -141,7 +142,7 @@ out:
 
 const struct hd_workload hd_workload_estimatepi = {
     .name = "estimatepi",
-    .description = "Monte-Carlo pi: XORWOW jump-ahead init (initRNG) and inline-PTX draws (SDK EstimatePiInlineP)",
+    .description = "Monte-Carlo pi: XORWOW jump-ahead init, inline-PTX draws (EstimatePiInlineP)",
     .klass = "compute",
     .idempotent = true, /* each thread writes its own state; each CTA its own count */
     .run = est_run,

@@ -133,7 +133,8 @@ static int fft_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
             worst = e / bound > worst ? e / bound : worst;
         }
     }
-    fprintf(ctx->log, "fft: %d spectra verified; largest error %.3f of the bound\n", signals, worst);
+    fprintf(ctx->log, "fft: %d spectra verified; largest error %.3f of the bound\n", signals,
+            worst);
 
 out:
     if (gpu) {
@@ -148,7 +149,7 @@ out:
 
 const struct hd_workload hd_workload_fft = {
     .name = "fft",
-    .description = "batched complex float FFT, N = 1024, radix-2 in shared memory, one CTA per signal",
+    .description = "batched complex float FFT, N = 1024, radix 2 in shared memory",
     .klass = "compute",
     .idempotent = true, /* a CTA reads its signal and writes its own spectrum */
     .run = fft_run,

@@ -103,7 +103,7 @@ out:
 
 const struct hd_workload hd_workload_fwt = {
     .name = "fwt",
-    .description = "fast Walsh-Hadamard transform: radix-4 global passes, then shared-memory chunks",
+    .description = "fast Walsh-Hadamard transform: radix-4 global passes, shared-memory chunks",
     .klass = "memory",
     .idempotent = false, /* in-place butterflies (see fwt.cu) */
     .run = fwt_run,

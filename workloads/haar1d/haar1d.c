@@ -66,7 +66,8 @@ static int haar_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
                 levels++;
             size_t ctas = len / chunk;
             hd_devptr ap = ctas == 1 ? d_out : d_ap[launches & 1]; /* the last approx: out[0] */
-            struct hd_arg args[] = {HD_ARG(in), HD_ARG(d_out), HD_ARG(ap), HD_ARG(base), HD_ARG(lg)};
+            struct hd_arg args[] = {HD_ARG(in), HD_ARG(d_out), HD_ARG(ap), HD_ARG(base),
+                                    HD_ARG(lg)};
             struct hd_dim3 grid = {(uint32_t)ctas, 1, 1}, block = {(uint32_t)(chunk / 2), 1, 1};
             HD_WL_TRY(hd_launch(gpu, mod, "haar_levels", grid, block, 0, 0, args, 5));
             launches++;
@@ -133,7 +134,7 @@ out:
 
 const struct hd_workload hd_workload_haar1d = {
     .name = "haar1d",
-    .description = "1-D Haar wavelet decomposition: 9 levels per launch in shared memory (SDK dwtHaar1D)",
+    .description = "1-D Haar wavelet decomposition, 9 levels per launch in shared memory",
     .klass = "barrier-heavy",
     .idempotent = true, /* a launch never writes its own input (see haar1d.cu) */
     .run = haar_run,

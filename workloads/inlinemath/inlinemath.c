@@ -99,7 +99,7 @@ out:
 
 const struct hd_workload hd_workload_inlinemath = {
     .name = "inlinemath",
-    .description = "transcendental-heavy elementwise kernel: 64 terms of inline-PTX sin/ex2/lg2/rsqrt approximations",
+    .description = "transcendental-heavy elementwise kernel: inline-PTX sin/ex2/lg2/rsqrt.approx",
     .klass = "compute",
     .idempotent = true, /* each thread reads its input and writes its own output */
     .run = im_run,

@@ -43,7 +43,7 @@ static int qrng_points(enum hd_wl_size size)
 
 static void qrng_directions(uint32_t v[QRNG_DIMS][QRNG_BITS])
 {
-    /* degree s, coefficients a_1 .. a_{s-1} as bits (a_1 = bit s-2 ... as in Joe and Kuo), m_1..m_s */
+    /* degree s, coefficients a_1 .. a_{s-1} as bits (a_1 = bit s-2, Joe and Kuo), m_1 .. m_s */
     static const struct {
         int s;
         uint32_t a;
@@ -186,7 +186,7 @@ out:
 
 const struct hd_workload hd_workload_quasirandom = {
     .name = "quasirandom",
-    .description = "Sobol quasirandom points (constant-memory direction numbers) and Moro's inverse normal CDF (SDK quasirandomGenerator)",
+    .description = "Sobol points (constant-memory directions), Moro's inverse normal CDF",
     .klass = "compute",
     .idempotent = true, /* each point and each z is written once from read-only inputs */
     .run = qrng_run,
@@ -194,7 +194,7 @@ const struct hd_workload hd_workload_quasirandom = {
 /* {==== Footprint variant (ptx.flags; README.md, "Variants") ==== */
 const struct hd_workload hd_workload_quasirandom_r32 = {
     .name = "quasirandom_r32",
-    .description = "quasirandom variant: qrng_generate capped at 32 registers (EXPARS Table 3, QUA)",
+    .description = "quasirandom variant: qrng_generate capped at 32 registers (EXPARS QUA)",
     .klass = "compute",
     .idempotent = true,
     .run = qrng_run,

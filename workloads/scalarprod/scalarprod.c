@@ -64,7 +64,8 @@ static int sp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     const int accum_n = (int)accl;
     const size_t n = (size_t)sz.pairs * (size_t)sz.elements;
     float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float));
-    float *ref = malloc((size_t)sz.pairs * sizeof(float)), *got = malloc((size_t)sz.pairs * sizeof(float));
+    float *ref = malloc((size_t)sz.pairs * sizeof(float));
+    float *got = malloc((size_t)sz.pairs * sizeof(float));
     float *acc = malloc((size_t)accum_n * sizeof(float));
     hd_devptr da = 0, db = 0, dc = 0;
     struct hd_module *mod = NULL;
@@ -92,7 +93,8 @@ static int sp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     HD_WL_TRY(hd_malloc(gpu, &dc, (size_t)sz.pairs * sizeof(float)));
     HD_WL_TRY(hd_memcpy_h2d(gpu, da, a, n * sizeof(float)));
     HD_WL_TRY(hd_memcpy_h2d(gpu, db, b, n * sizeof(float)));
-    HD_WL_TRY(hd_memset(gpu, dc, 0xff, (size_t)sz.pairs * sizeof(float))); /* NaN: unwritten shows */
+    /* NaN: an unwritten result shows */
+    HD_WL_TRY(hd_memset(gpu, dc, 0xff, (size_t)sz.pairs * sizeof(float)));
     {
         int pairs = sz.pairs, elements = sz.elements;
         struct hd_arg args[] = {HD_ARG(da), HD_ARG(db), HD_ARG(dc), HD_ARG(pairs),
@@ -145,7 +147,7 @@ out:
 
 const struct hd_workload hd_workload_scalarprod = {
     .name = "scalarprod",
-    .description = "dot products of vector pairs, ACCUM_N shared accumulators and a tree (SDK scalarProd)",
+    .description = "dot products of vector pairs: shared accumulators and a tree (SDK scalarProd)",
     .klass = "memory",
     .idempotent = true, /* a CTA reads a, b and writes only its pairs' results */
     .run = sp_run,
