@@ -8,6 +8,10 @@ shows); nothing is typed in. Every base workload (not the resource variants: sam
 once per configuration with `heddle run W --size S --config C --stats F.json`; the classes come
 from that JSON report:
 
+- GPUDuet (Lin thesis ch.3, Fig 3.4; configs/maxwell-gpuduet.ini, the same run as CCBP): any of
+  compute (scheduler utilisation = issued / scheduler cycles > 60 %), l2sm (L2->SM interconnect
+  > 60 % of its sustainable bandwidth, which Lin puts at 60 % of peak: > 36 % of peak), sml2
+  (SM->L2, likewise), dram (DRAM > 50 % of peak), joined by '+'; underutilized if none.
 - CCBP (Lin thesis ch.4, §2.15 of the digest; configs/maxwell-gpuduet.ini, the GPGPU-Sim Maxwell
   model of Lin's ch.3-4): throughput = IPC / (SMs x schedulers x issue width), NoC = the busier
   direction's interconnect utilisation, DRAM = DRAM bus utilisation, L2 miss rate. Lin picks the
@@ -62,15 +66,27 @@ def measure(heddle, root, wl, size, config, max_cycles):
     s = tm['schedulers_total']
     busy = (s['issue_cycles'] + s['stall_pipeline'] + s['stall_memory'] + s['stall_scoreboard'] +
             s['stall_barrier'] + s['stall_ibuffer'])
+    total = busy + s['stall_idle']
     return {
         'cycles': tm['totals']['cycles'],
         'truncated': truncated,
         'throughput': tm['totals']['ipc'] / peak_ipc,
         'noc': max(der['icnt_request_utilization'], der['icnt_reply_utilization']),
+        'noc_sm_to_l2': der['icnt_request_utilization'],
+        'noc_l2_to_sm': der['icnt_reply_utilization'],
+        'sched_util': s['issue_cycles'] / total if total else 0.0,
         'dram': der['dram_bus_utilization'],
         'l2_miss': 1.0 - der['l2_hit_rate'] if tm['memory']['total']['l2_reads'] else 0.0,
         'long_latency_stall': s['stall_memory'] / busy if busy else 0.0,
     }
+
+
+def gpuduet_categories(m):
+    cats = [name for name, hit in (('compute', m['sched_util'] > 0.60),
+                                   ('l2sm', m['noc_l2_to_sm'] > 0.36),
+                                   ('sml2', m['noc_sm_to_l2'] > 0.36),
+                                   ('dram', m['dram'] > 0.50)) if hit]
+    return '+'.join(cats) if cats else 'underutilized'
 
 
 def ccbp_class(m):
@@ -119,6 +135,7 @@ def main(argv):
              '# scripts/measure-classes.py (do not edit; rerun it: see its header for the rules).',
              '# Source tree %s, size %s, cycle cap %d; CCBP on %s, Gong on %s.' %
              (rev, size, max_cycles, CONFIGS['ccbp'], CONFIGS['gong']),
+             '# gpuduet: compute, l2sm, sml2, dram joined by + or underutilized (Lin ch.3 Fig 3.4);',
              '# ccbp: LS | NBI | DBI (Lin ch.4); gong: M (memory-intensive) | N (Gong ch.5).', '']
     bad = 0
     recorded = {}
@@ -140,7 +157,8 @@ def main(argv):
             print('measure-classes: %s' % e, file=sys.stderr)
             bad += 1
             continue
-        got = {'ccbp': ccbp_class(c), 'gong': 'M' if g['long_latency_stall'] >= 0.25 else 'N'}
+        got = {'ccbp': ccbp_class(c), 'gong': 'M' if g['long_latency_stall'] >= 0.25 else 'N',
+               'gpuduet': gpuduet_categories(c)}
         if check:
             rec = recorded.get(wl, {})
             for k, v in got.items():
@@ -149,6 +167,10 @@ def main(argv):
                           (wl, k, v, rec.get(k, '(none)')), file=sys.stderr)
                     bad += 1
         lines += ['[%s]' % wl,
+                  'gpuduet = %s' % gpuduet_categories(c),
+                  'gpuduet_scheduler = %.3f' % c['sched_util'],
+                  'gpuduet_noc_l2_to_sm = %.3f' % c['noc_l2_to_sm'],
+                  'gpuduet_noc_sm_to_l2 = %.3f' % c['noc_sm_to_l2'],
                   'ccbp = %s' % ccbp_class(c),
                   'ccbp_throughput = %.3f' % c['throughput'],
                   'ccbp_noc = %.3f' % c['noc'],
@@ -159,8 +181,8 @@ def main(argv):
                   'gong_long_latency_stall = %.3f' % g['long_latency_stall'],
                   'gong_cycles = %d%s' % (g['cycles'], ' (truncated)' if g['truncated'] else ''),
                   '']
-        print('%-16s ccbp %-3s (noc %.2f dram %.2f)  gong %s (%.2f)' %
-              (wl, ccbp_class(c), c['noc'], c['dram'],
+        print('%-16s gpuduet %-14s ccbp %-3s (noc %.2f dram %.2f)  gong %s (%.2f)' %
+              (wl, gpuduet_categories(c), ccbp_class(c), c['noc'], c['dram'],
                'M' if g['long_latency_stall'] >= 0.25 else 'N', g['long_latency_stall']), flush=True)
     if not check:
         with open(out, 'w') as f:

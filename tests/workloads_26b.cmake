@@ -44,13 +44,13 @@ if(TARGET hd_workloads)
 endif()
 
 # Item 5: the measured kernel classes. list_classes (ci): `heddle list --classes` shows the
-# recorded classes of part B's workloads. classes_recorded (full): re-measuring three workloads
+# recorded classes (GPUDuet, CCBP, Gong) of part B's workloads. classes_recorded (full): re-measuring three workloads
 # gives the classes workloads/classes.ini records (fails when a timing-model change moved a class:
 # rerun scripts/measure-classes.py).
 if(TARGET heddle)
   add_test(NAME list_classes
            COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:heddle> "-DARGS=list|--classes" -DRC=0
-                   "-DREGEX=WORKLOAD +CCBP +NOC +DRAM +THRO +GONG +LLSTALL\n.*\nfft +(LS|NBI|DBI) +[0-9.]+ +[0-9.]+ +[0-9.]+ +(M|N) +[0-9.]+\n.*\nfwt +(LS|NBI|DBI) .*\nscalarprod +(LS|NBI|DBI) +[0-9.]+ +[0-9.]+ +[0-9.]+ +(M|N) +[0-9.]+\n"
+                   "-DREGEX=WORKLOAD +GPUDUET +CCBP +NOC +DRAM +THRO +GONG +LLSTALL\n.*\nfft +[a-z+2]+ +(LS|NBI|DBI) +[0-9.]+ +[0-9.]+ +[0-9.]+ +(M|N) +[0-9.]+\n.*\nfwt +[a-z+2]+ +(LS|NBI|DBI) .*\nscalarprod +[a-z+2]+ +(LS|NBI|DBI) +[0-9.]+ +[0-9.]+ +[0-9.]+ +(M|N) +[0-9.]+\n"
                    -P ${CMAKE_CURRENT_LIST_DIR}/cli/check.cmake
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(list_classes PROPERTIES LABELS "workloads;ci;cli" TIMEOUT 60)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * cli_classes.c - `heddle list --classes`: the kernel classes the papers use, as Heddle's timing
- * model measured them (issue 26 item 5): CCBP's LS / NBI / DBI (Lin thesis ch.4) on
+ * model measured them (issue 26 item 5): GPUDuet's categories (Lin thesis ch.3, Fig 3.4) and
+ * CCBP's LS / NBI / DBI (Lin thesis ch.4) on
  * configs/maxwell-gpuduet.ini and Gong's memory-intensive (M) / not (N) on
  * configs/kepler-gk110.ini, with the utilisations and stall shares they come from.
  *
@@ -20,7 +21,7 @@ extern const unsigned char hd_cli_classes_ini[];
 extern const size_t hd_cli_classes_ini_len;
 
 struct cls_row {
-    char ccbp[8], noc[16], dram[16], thro[16], gong[8], stall[16];
+    char duet[40], ccbp[8], noc[16], dram[16], thro[16], gong[8], stall[16];
     bool found;
 };
 
@@ -62,8 +63,10 @@ int hd_cli_list_classes(int argc, char **argv)
             printf("Usage: heddle list --classes\n\n"
                    "The kernel classes of the papers, measured by the timing model and recorded\n"
                    "in workloads/classes.ini by scripts/measure-classes.py (its header gives the\n"
-                   "rules): CCBP (Lin ch.4, on configs/maxwell-gpuduet.ini) LS, NBI or DBI from\n"
-                   "the NoC and DRAM bandwidth utilisation, with the throughput (IPC / peak IPC);\n"
+                   "rules): GPUDuet (Lin ch.3 Fig 3.4) compute, l2sm, sml2 and dram intensity\n"
+                   "(or underutilized) and CCBP (Lin ch.4) LS, NBI or DBI, both on\n"
+                   "configs/maxwell-gpuduet.ini from the scheduler, NoC and DRAM utilisation\n"
+                   "(THRO: IPC / peak IPC);\n"
                    "Gong (ch.5, on configs/kepler-gk110.ini) M (memory-intensive) or N from the\n"
                    "share of scheduler cycles stalled on long-latency memory. Variants share\n"
                    "their base's kernels and are not measured separately.\n");
@@ -80,8 +83,8 @@ int hd_cli_list_classes(int argc, char **argv)
         printf("%.*s\n", (int)n, p);
         p += n + (nl ? 1 : 0);
     }
-    printf("%-18s %-5s %6s %6s %6s   %-4s %6s\n", "WORKLOAD", "CCBP", "NOC", "DRAM", "THRO",
-           "GONG", "LLSTALL");
+    printf("%-18s %-22s %-5s %6s %6s %6s   %-4s %6s\n", "WORKLOAD", "GPUDUET", "CCBP", "NOC",
+           "DRAM", "THRO", "GONG", "LLSTALL");
     unsigned measured = 0, bases = 0;
     for (unsigned i = 0; i < hd_workload_registry_count; i++) {
         const struct hd_workload *w = hd_workload_registry[i];
@@ -91,15 +94,19 @@ int hd_cli_list_classes(int argc, char **argv)
         struct cls_row r;
         memset(&r, 0, sizeof r);
         r.found = cls_value(w->name, "ccbp", r.ccbp, sizeof r.ccbp);
+        cls_value(w->name, "gpuduet", r.duet, sizeof r.duet);
         cls_value(w->name, "ccbp_noc", r.noc, sizeof r.noc);
         cls_value(w->name, "ccbp_dram", r.dram, sizeof r.dram);
         cls_value(w->name, "ccbp_throughput", r.thro, sizeof r.thro);
         cls_value(w->name, "gong", r.gong, sizeof r.gong);
         cls_value(w->name, "gong_long_latency_stall", r.stall, sizeof r.stall);
         measured += r.found;
-        printf("%-18s %-5s %6s %6s %6s   %-4s %6s\n", w->name, r.found ? r.ccbp : "(not measured)",
-               r.found ? r.noc : "", r.found ? r.dram : "", r.found ? r.thro : "",
-               r.found ? r.gong : "", r.found ? r.stall : "");
+        if (!r.found) {
+            printf("%-18s (not measured)\n", w->name);
+            continue;
+        }
+        printf("%-18s %-22s %-5s %6s %6s %6s   %-4s %6s\n", w->name, r.duet, r.ccbp, r.noc,
+               r.dram, r.thro, r.gong, r.stall);
     }
     /* Sections that name no registered workload: a stale file. */
     p = (const char *)hd_cli_classes_ini;
