@@ -52,8 +52,9 @@ def measure(heddle, root, wl, size, config, max_cycles):
                '--quiet', '--stats', out, '--max-cycles', str(max_cycles)]
         p = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
         if not os.path.exists(out):
+            tail = p.stdout[-400:] + p.stderr[-400:]
             raise RuntimeError('%s: no statistics (exit %d): %s' % (' '.join(cmd), p.returncode,
-                                                                     p.stdout[-400:] + p.stderr[-400:]))
+                                                                     tail))
         d = json.load(open(out))
     tm = d['timing']
     truncated = tm['totals']['cycles'] >= max_cycles
@@ -102,7 +103,8 @@ def main(argv):
         usage()
     heddle = os.path.abspath(argv[1])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    size, out, max_cycles, names = 'medium', os.path.join(root, 'workloads', 'classes.ini'), 2000000, []
+    size, max_cycles, names = 'medium', 2000000, []
+    out = os.path.join(root, 'workloads', 'classes.ini')
     check = False
     i = 2
     while i < len(argv):
@@ -135,7 +137,8 @@ def main(argv):
              '# scripts/measure-classes.py (do not edit; rerun it: see its header for the rules).',
              '# Source tree %s, size %s, cycle cap %d; CCBP on %s, Gong on %s.' %
              (rev, size, max_cycles, CONFIGS['ccbp'], CONFIGS['gong']),
-             '# gpuduet: compute, l2sm, sml2, dram joined by + or underutilized (Lin ch.3 Fig 3.4);',
+             '# gpuduet: compute, l2sm, sml2, dram joined by + or underutilized '
+             '(Lin ch.3 Fig 3.4);',
              '# ccbp: LS | NBI | DBI (Lin ch.4); gong: M (memory-intensive) | N (Gong ch.5).', '']
     bad = 0
     recorded = {}
@@ -183,7 +186,8 @@ def main(argv):
                   '']
         print('%-16s gpuduet %-14s ccbp %-3s (noc %.2f dram %.2f)  gong %s (%.2f)' %
               (wl, gpuduet_categories(c), ccbp_class(c), c['noc'], c['dram'],
-               'M' if g['long_latency_stall'] >= 0.25 else 'N', g['long_latency_stall']), flush=True)
+               'M' if g['long_latency_stall'] >= 0.25 else 'N', g['long_latency_stall']),
+              flush=True)
     if not check:
         with open(out, 'w') as f:
             f.write('\n'.join(lines))
