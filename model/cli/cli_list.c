@@ -319,7 +319,8 @@ static void list_help(void)
            "  --config FILE   configuration for the occupancy\n"
            "  --set S.K=V     override one configuration parameter (repeatable)\n"
            "  --variants      the resource-specification variants (heddle list --variants --help)\n"
-           "  --mixes         the multi-kernel mixes for `heddle run --mix` (heddle list --mixes --help)\n");
+           "  --mixes         the multi-kernel mixes for `heddle run --mix` (heddle list --mixes --help)\n"
+           "  --classes       the papers' kernel classes as measured (heddle list --classes --help)\n");
 }
 
 static int parse_args(int argc, char **argv, struct list_opts *o)
@@ -393,7 +394,9 @@ static int list_run(struct list_opts *o)
 
 int hd_cli_list(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) { /* cli_mixes.c, cli_variants.c */
+    for (int i = 1; i < argc; i++) { /* cli_mixes.c, cli_variants.c, cli_classes.c */
+        if (strcmp(argv[i], "--classes") == 0)
+            return hd_cli_list_classes(argc, argv);
         if (strcmp(argv[i], "--mixes") == 0)
             return hd_cli_list_mixes(argc, argv);
         if (strcmp(argv[i], "--variants") == 0)

@@ -51,5 +51,7 @@ int hd_cli_mix_run_hw(const char *mix, const char *const *arrive, unsigned narri
 int hd_cli_list_mixes(int argc, char **argv);
 /* `heddle list --variants`: the resource-specification variants. */
 int hd_cli_list_variants(int argc, char **argv);
+/* `heddle list --classes` (cli_classes.c): the measured kernel classes of workloads/classes.ini. */
+int hd_cli_list_classes(int argc, char **argv);
 
 #endif
