@@ -69,3 +69,8 @@ if(TARGET hd_cosim_vl)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(alloc_table_in_loop_inplace PROPERTIES TIMEOUT 300)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^alloc_table_stress_(sgemm|reduction)$"
+        "^alloc_table_preempt_(switch|inplace)$"
+        "^alloc_table_in_loop_sgemm$")

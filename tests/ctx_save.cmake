@@ -49,3 +49,6 @@ if(TARGET hd_cosim_vl)
                    -DINSTANCES=105 -P ${CMAKE_CURRENT_LIST_DIR}/cosim/driveloop.cmake)
   set_tests_properties(cosim_in_loop_tb_sgemm PROPERTIES TIMEOUT 300)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "_sgemm$")

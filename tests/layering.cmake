@@ -7,3 +7,6 @@ if(HD_BASH)
            ${CMAKE_SOURCE_DIR})
   set_tests_properties(layering PROPERTIES LABELS lint TIMEOUT 120)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

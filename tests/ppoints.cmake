@@ -75,3 +75,12 @@ if(TARGET hd_cosim_vl)
     set_tests_properties(ppoints_drive_rtl_${w} PROPERTIES LABELS "ppoints;cosim" TIMEOUT 300)
   endforeach()
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^ppoints_stress_(reduction|sgemm)$"
+        "^ppoints_timeout_vecadd$"
+        "^ppoints_ptx_info_"
+        "^ppoints_issue_slots_bfs$"
+        "^ppoints_baseline$"
+        "^ppoints_cosim_reduction$"
+        "^ppoints_drive_rtl_sgemm$")

@@ -89,3 +89,10 @@ if(TARGET heddle AND Python3_Interpreter_FOUND)
   set_tests_properties(preempt_mix_stats_timing PROPERTIES LABELS "preempt;mixes" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "mix timing: [1-9][0-9]* requests met")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^preempt_signals_(switch|compressed|drain)_backprop$"
+        "^preempt_signals_switch_(bfs|hotspot)$"
+        "^preempt_inplace"
+        "^preempt_signal_"
+        "^preempt_mix_stats_timing$")

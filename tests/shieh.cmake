@@ -47,3 +47,8 @@ if(TARGET heddle)
   set_tests_properties(shieh_aligned_dual_kernel PROPERTIES LABELS "mixes" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "VERIFIED \\(2 of 2" FAIL_REGULAR_EXPRESSION "MISSED|FAILED|internal:")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^cosim_shieh_tables$"
+        "^shieh_aligned_stress_sgemm$"
+        "^shieh_aligned_(preempt|dual_kernel)$")

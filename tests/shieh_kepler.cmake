@@ -52,3 +52,6 @@ if(hd_sk_all AND TARGET heddle AND TARGET hd_cosim_vl)
   set_tests_properties(shieh_kepler_bad_config_message PROPERTIES LABELS "mixes" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "key 'preempt_policy': the Running TB Status table is built for 16 CTAs per SM and 4 issue ports .*max_ctas = 16 and 4 schedulers x issue_width 2")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^shieh_kepler_bad_config_message$" "^shieh_kepler_drive_shieh$")

@@ -49,3 +49,6 @@ if(TARGET heddle AND NOT "${HD_RTL_CONFIG_shieh_tb_status}" STREQUAL "kepler")
   set_tests_properties(shieh_loop_bad_config_message PROPERTIES LABELS "mixes" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "key 'preempt_policy': the Running TB Status table is built for 8 CTAs per SM and 2 issue ports .*max_ctas = 16")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^shieh_loop_drive_shieh$" "^shieh_loop_bad_config")

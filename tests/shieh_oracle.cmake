@@ -60,3 +60,6 @@ if(TARGET heddle)
   set_tests_properties(experiments_shieh_tiny PROPERTIES LABELS "experiments" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "all 11 points ok.*written [^\n]*report.md.*shieh tiny: figures and tables written")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^shieh_oracle_")

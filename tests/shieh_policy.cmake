@@ -86,3 +86,6 @@ if(TARGET heddle)
     PASS_REGULAR_EXPRESSION "by switch of pt_worker at cycle [0-9]+ \\(1 switched, 0 drained, 0 flushed.*within its bound of 20000.*VERIFIED \\(2 of 2"
     FAIL_REGULAR_EXPRESSION "${hd_sp_refused}")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "_shieh$" "^shieh_policy_(records|preempter_sm_misses|dual_kernel)$")
