@@ -17,6 +17,7 @@
 #   alloc_table_in_loop_inplace: in-place preemption whose victims are the RTL's spill-query
 #   answers (--drive rtl), the same cycles as the C reference deciding
 #   (tests/alloc_table/inplace_loop.cmake).
+set(HD_TEST_MECHANISM lin) # docs/testing.md: Lin's budget
 if(TARGET heddle)
   foreach(wl sgemm reduction bfs histogram nw backprop)
     add_test(NAME alloc_table_stress_${wl}

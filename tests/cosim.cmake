@@ -56,7 +56,9 @@ foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
                COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${cp_CHPARAM}; synth -top ${b} -run :fine; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
       set_tests_properties(rtl_synth_${cfg}_${b} PROPERTIES LABELS "full;cosim" TIMEOUT 300)
     endif()
+    hd_test_owner(${b} rtl_lint_${cfg}_${b} rtl_synth_${cfg}_${b})
   endforeach()
+  hd_test_owner(${b} rtl_config_${b} rtl_lint_${b} rtl_ports_${b} rtl_synth_${b})
 endforeach()
 
 # Context sizes (Lin Fig 2.8): live <= full and compressed <= live (C references only).
@@ -169,5 +171,7 @@ foreach(b ${HD_BLOCKS})
         set_tests_properties(tb_${b}_${cfg}_replay PROPERTIES LABELS "${tier};testbench" TIMEOUT 300)
       endif()
     endif()
+    hd_test_owner(${b} tb_${b}_${cfg} tb_${b}_${cfg}_replay)
   endforeach()
+  hd_test_owner(${b} tb_${b} tb_${b}_replay)
 endforeach()

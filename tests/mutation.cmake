@@ -69,6 +69,7 @@ foreach(b ${HD_BLOCKS})
     set_tests_properties(mutation_${b}.c PROPERTIES LABELS "${tier};mutation" TIMEOUT 120)
     string(APPEND HD_MUT_LIST "${b}.c|$<TARGET_FILE:tb_${b}_mut>|${cl}\n")
   endif()
+  hd_test_owner(${b} mutation_${b} mutation_${b}.c)
 endforeach()
 # The full run's inputs (scripts/mutation-run.sh): block|mutant testbench|--check|ARGS|...
 if(HD_MUT_LIST)

@@ -13,6 +13,7 @@
 #   warp issues the instruction at the point; bar.pp none (tests/ppoints/issue_slots.py).
 # - ppoints_cosim_<W> / ppoints_drive_rtl_<W>: pp_decode's RTL in the timing loop, 0
 #   mismatches; the RTL driving gives the same cycles.
+set(HD_TEST_MECHANISM lin) # docs/testing.md: Lin's budget
 if(TARGET heddle)
   foreach(w reduction sgemm bfs histogram nw backprop)
     add_test(NAME ppoints_stress_${w}

@@ -14,6 +14,7 @@
 # - preempt_signal_*: bad signal settings are refused naming the key; SM-draining of a kernel
 #   whose CTAs outlast the bound is reported as missed with the time waited, not as a hang.
 
+set(HD_TEST_MECHANISM lin) # docs/testing.md: Lin's budget
 get_property(hd_pre_workloads GLOBAL PROPERTY HD_WORKLOADS)
 find_package(Python3 COMPONENTS Interpreter QUIET)
 

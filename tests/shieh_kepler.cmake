@@ -15,6 +15,7 @@
 #   written, read and steer the choice; 14 CTAs switched per preempted SM). About 45 s.
 # - shieh_kepler_bad_config_message: the unmodified kepler-gk110 (4 schedulers x dual issue =
 #   8 issue ports) is refused with a message naming the table's and the GPU's numbers.
+set(HD_TEST_MECHANISM shieh) # docs/testing.md: Shieh's budget
 set(hd_sk_all TRUE)
 foreach(b shieh_tb_status shieh_alloc_pos shieh_alloc_status shieh_victim_sets)
   if(NOT "${HD_RTL_CONFIG_${b}}" STREQUAL "kepler")

@@ -14,6 +14,7 @@
 # - shieh_loop_bad_config: a GPU with more CTAs per SM than the tables are built for is refused
 #   with a message naming the key and the table (its numbers are the default sizing's; a tree
 #   built with the kepler tables runs tests/shieh_kepler.cmake's instead).
+set(HD_TEST_MECHANISM shieh) # docs/testing.md: Shieh's budget
 if(TARGET heddle AND TARGET hd_cosim_vl)
   set(hd_sl_pf "--arrive;preempter@4000:1;--set;context.latency_bound=3000;--set;sm.allocator=aligned")
   foreach(p shieh chimera chimera_plus)

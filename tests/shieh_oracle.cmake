@@ -14,6 +14,7 @@
 # - experiments_shieh_tiny: experiments/shieh.sh with HD_EXP_SIZE=tiny (pathfinder, one request,
 #   L_c 2 and 5 us, every scheme) writes its report and figures, the drain-estimate error and
 #   utilisation ones (Fig 4.2, 4.4) included.
+set(HD_TEST_MECHANISM shieh) # docs/testing.md: Shieh's budget
 if(TARGET heddle)
   set(hd_so_dir ${CMAKE_CURRENT_BINARY_DIR}/so)
   add_test(NAME shieh_oracle_profile

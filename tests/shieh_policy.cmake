@@ -22,6 +22,7 @@
 #   [signal, freed); finished-TB statistics per kernel (pathfinder's first launch) let
 #   chimera_plus drain in the second launch's only wave, per launch ([context]
 #   kstats_per_launch) it cannot estimate and switches.
+set(HD_TEST_MECHANISM shieh) # docs/testing.md: Shieh's budget
 if(TARGET heddle)
   set(hd_sp_refused "FAILED|MISSED|internal:|flush refused|\\([1-9][0-9]* refused\\)")
   foreach(p shieh chimera chimera_plus)
