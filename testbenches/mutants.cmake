@@ -76,6 +76,7 @@ foreach(b ${HD_BLOCKS})
   verilate(tb_${b}_mut SYSTEMC SOURCES ${CMAKE_SOURCE_DIR}/rtl/lint/${b}.vlt ${sv} PREFIX V${b}
            TOP_MODULE ${b} INCLUDE_DIRS ${HD_MUT_DIR}/include VERILATOR_ARGS --assert -Wall ${params}
            OPT_FAST -O0 OPT_SLOW -O0 OPT_GLOBAL -O0)
+  hd_tb_shared_runtime(tb_${b}_mut) # (before tb_<b>_mut_asan reads its objects and libraries)
   if(mutc)
     set(csrc ${CMAKE_SOURCE_DIR}/${HD_BLOCK_REF_${b}}/${b}.c)
     execute_process(COMMAND ${Python3_EXECUTABLE} ${HD_MUT_C_PY} instrument ${b} --src ${csrc}

@@ -35,4 +35,4 @@ if(HD_BASH_SYNTH)
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
-hd_tier(ci "^synth_(unit|fixture|sram_cacti)$")
+hd_tier(ci "^synth_(unit|sram_cacti)$") # synth_fixture (~56 s) in full
