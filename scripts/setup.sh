@@ -88,6 +88,7 @@ install_packages() {
     local req opt n
     req="$(missing_of "${required_pkgs[@]}")"
     opt="$(missing_of "${optional_pkgs[@]}")"
+    # shellcheck disable=SC2086 # word splitting of the package lists is intended
     n=$(echo $req $opt | wc -w)
     if [ "$n" -eq 0 ]; then
         echo "setup.sh: [1/3] packages: all ${#required_pkgs[@]} required and ${#optional_pkgs[@]} optional installed"
@@ -145,7 +146,7 @@ if [ "$do_build" -eq 1 ]; then
         tier="$(sed -n 's/^HD_TIER:STRING=//p' "$build/CMakeCache.txt" 2>/dev/null || true)"
         tier="${tier:-run}"
     fi
-    nblocks=$(ls "$root"/rtl/*/*_ports.def 2>/dev/null | wc -l)
+    nblocks=$(find "$root"/rtl -mindepth 2 -maxdepth 2 -name '*_ports.def' | wc -l)
     case "$tier" in
         run) what="heddle with the Verilated RTL of its $nblocks blocks" ;;
         ci) what="heddle, its $nblocks blocks' RTL, the tests and the CI tier's testbenches" ;;

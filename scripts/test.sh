@@ -55,7 +55,10 @@ ctest --test-dir "$root/build" --output-on-failure -j2 "${label[@]}" --output-ju
     tee "$log" || rc=$?
 step "ctest ($tier tier)" $((SECONDS - t))
 passed="$(sed -n 's/.* tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)"
-[ "$rc" -eq 0 ] && [ -n "$passed" ] || { echo "test.sh: CTest failed" >&2; exit 1; }
+if [ "$rc" -ne 0 ] || [ -z "$passed" ]; then
+    echo "test.sh: CTest failed" >&2
+    exit 1
+fi
 
 if [ "${HD_TEST_ASAN:-0}" != 1 ] && [ "${HD_TEST_ASAN_SUBSET:-1}" = 1 ]; then
     t=$SECONDS

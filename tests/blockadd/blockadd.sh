@@ -24,9 +24,9 @@ find . -type f | LC_ALL=C sort | xargs sha1sum >"$work/before.sha1"
 blk="$src/tests/blockadd/block"
 (cd "$blk" && find . -type f | LC_ALL=C sort) >"$work/added.txt"
 (cd "$blk" && tar -cf - .) | tar -xf -
-for f in $(cat "$work/added.txt"); do
-    grep -q "^[0-9a-f]*  $f\$" "$work/before.sha1" && fail "$f exists already: not a new block"
-done
+while read -r f; do
+    if grep -q "^[0-9a-f]*  $f\$" "$work/before.sha1"; then fail "$f exists already: not a new block"; fi
+done <"$work/added.txt"
 b="$work/build"
 cmake -S "$work/src" -B "$b" -DCMAKE_BUILD_TYPE=Release -DHD_TIER=full "$@" >"$work/configure.log" 2>&1 ||
     { tail -n 30 "$work/configure.log"; fail "configure failed with the new block"; }
