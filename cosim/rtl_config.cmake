@@ -11,6 +11,10 @@
 #   not fit the declared width is a configure error.
 #   hd_rtl_config_named(BLOCK NAME OUT_VAR): the same for configuration NAME, whatever the cache
 #   says; hd_rtl_config_names(BLOCK OUT_VAR): every configuration's name, in file order.
+#   The section [block] is not a configuration: it holds the block's own choices (family, owner,
+#   mutation and CI keys; cosim/block_meta.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/block_meta.cmake)
+
 function(hd_rtl_config block out)
   set(HD_RTL_CONFIG_${block} default CACHE STRING "configs/rtl/${block}.ini configuration")
   hd_rtl_config_named(${block} ${HD_RTL_CONFIG_${block}} r)
@@ -29,7 +33,7 @@ function(hd_rtl_config_names block out)
   foreach(line IN LISTS lines)
     string(REGEX REPLACE "[#;].*$" "" line "${line}")
     string(STRIP "${line}" line)
-    if(line MATCHES "^\\[([A-Za-z0-9_.-]+)\\]$")
+    if(line MATCHES "^\\[([A-Za-z0-9_.-]+)\\]$" AND NOT CMAKE_MATCH_1 STREQUAL "block")
       list(APPEND names ${CMAKE_MATCH_1})
     endif()
   endforeach()
@@ -64,6 +68,9 @@ endfunction()
 
 function(hd_rtl_config_named block want out)
   set(path ${CMAKE_SOURCE_DIR}/configs/rtl/${block}.ini)
+  if(want STREQUAL "block")
+    message(FATAL_ERROR "${path}: [block] holds the block's own keys, it is no configuration")
+  endif()
   if(NOT EXISTS ${path})
     message(FATAL_ERROR "${path}: missing (rule R4: every RTL block has its named configurations)")
   endif()
@@ -83,6 +90,8 @@ function(hd_rtl_config_named block want out)
       if(section STREQUAL want)
         set(found ON)
       endif()
+    elseif(section STREQUAL "block")
+      continue() # cosim/block_meta.cmake reads it
     elseif(line MATCHES "^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*([^ \t]+)$")
       if(section STREQUAL want)
         set(key ${CMAKE_MATCH_1})

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # setup.sh - install the Debian packages Heddle needs (when missing), then configure and build
-# everything into build/ (Release, all cores).
+# into build/ (Release, all cores) what running and co-simulating need: heddle with the Verilated
+# RTL of every block (the `run` tier; docs/testing.md). scripts/test.sh builds the tests on top
+# (--tier ci), scripts/test.sh --full everything (--tier full). Prints its steps with counts and
+# the build's progress; the compiler's output goes to BUILD/setup-build.log (shown on a failure).
 #
 # Idempotent and quick when nothing is missing: packages are checked with dpkg-query, and the
-# build is incremental. Packages are installed with apt-get when running as root (or through
+# build is incremental; a build/ configured for a larger tier keeps it unless --tier says. Packages are installed with apt-get when running as root (or through
 # `sudo -n` when that works without a password); otherwise the missing ones are listed with the
 # command to install them, and the build goes on if the required tools are already there.
 #
@@ -17,7 +20,7 @@
 # its test, which starts a private one-node cluster: tests/sweep/slurm-localhost.sh).
 #
 # Usage: scripts/setup.sh [--install-only | --no-install] [--with-slurm] [--build-dir DIR]
-#                         [--build-type TYPE]
+#                         [--build-type TYPE] [--tier run|ci|full]
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,13 +28,14 @@ build="$root/build"
 build_type=Release
 do_install=1
 do_build=1
+tier=""
 
 required_pkgs=(build-essential cmake verilator libsystemc-dev yosys zlib1g-dev opensta qflow-tech-osu018
                python3-matplotlib)
 optional_pkgs=(clang libclang-rt-14-dev)
 
 usage() {
-    sed -n '3,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '3,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
@@ -41,6 +45,8 @@ while [ $# -gt 0 ]; do
         --with-slurm) required_pkgs+=(slurm-wlm munge) ;;
         --build-dir) shift; build="${1:?--build-dir needs a directory}" ;;
         --build-type) shift; build_type="${1:?--build-type needs a CMake build type}" ;;
+        --tier) shift; tier="${1:?--tier needs run, ci or full}"
+                case "$tier" in run|ci|full) ;; *) echo "setup.sh: --tier $tier: want run, ci or full" >&2; exit 2 ;; esac ;;
         -h|--help) usage; exit 0 ;;
         *) echo "setup.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
@@ -79,10 +85,16 @@ install_packages() {
              "(or equivalents) yourself" >&2
         return 0
     fi
-    local req opt
+    local req opt n
     req="$(missing_of "${required_pkgs[@]}")"
     opt="$(missing_of "${optional_pkgs[@]}")"
-    [ -z "$req$opt" ] && return 0
+    # shellcheck disable=SC2086 # word splitting of the package lists is intended
+    n=$(echo $req $opt | wc -w)
+    if [ "$n" -eq 0 ]; then
+        echo "setup.sh: [1/3] packages: all ${#required_pkgs[@]} required and ${#optional_pkgs[@]} optional installed"
+        return 0
+    fi
+    echo "setup.sh: [1/3] packages: installing $n of $(( ${#required_pkgs[@]} + ${#optional_pkgs[@]} )) (apt-get)"
     # shellcheck disable=SC2086 # word splitting of the package lists is intended
     if apt_install $req $opt; then
         return 0
@@ -104,12 +116,64 @@ install_packages() {
 }
 # }====
 
+step_start=$SECONDS
 if [ "$do_install" -eq 1 ]; then
     install_packages
+    echo "setup.sh: [1/3] packages: done in $((SECONDS - step_start)) s"
+else
+    echo "setup.sh: [1/3] packages: skipped (--no-install)"
 fi
+
+# The build's progress: a line at every tenth of make's percentage, with files compiled and time.
+progress() {
+    local t0=$SECONDS last=-1 n=0 line pct
+    while IFS= read -r line; do
+        printf '%s\n' "$line" >>"$log"
+        case "$line" in *"Building "*) n=$((n + 1)) ;; esac
+        if [[ "$line" =~ ^\[\ *([0-9]+)%\] ]]; then
+            pct=${BASH_REMATCH[1]}
+            if [ $((pct / 10)) -gt "$last" ]; then
+                last=$((pct / 10))
+                echo "setup.sh: [3/3] build: ${pct} % ($n files compiled, $((SECONDS - t0)) s)"
+            fi
+        fi
+    done
+}
+
 if [ "$do_build" -eq 1 ]; then
     jobs="$(nproc 2>/dev/null || echo 2)"
-    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
-    cmake --build "$build" -j"$jobs"
-    echo "setup.sh: built $build ($build_type); the tool is $build/heddle"
+    if [ -z "$tier" ]; then # keep a larger tier build/ was configured with
+        tier="$(sed -n 's/^HD_TIER:STRING=//p' "$build/CMakeCache.txt" 2>/dev/null || true)"
+        tier="${tier:-run}"
+    fi
+    nblocks=$(find "$root"/rtl -mindepth 2 -maxdepth 2 -name '*_ports.def' | wc -l)
+    case "$tier" in
+        run) what="heddle with the Verilated RTL of its $nblocks blocks" ;;
+        ci) what="heddle, its $nblocks blocks' RTL, the tests and the CI tier's testbenches" ;;
+        full) what="everything: tests, every testbench, mutant, internal-signal model and RTL configuration" ;;
+    esac
+    step_start=$SECONDS
+    echo "setup.sh: [2/3] configure $build (tier $tier: $what)"
+    # the tier's switches follow HD_TIER (auto) whatever an earlier configure chose
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="$build_type" -DHD_TIER="$tier" \
+        -DHD_TESTS=auto -DHD_COSIM_INTERNAL=auto -DHD_COSIM_FAULT=auto -DHD_MUTATION=auto \
+        -DHD_RTL_ALL_CONFIGS=auto >"$build.configure.log" 2>&1 ||
+        { cat "$build.configure.log" >&2; echo "setup.sh: configure failed" >&2; exit 1; }
+    mv "$build.configure.log" "$build/setup-configure.log"
+    echo "setup.sh: [2/3] configure: done in $((SECONDS - step_start)) s" \
+         "($(grep -c 'Executing Verilator' "$build/setup-configure.log") Verilator runs)"
+    step_start=$SECONDS
+    log="$build/setup-build.log"
+    : >"$log"
+    echo "setup.sh: [3/3] build with $jobs jobs (compiler output: $log)"
+    set +e
+    cmake --build "$build" -j"$jobs" 2>&1 | progress
+    rc=${PIPESTATUS[0]}
+    set -e
+    if [ "$rc" -ne 0 ]; then
+        grep -E -B2 -A6 'error|Error' "$log" | tail -n 60 >&2
+        echo "setup.sh: build failed (exit $rc); the whole output is in $log" >&2
+        exit 1
+    fi
+    echo "setup.sh: [3/3] build: done in $((SECONDS - step_start)) s; the tool is $build/heddle (tier $tier, $build_type)"
 fi

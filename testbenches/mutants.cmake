@@ -3,10 +3,11 @@
 # instruments rtl/<b>/<b>.sv with every mutant behind a run-time selector (+hd_mut=N, 0 = the
 # original), and the block's own testbench is built once on that file (one Verilator build per
 # block, C++ at -O0: the runs are short). Included by testbenches/CMakeLists.txt (C++ scope);
-# the CTests are in tests/mutation.cmake. -DHD_MUTATION=OFF skips them.
-option(HD_MUTATION "build the mutant testbenches and the mutation CTests" ON)
+# the CTests are in tests/mutation.cmake.
+# HD_MUTATION (top-level CMakeLists.txt, from HD_TIER): ON every block, ci the blocks whose
+# configs/rtl/<b>.ini [block] says ci_mutation = 1, OFF none.
 find_package(Python3 COMPONENTS Interpreter QUIET)
-if(NOT HD_MUTATION OR NOT Python3_Interpreter_FOUND)
+if(NOT HD_MUTATION MATCHES "^(ON|on|1|ci|TRUE|YES)$" OR NOT Python3_Interpreter_FOUND)
   return()
 endif()
 # The memory checker of the C mutants: tb_<b>_mut_asan is tb_<b>_mut's own objects relinked with
@@ -30,17 +31,18 @@ set(HD_MUT_PY ${CMAKE_SOURCE_DIR}/scripts/mutate.py)
 set(HD_MUT_C_PY ${CMAKE_SOURCE_DIR}/scripts/mutate_c.py)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${HD_MUT_PY} ${HD_MUT_C_PY}
              ${CMAKE_SOURCE_DIR}/scripts/mutate_lex.py ${CMAKE_SOURCE_DIR}/scripts/mutate_manual.py)
-# Blocks whose C reference is mutated too (scripts/mutate_c.py): tb_<b>_mut then links the
-# instrumented reference in place of the library's object (HD_MUT_C=N selects a C mutant, the
-# RTL runs unmutated); its mutants are the "<b>.c" entry of the full run and of the CTests
-# (tests/mutation.cmake reads the target property HD_MUT_C). A plain list, not a cache entry, so
-# that adding a block here reaches every configured tree.
-set(HD_MUT_C_BLOCKS ctx_packer ctx_unpacker shieh_alloc_pos shieh_alloc_status shieh_tb_status
-    shieh_victim_sets)
-list(APPEND HD_MUT_C_BLOCKS regpat_comp regpat_decomp regpat_tbcls)
-list(APPEND HD_MUT_C_BLOCKS pp_decode ctx_ctl alloc_table)
+# A block whose configs/rtl/<b>.ini [block] says mutate_c = 1 has its C reference mutated too
+# (scripts/mutate_c.py): tb_<b>_mut then links the instrumented reference in place of the
+# library's object (HD_MUT_C=N selects a C mutant, the RTL runs unmutated); its mutants are the
+# "<b>.c" entry of the full run and of the CTests (tests/mutation.cmake reads the target property
+# HD_MUT_C). With HD_MUTATION=ci only the blocks with ci_mutation = 1 get a mutant testbench.
 foreach(b ${HD_BLOCKS})
   if(NOT TARGET tb_${b})
+    continue()
+  endif()
+  hd_block_meta(${b} ci_mutation cim 0)
+  hd_block_meta(${b} mutate_c mutc 0)
+  if(HD_MUTATION STREQUAL "ci" AND NOT cim)
     continue()
   endif()
   hd_rtl_config(${b} params) # the same named configuration as tb_<b>
@@ -75,7 +77,8 @@ foreach(b ${HD_BLOCKS})
   verilate(tb_${b}_mut SYSTEMC SOURCES ${CMAKE_SOURCE_DIR}/rtl/lint/${b}.vlt ${sv} PREFIX V${b}
            TOP_MODULE ${b} INCLUDE_DIRS ${HD_MUT_DIR}/include VERILATOR_ARGS --assert -Wall ${params}
            OPT_FAST -O0 OPT_SLOW -O0 OPT_GLOBAL -O0)
-  if(b IN_LIST HD_MUT_C_BLOCKS)
+  hd_tb_shared_runtime(tb_${b}_mut) # (before tb_<b>_mut_asan reads its objects and libraries)
+  if(mutc)
     set(csrc ${CMAKE_SOURCE_DIR}/${HD_BLOCK_REF_${b}}/${b}.c)
     execute_process(COMMAND ${Python3_EXECUTABLE} ${HD_MUT_C_PY} instrument ${b} --src ${csrc}
                             --out ${HD_MUT_DIR} ${cmanual} RESULT_VARIABLE rc OUTPUT_QUIET)

@@ -17,6 +17,7 @@
 #   alloc_table_in_loop_inplace: in-place preemption whose victims are the RTL's spill-query
 #   answers (--drive rtl), the same cycles as the C reference deciding
 #   (tests/alloc_table/inplace_loop.cmake).
+set(HD_TEST_MECHANISM lin) # docs/testing.md: Lin's budget
 if(TARGET heddle)
   foreach(wl sgemm reduction bfs histogram nw backprop)
     add_test(NAME alloc_table_stress_${wl}
@@ -69,3 +70,8 @@ if(TARGET hd_cosim_vl)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(alloc_table_in_loop_inplace PROPERTIES TIMEOUT 300)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^alloc_table_stress_(sgemm|reduction)$"
+        "^alloc_table_preempt_(switch|inplace)$"
+        "^alloc_table_in_loop_sgemm$")

@@ -153,3 +153,6 @@ if(HD_TIMEOUT)
   set_tests_properties(cli_interrupt PROPERTIES LABELS cli TIMEOUT 120)
 endif()
 # }====
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

@@ -37,3 +37,6 @@ if(TARGET hd_cosim_vl)
     set_tests_properties(cli_robust_${c} PROPERTIES LABELS "cli;robust" TIMEOUT 120)
   endforeach()
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

@@ -145,3 +145,11 @@ if(TARGET heddle)
                          FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
   endforeach()
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^stress500_(${HD_CI_WORKLOADS_RE})$"
+        "^stress5000_(sgemm|bfs)$"
+        "^context_"
+        "^stress_(live|compressed)_(sgemm|reduction)$"
+        "^stress_compressed_restore_drain_backprop_tb64$"
+        "^stress_flush_sgemm$")

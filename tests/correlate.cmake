@@ -30,3 +30,6 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(correlate_gpgpusim_parity PROPERTIES LABELS "correlate" TIMEOUT 300)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

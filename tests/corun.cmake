@@ -64,3 +64,6 @@ add_test(NAME corun_stats_json
                  -P ${CMAKE_CURRENT_LIST_DIR}/cli/check.cmake
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(corun_stats_json PROPERTIES LABELS mixes TIMEOUT 180)
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^corun_(bfs_vecadd|until|option|alone|twice|stats_json)$" "_error$")

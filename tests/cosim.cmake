@@ -8,11 +8,14 @@ add_executable(hd_portlist ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portlist.c)
 target_link_libraries(hd_portlist PRIVATE hd_hw_ref)
 
 set(HD_RTL ${CMAKE_SOURCE_DIR}/rtl)
-set(HD_SYNTH_CONFIGS_SLOW "alloc_table:reset_all;ctx_packer:reset_all;ctx_unpacker:reset_all" CACHE STRING
-    "<block>:<config> no-latch elaborations run only with HD_RTL_ALL_CONFIGS")
 find_program(HD_VERILATOR verilator)
 find_program(HD_YOSYS yosys)
 include(${CMAKE_SOURCE_DIR}/cosim/rtl_config.cmake)
+# Tiers (tests/CMakeLists.txt, docs/testing.md): a block's checks in its built configuration and
+# the lint of the others in CI, the other configurations' elaborations in the full tier.
+hd_tier(ci "^rtl_(config|lint|ports|synth)_" "^cosim_(reduction|functional_drive_rtl|fst_window)$"
+        "^cosim_(fault|sva|in_loop_sva)_caught$" "^cosim_in_loop_drive_rtl_sgemm$" "^cosim_ctx_codec$"
+        "^regpat_context_(sgemm|reduction)$")
 foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
   hd_rtl_config(${b} params) # configs/rtl/<block>.ini (rule R4): -G list and Yosys chparam
   add_test(NAME rtl_config_${b}
@@ -36,8 +39,7 @@ foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
   endif()
   # Every other named configuration (issue 16 item 3: reset_all, kepler, ...): lint (-Wall,
   # assertions on) and the no-latch elaboration, whatever configuration this tree is built with;
-  # the elaborations in HD_SYNTH_CONFIGS_SLOW (25-45 s each under load) only with
-  # -DHD_RTL_ALL_CONFIGS=ON (testbenches/CMakeLists.txt; docs/verification.md).
+  # the elaborations (up to 25-45 s each under load) are in the full tier (docs/testing.md).
   hd_rtl_config_names(${b} cfgs)
   foreach(cfg ${cfgs})
     if(cfg STREQUAL HD_RTL_CONFIG_${b})
@@ -49,12 +51,14 @@ foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
                COMMAND ${HD_VERILATOR} --lint-only -Wall --assert -I${HD_RTL}/include ${cp}
                        ${HD_RTL}/lint/${b}.vlt ${HD_RTL}/${b}/${b}.sv)
     endif()
-    if(HD_YOSYS AND cp_CHPARAM AND (HD_RTL_ALL_CONFIGS OR NOT "${b}:${cfg}" IN_LIST HD_SYNTH_CONFIGS_SLOW))
+    if(HD_YOSYS AND cp_CHPARAM)
       add_test(NAME rtl_synth_${cfg}_${b}
                COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${cp_CHPARAM}; synth -top ${b} -run :fine; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
-      set_tests_properties(rtl_synth_${cfg}_${b} PROPERTIES TIMEOUT 300)
+      set_tests_properties(rtl_synth_${cfg}_${b} PROPERTIES LABELS "full;cosim" TIMEOUT 300)
     endif()
+    hd_test_owner(${b} rtl_lint_${cfg}_${b} rtl_synth_${cfg}_${b})
   endforeach()
+  hd_test_owner(${b} rtl_config_${b} rtl_lint_${b} rtl_ports_${b} rtl_synth_${b})
 endforeach()
 
 # Context sizes (Lin Fig 2.8): live <= full and compressed <= live (C references only).
@@ -85,26 +89,33 @@ if(TARGET hd_cosim_vl)
   add_test(NAME cosim_fst_30sm
            COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks regpat vecadd --set gpu.num_sms=30 --sms 0 --fst ${CMAKE_CURRENT_BINARY_DIR}/sm30.fst --window 0:2000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/sm30.fst --instances 90")
   set_tests_properties(cosim_fst_30sm PROPERTIES TIMEOUT 300)
-  # The fault build: the same tool with regpat_comp verilated with -DHD_FAULT_REGPAT_FLIP.
-  get_target_property(HD_CLI_SRC heddle SOURCES)
-  get_target_property(HD_CLI_DIR heddle SOURCE_DIR)
-  get_target_property(HD_CLI_LIBS heddle LINK_LIBRARIES)
-  list(REMOVE_ITEM HD_CLI_LIBS hd_cosim_all)
-  list(TRANSFORM HD_CLI_SRC PREPEND ${HD_CLI_DIR}/ REGEX "^[^/]")
-  add_executable(heddle_fault ${HD_CLI_SRC})
-  target_include_directories(heddle_fault PRIVATE ${HD_CLI_DIR})
-  target_link_libraries(heddle_fault PRIVATE ${HD_CLI_LIBS} hd_cosim hd_cosim_vl_fault)
-  set_target_properties(heddle_fault PROPERTIES LINKER_LANGUAGE C)
-  add_test(NAME cosim_fault_caught
-           COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle_fault> -DFST=${CMAKE_CURRENT_BINARY_DIR}/fault.fst
-                   -DFSTCHECK=$<TARGET_FILE:hd_fstcheck> -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/faultcheck.cmake)
-  # A firing assertion (regpat_decomp's HD_FAULT_SVA, outputs unchanged) fails the run with the
-  # assertion's name, the instance and the cycle (issue 16 item 4).
-  add_test(NAME cosim_sva_caught
-           COMMAND $<TARGET_FILE:heddle_fault> cosim --blocks regpat vecadd --rtl-plusarg +hd_fault_sva
-                   --fail-fst ${CMAKE_CURRENT_BINARY_DIR}/sva.fst)
-  set_tests_properties(cosim_sva_caught PROPERTIES TIMEOUT 300 WILL_FAIL OFF
-                       PASS_REGULAR_EXPRESSION "cycle=[0-9]+ gcycle=[0-9]+ model=[0-9]+ inst=sm[0-9]+\\.regpat_decomp block=regpat_decomp SVA assertion HdRegpatDecompFaultSva \\([^)]*regpat_decomp.sv:[0-9]+\\) failed")
+  if(TARGET hd_cosim_vl_fault) # HD_COSIM_FAULT
+    # The fault build: the same tool with regpat_comp verilated with -DHD_FAULT_REGPAT_FLIP.
+    get_target_property(HD_CLI_SRC heddle SOURCES)
+    get_target_property(HD_CLI_DIR heddle SOURCE_DIR)
+    get_target_property(HD_CLI_LIBS heddle LINK_LIBRARIES)
+    list(REMOVE_ITEM HD_CLI_LIBS hd_cosim_all)
+    list(TRANSFORM HD_CLI_SRC PREPEND ${HD_CLI_DIR}/ REGEX "^[^/]")
+    add_executable(heddle_fault ${HD_CLI_SRC})
+    target_include_directories(heddle_fault PRIVATE ${HD_CLI_DIR})
+    target_link_libraries(heddle_fault PRIVATE ${HD_CLI_LIBS} hd_cosim hd_cosim_vl_fault)
+    set_target_properties(heddle_fault PROPERTIES LINKER_LANGUAGE C)
+    add_test(NAME cosim_fault_caught
+             COMMAND ${CMAKE_COMMAND} -DHEDDLE=$<TARGET_FILE:heddle_fault> -DFST=${CMAKE_CURRENT_BINARY_DIR}/fault.fst
+                     -DFSTCHECK=$<TARGET_FILE:hd_fstcheck> -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/faultcheck.cmake)
+    # A firing assertion (regpat_decomp's HD_FAULT_SVA, outputs unchanged) fails the run with the
+    # assertion's name, the instance and the cycle (issue 16 item 4).
+    add_test(NAME cosim_sva_caught
+             COMMAND $<TARGET_FILE:heddle_fault> cosim --blocks regpat vecadd --rtl-plusarg +hd_fault_sva
+                     --fail-fst ${CMAKE_CURRENT_BINARY_DIR}/sva.fst)
+    set_tests_properties(cosim_sva_caught PROPERTIES TIMEOUT 300 WILL_FAIL OFF
+                         PASS_REGULAR_EXPRESSION "cycle=[0-9]+ gcycle=[0-9]+ model=[0-9]+ inst=sm[0-9]+\\.regpat_decomp block=regpat_decomp SVA assertion HdRegpatDecompFaultSva \\([^)]*regpat_decomp.sv:[0-9]+\\) failed")
+    add_test(NAME cosim_in_loop_sva_caught
+             COMMAND $<TARGET_FILE:heddle_fault> cosim --blocks regpat vecadd --in-loop --stress 500
+                     --rtl-plusarg +hd_fault_sva --fail-fst ${CMAKE_CURRENT_BINARY_DIR}/sva_loop.fst)
+    set_tests_properties(cosim_in_loop_sva_caught PROPERTIES TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "cycle=[0-9]+ gcycle=[0-9]+ model=[0-9]+ inst=sm[0-9]+\\.regpat_decomp block=regpat_decomp SVA assertion HdRegpatDecompFaultSva \\([^)]*regpat_decomp.sv:[0-9]+\\) failed")
+  endif()
   # The blocks in the timing loop: every workload with stress-mode evictions every 500 cycles and
   # compressed context saves (each saved register through its SM's regpat_comp, each restored one
   # through regpat_decomp, RTL in lockstep); the RTL driving gives the same cycles; a firing
@@ -125,33 +136,42 @@ if(TARGET hd_cosim_vl)
   add_test(NAME cosim_ctx_codec COMMAND hd_codec_cosim 20000)
   set_tests_properties(cosim_ctx_codec PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "MISMATCH"
                        PASS_REGULAR_EXPRESSION "same cycles and packed results")
-  add_test(NAME cosim_in_loop_sva_caught
-           COMMAND $<TARGET_FILE:heddle_fault> cosim --blocks regpat vecadd --in-loop --stress 500
-                   --rtl-plusarg +hd_fault_sva --fail-fst ${CMAKE_CURRENT_BINARY_DIR}/sva_loop.fst)
-  set_tests_properties(cosim_in_loop_sva_caught PROPERTIES TIMEOUT 300
-                       PASS_REGULAR_EXPRESSION "cycle=[0-9]+ gcycle=[0-9]+ model=[0-9]+ inst=sm[0-9]+\\.regpat_decomp block=regpat_decomp SVA assertion HdRegpatDecompFaultSva \\([^)]*regpat_decomp.sv:[0-9]+\\) failed")
   add_executable(hd_fstcheck ${CMAKE_CURRENT_SOURCE_DIR}/cosim/fstcheck.c)
   target_link_libraries(hd_fstcheck PRIVATE hd_cosim)
 endif()
 
 # SystemC testbenches: seeded random + directed, and replay of vectors recorded from a model run.
 foreach(b ${HD_BLOCKS})
+  hd_block_meta(${b} replay replay) # cosim/block_meta.cmake
   if(TARGET tb_${b})
     add_test(NAME tb_${b} COMMAND tb_${b} --seed 1 --cycles 20000)
-    if(b MATCHES "^regpat_") # the replay vectors are registers recorded from a model run
+    set_tests_properties(tb_${b} PROPERTIES LABELS "ci;testbench" TIMEOUT 300)
+    if(replay) # vectors recorded from a model run (configs/rtl/<b>.ini [block] replay)
       add_test(NAME tb_${b}_replay COMMAND tb_${b} --seed 7 --cycles 2000
-               --replay ${CMAKE_SOURCE_DIR}/testbenches/vectors/regpat_replay.txt)
+               --replay ${CMAKE_SOURCE_DIR}/${replay})
+      set_tests_properties(tb_${b}_replay PROPERTIES LABELS "ci;testbench" TIMEOUT 300)
     endif()
   endif()
   # The same in every other named configuration built (testbenches/CMakeLists.txt: tb_<b>_<cfg>)
   hd_rtl_config_names(${b} cfgs)
+  hd_block_meta(${b} ci_configs ci_cfgs)
+  string(REPLACE "," ";" ci_cfgs "${ci_cfgs}")
+  string(REPLACE " " "" ci_cfgs "${ci_cfgs}")
   foreach(cfg ${cfgs})
+    set(tier full)
+    if(cfg IN_LIST ci_cfgs)
+      set(tier ci)
+    endif()
     if(TARGET tb_${b}_${cfg})
       add_test(NAME tb_${b}_${cfg} COMMAND tb_${b}_${cfg} --seed 1 --cycles 20000)
-      if(b MATCHES "^regpat_")
+      set_tests_properties(tb_${b}_${cfg} PROPERTIES LABELS "${tier};testbench" TIMEOUT 300)
+      if(replay)
         add_test(NAME tb_${b}_${cfg}_replay COMMAND tb_${b}_${cfg} --seed 7 --cycles 2000
-                 --replay ${CMAKE_SOURCE_DIR}/testbenches/vectors/regpat_replay.txt)
+                 --replay ${CMAKE_SOURCE_DIR}/${replay})
+        set_tests_properties(tb_${b}_${cfg}_replay PROPERTIES LABELS "${tier};testbench" TIMEOUT 300)
       endif()
     endif()
+    hd_test_owner(${b} tb_${b}_${cfg} tb_${b}_${cfg}_replay)
   endforeach()
+  hd_test_owner(${b} tb_${b} tb_${b}_replay)
 endforeach()

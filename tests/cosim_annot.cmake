@@ -9,3 +9,6 @@ add_test(NAME cosim_regs_count_sgemm
                  -P ${CMAKE_CURRENT_LIST_DIR}/cosim/regs_count.cmake
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(cosim_regs_count_sgemm PROPERTIES TIMEOUT 120)
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

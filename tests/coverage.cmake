@@ -20,3 +20,6 @@ if(TARGET hd_cosim_vl)
     PASS_REGULAR_EXPRESSION "coverage ctx_packer \\(sgemm, [0-9]+ instances summed[^\n]*\n([^\n]*\n)* +[1-9][0-9]*  seg_full "
     FAIL_REGULAR_EXPRESSION "MISMATCH")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^coverage_declared$" "^cosim_coverage_sgemm$")

@@ -13,6 +13,7 @@
 # - cosim_in_loop_tb_<W>: the same with the regpat blocks, the packer, the unpacker and each SM's
 #   TB-level classifier in the loop against their RTL (90 instances): the RTL driving gives the
 #   same cycles and block steps, 0 mismatches.
+set(HD_TEST_MECHANISM lin) # docs/testing.md: Lin's budget
 if(TARGET heddle)
   foreach(w sgemm reduction)
     set(order "")
@@ -49,3 +50,6 @@ if(TARGET hd_cosim_vl)
                    -DINSTANCES=105 -P ${CMAKE_CURRENT_LIST_DIR}/cosim/driveloop.cmake)
   set_tests_properties(cosim_in_loop_tb_sgemm PROPERTIES TIMEOUT 300)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "_sgemm$")

@@ -42,3 +42,6 @@ if(TARGET heddle)
   set_tests_properties(experiments_lin_ch2_small PROPERTIES LABELS "experiments" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "all 14 points ok.*written [^\n]*report.md")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^experiments_scripts_syntax$" "^experiments_chase_fermi-gtx480_chase$")

@@ -66,3 +66,6 @@ if(HD_FUZZ_TIMING)
   target_link_libraries(fuzz_timing PRIVATE hd_runtime hd_ptx)
   target_link_options(fuzz_timing PRIVATE -fsanitize=fuzzer,address,undefined)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

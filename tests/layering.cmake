@@ -14,3 +14,6 @@ if(HD_BASH)
   set_tests_properties(layering_planted PROPERTIES LABELS "ci;lint" TIMEOUT 120
                        PASS_REGULAR_EXPRESSION "every planted violation caught")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

@@ -21,3 +21,6 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(mem_determinism PROPERTIES LABELS "memory" TIMEOUT 300)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^workload_fixedmem_(sgemm|bfs|histogram)$" "^mem_determinism$")

@@ -112,3 +112,8 @@ if(HD_MIX_TIMEOUT)
   set_tests_properties(mix_cli_interrupt PROPERTIES LABELS mixes TIMEOUT 120)
 endif()
 # }====
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^mix_cli_"
+        "^mix_(sgemm_vecadd|persistent_vecadd|reduction_backprop|pathfinder_preempter|bfs_preempter|hotspot_lbm|sgemm_vecadd_bsearch|bfs_vecadd)$"
+        "^mix_twice_sgemm_vecadd$")

@@ -6,7 +6,7 @@
 # below the bar, which the full run still counts)
 # through tb_<b>_mut (testbenches/mutants.cmake) with the block's CTest checks (those of
 # tests/cosim.cmake): every one must be killed, so a weakened testbench fails CI. For the blocks
-# whose C reference is mutated too (HD_MUT_C_BLOCKS in testbenches/mutants.cmake),
+# whose C reference is mutated too (configs/rtl/<b>.ini [block] mutate_c = 1),
 # mutation_<b>.c does the same with the C reference's mutants. The full run:
 # scripts/mutation-run.sh BUILD (docs/verification.md, Mutation testing).
 set(HD_MUT_DIR ${CMAKE_BINARY_DIR}/mutants)
@@ -30,7 +30,13 @@ foreach(b ${HD_BLOCKS})
             --equiv ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.equiv
             --open ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.open ${ci} --sample ${nsample}
             --seed 1 --jobs 2 ${checks})
-  set_tests_properties(mutation_${b} PROPERTIES TIMEOUT 120)
+  # CI: the blocks whose configs/rtl/<b>.ini [block] says ci_mutation = 1 (docs/testing.md)
+  hd_block_meta(${b} ci_mutation cim 0)
+  set(tier full)
+  if(cim)
+    set(tier ci)
+  endif()
+  set_tests_properties(mutation_${b} PROPERTIES LABELS "${tier};mutation" TIMEOUT 120)
   string(REPLACE ";" "|" cl "${checks}")
   string(APPEND HD_MUT_LIST "${b}|$<TARGET_FILE:tb_${b}_mut>|${cl}\n")
   get_target_property(cmut tb_${b}_mut HD_MUT_C)
@@ -41,12 +47,13 @@ foreach(b ${HD_BLOCKS})
       set(ci --ci ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.ci)
       set(nsample 5)
     endif()
-    # The subset's checks: the block's, shorter where the full run showed that a short run kills
-    # every C mutant it kills (alloc_table.c: the same 151 at --cycles 1000 as at 20000; a 20000-
-    # cycle run of its -O0 mutant testbench takes 4 s; docs/verification.md)
+    # The subset's checks: the block's, or shorter where the full run showed that a short run
+    # kills every C mutant it kills (configs/rtl/<b>.ini [block] mutation_c_check; alloc_table.c:
+    # the same 151 at --cycles 1000 as at 20000; docs/verification.md)
     set(cchecks ${checks})
-    if(b STREQUAL "alloc_table")
-      set(cchecks --check "--seed 1 --cycles 2000")
+    hd_block_meta(${b} mutation_c_check cc)
+    if(cc)
+      set(cchecks --check "${cc}")
     endif()
     get_target_property(mc tb_${b}_mut HD_MUT_MEMCHECK) # ASan/UBSan, for the .c.ci entries it kills
     set(mem "")
@@ -59,9 +66,10 @@ foreach(b ${HD_BLOCKS})
               --equiv ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.equiv
               --open ${CMAKE_SOURCE_DIR}/testbenches/mutants/${b}.c.open ${ci} --sample ${nsample}
               --seed 1 --jobs 2 ${cchecks})
-    set_tests_properties(mutation_${b}.c PROPERTIES TIMEOUT 120)
+    set_tests_properties(mutation_${b}.c PROPERTIES LABELS "${tier};mutation" TIMEOUT 120)
     string(APPEND HD_MUT_LIST "${b}.c|$<TARGET_FILE:tb_${b}_mut>|${cl}\n")
   endif()
+  hd_test_owner(${b} mutation_${b} mutation_${b}.c)
 endforeach()
 # The full run's inputs (scripts/mutation-run.sh): block|mutant testbench|--check|ARGS|...
 if(HD_MUT_LIST)

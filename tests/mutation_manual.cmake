@@ -39,6 +39,7 @@ foreach(b ${HD_BLOCKS})
     add_test(NAME ${name}
       COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/mutate.py run ${blk}
               --tb $<TARGET_FILE:${tb}> --mutants ${list} --min-ratio 1 --jobs 2 -v ${checks})
-    set_tests_properties(${name} PROPERTIES TIMEOUT 120)
+    set_tests_properties(${name} PROPERTIES LABELS "full;mutation" TIMEOUT 120)
+    hd_test_owner(${b} ${name})
   endforeach()
 endforeach()

@@ -8,3 +8,6 @@ target_link_libraries(hd_outfile_check PRIVATE hd_cosim)
 add_test(NAME outfile_atomic
          COMMAND hd_outfile_check ${CMAKE_CURRENT_BINARY_DIR}/outfile_scratch)
 set_tests_properties(outfile_atomic PROPERTIES LABELS robust TIMEOUT 60)
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

@@ -13,6 +13,7 @@
 #   warp issues the instruction at the point; bar.pp none (tests/ppoints/issue_slots.py).
 # - ppoints_cosim_<W> / ppoints_drive_rtl_<W>: pp_decode's RTL in the timing loop, 0
 #   mismatches; the RTL driving gives the same cycles.
+set(HD_TEST_MECHANISM lin) # docs/testing.md: Lin's budget
 if(TARGET heddle)
   foreach(w reduction sgemm bfs histogram nw backprop)
     add_test(NAME ppoints_stress_${w}
@@ -75,3 +76,12 @@ if(TARGET hd_cosim_vl)
     set_tests_properties(ppoints_drive_rtl_${w} PROPERTIES LABELS "ppoints;cosim" TIMEOUT 300)
   endforeach()
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^ppoints_stress_(reduction|sgemm)$"
+        "^ppoints_timeout_vecadd$"
+        "^ppoints_ptx_info_"
+        "^ppoints_issue_slots_bfs$"
+        "^ppoints_baseline$"
+        "^ppoints_cosim_reduction$"
+        "^ppoints_drive_rtl_sgemm$")

@@ -14,6 +14,7 @@
 # - preempt_signal_*: bad signal settings are refused naming the key; SM-draining of a kernel
 #   whose CTAs outlast the bound is reported as missed with the time waited, not as a hang.
 
+set(HD_TEST_MECHANISM lin) # docs/testing.md: Lin's budget
 get_property(hd_pre_workloads GLOBAL PROPERTY HD_WORKLOADS)
 find_package(Python3 COMPONENTS Interpreter QUIET)
 
@@ -89,3 +90,10 @@ if(TARGET heddle AND Python3_Interpreter_FOUND)
   set_tests_properties(preempt_mix_stats_timing PROPERTIES LABELS "preempt;mixes" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "mix timing: [1-9][0-9]* requests met")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^preempt_signals_(switch|compressed|drain)_backprop$"
+        "^preempt_signals_switch_(bfs|hotspot)$"
+        "^preempt_inplace"
+        "^preempt_signal_"
+        "^preempt_mix_stats_timing$")

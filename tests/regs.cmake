@@ -84,3 +84,6 @@ set_tests_properties(cli_regs_stats_json cli_regs_launch_ptxas cli_regs_launch_g
                      cli_regs_launch_not_a_count cli_regs_launch_bad_summary cli_regs_config_bad
                      cli_regs_config_word cli_regs_run_ptxas cli_regs_run_regalloc
                      cli_regs_run_config PROPERTIES LABELS "regs;cli")
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

@@ -8,6 +8,7 @@
 # synthetic kernel, the block scheduler's decisions taken from the tables' outputs, C reference
 # and RTL in lockstep (0 mismatches), every read checked against the model, the same decisions
 # with the RTL driving, and an FST of all 46 instances around the request.
+set(HD_TEST_MECHANISM shieh) # docs/testing.md: Shieh's budget
 if(TARGET hd_cosim_vl AND TARGET hd_fstcheck)
   add_executable(hd_shieh_cosim ${CMAKE_CURRENT_SOURCE_DIR}/cosim/shieh_cosim.c)
   target_link_libraries(hd_shieh_cosim PRIVATE hd_timing hd_cosim hd_cosim_vl m)
@@ -47,3 +48,8 @@ if(TARGET heddle)
   set_tests_properties(shieh_aligned_dual_kernel PROPERTIES LABELS "mixes" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "VERIFIED \\(2 of 2" FAIL_REGULAR_EXPRESSION "MISSED|FAILED|internal:")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^cosim_shieh_tables$"
+        "^shieh_aligned_stress_sgemm$"
+        "^shieh_aligned_(preempt|dual_kernel)$")

@@ -15,6 +15,7 @@
 #   written, read and steer the choice; 14 CTAs switched per preempted SM). About 45 s.
 # - shieh_kepler_bad_config_message: the unmodified kepler-gk110 (4 schedulers x dual issue =
 #   8 issue ports) is refused with a message naming the table's and the GPU's numbers.
+set(HD_TEST_MECHANISM shieh) # docs/testing.md: Shieh's budget
 set(hd_sk_all TRUE)
 foreach(b shieh_tb_status shieh_alloc_pos shieh_alloc_status shieh_victim_sets)
   if(NOT "${HD_RTL_CONFIG_${b}}" STREQUAL "kepler")
@@ -52,3 +53,6 @@ if(hd_sk_all AND TARGET heddle AND TARGET hd_cosim_vl)
   set_tests_properties(shieh_kepler_bad_config_message PROPERTIES LABELS "mixes" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "key 'preempt_policy': the Running TB Status table is built for 16 CTAs per SM and 4 issue ports .*max_ctas = 16 and 4 schedulers x issue_width 2")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^shieh_kepler_bad_config_message$" "^shieh_kepler_drive_shieh$")

@@ -14,6 +14,7 @@
 # - shieh_loop_bad_config: a GPU with more CTAs per SM than the tables are built for is refused
 #   with a message naming the key and the table (its numbers are the default sizing's; a tree
 #   built with the kepler tables runs tests/shieh_kepler.cmake's instead).
+set(HD_TEST_MECHANISM shieh) # docs/testing.md: Shieh's budget
 if(TARGET heddle AND TARGET hd_cosim_vl)
   set(hd_sl_pf "--arrive;preempter@4000:1;--set;context.latency_bound=3000;--set;sm.allocator=aligned")
   foreach(p shieh chimera chimera_plus)
@@ -49,3 +50,6 @@ if(TARGET heddle AND NOT "${HD_RTL_CONFIG_shieh_tb_status}" STREQUAL "kepler")
   set_tests_properties(shieh_loop_bad_config_message PROPERTIES LABELS "mixes" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "key 'preempt_policy': the Running TB Status table is built for 8 CTAs per SM and 2 issue ports .*max_ctas = 16")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^shieh_loop_drive_shieh$" "^shieh_loop_bad_config")

@@ -14,6 +14,7 @@
 # - experiments_shieh_tiny: experiments/shieh.sh with HD_EXP_SIZE=tiny (pathfinder, one request,
 #   L_c 2 and 5 us, every scheme) writes its report and figures, the drain-estimate error and
 #   utilisation ones (Fig 4.2, 4.4) included.
+set(HD_TEST_MECHANISM shieh) # docs/testing.md: Shieh's budget
 if(TARGET heddle)
   set(hd_so_dir ${CMAKE_CURRENT_BINARY_DIR}/so)
   add_test(NAME shieh_oracle_profile
@@ -60,3 +61,6 @@ if(TARGET heddle)
   set_tests_properties(experiments_shieh_tiny PROPERTIES LABELS "experiments" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "all 11 points ok.*written [^\n]*report.md.*shieh tiny: figures and tables written")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^shieh_oracle_")

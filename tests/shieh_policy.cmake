@@ -22,6 +22,7 @@
 #   [signal, freed); finished-TB statistics per kernel (pathfinder's first launch) let
 #   chimera_plus drain in the second launch's only wave, per launch ([context]
 #   kstats_per_launch) it cannot estimate and switches.
+set(HD_TEST_MECHANISM shieh) # docs/testing.md: Shieh's budget
 if(TARGET heddle)
   set(hd_sp_refused "FAILED|MISSED|internal:|flush refused|\\([1-9][0-9]* refused\\)")
   foreach(p shieh chimera chimera_plus)
@@ -86,3 +87,6 @@ if(TARGET heddle)
     PASS_REGULAR_EXPRESSION "by switch of pt_worker at cycle [0-9]+ \\(1 switched, 0 drained, 0 flushed.*within its bound of 20000.*VERIFIED \\(2 of 2"
     FAIL_REGULAR_EXPRESSION "${hd_sp_refused}")
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "_shieh$" "^shieh_policy_(records|preempter_sm_misses|dual_kernel)$")

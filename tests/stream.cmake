@@ -15,3 +15,6 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(mem_stream_bandwidth PROPERTIES LABELS "memory" TIMEOUT 300)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

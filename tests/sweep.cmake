@@ -68,3 +68,9 @@ if(HD_SWEEP_PYTHON AND TARGET heddle)
                    ${hd_sweep_py})
   set_tests_properties(sweep_python_syntax PROPERTIES LABELS "sweep;experiments" TIMEOUT 60)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^sweep_(errors|local|failure|baselines|figures)$"
+        "^sweep_safety_"
+        "^sweep_fuzz_replay$"
+        "^sweep_python_syntax$")

@@ -33,3 +33,6 @@ if(HD_BASH_SYNTH)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(synth_fixture PROPERTIES LABELS synth TIMEOUT 600 SKIP_RETURN_CODE 77)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^synth_(unit|sram_cacti)$") # synth_fixture (~56 s) in full

@@ -57,3 +57,6 @@ foreach(wl sgemm bfs)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(timing_deterministic_${wl} PROPERTIES LABELS timing TIMEOUT 600)
 endforeach()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

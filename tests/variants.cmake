@@ -21,3 +21,6 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(variants_list PROPERTIES LABELS "variants" TIMEOUT 60)
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci ".")

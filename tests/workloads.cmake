@@ -25,6 +25,15 @@ if(TARGET heddle)
              COMMAND $<TARGET_FILE:heddle> run ${wl} --size small
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     # Small sizes run in well under a second functionally; the timeout only catches hangs.
-    set_tests_properties(workload_${wl} PROPERTIES LABELS "workloads" TIMEOUT 120)
+    # every workload in CI, its resource-specification variants in the full tier
+    if(EXISTS ${CMAKE_SOURCE_DIR}/workloads/${wl}/)
+      set(tier ci)
+    else()
+      set(tier full)
+    endif()
+    set_tests_properties(workload_${wl} PROPERTIES LABELS "${tier};workloads" TIMEOUT 120)
   endforeach()
 endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^workloads_check$")

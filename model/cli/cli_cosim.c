@@ -17,6 +17,7 @@
 #include "cli_out.h"
 #include "cli_util.h"
 #include "config.h"
+#include "cosim_family.h"
 #include "cosim_fst.h"
 #include "cosim_hw.h"
 #include "cosim_inst.h"
@@ -25,8 +26,13 @@
 #include "workload.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define HD_COSIM_MAX_FAMILIES 32
+#define HD_COSIM_MAX_FAMSETS 16
+#define HD_COSIM_FAMSET_LEN 128
 
 struct cosim_opts {
     const char *workload;
@@ -35,10 +41,10 @@ struct cosim_opts {
     struct hd_cosim_opts o;
     bool report, bench;
     bool in_loop;            /* blocks in the timing loop (cosim_hw.h) instead of the observer */
-    bool pp;                 /* --blocks pp: Lin's pp_decode in the loop (selective points) */
-    bool atab;               /* --blocks alloc_table: Lin's allocation tables in the loop */
-    bool shieh;              /* --blocks shieh: Shieh's four tables in the loop */
-    bool regpat;             /* --blocks regpat given */
+    const struct hd_cosim_family *fam[HD_COSIM_MAX_FAMILIES]; /* --blocks FAMILY given, in order */
+    unsigned nfam;
+    char famset[HD_COSIM_MAX_FAMSETS][HD_COSIM_FAMSET_LEN]; /* their settings added to --set */
+    unsigned nfamset;
     const char *mix;         /* --mix NAME instead of a workload */
     const char *arrive[8];   /* its --arrive options */
     unsigned narrive;
@@ -47,21 +53,18 @@ struct cosim_opts {
 };
 
 static const char cosim_help[] =
-    "usage: heddle cosim --blocks regpat WORKLOAD [options]\n"
+    "usage: heddle cosim --blocks FAMILY WORKLOAD [options]\n"
     "Run WORKLOAD on the model; every N cycles (a context sample) the live registers of every\n"
     "resident warp go through each SM's register pattern compressor and decompressor (the\n"
     "decompressed values are written back), and at every barrier point through the TB-level\n"
     "classifier: the C reference and the Verilated RTL in lockstep, every output compared every\n"
     "cycle. A mismatch stops the run with cycle, SM, block, port, expected and actual values and\n"
     "an FST window (+ GTKWave .gtkw) around it.\n"
-    "  --blocks regpat        the blocks to co-simulate (regpat: comp, decomp, tbcls)\n"
-    "  --blocks pp            with --in-loop: also each SM's pp_decode (sets\n"
-    "                         context.points=selective: every fetched preemption point decoded)\n"
-    "  --blocks alloc_table   with --in-loop: also each SM's two allocation tables (sets\n"
-    "                         sm.allocator=lin_tables: every alloc, free and spill query)\n"
-    "  --blocks shieh         with --in-loop: Shieh's four tables (Running TB Status,\n"
-    "                         Allocation Positions, Candidate Victim Sets per SM, Allocation\n"
-    "                         Status) as the preemption policy steps and reads them (sets\n"
+    "  --blocks FAMILY        the blocks to co-simulate (repeatable; the families are listed\n"
+    "                         at the end): regpat (comp, decomp, tbcls) also runs at context\n"
+    "                         samples, the others with --in-loop only, each adding the settings\n"
+    "                         it needs (pp: context.points=selective, every fetched preemption\n"
+    "                         point decoded; alloc_table: sm.allocator=lin_tables; shieh:\n"
     "                         context.preempt_policy=shieh unless a --set names another)\n"
     "  --mix NAME             with --in-loop: run a mix (heddle list --mixes) instead of a\n"
     "                         workload; --arrive WORKLOAD@CYCLE[:PRIORITY] as for heddle run\n"
@@ -98,6 +101,18 @@ static const char stats_help[] =
     "context, and the TB-level classes at barrier points with their size relative to warp level.\n"
     "C references only (the same object code the co-simulation compares against the RTL).\n";
 
+/* The family table (configs/rtl/<b>.ini [block], cosim_family.h), for --help. */
+static void print_families(FILE *out)
+{
+    fputs("families (from configs/rtl/<block>.ini [block]):\n", out);
+    for (unsigned i = 0; i < hd_cosim_nfamilies; i++) {
+        const struct hd_cosim_family *f = &hd_cosim_families[i];
+        fprintf(out, "  %-22s %s (%s)%s%s%s%s%s\n", f->name, f->blocks, f->owner,
+                f->loop_only ? "; --in-loop only" : "", *f->requires ? "; sets " : "",
+                f->requires, *f->defaults ? "; by default " : "", f->defaults);
+    }
+}
+
 static int parse_sms(struct hd_cosim_opts *o, const char *v)
 {
     if (strcmp(v, "all") == 0) {
@@ -120,8 +135,6 @@ static int parse_sms(struct hd_cosim_opts *o, const char *v)
     return 0;
 }
 
-/* Parse the command line into *c; `sets` has room for argc entries (cli_gpu.h) and stays owned
- * by the caller. Returns 0, -1 after --help, or an exit code after a usage message. */
 /* The value of the last --set naming PREFIX ("context.save="), or NULL: the user's choice, which
  * the co-simulation's own settings must not silently replace. */
 static const char *named_set(const struct cosim_opts *c, const char *prefix)
@@ -134,6 +147,56 @@ static const char *named_set(const struct cosim_opts *c, const char *prefix)
     return v;
 }
 
+/* What the chosen families need (cosim_family.h): --in-loop, and their settings added to the
+ * --set list (room: hd_cli_cosim allocates family_sets_room() entries beyond argc), a required
+ * value the user set otherwise being a usage error. Returns 0 or an exit code. */
+static int apply_families(const char *cmd, struct cosim_opts *c)
+{
+    for (unsigned k = 0; k < c->nfam; k++) {
+        const struct hd_cosim_family *f = c->fam[k];
+        if (f->loop_only && !c->in_loop)
+            return hd_cli_usage(cmd, "--blocks %s needs --in-loop (its blocks, %s, are stepped "
+                                     "inside the timing loop)", f->name, f->blocks);
+        for (int pass = 0; pass < 2; pass++) {
+            const char *list = pass == 0 ? f->requires : f->defaults;
+            for (unsigned n = 0; n < hd_cosim_family_nsettings(list); n++) {
+                size_t klen = 0;
+                char one[HD_COSIM_FAMSET_LEN], prefix[HD_COSIM_FAMSET_LEN];
+                if (!hd_cosim_family_setting(list, n, one, sizeof one, &klen))
+                    return hd_cli_fail(cmd, "--blocks %s: setting %u of '%s' unreadable "
+                                            "(configs/rtl/*.ini)", f->name, n, list);
+                memcpy(prefix, one, klen + 1); /* "sec.key=" */
+                prefix[klen + 1] = '\0';
+                const char *user = named_set(c, prefix);
+                if (pass == 0 && user && strcmp(user, one + klen + 1) != 0)
+                    return hd_cli_usage(cmd, "--blocks %s needs %s: --set %s%s leaves its blocks "
+                                             "nothing to co-simulate", f->name, one, prefix, user);
+                if (user)
+                    continue;
+                if (c->nfamset == HD_COSIM_MAX_FAMSETS)
+                    return hd_cli_fail(cmd, "--blocks: more than %d family settings",
+                                       HD_COSIM_MAX_FAMSETS);
+                memcpy(c->famset[c->nfamset], one, sizeof one); /* lives as long as c */
+                c->cfg.sets[c->cfg.nsets++] = c->famset[c->nfamset++];
+            }
+        }
+    }
+    return 0;
+}
+
+/* Settings the families may add beyond the command line's (for the --set list's room). */
+static unsigned family_sets_room(void)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < hd_cosim_nfamilies; i++)
+        n += hd_cosim_family_nsettings(hd_cosim_families[i].requires) +
+             hd_cosim_family_nsettings(hd_cosim_families[i].defaults);
+    return n;
+}
+
+/* Parse the command line into *c; `sets` has room for argc + family_sets_room() entries
+ * (cli_gpu.h) and stays owned by the caller. Returns 0, -1 after --help, or an exit code after a
+ * usage message. */
 static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, bool stats,
                  const char **sets)
 {
@@ -152,6 +215,8 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         int r;
         if (hd_cli_is_help(a)) {
             fputs(stats ? stats_help : cosim_help, stdout);
+            if (!stats)
+                print_families(stdout);
             return -1;
         }
         if ((r = hd_cli_config_option(cmd, argc, argv, &i, &c->cfg)) != 0) {
@@ -173,15 +238,17 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--blocks", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE;
-            if (strcmp(v, "regpat") != 0 &&
-                (stats || (strcmp(v, "pp") != 0 && strcmp(v, "alloc_table") != 0 &&
-                           strcmp(v, "shieh") != 0)))
-                return hd_cli_usage(cmd, "--blocks: unknown block family '%s' (known: regpat%s)",
-                                    v, stats ? "" : ", pp, alloc_table, shieh");
-            c->pp |= strcmp(v, "pp") == 0;
-            c->atab |= strcmp(v, "alloc_table") == 0;
-            c->shieh |= strcmp(v, "shieh") == 0;
-            c->regpat |= strcmp(v, "regpat") == 0;
+            const struct hd_cosim_family *f = hd_cosim_family_find(v);
+            if (!f || (stats && f->loop_only)) {
+                char known[256];
+                return hd_cli_usage(cmd, "--blocks: unknown block family '%s' (known: %s)", v,
+                                    hd_cosim_family_names(known, sizeof known, stats));
+            }
+            bool seen = false;
+            for (unsigned k = 0; k < c->nfam; k++)
+                seen |= c->fam[k] == f;
+            if (!seen && c->nfam < HD_COSIM_MAX_FAMILIES)
+                c->fam[c->nfam++] = f;
             blocks = true;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--sms", &v)) != 0) {
             if (r < 0 || parse_sms(&c->o, v) != 0)
@@ -286,6 +353,9 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         return hd_cli_usage(cmd, "which workload? (see heddle list)");
     if (!blocks)
         return hd_cli_usage(cmd, "which blocks? (--blocks regpat)");
+    int frc = apply_families(cmd, c);
+    if (frc != 0)
+        return frc;
     if (c->o.fst_path && !c->window)
         return hd_cli_usage(cmd, "--fst needs --window A:B");
     if (c->o.fst_internal && !c->o.fst_path)
@@ -293,31 +363,14 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
                                  "the internal signals go in)");
     if (c->stress_set[0] && !c->in_loop)
         return hd_cli_usage(cmd, "--stress needs --in-loop");
-    if (c->pp && !c->in_loop)
-        return hd_cli_usage(cmd, "--blocks pp needs --in-loop (the decoder is stepped at fetch)");
-    const char *points = named_set(c, "context.points=");
-    if (c->pp && points && strcmp(points, "selective") != 0)
-        return hd_cli_usage(cmd, "--blocks pp decodes the selective preemption points: "
-                                 "--set context.points=%s leaves it nothing to decode", points);
-    if (c->pp && !points) /* (room: argc sets) */
-        c->cfg.sets[c->cfg.nsets++] = "context.points=selective";
-    if (c->atab && !c->in_loop)
-        return hd_cli_usage(cmd, "--blocks alloc_table needs --in-loop (the tables are stepped "
-                                 "by the allocator)");
-    if (c->atab) /* (room: argc sets) */
-        c->cfg.sets[c->cfg.nsets++] = "sm.allocator=lin_tables";
-    if (c->shieh && !c->in_loop)
-        return hd_cli_usage(cmd, "--blocks shieh needs --in-loop (the tables are stepped by the "
-                                 "preemption policy and the SMs)");
-    if (c->shieh) { /* (room: argc sets) */
-        if (!named_set(c, "context.preempt_policy="))
-            c->cfg.sets[c->cfg.nsets++] = "context.preempt_policy=shieh";
-    }
     /* Every saved register streams through the codec: compressed (warp level) unless the
      * user chose compressed_tb (TB level at barrier points, the rest warp level); a save mode
      * that bypasses the codec would leave its blocks nothing to compare. */
     const char *save = named_set(c, "context.save=");
-    if (c->in_loop && (!c->shieh || c->regpat || c->pp || c->atab)) {
+    bool codec = false;
+    for (unsigned k = 0; k < c->nfam; k++)
+        codec |= c->fam[k]->codec;
+    if (c->in_loop && codec) {
         if (save && strcmp(save, "compressed") != 0 && strcmp(save, "compressed_tb") != 0)
             return hd_cli_usage(cmd, "--in-loop streams saved registers through the context "
                                      "codec: --set context.save=%s bypasses it (use compressed "
@@ -544,7 +597,10 @@ static int session_in_loop(const char *cmd, const struct cosim_opts *c,
     if (wst != HD_OK)
         return wst == HD_ERR_INTERRUPTED ? HD_CLI_INTERRUPTED
                                          : hd_cli_fail(cmd, "%s: %s", name, err);
-    if (c->shieh && c->o.rtl && st.rtl_steps == 0) /* no vacuous pass */
+    bool must_step = false;
+    for (unsigned k = 0; k < c->nfam; k++)
+        must_step |= c->fam[k]->must_step;
+    if (must_step && c->o.rtl && st.rtl_steps == 0) /* no vacuous pass */
         return hd_cli_fail(cmd, "%s: compared nothing: no block step against the RTL", name);
     return failed ? HD_CLI_FAIL : HD_CLI_OK;
 }
@@ -573,7 +629,7 @@ static int cosim_main(int argc, char **argv, const char **sets)
 
 int hd_cli_cosim(int argc, char **argv)
 {
-    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    const char **sets = calloc((size_t)argc + 1 + family_sets_room(), sizeof *sets);
     if (!sets)
         return hd_cli_fail("cosim", "out of memory");
     int rc = cosim_main(argc, argv, sets);
@@ -613,7 +669,7 @@ static int stats_main(int argc, char **argv, const char **sets)
 
 int hd_cli_regpat_stats(int argc, char **argv)
 {
-    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    const char **sets = calloc((size_t)argc + 1 + family_sets_room(), sizeof *sets);
     if (!sets)
         return hd_cli_fail("regpat-stats", "out of memory");
     int rc = stats_main(argc, argv, sets);

@@ -90,20 +90,22 @@ def _rtl_config(root, blk, section):
     if not os.path.isfile(path):
         return
     cfg = inimod.read(path)
-    names = [s for s in cfg.sections if cfg.sections[s]]
+    # [block] holds the block's own keys (family, owner, CI choices: cosim/block_meta.cmake)
+    confs = {name: keys for name, keys in cfg.sections.items() if name != "block"}
+    names = [s for s in confs if confs[s]]
     if section:
-        if section not in cfg.sections:
+        if section not in confs:
             raise FlowError(path, f"no configuration [{section}] (synth/blocks.ini asks for it)",
                             f"sections: {', '.join(names)}")
         pick = section
     elif len(names) == 1:
         pick = names[0]
-    elif "default" in cfg.sections:
+    elif "default" in confs:
         pick = "default"
     else:
         raise FlowError(path, "several named configurations and none chosen",
                         f"set rtl_config = one of {', '.join(names)} in synth/blocks.ini")
-    for key, (val, line) in cfg.sections[pick].items():
+    for key, (val, line) in confs[pick].items():
         blk.params[key] = (val, f"{path}:{line}")
 
 

@@ -270,7 +270,7 @@ cosim_in_loop_save_named)
     # bypasses the codec, or points that are not the pp decoder's, are usage errors
     expect 2 "--set context.save=live bypasses it" \
         "$heddle" cosim --blocks regpat sgemm --in-loop --set context.save=live
-    expect 2 "--set context.points=any leaves it nothing to decode" \
+    expect 2 "--blocks pp needs context.points=selective: --set context.points=any leaves its blocks nothing" \
         "$heddle" cosim --blocks pp bfs --in-loop --set context.points=any
     ;;
 stats_measured_nothing)
