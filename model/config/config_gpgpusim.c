@@ -608,7 +608,11 @@ static int finish(struct gs_state *st)
         st->line = st->dram_latency_line;
         st->option = "-dram_latency";
         const double c = st->cfg->clock_core_mhz, d = st->cfg->clock_dram_mhz;
-        if (gs_set_u64(st, "dram.latency", (uint64_t)((double)st->dram_latency * d / c + 0.5)) != 0)
+        const double cycles = (double)st->dram_latency * d / c + 0.5;
+        if (!(cycles < 18446744073709551616.0)) /* (2^64: beyond it the conversion is undefined) */
+            return gs_fail(st, "%llu DRAM cycles at %g MHz are more core cycles at %g MHz than "
+                           "a 64-bit count holds", (unsigned long long)st->dram_latency, d, c);
+        if (gs_set_u64(st, "dram.latency", (uint64_t)cycles) != 0)
             return -1;
     }
     if (!st->have_clusters && !st->have_cores)
