@@ -11,23 +11,9 @@ set -u
 case_="$1"
 heddle="$2"
 root="$3"
-wl="$root/workloads"
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/heddle-robust.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
-fail() { echo "FAIL ($case_): $*" >&2; exit 1; }
-# expect RC REGEX CMD...: run CMD, check its exit status and that stdout+stderr (lines joined by
-# spaces) match REGEX
-expect() {
-    local want="$1" re="$2" got
-    shift 2
-    "$@" >out.txt 2>&1
-    got=$?
-    cat out.txt
-    [ "$got" = "$want" ] || fail "exit status $got, expected $want: $*"
-    tr '\n' ' ' <out.txt | grep -Eq -- "$re" || fail "output does not match '$re': $*"
-}
+NAME=robust
+# shellcheck source=tests/cli/case_lib.sh
+. "$root/tests/cli/case_lib.sh"
 # rss_under KB CMD...: run CMD; fail if its peak resident set exceeds KB (when GNU time exists)
 rss_under() {
     local kb="$1" rc peak

@@ -11,23 +11,9 @@ set -u
 case_="$1"
 heddle="$2"
 root="$3"
-wl="$root/workloads"
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/heddle-surfaces.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
-fail() { echo "FAIL ($case_): $*" >&2; exit 1; }
-# expect RC REGEX CMD...: run CMD, check its exit status and that stdout+stderr (lines joined by
-# spaces) match REGEX
-expect() {
-    local want="$1" re="$2" got
-    shift 2
-    "$@" >out.txt 2>&1
-    got=$?
-    cat out.txt
-    [ "$got" = "$want" ] || fail "exit status $got, expected $want: $*"
-    tr '\n' ' ' <out.txt | grep -Eq -- "$re" || fail "output does not match '$re': $*"
-}
+NAME=surfaces
+# shellcheck source=tests/cli/case_lib.sh
+. "$root/tests/cli/case_lib.sh"
 # the vecadd launch of the issue (c = a + b over 1024 floats)
 vecadd_launch() {
     echo "$wl/vecadd/vecadd.ptx vecadd --grid 4 --block 256 --arg buf:a:4K:seq-f32" \
