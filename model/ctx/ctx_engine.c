@@ -33,6 +33,7 @@
 #include "ctx_codec.h"
 #include "ctx_ctl.h"
 #include "ctx_image.h"
+#include "ctx_vres.h"
 #include "func_status.h"
 
 #include <inttypes.h>
@@ -64,6 +65,7 @@ void hd_sm_ctx_free(struct hd_sm *sm)
         return;
     hd_ctx_codec_destroy(ce->codec);
     hd_sm_pp_free(sm);
+    hd_sm_vres_free(sm);
     free(ce->live_buf);
     free(ce->engq);
     free(ce->evicted);
@@ -189,6 +191,8 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
         sm->st->ctx_flush_refused++;
         return false;
     }
+    if (hd_sm_vstress_holds(sm, slot)) /* a piece of it is away (ctx_vstress.c) */
+        return false;
     struct hd_tcta *c = &sm->cta[slot];
     x->state = HD_CTX_SUSPENDING;
     x->op = (uint8_t)op;
@@ -415,6 +419,10 @@ static void restored(struct hd_sm *sm, struct hd_ctx *x, uint64_t now)
 
 void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
 {
+    if (payload & HD_SWAP_TAG_BIT) { /* the swap engine's (ctx_swap.c) */
+        hd_sm_swap_response(sm, payload, now);
+        return;
+    }
     struct hd_ctx *x = hd_ctx_get(sm->pool, (uint32_t)payload);
     const bool restore = payload & CTX_DIR_RESTORE;
     if (!x || x->epoch != (uint16_t)(payload >> 32)) {

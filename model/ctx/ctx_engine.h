@@ -30,6 +30,8 @@ struct hd_fwd {
 
 struct hd_ctx_codec;
 struct hd_sm_pp;
+struct hd_sm_vres;
+bool hd_sm_vres_pending(const struct hd_sm_vres *v);
 
 struct hd_ctx_engine {
     struct hd_fwd *inbox;        /* responses forwarded here for warps that moved in */
@@ -47,6 +49,7 @@ struct hd_ctx_engine {
                                     (ctx_points.c) */
     uint32_t *live_buf;          /* scratch: live registers of a warp */
     uint32_t cap_live;
+    struct hd_sm_vres *vr;       /* mover, swap engine, their stress (ctx_vres.h), or NULL */
 };
 
 /* Has the engine work for its tick (forwarded responses, suspending CTAs, queued operations)? */
@@ -58,7 +61,7 @@ static inline bool hd_ctx_engine_due(const struct hd_ctx_engine *ce)
  * back)? */
 static inline bool hd_ctx_engine_pending(const struct hd_ctx_engine *ce)
 {
-    return hd_ctx_engine_due(ce) || ce->nevicted;
+    return hd_ctx_engine_due(ce) || ce->nevicted || (ce->vr && hd_sm_vres_pending(ce->vr));
 }
 /* Forget everything queued (the SM is reset). */
 static inline void hd_ctx_engine_clear(struct hd_ctx_engine *ce)

@@ -9,6 +9,8 @@
  */
 #include "gpu_impl.h"
 
+#include "ctx_vres.h"
+
 /* xorshift64*: a small, fast, deterministic generator (no global state). */
 static uint64_t next_random(uint64_t *s)
 {
@@ -66,10 +68,25 @@ void hd_gpu_ctx_stress(struct hd_gpu_timing *g)
     }
 }
 
+void hd_gpu_vstress(struct hd_gpu_timing *g, bool move)
+{
+    for (uint32_t s = 0; s < g->p.num_sms; s++)
+        if (hd_sm_vstress_point(g->sm[s], move, g->p.ctx.vstress_fraction, &g->vrng, g->now))
+            hd_gpu_wake_sm(g, s);
+}
+
+static uint64_t next_point(uint64_t now, uint64_t p)
+{
+    return p ? (now / p + 1) * p : UINT64_MAX;
+}
+
 uint64_t hd_gpu_ctx_next_event(const struct hd_gpu_timing *g)
 {
-    const uint64_t p = g->p.ctx.stress_period;
-    const uint64_t stress = p ? (g->now / p + 1) * p : UINT64_MAX;
+    uint64_t t = next_point(g->now, g->p.ctx.stress_period);
     const uint64_t signal = hd_gpu_preempt_next_signal(g);
-    return signal < stress ? signal : stress;
+    const uint64_t sw = next_point(g->now, g->p.ctx.swap_stress_period);
+    const uint64_t mv = next_point(g->now, g->p.ctx.move_stress_period);
+    t = signal < t ? signal : t;
+    t = sw < t ? sw : t;
+    return mv < t ? mv : t;
 }

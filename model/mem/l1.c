@@ -631,3 +631,15 @@ int hd_l1_describe(const struct hd_l1 *l, char *buf, size_t len)
                     "replies waiting)",
                     l->sm, l->pending, l->inq.count, l->md.used, l->missq.count, l->eject.count);
 }
+
+/* {==== Reserved ways (l1_reserve.c) ==== */
+void hd_l1_write_back_entry(struct hd_l1 *l, uint32_t e, uint32_t kernel, uint8_t cls,
+                            uint64_t now)
+{
+    struct hd_l1_sreq s = {0};
+    s.r.kernel = kernel;
+    s.r.cls = cls < HD_MCLASS_COUNT ? cls : HD_MCLASS_DEMAND;
+    s.kidx = hd_mem_stats_kernel(l->st, kernel);
+    write_back(l, &s, e, now);
+}
+/* }==== */

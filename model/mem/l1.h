@@ -107,5 +107,9 @@ bool hd_l1_active(const struct hd_l1 *l);
 /* Earliest completion time of a hit in flight (UINT64_MAX if none). */
 uint64_t hd_l1_next_time(const struct hd_l1 *l);
 int hd_l1_describe(const struct hd_l1 *l, char *buf, size_t len);
+/* Write back the dirty sectors of L1D entry e as a transaction of class cls for launch kernel
+ * (l1_reserve.c: the lines of ways reserved for contexts). */
+void hd_l1_write_back_entry(struct hd_l1 *l, uint32_t e, uint32_t kernel, uint8_t cls,
+                            uint64_t now);
 
 #endif

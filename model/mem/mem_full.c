@@ -9,6 +9,7 @@
 #include "clock_domain.h"
 #include "dram.h"
 #include "l1.h"
+#include "l1_reserve.h"
 #include "l2.h"
 #include "mem_params.h"
 #include "xbar.h"
@@ -506,7 +507,7 @@ void hd_mem_full_launch(struct hd_mem *m, uint32_t kernel, const char *name)
         for (uint32_t i = 0; i < s->p.num_sms; i++) { /* dirty (local) line stays, as no */
             struct hd_tags *t = &s->l1[i].d;          /* write-back is timed here */
             for (uint32_t e = 0; e < t->sets * t->ways; e++)
-                if (t->tag[e] && !t->dirty[e])
+                if (t->tag[e] && !t->dirty[e] && !hd_tags_pinned(t, e))
                     hd_tags_invalidate(t, e);
         }
 }
@@ -581,3 +582,11 @@ const struct hd_mem_params *hd_mem_full_params(const struct hd_mem *m)
     return hd_mem_is_full(m) ? &((const struct full_state *)m->impl)->p : NULL;
 }
 /* }==== */
+
+struct hd_l1 *hd_mem_full_l1(struct hd_mem *m, uint32_t sm)
+{
+    if (!hd_mem_is_full(m))
+        return NULL;
+    struct full_state *s = m->impl;
+    return sm < s->p.num_sms ? &s->l1[sm] : NULL;
+}

@@ -62,4 +62,8 @@ const struct hd_mem_params *hd_mem_full_params(const struct hd_mem *m);
 /* Zero the statistics (e.g. between the warm-up and the measured part of a study). */
 void hd_mem_full_reset_stats(struct hd_mem *m);
 
+/* SM sm's L1 (l1_reserve.h reserves its ways for contexts), or NULL if m is not the full
+ * memory system. */
+struct hd_l1 *hd_mem_full_l1(struct hd_mem *m, uint32_t sm);
+
 #endif

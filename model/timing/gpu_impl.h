@@ -75,6 +75,7 @@ struct hd_gpu_timing {
     /* context lifecycle (ctx_pool.h, ctx_gpu.c) */
     struct hd_ctx_pool pool;
     uint64_t rng;               /* stress mode's generator state */
+    uint64_t vrng;              /* the swap/move stress's (ctx_vstress.c) */
     uint32_t *evicted;          /* scratch [64] */
     unsigned *reserved;         /* [num_sms] launch index an SM is being freed for, or NONE */
     uint64_t next_arrival;      /* earliest arrive_cycle > now of a launch (UINT64_MAX: none) */
@@ -141,6 +142,9 @@ void hd_gpu_account_all(struct hd_gpu_timing *g, uint64_t upto);
 bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s);
 /* Stress mode's eviction point (called every [context] stress_period cycles). */
 void hd_gpu_ctx_stress(struct hd_gpu_timing *g);
+/* The swap/move stress point (every [context] swap_stress_period or move_stress_period
+ * cycles; ctx_gpu.c, ctx_vstress.c). */
+void hd_gpu_vstress(struct hd_gpu_timing *g, bool move);
 /* The next cycle > now at which ctx_gpu.c has something to do (UINT64_MAX: none). */
 uint64_t hd_gpu_ctx_next_event(const struct hd_gpu_timing *g);
 /* Wake SM s (its statistics accounted up to the previous cycle). */

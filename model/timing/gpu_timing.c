@@ -102,6 +102,7 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
     g->pool.sms = g->sm;
     g->pool.nsms = nsms;
     g->rng = g->p.ctx.stress_seed * 0x9E3779B97F4A7C15ull + 1;
+    g->vrng = g->p.ctx.stress_seed * 0xD1B54A32D192ED03ull + 7;
     *out = g;
     return HD_FUNC_OK;
 }
@@ -377,6 +378,10 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
         }
         if (g->p.ctx.stress_period && g->now % g->p.ctx.stress_period == 0 && g->now)
             hd_gpu_ctx_stress(g);
+        if (g->p.ctx.swap_stress_period && g->now % g->p.ctx.swap_stress_period == 0 && g->now)
+            hd_gpu_vstress(g, false);
+        if (g->p.ctx.move_stress_period && g->now % g->p.ctx.move_stress_period == 0 && g->now)
+            hd_gpu_vstress(g, true);
         while (g->now >= hd_gpu_preempt_next_signal(g))
             hd_gpu_preempt_signal(g);
         if (g->now >= g->next_arrival) { /* a launch arrives: the CTA scheduler looks again */

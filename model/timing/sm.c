@@ -12,6 +12,8 @@
  */
 #include "sm_impl.h"
 
+#include "ctx_vres.h"
+
 #include "func_status.h"
 
 #include <inttypes.h>
@@ -429,6 +431,8 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
     bool progress = false;
     *status = HD_FUNC_OK;
     sm->last_tick = now;
+    if (sm->ce->vr) /* the pipeline's accesses this tick (model/ctx/ctx_vres.h) */
+        hd_sm_vres_begin(sm);
     if (hd_ctx_engine_due(sm->ce)) { /* the context engine's one tick (model/ctx) */
         progress |= hd_sm_ctx_tick(sm, now, status, err, errlen);
         if (*status != HD_FUNC_OK)
@@ -447,6 +451,11 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
     if (*status != HD_FUNC_OK)
         return true;
     progress |= hd_sm_fetch(sm, now);
+    if (sm->ce->vr) { /* the mover takes the arrays' leftover cycles, then the swap engine */
+        progress |= hd_sm_vres_end(sm, now, status, err, errlen);
+        if (*status != HD_FUNC_OK)
+            return true;
+    }
     if (sm->nctas) {
         struct hd_sm_stats *st = sm->st;
         st->active_cycles++;

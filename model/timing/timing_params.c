@@ -218,6 +218,16 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.signal_sms = c->context_signal_sms;
     if (signal_cycles(c, &p->ctx, err, errlen) != 0)
         return -1;
+    p->ctx.mover_bytes_per_cycle = c->context_mover_bytes_per_cycle;
+    p->ctx.mover_l1d_ways = c->context_mover_l1d_ways;
+    p->ctx.swap_stress_period = c->context_swap_stress_period;
+    p->ctx.move_stress_period = c->context_move_stress_period;
+    p->ctx.vstress_fraction = c->context_vstress_fraction;
+    p->ctx.vstress_away = c->context_vstress_away;
+    if (p->ctx.move_stress_period && (!p->ctx.mover_l1d_ways || c->mem_model != HD_MEMMODEL_FULL))
+        return fail(err, errlen, "move_stress_period",
+                    "needs [context] mover_l1d_ways >= 1 and [mem] model = full (the L1D region)",
+                    p->ctx.move_stress_period);
 
     if (!pow2(c->pipeline_ldst_segment_bytes))
         return fail(err, errlen, "ldst_segment_bytes", "is not a power of two",

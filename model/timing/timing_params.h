@@ -113,6 +113,13 @@ struct hd_ctx_params {
     uint32_t signal_sms;           /* SMs a preemption signal frees (0: all) */
     uint32_t nsignals;             /* preemption signals, at signal_at[0..nsignals), sorted */
     uint64_t signal_at[HD_CTX_MAX_SIGNALS];
+    /* the on-chip mover, the swap engine and their stress mode (docs/mover.md) */
+    uint32_t mover_bytes_per_cycle;
+    uint32_t mover_l1d_ways;       /* L1D ways of the context region while in use */
+    uint64_t swap_stress_period;   /* 0 = off */
+    uint64_t move_stress_period;   /* 0 = off */
+    double vstress_fraction;
+    uint64_t vstress_away;         /* a piece stays away below this many cycles */
 };
 
 struct hd_gpu_timing_params {
