@@ -117,9 +117,14 @@
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")
+#define HD_CFG_ENUM_vpiece(V)                                                                      \
+    V(vpiece, HD_VPIECE_ANY, "any", "a random piece: a warp's registers, its context or shared memory") \
+    V(vpiece, HD_VPIECE_REGS, "regs", "a random warp's share of the CTA's register allocation")  \
+    V(vpiece, HD_VPIECE_WARP, "warp", "a random warp's registers and warp state (SIMT stack, frames)") \
+    V(vpiece, HD_VPIECE_SMEM, "smem", "a random 128-byte-aligned range of the CTA's shared memory")
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
-    X(preemptpol)
+    X(preemptpol) X(vpiece)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

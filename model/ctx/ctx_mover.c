@@ -54,6 +54,7 @@ bool hd_ctx_mover_step(struct hd_ctx_mover *mv, unsigned busy, uint64_t now)
 {
     if (!mv->n)
         return false;
+    mv->st.queue_cycles += mv->n - 1;
     struct hd_mover_job *j = &mv->q[mv->head];
     const unsigned sa = hd_uaddr_array(j->src), da = hd_uaddr_array(j->dst);
     const unsigned need = 1u << sa | 1u << da;
@@ -73,7 +74,7 @@ bool hd_ctx_mover_step(struct hd_ctx_mover *mv, unsigned busy, uint64_t now)
     mv->n--;
     mv->st.jobs++;
     mv->st.bytes += d.bytes;
-    mv->st.latency += now + 1 - d.t_submit;
+    mv->st.latency += now - d.t_submit;
     if (mv->done)
         mv->done(mv->arg, d.tag, now);
     return true;

@@ -40,7 +40,11 @@ struct hd_mover_stats {
     uint64_t move_cycles;                 /* cycles a beat moved */
     uint64_t wait_cycles;                 /* cycles the head job waited for the pipeline */
     uint64_t wait_by[HD_UA_COUNT];        /* ... because of this array (both may count) */
-    uint64_t latency;                     /* sum over jobs of submit to last beat + 1 */
+    uint64_t queue_cycles;                /* sum over cycles of the jobs behind the head */
+    uint64_t latency;                     /* sum over jobs of (last beat's cycle - submission
+                                             cycle): stepped every cycle from the one after
+                                             the submission (as the SM does), latency =
+                                             move_cycles + wait_cycles + queue_cycles */
 };
 
 typedef void (*hd_mover_done_fn)(void *arg, uint64_t tag, uint64_t now);

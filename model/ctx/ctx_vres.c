@@ -112,6 +112,8 @@ static bool mover_tick(struct hd_sm *sm, struct hd_sm_vres *v, unsigned busy, ui
     st->mover_wait_rf += b->wait_by[HD_UA_RF] - a.wait_by[HD_UA_RF];
     st->mover_wait_smem += b->wait_by[HD_UA_SMEM] - a.wait_by[HD_UA_SMEM];
     st->mover_wait_l1d += b->wait_by[HD_UA_L1D] - a.wait_by[HD_UA_L1D];
+    st->mover_latency += b->latency - a.latency;
+    st->mover_queue_cycles += b->queue_cycles - a.queue_cycles;
     return progress;
 }
 

@@ -97,7 +97,11 @@ bool hd_sm_vstress_point(struct hd_sm *sm, bool move, double fraction, uint64_t 
             continue;
         struct hd_vstress_op *op = &v->op[i];
         const uint64_t smem = c->fc->l->smem_bytes;
-        const unsigned pick = (unsigned)(r % 3);
+        const enum hd_cfg_vpiece want = sm->cp->vstress_piece;
+        const unsigned pick = want == HD_VPIECE_REGS   ? 0
+                              : want == HD_VPIECE_WARP ? 1
+                              : want == HD_VPIECE_SMEM ? 2
+                                                       : (unsigned)(r % 3);
         op->kind = pick == 2 && smem >= HD_UADDR_UNIT ? HD_SWAP_SMEM
                    : pick == 1                        ? HD_SWAP_WARP
                                                       : HD_SWAP_REGS;

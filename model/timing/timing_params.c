@@ -224,6 +224,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.move_stress_period = c->context_move_stress_period;
     p->ctx.vstress_fraction = c->context_vstress_fraction;
     p->ctx.vstress_away = c->context_vstress_away;
+    p->ctx.vstress_piece = c->context_vstress_piece;
     if (p->ctx.move_stress_period && (!p->ctx.mover_l1d_ways || c->mem_model != HD_MEMMODEL_FULL))
         return fail(err, errlen, "move_stress_period",
                     "needs [context] mover_l1d_ways >= 1 and [mem] model = full (the L1D region)",

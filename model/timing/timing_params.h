@@ -120,6 +120,7 @@ struct hd_ctx_params {
     uint64_t move_stress_period;   /* 0 = off */
     double vstress_fraction;
     uint64_t vstress_away;         /* a piece stays away below this many cycles */
+    enum hd_cfg_vpiece vstress_piece;
 };
 
 struct hd_gpu_timing_params {
