@@ -20,7 +20,7 @@ struct hd_ctx_swap *hd_sm_swap(struct hd_sm *sm)
         if (!v->swap)
             return NULL;
         v->swap->sq_head = v->swap->sq_tail = HD_SWAP_NONE;
-        v->swap->done = hd_sm_vstress_swapped;
+        v->swap->done = hd_sm_vres_swap_done(); /* routes to the stress mode or the caller */
     }
     return v->swap;
 }

@@ -22,7 +22,24 @@
 
 static void moved(void *arg, uint64_t tag, uint64_t now)
 {
-    hd_sm_vstress_moved(arg, tag, now);
+    struct hd_sm *sm = arg;
+    struct hd_sm_vres *v = sm->ce->vr;
+    if (tag & HD_VSTRESS_TAG)
+        hd_sm_vstress_moved(sm, tag & ~HD_VSTRESS_TAG, now);
+    else if (v->mover_done)
+        v->mover_done(v->mover_arg, tag, now);
+}
+
+/* The swap engine's completions (ctx_swap.h), routed by the record's tag. */
+static void swapped(void *arg, struct hd_sm *sm, uint32_t rec, bool in, uint64_t now)
+{
+    (void)arg;
+    struct hd_sm_vres *v = sm->ce->vr;
+    const struct hd_swap_rec *x = hd_sm_swap_rec(sm, rec);
+    if (x && (x->tag & HD_VSTRESS_TAG))
+        hd_sm_vstress_swapped(NULL, sm, rec, in, now);
+    else if (v->swap_done)
+        v->swap_done(v->swap_arg, sm, rec, in, now);
 }
 
 struct hd_sm_vres *hd_sm_vres(struct hd_sm *sm)
@@ -53,6 +70,11 @@ struct hd_sm_vres *hd_sm_vres(struct hd_sm *sm)
     v->l1_0 = sm->st->gmem_requests;
     sm->ce->vr = v;
     return v;
+}
+
+hd_swap_done_fn hd_sm_vres_swap_done(void)
+{
+    return swapped;
 }
 
 void hd_sm_vres_free(struct hd_sm *sm)

@@ -55,17 +55,28 @@ struct hd_sm_vres {
     /* stress */
     struct hd_vstress_op *op; /* [max_ctas] */
     uint32_t nops;
+    /* completions of moves and swap records whose tags lack HD_VSTRESS_TAG (the caller's) */
+    hd_mover_done_fn mover_done;
+    void *mover_arg;
+    hd_swap_done_fn swap_done;
+    void *swap_arg;
 };
+
+/* Tags with this bit are the stress mode's (ctx_vstress.c); the others go to the callbacks
+ * above. */
+#define HD_VSTRESS_TAG (1ull << 63)
 
 /* The SM's substrate, made on first use (NULL on host OOM). */
 struct hd_sm_vres *hd_sm_vres(struct hd_sm *sm);
 void hd_sm_vres_free(struct hd_sm *sm);
+/* The swap engine's completion router (ctx_vres.c). */
+hd_swap_done_fn hd_sm_vres_swap_done(void);
 void hd_sm_vres_begin(struct hd_sm *sm);
 bool hd_sm_vres_end(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen);
 /* Work for the next cycle (the SM must not sleep)? */
 bool hd_sm_vres_pending(const struct hd_sm_vres *v);
-/* The seam for warp-granular residency: queue an on-chip move (ctx_mover.h); the mover's done
- * callback is the SM's (ctx_vres.c), which hands (tag, cycle) to `done` when set. */
+/* The seam for warp-granular residency: queue an on-chip move (ctx_mover.h); its completion
+ * goes to mover_done (tags without HD_VSTRESS_TAG). */
 int hd_sm_mover_submit(struct hd_sm *sm, uint32_t src, uint32_t dst, uint64_t bytes,
                        uint64_t tag, uint64_t now);
 /* Reserve `ways` L1D ways for contexts (0 gives them back): dirty lines of those ways are

@@ -245,7 +245,7 @@ static void go_out(struct hd_sm *sm, uint32_t slot, struct hd_vstress_op *op, ui
     if (!op->move) {
         const struct hd_swap_piece pc = {op->kind, op->ctx, op->warp, c->la->id, op->off,
                                          op->tbytes};
-        op->rec = hd_sm_swap_out(sm, &pc, slot, now);
+        op->rec = hd_sm_swap_out(sm, &pc, HD_VSTRESS_TAG | slot, now);
         if (op->rec == HD_SWAP_NONE)
             abandon(sm, slot, op, now);
         return;
@@ -271,14 +271,15 @@ static void go_out(struct hd_sm *sm, uint32_t slot, struct hd_vstress_op *op, ui
                                                  HD_UADDR_UNIT));
     }
     op->src = src;
-    hd_ctx_mover_submit(&v->mv, src, op->ua, op->tbytes, slot, now);
+    hd_ctx_mover_submit(&v->mv, src, op->ua, op->tbytes, HD_VSTRESS_TAG | slot, now);
 }
 
 static void go_in(struct hd_sm *sm, uint32_t slot, struct hd_vstress_op *op, uint64_t now)
 {
     op->phase = P_IN;
     if (op->move)
-        hd_ctx_mover_submit(&sm->ce->vr->mv, op->ua, op->src, op->tbytes, slot, now);
+        hd_ctx_mover_submit(&sm->ce->vr->mv, op->ua, op->src, op->tbytes, HD_VSTRESS_TAG | slot,
+                            now);
     else
         hd_sm_swap_in(sm, op->rec, now);
 }
@@ -307,8 +308,9 @@ void hd_sm_vstress_swapped(void *arg, struct hd_sm *sm, uint32_t rec, bool in, u
     (void)arg;
     (void)in;
     const struct hd_swap_rec *x = hd_sm_swap_rec(sm, rec);
-    if (x && x->tag < sm->p->max_ctas && sm->ce->vr->op[x->tag].rec == rec)
-        arrived(sm, (uint32_t)x->tag, now);
+    const uint64_t slot = x ? x->tag & ~HD_VSTRESS_TAG : UINT64_MAX;
+    if (slot < sm->p->max_ctas && sm->ce->vr->op[slot].rec == rec)
+        arrived(sm, (uint32_t)slot, now);
 }
 
 bool hd_sm_vstress_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen)
