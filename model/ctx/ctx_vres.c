@@ -92,6 +92,15 @@ void hd_sm_vres_free(struct hd_sm *sm)
     sm->ce->vr = NULL;
 }
 
+void hd_sm_vres_abort(struct hd_sm *sm)
+{
+    struct hd_sm_vres *v = sm->ce->vr;
+    struct hd_l1 *l1 = hd_mem_full_l1(sm->mem, sm->id);
+    if (v && v->l1d_ways && l1) /* the cache gets its ways back; the rest is forgotten */
+        hd_l1_reserve_ways(l1, 0, 0, 0, NULL);
+    hd_sm_vres_free(sm);
+}
+
 void hd_sm_vres_begin(struct hd_sm *sm)
 {
     struct hd_sm_vres *v = sm->ce->vr;

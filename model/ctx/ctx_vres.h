@@ -69,6 +69,8 @@ struct hd_sm_vres {
 /* The SM's substrate, made on first use (NULL on host OOM). */
 struct hd_sm_vres *hd_sm_vres(struct hd_sm *sm);
 void hd_sm_vres_free(struct hd_sm *sm);
+/* After an aborted run: reserved L1D ways given back, everything else forgotten. */
+void hd_sm_vres_abort(struct hd_sm *sm);
 /* The swap engine's completion router (ctx_vres.c). */
 hd_swap_done_fn hd_sm_vres_swap_done(void);
 void hd_sm_vres_begin(struct hd_sm *sm);

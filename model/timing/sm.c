@@ -627,6 +627,8 @@ void hd_sm_abort(struct hd_sm *sm)
         c->fc = NULL;
     }
     hd_ctx_engine_clear(sm->ce);
+    if (sm->ce->vr) /* the mover, swap engine and their stress (ctx_vres.h) */
+        hd_sm_vres_abort(sm);
     sm->fault = HD_FUNC_OK;
     sm->nwarps = sm->nctas = sm->nres = sm->nretired = 0;
     /* collectors, events, load/store units and trackers */
