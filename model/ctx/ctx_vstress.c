@@ -128,6 +128,8 @@ bool hd_sm_vstress_point(struct hd_sm *sm, bool move, double fraction, uint64_t 
             if (op->kind == HD_SWAP_WARP)
                 op->tbytes += 16 + 12ull * fw->sp + 8ull * fw->nframes;
         }
+        if (op->tbytes == 0 || op->bytes == 0) /* (a kernel without registers) */
+            continue;
         op->back_at = sm->cp->vstress_away ? next_random(rnd) % sm->cp->vstress_away : 0;
         op->rec = HD_SWAP_NONE;
         op->ua = HD_UADDR_NONE;
@@ -271,17 +273,22 @@ static void go_out(struct hd_sm *sm, uint32_t slot, struct hd_vstress_op *op, ui
                                                  HD_UADDR_UNIT));
     }
     op->src = src;
-    hd_ctx_mover_submit(&v->mv, src, op->ua, op->tbytes, HD_VSTRESS_TAG | slot, now);
+    if (hd_ctx_mover_submit(&v->mv, src, op->ua, op->tbytes, HD_VSTRESS_TAG | slot, now) != 0) {
+        hd_uspace_release(&v->us, op->ua, op->tbytes); /* (host OOM) */
+        if (--v->l1d_users == 0)
+            hd_sm_l1d_reserve(sm, 0, now);
+        abandon(sm, slot, op, now);
+    }
 }
 
 static void go_in(struct hd_sm *sm, uint32_t slot, struct hd_vstress_op *op, uint64_t now)
 {
     op->phase = P_IN;
-    if (op->move)
-        hd_ctx_mover_submit(&sm->ce->vr->mv, op->ua, op->src, op->tbytes, HD_VSTRESS_TAG | slot,
-                            now);
-    else
-        hd_sm_swap_in(sm, op->rec, now);
+    const int r = op->move ? hd_ctx_mover_submit(&sm->ce->vr->mv, op->ua, op->src, op->tbytes,
+                                                 HD_VSTRESS_TAG | slot, now)
+                           : hd_sm_swap_in(sm, op->rec, now);
+    if (r != 0) /* (host OOM): the bytes are back without their timing */
+        op->phase = P_BACK;
 }
 
 /* A direction of op's transfer is complete. */
