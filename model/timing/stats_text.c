@@ -228,6 +228,14 @@ void hd_timing_stats_summary(const struct hd_timing_stats *s, FILE *f)
                    "average)\n",
                 a.ctx_pp_stops, ratio(a.ctx_pp_wait_cycles, a.ctx_pp_stops), a.pp_decodes,
                 a.ctx_pp_timeouts, ratio(a.ctx_pp_timeout_cycles, a.ctx_pp_timeouts));
+    if (a.mover_jobs || a.swap_outs) /* docs/mover.md */
+        fprintf(f, "  mover and swap     %" PRIu64 " on-chip moves, %" PRIu64 " bytes, %" PRIu64
+                   " move cycles, %" PRIu64 " waited for the pipeline; %" PRIu64 " swapped out, %"
+                   PRIu64 " back, %" PRIu64 " + %" PRIu64 " bytes (SWAP class); stress: %" PRIu64
+                   " swapped, %" PRIu64 " moved, %" PRIu64 " dropped\n",
+                a.mover_jobs, a.mover_bytes, a.mover_move_cycles, a.mover_wait_cycles, a.swap_outs,
+                a.swap_ins, a.swap_out_bytes, a.swap_in_bytes, a.vstress_swaps, a.vstress_moves,
+                a.vstress_skipped);
     preemptions(s, f);
     hot_lines(s, f);
 }
