@@ -11,7 +11,9 @@
 #   hits and given back restore them; dirty lines of reserved ways are written back (CONTEXT).
 # - vstress_{swap,move}{250,2000}_<NAME>: every base workload at small size verifies under
 #   swap stress and move stress at two rates; vstress_determinism: the same seed gives the same
-#   cycles and counters twice, and again without idle-cycle skipping (reduction, sgemm).
+#   cycles and counters twice, and again without idle-cycle skipping (reduction, sgemm);
+#   vstress_lifecycle_{sgemm,reduction}: both modes with the lifecycle's stress (switches) and
+#   selective preemption points at once (a held CTA told to switch waits for its piece).
 
 if(TEST test_ctx_mover)
   set_property(TEST test_ctx_mover APPEND PROPERTY LABELS mover)
@@ -38,6 +40,18 @@ if(TARGET heddle)
       endforeach()
     endforeach()
   endforeach()
+  foreach(wl sgemm reduction) # with the lifecycle's stress and selective points at once
+    add_test(NAME vstress_lifecycle_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size small
+                     --set context.stress_period=500 --set context.stress_fraction=0.1
+                     --set context.points=selective --set context.swap_stress_period=300
+                     --set context.move_stress_period=700 --set context.mover_l1d_ways=1
+                     --set context.vstress_fraction=0.3
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(vstress_lifecycle_${wl} PROPERTIES LABELS "mover" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "VERIFIED.*contexts +[1-9].*mover and swap +[1-9]"
+                         FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
+  endforeach()
   add_test(NAME vstress_determinism
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/mover/determinism.sh $<TARGET_FILE:heddle>
                    reduction sgemm
@@ -54,6 +68,7 @@ endif()
 
 hd_tier(ci "^vstress_(swap|move)(250|2000)_(${HD_CI_WORKLOADS_RE})$"
         "^vstress_determinism$"
+        "^vstress_lifecycle_"
         "^mover_")
 if(TEST test_l1_reserve)
   set_property(TEST test_l1_reserve APPEND PROPERTY LABELS mover)

@@ -191,8 +191,6 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
         sm->st->ctx_flush_refused++;
         return false;
     }
-    if (hd_sm_vstress_holds(sm, slot)) /* a piece of it is away (ctx_vstress.c) */
-        return false;
     struct hd_tcta *c = &sm->cta[slot];
     x->state = HD_CTX_SUSPENDING;
     x->op = (uint8_t)op;
@@ -319,7 +317,7 @@ static bool check_suspending(struct hd_sm *sm, uint64_t now, int *status, char *
     for (uint32_t i = 0; i < sm->p->max_ctas && sm->ce->nsusp; i++) {
         struct hd_tcta *c = &sm->cta[i];
         if (!c->used || c->ctx->state != HD_CTX_SUSPENDING || hd_sm_pp_waiting(sm, c, now) ||
-            !quiet(sm, c))
+            !quiet(sm, c) || hd_sm_vstress_holds(sm, i)) /* (a piece of it away: ctx_vstress.c) */
             continue;
         sm->ce->nsusp--;
         progress = true;

@@ -14,8 +14,8 @@
  * and the kept bytes are put back. A piece that did not come back, or came back into the wrong
  * place, makes the workload fail its CPU reference check.
  *
- * A held CTA cannot be context-switched meanwhile (hd_sm_cta_suspend refuses, counted as a
- * refused request; a preemption then drains it).
+ * A held CTA may be told to switch or flush meanwhile: the context engine waits until its piece
+ * is back (check_suspending in ctx_engine.c), and the release leaves its warps stopped.
  */
 #include "sm_impl.h"
 
@@ -58,9 +58,12 @@ static uint64_t reg_share(const struct hd_tcta *c, uint32_t w, uint64_t *first)
 
 static void set_hold(struct hd_sm *sm, struct hd_tcta *c, bool hold, uint64_t now)
 {
+    /* released while the lifecycle suspends the CTA (a switch or flush asked meanwhile): the
+     * warps stay stopped, but those told to run on to their preemption point may (ctx_points.c) */
+    const bool suspending = !hold && c->ctx->state != HD_CTX_RESIDENT;
     for (uint32_t i = 0; i < c->grant.nwarps; i++) {
         struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
-        if (w->state == HD_WS_EMPTY || w->done)
+        if (w->state == HD_WS_EMPTY || w->done || (suspending && !w->to_pp))
             continue;
         w->susp = hold;
         hd_bit_set(sm->need_fetch, w->slot, !hold && w->ib_n == 0 && !w->fetch_busy && !w->done);
