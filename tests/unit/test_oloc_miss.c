@@ -191,6 +191,13 @@ static void test_fill(struct hd_test_state *t)
         fprintf(stderr, "  port fill, latency %u: %llu cycles (without: %llu)\n", lat,
                 (unsigned long long)r.cycles, (unsigned long long)base.cycles);
     }
+    /* the fills use the port they name: with one read slot on port 16 the second fill waits a
+     * cycle for it, and the chain ends fill_latency + 1 later */
+    const struct hd_oloc_ops narrow = ops_with(one_read, eight_writes, 0);
+    struct pol p1 = {.miss_pc = FIRST_ADD, .fill_lat = 3};
+    const struct result r1 = run(t, k_chain, "chain", 32, &narrow, &p1);
+    HD_CHECK_U64(t, base.cycles + 3 + 1, r1.cycles);
+    HD_CHECK_U64(t, 2, r1.fills);
     /* a swapped source: one 128-byte memory load per word through the fixed memory (latency
      * 100, 32 bytes per cycle on the SM's link): r2's fill is sent in the collector's first
      * read cycle, r1's when the link is free again 128 / 32 = 4 cycles later; the second lands
