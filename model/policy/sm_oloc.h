@@ -16,6 +16,26 @@
  * latency 0, no shared extra: the collector does not call anything then, so cycles are
  * unchanged. A policy keeps its state in impl and gets the time as an argument (rule C7);
  * hd_sm_set_oloc (sm_policy.h) installs one.
+ *
+ * Operand locations that can miss (issue 25 item 5; docs/oloc.md). The members after `destroy`
+ * (all optional, zero = absent) extend the hook:
+ *   - q.now is the cycle of the question, so a policy may move registers at cycles of its own
+ *     choosing (applied lazily when it is next asked: rule C7);
+ *   - locate() may answer "not here yet" (out->miss): the word must first be filled, either from
+ *     a port (fill_port, read like an operand, landing fill_latency cycles later: scratchpad or
+ *     operand cache) or by a memory request (fill_addr, fill_bytes: a swapped register; a real
+ *     SWAP-class load through the SM's memory path). The collector issues the fill, waits, calls
+ *     filled() in the cycle it lands, locates the word again (a retry) and reads it from where
+ *     it is then; the instruction dispatches as always, the cycle after its last read + latency;
+ *   - locate_dst() says where each destination word is written (preset: its bank). A write to a
+ *     policy port takes one of its port_writes[i] write slots in the cycle of the writeback; a
+ *     write that finds them taken waits a cycle, as a read does. Writes to register banks are
+ *     not limited (the result bus, wb_ports, already is);
+ *   - spad_ports marks the policy ports that are the scratchpad's banks: one pass per cycle
+ *     serves either one warp register (a read, a write or a fill of such a port) or one
+ *     conflict-degree pass of an ld/st.shared, so the two contend for ONE resource (EXPARS's
+ *     bank arbitrator). spad_ports = 0: the policy's ports are separate from the shared banks.
+ * None of this runs without a policy: the collector tests sm->oloc.ops and nothing else.
  */
 #ifndef HD_SM_OLOC_H
 #define HD_SM_OLOC_H
@@ -32,13 +52,23 @@ struct hd_oloc_query {
     uint32_t pc;        /* kernel-wide PC of the instruction */
     uint32_t reg;       /* the word's register number (physical, or PTX with reg_bank_source) */
     uint32_t bank;      /* the register bank it would be read from by default */
+    uint64_t now;       /* the cycle of the question */
+    bool dst;           /* a destination word (locate_dst) */
 };
 
 struct hd_oloc {
     uint8_t kind;       /* enum hd_oloc_kind */
     uint16_t port;      /* in the SM's port space (see above) */
     uint16_t latency;   /* cycles added before the instruction may dispatch */
+    /* "not here yet" (locate only; 0: the word is at `port`) */
+    uint8_t miss;          /* enum hd_oloc_miss */
+    uint16_t fill_port;    /* HD_OLOC_FILL_PORT: the port the fill reads (contends as a read) */
+    uint16_t fill_latency; /* HD_OLOC_FILL_PORT: cycles from the fill's read to its landing */
+    uint32_t fill_bytes;   /* HD_OLOC_FILL_MEM: bytes of the load (128: a warp register) */
+    uint64_t fill_addr;    /* HD_OLOC_FILL_MEM: its address (the swap window, addr_map.h) */
 };
+
+enum hd_oloc_miss { HD_OLOC_PRESENT = 0, HD_OLOC_FILL_PORT, HD_OLOC_FILL_MEM };
 
 struct hd_oloc_ops {
     const char *name;
@@ -50,6 +80,14 @@ struct hd_oloc_ops {
      * `degree` cycles from `now` (may be NULL: none). */
     uint32_t (*shared)(void *impl, uint32_t warp, uint32_t degree, uint64_t now);
     void (*destroy)(void *impl); /* may be NULL */
+    /* ---- operand locations that can miss (issue 25 item 5); each may be 0 / NULL ---- */
+    const uint8_t *port_writes; /* [nports] writes per cycle of each (NULL: 1 each) */
+    uint64_t spad_ports;        /* bit i: port reg_banks + i is in the scratchpad banks */
+    /* Where destination word q is written (out preset to its bank; miss is ignored: a write
+     * allocates). */
+    void (*locate_dst)(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out);
+    /* The fill of word q that locate() asked for has landed (cycle q->now). */
+    void (*filled)(void *impl, const struct hd_oloc_query *q);
 };
 
 /* An SM's installed policy (ops NULL: the register file as it is). */

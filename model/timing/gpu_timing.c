@@ -46,6 +46,20 @@ static int attach_mechanisms(struct hd_gpu_timing *g, char *err, size_t errlen)
     return 0;
 }
 
+/* [oloc] stress_period > 0: SM i gets the operand-location stress policy (oloc_stress.h). */
+static int install_oloc_stress(struct hd_gpu_timing *g, uint32_t i)
+{
+    const struct hd_oloc_ops *ops;
+    void *impl;
+    if (hd_oloc_stress_create(&g->p.oloc_stress, i, g->p.sm.reg_banks, &ops, &impl) != 0)
+        return -1;
+    if (!hd_sm_own_oloc(g->sm[i], ops, impl)) {
+        ops->destroy(impl);
+        return -1;
+    }
+    return 0;
+}
+
 int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out, char *err,
                          size_t errlen)
 {
@@ -98,6 +112,11 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         }
         g->alloc_timed |= hd_sm_alloc_timed(g->sm[i]);
         hd_sm_set_hooks(g->sm[i], &g->hooks);
+        if (g->p.oloc_stress.period && install_oloc_stress(g, i) != 0) {
+            hd_gpu_timing_destroy(g);
+            snprintf(err, errlen, "host out of memory creating the operand-location stress");
+            return HD_FUNC_ERR_MEMORY;
+        }
     }
     g->pool.sms = g->sm;
     g->pool.nsms = nsms;

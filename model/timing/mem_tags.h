@@ -11,13 +11,15 @@
  *   STORE    payload = warp reference of the store's warp (completion counted for fences)
  *   IFETCH   payload = instruction-cache fill index (sm_fetch.c)
  *   CONTEXT  payload = context id and epoch of a save or restore request (ctx_engine.c)
+ *   OLOC     payload = collector, word and serial of an operand's fill (sm_oloc_port.c)
  */
 #ifndef HD_MEM_TAGS_H
 #define HD_MEM_TAGS_H
 
 #include <stdint.h>
 
-enum hd_tag_type { HD_TAG_LOAD = 1, HD_TAG_STORE = 2, HD_TAG_IFETCH = 3, HD_TAG_CONTEXT = 4 };
+enum hd_tag_type { HD_TAG_LOAD = 1, HD_TAG_STORE = 2, HD_TAG_IFETCH = 3, HD_TAG_CONTEXT = 4,
+                  HD_TAG_OLOC = 5 };
 
 #define HD_TAG_SHIFT 60
 #define HD_TAG_PAYLOAD_MASK ((1ull << HD_TAG_SHIFT) - 1)

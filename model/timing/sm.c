@@ -129,6 +129,7 @@ void hd_sm_destroy(struct hd_sm *sm)
     free(sm->cu);
     free(sm->cu_order);
     free(sm->memops);
+    hd_sm_oloc_free(sm);
     free(sm->bank_stamp);
     free(sm->bank_cnt);
     for (int u = 0; u < HD_TU_COUNT; u++)

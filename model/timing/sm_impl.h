@@ -233,6 +233,7 @@ struct hd_sm {
     uint64_t last_tick;
     int fault;                   /* a response found a warp's counts at 0 (HD_FUNC_OK: none) */
     char fault_msg[224];         /* ... where: SM, context, warp, cycle (hd_sm_tick reports it) */
+    struct hd_oloc_sm *olx;      /* operand locations that can miss (sm_oloc_port.c; NULL: none) */
 };
 
 /* {==== sm.c ==== */
@@ -402,6 +403,27 @@ void hd_sm_warp_response(struct hd_sm *sm, struct hd_wref ref, uint32_t last_of,
  * with the SM, context, warp and cycle, and the run stops at the end of the SM's tick. */
 bool hd_sm_warp_uncount(struct hd_sm *sm, struct hd_twarp *w, struct hd_wref ref, bool load,
                         bool saved, uint64_t now);
+/* }==== */
+
+/* {==== sm_oloc_port.c: operand locations that can miss (sm_oloc.h; only with a policy) ==== */
+/* Install policy ops/impl (hd_sm_set_oloc); own: destroy it with the SM. False: no memory. */
+bool hd_sm_oloc_install(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl, bool own);
+void hd_sm_oloc_free(struct hd_sm *sm);
+/* Collector c's words located for warp w's instruction ti (bank offset off), at allocation. */
+void hd_sm_oloc_locate(struct hd_sm *sm, uint32_t c, const struct hd_twarp *w,
+                       const struct hd_tinstr *ti, uint32_t off, uint64_t now);
+/* One cycle of collector cu's reads, fills and retries. Returns progress. */
+bool hd_sm_oloc_read(struct hd_sm *sm, struct hd_cu *cu, uint64_t now);
+/* May the writeback of warp `warp`'s instruction at pc happen now (its destination ports' write
+ * slots)? False: it waits a cycle (nothing taken). */
+bool hd_sm_oloc_write(struct hd_sm *sm, uint32_t warp, uint32_t pc, uint64_t now);
+/* A global load's destinations written by its last response: counted on their ports. */
+void hd_sm_oloc_load_written(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc, uint64_t now);
+/* An ld/st.shared of `degree` passes dispatched now: the cycles it waits for the scratchpad banks
+ * (shared with the policy's scratchpad ports), which it then holds. */
+uint32_t hd_sm_oloc_shared_wait(struct hd_sm *sm, uint32_t degree, uint64_t now);
+/* A memory fill's response (HD_TAG_OLOC payload). */
+void hd_sm_oloc_response(struct hd_sm *sm, uint64_t payload, uint64_t now);
 /* }==== */
 
 #endif

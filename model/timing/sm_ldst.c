@@ -320,11 +320,13 @@ bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now)
         return start_global(sm, u, cu, op, w, now);
     case HD_MO_SHARED: {
         uint32_t d = op->degree ? op->degree : 1;
+        /* the scratchpad banks, shared with an operand-location policy's (sm_oloc_port.c) */
+        const uint32_t wait = sm->oloc.ops ? hd_sm_oloc_shared_wait(sm, d, now) : 0;
         sm->st->smem_instrs++;
         sm->st->smem_conflict_cycles += d - 1;
         sm->cta[w->cta].la->info->c.smem_passes += d; /* energy model (model/power) */
-        u->busy_until = now + d;
-        delay = p->shared_latency + d - 1 + hd_oloc_shared(&sm->oloc, w->slot, d, now);
+        u->busy_until = now + wait + d;
+        delay = p->shared_latency + wait + d - 1 + hd_oloc_shared(&sm->oloc, w->slot, d, now);
         break;
     }
     case HD_MO_CONST:
@@ -423,6 +425,8 @@ void hd_sm_warp_response(struct hd_sm *sm, struct hd_wref ref, uint32_t last_of,
     }
     if (!hd_sm_warp_uncount(sm, w, ref, last_of != HD_SM_NONE, false, now))
         return;
+    if (last_of != HD_SM_NONE && sm->oloc.ops) /* its writes (sm_oloc_port.c) */
+        hd_sm_oloc_load_written(sm, w, last_of, now);
     if (last_of != HD_SM_NONE)
         hd_sm_sb_release(sm, w, last_of);
     hd_sm_warp_eval(sm, w, now);
@@ -455,6 +459,9 @@ static void receive_one(struct hd_sm *sm, const struct hd_mem_req *r, uint64_t n
         break;
     case HD_TAG_CONTEXT:
         hd_sm_ctx_response(sm, payload, now);
+        break;
+    case HD_TAG_OLOC: /* an operand's fill (sm_oloc_port.c) */
+        hd_sm_oloc_response(sm, payload, now);
         break;
     default:
         break;

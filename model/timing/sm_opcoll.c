@@ -19,7 +19,8 @@
  * issues lat + 2 cycles after its producer when nothing conflicts. Writebacks and decodes are
  * events in a timing wheel of 2^k buckets (k from the longest delay); nothing is allocated per
  * instruction. An operand-location policy (sm_oloc.h), when installed, says per word which port
- * it is read from (a bank, or one of the policy's ports after them) and with what latency.
+ * it is read from (a bank, or one of the policy's ports after them) and with what latency, may
+ * say "not here yet" (a fill first), and where writebacks go (sm_oloc_port.c, docs/oloc.md).
  */
 #include "sm_impl.h"
 
@@ -140,6 +141,8 @@ bool hd_sm_events(struct hd_sm *sm, uint64_t now)
             w->fetch_pc = ev.pc + ev.n;
             w->fetch_busy = false;
             hd_sm_warp_eval(sm, w, now);
+        } else if (sm->oloc.ops && !hd_sm_oloc_write(sm, ev.warp, ev.pc, now)) {
+            hd_sm_event(sm, now, 1, ev.type, ev.warp, ev.pc, ev.n); /* its write port: a cycle */
         } else {
             hd_sm_sb_release(sm, w, ev.pc);
             w->inflight--;
@@ -164,26 +167,6 @@ uint32_t hd_sm_cu_find(const struct hd_sm *sm, uint8_t u)
     return HD_SM_NONE;
 }
 
-/* The words' ports and the collector's latency from the operand-location policy. */
-static void locate_words(struct hd_sm *sm, struct hd_cu *cu, const struct hd_twarp *w,
-                         const struct hd_tinstr *ti, uint32_t off)
-{
-    const struct hd_sm_params *p = sm->p;
-    const struct hd_oloc_slot *o = &sm->oloc;
-    const uint32_t nports = p->reg_banks + o->ops->nports;
-    const struct hd_tcta *c = &sm->cta[w->cta];
-    struct hd_oloc_query q = {w->slot, w->cta, c->la ? c->la->id : 0, cu->pc, 0, 0};
-    const uint32_t budget = c->la ? c->la->bank_budget : 0;
-    for (unsigned i = 0; i < ti->nwords; i++) {
-        q.reg = hd_regs_bank_fold(ti->word[i], budget);
-        q.bank = (q.reg + off) % p->reg_banks;
-        struct hd_oloc l = {HD_OLOC_REGBANK, (uint16_t)q.bank, 0};
-        o->ops->locate(o->impl, &q, &l);
-        cu->bank[i] = (uint16_t)(l.port < nports ? l.port : q.bank);
-        cu->lat = l.latency > cu->lat ? l.latency : cu->lat;
-    }
-}
-
 void hd_sm_cu_alloc(struct hd_sm *sm, uint32_t c, struct hd_twarp *w, uint32_t pc,
                     const struct hd_tinstr *ti, bool has_dst, uint64_t now)
 {
@@ -199,8 +182,8 @@ void hd_sm_cu_alloc(struct hd_sm *sm, uint32_t c, struct hd_twarp *w, uint32_t p
     const uint32_t off = p->bank_warp_offset ? w->slot : 0;
     cu->nread = ti->nwords;
     cu->lat = 0;
-    if (sm->oloc.ops) {
-        locate_words(sm, cu, w, ti, off);
+    if (sm->oloc.ops) { /* operand locations (sm_oloc_port.c) */
+        hd_sm_oloc_locate(sm, c, w, ti, off, now);
     } else {
         const struct hd_sm_launch *la = sm->cta[w->cta].la;
         const uint32_t budget = la ? la->bank_budget : 0;
@@ -234,6 +217,10 @@ bool hd_sm_read_operands(struct hd_sm *sm, uint64_t now)
         struct hd_cu *cu = &sm->cu[sm->cu_order[i]];
         if (cu->ready_at != UINT64_MAX || cu->alloc_cycle + sm->p->oc_alloc_cycles >= now)
             continue;
+        if (sm->oloc.ops) { /* locations that can miss: fills and retries (sm_oloc_port.c) */
+            progress |= hd_sm_oloc_read(sm, cu, now);
+            continue;
+        }
         unsigned left = 0, from_ports = 0;
         for (unsigned j = 0; j < cu->nread; j++) {
             uint16_t b = cu->bank[j];

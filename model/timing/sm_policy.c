@@ -50,9 +50,14 @@ bool hd_sm_set_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl)
 {
     if (sm->nctas || (ops && (ops->nports > HD_OLOC_MAX_PORTS || !ops->locate)))
         return false;
-    sm->oloc.ops = ops;
-    sm->oloc.impl = ops ? impl : NULL;
-    return true;
+    return hd_sm_oloc_install(sm, ops, impl, false); /* (sm_oloc_port.c) */
+}
+
+bool hd_sm_own_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl)
+{
+    if (sm->nctas || !ops || ops->nports > HD_OLOC_MAX_PORTS || !ops->locate)
+        return false;
+    return hd_sm_oloc_install(sm, ops, impl, true);
 }
 
 void hd_sm_set_hooks(struct hd_sm *sm, const struct hd_hooks *hooks)

@@ -44,6 +44,9 @@ bool hd_sm_alloc_replace(struct hd_sm *sm, const struct hd_sm_alloc *a, struct h
  * ownership of impl. False if it asks for more than HD_OLOC_MAX_PORTS ports or CTAs are
  * resident. */
 bool hd_sm_set_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl);
+/* The same, the SM owning impl (ops->destroy when the SM goes or another policy replaces it):
+ * what a run-wide policy chosen by configuration uses (oloc_stress.h). */
+bool hd_sm_own_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl);
 /* Report the SM's TB placements, issues and exits to the mechanisms' hooks (mech.h; the GPU's,
  * which outlive the SM). */
 struct hd_hooks;

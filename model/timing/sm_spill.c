@@ -95,7 +95,7 @@ int hd_sm_spill_issue(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
             return -1;
         pc = w->ib_pc;
     }
-    static const struct hd_tinstr vti = {HD_TC_MEM, HD_TU_MEM, 0, 0, {0}};
+    static const struct hd_tinstr vti = {.cls = HD_TC_MEM, .unit = HD_TU_MEM};
     hd_sm_cu_alloc(sm, cu, w, store ? pc : HD_PC_SPILL | op->reg, &vti, !store, now);
     w->inflight++;
     struct hd_memop *m = &sm->memops[sm->cu[cu].memop];

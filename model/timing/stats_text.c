@@ -205,6 +205,13 @@ void hd_timing_stats_summary(const struct hd_timing_stats *s, FILE *f)
         fprintf(f, "  register spills    %" PRIu64 " fills, %" PRIu64 " stores (%" PRIu64
                    " local-memory requests in all)\n",
                 a.spill_fills, a.spill_stores, a.lmem_requests);
+    if (a.oloc_fills || a.oloc_fills_mem || a.oloc_writes) /* sm_oloc_port.c, docs/oloc.md */
+        fprintf(f, "  operand locations  %" PRIu64 " policy-port reads; fills %" PRIu64
+                   " from ports, %" PRIu64 " from memory (%" PRIu64 " collector cycles waiting); %"
+                   PRIu64 " policy-port writes (%" PRIu64 " delayed); %" PRIu64
+                   " scratchpad-bank conflicts\n",
+                a.oloc_reads, a.oloc_fills, a.oloc_fills_mem, a.oloc_fill_cycles, a.oloc_writes,
+                a.oloc_write_conflicts, a.oloc_spad_conflicts);
     fprintf(f, "  branches           %" PRIu64 ", %" PRIu64 " divergent; icache misses %" PRIu64
                " of %" PRIu64 " fetches\n",
             a.branches, a.divergent_branches, a.icache_misses, a.fetches);

@@ -210,6 +210,9 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.stress_fraction = c->context_stress_fraction;
     p->ctx.stress_seed = c->context_stress_seed;
     p->ctx.stress_flush = c->context_stress_flush;
+    p->oloc_stress = (struct hd_oloc_stress_params){c->oloc_stress_period, c->oloc_stress_rate,
+                                                    c->oloc_stress_seed,
+                                                    c->oloc_stress_spad_shared};
     p->ctx.points = c->context_points;
     p->ctx.pp_wait_limit = c->context_pp_wait_limit;
     p->ctx.policy = c->context_preempt_policy;

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "mem_fixed.h"
+#include "oloc_stress.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -135,6 +136,7 @@ struct hd_gpu_timing_params {
     uint64_t max_cycles, max_instrs; /* run-time limits, 0 = none (gpu_limits.h) */
     bool skip_idle;
     struct hd_ctx_params ctx;
+    struct hd_oloc_stress_params oloc_stress; /* [oloc] (oloc_stress.h; period 0: off) */
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message

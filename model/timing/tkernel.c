@@ -154,6 +154,32 @@ static void bank_words(const struct hd_func_kernel *k, const struct hd_func_kfun
     }
 }
 
+/* The destination words of instruction pc, numbered as its banked words (for the
+ * operand-location hook's writes, sm_oloc.h): physical registers, or PTX words without them. */
+static void dst_words(const struct hd_func_kernel *k, const struct hd_func_kfunc *kf, uint32_t pc,
+                      const struct hd_annot *a, struct hd_tinstr *t)
+{
+    const struct hd_func_instr *d = &k->code[pc];
+    const struct hd_func *f = kf->ir;
+    uint32_t flpc;
+    const struct hd_annot_fn *af = a ? hd_annot_fn_at(a, pc, &flpc) : NULL;
+    const struct hd_regalloc *ra = af ? af->ra : NULL;
+    for (unsigned i = 0; i < d->nwrite; i++) {
+        const int32_t r = d->write[i];
+        const uint32_t lr = (uint32_t)r - kf->reg_base;
+        if (r < 0 || lr >= f->nregs || f->regs[lr].type == HD_T_PRED)
+            continue;
+        int32_t p = r;
+        if (ra) {
+            if (lr >= ra->nregs || ra->kind[lr] != HD_RA_REG || ra->phys_of[lr] < 0)
+                continue;
+            p = ra->phys_of[lr];
+        }
+        for (unsigned j = 0; j < reg_words(f->regs[lr].type) && t->ndst < HD_TK_MAX_DST; j++)
+            t->dst[t->ndst++] = (uint16_t)((uint32_t)p + j);
+    }
+}
+
 /* {==== Spill code ==== */
 /* Add register r (kernel-wide) to the list ops[*n] if it is a spilled data register not yet
  * listed; slot[] gives its first word. */
@@ -284,6 +310,7 @@ struct hd_tkernel *hd_tkernel_build(const struct hd_func_kernel *k, const struct
             t->cls = (uint8_t)c;
             t->unit = (uint8_t)sp->unit_of[c];
             bank_words(k, kf, pc, physical ? tk->an : NULL, t);
+            dst_words(k, kf, pc, physical ? tk->an : NULL, t);
         }
     }
     if (spill_build(tk) != 0) {

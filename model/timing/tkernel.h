@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #define HD_TK_MAX_WORDS 16
+#define HD_TK_MAX_DST 8
 
 struct hd_tinstr {
     uint8_t cls;     /* enum hd_tclass */
@@ -33,6 +34,8 @@ struct hd_tinstr {
     uint8_t nwords;  /* banked register words read */
     uint8_t pad;
     uint16_t word[HD_TK_MAX_WORDS]; /* their register numbers (before warp offset and modulo) */
+    uint8_t ndst;    /* destination words (the operand-location hook's writes, sm_oloc.h) */
+    uint16_t dst[HD_TK_MAX_DST]; /* their register numbers, numbered as word[] */
 };
 
 /* Register spills (tkernel.c): a value the register allocator marked HD_RA_SPILLED lives in a

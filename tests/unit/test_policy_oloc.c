@@ -42,7 +42,8 @@ static uint32_t loc_shared(void *impl, uint32_t warp, uint32_t degree, uint64_t 
     return l->shared;
 }
 
-static const struct hd_oloc_ops loc_ops = {"test", 1, one_read, loc_locate, loc_shared, NULL};
+static const struct hd_oloc_ops loc_ops = {.name = "test", .nports = 1, .port_reads = one_read,
+                                           .locate = loc_locate, .shared = loc_shared};
 /* }==== */
 
 /* A chain of 8 dependent adds of two registers each (r2 = r2 + r1), then a shared round trip. */
