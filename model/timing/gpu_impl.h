@@ -100,6 +100,8 @@ struct hd_gpu_timing {
     uint32_t ppol_mech;         /* the mechanism that made the preemption policy (UINT32_MAX:
                                    a generic one) */
     void *ppol_tables;          /* its hook's tables (hd_hook_ops.tables): the policy's env.tables */
+    struct hd_monitor *mon;     /* the windowed monitor (monitor.h, monitor_core.h) */
+    uint64_t mon_next;          /* the cycle at whose end it closes windows (UINT64_MAX: none) */
 };
 
 /* gpu_launch.c: launch storage and bookkeeping */
