@@ -7,7 +7,8 @@
  *
  * Design. A policy (a mechanism's hook in attach(), through hd_mech_env.mon, or any policy that
  * holds the monitor) subscribes with a window length of L cycles; its windows are aligned to
- * multiples of L: a window closes at the end of cycle k*L and covers cycles (k*L - L, k*L].
+ * multiples of L: a window closes at the end of cycle k*L and covers cycles (k*L - L, k*L] (the
+ * first one cycle 0 too).
  * At the close the GPU reads the cumulative counters (the SMs' statistics, the launches'
  * records, the memory system's per-SM, per-kernel and per-class records) and keeps, per
  * subscription, the difference from the previous close: the last complete window, readable

@@ -119,6 +119,9 @@ bool hd_gpu_collect(struct hd_gpu_timing *g, uint32_t s);
 int hd_gpu_launches_notify(struct hd_gpu_timing *g, char *err, size_t errlen);
 
 /* cta_sched.c: the CTA scheduler */
+/* The admission query about SM s and a CTA (linear index cta) of launch la (cta_admit.h). */
+void hd_gpu_admit_query(const struct hd_gpu_timing *g, uint32_t s, const struct hd_sm_launch *la,
+                        uint64_t cta, struct hd_admit_query *q);
 /* Place up to one CTA per SM. Returns how many were placed, or a negative status. */
 int hd_gpu_schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen);
 /* The earliest arrival cycle after now of a launch of the batch (UINT64_MAX: none). */

@@ -280,6 +280,11 @@ bool hd_gpu_collect(struct hd_gpu_timing *g, uint32_t s)
         for (unsigned i = 0; i < n; i++) {
             struct tlaunch *t = (struct tlaunch *)(void *)buf[i]; /* sl is the first member */
             t->sl.info->c.ctas_done++;
+            if (g->admit.ops->left) { /* (cta_admit.h: a finished CTA is not named) */
+                struct hd_admit_query q;
+                hd_gpu_admit_query(g, s, &t->sl, UINT64_MAX, &q);
+                g->admit.ops->left(g->admit.impl, &q, true, g->now);
+            }
             if (++t->done_ctas == t->nctas)
                 launch_finished(g, t, g->finish_fn ? index_of(g, t) : 0);
         }

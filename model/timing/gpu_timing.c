@@ -99,7 +99,11 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         hd_gpu_timing_destroy(g);
         return HD_FUNC_ERR_MEMORY;
     }
-    g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL};
+    g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL}; /* [timing] admit (cta_admit.h) */
+    if (g->p.admit == HD_ADMIT_LAUNCH_QUOTA)
+        g->admit = (struct hd_cta_admit){&hd_cta_admit_launch_quota, &g->p.admit_quota};
+    else if (g->p.admit == HD_ADMIT_KERNEL_QUOTA)
+        g->admit = (struct hd_cta_admit){&hd_cta_admit_kernel_quota, &g->p.admit_quota};
     for (uint32_t i = 0; i < nsms; i++) {
         struct hd_sm_env env = {&g->mem, &g->stats.sm[i], &g->stats.sched[i * g->p.sm.num_sched],
                                 &g->pool, &g->p.ctx, &g->hw};

@@ -127,6 +127,10 @@ struct hd_gpu_timing_params {
     uint64_t max_cycles, max_instrs; /* run-time limits, 0 = none (gpu_limits.h) */
     bool skip_idle;
     struct hd_ctx_params ctx;
+    enum hd_cfg_admit admit;      /* [timing] admit, admit_quota (cta_admit.h) */
+    uint32_t admit_quota;
+    char probe_log[HD_CFG_STR_MAX]; /* [timing] probe_log, probe_window (model/mech/probe) */
+    uint64_t probe_window;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message

@@ -53,7 +53,8 @@ static void rec_placed(void *impl, const struct hd_admit_query *q, uint64_t now)
         r->resident_max = q->resident;
 }
 
-static const struct hd_cta_admit_ops rec_ops = {"record", rec_admit, rec_placed, NULL};
+static const struct hd_cta_admit_ops rec_ops = {.name = "record", .admit = rec_admit,
+                                                 .placed = rec_placed};
 /* }==== */
 
 /* Run 16 CTAs of ld1 on 4 SMs with policy r (NULL: default); returns the cycles and checks the
