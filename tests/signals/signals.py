@@ -12,8 +12,9 @@
 #                               per kernel, per class); 2000-cycle windows' issue = the samples'
 #                               differences
 #   signals.py HEDDLE admit     [timing] admit = launch_quota changes placement (CTAs per SM)
-#   signals.py HEDDLE hint      a launch's hint and CTA coordinates reach the CTA distributor
-#                               (heddle run --hint; the probe distributor's log)
+#   signals.py HEDDLE hint      a launch's hint reaches the CTA distributor: heddle run --hint and
+#                               a mix's --hint WORKLOAD=N with [timing] cta_dist = sm_mask
+#   signals.py HEDDLE repeat    --repeat instances share one kernel id; analyses made once
 # Prints "signals MODE ok" or fails with the first mismatch.
 import json
 import os
@@ -39,12 +40,18 @@ def run(args, probe=None, window=0, sample=0):
         return json.load(f)["timing"]
 
 
+launches = []  # (launch id, kernel id, kernel name) of the last probe log read
+
+
 def probe_log(path):
     counts, windows, kernels = {}, [], []
+    launches.clear()
     with open(path) as f:
         for line in f:
             w = line.split()
-            if w[0] == "window":
+            if w[0] == "launch":
+                launches.append((int(w[1]), int(w[2]), w[3]))
+            elif w[0] == "window":
                 windows.append([int(x) for x in w[1:]])
             elif w[0] == "kernel":
                 kernels.append([int(x) for x in w[1:]])
@@ -126,6 +133,24 @@ elif mode == "hint":
     t = run(["sgemm", "--size", "small", "--set", "timing.cta_dist=sm_mask"])
     used = [s["id"] for s in t["sms"] if s["ctas_launched"] > 0]
     check(len(used) == len(t["sms"]), "no hint: every SM (%s)" % used)
+    t = run(["--mix", "sgemm+vecadd", "--quiet", "--set", "timing.cta_dist=sm_mask",
+             "--hint", "sgemm=0x3", "--hint", "vecadd=0xc"])
+    used = [s["id"] for s in t["sms"] if s["ctas_launched"] > 0]
+    check(used == [0, 1, 2, 3], "a mix's per-workload hints: SMs 0-1 and 2-3 only, not %s" % used)
     print("signals hint ok")
+elif mode == "repeat":
+    p = os.path.join(tmp, "p.log")
+    t = run(["--mix", "hotspot+lbm", "--repeat", "hotspot", "--quiet"], p)
+    probe_log(p)
+    names = sorted(set(n for _, _, n in launches))
+    ids = {n: sorted(set(k for _, k, m in launches if m == n)) for n in names}
+    runs = {n: sum(1 for _, _, m in launches if m == n) for n in names}
+    check(max(runs.values()) >= 2, "a kernel launched by two instances at least: %s" % runs)
+    check(all(len(v) == 1 for v in ids.values()), "one kernel id per kernel over every instance: %s" % ids)
+    check(len(set(v[0] for v in ids.values())) == len(names), "different kernels, different ids: %s" % ids)
+    check(len(t["lines"]) == len(names),
+          "each kernel's analyses (its timing view, its per-line record) made once: %d records for %d kernels"
+          % (len(t["lines"]), len(names)))
+    print("signals repeat ok")
 else:
     sys.exit("signals.py: unknown mode " + mode)

@@ -13,6 +13,7 @@
  *   kernel END LAUNCH issue requests l1d_port l2_port flits_req flits_rep dram_data
  *   stalled_load N | stalled_load_miss N | stalled_barrier N
  *   loads_l1_hit N | loads_l1_miss N | loads_absent N   (the warp had no slot when it returned)
+ *   launch LAUNCH KERNEL NAME   (at each launch's set-up: its stable kernel id, cta_admit.h)
  */
 #include "mech.h"
 
@@ -70,6 +71,16 @@ static void pr_window(void *impl, const struct hd_mon_window *win, uint64_t now)
     }
 }
 
+static int pr_launch(void *impl, uint32_t launch, uint32_t kernel, const char *name, char *err,
+                     size_t errlen)
+{
+    struct probe *p = impl;
+    (void)err;
+    (void)errlen;
+    fprintf(p->f, "launch %u %u %s\n", launch, kernel, name);
+    return 0;
+}
+
 static void pr_destroy(void *impl)
 {
     struct probe *p = impl;
@@ -84,6 +95,7 @@ static void pr_destroy(void *impl)
 
 static const struct hd_hook_ops probe_ops = {
     .name = "probe",
+    .launch = pr_launch,
     .destroy = pr_destroy,
     .stalled = pr_stalled,
     .load_returned = pr_load,
