@@ -19,7 +19,7 @@ if(TARGET heddle)
     add_test(NAME signals_${m}
              COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/signals/signals.py $<TARGET_FILE:heddle> ${m}
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-    set_tests_properties(signals_${m} PROPERTIES LABELS "ci;signals" TIMEOUT 120
+    set_tests_properties(signals_${m} PROPERTIES LABELS "ci;signals" TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "signals ${m} ok")
   endforeach()
 endif()

@@ -125,6 +125,24 @@ static int parse_hint(const char *cmd, const char *v, struct mix_opts *o)
     return 0;
 }
 
+/* The mix's `hint = W=N ...` key (checked when the mixes were read, cli_mixes.c). */
+static void apply_mix_hints(const struct hd_cli_mix *m, struct mix_client *cl, unsigned n)
+{
+    for (const char *tok = m->hint; *tok;) {
+        tok += strspn(tok, " \t");
+        const size_t len = strcspn(tok, " \t");
+        const char *eq = memchr(tok, '=', len);
+        if (!len || !eq)
+            break;
+        const uint32_t v = (uint32_t)strtoull(eq + 1, NULL, 0);
+        const size_t wl = (size_t)(eq - tok);
+        for (unsigned i = 0; i < n; i++)
+            if (strncmp(cl[i].label, tok, wl) == 0 && cl[i].label[wl] == '\0')
+                cl[i].attr.hint = v;
+        tok += len;
+    }
+}
+
 /* Give client c the attributes of its --arrive and --hint options (matched by label). */
 static int apply_arrivals(const struct mix_opts *o, struct mix_client *cl, unsigned n)
 {
@@ -484,6 +502,7 @@ static int run_mix(struct mix_opts *o, const struct hd_cli_mix *m)
         logs[i] = o->quiet ? NULL : open_memstream(&cl[i].log_text, &cl[i].log_len);
         cl[i].ctx.log = logs[i] ? logs[i] : devnull;
     }
+    apply_mix_hints(m, cl, m->nworkloads); /* (--hint W=N overrides them) */
     if (apply_arrivals(o, cl, m->nworkloads) != 0)
         rc = HD_CLI_USAGE;
     else

@@ -137,6 +137,12 @@ elif mode == "hint":
              "--hint", "sgemm=0x3", "--hint", "vecadd=0xc"])
     used = [s["id"] for s in t["sms"] if s["ctas_launched"] > 0]
     check(used == [0, 1, 2, 3], "a mix's per-workload hints: SMs 0-1 and 2-3 only, not %s" % used)
+    mixes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hint_mixes.ini")
+    t = run(["--mix", "sgemm+vecadd", "--quiet", "--mixes-file", mixes, "--set", "timing.cta_dist=sm_mask",
+             "--hint", "vecadd=0x10"])
+    used = [(s["id"], s["ctas_launched"]) for s in t["sms"] if s["ctas_launched"] > 0]
+    check(used == [(0, 28), (1, 28), (4, 256)],
+          "the mix's hint key (sgemm=0x3) and --hint vecadd=0x10 over its vecadd=0xc: not %s" % used)
     print("signals hint ok")
 elif mode == "repeat":
     p = os.path.join(tmp, "p.log")
