@@ -35,7 +35,7 @@ static void mix_help(FILE *out)
             "Usage: heddle run --mix NAME [--size small|medium|large] [--config FILE]\n"
             "                  [--set SECTION.KEY=VALUE]... [--functional] [--alone]\n"
             "                  [--mixes-file FILE] [--stats FILE] [--quiet]\n"
-            "                  [--arrive WORKLOAD@CYCLE[:PRIORITY]]...\n"
+            "                  [--arrive WORKLOAD@CYCLE[:PRIORITY]]... [--hint WORKLOAD=N]...\n"
             "                  [--repeat WORKLOAD [--repeat-until CYCLES]]\n"
             "\n"
             "Run the workloads of a multi-kernel mix (see `heddle list --mixes`) concurrently on\n"
@@ -59,6 +59,7 @@ static void mix_help(FILE *out)
             "                     (FILE.json: the same report as JSON)\n"
             "  --quiet            do not print the drivers' progress messages\n"
             "  --arrive W@C[:P]   workload W's launches arrive at GPU cycle C with priority P\n"
+            "  --hint W=N         workload W's launches carry the hint N (docs/admission.md)\n"
             "                     (default 0); a higher priority preempts lower ones by\n"
             "                     [context] preempt (switch, drain, flush; docs/context.md)\n"
             "  --repeat W         open-ended co-running: run workload W again each time it\n"
@@ -105,9 +106,58 @@ static int parse_arrival(const char *cmd, const char *v, struct mix_opts *o)
     return 0;
 }
 
-/* Give client c the attributes of its --arrive option (matched by label up to '@'). */
+/* --hint WORKLOAD=N into o->hint; one per workload. 0 or HD_CLI_USAGE after a message. */
+static int parse_hint(const char *cmd, const char *v, struct mix_opts *o)
+{
+    const char *eq = strchr(v, '=');
+    uint64_t n;
+    if (!eq || eq == v || hd_cli_parse_uint(eq + 1, 0, UINT32_MAX, &n) != 0)
+        return hd_cli_usage(cmd, "--hint '%s': wants WORKLOAD=N, N an integer from 0 to %u", v,
+                            UINT32_MAX);
+    if (o->nhint == HD_CLI_MIX_ARRIVALS)
+        return hd_cli_usage(cmd, "at most %d --hint options", HD_CLI_MIX_ARRIVALS);
+    for (unsigned k = 0; k < o->nhint; k++)
+        if (strncmp(o->hint[k], v, (size_t)(eq - v) + 1) == 0)
+            return hd_cli_usage(cmd, "--hint '%s': workload %.*s has a hint already ('%s')", v,
+                                (int)(eq - v), v, o->hint[k]);
+    o->hint[o->nhint] = v;
+    o->hint_val[o->nhint++] = (uint32_t)n;
+    return 0;
+}
+
+/* The mix's `hint = W=N ...` key (checked when the mixes were read, cli_mixes.c). */
+static void apply_mix_hints(const struct hd_cli_mix *m, struct mix_client *cl, unsigned n)
+{
+    for (const char *tok = m->hint; *tok;) {
+        tok += strspn(tok, " \t");
+        const size_t len = strcspn(tok, " \t");
+        const char *eq = memchr(tok, '=', len);
+        if (!len || !eq)
+            break;
+        const uint32_t v = (uint32_t)strtoull(eq + 1, NULL, 0);
+        const size_t wl = (size_t)(eq - tok);
+        for (unsigned i = 0; i < n; i++)
+            if (strncmp(cl[i].label, tok, wl) == 0 && cl[i].label[wl] == '\0')
+                cl[i].attr.hint = v;
+        tok += len;
+    }
+}
+
+/* Give client c the attributes of its --arrive and --hint options (matched by label). */
 static int apply_arrivals(const struct mix_opts *o, struct mix_client *cl, unsigned n)
 {
+    for (unsigned k = 0; k < o->nhint; k++) {
+        const size_t len = (size_t)(strchr(o->hint[k], '=') - o->hint[k]);
+        bool found = false;
+        for (unsigned i = 0; i < n && !found; i++)
+            if (strlen(cl[i].label) == len && strncmp(cl[i].label, o->hint[k], len) == 0) {
+                cl[i].attr.hint = o->hint_val[k];
+                found = true;
+            }
+        if (!found)
+            return hd_cli_usage("run", "--hint '%s': no workload of that name in the mix",
+                                o->hint[k]);
+    }
     for (unsigned k = 0; k < o->narrive; k++) {
         const struct mix_arrival *a = &o->arrive[k];
         const size_t len = (size_t)(strchr(a->label, '@') - a->label);
@@ -159,6 +209,9 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
             if (r < 0)
                 return HD_CLI_USAGE + 2;
             if (parse_arrival(cmd, v, o) != 0)
+                return HD_CLI_USAGE + 2;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--hint", &v)) != 0) {
+            if (r < 0 || parse_hint(cmd, v, o) != 0)
                 return HD_CLI_USAGE + 2;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--repeat", &v)) != 0) {
             if (r < 0)
@@ -449,6 +502,7 @@ static int run_mix(struct mix_opts *o, const struct hd_cli_mix *m)
         logs[i] = o->quiet ? NULL : open_memstream(&cl[i].log_text, &cl[i].log_len);
         cl[i].ctx.log = logs[i] ? logs[i] : devnull;
     }
+    apply_mix_hints(m, cl, m->nworkloads); /* (--hint W=N overrides them) */
     if (apply_arrivals(o, cl, m->nworkloads) != 0)
         rc = HD_CLI_USAGE;
     else

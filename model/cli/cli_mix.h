@@ -20,6 +20,8 @@ struct hd_cli_mix {
     char repeat[80];   /* optional: the workload relaunched while the others run ("": none) */
     unsigned repeat_line;
     unsigned line; /* of the section header */
+    char hint[160];    /* optional: "W=N W=N ...": launch hints per workload label ("": none) */
+    unsigned hint_line;
 };
 
 struct hd_cli_mixes {

@@ -35,6 +35,9 @@ struct mix_opts {
     const struct hd_hw_factory *hw; /* block instances in the loop (heddle cosim; NULL: none) */
     uint64_t cycles;           /* out: the mix's GPU cycles */
     double seconds;            /* out: its wall time */
+    const char *hint[HD_CLI_MIX_ARRIVALS]; /* --hint WORKLOAD=N (issue 25 item 7) */
+    uint32_t hint_val[HD_CLI_MIX_ARRIVALS];
+    unsigned nhint;
 };
 
 /* One run of a repeated workload's driver (cli_mix_repeat.c). */

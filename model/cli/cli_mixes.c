@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@
 extern const unsigned char hd_cli_mixes_ini[];
 extern const size_t hd_cli_mixes_ini_len;
 
-enum { KEY_WORKLOADS = 1, KEY_KIND = 2, KEY_WHY = 4, KEY_ALL = 7, KEY_REPEAT = 8 };
+enum { KEY_WORKLOADS = 1, KEY_KIND = 2, KEY_WHY = 4, KEY_ALL = 7, KEY_REPEAT = 8, KEY_HINT = 16 };
 
 struct mix_parser {
     const char *source;
@@ -79,6 +80,40 @@ static bool is_label(const struct hd_cli_mix *m, const char *label)
     return false;
 }
 
+/* hint = W=N [W=N]...: each W one of m's labels (once), each N an integer 0..2^32-1. */
+static int mp_hints(struct mix_parser *p, const struct hd_cli_mix *m)
+{
+    char buf[sizeof m->hint], seen[HD_CLI_MIX_MAX][80];
+    unsigned nseen = 0;
+    memcpy(buf, m->hint, sizeof buf);
+    for (char *tok = buf; *tok;) {
+        while (*tok == ' ' || *tok == '\t')
+            tok++;
+        if (!*tok)
+            break;
+        char *sp = tok + strcspn(tok, " \t"), *next = *sp ? sp + 1 : sp;
+        *sp = '\0';
+        char *eq = strchr(tok, '='), *end = NULL;
+        if (eq)
+            *eq = '\0';
+        unsigned long long n = eq && eq[1] && eq[1] != '-' ? strtoull(eq + 1, &end, 0) : 0;
+        if (!eq || !end || *end || n > UINT32_MAX)
+            return mp_fail(p, m->hint_line, "mix [%s]: hint '%s%s%s': wants WORKLOAD=N, N an "
+                           "integer from 0 to %u", m->name, tok, eq ? "=" : "", eq ? eq + 1 : "",
+                           UINT32_MAX);
+        if (!is_label(m, tok))
+            return mp_fail(p, m->hint_line, "mix [%s]: hint %s: not one of its workloads",
+                           m->name, tok);
+        for (unsigned k = 0; k < nseen; k++)
+            if (strcmp(seen[k], tok) == 0)
+                return mp_fail(p, m->hint_line, "mix [%s]: hint %s given twice", m->name, tok);
+        if (nseen < HD_CLI_MIX_MAX)
+            snprintf(seen[nseen++], sizeof seen[0], "%s", tok);
+        tok = next;
+    }
+    return 0;
+}
+
 /* The mix being filled must have all its keys (and a `repeat` naming one of its workloads). */
 static int mp_close(struct mix_parser *p)
 {
@@ -92,7 +127,7 @@ static int mp_close(struct mix_parser *p)
     if (m->repeat[0] && !is_label(m, m->repeat))
         return mp_fail(p, m->repeat_line, "mix [%s]: repeat = %s is not one of its workloads",
                        m->name, m->repeat);
-    return 0;
+    return mp_hints(p, m);
 }
 
 static int mp_section(struct mix_parser *p, char *s)
@@ -165,11 +200,12 @@ static int mp_key(struct mix_parser *p, char *s)
                    : strcmp(key, "kind") == 0    ? KEY_KIND
                    : strcmp(key, "why") == 0     ? KEY_WHY
                    : strcmp(key, "repeat") == 0  ? KEY_REPEAT
+                   : strcmp(key, "hint") == 0    ? KEY_HINT
                                                  : 0;
     if (!bit)
         return mp_fail(p, p->line,
-                       "mix [%s]: unknown key '%s' (keys: workloads, kind, why, repeat)", m->name,
-                       key);
+                       "mix [%s]: unknown key '%s' (keys: workloads, kind, why, repeat, hint)",
+                       m->name, key);
     if (p->seen & bit)
         return mp_fail(p, p->line, "mix [%s]: key '%s' given twice", m->name, key);
     p->seen |= bit;
@@ -179,9 +215,13 @@ static int mp_key(struct mix_parser *p, char *s)
         return mp_workloads(p, m, v);
     if (bit == KEY_REPEAT)
         m->repeat_line = p->line;
-    char *dst = bit == KEY_KIND ? m->kind : bit == KEY_WHY ? m->why : m->repeat;
+    if (bit == KEY_HINT)
+        m->hint_line = p->line;
+    char *dst = bit == KEY_KIND ? m->kind : bit == KEY_WHY ? m->why
+                : bit == KEY_HINT ? m->hint : m->repeat;
     size_t cap = bit == KEY_KIND  ? sizeof m->kind
                  : bit == KEY_WHY ? sizeof m->why
+                 : bit == KEY_HINT ? sizeof m->hint
                                   : sizeof m->repeat;
     if (strlen(v) >= cap)
         return mp_fail(p, p->line, "mix [%s]: '%s' is longer than %zu characters", m->name, key,

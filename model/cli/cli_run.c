@@ -10,6 +10,7 @@
  * --functional (or [timing] mode = functional); its summary follows the run's. Statistics are
  * written after an error or Ctrl-C too.
  */
+#include "cli_attr.h"
 #include "cli_cmd.h"
 #include "cli_gpu.h"
 #include "cli_mix.h"
@@ -33,6 +34,7 @@ struct run_opts {
     uint64_t sample;          /* --sample N: time series every N cycles */
     const char *series;       /* --series FILE: the time series as CSV */
     const char *profile;      /* --profile-out FILE: the Oracle's per-CTA profile */
+    uint32_t hint;            /* --hint N: every launch's hint (docs/admission.md) */
 };
 
 static void run_help(FILE *out)
@@ -41,7 +43,7 @@ static void run_help(FILE *out)
             "Usage: heddle run WORKLOAD [--size small|medium|large] [--config FILE]\n"
             "                           [--set SECTION.KEY=VALUE]... [--stats FILE] [--quiet]\n"
             "                           [--functional] [--sample N [--series FILE]] [--progress]\n"
-            "                           [--power]\n"
+            "                           [--power] [--hint N]\n"
             "       heddle run --mix NAME [...]   workloads of a mix, concurrently (--mix --help)\n"
             "\n"
             "Run a built-in workload (see `heddle list`): the host driver makes its inputs,\n"
@@ -59,6 +61,8 @@ static void run_help(FILE *out)
             "                  FILE.json: the timing model's full report (docs/timing.md)\n"
             "  --quiet         do not print the driver's progress messages\n"
             "  --functional    functional execution only: no cycles, no timing statistics\n"
+            "  --hint N        give every launch the hint N (a word for mechanisms and policies,\n"
+            "                  e.g. [timing] cta_dist = sm_mask: the SMs it may use; 0: none)\n"
             "  --sample N      sample IPC, resident warps and per-kernel progress every N cycles\n"
             "                  (into the JSON report)\n"
             "  --series FILE   also write those samples as CSV (for gnuplot)\n"
@@ -105,6 +109,15 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             if (!*v || *end || n == 0 || v[0] == '-')
                 return hd_cli_usage(cmd, "--sample wants a positive cycle count, not '%s'", v) + 2;
             o->sample = n;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--hint", &v)) != 0) {
+            uint64_t n;
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            if (hd_cli_parse_uint(v, 0, UINT32_MAX, &n) != 0)
+                return hd_cli_usage(cmd, "--hint '%s': wants an integer from 0 to %u", v,
+                                    UINT32_MAX) +
+                       2;
+            o->hint = (uint32_t)n;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--series", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -285,6 +298,10 @@ static int run_workload(struct run_opts *o)
     else if (hd_gpu_exec_mode(gpu) == HD_EXEC_FUNCTIONAL) /* [timing] mode = functional */
         o->functional = true;
     hd_gpu_set_sampling(gpu, o->sample);
+    if (o->hint) {
+        const struct hd_launch_attr attr = {0, 0, 0, o->hint};
+        hd_set_launch_attr(gpu, &attr);
+    }
     hd_gpu_set_progress(gpu, o->progress ? HD_PROGRESS_ON : HD_PROGRESS_AUTO);
 
     struct run_result r = {0};

@@ -35,7 +35,15 @@
     V(ctadist, HD_CTADIST_ROUND_ROBIN, "round_robin",                                              \
       "one CTA per SM in turn, starting after the SM that got the last one (GPGPU-Sim)")           \
     V(ctadist, HD_CTADIST_FILL_FIRST, "fill_first",                                                \
-      "fill the lowest-numbered SM that has room first")
+      "fill the lowest-numbered SM that has room first")                                          \
+    V(ctadist, HD_CTADIST_SM_MASK, "sm_mask",                                                      \
+      "round-robin over the SMs whose bit (SM % 32) the launch's hint sets (hint 0: all SMs)")
+#define HD_CFG_ENUM_admit(V)                                                                       \
+    V(admit, HD_ADMIT_ALL, "all", "every SM admits every launch (resources permitting)")          \
+    V(admit, HD_ADMIT_LAUNCH_QUOTA, "launch_quota",                                               \
+      "an SM holds at most admit_quota CTAs of one launch")                                       \
+    V(admit, HD_ADMIT_KERNEL_QUOTA, "kernel_quota",                                               \
+      "an SM holds at most admit_quota CTAs of one kernel (over its launches)")
 #define HD_CFG_ENUM_ksel(V)                                                                        \
     V(ksel, HD_KSEL_OLDEST, "oldest", "the oldest launch that still has CTAs to place first")     \
     V(ksel, HD_KSEL_ROUND_ROBIN, "round_robin",                                                   \
@@ -124,7 +132,7 @@
     V(vpiece, HD_VPIECE_SMEM, "smem", "a random 128-byte-aligned range of the CTA's shared memory")
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
-    X(preemptpol) X(vpiece)
+    X(preemptpol) X(vpiece) X(admit)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

@@ -40,6 +40,11 @@ bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s)
                 x->preq = HD_CTX_NONE;
             }
             hd_ctx_queue_push(&g->pool, &x->la->ctxs, x);
+            if (g->admit.ops->left) { /* its context left the SM (cta_admit.h) */
+                struct hd_admit_query q;
+                hd_gpu_admit_query(g, s, x->la, x->fc.linear, &q);
+                g->admit.ops->left(g->admit.impl, &q, false, g->now);
+            }
         }
         any = true;
     }

@@ -34,6 +34,11 @@ enum hd_mem_flag {
                                    L1 (the L2 serves it); a model without an L1 ignores it */
 };
 
+/* Where a completed read was served (hd_mem_req.served): its L1 (a hit: every piece of it hit),
+ * the L2, or DRAM (the deepest level any piece needed). A model without an L1 (mem_fixed.c)
+ * leaves HD_SERVED_UNKNOWN, which the SM treats as "not an L1 hit". */
+enum hd_mem_served { HD_SERVED_UNKNOWN = 0, HD_SERVED_L1, HD_SERVED_L2, HD_SERVED_DRAM };
+
 struct hd_mem_req {
     uint64_t addr;        /* first byte (aligned to the segment, sector or line) */
     uint64_t tag;         /* the sender's; returned unchanged */
@@ -47,6 +52,8 @@ struct hd_mem_req {
                              model with a constant cache, see const_line); NONE for a fetch */
     uint8_t flags;        /* enum hd_mem_flag bits */
     uint8_t cls;          /* enum hd_mem_class */
+    uint8_t served;       /* set at completion by a model that knows it: where a read was
+                             served (enum hd_mem_served); HD_SERVED_UNKNOWN otherwise */
     uint64_t sectors;     /* bit i: the warp touched bytes [addr + 32 i, addr + 32 i + 32);
                              0 = every byte of [addr, addr + bytes) (the coalescer's sector mask,
                              model/mem/coalesce.h) */
@@ -85,6 +92,13 @@ struct hd_mem {
     /* Line size of the model's constant cache, 0 if it has none: then the SM times .const and
      * .param loads itself ([pipeline] const_latency) and sends no CONST/PARAM requests. */
     uint32_t const_line;
+    /* Optional (NULL: the model has no L1 miss notices): turn on the notices of SM loads that
+     * missed the L1D at their lookup (a miss that allocated or merged into an MSHR entry, or a
+     * load that bypassed the L1), and take up to `max` of SM `sm`'s, oldest first, as the
+     * requests' tags. Off by default (no cost); the SM turns them on when a hook subscribes to
+     * its stall events (mech.h), so the L1 miss of a load is known while the warp waits. */
+    void (*l1_notices_on)(void *impl);
+    unsigned (*l1_miss_notices)(void *impl, unsigned sm, uint64_t *tags, unsigned max);
 };
 
 #endif

@@ -124,6 +124,7 @@ static void issue_col(struct hd_dram *d, struct hd_dram_entry *q, uint32_t *n, u
     const uint64_t start = now + (e->write ? p->twl : p->tcl);
     d->data_free = start + p->burst_cycles;
     d->st->dram_data_cycles[d->ch] += p->burst_cycles;
+    HD_ACCT(d->st, t, dram_data, p->burst_cycles); /* per SM, kernel, class (monitor.h) */
     if (e->write) {
         b->t_pre = max64(b->t_pre, d->data_free + p->twr);
         d->t_rd = max64(d->t_rd, d->data_free + p->twtr);

@@ -41,7 +41,7 @@ int hd_l1_init(struct hd_l1 *l, const struct hd_mem_params *p, uint32_t sm,
         hd_delay_init(&l->hit_c, 16) || hd_delay_init(&l->wb, 16) ||
         hd_ring_init(&l->done, 0, 64) ||
         hd_ring_init(&l->missq, 0, p->l1d.miss_queue + 8) ||
-        hd_ring_init(&l->eject, p->icnt.eject_packets, 0)) {
+        hd_ring_init(&l->eject, p->icnt.eject_packets, 0) || hd_ring_init(&l->notices, 0, 16)) {
         hd_l1_free(l);
         return -1;
     }
@@ -63,6 +63,7 @@ void hd_l1_free(struct hd_l1 *l)
     hd_ring_free(&l->done);
     hd_ring_free(&l->missq);
     hd_ring_free(&l->eject);
+    hd_ring_free(&l->notices);
 }
 
 void hd_l1_reset(struct hd_l1 *l)
@@ -79,6 +80,7 @@ void hd_l1_reset(struct hd_l1 *l)
     l->missq.head = l->missq.count = 0;
     l->missq_other = 0;
     l->eject.head = l->eject.count = 0;
+    l->notices.head = l->notices.count = 0;
     l->sr_free = UINT32_MAX;
     for (uint32_t i = l->sr_cap; i-- > 0;) {
         l->sr[i].next_free = l->sr_free;
@@ -195,6 +197,7 @@ bool hd_l1_send(struct hd_l1 *l, const struct hd_mem_req *r, uint64_t now)
     s->level = HD_LVL_L1;
     s->kidx = hd_mem_stats_kernel(l->st, r->kernel);
     s->bypass = bypassed(l, s);
+    s->noticed = false;
     const uint32_t line = piece_line(l, s->cls, s->bypass);
     s->pending = pieces(r->addr, r->bytes, line);
     s->smask = 0;
@@ -229,6 +232,7 @@ static void piece_done(struct hd_l1 *l, uint32_t i, uint64_t when, uint8_t level
     if (--s->pending)
         return;
     s->r.done_cycle = s->t_done;
+    s->r.served = (uint8_t)(HD_SERVED_L1 + s->level); /* (enum hd_mem_level order) */
     const uint64_t lat = s->t_done - s->r.issue_cycle;
     const bool write = s->cls == CL_STORE_G || s->cls == CL_STORE_L;
     hd_hist_add(&l->st->hist[write ? HD_HIST_WRITE
@@ -333,6 +337,27 @@ static void write_back(struct hd_l1 *l, const struct hd_l1_sreq *s, uint32_t e, 
 /* }==== */
 
 /* {==== Lookups ==== */
+/* Load request i missed the L1D at its lookup: with notices on (mem_iface.h l1_notices_on),
+ * tell the SM once per request. The request stays in flight until the SM receives it, so the
+ * notice (its id) can be read out as the request's tag until then. */
+static void miss_notice(struct hd_l1 *l, uint32_t i)
+{
+    struct hd_l1_sreq *s = &l->sr[i];
+    if (!l->notify || s->noticed)
+        return;
+    s->noticed = true;
+    if (!hd_ring_push(&l->notices, i))
+        l->oom = true;
+}
+
+unsigned hd_l1_miss_notices(struct hd_l1 *l, uint64_t *tags, unsigned max)
+{
+    unsigned n = 0;
+    while (n < max && l->notices.count)
+        tags[n++] = l->sr[hd_ring_pop(&l->notices)].r.tag;
+    return n;
+}
+
 #define ACCT_S(l, s, field, v)                                                                     \
     do {                                                                                           \
         (l)->st->sm[(l)->sm].field += (v);                                                         \
@@ -381,6 +406,7 @@ static int cached_read(struct hd_l1 *l, uint32_t i, bool constant, uint64_t a, u
         if (constant) {
             ACCT_S(l, s, l1c_reads, 1);
         } else {
+            miss_notice(l, i);
             ACCT_S(l, s, l1d_reads, 1);
             ACCT_S(l, s, l1d_mshr_merges, 1);
             if (l->obs && l->obs->mshr_merge)
@@ -412,6 +438,7 @@ static int cached_read(struct hd_l1 *l, uint32_t i, bool constant, uint64_t a, u
     if (constant) {
         ACCT_S(l, s, l1c_reads, 1);
     } else {
+        miss_notice(l, i);
         ACCT_S(l, s, l1d_reads, 1);
         ACCT_S(l, s, l1d_mshr_allocs, 1);
         bool dup = hd_mem_stats_dup(l->st, line << tg->shift, l->sm, now);
@@ -481,8 +508,10 @@ static int look_up(struct hd_l1 *l, uint32_t i, uint64_t a, uint32_t b, bool byp
     case CL_LOAD_G:
         if (bypass) {
             int r = direct(l, i, HD_TXN_READ, a, b, now);
-            if (r == PIECE_DONE)
+            if (r == PIECE_DONE) {
+                miss_notice(l, i);
                 ACCT_S(l, &l->sr[i], l1d_bypass, 1);
+            }
             return r;
         }
         return cached_read(l, i, false, a, b, now);

@@ -54,6 +54,7 @@ struct hd_l1_sreq {
     uint32_t next_free;
     uint8_t cls, level;
     bool bypass;        /* a global load that skips the L1 (decided when sent) */
+    bool noticed;       /* its L1D miss notice was queued (hd_l1_miss_notices) */
     uint64_t smask;     /* sectors to send (sectored requests with a mask), 0 = every one */
 };
 
@@ -80,6 +81,8 @@ struct hd_l1 {
     struct hd_ring eject;      /* txn ids (replies) */
     uint32_t pending;          /* accepted, not yet received */
     bool oom;
+    bool notify;               /* queue L1D miss notices of loads (off: none, no cost) */
+    struct hd_ring notices;    /* sreq ids of loads that missed, for the SM (mem_iface.h) */
 };
 
 /* piece_done()'s `when` for a completion through the writeback register ([l1d] miss_writeback) */
@@ -98,6 +101,8 @@ static inline bool hd_l1_can_send(const struct hd_l1 *l)
 }
 bool hd_l1_send(struct hd_l1 *l, const struct hd_mem_req *r, uint64_t now);
 unsigned hd_l1_recv(struct hd_l1 *l, struct hd_mem_req *out, unsigned max, uint64_t now);
+/* Up to max L1D miss notices (the missed loads' tags), oldest first (mem_iface.h). */
+unsigned hd_l1_miss_notices(struct hd_l1 *l, uint64_t *tags, unsigned max);
 /* Take one reply from the ejection buffer. */
 bool hd_l1_fill(struct hd_l1 *l, uint64_t now);
 /* Look up to `ports` pieces. */

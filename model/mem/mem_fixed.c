@@ -171,6 +171,8 @@ int hd_mem_fixed_create(const struct hd_mem_fixed_params *p, struct hd_mem *out,
     out->impl = s;
     out->next_event_sm = fixed_next_event_sm;
     out->const_line = 0; /* no constant cache: the SM times .const/.param loads itself */
+    out->l1_notices_on = NULL; /* no L1: no miss notices */
+    out->l1_miss_notices = NULL;
     return 0;
 oom:
     fixed_destroy(s);

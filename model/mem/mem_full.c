@@ -307,6 +307,19 @@ static unsigned full_recv(void *impl, unsigned sm, struct hd_mem_req *out, unsig
     return sm < s->p.num_sms ? hd_l1_recv(&s->l1[sm], out, max, now) : 0;
 }
 
+static void full_notices_on(void *impl)
+{
+    struct full_state *s = impl;
+    for (uint32_t i = 0; i < s->p.num_sms; i++)
+        s->l1[i].notify = true;
+}
+
+static unsigned full_miss_notices(void *impl, unsigned sm, uint64_t *tags, unsigned max)
+{
+    struct full_state *s = impl;
+    return sm < s->p.num_sms ? hd_l1_miss_notices(&s->l1[sm], tags, max) : 0;
+}
+
 static bool full_idle(const void *impl)
 {
     const struct full_state *s = impl;
@@ -488,6 +501,8 @@ int hd_mem_full_create(const struct hd_config *cfg, struct hd_mem *out, char *er
     out->impl = s;
     out->next_event_sm = NULL;
     out->const_line = s->p.l1c.line; /* .const/.param loads come as requests */
+    out->l1_notices_on = full_notices_on;
+    out->l1_miss_notices = full_miss_notices;
     return 0;
 }
 

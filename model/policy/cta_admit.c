@@ -13,4 +13,4 @@ static bool all_admit(void *impl, const struct hd_admit_query *q, uint64_t now)
     return true;
 }
 
-const struct hd_cta_admit_ops hd_cta_admit_all = {"allow_all", all_admit, NULL, NULL};
+const struct hd_cta_admit_ops hd_cta_admit_all = {.name = "allow_all", .admit = all_admit};

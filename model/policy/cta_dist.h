@@ -10,6 +10,8 @@
  *                functional model
  *   fill_first   the lowest-numbered SM that has room, even if that means waiting for the
  *                next cycle (packs CTAs, leaves SMs idle)
+ *   sm_mask      round-robin over the SMs the launch's hint names (bit SM % 32; hint 0: all):
+ *                spatial partitioning chosen per launch (heddle run --hint, a mix's hint key)
  * Every pick names the CTA it is for (launch id, linear CTA index, grid), so a policy can
  * place neighbouring CTAs together (Gong ch.6's locality-aware distribution) or keep launches
  * apart; later policies are further implementations.
@@ -28,6 +30,10 @@ struct hd_cta_dist_req {
     uint64_t cta;      /* linear CTA index in its grid (a resumed CTA keeps its index) */
     uint64_t nctas;    /* CTAs of the launch */
     uint32_t grid[3];
+    /* issue 25 item 7 (docs/admission.md) */
+    uint32_t ctaid[3]; /* the CTA's coordinates in the grid (x fastest) */
+    uint32_t kernel;   /* the kernel's stable id (cta_admit.h) */
+    uint32_t hint;     /* the launch's hint */
 };
 
 struct hd_cta_dist_ops {

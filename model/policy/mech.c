@@ -18,6 +18,8 @@ int hd_hooks_add(struct hd_hooks *hs, struct hd_hook k, char *err, size_t errlen
     hs->any_placed |= k.ops->placed != NULL;
     hs->any_left |= k.ops->left != NULL;
     hs->any_issued |= k.ops->issued != NULL;
+    hs->any_stalled |= k.ops->stalled != NULL;
+    hs->any_load_returned |= k.ops->load_returned != NULL;
     return 0;
 }
 
@@ -28,6 +30,7 @@ void hd_hooks_destroy(struct hd_hooks *hs)
             hs->h[i].ops->destroy(hs->h[i].impl);
     hs->n = 0;
     hs->any_placed = hs->any_left = hs->any_issued = false;
+    hs->any_stalled = hs->any_load_returned = false;
 }
 
 int hd_hooks_start(struct hd_hooks *hs, char *err, size_t errlen)

@@ -28,14 +28,22 @@
  *                      CTA scheduler or preemption policy waits for is in; *busy = work is
  *                      pending (the GPU must not skip the next cycle as idle)
  *   tables   (not an event) what a preemption policy of the same mechanism decides from
- *   More events (fetch, issue hold, long-latency stall, load returned, barrier, next event)
- *   join this struct with their first user (the warp-granular substrate, issue 25); an unused
- *   callback costs one NULL test where its event happens.
+ *   stalled  a warp began to wait (issue 25 item 6): for a long-latency (global/local) load
+ *            whose L1D lookup has not missed (yet) (HD_HSTALL_LOAD), for one that missed
+ *            (HD_HSTALL_LOAD_MISS; also when the miss becomes known while it waits already),
+ *            or at a CTA barrier (HD_HSTALL_BARRIER)
+ *   load_returned  the last request of a warp's load (or atomic with a result) came back;
+ *            l1_hit: every request of it hit the L1D (a model without an L1 says false)
+ *   window   a monitor window this hook subscribed to closed (monitor.h)
+ *   More events (fetch, issue hold, next event) join this struct with their first user; an
+ *   unused callback costs one NULL test where its event happens, and the SM's stall and load
+ *   events cost one flag test while no hook has them (docs/hooks.md).
  */
 #ifndef HD_MECH_H
 #define HD_MECH_H
 
 #include "hw_inst.h"
+#include "monitor.h"
 #include "preempt_policy.h"
 #include "sm_alloc.h"
 #include "timing_params.h"
@@ -55,6 +63,20 @@ struct hd_hook_cta {
     const struct hd_cta_grant *grant; /* what it holds and where */
 };
 
+/* A warp, as the stall and load events see it. */
+#define HD_HOOK_NO_SLOT UINT32_MAX
+struct hd_hook_warp {
+    uint32_t sm;
+    uint32_t slot;                 /* its warp slot, or HD_HOOK_NO_SLOT: it is not in one (its
+                                      context moved; the response was applied to its saved state) */
+    uint32_t launch, ctx;          /* launch id, context id (ctx_pool.h) */
+    uint32_t warp;                 /* its index in the CTA */
+    uint32_t pc;                   /* stalled: the instruction it waits to issue; load_returned:
+                                      the load's (HD_HOOK_PC_SPILL | register for a spill fill) */
+};
+#define HD_HOOK_PC_SPILL 0x80000000u
+enum hd_hook_stall { HD_HSTALL_LOAD, HD_HSTALL_LOAD_MISS, HD_HSTALL_BARRIER, HD_HSTALL_COUNT };
+
 struct hd_hook_ops {
     const char *name;
     int (*start)(void *impl, char *err, size_t errlen);
@@ -68,6 +90,10 @@ struct hd_hook_ops {
     /* What a preemption policy of this mechanism decides from (its env.tables,
      * preempt_policy.h), or NULL. */
     void *(*tables)(void *impl);
+    /* issue 25 item 6 (see the events above; docs/hooks.md) */
+    void (*stalled)(void *impl, const struct hd_hook_warp *w, uint8_t why, uint64_t now);
+    void (*load_returned)(void *impl, const struct hd_hook_warp *w, bool l1_hit, uint64_t now);
+    void (*window)(void *impl, const struct hd_mon_window *win, uint64_t now);
 };
 
 struct hd_hook {
@@ -81,6 +107,7 @@ struct hd_hooks {
     struct hd_hook h[HD_MAX_HOOKS];
     unsigned n;
     bool any_placed, any_left, any_issued; /* derived: some hook has the callback */
+    bool any_stalled, any_load_returned;
 };
 
 /* Add hook k (ops NULL: nothing). Returns 0, or -1 when HD_MAX_HOOKS are attached already. */
@@ -112,6 +139,20 @@ static inline void hd_hooks_issued(const struct hd_hooks *hs, uint32_t sm, uint3
         if (hs->h[i].ops->issued)
             hs->h[i].ops->issued(hs->h[i].impl, sm, port, slot, nonidem);
 }
+static inline void hd_hooks_stalled(const struct hd_hooks *hs, const struct hd_hook_warp *w,
+                                    uint8_t why, uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->stalled)
+            hs->h[i].ops->stalled(hs->h[i].impl, w, why, now);
+}
+static inline void hd_hooks_load_returned(const struct hd_hooks *hs, const struct hd_hook_warp *w,
+                                          bool l1_hit, uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->load_returned)
+            hs->h[i].ops->load_returned(hs->h[i].impl, w, l1_hit, now);
+}
 /* }==== */
 
 /* {==== What a mechanism gives ==== */
@@ -122,6 +163,9 @@ struct hd_mech_env {
                                               C references); read when instances are made */
     uint8_t ppol_tables;           /* attach: ops.tables of the run's preemption policy when
                                       this mechanism made it, else 0 */
+    struct hd_monitor *mon;        /* the GPU's windowed monitor (monitor.h): a subscription
+                                      made in attach() closes its windows into this hook's
+                                      `window` callback */
 };
 
 struct hd_mech_alloc {             /* an [sm] allocator value it implements */

@@ -57,6 +57,9 @@ struct hd_warp_view {
     uint8_t state;             /* enum hd_wview_state */
     uint32_t flags;            /* hd_annot_flags(an, next_pc) */
     const struct hd_annot *an; /* its kernel's annotation store: hd_annot_get(an, col, next_pc) */
+    uint32_t ctaid[3];         /* its CTA's coordinates (%ctaid) ... */
+    uint32_t grid[3];          /* ... in the launch's grid (%nctaid) */
+    uint32_t hint;             /* the launch's hint (docs/admission.md) */
 };
 
 /* How a policy reaches the SM's warps during order(). */

@@ -300,6 +300,9 @@ struct hd_module {
     struct hd_func *funcs;
     uint32_t nfuncs;
     void *arena;             /* owner of every allocation above */
+    uint64_t text_hash;      /* FNV-1a of the PTX text it was parsed from: modules loaded from
+                                the same image share it (the timing model's stable kernel id,
+                                issue 25 item 7) */
 };
 /* }==== */
 

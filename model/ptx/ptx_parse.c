@@ -645,8 +645,14 @@ struct hd_module *hd_ptx_parse(const char *text, size_t len, const char *filenam
     /* Memory bound: generous for real PTX (a few bytes of IR per byte of text), hard for junk. */
     p->arena = hd_ptx_arena_create((size_t)(64u << 20) + 48 * n);
     struct hd_module *m = run_parser(p);
-    if (!m)
+    if (!m) {
         hd_ptx_arena_destroy(p->arena);
+    } else {
+        uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, 64 bits */
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ (uint8_t)text[i]) * 0x100000001b3ull;
+        m->text_hash = h;
+    }
     parser_release(p);
     return m;
 }

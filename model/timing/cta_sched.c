@@ -33,6 +33,14 @@ static bool eligible(const struct hd_gpu_timing *g, unsigned i)
     return t->stream != 0 || i <= g->first_unfinished;
 }
 
+void hd_gpu_admit_query(const struct hd_gpu_timing *g, uint32_t s, const struct hd_sm_launch *la,
+                        uint64_t cta, struct hd_admit_query *q)
+{
+    *q = (struct hd_admit_query){s, la->id, la->demand.priority, hd_sm_resident_ctas(g->sm[s]),
+                                 cta, 0, la->tk->id, 0, la->l->attr.hint};
+    hd_sm_launch_residency(g->sm[s], la, &q->launch_resident, &q->kernel_resident);
+}
+
 static int place(struct hd_gpu_timing *g, unsigned li, uint32_t s, char *err, size_t errlen)
 {
     struct tlaunch *t = g->L[li];
@@ -62,8 +70,8 @@ static int place(struct hd_gpu_timing *g, unsigned li, uint32_t s, char *err, si
     g->got[s] = true;
     hd_gpu_preempt_placed(g, s, li);
     if (g->admit.ops->placed) {
-        struct hd_admit_query q = {s, t->sl.id, t->sl.demand.priority,
-                                   hd_sm_resident_ctas(g->sm[s]), x->fc.linear};
+        struct hd_admit_query q;
+        hd_gpu_admit_query(g, s, &t->sl, x->fc.linear, &q);
         g->admit.ops->placed(g->admit.impl, &q, g->now);
     }
     g->dist.ops->placed(g->dist.impl, s);
@@ -123,12 +131,17 @@ static bool find_sms(struct hd_gpu_timing *g, unsigned li, uint64_t cta)
     const struct tlaunch *t = g->L[li];
     const uint32_t nsms = g->p.num_sms;
     bool any = false;
-    struct hd_admit_query q = {0, t->sl.id, t->sl.demand.priority, 0, cta};
+    const bool full = g->admit.ops != &hd_cta_admit_all; /* (the default reads nothing) */
+    struct hd_admit_query q = {0, t->sl.id, t->sl.demand.priority, 0, cta, 0, 0, 0, 0};
     for (uint32_t s = 0; s < nsms; s++) {
         g->ok[s] = hd_sm_can_accept(g->sm[s], &t->sl);
         if (g->ok[s]) { /* the admission veto (cta_admit.h) */
-            q.sm = s;
-            q.resident = hd_sm_resident_ctas(g->sm[s]);
+            if (full) {
+                hd_gpu_admit_query(g, s, &t->sl, cta, &q);
+            } else {
+                q.sm = s;
+                q.resident = hd_sm_resident_ctas(g->sm[s]);
+            }
             g->ok[s] = g->admit.ops->admit(g->admit.impl, &q, g->now);
         }
         if (g->ok[s] && hd_gpu_reserved_against(g, s, li))
@@ -180,8 +193,11 @@ int hd_gpu_schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
                 continue;
             }
             const struct hd_func_launch *fl = t->sl.l;
-            const struct hd_cta_dist_req req = {t->sl.id, cta, t->nctas,
-                                                {fl->grid[0], fl->grid[1], fl->grid[2]}};
+            const uint32_t gx = fl->grid[0] ? fl->grid[0] : 1, gy = fl->grid[1] ? fl->grid[1] : 1;
+            const struct hd_cta_dist_req req = {
+                t->sl.id, cta, t->nctas, {fl->grid[0], fl->grid[1], fl->grid[2]},
+                {(uint32_t)(cta % gx), (uint32_t)(cta / gx % gy), (uint32_t)(cta / gx / gy)},
+                t->sl.tk->id, fl->attr.hint};
             int s = g->dist.ops->pick(g->dist.impl, &req, g->ok, g->got, nsms);
             if (s < 0)
                 continue;

@@ -101,6 +101,8 @@ struct hd_gpu_timing {
     uint32_t ppol_mech;         /* the mechanism that made the preemption policy (UINT32_MAX:
                                    a generic one) */
     void *ppol_tables;          /* its hook's tables (hd_hook_ops.tables): the policy's env.tables */
+    struct hd_monitor *mon;     /* the windowed monitor (monitor.h, monitor_core.h) */
+    uint64_t mon_next;          /* the cycle at whose end it closes windows (UINT64_MAX: none) */
 };
 
 /* gpu_launch.c: launch storage and bookkeeping */
@@ -118,6 +120,9 @@ bool hd_gpu_collect(struct hd_gpu_timing *g, uint32_t s);
 int hd_gpu_launches_notify(struct hd_gpu_timing *g, char *err, size_t errlen);
 
 /* cta_sched.c: the CTA scheduler */
+/* The admission query about SM s and a CTA (linear index cta) of launch la (cta_admit.h). */
+void hd_gpu_admit_query(const struct hd_gpu_timing *g, uint32_t s, const struct hd_sm_launch *la,
+                        uint64_t cta, struct hd_admit_query *q);
 /* Place up to one CTA per SM. Returns how many were placed, or a negative status. */
 int hd_gpu_schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen);
 /* The earliest arrival cycle after now of a launch of the batch (UINT64_MAX: none). */

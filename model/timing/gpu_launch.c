@@ -32,12 +32,24 @@ static void demand_of(const struct hd_occupancy *o, struct hd_cta_demand *d)
     d->smem = o->demand.smem;
 }
 
-/* The timing view of kernel k (built at its first launch). */
+/* Are a and b the same kernel of the same module image (loaded twice: a relaunched workload,
+ * each instance of heddle run --mix --repeat)? Modules live until the GPU is destroyed, so a's
+ * image is still there. */
+static bool same_image(const struct hd_func_kernel *a, const struct hd_func_kernel *b)
+{
+    const struct hd_module *ma = a->mod->ir, *mb = b->mod->ir;
+    return ma->text_hash && ma->text_hash == mb->text_hash && a->entry_index == b->entry_index &&
+           a->ncode == b->ncode && strcmp(a->entry->name, b->entry->name) == 0;
+}
+
+/* The timing view of kernel k (built at its first launch). Its index is the kernel's stable id
+ * (hd_tkernel.id: launches of one kernel image share it, and its analyses, its code address and
+ * so its warm instruction-cache lines, and its per-line statistics; issue 25 item 7). */
 static struct tk_entry *kernel_entry(struct hd_gpu_timing *g, const struct hd_func_kernel *k,
                                      char *err, size_t errlen)
 {
     for (uint32_t i = 0; i < g->ntk; i++)
-        if (g->tk[i].k == k)
+        if (g->tk[i].k == k || same_image(g->tk[i].k, k))
             return &g->tk[i];
     if (g->ntk == g->cap_tk) {
         uint32_t ncap = g->cap_tk ? g->cap_tk * 2 : 8;
@@ -280,6 +292,11 @@ bool hd_gpu_collect(struct hd_gpu_timing *g, uint32_t s)
         for (unsigned i = 0; i < n; i++) {
             struct tlaunch *t = (struct tlaunch *)(void *)buf[i]; /* sl is the first member */
             t->sl.info->c.ctas_done++;
+            if (g->admit.ops->left) { /* (cta_admit.h: a finished CTA is not named) */
+                struct hd_admit_query q;
+                hd_gpu_admit_query(g, s, &t->sl, UINT64_MAX, &q);
+                g->admit.ops->left(g->admit.impl, &q, true, g->now);
+            }
             if (++t->done_ctas == t->nctas)
                 launch_finished(g, t, g->finish_fn ? index_of(g, t) : 0);
         }

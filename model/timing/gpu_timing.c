@@ -13,6 +13,7 @@
 #include "hw_ref.h"
 #include "mem_fixed.h"
 #include "mem_full.h"
+#include "monitor_core.h"
 #include "sm_policy.h"
 
 #include <inttypes.h>
@@ -31,9 +32,12 @@ static int attach_mechanisms(struct hd_gpu_timing *g, char *err, size_t errlen)
         if (!hd_mechs[m]->attach)
             continue;
         const struct hd_mech_env env = {&g->p, &g->hw,
-                                        m == g->ppol_mech ? g->ppol.ops->tables : 0};
+                                        m == g->ppol_mech ? g->ppol.ops->tables : 0, g->mon};
         struct hd_hook k = {NULL, NULL};
-        if (hd_mechs[m]->attach(&env, &k, err, errlen) != 0)
+        hd_monitor_set_owner(g->mon, (int)g->hooks.n); /* its subscriptions' windows go to it */
+        const int st = hd_mechs[m]->attach(&env, &k, err, errlen);
+        hd_monitor_set_owner(g->mon, -1);
+        if (st != 0)
             return -1;
         if (hd_hooks_add(&g->hooks, k, err, errlen) != 0) {
             if (k.ops->destroy)
@@ -43,6 +47,9 @@ static int attach_mechanisms(struct hd_gpu_timing *g, char *err, size_t errlen)
         if (m == g->ppol_mech && k.ops && k.ops->tables)
             g->ppol_tables = k.ops->tables(k.impl);
     }
+    g->mon_next = hd_monitor_next(g->mon);
+    if (g->hooks.any_stalled && g->mem.l1_notices_on) /* the L1D misses of loads reach the SMs */
+        g->mem.l1_notices_on(g->mem.impl);
     return 0;
 }
 
@@ -97,11 +104,20 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         snprintf(err, errlen, "host out of memory creating the timing model");
         return HD_FUNC_ERR_MEMORY;
     }
+    if (!(g->mon = hd_monitor_create(&g->stats, &g->mem, &g->hooks))) {
+        hd_gpu_timing_destroy(g);
+        snprintf(err, errlen, "host out of memory creating the timing model");
+        return HD_FUNC_ERR_MEMORY;
+    }
     if (hd_gpu_preempt_init(g, err, errlen) != 0 || attach_mechanisms(g, err, errlen) != 0) {
         hd_gpu_timing_destroy(g);
         return HD_FUNC_ERR_MEMORY;
     }
-    g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL};
+    g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL}; /* [timing] admit (cta_admit.h) */
+    if (g->p.admit == HD_ADMIT_LAUNCH_QUOTA)
+        g->admit = (struct hd_cta_admit){&hd_cta_admit_launch_quota, &g->p.admit_quota};
+    else if (g->p.admit == HD_ADMIT_KERNEL_QUOTA)
+        g->admit = (struct hd_cta_admit){&hd_cta_admit_kernel_quota, &g->p.admit_quota};
     for (uint32_t i = 0; i < nsms; i++) {
         struct hd_sm_env env = {&g->mem, &g->stats.sm[i], &g->stats.sched[i * g->p.sm.num_sched],
                                 &g->pool, &g->p.ctx, &g->hw};
@@ -142,6 +158,7 @@ void hd_gpu_timing_destroy(struct hd_gpu_timing *g)
     free(g->reserved);
     hd_gpu_preempt_free(g);
     hd_hooks_destroy(&g->hooks);
+    hd_monitor_destroy(g->mon);
     hd_ctx_pool_free(&g->pool);
     if (g->mem.ops)
         g->mem.ops->destroy(g->mem.impl);
@@ -323,6 +340,7 @@ static void skip_idle(struct hd_gpu_timing *g, bool waiting)
         uint64_t t = (g->now / g->stats.sample_every + 1) * g->stats.sample_every;
         next = t < next ? t : next;
     }
+    next = g->mon_next < next ? g->mon_next : next; /* a monitor window's close */
     uint64_t poll = (g->now / POLL_CYCLES + 1) * POLL_CYCLES;
     if (!waiting)
         next = poll < next ? poll : next;
@@ -418,6 +436,10 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
         }
         if (g->stats.sample_every && g->now % g->stats.sample_every == 0)
             hd_gpu_sample(g);
+        if (g->now >= g->mon_next) { /* monitor windows end with this cycle (monitor.h) */
+            hd_monitor_close(g->mon, g->now);
+            g->mon_next = hd_monitor_next(g->mon);
+        }
         if ((st = hd_gpu_observe(g, err, errlen)) != HD_FUNC_OK)
             return st;
         const bool waiting = !progress && !hd_gpu_work_arrived(g); /* for a launch to arrive */

@@ -51,7 +51,9 @@ enum hd_wstate {
 };
 
 /* scoreboard marks: a pending write to the register by ... */
-enum { HD_SB_FREE = 0, HD_SB_ALU = 1, HD_SB_SHORT = 2 /* shared/const load */, HD_SB_LONG = 3 };
+enum { HD_SB_FREE = 0, HD_SB_ALU = 1, HD_SB_SHORT = 2 /* shared/const load */, HD_SB_LONG = 3,
+       HD_SB_MISS = 4 /* a long load whose L1D lookup missed (sm_signals.c; only while a hook
+                         takes stall events): counts as LONG everywhere (test >= HD_SB_LONG) */ };
 
 struct hd_twarp {
     struct hd_func_warp *fw;   /* functional state (in the CTA) */
@@ -144,6 +146,8 @@ struct hd_load_tracker {
     uint64_t ref;                /* the warp (packed struct hd_wref, mem_tags.h) */
     uint32_t pc, remaining, next_free;
     uint8_t mark;
+    bool l1_miss;                /* a request of it missed the L1D (sm_signals.c; kept only while
+                                    a hook takes stall or load events) */
 };
 
 enum hd_ev_type { HD_EV_WB, HD_EV_DECODE };
@@ -379,6 +383,17 @@ int hd_sm_spill_head(const struct hd_sm *sm, const struct hd_twarp *w);
 int hd_sm_spill_issue(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
 /* Warp w issued the instruction at pc (lanes `exec`): its stores become due. */
 void hd_sm_spill_issued(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc, uint32_t exec);
+/* }==== */
+
+/* {==== sm_signals.c: signals for policies (issue 25 item 6, mech.h) ==== */
+/* Warp w changed state from os to ns (hd_sm_warp_set_state, while a hook takes stall events). */
+void hd_sm_sig_state(struct hd_sm *sm, struct hd_twarp *w, uint8_t os, uint8_t ns);
+/* Take the memory system's L1D miss notices of this SM (while a hook takes stall events). */
+void hd_sm_sig_notices(struct hd_sm *sm, uint64_t now);
+/* The last request of load tracker t (logical warp ref) came back (while a hook takes load
+ * events); call after the response was applied. */
+void hd_sm_sig_load_returned(struct hd_sm *sm, struct hd_wref ref, uint32_t pc, bool l1_miss,
+                             uint64_t now);
 /* }==== */
 
 /* {==== sm_ldst.c ==== */

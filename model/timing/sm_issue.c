@@ -28,7 +28,7 @@ void hd_twarp_sb_release(const struct hd_func_kernel *k, struct hd_twarp *w, uin
 {
     if (pc & HD_PC_SPILL) { /* a spill fill: its register alone (sm_spill.c) */
         uint8_t *m = &w->sb[pc & ~HD_PC_SPILL];
-        if (*m == HD_SB_LONG)
+        if (*m >= HD_SB_LONG) /* (LONG or MISS) */
             w->sb_long--;
         if (*m != HD_SB_FREE)
             w->sb_pending--;
@@ -40,7 +40,7 @@ void hd_twarp_sb_release(const struct hd_func_kernel *k, struct hd_twarp *w, uin
         uint8_t *m = &w->sb[d->write[i]];
         if (*m == HD_SB_FREE)
             continue;
-        if (*m == HD_SB_LONG)
+        if (*m >= HD_SB_LONG) /* (LONG or MISS) */
             w->sb_long--;
         w->sb_pending--;
         *m = HD_SB_FREE;

@@ -270,7 +270,7 @@ static bool start_global(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu
         t = sm->lt_free;
         sm->lt_free = sm->lt[t].next_free;
         sm->lt[t] = (struct hd_load_tracker){hd_wref_pack(hd_sm_wref(sm, w)), cu->pc, op->nreq,
-                                             HD_SM_NONE, HD_SB_LONG};
+                                             HD_SM_NONE, HD_SB_LONG, false};
         sm->nlt++;
         w->lt_out++;
     }
@@ -442,6 +442,10 @@ static void receive_one(struct hd_sm *sm, const struct hd_mem_req *r, uint64_t n
         struct hd_load_tracker *t = &sm->lt[idx];
         const struct hd_wref ref = hd_wref_unpack(t->ref);
         uint32_t last_of = HD_SM_NONE;
+        const bool sig = sm->hooks->any_load_returned; /* load events (sm_signals.c) */
+        if (sig && r->served != HD_SERVED_L1)
+            t->l1_miss = true;
+        const bool l1_miss = t->l1_miss;
         if (--t->remaining == 0) {
             last_of = t->pc;
             t->next_free = sm->lt_free;
@@ -449,6 +453,9 @@ static void receive_one(struct hd_sm *sm, const struct hd_mem_req *r, uint64_t n
             sm->nlt--;
         }
         hd_sm_warp_response(sm, ref, last_of, now);
+        if (sig && last_of != HD_SM_NONE &&
+            (r->space == HD_SPACE_GLOBAL || r->space == HD_SPACE_LOCAL))
+            hd_sm_sig_load_returned(sm, ref, last_of, l1_miss, now);
         break;
     }
     case HD_TAG_STORE:
@@ -472,6 +479,8 @@ bool hd_sm_mem_receive(struct hd_sm *sm, uint64_t now)
 {
     bool progress = false;
     unsigned n;
+    if (sm->hooks->any_stalled && sm->mem->l1_miss_notices) /* before the responses */
+        hd_sm_sig_notices(sm, now);
     while ((n = sm->mem->ops->recv(sm->mem->impl, sm->id, sm->rx, 64, now)) > 0) {
         for (unsigned i = 0; i < n; i++)
             receive_one(sm, &sm->rx[i], now);

@@ -4,6 +4,7 @@
 #include "sm_policy.h"
 
 #include "sm_impl.h"
+#include <string.h>
 
 bool hd_sm_alloc_timed(const struct hd_sm *sm)
 {
@@ -97,7 +98,16 @@ void hd_sm_warp_view(const void *vsm, uint32_t slot, struct hd_warp_view *out)
                                  w->age,
                                  view_state(w->state),
                                  an ? hd_annot_flags(an, pc) : 0,
-                                 an};
+                                 an,
+                                 {0, 0, 0},
+                                 {0, 0, 0},
+                                 0};
+    if (fc)
+        memcpy(out->ctaid, fc->ctaid, sizeof out->ctaid);
+    if (c->la) {
+        memcpy(out->grid, c->la->l->grid, sizeof out->grid);
+        out->hint = c->la->l->attr.hint;
+    }
 }
 
 bool hd_sm_sched_replace(struct hd_sm *sm, uint32_t s, const struct hd_sched *p,
@@ -113,6 +123,18 @@ bool hd_sm_sched_replace(struct hd_sm *sm, uint32_t s, const struct hd_sched *p,
 uint32_t hd_sm_resident_ctas(const struct hd_sm *sm)
 {
     return sm->nctas;
+}
+
+void hd_sm_launch_residency(const struct hd_sm *sm, const struct hd_sm_launch *la,
+                            uint32_t *launch_ctas, uint32_t *kernel_ctas)
+{
+    *launch_ctas = *kernel_ctas = 0;
+    for (uint32_t i = 0; i < sm->nres; i++) {
+        if (sm->res_la[i] == la)
+            *launch_ctas = sm->res_n[i];
+        if (sm->res_la[i]->tk == la->tk)
+            *kernel_ctas += sm->res_n[i];
+    }
 }
 
 void hd_sm_working(const struct hd_sm *sm, uint64_t *regs, uint64_t *threads)

@@ -62,6 +62,10 @@ bool hd_sm_sched_replace(struct hd_sm *sm, uint32_t s, const struct hd_sched *p,
 uint32_t hd_sm_preempt_view(const struct hd_sm *sm, struct hd_preempt_cta *out);
 /* CTAs resident on the SM now. */
 uint32_t hd_sm_resident_ctas(const struct hd_sm *sm);
+/* CTAs on the SM (placed, not yet vacated) of launch la, and of every launch of la's kernel (the
+ * same timing kernel: one kernel image) (issue 25 item 7, cta_admit.h). */
+void hd_sm_launch_residency(const struct hd_sm *sm, const struct hd_sm_launch *la,
+                            uint32_t *launch_ctas, uint32_t *kernel_ctas);
 /* Registers and threads held now by the SM's CTAs that are running (context RESIDENT: not
  * being suspended, saved or restored), of any kernel: the resources doing useful work (Shieh
  * Fig 4.4's utilisation during preemption, ctx_preempt.c). */

@@ -40,6 +40,8 @@ void hd_sm_warp_set_state(struct hd_sm *sm, struct hd_twarp *w, uint8_t ns)
                      (ns == HD_WS_SB_MEM && w->sb_long > 0);
     if (long_wait && os != HD_WS_BARRIER && os != HD_WS_MEMBAR && os != HD_WS_SB_MEM)
         sm->sched[w->sched].ops->long_wait(sm->sched[w->sched].impl, w->slot);
+    if (sm->hooks->any_stalled) /* stall events (sm_signals.c) */
+        hd_sm_sig_state(sm, w, os, ns);
 }
 
 void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)

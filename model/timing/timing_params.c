@@ -198,6 +198,10 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->max_cycles = c->timing_max_cycles;
     p->max_instrs = c->timing_max_instructions;
     p->skip_idle = c->timing_skip_idle;
+    p->admit = c->timing_admit;
+    p->admit_quota = c->timing_admit_quota;
+    memcpy(p->probe_log, c->timing_probe_log.s, sizeof p->probe_log);
+    p->probe_window = c->timing_probe_window;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;

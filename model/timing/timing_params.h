@@ -137,6 +137,10 @@ struct hd_gpu_timing_params {
     bool skip_idle;
     struct hd_ctx_params ctx;
     struct hd_oloc_stress_params oloc_stress; /* [oloc] (oloc_stress.h; period 0: off) */
+    enum hd_cfg_admit admit;      /* [timing] admit, admit_quota (cta_admit.h) */
+    uint32_t admit_quota;
+    char probe_log[HD_CFG_STR_MAX]; /* [timing] probe_log, probe_window (model/mech/probe) */
+    uint64_t probe_window;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message

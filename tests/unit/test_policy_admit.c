@@ -2,7 +2,8 @@
  * test_policy_admit.c - the CTA scheduler's admission veto (cta_admit.h) and what CTA
  * distribution sees (cta_dist.h): a veto keeps a launch off chosen SMs, a quota bounds its
  * resident CTAs per SM, the default admits all, and the placements name the launch and the CTA
- * index in order.
+ * index in order; the query's per-launch and per-kernel residency and the CTA-left callback
+ * (issue 25 item 7); the distributor sees the CTA coordinates and the hint (sm_mask).
  */
 #include "cta_admit.h"
 #include "cta_dist.h"
@@ -27,6 +28,11 @@ struct rec {
     uint32_t sm[256];
     uint64_t cta[256];
     uint32_t resident_max;
+    uint32_t launch_res_max;  /* largest launch_resident seen at a placement */
+    bool kernel_ge_launch;    /* kernel_resident >= launch_resident at every placement */
+    uint32_t kernel_id;       /* the kernel id of the placements (UINT32_MAX: they differed) */
+    unsigned nleft, nleft_finished;
+    uint32_t left_res_max;    /* largest launch_resident after a CTA left */
 };
 
 static bool rec_admit(void *impl, const struct hd_admit_query *q, uint64_t now)
@@ -51,9 +57,30 @@ static void rec_placed(void *impl, const struct hd_admit_query *q, uint64_t now)
     r->cta[r->nplaced++] = q->cta;
     if (q->resident > r->resident_max)
         r->resident_max = q->resident;
+    if (q->launch_resident > r->launch_res_max)
+        r->launch_res_max = q->launch_resident;
+    if (q->kernel_resident < q->launch_resident || q->launch_resident == 0)
+        r->kernel_ge_launch = false;
+    if (r->nplaced == 1)
+        r->kernel_id = q->kernel;
+    else if (r->kernel_id != q->kernel)
+        r->kernel_id = UINT32_MAX;
 }
 
-static const struct hd_cta_admit_ops rec_ops = {"record", rec_admit, rec_placed, NULL};
+static void rec_left(void *impl, const struct hd_admit_query *q, bool finished, uint64_t now)
+{
+    struct rec *r = impl;
+    (void)now;
+    if (q->launch != r->launch)
+        return;
+    r->nleft++;
+    r->nleft_finished += finished;
+    if (q->launch_resident > r->left_res_max)
+        r->left_res_max = q->launch_resident;
+}
+
+static const struct hd_cta_admit_ops rec_ops = {.name = "record", .admit = rec_admit,
+                                                 .placed = rec_placed, .left = rec_left};
 /* }==== */
 
 /* Run 16 CTAs of ld1 on 4 SMs with policy r (NULL: default); returns the cycles and checks the
@@ -107,13 +134,36 @@ static void test_veto_and_quota(struct hd_test_state *t)
     HD_CHECK_U64(t, 1, quota.resident_max); /* each placed CTA was alone on its SM */
 }
 
+static void test_residency_and_left(struct hd_test_state *t)
+{
+    hd_test_begin(t, "admission: per-launch and per-kernel residency, the CTA-left callback");
+    static struct rec r = {.kernel_ge_launch = true};
+    run(t, &r);
+    HD_CHECK_U64(t, 16, r.nplaced);
+    HD_CHECK(t, r.launch_res_max >= 2); /* 16 CTAs on 4 SMs: several share an SM */
+    HD_CHECK(t, r.kernel_ge_launch);
+    HD_CHECK(t, r.kernel_id != UINT32_MAX); /* one kernel id for every CTA of the launch */
+    HD_CHECK_U64(t, 16, r.nleft);           /* every CTA left once, finished */
+    HD_CHECK_U64(t, 16, r.nleft_finished);
+    HD_CHECK(t, r.left_res_max < r.launch_res_max); /* counted after it left */
+}
+
 static void test_dist_request(struct hd_test_state *t)
 {
     hd_test_begin(t, "distribution policies receive the launch and the CTA index");
     struct hd_cta_dist d;
     HD_CHECK(t, hd_cta_dist_create(HD_CTADIST_ROUND_ROBIN, 3, &d) == 0);
     bool ok[3] = {true, true, true}, busy[3] = {false, false, false};
-    struct hd_cta_dist_req r = {5, 41, 64, {8, 8, 1}};
+    struct hd_cta_dist_req r = {5, 41, 64, {8, 8, 1}, {1, 5, 0}, 0, 0};
+    HD_CHECK_U64(t, 0, d.ops->pick(d.impl, &r, ok, busy, 3));
+    d.ops->destroy(d.impl);
+    /* sm_mask: the hint's bits name the SMs (0: all) */
+    HD_CHECK(t, hd_cta_dist_create(HD_CTADIST_SM_MASK, 3, &d) == 0);
+    r.hint = 0x4;
+    HD_CHECK_U64(t, 2, d.ops->pick(d.impl, &r, ok, busy, 3));
+    busy[2] = true;
+    HD_CHECK(t, d.ops->pick(d.impl, &r, ok, busy, 3) < 0);
+    r.hint = 0;
     HD_CHECK_U64(t, 0, d.ops->pick(d.impl, &r, ok, busy, 3));
     d.ops->destroy(d.impl);
 }
@@ -122,6 +172,7 @@ int main(void)
 {
     struct hd_test_state t = {0};
     test_veto_and_quota(&t);
+    test_residency_and_left(&t);
     test_dist_request(&t);
     return hd_test_finish(&t);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * test_policy_sched.c - what a warp-scheduling policy sees (sm_sched.h): the read-only warp
- * view (launch, CTA, warp in CTA, next PC, long loads, state, annotations) and, with
+ * view (launch, CTA, warp in CTA, next PC, long loads, state, annotations, the CTA's
+ * coordinates, the grid and the launch's hint) and, with
  * offer_blocked, the resident warps that cannot issue. A policy installed on every scheduler
  * (hd_sm_sched_replace) records what it is offered and orders by age; the kernel still
  * verifies, blocked warps are offered, and every view is consistent with the launch.
@@ -13,6 +14,7 @@
 /* {==== A recording, oldest-first policy that asks for blocked warps ==== */
 struct seen {
     uint64_t offered, blocked, ready, views_bad, long_loads, annotated;
+    uint64_t coords_bad;      /* views whose CTA coordinates, grid or hint are wrong */
     uint32_t max_warp_in_cta;
     uint64_t max_cta;
     uint32_t launch_min, launch_max;
@@ -63,6 +65,9 @@ static unsigned rs_order(void *impl, const struct hd_sched_env *env, const uint3
             v.flags != hd_annot_flags(v.an, v.next_pc))
             z->views_bad++;
         z->annotated += v.an && hd_annot_flags(v.an, v.next_pc) != 0;
+        if (v.grid[0] != 8 || v.grid[1] != 1 || v.grid[2] != 1 || v.ctaid[0] != v.cta ||
+            v.ctaid[1] != 0 || v.ctaid[2] != 0 || v.hint != 0x5a)
+            z->coords_bad++; /* (issue 25 item 7: grid 8 x 1 x 1, hint 0x5a) */
         z->max_warp_in_cta = v.warp_in_cta > z->max_warp_in_cta ? v.warp_in_cta
                                                                 : z->max_warp_in_cta;
         z->max_cta = v.cta > z->max_cta ? v.cta : z->max_cta;
@@ -127,6 +132,8 @@ static void test_views(struct hd_test_state *t)
                 installed = false;
         }
     HD_CHECK(t, installed);
+    const struct hd_launch_attr attr = {0, 0, 0, 0x5a};
+    hd_set_launch_attr(g, &attr);
     tkit_launch(g, m, "k", 8, 128, 0, a, 2);
     HD_CHECK(t, tkit_cycles(g, 1) > 0);
     hd_memcpy_d2h(g, h, y, N * 4);
@@ -136,6 +143,7 @@ static void test_views(struct hd_test_state *t)
     HD_CHECK_U64(t, 0, bad);
     HD_CHECK(t, z.ready > 0 && z.blocked > 0);
     HD_CHECK_U64(t, 0, z.views_bad);
+    HD_CHECK_U64(t, 0, z.coords_bad);
     HD_CHECK(t, z.long_loads > 0);     /* warps seen waiting for their global load */
     HD_CHECK(t, z.annotated > 0);      /* loop and branch flags of the next PC */
     HD_CHECK_U64(t, 3, z.max_warp_in_cta);

@@ -121,7 +121,8 @@ static void *hk_tables(void *impl)
 }
 
 static const struct hd_hook_ops shieh_hook_ops = {
-    "shieh", hk_start, hk_launch, hk_placed, hk_left, hk_issued, hk_cycle, hk_destroy, hk_tables,
+    .name = "shieh", .start = hk_start, .launch = hk_launch, .placed = hk_placed, .left = hk_left,
+    .issued = hk_issued, .cycle = hk_cycle, .destroy = hk_destroy, .tables = hk_tables,
 };
 
 /* The hook of a run whose preemption policy is one of this folder's: the tables when the policy
