@@ -68,6 +68,13 @@ struct hd_hook_ops {
     /* What a preemption policy of this mechanism decides from (its env.tables,
      * preempt_policy.h), or NULL. */
     void *(*tables)(void *impl);
+    /* Warp-granular residency (sm_residency.h): warp `warp` of context `ctx` left warp slot
+     * `slot` of SM `sm` (switched out on chip, its CTA staying resident) / came back into
+     * `slot` and may run again (its context moved in). */
+    void (*warp_left)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
+                      uint64_t now);
+    void (*warp_returned)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
+                          uint64_t now);
 };
 
 struct hd_hook {
@@ -111,6 +118,21 @@ static inline void hd_hooks_issued(const struct hd_hooks *hs, uint32_t sm, uint3
     for (unsigned i = 0; hs->any_issued && i < hs->n; i++)
         if (hs->h[i].ops->issued)
             hs->h[i].ops->issued(hs->h[i].impl, sm, port, slot, nonidem);
+}
+/* (Warp switches are rare: no derived any_ flag.) */
+static inline void hd_hooks_warp_left(const struct hd_hooks *hs, uint32_t sm, uint32_t ctx,
+                                      uint32_t warp, uint32_t slot, uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->warp_left)
+            hs->h[i].ops->warp_left(hs->h[i].impl, sm, ctx, warp, slot, now);
+}
+static inline void hd_hooks_warp_returned(const struct hd_hooks *hs, uint32_t sm, uint32_t ctx,
+                                          uint32_t warp, uint32_t slot, uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->warp_returned)
+            hs->h[i].ops->warp_returned(hs->h[i].impl, sm, ctx, warp, slot, now);
 }
 /* }==== */
 

@@ -122,6 +122,7 @@ static void *hk_tables(void *impl)
 
 static const struct hd_hook_ops shieh_hook_ops = {
     "shieh", hk_start, hk_launch, hk_placed, hk_left, hk_issued, hk_cycle, hk_destroy, hk_tables,
+    NULL, NULL, /* warp_left, warp_returned */
 };
 
 /* The hook of a run whose preemption policy is one of this folder's: the tables when the policy
