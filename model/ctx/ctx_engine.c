@@ -189,7 +189,7 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
     struct hd_ctx *x = hd_sm_cta_ctx(sm, slot);
     if (!x || op == HD_CTXOP_NONE)
         return false;
-    if (x->absent | x->wmoving) { /* a warp is off its slot alone (sm_residency.c) */
+    if (sm->wr && hd_sm_res_holds_cta(sm, slot)) { /* a warp off its slot (sm_residency.c) */
         sm->st->ctx_suspend_absent_refused++;
         return false;
     }

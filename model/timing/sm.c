@@ -417,6 +417,8 @@ void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now
     hd_sm_warp_unbind(sm, w);
     if (--c->live == 0)
         retire_cta(sm, c, now);
+    else if (sm->wr) /* its slot goes to an absent warp (sm_residency.c) */
+        hd_sm_res_drained(sm, c, w);
 }
 
 unsigned hd_sm_retired(struct hd_sm *sm, struct hd_sm_launch **out, unsigned max)

@@ -242,11 +242,15 @@ uint32_t hd_sm_cta_switch_out(struct hd_sm *sm, uint32_t cta, uint64_t return_at
     if (cta >= sm->p->max_ctas || !sm->cta[cta].used)
         return 0;
     const struct hd_cta_grant *g = &sm->cta[cta].grant;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < g->nwarps; i++)
-        if (g->warp_slot[i] != HD_ALLOC_NO_SLOT &&
-            hd_sm_warp_switch_out(sm, g->warp_slot[i], return_at, now))
-            n++;
+    uint32_t n = 0, present = 0;
+    for (uint32_t i = 0; i < g->nwarps; i++) {
+        if (g->warp_slot[i] == HD_ALLOC_NO_SLOT || sm->w[g->warp_slot[i]].state == HD_WS_EMPTY)
+            continue; /* (absent, leaving or drained) */
+        present++;
+        n += hd_sm_warp_switch_out(sm, g->warp_slot[i], return_at, now);
+    }
+    if (n && n == present)
+        sm->st->warp_cta_switch_outs++;
     return n;
 }
 
@@ -308,13 +312,36 @@ bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t i, uint64
     return true;
 }
 
+bool hd_sm_res_holds_cta(const struct hd_sm *sm, uint32_t cta)
+{
+    const struct hd_tcta *c = &sm->cta[cta];
+    if (c->ctx && (c->ctx->absent | c->ctx->wmoving))
+        return true;
+    for (uint32_t i = 0; i < c->grant.nwarps; i++)
+        if (c->grant.warp_slot[i] == HD_ALLOC_NO_SLOT)
+            return true;
+    return false;
+}
+
+void hd_sm_res_drained(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp *w)
+{
+    const uint32_t i = w->fw->id;
+    if (i >= c->grant.nwarps || c->grant.warp_slot[i] != w->slot)
+        return;
+    const struct hd_alloc_part part = {i, 0, 0};
+    sm->alloc.ops->release_part(sm->alloc.impl, &c->grant, &part);
+    c->grant.warp_slot[i] = HD_ALLOC_NO_SLOT;
+}
+
 void hd_sm_res_deliver_absent(struct hd_sm *sm, struct hd_ctx *x, struct hd_wref ref,
                               uint8_t kind, uint32_t pc, uint64_t now)
 {
     struct hd_twarp *s = &x->saved[ref.warp];
     sm->st->warp_absent_responses++;
-    if (hd_sm_warp_uncount(sm, s, ref, kind == HD_FWD_LOAD, true, now) && kind == HD_FWD_LOAD)
+    if (hd_sm_warp_uncount(sm, s, ref, kind == HD_FWD_LOAD, true, now) && kind == HD_FWD_LOAD) {
         hd_twarp_sb_release(x->la->l->k, s, pc);
+        sm->st->warp_absent_loads++;
+    }
 }
 /* }==== */
 
@@ -411,7 +438,9 @@ int hd_sm_res_place_absent(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, uint
 /* }==== */
 
 /* {==== The tick ==== */
-/* Warp stress: switch a random eligible present warp out, to return after 1..2N cycles. */
+/* Warp stress: switch a random eligible present warp out, to return after 1..2N cycles; every
+ * 4th point its whole CTA instead (each of its warps that may leave: Virtual Thread's TB
+ * inactivation; the warps return one by one as slots allow). */
 static bool stress_point(struct hd_sm *sm, uint64_t now)
 {
     struct hd_sm_res *r = sm->wr;
@@ -421,9 +450,15 @@ static bool stress_point(struct hd_sm *sm, uint64_t now)
         return false;
     const uint32_t n = sm->p->max_warps, first = (uint32_t)(rng_next(r) % n);
     const uint64_t back = now + 1 + rng_next(r) % span;
-    for (uint32_t k = 0; k < n; k++)
-        if (hd_sm_warp_switch_out(sm, (first + k) % n, back, now))
+    const bool tb = rng_next(r) % 4 == 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t slot = (first + k) % n;
+        if (tb && may_leave(sm, &sm->w[slot]) &&
+            hd_sm_cta_switch_out(sm, sm->w[slot].cta, back, now))
             return true;
+        if (!tb && hd_sm_warp_switch_out(sm, slot, back, now))
+            return true;
+    }
     sm->st->warp_stress_skips++;
     return false;
 }
