@@ -45,8 +45,8 @@
  * of issue 25 item 3). It plugs in with hd_sm_set_warp_mover(): its start() is told every move
  * (SM, context, warp, slot, direction, bytes) and answers the cycle the move completes, or
  * HD_WARP_MOVE_CALLBACK when it will call hd_sm_warp_moved() itself. Without one the default
- * takes ceil(bytes / [sm] warp_move_bytes) cycles: the warp's registers (32 lanes x 4 B each)
- * plus one 128-byte unit of warp state (PC, SIMT stack, barrier word).
+ * takes ceil(bytes / [sm] warp_move_bytes) cycles: the warp's registers as its CTA's allocation
+ * holds them (4 B each) plus one 128-byte unit of warp state (PC, SIMT stack, barrier word).
  */
 #ifndef HD_SM_RESIDENCY_H
 #define HD_SM_RESIDENCY_H
@@ -69,8 +69,9 @@ struct hd_warp_move {
     uint32_t sm, ctx, warp;      /* SM, context id (ctx_pool.h), warp in its CTA */
     uint32_t slot;               /* the warp slot it leaves or enters */
     bool in;                     /* true: switching in (to the slot); false: out */
-    uint32_t regs;               /* registers per thread (kernel-wide) */
-    uint64_t bytes;              /* registers x 32 lanes x 4 B + HD_WARP_STATE_BYTES */
+    uint32_t regs;               /* 32-bit registers the warp holds (its CTA's allocation, as
+                                    occupancy counts it, per warp: lanes x registers rounded) */
+    uint64_t bytes;              /* regs x 4 B + HD_WARP_STATE_BYTES */
 };
 
 struct hd_warp_mover {
