@@ -16,6 +16,10 @@
 #   logical warps, and 1 physical CTA slot under 3 logical ones: CTAs are placed with warps
 #   beyond the physical slots absent (warp_placed_absent > 0); each runs to completion once a
 #   slot frees (every warp placed absent came back) and the outputs verify.
+# - warp_ctx_stress_<NAME>: warp stress together with the context stress mode (compressed saves,
+#   selective points): CTAs with a warp off its slot are not suspended, the rest are switched,
+#   and the output verifies (sgemm segfaulted before a drained warp kept its slot while its CTA
+#   was suspending).
 # - warp_determinism: the same seed gives the same cycles, memory statistics and warp counters
 #   twice and without idle-cycle skipping; another seed gives others.
 # - warp_logical_config: logical capacities with the context stress mode are refused (exit 2).
@@ -58,8 +62,16 @@ if(TARGET heddle)
            COMMAND ${hd_wc} sgemm warp_placed_absent 1 --set sm.max_threads=384
                    --set sm.logical_warps=32 --set sm.warp_stress_period=500
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  foreach(wl sgemm reduction)
+    add_test(NAME warp_ctx_stress_${wl}
+             COMMAND ${hd_wc} ${wl} warp_switch_outs 1 --set sm.warp_stress_period=500
+                     --set context.stress_period=2000 --set context.stress_fraction=0.25
+                     --set context.points=selective --set context.save=compressed
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  endforeach()
   set_tests_properties(warp_absent_load warp_barrier_absent warp_logical_warps warp_logical_ctas
-                       warp_logical_stress PROPERTIES LABELS "ci;warp" TIMEOUT 300)
+                       warp_logical_stress warp_ctx_stress_sgemm warp_ctx_stress_reduction
+                       PROPERTIES LABELS "ci;warp" TIMEOUT 300)
   add_test(NAME warp_determinism
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/warp/determinism.sh $<TARGET_FILE:heddle> 500
                    reduction bfs sgemm

@@ -13,6 +13,7 @@
  *   sm_fetch.c   instruction fetch, the instruction cache and decode
  *   sm_opcoll.c  collector units, banked register reads, dispatch, result bus, events
  *   sm_ldst.c    the load/store unit: coalescing, shared-memory banks, requests, responses
+ *   sm_residency.c  warps leaving and returning alone, logical capacities (sm_residency.h)
  *   model/ctx    the context engine (ctx_engine.h): suspend, save/restore, resume, flush, and
  *                memory responses for warps that moved (docs/context.md)
  */

@@ -327,8 +327,9 @@ bool hd_sm_res_holds_cta(const struct hd_sm *sm, uint32_t cta)
 void hd_sm_res_drained(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp *w)
 {
     const uint32_t i = w->fw->id;
-    if (i >= c->grant.nwarps || c->grant.warp_slot[i] != w->slot)
-        return;
+    if (!c->ctx || c->ctx->state != HD_CTX_RESIDENT || i >= c->grant.nwarps ||
+        c->grant.warp_slot[i] != w->slot)
+        return; /* (a CTA in the lifecycle keeps every slot: ctx_engine.c walks them) */
     const struct hd_alloc_part part = {i, 0, 0};
     sm->alloc.ops->release_part(sm->alloc.impl, &c->grant, &part);
     c->grant.warp_slot[i] = HD_ALLOC_NO_SLOT;

@@ -116,7 +116,8 @@ int hd_sm_res_place_absent(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, uint
                            char *err, size_t errlen);
 /* May CTA slot `cta` not be suspended as a whole (a warp absent, moving, or without a slot)? */
 bool hd_sm_res_holds_cta(const struct hd_sm *sm, uint32_t cta);
-/* Warp w of CTA c (not the last) drained: its slot goes back to the allocator (release_part),
+/* Warp w of CTA c (not the last) drained: when its context is RESIDENT, its slot goes back to
+ * the allocator (release_part),
  * so that absent warps, of its CTA or others, can use it. */
 void hd_sm_res_drained(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp *w);
 /* A memory response (enum hd_fwd_kind) for absent warp ref of context x. */
