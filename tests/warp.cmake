@@ -23,6 +23,8 @@
 # - warp_determinism: the same seed gives the same cycles, memory statistics and warp counters
 #   twice and without idle-cycle skipping; another seed gives others.
 # - warp_logical_config: logical capacities with the context stress mode are refused (exit 2).
+# - test_warp_residency (tests/unit): a warp switched out while its load is in flight gets it
+#   while absent, a barrier completes with a warp absent, the mover seam and the hooks.
 
 get_property(hd_warp_workloads GLOBAL PROPERTY HD_WORKLOADS)
 
@@ -82,4 +84,9 @@ if(TARGET heddle)
                    --set context.stress_period=1000)
   set_tests_properties(warp_logical_config PROPERTIES LABELS "ci;warp" TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "logical_warps.*cannot be combined with \\[context\\] stress_period")
+endif()
+
+# tests/unit/test_warp_residency.c (a CTest of its own, ci;unit): the API driven step by step.
+if(TEST test_warp_residency)
+  set_property(TEST test_warp_residency APPEND PROPERTY LABELS warp)
 endif()

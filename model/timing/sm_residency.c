@@ -502,8 +502,10 @@ uint64_t hd_sm_res_next_event(const struct hd_sm *sm, uint64_t now)
 {
     const struct hd_sm_res *r = sm->wr;
     uint64_t t = sm->nctas ? r->next_stress : UINT64_MAX;
-    for (uint32_t k = 0; k < r->nmv; k++)
-        t = r->mv[k].done_at < t ? r->mv[k].done_at : t;
+    for (uint32_t k = 0; k < r->nmv; k++) /* (a mover that calls back: the SM stays awake) */
+        t = r->mv[k].done_at == HD_WARP_MOVE_CALLBACK ? now + 1
+            : r->mv[k].done_at < t                    ? r->mv[k].done_at
+                                                      : t;
     for (uint32_t k = 0; k < r->nq; k++)
         t = r->q[k].at < t ? r->q[k].at : t;
     return t <= now ? now + 1 : t;

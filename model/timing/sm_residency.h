@@ -44,7 +44,8 @@
  * The mover seam: bytes are moved by whoever moves on-chip context (the on-chip context mover
  * of issue 25 item 3). It plugs in with hd_sm_set_warp_mover(): its start() is told every move
  * (SM, context, warp, slot, direction, bytes) and answers the cycle the move completes, or
- * HD_WARP_MOVE_CALLBACK when it will call hd_sm_warp_moved() itself. Without one the default
+ * HD_WARP_MOVE_CALLBACK when it will call hd_sm_warp_moved() itself (the SM then stays awake,
+ * polling, until it does: idle-cycle skipping cannot know when). Without one the default
  * takes ceil(bytes / [sm] warp_move_bytes) cycles: the warp's registers as its CTA's allocation
  * holds them (4 B each) plus one 128-byte unit of warp state (PC, SIMT stack, barrier word).
  */
