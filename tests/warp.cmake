@@ -16,6 +16,10 @@
 #   logical warps, and 1 physical CTA slot under 3 logical ones: CTAs are placed with warps
 #   beyond the physical slots absent (warp_placed_absent > 0); each runs to completion once a
 #   slot frees (every warp placed absent came back) and the outputs verify.
+# - warp_tb_inactivation(_count): Virtual Thread's coarse case: 2 physical CTA slots under 4
+#   logical ones and warp stress (every 4th point a whole CTA): CTAs are inactivated on chip
+#   (warp_cta_switch_outs) and their physical CTA slot serves another CTA (warp_cta_slot_given);
+#   reduction verifies.
 # - warp_ctx_stress_<NAME>: warp stress together with the context stress mode (compressed saves,
 #   selective points): CTAs with a warp off its slot are not suspended, the rest are switched,
 #   and the output verifies (sgemm segfaulted before a drained warp kept its slot while its CTA
@@ -64,6 +68,14 @@ if(TARGET heddle)
            COMMAND ${hd_wc} sgemm warp_placed_absent 1 --set sm.max_threads=384
                    --set sm.logical_warps=32 --set sm.warp_stress_period=500
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME warp_tb_inactivation
+           COMMAND ${hd_wc} reduction warp_cta_slot_given 1 --set sm.max_ctas=2
+                   --set sm.logical_ctas=4 --set sm.logical_warps=96 --set sm.warp_stress_period=300
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME warp_tb_inactivation_count
+           COMMAND ${hd_wc} reduction warp_cta_switch_outs 1 --set sm.max_ctas=2
+                   --set sm.logical_ctas=4 --set sm.logical_warps=96 --set sm.warp_stress_period=300
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   foreach(wl sgemm reduction)
     add_test(NAME warp_ctx_stress_${wl}
              COMMAND ${hd_wc} ${wl} warp_switch_outs 1 --set sm.warp_stress_period=500
@@ -73,6 +85,7 @@ if(TARGET heddle)
   endforeach()
   set_tests_properties(warp_absent_load warp_barrier_absent warp_logical_warps warp_logical_ctas
                        warp_logical_stress warp_ctx_stress_sgemm warp_ctx_stress_reduction
+                       warp_tb_inactivation warp_tb_inactivation_count
                        PROPERTIES LABELS "ci;warp" TIMEOUT 300)
   add_test(NAME warp_determinism
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/warp/determinism.sh $<TARGET_FILE:heddle> 500

@@ -406,6 +406,13 @@ bool hd_sm_res_accept(struct hd_sm *sm, const struct hd_cta_demand *d, struct hd
     const struct hd_cta_demand e = phys_demand(sm, d);
     if (!sm->alloc.ops->accept(sm->alloc.impl, &e, g))
         return false;
+    if (e.warps) { /* (the new CTA is not yet in sm->cta: count the others) */
+        uint32_t used = 0;
+        for (uint32_t i = 0; i < sm->p->max_ctas; i++)
+            used += sm->cta[i].used && sm->cta[i].grant.cta_slot != g->cta_slot;
+        if (used > ctas_present(sm))
+            sm->st->warp_cta_slot_given++;
+    }
     for (uint32_t i = e.warps; i < d->warps; i++)
         g->warp_slot[i] = HD_ALLOC_NO_SLOT;
     g->nwarps = d->warps; /* (threads stay what the allocator counted: release gives them back) */
