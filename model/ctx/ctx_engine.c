@@ -148,6 +148,10 @@ void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint3
         sm->st->ctx_stale_responses++; /* its CTA was flushed: the restart does not wait */
         return;
     }
+    if (x->absent >> ref.warp & 1u) { /* switched out alone: its state is in the context */
+        hd_sm_res_deliver_absent(sm, x, ref, kind, pc, now);
+        return;
+    }
     if (!x->off_slots) { /* in warp slots of another SM (or of this one, after a restore) */
         struct hd_sm *to = x->sm < sm->pool->nsms ? sm->pool->sms[x->sm] : NULL;
         if (to && to != sm && inbox_push(to, (struct hd_fwd){hd_wref_pack(ref), pc, kind})) {
@@ -187,6 +191,10 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
     struct hd_ctx *x = hd_sm_cta_ctx(sm, slot);
     if (!x || op == HD_CTXOP_NONE)
         return false;
+    if (sm->wr && hd_sm_res_holds_cta(sm, slot)) { /* a warp off its slot (sm_residency.c) */
+        sm->st->ctx_suspend_absent_refused++;
+        return false;
+    }
     if (op == HD_CTXOP_FLUSH && !x->idempotent) {
         sm->st->ctx_flush_refused++;
         return false;
@@ -232,7 +240,7 @@ static bool quiet(const struct hd_sm *sm, const struct hd_tcta *c)
     return true;
 }
 
-static bool saved_storage(struct hd_ctx *x, uint32_t nwarps, uint32_t nregs)
+bool hd_sm_ctx_saved_storage(struct hd_ctx *x, uint32_t nwarps, uint32_t nregs)
 {
     if (!x->saved) {
         x->saved = calloc(nwarps, sizeof *x->saved);
@@ -277,7 +285,7 @@ static int start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now, char *e
 {
     struct hd_ctx *x = c->ctx;
     const uint32_t nwarps = c->grant.nwarps, nregs = c->la->l->k->nregs;
-    if (!saved_storage(x, nwarps, nregs)) {
+    if (!hd_sm_ctx_saved_storage(x, nwarps, nregs)) {
         snprintf(err, errlen, "host out of memory saving a context on SM %u", sm->id);
         return HD_FUNC_ERR_MEMORY;
     }

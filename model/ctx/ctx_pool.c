@@ -107,6 +107,7 @@ struct hd_ctx *hd_ctx_acquire(struct hd_ctx_pool *p, struct hd_sm_launch *la,
     c->flushes = 0;
     c->preq = HD_CTX_NONE;
     c->next = HD_CTX_NONE;
+    c->absent = c->wmoving = 0;
     return c;
 }
 

@@ -101,6 +101,9 @@ struct hd_ctx {
     uint32_t preq;            /* the preemption request that suspended it (timing_stats.h
                                  preempt[] index), or HD_CTX_NONE */
     uint32_t next;            /* link: free list or resume queue */
+    /* warp-granular residency (sm_residency.c) while RESIDENT */
+    uint32_t absent;          /* warps switched out: their timing state is in saved[] */
+    uint32_t wmoving;         /* warps whose context is moving out or in on chip */
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

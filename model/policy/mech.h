@@ -94,6 +94,13 @@ struct hd_hook_ops {
     void (*stalled)(void *impl, const struct hd_hook_warp *w, uint8_t why, uint64_t now);
     void (*load_returned)(void *impl, const struct hd_hook_warp *w, bool l1_hit, uint64_t now);
     void (*window)(void *impl, const struct hd_mon_window *win, uint64_t now);
+    /* Warp-granular residency (sm_residency.h): warp `warp` of context `ctx` left warp slot
+     * `slot` of SM `sm` (switched out on chip, its CTA staying resident) / came back into
+     * `slot` and may run again (its context moved in). */
+    void (*warp_left)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
+                      uint64_t now);
+    void (*warp_returned)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
+                          uint64_t now);
 };
 
 struct hd_hook {
@@ -152,6 +159,21 @@ static inline void hd_hooks_load_returned(const struct hd_hooks *hs, const struc
     for (unsigned i = 0; i < hs->n; i++)
         if (hs->h[i].ops->load_returned)
             hs->h[i].ops->load_returned(hs->h[i].impl, w, l1_hit, now);
+}
+/* (Warp switches are rare: no derived any_ flag.) */
+static inline void hd_hooks_warp_left(const struct hd_hooks *hs, uint32_t sm, uint32_t ctx,
+                                      uint32_t warp, uint32_t slot, uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->warp_left)
+            hs->h[i].ops->warp_left(hs->h[i].impl, sm, ctx, warp, slot, now);
+}
+static inline void hd_hooks_warp_returned(const struct hd_hooks *hs, uint32_t sm, uint32_t ctx,
+                                          uint32_t warp, uint32_t slot, uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->warp_returned)
+            hs->h[i].ops->warp_returned(hs->h[i].impl, sm, ctx, warp, slot, now);
 }
 /* }==== */
 

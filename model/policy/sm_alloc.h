@@ -19,9 +19,12 @@
  * memory; a CTA fits when every resource has room at once. Its partial operations grow a
  * block at its top end when the space above it is free and shrink it from the top; a warp
  * acquired alone takes the lowest free warp slot. Its victim rule is in hd_alloc_ops below.
- * Allocators are chosen by [sm] allocator (hd_sm_alloc_create): "partitioned", or "lin_tables"
- * (lin_alloc_tables.c: registers and shared memory through Lin's allocation tables, whose spill
- * query plans the victims). Deterministic: only indices decide.
+ * Allocators are chosen by [sm] allocator (hd_sm_alloc_create): "partitioned", "lin_tables"
+ * (model/mech/lin/lin_alloc_tables.c: registers and shared memory through Lin's allocation
+ * tables, whose spill query plans the victims) or "aligned" (model/mech/shieh: Shieh's aligned
+ * positions). The SM calls acquire()/release_part() with one warp and no registers or shared
+ * memory when a warp leaves its slot alone or comes back (model/timing/sm_residency.c).
+ * Deterministic: only indices decide.
  */
 #ifndef HD_SM_ALLOC_H
 #define HD_SM_ALLOC_H

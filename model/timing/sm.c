@@ -81,6 +81,7 @@ struct hd_sm *hd_sm_create(const struct hd_sm_params *p, uint32_t id, const stru
     sm->cp = env->ctx;
     sm->hw = env->hw;
     if (!alloc_arrays(sm) || hd_sm_ctx_init(sm) != 0 || hd_sm_alloc_create(p, &sm->alloc) != 0 ||
+        (p->residency && hd_sm_res_init(sm) != 0) ||
         hd_sm_icache_init(sm) != 0 || hd_sm_opcoll_init(sm) != 0 || hd_sm_ldst_init(sm) != 0) {
         hd_sm_destroy(sm);
         snprintf(err, errlen, "host out of memory creating SM %u", id);
@@ -97,6 +98,7 @@ void hd_sm_destroy(struct hd_sm *sm)
         return;
     const struct hd_sm_params *p = sm->p;
     hd_sm_ctx_free(sm);
+    hd_sm_res_free(sm);
     if (sm->w)
         for (uint32_t i = 0; i < p->max_warps; i++)
             free(sm->w[i].sb);
@@ -155,7 +157,8 @@ static bool mixing_ok(const struct hd_sm *sm, const struct hd_sm_launch *la)
 
 bool hd_sm_can_accept(const struct hd_sm *sm, const struct hd_sm_launch *la)
 {
-    return mixing_ok(sm, la) && sm->alloc.ops->can_accept(sm->alloc.impl, &la->demand);
+    return mixing_ok(sm, la) && (sm->wr ? hd_sm_res_can_accept(sm, &la->demand)
+                                        : sm->alloc.ops->can_accept(sm->alloc.impl, &la->demand));
 }
 
 static void res_add(struct hd_sm *sm, struct hd_sm_launch *la)
@@ -201,20 +204,20 @@ static bool sb_fit(struct hd_twarp *w, uint32_t nregs)
     return true;
 }
 
-/* Bind CTA slot c's warps to their slots: a fresh CTA (saved == NULL) starts at its first
- * instruction; a context coming back gets its warps' saved timing state (scoreboard, loads and
- * stores still in flight) and refetches from its next PC. `susp` keeps them from issuing. */
-static int bind_warps(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp *saved,
-                      bool susp, uint64_t now, char *err, size_t errlen)
+/* Bind warp i of CTA slot c to its slot: fresh (saved == NULL) it starts at its first
+ * instruction; coming back it gets its saved timing state (scoreboard, loads and stores still in
+ * flight) and refetches from its next PC. `susp` keeps it from issuing. */
+int hd_sm_warp_bind(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, const struct hd_twarp *saved,
+                    bool susp, uint64_t now, char *err, size_t errlen)
 {
-    const struct hd_cta_grant *g = &c->grant;
     const uint32_t nregs = c->la->l->k->nregs;
-    for (uint32_t i = 0; i < g->nwarps; i++) {
+    const struct hd_cta_grant *g = &c->grant;
+    {
         struct hd_twarp *w = &sm->w[g->warp_slot[i]];
         uint8_t *sb = w->sb;
         uint32_t cap = w->sb_cap, slot = w->slot, sch = w->sched;
         if (saved)
-            *w = saved[i];
+            *w = *saved;
         else
             memset(w, 0, sizeof *w);
         w->sb = sb;
@@ -226,7 +229,7 @@ static int bind_warps(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp
             return HD_FUNC_ERR_MEMORY;
         }
         if (saved)
-            memcpy(w->sb, saved[i].sb, nregs);
+            memcpy(w->sb, saved->sb, nregs);
         w->fw = &c->fc->warps[i];
         w->cta = g->cta_slot;
         w->age = sm->next_age++;
@@ -246,6 +249,22 @@ static int bind_warps(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp
         hd_sm_warp_stall_ctr(sm, w);
         hd_sm_warp_eval(sm, w, now);
     }
+    return HD_FUNC_OK;
+}
+
+/* Bind CTA slot c's warps (hd_sm_warp_bind); with residency state a warp without a slot starts
+ * absent (sm_residency.c). */
+static int bind_warps(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp *saved,
+                      bool susp, uint64_t now, char *err, size_t errlen)
+{
+    const struct hd_cta_grant *g = &c->grant;
+    for (uint32_t i = 0; i < g->nwarps; i++) {
+        int st = g->warp_slot[i] == HD_ALLOC_NO_SLOT
+                     ? hd_sm_res_place_absent(sm, c, i, now, err, errlen)
+                     : hd_sm_warp_bind(sm, c, i, saved ? &saved[i] : NULL, susp, now, err, errlen);
+        if (st != HD_FUNC_OK)
+            return st;
+    }
     for (uint32_t s = 0; s < sm->p->num_sched; s++)
         hd_sm_update_oldest(sm, s);
     return HD_FUNC_OK;
@@ -253,10 +272,12 @@ static int bind_warps(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp
 
 /* Take a grant for a CTA of la and fill CTA slot bookkeeping for context x. */
 static struct hd_tcta *take_slot(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *x,
-                                 uint64_t now, char *err, size_t errlen)
+                                 bool fresh, uint64_t now, char *err, size_t errlen)
 {
     struct hd_cta_grant g;
-    if (!mixing_ok(sm, la) || !sm->alloc.ops->accept(sm->alloc.impl, &la->demand, &g)) {
+    if (!mixing_ok(sm, la) ||
+        !(sm->wr && fresh ? hd_sm_res_accept(sm, &la->demand, &g) /* (may leave warps out) */
+                          : sm->alloc.ops->accept(sm->alloc.impl, &la->demand, &g))) {
         snprintf(err, errlen, "internal: SM %u cannot take a CTA of %s", sm->id,
                  la->l->k->entry->name);
         return NULL;
@@ -283,7 +304,7 @@ static struct hd_tcta *take_slot(struct hd_sm *sm, struct hd_sm_launch *la, stru
 int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *x, uint64_t now,
                     char *err, size_t errlen)
 {
-    struct hd_tcta *c = take_slot(sm, la, x, now, err, errlen);
+    struct hd_tcta *c = take_slot(sm, la, x, true, now, err, errlen);
     if (!c)
         return HD_FUNC_ERR_INTERNAL;
     x->t_first = now;
@@ -299,7 +320,8 @@ int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *x,
     sm->st->ctas_launched++;
     /* warps that were done at once (an empty kernel) drain now */
     for (uint32_t i = 0; i < c->grant.nwarps; i++)
-        hd_sm_warp_check_drained(sm, &sm->w[c->grant.warp_slot[i]], now);
+        if (c->grant.warp_slot[i] != HD_ALLOC_NO_SLOT) /* (absent: sm_residency.c) */
+            hd_sm_warp_check_drained(sm, &sm->w[c->grant.warp_slot[i]], now);
     return HD_FUNC_OK;
 }
 
@@ -311,7 +333,7 @@ int hd_sm_resume_cta(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err
         return hd_sm_place_cta(sm, x->la, x, now, err, errlen);
     }
     const bool moved = x->sm != sm->id; /* (x->sm still names the SM that saved it) */
-    struct hd_tcta *c = take_slot(sm, x->la, x, now, err, errlen);
+    struct hd_tcta *c = take_slot(sm, x->la, x, false, now, err, errlen);
     if (!c)
         return HD_FUNC_ERR_INTERNAL;
     if (moved)
@@ -398,6 +420,8 @@ void hd_sm_warp_check_drained(struct hd_sm *sm, struct hd_twarp *w, uint64_t now
     hd_sm_warp_unbind(sm, w);
     if (--c->live == 0)
         retire_cta(sm, c, now);
+    else if (sm->wr) /* its slot goes to an absent warp (sm_residency.c) */
+        hd_sm_res_drained(sm, c, w);
 }
 
 unsigned hd_sm_retired(struct hd_sm *sm, struct hd_sm_launch **out, unsigned max)
@@ -441,6 +465,8 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
         if (sm->fault != HD_FUNC_OK) /* (a forwarded response) */
             return report_fault(sm, status, err, errlen);
     }
+    if (sm->wr) /* warp-granular residency: moves, returns, stress (sm_residency.c) */
+        progress |= hd_sm_res_tick(sm, now);
     progress |= hd_sm_events(sm, now);
     progress |= hd_sm_mem_receive(sm, now);
     if (sm->fault != HD_FUNC_OK) /* a response found a warp's counts at 0 (sm_ldst.c) */
@@ -485,6 +511,9 @@ uint64_t hd_sm_next_event(const struct hd_sm *sm, uint64_t now)
 {
     if (sm->ncu_order || sm->nretired || hd_ctx_engine_pending(sm->ce))
         return now + 1; /* (a suspending CTA is checked for quiescence every cycle) */
+    const uint64_t rt = sm->wr ? hd_sm_res_next_event(sm, now) : UINT64_MAX;
+    if (rt <= now + 1)
+        return now + 1;
     for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
         if (sm->ldst[u].next < sm->ldst[u].op.nreq)
             return now + 1;
@@ -509,7 +538,7 @@ uint64_t hd_sm_next_event(const struct hd_sm *sm, uint64_t now)
             const struct hd_twarp *w = &sm->w[i * 64 + (uint32_t)__builtin_ctzll(b)];
             t = w->fetch_after < t ? w->fetch_after : t;
         }
-    return t;
+    return rt < t ? rt : t;
 }
 
 void hd_sm_skip(struct hd_sm *sm, uint64_t n)
@@ -542,7 +571,8 @@ void hd_sm_skip(struct hd_sm *sm, uint64_t n)
 /* {==== Reports and abort ==== */
 static const char *const state_names[HD_WS_COUNT] = {
     "empty", "no instruction", "barrier", "fence", "waiting for a load",
-    "waiting for an ALU result", "ready", "draining", "suspended"};
+    "waiting for an ALU result", "ready", "draining", "suspended", "leaving", "absent",
+    "returning"};
 
 void hd_sm_describe(const struct hd_sm *sm, uint64_t now, char *buf, size_t len)
 {
@@ -630,6 +660,8 @@ void hd_sm_abort(struct hd_sm *sm)
     hd_ctx_engine_clear(sm->ce);
     if (sm->ce->vr) /* the mover, swap engine and their stress (ctx_vres.h) */
         hd_sm_vres_abort(sm);
+    if (sm->wr)
+        hd_sm_res_clear(sm);
     sm->fault = HD_FUNC_OK;
     sm->nwarps = sm->nctas = sm->nres = sm->nretired = 0;
     /* collectors, events, load/store units and trackers */

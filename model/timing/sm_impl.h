@@ -13,6 +13,7 @@
  *   sm_fetch.c   instruction fetch, the instruction cache and decode
  *   sm_opcoll.c  collector units, banked register reads, dispatch, result bus, events
  *   sm_ldst.c    the load/store unit: coalescing, shared-memory banks, requests, responses
+ *   sm_residency.c  warps leaving and returning alone, logical capacities (sm_residency.h)
  *   model/ctx    the context engine (ctx_engine.h): suspend, save/restore, resume, flush, and
  *                memory responses for warps that moved (docs/context.md)
  */
@@ -27,6 +28,7 @@
 #include "mem_tags.h"
 #include "sm.h"
 #include "sm_oloc.h"
+#include "sm_residency.h"
 #include "sm_sched.h"
 #include "trace.h"
 
@@ -47,6 +49,11 @@ enum hd_wstate {
     HD_WS_READY,   /* may issue if its collector unit is free */
     HD_WS_DRAIN,   /* all threads exited; waiting for its instructions in flight */
     HD_WS_SUSPENDED, /* stopped for a context switch or flush, or waiting for its restore */
+    /* warp-granular residency (sm_residency.c): a warp of a resident CTA without its slot */
+    HD_WS_LEAVING,   /* switched out, its context still moving out: its slot not yet free
+                        (only in its context's saved state, never in a slot) */
+    HD_WS_ABSENT,    /* switched out and stored: may return when a slot is free (ditto) */
+    HD_WS_RETURNING, /* in a slot again, its context still moving in: issues nothing */
     HD_WS_COUNT
 };
 
@@ -87,6 +94,7 @@ struct hd_twarp {
     uint32_t lt_out;           /* its loads waiting in load trackers (part of inflight) */
     uint64_t *stall_ctr;       /* derived: the per-line stall counter of its next PC (or a
                                   sink); rebuilt on restore */
+    bool returning;            /* switched back in, its context moving in (susp is set too) */
 };
 /* }==== */
 
@@ -238,6 +246,7 @@ struct hd_sm {
     int fault;                   /* a response found a warp's counts at 0 (HD_FUNC_OK: none) */
     char fault_msg[224];         /* ... where: SM, context, warp, cycle (hd_sm_tick reports it) */
     struct hd_oloc_sm *olx;      /* operand locations that can miss (sm_oloc_port.c; NULL: none) */
+    struct hd_sm_res *wr;        /* warp-granular residency (sm_residency.c), NULL: none yet */
 };
 
 /* {==== sm.c ==== */
@@ -247,6 +256,10 @@ void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now);
 void hd_sm_warp_set_state(struct hd_sm *sm, struct hd_twarp *w, uint8_t ns);
 /* Recompute scheduler s's oldest resident warp. */
 void hd_sm_update_oldest(struct hd_sm *sm, uint32_t s);
+/* Bind warp i of CTA slot c to its slot (grant.warp_slot[i]) with its saved timing state (NULL:
+ * fresh); susp keeps it from issuing. Returns a status (host OOM for its scoreboard). */
+int hd_sm_warp_bind(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, const struct hd_twarp *saved,
+                    bool susp, uint64_t now, char *err, size_t errlen);
 /* Take warp w out of its slot (scheduler, state counts, resident warps). */
 void hd_sm_warp_unbind(struct hd_sm *sm, struct hd_twarp *w);
 /* Give CTA slot c's allocation back (finished, or its context left the SM). */
@@ -314,13 +327,16 @@ static inline struct hd_twarp *hd_sm_wref_local(struct hd_sm *sm, struct hd_wref
          x->state != HD_CTX_RESTORING))
         return NULL;
     const struct hd_tcta *c = &sm->cta[x->slot];
-    if (!c->used || c->ctx != x || ref.warp >= c->grant.nwarps)
-        return NULL;
+    if (!c->used || c->ctx != x || ref.warp >= c->grant.nwarps || (x->absent >> ref.warp & 1u))
+        return NULL; /* (absent: its timing state is in x->saved, sm_residency.c) */
     return &sm->w[c->grant.warp_slot[ref.warp]];
 }
 /* One memory response of logical warp `ref` (kind, load pc): applied wherever the warp is now. */
 void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint32_t pc,
                        uint64_t now);
+/* Storage in x for the timing state of nwarps warps with nregs scoreboard entries each (saved,
+ * saved_sb). Returns false on host allocation failure. */
+bool hd_sm_ctx_saved_storage(struct hd_ctx *x, uint32_t nwarps, uint32_t nregs);
 /* Queue CTA slot `slot` for the context engine (served in order). */
 void hd_sm_engq_push(struct hd_sm *sm, uint32_t slot);
 /* A CONTEXT-tagged response (save write acknowledged, restore read returned). */

@@ -97,8 +97,11 @@ static void after_step(struct hd_sm *sm, struct hd_twarp *w, const struct hd_fun
         sm->st->barrier_waits++;
     if (tr->flags & HD_TR_BAR_RELEASE) {
         const struct hd_tcta *c = &sm->cta[w->cta];
+        if (c->ctx->absent) /* released with a warp absent: it sees it on return */
+            sm->st->warp_absent_bar_releases++;
         for (uint32_t i = 0; i < c->grant.nwarps; i++)
-            hd_sm_warp_eval(sm, &sm->w[c->grant.warp_slot[i]], now);
+            if (c->grant.warp_slot[i] != HD_ALLOC_NO_SLOT) /* (sm_residency.c) */
+                hd_sm_warp_eval(sm, &sm->w[c->grant.warp_slot[i]], now);
     }
 }
 

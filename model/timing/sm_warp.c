@@ -53,7 +53,7 @@ void hd_sm_warp_eval(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
     if (w->done)
         ns = HD_WS_DRAIN;
     else if (w->susp)
-        ns = HD_WS_SUSPENDED;
+        ns = w->returning ? HD_WS_RETURNING : HD_WS_SUSPENDED;
     else if (w->fw->at_barrier)
         ns = HD_WS_BARRIER;
     else if (w->membar && (w->mem_out > 0 || w->sb_long > 0))

@@ -129,7 +129,14 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->core_mhz = c->clock_core_mhz;
     s->max_threads = c->sm_max_threads;
     s->max_warps = c->sm_max_threads / c->gpu_warp_size;
-    s->max_ctas = c->sm_max_ctas;
+    s->max_ctas = c->sm_logical_ctas > c->sm_max_ctas ? c->sm_logical_ctas : c->sm_max_ctas;
+    s->phys_ctas = c->sm_max_ctas;
+    s->logical_warps = c->sm_logical_warps > s->max_warps ? c->sm_logical_warps : s->max_warps;
+    s->warp_move_bytes = c->sm_warp_move_bytes;
+    s->warp_stress_period = c->sm_warp_stress_period;
+    s->warp_stress_seed = c->sm_warp_stress_seed;
+    s->residency = s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas ||
+                   s->warp_stress_period != 0;
     s->registers = c->sm_registers;
     s->shared_bytes = c->sm_shared_mem_bytes;
     s->max_regs_per_thread = c->sm_max_regs_per_thread;
@@ -250,6 +257,16 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     if (s->alloc == HD_ALLOC_LIN_TABLES && s->shared_bytes / 128u > 4095u)
         return fail(err, errlen, "shared_mem_bytes", "is more than allocator = lin_tables holds "
                     "(4095 units of 128 B)", s->shared_bytes);
+    if ((s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas) &&
+        s->alloc != HD_ALLOC_PARTITIONED) /* sm_residency.c places CTAs with partial grants */
+        return fail(err, errlen, "logical_warps",
+                    "(or logical_ctas) above the physical slots needs allocator = partitioned",
+                    s->logical_warps);
+    if ((s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas) &&
+        p->ctx.stress_period) /* a context is saved and restored with every warp in a slot */
+        return fail(err, errlen, "logical_warps",
+                    "(or logical_ctas) above the physical slots cannot be combined with "
+                    "[context] stress_period", s->logical_warps);
     if (s->alloc == HD_ALLOC_ALIGNED && s->max_ctas > 64) /* shieh_alloc_aligned.h: bitsets */
         return fail(err, errlen, "max_ctas", "is more than allocator = aligned holds (64)",
                     s->max_ctas);

@@ -88,6 +88,12 @@ struct hd_sm_params {
     uint32_t max_delay;           /* largest delay any event of the SM is scheduled ahead */
     bool pp_selective;            /* [context] points = selective: the kernels get Lin's points */
     uint32_t pp_k;                /* [context] pp_k */
+    /* warp-granular residency (sm_residency.h); max_ctas above is the logical CTA capacity */
+    uint32_t logical_warps;       /* warps resident, present or absent (>= max_warps) */
+    uint32_t phys_ctas;           /* physical CTA slots ([sm] max_ctas, <= max_ctas) */
+    uint32_t warp_move_bytes;     /* the default warp mover's bytes per cycle */
+    uint64_t warp_stress_period, warp_stress_seed; /* warp stress mode (0: off) */
+    bool residency;               /* any of it on: the SM keeps residency state (sm->wr) */
 };
 
 /* The context lifecycle ([context], docs/context.md). */
