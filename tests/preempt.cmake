@@ -91,9 +91,24 @@ if(TARGET heddle AND Python3_Interpreter_FOUND)
     PASS_REGULAR_EXPRESSION "mix timing: [1-9][0-9]* requests met")
 endif()
 
+# Lin ch.2 as the thesis sets it up (issue 24): quiesce = writeback (Lin's drained warp),
+# periodic signals, the kernel filter and the liveness samples at the points
+# (tests/preempt/lin_faithful.py).
+if(TARGET heddle AND Python3_Interpreter_FOUND)
+  foreach(case quiesce period kernel liveness)
+    add_test(NAME preempt_lin_${case}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/preempt/lin_faithful.py
+                     $<TARGET_FILE:heddle> ${case}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(preempt_lin_${case} PROPERTIES LABELS "preempt;lin" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "^${case}: ")
+  endforeach()
+endif()
+
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
 hd_tier(ci "^preempt_signals_(switch|compressed|drain)_backprop$"
         "^preempt_signals_switch_(bfs|hotspot)$"
         "^preempt_inplace"
         "^preempt_signal_"
-        "^preempt_mix_stats_timing$")
+        "^preempt_mix_stats_timing$"
+        "^preempt_lin_(quiesce|period|kernel|liveness)$")

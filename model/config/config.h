@@ -117,9 +117,15 @@
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")
+#define HD_CFG_ENUM_quiesce(V)                                                                     \
+    V(quiesce, HD_QUIESCE_PIPELINE, "pipeline",                                                    \
+      "a stopped warp is quiet with only loads in flight; their data lands after the save")       \
+    V(quiesce, HD_QUIESCE_WRITEBACK, "writeback",                                                  \
+      "a stopped warp is drained: nothing in the pipeline, no pending register write (Lin L930)")
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
-    X(preemptpol)
+    X(preemptpol) \
+    X(quiesce)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

@@ -100,6 +100,7 @@ struct hd_gpu_timing {
     uint32_t ppol_mech;         /* the mechanism that made the preemption policy (UINT32_MAX:
                                    a generic one) */
     void *ppol_tables;          /* its hook's tables (hd_hook_ops.tables): the policy's env.tables */
+    uint64_t sig_periodic;      /* periodic signals fired ([context] signal_period, ctx_preempt.c) */
 };
 
 /* gpu_launch.c: launch storage and bookkeeping */

@@ -218,6 +218,10 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.signal_sms = c->context_signal_sms;
     if (signal_cycles(c, &p->ctx, err, errlen) != 0)
         return -1;
+    p->ctx.quiesce = c->context_quiesce;
+    p->ctx.signal_period = c->context_signal_period;
+    p->ctx.signal_until = c->context_signal_until;
+    memcpy(p->ctx.signal_kernel, c->context_signal_kernel.s, sizeof p->ctx.signal_kernel);
 
     if (!pow2(c->pipeline_ldst_segment_bytes))
         return fail(err, errlen, "ldst_segment_bytes", "is not a power of two",

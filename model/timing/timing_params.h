@@ -113,6 +113,10 @@ struct hd_ctx_params {
     uint32_t signal_sms;           /* SMs a preemption signal frees (0: all) */
     uint32_t nsignals;             /* preemption signals, at signal_at[0..nsignals), sorted */
     uint64_t signal_at[HD_CTX_MAX_SIGNALS];
+    enum hd_cfg_quiesce quiesce;   /* when a stopped warp is quiet (Lin's drained: writeback) */
+    uint64_t signal_period;        /* periodic signals every this many cycles (0: none) */
+    uint64_t signal_until;         /* ... up to this cycle (0: no cap) */
+    char signal_kernel[HD_CFG_STR_MAX]; /* signals take only SMs holding just this kernel */
 };
 
 struct hd_gpu_timing_params {
