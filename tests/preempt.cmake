@@ -105,10 +105,23 @@ if(TARGET heddle AND Python3_Interpreter_FOUND)
   endforeach()
 endif()
 
+# experiments/lin-ch2-faithful.py at tiny size (backprop and leukocyte small, Occup, selective
+# and SM-draining): the sweep file it writes runs, and the report and its figures are written.
+if(TARGET heddle AND Python3_Interpreter_FOUND)
+  set(hd_lf_out ${CMAKE_CURRENT_BINARY_DIR}/lin-ch2-faithful-tiny)
+  add_test(NAME experiments_lin_ch2_faithful_tiny
+           COMMAND bash -c "rm -rf \"$1\" && mkdir -p \"$1\" && python3 experiments/lin-ch2-faithful.py write \"$1/lin-ch2-faithful.toml\" tiny && python3 experiments/sweep.py \"$1/lin-ch2-faithful.toml\" -j 2 --heddle \"$2\" --out \"$1\" && test -s \"$1/liveness.png\" && test -s \"$1/latency.png\" && test -s \"$1/context.png\" && grep -q '| LK_1 | lk_gicov | [1-9][0-9]* |' \"$1/report.md\" && echo 'lin-ch2-faithful tiny: report written'"
+                   _ ${hd_lf_out} $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(experiments_lin_ch2_faithful_tiny PROPERTIES LABELS "experiments;lin"
+                       TIMEOUT 300 PASS_REGULAR_EXPRESSION "lin-ch2-faithful tiny: report written")
+endif()
+
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
 hd_tier(ci "^preempt_signals_(switch|compressed|drain)_backprop$"
         "^preempt_signals_switch_(bfs|hotspot)$"
         "^preempt_inplace"
         "^preempt_signal_"
         "^preempt_mix_stats_timing$"
-        "^preempt_lin_(quiesce|period|kernel|liveness)$")
+        "^preempt_lin_(quiesce|period|kernel|liveness)$"
+        "^experiments_lin_ch2_faithful_tiny$")

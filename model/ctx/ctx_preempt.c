@@ -303,8 +303,25 @@ static uint64_t next_periodic(const struct hd_gpu_timing *g)
     return cp->signal_until && at > cp->signal_until ? UINT64_MAX : at;
 }
 
+/* Does kernel name k contain one of the comma-separated names of list? */
+static bool kernel_listed(const char *k, const char *list)
+{
+    char one[HD_CFG_STR_MAX];
+    for (const char *p = list; *p;) {
+        const size_t n = strcspn(p, ",");
+        if (n && n < sizeof one) {
+            memcpy(one, p, n);
+            one[n] = '\0';
+            if (strstr(k, one))
+                return true;
+        }
+        p += n + (p[n] == ',');
+    }
+    return false;
+}
+
 /* May a signal take SM s under [context] signal_kernel: every launch with a CTA there is of a
- * kernel whose name contains the filter (and there is one)? */
+ * kernel whose name contains one of the listed names (and there is one)? */
 static bool kernel_ok(const struct hd_gpu_timing *g, uint32_t s)
 {
     const char *want = g->p.ctx.signal_kernel;
@@ -315,7 +332,7 @@ static bool kernel_ok(const struct hd_gpu_timing *g, uint32_t s)
         const struct tlaunch *t = g->L[i];
         if (!t->started || t->finished || !hd_sm_holds_launch(g->sm[s], &t->sl))
             continue;
-        if (!strstr(t->sl.info->kernel, want))
+        if (!kernel_listed(t->sl.info->kernel, want))
             return false;
         any = true;
     }
