@@ -9,7 +9,9 @@
  * trackers (inflight == lt_out), no decode is pending and no load/store unit still sends for it;
  * those loads are not waited for: their trackers stay on this SM and name the warp by its
  * logical reference (mem_tags.h), so their data reaches the warp wherever it is when it returns
- * (a slot here, another SM's inbox, or its saved timing state). At quiescence:
+ * (a slot here, another SM's inbox, or its saved timing state). With [context] quiesce =
+ * writeback the CTA is quiet only when nothing of it is in flight at all, loads included (Lin
+ * L930-L938's drained warp: no pending register-file update). At quiescence:
  *   switch  the warps' timing state moves into the context (ctx_pool.h), the warp slots are free
  *           at once, and the context engine writes the context out as `segment_bytes` stores of
  *           traffic class CONTEXT into the context's window (addr_map.h): the CTA's whole
