@@ -164,6 +164,11 @@ def per_kernel(data, kernels, mhz):
             if recs else None,
             "worst_over_avg": _r(max(lat) / mean - 1, 2) if lat and mean else None,
             "bytes_per_cta": round(sum(p["bytes"] for p in sw) / ctas) if ctas else None,
+            # Fig 2.14's parts of the spilled state (register records with pattern vectors,
+            # shared memory, SIMT stacks with CCB entries), % of the bytes written
+            "split_pct": [_r(100.0 * sum(p.get(k, 0) for p in sw) / sum(p["bytes"] for p in sw))
+                          if sw and sum(p["bytes"] for p in sw) else None
+                          for k in ("bytes_regs", "bytes_smem", "bytes_stack")],
             "pp_arrivals": sum(L.get("pp_arrivals", 0) for L in ls),
             "pp_live_words": sum(L.get("pp_live_words", 0) for L in ls),
             "pp_occupied_words": sum(L.get("pp_occupied_words", 0) for L in ls),
@@ -364,6 +369,12 @@ def report(ctx):
              r["m"].get("selective", {}).get("bytes_per_cta"),
              r["m"].get("selective_k100", {}).get("bytes_per_cta")]
             for r in rows if "selective_k100" in r["m"]]
+    splittab = [[r["lin"], r["kernel"]] +
+                [" / ".join("-" if v is None else f"{v:g}" for v in
+                            r["m"].get(t, {}).get("split_pct", [None] * 3))
+                 for t in ("occup", "live_cp")] +
+                [r["m"].get("occup", {}).get("spill_us"), r["m"].get("live_cp", {}).get("spill_us")]
+                for r in rows]
     occtab = [[r["lin"], r["kernel"], r["m"].get("occup", {}).get("ctas_per_sm"),
                r["m"].get("occup", {}).get("rf_occupancy_pct"),
                r["m"].get("occup", {}).get("smem_occupancy_pct")] for r in rows]
@@ -391,6 +402,16 @@ def report(ctx):
           "the allocation's registers, samples with live > occupied (must be 0).", "",
           md_table(["Lin", "kernel", "point arrivals", "regs/source/regalloc", "CTAs/SM",
                     "live %", "live > occupied"], livetab),
+          "## The spilled state by part (Lin Fig 2.14)", "",
+          "Per kernel, the bytes the switches wrote split into register records (with their "
+          "pattern vectors), shared memory and SIMT stacks (with the CCB entries), in % of "
+          "the bytes, for Occup and live+cp, beside the spill latency (the SM's wall time "
+          "from quiet to empty; the engine writes the parts in that order at one rate, so the "
+          "time splits about as the bytes do). Lin: registers dominate Occup everywhere but HG; "
+          "shared memory > 20 % of the spill for DWT, HW and HG; the SIMT stack visible only "
+          "for BFS (L1080-L1094).", "",
+          md_table(["Lin", "kernel", "Occup regs/smem/stack %", "live+cp regs/smem/stack %",
+                    "spill us Occup", "spill us live+cp"], splittab),
           "## Register-file and shared-memory occupancy (Lin Fig 2.3)", "",
           "A full SM of the kernel's CTAs on an empty SM: CTAs per SM x registers per thread x "
           "threads over the register file, CTAs per SM x shared memory per CTA over 48 KB "

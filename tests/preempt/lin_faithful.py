@@ -9,7 +9,8 @@
 #             pipeline (same cycles as the explicit key).
 #   period    [context] signal_period = P: the signals that found CTAs are exactly P, 2P, ...
 #             (consecutive ones P apart, none missing while CTAs were resident), none after
-#             signal_until.
+#             signal_until; each record's bytes split into registers, shared memory and
+#             stacks (Fig 2.14) adds up to its bytes.
 #   kernel    [context] signal_kernel = NAME: every signal's record names a victim launch of that
 #             kernel (leukocyte: only lk_gicov CTAs), and at least one signal found one.
 #   liveness  points = selective, regs_source = regalloc: warps reaching a point during normal
@@ -71,6 +72,11 @@ with tempfile.TemporaryDirectory() as tmp:
         assert cyc == want, f"signals at {cyc}, expected {want}"
         gaps = {b - a for a, b in zip(cyc, cyc[1:])}
         assert gaps == {period}, gaps
+        # Fig 2.14's parts add up to the bytes; hotspot's CTAs hold shared memory
+        for r in signals(t):
+            assert r["bytes_regs"] + r["bytes_smem"] + r["bytes_stack"] == r["bytes"], r
+        sw = [r for r in signals(t) if r["switched"]]
+        assert sw and all(r["bytes_smem"] > 0 and r["bytes_regs"] > 0 for r in sw), sw[:1]
         print(f"period: {len(cyc)} signals exactly {period} cycles apart, none after {until}")
     elif case == "kernel":
         t = run("leukocyte", ["--set", "context.signal_period=2000", "--set",
