@@ -91,9 +91,37 @@ if(TARGET heddle AND Python3_Interpreter_FOUND)
     PASS_REGULAR_EXPRESSION "mix timing: [1-9][0-9]* requests met")
 endif()
 
+# Lin ch.2 as the thesis sets it up (issue 24): quiesce = writeback (Lin's drained warp),
+# periodic signals, the kernel filter and the liveness samples at the points
+# (tests/preempt/lin_faithful.py).
+if(TARGET heddle AND Python3_Interpreter_FOUND)
+  foreach(case quiesce period kernel liveness)
+    add_test(NAME preempt_lin_${case}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/preempt/lin_faithful.py
+                     $<TARGET_FILE:heddle> ${case}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(preempt_lin_${case} PROPERTIES LABELS "preempt;lin" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "^${case}: ")
+  endforeach()
+endif()
+
+# experiments/lin-ch2-faithful.py at tiny size (backprop and leukocyte small, Occup, selective
+# and SM-draining): the sweep file it writes runs, and the report and its figures are written.
+if(TARGET heddle AND Python3_Interpreter_FOUND)
+  set(hd_lf_out ${CMAKE_CURRENT_BINARY_DIR}/lin-ch2-faithful-tiny)
+  add_test(NAME experiments_lin_ch2_faithful_tiny
+           COMMAND bash -c "rm -rf \"$1\" && mkdir -p \"$1\" && python3 experiments/lin-ch2-faithful.py write \"$1/lin-ch2-faithful.toml\" tiny && python3 experiments/sweep.py \"$1/lin-ch2-faithful.toml\" -j 2 --heddle \"$2\" --out \"$1\" && test -s \"$1/liveness.png\" && test -s \"$1/latency.png\" && test -s \"$1/context.png\" && grep -q '| LK_1 | lk_gicov | [1-9][0-9]* |' \"$1/report.md\" && echo 'lin-ch2-faithful tiny: report written'"
+                   _ ${hd_lf_out} $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(experiments_lin_ch2_faithful_tiny PROPERTIES LABELS "experiments;lin"
+                       TIMEOUT 300 PASS_REGULAR_EXPRESSION "lin-ch2-faithful tiny: report written")
+endif()
+
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
 hd_tier(ci "^preempt_signals_(switch|compressed|drain)_backprop$"
         "^preempt_signals_switch_(bfs|hotspot)$"
         "^preempt_inplace"
         "^preempt_signal_"
-        "^preempt_mix_stats_timing$")
+        "^preempt_mix_stats_timing$"
+        "^preempt_lin_(quiesce|period|kernel|liveness)$"
+        "^experiments_lin_ch2_faithful_tiny$")

@@ -130,9 +130,14 @@
     V(vpiece, HD_VPIECE_REGS, "regs", "a random warp's share of the CTA's register allocation")  \
     V(vpiece, HD_VPIECE_WARP, "warp", "a random warp's registers and warp state (SIMT stack, frames)") \
     V(vpiece, HD_VPIECE_SMEM, "smem", "a random 128-byte-aligned range of the CTA's shared memory")
+#define HD_CFG_ENUM_quiesce(V)                                                                     \
+    V(quiesce, HD_QUIESCE_PIPELINE, "pipeline",                                                    \
+      "a stopped warp is quiet with only loads in flight; their data lands after the save")       \
+    V(quiesce, HD_QUIESCE_WRITEBACK, "writeback",                                                  \
+      "a stopped warp is drained: nothing in the pipeline, no pending register write (Lin L930)")
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
-    X(preemptpol) X(vpiece) X(admit)
+    X(preemptpol) X(vpiece) X(admit) X(quiesce)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

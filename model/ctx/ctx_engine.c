@@ -9,7 +9,9 @@
  * trackers (inflight == lt_out), no decode is pending and no load/store unit still sends for it;
  * those loads are not waited for: their trackers stay on this SM and name the warp by its
  * logical reference (mem_tags.h), so their data reaches the warp wherever it is when it returns
- * (a slot here, another SM's inbox, or its saved timing state). At quiescence:
+ * (a slot here, another SM's inbox, or its saved timing state). With [context] quiesce =
+ * writeback the CTA is quiet only when nothing of it is in flight at all, loads included (Lin
+ * L930-L938's drained warp: no pending register-file update). At quiescence:
  *   switch  the warps' timing state moves into the context (ctx_pool.h), the warp slots are free
  *           at once, and the context engine writes the context out as `segment_bytes` stores of
  *           traffic class CONTEXT into the context's window (addr_map.h): the CTA's whole
@@ -152,6 +154,7 @@ void hd_sm_ctx_deliver(struct hd_sm *sm, struct hd_wref ref, uint8_t kind, uint3
         hd_sm_res_deliver_absent(sm, x, ref, kind, pc, now);
         return;
     }
+    sm->st->ctx_loads_late += kind == HD_FWD_LOAD;
     if (!x->off_slots) { /* in warp slots of another SM (or of this one, after a restore) */
         struct hd_sm *to = x->sm < sm->pool->nsms ? sm->pool->sms[x->sm] : NULL;
         if (to && to != sm && inbox_push(to, (struct hd_fwd){hd_wref_pack(ref), pc, kind})) {
@@ -224,14 +227,18 @@ void hd_sm_ctx_retired(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     }
 }
 
-/* Nothing of CTA c in flight but loads waiting for memory? */
+/* Nothing of CTA c in flight but loads waiting for memory ([context] quiesce = pipeline)? With
+ * quiesce = writeback, nothing in flight at all: each warp drained as Lin L930-L938 defines it
+ * (no issued instruction in the pipeline, no pending register-file update, loads included). */
 static bool quiet(const struct hd_sm *sm, const struct hd_tcta *c)
 {
+    const bool writeback = sm->cp->quiesce == HD_QUIESCE_WRITEBACK;
     for (uint32_t i = 0; i < c->grant.nwarps; i++) {
         const struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
         if (w->state == HD_WS_EMPTY)
             continue;
-        if (w->inflight != w->lt_out || (w->fetch_busy && w->fetch_line == HD_SM_NONE))
+        if (w->inflight != (writeback ? 0 : w->lt_out) ||
+            (w->fetch_busy && w->fetch_line == HD_SM_NONE))
             return false;
         for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
             if (sm->ldst[u].warp == w->slot && sm->ldst[u].next < sm->ldst[u].op.nreq)

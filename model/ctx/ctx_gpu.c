@@ -11,6 +11,8 @@
 
 #include "ctx_vres.h"
 
+#include "ctx_image.h"
+
 /* xorshift64*: a small, fast, deterministic generator (no global state). */
 static uint64_t next_random(uint64_t *s)
 {
@@ -37,6 +39,12 @@ bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s)
                 r->quiet = x->t_quiet > r->quiet ? x->t_quiet : r->quiet;
                 r->saved = g->now > r->saved ? g->now : r->saved;
                 r->bytes += x->bytes;
+                if (x->img) { /* Fig 2.14's parts (ctx_image.h) */
+                    const uint64_t *pb = x->img->part_bytes;
+                    r->bytes_regs += pb[HD_CTXP_REGS] + pb[HD_CTXP_PV];
+                    r->bytes_smem += pb[HD_CTXP_SMEM];
+                    r->bytes_stack += pb[HD_CTXP_STACK] + pb[HD_CTXP_CCB];
+                }
                 x->preq = HD_CTX_NONE;
             }
             hd_ctx_queue_push(&g->pool, &x->la->ctxs, x);

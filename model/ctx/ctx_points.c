@@ -312,3 +312,22 @@ bool hd_sm_pp_waiting(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     return false;
 }
 /* }==== */
+
+/* {==== Liveness at the points (Lin L630-L636) ==== */
+void hd_sm_pp_arrival(struct hd_sm *sm, const struct hd_twarp *w, uint32_t pc)
+{
+    const struct hd_tcta *c = &sm->cta[w->cta];
+    const struct hd_tkernel *tk = c->la->tk;
+    const struct hd_annot *an = tk->an;
+    if (w->to_pp || w->susp || !an || !an->ra_ok || !hd_ppoints_at(tk->pp, an, pc))
+        return;
+    /* numerator and denominator from the same allocation: the live words the save path would
+     * write at this point (ctx_pack.c), over the registers per thread our allocator gave */
+    const uint32_t live = hd_annot_live_words(an, pc, w->fw->sp > 1, true);
+    struct hd_launch_stats *lc = &c->la->info->c;
+    lc->pp_arrivals++;
+    lc->pp_live_words += live;
+    lc->pp_occupied_words += an->regs_per_thread;
+    lc->pp_live_over += live > an->regs_per_thread;
+}
+/* }==== */

@@ -5,8 +5,10 @@
  * ctx_engine.c), drained (left to finish) or flushed (dropped and restarted later; a CTA that wrote
  * global memory is refused and drains instead; Shieh §2.1, Lin §2.2). A chosen SM is reserved:
  * it takes no lower-priority CTA (fresh or resumed) until the launch has placed every CTA.
- * Preemption signals ([context] signals / signal_at; Lin §5.4's experiment) free SMs the same
- * way without a launch asking: the SM takes nothing until its CTAs are gone, then they resume.
+ * Preemption signals ([context] signals / signal_at / signal_period; Lin L1052-L1057: one every
+ * 10,000 cycles) free SMs the same way without a launch asking: the SM takes nothing until its
+ * CTAs are gone, then they resume; [context] signal_kernel restricts them to SMs holding only
+ * CTAs of one kernel (Lin measures each Table 2.2 kernel on its own).
  * Each request is recorded per SM (timing_stats.h): its signal, the cycle the SM took the
  * launch's first CTA (or emptied, for a signal), the victims' quiet and saved cycles, how many
  * CTAs left each way, the bytes saved, and whether the latency constraint was met; the SM's
@@ -290,18 +292,69 @@ static uint8_t signal_act(const struct hd_ctx_params *cp)
                                              : HD_PACT_SWITCH;
 }
 
+/* The cycle of the next periodic signal ([context] signal_period, up to signal_until), or
+ * UINT64_MAX. */
+static uint64_t next_periodic(const struct hd_gpu_timing *g)
+{
+    const struct hd_ctx_params *cp = &g->p.ctx;
+    if (!cp->signal_period || g->sig_periodic >= UINT64_MAX / cp->signal_period - 1)
+        return UINT64_MAX;
+    const uint64_t at = (g->sig_periodic + 1) * cp->signal_period;
+    return cp->signal_until && at > cp->signal_until ? UINT64_MAX : at;
+}
+
+/* Does kernel name k contain one of the comma-separated names of list? */
+static bool kernel_listed(const char *k, const char *list)
+{
+    char one[HD_CFG_STR_MAX];
+    for (const char *p = list; *p;) {
+        const size_t n = strcspn(p, ",");
+        if (n && n < sizeof one) {
+            memcpy(one, p, n);
+            one[n] = '\0';
+            if (strstr(k, one))
+                return true;
+        }
+        p += n + (p[n] == ',');
+    }
+    return false;
+}
+
+/* May a signal take SM s under [context] signal_kernel: every launch with a CTA there is of a
+ * kernel whose name contains one of the listed names (and there is one)? */
+static bool kernel_ok(const struct hd_gpu_timing *g, uint32_t s)
+{
+    const char *want = g->p.ctx.signal_kernel;
+    if (!want[0])
+        return true;
+    bool any = false;
+    for (unsigned i = g->first_unfinished; i < g->nl; i++) {
+        const struct tlaunch *t = g->L[i];
+        if (!t->started || t->finished || !hd_sm_holds_launch(g->sm[s], &t->sl))
+            continue;
+        if (!kernel_listed(t->sl.info->kernel, want))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
 void hd_gpu_preempt_signal(struct hd_gpu_timing *g)
 {
     const struct hd_ctx_params *cp = &g->p.ctx;
     const uint32_t nsms = g->p.num_sms, mc = g->p.sm.max_ctas;
-    g->next_signal++;
+    if (g->next_signal < cp->nsignals && cp->signal_at[g->next_signal] <= g->now)
+        g->next_signal++; /* (a listed signal first; a periodic one in the same cycle follows) */
+    else
+        g->sig_periodic++;
     const uint32_t count = cp->signal_sms && cp->signal_sms < nsms ? cp->signal_sms : nsms;
     memset(g->pact, signal_act(cp), mc);
     uint32_t taken = 0;
     for (uint32_t j = 0; j < nsms && taken < count; j++) {
         const uint32_t s = (g->sig_cursor + j) % nsms;
-        if (g->reserved[s] != HD_RESERVED_NONE || hd_sm_resident_ctas(g->sm[s]) == 0)
-            continue; /* being freed already, or nothing to free */
+        if (g->reserved[s] != HD_RESERVED_NONE || hd_sm_resident_ctas(g->sm[s]) == 0 ||
+            !kernel_ok(g, s))
+            continue; /* being freed already, nothing to free, or not the kernel measured */
         const uint32_t ri =
             request(g, s, HD_PREEMPT_SIGNAL, UINT32_MAX, g->pact, cp->latency_bound, NULL);
         if (ri == UINT32_MAX)
@@ -341,7 +394,10 @@ static void signal_tick(struct hd_gpu_timing *g, uint32_t s)
 
 uint64_t hd_gpu_preempt_next_signal(const struct hd_gpu_timing *g)
 {
-    return g->next_signal < g->p.ctx.nsignals ? g->p.ctx.signal_at[g->next_signal] : UINT64_MAX;
+    const uint64_t listed =
+        g->next_signal < g->p.ctx.nsignals ? g->p.ctx.signal_at[g->next_signal] : UINT64_MAX;
+    const uint64_t periodic = next_periodic(g);
+    return listed < periodic ? listed : periodic;
 }
 /* }==== */
 

@@ -103,6 +103,7 @@ struct hd_gpu_timing {
     void *ppol_tables;          /* its hook's tables (hd_hook_ops.tables): the policy's env.tables */
     struct hd_monitor *mon;     /* the windowed monitor (monitor.h, monitor_core.h) */
     uint64_t mon_next;          /* the cycle at whose end it closes windows (UINT64_MAX: none) */
+    uint64_t sig_periodic;      /* periodic signals fired ([context] signal_period, ctx_preempt.c) */
 };
 
 /* gpu_launch.c: launch storage and bookkeeping */

@@ -379,6 +379,9 @@ bool hd_sm_pp_virtual(struct hd_sm *sm, struct hd_twarp *w);
  * where they are (counted) and the answer is false. */
 bool hd_sm_pp_waiting(struct hd_sm *sm, struct hd_tcta *c, uint64_t now);
 void hd_sm_pp_free(struct hd_sm *sm);
+/* Warp w is about to issue the instruction at pc in normal execution: if pc is a preemption
+ * point, count its live words against the allocator's registers per thread (Lin L630-L636). */
+void hd_sm_pp_arrival(struct hd_sm *sm, const struct hd_twarp *w, uint32_t pc);
 /* }==== */
 /* A warp's CTA retires: account a suspension that it made moot. */
 void hd_sm_ctx_retired(struct hd_sm *sm, struct hd_tcta *c, uint64_t now);

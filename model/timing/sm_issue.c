@@ -204,6 +204,8 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
         if (cu == HD_SM_NONE)
             return 0;
     }
+    if (la->tk->pp) /* Lin's liveness samples at the points (ctx_points.c) */
+        hd_sm_pp_arrival(sm, w, pc);
     struct hd_func_trace *tr = &sm->tr;
     int st = hd_func_warp_step(la->l, c->fc, w->fw, now, tr);
     if (st != HD_FUNC_OK) {

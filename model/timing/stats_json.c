@@ -155,6 +155,8 @@ static void jpreempt(FILE *f, const struct hd_timing_stats *s)
                 r->met ? "true" : "false", r->freed, r->quiet, r->saved, r->refused, r->bound,
                 r->missed ? "true" : "false", r->switched, r->drained, r->flushed, r->bytes,
                 r->victim_instrs, r->flushed_instrs, r->switch_ipc);
+        fprintf(f, ", \"bytes_regs\": %" PRIu64 ", \"bytes_smem\": %" PRIu64
+                   ", \"bytes_stack\": %" PRIu64, r->bytes_regs, r->bytes_smem, r->bytes_stack);
         const double uc = r->util_cycles ? (double)r->util_cycles : 1.0;
         fprintf(f, ", \"util_cycles\": %" PRIu64 ", \"util_regs\": %.6f, \"util_threads\": %.6f"
                    ", \"regs_at_signal\": %.6f, \"threads_at_signal\": %.6f, \"drains\": [",

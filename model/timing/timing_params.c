@@ -243,6 +243,10 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         return fail(err, errlen, "move_stress_period",
                     "needs [context] mover_l1d_ways >= 1 and [mem] model = full (the L1D region)",
                     p->ctx.move_stress_period);
+    p->ctx.quiesce = c->context_quiesce;
+    p->ctx.signal_period = c->context_signal_period;
+    p->ctx.signal_until = c->context_signal_until;
+    memcpy(p->ctx.signal_kernel, c->context_signal_kernel.s, sizeof p->ctx.signal_kernel);
 
     if (!pow2(c->pipeline_ldst_segment_bytes))
         return fail(err, errlen, "ldst_segment_bytes", "is not a power of two",

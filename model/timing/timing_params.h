@@ -128,6 +128,10 @@ struct hd_ctx_params {
     double vstress_fraction;
     uint64_t vstress_away;         /* a piece stays away below this many cycles */
     enum hd_cfg_vpiece vstress_piece;
+    enum hd_cfg_quiesce quiesce;   /* when a stopped warp is quiet (Lin's drained: writeback) */
+    uint64_t signal_period;        /* periodic signals every this many cycles (0: none) */
+    uint64_t signal_until;         /* ... up to this cycle (0: no cap) */
+    char signal_kernel[HD_CFG_STR_MAX]; /* signals take only SMs holding just this kernel */
 };
 
 struct hd_gpu_timing_params {

@@ -131,6 +131,9 @@ struct hd_preempt_rec {
                                   the fractions util_cur_*) */
     uint64_t util_last;
     double util_cur_regs, util_cur_threads;
+    /* `bytes` split as Lin Fig 2.14 splits the spilled state: register records (with their
+     * pattern vectors), shared memory, SIMT stacks (with the CCB entries) */
+    uint64_t bytes_regs, bytes_smem, bytes_stack;
 };
 
 /* One CTA a preemption request drained (or whose flush was refused, so it drained): the drain

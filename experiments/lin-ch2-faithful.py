@@ -1,0 +1,435 @@
+# SPDX-License-Identifier: MIT
+"""lin-ch2-faithful: Lin's thesis chapter 2 (lightweight context switching) on the setup the
+thesis gives (issue 24, items 5-7), beside the earlier lin-ch2 setup (experiments/lin-ch2.py):
+
+- Table 2.1: fermi-gtx480 with 2 warp schedulers per SM, round robin (`sm.scheduler = lrr`);
+- L1052-L1057: a preemption signal every 10,000 cycles until the run ends (cap 200 M cycles),
+  each stopping one SM while the others run on (`context.signal_period`, `signal_until`,
+  `signal_sms = 1`);
+- Table 2.2: each kernel measured on its own: signals take only SMs whose CTAs are all of the
+  workload's Table 2.2 kernels (`context.signal_kernel`), records grouped per kernel (LK =
+  lk_gicov only, KM = km_invert_mapping only, SC = sc_gain only, CFD = its step-factor and
+  flux kernels);
+- L930-L938: a warp is drained when nothing of it is in the pipeline and no register-file
+  update is pending, loads included (`context.quiesce = writeback`);
+- L630-L636: liveness is counted each time a warp reaches a preemption point in normal
+  execution (the selective run's `pp_arrivals` / `pp_live_words` / `pp_occupied_words` per
+  launch), live and occupied from the same allocation (`sm.regs_source = regalloc`: occupancy,
+  Occup's bytes and the live words all from Heddle's register allocator), arithmetic mean over
+  the kernels as the thesis averages.
+
+`python3 experiments/lin-ch2-faithful.py write OUT.toml [tiny]` writes the sweep (committed as
+experiments/lin-ch2-faithful.toml); `experiments/sweep.py experiments/lin-ch2-faithful.toml -j 2`
+runs it and this file's report() writes results/lin-ch2-faithful/. Paper numbers come from
+lin-ch2.py's PAPER table (the digest §6.1 with source lines); nothing here is fitted to them.
+"""
+
+import importlib.util
+import json
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("lin_ch2", os.path.join(HERE, "lin-ch2.py"))
+lin_ch2 = importlib.util.module_from_spec(_spec)
+sys.path.insert(0, HERE)
+_spec.loader.exec_module(lin_ch2)
+PAPER = lin_ch2.PAPER
+
+PERIOD = 10000            # Lin L1052: a preemption signal every 10,000 cycles
+UNTIL = 200000000         # ... each benchmark runs for at most 200 M cycles
+WORST_MIN_SIGNALS = 15    # Fig 2.16: kernels long enough for 15 signals
+COMMON = {"sm.scheduler": "lrr", "sm.num_schedulers": 2, "sm.regs_source": "regalloc",
+          "context.quiesce": "writeback", "context.signal_period": PERIOD,
+          "context.signal_until": UNTIL, "context.signal_sms": 1}
+TECHNIQUES = [
+    ("occup", "Occup", {"context.preempt": "switch", "context.save": "occupied"}),
+    ("live", "live", {"context.preempt": "switch", "context.save": "live"}),
+    ("live_cp", "live+cp", {"context.preempt": "switch", "context.save": "compressed"}),
+    ("selective", "selective (live+cp at pp points)",
+     {"context.preempt": "switch", "context.save": "compressed", "context.points": "selective"}),
+    ("drain", "SM-draining", {"context.preempt": "drain"}),
+    # Lin L842-L844: K (one point per K instructions outside loops) from 100 to 1000 matters
+    # little; selective above is K = 1000 (the default, as the results section uses)
+    ("selective_k100", "selective, K = 100",
+     {"context.preempt": "switch", "context.save": "compressed", "context.points": "selective",
+      "context.pp_k": 100}),
+]
+# workload: (size, {our kernel: Lin's Table 2.2 label}); the signals' kernel filter is the keys
+KERNELS = {
+    "backprop": ("medium", {"bp_layer_forward": "BP_1", "bp_adjust_weights": "BP_2"}),
+    "bfs": ("medium", {"bfs_level": "BFS_1+2"}),
+    "btree": ("medium", {"btree_find_range": "BT_1", "btree_find_k": "BT_2"}),
+    "cfd": ("medium", {"cfd_step_factor": "CFD_2", "cfd_flux": "CFD_3"}),
+    "dwt2d": ("medium", {"dwt_copy_components": "DWT_1", "dwt_fdwt53": "DWT_2"}),
+    "heartwall": ("medium", {"hw_track": "HW_1"}),
+    "hotspot": ("medium", {"hs_calculate_temp": "HS_1"}),
+    "histogram": ("medium", {"histogram256": "HG_1"}),
+    "kmeans": ("medium", {"km_invert_mapping": "KM_1"}),
+    "leukocyte": ("medium", {"lk_gicov": "LK_1"}),
+    "lud": ("medium", {"lud_diagonal": "LUD_1", "lud_perimeter": "LUD_2",
+                       "lud_internal": "LUD_3"}),
+    "srad": ("medium", {"srad_coeff": "SR_2a", "srad_update": "SR_2b"}),
+    "pathfinder": ("medium", {"pf_dynproc": "PF_1"}),
+    "streamcluster": ("medium", {"sc_gain": "SC_1"}),
+}
+TINY = {"backprop": ("small", KERNELS["backprop"][1]),
+        "leukocyte": ("small", KERNELS["leukocyte"][1])}
+EARLIER_JSON = os.path.join(HERE, "results", "lin-ch2", "lin-ch2.json")
+INPLACE_JSON = os.path.join(HERE, "results", "lin-inplace", "lin-inplace.json")
+
+
+def _v(v):
+    return f'"{v}"' if isinstance(v, str) else str(v)
+
+
+def write(out_toml, tiny=None):
+    kern = TINY if tiny else KERNELS
+    techs = [t for t in TECHNIQUES if not tiny or t[0] in ("occup", "selective", "drain")]
+    lines = ["# SPDX-License-Identifier: MIT",
+             "# lin-ch2-faithful: Lin ch.2 on the thesis's setup (Table 2.1 RR schedulers, a "
+             "signal every",
+             "# 10,000 cycles, each Table 2.2 kernel on its own, drained warps, liveness at the "
+             "points).",
+             "# Generated by `python3 experiments/lin-ch2-faithful.py write "
+             f"{os.path.basename(out_toml)}{' tiny' if tiny else ''}`; do not edit.",
+             "", "[sweep]", 'name = "lin-ch2-faithful"',
+             'description = "Lin ch.2 techniques, faithful setup (GTX480, RR, signals every '
+             '10,000 cycles)"',
+             f'analysis = "{os.path.relpath(os.path.join(HERE, "lin-ch2-faithful.py"), os.path.dirname(os.path.abspath(out_toml)))}"',
+             "quiet = true", "timeout = 1800", ""]
+    for w, (size, ks) in kern.items():
+        for name, _, sets in techs:
+            lines += [f"[[grid]]   # {w}: {name}", f'workload = "{w}"',
+                      'config = "fermi-gtx480"', f'size = "{size}"']
+            lines += [f"set.{k} = {_v(v)}" for k, v in COMMON.items()]
+            lines.append(f'set.context.signal_kernel = "{",".join(ks)}"')
+            lines += [f"set.{k} = {_v(v)}" for k, v in sets.items()]
+            lines.append("")
+    lines += ["[collect]", 'cycles = "timing.totals.cycles"', ""]
+    with open(out_toml, "w") as f:
+        f.write("\n".join(lines))
+
+
+# ---- the report -----------------------------------------------------------------------------
+
+def _mean(xs):
+    xs = [x for x in xs if x is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
+def _gmean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def _r(v, nd=1):
+    return None if v is None else round(v, nd)
+
+
+def _technique(axes):
+    sets = {k[4:]: str(v) for k, v in axes.items() if k.startswith("set.context.")
+            and k[4:] not in COMMON and k != "set.context.signal_kernel"}
+    for name, _, want in TECHNIQUES:
+        if {k: str(v) for k, v in want.items()} == sets:
+            return name
+    return "?"
+
+
+def per_kernel(data, kernels, mhz):
+    """The signal records of one run grouped by the kernel of the CTAs they found."""
+    t = data["timing"]
+    smc = t.get("config", {}).get("sm")
+    launches = {L["id"]: L for L in t["launches"]}
+    out = {}
+    for k in kernels:
+        recs = [p for p in t["preemptions"] if p["launch"] == "signal" and p["met"]
+                and launches.get(p["victim"], {}).get("kernel") == k]
+        lat = [p["freed"] - p["signal"] for p in recs]
+        quiet = [p["freed"] if p["primitive"] == "drain" or p["quiet"] < p["signal"]
+                 else min(p["quiet"], p["freed"]) for p in recs]
+        sw = [p for p in recs if p["switched"]]
+        ctas = sum(p["switched"] for p in sw)
+        mean = _mean(lat)
+        ls = [L for L in t["launches"] if L["kernel"] == k]
+        out[k] = {
+            "signals": len(recs),
+            "other_kernels": sum(1 for p in t["preemptions"] if p["launch"] == "signal"
+                                 and launches.get(p["victim"], {}).get("kernel") not in kernels),
+            "latency_us": _r(mean / mhz, 3) if lat else None,
+            "drain_us": _r(_mean([q - p["signal"] for p, q in zip(recs, quiet)]) / mhz, 3)
+            if recs else None,
+            "spill_us": _r(_mean([p["freed"] - q for p, q in zip(recs, quiet)]) / mhz, 3)
+            if recs else None,
+            "worst_over_avg": _r(max(lat) / mean - 1, 2) if lat and mean else None,
+            "bytes_per_cta": round(sum(p["bytes"] for p in sw) / ctas) if ctas else None,
+            # Fig 2.14's parts of the spilled state (register records with pattern vectors,
+            # shared memory, SIMT stacks with CCB entries), % of the bytes written
+            "split_pct": [_r(100.0 * sum(p.get(k, 0) for p in sw) / sum(p["bytes"] for p in sw))
+                          if sw and sum(p["bytes"] for p in sw) else None
+                          for k in ("bytes_regs", "bytes_smem", "bytes_stack")],
+            "pp_arrivals": sum(L.get("pp_arrivals", 0) for L in ls),
+            "pp_live_words": sum(L.get("pp_live_words", 0) for L in ls),
+            "pp_occupied_words": sum(L.get("pp_occupied_words", 0) for L in ls),
+            "pp_live_over": sum(L.get("pp_live_over", 0) for L in ls),
+            "regs": sorted({(L["regs_per_thread"], L["regs_source"], L["regs_regalloc"])
+                            for L in ls}),
+            "ctas_per_sm": sorted({L["ctas_per_sm"] for L in ls}),
+            "rf_occupancy_pct": _occ(ls, smc, "rf"),
+            "smem_occupancy_pct": _occ(ls, smc, "smem"),
+        }
+    return out
+
+
+def _occ(ls, smc, what):
+    """Fig 2.3: the share of the SM's register file (or shared memory) a full SM of the
+    kernel's CTAs holds, on an empty SM (occupancy's CTAs per SM; registers per thread x
+    threads, without the allocation granule); the mean over its launches."""
+    if not ls or not smc:
+        return None
+    v = []
+    for L in ls:
+        threads = math.prod(L["block"])
+        if what == "rf":
+            v.append(100.0 * L["ctas_per_sm"] * L["regs_per_thread"] * threads / smc["registers"])
+        else:
+            v.append(100.0 * L["ctas_per_sm"] * L["shared_bytes"] / smc["shared_mem_bytes"])
+    return _r(_mean(v))
+
+
+def _hbar(path, title, xlabel, labels, series, paper=None, log=False):
+    """Horizontal grouped bars, one group per kernel, legend outside the data, a paper value
+    (dashed line, named in the legend) when given."""
+    from heddle_sweep import figures
+    plt = figures._plt()
+    n, m = len(labels), max(1, len(series))
+    fig, ax = plt.subplots(figsize=(8.5, 0.32 * n * m + 1.6))
+    h = 0.8 / m
+    for j, (name, vals) in enumerate(series.items()):
+        ys = [i + (j - (m - 1) / 2) * h for i in range(n)]
+        ax.barh(ys, [v if v is not None else 0 for v in vals], height=h, label=name)
+    if paper is not None:
+        ax.axvline(paper[0], color="black", linestyle="--", linewidth=1.2, label=paper[1])
+    ax.set_yticks(range(n))
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    if log:
+        ax.set_xscale("log")
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    figures._save(fig, path)
+    plt.close(fig)
+
+
+def report(ctx):
+    from heddle_sweep import SweepError
+    from heddle_sweep.heddle import parse_stats
+    from heddle_sweep.report import md_table
+
+    runs = {}
+    for p, key in zip(ctx.sweep.points, ctx.keys):
+        row = ctx.store.rows([key]).get(key)
+        if row is None:
+            raise SweepError(f"lin-ch2-faithful: the point {p.label()} has no result")
+        runs[(p.axes["workload"], _technique(p.axes))] = (p.axes["size"],
+                                                          parse_stats(row["stats"]))
+    wls = [w for w in KERNELS if any(k[0] == w for k in runs)]
+    techs = [t for t, _, _ in TECHNIQUES if any(k[1] == t for k in runs)]
+    rows = []   # one per Table 2.2 kernel
+    for w in wls:
+        ks = KERNELS[w][1]
+        meas = {}
+        for t in techs:
+            if (w, t) in runs:
+                size, data = runs[(w, t)]
+                meas[t] = per_kernel(data, ks, data["timing"]["totals"]["core_mhz"])
+        for k, lab in ks.items():
+            rows.append({"workload": w, "size": size, "kernel": k, "lin": lab,
+                         "m": {t: meas[t][k] for t in meas}})
+
+    def col(t, key):
+        return [r["m"].get(t, {}).get(key) for r in rows]
+
+    def ratio(t, key, base="occup"):
+        return [(r["m"][t][key] / r["m"][base][key])
+                if t in r["m"] and base in r["m"] and r["m"][t].get(key)
+                and r["m"][base].get(key) else None for r in rows]
+
+    # liveness at the points (selective run): per kernel, then the arithmetic mean
+    live = []
+    for r in rows:
+        s = r["m"].get("selective", {})
+        live.append(100.0 * s["pp_live_words"] / s["pp_occupied_words"]
+                    if s.get("pp_occupied_words") else None)
+    worst_rows = [i for i, r in enumerate(rows)
+                  if all(r["m"].get(t, {}).get("signals", 0) >= WORST_MIN_SIGNALS
+                         for t in ("occup", "selective", "drain") if t in techs)]
+    summ = {t: {"latency_us_mean": _r(_mean(col(t, "latency_us")), 3),
+                "spill_us_mean": _r(_mean(col(t, "spill_us")), 3),
+                "drain_us_mean": _r(_mean(col(t, "drain_us")), 3),
+                "latency_pct_of_occup_gmean": _r(100 * (_gmean(ratio(t, "latency_us")) or 0)),
+                "bytes_pct_of_occup_gmean": _r(100 * (_gmean(ratio(t, "bytes_per_cta")) or 0)),
+                "worst_over_avg_mean": _r(_mean([rows[i]["m"].get(t, {}).get("worst_over_avg")
+                                                 for i in worst_rows]), 2)}
+            for t in techs}
+    summ["live_pct_of_occupied_mean"] = _r(_mean(live))
+    ej = json.load(open(EARLIER_JSON)) if os.path.exists(EARLIER_JSON) else {}
+    earlier = ej.get("summary", {})
+    earlier_lk = (ej.get("kernels", {}).get("leukocyte", {}).get("techniques", {})
+                  .get("drain", {}).get("latency_us"))
+    ip = json.load(open(INPLACE_JSON)) if os.path.exists(INPLACE_JSON) else {}
+    ctx.write_json("lin-ch2-faithful.json", {
+        "experiment": "lin-ch2-faithful", "setup": COMMON, "period": PERIOD,
+        "techniques": {n: s for n, _, s in TECHNIQUES},
+        "kernels": [{**{k: v for k, v in r.items() if k != "m"}, "techniques": r["m"],
+                     "live_pct_at_points": _r(lv)} for r, lv in zip(rows, live)],
+        "summary": summ, "worst_case_kernels": [rows[i]["lin"] for i in worst_rows]})
+    ctx.write_csv("points.csv")
+
+    labels = [f"{r['lin']} ({r['kernel']})" for r in rows]
+    _hbar(ctx.path("liveness.png"), "Live registers at the preemption points (Lin Fig 2.6, "
+          "L630-L636)", "% of the allocation's registers", labels,
+          {"Heddle (point arrivals)": live}, paper=(100 - PAPER["reg_live_reduction_pct"][0],
+                                                    "Lin, mean over kernels (65.7 %)"))
+    _hbar(ctx.path("latency.png"), "Preemption latency per kernel (Lin Fig 2.15)",
+          "us, signal to SM empty (log)", labels,
+          {t: col(t, "latency_us") for t in techs if t in ("occup", "selective", "drain")},
+          paper=(PAPER["preempt_selective_us"][0], "Lin, selective mean (4.0 us)"), log=True)
+    _hbar(ctx.path("context.png"), "Saved context per CTA, % of Occup (Lin Fig 2.14)",
+          "% of Occup's bytes", labels,
+          {t: [None if v is None else 100 * v for v in ratio(t, "bytes_per_cta")]
+           for t in techs if t in ("live", "live_cp", "selective")},
+          paper=(PAPER["spilled_state_pct_of_occup"][0], "Lin, live+cp gmean (17.7 %)"))
+
+    def pv(k):
+        return PAPER[k][0]
+
+    def e(t, k):
+        return earlier.get(t, {}).get(k)
+
+    def g(t, k):
+        return summ.get(t, {}).get(k)
+
+    lk = next((r for r in rows if r["kernel"] == "lk_gicov"), None)
+    ipm = (ip.get("mean_reduction_percent") or {}).get("spill_us")
+    comp = [
+        ["live registers, % of occupied (mean over kernels)", summ["live_pct_of_occupied_mean"],
+         e("live", "reg_pct_of_occup_gmean"), f"{100 - pv('reg_live_reduction_pct'):.1f}",
+         "point arrivals, one allocation (earlier: saved bytes at signals over ptxas, gmean)"],
+        ["total spilled state, live+cp (% of Occup, gmean)", g("live_cp", "bytes_pct_of_occup_gmean"),
+         e("live_cp", "context_pct_of_occup_gmean"), pv("spilled_state_pct_of_occup"), ""],
+        ["spill latency, Occup (us, mean)", g("occup", "spill_us_mean"),
+         e("occup", "spill_us_mean"), pv("spill_occup_us"), "SM wall time, quiet to empty"],
+        ["spill latency, live+cp (us, mean)", g("live_cp", "spill_us_mean"),
+         e("live_cp", "spill_us_mean"), pv("spill_live_cp_us"), "SM wall time, not per-warp sum"],
+        ["preemption latency, Occup (us, mean)", g("occup", "latency_us_mean"),
+         e("occup", "latency_us_mean"), pv("preempt_occup_us"), ""],
+        ["preemption latency, selective (us, mean)", g("selective", "latency_us_mean"),
+         e("selective", "latency_us_mean"), pv("preempt_selective_us"), ""],
+        ["preemption latency, selective (% of Occup, gmean)",
+         g("selective", "latency_pct_of_occup_gmean"),
+         e("selective", "latency_pct_of_occup_gmean"),
+         f"{100 - pv('preempt_selective_reduction_pct'):.1f}", ""],
+        ["draining share of selective latency (%)",
+         _r(100 * g("selective", "drain_us_mean") / g("selective", "latency_us_mean"))
+         if g("selective", "latency_us_mean") else None,
+         _r(100 * e("selective", "drain_us_mean") / e("selective", "latency_us_mean"))
+         if e("selective", "latency_us_mean") else None, pv("drain_share_of_selective_pct"), ""],
+        ["SM-draining latency, LK (us)",
+         lk["m"].get("drain", {}).get("latency_us") if lk else None, earlier_lk,
+         pv("sm_draining_lk_us"), "earlier: all leukocyte kernels, small"],
+        ["worst/average - 1, Occup", g("occup", "worst_over_avg_mean"),
+         e("occup", "worst_over_avg_mean"), pv("worst_over_avg_occup"),
+         f"kernels with >= {WORST_MIN_SIGNALS} signals: {len(worst_rows)}"],
+        ["worst/average - 1, selective", g("selective", "worst_over_avg_mean"),
+         e("selective", "worst_over_avg_mean"), pv("worst_over_avg_selective"), ""],
+        ["worst/average - 1, SM-draining", g("drain", "worst_over_avg_mean"),
+         e("drain", "worst_over_avg_mean"), pv("worst_over_avg_drain"), ""],
+        ["in-place, further spill reduction (%, mean of per-pair reductions)", _r(ipm), None,
+         pv("inplace_further_reduction_pct"), "experiments/results/lin-inplace (not rerun "
+         "here; the mean of pairs, as the thesis averages)"],
+    ]
+    per = []
+    for r in rows:
+        for t in techs:
+            m = r["m"].get(t)
+            if m:
+                per.append([r["lin"], r["kernel"], r["size"], t, m["signals"], m["other_kernels"],
+                            m["bytes_per_cta"], m["drain_us"], m["spill_us"], m["latency_us"],
+                            m["worst_over_avg"]])
+    livetab = [[r["lin"], r["kernel"], r["m"].get("selective", {}).get("pp_arrivals"),
+                " ".join(f"{a}/{b}/{c}" for a, b, c in r["m"].get("selective", {}).get("regs", [])),
+                r["m"].get("selective", {}).get("ctas_per_sm"), _r(lv),
+                r["m"].get("selective", {}).get("pp_live_over")] for r, lv in zip(rows, live)]
+    ktab = [[r["lin"], r["kernel"], r["m"].get("selective", {}).get("latency_us"),
+             r["m"].get("selective_k100", {}).get("latency_us"),
+             r["m"].get("selective", {}).get("bytes_per_cta"),
+             r["m"].get("selective_k100", {}).get("bytes_per_cta")]
+            for r in rows if "selective_k100" in r["m"]]
+    splittab = [[r["lin"], r["kernel"]] +
+                [" / ".join("-" if v is None else f"{v:g}" for v in
+                            r["m"].get(t, {}).get("split_pct", [None] * 3))
+                 for t in ("occup", "live_cp")] +
+                [r["m"].get("occup", {}).get("spill_us"), r["m"].get("live_cp", {}).get("spill_us")]
+                for r in rows]
+    occtab = [[r["lin"], r["kernel"], r["m"].get("occup", {}).get("ctas_per_sm"),
+               r["m"].get("occup", {}).get("rf_occupancy_pct"),
+               r["m"].get("occup", {}).get("smem_occupancy_pct")] for r in rows]
+    md = ["# lin-ch2-faithful: Lin's chapter 2 on the thesis's own setup", "",
+          f"Generated by `experiments/sweep.py {os.path.relpath(ctx.sweep.path, ctx.root)}` "
+          "from its results store; do not edit. Method: `experiments/lin-ch2-faithful.py`.", "",
+          "Setup (issue 24): fermi-gtx480 with Table 2.1's 2 round-robin warp schedulers per SM "
+          "(`sm.scheduler = lrr`); a preemption signal every 10,000 cycles until the run ends "
+          "(L1052-L1057), each stopping one SM while the others run on; each Table 2.2 kernel "
+          "on its own (`context.signal_kernel`: signals take only SMs whose CTAs all belong to "
+          "the listed kernels; the records are grouped per kernel); warps drained as L930-L938 "
+          "define it (`context.quiesce = writeback`: loads included); registers from one "
+          "allocation (`sm.regs_source = regalloc`: occupancy, Occup's bytes and the live "
+          "words). Every run verified its output.", "",
+          "![liveness](liveness.png)", "", "![latency](latency.png)", "",
+          "![context](context.png)", "",
+          "## Faithful setup beside the earlier one and the thesis", "",
+          md_table(["measure", "Heddle faithful", "Heddle earlier (lin-ch2)", "Lin", "note"],
+                   comp),
+          "Earlier = experiments/results/lin-ch2 (GTO schedulers, 15 signals spread over a "
+          "small run, whole workloads, loads landing after the save, ptxas registers).", "",
+          "## Liveness samples at the preemption points (Lin L630-L636)", "",
+          "Per kernel, from the selective run: warps reaching a point in normal execution, "
+          "registers per thread / source / allocator's count, CTAs per SM, live words over "
+          "the allocation's registers, samples with live > occupied (must be 0).", "",
+          md_table(["Lin", "kernel", "point arrivals", "regs/source/regalloc", "CTAs/SM",
+                    "live %", "live > occupied"], livetab),
+          "## The spilled state by part (Lin Fig 2.14)", "",
+          "Per kernel, the bytes the switches wrote split into register records (with their "
+          "pattern vectors), shared memory and SIMT stacks (with the CCB entries), in % of "
+          "the bytes, for Occup and live+cp, beside the spill latency (the SM's wall time "
+          "from quiet to empty; the engine writes the parts in that order at one rate, so the "
+          "time splits about as the bytes do). Lin: registers dominate Occup everywhere but HG; "
+          "shared memory > 20 % of the spill for DWT, HW and HG; the SIMT stack visible only "
+          "for BFS (L1080-L1094).", "",
+          md_table(["Lin", "kernel", "Occup regs/smem/stack %", "live+cp regs/smem/stack %",
+                    "spill us Occup", "spill us live+cp"], splittab),
+          "## Register-file and shared-memory occupancy (Lin Fig 2.3)", "",
+          "A full SM of the kernel's CTAs on an empty SM: CTAs per SM x registers per thread x "
+          "threads over the register file, CTAs per SM x shared memory per CTA over 48 KB "
+          "(without allocation granules). Lin's BP_1: 60.9 % and 13.7 % (L514-L517).", "",
+          md_table(["Lin", "kernel", "CTAs/SM", "register file %", "shared memory %"], occtab),
+          "## K of the selective points (Lin L842-L844: 100 to 1000 has little effect)", "",
+          md_table(["Lin", "kernel", "latency us K=1000", "latency us K=100", "B/CTA K=1000",
+                    "B/CTA K=100"], ktab) if ktab else "(not run)", "",
+          "## Per kernel and technique", "",
+          md_table(["Lin", "kernel", "size", "technique", "signals", "signals on other kernels",
+                    "B/CTA", "drain us", "spill us", "latency us", "worst/avg-1"], per),
+          "", f"{len(ctx.sweep.points)} heddle runs of {ctx.identity}; every row in "
+          "[points.csv](points.csv).", ""]
+    ctx.write_text("report.md", "\n".join(md))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "write":
+        write(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    else:
+        sys.exit("usage: lin-ch2-faithful.py write OUT.toml [tiny]")
