@@ -19,6 +19,8 @@
 
 #include "cta.h"
 
+#include "ctx_idem.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -101,6 +103,8 @@ struct hd_ctx {
     uint32_t preq;            /* the preemption request that suspended it (timing_stats.h
                                  preempt[] index), or HD_CTX_NONE */
     uint32_t next;            /* link: free list or resume queue */
+    uint64_t idem_lines[HD_IDEM_WORDS]; /* global lines loaded since its (re)start, for
+                                 [context] flush_bit = idempotence (ctx_idem.h) */
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

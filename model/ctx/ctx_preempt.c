@@ -232,6 +232,10 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
     const uint64_t left = t->nctas - t->next_cta + t->sl.ctxs.q_len;
     const uint32_t per_sm = t->sl.info->ctas_per_sm ? t->sl.info->ctas_per_sm : 1;
     uint64_t need = (left + per_sm - 1) / per_sm; /* SMs, minus the ones reserved for it */
+    if (g->p.ctx.preempt_sms == HD_PREEMPTSMS_STANDALONE) /* one per CTA, as alone (round robin) */
+        need = left < g->p.num_sms ? left : g->p.num_sms;
+    else if (g->p.ctx.preempt_sms == HD_PREEMPTSMS_ALL)
+        need = g->p.num_sms;
     for (uint32_t s = 0; s < g->p.num_sms && need; s++)
         if (g->reserved[s] == li)
             need--;

@@ -263,10 +263,12 @@ void hd_timing_stats_json_ex(const struct hd_timing_stats *s, const struct hd_co
         jconfig(f, cfg);
     fprintf(f, "  \"totals\": {\"cycles\": %" PRIu64 ", \"skipped_cycles\": %" PRIu64
                ", \"warp_instrs\": %" PRIu64 ", \"thread_instrs\": %" PRIu64
-               ", \"ipc\": %.4f, \"core_mhz\": %.1f, \"simulated_us\": %.3f, \"launches\": %u},\n",
+               ", \"ipc\": %.4f, \"core_mhz\": %.1f, \"simulated_us\": %.3f, \"launches\": %u"
+               ", \"sm_bytes_per_cycle\": %.4f},\n",
             s->cycles, s->skipped_cycles, s->warp_instrs, s->thread_instrs,
             ratio(s->warp_instrs, s->cycles), s->core_mhz,
-            s->core_mhz > 0 ? (double)s->cycles / s->core_mhz : 0.0, s->nlaunch);
+            s->core_mhz > 0 ? (double)s->cycles / s->core_mhz : 0.0, s->nlaunch,
+            s->sm_bytes_per_cycle);
     struct hd_sched_stats tot;
     hd_timing_stats_sched_total(s, &tot);
     unsigned nsc;

@@ -113,6 +113,8 @@ struct hd_ctx_params {
     uint32_t signal_sms;           /* SMs a preemption signal frees (0: all) */
     uint32_t nsignals;             /* preemption signals, at signal_at[0..nsignals), sorted */
     uint64_t signal_at[HD_CTX_MAX_SIGNALS];
+    enum hd_cfg_preemptsms preempt_sms; /* SMs a whole-SM policy gives a launch (ctx_preempt.c) */
+    enum hd_cfg_flushbit flush_bit;     /* what clears the flush bit (ctx_idem.h) */
 };
 
 struct hd_gpu_timing_params {

@@ -173,6 +173,8 @@ struct hd_timing_stats {
     uint32_t npreempt, cap_preempt;
     struct hd_drain_obs *dobs; /* drained CTAs of the requests, in the order asked */
     uint32_t ndobs, cap_dobs;
+    double sm_bytes_per_cycle; /* an SM's fair share of the DRAM bandwidth per core cycle
+                                  (Shieh's B / N_SM; JSON totals; 0: not set) */
 };
 
 /* {==== Building ==== */
