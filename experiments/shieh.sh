@@ -17,7 +17,7 @@
 #       HEDDLE: the binary (default build/heddle); options e.g. -j 2
 #   HD_EXP_OUT=DIR     store and report there (default experiments/results/shieh)
 #   HD_EXP_STAGE1=F    another stage-1 sweep file (tests: tests/sweep/shieh-tiny.toml)
-#   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 8 requests, 2..5 us)
+#   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 4 requests, 2..5 us)
 #   HD_EXP_SETUP=earlier  the setup before issue 24 (default faithful: experiments/shieh.py SETUPS)
 # (The command line: experiments/lib.sh.)
 set -euo pipefail

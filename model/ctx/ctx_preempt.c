@@ -102,6 +102,8 @@ static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
     if (!x || x->state != HD_CTX_RESIDENT || a == HD_PACT_KEEP)
         return;
     r->victim_instrs += x->insts;
+    r->asked++;
+    r->asked_estimated += est && est[0] < HD_DRAIN_EST_MAX;
     if (a == HD_PACT_DRAIN) {
         r->drained++;
         observe_drain(g, x, ri, est);
@@ -184,6 +186,11 @@ static uint32_t request(struct hd_gpu_timing *g, uint32_t s, uint32_t launch, un
     r->bound = bound;
     hd_gpu_wake_sm(g, s);
     working(g, s, &r->regs_at_signal, &r->threads_at_signal);
+    for (uint32_t c = 0; c < g->p.sm.max_ctas; c++) {
+        const struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], c);
+        r->ctas_at_signal += x && x->state == HD_CTX_RESIDENT &&
+                             (asker == UINT32_MAX || x->la != &g->L[asker]->sl);
+    }
     for (uint32_t c = 0; c < g->p.sm.max_ctas; c++)
         apply(g, s, c, act[c], r, ri, est ? &est[2 * c] : NULL);
     r->primitive = summary(r, g->p.ctx.preempt);

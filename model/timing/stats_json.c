@@ -157,9 +157,10 @@ static void jpreempt(FILE *f, const struct hd_timing_stats *s)
                 r->victim_instrs, r->flushed_instrs, r->switch_ipc);
         const double uc = r->util_cycles ? (double)r->util_cycles : 1.0;
         fprintf(f, ", \"util_cycles\": %" PRIu64 ", \"util_regs\": %.6f, \"util_threads\": %.6f"
-                   ", \"regs_at_signal\": %.6f, \"threads_at_signal\": %.6f, \"drains\": [",
+                   ", \"regs_at_signal\": %.6f, \"threads_at_signal\": %.6f"
+                   ", \"ctas_at_signal\": %u, \"asked\": %u, \"asked_estimated\": %u, \"drains\": [",
                 r->util_cycles, r->util_regs / uc, r->util_threads / uc, r->regs_at_signal,
-                r->threads_at_signal);
+                r->threads_at_signal, r->ctas_at_signal, r->asked, r->asked_estimated);
         unsigned nd = 0;
         for (uint32_t k = 0; k < s->ndobs; k++) {
             const struct hd_drain_obs *d = &s->dobs[k];

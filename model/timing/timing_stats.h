@@ -131,6 +131,10 @@ struct hd_preempt_rec {
                                   the fractions util_cur_*) */
     uint64_t util_last;
     double util_cur_regs, util_cur_threads;
+    /* issue 24 (Shieh Table 4.2 coverage): CTAs resident on the SM at the request (every launch
+     * but the asker's), and of the CTAs asked to leave those the policy could estimate by
+     * Shieh's predictor (finished-TB statistics of their kernel; the policy gave estimates) */
+    uint32_t ctas_at_signal, asked, asked_estimated;
 };
 
 /* One CTA a preemption request drained (or whose flush was refused, so it drained): the drain
