@@ -62,9 +62,9 @@ MHZ_THESIS = 1400                    # Table 4.1: SM clock 1.4 GHz (the earlier 
 # exists (issue 24 item 7, another branch). HD_EXP_SETUP=earlier: the setup before issue 24
 # (L_c = us x 1400 on the 700 MHz core, SMs by occupancy, any global store clears the flush bit).
 SETUPS = {
-    "faithful": {"mhz": None, "preempter": "preempter_gpu", "sets": ['set.context.preempt_sms = "standalone"',
+    "faithful": {"mhz": None, "preempter": "preempter_gpu", "oracle": "first", "sets": ['set.context.preempt_sms = "standalone"',
                                        'set.context.flush_bit = "idempotence"']},
-    "earlier": {"mhz": MHZ_THESIS, "preempter": "preempter", "sets": []},
+    "earlier": {"mhz": MHZ_THESIS, "preempter": "preempter", "oracle": "alone", "sets": []},
 }
 EARLIER_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "shieh-earlier.json")
 SIZES = {
@@ -299,6 +299,86 @@ def _rel_profile(path, root):
     return prof
 
 
+def _heddle_of_store(db, root):
+    """The heddle binary the store's runs used: HD_EXP_HEDDLE (experiments/shieh.sh exports it),
+    else the binary named on the calling shieh.sh's command line, else build/heddle; accepted
+    only if its sha256 is the store's identity (the first pass must be the same model)."""
+    import hashlib
+    ident = {r[0] for r in db.execute("select identity from runs")}
+    cands = [os.environ.get("HD_EXP_HEDDLE")]
+    try:
+        with open(f"/proc/{os.getppid()}/cmdline", "rb") as f:
+            argv = [a.decode() for a in f.read().split(b"\0") if a]
+        k = next((i for i, a in enumerate(argv) if a.endswith("shieh.sh")), None)
+        if k is not None and k + 1 < len(argv) and not argv[k + 1].startswith("-"):
+            cands.append(argv[k + 1])
+    except OSError:
+        pass
+    cands.append(os.path.join(root, "build", "heddle"))
+    cands = [os.path.abspath(c) for c in cands if c and os.path.isfile(c)]
+    for c in cands:
+        with open(c, "rb") as f:
+            sha = hashlib.sha256(f.read()).hexdigest()
+        if any(sha in i for i in ident) and _profiles_mixes(c):
+            return c
+    # another build (e.g. one that gained `run --mix --profile-out`) is accepted when it
+    # reproduces a stored mix point exactly (the same cycles and instructions: the same model)
+    import subprocess
+    import tempfile
+    row = db.execute("select argv, stats from points where status = 'ok' and argv like "
+                     "'%--mix%' limit 1").fetchone()
+    for c in cands:
+        if not row or not _profiles_mixes(c):
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            js = os.path.join(tmp, "s.json")
+            r = subprocess.run([c] + json.loads(row[0]) + ["--stats", js], cwd=root,
+                               capture_output=True, text=True)
+            if r.returncode != 0 or not os.path.isfile(js):
+                continue
+            with open(js) as f:
+                got = json.load(f)["timing"]["totals"]
+        want = json.loads(row[1])["timing"]["totals"]
+        if all(got.get(k) == want.get(k) for k in ("cycles", "warp_instrs", "thread_instrs")):
+            return c
+    return None
+
+
+def _profiles_mixes(heddle):
+    """Whether this heddle writes a profile of a mix run (`run --mix ... --profile-out`)."""
+    import subprocess
+    r = subprocess.run([heddle, "run", "--mix", "--help"], capture_output=True, text=True)
+    return "--profile-out" in r.stdout + r.stderr
+
+
+def first_passes(reqs, profile_dir, heddle, root):
+    """The Oracle's first pass (issue 24 item 4): per request (victim, arrival, config, size),
+    the same seeded run with every victim CTA drained on dual-kernel SMs ([context] preempt =
+    drain under the sm policy, the faithful setup's keys), writing every finished CTA's warp
+    instructions and cycles (heddle run --mix ... --profile-out): each drained CTA's true
+    remaining time beside the preempter, with this run's own launch ids. Returns {(v, t): path}
+    of the passes that verified."""
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
+    pe = setup()[1]["preempter"]
+
+    def one(req):
+        v, t, cfg, size = req
+        path = os.path.join(profile_dir, f"{v[:4]}{t}f.prof")
+        argv = [heddle, "run", "--mix", f"{v}+{pe}", "--size", size, "--config",
+                os.path.join(root, "configs", f"{cfg}.ini"), "--arrive", f"{pe}@{t}:1",
+                "--set", "context.preempt_policy=sm", "--set", "context.preempt=drain",
+                "--set", "sm.allocator=aligned", "--set", "sm.concurrent_kernels=true",
+                "--profile-out", path, "--quiet"]
+        for x in setup()[1]["sets"]:
+            argv += ["--set", x[4:].replace(" ", "").replace('"', "")]
+        r = subprocess.run(argv, cwd=root, capture_output=True, text=True)
+        ok = r.returncode == 0 and "FAIL" not in r.stdout and os.path.isfile(path)
+        return req, (path if ok else None)
+    with ThreadPoolExecutor(max_workers=2) as ex:
+        return {(q[0], q[1]): p for q, p in ex.map(one, sorted(reqs)) if p}
+
+
 def write_oracle(stage1_csv, stage1_toml, out_toml, profile_dir, store):
     """The whole stage 2 with the oracle points. The victim's launch ids in a request's run are
     its ids alone only up to the preempter's arrival (the preempter's launch takes the next id,
@@ -319,6 +399,19 @@ def write_oracle(stage1_csv, stage1_toml, out_toml, profile_dir, store):
             (lc["id"], lc["kernel"]) for lc in sorted(t["launches"], key=lambda x: x["id"])
             if not lc["kernel"].startswith("pe_")]
     made = {}
+    if setup()[1].get("oracle") == "first":
+        reqs = set()
+        for axes, in db.execute("select axes from points where status = 'ok'"):
+            a = json.loads(axes)
+            if a.get("set.context.preempt_policy") == "sm" and "mix" in a:
+                reqs.add((a["mix"].split("+")[0], _arrival(a), a["config"], a["size"]))
+        heddle = _heddle_of_store(db, root)
+        done = first_passes(reqs, profile_dir, heddle, root) if heddle else {}
+        for k, path in done.items():
+            made[k] = _rel_profile(path, root)
+        print(f"shieh.py: the Oracle's first passes: {len(done)} of {len(reqs)} requests"
+              + ("" if heddle else " (no binary with the store's identity: HD_EXP_HEDDLE)")
+              + ("" if len(done) == len(reqs) else "; the others use the victim-alone profile"))
 
     def prof(v, t):
         if (v, t) in made:

@@ -35,6 +35,8 @@ struct mix_opts {
     const struct hd_hw_factory *hw; /* block instances in the loop (heddle cosim; NULL: none) */
     uint64_t cycles;           /* out: the mix's GPU cycles */
     double seconds;            /* out: its wall time */
+    const char *profile;       /* --profile-out FILE: every finished CTA's instructions and
+                                  cycles in this run (the Oracle's first pass, drain_profile.h) */
 };
 
 /* One run of a repeated workload's driver (cli_mix_repeat.c). */
