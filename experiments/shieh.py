@@ -204,7 +204,13 @@ def setup():
     s = os.environ.get("HD_EXP_SETUP", "faithful")
     if s not in SETUPS:
         sys.exit(f"shieh.py: HD_EXP_SETUP must be one of {', '.join(SETUPS)}, not '{s}'")
-    return s, SETUPS[s]
+    st = dict(SETUPS[s])
+    sw = os.environ.get("HD_EXP_SWITCH", "traffic")   # issue 24 item 4: the thesis's stall
+    if sw not in ("traffic", "stall"):
+        sys.exit(f"shieh.py: HD_EXP_SWITCH must be traffic or stall, not '{sw}'")
+    if sw == "stall":
+        st["sets"] = st["sets"] + ['set.context.switch_model = "stall"']
+    return s, st
 
 
 def core_mhz(config, root=None):
@@ -830,9 +836,16 @@ def report(ctx):
           "![utilisation](utilisation.png)", "",
           "## Setup (issue 24)", "",
           md_table(["setup", "core MHz", "B / N_SM (B/cycle, from the model)",
-                    f"L_CS / L_c, pathfinder CTA (18,432 B) at {lc[0]} us", "thesis"],
+                    f"L_CS / L_c, pathfinder CTA (18,432 B) at {lc[0]} us", "thesis",
+                    "context switch", "preempter", "Oracle's profile"],
                    [[setup()[0], f(mhz, 0), f(bpc, 3) if bpc else "-", f(lcs_ratio, 3),
-                     "2182 / 2800 = 0.779" if lc[0] == 2 else "-"]]),
+                     "2182 / 2800 = 0.779" if lc[0] == 2 else "-",
+                     "stall (L_CS)" if any(p.axes.get("set.context.switch_model") == "stall"
+                                           for p in ctx.sweep.points) else "memory traffic",
+                     setup()[1]["preempter"],
+                     "first pass of the run" if any(
+                         str(p.axes.get("set.context.oracle_profile", "")).endswith("f.prof")
+                         for p in ctx.sweep.points) else "victim alone"]]),
           "SMs given to the preempter per scheme (median over runs: `used` = SMs that ran a "
           "preempter CTA, the launch's `sms_used`; `freed` = SMs asked to make room, over runs "
           "that preempted), and the acceptance check for Chimera: every run whose SMs were all "

@@ -9,9 +9,11 @@
 # - shieh_faithful_flushbit: [context] flush_bit = idempotence: stress flushing refuses no CTA
 #   of pathfinder or hotspot (Table 4.2 idempotent), which `store` refuses, and still refuses
 #   bfs's; every output verified.
+# - shieh_faithful_stall: [context] switch_model = stall: chimera's switched SMs are saved
+#   within 12 cycles of ceil(bytes / B_SM) (Shieh 4.1's L_CS stall), outputs verified.
 set(HD_TEST_MECHANISM shieh)
 if(TARGET heddle)
-  foreach(c timebase sms flushbit)
+  foreach(c timebase sms flushbit stall)
     add_test(NAME shieh_faithful_${c}
              COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py ${c} $<TARGET_FILE:heddle>
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -126,12 +126,18 @@
     V(flushbit, HD_FLUSHBIT_IDEMPOTENCE, "idempotence",                                            \
       "a kernel marked idempotent stays flushable; another's CTA until its first atomic or global " \
       "store (Shieh 3.3, Chimera's relaxed idempotence)")
+#define HD_CFG_ENUM_switchmodel(V)                                                                 \
+    V(switchmodel, HD_SWITCHMODEL_TRAFFIC, "traffic",                                              \
+      "a context switch writes and reads its bytes through the memory system")                    \
+    V(switchmodel, HD_SWITCHMODEL_STALL, "stall",                                                  \
+      "it stalls the CTA for its bytes over the SM's fair share of the DRAM bandwidth, no memory " \
+      "traffic (Shieh 4.1: the thesis's simulation)")
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
-    X(preemptpol) X(preemptsms) X(flushbit)
+    X(preemptpol) X(preemptsms) X(flushbit) X(switchmodel)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

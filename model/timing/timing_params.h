@@ -115,6 +115,7 @@ struct hd_ctx_params {
     uint64_t signal_at[HD_CTX_MAX_SIGNALS];
     enum hd_cfg_preemptsms preempt_sms; /* SMs a whole-SM policy gives a launch (ctx_preempt.c) */
     enum hd_cfg_flushbit flush_bit;     /* what clears the flush bit (ctx_idem.h) */
+    enum hd_cfg_switchmodel switch_model; /* traffic or a stall (ctx_engine.c) */
 };
 
 struct hd_gpu_timing_params {

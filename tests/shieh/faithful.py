@@ -10,6 +10,10 @@
                                  (the thesis's 2182 / 2800, digest Appendix B).
   faithful.py sms HEDDLE         [context] preempt_sms: chimera frees 2 SMs for the small
                                  preempter by occupancy, 10 as its standalone run, 15 with all.
+  faithful.py stall HEDDLE       [context] switch_model = stall: each SM chimera switches is
+                                 free within a few cycles of ceil(bytes saved / B_SM) (the
+                                 thesis's L_CS stall), and with no context traffic in the memory
+                                 system's per-class counts; both outputs verify.
   faithful.py flushbit HEDDLE    [context] flush_bit: stress flushing refuses no CTA of the
                                  idempotent pathfinder and hotspot with `idempotence` (one with
                                  `store`), and still refuses bfs's (non-idempotent); all verify.
@@ -81,6 +85,30 @@ def sms(heddle, tmp):
     print("sms ok")
 
 
+def stall(heddle, tmp):
+    import math
+    t = run(heddle, ["--mix", "pathfinder+preempter", "--arrive", "preempter@4000:1",
+                     "--set", "context.latency_bound=3000", "--set", "sm.allocator=aligned",
+                     "--set", "context.preempt_policy=chimera",
+                     "--set", "context.switch_model=stall"], tmp, "stall")
+    bpc = t["totals"]["sm_bytes_per_cycle"]
+    recs = [p for p in t["preemptions"] if p["switched"]]
+    if not recs:
+        sys.exit("faithful.py: no switch under switch_model = stall")
+    for p in recs:
+        want = math.ceil(p["bytes"] / bpc)
+        got = p["saved"] - p["signal"]
+        print(f"SM {p['sm']}: {p['bytes']} B, L_CS {want} cycles, saved after {got}")
+        if not want <= got <= want + 12:
+            sys.exit(f"faithful.py: SM {p['sm']} saved after {got} cycles, not ~{want}")
+    ctxcls = t.get("memory", {}).get("per_class", {}).get("context", {})
+    moved = sum(v for v in ctxcls.values() if isinstance(v, (int, float)))
+    print(f"context-class memory events: {moved}")
+    if moved:
+        sys.exit("faithful.py: switch_model = stall sent context traffic to the memory system")
+    print("stall ok")
+
+
 def flushbit(heddle, tmp):
     def refused(w, fb):
         t = run(heddle, [w, "--size", "small", "--set", "context.stress_period=2000",
@@ -104,11 +132,11 @@ def flushbit(heddle, tmp):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("timebase", "sms", "flushbit"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("timebase", "sms", "flushbit", "stall"):
         sys.exit(2 if print(__doc__) is None else 2)
     heddle = os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory() as tmp:
-        {"timebase": timebase, "sms": sms, "flushbit": flushbit}[sys.argv[1]](heddle, tmp)
+        {"timebase": timebase, "sms": sms, "flushbit": flushbit, "stall": stall}[sys.argv[1]](heddle, tmp)
 
 
 if __name__ == "__main__":
