@@ -511,7 +511,8 @@ def measure(data, arrival, t_p, bound):
 
 
 def report(ctx):
-    from heddle_sweep import SweepError, figures
+    import shieh_figures as sfig
+    from heddle_sweep import SweepError
     from heddle_sweep.heddle import parse_stats
     from heddle_sweep.report import md_table
 
@@ -660,53 +661,6 @@ def report(ctx):
                 out[j] = vals[i]
         return out
 
-    cats = [f"{u} us" for u in lc]
-    figures.bar_panels(ctx.path("violation.png"), [
-        {"title": "Deadline violation rate per L_c (Fig 4.5a)", "ylabel": "% of requests",
-         "categories": cats, "series": {names[p]: per_lc[p]["violation"] for p in SCHEMES},
-         "paper": {f"thesis {names[p]}": paper_at(PAPER_VIOL[p]) for p in PAPER_VIOL}},
-        {"title": f"Violation rate per benchmark at L_c = {lc[0]} us (Fig 4.1)",
-         "ylabel": "% of requests", "categories": [THESIS_NAME.get(v, v) for v in victims],
-         "series": {names[p]: [per_bench[p][v][0] for v in victims] for p in SCHEMES},
-         "rotate": 60}], width=14, suptitle="shieh: deadline violations (deadline = request + "
-        "L_c + preempter standalone)")
-    figures.bar_panels(ctx.path("overhead.png"), [
-        {"title": "Normalised throughput overhead (Fig 4.5b)", "ylabel": "% of flushing all",
-         "categories": cats, "series": {names[p]: per_lc[p]["overhead"] for p in BOUNDED + ["sm"]},
-         "paper": {f"thesis {names[p]}": paper_at(PAPER_OVH[p]) for p in PAPER_OVH}}],
-        width=8, suptitle="shieh: wasted instructions / instructions of the preempted CTAs")
-    figures.bar_panels(ctx.path("techniques.png"), [
-        {"title": f"{names[p]}", "ylabel": "% of CTAs asked to leave", "categories": cats,
-         "series": {k: [t[k] for t, _ in per_lc[p]["techniques"]]
-                    for k in ("switch", "drain", "flush")}} for p in BOUNDED],
-        ncols=4, width=14, suptitle="shieh: technique distribution per L_c (Fig 4.5c)")
-
-    figures.bar_panels(ctx.path("drain_error.png"), [
-        {"title": "Drain-estimate error per L_c, every scheme's drains (Fig 4.2)",
-         "ylabel": "mean |est - true| / true (%)", "categories": cats,
-         "series": {"Shieh's CPI predictor": [e[0] for e in drain_all],
-                    "Chimera's estimate": [e[1] for e in drain_all]}},
-        {"title": f"per benchmark at L_c = {lc[0]} us", "ylabel": "%",
-         "categories": [THESIS_NAME.get(v, v) for v in victims],
-         "series": {"Shieh's CPI predictor": [drain_bench[v][0] for v in victims],
-                    "Chimera's estimate": [drain_bench[v][1] for v in victims]},
-         "rotate": 60}], width=14, suptitle="shieh: drain-latency estimation error on the same "
-        f"drained CTAs (thesis: Shieh's {PAPER_DRAIN_ERR_REDUCTION} % lower on 3 benchmarks)")
-    first = [f"{lc[0]} us"] + [None] * (len(lc) - 1)
-    figures.bar_panels(ctx.path("utilisation.png"), [
-        {"title": "Registers held by running CTAs, request to placement (Fig 4.4)",
-         "ylabel": "% of the SM's", "categories": cats,
-         "series": {names[p]: [u[0] for u in util_lc[p]] for p in BOUNDED + ["sm"]}},
-        {"title": "proposed / Chimera", "ylabel": "ratio", "categories": cats,
-         "series": {"ours": util_ratio},
-         "paper": {"thesis (average)": [PAPER_UTIL_RATIO if c == first[0] else None
-                                        for c in cats]}},
-        {"title": f"per benchmark at L_c = {lc[0]} us", "ylabel": "% of the SM's registers",
-         "categories": [THESIS_NAME.get(v, v) for v in victims],
-         "series": {**{names[p]: [util_bench[p][v][0] for v in victims]
-                       for p in ("chimera", "shieh")},
-                    "at request (MAX)": [util_bench["chimera"][v][2] for v in victims]},
-         "rotate": 60}], width=16, suptitle="shieh: SM utilisation during preemption")
 
     def f(v, nd=1):
         return "-" if v is None else f"{v:.{nd}f}"
@@ -817,6 +771,49 @@ def report(ctx):
     cov_rows.append(["all", "", "", "", f(100.0 * tot_cov[1] / tot_cov[0] if tot_cov[0] else None),
                      tot_cov[0], f(100.0 * tot_cov[3] / tot_cov[2] if tot_cov[2] else None),
                      tot_cov[2]])
+    # figures: one per question (shieh_figures.py); the numbers are in the tables below
+    cats = [f"{u} us" for u in lc]
+    bn = [THESIS_NAME.get(v, v) for v in victims]
+    thesis = {names[p]: paper_at(PAPER_VIOL[p]) for p in PAPER_VIOL}
+    sfig.grouped(ctx.path("violation.png"), "Deadline violations per L_c (Fig 4.5a; deadline = "
+                 "request + L_c + preempter standalone)", "% of requests", cats,
+                 {names[p]: per_lc[p]["violation"] for p in SCHEMES}, paper=thesis, ymax=105)
+    sfig.grouped(ctx.path("violation_bench.png"), f"Deadline violations per benchmark at "
+                 f"L_c = {lc[0]} us (Fig 4.1)", "% of requests", bn,
+                 {names[p]: [per_bench[p][v][0] for v in victims] for p in BOUNDED},
+                 rotate=45, ymax=105)
+    sfig.grouped(ctx.path("overhead.png"), "Throughput overhead per L_c (Fig 4.5b): wasted / "
+                 "instructions of the CTAs asked to leave", "% of flushing them all", cats,
+                 {names[p]: per_lc[p]["overhead"] for p in BOUNDED},
+                 paper={names[p]: paper_at(PAPER_OVH[p]) for p in PAPER_OVH})
+    groups = []
+    for p in BOUNDED:
+        for i, u in enumerate(lc):
+            groups.append((f"{names[p]} {u} us", per_lc[p]["techniques"][i][0]))
+        groups.append(("", None))
+    sfig.stacked(ctx.path("techniques.png"), "Technique of the CTAs asked to leave (Fig 4.5c)",
+                 "% of CTAs asked", groups[:-1], ["switch", "drain", "flush"])
+    sfig.grouped(ctx.path("drain_error.png"), "Drain-estimate error on the same drained CTAs "
+                 f"(Fig 4.2; thesis: Shieh's {PAPER_DRAIN_ERR_REDUCTION} % lower)",
+                 "mean |est - true| / true (%)", cats,
+                 {"Shieh's CPI predictor": [e[0] for e in drain_all],
+                  "Chimera's estimate": [e[1] for e in drain_all]})
+    sfig.grouped(ctx.path("utilisation.png"), "Registers held by running CTAs, request to "
+                 f"placement (Fig 4.4; thesis: proposed / Chimera = {PAPER_UTIL_RATIO}x)",
+                 "% of the SM's registers", cats,
+                 {names[p]: [u[0] for u in util_lc[p]] for p in BOUNDED + ["sm"]})
+    if earlier:
+        ev = {pol: [earlier["per_lc"][pol]["violation_pct"][earlier["lc_us"].index(u)]
+                    if u in earlier.get("lc_us", []) else None for u in lc]
+              for pol in ("chimera", "shieh")}
+        sfig.grouped(ctx.path("setups.png"), "Violations: faithful setup beside the earlier "
+                     "one (issue 24)", "% of requests", cats,
+                     {"Chimera (faithful)": per_lc["chimera"]["violation"],
+                      "Chimera (earlier)": ev["chimera"],
+                      "proposed (faithful)": per_lc["shieh"]["violation"],
+                      "proposed (earlier)": ev["shieh"]},
+                     paper={"Chimera (faithful)": paper_at(PAPER_VIOL["chimera"]),
+                            "proposed (faithful)": paper_at(PAPER_VIOL["shieh"])}, ymax=105)
     nreq = par["requests"]
     md = ["# shieh: dual-kernel preemption (Shieh 2016) on our Table 4.2 stand-ins", "",
           f"Generated by `experiments/sweep.py {os.path.relpath(ctx.sweep.path, ctx.root)}` "
@@ -831,9 +828,11 @@ def report(ctx):
           "CTA switched) runs once per request and is judged against every L_c. Every run "
           "verified both outputs (a point that does not is not ok and the report is not "
           "written).", "",
-          "![violation](violation.png)", "", "![overhead](overhead.png)", "",
-          "![techniques](techniques.png)", "", "![drain error](drain_error.png)", "",
-          "![utilisation](utilisation.png)", "",
+          "![violation](violation.png)", "", "![violation per benchmark](violation_bench.png)",
+          "", "![overhead](overhead.png)", "", "![techniques](techniques.png)", "",
+          "![drain error](drain_error.png)", "", "![utilisation](utilisation.png)", ""]
+    md += (["![faithful and earlier setups](setups.png)", ""] if earlier else [])
+    md += [
           "## Setup (issue 24)", "",
           md_table(["setup", "core MHz", "B / N_SM (B/cycle, from the model)",
                     f"L_CS / L_c, pathfinder CTA (18,432 B) at {lc[0]} us", "thesis",
