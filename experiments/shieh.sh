@@ -17,17 +17,20 @@
 #       HEDDLE: the binary (default build/heddle); options e.g. -j 2
 #   HD_EXP_OUT=DIR     store and report there (default experiments/results/shieh)
 #   HD_EXP_STAGE1=F    another stage-1 sweep file (tests: tests/sweep/shieh-tiny.toml)
-#   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 8 requests, 2..5 us)
+#   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 4 requests, 2..5 us)
+#   HD_EXP_SETUP=earlier  the setup before issue 24 (default faithful: experiments/shieh.py SETUPS)
+#   HD_EXP_SWITCH=stall   context switches as Shieh 4.1's L_CS stall (default: memory traffic)
 # (The command line: experiments/lib.sh.)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 hd_exp_args "$@"
 hd_exp_store shieh
+export HD_EXP_HEDDLE="$heddle"   # (shieh.py oracle: the Oracle's first passes use this binary)
 mkdir -p "$out/p"
 
 hd_exp_stage1
 cd "$root"
-for w in $(python3 -c 'import csv,sys; [print(r["workload"]) for r in csv.DictReader(open(sys.argv[1])) if r["workload"] != "preempter"]' "$out/stage1.csv"); do
+for w in $(python3 -c 'import csv,sys; [print(r["workload"]) for r in csv.DictReader(open(sys.argv[1])) if not r["workload"].startswith("preempter")]' "$out/stage1.csv"); do
     size=$(python3 -c 'import csv,sys; print([r["size"] for r in csv.DictReader(open(sys.argv[1])) if r["workload"] == sys.argv[2]][0])' "$out/stage1.csv" "$w")
     "$heddle" run "$w" --size "$size" --config configs/fermi-gtx480.ini --quiet \
         --profile-out "$out/p/$w.prof" >/dev/null

@@ -34,7 +34,7 @@ static void mix_help(FILE *out)
     fprintf(out,
             "Usage: heddle run --mix NAME [--size small|medium|large] [--config FILE]\n"
             "                  [--set SECTION.KEY=VALUE]... [--functional] [--alone]\n"
-            "                  [--mixes-file FILE] [--stats FILE] [--quiet]\n"
+            "                  [--mixes-file FILE] [--stats FILE] [--profile-out FILE] [--quiet]\n"
             "                  [--arrive WORKLOAD@CYCLE[:PRIORITY]]... [--hint WORKLOAD=N]...\n"
             "                  [--repeat WORKLOAD [--repeat-until CYCLES]]\n"
             "\n"
@@ -56,6 +56,8 @@ static void mix_help(FILE *out)
             "                     report its slowdown in the mix, STP and ANTT (cycle mode)\n"
             "  --mixes-file FILE  read the mixes from FILE instead of the built-in mixes.ini\n"
             "  --stats FILE       also write the summary as an INI report, configuration first\n"
+            "  --profile-out FILE every finished CTA's warp instructions and cycles in this run\n"
+            "                     (the Oracle's profile from a first pass of the same run)\n"
             "                     (FILE.json: the same report as JSON)\n"
             "  --quiet            do not print the drivers' progress messages\n"
             "  --arrive W@C[:P]   workload W's launches arrive at GPU cycle C with priority P\n"
@@ -227,6 +229,10 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
             if (r < 0)
                 return HD_CLI_USAGE + 2;
             o->stats = v;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--profile-out", &v)) != 0) {
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            o->profile = v;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->quiet = true;
         } else if (strcmp(a, "--functional") == 0) {
@@ -242,7 +248,9 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
     }
     if (o->alone && o->functional)
         return hd_cli_usage(cmd, "--alone compares cycles: it does not go with --functional") + 2;
-    struct hd_cli_path paths[3];
+    if (o->profile && o->functional)
+        return hd_cli_usage(cmd, "--profile-out needs the timing model, not --functional") + 2;
+    struct hd_cli_path paths[4];
     unsigned n = 0;
     if (o->cfg.path)
         paths[n++] = (struct hd_cli_path){"--config", o->cfg.path, false};
@@ -250,6 +258,8 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
         paths[n++] = (struct hd_cli_path){"--mixes-file", o->mixes_file, false};
     if (o->stats)
         paths[n++] = (struct hd_cli_path){"--stats", o->stats, true};
+    if (o->profile)
+        paths[n++] = (struct hd_cli_path){"--profile-out", o->profile, true};
     hd_cli_config_outputs(&o->cfg, paths, n);
     if (hd_cli_paths_check(cmd, paths, n) != HD_CLI_OK)
         return HD_CLI_USAGE + 2;
@@ -427,6 +437,18 @@ static int run_clients(const struct mix_opts *o, const struct hd_config *cfg,
         }
         if (r->oom)
             rc = hd_cli_fail("run", "out of memory collecting kernel statistics");
+    }
+    if (o->profile && r->timed) { /* the Oracle's first pass (issue 24): this run's CTAs */
+        struct hd_cli_out out;
+        int s = hd_cli_out_open(&out, "run", "--profile-out", o->profile);
+        if (s == HD_CLI_OK && hd_gpu_write_drain_profile(gpu, out.f) != HD_OK) {
+            hd_cli_out_discard(&out);
+            s = hd_cli_fail("run", "--profile-out %s: cannot write the profile", o->profile);
+        } else if (s == HD_CLI_OK) {
+            s = hd_cli_out_commit(&out);
+        }
+        if (s != HD_CLI_OK && rc == HD_CLI_OK)
+            rc = s;
     }
     hd_gpu_destroy(gpu);
     return rc;

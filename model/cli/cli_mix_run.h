@@ -38,6 +38,8 @@ struct mix_opts {
     const char *hint[HD_CLI_MIX_ARRIVALS]; /* --hint WORKLOAD=N (issue 25 item 7) */
     uint32_t hint_val[HD_CLI_MIX_ARRIVALS];
     unsigned nhint;
+    const char *profile;       /* --profile-out FILE: every finished CTA's instructions and
+                                  cycles in this run (the Oracle's first pass, drain_profile.h) */
 };
 
 /* One run of a repeated workload's driver (cli_mix_repeat.c). */

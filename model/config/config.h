@@ -122,6 +122,24 @@
       "chimera with Shieh's lower-variance CPI drain estimate")                                   \
     V(preemptpol, HD_PREEMPTPOL_ORACLE, "oracle",                                                  \
       "shieh with each TB's true drain time from a profiling run ([context] oracle_profile)")
+#define HD_CFG_ENUM_preemptsms(V)                                                                  \
+    V(preemptsms, HD_PREEMPTSMS_OCCUPANCY, "occupancy",                                            \
+      "as many SMs as the launch's CTAs left need at its occupancy on an empty SM")               \
+    V(preemptsms, HD_PREEMPTSMS_STANDALONE, "standalone",                                          \
+      "as many SMs as its standalone run spreads them over: one per CTA left, up to every SM")    \
+    V(preemptsms, HD_PREEMPTSMS_ALL, "all", "every SM: the launch takes the GPU (Shieh L192)")
+#define HD_CFG_ENUM_flushbit(V)                                                                    \
+    V(flushbit, HD_FLUSHBIT_STORE, "store", "a CTA's flush bit is cleared by its first global "     \
+      "store or atomic, whatever its kernel")                                                     \
+    V(flushbit, HD_FLUSHBIT_IDEMPOTENCE, "idempotence",                                            \
+      "a kernel marked idempotent stays flushable; another's CTA until its first atomic or global " \
+      "store (Shieh 3.3, Chimera's relaxed idempotence)")
+#define HD_CFG_ENUM_switchmodel(V)                                                                 \
+    V(switchmodel, HD_SWITCHMODEL_TRAFFIC, "traffic",                                              \
+      "a context switch writes and reads its bytes through the memory system")                    \
+    V(switchmodel, HD_SWITCHMODEL_STALL, "stall",                                                  \
+      "it stalls the CTA for its bytes over the SM's fair share of the DRAM bandwidth, no memory " \
+      "traffic (Shieh 4.1: the thesis's simulation)")
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")
@@ -137,7 +155,8 @@
       "a stopped warp is drained: nothing in the pipeline, no pending register write (Lin L930)")
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
-    X(preemptpol) X(vpiece) X(admit) X(quiesce)
+    X(preemptpol) X(vpiece) X(admit) X(quiesce) \
+    X(preemptsms) X(flushbit) X(switchmodel)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

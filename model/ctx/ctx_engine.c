@@ -40,6 +40,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,7 @@ void hd_sm_ctx_free(struct hd_sm *sm)
     free(ce->engq);
     free(ce->evicted);
     free(ce->inbox);
+    free(ce->stall_q);
     free(ce);
     sm->ce = NULL;
 }
@@ -348,6 +350,58 @@ static bool check_suspending(struct hd_sm *sm, uint64_t now, int *status, char *
 /* }==== */
 
 /* {==== The context engine ==== */
+/* switch_model = stall (Shieh §4.1: "stalling TBs for estimated context switch time ... the
+ * memory bandwidth is assumed fairly shared among each SM"): a request occupies the SM's port
+ * for its bytes over [context]'s sm_bytes_per_cycle (fractional cycles, so a whole save or
+ * restore takes ceil(Ctx / (B / N_SM))), with no memory traffic, and is acknowledged when its
+ * time is over. */
+static bool stall_send(struct hd_sm *sm, struct hd_ctx *x, bool restore, uint32_t bytes,
+                       uint64_t now)
+{
+    struct hd_ctx_engine *ce = sm->ce;
+    if ((double)now + 1.0 <= ce->stall_free)
+        return false; /* (the port is busy for the whole of this cycle) */
+    if (ce->nstall == ce->cap_stall) {
+        const uint32_t n = ce->cap_stall ? 2 * ce->cap_stall : 64;
+        struct hd_ctx_stall_ack *q = malloc(n * sizeof *q);
+        if (!q)
+            return false;
+        for (uint32_t i = 0; i < ce->nstall; i++)
+            q[i] = ce->stall_q[(ce->stall_head + i) % ce->cap_stall];
+        free(ce->stall_q);
+        ce->stall_q = q;
+        ce->cap_stall = n;
+        ce->stall_head = 0;
+    }
+    const double bpc = sm->cp->sm_bytes_per_cycle > 0.0 ? sm->cp->sm_bytes_per_cycle : 1.0;
+    ce->stall_free = (ce->stall_free > (double)now ? ce->stall_free : (double)now) +
+                     (double)bytes / bpc;
+    const uint64_t at = (uint64_t)ceil(ce->stall_free);
+    ce->stall_q[(ce->stall_head + ce->nstall++) % ce->cap_stall] = (struct hd_ctx_stall_ack){
+        at > now ? at : now + 1,
+        (uint64_t)x->id | (uint64_t)x->epoch << 32 | (restore ? CTX_DIR_RESTORE : 0)};
+    x->sent++;
+    if (restore)
+        sm->st->ctx_restore_bytes += bytes;
+    else
+        sm->st->ctx_save_bytes += bytes;
+    return true;
+}
+
+/* The stalls whose time is over are acknowledged (as the memory's responses would be). */
+static bool stall_acks(struct hd_sm *sm, uint64_t now)
+{
+    struct hd_ctx_engine *ce = sm->ce;
+    bool any = ce->nstall > 0; /* (waiting is progress: the GPU must not sleep through it) */
+    while (ce->nstall && ce->stall_q[ce->stall_head].at <= now) {
+        const uint64_t payload = ce->stall_q[ce->stall_head].payload;
+        ce->stall_head = (ce->stall_head + 1) % ce->cap_stall;
+        ce->nstall--;
+        hd_sm_ctx_response(sm, payload, now);
+    }
+    return any;
+}
+
 static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_ctx *x = c->ctx;
@@ -355,6 +409,8 @@ static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     struct hd_ctx_req q; /* the next part of the context in Lin's layout (ctx_image.h) */
     if (!hd_ctx_image_req(x->img, restore, x->sent, &q))
         return false;
+    if (sm->cp->switch_model == HD_SWITCHMODEL_STALL) /* no traffic: the port's time */
+        return stall_send(sm, x, restore, q.bytes, now);
     struct hd_mem_req r = {0};
     r.addr = q.addr;
     r.bytes = q.bytes;
@@ -399,7 +455,8 @@ static bool engine_step(struct hd_sm *sm, const struct hd_ctx_ctl_out *co, uint6
         if (!ok)
             break;
         if (!engine_send(sm, c, now)) {
-            sm->st->mem_send_stalls++;
+            if (sm->cp->switch_model != HD_SWITCHMODEL_STALL)
+                sm->st->mem_send_stalls++;
             break;
         }
         progress = true;
@@ -464,6 +521,8 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
 bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen)
 {
     bool progress = drain_inbox(sm, now);
+    if (sm->ce->nstall)
+        progress |= stall_acks(sm, now);
     if (sm->ce->nsusp)
         progress |= check_suspending(sm, now, status, err, errlen);
     if (*status != HD_FUNC_OK)

@@ -50,12 +50,17 @@ struct hd_ctx_engine {
     uint32_t *live_buf;          /* scratch: live registers of a warp */
     uint32_t cap_live;
     struct hd_sm_vres *vr;       /* mover, swap engine, their stress (ctx_vres.h), or NULL */
+    /* [context] switch_model = stall: the SM's port at its fair share of the DRAM bandwidth is
+     * busy until stall_free; each request's acknowledgement waits in stall_q until its cycle */
+    double stall_free;           /* (fractional cycles: the bytes' time adds up exactly) */
+    struct hd_ctx_stall_ack { uint64_t at, payload; } *stall_q;
+    uint32_t stall_head, nstall, cap_stall;
 };
 
 /* Has the engine work for its tick (forwarded responses, suspending CTAs, queued operations)? */
 static inline bool hd_ctx_engine_due(const struct hd_ctx_engine *ce)
 {
-    return ce->ninbox || ce->nsusp || ce->nengq;
+    return ce->ninbox || ce->nsusp || ce->nengq || ce->nstall;
 }
 /* Does it hold anything the GPU must not sleep through (its tick's work, contexts to hand
  * back)? */
@@ -66,7 +71,7 @@ static inline bool hd_ctx_engine_pending(const struct hd_ctx_engine *ce)
 /* Forget everything queued (the SM is reset). */
 static inline void hd_ctx_engine_clear(struct hd_ctx_engine *ce)
 {
-    ce->ninbox = ce->nengq = ce->nsusp = ce->nevicted = 0;
+    ce->ninbox = ce->nengq = ce->nsusp = ce->nevicted = ce->nstall = 0;
 }
 
 #endif

@@ -101,6 +101,7 @@ struct hd_ctx *hd_ctx_acquire(struct hd_ctx_pool *p, struct hd_sm_launch *la,
     c->state = HD_CTX_RESIDENT;
     c->op = HD_CTXOP_NONE;
     c->idempotent = true;
+    memset(c->idem_lines, 0, sizeof c->idem_lines);
     c->restart = false;
     c->off_slots = false;
     c->switches = 0;
@@ -125,6 +126,7 @@ void hd_ctx_reset_for_restart(struct hd_ctx *c)
     c->epoch++;
     hd_func_cta_reset(&c->fc, c->fc.linear, c->fc.smid);
     c->idempotent = true;
+    memset(c->idem_lines, 0, sizeof c->idem_lines);
     c->restart = true;
 }
 

@@ -19,6 +19,8 @@
 
 #include "cta.h"
 
+#include "ctx_idem.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -104,6 +106,8 @@ struct hd_ctx {
     /* warp-granular residency (sm_residency.c) while RESIDENT */
     uint32_t absent;          /* warps switched out: their timing state is in saved[] */
     uint32_t wmoving;         /* warps whose context is moving out or in on chip */
+    uint64_t idem_lines[HD_IDEM_WORDS]; /* global lines loaded since its (re)start, for
+                                 [context] flush_bit = idempotence (ctx_idem.h) */
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

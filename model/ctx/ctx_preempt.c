@@ -104,6 +104,8 @@ static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
     if (!x || x->state != HD_CTX_RESIDENT || a == HD_PACT_KEEP)
         return;
     r->victim_instrs += x->insts;
+    r->asked++;
+    r->asked_estimated += est && est[0] < HD_DRAIN_EST_MAX;
     if (a == HD_PACT_DRAIN) {
         r->drained++;
         observe_drain(g, x, ri, est);
@@ -186,6 +188,11 @@ static uint32_t request(struct hd_gpu_timing *g, uint32_t s, uint32_t launch, un
     r->bound = bound;
     hd_gpu_wake_sm(g, s);
     working(g, s, &r->regs_at_signal, &r->threads_at_signal);
+    for (uint32_t c = 0; c < g->p.sm.max_ctas; c++) {
+        const struct hd_ctx *x = hd_sm_cta_ctx(g->sm[s], c);
+        r->ctas_at_signal += x && x->state == HD_CTX_RESIDENT &&
+                             (asker == UINT32_MAX || x->la != &g->L[asker]->sl);
+    }
     for (uint32_t c = 0; c < g->p.sm.max_ctas; c++)
         apply(g, s, c, act[c], r, ri, est ? &est[2 * c] : NULL);
     r->primitive = summary(r, g->p.ctx.preempt);
@@ -234,6 +241,10 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
     const uint64_t left = t->nctas - t->next_cta + t->sl.ctxs.q_len;
     const uint32_t per_sm = t->sl.info->ctas_per_sm ? t->sl.info->ctas_per_sm : 1;
     uint64_t need = (left + per_sm - 1) / per_sm; /* SMs, minus the ones reserved for it */
+    if (g->p.ctx.preempt_sms == HD_PREEMPTSMS_STANDALONE) /* one per CTA, as alone (round robin) */
+        need = left < g->p.num_sms ? left : g->p.num_sms;
+    else if (g->p.ctx.preempt_sms == HD_PREEMPTSMS_ALL)
+        need = g->p.num_sms;
     for (uint32_t s = 0; s < g->p.num_sms && need; s++)
         if (g->reserved[s] == li)
             need--;

@@ -109,6 +109,7 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         snprintf(err, errlen, "host out of memory creating the timing model");
         return HD_FUNC_ERR_MEMORY;
     }
+    g->stats.sm_bytes_per_cycle = g->p.ctx.sm_bytes_per_cycle; /* (the JSON's totals) */
     if (hd_gpu_preempt_init(g, err, errlen) != 0 || attach_mechanisms(g, err, errlen) != 0) {
         hd_gpu_timing_destroy(g);
         return HD_FUNC_ERR_MEMORY;

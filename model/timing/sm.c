@@ -497,7 +497,7 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
 bool hd_sm_busy(const struct hd_sm *sm)
 {
     return sm->nctas || sm->nev || sm->ncu_order || sm->nfills || sm->nretired ||
-           sm->ce->ninbox || sm->ce->nevicted ||
+           sm->ce->ninbox || sm->ce->nevicted || sm->ce->nstall ||
            (sm->mem->ops->pending && sm->mem->ops->pending(sm->mem->impl, sm->id));
 }
 

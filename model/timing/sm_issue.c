@@ -228,7 +228,9 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
     count_energy_events(sm->st, &la->info->c, ti->cls, lanes, tr->in->nwrite);
     if (pc < la->lines->npc)
         la->lines->issued[pc]++;
-    const bool nonidem = (tr->flags & (HD_TR_STORE | HD_TR_ATOMIC)) && writes_global(tr);
+    const bool nonidem = sm->cp->flush_bit == HD_FLUSHBIT_IDEMPOTENCE
+                             ? hd_idem_step(c->ctx->idem_lines, tr)
+                             : (tr->flags & (HD_TR_STORE | HD_TR_ATOMIC)) && writes_global(tr);
     if (nonidem)
         c->ctx->idempotent = false; /* the flush bit: restarting the CTA is no longer safe */
     hd_hooks_issued(sm->hooks, sm->id, port, w->cta, nonidem);

@@ -159,9 +159,10 @@ static void jpreempt(FILE *f, const struct hd_timing_stats *s)
                    ", \"bytes_stack\": %" PRIu64, r->bytes_regs, r->bytes_smem, r->bytes_stack);
         const double uc = r->util_cycles ? (double)r->util_cycles : 1.0;
         fprintf(f, ", \"util_cycles\": %" PRIu64 ", \"util_regs\": %.6f, \"util_threads\": %.6f"
-                   ", \"regs_at_signal\": %.6f, \"threads_at_signal\": %.6f, \"drains\": [",
+                   ", \"regs_at_signal\": %.6f, \"threads_at_signal\": %.6f"
+                   ", \"ctas_at_signal\": %u, \"asked\": %u, \"asked_estimated\": %u, \"drains\": [",
                 r->util_cycles, r->util_regs / uc, r->util_threads / uc, r->regs_at_signal,
-                r->threads_at_signal);
+                r->threads_at_signal, r->ctas_at_signal, r->asked, r->asked_estimated);
         unsigned nd = 0;
         for (uint32_t k = 0; k < s->ndobs; k++) {
             const struct hd_drain_obs *d = &s->dobs[k];
@@ -265,10 +266,12 @@ void hd_timing_stats_json_ex(const struct hd_timing_stats *s, const struct hd_co
         jconfig(f, cfg);
     fprintf(f, "  \"totals\": {\"cycles\": %" PRIu64 ", \"skipped_cycles\": %" PRIu64
                ", \"warp_instrs\": %" PRIu64 ", \"thread_instrs\": %" PRIu64
-               ", \"ipc\": %.4f, \"core_mhz\": %.1f, \"simulated_us\": %.3f, \"launches\": %u},\n",
+               ", \"ipc\": %.4f, \"core_mhz\": %.1f, \"simulated_us\": %.3f, \"launches\": %u"
+               ", \"sm_bytes_per_cycle\": %.4f},\n",
             s->cycles, s->skipped_cycles, s->warp_instrs, s->thread_instrs,
             ratio(s->warp_instrs, s->cycles), s->core_mhz,
-            s->core_mhz > 0 ? (double)s->cycles / s->core_mhz : 0.0, s->nlaunch);
+            s->core_mhz > 0 ? (double)s->cycles / s->core_mhz : 0.0, s->nlaunch,
+            s->sm_bytes_per_cycle);
     struct hd_sched_stats tot;
     hd_timing_stats_sched_total(s, &tot);
     unsigned nsc;

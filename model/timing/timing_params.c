@@ -229,6 +229,9 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.policy = c->context_preempt_policy;
     memcpy(p->ctx.oracle_profile, c->context_oracle_profile.s, sizeof p->ctx.oracle_profile);
     p->ctx.kstats_per_launch = c->context_kstats_per_launch;
+    p->ctx.preempt_sms = c->context_preempt_sms;
+    p->ctx.flush_bit = c->context_flush_bit;
+    p->ctx.switch_model = c->context_switch_model;
     p->ctx.signal_sms = c->context_signal_sms;
     if (signal_cycles(c, &p->ctx, err, errlen) != 0)
         return -1;

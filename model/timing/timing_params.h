@@ -132,6 +132,9 @@ struct hd_ctx_params {
     uint64_t signal_period;        /* periodic signals every this many cycles (0: none) */
     uint64_t signal_until;         /* ... up to this cycle (0: no cap) */
     char signal_kernel[HD_CFG_STR_MAX]; /* signals take only SMs holding just this kernel */
+    enum hd_cfg_preemptsms preempt_sms; /* SMs a whole-SM policy gives a launch (ctx_preempt.c) */
+    enum hd_cfg_flushbit flush_bit;     /* what clears the flush bit (ctx_idem.h) */
+    enum hd_cfg_switchmodel switch_model; /* traffic or a stall (ctx_engine.c) */
 };
 
 struct hd_gpu_timing_params {

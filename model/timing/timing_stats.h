@@ -134,6 +134,10 @@ struct hd_preempt_rec {
     /* `bytes` split as Lin Fig 2.14 splits the spilled state: register records (with their
      * pattern vectors), shared memory, SIMT stacks (with the CCB entries) */
     uint64_t bytes_regs, bytes_smem, bytes_stack;
+    /* issue 24 (Shieh Table 4.2 coverage): CTAs resident on the SM at the request (every launch
+     * but the asker's), and of the CTAs asked to leave those the policy could estimate by
+     * Shieh's predictor (finished-TB statistics of their kernel; the policy gave estimates) */
+    uint32_t ctas_at_signal, asked, asked_estimated;
 };
 
 /* One CTA a preemption request drained (or whose flush was refused, so it drained): the drain
@@ -176,6 +180,8 @@ struct hd_timing_stats {
     uint32_t npreempt, cap_preempt;
     struct hd_drain_obs *dobs; /* drained CTAs of the requests, in the order asked */
     uint32_t ndobs, cap_dobs;
+    double sm_bytes_per_cycle; /* an SM's fair share of the DRAM bandwidth per core cycle
+                                  (Shieh's B / N_SM; JSON totals; 0: not set) */
 };
 
 /* {==== Building ==== */

@@ -53,6 +53,11 @@ static void pe_reference(const int *energy, int rows, int cols, int *prev, int *
 static int pe_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     struct pe_size sz = pe_size_of(ctx->size);
+    /* preempter_gpu: PE_CTAS CTAs per launch (each advances PE_PYRAMID rows over
+     * PE_BLOCK - 2 x PE_PYRAMID inner columns), the size's rows */
+    const long nctas = hd_wl_flag(hd_wl_variant_flags(ctx), "PE_CTAS", 0);
+    if (nctas > 0)
+        sz.cols = (int)nctas * (PE_BLOCK - 2 * PE_PYRAMID);
     size_t cells = (size_t)sz.rows * sz.cols, row_bytes = sizeof(int) * (size_t)sz.cols;
     int rc = HD_OK;
     struct hd_module *mod = NULL;
@@ -116,3 +121,15 @@ const struct hd_workload hd_workload_preempter = {
     .idempotent = true,
     .run = pe_run,
 };
+
+/* {==== Variants (ptx.flags; README.md) ==== */
+const struct hd_workload hd_workload_preempter_gpu = {
+    .name = "preempter_gpu",
+    .description = "preempter variant: 270 CTAs per launch (3 waves of the GTX480), 58,320 columns",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = pe_run,
+    .variant_of = "preempter",
+    .variant_flags = "-DMAXREG=16 -DPE_CTAS=270",
+};
+/* }==== */

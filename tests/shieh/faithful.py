@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""faithful.py - checks of issue 24's Shieh setup (tests/shieh_faithful.cmake).
+
+  faithful.py timebase HEDDLE    L_CS / L_c of a pathfinder CTA at 2 us on the experiment's
+                                 configuration, from the model's statistics JSON (context bytes
+                                 from the launch record, B / N_SM from totals.sm_bytes_per_cycle,
+                                 L_c converted by experiments/shieh.py with the configuration's
+                                 clock and read back from the preemption records): 0.78 +- 0.02
+                                 (the thesis's 2182 / 2800, digest Appendix B).
+  faithful.py sms HEDDLE         [context] preempt_sms: chimera frees 2 SMs for the small
+                                 preempter by occupancy, 10 as its standalone run, 15 with all.
+  faithful.py stall HEDDLE       [context] switch_model = stall: each SM chimera switches is
+                                 free within a few cycles of ceil(bytes saved / B_SM) (the
+                                 thesis's L_CS stall), and with no context traffic in the memory
+                                 system's per-class counts; both outputs verify.
+  faithful.py flushbit HEDDLE    [context] flush_bit: stress flushing refuses no CTA of the
+                                 idempotent pathfinder and hotspot with `idempotence` (one with
+                                 `store`), and still refuses bfs's (non-idempotent); all verify.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "experiments"))
+import shieh  # noqa: E402  (experiments/shieh.py: the experiment's own conversion)
+
+
+def run(heddle, args, tmp, name):
+    js = os.path.join(tmp, name + ".json")
+    r = subprocess.run([heddle, "run"] + args + ["--stats", js, "--quiet"], cwd=ROOT,
+                       capture_output=True, text=True)
+    if r.returncode != 0 or "VERIFIED" not in r.stdout or "FAIL" in r.stdout:
+        sys.exit(f"faithful.py: heddle run {' '.join(args)} failed ({r.returncode}):\n"
+                 f"{r.stdout}{r.stderr}")
+    with open(js) as f:
+        return json.load(f)["timing"]
+
+
+def timebase(heddle, tmp):
+    config = "fermi-gtx480"                      # experiments/shieh.toml's
+    os.environ["HD_EXP_SETUP"] = "faithful"
+    bounds, mhz = shieh.setup_bounds([2], config)
+    pe = shieh.SETUPS["faithful"]["preempter"]
+    t = run(heddle, ["--mix", f"pathfinder+{pe}", "--arrive", f"{pe}@8000:1",
+                     "--config", f"configs/{config}.ini", "--set", "sm.allocator=aligned",
+                     "--set", "context.preempt_policy=shieh",
+                     "--set", f"context.latency_bound={bounds[0]}"]
+            + [a for s in shieh.SETUPS["faithful"]["sets"]
+               for a in ("--set", s[4:].replace(" ", "").replace('"', ""))], tmp, "tb")
+    pf = next(lc for lc in t["launches"] if lc["kernel"].startswith("pf_"))
+    blk = pf["block"]
+    threads = (json.loads(blk) if isinstance(blk, str) else blk)[0]
+    ctx = pf["regs_per_thread"] * threads * 4 + pf["shared_bytes"]
+    bpc = t["totals"]["sm_bytes_per_cycle"]
+    recs = [p for p in t["preemptions"] if p["launch"] != "signal"]
+    if not recs:
+        sys.exit("faithful.py: the preempter made no preemption request")
+    lc_model = recs[0]["bound"]
+    l_cs = ctx / bpc
+    ratio = l_cs / lc_model
+    print(f"pathfinder CTA context {ctx} B, B/N_SM {bpc:.3f} B/cycle at {mhz:g} MHz: "
+          f"L_CS {l_cs:.0f} cycles, L_c(2 us) {lc_model} cycles, L_CS / L_c = {ratio:.3f}")
+    if ctx != 18432:
+        sys.exit(f"faithful.py: a pathfinder CTA holds {ctx} B of context, not Table 4.2's 18,432")
+    if abs(ratio - 2182 / 2800) > 0.02:
+        sys.exit(f"faithful.py: L_CS / L_c = {ratio:.3f}, not 0.78 +- 0.02")
+    print("timebase ok")
+
+
+def sms(heddle, tmp):
+    want = {"occupancy": 2, "standalone": 10, "all": 15}
+    for rule, n in want.items():
+        t = run(heddle, ["--mix", "pathfinder+preempter", "--arrive", "preempter@16000:1",
+                         "--set", "context.latency_bound=1400", "--set", "sm.allocator=aligned",
+                         "--set", "context.preempt_policy=chimera",
+                         "--set", f"context.preempt_sms={rule}"], tmp, rule)
+        got = len({p["sm"] for p in t["preemptions"] if p["launch"] != "signal"})
+        print(f"preempt_sms = {rule}: chimera freed {got} SMs")
+        if got != n:
+            sys.exit(f"faithful.py: preempt_sms = {rule} freed {got} SMs, not {n}")
+    print("sms ok")
+
+
+def stall(heddle, tmp):
+    import math
+    t = run(heddle, ["--mix", "pathfinder+preempter", "--arrive", "preempter@4000:1",
+                     "--set", "context.latency_bound=3000", "--set", "sm.allocator=aligned",
+                     "--set", "context.preempt_policy=chimera",
+                     "--set", "context.switch_model=stall"], tmp, "stall")
+    bpc = t["totals"]["sm_bytes_per_cycle"]
+    recs = [p for p in t["preemptions"] if p["switched"]]
+    if not recs:
+        sys.exit("faithful.py: no switch under switch_model = stall")
+    for p in recs:
+        want = math.ceil(p["bytes"] / bpc)
+        got = p["saved"] - p["signal"]
+        print(f"SM {p['sm']}: {p['bytes']} B, L_CS {want} cycles, saved after {got}")
+        if not want <= got <= want + 12:
+            sys.exit(f"faithful.py: SM {p['sm']} saved after {got} cycles, not ~{want}")
+    ctxcls = t.get("memory", {}).get("per_class", {}).get("context", {})
+    moved = sum(v for v in ctxcls.values() if isinstance(v, (int, float)))
+    print(f"context-class memory events: {moved}")
+    if moved:
+        sys.exit("faithful.py: switch_model = stall sent context traffic to the memory system")
+    print("stall ok")
+
+
+def flushbit(heddle, tmp):
+    def refused(w, fb):
+        t = run(heddle, [w, "--size", "small", "--set", "context.stress_period=2000",
+                         "--set", "context.stress_flush=true", "--set", "context.preempt=flush",
+                         "--set", f"context.flush_bit={fb}"], tmp, f"{w}-{fb}")
+        return (sum(s.get("ctx_flush_refused", 0) for s in t["sms"]),
+                sum(s.get("ctx_flushes", 0) for s in t["sms"]))
+    bad = []
+    for w, fb, ok in (("pathfinder", "idempotence", lambda r: r == 0),
+                      ("pathfinder", "store", lambda r: r > 0),
+                      ("hotspot", "idempotence", lambda r: r == 0),
+                      ("hotspot", "store", lambda r: r > 0),
+                      ("bfs", "idempotence", lambda r: r > 0)):
+        r, n = refused(w, fb)
+        print(f"{w} flush_bit = {fb}: {n} flushes, {r} refused")
+        if not ok(r):
+            bad.append(f"{w}/{fb}: {r} refused")
+    if bad:
+        sys.exit("faithful.py: " + "; ".join(bad))
+    print("flushbit ok")
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("timebase", "sms", "flushbit", "stall"):
+        sys.exit(2 if print(__doc__) is None else 2)
+    heddle = os.path.abspath(sys.argv[2])
+    with tempfile.TemporaryDirectory() as tmp:
+        {"timebase": timebase, "sms": sms, "flushbit": flushbit, "stall": stall}[sys.argv[1]](heddle, tmp)
+
+
+if __name__ == "__main__":
+    main()

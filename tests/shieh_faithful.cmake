@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: MIT
+# Issue 24 (Shieh on the thesis's setup), tests/shieh/faithful.py:
+# - shieh_faithful_timebase: L_CS / L_c of a pathfinder CTA (18,432 B of context, from the
+#   launch record) at 2 us on the experiment's configuration, the bandwidth share from the
+#   statistics JSON and L_c converted by experiments/shieh.py with the configuration's clock and
+#   read back from the preemption record: 0.78 +- 0.02 (the thesis's 2182 / 2800).
+# - shieh_faithful_sms: [context] preempt_sms: chimera frees 2 / 10 / 15 SMs for the small
+#   preempter (10 CTAs, 6 per SM) by occupancy / standalone / all.
+# - shieh_faithful_flushbit: [context] flush_bit = idempotence: stress flushing refuses no CTA
+#   of pathfinder or hotspot (Table 4.2 idempotent), which `store` refuses, and still refuses
+#   bfs's; every output verified.
+# - shieh_faithful_stall: [context] switch_model = stall: chimera's switched SMs are saved
+#   within 12 cycles of ceil(bytes / B_SM) (Shieh 4.1's L_CS stall), outputs verified.
+set(HD_TEST_MECHANISM shieh)
+if(TARGET heddle)
+  foreach(c timebase sms flushbit stall)
+    add_test(NAME shieh_faithful_${c}
+             COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py ${c} $<TARGET_FILE:heddle>
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(shieh_faithful_${c} PROPERTIES LABELS "ci;shieh;mixes" TIMEOUT 120
+                         PASS_REGULAR_EXPRESSION "${c} ok")
+  endforeach()
+endif()
