@@ -16,7 +16,7 @@ endif()
 if(TARGET heddle)
   add_test(NAME variants_list
            COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:heddle> "-DARGS=list|--variants" -DRC=0
-                   "-DREGEX=VARIANT +OF +FLAGS +KERNEL +REGS +SHARED +LOCAL\n.*sgemm +\\(base\\) +sgemm_tiled +[0-9]+/40 +2048 +0\n.*sgemm_t32_r32 +sgemm +-DTILE=32 -DMAXREG=32 +sgemm_tiled +[0-9]+/32 +8192 +0\n.*sgemm_t8 +sgemm +-DTILE=8 +sgemm_tiled +[0-9]+/37 +512 +0\n.*\\([0-9]+ variants of [0-9]+ workloads"
+                   "-DREGEX=VARIANT +OF +FLAGS +KERNEL +REGS +SHARED +LOCAL +PAPER ROW\n.*sgemm +\\(base\\) +sgemm_tiled +[0-9]+/40 +2048 +0\n.*sgemm_t32_r32 +sgemm +-DTILE=32 -DMAXREG=32 +sgemm_tiled +[0-9]+/32 +8192 +0\n.*sgemm_t8 +sgemm +-DTILE=8 +sgemm_tiled +[0-9]+/37 +512 +0\n.*\\([0-9]+ variants of [0-9]+ workloads"
                    -P ${CMAKE_CURRENT_LIST_DIR}/cli/check.cmake
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(variants_list PROPERTIES LABELS "variants" TIMEOUT 60)

@@ -47,6 +47,10 @@ struct hd_workload {
      * its line in the folder's ptx.flags (e.g. "-DTILE=8"); both NULL for a base workload. */
     const char *variant_of;
     const char *variant_flags;
+    /* The paper row(s) this workload or variant stands for (issue 26 item 2; `heddle list
+     * --variants` shows it), e.g. "EXPARS Table 3 ST" or "Zorua Table 3 BH: R 28-44 x T
+     * 128-1024"; NULL when it stands for none. */
+    const char *paper_row;
 };
 
 /* Helpers shared by drivers (workloads/workload_util.c). */

@@ -94,6 +94,12 @@ const char *hd_wl_size_name(enum hd_wl_size size)
 
 int hd_wl_size_parse(const char *name, enum hd_wl_size *out)
 {
+    /* "paper": the length for the papers' measurements (issue 26 item 4; workloads/README.md,
+     * "Paper-length inputs"): large for every workload, checked by scripts/check-paper-size.py. */
+    if (strcmp(name, "paper") == 0) {
+        *out = HD_WL_LARGE;
+        return 0;
+    }
     for (int k = HD_WL_SMALL; k <= HD_WL_LARGE; k++)
         if (strcmp(name, hd_wl_size_name((enum hd_wl_size)k)) == 0) {
             *out = (enum hd_wl_size)k;

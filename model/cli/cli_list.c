@@ -23,6 +23,7 @@
 #include "ptx_parse.h"
 #include "regs_source.h"
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,7 @@ static const struct shape *main_shape(const struct row *r)
 /* {==== Printing ==== */
 struct list_opts {
     bool names_only, kernels, no_run;
+    bool zgrid; /* --zorua: the Zorua grid points too (zorua_spec.h); hidden by default */
     struct hd_cli_config cfgopt;
     struct hd_config cfg;
     struct hd_regs_source regs_src; /* [sm] regs_source of cfg */
@@ -316,6 +318,7 @@ static void list_help(void)
            "  --names         print only the names, one per line (for scripts)\n"
            "  --kernels       one row per kernel, occupancy with both register counts\n"
            "  --static        do not run the workloads (no launch shapes, no occupancy)\n"
+           "  --zorua         also the 283 Zorua grid points (BASE_z_..., hidden by default)\n"
            "  --config FILE   configuration for the occupancy\n"
            "  --set S.K=V     override one configuration parameter (repeatable)\n"
            "  --variants      the resource-specification variants (heddle list --variants --help)\n"
@@ -340,6 +343,8 @@ static int parse_args(int argc, char **argv, struct list_opts *o)
             o->kernels = true;
         } else if (strcmp(argv[i], "--static") == 0) {
             o->no_run = true;
+        } else if (strcmp(argv[i], "--zorua") == 0) {
+            o->zgrid = true;
         } else {
             return hd_cli_usage("list", "unknown argument '%s'", argv[i]);
         }
@@ -354,7 +359,8 @@ static int list_run(struct list_opts *o)
     unsigned n = hd_workload_registry_count;
     if (o->names_only) {
         for (unsigned i = 0; i < n; i++)
-            printf("%s\n", hd_workload_registry[i]->name);
+            if (o->zgrid || !hd_wl_is_zgrid(hd_workload_registry[i]))
+                printf("%s\n", hd_workload_registry[i]->name);
         return HD_CLI_OK;
     }
     struct row *rows = calloc(n + 1, sizeof *rows);
@@ -367,8 +373,12 @@ static int list_run(struct list_opts *o)
     }
     volatile sig_atomic_t *interrupt = hd_cli_interrupt_install();
     int rc = HD_CLI_OK;
-    for (unsigned i = 0; i < n; i++) {
-        rows[i].w = hd_workload_registry[i];
+    unsigned shown = 0;
+    for (unsigned r = 0; r < n; r++) {
+        if (!o->zgrid && hd_wl_is_zgrid(hd_workload_registry[r]))
+            continue;
+        unsigned i = shown++;
+        rows[i].w = hd_workload_registry[r];
         load_static(&rows[i], &o->cfg);
         if (!o->no_run && !*interrupt) {
             char err[512] = "";
@@ -382,10 +392,10 @@ static int list_run(struct list_opts *o)
     if (*interrupt)
         rc = HD_CLI_INTERRUPTED;
     if (o->kernels)
-        print_kernels(o, rows, n);
+        print_kernels(o, rows, shown);
     else
-        print_workloads(o, rows, n);
-    for (unsigned i = 0; i < n; i++)
+        print_workloads(o, rows, shown);
+    for (unsigned i = 0; i < shown; i++)
         free_row(&rows[i]);
     free(rows);
     fclose(devnull);

@@ -40,7 +40,7 @@ struct run_opts {
 static void run_help(FILE *out)
 {
     fprintf(out,
-            "Usage: heddle run WORKLOAD [--size small|medium|large] [--config FILE]\n"
+            "Usage: heddle run WORKLOAD [--size small|medium|large|paper] [--config FILE]\n"
             "                           [--set SECTION.KEY=VALUE]... [--stats FILE] [--quiet]\n"
             "                           [--functional] [--sample N [--series FILE]] [--progress]\n"
             "                           [--power] [--hint N]\n"
@@ -51,7 +51,8 @@ static void run_help(FILE *out)
             "reference. Prints a summary; the exit status is 0 only if the output verified.\n"
             "\n"
             "Options:\n"
-            "  --size S        input size: small (default; well under a second), medium, large\n"
+            "  --size S        input size: small (default; well under a second), medium, large;\n"
+            "                  paper = large (the papers' length, workloads/README.md)\n"
             "  --config FILE   GPU configuration (default: built-in fermi-gtx480; see configs/)\n"
             "  --set S.K=V     override one configuration parameter (repeatable), e.g.\n"
             "                  --set sm.num_schedulers=4 (see heddle --help-config)\n"
@@ -96,7 +97,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             if (r < 0)
                 return HD_CLI_USAGE + 2;
             if (hd_wl_size_parse(v, &o->size) != 0)
-                return hd_cli_usage(cmd, "--size must be small, medium or large, not '%s'", v) + 2;
+                return hd_cli_usage(cmd, "--size must be small, medium or large (or paper), "
+                                         "not '%s'", v) + 2;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stats", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;

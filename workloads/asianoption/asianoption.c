@@ -209,4 +209,5 @@ const struct hd_workload hd_workload_asianoption_r24 = {
     .run = asian_run,
     .variant_of = "asianoption",
     .variant_flags = "-DMAXREG=24",
+    .paper_row = "EXPARS Table 3 SING1 (asian_init_rng 24 regs) and SING2 (asian_gen_paths 28 regs)",
 };

@@ -12,6 +12,7 @@
  * is part of the algorithm here, as in any warp-voting kernel.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -174,7 +175,7 @@ static long bh_ref_warp(const struct bh_tree *t, const float *body, int n, int w
     return visits;
 }
 
-static int bh_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+int barneshut_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const int n = bh_bodies(ctx->size);
     int rc = HD_OK;
@@ -225,9 +226,19 @@ static int bh_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     }
     const float eps2 = BH_EPS2;
     fprintf(ctx->log, "barneshut: %d bodies, %d tree nodes, theta %.2f\n", n, t.nnodes, BH_THETA);
+    const long tb = hd_wl_spec_threads(ctx, "barneshut", "TB", BH_BLOCK);
+    if (tb < 0) {
+        rc = HD_WL_MISMATCH;
+        goto out;
+    }
+    hd_wl_work(ctx, hd_wl_hash(HD_WL_HASH_INIT, body, sizeof(float) * 4 * (size_t)n),
+               "barneshut n=%d nodes=%d", n, t.nnodes);
 
     const size_t nn = (size_t)t.nnodes;
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    static const char *const bh_kernels[] = {"bh_force"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, bh_kernels, 1)) != HD_OK)
         goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_body, sizeof(float) * 4 * (size_t)n));
     HD_WL_TRY(hd_malloc(gpu, &d_cm, sizeof(float) * 4 * nn));
@@ -244,8 +255,8 @@ static int bh_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     HD_WL_TRY(hd_memcpy_h2d(gpu, d_count, t.count, sizeof(int) * nn));
     HD_WL_TRY(hd_memset(gpu, d_acc, 0xff, sizeof(float) * 3 * (size_t)n));
 
-    struct hd_dim3 grid = {(uint32_t)((n + BH_BLOCK - 1) / BH_BLOCK), 1, 1};
-    struct hd_dim3 block = {BH_BLOCK, 1, 1};
+    struct hd_dim3 grid = {(uint32_t)((n + tb - 1) / tb), 1, 1};
+    struct hd_dim3 block = {(uint32_t)tb, 1, 1};
     struct hd_arg args[] = {HD_ARG(d_body),  HD_ARG(d_cm),    HD_ARG(d_open),
                             HD_ARG(d_skip),  HD_ARG(d_first), HD_ARG(d_count),
                             HD_ARG(t.nnodes), HD_ARG(eps2),   HD_ARG(d_acc),
@@ -289,5 +300,5 @@ const struct hd_workload hd_workload_barneshut = {
     .description = "Barnes-Hut force phase: warp-voted stackless octree walk, tree built on host",
     .klass = "irregular",
     .idempotent = true,
-    .run = bh_run,
+    .run = barneshut_run,
 };

@@ -19,6 +19,14 @@
 // The arithmetic uses explicit fused multiply-adds and IEEE division and square root so the host
 // reference can reproduce it exactly. The kernel only writes its acceleration output: idempotent.
 
+// Knob (Zorua grid points, workloads/zorua-grid.toml): MAXREG caps the registers per thread of
+// bh_force (__maxnreg__); undefined in the base, whose PTX it leaves unchanged.
+#ifdef MAXREG
+#define BH_REGS __maxnreg__(MAXREG)
+#else
+#define BH_REGS
+#endif
+
 __device__ static void bh_interact(float dx, float dy, float dz, float d2, float m, float eps2,
                                    float &ax, float &ay, float &az)
 {
@@ -29,7 +37,7 @@ __device__ static void bh_interact(float dx, float dy, float dz, float d2, float
     az = __fmaf_rn(dz, s, az);
 }
 
-extern "C" __global__ void bh_force(const float4 *__restrict__ body, const float4 *__restrict__ cm,
+extern "C" __global__ void BH_REGS bh_force(const float4 *__restrict__ body, const float4 *__restrict__ cm,
                                     const float *__restrict__ open2, const int *__restrict__ skip,
                                     const int *__restrict__ first, const int *__restrict__ count,
                                     int nnodes, float eps2, float *__restrict__ acc, int n)

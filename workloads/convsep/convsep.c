@@ -242,4 +242,14 @@ const struct hd_workload hd_workload_convsep_r32 = {
     .variant_of = "convsep",
     .variant_flags = "-DMAXREG=32",
 };
+const struct hd_workload hd_workload_convsep_tb192_r24 = {
+    .name = "convsep_tb192_r24",
+    .description = "convsep variant: conv_rows 32x6 = 192 threads, at most 24 registers per thread",
+    .klass = "memory",
+    .idempotent = true,
+    .run = conv_run,
+    .variant_of = "convsep",
+    .variant_flags = "-DROWS_BY=6 -DMAXREG=24",
+    .paper_row = "EXPARS Table 3 CONV: 6 warps/CTA, 0 B, 24 regs (ours 3,456 B: shared, not texture)",
+};
 /* }==== */

@@ -156,4 +156,5 @@ const struct hd_workload hd_workload_estimatepi_r24 = {
     .run = est_run,
     .variant_of = "estimatepi",
     .variant_flags = "-DMAXREG=24",
+    .paper_row = "EXPARS Table 3 EST: 8 warps/CTA, 0 B, 24 regs",
 };

@@ -196,4 +196,15 @@ const struct hd_workload hd_workload_lbm = {
     .klass = "memory",
     .idempotent = true, /* each launch reads one buffer and writes the other */
     .run = lbm_run,
+    .paper_row = "Lin 3.2 LBM; Lin 4.2 LBM",
+};
+const struct hd_workload hd_workload_lbm_r36 = {
+    .name = "lbm_r36",
+    .description = "lbm variant: at most 36 registers per thread (EXPARS Table 3 LBM)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = lbm_run,
+    .variant_of = "lbm",
+    .variant_flags = "-DMAXREG=36",
+    .paper_row = "EXPARS Table 3 LBM: 4 warps/CTA, 0 B, 36 regs",
 };

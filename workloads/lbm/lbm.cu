@@ -20,7 +20,15 @@ __device__ __forceinline__ int lbm_wrap(int v, int n)
     return v < 0 ? v + n : (v >= n ? v - n : v);
 }
 
-extern "C" __global__ void lbm_stream_collide(const float *__restrict__ src,
+// Knob (EXPARS Table 3 variant lbm_r36, ptx.flags): MAXREG caps the registers per thread of
+// lbm_stream_collide (__maxnreg__); undefined in the base, whose PTX it leaves unchanged.
+#ifdef MAXREG
+#define LBM_REGS __maxnreg__(MAXREG)
+#else
+#define LBM_REGS
+#endif
+
+extern "C" __global__ void LBM_REGS lbm_stream_collide(const float *__restrict__ src,
                                               float *__restrict__ dst,
                                               const unsigned char *__restrict__ flags, int nx,
                                               int ny, int nz, float omega)

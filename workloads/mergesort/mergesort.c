@@ -49,6 +49,12 @@ static int msort_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_devptr dk[2] = {0, 0}, dv[2] = {0, 0};
     struct hd_module *mod = NULL;
     int st = HD_OK, passes = 0;
+    const long thr = hd_wl_flag(hd_wl_variant_flags(ctx), "MSORT_THREADS", MSORT_THREADS);
+    if (thr < 32 || thr > 1024 || (thr & (thr - 1)) != 0) {
+        st = hd_wl_fail(ctx, "mergesort: MSORT_THREADS=%ld: a power of two from 32 to 1024", thr);
+        goto out;
+    }
+    const unsigned threads = (unsigned)thr, tile = 2 * threads;
 
     if (!h_keys || !h_vals || !ref_keys || !ref_vals || !pairs) {
         st = hd_wl_fail(ctx, "mergesort: out of host memory");
@@ -82,11 +88,11 @@ static int msort_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     {
         struct hd_arg args[] = {HD_ARG(dk[0]), HD_ARG(dv[0]), HD_ARG(dk[1]), HD_ARG(dv[1]),
                                 HD_ARG(nn)};
-        struct hd_dim3 grid = {(n + MSORT_TILE - 1) / MSORT_TILE, 1, 1};
-        struct hd_dim3 block = {MSORT_THREADS, 1, 1};
+        struct hd_dim3 grid = {(n + tile - 1) / tile, 1, 1};
+        struct hd_dim3 block = {threads, 1, 1};
         MSORT_TRY(hd_launch(gpu, mod, "msort_block", grid, block, 0, 0, args, 5));
     }
-    for (unsigned w = MSORT_TILE; w < n; w *= 2, passes++) {
+    for (unsigned w = tile; w < n; w *= 2, passes++) {
         unsigned ww = w;
         struct hd_arg args[] = {HD_ARG(dk[cur]),     HD_ARG(dv[cur]), HD_ARG(dk[cur ^ 1]),
                                 HD_ARG(dv[cur ^ 1]), HD_ARG(nn),      HD_ARG(ww)};
@@ -104,7 +110,7 @@ static int msort_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         st = hd_wl_compare_u32(ctx, "values (stability)", ref_vals, h_vals, n);
     if (st == HD_OK)
         fprintf(ctx->log, "mergesort: %u pairs, %u tiles, %d merge passes verified\n", n,
-                (n + MSORT_TILE - 1) / MSORT_TILE, passes);
+                (n + tile - 1) / tile, passes);
 
 out:
     for (int b = 0; b < 2; b++) {
@@ -125,4 +131,14 @@ const struct hd_workload hd_workload_mergesort = {
     .klass = "barrier-heavy",
     .idempotent = true, /* every launch reads one buffer pair and writes the other */
     .run = msort_run,
+};
+const struct hd_workload hd_workload_mergesort_tb512_r24 = {
+    .name = "mergesort_tb512_r24",
+    .description = "mergesort variant: msort_block 512 threads, 8 KB shared, at most 24 registers",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = msort_run,
+    .variant_of = "mergesort",
+    .variant_flags = "-DMSORT_THREADS=512 -DMAXREG=24",
+    .paper_row = "EXPARS Table 3 MERG: 16 warps/CTA, 8,192 B, 24 regs",
 };

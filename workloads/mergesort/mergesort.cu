@@ -44,8 +44,16 @@ __device__ __forceinline__ unsigned msort_upper(const unsigned *a, unsigned len,
 #endif
 #define MSORT_TILE (2 * MSORT_THREADS)
 
+// Knob (EXPARS Table 3 variant mergesort_tb512_r24, ptx.flags): MAXREG caps msort_block's
+// registers per thread (__maxnreg__, which replaces the launch bounds: nvcc takes one of them).
+#ifdef MAXREG
+#define MSORT_BOUNDS __maxnreg__(MAXREG)
+#else
+#define MSORT_BOUNDS __launch_bounds__(MSORT_THREADS)
+#endif
+
 // Launch with blockDim.x == MSORT_THREADS; 2 * MSORT_TILE words of static shared memory.
-extern "C" __global__ void __launch_bounds__(MSORT_THREADS) msort_block(const unsigned *__restrict__ in_keys,
+extern "C" __global__ void MSORT_BOUNDS msort_block(const unsigned *__restrict__ in_keys,
                                        const unsigned *__restrict__ in_vals,
                                        unsigned *__restrict__ out_keys,
                                        unsigned *__restrict__ out_vals, unsigned n)

@@ -8,6 +8,7 @@
  * c_kvals, launching compute_q once per chunk. The reference is computed in double.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -93,6 +94,9 @@ static int mriq_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     }
 
     if ((st = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    static const char *const mriq_pinned[] = {"compute_q"};
+    if ((st = hd_wl_pin_regspec(gpu, ctx, mod, mriq_pinned, 1)) != HD_OK)
         goto out;
     MRIQ_TRY(hd_malloc(gpu, &dx, nx * sizeof(float)));
     MRIQ_TRY(hd_malloc(gpu, &dy, nx * sizeof(float)));
@@ -209,5 +213,15 @@ const struct hd_workload hd_workload_mriq = {
     .description = "MRI-Q: Q matrix of non-Cartesian MRI, k-space in constant-memory chunks",
     .klass = "compute",
     .idempotent = false, /* compute_q adds into Qr/Qi in place (reads what it writes) */
+    .run = mriq_run,    .paper_row = "EXPARS Table 3 MQ (base: 26 registers)",
+};
+const struct hd_workload hd_workload_mriq_r28 = {
+    .name = "mriq_r28",
+    .description = "mriq variant: compute_q counted at 28 registers per thread (EXPARS Table 3 MQ)",
+    .klass = "compute",
+    .idempotent = false,
     .run = mriq_run,
+    .variant_of = "mriq",
+    .variant_flags = "-DMAXREG=28 -DREGSPEC=28",
+    .paper_row = "EXPARS Table 3 MQ: 8 warps/CTA, 0 B, 28 regs (pinned)",
 };

@@ -30,8 +30,16 @@ extern "C" __global__ void compute_phimag(const float *__restrict__ phi_r,
     }
 }
 
+// Knob (EXPARS Table 3 variant mriq_r28, ptx.flags): MAXREG caps the registers per thread of
+// compute_q (__maxnreg__); undefined in the base, whose PTX it leaves unchanged.
+#ifdef MAXREG
+#define MRIQ_REGS __maxnreg__(MAXREG)
+#else
+#define MRIQ_REGS
+#endif
+
 // Adds the contribution of c_kvals[0 .. chunk_len) to Qr/Qi (read-modify-write per voxel).
-extern "C" __global__ void compute_q(const float *__restrict__ x, const float *__restrict__ y,
+extern "C" __global__ void MRIQ_REGS compute_q(const float *__restrict__ x, const float *__restrict__ y,
                                      const float *__restrict__ z, float *__restrict__ qr,
                                      float *__restrict__ qi, int num_x, int chunk_len)
 {

@@ -9,6 +9,7 @@
  * Kruskal's algorithm on the CPU with the same order.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +125,7 @@ static int mst_kruskal(const struct mst_graph *g, uint32_t *in_mst, uint64_t *to
     return 0;
 }
 
-static int mst_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+int mst_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     int rc = HD_OK, rounds = 0;
     struct hd_module *mod = NULL;
@@ -152,8 +153,21 @@ static int mst_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     for (int v = 0; v < n; v++)
         ident[v] = v;
     fprintf(ctx->log, "mst: %d vertices, %d undirected edges\n", n, m);
+    const long tb = hd_wl_spec_threads(ctx, "mst", "TB", MST_BLOCK);
+    if (tb < 0) {
+        rc = HD_WL_MISMATCH;
+        goto out;
+    }
+    {
+        uint64_t h = hd_wl_hash(HD_WL_HASH_INIT, g.eu, eb);
+        h = hd_wl_hash(h, g.ev, eb);
+        hd_wl_work(ctx, hd_wl_hash(h, g.ew, eb), "mst n=%d m=%d", n, m);
+    }
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    static const char *const mst_kernels[] = {"mst_find_min", "mst_union", "mst_compress"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, mst_kernels, 3)) != HD_OK)
         goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_row, vb + sizeof(int)));
     HD_WL_TRY(hd_malloc(gpu, &d_adjv, 2 * eb));
@@ -177,8 +191,8 @@ static int mst_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     HD_WL_TRY(hd_memset(gpu, d_best, 0xff, sizeof(uint64_t) * (size_t)n));
     HD_WL_TRY(hd_memset(gpu, d_in, 0, eb));
 
-    struct hd_dim3 grid = {(uint32_t)((n + MST_BLOCK - 1) / MST_BLOCK), 1, 1};
-    struct hd_dim3 block = {MST_BLOCK, 1, 1};
+    struct hd_dim3 grid = {(uint32_t)((n + tb - 1) / tb), 1, 1};
+    struct hd_dim3 block = {(uint32_t)tb, 1, 1};
     for (int unions = 1; unions > 0; rounds++) {
         /* Every round at least halves the number of components that still have an outgoing
          * edge, so more than MST_MAX_ROUNDS rounds means the kernels are broken. */

@@ -17,6 +17,14 @@
 // index, so the forest stays acyclic under any interleaving. The kernels update parent/best in
 // place with atomics: NOT idempotent.
 
+// Knob (Zorua grid points, workloads/zorua-grid.toml): MAXREG caps the registers per thread of
+// the three kernels (__maxnreg__); undefined in the base, whose PTX it leaves unchanged.
+#ifdef MAXREG
+#define MST_REGS __maxnreg__(MAXREG)
+#else
+#define MST_REGS
+#endif
+
 #define MST_NONE 0xffffffffffffffffull
 
 __device__ static int mst_find(const volatile int *parent, int x)
@@ -29,7 +37,7 @@ __device__ static int mst_find(const volatile int *parent, int x)
     return x;
 }
 
-extern "C" __global__ void mst_find_min(const int *__restrict__ row, const int *__restrict__ adj_v,
+extern "C" __global__ void MST_REGS mst_find_min(const int *__restrict__ row, const int *__restrict__ adj_v,
                                         const int *__restrict__ adj_e,
                                         const unsigned *__restrict__ ew,
                                         const int *__restrict__ comp, unsigned long long *best,
@@ -53,7 +61,7 @@ extern "C" __global__ void mst_find_min(const int *__restrict__ row, const int *
         atomicMin(&best[cu], mine);
 }
 
-extern "C" __global__ void mst_union(const unsigned long long *__restrict__ best,
+extern "C" __global__ void MST_REGS mst_union(const unsigned long long *__restrict__ best,
                                      const int *__restrict__ eu, const int *__restrict__ ev,
                                      int *parent, int *__restrict__ in_mst,
                                      int *__restrict__ unions, int n)
@@ -76,7 +84,7 @@ extern "C" __global__ void mst_union(const unsigned long long *__restrict__ best
     }
 }
 
-extern "C" __global__ void mst_compress(int *parent, int *__restrict__ comp,
+extern "C" __global__ void MST_REGS mst_compress(int *parent, int *__restrict__ comp,
                                         unsigned long long *__restrict__ best, int n)
 {
     int u = blockIdx.x * blockDim.x + threadIdx.x;

@@ -8,6 +8,7 @@
  * of solutions.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <stdlib.h>
 
@@ -75,7 +76,7 @@ static unsigned nq_ref_count(int n, int rows_left, unsigned cols, unsigned left,
     return total;
 }
 
-static int nq_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+int nqueens_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const struct nq_size sz = nq_sizes[ctx->size];
     const int rows = sz.n - sz.prefix;
@@ -90,9 +91,26 @@ static int nq_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         rc = hd_wl_fail(ctx, "nqueens: out of host memory");
         goto out;
     }
-    const uint32_t smem = (uint32_t)((rows - 1) * 4 * NQ_BLOCK * sizeof(unsigned));
+    /* A grid point gives threads per CTA (TB) and scratchpad per CTA (SMEM, bytes); the stack
+     * needs (rows - 1) x 4 words per thread of it, and the rest stays unused, as in a program
+     * that specifies more scratchpad than it touches. */
+    const long tb = hd_wl_spec_threads(ctx, "nqueens", "TB", NQ_BLOCK);
+    if (tb < 0) {
+        rc = HD_WL_MISMATCH;
+        goto out;
+    }
+    const long need = (long)(rows - 1) * 4 * tb * (long)sizeof(unsigned);
+    const long smeml = hd_wl_flag(hd_wl_variant_flags(ctx), "SMEM", need);
+    if (smeml < need || smeml > 65536) {
+        rc = hd_wl_fail(ctx, "nqueens: SMEM=%ld: the stack of %ld threads needs %ld bytes (at "
+                        "most 65536)", smeml, tb, need);
+        goto out;
+    }
+    const uint32_t smem = (uint32_t)smeml;
     fprintf(ctx->log, "nqueens: n=%d, %d prefixes of %d rows, %d rows each by backtracking, "
             "%u B shared per CTA\n", sz.n, pre.count, sz.prefix, rows, smem);
+    hd_wl_work(ctx, hd_wl_hash(HD_WL_HASH_INIT, pre.mask, sizeof(unsigned) * 3 * (size_t)pre.count),
+               "nqueens n=%d prefixes=%d", sz.n, pre.count);
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
@@ -100,8 +118,8 @@ static int nq_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     HD_WL_TRY(hd_malloc(gpu, &d_count, sizeof(unsigned) * (size_t)pre.count));
     HD_WL_TRY(hd_memcpy_h2d(gpu, d_prefix, pre.mask, sizeof(unsigned) * 3 * (size_t)pre.count));
     HD_WL_TRY(hd_memset(gpu, d_count, 0xff, sizeof(unsigned) * (size_t)pre.count));
-    struct hd_dim3 grid = {(uint32_t)((pre.count + NQ_BLOCK - 1) / NQ_BLOCK), 1, 1};
-    struct hd_dim3 block = {NQ_BLOCK, 1, 1};
+    struct hd_dim3 grid = {(uint32_t)((pre.count + tb - 1) / tb), 1, 1};
+    struct hd_dim3 block = {(uint32_t)tb, 1, 1};
     struct hd_arg args[] = {HD_ARG(d_prefix), HD_ARG(pre.count), HD_ARG(sz.n), HD_ARG(rows),
                             HD_ARG(d_count)};
     HD_WL_TRY(hd_launch(gpu, mod, "nq_solve", grid, block, smem, 0, args, 5));
@@ -139,5 +157,5 @@ const struct hd_workload hd_workload_nqueens = {
     .description = "N-queens solution count: per-thread backtracking with a shared-memory stack",
     .klass = "divergent",
     .idempotent = true,
-    .run = nq_run,
+    .run = nqueens_run,
 };

@@ -200,4 +200,5 @@ const struct hd_workload hd_workload_quasirandom_r32 = {
     .run = qrng_run,
     .variant_of = "quasirandom",
     .variant_flags = "-DMAXREG=32",
+    .paper_row = "EXPARS Table 3 QUA: 12 warps/CTA, 0 B, 32 regs",
 };

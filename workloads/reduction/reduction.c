@@ -19,6 +19,7 @@
  * and the shared memory accordingly, and the replay follows the same order.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ static void red_replay(const float *in, size_t n, float *out, unsigned tb, unsig
     }
 }
 
-static int red_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+int reduction_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const size_t n = red_elements(ctx->size);
     const char *flags = hd_wl_variant_flags(ctx);
@@ -115,7 +116,11 @@ static int red_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     fprintf(ctx->log, "reduction: %zu elements, %u passes, %u threads per block, %u elements per "
                       "thread\n", n, passes, tb, items);
 
+    hd_wl_work(ctx, hd_wl_hash(HD_WL_HASH_INIT, hbuf[0], n * sizeof(float)), "reduction n=%zu", n);
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    static const char *const red_kernels[] = {"reduce_sum"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, red_kernels, 1)) != HD_OK)
         goto out;
     for (unsigned k = 0; k <= passes; k++)
         HD_WL_TRY(hd_malloc(gpu, &dbuf[k], count[k] * sizeof(float)));
@@ -173,7 +178,7 @@ const struct hd_workload hd_workload_reduction = {
     .description = "float sum: shared-memory tree with barriers + warp shuffles, multi-pass",
     .klass = "barrier-heavy",
     .idempotent = true,
-    .run = red_run,
+    .run = reduction_run,
 };
 
 /* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
@@ -182,7 +187,7 @@ const struct hd_workload hd_workload_reduction_tb64 = {
     .description = "reduction variant: 64 threads and 256 B shared memory per CTA",
     .klass = "barrier-heavy",
     .idempotent = true,
-    .run = red_run,
+    .run = reduction_run,
     .variant_of = "reduction",
     .variant_flags = "-DTB=64",
 };
@@ -191,7 +196,7 @@ const struct hd_workload hd_workload_reduction_tb128 = {
     .description = "reduction variant: 128 threads and 512 B shared memory per CTA",
     .klass = "barrier-heavy",
     .idempotent = true,
-    .run = red_run,
+    .run = reduction_run,
     .variant_of = "reduction",
     .variant_flags = "-DTB=128",
 };
@@ -200,7 +205,7 @@ const struct hd_workload hd_workload_reduction_tb512 = {
     .description = "reduction variant: 512 threads and 2 KB shared memory per CTA",
     .klass = "barrier-heavy",
     .idempotent = true,
-    .run = red_run,
+    .run = reduction_run,
     .variant_of = "reduction",
     .variant_flags = "-DTB=512",
 };
@@ -209,7 +214,7 @@ const struct hd_workload hd_workload_reduction_tb1024 = {
     .description = "reduction variant: 1024 threads and 4 KB shared memory per CTA",
     .klass = "barrier-heavy",
     .idempotent = true,
-    .run = red_run,
+    .run = reduction_run,
     .variant_of = "reduction",
     .variant_flags = "-DTB=1024",
 };
@@ -218,7 +223,7 @@ const struct hd_workload hd_workload_reduction_c8 = {
     .description = "reduction variant: 8 elements per thread before the tree (more registers)",
     .klass = "barrier-heavy",
     .idempotent = true,
-    .run = red_run,
+    .run = reduction_run,
     .variant_of = "reduction",
     .variant_flags = "-DITEMS=8",
 };
@@ -227,7 +232,7 @@ const struct hd_workload hd_workload_reduction_c8_r16 = {
     .description = "reduction variant: 8 elements per thread, at most 16 registers",
     .klass = "barrier-heavy",
     .idempotent = true,
-    .run = red_run,
+    .run = reduction_run,
     .variant_of = "reduction",
     .variant_flags = "-DITEMS=8 -DMAXREG=16",
 };

@@ -13,6 +13,7 @@
  * (k + log2 ACCUM_N) u sum|a b| (u = 2^-24); that bound is asserted too.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ static float sp_replay(const float *a, const float *b, int elements, int accum_n
     return acc[0];
 }
 
-static int sp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+int scalarprod_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const struct sp_size sz = sp_size_of(ctx->size);
     const char *flags = hd_wl_variant_flags(ctx);
@@ -86,6 +87,11 @@ static int sp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
                       "accumulators (%d B shared memory per CTA)\n",
             sz.pairs, sz.elements, grid, tbl, accum_n, accum_n * 4);
 
+    {
+        uint64_t h = hd_wl_hash(HD_WL_HASH_INIT, a, n * sizeof(float));
+        hd_wl_work(ctx, hd_wl_hash(h, b, n * sizeof(float)), "scalarprod pairs=%d elements=%d",
+                   sz.pairs, sz.elements);
+    }
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
     HD_WL_TRY(hd_malloc(gpu, &da, n * sizeof(float)));
@@ -150,5 +156,5 @@ const struct hd_workload hd_workload_scalarprod = {
     .description = "dot products of vector pairs: shared accumulators and a tree (SDK scalarProd)",
     .klass = "memory",
     .idempotent = true, /* a CTA reads a, b and writes only its pairs' results */
-    .run = sp_run,
+    .run = scalarprod_run,
 };

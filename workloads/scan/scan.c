@@ -11,6 +11,7 @@
  * a register cap; the driver reads SCAN_THREADS back from the variant's flags.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ static int scan_level(struct scan_state *s, hd_devptr in, hd_devptr out, unsigne
     return HD_OK;
 }
 
-static int scan_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+int scan_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const unsigned n = scan_sizes[ctx->size];
     uint32_t *h_in = malloc(n * sizeof(uint32_t)), *h_out = malloc(n * sizeof(uint32_t));
@@ -110,7 +111,11 @@ static int scan_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         acc += h_in[i];
     }
 
+    hd_wl_work(ctx, hd_wl_hash(HD_WL_HASH_INIT, h_in, n * sizeof(uint32_t)), "scan n=%u", n);
     if ((st = hd_wl_load_module(gpu, ctx, &s.mod)) != HD_OK)
+        goto out;
+    static const char *const scan_kernels[] = {"scan_block"};
+    if ((st = hd_wl_pin_regspec(gpu, ctx, s.mod, scan_kernels, 1)) != HD_OK)
         goto out;
     if ((st = scan_alloc(&s, &din, n * sizeof(uint32_t))) != HD_OK ||
         (st = scan_alloc(&s, &dout, n * sizeof(uint32_t))) != HD_OK)

@@ -223,4 +223,14 @@ const struct hd_workload hd_workload_sgemm_c4_r32 = {
     .variant_of = "sgemm",
     .variant_flags = "-DRPT=4 -DMAXREG=32",
 };
+const struct hd_workload hd_workload_sgemm_c2_r44 = {
+    .name = "sgemm_c2_r44",
+    .description = "sgemm variant: 2 elements per thread, 128 threads per CTA, at most 44 registers",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+    .variant_of = "sgemm",
+    .variant_flags = "-DRPT=2 -DMAXREG=44",
+    .paper_row = "EXPARS Table 3 SGE: 4 warps/CTA, 512 B, 44 regs (ours 2,048 B)",
+};
 /* }==== */

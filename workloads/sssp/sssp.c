@@ -9,6 +9,7 @@
  * (unreachable vertices keep the distance 0xffffffff).
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -112,7 +113,7 @@ static int sssp_dijkstra(const struct sssp_graph *g, int src, unsigned *dist)
     return 0;
 }
 
-static int sssp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+int sssp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const int side = sssp_side(ctx->size);
     int rc = HD_OK, rounds = 0;
@@ -138,8 +139,22 @@ static int sssp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         goto out;
     }
     fprintf(ctx->log, "sssp: %d vertices, %d edges, source 0\n", n, g.m);
+    const long tb = hd_wl_spec_threads(ctx, "sssp", "TB", SSSP_BLOCK);
+    if (tb < 0) {
+        rc = HD_WL_MISMATCH;
+        goto out;
+    }
+    {
+        uint64_t h = hd_wl_hash(HD_WL_HASH_INIT, g.row, sizeof(int) * (size_t)(n + 1));
+        h = hd_wl_hash(h, g.col, sizeof(int) * (size_t)g.m);
+        hd_wl_work(ctx, hd_wl_hash(h, g.w, sizeof(unsigned) * (size_t)g.m), "sssp n=%d m=%d", n,
+                   g.m);
+    }
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    static const char *const sssp_kernels[] = {"sssp_relax"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, sssp_kernels, 1)) != HD_OK)
         goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_row, sizeof(int) * (size_t)(n + 1)));
     HD_WL_TRY(hd_malloc(gpu, &d_col, sizeof(int) * (size_t)g.m));
@@ -158,8 +173,8 @@ static int sssp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     HD_WL_TRY(hd_memcpy_h2d(gpu, d_dist, dist, nb));
     HD_WL_TRY(hd_memcpy_h2d(gpu, d_act[0], act, sizeof(int) * (size_t)n));
 
-    struct hd_dim3 grid = {(uint32_t)((n + SSSP_BLOCK - 1) / SSSP_BLOCK), 1, 1};
-    struct hd_dim3 block = {SSSP_BLOCK, 1, 1};
+    struct hd_dim3 grid = {(uint32_t)((n + tb - 1) / tb), 1, 1};
+    struct hd_dim3 block = {(uint32_t)tb, 1, 1};
     for (int changed = 1; changed; rounds++) {
         /* Each round lowers at least one distance or stops, and a shortest path has at most
          * n - 1 edges, so more than n rounds means the kernel is broken. */

@@ -12,7 +12,15 @@
 // starts from distances that its first run and other CTAs already lowered; the final fixed point
 // would still be right, but the memory after that one launch is not the same).
 
-extern "C" __global__ void sssp_relax(const int *__restrict__ row, const int *__restrict__ col,
+// Knob (Zorua grid points, workloads/zorua-grid.toml): MAXREG caps the registers per thread of
+// sssp_relax (__maxnreg__); undefined in the base, whose PTX it leaves unchanged.
+#ifdef MAXREG
+#define SSSP_REGS __maxnreg__(MAXREG)
+#else
+#define SSSP_REGS
+#endif
+
+extern "C" __global__ void SSSP_REGS sssp_relax(const int *__restrict__ row, const int *__restrict__ col,
                                       const unsigned *__restrict__ weight, unsigned *dist,
                                       const int *__restrict__ active_in,
                                       int *__restrict__ active_out, int *__restrict__ changed, int n)

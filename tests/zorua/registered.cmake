@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+# tests/zorua/registered.cmake - (cmake -P) every point scripts/gen-zorua-grid.py --list gives is
+# in REG (the registered grid points, comma-separated), and no registered point is missing from
+# the description. -DPY=python3 -DGEN=scripts/gen-zorua-grid.py -DREG=a,b,...
+cmake_policy(SET CMP0057 NEW)
+execute_process(COMMAND ${PY} ${GEN} --list OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gen-zorua-grid.py --list failed (${rc})")
+endif()
+string(REPLACE "," ";" reg "${REG}")
+string(REGEX MATCHALL "(^|\n)[a-z0-9_]+\t" names "${out}")
+set(listed "")
+foreach(n IN LISTS names)
+  string(STRIP "${n}" n)
+  list(APPEND listed ${n})
+  if(NOT n IN_LIST reg)
+    message(FATAL_ERROR "grid point ${n} is not a registered workload")
+  endif()
+endforeach()
+foreach(n IN LISTS reg)
+  if(NOT n IN_LIST listed)
+    message(FATAL_ERROR "registered ${n} is not a point of workloads/zorua-grid.toml")
+  endif()
+endforeach()
+list(LENGTH listed count)
+message(STATUS "${count} grid points registered")

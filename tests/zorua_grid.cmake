@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: MIT
+# Zorua's specification grid (issue 26 item 3; workloads/README.md, "Zorua's specification grid";
+# included by tests/CMakeLists.txt). The 283 points are registered variants (HD_ZORUA_POINTS),
+# left out of the per-workload test families of HD_WORKLOADS.
+# - zorua_grid_gen_check (ci): scripts/gen-zorua-grid.py --check, the committed ptx.flags blocks
+#   and BASE_zgrid.c files are byte-identical to what workloads/zorua-grid.toml gives;
+# - zorua_grid_registered (ci): every point the description gives is a registered workload;
+# - zorua_grid_sample (ci): three points per application (first, middle, last) at small size:
+#   each verifies, prints the base's "work:" line (same problem, same inputs) and counts its
+#   specified registers (scripts/zorua-grid-run.py);
+# - zorua_grid_<BASE> (full): every point of that application, the same checks;
+# - zorua_grid_stress (ci): one point per kind in stress mode (CTAs context-switched, still verifies).
+
+find_package(Python3 COMPONENTS Interpreter)
+get_property(hd_zgrid_points GLOBAL PROPERTY HD_ZORUA_POINTS)
+if(Python3_FOUND)
+  add_test(NAME zorua_grid_gen_check
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/gen-zorua-grid.py --check
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_grid_gen_check PROPERTIES LABELS "ci;workloads" TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "283 points, 16 files, 0 out of date")
+  string(REPLACE ";" "," hd_zgrid_csv "${hd_zgrid_points}")
+  add_test(NAME zorua_grid_registered
+           COMMAND ${CMAKE_COMMAND} -DGEN=${CMAKE_SOURCE_DIR}/scripts/gen-zorua-grid.py
+                   -DPY=${Python3_EXECUTABLE} "-DREG=${hd_zgrid_csv}"
+                   -P ${CMAKE_CURRENT_LIST_DIR}/zorua/registered.cmake)
+  set_tests_properties(zorua_grid_registered PROPERTIES LABELS "ci;workloads" TIMEOUT 60)
+  if(TARGET heddle)
+    add_test(NAME zorua_grid_sample
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/zorua-grid-run.py
+                     $<TARGET_FILE:heddle> --sample
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(zorua_grid_sample PROPERTIES LABELS "ci;workloads" TIMEOUT 600
+                         PASS_REGULAR_EXPRESSION "24 of 24 points pass")
+    foreach(base barneshut dct8x8 mst reduction nqueens scan scalarprod sssp)
+      add_test(NAME zorua_grid_${base}
+               COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/zorua-grid-run.py
+                       $<TARGET_FILE:heddle> --app ${base}
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(zorua_grid_${base} PROPERTIES LABELS "full;workloads" TIMEOUT 1800
+                           FAIL_REGULAR_EXPRESSION "FAIL ")
+    endforeach()
+  endif()
+endif()
+if(TARGET heddle)
+  foreach(wl sssp_z_r16_tb1024 scalarprod_z_sp8192_tb128)
+    add_test(NAME zorua_grid_stress_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size small
+                     --set context.stress_period=500 --set context.stress_fraction=0.05
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(zorua_grid_stress_${wl} PROPERTIES LABELS "ci;workloads" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "VERIFIED"
+                         FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
+  endforeach()
+endif()
+
+hd_tier(ci "^zorua_grid_(gen_check|registered|sample|stress_.*)$")
+hd_tier(full ".")
