@@ -313,9 +313,13 @@ bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t i, uint64
     return true;
 }
 
+static bool logical(const struct hd_sm_params *p);
+
 bool hd_sm_res_holds_cta(const struct hd_sm *sm, uint32_t cta)
 {
     const struct hd_tcta *c = &sm->cta[cta];
+    if (logical(sm->p)) /* a saved context comes back only with a slot for every warp */
+        return true;
     if (c->ctx && (c->ctx->absent | c->ctx->wmoving))
         return true;
     for (uint32_t i = 0; i < c->grant.nwarps; i++)
