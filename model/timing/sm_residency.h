@@ -117,6 +117,8 @@ bool hd_sm_res_accept(struct hd_sm *sm, const struct hd_cta_demand *d, struct hd
  * status (host OOM). */
 int hd_sm_res_place_absent(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, uint64_t now,
                            char *err, size_t errlen);
+/* Warps absent (switched out or placed without a slot, not yet back): reports. */
+uint32_t hd_sm_res_absent(const struct hd_sm *sm);
 /* May CTA slot `cta` not be suspended as a whole (a warp absent, moving, or without a slot)? */
 bool hd_sm_res_holds_cta(const struct hd_sm *sm, uint32_t cta);
 /* Warp w of CTA c (not the last) drained: when its context is RESIDENT, its slot goes back to
