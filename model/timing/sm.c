@@ -212,43 +212,41 @@ int hd_sm_warp_bind(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, const struc
 {
     const uint32_t nregs = c->la->l->k->nregs;
     const struct hd_cta_grant *g = &c->grant;
-    {
-        struct hd_twarp *w = &sm->w[g->warp_slot[i]];
-        uint8_t *sb = w->sb;
-        uint32_t cap = w->sb_cap, slot = w->slot, sch = w->sched;
-        if (saved)
-            *w = *saved;
-        else
-            memset(w, 0, sizeof *w);
-        w->sb = sb;
-        w->sb_cap = cap;
-        w->slot = slot;
-        w->sched = sch;
-        if (!sb_fit(w, nregs)) {
-            snprintf(err, errlen, "host out of memory for a scoreboard");
-            return HD_FUNC_ERR_MEMORY;
-        }
-        if (saved)
-            memcpy(w->sb, saved->sb, nregs);
-        w->fw = &c->fc->warps[i];
-        w->cta = g->cta_slot;
-        w->age = sm->next_age++;
-        w->susp = susp;
-        w->fetch_busy = false;
-        w->fetch_line = HD_SM_NONE;
-        w->fetch_after = 0;
-        w->state = HD_WS_EMPTY;
-        sm->nstate[w->sched][HD_WS_EMPTY]++; /* hd_sm_warp_set_state moves it out of EMPTY */
-        hd_sm_warp_set_state(sm, w, HD_WS_FETCH);
-        sm->sched[w->sched].ops->add(sm->sched[w->sched].impl, w->slot, w->age);
-        uint32_t pc = 0;
-        uint32_t active;
-        if (!hd_func_warp_next(w->fw, &pc, &active))
-            w->done = true;
-        hd_sm_fetch_reset(sm, w, pc);
-        hd_sm_warp_stall_ctr(sm, w);
-        hd_sm_warp_eval(sm, w, now);
+    struct hd_twarp *w = &sm->w[g->warp_slot[i]];
+    uint8_t *sb = w->sb;
+    uint32_t cap = w->sb_cap, slot = w->slot, sch = w->sched;
+    if (saved)
+        *w = *saved;
+    else
+        memset(w, 0, sizeof *w);
+    w->sb = sb;
+    w->sb_cap = cap;
+    w->slot = slot;
+    w->sched = sch;
+    if (!sb_fit(w, nregs)) {
+        snprintf(err, errlen, "host out of memory for a scoreboard");
+        return HD_FUNC_ERR_MEMORY;
     }
+    if (saved)
+        memcpy(w->sb, saved->sb, nregs);
+    w->fw = &c->fc->warps[i];
+    w->cta = g->cta_slot;
+    w->age = sm->next_age++;
+    w->susp = susp;
+    w->fetch_busy = false;
+    w->fetch_line = HD_SM_NONE;
+    w->fetch_after = 0;
+    w->state = HD_WS_EMPTY;
+    sm->nstate[w->sched][HD_WS_EMPTY]++; /* hd_sm_warp_set_state moves it out of EMPTY */
+    hd_sm_warp_set_state(sm, w, HD_WS_FETCH);
+    sm->sched[w->sched].ops->add(sm->sched[w->sched].impl, w->slot, w->age);
+    uint32_t pc = 0;
+    uint32_t active;
+    if (!hd_func_warp_next(w->fw, &pc, &active))
+        w->done = true;
+    hd_sm_fetch_reset(sm, w, pc);
+    hd_sm_warp_stall_ctr(sm, w);
+    hd_sm_warp_eval(sm, w, now);
     return HD_FUNC_OK;
 }
 
@@ -587,6 +585,8 @@ void hd_sm_describe(const struct hd_sm *sm, uint64_t now, char *buf, size_t len)
     PUT("SM %u: %u CTAs, %u warps, %u collector units busy, %u events, %u loads in flight, "
         "%u icache fills",
         sm->id, sm->nctas, sm->nwarps, sm->ncu_order, sm->nev, sm->nlt, sm->nfills);
+    if (sm->wr) /* (sm_residency.c) */
+        PUT("; %u warps absent", hd_sm_res_absent(sm));
     for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
         if (sm->ldst[u].next < sm->ldst[u].op.nreq)
             PUT("; LD/ST %u has %u requests to send", u, sm->ldst[u].op.nreq - sm->ldst[u].next);

@@ -122,6 +122,11 @@ bool hd_sm_set_warp_mover(struct hd_sm *sm, const struct hd_warp_mover *m)
     return true;
 }
 
+uint32_t hd_sm_res_absent(const struct hd_sm *sm)
+{
+    return sm->wr->nq;
+}
+
 bool hd_sm_warp_absent(const struct hd_ctx *x, uint32_t warp)
 {
     return warp < 32 && (x->absent >> warp & 1u);
@@ -172,6 +177,8 @@ static void move_done(struct hd_sm *sm, uint32_t k, uint64_t now)
         return;
     }
     struct hd_twarp *w = &sm->w[m.slot];
+    if (w->state == HD_WS_EMPTY || w->fw != &c->fc->warps[m.warp])
+        return; /* (it had finished and drained meanwhile) */
     w->susp = false;
     w->returning = false;
     uint32_t pc = 0, active;
@@ -313,9 +320,13 @@ bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t i, uint64
     return true;
 }
 
+static bool logical(const struct hd_sm_params *p);
+
 bool hd_sm_res_holds_cta(const struct hd_sm *sm, uint32_t cta)
 {
     const struct hd_tcta *c = &sm->cta[cta];
+    if (logical(sm->p)) /* a saved context comes back only with a slot for every warp */
+        return true;
     if (c->ctx && (c->ctx->absent | c->ctx->wmoving))
         return true;
     for (uint32_t i = 0; i < c->grant.nwarps; i++)

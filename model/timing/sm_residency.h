@@ -39,7 +39,9 @@
  *               go to other CTAs) and back: hd_sm_cta_switch_out / the same returns.
  *   stress      [sm] warp_stress_period N: every 1..2N cycles (seeded) each SM switches a random
  *               eligible present warp out and lets it return after 1..2N cycles.
- * Whole-CTA suspension (ctx_engine.c) is refused while a warp of the CTA is absent or moving.
+ * Whole-CTA suspension (ctx_engine.c) is refused while a warp of the CTA is absent, moving or
+ * without a slot, and always with logical capacities above the physical ones (a saved context
+ * is restored with a slot for every warp; placing it partly absent is not done yet).
  *
  * The mover seam: bytes are moved by whoever moves on-chip context (the on-chip context mover
  * of issue 25 item 3). It plugs in with hd_sm_set_warp_mover(): its start() is told every move
@@ -115,6 +117,8 @@ bool hd_sm_res_accept(struct hd_sm *sm, const struct hd_cta_demand *d, struct hd
  * status (host OOM). */
 int hd_sm_res_place_absent(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, uint64_t now,
                            char *err, size_t errlen);
+/* Warps absent (switched out or placed without a slot, not yet back): reports. */
+uint32_t hd_sm_res_absent(const struct hd_sm *sm);
 /* May CTA slot `cta` not be suspended as a whole (a warp absent, moving, or without a slot)? */
 bool hd_sm_res_holds_cta(const struct hd_sm *sm, uint32_t cta);
 /* Warp w of CTA c (not the last) drained: when its context is RESIDENT, its slot goes back to
