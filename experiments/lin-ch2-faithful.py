@@ -204,7 +204,7 @@ def _hbar(path, title, xlabel, labels, series, paper=None, log=False):
     from heddle_sweep import figures
     plt = figures._plt()
     n, m = len(labels), max(1, len(series))
-    fig, ax = plt.subplots(figsize=(8.5, 0.32 * n * m + 1.6))
+    fig, ax = plt.subplots(figsize=(8.5, max(0.3 * n, 0.13 * n * m) + 1.6))
     h = 0.8 / m
     for j, (name, vals) in enumerate(series.items()):
         ys = [i + (j - (m - 1) / 2) * h for i in range(n)]
@@ -396,6 +396,33 @@ def report(ctx):
                    comp),
           "Earlier = experiments/results/lin-ch2 (GTO schedulers, 15 signals spread over a "
           "small run, whole workloads, loads landing after the save, ptxas registers).", "",
+          "What still differs, and why (the setup is now the thesis's; these are what is left):",
+          "",
+          "- **Code, not setup.** Our kernels are stand-ins compiled by nvcc to sm_75 PTX and "
+          "allocated by Heddle's register allocator, not Rodinia's kernels in GT200 code: their "
+          "registers per thread differ from Table 2.2 (Fig 2.3 table below: BP_1 has 10 "
+          "registers here, 13 in the thesis) and so do the live sets at the points. Liveness is "
+          "now measured as the thesis measures it (point arrivals, one allocation, arithmetic "
+          "mean), so the live share left is a property of the code.",
+          "- **Spill latency is the SM's wall time** from quiet to empty, where Lin accumulates "
+          "each warp's latency from its point (L1079, digest §8.1 #9); this is why our live+cp "
+          "spill is shorter and the drain part of the selective latency larger than the "
+          "thesis's 55.8 %, while the selective latency itself and its ratio to Occup land "
+          "close to Lin's.",
+          "- **SM-draining waits for CTAs of our inputs**: the LK figure is the time for "
+          "lk_gicov CTAs of the medium input to finish; the thesis's 1431 us are Rodinia's GICOV "
+          "TBs on its input (not given for ch.2), whose per-TB work is not known to us. The "
+          "GICOV geometry also differs: 256 threads and 5 CTAs per SM here against 192 threads "
+          "and 8 TBs per SM in Table 2.2 (no 192-thread variant of the stand-in yet).",
+          "- **Worst/average** is over the kernels whose three runs each had at least 15 "
+          "signals (Fig 2.16's rule), each signal one SM; our medium inputs give CTAs of more "
+          "even length than Rodinia's, which lowers SM-draining's spread, and selective's "
+          "spread follows how far a warp is from its next point (kernels with long loop bodies "
+          "or points only every K instructions).",
+          "- **In-place** is not rerun here: a TB's registers and shared memory still leave "
+          "together (docs/blocks/alloc_table.md), where the thesis spills them separately "
+          "(Fig 2.4); the row quotes lin-inplace's mean of per-pair reductions, as the thesis "
+          "averages.", "",
           "## Liveness samples at the preemption points (Lin L630-L636)", "",
           "Per kernel, from the selective run: warps reaching a point in normal execution, "
           "registers per thread / source / allocator's count, CTAs per SM, live words over "

@@ -321,13 +321,20 @@ void hd_sm_pp_arrival(struct hd_sm *sm, const struct hd_twarp *w, uint32_t pc)
     const struct hd_annot *an = tk->an;
     if (w->to_pp || w->susp || !an || !an->ra_ok || !hd_ppoints_at(tk->pp, an, pc))
         return;
-    /* numerator and denominator from the same allocation: the live words the save path would
-     * write at this point (ctx_pack.c), over the registers per thread our allocator gave */
-    const uint32_t live = hd_annot_live_words(an, pc, w->fw->sp > 1, true);
+    /* numerator and denominator from the same allocation: the physical registers the point's
+     * vector names (the dummy's divergence-aware vector when the warp is diverged; bit 53 = the
+     * allocation's registers from R53 up), over the registers per thread our allocator gave.
+     * (Counting PTX registers instead overcounts a diverged warp: the union of the live sets
+     * at three PCs may name more PTX registers than share the physical ones.) */
+    const uint64_t vec = hd_ppoints_vector(an, pc, w->fw->sp > 1);
+    const uint32_t regs = an->regs_per_thread;
+    uint32_t live = (uint32_t)__builtin_popcountll(vec & ((1ull << HD_PP_VEC_HIGH) - 1));
+    if ((vec >> HD_PP_VEC_HIGH) & 1)
+        live += regs > HD_PP_VEC_HIGH ? regs - HD_PP_VEC_HIGH : 0;
     struct hd_launch_stats *lc = &c->la->info->c;
     lc->pp_arrivals++;
     lc->pp_live_words += live;
-    lc->pp_occupied_words += an->regs_per_thread;
-    lc->pp_live_over += live > an->regs_per_thread;
+    lc->pp_occupied_words += regs;
+    lc->pp_live_over += live > regs;
 }
 /* }==== */

@@ -16,7 +16,8 @@
 #   liveness  points = selective, regs_source = regalloc: warps reaching a point during normal
 #             execution are sampled (Lin L630-L636): numerator (live words) and denominator
 #             (registers per thread) from the same allocation, no sample with live > occupied,
-#             samples > 0 for every kernel with a loop point.
+#             samples > 0 for every kernel with a loop point (bfs: diverged warps, where the
+#             PTX registers of the divergence-aware union outnumbered the allocation's).
 # usage: lin_faithful.py HEDDLE CASE
 import json
 import os
@@ -90,7 +91,7 @@ with tempfile.TemporaryDirectory() as tmp:
         print(f"kernel: {len(recs)} signals, every one on lk_gicov CTAs "
               f"({sum(r['switched'] for r in recs)} switched)")
     elif case == "liveness":
-        for wl in ("backprop", "leukocyte"):
+        for wl in ("backprop", "leukocyte", "bfs"):
             t = run(wl, ["--set", "context.points=selective", "--set", "sm.regs_source=regalloc"],
                     tmp, wl)
             for L in t["launches"]:
@@ -98,7 +99,8 @@ with tempfile.TemporaryDirectory() as tmp:
                     L["regs_per_thread"] == L["regs_regalloc"], L
                 assert L["pp_live_over"] == 0, f"{L['kernel']}: live > occupied at a point"
                 assert L["pp_occupied_words"] == L["pp_arrivals"] * L["regs_regalloc"], L
-            loop = {"backprop": "bp_layer_forward", "leukocyte": "lk_gicov"}[wl]
+            loop = {"backprop": "bp_layer_forward", "leukocyte": "lk_gicov",
+                    "bfs": "bfs_level"}[wl]
             n = sum(L["pp_arrivals"] for L in t["launches"] if L["kernel"] == loop)
             live = sum(L["pp_live_words"] for L in t["launches"] if L["kernel"] == loop)
             occ = sum(L["pp_occupied_words"] for L in t["launches"] if L["kernel"] == loop)
