@@ -38,13 +38,16 @@ def grouped(path, title, ylabel, cats, series, paper=None, rotate=0, ymax=None, 
         pv = [(p, v) for p, v in zip(pos, vals) if v is not None]
         ax.bar([p for p, _ in pv], [v for _, v in pv], w, label=name,
                color=COLORS[i % len(COLORS)], edgecolor="black", linewidth=0.5)
+        tv = paper.get(name)
         if label:
+            th = dict(zip(pos, tv)) if tv else {}
             for p, v in pv:
                 if v < 0.04 * top:   # (a label on a bar too short would sit on its neighbours')
                     continue
-                ax.annotate(_fmt(v), (p, v), ha="center", va="bottom", fontsize=6,
+                t = th.get(p)        # (above the thesis's diamond when that is higher)
+                y = max(v, t + 0.04 * top) if t is not None and t >= v - 0.06 * top else v
+                ax.annotate(_fmt(v), (p, y), ha="center", va="bottom", fontsize=6,
                             xytext=(0, 1), textcoords="offset points")
-        tv = paper.get(name)
         if tv:
             tp = [(p, t) for p, t in zip(pos, tv) if t is not None]
             if tp:
