@@ -108,6 +108,10 @@ endif()
 #   a warp's move bytes and cycles through the mover predicted by hand (within 2 %, the
 #   pipeline's contention counted), SWAP-class bytes equal to the swapped warps' bytes, the same
 #   seed giving the same cycles.
+# - warp_mover_vstress_move, warp_mover_vstress_swap: warp stress through the mover or the swap
+#   engine together with the mover's / swap engine's own stress mode (which skips CTAs with a
+#   warp off its slot: it segfaulted on such a CTA before): pieces of both kinds go away and
+#   back, every warp returns, and the output verifies.
 if(TARGET heddle)
   foreach(wl IN LISTS HD_CI_WORKLOADS)
     foreach(mover onchip swap)
@@ -133,6 +137,18 @@ if(TARGET heddle)
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(${name} PROPERTIES LABELS "ci;warp" TIMEOUT 600)
   endforeach()
+  add_test(NAME warp_mover_vstress_move
+           COMMAND ${hd_wc} sgemm vstress_moves 1 --set sm.warp_stress_period=500
+                   --set sm.warp_mover=onchip --set context.mover_l1d_ways=3
+                   --set context.move_stress_period=1000 --set context.vstress_fraction=0.3
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME warp_mover_vstress_swap
+           COMMAND ${hd_wc} reduction vstress_swaps 1 --set sm.warp_stress_period=500
+                   --set sm.warp_mover=swap --set context.swap_stress_period=1000
+                   --set context.vstress_fraction=0.3
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(warp_mover_vstress_move warp_mover_vstress_swap
+                       PROPERTIES LABELS "ci;warp" TIMEOUT 300)
   add_test(NAME warp_mover_config
            COMMAND $<TARGET_FILE:heddle> run vecadd --set sm.warp_mover=onchip)
   set_tests_properties(warp_mover_config PROPERTIES LABELS "ci;warp" TIMEOUT 60
