@@ -99,6 +99,62 @@ if(TARGET heddle)
                        PASS_REGULAR_EXPRESSION "logical_warps.*cannot be combined with \\[context\\] stress_period")
 endif()
 
+# - warp_mover_<MOVER>_<NAME> ([sm] warp_mover = onchip, swap; model/ctx/ctx_wmove.c,
+#   docs/mover.md "Warps switched out through the mover"): the CI sample under warp stress at
+#   period 500 with each switched-out warp's bytes moved through the on-chip context mover into
+#   the L1D context region (mover_l1d_ways = 3; spilling to the swap engine when full) or through
+#   the swap engine; the output must verify.
+# - warp_mover_predict, warp_mover_swap_bytes, warp_mover_determinism (tests/warp/wmover.py):
+#   a warp's move bytes and cycles through the mover predicted by hand (within 2 %, the
+#   pipeline's contention counted), SWAP-class bytes equal to the swapped warps' bytes, the same
+#   seed giving the same cycles.
+# - warp_mover_vstress_move, warp_mover_vstress_swap: warp stress through the mover or the swap
+#   engine together with the mover's / swap engine's own stress mode (which skips CTAs with a
+#   warp off its slot: it segfaulted on such a CTA before): pieces of both kinds go away and
+#   back, every warp returns, and the output verifies.
+if(TARGET heddle)
+  foreach(wl IN LISTS HD_CI_WORKLOADS)
+    foreach(mover onchip swap)
+      add_test(NAME warp_mover_${mover}_${wl}
+               COMMAND $<TARGET_FILE:heddle> run ${wl} --size small
+                       --set sm.warp_stress_period=500 --set sm.warp_mover=${mover}
+                       --set context.mover_l1d_ways=3
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(warp_mover_${mover}_${wl} PROPERTIES LABELS "ci;warp" TIMEOUT 300
+                           PASS_REGULAR_EXPRESSION "VERIFIED"
+                           FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
+    endforeach()
+  endforeach()
+  foreach(m predict swap determinism)
+    if(m STREQUAL "swap")
+      set(name warp_mover_swap_bytes)
+    else()
+      set(name warp_mover_${m})
+    endif()
+    add_test(NAME ${name}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/warp/wmover.py
+                     $<TARGET_FILE:heddle> ${m}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(${name} PROPERTIES LABELS "ci;warp" TIMEOUT 600)
+  endforeach()
+  add_test(NAME warp_mover_vstress_move
+           COMMAND ${hd_wc} sgemm vstress_moves 1 --set sm.warp_stress_period=500
+                   --set sm.warp_mover=onchip --set context.mover_l1d_ways=3
+                   --set context.move_stress_period=1000 --set context.vstress_fraction=0.3
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME warp_mover_vstress_swap
+           COMMAND ${hd_wc} reduction vstress_swaps 1 --set sm.warp_stress_period=500
+                   --set sm.warp_mover=swap --set context.swap_stress_period=1000
+                   --set context.vstress_fraction=0.3
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(warp_mover_vstress_move warp_mover_vstress_swap
+                       PROPERTIES LABELS "ci;warp" TIMEOUT 300)
+  add_test(NAME warp_mover_config
+           COMMAND $<TARGET_FILE:heddle> run vecadd --set sm.warp_mover=onchip)
+  set_tests_properties(warp_mover_config PROPERTIES LABELS "ci;warp" TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "warp_mover.*mover_l1d_ways >= 1")
+endif()
+
 # tests/unit/test_warp_residency.c (a CTest of its own, ci;unit): the API driven step by step.
 if(TEST test_warp_residency)
   set_property(TEST test_warp_residency APPEND PROPERTY LABELS warp)

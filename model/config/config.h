@@ -153,10 +153,15 @@
       "a stopped warp is quiet with only loads in flight; their data lands after the save")       \
     V(quiesce, HD_QUIESCE_WRITEBACK, "writeback",                                                  \
       "a stopped warp is drained: nothing in the pipeline, no pending register write (Lin L930)")
+#define HD_CFG_ENUM_wmover(V)                                                                      \
+    V(wmover, HD_WMOVER_FIXED, "fixed", "a warp move takes ceil(bytes / [sm] warp_move_bytes) cycles") \
+    V(wmover, HD_WMOVER_ONCHIP, "onchip",                                                          \
+      "the on-chip context mover into the L1D context region (swap engine when it is full)")       \
+    V(wmover, HD_WMOVER_SWAP, "swap", "the swap engine: SWAP-class traffic to the SM's swap window")
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
     X(preemptpol) X(vpiece) X(admit) X(quiesce) \
-    X(preemptsms) X(flushbit) X(switchmodel)
+    X(preemptsms) X(flushbit) X(switchmodel) X(wmover)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

@@ -15,6 +15,7 @@
 #include "sm_impl.h"
 
 #include "ctx_vres.h"
+#include "ctx_wmove.h"
 #include "mem_full.h"
 #include "l1_reserve.h"
 
@@ -86,6 +87,7 @@ void hd_sm_vres_free(struct hd_sm *sm)
         free(v->op[i].keep);
     free(v->op);
     free(v->swap);
+    hd_sm_wmove_free(v);
     hd_ctx_mover_free(&v->mv);
     hd_uspace_free(&v->us);
     free(v);

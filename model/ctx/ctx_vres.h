@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 struct hd_sm;
+struct hd_wmove;
 
 /* A stress operation on one CTA slot (ctx_vstress.c). */
 struct hd_vstress_op {
@@ -60,6 +61,7 @@ struct hd_sm_vres {
     void *mover_arg;
     hd_swap_done_fn swap_done;
     void *swap_arg;
+    struct hd_wmove *wm;      /* warps switched out through the mover (ctx_wmove.c), or NULL */
 };
 
 /* Tags with this bit are the stress mode's (ctx_vstress.c); the others go to the callbacks

@@ -14,6 +14,9 @@
  * and the kept bytes are put back. A piece that did not come back, or came back into the wrong
  * place, makes the workload fail its CPU reference check.
  *
+ * A CTA with a warp off its slot (warp-granular residency, sm_residency.h) is not chosen
+ * (vstress_skipped); while held, none of its warps may leave (they are suspended).
+ *
  * A held CTA may be told to switch or flush meanwhile: the context engine waits until its piece
  * is back (check_suspending in ctx_engine.c), and the release leaves its warps stopped.
  */
@@ -62,6 +65,8 @@ static void set_hold(struct hd_sm *sm, struct hd_tcta *c, bool hold, uint64_t no
      * warps stay stopped, but those told to run on to their preemption point may (ctx_points.c) */
     const bool suspending = !hold && c->ctx->state != HD_CTX_RESIDENT;
     for (uint32_t i = 0; i < c->grant.nwarps; i++) {
+        if (c->grant.warp_slot[i] == HD_ALLOC_NO_SLOT) /* (drained: its slot given back) */
+            continue;
         struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
         if (w->state == HD_WS_EMPTY || w->done || (suspending && !w->to_pp))
             continue;
@@ -82,6 +87,12 @@ bool hd_sm_vstress_point(struct hd_sm *sm, bool move, double fraction, uint64_t 
             continue;
         if ((next_random(rnd) >> 11) >= limit)
             continue;
+        /* a warp of it off its slot (warp-granular residency: absent, moving, placed absent):
+         * not this CTA (its warps are held by their slots; a load may land in an absent warp) */
+        if (sm->wr && hd_sm_res_holds_cta(sm, i)) {
+            sm->st->vstress_skipped++;
+            continue;
+        }
         const uint64_t r = next_random(rnd);
         struct hd_sm_vres *v = hd_sm_vres(sm);
         if (!v || v->op[i].phase != P_NONE)
@@ -149,6 +160,8 @@ bool hd_sm_vstress_point(struct hd_sm *sm, bool move, double fraction, uint64_t 
 static bool quiet(const struct hd_sm *sm, const struct hd_tcta *c)
 {
     for (uint32_t i = 0; i < c->grant.nwarps; i++) {
+        if (c->grant.warp_slot[i] == HD_ALLOC_NO_SLOT) /* (drained: its slot given back) */
+            continue;
         const struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
         if (w->state == HD_WS_EMPTY)
             continue;

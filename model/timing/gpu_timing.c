@@ -7,6 +7,7 @@
  * gpu_impl.h.
  */
 #include "gpu_impl.h"
+#include "ctx_wmove.h"
 
 #include "func_status.h"
 #include "gpu_limits.h"
@@ -132,6 +133,11 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         if (g->p.oloc_stress.period && install_oloc_stress(g, i) != 0) {
             hd_gpu_timing_destroy(g);
             snprintf(err, errlen, "host out of memory creating the operand-location stress");
+            return HD_FUNC_ERR_MEMORY;
+        }
+        if (g->p.sm.warp_mover != HD_WMOVER_FIXED && !hd_sm_wmove_install(g->sm[i])) {
+            hd_gpu_timing_destroy(g); /* [sm] warp_mover: the mover's side (ctx_wmove.h) */
+            snprintf(err, errlen, "host out of memory installing the warp mover");
             return HD_FUNC_ERR_MEMORY;
         }
     }

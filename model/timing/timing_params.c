@@ -137,6 +137,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->warp_stress_seed = c->sm_warp_stress_seed;
     s->residency = s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas ||
                    s->warp_stress_period != 0;
+    s->warp_mover = c->sm_warp_mover;
     s->registers = c->sm_registers;
     s->shared_bytes = c->sm_shared_mem_bytes;
     s->max_regs_per_thread = c->sm_max_regs_per_thread;
@@ -246,6 +247,13 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         return fail(err, errlen, "move_stress_period",
                     "needs [context] mover_l1d_ways >= 1 and [mem] model = full (the L1D region)",
                     p->ctx.move_stress_period);
+    if (s->warp_mover == HD_WMOVER_ONCHIP &&
+        (!p->ctx.mover_l1d_ways || c->mem_model != HD_MEMMODEL_FULL))
+    {
+        snprintf(err, errlen, "key 'warp_mover': onchip needs [context] mover_l1d_ways >= 1 and "
+                              "[mem] model = full (the L1D context region)");
+        return -1;
+    }
     p->ctx.quiesce = c->context_quiesce;
     p->ctx.signal_period = c->context_signal_period;
     p->ctx.signal_until = c->context_signal_until;

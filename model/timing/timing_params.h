@@ -94,6 +94,7 @@ struct hd_sm_params {
     uint32_t warp_move_bytes;     /* the default warp mover's bytes per cycle */
     uint64_t warp_stress_period, warp_stress_seed; /* warp stress mode (0: off) */
     bool residency;               /* any of it on: the SM keeps residency state (sm->wr) */
+    enum hd_cfg_wmover warp_mover; /* what moves a switched-out warp (ctx_wmove.h) */
 };
 
 /* The context lifecycle ([context], docs/context.md). */
