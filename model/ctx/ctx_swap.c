@@ -10,7 +10,8 @@
 
 #include <stdlib.h>
 
-struct hd_ctx_swap *hd_sm_swap(struct hd_sm *sm)
+/* The SM's swap engine (made on first use; NULL on host OOM). */
+static struct hd_ctx_swap *hd_sm_swap(struct hd_sm *sm)
 {
     struct hd_sm_vres *v = hd_sm_vres(sm);
     if (!v)

@@ -75,8 +75,6 @@ struct hd_ctx_swap {
     void *arg;
 };
 
-/* The SM's swap engine (made on first use; NULL on host OOM). */
-struct hd_ctx_swap *hd_sm_swap(struct hd_sm *sm);
 /* Start swapping a piece out: its record, or HD_SWAP_NONE (no free slot, bytes 0 or above
  * HD_SWAP_SLOT_BYTES). */
 uint32_t hd_sm_swap_out(struct hd_sm *sm, const struct hd_swap_piece *pc, uint64_t tag,

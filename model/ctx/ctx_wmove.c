@@ -109,8 +109,8 @@ static uint64_t out(struct hd_sm *sm, struct hd_sm_vres *v, struct wm_piece *p,
             p->rf = hd_uaddr_make(HD_UA_RF, (uint32_t)(((uint64_t)c->grant.reg_base * 4 +
                                                         (uint64_t)m->warp * m->regs * 4) /
                                                        HD_UADDR_UNIT));
-            if (hd_ctx_mover_submit(&v->mv, p->rf, p->ua, m->bytes, WM_TAG(m->ctx, m->warp),
-                                    now) == 0) {
+            if (hd_sm_mover_submit(sm, p->rf, p->ua, m->bytes, WM_TAG(m->ctx, m->warp), now) ==
+                0) {
                 p->where = W_L1D;
                 return HD_WARP_MOVE_CALLBACK;
             }
@@ -165,8 +165,8 @@ static uint64_t start(void *impl, const struct hd_warp_move *m, uint64_t now)
     }
     p->in = true;
     p->t0 = now;
-    const int r = p->where == W_L1D ? hd_ctx_mover_submit(&v->mv, p->ua, p->rf, p->bytes,
-                                                          WM_TAG(m->ctx, m->warp), now)
+    const int r = p->where == W_L1D ? hd_sm_mover_submit(sm, p->ua, p->rf, p->bytes,
+                                                         WM_TAG(m->ctx, m->warp), now)
                                     : hd_sm_swap_in(sm, p->rec, now);
     if (r == 0)
         return HD_WARP_MOVE_CALLBACK;

@@ -245,7 +245,11 @@ bool hd_sm_warp_switch_out(struct hd_sm *sm, uint32_t slot, uint64_t return_at, 
     return true;
 }
 
-uint32_t hd_sm_cta_switch_out(struct hd_sm *sm, uint32_t cta, uint64_t return_at, uint64_t now)
+/* Virtual Thread's inactivation: switch out every eligible warp of CTA slot `cta` (returns how
+ * many left; the others stay; call again later for them). File-local until a policy needs it
+ * (scripts/check-unused.sh); the stress mode's TB-level points use it. */
+static uint32_t hd_sm_cta_switch_out(struct hd_sm *sm, uint32_t cta, uint64_t return_at,
+                                     uint64_t now)
 {
     if (cta >= sm->p->max_ctas || !sm->cta[cta].used)
         return 0;

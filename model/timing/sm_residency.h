@@ -94,9 +94,6 @@ bool hd_sm_warp_switch_out(struct hd_sm *sm, uint32_t slot, uint64_t return_at, 
 /* Switch warp `warp` of context x back in. Returns false, changing nothing, when it may not
  * (not absent here, still moving out, no free slot). */
 bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t warp, uint64_t now);
-/* Virtual Thread's inactivation: switch out every eligible warp of CTA slot `cta` (returns how
- * many left; the others stay; call again later for them). */
-uint32_t hd_sm_cta_switch_out(struct hd_sm *sm, uint32_t cta, uint64_t return_at, uint64_t now);
 /* Is warp `warp` of context x absent (switched out, moving out or stored)? */
 bool hd_sm_warp_absent(const struct hd_ctx *x, uint32_t warp);
 
