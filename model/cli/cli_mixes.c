@@ -107,8 +107,11 @@ static int mp_hints(struct mix_parser *p, const struct hd_cli_mix *m)
         for (unsigned k = 0; k < nseen; k++)
             if (strcmp(seen[k], tok) == 0)
                 return mp_fail(p, m->hint_line, "mix [%s]: hint %s given twice", m->name, tok);
-        if (nseen < HD_CLI_MIX_MAX)
-            snprintf(seen[nseen++], sizeof seen[0], "%s", tok);
+        if (nseen < HD_CLI_MIX_MAX) { /* tok is one of the mix's labels: it fits */
+            const size_t len = strnlen(tok, sizeof seen[0] - 1);
+            memcpy(seen[nseen], tok, len);
+            seen[nseen++][len] = '\0';
+        }
         tok = next;
     }
     return 0;
