@@ -280,4 +280,14 @@ const struct hd_workload hd_workload_leukocyte_tb192_r18 = {
     .variant_flags = "-DHD_LK_TX=16 -DHD_LK_TY=12 -DMAXREG=18 -DREGSPEC=18",
     .paper_row = "Lin Table 2.2 GICOV_kernel (LK_1): 6 warps/TB, 8 TBs/SM, 18 regs, 24 B",
 };
+const struct hd_workload hd_workload_leukocyte_tb192_r24 = {
+    .name = "leukocyte_tb192_r24",
+    .description = "leukocyte variant: 16x12 CTAs (192 threads), lk_gicov capped at 24 registers (EXPARS Table 3 LEUK)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = lk_run,
+    .variant_of = "leukocyte",
+    .variant_flags = "-DHD_LK_TX=16 -DHD_LK_TY=12 -DMAXREG=24",
+    .paper_row = "EXPARS Table 3 LEUK GICOV_kernel: 6 warps/CTA, 0 B, 24 regs, 7 CTAs/SM",
+};
 /* }==== */
