@@ -225,4 +225,14 @@ const struct hd_workload hd_workload_hotspot_r36 = {
     .variant_flags = "-DMAXREG=36 -DREGSPEC=36",
     .paper_row = "Shieh Table 4.2 hotspot: 9,216 regs/TB (36/thread), 3,072 B, 256 threads, 3 TBs/SM",
 };
+const struct hd_workload hd_workload_hotspot_r31 = {
+    .name = "hotspot_r31",
+    .description = "hotspot variant: hs_calculate_temp counted at 31 registers per thread (Lin Table 2.2 HS_1)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+    .variant_of = "hotspot",
+    .variant_flags = "-DMAXREG=31 -DREGSPEC=31",
+    .paper_row = "Lin Table 2.2 calculate_temp (HS_1): 8 warps/TB, 4 TBs/SM, 31 regs, 3,144 B",
+};
 /* }==== */
