@@ -13,6 +13,7 @@
  * tile); the driver reads it back from the variant's flags, and the CPU tree follows it.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -125,6 +126,9 @@ static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
+    static const char *const ba_pinned[] = {"bp_adjust_weights"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, ba_pinned, 1)) != HD_OK)
+        goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_x, sizeof(float) * (size_t)n_in));
     HD_WL_TRY(hd_malloc(gpu, &d_w, sizeof(float) * nw));
     HD_WL_TRY(hd_malloc(gpu, &d_dw, sizeof(float) * nw));
@@ -236,5 +240,15 @@ const struct hd_workload hd_workload_backprop_tb1024 = {
     .run = bp_run,
     .variant_of = "backprop",
     .variant_flags = "-DHD_BP_TILE=64",
+};
+const struct hd_workload hd_workload_backprop_r24 = {
+    .name = "backprop_r24",
+    .description = "backprop variant: bp_adjust_weights counted at 24 registers (Shieh Table 4.2 adjust_weights)",
+    .klass = "barrier-heavy",
+    .idempotent = false,
+    .run = bp_run,
+    .variant_of = "backprop",
+    .variant_flags = "-DREGSPEC=24",
+    .paper_row = "Shieh Table 4.2 backprop bpnn_adjust_weights_cuda: 6,144 regs/TB (24/thread), 0 B, 256 threads, 5 TBs/SM",
 };
 /* }==== */

@@ -12,6 +12,7 @@
  * array: record (or -1), first rank >= lo, and number of keys in [lo, hi].
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,9 @@ static int bt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     const size_t nodeb = sizeof(int) * (size_t)t.nnodes;
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
+    static const char *const bt_pinned[] = {"btree_find_range"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, bt_pinned, 1)) != HD_OK)
+        goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_keys, nodeb * BT_ORDER));
     HD_WL_TRY(hd_malloc(gpu, &d_child, nodeb * BT_ORDER));
     HD_WL_TRY(hd_malloc(gpu, &d_nkeys, nodeb));
@@ -298,3 +302,16 @@ const struct hd_workload hd_workload_btree = {
     .idempotent = false,
     .run = bt_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_btree_r20 = {
+    .name = "btree_r20",
+    .description = "btree variant: btree_find_range counted at 20 registers (Shieh Table 4.2 findRangeK)",
+    .klass = "latency-bound",
+    .idempotent = false,
+    .run = bt_run,
+    .variant_of = "btree",
+    .variant_flags = "-DREGSPEC=20",
+    .paper_row = "Shieh Table 4.2 b+tree findRangeK: 5,120 regs/TB (20/thread), 0 B, 256 threads, 6 TBs/SM",
+};
+/* }==== */

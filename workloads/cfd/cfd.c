@@ -11,6 +11,7 @@
  * The CPU reference runs the same scheme in single precision; see the tolerance below.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -274,6 +275,9 @@ static int cfd_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
+    static const char *const cfd_pinned[] = {"cfd_flux"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, cfd_pinned, 1)) != HD_OK)
+        goto out;
     HD_WL_TRY(hd_module_symbol(gpu, mod, "cfd_ff", &d_ff, &ff_bytes));
     if (ff_bytes < sizeof(ff)) {
         rc = hd_wl_fail(ctx, "cfd: symbol cfd_ff has %zu bytes, need %zu", ff_bytes, sizeof(ff));
@@ -354,3 +358,16 @@ const struct hd_workload hd_workload_cfd = {
     .idempotent = true,
     .run = cfd_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_cfd_r39 = {
+    .name = "cfd_r39",
+    .description = "cfd variant: cfd_flux counted at 39 registers per thread (Lin Table 2.2 CFD_3)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = cfd_run,
+    .variant_of = "cfd",
+    .variant_flags = "-DREGSPEC=39",
+    .paper_row = "Lin Table 2.2 compute_flux (CFD_3): 6 warps/TB, 4 TBs/SM, 39 regs, 36 B",
+};
+/* }==== */

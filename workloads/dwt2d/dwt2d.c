@@ -11,8 +11,13 @@
  * lifting on every column, symmetric extension at the borders), which is computed without tiles.
  * Integer lifting is exact, so the comparison is exact. Width and height are multiples of
  * 2^DWT_LEVELS so that every level has even dimensions.
+ *
+ * Variant (ptx.flags): HD_DWT_COPY_BLOCK, the CTA size of dwt_copy_components, is read back from
+ * the variant's flags; REGSPEC pins the register count occupancy uses for dwt_copy_components
+ * (zorua_spec.h); same inputs, same reference.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <stdlib.h>
 
@@ -113,6 +118,9 @@ static int dwt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
+    static const char *const dwt_pinned[] = {"dwt_copy_components"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, dwt_pinned, 1)) != HD_OK)
+        goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_rgb, 4 * rgb_words));
     HD_WL_TRY(hd_memcpy_h2d(gpu, d_rgb, rgb, 4 * rgb_words));
     for (int c = 0; c < 3; c++) {
@@ -127,8 +135,13 @@ static int dwt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     {
         int npix = (int)pixels;
-        struct hd_dim3 grid = {(uint32_t)((pixels + DWT_COPY_BLOCK - 1) / DWT_COPY_BLOCK), 1, 1};
-        struct hd_dim3 block = {DWT_COPY_BLOCK, 1, 1};
+        const long cb = hd_wl_flag(hd_wl_variant_flags(ctx), "HD_DWT_COPY_BLOCK", DWT_COPY_BLOCK);
+        if (cb < 4 || cb > 1024 || cb % 4 != 0) {
+            rc = hd_wl_fail(ctx, "dwt2d: HD_DWT_COPY_BLOCK=%ld: want a multiple of 4 up to 1024", cb);
+            goto out;
+        }
+        struct hd_dim3 grid = {(uint32_t)((pixels + (size_t)cb - 1) / (size_t)cb), 1, 1};
+        struct hd_dim3 block = {(uint32_t)cb, 1, 1};
         struct hd_arg args[] = {HD_ARG(d_rgb), HD_ARG(d_plane[0]), HD_ARG(d_plane[1]),
                                 HD_ARG(d_plane[2]), HD_ARG(npix)};
         HD_WL_TRY(hd_launch(gpu, mod, "dwt_copy_components", grid, block, 0, 0, args, 5));
@@ -200,3 +213,16 @@ const struct hd_workload hd_workload_dwt2d = {
     .idempotent = true,
     .run = dwt_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_dwt2d_copy64_r56 = {
+    .name = "dwt2d_copy64_r56",
+    .description = "dwt2d variant: 64-thread dwt_copy_components CTAs counted at 56 registers (Shieh Table 4.2 c_CopySrcToComponents)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = dwt_run,
+    .variant_of = "dwt2d",
+    .variant_flags = "-DHD_DWT_COPY_BLOCK=64 -DREGSPEC=56",
+    .paper_row = "Shieh Table 4.2 dwt2d c_CopySrcToComponents: 3,584 regs/TB (56/thread), 3,096 B, 64 threads, 8 TBs/SM",
+};
+/* }==== */

@@ -23,7 +23,9 @@
 // Both kernels read their inputs and write separate outputs (every level has its own output
 // buffer), so re-running any CTA from its start leaves memory as one run does: idempotent.
 
+#ifndef HD_DWT_COPY_BLOCK      // a multiple of 4 (variant dwt2d_copy64_r56, ptx.flags: 64)
 #define HD_DWT_COPY_BLOCK 256 // threads per CTA of dwt_copy_components (must match dwt2d.c)
+#endif
 #define HD_DWT_TX 192         // threads per CTA of dwt_fdwt53 = input columns per strip (must match)
 #define HD_DWT_TY 8           // input rows per CTA of dwt_fdwt53, even (must match dwt2d.c)
 #define HD_DWT_W (HD_DWT_TX + 4) // tile columns: 2 before, 1 after, 1 of padding
@@ -38,7 +40,7 @@ extern "C" __global__ void __launch_bounds__(HD_DWT_COPY_BLOCK)
     int base = blockIdx.x * HD_DWT_COPY_BLOCK; // first pixel of this CTA
     int n = min(HD_DWT_COPY_BLOCK, pixels - base);
     int nwords = (3 * n + 3) / 4;              // the device buffer is padded to whole words
-    const unsigned int *src = rgb + 3 * base / 4; // 3 * 256 * blockIdx.x bytes: word aligned
+    const unsigned int *src = rgb + 3 * base / 4; // 3 * block * blockIdx.x bytes: word aligned
     int t = threadIdx.x;
     if (t < nwords) // at most 192 words: one per thread
         words[t] = src[t];

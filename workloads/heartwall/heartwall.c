@@ -15,8 +15,12 @@
  * lowest score with the lowest candidate index, the same integer template update); positions and
  * scores of every frame and the final templates must be equal exactly (integers). The log also
  * says how many points followed the true displacement, as a sanity check of the inputs.
+ *
+ * Variant (ptx.flags): heartwall_r32 caps hw_track at 32 registers (MAXREG) and pins the count
+ * occupancy uses to 32 (REGSPEC, zorua_spec.h); same inputs, same reference.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -192,6 +196,9 @@ static int hw_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
+    static const char *const hw_pinned[] = {"hw_track"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, hw_pinned, 1)) != HD_OK)
+        goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_frames, frame_px * nf));
     HD_WL_TRY(hd_malloc(gpu, &d_tmpl[0], tmpl_bytes));
     HD_WL_TRY(hd_malloc(gpu, &d_tmpl[1], tmpl_bytes));
@@ -272,3 +279,16 @@ const struct hd_workload hd_workload_heartwall = {
     .idempotent = true,
     .run = hw_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_heartwall_r32 = {
+    .name = "heartwall_r32",
+    .description = "heartwall variant: hw_track counted at 32 registers per thread (Shieh Table 4.2 heartwall)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hw_run,
+    .variant_of = "heartwall",
+    .variant_flags = "-DMAXREG=32 -DREGSPEC=32",
+    .paper_row = "Shieh Table 4.2 heartwall: 8,192 regs/TB (32/thread), 11,872 B, 256 threads, 4 TBs/SM",
+};
+/* }==== */

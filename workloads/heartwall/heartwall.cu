@@ -17,13 +17,23 @@
 // The kernel reads the previous positions and templates and writes the next ones into separate
 // buffers (the host ping-pongs them per frame), so re-running a CTA from its start leaves memory
 // as one run does: idempotent.
+//
+// Knob (Shieh Table 4.2 variant heartwall_r32, ptx.flags): MAXREG caps the registers per thread
+// (__maxnreg__, which replaces the launch bounds); undefined in the base, whose PTX it leaves
+// unchanged.
 
 #define HD_HW_T 21                              // template edge in pixels (must match heartwall.c)
 #define HD_HW_R 12                              // largest search radius (must match heartwall.c)
 #define HD_HW_WIN (HD_HW_T + 2 * HD_HW_R)       // search window edge: 45
 #define HD_HW_THREADS 256                       // threads per CTA (must match heartwall.c)
 
-extern "C" __global__ void __launch_bounds__(HD_HW_THREADS)
+#ifdef MAXREG
+#define HD_HW_BOUNDS __maxnreg__(MAXREG)
+#else
+#define HD_HW_BOUNDS __launch_bounds__(HD_HW_THREADS)
+#endif
+
+extern "C" __global__ void HD_HW_BOUNDS
     hw_track(const unsigned char *__restrict__ frame, int fw, int fh,
              const int *__restrict__ tmpl_in, const int *__restrict__ pos_in,
              int *__restrict__ tmpl_out, int *__restrict__ pos_out,

@@ -8,8 +8,10 @@
  *
  * Variants (ptx.flags, README) set the tile HD_HS_TX x HD_HS_TY (threads and shared memory per
  * CTA); the driver reads them back from the variant's flags and sizes the grid accordingly.
+ * REGSPEC=R pins the register count occupancy uses for hs_calculate_temp (zorua_spec.h).
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -102,6 +104,9 @@ static int hs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
             cols, sz.iters, HS_PYRAMID, tx, ty);
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    static const char *const hs_pinned[] = {"hs_calculate_temp"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, hs_pinned, 1)) != HD_OK)
         goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_power, bytes));
     HD_WL_TRY(hd_malloc(gpu, &d_t[0], bytes));
@@ -209,5 +214,25 @@ const struct hd_workload hd_workload_hotspot_r16 = {
     .run = hs_run,
     .variant_of = "hotspot",
     .variant_flags = "-DMAXREG=16",
+};
+const struct hd_workload hd_workload_hotspot_r36 = {
+    .name = "hotspot_r36",
+    .description = "hotspot variant: hs_calculate_temp counted at 36 registers per thread (Shieh Table 4.2, EXPARS Table 3 HS)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+    .variant_of = "hotspot",
+    .variant_flags = "-DMAXREG=36 -DREGSPEC=36",
+    .paper_row = "Shieh Table 4.2 hotspot: 9,216 regs/TB (36/thread), 3,072 B, 256 threads, 3 TBs/SM",
+};
+const struct hd_workload hd_workload_hotspot_r31 = {
+    .name = "hotspot_r31",
+    .description = "hotspot variant: hs_calculate_temp counted at 31 registers per thread (Lin Table 2.2 HS_1)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+    .variant_of = "hotspot",
+    .variant_flags = "-DMAXREG=31 -DREGSPEC=31",
+    .paper_row = "Lin Table 2.2 calculate_temp (HS_1): 8 warps/TB, 4 TBs/SM, 31 regs, 3,144 B",
 };
 /* }==== */

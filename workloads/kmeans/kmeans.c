@@ -13,6 +13,7 @@
  * a near tie is legitimately decided by single-precision rounding (and fma contraction).
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,9 @@ static int km_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
+    static const char *const km_pinned[] = {"km_invert_mapping", "km_assign"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, km_pinned, 2)) != HD_OK)
+        goto out;
     HD_WL_TRY(hd_module_symbol(gpu, mod, "km_centroids", &d_centroids, &centroid_bytes));
     if (centroid_bytes < sizeof(float) * (size_t)sz.nclusters * sz.nfeatures) {
         rc = hd_wl_fail(ctx, "kmeans: km_centroids holds %zu bytes, need %zu", centroid_bytes,
@@ -208,3 +212,16 @@ const struct hd_workload hd_workload_kmeans = {
     .idempotent = true,
     .run = km_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_kmeans_r12 = {
+    .name = "kmeans_r12",
+    .description = "kmeans variant: km_invert_mapping and km_assign counted at 12 registers (Shieh Table 4.2)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = km_run,
+    .variant_of = "kmeans",
+    .variant_flags = "-DREGSPEC=12",
+    .paper_row = "Shieh Table 4.2 kmeans invert_mapping, kmeansPoint: 3,072 regs/TB (12/thread), 3,072 B, 256 threads, 6 TBs/SM",
+};
+/* }==== */

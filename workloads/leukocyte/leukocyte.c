@@ -7,8 +7,13 @@
  * lk_gradient -> lk_gicov -> lk_dilate. Checks: the gradient exactly (same two IEEE operations),
  * the score against a CPU computation in single precision (tolerance below), and the dilation
  * exactly against a CPU dilation of the GPU's own score map (a maximum is exact).
+ *
+ * Variants (ptx.flags): the CTA shape HD_LK_TX x HD_LK_TY (default 16 x 16) is read back from the
+ * variant's flags for all three kernels; MAXREG caps lk_gicov in the PTX and REGSPEC pins the
+ * register count occupancy counts for lk_gicov (zorua_spec.h), same inputs, same reference.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,7 +26,7 @@
 #define LK_EPS 1e-6f
 #define LK_R0 4
 #define LK_DIL_R 3
-#define LK_TILE 16
+#define LK_TILE 16 /* default of HD_LK_TX and HD_LK_TY */
 
 struct lk_size {
     int w, h, cells;
@@ -156,7 +161,13 @@ static int lk_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     float *img = malloc(nb), *gx = malloc(nb), *gy = malloc(nb), *score = malloc(nb);
     float *dil = malloc(nb), *rx = malloc(nb), *ry = malloc(nb), *rs = malloc(nb);
     struct lk_tables tab;
+    const char *flags = hd_wl_variant_flags(ctx);
+    const long tx = hd_wl_flag(flags, "HD_LK_TX", LK_TILE), ty = hd_wl_flag(flags, "HD_LK_TY", LK_TILE);
 
+    if (tx < 1 || ty < 1 || tx * ty > 1024) {
+        rc = hd_wl_fail(ctx, "leukocyte: bad CTA shape %ldx%ld", tx, ty);
+        goto out;
+    }
     if (!img || !gx || !gy || !score || !dil || !rx || !ry || !rs) {
         rc = hd_wl_fail(ctx, "leukocyte: out of host memory");
         goto out;
@@ -165,10 +176,14 @@ static int lk_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_wl_rng_seed(&rng, 0x6c65756bu);
     lk_make_image(img, w, h, sz.cells, &rng);
     lk_make_tables(&tab);
-    fprintf(ctx->log, "leukocyte: %dx%d frame, %d cells, %d radii x %d points, dilation %d\n", w,
-            h, sz.cells, LK_NRAD, LK_NPTS, tab.ndil);
+    fprintf(ctx->log,
+            "leukocyte: %dx%d frame, %d cells, %d radii x %d points, dilation %d, %ldx%ld CTAs\n",
+            w, h, sz.cells, LK_NRAD, LK_NPTS, tab.ndil, tx, ty);
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    static const char *const lk_pinned[] = {"lk_gicov"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, lk_pinned, 1)) != HD_OK)
         goto out;
     if ((rc = lk_to_symbol(gpu, ctx, mod, "lk_cos", tab.cosv, sizeof(tab.cosv))) != HD_OK ||
         (rc = lk_to_symbol(gpu, ctx, mod, "lk_sin", tab.sinv, sizeof(tab.sinv))) != HD_OK ||
@@ -188,9 +203,8 @@ static int lk_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     HD_WL_TRY(hd_memset(gpu, d_score, 0xff, nb));
     HD_WL_TRY(hd_memset(gpu, d_dil, 0xff, nb));
 
-    struct hd_dim3 grid = {(uint32_t)((w + LK_TILE - 1) / LK_TILE),
-                           (uint32_t)((h + LK_TILE - 1) / LK_TILE), 1};
-    struct hd_dim3 block = {LK_TILE, LK_TILE, 1};
+    struct hd_dim3 grid = {(uint32_t)((w + tx - 1) / tx), (uint32_t)((h + ty - 1) / ty), 1};
+    struct hd_dim3 block = {(uint32_t)tx, (uint32_t)ty, 1};
     {
         struct hd_arg args[] = {HD_ARG(d_img), HD_ARG(d_gx), HD_ARG(d_gy), HD_ARG(w), HD_ARG(h)};
         HD_WL_TRY(hd_launch(gpu, mod, "lk_gradient", grid, block, 0, 0, args, 5));
@@ -254,3 +268,26 @@ const struct hd_workload hd_workload_leukocyte = {
     .idempotent = true,
     .run = lk_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_leukocyte_tb192_r18 = {
+    .name = "leukocyte_tb192_r18",
+    .description = "leukocyte variant: 16x12 CTAs (192 threads), lk_gicov counted at 18 registers (Lin Table 2.2 GICOV)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = lk_run,
+    .variant_of = "leukocyte",
+    .variant_flags = "-DHD_LK_TX=16 -DHD_LK_TY=12 -DMAXREG=18 -DREGSPEC=18",
+    .paper_row = "Lin Table 2.2 GICOV_kernel (LK_1): 6 warps/TB, 8 TBs/SM, 18 regs, 24 B",
+};
+const struct hd_workload hd_workload_leukocyte_tb192_r24 = {
+    .name = "leukocyte_tb192_r24",
+    .description = "leukocyte variant: 16x12 CTAs (192 threads), lk_gicov capped at 24 registers (EXPARS Table 3 LEUK)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = lk_run,
+    .variant_of = "leukocyte",
+    .variant_flags = "-DHD_LK_TX=16 -DHD_LK_TY=12 -DMAXREG=24",
+    .paper_row = "EXPARS Table 3 LEUK GICOV_kernel: 6 warps/CTA, 0 B, 24 regs, 7 CTAs/SM",
+};
+/* }==== */

@@ -13,6 +13,10 @@
 // The sample offsets live in constant memory (filled by the host): a broadcast per warp, with
 // gathers from 2D-local but scattered global addresses. Every kernel reads only its inputs and
 // writes a separate output: all three are idempotent.
+//
+// Knob (Lin Table 2.2 variant leukocyte_tb192_r18, ptx.flags): MAXREG caps the registers per
+// thread of lk_gicov (__maxnreg__); undefined in the base, whose PTX it leaves unchanged. The CTA
+// shape is the launch's (HD_LK_TX x HD_LK_TY, read back by leukocyte.c); the kernels use blockDim.
 
 #define LK_NPTS 32
 #define LK_NRAD 7
@@ -44,7 +48,13 @@ extern "C" __global__ void lk_gradient(const float *__restrict__ img, float *__r
     gy[i] = dy;
 }
 
-extern "C" __global__ void lk_gicov(const float *__restrict__ gx, const float *__restrict__ gy,
+#ifdef MAXREG
+#define LK_GICOV_REGS __maxnreg__(MAXREG)
+#else
+#define LK_GICOV_REGS
+#endif
+
+extern "C" __global__ void LK_GICOV_REGS lk_gicov(const float *__restrict__ gx, const float *__restrict__ gy,
                                     float *__restrict__ score, int w, int h)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;

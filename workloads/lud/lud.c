@@ -8,6 +8,7 @@
  * result is compared with an unblocked Doolittle factorisation computed in double precision.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,6 +67,9 @@ static int lud_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
+    static const char *const lud_pinned[] = {"lud_internal"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, lud_pinned, 1)) != HD_OK)
+        goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_a, bytes));
     HD_WL_TRY(hd_memcpy_h2d(gpu, d_a, a, bytes));
 
@@ -122,3 +126,16 @@ const struct hd_workload hd_workload_lud = {
     .idempotent = false,
     .run = lud_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_lud_r9 = {
+    .name = "lud_r9",
+    .description = "lud variant: lud_internal counted at 9 registers per thread (Lin Table 2.2 LUD_3)",
+    .klass = "compute",
+    .idempotent = false,
+    .run = lud_run,
+    .variant_of = "lud",
+    .variant_flags = "-DREGSPEC=9",
+    .paper_row = "Lin Table 2.2 lud_internal (LUD_3): 8 warps/TB, 6 TBs/SM, 9 regs, 1,056 B",
+};
+/* }==== */

@@ -10,6 +10,7 @@
  * CPU.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -134,6 +135,9 @@ static int sr_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
+    static const char *const sr_pinned[] = {"srad_coeff", "srad_update"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, sr_pinned, 2)) != HD_OK)
+        goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_img, bytes));
     for (int i = 0; i < 5; i++)
         HD_WL_TRY(hd_malloc(gpu, &d_f[i], bytes));
@@ -189,3 +193,16 @@ const struct hd_workload hd_workload_srad = {
     .idempotent = false,
     .run = sr_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_srad_r20 = {
+    .name = "srad_r20",
+    .description = "srad variant: srad_coeff and srad_update counted at 20 registers (Shieh Table 4.2 srad_cuda_1/2)",
+    .klass = "memory",
+    .idempotent = false,
+    .run = sr_run,
+    .variant_of = "srad",
+    .variant_flags = "-DREGSPEC=20",
+    .paper_row = "Shieh Table 4.2 srad_cuda_1, srad_cuda_2: 5,120 regs/TB (20/thread), 6,144 / 5,120 B, 256 threads, 6 TBs/SM",
+};
+/* }==== */

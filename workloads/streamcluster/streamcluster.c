@@ -10,8 +10,13 @@
  * reference runs the same search in lockstep: the distance uses the same fused multiply-adds
  * (fmaf) and the sums are integers, so the partial sums of every round, the final assignment and
  * the final costs must all agree exactly.
+ *
+ * Variant (ptx.flags): HD_SC_BLOCK threads per CTA of both kernels (default SC_BLOCK; the kernels
+ * use blockDim) is read back from the variant's flags, REGSPEC pins the register count occupancy
+ * uses for sc_gain (zorua_spec.h); same inputs, same reference.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -164,7 +169,10 @@ static void sc_init(struct sc_state *s, float *coord, float *weight, struct hd_w
 static int sc_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const struct sc_size sz = sc_sizes[ctx->size];
-    const int n = sz.n, dim = sz.dim, nblk = (n + SC_BLOCK - 1) / SC_BLOCK;
+    const long tb = hd_wl_spec_threads(ctx, "streamcluster", "HD_SC_BLOCK", SC_BLOCK);
+    if (tb < 0)
+        return HD_WL_MISMATCH;
+    const int n = sz.n, dim = sz.dim, nblk = (int)((n + tb - 1) / tb);
     const size_t nb = sizeof(float) * (size_t)n, ib = sizeof(int) * (size_t)n;
     const size_t ob = sizeof(unsigned) * (size_t)nblk * (SC_KMAX + 1);
     int rc = HD_OK, opened = 0, nclosed = 0;
@@ -192,6 +200,9 @@ static int sc_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
+    static const char *const sc_pinned[] = {"sc_gain"};
+    if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, sc_pinned, 1)) != HD_OK)
+        goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_coord, nb * (size_t)dim));
     HD_WL_TRY(hd_malloc(gpu, &d_weight, nb));
     HD_WL_TRY(hd_malloc(gpu, &d_cost, nb));
@@ -207,7 +218,7 @@ static int sc_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     HD_WL_TRY(hd_memset(gpu, d_switch, 0xff, ib));
     HD_WL_TRY(hd_memset(gpu, d_out, 0xff, ob));
 
-    struct hd_dim3 grid = {(uint32_t)nblk, 1, 1}, block = {SC_BLOCK, 1, 1};
+    struct hd_dim3 grid = {(uint32_t)nblk, 1, 1}, block = {(uint32_t)tb, 1, 1};
     for (int it = 0; it < sz.iters; it++) {
         int x, k_slots = SC_KMAX, closed[SC_KMAX];
         uint64_t gsum[SC_KMAX + 1], rsum[SC_KMAX + 1];
@@ -291,3 +302,16 @@ const struct hd_workload hd_workload_streamcluster = {
     .idempotent = true,
     .run = sc_run,
 };
+
+/* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */
+const struct hd_workload hd_workload_streamcluster_tb512_r12 = {
+    .name = "streamcluster_tb512_r12",
+    .description = "streamcluster variant: 512-thread CTAs, sc_gain counted at 12 registers (Shieh Table 4.2 Kernel_compute_cost)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = sc_run,
+    .variant_of = "streamcluster",
+    .variant_flags = "-DHD_SC_BLOCK=512 -DREGSPEC=12",
+    .paper_row = "Shieh Table 4.2 streamcluster Kernel_compute_cost: 6,144 regs/TB (12/thread), 0 B, 512 threads, 3 TBs/SM",
+};
+/* }==== */
