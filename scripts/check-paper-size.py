@@ -14,6 +14,8 @@ Workloads whose grid is one wave by design are exempt from the waves check (EXEM
 the reason) but not from the cycles one. Prints one line per workload with the numbers;
 exit 1 if any fails.
 
+Workloads in KNOWN_SHORT are reported as known short (not a failure) while they stay short.
+
 Usage: scripts/check-paper-size.py HEDDLE [NAME...] [--cap N] [--waves W] [--config FILE]
   (no NAME: every base workload of `heddle list --names`, variants excluded)
 """
@@ -32,6 +34,17 @@ EXEMPT = {
     "preempter": "a short high-priority kernel by design",
     "heartwall": "Rodinia's heartwall launches one CTA per tracked point (51) per frame; its "
                  "length is the frame sequence",
+}
+
+# Measured short at paper size (= large), left for issue 26 item 4 (each needs its own paper input):
+# the check still runs for them; a listed workload that turns out long enough is an error, so the
+# list cannot go stale.
+KNOWN_SHORT = {
+    "barneshut": "bh_force 1.4 waves on 15 SMs",
+    "chase": "52,169 cycles (one pointer chain)",
+    "montecarlo": "mc_price 1.7 waves on 15 SMs",
+    "mvt": "mvt_rows 0.8 waves on 15 SMs",
+    "nqueens": "nq_solve 1.1 waves on 15 SMs",
 }
 
 
@@ -88,12 +101,21 @@ def main():
         var = set(subprocess.run([a.heddle, "list", "--variants", "--names", "--zorua"],
                                  capture_output=True, text=True, check=True).stdout.split())
         names = [n for n in allw if n not in var]
-    fails = 0
+    fails = short = 0
     for n in names:
         ok, msg = check(a.heddle, n, a.cap, a.waves, a.config)
+        if n in KNOWN_SHORT:
+            if ok:  # fixed: the list must lose it
+                print(f"FAIL {n}: listed in KNOWN_SHORT but long enough now ({msg}): remove it")
+                fails += 1
+            else:
+                print(f"short {n}: {msg} (known: {KNOWN_SHORT[n]}; issue 26 item 4)")
+                short += 1
+            continue
         fails += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {n}: {msg}")
-    print(f"check-paper-size.py: {len(names) - fails} of {len(names)} long enough at paper size")
+    print(f"check-paper-size.py: {len(names) - fails - short} of {len(names)} long enough at paper "
+          f"size, {short} known short")
     return 1 if fails else 0
 
 
