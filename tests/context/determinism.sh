@@ -3,47 +3,30 @@
 # determinism.sh - stress mode is deterministic: run each workload twice with the same
 # [context] stress seed, and a third time without idle-cycle skipping, and require identical
 # cycles, memory statistics and context counters; a fourth run with another seed must still
-# verify (its cycles may differ).
+# verify (its cycles may differ). The loop: tests/lib/determinism_lib.sh.
 #   tests/context/determinism.sh HEDDLE PERIOD WORKLOAD...
 set -eu
-heddle=$1
+. "$(dirname "$0")/../lib/determinism_lib.sh"
+det_heddle=$1
 period=$2
 shift 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/hd-ctxdet-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-digest() {
-    sed -n -e 's/.*"totals": {"cycles": \([0-9]*\).*/cycles \1/p' \
-        -e '/"ctx_saves"/p' \
-        -e '/"memory": {/,/"samples": {/p' "$1"
-}
+det_tmp=$(mktemp -d "${TMPDIR:-/tmp}/hd-ctxdet-XXXXXX")
+trap 'rm -rf "$det_tmp"' EXIT INT TERM
+det_seed=context.stress_seed
+det_counters='/"ctx_saves"/'
 fail=0
 for w in "$@"; do
-    for i in 1 2 3 4; do
-        skip=true seed=7
-        [ "$i" = 3 ] && skip=false
-        [ "$i" = 4 ] && seed=8
-        "$heddle" run "$w" --size small --set context.stress_period="$period" \
-            --set context.stress_fraction=0.05 \
-            --set context.stress_seed=$seed --set timing.skip_idle=$skip --quiet \
-            --stats "$tmp/$w.$i.json" > "$tmp/$w.$i.out" 2>&1 || {
-            echo "determinism.sh: $w run $i failed:"; cat "$tmp/$w.$i.out"; exit 1; }
-        digest "$tmp/$w.$i.json" > "$tmp/$w.$i.dig"
-    done
-    saves=$(grep -o '"ctx_saves": [0-9]*' "$tmp/$w.1.json" | awk '{s += $2} END {print s + 0}')
+    det_four "$w" "$w" --size small --set context.stress_period="$period" \
+        --set context.stress_fraction=0.05 --quiet
+    saves=$(det_sum "$det_tmp/$w.1.json" ctx_saves)
     if [ "$saves" -eq 0 ]; then
         echo "determinism.sh: $w: stress mode saved no context"; fail=1
     fi
-    if [ ! -s "$tmp/$w.1.dig" ] || ! cmp -s "$tmp/$w.1.dig" "$tmp/$w.2.dig"; then
-        echo "determinism.sh: $w differs between two runs with the same seed:"
-        diff "$tmp/$w.1.dig" "$tmp/$w.2.dig" | head -20 || true
-        fail=1
-    elif ! cmp -s "$tmp/$w.1.dig" "$tmp/$w.3.dig"; then
-        echo "determinism.sh: $w: skipping idle cycles changed the result:"
-        diff "$tmp/$w.1.dig" "$tmp/$w.3.dig" | head -20 || true
-        fail=1
+    if det_compare "$w"; then
+        echo "$w: $(det_cycles "$w" 1), $saves contexts saved, in three runs;" \
+             "seed 8: $(det_cycles "$w" 4)"
     else
-        echo "$w: $(head -1 "$tmp/$w.1.dig"), $saves contexts saved, in three runs;" \
-             "seed 8: $(head -1 "$tmp/$w.4.dig")"
+        fail=1
     fi
 done
 exit $fail
