@@ -42,6 +42,7 @@
 #ifndef HD_MECH_H
 #define HD_MECH_H
 
+#include "cta_admit.h"
 #include "hw_inst.h"
 #include "monitor.h"
 #include "preempt_policy.h"
@@ -188,6 +189,12 @@ struct hd_mech_env {
     struct hd_monitor *mon;        /* the GPU's windowed monitor (monitor.h): a subscription
                                       made in attach() closes its windows into this hook's
                                       `window` callback */
+    /* issue 29 (CCBP): where a mechanism installs its own miss-queue policy
+     * (hd_mem_full_set_mq_policy, missq_policy.h) and its own admission policy (set *admit in
+     * attach(): it replaces [timing] admit; cta_admit.h). Both ops' destroy should be NULL when
+     * the hook owns the state (the hooks are destroyed first). */
+    struct hd_mem *mem;
+    struct hd_cta_admit *admit;
 };
 
 struct hd_mech_alloc {             /* an [sm] allocator value it implements */

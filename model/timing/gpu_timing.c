@@ -33,7 +33,8 @@ static int attach_mechanisms(struct hd_gpu_timing *g, char *err, size_t errlen)
         if (!hd_mechs[m]->attach)
             continue;
         const struct hd_mech_env env = {&g->p, &g->hw,
-                                        m == g->ppol_mech ? g->ppol.ops->tables : 0, g->mon};
+                                        m == g->ppol_mech ? g->ppol.ops->tables : 0, g->mon,
+                                        &g->mem, &g->admit};
         struct hd_hook k = {NULL, NULL};
         hd_monitor_set_owner(g->mon, (int)g->hooks.n); /* its subscriptions' windows go to it */
         const int st = hd_mechs[m]->attach(&env, &k, err, errlen);
@@ -115,11 +116,13 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         hd_gpu_timing_destroy(g);
         return HD_FUNC_ERR_MEMORY;
     }
-    g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL}; /* [timing] admit (cta_admit.h) */
-    if (g->p.admit == HD_ADMIT_LAUNCH_QUOTA)
-        g->admit = (struct hd_cta_admit){&hd_cta_admit_launch_quota, &g->p.admit_quota};
-    else if (g->p.admit == HD_ADMIT_KERNEL_QUOTA)
-        g->admit = (struct hd_cta_admit){&hd_cta_admit_kernel_quota, &g->p.admit_quota};
+    if (!g->admit.ops) { /* (a mechanism may have installed its own in attach(): mech.h) */
+        g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL}; /* [timing] admit */
+        if (g->p.admit == HD_ADMIT_LAUNCH_QUOTA)
+            g->admit = (struct hd_cta_admit){&hd_cta_admit_launch_quota, &g->p.admit_quota};
+        else if (g->p.admit == HD_ADMIT_KERNEL_QUOTA)
+            g->admit = (struct hd_cta_admit){&hd_cta_admit_kernel_quota, &g->p.admit_quota};
+    }
     for (uint32_t i = 0; i < nsms; i++) {
         struct hd_sm_env env = {&g->mem, &g->stats.sm[i], &g->stats.sched[i * g->p.sm.num_sched],
                                 &g->pool, &g->p.ctx, &g->hw};

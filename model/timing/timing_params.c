@@ -210,6 +210,19 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->admit_quota = c->timing_admit_quota;
     memcpy(p->probe_log, c->timing_probe_log.s, sizeof p->probe_log);
     p->probe_window = c->timing_probe_window;
+    p->ccbp = (struct hd_ccbp_params){
+        .enable = c->ccbp_enable, .ls_first = c->ccbp_ls_first, .window = c->ccbp_window,
+        .period = c->ccbp_period, .monitor_window = c->ccbp_monitor_window,
+        .budget = c->ccbp_budget, .prior_ls = c->ccbp_prior_ls,
+        .noc_sustain = c->ccbp_noc_sustain, .dram_sustain = c->ccbp_dram_sustain,
+        .l2_slices = c->dram_channels * c->l2_slices_per_channel,
+        .dram_channels = c->dram_channels, .icnt_mhz = c->clock_icnt_mhz,
+        .dram_mhz = c->clock_dram_mhz};
+    memcpy(p->ccbp.ctas, c->ccbp_ctas.s, sizeof p->ccbp.ctas);
+    memcpy(p->ccbp.quota, c->ccbp_quota.s, sizeof p->ccbp.quota);
+    memcpy(p->ccbp.types, c->ccbp_types.s, sizeof p->ccbp.types);
+    memcpy(p->ccbp.profile, c->ccbp_profile.s, sizeof p->ccbp.profile);
+    memcpy(p->ccbp.log, c->ccbp_log.s, sizeof p->ccbp.log);
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;

@@ -138,6 +138,19 @@ struct hd_ctx_params {
     enum hd_cfg_switchmodel switch_model; /* traffic or a stall (ctx_engine.c) */
 };
 
+/* [ccbp]: Lin ch.4 CCBP (model/mech/ccbp; the lists are parsed there). */
+struct hd_ccbp_params {
+    bool enable, ls_first;
+    uint32_t window;
+    char ctas[HD_CFG_STR_MAX], quota[HD_CFG_STR_MAX], types[HD_CFG_STR_MAX];
+    char profile[HD_CFG_STR_MAX], log[HD_CFG_STR_MAX];
+    uint64_t period, monitor_window, budget;
+    double prior_ls, noc_sustain, dram_sustain;
+    /* the machine, for bandwidth shares */
+    uint32_t l2_slices, dram_channels;
+    double icnt_mhz, dram_mhz;
+};
+
 struct hd_gpu_timing_params {
     uint32_t num_sms;
     double core_mhz;
@@ -155,6 +168,7 @@ struct hd_gpu_timing_params {
     uint32_t admit_quota;
     char probe_log[HD_CFG_STR_MAX]; /* [timing] probe_log, probe_window (model/mech/probe) */
     uint64_t probe_window;
+    struct hd_ccbp_params ccbp;   /* [ccbp] (model/mech/ccbp, issue 29) */
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message
