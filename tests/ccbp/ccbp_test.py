@@ -23,7 +23,7 @@ import tempfile
 HEDDLE = sys.argv[1]
 MODE = sys.argv[2]
 CFG = "configs/maxwell-ccbp.ini"
-MIXES = "experiments/ccbp-mixes.ini"
+
 BUDGET = 100000
 
 
@@ -52,7 +52,7 @@ def log_apps(path):
 def corun(tmp, mix, tag, sets, stats=False):
     log = os.path.join(tmp, f"{tag}.log")
     js = os.path.join(tmp, f"{tag}.json")
-    args = ["run", "--mix", mix, "--mixes-file", MIXES, "--size", "small", "--config", CFG,
+    args = ["run", "--mix", mix, "--size", "small", "--config", CFG,
             "--repeat", "all", "--repeat-until", str(BUDGET), "--set", "ccbp.enable=true",
             "--set", f"ccbp.budget={BUDGET}", "--set", f"ccbp.log={log}"]
     for s in sets:
@@ -77,7 +77,7 @@ def mode_irc(tmp):
     cycles = int(re.search(r"^\s+cycles\s+(\d+)", out, re.M).group(1))
     ipc_alone = instrs / cycles
     # the mix without CCBP and with CCBP watching only: the same cycles
-    plain = run(["run", "--mix", "pathfinder+lbm", "--mixes-file", MIXES, "--size", "small",
+    plain = run(["run", "--mix", "pathfinder+lbm", "--size", "small",
                  "--config", CFG, "--repeat", "all", "--repeat-until", str(BUDGET)])
     pcyc = int(re.search(r"^\s+cycles\s+([\d,]+)\s*$", plain, re.M).group(1).replace(",", ""))
     _, off, _, ocyc = corun(tmp, "pathfinder+lbm", "off",
