@@ -63,6 +63,18 @@ def _run(heddle, w, sets, path):
     return json.load(open(path))["timing"]
 
 
+def _ini(section, key):
+    """An integer key of configs/CONFIG.ini (the latencies the doubled-latency test doubles)."""
+    cur = None
+    for line in open(os.path.join(ROOT, "configs", CONFIG + ".ini")):
+        line = line.split("#")[0].strip()
+        if line.startswith("["):
+            cur = line.strip("[]")
+        elif cur == section and line.split("=")[0].strip() == key:
+            return int(line.split("=")[1])
+    sys.exit(f"ccbp.py: no [{section}] {key} in configs/{CONFIG}.ini")
+
+
 def _measure(t):
     m, c = t["memory"]["total"], t["totals"]["cycles"]
     d = t["memory"]["derived"]
@@ -106,7 +118,8 @@ def profile_workload(heddle, w, tmp):
     for key in ("ipc", "nbw", "dbw"):
         prof[key + "_curve"] = [_interp({n: c[key] for n, c in curves.items()}, n)
                                 for n in range(1, prof["nmax"] + 1)]
-    slow = _run(heddle, w, [f"l2.latency={2 * 187}", f"dram.latency={2 * 264}"],
+    slow = _run(heddle, w, [f"l2.latency={2 * _ini('l2', 'latency')}",
+                            f"dram.latency={2 * _ini('dram', 'latency')}"],
                 os.path.join(tmp, f"{w}_2lat.json"))
     prof["slowdown_2lat"] = slow["totals"]["cycles"] / full["totals"]["cycles"]
     prof["type"] = ("dbi" if prof["dram_util"] >= 50 else "nbi" if prof["noc_busier"] >= 50
