@@ -85,7 +85,8 @@ def _measure(t):
             "noc_busier": 100.0 * max(d["icnt_request_utilization"], d["icnt_reply_utilization"]),
             "dram_util": 100.0 * d["dram_bus_utilization"],
             "cost_noc": flits / max(1, m["mq_requests"]),
-            "cost_dram": m["dram_data"] / max(1, m["mq_requests"])}
+            "cost_dram": m["dram_data"] / max(1, m["mq_requests"]),
+            "read_latency": m["read_latency"] / max(1, m["reads_done"])}
 
 
 def _interp(points, n):
@@ -271,7 +272,20 @@ def report(ctx):
         ipc = ipc_window(d, budget)
         verified = all(i["verified"] for i in d.get("instances", []))
         slow = [prof["workloads"][w]["ipc"] / max(1e-9, ipc.get(i, 0.0)) for i, w in enumerate(wl)]
+        owner = {k["kernel"]: k["workload"] for k in d.get("kernels", [])}
+        names = {l["id"]: l["kernel"] for l in d["timing"]["launches"]}
+        lat = [[0, 0], [0, 0]]
+        for k in d["timing"]["memory"]["per_kernel"]:
+            o = owner.get(names.get(k["launch"]))
+            if o in (0, 1):
+                lat[o][0] += k["read_latency"]
+                lat[o][1] += k["reads_done"]
+        rlat = [lat[i][0] / lat[i][1] if lat[i][1] else None for i in (0, 1)]
         res[(pair, scheme)] = {"ipc_share": [ipc.get(0), ipc.get(1)], "slowdown": slow,
+                               "read_latency_x": [
+                                   None if rlat[i] is None else
+                                   rlat[i] / max(1e-9, prof["workloads"][w]["read_latency"])
+                                   for i, w in enumerate(wl)],
                                "instances": [sum(1 for i in d["instances"] if i["workload"] == k)
                                              for k in (0, 1)],
                                "verified": verified, **metrics(slow)}
@@ -305,6 +319,7 @@ def report(ctx):
                              _r(r["ipc_share"][0], 2), _r(r["ipc_share"][1], 2),
                              _r(r["slowdown"][0], 2), _r(r["slowdown"][1], 2), _r(r["ws"]),
                              _r(r["hs"]), _r(r["antt"]), _r(r["fairness"]),
+                             f"{_r(r['read_latency_x'][0], 2)} / {_r(r['read_latency_x'][1], 2)}",
                              f"{r['instances'][0]}+{r['instances'][1]}",
                              "yes" if r["verified"] else "NO"])
     cls = [[w, p["type"], _r(p["ipc"], 2), p["nmax"], _r(p["nbw"], 1), _r(p["noc_busier"], 1),
@@ -324,6 +339,10 @@ def report(ctx):
               ["vs Warped-Slicer (%)", _r(gains.get("ws"), 1), PAPER["ws"]],
               ["vs unrestricted LRR (%)", _r(gains.get("lrr"), 1), ""],
               ["vs Dai18 (%)", "not modelled", PAPER["dai18"]],
+              ["memory read latency co-running / alone, largest (lrr)",
+               _r(max((x for (m, s), r in res.items() if s == "lrr"
+                       for x in r["read_latency_x"] if x is not None), default=None), 2),
+               "up to 8.2x (L2644)"],
               ["vs oracle CTA combination, mean / max (%)", "not run",
                f"{PAPER['oracle_avg']} / {PAPER['oracle_max']}"]]),
           "", "## Classes from the profiling runs (Lin §2.15)", "",
@@ -331,7 +350,8 @@ def report(ctx):
                     "NoC % (busier dir)", "DRAM %", "slowdown, L2+DRAM latency x2"], cls),
           "", "## Per pair and scheme", "",
           md_table(["pair", "scheme", "CTAs (smk/ws)", "IPC 1", "IPC 2", "slowdown 1",
-                    "slowdown 2", "WS", "HS", "ANTT", "fairness", "instances", "verified"],
+                    "slowdown 2", "WS", "HS", "ANTT", "fairness",
+                    "read latency vs alone (1 / 2)", "instances", "verified"],
                    rows)]
     ctx.write_text("report.md", "\n".join(md) + "\n")
 
