@@ -247,6 +247,7 @@ struct hd_sm {
     char fault_msg[224];         /* ... where: SM, context, warp, cycle (hd_sm_tick reports it) */
     struct hd_oloc_sm *olx;      /* operand locations that can miss (sm_oloc_port.c; NULL: none) */
     struct hd_sm_res *wr;        /* warp-granular residency (sm_residency.c), NULL: none yet */
+    struct hd_sm_ahead *ah;      /* HAWS run-ahead (sm_ahead.c), NULL: no hint source attached */
 };
 
 /* {==== sm.c ==== */

@@ -210,6 +210,10 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->admit_quota = c->timing_admit_quota;
     memcpy(p->probe_log, c->timing_probe_log.s, sizeof p->probe_log);
     p->probe_window = c->timing_probe_window;
+    p->haws.enable = c->haws_enable;
+    p->haws.rcu_depth = c->haws_rcu_depth;
+    p->haws.window = c->haws_window;
+    p->haws.hint_fetch_cycles = c->haws_hint_fetch_cycles;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;

@@ -155,6 +155,10 @@ struct hd_gpu_timing_params {
     uint32_t admit_quota;
     char probe_log[HD_CFG_STR_MAX]; /* [timing] probe_log, probe_window (model/mech/probe) */
     uint64_t probe_window;
+    struct {                      /* [haws] (model/mech/haws, docs/blocks/haws.md) */
+        bool enable;
+        uint32_t rcu_depth, window, hint_fetch_cycles;
+    } haws;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message
