@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: MIT
+# HAWS (Gong thesis ch. 5, issue 30; docs/blocks/haws.md; model/mech/haws, model/func/exec_ahead.c,
+# model/timing/sm_ahead.c; included by tests/CMakeLists.txt).
+#
+# - haws_unit: the hazards on a hand-written kernel (tests/haws/haws_unit.c): a candidate whose
+#   source a skipped older instruction writes is not selected, a WAR/WAW one is renamed;
+#   divergence in hint mode runs on the shadow stack and leaves the real stack, registers and
+#   counters unchanged; every result is committed exactly once (a second commit is refused) and
+#   the registers then equal an in-order twin's, bit for bit.
+# - haws_ptx_info: `heddle ptx-info sgemm --haws` prints stall points and run-ahead PCs.
+# - haws_verify_<gto|lrr>_<NAME>: every workload and variant on the Kepler configuration with
+#   HAWS off and on under GTO and LRR (tests/haws/verify.py): both verify, the same warp and
+#   thread instructions execute, no RCU is discarded. CI: three base workloads; full: the rest.
+set(HD_TEST_MECHANISM haws) # docs/testing.md: HAWS's budget
+add_executable(hd_haws_unit ${CMAKE_CURRENT_SOURCE_DIR}/haws/haws_unit.c
+                            ${CMAKE_SOURCE_DIR}/model/mech/haws/haws_hints.c)
+target_include_directories(hd_haws_unit PRIVATE ${CMAKE_SOURCE_DIR}/model/mech/haws
+                                                ${CMAKE_SOURCE_DIR}/model/policy)
+target_link_libraries(hd_haws_unit PRIVATE hd_func hd_compiler hd_ptx m)
+add_test(NAME haws_unit COMMAND hd_haws_unit)
+set_tests_properties(haws_unit PROPERTIES LABELS "haws" TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "haws_unit: [0-9]+ checks passed"
+                     FAIL_REGULAR_EXPRESSION "FAILED")
+
+get_property(hd_haws_workloads GLOBAL PROPERTY HD_WORKLOADS)
+if(TARGET heddle)
+  add_test(NAME haws_ptx_info
+           COMMAND $<TARGET_FILE:heddle> ptx-info sgemm --haws --config configs/kepler-gk110.ini
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(haws_ptx_info PROPERTIES LABELS "haws" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "HAWS hints \\(window 64, RCU depth 8.*stall PC [0-9]+ \\(line [0-9]+\\): [1-8] run ahead")
+  foreach(wl IN LISTS hd_haws_workloads)
+    foreach(sched gto lrr)
+      add_test(NAME haws_verify_${sched}_${wl}
+               COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/haws/verify.py $<TARGET_FILE:heddle>
+                       ${wl} --size small --config configs/kepler-gk110.ini
+                       --set sm.scheduler=${sched}
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(haws_verify_${sched}_${wl} PROPERTIES LABELS "haws" TIMEOUT 600
+                           PASS_REGULAR_EXPRESSION "haws_verify: OK"
+                           FAIL_REGULAR_EXPRESSION "FAILED")
+    endforeach()
+  endforeach()
+  # with run ahead required: the base workloads where the hint pass finds chains
+  foreach(wl sgemm reduction)
+    add_test(NAME haws_runahead_${wl}
+             COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/haws/verify.py $<TARGET_FILE:heddle>
+                     ${wl} --size small --config configs/kepler-gk110.ini --want-runahead
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(haws_runahead_${wl} PROPERTIES LABELS "haws" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "haws_verify: OK"
+                         FAIL_REGULAR_EXPRESSION "FAILED")
+  endforeach()
+endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^haws_unit$" "^haws_ptx_info$" "^haws_verify_(gto|lrr)_(sgemm|reduction|vecadd)$")
