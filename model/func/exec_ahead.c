@@ -79,7 +79,8 @@ static int32_t slot_of(struct scratch *sc, const struct hd_func_warp *w, hd_func
 
 int hd_func_ahead_step(struct hd_func_launch *l, struct hd_func_cta *c,
                        const struct hd_func_warp *w, struct hd_func_ahead_stack *s,
-                       hd_func_ahead_lookup look, void *lctx, struct hd_func_ahead_result *out)
+                       hd_func_ahead_lookup look, void *lctx, struct hd_func_ahead_result *out,
+                       struct hd_func_trace *tr_out)
 {
     const struct hd_func_kernel *k = l->k;
     uint32_t pc, active;
@@ -115,19 +116,20 @@ int hd_func_ahead_step(struct hd_func_launch *l, struct hd_func_cta *c,
             gm |= (uint32_t)(sc.v[d2.guard][i] & 1u) << i;
         mask &= d->guard_neg ? ~gm : gm;
     }
-    struct hd_func_trace tr;
-    tr.in = d;
-    tr.pc = pc;
-    tr.active = active;
-    tr.exec = mask;
-    tr.flags = 0;
+    struct hd_func_trace scratch_tr;
+    struct hd_func_trace *trp = tr_out ? tr_out : &scratch_tr;
+    trp->in = d;
+    trp->pc = pc;
+    trp->active = active;
+    trp->exec = mask;
+    trp->flags = 0;
     struct hd_func_exec x;
     x.l = l;
     x.cta = c;
     x.w = &sw;
     x.k = k;
     x.regs = sw.regs;
-    x.tr = &tr;
+    x.tr = trp;
     x.active = active;
     x.pc = pc;
     x.cycle = 0; /* (instructions reading the clock never run ahead) */
@@ -137,6 +139,7 @@ int hd_func_ahead_step(struct hd_func_launch *l, struct hd_func_cta *c,
         if (st != HD_FUNC_OK)
             return st;
     }
+    trp->next_pc = 0;
     hd_func_warp_normalize(&sw);
     store_shadow(&sw, s);
     out->pc = pc;

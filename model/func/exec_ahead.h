@@ -52,11 +52,15 @@ void hd_func_ahead_snapshot(const struct hd_func_warp *w, struct hd_func_ahead_s
 bool hd_func_ahead_top(const struct hd_func_ahead_stack *s, uint32_t *pc, uint32_t *mask);
 /* Advance the shadow top past its (non-control) instruction without executing it. */
 void hd_func_ahead_skip(const struct hd_func_warp *w, struct hd_func_ahead_stack *s);
-/* Execute the shadow top's instruction into *out (see above). Returns HD_FUNC_OK or a negative
- * status (a fault: l->err says where; the caller ends its chain and records nothing). */
+/* Execute the shadow top's instruction into *out (see above); tr (may be NULL) receives its
+ * trace record (a load's addresses, for the timing model's memory operation). Returns HD_FUNC_OK
+ * or a negative status (a fault: l->err says where; the caller ends its chain and records
+ * nothing). A load reads memory as it is now: the hint pass selects only loads no skipped older
+ * store, atomic, barrier or fence precedes (docs/blocks/haws.md §2). */
 int hd_func_ahead_step(struct hd_func_launch *l, struct hd_func_cta *c,
                        const struct hd_func_warp *w, struct hd_func_ahead_stack *s,
-                       hd_func_ahead_lookup look, void *lctx, struct hd_func_ahead_result *out);
+                       hd_func_ahead_lookup look, void *lctx, struct hd_func_ahead_result *out,
+                       struct hd_func_trace *tr);
 /* Commit result r as the warp's next in-order step (r->pc must be its next PC with the same
  * active mask; false and nothing changed otherwise), filling tr like hd_func_warp_step. */
 bool hd_func_ahead_commit(struct hd_func_launch *l, struct hd_func_warp *w,

@@ -39,6 +39,7 @@ struct ah_warp {
     uint32_t io_step;   /* in-order steps since the stall point (return mode) */
     uint64_t fetch_at;  /* hint_fetch_cycles: next hint-mode fetch */
     bool branch_due;    /* the head was a branch entry, popped: it executes in order next */
+    uint32_t gen;       /* episode number: a load's writeback names it (HD_PC_AHEAD tag) */
     const struct hd_ahead_hints *h;
     struct hd_func_ahead_stack sh;
     uint32_t head, n;
@@ -166,6 +167,7 @@ static bool trigger(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a)
     a->step = 1;
     a->io_step = 0;
     a->fetch_at = 0;
+    a->gen++;
     sm->st->haws_episodes++;
     return true;
 }
@@ -213,8 +215,12 @@ static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, u
             if (w->sb[d->write[j]] != HD_SB_FREE)
                 return false;
         const struct hd_tinstr *ti = &la->tk->in[pc];
-        uint32_t inst = HD_SM_NONE;
-        if (ti->unit < HD_TU_COUNT) {
+        uint32_t inst = HD_SM_NONE, cu = HD_SM_NONE;
+        if (ti->unit == HD_TU_MEM) { /* a load: a collector of the LD/ST unit, as in order */
+            cu = hd_sm_cu_find(sm, HD_TU_MEM);
+            if (cu == HD_SM_NONE)
+                return false;
+        } else if (ti->unit < HD_TU_COUNT) {
             for (uint32_t u = 0; u < p->units[ti->unit]; u++)
                 if (sm->unit_free[ti->unit][u] <= now) {
                     inst = u;
@@ -224,7 +230,9 @@ static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, u
                 return false;
         }
         struct ah_entry *e = &a->e[a->n];
-        if (hd_func_ahead_step(la->l, c->fc, w->fw, &a->sh, lookup, a, &e->r) != HD_FUNC_OK) {
+        struct hd_func_trace *tr = &sm->tr;
+        if (hd_func_ahead_step(la->l, c->fc, w->fw, &a->sh, lookup, a, &e->r, tr) !=
+            HD_FUNC_OK) {
             a->parked = true; /* in-order execution reports it */
             return false;
         }
@@ -233,6 +241,16 @@ static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, u
         e->step = a->step++;
         e->renamed = ren;
         e->ready_at = now + 1 + (ti->unit < HD_TU_COUNT ? p->lat[ti->cls] : 0);
+        if (cu != HD_SM_NONE) { /* ready when its writeback comes (hd_sm_ahead_loaded) */
+            hd_sm_cu_alloc(sm, cu, w, HD_PC_AHEAD | (a->gen & 0xffffu) << 8 | a->n, ti, true,
+                           now);
+            w->inflight++;
+            struct hd_memop *op = &sm->memops[sm->cu[cu].memop];
+            hd_sm_memop_build(sm, w, tr, op);
+            op->has_dst = true;
+            e->ready_at = UINT64_MAX;
+            sm->st->haws_loads++;
+        }
         a->n++;
         sm->st->haws_issued++;
         if (e->r.branch)
@@ -348,4 +366,16 @@ void hd_sm_ahead_stepped(struct hd_sm *sm, struct hd_twarp *w)
     a->branch_due = false;
     if (a->n == 0)
         discard(a);
+}
+
+void hd_sm_ahead_loaded(struct hd_sm *sm, struct hd_twarp *w, uint32_t tag, uint64_t now)
+{
+    if (!sm->ah)
+        return;
+    struct ah_warp *a = &sm->ah->w[w->slot];
+    const uint32_t idx = tag & 0xffu, gen = (tag >> 8) & 0xffffu;
+    if (a->mode == AH_IDLE || gen != (a->gen & 0xffffu) || idx < a->head ||
+        idx >= a->head + a->n)
+        return; /* its episode was discarded: the load executes again in order */
+    a->e[idx].ready_at = now;
 }

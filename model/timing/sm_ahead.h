@@ -34,6 +34,9 @@ enum hd_ahead_filter {
 };
 enum hd_ahead_filter hd_sm_ahead_filter(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc,
                                         uint64_t now, struct hd_func_trace *tr);
+/* The writeback of a run-ahead load (its collector's PC: tag, HD_PC_AHEAD | episode << 8 |
+ * entry) came: its RCU entry is ready. */
+void hd_sm_ahead_loaded(struct hd_sm *sm, struct hd_twarp *w, uint32_t tag, uint64_t now);
 /* Warp w executed its next instruction in order (the filter said HD_AHF_NONE). */
 void hd_sm_ahead_stepped(struct hd_sm *sm, struct hd_twarp *w);
 

@@ -37,6 +37,9 @@
 /* The "PC" a spill fill's collector, load tracker and writeback carry: this bit | the register
  * it fills (sm_spill.c), so the scoreboard release frees that register alone. */
 #define HD_PC_SPILL 0x80000000u
+/* ... a HAWS run-ahead load's: this bit | episode << 8 | RCU entry (sm_ahead.c): no scoreboard
+ * marks; its writeback makes the RCU entry ready. */
+#define HD_PC_AHEAD 0x40000000u
 
 /* {==== Warps ==== */
 enum hd_wstate {

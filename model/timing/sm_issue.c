@@ -22,11 +22,17 @@
 
 void hd_sm_sb_release(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc)
 {
+    if (pc & HD_PC_AHEAD) { /* a HAWS run-ahead load (sm_ahead.c) */
+        hd_sm_ahead_loaded(sm, w, pc, sm->last_tick);
+        return;
+    }
     hd_twarp_sb_release(hd_sm_warp_kernel(sm, w), w, pc);
 }
 
 void hd_twarp_sb_release(const struct hd_func_kernel *k, struct hd_twarp *w, uint32_t pc)
 {
+    if (pc & HD_PC_AHEAD) /* a HAWS run-ahead load of a warp not in its slot: nothing marked */
+        return;
     if (pc & HD_PC_SPILL) { /* a spill fill: its register alone (sm_spill.c) */
         uint8_t *m = &w->sb[pc & ~HD_PC_SPILL];
         if (*m >= HD_SB_LONG) /* (LONG or MISS) */

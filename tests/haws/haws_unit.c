@@ -96,7 +96,7 @@ int main(void)
     CHECK(k && !k->unsupported[0], "kernel image");
 
     /* 1. the hint pass */
-    const struct hd_haws_hint_params hp = {64, 16, 8};
+    const struct hd_haws_hint_params hp = {64, 16, 8, true};
     struct hd_haws_kernel_hints *kh = hd_haws_hints_build(k, &hp);
     CHECK(kh, "hints");
     const struct hd_ahead_hints *h = hd_haws_hints_at(kh, 3);
@@ -148,7 +148,8 @@ int main(void)
            pc < h->first + h->len && (h->reach >> (pc - h->first) & 1u)) {
         if (SEL(pc)) {
             CHECK(ep.n < NRES, "episode fits");
-            CHECK(hd_func_ahead_step(&l, &ca, wa, &sh, lookup, &ep, &ep.r[ep.n]) == HD_FUNC_OK,
+            CHECK(hd_func_ahead_step(&l, &ca, wa, &sh, lookup, &ep, &ep.r[ep.n], NULL) ==
+                      HD_FUNC_OK,
                   "run-ahead step at PC %u: %s", pc, l.err);
             ep.step[ep.n++] = step++;
         } else if (k->code[pc].op == HD_OP_EXIT) {

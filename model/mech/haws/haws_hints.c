@@ -70,12 +70,41 @@ static bool is_pure_alu(const struct hd_func_instr *d)
     return true;
 }
 
+/* R2m: a load that may run ahead: it reads memory only, at most HD_FUNC_AHEAD_DSTS registers,
+ * with no ordering semantics of its own. */
+static bool is_runahead_load(const struct hd_func_instr *d)
+{
+    if (d->op != HD_OP_LD && d->op != HD_OP_LDU)
+        return false;
+    if (d->ir->flags & (HD_F_VOLATILE | HD_F_RELAXED))
+        return false;
+    if (d->nwrite == 0 || d->nwrite > HD_FUNC_AHEAD_DSTS || !d->exec)
+        return false;
+    return d->as == HD_AS_GLOBAL || d->as == HD_AS_SHARED || d->as == HD_AS_LOCAL ||
+           d->as == HD_AS_PARAM || d->as == HD_AS_GENERIC;
+}
+
+/* Orders memory (or writes it): once skipped, no later load may run ahead. */
+static bool orders_memory(const struct hd_func_instr *d)
+{
+    switch (d->op) {
+    case HD_OP_ST: case HD_OP_ATOM: case HD_OP_RED: case HD_OP_BAR: case HD_OP_BARRIER:
+    case HD_OP_MEMBAR: case HD_OP_FENCE: case HD_OP_CALL:
+        return true;
+    case HD_OP_LD: case HD_OP_LDU:
+        return (d->ir->flags & (HD_F_VOLATILE | HD_F_RELAXED)) != 0;
+    default:
+        return false;
+    }
+}
+
 /* {==== Register bitsets of one window ==== */
 struct win {
     uint32_t words;       /* per set */
     uint64_t *taint;      /* [len * words] registers skipped instructions wrote on a path to i */
     uint64_t *touched;    /* [len * words] ... read or wrote */
     bool *reach;          /* [len] */
+    bool *memblock;       /* [len] a skipped store/atomic/barrier/fence on some path to i */
 };
 
 static bool test(const uint64_t *s, int32_t r)
@@ -89,10 +118,11 @@ static void set(uint64_t *s, int32_t r)
 }
 /* Join state `from` (taint, touched) into window index j. */
 static void join(struct win *w, uint32_t len, uint32_t j, const uint64_t *taint,
-                 const uint64_t *touched)
+                 const uint64_t *touched, bool memblock)
 {
     if (j >= len)
         return;
+    w->memblock[j] |= memblock;
     uint64_t *t = w->taint + (size_t)j * w->words, *u = w->touched + (size_t)j * w->words;
     for (uint32_t i = 0; i < w->words; i++) {
         t[i] |= taint[i];
@@ -116,6 +146,7 @@ static bool build_window(const struct hd_func_kernel *k, const struct hd_haws_hi
     memset(w->taint, 0, (size_t)len * w->words * sizeof *w->taint);
     memset(w->touched, 0, (size_t)len * w->words * sizeof *w->touched);
     memset(w->reach, 0, len * sizeof *w->reach);
+    memset(w->memblock, 0, len * sizeof *w->memblock);
     memset(h, 0, sizeof *h);
     h->stall_pc = s;
     h->first = first;
@@ -130,7 +161,7 @@ static bool build_window(const struct hd_func_kernel *k, const struct hd_haws_hi
     }
     for (uint32_t j = 0; j < sd->nread; j++)
         set(cur_u, sd->read[j]);
-    join(w, len, 0, cur_t, cur_u);
+    join(w, len, 0, cur_t, cur_u, orders_memory(sd));
     const uint32_t budget_ren = p->regs_free < p->rcu_depth ? p->regs_free : p->rcu_depth;
     for (uint32_t i = 0; i < len; i++) {
         if (!w->reach[i])
@@ -140,6 +171,7 @@ static bool build_window(const struct hd_func_kernel *k, const struct hd_haws_hi
         const struct hd_func_instr *d = &k->code[pc];
         memcpy(cur_t, w->taint + (size_t)i * w->words, w->words * sizeof *cur_t);
         memcpy(cur_u, w->touched + (size_t)i * w->words, w->words * sizeof *cur_u);
+        bool mb = w->memblock[i];
         bool dep = false;
         for (uint32_t j = 0; j < d->nread; j++)
             dep |= test(cur_t, d->read[j]);
@@ -152,12 +184,13 @@ static bool build_window(const struct hd_func_kernel *k, const struct hd_haws_hi
                 continue; /* not selected: the chain ends here */
             h->sel |= 1ull << i;
             h->nsel++;
-            join(w, len, (uint32_t)d->target - first, cur_t, cur_u);
+            join(w, len, (uint32_t)d->target - first, cur_t, cur_u, mb);
             if (d->guard >= 0)
-                join(w, len, i + 1, cur_t, cur_u);
+                join(w, len, i + 1, cur_t, cur_u, mb);
             continue;
         }
-        bool take = !dep && is_pure_alu(d) && h->nsel < p->rcu_depth;
+        const bool load = p->loads && !mb && is_runahead_load(d);
+        bool take = !dep && (is_pure_alu(d) || load) && h->nsel < p->rcu_depth;
         bool ren = false;
         if (take) {
             for (uint32_t j = 0; j < d->nwrite; j++)
@@ -179,8 +212,9 @@ static bool build_window(const struct hd_func_kernel *k, const struct hd_haws_hi
             }
             for (uint32_t j = 0; j < d->nread; j++)
                 set(cur_u, d->read[j]);
+            mb |= orders_memory(d);
         }
-        join(w, len, i + 1, cur_t, cur_u);
+        join(w, len, i + 1, cur_t, cur_u, mb);
     }
     return h->nsel > 0;
 }
@@ -196,7 +230,7 @@ struct hd_haws_kernel_hints *hd_haws_hints_build(const struct hd_func_kernel *k,
     if (kh->p.window > HD_AHEAD_MAX_WINDOW)
         kh->p.window = HD_AHEAD_MAX_WINDOW;
     const uint32_t n = k->ncode, nregs = k->nregs ? k->nregs : 1;
-    struct win w = {(nregs + 63) / 64, NULL, NULL, NULL};
+    struct win w = {(nregs + 63) / 64, NULL, NULL, NULL, NULL};
     const size_t wl = kh->p.window ? kh->p.window : 1;
     kh->at = calloc(n ? n : 1, sizeof *kh->at);
     uint64_t *llregs = calloc(w.words, sizeof *llregs);
@@ -204,8 +238,10 @@ struct hd_haws_kernel_hints *hd_haws_hints_build(const struct hd_func_kernel *k,
     w.taint = calloc(wl * w.words, sizeof *w.taint);
     w.touched = calloc(wl * w.words, sizeof *w.touched);
     w.reach = calloc(wl, sizeof *w.reach);
+    w.memblock = calloc(wl, sizeof *w.memblock);
     bool *hinted = calloc(n ? n : 1, sizeof *hinted);
-    bool ok = kh->at && llregs && cur_t && cur_u && w.taint && w.touched && w.reach && hinted;
+    bool ok = kh->at && llregs && cur_t && cur_u && w.taint && w.touched && w.reach &&
+              w.memblock && hinted;
     for (uint32_t pc = 0; ok && pc < n; pc++)
         if (is_ll_writer(&k->code[pc]))
             for (uint32_t j = 0; j < k->code[pc].nwrite; j++)
@@ -252,6 +288,7 @@ struct hd_haws_kernel_hints *hd_haws_hints_build(const struct hd_func_kernel *k,
     free(w.taint);
     free(w.touched);
     free(w.reach);
+    free(w.memblock);
     free(hinted);
     if (!ok) {
         hd_haws_hints_free(kh);
@@ -278,10 +315,12 @@ const struct hd_ahead_hints *hd_haws_hints_at(const struct hd_haws_kernel_hints 
 
 void hd_haws_hints_print(const struct hd_haws_kernel_hints *kh, FILE *out)
 {
-    fprintf(out, "  HAWS hints (window %u, RCU depth %u, rename budget %u): %u stall points, %u "
-                 "with a chain; %u instructions carry a hint, %" PRIu64 " hint bits (%.1f bytes)\n",
+    fprintf(out, "  HAWS hints (window %u, RCU depth %u, rename budget %u, loads %s): %u stall "
+                 "points, %u with a chain; %u instructions carry a hint, %" PRIu64 " hint bits "
+                 "(%.1f bytes)\n",
             kh->p.window, kh->p.rcu_depth,
             kh->p.regs_free < kh->p.rcu_depth ? kh->p.regs_free : kh->p.rcu_depth,
+            kh->p.loads ? "on" : "off",
             kh->stall_points, kh->nh, kh->hinted_instrs, kh->hint_bits,
             (double)kh->hint_bits / 8.0);
     for (uint32_t i = 0; i < kh->nh; i++) {
@@ -292,7 +331,9 @@ void hd_haws_hints_print(const struct hd_haws_kernel_hints *kh, FILE *out)
         for (uint64_t b = h->sel; b; b &= b - 1) {
             const uint32_t off = (uint32_t)__builtin_ctzll(b);
             const uint32_t pc = h->first + off;
-            fprintf(out, " %u%s%s", pc, kh->k->code[pc].op == HD_OP_BRA ? "b" : "",
+            const uint16_t op = kh->k->code[pc].op;
+            fprintf(out, " %u%s%s", pc,
+                    op == HD_OP_BRA ? "b" : op == HD_OP_LD || op == HD_OP_LDU ? "m" : "",
                     (h->ren >> off & 1u) ? "r" : "");
         }
         fputc('\n', out);

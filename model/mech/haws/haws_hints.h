@@ -10,7 +10,8 @@
  * the kernel writes. Its window is the next `window` PCs; a forward data-flow pass in PC order
  * over the CFG edges inside the window (a DAG: backward branches are never selected) carries
  * the registers skipped instructions wrote (taint) and read or wrote (touched). Selected (R1,
- * R2): reachable, register-to-register (or bra), reads nothing tainted; at most rcu_depth per
+ * R2): reachable, register-to-register (or bra, or with `loads` a load no skipped store,
+ * atomic, barrier or fence precedes on any path), reads nothing tainted; at most rcu_depth per
  * window. Renamed (R3): writes a touched register; at most min(rcu_depth, regs_free) renamed,
  * a candidate beyond the budget is skipped. A control instruction that is not selected ends the
  * chain (its successors are not reached through it).
@@ -21,6 +22,7 @@
 #include "ahead.h"
 #include "module.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,6 +30,8 @@ struct hd_haws_hint_params {
     uint32_t window;    /* PCs after a stall point (<= HD_AHEAD_MAX_WINDOW) */
     uint32_t rcu_depth; /* selected instructions per window */
     uint32_t regs_free; /* renaming budget: registers per thread the kernel leaves unused */
+    bool loads;         /* loads may run ahead (R2m: after no skipped store, atomic, barrier,
+                           fence; not volatile or with a memory-order qualifier) */
 };
 
 struct hd_haws_kernel_hints {
