@@ -9,8 +9,10 @@
 #   the registers then equal an in-order twin's, bit for bit.
 # - haws_ptx_info: `heddle ptx-info sgemm --haws` prints stall points and run-ahead PCs.
 # - haws_verify_<gto|lrr>_<NAME>: every workload and variant on the Kepler configuration with
-#   HAWS off and on under GTO and LRR (tests/haws/verify.py): both verify, the same warp and
-#   thread instructions execute, no RCU is discarded. CI: three base workloads; full: the rest.
+#   HAWS off and on under GTO and LRR (tests/haws/verify.py): both verify, no RCU is discarded;
+#   for workloads whose control flow does not depend on the warps' order (sgemm, reduction,
+#   vecadd, mvt, transpose, scalarprod) the same warp and thread instructions execute.
+#   CI: three base workloads; full: the rest.
 set(HD_TEST_MECHANISM haws) # docs/testing.md: HAWS's budget
 add_executable(hd_haws_unit ${CMAKE_CURRENT_SOURCE_DIR}/haws/haws_unit.c
                             ${CMAKE_SOURCE_DIR}/model/mech/haws/haws_hints.c)
@@ -30,11 +32,15 @@ if(TARGET heddle)
   set_tests_properties(haws_ptx_info PROPERTIES LABELS "haws" TIMEOUT 60
     PASS_REGULAR_EXPRESSION "HAWS hints \\(window 64, RCU depth 8.*stall PC [0-9]+ \\(line [0-9]+\\): [1-8] run ahead")
   foreach(wl IN LISTS hd_haws_workloads)
+    set(same "")
+    if(wl MATCHES "^(sgemm|reduction|vecadd|mvt|transpose|scalarprod)$")
+      set(same --same-instrs) # control flow independent of the warps' order
+    endif()
     foreach(sched gto lrr)
       add_test(NAME haws_verify_${sched}_${wl}
                COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/haws/verify.py $<TARGET_FILE:heddle>
                        ${wl} --size small --config configs/kepler-gk110.ini
-                       --set sm.scheduler=${sched}
+                       --set sm.scheduler=${sched} ${same}
                WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
       set_tests_properties(haws_verify_${sched}_${wl} PROPERTIES LABELS "haws" TIMEOUT 600
                            PASS_REGULAR_EXPRESSION "haws_verify: OK"
@@ -42,10 +48,11 @@ if(TARGET heddle)
     endforeach()
   endforeach()
   # with run ahead required: the base workloads where the hint pass finds chains
-  foreach(wl sgemm reduction)
+  foreach(wl sgemm mvt)
     add_test(NAME haws_runahead_${wl}
              COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/haws/verify.py $<TARGET_FILE:heddle>
                      ${wl} --size small --config configs/kepler-gk110.ini --want-runahead
+                     --same-instrs
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(haws_runahead_${wl} PROPERTIES LABELS "haws" TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "haws_verify: OK"

@@ -10,8 +10,9 @@
  * stack. The destinations' 32 lanes go into a result record (an RCU entry's storage). Nothing of
  * the warp, its CTA, memory or the launch counters changes. The commit writes a result's
  * executed lanes into the architectural registers and advances the real stack as the in-order
- * step would have. Only register-to-register instructions (and bra) may run ahead: the caller
- * (the hint pass) guarantees it.
+ * step would have. Only instructions whose only effects are their destinations (and, for bra,
+ * the shadow stack) may run ahead: register-to-register ones, bra, loads; the caller (the hint
+ * pass, model/mech/haws/haws_hints.c) guarantees it.
  */
 #ifndef HD_FUNC_EXEC_AHEAD_H
 #define HD_FUNC_EXEC_AHEAD_H
