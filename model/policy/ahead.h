@@ -40,6 +40,10 @@ struct hd_ahead_ops {
                                           uint32_t pc);
     uint32_t rcu_depth;         /* RCU entries per warp */
     uint32_t hint_fetch_cycles; /* cycles a hint-mode fetch costs on top of the slot */
+    uint32_t scan_cycles;       /* cycles the walk spends on each instruction it skips: 0 with
+                                   hints (their offsets jump), 1 for warped pre-execution, which
+                                   fetches and decodes every instruction to find independent
+                                   ones */
 };
 
 #endif

@@ -198,6 +198,10 @@ static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, u
             }
             hd_func_ahead_skip(w->fw, &a->sh);
             a->step++;
+            if (sm->ah->ops->scan_cycles) { /* warped pre-execution: one look per cycle */
+                a->fetch_at = now + sm->ah->ops->scan_cycles;
+                return false;
+            }
             continue;
         }
         if (a->n == sm->ah->depth) {

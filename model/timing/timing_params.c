@@ -215,6 +215,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->haws.window = c->haws_window;
     p->haws.hint_fetch_cycles = c->haws_hint_fetch_cycles;
     p->haws.loads = c->haws_loads;
+    p->haws.wpe = c->haws_wpe;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;

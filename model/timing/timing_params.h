@@ -158,7 +158,7 @@ struct hd_gpu_timing_params {
     struct {                      /* [haws] (model/mech/haws, docs/blocks/haws.md) */
         bool enable;
         uint32_t rcu_depth, window, hint_fetch_cycles;
-        bool loads;
+        bool loads, wpe;
     } haws;
 };
 

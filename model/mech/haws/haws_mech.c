@@ -7,7 +7,13 @@
  * Design: the cache is a list keyed by kernel image and renaming budget (the budget depends on
  * the kernel's registers per thread, fixed per image); windows are looked up per stall point.
  * Normal-mode scheduling stays [sm] scheduler (GTO, LRR, ...): hint mode only fills issue slots
- * that policy left idle.
+ * that policy left idle. [haws] wpe = true makes the same machinery warped pre-execution (Kim et
+ * al., HPCA'16, the thesis's closest competitor, Appendix A): the independent instructions are
+ * found by the hardware, which fetches and decodes each instruction after the stall point (one
+ * per cycle: ahead.h scan_cycles) instead of jumping along hint offsets; which instructions are
+ * independent is taken from the same pass (a dynamic check along the one path taken could find
+ * a few more where the pass joins paths: not modelled), renaming is not limited by the kernel's
+ * free registers, and there is no hint fetch cost.
  */
 #include "haws_hints.h"
 #include "mech.h"
@@ -24,6 +30,7 @@ struct haws {
     struct hd_ahead_ops ops;
     struct hd_haws_hint_params p;
     struct haws_cache *cache;
+    bool wpe;
 };
 
 static const struct hd_ahead_hints *haws_hints(void *impl, const struct hd_func_kernel *k,
@@ -32,6 +39,8 @@ static const struct hd_ahead_hints *haws_hints(void *impl, const struct hd_func_
 {
     struct haws *h = impl;
     (void)an;
+    if (h->wpe) /* warped pre-execution: its own result buffer, no register budget */
+        regs_free = h->p.rcu_depth;
     struct haws_cache *c = h->cache;
     while (c && !(c->kh->k == k && c->kh->p.regs_free == regs_free))
         c = c->next;
@@ -92,7 +101,9 @@ static int haws_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
     h->p.loads = env->p->haws.loads;
     h->ops.hints = haws_hints;
     h->ops.rcu_depth = env->p->haws.rcu_depth;
-    h->ops.hint_fetch_cycles = env->p->haws.hint_fetch_cycles;
+    h->ops.hint_fetch_cycles = env->p->haws.wpe ? 0 : env->p->haws.hint_fetch_cycles;
+    h->wpe = env->p->haws.wpe;
+    h->ops.scan_cycles = h->wpe ? 1 : 0;
     out->ops = &haws_hook_ops;
     out->impl = h;
     return 0;
