@@ -13,6 +13,8 @@
 #   for workloads whose control flow does not depend on the warps' order (sgemm, reduction,
 #   vecadd, mvt, transpose, scalarprod) the same warp and thread instructions execute.
 #   CI: three base workloads; full: the rest.
+# - haws_runahead_{sgemm,mvt}: as above with instructions required to run ahead.
+# - haws_stress_{ctx,warp}_{mvt,sgemm}: HAWS under the context and warp stress modes: verified.
 set(HD_TEST_MECHANISM haws) # docs/testing.md: HAWS's budget
 add_executable(hd_haws_unit ${CMAKE_CURRENT_SOURCE_DIR}/haws/haws_unit.c
                             ${CMAKE_SOURCE_DIR}/model/mech/haws/haws_hints.c)
@@ -57,6 +59,22 @@ if(TARGET heddle)
     set_tests_properties(haws_runahead_${wl} PROPERTIES LABELS "haws" TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "haws_verify: OK"
                          FAIL_REGULAR_EXPRESSION "FAILED")
+  endforeach()
+  # HAWS with the context stress mode (CTAs switched out and back with run-ahead loads in
+  # flight) and the warp stress mode: the outputs verify (full tier)
+  foreach(wl mvt sgemm)
+    add_test(NAME haws_stress_ctx_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --config configs/kepler-gk110.ini
+                     --set haws.enable=true --set context.stress_period=500
+                     --set context.stress_fraction=0.05
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    add_test(NAME haws_stress_warp_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --config configs/kepler-gk110.ini
+                     --set haws.enable=true --set sm.warp_stress_period=500
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(haws_stress_ctx_${wl} haws_stress_warp_${wl} PROPERTIES
+                         LABELS "haws;stress" TIMEOUT 300 PASS_REGULAR_EXPRESSION "VERIFIED"
+                         FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
   endforeach()
 endif()
 
