@@ -12,7 +12,7 @@
 #   HAWS off and on under GTO and LRR (tests/haws/verify.py): both verify, no RCU is discarded;
 #   for workloads whose control flow does not depend on the warps' order (sgemm, reduction,
 #   vecadd, mvt, transpose, scalarprod) the same warp and thread instructions execute.
-#   CI: three base workloads; full: the rest.
+#   CI: sgemm (GTO, LRR), vecadd (GTO), reduction (LRR); full: the rest.
 # - haws_runahead_{sgemm,mvt}: as above with instructions required to run ahead.
 # - haws_stress_{ctx,warp}_{mvt,sgemm}: HAWS under the context and warp stress modes: verified.
 set(HD_TEST_MECHANISM haws) # docs/testing.md: HAWS's budget
@@ -79,4 +79,5 @@ if(TARGET heddle)
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
-hd_tier(ci "^haws_unit$" "^haws_ptx_info$" "^haws_verify_(gto|lrr)_(sgemm|reduction|vecadd)$")
+hd_tier(ci "^haws_unit$" "^haws_ptx_info$" "^haws_verify_(gto|lrr)_sgemm$" "^haws_verify_gto_vecadd$"
+        "^haws_verify_lrr_reduction$")
