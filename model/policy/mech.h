@@ -43,6 +43,7 @@
 #define HD_MECH_H
 
 #include "cta_admit.h"
+#include "ahead.h"
 #include "hw_inst.h"
 #include "monitor.h"
 #include "preempt_policy.h"
@@ -102,6 +103,10 @@ struct hd_hook_ops {
                       uint64_t now);
     void (*warp_returned)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
                           uint64_t now);
+    /* Run-ahead hints (HAWS, issue 30, ahead.h, docs/blocks/haws.md): the hint source the SMs'
+     * run-ahead engine (model/timing/sm_ahead.c) uses, asked once when the hooks are set; the
+     * first hook that answers non-NULL serves every SM. */
+    const struct hd_ahead_ops *(*ahead)(void *impl);
 };
 
 struct hd_hook {

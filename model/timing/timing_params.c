@@ -223,6 +223,12 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     memcpy(p->ccbp.types, c->ccbp_types.s, sizeof p->ccbp.types);
     memcpy(p->ccbp.profile, c->ccbp_profile.s, sizeof p->ccbp.profile);
     memcpy(p->ccbp.log, c->ccbp_log.s, sizeof p->ccbp.log);
+    p->haws.enable = c->haws_enable;
+    p->haws.rcu_depth = c->haws_rcu_depth;
+    p->haws.window = c->haws_window;
+    p->haws.hint_fetch_cycles = c->haws_hint_fetch_cycles;
+    p->haws.loads = c->haws_loads;
+    p->haws.wpe = c->haws_wpe;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;

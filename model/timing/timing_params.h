@@ -169,6 +169,11 @@ struct hd_gpu_timing_params {
     char probe_log[HD_CFG_STR_MAX]; /* [timing] probe_log, probe_window (model/mech/probe) */
     uint64_t probe_window;
     struct hd_ccbp_params ccbp;   /* [ccbp] (model/mech/ccbp, issue 29) */
+    struct {                      /* [haws] (model/mech/haws, docs/blocks/haws.md) */
+        bool enable;
+        uint32_t rcu_depth, window, hint_fetch_cycles;
+        bool loads, wpe;
+    } haws;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message
