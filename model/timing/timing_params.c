@@ -210,6 +210,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->admit_quota = c->timing_admit_quota;
     memcpy(p->probe_log, c->timing_probe_log.s, sizeof p->probe_log);
     p->probe_window = c->timing_probe_window;
+    p->cta_dist_chunk = c->timing_cta_dist_chunk;
+    p->cta_dist_order = c->timing_cta_dist_order;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;
