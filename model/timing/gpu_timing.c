@@ -16,6 +16,7 @@
 #include "mem_full.h"
 #include "monitor_core.h"
 #include "sm_policy.h"
+#include "cta_dist_locality.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,7 +95,10 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
     }
     if (hd_timing_stats_init(&g->stats, nsms, g->p.sm.num_sched, g->p.core_mhz) != 0 ||
         (!g->mem.ops && hd_mem_fixed_create(&g->p.mem, &g->mem, err, errlen) != 0) ||
-        hd_cta_dist_create(g->p.cta_dist, nsms, &g->dist) != 0 ||
+        (g->p.cta_dist == HD_CTADIST_LOCALITY
+             ? hd_cta_dist_locality_create(nsms, g->p.cta_dist_chunk, g->p.cta_dist_order,
+                                           &g->dist)
+             : hd_cta_dist_create(g->p.cta_dist, nsms, &g->dist)) != 0 ||
         hd_ksel_create(g->p.kernel_select, &g->ksel) != 0 ||
         !(g->sm = calloc(nsms, sizeof *g->sm)) || !(g->ok = calloc(nsms, sizeof *g->ok)) ||
         !(g->got = calloc(nsms, sizeof *g->got)) ||

@@ -109,7 +109,8 @@ void hd_sm_warp_view(const void *vsm, uint32_t slot, struct hd_warp_view *out)
                                  an,
                                  {0, 0, 0},
                                  {0, 0, 0},
-                                 0};
+                                 0,
+                                 c->grant.nwarps};
     if (fc)
         memcpy(out->ctaid, fc->ctaid, sizeof out->ctaid);
     if (c->la) {

@@ -229,6 +229,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->haws.hint_fetch_cycles = c->haws_hint_fetch_cycles;
     p->haws.loads = c->haws_loads;
     p->haws.wpe = c->haws_wpe;
+    p->cta_dist_chunk = c->timing_cta_dist_chunk;
+    p->cta_dist_order = c->timing_cta_dist_order;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;

@@ -174,6 +174,8 @@ struct hd_gpu_timing_params {
         uint32_t rcu_depth, window, hint_fetch_cycles;
         bool loads, wpe;
     } haws;
+    uint32_t cta_dist_chunk;      /* [timing] cta_dist_chunk, cta_dist_order (cta_dist_locality.h) */
+    enum hd_cfg_chunkorder cta_dist_order;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message
