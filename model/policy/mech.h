@@ -46,11 +46,14 @@
 #include "monitor.h"
 #include "preempt_policy.h"
 #include "sm_alloc.h"
+#include "sm_oloc.h"
 #include "timing_params.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct hd_timing_stats;
 
 /* {==== Hooks ==== */
 /* A CTA in a slot, as the hooks see it at placement and departure. */
@@ -101,6 +104,13 @@ struct hd_hook_ops {
                       uint64_t now);
     void (*warp_returned)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
                           uint64_t now);
+    /* SM `sm` was made (before the run; issue 32, Zorua's mapping tables in the operand path):
+     * the hook is given the SM's allocator and the run's statistics, and may answer an
+     * operand-location policy for the SM (*ops NULL: none; *oimpl stays the hook's: the SM does
+     * not destroy it). Returns 0, or -1 with a message. */
+    int (*sm_made)(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                   struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
+                   char *err, size_t errlen);
 };
 
 struct hd_hook {

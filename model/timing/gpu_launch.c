@@ -30,6 +30,8 @@ static void demand_of(const struct hd_occupancy *o, struct hd_cta_demand *d)
     d->threads = o->demand.threads;
     d->regs = (uint32_t)o->demand.regs;
     d->smem = o->demand.smem;
+    d->regs_per_warp = o->demand.regs_per_warp;
+    d->all_warps = o->demand.warps;
 }
 
 /* Are a and b the same kernel of the same module image (loaded twice: a relaunched workload,

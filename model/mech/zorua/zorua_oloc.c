@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT
+ * zorua_oloc.c - Zorua's mapping tables in the operand and shared-memory paths (Zorua Sec. 4.2,
+ * Sec. 4.4 "a 2-cycle penalty per mapping-table access"; sm_oloc.h, docs/oloc.md): every
+ * register operand word is looked up in the RMT (+mt_latency before dispatch); a word whose
+ * register set is mapped to the swap space is read from there, a 128-byte SWAP-class load of
+ * (logical warp, register set, register) in the SM's swap window through the memory system;
+ * every ld/st.shared looks its set up in the SMT (+mt_latency).
+ *
+ * Design: the policy's state is the allocator's (zorua_alloc.h): the warp slot of a query names
+ * the logical warp (slot_wid), its register set = register / reg_set. A swapped word's fill
+ * lands, filled() marks (slot, register), the retry finds the mark and reads the word (then the
+ * mark is cleared: the next read goes to memory again: the paper describes no migration back,
+ * digest Sec. 2.8). A destination word in a swapped set is counted, not timed (the policy
+ * interface has no store path for writebacks). No ports of its own.
+ */
+#include "zorua_alloc.h"
+
+#include "addr_map.h"
+
+static void locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
+{
+    struct zalloc *a = impl;
+    out->latency = (uint16_t)a->p->z_mt_latency;
+    if (q->warp >= a->p->max_warps)
+        return;
+    const uint32_t w = a->slot_wid[q->warp], set = q->reg / a->p->z_reg_set;
+    if (a->st)
+        a->st->zorua_rf_reads++;
+    if (zmt_lookup(&a->z.rmt, w, set) != ZMT_SWAP)
+        return;
+    uint64_t *m = &a->landed[q->warp][(q->reg >> 6) & 3];
+    const uint64_t bit = 1ull << (q->reg & 63);
+    if (*m & bit) { /* its fill landed: read it now */
+        *m &= ~bit;
+        return;
+    }
+    if (a->st)
+        a->st->zorua_rf_swap_reads++;
+    out->kind = HD_OLOC_SWAPPED;
+    out->miss = HD_OLOC_FILL_MEM;
+    out->fill_bytes = 128;
+    out->fill_addr = HD_WIN_SWAP_BASE + (uint64_t)a->sm * HD_WIN_SWAP_STRIDE +
+                     ((uint64_t)w * a->reg_sets_max * a->p->z_reg_set + q->reg) * 128u;
+}
+
+static void filled(void *impl, const struct hd_oloc_query *q)
+{
+    struct zalloc *a = impl;
+    if (q->warp < a->p->max_warps)
+        a->landed[q->warp][(q->reg >> 6) & 3] |= 1ull << (q->reg & 63);
+}
+
+static void locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
+{
+    (void)out;
+    struct zalloc *a = impl;
+    if (q->warp < a->p->max_warps && a->st &&
+        zmt_lookup(&a->z.rmt, a->slot_wid[q->warp], q->reg / a->p->z_reg_set) == ZMT_SWAP)
+        a->st->zorua_rf_swap_writes++;
+}
+
+static uint32_t shared(void *impl, uint32_t warp, uint32_t degree, uint64_t now)
+{
+    (void)warp, (void)degree, (void)now;
+    struct zalloc *a = impl;
+    if (a->st)
+        a->st->zorua_smem_accesses++;
+    return a->p->z_mt_latency;
+}
+
+const struct hd_oloc_ops hd_zorua_oloc_ops = {
+    .name = "zorua", .locate = locate, .shared = shared, .locate_dst = locate_dst,
+    .filled = filled,
+};
