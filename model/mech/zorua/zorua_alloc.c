@@ -30,6 +30,8 @@ static void sync_stats(struct zalloc *a)
         return;
     a->st->zorua_reg_sets = a->z.rmt.allocs;
     a->st->zorua_reg_sets_swapped = a->z.rmt.swapped_allocs;
+    a->st->zorua_reg_fills = a->z.rmt.fills;
+    a->st->zorua_lfu_swaps = a->lfu_swaps;
     a->st->zorua_smem_sets = a->z.smt.allocs;
     a->st->zorua_admitted = a->z.admitted;
     a->st->zorua_forced = a->z.forced;
@@ -43,6 +45,8 @@ static void run(struct zalloc *a)
     if (!a->dirty)
         return;
     zc_run(&a->z);
+    if (a->zorua)
+        zc_fill_back(&a->z);
     a->dirty = false;
     sync_stats(a);
 }
@@ -162,6 +166,36 @@ static int plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *vic
     return can_accept(impl, d) ? 0 : -1; /* (no preemption with these allocators) */
 }
 
+/* At each epoch end: the paper spills "the least frequently accessed" register set (Sec. 4.3).
+ * While a swapped set was used more than the least used on-chip set (of a schedulable warp),
+ * that set is spilled and the swapped one filled into its unit (at most 8 exchanges per epoch;
+ * the moves are counted, not timed); then every count is halved (aging). */
+static void lfu_rebalance(struct zalloc *a)
+{
+    struct zmt *m = &a->z.rmt;
+    for (int k = 0; k < 8 && m->swap_used; k++) {
+        uint32_t hot = UINT32_MAX, cold = UINT32_MAX;
+        for (uint32_t w = 0; w < a->z.nwarps; w++) {
+            if (a->z.w[w].where != ZC_SCHED)
+                continue;
+            for (uint32_t s = 0; s < m->nsets; s++) {
+                const uint32_t e = w * m->nsets + s, l = zmt_lookup(m, w, s);
+                if (l == ZMT_SWAP && (hot == UINT32_MAX || a->use[e] > a->use[hot]))
+                    hot = e;
+                else if (l < ZMT_SWAP && (cold == UINT32_MAX || a->use[e] < a->use[cold]))
+                    cold = e;
+            }
+        }
+        if (hot == UINT32_MAX || cold == UINT32_MAX || a->use[hot] <= a->use[cold])
+            break;
+        zmt_spill(m, cold / m->nsets, cold % m->nsets);
+        zmt_fill(m, hot / m->nsets, hot % m->nsets);
+        a->lfu_swaps++;
+    }
+    for (uint32_t e = 0; e < a->z.nwarps * m->nsets; e++)
+        a->use[e] >>= 1;
+}
+
 /* The o_thresh epoch (Zorua) and the schedulable-warp count. */
 static bool tick(void *impl, uint64_t now)
 {
@@ -178,6 +212,7 @@ static bool tick(void *impl, uint64_t now)
                     a->sched[s].stall_ibuffer;
             mem += a->sched[s].stall_memory;
         }
+        lfu_rebalance(a);
         if (zoth_update(&a->oth, now, idle, mem)) {
             set_limits(a);
             a->dirty = progress = true;
@@ -222,6 +257,7 @@ static void destroy(void *impl)
     zc_free(&a->z);
     free(a->slot_wid);
     free(a->landed);
+    free(a->use);
     free(a);
 }
 
@@ -256,11 +292,13 @@ static int create(const struct hd_sm_params *p, bool zorua, struct hd_sm_alloc *
     const uint32_t smem_sets = (uint32_t)(p->shared_bytes / p->z_smem_set);
     a->slot_wid = calloc(p->max_warps, sizeof *a->slot_wid);
     a->landed = calloc(p->max_warps, sizeof *a->landed);
-    if (!a->slot_wid || !a->landed ||
+    a->use = calloc((size_t)p->logical_warps * a->reg_sets_max, sizeof *a->use);
+    if (!a->slot_wid || !a->landed || !a->use ||
         zc_init(&a->z, p->logical_warps, p->max_ctas, p->max_warps, p->registers / a->reg_unit,
                 a->reg_sets_max, smem_sets ? smem_sets : 1, smem_sets ? smem_sets : 1) != 0) {
         free(a->slot_wid);
         free(a->landed);
+        free(a->use);
         free(a);
         return -1;
     }

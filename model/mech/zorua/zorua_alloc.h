@@ -44,6 +44,10 @@ struct zalloc {
     } cta[ZC_MAX_CTAS];
     uint16_t *slot_wid;             /* [max_warps] logical warp in each warp slot */
     uint64_t (*landed)[4];          /* [max_warps] registers whose swap fill landed (bitmap) */
+    uint16_t *use;                  /* [logical warps x RMT columns] accesses of each register
+                                       set (saturating, halved each epoch): the "least
+                                       frequently accessed" set of Sec. 4.3 */
+    uint64_t lfu_swaps;             /* hot swapped sets exchanged with cold on-chip ones */
     struct hd_sm_stats *st;         /* the SM's statistics (from the hook; NULL before) */
     const struct hd_sched_stats *sched; /* its schedulers' (c_idle, c_mem) */
 };

@@ -196,6 +196,26 @@ uint32_t zc_run(struct zcoord *z)
     return n;
 }
 
+uint32_t zc_fill_back(struct zcoord *z)
+{
+    uint32_t n = 0;
+    while (z->rmt.nfree && z->rmt.swap_used) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < z->nwarps; i++)
+            if (z->w[i].where == ZC_SCHED && (best == UINT32_MAX || z->w[i].seq < z->w[best].seq))
+                for (uint32_t s = 0; s < z->rmt.nsets; s++)
+                    if (zmt_lookup(&z->rmt, i, s) == ZMT_SWAP) {
+                        best = i;
+                        break;
+                    }
+        if (best == UINT32_MAX)
+            break;
+        for (uint32_t s = 0; s < z->rmt.nsets && z->rmt.nfree; s++)
+            n += zmt_fill(&z->rmt, best, s);
+    }
+    return n;
+}
+
 uint32_t zc_slot(const struct zcoord *z, uint32_t w)
 {
     return zmt_lookup(&z->tmt, w, 0);

@@ -84,6 +84,10 @@ void zc_cta_exit(struct zcoord *z, uint32_t cta);
 /* At every event: let the queued warps through (register queue first). Returns how many warps
  * became schedulable. */
 uint32_t zc_run(struct zcoord *z);
+/* Migrate on free (digest Sec. 8 item 6; the paper describes no fill-back): after an event's
+ * admissions, swapped register sets of schedulable warps, oldest warp first and lowest set
+ * first, are filled back on chip while free units remain. Returns the sets filled. */
+uint32_t zc_fill_back(struct zcoord *z);
 /* The warp slot of warp w (ZMT_NONE: none). */
 uint32_t zc_slot(const struct zcoord *z, uint32_t w);
 

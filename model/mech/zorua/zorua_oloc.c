@@ -26,6 +26,8 @@ static void locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *ou
     const uint32_t w = a->slot_wid[q->warp], set = q->reg / a->p->z_reg_set;
     if (a->st)
         a->st->zorua_rf_reads++;
+    uint16_t *u = &a->use[(size_t)w * a->reg_sets_max + (set < a->reg_sets_max ? set : 0)];
+    *u += *u < UINT16_MAX;
     if (zmt_lookup(&a->z.rmt, w, set) != ZMT_SWAP)
         return;
     uint64_t *m = &a->landed[q->warp][(q->reg >> 6) & 3];
