@@ -14,9 +14,12 @@
 # - zorua_wlm_partial: WLM on the same point: partial CTAs admitted (warp_placed_absent > 0),
 #   nothing swapped, no mapping-table lookup (zorua_rf_reads = 0).
 # - zorua_needs_logical: allocator = zorua without logical capacities is refused (exit 2).
+# - zorua_phases_<w>: `heddle ptx-info` lists the phases the pass (model/compiler/zphase.c) finds:
+#   nqueens 3 (kernel start, the scratchpad search, the exit; 2 specifiers), dct8x8's kernels 10
+#   each (7 specifiers, 2 barriers).
 # - test_zorua_tables, test_zorua_coord (tests/unit): the tables by hand and Figure 11.
 set(HD_TEST_MECHANISM zorua)
-hd_tier(ci "^zorua_points_fermi_(baseline|wlm|zorua)_ci$" "^zorua_oversubscribe$"
+hd_tier(ci "^zorua_points_fermi_(baseline|wlm|zorua)_ci$" "^zorua_oversubscribe$" "^zorua_phases_"
         "^zorua_wlm_partial$" "^zorua_needs_logical$")
 hd_tier(full "^zorua_")
 if(TARGET heddle)
@@ -68,6 +71,14 @@ if(TARGET heddle)
                    zorua_admitted>0
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_wlm_partial PROPERTIES PASS_REGULAR_EXPRESSION "all conditions hold")
+  add_test(NAME zorua_phases_nqueens COMMAND $<TARGET_FILE:heddle> ptx-info nqueens
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_phases_nqueens PROPERTIES PASS_REGULAR_EXPRESSION
+    "Zorua phases [^\n]*: 3, 2 phase specifiers\n    phase 0: PC 0-9 [^\n]*kernel start[^\n]*scratchpad none\n    phase 1: PC 10-81 [^\n]*scratchpad live")
+  add_test(NAME zorua_phases_dct8x8 COMMAND $<TARGET_FILE:heddle> ptx-info dct8x8
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_phases_dct8x8 PROPERTIES PASS_REGULAR_EXPRESSION
+    "Zorua phases [^\n]*: 10, 7 phase specifiers\n    phase 0[^\n]*\n    phase 1[^\n]*\n    phase 2[^\n]*\n    phase 3: [^\n]*, barrier;")
   add_test(NAME zorua_needs_logical
            COMMAND $<TARGET_FILE:heddle> run vecadd --size small --set sm.allocator=zorua
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
