@@ -6,11 +6,13 @@
 #   grid's sample (first, middle and last point of each of the eight applications) at small size
 #   verifies, does its base's work and counts the specified registers
 #   (scripts/zorua-grid-run.py --sample --config configs/zorua-<gen>.ini); a point no CTA of
-#   fits runs on the Kepler file. CI: fermi's three schemes on reduction and nqueens; full: all.
+#   fits runs on the Kepler file. CI: Fermi, WLM and Zorua on reduction and nqueens, Baseline on
+#   nqueens; full: all.
 # - zorua_oversubscribe: scalarprod at 8 KB and 512 threads on Fermi: Zorua places register sets
 #   in swap (zorua_reg_sets_swapped > 0), reads them back with SWAP-class loads
 #   (zorua_rf_swap_reads > 0, oloc_fills_mem > 0), moves hot sets on chip (zorua_lfu_swaps > 0),
-#   runs the o_thresh controller (zorua_epochs > 0) and verifies.
+#   runs the o_thresh controller (zorua_epochs > 0), raises phase events from the phase pass
+#   (zorua_phase_events > 0) and verifies.
 # - zorua_wlm_partial: WLM on the same point: partial CTAs admitted (warp_placed_absent > 0),
 #   nothing swapped, no mapping-table lookup (zorua_rf_reads = 0).
 # - zorua_needs_logical: allocator = zorua without logical capacities is refused (exit 2).
@@ -44,12 +46,19 @@ if(TARGET heddle)
       set_tests_properties(zorua_points_${gen}_${scheme} PROPERTIES TIMEOUT 900
                            PASS_REGULAR_EXPRESSION "24 of 24 points pass")
       if(gen STREQUAL "fermi")
+        if(scheme STREQUAL "baseline") # (the baseline allocator is tested elsewhere)
+          set(apps --app nqueens)
+          set(npts 3)
+        else()
+          set(apps --app reduction --app nqueens)
+          set(npts 6)
+        endif()
         add_test(NAME zorua_points_${gen}_${scheme}_ci
-                 COMMAND ${Python3_EXECUTABLE} ${zgrid} $<TARGET_FILE:heddle> --sample
-                         --app reduction --app nqueens --config configs/zorua-${gen}.ini ${sets}
+                 COMMAND ${Python3_EXECUTABLE} ${zgrid} $<TARGET_FILE:heddle> --sample ${apps}
+                         --config configs/zorua-${gen}.ini ${sets}
                  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
         set_tests_properties(zorua_points_${gen}_${scheme}_ci PROPERTIES TIMEOUT 300
-                             PASS_REGULAR_EXPRESSION "6 of 6 points pass")
+                             PASS_REGULAR_EXPRESSION "${npts} of ${npts} points pass")
       endif()
     endforeach()
   endforeach()
@@ -59,7 +68,7 @@ if(TARGET heddle)
                    $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_over.json --
                    scalarprod_z_sp8192_tb512 --size small ${zl} --set sm.allocator=zorua --
                    zorua_reg_sets_swapped>0 zorua_rf_swap_reads>0 oloc_fills_mem>0
-                   zorua_lfu_swaps>0 zorua_epochs>0 zorua_admitted>0
+                   zorua_lfu_swaps>0 zorua_epochs>0 zorua_admitted>0 zorua_phase_events>0
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_oversubscribe PROPERTIES PASS_REGULAR_EXPRESSION
                        "all conditions hold")

@@ -54,6 +54,7 @@
 #include <stdint.h>
 
 struct hd_timing_stats;
+struct hd_annot;
 
 /* {==== Hooks ==== */
 /* A CTA in a slot, as the hooks see it at placement and departure. */
@@ -111,6 +112,10 @@ struct hd_hook_ops {
     int (*sm_made)(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
                    struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
                    char *err, size_t errlen);
+    /* Launch `launch` of kernel `kernel` is set up (right after `launch`; issue 32): its
+     * kernel image's annotation store (annot.h), which a hook may extend with its own pass and
+     * columns before the launch's first CTA runs (Zorua's phase specifiers). */
+    void (*kernel_annot)(void *impl, uint32_t launch, uint32_t kernel, struct hd_annot *an);
 };
 
 struct hd_hook {

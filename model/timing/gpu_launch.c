@@ -109,6 +109,9 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     int hs = hd_hooks_launch(&g->hooks, li->id, e->tk->id, l->k->entry->name, err, errlen);
     if (hs != 0)
         return hs;
+    for (unsigned h = 0; h < g->hooks.n; h++) /* (issue 32: Zorua's phase pass) */
+        if (g->hooks.h[h].ops->kernel_annot)
+            g->hooks.h[h].ops->kernel_annot(g->hooks.h[h].impl, li->id, e->tk->id, e->tk->an);
     t->sl.id = li->id;
     t->sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
     t->line_set = (uint32_t)e->lines;

@@ -40,7 +40,7 @@ static void sync_stats(struct zalloc *a)
     a->st->zorua_othresh_downs = a->oth.downs;
 }
 
-static void run(struct zalloc *a)
+void hd_zorua_run(struct zalloc *a)
 {
     if (!a->dirty)
         return;
@@ -104,13 +104,16 @@ static bool accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_gran
     g->launch = d->launch;
     g->priority = d->priority;
     a->dirty = true;
-    run(a); /* the arrival event */
+    hd_zorua_run(a); /* the arrival event */
     for (uint32_t i = 0; i < nw; i++) {
         a->cta[c].wid[i] = (uint16_t)wid[i];
         const uint32_t s = zc_slot(&a->z, wid[i]);
+        a->spec[wid[i]] = (uint16_t)div_up(d->regs_per_warp, a->reg_unit);
         if (i < d->warps && s < ZMT_SWAP) {
             g->warp_slot[i] = (uint16_t)s;
             a->slot_wid[s] = (uint16_t)wid[i];
+            a->cur_phase[s] = 0;
+            a->waiting[s] = 0;
         } else {
             g->warp_slot[i] = HD_ALLOC_NO_SLOT;
         }
@@ -138,13 +141,15 @@ static bool acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc_pa
     const uint32_t w = a->cta[g->cta_slot].wid[p->warp];
     uint32_t s = zc_slot(&a->z, w);
     if (s >= ZMT_SWAP) {
-        run(a);
+        hd_zorua_run(a);
         s = zc_slot(&a->z, w);
     }
     if (s >= ZMT_SWAP)
         return false;
     g->warp_slot[p->warp] = (uint16_t)s;
     a->slot_wid[s] = (uint16_t)w;
+    a->cur_phase[s] = 0;
+    a->waiting[s] = 0;
     return true;
 }
 
@@ -258,6 +263,9 @@ static void destroy(void *impl)
     free(a->slot_wid);
     free(a->landed);
     free(a->use);
+    free(a->cur_phase);
+    free(a->waiting);
+    free(a->spec);
     free(a);
 }
 
@@ -293,12 +301,18 @@ static int create(const struct hd_sm_params *p, bool zorua, struct hd_sm_alloc *
     a->slot_wid = calloc(p->max_warps, sizeof *a->slot_wid);
     a->landed = calloc(p->max_warps, sizeof *a->landed);
     a->use = calloc((size_t)p->logical_warps * a->reg_sets_max, sizeof *a->use);
-    if (!a->slot_wid || !a->landed || !a->use ||
+    a->cur_phase = calloc(p->max_warps, sizeof *a->cur_phase);
+    a->waiting = calloc(p->max_warps, 1);
+    a->spec = calloc(p->logical_warps, sizeof *a->spec);
+    if (!a->slot_wid || !a->landed || !a->use || !a->cur_phase || !a->waiting || !a->spec ||
         zc_init(&a->z, p->logical_warps, p->max_ctas, p->max_warps, p->registers / a->reg_unit,
                 a->reg_sets_max, smem_sets ? smem_sets : 1, smem_sets ? smem_sets : 1) != 0) {
         free(a->slot_wid);
         free(a->landed);
         free(a->use);
+        free(a->cur_phase);
+        free(a->waiting);
+        free(a->spec);
         free(a);
         return -1;
     }

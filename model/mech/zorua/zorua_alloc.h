@@ -24,6 +24,7 @@
 #include "timing_stats.h"
 #include "zorua_coord.h"
 #include "zorua_othresh.h"
+#include "zorua_phase.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -48,6 +49,12 @@ struct zalloc {
                                        set (saturating, halved each epoch): the "least
                                        frequently accessed" set of Sec. 4.3 */
     uint64_t lfu_swaps;             /* hot swapped sets exchanged with cold on-chip ones */
+    const struct zph *ph;           /* the kernels' phases (the hook's; NULL: no phase events) */
+    uint16_t *cur_phase;            /* [max_warps] 1 + the phase of the warp in each slot's last
+                                       located instruction (0: none yet) */
+    uint8_t *waiting;               /* [max_warps] its phase event waits in the coordinator:
+                                       retries so far (after ZORUA_WAIT_MAX it is forced) */
+    uint16_t *spec;                 /* [logical warps] register sets of its specification */
     struct hd_sm_stats *st;         /* the SM's statistics (from the hook; NULL before) */
     const struct hd_sched_stats *sched; /* its schedulers' (c_idle, c_mem) */
 };
@@ -57,6 +64,9 @@ int hd_zorua_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out)
 int hd_zorua_wlm_create(const struct hd_sm_params *p, struct hd_sm_alloc *out);
 /* Is a this mechanism's allocator? Its state then. */
 struct zalloc *hd_zorua_alloc_state(const struct hd_sm_alloc *a);
+/* A coordinator event: let the queued warps through (when something changed since the last),
+ * then migrate on free (Zorua). */
+void hd_zorua_run(struct zalloc *a);
 /* The operand-location policy over za's RMT (zorua_oloc.c). */
 extern const struct hd_oloc_ops hd_zorua_oloc_ops;
 

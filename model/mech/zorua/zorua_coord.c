@@ -139,7 +139,23 @@ static bool can_have(const struct zmt *t, uint32_t need, uint32_t limit, bool fo
 }
 
 /* Warp w tries to traverse its queue and those after it; all or nothing. */
+static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all);
+
 static bool try_admit(struct zcoord *z, uint32_t w)
+{
+    return try_admit_f(z, w, false);
+}
+
+bool zc_admit(struct zcoord *z, uint32_t w, bool force)
+{
+    if (w >= z->nwarps || z->w[w].where == ZC_FREE)
+        return false;
+    if (z->w[w].where == ZC_SCHED)
+        return true;
+    return try_admit_f(z, w, force);
+}
+
+static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all)
 {
     struct zc_warp *x = &z->w[w];
     if (x->barrier)
@@ -151,7 +167,7 @@ static bool try_admit(struct zcoord *z, uint32_t w)
         c->smem_sets > held_smem ? c->smem_sets - held_smem : 0u,
         x->reg_sets > held_reg ? x->reg_sets - held_reg : 0u,
     };
-    const bool force = z->schedulable < z->floor; /* deadlock rule 3 */
+    const bool force = force_all || z->schedulable < z->floor; /* deadlock rule 3 */
     if (need[ZC_SLOT] && !z->tmt.nfree)         /* a slot only on chip */
         return false;
     if (need[ZC_SMEM] && !can_have(&z->smt, need[ZC_SMEM], z->o_limit[ZC_SMEM], force))

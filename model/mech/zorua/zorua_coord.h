@@ -88,6 +88,10 @@ uint32_t zc_run(struct zcoord *z);
  * admissions, swapped register sets of schedulable warps, oldest warp first and lowest set
  * first, are filled back on chip while free units remain. Returns the sets filled. */
 uint32_t zc_fill_back(struct zcoord *z);
+/* Let queued warp w through now if it can be, oversubscribing regardless of o_thresh when
+ * `force` (deadlock avoidance for a running warp whose CTA-mates may wait for it at a barrier).
+ * Returns true when it is schedulable. */
+bool zc_admit(struct zcoord *z, uint32_t w, bool force);
 /* The warp slot of warp w (ZMT_NONE: none). */
 uint32_t zc_slot(const struct zcoord *z, uint32_t w);
 

@@ -8,12 +8,17 @@
 #include "zorua_alloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+struct zhook {
+    struct zph ph; /* the kernels' phases, shared by the SMs */
+};
 
 static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
                       struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
                       char *err, size_t errlen)
 {
-    (void)impl;
+    struct zhook *h = impl;
     struct zalloc *a = hd_zorua_alloc_state(alloc);
     if (!a) {
         snprintf(err, errlen, "zorua: SM %u does not run the zorua or wlm allocator", sm);
@@ -23,20 +28,41 @@ static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
     a->st = &stats->sm[sm];
     a->sched = &stats->sched[(size_t)sm * stats->num_sched];
     if (a->zorua) {
+        a->ph = &h->ph;
         *ops = &hd_zorua_oloc_ops;
         *oimpl = a;
     }
     return 0;
 }
 
-static const struct hd_hook_ops zorua_hook = {.name = "zorua", .sm_made = zh_sm_made};
+static void zh_kernel_annot(void *impl, uint32_t launch, uint32_t kernel, struct hd_annot *an)
+{
+    zph_launch(&((struct zhook *)impl)->ph, launch, kernel, an);
+}
+
+static void zh_destroy(void *impl)
+{
+    struct zhook *h = impl;
+    zph_free(&h->ph);
+    free(h);
+}
+
+static const struct hd_hook_ops zorua_hook = {.name = "zorua", .sm_made = zh_sm_made,
+                                              .kernel_annot = zh_kernel_annot,
+                                              .destroy = zh_destroy};
 
 static int zorua_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
                         size_t errlen)
 {
-    (void)err, (void)errlen;
-    if (env->p->sm.alloc == HD_ALLOC_ZORUA || env->p->sm.alloc == HD_ALLOC_WLM)
-        *out = (struct hd_hook){&zorua_hook, NULL};
+    if (env->p->sm.alloc != HD_ALLOC_ZORUA && env->p->sm.alloc != HD_ALLOC_WLM)
+        return 0;
+    struct zhook *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, errlen, "zorua: host out of memory");
+        return -1;
+    }
+    h->ph.reg_set = env->p->sm.z_reg_set ? env->p->sm.z_reg_set : 4;
+    *out = (struct hd_hook){&zorua_hook, h};
     return 0;
 }
 

@@ -17,12 +17,53 @@
 
 #include "addr_map.h"
 
+/* Event (ii): the warp in `slot` reached phase `ph` (1-based) of kernel k. Returns true when it
+ * must wait for the coordinator (its new phase needs sets it cannot have yet). */
+static bool phase_event(struct zalloc *a, uint32_t slot, const struct zph_kernel *k, uint32_t ph)
+{
+    const uint32_t w = a->slot_wid[slot];
+    if (a->cur_phase[slot] != ph) {
+        a->cur_phase[slot] = (uint16_t)ph;
+        uint32_t need = ph <= k->nph ? k->need[ph - 1] : a->spec[w];
+        need = need < a->spec[w] ? need : a->spec[w]; /* never beyond the specification */
+        need = need ? need : 1;
+        zc_phase(&a->z, w, need, a->z.c[a->z.w[w].cta].smem_sets, false);
+        a->dirty = true;
+        if (a->st)
+            a->st->zorua_phase_events++;
+    }
+    if (a->z.w[w].where != ZC_SCHED)
+        hd_zorua_run(a);
+    if (a->z.w[w].where == ZC_SCHED) {
+        a->waiting[slot] = 0;
+        return false;
+    }
+    /* A running warp waits at most 16 retries (64 cycles), then the coordinator oversubscribes
+     * for it regardless (deadlock rule 3: its CTA-mates may wait for it at a barrier while
+     * holding the registers it needs). */
+    if (++a->waiting[slot] > 16 && zc_admit(&a->z, w, true)) {
+        a->waiting[slot] = 0; /* (counted in the coordinator's `forced`) */
+        return false;
+    }
+    return true;
+}
+
 static void locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
 {
     struct zalloc *a = impl;
     out->latency = (uint16_t)a->p->z_mt_latency;
     if (q->warp >= a->p->max_warps)
         return;
+    const struct zph_kernel *k = a->ph ? zph_of(a->ph, q->launch) : NULL;
+    const uint32_t ph = k ? hd_annot_get(k->an, k->col, q->pc) : 0;
+    if (ph && phase_event(a, q->warp, k, ph)) { /* wait for the coordinator: retry */
+        if (a->st)
+            a->st->zorua_phase_waits++;
+        out->miss = HD_OLOC_FILL_PORT;
+        out->fill_port = (uint16_t)(a->p->reg_banks);
+        out->fill_latency = 4;
+        return;
+    }
     const uint32_t w = a->slot_wid[q->warp], set = q->reg / a->p->z_reg_set;
     if (a->st)
         a->st->zorua_rf_reads++;
@@ -48,7 +89,7 @@ static void locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *ou
 static void filled(void *impl, const struct hd_oloc_query *q)
 {
     struct zalloc *a = impl;
-    if (q->warp < a->p->max_warps)
+    if (q->warp < a->p->max_warps && !a->waiting[q->warp])
         a->landed[q->warp][(q->reg >> 6) & 3] |= 1ull << (q->reg & 63);
 }
 
@@ -70,7 +111,9 @@ static uint32_t shared(void *impl, uint32_t warp, uint32_t degree, uint64_t now)
     return a->p->z_mt_latency;
 }
 
+static const uint8_t coord_port_reads[1] = {255}; /* the coordinator's retry: no contention */
+
 const struct hd_oloc_ops hd_zorua_oloc_ops = {
-    .name = "zorua", .locate = locate, .shared = shared, .locate_dst = locate_dst,
-    .filled = filled,
+    .name = "zorua", .nports = 1, .port_reads = coord_port_reads, .locate = locate,
+    .shared = shared, .locate_dst = locate_dst, .filled = filled,
 };
