@@ -15,6 +15,8 @@
 #   (zorua_phase_events > 0) and verifies.
 # - zorua_wlm_partial: WLM on the same point: partial CTAs admitted (warp_placed_absent > 0),
 #   nothing swapped, no mapping-table lookup (zorua_rf_reads = 0).
+# - zorua_determinism: reduction at 24 x 1024 (register cliff, oversubscribed) gives the same
+#   cycles, Zorua counters and DRAM reads with and without idle-cycle skipping.
 # - zorua_needs_logical: allocator = zorua without logical capacities is refused (exit 2).
 # - zorua_phases_<w>: `heddle ptx-info` lists the phases the pass (model/compiler/zphase.c) finds:
 #   nqueens 3 (kernel start, the scratchpad search, the exit; 2 specifiers), dct8x8's kernels 10
@@ -22,6 +24,7 @@
 # - test_zorua_tables, test_zorua_coord (tests/unit): the tables by hand and Figure 11.
 set(HD_TEST_MECHANISM zorua)
 hd_tier(ci "^zorua_points_fermi_(baseline|wlm|zorua)_ci$" "^zorua_oversubscribe$" "^zorua_phases_"
+        "^zorua_determinism$"
         "^zorua_wlm_partial$" "^zorua_needs_logical$")
 hd_tier(full "^zorua_")
 if(TARGET heddle)
@@ -88,6 +91,12 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_phases_dct8x8 PROPERTIES PASS_REGULAR_EXPRESSION
     "Zorua phases [^\n]*: 10, 7 phase specifiers\n    phase 0[^\n]*\n    phase 1[^\n]*\n    phase 2[^\n]*\n    phase 3: [^\n]*, barrier;")
+  # the same cycles, Zorua counters and memory statistics with and without idle-cycle skipping
+  # (the o_thresh epochs are allocator timers the skipping respects)
+  add_test(NAME zorua_determinism
+           COMMAND sh -c "for s in true false; do $<TARGET_FILE:heddle> run reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --set sm.allocator=zorua --set sm.logical_warps=64 --set sm.logical_ctas=16 --set timing.skip_idle=$s --stats ${CMAKE_CURRENT_BINARY_DIR}/zdet_$s.json >/dev/null || exit 1; grep -o '\"\\(cycles\\|zorua_[a-z_]*\\|dram_reads\\)\": [0-9]*' ${CMAKE_CURRENT_BINARY_DIR}/zdet_$s.json > ${CMAKE_CURRENT_BINARY_DIR}/zdet_$s.txt; done; cmp ${CMAKE_CURRENT_BINARY_DIR}/zdet_true.txt ${CMAKE_CURRENT_BINARY_DIR}/zdet_false.txt && grep -c zorua_phase_events ${CMAKE_CURRENT_BINARY_DIR}/zdet_true.txt && echo zorua deterministic"
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_determinism PROPERTIES PASS_REGULAR_EXPRESSION "zorua deterministic")
   add_test(NAME zorua_needs_logical
            COMMAND $<TARGET_FILE:heddle> run vecadd --size small --set sm.allocator=zorua
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -206,10 +206,11 @@ static bool tick(void *impl, uint64_t now)
 {
     struct zalloc *a = impl;
     bool progress = false;
-    if (a->st) {
-        a->st->zorua_ticks++;
-        a->st->zorua_sched_warp_cycles += a->z.schedulable;
+    if (a->st && now > a->last_tick) { /* (nothing changes while the SM sleeps) */
+        a->st->zorua_ticks += now - a->last_tick;
+        a->st->zorua_sched_warp_cycles += (uint64_t)a->z.schedulable * (now - a->last_tick);
     }
+    a->last_tick = now;
     if (a->zorua && a->sched && now >= a->oth.next) {
         uint64_t idle = 0, mem = 0;
         for (uint32_t s = 0; s < a->p->num_sched; s++) {

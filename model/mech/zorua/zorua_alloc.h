@@ -48,7 +48,9 @@ struct zalloc {
     uint16_t *use;                  /* [logical warps x RMT columns] accesses of each register
                                        set (saturating, halved each epoch): the "least
                                        frequently accessed" set of Sec. 4.3 */
-    uint64_t lfu_swaps;             /* hot swapped sets exchanged with cold on-chip ones */
+    uint64_t lfu_swaps;
+    uint64_t last_tick;             /* the cycle of the previous tick (the warp count is
+                                       weighted by the cycles since: skipping changes nothing) */             /* hot swapped sets exchanged with cold on-chip ones */
     const struct zph *ph;           /* the kernels' phases (the hook's; NULL: no phase events) */
     uint16_t *cur_phase;            /* [max_warps] 1 + the phase of the warp in each slot's last
                                        located instruction (0: none yet) */
