@@ -11,7 +11,7 @@
  * of each kernel on the chosen configuration (--config/--set, default fermi-gtx480) for a CTA
  * size (--threads, default .reqntid/.maxntid or 256) follows model/timing/occupancy.h. Each
  * kernel's selective preemption points ([context] pp_k) are listed with their live sets
- * (cli_ppoints.c).
+ * (cli_ppoints.c), and its Zorua phases with their register and scratchpad needs (cli_zphase.c).
  */
 #include "config.h"
 #include "cfg.h"
@@ -20,6 +20,7 @@
 #include "cli_haws.h"
 #include "cli_kres.h"
 #include "cli_ppoints.h"
+#include "cli_zphase.h"
 #include "cli_util.h"
 #include "regs_source.h"
 #include "ptx_parse.h"
@@ -292,6 +293,7 @@ static int describe(const struct hd_module *m, const struct info_opts *o, const 
             hd_cli_print_ppoints(m, f, &o->cfg); /* Lin's selective preemption points */
             if (o->haws) /* HAWS hints (Gong ch. 5, docs/blocks/haws.md) */
                 hd_cli_print_haws(m, f, &o->cfg, k < kres + nk && k->fi == fi ? k->regs_ours : 0);
+            hd_cli_print_zphases(m, f, &o->cfg); /* Zorua's phases (issue 32) */
         }
         struct hd_cfg *c = hd_cfg_build(f);
         if (!c) {

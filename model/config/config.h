@@ -64,7 +64,13 @@
       "victims by their minimum spill query)")                                                    \
     V(alloc, HD_ALLOC_ALIGNED, "aligned",                                                          \
       "Shieh's dual-kernel SM: at most two launches, the preempting launch's CTAs only at "       \
-      "positions aligned to their footprint (victims: the smallest candidate set)")
+      "positions aligned to their footprint (victims: the smallest candidate set)")         \
+    V(alloc, HD_ALLOC_WLM, "wlm",                                                                  \
+      "warp-level management (Xiang et al., Zorua's WLM baseline): warp slots and registers per " \
+      "warp, partial CTAs admitted, shared memory per CTA (model/mech/zorua)")                     \
+    V(alloc, HD_ALLOC_ZORUA, "zorua",                                                              \
+      "Zorua: registers, shared memory and warp slots through mapping tables with free lists, "   \
+      "oversubscribed into swap up to o_thresh ([zorua], model/mech/zorua)")
 #define HD_CFG_ENUM_regbank(V)                                                                     \
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \

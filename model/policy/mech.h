@@ -48,11 +48,15 @@
 #include "monitor.h"
 #include "preempt_policy.h"
 #include "sm_alloc.h"
+#include "sm_oloc.h"
 #include "timing_params.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct hd_timing_stats;
+struct hd_annot;
 
 /* {==== Hooks ==== */
 /* A CTA in a slot, as the hooks see it at placement and departure. */
@@ -107,6 +111,17 @@ struct hd_hook_ops {
      * run-ahead engine (model/timing/sm_ahead.c) uses, asked once when the hooks are set; the
      * first hook that answers non-NULL serves every SM. */
     const struct hd_ahead_ops *(*ahead)(void *impl);
+    /* SM `sm` was made (before the run; issue 32, Zorua's mapping tables in the operand path):
+     * the hook is given the SM's allocator and the run's statistics, and may answer an
+     * operand-location policy for the SM (*ops NULL: none; *oimpl stays the hook's: the SM does
+     * not destroy it). Returns 0, or -1 with a message. */
+    int (*sm_made)(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                   struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
+                   char *err, size_t errlen);
+    /* Launch `launch` of kernel `kernel` is set up (right after `launch`; issue 32): its
+     * kernel image's annotation store (annot.h), which a hook may extend with its own pass and
+     * columns before the launch's first CTA runs (Zorua's phase specifiers). */
+    void (*kernel_annot)(void *impl, uint32_t launch, uint32_t kernel, struct hd_annot *an);
 };
 
 struct hd_hook {

@@ -50,6 +50,10 @@ struct hd_cta_demand {
     uint64_t smem;     /* bytes of shared memory */
     uint32_t launch;   /* launch id of the CTA's kernel */
     int32_t priority;  /* the launch's priority: larger is more urgent (0: default) */
+    /* warp-granular allocators (Zorua, WLM: model/mech/zorua): what one warp holds and the
+     * CTA's warps before the residency layer trims `warps` to the free physical slots */
+    uint32_t regs_per_warp;
+    uint32_t all_warps;
 };
 
 struct hd_cta_grant {

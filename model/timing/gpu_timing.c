@@ -56,6 +56,28 @@ static int attach_mechanisms(struct hd_gpu_timing *g, char *err, size_t errlen)
     return 0;
 }
 
+/* Tell the hooks that take it that SM i was made; one may answer its operand-location policy
+ * (mech.h sm_made: Zorua's mapping tables). */
+static int hooks_sm_made(struct hd_gpu_timing *g, uint32_t i, char *err, size_t errlen)
+{
+    for (unsigned k = 0; k < g->hooks.n; k++) {
+        const struct hd_hook *h = &g->hooks.h[k];
+        if (!h->ops->sm_made)
+            continue;
+        const struct hd_oloc_ops *ops = NULL;
+        void *impl = NULL;
+        if (h->ops->sm_made(h->impl, i, hd_sm_alloc_of(g->sm[i]), &g->stats, &ops, &impl, err,
+                            errlen) != 0)
+            return -1;
+        if (ops && !hd_sm_set_oloc(g->sm[i], ops, impl)) {
+            snprintf(err, errlen, "%s: SM %u: the operand-location policy was refused",
+                     h->ops->name, i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* [oloc] stress_period > 0: SM i gets the operand-location stress policy (oloc_stress.h). */
 static int install_oloc_stress(struct hd_gpu_timing *g, uint32_t i)
 {
@@ -141,6 +163,10 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
             hd_gpu_timing_destroy(g);
             snprintf(err, errlen, "host out of memory creating the operand-location stress");
             return HD_FUNC_ERR_MEMORY;
+        }
+        if (hooks_sm_made(g, i, err, errlen) != 0) {
+            hd_gpu_timing_destroy(g);
+            return HD_FUNC_ERR_CONFIG;
         }
         if (g->p.sm.warp_mover != HD_WMOVER_FIXED && !hd_sm_wmove_install(g->sm[i])) {
             hd_gpu_timing_destroy(g); /* [sm] warp_mover: the mover's side (ctx_wmove.h) */

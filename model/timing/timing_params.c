@@ -138,6 +138,16 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->residency = s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas ||
                    s->warp_stress_period != 0;
     s->warp_mover = c->sm_warp_mover;
+    s->z_mt_latency = c->zorua_mt_latency;
+    s->z_c_delta = c->zorua_c_delta_thresh;
+    s->z_epoch = c->zorua_epoch;
+    s->z_reg_set = c->zorua_reg_set;
+    s->z_smem_set = c->zorua_smem_set;
+    s->z_oversub = c->zorua_oversubscribe;
+    s->z_o_default = c->zorua_o_default_pct;
+    s->z_o_step = c->zorua_o_step_pct;
+    s->z_o_max = c->zorua_o_max_pct;
+    s->z_floor = c->zorua_floor_pct;
     s->registers = c->sm_registers;
     s->shared_bytes = c->sm_shared_mem_bytes;
     s->max_regs_per_thread = c->sm_max_regs_per_thread;
@@ -294,7 +304,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         return fail(err, errlen, "shared_mem_bytes", "is more than allocator = lin_tables holds "
                     "(4095 units of 128 B)", s->shared_bytes);
     if ((s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas) &&
-        s->alloc != HD_ALLOC_PARTITIONED) /* sm_residency.c places CTAs with partial grants */
+        s->alloc != HD_ALLOC_PARTITIONED && s->alloc != HD_ALLOC_WLM &&
+        s->alloc != HD_ALLOC_ZORUA) /* sm_residency.c places CTAs with partial grants */
         return fail(err, errlen, "logical_warps",
                     "(or logical_ctas) above the physical slots needs allocator = partitioned",
                     s->logical_warps);
@@ -303,6 +314,15 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         return fail(err, errlen, "logical_warps",
                     "(or logical_ctas) above the physical slots cannot be combined with "
                     "[context] stress_period", s->logical_warps);
+    if ((s->alloc == HD_ALLOC_WLM || s->alloc == HD_ALLOC_ZORUA) &&
+        (s->logical_warps == s->max_warps && s->max_ctas == s->phys_ctas))
+        return fail(err, errlen, "allocator", "wlm and zorua admit partial CTAs: they need "
+                    "[sm] logical_warps (or logical_ctas) above the physical slots (Zorua: 64 "
+                    "and 16 on Fermi)", s->logical_warps);
+    if ((s->alloc == HD_ALLOC_WLM || s->alloc == HD_ALLOC_ZORUA) &&
+        (s->logical_warps > 256 || s->max_ctas > 64 || s->max_warps > 0xFFF0u))
+        return fail(err, errlen, "logical_warps", "is more than allocator = wlm/zorua holds "
+                    "(256 logical warps, 64 logical CTAs)", s->logical_warps);
     if (s->alloc == HD_ALLOC_ALIGNED && s->max_ctas > 64) /* shieh_alloc_aligned.h: bitsets */
         return fail(err, errlen, "max_ctas", "is more than allocator = aligned holds (64)",
                     s->max_ctas);

@@ -95,6 +95,10 @@ struct hd_sm_params {
     uint64_t warp_stress_period, warp_stress_seed; /* warp stress mode (0: off) */
     bool residency;               /* any of it on: the SM keeps residency state (sm->wr) */
     enum hd_cfg_wmover warp_mover; /* what moves a switched-out warp (ctx_wmove.h) */
+    /* [zorua] (allocator = zorua / wlm: model/mech/zorua, docs/zorua.md) */
+    uint32_t z_mt_latency, z_c_delta, z_epoch, z_reg_set, z_smem_set;
+    bool z_oversub;
+    double z_o_default, z_o_step, z_o_max, z_floor; /* percent */
 };
 
 /* The context lifecycle ([context], docs/context.md). */
