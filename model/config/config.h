@@ -56,7 +56,10 @@
       "victims by their minimum spill query)")                                                    \
     V(alloc, HD_ALLOC_ALIGNED, "aligned",                                                          \
       "Shieh's dual-kernel SM: at most two launches, the preempting launch's CTAs only at "       \
-      "positions aligned to their footprint (victims: the smallest candidate set)")
+      "positions aligned to their footprint (victims: the smallest candidate set)")              \
+    V(alloc, HD_ALLOC_EXPARS, "expars",                                                            \
+      "EXPARS: more CTAs than the register file holds, a mix CTA's high registers in a region at "\
+      "the top of the shared memory, read through a 2 KB operand cache (docs/expars.md)")
 #define HD_CFG_ENUM_regbank(V)                                                                     \
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \

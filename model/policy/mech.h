@@ -46,6 +46,7 @@
 #include "monitor.h"
 #include "preempt_policy.h"
 #include "sm_alloc.h"
+#include "sm_oloc.h"
 #include "timing_params.h"
 
 #include <stdbool.h>
@@ -101,6 +102,12 @@ struct hd_hook_ops {
                       uint64_t now);
     void (*warp_returned)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
                           uint64_t now);
+    /* Its operand-location policy (sm_oloc.h) for SM `sm`, whose allocator is `alloc` (check
+     * alloc->ops before reading alloc->impl), or *ops = NULL: none. The SM destroys *oimpl with
+     * itself. Called once per SM after its creation, before any CTA (issue 33: EXPARS's operand
+     * cache over registers in the scratchpad). Returns 0, or -1 with a message. */
+    int (*oloc)(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                const struct hd_oloc_ops **ops, void **oimpl, char *err, size_t errlen);
 };
 
 struct hd_hook {

@@ -183,3 +183,8 @@ uint32_t hd_sm_preempt_view(const struct hd_sm *sm, struct hd_preempt_cta *out)
     }
     return n;
 }
+
+const struct hd_sm_alloc *hd_sm_alloc_of(const struct hd_sm *sm)
+{
+    return &sm->alloc;
+}

@@ -138,6 +138,13 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->residency = s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas ||
                    s->warp_stress_period != 0;
     s->warp_mover = c->sm_warp_mover;
+    s->expars_tau_milli = (uint32_t)(c->expars_tau * 1000.0 + 0.5);
+    s->expars_oc_lines = c->expars_oc_lines;
+    s->expars_oc_banks = c->expars_oc_banks;
+    s->expars_fill_latency = c->expars_fill_latency;
+    s->expars_spad_shared = c->expars_spad_shared;
+    s->expars_check = c->expars_check;
+    s->expars_fault = c->expars_fault;
     s->registers = c->sm_registers;
     s->shared_bytes = c->sm_shared_mem_bytes;
     s->max_regs_per_thread = c->sm_max_regs_per_thread;

@@ -95,6 +95,11 @@ struct hd_sm_params {
     uint64_t warp_stress_period, warp_stress_seed; /* warp stress mode (0: off) */
     bool residency;               /* any of it on: the SM keeps residency state (sm->wr) */
     enum hd_cfg_wmover warp_mover; /* what moves a switched-out warp (ctx_wmove.h) */
+    /* [expars] (model/mech/expars, docs/expars.md; read with [sm] allocator = expars) */
+    uint32_t expars_tau_milli;    /* tau x 1000 */
+    uint32_t expars_oc_lines, expars_oc_banks, expars_fill_latency;
+    bool expars_spad_shared, expars_check;
+    uint64_t expars_fault;
 };
 
 /* The context lifecycle ([context], docs/context.md). */
