@@ -2,8 +2,53 @@
 # EXPARS (issue 33; docs/expars.md; model/mech/expars).
 # - test_expars_calc (tests/unit): the maximum-CTA calculator against the digest's Appendix A
 #   (the 14 Table 3 kernels, every column, and the paper's averages).
+# - expars_<sched>_<W>: workload W at small size with [sm] allocator = expars under the LRR or
+#   GTO scheduler, the checker on (the default): it must verify. The CI sample runs the base
+#   workloads on an SM of 16,384 registers, where they are register-bound, so mix CTAs hold
+#   registers in the scratchpad and operands are filled into the operand cache (checked by the
+#   summary's operand-location line); quasirandom_r32 (Table 3 QUA) runs on the Fermi SM as it
+#   is. The full tier runs every workload and variant on the Fermi SM.
+# - expars_fault: [expars] fault = 5 corrupts the 5th fill of each SM: the checker must stop the
+#   run with a located error.
 set(HD_TEST_MECHANISM expars)
 if(TEST test_expars_calc)
   set_property(TEST test_expars_calc APPEND PROPERTY LABELS expars)
 endif()
-hd_tier(ci "^test_expars_calc$")
+
+get_property(hd_expars_workloads GLOBAL PROPERTY HD_WORKLOADS)
+set(hd_expars_fill "operand locations +[0-9]+ policy-port reads; fills [1-9][0-9]* from ports")
+if(TARGET heddle)
+  foreach(s lrr gto)
+    foreach(wl IN LISTS hd_expars_workloads)
+      add_test(NAME expars_${s}_${wl}
+               COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set sm.allocator=expars
+                       --set sm.scheduler=${s}
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(expars_${s}_${wl} PROPERTIES PASS_REGULAR_EXPRESSION "VERIFIED"
+                           FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:|expars checker")
+    endforeach()
+    foreach(wl vecadd reduction stencil2d)
+      add_test(NAME expars_rb_${s}_${wl}
+               COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set sm.allocator=expars
+                       --set sm.scheduler=${s} --set sm.registers=16384
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(expars_rb_${s}_${wl} PROPERTIES
+                           PASS_REGULAR_EXPRESSION "VERIFIED.*${hd_expars_fill}"
+                           FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:|expars checker")
+    endforeach()
+  endforeach()
+  if(TEST expars_gto_quasirandom_r32)
+    set_tests_properties(expars_lrr_quasirandom_r32 expars_gto_quasirandom_r32 PROPERTIES
+                         PASS_REGULAR_EXPRESSION "VERIFIED.*${hd_expars_fill}")
+  endif()
+  add_test(NAME expars_fault
+           COMMAND $<TARGET_FILE:heddle> run quasirandom_r32 --size small
+                   --set sm.allocator=expars --set expars.fault=5
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(expars_fault PROPERTIES PASS_REGULAR_EXPRESSION
+    "expars checker: SM [0-9]+ warp slot [0-9]+ \\(CTA slot [0-9]+\\) register [0-9]+ at PC [0-9]+, cycle [0-9]+: the operand cache line [0-9]+ holds version [0-9]+, the register's newest is [0-9]+.*FAILED")
+endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): about 12 test-seconds in CI.
+hd_tier(ci "^test_expars_calc$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$" "^expars_rb_gto_stencil2d$"
+        "^expars_(lrr|gto)_quasirandom_r32$" "^expars_fault$")
