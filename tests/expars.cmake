@@ -52,3 +52,15 @@ endif()
 # Tiers (tests/CMakeLists.txt, docs/testing.md): about 12 test-seconds in CI.
 hd_tier(ci "^test_expars_calc$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$" "^expars_rb_gto_stencil2d$"
         "^expars_(lrr|gto)_quasirandom_r32$" "^expars_fault$")
+
+# `heddle ptx-info` prints EXPARS's plan and bundles with [sm] allocator = expars: MQ's compute_q
+# at 256 threads, 25 registers (ptxas): 4 RF + 2 mix CTAs, Start_Reg 14, and its bundles.
+if(TARGET heddle)
+  add_test(NAME expars_ptx_info
+           COMMAND $<TARGET_FILE:heddle> ptx-info mriq_r28 --kernel compute_q --threads 256
+                   --set sm.allocator=expars
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(expars_ptx_info PROPERTIES PASS_REGULAR_EXPRESSION
+    "CTA_RF 4 \\+ CTA_Mix 2 = 6 CTAs \\(48 warps; baseline 5 CTAs, 40 warps\\); Start_CTA 4, Start_Reg 14, Max_Reg 24.*SBR 37888 26624.*EXPARS bundles: [1-9][0-9]* over [0-9]+ instructions.*bundle 0: PC [0-9]+")
+endif()
+hd_tier(ci "^expars_ptx_info$")
