@@ -3,7 +3,7 @@
 # - test_expars_calc (tests/unit): the maximum-CTA calculator against the digest's Appendix A
 #   (the 14 Table 3 kernels, every column, and the paper's averages).
 # - expars_<sched>_<W>: workload W at small size with [sm] allocator = expars under the LRR or
-#   GTO scheduler, the checker on (the default): it must verify. The CI sample runs the base
+#   GTO scheduler (and LTLWS over either), the checker on (the default): it must verify. The CI sample runs the base
 #   workloads on an SM of 16,384 registers, where they are register-bound, so mix CTAs hold
 #   registers in the scratchpad and operands are filled into the operand cache (checked by the
 #   summary's operand-location line); quasirandom_r32 (Table 3 QUA) runs on the Fermi SM as it
@@ -18,7 +18,7 @@ endif()
 get_property(hd_expars_workloads GLOBAL PROPERTY HD_WORKLOADS)
 set(hd_expars_fill "operand locations +[0-9]+ policy-port reads; fills [1-9][0-9]* from ports")
 if(TARGET heddle)
-  foreach(s lrr gto)
+  foreach(s lrr gto ltlws_lrr ltlws_gto)
     foreach(wl IN LISTS hd_expars_workloads)
       add_test(NAME expars_${s}_${wl}
                COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set sm.allocator=expars
@@ -51,6 +51,7 @@ endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): about 12 test-seconds in CI.
 hd_tier(ci "^test_expars_calc$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$" "^expars_rb_gto_stencil2d$"
+        "^expars_rb_ltlws_(lrr|gto)_reduction$"
         "^expars_(lrr|gto)_quasirandom_r32$" "^expars_fault$")
 
 # `heddle ptx-info` prints EXPARS's plan and bundles with [sm] allocator = expars: MQ's compute_q
@@ -64,3 +65,9 @@ if(TARGET heddle)
     "CTA_RF 4 \\+ CTA_Mix 2 = 6 CTAs \\(48 warps; baseline 5 CTAs, 40 warps\\); Start_CTA 4, Start_Reg 14, Max_Reg 24.*SBR 37888 26624.*EXPARS bundles: [1-9][0-9]* over [0-9]+ instructions.*bundle 0: PC [0-9]+")
 endif()
 hd_tier(ci "^expars_ptx_info$")
+
+# test_sched_ltlws (tests/unit): the lazy two-level scheduler's phases and W_Opt (eq. 14).
+if(TEST test_sched_ltlws)
+  set_property(TEST test_sched_ltlws APPEND PROPERTY LABELS expars)
+endif()
+hd_tier(ci "^test_sched_ltlws$")

@@ -24,7 +24,11 @@
 #define HD_CFG_ENUM_sched(V)                                                                       \
     V(sched, HD_SCHED_LRR, "lrr", "loose round-robin over ready warps")                            \
     V(sched, HD_SCHED_GTO, "gto", "greedy-then-oldest: keep issuing one warp until it stalls")     \
-    V(sched, HD_SCHED_TWO_LEVEL, "two_level", "two-level: a small active set fed by a pending pool")
+    V(sched, HD_SCHED_TWO_LEVEL, "two_level", "two-level: a small active set fed by a pending pool") \
+    V(sched, HD_SCHED_LTLWS_LRR, "ltlws_lrr",                                                      \
+      "EXPARS's lazy two-level: LRR until the first warp exits, then two-level with W_Opt active " \
+      "warps from the issue counts (docs/expars.md)")                                             \
+    V(sched, HD_SCHED_LTLWS_GTO, "ltlws_gto", "EXPARS's lazy two-level over GTO (as ltlws_lrr)")
 
 /* Timing model (model/timing): which executor runs launches, CTA distribution, kernel
  * selection, and where register-bank numbers come from. */
