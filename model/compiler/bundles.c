@@ -73,8 +73,8 @@ static int push(struct hd_bundles *b, uint32_t *cap, const struct hd_bundle *x)
     return 0;
 }
 
-int hd_bundles_build(struct hd_annot *a, const struct hd_bundle_params *p, struct hd_bundles **out,
-                     char *err, size_t errlen)
+int hd_bundles_build(const struct hd_annot *a, const struct hd_bundle_params *p,
+                     struct hd_bundles **out, char *err, size_t errlen)
 {
     *out = NULL;
     struct hd_bundles *b = calloc(1, sizeof *b);
@@ -102,9 +102,18 @@ int hd_bundles_build(struct hd_annot *a, const struct hd_bundle_params *p, struc
                 b->nphys = regs[i] + 1;
         }
     }
-    order_registers(b);
+    if (p->by_weight) {
+        order_registers(b);
+    } else {
+        for (uint32_t i = 0; i < HD_BUNDLE_MAX_REGS; i++)
+            b->rank[i] = b->order[i] = (uint16_t)i;
+    }
+    b->ncode = a->ncode;
+    if (!(b->of_pc = malloc((a->ncode ? a->ncode : 1) * sizeof *b->of_pc)))
+        goto oom;
+    for (uint32_t i = 0; i < a->ncode; i++)
+        b->of_pc[i] = UINT32_MAX;
     /* 2. bundles, per basic block in PC order */
-    const int col = hd_annot_column(a, "expars_bundle");
     uint32_t cap = 0;
     uint32_t line_reg[64 + 1];
     for (uint32_t blk = 0; blk < e->cfg->nblocks; blk++) {
@@ -144,7 +153,8 @@ int hd_bundles_build(struct hd_annot *a, const struct hd_bundle_params *p, struc
             }
             cur.n++;
             b->instrs++;
-            hd_annot_set(a, col, e->f.pc_base + pc, b->n + 1);
+            if (e->f.pc_base + pc < b->ncode)
+                b->of_pc[e->f.pc_base + pc] = b->n;
             if (p->cut_barrier && (hd_annot_flags(a, e->f.pc_base + pc) & HD_AN_BARRIER)) {
                 if (push(b, &cap, &cur) != 0)
                     goto oom;
@@ -162,10 +172,22 @@ oom:
     return -1;
 }
 
+int hd_bundles_annotate(struct hd_annot *a, const struct hd_bundles *b)
+{
+    const int col = hd_annot_column(a, "expars_bundle");
+    if (col < 0)
+        return -1;
+    for (uint32_t pc = 0; pc < b->ncode && pc < a->ncode; pc++)
+        if (b->of_pc[pc] != UINT32_MAX)
+            hd_annot_set(a, col, pc, b->of_pc[pc] + 1);
+    return 0;
+}
+
 void hd_bundles_free(struct hd_bundles *b)
 {
     if (!b)
         return;
+    free(b->of_pc);
     free(b->b);
     free(b);
 }

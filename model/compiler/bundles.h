@@ -17,8 +17,10 @@
  *     max_instrs instructions; (L4) a barrier ends its bundle. An instruction whose own
  *     registers collide on a line cannot be split: it forms a bundle alone (flagged `conflict`).
  *   - PREF: one per bundle, before its first instruction, carrying the bundle's registers as a
- *     bit-vector over ranks (bit i = rank i; Fermi's 63 bits, digest §2.1). The store gets a
- *     column "expars_bundle": 1 + the bundle's index at every PC of it.
+ *     bit-vector over ranks (bit i = rank i; Fermi's 63 bits, digest §2.1). hd_bundles_annotate
+ *     gives the store a column "expars_bundle": 1 + the bundle's index at every PC of it.
+ *     by_weight false keeps rank = register number (the timing model's RAT compares register
+ *     numbers, so its warp pool asks for bundles in that numbering).
  * Without a register allocation (annot.h ra_ok false) there are no bundles (n = 0, a note).
  * Deterministic: only PCs and counts decide.
  */
@@ -37,6 +39,7 @@ struct hd_bundle_params {
     uint32_t oc_lines;    /* operand-cache lines (16: the paper's 2 KB) */
     uint32_t max_instrs;  /* L3 (0: no limit) */
     bool cut_barrier;     /* L4 */
+    bool by_weight;       /* ranks by weight (false: rank = register number, no reordering) */
 };
 
 struct hd_bundle {
@@ -54,13 +57,19 @@ struct hd_bundles {
     uint16_t order[HD_BUNDLE_MAX_REGS];   /* rank -> physical register */
     uint32_t weight[HD_BUNDLE_MAX_REGS];  /* by physical register */
     uint32_t instrs;                      /* instructions bundled */
+    uint32_t *of_pc;                      /* [ncode] bundle of each kernel-wide PC (UINT32_MAX:
+                                             none) */
+    uint32_t ncode;
     char note[240];                       /* why there are none, or "" */
 };
 
-/* Build the bundles of store a (entry function); the column "expars_bundle" is filled. Returns
- * 0, or -1 with a message on host allocation failure. */
-int hd_bundles_build(struct hd_annot *a, const struct hd_bundle_params *p, struct hd_bundles **out,
-                     char *err, size_t errlen);
+/* Build the bundles of store a (entry function). Returns 0, or -1 with a message on host
+ * allocation failure. */
+int hd_bundles_build(const struct hd_annot *a, const struct hd_bundle_params *p,
+                     struct hd_bundles **out, char *err, size_t errlen);
+/* Fill a's column "expars_bundle" (1 + bundle index, 0 outside any bundle). Returns 0, or -1 on
+ * host allocation failure. */
+int hd_bundles_annotate(struct hd_annot *a, const struct hd_bundles *b);
 void hd_bundles_free(struct hd_bundles *b);
 
 #endif

@@ -100,6 +100,8 @@ struct hd_sm_params {
     uint32_t expars_oc_lines, expars_oc_banks, expars_fill_latency;
     bool expars_spad_shared, expars_check;
     uint64_t expars_fault;
+    bool expars_prefetch;
+    char expars_log[HD_CFG_STR_MAX];
 };
 
 /* The context lifecycle ([context], docs/context.md). */

@@ -20,6 +20,7 @@
  */
 #include "expars_sm.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,7 @@ static bool ex_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_g
         for (uint32_t r = 0; r < HD_EXPARS_MAX_REGS; r++) /* fresh registers */
             s->ref[w * HD_EXPARS_MAX_REGS + r] = s->spm[w * HD_EXPARS_MAX_REGS + r] = 0;
         hd_expars_oc_drop_warp(&s->oc, w);
+        hd_expars_pool_drop(s, w);
         g->warp_slot[i++] = (uint16_t)w;
     }
     g->reg_base = (uint32_t)rb;
@@ -198,6 +200,7 @@ static void ex_release(void *impl, const struct hd_cta_grant *g)
             continue;
         s->warp_used[w / 64] &= ~(1ull << (w % 64));
         hd_expars_oc_drop_warp(&s->oc, w); /* dead registers: no write-back */
+        hd_expars_pool_drop(s, w);
     }
     s->u.ctas--;
     s->u.warps -= c->warps;
@@ -246,16 +249,14 @@ static int ex_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *
 
 static bool ex_tick(void *impl, uint64_t now)
 {
-    (void)impl;
-    (void)now;
-    return false;
+    struct hd_expars_sm *s = impl;
+    return s->prefetch ? hd_expars_rp_tick(s, now) : false;
 }
 
 static uint64_t ex_next_event(const void *impl, uint64_t now)
 {
-    (void)impl;
-    (void)now;
-    return UINT64_MAX;
+    const struct hd_expars_sm *s = impl;
+    return s->prefetch ? hd_expars_rp_next(s, now) : UINT64_MAX;
 }
 
 static bool ex_is_idle(const void *impl)
@@ -268,16 +269,49 @@ static void ex_usage(const void *impl, struct hd_alloc_usage *u)
     *u = ((const struct hd_expars_sm *)impl)->u;
 }
 
+/* [expars] log: one line of counters per SM (SM 0 starts the file). */
+static void write_log(const struct hd_expars_sm *s)
+{
+    FILE *f = fopen(s->p->expars_log, s->id == 0 ? "w" : "a");
+    if (!f)
+        return; /* (checked writable when the hook was attached) */
+    const struct hd_expars_stats *t = &s->st;
+    fprintf(f,
+            "sm %u ctas_rf %" PRIu64 " ctas_mix %" PRIu64 " reads_oc %" PRIu64 " fills %" PRIu64
+            " pref_fills %" PRIu64 " pref_hits %" PRIu64 " pref_writebacks %" PRIu64
+            " prefetches %" PRIu64 " holds %" PRIu64 " rp_conflict_cycles %" PRIu64
+            " forced_unpins %" PRIu64 " evict_dirty %" PRIu64 " evict_clean %" PRIu64
+            " writes_oc %" PRIu64 " writes_alloc %" PRIu64 " checked %" PRIu64 " start_reg %u"
+            " cta_rf %u cta_mix %u\n",
+            s->id, t->ctas_rf, t->ctas_mix, t->reads_oc, t->fills, t->pref_fills, t->pref_hits,
+            t->pref_writebacks, t->prefetches, t->holds, t->rp_conflict_cycles, t->forced_unpins,
+            t->evict_dirty, t->evict_clean, t->writes_oc, t->writes_alloc, t->checked,
+            s->plan.on ? s->plan.start_reg : 0, s->plan.cta_rf, s->plan.cta_mix);
+    fclose(f);
+}
+
 static void ex_destroy(void *impl)
 {
     struct hd_expars_sm *s = impl;
     if (!s)
         return;
+    if (s->p->expars_log[0])
+        write_log(s);
     free(s->warp_used);
     free(s->warp_cta);
     free(s->warp_local);
     free(s->ref);
     free(s->spm);
+    free(s->have_an);
+    free(s->want_an);
+    free(s->have_b);
+    free(s->want_b);
+    free(s->last_pc);
+    free(s->queued);
+    free(s->completed);
+    free(s->need);
+    free(s->nneed);
+    free(s->q);
     free(s);
 }
 
@@ -309,10 +343,27 @@ int hd_expars_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out
     s->warp_local = calloc(s->nwarps, sizeof *s->warp_local);
     s->ref = calloc(nv, sizeof *s->ref);
     s->spm = calloc(nv, sizeof *s->spm);
-    if (!s->warp_used || !s->warp_cta || !s->warp_local || !s->ref || !s->spm) {
+    const uint32_t nw = s->nwarps ? s->nwarps : 1;
+    s->have_an = calloc(nw, sizeof *s->have_an);
+    s->want_an = calloc(nw, sizeof *s->want_an);
+    s->have_b = malloc(nw * sizeof *s->have_b);
+    s->want_b = malloc(nw * sizeof *s->want_b);
+    s->last_pc = malloc(nw * sizeof *s->last_pc);
+    s->queued = calloc(nw, sizeof *s->queued);
+    s->completed = calloc(nw, sizeof *s->completed);
+    s->need = calloc((size_t)nw * HD_EXPARS_OC_MAX_LINES, sizeof *s->need);
+    s->nneed = calloc(nw, sizeof *s->nneed);
+    s->q = calloc(nw, sizeof *s->q);
+    if (!s->warp_used || !s->warp_cta || !s->warp_local || !s->ref || !s->spm || !s->have_an ||
+        !s->want_an || !s->have_b || !s->want_b || !s->last_pc || !s->queued || !s->completed ||
+        !s->need || !s->nneed || !s->q) {
         ex_destroy(s);
         return -1;
     }
+    for (uint32_t w = 0; w < nw; w++)
+        s->have_b[w] = s->want_b[w] = s->last_pc[w] = UINT32_MAX;
+    s->prefetch = p->expars_prefetch;
+    s->rp_stall_since = UINT32_MAX;
     s->smem_cap = p->shared_bytes;
     hd_expars_oc_init(&s->oc, p->expars_oc_lines, p->expars_oc_banks);
     out->ops = &ex_ops;

@@ -27,7 +27,7 @@ void hd_expars_oc_put(struct hd_expars_oc *oc, uint32_t warp, uint32_t reg, uint
     *victim = *l;
     if (victim->valid && victim->warp == warp && victim->reg == reg)
         victim->valid = false; /* the same register: nothing leaves */
-    *l = (struct hd_expars_oc_line){true, dirty, (uint16_t)warp, (uint16_t)reg, ver};
+    *l = (struct hd_expars_oc_line){true, dirty, false, (uint16_t)warp, (uint16_t)reg, ver};
 }
 
 void hd_expars_oc_drop_warp(struct hd_expars_oc *oc, uint32_t warp)

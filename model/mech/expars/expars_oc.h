@@ -21,6 +21,7 @@
 
 struct hd_expars_oc_line {
     bool valid, dirty;
+    bool pinned;     /* held for its warp's bundle (the register prefetcher, expars_rp.c) */
     uint16_t warp;   /* warp slot */
     uint16_t reg;
     uint32_t ver;    /* the version of the register the line holds */

@@ -23,7 +23,8 @@
  * to the register's newest version (expars_sm.h); a fill copies the scratchpad's version, a dirty
  * eviction copies it back. A mismatch (a lost write-back, a stale fill, a line of another warp)
  * is written to the SM's fault message, which stops the run at the end of the cycle, located
- * (SM, warp slot, CTA slot, register, PC, cycle). [expars] fault = N corrupts the Nth fill.
+ * (SM, warp slot, CTA slot, register, PC, cycle). [expars] fault = N corrupts the Nth fill of
+ * a register that holds a written value (a fill of a never-written one is overwritten first).
  */
 #include "expars_mech.h"
 
@@ -98,17 +99,23 @@ static void install(struct hd_expars_sm *s, uint32_t warp, uint32_t reg, uint32_
     }
 }
 
+void hd_expars_fill_line(struct hd_expars_sm *s, uint32_t warp, uint32_t reg)
+{
+    uint32_t v = *ver(s->spm, warp, reg);
+    s->st.fills++;
+    s->st.fills_data += v != 0;
+    if (s->p->expars_fault && v != 0 && s->st.fills_data == s->p->expars_fault)
+        v ^= 0x5a5au; /* fault injection: a corrupted line (of a register written before) */
+    install(s, warp, reg, v, false);
+}
+
 static void ex_filled(void *impl, const struct hd_oloc_query *q)
 {
     struct ex_oloc *x = impl;
     struct hd_expars_sm *s = x->s;
     if (!hd_expars_sm_in_spm(s, q->warp, q->reg) || hd_expars_oc_find(&s->oc, q->warp, q->reg) >= 0)
         return;
-    uint32_t v = *ver(s->spm, q->warp, q->reg);
-    s->st.fills++;
-    if (s->p->expars_fault && s->st.fills == s->p->expars_fault)
-        v ^= 0x5a5au; /* fault injection: a corrupted line */
-    install(s, q->warp, q->reg, v, false);
+    hd_expars_fill_line(s, q->warp, q->reg);
 }
 
 static void ex_locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)

@@ -39,8 +39,13 @@ struct hd_expars_stats {
     uint64_t ctas_rf, ctas_mix;       /* placements */
     uint64_t reads_oc, reads_beyond;  /* operand reads through the OC; of registers > Max_Reg */
     uint64_t fills, evict_dirty, evict_clean;
+    uint64_t fills_data;              /* fills of registers written before */
     uint64_t writes_oc, writes_alloc; /* writes hitting the OC / allocating a line */
     uint64_t checked;                 /* reads the checker compared */
+    /* register prefetcher and warp pool (expars_rp.c) */
+    uint64_t holds;                   /* issue attempts held */
+    uint64_t prefetches, pref_fills, pref_hits, pref_writebacks;
+    uint64_t rp_conflict_cycles, forced_unpins, rp_busy_cycles;
 };
 
 struct hd_expars_sm {
@@ -63,6 +68,18 @@ struct hd_expars_sm {
     uint32_t *ref, *spm;              /* [nwarps x HD_EXPARS_MAX_REGS] versions */
     struct hd_expars_stats st;
     char fault[256];                  /* the checker's located error ("" = none) */
+    /* register prefetcher and warp pool (expars_rp.c) */
+    bool prefetch;                    /* [expars] prefetch */
+    const void **have_an, **want_an;  /* [nwarps] kernel (annotation store) of have_b / want_b */
+    uint32_t *have_b, *want_b;        /* [nwarps] bundle in the OC / asked for (UINT32_MAX) */
+    uint32_t *last_pc;                /* [nwarps] PC of its last issue allowed */
+    bool *queued, *completed;         /* [nwarps] in the prefetching queue; finished a bundle */
+    uint16_t *need;                   /* [nwarps x HD_EXPARS_OC_MAX_LINES] its scratchpad registers */
+    uint8_t *nneed;
+    uint32_t *q, qhead, qn;           /* the prefetching queue (a deque over [nwarps]) */
+    bool rp_busy;
+    uint32_t rp_warp;
+    uint64_t rp_done, rp_stall_since;
 };
 
 /* Is register `reg` of warp slot `warp` in the scratchpad? */
@@ -73,6 +90,22 @@ static inline bool hd_expars_sm_in_spm(const struct hd_expars_sm *s, uint32_t wa
     const struct hd_expars_slot *c = &s->slot[s->warp_cta[warp]];
     return c->used && hd_expars_rat_in_spm(&s->rat, c->mix, reg);
 }
+
+/* The warp pool (expars_rp.c): may warp slot `warp`, at PC `pc` of bundle `b` (of kernel `an`:
+ * first PC b_pc, last b_last) whose scratchpad registers are need[n], issue? false: it may (its
+ * bundle's registers are in the operand cache, or it needs none); true: held, and queued for
+ * the prefetcher. */
+bool hd_expars_pool_hold(struct hd_expars_sm *s, uint32_t warp, const void *an, uint32_t b,
+                         uint32_t b_pc, uint32_t b_last, uint32_t pc, const uint16_t *need,
+                         unsigned n);
+/* The prefetcher's cycle (true: a warp became schedulable) and its next event. */
+bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now);
+uint64_t hd_expars_rp_next(const struct hd_expars_sm *s, uint64_t now);
+/* Warp slot `warp` left (its CTA released): out of the pool and the prefetcher. */
+void hd_expars_pool_drop(struct hd_expars_sm *s, uint32_t warp);
+/* Fill the line of (warp, reg) from the scratchpad copy (a dirty victim is written back);
+ * counts a fill (the checker's fault injection applies). */
+void hd_expars_fill_line(struct hd_expars_sm *s, uint32_t warp, uint32_t reg);
 
 /* The allocator (registry value [sm] allocator = expars) and, for the policy, its state. */
 int hd_expars_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out);
