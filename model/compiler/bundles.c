@@ -115,20 +115,24 @@ int hd_bundles_build(const struct hd_annot *a, const struct hd_bundle_params *p,
         b->of_pc[i] = UINT32_MAX;
     /* 2. bundles, per basic block in PC order */
     uint32_t cap = 0;
-    uint32_t line_reg[64 + 1];
+    uint32_t cnt[64];  /* registers of the open bundle per set */
+    const uint32_t ways = p->oc_ways && p->oc_ways <= lines ? p->oc_ways : 1;
+    const uint32_t sets = lines / ways ? lines / ways : 1;
     for (uint32_t blk = 0; blk < e->cfg->nblocks; blk++) {
         const struct hd_block *bb = &e->cfg->blocks[blk];
         struct hd_bundle cur = {0};
         bool open = false;
         for (uint32_t pc = bb->first; pc <= bb->last && pc < ni; pc++) {
             const unsigned n = touched(a, e, pc, regs, maxr);
-            /* does pc fit the open bundle? (L1/L2: one register per line; L3) */
-            bool fits = open && (!p->max_instrs || cur.n < p->max_instrs);
-            for (unsigned i = 0; i < n && fits; i++) {
-                const uint32_t r = b->rank[regs[i]], l = r % lines;
-                if (line_reg[l] != UINT32_MAX && line_reg[l] != r)
-                    fits = false;
+            /* does pc fit the open bundle? (L1/L2: at most `ways` registers per set; L3) */
+            uint32_t add[64] = {0};
+            for (unsigned i = 0; i < n; i++) {
+                const uint32_t r = b->rank[regs[i]];
+                add[r % sets] += !(cur.vec[r / 64] >> (r % 64) & 1u);
             }
+            bool fits = open && (!p->max_instrs || cur.n < p->max_instrs);
+            for (uint32_t k = 0; k < sets && fits; k++)
+                fits = cnt[k] + add[k] <= ways;
             if (open && !fits) {
                 if (push(b, &cap, &cur) != 0)
                     goto oom;
@@ -137,18 +141,16 @@ int hd_bundles_build(const struct hd_annot *a, const struct hd_bundle_params *p,
             if (!open) {
                 memset(&cur, 0, sizeof cur);
                 cur.pc = e->f.pc_base + pc;
-                for (uint32_t l = 0; l < lines && l < 64; l++)
-                    line_reg[l] = UINT32_MAX;
+                memset(cnt, 0, sizeof cnt);
                 open = true;
             }
             for (unsigned i = 0; i < n; i++) {
-                const uint32_t r = b->rank[regs[i]], l = r % lines;
-                if (line_reg[l] != UINT32_MAX && line_reg[l] != r)
-                    cur.conflict = true; /* (alone in its bundle: cannot be split) */
-                line_reg[l] = r;
+                const uint32_t r = b->rank[regs[i]];
                 if (!(cur.vec[r / 64] >> (r % 64) & 1u)) {
                     cur.vec[r / 64] |= 1ull << (r % 64);
                     cur.nregs++;
+                    if (++cnt[r % sets] > ways)
+                        cur.conflict = true; /* (alone in its bundle: cannot be split) */
                 }
             }
             cur.n++;

@@ -11,9 +11,10 @@
  *   - bundles: the instructions of each basic block in PC order are cut into bundles. Only the
  *     paper's rule (5) survives the source ("a bundle does not span beyond a basic block");
  *     rules (1)-(4) are lost (digest §8 item 1). Reconstructed [CHOICE], each a parameter:
- *     (L1/L2) no two different registers of a bundle map to the same operand-cache line
- *     (rank mod oc_lines), which also bounds the bundle's registers by the lines, so a bundle's
- *     scratchpad set always fits the direct-mapped cache whatever Start_Reg is; (L3) at most
+ *     (L1/L2) at most oc_ways registers of a bundle map to one operand-cache set (rank mod
+ *     oc_lines/oc_ways; direct-mapped: no two on one line), which also bounds the bundle's
+ *     registers by the lines, so a bundle's scratchpad set always fits the cache whatever
+ *     Start_Reg is; (L3) at most
  *     max_instrs instructions; (L4) a barrier ends its bundle. An instruction whose own
  *     registers collide on a line cannot be split: it forms a bundle alone (flagged `conflict`).
  *   - PREF: one per bundle, before its first instruction, carrying the bundle's registers as a
@@ -37,6 +38,7 @@
 
 struct hd_bundle_params {
     uint32_t oc_lines;    /* operand-cache lines (16: the paper's 2 KB) */
+    uint32_t oc_ways;     /* lines per set (1: direct-mapped, the paper's reading) */
     uint32_t max_instrs;  /* L3 (0: no limit) */
     bool cut_barrier;     /* L4 */
     bool by_weight;       /* ranks by weight (false: rank = register number, no reordering) */

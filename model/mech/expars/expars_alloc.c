@@ -365,7 +365,7 @@ int hd_expars_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out
     s->prefetch = p->expars_prefetch;
     s->rp_stall_since = UINT32_MAX;
     s->smem_cap = p->shared_bytes;
-    hd_expars_oc_init(&s->oc, p->expars_oc_lines, p->expars_oc_banks);
+    hd_expars_oc_init(&s->oc, p->expars_oc_lines, p->expars_oc_banks, p->expars_oc_ways);
     out->ops = &ex_ops;
     out->impl = s;
     return 0;

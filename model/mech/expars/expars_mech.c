@@ -52,7 +52,8 @@ static const struct hd_bundles *bundles_of(struct ex_hook *h, const struct hd_an
             return h->k[i].b;
     struct hd_bundles *b = NULL;
     char err[128];
-    const struct hd_bundle_params bp = {h->p->sm.expars_oc_lines, 32, true, false};
+    const struct hd_bundle_params bp = {h->p->sm.expars_oc_lines, h->p->sm.expars_oc_ways, 32,
+                                        true, false};
     if (hd_bundles_build(an, &bp, &b, err, sizeof err) != 0)
         b = NULL;
     if (b && b->note[0]) {

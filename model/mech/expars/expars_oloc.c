@@ -73,12 +73,13 @@ static void ex_locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc 
     out->port = (uint16_t)bank_port;
     const int line = hd_expars_oc_find(&s->oc, q->warp, q->reg);
     if (line >= 0) {
+        hd_expars_oc_touch(&s->oc, (uint32_t)line);
         s->st.reads_oc++;
         s->st.reads_beyond += q->reg > s->rat.max_reg;
         check(x, q, line);
         return;
     }
-    const struct hd_expars_oc_line *v = &s->oc.line[hd_expars_oc_index(&s->oc, q->reg)];
+    const struct hd_expars_oc_line *v = &s->oc.line[hd_expars_oc_victim(&s->oc, q->warp, q->reg)];
     out->miss = HD_OLOC_FILL_PORT;
     out->fill_port = (uint16_t)(x->banks + P_SPAD);
     out->fill_latency = (uint16_t)(s->p->expars_fill_latency + (v->valid && v->dirty));
@@ -130,12 +131,13 @@ static void ex_locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_o
     out->port = (uint16_t)(x->banks + 1 + hd_expars_oc_bank(&s->oc, q->reg));
     const int line = hd_expars_oc_find(&s->oc, q->warp, q->reg);
     if (line >= 0) {
+        hd_expars_oc_touch(&s->oc, (uint32_t)line);
         s->oc.line[line].ver = *r;
         s->oc.line[line].dirty = true;
         s->st.writes_oc++;
         return;
     }
-    const struct hd_expars_oc_line *v = &s->oc.line[hd_expars_oc_index(&s->oc, q->reg)];
+    const struct hd_expars_oc_line *v = &s->oc.line[hd_expars_oc_victim(&s->oc, q->warp, q->reg)];
     if (v->valid && v->dirty)
         out->port = (uint16_t)(x->banks + P_SPAD); /* the victim's write-back takes the pass */
     s->st.writes_alloc++;

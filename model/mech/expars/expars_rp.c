@@ -13,8 +13,9 @@
  * the prefetcher needs them: lazy eviction, §8 item 13). A jump back to the bundle's first
  * instruction (a loop) enters it again. The pending queue of the paper (schedulable warps over
  * the active maximum) is the two-level / LTLWS scheduler's pool (sm_sched*.c).
- * Prefetcher. One warp at a time (§8 item 16), the head of the queue: if a line it needs is
- * pinned by another warp it waits (head-of-line blocking, as the paper), at most
+ * Prefetcher. One warp at a time (§8 item 16), the head of the queue: if its registers cannot
+ * all be in the cache without evicting lines another warp has pinned (per set, expars_oc.h) it
+ * waits (head-of-line blocking, as the paper), at most
  * RP_STALL_LIMIT cycles, after which those lines are unpinned by force (their warp will fill them
  * on demand): without it a warp pinned and parked by the two-level scheduler's pending pool, or
  * waiting at a barrier for a held warp, would deadlock the SM (§8 item 15). Otherwise each
@@ -110,6 +111,32 @@ bool hd_expars_pool_hold(struct hd_expars_sm *s, uint32_t w, const void *an, uin
     return true;
 }
 
+/* Can every register of need[n] of warp w be in the cache at once without evicting a line
+ * another warp has pinned? Per set: the registers to fetch must fit the lines that are free,
+ * unpinned, or w's own but not holding one of its needed registers. */
+static bool room(const struct hd_expars_sm *s, uint32_t w, const uint16_t *need, unsigned n)
+{
+    uint32_t want[HD_EXPARS_OC_MAX_LINES] = {0}, keep[HD_EXPARS_OC_MAX_LINES] = {0};
+    for (unsigned i = 0; i < n; i++) {
+        const uint32_t set = hd_expars_oc_set(&s->oc, need[i]);
+        if (hd_expars_oc_find(&s->oc, w, need[i]) >= 0)
+            keep[set]++;
+        else
+            want[set]++;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const uint32_t set = hd_expars_oc_set(&s->oc, need[i]), base = set * s->oc.ways;
+        uint32_t usable = 0;
+        for (uint32_t j = base; j < base + s->oc.ways; j++) {
+            const struct hd_expars_oc_line *l = &s->oc.line[j];
+            usable += !(l->valid && l->pinned && l->warp != w);
+        }
+        if (want[set] + keep[set] > usable)
+            return false;
+    }
+    return true;
+}
+
 bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now)
 {
     bool progress = false;
@@ -128,22 +155,21 @@ bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now)
     const uint32_t w = s->q[s->qhead];
     const uint16_t *need = &s->need[(size_t)w * HD_EXPARS_OC_MAX_LINES];
     const unsigned n = s->nneed[w];
-    bool conflict = false;
-    for (unsigned i = 0; i < n; i++) {
-        const struct hd_expars_oc_line *l = &s->oc.line[hd_expars_oc_index(&s->oc, need[i])];
-        conflict |= l->valid && l->pinned && l->warp != w;
-    }
+    const bool conflict = !room(s, w, need, n);
     if (conflict) {
         if (s->rp_stall_since == NONE || s->rp_stall_since > now)
             s->rp_stall_since = now;
         s->st.rp_conflict_cycles++;
         if (now - s->rp_stall_since < RP_STALL_LIMIT)
             return progress;
-        for (unsigned i = 0; i < n; i++) { /* deadlock breaker: steal the lines */
-            struct hd_expars_oc_line *l = &s->oc.line[hd_expars_oc_index(&s->oc, need[i])];
-            if (l->valid && l->pinned && l->warp != w) {
-                l->pinned = false;
-                s->st.forced_unpins++;
+        for (unsigned i = 0; i < n; i++) { /* deadlock breaker: steal the sets' lines */
+            const uint32_t base = hd_expars_oc_set(&s->oc, need[i]) * s->oc.ways;
+            for (uint32_t j = base; j < base + s->oc.ways; j++) {
+                struct hd_expars_oc_line *l = &s->oc.line[j];
+                if (l->valid && l->pinned && l->warp != w) {
+                    l->pinned = false;
+                    s->st.forced_unpins++;
+                }
             }
         }
     }
@@ -153,7 +179,7 @@ bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now)
         const uint32_t r = need[i];
         int line = hd_expars_oc_find(&s->oc, w, r);
         if (line < 0) {
-            const struct hd_expars_oc_line *v = &s->oc.line[hd_expars_oc_index(&s->oc, r)];
+            const struct hd_expars_oc_line *v = &s->oc.line[hd_expars_oc_victim(&s->oc, w, r)];
             if (v->valid && v->dirty) {
                 transfers++;
                 s->st.pref_writebacks++;
