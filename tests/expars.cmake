@@ -86,3 +86,9 @@ if(TEST test_sched_ltlws)
   set_property(TEST test_sched_ltlws APPEND PROPERTY LABELS expars)
 endif()
 hd_tier(ci "^test_sched_ltlws$")
+
+# test_expars_oc (tests/unit): the operand cache's mapping, replacement and write-back hand-off.
+if(TEST test_expars_oc)
+  set_property(TEST test_expars_oc APPEND PROPERTY LABELS expars)
+endif()
+hd_tier(ci "^test_expars_oc$")
