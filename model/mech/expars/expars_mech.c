@@ -114,6 +114,11 @@ static int expars_attach(const struct hd_mech_env *env, struct hd_hook *out, cha
 {
     if (env->p->sm.alloc != HD_ALLOC_EXPARS)
         return 0;
+    if (env->p->sm.residency) { /* a warp moving alone would leave its registers' copies */
+        snprintf(err, errlen, "[sm] allocator = expars does not support warp-granular residency "
+                              "([sm] logical_warps, logical_ctas, warp_stress_period)");
+        return -1;
+    }
     const char *log = env->p->sm.expars_log;
     if (log[0]) {
         FILE *f = fopen(log, "w");
