@@ -16,6 +16,7 @@
 #include "config.h"
 #include "cfg.h"
 #include "cli_cmd.h"
+#include "cli_expars.h"
 #include "cli_gpu.h"
 #include "cli_haws.h"
 #include "cli_kres.h"
@@ -106,9 +107,11 @@ static uint32_t cta_threads(const struct hd_func *f, const struct info_opts *o)
     return (d[0] ? d[0] : 1) * (d[1] ? d[1] : 1) * (d[2] ? d[2] : 1);
 }
 
-static void print_occupancy(const struct hd_func *f, const struct hd_cli_kres *k,
-                            const struct info_opts *o)
+/* (returns the registers per thread the timing model counts, 0 if unknown) */
+static uint32_t print_occupancy(const struct hd_func *f, const struct hd_cli_kres *k,
+                                const struct info_opts *o)
 {
+    uint32_t regs = 0;
     uint32_t threads = cta_threads(f, o);
     uint32_t max_warps = o->cfg.sm_max_threads / o->cfg.gpu_warp_size;
     printf("  occupancy on %s, %u threads per CTA, %llu + %llu bytes shared:\n", o->cfg.gpu_name.s,
@@ -135,6 +138,7 @@ static void print_occupancy(const struct hd_func *f, const struct hd_cli_kres *k
         hd_regs_choose(&src, &known, &rc);
         printf("    the timing model counts %u registers per thread (%s; [sm] regs_source = %s)\n",
                rc.regs, rc.source, o->cfg.sm_regs_source.s);
+        regs = rc.regs;
         if (k->spill_bytes && hd_regs_spill_timed(rc.source, rc.regs,
                                                   o->cfg.sm_max_regs_per_thread))
             printf("    register spills: timed (a fill before each read and a store after each "
@@ -145,6 +149,7 @@ static void print_occupancy(const struct hd_func *f, const struct hd_cli_kres *k
                    "not placed; [sm] regs_source = regalloc times ours)\n",
                    rc.source, rc.regs, o->cfg.sm_max_regs_per_thread);
     }
+    return regs;
 }
 /* }==== */
 
@@ -289,11 +294,14 @@ static int describe(const struct hd_module *m, const struct info_opts *o, const 
             printf("  .maxntid %u, %u, %u\n", f->maxntid[0], f->maxntid[1], f->maxntid[2]);
         if (f->is_entry) {
             print_ptxas(ptxas, ptxas_len, f->name);
-            print_occupancy(f, k, o);
+            const uint32_t regs = print_occupancy(f, k, o);
             hd_cli_print_ppoints(m, f, &o->cfg); /* Lin's selective preemption points */
             if (o->haws) /* HAWS hints (Gong ch. 5, docs/blocks/haws.md) */
                 hd_cli_print_haws(m, f, &o->cfg, k < kres + nk && k->fi == fi ? k->regs_ours : 0);
             hd_cli_print_zphases(m, f, &o->cfg); /* Zorua's phases (issue 32) */
+            if (o->cfg.sm_allocator == HD_ALLOC_EXPARS) /* EXPARS's plan and bundles */
+                hd_cli_print_expars(m, f, &o->cfg, regs, cta_threads(f, o),
+                                    k->smem_static + o->dyn_smem);
         }
         struct hd_cfg *c = hd_cfg_build(f);
         if (!c) {

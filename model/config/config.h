@@ -26,11 +26,15 @@
     V(sched, HD_SCHED_GTO, "gto", "greedy-then-oldest: keep issuing one warp until it stalls")     \
     V(sched, HD_SCHED_TWO_LEVEL, "two_level", "two-level: a small active set fed by a pending pool") \
     V(sched, HD_SCHED_LOCALITY, "locality",                                                        \
-      "Gong ch.6 warp groups chosen by the launch's hint (hint 0: lrr)")                            \
+      "Gong ch.6 warp groups chosen by the launch's hint (hint 0: lrr)")                           \
     V(sched, HD_SCHED_CTA_AWARE, "cta_aware",                                                      \
       "CTA-aware (OWL-style): oldest CTA group first, round-robin inside it")                      \
     V(sched, HD_SCHED_MASCAR, "mascar",                                                            \
-      "MASCAR-style: one owner warp first while memory is saturated, else GTO")
+      "MASCAR-style: one owner warp first while memory is saturated, else GTO")                    \
+    V(sched, HD_SCHED_LTLWS_LRR, "ltlws_lrr",                                                      \
+      "EXPARS's lazy two-level: LRR until the first warp exits, then two-level with W_Opt active " \
+      "warps from the issue counts (docs/expars.md)")                                              \
+    V(sched, HD_SCHED_LTLWS_GTO, "ltlws_gto", "EXPARS's lazy two-level over GTO (as ltlws_lrr)")
 
 /* Timing model (model/timing): which executor runs launches, CTA distribution, kernel
  * selection, and where register-bank numbers come from. */
@@ -64,13 +68,16 @@
       "victims by their minimum spill query)")                                                    \
     V(alloc, HD_ALLOC_ALIGNED, "aligned",                                                          \
       "Shieh's dual-kernel SM: at most two launches, the preempting launch's CTAs only at "       \
-      "positions aligned to their footprint (victims: the smallest candidate set)")         \
+      "positions aligned to their footprint (victims: the smallest candidate set)")                \
     V(alloc, HD_ALLOC_WLM, "wlm",                                                                  \
-      "warp-level management (Xiang et al., Zorua's WLM baseline): warp slots and registers per " \
+      "warp-level management (Xiang et al., Zorua's WLM baseline): warp slots and registers per "  \
       "warp, partial CTAs admitted, shared memory per CTA (model/mech/zorua)")                     \
     V(alloc, HD_ALLOC_ZORUA, "zorua",                                                              \
-      "Zorua: registers, shared memory and warp slots through mapping tables with free lists, "   \
-      "oversubscribed into swap up to o_thresh ([zorua], model/mech/zorua)")
+      "Zorua: registers, shared memory and warp slots through mapping tables with free lists, "    \
+      "oversubscribed into swap up to o_thresh ([zorua], model/mech/zorua)")                       \
+    V(alloc, HD_ALLOC_EXPARS, "expars",                                                            \
+      "EXPARS: more CTAs than the register file holds, a mix CTA's high registers in a region at " \
+      "the top of the shared memory, read through a 2 KB operand cache (docs/expars.md)")
 #define HD_CFG_ENUM_regbank(V)                                                                     \
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \

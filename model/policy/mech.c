@@ -20,6 +20,7 @@ int hd_hooks_add(struct hd_hooks *hs, struct hd_hook k, char *err, size_t errlen
     hs->any_issued |= k.ops->issued != NULL;
     hs->any_stalled |= k.ops->stalled != NULL;
     hs->any_load_returned |= k.ops->load_returned != NULL;
+    hs->any_hold |= k.ops->hold != NULL;
     return 0;
 }
 
@@ -31,6 +32,7 @@ void hd_hooks_destroy(struct hd_hooks *hs)
     hs->n = 0;
     hs->any_placed = hs->any_left = hs->any_issued = false;
     hs->any_stalled = hs->any_load_returned = false;
+    hs->any_hold = false;
 }
 
 int hd_hooks_start(struct hd_hooks *hs, char *err, size_t errlen)

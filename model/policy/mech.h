@@ -58,6 +58,8 @@
 struct hd_timing_stats;
 struct hd_annot;
 
+struct hd_annot;
+
 /* {==== Hooks ==== */
 /* A CTA in a slot, as the hooks see it at placement and departure. */
 struct hd_hook_cta {
@@ -122,6 +124,20 @@ struct hd_hook_ops {
      * kernel image's annotation store (annot.h), which a hook may extend with its own pass and
      * columns before the launch's first CTA runs (Zorua's phase specifiers). */
     void (*kernel_annot)(void *impl, uint32_t launch, uint32_t kernel, struct hd_annot *an);
+    /* Its operand-location policy (sm_oloc.h) for SM `sm`, whose allocator is `alloc` (check
+     * alloc->ops before reading alloc->impl), or *ops = NULL: none. The SM destroys *oimpl with
+     * itself. Called once per SM after its creation, before any CTA (issue 33: EXPARS's operand
+     * cache over registers in the scratchpad). Returns 0, or -1 with a message. */
+    int (*oloc)(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                const struct hd_oloc_ops **ops, void **oimpl, char *err, size_t errlen);
+    /* May warp slot `slot` (CTA slot `cta_slot`) of SM `sm` issue its instruction at kernel-wide
+     * `pc` (of the kernel whose annotation store is `an`) this cycle? true: hold it (the issue
+     * stage tries the scheduler's next warp; the warp is asked again next cycle). Called just
+     * before each issue (issue 33: EXPARS's warp pool holds a warp until the register prefetcher
+     * has its bundle's registers in the operand cache). A hook that holds must make sure the SM
+     * is woken to retry (its allocator's next_event, or a cycle it is busy). */
+    bool (*hold)(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, uint32_t pc,
+                 const struct hd_annot *an, uint64_t now);
 };
 
 struct hd_hook {
@@ -136,6 +152,7 @@ struct hd_hooks {
     unsigned n;
     bool any_placed, any_left, any_issued; /* derived: some hook has the callback */
     bool any_stalled, any_load_returned;
+    bool any_hold;
 };
 
 /* Add hook k (ops NULL: nothing). Returns 0, or -1 when HD_MAX_HOOKS are attached already. */
@@ -180,6 +197,16 @@ static inline void hd_hooks_load_returned(const struct hd_hooks *hs, const struc
     for (unsigned i = 0; i < hs->n; i++)
         if (hs->h[i].ops->load_returned)
             hs->h[i].ops->load_returned(hs->h[i].impl, w, l1_hit, now);
+}
+/* Does some hook hold this warp's issue? (callers test hs->any_hold first) */
+static inline bool hd_hooks_hold(const struct hd_hooks *hs, uint32_t sm, uint32_t slot,
+                                 uint32_t cta_slot, uint32_t pc, const struct hd_annot *an,
+                                 uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->hold && hs->h[i].ops->hold(hs->h[i].impl, sm, slot, cta_slot, pc, an, now))
+            return true;
+    return false;
 }
 /* (Warp switches are rare: no derived any_ flag.) */
 static inline void hd_hooks_warp_left(const struct hd_hooks *hs, uint32_t sm, uint32_t ctx,

@@ -236,6 +236,8 @@ static const struct hd_sched_ops tl_ops = {"two_level", false,         tl_add,
 
 int hd_sched_create(const struct hd_sm_params *p, struct hd_sched *out)
 {
+    if (p->sched == HD_SCHED_LTLWS_LRR || p->sched == HD_SCHED_LTLWS_GTO)
+        return hd_sched_ltlws_create(p, out); /* EXPARS's lazy two-level (sm_sched_ltlws.c) */
     struct sched_state *s = calloc(1, sizeof *s);
     if (!s)
         return -1;

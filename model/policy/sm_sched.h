@@ -92,5 +92,7 @@ struct hd_sched {
 /* Create the policy configured in p->sched for a scheduler that may own up to p->max_warps
  * slots. Returns 0, or -1 on allocation failure. */
 int hd_sched_create(const struct hd_sm_params *p, struct hd_sched *out);
+/* EXPARS's lazy two-level scheduler over LRR or GTO (sm_sched_ltlws.c; p->sched names which). */
+int hd_sched_ltlws_create(const struct hd_sm_params *p, struct hd_sched *out);
 
 #endif

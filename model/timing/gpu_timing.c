@@ -92,6 +92,28 @@ static int install_oloc_stress(struct hd_gpu_timing *g, uint32_t i)
     return 0;
 }
 
+/* The hooks' operand-location policies for SM i (mech.h's oloc; at most one installs). */
+static int install_mech_oloc(struct hd_gpu_timing *g, uint32_t i, char *err, size_t errlen)
+{
+    for (unsigned k = 0; k < g->hooks.n; k++) {
+        const struct hd_hook *h = &g->hooks.h[k];
+        if (!h->ops->oloc)
+            continue;
+        const struct hd_oloc_ops *ops = NULL;
+        void *impl = NULL;
+        if (h->ops->oloc(h->impl, i, hd_sm_alloc_of(g->sm[i]), &ops, &impl, err, errlen) != 0)
+            return -1;
+        if (ops && !hd_sm_own_oloc(g->sm[i], ops, impl)) {
+            if (ops->destroy)
+                ops->destroy(impl);
+            snprintf(err, errlen, "hook %s: SM %u has an operand-location policy already",
+                     h->ops->name, i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out, char *err,
                          size_t errlen)
 {
@@ -165,6 +187,10 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
             return HD_FUNC_ERR_MEMORY;
         }
         if (hooks_sm_made(g, i, err, errlen) != 0) {
+            hd_gpu_timing_destroy(g);
+            return HD_FUNC_ERR_CONFIG;
+        }
+        if (install_mech_oloc(g, i, err, errlen) != 0) {
             hd_gpu_timing_destroy(g);
             return HD_FUNC_ERR_CONFIG;
         }

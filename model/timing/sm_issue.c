@@ -278,6 +278,14 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
     return ahf == HD_AHF_SKIP ? 3 : 1;
 }
 
+/* Does a hook hold warp w's next issue (mech.h hold)? */
+static bool hold(struct hd_sm *sm, const struct hd_twarp *w, uint64_t now)
+{
+    const struct hd_tcta *c = &sm->cta[w->cta];
+    const struct hd_annot *an = c->la ? c->la->tk->an : NULL;
+    return hd_hooks_hold(sm->hooks, sm->id, w->slot, w->cta, w->ib_pc, an, now);
+}
+
 /* The ready warps of scheduler s, ascending slot numbers, into sm->ready_buf. */
 static unsigned ready_list(struct hd_sm *sm, uint32_t s)
 {
@@ -320,6 +328,8 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
                 while (issued < p->issue_width && w->state == HD_WS_READY) {
                     if (w->to_pp && hd_sm_pp_hold(sm, w, now))
                         break;
+                    if (sm->hooks && sm->hooks->any_hold && hold(sm, w, now))
+                        break; /* a mechanism's warp pool holds it (mech.h) */
                     if (p->pp_selective && hd_sm_pp_virtual(sm, w)) { /* a pp / dummy slot */
                         issued++;
                         sc->ops->issued(sc->impl, w->slot);

@@ -73,4 +73,8 @@ void hd_sm_launch_residency(const struct hd_sm *sm, const struct hd_sm_launch *l
  * Fig 4.4's utilisation during preemption, ctx_preempt.c). */
 void hd_sm_working(const struct hd_sm *sm, uint64_t *regs, uint64_t *threads);
 
+/* The SM's allocator (read-only: a mechanism's operand-location policy reads its own allocator's
+ * state through it, mech.h's oloc). */
+const struct hd_sm_alloc *hd_sm_alloc_of(const struct hd_sm *sm);
+
 #endif

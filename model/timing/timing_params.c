@@ -148,6 +148,16 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->z_o_step = c->zorua_o_step_pct;
     s->z_o_max = c->zorua_o_max_pct;
     s->z_floor = c->zorua_floor_pct;
+    s->expars_tau_milli = (uint32_t)(c->expars_tau * 1000.0 + 0.5);
+    s->expars_oc_lines = c->expars_oc_lines;
+    s->expars_oc_banks = c->expars_oc_banks;
+    s->expars_oc_ways = c->expars_oc_ways;
+    s->expars_fill_latency = c->expars_fill_latency;
+    s->expars_spad_shared = c->expars_spad_shared;
+    s->expars_check = c->expars_check;
+    s->expars_fault = c->expars_fault;
+    s->expars_prefetch = c->expars_prefetch;
+    memcpy(s->expars_log, c->expars_log.s, sizeof s->expars_log);
     s->registers = c->sm_registers;
     s->shared_bytes = c->sm_shared_mem_bytes;
     s->max_regs_per_thread = c->sm_max_regs_per_thread;

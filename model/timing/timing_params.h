@@ -99,6 +99,14 @@ struct hd_sm_params {
     uint32_t z_mt_latency, z_c_delta, z_epoch, z_reg_set, z_smem_set;
     bool z_oversub;
     double z_o_default, z_o_step, z_o_max, z_floor; /* percent */
+    /* [expars] (model/mech/expars, docs/expars.md; read with [sm] allocator = expars) */
+    uint32_t expars_tau_milli;    /* tau x 1000 */
+    uint32_t expars_oc_lines, expars_oc_banks, expars_fill_latency;
+    uint32_t expars_oc_ways;
+    bool expars_spad_shared, expars_check;
+    uint64_t expars_fault;
+    bool expars_prefetch;
+    char expars_log[HD_CFG_STR_MAX];
 };
 
 /* The context lifecycle ([context], docs/context.md). */

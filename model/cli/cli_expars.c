@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT
+ * cli_expars.c - `heddle ptx-info`'s EXPARS section (cli_expars.h): the calculator's plan
+ * (model/mech/expars/expars_calc.h, tau = [expars] tau) and the bundles of
+ * model/compiler/bundles.h ([expars] oc_lines, at most 32 instructions, cut at barriers).
+ */
+#include "cli_expars.h"
+
+#include "bundles.h"
+#include "devmem.h"
+#include "expars_calc.h"
+#include "module.h"
+#include "tkernel.h"
+
+#include <stdio.h>
+
+static void print_plan(const struct hd_config *cfg, uint32_t regs, uint32_t threads,
+                       uint64_t smem)
+{
+    const uint32_t t = (threads + 31) / 32 * 32;
+    const struct hd_expars_in in = {
+        .R = cfg->sm_registers, .S = (uint32_t)cfg->sm_shared_mem_bytes,
+        .max_ctas = cfg->sm_max_ctas, .max_threads = cfg->sm_max_threads, .r_cta = regs * t,
+        .s_cta = (uint32_t)smem, .t_cta = t,
+        .tau_num = (uint32_t)(cfg->expars_tau * 1000.0 + 0.5), .tau_den = 1000};
+    struct hd_expars_plan p;
+    if (hd_expars_plan(&in, &p) != 0) {
+        printf("  EXPARS plan: none (%u registers x %u threads does not fit the SM)\n", regs, t);
+        return;
+    }
+    struct hd_expars_static b, e;
+    hd_expars_static_baseline(&in, &b);
+    hd_expars_static_expars(&in, &p, &e);
+    printf("  EXPARS plan (tau %.2f, %u registers x %u threads, %u B shared): CTA_Lower %u, "
+           "CTA_Upper %u", cfg->expars_tau, regs, t, in.s_cta, p.lower, p.upper);
+    if (!p.on) {
+        printf("; no mix CTA (the baseline's %u CTAs)\n", p.cta_rf);
+        return;
+    }
+    printf("\n    CTA_RF %u + CTA_Mix %u = %u CTAs (%u warps; baseline %u CTAs, %u warps); "
+           "Start_CTA %u, Start_Reg %u, Max_Reg %u, Warps_Per_CTA %u\n",
+           p.cta_rf, p.cta_mix, p.cta_rf + p.cta_mix, e.warps, b.ctas, b.warps, p.cta_rf,
+           p.start_reg, p.max_reg, p.wpc);
+    printf("    register region %u B per mix CTA; SBR", p.region_bytes);
+    for (uint32_t k = 0; k < p.cta_mix; k++)
+        printf(" %u", hd_expars_sbr(in.S, &p, k));
+    printf("; RF %.2f%% -> %.2f%%, shared memory %.2f%% -> %.2f%%\n", 100 * b.rf_util,
+           100 * e.rf_util, 100 * b.spm_util, 100 * e.spm_util);
+}
+
+static void print_bundles(const struct hd_func_kernel *k, const struct hd_bundles *bs)
+{
+    if (bs->note[0]) {
+        printf("  EXPARS bundles: none (%s)\n", bs->note);
+        return;
+    }
+    uint32_t maxn = 0, maxr = 0, conf = 0;
+    for (uint32_t i = 0; i < bs->n; i++) {
+        maxn = bs->b[i].n > maxn ? bs->b[i].n : maxn;
+        maxr = bs->b[i].nregs > maxr ? bs->b[i].nregs : maxr;
+        conf += bs->b[i].conflict;
+    }
+    printf("  EXPARS bundles: %u over %u instructions (%.2f per bundle, longest %u; at most %u "
+           "registers; %u single-instruction line conflicts): %u PREF added\n",
+           bs->n, bs->instrs, bs->n ? (double)bs->instrs / bs->n : 0.0, maxn, maxr, conf, bs->n);
+    printf("    register order (rank: physical register, weight):");
+    for (uint32_t r = 0; r < bs->nphys; r++)
+        printf("%s %u:R%u/%u", r % 8 ? "" : "\n     ", r, bs->order[r], bs->weight[bs->order[r]]);
+    printf("\n");
+    for (uint32_t i = 0; i < bs->n; i++) {
+        const struct hd_bundle *b = &bs->b[i];
+        const uint32_t line = b->pc < k->ncode && k->code[b->pc].ir ? k->code[b->pc].ir->line : 0;
+        printf("    bundle %u: PC %u (line %u), %u instructions, PREF {", i, b->pc, line, b->n);
+        for (uint32_t r = 0, c = 0; r < HD_BUNDLE_MAX_REGS; r++)
+            if (b->vec[r / 64] >> (r % 64) & 1u)
+                printf("%sr%u", c++ ? " " : "", r);
+        printf("}%s\n", b->conflict ? " (line conflict)" : "");
+    }
+}
+
+int hd_cli_print_expars(const struct hd_module *m, const struct hd_func *f,
+                        const struct hd_config *cfg, uint32_t regs, uint32_t threads,
+                        uint64_t smem)
+{
+    if (regs && threads)
+        print_plan(cfg, regs, threads, smem);
+    char err[512] = "";
+    struct hd_devmem mem;
+    if (hd_devmem_init(&mem, 1ull << 30) != 0) {
+        printf("  EXPARS bundles: (host out of memory)\n");
+        return -1;
+    }
+    struct hd_func_module *fm = NULL;
+    int rc = -1;
+    if (hd_func_module_load(&mem, m, cfg->gpu_const_mem_bytes, &fm, err, sizeof err) != 0) {
+        printf("  EXPARS bundles: (the module does not load: %s)\n", err);
+        goto out;
+    }
+    const struct hd_func_kernel *k = hd_func_module_kernel(fm, f->name);
+    if (!k || k->unsupported[0]) {
+        printf("  EXPARS bundles: (the kernel cannot run: %s)\n", k ? k->unsupported : "no image");
+        goto out;
+    }
+    struct hd_annot *a = hd_tkernel_annot_build(k, cfg->sm_max_regs_per_thread, err, sizeof err);
+    struct hd_bundles *bs = NULL;
+    const struct hd_bundle_params bp = {cfg->expars_oc_lines, cfg->expars_oc_ways, 32, true, true};
+    if (!a || hd_bundles_build(a, &bp, &bs, err, sizeof err) != 0 ||
+        hd_bundles_annotate(a, bs) != 0) {
+        printf("  EXPARS bundles: (%s)\n", err);
+        hd_annot_free(a);
+        goto out;
+    }
+    print_bundles(k, bs);
+    hd_bundles_free(bs);
+    hd_annot_free(a);
+    rc = 0;
+out:
+    if (fm)
+        hd_func_module_unload(fm);
+    hd_devmem_destroy(&mem);
+    return rc;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT
+ * cli_expars.h - `heddle ptx-info`'s EXPARS section (issue 33; docs/expars.md): the maximum-CTA
+ * calculator's plan for the kernel on the configured SM (CTA_RF, CTA_Mix, Start_Reg, Max_Reg,
+ * register regions and SBRs) and the compiler pass's register ordering, bundles and PREF vectors.
+ */
+#ifndef HD_CLI_EXPARS_H
+#define HD_CLI_EXPARS_H
+
+#include "config.h"
+#include "ptx_ir.h"
+
+#include <stdint.h>
+
+/* Print kernel `f` of module m's EXPARS plan (regs registers per thread, threads per CTA, smem
+ * bytes of shared memory per CTA) and bundles. Returns 0, or -1 after printing why not. */
+int hd_cli_print_expars(const struct hd_module *m, const struct hd_func *f,
+                        const struct hd_config *cfg, uint32_t regs, uint32_t threads,
+                        uint64_t smem);
+
+#endif

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT
+ * expars_calc.c - EXPARS's maximum-CTA calculator and static metrics (expars_calc.h; Yu et al.
+ * TACO 2018 §3.3.1, eq. 1-10; digest §2.2, §2.10, Appendix A). All arithmetic is integer: tau and
+ * registers per thread are kept as fractions.
+ */
+#include "expars_calc.h"
+
+#include <string.h>
+
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+    return a < b ? a : b;
+}
+
+static bool usable(const struct hd_expars_in *in)
+{
+    return in->R && in->S && in->max_ctas && in->max_threads && in->r_cta && in->t_cta &&
+           in->tau_den && in->tau_num && in->tau_num < in->tau_den && in->t_cta <= in->max_threads &&
+           in->r_cta <= in->R && in->s_cta <= in->S;
+}
+
+uint32_t hd_expars_baseline_ctas(const struct hd_expars_in *in)
+{
+    if (!in->r_cta || !in->t_cta)
+        return 0;
+    uint32_t n = min_u32(in->max_ctas, in->max_threads / in->t_cta);
+    n = min_u32(n, in->R / in->r_cta);
+    if (in->s_cta)
+        n = min_u32(n, in->S / in->s_cta);
+    return n;
+}
+
+/* ceil(r_cta / t_cta): whole registers per thread */
+static uint32_t regs_ceil(const struct hd_expars_in *in)
+{
+    return (in->r_cta + in->t_cta - 1) / in->t_cta;
+}
+
+int hd_expars_plan(const struct hd_expars_in *in, struct hd_expars_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!usable(in))
+        return -1;
+    const uint32_t rpt_ceil = regs_ceil(in);
+    const uint64_t R = in->R, S = in->S, rc = in->r_cta, sc = in->s_cta, tc = in->t_cta;
+    out->lower = hd_expars_baseline_ctas(in);
+    uint32_t up = min_u32(in->max_ctas, in->max_threads / in->t_cta);
+    up = min_u32(up, (uint32_t)((4 * R + S) / (4 * rc + sc)));
+    out->upper = up;
+    out->cta_rf = out->lower;
+    out->max_reg = rpt_ceil - 1;
+    out->start_reg = rpt_ceil;
+    out->wpc = (in->t_cta + 31) / 32;
+    for (uint32_t n = up; n > out->lower; n--) {
+        for (uint32_t m = 1; m <= n; m++) {
+            const uint64_t rf = n - m;
+            if (rf * rc > R)
+                continue;
+            uint64_t sr = (R - rf * rc) / (m * tc); /* eq. 10, divided by the threads */
+            if (sr > rpt_ceil)
+                sr = rpt_ceil;
+            /* tau: at most tau of a thread's registers in SPM: sr >= (1 - tau) * rpt */
+            if (sr * tc * in->tau_den < (uint64_t)(in->tau_den - in->tau_num) * rc)
+                continue;
+            const uint64_t spm_regs = rc > sr * tc ? rc - sr * tc : 0;
+            if (n * sc + m * spm_regs * 4 > S)
+                continue;
+            out->cta_rf = (uint32_t)rf;
+            out->cta_mix = m;
+            out->start_reg = (uint32_t)sr;
+            out->region_bytes = (out->max_reg + 1 - out->start_reg) * out->wpc * 128;
+            out->on = true;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int hd_expars_paper_form(const struct hd_expars_in *in, uint32_t *cta_rf, uint32_t *cta_mix,
+                         bool *feasible)
+{
+    *cta_rf = *cta_mix = 0;
+    *feasible = false;
+    if (!usable(in))
+        return -1;
+    struct hd_expars_plan p;
+    hd_expars_plan(in, &p);
+    const int64_t R = in->R, S = in->S, rc = in->r_cta, sc = in->s_cta;
+    const int64_t num = in->tau_num, den = in->tau_den;
+    const int64_t lower = R / rc, upper = p.upper;
+    int64_t rf, mix;
+    int kase;
+    const int64_t x = floor_div(R * den, rc * (den - num)); /* floor(R / (R_CTA (1 - tau))) */
+    if (lower >= upper) {
+        kase = 1;
+        rf = lower, mix = 0; /* eq. 7 */
+    } else if (x <= upper) {
+        kase = 2; /* eq. 8 (not an integer as printed: its evident intent, floored) */
+        mix = x;
+        rf = floor_div(lower * den - x * (den - num), den);
+    } else {
+        kase = 3; /* eq. 9 */
+        const int64_t a = floor_div(R * den, num * rc), b = floor_div(upper * den, num);
+        rf = a + upper - b;
+        mix = b - a;
+    }
+    *cta_rf = rf < 0 ? 0 : (uint32_t)rf;
+    *cta_mix = mix < 0 ? 0 : (uint32_t)mix;
+    /* constraints (1) and (2), times den (and times 4 for the SPM, in bytes) */
+    *feasible = rf >= 0 && mix >= 0 && den * rf * rc + mix * rc * (den - num) <= den * R &&
+                den * (rf + mix) * sc + mix * 4 * rc * num <= den * S;
+    return kase;
+}
+
+static void finish(const struct hd_expars_in *in, uint64_t rf_used, uint64_t spm_used,
+                   struct hd_expars_static *out)
+{
+    out->rf_util = (double)rf_used / in->R;
+    out->spm_util = (double)spm_used / in->S;
+    out->overall = (double)(4 * rf_used + spm_used) / (4.0 * in->R + in->S);
+}
+
+void hd_expars_static_baseline(const struct hd_expars_in *in, struct hd_expars_static *out)
+{
+    memset(out, 0, sizeof *out);
+    const uint32_t n = hd_expars_baseline_ctas(in);
+    out->ctas = n;
+    out->warps = n * ((in->t_cta + 31) / 32);
+    finish(in, (uint64_t)n * in->r_cta, (uint64_t)n * in->s_cta, out);
+}
+
+void hd_expars_static_warpman(const struct hd_expars_in *in, struct hd_expars_static *out)
+{
+    memset(out, 0, sizeof *out);
+    const uint32_t base = hd_expars_baseline_ctas(in), wpc = (in->t_cta + 31) / 32;
+    uint64_t partial = 0;
+    if (in->t_cta && base < in->max_ctas && (uint64_t)(base + 1) * in->s_cta <= in->S) {
+        const uint64_t rem = in->R - (uint64_t)base * in->r_cta;
+        /* whole warps of the leftover registers: rem / (rpt * 32), rpt = r_cta / t_cta */
+        partial = rem * in->t_cta / ((uint64_t)in->r_cta * 32);
+        if (partial > wpc - 1)
+            partial = wpc - 1;
+        const uint64_t left = in->max_threads / 32 - (uint64_t)base * wpc;
+        if (partial > left)
+            partial = left;
+    }
+    out->ctas = base + (partial > 0);
+    out->warps = base * wpc + (uint32_t)partial;
+    /* a partial warp's registers: rpt * 32 each, as words (fractional rpt kept exact below) */
+    const double rf = (double)base * in->r_cta + (double)partial * 32.0 * in->r_cta / in->t_cta;
+    out->rf_util = rf / in->R;
+    const double spm = (double)out->ctas * in->s_cta;
+    out->spm_util = spm / in->S;
+    out->overall = (4.0 * rf + spm) / (4.0 * in->R + in->S);
+}
+
+void hd_expars_static_expars(const struct hd_expars_in *in, const struct hd_expars_plan *p,
+                             struct hd_expars_static *out)
+{
+    if (!p->on) {
+        hd_expars_static_baseline(in, out);
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    const uint32_t n = p->cta_rf + p->cta_mix;
+    const uint64_t mix_rf = (uint64_t)p->start_reg * in->t_cta;
+    const uint64_t mix_spm = in->r_cta > mix_rf ? in->r_cta - mix_rf : 0;
+    out->ctas = n;
+    out->warps = n * p->wpc;
+    out->mix_rf_share = (double)mix_rf / in->r_cta;
+    finish(in, (uint64_t)p->cta_rf * in->r_cta + p->cta_mix * mix_rf,
+           (uint64_t)n * in->s_cta + p->cta_mix * mix_spm * 4, out);
+}

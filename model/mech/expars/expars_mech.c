@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT
+ * expars_mech.c - EXPARS's registry entry (Yu et al., "Improving Thread-level Parallelism in GPUs
+ * Through Expanding Register File to Scratchpad Memory", TACO 2018; model/policy/mech.h,
+ * docs/expars.md): selected per run by [sm] allocator = expars. The allocator is served through
+ * the registry's allocator table; attach() then returns a hook with two callbacks:
+ *   oloc  installs the operand-location policy (expars_oloc.c) on every SM over that SM's EXPARS
+ *         allocator, and keeps the SM's state for hold;
+ *   hold  the warp pool's gate (expars_rp.c): the bundles of the warp's kernel (the compiler
+ *         pass of model/compiler/bundles.h, computed once per kernel image and kept here, in
+ *         register numbering, oc_lines lines, at most 32 instructions, cut at barriers) give the
+ *         bundle of the PC and its registers; those the RAT puts in the scratchpad are the
+ *         prefetcher's request ([expars] prefetch).
+ */
+#include "expars_mech.h"
+
+#include "bundles.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const struct hd_mech_alloc expars_allocs[] = {
+    {HD_ALLOC_EXPARS, hd_expars_alloc_create},
+};
+
+#define MAX_KERNELS 64
+
+struct ex_kernel {
+    const struct hd_annot *an;
+    struct hd_bundles *b;     /* NULL: the pass failed (no holds for this kernel) */
+};
+
+struct ex_hook {
+    const struct hd_gpu_timing_params *p;
+    struct hd_expars_sm **sms; /* [num_sms] */
+    struct ex_kernel k[MAX_KERNELS];
+    unsigned nk;
+};
+
+static int hk_oloc(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                   const struct hd_oloc_ops **ops, void **oimpl, char *err, size_t errlen)
+{
+    struct ex_hook *h = impl;
+    if (sm < h->p->num_sms)
+        h->sms[sm] = hd_expars_sm_of(alloc);
+    return hd_expars_oloc_create(&h->p->sm, sm, alloc, ops, oimpl, err, errlen);
+}
+
+static const struct hd_bundles *bundles_of(struct ex_hook *h, const struct hd_annot *an)
+{
+    for (unsigned i = 0; i < h->nk; i++)
+        if (h->k[i].an == an)
+            return h->k[i].b;
+    struct hd_bundles *b = NULL;
+    char err[128];
+    const struct hd_bundle_params bp = {h->p->sm.expars_oc_lines, h->p->sm.expars_oc_ways, 32,
+                                        true, false};
+    if (hd_bundles_build(an, &bp, &b, err, sizeof err) != 0)
+        b = NULL;
+    if (b && b->note[0]) {
+        hd_bundles_free(b);
+        b = NULL;
+    }
+    if (h->nk == MAX_KERNELS) { /* more kernel images than kept: no holds for them */
+        hd_bundles_free(b);
+        return NULL;
+    }
+    h->k[h->nk++] = (struct ex_kernel){an, b};
+    return b;
+}
+
+static bool hk_hold(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, uint32_t pc,
+                    const struct hd_annot *an, uint64_t now)
+{
+    struct ex_hook *h = impl;
+    (void)cta_slot;
+    (void)now;
+    struct hd_expars_sm *s = sm < h->p->num_sms ? h->sms[sm] : NULL;
+    if (!s || !s->prefetch || !s->rat.on || !an || slot >= s->nwarps)
+        return false;
+    const struct hd_expars_slot *c = &s->slot[s->warp_cta[slot]];
+    if (!c->used || !c->mix)
+        return false;
+    const struct hd_bundles *bs = bundles_of(h, an);
+    if (!bs || pc >= bs->ncode || bs->of_pc[pc] == UINT32_MAX)
+        return false;
+    const uint32_t bi = bs->of_pc[pc];
+    const struct hd_bundle *b = &bs->b[bi];
+    uint16_t need[HD_EXPARS_OC_MAX_LINES];
+    unsigned n = 0;
+    for (uint32_t r = s->rat.start_reg; r < HD_BUNDLE_MAX_REGS && n < HD_EXPARS_OC_MAX_LINES; r++)
+        if (b->vec[r / 64] >> (r % 64) & 1u)
+            need[n++] = (uint16_t)r;
+    return hd_expars_pool_hold(s, slot, an, bi, b->pc, b->pc + b->n - 1, pc, need, n);
+}
+
+static void hk_destroy(void *impl)
+{
+    struct ex_hook *h = impl;
+    for (unsigned i = 0; i < h->nk; i++)
+        hd_bundles_free(h->k[i].b);
+    free(h->sms);
+    free(h);
+}
+
+static const struct hd_hook_ops expars_hook_ops = {
+    .name = "expars",
+    .destroy = hk_destroy,
+    .oloc = hk_oloc,
+    .hold = hk_hold,
+};
+
+static int expars_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
+                         size_t errlen)
+{
+    if (env->p->sm.alloc != HD_ALLOC_EXPARS)
+        return 0;
+    if (env->p->sm.residency) { /* a warp moving alone would leave its registers' copies */
+        snprintf(err, errlen, "[sm] allocator = expars does not support warp-granular residency "
+                              "([sm] logical_warps, logical_ctas, warp_stress_period)");
+        return -1;
+    }
+    const char *log = env->p->sm.expars_log;
+    if (log[0]) {
+        FILE *f = fopen(log, "w");
+        if (!f) {
+            snprintf(err, errlen, "[expars] log '%s': cannot write it", log);
+            return -1;
+        }
+        fclose(f);
+    }
+    struct ex_hook *h = calloc(1, sizeof *h);
+    if (!h || !(h->sms = calloc(env->p->num_sms ? env->p->num_sms : 1, sizeof *h->sms))) {
+        free(h);
+        snprintf(err, errlen, "host out of memory creating EXPARS");
+        return -1;
+    }
+    h->p = env->p;
+    *out = (struct hd_hook){&expars_hook_ops, h};
+    return 0;
+}
+
+const struct hd_mech hd_mech_expars = {
+    "expars",
+    "Yu et al. TACO 2018 (EXPARS): maximum-CTA calculator (§3.3.1), resource allocator "
+    "(§3.3.2), RAT (§3.3.3), register prefetcher and operand cache (§3.3.4, §3.3.7), bank "
+    "arbitrator (§3.3.5), warp pool (§3.3.6)",
+    expars_allocs, sizeof expars_allocs / sizeof expars_allocs[0],
+    NULL, 0, expars_attach,
+};

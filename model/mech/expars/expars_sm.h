@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT
+ * expars_sm.h - one SM's EXPARS state, shared by its resource allocator (expars_alloc.c, Yu et
+ * al. §3.3.2) and its operand-location policy (expars_oloc.c, §3.3.3-3.3.5, §3.3.7): the plan of
+ * the calculator, the typed CTA slots, the RAT, the operand cache, the scratchpad-resident
+ * registers' versions and the checker.
+ *
+ * Design: the allocator owns this struct (the SM destroys it with the allocator); the policy
+ * only points at it (mech.h's oloc gives it the SM's allocator). Versions are the values the
+ * model carries: ref[w][r] is the newest version of register r of warp slot w (every write makes
+ * a new one), spm[w][r] the version in the register's scratchpad line, and an operand-cache line
+ * holds a version; a read through the operand cache must find ref (the checker).
+ */
+#ifndef HD_EXPARS_SM_H
+#define HD_EXPARS_SM_H
+
+#include "expars_calc.h"
+#include "expars_oc.h"
+#include "expars_rat.h"
+#include "sm_alloc.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HD_EXPARS_MAX_REGS 256
+
+struct hd_expars_blk {
+    bool used;
+    uint64_t base, size;
+};
+
+struct hd_expars_slot {
+    bool used, mix;          /* mix: a CTA of the plan holding registers in the scratchpad */
+    uint32_t k;              /* mix: its SBR index (slot - Start_CTA) */
+    uint32_t warps, threads;
+    struct hd_expars_blk reg, smem;
+};
+
+struct hd_expars_stats {
+    uint64_t ctas_rf, ctas_mix;       /* placements */
+    uint64_t reads_oc, reads_beyond;  /* operand reads through the OC; of registers > Max_Reg */
+    uint64_t fills, evict_dirty, evict_clean;
+    uint64_t fills_data;              /* fills of registers written before */
+    uint64_t writes_oc, writes_alloc; /* writes hitting the OC / allocating a line */
+    uint64_t checked;                 /* reads the checker compared */
+    /* register prefetcher and warp pool (expars_rp.c) */
+    uint64_t holds;                   /* issue attempts held */
+    uint64_t prefetches, pref_fills, pref_hits, pref_writebacks;
+    uint64_t rp_conflict_cycles, forced_unpins, rp_busy_cycles;
+};
+
+struct hd_expars_sm {
+    const struct hd_sm_params *p;
+    uint32_t id;                      /* SM */
+    uint32_t nslots, nwarps;
+    /* the plan and the shape it was made for */
+    struct hd_expars_plan plan;
+    uint32_t key_regs, key_warps;
+    uint64_t key_smem;
+    bool planned;
+    uint64_t smem_cap;                /* data region: [0, S - CTA_Mix x region) */
+    struct hd_expars_rat rat;
+    struct hd_expars_slot slot[HD_EXPARS_MAX_SLOTS];
+    uint64_t *warp_used;              /* bitmap */
+    uint16_t *warp_cta, *warp_local;  /* [nwarps] CTA slot and index in its CTA */
+    struct hd_alloc_usage u;
+    /* data path */
+    struct hd_expars_oc oc;
+    uint32_t *ref, *spm;              /* [nwarps x HD_EXPARS_MAX_REGS] versions */
+    struct hd_expars_stats st;
+    char fault[256];                  /* the checker's located error ("" = none) */
+    /* register prefetcher and warp pool (expars_rp.c) */
+    bool prefetch;                    /* [expars] prefetch */
+    const void **have_an, **want_an;  /* [nwarps] kernel (annotation store) of have_b / want_b */
+    uint32_t *have_b, *want_b;        /* [nwarps] bundle in the OC / asked for (UINT32_MAX) */
+    uint32_t *last_pc;                /* [nwarps] PC of its last issue allowed */
+    bool *queued, *completed;         /* [nwarps] in the prefetching queue; finished a bundle */
+    uint16_t *need;                   /* [nwarps x HD_EXPARS_OC_MAX_LINES] its scratchpad registers */
+    uint8_t *nneed;
+    uint32_t *q, qhead, qn;           /* the prefetching queue (a deque over [nwarps]) */
+    bool rp_busy;
+    uint32_t rp_warp;
+    uint64_t rp_done, rp_stall_since;
+};
+
+/* Is register `reg` of warp slot `warp` in the scratchpad? */
+static inline bool hd_expars_sm_in_spm(const struct hd_expars_sm *s, uint32_t warp, uint32_t reg)
+{
+    if (warp >= s->nwarps || reg >= HD_EXPARS_MAX_REGS)
+        return false;
+    const struct hd_expars_slot *c = &s->slot[s->warp_cta[warp]];
+    return c->used && hd_expars_rat_in_spm(&s->rat, c->mix, reg);
+}
+
+/* The warp pool (expars_rp.c): may warp slot `warp`, at PC `pc` of bundle `b` (of kernel `an`:
+ * first PC b_pc, last b_last) whose scratchpad registers are need[n], issue? false: it may (its
+ * bundle's registers are in the operand cache, or it needs none); true: held, and queued for
+ * the prefetcher. */
+bool hd_expars_pool_hold(struct hd_expars_sm *s, uint32_t warp, const void *an, uint32_t b,
+                         uint32_t b_pc, uint32_t b_last, uint32_t pc, const uint16_t *need,
+                         unsigned n);
+/* The prefetcher's cycle (true: a warp became schedulable) and its next event. */
+bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now);
+uint64_t hd_expars_rp_next(const struct hd_expars_sm *s, uint64_t now);
+/* Warp slot `warp` left (its CTA released): out of the pool and the prefetcher. */
+void hd_expars_pool_drop(struct hd_expars_sm *s, uint32_t warp);
+/* Fill the line of (warp, reg) from the scratchpad copy (a dirty victim is written back);
+ * counts a fill (the checker's fault injection applies). */
+void hd_expars_fill_line(struct hd_expars_sm *s, uint32_t warp, uint32_t reg);
+
+/* The allocator (registry value [sm] allocator = expars) and, for the policy, its state. */
+int hd_expars_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out);
+struct hd_expars_sm *hd_expars_sm_of(const struct hd_sm_alloc *a);
+
+#endif
