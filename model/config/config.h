@@ -56,7 +56,15 @@
       "victims by their minimum spill query)")                                                    \
     V(alloc, HD_ALLOC_ALIGNED, "aligned",                                                          \
       "Shieh's dual-kernel SM: at most two launches, the preempting launch's CTAs only at "       \
-      "positions aligned to their footprint (victims: the smallest candidate set)")
+      "positions aligned to their footprint (victims: the smallest candidate set)")            \
+    V(alloc, HD_ALLOC_GPUDUET, "gpuduet",                                                          \
+      "Lin ch.3 GPUDuet: unified on-chip storage (128 B units, allocation bitmap), extra TBs, "   \
+      "warp- or TB-level switching by the limiting resource (model/mech/gpuduet)")              \
+    V(alloc, HD_ALLOC_GPUDUET_TB, "gpuduet_tb",                                                    \
+      "GPUDuet with TB-level switching only (Lin ch.3's GPUDuet_TB baseline)")                   \
+    V(alloc, HD_ALLOC_VT, "vt",                                                                    \
+      "Virtual Thread: extra TBs inactivated on chip at TB level, their registers and shared "    \
+      "memory kept in place (capacity bounded by the register file and shared memory)")
 #define HD_CFG_ENUM_regbank(V)                                                                     \
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \

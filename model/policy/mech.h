@@ -177,6 +177,31 @@ static inline void hd_hooks_warp_returned(const struct hd_hooks *hs, uint32_t sm
 }
 /* }==== */
 
+/* {==== What a mechanism may ask of the GPU (issue 28) ==== */
+/* GPUDuet's context switching logic acts on the SMs: it switches warps out and in and reads its
+ * allocators and the kernels' analyses. These calls are made only from a hook's `start` and
+ * `cycle` callbacks (never from an SM event: the SM is between stages then). The GPU fills the
+ * table (model/timing/gpu_mech_act.c). */
+struct hd_func_kernel;
+struct hd_annot;
+#define HD_MECH_WAIT_LOADS 1u
+#define HD_MECH_WAIT_BARRIER 2u
+struct hd_mech_act {
+    void *gpu;
+    /* SM sm's allocator ([sm] allocator): a mechanism recognises its own by its ops. */
+    struct hd_sm_alloc (*sm_alloc)(void *gpu, uint32_t sm);
+    /* The kernel image of stable kernel id `kernel` and its annotation store (*an), or NULL. */
+    const struct hd_func_kernel *(*kernel)(void *gpu, uint32_t kernel, const struct hd_annot **an);
+    /* hd_sm_warp_switch_out / hd_sm_warp_switch_in (sm_residency.h) of SM sm. */
+    bool (*warp_out)(void *gpu, uint32_t sm, uint32_t slot, uint64_t return_at, uint64_t now);
+    bool (*warp_in)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint64_t now);
+    /* What absent warp `warp` of context ctx on SM sm still waits for: HD_MECH_WAIT_LOADS
+     * (loads outstanding) | HD_MECH_WAIT_BARRIER (at a barrier not yet released); 0 also when
+     * it is not absent there. */
+    uint32_t (*warp_waiting)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp);
+};
+/* }==== */
+
 /* {==== What a mechanism gives ==== */
 /* What attach() and the factories are given. */
 struct hd_mech_env {
@@ -188,6 +213,7 @@ struct hd_mech_env {
     struct hd_monitor *mon;        /* the GPU's windowed monitor (monitor.h): a subscription
                                       made in attach() closes its windows into this hook's
                                       `window` callback */
+    const struct hd_mech_act *act; /* what it may ask of the GPU (issue 28) */
 };
 
 struct hd_mech_alloc {             /* an [sm] allocator value it implements */

@@ -50,6 +50,8 @@ struct hd_cta_demand {
     uint64_t smem;     /* bytes of shared memory */
     uint32_t launch;   /* launch id of the CTA's kernel */
     int32_t priority;  /* the launch's priority: larger is more urgent (0: default) */
+    uint32_t all_warps; /* warp-granular residency (sm_residency.c): the CTA's warps when
+                           `warps` counts only those given a slot now; 0: = warps */
 };
 
 struct hd_cta_grant {

@@ -392,6 +392,7 @@ static bool return_due(const struct hd_sm *sm)
 static struct hd_cta_demand phys_demand(const struct hd_sm *sm, const struct hd_cta_demand *d)
 {
     struct hd_cta_demand e = *d;
+    e.all_warps = d->warps;
     struct hd_alloc_usage u;
     sm->alloc.ops->usage(sm->alloc.impl, &u);
     const uint32_t free = u.warps < sm->p->max_warps ? sm->p->max_warps - u.warps : 0;

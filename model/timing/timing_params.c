@@ -210,6 +210,16 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->admit_quota = c->timing_admit_quota;
     memcpy(p->probe_log, c->timing_probe_log.s, sizeof p->probe_log);
     p->probe_window = c->timing_probe_window;
+    p->gduet.dynamic = c->gpuduet_dynamic;
+    p->gduet.me = c->gpuduet_me;
+    p->gduet.warmup = c->gpuduet_warmup;
+    p->gduet.window = c->gpuduet_window;
+    memcpy(p->gduet.log, c->gpuduet_log.s, sizeof p->gduet.log);
+    p->gduet.l2_slices = c->dram_channels * c->l2_slices_per_channel;
+    p->gduet.dram_channels = c->dram_channels;
+    p->gduet.icnt_ratio = c->clock_icnt_mhz / c->clock_core_mhz;
+    p->gduet.l2_ratio = c->clock_l2_mhz / c->clock_core_mhz;
+    p->gduet.dram_ratio = c->clock_dram_mhz / c->clock_core_mhz;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;
@@ -273,9 +283,11 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         return fail(err, errlen, "shared_mem_bytes", "is more than allocator = lin_tables holds "
                     "(4095 units of 128 B)", s->shared_bytes);
     if ((s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas) &&
-        s->alloc != HD_ALLOC_PARTITIONED) /* sm_residency.c places CTAs with partial grants */
+        s->alloc != HD_ALLOC_PARTITIONED && s->alloc != HD_ALLOC_GPUDUET &&
+        s->alloc != HD_ALLOC_GPUDUET_TB && s->alloc != HD_ALLOC_VT) /* partial grants */
         return fail(err, errlen, "logical_warps",
-                    "(or logical_ctas) above the physical slots needs allocator = partitioned",
+                    "(or logical_ctas) above the physical slots needs allocator = partitioned, "
+                    "gpuduet, gpuduet_tb or vt",
                     s->logical_warps);
     if ((s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas) &&
         p->ctx.stress_period) /* a context is saved and restored with every warp in a slot */

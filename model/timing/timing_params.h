@@ -155,6 +155,16 @@ struct hd_gpu_timing_params {
     uint32_t admit_quota;
     char probe_log[HD_CFG_STR_MAX]; /* [timing] probe_log, probe_window (model/mech/probe) */
     uint64_t probe_window;
+    struct {                      /* [gpuduet] (model/mech/gpuduet, docs/gpuduet.md) */
+        bool dynamic;
+        uint32_t me;
+        uint64_t warmup, window;
+        char log[HD_CFG_STR_MAX];
+        /* what its throughput monitor divides by (Lin Table 3.3): L2 slices, DRAM channels,
+         * clocks of the crossbar, the L2 and the DRAM over the core clock */
+        uint32_t l2_slices, dram_channels;
+        double icnt_ratio, l2_ratio, dram_ratio;
+    } gduet;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message
