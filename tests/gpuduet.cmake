@@ -6,9 +6,11 @@
 #   trajectory on hand-built counter traces (docs/gpuduet.md's worked examples), the plans of
 #   four kernel shapes on Table 3.1's SM, the queues.
 # - gpuduet_accept: issue 28's acceptance run (tests/gpuduet/accept.sh): hotspot at ME 4 on
-#   maxwell-gpuduet: warps switched out at the first use of a missed load, loads landing while
-#   their warp is absent, swaps with ready warps, warps switched out at barriers and barriers
-#   completing with warps absent (§2.9 option 2), every warp back, the output verified.
+#   maxwell-gpuduet with 32 warp slots (max_threads 1024, so that TBs wait for room at small
+#   size): warps switched out at the first use of a missed load, loads landing while their warp
+#   is absent, swaps with ready warps, warps switched out at barriers and barriers completing
+#   with warps absent (§2.9 option 2), every warp back, the static compressed register size
+#   never below the regpat compressor's on the switched-out warps, the output verified.
 # - gpuduet_verify_ci / gpuduet_verify_me<N>: workloads verify with gpuduet, vt and gpuduet_tb
 #   (CI: five workloads at ME 2; full tier: every workload at ME 1 and 4).
 # - gpuduet_dynamic: the throughput monitor and ME controller in a run long enough for windows
@@ -19,6 +21,7 @@ get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle)
   add_test(NAME gpuduet_accept
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/accept.sh $<TARGET_FILE:heddle> hotspot 4
+                   --set sm.max_threads=1024
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_accept PROPERTIES TIMEOUT 120 PASS_REGULAR_EXPRESSION "accept.sh: OK")
   add_test(NAME gpuduet_verify_ci

@@ -199,6 +199,11 @@ struct hd_mech_act {
      * (loads outstanding) | HD_MECH_WAIT_BARRIER (at a barrier not yet released); 0 also when
      * it is not absent there. */
     uint32_t (*warp_waiting)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp);
+    /* The 32 lanes of 32-bit word `word` of kernel-wide register kreg of warp `warp` of context
+     * ctx on SM sm (its functional state), and the regpat PAG select of its TB's shape
+     * (regpat_comp.h). false: no such register or context. */
+    bool (*warp_lanes)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t kreg,
+                       unsigned word, uint32_t lanes[32], unsigned *pag);
 };
 /* }==== */
 

@@ -10,6 +10,7 @@
 #include "gpu_impl.h"
 #include "sm_impl.h"
 #include "sm_residency.h"
+#include "regpat_comp.h"
 
 static struct hd_sm_alloc act_sm_alloc(void *gpu, uint32_t sm)
 {
@@ -58,9 +59,24 @@ static uint32_t act_warp_waiting(void *gpu, uint32_t sm, uint32_t ctx, uint32_t 
            (x->fc.warps[warp].at_barrier ? HD_MECH_WAIT_BARRIER : 0u);
 }
 
+static bool act_warp_lanes(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t kreg,
+                           unsigned word, uint32_t lanes[32], unsigned *pag)
+{
+    struct hd_gpu_timing *g = gpu;
+    const struct hd_ctx *x = hd_ctx_get(&g->pool, ctx);
+    if (!x || x->sm != sm || !x->has_fc || warp >= x->fc.nwarps || word > 1 ||
+        kreg >= x->fc.warps[warp].nregs)
+        return false;
+    const uint64_t *r = x->fc.warps[warp].regs + (size_t)kreg * HD_FUNC_WARP_SIZE;
+    for (unsigned l = 0; l < 32; l++)
+        lanes[l] = (uint32_t)(r[l] >> (32u * word));
+    *pag = hd_regpat_pag_for_block(x->la->l->block);
+    return true;
+}
+
 const struct hd_mech_act *hd_gpu_mech_act(struct hd_gpu_timing *g)
 {
     g->act = (struct hd_mech_act){g, act_sm_alloc, act_kernel, act_warp_out, act_warp_in,
-                                  act_warp_waiting};
+                                  act_warp_waiting, act_warp_lanes};
     return &g->act;
 }

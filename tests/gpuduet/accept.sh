@@ -12,7 +12,10 @@
 #   - the barrier rule of §2.9 (option 2): warps waiting at a barrier switched out
 #     (outs_bar > 0) and barriers that completed with a warp absent
 #     (warp_absent_bar_releases > 0),
-#   - every warp switched out came back (ins = outs + warps placed absent), no TB left over.
+#   - every warp switched out came back (ins = outs + warps placed absent), no TB left over,
+#   - the reduced register size (live registers compressed by their static pattern classes,
+#     gpuduet_regpat.c) is never below what the regpat compressor's C reference finds in the
+#     live registers of the warps switched out (no underestimated word, max <= static).
 #   tests/gpuduet/accept.sh HEDDLE WORKLOAD ME [heddle run options...]
 set -eu
 heddle=$1 w=$2 me=$3
@@ -46,4 +49,11 @@ out=$(( $(js warp_switch_outs) + $(js warp_placed_absent) ))
 [ "$out" -eq "$(js warp_switch_ins)" ] || fail "$out warps left or were placed absent, $(js warp_switch_ins) came back"
 [ "$(js warp_switch_outs)" -eq "$(log outs)" ] || fail "the SMs counted $(js warp_switch_outs) switch-outs, GPUDuet $(log outs)"
 if grep -q '^out ' "$tmp/g.log"; then fail "warps still out at the end"; fi
+# the reduced register size: the static compressed estimate never below what the regpat
+# compressor's reference finds in the switched-out warps' live registers
+grep '^checked' "$tmp/g.log"
+grep -q '^checked' "$tmp/g.log" || fail "no switch-out was checked against the compressor"
+awk '/^checked/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+                  if (v["underestimated"] != 0 || v["compressor_units_max"] > v["static_units"]) bad = 1 }
+     END { exit bad }' "$tmp/g.log" || fail "the static compressed size underestimates a switched-out warp"
 echo "accept.sh: OK"

@@ -61,12 +61,21 @@ void gd_plan_make(const struct gd_caps *c, uint8_t mode, uint32_t n, uint32_t R,
                   uint32_t S, struct gd_plan *out);
 /* Reduced register units per warp of a kernel: the maximum over its switch-out points (barriers
  * and instructions reading a register a global or local load writes) of the live registers
- * (Lin §2.3's divergence-aware rows; 32-bit words, one 128 B unit each). *points: how many.
- * Returns 0 when the kernel has no such point. */
+ * (Lin §2.3's divergence-aware rows) compressed by the static classes cls (gpuduet_regpat.c;
+ * NULL: uncompressed, one unit per 32-bit word). *points: how many points; *live: the maximum
+ * of the live words alone. Returns 0 when the kernel has no such point. */
 struct hd_func_kernel;
 struct hd_annot;
 uint32_t gd_reduced_units(const struct hd_func_kernel *k, const struct hd_annot *an,
-                          uint32_t *points);
+                          const uint8_t *cls, uint32_t *points, uint32_t *live);
+/* }==== */
+
+/* {==== gpuduet_regpat.c ==== */
+/* The static pattern class of every register of k (malloc'd [k->nregs]; NULL: none). */
+uint8_t *gd_regpat_classes(const struct hd_func_kernel *k, const struct hd_annot *an);
+/* Compressed units of the live registers before pc; *live_words: their 32-bit words. */
+uint32_t gd_regpat_point_units(const struct hd_annot *an, const uint8_t *cls, uint32_t nregs,
+                               uint32_t pc, uint32_t *live_words);
 /* }==== */
 
 /* {==== gpuduet_me.c ==== */
@@ -111,6 +120,7 @@ struct gd_wct_entry {
     uint32_t slot;       /* (model) its warp slot, or GD_NONE */
     bool barrier;        /* (model) stalled at a barrier (else at a load's first use) */
     bool queued;         /* (model) in the stalled or ready queue */
+    uint32_t pc;         /* (model) the instruction it stalled at */
 };
 struct gd_tbct_entry {
     bool valid;
@@ -173,15 +183,24 @@ void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp);
 /* Where warp `warp` of CTA slot cta keeps its registers (unit) and meta-data (unit), GD_NONE. */
 void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
                     uint32_t *meta, uint32_t *smem);
-/* Units in use per region (reports, tests): rf, smem, l1. */
-void gd_alloc_units(const struct gd_alloc *a, uint32_t used[3]);
+/* Has a TB been refused for room (not for the MC + ME limit) since the last one was placed?
+ * (A switch-out with no ready warp to take its place only helps then.) */
+bool gd_alloc_waiting(const struct gd_alloc *a);
 /* }==== */
 
 /* {==== the mechanism's state (gpuduet_mech.c) ==== */
 struct gd_launch {
     uint32_t launch, kernel;
     uint32_t r;              /* reduced register units per warp (gd_reduced_units) */
+    uint32_t live;           /* ... liveness alone (no compression) */
     uint32_t points;
+    const struct hd_annot *an; /* its kernel's annotation store, static classes */
+    uint8_t *cls;
+    uint32_t nregs;
+    /* the checker (gd_regpat_measure): switch-outs measured, the compressor's units (max,
+     * sum), words compared, words the static class underestimated */
+    uint32_t cp_points, cp_hw_max;
+    uint64_t cp_hw_sum, cp_words, cp_under;
     bool planned;
     struct gd_plan plan;
     struct gd_me ctl;
@@ -227,6 +246,11 @@ const struct gd_plan *gd_plan_for(struct gd *g, uint32_t launch, uint32_t warps,
 /* The number of TBs an SM may hold for launch id now (MC + current ME). */
 uint32_t gd_tb_limit(const struct gd *g, uint32_t launch);
 /* }==== */
+
+/* The checker: warp `warp` of context ctx, switched out at pc on SM sm: its live registers'
+ * compressed size by the regpat compressor's reference, against the static classes. */
+void gd_regpat_measure(struct gd *g, uint32_t sm, struct gd_launch *L, uint32_t ctx,
+                       uint32_t warp, uint32_t pc);
 
 /* {==== gpuduet_csl.c ==== */
 /* One cycle of SM i's context switching logic. */

@@ -61,6 +61,8 @@ struct gd_alloc {
     uint8_t *wused;          /* [caps.warps] */
     struct gd_cta *cta;      /* [p->max_ctas] */
     uint32_t nctas;
+    bool room_short;         /* the last place() failed for room, not for the TB limit */
+    bool waiting;            /* a TB was refused for room since the last one was placed */
 };
 
 enum { R_RF, R_SMEM, R_L1 };
@@ -163,8 +165,10 @@ static bool place(struct gd_alloc *a, const struct hd_cta_demand *d, struct gd_c
     uint32_t mine = 0;
     for (uint32_t i = 0; i < a->p->max_ctas; i++)
         mine += a->cta[i].used && a->cta[i].launch == d->launch;
+    a->room_short = false;
     if (a->nctas >= a->p->max_ctas || mine >= (limit ? limit : 1))
         return false;
+    a->room_short = true; /* (from here on only room can refuse it) */
     memset(c, 0, sizeof *c);
     c->launch = d->launch;
     c->n = n;
@@ -216,8 +220,10 @@ static bool ga_can_accept(const void *impl, const struct hd_cta_demand *d)
 {
     struct gd_alloc *a = (struct gd_alloc *)impl; /* a dry run: everything is given back */
     struct gd_cta c;
-    if (!place(a, d, &c))
+    if (!place(a, d, &c)) {
+        a->waiting = a->room_short; /* a TB waits for room a switch-out could make */
         return false;
+    }
     undo(a, &c);
     return true;
 }
@@ -233,6 +239,7 @@ static bool ga_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_g
     struct gd_cta *c = &a->cta[slot];
     c->used = true;
     a->nctas++;
+    a->waiting = false;
     memset(g, 0, sizeof *g);
     g->cta_slot = slot;
     g->nwarps = d->warps;
@@ -379,14 +386,6 @@ void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint3
     *smem = c->smem;
 }
 
-void gd_alloc_units(const struct gd_alloc *a, uint32_t used[3])
-{
-    for (int r = 0; r < 3; r++) {
-        const struct hd_bitmap v = {a->words + a->base[r] / 64u, region_n(a, r)};
-        used[r] = region_n(a, r) ? hd_bitmap_count(&v) : 0;
-    }
-}
-
 static int ga_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *victims)
 {
     (void)impl;
@@ -400,6 +399,15 @@ static bool ga_is_idle(const void *impl)
     return ((const struct gd_alloc *)impl)->nctas == 0;
 }
 
+/* Units in use per region: RF, shared memory, L1D. */
+static void units_used(const struct gd_alloc *a, uint32_t used[3])
+{
+    for (int r = 0; r < 3; r++) {
+        const struct hd_bitmap v = {a->words + a->base[r] / 64u, region_n(a, r)};
+        used[r] = region_n(a, r) ? hd_bitmap_count(&v) : 0;
+    }
+}
+
 static void ga_usage(const void *impl, struct hd_alloc_usage *u)
 {
     const struct gd_alloc *a = impl;
@@ -409,7 +417,7 @@ static void ga_usage(const void *impl, struct hd_alloc_usage *u)
         u->warps += a->wused[w];
     u->threads = u->warps * 32u;
     uint32_t used[3];
-    gd_alloc_units(a, used);
+    units_used(a, used);
     u->regs = used[R_RF] * 32u;
     u->smem = (uint64_t)used[R_SMEM] * 128u;
 }
@@ -478,4 +486,9 @@ void gd_alloc_bind(struct gd_alloc *a, struct gd *g, uint32_t sm)
 {
     a->g = g;
     a->sm = sm;
+}
+
+bool gd_alloc_waiting(const struct gd_alloc *a)
+{
+    return a->waiting;
 }

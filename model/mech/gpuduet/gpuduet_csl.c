@@ -9,8 +9,10 @@
  *                        reduced context into the spill area, or into the ready warp's spill
  *                        space when nothing else is free) and the ready one switched in as its
  *                        slot and registers free
- *   switch out           a stalled warp with room in the spill area (only while the kernel may
- *                        hold extra TBs: ME > 0)
+ *   switch out           a stalled warp with room in the spill area, when a TB of the kernel
+ *                        waits for room (the allocator refused one since its last placement)
+ *                        and the kernel may hold extra TBs (ME > 0): the freed slot and
+ *                        registers let it in
  *   switch in            a ready warp, when a warp slot and its registers are free (the
  *                        allocator's acquire decides)
  *   One switch-out and one switch-in may start per cycle; the bytes move through the SM's warp
@@ -82,8 +84,9 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
         }
         const struct gd_launch *L = launch_of_tb(g, s, w->tb);
         const uint32_t r = first_ready(s);
-        if (r == GD_NONE && (!L || gd_tb_limit(g, L->launch) <= L->plan.mc)) {
-            rotate(&s->stalled); /* nothing to gain: no ready warp, no extra TB allowed */
+        if (r == GD_NONE && (!L || gd_tb_limit(g, L->launch) <= L->plan.mc ||
+                             !gd_alloc_waiting(s->alloc))) {
+            rotate(&s->stalled); /* nothing to gain: no ready warp, no TB waiting for room */
             continue;
         }
         const struct gd_tbct_entry *tb = &s->wct.t[w->tb];
@@ -109,6 +112,7 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
         s->st.outs++;
         s->st.outs_bar += w->barrier;
         s->st.swaps += r != GD_NONE;
+        gd_regpat_measure(g, i, launch_of_tb(g, s, w->tb), w->ctx, w->warp, w->pc);
         break;
     }
     /* switch in */
@@ -176,7 +180,8 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
         uint32_t v;
         if (!t->valid || !L) {
             gd_queue_pop(&s->stalled_tb, &v);
-        } else if (from == GD_NONE && gd_tb_limit(g, L->launch) <= L->plan.mc) {
+        } else if (from == GD_NONE && (gd_tb_limit(g, L->launch) <= L->plan.mc ||
+                                       !gd_alloc_waiting(s->alloc))) {
             rotate(&s->stalled_tb);
         } else if (!gd_alloc_reserve(s->alloc, t->cta_slot, 0, true, from)) {
             s->st.no_room++;

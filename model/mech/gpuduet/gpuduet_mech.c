@@ -136,10 +136,14 @@ static int gd_launch(void *impl, uint32_t launch, uint32_t kernel, const char *n
     L->kernel = kernel;
     const struct hd_annot *an = NULL;
     const struct hd_func_kernel *k = g->act->kernel(g->act->gpu, kernel, &an);
-    L->r = gd_reduced_units(k, an, &L->points);
+    L->an = an;
+    L->nregs = k ? k->nregs : 0;
+    free(L->cls);
+    L->cls = gd_regpat_classes(k, an);
+    L->r = gd_reduced_units(k, an, L->cls, &L->points, &L->live);
     if (g->log)
-        fprintf(g->log, "launch %u %u %s live_units=%u points=%u\n", launch, kernel, name, L->r,
-                L->points);
+        fprintf(g->log, "launch %u %u %s live_units=%u compressed_units=%u points=%u\n", launch,
+                kernel, name, L->live, L->r, L->points);
     return 0;
 }
 
@@ -238,6 +242,7 @@ static void gd_stalled(void *impl, const struct hd_hook_warp *w, uint8_t why, ui
     x->state = GD_WS_STALLED;
     x->barrier = why == HD_HSTALL_BARRIER;
     x->slot = w->slot;
+    x->pc = w->pc;
     if (s->level == GD_LEVEL_WARP) {
         if (!x->queued && gd_queue_push(&s->stalled, e))
             x->queued = true;
@@ -403,11 +408,20 @@ static void gd_destroy(void *impl)
                         g->sm[i].ready.n, g->sm[i].stalled_tb.n, g->sm[i].ready_tb.n);
         fprintf(g->log, "total");
         put_stats(g->log, &tot);
-        for (uint32_t i = 0; i < g->nl; i++)
-            fprintf(g->log, "final %u class=%u me=%u windows=%u\n", g->L[i].launch,
-                    g->L[i].ctl.cls, me_now(g, &g->L[i]), g->L[i].ctl.windows);
+        for (uint32_t i = 0; i < g->nl; i++) {
+            const struct gd_launch *L = &g->L[i];
+            fprintf(g->log, "final %u class=%u me=%u windows=%u\n", L->launch, L->ctl.cls,
+                    me_now(g, L), L->ctl.windows);
+            if (L->cp_points)
+                fprintf(g->log, "checked %u points=%u compressor_units_max=%u mean=%.2f "
+                        "static_units=%u words=%" PRIu64 " underestimated=%" PRIu64 "\n",
+                        L->launch, L->cp_points, L->cp_hw_max,
+                        (double)L->cp_hw_sum / L->cp_points, L->r, L->cp_words, L->cp_under);
+        }
         fclose(g->log);
     }
+    for (uint32_t i = 0; i < g->nl; i++)
+        free(g->L[i].cls);
     free(g->L);
     free(g->sm);
     free(g);

@@ -17,11 +17,10 @@
  *            register file, else R), and, for a context that stays in its own array, what that
  *            array holds. Virtual Thread: bounded by the register file and shared memory.
  *   reduced  max over switch-out points of the live registers there (divergence-aware rows of
- *            the annotation store, held values only): barriers, and every instruction that
- *            reads a register a global, local or generic load (or atomic) writes (a superset
- *            of the first uses, so the maximum is never below the first uses' one).
- *            Compression (Lin §2.4's regpat codec) needs register values and is not applied:
- *            docs/gpuduet.md.
+ *            the annotation store, held values only), compressed by their static pattern
+ *            classes (gpuduet_regpat.c): barriers, and every instruction that reads a register
+ *            a global, local or generic load (or atomic) writes (a superset of the first uses,
+ *            so the maximum is never below the first uses' one).
  */
 #include "gpuduet.h"
 
@@ -90,9 +89,9 @@ static bool is_load(const struct hd_func_instr *d)
 }
 
 uint32_t gd_reduced_units(const struct hd_func_kernel *k, const struct hd_annot *an,
-                          uint32_t *points)
+                          const uint8_t *cls, uint32_t *points, uint32_t *live)
 {
-    *points = 0;
+    *points = *live = 0;
     if (!k || !an || !k->nregs)
         return 0;
     uint8_t *loaded = calloc(k->nregs, 1);
@@ -115,9 +114,13 @@ uint32_t gd_reduced_units(const struct hd_func_kernel *k, const struct hd_annot 
         if (!point)
             continue;
         (*points)++;
-        const uint32_t words = hd_annot_live_words(an, pc, true, true);
-        if (words > best)
-            best = words;
+        uint32_t words;
+        const uint32_t units = cls ? gd_regpat_point_units(an, cls, k->nregs, pc, &words)
+                                   : (words = hd_annot_live_words(an, pc, true, true));
+        if (words > *live)
+            *live = words;
+        if (units > best)
+            best = units;
     }
     free(loaded);
     return best;
