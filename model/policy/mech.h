@@ -101,6 +101,12 @@ struct hd_hook_ops {
                       uint64_t now);
     void (*warp_returned)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
                           uint64_t now);
+    /* Issue 28: the bytes a warp's move out of (in = false) or into its slot takes, given what
+     * the SM would move (`bytes`: its registers as allocated + HD_WARP_STATE_BYTES); a
+     * mechanism that spills a reduced context (GPUDuet: ST + its compressed live registers)
+     * answers its own. NULL: unchanged. */
+    uint64_t (*warp_move_bytes)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, bool in,
+                                uint64_t bytes);
 };
 
 struct hd_hook {
@@ -174,6 +180,15 @@ static inline void hd_hooks_warp_returned(const struct hd_hooks *hs, uint32_t sm
     for (unsigned i = 0; i < hs->n; i++)
         if (hs->h[i].ops->warp_returned)
             hs->h[i].ops->warp_returned(hs->h[i].impl, sm, ctx, warp, slot, now);
+}
+static inline uint64_t hd_hooks_warp_move_bytes(const struct hd_hooks *hs, uint32_t sm,
+                                                uint32_t ctx, uint32_t warp, bool in,
+                                                uint64_t bytes)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->warp_move_bytes)
+            bytes = hs->h[i].ops->warp_move_bytes(hs->h[i].impl, sm, ctx, warp, in, bytes);
+    return bytes;
 }
 /* }==== */
 

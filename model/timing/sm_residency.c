@@ -141,8 +141,10 @@ static void move_start(struct hd_sm *sm, const struct hd_ctx *x, uint32_t i, uin
     struct hd_sm_res *r = sm->wr;
     const struct hd_cta_demand *d = &x->la->demand; /* (registers as allocated per warp) */
     const uint32_t wregs = d->warps ? d->regs / d->warps : 0;
-    const struct hd_warp_move m = {sm->id, x->id, i, slot, in, wregs,
-                                   (uint64_t)wregs * 4u + HD_WARP_STATE_BYTES};
+    const struct hd_warp_move m = {
+        sm->id, x->id, i, slot, in, wregs,
+        hd_hooks_warp_move_bytes(sm->hooks, sm->id, x->id, i, in,
+                                 (uint64_t)wregs * 4u + HD_WARP_STATE_BYTES)};
     uint64_t done;
     if (r->mover.start) {
         done = r->mover.start(r->mover.impl, &m, now);

@@ -121,6 +121,7 @@ struct gd_wct_entry {
     bool barrier;        /* (model) stalled at a barrier (else at a load's first use) */
     bool queued;         /* (model) in the stalled or ready queue */
     uint32_t pc;         /* (model) the instruction it stalled at */
+    uint32_t lr;         /* (model) live registers it moved out with (Eq. 3.1's LR) */
 };
 struct gd_tbct_entry {
     bool valid;

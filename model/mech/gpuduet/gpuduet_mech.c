@@ -307,6 +307,36 @@ static void gd_warp_returned(void *impl, uint32_t sm, uint32_t ctx, uint32_t war
     s->st.ins++;
 }
 
+/* Eq. 3.1-3.3: a warp's move is its limiting context: ST + LR x 128 B at warp level when
+ * registers limit (LR: its live registers at the point it stalled), ST when warp slots limit
+ * (its registers stay), ST + SS / N per warp at TB level when shared memory limits; Virtual
+ * Thread moves only the slot's state. */
+static uint64_t gd_move_bytes(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, bool in,
+                              uint64_t bytes)
+{
+    struct gd *g = impl;
+    if (sm >= g->nsm)
+        return bytes;
+    struct gd_sm *s = &g->sm[sm];
+    const uint32_t e = gd_wct_find(&s->wct, ctx, warp);
+    const struct gd_launch *L = e == GD_NONE ? NULL : gd_launch_of(g, s->wct.t[s->wct.w[e].tb].launch);
+    if (!L || !L->planned)
+        return bytes;
+    struct gd_wct_entry *w = &s->wct.w[e];
+    const struct gd_plan *pl = &L->plan;
+    uint64_t b = (uint64_t)GD_ST_UNITS * GD_UNIT;
+    if (g->mode == GD_MODE_VT)
+        return b;
+    if (pl->spill_regs) {
+        if (!in || !w->lr)
+            w->lr = L->an && w->pc ? hd_annot_live_words(L->an, w->pc, true, true) : L->live;
+        b += (uint64_t)(w->lr < pl->R ? w->lr : pl->R) * GD_UNIT;
+    }
+    if (pl->spill_smem && pl->n)
+        b += (uint64_t)pl->S * GD_UNIT / pl->n;
+    return b;
+}
+
 static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
 {
     struct gd *g = impl;
@@ -441,6 +471,7 @@ static const struct hd_hook_ops gd_ops = {
     .window = gd_window,
     .warp_left = gd_warp_left,
     .warp_returned = gd_warp_returned,
+    .warp_move_bytes = gd_move_bytes,
 };
 
 static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
