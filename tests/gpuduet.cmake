@@ -13,8 +13,10 @@
 #   never below the regpat compressor's on the switched-out warps, the output verified.
 # - gpuduet_verify_ci / gpuduet_verify_me<N>: workloads verify with gpuduet, vt and gpuduet_tb
 #   (CI: five workloads at ME 2; full tier: every workload at ME 1 and 4).
-# - gpuduet_dynamic: the throughput monitor and ME controller in a run long enough for windows
-#   (full tier).
+# - gpuduet_dynamic: the throughput monitor and ME controller classify bfs underutilised and raise
+#   ME (windows of 2,000 cycles; full tier).
+# - gpuduet_l1d_rule: §2.10's L1D context store turned on (a constructed SM: a quarter of the
+#   register file, 8 KB of shared memory, loads bypassing the L1D) (ci).
 # - gpuduet_config: logical capacities refused with an allocator that cannot place partial CTAs.
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
@@ -38,12 +40,22 @@ if(TARGET heddle)
     set_tests_properties(gpuduet_verify_me${me} PROPERTIES TIMEOUT 3600
                          PASS_REGULAR_EXPRESSION "verify.sh: all verified")
   endforeach()
+  set(hd_gdl sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/logcheck.sh $<TARGET_FILE:heddle>)
+  # the controller classifies bfs (underutilised) and raises ME to its bound
   add_test(NAME gpuduet_dynamic
-           COMMAND $<TARGET_FILE:heddle> run bfs --size small --config configs/maxwell-gpuduet.ini
-                   --set sm.allocator=gpuduet --set sm.logical_warps=128
-                   --set gpuduet.log=${CMAKE_CURRENT_BINARY_DIR}/gpuduet_dynamic.log
+           COMMAND ${hd_gdl} bfs "^me 0 [0-9]+ under [1-9]" --set sm.allocator=gpuduet
+                   --set sm.logical_warps=128 --set gpuduet.warmup=2000 --set gpuduet.window=2000
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(gpuduet_dynamic PROPERTIES TIMEOUT 300 PASS_REGULAR_EXPRESSION "VERIFIED"
-                       FAIL_REGULAR_EXPRESSION "FAILED|internal:")
+  # §2.10: sgemm with a quarter of the register file and 8 KB of shared memory (TBs wait for
+  # room) and loads already bypassing the L1D (its utilisation < 3 %): the L1D becomes a
+  # context store of 256 units
+  add_test(NAME gpuduet_l1d_rule
+           COMMAND ${hd_gdl} sgemm "^l1d 0 bypass units=256" --set sm.allocator=gpuduet
+                   --set sm.logical_warps=128 --set sm.registers=16384
+                   --set sm.shared_mem_bytes=8K --set l1d.bypass_global=true
+                   --set gpuduet.warmup=2000 --set gpuduet.window=2000
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_dynamic gpuduet_l1d_rule PROPERTIES TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
 endif()
-hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$")
+hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$")

@@ -219,6 +219,9 @@ struct hd_mech_act {
      * (regpat_comp.h). false: no such register or context. */
     bool (*warp_lanes)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t kreg,
                        unsigned word, uint32_t lanes[32], unsigned *pag);
+    /* Global loads of launch `launch` bypass the L1D from now on (on) or not; false when the
+     * memory model has no L1D (the fixed model). */
+    bool (*l1d_bypass)(void *gpu, uint32_t launch, bool on);
 };
 /* }==== */
 

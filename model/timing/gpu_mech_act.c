@@ -10,6 +10,7 @@
 #include "gpu_impl.h"
 #include "sm_impl.h"
 #include "sm_residency.h"
+#include "mem_full.h"
 #include "regpat_comp.h"
 
 static struct hd_sm_alloc act_sm_alloc(void *gpu, uint32_t sm)
@@ -74,9 +75,18 @@ static bool act_warp_lanes(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, 
     return true;
 }
 
+static bool act_l1d_bypass(void *gpu, uint32_t launch, bool on)
+{
+    struct hd_gpu_timing *g = gpu;
+    if (!hd_mem_is_full(&g->mem))
+        return false;
+    hd_mem_full_set_bypass(&g->mem, launch, on);
+    return true;
+}
+
 const struct hd_mech_act *hd_gpu_mech_act(struct hd_gpu_timing *g)
 {
     g->act = (struct hd_mech_act){g, act_sm_alloc, act_kernel, act_warp_out, act_warp_in,
-                                  act_warp_waiting, act_warp_lanes};
+                                  act_warp_waiting, act_warp_lanes, act_l1d_bypass};
     return &g->act;
 }

@@ -217,6 +217,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     memcpy(p->gduet.log, c->gpuduet_log.s, sizeof p->gduet.log);
     p->gduet.l2_slices = c->dram_channels * c->l2_slices_per_channel;
     p->gduet.dram_channels = c->dram_channels;
+    p->gduet.l1d_units = (uint32_t)((uint64_t)c->l1d_sets * c->l1d_ways * c->l1d_line / 128u);
     p->gduet.icnt_ratio = c->clock_icnt_mhz / c->clock_core_mhz;
     p->gduet.l2_ratio = c->clock_l2_mhz / c->clock_core_mhz;
     p->gduet.dram_ratio = c->clock_dram_mhz / c->clock_core_mhz;

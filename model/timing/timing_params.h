@@ -163,6 +163,7 @@ struct hd_gpu_timing_params {
         /* what its throughput monitor divides by (Lin Table 3.3): L2 slices, DRAM channels,
          * clocks of the crossbar, the L2 and the DRAM over the core clock */
         uint32_t l2_slices, dram_channels;
+        uint32_t l1d_units;       /* the L1D data array in 128 B units (§2.10's context store) */
         double icnt_ratio, l2_ratio, dram_ratio;
     } gduet;
 };

@@ -184,6 +184,11 @@ void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp);
 /* Where warp `warp` of CTA slot cta keeps its registers (unit) and meta-data (unit), GD_NONE. */
 void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
                     uint32_t *meta, uint32_t *smem);
+/* The L1D region's units (0: not a context store); returns what it holds now (turning it off
+ * waits while a context is there). */
+#define GD_L1_MAX_UNITS 1024u
+uint32_t gd_alloc_set_l1(struct gd_alloc *a, uint32_t units);
+void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c);
 /* Has a TB been refused for room (not for the MC + ME limit) since the last one was placed?
  * (A switch-out with no ready warp to take its place only helps then.) */
 bool gd_alloc_waiting(const struct gd_alloc *a);
@@ -206,6 +211,8 @@ struct gd_launch {
     struct gd_plan plan;
     struct gd_me ctl;
     uint64_t start;          /* cycle it was set up */
+    bool l1d;                /* its loads bypass the L1D, which holds contexts (§2.10) */
+    uint32_t resident;       /* its TBs on the SMs */
 };
 
 struct gd_sm_stats {

@@ -23,9 +23,11 @@
  * back in (acquire) takes a slot and register units (and shared memory) and frees the spill.
  * A swap (§2.12) hands the ready warp's spill space over to the stalled one when nothing else is
  * free (the staging the digest §3.11 mentions).
- * L1D as context storage (§2.10: only when unsaturated, out of RF and shared-memory space, and
- * L1D utilisation < 3 %, by bypassing the L1D) is not done: the L1D region has 0 units here
- * (docs/gpuduet.md). No preemption victims (plan_victims answers -1). Deterministic first fit.
+ * L1D as context storage (§2.10): the L1D region has 0 units until the mechanism turns it on
+ * (gd_alloc_set_l1: the kernel unsaturated, out of RF and shared-memory room, L1D utilisation
+ * < 3 %, its loads then bypassing the L1D; gpuduet_mech.c). Registers spill to shared memory
+ * then L1D; shared memory to the RF then L1D. No preemption victims (plan_victims answers -1).
+ * Deterministic first fit.
  */
 #include "gpuduet.h"
 
@@ -456,7 +458,7 @@ static int create(const struct hd_sm_params *p, struct hd_sm_alloc *out, uint8_t
     a->base[R_SMEM] = up64(a->caps.rf_units);
     a->base[R_L1] = up64(a->base[R_SMEM] + a->caps.smem_units);
     a->map.n = a->base[R_L1] + a->caps.l1_units;
-    a->words = calloc(HD_BITMAP_WORDS(a->map.n) + 1u, sizeof *a->words);
+    a->words = calloc(HD_BITMAP_WORDS(a->base[R_L1] + GD_L1_MAX_UNITS) + 1u, sizeof *a->words);
     a->wused = calloc(a->caps.warps ? a->caps.warps : 1, 1);
     a->cta = calloc(p->max_ctas, sizeof *a->cta);
     if (!a->words || !a->wused || !a->cta) {
@@ -491,4 +493,23 @@ void gd_alloc_bind(struct gd_alloc *a, struct gd *g, uint32_t sm)
 bool gd_alloc_waiting(const struct gd_alloc *a)
 {
     return a->waiting;
+}
+
+uint32_t gd_alloc_set_l1(struct gd_alloc *a, uint32_t units)
+{
+    if (units > GD_L1_MAX_UNITS)
+        units = GD_L1_MAX_UNITS;
+    if (!units) { /* given back only while no context is there */
+        const struct hd_bitmap v = {a->words + a->base[R_L1] / 64u, a->caps.l1_units};
+        if (a->caps.l1_units && hd_bitmap_count(&v))
+            return a->caps.l1_units;
+    }
+    a->caps.l1_units = units;
+    a->map.n = a->base[R_L1] + units;
+    return units;
+}
+
+void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c)
+{
+    *c = a->caps;
 }

@@ -167,6 +167,7 @@ static void gd_placed(void *impl, const struct hd_hook_cta *c, bool resumed, uin
         if (L->start == UINT64_MAX)
             L->start = now;
         s->level = L->plan.level;
+        L->resident++;
     }
     for (uint32_t i = 0; i < n; i++) {
         if (slot[i] != GD_NONE)
@@ -198,6 +199,15 @@ static void gd_left(void *impl, const struct hd_hook_cta *c, bool finished, uint
     gd_queue_remove(&s->stalled_tb, tb);
     gd_queue_remove(&s->ready_tb, tb);
     gd_wct_remove_tb(&s->wct, c->ctx);
+    struct gd_launch *L = gd_launch_of(g, c->launch);
+    if (L && L->resident)
+        L->resident--;
+    if (L && L->l1d && !L->resident && g->nl && g->L[g->nl - 1].launch != L->launch) {
+        L->l1d = false; /* done: the L1D is a cache again once its contexts left */
+        for (uint32_t i = 0; i < g->nsm; i++)
+            if (g->sm[i].alloc)
+                gd_alloc_set_l1(g->sm[i].alloc, 0);
+    }
 }
 
 static void gd_issued(void *impl, uint32_t sm, uint32_t port, uint32_t slot, bool nonidem)
@@ -351,6 +361,41 @@ static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err
     return 0;
 }
 
+/* Some SM refused a TB for room since its last placement? */
+static bool room_short(const struct gd *g)
+{
+    for (uint32_t i = 0; i < g->nsm; i++)
+        if (g->sm[i].alloc && gd_alloc_waiting(g->sm[i].alloc))
+            return true;
+    return false;
+}
+
+/* §2.10: an unsaturated kernel out of RF and shared-memory room whose L1D is nearly idle
+ * (< 3 %) bypasses the L1D, which then holds contexts: its units join the allocators and the ME
+ * bound is computed again with them. */
+static void l1d_rule(struct gd *g, struct gd_launch *L, const struct gd_util *u)
+{
+    if (L->l1d || !g->p->gduet.l1d_units || L->ctl.cls == GD_CLASS_SATURATED ||
+        u->l1 * 100u >= 3u * u->l1_cap || !room_short(g) ||
+        !g->act->l1d_bypass(g->act->gpu, L->launch, true))
+        return;
+    L->l1d = true;
+    struct gd_caps c = {0};
+    for (uint32_t i = 0; i < g->nsm; i++)
+        if (g->sm[i].alloc) {
+            gd_alloc_set_l1(g->sm[i].alloc, g->p->gduet.l1d_units);
+            gd_alloc_caps(g->sm[i].alloc, &c);
+        }
+    struct gd_plan pl;
+    gd_plan_make(&c, g->mode, L->plan.n, L->plan.R, L->plan.r, L->plan.S, &pl);
+    L->plan.me_ub = pl.me_ub;
+    L->ctl.ub = pl.me_ub;
+    if (L->ctl.cls == GD_CLASS_UNDER)
+        L->ctl.me = pl.me_ub;
+    if (g->log)
+        fprintf(g->log, "l1d %u bypass units=%u me_ub=%u\n", L->launch, c.l1_units, pl.me_ub);
+}
+
 static void gd_window(void *impl, const struct hd_mon_window *win, uint64_t now)
 {
     struct gd *g = impl;
@@ -376,9 +421,18 @@ static void gd_window(void *impl, const struct hd_mon_window *win, uint64_t now)
         if (!L->planned || L->start == UINT64_MAX || win->start < L->start + g->p->gduet.warmup ||
             L->plan.level == GD_LEVEL_OFF || hd_mon_window_kernel(win, L->launch) == NULL)
             continue;
-        if (L->ctl.done && L->ctl.cls != GD_CLASS_NONE)
+        if (L->ctl.done && L->ctl.cls != GD_CLASS_NONE) {
+            if (!L->l1d && L->ctl.cls != GD_CLASS_SATURATED) {
+                l1d_rule(g, L, &u); /* (checked every window: room runs out as ME rises) */
+                if (L->l1d && g->log)
+                    fprintf(g->log, "me %u %" PRIu64 " %s %u\n", L->launch, win->end,
+                            L->ctl.cls == GD_CLASS_UNDER ? "under" : "moderate", L->ctl.me);
+            }
             continue;
-        const uint32_t me = gd_me_window(&L->ctl, &u);
+        }
+        uint32_t me = gd_me_window(&L->ctl, &u);
+        l1d_rule(g, L, &u);
+        me = L->ctl.me;
         if (g->log)
             fprintf(g->log, "me %u %" PRIu64 " %s %u\n", L->launch, win->end,
                     L->ctl.cls == GD_CLASS_UNDER      ? "under"
