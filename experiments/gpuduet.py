@@ -83,7 +83,30 @@ def _tlp(ctx, r):
     cyc = t["totals"]["cycles"]
     warps = sum(l.get("resident_warp_cycles", 0) for l in t["launches"])
     outs = sum(s.get("warp_switch_outs", 0) for s in t["sms"])
-    return warps / cyc / max(1, len(t["sms"])) if cyc else 0.0, outs
+    nsm = max(1, len(t["sms"]))
+    waves = max([l["ctas"] / (nsm * l["ctas_per_sm"]) for l in t["launches"]
+                 if l.get("ctas_per_sm")] or [0.0])
+    return (warps / cyc / nsm if cyc else 0.0), outs, waves
+
+
+# Table 3.1 (digest §4.2) against the runs' configuration: (section, key, thesis value).
+TABLE31 = [("gpu", "num_sms", 16), ("clock", "core_mhz", 1000.0), ("sm", "num_schedulers", 4),
+           ("sm", "scheduler", "gto"), ("sm", "max_ctas", 32), ("sm", "max_threads", 2048),
+           ("sm", "registers", 65536), ("sm", "shared_mem_bytes", 98304),
+           ("l1d", "sets", 32), ("l1d", "line", 128), ("icnt", "port_bytes", 32),
+           ("clock", "icnt_mhz", 1200.0), ("dram", "channels", 16), ("sm", "warp_move_bytes", 128)]
+
+
+def _setup(ctx, rows):
+    """The configuration of a baseline run beside Table 3.1."""
+    r = next(r for (w, v), r in rows.items() if v == "base")
+    full = [k for k in ctx.keys if k.startswith(r["key"])]
+    c = parse_stats(ctx.store.rows(full)[full[0]]["stats"])["timing"]["config"]
+    out = []
+    for sec, key, want in TABLE31:
+        got = c.get(sec, {}).get(key)
+        out.append([f"[{sec}] {key}", str(got), str(want), "yes" if got == want else "NO"])
+    return out
 
 
 def report(ctx):
@@ -91,7 +114,7 @@ def report(ctx):
     wls = sorted({w for w, _ in rows})
     variants = ["base"] + [f"me{m}" for m in MES] + ["gpuduet", "gpuduet_tb", "vt", "port64",
                                                       "port256"]
-    sp, tlp, outs = {}, {}, {}
+    sp, tlp, outs, waves = {}, {}, {}, {}
     for w in wls:
         base = rows.get((w, "base"))
         if not base:
@@ -100,10 +123,11 @@ def report(ctx):
             r = rows.get((w, v))
             if r:
                 sp[(w, v)] = base["cycles"] / r["cycles"]
-                tlp[(w, v)], outs[(w, v)] = _tlp(ctx, r)
+                tlp[(w, v)], outs[(w, v)], waves[(w, v)] = _tlp(ctx, r)
     res = {"speedup": {f"{w}/{v}": x for (w, v), x in sp.items()},
            "tlp": {f"{w}/{v}": x for (w, v), x in tlp.items()},
-           "switch_outs": {f"{w}/{v}": x for (w, v), x in outs.items()}}
+           "switch_outs": {f"{w}/{v}": x for (w, v), x in outs.items()},
+           "base_waves": {w: x for (w, v), x in waves.items() if v == "base"}}
     ctx.write_json("gpuduet.json", {"experiment": "gpuduet", **res})
     ctx.write_csv("points.csv")
 
@@ -138,6 +162,10 @@ def report(ctx):
           "inputs, monitor warm-up and window scaled to 2,000 cycles (Lin: 10,000) because the "
           "small kernels last tens of thousands of cycles.", "",
           "![ME sweep](me_sweep.png)", "", "![comparison](compare.png)", "",
+          "## Setup check (a baseline run's configuration beside Table 3.1)", "",
+          md_table(["key", "ours", "Table 3.1", "same"], _setup(ctx, rows)), "",
+          "(Table 3.1 says 98 KB of shared memory; its address map uses 96 KB: "
+          "digest §8.2 item 13.)", "",
           "## Headline numbers", ""]
     unsat = [w for cat in ("underutilised", "moderate") for _, w in CATEGORIES[cat]
              if (w, "base") in rows]
@@ -160,17 +188,24 @@ def report(ctx):
             "not in the runs' statistics: docs/gpuduet.md (`[gpuduet] log` plan lines)"]
     md += [md_table(["measure", "Heddle", "thesis"],
                     [[m, o, p] for (m, p), o in zip(PAPER_HEADLINE, ours)]), ""]
-    md += ["## Per workload (speedup over the baseline; TLP = mean resident warps per SM)", ""]
+    md += ["## Per workload", "",
+           "Speedup over the baseline; TB waves = the largest launch's TBs over what the SMs "
+           "hold natively (SMs x its TBs/SM at the baseline): at or below 1 no TB ever waits "
+           "for room, so an extra TB has nothing to run and GPUDuet switches nothing out; "
+           "GPUDuet outs = warps it switched out (dynamic ME); TLP = mean resident warps per "
+           "SM.", ""]
     table = []
     for cat, ks in CATEGORIES.items():
         for lab, w in ks:
             if (w, "base") not in rows:
                 continue
-            table.append([cat, f"{lab} ({w})", str(rows[(w, "base")]["cycles"])] +
+            table.append([cat, f"{lab} ({w})", str(rows[(w, "base")]["cycles"]),
+                          f"{waves.get((w, 'base'), 0):.2f}", str(outs.get((w, "gpuduet"), 0))] +
                          [_pct(sp.get((w, v))) for v in variants[1:9]] +
                          [f"{tlp.get((w, 'base'), 0):.1f} / {tlp.get((w, 'gpuduet'), 0):.1f} / "
                           f"{tlp.get((w, 'vt'), 0):.1f}"])
-    md += [md_table(["category", "kernel (ours)", "base cycles"] + variants[1:9] +
+    md += [md_table(["category", "kernel (ours)", "base cycles", "TB waves", "GPUDuet outs"] +
+                    variants[1:9] +
                     ["TLP base / GPUDuet / VT"], table), ""]
     md += ["## Per category: ours beside the thesis", ""]
     ct = []
