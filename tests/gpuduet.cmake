@@ -11,8 +11,10 @@
 #   is absent, swaps with ready warps, warps switched out at barriers and barriers completing
 #   with warps absent (§2.9 option 2), every warp back, the static compressed register size
 #   never below the regpat compressor's on the switched-out warps, the output verified.
-# - gpuduet_verify_ci / gpuduet_verify_me<N>: workloads verify with gpuduet, vt and gpuduet_tb
-#   (CI: five workloads at ME 2; full tier: every workload at ME 1 and 4).
+# - gpuduet_verify_ci / gpuduet_verify_me<N> / gpuduet_verify_slots32_me<N>: workloads verify
+#   with gpuduet, vt and gpuduet_tb (CI: five workloads at ME 2 with 32 warp slots, so that TBs
+#   wait for room and warps are switched at small size; full tier: every workload at ME 1 and
+#   4, on Table 3.1's SM and with 32 warp slots).
 # - gpuduet_dynamic: the throughput monitor and ME controller classify bfs underutilised and raise
 #   ME (windows of 2,000 cycles; full tier).
 # - gpuduet_l1d_rule: §2.10's L1D context store turned on (a constructed SM: a quarter of the
@@ -28,7 +30,8 @@ if(TARGET heddle)
   set_tests_properties(gpuduet_accept PROPERTIES TIMEOUT 120 PASS_REGULAR_EXPRESSION "accept.sh: OK")
   add_test(NAME gpuduet_verify_ci
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/verify.sh $<TARGET_FILE:heddle> 2
-                   gpuduet,vt,gpuduet_tb vecadd sgemm reduction hotspot backprop
+                   gpuduet,vt,gpuduet_tb --set sm.max_threads=1024 --
+                   vecadd sgemm reduction hotspot backprop
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_verify_ci PROPERTIES TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "verify.sh: all verified")
@@ -37,8 +40,13 @@ if(TARGET heddle)
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/verify.sh $<TARGET_FILE:heddle> ${me}
                      gpuduet,vt,gpuduet_tb ${hd_gd_workloads}
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-    set_tests_properties(gpuduet_verify_me${me} PROPERTIES TIMEOUT 3600
-                         PASS_REGULAR_EXPRESSION "verify.sh: all verified")
+    # the same with 32 warp slots: TBs wait for room at small size, so warps are switched
+    add_test(NAME gpuduet_verify_slots32_me${me}
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/verify.sh $<TARGET_FILE:heddle> ${me}
+                     gpuduet,vt,gpuduet_tb --set sm.max_threads=1024 -- ${hd_gd_workloads}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(gpuduet_verify_me${me} gpuduet_verify_slots32_me${me} PROPERTIES
+                         TIMEOUT 3600 PASS_REGULAR_EXPRESSION "verify.sh: all verified")
   endforeach()
   set(hd_gdl sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/logcheck.sh $<TARGET_FILE:heddle>)
   # the controller classifies bfs (underutilised) and raises ME to its bound
