@@ -77,7 +77,15 @@
       "oversubscribed into swap up to o_thresh ([zorua], model/mech/zorua)")                       \
     V(alloc, HD_ALLOC_EXPARS, "expars",                                                            \
       "EXPARS: more CTAs than the register file holds, a mix CTA's high registers in a region at " \
-      "the top of the shared memory, read through a 2 KB operand cache (docs/expars.md)")
+      "the top of the shared memory, read through a 2 KB operand cache (docs/expars.md)")          \
+    V(alloc, HD_ALLOC_GPUDUET, "gpuduet",                                                          \
+      "Lin ch.3 GPUDuet: unified on-chip storage (128 B units, allocation bitmap), extra TBs, "    \
+      "warp- or TB-level switching by the limiting resource (model/mech/gpuduet)")                 \
+    V(alloc, HD_ALLOC_GPUDUET_TB, "gpuduet_tb",                                                    \
+      "GPUDuet with TB-level switching only (Lin ch.3's GPUDuet_TB baseline)")                     \
+    V(alloc, HD_ALLOC_VT, "vt",                                                                    \
+      "Virtual Thread: extra TBs inactivated on chip at TB level, their registers and shared "     \
+      "memory kept in place (capacity bounded by the register file and shared memory)")
 #define HD_CFG_ENUM_regbank(V)                                                                     \
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \

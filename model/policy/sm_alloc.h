@@ -54,6 +54,8 @@ struct hd_cta_demand {
      * CTA's warps before the residency layer trims `warps` to the free physical slots */
     uint32_t regs_per_warp;
     uint32_t all_warps;
+    uint32_t all_warps; /* warp-granular residency (sm_residency.c): the CTA's warps when
+                           `warps` counts only those given a slot now; 0: = warps */
 };
 
 struct hd_cta_grant {

@@ -35,7 +35,7 @@ static int attach_mechanisms(struct hd_gpu_timing *g, char *err, size_t errlen)
             continue;
         const struct hd_mech_env env = {&g->p, &g->hw,
                                         m == g->ppol_mech ? g->ppol.ops->tables : 0, g->mon,
-                                        &g->mem, &g->admit};
+                                        &g->mem, &g->admit, hd_gpu_mech_act(g)};
         struct hd_hook k = {NULL, NULL};
         hd_monitor_set_owner(g->mon, (int)g->hooks.n); /* its subscriptions' windows go to it */
         const int st = hd_mechs[m]->attach(&env, &k, err, errlen);

@@ -251,6 +251,17 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->haws.wpe = c->haws_wpe;
     p->cta_dist_chunk = c->timing_cta_dist_chunk;
     p->cta_dist_order = c->timing_cta_dist_order;
+    p->gduet.dynamic = c->gpuduet_dynamic;
+    p->gduet.me = c->gpuduet_me;
+    p->gduet.warmup = c->gpuduet_warmup;
+    p->gduet.window = c->gpuduet_window;
+    memcpy(p->gduet.log, c->gpuduet_log.s, sizeof p->gduet.log);
+    p->gduet.l2_slices = c->dram_channels * c->l2_slices_per_channel;
+    p->gduet.dram_channels = c->dram_channels;
+    p->gduet.l1d_units = (uint32_t)((uint64_t)c->l1d_sets * c->l1d_ways * c->l1d_line / 128u);
+    p->gduet.icnt_ratio = c->clock_icnt_mhz / c->clock_core_mhz;
+    p->gduet.l2_ratio = c->clock_l2_mhz / c->clock_core_mhz;
+    p->gduet.dram_ratio = c->clock_dram_mhz / c->clock_core_mhz;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;
@@ -315,9 +326,11 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
                     "(4095 units of 128 B)", s->shared_bytes);
     if ((s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas) &&
         s->alloc != HD_ALLOC_PARTITIONED && s->alloc != HD_ALLOC_WLM &&
-        s->alloc != HD_ALLOC_ZORUA) /* sm_residency.c places CTAs with partial grants */
+        s->alloc != HD_ALLOC_ZORUA && s->alloc != HD_ALLOC_GPUDUET &&
+        s->alloc != HD_ALLOC_GPUDUET_TB && s->alloc != HD_ALLOC_VT) /* partial grants */
         return fail(err, errlen, "logical_warps",
-                    "(or logical_ctas) above the physical slots needs allocator = partitioned",
+                    "(or logical_ctas) above the physical slots needs allocator = partitioned, "
+                    "wlm, zorua, gpuduet, gpuduet_tb or vt",
                     s->logical_warps);
     if ((s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas) &&
         p->ctx.stress_period) /* a context is saved and restored with every warp in a slot */

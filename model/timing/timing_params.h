@@ -188,6 +188,17 @@ struct hd_gpu_timing_params {
     } haws;
     uint32_t cta_dist_chunk;      /* [timing] cta_dist_chunk, cta_dist_order (cta_dist_locality.h) */
     enum hd_cfg_chunkorder cta_dist_order;
+    struct {                      /* [gpuduet] (model/mech/gpuduet, docs/gpuduet.md) */
+        bool dynamic;
+        uint32_t me;
+        uint64_t warmup, window;
+        char log[HD_CFG_STR_MAX];
+        /* what its throughput monitor divides by (Lin Table 3.3): L2 slices, DRAM channels,
+         * clocks of the crossbar, the L2 and the DRAM over the core clock */
+        uint32_t l2_slices, dram_channels;
+        uint32_t l1d_units;       /* the L1D data array in 128 B units (§2.10's context store) */
+        double icnt_ratio, l2_ratio, dram_ratio;
+    } gduet;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message
