@@ -10,7 +10,8 @@ irc     the acceptance two-kernel test: pathfinder (LS) + lbm (bandwidth-hungry)
         never exceed 4 and reach it in some windows, lbm's IRC count equals the miss-queue
         departures the memory statistics give its launches, and both workloads verify.
 verify  two more pairs (backprop+cfd, cfd+fdtd2d) with a CTA combination and quotas, and a
-        profile run of Algorithm 1: every instance of both workloads verifies, the quotas hold.
+        profile run of Algorithm 1, re-run every 20,000 cycles on measured costs: every
+        instance of both workloads verifies, the quotas hold.
 """
 import json
 import math
@@ -43,6 +44,8 @@ def log_apps(path):
     apps = {}
     for line in open(path):
         w = line.split()
+        if w and w[0] == "alg1_runs":
+            apps["alg1_runs"] = int(w[1])
         if w and w[0] == "app":
             apps[int(w[1])] = {w[i]: (w[i + 1] if w[i] == "type" else float(w[i + 1]))
                                for i in range(2, len(w) - 1, 2)}
@@ -126,10 +129,14 @@ def mode_verify(tmp):
         f.write("app 1 type ls\napp 1 nbw 2 4 6 8 10 12 14 16\napp 1 dbw 3 6 9 12 15 18 21 24\n"
                 "app 2 type dbi\napp 2 nbw 10 18 24 28 30 31 32 32\n"
                 "app 2 dbw 20 35 45 52 56 58 59 60\napp 2 cost_noc 5\napp 2 cost_dram 4\n")
-    _, apps, _, _ = corun(tmp, "pathfinder+lbm", "alg1", [f"ccbp.profile={prof}"])
+    _, apps, _, cyc = corun(tmp, "pathfinder+lbm", "alg1", [f"ccbp.profile={prof}",
+                                                             "ccbp.period=20000"])
     q = apps[2]["quota"]
     if apps[2]["type"] != "dbi" or not q or apps[2]["irc_max_window"] > q or not apps[1]["ctas"]:
         fail(f"Algorithm 1's allocation not applied: {apps}")
+    # [ccbp] period: re-run every 20,000 cycles on the measured per-request costs
+    if apps["alg1_runs"] < 1 + (min(cyc, BUDGET) // 20000) - 1:
+        fail(f"Algorithm 1 ran {apps['alg1_runs']} times in {cyc} cycles with period 20000")
     print(f"alg1: ctas {apps[1]['ctas']:.0f},{apps[2]['ctas']:.0f}; lbm quota {q:.0f}, max "
           f"{apps[2]['irc_max_window']:.0f}")
 

@@ -92,9 +92,12 @@ static void test_bitlists(struct hd_test_state *t)
     HD_CHECK(t, hd_mem_params_init(&c, &p, err, sizeof err) != 0 &&
                     strstr(err, "subpartition_bits"));
     hd_config_defaults(&c);
-    c.l1d_sets = 48;
-    HD_CHECK(t, hd_mem_params_init(&c, &p, err, sizeof err) != 0 && strstr(err, "'sets'") &&
+    c.l1d_line = 96; /* (any set count is taken since issue 29: Lin T4.1's 24-set L1D) */
+    HD_CHECK(t, hd_mem_params_init(&c, &p, err, sizeof err) != 0 && strstr(err, "'line'") &&
                     strstr(err, "[l1d]"));
+    hd_config_defaults(&c);
+    c.l1d_sets = 24;
+    HD_CHECK(t, hd_mem_params_init(&c, &p, err, sizeof err) == 0 && p.l1d.c.sets == 24);
     hd_config_defaults(&c);
     c.icnt_port_bytes = 48;
     HD_CHECK(t, hd_mem_params_init(&c, &p, err, sizeof err) != 0 && strstr(err, "port_bytes"));
@@ -164,6 +167,13 @@ static void test_tags(struct hd_test_state *t)
     HD_CHECK_U64(t, e0, hd_tags_find(&g, a[0]));
     HD_CHECK_U64(t, HD_TAGS_NONE, hd_tags_find(&g, a[2]));
     HD_CHECK_U64(t, a[1], hd_tags_addr(&g, e1));
+    hd_tags_free(&g);
+    /* 24 sets (Lin T4.1's L1D): lines k and k + 24 share a set, k + 1 does not; 8 ways */
+    HD_CHECK(t, hd_tags_init(&g, 24, 8, 128, false) == 0);
+    HD_CHECK_U64(t, hd_tags_victim(&g, 5 * 128) / 8, hd_tags_victim(&g, 29 * 128) / 8);
+    HD_CHECK(t, hd_tags_victim(&g, 5 * 128) / 8 != hd_tags_victim(&g, 6 * 128) / 8);
+    HD_CHECK_U64(t, 23, hd_tags_victim(&g, 23 * 128) / 8);
+    HD_CHECK_U64(t, 0, hd_tags_victim(&g, 24 * 128) / 8);
     hd_tags_free(&g);
 }
 

@@ -59,7 +59,8 @@ struct ccbp {
     struct ccbp_machine mach;
     unsigned alg1_runs;
     uint64_t next_run;
-    uint64_t per_req[CCBP_APPS], per_flits[CCBP_APPS], per_dram[CCBP_APPS]; /* since last run */
+    uint64_t per_req[CCBP_APPS];     /* L1D-miss requests sent since the last run (IRC) */
+    uint64_t per_flits[CCBP_APPS], per_dram[CCBP_APPS]; /* NoC flits, DRAM cycles (monitor) */
     int sub;                         /* monitor subscription */
 };
 

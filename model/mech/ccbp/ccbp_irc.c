@@ -60,6 +60,7 @@ static void irc_issued(void *impl, unsigned sm, const struct hd_mq_view *q, uint
     uint32_t *cnt = &c->cnt[sm * CCBP_APPS + a];
     ++*cnt;
     c->st[a].sent++;
+    c->per_req[a]++; /* (Algorithm 1's re-run: requests since the last one) */
     if (*cnt > c->st[a].max_window)
         c->st[a].max_window = *cnt;
 }

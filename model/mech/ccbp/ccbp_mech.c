@@ -99,13 +99,18 @@ static void run_alg1(struct ccbp *c)
     c->alg1_runs++;
 }
 
-/* [ccbp] period: the costs measured since the last run replace the profiled ones. */
+/* [ccbp] period: the costs measured since the last run (NoC flits and DRAM data cycles per
+ * L1D-miss request the IRCs let go) replace the profiled ones; a cost measured on fewer than
+ * CCBP_MIN_REQ requests, or 0, keeps the previous one (no evidence is not a cost of 0). */
+#define CCBP_MIN_REQ 64
 static void rerun_alg1(struct ccbp *c, uint64_t now)
 {
     for (unsigned a = 0; a < c->prof.k; a++) {
-        if (c->per_req[a]) {
-            c->prof.cost_noc[a] = (double)c->per_flits[a] / c->per_req[a];
-            c->prof.cost_dram[a] = (double)c->per_dram[a] / c->per_req[a];
+        if (c->per_req[a] >= CCBP_MIN_REQ) {
+            if (c->per_flits[a])
+                c->prof.cost_noc[a] = (double)c->per_flits[a] / c->per_req[a];
+            if (c->per_dram[a])
+                c->prof.cost_dram[a] = (double)c->per_dram[a] / c->per_req[a];
         }
         c->per_req[a] = c->per_flits[a] = c->per_dram[a] = 0;
     }
@@ -130,7 +135,6 @@ static void cb_window(void *impl, const struct hd_mon_window *win, uint64_t now)
             c->st[a].flits += k->flits_req + k->flits_rep;
             c->st[a].dram_data += k->dram_data;
         }
-        c->per_req[a] += k->requests;
         c->per_flits[a] += k->flits_req + k->flits_rep;
         c->per_dram[a] += k->dram_data;
     }
