@@ -331,8 +331,10 @@ static inline struct hd_twarp *hd_sm_wref_local(struct hd_sm *sm, struct hd_wref
          x->state != HD_CTX_RESTORING))
         return NULL;
     const struct hd_tcta *c = &sm->cta[x->slot];
-    if (!c->used || c->ctx != x || ref.warp >= c->grant.nwarps || (x->absent >> ref.warp & 1u))
-        return NULL; /* (absent: its timing state is in x->saved, sm_residency.c) */
+    if (!c->used || c->ctx != x || ref.warp >= c->grant.nwarps || (x->absent >> ref.warp & 1u) ||
+        c->grant.warp_slot[ref.warp] == HD_ALLOC_NO_SLOT)
+        return NULL; /* (absent: its timing state is in x->saved, sm_residency.c; no slot: it
+                        drained and gave its slot back, sm_residency.c hd_sm_res_drained) */
     return &sm->w[c->grant.warp_slot[ref.warp]];
 }
 /* One memory response of logical warp `ref` (kind, load pc): applied wherever the warp is now. */

@@ -216,7 +216,7 @@ struct gd_launch {
 };
 
 struct gd_sm_stats {
-    uint64_t stalls_miss, stalls_bar;   /* stall events taken (first use of a missed load; barrier) */
+    uint64_t stalls_miss, stalls_bar; /* stall events taken (missed load first use; barrier) */
     uint64_t outs, outs_bar, ins, swaps; /* warps switched out (of which at a barrier), in, swaps */
     uint64_t tb_outs;                   /* TBs switched out whole */
     uint64_t absent_loads;              /* loads that landed while their warp was absent */

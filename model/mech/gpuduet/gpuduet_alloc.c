@@ -206,7 +206,8 @@ static bool place(struct gd_alloc *a, const struct hd_cta_demand *d, struct gd_c
             ok = c->rf[i] != GD_NONE;
         }
         if (ok && spn && !(c->smem_sp != GD_NONE)) { /* (a TB's spill holds its meta-data) */
-            c->sp[i] = pl->spill_regs ? take_any(a, to_smem, 2, spn) : take_any(a, meta_any, 3, spn);
+            c->sp[i] = pl->spill_regs ? take_any(a, to_smem, 2, spn)
+                                      : take_any(a, meta_any, 3, spn);
             c->spn[i] = spn;
             ok = c->sp[i] != GD_NONE;
         }

@@ -329,7 +329,8 @@ static uint64_t gd_move_bytes(void *impl, uint32_t sm, uint32_t ctx, uint32_t wa
         return bytes;
     struct gd_sm *s = &g->sm[sm];
     const uint32_t e = gd_wct_find(&s->wct, ctx, warp);
-    const struct gd_launch *L = e == GD_NONE ? NULL : gd_launch_of(g, s->wct.t[s->wct.w[e].tb].launch);
+    const struct gd_launch *L =
+        e == GD_NONE ? NULL : gd_launch_of(g, s->wct.t[s->wct.w[e].tb].launch);
     if (!L || !L->planned)
         return bytes;
     struct gd_wct_entry *w = &s->wct.w[e];
