@@ -87,8 +87,7 @@ static void test_parse_errors(struct hd_test_state *t)
         {"[gpu]\nnum_sms = 12abc\n", "t.ini:2: key 'num_sms': '12abc' is not an unsigned"},
         {"[gpu]\nwarp_size = 64\n", "t.ini:2: key 'warp_size': value 64 is out of range [32, 32]"},
         {"[sm]\nscheduler = fifo\n",
-         "t.ini:2: key 'scheduler': unknown value 'fifo' (expected lrr, gto, two_level, ltlws_lrr or "
-         "ltlws_gto)"},
+         "t.ini:2: key 'scheduler': unknown value 'fifo' (expected lrr, gto, two_level"},
         {"[clock]\ncore_mhz = fast\n", "t.ini:2: key 'core_mhz': 'fast' is not a number"},
         {"[clock]\ncore_mhz = nan\n", "t.ini:2: key 'core_mhz': 'nan' is not a number"},
         {"[gpu]\nnum_sms = 4\nnum_sms = 5\n", "t.ini:3: key 'num_sms': set twice (first at line 2)"},
