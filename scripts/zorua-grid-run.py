@@ -7,9 +7,13 @@ and, for a register specification R, the timing model counted R registers per th
 kernels the point pins ("R (given)" in the run summary) and for no kernel another given count.
 
 Usage: scripts/zorua-grid-run.py HEDDLE [--app BASE]... [--sample] [--size S] [--jobs 1]
+                                    [--config FILE] [--wide FILE] [--set KEY=VALUE]...
   --app BASE  only this application's points (repeatable; default all eight)
   --sample    three points per application: the first, the middle and the last of its list
   --size S    small (default), medium or large
+  --config F  run every point (and base) with this configuration (e.g. configs/zorua-fermi.ini)
+  --wide F    the configuration for points no CTA of fits (default configs/kepler-gk110.ini)
+  --set K=V   passed to every run (repeatable; e.g. sm.allocator=zorua, issue 32)
 Exit status 0 when every point passes, 1 otherwise (each failure is printed), 2 on usage errors.
 """
 import argparse
@@ -40,8 +44,10 @@ def points():
 WIDE = "configs/kepler-gk110.ini"
 
 
-def run(heddle, name, size, config=None):
+def run(heddle, name, size, config=None, sets=()):
     cmd = [heddle, "run", name, "--size", size] + (["--config", config] if config else [])
+    for kv in sets:
+        cmd += ["--set", kv]
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     text = p.stdout + p.stderr
     work = [l for l in text.splitlines() if l.startswith("work: ")]
@@ -56,6 +62,9 @@ def main():
     ap.add_argument("--app", action="append", default=[])
     ap.add_argument("--sample", action="store_true")
     ap.add_argument("--size", default="small", choices=["small", "medium", "large"])
+    ap.add_argument("--config", default=None)
+    ap.add_argument("--wide", default=WIDE)
+    ap.add_argument("--set", action="append", default=[], dest="sets")
     a = ap.parse_args()
     pts = points()
     bases = sorted({p["base"] for p in pts})
@@ -75,7 +84,7 @@ def main():
     fails = 0
     base_work = {}
     for b in sorted({p["base"] for p in pts}):
-        rc, text, work, _ = run(a.heddle, b, a.size)
+        rc, text, work, _ = run(a.heddle, b, a.size, a.config, a.sets)
         if rc != 0 or len(work) != 1:
             print(f"FAIL {b} (base): exit {rc}, {len(work)} work line(s)\n{text[-2000:]}")
             return 1
@@ -83,11 +92,11 @@ def main():
         print(f"base {b}: {work[0]}")
     wide = 0
     for p in pts:
-        rc, text, work, given = run(a.heddle, p["name"], a.size)
+        rc, text, work, given = run(a.heddle, p["name"], a.size, a.config, a.sets)
         where = ""
         if rc != 0 and "cannot run on this GPU" in text:
-            rc, text, work, given = run(a.heddle, p["name"], a.size, WIDE)
-            where = f" (on {WIDE}: no CTA fits fermi-gtx480)"
+            rc, text, work, given = run(a.heddle, p["name"], a.size, a.wide, a.sets)
+            where = f" (on {a.wide}: no CTA fits {a.config or 'fermi-gtx480'})"
             wide += 1
         why = []
         if rc != 0 or ": VERIFIED" not in text:
@@ -108,7 +117,7 @@ def main():
             print(f"ok   {p['name']:28s} {p['flags']:40s} regs given: {kern}{where}")
     print(f"zorua-grid-run.py: {len(pts) - fails} of {len(pts)} points pass "
           f"(verified, same work as the base, registers as specified); {wide} of them ran on "
-          f"{WIDE} because no CTA fits fermi-gtx480")
+          f"{a.wide} because no CTA fits {a.config or 'fermi-gtx480'}")
     return 1 if fails else 0
 
 

@@ -51,6 +51,11 @@ struct hd_workload {
      * --variants` shows it), e.g. "EXPARS Table 3 ST" or "Zorua Table 3 BH: R 28-44 x T
      * 128-1024"; NULL when it stands for none. */
     const char *paper_row;
+    /* Gong thesis Table 6.1 locality hint of the Table 6.2 row this workload stands for (issue
+     * 31, docs/locality.md): 1 multiple cache lines shared among CTAs, 2 boundary lines shared,
+     * 3 some data and constants shared, 0 none given. `heddle list` shows it; heddle run gives
+     * it to every launch with [timing] workload_hint = true and no --hint. */
+    uint32_t locality_hint;
 };
 
 /* Helpers shared by drivers (workloads/workload_util.c). */

@@ -34,14 +34,15 @@ SIZES = ("small", "medium", "large")
 MAX_POINTS = 100000
 # option: the pattern of its operand (None: it takes none)
 FLAG_OPTIONS = {"--alone": None, "--functional": None, "--sample": r"[0-9]+",
-                "--arrive": r"[a-z][a-z0-9_]*(#[0-9]+)?@[0-9]+(:-?[0-9]+)?"}
-MIX_ONLY_FLAGS = ("--arrive", "--alone")      # options of `heddle run --mix` only
+                "--arrive": r"[a-z][a-z0-9_]*(#[0-9]+)?@[0-9]+(:-?[0-9]+)?",
+                "--repeat": r"[a-z][a-z0-9_]*(#[0-9]+)?", "--repeat-until": r"[0-9]+"}
+MIX_ONLY_FLAGS = ("--arrive", "--alone", "--repeat", "--repeat-until")  # `heddle run --mix` only
 SWEEP_KEYS = {"name", "description", "analysis", "quiet", "timeout"}
 # seconds per point at most (threading.Timer overflows on inf; 30 days is longer than any run)
 MAX_TIMEOUT = 30 * 86400.0
 # configuration parameters whose value names a file the run reads: its contents are part of
-# the point's key (the only one in model/config/params.def; the others are names and numbers)
-FILE_PARAMS = (("context", "oracle_profile"),)
+# the point's key (model/config/params.def; the others are names and numbers)
+FILE_PARAMS = (("context", "oracle_profile"), ("ccbp", "profile"))
 STANDARD_COLUMNS = {"key", "status", "exit_code", "message", "wall_s", "cpu_s", "peak_rss_kb"}
 
 
@@ -300,7 +301,8 @@ class _Checker:
             what = "config (a name in configs/, an .ini file or 'default')"
         elif axis == "flags":
             bad = [v for v in vals if not self._flags_ok(v)]
-            what = "flags (--alone, --functional, --sample N, --arrive W@CYCLE[:PRIORITY])"
+            what = ("flags (--alone, --functional, --sample N, --arrive W@CYCLE[:PRIORITY], "
+                    "--repeat W|all, --repeat-until N)")
         elif axis.startswith("set."):
             parts = axis.split(".")
             keys = self.heddle.config_keys()

@@ -200,9 +200,9 @@ static void print_workloads(const struct list_opts *o, struct row *rows, unsigne
     }
     char limit_head[96];
     snprintf(limit_head, sizeof limit_head, "LIMIT ON %s", o->cfg.gpu_name.s);
-    printf("%-*s  %-*s  %-10s  %-15s  %-10s  %-11s  %-11s  %-7s  %-8s  %-25s  %s\n", wname,
+    printf("%-*s  %-*s  %-10s  %-15s  %-10s  %-11s  %-11s  %-7s  %-8s  %-25s  %-4s  %s\n", wname,
            "NAME", wclass, "CLASS", "IDEMPOTENT", "REGS ours/ptxas", "SHARED/CTA", "THREADS/CTA",
-           "REGS USED", "CTAS/SM", "WARPS/SM", limit_head, "DESCRIPTION");
+           "REGS USED", "CTAS/SM", "WARPS/SM", limit_head, "HINT", "DESCRIPTION");
     for (unsigned i = 0; i < n; i++) {
         const struct row *r = &rows[i];
         uint32_t ours = 0;
@@ -237,10 +237,13 @@ static void print_workloads(const struct list_opts *o, struct row *rows, unsigne
         } else if (!o->no_run && !r->ran) {
             snprintf(limit, sizeof limit, "(run failed)");
         }
-        printf("%-*s  %-*s  %-10s  %-15s  %-10llu  %-11s  %-11s  %-7s  %-8s  %-25s  %s\n", wname,
-               r->w->name, wclass, r->w->klass ? r->w->klass : "-",
+        char hint[12] = "-";
+        if (r->w->locality_hint)
+            snprintf(hint, sizeof hint, "%u", r->w->locality_hint);
+        printf("%-*s  %-*s  %-10s  %-15s  %-10llu  %-11s  %-11s  %-7s  %-8s  %-25s  %-4s  %s\n",
+               wname, r->w->name, wclass, r->w->klass ? r->w->klass : "-",
                r->w->idempotent ? "yes" : "no", regs, (unsigned long long)smem, threads, used,
-               ctas, warps, limit, r->w->description ? r->w->description : "");
+               ctas, warps, limit, hint, r->w->description ? r->w->description : "");
     }
     printf("(%u workloads. REGS: registers per thread, the most over the workload's kernels: ours "
            "from Heddle's register\nallocator; ptxas's recorded for sm_75. SHARED/CTA: static + "
@@ -248,7 +251,9 @@ static void print_workloads(const struct list_opts *o, struct row *rows, unsigne
            "executes the most warp instructions, as a small run launches\nit, counting REGS USED: "
            "the registers per thread the timing model counts for that kernel and where\nthey come "
            "from ([sm] regs_source = %s: ptxas, regalloc, config, or regalloc-fallback when ptxas\n"
-           "recorded none). heddle list --kernels shows every kernel with both counts.)\n",
+           "recorded none). HINT: the Gong Table 6.1 locality hint of the\nTable 6.2 row it stands "
+           "for ([timing] workload_hint, docs/locality.md). heddle list --kernels shows every\n"
+           "kernel with both counts.)\n",
            n, o->cfg.sm_regs_source.s);
 }
 

@@ -19,6 +19,10 @@
  * instance's cycles over its cycles alone. The loop stops when no other workload will run
  * anything more, when the GPU cycle reaches the budget, at the first instance that does not
  * verify, or after HD_CLI_MIX_INSTANCES instances.
+ * `--repeat all` (issue 29, Lin ch.4 §4.3: "a kernel that finishes early is re-executed" until
+ * the cycle budget) makes every workload of the mix such a client; it needs --repeat-until, and
+ * each client stops at the first instance that ends at or after the budget, so the budget is
+ * covered by co-running instances of every workload.
  */
 #include "cli_mix_run.h"
 #include "cli_util.h"
@@ -39,6 +43,15 @@ int hd_cli_mix_repeat_setup(const struct mix_opts *o, const struct hd_cli_mix *m
         if (o->repeat_until)
             return hd_cli_usage("run", "--repeat-until needs a workload to repeat (--repeat W, "
                                        "or the mix's `repeat` key)");
+        return HD_CLI_OK;
+    }
+    if (strcmp(name, "all") == 0) { /* every workload repeats until the budget (Lin ch.4) */
+        if (!o->repeat_until)
+            return hd_cli_usage("run", "repeat all: every workload repeats, so the run needs a "
+                                       "cycle budget (--repeat-until CYCLES)");
+        for (unsigned i = 0; i < n; i++)
+            cl[i].rep = (struct mix_repeat){.on = true, .until = o->repeat_until,
+                                            .quiet_log = quiet_log};
         return HD_CLI_OK;
     }
     unsigned found = n;

@@ -11,15 +11,17 @@
  * of each kernel on the chosen configuration (--config/--set, default fermi-gtx480) for a CTA
  * size (--threads, default .reqntid/.maxntid or 256) follows model/timing/occupancy.h. Each
  * kernel's selective preemption points ([context] pp_k) are listed with their live sets
- * (cli_ppoints.c).
+ * (cli_ppoints.c), and its Zorua phases with their register and scratchpad needs (cli_zphase.c).
  */
 #include "config.h"
 #include "cfg.h"
 #include "cli_cmd.h"
 #include "cli_expars.h"
 #include "cli_gpu.h"
+#include "cli_haws.h"
 #include "cli_kres.h"
 #include "cli_ppoints.h"
+#include "cli_zphase.h"
 #include "cli_util.h"
 #include "regs_source.h"
 #include "ptx_parse.h"
@@ -33,6 +35,7 @@ struct info_opts {
     const char *input;
     const char *kernel; /* only this function */
     bool blocks;        /* print every block */
+    bool haws;          /* --haws: the HAWS hint pass's hints (cli_haws.c) */
     struct hd_cli_config cfgopt; /* --config / --set: the occupancy's configuration */
     struct hd_config cfg;
     uint32_t threads;   /* --threads: CTA size for the occupancy (0: from the PTX, else 256) */
@@ -42,7 +45,7 @@ struct info_opts {
 static void info_help(FILE *out)
 {
     fprintf(out,
-            "Usage: heddle ptx-info FILE.ptx|WORKLOAD [--kernel NAME] [--blocks]\n"
+            "Usage: heddle ptx-info FILE.ptx|WORKLOAD [--kernel NAME] [--blocks] [--haws]\n"
             "                       [--threads N] [--shared BYTES] [--config FILE]\n"
             "                       [--set SECTION.KEY=VALUE]...\n"
             "\n"
@@ -60,6 +63,8 @@ static void info_help(FILE *out)
             "Options:\n"
             "  --kernel NAME   only this kernel or function\n"
             "  --blocks        also list every basic block: PCs, lines, successors, idom, ipdom\n"
+            "  --haws          also list each kernel's HAWS hints: per stall point the PCs that\n"
+            "                  run ahead (b branch, r renamed), hint bits ([haws], docs/blocks/haws.md)\n"
             "  --threads N     threads per CTA for the occupancy (default: the kernel's\n"
             "                  .reqntid or .maxntid, else 256)\n"
             "  --shared BYTES  dynamic shared memory per CTA for the occupancy (default 0)\n"
@@ -291,6 +296,9 @@ static int describe(const struct hd_module *m, const struct info_opts *o, const 
             print_ptxas(ptxas, ptxas_len, f->name);
             const uint32_t regs = print_occupancy(f, k, o);
             hd_cli_print_ppoints(m, f, &o->cfg); /* Lin's selective preemption points */
+            if (o->haws) /* HAWS hints (Gong ch. 5, docs/blocks/haws.md) */
+                hd_cli_print_haws(m, f, &o->cfg, k < kres + nk && k->fi == fi ? k->regs_ours : 0);
+            hd_cli_print_zphases(m, f, &o->cfg); /* Zorua's phases (issue 32) */
             if (o->cfg.sm_allocator == HD_ALLOC_EXPARS) /* EXPARS's plan and bundles */
                 hd_cli_print_expars(m, f, &o->cfg, regs, cta_threads(f, o),
                                     k->smem_static + o->dyn_smem);
@@ -362,6 +370,8 @@ static int parse_args(const char *cmd, int argc, char **argv, struct info_opts *
                 return hd_cli_usage(cmd, "--shared wants a byte count, not '%s'", v);
         } else if (strcmp(a, "--blocks") == 0) {
             o.blocks = true;
+        } else if (strcmp(a, "--haws") == 0) {
+            o.haws = true;
         } else if (a[0] == '-' && a[1]) {
             return hd_cli_usage(cmd, "unknown option '%s'", a);
         } else if (o.input) {

@@ -35,6 +35,7 @@ struct run_opts {
     const char *series;       /* --series FILE: the time series as CSV */
     const char *profile;      /* --profile-out FILE: the Oracle's per-CTA profile */
     uint32_t hint;            /* --hint N: every launch's hint (docs/admission.md) */
+    bool hint_given;          /* --hint was given (else [timing] workload_hint may give one) */
 };
 
 static void run_help(FILE *out)
@@ -120,6 +121,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
                                     UINT32_MAX) +
                        2;
             o->hint = (uint32_t)n;
+            o->hint_given = true;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--series", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -300,6 +302,8 @@ static int run_workload(struct run_opts *o)
     else if (hd_gpu_exec_mode(gpu) == HD_EXEC_FUNCTIONAL) /* [timing] mode = functional */
         o->functional = true;
     hd_gpu_set_sampling(gpu, o->sample);
+    if (!o->hint_given && cfg.timing_workload_hint) /* Gong Table 6.1 (docs/locality.md) */
+        o->hint = w->locality_hint;
     if (o->hint) {
         const struct hd_launch_attr attr = {0, 0, 0, o->hint};
         hd_set_launch_attr(gpu, &attr);

@@ -25,9 +25,15 @@
     V(sched, HD_SCHED_LRR, "lrr", "loose round-robin over ready warps")                            \
     V(sched, HD_SCHED_GTO, "gto", "greedy-then-oldest: keep issuing one warp until it stalls")     \
     V(sched, HD_SCHED_TWO_LEVEL, "two_level", "two-level: a small active set fed by a pending pool") \
+    V(sched, HD_SCHED_LOCALITY, "locality",                                                        \
+      "Gong ch.6 warp groups chosen by the launch's hint (hint 0: lrr)")                           \
+    V(sched, HD_SCHED_CTA_AWARE, "cta_aware",                                                      \
+      "CTA-aware (OWL-style): oldest CTA group first, round-robin inside it")                      \
+    V(sched, HD_SCHED_MASCAR, "mascar",                                                            \
+      "MASCAR-style: one owner warp first while memory is saturated, else GTO")                    \
     V(sched, HD_SCHED_LTLWS_LRR, "ltlws_lrr",                                                      \
       "EXPARS's lazy two-level: LRR until the first warp exits, then two-level with W_Opt active " \
-      "warps from the issue counts (docs/expars.md)")                                             \
+      "warps from the issue counts (docs/expars.md)")                                              \
     V(sched, HD_SCHED_LTLWS_GTO, "ltlws_gto", "EXPARS's lazy two-level over GTO (as ltlws_lrr)")
 
 /* Timing model (model/timing): which executor runs launches, CTA distribution, kernel
@@ -41,7 +47,9 @@
     V(ctadist, HD_CTADIST_FILL_FIRST, "fill_first",                                                \
       "fill the lowest-numbered SM that has room first")                                          \
     V(ctadist, HD_CTADIST_SM_MASK, "sm_mask",                                                      \
-      "round-robin over the SMs whose bit (SM % 32) the launch's hint sets (hint 0: all SMs)")
+      "round-robin over the SMs whose bit (SM % 32) the launch's hint sets (hint 0: all SMs)")   \
+    V(ctadist, HD_CTADIST_LOCALITY, "locality",                                                    \
+      "Gong ch.6: hint 0 round-robin; hints 1-3 chunks of cta_dist_chunk adjacent CTAs per SM")
 #define HD_CFG_ENUM_admit(V)                                                                       \
     V(admit, HD_ADMIT_ALL, "all", "every SM admits every launch (resources permitting)")          \
     V(admit, HD_ADMIT_LAUNCH_QUOTA, "launch_quota",                                               \
@@ -60,10 +68,24 @@
       "victims by their minimum spill query)")                                                    \
     V(alloc, HD_ALLOC_ALIGNED, "aligned",                                                          \
       "Shieh's dual-kernel SM: at most two launches, the preempting launch's CTAs only at "       \
-      "positions aligned to their footprint (victims: the smallest candidate set)")              \
+      "positions aligned to their footprint (victims: the smallest candidate set)")                \
+    V(alloc, HD_ALLOC_WLM, "wlm",                                                                  \
+      "warp-level management (Xiang et al., Zorua's WLM baseline): warp slots and registers per "  \
+      "warp, partial CTAs admitted, shared memory per CTA (model/mech/zorua)")                     \
+    V(alloc, HD_ALLOC_ZORUA, "zorua",                                                              \
+      "Zorua: registers, shared memory and warp slots through mapping tables with free lists, "    \
+      "oversubscribed into swap up to o_thresh ([zorua], model/mech/zorua)")                       \
     V(alloc, HD_ALLOC_EXPARS, "expars",                                                            \
-      "EXPARS: more CTAs than the register file holds, a mix CTA's high registers in a region at "\
-      "the top of the shared memory, read through a 2 KB operand cache (docs/expars.md)")
+      "EXPARS: more CTAs than the register file holds, a mix CTA's high registers in a region at " \
+      "the top of the shared memory, read through a 2 KB operand cache (docs/expars.md)")          \
+    V(alloc, HD_ALLOC_GPUDUET, "gpuduet",                                                          \
+      "Lin ch.3 GPUDuet: unified on-chip storage (128 B units, allocation bitmap), extra TBs, "    \
+      "warp- or TB-level switching by the limiting resource (model/mech/gpuduet)")                 \
+    V(alloc, HD_ALLOC_GPUDUET_TB, "gpuduet_tb",                                                    \
+      "GPUDuet with TB-level switching only (Lin ch.3's GPUDuet_TB baseline)")                     \
+    V(alloc, HD_ALLOC_VT, "vt",                                                                    \
+      "Virtual Thread: extra TBs inactivated on chip at TB level, their registers and shared "     \
+      "memory kept in place (capacity bounded by the register file and shared memory)")
 #define HD_CFG_ENUM_regbank(V)                                                                     \
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \
@@ -165,10 +187,17 @@
     V(wmover, HD_WMOVER_ONCHIP, "onchip",                                                          \
       "the on-chip context mover into the L1D context region (swap engine when it is full)")       \
     V(wmover, HD_WMOVER_SWAP, "swap", "the swap engine: SWAP-class traffic to the SM's swap window")
+/* Gong ch.6 locality-aware distribution: which CTAs count as adjacent (cta_dist_locality.h) */
+#define HD_CFG_ENUM_chunkorder(V)                                                                  \
+    V(chunkorder, HD_CHUNK_LINEAR, "linear",                                                       \
+      "chunks of consecutive linear CTA indices (x fastest): horizontal neighbours together")     \
+    V(chunkorder, HD_CHUNK_COLUMN, "column",                                                       \
+      "chunks of consecutive CTAs in y-fastest order: vertical neighbours together")
+
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
     X(preemptpol) X(vpiece) X(admit) X(quiesce) \
-    X(preemptsms) X(flushbit) X(switchmodel) X(wmover)
+    X(preemptsms) X(flushbit) X(switchmodel) X(wmover) X(chunkorder)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

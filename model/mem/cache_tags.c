@@ -69,6 +69,8 @@ static uint32_t set_of(const struct hd_tags *t, uint64_t line)
     uint64_t s = line;
     if (t->xor_index && t->set_bits)
         s ^= (line >> t->set_bits) ^ (line >> (2 * t->set_bits));
+    if (t->sets & (t->sets - 1)) /* not a power of two (Lin T4.1's 24-set L1D): modulo */
+        return (uint32_t)(s % t->sets);
     return (uint32_t)(s & (t->sets - 1));
 }
 

@@ -27,8 +27,10 @@ static int cache_params(struct hd_cache_params *c, const char *sec, uint32_t set
     c->sets = sets;
     c->ways = ways;
     c->line = line;
-    if (!pow2(sets))
-        return fail(err, errlen, sec, "sets", "must be a power of two", sets);
+    /* Any set count (Lin T4.1's L1D: 24 KB, 8-way, 128 B = 24 sets); a count that is not a
+     * power of two indexes modulo the set count (cache_tags.c). */
+    if (!sets)
+        return fail(err, errlen, sec, "sets", "must be at least 1", sets);
     if (!pow2(line) || line % 32)
         return fail(err, errlen, sec, "line", "must be a power of two and a multiple of 32",
                     line);

@@ -42,6 +42,8 @@
 #ifndef HD_MECH_H
 #define HD_MECH_H
 
+#include "cta_admit.h"
+#include "ahead.h"
 #include "hw_inst.h"
 #include "monitor.h"
 #include "preempt_policy.h"
@@ -52,6 +54,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct hd_timing_stats;
+struct hd_annot;
 
 struct hd_annot;
 
@@ -104,6 +109,21 @@ struct hd_hook_ops {
                       uint64_t now);
     void (*warp_returned)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
                           uint64_t now);
+    /* Run-ahead hints (HAWS, issue 30, ahead.h, docs/blocks/haws.md): the hint source the SMs'
+     * run-ahead engine (model/timing/sm_ahead.c) uses, asked once when the hooks are set; the
+     * first hook that answers non-NULL serves every SM. */
+    const struct hd_ahead_ops *(*ahead)(void *impl);
+    /* SM `sm` was made (before the run; issue 32, Zorua's mapping tables in the operand path):
+     * the hook is given the SM's allocator and the run's statistics, and may answer an
+     * operand-location policy for the SM (*ops NULL: none; *oimpl stays the hook's: the SM does
+     * not destroy it). Returns 0, or -1 with a message. */
+    int (*sm_made)(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                   struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
+                   char *err, size_t errlen);
+    /* Launch `launch` of kernel `kernel` is set up (right after `launch`; issue 32): its
+     * kernel image's annotation store (annot.h), which a hook may extend with its own pass and
+     * columns before the launch's first CTA runs (Zorua's phase specifiers). */
+    void (*kernel_annot)(void *impl, uint32_t launch, uint32_t kernel, struct hd_annot *an);
     /* Its operand-location policy (sm_oloc.h) for SM `sm`, whose allocator is `alloc` (check
      * alloc->ops before reading alloc->impl), or *ops = NULL: none. The SM destroys *oimpl with
      * itself. Called once per SM after its creation, before any CTA (issue 33: EXPARS's operand
@@ -118,6 +138,12 @@ struct hd_hook_ops {
      * is woken to retry (its allocator's next_event, or a cycle it is busy). */
     bool (*hold)(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, uint32_t pc,
                  const struct hd_annot *an, uint64_t now);
+    /* Issue 28: the bytes a warp's move out of (in = false) or into its slot takes, given what
+     * the SM would move (`bytes`: its registers as allocated + HD_WARP_STATE_BYTES); a
+     * mechanism that spills a reduced context (GPUDuet: ST + its compressed live registers)
+     * answers its own. NULL: unchanged. */
+    uint64_t (*warp_move_bytes)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, bool in,
+                                uint64_t bytes);
 };
 
 struct hd_hook {
@@ -203,6 +229,48 @@ static inline void hd_hooks_warp_returned(const struct hd_hooks *hs, uint32_t sm
         if (hs->h[i].ops->warp_returned)
             hs->h[i].ops->warp_returned(hs->h[i].impl, sm, ctx, warp, slot, now);
 }
+static inline uint64_t hd_hooks_warp_move_bytes(const struct hd_hooks *hs, uint32_t sm,
+                                                uint32_t ctx, uint32_t warp, bool in,
+                                                uint64_t bytes)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->warp_move_bytes)
+            bytes = hs->h[i].ops->warp_move_bytes(hs->h[i].impl, sm, ctx, warp, in, bytes);
+    return bytes;
+}
+/* }==== */
+
+/* {==== What a mechanism may ask of the GPU (issue 28) ==== */
+/* GPUDuet's context switching logic acts on the SMs: it switches warps out and in and reads its
+ * allocators and the kernels' analyses. These calls are made only from a hook's `start` and
+ * `cycle` callbacks (never from an SM event: the SM is between stages then). The GPU fills the
+ * table (model/timing/gpu_mech_act.c). */
+struct hd_func_kernel;
+struct hd_annot;
+#define HD_MECH_WAIT_LOADS 1u
+#define HD_MECH_WAIT_BARRIER 2u
+struct hd_mech_act {
+    void *gpu;
+    /* SM sm's allocator ([sm] allocator): a mechanism recognises its own by its ops. */
+    struct hd_sm_alloc (*sm_alloc)(void *gpu, uint32_t sm);
+    /* The kernel image of stable kernel id `kernel` and its annotation store (*an), or NULL. */
+    const struct hd_func_kernel *(*kernel)(void *gpu, uint32_t kernel, const struct hd_annot **an);
+    /* hd_sm_warp_switch_out / hd_sm_warp_switch_in (sm_residency.h) of SM sm. */
+    bool (*warp_out)(void *gpu, uint32_t sm, uint32_t slot, uint64_t return_at, uint64_t now);
+    bool (*warp_in)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint64_t now);
+    /* What absent warp `warp` of context ctx on SM sm still waits for: HD_MECH_WAIT_LOADS
+     * (loads outstanding) | HD_MECH_WAIT_BARRIER (at a barrier not yet released); 0 also when
+     * it is not absent there. */
+    uint32_t (*warp_waiting)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp);
+    /* The 32 lanes of 32-bit word `word` of kernel-wide register kreg of warp `warp` of context
+     * ctx on SM sm (its functional state), and the regpat PAG select of its TB's shape
+     * (regpat_comp.h). false: no such register or context. */
+    bool (*warp_lanes)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t kreg,
+                       unsigned word, uint32_t lanes[32], unsigned *pag);
+    /* Global loads of launch `launch` bypass the L1D from now on (on) or not; false when the
+     * memory model has no L1D (the fixed model). */
+    bool (*l1d_bypass)(void *gpu, uint32_t launch, bool on);
+};
 /* }==== */
 
 /* {==== What a mechanism gives ==== */
@@ -216,6 +284,13 @@ struct hd_mech_env {
     struct hd_monitor *mon;        /* the GPU's windowed monitor (monitor.h): a subscription
                                       made in attach() closes its windows into this hook's
                                       `window` callback */
+    /* issue 29 (CCBP): where a mechanism installs its own miss-queue policy
+     * (hd_mem_full_set_mq_policy, missq_policy.h) and its own admission policy (set *admit in
+     * attach(): it replaces [timing] admit; cta_admit.h). Both ops' destroy should be NULL when
+     * the hook owns the state (the hooks are destroyed first). */
+    struct hd_mem *mem;
+    struct hd_cta_admit *admit;
+    const struct hd_mech_act *act; /* what it may ask of the GPU (issue 28) */
 };
 
 struct hd_mech_alloc {             /* an [sm] allocator value it implements */

@@ -58,7 +58,7 @@ int hd_preempt_policy_create(const struct hd_gpu_timing_params *p,
     unsigned m;
     const struct hd_mech_ppol *mp = hd_mech_find_ppol((int)p->ctx.policy, &m);
     if (mp) {
-        const struct hd_mech_env env = {p, hw, 0, NULL};
+        const struct hd_mech_env env = {p, hw, 0, NULL, NULL, NULL, NULL};
         *mech = m;
         return mp->create(&env, out, err, errlen);
     }

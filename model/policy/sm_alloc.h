@@ -50,6 +50,11 @@ struct hd_cta_demand {
     uint64_t smem;     /* bytes of shared memory */
     uint32_t launch;   /* launch id of the CTA's kernel */
     int32_t priority;  /* the launch's priority: larger is more urgent (0: default) */
+    /* warp-granular allocators (Zorua, WLM: model/mech/zorua; GPUDuet: model/mech/gpuduet):
+     * what one warp holds, and the CTA's warps when the residency layer (sm_residency.c) trims
+     * `warps` to those given a physical slot now (0: = warps) */
+    uint32_t regs_per_warp;
+    uint32_t all_warps;
 };
 
 struct hd_cta_grant {

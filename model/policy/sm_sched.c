@@ -7,6 +7,7 @@
  * slot numbers and ages, so scheduling is deterministic.
  */
 #include "sm_sched.h"
+#include "sm_sched_ext.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -253,7 +254,16 @@ int hd_sched_create(const struct hd_sm_params *p, struct hd_sched *out)
     }
     for (uint32_t i = 0; i < s->max; i++)
         s->age[i] = UINT64_MAX;
-    switch (p->sched) {
+    switch (p->sched) { /* the policies of sm_sched_ext.h have their own state */
+    case HD_SCHED_LOCALITY:
+        sched_destroy(s);
+        return hd_sched_locality_create(p, out);
+    case HD_SCHED_CTA_AWARE:
+        sched_destroy(s);
+        return hd_sched_cta_aware_create(p, out);
+    case HD_SCHED_MASCAR:
+        sched_destroy(s);
+        return hd_sched_mascar_create(p, out);
     case HD_SCHED_LRR:
         out->ops = &lrr_ops;
         break;

@@ -60,6 +60,7 @@ struct hd_warp_view {
     uint32_t ctaid[3];         /* its CTA's coordinates (%ctaid) ... */
     uint32_t grid[3];          /* ... in the launch's grid (%nctaid) */
     uint32_t hint;             /* the launch's hint (docs/admission.md) */
+    uint32_t cta_warps;        /* warps of its CTA (Gong ch.6 hint 2: which warp is the last) */
 };
 
 /* How a policy reaches the SM's warps during order(). */

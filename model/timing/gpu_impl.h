@@ -104,6 +104,7 @@ struct hd_gpu_timing {
     struct hd_monitor *mon;     /* the windowed monitor (monitor.h, monitor_core.h) */
     uint64_t mon_next;          /* the cycle at whose end it closes windows (UINT64_MAX: none) */
     uint64_t sig_periodic;      /* periodic signals fired ([context] signal_period, ctx_preempt.c) */
+    struct hd_mech_act act;     /* what mechanisms may ask of it (gpu_mech_act.c) */
 };
 
 /* gpu_launch.c: launch storage and bookkeeping */
@@ -179,5 +180,8 @@ void hd_gpu_sample(struct hd_gpu_timing *g);
 void hd_gpu_watchdog_report(const struct hd_gpu_timing *g, char *err, size_t errlen);
 /* gpu_observe.c: call the launches' observers (model/func/observer.h) after a cycle. */
 int hd_gpu_observe(struct hd_gpu_timing *g, char *err, size_t errlen);
+
+/* gpu_mech_act.c: what a mechanism may ask of the GPU (mech.h struct hd_mech_act). */
+const struct hd_mech_act *hd_gpu_mech_act(struct hd_gpu_timing *g);
 
 #endif

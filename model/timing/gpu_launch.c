@@ -30,6 +30,8 @@ static void demand_of(const struct hd_occupancy *o, struct hd_cta_demand *d)
     d->threads = o->demand.threads;
     d->regs = (uint32_t)o->demand.regs;
     d->smem = o->demand.smem;
+    d->regs_per_warp = o->demand.regs_per_warp;
+    d->all_warps = o->demand.warps;
 }
 
 /* Are a and b the same kernel of the same module image (loaded twice: a relaunched workload,
@@ -107,6 +109,9 @@ static int setup_launch(struct hd_gpu_timing *g, struct tlaunch *t, struct hd_fu
     int hs = hd_hooks_launch(&g->hooks, li->id, e->tk->id, l->k->entry->name, err, errlen);
     if (hs != 0)
         return hs;
+    for (unsigned h = 0; h < g->hooks.n; h++) /* (issue 32: Zorua's phase pass) */
+        if (g->hooks.h[h].ops->kernel_annot)
+            g->hooks.h[h].ops->kernel_annot(g->hooks.h[h].impl, li->id, e->tk->id, e->tk->an);
     t->sl.id = li->id;
     t->sl.ctxs = (struct hd_ctx_list){HD_CTX_NONE, HD_CTX_NONE, HD_CTX_NONE, 0};
     t->line_set = (uint32_t)e->lines;

@@ -16,6 +16,7 @@
 #include "mem_full.h"
 #include "monitor_core.h"
 #include "sm_policy.h"
+#include "cta_dist_locality.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -33,7 +34,8 @@ static int attach_mechanisms(struct hd_gpu_timing *g, char *err, size_t errlen)
         if (!hd_mechs[m]->attach)
             continue;
         const struct hd_mech_env env = {&g->p, &g->hw,
-                                        m == g->ppol_mech ? g->ppol.ops->tables : 0, g->mon};
+                                        m == g->ppol_mech ? g->ppol.ops->tables : 0, g->mon,
+                                        &g->mem, &g->admit, hd_gpu_mech_act(g)};
         struct hd_hook k = {NULL, NULL};
         hd_monitor_set_owner(g->mon, (int)g->hooks.n); /* its subscriptions' windows go to it */
         const int st = hd_mechs[m]->attach(&env, &k, err, errlen);
@@ -51,6 +53,28 @@ static int attach_mechanisms(struct hd_gpu_timing *g, char *err, size_t errlen)
     g->mon_next = hd_monitor_next(g->mon);
     if (g->hooks.any_stalled && g->mem.l1_notices_on) /* the L1D misses of loads reach the SMs */
         g->mem.l1_notices_on(g->mem.impl);
+    return 0;
+}
+
+/* Tell the hooks that take it that SM i was made; one may answer its operand-location policy
+ * (mech.h sm_made: Zorua's mapping tables). */
+static int hooks_sm_made(struct hd_gpu_timing *g, uint32_t i, char *err, size_t errlen)
+{
+    for (unsigned k = 0; k < g->hooks.n; k++) {
+        const struct hd_hook *h = &g->hooks.h[k];
+        if (!h->ops->sm_made)
+            continue;
+        const struct hd_oloc_ops *ops = NULL;
+        void *impl = NULL;
+        if (h->ops->sm_made(h->impl, i, hd_sm_alloc_of(g->sm[i]), &g->stats, &ops, &impl, err,
+                            errlen) != 0)
+            return -1;
+        if (ops && !hd_sm_set_oloc(g->sm[i], ops, impl)) {
+            snprintf(err, errlen, "%s: SM %u: the operand-location policy was refused",
+                     h->ops->name, i);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -115,7 +139,10 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
     }
     if (hd_timing_stats_init(&g->stats, nsms, g->p.sm.num_sched, g->p.core_mhz) != 0 ||
         (!g->mem.ops && hd_mem_fixed_create(&g->p.mem, &g->mem, err, errlen) != 0) ||
-        hd_cta_dist_create(g->p.cta_dist, nsms, &g->dist) != 0 ||
+        (g->p.cta_dist == HD_CTADIST_LOCALITY
+             ? hd_cta_dist_locality_create(nsms, g->p.cta_dist_chunk, g->p.cta_dist_order,
+                                           &g->dist)
+             : hd_cta_dist_create(g->p.cta_dist, nsms, &g->dist)) != 0 ||
         hd_ksel_create(g->p.kernel_select, &g->ksel) != 0 ||
         !(g->sm = calloc(nsms, sizeof *g->sm)) || !(g->ok = calloc(nsms, sizeof *g->ok)) ||
         !(g->got = calloc(nsms, sizeof *g->got)) ||
@@ -137,11 +164,13 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
         hd_gpu_timing_destroy(g);
         return HD_FUNC_ERR_MEMORY;
     }
-    g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL}; /* [timing] admit (cta_admit.h) */
-    if (g->p.admit == HD_ADMIT_LAUNCH_QUOTA)
-        g->admit = (struct hd_cta_admit){&hd_cta_admit_launch_quota, &g->p.admit_quota};
-    else if (g->p.admit == HD_ADMIT_KERNEL_QUOTA)
-        g->admit = (struct hd_cta_admit){&hd_cta_admit_kernel_quota, &g->p.admit_quota};
+    if (!g->admit.ops) { /* (a mechanism may have installed its own in attach(): mech.h) */
+        g->admit = (struct hd_cta_admit){&hd_cta_admit_all, NULL}; /* [timing] admit */
+        if (g->p.admit == HD_ADMIT_LAUNCH_QUOTA)
+            g->admit = (struct hd_cta_admit){&hd_cta_admit_launch_quota, &g->p.admit_quota};
+        else if (g->p.admit == HD_ADMIT_KERNEL_QUOTA)
+            g->admit = (struct hd_cta_admit){&hd_cta_admit_kernel_quota, &g->p.admit_quota};
+    }
     for (uint32_t i = 0; i < nsms; i++) {
         struct hd_sm_env env = {&g->mem, &g->stats.sm[i], &g->stats.sched[i * g->p.sm.num_sched],
                                 &g->pool, &g->p.ctx, &g->hw};
@@ -156,6 +185,10 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
             hd_gpu_timing_destroy(g);
             snprintf(err, errlen, "host out of memory creating the operand-location stress");
             return HD_FUNC_ERR_MEMORY;
+        }
+        if (hooks_sm_made(g, i, err, errlen) != 0) {
+            hd_gpu_timing_destroy(g);
+            return HD_FUNC_ERR_CONFIG;
         }
         if (install_mech_oloc(g, i, err, errlen) != 0) {
             hd_gpu_timing_destroy(g);

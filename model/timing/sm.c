@@ -11,6 +11,7 @@
  * operand reads, issue, fetch.
  */
 #include "sm_impl.h"
+#include "sm_ahead.h"
 
 #include "ctx_vres.h"
 
@@ -99,6 +100,7 @@ void hd_sm_destroy(struct hd_sm *sm)
     const struct hd_sm_params *p = sm->p;
     hd_sm_ctx_free(sm);
     hd_sm_res_free(sm);
+    hd_sm_ahead_free(sm);
     if (sm->w)
         for (uint32_t i = 0; i < p->max_warps; i++)
             free(sm->w[i].sb);
@@ -231,6 +233,8 @@ int hd_sm_warp_bind(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, const struc
         memcpy(w->sb, saved->sb, nregs);
     w->fw = &c->fc->warps[i];
     w->cta = g->cta_slot;
+    if (sm->ah) /* HAWS: no episode carries over a (re)binding (sm_ahead.c) */
+        hd_sm_ahead_reset(sm, slot);
     w->age = sm->next_age++;
     w->susp = susp;
     w->fetch_busy = false;

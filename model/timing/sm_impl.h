@@ -37,6 +37,9 @@
 /* The "PC" a spill fill's collector, load tracker and writeback carry: this bit | the register
  * it fills (sm_spill.c), so the scoreboard release frees that register alone. */
 #define HD_PC_SPILL 0x80000000u
+/* ... a HAWS run-ahead load's: this bit | episode << 8 | RCU entry (sm_ahead.c): no scoreboard
+ * marks; its writeback makes the RCU entry ready. */
+#define HD_PC_AHEAD 0x40000000u
 
 /* {==== Warps ==== */
 enum hd_wstate {
@@ -247,6 +250,7 @@ struct hd_sm {
     char fault_msg[224];         /* ... where: SM, context, warp, cycle (hd_sm_tick reports it) */
     struct hd_oloc_sm *olx;      /* operand locations that can miss (sm_oloc_port.c; NULL: none) */
     struct hd_sm_res *wr;        /* warp-granular residency (sm_residency.c), NULL: none yet */
+    struct hd_sm_ahead *ah;      /* HAWS run-ahead (sm_ahead.c), NULL: no hint source attached */
 };
 
 /* {==== sm.c ==== */

@@ -13,6 +13,7 @@
  * constant memory, long load for global/local memory and atomics) until writeback.
  */
 #include "sm_impl.h"
+#include "sm_ahead.h"
 
 #include "func_status.h"
 #include "sm_policy.h"
@@ -21,11 +22,17 @@
 
 void hd_sm_sb_release(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc)
 {
+    if (pc & HD_PC_AHEAD) { /* a HAWS run-ahead load (sm_ahead.c) */
+        hd_sm_ahead_loaded(sm, w, pc, sm->last_tick);
+        return;
+    }
     hd_twarp_sb_release(hd_sm_warp_kernel(sm, w), w, pc);
 }
 
 void hd_twarp_sb_release(const struct hd_func_kernel *k, struct hd_twarp *w, uint32_t pc)
 {
+    if (pc & HD_PC_AHEAD) /* a HAWS run-ahead load of a warp not in its slot: nothing marked */
+        return;
     if (pc & HD_PC_SPILL) { /* a spill fill: its register alone (sm_spill.c) */
         uint8_t *m = &w->sb[pc & ~HD_PC_SPILL];
         if (*m >= HD_SB_LONG) /* (LONG or MISS) */
@@ -184,7 +191,8 @@ static void count_energy_events(struct hd_sm_stats *st, struct hd_launch_stats *
 }
 
 /* Issue warp w's next instruction. Returns 1 issued, 2 issued spill code due before or after it
- * (sm_spill.c), 0 not possible (collector busy), or a negative status after a functional
+ * (sm_spill.c), 3 committed from the HAWS result collection unit without an issue slot
+ * (sm_ahead.c), 0 not possible (collector busy), or a negative status after a functional
  * fault. */
 static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64_t now, char *err,
                      size_t errlen)
@@ -198,20 +206,26 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
     }
     const uint32_t pc = w->ib_pc;
     const struct hd_tinstr *ti = &la->tk->in[pc];
+    struct hd_func_trace *tr = &sm->tr;
     uint32_t cu = HD_SM_NONE;
-    if (ti->unit != HD_TU_NONE) {
+    /* HAWS: the fetch filter commits a result run ahead instead of executing (sm_ahead.c) */
+    const enum hd_ahead_filter ahf = sm->ah ? hd_sm_ahead_filter(sm, w, pc, now, tr) : HD_AHF_NONE;
+    if (ahf == HD_AHF_WAIT)
+        return 0;
+    if (ahf == HD_AHF_NONE && ti->unit != HD_TU_NONE) {
         cu = hd_sm_cu_find(sm, ti->unit);
         if (cu == HD_SM_NONE)
             return 0;
     }
     if (la->tk->pp) /* Lin's liveness samples at the points (ctx_points.c) */
         hd_sm_pp_arrival(sm, w, pc);
-    struct hd_func_trace *tr = &sm->tr;
-    int st = hd_func_warp_step(la->l, c->fc, w->fw, now, tr);
+    int st = ahf != HD_AHF_NONE ? HD_FUNC_OK : hd_func_warp_step(la->l, c->fc, w->fw, now, tr);
     if (st != HD_FUNC_OK) {
         snprintf(err, errlen, "%s", la->l->err);
         return st < 0 ? st : HD_FUNC_ERR_INTERNAL;
     }
+    if (sm->ah && ahf == HD_AHF_NONE)
+        hd_sm_ahead_stepped(sm, w);
     if (tr->pc != pc) { /* the ibuffer and the SIMT stack disagree: a model bug */
         snprintf(err, errlen, "%s: internal: SM %u warp %u issued PC %u but the functional "
                  "model executed PC %u", la->l->k->entry->name, sm->id, w->slot, pc, tr->pc);
@@ -261,7 +275,7 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
     }
     if (w->done)
         hd_sm_warp_check_drained(sm, w, now);
-    return 1;
+    return ahf == HD_AHF_SKIP ? 3 : 1;
 }
 
 /* Does a hook hold warp w's next issue (mech.h hold)? */
@@ -328,13 +342,17 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
                     }
                     if (r == 0)
                         break;
-                    if (r == 1) /* the point's instruction itself: its slots are paid */
+                    if (r == 1 || r == 3) /* the point's instruction itself: its slots are paid */
                         w->pp_virt_pc = 0;
+                    if (r == 3) /* HAWS: skipped at the fetch filter, no issue slot */
+                        continue;
                     issued++;
                     sc->ops->issued(sc->impl, w->slot);
                 }
             }
         }
+        if (!issued && sm->ah && hd_sm_ahead_cycle(sm, s, now)) /* HAWS hint mode */
+            issued = 1;
         if (issued) {
             sm->sst[s].issue_cycles++;
             sm->last_stall[s] = 0;

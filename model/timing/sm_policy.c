@@ -2,8 +2,11 @@
  * sm_policy.c - the GPU's access to an SM's policy state (sm_policy.h).
  */
 #include "sm_policy.h"
+#include "sm_ahead.h"
+#include "func_status.h"
 
 #include "sm_impl.h"
+#include <stdio.h>
 #include <string.h>
 
 bool hd_sm_alloc_timed(const struct hd_sm *sm)
@@ -64,6 +67,11 @@ bool hd_sm_own_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl)
 void hd_sm_set_hooks(struct hd_sm *sm, const struct hd_hooks *hooks)
 {
     sm->hooks = hooks;
+    if (hd_sm_ahead_setup(sm) != 0 && sm->fault == HD_FUNC_OK) { /* HAWS (sm_ahead.c) */
+        sm->fault = HD_FUNC_ERR_MEMORY;
+        snprintf(sm->fault_msg, sizeof sm->fault_msg, "SM %u: host out of memory for the HAWS "
+                 "result collection units", sm->id);
+    }
 }
 
 static uint8_t view_state(uint8_t st)
@@ -101,7 +109,8 @@ void hd_sm_warp_view(const void *vsm, uint32_t slot, struct hd_warp_view *out)
                                  an,
                                  {0, 0, 0},
                                  {0, 0, 0},
-                                 0};
+                                 0,
+                                 c->grant.nwarps};
     if (fc)
         memcpy(out->ctaid, fc->ctaid, sizeof out->ctaid);
     if (c->la) {

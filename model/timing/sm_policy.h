@@ -47,6 +47,8 @@ bool hd_sm_set_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl)
 /* The same, the SM owning impl (ops->destroy when the SM goes or another policy replaces it):
  * what a run-wide policy chosen by configuration uses (oloc_stress.h). */
 bool hd_sm_own_oloc(struct hd_sm *sm, const struct hd_oloc_ops *ops, void *impl);
+/* The SM's allocator (what a mechanism's sm_made hook is given, mech.h). */
+const struct hd_sm_alloc *hd_sm_alloc_of(const struct hd_sm *sm);
 /* Report the SM's TB placements, issues and exits to the mechanisms' hooks (mech.h; the GPU's,
  * which outlive the SM). */
 struct hd_hooks;

@@ -141,8 +141,10 @@ static void move_start(struct hd_sm *sm, const struct hd_ctx *x, uint32_t i, uin
     struct hd_sm_res *r = sm->wr;
     const struct hd_cta_demand *d = &x->la->demand; /* (registers as allocated per warp) */
     const uint32_t wregs = d->warps ? d->regs / d->warps : 0;
-    const struct hd_warp_move m = {sm->id, x->id, i, slot, in, wregs,
-                                   (uint64_t)wregs * 4u + HD_WARP_STATE_BYTES};
+    const struct hd_warp_move m = {
+        sm->id, x->id, i, slot, in, wregs,
+        hd_hooks_warp_move_bytes(sm->hooks, sm->id, x->id, i, in,
+                                 (uint64_t)wregs * 4u + HD_WARP_STATE_BYTES)};
     uint64_t done;
     if (r->mover.start) {
         done = r->mover.start(r->mover.impl, &m, now);
@@ -392,6 +394,7 @@ static bool return_due(const struct hd_sm *sm)
 static struct hd_cta_demand phys_demand(const struct hd_sm *sm, const struct hd_cta_demand *d)
 {
     struct hd_cta_demand e = *d;
+    e.all_warps = d->warps;
     struct hd_alloc_usage u;
     sm->alloc.ops->usage(sm->alloc.impl, &u);
     const uint32_t free = u.warps < sm->p->max_warps ? sm->p->max_warps - u.warps : 0;

@@ -65,7 +65,8 @@ static void notice(struct hd_sm *sm, uint32_t idx)
     if (!w)
         return;
     bool marked = false;
-    if (t->pc & HD_PC_SPILL) {
+    if (t->pc & HD_PC_AHEAD) { /* a HAWS run-ahead load marks nothing (sm_ahead.c) */
+    } else if (t->pc & HD_PC_SPILL) {
         uint8_t *m = &w->sb[t->pc & ~HD_PC_SPILL];
         if (*m == HD_SB_LONG) {
             *m = HD_SB_MISS;

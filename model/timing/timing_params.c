@@ -138,6 +138,16 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->residency = s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas ||
                    s->warp_stress_period != 0;
     s->warp_mover = c->sm_warp_mover;
+    s->z_mt_latency = c->zorua_mt_latency;
+    s->z_c_delta = c->zorua_c_delta_thresh;
+    s->z_epoch = c->zorua_epoch;
+    s->z_reg_set = c->zorua_reg_set;
+    s->z_smem_set = c->zorua_smem_set;
+    s->z_oversub = c->zorua_oversubscribe;
+    s->z_o_default = c->zorua_o_default_pct;
+    s->z_o_step = c->zorua_o_step_pct;
+    s->z_o_max = c->zorua_o_max_pct;
+    s->z_floor = c->zorua_floor_pct;
     s->expars_tau_milli = (uint32_t)(c->expars_tau * 1000.0 + 0.5);
     s->expars_oc_lines = c->expars_oc_lines;
     s->expars_oc_banks = c->expars_oc_banks;
@@ -221,6 +231,38 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->admit_quota = c->timing_admit_quota;
     memcpy(p->probe_log, c->timing_probe_log.s, sizeof p->probe_log);
     p->probe_window = c->timing_probe_window;
+    p->ccbp = (struct hd_ccbp_params){
+        .enable = c->ccbp_enable, .ls_first = c->ccbp_ls_first, .window = c->ccbp_window,
+        .period = c->ccbp_period, .monitor_window = c->ccbp_monitor_window,
+        .budget = c->ccbp_budget, .prior_ls = c->ccbp_prior_ls,
+        .noc_sustain = c->ccbp_noc_sustain, .dram_sustain = c->ccbp_dram_sustain,
+        .l2_slices = c->dram_channels * c->l2_slices_per_channel,
+        .dram_channels = c->dram_channels, .icnt_mhz = c->clock_icnt_mhz,
+        .dram_mhz = c->clock_dram_mhz};
+    memcpy(p->ccbp.ctas, c->ccbp_ctas.s, sizeof p->ccbp.ctas);
+    memcpy(p->ccbp.quota, c->ccbp_quota.s, sizeof p->ccbp.quota);
+    memcpy(p->ccbp.types, c->ccbp_types.s, sizeof p->ccbp.types);
+    memcpy(p->ccbp.profile, c->ccbp_profile.s, sizeof p->ccbp.profile);
+    memcpy(p->ccbp.log, c->ccbp_log.s, sizeof p->ccbp.log);
+    p->haws.enable = c->haws_enable;
+    p->haws.rcu_depth = c->haws_rcu_depth;
+    p->haws.window = c->haws_window;
+    p->haws.hint_fetch_cycles = c->haws_hint_fetch_cycles;
+    p->haws.loads = c->haws_loads;
+    p->haws.wpe = c->haws_wpe;
+    p->cta_dist_chunk = c->timing_cta_dist_chunk;
+    p->cta_dist_order = c->timing_cta_dist_order;
+    p->gduet.dynamic = c->gpuduet_dynamic;
+    p->gduet.me = c->gpuduet_me;
+    p->gduet.warmup = c->gpuduet_warmup;
+    p->gduet.window = c->gpuduet_window;
+    memcpy(p->gduet.log, c->gpuduet_log.s, sizeof p->gduet.log);
+    p->gduet.l2_slices = c->dram_channels * c->l2_slices_per_channel;
+    p->gduet.dram_channels = c->dram_channels;
+    p->gduet.l1d_units = (uint32_t)((uint64_t)c->l1d_sets * c->l1d_ways * c->l1d_line / 128u);
+    p->gduet.icnt_ratio = c->clock_icnt_mhz / c->clock_core_mhz;
+    p->gduet.l2_ratio = c->clock_l2_mhz / c->clock_core_mhz;
+    p->gduet.dram_ratio = c->clock_dram_mhz / c->clock_core_mhz;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;
@@ -284,15 +326,27 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         return fail(err, errlen, "shared_mem_bytes", "is more than allocator = lin_tables holds "
                     "(4095 units of 128 B)", s->shared_bytes);
     if ((s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas) &&
-        s->alloc != HD_ALLOC_PARTITIONED) /* sm_residency.c places CTAs with partial grants */
+        s->alloc != HD_ALLOC_PARTITIONED && s->alloc != HD_ALLOC_WLM &&
+        s->alloc != HD_ALLOC_ZORUA && s->alloc != HD_ALLOC_GPUDUET &&
+        s->alloc != HD_ALLOC_GPUDUET_TB && s->alloc != HD_ALLOC_VT) /* partial grants */
         return fail(err, errlen, "logical_warps",
-                    "(or logical_ctas) above the physical slots needs allocator = partitioned",
+                    "(or logical_ctas) above the physical slots needs allocator = partitioned, "
+                    "wlm, zorua, gpuduet, gpuduet_tb or vt",
                     s->logical_warps);
     if ((s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas) &&
         p->ctx.stress_period) /* a context is saved and restored with every warp in a slot */
         return fail(err, errlen, "logical_warps",
                     "(or logical_ctas) above the physical slots cannot be combined with "
                     "[context] stress_period", s->logical_warps);
+    if ((s->alloc == HD_ALLOC_WLM || s->alloc == HD_ALLOC_ZORUA) &&
+        (s->logical_warps == s->max_warps && s->max_ctas == s->phys_ctas))
+        return fail(err, errlen, "allocator", "wlm and zorua admit partial CTAs: they need "
+                    "[sm] logical_warps (or logical_ctas) above the physical slots (Zorua: 64 "
+                    "and 16 on Fermi)", s->logical_warps);
+    if ((s->alloc == HD_ALLOC_WLM || s->alloc == HD_ALLOC_ZORUA) &&
+        (s->logical_warps > 256 || s->max_ctas > 64 || s->max_warps > 0xFFF0u))
+        return fail(err, errlen, "logical_warps", "is more than allocator = wlm/zorua holds "
+                    "(256 logical warps, 64 logical CTAs)", s->logical_warps);
     if (s->alloc == HD_ALLOC_ALIGNED && s->max_ctas > 64) /* shieh_alloc_aligned.h: bitsets */
         return fail(err, errlen, "max_ctas", "is more than allocator = aligned holds (64)",
                     s->max_ctas);

@@ -95,6 +95,10 @@ struct hd_sm_params {
     uint64_t warp_stress_period, warp_stress_seed; /* warp stress mode (0: off) */
     bool residency;               /* any of it on: the SM keeps residency state (sm->wr) */
     enum hd_cfg_wmover warp_mover; /* what moves a switched-out warp (ctx_wmove.h) */
+    /* [zorua] (allocator = zorua / wlm: model/mech/zorua, docs/zorua.md) */
+    uint32_t z_mt_latency, z_c_delta, z_epoch, z_reg_set, z_smem_set;
+    bool z_oversub;
+    double z_o_default, z_o_step, z_o_max, z_floor; /* percent */
     /* [expars] (model/mech/expars, docs/expars.md; read with [sm] allocator = expars) */
     uint32_t expars_tau_milli;    /* tau x 1000 */
     uint32_t expars_oc_lines, expars_oc_banks, expars_fill_latency;
@@ -146,6 +150,19 @@ struct hd_ctx_params {
     enum hd_cfg_switchmodel switch_model; /* traffic or a stall (ctx_engine.c) */
 };
 
+/* [ccbp]: Lin ch.4 CCBP (model/mech/ccbp; the lists are parsed there). */
+struct hd_ccbp_params {
+    bool enable, ls_first;
+    uint32_t window;
+    char ctas[HD_CFG_STR_MAX], quota[HD_CFG_STR_MAX], types[HD_CFG_STR_MAX];
+    char profile[HD_CFG_STR_MAX], log[HD_CFG_STR_MAX];
+    uint64_t period, monitor_window, budget;
+    double prior_ls, noc_sustain, dram_sustain;
+    /* the machine, for bandwidth shares */
+    uint32_t l2_slices, dram_channels;
+    double icnt_mhz, dram_mhz;
+};
+
 struct hd_gpu_timing_params {
     uint32_t num_sms;
     double core_mhz;
@@ -163,6 +180,25 @@ struct hd_gpu_timing_params {
     uint32_t admit_quota;
     char probe_log[HD_CFG_STR_MAX]; /* [timing] probe_log, probe_window (model/mech/probe) */
     uint64_t probe_window;
+    struct hd_ccbp_params ccbp;   /* [ccbp] (model/mech/ccbp, issue 29) */
+    struct {                      /* [haws] (model/mech/haws, docs/blocks/haws.md) */
+        bool enable;
+        uint32_t rcu_depth, window, hint_fetch_cycles;
+        bool loads, wpe;
+    } haws;
+    uint32_t cta_dist_chunk;      /* [timing] cta_dist_chunk, cta_dist_order (cta_dist_locality.h) */
+    enum hd_cfg_chunkorder cta_dist_order;
+    struct {                      /* [gpuduet] (model/mech/gpuduet, docs/gpuduet.md) */
+        bool dynamic;
+        uint32_t me;
+        uint64_t warmup, window;
+        char log[HD_CFG_STR_MAX];
+        /* what its throughput monitor divides by (Lin Table 3.3): L2 slices, DRAM channels,
+         * clocks of the crossbar, the L2 and the DRAM over the core clock */
+        uint32_t l2_slices, dram_channels;
+        uint32_t l1d_units;       /* the L1D data array in 128 B units (§2.10's context store) */
+        double icnt_ratio, l2_ratio, dram_ratio;
+    } gduet;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message

@@ -34,7 +34,7 @@ static struct hd_sm_params gtx480_sm(void)
 static struct hd_cta_demand dem(uint32_t warps, uint32_t vregs, uint64_t smem, uint32_t launch,
                                 int32_t prio)
 {
-    return (struct hd_cta_demand){warps, warps * 32, vregs * 32, smem, launch, prio};
+    return (struct hd_cta_demand){warps, warps * 32, vregs * 32, smem, launch, prio, 0, 0};
 }
 
 /* A factory whose alloc_table instances are the C reference, except for their alloc answers:

@@ -29,7 +29,7 @@ static struct hd_sm_params small_sm(void)
 static struct hd_cta_demand dem(uint32_t warps, uint32_t regs, uint64_t smem, uint32_t launch,
                                 int32_t prio)
 {
-    return (struct hd_cta_demand){warps, warps * 32, regs, smem, launch, prio};
+    return (struct hd_cta_demand){warps, warps * 32, regs, smem, launch, prio, 0, 0};
 }
 
 static void test_partial(struct hd_test_state *t)
@@ -135,7 +135,7 @@ static void test_config_key(struct hd_test_state *t)
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!HD_CHECK(t, f != NULL))
         return;
-    fputs("[sm]\n\nallocator = zorua\n", f);
+    fputs("[sm]\n\nallocator = zz_unknown\n", f);
     fclose(f);
     char err[512] = "";
     HD_CHECK(t, hd_config_load(path, &c, err, sizeof err) != 0);

@@ -31,7 +31,7 @@ static struct hd_sm_params sm_params(uint32_t regs, uint64_t smem, uint32_t thre
 static struct hd_cta_demand demand(uint32_t launch, int32_t prio, uint32_t threads, uint32_t regs,
                                    uint64_t smem)
 {
-    return (struct hd_cta_demand){(threads + 31) / 32, threads, regs, smem, launch, prio};
+    return (struct hd_cta_demand){(threads + 31) / 32, threads, regs, smem, launch, prio, 0, 0};
 }
 
 static void test_fig32(struct hd_test_state *t)

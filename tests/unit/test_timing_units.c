@@ -131,7 +131,7 @@ static void test_alloc(struct hd_test_state *t)
     params(&gp, NULL); /* 48 warps, 8 CTAs, 1536 threads, 32768 registers, 48 KB */
     struct hd_sm_alloc a;
     HD_CHECK(t, hd_sm_alloc_partitioned(&gp.sm, &a) == 0);
-    struct hd_cta_demand d = {8, 256, 8 * 32 * 20, 16384, 0, 0};
+    struct hd_cta_demand d = {8, 256, 8 * 32 * 20, 16384, 0, 0, 0, 0};
     struct hd_cta_grant g[4];
     HD_CHECK(t, a.ops->accept(a.impl, &d, &g[0]));
     HD_CHECK(t, a.ops->accept(a.impl, &d, &g[1]));
@@ -143,7 +143,7 @@ static void test_alloc(struct hd_test_state *t)
     HD_CHECK_U64(t, 2 * 5120, g[2].reg_base);
     HD_CHECK_U64(t, 32768, g[2].smem_base);
     a.ops->release(a.impl, &g[1]); /* a hole in the middle is reused */
-    struct hd_cta_demand small = {2, 64, 2 * 32 * 8, 1024, 0, 0};
+    struct hd_cta_demand small = {2, 64, 2 * 32 * 8, 1024, 0, 0, 0, 0};
     HD_CHECK(t, a.ops->accept(a.impl, &small, &g[3]));
     HD_CHECK_U64(t, 1, g[3].cta_slot);
     HD_CHECK_U64(t, 8, g[3].warp_slot[0]);
@@ -153,7 +153,7 @@ static void test_alloc(struct hd_test_state *t)
     a.ops->usage(a.impl, &u);
     HD_CHECK(t, u.ctas == 3 && u.warps == 18 && u.threads == 576 && u.smem == 33792);
     /* warps: a CTA of 32 warps does not fit beside 18 */
-    struct hd_cta_demand big = {32, 1024, 0, 0, 0, 0};
+    struct hd_cta_demand big = {32, 1024, 0, 0, 0, 0, 0, 0};
     HD_CHECK(t, !a.ops->can_accept(a.impl, &big));
     a.ops->release(a.impl, &g[0]);
     a.ops->release(a.impl, &g[2]);

@@ -130,4 +130,5 @@ const struct hd_workload hd_workload_bitonic = {
     .klass = "barrier-heavy",
     .idempotent = false,
     .run = bs_run,
+    .locality_hint = 3, /* Gong Table 6.2 BS: type 3 */
 };

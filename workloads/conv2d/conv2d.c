@@ -101,4 +101,5 @@ const struct hd_workload hd_workload_conv2d = {
     .klass = "memory",
     .idempotent = true,
     .run = cv_run,
+    .locality_hint = 2, /* Gong Table 6.2 CONV: type 2 */
 };

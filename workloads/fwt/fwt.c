@@ -107,4 +107,5 @@ const struct hd_workload hd_workload_fwt = {
     .klass = "memory",
     .idempotent = false, /* in-place butterflies (see fwt.cu) */
     .run = fwt_run,
+    .locality_hint = 3, /* Gong Table 6.2 FW: type 3 */
 };

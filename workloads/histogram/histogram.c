@@ -107,6 +107,7 @@ const struct hd_workload hd_workload_histogram = {
     .klass = "memory",
     .idempotent = false,
     .run = hist_run,
+    .locality_hint = 3, /* Gong Table 6.2 HS: type 3 */
 };
 
 /* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */

@@ -138,4 +138,5 @@ const struct hd_workload hd_workload_mm2 = {
     .klass = "memory",
     .idempotent = true,
     .run = mm2_run,
+    .locality_hint = 1, /* Gong Table 6.2 2MM: type 1 */
 };

@@ -130,4 +130,5 @@ const struct hd_workload hd_workload_mvt = {
     .klass = "memory",
     .idempotent = true, /* outputs are separate from the inputs x1_in, x2_in (see mvt.cu) */
     .run = mvt_run,
+    .locality_hint = 3, /* Gong Table 6.2 MVT: type 3 */
 };

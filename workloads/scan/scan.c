@@ -156,6 +156,7 @@ const struct hd_workload hd_workload_scan = {
     .klass = "barrier-heavy",
     .idempotent = true, /* every kernel writes buffers it does not read */
     .run = scan_run,
+    .locality_hint = 3, /* Gong Table 6.2 SC: type 3 */
 };
 
 /* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */

@@ -145,6 +145,7 @@ const struct hd_workload hd_workload_sgemm = {
     .klass = "compute",
     .idempotent = true,
     .run = sgemm_run,
+    .locality_hint = 1, /* Gong Table 6.2 GEMM: type 1 */
 };
 
 /* {==== Resource-specification variants (ptx.flags; README.md, "Variants") ==== */

@@ -124,4 +124,5 @@ const struct hd_workload hd_workload_stencil2d = {
     .klass = "memory",
     .idempotent = true,
     .run = st_run,
+    .locality_hint = 2, /* Gong Table 6.2 JS: type 2 */
 };

@@ -86,4 +86,5 @@ const struct hd_workload hd_workload_transpose = {
     .klass = "memory",
     .idempotent = true, /* reads `in`, writes `out` */
     .run = tr_run,
+    .locality_hint = 1, /* Gong Table 6.2 MT: type 1 */
 };

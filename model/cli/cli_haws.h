@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT
+ * cli_haws.h - `heddle ptx-info --haws`: print a kernel's HAWS hints (cli_haws.c).
+ */
+#ifndef HD_CLI_HAWS_H
+#define HD_CLI_HAWS_H
+
+#include "config.h"
+#include "ptx_ir.h"
+
+#include <stdint.h>
+
+/* Print the HAWS hints of kernel f of module m ([haws] window and rcu_depth of cfg; renaming
+ * budget max_regs_per_thread - regs_per_thread, 0 when regs_per_thread is 0: unknown). */
+int hd_cli_print_haws(const struct hd_module *m, const struct hd_func *f,
+                      const struct hd_config *cfg, uint32_t regs_per_thread);
+
+#endif

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT
+ * gpuduet.h - Lin thesis ch.3 GPUDuet (and its baselines GPUDuet_TB and Virtual Thread): the
+ * types its small decision files share (issue 28; digest lin-thesis-preemption-gpuduet-ccbp.md
+ * §2.8-2.13, §3.7-3.13; docs/gpuduet.md).
+ *
+ * Files (each one concept, so that the hardware blocks of tables/ can replace them one by one):
+ *   gpuduet_plan.c    per kernel: native TBs MC, limiting resources, switching level (§2.8 table),
+ *                     ME upper bound (§2.10), reduced register allocation (§2.12, from liveness)
+ *   gpuduet_me.c      the throughput monitor's classes (Table 3.3) and the ME controller (§2.10)
+ *   gpuduet_wct.c     warp context table (128 x 27 b: valid, state, Regaddr, Metaaddr) and TB
+ *                     context table (32 x 45 b: valid, Absmask, Smemaddr) of one SM (§3.8, §3.9)
+ *   gpuduet_queues.c  stalled/ready warp queues (16 x 7 b) and TB queues (8 x 5 b) (§3.10)
+ *   gpuduet_alloc.c   the [sm] allocator: unified on-chip storage in 128 B units over the
+ *                     register file, shared memory and L1D with the allocation bitmap (§3.7)
+ *   gpuduet_csl.c     the context switching logic of one SM, once per cycle (§2.12)
+ *   gpuduet_mech.c    registry entry, attach, the hook's callbacks, the log
+ */
+#ifndef HD_GPUDUET_H
+#define HD_GPUDUET_H
+
+#include "mech.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum gd_mode { GD_MODE_GPUDUET, GD_MODE_TB, GD_MODE_VT };
+enum gd_level { GD_LEVEL_OFF, GD_LEVEL_WARP, GD_LEVEL_TB };
+enum gd_lim { GD_LIM_REGS = 1, GD_LIM_SMEM = 2, GD_LIM_WARPS = 4, GD_LIM_CTAS = 8 };
+
+#define GD_UNIT 128u        /* bytes of one unit of the unified space (one vector register) */
+#define GD_ST_UNITS 1u      /* warp-slot meta-data (PC, SIMT stack, scoreboard): one unit */
+#define GD_WCT_ENTRIES 128u /* Table 3.4 */
+#define GD_TBCT_ENTRIES 32u
+#define GD_NONE 0xFFFFFFFFu
+
+/* {==== gpuduet_plan.c ==== */
+/* What one SM holds, in the plan's terms. */
+struct gd_caps {
+    uint32_t warps, ctas;               /* physical warp and TB slots */
+    uint32_t rf_units, smem_units, l1_units; /* the unified space's regions */
+};
+
+/* One kernel's plan on one SM shape. */
+struct gd_plan {
+    uint32_t n;       /* warps per TB */
+    uint32_t R;       /* register units per warp as allocated */
+    uint32_t r;       /* reduced register units per warp (live at the worst switch-out point) */
+    uint32_t S;       /* shared-memory units per TB */
+    uint32_t mc;      /* native TBs per SM */
+    uint32_t lim;     /* enum gd_lim bits: the resources that cap mc */
+    uint8_t level;    /* enum gd_level */
+    uint32_t me_ub;   /* extra TBs' upper bound (0 when level is OFF) */
+    bool spill_regs;  /* an absent warp's registers leave the register file (reduced) */
+    bool spill_smem;  /* an absent TB's shared memory leaves the shared-memory region */
+};
+
+/* Fill *out for a TB of n warps, R register units per warp (reduced r), S shared-memory units,
+ * under mode (enum gd_mode). */
+void gd_plan_make(const struct gd_caps *c, uint8_t mode, uint32_t n, uint32_t R, uint32_t r,
+                  uint32_t S, struct gd_plan *out);
+/* Reduced register units per warp of a kernel: the maximum over its switch-out points (barriers
+ * and instructions reading a register a global or local load writes) of the live registers
+ * (Lin §2.3's divergence-aware rows) compressed by the static classes cls (gpuduet_regpat.c;
+ * NULL: uncompressed, one unit per 32-bit word). *points: how many points; *live: the maximum
+ * of the live words alone. Returns 0 when the kernel has no such point. */
+struct hd_func_kernel;
+struct hd_annot;
+uint32_t gd_reduced_units(const struct hd_func_kernel *k, const struct hd_annot *an,
+                          const uint8_t *cls, uint32_t *points, uint32_t *live);
+/* }==== */
+
+/* {==== gpuduet_regpat.c ==== */
+/* The static pattern class of every register of k (malloc'd [k->nregs]; NULL: none). */
+uint8_t *gd_regpat_classes(const struct hd_func_kernel *k, const struct hd_annot *an);
+/* Compressed units of the live registers before pc; *live_words: their 32-bit words. */
+uint32_t gd_regpat_point_units(const struct hd_annot *an, const uint8_t *cls, uint32_t nregs,
+                               uint32_t pc, uint32_t *live_words);
+/* }==== */
+
+/* {==== gpuduet_me.c ==== */
+enum gd_class { GD_CLASS_UNDER, GD_CLASS_MODERATE, GD_CLASS_SATURATED, GD_CLASS_NONE };
+
+/* One window's busy counts and what each is measured against (same units). */
+struct gd_util {
+    uint64_t sched, sched_cap;  /* warp instructions issued / issue slots */
+    uint64_t l1, l1_cap;        /* L1D data-port accesses / SM cycles */
+    uint64_t icnt, icnt_cap;    /* flits of the busier direction / sustainable flit slots */
+    uint64_t l2, l2_cap;        /* L2 data-port accesses / slice cycles */
+    uint64_t dram, dram_cap;    /* DRAM data-bus cycles / channel cycles */
+};
+
+/* Table 3.3 with multiplications (§3.13): under, moderate or saturated. */
+uint8_t gd_classify(const struct gd_util *u);
+
+/* The ME controller of one kernel (§2.10). */
+struct gd_me {
+    uint32_t me, ub;
+    uint8_t cls;      /* the class of the first window (GD_CLASS_NONE before) */
+    bool done;        /* moderate: the search stopped (upper bound or a resource saturated) */
+    uint32_t windows;
+};
+void gd_me_init(struct gd_me *m, uint32_t ub);
+/* A window closed with utilisation u: update and return ME. */
+uint32_t gd_me_window(struct gd_me *m, const struct gd_util *u);
+/* }==== */
+
+/* {==== gpuduet_wct.c ==== */
+enum gd_wstate { GD_WS_RUNNING, GD_WS_STALLED, GD_WS_ABSENT, GD_WS_READY };
+
+/* One WCT entry (27 bits in hardware: Valid 1, State 2, Regaddr 12, Metaaddr 12) and what the
+ * model needs beside it to name the warp (context id, warp in its TB, TB entry). */
+struct gd_wct_entry {
+    bool valid;
+    uint8_t state;       /* enum gd_wstate */
+    uint16_t regaddr;    /* unified-space unit of its register context */
+    uint16_t metaaddr;   /* warp slot if present, else the unit of its spilled meta-data */
+    uint32_t ctx, warp;  /* (model) the warp: context id and index in its TB */
+    uint32_t tb;         /* (model) its TBCT entry */
+    uint32_t slot;       /* (model) its warp slot, or GD_NONE */
+    bool barrier;        /* (model) stalled at a barrier (else at a load's first use) */
+    bool queued;         /* (model) in the stalled or ready queue */
+    uint32_t pc;         /* (model) the instruction it stalled at */
+    uint32_t lr;         /* (model) live registers it moved out with (Eq. 3.1's LR) */
+};
+struct gd_tbct_entry {
+    bool valid;
+    uint32_t absmask;    /* 1 = warp absent */
+    uint16_t smemaddr;   /* unified-space unit of its shared memory */
+    uint32_t ctx, nwarps, cta_slot; /* (model) */
+    uint32_t first;      /* (model) WCT entry of its warp 0 (its warps are consecutive) */
+    uint32_t launch;     /* (model) its launch id */
+};
+struct gd_wct {
+    struct gd_wct_entry w[GD_WCT_ENTRIES];
+    struct gd_tbct_entry t[GD_TBCT_ENTRIES];
+    uint32_t slot_entry[256]; /* (model) warp slot -> WCT entry, GD_NONE */
+};
+void gd_wct_clear(struct gd_wct *t);
+/* A TB of nwarps warps of context ctx took CTA slot cta_slot; slot[i] its warps' slots
+ * (GD_NONE: absent). Returns its TBCT entry, or GD_NONE when a table is full. */
+uint32_t gd_wct_add_tb(struct gd_wct *t, uint32_t ctx, uint32_t cta_slot, uint32_t nwarps,
+                       const uint32_t *slot);
+void gd_wct_remove_tb(struct gd_wct *t, uint32_t ctx);
+/* The WCT entry of (ctx, warp), or GD_NONE. */
+uint32_t gd_wct_find(const struct gd_wct *t, uint32_t ctx, uint32_t warp);
+uint32_t gd_wct_tb_of_ctx(const struct gd_wct *t, uint32_t ctx);
+/* Entry e left its slot / came back into slot. */
+void gd_wct_left(struct gd_wct *t, uint32_t e);
+void gd_wct_back(struct gd_wct *t, uint32_t e, uint32_t slot);
+/* Every present warp of TB entry tb in state st (and at least one present)? A TB partly
+ * switched out counts with its present warps (§2.9: its warps at a barrier may leave too). */
+bool gd_wct_tb_all(const struct gd_wct *t, uint32_t tb, uint8_t st);
+/* }==== */
+
+/* {==== gpuduet_queues.c ==== */
+struct gd_queue {
+    uint32_t e[16];
+    uint32_t cap, head, n;
+};
+void gd_queue_init(struct gd_queue *q, uint32_t cap);
+bool gd_queue_push(struct gd_queue *q, uint32_t v); /* false: full */
+bool gd_queue_pop(struct gd_queue *q, uint32_t *v);
+uint32_t gd_queue_at(const struct gd_queue *q, uint32_t i);
+void gd_queue_remove(struct gd_queue *q, uint32_t v); /* (every copy) */
+/* }==== */
+
+/* {==== gpuduet_alloc.c (the [sm] allocator) ==== */
+struct gd;
+struct gd_alloc;
+extern const struct hd_alloc_ops gd_alloc_ops;
+int gd_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out);
+int gd_alloc_create_tb(const struct hd_sm_params *p, struct hd_sm_alloc *out);
+int gd_alloc_create_vt(const struct hd_sm_params *p, struct hd_sm_alloc *out);
+/* Link the allocator of SM sm with the mechanism's state. */
+void gd_alloc_bind(struct gd_alloc *a, struct gd *g, uint32_t sm);
+/* Reserve the spill space warp `warp` of CTA slot cta needs before it is switched out (its
+ * reduced registers and meta-data, or with `tb` its TB's shared memory as the TB's last warp
+ * leaves). `from` (ctx-warp pair packed as ctx << 5 | warp, or GD_NONE): a ready warp whose
+ * spill space may be handed over (the swap's staging). Returns false when there is no room. */
+bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, uint32_t from);
+/* Give back a reservation of a warp that stayed (the SM refused the switch-out). */
+void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp);
+/* Where warp `warp` of CTA slot cta keeps its registers (unit) and meta-data (unit), GD_NONE. */
+void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
+                    uint32_t *meta, uint32_t *smem);
+/* The L1D region's units (0: not a context store); returns what it holds now (turning it off
+ * waits while a context is there). */
+#define GD_L1_MAX_UNITS 1024u
+uint32_t gd_alloc_set_l1(struct gd_alloc *a, uint32_t units);
+void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c);
+/* Has a TB been refused for room (not for the MC + ME limit) since the last one was placed?
+ * (A switch-out with no ready warp to take its place only helps then.) */
+bool gd_alloc_waiting(const struct gd_alloc *a);
+/* }==== */
+
+/* {==== the mechanism's state (gpuduet_mech.c) ==== */
+struct gd_launch {
+    uint32_t launch, kernel;
+    uint32_t r;              /* reduced register units per warp (gd_reduced_units) */
+    uint32_t live;           /* ... liveness alone (no compression) */
+    uint32_t points;
+    const struct hd_annot *an; /* its kernel's annotation store, static classes */
+    uint8_t *cls;
+    uint32_t nregs;
+    /* the checker (gd_regpat_measure): switch-outs measured, the compressor's units (max,
+     * sum), words compared, words the static class underestimated */
+    uint32_t cp_points, cp_hw_max;
+    uint64_t cp_hw_sum, cp_words, cp_under;
+    bool planned;
+    struct gd_plan plan;
+    struct gd_me ctl;
+    uint64_t start;          /* cycle it was set up */
+    bool l1d;                /* its loads bypass the L1D, which holds contexts (§2.10) */
+    uint32_t resident;       /* its TBs on the SMs */
+};
+
+struct gd_sm_stats {
+    uint64_t stalls_miss, stalls_bar;   /* stall events taken (first use of a missed load; barrier) */
+    uint64_t outs, outs_bar, ins, swaps; /* warps switched out (of which at a barrier), in, swaps */
+    uint64_t tb_outs;                   /* TBs switched out whole */
+    uint64_t absent_loads;              /* loads that landed while their warp was absent */
+    uint64_t ready;                     /* absent -> ready transitions */
+    uint64_t refused;                   /* switch-outs the SM refused (something in flight) */
+    uint64_t no_room;                   /* switch-outs without spill space */
+};
+
+struct gd_sm {
+    struct gd_alloc *alloc;
+    struct gd_wct wct;
+    struct gd_queue stalled, ready, stalled_tb, ready_tb;
+    struct gd_sm_stats st;
+    uint32_t absent;         /* warps absent now (switched out or placed without a slot) */
+    uint8_t level;           /* enum gd_level of the kernel whose TB was placed last */
+};
+
+struct gd {
+    const struct hd_gpu_timing_params *p;
+    const struct hd_mech_act *act;
+    uint8_t mode;
+    struct gd_launch *L;
+    uint32_t nl, capl;
+    struct gd_sm *sm;
+    uint32_t nsm;
+    FILE *log;
+    bool started;
+};
+
+/* The launch record of launch id (NULL: unknown). */
+struct gd_launch *gd_launch_of(struct gd *g, uint32_t launch);
+/* The plan of launch id for a TB demand (computed at the first one). */
+const struct gd_plan *gd_plan_for(struct gd *g, uint32_t launch, uint32_t warps, uint32_t regs,
+                                  uint64_t smem, const struct gd_caps *c);
+/* The number of TBs an SM may hold for launch id now (MC + current ME). */
+uint32_t gd_tb_limit(const struct gd *g, uint32_t launch);
+/* }==== */
+
+/* The checker: warp `warp` of context ctx, switched out at pc on SM sm: its live registers'
+ * compressed size by the regpat compressor's reference, against the static classes. */
+void gd_regpat_measure(struct gd *g, uint32_t sm, struct gd_launch *L, uint32_t ctx,
+                       uint32_t warp, uint32_t pc);
+
+/* {==== gpuduet_csl.c ==== */
+/* One cycle of SM i's context switching logic. */
+void gd_csl_cycle(struct gd *g, uint32_t i, uint64_t now);
+/* }==== */
+
+#endif

@@ -1,0 +1,588 @@
+/* SPDX-License-Identifier: MIT
+ * gpuduet_mech.c - Lin thesis ch.3 GPUDuet, GPUDuet_TB and Virtual Thread: the registry entry
+ * ([sm] allocator = gpuduet | gpuduet_tb | vt; model/policy/mech.h), the hook that keeps the
+ * warp and TB context tables from the SMs' events, runs the context switching logic every cycle
+ * and the throughput monitor's ME controller every window, and the log ([gpuduet] log).
+ * Issue 28; digest §2.8-2.13, §3.7-3.13; docs/gpuduet.md.
+ *
+ * Events -> WCT (Fig 3.9):
+ *   placed          the TB's warps enter the WCT: running when they got a slot, else ready
+ *   stalled         LOAD_MISS (the first use of a register whose load missed the L1D) or
+ *                   BARRIER: running -> stalled, into the stalled queue (warp level) or, when
+ *                   every warp of its TB is stalled, the TB into the stalled-TB queue
+ *   issued          a stalled warp issued after all (the switch-out did not happen): running
+ *   warp_left       -> absent (its Regaddr/Metaaddr from the allocator)
+ *   warp_returned   -> running
+ *   load_returned   a load that landed while its warp was absent is counted
+ *   left            the TB leaves the tables
+ * ME (§2.10): per launch, dynamic ([gpuduet] dynamic: the monitor's windows of [gpuduet] window
+ * cycles after [gpuduet] warmup cycles from the launch's first placement) or fixed ([gpuduet]
+ * me, capped by the upper bound). The monitor measures the GPU's totals (one kernel at a time in
+ * the thesis's runs).
+ * Log lines ([gpuduet] log):
+ *   plan LAUNCH KERNEL NAME n R r points S mc lim level me_ub
+ *   me LAUNCH END class ME           (each window the controller used)
+ *   sm I stalls_miss stalls_bar outs outs_bar ins swaps tb_outs absent_loads ready refused no_room
+ *   total (the same counts over the SMs)
+ */
+#include "gpuduet.h"
+
+#include "annot.h"
+#include "func_status.h"
+#include "module.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* {==== launches, plans, ME ==== */
+static struct gd_launch *add_launch(struct gd *g, uint32_t launch)
+{
+    if (g->nl == g->capl) {
+        const uint32_t cap = g->capl ? 2 * g->capl : 8;
+        struct gd_launch *L = realloc(g->L, cap * sizeof *L);
+        if (!L)
+            return NULL;
+        g->L = L;
+        g->capl = cap;
+    }
+    struct gd_launch *L = &g->L[g->nl++];
+    *L = (struct gd_launch){0};
+    L->launch = launch;
+    L->start = UINT64_MAX;
+    return L;
+}
+
+struct gd_launch *gd_launch_of(struct gd *g, uint32_t launch)
+{
+    for (uint32_t i = g->nl; i-- > 0;)
+        if (g->L[i].launch == launch)
+            return &g->L[i];
+    return NULL;
+}
+
+static const char *level_name(uint8_t l)
+{
+    return l == GD_LEVEL_WARP ? "warp" : l == GD_LEVEL_TB ? "tb" : "off";
+}
+
+const struct gd_plan *gd_plan_for(struct gd *g, uint32_t launch, uint32_t warps, uint32_t regs,
+                                  uint64_t smem, const struct gd_caps *c)
+{
+    struct gd_launch *L = gd_launch_of(g, launch);
+    if (!L && !(L = add_launch(g, launch)))
+        return NULL;
+    if (L->planned)
+        return &L->plan;
+    const uint32_t n = warps ? warps : 1;
+    const uint32_t R = (regs / n + 31u) / 32u;
+    const uint32_t r = L->points ? L->r : R;
+    gd_plan_make(c, g->mode, n, R, r, (uint32_t)((smem + 127u) / 128u), &L->plan);
+    gd_me_init(&L->ctl, L->plan.me_ub);
+    L->planned = true;
+    if (g->log)
+        fprintf(g->log, "plan %u %u n=%u R=%u r=%u points=%u S=%u mc=%u lim=%u level=%s me_ub=%u\n",
+                launch, L->kernel, L->plan.n, L->plan.R, L->plan.r, L->points, L->plan.S,
+                L->plan.mc, L->plan.lim, level_name(L->plan.level), L->plan.me_ub);
+    return &L->plan;
+}
+
+static uint32_t me_now(const struct gd *g, const struct gd_launch *L)
+{
+    if (!L->planned || L->plan.level == GD_LEVEL_OFF)
+        return 0;
+    if (g->p->gduet.dynamic)
+        return L->ctl.me;
+    return g->p->gduet.me < L->plan.me_ub ? g->p->gduet.me : L->plan.me_ub;
+}
+
+uint32_t gd_tb_limit(const struct gd *g, uint32_t launch)
+{
+    for (uint32_t i = g->nl; i-- > 0;)
+        if (g->L[i].launch == launch)
+            return g->L[i].planned ? g->L[i].plan.mc + me_now(g, &g->L[i]) : UINT32_MAX;
+    return UINT32_MAX;
+}
+/* }==== */
+
+/* {==== the hook ==== */
+static int gd_start(void *impl, char *err, size_t errlen)
+{
+    struct gd *g = impl;
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        const struct hd_sm_alloc a = g->act->sm_alloc(g->act->gpu, i);
+        if (a.ops != &gd_alloc_ops) {
+            snprintf(err, errlen, "gpuduet: SM %u's allocator is %s, not gpuduet's", i,
+                     a.ops ? a.ops->name : "none");
+            return -1;
+        }
+        g->sm[i].alloc = a.impl;
+        gd_alloc_bind(a.impl, g, i);
+    }
+    g->started = true;
+    return 0;
+}
+
+static int gd_launch(void *impl, uint32_t launch, uint32_t kernel, const char *name, char *err,
+                     size_t errlen)
+{
+    struct gd *g = impl;
+    (void)name;
+    struct gd_launch *L = gd_launch_of(g, launch);
+    if (!L && !(L = add_launch(g, launch))) {
+        snprintf(err, errlen, "host out of memory (gpuduet launch records)");
+        return HD_FUNC_ERR_MEMORY;
+    }
+    L->kernel = kernel;
+    const struct hd_annot *an = NULL;
+    const struct hd_func_kernel *k = g->act->kernel(g->act->gpu, kernel, &an);
+    L->an = an;
+    L->nregs = k ? k->nregs : 0;
+    free(L->cls);
+    L->cls = gd_regpat_classes(k, an);
+    L->r = gd_reduced_units(k, an, L->cls, &L->points, &L->live);
+    if (g->log)
+        fprintf(g->log, "launch %u %u %s live_units=%u compressed_units=%u points=%u\n", launch,
+                kernel, name, L->live, L->r, L->points);
+    return 0;
+}
+
+static void gd_placed(void *impl, const struct hd_hook_cta *c, bool resumed, uint64_t now)
+{
+    struct gd *g = impl;
+    (void)resumed;
+    if (c->sm >= g->nsm || !c->grant)
+        return;
+    struct gd_sm *s = &g->sm[c->sm];
+    uint32_t slot[32];
+    const uint32_t n = c->grant->nwarps < 32 ? c->grant->nwarps : 32;
+    for (uint32_t i = 0; i < n; i++)
+        slot[i] = c->grant->warp_slot[i] == HD_ALLOC_NO_SLOT ? GD_NONE : c->grant->warp_slot[i];
+    const uint32_t tb = gd_wct_add_tb(&s->wct, c->ctx, c->grant->cta_slot, n, slot);
+    if (tb == GD_NONE)
+        return;
+    s->wct.t[tb].launch = c->launch;
+    struct gd_launch *L = gd_launch_of(g, c->launch);
+    if (L) {
+        if (L->start == UINT64_MAX)
+            L->start = now;
+        s->level = L->plan.level;
+        L->resident++;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (slot[i] != GD_NONE)
+            continue;
+        s->absent++;
+        struct gd_wct_entry *w = &s->wct.w[s->wct.t[tb].first + i];
+        if (s->level == GD_LEVEL_WARP && gd_queue_push(&s->ready, s->wct.t[tb].first + i))
+            w->queued = true;
+    }
+}
+
+static void gd_left(void *impl, const struct hd_hook_cta *c, bool finished, uint64_t now)
+{
+    struct gd *g = impl;
+    (void)finished;
+    (void)now;
+    if (c->sm >= g->nsm)
+        return;
+    struct gd_sm *s = &g->sm[c->sm];
+    const uint32_t tb = gd_wct_tb_of_ctx(&s->wct, c->ctx);
+    if (tb == GD_NONE)
+        return;
+    const struct gd_tbct_entry *t = &s->wct.t[tb];
+    for (uint32_t i = 0; i < t->nwarps; i++) {
+        gd_queue_remove(&s->stalled, t->first + i);
+        gd_queue_remove(&s->ready, t->first + i);
+        s->absent -= s->wct.w[t->first + i].slot == GD_NONE && s->absent;
+    }
+    gd_queue_remove(&s->stalled_tb, tb);
+    gd_queue_remove(&s->ready_tb, tb);
+    gd_wct_remove_tb(&s->wct, c->ctx);
+    struct gd_launch *L = gd_launch_of(g, c->launch);
+    if (L && L->resident)
+        L->resident--;
+    if (L && L->l1d && !L->resident && g->nl && g->L[g->nl - 1].launch != L->launch) {
+        L->l1d = false; /* done: the L1D is a cache again once its contexts left */
+        for (uint32_t i = 0; i < g->nsm; i++)
+            if (g->sm[i].alloc)
+                gd_alloc_set_l1(g->sm[i].alloc, 0);
+    }
+}
+
+static void gd_issued(void *impl, uint32_t sm, uint32_t port, uint32_t slot, bool nonidem)
+{
+    struct gd *g = impl;
+    (void)port;
+    (void)nonidem;
+    if (sm >= g->nsm || slot >= 256)
+        return;
+    struct gd_sm *s = &g->sm[sm];
+    const uint32_t e = s->wct.slot_entry[slot];
+    if (e == GD_NONE || s->wct.w[e].state != GD_WS_STALLED)
+        return;
+    s->wct.w[e].state = GD_WS_RUNNING; /* the switching-out condition was not met */
+    s->wct.w[e].barrier = false;
+    if (s->wct.w[e].queued) {
+        gd_queue_remove(&s->stalled, e);
+        s->wct.w[e].queued = false;
+    }
+    gd_queue_remove(&s->stalled_tb, s->wct.w[e].tb);
+}
+
+static void gd_stalled(void *impl, const struct hd_hook_warp *w, uint8_t why, uint64_t now)
+{
+    struct gd *g = impl;
+    (void)now;
+    if (why == HD_HSTALL_LOAD || w->sm >= g->nsm || w->slot == HD_HOOK_NO_SLOT)
+        return;
+    struct gd_sm *s = &g->sm[w->sm];
+    const uint32_t e = gd_wct_find(&s->wct, w->ctx, w->warp);
+    if (e == GD_NONE)
+        return;
+    struct gd_wct_entry *x = &s->wct.w[e];
+    if (x->state != GD_WS_RUNNING && !(x->state == GD_WS_STALLED && why == HD_HSTALL_BARRIER))
+        return;
+    if (x->state == GD_WS_RUNNING) {
+        if (why == HD_HSTALL_BARRIER)
+            s->st.stalls_bar++;
+        else
+            s->st.stalls_miss++;
+    }
+    x->state = GD_WS_STALLED;
+    x->barrier = why == HD_HSTALL_BARRIER;
+    x->slot = w->slot;
+    x->pc = w->pc;
+    if (s->level == GD_LEVEL_WARP) {
+        if (!x->queued && gd_queue_push(&s->stalled, e))
+            x->queued = true;
+    } else if (s->level == GD_LEVEL_TB && gd_wct_tb_all(&s->wct, x->tb, GD_WS_STALLED)) {
+        gd_queue_remove(&s->stalled_tb, x->tb);
+        gd_queue_push(&s->stalled_tb, x->tb);
+    }
+}
+
+static void gd_load_returned(void *impl, const struct hd_hook_warp *w, bool l1_hit, uint64_t now)
+{
+    struct gd *g = impl;
+    (void)l1_hit;
+    (void)now;
+    if (w->sm < g->nsm && w->slot == HD_HOOK_NO_SLOT && w->pc < HD_HOOK_PC_SPILL)
+        g->sm[w->sm].st.absent_loads++;
+}
+
+static void gd_warp_left(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
+                         uint64_t now)
+{
+    struct gd *g = impl;
+    (void)slot;
+    (void)now;
+    if (sm >= g->nsm)
+        return;
+    struct gd_sm *s = &g->sm[sm];
+    const uint32_t e = gd_wct_find(&s->wct, ctx, warp);
+    if (e == GD_NONE)
+        return;
+    const bool bar = s->wct.w[e].barrier;
+    gd_wct_left(&s->wct, e);
+    s->wct.w[e].barrier = bar;
+    s->absent++;
+    uint32_t reg, meta, smem;
+    gd_alloc_where(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
+    s->wct.w[e].regaddr = (uint16_t)(reg == GD_NONE ? 0 : reg);
+    s->wct.w[e].metaaddr = (uint16_t)(meta == GD_NONE ? 0 : meta);
+    s->wct.t[s->wct.w[e].tb].smemaddr = (uint16_t)(smem == GD_NONE ? 0 : smem);
+}
+
+static void gd_warp_returned(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
+                             uint64_t now)
+{
+    struct gd *g = impl;
+    (void)now;
+    if (sm >= g->nsm)
+        return;
+    struct gd_sm *s = &g->sm[sm];
+    const uint32_t e = gd_wct_find(&s->wct, ctx, warp);
+    if (e == GD_NONE)
+        return;
+    if (s->wct.w[e].queued) {
+        gd_queue_remove(&s->ready, e);
+        s->wct.w[e].queued = false;
+    }
+    gd_wct_back(&s->wct, e, slot);
+    uint32_t reg, meta, smem;
+    gd_alloc_where(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
+    s->wct.w[e].regaddr = (uint16_t)(reg == GD_NONE ? 0 : reg);
+    s->absent -= s->absent > 0;
+    s->st.ins++;
+}
+
+/* Eq. 3.1-3.3: a warp's move is its limiting context: ST + LR x 128 B at warp level when
+ * registers limit (LR: its live registers at the point it stalled), ST when warp slots limit
+ * (its registers stay), ST + SS / N per warp at TB level when shared memory limits; Virtual
+ * Thread moves only the slot's state. */
+static uint64_t gd_move_bytes(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, bool in,
+                              uint64_t bytes)
+{
+    struct gd *g = impl;
+    if (sm >= g->nsm)
+        return bytes;
+    struct gd_sm *s = &g->sm[sm];
+    const uint32_t e = gd_wct_find(&s->wct, ctx, warp);
+    const struct gd_launch *L = e == GD_NONE ? NULL : gd_launch_of(g, s->wct.t[s->wct.w[e].tb].launch);
+    if (!L || !L->planned)
+        return bytes;
+    struct gd_wct_entry *w = &s->wct.w[e];
+    const struct gd_plan *pl = &L->plan;
+    uint64_t b = (uint64_t)GD_ST_UNITS * GD_UNIT;
+    if (g->mode == GD_MODE_VT)
+        return b;
+    if (pl->spill_regs) {
+        if (!in || !w->lr)
+            w->lr = L->an && w->pc ? hd_annot_live_words(L->an, w->pc, true, true) : L->live;
+        b += (uint64_t)(w->lr < pl->R ? w->lr : pl->R) * GD_UNIT;
+    }
+    if (pl->spill_smem && pl->n)
+        b += (uint64_t)pl->S * GD_UNIT / pl->n;
+    return b;
+}
+
+static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
+{
+    struct gd *g = impl;
+    (void)err;
+    (void)errlen;
+    *ready = *busy = false;
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        gd_csl_cycle(g, i, now);
+        const struct gd_sm *s = &g->sm[i];
+        *busy |= s->stalled.n || s->ready.n || s->stalled_tb.n || s->ready_tb.n;
+    }
+    return 0;
+}
+
+/* Some SM refused a TB for room since its last placement? */
+static bool room_short(const struct gd *g)
+{
+    for (uint32_t i = 0; i < g->nsm; i++)
+        if (g->sm[i].alloc && gd_alloc_waiting(g->sm[i].alloc))
+            return true;
+    return false;
+}
+
+/* §2.10: an unsaturated kernel out of RF and shared-memory room whose L1D is nearly idle
+ * (< 3 %) bypasses the L1D, which then holds contexts: its units join the allocators and the ME
+ * bound is computed again with them. */
+static void l1d_rule(struct gd *g, struct gd_launch *L, const struct gd_util *u)
+{
+    if (L->l1d || !g->p->gduet.l1d_units || L->ctl.cls == GD_CLASS_SATURATED ||
+        u->l1 * 100u >= 3u * u->l1_cap || !room_short(g) ||
+        !g->act->l1d_bypass(g->act->gpu, L->launch, true))
+        return;
+    L->l1d = true;
+    struct gd_caps c = {0};
+    for (uint32_t i = 0; i < g->nsm; i++)
+        if (g->sm[i].alloc) {
+            gd_alloc_set_l1(g->sm[i].alloc, g->p->gduet.l1d_units);
+            gd_alloc_caps(g->sm[i].alloc, &c);
+        }
+    struct gd_plan pl;
+    gd_plan_make(&c, g->mode, L->plan.n, L->plan.R, L->plan.r, L->plan.S, &pl);
+    L->plan.me_ub = pl.me_ub;
+    L->ctl.ub = pl.me_ub;
+    if (L->ctl.cls == GD_CLASS_UNDER)
+        L->ctl.me = pl.me_ub;
+    if (g->log)
+        fprintf(g->log, "l1d %u bypass units=%u me_ub=%u\n", L->launch, c.l1_units, pl.me_ub);
+}
+
+static void gd_window(void *impl, const struct hd_mon_window *win, uint64_t now)
+{
+    struct gd *g = impl;
+    (void)now;
+    if (!g->p->gduet.dynamic)
+        return;
+    const uint64_t cyc = win->end - win->start;
+    const double nsm = g->p->num_sms;
+    const struct hd_mon_counts *t = &win->total;
+    struct gd_util u = {0};
+    u.sched = t->issue;
+    u.sched_cap = (uint64_t)(cyc * nsm * g->p->sm.num_sched);
+    u.l1 = t->l1d_port;
+    u.l1_cap = (uint64_t)(cyc * nsm);
+    u.icnt = t->flits_req > t->flits_rep ? t->flits_req : t->flits_rep;
+    u.icnt_cap = (uint64_t)(cyc * g->p->gduet.icnt_ratio * nsm * 0.6); /* sustainable: 60 % */
+    u.l2 = t->l2_port;
+    u.l2_cap = (uint64_t)(cyc * g->p->gduet.l2_ratio * g->p->gduet.l2_slices);
+    u.dram = t->dram_data;
+    u.dram_cap = (uint64_t)(cyc * g->p->gduet.dram_ratio * g->p->gduet.dram_channels);
+    for (uint32_t i = 0; i < g->nl; i++) {
+        struct gd_launch *L = &g->L[i];
+        if (!L->planned || L->start == UINT64_MAX || win->start < L->start + g->p->gduet.warmup ||
+            L->plan.level == GD_LEVEL_OFF || hd_mon_window_kernel(win, L->launch) == NULL)
+            continue;
+        if (L->ctl.done && L->ctl.cls != GD_CLASS_NONE) {
+            if (!L->l1d && L->ctl.cls != GD_CLASS_SATURATED) {
+                l1d_rule(g, L, &u); /* (checked every window: room runs out as ME rises) */
+                if (L->l1d && g->log)
+                    fprintf(g->log, "me %u %" PRIu64 " %s %u\n", L->launch, win->end,
+                            L->ctl.cls == GD_CLASS_UNDER ? "under" : "moderate", L->ctl.me);
+            }
+            continue;
+        }
+        uint32_t me = gd_me_window(&L->ctl, &u);
+        l1d_rule(g, L, &u);
+        me = L->ctl.me;
+        if (g->log)
+            fprintf(g->log, "me %u %" PRIu64 " %s %u\n", L->launch, win->end,
+                    L->ctl.cls == GD_CLASS_UNDER      ? "under"
+                    : L->ctl.cls == GD_CLASS_MODERATE ? "moderate"
+                                                      : "saturated",
+                    me);
+    }
+}
+
+static void put_stats(FILE *f, const struct gd_sm_stats *s)
+{
+    fprintf(f,
+            " stalls_miss=%" PRIu64 " stalls_bar=%" PRIu64 " outs=%" PRIu64 " outs_bar=%" PRIu64
+            " ins=%" PRIu64 " swaps=%" PRIu64 " tb_outs=%" PRIu64 " absent_loads=%" PRIu64
+            " ready=%" PRIu64 " refused=%" PRIu64 " no_room=%" PRIu64 "\n",
+            s->stalls_miss, s->stalls_bar, s->outs, s->outs_bar, s->ins, s->swaps, s->tb_outs,
+            s->absent_loads, s->ready, s->refused, s->no_room);
+}
+
+static void gd_destroy(void *impl)
+{
+    struct gd *g = impl;
+    if (!g)
+        return;
+    if (g->log) {
+        struct gd_sm_stats tot = {0};
+        for (uint32_t i = 0; i < g->nsm; i++) {
+            const struct gd_sm_stats *s = &g->sm[i].st;
+            fprintf(g->log, "sm %u", i);
+            put_stats(g->log, s);
+            tot.stalls_miss += s->stalls_miss;
+            tot.stalls_bar += s->stalls_bar;
+            tot.outs += s->outs;
+            tot.outs_bar += s->outs_bar;
+            tot.ins += s->ins;
+            tot.swaps += s->swaps;
+            tot.tb_outs += s->tb_outs;
+            tot.absent_loads += s->absent_loads;
+            tot.ready += s->ready;
+            tot.refused += s->refused;
+            tot.no_room += s->no_room;
+        }
+        for (uint32_t i = 0; i < g->nsm; i++) /* what is still out at the end (none after a
+                                                  completed run) */
+            for (uint32_t e = 0; e < GD_WCT_ENTRIES; e++) {
+                const struct gd_wct_entry *w = &g->sm[i].wct.w[e];
+                if (w->valid && w->slot == GD_NONE)
+                    fprintf(g->log, "out sm=%u entry=%u ctx=%u warp=%u state=%u barrier=%d "
+                            "queued=%d waiting=%u\n", i, e, w->ctx, w->warp, w->state,
+                            w->barrier, w->queued,
+                            g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp));
+            }
+        for (uint32_t i = 0; i < g->nsm; i++)
+            if (g->sm[i].absent)
+                fprintf(g->log, "queues sm=%u absent=%u stalled=%u ready=%u stalled_tb=%u "
+                        "ready_tb=%u\n", i, g->sm[i].absent, g->sm[i].stalled.n,
+                        g->sm[i].ready.n, g->sm[i].stalled_tb.n, g->sm[i].ready_tb.n);
+        fprintf(g->log, "total");
+        put_stats(g->log, &tot);
+        for (uint32_t i = 0; i < g->nl; i++) {
+            const struct gd_launch *L = &g->L[i];
+            fprintf(g->log, "final %u class=%u me=%u windows=%u\n", L->launch, L->ctl.cls,
+                    me_now(g, L), L->ctl.windows);
+            if (L->cp_points)
+                fprintf(g->log, "checked %u points=%u compressor_units_max=%u mean=%.2f "
+                        "static_units=%u words=%" PRIu64 " underestimated=%" PRIu64 "\n",
+                        L->launch, L->cp_points, L->cp_hw_max,
+                        (double)L->cp_hw_sum / L->cp_points, L->r, L->cp_words, L->cp_under);
+        }
+        fclose(g->log);
+    }
+    for (uint32_t i = 0; i < g->nl; i++)
+        free(g->L[i].cls);
+    free(g->L);
+    free(g->sm);
+    free(g);
+}
+
+static const struct hd_hook_ops gd_ops = {
+    .name = "gpuduet",
+    .start = gd_start,
+    .launch = gd_launch,
+    .placed = gd_placed,
+    .left = gd_left,
+    .issued = gd_issued,
+    .cycle = gd_cycle,
+    .destroy = gd_destroy,
+    .stalled = gd_stalled,
+    .load_returned = gd_load_returned,
+    .window = gd_window,
+    .warp_left = gd_warp_left,
+    .warp_returned = gd_warp_returned,
+    .warp_move_bytes = gd_move_bytes,
+};
+
+static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
+                     size_t errlen)
+{
+    *out = (struct hd_hook){NULL, NULL};
+    const int a = env->p->sm.alloc;
+    if (a != HD_ALLOC_GPUDUET && a != HD_ALLOC_GPUDUET_TB && a != HD_ALLOC_VT)
+        return 0;
+    if (!env->act) {
+        snprintf(err, errlen, "gpuduet: the GPU gives no actions (mech.h hd_mech_act)");
+        return -1;
+    }
+    struct gd *g = calloc(1, sizeof *g);
+    if (!g || !(g->sm = calloc(env->p->num_sms, sizeof *g->sm))) {
+        free(g);
+        snprintf(err, errlen, "host out of memory (gpuduet)");
+        return -1;
+    }
+    g->p = env->p;
+    g->act = env->act;
+    g->nsm = env->p->num_sms;
+    g->mode = a == HD_ALLOC_GPUDUET ? GD_MODE_GPUDUET : a == HD_ALLOC_GPUDUET_TB ? GD_MODE_TB
+                                                                                : GD_MODE_VT;
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        gd_wct_clear(&g->sm[i].wct);
+        gd_queue_init(&g->sm[i].stalled, 16);
+        gd_queue_init(&g->sm[i].ready, 16);
+        gd_queue_init(&g->sm[i].stalled_tb, 8);
+        gd_queue_init(&g->sm[i].ready_tb, 8);
+    }
+    if (env->p->gduet.log[0] && !(g->log = fopen(env->p->gduet.log, "w"))) {
+        snprintf(err, errlen, "[gpuduet] log: cannot write '%s'", env->p->gduet.log);
+        gd_destroy(g);
+        return -1;
+    }
+    if (env->p->gduet.dynamic &&
+        hd_monitor_subscribe(env->mon, env->p->gduet.window, err, errlen) < 0) {
+        gd_destroy(g);
+        return -1;
+    }
+    *out = (struct hd_hook){&gd_ops, g};
+    return 0;
+}
+/* }==== */
+
+static const struct hd_mech_alloc gd_allocs[] = {
+    {HD_ALLOC_GPUDUET, gd_alloc_create},
+    {HD_ALLOC_GPUDUET_TB, gd_alloc_create_tb},
+    {HD_ALLOC_VT, gd_alloc_create_vt},
+};
+
+const struct hd_mech hd_mech_gpuduet = {
+    "gpuduet",
+    "Lin thesis ch.3: GPUDuet (§3.6: two-level switching, unified on-chip storage, WCT/TBCT, "
+    "queues, CSL, throughput monitor and ME controller), GPUDuet_TB, Virtual Thread",
+    gd_allocs, sizeof gd_allocs / sizeof gd_allocs[0],
+    NULL, 0,
+    gd_attach,
+};

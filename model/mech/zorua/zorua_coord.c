@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT
+ * zorua_coord.c - Zorua's coordinator: three queues, event-driven admission, the deadlock floor
+ * (zorua_coord.h; Zorua Sec. 3.2-3.5, Figure 11, digest Sec. 2.11).
+ */
+#include "zorua_coord.h"
+
+#include <string.h>
+
+int zc_init(struct zcoord *z, uint32_t nwarps, uint32_t nctas, uint32_t slots, uint32_t reg_units,
+            uint32_t reg_sets_max, uint32_t smem_units, uint32_t smem_sets_max)
+{
+    memset(z, 0, sizeof *z);
+    if (!nwarps || nwarps > ZC_MAX_WARPS || !nctas || nctas > ZC_MAX_CTAS)
+        return -1;
+    if (zmt_init(&z->tmt, nwarps, 1, slots) != 0 ||
+        zmt_init(&z->rmt, nwarps, reg_sets_max, reg_units) != 0 ||
+        zmt_init(&z->smt, nctas, smem_sets_max, smem_units) != 0) {
+        zc_free(z);
+        return -1;
+    }
+    z->nwarps = nwarps;
+    z->nctas = nctas;
+    for (uint32_t i = 0; i < ZC_MAX_WARPS; i++)
+        z->w[i].where = ZC_FREE;
+    return 0;
+}
+
+void zc_free(struct zcoord *z)
+{
+    zmt_free(&z->tmt);
+    zmt_free(&z->rmt);
+    zmt_free(&z->smt);
+}
+
+static void enqueue(struct zcoord *z, uint32_t w, uint8_t q)
+{
+    if (z->w[w].where == ZC_SCHED)
+        z->schedulable--;
+    z->w[w].where = q;
+    z->w[w].seq = ++z->seq;
+}
+
+int zc_cta_arrive(struct zcoord *z, uint32_t cta, const uint32_t *wid, uint32_t n,
+                  uint32_t reg_sets, uint32_t smem_sets)
+{
+    if (cta >= z->nctas || z->c[cta].used || reg_sets > z->rmt.nsets ||
+        smem_sets > z->smt.nsets)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        if (wid[i] >= z->nwarps || z->w[wid[i]].where != ZC_FREE)
+            return -1;
+    z->events++;
+    z->c[cta] = (struct zc_cta){true, n, 0, smem_sets};
+    for (uint32_t i = 0; i < n; i++) {
+        z->w[wid[i]] = (struct zc_warp){ZC_FREE, false, (uint16_t)cta, reg_sets, 0};
+        enqueue(z, wid[i], ZC_Q_SLOT); /* (1)-(2): into the thread queue */
+    }
+    return 0;
+}
+
+/* The barrier of CTA c completed: its waiting warps may go on (from the thread queue). */
+static void barrier_release(struct zcoord *z, uint32_t c)
+{
+    for (uint32_t i = 0; i < z->nwarps; i++)
+        if (z->w[i].where != ZC_FREE && z->w[i].cta == c && z->w[i].barrier)
+            z->w[i].barrier = false;
+    z->c[c].waiting = 0;
+}
+
+void zc_phase(struct zcoord *z, uint32_t w, uint32_t reg_sets, uint32_t smem_sets, bool barrier)
+{
+    struct zc_warp *x = &z->w[w];
+    if (w >= z->nwarps || x->where == ZC_FREE)
+        return;
+    struct zc_cta *c = &z->c[x->cta];
+    z->events++;
+    z->phase_changes++;
+    if (reg_sets > z->rmt.nsets)
+        reg_sets = z->rmt.nsets;
+    if (smem_sets > z->smt.nsets)
+        smem_sets = z->smt.nsets;
+    if (zmt_held(&z->rmt, w) > reg_sets) /* (9)-(10): dead registers released */
+        zmt_shrink(&z->rmt, w, reg_sets);
+    x->reg_sets = reg_sets;
+    if (smem_sets > c->smem_sets)        /* the CTA's need grows; released only at its end */
+        c->smem_sets = smem_sets;
+    if (barrier) {                       /* waits in the thread queue */
+        z->barrier_waits++;
+        enqueue(z, w, ZC_Q_SLOT);
+        x->barrier = true;
+        if (++c->waiting >= c->nwarps)
+            barrier_release(z, x->cta);
+        return;
+    }
+    const uint8_t q = !zmt_held(&z->tmt, w)                         ? ZC_Q_SLOT
+                      : zmt_held(&z->smt, x->cta) < c->smem_sets ? ZC_Q_SMEM
+                                                                    : ZC_Q_REG;
+    enqueue(z, w, q);
+}
+
+void zc_warp_exit(struct zcoord *z, uint32_t w)
+{
+    struct zc_warp *x = &z->w[w];
+    if (w >= z->nwarps || x->where == ZC_FREE)
+        return;
+    z->events++;
+    if (x->where == ZC_SCHED)
+        z->schedulable--;
+    struct zc_cta *c = &z->c[x->cta];
+    if (x->barrier && c->waiting)
+        c->waiting--;
+    zmt_shrink(&z->tmt, w, 0);
+    zmt_shrink(&z->rmt, w, 0);
+    x->where = ZC_FREE;
+    x->barrier = false;
+    if (c->nwarps)
+        c->nwarps--;
+    if (c->waiting && c->waiting >= c->nwarps) /* the others all wait: it completes */
+        barrier_release(z, x->cta);
+}
+
+void zc_cta_exit(struct zcoord *z, uint32_t cta)
+{
+    if (cta >= z->nctas || !z->c[cta].used)
+        return;
+    z->events++;
+    for (uint32_t i = 0; i < z->nwarps; i++)
+        if (z->w[i].where != ZC_FREE && z->w[i].cta == cta)
+            zc_warp_exit(z, i);
+    zmt_shrink(&z->smt, cta, 0);
+    z->c[cta] = (struct zc_cta){0};
+}
+
+/* May `need` more units of table t be had: on chip, or in swap within limit (or forced)? */
+static bool can_have(const struct zmt *t, uint32_t need, uint32_t limit, bool force)
+{
+    const uint32_t over = zmt_over(t, need);
+    return !over || force || t->swap_used + over <= limit;
+}
+
+/* Warp w tries to traverse its queue and those after it; all or nothing. */
+static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all);
+
+static bool try_admit(struct zcoord *z, uint32_t w)
+{
+    return try_admit_f(z, w, false);
+}
+
+bool zc_admit(struct zcoord *z, uint32_t w, bool force)
+{
+    if (w >= z->nwarps || z->w[w].where == ZC_FREE)
+        return false;
+    if (z->w[w].where == ZC_SCHED)
+        return true;
+    return try_admit_f(z, w, force);
+}
+
+static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all)
+{
+    struct zc_warp *x = &z->w[w];
+    if (x->barrier)
+        return false;
+    const struct zc_cta *c = &z->c[x->cta];
+    const uint32_t held_smem = zmt_held(&z->smt, x->cta), held_reg = zmt_held(&z->rmt, w);
+    const uint32_t need[ZC_NRES] = {
+        zmt_held(&z->tmt, w) ? 0u : 1u,
+        c->smem_sets > held_smem ? c->smem_sets - held_smem : 0u,
+        x->reg_sets > held_reg ? x->reg_sets - held_reg : 0u,
+    };
+    const bool force = force_all || z->schedulable < z->floor; /* deadlock rule 3 */
+    if (need[ZC_SLOT] && !z->tmt.nfree)         /* a slot only on chip */
+        return false;
+    if (need[ZC_SMEM] && !can_have(&z->smt, need[ZC_SMEM], z->o_limit[ZC_SMEM], force))
+        return false;
+    if (need[ZC_REG] && !can_have(&z->rmt, need[ZC_REG], z->o_limit[ZC_REG], force))
+        return false;
+    /* (5)-(6): acquire everything, write the mapping tables */
+    const bool over = zmt_over(&z->smt, need[ZC_SMEM]) + zmt_over(&z->rmt, need[ZC_REG]) > 0;
+    const bool beyond = (need[ZC_SMEM] && z->smt.swap_used + zmt_over(&z->smt, need[ZC_SMEM]) >
+                                              z->o_limit[ZC_SMEM]) ||
+                        (need[ZC_REG] && z->rmt.swap_used + zmt_over(&z->rmt, need[ZC_REG]) >
+                                             z->o_limit[ZC_REG]);
+    if (need[ZC_SLOT])
+        zmt_grow(&z->tmt, w, 1, 0, false);
+    if (need[ZC_SMEM])
+        zmt_grow(&z->smt, x->cta, c->smem_sets, z->o_limit[ZC_SMEM], force);
+    if (need[ZC_REG])
+        zmt_grow(&z->rmt, w, x->reg_sets, z->o_limit[ZC_REG], force);
+    z->forced += over && beyond;
+    x->where = ZC_SCHED; /* (7): the schedulable bit */
+    z->schedulable++;
+    z->admitted++;
+    return true;
+}
+
+uint32_t zc_run(struct zcoord *z)
+{
+    uint32_t n = 0, ord[ZC_MAX_WARPS];
+    for (int q = ZC_Q_REG; q >= ZC_Q_SLOT; q--) {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < z->nwarps; i++) { /* the queue, oldest first (insertion) */
+            if (z->w[i].where != q)
+                continue;
+            uint32_t j = k++;
+            for (; j > 0 && z->w[ord[j - 1]].seq > z->w[i].seq; j--)
+                ord[j] = ord[j - 1];
+            ord[j] = i;
+        }
+        for (uint32_t j = 0; j < k; j++)
+            n += try_admit(z, ord[j]);
+    }
+    return n;
+}
+
+uint32_t zc_fill_back(struct zcoord *z)
+{
+    uint32_t n = 0;
+    while (z->rmt.nfree && z->rmt.swap_used) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < z->nwarps; i++)
+            if (z->w[i].where == ZC_SCHED && (best == UINT32_MAX || z->w[i].seq < z->w[best].seq))
+                for (uint32_t s = 0; s < z->rmt.nsets; s++)
+                    if (zmt_lookup(&z->rmt, i, s) == ZMT_SWAP) {
+                        best = i;
+                        break;
+                    }
+        if (best == UINT32_MAX)
+            break;
+        for (uint32_t s = 0; s < z->rmt.nsets && z->rmt.nfree; s++)
+            n += zmt_fill(&z->rmt, best, s);
+    }
+    return n;
+}
+
+uint32_t zc_slot(const struct zcoord *z, uint32_t w)
+{
+    return zmt_lookup(&z->tmt, w, 0);
+}

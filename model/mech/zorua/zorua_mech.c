@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT
+ * zorua_mech.c - Zorua's registry entry (model/policy/mech.h; docs/zorua.md): the allocator
+ * values `zorua` and `wlm`, and a hook that, for each SM made, hands the allocator its
+ * statistics and installs the mapping tables' operand-location policy (Zorua only).
+ * Vijaykumar et al., "Zorua", ISCA 2016 / arXiv 1802.02573, Sec. 3-5.
+ */
+#include "mech.h"
+#include "zorua_alloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct zhook {
+    struct zph ph; /* the kernels' phases, shared by the SMs */
+};
+
+static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                      struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
+                      char *err, size_t errlen)
+{
+    struct zhook *h = impl;
+    struct zalloc *a = hd_zorua_alloc_state(alloc);
+    if (!a) {
+        snprintf(err, errlen, "zorua: SM %u does not run the zorua or wlm allocator", sm);
+        return -1;
+    }
+    a->sm = sm;
+    a->st = &stats->sm[sm];
+    a->sched = &stats->sched[(size_t)sm * stats->num_sched];
+    if (a->zorua) {
+        a->ph = &h->ph;
+        *ops = &hd_zorua_oloc_ops;
+        *oimpl = a;
+    }
+    return 0;
+}
+
+static void zh_kernel_annot(void *impl, uint32_t launch, uint32_t kernel, struct hd_annot *an)
+{
+    zph_launch(&((struct zhook *)impl)->ph, launch, kernel, an);
+}
+
+static void zh_destroy(void *impl)
+{
+    struct zhook *h = impl;
+    zph_free(&h->ph);
+    free(h);
+}
+
+static const struct hd_hook_ops zorua_hook = {.name = "zorua", .sm_made = zh_sm_made,
+                                              .kernel_annot = zh_kernel_annot,
+                                              .destroy = zh_destroy};
+
+static int zorua_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
+                        size_t errlen)
+{
+    if (env->p->sm.alloc != HD_ALLOC_ZORUA && env->p->sm.alloc != HD_ALLOC_WLM)
+        return 0;
+    struct zhook *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, errlen, "zorua: host out of memory");
+        return -1;
+    }
+    h->ph.reg_set = env->p->sm.z_reg_set ? env->p->sm.z_reg_set : 4;
+    *out = (struct hd_hook){&zorua_hook, h};
+    return 0;
+}
+
+static const struct hd_mech_alloc zorua_allocs[] = {
+    {HD_ALLOC_ZORUA, hd_zorua_alloc_create},
+    {HD_ALLOC_WLM, hd_zorua_wlm_create},
+};
+
+const struct hd_mech hd_mech_zorua = {
+    "zorua",
+    "Zorua (Vijaykumar et al., ISCA 2016): mapping tables with free lists, the coordinator's "
+    "queues and o_thresh (Sec. 3-4); WLM (Sec. 5.3)",
+    zorua_allocs, sizeof zorua_allocs / sizeof zorua_allocs[0],
+    NULL, 0,
+    zorua_attach,
+};

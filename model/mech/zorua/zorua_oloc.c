@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT
+ * zorua_oloc.c - Zorua's mapping tables in the operand and shared-memory paths (Zorua Sec. 4.2,
+ * Sec. 4.4 "a 2-cycle penalty per mapping-table access"; sm_oloc.h, docs/oloc.md): every
+ * register operand word is looked up in the RMT (+mt_latency before dispatch); a word whose
+ * register set is mapped to the swap space is read from there, a 128-byte SWAP-class load of
+ * (logical warp, register set, register) in the SM's swap window through the memory system;
+ * every ld/st.shared looks its set up in the SMT (+mt_latency).
+ *
+ * Design: the policy's state is the allocator's (zorua_alloc.h): the warp slot of a query names
+ * the logical warp (slot_wid), its register set = register / reg_set. A swapped word's fill
+ * lands, filled() marks (slot, register), the retry finds the mark and reads the word (then the
+ * mark is cleared: the next read goes to memory again: the paper describes no migration back,
+ * digest Sec. 2.8). A destination word in a swapped set is counted, not timed (the policy
+ * interface has no store path for writebacks). No ports of its own.
+ */
+#include "zorua_alloc.h"
+
+#include "addr_map.h"
+
+/* Event (ii): the warp in `slot` reached phase `ph` (1-based) of kernel k. Returns true when it
+ * must wait for the coordinator (its new phase needs sets it cannot have yet). */
+static bool phase_event(struct zalloc *a, uint32_t slot, const struct zph_kernel *k, uint32_t ph)
+{
+    const uint32_t w = a->slot_wid[slot];
+    if (a->cur_phase[slot] != ph) {
+        a->cur_phase[slot] = (uint16_t)ph;
+        uint32_t need = ph <= k->nph ? k->need[ph - 1] : a->spec[w];
+        need = need < a->spec[w] ? need : a->spec[w]; /* never beyond the specification */
+        need = need ? need : 1;
+        zc_phase(&a->z, w, need, a->z.c[a->z.w[w].cta].smem_sets, false);
+        a->dirty = true;
+        if (a->st)
+            a->st->zorua_phase_events++;
+    }
+    if (a->z.w[w].where != ZC_SCHED)
+        hd_zorua_run(a);
+    if (a->z.w[w].where == ZC_SCHED) {
+        a->waiting[slot] = 0;
+        return false;
+    }
+    /* A running warp waits at most 16 retries (64 cycles), then the coordinator oversubscribes
+     * for it regardless (deadlock rule 3: its CTA-mates may wait for it at a barrier while
+     * holding the registers it needs). */
+    if (++a->waiting[slot] > 16 && zc_admit(&a->z, w, true)) {
+        a->waiting[slot] = 0; /* (counted in the coordinator's `forced`) */
+        return false;
+    }
+    return true;
+}
+
+static void locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
+{
+    struct zalloc *a = impl;
+    out->latency = (uint16_t)a->p->z_mt_latency;
+    if (q->warp >= a->p->max_warps)
+        return;
+    const struct zph_kernel *k = a->ph ? zph_of(a->ph, q->launch) : NULL;
+    const uint32_t ph = k ? hd_annot_get(k->an, k->col, q->pc) : 0;
+    if (ph && phase_event(a, q->warp, k, ph)) { /* wait for the coordinator: retry */
+        if (a->st)
+            a->st->zorua_phase_waits++;
+        out->miss = HD_OLOC_FILL_PORT;
+        out->fill_port = (uint16_t)(a->p->reg_banks);
+        out->fill_latency = 4;
+        return;
+    }
+    const uint32_t w = a->slot_wid[q->warp], set = q->reg / a->p->z_reg_set;
+    if (a->st)
+        a->st->zorua_rf_reads++;
+    uint16_t *u = &a->use[(size_t)w * a->reg_sets_max + (set < a->reg_sets_max ? set : 0)];
+    *u += *u < UINT16_MAX;
+    if (zmt_lookup(&a->z.rmt, w, set) != ZMT_SWAP)
+        return;
+    uint64_t *m = &a->landed[q->warp][(q->reg >> 6) & 3];
+    const uint64_t bit = 1ull << (q->reg & 63);
+    if (*m & bit) { /* its fill landed: read it now */
+        *m &= ~bit;
+        return;
+    }
+    if (a->st)
+        a->st->zorua_rf_swap_reads++;
+    out->kind = HD_OLOC_SWAPPED;
+    out->miss = HD_OLOC_FILL_MEM;
+    out->fill_bytes = 128;
+    out->fill_addr = HD_WIN_SWAP_BASE + (uint64_t)a->sm * HD_WIN_SWAP_STRIDE +
+                     ((uint64_t)w * a->reg_sets_max * a->p->z_reg_set + q->reg) * 128u;
+}
+
+static void filled(void *impl, const struct hd_oloc_query *q)
+{
+    struct zalloc *a = impl;
+    if (q->warp < a->p->max_warps && !a->waiting[q->warp])
+        a->landed[q->warp][(q->reg >> 6) & 3] |= 1ull << (q->reg & 63);
+}
+
+static void locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
+{
+    (void)out;
+    struct zalloc *a = impl;
+    if (q->warp < a->p->max_warps && a->st &&
+        zmt_lookup(&a->z.rmt, a->slot_wid[q->warp], q->reg / a->p->z_reg_set) == ZMT_SWAP)
+        a->st->zorua_rf_swap_writes++;
+}
+
+static uint32_t shared(void *impl, uint32_t warp, uint32_t degree, uint64_t now)
+{
+    (void)warp, (void)degree, (void)now;
+    struct zalloc *a = impl;
+    if (a->st)
+        a->st->zorua_smem_accesses++;
+    return a->p->z_mt_latency;
+}
+
+static const uint8_t coord_port_reads[1] = {255}; /* the coordinator's retry: no contention */
+
+const struct hd_oloc_ops hd_zorua_oloc_ops = {
+    .name = "zorua", .nports = 1, .port_reads = coord_port_reads, .locate = locate,
+    .shared = shared, .locate_dst = locate_dst, .filled = filled,
+};

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT
+ * gpu_mech_act.c - what a mechanism may ask of the GPU (mech.h struct hd_mech_act, issue 28):
+ * GPUDuet's context switching logic (Lin thesis §3.6.5) switches warps out and back in through
+ * the warp-granular residency (sm_residency.h), finds its allocators (its unified on-chip
+ * storage lives there) and reads a kernel's analyses (its reduced register allocation).
+ *
+ * Design: thin wrappers over the core's own calls, so that the mechanism includes no core
+ * header (scripts/check-layering.sh). Called only from hooks' start and cycle callbacks.
+ */
+#include "gpu_impl.h"
+#include "sm_impl.h"
+#include "sm_residency.h"
+#include "mem_full.h"
+#include "regpat_comp.h"
+
+static struct hd_sm_alloc act_sm_alloc(void *gpu, uint32_t sm)
+{
+    const struct hd_gpu_timing *g = gpu;
+    const struct hd_sm_alloc none = {NULL, NULL};
+    return sm < g->p.num_sms ? g->sm[sm]->alloc : none;
+}
+
+static const struct hd_func_kernel *act_kernel(void *gpu, uint32_t kernel,
+                                               const struct hd_annot **an)
+{
+    const struct hd_gpu_timing *g = gpu;
+    *an = NULL;
+    for (uint32_t i = 0; i < g->ntk; i++)
+        if (g->tk[i].tk && g->tk[i].tk->id == kernel) {
+            *an = g->tk[i].tk->an;
+            return g->tk[i].k;
+        }
+    return NULL;
+}
+
+static bool act_warp_out(void *gpu, uint32_t sm, uint32_t slot, uint64_t return_at, uint64_t now)
+{
+    struct hd_gpu_timing *g = gpu;
+    return sm < g->p.num_sms && slot < g->p.sm.max_warps &&
+           hd_sm_warp_switch_out(g->sm[sm], slot, return_at, now);
+}
+
+static bool act_warp_in(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint64_t now)
+{
+    struct hd_gpu_timing *g = gpu;
+    if (sm >= g->p.num_sms)
+        return false;
+    struct hd_ctx *x = hd_ctx_get(&g->pool, ctx);
+    return x && hd_sm_warp_switch_in(g->sm[sm], x, warp, now);
+}
+
+static uint32_t act_warp_waiting(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp)
+{
+    struct hd_gpu_timing *g = gpu;
+    const struct hd_ctx *x = hd_ctx_get(&g->pool, ctx);
+    if (!x || x->sm != sm || x->state != HD_CTX_RESIDENT || !hd_sm_warp_absent(x, warp) ||
+        warp >= x->fc.nwarps)
+        return 0;
+    return (x->saved[warp].lt_out > 0 ? HD_MECH_WAIT_LOADS : 0u) |
+           (x->fc.warps[warp].at_barrier ? HD_MECH_WAIT_BARRIER : 0u);
+}
+
+static bool act_warp_lanes(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t kreg,
+                           unsigned word, uint32_t lanes[32], unsigned *pag)
+{
+    struct hd_gpu_timing *g = gpu;
+    const struct hd_ctx *x = hd_ctx_get(&g->pool, ctx);
+    if (!x || x->sm != sm || !x->has_fc || warp >= x->fc.nwarps || word > 1 ||
+        kreg >= x->fc.warps[warp].nregs)
+        return false;
+    const uint64_t *r = x->fc.warps[warp].regs + (size_t)kreg * HD_FUNC_WARP_SIZE;
+    for (unsigned l = 0; l < 32; l++)
+        lanes[l] = (uint32_t)(r[l] >> (32u * word));
+    *pag = hd_regpat_pag_for_block(x->la->l->block);
+    return true;
+}
+
+static bool act_l1d_bypass(void *gpu, uint32_t launch, bool on)
+{
+    struct hd_gpu_timing *g = gpu;
+    if (!hd_mem_is_full(&g->mem))
+        return false;
+    hd_mem_full_set_bypass(&g->mem, launch, on);
+    return true;
+}
+
+const struct hd_mech_act *hd_gpu_mech_act(struct hd_gpu_timing *g)
+{
+    g->act = (struct hd_mech_act){g, act_sm_alloc, act_kernel, act_warp_out, act_warp_in,
+                                  act_warp_waiting, act_warp_lanes, act_l1d_bypass};
+    return &g->act;
+}

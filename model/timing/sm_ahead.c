@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: MIT
+ * sm_ahead.c - the SM's HAWS runtime: trigger, hint-mode issue along the shadow SIMT stack into
+ * the result collection unit, and the return to in-order execution through the fetch filter
+ * (Gong thesis ch. 5 §5.2.4-5.2.6, digest §2.6-2.7; docs/blocks/haws.md §4). See sm_ahead.h.
+ *
+ * Per cycle and scheduler with an idle issue slot: every warp of the scheduler whose head waits
+ * on a long-latency load (HD_WS_SB_MEM, the long-latency operation flag) and whose RCU is empty
+ * enters hint mode at a stall point that has a hint window; then the oldest hint-mode warp that
+ * can issues its next selected instruction (skipped ones are jumped over, as the hint offsets
+ * do). A selected instruction issues when the RCU entries it reads are ready, no other source
+ * (and no destination it writes in place) has a scoreboard mark, and a pipeline of its unit is
+ * free; it books that pipeline, its result is ready after operand read + latency. At the return,
+ * every in-order step is compared with the RCU head (step since the stall point and PC): a
+ * match is committed instead of executed.
+ */
+#include "sm_ahead.h"
+
+#include "exec_ahead.h"
+#include "func_status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { AH_IDLE, AH_HINT, AH_RETURN };
+
+struct ah_entry {
+    struct hd_func_ahead_result r;
+    uint32_t step;     /* walk step (the stall point is step 0) */
+    uint64_t ready_at; /* result written back */
+    bool renamed;
+};
+
+struct ah_warp {
+    uint8_t mode;
+    bool parked;        /* the chain ended: waits at the stall point */
+    uint32_t stall_pc;
+    uint32_t base;      /* shadow-stack index of the stall point's entry */
+    uint32_t step;      /* walk step of the shadow top */
+    uint32_t io_step;   /* in-order steps since the stall point (return mode) */
+    uint64_t fetch_at;  /* hint_fetch_cycles: next hint-mode fetch */
+    bool branch_due;    /* the head was a branch entry, popped: it executes in order next */
+    uint32_t gen;       /* episode number: a load's writeback names it (HD_PC_AHEAD tag) */
+    const struct hd_ahead_hints *h;
+    struct hd_func_ahead_stack sh;
+    uint32_t head, n;
+    struct ah_entry *e; /* [depth] */
+};
+
+struct hd_sm_ahead {
+    const struct hd_ahead_ops *ops;
+    void *impl;
+    uint32_t depth;
+    struct ah_warp *w;  /* [max_warps] */
+};
+
+int hd_sm_ahead_setup(struct hd_sm *sm)
+{
+    hd_sm_ahead_free(sm);
+    const struct hd_hooks *hs = sm->hooks;
+    for (unsigned i = 0; hs && i < hs->n; i++) {
+        if (!hs->h[i].ops->ahead)
+            continue;
+        const struct hd_ahead_ops *ops = hs->h[i].ops->ahead(hs->h[i].impl);
+        if (!ops || !ops->hints)
+            continue;
+        struct hd_sm_ahead *ah = calloc(1, sizeof *ah);
+        if (!ah)
+            return -1;
+        ah->ops = ops;
+        ah->impl = hs->h[i].impl;
+        ah->depth = ops->rcu_depth ? ops->rcu_depth : 1;
+        ah->w = calloc(sm->p->max_warps, sizeof *ah->w);
+        sm->ah = ah;
+        if (!ah->w)
+            return -1;
+        for (uint32_t s = 0; s < sm->p->max_warps; s++)
+            if (!(ah->w[s].e = calloc(ah->depth, sizeof *ah->w[s].e)))
+                return -1;
+        return 0;
+    }
+    return 0;
+}
+
+void hd_sm_ahead_free(struct hd_sm *sm)
+{
+    struct hd_sm_ahead *ah = sm->ah;
+    if (!ah)
+        return;
+    for (uint32_t s = 0; ah->w && s < sm->p->max_warps; s++)
+        free(ah->w[s].e);
+    free(ah->w);
+    free(ah);
+    sm->ah = NULL;
+}
+
+static void discard(struct ah_warp *a)
+{
+    a->mode = AH_IDLE;
+    a->parked = false;
+    a->n = 0;
+    a->head = 0;
+    a->h = NULL;
+    a->branch_due = false;
+}
+
+void hd_sm_ahead_reset(struct hd_sm *sm, uint32_t slot)
+{
+    if (sm->ah)
+        discard(&sm->ah->w[slot]);
+}
+
+/* {==== Hint mode ==== */
+/* The rename table: the newest RCU entry that wrote reg. */
+static const uint64_t *lookup(void *ctx, int32_t reg)
+{
+    const struct ah_warp *a = ctx;
+    for (uint32_t k = a->n; k-- > 0;) {
+        const struct ah_entry *e = &a->e[k]; /* (hint mode: nothing popped yet, head == 0) */
+        for (uint32_t j = 0; j < e->r.ndst; j++)
+            if (e->r.reg[j] == reg)
+                return e->r.v[j];
+    }
+    return NULL;
+}
+
+static const struct ah_entry *writer(const struct ah_warp *a, int32_t reg)
+{
+    for (uint32_t k = a->n; k-- > 0;)
+        for (uint32_t j = 0; j < a->e[k].r.ndst; j++)
+            if (a->e[k].r.reg[j] == reg)
+                return &a->e[k];
+    return NULL;
+}
+
+static bool ends_chain(const struct hd_func_instr *d)
+{
+    switch (d->op) {
+    case HD_OP_BRA: case HD_OP_BRX: case HD_OP_CALL: case HD_OP_RET: case HD_OP_EXIT:
+    case HD_OP_TRAP: case HD_OP_BRKPT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool trigger(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a)
+{
+    const struct hd_tcta *c = &sm->cta[w->cta];
+    const struct hd_sm_launch *la = c->la;
+    const struct hd_func_warp *fw = w->fw;
+    if (w->ib_n == 0 || fw->done || fw->at_barrier || fw->sp == 0 ||
+        (uint32_t)fw->stack[fw->sp - 1].pc != w->ib_pc)
+        return false;
+    const uint32_t used = la->tk->regs_per_thread, max = sm->p->max_regs_per_thread;
+    const struct hd_ahead_hints *h =
+        sm->ah->ops->hints(sm->ah->impl, la->l->k, la->tk->an, max > used ? max - used : 0,
+                           w->ib_pc);
+    if (!h)
+        return false;
+    discard(a);
+    a->mode = AH_HINT;
+    a->h = h;
+    a->stall_pc = w->ib_pc;
+    hd_func_ahead_snapshot(fw, &a->sh);
+    a->base = a->sh.sp - 1;
+    hd_func_ahead_skip(fw, &a->sh); /* the stall point stays for in-order execution */
+    a->step = 1;
+    a->io_step = 0;
+    a->fetch_at = 0;
+    a->gen++;
+    sm->st->haws_episodes++;
+    return true;
+}
+
+/* Issue warp w's next selected instruction if it can. */
+static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, uint64_t now)
+{
+    struct hd_tcta *c = &sm->cta[w->cta];
+    struct hd_sm_launch *la = c->la;
+    const struct hd_func_kernel *k = la->l->k;
+    const struct hd_ahead_hints *h = a->h;
+    const struct hd_sm_params *p = sm->p;
+    if (now < a->fetch_at)
+        return false;
+    for (uint32_t guard = 0; guard <= h->len; guard++) {
+        uint32_t pc, mask;
+        if (!hd_func_ahead_top(&a->sh, &pc, &mask) || a->sh.sp - 1 < a->base || pc < h->first ||
+            pc >= h->first + h->len || !(h->reach >> (pc - h->first) & 1u)) {
+            a->parked = true; /* left the window or the stall point's lanes */
+            return false;
+        }
+        const uint32_t i = pc - h->first;
+        const struct hd_func_instr *d = &k->code[pc];
+        if (!(h->sel >> i & 1u)) {
+            if (ends_chain(d)) {
+                a->parked = true;
+                return false;
+            }
+            hd_func_ahead_skip(w->fw, &a->sh);
+            a->step++;
+            if (sm->ah->ops->scan_cycles) { /* warped pre-execution: one look per cycle */
+                a->fetch_at = now + sm->ah->ops->scan_cycles;
+                return false;
+            }
+            continue;
+        }
+        if (a->n == sm->ah->depth) {
+            sm->st->haws_rcu_full++;
+            a->parked = true;
+            return false;
+        }
+        const bool ren = h->ren >> i & 1u;
+        for (uint32_t j = 0; j < d->nread; j++) {
+            const struct ah_entry *e = writer(a, d->read[j]);
+            if (e ? e->ready_at > now : w->sb[d->read[j]] != HD_SB_FREE)
+                return false; /* RAW on the RCU or the scoreboard: try again later */
+        }
+        for (uint32_t j = 0; !ren && j < d->nwrite; j++)
+            if (w->sb[d->write[j]] != HD_SB_FREE)
+                return false;
+        const struct hd_tinstr *ti = &la->tk->in[pc];
+        uint32_t inst = HD_SM_NONE, cu = HD_SM_NONE;
+        if (ti->unit == HD_TU_MEM) { /* a load: a collector of the LD/ST unit, as in order */
+            cu = hd_sm_cu_find(sm, HD_TU_MEM);
+            if (cu == HD_SM_NONE)
+                return false;
+        } else if (ti->unit < HD_TU_COUNT) {
+            for (uint32_t u = 0; u < p->units[ti->unit]; u++)
+                if (sm->unit_free[ti->unit][u] <= now) {
+                    inst = u;
+                    break;
+                }
+            if (inst == HD_SM_NONE)
+                return false;
+        }
+        struct ah_entry *e = &a->e[a->n];
+        struct hd_func_trace *tr = &sm->tr;
+        if (hd_func_ahead_step(la->l, c->fc, w->fw, &a->sh, lookup, a, &e->r, tr) !=
+            HD_FUNC_OK) {
+            a->parked = true; /* in-order execution reports it */
+            return false;
+        }
+        if (inst != HD_SM_NONE)
+            sm->unit_free[ti->unit][inst] = now + p->ii[ti->cls];
+        e->step = a->step++;
+        e->renamed = ren;
+        e->ready_at = now + 1 + (ti->unit < HD_TU_COUNT ? p->lat[ti->cls] : 0);
+        if (cu != HD_SM_NONE) { /* ready when its writeback comes (hd_sm_ahead_loaded) */
+            hd_sm_cu_alloc(sm, cu, w, HD_PC_AHEAD | (a->gen & 0xffffu) << 8 | a->n, ti, true,
+                           now);
+            w->inflight++;
+            struct hd_memop *op = &sm->memops[sm->cu[cu].memop];
+            hd_sm_memop_build(sm, w, tr, op);
+            op->has_dst = true;
+            e->ready_at = UINT64_MAX;
+            sm->st->haws_loads++;
+        }
+        a->n++;
+        sm->st->haws_issued++;
+        if (e->r.branch)
+            sm->st->haws_branches++;
+        a->fetch_at = now + 1 + sm->ah->ops->hint_fetch_cycles;
+        return true;
+    }
+    a->parked = true;
+    return false;
+}
+
+bool hd_sm_ahead_cycle(struct hd_sm *sm, uint32_t s, uint64_t now)
+{
+    struct hd_sm_ahead *ah = sm->ah;
+    const struct hd_sm_params *p = sm->p;
+    if (!sm->nstate[s][HD_WS_SB_MEM])
+        return false;
+    struct hd_twarp *best = NULL;
+    for (uint32_t slot = s; slot < p->max_warps; slot += p->num_sched) {
+        struct hd_twarp *w = &sm->w[slot];
+        if (w->state != HD_WS_SB_MEM)
+            continue;
+        struct ah_warp *a = &ah->w[slot];
+        if (a->mode == AH_IDLE && a->n == 0 && !trigger(sm, w, a))
+            continue;
+        if (a->mode != AH_HINT || a->parked || a->stall_pc != w->ib_pc)
+            continue;
+        if (!best || w->age < best->age)
+            best = w;
+    }
+    /* the oldest hint-mode warp first, then the others in slot order */
+    if (best && try_issue(sm, best, &ah->w[best->slot], now))
+        return true;
+    for (uint32_t slot = s; slot < p->max_warps; slot += p->num_sched) {
+        struct hd_twarp *w = &sm->w[slot];
+        struct ah_warp *a = &ah->w[slot];
+        if (w == best || w->state != HD_WS_SB_MEM || a->mode != AH_HINT || a->parked ||
+            a->stall_pc != w->ib_pc)
+            continue;
+        if (try_issue(sm, w, a, now))
+            return true;
+    }
+    return false;
+}
+/* }==== */
+
+/* {==== The return: the fetch filter ==== */
+enum hd_ahead_filter hd_sm_ahead_filter(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc,
+                                        uint64_t now, struct hd_func_trace *tr)
+{
+    struct ah_warp *a = &sm->ah->w[w->slot];
+    if (a->mode == AH_IDLE)
+        return HD_AHF_NONE;
+    if (a->branch_due) /* a popped branch entry has not issued yet */
+        return HD_AHF_NONE;
+    if (a->mode == AH_HINT) { /* the head issues again: the long-latency flag cleared */
+        a->mode = AH_RETURN;
+        if (pc != a->stall_pc) { /* cannot happen: the in-order stream left the stall point */
+            sm->st->haws_discards++;
+            discard(a);
+            return HD_AHF_NONE;
+        }
+    }
+    if (a->n == 0 && !a->branch_due) {
+        discard(a);
+        return HD_AHF_NONE;
+    }
+    if (a->n == 0)
+        return HD_AHF_NONE;
+    struct ah_entry *e = &a->e[a->head];
+    if (e->step < a->io_step || (e->step == a->io_step && e->r.pc != pc)) {
+        sm->st->haws_discards++; /* the in-order path differs: execute everything again */
+        discard(a);
+        return HD_AHF_NONE;
+    }
+    if (e->step > a->io_step)
+        return HD_AHF_NONE; /* (hd_sm_ahead_stepped counts it once it issued) */
+    if (e->r.branch) { /* executed again in order (side-effect free) */
+        a->head++;
+        a->n--;
+        a->branch_due = true; /* (so hd_sm_ahead_stepped counts it) */
+        return HD_AHF_NONE;
+    }
+    if (e->ready_at > now)
+        return HD_AHF_WAIT;
+    struct hd_tcta *c = &sm->cta[w->cta];
+    if (!hd_func_ahead_commit(c->la->l, w->fw, &e->r, tr)) {
+        sm->st->haws_discards++;
+        discard(a);
+        return HD_AHF_NONE;
+    }
+    const bool ren = e->renamed;
+    a->head++;
+    a->n--;
+    a->io_step++;
+    if (a->n == 0)
+        discard(a);
+    if (ren) {
+        sm->st->haws_copies++;
+        return HD_AHF_COPY;
+    }
+    sm->st->haws_skips++;
+    return HD_AHF_SKIP;
+}
+/* }==== */
+
+void hd_sm_ahead_stepped(struct hd_sm *sm, struct hd_twarp *w)
+{
+    struct ah_warp *a = &sm->ah->w[w->slot];
+    if (a->mode != AH_RETURN)
+        return;
+    a->io_step++;
+    a->branch_due = false;
+    if (a->n == 0)
+        discard(a);
+}
+
+void hd_sm_ahead_loaded(struct hd_sm *sm, struct hd_twarp *w, uint32_t tag, uint64_t now)
+{
+    if (!sm->ah)
+        return;
+    struct ah_warp *a = &sm->ah->w[w->slot];
+    const uint32_t idx = tag & 0xffu, gen = (tag >> 8) & 0xffffu;
+    if (a->mode == AH_IDLE || gen != (a->gen & 0xffffu) || idx < a->head ||
+        idx >= a->head + a->n)
+        return; /* its episode was discarded: the load executes again in order */
+    a->e[idx].ready_at = now;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/**
+ * locality_cta_dist - Gong's locality-aware block distributor (thesis ch.6 §6.3.1, Fig 6.8;
+ * digest §2.10, §3.7, §8 item 28), linear chunk order, one CTA dispatched per cycle.
+ *
+ * State: the SM that received the last CTA, how many CTAs of the current chunk it received
+ * (CW bits, saturating) and the chunk's launch. A request of hint 0 goes to the first SM with
+ * room after the last one (round-robin). A request of hint 1-3 stays on the last SM while the
+ * chunk is of its launch, holds fewer than req_chunk_i CTAs and the SM has room; else the first
+ * SM with room after it starts a new chunk. The same picks as the policy
+ * model/policy/cta_dist_locality.c (cta_dist_order = linear) when one CTA is placed per cycle.
+ *
+ * Registered outputs: pick_* one cycle after req_v_i, 0 in a cycle without a pick. Within one
+ * edge: batch_i's reset, then the request. Bit-exact C reference: tables/locality_cta_dist.c;
+ * ports: locality_cta_dist_ports.def.
+ *
+ * Parameters (configs/rtl/locality_cta_dist.ini):
+ *   NSM  SMs;  SW  SM index bits, $clog2(NSM);  CW  chunk bits;  LW  launch id bits
+ */
+`include "../include/hd_assert.svh"
+
+module locality_cta_dist #(
+  parameter int unsigned NSM = 14,
+  parameter int unsigned SW  = 4,
+  parameter int unsigned CW  = 16,
+  parameter int unsigned LW  = 8
+) (
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  input  logic           batch_i,
+  input  logic           req_v_i,
+  input  logic [LW-1:0]  req_launch_i,
+  input  logic [1:0]     req_hint_i,
+  input  logic [CW-1:0]  req_chunk_i,
+  input  logic [NSM-1:0] ok_i,
+  output logic           pick_v_o,
+  output logic [SW-1:0]  pick_sm_o,
+  output logic           pick_new_o
+);
+
+  localparam logic [SW-1:0] LastSm = SW'(NSM - 1);
+
+  logic [SW-1:0] last_d, last_q, base, nxt, pick;
+  logic [CW-1:0] cnt_d, cnt_q, base_cnt, chunk;
+  logic          chv_d, chv_q, base_chv, chunked, cont, nxt_found, pick_v, same;
+  logic [LW-1:0] chl_d, chl_q, base_chl;
+  logic [SW:0]   idx;
+
+  always_comb begin
+    // the state after a new batch's reset
+    base     = batch_i ? LastSm : last_q;
+    base_cnt = batch_i ? '0 : cnt_q;
+    base_chv = batch_i ? 1'b0 : chv_q;
+    base_chl = batch_i ? '0 : chl_q;
+    chunked  = req_hint_i != 2'd0;
+    chunk    = req_chunk_i == '0 ? CW'(1) : req_chunk_i;
+    cont     = chunked && base_chv && base_chl == req_launch_i && base_cnt < chunk && ok_i[base];
+    // the first SM with room after `base`, ring order
+    nxt       = '0;
+    nxt_found = 1'b0;
+    for (int unsigned k = 1; k <= NSM; k++) begin
+      idx = {1'b0, base} + (SW+1)'(k);
+      if (idx >= (SW+1)'(NSM)) idx = idx - (SW+1)'(NSM);
+      if (!nxt_found && ok_i[idx[SW-1:0]]) begin
+        nxt       = idx[SW-1:0];
+        nxt_found = 1'b1;
+      end
+    end
+    pick_v = req_v_i && (cont || nxt_found);
+    pick   = cont ? base : nxt;
+    same   = chunked && pick == base && base_chv && base_chl == req_launch_i;
+    last_d = base;
+    cnt_d  = base_cnt;
+    chv_d  = base_chv;
+    chl_d  = base_chl;
+    if (pick_v) begin
+      last_d = pick;
+      if (same) begin
+        cnt_d = base_cnt == '1 ? base_cnt : base_cnt + CW'(1);
+      end else begin
+        cnt_d = CW'(1);
+        chv_d = chunked;
+        chl_d = chunked ? req_launch_i : '0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      last_q     <= LastSm;
+      cnt_q      <= '0;
+      chv_q      <= 1'b0;
+      chl_q      <= '0;
+      pick_v_o   <= 1'b0;
+      pick_sm_o  <= '0;
+      pick_new_o <= 1'b0;
+    end else begin
+      last_q     <= last_d;
+      cnt_q      <= cnt_d;
+      chv_q      <= chv_d;
+      chl_q      <= chl_d;
+      pick_v_o   <= pick_v;
+      pick_sm_o  <= pick_v ? pick : '0;
+      pick_new_o <= pick_v && !same;
+    end
+  end
+
+  `HD_ASSERT_INIT(HdLocalityCtaDistParams, NSM >= 1 && NSM <= 64 && NSM <= (1 << SW) && CW >= 2 &&
+                 CW <= 32 && LW >= 1 && LW <= 32)
+  // A pick names an SM with room.
+  `HD_ASSERT(HdLocalityCtaDistPickOk, pick_v |-> ok_i[pick], clk_i, rst_ni)
+
+endmodule

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT
+ * locality_cta_dist.c - the block distributor's C reference (locality_cta_dist.h).
+ *
+ * Design: the fields mirror the RTL's flops one for one; one edge applies a new batch's reset,
+ * then decides the request and updates the chunk state.
+ */
+#include "locality_cta_dist.h"
+
+#include <string.h>
+
+#define HD_PORTS_DEF "locality_cta_dist_ports.def"
+#define HD_PORTS_IN_T struct hd_locality_cta_dist_in
+#define HD_PORTS_OUT_T struct hd_locality_cta_dist_out
+#define HD_PORTS_BLOCK_VAR hd_locality_cta_dist_block
+#include "hd_ports_table.h"
+
+#define NSM LOCALITY_CTA_DIST_NSM
+#define CMAX ((uint32_t)(((uint64_t)1 << LOCALITY_CTA_DIST_CW) - 1u))
+#define LMASK ((uint32_t)(((uint64_t)1 << LOCALITY_CTA_DIST_LW) - 1u))
+
+static void base_state(struct hd_locality_cta_dist_state *s)
+{
+    s->last = NSM - 1;
+    s->cnt = 0;
+    s->launch = 0;
+    s->chunk_v = false;
+}
+
+void hd_locality_cta_dist_ref_reset(struct hd_locality_cta_dist_state *s)
+{
+    memset(s, 0, sizeof *s);
+    base_state(s);
+    hd_block_reset_values(&hd_locality_cta_dist_block, HD_DIR_OUT, &s->q);
+}
+
+void hd_locality_cta_dist_ref_step(struct hd_locality_cta_dist_state *s,
+                                   const struct hd_locality_cta_dist_in *in,
+                                   struct hd_locality_cta_dist_out *out)
+{
+    *out = s->q;
+    s->cycle++;
+    memset(&s->q, 0, sizeof s->q);
+    if (in->batch_i & 1u)
+        base_state(s);
+    if (!(in->req_v_i & 1u))
+        return;
+    const uint32_t launch = (uint32_t)in->req_launch_i & LMASK;
+    const bool chunked = (in->req_hint_i & 3u) != 0;
+    const uint32_t given = (uint32_t)in->req_chunk_i & CMAX;
+    const uint32_t chunk = given ? given : 1;
+    const uint64_t ok = in->ok_i;
+    const bool same_chunk = chunked && s->chunk_v && s->launch == launch;
+    int pick = -1;
+    if (same_chunk && s->cnt < chunk && (ok >> s->last & 1u))
+        pick = (int)s->last;
+    for (uint32_t k = 1; pick < 0 && k <= NSM; k++) {
+        uint32_t i = (s->last + k) % NSM;
+        if (ok >> i & 1u)
+            pick = (int)i;
+    }
+    if (pick < 0)
+        return;
+    const bool same = same_chunk && (uint32_t)pick == s->last;
+    s->q.pick_v_o = 1;
+    s->q.pick_sm_o = (uint32_t)pick;
+    s->q.pick_new_o = !same;
+    if (same) {
+        if (s->cnt < CMAX)
+            s->cnt++;
+    } else {
+        s->cnt = 1;
+        s->chunk_v = chunked;
+        s->launch = chunked ? launch : 0;
+    }
+    s->last = (uint32_t)pick;
+}
+
+bool hd_locality_cta_dist_ref_idle(const struct hd_locality_cta_dist_state *s,
+                                   const struct hd_locality_cta_dist_in *in)
+{
+    return !(in->req_v_i & 1u) && !(in->batch_i & 1u) && !s->q.pick_v_o && !s->q.pick_new_o;
+}

@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: MIT
+# CCBP (Lin thesis ch.4, issue 29; model/mech/ccbp, docs/blocks/ccbp.md; included by
+# tests/CMakeLists.txt). tests/ccbp/ccbp_test.py MODE at small size on configs/maxwell-ccbp.ini,
+# every workload of the pair re-executed until a 100,000-cycle budget (--repeat all):
+# - ccbp_irc: the acceptance two-kernel test (pathfinder LS + lbm bandwidth-hungry): CCBP
+#   attached without quota or priority leaves the cycles unchanged; with the IRC on the LS
+#   kernel's slowdown falls, the BI kernel's requests per SM-window stay within its quota of 4
+#   (the IRC's count = the memory statistics' miss-queue departures of its launches), both verify.
+# - ccbp_verify: backprop+cfd and cfd+fdtd2d under CTA combinations and quotas, and Algorithm 1
+#   from a profile: every instance verifies, quotas hold.
+# test_ccbp_alg1 (tests/unit) checks Algorithm 1 against a hand trace.
+set(HD_TEST_MECHANISM ccbp)
+if(TARGET heddle)
+  foreach(m irc verify)
+    add_test(NAME ccbp_${m}
+             COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/ccbp_test.py $<TARGET_FILE:heddle> ${m}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(ccbp_${m} PROPERTIES LABELS "ccbp" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "ccbp ${m} ok")
+  endforeach()
+endif()
+hd_tier(ci "^ccbp_(irc|verify)$")

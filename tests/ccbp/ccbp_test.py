@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tests/ccbp/ccbp_test.py HEDDLE MODE - CCBP (Lin ch.4, model/mech/ccbp) at small size.
+
+irc     the acceptance two-kernel test: pathfinder (LS) + lbm (bandwidth-hungry) on
+        configs/maxwell-ccbp.ini, every workload re-executed until a 100,000-cycle budget.
+        CCBP attached with no quota and no LS priority gives the cycles of the run without it;
+        with the IRC on (lbm at 4 requests per SM per 200-cycle window, LS first) pathfinder's
+        slowdown (IPC alone / IPC shared over the budget) falls, lbm's requests per SM-window
+        never exceed 4 and reach it in some windows, lbm's IRC count equals the miss-queue
+        departures the memory statistics give its launches, and both workloads verify.
+verify  two more pairs (backprop+cfd, cfd+fdtd2d) with a CTA combination and quotas, and a
+        profile run of Algorithm 1: every instance of both workloads verifies, the quotas hold.
+"""
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HEDDLE = sys.argv[1]
+MODE = sys.argv[2]
+CFG = "configs/maxwell-ccbp.ini"
+
+BUDGET = 100000
+
+
+def fail(msg):
+    print(f"ccbp {MODE} FAILED: {msg}")
+    sys.exit(1)
+
+
+def run(args):
+    p = subprocess.run([HEDDLE] + args, capture_output=True, text=True)
+    if p.returncode != 0:
+        fail(f"heddle {' '.join(args)} exited {p.returncode}: {p.stdout[-800:]} {p.stderr[-800:]}")
+    return p.stdout
+
+
+def log_apps(path):
+    apps = {}
+    for line in open(path):
+        w = line.split()
+        if w and w[0] == "app":
+            apps[int(w[1])] = {w[i]: (w[i + 1] if w[i] == "type" else float(w[i + 1]))
+                               for i in range(2, len(w) - 1, 2)}
+    return apps
+
+
+def corun(tmp, mix, tag, sets, stats=False):
+    log = os.path.join(tmp, f"{tag}.log")
+    js = os.path.join(tmp, f"{tag}.json")
+    args = ["run", "--mix", mix, "--size", "small", "--config", CFG,
+            "--repeat", "all", "--repeat-until", str(BUDGET), "--set", "ccbp.enable=true",
+            "--set", f"ccbp.budget={BUDGET}", "--set", f"ccbp.log={log}"]
+    for s in sets:
+        args += ["--set", s]
+    if stats:
+        args += ["--stats", js]
+    out = run(args)
+    if not re.search(r"VERIFIED \(2 of 2 workloads verified\)", out):
+        fail(f"{mix} {tag}: not both verified")
+    for m in re.finditer(r"repeated: (\d+) instances, (\d+) verified", out):
+        if m.group(1) != m.group(2):
+            fail(f"{mix} {tag}: an instance did not verify ({m.group(0)})")
+    cyc = int(re.search(r"^\s+cycles\s+([\d,]+)\s*$", out, re.M).group(1).replace(",", ""))
+    return out, log_apps(log), (json.load(open(js)) if stats else None), cyc
+
+
+def mode_irc(tmp):
+    # IPC alone: pathfinder by itself, GTO (Lin T4.1: GTO for standalone runs)
+    out = run(["run", "pathfinder", "--size", "small", "--config", CFG, "--set",
+               "sm.scheduler=gto"])
+    instrs = int(re.search(r"warp instructions\s+([\d,]+)", out).group(1).replace(",", ""))
+    cycles = int(re.search(r"^\s+cycles\s+(\d+)", out, re.M).group(1))
+    ipc_alone = instrs / cycles
+    # the mix without CCBP and with CCBP watching only: the same cycles
+    plain = run(["run", "--mix", "pathfinder+lbm", "--size", "small",
+                 "--config", CFG, "--repeat", "all", "--repeat-until", str(BUDGET)])
+    pcyc = int(re.search(r"^\s+cycles\s+([\d,]+)\s*$", plain, re.M).group(1).replace(",", ""))
+    _, off, _, ocyc = corun(tmp, "pathfinder+lbm", "off",
+                            ["ccbp.types=ls dbi", "ccbp.ls_first=false"])
+    if ocyc != pcyc:
+        fail(f"CCBP attached with no quota and no priority changed the cycles: {ocyc} != {pcyc}")
+    _, on, st, _ = corun(tmp, "pathfinder+lbm", "on",
+                         ["ccbp.types=ls dbi", "ccbp.quota=0 4"], stats=True)
+    s_off = ipc_alone / off[1]["ipc"]
+    s_on = ipc_alone / on[1]["ipc"]
+    print(f"pathfinder IPC alone {ipc_alone:.3f}; shared {off[1]['ipc']:.3f} (IRC off, slowdown "
+          f"{s_off:.3f}) -> {on[1]['ipc']:.3f} (IRC on, slowdown {s_on:.3f})")
+    if not s_on < s_off * 0.97:
+        fail(f"the LS kernel's slowdown did not fall: {s_off:.3f} -> {s_on:.3f}")
+    bi = on[2]
+    if bi["quota"] != 4 or bi["irc_max_window"] > 4 or bi["irc_windows_at_quota"] < 1:
+        fail(f"lbm's requests per SM-window: max {bi['irc_max_window']}, quota {bi['quota']}, "
+             f"windows at quota {bi['irc_windows_at_quota']}")
+    # the memory statistics' miss-queue departures of lbm's launches = the IRC's count
+    names = {l["id"]: l["kernel"] for l in st["timing"]["launches"]}
+    mq = sum(k["mq_requests"] for k in st["timing"]["memory"]["per_kernel"]
+             if names.get(k["launch"], "").startswith("lbm"))
+    end = st["timing"]["totals"]["cycles"] if "cycles" in st["timing"]["totals"] else None
+    if mq != bi["irc_sent"]:
+        fail(f"lbm: {mq} miss-queue departures in the statistics, {bi['irc_sent']:.0f} by the IRC")
+    if end is not None and mq > 4 * 16 * math.ceil(end / 200):
+        fail(f"lbm sent {mq} requests in {end} cycles: above 4 per SM per 200 cycles")
+    print(f"lbm: {mq} requests (statistics = IRC), at most {bi['irc_max_window']:.0f} per "
+          f"SM-window, {bi['irc_windows_at_quota']:.0f} SM-windows at the quota of 4")
+
+
+def mode_verify(tmp):
+    for mix, sets in (("backprop+cfd", ["ccbp.types=ls nbi", "ccbp.ctas=7 4", "ccbp.quota=0 6"]),
+                      ("cfd+fdtd2d", ["ccbp.types=nbi dbi", "ccbp.ctas=4 7",
+                                      "ccbp.quota=6 6"])):
+        _, apps, _, _ = corun(tmp, mix, mix.replace("+", "_"), sets)
+        for a, q in ((1, None), (2, 6)):
+            if q and apps[a]["irc_max_window"] > q:
+                fail(f"{mix}: application {a} sent {apps[a]['irc_max_window']} in one window")
+        print(f"{mix}: verified; " + ", ".join(
+            f"app {a} ipc {apps[a]['ipc']:.3f} max/window {apps[a]['irc_max_window']:.0f}"
+            for a in (1, 2)))
+    # Algorithm 1 from a profile: its combination and quotas are applied and hold
+    prof = os.path.join(tmp, "prof.txt")
+    with open(prof, "w") as f:
+        f.write("app 1 type ls\napp 1 nbw 2 4 6 8 10 12 14 16\napp 1 dbw 3 6 9 12 15 18 21 24\n"
+                "app 2 type dbi\napp 2 nbw 10 18 24 28 30 31 32 32\n"
+                "app 2 dbw 20 35 45 52 56 58 59 60\napp 2 cost_noc 5\napp 2 cost_dram 4\n")
+    _, apps, _, _ = corun(tmp, "pathfinder+lbm", "alg1", [f"ccbp.profile={prof}"])
+    q = apps[2]["quota"]
+    if apps[2]["type"] != "dbi" or not q or apps[2]["irc_max_window"] > q or not apps[1]["ctas"]:
+        fail(f"Algorithm 1's allocation not applied: {apps}")
+    print(f"alg1: ctas {apps[1]['ctas']:.0f},{apps[2]['ctas']:.0f}; lbm quota {q:.0f}, max "
+          f"{apps[2]['irc_max_window']:.0f}")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    {"irc": mode_irc, "verify": mode_verify}[MODE](tmp)
+print(f"ccbp {MODE} ok")

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: MIT
+# GPUDuet, GPUDuet_TB and Virtual Thread (issue 28; Lin thesis ch.3; model/mech/gpuduet,
+# docs/gpuduet.md; included by tests/CMakeLists.txt).
+#
+# - test_gpuduet (tests/unit): Table 3.3's classes at the thresholds, the ME controller's
+#   trajectory on hand-built counter traces (docs/gpuduet.md's worked examples), the plans of
+#   four kernel shapes on Table 3.1's SM, the queues.
+# - gpuduet_accept: issue 28's acceptance run (tests/gpuduet/accept.sh): hotspot at ME 4 on
+#   maxwell-gpuduet with 32 warp slots (max_threads 1024, so that TBs wait for room at small
+#   size): warps switched out at the first use of a missed load, loads landing while their warp
+#   is absent, swaps with ready warps, warps switched out at barriers and barriers completing
+#   with warps absent (§2.9 option 2), every warp back, the static compressed register size
+#   never below the regpat compressor's on the switched-out warps, the output verified.
+# - gpuduet_verify_ci / gpuduet_verify_me<N> / gpuduet_verify_slots32_me<N>: workloads verify
+#   with gpuduet, vt and gpuduet_tb (CI: five workloads at ME 2 with 32 warp slots, so that TBs
+#   wait for room and warps are switched at small size; full tier: every workload at ME 1 and
+#   4, on Table 3.1's SM and with 32 warp slots).
+# - gpuduet_dynamic: the throughput monitor and ME controller classify bfs underutilised and raise
+#   ME (windows of 2,000 cycles; full tier).
+# - gpuduet_l1d_rule: §2.10's L1D context store turned on (a constructed SM: a quarter of the
+#   register file, 8 KB of shared memory, loads bypassing the L1D) (ci).
+# - gpuduet_config: logical capacities refused with an allocator that cannot place partial CTAs.
+set(HD_TEST_MECHANISM gpuduet)
+get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
+if(TARGET heddle)
+  add_test(NAME gpuduet_accept
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/accept.sh $<TARGET_FILE:heddle> hotspot 4
+                   --set sm.max_threads=1024
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_accept PROPERTIES TIMEOUT 120 PASS_REGULAR_EXPRESSION "accept.sh: OK")
+  add_test(NAME gpuduet_verify_ci
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/verify.sh $<TARGET_FILE:heddle> 2
+                   gpuduet,vt,gpuduet_tb --set sm.max_threads=1024 --
+                   vecadd sgemm reduction hotspot backprop
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_verify_ci PROPERTIES TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "verify.sh: all verified")
+  foreach(me 1 4)
+    add_test(NAME gpuduet_verify_me${me}
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/verify.sh $<TARGET_FILE:heddle> ${me}
+                     gpuduet,vt,gpuduet_tb ${hd_gd_workloads}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    # the same with 32 warp slots: TBs wait for room at small size, so warps are switched
+    add_test(NAME gpuduet_verify_slots32_me${me}
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/verify.sh $<TARGET_FILE:heddle> ${me}
+                     gpuduet,vt,gpuduet_tb --set sm.max_threads=1024 -- ${hd_gd_workloads}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(gpuduet_verify_me${me} gpuduet_verify_slots32_me${me} PROPERTIES
+                         TIMEOUT 3600 PASS_REGULAR_EXPRESSION "verify.sh: all verified")
+  endforeach()
+  set(hd_gdl sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/logcheck.sh $<TARGET_FILE:heddle>)
+  # the controller classifies bfs (underutilised) and raises ME to its bound
+  add_test(NAME gpuduet_dynamic
+           COMMAND ${hd_gdl} bfs "^me 0 [0-9]+ under [1-9]" --set sm.allocator=gpuduet
+                   --set sm.logical_warps=128 --set gpuduet.warmup=2000 --set gpuduet.window=2000
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  # §2.10: sgemm with a quarter of the register file and 8 KB of shared memory (TBs wait for
+  # room) and loads already bypassing the L1D (its utilisation < 3 %): the L1D becomes a
+  # context store of 256 units
+  add_test(NAME gpuduet_l1d_rule
+           COMMAND ${hd_gdl} sgemm "^l1d 0 bypass units=256" --set sm.allocator=gpuduet
+                   --set sm.logical_warps=128 --set sm.registers=16384
+                   --set sm.shared_mem_bytes=8K --set l1d.bypass_global=true
+                   --set gpuduet.warmup=2000 --set gpuduet.window=2000
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_dynamic gpuduet_l1d_rule PROPERTIES TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
+endif()
+hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$")

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: MIT
+# Gong ch.6 locality-aware scheduling (issue 31; docs/locality.md), end to end through heddle run
+# (tests/locality/locality_check.py; the unit test is tests/unit/test_locality.c):
+# - locality_verify_<W>: W verifies under the locality distributor + group scheduler with each
+#   Table 6.1 hint (0-3; hint 2 also in column order) and under cta_aware and mascar (Kepler,
+#   size small): the cheapest (transpose) in CI, every registered workload in the full tier
+# - locality_hint0: hint 0 gives round_robin + lrr's statistics exactly: sgemm in CI, four more
+#   workloads in full (locality_hint0_more)
+# - locality_list: heddle list shows the Table 6.2 stand-ins' hints (CI)
+# - locality_class: the stand-ins' measured sharing (cross-SM duplicate MSHR allocations under
+#   the round-robin baseline) agrees with their Table 6.2 class (full)
+set(HD_TEST_MECHANISM locality) # docs/testing.md: this mechanism's budget
+if(TARGET heddle)
+  set(hd_loc python3 ${CMAKE_CURRENT_SOURCE_DIR}/locality/locality_check.py
+      $<TARGET_FILE:heddle>)
+  get_property(hd_loc_workloads GLOBAL PROPERTY HD_WORKLOADS)
+  foreach(wl IN LISTS hd_loc_workloads)
+    add_test(NAME locality_verify_${wl} COMMAND ${hd_loc} verify ${wl}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(locality_verify_${wl} PROPERTIES TIMEOUT 600
+                         PASS_REGULAR_EXPRESSION "locality verify ok")
+  endforeach()
+  add_test(NAME locality_hint0 COMMAND ${hd_loc} hint0 sgemm WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME locality_hint0_more COMMAND ${hd_loc} hint0 transpose stencil2d conv2d mvt
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME locality_list COMMAND ${hd_loc} list WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME locality_class COMMAND ${hd_loc} class WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(locality_hint0 locality_hint0_more PROPERTIES
+                       PASS_REGULAR_EXPRESSION "locality hint0 ok")
+  set_tests_properties(locality_list PROPERTIES PASS_REGULAR_EXPRESSION "locality list ok")
+  set_tests_properties(locality_class PROPERTIES PASS_REGULAR_EXPRESSION "locality class ok")
+endif()
+
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI (with test_locality about 25
+# test-seconds on the loaded machine, 3 CPU-seconds), the rest in the full tier.
+hd_tier(ci "^locality_verify_transpose$" "^locality_hint0$" "^locality_list$")

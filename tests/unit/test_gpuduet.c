@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT
+ * test_gpuduet.c - GPUDuet's decision files (model/mech/gpuduet; Lin thesis ch.3, issue 28):
+ * the throughput monitor's classes (Table 3.3) at and around each threshold, the ME controller's
+ * trajectory on hand-built counter traces against the worked examples of docs/gpuduet.md (from
+ * §2.10's rule), the per-kernel plan (MC, limiting resources, switching level, ME upper bound)
+ * on Table 3.1's SM for four kernel shapes, and the stalled/ready queues.
+ */
+#include "gpuduet.h"
+#include "testutil.h"
+
+/* A window with every resource at the given per-mille of a capacity of 1000. */
+static struct gd_util util(unsigned sched, unsigned icnt, unsigned dram, unsigned l1, unsigned l2)
+{
+    return (struct gd_util){sched, 1000, l1, 1000, icnt, 1000, l2, 1000, dram, 1000};
+}
+
+static void test_classes(struct hd_test_state *t)
+{
+    hd_test_begin(t, "Table 3.3: underutilised, moderate, saturated at the thresholds");
+    struct gd_util u = util(599, 599, 499, 599, 599);
+    HD_CHECK_U64(t, GD_CLASS_UNDER, gd_classify(&u));
+    u = util(600, 0, 0, 0, 0); /* sched 60 %: not below 60 % */
+    HD_CHECK_U64(t, GD_CLASS_MODERATE, gd_classify(&u));
+    u = util(0, 0, 500, 0, 0); /* DRAM 50 %: not below 50 % */
+    HD_CHECK_U64(t, GD_CLASS_MODERATE, gd_classify(&u));
+    u = util(800, 900, 700, 800, 800); /* every one at its saturation threshold: not above */
+    HD_CHECK_U64(t, GD_CLASS_MODERATE, gd_classify(&u));
+    u = util(0, 901, 0, 0, 0);
+    HD_CHECK_U64(t, GD_CLASS_SATURATED, gd_classify(&u));
+    u = util(0, 0, 701, 0, 0);
+    HD_CHECK_U64(t, GD_CLASS_SATURATED, gd_classify(&u));
+    u = util(0, 0, 0, 801, 0);
+    HD_CHECK_U64(t, GD_CLASS_SATURATED, gd_classify(&u));
+    u = util(801, 0, 0, 0, 0);
+    HD_CHECK_U64(t, GD_CLASS_SATURATED, gd_classify(&u));
+    u = util(0, 0, 0, 0, 801);
+    HD_CHECK_U64(t, GD_CLASS_SATURATED, gd_classify(&u));
+    u = (struct gd_util){0}; /* nothing to measure: idle */
+    HD_CHECK_U64(t, GD_CLASS_UNDER, gd_classify(&u));
+}
+
+static void test_me_trajectory(struct hd_test_state *t)
+{
+    struct gd_me m;
+    struct gd_util u;
+    hd_test_begin(t, "ME controller: underutilised -> the upper bound at once, kept");
+    gd_me_init(&m, 6);
+    u = util(300, 200, 100, 50, 100);
+    HD_CHECK_U64(t, 6, gd_me_window(&m, &u));
+    u = util(900, 0, 0, 0, 0); /* later saturation does not re-classify (our choice) */
+    HD_CHECK_U64(t, 6, gd_me_window(&m, &u));
+    HD_CHECK_U64(t, GD_CLASS_UNDER, m.cls);
+
+    hd_test_begin(t, "ME controller: saturated -> 0 (GPUDuet off)");
+    gd_me_init(&m, 6);
+    u = util(200, 950, 300, 100, 400); /* icnt 95 % */
+    HD_CHECK_U64(t, 0, gd_me_window(&m, &u));
+    u = util(100, 100, 100, 100, 100);
+    HD_CHECK_U64(t, 0, gd_me_window(&m, &u));
+
+    hd_test_begin(t, "ME controller: moderate -> +1 per window up to the upper bound");
+    gd_me_init(&m, 3); /* trace: sched 70 %, 72 %, 75 %, then 85 % */
+    const unsigned sched[4] = {700, 720, 750, 850};
+    const unsigned want[4] = {1, 2, 3, 3};
+    for (unsigned i = 0; i < 4; i++) {
+        u = util(sched[i], 300, 200, 100, 300);
+        HD_CHECK_U64(t, want[i], gd_me_window(&m, &u));
+    }
+    HD_CHECK(t, m.done);
+    HD_CHECK_U64(t, 4, m.windows);
+
+    hd_test_begin(t, "ME controller: moderate, a resource saturates -> back off by one, stop");
+    gd_me_init(&m, 8); /* DRAM 55 %, 62 %, 68 %, 75 % (saturated), then 40 % */
+    const unsigned dram[5] = {550, 620, 680, 750, 400};
+    const unsigned want2[5] = {1, 2, 3, 2, 2};
+    for (unsigned i = 0; i < 5; i++) {
+        u = util(400, 300, dram[i], 100, 300);
+        HD_CHECK_U64(t, want2[i], gd_me_window(&m, &u));
+    }
+    HD_CHECK_U64(t, GD_CLASS_MODERATE, m.cls);
+
+    hd_test_begin(t, "ME controller: upper bound 0 keeps ME at 0 in every class");
+    gd_me_init(&m, 0);
+    u = util(700, 0, 0, 0, 0);
+    HD_CHECK_U64(t, 0, gd_me_window(&m, &u));
+    HD_CHECK_U64(t, 0, gd_me_window(&m, &u));
+}
+
+static void test_plan(struct hd_test_state *t)
+{
+    /* Table 3.1's SM: 64 warp slots, 32 TB slots, 256 KB RF = 2048 units, 96 KB = 768 units. */
+    const struct gd_caps c = {64, 32, 2048, 768, 0};
+    struct gd_plan p;
+    hd_test_begin(t, "plan: warp-slot-limited kernel -> warp level, registers stay");
+    gd_plan_make(&c, GD_MODE_GPUDUET, 8, 16, 14, 24, &p); /* hotspot: 8 warps, 16 regs, 3 KB */
+    HD_CHECK_U64(t, 8, p.mc);
+    HD_CHECK_U64(t, GD_LIM_WARPS, p.lim);
+    HD_CHECK_U64(t, GD_LEVEL_WARP, p.level);
+    HD_CHECK(t, !p.spill_regs && !p.spill_smem);
+    /* min(128/8 - 8, 32 - 8, RF 16 - 8, smem 32 - 8, unified (2816 - 8 x 152) / 160 = 10) */
+    HD_CHECK_U64(t, 8, p.me_ub);
+
+    hd_test_begin(t, "plan: register-limited kernel -> warp level, reduced registers spill");
+    gd_plan_make(&c, GD_MODE_GPUDUET, 8, 64, 20, 0, &p); /* 64 regs/thread, 20 live */
+    HD_CHECK_U64(t, 4, p.mc);
+    HD_CHECK_U64(t, GD_LIM_REGS, p.lim);
+    HD_CHECK_U64(t, GD_LEVEL_WARP, p.level);
+    HD_CHECK(t, p.spill_regs);
+    /* min(16 - 4, 28, (2816 - 4 x 512) / (8 x 21) = 4) */
+    HD_CHECK_U64(t, 4, p.me_ub);
+    hd_test_begin(t, "plan: Virtual Thread on it adds nothing (capacity is the RF)");
+    gd_plan_make(&c, GD_MODE_VT, 8, 64, 20, 0, &p);
+    HD_CHECK_U64(t, 0, p.me_ub);
+
+    hd_test_begin(t, "plan: shared-memory-limited kernel -> TB level, shared memory spills");
+    gd_plan_make(&c, GD_MODE_GPUDUET, 4, 8, 8, 192, &p); /* 24 KB per TB */
+    HD_CHECK_U64(t, 4, p.mc);
+    HD_CHECK_U64(t, GD_LIM_SMEM, p.lim);
+    HD_CHECK_U64(t, GD_LEVEL_TB, p.level);
+    HD_CHECK(t, p.spill_smem && !p.spill_regs);
+    /* min(32 - 4, 28, RF 64 - 4, (2816 - 4 x 224) / (4 x 9 + 192) = 8) */
+    HD_CHECK_U64(t, 8, p.me_ub);
+
+    hd_test_begin(t, "plan: registers and shared memory both limit -> disabled");
+    gd_plan_make(&c, GD_MODE_GPUDUET, 8, 64, 20, 192, &p);
+    HD_CHECK_U64(t, 4, p.mc);
+    HD_CHECK_U64(t, GD_LIM_REGS | GD_LIM_SMEM, p.lim);
+    HD_CHECK_U64(t, GD_LEVEL_OFF, p.level);
+    HD_CHECK_U64(t, 0, p.me_ub);
+    gd_plan_make(&c, GD_MODE_TB, 8, 64, 20, 192, &p);
+    HD_CHECK_U64(t, GD_LEVEL_OFF, p.level);
+
+    hd_test_begin(t, "plan: GPUDuet_TB on a warp-slot-limited kernel -> TB level");
+    gd_plan_make(&c, GD_MODE_TB, 8, 16, 14, 24, &p);
+    HD_CHECK_U64(t, GD_LEVEL_TB, p.level);
+    HD_CHECK_U64(t, 8, p.me_ub);
+}
+
+static void test_queues(struct hd_test_state *t)
+{
+    hd_test_begin(t, "queues: FIFO order, capacity, removal from the middle");
+    struct gd_queue q;
+    gd_queue_init(&q, 8);
+    for (uint32_t i = 0; i < 8; i++)
+        HD_CHECK(t, gd_queue_push(&q, i));
+    HD_CHECK(t, !gd_queue_push(&q, 99)); /* full: the warp stays where it is */
+    uint32_t v = 0;
+    HD_CHECK(t, gd_queue_pop(&q, &v));
+    HD_CHECK_U64(t, 0, v);
+    gd_queue_remove(&q, 4);
+    HD_CHECK_U64(t, 6, q.n);
+    HD_CHECK(t, gd_queue_push(&q, 8));
+    const uint32_t want[7] = {1, 2, 3, 5, 6, 7, 8};
+    for (uint32_t i = 0; i < 7; i++) {
+        HD_CHECK(t, gd_queue_pop(&q, &v));
+        HD_CHECK_U64(t, want[i], v);
+    }
+    HD_CHECK(t, !gd_queue_pop(&q, &v));
+}
+
+int main(void)
+{
+    struct hd_test_state t = {0};
+    test_classes(&t);
+    test_me_trajectory(&t);
+    test_plan(&t);
+    test_queues(&t);
+    return hd_test_finish(&t);
+}

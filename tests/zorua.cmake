@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: MIT
+# Zorua (issue 32; model/mech/zorua, docs/zorua.md): the allocators zorua and wlm in the whole GPU
+# on the Zorua specification grid (workloads/zorua-grid.toml) with the Table 2 configurations.
+#
+# - zorua_points_<gen>_<scheme> (<gen> fermi, kepler, maxwell; <scheme> baseline, wlm, zorua): the
+#   grid's sample (first, middle and last point of each of the eight applications) at small size
+#   verifies, does its base's work and counts the specified registers
+#   (scripts/zorua-grid-run.py --sample --config configs/zorua-<gen>.ini); a point no CTA of
+#   fits runs on the Kepler file. CI: Fermi, WLM and Zorua on reduction and nqueens, Baseline on
+#   nqueens; full: all.
+# - zorua_oversubscribe: scalarprod at 8 KB and 512 threads on Fermi: Zorua places register sets
+#   in swap (zorua_reg_sets_swapped > 0), reads them back with SWAP-class loads
+#   (zorua_rf_swap_reads > 0, oloc_fills_mem > 0), moves hot sets on chip (zorua_lfu_swaps > 0),
+#   runs the o_thresh controller (zorua_epochs > 0), raises phase events from the phase pass
+#   (zorua_phase_events > 0) and verifies.
+# - zorua_wlm_partial: WLM on the same point: partial CTAs admitted (warp_placed_absent > 0),
+#   nothing swapped, no mapping-table lookup (zorua_rf_reads = 0).
+# - zorua_determinism: reduction at 24 x 1024 (register cliff, oversubscribed) gives the same
+#   cycles, Zorua counters and DRAM reads with and without idle-cycle skipping.
+# - zorua_needs_logical: allocator = zorua without logical capacities is refused (exit 2).
+# - zorua_phases_<w>: `heddle ptx-info` lists the phases the pass (model/compiler/zphase.c) finds:
+#   nqueens 3 (kernel start, the scratchpad search, the exit; 2 specifiers), dct8x8's kernels 10
+#   each (7 specifiers, 2 barriers).
+# - test_zorua_tables, test_zorua_coord (tests/unit): the tables by hand and Figure 11.
+set(HD_TEST_MECHANISM zorua)
+hd_tier(ci "^zorua_points_fermi_(baseline|wlm|zorua)_ci$" "^zorua_oversubscribe$" "^zorua_phases_"
+        "^zorua_determinism$"
+        "^zorua_wlm_partial$" "^zorua_needs_logical$")
+hd_tier(full "^zorua_")
+if(TARGET heddle)
+  set(zgrid ${CMAKE_SOURCE_DIR}/scripts/zorua-grid-run.py)
+  foreach(gen fermi kepler maxwell)
+    if(gen STREQUAL "fermi")
+      set(lw 64)
+    else()
+      set(lw 96)
+    endif()
+    foreach(scheme baseline wlm zorua)
+      if(scheme STREQUAL "baseline")
+        set(sets "")
+      else()
+        set(sets --set sm.allocator=${scheme} --set sm.logical_warps=${lw}
+                 --set sm.logical_ctas=16)
+      endif()
+      add_test(NAME zorua_points_${gen}_${scheme}
+               COMMAND ${Python3_EXECUTABLE} ${zgrid} $<TARGET_FILE:heddle> --sample
+                       --config configs/zorua-${gen}.ini --wide configs/zorua-kepler.ini ${sets}
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(zorua_points_${gen}_${scheme} PROPERTIES TIMEOUT 900
+                           PASS_REGULAR_EXPRESSION "24 of 24 points pass")
+      if(gen STREQUAL "fermi")
+        if(scheme STREQUAL "baseline") # (the baseline allocator is tested elsewhere)
+          set(apps --app nqueens)
+          set(npts 3)
+        else()
+          set(apps --app reduction --app nqueens)
+          set(npts 6)
+        endif()
+        add_test(NAME zorua_points_${gen}_${scheme}_ci
+                 COMMAND ${Python3_EXECUTABLE} ${zgrid} $<TARGET_FILE:heddle> --sample ${apps}
+                         --config configs/zorua-${gen}.ini ${sets}
+                 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+        set_tests_properties(zorua_points_${gen}_${scheme}_ci PROPERTIES TIMEOUT 300
+                             PASS_REGULAR_EXPRESSION "${npts} of ${npts} points pass")
+      endif()
+    endforeach()
+  endforeach()
+  set(zl --config configs/zorua-fermi.ini --set sm.logical_warps=64 --set sm.logical_ctas=16)
+  add_test(NAME zorua_oversubscribe
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
+                   $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_over.json --
+                   scalarprod_z_sp8192_tb512 --size small ${zl} --set sm.allocator=zorua --
+                   zorua_reg_sets_swapped>0 zorua_rf_swap_reads>0 oloc_fills_mem>0
+                   zorua_lfu_swaps>0 zorua_epochs>0 zorua_admitted>0 zorua_phase_events>0
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_oversubscribe PROPERTIES PASS_REGULAR_EXPRESSION
+                       "all conditions hold")
+  add_test(NAME zorua_wlm_partial
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
+                   $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_wlm.json --
+                   scalarprod_z_sp8192_tb512 --size small ${zl} --set sm.allocator=wlm --
+                   warp_placed_absent>0 zorua_reg_sets_swapped=0 zorua_rf_reads=0
+                   zorua_admitted>0
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_wlm_partial PROPERTIES PASS_REGULAR_EXPRESSION "all conditions hold")
+  add_test(NAME zorua_phases_nqueens COMMAND $<TARGET_FILE:heddle> ptx-info nqueens
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_phases_nqueens PROPERTIES PASS_REGULAR_EXPRESSION
+    "Zorua phases [^\n]*: 3, 2 phase specifiers\n    phase 0: PC 0-9 [^\n]*kernel start[^\n]*scratchpad none\n    phase 1: PC 10-81 [^\n]*scratchpad live")
+  add_test(NAME zorua_phases_dct8x8 COMMAND $<TARGET_FILE:heddle> ptx-info dct8x8
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_phases_dct8x8 PROPERTIES PASS_REGULAR_EXPRESSION
+    "Zorua phases [^\n]*: 10, 7 phase specifiers\n    phase 0[^\n]*\n    phase 1[^\n]*\n    phase 2[^\n]*\n    phase 3: [^\n]*, barrier;")
+  # the same cycles, Zorua counters and memory statistics with and without idle-cycle skipping
+  # (the o_thresh epochs are allocator timers the skipping respects)
+  add_test(NAME zorua_determinism
+           COMMAND sh -c "for s in true false; do $<TARGET_FILE:heddle> run reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --set sm.allocator=zorua --set sm.logical_warps=64 --set sm.logical_ctas=16 --set timing.skip_idle=$s --stats ${CMAKE_CURRENT_BINARY_DIR}/zdet_$s.json >/dev/null || exit 1; grep -o '\"\\(cycles\\|zorua_[a-z_]*\\|dram_reads\\)\": [0-9]*' ${CMAKE_CURRENT_BINARY_DIR}/zdet_$s.json > ${CMAKE_CURRENT_BINARY_DIR}/zdet_$s.txt; done; cmp ${CMAKE_CURRENT_BINARY_DIR}/zdet_true.txt ${CMAKE_CURRENT_BINARY_DIR}/zdet_false.txt && grep -c zorua_phase_events ${CMAKE_CURRENT_BINARY_DIR}/zdet_true.txt && echo zorua deterministic"
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_determinism PROPERTIES PASS_REGULAR_EXPRESSION "zorua deterministic")
+  add_test(NAME zorua_needs_logical
+           COMMAND $<TARGET_FILE:heddle> run vecadd --size small --set sm.allocator=zorua
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_needs_logical PROPERTIES WILL_FAIL FALSE
+                       PASS_REGULAR_EXPRESSION "wlm and zorua admit partial CTAs")
+endif()
