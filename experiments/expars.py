@@ -119,6 +119,6 @@ def report(ctx):
             [f"{r['bw_gto']:.1f}", f"{r['ew_gto']:.1f}"] for i, r in enumerate(rows)]
     md.append(md_table(hdr, body))
     md += ["", "Paper: mean warps per SM 32.86 (Baseline) -> 43.43 (EXPARS) at full occupancy "
-           "(L298); these are run means at small size, where several stand-ins launch fewer "
-           "CTAs than the SMs hold (so EXPARS has nothing to add)."]
+           f"(L298); these are run means at {size} size, where a stand-in that launches fewer "
+           "CTAs than the SMs hold gives EXPARS nothing to add."]
     ctx.write_text("report.md", "\n".join(md))

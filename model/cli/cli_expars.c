@@ -102,7 +102,8 @@ int hd_cli_print_expars(const struct hd_module *m, const struct hd_func *f,
     }
     struct hd_annot *a = hd_tkernel_annot_build(k, cfg->sm_max_regs_per_thread, err, sizeof err);
     struct hd_bundles *bs = NULL;
-    const struct hd_bundle_params bp = {cfg->expars_oc_lines, cfg->expars_oc_ways, 32, true, true};
+    const struct hd_bundle_params bp = {cfg->expars_oc_lines, cfg->expars_oc_ways, 32, true, true,
+                                        cfg->expars_bundle_regs};
     if (!a || hd_bundles_build(a, &bp, &bs, err, sizeof err) != 0 ||
         hd_bundles_annotate(a, bs) != 0) {
         printf("  EXPARS bundles: (%s)\n", err);

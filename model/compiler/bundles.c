@@ -131,8 +131,13 @@ int hd_bundles_build(const struct hd_annot *a, const struct hd_bundle_params *p,
                 add[r % sets] += !(cur.vec[r / 64] >> (r % 64) & 1u);
             }
             bool fits = open && (!p->max_instrs || cur.n < p->max_instrs);
-            for (uint32_t k = 0; k < sets && fits; k++)
+            uint32_t nadd = 0;
+            for (uint32_t k = 0; k < sets && fits; k++) {
                 fits = cnt[k] + add[k] <= ways;
+                nadd += add[k];
+            }
+            if (fits && p->max_regs && cur.nregs + nadd > p->max_regs)
+                fits = false;
             if (open && !fits) {
                 if (push(b, &cap, &cur) != 0)
                     goto oom;

@@ -14,7 +14,8 @@
  *     (L1/L2) at most oc_ways registers of a bundle map to one operand-cache set (rank mod
  *     oc_lines/oc_ways; direct-mapped: no two on one line), which also bounds the bundle's
  *     registers by the lines, so a bundle's scratchpad set always fits the cache whatever
- *     Start_Reg is; (L3) at most
+ *     Start_Reg is; (L1') at most max_regs registers (fewer than the lines lets several warps
+ *     hold their bundles in the cache at once); (L3) at most
  *     max_instrs instructions; (L4) a barrier ends its bundle. An instruction whose own
  *     registers collide on a line cannot be split: it forms a bundle alone (flagged `conflict`).
  *   - PREF: one per bundle, before its first instruction, carrying the bundle's registers as a
@@ -42,6 +43,7 @@ struct hd_bundle_params {
     uint32_t max_instrs;  /* L3 (0: no limit) */
     bool cut_barrier;     /* L4 */
     bool by_weight;       /* ranks by weight (false: rank = register number, no reordering) */
+    uint32_t max_regs;    /* L1': at most this many registers per bundle (0: the lines) */
 };
 
 struct hd_bundle {

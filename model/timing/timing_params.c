@@ -152,6 +152,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->expars_oc_lines = c->expars_oc_lines;
     s->expars_oc_banks = c->expars_oc_banks;
     s->expars_oc_ways = c->expars_oc_ways;
+    s->expars_bundle_regs = c->expars_bundle_regs;
     s->expars_fill_latency = c->expars_fill_latency;
     s->expars_spad_shared = c->expars_spad_shared;
     s->expars_check = c->expars_check;

@@ -102,7 +102,7 @@ struct hd_sm_params {
     /* [expars] (model/mech/expars, docs/expars.md; read with [sm] allocator = expars) */
     uint32_t expars_tau_milli;    /* tau x 1000 */
     uint32_t expars_oc_lines, expars_oc_banks, expars_fill_latency;
-    uint32_t expars_oc_ways;
+    uint32_t expars_oc_ways, expars_bundle_regs;
     bool expars_spad_shared, expars_check;
     uint64_t expars_fault;
     bool expars_prefetch;

@@ -53,7 +53,7 @@ static const struct hd_bundles *bundles_of(struct ex_hook *h, const struct hd_an
     struct hd_bundles *b = NULL;
     char err[128];
     const struct hd_bundle_params bp = {h->p->sm.expars_oc_lines, h->p->sm.expars_oc_ways, 32,
-                                        true, false};
+                                        true, false, h->p->sm.expars_bundle_regs};
     if (hd_bundles_build(an, &bp, &b, err, sizeof err) != 0)
         b = NULL;
     if (b && b->note[0]) {
