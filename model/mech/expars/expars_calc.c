@@ -19,7 +19,8 @@ static bool usable(const struct hd_expars_in *in)
            in->r_cta <= in->R && in->s_cta <= in->S;
 }
 
-uint32_t hd_expars_baseline_ctas(const struct hd_expars_in *in)
+/* Baseline CTAs per SM: the smallest of the slot, thread, register and scratchpad limits. */
+static uint32_t hd_expars_baseline_ctas(const struct hd_expars_in *in)
 {
     if (!in->r_cta || !in->t_cta)
         return 0;

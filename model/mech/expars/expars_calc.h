@@ -52,8 +52,6 @@ struct hd_expars_static {
     double mix_rf_share;     /* EXPARS: fraction of a mix CTA's registers in the RF (else 0) */
 };
 
-/* Baseline CTAs per SM: the smallest of the slot, thread, register and scratchpad limits. */
-uint32_t hd_expars_baseline_ctas(const struct hd_expars_in *in);
 /* The exact search. Returns 0, or -1 when the input is not usable (zero sizes, tau outside
  * (0,1), a CTA larger than the SM): the plan is then all zeros. */
 int hd_expars_plan(const struct hd_expars_in *in, struct hd_expars_plan *out);
