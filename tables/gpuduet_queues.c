@@ -45,29 +45,28 @@ void hd_gpuduet_queues_ref_step(struct hd_gpuduet_queues_state *s,
     *out = s->q;
     s->cycle++;
     memset(&s->q, 0, sizeof s->q);
-    for (unsigned q = 0; q < HD_GQ_N; q++) {
-        struct hd_gpuduet_queue *f = &s->f[q];
+    for (unsigned q = 0; q < HD_GQ_N; q++) { /* s->f[q] indexed directly: UBSan checks q */
         unsigned d = hd_gpuduet_queues_depth(q);
         unsigned w = q < 2 ? GPUDUET_QUEUES_IW : GPUDUET_QUEUES_TIW;
-        if (((in->pop_v_i >> q) & 1u) && f->cnt != 0) {
+        if (((in->pop_v_i >> q) & 1u) && s->f[q].cnt != 0) {
             s->q.pop_v_o |= (uint64_t)1 << q;
-            s->q.pop_id_o = hd_gpuduet_queues_field_set(s->q.pop_id_o, q, IW, f->id[f->head]);
-            f->head = (f->head + 1u) % d;
-            f->cnt--;
+            s->q.pop_id_o = hd_gpuduet_queues_field_set(s->q.pop_id_o, q, IW, s->f[q].id[s->f[q].head]);
+            s->f[q].head = (s->f[q].head + 1u) % d;
+            s->f[q].cnt--;
         }
         if ((in->push_v_i >> q) & 1u) {
-            if (f->cnt == d) {
+            if (s->f[q].cnt == d) {
                 s->q.drop_o |= (uint64_t)1 << q;
             } else {
                 uint64_t id = hd_gpuduet_queues_field(in->push_id_i, q, IW) & (((uint64_t)1 << w) - 1u);
-                f->id[(f->head + f->cnt) % d] = (uint16_t)id;
-                f->cnt++;
+                s->f[q].id[(s->f[q].head + s->f[q].cnt) % d] = (uint16_t)id;
+                s->f[q].cnt++;
             }
         }
         if (in->rd_v_i & 1u) {
-            s->q.rd_cnt_o = hd_gpuduet_queues_field_set(s->q.rd_cnt_o, q, GPUDUET_QUEUES_CW, f->cnt);
-            if (f->cnt != 0)
-                s->q.rd_head_o = hd_gpuduet_queues_field_set(s->q.rd_head_o, q, IW, f->id[f->head]);
+            s->q.rd_cnt_o = hd_gpuduet_queues_field_set(s->q.rd_cnt_o, q, GPUDUET_QUEUES_CW, s->f[q].cnt);
+            if (s->f[q].cnt != 0)
+                s->q.rd_head_o = hd_gpuduet_queues_field_set(s->q.rd_head_o, q, IW, s->f[q].id[s->f[q].head]);
         }
     }
     s->q.rd_v_o = in->rd_v_i & 1u;

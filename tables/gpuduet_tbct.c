@@ -74,13 +74,12 @@ void hd_gpuduet_tbct_ref_step(struct hd_gpuduet_tbct_state *s, const struct hd_g
         s->q.rd_abs_o = e->abs;
         s->q.rd_smem_o = e->smem;
     }
-    for (unsigned t = 0; t < HD_TBCT_N; t++) {
-        const struct hd_gpuduet_tbct_entry *x = &s->e[t];
-        if (!x->valid)
+    for (unsigned t = 0; t < HD_TBCT_N; t++) { /* s->e[t] indexed directly: UBSan checks t */
+        if (!s->e[t].valid)
             continue;
         s->q.rd_valids_o |= (uint64_t)1 << t;
-        s->q.rd_smemp_o |= (uint64_t)hd_gpuduet_tbct_smem_present(x->smem) << t;
-        s->q.rd_whole_o |= (uint64_t)(x->abs == 0) << t;
+        s->q.rd_smemp_o |= (uint64_t)hd_gpuduet_tbct_smem_present(s->e[t].smem) << t;
+        s->q.rd_whole_o |= (uint64_t)(s->e[t].abs == 0) << t;
     }
 }
 

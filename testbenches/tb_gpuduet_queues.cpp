@@ -139,5 +139,15 @@ int sc_main(int argc, char **argv)
     int rc = tb::run("tb_gpuduet_queues", o, stim, check, resets);
     std::printf("tb_gpuduet_queues: %" PRIu64 " pops checked against software queues, %" PRIu64 " wrong\n",
                 pops, wrong);
+    // The packed-field helpers a model uses: a field set leaves its neighbours alone.
+    for (unsigned q = 0; q < HD_GQ_N; q++) {
+        uint64_t all = (1ull << (4 * kIW)) - 1, v = hd_gpuduet_queues_field_set(all, q, kIW, 0);
+        if (v != (all & ~(((1ull << kIW) - 1) << (q * kIW))) || hd_gpuduet_queues_field(all, q, kIW) != (1u << kIW) - 1) {
+            std::printf("tb_gpuduet_queues: field helpers wrong for field %u\n", q);
+            rc = 1;
+        }
+    }
+    if (hd_gpuduet_queues_depth(HD_GQ_READY_W) != GPUDUET_QUEUES_WD || hd_gpuduet_queues_depth(HD_GQ_READY_TB) != GPUDUET_QUEUES_TD)
+        rc = 1;
     return rc != 0 ? rc : wrong == 0 && pops > 1000 ? 0 : 1;
 }

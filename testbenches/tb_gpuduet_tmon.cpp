@@ -3,8 +3,8 @@
 // hand-built counter trace (warm-up 20, windows of 100 cycles, ME bound 3: a moderately
 // utilised kernel, scheduler at 70 %, searches ME 1, 2, then 85 % saturates and ME backs off to
 // 1 and stays; a second kernel underutilised with L1D at 2 % gets ME = 3 and L1D as context
-// store; a third, DRAM at 75 %, is saturated: ME = 0), every update checked against the
-// expected class and ME; then seeded random kernels (lengths, bounds, rates near every
+// store; a third, DRAM at 75 %, is saturated: ME = 0; L1D at exactly 3 % and at 2.9999 %), every
+// update checked against the expected class and ME; then seeded random kernels (lengths, bounds, rates near every
 // threshold of Table 3.3, restarts and stops mid-window); every output compared with the C
 // reference every cycle, a reset mid-stream; coverage bins of gpuduet_tmon_cover.def.
 extern "C" {
@@ -81,6 +81,12 @@ int sc_main(int argc, char **argv)
     stim.push_back(start(0, 100, 3)); // a third
     window(stim, 100, dram_hot), want.push_back({HD_TMON_SATURATED, 0, 0});
     window(stim, 100, idle_l1), want.push_back({HD_TMON_UNDER, 0, 1});
+    // L1D at exactly 3 % (not below: no contexts in L1D), then at 200 / 6667 = 2.9999 %.
+    const Rates l1_edge = {{300, 30, 200, 200, 200}};
+    stim.push_back(start(0, 100, 0));
+    window(stim, 100, l1_edge), want.push_back({HD_TMON_UNDER, 0, 0});
+    stim.push_back(start(0, 6667, 0));
+    window(stim, 6667, l1_edge), want.push_back({HD_TMON_UNDER, 0, 1});
     TB_IN stop = zero();
     stop.stop_i = 1;
     stim.push_back(stop);
