@@ -93,7 +93,8 @@ int sc_main(int argc, char **argv)
     stim.push_back(zero());
     const size_t example_end = stim.size();
     // Random kernels.
-    static const unsigned levels[] = {0, 20, 30, 400, 499, 501, 599, 601, 699, 701, 799, 801, 899, 901, 1000};
+    static const unsigned levels[] = {0, 20, 30, 400, 499, 501, 505, 599, 601, 699, 701, 705, 799,
+                                      801, 805, 899, 901, 905, 1000};
     std::vector<uint64_t> resets;
     while (stim.size() < o.cycles) {
         if (resets.empty() && stim.size() >= o.cycles / 2)
@@ -115,9 +116,12 @@ int sc_main(int argc, char **argv)
             }
             window(stim, win ? win : 1, x);
         }
-        if (r.below(3) == 0) { // stop or restart mid-window
-            for (unsigned c = r.below(win + 1); c > 0; c--)
-                stim.push_back(zero());
+        if (r.below(3) == 0) { // stop or restart mid-window, with counts in flight
+            Rates x;
+            for (unsigned k = 0; k < HD_TMON_NRES; k++)
+                x.pm[k] = levels[r.below(sizeof levels / sizeof levels[0])];
+            if (win > 1)
+                window(stim, 1 + r.below(win - 1), x);
             if (r.below(2)) {
                 TB_IN s = zero();
                 s.stop_i = 1;
@@ -144,6 +148,10 @@ int sc_main(int argc, char **argv)
     };
     int rc = tb::run("tb_gpuduet_tmon", o, stim, check, resets);
     std::printf("tb_gpuduet_tmon: worked example %zu of %zu windows as expected\n", ok, want.size());
+    if (hd_gpuduet_tmon_cap(HD_TMON_NRES) != 0) { // past the last resource: no capacity
+        std::printf("tb_gpuduet_tmon: cap() past the last resource wrong\n");
+        rc = 1;
+    }
     for (unsigned k = 0; k <= 4; k++)
         if ((k < 4) == (std::strcmp(hd_gpuduet_tmon_class_name(k), "?") == 0)) {
             std::printf("tb_gpuduet_tmon: class name %u wrong\n", k);
