@@ -100,6 +100,10 @@ module zorua_coord #(
   localparam logic [1:0] EvBar   = 2'd1;
   localparam logic [1:0] EvExit  = 2'd2;
   localparam int unsigned CntW = EpW + 1;
+  // Signed copies for loop bounds and the signed compare (Yosys 0.23 reads no int'() casts).
+  localparam int WarpsI  = Warps;
+  localparam int BlocksI = Blocks;
+  localparam int DeltaI  = DeltaTh;
 
   // Per warp / per block fields in flat vectors (warp j's in [j*W +: W]).
   logic [Warps-1:0]     live_q, live_d, pend_q, pend_d, bar_q, bar_d, sched_q, sched_d;
@@ -149,7 +153,7 @@ module zorua_coord #(
     for (int r = 2; r >= 0; r--) begin
       hit = 1'b0;
       sel = '0;
-      for (int j = int'(Warps) - 1; j >= 0; j--) begin
+      for (int j = WarpsI - 1; j >= 0; j--) begin
         if (try_q[j] && pend_q[j] && !bar_q[j] && queue_q[j*2 +: 2] == 2'(r)) begin
           hit = 1'b1;
           sel = WW'(j);
@@ -161,7 +165,7 @@ module zorua_coord #(
       end
     end
     nsched = '0;
-    for (int j = 0; j < int'(Warps); j++) begin
+    for (int j = 0; j < WarpsI; j++) begin
       nsched = nsched + KwW'(sched_q[j]);
     end
     pblk   = blk_q[pick*BW +: BW];
@@ -204,12 +208,12 @@ module zorua_coord #(
   // The arrival: the lowest free block and the kwarps_i lowest free warps.
   always_comb begin
     nfree = '0;
-    for (int j = 0; j < int'(Warps); j++) begin
+    for (int j = 0; j < WarpsI; j++) begin
       nfree = nfree + KwW'(!live_q[j]);
     end
     bfree = 1'b0;
     ablk  = '0;
-    for (int k = int'(Blocks) - 1; k >= 0; k--) begin
+    for (int k = BlocksI - 1; k >= 0; k--) begin
       if (!blive_q[k]) begin
         bfree = 1'b1;
         ablk  = BW'(k);
@@ -219,7 +223,7 @@ module zorua_coord #(
              32'(tb_rsets_i) <= RegSets && 32'(tb_ssets_i) <= SmemSets;
     taken = '0;
     amask = '0;
-    for (int j = 0; j < int'(Warps); j++) begin
+    for (int j = 0; j < WarpsI; j++) begin
       if (!live_q[j] && taken < kwarps_i) begin
         amask[j] = 1'b1;
         taken    = taken + 1'b1;
@@ -241,7 +245,7 @@ module zorua_coord #(
     blk_d   = blk_q;
     rneed_d = rneed_q;
     rheld_d = rheld_q;
-    for (int j = 0; j < int'(Warps); j++) begin
+    for (int j = 0; j < WarpsI; j++) begin
       if (adm && pick == WW'(j)) begin
         slot_d[j]             = 1'b1;
         rheld_d[j*RsW +: RsW] = prneed;
@@ -302,7 +306,7 @@ module zorua_coord #(
     sheld_d = sheld_q;
     nlive_d = nlive_q;
     nbar_d  = nbar_q;
-    for (int k = 0; k < int'(Blocks); k++) begin
+    for (int k = 0; k < BlocksI; k++) begin
       if (adm && nsmem != '0 && pblk == BW'(k)) begin
         sheld_d[k*SsW +: SsW] = psneed;
       end
@@ -373,17 +377,17 @@ module zorua_coord #(
     ep_end  = active_i && 32'(ecnt_q) == Epoch - 1;
     ci      = cidle_q + CntW'(idle_i);
     cm      = cmem_q + CntW'(mem_i);
-    di      = int'(ci) - int'(pidle_q);
-    dm      = int'(cm) - int'(pmem_q);
+    di      = 32'(ci) - 32'(pidle_q); // two's complement: the signed difference
+    dm      = 32'(cm) - 32'(pmem_q);
     if (active_i && !ep_end) begin
       ecnt_d  = ecnt_q + 1'b1;
       cidle_d = ci;
       cmem_d  = cm;
     end
     if (ep_end) begin
-      if (di - dm > int'(DeltaTh)) begin
+      if (di - dm > DeltaI) begin
         pct_d = 32'(pct_q) + PctStep > PctMax ? PctW'(PctMax) : pct_q + PctW'(PctStep);
-      end else if (dm - di > int'(DeltaTh)) begin
+      end else if (dm - di > DeltaI) begin
         pct_d = 32'(pct_q) < PctStep ? '0 : pct_q - PctW'(PctStep);
       end
       rth_d   = CW'(32'(pct_d) * PhysReg / 100);
@@ -396,7 +400,7 @@ module zorua_coord #(
       ecnt_d  = '0;
     end
     nfree_d = '0;
-    for (int j = 0; j < int'(Warps); j++) begin
+    for (int j = 0; j < WarpsI; j++) begin
       nfree_d = nfree_d + KwW'(!live_d[j]);
     end
     bfree_d = ~&blive_d;

@@ -61,6 +61,7 @@ module zorua_map #(
   localparam int unsigned Entries = Rows * Sets;
   localparam int unsigned EW      = PW + 1;
   localparam int unsigned IdxW    = $clog2(Entries) < 1 ? 1 : $clog2(Entries);
+  localparam int          PhysI   = PhysN; // a signed loop bound (Yosys 0.23 reads no int'() casts)
 
   localparam logic [2:0] OpAlloc   = 3'd1;
   localparam logic [2:0] OpRelease = 3'd2;
@@ -91,19 +92,12 @@ module zorua_map #(
   assign swap_room = scnt_q < lim_i;
 
   // The entry the update names (0 out of range).
-  always_comb begin
-    cur = '0;
-    for (int unsigned j = 0; j < Entries; j++) begin
-      if (in_range && idx == IdxW'(j)) begin
-        cur = tab_q[j*EW +: EW];
-      end
-    end
-  end
+  assign cur = in_range ? tab_q[idx*EW +: EW] : '0;
 
   // The free list's lowest free unit.
   always_comb begin
     ffree = '0;
-    for (int j = int'(PhysN) - 1; j >= 0; j--) begin
+    for (int j = PhysI - 1; j >= 0; j--) begin
       if (free_q[j]) begin
         ffree = PW'(j);
       end
@@ -184,12 +178,7 @@ module zorua_map #(
 
   // The lookup sees this edge's update (bypass), then the table.
   always_comb begin
-    lk_e = '0;
-    for (int unsigned j = 0; j < Entries; j++) begin
-      if (lk_range && lk_idx == IdxW'(j)) begin
-        lk_e = tab_q[j*EW +: EW];
-      end
-    end
+    lk_e = lk_range ? tab_q[lk_idx*EW +: EW] : '0;
     if (lk_range && wr && lk_idx == idx) begin
       lk_e = nxt;
     end
