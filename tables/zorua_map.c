@@ -20,9 +20,9 @@ const struct hd_zorua_map_cfg hd_zorua_map_rmt = {64, 6, 16, 4, 256, 8, 11};
 const struct hd_zorua_map_cfg hd_zorua_map_smt = {16, 4, 48, 6, 48, 6, 10};
 const struct hd_zorua_map_cfg hd_zorua_map_tmt = {64, 6, 1, 1, 48, 6, 7};
 
-static uint64_t mask(unsigned w)
+static uint64_t mask(unsigned w) /* w <= 31 (hd_zorua_map_ref_init) */
 {
-    return w >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1u;
+    return ((uint64_t)1 << w) - 1u;
 }
 
 int hd_zorua_map_ref_init(struct hd_zorua_map_state *s, const struct hd_zorua_map_cfg *c,
@@ -49,7 +49,8 @@ int hd_zorua_map_ref_init(struct hd_zorua_map_state *s, const struct hd_zorua_ma
     }
     memset(s, 0, sizeof *s);
     s->cfg = *c;
-    memset(s->free_unit, 1, c->phys);
+    for (unsigned u = 0; u < c->phys; u++)
+        s->free_unit[u] = true;
     s->nfree = c->phys;
     hd_block_reset_values(&hd_zorua_map_block, HD_DIR_OUT, &s->q);
     return 0;
@@ -60,8 +61,7 @@ void hd_zorua_map_ref_reset(struct hd_zorua_map_state *s)
     const struct hd_zorua_map_cfg c = {ZORUA_MAP_Rows, ZORUA_MAP_RowW,  ZORUA_MAP_Sets,
                                        ZORUA_MAP_SetW, ZORUA_MAP_PhysN, ZORUA_MAP_PW,
                                        ZORUA_MAP_CntW};
-    if (hd_zorua_map_ref_init(s, &c, NULL, 0) != 0)
-        memset(s, 0, sizeof *s); /* unreachable: the _Static_assert and the RTL's check it */
+    (void)hd_zorua_map_ref_init(s, &c, NULL, 0); /* fits: the _Static_assert checks it */
 }
 
 /* The lowest free unit (s->nfree > 0). */
@@ -73,18 +73,18 @@ static unsigned lowest_free(const struct hd_zorua_map_state *s)
     return 0;
 }
 
-/* The update of one edge; sets the result registers. Returns the entry index written, or -1. */
-static int update(struct hd_zorua_map_state *s, const struct hd_zorua_map_in *in)
+/* The update of one edge; sets the result registers (a refused one changes nothing). */
+static void update(struct hd_zorua_map_state *s, const struct hd_zorua_map_in *in)
 {
     const struct hd_zorua_map_cfg *c = &s->cfg;
     unsigned op = (unsigned)(in->op_i & 7u);
     if (op == HD_ZMAP_NONE)
-        return -1;
+        return;
     s->q.up_v_o = 1;
     s->q.up_op_o = op;
     uint64_t row = in->row_i & mask(c->row_w), set = in->set_i & mask(c->set_w);
     if (row >= c->rows || set >= c->sets)
-        return -1;
+        return;
     unsigned i = (unsigned)(row * c->sets + set);
     const uint16_t valid = (uint16_t)(1u << c->pw);
     uint16_t e = s->e[i];
@@ -94,11 +94,11 @@ static int update(struct hd_zorua_map_state *s, const struct hd_zorua_map_in *in
     switch (op) {
     case HD_ZMAP_ALLOC:
         if (alloc)
-            return -1;
+            return;
         if (s->nfree > 0) {
             unsigned u = lowest_free(s);
             s->e[i] = (uint16_t)(valid | u);
-            s->free_unit[u] = 0;
+            s->free_unit[u] = false;
             s->nfree--;
             s->q.up_unit_o = 1;
             s->q.up_pset_o = u;
@@ -106,25 +106,25 @@ static int update(struct hd_zorua_map_state *s, const struct hd_zorua_map_in *in
             s->e[i] = 1;
             s->nswap++;
         } else
-            return -1;
+            return;
         break;
     case HD_ZMAP_RELEASE:
         if (on) {
-            s->free_unit[pset] = 1;
+            s->free_unit[pset] = true;
             s->nfree++;
             s->q.up_unit_o = 1;
             s->q.up_pset_o = pset;
         } else if (swapped)
             s->nswap--;
         else
-            return -1;
+            return;
         s->e[i] = 0;
         break;
     case HD_ZMAP_SPILL:
         if (!on || !room)
-            return -1;
+            return;
         s->e[i] = 1;
-        s->free_unit[pset] = 1;
+        s->free_unit[pset] = true;
         s->nfree++;
         s->nswap++;
         s->q.up_unit_o = 1;
@@ -132,10 +132,10 @@ static int update(struct hd_zorua_map_state *s, const struct hd_zorua_map_in *in
         break;
     case HD_ZMAP_FILL: {
         if (!swapped || s->nfree == 0)
-            return -1;
+            return;
         unsigned u = lowest_free(s);
         s->e[i] = (uint16_t)(valid | u);
-        s->free_unit[u] = 0;
+        s->free_unit[u] = false;
         s->nfree--;
         s->nswap--;
         s->q.up_unit_o = 1;
@@ -143,10 +143,9 @@ static int update(struct hd_zorua_map_state *s, const struct hd_zorua_map_in *in
         break;
     }
     default:
-        return -1; /* 5-7: refused */
+        return; /* 5-7: refused */
     }
     s->q.up_ok_o = 1;
-    return (int)i;
 }
 
 void hd_zorua_map_ref_step(struct hd_zorua_map_state *s, const struct hd_zorua_map_in *in,

@@ -79,7 +79,7 @@ extern const struct hd_zorua_map_cfg hd_zorua_map_rmt, hd_zorua_map_smt, hd_zoru
 struct hd_zorua_map_state {
     struct hd_zorua_map_cfg cfg;
     uint16_t e[HD_ZMAP_ENTRIES_MAX];       /* {valid, pset}: bit pw = valid */
-    uint8_t free_unit[HD_ZMAP_PHYS_MAX];   /* 1: the physical unit is free */
+    bool free_unit[HD_ZMAP_PHYS_MAX];      /* the physical unit is free */
     uint32_t nfree, nswap;                 /* the two counters */
     struct hd_zorua_map_out q;             /* the output registers */
     uint64_t cycle;

@@ -63,39 +63,48 @@ int sc_main(int argc, char **argv)
         g.push(fig.s[k].in);
     const uint64_t fig_end = g.stim.size();
     // Random lives in two parts, each after a reset (so that epochs start with the part): three
-    // epochs of growing memory stalls walk o_thresh from 10% down to 0 (the last one clamped),
-    // six of growing idleness from 10% up to the 30% ceiling (the last one clamped); then
-    // inactive stretches. The idle and stall cycles are drawn with each epoch's probabilities.
-    static const unsigned down_mem[3] = {40, 70, 95}, up_idle[6] = {20, 35, 50, 65, 80, 95};
-    const size_t part1 = fig_end, part2 = part1 + 3 * 2048 + 1, part3 = part2 + 6 * 2048; // (+1: the last result seen before the reset)
-    unsigned p_idle = 10, p_mem = 10, kw = 4, rmax = 8, smax = 4;
+    // epochs in which memory stalls grow by exactly 17 cycles more than idleness (c_delta_thresh
+    // + 1: one cycle miscounted changes the decision) walk o_thresh from 10% down to 0 (the last
+    // one clamped), six in which idleness grows by exactly 17 walk it up to the 30% ceiling (the
+    // last one clamped). The idle and stall cycles are the first N active cycles of each epoch;
+    // short inactive stretches inside the epochs (epochs count active cycles only); then longer
+    // inactive stretches at the end.
+    static const unsigned down_mem[3] = {17, 34, 51}, up_idle[6] = {17, 34, 51, 68, 85, 102};
+    const size_t per1 = 3 * 2048 + 1, per2 = 6 * 2048; // active cycles of the two parts
+    unsigned kw = 4, rmax = 8, smax = 4, part = 0;
+    size_t act = 0; // active cycles in the part
     bool active = true;
+    g.reset_here();
     while (g.stim.size() < o.cycles) {
         const size_t c = g.stim.size();
-        if (c == part1 || c == part2)
+        if (part == 0 && act == per1) {
             g.reset_here();
-        if (c < part2) {
-            p_idle = 10;
-            p_mem = down_mem[((c - part1) / 2048) % 3];
-        } else if (c < part3) {
-            p_idle = up_idle[((c - part2) / 2048) % 6];
-            p_mem = 0;
-        } else {
-            p_idle = p_mem = 30;
-        }
+            part = 1;
+            act = 0;
+        } else if (part == 1 && act == per2)
+            part = 2;
         if (c % 700 == 0) { // a new kernel shape
-            unsigned k = r.below(6);
-            kw = k == 0 ? 1 : k == 1 ? 32 : k == 2 ? 64 : 2 + r.below(14);
+            unsigned k = r.below(7);
+            kw = k == 0 ? 1 : k == 1 ? 32 : k == 2 ? 64 : k == 3 ? 0 : 2 + r.below(14);
             rmax = 1 + r.below(ZORUA_COORD_RegSets);
             smax = r.below(ZORUA_COORD_SmemSets / 2);
         }
-        active = c < part3 || (c / 150) % 2 == 0; // inactive stretches only at the end
+        active = part < 2 ? c % 1000 >= 30 : (c / 150) % 2 == 0;
+        const size_t pos = act % 2048, ep = act / 2048;
+        unsigned idle_n = 0, mem_n = 0;
+        if (part == 0)
+            mem_n = down_mem[ep < 3 ? ep : 2];
+        else if (part == 1)
+            idle_n = up_idle[ep < 6 ? ep : 5];
+        const bool idle_c = part < 2 ? pos < idle_n : r.below(3) == 0;
+        const bool mem_c = part < 2 ? pos < mem_n : r.below(3) == 0;
+        act += active;
         TB_IN in;
         std::memset(&in, 0, sizeof in);
         in.active_i = active;
         in.kwarps_i = kw;
-        in.idle_i = r.below(100) < p_idle;
-        in.mem_i = r.below(100) < p_mem;
+        in.idle_i = idle_c;
+        in.mem_i = mem_c;
         if ((g.o.tb_req_o && r.below(6) == 0) || r.below(300) == 0) {
             in.tb_v_i = 1;
             in.tb_rsets_i = r.below(40) == 0 ? ZORUA_COORD_RegSets + 1 : r.below(rmax + 1);

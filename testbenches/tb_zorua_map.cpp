@@ -174,6 +174,79 @@ int sc_main(int argc, char **argv)
         }
         g.push(in);
     }
+    // Self-checks of the reference's other entry points (the mechanism's API): every entry as
+    // hd_zorua_map_entry reports it equals a lookup through a step, on the generator's final
+    // state; hd_zorua_map_ref_init accepts the paper's three tables and the limits of each size
+    // and refuses one past them, with a message.
+    unsigned self_bad = 0;
+    for (unsigned i = 0; i <= kEntries; i++) {
+        unsigned row = i / kSets, set = i % kSets, p = 999;
+        if (i == kEntries) { // one row past the table: not allocated
+            row = kRows;
+            set = 0;
+        }
+        TB_STATE c = g.sh;
+        TB_IN in = rest;
+        in.lk_v_i = 1;
+        in.lk_row_i = row;
+        in.lk_set_i = set;
+        TB_OUT lo;
+        hd_zorua_map_ref_step(&c, &in, &lo);
+        hd_zorua_map_ref_step(&c, &rest, &lo);
+        unsigned st = hd_zorua_map_entry(&g.sh, row, set, &p);
+        if (row >= kRows) // the lookup's row bits wrap; hd_zorua_map_entry takes the number
+            lo.lk_alloc_o = lo.lk_hit_o = 0;
+        bool same = st == (lo.lk_hit_o ? 1u : lo.lk_alloc_o ? 2u : 0u) &&
+                    (st != 1 || p == lo.lk_pset_o) && (st == 1 || p == 999);
+        if (!same && self_bad++ < 5)
+            std::printf("tb_zorua_map: SELF-CHECK hd_zorua_map_entry(%u, %u) = %u, lookup says %u/%u/%u\n",
+                        row, set, st, (unsigned)lo.lk_alloc_o, (unsigned)lo.lk_hit_o,
+                        (unsigned)lo.lk_pset_o);
+    }
+    struct InitCase { hd_zorua_map_cfg c; bool ok; };
+    const InitCase cases[] = {
+        {hd_zorua_map_rmt, true}, {hd_zorua_map_smt, true}, {hd_zorua_map_tmt, true},
+        {{1, 1, 1, 1, 2, 1, 2}, true},          // the smallest
+        {{0, 1, 1, 1, 2, 1, 2}, false},         // no row
+        {{1, 1, 0, 1, 2, 1, 2}, false},         // no set
+        {{1, 0, 1, 1, 2, 1, 2}, false},         // row_w 0
+        {{1, 1, 1, 0, 2, 1, 2}, false},         // set_w 0
+        {{1, 1, 1, 1, 2, 0, 2}, false},         // pw 0
+        {{1, 1, 1, 1, 2, 1, 1}, false},         // cnt_w 1
+        {{1, 16, 1, 1, 2, 1, 31}, true},        // the widest row, counter
+        {{1, 17, 1, 1, 2, 1, 2}, false},
+        {{1, 1, 1, 16, 2, 1, 2}, true},
+        {{1, 1, 1, 17, 2, 1, 2}, false},
+        {{1, 1, 1, 1, 2, 15, 10}, true},
+        {{1, 1, 1, 1, 2, 16, 10}, false},
+        {{1, 1, 1, 1, 2, 1, 32}, false},
+        {{2, 1, 2, 1, 2, 1, 3}, true},          // rows = 2^row_w, sets = 2^set_w
+        {{3, 1, 1, 1, 2, 1, 3}, false},         // rows > 2^row_w
+        {{1, 1, 3, 1, 2, 1, 3}, false},         // sets > 2^set_w
+        {{1, 1, 1, 1, 1, 1, 2}, false},         // one unit
+        {{1, 1, 1, 1, 4, 2, 3}, true},          // phys = 2^pw
+        {{1, 1, 1, 1, 5, 2, 4}, false},         // phys > 2^pw
+        {{1, 1, 1, 1, 512, 9, 10}, true},       // the most units
+        {{1, 1, 1, 1, 513, 10, 10}, false},
+        {{64, 6, 32, 5, 8, 3, 12}, true},       // 2048 entries
+        {{64, 6, 32, 5, 8, 3, 11}, false},      // 2048 entries do not fit 11 bits
+        {{65, 7, 32, 5, 8, 3, 12}, false},      // 2080 entries
+        {{4, 2, 4, 2, 8, 3, 5}, true},          // 16 entries, 8 units in 5 bits
+        {{4, 2, 4, 2, 8, 3, 4}, false},         // 16 entries do not fit 4 bits
+        {{1, 1, 1, 1, 8, 3, 3}, false},         // 8 units do not fit 3 bits
+    };
+    for (const InitCase &k : cases) {
+        TB_STATE c;
+        char err[160] = "";
+        int rc = hd_zorua_map_ref_init(&c, &k.c, err, sizeof err);
+        bool good = (rc == 0) == k.ok && (k.ok || (rc == -1 && std::strstr(err, "zorua_map:"))) &&
+                    (!k.ok || (c.nfree == k.c.phys && c.nswap == 0 && c.free_unit[k.c.phys - 1] &&
+                               (k.c.phys >= HD_ZMAP_PHYS_MAX || !c.free_unit[k.c.phys]) && c.q.up_v_o == 0));
+        if (!good && self_bad++ < 10)
+            std::printf("tb_zorua_map: SELF-CHECK init %u x %u, %u units (w %u %u %u %u): rc %d, want %s\n",
+                        k.c.rows, k.c.sets, k.c.phys, k.c.row_w, k.c.set_w, k.c.pw, k.c.cnt_w,
+                        rc, k.ok ? "ok" : "refused");
+    }
     enum { OVERSUB, LIMIT_HELD, FULL_THEN_FREE, DIRECTED, NBINS };
     static const char *const names[NBINS] = {"swap count > 0", "swap count = limit",
                                              "refill after full", "directed results"};
@@ -222,5 +295,7 @@ int sc_main(int argc, char **argv)
     }
     std::printf("tb_zorua_map: %u of %u bins covered (%u x %u entries, %u units)\n", hit, NBINS,
                 kRows, kSets, kPhys);
-    return rc != 0 ? rc : hit == NBINS ? 0 : 1;
+    std::printf("tb_zorua_map: %u self-check failures (hd_zorua_map_entry, hd_zorua_map_ref_init)\n",
+                self_bad);
+    return rc != 0 ? rc : hit == NBINS && self_bad == 0 ? 0 : 1;
 }
