@@ -30,7 +30,7 @@ int hd_zorua_map_ref_init(struct hd_zorua_map_state *s, const struct hd_zorua_ma
 {
     const char *why = NULL;
     if (c->row_w < 1 || c->row_w > 16 || c->set_w < 1 || c->set_w > 16 || c->pw < 1 ||
-        c->pw > 15 || c->cnt_w < 2 || c->cnt_w > 31)
+        c->pw > 15 || c->cnt_w > 31)
         why = "a width is out of range (row_w, set_w 1..16, pw 1..15, cnt_w 2..31)";
     else if (c->rows < 1 || c->rows > (1u << c->row_w) || c->sets < 1 ||
              c->sets > (1u << c->set_w))
@@ -39,7 +39,7 @@ int hd_zorua_map_ref_init(struct hd_zorua_map_state *s, const struct hd_zorua_ma
         why = "phys must be 2..2^pw and at most 512";
     else if (c->rows * c->sets > HD_ZMAP_ENTRIES_MAX)
         why = "rows x sets must be at most 2048";
-    else if (c->rows * c->sets >= (1u << c->cnt_w) || c->phys >= (1u << c->cnt_w))
+    else if ((uint64_t)c->rows * c->sets >> c->cnt_w || (uint64_t)c->phys >> c->cnt_w)
         why = "the counters (cnt_w bits) must hold rows x sets and phys";
     if (why) {
         if (err && errlen)

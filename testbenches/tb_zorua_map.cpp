@@ -203,6 +203,9 @@ int sc_main(int argc, char **argv)
                         row, set, st, (unsigned)lo.lk_alloc_o, (unsigned)lo.lk_hit_o,
                         (unsigned)lo.lk_pset_o);
     }
+    for (unsigned row = 0; row < kRows && kSets > 1; row++) // a set past the row: none
+        if (hd_zorua_map_entry(&g.sh, row, kSets, nullptr) != 0 && self_bad++ < 5)
+            std::printf("tb_zorua_map: SELF-CHECK hd_zorua_map_entry(%u, %u) past the row\n", row, kSets);
     struct InitCase { hd_zorua_map_cfg c; bool ok; };
     const InitCase cases[] = {
         {hd_zorua_map_rmt, true}, {hd_zorua_map_smt, true}, {hd_zorua_map_tmt, true},
@@ -212,7 +215,8 @@ int sc_main(int argc, char **argv)
         {{1, 0, 1, 1, 2, 1, 2}, false},         // row_w 0
         {{1, 1, 1, 0, 2, 1, 2}, false},         // set_w 0
         {{1, 1, 1, 1, 2, 0, 2}, false},         // pw 0
-        {{1, 1, 1, 1, 2, 1, 1}, false},         // cnt_w 1
+        {{1, 1, 1, 1, 2, 1, 1}, false},         // cnt_w 1: 2 units do not fit
+        {{1, 1, 1, 1, 2, 1, 0}, false},         // cnt_w 0
         {{1, 16, 1, 1, 2, 1, 31}, true},        // the widest row, counter
         {{1, 17, 1, 1, 2, 1, 2}, false},
         {{1, 1, 1, 16, 2, 1, 2}, true},
