@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT
+ * zorua_coord.c - Zorua's coordinator's C reference (zorua_coord.h).
+ *
+ * Design: the state mirrors the RTL's flops one for one. An edge reads only the state at the
+ * start of the cycle (the copy `o`) and writes the new one (`s`): the event, the arrival and the
+ * admission step touch different warps and blocks (an event names a schedulable warp, the
+ * arrival takes free ones, the admission a waiting one), and the counters add their deltas.
+ */
+#include "zorua_coord.h"
+
+#include <string.h>
+
+#define HD_PORTS_DEF "zorua_coord_ports.def"
+#define HD_PORTS_IN_T struct hd_zorua_coord_in
+#define HD_PORTS_OUT_T struct hd_zorua_coord_out
+#define HD_PORTS_BLOCK_VAR hd_zorua_coord_block
+#include "hd_ports_table.h"
+
+#define M(w) (((uint64_t)1 << (w)) - 1u)
+#define CMASK M(ZORUA_COORD_CW)
+
+static const uint32_t phys_[3] = {ZORUA_COORD_PhysSlot, ZORUA_COORD_PhysSmem,
+                                  ZORUA_COORD_PhysReg};
+
+uint32_t hd_zorua_coord_phys(unsigned r)
+{
+    return r < 3 ? phys_[r] : 0;
+}
+
+static void thresholds(struct hd_zorua_coord_state *s)
+{
+    for (unsigned r = 0; r < 3; r++)
+        s->oth[r] = s->pct * phys_[r] / 100u;
+}
+
+void hd_zorua_coord_ref_reset(struct hd_zorua_coord_state *s)
+{
+    memset(s, 0, sizeof *s);
+    s->pct = ZORUA_COORD_PctInit;
+    thresholds(s);
+    hd_block_reset_values(&hd_zorua_coord_block, HD_DIR_OUT, &s->q);
+}
+
+static unsigned nsched(const struct hd_zorua_coord_state *s)
+{
+    unsigned n = 0;
+    for (unsigned w = 0; w < HD_ZCO_WARPS; w++)
+        n += s->w[w].sched;
+    return n;
+}
+
+/* The admission step on o (start of cycle) into s. */
+static void admit(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o)
+{
+    int pick = -1;
+    for (int r = HD_ZCO_REG; r >= HD_ZCO_SLOT && pick < 0; r--)
+        for (unsigned w = 0; w < HD_ZCO_WARPS; w++) {
+            const struct hd_zorua_coord_warp *x = &o->w[w];
+            if (((o->try_mask >> w) & 1u) && x->pend && !x->bar && x->queue == (unsigned)r) {
+                pick = (int)w;
+                break;
+            }
+        }
+    if (pick < 0)
+        return;
+    unsigned w = (unsigned)pick;
+    s->try_mask &= ~((uint64_t)1 << w);
+    const struct hd_zorua_coord_warp *x = &o->w[w];
+    const struct hd_zorua_coord_blk *b = &o->b[x->blk];
+    uint32_t need[3];
+    need[HD_ZCO_SLOT] = !x->slot;
+    need[HD_ZCO_SMEM] = b->sneed > b->sheld ? (uint32_t)(b->sneed - b->sheld) : 0;
+    need[HD_ZCO_REG] = (uint32_t)(x->rneed - x->rheld) & M(ZORUA_COORD_RsW);
+    bool fit = true;
+    for (unsigned r = 0; r < 3; r++)
+        if (need[r] && o->alloc[r] + need[r] > phys_[r] + o->oth[r])
+            fit = false;
+    bool force = nsched(o) < ZORUA_COORD_Floor;
+    if (!fit && !force)
+        return;
+    for (unsigned r = 0; r < 3; r++)
+        s->alloc[r] = (uint32_t)((s->alloc[r] + need[r]) & CMASK);
+    struct hd_zorua_coord_warp *y = &s->w[w];
+    y->slot = true;
+    y->rheld = x->rneed;
+    y->sched = true;
+    y->pend = false;
+    if (need[HD_ZCO_SMEM])
+        s->b[x->blk].sheld = b->sneed;
+    s->q.gr_v_o = 1;
+    s->q.gr_warp_o = w;
+    s->q.gr_blk_o = x->blk;
+    s->q.gr_force_o = !fit;
+    s->q.gr_slot_o = need[HD_ZCO_SLOT];
+    s->q.gr_sfrom_o = need[HD_ZCO_SMEM] ? b->sheld : 0;
+    s->q.gr_ssets_o = need[HD_ZCO_SMEM];
+    s->q.gr_rfrom_o = need[HD_ZCO_REG] ? x->rheld : 0;
+    s->q.gr_rsets_o = need[HD_ZCO_REG];
+}
+
+/* Every warp of block blk held at its barrier returns to the thread queue. */
+static void release_barrier(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o,
+                            unsigned blk)
+{
+    for (unsigned v = 0; v < HD_ZCO_WARPS; v++)
+        if (o->w[v].live && o->w[v].bar && o->w[v].blk == blk)
+            s->w[v].bar = false;
+    s->b[blk].nbar = 0;
+    s->q.rl_bar_o = 1;
+}
+
+/* The warp event on o into s; true when accepted. */
+static bool event(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o,
+                  const struct hd_zorua_coord_in *in)
+{
+    s->q.ev_v_o = 1;
+    unsigned w = (unsigned)(in->ev_warp_i & M(ZORUA_COORD_WW)), kind = in->ev_kind_i & 3u;
+    uint32_t rs = (uint32_t)(in->ev_rsets_i & M(ZORUA_COORD_RsW));
+    uint32_t ss = (uint32_t)(in->ev_ssets_i & M(ZORUA_COORD_SsW));
+    if (w >= HD_ZCO_WARPS || !o->w[w].sched || kind > HD_ZCO_EXIT)
+        return false;
+    if (kind == HD_ZCO_PHASE && (rs > ZORUA_COORD_RegSets || ss > ZORUA_COORD_SmemSets))
+        return false;
+    const struct hd_zorua_coord_warp *x = &o->w[w];
+    const struct hd_zorua_coord_blk *b = &o->b[x->blk];
+    struct hd_zorua_coord_warp *y = &s->w[w];
+    struct hd_zorua_coord_blk *c = &s->b[x->blk];
+    s->q.ev_ok_o = 1;
+    s->q.rl_warp_o = w;
+    s->q.rl_blk_o = x->blk;
+    y->sched = false;
+    if (kind == HD_ZCO_PHASE) {
+        uint32_t rel = x->rheld > rs ? x->rheld - rs : 0;
+        uint32_t sneed = b->sneed > ss ? b->sneed : ss;
+        y->rheld = (uint8_t)(x->rheld - rel);
+        y->rneed = (uint8_t)rs;
+        s->alloc[HD_ZCO_REG] = (uint32_t)((s->alloc[HD_ZCO_REG] - rel) & CMASK);
+        c->sneed = (uint8_t)sneed;
+        y->pend = true;
+        y->queue = sneed > b->sheld ? HD_ZCO_SMEM : HD_ZCO_REG;
+        s->q.rl_rfrom_o = rel ? rs : 0;
+        s->q.rl_rsets_o = rel;
+    } else if (kind == HD_ZCO_BARRIER) {
+        y->pend = true;
+        y->queue = HD_ZCO_SLOT;
+        if (b->nbar + 1u >= b->nlive)
+            release_barrier(s, o, x->blk);
+        else {
+            y->bar = true;
+            c->nbar = (uint8_t)(b->nbar + 1u);
+        }
+    } else {
+        s->alloc[HD_ZCO_REG] = (uint32_t)((s->alloc[HD_ZCO_REG] - x->rheld) & CMASK);
+        s->alloc[HD_ZCO_SLOT] = (uint32_t)((s->alloc[HD_ZCO_SLOT] - x->slot) & CMASK);
+        s->q.rl_slot_o = x->slot;
+        s->q.rl_rsets_o = x->rheld;
+        memset(y, 0, sizeof *y);
+        unsigned left = b->nlive - 1u;
+        c->nlive = (uint8_t)left;
+        if (left == 0) {
+            s->alloc[HD_ZCO_SMEM] = (uint32_t)((s->alloc[HD_ZCO_SMEM] - b->sheld) & CMASK);
+            s->q.rl_ssets_o = b->sheld;
+            memset(c, 0, sizeof *c);
+        } else if (b->nbar != 0 && b->nbar >= left)
+            release_barrier(s, o, x->blk);
+    }
+    return true;
+}
+
+/* The block arrival on o into s; true when taken. */
+static bool arrival(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o,
+                    const struct hd_zorua_coord_in *in)
+{
+    s->q.arr_v_o = 1;
+    unsigned kw = (unsigned)(in->kwarps_i & M(ZORUA_COORD_KwW));
+    uint32_t rs = (uint32_t)(in->tb_rsets_i & M(ZORUA_COORD_RsW));
+    uint32_t ss = (uint32_t)(in->tb_ssets_i & M(ZORUA_COORD_SsW));
+    unsigned nfree = 0;
+    for (unsigned w = 0; w < HD_ZCO_WARPS; w++)
+        nfree += !o->w[w].live;
+    int blk = -1;
+    for (unsigned k = 0; k < HD_ZCO_BLOCKS && blk < 0; k++)
+        if (!o->b[k].live)
+            blk = (int)k;
+    if (kw == 0 || kw > nfree || blk < 0 || rs > ZORUA_COORD_RegSets ||
+        ss > ZORUA_COORD_SmemSets)
+        return false;
+    unsigned taken = 0;
+    uint64_t mask = 0;
+    for (unsigned w = 0; w < HD_ZCO_WARPS && taken < kw; w++) {
+        if (o->w[w].live)
+            continue;
+        struct hd_zorua_coord_warp *y = &s->w[w];
+        memset(y, 0, sizeof *y);
+        y->live = y->pend = true;
+        y->queue = HD_ZCO_SLOT;
+        y->blk = (uint8_t)blk;
+        y->rneed = (uint8_t)rs;
+        mask |= (uint64_t)1 << w;
+        taken++;
+    }
+    struct hd_zorua_coord_blk *c = &s->b[blk];
+    c->live = true;
+    c->sneed = (uint8_t)ss;
+    c->sheld = 0;
+    c->nlive = (uint8_t)kw;
+    c->nbar = 0;
+    s->q.arr_ok_o = 1;
+    s->q.arr_blk_o = (unsigned)blk;
+    s->q.arr_wmask_o = mask;
+    return true;
+}
+
+static void epoch(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o,
+                  const struct hd_zorua_coord_in *in)
+{
+    uint32_t idle = in->idle_i & 1u, mem = in->mem_i & 1u;
+    if (o->ecnt != ZORUA_COORD_Epoch - 1u) {
+        s->ecnt = o->ecnt + 1u;
+        s->cidle = o->cidle + idle;
+        s->cmem = o->cmem + mem;
+        return;
+    }
+    int32_t ci = (int32_t)(o->cidle + idle), cm = (int32_t)(o->cmem + mem);
+    int32_t di = ci - (int32_t)o->pidle, dm = cm - (int32_t)o->pmem;
+    uint32_t pct = o->pct;
+    if (di - dm > ZORUA_COORD_DeltaTh) /* more idleness: more TLP helps */
+        pct = pct + ZORUA_COORD_PctStep > ZORUA_COORD_PctMax ? ZORUA_COORD_PctMax
+                                                              : pct + ZORUA_COORD_PctStep;
+    else if (dm - di > ZORUA_COORD_DeltaTh) /* memory pressure: back off */
+        pct = pct < ZORUA_COORD_PctStep ? 0 : pct - ZORUA_COORD_PctStep;
+    s->pct = pct;
+    thresholds(s);
+    s->pidle = (uint32_t)ci;
+    s->pmem = (uint32_t)cm;
+    s->cidle = s->cmem = 0;
+    s->ecnt = 0;
+    s->q.ep_v_o = 1;
+    s->q.ep_pct_o = pct;
+    s->q.ep_rth_o = s->oth[HD_ZCO_REG];
+    s->q.ep_sth_o = s->oth[HD_ZCO_SMEM];
+    s->q.ep_tth_o = s->oth[HD_ZCO_SLOT];
+}
+
+void hd_zorua_coord_ref_step(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_in *in,
+                             struct hd_zorua_coord_out *out)
+{
+    *out = s->q;
+    struct hd_zorua_coord_state o = *s;
+    s->cycle++;
+    memset(&s->q, 0, sizeof s->q);
+    bool trigger = false;
+    admit(s, &o);
+    if (in->ev_v_i & 1u)
+        trigger |= event(s, &o, in);
+    if (in->tb_v_i & 1u)
+        trigger |= arrival(s, &o, in);
+    if (trigger) {
+        s->try_mask = 0;
+        for (unsigned w = 0; w < HD_ZCO_WARPS; w++)
+            if (s->w[w].pend && !s->w[w].bar)
+                s->try_mask |= (uint64_t)1 << w;
+    }
+    const bool active = in->active_i & 1u;
+    if (active)
+        epoch(s, &o, in);
+    uint64_t sched = 0;
+    unsigned nfree = 0;
+    for (unsigned w = 0; w < HD_ZCO_WARPS; w++) {
+        sched |= (uint64_t)s->w[w].sched << w;
+        nfree += !s->w[w].live;
+    }
+    s->q.sched_o = sched;
+    bool blk_free = false;
+    for (unsigned k = 0; k < HD_ZCO_BLOCKS; k++)
+        blk_free |= !s->b[k].live;
+    unsigned kw = (unsigned)(in->kwarps_i & M(ZORUA_COORD_KwW));
+    s->q.tb_req_o = active && kw != 0 && kw <= nfree && blk_free;
+}
+
+bool hd_zorua_coord_ref_idle(const struct hd_zorua_coord_state *s,
+                             const struct hd_zorua_coord_in *in)
+{
+    struct hd_zorua_coord_out z;
+    memset(&z, 0, sizeof z);
+    return !((in->active_i | in->tb_v_i | in->ev_v_i) & 1u) && s->try_mask == 0 &&
+           memcmp(&s->q, &z, sizeof z) == 0 && nsched(s) == 0;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT
+ * zorua_coord.h - bit-exact, cycle-exact C reference of Zorua's coordinator, one per SM (digest
+ * zorua.md §2.2-§2.5 and the §2.11 pseudo-code, §3.6; paper L220-L286, Figure 11, Algorithm 1,
+ * Table 1; RTL rtl/zorua_coord/zorua_coord.sv).
+ *
+ * What it holds: per logical warp (64) its block, its queue (thread/barrier, scratchpad,
+ * register; L233), whether it waits in one (pending), is held at a barrier, is schedulable (the
+ * one extra bit per warp slot, L222 fn 5), holds a thread slot, and its register sets needed
+ * and held; per logical block (16) its scratchpad sets needed and held, its live warps and its
+ * warps at the barrier; per resource the amount allocated in the virtual space (physical +
+ * swap); the o_thresh controller (Algorithm 1: % of each physical resource, the epoch counter,
+ * c_idle and c_mem of this and the previous epoch).
+ *
+ * What it does (the three events of L229 and the admission of L233/L239; one edge, every part
+ * on the state at the start of the cycle, ports.def):
+ *   arrival  (tb_v_i, step 1) the block gets the lowest free logical block, its kwarps_i warps
+ *            the lowest free logical warps, all pending in the thread queue with the first phase
+ *            specifier's register and scratchpad sets
+ *   phase    (ev_kind 0, step 8) the warp leaves the schedulable set; register sets past the new
+ *            phase's are released at once (steps 9, 10); the block's scratchpad need grows to the
+ *            new phase's (released only when the block ends, L237); the warp waits in the
+ *            scratchpad queue if its block needs more scratchpad, else in the register queue
+ *   barrier  (ev_kind 1) the warp waits in the thread/barrier queue, held, until every live warp
+ *            of its block is there; then they all return (rl_bar_o) with what they hold
+ *   exit     (ev_kind 2) the warp releases its slot and register sets; the last warp of a block
+ *            releases the block's scratchpad; a barrier its block-mates wait at may complete
+ *   admission one warp per cycle, from those to try (every waiting warp not held at a barrier,
+ *            after each accepted event or arrival; each tried once until the next): register
+ *            queue first (closest to schedulable, L239), then scratchpad, then thread, lowest
+ *            logical warp first; it takes everything it misses (slot, its block's scratchpad,
+ *            its register sets) only if every resource fits its virtual space, allocated + need
+ *            <= physical + o_thresh (L233, L255; all or nothing: deadlock rule 1, L249), or
+ *            when fewer than Floor warps are schedulable (the 20% floor, rule 3); then it is
+ *            schedulable (steps 5-7, gr_*: the mapping-table entries to allocate)
+ *   epoch    every Epoch active cycles: Algorithm 1 on the epoch's c_idle and c_mem against the
+ *            previous epoch's; o_thresh_r = pct x physical_r / 100 (floor)
+ * Where on chip and where in swap the sets go is the mapping tables' business (zorua_map: on
+ * chip while units are free); the coordinator bounds the total.
+ *
+ * Timing: latency 1, every output registered and 0 in a cycle without a result, except
+ * sched_o (the schedulable bits, state). Interface: rtl/zorua_coord/zorua_coord_ports.def.
+ */
+#ifndef HD_ZORUA_COORD_H
+#define HD_ZORUA_COORD_H
+
+#include "hd_block.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HD_PORTS_DEF "zorua_coord_ports.def"
+#define HD_PORTS_DIR IN
+struct hd_zorua_coord_in {
+#include "hd_ports_fields.h"
+};
+#define HD_PORTS_DIR OUT
+struct hd_zorua_coord_out {
+#include "hd_ports_fields.h"
+};
+enum {
+#include "hd_ports_latency.h"
+};
+#undef HD_PORTS_DEF
+
+#ifndef __cplusplus /* C++ (the testbenches) checks nothing here */
+_Static_assert(ZORUA_COORD_Warps >= 1 && ZORUA_COORD_Warps <= 64 &&
+                   ZORUA_COORD_Warps <= (1u << ZORUA_COORD_WW) &&
+                   ZORUA_COORD_Warps < (1u << ZORUA_COORD_KwW),
+               "zorua_coord: 1..64 logical warps, fitting WW and KwW bits");
+_Static_assert(ZORUA_COORD_Blocks >= 1 && ZORUA_COORD_Blocks <= (1u << ZORUA_COORD_BW) &&
+                   ZORUA_COORD_RegSets < (1u << ZORUA_COORD_RsW) &&
+                   ZORUA_COORD_SmemSets < (1u << ZORUA_COORD_SsW),
+               "zorua_coord: block, register-set and scratchpad-set widths");
+_Static_assert(ZORUA_COORD_Warps * ZORUA_COORD_RegSets < (1u << ZORUA_COORD_CW) &&
+                   ZORUA_COORD_Blocks * ZORUA_COORD_SmemSets < (1u << ZORUA_COORD_CW) &&
+                   ZORUA_COORD_PctMax < (1u << ZORUA_COORD_PctW),
+               "zorua_coord: counter and percentage widths");
+#endif
+
+enum hd_zorua_coord_ev { HD_ZCO_PHASE = 0, HD_ZCO_BARRIER = 1, HD_ZCO_EXIT = 2 };
+enum hd_zorua_coord_res { HD_ZCO_SLOT = 0, HD_ZCO_SMEM = 1, HD_ZCO_REG = 2 }; /* = queue order */
+
+#define HD_ZCO_WARPS ZORUA_COORD_Warps
+#define HD_ZCO_BLOCKS ZORUA_COORD_Blocks
+
+extern const struct hd_block_desc hd_zorua_coord_block;
+
+struct hd_zorua_coord_warp {
+    bool live, pend, bar, sched, slot;
+    uint8_t queue, blk, rneed, rheld;
+};
+
+struct hd_zorua_coord_blk {
+    bool live;
+    uint8_t sneed, sheld, nlive, nbar;
+};
+
+struct hd_zorua_coord_state {
+    struct hd_zorua_coord_warp w[HD_ZCO_WARPS];
+    struct hd_zorua_coord_blk b[HD_ZCO_BLOCKS];
+    uint64_t try_mask;          /* warps to try before the next event */
+    uint32_t alloc[3], oth[3];  /* per resource (enum hd_zorua_coord_res), in units */
+    uint32_t pct, ecnt, cidle, cmem, pidle, pmem;
+    struct hd_zorua_coord_out q; /* the output registers */
+    uint64_t cycle;
+};
+
+void hd_zorua_coord_ref_reset(struct hd_zorua_coord_state *s);
+/* One cycle: *out = the outputs during the cycle, then the rising edge samples *in. */
+void hd_zorua_coord_ref_step(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_in *in,
+                             struct hd_zorua_coord_out *out);
+/* Idle (hw_inst.h): no input, nothing to try, no warp schedulable, nothing in the outputs. */
+bool hd_zorua_coord_ref_idle(const struct hd_zorua_coord_state *s,
+                             const struct hd_zorua_coord_in *in);
+/* The physical amount of resource r in the built configuration. */
+uint32_t hd_zorua_coord_phys(unsigned r);
+
+#endif

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+// tb_zorua_coord.cpp - SystemC testbench of zorua_coord (Verilator --sc), Zorua's coordinator:
+// first the Figure 11 walkthrough (tests/unit/zorua_fig11.h: block arrivals, the queues, a
+// phase specifier's release, a barrier with the deadlock floor, exits and a block's end), every
+// step's expected outputs checked on the reference (Fermi configuration), then seeded random
+// SM lives driven from a shadow copy of the reference (blocks of 1-64 warps arriving when asked
+// and sometimes not, phase specifiers growing and shrinking registers and scratchpad, barriers,
+// exits, refused events, idle and memory-stall cycles whose mix changes per epoch so that
+// o_thresh walks up to its ceiling and down to 0, inactive stretches) and a reset mid-stream.
+// Every output compared with the C reference every cycle; coverage bins (all required).
+extern "C" {
+#include "zorua_coord.h"
+}
+#include "../tests/unit/zorua_fig11.h"
+#include "Vzorua_coord.h"
+#define HD_PORTS_DEF "zorua_coord_ports.def"
+#define TB_TOP Vzorua_coord
+#define TB_IN struct hd_zorua_coord_in
+#define TB_OUT struct hd_zorua_coord_out
+#define TB_STATE struct hd_zorua_coord_state
+#define TB_REF_RESET hd_zorua_coord_ref_reset
+#define TB_REF_STEP hd_zorua_coord_ref_step
+#define TB_BLOCK hd_zorua_coord_block
+#define TB_REF_IDLE hd_zorua_coord_ref_idle
+#include "tb_harness.h"
+
+static const bool kFermi = ZORUA_COORD_PhysReg == 256 && ZORUA_COORD_PhysSmem == 48 &&
+                           ZORUA_COORD_PhysSlot == 48 && ZORUA_COORD_Floor == 10 &&
+                           ZORUA_COORD_PctInit == 10 && ZORUA_COORD_Warps == 64;
+
+namespace {
+struct Gen {
+    std::vector<TB_IN> stim;
+    std::vector<uint64_t> resets;
+    TB_STATE sh;
+    TB_OUT o;
+    Gen()
+    {
+        hd_zorua_coord_ref_reset(&sh);
+        std::memset(&o, 0, sizeof o);
+    }
+    void push(const TB_IN &in)
+    {
+        stim.push_back(in);
+        hd_zorua_coord_ref_step(&sh, &in, &o);
+    }
+    void reset_here()
+    {
+        resets.push_back(stim.size());
+        hd_zorua_coord_ref_reset(&sh);
+    }
+};
+} // namespace
+
+int sc_main(int argc, char **argv)
+{
+    tb::Options o = tb::parse(argc, argv);
+    tb::Rng r{o.seed};
+    Gen g;
+    static zf_list fig;
+    zf_build(&fig);
+    for (unsigned k = 0; k < fig.n; k++)
+        g.push(fig.s[k].in);
+    const uint64_t fig_end = g.stim.size();
+    // Random lives in two parts, each after a reset (so that epochs start with the part): three
+    // epochs in which memory stalls grow by exactly 17 cycles more than idleness (c_delta_thresh
+    // + 1: one cycle miscounted changes the decision) walk o_thresh from 10% down to 0 (the last
+    // one clamped), six in which idleness grows by exactly 17 walk it up to the 30% ceiling (the
+    // last one clamped). The idle and stall cycles are the first N active cycles of each epoch;
+    // short inactive stretches inside the epochs (epochs count active cycles only); then longer
+    // inactive stretches at the end.
+    static const unsigned down_mem[3] = {17, 34, 51}, up_idle[6] = {17, 34, 51, 68, 85, 102};
+    const size_t per1 = 3 * 2048 + 1, per2 = 6 * 2048; // active cycles of the two parts
+    unsigned kw = 4, rmax = 8, smax = 4, part = 0;
+    size_t act = 0; // active cycles in the part
+    bool active = true;
+    g.reset_here();
+    while (g.stim.size() < o.cycles) {
+        const size_t c = g.stim.size();
+        if (part == 0 && act == per1) {
+            g.reset_here();
+            part = 1;
+            act = 0;
+        } else if (part == 1 && act == per2)
+            part = 2;
+        if (c % 700 == 0) { // a new kernel shape
+            unsigned k = r.below(7);
+            kw = k == 0 ? 1 : k == 1 ? 32 : k == 2 ? 64 : k == 3 ? 0 : 2 + r.below(14);
+            rmax = 1 + r.below(ZORUA_COORD_RegSets);
+            smax = r.below(ZORUA_COORD_SmemSets / 2);
+        }
+        active = part < 2 ? c % 1000 >= 30 : (c / 150) % 2 == 0;
+        const size_t pos = act % 2048, ep = act / 2048;
+        unsigned idle_n = 0, mem_n = 0;
+        if (part == 0)
+            mem_n = down_mem[ep < 3 ? ep : 2];
+        else if (part == 1)
+            idle_n = up_idle[ep < 6 ? ep : 5];
+        const bool idle_c = part < 2 ? pos < idle_n : r.below(3) == 0;
+        const bool mem_c = part < 2 ? pos < mem_n : r.below(3) == 0;
+        act += active;
+        TB_IN in;
+        std::memset(&in, 0, sizeof in);
+        in.active_i = active;
+        in.kwarps_i = kw;
+        in.idle_i = idle_c;
+        in.mem_i = mem_c;
+        if ((g.o.tb_req_o && r.below(6) == 0) || r.below(300) == 0) {
+            in.tb_v_i = 1;
+            in.tb_rsets_i = r.below(40) == 0 ? ZORUA_COORD_RegSets + 1 : r.below(rmax + 1);
+            in.tb_ssets_i = r.below(smax + 1);
+        }
+        uint64_t sched = g.sh.q.sched_o;
+        if (r.below(3) == 0) {
+            in.ev_v_i = 1;
+            unsigned w = r.below(ZORUA_COORD_Warps);
+            for (unsigned t = 0; t < 8 && sched && !((sched >> w) & 1u); t++)
+                w = r.below(ZORUA_COORD_Warps);
+            in.ev_warp_i = w;
+            unsigned k = r.below(20);
+            in.ev_kind_i = k < 9 ? HD_ZCO_PHASE : k < 15 ? HD_ZCO_BARRIER : k < 19 ? HD_ZCO_EXIT : 3;
+            in.ev_rsets_i = r.below(50) == 0 ? ZORUA_COORD_RegSets + 1 : r.below(rmax + 1);
+            in.ev_ssets_i = r.below(50) == 0 ? ZORUA_COORD_SmemSets + 1 : r.below(smax + 3);
+        }
+        g.push(in);
+    }
+    enum { FIG11, FORCED_IN_FIG, PCT_ROSE, PCT_FELL, NBINS };
+    static const char *const names[NBINS] = {"Figure 11 steps", "floor in Figure 11",
+                                             "o_thresh rose", "o_thresh fell"};
+    uint64_t cov[NBINS] = {0};
+    uint64_t cyc = 0, fig_bad = 0, last_pct = ZORUA_COORD_PctInit;
+    auto cover = [&](const TB_IN &in, const TB_OUT &out) {
+        (void)in;
+        if (kFermi && cyc >= 1 && cyc <= fig_end && cyc - 1 < fig.n) {
+            char msg[400];
+            unsigned bad = zf_check(&fig.s[cyc - 1], &out, msg, sizeof msg);
+            if (bad && fig_bad++ < 10)
+                std::printf("tb_zorua_coord: Figure 11 step %" PRIu64 " \"%s\":%s\n", cyc - 1,
+                            fig.s[cyc - 1].what, msg);
+            if (!bad && cyc == fig_end)
+                cov[FIG11] = fig_bad == 0;
+            if (out.gr_force_o)
+                cov[FORCED_IN_FIG]++;
+        }
+        if (out.ep_v_o) {
+            if (out.ep_pct_o > last_pct)
+                cov[PCT_ROSE]++;
+            if (out.ep_pct_o < last_pct)
+                cov[PCT_FELL]++;
+            last_pct = out.ep_pct_o;
+        }
+        cyc++;
+    };
+    if (!kFermi) // another configuration: the walkthrough's numbers are Fermi's
+        cov[FIG11] = cov[FORCED_IN_FIG] = 1;
+    int rc = tb::run("tb_zorua_coord", o, g.stim, cover, g.resets);
+    unsigned hit = 0;
+    std::printf("coverage:\n");
+    for (unsigned b = 0; b < NBINS; b++) {
+        std::printf("  %-22s %8" PRIu64 "\n", names[b], cov[b]);
+        hit += cov[b] != 0;
+    }
+    std::printf("tb_zorua_coord: %u of %u bins covered; Figure 11: %u steps, %" PRIu64
+                " mismatching\n", hit, NBINS, fig.n, fig_bad);
+    return rc != 0 ? rc : hit == NBINS ? 0 : 1;
+}
