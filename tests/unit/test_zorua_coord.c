@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * test_zorua_coord.c - Zorua's coordinator replaying the Figure 11 walkthrough step by step
- * (model/mech/zorua/zorua_coord.h; Zorua Sec. 3.2-3.3, digest Sec. 2.3-2.4), on an SM of 4 warp
+ * (model/mech/zorua/zorua_coordinator.h; Zorua Sec. 3.2-3.3, digest Sec. 2.3-2.4), on an SM of 4 warp
  * slots, 8 register sets (3 bits) and 4 scratchpad sets, 8 logical warps and 4 logical CTAs,
  * o_thresh = 2 register sets and no scratchpad swap:
  *   (1) CTA A arrives (warps 0, 1: 3 register sets each, 2 scratchpad sets): its warps wait in
@@ -18,7 +18,7 @@
  *   the deadlock floor: below it the coordinator oversubscribes beyond o_thresh.
  */
 #include "testutil.h"
-#include "zorua_coord.h"
+#include "zorua_coordinator.h"
 
 static uint32_t rset(const struct zcoord *z, uint32_t w, uint32_t s)
 {

@@ -3,7 +3,7 @@
  * policy that reads its register mapping table (zorua_oloc.c) and the registry entry
  * (zorua_mech.c). Zorua Sec. 3-4; WLM as Zorua Sec. 5.3 models it; docs/zorua.md.
  *
- * Design. One struct per SM holds the coordinator (zorua_coord.h: three queues over the TMT,
+ * Design. One struct per SM holds the coordinator (zorua_coordinator.h: three queues over the TMT,
  * SMT and RMT with their free lists), the o_thresh controller (zorua_othresh.h, Zorua only) and
  * the map from the substrate's numbers to the coordinator's: a CTA slot of the grant is the
  * logical CTA (SMT row), each of its warps a logical warp id (RMT and TMT row), a warp slot the
@@ -22,9 +22,9 @@
 #include "sm_oloc.h"
 #include "timing_params.h"
 #include "timing_stats.h"
-#include "zorua_coord.h"
+#include "zorua_coordinator.h"
 #include "zorua_othresh.h"
-#include "zorua_phase.h"
+#include "zorua_phase_loop.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * zorua_phase.h - Zorua's phase specifiers in the loop (Sec. 3.6, 3.2 event ii): per kernel
+ * zorua_phase_loop.h - Zorua's phase specifiers in the loop (Sec. 3.6, 3.2 event ii): per kernel
  * image the phases of model/compiler/zphase.h with each phase's register need in register sets,
  * and per launch which kernel image it runs; the operand path (zorua_oloc.c) raises the phase
  * event when a warp's instruction is in another phase than its last.
@@ -12,8 +12,8 @@
  * image, when its first launch is set up (the kernel_annot hook, mech.h), shared by every SM.
  * No globals.
  */
-#ifndef HD_ZORUA_PHASE_H
-#define HD_ZORUA_PHASE_H
+#ifndef HD_ZORUA_PHASE_LOOP_H
+#define HD_ZORUA_PHASE_LOOP_H
 
 #include "annot.h"
 

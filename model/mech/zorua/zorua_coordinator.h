@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * zorua_coord.h - Zorua's coordinator (Vijaykumar et al., Zorua Sec. 3.2-3.5, Figure 11;
+ * zorua_coordinator.h - Zorua's coordinator (Vijaykumar et al., Zorua Sec. 3.2-3.5, Figure 11;
  * digest Sec. 2.3-2.5 and 2.11): one per SM, it holds the pending warps in three queues, the
  * thread/barrier queue, the scratchpad queue and the register queue, in that priority order,
  * and lets a warp through them into the schedulable set when each of its resources can be had
@@ -22,8 +22,8 @@
  * `floor` warps are schedulable (deadlock rule 3, 20 % of the warp slots). Deterministic: queue
  * order is the order warps entered (a sequence number). No globals.
  */
-#ifndef HD_ZORUA_COORD_H
-#define HD_ZORUA_COORD_H
+#ifndef HD_ZORUA_COORDINATOR_H
+#define HD_ZORUA_COORDINATOR_H
 
 #include "zorua_mt.h"
 

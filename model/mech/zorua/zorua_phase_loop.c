@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
- * zorua_phase.c - the phases of each kernel image for the loop (zorua_phase.h; Zorua Sec. 3.6).
+ * zorua_phase_loop.c - the phases of each kernel image for the loop (zorua_phase_loop.h; Zorua Sec. 3.6).
  */
-#include "zorua_phase.h"
+#include "zorua_phase_loop.h"
 
 #include "zphase.h"
 

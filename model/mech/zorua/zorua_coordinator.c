@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
- * zorua_coord.c - Zorua's coordinator: three queues, event-driven admission, the deadlock floor
- * (zorua_coord.h; Zorua Sec. 3.2-3.5, Figure 11, digest Sec. 2.11).
+ * zorua_coordinator.c - Zorua's coordinator: three queues, event-driven admission, the deadlock floor
+ * (zorua_coordinator.h; Zorua Sec. 3.2-3.5, Figure 11, digest Sec. 2.11).
  */
-#include "zorua_coord.h"
+#include "zorua_coordinator.h"
 
 #include <string.h>
 
