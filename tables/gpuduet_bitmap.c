@@ -38,7 +38,7 @@ static unsigned region_of(uint32_t word)
                                               : HD_GBM_L1;
 }
 
-struct hd_bitmap hd_gpuduet_bitmap_view(struct hd_gpuduet_bitmap_state *s)
+static struct hd_bitmap hd_gpuduet_bitmap_view(struct hd_gpuduet_bitmap_state *s)
 {
     struct hd_bitmap m = {s->w, HD_GBM_UNITS};
     return m;

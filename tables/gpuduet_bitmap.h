@@ -19,8 +19,7 @@
  * out of RF and shared-memory space and L1D utilisation is below 3 %, §2.10) is the caller's.
  *
  * Use from a model: reset once; one step per cycle (a request in a cycle whose busy_o output is
- * 0 is taken; done_* reports the result); hd_gpuduet_bitmap_view() gives the map for read-only
- * inspection.
+ * 0 is taken; done_* reports the result).
  */
 #ifndef HD_GPUDUET_BITMAP_H
 #define HD_GPUDUET_BITMAP_H
@@ -85,8 +84,6 @@ void hd_gpuduet_bitmap_ref_step(struct hd_gpuduet_bitmap_state *s,
 /* Idle (hw_inst.h): no request on any input, no operation running, nothing registered. */
 bool hd_gpuduet_bitmap_ref_idle(const struct hd_gpuduet_bitmap_state *s,
                                 const struct hd_gpuduet_bitmap_in *in);
-/* The map as an hd_bitmap over all Units (read-only use; the words are the state's). */
-struct hd_bitmap hd_gpuduet_bitmap_view(struct hd_gpuduet_bitmap_state *s);
 /* Region r's first unit and its units (r < HD_GBM_NREGIONS). */
 uint32_t hd_gpuduet_bitmap_region_lo(unsigned r);
 uint32_t hd_gpuduet_bitmap_region_units(unsigned r);

@@ -33,12 +33,12 @@ unsigned hd_gpuduet_tmon_pct(unsigned k)
     return k == HD_TMON_ICNT ? 60u : 100u;
 }
 
-unsigned hd_gpuduet_tmon_low_pct(unsigned k)
+static unsigned hd_gpuduet_tmon_low_pct(unsigned k)
 {
     return k == HD_TMON_DRAM ? 50u : 60u;
 }
 
-unsigned hd_gpuduet_tmon_sat_pct(unsigned k)
+static unsigned hd_gpuduet_tmon_sat_pct(unsigned k)
 {
     return k == HD_TMON_ICNT ? 90u : k == HD_TMON_DRAM ? 70u : 80u;
 }

@@ -69,8 +69,6 @@ bool hd_gpuduet_tmon_ref_idle(const struct hd_gpuduet_tmon_state *s,
 /* Resource k's per-cycle capacity, sustainable percent and thresholds (Table 3.3, percent). */
 unsigned hd_gpuduet_tmon_cap(unsigned k);
 unsigned hd_gpuduet_tmon_pct(unsigned k);
-unsigned hd_gpuduet_tmon_low_pct(unsigned k);
-unsigned hd_gpuduet_tmon_sat_pct(unsigned k);
 /* A class's name ("underutilized", ...; "?" past the last). */
 const char *hd_gpuduet_tmon_class_name(unsigned cls);
 

@@ -22,11 +22,6 @@
 static const uint32_t phys_[3] = {ZORUA_COORD_PhysSlot, ZORUA_COORD_PhysSmem,
                                   ZORUA_COORD_PhysReg};
 
-uint32_t hd_zorua_coord_phys(unsigned r)
-{
-    return r < 3 ? phys_[r] : 0;
-}
-
 static void thresholds(struct hd_zorua_coord_state *s)
 {
     for (unsigned r = 0; r < 3; r++)

@@ -112,7 +112,5 @@ void hd_zorua_coord_ref_step(struct hd_zorua_coord_state *s, const struct hd_zor
 /* Idle (hw_inst.h): no input, nothing to try, no warp schedulable, nothing in the outputs. */
 bool hd_zorua_coord_ref_idle(const struct hd_zorua_coord_state *s,
                              const struct hd_zorua_coord_in *in);
-/* The physical amount of resource r in the built configuration. */
-uint32_t hd_zorua_coord_phys(unsigned r);
 
 #endif
