@@ -53,6 +53,12 @@ module gpuduet_queues #(
     logic           pop_ok, drop;
     logic [W-1:0]   popped, head_new;
 
+    if (W < IW) begin : g_id_hi
+      // The TB queues keep the low TIW bits of their id field; the bits above carry nothing.
+      logic unused_id_hi;
+      assign unused_id_hi = ^push_id_i[q*IW+W +: IW-W];
+    end
+
     always_comb begin
       mem_d  = mem_q;
       head_d = head_q;
