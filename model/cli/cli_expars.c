@@ -6,10 +6,7 @@
 #include "cli_expars.h"
 
 #include "bundles.h"
-#include "devmem.h"
 #include "expars_calc.h"
-#include "module.h"
-#include "tkernel.h"
 
 #include <stdio.h>
 
@@ -68,7 +65,7 @@ static void print_bundles(const struct hd_func_kernel *k, const struct hd_bundle
     printf("\n");
     for (uint32_t i = 0; i < bs->n; i++) {
         const struct hd_bundle *b = &bs->b[i];
-        const uint32_t line = b->pc < k->ncode && k->code[b->pc].ir ? k->code[b->pc].ir->line : 0;
+        const uint32_t line = hd_cli_kernel_line(k, b->pc);
         printf("    bundle %u: PC %u (line %u), %u instructions, PREF {", i, b->pc, line, b->n);
         for (uint32_t r = 0, c = 0; r < HD_BUNDLE_MAX_REGS; r++)
             if (b->vec[r / 64] >> (r % 64) & 1u)
@@ -77,46 +74,24 @@ static void print_bundles(const struct hd_func_kernel *k, const struct hd_bundle
     }
 }
 
-int hd_cli_print_expars(const struct hd_module *m, const struct hd_func *f,
-                        const struct hd_config *cfg, uint32_t regs, uint32_t threads,
-                        uint64_t smem)
+int hd_cli_print_expars(const struct hd_cli_kernel_view *v, const struct hd_config *cfg,
+                        uint32_t regs, uint32_t threads, uint64_t smem)
 {
     if (regs && threads)
         print_plan(cfg, regs, threads, smem);
-    char err[512] = "";
-    struct hd_devmem mem;
-    if (hd_devmem_init(&mem, 1ull << 30) != 0) {
-        printf("  EXPARS bundles: (host out of memory)\n");
+    if (!hd_cli_kernel_view_ready(v, "EXPARS bundles", true))
         return -1;
-    }
-    struct hd_func_module *fm = NULL;
-    int rc = -1;
-    if (hd_func_module_load(&mem, m, cfg->gpu_const_mem_bytes, &fm, err, sizeof err) != 0) {
-        printf("  EXPARS bundles: (the module does not load: %s)\n", err);
-        goto out;
-    }
-    const struct hd_func_kernel *k = hd_func_module_kernel(fm, f->name);
-    if (!k || k->unsupported[0]) {
-        printf("  EXPARS bundles: (the kernel cannot run: %s)\n", k ? k->unsupported : "no image");
-        goto out;
-    }
-    struct hd_annot *a = hd_tkernel_annot_build(k, cfg->sm_max_regs_per_thread, err, sizeof err);
+    char err[512] = "";
     struct hd_bundles *bs = NULL;
     const struct hd_bundle_params bp = {cfg->expars_oc_lines, cfg->expars_oc_ways, 32, true, true,
                                         cfg->expars_bundle_regs};
-    if (!a || hd_bundles_build(a, &bp, &bs, err, sizeof err) != 0 ||
-        hd_bundles_annotate(a, bs) != 0) {
+    if (hd_bundles_build(v->a, &bp, &bs, err, sizeof err) != 0 ||
+        hd_bundles_annotate(v->a, bs) != 0) {
         printf("  EXPARS bundles: (%s)\n", err);
-        hd_annot_free(a);
-        goto out;
+        hd_bundles_free(bs);
+        return -1;
     }
-    print_bundles(k, bs);
+    print_bundles(v->k, bs);
     hd_bundles_free(bs);
-    hd_annot_free(a);
-    rc = 0;
-out:
-    if (fm)
-        hd_func_module_unload(fm);
-    hd_devmem_destroy(&mem);
-    return rc;
+    return 0;
 }

@@ -6,15 +6,14 @@
 #ifndef HD_CLI_EXPARS_H
 #define HD_CLI_EXPARS_H
 
+#include "cli_kernel_view.h"
 #include "config.h"
-#include "ptx_ir.h"
 
 #include <stdint.h>
 
-/* Print kernel `f` of module m's EXPARS plan (regs registers per thread, threads per CTA, smem
+/* Print the EXPARS plan of v's kernel (regs registers per thread, threads per CTA, smem
  * bytes of shared memory per CTA) and bundles. Returns 0, or -1 after printing why not. */
-int hd_cli_print_expars(const struct hd_module *m, const struct hd_func *f,
-                        const struct hd_config *cfg, uint32_t regs, uint32_t threads,
-                        uint64_t smem);
+int hd_cli_print_expars(const struct hd_cli_kernel_view *v, const struct hd_config *cfg,
+                        uint32_t regs, uint32_t threads, uint64_t smem);
 
 #endif

@@ -6,11 +6,8 @@
  */
 #include "cli_ppoints.h"
 
-#include "devmem.h"
-#include "module.h"
 #include "pp_decode.h"
 #include "ppoints.h"
-#include "tkernel.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,11 +31,6 @@ static void vec_regs(uint64_t v, char *buf, size_t len)
         snprintf(buf, len, "none");
 }
 
-static uint32_t line_at(const struct hd_func_kernel *k, uint32_t pc)
-{
-    return pc < k->ncode && k->code[pc].ir ? k->code[pc].ir->line : 0;
-}
-
 static void print_points(const struct hd_func_kernel *k, const struct hd_annot *a,
                          const struct hd_ppoints *pp)
 {
@@ -52,7 +44,7 @@ static void print_points(const struct hd_func_kernel *k, const struct hd_annot *
     char regs[512];
     for (uint32_t i = 0; i < pp->n; i++) {
         const struct hd_ppoint *p = &pp->pt[i];
-        printf("    PC %u (line %u): %s, %s", p->pc, line_at(k, p->pc),
+        printf("    PC %u (line %u): %s, %s", p->pc, hd_cli_kernel_line(k, p->pc),
                p->kind == HD_PP_PP ? "pp + dummy" : "bar.pp", hd_ppoints_why_name(p->why));
         if (p->loop_head != UINT32_MAX)
             printf(" (loop at PC %u)", p->loop_head);
@@ -71,41 +63,17 @@ static void print_points(const struct hd_func_kernel *k, const struct hd_annot *
     }
 }
 
-int hd_cli_print_ppoints(const struct hd_module *m, const struct hd_func *f,
-                         const struct hd_config *cfg)
+int hd_cli_print_ppoints(const struct hd_cli_kernel_view *v, const struct hd_config *cfg)
 {
+    if (!hd_cli_kernel_view_ready(v, "preemption points", true))
+        return -1;
     char err[512] = "";
-    struct hd_devmem mem;
-    if (hd_devmem_init(&mem, 1ull << 30) != 0) {
-        printf("  preemption points: (host out of memory)\n");
+    struct hd_ppoints *pp = NULL;
+    if (hd_ppoints_build(v->a, cfg->context_pp_k, &pp, err, sizeof err) != 0) {
+        printf("  preemption points: (%s)\n", err);
         return -1;
     }
-    struct hd_func_module *fm = NULL;
-    int rc = -1;
-    if (hd_func_module_load(&mem, m, cfg->gpu_const_mem_bytes, &fm, err, sizeof err) != 0) {
-        printf("  preemption points: (the module does not load: %s)\n", err);
-        goto out;
-    }
-    const struct hd_func_kernel *k = hd_func_module_kernel(fm, f->name);
-    if (!k || k->unsupported[0]) {
-        printf("  preemption points: (the kernel cannot run: %s)\n",
-               k ? k->unsupported : "no image");
-        goto out;
-    }
-    struct hd_annot *a = hd_tkernel_annot_build(k, cfg->sm_max_regs_per_thread, err, sizeof err);
-    struct hd_ppoints *pp = NULL;
-    if (!a || hd_ppoints_build(a, cfg->context_pp_k, &pp, err, sizeof err) != 0) {
-        printf("  preemption points: (%s)\n", err);
-        hd_annot_free(a);
-        goto out;
-    }
-    print_points(k, a, pp);
+    print_points(v->k, v->a, pp);
     hd_ppoints_free(pp);
-    hd_annot_free(a);
-    rc = 0;
-out:
-    if (fm)
-        hd_func_module_unload(fm);
-    hd_devmem_destroy(&mem);
-    return rc;
+    return 0;
 }

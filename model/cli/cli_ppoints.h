@@ -10,12 +10,11 @@
 #ifndef HD_CLI_PPOINTS_H
 #define HD_CLI_PPOINTS_H
 
+#include "cli_kernel_view.h"
 #include "config.h"
-#include "ptx_ir.h"
 
-/* Print kernel `f` of module m's points, their live sets and their instruction words to stdout.
+/* Print the points of v's kernel, their live sets and their instruction words to stdout.
  * Returns 0, or -1 after printing why the points could not be computed (not fatal). */
-int hd_cli_print_ppoints(const struct hd_module *m, const struct hd_func *f,
-                         const struct hd_config *cfg);
+int hd_cli_print_ppoints(const struct hd_cli_kernel_view *v, const struct hd_config *cfg);
 
 #endif

@@ -295,13 +295,18 @@ static int describe(const struct hd_module *m, const struct info_opts *o, const 
         if (f->is_entry) {
             print_ptxas(ptxas, ptxas_len, f->name);
             const uint32_t regs = print_occupancy(f, k, o);
-            hd_cli_print_ppoints(m, f, &o->cfg); /* Lin's selective preemption points */
+            /* the kernel loaded and annotated once for the analyses below */
+            struct hd_cli_kernel_view view;
+            hd_cli_kernel_view_open(&view, m, f, &o->cfg);
+            hd_cli_print_ppoints(&view, &o->cfg); /* Lin's selective preemption points */
             if (o->haws) /* HAWS hints (Gong ch. 5, docs/blocks/haws.md) */
-                hd_cli_print_haws(m, f, &o->cfg, k < kres + nk && k->fi == fi ? k->regs_ours : 0);
-            hd_cli_print_zphases(m, f, &o->cfg); /* Zorua's phases (issue 32) */
+                hd_cli_print_haws(&view, &o->cfg,
+                                  k < kres + nk && k->fi == fi ? k->regs_ours : 0);
+            hd_cli_print_zphases(&view, &o->cfg); /* Zorua's phases (issue 32) */
             if (o->cfg.sm_allocator == HD_ALLOC_EXPARS) /* EXPARS's plan and bundles */
-                hd_cli_print_expars(m, f, &o->cfg, regs, cta_threads(f, o),
+                hd_cli_print_expars(&view, &o->cfg, regs, cta_threads(f, o),
                                     k->smem_static + o->dyn_smem);
+            hd_cli_kernel_view_close(&view);
         }
         struct hd_cfg *c = hd_cfg_build(f);
         if (!c) {

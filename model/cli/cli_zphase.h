@@ -5,12 +5,11 @@
 #ifndef HD_CLI_ZPHASE_H
 #define HD_CLI_ZPHASE_H
 
+#include "cli_kernel_view.h"
 #include "config.h"
-#include "ptx_ir.h"
 
-/* Print kernel `f` of module m's phases to stdout. Returns 0, or -1 after printing why they
+/* Print the phases of v's kernel to stdout. Returns 0, or -1 after printing why they
  * could not be computed (not fatal). */
-int hd_cli_print_zphases(const struct hd_module *m, const struct hd_func *f,
-                         const struct hd_config *cfg);
+int hd_cli_print_zphases(const struct hd_cli_kernel_view *v, const struct hd_config *cfg);
 
 #endif
