@@ -219,3 +219,17 @@ void hd_cli_config_describe(const struct hd_cli_config *c, char *buf, size_t len
     if (c->max_instrs && n < len)
         snprintf(buf + n, len - n, ", --max-instructions %s", c->max_instrs);
 }
+
+int hd_cli_gpu_write(const char *cmd, const char *opt, const char *path, const char *what,
+                     const struct hd_gpu *gpu, int (*write)(const struct hd_gpu *, FILE *))
+{
+    struct hd_cli_out out;
+    int s = hd_cli_out_open(&out, cmd, opt, path);
+    if (s != HD_CLI_OK)
+        return s;
+    if (write(gpu, out.f) != HD_OK) {
+        hd_cli_out_discard(&out);
+        return hd_cli_fail(cmd, "%s %s: cannot write the %s", opt, path, what);
+    }
+    return hd_cli_out_commit(&out);
+}

@@ -13,6 +13,8 @@
 #include "config.h"
 #include "heddle.h"
 
+#include <stdio.h>
+
 struct hd_cli_config {
     const char *path;   /* --config FILE, or NULL for the built-in defaults */
     const char **sets;  /* --set values "SECTION.KEY=VALUE", in command-line order */
@@ -40,5 +42,11 @@ struct hd_gpu *hd_cli_gpu_create(const char *cmd, const struct hd_cli_config *c,
                                  const struct hd_config *cfg);
 /* "configs/x.ini", "configs/x.ini + 2 --set", "built-in defaults", ... for summaries */
 void hd_cli_config_describe(const struct hd_cli_config *c, char *buf, size_t len);
+
+/* Write one of the GPU's reports (e.g. hd_gpu_write_stats_csv) to `path`, option `opt` of
+ * command `cmd`, through a temporary file (cli_out.h). Returns HD_CLI_OK, or HD_CLI_FAIL after
+ * "heddle CMD: OPT PATH: cannot write the WHAT" (or the file's own error) on stderr. */
+int hd_cli_gpu_write(const char *cmd, const char *opt, const char *path, const char *what,
+                     const struct hd_gpu *gpu, int (*write)(const struct hd_gpu *, FILE *));
 
 #endif

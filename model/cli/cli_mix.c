@@ -440,14 +440,8 @@ static int run_clients(const struct mix_opts *o, const struct hd_config *cfg,
             rc = hd_cli_fail("run", "out of memory collecting kernel statistics");
     }
     if (o->profile && r->timed) { /* the Oracle's first pass (issue 24): this run's CTAs */
-        struct hd_cli_out out;
-        int s = hd_cli_out_open(&out, "run", "--profile-out", o->profile);
-        if (s == HD_CLI_OK && hd_gpu_write_drain_profile(gpu, out.f) != HD_OK) {
-            hd_cli_out_discard(&out);
-            s = hd_cli_fail("run", "--profile-out %s: cannot write the profile", o->profile);
-        } else if (s == HD_CLI_OK) {
-            s = hd_cli_out_commit(&out);
-        }
+        int s = hd_cli_gpu_write("run", "--profile-out", o->profile, "profile", gpu,
+                                 hd_gpu_write_drain_profile);
         if (s != HD_CLI_OK && rc == HD_CLI_OK)
             rc = s;
     }

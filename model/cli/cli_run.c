@@ -334,26 +334,14 @@ static int run_workload(struct run_opts *o)
             rc = s;
     }
     if (o->series) {
-        struct hd_cli_out out;
-        int s = hd_cli_out_open(&out, "run", "--series", o->series);
-        if (s == HD_CLI_OK && hd_gpu_write_stats_csv(gpu, out.f) != HD_OK) {
-            hd_cli_out_discard(&out);
-            s = hd_cli_fail("run", "--series %s: cannot write the series", o->series);
-        } else if (s == HD_CLI_OK) {
-            s = hd_cli_out_commit(&out);
-        }
+        int s = hd_cli_gpu_write("run", "--series", o->series, "series", gpu,
+                                 hd_gpu_write_stats_csv);
         if (s != HD_CLI_OK && rc == HD_CLI_OK)
             rc = s;
     }
     if (o->profile && !o->functional) {
-        struct hd_cli_out out;
-        int s = hd_cli_out_open(&out, "run", "--profile-out", o->profile);
-        if (s == HD_CLI_OK && hd_gpu_write_drain_profile(gpu, out.f) != HD_OK) {
-            hd_cli_out_discard(&out);
-            s = hd_cli_fail("run", "--profile-out %s: cannot write the profile", o->profile);
-        } else if (s == HD_CLI_OK) {
-            s = hd_cli_out_commit(&out);
-        }
+        int s = hd_cli_gpu_write("run", "--profile-out", o->profile, "profile", gpu,
+                                 hd_gpu_write_drain_profile);
         if (s != HD_CLI_OK && rc == HD_CLI_OK)
             rc = s;
     }
