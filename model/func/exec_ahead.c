@@ -180,3 +180,14 @@ bool hd_func_ahead_commit(struct hd_func_launch *l, struct hd_func_warp *w,
     tr->next_pc = w->done ? 0xffffffffu : (uint32_t)w->stack[w->sp - 1].pc;
     return true;
 }
+
+bool hd_func_ahead_is_control(const struct hd_func_instr *d)
+{
+    switch (d->op) {
+    case HD_OP_BRA: case HD_OP_BRX: case HD_OP_CALL: case HD_OP_RET: case HD_OP_EXIT:
+    case HD_OP_TRAP: case HD_OP_BRKPT:
+        return true;
+    default:
+        return false;
+    }
+}

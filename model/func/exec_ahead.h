@@ -47,6 +47,10 @@ struct hd_func_ahead_result {
 /* The episode's latest value of register reg (32 lanes), or NULL: the architectural one. */
 typedef const uint64_t *(*hd_func_ahead_lookup)(void *ctx, int32_t reg);
 
+/* True for an instruction that changes the SIMT stack or the warp's life (bra, brx, call, ret,
+ * exit, trap, brkpt): it ends a run-ahead chain unless the hint pass selected it (only bra can
+ * be). Shared by the hint pass and the timing model's run-ahead. */
+bool hd_func_ahead_is_control(const struct hd_func_instr *d);
 /* Copy the warp's SIMT stack into s. */
 void hd_func_ahead_snapshot(const struct hd_func_warp *w, struct hd_func_ahead_stack *s);
 /* The PC and mask at the shadow top; false when the shadow stack is empty. */

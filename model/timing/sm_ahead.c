@@ -132,17 +132,6 @@ static const struct ah_entry *writer(const struct ah_warp *a, int32_t reg)
     return NULL;
 }
 
-static bool ends_chain(const struct hd_func_instr *d)
-{
-    switch (d->op) {
-    case HD_OP_BRA: case HD_OP_BRX: case HD_OP_CALL: case HD_OP_RET: case HD_OP_EXIT:
-    case HD_OP_TRAP: case HD_OP_BRKPT:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static bool trigger(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a)
 {
     const struct hd_tcta *c = &sm->cta[w->cta];
@@ -192,7 +181,7 @@ static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, u
         const uint32_t i = pc - h->first;
         const struct hd_func_instr *d = &k->code[pc];
         if (!(h->sel >> i & 1u)) {
-            if (ends_chain(d)) {
+            if (hd_func_ahead_is_control(d)) {
                 a->parked = true;
                 return false;
             }

@@ -15,19 +15,6 @@
 #define FMT1_BITS 18 /* 9-bit offset, rename bit, 8-bit destination (§5.2.1, Fig. 5.4) */
 #define FMT2_BITS 23 /* type bit, two 11-bit offsets */
 
-/* Instructions that change the SIMT stack or the warp's life: they end a chain unless selected
- * (only bra can be). */
-static bool is_control(const struct hd_func_instr *d)
-{
-    switch (d->op) {
-    case HD_OP_BRA: case HD_OP_BRX: case HD_OP_CALL: case HD_OP_RET: case HD_OP_EXIT:
-    case HD_OP_TRAP: case HD_OP_BRKPT:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* Writes a register with a long-latency result (a global/local load or an atomic). */
 static bool is_ll_writer(const struct hd_func_instr *d)
 {
@@ -175,7 +162,7 @@ static bool build_window(const struct hd_func_kernel *k, const struct hd_haws_hi
         bool dep = false;
         for (uint32_t j = 0; j < d->nread; j++)
             dep |= test(cur_t, d->read[j]);
-        const bool ctl = is_control(d);
+        const bool ctl = hd_func_ahead_is_control(d);
         if (ctl) {
             /* a forward bra inside the window whose inputs are independent may be selected */
             const bool ok = d->op == HD_OP_BRA && !dep && h->nsel < p->rcu_depth &&
@@ -249,7 +236,7 @@ struct hd_haws_kernel_hints *hd_haws_hints_build(const struct hd_func_kernel *k,
     uint32_t cap = 0;
     for (uint32_t s = 0; ok && s < n && kh->p.window && kh->p.rcu_depth; s++) {
         const struct hd_func_instr *d = &k->code[s];
-        if (is_control(d))
+        if (hd_func_ahead_is_control(d))
             continue;
         bool sp = false;
         for (uint32_t j = 0; j < d->nread; j++)
