@@ -21,6 +21,12 @@ endfunction()
 # the default run is timed and prints the timing summary
 hd_timing_cli(run_summary 0 "VERIFIED.*timing \\(cycle model\\):.*cycles +[1-9].*IPC.*scheduler cycles +issued"
               run vecadd --quiet)
+# the two-level scheduler with a small active set never fills it with warps that wait at a
+# barrier while their CTAs' other warps are pending (hotspot_r36 at 4 CTAs/SM, 6 active warps:
+# it stopped with the watchdog before the active set was refreshed, policy/sm_sched.c)
+hd_timing_cli(two_level_barrier 0 "VERIFIED.*cycles +[1-9]"
+              run hotspot_r36 --quiet --set sm.registers=36864 --set sm.scheduler=two_level
+              --set sm.sched_active_warps=6)
 # --functional: no timing section
 add_test(NAME timing_run_functional
          COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:heddle> "-DARGS=run|vecadd|--quiet|--functional"

@@ -208,11 +208,46 @@ static void reverse(uint32_t *v, unsigned a, unsigned b) /* [a, b) */
     }
 }
 
+/* A warp that cannot issue until others move: it waits at a barrier or fence, or for a long
+ * load. */
+static bool tl_waiting(const struct hd_sched_env *env, uint32_t w)
+{
+    struct hd_warp_view v;
+    env->view(env->sm, w, &v);
+    return v.state == HD_WV_BARRIER || v.state == HD_WV_MEMBAR ||
+           (v.state == HD_WV_WAIT_MEM && v.long_loads > 0);
+}
+
+/* Exchange each waiting warp of the active set for the oldest pending warp that is not waiting
+ * (it takes the same position; the waiting one goes to the back of the pending queue). A warp
+ * is moved out when its long wait begins (tl_long_wait), but the pending queue may hand back a
+ * warp that still waits at a barrier: an active set full of such warps, whose CTAs' other warps
+ * are pending, would never issue again. */
+static void tl_refresh(struct sched_state *s, const struct hd_sched_env *env)
+{
+    for (uint32_t i = 0; i < s->nactive && s->npend; i++) {
+        const uint32_t w = s->active[i];
+        if (!tl_waiting(env, w))
+            continue;
+        uint32_t j = 0;
+        while (j < s->npend && tl_waiting(env, s->pend[(s->phead + j) % s->max]))
+            j++;
+        if (j == s->npend)
+            return; /* every pending warp waits too */
+        const uint32_t v = s->pend[(s->phead + j) % s->max];
+        drop_pending(s, v);
+        pend_push(s, w);
+        s->in_active[w] = false;
+        s->active[i] = v;
+        s->in_active[v] = true;
+    }
+}
+
 static unsigned tl_order(void *impl, const struct hd_sched_env *env, const uint32_t *ready,
                          unsigned n, uint32_t *out)
 {
     struct sched_state *s = impl;
-    (void)env;
+    tl_refresh(s, env);
     unsigned k = 0;
     for (unsigned i = 0; i < n; i++) /* the ready warps of the active set, slot order */
         if (s->in_active[ready[i]])

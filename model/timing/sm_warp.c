@@ -36,9 +36,13 @@ void hd_sm_warp_set_state(struct hd_sm *sm, struct hd_twarp *w, uint8_t ns)
     sm->nstate[w->sched][ns]++;
     w->state = ns;
     hd_bit_set(sm->ready, w->slot, ns == HD_WS_READY);
-    bool long_wait = ns == HD_WS_BARRIER || ns == HD_WS_MEMBAR ||
-                     (ns == HD_WS_SB_MEM && w->sb_long > 0);
-    if (long_wait && os != HD_WS_BARRIER && os != HD_WS_MEMBAR && os != HD_WS_SB_MEM)
+    /* A long wait begins at a barrier, a fence or a wait on a long-latency load. A warp may
+     * reach a barrier or fence straight from a wait on a short load (SB_MEM), so only a warp
+     * already at a barrier or fence is not told again; the two-level schedulers ignore a
+     * repeat for a warp they already moved out. */
+    const bool long_wait = ns == HD_WS_BARRIER || ns == HD_WS_MEMBAR ||
+                           (ns == HD_WS_SB_MEM && w->sb_long > 0);
+    if (long_wait && os != HD_WS_BARRIER && os != HD_WS_MEMBAR)
         sm->sched[w->sched].ops->long_wait(sm->sched[w->sched].impl, w->slot);
     if (sm->hooks->any_stalled) /* stall events (sm_signals.c) */
         hd_sm_sig_state(sm, w, os, ns);
