@@ -14,8 +14,10 @@ include(${CMAKE_SOURCE_DIR}/cosim/rtl_config.cmake)
 # Tiers (tests/CMakeLists.txt, docs/testing.md): a block's checks in its built configuration and
 # the lint of the others in CI, the other configurations' elaborations in the full tier.
 # GPUDuet's two big tables elaborate in 10-25 s each (Yosys proc/opt on 128 x 27 and 32 x 45 flat
-# vectors): their port check and no-latch synthesis run in the full tier (issue 28's CI budget).
-hd_tier(full "^rtl_(ports|synth)_gpuduet_(wct|tbct)$")
+# vectors): their port check and no-latch synthesis run in the full tier (issue 28's CI budget);
+# so do Zorua's coordinator and mapping table's no-latch synthesis (8 s each; their port checks
+# stay in CI).
+hd_tier(full "^rtl_(ports|synth)_gpuduet_(wct|tbct)$" "^rtl_synth_zorua_(coord|map)$")
 hd_tier(ci "^rtl_(config|lint|ports|synth)_" "^cosim_(reduction|functional_drive_rtl|fst_window)$"
         "^cosim_(fault|sva|in_loop_sva)_caught$" "^cosim_in_loop_drive_rtl_sgemm$" "^cosim_ctx_codec$"
         "^regpat_context_(sgemm|reduction)$")
