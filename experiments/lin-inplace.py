@@ -38,6 +38,17 @@ KERNELS = ["backprop", "bfs", "btree", "cfd", "hotspot", "kmeans", "leukocyte", 
            "pathfinder", "streamcluster", "histogram", "dwt2d", "heartwall"]
 POLICIES = ["sm", "inplace"]
 PAPER_REDUCTION = "21.5"   # % further spill-latency reduction vs 'complete' (digest §6.1, L1180-L1200)
+# issue 24: the thesis's setup, as experiments/lin-ch2-faithful.py runs it (Table 2.1's 2
+# round-robin schedulers, drained warps, one register allocation), with the selective points of
+# the final design (the in-place study's 'complete' is liveness + compression at the points,
+# L1180-L1200) and the victims decided by Lin's two allocation tables in the loop
+FAITHFUL = {"sm.scheduler": "lrr", "sm.num_schedulers": 2, "sm.regs_source": "regalloc",
+            "sm.allocator": "lin_tables", "context.quiesce": "writeback",
+            "context.points": "selective"}
+# the study before issue 24 (GTO schedulers, any-instruction stops, the partitioned allocator),
+# kept as the earlier column
+EARLIER_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "lin-inplace",
+                            "earlier.json")
 
 
 def fill_point(launches, sms):
@@ -57,9 +68,10 @@ def solo_arrivals(heddle, root):
     with tempfile.TemporaryDirectory() as d:
         for k in KERNELS:
             f = os.path.join(d, k + ".json")
+            sets = [a for kv in FAITHFUL.items() for a in ("--set", f"{kv[0]}={kv[1]}")]
             subprocess.run([heddle, "run", k, "--size", "small", "--config",
                             os.path.join(root, "configs", "fermi-gtx480.ini"), "--quiet",
-                            "--stats", f], check=True, capture_output=True, cwd=root)
+                            "--stats", f] + sets, check=True, capture_output=True, cwd=root)
             t = json.load(open(f))["timing"]
             out[k] = fill_point(t["launches"], t["config"]["gpu"]["num_sms"])
     return out
@@ -85,6 +97,8 @@ def plan(heddle):
     for a, b in pairs(arr):
         grid.append(f'[[grid]]\nmix = "{a}+{b}"\nconfig = "fermi-gtx480"\nsize = "small"\n'
                     f'flags = "--arrive {b}@{arr[a]}:1"\nset.sm.concurrent_kernels = true\n'
+                    + "".join(f'set.{k} = {v if isinstance(v, int) else chr(34) + v + chr(34)}\n'
+                              for k, v in FAITHFUL.items()) +
                     'set.context.save = "compressed"\n'
                     'set.context.preempt_policy = ["sm", "inplace"]\n')
         mixes.append(f"[{a}+{b}]\nworkloads = {a} {b}\nkind = preemption\nwhy = Lin's in-place "
@@ -116,6 +130,9 @@ def measure(data, arrive):
     drain = [max(0, min(p["quiet"], p["freed"]) - p["signal"]) if p["quiet"] >= p["signal"]
              else 0 for p in recs]
     spill = [a - d for a, d in zip(lat, drain)]
+    # Lin L1079: each warp's spill from its point to its registers out, accumulated over the
+    # warps (the switched CTAs of a request), per request
+    wsp = [p.get("warp_spill_cycles") for p in recs if p["switched"]]
     b = data["workloads"][1]
     return {
         "requests": len(recs),
@@ -124,6 +141,7 @@ def measure(data, arrive):
         "latency_us": _mean(lat) / mhz if lat else None,
         "drain_us": _mean(drain) / mhz if drain else None,
         "spill_us": _mean(spill) / mhz if spill else None,
+        "warp_spill_us": _mean(wsp) / mhz if wsp and None not in wsp else None,
         "arriving_turnaround_us": (b["turnaround_cycles"] - arrive) / mhz,
         "arrive": arrive,
         "cycles": t["totals"]["cycles"],
@@ -152,13 +170,15 @@ def report(ctx):
         a, b = res[(m, "sm")][k], res.get((m, "inplace"), {}).get(k)
         return None if a in (None, 0) or b is None else 100.0 * (1 - b / a)
 
-    rows, keys = [], ["bytes", "spill_us", "latency_us", "drain_us"]
+    rows, keys = [], ["bytes", "spill_us", "warp_spill_us", "latency_us", "drain_us"]
     for m in mixes:
         s, i = res[(m, "sm")], res.get((m, "inplace"), {})
         rows.append([m, s["arrive"], s["ctas_switched"], i.get("ctas_switched"), s["bytes"], i.get("bytes"),
                      _r(s["spill_us"]), _r(i.get("spill_us")), _r(s["drain_us"]),
                      _r(i.get("drain_us")), _r(red(m, "bytes")), _r(red(m, "spill_us")),
-                     _r(s["arriving_turnaround_us"]), _r(i.get("arriving_turnaround_us"))])
+                     _r(s["arriving_turnaround_us"]), _r(i.get("arriving_turnaround_us")),
+                     _r(s["warp_spill_us"]), _r(i.get("warp_spill_us")),
+                     _r(red(m, "warp_spill_us"))])
     avg = {k: _mean([red(m, k) for m in mixes]) for k in keys}
 
     def pooled(k):  # over the pairs with a value under both: 1 - sum(in-place) / sum(sm)
@@ -182,55 +202,71 @@ def report(ctx):
                                          for p in POLICIES}, "rotate": 60},
         {"title": "Further spill-latency reduction by in-place", "ylabel": "%",
          "categories": mixes + ["mean"],
-         "series": {"Heddle": [red(m, "spill_us") for m in mixes] + [avg["spill_us"]]},
+         "series": {"Heddle, SM wall time": [red(m, "spill_us") for m in mixes]
+                    + [avg["spill_us"]],
+                    "Heddle, accumulated per warp": [red(m, "warp_spill_us") for m in mixes]
+                    + [avg["warp_spill_us"]]},
          "paper": {"Lin": [None] * len(mixes) + [PAPER_REDUCTION]}, "rotate": 60}],
         width=12, suptitle="Lin §6.1 in-place context switching, 8 random pairs (live+cp)")
+    ej = json.load(open(EARLIER_JSON)) if os.path.exists(EARLIER_JSON) else {}
+
+    def ea(k):
+        return _r((ej.get("mean_reduction_percent") or {}).get(k))
+    setup = ", ".join(f"`{k} = {v}`" for k, v in FAITHFUL.items())
     md = ["# lin-inplace: Lin's in-place context switching on 8 random pairs", "",
           "Generated by `experiments/sweep.py experiments/lin-inplace.toml` from its results "
           "store; do not edit. Method: `experiments/lin-inplace.py`.", "",
           f"Per pair A+B (seed {SEED}), A runs and B arrives at priority 1 halfway through the "
-          "first wave of A's launch that fills every SM (the cycle from A's run alone, "
-          "`lin-inplace.py plan`; column 'arrive') "
-          "(GTX480, `sm.concurrent_kernels = true`, `context.save = compressed`); A gives room "
-          "with `preempt_policy = sm` (every CTA on as many SMs as B needs) or `inplace` (per "
-          "SM only the minimum victim set for one CTA of B). Every run verified both outputs.",
+          "first wave of A's launch that fills every SM (the cycle from A's run alone on the "
+          "same setup, `lin-inplace.py plan`; column 'arrive') "
+          "(GTX480, `sm.concurrent_kernels = true`, `context.save = compressed`; the thesis's "
+          f"setup as lin-ch2-faithful runs it: {setup}); A gives room "
+          "with `preempt_policy = sm` (every CTA on as many SMs as B needs: Lin's 'complete') "
+          "or `inplace` (per SM only the minimum victim set for one CTA of B, from the two "
+          "allocation tables' spill queries). Every run verified both outputs.",
           "", "![inplace](inplace.png)", "",
           "## Ours beside the thesis", "",
           f"In {len(preempted)} of {len(mixes)} pairs B had to take room from A "
           f"({', '.join(preempted) or 'none'})"
           + ("." if len(preempted) == len(mixes) else
              "; in the others B's CTAs found room beside A's, so nothing was preempted.")
-          + " Two averages: the mean of the per-pair reductions (as the thesis states its "
-          "21.5 %), and pooled (1 - the sum over pairs of in-place / the sum of whole-SM), "
-          "which small per-pair denominators do not swing.", "",
-          md_table(["measure", "Heddle, mean of pairs", "Heddle, pooled", "Lin"], [
-              ["further spill-latency reduction, in-place vs complete (%)",
-               _r(avg["spill_us"]), _r(pool["spill_us"]), PAPER_REDUCTION],
-              ["further spilled-bytes reduction (%)", _r(avg["bytes"]), _r(pool["bytes"]), ""],
+          + " The headline is the mean of the per-pair reductions (as the thesis states its "
+          "21.5 %); pooled (1 - the sum over pairs of in-place / the sum of whole-SM) is "
+          "beside it. Two spill latencies: the SM's wall time from quiet to room, and Lin's "
+          "(L1079): each switched warp's time from its preemption point to its registers out, "
+          "accumulated over the warps of a request. 'Earlier' is this study before issue 24 "
+          "(GTO schedulers, stops at any instruction, the partitioned allocator; "
+          "results/lin-inplace/earlier.json).", "",
+          md_table(["measure", "Heddle, mean of pairs", "Heddle, pooled", "earlier, mean of pairs",
+                    "Lin"], [
+              ["further spill-latency reduction, in-place vs complete, SM wall time (%)",
+               _r(avg["spill_us"]), _r(pool["spill_us"]), ea("spill_us"), PAPER_REDUCTION],
+              ["further spill-latency reduction, accumulated per warp (Lin L1079) (%)",
+               _r(avg["warp_spill_us"]), _r(pool["warp_spill_us"]), None, PAPER_REDUCTION],
+              ["further spilled-bytes reduction (%)", _r(avg["bytes"]), _r(pool["bytes"]),
+               ea("bytes"), ""],
               ["preemption-latency reduction, signal to room (%)", _r(avg["latency_us"]),
-               _r(pool["latency_us"]), ""],
+               _r(pool["latency_us"]), ea("latency_us"), ""],
               ["drain-part reduction (%; negative: in-place drains longer)",
-               _r(avg["drain_us"]), _r(pool["drain_us"]), "can be negative (BT_1-HG_1)"]]),
+               _r(avg["drain_us"]), _r(pool["drain_us"]), ea("drain_us"),
+               "can be negative (BT_1-HG_1)"]]),
           "How ours differs and why: the thesis's pairs are its GT200 kernels with Rodinia "
-          "inputs and its spill latency is accumulated per warp; ours are our stand-ins at small "
-          "size (only backprop, btree, hotspot and histogram have a launch that fills every SM "
-          "there, so they are the first kernels), and the latency is the SM's wall time from "
-          "quiet to room for one CTA of B. In-place saves fewer CTAs on most pairs (bytes); on "
-          "backprop+btree, backprop+hotspot and histogram+cfd its smaller victim sets shorten "
-          "the spill by a third or more. On backprop+leukocyte, histogram+heartwall and "
-          "backprop+streamcluster its per-request spill is longer: spills of tens to a few "
-          "hundred cycles either way, where a few cycles swing the per-pair percentage (not "
-          "traced further); the pooled figure weighs each pair by its time. "
-          "B takes SMs as its CTAs need them, and in-place re-plans on an SM for "
-          "each of B's CTAs once the previous victims are gone, so where B has many CTAs it "
-          "can end up evicting more of A than whole-SM switching (hotspot+bfs). The victim "
-          "choice is the allocator's minimum spill set (the thesis's allocation tables answer "
-          "the same query; `[sm] allocator = lin_tables` puts them in the loop, where their "
-          "answers are the decisions).", "",
+          "inputs; ours are our stand-ins at small size (only the stand-ins with a launch "
+          "that fills every SM there can be first kernels). A victim's registers and shared "
+          "memory leave together here (the TB's whole context is switched), where the thesis "
+          "may keep a victim's shared memory in place when only registers are short (Fig 2.4); "
+          "so where the tables' spill query names a victim for registers alone, in-place still "
+          "writes its shared memory. B takes SMs as its CTAs need them, and in-place plans on "
+          "an SM for one CTA of B at a time (re-planned once the previous victims are gone), "
+          "not for B's per-SM CTAs at once; where B has many CTAs it can end up evicting more "
+          "of A than whole-SM switching. Per-pair spills are tens to a few hundred cycles, "
+          "where a few cycles swing a pair's percentage; the pooled figure weighs each pair by "
+          "its time.", "",
           "## Per pair", "",
           md_table(["pair", "arrive", "CTAs sm", "CTAs in-place", "bytes sm", "bytes in-place",
                     "spill us sm", "spill us in-place", "drain us sm", "drain us in-place",
-                    "bytes -%", "spill -%", "B turnaround us sm", "B turnaround us in-place"],
+                    "bytes -%", "spill -%", "B turnaround us sm", "B turnaround us in-place",
+                    "warp-accumulated spill us sm", "... in-place", "warp-accumulated -%"],
                    rows),
           "", f"{len(ctx.sweep.points)} heddle runs of {ctx.identity}; every row in "
           "[points.csv](points.csv).", ""]
