@@ -116,6 +116,13 @@ struct hd_ctx {
     uint32_t cap_wspill;
     uint64_t wspill_sum;
     uint32_t wspill_warps;
+    /* Lin Fig 2.4 ([context] inplace_split): asked to leave with its registers only (the
+     * save writes no shared memory), and once saved its shared memory parked on SM park_sm
+     * (the allocator's handle park_h, at park_base): it resumes on that SM only, taking the
+     * same block back (sm.c) */
+    bool keep_smem, smem_parked;
+    uint32_t park_sm, park_h;
+    uint64_t park_base;
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

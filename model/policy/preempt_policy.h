@@ -34,7 +34,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum hd_preempt_act { HD_PACT_KEEP, HD_PACT_SWITCH, HD_PACT_DRAIN, HD_PACT_FLUSH };
+enum hd_preempt_act { HD_PACT_KEEP, HD_PACT_SWITCH, HD_PACT_DRAIN, HD_PACT_FLUSH,
+                      HD_PACT_SWITCH_REGS /* Lin Fig 2.4: registers out, shared memory stays
+                                             allocated in place ([context] inplace_split) */ };
 
 /* One resident CTA as a policy sees it. */
 struct hd_preempt_cta {
@@ -100,6 +102,12 @@ struct hd_preempt_env {
                                   statistics); the GPU records them beside each drained CTA's
                                   true drain time (timing_stats.h hd_drain_obs). Preset to
                                   UINT64_MAX (none). */
+    /* Room for n CTAs of d on SM sm in one plan (sm_alloc.h plan_room): victims' CTA slots in
+     * slots, per victim the parts that leave in parts (HD_ALLOC_PART_*); count, 0 if they fit
+     * now, -1 if no allowed set does. NULL: the SM's allocator cannot plan parts or [context]
+     * inplace_split is off. */
+    int (*plan_room)(void *gpu, uint32_t sm, const struct hd_cta_demand *d, uint32_t n,
+                     uint32_t *slots, uint8_t *parts);
 };
 
 struct hd_preempt_policy_ops {

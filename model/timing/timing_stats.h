@@ -144,6 +144,10 @@ struct hd_preempt_rec {
      * and how many warps */
     uint64_t warp_spill_cycles;
     uint32_t warp_spill_warps;
+    /* Lin Fig 2.4 ([context] inplace_split): of the switched CTAs those whose shared memory
+     * stayed allocated in place (registers only saved), and the shared-memory bytes kept */
+    uint32_t smem_kept;
+    uint64_t smem_kept_bytes;
 };
 
 /* One CTA a preemption request drained (or whose flush was refused, so it drained): the drain
