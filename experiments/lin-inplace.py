@@ -41,10 +41,12 @@ PAPER_REDUCTION = "21.5"   # % further spill-latency reduction vs 'complete' (di
 # issue 24: the thesis's setup, as experiments/lin-ch2-faithful.py runs it (Table 2.1's 2
 # round-robin schedulers, drained warps, one register allocation), with the selective points of
 # the final design (the in-place study's 'complete' is liveness + compression at the points,
-# L1180-L1200) and the victims decided by Lin's two allocation tables in the loop
+# L1180-L1200), the victims decided by Lin's two allocation tables in the loop and, for
+# preempt_policy = inplace, Fig 2.4's split (room for an SM's worth of the newcomer's CTAs in
+# one plan; a victim short only of registers keeps its shared memory in place)
 FAITHFUL = {"sm.scheduler": "lrr", "sm.num_schedulers": 2, "sm.regs_source": "regalloc",
             "sm.allocator": "lin_tables", "context.quiesce": "writeback",
-            "context.points": "selective"}
+            "context.points": "selective", "context.inplace_split": True}
 # the study before issue 24 (GTO schedulers, any-instruction stops, the partitioned allocator),
 # kept as the earlier column
 EARLIER_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "lin-inplace",
@@ -97,8 +99,7 @@ def plan(heddle):
     for a, b in pairs(arr):
         grid.append(f'[[grid]]\nmix = "{a}+{b}"\nconfig = "fermi-gtx480"\nsize = "small"\n'
                     f'flags = "--arrive {b}@{arr[a]}:1"\nset.sm.concurrent_kernels = true\n'
-                    + "".join(f'set.{k} = {v if isinstance(v, int) else chr(34) + v + chr(34)}\n'
-                              for k, v in FAITHFUL.items()) +
+                    + "".join(f'set.{k} = {_toml(v)}\n' for k, v in FAITHFUL.items()) +
                     'set.context.save = "compressed"\n'
                     'set.context.preempt_policy = ["sm", "inplace"]\n')
         mixes.append(f"[{a}+{b}]\nworkloads = {a} {b}\nkind = preemption\nwhy = Lin's in-place "
@@ -107,6 +108,11 @@ def plan(heddle):
     print("\n".join(grid))
     print("# ---- mixes.ini ----")
     print("\n".join(mixes))
+
+
+def _toml(v):
+    return ("true" if v else "false") if isinstance(v, bool) else (
+        str(v) if isinstance(v, int) else f'"{v}"')
 
 
 def arrival_of(flags):
