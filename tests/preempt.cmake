@@ -117,6 +117,12 @@ if(TARGET heddle AND Python3_Interpreter_FOUND)
                        TIMEOUT 300 PASS_REGULAR_EXPRESSION "lin-ch2-faithful tiny: report written")
 endif()
 
+# Lin Fig 2.4 end to end (tests/unit/test_lin_fig24.c, [context] inplace_split, tests/lin/fig24.ini):
+# a unit test (ci, about 0.3 s); counted in Lin's budget.
+if(TEST test_lin_fig24)
+  set_property(TEST test_lin_fig24 APPEND PROPERTY LABELS lin)
+endif()
+
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
 hd_tier(ci "^preempt_signals_(switch|compressed|drain)_backprop$"
         "^preempt_signals_switch_(bfs|hotspot)$"

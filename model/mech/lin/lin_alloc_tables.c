@@ -34,7 +34,10 @@
  * own clock, which follows the SM's cycle (tick) and runs ahead of it by the requests of one
  * cycle. docs/blocks/alloc_table.md: the latency this leaves out.
  * Partial grants (acquire, release_part of registers or shared memory) are not Lin's mechanism:
- * acquire refuses, release_part gives back only a warp slot.
+ * acquire refuses, release_part gives back only a warp slot. Lin's split (Fig 2.4, [context]
+ * inplace_split; issue 24 item 8): plan_room makes room for n CTAs in one plan, by parts, on
+ * copies of the tables; park frees a switched CTA's register entry, slots and warps and keeps
+ * its shared-memory entry valid; unpark places the CTA again on that entry.
  */
 #include "lin_mech.h"
 #include "sm_alloc_victims.h"
