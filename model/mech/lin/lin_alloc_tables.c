@@ -471,9 +471,36 @@ static bool allowed(const struct tab_state *s, uint32_t c, const struct hd_cta_d
  * whose part in that table has not left yet) names victims whose part in that table leaves,
  * and the block takes the window. A victim named by the register-file table alone keeps its
  * shared memory in place; one the shared-memory table names leaves whole (a TB cannot run
- * without its shared memory, and keeping registers of a TB off the SM is not modelled). Slots,
- * warps or threads still short take further victims (lowest priority, latest placed first),
- * registers only. */
+ * without its shared memory, and keeping registers of a TB off the SM is not modelled). Before
+ * each newcomer's blocks, slots, warps or threads short for it take victims first (lowest
+ * priority, latest placed first), registers only. When a newcomer's block does not fit in a copy, the earlier newcomers are first
+ * re-placed first-fit around the victims chosen so far (repack: the victims' room may have been
+ * split by the earlier what-if placements), and the spill query asks only if it still does not. */
+/* The copies t rebuilt from the allocator's tables without the victims' parts (part) and with
+ * the first k newcomers placed first-fit in order, as the real placement will place them once
+ * the victims are gone (earlier placements in the copies may have split the room the victims
+ * free). false: they do not fit so. */
+static bool repack(const struct tab_state *s, struct hd_alloc_table_state *t, const uint8_t *part,
+                   uint32_t k, const struct hd_cta_demand *d)
+{
+    for (int x = 0; x < NTAB; x++) {
+        t[x] = s->t[x];
+        const uint8_t bit = x == RF ? HD_ALLOC_PART_REGS : HD_ALLOC_PART_SMEM;
+        for (uint32_t c = 0; c < s->p->max_ctas; c++)
+            if (s->cta_used[c] && (part[c] & bit))
+                t[x].e[s->info[c].entry[x]].valid = false;
+        for (uint32_t j = 0; j < k; j++) {
+            struct hd_alloc_table_in in = request(HD_ATAB_ALLOC, need(d, x), s->cap[x], 0, 0, 0);
+            struct hd_alloc_table_out out;
+            hd_alloc_table_eval(&t[x], &in, &out);
+            if (!(out.ok_o & 1u))
+                return false;
+            hd_alloc_table_write(&t[x], &in, &out);
+        }
+    }
+    return true;
+}
+
 static int tab_plan_room(void *impl, const struct hd_cta_demand *d, uint32_t n, uint32_t *victims,
                          uint8_t *parts)
 {
@@ -487,11 +514,46 @@ static int tab_plan_room(void *impl, const struct hd_cta_demand *d, uint32_t n, 
     uint8_t part[64] = {0};
     uint32_t ctas = s->u.ctas, warps = s->u.warps, threads = s->u.threads;
     for (uint32_t k = 0; k < n; k++) {
+        while (ctas >= nctas || warps + d->warps > p->max_warps ||
+               threads + d->threads > p->max_threads) {
+            uint32_t best = UINT32_MAX;
+            for (uint32_t c = 0; c < nctas; c++)
+                if (allowed(s, c, d) && !part[c] &&
+                    (best == UINT32_MAX || s->info[c].priority < s->info[best].priority ||
+                     (s->info[c].priority == s->info[best].priority &&
+                      s->info[c].seq > s->info[best].seq)))
+                    best = c;
+            if (best == UINT32_MAX)
+                return -1;
+            part[best] = HD_ALLOC_PART_REGS;
+            t[RF].e[s->info[best].entry[RF]].valid = false;
+            ctas--;
+            warps -= s->info[best].warps;
+            threads -= s->info[best].threads;
+        }
         for (int tb = 0; tb < NTAB; tb++) {
             const uint8_t bit = tb == RF ? HD_ALLOC_PART_REGS : HD_ALLOC_PART_SMEM;
             struct hd_alloc_table_in in = request(HD_ATAB_ALLOC, need(d, tb), s->cap[tb], 0, 0, 0);
             struct hd_alloc_table_out out;
             hd_alloc_table_eval(&t[tb], &in, &out);
+            if (!(out.ok_o & 1u) && k > 0) { /* the earlier newcomers re-placed around the
+                                                 victims chosen so far, then this one again */
+                struct hd_alloc_table_state r[NTAB];
+                bool ok = repack(s, r, part, k, d);
+                for (int x = 0; x < tb && ok; x++) { /* this newcomer's blocks in earlier tables */
+                    struct hd_alloc_table_in q = request(HD_ATAB_ALLOC, need(d, x), s->cap[x], 0,
+                                                         0, 0);
+                    hd_alloc_table_eval(&r[x], &q, &out);
+                    ok = out.ok_o & 1u;
+                    if (ok)
+                        hd_alloc_table_write(&r[x], &q, &out);
+                }
+                if (ok) {
+                    t[RF] = r[RF];
+                    t[SMEM] = r[SMEM];
+                    hd_alloc_table_eval(&t[tb], &in, &out);
+                }
+            }
             if (!(out.ok_o & 1u)) {
                 uint32_t cand = 0;
                 for (uint32_t c = 0; c < nctas; c++)
@@ -521,23 +583,6 @@ static int tab_plan_room(void *impl, const struct hd_cta_demand *d, uint32_t n, 
                     return -1;
             }
             hd_alloc_table_write(&t[tb], &in, &out); /* the newcomer's block, in the copy */
-        }
-        while (ctas >= nctas || warps + d->warps > p->max_warps ||
-               threads + d->threads > p->max_threads) {
-            uint32_t best = UINT32_MAX;
-            for (uint32_t c = 0; c < nctas; c++)
-                if (allowed(s, c, d) && !part[c] &&
-                    (best == UINT32_MAX || s->info[c].priority < s->info[best].priority ||
-                     (s->info[c].priority == s->info[best].priority &&
-                      s->info[c].seq > s->info[best].seq)))
-                    best = c;
-            if (best == UINT32_MAX)
-                return -1;
-            part[best] = HD_ALLOC_PART_REGS;
-            t[RF].e[s->info[best].entry[RF]].valid = false;
-            ctas--;
-            warps -= s->info[best].warps;
-            threads -= s->info[best].threads;
         }
         ctas++;
         warps += d->warps;
