@@ -536,8 +536,10 @@ static int tab_plan_room(void *impl, const struct hd_cta_demand *d, uint32_t n, 
             struct hd_alloc_table_in in = request(HD_ATAB_ALLOC, need(d, tb), s->cap[tb], 0, 0, 0);
             struct hd_alloc_table_out out;
             hd_alloc_table_eval(&t[tb], &in, &out);
-            if (!(out.ok_o & 1u) && k > 0) { /* the earlier newcomers re-placed around the
-                                                 victims chosen so far, then this one again */
+            bool spilled = false;
+            while (!(out.ok_o & 1u)) {
+                /* the newcomers so far re-placed around the victims chosen so far (the copies'
+                 * what-if placements may have split the room they free), then this one again */
                 struct hd_alloc_table_state r[NTAB];
                 bool ok = repack(s, r, part, k, d);
                 for (int x = 0; x < tb && ok; x++) { /* this newcomer's blocks in earlier tables */
@@ -552,9 +554,9 @@ static int tab_plan_room(void *impl, const struct hd_cta_demand *d, uint32_t n, 
                     t[RF] = r[RF];
                     t[SMEM] = r[SMEM];
                     hd_alloc_table_eval(&t[tb], &in, &out);
+                    if (out.ok_o & 1u)
+                        break;
                 }
-            }
-            if (!(out.ok_o & 1u)) {
                 uint32_t cand = 0;
                 for (uint32_t c = 0; c < nctas; c++)
                     if (allowed(s, c, d) && !(part[c] & bit))
@@ -562,11 +564,24 @@ static int tab_plan_room(void *impl, const struct hd_cta_demand *d, uint32_t n, 
                 struct hd_alloc_table_in q = request(HD_ATAB_SPILL, need(d, tb), s->cap[tb], 0,
                                                      cand, 0);
                 hd_alloc_table_eval(&t[tb], &q, &out);
-                if (!(out.ok_o & 1u))
+                uint32_t named = 0; /* the spill query's victims; else the baseline order's next */
+                for (uint32_t c = 0; c < nctas && !spilled && (out.ok_o & 1u); c++)
+                    named += allowed(s, c, d) && !(part[c] & bit) &&
+                             (out.victims_o >> s->info[c].entry[tb] & 1u);
+                uint32_t best = UINT32_MAX;
+                if (!named)
+                    for (uint32_t c = 0; c < nctas; c++)
+                        if (allowed(s, c, d) && !(part[c] & bit) &&
+                            (best == UINT32_MAX || s->info[c].priority < s->info[best].priority ||
+                             (s->info[c].priority == s->info[best].priority &&
+                              s->info[c].seq > s->info[best].seq)))
+                            best = c;
+                if (!named && best == UINT32_MAX)
                     return -1;
+                spilled = named > 0; /* (the query once; then the baseline order) */
                 for (uint32_t c = 0; c < nctas; c++) {
                     if (!allowed(s, c, d) || (part[c] & bit) ||
-                        !(out.victims_o >> s->info[c].entry[tb] & 1u))
+                        (named ? !(out.victims_o >> s->info[c].entry[tb] & 1u) : c != best))
                         continue;
                     if (!part[c]) { /* its slot and warps leave with its registers */
                         ctas--;
@@ -579,8 +594,6 @@ static int tab_plan_room(void *impl, const struct hd_cta_demand *d, uint32_t n, 
                             t[x].e[s->info[c].entry[x]].valid = false;
                 }
                 hd_alloc_table_eval(&t[tb], &in, &out);
-                if (!(out.ok_o & 1u))
-                    return -1;
             }
             hd_alloc_table_write(&t[tb], &in, &out); /* the newcomer's block, in the copy */
         }
