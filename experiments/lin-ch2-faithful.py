@@ -330,6 +330,8 @@ def report(ctx):
     def g(t, k):
         return summ.get(t, {}).get(k)
 
+    acc, per_w = g("live_cp", "warp_spill_us_mean"), g("live_cp", "warp_spill_per_warp_us_mean")
+    nwarps = round(acc / per_w) if acc and per_w else "-"
     lk = next((r for r in rows if r["kernel"] == "lk_gicov"), None)
     lk_geom = "CTAs per SM here: " + ", ".join(str(c) for c in (lk["m"].get("occup", {}).get(
         "ctas_per_sm") or [])) + ", 8 in Table 2.2" if lk else "not run"
@@ -443,10 +445,17 @@ def report(ctx):
           "Lin normalises the accumulated live+cp latency to Occup's interrupt-to-spilled time. "
           f"Accumulated, live+cp is {g('live_cp', 'warp_spill_us_mean')} us per signal, "
           f"{g('live_cp', 'warp_spill_pct_of_occup_gmean')} % of Occup's "
-          f"({g('occup', 'latency_us_mean')} us), where Lin has 1.8 of 9.9 us (18.2 %). The "
-          "wall time of live+cp is shorter than either, and the drain part of the selective "
-          "latency larger than the thesis's 55.8 %, because our SM writes the whole spill in "
-          "one stream at the engine's rate once the last warp is drained.",
+          f"({g('occup', 'latency_us_mean')} us), where Lin has 1.8 of 9.9 us (18.2 %). Each "
+          f"warp's latency here is {g('live_cp', 'warp_spill_per_warp_us_mean')} us on average "
+          f"(about {nwarps} warps per signal): it counts from the warp's stop to its last "
+          "register request, and our engine starts a CTA's save only when every warp of the "
+          "CTA is drained and saves the SM's CTAs one after another, so a warp waits for the "
+          "slowest warp of its CTA and for the CTAs ahead of it; Lin's pipeline spills each "
+          "warp as soon as it is drained (Fig 2.13 step 5), so its per-warp latencies are the "
+          "warp's own few segments (1.8 us over a signal's warps is tens of cycles each). The "
+          "wall time of live+cp is shorter than Lin's, and the drain part of the selective "
+          "latency larger than the thesis's 55.8 %, for the same reason: the spill starts "
+          "only once the last warp is drained and then streams at the engine's rate.",
           "- **SM-draining waits for CTAs of our inputs**: the LK figure is the time for "
           "lk_gicov CTAs of the medium input to finish; the thesis's 1431 us are Rodinia's GICOV "
           "TBs on its input (not given for ch.2), whose per-TB work is not known to us. LK runs "
