@@ -12,7 +12,8 @@
  * allocator's located error otherwise), every restored register equal to the saved one (save =
  * compressed checks it bit for bit), and both kernels' outputs equal to the CPU's - each thread
  * sums words of its CTA's shared memory over many iterations, so a block that moved or was
- * overwritten while its TB was away gives a wrong sum.
+ * overwritten while its TB was away gives a wrong sum. HD_FIG24_JSON=1 prints the run's
+ * statistics JSON (the preemption record) after the checks.
  */
 #include "heddle.h"
 #include "testutil.h"
