@@ -9,7 +9,9 @@
  * read-only view of every resident CTA (launch, priority, flush bit, progress, what it holds and
  * where) and what the asking launch needs, and answers with one action per CTA slot for the SMs
  * it chooses. A CTA marked DRAIN is left to finish (it stops nothing); SWITCH and FLUSH suspend
- * it at once (a FLUSH the flush bit refuses becomes a drain and is counted). A chosen SM takes
+ * it at once (a FLUSH the flush bit refuses becomes a drain and is counted); SWITCH_REGS is a
+ * SWITCH whose save writes the registers only, the CTA's shared memory staying allocated on the
+ * SM until it resumes there (Lin Fig 2.4, [context] inplace_split). A chosen SM takes
  * no new lower-priority CTA until the launch has placed every CTA (the reservation), so CTAs a
  * policy KEEPs run on beside the newcomer (dual-kernel SMs). A CTA in transit (being suspended,
  * saved or restored) takes no action. The view carries each CTA's progress and its launch's
