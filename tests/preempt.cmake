@@ -83,7 +83,7 @@ if(TARGET heddle AND Python3_Interpreter_FOUND)
                    --heddle $<TARGET_FILE:heddle>
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(preempt_lin_inplace_sweep_file PROPERTIES LABELS "preempt;experiments"
-    TIMEOUT 120 PASS_REGULAR_EXPRESSION "--mix histogram\\+backprop .*--set context.preempt_policy=inplace .*--arrive backprop@7238:1")
+    TIMEOUT 120 PASS_REGULAR_EXPRESSION "--mix histogram\\+backprop .*--set context.preempt_policy=inplace .*--arrive backprop@7929:1")
   add_test(NAME preempt_mix_stats_timing
            COMMAND ${Python3_EXECUTABLE} -c "import json,subprocess,sys,tempfile,os; d=tempfile.mkdtemp(); f=os.path.join(d,'m.json'); subprocess.run([sys.argv[1],'run','--mix','persistent+vecadd','--arrive','vecadd@20000:1','--quiet','--stats',f],check=True,capture_output=True); t=json.load(open(f))['timing']; r=[p for p in t['preemptions'] if p['met']]; assert r and all(p['switched'] for p in r), t['preemptions'][:2]; print('mix timing:', len(r), 'requests met')" $<TARGET_FILE:heddle>
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
@@ -115,6 +115,12 @@ if(TARGET heddle AND Python3_Interpreter_FOUND)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(experiments_lin_ch2_faithful_tiny PROPERTIES LABELS "experiments;lin"
                        TIMEOUT 300 PASS_REGULAR_EXPRESSION "lin-ch2-faithful tiny: report written")
+endif()
+
+# Lin Fig 2.4 end to end (tests/unit/test_lin_fig24.c, [context] inplace_split, tests/lin/fig24.ini):
+# a unit test (ci, about 0.3 s); counted in Lin's budget.
+if(TEST test_lin_fig24)
+  set_property(TEST test_lin_fig24 APPEND PROPERTY LABELS lin)
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.

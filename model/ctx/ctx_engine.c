@@ -298,6 +298,16 @@ static int start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now, char *e
         snprintf(err, errlen, "host out of memory saving a context on SM %u", sm->id);
         return HD_FUNC_ERR_MEMORY;
     }
+    if (x->cap_wspill < nwarps) {
+        uint64_t *ws = realloc(x->wspill, nwarps * sizeof *ws);
+        if (!ws) {
+            snprintf(err, errlen, "host out of memory saving a context on SM %u", sm->id);
+            return HD_FUNC_ERR_MEMORY;
+        }
+        x->wspill = ws;
+        x->cap_wspill = nwarps;
+    }
+    memset(x->wspill, 0, nwarps * sizeof *x->wspill);
     int st = hd_sm_ctx_plan(sm, c, err, errlen); /* before the warps leave: reads their PCs */
     if (st != HD_FUNC_OK)
         return st;
@@ -409,6 +419,11 @@ static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     struct hd_ctx_req q; /* the next part of the context in Lin's layout (ctx_image.h) */
     if (!hd_ctx_image_req(x->img, restore, x->sent, &q))
         return false;
+    if (!restore && (q.part == HD_CTXP_REGS || q.part == HD_CTXP_PV)) { /* Lin's per-warp spill */
+        const uint32_t w = hd_ctx_image_req_warp(x->img, &q);
+        if (w < c->grant.nwarps && w < x->cap_wspill)
+            x->wspill[w] = now;
+    }
     if (sm->cp->switch_model == HD_SWITCHMODEL_STALL) /* no traffic: the port's time */
         return stall_send(sm, x, restore, q.bytes, now);
     struct hd_mem_req r = {0};
@@ -564,6 +579,15 @@ static void engine_done(struct hd_sm *sm, uint64_t now)
     sm->ce->nengq--;
     sm->ce->ctl_busy = false;
     if (x->state == HD_CTX_SAVING) { /* register file and shared memory read out */
+        x->wspill_sum = 0; /* Lin L1079: each warp from its point to its registers out */
+        x->wspill_warps = 0;
+        for (uint32_t i = 0; i < c->grant.nwarps && i < x->cap_wspill; i++) {
+            if (!x->wspill[i])
+                continue;
+            const uint64_t t0 = x->saved[i].t_stop > x->t_signal ? x->saved[i].t_stop : x->t_signal;
+            x->wspill_sum += x->wspill[i] > t0 ? x->wspill[i] - t0 : 0;
+            x->wspill_warps++;
+        }
         hd_sm_cta_vacate(sm, c, now);
         c->ctx = NULL;
         c->fc = NULL;

@@ -39,6 +39,12 @@ bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s)
                 r->quiet = x->t_quiet > r->quiet ? x->t_quiet : r->quiet;
                 r->saved = g->now > r->saved ? g->now : r->saved;
                 r->bytes += x->bytes;
+                r->warp_spill_cycles += x->wspill_sum; /* Lin's accumulated per-warp latency */
+                r->warp_spill_warps += x->wspill_warps;
+                if (x->smem_parked) {
+                    r->smem_kept++;
+                    r->smem_kept_bytes += x->la->demand.smem;
+                }
                 if (x->img) { /* Fig 2.14's parts (ctx_image.h) */
                     const uint64_t *pb = x->img->part_bytes;
                     r->bytes_regs += pb[HD_CTXP_REGS] + pb[HD_CTXP_PV];

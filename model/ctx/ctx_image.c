@@ -140,6 +140,15 @@ bool hd_ctx_image_req(const struct hd_ctx_image *m, bool restore, uint32_t i,
     return true;
 }
 
+uint32_t hd_ctx_image_req_warp(const struct hd_ctx_image *m, const struct hd_ctx_req *q)
+{
+    if (q->part == HD_CTXP_REGS && m->lay.slot_bytes)
+        return (uint32_t)((q->addr - m->base - m->lay.regs) / m->lay.slot_bytes);
+    if (q->part == HD_CTXP_PV && m->lay.pv_bytes)
+        return (uint32_t)((q->addr - m->base - m->lay.pv) / m->lay.pv_bytes);
+    return UINT32_MAX;
+}
+
 void hd_ctx_image_free(struct hd_ctx_image *m)
 {
     if (!m)

@@ -77,5 +77,8 @@ static inline uint32_t hd_ctx_image_nreqs(const struct hd_ctx_image *m)
 bool hd_ctx_image_req(const struct hd_ctx_image *m, bool restore, uint32_t i,
                       struct hd_ctx_req *out);
 void hd_ctx_image_free(struct hd_ctx_image *m);
+/* The warp whose register record or pattern vector request q writes (from its address in the
+ * layout), or UINT32_MAX for the other parts. */
+uint32_t hd_ctx_image_req_warp(const struct hd_ctx_image *m, const struct hd_ctx_req *q);
 
 #endif

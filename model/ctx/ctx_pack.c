@@ -138,7 +138,7 @@ int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen
                                    : 2ull * c->la->l->k->nregs +
                                          (tb ? (hd_sm_ctx_tb_bound(x->tb_k) + 127) / 128 : 0);
     if (!hd_ctx_image_begin(&x->img, c->la->id, x->id, nwarps, max_words, packed,
-                            c->la->demand.smem, stack_bytes(c), x->nitems))
+                            x->keep_smem ? 0 : c->la->demand.smem, stack_bytes(c), x->nitems))
         goto oom;
     if (x->img->lay.end > HD_WIN_CONTEXT_STRIDE) {
         snprintf(err, errlen, "%s: SM %u: a context of %llu bytes does not fit its %llu-byte "

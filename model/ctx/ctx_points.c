@@ -216,6 +216,7 @@ static void stop(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
 {
     w->to_pp = false;
     w->susp = true;
+    w->t_stop = now;
     hd_bit_set(sm->need_fetch, w->slot, false);
     hd_sm_warp_eval(sm, w, now);
 }
@@ -230,6 +231,7 @@ void hd_sm_pp_suspend_warp(struct hd_sm *sm, struct hd_twarp *w, enum hd_ctx_op 
     const struct hd_tkernel *tk = sm->cta[w->cta].la->tk;
     if (!sm->p->pp_selective || op != HD_CTXOP_SWITCH || !tk->pp) {
         w->susp = true; /* any instruction: at once */
+        w->t_stop = now;
         hd_bit_set(sm->need_fetch, w->slot, false);
         hd_sm_warp_eval(sm, w, now);
         return;

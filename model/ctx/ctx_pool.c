@@ -28,6 +28,9 @@ static void drop_storage(struct hd_ctx *c)
     free(c->saved_sb);
     free(c->items);
     free(c->tbr);
+    free(c->wspill);
+    c->wspill = NULL;
+    c->cap_wspill = 0;
     hd_ctx_image_free(c->img);
     c->saved = NULL;
     c->saved_sb = NULL;

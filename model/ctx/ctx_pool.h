@@ -108,6 +108,21 @@ struct hd_ctx {
     uint32_t wmoving;         /* warps whose context is moving out or in on chip */
     uint64_t idem_lines[HD_IDEM_WORDS]; /* global lines loaded since its (re)start, for
                                  [context] flush_bit = idempotence (ctx_idem.h) */
+    /* Lin's accumulated per-warp spill latency (L1067-L1079, issue 24 item 9): per warp of the
+     * current save the cycle its last register request (record or pattern vector) was sent
+     * (0: none), and at the save's end the sum over those warps of (that cycle - the cycle the
+     * warp stopped at its point, at the earliest the signal) and how many warps */
+    uint64_t *wspill;
+    uint32_t cap_wspill;
+    uint64_t wspill_sum;
+    uint32_t wspill_warps;
+    /* Lin Fig 2.4 ([context] inplace_split): asked to leave with its registers only (the
+     * save writes no shared memory), and once saved its shared memory parked on SM park_sm
+     * (the allocator's handle park_h, at park_base): it resumes on that SM only, taking the
+     * same block back (sm.c) */
+    bool keep_smem, smem_parked;
+    uint32_t park_sm, park_h;
+    uint64_t park_base;
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

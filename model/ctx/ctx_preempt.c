@@ -76,6 +76,13 @@ static int plan_victims(void *gpu, uint32_t sm, const struct hd_cta_demand *d, u
     return hd_sm_plan_victims(g->sm[sm], d, slots);
 }
 
+static int plan_room(void *gpu, uint32_t sm, const struct hd_cta_demand *d, uint32_t n,
+                     uint32_t *slots, uint8_t *parts)
+{
+    struct hd_gpu_timing *g = gpu;
+    return hd_sm_plan_room(g->sm[sm], d, n, slots, parts);
+}
+
 /* CTA x drains for request ri: time it (est: the policy's two estimates, or NULL). */
 static void observe_drain(struct hd_gpu_timing *g, const struct hd_ctx *x, uint32_t ri,
                           const uint64_t *est)
@@ -113,7 +120,9 @@ static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
     }
     const enum hd_ctx_op op = a == HD_PACT_FLUSH ? HD_CTXOP_FLUSH : HD_CTXOP_SWITCH;
     x->preq = ri; /* (also when refused: a signal does not ask again) */
+    x->keep_smem = a == HD_PACT_SWITCH_REGS; /* Lin Fig 2.4: its save writes registers only */
     if (!hd_sm_cta_suspend(g->sm[s], c, op, g->now)) {
+        x->keep_smem = false;
         r->refused++;
         r->drained++;
         observe_drain(g, x, ri, est);
@@ -259,7 +268,7 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
     for (size_t i = 0; i < (size_t)g->p.num_sms * mc * 2; i++)
         g->pest[i] = HD_DRAIN_EST_NONE;
     const struct hd_preempt_env env = {g, plan_victims, mc, g->p.sm.concurrent_kernels, g->ppol_tables,
-                                       g->pest};
+                                       g->pest, g->p.ctx.inplace_split ? plan_room : NULL};
     const unsigned n =
         g->ppol.ops->plan(g->ppol.impl, &nd, g->pview, g->p.num_sms, &env, g->pchosen, g->pact);
     for (unsigned k = 0; k < n; k++) {

@@ -9,7 +9,9 @@
  * read-only view of every resident CTA (launch, priority, flush bit, progress, what it holds and
  * where) and what the asking launch needs, and answers with one action per CTA slot for the SMs
  * it chooses. A CTA marked DRAIN is left to finish (it stops nothing); SWITCH and FLUSH suspend
- * it at once (a FLUSH the flush bit refuses becomes a drain and is counted). A chosen SM takes
+ * it at once (a FLUSH the flush bit refuses becomes a drain and is counted); SWITCH_REGS is a
+ * SWITCH whose save writes the registers only, the CTA's shared memory staying allocated on the
+ * SM until it resumes there (Lin Fig 2.4, [context] inplace_split). A chosen SM takes
  * no new lower-priority CTA until the launch has placed every CTA (the reservation), so CTAs a
  * policy KEEPs run on beside the newcomer (dual-kernel SMs). A CTA in transit (being suspended,
  * saved or restored) takes no action. The view carries each CTA's progress and its launch's
@@ -34,7 +36,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum hd_preempt_act { HD_PACT_KEEP, HD_PACT_SWITCH, HD_PACT_DRAIN, HD_PACT_FLUSH };
+enum hd_preempt_act { HD_PACT_KEEP, HD_PACT_SWITCH, HD_PACT_DRAIN, HD_PACT_FLUSH,
+                      HD_PACT_SWITCH_REGS /* Lin Fig 2.4: registers out, shared memory stays
+                                             allocated in place ([context] inplace_split) */ };
 
 /* One resident CTA as a policy sees it. */
 struct hd_preempt_cta {
@@ -100,6 +104,12 @@ struct hd_preempt_env {
                                   statistics); the GPU records them beside each drained CTA's
                                   true drain time (timing_stats.h hd_drain_obs). Preset to
                                   UINT64_MAX (none). */
+    /* Room for n CTAs of d on SM sm in one plan (sm_alloc.h plan_room): victims' CTA slots in
+     * slots, per victim the parts that leave in parts (HD_ALLOC_PART_*); count, 0 if they fit
+     * now, -1 if no allowed set does. NULL: the SM's allocator cannot plan parts or [context]
+     * inplace_split is off. */
+    int (*plan_room)(void *gpu, uint32_t sm, const struct hd_cta_demand *d, uint32_t n,
+                     uint32_t *slots, uint8_t *parts);
 };
 
 struct hd_preempt_policy_ops {

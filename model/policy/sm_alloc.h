@@ -118,7 +118,26 @@ struct hd_alloc_ops {
      * (a co-simulation mismatch, an assertion, an answer the allocator did not act on). */
     void (*attach)(void *impl, uint32_t sm, const struct hd_hw_factory *const *hw);
     int (*fault)(const void *impl, char *err, size_t errlen);
+    /* Optional (NULL: not supported), Lin's in-place switching as Fig 2.4 draws it ([context]
+     * inplace_split): plan_room is room for n CTAs of d in one plan: the CTA slots to evict in
+     * victims (room for max_ctas) and per victim in parts which of its parts must leave
+     * (HD_ALLOC_PART_REGS, HD_ALLOC_PART_SMEM; the other stays allocated); returns how many
+     * (0: all n fit now), or -1 if no allowed set lets them fit. Leaves the allocation
+     * unchanged. park releases everything grant g holds but its shared-memory block, which
+     * stays allocated for the same CTA; returns a handle (UINT32_MAX: refused, nothing
+     * changed). can_unpark / unpark: whether a CTA of d can take a new grant whose shared
+     * memory is the parked block `handle` (slots, warps and registers allocated anew), and
+     * take it (false: nothing changed). */
+    int (*plan_room)(void *impl, const struct hd_cta_demand *d, uint32_t n, uint32_t *victims,
+                     uint8_t *parts);
+    uint32_t (*park)(void *impl, const struct hd_cta_grant *g);
+    bool (*can_unpark)(const void *impl, const struct hd_cta_demand *d, uint32_t handle);
+    bool (*unpark)(void *impl, const struct hd_cta_demand *d, uint32_t handle,
+                   struct hd_cta_grant *g);
 };
+
+#define HD_ALLOC_PART_REGS 1u
+#define HD_ALLOC_PART_SMEM 2u
 
 struct hd_sm_alloc {
     const struct hd_alloc_ops *ops;

@@ -126,7 +126,7 @@ bool hd_gpu_work_arrived(const struct hd_gpu_timing *g)
 }
 
 /* The SMs that can take a CTA of launch li now (g->ok); whether one is free this cycle. */
-static bool find_sms(struct hd_gpu_timing *g, unsigned li, uint64_t cta)
+static bool find_sms(struct hd_gpu_timing *g, unsigned li, uint64_t cta, const struct hd_ctx *back)
 {
     const struct tlaunch *t = g->L[li];
     const uint32_t nsms = g->p.num_sms;
@@ -134,7 +134,8 @@ static bool find_sms(struct hd_gpu_timing *g, unsigned li, uint64_t cta)
     const bool full = g->admit.ops != &hd_cta_admit_all; /* (the default reads nothing) */
     struct hd_admit_query q = {0, t->sl.id, t->sl.demand.priority, 0, cta, 0, 0, 0, 0};
     for (uint32_t s = 0; s < nsms; s++) {
-        g->ok[s] = hd_sm_can_accept(g->sm[s], &t->sl);
+        g->ok[s] = back && back->smem_parked ? hd_sm_can_resume(g->sm[s], back) /* (Fig 2.4) */
+                                             : hd_sm_can_accept(g->sm[s], &t->sl);
         if (g->ok[s]) { /* the admission veto (cta_admit.h) */
             if (full) {
                 hd_gpu_admit_query(g, s, &t->sl, cta, &q);
@@ -179,8 +180,8 @@ int hd_gpu_schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
             const struct hd_ctx *back = hd_ctx_queue_peek(&g->pool, &t->sl.ctxs);
             const uint64_t cta = back ? back->fc.linear : t->next_cta; /* a context comes back
                                                                           before fresh CTAs */
-            const bool any = find_sms(g, li, cta);
-            if (back && g->p.ctx.stress_period && g->ok[back->sm]) {
+            const bool any = find_sms(g, li, cta, back);
+            if (back && g->p.ctx.stress_period && g->ok[back->sm] && !back->smem_parked) {
                 /* stress mode resumes a context elsewhere when another SM can take it */
                 bool other = false;
                 for (uint32_t s = 0; s < nsms; s++)

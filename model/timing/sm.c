@@ -163,6 +163,14 @@ bool hd_sm_can_accept(const struct hd_sm *sm, const struct hd_sm_launch *la)
                                         : sm->alloc.ops->can_accept(sm->alloc.impl, &la->demand));
 }
 
+bool hd_sm_can_resume(const struct hd_sm *sm, const struct hd_ctx *x)
+{
+    if (!x->smem_parked)
+        return hd_sm_can_accept(sm, x->la);
+    return x->park_sm == sm->id && !sm->wr && mixing_ok(sm, x->la) && sm->alloc.ops->can_unpark &&
+           sm->alloc.ops->can_unpark(sm->alloc.impl, &x->la->demand, x->park_h);
+}
+
 static void res_add(struct hd_sm *sm, struct hd_sm_launch *la)
 {
     for (uint32_t i = 0; i < sm->nres; i++)
@@ -277,12 +285,30 @@ static struct hd_tcta *take_slot(struct hd_sm *sm, struct hd_sm_launch *la, stru
                                  bool fresh, uint64_t now, char *err, size_t errlen)
 {
     struct hd_cta_grant g;
+    const bool parked = !fresh && x->smem_parked; /* its shared memory kept here (Fig 2.4) */
+    if (parked && (x->park_sm != sm->id || !sm->alloc.ops->unpark)) {
+        snprintf(err, errlen, "internal: SM %u asked to resume context %u of %s, whose shared "
+                 "memory stayed on SM %u", sm->id, x->id, la->l->k->entry->name, x->park_sm);
+        return NULL;
+    }
     if (!mixing_ok(sm, la) ||
-        !(sm->wr && fresh ? hd_sm_res_accept(sm, &la->demand, &g) /* (may leave warps out) */
-                          : sm->alloc.ops->accept(sm->alloc.impl, &la->demand, &g))) {
+        !(parked ? sm->alloc.ops->unpark(sm->alloc.impl, &la->demand, x->park_h, &g)
+          : sm->wr && fresh ? hd_sm_res_accept(sm, &la->demand, &g) /* (may leave warps out) */
+                            : sm->alloc.ops->accept(sm->alloc.impl, &la->demand, &g))) {
         snprintf(err, errlen, "internal: SM %u cannot take a CTA of %s", sm->id,
                  la->l->k->entry->name);
         return NULL;
+    }
+    if (parked && g.smem_base != x->park_base) { /* the block it left must be the one it finds */
+        snprintf(err, errlen, "internal: SM %u: context %u of %s resumed with shared memory at "
+                 "%" PRIu64 ", where it stayed in place at %" PRIu64, sm->id, x->id,
+                 la->l->k->entry->name, g.smem_base, x->park_base);
+        sm->alloc.ops->release(sm->alloc.impl, &g);
+        return NULL;
+    }
+    if (parked) {
+        x->smem_parked = x->keep_smem = false;
+        sm->st->ctx_smem_inplace_resumes++;
     }
     struct hd_tcta *c = &sm->cta[g.cta_slot];
     c->used = true;
@@ -374,7 +400,21 @@ void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     }
     if (c->ctx)
         c->ctx->t_left = now;
-    sm->alloc.ops->release(sm->alloc.impl, &c->grant);
+    struct hd_ctx *x = c->ctx;
+    const uint32_t h = x && x->keep_smem && x->state == HD_CTX_SAVING && sm->alloc.ops->park
+                           ? sm->alloc.ops->park(sm->alloc.impl, &c->grant)
+                           : UINT32_MAX;
+    if (h != UINT32_MAX) { /* Lin Fig 2.4: its registers left, its shared memory stays here */
+        x->smem_parked = true;
+        x->park_sm = sm->id;
+        x->park_h = h;
+        x->park_base = c->grant.smem_base;
+        sm->st->ctx_smem_inplace_saves++;
+    } else {
+        if (x)
+            x->keep_smem = false;
+        sm->alloc.ops->release(sm->alloc.impl, &c->grant);
+    }
     res_remove(sm, la);
     la->resident--;
     c->used = false;

@@ -72,6 +72,10 @@ void hd_sm_destroy(struct hd_sm *sm);
 
 /* Could a CTA of `la` be placed now (resources, and kernel mixing rules)? */
 bool hd_sm_can_accept(const struct hd_sm *sm, const struct hd_sm_launch *la);
+/* Can this SM take context x back now? A context whose shared memory stayed in place (Lin Fig
+ * 2.4, ctx_pool.h smem_parked) only on the SM that keeps it, with its parked block. */
+struct hd_ctx;
+bool hd_sm_can_resume(const struct hd_sm *sm, const struct hd_ctx *x);
 /* Place a fresh CTA of `la` whose context is c (state RESIDENT, from hd_ctx_acquire). Returns
  * 0, or an HD_FUNC_ERR_* with a message. */
 int hd_sm_place_cta(struct hd_sm *sm, struct hd_sm_launch *la, struct hd_ctx *c, uint64_t now,

@@ -98,6 +98,9 @@ struct hd_twarp {
     uint64_t *stall_ctr;       /* derived: the per-line stall counter of its next PC (or a
                                   sink); rebuilt on restore */
     bool returning;            /* switched back in, its context moving in (susp is set too) */
+    uint64_t t_stop;           /* cycle it last stopped for a switch (at its preemption point,
+                                  or at once without points): where Lin's per-warp spill
+                                  latency starts (L1079; ctx_engine.c) */
 };
 /* }==== */
 

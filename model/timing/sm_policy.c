@@ -41,6 +41,13 @@ int hd_sm_plan_victims(struct hd_sm *sm, const struct hd_cta_demand *d, uint32_t
                                        : -1;
 }
 
+int hd_sm_plan_room(struct hd_sm *sm, const struct hd_cta_demand *d, uint32_t n, uint32_t *slots,
+                    uint8_t *parts)
+{
+    return sm->alloc.ops->plan_room ? sm->alloc.ops->plan_room(sm->alloc.impl, d, n, slots, parts)
+                                    : -1;
+}
+
 bool hd_sm_alloc_replace(struct hd_sm *sm, const struct hd_sm_alloc *a, struct hd_sm_alloc *old)
 {
     if (sm->nctas)

@@ -37,6 +37,10 @@ int hd_sm_alloc_fault(const struct hd_sm *sm, char *err, size_t errlen);
 /* The CTA slots whose CTAs, evicted, would let demand d fit (hd_alloc_ops.plan_victims):
  * count, 0 if it fits now, -1 if no allowed set does. slots needs room for max_ctas. */
 int hd_sm_plan_victims(struct hd_sm *sm, const struct hd_cta_demand *d, uint32_t *slots);
+/* Room for n CTAs of d in one plan, with the parts each victim gives (hd_alloc_ops.plan_room,
+ * Lin Fig 2.4): count, 0 if they fit now, -1 if none does or the allocator cannot plan parts. */
+int hd_sm_plan_room(struct hd_sm *sm, const struct hd_cta_demand *d, uint32_t n, uint32_t *slots,
+                    uint8_t *parts);
 /* Replace the SM's allocator by a (only while no CTA is resident: false otherwise); the old one
  * is returned in *old for the caller to destroy. */
 bool hd_sm_alloc_replace(struct hd_sm *sm, const struct hd_sm_alloc *a, struct hd_sm_alloc *old);

@@ -157,6 +157,9 @@ static void jpreempt(FILE *f, const struct hd_timing_stats *s)
                 r->victim_instrs, r->flushed_instrs, r->switch_ipc);
         fprintf(f, ", \"bytes_regs\": %" PRIu64 ", \"bytes_smem\": %" PRIu64
                    ", \"bytes_stack\": %" PRIu64, r->bytes_regs, r->bytes_smem, r->bytes_stack);
+        fprintf(f, ", \"warp_spill_cycles\": %" PRIu64 ", \"warp_spill_warps\": %u"
+                   ", \"smem_kept\": %u, \"smem_kept_bytes\": %" PRIu64,
+                r->warp_spill_cycles, r->warp_spill_warps, r->smem_kept, r->smem_kept_bytes);
         const double uc = r->util_cycles ? (double)r->util_cycles : 1.0;
         fprintf(f, ", \"util_cycles\": %" PRIu64 ", \"util_regs\": %.6f, \"util_threads\": %.6f"
                    ", \"regs_at_signal\": %.6f, \"threads_at_signal\": %.6f"

@@ -286,6 +286,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.preempt_sms = c->context_preempt_sms;
     p->ctx.flush_bit = c->context_flush_bit;
     p->ctx.switch_model = c->context_switch_model;
+    p->ctx.inplace_split = c->context_inplace_split;
     p->ctx.signal_sms = c->context_signal_sms;
     if (signal_cycles(c, &p->ctx, err, errlen) != 0)
         return -1;

@@ -138,6 +138,16 @@ struct hd_preempt_rec {
      * but the asker's), and of the CTAs asked to leave those the policy could estimate by
      * Shieh's predictor (finished-TB statistics of their kernel; the policy gave estimates) */
     uint32_t ctas_at_signal, asked, asked_estimated;
+    /* issue 24 item 9 (Lin L1067-L1079): the switched CTAs' spill latency as Lin accumulates
+     * it: over their warps with registers saved, the cycles from the warp's stop at its
+     * preemption point (at the earliest the signal) to its last register request sent, summed;
+     * and how many warps */
+    uint64_t warp_spill_cycles;
+    uint32_t warp_spill_warps;
+    /* Lin Fig 2.4 ([context] inplace_split): of the switched CTAs those whose shared memory
+     * stayed allocated in place (registers only saved), and the shared-memory bytes kept */
+    uint32_t smem_kept;
+    uint64_t smem_kept_bytes;
 };
 
 /* One CTA a preemption request drained (or whose flush was refused, so it drained): the drain

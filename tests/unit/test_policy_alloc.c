@@ -212,6 +212,7 @@ static void tm_destroy(void *impl)
 static const struct hd_alloc_ops timed_ops = {"timed", tm_can_accept, tm_accept, tm_release,
                                               NULL,    NULL,          NULL,      tm_tick,
                                               tm_next, tm_idle,       tm_usage,  tm_destroy,
+                                              NULL,    NULL,          NULL,      NULL,
                                               NULL,    NULL};
 
 struct timed_ctx {

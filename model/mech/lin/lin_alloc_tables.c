@@ -34,7 +34,10 @@
  * own clock, which follows the SM's cycle (tick) and runs ahead of it by the requests of one
  * cycle. docs/blocks/alloc_table.md: the latency this leaves out.
  * Partial grants (acquire, release_part of registers or shared memory) are not Lin's mechanism:
- * acquire refuses, release_part gives back only a warp slot.
+ * acquire refuses, release_part gives back only a warp slot. Lin's split (Fig 2.4, [context]
+ * inplace_split; issue 24 item 8): plan_room makes room for n CTAs in one plan, by parts, on
+ * copies of the tables; park frees a switched CTA's register entry, slots and warps and keeps
+ * its shared-memory entry valid; unpark places the CTA again on that entry.
  */
 #include "lin_mech.h"
 #include "sm_alloc_victims.h"
@@ -76,6 +79,9 @@ struct tab_state {
     struct hd_alloc_usage u;
     uint32_t cap[NTAB];              /* units */
     struct hd_alloc_table_state t[NTAB]; /* the tables the allocator decides with */
+    bool parked[HD_ALLOC_TABLE_ENTRIES]; /* shared-memory entries kept for a CTA whose
+                                            registers left (Fig 2.4; tab_park) */
+    uint64_t parked_smem[HD_ALLOC_TABLE_ENTRIES];
     /* the blocks */
     uint32_t sm;
     uint64_t now; /* the SM's cycle as last ticked */
@@ -246,8 +252,10 @@ static void tab_attach(void *impl, uint32_t sm, const struct hd_hw_factory *cons
 
 /* {==== Placement ==== */
 /* Do slots, warps and threads have room for d with the CTAs of `gone` (slot mask) away, and do
- * both tables (entries of `gone` invalid) place its blocks? */
-static bool fits(const struct tab_state *s, const struct hd_cta_demand *d, const bool *gone)
+ * both tables (entries of `gone` invalid) place its blocks (the register file's only, with
+ * regs_only: its shared memory is a parked block)? */
+static bool fits_ex(const struct tab_state *s, const struct hd_cta_demand *d, const bool *gone,
+                    bool regs_only)
 {
     const struct hd_sm_params *p = s->p;
     uint32_t ctas = s->u.ctas, warps = s->u.warps, threads = s->u.threads;
@@ -263,7 +271,7 @@ static bool fits(const struct tab_state *s, const struct hd_cta_demand *d, const
     if (d->warps > HD_ALLOC_MAX_WARPS || ctas >= p->max_ctas || warps + d->warps > p->max_warps ||
         threads + d->threads > p->max_threads)
         return false;
-    for (int k = 0; k < NTAB; k++) {
+    for (int k = 0; k < (regs_only ? 1 : NTAB); k++) {
         struct hd_alloc_table_in in = request(HD_ATAB_ALLOC, need(d, k), s->cap[k], 0, 0, 0);
         struct hd_alloc_table_out out;
         if (in.size_i != need(d, k))
@@ -273,6 +281,11 @@ static bool fits(const struct tab_state *s, const struct hd_cta_demand *d, const
             return false;
     }
     return true;
+}
+
+static bool fits(const struct tab_state *s, const struct hd_cta_demand *d, const bool *gone)
+{
+    return fits_ex(s, d, gone, false);
 }
 
 static bool tab_can_accept(const void *impl, const struct hd_cta_demand *d)
@@ -444,6 +457,230 @@ static int tab_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t 
 }
 /* }==== */
 
+/* {==== Registers out, shared memory in place (Lin Fig 2.4, [context] inplace_split) ==== */
+/* May CTA slot c be a victim for d (another launch of lower priority)? */
+static bool allowed(const struct tab_state *s, uint32_t c, const struct hd_cta_demand *d)
+{
+    return s->cta_used[c] && s->info[c].launch != d->launch && s->info[c].priority < d->priority;
+}
+
+/* Room for n CTAs of d in one plan, on copies of the two tables (the C reference's answers,
+ * hd_alloc_table_eval: a plan is a what-if, the blocks see only the allocations and frees that
+ * follow it). For each newcomer in turn and each table: its block placed first-fit if it fits;
+ * else the table's spill query (the window of its size that overlaps the fewest allowed CTAs
+ * whose part in that table has not left yet) names victims whose part in that table leaves,
+ * and the block takes the window. A victim named by the register-file table alone keeps its
+ * shared memory in place; one the shared-memory table names leaves whole (a TB cannot run
+ * without its shared memory, and keeping registers of a TB off the SM is not modelled). Before
+ * each newcomer's blocks, slots, warps or threads short for it take victims first (lowest
+ * priority, latest placed first), registers only. When a newcomer's block does not fit in a copy, the earlier newcomers are first
+ * re-placed first-fit around the victims chosen so far (repack: the victims' room may have been
+ * split by the earlier what-if placements), and the spill query asks only if it still does not. */
+/* The copies t rebuilt from the allocator's tables without the victims' parts (part) and with
+ * the first k newcomers placed first-fit in order, as the real placement will place them once
+ * the victims are gone (earlier placements in the copies may have split the room the victims
+ * free). false: they do not fit so. */
+static bool repack(const struct tab_state *s, struct hd_alloc_table_state *t, const uint8_t *part,
+                   uint32_t k, const struct hd_cta_demand *d)
+{
+    for (int x = 0; x < NTAB; x++) {
+        t[x] = s->t[x];
+        const uint8_t bit = x == RF ? HD_ALLOC_PART_REGS : HD_ALLOC_PART_SMEM;
+        for (uint32_t c = 0; c < s->p->max_ctas; c++)
+            if (s->cta_used[c] && (part[c] & bit))
+                t[x].e[s->info[c].entry[x]].valid = false;
+        for (uint32_t j = 0; j < k; j++) {
+            struct hd_alloc_table_in in = request(HD_ATAB_ALLOC, need(d, x), s->cap[x], 0, 0, 0);
+            struct hd_alloc_table_out out;
+            hd_alloc_table_eval(&t[x], &in, &out);
+            if (!(out.ok_o & 1u))
+                return false;
+            hd_alloc_table_write(&t[x], &in, &out);
+        }
+    }
+    return true;
+}
+
+static int tab_plan_room(void *impl, const struct hd_cta_demand *d, uint32_t n, uint32_t *victims,
+                         uint8_t *parts)
+{
+    struct tab_state *s = impl;
+    const struct hd_sm_params *p = s->p;
+    const uint32_t nctas = p->max_ctas;
+    if (nctas > 64 || need(d, RF) > HD_ALLOC_TABLE_UNIT_MAX ||
+        need(d, SMEM) > HD_ALLOC_TABLE_UNIT_MAX || d->warps > HD_ALLOC_MAX_WARPS)
+        return -1;
+    struct hd_alloc_table_state t[NTAB] = {s->t[RF], s->t[SMEM]};
+    uint8_t part[64] = {0};
+    uint32_t ctas = s->u.ctas, warps = s->u.warps, threads = s->u.threads;
+    for (uint32_t k = 0; k < n; k++) {
+        while (ctas >= nctas || warps + d->warps > p->max_warps ||
+               threads + d->threads > p->max_threads) {
+            uint32_t best = UINT32_MAX;
+            for (uint32_t c = 0; c < nctas; c++)
+                if (allowed(s, c, d) && !part[c] &&
+                    (best == UINT32_MAX || s->info[c].priority < s->info[best].priority ||
+                     (s->info[c].priority == s->info[best].priority &&
+                      s->info[c].seq > s->info[best].seq)))
+                    best = c;
+            if (best == UINT32_MAX)
+                return -1;
+            part[best] = HD_ALLOC_PART_REGS;
+            t[RF].e[s->info[best].entry[RF]].valid = false;
+            ctas--;
+            warps -= s->info[best].warps;
+            threads -= s->info[best].threads;
+        }
+        for (int tb = 0; tb < NTAB; tb++) {
+            const uint8_t bit = tb == RF ? HD_ALLOC_PART_REGS : HD_ALLOC_PART_SMEM;
+            struct hd_alloc_table_in in = request(HD_ATAB_ALLOC, need(d, tb), s->cap[tb], 0, 0, 0);
+            struct hd_alloc_table_out out;
+            hd_alloc_table_eval(&t[tb], &in, &out);
+            bool spilled = false;
+            while (!(out.ok_o & 1u)) {
+                /* the newcomers so far re-placed around the victims chosen so far (the copies'
+                 * what-if placements may have split the room they free), then this one again */
+                struct hd_alloc_table_state r[NTAB];
+                bool ok = repack(s, r, part, k, d);
+                for (int x = 0; x < tb && ok; x++) { /* this newcomer's blocks in earlier tables */
+                    struct hd_alloc_table_in q = request(HD_ATAB_ALLOC, need(d, x), s->cap[x], 0,
+                                                         0, 0);
+                    hd_alloc_table_eval(&r[x], &q, &out);
+                    ok = out.ok_o & 1u;
+                    if (ok)
+                        hd_alloc_table_write(&r[x], &q, &out);
+                }
+                if (ok) {
+                    t[RF] = r[RF];
+                    t[SMEM] = r[SMEM];
+                    hd_alloc_table_eval(&t[tb], &in, &out);
+                    if (out.ok_o & 1u)
+                        break;
+                }
+                uint32_t cand = 0;
+                for (uint32_t c = 0; c < nctas; c++)
+                    if (allowed(s, c, d) && !(part[c] & bit))
+                        cand |= 1u << s->info[c].entry[tb];
+                struct hd_alloc_table_in q = request(HD_ATAB_SPILL, need(d, tb), s->cap[tb], 0,
+                                                     cand, 0);
+                hd_alloc_table_eval(&t[tb], &q, &out);
+                uint32_t named = 0; /* the spill query's victims; else the baseline order's next */
+                for (uint32_t c = 0; c < nctas && !spilled && (out.ok_o & 1u); c++)
+                    named += allowed(s, c, d) && !(part[c] & bit) &&
+                             (out.victims_o >> s->info[c].entry[tb] & 1u);
+                uint32_t best = UINT32_MAX;
+                if (!named)
+                    for (uint32_t c = 0; c < nctas; c++)
+                        if (allowed(s, c, d) && !(part[c] & bit) &&
+                            (best == UINT32_MAX || s->info[c].priority < s->info[best].priority ||
+                             (s->info[c].priority == s->info[best].priority &&
+                              s->info[c].seq > s->info[best].seq)))
+                            best = c;
+                if (!named && best == UINT32_MAX)
+                    return -1;
+                spilled = named > 0; /* (the query once; then the baseline order) */
+                for (uint32_t c = 0; c < nctas; c++) {
+                    if (!allowed(s, c, d) || (part[c] & bit) ||
+                        (named ? !(out.victims_o >> s->info[c].entry[tb] & 1u) : c != best))
+                        continue;
+                    if (!part[c]) { /* its slot and warps leave with its registers */
+                        ctas--;
+                        warps -= s->info[c].warps;
+                        threads -= s->info[c].threads;
+                    }
+                    part[c] |= bit | HD_ALLOC_PART_REGS;
+                    for (int x = 0; x < NTAB; x++)
+                        if (part[c] & (x == RF ? HD_ALLOC_PART_REGS : HD_ALLOC_PART_SMEM))
+                            t[x].e[s->info[c].entry[x]].valid = false;
+                }
+                hd_alloc_table_eval(&t[tb], &in, &out);
+            }
+            hd_alloc_table_write(&t[tb], &in, &out); /* the newcomer's block, in the copy */
+        }
+        ctas++;
+        warps += d->warps;
+        threads += d->threads;
+    }
+    uint32_t m = 0;
+    for (uint32_t c = 0; c < nctas; c++)
+        if (part[c]) {
+            victims[m] = c;
+            parts[m++] = part[c];
+        }
+    return (int)m;
+}
+
+static uint32_t tab_park(void *impl, const struct hd_cta_grant *g)
+{
+    struct tab_state *s = impl;
+    const uint32_t c = g->cta_slot;
+    if (c >= s->p->max_ctas || !s->cta_used[c] || g->smem == 0)
+        return UINT32_MAX;
+    for (uint32_t i = 0; i < g->nwarps; i++)
+        if (g->warp_slot[i] != HD_ALLOC_NO_SLOT)
+            s->warp_used[g->warp_slot[i] / 64] &= ~(1ull << (g->warp_slot[i] % 64));
+    struct hd_alloc_table_in rq = request(HD_ATAB_FREE, 0, s->cap[RF], s->info[c].entry[RF], 0, 0);
+    struct hd_alloc_table_out out;
+    exec(s, RF, &rq, c, &out); /* its registers go; its shared-memory entry stays valid */
+    const uint8_t e = s->info[c].entry[SMEM];
+    s->parked[e] = true;
+    s->parked_smem[e] = g->smem;
+    s->cta_used[c] = false;
+    s->u.ctas--;
+    s->u.warps -= s->info[c].warps;
+    s->u.threads -= g->threads;
+    s->u.regs -= g->regs;
+    return e;
+}
+
+static bool tab_can_unpark(const void *impl, const struct hd_cta_demand *d, uint32_t h)
+{
+    const struct tab_state *s = impl;
+    return h < HD_ALLOC_TABLE_ENTRIES && s->parked[h] && s->parked_smem[h] == d->smem &&
+           fits_ex(s, d, NULL, true);
+}
+
+static bool tab_unpark(void *impl, const struct hd_cta_demand *d, uint32_t h,
+                       struct hd_cta_grant *g)
+{
+    struct tab_state *s = impl;
+    if (!tab_can_unpark(s, d, h))
+        return false;
+    uint32_t slot = 0;
+    while (s->cta_used[slot])
+        slot++;
+    memset(g, 0, sizeof *g);
+    g->cta_slot = slot;
+    g->nwarps = d->warps;
+    g->threads = d->threads;
+    for (uint32_t w = 0, i = 0; i < d->warps; w++) {
+        if (s->warp_used[w / 64] >> (w % 64) & 1u)
+            continue;
+        s->warp_used[w / 64] |= 1ull << (w % 64);
+        g->warp_slot[i++] = (uint16_t)w;
+    }
+    struct cta_info *in = &s->info[slot];
+    *in = (struct cta_info){d->launch, d->priority, s->seq++, d->warps, d->threads, {0, (uint8_t)h}};
+    struct hd_alloc_table_in rq = request(HD_ATAB_ALLOC, need(d, RF), s->cap[RF], 0, 0, 0);
+    struct hd_alloc_table_out out;
+    exec(s, RF, &rq, slot, &out);
+    in->entry[RF] = (uint8_t)out.entry_o;
+    g->reg_base = (uint32_t)out.start_o * HD_ALLOC_TABLE_RF_UNIT;
+    g->smem_base = (uint64_t)s->t[SMEM].e[h].start * HD_ALLOC_TABLE_SMEM_UNIT;
+    g->regs = d->regs;
+    g->smem = d->smem;
+    g->launch = d->launch;
+    g->priority = d->priority;
+    s->parked[h] = false;
+    s->cta_used[slot] = true;
+    s->u.ctas++;
+    s->u.warps += d->warps;
+    s->u.threads += d->threads;
+    s->u.regs += d->regs;
+    return true;
+}
+/* }==== */
+
 static bool tab_is_idle(const void *impl)
 {
     const struct tab_state *s = impl;
@@ -486,6 +723,10 @@ static const struct hd_alloc_ops tab_ops = {
     .destroy = tab_destroy,
     .attach = tab_attach,
     .fault = tab_fault,
+    .plan_room = tab_plan_room,
+    .park = tab_park,
+    .can_unpark = tab_can_unpark,
+    .unpark = tab_unpark,
 };
 
 int hd_sm_alloc_lin_tables(const struct hd_sm_params *p, struct hd_sm_alloc *out)

@@ -5,6 +5,11 @@
  * lin_alloc_tables.c) are switched out (flushed with [context] preempt = flush); the others stay,
  * the incoming kernel taking only the space it needs. Needs SMs that may mix kernels ([sm]
  * concurrent_kernels); without it every CTA of the other kernels on a chosen SM must leave.
+ * With [context] inplace_split (and an allocator that plans parts: lin_tables) it is Fig 2.4 as
+ * the thesis draws it (§2.7 step 4): per SM one plan makes room for as many CTAs of the asking
+ * launch as an SM holds (its occupancy, at most those still to place), and a victim whose
+ * registers alone are in the way leaves with its registers only (HD_PACT_SWITCH_REGS: its
+ * shared memory stays allocated in place until it resumes there).
  */
 #include "lin_mech.h"
 
@@ -14,6 +19,7 @@
 struct inplace_state {
     enum hd_cfg_preempt prim;
     uint32_t *slots; /* [max_ctas] scratch for victim plans */
+    uint8_t *parts;  /* [max_ctas] the parts each victim gives (inplace_split) */
 };
 
 static unsigned inplace_plan(void *impl, const struct hd_preempt_need *need,
@@ -21,14 +27,17 @@ static unsigned inplace_plan(void *impl, const struct hd_preempt_need *need,
                              const struct hd_preempt_env *env, uint32_t *chosen, uint8_t *act)
 {
     const struct inplace_state *ps = impl;
-    /* CTAs already being made room for: one per SM where victims are still leaving */
+    const bool split = env->plan_room && env->mixing; /* Fig 2.4: one plan per SM, by parts */
+    const uint32_t per_sm = split && need->ctas_per_sm ? need->ctas_per_sm : 1;
+    /* CTAs already being made room for: one (split: an SM's worth) per SM where victims are
+     * still leaving */
     uint64_t pending = 0;
     for (unsigned i = 0; i < nsms; i++) {
         if (!sms[i].reserved_for_asker)
             continue;
         for (uint32_t c = 0; c < sms[i].ncta; c++)
             if (sms[i].cta[c].in_transit && sms[i].cta[c].launch != need->launch) {
-                pending++;
+                pending += per_sm;
                 break;
             }
     }
@@ -46,7 +55,11 @@ static unsigned inplace_plan(void *impl, const struct hd_preempt_need *need,
         if (busy)
             continue;
         int k = 0;
-        if (env->mixing) {
+        uint32_t room = 1; /* CTAs of the asker this SM's plan makes room for */
+        if (split) {
+            room = want < per_sm ? (uint32_t)want : per_sm;
+            k = env->plan_room(env->gpu, v->sm, &need->demand, room, ps->slots, ps->parts);
+        } else if (env->mixing) {
             k = env->plan_victims(env->gpu, v->sm, &need->demand, ps->slots);
         } else { /* one kernel per SM: every CTA of the others */
             for (uint32_t c = 0; c < v->ncta; c++)
@@ -56,10 +69,12 @@ static unsigned inplace_plan(void *impl, const struct hd_preempt_need *need,
         if (k <= 0)
             continue; /* fits now (it will be placed) or no allowed victim set */
         chosen[n++] = v->sm;
-        want--;
+        want -= room;
         for (int j = 0; j < k; j++)
             act[(size_t)v->sm * env->max_ctas + ps->slots[j]] =
-                ps->prim == HD_PREEMPT_FLUSH ? HD_PACT_FLUSH : HD_PACT_SWITCH;
+                ps->prim == HD_PREEMPT_FLUSH                            ? HD_PACT_FLUSH
+                : split && ps->parts[j] == HD_ALLOC_PART_REGS ? HD_PACT_SWITCH_REGS
+                                                                        : HD_PACT_SWITCH;
     }
     return n;
 }
@@ -67,8 +82,10 @@ static unsigned inplace_plan(void *impl, const struct hd_preempt_need *need,
 static void inplace_destroy(void *impl)
 {
     struct inplace_state *ps = impl;
-    if (ps)
+    if (ps) {
         free(ps->slots);
+        free(ps->parts);
+    }
     free(ps);
 }
 
@@ -80,14 +97,17 @@ int hd_lin_inplace_create(const struct hd_mech_env *env, struct hd_preempt_polic
 {
     struct inplace_state *ps = calloc(1, sizeof *ps);
     uint32_t *slots = calloc(env->p->sm.max_ctas, sizeof *slots);
-    if (!ps || !slots) {
+    uint8_t *parts = calloc(env->p->sm.max_ctas, sizeof *parts);
+    if (!ps || !slots || !parts) {
         free(ps);
         free(slots);
+        free(parts);
         snprintf(err, errlen, "host out of memory");
         return -1;
     }
     ps->prim = env->p->ctx.preempt;
     ps->slots = slots;
+    ps->parts = parts;
     out->ops = &inplace_ops;
     out->impl = ps;
     return 0;
