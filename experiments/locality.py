@@ -183,7 +183,8 @@ def _small(ctx):
         return None
     with open(p) as f:
         res = json.load(f)["results"]
-    return {m: res[str(m)] for m in MSHRS if str(m) in res}
+    return {m: {w: res[str(m)][w] for w, _, _ in WORKLOADS if w in res[str(m)]}
+            for m in MSHRS if str(m) in res}
 
 
 def _waves(x):
