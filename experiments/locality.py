@@ -228,6 +228,8 @@ def draw(ctx, res, small):
         "title": "mean speedup over RR (arithmetic, as the thesis's text)",
         "ylabel": "RR cycles / cycles", "categories": cats, "hline": 1.0,
         "legend": "outside", "series": series,
+        "ylim": (min([0.95] + [v for vs in series.values() for v in vs if v]) - 0.02,
+                 max([1.13] + [v for vs in series.values() for v in vs if v]) + 0.05),
         "paper": {"thesis": ["1.13", "1.05", "1.077"]}}], width=9)
 
     panels = []
