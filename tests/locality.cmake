@@ -28,9 +28,33 @@ if(TARGET heddle)
   set_tests_properties(locality_hint0 locality_hint0_more PROPERTIES
                        PASS_REGULAR_EXPRESSION "locality hint0 ok")
   set_tests_properties(locality_list PROPERTIES PASS_REGULAR_EXPRESSION "locality list ok")
-  set_tests_properties(locality_class PROPERTIES PASS_REGULAR_EXPRESSION "locality class ok")
+  set_tests_properties(locality_class PROPERTIES PASS_REGULAR_EXPRESSION "locality class ok"
+                       TIMEOUT 1200) # the experiment's default sizes: about 40 CPU-seconds
+endif()
+
+# The experiment (experiments/locality.py; docs/locality.md "Experiment"):
+# experiments_locality_tiny (CI) runs its analysis on tests/sweep/locality-tiny.toml (transpose
+# and scan at small, 16 MSHR entries, 12 runs) and checks the report's tables and figures;
+# experiments_locality (full) is the default-size sweep, experiments/locality.toml (120 runs,
+# 16 CPU-minutes), into the build tree.
+if(TARGET heddle)
+  set(hd_loc_tiny ${CMAKE_CURRENT_BINARY_DIR}/locality-tiny)
+  add_test(NAME experiments_locality_tiny
+           COMMAND bash -c "rm -rf \"$1\" && python3 experiments/sweep.py tests/sweep/locality-tiny.toml -j 2 --heddle \"$2\" --out \"$1\" && test -s \"$1/speedup.png\" && test -s \"$1/average.png\" && test -s \"$1/mshr.png\" && grep -q '^| MT (transpose) | 1 | small | 1 | 104 | 3 | 2.5 |' \"$1/report.md\" && grep -q '^| duplicates, GEMM and 2MM | up to 90 % | - | L1245 |' \"$1/report.md\" && grep -q '^| SC (scan) | 16 | ' \"$1/report.md\" && echo 'locality tiny: report written'"
+                   _ ${hd_loc_tiny} $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(experiments_locality_tiny PROPERTIES LABELS "experiments" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "locality tiny: report written")
+  set(hd_loc_full ${CMAKE_CURRENT_BINARY_DIR}/locality-default)
+  add_test(NAME experiments_locality
+           COMMAND bash -c "rm -rf \"$1\" && python3 experiments/sweep.py experiments/locality.toml -j 2 --heddle \"$2\" --out \"$1\" && test -s \"$1/speedup.png\" && test -s \"$1/mshr.png\" && grep -q '^| MVT (mvt) | 3 | medium | 2 | 12 |' \"$1/report.md\" && echo 'locality default: report written'"
+                   _ ${hd_loc_full} $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(experiments_locality PROPERTIES LABELS "experiments" TIMEOUT 3600
+                       PASS_REGULAR_EXPRESSION "locality default: report written")
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI (with test_locality about 25
 # test-seconds on the loaded machine, 3 CPU-seconds), the rest in the full tier.
-hd_tier(ci "^locality_verify_transpose$" "^locality_hint0$" "^locality_list$")
+hd_tier(ci "^locality_verify_transpose$" "^locality_hint0$" "^locality_list$"
+        "^experiments_locality_tiny$")

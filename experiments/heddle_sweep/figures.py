@@ -59,7 +59,9 @@ def bar_panels(path, panels, ncols=None, width=None, suptitle=None):
     published: not normalised), normalise (a series name: every series of ours divided by it
     per category), geomean (bool: add a
     'gmean' group), log (bool), hline (a value: dashed reference line, e.g. a peak),
-    hline_label."""
+    hline_label, ylim ((low, high) of the value axis), labels (bool, default True: the value
+    above each bar), legend (a matplotlib location, or "outside": right of the axes, clear of
+    the data)."""
     plt = _plt()
     n = len(panels)
     ncols = ncols or n
@@ -107,7 +109,7 @@ def _bars(ax, pn):
                [v for v in vals if v is not None], w, label=name,
                color=COLORS[ci % len(COLORS)], edgecolor="black", linewidth=0.6)
         for p, v in zip(pos, vals):
-            if v is not None:
+            if v is not None and pn.get("labels", True):
                 ax.annotate(_fmt(v), (p, v), ha="center", va="bottom", fontsize=6,
                             xytext=(0, 1), textcoords="offset points")
         i += 1
@@ -135,8 +137,13 @@ def _bars(ax, pn):
     if pn.get("log"):
         ax.set_yscale("log")
     ax.margins(y=0.35)
+    if pn.get("ylim"):
+        ax.set_ylim(*pn["ylim"])
     ax.grid(axis="y", linewidth=0.3, color="0.8")
-    ax.legend(loc=pn.get("legend", "upper left"), frameon=False)
+    if pn.get("legend") == "outside":
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    else:
+        ax.legend(loc=pn.get("legend", "upper left"), frameon=False)
 
 
 def _fmt(v):

@@ -11,9 +11,12 @@
 #                                         cta_dist = locality alone as round_robin (defaults)
 #   locality_check.py HEDDLE class        our stand-ins' measured sharing agrees with their Table
 #                                         6.2 class: under the round-robin baseline every type-1
-#                                         and type-2 kernel but MT has a larger share of
-#                                         cross-SM duplicate MSHR allocations than every type-3
-#                                         one (the thesis says MT's blocks share little, L1416)
+#                                         and type-2 kernel has a larger share of cross-SM
+#                                         duplicate MSHR allocations than every type-3 one, each
+#                                         stand-in at the experiment's default size (the size
+#                                         experiments/locality.toml gives it: several CTA waves,
+#                                         as the thesis's setup; at small, bitonic (under one
+#                                         wave per launch) shares more than MT)
 #   locality_check.py HEDDLE list         heddle list shows each workload's hint
 # Prints "locality MODE ok" or fails with the first mismatch.
 import json
@@ -21,6 +24,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import tomllib
 
 heddle, mode, names = sys.argv[1], sys.argv[2], sys.argv[3:]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -33,9 +37,23 @@ CLASSES = {"sgemm": 1, "mm2": 1, "transpose": 1, "stencil2d": 2, "conv2d": 2,
            "histogram": 3, "scan": 3, "fwt": 3, "bitonic": 3, "mvt": 3}
 
 
-def run(w, args, config=kepler):
+def experiment_sizes():
+    """workload -> size in experiments/locality.toml (its [defaults] size unless a grid names
+    one)"""
+    with open(os.path.join(here, "..", "..", "experiments", "locality.toml"), "rb") as f:
+        t = tomllib.load(f)
+    default = t.get("defaults", {}).get("size", "small")
+    sizes = {}
+    for g in t.get("grid", []):
+        ws = g["workload"] if isinstance(g["workload"], list) else [g["workload"]]
+        for w in ws:
+            sizes[w] = g.get("size", default)
+    return sizes
+
+
+def run(w, args, config=kepler, size="small"):
     stats = os.path.join(tmp, "s.json")
-    cmd = [heddle, "run", w, "--size", "small", "--quiet", "--stats", stats] + \
+    cmd = [heddle, "run", w, "--size", size, "--quiet", "--stats", stats] + \
         (["--config", config] if config else []) + args
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0 or "VERIFIED" not in out.stdout:
@@ -76,12 +94,16 @@ elif mode == "hint0":
         print("  %s: hint 0 = baseline (%d cycles)" % (w, base["totals"]["cycles"]))
 elif mode == "class":
     dup = {}
+    sizes = experiment_sizes()
     for w, c in CLASSES.items():
-        d = run(w, [])["memory"]["derived"]
+        if w not in sizes:
+            fail("%s is not in experiments/locality.toml" % w)
+        d = run(w, [], size=sizes[w])["memory"]["derived"]
         dup[w] = d["dup_mshr_fraction"]
-        print("  %-10s type %d  duplicate MSHR allocations %.3f  requests/entry %.3f  L1 hits %.3f"
-              % (w, c, dup[w], d["requests_per_mshr_entry"], d["l1d_hit_rate"]))
-    high = [w for w, c in CLASSES.items() if c in (1, 2) and w != "transpose"]
+        print("  %-10s type %d  %-6s  duplicate MSHR allocations %.3f  requests/entry %.3f  "
+              "L1 hits %.3f" % (w, c, sizes[w], dup[w], d["requests_per_mshr_entry"],
+                                d["l1d_hit_rate"]))
+    high = [w for w, c in CLASSES.items() if c in (1, 2)]
     low = [w for w, c in CLASSES.items() if c == 3]
     lo_high = min(high, key=lambda w: dup[w])
     hi_low = max(low, key=lambda w: dup[w])
