@@ -62,6 +62,7 @@ struct hd_locality_loop {
     uint32_t chunk;              /* [timing] cta_dist_chunk */
     bool batch;                  /* a new batch since the last request */
     uint64_t grants, picks;      /* decisions compared */
+    uint64_t relabels;           /* group id relabellings */
     uint64_t fault_grant, fault_pick;
     char err[1024];
 };
@@ -204,9 +205,61 @@ static int find_group(const struct gsched *s, uint32_t launch, uint64_t key)
     return -1;
 }
 
-/* The id of group (launch, key), a new one placed between its neighbours' ids on the ring;
- * -1 when none is free there. */
-static int group_id(struct gsched *s, uint32_t launch, uint64_t key, uint32_t *id)
+static void push(struct hd_locality_loop *L, struct gsched *s, struct upd u);
+
+/* Spread the groups' ids evenly again (no free id was left between two neighbours): the active
+ * group keeps its id (the table's active register holds it), the others follow it in key order
+ * on the ring (before the first selection: ascending from the bottom, no wrap); every resident
+ * warp's entry is written again (the writes queue before the next selection). */
+static void relabel(struct hd_locality_loop *L, struct gsched *s)
+{
+    const uint32_t sp = RING / (s->ng + 1);
+    int a = s->act_v ? find_group(s, s->act_launch, s->act_key) : -1;
+    for (unsigned j = 0; j < s->ng; j++) {
+        if (a >= 0)
+            s->g[(a + j) % s->ng].id = (s->g[a].id + j * sp) % RING;
+        else
+            s->g[j].id = j * sp + sp / 2;
+    }
+    for (uint32_t l = 0; l < NW; l++) {
+        const int i = s->res[l] ? find_group(s, s->launch[l], s->key[l]) : -1;
+        if (i >= 0)
+            push(L, s, (struct upd){U_WR, l, s->g[i].id});
+    }
+    L->relabels++;
+}
+
+/* Where a new group at sorted position p goes: its id, or -1 when no id is free there. */
+static int place_id(const struct gsched *s, unsigned p, uint32_t *v)
+{
+    if (s->ng == 0) {
+        *v = RING / 2;
+        return 0;
+    }
+    const struct group *pred = &s->g[(p + s->ng - 1) % s->ng], *succ = &s->g[p % s->ng];
+    uint32_t gap = s->ng == 1 ? RING : (succ->id + RING - pred->id) % RING;
+    if (!s->selected) { /* before the first selection the ids do not wrap */
+        if (p == s->ng)
+            gap = RING - pred->id;
+        else if (p == 0)
+            gap = succ->id + 1;
+    }
+    if (gap < 2)
+        return -1;
+    const uint32_t d = gap / 2 < STEP ? gap / 2 : STEP;
+    if (p == s->ng)
+        *v = (pred->id + d) % RING;          /* a new last group */
+    else if (p == 0)
+        *v = (succ->id + RING - d) % RING;   /* a new first group */
+    else
+        *v = (pred->id + gap / 2) % RING;    /* between two */
+    return 0;
+}
+
+/* The id of group (launch, key), a new one placed between its neighbours' ids on the ring
+ * (relabelling when none is free there); -1 when the groups outnumber what the table holds. */
+static int group_id(struct hd_locality_loop *L, struct gsched *s, uint32_t launch, uint64_t key,
+                    uint32_t *id)
 {
     int f = find_group(s, launch, key);
     if (f >= 0) {
@@ -220,26 +273,10 @@ static int group_id(struct gsched *s, uint32_t launch, uint64_t key, uint32_t *i
     while (p < s->ng && key_before(s->g[p].launch, s->g[p].key, launch, key))
         p++;
     uint32_t v;
-    if (s->ng == 0) {
-        v = RING / 2;
-    } else {
-        const struct group *pred = &s->g[(p + s->ng - 1) % s->ng], *succ = &s->g[p % s->ng];
-        uint32_t gap = s->ng == 1 ? RING : (succ->id + RING - pred->id) % RING;
-        if (!s->selected) { /* before the first selection the ids do not wrap */
-            if (p == s->ng)
-                gap = RING - pred->id;
-            else if (p == 0)
-                gap = succ->id + 1;
-        }
-        if (gap < 2)
+    if (place_id(s, p, &v) != 0) {
+        relabel(L, s);
+        if (place_id(s, p, &v) != 0)
             return -1;
-        const uint32_t d = gap / 2 < STEP ? gap / 2 : STEP;
-        if (p == s->ng)
-            v = (pred->id + d) % RING;          /* a new last group */
-        else if (p == 0)
-            v = (succ->id + RING - d) % RING;   /* a new first group */
-        else
-            v = (pred->id + gap / 2) % RING;    /* between two */
     }
     memmove(&s->g[p + 1], &s->g[p], (s->ng - p) * sizeof s->g[0]);
     s->g[p] = (struct group){launch, key, v, 1};
@@ -302,14 +339,13 @@ void hd_locality_loop_warp(struct hd_locality_loop *L, uint32_t sm, uint32_t slo
             maybe_drop(s, i);
         }
         uint32_t id;
-        if (group_id(s, launch, key, &id) != 0) {
+        if (group_id(L, s, launch, key, &id) != 0) {
             L->failed = true;
             snprintf(L->err, sizeof L->err,
                      "sm%u.sched%u.locality_group_sched: no free group id for warp slot %u "
-                     "(launch %u, CTA (%u,%u), warp %u): %u groups held, %u ids (GW = %d) leave "
-                     "none between its neighbours in key order", sm, sc, slot, v->launch,
-                     v->ctaid[0], v->ctaid[1], v->warp_in_cta, s->ng, RING,
-                     LOCALITY_GROUP_SCHED_GW);
+                     "(launch %u, CTA (%u,%u), warp %u): %u groups held, %u ids (GW = %d)",
+                     sm, sc, slot, v->launch, v->ctaid[0], v->ctaid[1], v->warp_in_cta, s->ng,
+                     RING, LOCALITY_GROUP_SCHED_GW);
             return;
         }
         s->res[local] = true;
