@@ -61,8 +61,6 @@ struct hd_locality_loop {
     struct hd_hw_inst dx;
     uint32_t chunk;              /* [timing] cta_dist_chunk */
     bool batch;                  /* a new batch since the last request */
-    uint64_t grants, picks;      /* decisions compared */
-    uint64_t relabels;           /* group id relabellings */
     uint64_t fault_grant, fault_pick;
     char err[1024];
 };
@@ -174,21 +172,6 @@ void hd_locality_loop_destroy(struct hd_locality_loop *L)
     free(L);
 }
 
-bool hd_locality_loop_has_sched(const struct hd_locality_loop *L)
-{
-    return L && L->gs;
-}
-
-bool hd_locality_loop_has_dist(const struct hd_locality_loop *L)
-{
-    return L && L->dist;
-}
-
-void hd_locality_loop_counts(const struct hd_locality_loop *L, uint64_t *grants, uint64_t *picks)
-{
-    *grants = L ? L->grants : 0;
-    *picks = L ? L->picks : 0;
-}
 /* }==== */
 
 /* {==== Group ids ==== */
@@ -226,7 +209,6 @@ static void relabel(struct hd_locality_loop *L, struct gsched *s)
         if (i >= 0)
             push(L, s, (struct upd){U_WR, l, s->g[i].id});
     }
-    L->relabels++;
 }
 
 /* Where a new group at sorted position p goes: its id, or -1 when no id is free there. */
@@ -437,7 +419,6 @@ int hd_locality_loop_order(struct hd_locality_loop *L, uint32_t sm, uint32_t sch
     memset(&in, 0, sizeof in); /* the read-out edge: the registered grant */
     if (gstep(L, s, &in, &out, now) != 0)
         return fail(L, err, errlen);
-    L->grants++;
     uint32_t want = order[0];
     if (L->fault_grant && k > 1 && --L->fault_grant == 0)
         want = order[1]; /* test only: a wrong decision on the policy's side */
@@ -527,7 +508,6 @@ int hd_locality_loop_pick(struct hd_locality_loop *L, const struct hd_cta_dist_r
     memset(&in, 0, sizeof in); /* the read-out edge: the registered pick */
     if (dstep(L, &in, &out, now) != 0)
         return fail(L, err, errlen);
-    L->picks++;
     int want = *pick;
     if (L->fault_pick && --L->fault_pick == 0)
         want = (want + 1) % (int)n; /* test only: a wrong decision on the policy's side */

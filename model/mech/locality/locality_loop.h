@@ -58,8 +58,6 @@ struct hd_locality_loop *hd_locality_loop_create(const struct hd_gpu_timing_para
 void hd_locality_loop_destroy(struct hd_locality_loop *L);
 /* Make the instances (once). Returns 0 or -1 with a message. */
 int hd_locality_loop_make(struct hd_locality_loop *L, char *err, size_t errlen);
-bool hd_locality_loop_has_sched(const struct hd_locality_loop *L);
-bool hd_locality_loop_has_dist(const struct hd_locality_loop *L);
 
 /* {==== Events (mech.h issue 31) ==== */
 void hd_locality_loop_warp(struct hd_locality_loop *L, uint32_t sm, uint32_t slot, uint8_t ev,
@@ -72,8 +70,5 @@ int hd_locality_loop_pick(struct hd_locality_loop *L, const struct hd_cta_dist_r
                           const bool *ok, const bool *busy, uint32_t n, int *pick, uint64_t now,
                           char *err, size_t errlen);
 /* }==== */
-
-/* Decisions compared so far (warp-scheduler grants, CTA picks). */
-void hd_locality_loop_counts(const struct hd_locality_loop *L, uint64_t *grants, uint64_t *picks);
 
 #endif
