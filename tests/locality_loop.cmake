@@ -10,6 +10,8 @@
 #   (CI; no RTL needed)
 # - locality_loop_standins: every Table 6.2 stand-in of experiments/locality.toml at small size,
 #   each with its own hint (1: sgemm mm2 transpose, 2: stencil2d conv2d, 3: the rest) (full)
+# - locality_loop_fst: --fst over cycles 200-400 of transpose's loop: 56 group tables and the
+#   distributor in the waveform (full)
 set(HD_TEST_MECHANISM locality) # docs/testing.md: this mechanism's budget
 if(TARGET heddle)
   set(hd_ll python3 ${CMAKE_CURRENT_SOURCE_DIR}/locality/locality_loop.py $<TARGET_FILE:heddle>)
@@ -27,6 +29,12 @@ if(TARGET heddle)
                          PASS_REGULAR_EXPRESSION "locality loop ok")
     set_tests_properties(locality_loop_standins PROPERTIES LABELS "locality;cosim" TIMEOUT 3600
                          PASS_REGULAR_EXPRESSION "locality loop ok")
+    # FST on request: a window of transpose's loop holds the 57 instances (56 group tables, the
+    # distributor), their grants and picks in the .gtkw
+    add_test(NAME locality_loop_fst
+             COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks locality --in-loop transpose --config configs/kepler-gk110.ini --set timing.workload_hint=true --fst ${CMAKE_CURRENT_BINARY_DIR}/locality_loop.fst --window 200:400 && test $(grep -o '[a-z0-9_]*locality_group_sched[.]rtl[.]grant_warp_o' ${CMAKE_CURRENT_BINARY_DIR}/locality_loop.gtkw | sort -u | wc -l) -eq 56 && grep -q gpu_locality_cta_dist.rtl.pick_sm_o ${CMAKE_CURRENT_BINARY_DIR}/locality_loop.gtkw"
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(locality_loop_fst PROPERTIES LABELS "locality;cosim" TIMEOUT 300)
   endif()
 endif()
 
