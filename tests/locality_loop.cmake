@@ -10,6 +10,8 @@
 #   (CI; no RTL needed)
 # - locality_loop_standins: every Table 6.2 stand-in of experiments/locality.toml at small size,
 #   each with its own hint (1: sgemm mm2 transpose, 2: stencil2d conv2d, 3: the rest) (full)
+# - locality_loop_grid: the experiment's 80 locality runs (16 and 8 MSHR entries, scheduler
+#   locality and lrr) with the blocks' C references in the loop: cycles unchanged (full)
 # - locality_loop_fst: --fst over cycles 200-400 of transpose's loop: 56 group tables and the
 #   distributor in the waveform (full)
 set(HD_TEST_MECHANISM locality) # docs/testing.md: this mechanism's budget
@@ -18,6 +20,12 @@ if(TARGET heddle)
   add_test(NAME locality_loop_fault COMMAND ${hd_ll} fault WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(locality_loop_fault PROPERTIES LABELS "locality" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "locality fault ok")
+  add_test(NAME locality_loop_grid
+           COMMAND ${hd_ll} grid small sgemm mm2 transpose stencil2d conv2d histogram scan fwt
+                   bitonic mvt
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(locality_loop_grid PROPERTIES LABELS "locality" TIMEOUT 3600
+                       PASS_REGULAR_EXPRESSION "locality loop ok")
   if(TARGET hd_cosim_vl)
     add_test(NAME locality_loop_ci COMMAND ${hd_ll} loop small transpose
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

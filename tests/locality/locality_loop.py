@@ -9,6 +9,10 @@
 #                                           steps against the RTL, and its cycles, those of
 #                                           the same with --drive rtl and those of plain
 #                                           `heddle run` (blocks off) are identical
+#   locality_loop.py HEDDLE grid SIZE W...  the experiment's locality runs of W (16 and 8 MSHR
+#                                           entries; scheduler locality, and lrr with the
+#                                           distributor alone) with the blocks' C references in
+#                                           the loop: verified, 0 mismatches, cycles unchanged
 #   locality_loop.py HEDDLE fault           a wrong decision on the policies' side (the test
 #                                           knobs [locality] fault_grant / fault_pick) stops
 #                                           the run with a located error naming cycle, SM,
@@ -70,6 +74,22 @@ if mode == "loop":
         print("%s (%s): %d cycles with the blocks off, in the loop and with --drive rtl; %d "
               "instances, %d block steps against the RTL, 0 mismatches" % (w, size, plain, inst,
                                                                            steps))
+    print("locality loop ok")
+elif mode == "grid":
+    # the experiment's locality runs (experiments/locality.toml: 16 and 8 MSHR entries, the
+    # distributor with the group scheduler and alone with lrr) with the blocks' C references
+    size, names = sys.argv[3], sys.argv[4:]
+    for w in names:
+        for mshr in ("16", "8"):
+            for sched in ("locality", "lrr"):
+                v = ["--set", "l1d.mshr_entries=" + mshr, "--set", "sm.scheduler=" + sched]
+                plain = run(w, size, v)
+                on = run(w, size, v + ["--set", "locality.blocks=true"])
+                if on != plain:
+                    fail("%s %s: the blocks in the loop changed the cycles: %d vs %d"
+                         % (w, " ".join(v), on, plain))
+        print("%s (%s): 16 and 8 MSHR entries, scheduler locality and lrr: 0 mismatches, "
+              "cycles unchanged" % (w, size))
     print("locality loop ok")
 elif mode == "fault":
     w, size = "transpose", "small"
