@@ -418,6 +418,10 @@ static int run_once(const char *cmd, const struct cosim_opts *c, const struct hd
         hd_gpu_set_func_observer(gpu, hd_cosim_regpat_observer(s));
     if (hw)
         hd_gpu_set_hw_factory(gpu, hw);
+    if (cfg->timing_workload_hint && w->locality_hint) { /* as heddle run (docs/locality.md) */
+        const struct hd_launch_attr attr = {0, 0, 0, w->locality_hint};
+        hd_set_launch_attr(gpu, &attr);
+    }
     double t0 = hd_cli_now();
     int st = w->run(gpu, &ctx);
     *secs = hd_cli_now() - t0;

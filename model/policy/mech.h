@@ -44,11 +44,13 @@
 
 #include "cta_admit.h"
 #include "ahead.h"
+#include "cta_dist.h"
 #include "hw_inst.h"
 #include "monitor.h"
 #include "preempt_policy.h"
 #include "sm_alloc.h"
 #include "sm_oloc.h"
+#include "sm_sched.h"
 #include "timing_params.h"
 
 #include <stdbool.h>
@@ -144,7 +146,30 @@ struct hd_hook_ops {
      * answers its own. NULL: unchanged. */
     uint64_t (*warp_move_bytes)(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, bool in,
                                 uint64_t bytes);
+    /* Issue 31 (Gong ch.6's blocks in the loop, docs/blocks/locality.md): what the SMs' warp
+     * schedulers and the GPU's CTA distributor decide from and decide, in the cycle they do it.
+     * A hook with any of these may replace the decision (the block's, with --drive rtl the
+     * RTL's); returns 0, or -1 with a message (a mismatch: the run stops). They cost one flag
+     * test where they happen while no hook has them (hs->any_sched, any_dist).
+     *   sched_warp   warp slot `slot` of SM `sm` joined its scheduler (HD_HSCHED_ADD, with its
+     *                view v: the policy's add), left it (HD_HSCHED_REMOVE: remove) or issued
+     *                (HD_HSCHED_ISSUE: the policy's issued; v NULL but for ADD)
+     *   sched_order  scheduler `sched` of SM `sm` ordered w[0..n) (ascending slots: its ready
+     *                warps, or every resident one with offer_blocked) into order[0..k); order[0]
+     *                is the policy's decision, the warp tried first. The hook may reorder.
+     *   dist_reset   the GPU's CTA distributor was reset (a new batch on an idle GPU)
+     *   dist_pick    the distributor picked *pick (-1: none this cycle) for CTA r given ok and
+     *                busy (cta_dist.h); the hook may change *pick (an SM with ok && !busy) */
+    void (*sched_warp)(void *impl, uint32_t sm, uint32_t slot, uint8_t ev,
+                       const struct hd_warp_view *v, uint64_t now);
+    int (*sched_order)(void *impl, uint32_t sm, uint32_t sched, const uint32_t *w, unsigned n,
+                       uint32_t *order, unsigned k, uint64_t now, char *err, size_t errlen);
+    void (*dist_reset)(void *impl, uint64_t now);
+    int (*dist_pick)(void *impl, const struct hd_cta_dist_req *r, const bool *ok,
+                     const bool *busy, uint32_t n, int *pick, uint64_t now, char *err,
+                     size_t errlen);
 };
+enum hd_hook_sched_ev { HD_HSCHED_ADD, HD_HSCHED_REMOVE, HD_HSCHED_ISSUE };
 
 struct hd_hook {
     const struct hd_hook_ops *ops;
@@ -159,6 +184,7 @@ struct hd_hooks {
     bool any_placed, any_left, any_issued; /* derived: some hook has the callback */
     bool any_stalled, any_load_returned;
     bool any_hold;
+    bool any_sched, any_dist;      /* issue 31: sched_warp / sched_order, dist_reset / dist_pick */
 };
 
 /* Add hook k (ops NULL: nothing). Returns 0, or -1 when HD_MAX_HOOKS are attached already. */
@@ -237,6 +263,41 @@ static inline uint64_t hd_hooks_warp_move_bytes(const struct hd_hooks *hs, uint3
         if (hs->h[i].ops->warp_move_bytes)
             bytes = hs->h[i].ops->warp_move_bytes(hs->h[i].impl, sm, ctx, warp, in, bytes);
     return bytes;
+}
+/* Issue 31 (callers test hs->any_sched / any_dist first). */
+static inline void hd_hooks_sched_warp(const struct hd_hooks *hs, uint32_t sm, uint32_t slot,
+                                       uint8_t ev, const struct hd_warp_view *v, uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->sched_warp)
+            hs->h[i].ops->sched_warp(hs->h[i].impl, sm, slot, ev, v, now);
+}
+static inline int hd_hooks_sched_order(const struct hd_hooks *hs, uint32_t sm, uint32_t sched,
+                                       const uint32_t *w, unsigned n, uint32_t *order,
+                                       unsigned k, uint64_t now, char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->sched_order &&
+            hs->h[i].ops->sched_order(hs->h[i].impl, sm, sched, w, n, order, k, now, err,
+                                      errlen) != 0)
+            return -1;
+    return 0;
+}
+static inline void hd_hooks_dist_reset(const struct hd_hooks *hs, uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->dist_reset)
+            hs->h[i].ops->dist_reset(hs->h[i].impl, now);
+}
+static inline int hd_hooks_dist_pick(const struct hd_hooks *hs, const struct hd_cta_dist_req *r,
+                                     const bool *ok, const bool *busy, uint32_t n, int *pick,
+                                     uint64_t now, char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->dist_pick &&
+            hs->h[i].ops->dist_pick(hs->h[i].impl, r, ok, busy, n, pick, now, err, errlen) != 0)
+            return -1;
+    return 0;
 }
 /* }==== */
 

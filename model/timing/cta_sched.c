@@ -200,6 +200,9 @@ int hd_gpu_schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
                 {(uint32_t)(cta % gx), (uint32_t)(cta / gx % gy), (uint32_t)(cta / gx / gy)},
                 t->sl.tk->id, fl->attr.hint};
             int s = g->dist.ops->pick(g->dist.impl, &req, g->ok, g->got, nsms);
+            if (g->hooks.any_dist && hd_hooks_dist_pick(&g->hooks, &req, g->ok, g->got, nsms, &s,
+                                                        g->now, err, errlen) != 0)
+                return HD_FUNC_ERR_INTERNAL; /* a block in the loop disagreed (issue 31) */
             if (s < 0)
                 continue;
             int st = place(g, li, (uint32_t)s, err, errlen);

@@ -550,6 +550,8 @@ int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls,
     hd_gpu_launches_bind(g);
     g->done = g->running = g->first_unfinished = 0;
     g->dist.ops->reset(g->dist.impl);
+    if (g->hooks.any_dist)
+        hd_hooks_dist_reset(&g->hooks, g->now);
     g->idle = 0;
     g->instr_last = UINT64_MAX; /* the first poll starts the instruction watchdog's window */
     for (uint32_t s = 0; s < g->p.num_sms; s++)

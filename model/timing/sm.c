@@ -14,6 +14,7 @@
 #include "sm_ahead.h"
 
 #include "ctx_vres.h"
+#include "sm_policy.h"
 
 #include "func_status.h"
 
@@ -252,6 +253,11 @@ int hd_sm_warp_bind(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, const struc
     sm->nstate[w->sched][HD_WS_EMPTY]++; /* hd_sm_warp_set_state moves it out of EMPTY */
     hd_sm_warp_set_state(sm, w, HD_WS_FETCH);
     sm->sched[w->sched].ops->add(sm->sched[w->sched].impl, w->slot, w->age);
+    if (sm->hooks && sm->hooks->any_sched) { /* issue 31: the group table's write */
+        struct hd_warp_view v;
+        hd_sm_warp_view(sm, w->slot, &v);
+        hd_hooks_sched_warp(sm->hooks, sm->id, w->slot, HD_HSCHED_ADD, &v, now);
+    }
     uint32_t pc = 0;
     uint32_t active;
     if (!hd_func_warp_next(w->fw, &pc, &active))
@@ -680,8 +686,12 @@ void hd_sm_abort(struct hd_sm *sm)
     const struct hd_sm_params *p = sm->p;
     for (uint32_t i = 0; i < p->max_warps; i++) {
         struct hd_twarp *w = &sm->w[i];
-        if (w->state != HD_WS_EMPTY)
+        if (w->state != HD_WS_EMPTY) {
             sm->sched[w->sched].ops->remove(sm->sched[w->sched].impl, w->slot);
+            if (sm->hooks && sm->hooks->any_sched)
+                hd_hooks_sched_warp(sm->hooks, sm->id, w->slot, HD_HSCHED_REMOVE, NULL,
+                                    sm->last_tick);
+        }
         w->state = HD_WS_EMPTY;
         w->done = false;
         w->inflight = w->mem_out = w->lt_out = 0;

@@ -323,6 +323,12 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
         if (sm->nstate[s][HD_WS_READY] || (sc->ops->offer_blocked && sm->nwarps)) {
             unsigned n = sc->ops->offer_blocked ? resident_list(sm, s) : ready_list(sm, s);
             unsigned k = sc->ops->order(sc->impl, &env, sm->ready_buf, n, sm->order_buf);
+            if (sm->hooks && sm->hooks->any_sched && k &&
+                hd_hooks_sched_order(sm->hooks, sm->id, s, sm->ready_buf, n, sm->order_buf, k,
+                                     now, err, errlen) != 0) {
+                *status = HD_FUNC_ERR_INTERNAL; /* a block in the loop disagreed (issue 31) */
+                return true;
+            }
             for (unsigned i = 0; i < k && !issued; i++) {
                 struct hd_twarp *w = &sm->w[sm->order_buf[i]];
                 while (issued < p->issue_width && w->state == HD_WS_READY) {
@@ -333,6 +339,9 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
                     if (p->pp_selective && hd_sm_pp_virtual(sm, w)) { /* a pp / dummy slot */
                         issued++;
                         sc->ops->issued(sc->impl, w->slot);
+                        if (sm->hooks && sm->hooks->any_sched)
+                            hd_hooks_sched_warp(sm->hooks, sm->id, w->slot, HD_HSCHED_ISSUE,
+                                                NULL, now);
                         continue;
                     }
                     int r = issue_one(sm, w, s * p->issue_width + issued, now, err, errlen);
@@ -348,6 +357,9 @@ bool hd_sm_issue(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t 
                         continue;
                     issued++;
                     sc->ops->issued(sc->impl, w->slot);
+                    if (sm->hooks && sm->hooks->any_sched)
+                        hd_hooks_sched_warp(sm->hooks, sm->id, w->slot, HD_HSCHED_ISSUE, NULL,
+                                            now);
                 }
             }
         }

@@ -85,6 +85,8 @@ void hd_sm_update_oldest(struct hd_sm *sm, uint32_t s)
 void hd_sm_warp_unbind(struct hd_sm *sm, struct hd_twarp *w)
 {
     sm->sched[w->sched].ops->remove(sm->sched[w->sched].impl, w->slot);
+    if (sm->hooks && sm->hooks->any_sched) /* issue 31 */
+        hd_hooks_sched_warp(sm->hooks, sm->id, w->slot, HD_HSCHED_REMOVE, NULL, sm->last_tick);
     hd_sm_warp_set_state(sm, w, HD_WS_EMPTY);
     sm->nstate[w->sched][HD_WS_EMPTY]--;
     hd_bit_set(sm->need_fetch, w->slot, false);

@@ -253,6 +253,9 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->cta_dist_chunk = c->timing_cta_dist_chunk;
     p->cta_dist_order = c->timing_cta_dist_order;
     p->gduet.dynamic = c->gpuduet_dynamic;
+    p->loc.blocks = c->locality_blocks;
+    p->loc.fault_grant = c->locality_fault_grant;
+    p->loc.fault_pick = c->locality_fault_pick;
     p->gduet.me = c->gpuduet_me;
     p->gduet.warmup = c->gpuduet_warmup;
     p->gduet.window = c->gpuduet_window;

@@ -200,6 +200,10 @@ struct hd_gpu_timing_params {
         uint32_t l1d_units;       /* the L1D data array in 128 B units (§2.10's context store) */
         double icnt_ratio, l2_ratio, dram_ratio;
     } gduet;
+    struct {                      /* [locality] (model/mech/locality, issue 31) */
+        bool blocks;
+        uint64_t fault_grant, fault_pick;
+    } loc;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# locality_loop.py - Gong ch.6's blocks in the timing loop (issue 31 item 6; docs/blocks/
+# locality.md "In the loop"; model/mech/locality/locality_loop.h).
+#   locality_loop.py HEDDLE loop SIZE W...  for each workload W on Table 6.3's Kepler GPU with
+#                                           the locality distributor and group scheduler and
+#                                           W's own Table 6.1 hint: `heddle cosim --blocks
+#                                           locality --in-loop` verifies with 0 mismatches and
+#                                           steps against the RTL, and its cycles, those of
+#                                           the same with --drive rtl and those of plain
+#                                           `heddle run` (blocks off) are identical
+#   locality_loop.py HEDDLE grid SIZE W...  the experiment's locality runs of W (16 and 8 MSHR
+#                                           entries; scheduler locality, and lrr with the
+#                                           distributor alone) with the blocks' C references in
+#                                           the loop: verified, 0 mismatches, cycles unchanged
+#   locality_loop.py HEDDLE fault           a wrong decision on the policies' side (the test
+#                                           knobs [locality] fault_grant / fault_pick) stops
+#                                           the run with a located error naming cycle, SM,
+#                                           scheduler, block and signal; the blocks on with the
+#                                           C references only (no cosim) change no cycle
+# Prints "locality loop ok" / "locality fault ok" or fails with the first difference.
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+heddle, mode = sys.argv[1], sys.argv[2]
+here = os.path.dirname(os.path.abspath(__file__))
+kepler = os.path.join(here, "..", "..", "configs", "kepler-gk110.ini")
+tmp = tempfile.mkdtemp(prefix="hd-locloop-")
+LOC = ["--config", kepler, "--set", "timing.cta_dist=locality", "--set", "sm.scheduler=locality",
+       "--set", "timing.workload_hint=true"]
+
+
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+
+def run(w, size, extra):
+    stats = os.path.join(tmp, "s.json")
+    cmd = [heddle, "run", w, "--size", size, "--quiet", "--stats", stats] + LOC + extra
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0 or "VERIFIED" not in out.stdout:
+        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
+    with open(stats) as f:
+        return json.load(f)["timing"]["totals"]["cycles"]
+
+
+def cosim(w, size, extra):
+    cmd = [heddle, "cosim", "--blocks", "locality", "--in-loop", w, "--size", size] + LOC + extra
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    m = re.search(r": verified \(\w+\), (\d+) cycles, blocks in the timing loop: (\d+) instances "
+                  r"\((\d+) against RTL.*?\), (\d+) block steps \((\d+) against RTL\), "
+                  r"0 mismatches", out.stdout)
+    if out.returncode != 0 or not m:
+        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
+    cycles, inst, rtl_inst, steps, rtl_steps = (int(x) for x in m.groups())
+    if rtl_inst == 0 or rtl_steps == 0:
+        fail("%s: nothing stepped against the RTL" % " ".join(cmd))
+    return cycles, inst, rtl_steps
+
+
+if mode == "loop":
+    size, names = sys.argv[3], sys.argv[4:]
+    for w in names:
+        plain = run(w, size, [])
+        ref, inst, steps = cosim(w, size, [])
+        rtl, _, _ = cosim(w, size, ["--drive", "rtl"])
+        if not plain == ref == rtl:
+            fail("%s: cycles differ: heddle run %d, in the loop %d, --drive rtl %d"
+                 % (w, plain, ref, rtl))
+        print("%s (%s): %d cycles with the blocks off, in the loop and with --drive rtl; %d "
+              "instances, %d block steps against the RTL, 0 mismatches" % (w, size, plain, inst,
+                                                                           steps))
+    print("locality loop ok")
+elif mode == "grid":
+    # the experiment's locality runs (experiments/locality.toml: 16 and 8 MSHR entries, the
+    # distributor with the group scheduler and alone with lrr) with the blocks' C references
+    size, names = sys.argv[3], sys.argv[4:]
+    for w in names:
+        for mshr in ("16", "8"):
+            for sched in ("locality", "lrr"):
+                v = ["--set", "l1d.mshr_entries=" + mshr, "--set", "sm.scheduler=" + sched]
+                plain = run(w, size, v)
+                on = run(w, size, v + ["--set", "locality.blocks=true"])
+                if on != plain:
+                    fail("%s %s: the blocks in the loop changed the cycles: %d vs %d"
+                         % (w, " ".join(v), on, plain))
+        print("%s (%s): 16 and 8 MSHR entries, scheduler locality and lrr: 0 mismatches, "
+              "cycles unchanged" % (w, size))
+    print("locality loop ok")
+elif mode == "fault":
+    w, size = "transpose", "small"
+    plain = run(w, size, [])
+    on = run(w, size, ["--set", "locality.blocks=true"])
+    if on != plain:
+        fail("the blocks in the loop (C references) changed the cycles: %d vs %d" % (on, plain))
+    cases = [("fault_grant=40", r"sm\d+\.sched\d+\.locality_group_sched at cycle \d+: "
+              r"grant_v_o=1 grant_warp_o=\d+ \(warp slot \d+, group id \d+\), the policy "
+              r"\(sm_sched_locality\) issues from warp slot \d+ first"),
+             ("fault_pick=5", r"gpu\.locality_cta_dist at cycle \d+: pick_v_o=1 pick_sm_o=\d+, "
+              r"the policy \(cta_dist_locality\) places CTA \d+ of launch \d+ \(hint \d, chunk "
+              r"\d+\) on SM \d+")]
+    for knob, pat in cases:
+        cmd = [heddle, "run", w, "--size", size, "--quiet"] + LOC + \
+            ["--set", "locality.blocks=true", "--set", "locality." + knob]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode == 0 or not re.search(pat, out.stderr + out.stdout):
+            fail("%s: expected a located mismatch (exit != 0, /%s/), got exit %d\n%s%s"
+                 % (" ".join(cmd), pat, out.returncode, out.stdout[-1500:], out.stderr[-1500:]))
+        print("%s: %s" % (knob, (out.stderr + out.stdout).strip().splitlines()[-1][:300]))
+    print("locality fault ok")
+else:
+    fail("unknown mode " + mode)
