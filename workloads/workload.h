@@ -97,8 +97,6 @@ int hd_wl_compare_i32(struct hd_wl_ctx *ctx, const char *what, const int32_t *ex
  * attached (hd_module_set_ptxas), so occupancy counts them ([sm] regs_source = ptxas). */
 int hd_wl_load_module(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_module **out);
 const char *hd_wl_size_name(enum hd_wl_size size); /* "small", "medium", "large" */
-/* The size name of a context: "paper" when ctx->paper, else hd_wl_size_name(ctx->size). */
-const char *hd_wl_ctx_size_name(const struct hd_wl_ctx *ctx);
 /* The size a name stands for (the inverse of hd_wl_size_name). Returns 0, or -1 if none. */
 int hd_wl_size_parse(const char *name, enum hd_wl_size *out);
 /* The value of macro `name` in a variant's flags ("-DTILE=8 -DTB=64": TILE -> 8), or `dflt` when

@@ -92,11 +92,6 @@ const char *hd_wl_size_name(enum hd_wl_size size)
     return "?";
 }
 
-const char *hd_wl_ctx_size_name(const struct hd_wl_ctx *ctx)
-{
-    return ctx->paper ? "paper" : hd_wl_size_name(ctx->size);
-}
-
 int hd_wl_size_parse(const char *name, enum hd_wl_size *out)
 {
     /* "paper": the length for the papers' measurements (issue 26 item 4; workloads/README.md,
