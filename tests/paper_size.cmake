@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Paper-length inputs (issue 26 item 4; workloads/README.md, "Paper-length inputs"; included by
 # tests/CMakeLists.txt).
-# - paper_size_alias (ci): `--size paper` runs the large input (here vecadd, functionally);
+# - paper_size_alias (ci): `--size paper` runs (vecadd: its large input, functionally) and the
+#   summary names the size paper;
 # - paper_size_<NAME> (full): for every base workload, scripts/check-paper-size.py: at paper size
 #   the main kernel launches >= 2 CTA waves on fermi-gtx480's 15 SMs in one launch and the run
 #   reaches 100,000 cycles (timing model, stopped at 150,000 cycles).
@@ -13,7 +14,7 @@ if(TARGET heddle)
            COMMAND $<TARGET_FILE:heddle> run vecadd --size paper --functional
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(paper_size_alias PROPERTIES LABELS "ci;workloads" TIMEOUT 120
-                       PASS_REGULAR_EXPRESSION "vecadd \\(large, [^)]*\\): VERIFIED")
+                       PASS_REGULAR_EXPRESSION "vecadd \\(paper, [^)]*\\): VERIFIED")
   if(Python3_FOUND)
     foreach(wl IN LISTS hd_ps_workloads)
       if(NOT EXISTS ${CMAKE_SOURCE_DIR}/workloads/${wl}/) # variants share their base's length

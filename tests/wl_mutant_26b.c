@@ -3,6 +3,7 @@
  * acceptance: "a deliberately wrong PTX instruction (one operand changed) is reported as WRONG
  * RESULT with the first differing element").
  *
+ * Cases: fwt, mvt, quasirandom (part B) and histo1024, sradv1 (issue 26's last Lin Table 2.2 rows).
  * For each case: the workload's embedded PTX runs unchanged through its driver (functional
  * model) and must verify; then one source operand of one instruction is replaced by another
  * register of the same kernel (the instruction text must occur exactly once in that kernel), the
@@ -34,6 +35,11 @@ static const struct mutant mutants[] = {
      "mvt_cols: one term of the chain multiplies A by A instead of y"},
     {"quasirandom", "qrng_generate", "xor.b32  \t%r52, %r51, %r48;", "xor.b32  \t%r52, %r51, %r51;",
      "qrng_generate: the XOR of direction numbers drops the bits so far"},
+    {"histo1024", "histo1024_block", "sub.f32 \t%f4, %f3, %f1;", "sub.f32 \t%f4, %f3, %f3;",
+     "histo1024_block: key - lo becomes 0, every key lands in bin 0"},
+    {"sradv1", "sradv1_srad2", "fma.rn.f32 \t%f9, %f3, %f8, %f7;",
+     "fma.rn.f32 \t%f9, %f3, %f3, %f7;",
+     "sradv1_srad2: the west term multiplies c by c instead of the west difference"},
 };
 
 static int run_with(const struct hd_workload *w, const char *ptx, size_t len, char *err,
@@ -67,7 +73,7 @@ int main(void)
 {
     struct hd_test_state t = {0};
     regex_t located;
-    if (regcomp(&located, "[A-Za-z0-9_ ]+\\[[0-9]+\\]: expected [-0-9.e+naif]+, got ",
+    if (regcomp(&located, "[A-Za-z0-9_ ]+\\[[0-9]+\\]: expected [-0-9.e+naif]+( \\(0x[0-9a-f]+\\))?, got ",
                 REG_EXTENDED))
         return 2;
     for (size_t i = 0; i < sizeof mutants / sizeof mutants[0]; i++) {

@@ -95,7 +95,8 @@ const char *hd_wl_size_name(enum hd_wl_size size)
 int hd_wl_size_parse(const char *name, enum hd_wl_size *out)
 {
     /* "paper": the length for the papers' measurements (issue 26 item 4; workloads/README.md,
-     * "Paper-length inputs"): large for every workload, checked by scripts/check-paper-size.py. */
+     * "Paper-length inputs"): HD_WL_LARGE, with hd_wl_ctx.paper set by the caller (the drivers
+     * with their own paper input read it); checked by scripts/check-paper-size.py. */
     if (strcmp(name, "paper") == 0) {
         *out = HD_WL_LARGE;
         return 0;

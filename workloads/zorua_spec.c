@@ -43,6 +43,25 @@ int hd_wl_pin_regspec(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_modul
     return HD_OK;
 }
 
+int hd_wl_pin_kernel_regs(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_module *mod,
+                          const char *const *kernels, const char *const *flags, unsigned n)
+{
+    const char *vf = hd_wl_variant_flags(ctx);
+    for (unsigned k = 0; k < n; k++) {
+        const long r = hd_wl_flag(vf, flags[k], 0);
+        if (r == 0)
+            continue;
+        if (r < 0 || r > 255)
+            return hd_wl_fail(ctx, "%s=%ld: a register count must be 1 to 255", flags[k], r);
+        int rc = hd_wl_check(gpu, ctx, hd_kernel_set_regs(gpu, mod, kernels[k], (uint32_t)r));
+        if (rc != HD_OK)
+            return rc;
+        fprintf(ctx->log, "spec: %s pinned to %ld registers per thread (%s)\n", kernels[k], r,
+                flags[k]);
+    }
+    return HD_OK;
+}
+
 long hd_wl_spec_threads(struct hd_wl_ctx *ctx, const char *who, const char *name, long dflt)
 {
     const long t = hd_wl_flag(hd_wl_variant_flags(ctx), name, dflt);

@@ -40,6 +40,14 @@ void hd_wl_work(struct hd_wl_ctx *ctx, uint64_t input_hash, const char *fmt, ...
 int hd_wl_pin_regspec(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_module *mod,
                       const char *const *kernels, unsigned n);
 
+/* Per-kernel pins for paper-footprint variants whose kernels need different counts (issue 26 item
+ * 2: cfd_lin22, bfs_k2_tb512): for each k < n, when the variant's flags define macro flags[k]
+ * (e.g. -DREGSPEC_FLUX=39), give kernel kernels[k] that many registers per thread
+ * (hd_kernel_set_regs) and log it; kernels whose macro is absent keep ptxas's count.
+ * Returns HD_OK, or an error with ctx->err filled. */
+int hd_wl_pin_kernel_regs(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_module *mod,
+                          const char *const *kernels, const char *const *flags, unsigned n);
+
 /* Threads per CTA of a point: the flag `name` (default dflt), checked to be a multiple of 32
  * from 32 to 1024; -1 with ctx->err filled otherwise. */
 long hd_wl_spec_threads(struct hd_wl_ctx *ctx, const char *who, const char *name, long dflt);

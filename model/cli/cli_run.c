@@ -36,7 +36,15 @@ struct run_opts {
     const char *profile;      /* --profile-out FILE: the Oracle's per-CTA profile */
     uint32_t hint;            /* --hint N: every launch's hint (docs/admission.md) */
     bool hint_given;          /* --hint was given (else [timing] workload_hint may give one) */
+    bool paper;               /* --size paper: large, or the driver's own paper input */
 };
+
+/* The size as given: "paper" for --size paper (which runs HD_WL_LARGE or the driver's own
+ * paper input), else the size's name. */
+static const char *run_size_name(const struct run_opts *o)
+{
+    return o->paper ? "paper" : hd_wl_size_name(o->size);
+}
 
 static void run_help(FILE *out)
 {
@@ -100,6 +108,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             if (hd_wl_size_parse(v, &o->size) != 0)
                 return hd_cli_usage(cmd, "--size must be small, medium or large (or paper), "
                                          "not '%s'", v) + 2;
+            o->paper = strcmp(v, "paper") == 0;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stats", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -191,7 +200,7 @@ static void print_summary(FILE *out, const struct run_opts *o, const struct hd_w
                                                          : "FAILED";
     char cfgname[256];
     hd_cli_config_describe(&o->cfg, cfgname, sizeof cfgname);
-    fprintf(out, "%s%s (%s, %s): %s\n", prefix, o->workload, hd_wl_size_name(o->size), cfgname,
+    fprintf(out, "%s%s (%s, %s): %s\n", prefix, o->workload, run_size_name(o), cfgname,
             verdict);
     if (r->status != HD_OK && ctx->err[0])
         fprintf(out, "%s  %s\n", prefix, ctx->err);
@@ -215,7 +224,7 @@ static void write_json(FILE *f, const struct run_opts *o, struct hd_gpu *gpu,
 {
     fprintf(f, "{\n\"run\": {\"workload\": \"%s\", \"size\": \"%s\", \"verified\": %s, "
                "\"status\": %d, \"error\": \"",
-            o->workload, hd_wl_size_name(o->size), r->status == HD_OK ? "true" : "false",
+            o->workload, run_size_name(o), r->status == HD_OK ? "true" : "false",
             r->status);
     for (const char *p = r->status != HD_OK ? ctx->err : ""; *p; p++) {
         if (*p == '"' || *p == '\\')
@@ -247,13 +256,13 @@ static int write_stats(const char *path, const struct run_opts *o, const struct 
         return hd_cli_out_commit(&out);
     }
     fprintf(f, "# Heddle statistics report: heddle run %s --size %s\n", o->workload,
-            hd_wl_size_name(o->size));
+            run_size_name(o));
     char cfgname[256];
     hd_cli_config_describe(&o->cfg, cfgname, sizeof cfgname);
     fprintf(f, "# Configuration used (%s):\n", cfgname);
     hd_config_write(cfg, f, "");
     fprintf(f, "\n[run]\nworkload = %s\nsize = %s\nverified = %s\nstatus = %d\n", o->workload,
-            hd_wl_size_name(o->size), r->status == HD_OK ? "true" : "false", r->status);
+            run_size_name(o), r->status == HD_OK ? "true" : "false", r->status);
     if (r->status != HD_OK)
         fprintf(f, "# error: %s\n", ctx->err);
     fprintf(f, "wall_seconds = %.6f\n", r->seconds);
@@ -285,6 +294,7 @@ static int run_workload(struct run_opts *o)
     struct hd_wl_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.size = o->size;
+    ctx.paper = o->paper;
     ctx.ptx_text = hd_workload_ptx(w->name, &ctx.ptx_len);
     ctx.ptx_name = hd_workload_ptx_path(w->name);
     FILE *devnull = o->quiet ? fopen("/dev/null", "w") : NULL;

@@ -24,11 +24,12 @@
 #define BH_THETA 0.5
 #define BH_EPS2 1e-4f
 
-static int bh_bodies(enum hd_wl_size size)
+static int bh_bodies(const struct hd_wl_ctx *ctx)
 {
-    /* warp instructions: ~0.26 M, ~5.7 M, ~33 M */
+    /* warp instructions: ~0.26 M, ~5.7 M, ~33 M. Paper (issue 26 item 4): 28,000 bodies, 110
+     * CTAs of bh_force, 2.4 waves at its 3 CTAs/SM on 15 SMs (large's 63 CTAs make 1.4). */
     static const int n[3] = {500, 4000, 16000};
-    return n[size];
+    return ctx->paper ? 28000 : n[ctx->size];
 }
 
 struct bh_tree {
@@ -177,7 +178,7 @@ static long bh_ref_warp(const struct bh_tree *t, const float *body, int n, int w
 
 int barneshut_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const int n = bh_bodies(ctx->size);
+    const int n = bh_bodies(ctx);
     int rc = HD_OK;
     struct hd_module *mod = NULL;
     struct bh_tree t = {.cap = 4 * n + 64};

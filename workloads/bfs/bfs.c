@@ -8,8 +8,15 @@
  * The host launches bfs_level once per level, reads the `changed` flag back after each one
  * (a blocking copy, as a CUDA host loop does) and stops when it stays 0. The reference is a
  * queue-based BFS on the host; levels are integers and compared exactly.
+ *
+ * Variant bfs_k2_tb512 (Lin Table 2.2 BFS_1/BFS_2, Shieh Table 4.2 bfs Kernel/Kernel2): Rodinia's
+ * form of the same search, two kernels per level (bfs_expand, bfs_advance) over byte masks, in
+ * CTAs of TB = 512 threads, the host loop reading an `over` flag after each pair. Same graph, same
+ * reference; the costs are compared exactly and the pairs launched must equal the levels. Its
+ * kernels' register counts are pinned (REGSPEC_EXPAND, REGSPEC_ADVANCE) to Shieh's 16 and 12.
  */
 #include "workload.h"
+#include "zorua_spec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +97,68 @@ static int bfs_reference(const struct bfs_graph *g, int src, int *level, int *qu
     return depth;
 }
 
+/* Rodinia's two-kernel loop (variant bfs_k2_tb512): the module is loaded and the graph is on the
+ * device (drow, dcols); fills level[] with the costs and *iters with the kernel pairs launched. */
+static int bfs_run_two_kernels(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_module *mod,
+                               hd_devptr drow, hd_devptr dcols, int n, int src, int *level,
+                               int *iters)
+{
+    static const char *const kernels[] = {"bfs_expand", "bfs_advance"};
+    static const char *const pins[] = {"REGSPEC_EXPAND", "REGSPEC_ADVANCE"};
+    const long tb = hd_wl_spec_threads(ctx, "bfs", "TB", BFS_BLOCK);
+    hd_devptr dmask = 0, dnext = 0, dvisited = 0, dcost = 0, dover = 0;
+    unsigned char *m = calloc((size_t)n, 1);
+    int rc = HD_OK;
+    if (tb < 0)
+        return HD_WL_MISMATCH;
+    if (!m)
+        return hd_wl_fail(ctx, "bfs: out of host memory");
+    if ((rc = hd_wl_pin_kernel_regs(gpu, ctx, mod, kernels, pins, 2)) != HD_OK)
+        goto out;
+    HD_WL_TRY(hd_malloc(gpu, &dmask, (size_t)n));
+    HD_WL_TRY(hd_malloc(gpu, &dnext, (size_t)n));
+    HD_WL_TRY(hd_malloc(gpu, &dvisited, (size_t)n));
+    HD_WL_TRY(hd_malloc(gpu, &dcost, (size_t)n * sizeof(int)));
+    HD_WL_TRY(hd_malloc(gpu, &dover, sizeof(int)));
+    m[src] = 1;
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dmask, m, (size_t)n));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dvisited, m, (size_t)n));
+    HD_WL_TRY(hd_memset(gpu, dnext, 0, (size_t)n));
+    for (int v = 0; v < n; v++)
+        level[v] = v == src ? 0 : -1;
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dcost, level, (size_t)n * sizeof(int)));
+
+    struct hd_dim3 grid = {(uint32_t)((n + tb - 1) / tb), 1, 1};
+    struct hd_dim3 block = {(uint32_t)tb, 1, 1};
+    int over = 1, nn = n;
+    *iters = 0;
+    while (over) {
+        if (*iters > n) {
+            rc = hd_wl_fail(ctx, "bfs: %d kernel pairs with the over flag still set", *iters);
+            goto out;
+        }
+        HD_WL_TRY(hd_memset(gpu, dover, 0, sizeof(int)));
+        struct hd_arg a1[] = {HD_ARG(drow),     HD_ARG(dcols), HD_ARG(dmask), HD_ARG(dnext),
+                              HD_ARG(dvisited), HD_ARG(dcost), HD_ARG(nn)};
+        HD_WL_TRY(hd_launch(gpu, mod, "bfs_expand", grid, block, 0, 0, a1, 7));
+        struct hd_arg a2[] = {HD_ARG(dmask), HD_ARG(dnext), HD_ARG(dvisited), HD_ARG(dover),
+                              HD_ARG(nn)};
+        HD_WL_TRY(hd_launch(gpu, mod, "bfs_advance", grid, block, 0, 0, a2, 5));
+        HD_WL_TRY(hd_memcpy_d2h(gpu, &over, dover, sizeof(int)));
+        (*iters)++;
+    }
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, level, dcost, (size_t)n * sizeof(int)));
+out:
+    hd_free(gpu, dmask);
+    hd_free(gpu, dnext);
+    hd_free(gpu, dvisited);
+    hd_free(gpu, dcost);
+    hd_free(gpu, dover);
+    free(m);
+    return rc;
+}
+
 static int bfs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     const int n = bfs_vertices(ctx->size);
@@ -117,13 +186,20 @@ static int bfs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     HD_WL_TRY(hd_malloc(gpu, &dchanged, sizeof(int)));
     HD_WL_TRY(hd_memcpy_h2d(gpu, drow, g.row_ptr, ((size_t)n + 1) * sizeof(int)));
     HD_WL_TRY(hd_memcpy_h2d(gpu, dcols, g.cols, edges * sizeof(int)));
+    int cur = 0;
+    if (hd_wl_flag(hd_wl_variant_flags(ctx), "BFS_TWO_KERNELS", 0)) {
+        if ((rc = bfs_run_two_kernels(gpu, ctx, mod, drow, dcols, n, src, level, &cur)) != HD_OK)
+            goto out;
+        fprintf(ctx->log, "bfs: %d kernel pairs (bfs_expand, bfs_advance)\n", cur);
+        goto verify;
+    }
     for (int v = 0; v < n; v++)
         level[v] = v == src ? 0 : -1;
     HD_WL_TRY(hd_memcpy_h2d(gpu, dlevel, level, (size_t)n * sizeof(int)));
 
     struct hd_dim3 grid = {(uint32_t)((n + BFS_BLOCK - 1) / BFS_BLOCK), 1, 1};
     struct hd_dim3 block = {BFS_BLOCK, 1, 1};
-    int cur = 0, changed = 1, nn = n;
+    int changed = 1, nn = n;
     while (changed) {
         if (cur > n) { /* a correct search ends after at most n levels */
             rc = hd_wl_fail(ctx, "bfs: level %d reached with the changed flag still set", cur);
@@ -140,6 +216,7 @@ static int bfs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     HD_WL_TRY(hd_memcpy_d2h(gpu, level, dlevel, (size_t)n * sizeof(int)));
 
     fprintf(ctx->log, "bfs: %d kernel launches\n", cur);
+verify:
     rc = hd_wl_compare_i32(ctx, "level", ref, level, (size_t)n);
     if (rc == HD_OK && cur != depth)
         rc = hd_wl_fail(ctx, "bfs: %d launches, expected %d (one per level of the reference)",
@@ -166,4 +243,15 @@ const struct hd_workload hd_workload_bfs = {
     .klass = "irregular",
     .idempotent = true,
     .run = bfs_run,
+};
+
+const struct hd_workload hd_workload_bfs_k2_tb512 = {
+    .name = "bfs_k2_tb512",
+    .description = "bfs in Rodinia's two-kernel form (frontier masks), 512-thread CTAs",
+    .klass = "irregular",
+    .idempotent = true,
+    .run = bfs_run,
+    .variant_of = "bfs",
+    .variant_flags = "-DBFS_TWO_KERNELS -DTB=512 -DREGSPEC_EXPAND=16 -DREGSPEC_ADVANCE=12",
+    .paper_row = "Lin Table 2.2 BFS_1/BFS_2; Shieh Table 4.2 bfs Kernel/Kernel2",
 };

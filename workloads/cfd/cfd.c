@@ -278,6 +278,11 @@ static int cfd_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     static const char *const cfd_pinned[] = {"cfd_flux"};
     if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, cfd_pinned, 1)) != HD_OK)
         goto out;
+    /* cfd_lin22: each of Lin Table 2.2's three CFD kernels at its own count. */
+    static const char *const cfd_kernels[] = {"cfd_copy", "cfd_step_factor", "cfd_flux"};
+    static const char *const cfd_pins[] = {"REGSPEC_COPY", "REGSPEC_STEP", "REGSPEC_FLUX"};
+    if ((rc = hd_wl_pin_kernel_regs(gpu, ctx, mod, cfd_kernels, cfd_pins, 3)) != HD_OK)
+        goto out;
     HD_WL_TRY(hd_module_symbol(gpu, mod, "cfd_ff", &d_ff, &ff_bytes));
     if (ff_bytes < sizeof(ff)) {
         rc = hd_wl_fail(ctx, "cfd: symbol cfd_ff has %zu bytes, need %zu", ff_bytes, sizeof(ff));
@@ -369,5 +374,15 @@ const struct hd_workload hd_workload_cfd_r39 = {
     .variant_of = "cfd",
     .variant_flags = "-DREGSPEC=39",
     .paper_row = "Lin Table 2.2 compute_flux (CFD_3): 6 warps/TB, 4 TBs/SM, 39 regs, 36 B",
+};
+const struct hd_workload hd_workload_cfd_lin22 = {
+    .name = "cfd_lin22",
+    .description = "cfd variant: cfd_copy, cfd_step_factor, cfd_flux counted at 6, 8, 39 registers",
+    .klass = "memory",
+    .idempotent = true,
+    .run = cfd_run,
+    .variant_of = "cfd",
+    .variant_flags = "-DREGSPEC_COPY=6 -DREGSPEC_STEP=8 -DREGSPEC_FLUX=39",
+    .paper_row = "Lin Table 2.2 CFD_1 (6 regs), CFD_2 (8), CFD_3 (39): 192 threads; 8, 8, 4 TBs/SM",
 };
 /* }==== */

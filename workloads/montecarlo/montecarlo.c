@@ -27,6 +27,9 @@ static const struct mc_dims mc_sizes[3] = {
     {64, 32768, 256},   /* medium: 2.5M */
     {128, 131072, 256}, /* large: 20M */
 };
+/* Paper (issue 26 item 4): 192 options (CTAs), 2.6 waves at mc_price's 5 CTAs/SM on 15 SMs (large's
+ * 128 make 1.7), with half of large's paths per option: 15M. */
+static const struct mc_dims mc_paper = {192, 65536, 256};
 
 #define MC_TRY(call)                                                                            \
     do {                                                                                        \
@@ -92,7 +95,7 @@ static double mc_black_scholes_call(double S, double X, double T, double r, doub
 
 static int mc_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct mc_dims d = mc_sizes[ctx->size];
+    const struct mc_dims d = ctx->paper ? mc_paper : mc_sizes[ctx->size];
     const size_t no = (size_t)d.options;
     float *h_s = malloc(no * sizeof(float)), *h_x = malloc(no * sizeof(float));
     float *h_t = malloc(no * sizeof(float)), *h_price = malloc(no * sizeof(float));

@@ -15,7 +15,10 @@
 
 #define HD_NW_B 16
 
-__device__ static void nw_block(int *score, const int *__restrict__ sim, int n, int br, int bc,
+// Not static: nvcc names the shared arrays of a static function after a hash of the source's
+// path (_INTERNAL_<hash>), so the PTX differed per checkout; with external linkage they are
+// _ZZ8nw_block...E1s / E1r wherever it is built (same code).
+__device__ void nw_block(int *score, const int *__restrict__ sim, int n, int br, int bc,
                                 int penalty)
 {
     __shared__ int s[HD_NW_B + 1][HD_NW_B + 1];
