@@ -62,7 +62,7 @@ int hd_ccbp_irc_pick(const struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc
         *idx = bli;
         return best_ls;
     }
-    *idx = best >= 0 ? bi : 0;
+    *idx = bi; /* (0 when nothing is eligible) */
     return best;
 }
 
@@ -83,15 +83,13 @@ void hd_ccbp_irc_ref_step(struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc_
         }
     }
     if (in->cfg_v_i & 1u) {
-        const unsigned a = (unsigned)in->cfg_app_i; /* s->quota[a] indexed directly: UBSan checks a */
-        if (a < A) {
-            s->quota[a] = (uint32_t)in->cfg_quota_i;
-            s->ls[a] = (uint8_t)(in->cfg_ls_i & 1u);
-        }
+        const unsigned a = (unsigned)in->cfg_app_i; /* < A = 2^AW; s->quota[a] indexed directly */
+        s->quota[a] = (uint32_t)in->cfg_quota_i;
+        s->ls[a] = (uint8_t)(in->cfg_ls_i & 1u);
     }
     if (in->iss_v_i & 1u) {
         const unsigned a = (unsigned)in->iss_app_i;
-        if (a < A && s->cnt[a] < CMAX)
+        if (s->cnt[a] < CMAX)
             s->cnt[a]++;
     }
     if (in->tick_i & 1u) {

@@ -44,22 +44,20 @@ enum {
 #undef HD_PORTS_DEF
 
 #ifndef __cplusplus /* C++ (the testbenches) checks nothing here */
-_Static_assert(CCBP_IRC_A >= 1 && CCBP_IRC_A <= 8 && (1u << CCBP_IRC_AW) >= CCBP_IRC_A &&
+_Static_assert(CCBP_IRC_A >= 2 && CCBP_IRC_A <= 8 && (1u << CCBP_IRC_AW) == CCBP_IRC_A &&
                    (1u << CCBP_IRC_SW) > CCBP_IRC_A,
-               "ccbp_irc: 1 <= A <= 8, AW and SW wide enough");
+               "ccbp_irc: A a power of two in 2..8, A = 2^AW, SW wide enough");
 _Static_assert((CCBP_IRC_A + 1) * CCBP_IRC_IW <= 64 && CCBP_IRC_A * CCBP_IRC_CW <= 64 &&
                    CCBP_IRC_QW <= 16 && CCBP_IRC_CW <= CCBP_IRC_QW,
                "ccbp_irc: packed ports fit 64 bits, a counter compares with a quota");
 #endif
 
-#define HD_CCBP_IRC_MAXA 8
-
 extern const struct hd_block_desc hd_ccbp_irc_block;
 
 struct hd_ccbp_irc_state {
-    uint32_t cnt[HD_CCBP_IRC_MAXA];   /* requests sent in the current window */
-    uint32_t quota[HD_CCBP_IRC_MAXA]; /* requests per window, 0 unlimited */
-    uint8_t ls[HD_CCBP_IRC_MAXA];     /* latency-sensitive */
+    uint32_t cnt[CCBP_IRC_A];   /* requests sent in the current window */
+    uint32_t quota[CCBP_IRC_A]; /* requests per window, 0 unlimited */
+    uint8_t ls[CCBP_IRC_A];     /* latency-sensitive */
     struct hd_ccbp_irc_out q;
     uint64_t cycle;
 };
@@ -71,7 +69,7 @@ void hd_ccbp_irc_ref_step(struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc_
 /* Idle (hw_inst.h): no request on any input and nothing in the output registers. */
 bool hd_ccbp_irc_ref_idle(const struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc_in *in);
 /* The select's answer on the state as it is (what the registers will hold after the edge):
- * the class that goes (0..A), or -1 when none may; *idx its queue position. */
+ * the class that goes (0..A) and *idx its queue position, or -1 and *idx 0 when none may. */
 int hd_ccbp_irc_pick(const struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc_in *in,
                      unsigned *idx);
 /* Field c of a packed port value of `w` bits per field: get, and set (returns the new value). */

@@ -59,7 +59,7 @@ void hd_ccbp_monitor_ref_step(struct hd_ccbp_monitor_state *s,
     if (in->rd_v_i & 1u) {
         const unsigned k = (unsigned)in->rd_kind_i, a = (unsigned)in->rd_app_i;
         s->q.rd_v_o = 1;
-        if (k < HD_CCBP_MON_KINDS && a < A)
+        if (k < HD_CCBP_MON_KINDS) /* a < A = 2^AW */
             s->q.rd_cnt_o = s->snap[k][a];
     }
 }

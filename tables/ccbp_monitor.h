@@ -42,22 +42,21 @@ enum {
 #undef HD_PORTS_DEF
 
 #ifndef __cplusplus /* C++ (the testbenches) checks nothing here */
-_Static_assert(CCBP_MONITOR_A >= 1 && CCBP_MONITOR_A <= 8 &&
-                   (1u << CCBP_MONITOR_AW) >= CCBP_MONITOR_A &&
+_Static_assert(CCBP_MONITOR_A >= 2 && CCBP_MONITOR_A <= 8 &&
+                   (1u << CCBP_MONITOR_AW) == CCBP_MONITOR_A &&
                    CCBP_MONITOR_A * CCBP_MONITOR_NW <= 64 && CCBP_MONITOR_NW <= CCBP_MONITOR_MW &&
                    CCBP_MONITOR_MW <= 32,
-               "ccbp_monitor: 1 <= A <= 8, packed increments fit 64 bits, NW <= MW <= 32");
+               "ccbp_monitor: A = 2^AW in 2..8, packed increments fit 64 bits, NW <= MW <= 32");
 #endif
 
 enum { HD_CCBP_MON_ISS, HD_CCBP_MON_REQ, HD_CCBP_MON_FQ, HD_CCBP_MON_FR, HD_CCBP_MON_DRAM,
        HD_CCBP_MON_KINDS };
-#define HD_CCBP_MON_MAXA 8
 
 extern const struct hd_block_desc hd_ccbp_monitor_block;
 
 struct hd_ccbp_monitor_state {
-    uint32_t live[HD_CCBP_MON_KINDS][HD_CCBP_MON_MAXA]; /* the current window */
-    uint32_t snap[HD_CCBP_MON_KINDS][HD_CCBP_MON_MAXA]; /* the last closed window */
+    uint32_t live[HD_CCBP_MON_KINDS][CCBP_MONITOR_A]; /* the current window */
+    uint32_t snap[HD_CCBP_MON_KINDS][CCBP_MONITOR_A]; /* the last closed window */
     struct hd_ccbp_monitor_out q;
     uint64_t cycle;
 };

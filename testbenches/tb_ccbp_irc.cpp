@@ -94,6 +94,9 @@ int sc_main(int argc, char **argv)
     for (unsigned k = 0; k < (1u << kCW) + 3; k++) // app 3 unlimited: its counter saturates
         stim.push_back(iss(3));
     in = zero();
+    in.rd_v_i = 1; // read saturated, then read in the tick's edge: all 0
+    stim.push_back(in);
+    in = zero();
     in.rd_v_i = 1;
     in.tick_i = 1;
     stim.push_back(in);
@@ -173,9 +176,9 @@ int sc_main(int argc, char **argv)
         std::memcpy(pls, ls, sizeof ls);
         prev = i;
         want_sel = i.sel_v_i;
-        if (i.cfg_v_i && i.cfg_app_i < kA)
+        if (i.cfg_v_i)
             quota[i.cfg_app_i] = (uint32_t)i.cfg_quota_i, ls[i.cfg_app_i] = i.cfg_ls_i;
-        if (i.iss_v_i && i.iss_app_i < kA && cnt[i.iss_app_i] < (1u << kCW) - 1)
+        if (i.iss_v_i && cnt[i.iss_app_i] < (1u << kCW) - 1)
             cnt[i.iss_app_i]++;
         if (i.tick_i)
             std::memset(cnt, 0, sizeof cnt);

@@ -131,7 +131,7 @@ int sc_main(int argc, char **argv)
         }
         want = -1;
         if (i.rd_v_i)
-            want = i.rd_kind_i < kK && i.rd_app_i < kA
+            want = i.rd_kind_i < kK
                        ? (int64_t)std::min(snap[i.rd_kind_i][i.rd_app_i], kMax) : 0;
     };
     int rc = tb::run("tb_ccbp_monitor", o, stim, check, resets);

@@ -15,7 +15,7 @@
  * Bit-exact C reference: tables/ccbp_irc.c; ports: ccbp_irc_ports.def.
  *
  * Parameters (configs/rtl/ccbp_irc.ini):
- *   A  applications;  AW  $clog2(A);  SW  $clog2(A + 1);  IW  queue-position bits
+ *   A  applications (a power of two);  AW  $clog2(A);  SW  $clog2(A + 1);  IW  queue-position bits
  *   QW quota bits;  CW  counter bits
  */
 `include "../include/hd_assert.svh"
@@ -100,11 +100,11 @@ module ccbp_irc #(
     ls_d    = ls_q;
     cnt_d   = cnt_q;
     atq     = '0;
-    if (cfg_v_i && 32'(cfg_app_i) < A) begin
+    if (cfg_v_i) begin
       quota_d[32'(cfg_app_i)*QW +: QW] = cfg_quota_i;
       ls_d[cfg_app_i]    = cfg_ls_i;
     end
-    if (iss_v_i && 32'(iss_app_i) < A && cnt_q[32'(iss_app_i)*CW +: CW] != '1) begin
+    if (iss_v_i && cnt_q[32'(iss_app_i)*CW +: CW] != '1) begin
       cnt_d[32'(iss_app_i)*CW +: CW] = cnt_q[32'(iss_app_i)*CW +: CW] + 1'b1;
     end
     if (tick_i) begin
@@ -146,7 +146,7 @@ module ccbp_irc #(
   // Assertions //
   ////////////////
 
-  `HD_ASSERT_INIT(HdCcbpIrcWidth, A >= 1 && A <= 8 && (1 << AW) >= A && (1 << SW) > A &&
+  `HD_ASSERT_INIT(HdCcbpIrcWidth, A >= 2 && A <= 8 && (1 << AW) == A && (1 << SW) > A &&
                                   (A + 1) * IW <= 64 && QW <= 16 && CW <= QW)
   `HD_ASSERT_KNOWN(HdCcbpIrcSelKnown, sel_v_o, clk_i, rst_ni)
   `HD_ASSERT(HdCcbpIrcHitOnlyWithSel, !sel_hit_o || sel_v_o, clk_i, rst_ni)

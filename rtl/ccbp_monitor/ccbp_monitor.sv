@@ -14,7 +14,7 @@
  * Bit-exact C reference: tables/ccbp_monitor.c; ports: ccbp_monitor_ports.def.
  *
  * Parameters (configs/rtl/ccbp_monitor.ini):
- *   A  applications;  AW  $clog2(A);  NW  increment bits;  MW  counter bits
+ *   A  applications (a power of two);  AW  $clog2(A);  NW  increment bits;  MW  counter bits
  */
 `include "../include/hd_assert.svh"
 
@@ -65,7 +65,7 @@ module ccbp_monitor #(
 
   always_comb begin
     rd_cnt = '0;
-    if (rd_v_i && rd_kind_i < 3'(K) && 32'(rd_app_i) < A) begin
+    if (rd_v_i && rd_kind_i < 3'(K)) begin
       rd_cnt = snap_d[(32'(rd_kind_i) * A + 32'(rd_app_i)) * MW +: MW];
     end
   end
@@ -90,7 +90,7 @@ module ccbp_monitor #(
   // Assertions //
   ////////////////
 
-  `HD_ASSERT_INIT(HdCcbpMonitorWidth, A >= 1 && A <= 8 && (1 << AW) >= A && NW <= MW &&
+  `HD_ASSERT_INIT(HdCcbpMonitorWidth, A >= 2 && A <= 8 && (1 << AW) == A && NW <= MW &&
                                       MW <= 32 && A * NW <= 64)
   `HD_ASSERT_KNOWN(HdCcbpMonitorWinKnown, win_o, clk_i, rst_ni)
   `HD_ASSERT(HdCcbpMonitorRdIdleZero, rd_v_o || rd_cnt_o == '0, clk_i, rst_ni)
