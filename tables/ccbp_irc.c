@@ -40,8 +40,10 @@ static bool under(const struct hd_ccbp_irc_state *s, unsigned a)
     return s->quota[a] == 0 || s->cnt[a] < s->quota[a];
 }
 
-int hd_ccbp_irc_pick(const struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc_in *in,
-                     unsigned *idx)
+/* The select's answer on the state before the edge: the class that goes (0..A) and *idx its
+ * queue position, or -1 and *idx 0 when none may. */
+static int pick(const struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc_in *in,
+                unsigned *idx)
 {
     int best = -1, best_ls = -1;
     unsigned bi = 0, bli = 0;
@@ -74,12 +76,12 @@ void hd_ccbp_irc_ref_step(struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc_
     memset(&s->q, 0, sizeof s->q);
     if (in->sel_v_i & 1u) {
         unsigned idx;
-        const int c = hd_ccbp_irc_pick(s, in, &idx);
+        const int c = pick(s, in, &idx);
         s->q.sel_v_o = 1;
+        s->q.sel_idx_o = idx; /* (0 without a hit) */
         if (c >= 0) {
             s->q.sel_hit_o = 1;
             s->q.sel_app_o = (uint64_t)c;
-            s->q.sel_idx_o = idx;
         }
     }
     if (in->cfg_v_i & 1u) {

@@ -68,10 +68,6 @@ void hd_ccbp_irc_ref_step(struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc_
                           struct hd_ccbp_irc_out *out);
 /* Idle (hw_inst.h): no request on any input and nothing in the output registers. */
 bool hd_ccbp_irc_ref_idle(const struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc_in *in);
-/* The select's answer on the state as it is (what the registers will hold after the edge):
- * the class that goes (0..A) and *idx its queue position, or -1 and *idx 0 when none may. */
-int hd_ccbp_irc_pick(const struct hd_ccbp_irc_state *s, const struct hd_ccbp_irc_in *in,
-                     unsigned *idx);
 /* Field c of a packed port value of `w` bits per field: get, and set (returns the new value). */
 uint64_t hd_ccbp_irc_field(uint64_t v, unsigned c, unsigned w);
 uint64_t hd_ccbp_irc_field_set(uint64_t v, unsigned c, unsigned w, uint64_t x);

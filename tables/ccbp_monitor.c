@@ -46,9 +46,10 @@ void hd_ccbp_monitor_ref_step(struct hd_ccbp_monitor_state *s,
                                              in->inc_fr_i, in->inc_dram_i};
     for (unsigned k = 0; k < HD_CCBP_MON_KINDS; k++) {
         for (unsigned a = 0; a < A; a++) {
-            const uint32_t n = (uint32_t)hd_ccbp_monitor_field(inc[k], a, CCBP_MONITOR_NW);
-            uint32_t *c = &s->live[k][a];
-            *c = n > MMAX - *c ? MMAX : *c + n;
+            /* s->live[k][a] indexed directly: UBSan checks a */
+            const uint64_t sum = (uint64_t)s->live[k][a] +
+                                 hd_ccbp_monitor_field(inc[k], a, CCBP_MONITOR_NW);
+            s->live[k][a] = sum > MMAX ? MMAX : (uint32_t)sum;
         }
     }
     if (in->tick_i & 1u) {
