@@ -21,6 +21,7 @@
 #   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 4 requests, 2..5 us;
 #                      quick: 4 requests, 2 and 5 us)
 #   HD_EXP_SCHEMES=all every scheme at every L_c (faithful default: the thesis's runs, shieh.py)
+#   HD_EXP_REUSE_FIRST=1  keep the Oracle's first passes already in OUT/p (written by this binary)
 #   HD_EXP_SETUP=earlier  the setup before issue 24 (default faithful: experiments/shieh.py SETUPS)
 #   HD_EXP_SWITCH=stall   context switches as Shieh 4.1's L_CS stall (default: memory traffic)
 # (The command line: experiments/lib.sh.)

@@ -7,7 +7,8 @@ Recomputes each number from the per-run records (`runs`) and checks that the rep
 `acceptance` block says the same, then judges each criterion:
   statistics          >= 80 % of the CTAs asked to leave had finished-TB statistics (their
                       kernel had finished TBs: Shieh's predictor could estimate them);
-  full_occupancy      >= 90 % of the SM requests found the victim at its full occupancy;
+  full_occupancy      >= 90 % of the SM requests found the victim at its full occupancy (per
+                      run, each SM's first preemption record: what the arrival found there);
   drain_share_rises   the proposed scheme's share of drains at 5 us > at 2 us;
   overhead_not_rising the proposed scheme's overhead does not rise from one L_c to the next.
 A criterion named in --finding is one the faithful setup does not meet (a finding reported with
@@ -57,8 +58,8 @@ def main():
         fail("no bounded-scheme runs")
     asked = sum(r["asked"] for r in runs)
     est = sum(r["asked_est"] for r in runs)
-    q = sum(r["sm_reqs"] for r in runs)
-    qf = sum(r["sm_reqs_full"] for r in runs)
+    q = sum(r["sm_first"] for r in runs)       # each SM's first record per run
+    qf = sum(r["sm_first_full"] for r in runs)
     lc = d["lc_us"]
     bounds = d["lc_cycles"]
 
