@@ -227,7 +227,7 @@ WHY_FAITHFUL = [
     "**Drain-estimate error and utilisation** (tables above; not traced further in this run). "
     "On the same drained CTAs Shieh's predictor errs less than Chimera's estimate (102 against "
     "164 % at 2 us; the thesis: about 15.6 % less), but on the proposed scheme's own drains "
-    "its error is 182 % (srad: 475 %; relative errors over short drains, and a predictor that "
+    "its error is 182 % (every scheme's srad drains: 475 %; relative errors over short drains, and a predictor that "
     "says 0 for a CTA past its kernel's mean instruction count that still runs). Utilisation "
     "during preemption: Chimera's SMs hold no running CTA while their switched CTAs are saved "
     "and a flushed SM is free at once, so the proposed / Chimera ratio (5.25x at 2 us) is "
