@@ -16,14 +16,21 @@
 #   experiments/shieh.sh [HEDDLE] [sweep.py options...]
 #       HEDDLE: the binary (default build/heddle); options e.g. -j 2
 #   HD_EXP_OUT=DIR     store and report there (default experiments/results/shieh)
-#   HD_EXP_STAGE1=F    another stage-1 sweep file (tests: tests/sweep/shieh-tiny.toml)
-#   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 4 requests, 2..5 us)
+#   HD_EXP_STAGE1=F    another stage-1 sweep file (tests: tests/sweep/shieh-tiny.toml; default
+#                      experiments/shieh.toml, experiments/shieh-earlier.toml for the earlier setup)
+#   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 4 requests, 2..5 us;
+#                      quick: 4 requests, 2 and 5 us)
+#   HD_EXP_SCHEMES=all every scheme at every L_c (faithful default: the thesis's runs, shieh.py)
+#   HD_EXP_REUSE_FIRST=1  keep the Oracle's first passes already in OUT/p (written by this binary)
 #   HD_EXP_SETUP=earlier  the setup before issue 24 (default faithful: experiments/shieh.py SETUPS)
 #   HD_EXP_SWITCH=stall   context switches as Shieh 4.1's L_CS stall (default: memory traffic)
 # (The command line: experiments/lib.sh.)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 hd_exp_args "$@"
+if [ "${HD_EXP_SETUP:-faithful}" = earlier ] && [ -z "${HD_EXP_STAGE1:-}" ]; then
+    export HD_EXP_STAGE1="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/shieh-earlier.toml"
+fi
 hd_exp_store shieh
 export HD_EXP_HEDDLE="$heddle"   # (shieh.py oracle: the Oracle's first passes use this binary)
 mkdir -p "$out/p"

@@ -12,9 +12,11 @@
 # - shieh_oracle_no_profile / shieh_oracle_bad_profile: a clear error naming the key, the file
 #   and the line.
 # - experiments_shieh_tiny: experiments/shieh.sh with HD_EXP_SIZE=tiny (pathfinder, one request,
-#   L_c 2 and 5 us, every scheme) writes its report and figures, the drain-estimate error and
+#   L_c 2 and 5 us) writes its report and figures, the drain-estimate error and
 #   utilisation ones (Fig 4.2, 4.4) included, in the faithful setup (issue 24: L_CS / L_c of a
-#   pathfinder CTA 0.779 in its setup table; preempter_gpu in every mix).
+#   pathfinder CTA 0.779 in its setup table; preempter_gpu in every mix; the thesis's runs:
+#   Chimera and proposed at both L_c, the Oracle at 2 us; the acceptance table of item 3 printed
+#   and its numbers recomputed from the runs by tests/shieh/acceptance.py --numbers-only).
 set(HD_TEST_MECHANISM shieh) # docs/testing.md: Shieh's budget
 if(TARGET heddle)
   set(hd_so_dir ${CMAKE_CURRENT_BINARY_DIR}/so)
@@ -56,11 +58,11 @@ if(TARGET heddle)
 
   set(hd_sx_out ${CMAKE_CURRENT_BINARY_DIR}/shieh-tiny)
   add_test(NAME experiments_shieh_tiny
-           COMMAND bash -c "rm -rf \"$1\" && HD_EXP_SIZE=tiny HD_EXP_OUT=\"$1\" HD_EXP_STAGE1=tests/sweep/shieh-tiny.toml experiments/shieh.sh \"$2\" -j 2 && test -s \"$1/report.md\" && test -s \"$1/violation.png\" && test -s \"$1/overhead.png\" && test -s \"$1/techniques.png\" && test -s \"$1/drain_error.png\" && test -s \"$1/utilisation.png\" && grep -q 'Drain-estimate error (Fig 4.2)' \"$1/report.md\" && grep -q 'Utilisation during preemption (Fig 4.4)' \"$1/report.md\" && grep -q '| faithful | 700 | 16.896 | 0.779 |' \"$1/report.md\" && echo 'shieh tiny: figures and tables written'"
+           COMMAND bash -c "rm -rf \"$1\" && HD_EXP_SIZE=tiny HD_EXP_OUT=\"$1\" HD_EXP_STAGE1=tests/sweep/shieh-tiny.toml experiments/shieh.sh \"$2\" -j 2 && test -s \"$1/report.md\" && test -s \"$1/violation.png\" && test -s \"$1/overhead.png\" && test -s \"$1/techniques.png\" && test -s \"$1/drain_error.png\" && test -s \"$1/utilisation.png\" && grep -q 'Drain-estimate error (Fig 4.2)' \"$1/report.md\" && grep -q 'Utilisation during preemption (Fig 4.4)' \"$1/report.md\" && grep -q '| faithful | 700 | 16.896 | 0.779 |' \"$1/report.md\" && grep -q 'Acceptance (issue 24 item 3)' \"$1/report.md\" && python3 tests/shieh/acceptance.py \"$1/shieh.json\" --numbers-only && echo 'shieh tiny: figures and tables written'"
                    -- ${hd_sx_out} $<TARGET_FILE:heddle>
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(experiments_shieh_tiny PROPERTIES LABELS "experiments" TIMEOUT 300
-                       PASS_REGULAR_EXPRESSION "all 12 points ok.*written [^\n]*report.md.*shieh tiny: figures and tables written")
+                       PASS_REGULAR_EXPRESSION "all 8 points ok.*written [^\n]*report.md.*shieh tiny: figures and tables written")
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
