@@ -192,6 +192,8 @@ void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c);
 /* Has a TB been refused for room (not for the MC + ME limit) since the last one was placed?
  * (A switch-out with no ready warp to take its place only helps then.) */
 bool gd_alloc_waiting(const struct gd_alloc *a);
+/* Units allocated now in each region (RF, shared memory, L1D). */
+void gd_alloc_used(const struct gd_alloc *a, uint32_t used[3]);
 /* }==== */
 
 /* {==== the mechanism's state (gpuduet_mech.c) ==== */
@@ -244,6 +246,7 @@ struct gd {
     uint32_t nsm;
     FILE *log;
     bool started;
+    struct gd_loop *loop;    /* the blocks in the loop ([gpuduet] blocks; gpuduet_loop.h), NULL */
 };
 
 /* The launch record of launch id (NULL: unknown). */
