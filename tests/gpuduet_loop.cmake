@@ -39,7 +39,7 @@ if(TARGET heddle)
                    --set gpuduet.blocks_fault=3000
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_loop_fault PROPERTIES TIMEOUT 120
-    PASS_REGULAR_EXPRESSION "MISMATCH at cycle [0-9]+, SM [0-9]+, block gpuduet_wct, signal rd_state_o: the block gives [0-9]+, the model's warp context table has [0-9]+")
+    PASS_REGULAR_EXPRESSION "MISMATCH at cycle [0-9]+, SM [0-9]+, block gpuduet_wct, signal rd_[a-z_]+( bit [0-9]+)?: the block gives [0-9]+, the model's warp context table has [0-9]+")
   add_test(NAME gpuduet_loop_bad_config
            COMMAND $<TARGET_FILE:heddle> run vecadd --size tiny --set sm.allocator=gpuduet
                    --set gpuduet.blocks=true

@@ -184,6 +184,11 @@ void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp);
 /* Where warp `warp` of CTA slot cta keeps its registers (unit) and meta-data (unit), GD_NONE. */
 void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
                     uint32_t *meta, uint32_t *smem);
+/* The same for warp `warp` as it leaves its slot (the SM releases the slot after telling the
+ * hook): its reserved spill for the meta-data (and the registers when they leave the register
+ * file), and the TB's spilled shared memory when it is the last warp with a slot. */
+void gd_alloc_where_out(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
+                        uint32_t *meta, uint32_t *smem);
 /* The L1D region's units (0: not a context store); returns what it holds now (turning it off
  * waits while a context is there). */
 #define GD_L1_MAX_UNITS 1024u

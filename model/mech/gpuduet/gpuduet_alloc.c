@@ -399,6 +399,21 @@ void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint3
     *smem = c->smem;
 }
 
+void gd_alloc_where_out(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
+                        uint32_t *meta, uint32_t *smem)
+{
+    *reg = *meta = *smem = GD_NONE;
+    if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n)
+        return;
+    const struct gd_cta *c = &a->cta[cta];
+    *reg = c->pl.spill_regs || c->rf[warp] == GD_NONE ? c->sp[warp] : c->rf[warp];
+    *meta = c->sp[warp];
+    bool others = false; /* another warp of the TB keeps a slot */
+    for (uint32_t k = 0; k < c->n; k++)
+        others |= k != warp && c->slot[k] != GD_NONE;
+    *smem = !others && c->smem_sp != GD_NONE && c->smem_home ? c->smem_sp : c->smem;
+}
+
 static int ga_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *victims)
 {
     (void)impl;

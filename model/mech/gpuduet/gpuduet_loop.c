@@ -69,7 +69,7 @@ struct gd_loop {
     bool fault_done;
     bool made, failed;
     struct sm_l *sm;
-    uint64_t wct_writes, tbct_writes, wct_reads, tbct_reads, bm_ops, bm_reads;
+    uint64_t wct_writes, tbct_writes, wct_reads, tbct_reads, bm_ops, bm_reads, bm_cancelled;
     char err[768];
 };
 
@@ -198,8 +198,18 @@ void gd_loop_alloc(struct gd_loop *L, uint32_t sm, int r, uint32_t n, uint32_t u
 
 void gd_loop_free(struct gd_loop *L, uint32_t sm, uint32_t unit, uint32_t n)
 {
-    if (!n || unit == GD_NONE)
+    if (!n || unit == GD_NONE || !L || sm >= L->nsms)
         return;
+    struct sm_l *s = &L->sm[sm];
+    if (s->qn) { /* the allocation just queued given back (the CSL's reservation for a switch-out
+                    the SM refused): neither reaches the block, whose map is the same without */
+        const struct bop *t = &s->q[(s->qh + s->qn - 1) % s->qcap];
+        if (t->al && t->unit == unit && t->n == n) {
+            s->qn--;
+            L->bm_cancelled++;
+            return;
+        }
+    }
     const struct bop o = {false, 0, n, unit};
     push(L, sm, &o);
 }
@@ -628,8 +638,8 @@ void gd_loop_log(const struct gd_loop *L, FILE *f)
     fprintf(f,
             "blocks wct_writes=%" PRIu64 " wct_reads=%" PRIu64 " tbct_writes=%" PRIu64
             " tbct_reads=%" PRIu64 " bitmap_ops=%" PRIu64 " bitmap_reads=%" PRIu64
-            " bitmap_queued=%" PRIu64 "\n",
+            " bitmap_queued=%" PRIu64 " bitmap_cancelled=%" PRIu64 "\n",
             L->wct_writes, L->wct_reads, L->tbct_writes, L->tbct_reads, L->bm_ops, L->bm_reads,
-            queued);
+            queued, L->bm_cancelled);
 }
 /* }==== */

@@ -155,7 +155,7 @@ static void gd_placed(void *impl, const struct hd_hook_cta *c, bool resumed, uin
     if (c->sm >= g->nsm || !c->grant)
         return;
     struct gd_sm *s = &g->sm[c->sm];
-    uint32_t slot[32];
+    uint32_t slot[32] = {0};
     const uint32_t n = c->grant->nwarps < 32 ? c->grant->nwarps : 32;
     for (uint32_t i = 0; i < n; i++)
         slot[i] = c->grant->warp_slot[i] == HD_ALLOC_NO_SLOT ? GD_NONE : c->grant->warp_slot[i];
@@ -297,7 +297,7 @@ static void gd_warp_left(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, u
     s->wct.w[e].barrier = bar;
     s->absent++;
     uint32_t reg, meta, smem;
-    gd_alloc_where(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
+    gd_alloc_where_out(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
     s->wct.w[e].regaddr = (uint16_t)(reg == GD_NONE ? 0 : reg);
     s->wct.w[e].metaaddr = (uint16_t)(meta == GD_NONE ? 0 : meta);
     s->wct.t[s->wct.w[e].tb].smemaddr = (uint16_t)(smem == GD_NONE ? 0 : smem);
