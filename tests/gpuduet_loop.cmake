@@ -41,7 +41,7 @@ if(TARGET heddle)
   set_tests_properties(gpuduet_loop_fault PROPERTIES TIMEOUT 120
     PASS_REGULAR_EXPRESSION "MISMATCH at cycle [0-9]+, SM [0-9]+, block gpuduet_wct, signal rd_[a-z_]+( bit [0-9]+)?: the block gives [0-9]+, the model's warp context table has [0-9]+")
   add_test(NAME gpuduet_loop_bad_config
-           COMMAND $<TARGET_FILE:heddle> run vecadd --size tiny --set sm.allocator=gpuduet
+           COMMAND $<TARGET_FILE:heddle> run vecadd --size small --set sm.allocator=gpuduet
                    --set gpuduet.blocks=true
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_loop_bad_config PROPERTIES TIMEOUT 60
