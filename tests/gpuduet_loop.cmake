@@ -12,6 +12,7 @@
 # - gpuduet_loop_bad_config: the blocks on a GPU whose unified space they are not built for
 #   (the Fermi configuration) are refused with a message naming the key and the sizes.
 # - gpuduet_loop_all_<alloc> (full tier): every workload with each allocator, blocks in the loop.
+# - gpuduet_loop_fst (full tier): an FST window of the 48 instances (16 SMs x 3 blocks).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gdl_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle AND TARGET hd_cosim_vl)
@@ -29,6 +30,12 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
     set_tests_properties(gpuduet_loop_all_${a} PROPERTIES LABELS "cosim" TIMEOUT 7200
       PASS_REGULAR_EXPRESSION "loop.sh: 0 mismatches, same cycles with --drive rtl")
   endforeach()
+endif()
+if(TARGET heddle AND TARGET hd_cosim_vl AND TARGET hd_fstcheck)
+  add_test(NAME gpuduet_loop_fst
+           COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks gpuduet --in-loop hotspot --size small --config configs/maxwell-gpuduet.ini --set sm.logical_warps=128 --set sm.max_threads=1024 --set gpuduet.dynamic=false --set gpuduet.me=4 --fst ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.fst --window 3000:3100 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.fst --instances 48 && test $(grep -o 'sm[0-9]*_gpuduet_[a-z]*[.]rtl[.]' ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw | sort -u | wc -l) -eq 48 && grep -q sm15_gpuduet_wct.rtl.rd_sched_o ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw && grep -q sm0_gpuduet_bitmap.rtl.done_base_o ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw"
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_loop_fst PROPERTIES LABELS "cosim" TIMEOUT 300)
 endif()
 if(TARGET heddle)
   add_test(NAME gpuduet_loop_fault
