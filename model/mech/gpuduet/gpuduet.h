@@ -14,6 +14,8 @@
  *                     register file, shared memory and L1D with the allocation bitmap (§3.7)
  *   gpuduet_csl.c     the context switching logic of one SM, once per cycle (§2.12)
  *   gpuduet_mech.c    registry entry, attach, the hook's callbacks, the log
+ *   gpuduet_loop.c    [gpuduet] blocks: the WCT, TBCT and bitmap blocks in the timing loop,
+ *                     checked against the tables above (gpuduet_loop.h)
  */
 #ifndef HD_GPUDUET_H
 #define HD_GPUDUET_H
