@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * gpuduet_bitmap.c - the unified-storage allocation bitmap's C reference (gpuduet_bitmap.h).
  *
- * Design: the FSM mirrors the RTL's (idle, scan one word per cycle, mark one word per cycle);
+ * Design: the FSM mirrors the RTL's (idle, scan one word per cycle in two pipeline stages - the
+ * word's hit vector, then its lowest hit - and mark one word per cycle);
  * the map's words are an hd_bitmap (tables/hd_bitmap.h) and every bit read or written goes
  * through its test / set_range / clear_range / count on a one-word view.
  */
@@ -92,22 +93,40 @@ static void take(struct hd_gpuduet_bitmap_state *s, const struct hd_gpuduet_bitm
     }
 }
 
+/* The two-stage scan (one word per cycle). Stage 2 first: the hits of the word stage 1 read
+ * last cycle; the lowest ends the first-fit run. Else stage 1 reads word `word`: bit j hits
+ * when the free run ending at j (from the run carried in from the previous word's top) reaches
+ * n; the word's top run is carried to the next word. */
 static void scan(struct hd_gpuduet_bitmap_state *s)
 {
-    struct hd_bitmap v = {&s->w[s->word], 64u};
-    for (uint32_t i = 0; i < 64u; i++) {
-        s->run = hd_bitmap_test(&v, i) ? 0 : s->run + 1u;
-        if (s->run == s->n) {
-            s->lo = s->word * 64u + i + 1u - s->n;
-            s->hi = s->lo + s->n;
-            s->word = s->lo / 64u;
-            s->fsm = HD_GBM_MARK;
-            return;
-        }
+    if (s->hv && s->hit) {
+        const uint32_t j = (uint32_t)__builtin_ctzll(s->hit);
+        s->lo = s->hword * 64u + j + 1u - s->n;
+        s->hi = s->lo + s->n;
+        s->word = s->lo / 64u;
+        s->fsm = HD_GBM_MARK;
+        s->hv = 0;
+        s->hit = 0;
+        return;
     }
-    if (s->word == s->last)
+    if (s->hv && s->hword == s->last) {
         done(s, false, 0);
-    else
+        s->hv = 0;
+        return;
+    }
+    struct hd_bitmap v = {&s->w[s->word], 64u};
+    uint64_t hit = 0;
+    uint32_t run = s->run;
+    for (uint32_t i = 0; i < 64u; i++) {
+        run = hd_bitmap_test(&v, i) ? 0 : run + 1u;
+        if (run >= s->n)
+            hit |= 1ull << i;
+    }
+    s->hv = 1;
+    s->hit = hit;
+    s->hword = s->word;
+    s->run = run;
+    if (s->word != s->last)
         s->word++;
 }
 

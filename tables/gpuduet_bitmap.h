@@ -13,6 +13,8 @@
  * scans the region's words from the lowest, carrying the length of the free run that reaches a
  * word's top bit into the next word, until a run of n ends in a word (or the region's last word
  * is scanned: no room), then sets the run word by word; a free clears its range word by word.
+ * The scan is a two-stage pipeline (a word's hit vector, then its lowest hit the next cycle), so
+ * that each stage fits one core cycle: one cycle more per allocation than a one-stage scan.
  * Requests, cycles and the refused cases: rtl/gpuduet_bitmap/gpuduet_bitmap_ports.def.
  *
  * The regions' policy (which region a context goes to; L1D only when the kernel is unsaturated,
@@ -72,6 +74,8 @@ struct hd_gpuduet_bitmap_state {
     uint32_t word, last;             /* word at hand; the region's last word (scan) */
     uint32_t run, n;                 /* free run reaching the previous word's top; units wanted */
     uint32_t lo, hi;                 /* range being marked [lo, hi) */
+    uint32_t hv, hword;              /* scan stage 2 holds word hword's hits */
+    uint64_t hit;                    /* ... bit j: a run of n free units ends at bit j */
     struct hd_gpuduet_bitmap_out q;  /* registered outputs (busy_o is the FSM's) */
     uint64_t cycle;
 };

@@ -266,6 +266,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->gduet.icnt_ratio = c->clock_icnt_mhz / c->clock_core_mhz;
     p->gduet.l2_ratio = c->clock_l2_mhz / c->clock_core_mhz;
     p->gduet.dram_ratio = c->clock_dram_mhz / c->clock_core_mhz;
+    p->gduet.blocks = c->gpuduet_blocks;
+    p->gduet.blocks_fault = c->gpuduet_blocks_fault;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;
     p->ctx.save = c->context_save;

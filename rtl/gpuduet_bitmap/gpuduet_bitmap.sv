@@ -6,10 +6,15 @@
  *
  * One operation at a time over 64-bit words, one word read and written per cycle (the map is a
  * 48 x 64 array):
- *   - allocation (al_*): scan the region's words from the lowest; per word, the free-run length
- *     is carried bit by bit from the previous word's top (run = free ? run + 1 : 0) and the first
- *     bit where it reaches n ends the first-fit run; then set the run word by word (Mark);
- *     no run by the region's last word: done, not ok;
+ *   - allocation (al_*): scan the region's words from the lowest in a two-stage pipeline, one
+ *     word per cycle. Stage 1 reads the word and computes, for every bit j, the free run ending
+ *     at j: j minus the highest allocated bit at or below j (a 6-level parallel prefix), or the
+ *     run carried from the previous word's top + j + 1 when there is none; hit[j] = run >= n.
+ *     The word's top run is the next word's carry. Stage 2 (the next cycle) takes the registered
+ *     hit vector: its lowest set bit ends the first-fit run (the first bit where the bit-serial
+ *     count run = free ? run + 1 : 0 would reach n), and the run is set word by word (Mark);
+ *     no hit by the region's last word: done, not ok. One cycle more than a bit-serial scan of
+ *     the word in one cycle, which does not close timing (docs/blocks/gpuduet.md);
  *   - free (fr_*): clear [base, base + n) word by word.
  * Each marked word updates its region's free count by the number of bits that changed. A
  * request is taken while busy_o = 0 (free before allocation in one cycle; the allocation is
@@ -72,6 +77,14 @@ module gpuduet_bitmap #(
   logic [AW-1:0] done_base_d;
 
   // The word at hand (one read port) and the Mark's mask over it.
+  logic          hv_d, hv_q;                     // stage 2 holds a word's hits
+  logic [63:0]   hit_d, hit_q;                   // bit j: a run of n free units ends at j
+  logic [WiW-1:0] hw_d, hw_q;                    // ... of this word
+  logic [63:0]   has;                            // stage 1: an allocated bit at or below j
+  logic [6*64-1:0] pos;                          // ... the highest one (6 bits per j)
+  logic [AW:0]   carry;                          // the word's top run
+  logic [63:0]   low;                            // stage 2: the lowest hit, one-hot
+  logic [5:0]    lj;                             // ... its index
   logic [63:0]   cur, mask, changed;
   logic [6:0]    nchg;
   logic          found;
@@ -100,6 +113,56 @@ module gpuduet_bitmap #(
     wreg = (w0 < UW'(SmemLo)) ? 2'd0 : (w0 < UW'(L1Lo)) ? 2'd1 : 2'd2;
   end
 
+  // Stage 1: the highest allocated bit at or below each j by a Kogge-Stone prefix (6 levels),
+  // then the free run ending at j and whether it reaches n.
+  always_comb begin
+    logic [63:0]     h, hn;
+    logic [6*64-1:0] p, pn;
+    logic [AW:0]     r;
+    logic [5:0]      d;
+    h = cur;
+    for (int j = 0; j < 64; j++) begin
+      p[j*6 +: 6] = 6'(j);
+    end
+    for (int l = 0; l < 6; l++) begin
+      hn = h;
+      pn = p;
+      for (int j = 0; j < 64; j++) begin
+        if (j >= (1 << l) && !h[j]) begin
+          hn[j]        = h[j - (1 << l)];
+          pn[j*6 +: 6] = p[(j - (1 << l))*6 +: 6];
+        end
+      end
+      h = hn;
+      p = pn;
+    end
+    has   = h;
+    pos   = p;
+    hit_d = '0;
+    carry = '0;
+    for (int j = 0; j < 64; j++) begin
+      d = 6'(j) - pos[j*6 +: 6];                  // bits pos+1 .. j are free
+      r = has[j] ? (AW+1)'(d) : run_q + (AW+1)'(j + 1);
+      hit_d[j] = r >= n_q;
+      if (j == 63) begin
+        carry = r;
+      end
+    end
+  end
+
+  // Stage 2: the lowest hit (isolated, then encoded by OR trees).
+  always_comb begin
+    low = hit_q & (~hit_q + 64'd1);
+    for (int b = 0; b < 6; b++) begin
+      lj[b] = 1'b0;
+      for (int j = 0; j < 64; j++) begin
+        if (((j >> b) & 1) == 1) begin
+          lj[b] = lj[b] | low[j];
+        end
+      end
+    end
+  end
+
   always_comb begin
     map_d       = map_q;
     fsm_d       = fsm_q;
@@ -111,6 +174,8 @@ module gpuduet_bitmap #(
     lo_d        = lo_q;
     hi_d        = hi_q;
     frf_d       = frf_q;
+    hv_d        = 1'b0;
+    hw_d        = hw_q;
     fsh_d   = fsh_q;
     fl1_d       = fl1_q;
     done_v_d    = 1'b0;
@@ -152,25 +217,23 @@ module gpuduet_bitmap #(
         end
       end
       Scan: begin
-        for (int i = 0; i < 64; i++) begin
-          if (!found) begin
-            run_d = cur[i] ? '0 : run_d + 1'b1;
-            if (run_d == n_q) begin
-              found  = 1'b1;
-              lo_new = w0 + UW'(i) + UW'(1) - UW'(n_q);
-            end
-          end
-        end
-        if (found) begin
+        found = hv_q && hit_q != '0;
+        if (found) begin                          // stage 2: the run ends in word hw_q
+          lo_new = UW'({hw_q, lj}) + UW'(1) - UW'(n_q);
           lo_d   = lo_new;
           hi_d   = lo_new + UW'(n_q);
           word_d = lo_new[AW-1:6];
           fsm_d  = Mark;
-        end else if (word_q == last_q) begin
+        end else if (hv_q && hw_q == last_q) begin // the region's last word had no hit
           done_v_d = 1'b1;
           fsm_d    = Idle;
-        end else begin
-          word_d = word_q + 1'b1;
+        end else begin                            // stage 1: word word_q
+          hv_d  = 1'b1;
+          hw_d  = word_q;
+          run_d = carry;
+          if (word_q != last_q) begin
+            word_d = word_q + 1'b1;
+          end
         end
       end
       Mark: begin
@@ -211,6 +274,9 @@ module gpuduet_bitmap #(
       word_q         <= '0;
       last_q         <= '0;
       run_q          <= '0;
+      hv_q           <= 1'b0;
+      hit_q          <= '0;
+      hw_q           <= '0;
       n_q            <= '0;
       lo_q           <= '0;
       hi_q           <= '0;
@@ -232,6 +298,9 @@ module gpuduet_bitmap #(
       word_q         <= word_d;
       last_q         <= last_d;
       run_q          <= run_d;
+      hv_q           <= hv_d;
+      hit_q          <= hv_d ? hit_d : '0;
+      hw_q           <= hw_d;
       n_q            <= n_d;
       lo_q           <= lo_d;
       hi_q           <= hi_d;

@@ -14,6 +14,8 @@
  *                     register file, shared memory and L1D with the allocation bitmap (§3.7)
  *   gpuduet_csl.c     the context switching logic of one SM, once per cycle (§2.12)
  *   gpuduet_mech.c    registry entry, attach, the hook's callbacks, the log
+ *   gpuduet_loop.c    [gpuduet] blocks: the WCT, TBCT and bitmap blocks in the timing loop,
+ *                     checked against the tables above (gpuduet_loop.h)
  */
 #ifndef HD_GPUDUET_H
 #define HD_GPUDUET_H
@@ -184,6 +186,11 @@ void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp);
 /* Where warp `warp` of CTA slot cta keeps its registers (unit) and meta-data (unit), GD_NONE. */
 void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
                     uint32_t *meta, uint32_t *smem);
+/* The same for warp `warp` as it leaves its slot (the SM releases the slot after telling the
+ * hook): its reserved spill for the meta-data (and the registers when they leave the register
+ * file), and the TB's spilled shared memory when it is the last warp with a slot. */
+void gd_alloc_where_out(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
+                        uint32_t *meta, uint32_t *smem);
 /* The L1D region's units (0: not a context store); returns what it holds now (turning it off
  * waits while a context is there). */
 #define GD_L1_MAX_UNITS 1024u
@@ -192,6 +199,8 @@ void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c);
 /* Has a TB been refused for room (not for the MC + ME limit) since the last one was placed?
  * (A switch-out with no ready warp to take its place only helps then.) */
 bool gd_alloc_waiting(const struct gd_alloc *a);
+/* Units allocated now in each region (RF, shared memory, L1D). */
+void gd_alloc_used(const struct gd_alloc *a, uint32_t used[3]);
 /* }==== */
 
 /* {==== the mechanism's state (gpuduet_mech.c) ==== */
@@ -244,6 +253,7 @@ struct gd {
     uint32_t nsm;
     FILE *log;
     bool started;
+    struct gd_loop *loop;    /* the blocks in the loop ([gpuduet] blocks; gpuduet_loop.h), NULL */
 };
 
 /* The launch record of launch id (NULL: unknown). */

@@ -31,6 +31,7 @@
  */
 #include "gpuduet.h"
 
+#include "gpuduet_loop.h"
 #include "hd_bitmap.h"
 
 #include <stdlib.h>
@@ -65,6 +66,8 @@ struct gd_alloc {
     uint32_t nctas;
     bool room_short;         /* the last place() failed for room, not for the TB limit */
     bool waiting;            /* a TB was refused for room since the last one was placed */
+    bool dry;                /* a dry run (can_accept): its takes and gives are not the map's
+                                operations the blocks in the loop see */
 };
 
 enum { R_RF, R_SMEM, R_L1 };
@@ -89,6 +92,8 @@ static uint32_t take(struct gd_alloc *a, int r, uint32_t n)
     const uint32_t u = fit(a, r, n);
     if (u != GD_NONE && n)
         hd_bitmap_set_range(&a->map, u, n);
+    if (a->g && a->g->loop && !a->dry && region_n(a, r))
+        gd_loop_alloc(a->g->loop, a->sm, r, n, u);
     return u;
 }
 
@@ -105,8 +110,11 @@ static uint32_t take_any(struct gd_alloc *a, const int *order, unsigned k, uint3
 
 static void give(struct gd_alloc *a, uint32_t *u, uint32_t n)
 {
-    if (*u != GD_NONE && n)
+    if (*u != GD_NONE && n) {
         hd_bitmap_clear_range(&a->map, *u, n);
+        if (a->g && a->g->loop && !a->dry)
+            gd_loop_free(a->g->loop, a->sm, *u, n);
+    }
     *u = GD_NONE;
 }
 
@@ -223,12 +231,14 @@ static bool ga_can_accept(const void *impl, const struct hd_cta_demand *d)
 {
     struct gd_alloc *a = (struct gd_alloc *)impl; /* a dry run: everything is given back */
     struct gd_cta c;
-    if (!place(a, d, &c)) {
+    a->dry = true;
+    const bool ok = place(a, d, &c);
+    if (ok)
+        undo(a, &c);
+    a->dry = false;
+    if (!ok)
         a->waiting = a->room_short; /* a TB waits for room a switch-out could make */
-        return false;
-    }
-    undo(a, &c);
-    return true;
+    return ok;
 }
 
 static bool ga_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *g)
@@ -389,6 +399,21 @@ void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint3
     *smem = c->smem;
 }
 
+void gd_alloc_where_out(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
+                        uint32_t *meta, uint32_t *smem)
+{
+    *reg = *meta = *smem = GD_NONE;
+    if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n)
+        return;
+    const struct gd_cta *c = &a->cta[cta];
+    *reg = c->pl.spill_regs || c->rf[warp] == GD_NONE ? c->sp[warp] : c->rf[warp];
+    *meta = c->sp[warp];
+    bool others = false; /* another warp of the TB keeps a slot */
+    for (uint32_t k = 0; k < c->n; k++)
+        others |= k != warp && c->slot[k] != GD_NONE;
+    *smem = !others && c->smem_sp != GD_NONE && c->smem_home ? c->smem_sp : c->smem;
+}
+
 static int ga_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *victims)
 {
     (void)impl;
@@ -509,6 +534,11 @@ uint32_t gd_alloc_set_l1(struct gd_alloc *a, uint32_t units)
     a->caps.l1_units = units;
     a->map.n = a->base[R_L1] + units;
     return units;
+}
+
+void gd_alloc_used(const struct gd_alloc *a, uint32_t used[3])
+{
+    units_used(a, used);
 }
 
 void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c)

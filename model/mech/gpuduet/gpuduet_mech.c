@@ -26,6 +26,7 @@
  *   total (the same counts over the SMs)
  */
 #include "gpuduet.h"
+#include "gpuduet_loop.h"
 
 #include "annot.h"
 #include "func_status.h"
@@ -120,7 +121,7 @@ static int gd_start(void *impl, char *err, size_t errlen)
         gd_alloc_bind(a.impl, g, i);
     }
     g->started = true;
-    return 0;
+    return g->loop ? gd_loop_make(g->loop, err, errlen) : 0;
 }
 
 static int gd_launch(void *impl, uint32_t launch, uint32_t kernel, const char *name, char *err,
@@ -154,7 +155,7 @@ static void gd_placed(void *impl, const struct hd_hook_cta *c, bool resumed, uin
     if (c->sm >= g->nsm || !c->grant)
         return;
     struct gd_sm *s = &g->sm[c->sm];
-    uint32_t slot[32];
+    uint32_t slot[32] = {0};
     const uint32_t n = c->grant->nwarps < 32 ? c->grant->nwarps : 32;
     for (uint32_t i = 0; i < n; i++)
         slot[i] = c->grant->warp_slot[i] == HD_ALLOC_NO_SLOT ? GD_NONE : c->grant->warp_slot[i];
@@ -162,6 +163,14 @@ static void gd_placed(void *impl, const struct hd_hook_cta *c, bool resumed, uin
     if (tb == GD_NONE)
         return;
     s->wct.t[tb].launch = c->launch;
+    for (uint32_t i = 0; i < n; i++) { /* the contexts' addresses in the unified space */
+        uint32_t reg, meta, smem;
+        gd_alloc_where(s->alloc, c->grant->cta_slot, i, &reg, &meta, &smem);
+        struct gd_wct_entry *w = &s->wct.w[s->wct.t[tb].first + i];
+        w->regaddr = (uint16_t)(reg == GD_NONE ? 0 : reg);
+        w->metaaddr = (uint16_t)(meta == GD_NONE ? 0 : meta);
+        s->wct.t[tb].smemaddr = (uint16_t)(smem == GD_NONE ? 0 : smem);
+    }
     struct gd_launch *L = gd_launch_of(g, c->launch);
     if (L) {
         if (L->start == UINT64_MAX)
@@ -288,7 +297,7 @@ static void gd_warp_left(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, u
     s->wct.w[e].barrier = bar;
     s->absent++;
     uint32_t reg, meta, smem;
-    gd_alloc_where(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
+    gd_alloc_where_out(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
     s->wct.w[e].regaddr = (uint16_t)(reg == GD_NONE ? 0 : reg);
     s->wct.w[e].metaaddr = (uint16_t)(meta == GD_NONE ? 0 : meta);
     s->wct.t[s->wct.w[e].tb].smemaddr = (uint16_t)(smem == GD_NONE ? 0 : smem);
@@ -351,15 +360,13 @@ static uint64_t gd_move_bytes(void *impl, uint32_t sm, uint32_t ctx, uint32_t wa
 static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
 {
     struct gd *g = impl;
-    (void)err;
-    (void)errlen;
     *ready = *busy = false;
     for (uint32_t i = 0; i < g->nsm; i++) {
         gd_csl_cycle(g, i, now);
         const struct gd_sm *s = &g->sm[i];
         *busy |= s->stalled.n || s->ready.n || s->stalled_tb.n || s->ready_tb.n;
     }
-    return 0;
+    return g->loop ? gd_loop_cycle(g->loop, g, now, busy, err, errlen) : 0;
 }
 
 /* Some SM refused a TB for room since its last placement? */
@@ -493,6 +500,8 @@ static void gd_destroy(void *impl)
                         g->sm[i].ready.n, g->sm[i].stalled_tb.n, g->sm[i].ready_tb.n);
         fprintf(g->log, "total");
         put_stats(g->log, &tot);
+        if (g->loop)
+            gd_loop_log(g->loop, g->log);
         for (uint32_t i = 0; i < g->nl; i++) {
             const struct gd_launch *L = &g->L[i];
             fprintf(g->log, "final %u class=%u me=%u windows=%u\n", L->launch, L->ctl.cls,
@@ -505,6 +514,7 @@ static void gd_destroy(void *impl)
         }
         fclose(g->log);
     }
+    gd_loop_destroy(g->loop);
     for (uint32_t i = 0; i < g->nl; i++)
         free(g->L[i].cls);
     free(g->L);
@@ -565,6 +575,10 @@ static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *e
     }
     if (env->p->gduet.dynamic &&
         hd_monitor_subscribe(env->mon, env->p->gduet.window, err, errlen) < 0) {
+        gd_destroy(g);
+        return -1;
+    }
+    if (env->p->gduet.blocks && !(g->loop = gd_loop_create(env->p, env->hw, err, errlen))) {
         gd_destroy(g);
         return -1;
     }

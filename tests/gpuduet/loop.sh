@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# loop.sh - GPUDuet's blocks in the timing loop (model/mech/gpuduet/gpuduet_loop.h; issue 28
+# item 4; docs/blocks/gpuduet.md "In the GPU"): each WORKLOAD at small size on
+# configs/maxwell-gpuduet.ini with [sm] allocator = ALLOC, 128 logical warps and a fixed ME, under
+# `heddle cosim --blocks gpuduet --in-loop`, once with the C references driving (the RTL in
+# lockstep beside them) and once with --drive rtl. Each run must verify with 0 mismatches (the
+# loop checks every table read and bitmap answer against the model), step blocks against the
+# RTL, and have checked reads and bitmap operations ([gpuduet] log's `blocks` line); the two
+# runs must give the same cycles and block steps. Options before `--` go to every run.
+#   tests/gpuduet/loop.sh HEDDLE ME ALLOC [OPTIONS... --] WORKLOAD...
+set -eu
+heddle=$1 me=$2 alloc=$3
+shift 3
+opts=""
+case " $* " in
+*" -- "*)
+    while [ "$1" != "--" ]; do opts="$opts $1"; shift; done
+    shift ;;
+esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hd-gduetl-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+bad=0
+for w in "$@"; do
+    for d in ref rtl; do
+        if ! "$heddle" cosim --blocks gpuduet --in-loop "$w" --size small \
+                --config configs/maxwell-gpuduet.ini --set sm.allocator="$alloc" \
+                --set sm.logical_warps=128 --set gpuduet.dynamic=false --set gpuduet.me="$me" \
+                --set gpuduet.log="$tmp/g.log" --drive "$d" $opts > "$tmp/out.$d" 2>&1; then
+            echo "$w $alloc --drive $d FAILED:"; tail -5 "$tmp/out.$d"; bad=1; continue
+        fi
+        sum=$(grep "^$w: verified .* 0 mismatches" "$tmp/out.$d" || true)
+        if [ -z "$sum" ]; then
+            echo "$w $alloc --drive $d: no verified, 0-mismatch summary:"; cat "$tmp/out.$d"
+            bad=1; continue
+        fi
+        rtl=$(echo "$sum" | sed -n 's/.* block steps (\([0-9]*\) against RTL).*/\1/p')
+        if [ "${rtl:-0}" -eq 0 ]; then
+            echo "$w $alloc --drive $d: no block step against the RTL"; bad=1
+        fi
+        echo "$sum" | sed -n 's/.*verified ([a-z]*), \([0-9]* cycles\).*, \([0-9]* block steps\).*/\1, \2/p' \
+            > "$tmp/key.$d"
+        blk=$(grep '^blocks ' "$tmp/g.log" || true)
+        echo "$w $alloc --drive $d: $(cat "$tmp/key.$d"); $blk"
+        for k in wct_reads tbct_reads bitmap_ops; do
+            v=$(echo "$blk" | sed -n "s/.* $k=\([0-9]*\).*/\1/p")
+            if [ "${v:-0}" -eq 0 ]; then
+                echo "$w $alloc --drive $d: the loop checked no $k"; bad=1
+            fi
+        done
+    done
+    if [ -s "$tmp/key.ref" ] && ! cmp -s "$tmp/key.ref" "$tmp/key.rtl"; then
+        echo "$w $alloc: --drive ref gives $(cat "$tmp/key.ref"), --drive rtl $(cat "$tmp/key.rtl")"
+        bad=1
+    fi
+    rm -f "$tmp/key.ref" "$tmp/key.rtl"
+done
+[ "$bad" -eq 0 ] && echo "loop.sh: 0 mismatches, same cycles with --drive rtl"
+exit "$bad"
