@@ -22,7 +22,7 @@ struct zml {
     const struct hd_hw_factory *const *hw;
     uint32_t nsm;
     struct zml_sm *sm;
-    uint64_t fault, steps, taken;
+    uint64_t fault, taken;
     bool made;
 };
 
@@ -154,7 +154,6 @@ int zml_cycle(struct zml *L, uint64_t now, bool *busy, char *err, size_t errlen)
                      x->inst.ops->error(x->inst.impl));
             return -1;
         }
-        L->steps++;
         struct hd_zorua_map_out want;
         if (x->pend)
             want = x->due.out;
@@ -185,9 +184,4 @@ int zml_cycle(struct zml *L, uint64_t now, bool *busy, char *err, size_t errlen)
         *busy |= x->pend || zmt_journal_peek(x->rmt) != NULL;
     }
     return 0;
-}
-
-uint64_t zml_steps(const struct zml *L)
-{
-    return L->steps;
 }

@@ -43,7 +43,5 @@ int zml_make(struct zml *L, char *err, size_t errlen);
 /* The end of cycle `now`: step each SM's block with its next journal entry and check its outputs.
  * Returns 0, or -1 with a located message. *busy: entries wait. */
 int zml_cycle(struct zml *L, uint64_t now, bool *busy, char *err, size_t errlen);
-/* Block steps made and outputs checked so far. */
-uint64_t zml_steps(const struct zml *L);
 
 #endif

@@ -4,7 +4,6 @@
  */
 #include "zorua_mt.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,21 +15,14 @@ static unsigned clog2(uint64_t n) /* bits to index n values, at least 1 */
     return b;
 }
 
-int zmt_init_err(struct zmt *t, uint32_t nids, uint32_t nsets, uint32_t nphys, char *err,
-                 unsigned errlen)
+int zmt_init(struct zmt *t, uint32_t nids, uint32_t nsets, uint32_t nphys)
 {
     memset(t, 0, sizeof *t);
     const uint64_t entries = (uint64_t)nids * nsets, most = entries > nphys ? entries : nphys;
     const struct hd_zorua_map_cfg c = {nids, clog2(nids), nsets, clog2(nsets), nphys,
                                        clog2(nphys), clog2(most + 1)};
-    if (!(t->m = malloc(sizeof *t->m))) {
-        if (err && errlen)
-            snprintf(err, errlen, "host out of memory");
-        return -1;
-    }
-    if (!nids || !nsets || hd_zorua_map_ref_init(t->m, &c, err, errlen) != 0) {
-        if (err && errlen && (!nids || !nsets))
-            snprintf(err, errlen, "zorua_map: a table of %u x %u entries", nids, nsets);
+    if (!nids || !nsets || !(t->m = malloc(sizeof *t->m)) ||
+        hd_zorua_map_ref_init(t->m, &c, NULL, 0) != 0) {
         zmt_free(t);
         return -1;
     }
@@ -40,11 +32,6 @@ int zmt_init_err(struct zmt *t, uint32_t nids, uint32_t nsets, uint32_t nphys, c
     t->pbits = c.pw;
     t->nfree = nphys;
     return 0;
-}
-
-int zmt_init(struct zmt *t, uint32_t nids, uint32_t nsets, uint32_t nphys)
-{
-    return zmt_init_err(t, nids, nsets, nphys, NULL, 0);
 }
 
 void zmt_free(struct zmt *t)

@@ -54,11 +54,8 @@ struct zmt {
 };
 
 /* Make a table of nids x nsets entries over nphys physical units (the block reference's maxima:
- * nids x nsets <= 2048, 2 <= nphys <= 512). Returns 0, or -1 on host out of memory or bad sizes
- * (err, when not NULL, says which). */
+ * nids x nsets <= 2048, 2 <= nphys <= 512). Returns 0, or -1 on host out of memory or bad sizes. */
 int zmt_init(struct zmt *t, uint32_t nids, uint32_t nsets, uint32_t nphys);
-int zmt_init_err(struct zmt *t, uint32_t nids, uint32_t nsets, uint32_t nphys, char *err,
-                 unsigned errlen);
 void zmt_free(struct zmt *t);
 /* Sets allocated to row id (its first unallocated column: rows grow and shrink at the top). */
 uint32_t zmt_held(const struct zmt *t, uint32_t id);
