@@ -62,20 +62,28 @@ int sc_main(int argc, char **argv)
     for (unsigned k = 0; k < fig.n; k++)
         g.push(fig.s[k].in);
     const uint64_t fig_end = g.stim.size();
-    // Random lives in two parts, each after a reset (so that epochs start with the part): three
-    // epochs in which memory stalls grow by exactly 17 cycles more than idleness (c_delta_thresh
-    // + 1: one cycle miscounted changes the decision) walk o_thresh from 10% down to 0 (the last
-    // one clamped), six in which idleness grows by exactly 17 walk it up to the 30% ceiling (the
-    // last one clamped). The idle and stall cycles are the first N active cycles of each epoch;
-    // short inactive stretches inside the epochs (epochs count active cycles only); then longer
-    // inactive stretches at the end.
-    static const unsigned down_mem[3] = {17, 34, 51}, up_idle[6] = {17, 34, 51, 68, 85, 102};
-    const size_t per1 = 3 * 2048 + 1, per2 = 6 * 2048; // active cycles of the two parts
+    // Random lives in two parts, each after a reset (so that epochs start with the part), with
+    // the idle and memory-stall cycles of each epoch scheduled (the first N active cycles of the
+    // epoch; short inactive stretches inside, as epochs count active cycles only), so that every
+    // decision of Algorithm 1 hangs on one cycle: part A walks o_thresh from 10% down to 0 and up
+    // again, part B from 10% up to the 30% ceiling; then longer inactive stretches and random
+    // idleness. Part A (idle, mem) per epoch: (0,17) down, (0,34) down, (0,34) level (a memory
+    // count equal to the previous epoch's: no change, unless the previous count is lost),
+    // (0,51) down to 0 (clamped), (17,51) up to 4% (odd thresholds: 1 scratchpad set, 1 slot),
+    // (17,51) level, (33,51) a difference of exactly c_delta_thresh = 16 (no change; the previous
+    // count 17 is odd), (50,51) up, (67,51) up; the reset follows with a previous idle count of 67
+    // that must not survive it. Part B: idleness growing by 17 per epoch: 14, 18, ..., 30, 30.
+    // The schedule runs in full (about 32,000 cycles) whatever --cycles asks; more cycles extend
+    // the random tail.
+    static const unsigned a_idle[9] = {0, 0, 0, 0, 17, 17, 33, 50, 67},
+                          a_mem[9] = {17, 34, 34, 51, 51, 51, 51, 51, 51},
+                          b_idle[6] = {17, 34, 51, 68, 85, 102};
+    const size_t per1 = 9 * 2048 + 1, per2 = 6 * 2048; // active cycles of the two parts
     unsigned kw = 4, rmax = 8, smax = 4, part = 0;
     size_t act = 0; // active cycles in the part
     bool active = true;
     g.reset_here();
-    while (g.stim.size() < o.cycles) {
+    while (g.stim.size() < o.cycles || part < 2) {
         const size_t c = g.stim.size();
         if (part == 0 && act == per1) {
             g.reset_here();
@@ -83,6 +91,8 @@ int sc_main(int argc, char **argv)
             act = 0;
         } else if (part == 1 && act == per2)
             part = 2;
+        if (part == 2 && g.stim.size() >= o.cycles)
+            break;
         if (c % 700 == 0) { // a new kernel shape
             unsigned k = r.below(7);
             kw = k == 0 ? 1 : k == 1 ? 32 : k == 2 ? 64 : k == 3 ? 0 : 2 + r.below(14);
@@ -92,10 +102,11 @@ int sc_main(int argc, char **argv)
         active = part < 2 ? c % 1000 >= 30 : (c / 150) % 2 == 0;
         const size_t pos = act % 2048, ep = act / 2048;
         unsigned idle_n = 0, mem_n = 0;
-        if (part == 0)
-            mem_n = down_mem[ep < 3 ? ep : 2];
-        else if (part == 1)
-            idle_n = up_idle[ep < 6 ? ep : 5];
+        if (part == 0) {
+            idle_n = a_idle[ep < 9 ? ep : 8];
+            mem_n = a_mem[ep < 9 ? ep : 8];
+        } else if (part == 1)
+            idle_n = b_idle[ep < 6 ? ep : 5];
         const bool idle_c = part < 2 ? pos < idle_n : r.below(3) == 0;
         const bool mem_c = part < 2 ? pos < mem_n : r.below(3) == 0;
         act += active;
@@ -124,9 +135,10 @@ int sc_main(int argc, char **argv)
         }
         g.push(in);
     }
-    enum { FIG11, FORCED_IN_FIG, PCT_ROSE, PCT_FELL, NBINS };
+    enum { FIG11, FORCED_IN_FIG, PCT_ROSE, PCT_FELL, PCT_HELD, ODD_TH, NBINS };
     static const char *const names[NBINS] = {"Figure 11 steps", "floor in Figure 11",
-                                             "o_thresh rose", "o_thresh fell"};
+                                             "o_thresh rose", "o_thresh fell",
+                                             "o_thresh held", "odd thresholds"};
     uint64_t cov[NBINS] = {0};
     uint64_t cyc = 0, fig_bad = 0, last_pct = ZORUA_COORD_PctInit;
     auto cover = [&](const TB_IN &in, const TB_OUT &out) {
@@ -147,6 +159,10 @@ int sc_main(int argc, char **argv)
                 cov[PCT_ROSE]++;
             if (out.ep_pct_o < last_pct)
                 cov[PCT_FELL]++;
+            if (out.ep_pct_o == last_pct && out.ep_pct_o != 0)
+                cov[PCT_HELD]++;
+            if ((out.ep_sth_o & 1u) && (out.ep_tth_o & 1u))
+                cov[ODD_TH]++;
             last_pct = out.ep_pct_o;
         }
         cyc++;

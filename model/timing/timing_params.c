@@ -148,6 +148,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->z_o_step = c->zorua_o_step_pct;
     s->z_o_max = c->zorua_o_max_pct;
     s->z_floor = c->zorua_floor_pct;
+    s->z_in_loop = c->zorua_in_loop;
+    s->z_loop_fault = c->zorua_loop_fault;
     s->expars_tau_milli = (uint32_t)(c->expars_tau * 1000.0 + 0.5);
     s->expars_oc_lines = c->expars_oc_lines;
     s->expars_oc_banks = c->expars_oc_banks;

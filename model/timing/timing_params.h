@@ -107,6 +107,9 @@ struct hd_sm_params {
     uint64_t expars_fault;
     bool expars_prefetch;
     char expars_log[HD_CFG_STR_MAX];
+    /* [zorua] the register mapping table as a block in the loop (zorua_maploop.h) */
+    bool z_in_loop;
+    uint64_t z_loop_fault;
 };
 
 /* The context lifecycle ([context], docs/context.md). */

@@ -69,8 +69,8 @@ static void walkthrough(struct hd_test_state *t)
     HD_CHECK_U64(t, ZC_SCHED, z.w[0].where);
     HD_CHECK_U64(t, ZC_SCHED, z.w[3].where);
     HD_CHECK_U64(t, 3, zc_slot(&z, 3));
-    HD_CHECK_U64(t, 2, rset(&z, 3, 0)); /* the released sets, in release order (2, then 1) */
-    HD_CHECK_U64(t, 1, rset(&z, 3, 1));
+    HD_CHECK_U64(t, 1, rset(&z, 3, 0)); /* the released sets, lowest free first (1, then 2) */
+    HD_CHECK_U64(t, 2, rset(&z, 3, 1));
     HD_CHECK_U64(t, ZMT_SWAP, rset(&z, 3, 2));
     HD_CHECK_U64(t, 2, z.rmt.swap_used);
     HD_CHECK_U64(t, ZC_Q_SLOT, z.w[4].where); /* no slot yet */
@@ -89,9 +89,9 @@ static void walkthrough(struct hd_test_state *t)
     HD_CHECK_U64(t, 0, z.rmt.nfree);
     HD_CHECK_U64(t, ZC_SCHED, z.w[4].where);
     HD_CHECK_U64(t, 1, zc_slot(&z, 4));
-    HD_CHECK_U64(t, 5, rset(&z, 4, 0)); /* warp 1's sets, released top down: 5, 4, 3 */
+    HD_CHECK_U64(t, 3, rset(&z, 4, 0)); /* warp 1's sets, lowest free first: 3, 4, 5 */
     HD_CHECK_U64(t, 4, rset(&z, 4, 1));
-    HD_CHECK_U64(t, 3, rset(&z, 4, 2));
+    HD_CHECK_U64(t, 5, rset(&z, 4, 2));
     /* warp 4 reaches the barrier: it completes */
     zc_phase(&z, 4, 3, 2, true);
     HD_CHECK(t, !z.w[2].barrier && !z.w[3].barrier && !z.w[4].barrier);

@@ -6,7 +6,8 @@
  *     10-bit entries (512 sets);
  *   - a hand-worked sequence on a 4 x 4 table over 6 units: allocate, oversubscribe (refused
  *     beyond the limit, then half in swap), swap out (spill), swap in (fill, from the free
- *     list's head), release (top down, to the free list's tail, FIFO reuse), each entry word;
+ *     lowest free unit), release (top down; the lowest free unit is reused first), each entry
+ *     word (the tables are the zorua_map block's C reference, tables/zorua_map.h);
  *   - Algorithm 1: no change inside an epoch, up on idleness, down on memory pressure, the
  *     hysteresis, the clamp, the limit in units.
  */
@@ -69,24 +70,24 @@ static void walk(struct hd_test_state *t)
     HD_CHECK_U64(t, ZMT_SWAP, zmt_lookup(&m, 1, 0));
     HD_CHECK_U64(t, 2, m.swap_used);
     HD_CHECK_U64(t, 1, m.nfree);
-    /* swap in warp 2's set 1: it takes the free list's head, unit 2 */
+    /* swap in warp 2's set 1: it takes the lowest free unit, 2 */
     HD_CHECK(t, zmt_fill(&m, 2, 1));
     HD_CHECK_U64(t, 2, zmt_lookup(&m, 2, 1));
     HD_CHECK_U64(t, 8 | 2, zmt_word(&m, 2, 1));
     HD_CHECK_U64(t, 1, m.swap_used);
-    /* release warp 0 top down (units 1 then 0 to the tail); warp 3 then gets unit 1 (FIFO) */
+    /* release warp 0 top down (units 1 then 0); warp 3 then gets the lowest free, unit 0 */
     zmt_shrink(&m, 0, 0);
     HD_CHECK_U64(t, 2, m.nfree);
     HD_CHECK_U64(t, 0, zmt_grow(&m, 3, 1, 0, false));
-    HD_CHECK_U64(t, 1, zmt_lookup(&m, 3, 0));
+    HD_CHECK_U64(t, 0, zmt_lookup(&m, 3, 0));
     /* release warp 1: sets 2 (unit 4), 1 (unit 3) and 0 (in swap) */
     zmt_shrink(&m, 1, 0);
     HD_CHECK_U64(t, 0, m.swap_used);
     HD_CHECK_U64(t, 3, m.nfree);
-    HD_CHECK_U64(t, 0, zmt_grow(&m, 1, 3, 0, false)); /* units 0, 4, 3 in that order */
-    HD_CHECK_U64(t, 0, zmt_lookup(&m, 1, 0));
-    HD_CHECK_U64(t, 4, zmt_lookup(&m, 1, 1));
-    HD_CHECK_U64(t, 3, zmt_lookup(&m, 1, 2));
+    HD_CHECK_U64(t, 0, zmt_grow(&m, 1, 3, 0, false)); /* units 1, 3, 4: lowest free first */
+    HD_CHECK_U64(t, 1, zmt_lookup(&m, 1, 0));
+    HD_CHECK_U64(t, 3, zmt_lookup(&m, 1, 1));
+    HD_CHECK_U64(t, 4, zmt_lookup(&m, 1, 2));
     HD_CHECK_U64(t, 2 + 3 + 3 + 2 + 1 + 3, m.allocs);
     HD_CHECK_U64(t, 3 + 2 + 3, m.releases);
     HD_CHECK_U64(t, 1, m.spills);

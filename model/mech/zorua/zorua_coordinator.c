@@ -12,7 +12,7 @@ int zc_init(struct zcoord *z, uint32_t nwarps, uint32_t nctas, uint32_t slots, u
     memset(z, 0, sizeof *z);
     if (!nwarps || nwarps > ZC_MAX_WARPS || !nctas || nctas > ZC_MAX_CTAS)
         return -1;
-    if (zmt_init(&z->tmt, nwarps, 1, slots) != 0 ||
+    if (zsl_init(&z->tmt, nwarps, slots) != 0 ||
         zmt_init(&z->rmt, nwarps, reg_sets_max, reg_units) != 0 ||
         zmt_init(&z->smt, nctas, smem_sets_max, smem_units) != 0) {
         zc_free(z);
@@ -27,7 +27,7 @@ int zc_init(struct zcoord *z, uint32_t nwarps, uint32_t nctas, uint32_t slots, u
 
 void zc_free(struct zcoord *z)
 {
-    zmt_free(&z->tmt);
+    zsl_free(&z->tmt);
     zmt_free(&z->rmt);
     zmt_free(&z->smt);
 }
@@ -92,7 +92,7 @@ void zc_phase(struct zcoord *z, uint32_t w, uint32_t reg_sets, uint32_t smem_set
             barrier_release(z, x->cta);
         return;
     }
-    const uint8_t q = !zmt_held(&z->tmt, w)                         ? ZC_Q_SLOT
+    const uint8_t q = zsl_of(&z->tmt, w) == ZSL_NONE                ? ZC_Q_SLOT
                       : zmt_held(&z->smt, x->cta) < c->smem_sets ? ZC_Q_SMEM
                                                                     : ZC_Q_REG;
     enqueue(z, w, q);
@@ -109,7 +109,7 @@ void zc_warp_exit(struct zcoord *z, uint32_t w)
     struct zc_cta *c = &z->c[x->cta];
     if (x->barrier && c->waiting)
         c->waiting--;
-    zmt_shrink(&z->tmt, w, 0);
+    zsl_give(&z->tmt, w);
     zmt_shrink(&z->rmt, w, 0);
     x->where = ZC_FREE;
     x->barrier = false;
@@ -163,7 +163,7 @@ static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all)
     const struct zc_cta *c = &z->c[x->cta];
     const uint32_t held_smem = zmt_held(&z->smt, x->cta), held_reg = zmt_held(&z->rmt, w);
     const uint32_t need[ZC_NRES] = {
-        zmt_held(&z->tmt, w) ? 0u : 1u,
+        zsl_of(&z->tmt, w) != ZSL_NONE ? 0u : 1u,
         c->smem_sets > held_smem ? c->smem_sets - held_smem : 0u,
         x->reg_sets > held_reg ? x->reg_sets - held_reg : 0u,
     };
@@ -181,7 +181,7 @@ static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all)
                         (need[ZC_REG] && z->rmt.swap_used + zmt_over(&z->rmt, need[ZC_REG]) >
                                              z->o_limit[ZC_REG]);
     if (need[ZC_SLOT])
-        zmt_grow(&z->tmt, w, 1, 0, false);
+        zsl_take(&z->tmt, w);
     if (need[ZC_SMEM])
         zmt_grow(&z->smt, x->cta, c->smem_sets, z->o_limit[ZC_SMEM], force);
     if (need[ZC_REG])
@@ -234,5 +234,5 @@ uint32_t zc_fill_back(struct zcoord *z)
 
 uint32_t zc_slot(const struct zcoord *z, uint32_t w)
 {
-    return zmt_lookup(&z->tmt, w, 0);
+    return zsl_of(&z->tmt, w);
 }

@@ -4,8 +4,8 @@
  * thread/barrier queue, the scratchpad queue and the register queue, in that priority order,
  * and lets a warp through them into the schedulable set when each of its resources can be had
  * on chip or, oversubscribed, in the swap space within o_thresh; it owns the three mapping
- * tables (zorua_mt.h): TMT (logical warp -> warp slot), SMT (logical CTA -> scratchpad sets),
- * RMT (logical warp -> register sets).
+ * tables: TMT (zorua_slots.h) (logical warp -> warp slot), SMT (logical CTA -> scratchpad sets),
+ * RMT (logical warp -> register sets), the last two the zorua_map block (zorua_mt.h).
  *
  * Design. The coordinator acts only on events (Sec. 3.2): a CTA arrives (its warps enter the
  * thread queue; each needs a slot, its CTA's scratchpad and its registers, the amounts of the
@@ -26,6 +26,7 @@
 #define HD_ZORUA_COORDINATOR_H
 
 #include "zorua_mt.h"
+#include "zorua_slots.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -51,7 +52,8 @@ struct zc_cta {
 };
 
 struct zcoord {
-    struct zmt tmt, smt, rmt;
+    struct zslots tmt;   /* warp slots (zorua_slots.h: the model's FIFO order) */
+    struct zmt smt, rmt; /* the zorua_map block's C reference (zorua_mt.h) */
     struct zc_warp w[ZC_MAX_WARPS];
     struct zc_cta c[ZC_MAX_CTAS];
     uint32_t nwarps, nctas;          /* logical warps and CTAs */
@@ -92,7 +94,7 @@ uint32_t zc_fill_back(struct zcoord *z);
  * `force` (deadlock avoidance for a running warp whose CTA-mates may wait for it at a barrier).
  * Returns true when it is schedulable. */
 bool zc_admit(struct zcoord *z, uint32_t w, bool force);
-/* The warp slot of warp w (ZMT_NONE: none). */
+/* The warp slot of warp w (ZSL_NONE = ZMT_NONE: none). */
 uint32_t zc_slot(const struct zcoord *z, uint32_t w);
 
 #endif

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: MIT
  * zorua_mech.c - Zorua's registry entry (model/policy/mech.h; docs/zorua.md): the allocator
  * values `zorua` and `wlm`, and a hook that, for each SM made, hands the allocator its
- * statistics and installs the mapping tables' operand-location policy (Zorua only).
+ * statistics and installs the mapping tables' operand-location policy (Zorua only), and, with
+ * [zorua] in_loop, steps each SM's register mapping table as the zorua_map block in the timing
+ * loop (zorua_maploop.h).
  * Vijaykumar et al., "Zorua", ISCA 2016 / arXiv 1802.02573, Sec. 3-5.
  */
 #include "mech.h"
 #include "zorua_alloc.h"
+#include "zorua_maploop.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 struct zhook {
-    struct zph ph; /* the kernels' phases, shared by the SMs */
+    struct zph ph;   /* the kernels' phases, shared by the SMs */
+    struct zml *loop; /* the RMT blocks in the loop ([zorua] in_loop), or NULL */
 };
 
 static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
@@ -32,7 +36,20 @@ static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
         *ops = &hd_zorua_oloc_ops;
         *oimpl = a;
     }
-    return 0;
+    return h->loop ? zml_add_sm(h->loop, sm, &a->z.rmt, err, errlen) : 0;
+}
+
+static int zh_start(void *impl, char *err, size_t errlen)
+{
+    const struct zhook *h = impl;
+    return h->loop ? zml_make(h->loop, err, errlen) : 0;
+}
+
+static int zh_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
+{
+    const struct zhook *h = impl;
+    *ready = *busy = false;
+    return h->loop ? zml_cycle(h->loop, now, busy, err, errlen) : 0;
 }
 
 static void zh_kernel_annot(void *impl, uint32_t launch, uint32_t kernel, struct hd_annot *an)
@@ -44,12 +61,17 @@ static void zh_destroy(void *impl)
 {
     struct zhook *h = impl;
     zph_free(&h->ph);
+    zml_destroy(h->loop);
     free(h);
 }
 
 static const struct hd_hook_ops zorua_hook = {.name = "zorua", .sm_made = zh_sm_made,
                                               .kernel_annot = zh_kernel_annot,
                                               .destroy = zh_destroy};
+static const struct hd_hook_ops zorua_loop_hook = {.name = "zorua", .start = zh_start,
+                                                   .cycle = zh_cycle, .sm_made = zh_sm_made,
+                                                   .kernel_annot = zh_kernel_annot,
+                                                   .destroy = zh_destroy};
 
 static int zorua_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
                         size_t errlen)
@@ -62,7 +84,13 @@ static int zorua_attach(const struct hd_mech_env *env, struct hd_hook *out, char
         return -1;
     }
     h->ph.reg_set = env->p->sm.z_reg_set ? env->p->sm.z_reg_set : 4;
-    *out = (struct hd_hook){&zorua_hook, h};
+    if (env->p->sm.z_in_loop &&
+        !(h->loop = zml_create(env->p->num_sms, env->hw, env->p->sm.z_loop_fault))) {
+        snprintf(err, errlen, "zorua: host out of memory");
+        free(h);
+        return -1;
+    }
+    *out = (struct hd_hook){h->loop ? &zorua_loop_hook : &zorua_hook, h};
     return 0;
 }
 

@@ -69,7 +69,7 @@ static void locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *ou
         a->st->zorua_rf_reads++;
     uint16_t *u = &a->use[(size_t)w * a->reg_sets_max + (set < a->reg_sets_max ? set : 0)];
     *u += *u < UINT16_MAX;
-    if (zmt_lookup(&a->z.rmt, w, set) != ZMT_SWAP)
+    if (zmt_translate(&a->z.rmt, w, set) != ZMT_SWAP) /* (the block's lookup port) */
         return;
     uint64_t *m = &a->landed[q->warp][(q->reg >> 6) & 3];
     const uint64_t bit = 1ull << (q->reg & 63);

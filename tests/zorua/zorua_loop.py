@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""zorua_loop.py - Zorua's register mapping tables in the timing loop (docs/blocks/zorua.md
+"In the loop"; model/mech/zorua/zorua_maploop.h): each point runs on Fermi (configs/zorua-fermi.ini,
+allocator = zorua, 64 logical warps, 16 logical CTAs) without the blocks, then under
+`heddle cosim --blocks zorua --in-loop` with each --drive side. Every run must verify, every
+co-simulated run report 0 mismatches with block steps against the RTL, and all give the same
+cycles (the blocks are checked, they do not change the model's timing).
+
+usage: zorua_loop.py HEDDLE (--point NAME ... | --experiment TOML | --sample) [--drive ref,rtl]
+Points: --point (repeatable); --experiment: the Fermi Zorua workloads of a sweep file
+(experiments/zorua.toml); --sample: the first, middle and last point of each application of the
+specification grid (scripts/gen-zorua-grid.py --list). A point no CTA of fits Fermi is skipped
+and counted. Exit 0 when every point passes, 1 otherwise, 2 on usage errors.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tomllib
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+CONFIG = "configs/zorua-fermi.ini"
+SETS = ["--set", "sm.logical_warps=64", "--set", "sm.logical_ctas=16"]
+SUMMARY = re.compile(r"^(\S+): (verified|FAILED) \(small\), (\d+) cycles, blocks in the timing "
+                     r"loop: (\d+) instances \((\d+) against RTL[^)]*\), (\d+) block steps \((\d+) "
+                     r"against RTL\), (\d+) mismatches", re.M)
+
+
+def sample_points():
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen-zorua-grid.py"),
+                          "--list"], capture_output=True, text=True, check=True).stdout
+    names = [l.split("\t")[0] for l in out.splitlines() if l and not l.startswith("#")]
+    keep = []
+    for b in sorted({n.split("_z_")[0] for n in names}):
+        mine = [n for n in names if n.split("_z_")[0] == b]
+        keep += [mine[i] for i in sorted({0, len(mine) // 2, len(mine) - 1})]
+    return keep
+
+
+def experiment_points(path):
+    with open(path, "rb") as f:
+        t = tomllib.load(f)
+    pts = []
+    for g in t.get("grid", []):
+        cfg = g.get("config")
+        cfgs = cfg if isinstance(cfg, list) else [cfg]
+        alloc = g.get("set", {}).get("sm", {}).get("allocator")
+        allocs = alloc if isinstance(alloc, list) else [alloc]
+        if "zorua-fermi" in cfgs and "zorua" in allocs:
+            pts += [w for w in g["workload"] if w not in pts]
+    return pts
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    return p.returncode, p.stdout + p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("heddle")
+    ap.add_argument("--point", action="append", default=[])
+    ap.add_argument("--experiment")
+    ap.add_argument("--sample", action="store_true")
+    ap.add_argument("--drive", default="ref,rtl")
+    a = ap.parse_args()
+    pts = list(a.point)
+    if a.experiment:
+        pts += experiment_points(a.experiment)
+    if a.sample:
+        pts += sample_points()
+    drives = [d for d in a.drive.split(",") if d]
+    if not pts or any(d not in ("ref", "rtl") for d in drives):
+        print("zorua_loop.py: no points, or a --drive other than ref, rtl", file=sys.stderr)
+        return 2
+    fails = skipped = 0
+    for p in pts:
+        rc, text = run([a.heddle, "run", p, "--size", "small", "--config", CONFIG, "--set",
+                        "sm.allocator=zorua"] + SETS)
+        if rc != 0 and "cannot run on this GPU" in text:
+            skipped += 1
+            print(f"skip {p}: no CTA fits Fermi")
+            continue
+        m = re.search(r"^\s+cycles\s+(\d+)", text, re.M)
+        if rc != 0 or ": VERIFIED" not in text or not m:
+            fails += 1
+            print(f"FAIL {p} without the blocks: exit {rc}\n{text[-1500:]}")
+            continue
+        cycles = int(m.group(1))
+        why, notes = [], []
+        for d in drives:
+            rc, text = run([a.heddle, "cosim", "--blocks", "zorua", "--in-loop", p, "--size",
+                            "small", "--config", CONFIG, "--drive", d] + SETS)
+            s = SUMMARY.search(text)
+            if rc != 0 or not s or s.group(2) != "verified":
+                why.append(f"--drive {d}: exit {rc}: " + (text.strip().splitlines() or [""])[-1])
+                continue
+            if int(s.group(8)) != 0 or "MISMATCH" in text:
+                why.append(f"--drive {d}: {s.group(8)} mismatches")
+            if int(s.group(3)) != cycles:
+                why.append(f"--drive {d}: {s.group(3)} cycles, {cycles} without the blocks")
+            if int(s.group(7)) == 0:
+                why.append(f"--drive {d}: no block step against the RTL")
+            notes.append(f"{d}: {s.group(6)} steps ({s.group(7)} RTL)")
+        if why:
+            fails += 1
+            print(f"FAIL {p}: " + "; ".join(why))
+        else:
+            print(f"ok   {p:28s} {cycles:8d} cycles, " + ", ".join(notes))
+    n = len(pts) - skipped
+    print(f"zorua_loop.py: {n - fails} of {n} points in the loop: verified, 0 mismatches, the "
+          f"same cycles with --drive {','.join(drives)} as without the blocks; {skipped} skipped "
+          f"(no CTA fits Fermi)")
+    return 1 if fails or n == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: MIT
+# Zorua's register mapping tables in the GPU timing loop (issue 32 item 5; docs/blocks/zorua.md
+# "In the loop"; model/mech/zorua/zorua_maploop.h): each SM's RMT stepped as the zorua_map block
+# beside the model's table (which is the same block's C reference), every output checked.
+# - zorua_loop_drive: reduction at 24 registers x 1024 threads on Fermi (oversubscribed: the
+#   tables allocate, release, swap out and in) without the blocks, then under heddle cosim
+#   --blocks zorua --in-loop --drive rtl (the C reference and the RTL in lockstep, the RTL's
+#   outputs checked against the model): verified, 0 mismatches, block steps against the RTL, the
+#   same cycles both times (tests/zorua/zorua_loop.py; --drive ref too in the full tier's runs).
+# - zorua_loop_fault: [zorua] loop_fault corrupts the model's expectation of one block step (C
+#   references, heddle run): the run stops with the located mismatch (cycle, SM, block, port).
+# - zorua_loop_bad_config: a GPU whose RMT is not the block's built size (Kepler's 96 logical
+#   warps over 512 register sets) is refused with a message naming the key and both sizes.
+# - zorua_loop_fst (full): an FST window of the 15 SMs' tables, the RTL's lookup port in the .gtkw.
+# - zorua_loop_experiment, zorua_loop_sample (full): every Fermi Zorua point of
+#   experiments/zorua.toml (19) / the first, middle and last point of each of the grid's eight
+#   applications in the loop, both drives, the same cycles as without the blocks.
+set(HD_TEST_MECHANISM zorua)
+hd_tier(ci "^zorua_loop_(drive|fault|bad_config)$")
+hd_tier(full "^zorua_loop_")
+if(TARGET heddle)
+  set(zlp --size small --config configs/zorua-fermi.ini --set sm.allocator=zorua
+          --set sm.logical_warps=64 --set sm.logical_ctas=16 --set zorua.in_loop=true)
+  add_test(NAME zorua_loop_fault
+           COMMAND $<TARGET_FILE:heddle> run reduction_z_r24_tb1024 ${zlp}
+                   --set zorua.loop_fault=5000
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_loop_fault PROPERTIES TIMEOUT 120 PASS_REGULAR_EXPRESSION
+    "zorua: MISMATCH at cycle [0-9]+, SM [0-9]+, block zorua_map \\(sm[0-9]+[.]zorua_map, the register mapping table\\), port free_o = [0-9]+ [^\n]*, the model's table gave [0-9]+ [^\n]* for the [a-z ]+ of warp [0-9]+ set [0-9]+[^\n]*\n[^\n]*FAILED")
+  if(NOT "${HD_RTL_CONFIG_zorua_map}" MATCHES "^(smt|tmt)$")
+    add_test(NAME zorua_loop_bad_config
+             COMMAND $<TARGET_FILE:heddle> run reduction_z_r24_tb1024 --size small
+                     --config configs/zorua-kepler.ini --set sm.allocator=zorua
+                     --set sm.logical_warps=96 --set sm.logical_ctas=16 --set zorua.in_loop=true
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(zorua_loop_bad_config PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+      "key 'in_loop' \\(\\[zorua\\]\\): the zorua_map block is built for 64 logical warps x 16 register sets over 256 physical sets [^\n]*this GPU's register mapping table is 96 x 16 over 512")
+  endif()
+endif()
+if(TARGET heddle AND TARGET hd_cosim_vl)
+  set(zloop ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/zorua/zorua_loop.py
+            $<TARGET_FILE:heddle>)
+  add_test(NAME zorua_loop_drive COMMAND ${zloop} --point reduction_z_r24_tb1024 --drive rtl
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_loop_drive PROPERTIES TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "1 of 1 points in the loop")
+  add_test(NAME zorua_loop_experiment
+           COMMAND ${zloop} --experiment ${CMAKE_SOURCE_DIR}/experiments/zorua.toml
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_loop_experiment PROPERTIES TIMEOUT 3600
+                       PASS_REGULAR_EXPRESSION "19 of 19 points in the loop")
+  add_test(NAME zorua_loop_sample COMMAND ${zloop} --sample WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_loop_sample PROPERTIES TIMEOUT 3600
+                       PASS_REGULAR_EXPRESSION "points in the loop: verified"
+                       FAIL_REGULAR_EXPRESSION "FAIL ")
+  if(TARGET hd_fstcheck)
+    add_test(NAME zorua_loop_fst
+             COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks zorua --in-loop reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --fst ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --window 1000:3000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --instances 15 && grep -q sm14_zorua_map.rtl.lk_hit_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm0_zorua_map.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw"
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(zorua_loop_fst PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "MISMATCH")
+  endif()
+endif()
