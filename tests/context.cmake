@@ -147,6 +147,10 @@ if(TARGET heddle)
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+# context_determinism (three workloads twice under stress, ~20 s) and context_traffic_priority
+# (~10 s) are in full since session 10
+# (CI at 18.7 of its 20 minutes); mem_, warp_, oloc_ and vstress_determinism stay in CI.
+hd_tier(full "^context_(determinism|traffic_priority)$")
 hd_tier(ci "^stress500_(${HD_CI_WORKLOADS_RE})$"
         "^stress5000_(sgemm|bfs)$"
         "^context_"
