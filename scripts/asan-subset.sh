@@ -4,8 +4,8 @@
 # model library, the heddle CLI and the unit tests, in the configuration without Verilator RTL
 # (-DHD_COSIM_RTL=OFF: no verilated blocks, no SystemC testbenches, no mutants), running
 #   every unit test (test_*; test_mem_e2e and test_mem_dram only in the full run), every
-#   workload at its smallest size (workload_W: `heddle run W --size small`, verified against its CPU reference, for each workload folder W; the
-#   variants, which build the same driver and kernel source with other -D flags, only with
+#   workload at its smallest size (workload_W: `heddle run W --size small`, verified against
+#   its CPU reference, for each workload folder W; the variants, which build the same driver and kernel source with other -D flags, only with
 #   HD_ASAN_VARIANTS=1), one mix (mix_sgemm_vecadd) and one C-reference co-simulation
 #   (regpat_context_reduction: `heddle regpat-stats`).
 # Any sanitizer report fails the test that triggered it (-fno-sanitize-recover=all).
