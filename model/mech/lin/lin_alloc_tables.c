@@ -293,11 +293,11 @@ static bool tab_can_accept(const void *impl, const struct hd_cta_demand *d)
     return fits(impl, d, NULL);
 }
 
-static bool tab_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *g)
+/* The lowest free CTA slot and the d->warps lowest free warp slots, marked used in g and the
+ * warp bitmap (the caller marks the CTA slot once its table entries are made). */
+static uint32_t grant_slots(struct tab_state *s, const struct hd_cta_demand *d,
+                            struct hd_cta_grant *g)
 {
-    struct tab_state *s = impl;
-    if (!fits(s, d, NULL))
-        return false;
     uint32_t slot = 0;
     while (s->cta_used[slot])
         slot++;
@@ -311,6 +311,15 @@ static bool tab_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_
         s->warp_used[w / 64] |= 1ull << (w % 64);
         g->warp_slot[i++] = (uint16_t)w;
     }
+    return slot;
+}
+
+static bool tab_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *g)
+{
+    struct tab_state *s = impl;
+    if (!fits(s, d, NULL))
+        return false;
+    const uint32_t slot = grant_slots(s, d, g);
     struct cta_info *in = &s->info[slot];
     *in = (struct cta_info){d->launch, d->priority, s->seq++, d->warps, d->threads, {0, 0}};
     for (int k = 0; k < NTAB; k++) {
@@ -646,19 +655,7 @@ static bool tab_unpark(void *impl, const struct hd_cta_demand *d, uint32_t h,
     struct tab_state *s = impl;
     if (!tab_can_unpark(s, d, h))
         return false;
-    uint32_t slot = 0;
-    while (s->cta_used[slot])
-        slot++;
-    memset(g, 0, sizeof *g);
-    g->cta_slot = slot;
-    g->nwarps = d->warps;
-    g->threads = d->threads;
-    for (uint32_t w = 0, i = 0; i < d->warps; w++) {
-        if (s->warp_used[w / 64] >> (w % 64) & 1u)
-            continue;
-        s->warp_used[w / 64] |= 1ull << (w % 64);
-        g->warp_slot[i++] = (uint16_t)w;
-    }
+    const uint32_t slot = grant_slots(s, d, g);
     struct cta_info *in = &s->info[slot];
     *in = (struct cta_info){d->launch, d->priority, s->seq++, d->warps, d->threads, {0, (uint8_t)h}};
     struct hd_alloc_table_in rq = request(HD_ATAB_ALLOC, need(d, RF), s->cap[RF], 0, 0, 0);
