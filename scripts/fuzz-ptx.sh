@@ -23,7 +23,9 @@ cc="${CC:-clang}"
 command -v "$cc" >/dev/null || { echo "fuzz-ptx.sh: $cc not found (install clang)" >&2; exit 2; }
 
 bin="$build/tests/fuzz_ptx"
+# without the RTL (-DHD_COSIM_RTL=OFF): its configure would run Verilator for every block
 if CC="$cc" cmake -S "$root" -B "$build" -DHD_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DHD_COSIM_RTL=OFF -DHD_MUTATION=OFF \
         >"$build.configure.log" 2>&1 &&
    cmake --build "$build" --target fuzz_ptx -j2 >"$build.build.log" 2>&1; then
     echo "fuzz-ptx.sh: built $bin with CMake (HD_FUZZ=ON)"

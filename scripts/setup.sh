@@ -157,7 +157,7 @@ if [ "$do_build" -eq 1 ]; then
     # the tier's switches follow HD_TIER (auto) whatever an earlier configure chose
     cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="$build_type" -DHD_TIER="$tier" \
         -DHD_TESTS=auto -DHD_COSIM_INTERNAL=auto -DHD_COSIM_FAULT=auto -DHD_MUTATION=auto \
-        -DHD_RTL_ALL_CONFIGS=auto >"$build.configure.log" 2>&1 ||
+        -DHD_RTL_ALL_CONFIGS=auto -DHD_VL_OPT_FAST=auto >"$build.configure.log" 2>&1 ||
         { cat "$build.configure.log" >&2; echo "setup.sh: configure failed" >&2; exit 1; }
     mv "$build.configure.log" "$build/setup-configure.log"
     echo "setup.sh: [2/3] configure: done in $((SECONDS - step_start)) s" \

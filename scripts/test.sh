@@ -107,23 +107,43 @@ if [ "$fuzz_secs" -gt 0 ]; then
         echo "test.sh: fuzzing SKIPPED: scripts/fuzz-ptx.sh is missing"
     elif have_fuzzer; then
         half=$(( (fuzz_secs + 1) / 2 ))
+        # Two lanes side by side (each fuzzer and each direct clang compile uses one core): the
+        # timing model's instrumented build and run in one, PTX, configuration and compiler in the
+        # other; each lane's output goes to a log printed when both are done, and each script's
+        # wall time is measured inside its lane.
+        fuzzlog="$(mktemp -d)"
+        lane() { # lane NAME SCRIPT SECONDS ...: run the scripts in order, stop at the first failure
+            local name="$1"; shift
+            while [ $# -gt 0 ]; do
+                local s0=$SECONDS rc=0
+                "$root/scripts/$2" "$3" >>"$fuzzlog/$name.log" 2>&1 || rc=$?
+                echo "$1 $((SECONDS - s0)) $rc" >>"$fuzzlog/$name.times"
+                [ "$rc" -eq 0 ] || return "$rc"
+                shift 3
+            done
+        }
         t=$SECONDS
-        "$root/scripts/fuzz-ptx.sh" "$fuzz_secs"
-        step "fuzz PTX (${fuzz_secs} s)" $((SECONDS - t))
-        t=$SECONDS
-        # the configuration readers (INI + --set, GPGPU-Sim importer): half the time each
-        "$root/scripts/fuzz-config.sh" "$half"
-        step "fuzz configuration (${half} s)" $((SECONDS - t))
-        t=$SECONDS
-        # the compiler passes (CFG, liveness, register allocation checked) and functional
-        # execution (bounded by max_instrs) on fuzzer-made PTX
-        "$root/scripts/fuzz-compile.sh" "$half"
-        step "fuzz compiler (${half} s)" $((SECONDS - t))
-        t=$SECONDS
-        # the timing model on fuzzer-made kernels (bounded by max_cycles / max_instructions,
-        # each input run twice: deterministic); its instrumented build costs about a CPU minute
-        "$root/scripts/fuzz-timing.sh" "$half"
-        step "fuzz timing (${half} s + build)" $((SECONDS - t))
+        lane a "fuzz timing (${half} s + build)" fuzz-timing.sh "$half" &
+        pid_a=$!
+        lane b "fuzz PTX (${fuzz_secs} s)" fuzz-ptx.sh "$fuzz_secs" \
+               "fuzz configuration (${half} s)" fuzz-config.sh "$half" \
+               "fuzz compiler (${half} s)" fuzz-compile.sh "$half" &
+        pid_b=$!
+        rc_a=0; rc_b=0
+        wait "$pid_a" || rc_a=$?
+        wait "$pid_b" || rc_b=$?
+        cat "$fuzzlog/b.log" "$fuzzlog/a.log" 2>/dev/null || true
+        while read -r line; do # "NAME WORDS... SECONDS RC"
+            read -r -a w <<<"$line"
+            n=${#w[@]}
+            step "  ${w[*]:0:$((n - 2))}" "${w[$((n - 2))]}"
+        done < <(cat "$fuzzlog/b.times" "$fuzzlog/a.times" 2>/dev/null)
+        step "fuzzing, two lanes (wall)" $((SECONDS - t))
+        rm -rf "$fuzzlog"
+        if [ "$rc_a" -ne 0 ] || [ "$rc_b" -ne 0 ]; then
+            echo "test.sh: fuzzing FAILED (timing lane $rc_a, PTX/configuration/compiler lane $rc_b)" >&2
+            exit 1
+        fi
         passed=$((passed + 4))
     else
         echo "test.sh: fuzzing SKIPPED: clang with libFuzzer not available" \
