@@ -124,6 +124,8 @@ struct gd_wct_entry {
     bool queued;         /* (model) in the stalled or ready queue */
     uint32_t pc;         /* (model) the instruction it stalled at */
     uint32_t lr;         /* (model) live registers it moved out with (Eq. 3.1's LR) */
+    uint64_t stalled_at; /* (model) the cycle it began to wait (its own issue then is the
+                            instruction that made it wait, not a sign it runs again) */
 };
 struct gd_tbct_entry {
     bool valid;
@@ -199,6 +201,8 @@ void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c);
 /* Has a TB been refused for room (not for the MC + ME limit) since the last one was placed?
  * (A switch-out with no ready warp to take its place only helps then.) */
 bool gd_alloc_waiting(const struct gd_alloc *a);
+/* Free physical warp slots of the SM. */
+uint32_t gd_alloc_free_slots(const struct gd_alloc *a);
 /* Units allocated now in each region (RF, shared memory, L1D). */
 void gd_alloc_used(const struct gd_alloc *a, uint32_t used[3]);
 /* }==== */

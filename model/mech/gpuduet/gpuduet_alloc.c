@@ -198,8 +198,12 @@ static bool place(struct gd_alloc *a, const struct hd_cta_demand *d, struct gd_c
         c->smem_home = true;
     }
     const uint32_t spn = spill_units(a, pl);
+    /* TB level: a TB is present or absent as a whole. Offered fewer slots than it has warps, it
+     * starts absent and switches in once every warp finds a slot (gpuduet_csl.c); two TBs each
+     * partly present could otherwise wait for each other's slots at their barriers for ever. */
+    const uint32_t offered = pl->level == GD_LEVEL_TB && d->warps < n ? 0 : d->warps;
     for (uint32_t i = 0; ok && i < n; i++) {
-        if (i < d->warps && c->smem_home) { /* offered a slot */
+        if (i < offered && c->smem_home) { /* offered a slot */
             const uint32_t s = free_slot(a);
             const uint32_t r = s == GD_NONE ? GD_NONE : take(a, R_RF, pl->R);
             if (s != GD_NONE && r != GD_NONE) {
@@ -515,6 +519,14 @@ void gd_alloc_bind(struct gd_alloc *a, struct gd *g, uint32_t sm)
 {
     a->g = g;
     a->sm = sm;
+}
+
+uint32_t gd_alloc_free_slots(const struct gd_alloc *a)
+{
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < a->caps.warps; w++)
+        n += !a->wused[w];
+    return n;
 }
 
 bool gd_alloc_waiting(const struct gd_alloc *a)

@@ -23,7 +23,9 @@
  * TB level (shared memory limits; GPUDuet_TB; Virtual Thread): a TB whose every warp is stalled
  * is switched out as a whole (its shared memory and warp slots, or for VT only its slots); it
  * is ready when every warp is ready except those stalled at a barrier; swap when a stalled and a
- * ready TB exist.
+ * ready TB exist. A TB is present or absent as a whole: it is placed absent when the SM offers
+ * slots to only some of its warps (gpuduet_alloc.c), and switched in only when every absent warp
+ * of it finds a slot.
  * Queues: warp ids go through the 16-entry stalled and ready queues, TBs through the 8-entry TB
  * queues (gpuduet_queues.c); an entry that cannot act this cycle (the SM refused: something in
  * flight; no room) is moved to the back.
@@ -211,10 +213,19 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
             }
         }
     }
-    /* switch a ready TB in (every warp; the first brings its shared memory home) */
+    /* switch a ready TB in (every warp; the first brings its shared memory home), only when
+     * every absent warp of it finds a slot: a TB partly in holds slots another TB needs */
     if (s->ready_tb.n) {
         const uint32_t tb = gd_queue_at(&s->ready_tb, 0);
         struct gd_tbct_entry *t = &s->wct.t[tb];
+        uint32_t want = 0;
+        for (uint32_t k = 0; t->valid && k < t->nwarps; k++)
+            want += s->wct.w[t->first + k].slot == GD_NONE &&
+                    s->wct.w[t->first + k].state == GD_WS_READY;
+        if (t->valid && want > gd_alloc_free_slots(s->alloc)) {
+            rotate(&s->ready_tb);
+            return;
+        }
         bool all = t->valid;
         for (uint32_t k = 0; all && k < t->nwarps; k++) {
             const struct gd_wct_entry *w = &s->wct.w[t->first + k];

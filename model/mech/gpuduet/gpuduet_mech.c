@@ -219,18 +219,22 @@ static void gd_left(void *impl, const struct hd_hook_cta *c, bool finished, uint
     }
 }
 
-static void gd_issued(void *impl, uint32_t sm, uint32_t port, uint32_t slot, bool nonidem)
+/* A warp issued (the scheduler's HD_HSCHED_ISSUE: it names the warp slot; the `issued` event
+ * names only the CTA slot). A stalled warp that issues in a later cycle than it began to wait
+ * was not stalled after all (the switching-out condition was not met); the instruction that made
+ * it wait reaches here after its stall event, in the same cycle, and changes nothing. */
+static void gd_sched_warp(void *impl, uint32_t sm, uint32_t slot, uint8_t ev,
+                          const struct hd_warp_view *v, uint64_t now)
 {
     struct gd *g = impl;
-    (void)port;
-    (void)nonidem;
-    if (sm >= g->nsm || slot >= 256)
+    (void)v;
+    if (ev != HD_HSCHED_ISSUE || sm >= g->nsm || slot >= 256)
         return;
     struct gd_sm *s = &g->sm[sm];
     const uint32_t e = s->wct.slot_entry[slot];
-    if (e == GD_NONE || s->wct.w[e].state != GD_WS_STALLED)
+    if (e == GD_NONE || s->wct.w[e].state != GD_WS_STALLED || s->wct.w[e].stalled_at == now)
         return;
-    s->wct.w[e].state = GD_WS_RUNNING; /* the switching-out condition was not met */
+    s->wct.w[e].state = GD_WS_RUNNING;
     s->wct.w[e].barrier = false;
     if (s->wct.w[e].queued) {
         gd_queue_remove(&s->stalled, e);
@@ -242,7 +246,6 @@ static void gd_issued(void *impl, uint32_t sm, uint32_t port, uint32_t slot, boo
 static void gd_stalled(void *impl, const struct hd_hook_warp *w, uint8_t why, uint64_t now)
 {
     struct gd *g = impl;
-    (void)now;
     if (why == HD_HSTALL_LOAD || w->sm >= g->nsm || w->slot == HD_HOOK_NO_SLOT)
         return;
     struct gd_sm *s = &g->sm[w->sm];
@@ -259,6 +262,7 @@ static void gd_stalled(void *impl, const struct hd_hook_warp *w, uint8_t why, ui
             s->st.stalls_miss++;
     }
     x->state = GD_WS_STALLED;
+    x->stalled_at = now;
     x->barrier = why == HD_HSTALL_BARRIER;
     x->slot = w->slot;
     x->pc = w->pc;
@@ -528,7 +532,7 @@ static const struct hd_hook_ops gd_ops = {
     .launch = gd_launch,
     .placed = gd_placed,
     .left = gd_left,
-    .issued = gd_issued,
+    .sched_warp = gd_sched_warp,
     .cycle = gd_cycle,
     .destroy = gd_destroy,
     .stalled = gd_stalled,

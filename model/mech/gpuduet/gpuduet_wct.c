@@ -42,7 +42,7 @@ uint32_t gd_wct_add_tb(struct gd_wct *t, uint32_t ctx, uint32_t cta_slot, uint32
         const bool present = slot[i] != GD_NONE;
         t->w[first + i] = (struct gd_wct_entry){
             true, present ? GD_WS_RUNNING : GD_WS_READY, 0,
-            (uint16_t)(present ? slot[i] : 0), ctx, i, tb, slot[i], false, false, 0, 0};
+            (uint16_t)(present ? slot[i] : 0), ctx, i, tb, slot[i], false, false, 0, 0, 0};
         if (present && slot[i] < 256)
             t->slot_entry[slot[i]] = first + i;
         if (!present)
