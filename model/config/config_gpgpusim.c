@@ -389,9 +389,10 @@ static int set_il1(struct gs_state *st, const char *value)
 static int set_dcache(struct gs_state *st, const char *which, const char *value)
 {
     char buf[256];
-    if (strlen(value) >= sizeof buf)
+    const size_t len = strlen(value);
+    if (len >= sizeof buf)
         return gs_fail(st, "'%s' is too long for a cache configuration", value);
-    snprintf(buf, sizeof buf, "%s", value);
+    memcpy(buf, value, len + 1); /* (snprintf here warns at -O1: -Wformat-truncation) */
     char *field[8];
     unsigned nf = 0;
     for (char *p = buf, *save = NULL, *f; nf < 8 && (f = strtok_r(p, ",", &save)); p = NULL)
