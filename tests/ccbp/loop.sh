@@ -42,7 +42,7 @@ for m in "$@"; do
             > "$tmp/plain" 2>&1; then
         echo "$m (no blocks) FAILED:"; tail -5 "$tmp/plain"; bad=1; continue
     fi
-    plain=$(sed -n 's/^mix .*: .*[^0-9]\([0-9][0-9]*\) cycles.*/\1/p' "$tmp/plain" | tail -1)
+    plain=$(sed -n 's/^ *cycles  *\([0-9,]*\)$/\1/p' "$tmp/plain" | tr -d , | tail -1)
     runs=$(sed -n 's/^alg1_runs \([0-9]*\)/\1/p' "$tmp/plain.log")
     echo "$m without the blocks: ${plain:-?} cycles, Algorithm 1 ran ${runs:-?} times"
     for d in $drives; do
