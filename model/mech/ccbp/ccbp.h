@@ -77,7 +77,7 @@ struct ccbp {
     unsigned alg1_runs;
     uint64_t next_run;
     uint64_t per_req[CCBP_APPS];     /* L1D-miss requests sent since the last run (IRC) */
-    uint64_t per_flits[CCBP_APPS], per_dram[CCBP_APPS]; /* NoC flits, DRAM cycles (snapshot reads) */
+    uint64_t per_flits[CCBP_APPS], per_dram[CCBP_APPS]; /* NoC flits, DRAM cycles (reads) */
     int sub;                         /* monitor subscription */
     /* Algorithm 1's re-run as charged firmware ([ccbp] period; docs/blocks/ccbp.md): requested
      * at a window close, computed when the snapshot reads are in, applied after its steps */
