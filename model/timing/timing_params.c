@@ -240,7 +240,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         .noc_sustain = c->ccbp_noc_sustain, .dram_sustain = c->ccbp_dram_sustain,
         .l2_slices = c->dram_channels * c->l2_slices_per_channel,
         .dram_channels = c->dram_channels, .icnt_mhz = c->clock_icnt_mhz,
-        .dram_mhz = c->clock_dram_mhz};
+        .dram_mhz = c->clock_dram_mhz, .blocks = c->ccbp_blocks,
+        .blocks_fault = c->ccbp_blocks_fault, .alg1_step_cycles = c->ccbp_alg1_step_cycles};
     memcpy(p->ccbp.ctas, c->ccbp_ctas.s, sizeof p->ccbp.ctas);
     memcpy(p->ccbp.quota, c->ccbp_quota.s, sizeof p->ccbp.quota);
     memcpy(p->ccbp.types, c->ccbp_types.s, sizeof p->ccbp.types);

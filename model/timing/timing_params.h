@@ -165,6 +165,10 @@ struct hd_ccbp_params {
     /* the machine, for bandwidth shares */
     uint32_t l2_slices, dram_channels;
     double icnt_mhz, dram_mhz;
+    /* the blocks in the loop and Algorithm 1's firmware (docs/blocks/ccbp.md) */
+    bool blocks;
+    uint64_t blocks_fault;
+    uint32_t alg1_step_cycles;
 };
 
 struct hd_gpu_timing_params {

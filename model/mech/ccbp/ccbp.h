@@ -9,6 +9,9 @@
  *                   §4.5.1), per-application selection out of the queue (missq_policy.h)
  *   ccbp_alg1.c     Algorithm 1 and the share-to-quota conversion
  *   ccbp_profile.c  the [ccbp] lists and the profile file
+ *   ccbp_mon.c      the bandwidth monitor block's C reference fed each cycle, and the
+ *                   firmware's reads of its snapshot (Algorithm 1's re-runs)
+ *   ccbp_loop.c     the IRCs and the bandwidth monitor as blocks in the loop ([ccbp] blocks)
  * An application is what a launch's hint names (1..CCBP_APPS: `heddle run --mix M --hint W=N`);
  * a launch without a hint (or another value) belongs to application 1.
  */
@@ -16,6 +19,8 @@
 #define HD_CCBP_H
 
 #include "ccbp_alg1.h"
+#include "ccbp_irc.h"
+#include "ccbp_monitor.h"
 #include "mech.h"
 #include "missq_policy.h"
 
@@ -35,6 +40,17 @@ struct ccbp_app_stats {
     uint64_t launches;
 };
 
+/* The bandwidth monitor as the firmware sees it (ccbp_mon.c). */
+struct ccbp_mon {
+    struct hd_ccbp_monitor_state s;  /* tables/ccbp_monitor.c */
+    unsigned rd_next;                /* the next snapshot read (>= reads: none pending) */
+    bool rd_due;                     /* a read stepped last cycle: its result is due */
+    unsigned rd_k, rd_a;             /* ... of measure rd_k, application rd_a */
+    uint64_t got[HD_CCBP_MON_KINDS][CCBP_APPS];  /* values read since the last take */
+    uint64_t want[HD_CCBP_MON_KINDS][CCBP_APPS]; /* the model's last window (blocks: checked) */
+    uint64_t want_end;
+};
+
 struct ccbp {
     const struct hd_gpu_timing_params *p;
     struct hd_ccbp_params cfg;
@@ -48,7 +64,8 @@ struct ccbp {
     uint32_t napp_of;
     /* per SM */
     uint32_t *res;                   /* [nsm * CCBP_APPS] CTAs resident */
-    uint32_t *cnt;                   /* [nsm * CCBP_APPS] requests sent in the current window */
+    struct hd_ccbp_irc_state *irc;   /* [nsm] the IRCs: tables/ccbp_irc.c's state (ccbp_irc.c) */
+    uint8_t *cfg_pend;               /* [nsm] applications whose quota / LS bit it must take */
     uint64_t *win;                   /* [nsm] the current window's index */
     struct ccbp_app_stats st[CCBP_APPS];
     uint64_t mon_end;                /* end of the last monitor window counted */
@@ -60,9 +77,26 @@ struct ccbp {
     unsigned alg1_runs;
     uint64_t next_run;
     uint64_t per_req[CCBP_APPS];     /* L1D-miss requests sent since the last run (IRC) */
-    uint64_t per_flits[CCBP_APPS], per_dram[CCBP_APPS]; /* NoC flits, DRAM cycles (monitor) */
+    uint64_t per_flits[CCBP_APPS], per_dram[CCBP_APPS]; /* NoC flits, DRAM cycles (reads) */
     int sub;                         /* monitor subscription */
+    /* Algorithm 1's re-run as charged firmware ([ccbp] period; docs/blocks/ccbp.md): requested
+     * at a window close, computed when the snapshot reads are in, applied after its steps */
+    bool fw_pending, fw_computed;
+    uint64_t fw_compute_at, fw_apply_at;
+    uint64_t fw_req[CCBP_APPS];      /* requests up to the close that requested it */
+    struct ccbp_alloc fw_alloc;      /* its result, until applied */
+    uint64_t fw_cycles;              /* cycles from the requests to the applications, summed */
+    /* the blocks in the loop ([ccbp] blocks) */
+    struct ccbp_loop *loop;
+    struct hd_monitor *mon;
+    struct ccbp_mon mw;              /* the monitor block's reference and the firmware's reads */
+    int sub1;                        /* the one-cycle subscription feeding it (-1: none) */
+    char loop_err[768];              /* a failure of the monitor block, reported by cycle() */
+    bool err_told;                   /* ... it was (else destroy prints it) */
 };
+
+_Static_assert(CCBP_APPS == CCBP_IRC_A && CCBP_APPS == CCBP_MONITOR_A,
+               "ccbp: one IRC / monitor field per application");
 
 /* ccbp_irc.c */
 extern const struct hd_mq_policy_ops ccbp_irc_ops;
@@ -71,6 +105,15 @@ static inline unsigned ccbp_app(const struct ccbp *c, uint32_t launch)
 {
     return launch < c->napp_of ? c->app_of[launch] : CCBP_NO_APP;
 }
+
+/* ccbp_mon.c: the model's monitor window that closed with cycle now (want[k][a]: measure k of
+ * application a); cycle now's counts (steps the monitor block, its tick and reads; 0, or -1 with
+ * a located message); the values read since the last take, added into got. */
+void ccbp_mon_window(struct ccbp *c, const uint64_t want[HD_CCBP_MON_KINDS][CCBP_APPS],
+                     uint64_t now);
+int ccbp_mon_cycle(struct ccbp *c, const uint64_t inc[HD_CCBP_MON_KINDS][CCBP_APPS],
+                   uint64_t now, char *err, size_t errlen);
+void ccbp_mon_take(struct ccbp *c, uint64_t got[HD_CCBP_MON_KINDS][CCBP_APPS]);
 
 /* ccbp_profile.c */
 /* Parse up to CCBP_APPS space-separated unsigned numbers of [ccbp] `key` (value s) into v;

@@ -13,14 +13,23 @@
  *                    co-running window of the per-kernel IPC), and since the last Algorithm 1
  *                    run (its per-request costs).
  *   Algorithm 1      with [ccbp] profile: run at attach on the profiled curves; with [ccbp]
- *                    period, again at the first monitor close after each period, with each
+ *                    period, again after the first monitor close after each period, with each
  *                    application's per-request NoC and DRAM costs measured since the last run
  *                    (our run-time detection, §4.5.4 being lost); each run sets cta[] and
- *                    quota[] (NBI/DBI: ccbp_quota; LS: unlimited).
+ *                    quota[] (NBI/DBI: ccbp_quota; LS: unlimited). A re-run is the controller's
+ *                    firmware, charged: requested at the close T, it reads the monitor's
+ *                    snapshot (5 measures x applications, one per cycle), computes at
+ *                    T + reads + 2 and takes [ccbp] alg1_step_cycles per iteration of the
+ *                    algorithm's loop before the new CTA combination and quotas apply (the
+ *                    IRCs take the quotas at their next edge).
+ *   blocks           [ccbp] blocks: the IRCs and the monitor as blocks in the loop
+ *                    (ccbp_loop.h): a one-cycle monitor subscription feeds the monitor block,
+ *                    whose snapshot reads give the re-run its costs.
  *   log              [ccbp] log: per application the counts, at the end of the run.
  * Off ([ccbp] enable = false): attach returns no hook, nothing is installed.
  */
 #include "ccbp.h"
+#include "ccbp_loop.h"
 
 #include "mem_full.h"
 
@@ -84,45 +93,115 @@ static const struct hd_cta_admit_ops ccbp_admit_ops = {
 /* }==== */
 
 /* {==== Algorithm 1 ==== */
-static void run_alg1(struct ccbp *c)
+static void compute_alg1(struct ccbp *c, struct ccbp_alloc *out)
 {
     const struct hd_sm_params *sm = &c->p->sm;
     const struct ccbp_caps caps = {sm->max_threads, sm->registers, (uint32_t)sm->shared_bytes,
                                    sm->max_ctas, c->cfg.noc_sustain, c->cfg.dram_sustain,
                                    c->cfg.prior_ls};
-    ccbp_alg1(&c->prof, &caps, &c->alloc);
+    ccbp_alg1(&c->prof, &caps, out);
+}
+
+/* Apply Algorithm 1's result: the CTA combination, and the quotas and LS bits every IRC takes
+ * at its next edge. */
+static void apply_alg1(struct ccbp *c, const struct ccbp_alloc *r)
+{
+    c->alloc = *r;
     for (unsigned a = 0; a < c->prof.k; a++) {
         c->cta[a] = c->alloc.cta[a];
         c->quota[a] = ccbp_quota(&c->prof, &c->alloc, a, &c->mach, c->cfg.window);
         c->type[a] = c->prof.type[a];
     }
+    for (uint32_t sm = 0; sm < c->nsm; sm++)
+        c->cfg_pend[sm] |= (uint8_t)((1u << c->prof.k) - 1u);
     c->alg1_runs++;
 }
 
-/* [ccbp] period: the costs measured since the last run (NoC flits and DRAM data cycles per
- * L1D-miss request the IRCs let go) replace the profiled ones; a cost measured on fewer than
- * CCBP_MIN_REQ requests, or 0, keeps the previous one (no evidence is not a cost of 0). */
-#define CCBP_MIN_REQ 64
-static void rerun_alg1(struct ccbp *c, uint64_t now)
+/* [ccbp] period, at the close `now` that requests a re-run: the requests the IRCs let go so far
+ * are the costs' denominators; the snapshot reads follow. */
+static void request_alg1(struct ccbp *c, uint64_t now)
 {
     for (unsigned a = 0; a < c->prof.k; a++) {
-        if (c->per_req[a] >= CCBP_MIN_REQ) {
-            if (c->per_flits[a])
-                c->prof.cost_noc[a] = (double)c->per_flits[a] / c->per_req[a];
-            if (c->per_dram[a])
-                c->prof.cost_dram[a] = (double)c->per_dram[a] / c->per_req[a];
-        }
-        c->per_req[a] = c->per_flits[a] = c->per_dram[a] = 0;
+        c->fw_req[a] = c->per_req[a];
+        c->per_req[a] = 0;
     }
-    run_alg1(c);
+    c->fw_pending = true;
+    c->fw_computed = false;
+    c->fw_compute_at = now + ccbp_loop_reads(c->napps) + 2;
     c->next_run = now + c->cfg.period;
+}
+
+/* The firmware when its reads are in: the costs measured since the last run (NoC flits and DRAM
+ * data cycles per L1D-miss request the IRCs let go) replace the profiled ones; a cost measured
+ * on fewer than CCBP_MIN_REQ requests, or 0, keeps the previous one (no evidence is not a cost
+ * of 0). The flits and DRAM cycles are the monitor's snapshot reads (ccbp_mon.c; with the
+ * blocks the instance's, with --drive rtl the RTL's). */
+#define CCBP_MIN_REQ 64
+static void firmware(struct ccbp *c, uint64_t now)
+{
+    if (!c->fw_computed) {
+        uint64_t got[HD_CCBP_MON_KINDS][CCBP_APPS];
+        memset(got, 0, sizeof got);
+        ccbp_mon_take(c, got); /* the snapshot reads since the last run */
+        for (unsigned a = 0; a < CCBP_APPS; a++) {
+            c->per_flits[a] = got[HD_CCBP_MON_FQ][a] + got[HD_CCBP_MON_FR][a];
+            c->per_dram[a] = got[HD_CCBP_MON_DRAM][a];
+        }
+        for (unsigned a = 0; a < c->prof.k; a++) {
+            if (c->fw_req[a] >= CCBP_MIN_REQ) {
+                if (c->per_flits[a])
+                    c->prof.cost_noc[a] = (double)c->per_flits[a] / c->fw_req[a];
+                if (c->per_dram[a])
+                    c->prof.cost_dram[a] = (double)c->per_dram[a] / c->fw_req[a];
+            }
+            c->per_flits[a] = c->per_dram[a] = 0;
+        }
+        compute_alg1(c, &c->fw_alloc);
+        c->fw_computed = true;
+        c->fw_apply_at = now + (uint64_t)c->cfg.alg1_step_cycles * c->fw_alloc.steps;
+    }
+    if (now >= c->fw_apply_at) {
+        apply_alg1(c, &c->fw_alloc);
+        c->fw_pending = false;
+        c->fw_cycles += now + ccbp_loop_reads(c->napps) + 2 - c->fw_compute_at;
+    }
 }
 /* }==== */
 
 /* {==== The hook: monitor windows, the log ==== */
+/* The counts of a monitor window (of one cycle: the monitor block's increments), per measure and
+ * application. */
+static void per_app(const struct ccbp *c, const struct hd_mon_window *win,
+                    uint64_t v[HD_CCBP_MON_KINDS][CCBP_APPS])
+{
+    memset(v, 0, sizeof(uint64_t) * HD_CCBP_MON_KINDS * CCBP_APPS);
+    for (uint32_t i = 0; i < win->nkernel; i++) {
+        const unsigned a = ccbp_app(c, win->kernel[i]);
+        if (a == CCBP_NO_APP)
+            continue;
+        const struct hd_mon_counts *k = &win->kern[i];
+        v[HD_CCBP_MON_ISS][a] += k->issue;
+        v[HD_CCBP_MON_REQ][a] += k->requests;
+        v[HD_CCBP_MON_FQ][a] += k->flits_req;
+        v[HD_CCBP_MON_FR][a] += k->flits_rep;
+        v[HD_CCBP_MON_DRAM][a] += k->dram_data;
+    }
+}
+
 static void cb_window(void *impl, const struct hd_mon_window *win, uint64_t now)
 {
     struct ccbp *c = impl;
+    if (c->sub1 >= 0) {
+        uint64_t v[HD_CCBP_MON_KINDS][CCBP_APPS];
+        per_app(c, win, v);
+        if (win == hd_monitor_last(c->mon, c->sub1)) {
+            char e[768];
+            if (!c->loop_err[0] && ccbp_mon_cycle(c, v, now, e, sizeof e) != 0)
+                snprintf(c->loop_err, sizeof c->loop_err, "%s", e);
+            return;
+        }
+        ccbp_mon_window(c, v, now);
+    }
     const bool counted = !c->cfg.budget || win->end <= c->cfg.budget;
     for (uint32_t i = 0; i < win->nkernel; i++) {
         const unsigned a = ccbp_app(c, win->kernel[i]);
@@ -135,13 +214,32 @@ static void cb_window(void *impl, const struct hd_mon_window *win, uint64_t now)
             c->st[a].flits += k->flits_req + k->flits_rep;
             c->st[a].dram_data += k->dram_data;
         }
-        c->per_flits[a] += k->flits_req + k->flits_rep;
-        c->per_dram[a] += k->dram_data;
     }
     if (counted)
         c->mon_end = win->end;
-    if (c->alg1 && c->cfg.period && now >= c->next_run)
-        rerun_alg1(c, now);
+    if (c->alg1 && c->cfg.period && now >= c->next_run && !c->fw_pending)
+        request_alg1(c, now);
+}
+
+static int cb_start(void *impl, char *err, size_t errlen)
+{
+    struct ccbp *c = impl;
+    return c->loop ? ccbp_loop_make(c->loop, err, errlen) : 0;
+}
+
+static int cb_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
+{
+    struct ccbp *c = impl;
+    *ready = false;
+    if (c->fw_pending && now >= c->fw_compute_at)
+        firmware(c, now);
+    *busy = c->fw_pending; /* (the GPU must not skip the firmware's cycles) */
+    if (c->loop_err[0]) {
+        c->err_told = true;
+        snprintf(err, errlen, "%s", c->loop_err);
+        return -1;
+    }
+    return c->loop ? ccbp_loop_cycle(c->loop, now, err, errlen) : 0;
 }
 
 static const char *type_name(unsigned t)
@@ -156,6 +254,9 @@ static void write_log(const struct ccbp *c, FILE *f)
             c->mon_end);
     fprintf(f, "window %u\nmonitor_window %" PRIu64 "\nbudget_end %" PRIu64 "\nalg1_runs %u\n",
             c->cfg.window, c->cfg.monitor_window, c->mon_end, c->alg1_runs);
+    fprintf(f, "alg1_firmware_cycles %" PRIu64 "\n", c->fw_cycles);
+    if (c->loop)
+        ccbp_loop_log(c->loop, f);
     for (unsigned a = 0; a < c->napps; a++) {
         const struct ccbp_app_stats *s = &c->st[a];
         fprintf(f,
@@ -183,15 +284,20 @@ static void cb_destroy(void *impl)
             fclose(f);
         }
     }
+    if (c->loop_err[0] && !c->err_told) /* (in the run's last cycle: no cycle() after it) */
+        fprintf(stderr, "heddle: %s\n", c->loop_err);
+    ccbp_loop_destroy(c->loop);
     free(c->app_of);
     free(c->res);
-    free(c->cnt);
+    free(c->irc);
+    free(c->cfg_pend);
     free(c->win);
     free(c);
 }
 
 static const struct hd_hook_ops ccbp_hook_ops = {
-    .name = "ccbp", .destroy = cb_destroy, .window = cb_window};
+    .name = "ccbp", .start = cb_start, .cycle = cb_cycle, .destroy = cb_destroy,
+    .window = cb_window};
 /* }==== */
 
 static int configure(struct ccbp *c, char *err, size_t errlen)
@@ -209,11 +315,21 @@ static int configure(struct ccbp *c, char *err, size_t errlen)
             return -1;
         c->alg1 = true;
         c->napps = c->prof.k > c->napps ? c->prof.k : c->napps;
-        run_alg1(c);
+        struct ccbp_alloc r;
+        compute_alg1(c, &r);
+        apply_alg1(c, &r); /* (before the run: no firmware cycles) */
         c->next_run = k->period;
     }
     if (!c->napps)
         c->napps = 1;
+    for (uint32_t sm = 0; sm < c->nsm; sm++) /* the IRCs' quotas and LS bits, at the first edge */
+        c->cfg_pend[sm] = (uint8_t)((1u << CCBP_APPS) - 1u);
+    if (k->period && c->alg1 && ccbp_loop_reads(c->napps) + 2 >= k->monitor_window) {
+        snprintf(err, errlen, "[ccbp] monitor_window %" PRIu64 " is too short for the "
+                 "firmware's %u snapshot reads before the next window closes", k->monitor_window,
+                 ccbp_loop_reads(c->napps));
+        return -1;
+    }
     if (k->budget && k->budget % k->monitor_window) {
         snprintf(err, errlen, "[ccbp] budget %" PRIu64 " is not a multiple of monitor_window %"
                  PRIu64, k->budget, k->monitor_window);
@@ -243,11 +359,12 @@ static int ccbp_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
     struct ccbp *c = calloc(1, sizeof *c);
     const uint32_t nsm = env->p->num_sms;
     if (!c || !(c->res = calloc((size_t)nsm * CCBP_APPS, sizeof *c->res)) ||
-        !(c->cnt = calloc((size_t)nsm * CCBP_APPS, sizeof *c->cnt)) ||
+        !(c->irc = calloc(nsm, sizeof *c->irc)) || !(c->cfg_pend = calloc(nsm, 1)) ||
         !(c->win = calloc(nsm, sizeof *c->win))) {
         if (c) {
             free(c->res);
-            free(c->cnt);
+            free(c->irc);
+            free(c->cfg_pend);
         }
         free(c);
         snprintf(err, errlen, "host out of memory creating CCBP");
@@ -256,11 +373,25 @@ static int ccbp_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
     c->p = env->p;
     c->cfg = env->p->ccbp;
     c->nsm = nsm;
+    c->mon = env->mon;
+    c->sub1 = -1;
+    for (uint32_t sm = 0; sm < nsm; sm++)
+        hd_ccbp_irc_ref_reset(&c->irc[sm]);
     c->mach = (struct ccbp_machine){nsm, c->cfg.l2_slices, c->cfg.dram_channels, env->p->core_mhz,
                                     c->cfg.icnt_mhz, c->cfg.dram_mhz};
     if (configure(c, err, errlen) != 0 ||
         (c->sub = hd_monitor_subscribe(env->mon, c->cfg.monitor_window, err, errlen)) < 0) {
         c->cfg.log[0] = 0; /* (no log of a run that did not start) */
+        cb_destroy(c);
+        return -1;
+    }
+    hd_ccbp_monitor_ref_reset(&c->mw.s);
+    c->mw.rd_next = ~0u;
+    if ((c->cfg.blocks &&
+         !(c->loop = ccbp_loop_create(env->p, c->napps, env->hw, err, errlen))) ||
+        ((c->loop || (c->alg1 && c->cfg.period)) &&
+         (c->sub1 = hd_monitor_subscribe(env->mon, 1, err, errlen)) < 0)) {
+        c->cfg.log[0] = 0;
         cb_destroy(c);
         return -1;
     }
