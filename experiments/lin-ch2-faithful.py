@@ -12,6 +12,9 @@ thesis gives (issue 24, items 5-7), beside the earlier lin-ch2 setup (experiment
   flux kernels);
 - L930-L938: a warp is drained when nothing of it is in the pipeline and no register-file
   update is pending, loads included (`context.quiesce = writeback`);
+- Fig 2.13 step 5: a warp's registers go to the save pipeline as soon as that warp is drained
+  at its point (`context.save_order = warp`); the TB's shared memory, SIMT stacks and CCB
+  entry follow its last warp;
 - L630-L636: liveness is counted each time a warp reaches a preemption point in normal
   execution (the selective run's `pp_arrivals` / `pp_live_words` / `pp_occupied_words` per
   launch), live and occupied from the same allocation (`sm.regs_source = regalloc`: occupancy,
@@ -40,9 +43,12 @@ PAPER = lin_ch2.PAPER
 PERIOD = 10000            # Lin L1052: a preemption signal every 10,000 cycles
 UNTIL = 200000000         # ... each benchmark runs for at most 200 M cycles
 WORST_MIN_SIGNALS = 15    # Fig 2.16: kernels long enough for 15 signals
+# Fig 2.13 step 5: each warp's registers are saved as soon as that warp is drained
+# (`context.save_order = warp`, model/ctx/ctx_wsave.c), not once its whole TB is
 COMMON = {"sm.scheduler": "lrr", "sm.num_schedulers": 2, "sm.regs_source": "regalloc",
           "context.quiesce": "writeback", "context.signal_period": PERIOD,
-          "context.signal_until": UNTIL, "context.signal_sms": 1}
+          "context.signal_until": UNTIL, "context.signal_sms": 1,
+          "context.save_order": "warp"}
 TECHNIQUES = [
     ("occup", "Occup", {"context.preempt": "switch", "context.save": "occupied"}),
     ("live", "live", {"context.preempt": "switch", "context.save": "live"}),
@@ -80,6 +86,10 @@ TINY = {"backprop": ("small", KERNELS["backprop"][1]),
         "leukocyte_tb192_r18": ("small", KERNELS["leukocyte_tb192_r18"][1])}
 EARLIER_JSON = os.path.join(HERE, "results", "lin-ch2", "lin-ch2.json")
 INPLACE_JSON = os.path.join(HERE, "results", "lin-inplace", "lin-inplace.json")
+INPLACE_PREV_JSON = os.path.join(HERE, "results", "lin-inplace", "previous-tb-order.json")
+# the faithful run before the per-warp save pipeline (save_order = tb: a TB's save started when
+# all its warps were drained, an SM's TBs one after another), kept for the "previous" column
+PREVIOUS_JSON = os.path.join(HERE, "results", "lin-ch2-faithful", "previous-tb-order.json")
 
 
 def _v(v):
@@ -178,6 +188,11 @@ def per_kernel(data, kernels, mhz):
             "split_pct": [_r(100.0 * sum(p.get(k, 0) for p in sw) / sum(p["bytes"] for p in sw))
                           if sw and sum(p["bytes"] for p in sw) else None
                           for k in ("bytes_regs", "bytes_smem", "bytes_stack")],
+            # Fig 2.14 as time: per signal, the context engine's cycles sending (or waiting to
+            # send) each part of the switched CTAs' saves, registers (with the compressor's and
+            # packer's waits) / shared memory / SIMT stacks with CCB entries, in us
+            "time_split_us": [_r(_mean([p.get(k, 0) for p in sw]) / mhz, 3) if sw else None
+                              for k in ("cycles_regs", "cycles_smem", "cycles_stack")],
             "pp_arrivals": sum(L.get("pp_arrivals", 0) for L in ls),
             "pp_live_words": sum(L.get("pp_live_words", 0) for L in ls),
             "pp_occupied_words": sum(L.get("pp_occupied_words", 0) for L in ls),
@@ -287,6 +302,19 @@ def report(ctx):
                      if t in r["m"] and "occup" in r["m"] and r["m"][t].get("warp_spill_us")
                      and r["m"]["occup"].get("latency_us") else None for r in rows]) or 0)),
                 "drain_us_mean": _r(_mean(col(t, "drain_us")), 3),
+                # Fig 2.15 read as drain + the Fig 2.14 spill latency stacked (4.0 = 2.2 + 1.8
+                # us in the thesis): per kernel the drain plus the accumulated per-warp spill
+                "stacked_us_mean": _r(_mean([r["m"][t]["drain_us"] + r["m"][t]["warp_spill_us"]
+                                             if t in r["m"] and r["m"][t].get("warp_spill_us")
+                                             is not None and r["m"][t].get("drain_us")
+                                             is not None else None for r in rows]), 3),
+                "stacked_drain_us_mean": _r(_mean([r["m"][t]["drain_us"]
+                                                   if t in r["m"] and r["m"][t].get("warp_spill_us")
+                                                   is not None and r["m"][t].get("drain_us")
+                                                   is not None else None for r in rows]), 3),
+                "time_split_us_mean": [_r(_mean([(r["m"].get(t, {}).get("time_split_us")
+                                                  or [None] * 3)[i] for r in rows]), 3)
+                                       for i in range(3)],
                 "latency_pct_of_occup_gmean": _r(100 * (_gmean(ratio(t, "latency_us")) or 0)),
                 "bytes_pct_of_occup_gmean": _r(100 * (_gmean(ratio(t, "bytes_per_cta")) or 0)),
                 "worst_over_avg_mean": _r(_mean([rows[i]["m"].get(t, {}).get("worst_over_avg")
@@ -298,6 +326,10 @@ def report(ctx):
     earlier_lk = (ej.get("kernels", {}).get("leukocyte", {}).get("techniques", {})
                   .get("drain", {}).get("latency_us"))
     ip = json.load(open(INPLACE_JSON)) if os.path.exists(INPLACE_JSON) else {}
+    pj = json.load(open(PREVIOUS_JSON)) if os.path.exists(PREVIOUS_JSON) else {}
+    prev = pj.get("summary", {})
+    prev_lk = next((k["techniques"].get("drain", {}).get("latency_us")
+                    for k in pj.get("kernels", []) if k["kernel"] == "lk_gicov"), None)
     ctx.write_json("lin-ch2-faithful.json", {
         "experiment": "lin-ch2-faithful", "setup": COMMON, "period": PERIOD,
         "techniques": {n: s for n, _, s in TECHNIQUES},
@@ -337,56 +369,89 @@ def report(ctx):
         "ctas_per_sm") or [])) + ", 8 in Table 2.2" if lk else "not run"
     ipm = (ip.get("mean_reduction_percent") or {}).get("spill_us")
     ipw = (ip.get("mean_reduction_percent") or {}).get("warp_spill_us")
-    comp = [
-        ["live registers, % of occupied (mean over kernels)", summ["live_pct_of_occupied_mean"],
-         e("live", "reg_pct_of_occup_gmean"), f"{100 - pv('reg_live_reduction_pct'):.1f}",
-         "point arrivals, one allocation (earlier: saved bytes at signals over ptxas, gmean)"],
-        ["total spilled state, live+cp (% of Occup, gmean)", g("live_cp", "bytes_pct_of_occup_gmean"),
-         e("live_cp", "context_pct_of_occup_gmean"), pv("spilled_state_pct_of_occup"), ""],
-        ["spill latency, Occup (us, mean)", g("occup", "spill_us_mean"),
-         e("occup", "spill_us_mean"), pv("spill_occup_us"), "SM wall time, quiet to empty"],
-        ["spill latency, live+cp (us, mean)", g("live_cp", "spill_us_mean"),
-         e("live_cp", "spill_us_mean"), pv("spill_live_cp_us"), "SM wall time, not per-warp sum"],
-        ["spill latency as Lin defines it, Occup: signal to all spilled (us, mean)",
-         g("occup", "latency_us_mean"), e("occup", "latency_us_mean"), pv("spill_occup_us"),
-         "L1067-L1079"],
-        ["spill latency as Lin defines it, live+cp: per-warp, accumulated (us, mean per signal)",
-         g("live_cp", "warp_spill_us_mean"), None, pv("spill_live_cp_us"),
-         "each warp from its point to its registers out, summed over the signal's warps"],
-        ["... live+cp over Occup (%, gmean over kernels)",
-         g("live_cp", "warp_spill_pct_of_occup_gmean"), None,
-         _r(100 * pv("spill_live_cp_us") / pv("spill_occup_us")), "Lin: 1.8 / 9.9 us"],
-        ["spill latency per warp, live+cp (us, mean)", g("live_cp", "warp_spill_per_warp_us_mean"),
-         None, None, "the accumulated latency over the warps it sums"],
-        ["preemption latency, Occup (us, mean)", g("occup", "latency_us_mean"),
-         e("occup", "latency_us_mean"), pv("preempt_occup_us"), ""],
-        ["preemption latency, selective (us, mean)", g("selective", "latency_us_mean"),
-         e("selective", "latency_us_mean"), pv("preempt_selective_us"), ""],
-        ["preemption latency, selective (% of Occup, gmean)",
-         g("selective", "latency_pct_of_occup_gmean"),
+    def drain_share(S):
+        d, L = S.get("selective", {}).get("drain_us_mean"), S.get("selective", {}).get("latency_us_mean")
+        return _r(100 * d / L) if d is not None and L else None
+
+    def q(t, k):
+        return lambda S: S.get(t, {}).get(k)
+
+    # (measure, value from a summary, earlier lin-ch2, Lin, note); this run and the previous
+    # faithful run (save_order = tb) both from their summaries
+    rows_c = [
+        ("live registers, % of occupied (mean over kernels)",
+         lambda S: S.get("live_pct_of_occupied_mean"), e("live", "reg_pct_of_occup_gmean"),
+         f"{100 - pv('reg_live_reduction_pct'):.1f}",
+         "point arrivals, one allocation (earlier: saved bytes at signals over ptxas, gmean)"),
+        ("total spilled state, live+cp (% of Occup, gmean)", q("live_cp", "bytes_pct_of_occup_gmean"),
+         e("live_cp", "context_pct_of_occup_gmean"), pv("spilled_state_pct_of_occup"), ""),
+        ("spill latency, Occup (us, mean)", q("occup", "spill_us_mean"),
+         e("occup", "spill_us_mean"), pv("spill_occup_us"), "SM wall time, quiet to empty"),
+        ("spill latency, live+cp (us, mean)", q("live_cp", "spill_us_mean"),
+         e("live_cp", "spill_us_mean"), pv("spill_live_cp_us"), "SM wall time, not per-warp sum"),
+        ("spill latency as Lin defines it, Occup: signal to all spilled (us, mean)",
+         q("occup", "latency_us_mean"), e("occup", "latency_us_mean"), pv("spill_occup_us"),
+         "L1067-L1079"),
+        ("spill latency as Lin defines it, live+cp: per-warp, accumulated (us, mean per signal)",
+         q("live_cp", "warp_spill_us_mean"), None, pv("spill_live_cp_us"),
+         "each warp from its point to its registers out, summed over the signal's warps"),
+        ("... live+cp over Occup (%, gmean over kernels)",
+         q("live_cp", "warp_spill_pct_of_occup_gmean"), None,
+         _r(100 * pv("spill_live_cp_us") / pv("spill_occup_us")), "Lin: 1.8 / 9.9 us"),
+        ("spill latency per warp, live+cp (us, mean)", q("live_cp", "warp_spill_per_warp_us_mean"),
+         None, None, "the accumulated latency over the warps it sums"),
+        ("spill latency per warp, selective (us, mean)",
+         q("selective", "warp_spill_per_warp_us_mean"), None, None,
+         "each warp from its stop at its point to its registers out"),
+        ("preemption latency, Occup (us, mean)", q("occup", "latency_us_mean"),
+         e("occup", "latency_us_mean"), pv("preempt_occup_us"), ""),
+        ("preemption latency, selective (us, mean)", q("selective", "latency_us_mean"),
+         e("selective", "latency_us_mean"), pv("preempt_selective_us"), ""),
+        ("preemption latency, selective (% of Occup, gmean)",
+         q("selective", "latency_pct_of_occup_gmean"),
          e("selective", "latency_pct_of_occup_gmean"),
-         f"{100 - pv('preempt_selective_reduction_pct'):.1f}", ""],
-        ["draining share of selective latency (%)",
-         _r(100 * g("selective", "drain_us_mean") / g("selective", "latency_us_mean"))
-         if g("selective", "latency_us_mean") else None,
+         f"{100 - pv('preempt_selective_reduction_pct'):.1f}", ""),
+        ("draining share of selective latency (%)", drain_share,
          _r(100 * e("selective", "drain_us_mean") / e("selective", "latency_us_mean"))
-         if e("selective", "latency_us_mean") else None, pv("drain_share_of_selective_pct"), ""],
-        ["SM-draining latency, LK (us)",
-         lk["m"].get("drain", {}).get("latency_us") if lk else None, earlier_lk,
-         pv("sm_draining_lk_us"), "earlier: all leukocyte kernels, small"],
-        ["worst/average - 1, Occup", g("occup", "worst_over_avg_mean"),
+         if e("selective", "latency_us_mean") else None, pv("drain_share_of_selective_pct"),
+         "drain = signal to the last warp quiet"),
+        ("preemption latency, selective, as drain + accumulated per-warp spill (us, mean)",
+         q("selective", "stacked_us_mean"), None, pv("preempt_selective_us"),
+         "our reading of Fig 2.15: its bars stack drain and Fig 2.14's spill (2.2 + 1.8 us)"),
+        ("... draining share of it (%)",
+         lambda S: _r(100 * S["selective"]["stacked_drain_us_mean"] / S["selective"]["stacked_us_mean"])
+         if S.get("selective", {}).get("stacked_us_mean") else None, None,
+         pv("drain_share_of_selective_pct"), ""),
+        ("SM-draining latency, LK (us)", lambda S: S.get("_lk"), earlier_lk,
+         pv("sm_draining_lk_us"), "earlier: all leukocyte kernels, small"),
+        ("worst/average - 1, Occup", q("occup", "worst_over_avg_mean"),
          e("occup", "worst_over_avg_mean"), pv("worst_over_avg_occup"),
-         f"kernels with >= {WORST_MIN_SIGNALS} signals: {len(worst_rows)}"],
-        ["worst/average - 1, selective", g("selective", "worst_over_avg_mean"),
-         e("selective", "worst_over_avg_mean"), pv("worst_over_avg_selective"), ""],
-        ["worst/average - 1, SM-draining", g("drain", "worst_over_avg_mean"),
-         e("drain", "worst_over_avg_mean"), pv("worst_over_avg_drain"), ""],
-        ["in-place, further spill reduction, SM wall time (%, mean of per-pair reductions)",
-         _r(ipm), None, pv("inplace_further_reduction_pct"),
-         "experiments/results/lin-inplace on this setup with selective points (its own sweep)"],
-        ["in-place, further spill reduction, accumulated per warp (%, mean of pairs)",
-         _r(ipw), None, pv("inplace_further_reduction_pct"), ""],
+         f"kernels with >= {WORST_MIN_SIGNALS} signals: {len(worst_rows)}"),
+        ("worst/average - 1, selective", q("selective", "worst_over_avg_mean"),
+         e("selective", "worst_over_avg_mean"), pv("worst_over_avg_selective"), ""),
+        ("worst/average - 1, SM-draining", q("drain", "worst_over_avg_mean"),
+         e("drain", "worst_over_avg_mean"), pv("worst_over_avg_drain"), ""),
+        ("in-place, further spill reduction, SM wall time (%, mean of per-pair reductions)",
+         lambda S: S.get("_ipm"), None, pv("inplace_further_reduction_pct"),
+         "experiments/results/lin-inplace (its own sweep, 8 pairs, save_order as the column)"),
+        ("in-place, further spill reduction, accumulated per warp (%, mean of pairs)",
+         lambda S: S.get("_ipw"), None, pv("inplace_further_reduction_pct"), ""),
     ]
+    cur = dict(summ, _lk=lk["m"].get("drain", {}).get("latency_us") if lk else None,
+               _ipm=_r(ipm), _ipw=_r(ipw))
+    ipo = ip.get("pooled_reduction_percent") or {}
+    ipp = ((json.load(open(INPLACE_PREV_JSON)) if os.path.exists(INPLACE_PREV_JSON) else {})
+           .get("mean_reduction_percent") or {})
+    old = dict(prev, _lk=prev_lk, _ipm=_r(ipp.get("spill_us")), _ipw=_r(ipp.get("warp_spill_us")))
+    if prev and "stacked_us_mean" not in prev.get("selective", {}):  # (a run before the row)
+        sel = [k["techniques"].get("selective", {}) for k in pj.get("kernels", [])]
+        sel = [m for m in sel if m.get("drain_us") is not None and m.get("warp_spill_us") is not None]
+        old["selective"] = dict(prev["selective"],
+                                stacked_us_mean=_r(_mean([m["drain_us"] + m["warp_spill_us"]
+                                                          for m in sel]), 3),
+                                stacked_drain_us_mean=_r(_mean([m["drain_us"] for m in sel]), 3))
+    comp = [[name, get(cur), get(old) if prev else None, ear, lin, note]
+            for name, get, ear, lin, note in rows_c]
     per = []
     for r in rows:
         for t in techs:
@@ -404,6 +469,23 @@ def report(ctx):
              r["m"].get("selective", {}).get("bytes_per_cta"),
              r["m"].get("selective_k100", {}).get("bytes_per_cta")]
             for r in rows if "selective_k100" in r["m"]]
+    timetab = []
+    for r in rows:
+        cells = [r["lin"], r["kernel"]]
+        for t in ("occup", "live_cp", "selective"):
+            m = r["m"].get(t, {})
+            ts = m.get("time_split_us") or [None] * 3
+            cells.append(" / ".join("-" if v is None else f"{v:g}" for v in ts))
+        cells += [r["m"].get("live_cp", {}).get("warp_spill_us"),
+                  r["m"].get("selective", {}).get("warp_spill_us")]
+        timetab.append(cells)
+    timesum = [[t] + [f"{v:g}" if v is not None else "-" for v in
+                      (summ.get(t, {}).get("time_split_us_mean") or [None] * 3)] +
+               [_r(100 * v / sum(summ[t]["time_split_us_mean"]))
+                if v is not None and all(x is not None for x in summ[t]["time_split_us_mean"])
+                and sum(summ[t]["time_split_us_mean"]) else None
+                for v in (summ.get(t, {}).get("time_split_us_mean") or [None] * 3)]
+               for t in ("occup", "live", "live_cp", "selective") if t in summ]
     splittab = [[r["lin"], r["kernel"]] +
                 [" / ".join("-" if v is None else f"{v:g}" for v in
                             r["m"].get(t, {}).get("split_pct", [None] * 3))
@@ -413,6 +495,18 @@ def report(ctx):
     occtab = [[r["lin"], r["kernel"], r["m"].get("occup", {}).get("ctas_per_sm"),
                r["m"].get("occup", {}).get("rf_occupancy_pct"),
                r["m"].get("occup", {}).get("smem_occupancy_pct")] for r in rows]
+    def pq(t, k):
+        return prev.get(t, {}).get(k, "-") if prev else "-"
+
+    regs_cp = (summ.get("live_cp", {}).get("time_split_us_mean") or [None])[0]
+    wall_ratio = (_r(100 * g("live_cp", "spill_us_mean") / g("occup", "spill_us_mean"))
+                  if g("live_cp", "spill_us_mean") and g("occup", "spill_us_mean") else None)
+    sel_rows = [r for r in rows if r["m"].get("selective", {}).get("drain_us") is not None]
+    far = [r for r in sel_rows if r["m"]["selective"]["drain_us"] > 10.0]
+    far_txt = ", ".join(f"{r['lin']} ({r['m']['selective']['drain_us']} us)" for r in far) or "none"
+    near = [r for r in sel_rows if r not in far]
+    drain_wo = _r(_mean([r["m"]["selective"]["drain_us"] for r in near]), 3)
+    lat_wo = _r(_mean([r["m"]["selective"]["latency_us"] for r in near]), 3)
     md = ["# lin-ch2-faithful: Lin's chapter 2 on the thesis's own setup", "",
           f"Generated by `experiments/sweep.py {os.path.relpath(ctx.sweep.path, ctx.root)}` "
           "from its results store; do not edit. Method: `experiments/lin-ch2-faithful.py`.", "",
@@ -427,10 +521,14 @@ def report(ctx):
           "![liveness](liveness.png)", "", "![latency](latency.png)", "",
           "![context](context.png)", "",
           "## Faithful setup beside the earlier one and the thesis", "",
-          md_table(["measure", "Heddle faithful", "Heddle earlier (lin-ch2)", "Lin", "note"],
-                   comp),
-          "Earlier = experiments/results/lin-ch2 (GTO schedulers, 15 signals spread over a "
-          "small run, whole workloads, loads landing after the save, ptxas registers).", "",
+          md_table(["measure", "this run", "previous faithful", "lin-ch2 (earlier)", "Lin",
+                    "note"], comp),
+          "This run: the faithful setup with the per-warp save pipeline (`context.save_order = "
+          "warp`). Previous faithful = the same setup with a TB's save starting once all its "
+          "warps were drained and an SM's TBs saved one after another (`save_order = tb`; "
+          "results/lin-ch2-faithful/previous-tb-order.json). Earlier = "
+          "experiments/results/lin-ch2 (GTO schedulers, 15 signals spread over a small run, "
+          "whole workloads, loads landing after the save, ptxas registers).", "",
           "What still differs, and why (the setup is now the thesis's; these are what is left):",
           "",
           "- **Code, not setup.** Our kernels are stand-ins compiled by nvcc to sm_75 PTX and "
@@ -439,23 +537,39 @@ def report(ctx):
           "registers here, 13 in the thesis) and so do the live sets at the points. Liveness is "
           "now measured as the thesis measures it (point arrivals, one allocation, arithmetic "
           "mean), so the live share left is a property of the code.",
-          "- **Spill latency, two measures.** The SM's wall time from quiet to empty, and Lin's "
-          "(L1067-L1079): each warp's latency from reaching its point to its registers out, "
-          "accumulated over the warps of a signal (`warp_spill_cycles`). "
-          "Lin normalises the accumulated live+cp latency to Occup's interrupt-to-spilled time. "
-          f"Accumulated, live+cp is {g('live_cp', 'warp_spill_us_mean')} us per signal, "
-          f"{g('live_cp', 'warp_spill_pct_of_occup_gmean')} % of Occup's "
-          f"({g('occup', 'latency_us_mean')} us), where Lin has 1.8 of 9.9 us (18.2 %). Each "
-          f"warp's latency here is {g('live_cp', 'warp_spill_per_warp_us_mean')} us on average "
-          f"(about {nwarps} warps per signal): it counts from the warp's stop to its last "
-          "register request, and our engine starts a CTA's save only when every warp of the "
-          "CTA is drained and saves the SM's CTAs one after another, so a warp waits for the "
-          "slowest warp of its CTA and for the CTAs ahead of it; Lin's pipeline spills each "
-          "warp as soon as it is drained (Fig 2.13 step 5), so its per-warp latencies are the "
-          "warp's own few segments (1.8 us over a signal's warps is tens of cycles each). The "
-          "wall time of live+cp is shorter than Lin's, and the drain part of the selective "
-          "latency larger than the thesis's 55.8 %, for the same reason: the spill starts "
-          "only once the last warp is drained and then streams at the engine's rate.",
+          "- **Spill latency, per warp.** With the per-warp pipeline a warp's registers leave "
+          "as soon as it is drained (Fig 2.13 step 5): Lin's per-warp latency (L1067-L1079: from "
+          "the warp's point to its last register request) falls from "
+          f"{pq('live_cp', 'warp_spill_per_warp_us_mean')} to "
+          f"{g('live_cp', 'warp_spill_per_warp_us_mean')} us for live+cp and from "
+          f"{pq('selective', 'warp_spill_per_warp_us_mean')} to "
+          f"{g('selective', 'warp_spill_per_warp_us_mean')} us for selective. What is left "
+          f"of the accumulated figure ({acc} us per signal for live+cp against Lin's 1.8) is "
+          "how it is counted: when every warp stops at once (live+cp has no points; about "
+          f"{nwarps} warps per signal) our count includes each warp's wait behind the warps "
+          "drained before it in the SM's one save engine, so it grows with the square of the "
+          "warps; Lin's per-warp latencies add up to about the bytes over the bandwidth (his "
+          "1.8 of 9.9 us, 18.2 %, is his bytes ratio, 17.7 %), the service time alone. Ours "
+          f"as service time: the engine spent {regs_cp} us per signal on live+cp's registers "
+          "(the Fig 2.14 table below), and live+cp's wall spill time (quiet to empty) is "
+          f"{wall_ratio} % of Occup's where its bytes are "
+          f"{g('live_cp', 'bytes_pct_of_occup_gmean')} % (Lin: 18.2 and 17.7 %).",
+          "- **Draining share.** On the wall clock (signal to the last warp quiet, over signal "
+          f"to empty) the drain is {drain_share(summ)} % of the selective latency "
+          f"({drain_share(prev) if prev else '-'} % in tb order): the spill now runs while "
+          "the other warps drain, so little is left after the last one. Lin's Fig 2.15 bars "
+          "read as drain + the Fig 2.14 spill stacked (4.0 = 2.2 + 1.8 us); read so, ours is "
+          "the row above, whose spill part carries the queueing counted above. The mean drain "
+          f"({g('selective', 'drain_us_mean')} us) is raised by {far_txt}, whose warps take "
+          "that long from the signal to their loop's point with nothing in flight whatever the "
+          "save order (about as long in tb order; its cause is not analysed here); without "
+          f"{'it' if len(far) == 1 else 'them'} the mean drain is "
+          f"{drain_wo} us (Lin 2.2 us) and the selective latency {lat_wo} us (Lin 4.0). "
+          "Selective over Occup is "
+          f"{g('selective', 'latency_pct_of_occup_gmean')} % (Lin 40.3 %): Occup became "
+          f"faster with the per-warp order ({pq('occup', 'latency_us_mean')} -> "
+          f"{g('occup', 'latency_us_mean')} us: the engine starts on the first drained "
+          "warp and the SM's CTAs interleave) while selective is mostly drain.",
           "- **SM-draining waits for CTAs of our inputs**: the LK figure is the time for "
           "lk_gicov CTAs of the medium input to finish; the thesis's 1431 us are Rodinia's GICOV "
           "TBs on its input (not given for ch.2), whose per-TB work is not known to us. LK runs "
@@ -470,7 +584,14 @@ def report(ctx):
           "pairs, selective points, Lin's allocation tables, Fig 2.4's split: room for an SM's "
           "worth of the newcomer's TBs in one plan, victims short only of registers keeping "
           "their shared memory in place); the rows quote its mean of per-pair reductions, as "
-          "the thesis averages, in both spill measures.", "",
+          "the thesis averages, in both spill measures. In warp order the SM's wall spill after "
+          "the last victim is quiet is a few tens of cycles per request, so its mean swings "
+          f"with single pairs ({_r(ipm)} %, pooled {_r(ipo.get('spill_us'))} %); Lin's "
+          f"accumulated per-warp measure is {_r(ipw)} % (pooled "
+          f"{_r(ipo.get('warp_spill_us'))} %; {_r(ipp.get('warp_spill_us'))} % in tb order) "
+          f"although in-place writes {_r(ipo.get('bytes'))} % fewer bytes (pooled): a "
+          "finding of this setup not analysed yet (the per-pair table of "
+          "results/lin-inplace shows where it rises).", "",
           "## Liveness samples at the preemption points (Lin L630-L636)", "",
           "Per kernel, from the selective run: warps reaching a point in normal execution, "
           "registers per thread / source / allocator's count, CTAs per SM, live words over "
@@ -487,6 +608,21 @@ def report(ctx):
           "for BFS (L1080-L1094).", "",
           md_table(["Lin", "kernel", "Occup regs/smem/stack %", "live+cp regs/smem/stack %",
                     "spill us Occup", "spill us live+cp"], splittab),
+          "## The spill latency by part, as time (Lin Fig 2.14)", "",
+          "Lin splits each technique's spill latency into the register file, shared memory and "
+          "SIMT stack (L1067-L1094). Here, per signal: the cycles in which the SM's context "
+          "engine sent, or waited to send, requests of each part of the switched CTAs' saves "
+          "(registers with their pattern vectors and the compressor's and packer's waits / "
+          "shared memory / SIMT stacks with the CCB entries; `cycles_regs`, `cycles_smem`, "
+          "`cycles_stack` of each preemption record; a cycle counts once per part and CTA, so "
+          "with per-warp saves the parts of different CTAs overlap), in us; beside them Lin's "
+          "accumulated per-warp register latency. Means over the kernels:", "",
+          md_table(["technique", "regs us", "smem us", "stack us", "regs %", "smem %",
+                    "stack %"], timesum),
+          "Per kernel (regs / smem / stack, us per signal):", "",
+          md_table(["Lin", "kernel", "Occup", "live+cp", "selective",
+                    "live+cp accumulated per warp us", "selective accumulated per warp us"],
+                   timetab),
           "## Register-file and shared-memory occupancy (Lin Fig 2.3)", "",
           "A full SM of the kernel's CTAs on an empty SM: CTAs per SM x registers per thread x "
           "threads over the register file, CTAs per SM x shared memory per CTA over 48 KB "

@@ -46,7 +46,8 @@ PAPER_REDUCTION = "21.5"   # % further spill-latency reduction vs 'complete' (di
 # one plan; a victim short only of registers keeps its shared memory in place)
 FAITHFUL = {"sm.scheduler": "lrr", "sm.num_schedulers": 2, "sm.regs_source": "regalloc",
             "sm.allocator": "lin_tables", "context.quiesce": "writeback",
-            "context.points": "selective", "context.inplace_split": True}
+            "context.points": "selective", "context.inplace_split": True,
+            "context.save_order": "warp"}  # Fig 2.13 step 5: each warp saved once drained
 # the study before issue 24 (GTO schedulers, any-instruction stops, the partitioned allocator),
 # kept as the earlier column
 EARLIER_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "lin-inplace",

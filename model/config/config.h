@@ -169,6 +169,11 @@
     V(switchmodel, HD_SWITCHMODEL_STALL, "stall",                                                  \
       "it stalls the CTA for its bytes over the SM's fair share of the DRAM bandwidth, no memory " \
       "traffic (Shieh 4.1: the thesis's simulation)")
+#define HD_CFG_ENUM_saveorder(V)                                                                   \
+    V(saveorder, HD_SAVEORDER_TB, "tb",                                                            \
+      "a CTA's save starts when every warp of it is drained; the SM's CTAs one after another")    \
+    V(saveorder, HD_SAVEORDER_WARP, "warp",                                                        \
+      "each warp's registers go to the save engine as soon as that warp is drained (Lin Fig 2.13)")
 #define HD_CFG_ENUM_ctxprio(V)                                                                     \
     V(ctxprio, HD_CTXPRIO_LOW, "low", "context traffic leaves the miss queue after demand traffic") \
     V(ctxprio, HD_CTXPRIO_EQUAL, "equal", "context and demand traffic in arrival order")
@@ -197,7 +202,7 @@
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
     X(preemptpol) X(vpiece) X(admit) X(quiesce) \
-    X(preemptsms) X(flushbit) X(switchmodel) X(wmover) X(chunkorder)
+    X(preemptsms) X(flushbit) X(switchmodel) X(wmover) X(chunkorder) X(saveorder)
 
 #define HD_CFG_ENUM_ITEM_(type, id, spelling, doc) id,
 #define HD_CFG_ENUM_DECL_(type) enum hd_cfg_##type { HD_CFG_ENUM_##type(HD_CFG_ENUM_ITEM_) };

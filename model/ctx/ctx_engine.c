@@ -36,6 +36,7 @@
 #include "ctx_ctl.h"
 #include "ctx_image.h"
 #include "ctx_vres.h"
+#include "ctx_wsave.h"
 #include "func_status.h"
 
 #include <inttypes.h>
@@ -74,6 +75,7 @@ void hd_sm_ctx_free(struct hd_sm *sm)
     free(ce->evicted);
     free(ce->inbox);
     free(ce->stall_q);
+    free(ce->wq);
     free(ce);
     sm->ce = NULL;
 }
@@ -208,6 +210,10 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
     x->state = HD_CTX_SUSPENDING;
     x->op = (uint8_t)op;
     x->t_signal = now;
+    x->wsave = x->wall = false; /* (save_order = warp: ctx_wsave.c) */
+    x->wqueued = x->wpending = 0;
+    memset(x->pc_cycles, 0, sizeof x->pc_cycles);
+    memset(x->pc_last, 0, sizeof x->pc_last);
     for (uint32_t i = 0; i < c->grant.nwarps; i++) {
         struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
         if (w->state == HD_WS_EMPTY)
@@ -224,6 +230,8 @@ void hd_sm_ctx_retired(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     hd_launch_info_note_cta(c->la->info, c->fc->linear, c->ctx->insts,
                             now + 1 - c->ctx->t_first); /* the Oracle's profile */
     if (c->ctx->state == HD_CTX_SUSPENDING) { /* it finished meanwhile: nothing to save */
+        if (c->ctx->wsave && sm->ce->nwq) /* (a queued warp never finishes: ctx_wsave.c) */
+            hd_sm_wsave_forget(sm, c->grant.cta_slot);
         sm->ce->nsusp--;
         sm->st->ctx_finished_suspending++;
     }
@@ -232,19 +240,24 @@ void hd_sm_ctx_retired(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 /* Nothing of CTA c in flight but loads waiting for memory ([context] quiesce = pipeline)? With
  * quiesce = writeback, nothing in flight at all: each warp drained as Lin L930-L938 defines it
  * (no issued instruction in the pipeline, no pending register-file update, loads included). */
-static bool quiet(const struct hd_sm *sm, const struct hd_tcta *c)
+bool hd_sm_warp_quiet(const struct hd_sm *sm, const struct hd_twarp *w)
 {
     const bool writeback = sm->cp->quiesce == HD_QUIESCE_WRITEBACK;
+    if (w->inflight != (writeback ? 0 : w->lt_out) ||
+        (w->fetch_busy && w->fetch_line == HD_SM_NONE))
+        return false;
+    for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
+        if (sm->ldst[u].warp == w->slot && sm->ldst[u].next < sm->ldst[u].op.nreq)
+            return false;
+    return true;
+}
+
+static bool quiet(const struct hd_sm *sm, const struct hd_tcta *c)
+{
     for (uint32_t i = 0; i < c->grant.nwarps; i++) {
         const struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
-        if (w->state == HD_WS_EMPTY)
-            continue;
-        if (w->inflight != (writeback ? 0 : w->lt_out) ||
-            (w->fetch_busy && w->fetch_line == HD_SM_NONE))
+        if (w->state != HD_WS_EMPTY && !hd_sm_warp_quiet(sm, w))
             return false;
-        for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
-            if (sm->ldst[u].warp == w->slot && sm->ldst[u].next < sm->ldst[u].op.nreq)
-                return false;
     }
     return true;
 }
@@ -287,6 +300,19 @@ static void flush_now(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     push_evicted(sm, x->id);
 }
 
+bool hd_sm_ctx_wspill_storage(struct hd_ctx *x, uint32_t nwarps)
+{
+    if (x->cap_wspill < nwarps) {
+        uint64_t *ws = realloc(x->wspill, nwarps * sizeof *ws);
+        if (!ws)
+            return false;
+        x->wspill = ws;
+        x->cap_wspill = nwarps;
+    }
+    memset(x->wspill, 0, nwarps * sizeof *x->wspill);
+    return true;
+}
+
 /* The CTA is quiet: its warps' timing state moves into the context and their slots are free;
  * the engine writes the bytes out (ctx_pack.c says which). Returns a status. */
 static int start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now, char *err,
@@ -298,17 +324,14 @@ static int start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now, char *e
         snprintf(err, errlen, "host out of memory saving a context on SM %u", sm->id);
         return HD_FUNC_ERR_MEMORY;
     }
-    if (x->cap_wspill < nwarps) {
-        uint64_t *ws = realloc(x->wspill, nwarps * sizeof *ws);
-        if (!ws) {
-            snprintf(err, errlen, "host out of memory saving a context on SM %u", sm->id);
-            return HD_FUNC_ERR_MEMORY;
-        }
-        x->wspill = ws;
-        x->cap_wspill = nwarps;
+    const bool early = x->wsave; /* save_order = warp: records already on their way */
+    if (!early && !hd_sm_ctx_wspill_storage(x, nwarps)) {
+        snprintf(err, errlen, "host out of memory saving a context on SM %u", sm->id);
+        return HD_FUNC_ERR_MEMORY;
     }
-    memset(x->wspill, 0, nwarps * sizeof *x->wspill);
-    int st = hd_sm_ctx_plan(sm, c, err, errlen); /* before the warps leave: reads their PCs */
+    /* before the warps leave: reads their PCs */
+    int st = hd_sm_wsave_on(sm) ? hd_sm_wsave_all(sm, c, err, errlen)
+                                : hd_sm_ctx_plan(sm, c, err, errlen);
     if (st != HD_FUNC_OK)
         return st;
     for (uint32_t i = 0; i < nwarps; i++) {
@@ -330,7 +353,8 @@ static int start_save(struct hd_sm *sm, struct hd_tcta *c, uint64_t now, char *e
     }
     x->off_slots = true;
     x->state = HD_CTX_SAVING;
-    x->sent = x->acked = 0; /* hd_sm_ctx_plan set reqs (UINT32_MAX until the packer is done) */
+    if (!x->wsave) /* (warp order: the queue has been sending since the first warp drained) */
+        x->sent = x->acked = 0; /* hd_sm_ctx_plan set reqs (UINT32_MAX until the packer is done) */
     x->t_quiet = now;
     sm->st->ctx_quiesce_cycles += now - x->t_signal;
     hd_sm_engq_push(sm, c->grant.cta_slot);
@@ -343,6 +367,9 @@ static bool check_suspending(struct hd_sm *sm, uint64_t now, int *status, char *
     bool progress = false;
     for (uint32_t i = 0; i < sm->p->max_ctas && sm->ce->nsusp; i++) {
         struct hd_tcta *c = &sm->cta[i];
+        if (c->used && c->ctx->state == HD_CTX_SUSPENDING && hd_sm_wsave_on(sm) &&
+            (*status = hd_sm_wsave_scan(sm, c, now, err, errlen)) != HD_FUNC_OK)
+            return true;
         if (!c->used || c->ctx->state != HD_CTX_SUSPENDING || hd_sm_pp_waiting(sm, c, now) ||
             !quiet(sm, c) || hd_sm_vstress_holds(sm, i)) /* (a piece of it away: ctx_vstress.c) */
             continue;
@@ -412,7 +439,7 @@ static bool stall_acks(struct hd_sm *sm, uint64_t now)
     return any;
 }
 
-static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
+bool hd_sm_ctx_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_ctx *x = c->ctx;
     const bool restore = x->state == HD_CTX_RESTORING;
@@ -450,16 +477,22 @@ static bool engine_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 /* Send up to requests_per_cycle requests of the oldest operation, of the part the preemption
  * controller allows this cycle (ctx_ctl.h: registers, shared memory, stacks, the CCB entry in
  * that order on a save; the CCB entry, then the rest on a restore). */
-static bool engine_step(struct hd_sm *sm, const struct hd_ctx_ctl_out *co, uint64_t now)
+static bool engine_step(struct hd_sm *sm, const struct hd_ctx_ctl_out *co, uint32_t budget,
+                        uint64_t now)
 {
     bool progress = false;
     struct hd_tcta *c = &sm->cta[sm->ce->engq[sm->ce->engq_head]];
     struct hd_ctx *x = c->ctx;
     const bool restore = x->state == HD_CTX_RESTORING;
-    for (uint32_t budget = sm->cp->requests_per_cycle; budget && x->sent < x->reqs; budget--) {
+    for (; budget && x->sent < x->reqs; budget--) {
         struct hd_ctx_req q;
-        if (!hd_ctx_image_req(x->img, restore, x->sent, &q))
+        if (!hd_ctx_image_req(x->img, restore, x->sent, &q)) {
+            if (!restore && co->part_o == HD_CTXCTL_PART_REGS)
+                hd_ctx_part_cycle(x, HD_CTXP_REGS, now); /* waiting for the packer */
             break; /* the packer has not filled the next segment yet */
+        }
+        if (x->wsave && !restore && (q.part == HD_CTXP_REGS || q.part == HD_CTXP_PV))
+            break; /* warp order: the records leave through the queue (ctx_wsave.c) */
         const bool ok = co->part_o == HD_CTXCTL_PART_ANY
                             ? q.part != HD_CTXP_CCB
                             : co->part_o == (q.part == HD_CTXP_PV     ? HD_CTXCTL_PART_REGS
@@ -469,7 +502,9 @@ static bool engine_step(struct hd_sm *sm, const struct hd_ctx_ctl_out *co, uint6
                                                                        : HD_CTXCTL_PART_CCB);
         if (!ok)
             break;
-        if (!engine_send(sm, c, now)) {
+        if (!restore)
+            hd_ctx_part_cycle(x, q.part, now);
+        if (!hd_sm_ctx_send(sm, c, now)) {
             if (sm->cp->switch_model != HD_SWITCHMODEL_STALL)
                 sm->st->mem_send_stalls++;
             break;
@@ -564,8 +599,11 @@ bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size
     }
     progress |= co.state_o != sm->ce->ctl_state;
     sm->ce->ctl_state = (uint8_t)co.state_o;
+    uint32_t budget = sm->cp->requests_per_cycle; /* the queue's warps first (warp order) */
+    if (sm->ce->nwq)
+        budget = hd_sm_wsave_send(sm, budget, now, &progress);
     if (head)
-        progress |= engine_step(sm, &co, now);
+        progress |= engine_step(sm, &co, budget, now);
     if (co.done_o)
         engine_done(sm, now);
     return progress;
@@ -578,6 +616,8 @@ static void engine_done(struct hd_sm *sm, uint64_t now)
     sm->ce->engq_head = (sm->ce->engq_head + 1) % sm->p->max_ctas;
     sm->ce->nengq--;
     sm->ce->ctl_busy = false;
+    if (x->wsave && sm->ce->nwq)
+        hd_sm_wsave_forget(sm, c->grant.cta_slot);
     if (x->state == HD_CTX_SAVING) { /* register file and shared memory read out */
         x->wspill_sum = 0; /* Lin L1079: each warp from its point to its registers out */
         x->wspill_warps = 0;

@@ -55,12 +55,20 @@ struct hd_ctx_engine {
     double stall_free;           /* (fractional cycles: the bytes' time adds up exactly) */
     struct hd_ctx_stall_ack { uint64_t at, payload; } *stall_q;
     uint32_t stall_head, nstall, cap_stall;
+    /* [context] save_order = warp (ctx_wsave.c): warps whose registers the engine saves, in the
+     * order they were drained, FIFO; the first wq_fed are fully offered to the codec */
+    struct hd_ctx_wentry {
+        uint32_t slot, warp;     /* CTA slot, warp in the CTA */
+        uint32_t req_end;        /* its context's request count after its record (ready) */
+        bool ready;              /* its record's requests are all known */
+    } *wq;
+    uint32_t wq_head, nwq, cap_wq, wq_fed;
 };
 
 /* Has the engine work for its tick (forwarded responses, suspending CTAs, queued operations)? */
 static inline bool hd_ctx_engine_due(const struct hd_ctx_engine *ce)
 {
-    return ce->ninbox || ce->nsusp || ce->nengq || ce->nstall;
+    return ce->ninbox || ce->nsusp || ce->nengq || ce->nstall || ce->nwq;
 }
 /* Does it hold anything the GPU must not sleep through (its tick's work, contexts to hand
  * back)? */
@@ -71,7 +79,7 @@ static inline bool hd_ctx_engine_pending(const struct hd_ctx_engine *ce)
 /* Forget everything queued (the SM is reset). */
 static inline void hd_ctx_engine_clear(struct hd_ctx_engine *ce)
 {
-    ce->ninbox = ce->nengq = ce->nsusp = ce->nevicted = ce->nstall = 0;
+    ce->ninbox = ce->nengq = ce->nsusp = ce->nevicted = ce->nstall = ce->nwq = ce->wq_fed = 0;
 }
 
 #endif

@@ -94,8 +94,8 @@ bool hd_ctx_image_segment(struct hd_ctx_image *m, uint32_t w, const uint32_t *wo
         return false;
     memcpy(m->segw + 32 * (size_t)m->nseg, words, 32 * sizeof *words);
     m->nseg++;
-    for (uint32_t v = w; v < m->nwarps; v++) /* segments up to and including each record */
-        m->rec_seg_end[v] = m->nseg;
+    m->rec_seg_end[w] = m->nseg; /* segments up to and including its record, in record order
+                                    (warp order, or the order the warps were drained) */
     return hd_ctx_image_regs(m, w, 4ull * used);
 }
 
@@ -147,6 +147,19 @@ uint32_t hd_ctx_image_req_warp(const struct hd_ctx_image *m, const struct hd_ctx
     if (q->part == HD_CTXP_PV && m->lay.pv_bytes)
         return (uint32_t)((q->addr - m->base - m->lay.pv) / m->lay.pv_bytes);
     return UINT32_MAX;
+}
+
+bool hd_ctx_image_items(struct hd_ctx_image *m, uint32_t nitems)
+{
+    return grow((void **)&m->pat, &m->cap_pat, nitems ? nitems : 1, sizeof *m->pat);
+}
+
+void hd_ctx_image_tail(struct hd_ctx_image *m, uint64_t smem, uint64_t stack_bytes)
+{
+    const uint64_t max_words = m->lay.slot_bytes / 128;
+    m->lay = hd_ctx_layout_make(m->nwarps, max_words, m->lay.pv_bytes != 0, smem, stack_bytes);
+    m->smem_bytes = smem;
+    m->stack_bytes = stack_bytes;
 }
 
 void hd_ctx_image_free(struct hd_ctx_image *m)

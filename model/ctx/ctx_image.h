@@ -77,6 +77,12 @@ static inline uint32_t hd_ctx_image_nreqs(const struct hd_ctx_image *m)
 bool hd_ctx_image_req(const struct hd_ctx_image *m, bool restore, uint32_t i,
                       struct hd_ctx_req *out);
 void hd_ctx_image_free(struct hd_ctx_image *m);
+/* Room for the pattern codes of nitems saved registers (a save that adds warps as they drain,
+ * ctx_wsave.c). false: host OOM. */
+bool hd_ctx_image_items(struct hd_ctx_image *m, uint32_t nitems);
+/* The shared memory and SIMT stack sizes of a save begun before they were known (the register
+ * and pattern-vector areas do not move). */
+void hd_ctx_image_tail(struct hd_ctx_image *m, uint64_t smem, uint64_t stack_bytes);
 /* The warp whose register record or pattern vector request q writes (from its address in the
  * layout), or UINT32_MAX for the other parts. */
 uint32_t hd_ctx_image_req_warp(const struct hd_ctx_image *m, const struct hd_ctx_req *q);

@@ -33,6 +33,7 @@
 #include "ctx_unpacker.h"
 #include "func_status.h"
 #include "ctx_tb.h"
+#include "ctx_wsave.h"
 #include "hw_ref.h"
 
 #include <stdio.h>
@@ -41,7 +42,7 @@
 
 /* Bytes of the unfinished warps' control state (SIMT stack: 12 bytes per entry, call frames: 8
  * each, a 16-byte header with the active mask and barrier state). */
-static uint64_t stack_bytes(const struct hd_tcta *c)
+uint64_t hd_sm_ctx_stack_bytes(const struct hd_tcta *c)
 {
     const struct hd_func_cta *fc = c->fc;
     uint64_t b = 0;
@@ -76,8 +77,7 @@ int hd_sm_ctx_codec_ensure(struct hd_sm *sm, char *err, size_t errlen)
     return sm->ce->codec ? HD_FUNC_OK : HD_FUNC_ERR_CONFIG;
 }
 
-/* The live words of every unfinished warp, warp by warp (the items). */
-static bool plan_items(struct hd_sm *sm, struct hd_tcta *c)
+bool hd_sm_ctx_warp_items(struct hd_sm *sm, struct hd_tcta *c, uint32_t wi)
 {
     struct hd_ctx *x = c->ctx;
     const struct hd_annot *an = c->la->tk->an;
@@ -89,21 +89,28 @@ static bool plan_items(struct hd_sm *sm, struct hd_tcta *c)
         sm->ce->live_buf = b;
         sm->ce->cap_live = nregs;
     }
-    for (uint32_t wi = 0; wi < c->fc->nwarps; wi++) {
-        const struct hd_func_warp *w = &c->fc->warps[wi];
-        uint32_t pc, active;
-        if (!an || !hd_func_warp_next(w, &pc, &active))
-            continue;
-        unsigned n = hd_annot_live_regs(an, pc, w->sp > 1, true, sm->ce->live_buf, sm->ce->cap_live);
-        n = n < sm->ce->cap_live ? n : sm->ce->cap_live;
-        for (unsigned i = 0; i < n; i++) {
-            uint32_t kreg = sm->ce->live_buf[i], words = hd_annot_reg_words(an, kreg);
-            words = words > 2 ? 2 : words;
-            for (uint32_t wd = 0; wd < words; wd++)
-                if (!add_item(x, (struct hd_ctx_item){kreg, (uint8_t)wi, (uint8_t)wd}))
-                    return false;
-        }
+    const struct hd_func_warp *w = &c->fc->warps[wi];
+    uint32_t pc, active;
+    if (!an || !hd_func_warp_next(w, &pc, &active))
+        return true;
+    unsigned n = hd_annot_live_regs(an, pc, w->sp > 1, true, sm->ce->live_buf, sm->ce->cap_live);
+    n = n < sm->ce->cap_live ? n : sm->ce->cap_live;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t kreg = sm->ce->live_buf[i], words = hd_annot_reg_words(an, kreg);
+        words = words > 2 ? 2 : words;
+        for (uint32_t wd = 0; wd < words; wd++)
+            if (!add_item(x, (struct hd_ctx_item){kreg, (uint8_t)wi, (uint8_t)wd}))
+                return false;
     }
+    return true;
+}
+
+/* The live words of every unfinished warp, warp by warp (the items). */
+static bool plan_items(struct hd_sm *sm, struct hd_tcta *c)
+{
+    for (uint32_t wi = 0; wi < c->fc->nwarps; wi++)
+        if (!hd_sm_ctx_warp_items(sm, c, wi))
+            return false;
     return true;
 }
 
@@ -138,7 +145,8 @@ int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen
                                    : 2ull * c->la->l->k->nregs +
                                          (tb ? (hd_sm_ctx_tb_bound(x->tb_k) + 127) / 128 : 0);
     if (!hd_ctx_image_begin(&x->img, c->la->id, x->id, nwarps, max_words, packed,
-                            x->keep_smem ? 0 : c->la->demand.smem, stack_bytes(c), x->nitems))
+                            x->keep_smem ? 0 : c->la->demand.smem, hd_sm_ctx_stack_bytes(c),
+                            x->nitems))
         goto oom;
     if (x->img->lay.end > HD_WIN_CONTEXT_STRIDE) {
         snprintf(err, errlen, "%s: SM %u: a context of %llu bytes does not fit its %llu-byte "
@@ -182,8 +190,7 @@ oom:
     return HD_FUNC_ERR_MEMORY;
 }
 
-/* The 32 lanes of item it of context x. */
-static void item_lanes(const struct hd_ctx *x, const struct hd_ctx_item *it, uint32_t lanes[32])
+void hd_sm_ctx_item_lanes(const struct hd_ctx *x, const struct hd_ctx_item *it, uint32_t lanes[32])
 {
     const struct hd_func_warp *w = &x->fc.warps[it->warp];
     const uint64_t *r = w->regs + (size_t)it->kreg * HD_FUNC_WARP_SIZE;
@@ -191,7 +198,7 @@ static void item_lanes(const struct hd_ctx *x, const struct hd_ctx_item *it, uin
         lanes[l] = (uint32_t)(r[l] >> (32u * it->word));
 }
 
-static bool record_last(const struct hd_ctx *x, uint32_t i)
+bool hd_sm_ctx_record_last(const struct hd_ctx *x, uint32_t i)
 {
     return i + 1 == x->nitems || x->items[i + 1].warp != x->items[i].warp;
 }
@@ -209,7 +216,7 @@ static void offer_unpack(struct hd_sm *sm, struct hd_ctx *x, unsigned pag)
         const unsigned need = hd_ctx_unpacker_words(pat, pag);
         if (need <= have) {
             take = true;
-            align = record_last(x, i);
+            align = hd_sm_ctx_record_last(x, i);
             left = have - need;
             if (align)
                 left -= left % HD_CTX_SEG_WORDS;
@@ -235,9 +242,9 @@ static void offer(struct hd_sm *sm, struct hd_ctx *x)
     const unsigned pag = hd_regpat_pag_for_block(x->la->l->block);
     if (x->encoding && x->enc_next < x->nitems) {
         uint32_t lanes[32];
-        item_lanes(x, &x->items[x->enc_next], lanes);
+        hd_sm_ctx_item_lanes(x, &x->items[x->enc_next], lanes);
         if (hd_ctx_codec_offer_save_packed(sm->ce->codec, lanes, true, pag, x->enc_next,
-                                           record_last(x, x->enc_next)))
+                                           hd_sm_ctx_record_last(x, x->enc_next)))
             x->enc_next++;
     } else if (x->decoding) {
         offer_unpack(sm, x, pag);
@@ -276,7 +283,7 @@ static int collect(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err, 
         if (tag >= x->nitems)
             goto internal;
         const struct hd_ctx_item *it = &x->items[tag];
-        item_lanes(x, it, want);
+        hd_sm_ctx_item_lanes(x, it, want);
         if (memcmp(lanes, want, sizeof want) != 0) {
             const struct hd_func_cta *fc = &x->fc;
             snprintf(err, errlen,
@@ -322,11 +329,14 @@ int hd_sm_ctx_codec_cycle(struct hd_sm *sm, struct hd_ctx *head, bool offer_ok, 
     } else if (head && offer_ok) {
         offer(sm, head);
     }
+    if (sm->ce->nwq) /* the per-warp save queue (save_order = warp, ctx_wsave.c) */
+        hd_sm_wsave_offer(sm);
     if (hd_ctx_codec_idle(sm->ce->codec))
         return HD_FUNC_OK;
     if (hd_ctx_codec_tick(sm->ce->codec, now, err, errlen) != 0)
         return HD_FUNC_ERR_INTERNAL;
-    return head ? collect(sm, head, now, err, errlen) : HD_FUNC_OK;
+    int st = head ? collect(sm, head, now, err, errlen) : HD_FUNC_OK;
+    return st == HD_FUNC_OK && sm->ce->nwq ? hd_sm_wsave_collect(sm, err, errlen) : st;
 }
 
 /* The part code of a request for the controller's next_i (ctx_ctl.h). */
@@ -370,7 +380,8 @@ int hd_sm_ctx_ctl_cycle(struct hd_sm *sm, struct hd_ctx *head, uint64_t now,
         in.next_i = ctl_part(q.part);
     in.all_sent_i = head->sent >= head->reqs;
     in.data_i = restore && head->acked >= head->reqs;
-    in.regs_done_i = restore ? in.data_i && !head->decoding : !head->encoding;
+    in.regs_done_i = restore ? in.data_i && !head->decoding
+                             : !head->encoding && !(head->wsave && head->wpending);
     sm->ce->ctl_busy = true;
     if (hd_ctx_codec_ctl_step(sm->ce->codec, &in, out, head->id, now, err, errlen) != 0)
         return HD_FUNC_ERR_INTERNAL;

@@ -123,6 +123,17 @@ struct hd_ctx {
     bool keep_smem, smem_parked;
     uint32_t park_sm, park_h;
     uint64_t park_base;
+    /* [context] save_order = warp (ctx_wsave.c): this save's registers go warp by warp, each
+     * warp queued for the SM's save engine as soon as it is drained at its point (wqueued),
+     * wpending of the queued records not yet out of the packer, wall once the CTA is quiet and
+     * every warp is queued (its shared memory, stacks and CCB entry follow its last record) */
+    bool wsave, wall;
+    uint32_t wqueued, wpending;
+    /* Lin Fig 2.14's latency split (issue 24 item 9): cycles in which the engine sent, or
+     * waited to send, requests of each part of this save (registers with their pattern
+     * vectors, shared memory, SIMT stacks with the CCB entry); pc_last: the last cycle counted
+     * + 1 per part, so a cycle counts once per part */
+    uint64_t pc_cycles[3], pc_last[3];
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

@@ -152,6 +152,7 @@ struct hd_ctx_params {
     enum hd_cfg_flushbit flush_bit;     /* what clears the flush bit (ctx_idem.h) */
     enum hd_cfg_switchmodel switch_model; /* traffic or a stall (ctx_engine.c) */
     bool inplace_split;            /* Lin Fig 2.4: registers out, shared memory in place */
+    enum hd_cfg_saveorder save_order; /* tb or warp by warp (ctx_wsave.c) */
 };
 
 /* [ccbp]: Lin ch.4 CCBP (model/mech/ccbp; the lists are parsed there). */

@@ -148,6 +148,11 @@ struct hd_preempt_rec {
      * stayed allocated in place (registers only saved), and the shared-memory bytes kept */
     uint32_t smem_kept;
     uint64_t smem_kept_bytes;
+    /* Lin Fig 2.14 as time (issue 24): over the switched CTAs' saves, the cycles in which the
+     * SM's context engine sent, or waited to send, requests of each part (registers with their
+     * pattern vectors, including waits for the compressor and packer; shared memory; SIMT
+     * stacks with the CCB entries); a cycle counts once per part and CTA */
+    uint64_t cycles_regs, cycles_smem, cycles_stack;
 };
 
 /* One CTA a preemption request drained (or whose flush was refused, so it drained): the drain
