@@ -10,6 +10,7 @@
 #   haws_loop.py HEDDLE grid SIZE W...   each W with HAWS on under GTO and LRR and with warped
 #                                        pre-execution, the blocks' C references in the loop:
 #                                        verified, 0 mismatches, cycles unchanged
+#   (settings after "--" go to every run, e.g. -- --set gpu.num_sms=2)
 #   haws_loop.py HEDDLE fault W          a wrong expectation ([haws] blocks_fault) stops the
 #                                        run with a located mismatch naming cycle, SM, warp
 #                                        slot, block and port
@@ -22,10 +23,13 @@ import sys
 import tempfile
 
 heddle, mode = sys.argv[1], sys.argv[2]
+# settings for every run after "--" (e.g. -- --set gpu.num_sms=2)
+EXTRA = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+ARGS = sys.argv[:sys.argv.index("--")] if "--" in sys.argv else sys.argv
 here = os.path.dirname(os.path.abspath(__file__))
 kepler = os.path.join(here, "..", "..", "configs", "kepler-gk110.ini")
 tmp = tempfile.mkdtemp(prefix="hd-hawsloop-")
-ON = ["--config", kepler, "--set", "haws.enable=true"]
+ON = ["--config", kepler, "--set", "haws.enable=true"] + EXTRA
 
 
 def fail(msg):
@@ -58,7 +62,7 @@ def cosim(w, size, extra):
 
 
 if mode == "loop":
-    size, names = sys.argv[3], sys.argv[4:]
+    size, names = ARGS[3], ARGS[4:]
     for w in names:
         plain, issued = run(w, size, [])
         ref, inst, steps = cosim(w, size, [])
@@ -71,7 +75,7 @@ if mode == "loop":
               "0 mismatches" % (w, size, plain, issued, inst, steps))
     print("haws loop ok")
 elif mode == "grid":
-    size, names = sys.argv[3], sys.argv[4:]
+    size, names = ARGS[3], ARGS[4:]
     for w in names:
         for v in (["--set", "sm.scheduler=gto"], ["--set", "sm.scheduler=lrr"],
                   ["--set", "haws.wpe=true"]):
@@ -84,7 +88,7 @@ elif mode == "grid":
                   "unchanged" % (w, size, " ".join(v[1:]), plain, issued))
     print("haws loop ok")
 elif mode == "fault":
-    w, size = sys.argv[3], "small"
+    w, size = ARGS[3], "small"
     pat = (r"haws: MISMATCH at cycle \d+, SM \d+, warp slot \d+, block haws_r\w+ "
            r"\(sm\d+\.w\d+\.haws_r\w+, .*\), port count_o = \d+")
     cmd = [heddle, "run", w, "--size", size, "--quiet"] + ON + \
