@@ -97,7 +97,7 @@ elif mode == "fault":
     if out.returncode == 0 or not re.search(pat, out.stderr + out.stdout):
         fail("%s: expected a located mismatch (exit != 0, /%s/), got exit %d\n%s%s"
              % (" ".join(cmd), pat, out.returncode, out.stdout[-1500:], out.stderr[-1500:]))
-    print("blocks_fault=50: %s" % (out.stderr + out.stdout).strip().splitlines()[-1][:300])
+    print("blocks_fault=50: %s" % re.search(pat + r".*", out.stderr + out.stdout).group(0)[:300])
     print("haws fault ok")
 else:
     fail("unknown mode " + mode)
