@@ -15,6 +15,7 @@
 #include "annot.h"
 #include "module.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define HD_AHEAD_MAX_WINDOW 64
@@ -31,6 +32,34 @@ struct hd_ahead_hints {
     uint8_t nsel, nren;
 };
 
+/* An RCU event of one warp slot (hd_ahead_ops.event). */
+enum hd_ahead_ev {
+    HD_AHEV_CLEAR,  /* an episode is triggered or the RCU discarded: empty */
+    HD_AHEV_ALLOC,  /* a hint-mode instruction issued into entry idx */
+    HD_AHEV_READY,  /* entry idx's load was written back */
+    HD_AHEV_RETURN, /* the warp returns to in-order execution (the rename table is cleared) */
+    HD_AHEV_POP     /* in-order execution reached the head: committed, or a branch popped */
+};
+struct hd_ahead_event {
+    uint8_t ev;
+    uint8_t idx;       /* ALLOC, READY: the entry */
+    uint8_t ndst;      /* ALLOC: destinations (0: a branch) */
+    bool renamed;      /* ALLOC: its destination is renamed (returns through a copy) */
+    bool ctrl;         /* ALLOC: a branch */
+    uint32_t off;      /* ALLOC: in-order steps from the stall point */
+    int32_t dst[2];    /* ALLOC: the destination registers */
+    uint64_t ready_at; /* ALLOC: its write-back cycle (UINT64_MAX: a load; READY follows) */
+};
+/* The RCU as the engine decides from it (hd_ahead_ops.rcu). */
+struct hd_ahead_rcu_view {
+    bool full;       /* no free entry: the chain stops */
+    bool head_v;     /* an entry is held */
+    bool head_ready; /* the head is written back */
+    bool head_ctrl;  /* the head is a branch */
+    bool head_copy;  /* the head's destination is renamed: a copy, else a skip */
+    uint32_t head_off;
+};
+
 struct hd_ahead_ops {
     /* The window of stall point pc of kernel image k (an: its annotation store; regs_free:
      * registers per thread the kernel leaves unused, the renaming budget), or NULL when pc is not
@@ -44,6 +73,23 @@ struct hd_ahead_ops {
                                    hints (their offsets jump), 1 for warped pre-execution, which
                                    fetches and decodes every instruction to find independent
                                    ones */
+    /* {==== The HAWS blocks in the loop (issue 30 item 4; model/mech/haws/haws_loop.h,
+     * docs/blocks/haws.md "The blocks in the loop"). All NULL when [haws] blocks is off; all
+     * set otherwise. `sm` is the SM's id, `slot` the warp slot. ==== */
+    /* Something happened to warp slot's RCU (struct hd_ahead_event). */
+    void (*event)(void *impl, uint32_t sm, uint32_t slot, const struct hd_ahead_event *e,
+                  uint64_t now);
+    /* The engine's RCU decision for warp slot: *v holds the model's view, the hook replaces it
+     * with the blocks' (what the engine then uses; a difference is a mismatch the hook reports
+     * at the end of the cycle). */
+    void (*rcu)(void *impl, uint32_t sm, uint32_t slot, struct hd_ahead_rcu_view *v,
+                uint64_t now);
+    /* The RAW check of a hint-mode instruction's n sources src[]: bit j of *mapped = source j
+     * is the destination of an RCU entry (through the rename table), of *ready = and that entry
+     * is written back; model's values in, blocks' out (as rcu). */
+    void (*raw)(void *impl, uint32_t sm, uint32_t slot, const int32_t *src, unsigned n,
+                uint32_t *mapped, uint32_t *ready, uint64_t now);
+    /* }==== */
 };
 
 #endif

@@ -103,10 +103,44 @@ static void discard(struct ah_warp *a)
     a->branch_due = false;
 }
 
+/* {==== The HAWS blocks in the loop (ahead.h hd_ahead_ops.event/rcu/raw; all NULL when off) ==== */
+static void ev(struct hd_sm *sm, uint32_t slot, struct hd_ahead_event e, uint64_t now)
+{
+    if (sm->ah->ops->event)
+        sm->ah->ops->event(sm->ah->impl, sm->id, slot, &e, now);
+}
+
+/* Discard warp slot's episode; the blocks are cleared too. */
+static void drop(struct hd_sm *sm, uint32_t slot, uint64_t now)
+{
+    struct ah_warp *a = &sm->ah->w[slot];
+    if (a->mode != AH_IDLE || a->n)
+        ev(sm, slot, (struct hd_ahead_event){.ev = HD_AHEV_CLEAR}, now);
+    discard(a);
+}
+
+/* The RCU view the engine decides from: the model's, or (blocks in the loop) the blocks'. */
+static struct hd_ahead_rcu_view rcu_view(struct hd_sm *sm, uint32_t slot, uint64_t now)
+{
+    const struct ah_warp *a = &sm->ah->w[slot];
+    struct hd_ahead_rcu_view v = {.full = a->n == sm->ah->depth, .head_v = a->n != 0};
+    if (a->n) {
+        const struct ah_entry *e = &a->e[a->head];
+        v.head_ready = e->ready_at <= now;
+        v.head_ctrl = e->r.branch;
+        v.head_copy = e->renamed;
+        v.head_off = e->step;
+    }
+    if (sm->ah->ops->rcu)
+        sm->ah->ops->rcu(sm->ah->impl, sm->id, slot, &v, now);
+    return v;
+}
+/* }==== */
+
 void hd_sm_ahead_reset(struct hd_sm *sm, uint32_t slot)
 {
     if (sm->ah)
-        discard(&sm->ah->w[slot]);
+        drop(sm, slot, sm->last_tick);
 }
 
 /* {==== Hint mode ==== */
@@ -147,6 +181,7 @@ static bool trigger(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a)
     if (!h)
         return false;
     discard(a);
+    ev(sm, w->slot, (struct hd_ahead_event){.ev = HD_AHEV_CLEAR}, sm->last_tick);
     a->mode = AH_HINT;
     a->h = h;
     a->stall_pc = w->ib_pc;
@@ -193,15 +228,23 @@ static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, u
             }
             continue;
         }
-        if (a->n == sm->ah->depth) {
+        if (rcu_view(sm, w->slot, now).full) {
             sm->st->haws_rcu_full++;
             a->parked = true;
             return false;
         }
         const bool ren = h->ren >> i & 1u;
-        for (uint32_t j = 0; j < d->nread; j++) {
+        uint32_t mapped = 0, ready = 0; /* bit j: source j is an RCU entry's / it is ready */
+        for (uint32_t j = 0; j < d->nread && j < 32; j++) {
             const struct ah_entry *e = writer(a, d->read[j]);
-            if (e ? e->ready_at > now : w->sb[d->read[j]] != HD_SB_FREE)
+            mapped |= (uint32_t)(e != NULL) << j;
+            ready |= (uint32_t)(e && e->ready_at <= now) << j;
+        }
+        if (sm->ah->ops->raw)
+            sm->ah->ops->raw(sm->ah->impl, sm->id, w->slot, d->read, d->nread, &mapped, &ready,
+                             now);
+        for (uint32_t j = 0; j < d->nread; j++) {
+            if (mapped >> j & 1u ? !(ready >> j & 1u) : w->sb[d->read[j]] != HD_SB_FREE)
                 return false; /* RAW on the RCU or the scoreboard: try again later */
         }
         for (uint32_t j = 0; !ren && j < d->nwrite; j++)
@@ -243,6 +286,14 @@ static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, u
             op->has_dst = true;
             e->ready_at = UINT64_MAX;
             sm->st->haws_loads++;
+        }
+        if (sm->ah->ops->event) {
+            struct hd_ahead_event x = {.ev = HD_AHEV_ALLOC, .idx = (uint8_t)a->n,
+                                       .ndst = e->r.ndst, .renamed = ren, .ctrl = e->r.branch,
+                                       .off = e->step, .ready_at = e->ready_at};
+            for (uint32_t j = 0; j < e->r.ndst && j < 2; j++)
+                x.dst[j] = e->r.reg[j];
+            ev(sm, w->slot, x, now);
         }
         a->n++;
         sm->st->haws_issued++;
@@ -301,46 +352,50 @@ enum hd_ahead_filter hd_sm_ahead_filter(struct hd_sm *sm, struct hd_twarp *w, ui
         return HD_AHF_NONE;
     if (a->mode == AH_HINT) { /* the head issues again: the long-latency flag cleared */
         a->mode = AH_RETURN;
+        ev(sm, w->slot, (struct hd_ahead_event){.ev = HD_AHEV_RETURN}, now);
         if (pc != a->stall_pc) { /* cannot happen: the in-order stream left the stall point */
             sm->st->haws_discards++;
-            discard(a);
+            drop(sm, w->slot, now);
             return HD_AHF_NONE;
         }
     }
     if (a->n == 0 && !a->branch_due) {
-        discard(a);
+        drop(sm, w->slot, now);
         return HD_AHF_NONE;
     }
     if (a->n == 0)
         return HD_AHF_NONE;
     struct ah_entry *e = &a->e[a->head];
-    if (e->step < a->io_step || (e->step == a->io_step && e->r.pc != pc)) {
+    const struct hd_ahead_rcu_view v = rcu_view(sm, w->slot, now); /* the head, as decided on */
+    if (v.head_off < a->io_step || (v.head_off == a->io_step && e->r.pc != pc)) {
         sm->st->haws_discards++; /* the in-order path differs: execute everything again */
-        discard(a);
+        drop(sm, w->slot, now);
         return HD_AHF_NONE;
     }
-    if (e->step > a->io_step)
+    if (v.head_off > a->io_step)
         return HD_AHF_NONE; /* (hd_sm_ahead_stepped counts it once it issued) */
-    if (e->r.branch) { /* executed again in order (side-effect free) */
+    if (v.head_ctrl) { /* executed again in order (side-effect free) */
         a->head++;
         a->n--;
         a->branch_due = true; /* (so hd_sm_ahead_stepped counts it) */
+        ev(sm, w->slot, (struct hd_ahead_event){.ev = HD_AHEV_POP}, now);
         return HD_AHF_NONE;
     }
-    if (e->ready_at > now)
+    if (!v.head_ready)
         return HD_AHF_WAIT;
     struct hd_tcta *c = &sm->cta[w->cta];
     if (!hd_func_ahead_commit(c->la->l, w->fw, &e->r, tr)) {
         sm->st->haws_discards++;
-        discard(a);
+        drop(sm, w->slot, now);
         return HD_AHF_NONE;
     }
-    const bool ren = e->renamed;
+    const bool ren = v.head_copy;
     a->head++;
     a->n--;
     a->io_step++;
+    ev(sm, w->slot, (struct hd_ahead_event){.ev = HD_AHEV_POP}, now);
     if (a->n == 0)
-        discard(a);
+        drop(sm, w->slot, now);
     if (ren) {
         sm->st->haws_copies++;
         return HD_AHF_COPY;
@@ -358,7 +413,7 @@ void hd_sm_ahead_stepped(struct hd_sm *sm, struct hd_twarp *w)
     a->io_step++;
     a->branch_due = false;
     if (a->n == 0)
-        discard(a);
+        drop(sm, w->slot, sm->last_tick);
 }
 
 void hd_sm_ahead_loaded(struct hd_sm *sm, struct hd_twarp *w, uint32_t tag, uint64_t now)
@@ -371,4 +426,5 @@ void hd_sm_ahead_loaded(struct hd_sm *sm, struct hd_twarp *w, uint32_t tag, uint
         idx >= a->head + a->n)
         return; /* its episode was discarded: the load executes again in order */
     a->e[idx].ready_at = now;
+    ev(sm, w->slot, (struct hd_ahead_event){.ev = HD_AHEV_READY, .idx = (uint8_t)idx}, now);
 }

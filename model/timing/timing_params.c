@@ -253,6 +253,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->haws.hint_fetch_cycles = c->haws_hint_fetch_cycles;
     p->haws.loads = c->haws_loads;
     p->haws.wpe = c->haws_wpe;
+    p->haws.blocks = c->haws_blocks;
+    p->haws.blocks_fault = c->haws_blocks_fault;
     p->cta_dist_chunk = c->timing_cta_dist_chunk;
     p->cta_dist_order = c->timing_cta_dist_order;
     p->gduet.dynamic = c->gpuduet_dynamic;

@@ -194,6 +194,8 @@ struct hd_gpu_timing_params {
         bool enable;
         uint32_t rcu_depth, window, hint_fetch_cycles;
         bool loads, wpe;
+        bool blocks;              /* the HAWS blocks in the loop (haws_loop.h) */
+        uint64_t blocks_fault;
     } haws;
     uint32_t cta_dist_chunk;      /* [timing] cta_dist_chunk, cta_dist_order (cta_dist_locality.h) */
     enum hd_cfg_chunkorder cta_dist_order;

@@ -13,9 +13,12 @@
  * per cycle: ahead.h scan_cycles) instead of jumping along hint offsets; which instructions are
  * independent is taken from the same pass (a dynamic check along the one path taken could find
  * a few more where the pass joins paths: not modelled), renaming is not limited by the kernel's
- * free registers, and there is no hint fetch cost.
+ * free registers, and there is no hint fetch cost. With [haws] blocks = true the hook also puts
+ * each warp's result collection unit and rename table in the loop (haws_loop.h): the engine's
+ * RCU events step them and its RCU decisions are taken from them.
  */
 #include "haws_hints.h"
+#include "haws_loop.h"
 #include "mech.h"
 
 #include <stdio.h>
@@ -31,6 +34,7 @@ struct haws {
     struct hd_haws_hint_params p;
     struct haws_cache *cache;
     bool wpe;
+    struct hd_haws_loop *loop; /* the blocks in the loop ([haws] blocks), or NULL */
 };
 
 static const struct hd_ahead_hints *haws_hints(void *impl, const struct hd_func_kernel *k,
@@ -66,9 +70,42 @@ static const struct hd_ahead_ops *haws_ahead(void *impl)
     return &((struct haws *)impl)->ops;
 }
 
+/* {==== The blocks in the loop ==== */
+static void haws_event(void *impl, uint32_t sm, uint32_t slot, const struct hd_ahead_event *e,
+                       uint64_t now)
+{
+    hd_haws_loop_event(((struct haws *)impl)->loop, sm, slot, e, now);
+}
+
+static void haws_rcu(void *impl, uint32_t sm, uint32_t slot, struct hd_ahead_rcu_view *v,
+                     uint64_t now)
+{
+    hd_haws_loop_rcu(((struct haws *)impl)->loop, sm, slot, v, now);
+}
+
+static void haws_raw(void *impl, uint32_t sm, uint32_t slot, const int32_t *src, unsigned n,
+                     uint32_t *mapped, uint32_t *ready, uint64_t now)
+{
+    hd_haws_loop_raw(((struct haws *)impl)->loop, sm, slot, src, n, mapped, ready, now);
+}
+
+static int haws_start(void *impl, char *err, size_t errlen)
+{
+    return hd_haws_loop_make(((struct haws *)impl)->loop, err, errlen);
+}
+
+static int haws_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err,
+                      size_t errlen)
+{
+    *ready = *busy = false;
+    return hd_haws_loop_cycle(((struct haws *)impl)->loop, now, err, errlen);
+}
+/* }==== */
+
 static void haws_destroy(void *impl)
 {
     struct haws *h = impl;
+    hd_haws_loop_destroy(h->loop);
     while (h->cache) {
         struct haws_cache *n = h->cache->next;
         hd_haws_hints_free(h->cache->kh);
@@ -83,14 +120,27 @@ static const struct hd_hook_ops haws_hook_ops = {
     .destroy = haws_destroy,
     .ahead = haws_ahead,
 };
+static const struct hd_hook_ops haws_hook_blocks = {
+    .name = "haws",
+    .start = haws_start,
+    .cycle = haws_cycle,
+    .destroy = haws_destroy,
+    .ahead = haws_ahead,
+};
 
 static int haws_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
                        size_t errlen)
 {
     out->ops = NULL;
     out->impl = NULL;
-    if (!env->p->haws.enable)
+    if (!env->p->haws.enable) {
+        if (env->p->haws.blocks) {
+            snprintf(err, errlen, "key 'blocks': [haws] blocks = true needs [haws] enable = true "
+                     "(the run-ahead engine whose RCU the blocks are)");
+            return -1;
+        }
         return 0;
+    }
     struct haws *h = calloc(1, sizeof *h);
     if (!h) {
         snprintf(err, errlen, "[haws]: host out of memory");
@@ -104,7 +154,16 @@ static int haws_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
     h->ops.hint_fetch_cycles = env->p->haws.wpe ? 0 : env->p->haws.hint_fetch_cycles;
     h->wpe = env->p->haws.wpe;
     h->ops.scan_cycles = h->wpe ? 1 : 0;
-    out->ops = &haws_hook_ops;
+    if (env->p->haws.blocks) {
+        if (!(h->loop = hd_haws_loop_create(env->p, env->hw, err, errlen))) {
+            haws_destroy(h);
+            return -1;
+        }
+        h->ops.event = haws_event;
+        h->ops.rcu = haws_rcu;
+        h->ops.raw = haws_raw;
+    }
+    out->ops = h->loop ? &haws_hook_blocks : &haws_hook_ops;
     out->impl = h;
     return 0;
 }

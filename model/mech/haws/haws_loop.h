@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT
+ * haws_loop.h - the HAWS blocks in the GPU timing loop (Gong thesis ch.5 §5.2.4; issue 30 item 4;
+ * docs/blocks/haws.md "The blocks in the loop"): per warp slot of every SM one result collection
+ * unit (haws_rcu) and one register rename table (haws_rename), made through the GPU's block
+ * factory (hw_inst.h: the C references, or the RTL in lockstep under `heddle cosim --blocks haws
+ * --in-loop`), stepped by the SM's run-ahead engine's events (model/timing/sm_ahead.c through
+ * ahead.h hd_ahead_ops.event/rcu/raw), every output of every step checked.
+ *
+ * Design.
+ *   events  The engine reports each change of a warp's RCU: CLEAR (trigger, discard), ALLOC (a
+ *           hint-mode issue: entry, offset, destinations, renamed, branch, write-back cycle),
+ *           READY (a load's write-back), RETURN (back to in-order execution), POP (the return
+ *           reached the head). Each becomes block edges: CLEAR clears both blocks, ALLOC is an
+ *           RCU allocation and one rename-table write per destination (register -> entry),
+ *           READY an RCU write-back, RETURN clears the rename table, POP an RCU pop. An ALU
+ *           entry's write-back is an RCU write-back edge at its cycle (applied before any later
+ *           edge of that warp and at the end of every cycle).
+ *   clock   A block steps only when its warp has something to do: one edge per event, stamped
+ *           with the model cycle (several in one cycle when several things happen, as locality's
+ *           loop), plus read-out edges for a decision. Outputs are registered (a step shows the
+ *           state before its edge), so a decision takes its answer from a read-out step.
+ *   check   Every step's outputs are compared port by port with what the engine's events say
+ *           the block must hold (the engine's RCU and register mapping as reported: count, full,
+ *           tail, valid and ready bits, the head's fields; the lookups, the mapping count, no
+ *           refused write). A difference stops the run with a located error (cycle, SM, warp
+ *           slot, block, port, both values, the event) at the end of the cycle.
+ *   drive   The engine takes three decisions from the blocks (hd_ahead_ops.rcu, .raw): RCU full
+ *           (the chain stops), the RAW check of a hint-mode instruction's sources (rename lookup,
+ *           then the RCU entry's ready bit) and the return's fetch filter (the head's offset,
+ *           ready, branch and renamed != dst: wait, copy or skip). Each is also compared with the
+ *           engine's own answer; with --drive rtl the answers are the RTL's, so the cycles are
+ *           identical exactly when there is no mismatch.
+ *   names   Registers are the model's kernel-wide register numbers (REGW bits, 12 in the loop's
+ *           sizing: PTX virtual registers exceed the thesis's 255); a renamed destination's
+ *           renamed name is one of the top DEPTH register names (2^REGW - 1 - entry: unused
+ *           registers, as the thesis's compiler renames into unused ones). A kernel register
+ *           that does not fit below those names is a located error.
+ *   more    Two more blocks per warp (the shadow SIMT stack and the warp controller, issue 30
+ *           item 4) are added by appending: an enum kind, a row of the kinds table (block name,
+ *           port struct sizes) and an event function; docs/blocks/haws.md "The blocks in the
+ *           loop" lists the steps.
+ * [haws] blocks_fault N corrupts the expectation of the run's N-th block step (a test of the
+ * check). Deterministic; no globals except immutable tables.
+ */
+#ifndef HD_HAWS_LOOP_H
+#define HD_HAWS_LOOP_H
+
+#include "ahead.h"
+#include "hw_inst.h"
+#include "timing_params.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hd_haws_loop;
+
+/* The blocks for a GPU of params p over the factory *hw (read at make; may point at NULL: the C
+ * references). NULL with a message when the configuration does not fit the built blocks. */
+struct hd_haws_loop *hd_haws_loop_create(const struct hd_gpu_timing_params *p,
+                                         const struct hd_hw_factory *const *hw, char *err,
+                                         size_t errlen);
+void hd_haws_loop_destroy(struct hd_haws_loop *L);
+/* Make the instances (once, before the first cycle so that waveforms declare them). */
+int hd_haws_loop_make(struct hd_haws_loop *L, char *err, size_t errlen);
+
+/* {==== The engine's events and decisions (ahead.h hd_ahead_ops.event, .rcu, .raw) ==== */
+void hd_haws_loop_event(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
+                        const struct hd_ahead_event *e, uint64_t now);
+void hd_haws_loop_rcu(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
+                      struct hd_ahead_rcu_view *v, uint64_t now);
+void hd_haws_loop_raw(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, const int32_t *src,
+                      unsigned n, uint32_t *mapped, uint32_t *ready, uint64_t now);
+/* The end of cycle now: due write-backs; returns 0, or -1 with the located mismatch. */
+int hd_haws_loop_cycle(struct hd_haws_loop *L, uint64_t now, char *err, size_t errlen);
+/* Block steps so far (all instances). */
+uint64_t hd_haws_loop_steps(const struct hd_haws_loop *L);
+/* }==== */
+
+#endif

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# haws_loop.py - the HAWS blocks (haws_rcu, haws_rename) in the timing loop (issue 30 item 4;
+# docs/blocks/haws.md "The blocks in the loop"; model/mech/haws/haws_loop.h).
+#   haws_loop.py HEDDLE loop SIZE W...   for each workload W on the Kepler configuration with
+#                                        HAWS on: `heddle cosim --blocks haws --in-loop`
+#                                        verifies with 0 mismatches and steps against the RTL;
+#                                        its cycles, those with --drive rtl and those of plain
+#                                        `heddle run` with HAWS on (blocks off) are identical
+#   haws_loop.py HEDDLE grid SIZE W...   each W with HAWS on under GTO and LRR and with warped
+#                                        pre-execution, the blocks' C references in the loop:
+#                                        verified, 0 mismatches, cycles unchanged
+#   (settings after "--" go to every run, e.g. -- --set gpu.num_sms=2)
+#   haws_loop.py HEDDLE fault W          a wrong expectation ([haws] blocks_fault) stops the
+#                                        run with a located mismatch naming cycle, SM, warp
+#                                        slot, block and port
+# Prints "haws loop ok" / "haws fault ok" or fails with the first difference.
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+heddle, mode = sys.argv[1], sys.argv[2]
+# settings for every run after "--" (e.g. -- --set gpu.num_sms=2)
+EXTRA = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+ARGS = sys.argv[:sys.argv.index("--")] if "--" in sys.argv else sys.argv
+here = os.path.dirname(os.path.abspath(__file__))
+kepler = os.path.join(here, "..", "..", "configs", "kepler-gk110.ini")
+tmp = tempfile.mkdtemp(prefix="hd-hawsloop-")
+ON = ["--config", kepler, "--set", "haws.enable=true"] + EXTRA
+
+
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+
+def run(w, size, extra):
+    stats = os.path.join(tmp, "s.json")
+    cmd = [heddle, "run", w, "--size", size, "--quiet", "--stats", stats] + ON + extra
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0 or "VERIFIED" not in out.stdout:
+        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
+    with open(stats) as f:
+        t = json.load(f)["timing"]
+    return t["totals"]["cycles"], sum(sm.get("haws_issued", 0) for sm in t["sms"])
+
+
+def cosim(w, size, extra):
+    cmd = [heddle, "cosim", "--blocks", "haws", "--in-loop", w, "--size", size] + ON + extra
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    m = re.search(r": verified \(\w+\), (\d+) cycles, blocks in the timing loop: (\d+) instances "
+                  r"\((\d+) against RTL.*?\), (\d+) block steps \((\d+) against RTL\), "
+                  r"0 mismatches", out.stdout)
+    if out.returncode != 0 or not m:
+        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
+    cycles, inst, rtl_inst, steps, rtl_steps = (int(x) for x in m.groups())
+    if rtl_inst == 0 or rtl_steps == 0:
+        fail("%s: nothing stepped against the RTL" % " ".join(cmd))
+    return cycles, inst, rtl_steps
+
+
+if mode == "loop":
+    size, names = ARGS[3], ARGS[4:]
+    for w in names:
+        plain, issued = run(w, size, [])
+        ref, inst, steps = cosim(w, size, [])
+        rtl, _, _ = cosim(w, size, ["--drive", "rtl"])
+        if not plain == ref == rtl:
+            fail("%s: cycles differ: heddle run %d, in the loop %d, --drive rtl %d"
+                 % (w, plain, ref, rtl))
+        print("%s (%s): %d cycles with the blocks off, in the loop and with --drive rtl; %d "
+              "run-ahead instructions; %d instances, %d block steps against the RTL, "
+              "0 mismatches" % (w, size, plain, issued, inst, steps))
+    print("haws loop ok")
+elif mode == "grid":
+    size, names = ARGS[3], ARGS[4:]
+    for w in names:
+        for v in (["--set", "sm.scheduler=gto"], ["--set", "sm.scheduler=lrr"],
+                  ["--set", "haws.wpe=true"]):
+            plain, issued = run(w, size, v)
+            on, _ = run(w, size, v + ["--set", "haws.blocks=true"])
+            if on != plain:
+                fail("%s %s: the blocks in the loop changed the cycles: %d vs %d"
+                     % (w, " ".join(v), on, plain))
+            print("%s (%s) %s: %d cycles, %d run-ahead instructions, 0 mismatches, cycles "
+                  "unchanged" % (w, size, " ".join(v[1:]), plain, issued))
+    print("haws loop ok")
+elif mode == "fault":
+    w, size = ARGS[3], "small"
+    pat = (r"haws: MISMATCH at cycle \d+, SM \d+, warp slot \d+, block haws_r\w+ "
+           r"\(sm\d+\.w\d+\.haws_r\w+, .*\), port count_o = \d+")
+    cmd = [heddle, "run", w, "--size", size, "--quiet"] + ON + \
+        ["--set", "haws.blocks=true", "--set", "haws.blocks_fault=50"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode == 0 or not re.search(pat, out.stderr + out.stdout):
+        fail("%s: expected a located mismatch (exit != 0, /%s/), got exit %d\n%s%s"
+             % (" ".join(cmd), pat, out.returncode, out.stdout[-1500:], out.stderr[-1500:]))
+    print("blocks_fault=50: %s" % re.search(pat + r".*", out.stderr + out.stdout).group(0)[:300])
+    print("haws fault ok")
+else:
+    fail("unknown mode " + mode)
