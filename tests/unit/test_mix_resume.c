@@ -24,7 +24,7 @@
 #define PE_BLOCK 256
 #define PE_PENALTY 3
 #define PE_CTAS 90  /* 6 CTAs (by threads) x 15 SMs: the victim fills the GPU */
-#define PE_STEPS 8  /* rows per launch */
+#define PE_STEPS 4  /* rows per launch */
 
 /* One client: `launches` launches of PE_STEPS rows each over PE_CTAS CTAs, each synchronized
  * before the next is issued (host code between them, as bfs's or kmeans's drivers), at launch
