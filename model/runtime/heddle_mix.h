@@ -15,14 +15,18 @@
  * Deterministic scheduling: each body is a cooperative coroutine with its own stack. A body that
  * must wait for its queued launches yields; when every client is waiting or finished, the GPU
  * runs every queued launch of every client as one batch (the timing executor overlaps launches
- * of different streams on the SMs; the functional one runs them in submission order), then the
- * waiting clients resume in index order, each until it waits again or returns. Host code takes
- * no simulated time. A client's host code resumes only when the whole batch it waits in is done,
- * unless its task is `open` (open-ended co-running, issue 11): with the timing executor an open
- * client resumes in the cycle its own last queued launch finishes, while the other clients'
- * launches stay resident, and the launches it queues then join the running batch (a client can
+ * of different streams on the SMs; the functional one runs them in submission order). With the
+ * timing executor a waiting client resumes in the cycle the launches it waits for have finished
+ * (all of its launches, or those of the one stream it synchronizes), while the other clients'
+ * launches stay resident, and the launches it queues then join the running batch: a client's
+ * next launch is issued as soon as its own previous one finished, as on a GPU whose contexts
+ * each have their own host thread (issue 24 item 1; before, a client waited for the whole
+ * batch, so a multi-launch victim's next launch waited for a preempter that had not arrived).
+ * Launches with an arrival cycle (hd_set_launch_attr) still arrive when due. A client can so
  * relaunch its kernel over and over while another kernel runs, as GPUDuet's and CCBP's
- * co-running experiments do). With the functional executor an open client is an ordinary one.
+ * co-running experiments do (issue 11). With the functional executor, which has no time, the
+ * waiting clients resume after the whole batch, in index order. Host code takes no simulated
+ * time.
  *
  * Errors: if a batch fails, the client whose launch failed gets the report, every other client
  * with launches in that batch gets the same status with a note naming the failed one, and the
@@ -42,7 +46,8 @@ struct hd_client_task {
     const char *name;                              /* for messages (e.g. the workload's name) */
     int (*body)(struct hd_gpu *client, void *arg); /* the host program */
     void *arg;
-    bool open;                   /* resume as soon as its own launches finished (see above) */
+    bool open;                   /* kept for source compatibility: every client now resumes as
+                                    soon as its own launches finished (see above) */
     /* results, filled by hd_gpu_run_clients */
     int status;                  /* what body returned (or the error of work it left queued) */
     struct hd_run_totals totals; /* this client's launches */

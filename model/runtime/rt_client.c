@@ -6,7 +6,7 @@
  * stream k is GPU stream streams[k] (k = 0 is a GPU stream of its own, never the GPU's stream 0,
  * so launches of different clients may overlap). Calls that must see the results of the
  * client's queued launches (synchronize, blocking copies, memset, free) first wait for them:
- * the coroutine is parked in the mix scheduler (hd_rt_mix_wait) until a batch ran them, instead
+ * the coroutine is parked in the mix scheduler (hd_rt_mix_wait) until the GPU ran them, instead
  * of running the GPU's queue itself, which would run other clients' work out of turn. A client
  * with nothing queued never waits. Errors are recorded in the client handle (its own
  * hd_last_error); the messages are those of the real calls.
@@ -111,7 +111,7 @@ static int wait_own(struct hd_gpu *c, int gstream)
 {
     if (!hd_rt_client_pending(c, gstream))
         return HD_OK;
-    return hd_rt_mix_wait(c);
+    return hd_rt_mix_wait(c, gstream);
 }
 
 static int map_stream(struct hd_gpu *c, int stream, const char *what, int *gstream)

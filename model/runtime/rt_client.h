@@ -69,16 +69,16 @@ int hd_rt_client_owner(struct hd_gpu *const *clients, unsigned n, int gstream);
 /* Does the client have launches queued on GPU stream `gstream` (-1: on any of its streams)? */
 bool hd_rt_client_pending(const struct hd_gpu *c, int gstream);
 
-/* Park the running client (rt_mix.c) until a batch ran its queued launches; returns HD_OK or the
- * batch's error (message copied into c->err). */
-int hd_rt_mix_wait(struct hd_gpu *c);
+/* Park the running client (rt_mix.c) until its queued launches on GPU stream `gstream` (-1: on
+ * any of its streams) have run; returns HD_OK or the batch's error (message copied into c->err). */
+int hd_rt_mix_wait(struct hd_gpu *c, int gstream);
 
 /* The timing executor's launch l (GPU stream `gstream`) finished while its batch runs (rt_mix.c):
- * if its client is open and waits for nothing else, resume it until it waits again or returns.
+ * if its client waits and waits for nothing else, resume it until it waits again or returns.
  * The launches it queued meanwhile are queue[gpu->nrun..nqueue), for the executor to add. */
 void hd_rt_mix_launch_finished(struct hd_gpu *gpu, const struct hd_func_launch *l, int gstream);
-/* Does a client of the running mix resume early (heddle_mix.h `open`)? */
-bool hd_rt_mix_has_open(const struct hd_gpu *gpu);
+/* Has the running mix a client that has not returned (one that may resume inside a batch)? */
+bool hd_rt_mix_live(const struct hd_gpu *gpu);
 
 /* Called by the GPU after the executor ran launches ls[0..n) (streams ss) as one batch, with the
  * executor's status and message, before the launches are freed (rt_mix.c). */

@@ -5,9 +5,9 @@
  * Design: the GPU's timing model (struct hd_gpu_timing) is created at the first timed batch and
  * lives as long as the GPU, so cycles and statistics accumulate over every synchronization.
  * The executor hands each batch to hd_gpu_timing_run() (launches of different streams overlap).
- * While clients of a mix run and one of them is open (heddle_mix.h), the timing model reports
- * each finished launch: the mix may resume that launch's client at once, and the launches the
- * client queued then join the running batch (open-ended co-running).
+ * While clients of a mix run, the timing model reports each finished launch: the mix resumes
+ * that launch's client at once if it waits for nothing else, and the launches the client queued
+ * then join the running batch (every client of a mix runs on, issue 24 item 1).
  * Which executor runs is the configuration's [timing] mode, overridable with
  * hd_gpu_set_exec_mode(). The progress line is the only place that reads the wall clock, and it
  * only prints: simulated results never depend on it.
@@ -97,7 +97,7 @@ int hd_rt_timing_copied_d2h(struct hd_gpu *gpu, hd_devptr src, size_t bytes)
     return hd_rt_timing_copied_h2d(gpu, src, bytes); /* the same tag update */
 }
 
-/* The finish hook while open clients run: resume the launch's client if it may, then hand the
+/* The finish hook while clients of a mix run: resume the launch's client if it may, then hand the
  * launches it queued to the running batch. */
 static int launch_finished(void *ctx, struct hd_func_launch *l, int stream, char *err,
                            size_t errlen)
@@ -124,7 +124,7 @@ static int run_timing(void *impl, struct hd_func_launch *const *launches, const 
         gpu->progress_t0 = gpu->progress_last = wall_now();
         gpu->progress_instrs0 = hd_gpu_timing_stats(gpu->timing)->warp_instrs;
     }
-    const bool open = gpu->mix && gpu->nrun == gpu->nqueue && hd_rt_mix_has_open(gpu);
+    const bool open = gpu->mix && gpu->nrun == gpu->nqueue && hd_rt_mix_live(gpu);
     hd_gpu_timing_set_finish(gpu->timing, open ? launch_finished : NULL, gpu);
     st = hd_gpu_timing_run(gpu->timing, launches, streams, n, interrupt, err, errlen);
     hd_gpu_timing_set_finish(gpu->timing, NULL, NULL);

@@ -4,14 +4,24 @@
  *
  * Design: each client body runs on its own stack as a POSIX ucontext coroutine (makecontext /
  * swapcontext). The scheduler context loops: it resumes every ready client in index order, each
- * until it parks (hd_rt_mix_wait: it must wait for its queued launches) or returns; when no
- * client is ready it synchronizes the GPU, which hands every queued launch of every client to
- * the executor as one batch; the GPU reports the batch (hd_rt_batch_done) before freeing the
- * launches, which attributes each launch to its client by stream (totals, batches, a failed
- * launch) and calls the kernel observer; then every parked client becomes ready with the
- * batch's outcome. Everything happens on one host thread in a fixed order, so a mix is as
- * deterministic as a single program. Stacks are 8 MiB of reserved (not committed) memory with
- * a guard page below, so a driver's deep recursion faults instead of corrupting the heap.
+ * until it parks (hd_rt_mix_wait: it must wait for its queued launches on a stream, or on all
+ * its streams) or returns; when no client is ready it synchronizes the GPU, which hands every
+ * queued launch of every client to the executor. With the timing executor the GPU keeps running
+ * while clients come and go (issue 24 item 1, the mix runtime's batch defect): the timing model
+ * reports each finished launch (hd_rt_mix_launch_finished, from its finish hook at the end of
+ * the cycle's SM ticks), and a parked client whose awaited launches have all finished resumes
+ * there, in that cycle, while the other clients' launches stay resident; what it queues then
+ * joins the running batch (a launch with a later arrival cycle arrives when due). So a client's
+ * next launch is issued as soon as its own previous launch finished, never held back by another
+ * client's work (before: a client waited for the whole batch, the preempter's late launch
+ * included, so a multi-launch victim was never preempted). The functional executor has no time:
+ * there every client waiting in a batch resumes after the whole batch, in index order. The GPU
+ * reports each batch (hd_rt_batch_done) before freeing its launches, which attributes each
+ * launch to its client by stream (totals, batches, a failed launch) and calls the kernel
+ * observer; then every client still parked becomes ready with the batch's outcome.
+ * Everything happens on one host thread in a fixed order, so a mix is as deterministic as a
+ * single program. Stacks are 8 MiB of reserved (not committed) memory with a guard page below,
+ * so a driver's deep recursion faults instead of corrupting the heap.
  */
 #define _DEFAULT_SOURCE    /* MAP_ANONYMOUS, MAP_NORESERVE */
 #define _XOPEN_SOURCE 700  /* ucontext, sysconf */
@@ -42,6 +52,7 @@ struct mix_slot {
     size_t map_bytes;
     enum mix_state state;
     int wake_status;             /* outcome of the batch it waited for */
+    int wait_stream;             /* MIX_WAITING: the GPU stream it waits for (-1: all of its) */
     bool peers_busy;             /* hd_client_await_peers' answer when it resumes */
 };
 
@@ -106,11 +117,12 @@ static void slot_free(struct mix_slot *s)
     hd_rt_client_release(s->handle);
 }
 
-int hd_rt_mix_wait(struct hd_gpu *c)
+int hd_rt_mix_wait(struct hd_gpu *c, int gstream)
 {
     struct hd_rt_mix *mix = c->client->mix;
     struct mix_slot *s = &mix->slots[c->client->index];
     s->state = MIX_WAITING;
+    s->wait_stream = gstream;
     swapcontext(&s->ctx, &mix->sched);
     return s->wake_status; /* the scheduler wrote the message into c->err */
 }
@@ -235,11 +247,11 @@ static int batch_outcome(struct hd_rt_mix *mix, unsigned c, int status, int culp
     return status;
 }
 
-bool hd_rt_mix_has_open(const struct hd_gpu *gpu)
+bool hd_rt_mix_live(const struct hd_gpu *gpu)
 {
     const struct hd_rt_mix *mix = gpu->mix;
     for (unsigned c = 0; mix && c < mix->n; c++)
-        if (mix->tasks[c].open && mix->slots[c].state != MIX_DONE)
+        if (mix->slots[c].state != MIX_DONE)
             return true;
     return false;
 }
@@ -253,17 +265,19 @@ void hd_rt_mix_launch_finished(struct hd_gpu *gpu, const struct hd_func_launch *
     if (!mix)
         return;
     const int c = hd_rt_client_owner(mix->handles, mix->n, gstream);
-    if (c < 0 || !mix->tasks[c].open)
+    if (c < 0)
         return;
     struct mix_slot *s = &mix->slots[c];
-    if (s->state != MIX_WAITING || hd_rt_client_pending(s->handle, -1))
+    if (s->state != MIX_WAITING || hd_rt_client_pending(s->handle, s->wait_stream))
         return; /* it waits for more of its launches */
     s->wake_status = HD_OK;
     s->state = MIX_READY;
     swapcontext(&mix->sched, &s->ctx); /* until it waits again or returns */
 }
 
-/* Run every queued launch as one batch and wake the waiting clients with its outcome. */
+/* Run every queued launch as one batch (with the timing executor, clients resume inside it as
+ * their own launches finish, and their new launches join it) and wake the clients still waiting
+ * with its outcome. */
 static void mix_batch(struct hd_rt_mix *mix)
 {
     int st = hd_synchronize(mix->gpu);
