@@ -69,18 +69,10 @@ module haws_shadow_stack #(
   logic                 ovf_q, ovf_a, ovf_c;
   logic [Depth-1:0]     live_a, live_c;
 
-  // Entries kept when the top entries are popped while they are dead: one more than the
-  // highest live entry below c (0 when there is none).
-  function automatic logic [DW-1:0] norm(input logic [DW-1:0] c, input logic [Depth-1:0] live);
-    logic [DW-1:0] r;
-    r = '0;
-    for (int j = 0; j < Depth; j++) begin
-      if (DW'(j) < c && live[j]) begin
-        r = DW'(j + 1);
-      end
-    end
-    return r;
-  endfunction
+  // Pops while the top is dead keep one more entry than the highest live entry below the
+  // count (0 when there is none): the loops marked "norm" below (Yosys 0.23 reads no
+  // functions returning a value of a parameterised width).
+  logic [DW-1:0] keep_b, keep_s, keep_c;
 
   // Stage A: clear and copy.
   always_comb begin
@@ -109,8 +101,15 @@ module haws_shadow_stack #(
   logic [AdvW-1:0] rem;
   logic [PCW-1:0]  gap, tpc, trpc;
   always_comb begin
-    rem   = adv_n_i;
-    cnt_b = norm(cnt_a, live_a);
+    rem    = adv_n_i;
+    keep_s = '0;
+    keep_b = '0;
+    for (int j = 0; j < Depth; j++) begin // norm
+      if (DW'(j) < cnt_a && live_a[j]) begin
+        keep_b = DW'(j + 1);
+      end
+    end
+    cnt_b = keep_b;
     for (int s = 0; s < Depth; s++) begin
       tpc  = '0;
       trpc = '0;
@@ -122,8 +121,14 @@ module haws_shadow_stack #(
       end
       gap = trpc - tpc;
       if (cnt_b != '0 && rem != '0 && gap <= PCW'(rem)) begin
-        rem   = rem - AdvW'(gap);
-        cnt_b = norm(cnt_b - DW'(1), live_a);
+        rem    = rem - AdvW'(gap);
+        keep_s = '0;
+        for (int j = 0; j < Depth; j++) begin // norm
+          if (DW'(j + 1) < cnt_b && live_a[j]) begin
+            keep_s = DW'(j + 1);
+          end
+        end
+        cnt_b = keep_s;
       end
     end
     pc_b = pc_a;
@@ -193,7 +198,13 @@ module haws_shadow_stack #(
     for (int j = 0; j < Depth; j++) begin
       live_c[j] = mask_c[j*MW +: MW] != '0 && pc_c[j*PCW +: PCW] != rpc_c[j*PCW +: PCW];
     end
-    cnt_c = norm(cnt_c, live_c);
+    keep_c = '0;
+    for (int j = 0; j < Depth; j++) begin // norm
+      if (DW'(j) < cnt_c && live_c[j]) begin
+        keep_c = DW'(j + 1);
+      end
+    end
+    cnt_c = keep_c;
   end
 
   // Output values after the edge.
