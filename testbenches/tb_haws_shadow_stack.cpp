@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // tb_haws_shadow_stack.cpp - SystemC testbench of haws_shadow_stack (Verilator --sc): the
 // divergent hint-mode walk of tests/haws/haws_unit.c's kernel (stall point 3, a branch at 10
-// splitting lanes 0-15 and 16-31, reconvergence at 14), then seeded random episodes made from
+// splitting lanes 0-15 and 16-31, reconvergence at 14), entries that are dead when copied or
+// after a branch (popped at once), then seeded random episodes made from
 // the stack's own state (a generator instance of the C reference tells where the top is): copies,
 // advances that cross reconvergence points, uniform and divergent branches, nested divergence up
 // to overflow, clears and reads; plus 1 cycle in 16 of unconstrained inputs. Every output is
@@ -86,6 +87,30 @@ int sc_main(int argc, char **argv)
         in = zero();
         in.clear_i = 1;
         push(in);
+    }
+    // Dead entries: a copied top already at its reconvergence PC, one with no lanes, a uniform
+    // branch to the reconvergence PC and a not-taken branch just before it: each pops at once.
+    {
+        const uint64_t dead[][3] = {{50, 50, kMask}, {60, 70, 0}, {100, 120, kMask}, {100, 101, kMask}};
+        for (unsigned d = 0; d < 4; d++) {
+            TB_IN in = zero();
+            in.copy_v_i = 1;
+            in.copy_pc_i = dead[d][0];
+            in.copy_rpc_i = dead[d][1];
+            in.copy_mask_i = dead[d][2];
+            push(in);
+            if (d >= 2) {
+                in = zero();
+                in.br_v_i = 1;
+                in.br_taken_i = d == 2 ? kMask : 0;
+                in.br_target_i = d == 2 ? 120 : 140;
+                in.br_reconv_i = 150;
+                push(in);
+            }
+            in = zero();
+            in.rd_v_i = 1;
+            push(in);
+        }
     }
     while (stim.size() < o.cycles) {
         TB_IN in = zero();
