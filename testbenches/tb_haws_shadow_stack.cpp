@@ -99,6 +99,13 @@ int sc_main(int argc, char **argv)
             in.copy_rpc_i = dead[d][1];
             in.copy_mask_i = dead[d][2];
             push(in);
+            if (d == 0) { // the same dead copy with a divergent branch in its edge: no branch
+                in.br_v_i = 1;
+                in.br_taken_i = 0xffffull & kMask;
+                in.br_target_i = 60;
+                in.br_reconv_i = 70;
+                push(in);
+            }
             if (d >= 2) {
                 in = zero();
                 in.br_v_i = 1;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // tb_haws_warp_ctl.cpp - SystemC testbench of haws_warp_ctl (Verilator --sc): the Fig. 5.3/5.7
 // example of the digest (§3 verification vector: stall point I3, I4 and I6 run ahead, I5
-// dependent; I4 and I6 skipped at the return, I5 executed), then seeded random episodes played
+// dependent; I4 and I6 skipped at the return, I5 executed), issues at the window's edges, then
+// seeded random episodes played
 // against an RCU the testbench keeps itself (a generator instance of the C reference says what
 // the controller popped, cleared and recorded): triggers with random windows, walks that skip,
 // issue selected and unselected PCs, park; returns whose in-order stream follows the RCU or
@@ -120,6 +121,34 @@ int sc_main(int argc, char **argv)
             TB_OUT d;
             hd_haws_warp_ctl_ref_step(&t, &in, &d);
             in.stepped_i = t.q.flt_o == HD_HAWS_FLT_NONE;
+            push(in, false, 0);
+        }
+    }
+    // Window edges: an issue just past an even-length window, and at the last bit of a full
+    // 64-PC window whose reach or rename bit is clear there; each episode dropped by a reset.
+    {
+        struct { uint64_t pc, len, sel, reach, ren, at; } w[] = {
+            {1000, 4, 0x1f, 0x1f, 0, 1005},
+            {2000, HAWS_WARP_CTL_Win, kWin, kWin, 0, 2000 + HAWS_WARP_CTL_Win},
+            {3000, HAWS_WARP_CTL_Win, kWin, kWin >> 1, kWin, 3000 + HAWS_WARP_CTL_Win},
+        };
+        for (const auto &e : w) {
+            TB_IN in = zero();
+            present(in);
+            in.trig_v_i = 1;
+            in.trig_pc_i = e.pc & kPc;
+            in.trig_len_i = e.len;
+            in.trig_sel_i = e.sel & kWin;
+            in.trig_reach_i = e.reach & kWin;
+            in.trig_ren_i = e.ren & kWin;
+            push(in, false, 0);
+            in = zero();
+            present(in);
+            in.wk_iss_v_i = 1;
+            in.wk_iss_pc_i = e.at & kPc;
+            push(in, false, 0);
+            in = zero();
+            in.reset_i = 1;
             push(in, false, 0);
         }
     }
