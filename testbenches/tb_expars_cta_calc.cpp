@@ -164,6 +164,42 @@ int sc_main(int argc, char **argv)
     directed("no regs", launch(32768, 49152, 8, 1536, 0, 0, 256, 4, 5), true, false, 0, 0, 0, 0, 0, 0, 0);
     directed("big CTA", launch(32768, 49152, 8, 1536, 40000, 0, 256, 4, 5), true, false, 0, 0, 0, 0, 0, 0, 0);
     const size_t ndir = want.size();
+    // Boundary vectors (compared with the reference every cycle; no hand-worked answer): each
+    // sits where a comparison's equality or an operand's lowest bit decides.
+    auto boundary = [&](const TB_IN &in) {
+        TB_OUT res;
+        const uint32_t lat = hd_expars_cta_calc_run(&in, &res);
+        stim.push_back(in);
+        for (uint32_t c = 1; c <= lat; c++)
+            stim.push_back(rest);
+    };
+    const TB_IN mq = launch(32768, 49152, 8, 1536, 7168, 0, 256, 4, 5);
+    boundary(launch(RWM, SWM, CWM, TWM, RWM, SWM, TWM, QWM - 1, QWM)); // every operand at its top
+    boundary(launch(RWM, SWM, CWM, TWM, RWM / 3, 0, TWM, 1, QWM));     // R_CTA = R / 3, T = threads
+    for (int k = 0; k < 7; k++) { // each operand alone zero
+        TB_IN z = mq;
+        uint64_t *f[] = {&z.regs_i, &z.smem_i, &z.slots_i, &z.threads_i, &z.r_cta_i, &z.t_cta_i,
+                         &z.tau_num_i};
+        *f[k] = 0;
+        boundary(z);
+    }
+    TB_IN big = mq;
+    big.t_cta_i = 1537; // a CTA with more threads than the SM
+    boundary(big);
+    big = mq;
+    big.s_cta_i = 49153; // more scratchpad than the SM
+    boundary(big);
+    boundary(launch(32768, 49152, 8, 1536, 4608, 4096, 128, 4, 5)); // LBM with 4 KB: 8 x 4 KB + 2 x 8 KB = S
+    boundary(launch(32768, 49151, 8, 1536, 4608, 4096, 128, 4, 5)); // 4R + S + 1 = 8 (4 R_CTA + S_CTA)
+    boundary(launch(32768, 49152, 8, 1536, 7169, 0, 256, 4, 5));    // R_CTA = 1 mod T: rpt rounds up
+    boundary(launch(32768, 49152, 15, 1920, 4096, 0, 128, 4, 5));   // a point with (N-M) R_CTA = R
+    boundary(launch(32767, 49152, 8, 1536, 4681, 0, 128, 4, 5));    // R odd, R_CTA divides it
+    boundary(launch(32768, 49152, 8, 1536, 10923, 0, 512, 4, 5));   // R_CTA divides R + 1
+    boundary(launch(32768, 49149, 8, 1536, 4096, 16383, 256, 4, 5)); // S odd, S_CTA divides it
+    boundary(launch(32768, 49148, 8, 1536, 4096, 16383, 256, 4, 5)); // S_CTA divides S + 1
+    boundary(launch(32768, 49152, 8, 1536, 4096, 9831, 128, 4, 5));  // S_CTA odd: S/S_CTA 4, S/(S_CTA-1) 5
+    boundary(launch(32768, 49152, 7, 1536, 1024, 0, 64, 4, 5));      // an odd slot count limits
+    boundary(launch(32768, 49152, 8, 1536, 32768, 0, 1536, 4, 5));   // one CTA fills the RF and the threads
     // Random: a launch every so often; starts while busy and at the answer's cycle happen.
     bool reset_done = false;
     while (stim.size() < o.cycles) {

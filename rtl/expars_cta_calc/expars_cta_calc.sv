@@ -19,7 +19,8 @@
  *
  * Parameters (configs/rtl/expars_cta_calc.ini):
  *   RW  register-count bits;  SW  byte-count bits;  CW  CTA-count bits;  TW  thread-count bits;
- *   QW  bits of tau's numerator and denominator
+ *   QW  bits of tau's numerator and denominator;  ResetAll  1: the datapath flops (operands,
+ *   divider, search point; each written before it is read) get the reset too
  */
 `include "../include/hd_assert.svh"
 
@@ -28,7 +29,8 @@ module expars_cta_calc #(
   parameter int unsigned SW = 17,
   parameter int unsigned CW = 6,
   parameter int unsigned TW = 12,
-  parameter int unsigned QW = 10
+  parameter int unsigned QW = 10,
+  parameter bit          ResetAll = 1'b0  // 1: the datapath flops get the asynchronous reset too
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -296,28 +298,10 @@ module expars_cta_calc #(
     end
   end
 
+  // Control and outputs: always reset.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q        <= StIdle;
-      ph_q        <= PhThr;
-      r_q         <= '0;
-      s_q         <= '0;
-      slots_q     <= '0;
-      rc_q        <= '0;
-      sc_q        <= '0;
-      tc_q        <= '0;
-      num_q       <= '0;
-      den_q       <= '0;
-      rem_q       <= '0;
-      quo_q       <= '0;
-      dvs_q       <= '0;
-      cnt_q       <= '0;
-      lim_q       <= '0;
-      up_q        <= '0;
-      rpt_q       <= '0;
-      n_q         <= '0;
-      m_q         <= '0;
-      sr_q        <= '0;
       busy_o      <= 1'b0;
       done_o      <= 1'b0;
       err_o       <= 1'b0;
@@ -332,25 +316,6 @@ module expars_cta_calc #(
       region_o    <= '0;
     end else begin
       st_q        <= st_d;
-      ph_q        <= ph_d;
-      r_q         <= r_d;
-      s_q         <= s_d;
-      slots_q     <= slots_d;
-      rc_q        <= rc_d;
-      sc_q        <= sc_d;
-      tc_q        <= tc_d;
-      num_q       <= num_d;
-      den_q       <= den_d;
-      rem_q       <= rem_d;
-      quo_q       <= quo_d;
-      dvs_q       <= dvs_d;
-      cnt_q       <= cnt_d;
-      lim_q       <= lim_d;
-      up_q        <= up_d;
-      rpt_q       <= rpt_d;
-      n_q         <= n_d;
-      m_q         <= m_d;
-      sr_q        <= sr_d;
       busy_o      <= st_d != StIdle;
       done_o      <= done_d;
       err_o       <= err_d;
@@ -366,6 +331,77 @@ module expars_cta_calc #(
     end
   end
 
+  // Datapath: the operands are sampled at start_i, every division is loaded before it runs and
+  // the search point, CTA_Lower/Upper and rpt are written before they are read, so a reset is
+  // needed only for a defined state in simulation (ResetAll).
+  if (ResetAll) begin : g_rst
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        ph_q    <= PhThr;
+        r_q     <= '0;
+        s_q     <= '0;
+        slots_q <= '0;
+        rc_q    <= '0;
+        sc_q    <= '0;
+        tc_q    <= '0;
+        num_q   <= '0;
+        den_q   <= '0;
+        rem_q   <= '0;
+        quo_q   <= '0;
+        dvs_q   <= '0;
+        cnt_q   <= '0;
+        lim_q   <= '0;
+        up_q    <= '0;
+        rpt_q   <= '0;
+        n_q     <= '0;
+        m_q     <= '0;
+        sr_q    <= '0;
+      end else begin
+        ph_q    <= ph_d;
+        r_q     <= r_d;
+        s_q     <= s_d;
+        slots_q <= slots_d;
+        rc_q    <= rc_d;
+        sc_q    <= sc_d;
+        tc_q    <= tc_d;
+        num_q   <= num_d;
+        den_q   <= den_d;
+        rem_q   <= rem_d;
+        quo_q   <= quo_d;
+        dvs_q   <= dvs_d;
+        cnt_q   <= cnt_d;
+        lim_q   <= lim_d;
+        up_q    <= up_d;
+        rpt_q   <= rpt_d;
+        n_q     <= n_d;
+        m_q     <= m_d;
+        sr_q    <= sr_d;
+      end
+    end
+  end else begin : g_norst
+    always_ff @(posedge clk_i) begin
+      ph_q    <= ph_d;
+      r_q     <= r_d;
+      s_q     <= s_d;
+      slots_q <= slots_d;
+      rc_q    <= rc_d;
+      sc_q    <= sc_d;
+      tc_q    <= tc_d;
+      num_q   <= num_d;
+      den_q   <= den_d;
+      rem_q   <= rem_d;
+      quo_q   <= quo_d;
+      dvs_q   <= dvs_d;
+      cnt_q   <= cnt_d;
+      lim_q   <= lim_d;
+      up_q    <= up_d;
+      rpt_q   <= rpt_d;
+      n_q     <= n_d;
+      m_q     <= m_d;
+      sr_q    <= sr_d;
+    end
+  end
+
   `HD_ASSERT_INIT(HdExparsCtaCalcParams, RW >= 8 && RW <= 24 && SW >= 8 && SW <= 24 && CW >= 2 &&
                  CW <= 8 && TW >= 6 && TW <= RW && SW >= TW + 2 && QW >= 2 && QW <= 16 &&
                  CW + TW <= DW)
@@ -374,7 +410,8 @@ module expars_cta_calc #(
   // The searched CTA totals stay above CTA_Lower and M within 1..N.
   `HD_ASSERT(HdExparsCtaCalcPoint, st_q == StPair |-> n_q > lim_q && m_q >= CW'(1) && m_q <= n_q,
              clk_i, rst_ni)
-  // A result is on the outputs for one cycle only.
-  `HD_ASSERT(HdExparsCtaCalcDonePulse, done_o |=> !done_o, clk_i, rst_ni)
+  // A result is on the outputs for one cycle only (unless the next launch, started in that
+  // cycle, is refused at once).
+  `HD_ASSERT(HdExparsCtaCalcDonePulse, done_o && !start_i |=> !done_o, clk_i, rst_ni)
 
 endmodule
