@@ -17,7 +17,8 @@ include(${CMAKE_SOURCE_DIR}/cosim/rtl_config.cmake)
 # vectors): their port check and no-latch synthesis run in the full tier (issue 28's CI budget);
 # so do Zorua's coordinator and mapping table's no-latch synthesis (8 s each; their port checks
 # stay in CI).
-hd_tier(full "^rtl_(ports|synth)_gpuduet_(wct|tbct)$" "^rtl_synth_zorua_(coord|map)$")
+hd_tier(full "^rtl_(ports|synth)_gpuduet_(wct|tbct)$" "^rtl_synth_zorua_(coord|map)$"
+        "^rtl_synth_expars_cta_calc$") # its multipliers: 17-20 s of Yosys on the loaded machine
 hd_tier(ci "^rtl_(config|lint|ports|synth)_" "^cosim_(reduction|functional_drive_rtl|fst_window)$"
         "^cosim_(fault|sva|in_loop_sva)_caught$" "^cosim_in_loop_drive_rtl_sgemm$" "^cosim_ctx_codec$"
         "^regpat_context_(sgemm|reduction)$")

@@ -9,7 +9,8 @@
  *     RF 88.21 / 98.62 / 99.85 %, SPM 5.58 / 7.59 / 53.78 %, overall 65.68 / 73.80 / 87.28 %;
  *     10 of 14 kernels at 48 warps;
  *   - the literal closed form eq. 9: infeasible for SGE, BT, MERG and QUA, feasible elsewhere;
- *   - the intro example (L39: 6 -> 8 CTAs) and bad input refused.
+ *   - the intro example (L39: 6 -> 8 CTAs) and bad input refused;
+ *   - the calculator block's latency (tables/expars_cta_calc.h, run by hd_expars_plan) by hand.
  */
 #include "expars_calc.h"
 #include "testutil.h"
