@@ -203,28 +203,3 @@ bool hd_expars_cta_calc_ref_idle(const struct hd_expars_cta_calc_state *s,
     return !(in->start_i & 1u) && s->st == HD_ECC_IDLE && !(s->q.done_o & 1u) &&
            !(s->q.busy_o & 1u);
 }
-
-uint32_t hd_expars_cta_calc_run(const struct hd_expars_cta_calc_in *in,
-                                struct hd_expars_cta_calc_out *out)
-{
-    memset(out, 0, sizeof *out);
-    if (in->regs_i > M(RW) || in->smem_i > M(SW) || in->slots_i > M(CW) ||
-        in->threads_i > M(TW) || in->r_cta_i > M(RW) || in->s_cta_i > M(SW) ||
-        in->t_cta_i > M(TW) || in->tau_num_i > M(QW) || in->tau_den_i > M(QW))
-        return 0;
-    struct hd_expars_cta_calc_state s;
-    hd_expars_cta_calc_ref_reset(&s);
-    struct hd_expars_cta_calc_in x = *in;
-    x.start_i = 1;
-    hd_expars_cta_calc_ref_step(&s, &x, out);
-    memset(&x, 0, sizeof x);
-    /* a bound far above the longest search ((2^CW)^2 points of DW + 1 cycles) */
-    const uint32_t bound = (1u << (2 * CW)) * (DW + 2u) + 8u * (DW + 1u);
-    for (uint32_t c = 1; c <= bound; c++) {
-        hd_expars_cta_calc_ref_step(&s, &x, out);
-        if (out->done_o & 1u)
-            return c;
-    }
-    memset(out, 0, sizeof *out);
-    return 0;
-}

@@ -16,7 +16,8 @@
  * by the five set-up divisions and one division per search point; multipliers and comparators
  * for the point's checks. States: IDLE, DIV (DW cycles), PAIR (the register bound of a point,
  * one cycle), CHK (tau and scratchpad bounds, one cycle). The model's hd_expars_plan
- * (model/mech/expars/expars_calc.c) runs this reference to its answer: one implementation.
+ * (model/mech/expars/expars_calc.c) steps this reference from start to answer: one
+ * implementation.
  * Timing: every output registered; the answer for one cycle with done_o (0 otherwise); busy_o
  * while calculating. Interface: rtl/expars_cta_calc/expars_cta_calc_ports.def.
  */
@@ -88,10 +89,5 @@ void hd_expars_cta_calc_ref_step(struct hd_expars_cta_calc_state *s,
 /* Idle (hw_inst.h): no start, no calculation running and nothing in the output registers. */
 bool hd_expars_cta_calc_ref_idle(const struct hd_expars_cta_calc_state *s,
                                  const struct hd_expars_cta_calc_in *in);
-/* The whole calculation: a reset block started with *in (start_i forced to 1), stepped until
- * done_o; *out = the answer, returns the cycles from start_i to done_o (both included), or 0 if
- * an operand does not fit the configuration's widths (nothing run). */
-uint32_t hd_expars_cta_calc_run(const struct hd_expars_cta_calc_in *in,
-                                struct hd_expars_cta_calc_out *out);
 
 #endif

@@ -33,8 +33,36 @@ static uint32_t hd_expars_baseline_ctas(const struct hd_expars_in *in)
     return n;
 }
 
-/* The calculator is the hardware block's C reference (tables/expars_cta_calc.h, the RTL's
- * bit- and cycle-exact twin), run from start to answer: one implementation of the search. */
+/* The calculator block's C reference (tables/expars_cta_calc.h, the RTL's bit- and cycle-exact
+ * twin) started with *in and stepped until its answer: *out, and the cycles from start_i to
+ * done_o; 0 when an operand does not fit the block's widths (nothing run) or, which the block's
+ * FSM cannot do, no answer came within a bound far above its longest search. */
+static uint32_t calc_run(const struct hd_expars_cta_calc_in *in, struct hd_expars_cta_calc_out *out)
+{
+    const uint64_t rw = (1u << EXPARS_CTA_CALC_RW) - 1u, sw = (1u << EXPARS_CTA_CALC_SW) - 1u;
+    const uint64_t tw = (1u << EXPARS_CTA_CALC_TW) - 1u, qw = (1u << EXPARS_CTA_CALC_QW) - 1u;
+    memset(out, 0, sizeof *out);
+    if (in->regs_i > rw || in->smem_i > sw || in->slots_i > (1u << EXPARS_CTA_CALC_CW) - 1u ||
+        in->threads_i > tw || in->r_cta_i > rw || in->s_cta_i > sw || in->t_cta_i > tw ||
+        in->tau_num_i > qw || in->tau_den_i > qw)
+        return 0;
+    struct hd_expars_cta_calc_state st;
+    hd_expars_cta_calc_ref_reset(&st);
+    hd_expars_cta_calc_ref_step(&st, in, out); /* the start edge */
+    struct hd_expars_cta_calc_in idle;
+    memset(&idle, 0, sizeof idle);
+    const uint32_t bound = (1u << (2 * EXPARS_CTA_CALC_CW)) * (HD_EXPARS_CTA_CALC_DW + 2u) +
+                           8u * (HD_EXPARS_CTA_CALC_DW + 1u);
+    for (uint32_t c = 1; c <= bound; c++) {
+        hd_expars_cta_calc_ref_step(&st, &idle, out);
+        if (out->done_o & 1u)
+            return c;
+    }
+    memset(out, 0, sizeof *out);
+    return 0;
+}
+
+/* The search is the block's: one implementation for the model and the hardware. */
 int hd_expars_plan(const struct hd_expars_in *in, struct hd_expars_plan *out)
 {
     memset(out, 0, sizeof *out);
@@ -45,7 +73,7 @@ int hd_expars_plan(const struct hd_expars_in *in, struct hd_expars_plan *out)
         .threads_i = in->max_threads, .r_cta_i = in->r_cta, .s_cta_i = in->s_cta,
         .t_cta_i = in->t_cta, .tau_num_i = in->tau_num, .tau_den_i = in->tau_den};
     struct hd_expars_cta_calc_out y;
-    const uint32_t cycles = hd_expars_cta_calc_run(&x, &y);
+    const uint32_t cycles = calc_run(&x, &y);
     if (cycles == 0 || (y.err_o & 1u))
         return -1; /* an operand past the block's widths (configs/rtl/expars_cta_calc.ini) */
     out->lower = (uint32_t)y.lower_o;
