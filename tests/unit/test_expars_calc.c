@@ -9,7 +9,8 @@
  *     RF 88.21 / 98.62 / 99.85 %, SPM 5.58 / 7.59 / 53.78 %, overall 65.68 / 73.80 / 87.28 %;
  *     10 of 14 kernels at 48 warps;
  *   - the literal closed form eq. 9: infeasible for SGE, BT, MERG and QUA, feasible elsewhere;
- *   - the intro example (L39: 6 -> 8 CTAs) and bad input refused.
+ *   - the intro example (L39: 6 -> 8 CTAs) and bad input refused;
+ *   - the calculator block's latency (tables/expars_cta_calc.h, run by hd_expars_plan) by hand.
  */
 #include "expars_calc.h"
 #include "testutil.h"
@@ -139,6 +140,20 @@ static void intro_and_edges(struct hd_test_state *t)
     HD_CHECK_U64(t, 6, p.cta_rf);
     HD_CHECK_U64(t, 1, p.cta_mix);
     HD_CHECK_U64(t, 12, p.start_reg);
+
+    hd_test_begin(t, "the calculator block's latency (tables/expars_cta_calc.h), LBM by hand");
+    /* DW = 20 ([default] RW = SW = 17): the start edge; 4 divisions (no scratchpad: threads,
+     * R/R_CTA, (4R+S)/(4R_CTA+S_CTA), rpt) of 20 cycles; then the point (8, 1): PAIR, a division
+     * (Start_Reg 4) and CHK (4 of 36 registers in the RF fails tau); the point (8, 2): PAIR,
+     * division (Start_Reg 20), CHK taken: 1 + 80 + 22 + 22 = 125 */
+    in = fermi(4, 0, 4608);
+    HD_CHECK(t, hd_expars_plan(&in, &p) == 0);
+    HD_CHECK_U64(t, 125, p.calc_cycles);
+    /* SGE: a fifth division (S/S_CTA); the point (7, 1) fails the register bound in its PAIR
+     * cycle (6 x 5,632 > 32,768); (7, 2) is taken: 1 + 100 + 1 + 22 = 124 */
+    in = fermi(4, 512, 5632);
+    HD_CHECK(t, hd_expars_plan(&in, &p) == 0);
+    HD_CHECK_U64(t, 124, p.calc_cycles);
 
     hd_test_begin(t, "not register-bound: no mix CTA, the baseline (L159)");
     in = fermi(8, 16384, 4096); /* SPM-bound: 3 CTAs */

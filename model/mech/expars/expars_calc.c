@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT
  * expars_calc.c - EXPARS's maximum-CTA calculator and static metrics (expars_calc.h; Yu et al.
  * TACO 2018 §3.3.1, eq. 1-10; digest §2.2, §2.10, Appendix A). All arithmetic is integer: tau and
- * registers per thread are kept as fractions.
+ * registers per thread are kept as fractions. The search itself is the RTL block's C reference
+ * (tables/expars_cta_calc.c, rtl/expars_cta_calc/), stepped to its answer.
  */
 #include "expars_calc.h"
+#include "expars_cta_calc.h"
 
 #include <string.h>
 
@@ -31,49 +33,59 @@ static uint32_t hd_expars_baseline_ctas(const struct hd_expars_in *in)
     return n;
 }
 
-/* ceil(r_cta / t_cta): whole registers per thread */
-static uint32_t regs_ceil(const struct hd_expars_in *in)
+/* The calculator block's C reference (tables/expars_cta_calc.h, the RTL's bit- and cycle-exact
+ * twin) started with *in and stepped until its answer: *out, and the cycles from start_i to
+ * done_o; 0 when an operand does not fit the block's widths (nothing run) or, which the block's
+ * FSM cannot do, no answer came within a bound far above its longest search. */
+static uint32_t calc_run(const struct hd_expars_cta_calc_in *in, struct hd_expars_cta_calc_out *out)
 {
-    return (in->r_cta + in->t_cta - 1) / in->t_cta;
+    const uint64_t rw = (1u << EXPARS_CTA_CALC_RW) - 1u, sw = (1u << EXPARS_CTA_CALC_SW) - 1u;
+    const uint64_t tw = (1u << EXPARS_CTA_CALC_TW) - 1u, qw = (1u << EXPARS_CTA_CALC_QW) - 1u;
+    memset(out, 0, sizeof *out);
+    if (in->regs_i > rw || in->smem_i > sw || in->slots_i > (1u << EXPARS_CTA_CALC_CW) - 1u ||
+        in->threads_i > tw || in->r_cta_i > rw || in->s_cta_i > sw || in->t_cta_i > tw ||
+        in->tau_num_i > qw || in->tau_den_i > qw)
+        return 0;
+    struct hd_expars_cta_calc_state st;
+    hd_expars_cta_calc_ref_reset(&st);
+    hd_expars_cta_calc_ref_step(&st, in, out); /* the start edge */
+    struct hd_expars_cta_calc_in idle;
+    memset(&idle, 0, sizeof idle);
+    const uint32_t bound = (1u << (2 * EXPARS_CTA_CALC_CW)) * (HD_EXPARS_CTA_CALC_DW + 2u) +
+                           8u * (HD_EXPARS_CTA_CALC_DW + 1u);
+    for (uint32_t c = 1; c <= bound; c++) {
+        hd_expars_cta_calc_ref_step(&st, &idle, out);
+        if (out->done_o & 1u)
+            return c;
+    }
+    memset(out, 0, sizeof *out);
+    return 0;
 }
 
+/* The search is the block's: one implementation for the model and the hardware. */
 int hd_expars_plan(const struct hd_expars_in *in, struct hd_expars_plan *out)
 {
     memset(out, 0, sizeof *out);
     if (!usable(in))
         return -1;
-    const uint32_t rpt_ceil = regs_ceil(in);
-    const uint64_t R = in->R, S = in->S, rc = in->r_cta, sc = in->s_cta, tc = in->t_cta;
-    out->lower = hd_expars_baseline_ctas(in);
-    uint32_t up = min_u32(in->max_ctas, in->max_threads / in->t_cta);
-    up = min_u32(up, (uint32_t)((4 * R + S) / (4 * rc + sc)));
-    out->upper = up;
-    out->cta_rf = out->lower;
-    out->max_reg = rpt_ceil - 1;
-    out->start_reg = rpt_ceil;
-    out->wpc = (in->t_cta + 31) / 32;
-    for (uint32_t n = up; n > out->lower; n--) {
-        for (uint32_t m = 1; m <= n; m++) {
-            const uint64_t rf = n - m;
-            if (rf * rc > R)
-                continue;
-            uint64_t sr = (R - rf * rc) / (m * tc); /* eq. 10, divided by the threads */
-            if (sr > rpt_ceil)
-                sr = rpt_ceil;
-            /* tau: at most tau of a thread's registers in SPM: sr >= (1 - tau) * rpt */
-            if (sr * tc * in->tau_den < (uint64_t)(in->tau_den - in->tau_num) * rc)
-                continue;
-            const uint64_t spm_regs = rc > sr * tc ? rc - sr * tc : 0;
-            if (n * sc + m * spm_regs * 4 > S)
-                continue;
-            out->cta_rf = (uint32_t)rf;
-            out->cta_mix = m;
-            out->start_reg = (uint32_t)sr;
-            out->region_bytes = (out->max_reg + 1 - out->start_reg) * out->wpc * 128;
-            out->on = true;
-            return 0;
-        }
-    }
+    const struct hd_expars_cta_calc_in x = {
+        .start_i = 1, .regs_i = in->R, .smem_i = in->S, .slots_i = in->max_ctas,
+        .threads_i = in->max_threads, .r_cta_i = in->r_cta, .s_cta_i = in->s_cta,
+        .t_cta_i = in->t_cta, .tau_num_i = in->tau_num, .tau_den_i = in->tau_den};
+    struct hd_expars_cta_calc_out y;
+    const uint32_t cycles = calc_run(&x, &y);
+    if (cycles == 0 || (y.err_o & 1u))
+        return -1; /* an operand past the block's widths (configs/rtl/expars_cta_calc.ini) */
+    out->lower = (uint32_t)y.lower_o;
+    out->upper = (uint32_t)y.upper_o;
+    out->cta_rf = (uint32_t)y.cta_rf_o;
+    out->cta_mix = (uint32_t)y.cta_mix_o;
+    out->start_reg = (uint32_t)y.start_reg_o;
+    out->max_reg = (uint32_t)y.max_reg_o;
+    out->wpc = (uint32_t)y.wpc_o;
+    out->region_bytes = (uint32_t)y.region_o;
+    out->on = y.on_o & 1u;
+    out->calc_cycles = cycles;
     return 0;
 }
 

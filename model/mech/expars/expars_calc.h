@@ -4,7 +4,9 @@
  * occupancy metrics of §4.2-4.3 (Fig. 10-12) for Baseline, Warpman and EXPARS.
  *
  * Design: a pure unit (no state, no allocation) so that the resource allocator, `heddle
- * ptx-info`, the experiment and a later RTL block (the "arithmetic circuit" of L236) share it.
+ * ptx-info` and the experiment share it; hd_expars_plan runs the RTL block's C reference
+ * (tables/expars_cta_calc.h: the "arithmetic circuit" of L236, rtl/expars_cta_calc/) to its
+ * answer, so the model and the hardware have one implementation of the search.
  * The paper's closed forms (eq. 7-9) are wrong in general (digest §8 item 5: eq. 8 is not an
  * integer; eq. 9 breaks constraint (1) for SGE, BT, MERG and QUA), so the answer is the exact
  * integer search of the digest (§2.2): for N = CTA_Upper down to CTA_Lower+1, the fewest mix CTAs
@@ -42,6 +44,7 @@ struct hd_expars_plan {
     uint32_t wpc;            /* warps per CTA */
     uint32_t region_bytes;   /* one mix CTA's register region: (max_reg-start_reg+1)*wpc*128 */
     bool on;                 /* cta_mix > 0: EXPARS is used (else the baseline, no overhead) */
+    uint32_t calc_cycles;    /* the calculator block's latency, start to answer (expars_cta_calc) */
 };
 
 /* Static metrics of one configuration (§5.3 of the digest). */
@@ -53,7 +56,9 @@ struct hd_expars_static {
 };
 
 /* The exact search. Returns 0, or -1 when the input is not usable (zero sizes, tau outside
- * (0,1), a CTA larger than the SM): the plan is then all zeros. */
+ * (0,1), a CTA larger than the SM, or an operand past the calculator block's widths,
+ * configs/rtl/expars_cta_calc.ini: R or S >= 2^17, more than 63 CTA slots or 4,095 threads,
+ * tau's terms >= 1,024): the plan is then all zeros. */
 int hd_expars_plan(const struct hd_expars_in *in, struct hd_expars_plan *out);
 /* The literal closed forms eq. 7-9 (case 1/2/3). *feasible: the answer meets constraints (1) and
  * (2) (false for SGE, BT, MERG, QUA). Returns the case number, or -1 on unusable input. */
