@@ -115,7 +115,7 @@ int sc_main(int argc, char **argv)
         hd_locality_cta_dist_ref_step(&model, &in, &out);
     }
     unsigned held[64] = {0};
-    uint32_t launch = 3, hint = 1, chunk = 2, keep = 0, nctas = 8;
+    uint32_t launch = 3, hint = 1, chunk = 2, keep = 0, nctas = 8, keep_launch = 6;
     while (stim.size() < random_from + o.cycles) {
         TB_IN in = zero();
         if (r.below(200) == 0) {
@@ -126,11 +126,13 @@ int sc_main(int argc, char **argv)
         if (r.below(40) == 0) { // a new launch
             launch = r.below(4); // small ids: launch 0 and repeats meet stale chunk state
             hint = r.below(4);
+            if (launch == keep_launch) // the block holds one keep launch: a new one has another id
+                launch = (launch + 1) % 4;
             chunk = r.below(8) == 0 ? 0 : 1 + r.below(6);
             keep = r.below(2);
-            nctas = r.below(10) == 0 ? r.below(4) : r.below(6 * kN);
-            if (keep && r.below(2) == 0) // usually ranges that cover the launch, as the loop gives
-                chunk = (nctas + kN - 1) / kN;
+            nctas = 1 + (r.below(10) == 0 ? r.below(4) : r.below(6 * kN));
+            if (keep) // ranges that cover the launch, as the loop gives (the block's contract)
+                chunk = (nctas + kN - 1) / kN + (r.below(4) == 0 ? r.below(3) : 0);
         }
         in.req_v_i = r.below(5) != 0;
         in.req_launch_i = launch;
@@ -139,6 +141,8 @@ int sc_main(int argc, char **argv)
         in.req_keep_i = keep;
         in.req_fresh_i = r.below(8) != 0;
         in.req_nctas_i = nctas;
+        if (keep && hint)
+            keep_launch = launch;
         for (unsigned s = 0; s < kN; s++) {
             if (held[s] && r.below(8) == 0)
                 held[s]--;

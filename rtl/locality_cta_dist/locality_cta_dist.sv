@@ -56,7 +56,7 @@ module locality_cta_dist #(
   localparam int unsigned PW = (SW + CW + 1 > IW) ? SW + CW + 1 : IW; // range arithmetic
 
   // keep mode: each SM's unplaced range [rp, re) of the held launch
-  logic [IW-1:0] rp_q [NSM], re_q [NSM], rp_d [NSM], re_d [NSM], bp [NSM], be [NSM];
+  logic [NSM*IW-1:0] rp_q, re_q, rp_d, re_d, bp, be; // SM i: bits [i*IW +: IW]
   logic          kv_q, kv_d, keep_req, kinit, own, vic_found, kfound, lin;
   logic [LW-1:0] kl_q, kl_d;
   logic [IW-1:0] left_q, left_d, kbase_left, kcta;
@@ -104,22 +104,22 @@ module locality_cta_dist #(
       hi = lo + PW'(chunk);
       if (lo > nct) lo = nct;
       if (hi > nct) hi = nct;
-      bp[i] = kinit ? IW'(lo) : rp_q[i];
-      be[i] = kinit ? IW'(hi) : re_q[i];
+      bp[i*IW +: IW] = kinit ? IW'(lo) : rp_q[i*IW +: IW];
+      be[i*IW +: IW] = kinit ? IW'(hi) : re_q[i*IW +: IW];
     end
-    own       = bp[pick] < be[pick];
+    own       = bp[pick*IW +: IW] < be[pick*IW +: IW];
     vic       = '0;
     vic_found = 1'b0;
     for (int unsigned k = 1; k < NSM; k++) begin
       vidx = {1'b0, pick} + (SW+1)'(k);
       if (vidx >= (SW+1)'(NSM)) vidx = vidx - (SW+1)'(NSM);
-      if (!vic_found && bp[vidx[SW-1:0]] < be[vidx[SW-1:0]]) begin
+      if (!vic_found && bp[vidx[SW-1:0]*IW +: IW] < be[vidx[SW-1:0]*IW +: IW]) begin
         vic       = vidx[SW-1:0];
         vic_found = 1'b1;
       end
     end
     kfound = own || vic_found;
-    kcta   = own ? bp[pick] : vic_found ? be[vic] - IW'(1) : '0;
+    kcta   = own ? bp[pick*IW +: IW] : vic_found ? be[vic*IW +: IW] - IW'(1) : '0;
     rp_d   = rp_q;
     re_d   = re_q;
     kv_d   = kv_q;
@@ -128,8 +128,8 @@ module locality_cta_dist #(
     if (pick_v && keep_req) begin
       rp_d = bp;
       re_d = be;
-      if (own) rp_d[pick] = bp[pick] + IW'(1);
-      else if (vic_found) re_d[vic] = be[vic] - IW'(1);
+      if (own) rp_d[pick*IW +: IW] = bp[pick*IW +: IW] + IW'(1);
+      else if (vic_found) re_d[vic*IW +: IW] = be[vic*IW +: IW] - IW'(1);
       kv_d   = 1'b1;
       kl_d   = req_launch_i;
       left_d = kfound && kbase_left != '0 ? kbase_left - IW'(1) : kbase_left;
@@ -181,10 +181,8 @@ module locality_cta_dist #(
   // the range registers (loaded for each launch before they are read, kv_q)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned i = 0; i < NSM; i++) begin
-        rp_q[i] <= '0;
-        re_q[i] <= '0;
-      end
+      rp_q <= '0;
+      re_q <= '0;
     end else begin
       rp_q <= rp_d;
       re_q <= re_d;
