@@ -86,8 +86,16 @@ def _present(ctx):
     return [w for w, _, _ in WORKLOADS if w in have]
 
 
+# Stand-ins whose launches have fewer CTAs than SMs: linear chunks and keep ranges are both one
+# CTA, CTA i on SM i, so the *_lin schemes are the keep runs (experiments/locality.toml).
+ONE_WAVE = {"mvt"}
+
+
 def _rec(ctx, w, mshr, scheme):
     _, sched, dist, order = next(s for s in SCHEMES if s[0] == scheme)
+    if order == "linear" and dist == "locality" and w in ONE_WAVE and \
+            ctx.sweep.name == "locality":
+        order = "keep"
     r = ctx.record(workload=w, set__l1d__mshr_entries=mshr, set__sm__scheduler=sched,
                    set__timing__cta_dist=dist, set__timing__cta_dist_order=order)
     if r.get("status") != "ok":
