@@ -34,9 +34,9 @@ endif()
 
 # The experiment (experiments/locality.py; docs/locality.md "Experiment"):
 # experiments_locality_tiny (CI) runs its analysis on tests/sweep/locality-tiny.toml (transpose
-# and scan at small, 16 MSHR entries, 12 runs) and checks the report's tables and figures;
-# experiments_locality (full) is the default-size sweep, experiments/locality.toml (120 runs,
-# 16 CPU-minutes), into the build tree.
+# and scan at small, 16 MSHR entries, 16 runs) and checks the report's tables and figures;
+# experiments_locality (full) is the default-size sweep, experiments/locality.toml (156 runs,
+# 20 CPU-minutes), into the build tree.
 if(TARGET heddle)
   set(hd_loc_tiny ${CMAKE_CURRENT_BINARY_DIR}/locality-tiny)
   add_test(NAME experiments_locality_tiny
