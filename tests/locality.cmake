@@ -2,8 +2,8 @@
 # Gong ch.6 locality-aware scheduling (issue 31; docs/locality.md), end to end through heddle run
 # (tests/locality/locality_check.py; the unit test is tests/unit/test_locality.c):
 # - locality_verify_<W>: W verifies under the locality distributor + group scheduler with each
-#   Table 6.1 hint (0-3; hint 2 also in column order) and under cta_aware and mascar (Kepler,
-#   size small): the cheapest (transpose) in CI, every registered workload in the full tier
+#   Table 6.1 hint (0-3; hint 2 also in column order, hint 1 with keep) and under cta_aware
+#   and mascar (Kepler, size small): the cheapest (transpose) in CI, every registered workload in the full tier
 # - locality_hint0: hint 0 gives round_robin + lrr's statistics exactly: sgemm in CI, four more
 #   workloads in full (locality_hint0_more)
 # - locality_list: heddle list shows the Table 6.2 stand-ins' hints (CI)
