@@ -50,10 +50,14 @@ WORKLOADS = [  # ours, the thesis's abbreviation, Table 6.2 type (= hint)
 ]
 ABBR = {w: a for w, a, _ in WORKLOADS}
 TYPE = {w: t for w, _, t in WORKLOADS}
-SCHEMES = [  # name, [sm] scheduler, [timing] cta_dist
-    ("rr", "lrr", "round_robin"), ("gto", "gto", "round_robin"),
-    ("cta_aware", "cta_aware", "round_robin"), ("mascar", "mascar", "round_robin"),
-    ("locdist", "lrr", "locality"), ("locality", "locality", "locality"),
+SCHEMES = [  # name, [sm] scheduler, [timing] cta_dist, [timing] cta_dist_order
+    ("rr", "lrr", "round_robin", "linear"), ("gto", "gto", "round_robin", "linear"),
+    ("cta_aware", "cta_aware", "round_robin", "linear"),
+    ("mascar", "mascar", "round_robin", "linear"),
+    # the thesis's distributor: each SM keeps its range of adjacent CTAs across waves
+    ("locdist", "lrr", "locality", "keep"), ("locality", "locality", "locality", "keep"),
+    # the earlier reading: linear chunks in the first wave, later CTAs in global order
+    ("locdist_lin", "lrr", "locality", "linear"), ("locality_lin", "locality", "locality", "linear"),
 ]
 MSHRS = [16, 8]
 SMALL = os.path.join("experiments", "results", "locality-small", "locality.json")
@@ -71,6 +75,9 @@ PAPER = [
     ("duplicate reduction, high-locality kernels", ">= 10 %, all but MT", "L1416"),
     ("requests per MSHR entry, locality / RR, MT and SC", "~2x", "L1420"),
     ("requests per MSHR entry increase", "in all", "L1420"),
+    ("locality with linear chunks (not kept over waves), types 1 and 2, average (geomean)", "-",
+     "docs/locality.md"),
+    ("duplicate reduction with linear chunks", "-", "docs/locality.md"),
 ]
 
 
@@ -79,10 +86,18 @@ def _present(ctx):
     return [w for w, _, _ in WORKLOADS if w in have]
 
 
+# Stand-ins whose launches have fewer CTAs than SMs: linear chunks and keep ranges are both one
+# CTA, CTA i on SM i, so the *_lin schemes are the keep runs (experiments/locality.toml).
+ONE_WAVE = {"mvt"}
+
+
 def _rec(ctx, w, mshr, scheme):
-    _, sched, dist = next(s for s in SCHEMES if s[0] == scheme)
+    _, sched, dist, order = next(s for s in SCHEMES if s[0] == scheme)
+    if order == "linear" and dist == "locality" and w in ONE_WAVE and \
+            ctx.sweep.name == "locality":
+        order = "keep"
     r = ctx.record(workload=w, set__l1d__mshr_entries=mshr, set__sm__scheduler=sched,
-                   set__timing__cta_dist=dist)
+                   set__timing__cta_dist=dist, set__timing__cta_dist_order=order)
     if r.get("status") != "ok":
         raise SweepError(f"locality: {w} {scheme} mshr {mshr}: {r.get('status')}")
     t = r["data"]["timing"]
@@ -125,6 +140,10 @@ def _pct(x):
     return "-" if x is None else f"{100 * x:+.1f} %"
 
 
+def _pct0(x):
+    return "-" if x is None else f"{100 * x:.0f} %"
+
+
 def _gain(xs):
     """Arithmetic mean of the gains (the text's average), geometric mean in parentheses."""
     if not xs:
@@ -133,7 +152,7 @@ def _gain(xs):
 
 
 def speedups(r):
-    return {w: {s: r[w]["rr"]["cycles"] / r[w][s]["cycles"] for s, _, _ in SCHEMES} for w in r}
+    return {w: {s: r[w]["rr"]["cycles"] / r[w][s]["cycles"] for s, *_ in SCHEMES} for w in r}
 
 
 def summary(r):
@@ -146,8 +165,8 @@ def summary(r):
         ws = [w for w in r if ABBR[w] in abbrs]
         return ", ".join(f"{ABBR[w]} {100 * r[w]['rr']['dup']:.0f} %" for w in ws) or "-"
 
-    def red(w):
-        a, b = r[w]["rr"]["dups"], r[w]["locality"]["dups"]
+    def red(w, s="locality"):
+        a, b = r[w]["rr"]["dups"], r[w][s]["dups"]
         return None if not a else 1 - b / a
 
     def beats(w):
@@ -171,6 +190,8 @@ def summary(r):
          "high-locality >= 10 %)") if t12 else "-",
         ", ".join(f"{ABBR[w]} {rpm[w]:.2f}x" for w in r if ABBR[w] in ("MT", "SC")) or "-",
         f"{sum(1 for w in r if rpm[w] > 1.005)} of {len(r)} up by > 0.5 %" if r else "-",
+        _gain([sp[w]["locality_lin"] for w in t12]),
+        ", ".join(f"{ABBR[w]} {_pct0(red(w, 'locality_lin'))}" for w in t12) or "-",
     ]
 
 
@@ -203,13 +224,13 @@ def draw(ctx, res, small):
     panels = []
     for m in ms:
         sp = speedups(res[m])
-        vals = [sp[w][s] for w in ws for s, _, _ in SCHEMES] + [1.19]
+        vals = [sp[w][s] for w in ws for s, *_ in SCHEMES] + [1.19]
         panels.append({
             "title": f"speedup over RR per stand-in, {m} MSHR entries (Table 6.2 type)",
             "ylabel": "RR cycles / cycles", "categories": names, "hline": 1.0,
             "labels": False, "legend": "outside",
             "ylim": (max(0.0, min(vals) - 0.05), max(vals) + 0.05),
-            "series": {s: [sp[w][s] for w in ws] for s, _, _ in SCHEMES if s != "rr"},
+            "series": {s: [sp[w][s] for w in ws] for s, *_ in SCHEMES if s != "rr"},
             "paper": {"thesis: locality (MT, the maximum)":
                       ["1.19" if w == "transpose" else None for w in ws]}})
     figures.bar_panels(ctx.path("speedup.png"), panels, ncols=1, width=12)
@@ -306,13 +327,13 @@ def report(ctx):
         for w in ws:
             x = r[w]
             rows.append([f"{ABBR[w]} ({w})", str(TYPE[w]), str(x["rr"]["cycles"])] +
-                        [f"{x['rr']['cycles'] / x[s]['cycles']:.3f}" for s, _, _ in SCHEMES[1:]] +
+                        [f"{x['rr']['cycles'] / x[s]['cycles']:.3f}" for s, *_ in SCHEMES[1:]] +
                         [f"{100 * x['rr']['dup']:.0f} -> {100 * x['locality']['dup']:.0f} %",
                          f"{x['rr']['dups']} -> {x['locality']['dups']}",
                          f"{x['rr']['rpm']:.2f} -> {x['locality']['rpm']:.2f}",
                          f"{100 * x['rr']['l1']:.0f} -> {100 * x['locality']['l1']:.0f} %"])
         md += [md_table(["workload", "type", "RR cycles"] +
-                        [f"speedup {s}" for s, _, _ in SCHEMES[1:]] +
+                        [f"speedup {s}" for s, *_ in SCHEMES[1:]] +
                         ["duplicates RR -> locality", "duplicate count", "requests/entry",
                          "L1 hits"], rows), ""]
 

@@ -10,7 +10,16 @@
  * else the first SM with room after it starts a new chunk. With one CTA placed per cycle these
  * are the picks of model/policy/cta_dist_locality.c (cta_dist_order = linear).
  *
- * Storage: SW + CW + LW + 1 bits (Kepler sizing: 4 + 16 + 8 + 1 = 29). Timing: every output is
+ * Keep mode (req_keep_i: cta_dist_order = keep, hints 1-3): the SM is picked round-robin (as
+ * hint 0); a fresh CTA (req_fresh_i) is the next of the picked SM's range, or, when that range
+ * is used up, the last unplaced CTA of the first SM after it (ring order) that has some. The
+ * ranges (SM i: [i * C, (i + 1) * C) clipped to req_nctas_i, C = req_chunk_i) are held for one
+ * launch (its LW-bit id, valid bit and CTAs left) and loaded at a fresh request of another launch
+ * or when the held one has none left. The same picks and CTAs as the policy's cta() when one
+ * launch at a time places keep-mode CTAs (the loop checks that).
+ *
+ * Storage: SW + CW + LW + 1 bits, plus keep mode's 2 * NSM * IW + LW + IW + 1 (Kepler sizing:
+ * 29 + 448 + 25 = 502). Timing: every output is
  * registered, one cycle after req_v_i; within an edge batch_i's reset comes first. Interface:
  * rtl/locality_cta_dist/locality_cta_dist_ports.def.
  */
@@ -41,8 +50,9 @@ _Static_assert(LOCALITY_CTA_DIST_NSM >= 1 && LOCALITY_CTA_DIST_NSM <= 64 &&
                    LOCALITY_CTA_DIST_NSM <= (1u << LOCALITY_CTA_DIST_SW),
                "locality_cta_dist: NSM must be 1..64 and fit SW bits");
 _Static_assert(LOCALITY_CTA_DIST_CW >= 2 && LOCALITY_CTA_DIST_CW <= 32 &&
-                   LOCALITY_CTA_DIST_LW >= 1 && LOCALITY_CTA_DIST_LW <= 32,
-               "locality_cta_dist: CW 2..32, LW 1..32");
+                   LOCALITY_CTA_DIST_LW >= 1 && LOCALITY_CTA_DIST_LW <= 32 &&
+                   LOCALITY_CTA_DIST_IW >= 2 && LOCALITY_CTA_DIST_IW <= 32,
+               "locality_cta_dist: CW 2..32, LW 1..32, IW 2..32");
 #endif
 
 extern const struct hd_block_desc hd_locality_cta_dist_block;
@@ -50,6 +60,11 @@ extern const struct hd_block_desc hd_locality_cta_dist_block;
 struct hd_locality_cta_dist_state {
     uint32_t last, cnt, launch;
     bool chunk_v;
+    /* keep mode */
+    uint32_t rp[LOCALITY_CTA_DIST_NSM], re[LOCALITY_CTA_DIST_NSM]; /* each SM's unplaced range */
+    uint32_t klaunch, left;      /* the held launch and its CTAs not yet placed */
+    bool kv;                     /* a launch is held */
+    bool loaded;                 /* (coverage only, no flop) the last edge loaded the ranges */
     struct hd_locality_cta_dist_out q;
     uint64_t cycle;
 };

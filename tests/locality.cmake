@@ -2,8 +2,8 @@
 # Gong ch.6 locality-aware scheduling (issue 31; docs/locality.md), end to end through heddle run
 # (tests/locality/locality_check.py; the unit test is tests/unit/test_locality.c):
 # - locality_verify_<W>: W verifies under the locality distributor + group scheduler with each
-#   Table 6.1 hint (0-3; hint 2 also in column order) and under cta_aware and mascar (Kepler,
-#   size small): the cheapest (transpose) in CI, every registered workload in the full tier
+#   Table 6.1 hint (0-3; hint 2 also in column order, hint 1 with keep) and under cta_aware
+#   and mascar (Kepler, size small): the cheapest (transpose) in CI, every registered workload in the full tier
 # - locality_hint0: hint 0 gives round_robin + lrr's statistics exactly: sgemm in CI, four more
 #   workloads in full (locality_hint0_more)
 # - locality_list: heddle list shows the Table 6.2 stand-ins' hints (CI)
@@ -34,9 +34,9 @@ endif()
 
 # The experiment (experiments/locality.py; docs/locality.md "Experiment"):
 # experiments_locality_tiny (CI) runs its analysis on tests/sweep/locality-tiny.toml (transpose
-# and scan at small, 16 MSHR entries, 12 runs) and checks the report's tables and figures;
-# experiments_locality (full) is the default-size sweep, experiments/locality.toml (120 runs,
-# 16 CPU-minutes), into the build tree.
+# and scan at small, 16 MSHR entries, 16 runs) and checks the report's tables and figures;
+# experiments_locality (full) is the default-size sweep, experiments/locality.toml (156 runs,
+# 20 CPU-minutes), into the build tree.
 if(TARGET heddle)
   set(hd_loc_tiny ${CMAKE_CURRENT_BINARY_DIR}/locality-tiny)
   add_test(NAME experiments_locality_tiny

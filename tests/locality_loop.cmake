@@ -10,8 +10,11 @@
 #   (CI; no RTL needed)
 # - locality_loop_standins: every Table 6.2 stand-in of experiments/locality.toml at small size,
 #   each with its own hint (1: sgemm mm2 transpose, 2: stencil2d conv2d, 3: the rest) (full)
-# - locality_loop_grid: the experiment's 80 locality runs (16 and 8 MSHR entries, scheduler
-#   locality and lrr) with the blocks' C references in the loop: cycles unchanged (full)
+# - locality_loop_keep: the same with [timing] cta_dist_order = keep (each SM keeps its range of
+#   CTAs across waves; the block's range registers and pick_cta_o) (full)
+# - locality_loop_grid: the experiment's 160 locality runs (16 and 8 MSHR entries, scheduler
+#   locality and lrr, cta_dist_order keep and linear) with the blocks' C references in the
+#   loop: cycles unchanged (full)
 # - locality_loop_fst: --fst over cycles 200-400 of transpose's loop: 56 group tables and the
 #   distributor in the waveform (full)
 set(HD_TEST_MECHANISM locality) # docs/testing.md: this mechanism's budget
@@ -36,6 +39,12 @@ if(TARGET heddle)
     set_tests_properties(locality_loop_ci PROPERTIES LABELS "locality;cosim" TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "locality loop ok")
     set_tests_properties(locality_loop_standins PROPERTIES LABELS "locality;cosim" TIMEOUT 3600
+                         PASS_REGULAR_EXPRESSION "locality loop ok")
+    add_test(NAME locality_loop_keep
+             COMMAND ${hd_ll} loop small order=keep sgemm mm2 transpose stencil2d conv2d histogram
+                     scan fwt bitonic mvt
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(locality_loop_keep PROPERTIES LABELS "locality;cosim" TIMEOUT 3600
                          PASS_REGULAR_EXPRESSION "locality loop ok")
     # FST on request: a window of transpose's loop holds the 57 instances (56 group tables, the
     # distributor), their grants and picks in the .gtkw

@@ -197,7 +197,10 @@
     V(chunkorder, HD_CHUNK_LINEAR, "linear",                                                       \
       "chunks of consecutive linear CTA indices (x fastest): horizontal neighbours together")     \
     V(chunkorder, HD_CHUNK_COLUMN, "column",                                                       \
-      "chunks of consecutive CTAs in y-fastest order: vertical neighbours together")
+      "chunks of consecutive CTAs in y-fastest order: vertical neighbours together")             \
+    V(chunkorder, HD_CHUNK_KEEP, "keep",                                                           \
+      "each SM owns one range of consecutive linear CTA indices for the whole launch: a freed "    \
+      "slot takes the next CTA of its SM's range (across waves)")
 
 #define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \

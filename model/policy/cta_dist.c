@@ -68,11 +68,11 @@ static void dist_destroy(void *impl)
 }
 
 static const struct hd_cta_dist_ops rr_ops = {"round_robin", rr_pick, dist_placed, dist_reset,
-                                              dist_destroy};
+                                              dist_destroy, NULL};
 static const struct hd_cta_dist_ops ff_ops = {"fill_first", ff_pick, dist_placed, dist_reset,
-                                              dist_destroy};
+                                              dist_destroy, NULL};
 static const struct hd_cta_dist_ops mask_ops = {"sm_mask", mask_pick, dist_placed, dist_reset,
-                                                dist_destroy};
+                                                dist_destroy, NULL};
 
 int hd_cta_dist_create(enum hd_cfg_ctadist kind, uint32_t nsms, struct hd_cta_dist *out)
 {

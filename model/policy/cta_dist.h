@@ -34,6 +34,8 @@ struct hd_cta_dist_req {
     uint32_t ctaid[3]; /* the CTA's coordinates in the grid (x fastest) */
     uint32_t kernel;   /* the kernel's stable id (cta_admit.h) */
     uint32_t hint;     /* the launch's hint */
+    /* issue 31 (cta_dist_order = keep) */
+    bool resumed;      /* a saved context coming back (its CTA index is fixed), not a fresh CTA */
 };
 
 struct hd_cta_dist_ops {
@@ -48,6 +50,13 @@ struct hd_cta_dist_ops {
     /* The GPU is idle and a new batch of launches starts. */
     void (*reset)(void *impl);
     void (*destroy)(void *impl);
+    /* Optional (NULL: the launch's next CTA in linear order). The linear index of the fresh CTA
+     * of r's launch that SM `sm` receives, r being the request pick() just chose `sm` for (its
+     * cta: the next in linear order); called once per fresh CTA placed, before placed(). A
+     * policy choosing it must return every index of the launch exactly once (issue 31: Gong's
+     * distributor keeping each SM's range of CTAs across waves, cta_dist_locality.h).
+     * UINT64_MAX: the host is out of memory. */
+    uint64_t (*cta)(void *impl, const struct hd_cta_dist_req *r, uint32_t sm);
 };
 
 struct hd_cta_dist {

@@ -15,6 +15,15 @@
  *   column  y fastest: CTA (x, y, z) has position x * gy + y + z * gx * gy, and its SM is
  *           (position / C) mod SMs, so vertical neighbours (hint 2's shared boundary rows) meet;
  *           when that SM has no room the next SM in ring order that has takes it.
+ *   keep    each SM owns one range of consecutive linear CTA indices for the whole launch: SM i
+ *           the CTAs [i * C, (i + 1) * C) with C = max(cta_dist_chunk, ceil(CTAs / SMs)). Every
+ *           SM with room may take a CTA (round-robin over them, one per SM per cycle, as hint 0)
+ *           and receives the next CTA of its own range, in the first wave and after it: a freed
+ *           slot continues the SM's range instead of taking the next CTA in global order (the
+ *           CTA scheduler asks the policy's cta()). An SM whose range is used up takes the last
+ *           unplaced CTA of the first SM after it in ring order that has some (so no SM idles
+ *           while CTAs wait; the victim keeps its front). A context coming back is placed
+ *           round-robin. State per launch with CTAs left: each SM's next and end index.
  * A chunk never spans two launches. State: the SM that received the last CTA, how many CTAs of
  * the current chunk it received, and the chunk's launch.
  */

@@ -41,7 +41,9 @@ void hd_gpu_admit_query(const struct hd_gpu_timing *g, uint32_t s, const struct 
     hd_sm_launch_residency(g->sm[s], la, &q->launch_resident, &q->kernel_resident);
 }
 
-static int place(struct hd_gpu_timing *g, unsigned li, uint32_t s, char *err, size_t errlen)
+/* cta: the linear index of the fresh CTA to place if no context comes back (cta_dist.h). */
+static int place(struct hd_gpu_timing *g, unsigned li, uint32_t s, uint64_t cta, char *err,
+                 size_t errlen)
 {
     struct tlaunch *t = g->L[li];
     hd_gpu_sm_wake(g, s, g->now);
@@ -50,10 +52,10 @@ static int place(struct hd_gpu_timing *g, unsigned li, uint32_t s, char *err, si
     if (x) { /* a context saved or flushed earlier comes back first */
         st = hd_sm_resume_cta(g->sm[s], x, g->now, err, errlen);
     } else {
-        x = hd_ctx_acquire(&g->pool, &t->sl, &t->sl.ctxs, t->sl.l, t->next_cta, s, err, errlen);
+        x = hd_ctx_acquire(&g->pool, &t->sl, &t->sl.ctxs, t->sl.l, cta, s, err, errlen);
         if (!x)
             return HD_FUNC_ERR_MEMORY;
-        t->next_cta++;
+        t->next_cta++; /* (fresh CTAs placed; the next one's index unless the policy picks) */
         st = hd_sm_place_cta(g->sm[s], &t->sl, x, g->now, err, errlen);
     }
     if (st != HD_FUNC_OK)
@@ -195,17 +197,28 @@ int hd_gpu_schedule_ctas(struct hd_gpu_timing *g, char *err, size_t errlen)
             }
             const struct hd_func_launch *fl = t->sl.l;
             const uint32_t gx = fl->grid[0] ? fl->grid[0] : 1, gy = fl->grid[1] ? fl->grid[1] : 1;
-            const struct hd_cta_dist_req req = {
+            struct hd_cta_dist_req req = {
                 t->sl.id, cta, t->nctas, {fl->grid[0], fl->grid[1], fl->grid[2]},
                 {(uint32_t)(cta % gx), (uint32_t)(cta / gx % gy), (uint32_t)(cta / gx / gy)},
-                t->sl.tk->id, fl->attr.hint};
+                t->sl.tk->id, fl->attr.hint, back != NULL};
             int s = g->dist.ops->pick(g->dist.impl, &req, g->ok, g->got, nsms);
+            if (s >= 0 && !back && g->dist.ops->cta) { /* the policy picks the fresh CTA */
+                const uint64_t c = g->dist.ops->cta(g->dist.impl, &req, (uint32_t)s);
+                if (c >= t->nctas) {
+                    snprintf(err, errlen, "host out of memory in the CTA distributor");
+                    return HD_FUNC_ERR_MEMORY;
+                }
+                req.cta = c;
+                req.ctaid[0] = (uint32_t)(c % gx);
+                req.ctaid[1] = (uint32_t)(c / gx % gy);
+                req.ctaid[2] = (uint32_t)(c / gx / gy);
+            }
             if (g->hooks.any_dist && hd_hooks_dist_pick(&g->hooks, &req, g->ok, g->got, nsms, &s,
                                                         g->now, err, errlen) != 0)
                 return HD_FUNC_ERR_INTERNAL; /* a block in the loop disagreed (issue 31) */
             if (s < 0)
                 continue;
-            int st = place(g, li, (uint32_t)s, err, errlen);
+            int st = place(g, li, (uint32_t)s, req.cta, err, errlen);
             if (st != HD_FUNC_OK)
                 return st;
             placed++;

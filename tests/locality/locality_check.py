@@ -77,9 +77,10 @@ if mode == "verify":
             run(w, LOC + ["--hint", str(h)])
         run(w, LOC + ["--hint", "2", "--set", "timing.cta_dist_order=column",
                       "--set", "timing.cta_dist_chunk=2"])
+        run(w, LOC + ["--hint", "1", "--set", "timing.cta_dist_order=keep"])
         for s in ("cta_aware", "mascar"):
             run(w, ["--set", "sm.scheduler=" + s])
-        print("  %s: verified under hints 0-3, column order, cta_aware, mascar" % w)
+        print("  %s: verified under hints 0-3, column order, keep, cta_aware, mascar" % w)
 elif mode == "hint0":
     for w in names:
         base = run(w, [])

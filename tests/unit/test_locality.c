@@ -268,7 +268,7 @@ static unsigned distribute(struct hd_cta_dist *d, uint32_t hint, uint32_t gx, ui
         for (;;) { /* one CTA per SM per cycle, in order, as cta_sched.c */
             const struct hd_cta_dist_req r = {7, next, n, {gx, gy, 1},
                                               {(uint32_t)(next % gx), (uint32_t)(next / gx), 0},
-                                              0, hint};
+                                              0, hint, false};
             int s = next < n ? d->ops->pick(d->impl, &r, ok, busy, nsms) : -1;
             if (s < 0)
                 break;
@@ -345,6 +345,95 @@ static void test_distributor(struct hd_test_state *t)
     d.ops->destroy(d.impl);
     rr.ops->destroy(rr.impl);
 }
+/* One cycle of keep-mode placement as cta_sched.c does it: SMs with room[s] take one CTA each,
+ * round after round, pick() then cta() then placed(); each placement appended to (sm, cta). */
+static unsigned keep_cycle(struct hd_cta_dist *d, uint64_t nctas, uint64_t *placed,
+                           const bool *room, uint32_t nsms, int *sm, uint64_t *cta, unsigned k)
+{
+    bool ok[16], busy[16] = {false};
+    for (uint32_t s = 0; s < nsms; s++)
+        ok[s] = room[s];
+    while (*placed < nctas) {
+        const struct hd_cta_dist_req r = {7, *placed, nctas, {(uint32_t)nctas, 1, 1},
+                                          {(uint32_t)*placed, 0, 0}, 0, 1, false};
+        const int s = d->ops->pick(d->impl, &r, ok, busy, nsms);
+        if (s < 0)
+            break;
+        cta[k] = d->ops->cta(d->impl, &r, (uint32_t)s);
+        sm[k++] = s;
+        d->ops->placed(d->impl, (uint32_t)s);
+        busy[s] = true;
+        ++*placed;
+    }
+    return k;
+}
+
+static void test_distributor_keep(struct hd_test_state *t)
+{
+    struct hd_cta_dist d;
+    int sm[16];
+    uint64_t cta[16], placed = 0;
+    const bool all[4] = {true, true, true, true}, last[4] = {false, false, false, true};
+
+    hd_test_begin(t, "distributor keep: each SM continues its own range in the next wave");
+    /* 8 CTAs, 4 SMs of one slot: ranges of 2; wave 1 (one cycle, one CTA per SM) CTAs 0, 2, 4,
+     * 6; every SM frees its slot; wave 2 CTAs 1, 3, 5, 7 (linear order would give 4-7) */
+    HD_CHECK(t, hd_cta_dist_locality_create(4, 0, HD_CHUNK_KEEP, &d) == 0);
+    d.ops->reset(d.impl);
+    unsigned k = keep_cycle(&d, 8, &placed, all, 4, sm, cta, 0);
+    HD_CHECK_U64(t, 4, k);
+    k = keep_cycle(&d, 8, &placed, all, 4, sm, cta, k);
+    HD_CHECK_U64(t, 8, k);
+    const uint64_t want8[] = {0, 2, 4, 6, 1, 3, 5, 7};
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 8; i++)
+        bad += sm[i] != (int)(i % 4) || cta[i] != want8[i];
+    HD_CHECK_U64(t, 0, bad);
+
+    hd_test_begin(t, "distributor keep: a used-up SM takes the last CTA of the next SM's range");
+    /* 7 CTAs, 4 SMs: ranges [0,2) [2,4) [4,6) [6,7); wave 1: 0, 2, 4, 6; only SM 3 frees: its
+     * range is used up, it takes SM 0's last (1), then SM 1's (3); then SM 0 (used up: SM 1 is
+     * too) takes SM 2's last (5) */
+    placed = 0;
+    k = keep_cycle(&d, 7, &placed, all, 4, sm, cta, 0);
+    k = keep_cycle(&d, 7, &placed, last, 4, sm, cta, k);
+    k = keep_cycle(&d, 7, &placed, last, 4, sm, cta, k);
+    k = keep_cycle(&d, 7, &placed, all, 4, sm, cta, k);
+    HD_CHECK_U64(t, 7, k);
+    const int wsm[] = {0, 1, 2, 3, 3, 3, 0};
+    const uint64_t wcta[] = {0, 2, 4, 6, 1, 3, 5};
+    bad = 0;
+    for (unsigned i = 0; i < 7; i++)
+        bad += sm[i] != wsm[i] || cta[i] != wcta[i];
+    HD_CHECK_U64(t, 0, bad);
+
+    hd_test_begin(t, "distributor keep: [timing] cta_dist_chunk larger than CTAs / SMs");
+    /* 6 CTAs, chunk 4, 4 SMs: ranges [0,4) [4,6) [] []: SMs 2 and 3 take from the back of the
+     * next range with CTAs (SM 0's: 3, 2); SM 0 and 1 their own fronts (0, 4) */
+    d.ops->destroy(d.impl);
+    HD_CHECK(t, hd_cta_dist_locality_create(4, 4, HD_CHUNK_KEEP, &d) == 0);
+    placed = 0;
+    k = keep_cycle(&d, 6, &placed, all, 4, sm, cta, 0);
+    const uint64_t w6[] = {0, 4, 3, 2};
+    bad = k != 4;
+    for (unsigned i = 0; i < 4 && !bad; i++)
+        bad += cta[i] != w6[i];
+    HD_CHECK_U64(t, 0, bad);
+
+    hd_test_begin(t, "distributor keep: hint 0 is round_robin exactly, in linear order");
+    struct hd_cta_dist rr;
+    HD_CHECK(t, hd_cta_dist_create(HD_CTADIST_ROUND_ROBIN, 5, &rr) == 0);
+    d.ops->destroy(d.impl);
+    HD_CHECK(t, hd_cta_dist_locality_create(5, 0, HD_CHUNK_KEEP, &d) == 0);
+    int s1[64], s2[64]; /* (15 CTAs fit: 5 SMs of 3 slots, none finishes) */
+    unsigned c1[64], c2[64];
+    HD_CHECK_U64(t, distribute(&rr, 0, 7, 3, 5, 3, s2, c2), distribute(&d, 0, 7, 3, 5, 3, s1, c1));
+    HD_CHECK(t, memcmp(s1, s2, 15 * sizeof *s1) == 0 && memcmp(c1, c2, 15 * sizeof *c1) == 0);
+    const struct hd_cta_dist_req r0 = {9, 5, 21, {7, 3, 1}, {5, 0, 0}, 0, 0, false};
+    HD_CHECK_U64(t, 5, d.ops->cta(d.impl, &r0, 2));
+    rr.ops->destroy(rr.impl);
+    d.ops->destroy(d.impl);
+}
 /* }==== */
 
 int main(void)
@@ -354,5 +443,6 @@ int main(void)
     test_group_sched(&t);
     test_baselines(&t);
     test_distributor(&t);
+    test_distributor_keep(&t);
     return hd_test_finish(&t);
 }

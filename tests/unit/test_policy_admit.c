@@ -154,7 +154,7 @@ static void test_dist_request(struct hd_test_state *t)
     struct hd_cta_dist d;
     HD_CHECK(t, hd_cta_dist_create(HD_CTADIST_ROUND_ROBIN, 3, &d) == 0);
     bool ok[3] = {true, true, true}, busy[3] = {false, false, false};
-    struct hd_cta_dist_req r = {5, 41, 64, {8, 8, 1}, {1, 5, 0}, 0, 0};
+    struct hd_cta_dist_req r = {5, 41, 64, {8, 8, 1}, {1, 5, 0}, 0, 0, false};
     HD_CHECK_U64(t, 0, d.ops->pick(d.impl, &r, ok, busy, 3));
     d.ops->destroy(d.impl);
     /* sm_mask: the hint's bits name the SMs (0: all) */

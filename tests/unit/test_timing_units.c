@@ -170,7 +170,7 @@ static void test_policies(struct hd_test_state *t)
     HD_CHECK(t, hd_cta_dist_create(HD_CTADIST_ROUND_ROBIN, 4, &rr) == 0);
     HD_CHECK(t, hd_cta_dist_create(HD_CTADIST_FILL_FIRST, 4, &ff) == 0);
     bool ok[4] = {true, true, false, true}, busy[4] = {false, false, false, false};
-    const struct hd_cta_dist_req req = {1, 0, 8, {8, 1, 1}, {0, 0, 0}, 0, 0};
+    const struct hd_cta_dist_req req = {1, 0, 8, {8, 1, 1}, {0, 0, 0}, 0, 0, false};
     HD_CHECK_U64(t, 0, rr.ops->pick(rr.impl, &req, ok, busy, 4));
     rr.ops->placed(rr.impl, 0);
     HD_CHECK_U64(t, 1, rr.ops->pick(rr.impl, &req, ok, busy, 4));

@@ -22,6 +22,7 @@
 #define STEP (RING / NW > 1 ? RING / NW : 1)                   /* spacing of ascending ids */
 #define DIST_CMAX ((uint64_t)(((uint64_t)1 << LOCALITY_CTA_DIST_CW) - 1u))
 #define DIST_LMASK ((uint32_t)(((uint64_t)1 << LOCALITY_CTA_DIST_LW) - 1u))
+#define DIST_IMAX ((uint64_t)(((uint64_t)1 << LOCALITY_CTA_DIST_IW) - 1u))
 
 enum { U_CLR, U_WR, U_ISS }; /* the order the table applies them within one edge */
 
@@ -63,6 +64,10 @@ struct hd_locality_loop {
     bool batch;                  /* a new batch since the last request */
     uint64_t fault_grant, fault_pick;
     char err[1024];
+    /* cta_dist_order = keep: the block holds one launch's ranges */
+    bool keep, kheld;
+    uint32_t klaunch;
+    uint64_t kleft;              /* its fresh CTAs not yet placed */
 };
 
 static int fail(struct hd_locality_loop *L, char *err, size_t errlen)
@@ -131,9 +136,10 @@ struct hd_locality_loop *hd_locality_loop_create(const struct hd_gpu_timing_para
                  LOCALITY_CTA_DIST_NSM, p->num_sms);
         return NULL;
     }
-    if (dist && p->cta_dist_order != HD_CHUNK_LINEAR) {
+    if (dist && p->cta_dist_order == HD_CHUNK_COLUMN) {
         snprintf(err, errlen, "key 'blocks': the block distributor locality_cta_dist cuts chunks "
-                 "in linear order only; [timing] cta_dist_order = column has no block");
+                 "in linear order (or keeps linear ranges) only; [timing] cta_dist_order = column "
+                 "has no block");
         return NULL;
     }
     if (dist && p->cta_dist_chunk > DIST_CMAX) {
@@ -154,6 +160,7 @@ struct hd_locality_loop *hd_locality_loop_create(const struct hd_gpu_timing_para
     L->hw = hw;
     L->dist = dist;
     L->chunk = p->cta_dist_chunk;
+    L->keep = p->cta_dist_order == HD_CHUNK_KEEP;
     L->fault_grant = p->loc.fault_grant;
     L->fault_pick = p->loc.fault_pick;
     return L;
@@ -482,8 +489,31 @@ int hd_locality_loop_pick(struct hd_locality_loop *L, const struct hd_cta_dist_r
     if (hd_locality_loop_make(L, err, errlen) != 0)
         return -1;
     uint64_t chunk = L->chunk ? L->chunk : (r->nctas + n - 1) / n;
+    const bool keep = L->keep && HD_LOCALITY_HINT(r->hint) != 0; /* (the policy's C) */
+    if (keep && (r->nctas + n - 1) / n > chunk)
+        chunk = (r->nctas + n - 1) / n;
     if (!chunk)
         chunk = 1;
+    const bool kfresh = keep && !r->resumed;
+    if (kfresh && r->nctas > DIST_IMAX) {
+        snprintf(L->err, sizeof L->err, "gpu.locality_cta_dist at cycle %" PRIu64 ": launch %u's "
+                 "%" PRIu64 " CTAs do not fit req_nctas_i (%d bits)", now, r->launch, r->nctas,
+                 LOCALITY_CTA_DIST_IW);
+        return fail(L, err, errlen);
+    }
+    if (kfresh && L->kheld && L->kleft && L->klaunch != r->launch) {
+        snprintf(L->err, sizeof L->err, "gpu.locality_cta_dist at cycle %" PRIu64 ": launch %u "
+                 "places a CTA while launch %u has %" PRIu64 " left; the block holds one "
+                 "launch's ranges (cta_dist_order = keep)", now, r->launch, L->klaunch, L->kleft);
+        return fail(L, err, errlen);
+    }
+    if (kfresh) {
+        if (!L->kheld || L->klaunch != r->launch || !L->kleft)
+            L->kleft = r->nctas;
+        L->kheld = true;
+        L->klaunch = r->launch;
+        L->kleft--;
+    }
     if (chunk > DIST_CMAX) {
         snprintf(L->err, sizeof L->err, "gpu.locality_cta_dist at cycle %" PRIu64 ": launch %u's "
                  "chunk of %" PRIu64 " CTAs does not fit req_chunk_i (%d bits)", now, r->launch,
@@ -499,6 +529,9 @@ int hd_locality_loop_pick(struct hd_locality_loop *L, const struct hd_cta_dist_r
     in.req_launch_i = r->launch & DIST_LMASK;
     in.req_hint_i = HD_LOCALITY_HINT(r->hint);
     in.req_chunk_i = chunk;
+    in.req_keep_i = L->keep;
+    in.req_fresh_i = !r->resumed;
+    in.req_nctas_i = r->nctas & DIST_IMAX;
     for (uint32_t i = 0; i < n; i++)
         if (ok[i] && !busy[i])
             in.ok_i |= 1ull << i;
@@ -511,13 +544,15 @@ int hd_locality_loop_pick(struct hd_locality_loop *L, const struct hd_cta_dist_r
     int want = *pick;
     if (L->fault_pick && --L->fault_pick == 0)
         want = (want + 1) % (int)n; /* test only: a wrong decision on the policy's side */
-    if (!(out.pick_v_o & 1) || (int)out.pick_sm_o != want) {
+    const uint64_t want_cta = kfresh ? r->cta : 0; /* keep mode: the CTA the policy chose */
+    if (!(out.pick_v_o & 1) || (int)out.pick_sm_o != want || out.pick_cta_o != want_cta) {
         snprintf(L->err, sizeof L->err,
-                 "gpu.locality_cta_dist at cycle %" PRIu64 ": pick_v_o=%u pick_sm_o=%u, the "
-                 "policy (cta_dist_locality) places CTA %" PRIu64 " of launch %u (hint %u, chunk %"
-                 PRIu64 ") on SM %d; ok_i=0x%" PRIx64, now, (unsigned)(out.pick_v_o & 1),
-                 (unsigned)out.pick_sm_o, r->cta, r->launch, HD_LOCALITY_HINT(r->hint), chunk,
-                 want, okm);
+                 "gpu.locality_cta_dist at cycle %" PRIu64 ": pick_v_o=%u pick_sm_o=%u "
+                 "pick_cta_o=%" PRIu64 ", the policy (cta_dist_locality) places CTA %" PRIu64
+                 " of launch %u (hint %u, chunk %" PRIu64 "%s) on SM %d; ok_i=0x%" PRIx64, now,
+                 (unsigned)(out.pick_v_o & 1), (unsigned)out.pick_sm_o,
+                 (uint64_t)out.pick_cta_o, r->cta, r->launch, HD_LOCALITY_HINT(r->hint), chunk,
+                 kfresh ? ", keep" : "", want, okm);
         return fail(L, err, errlen);
     }
     *pick = (int)out.pick_sm_o; /* the block's pick is the decision used */

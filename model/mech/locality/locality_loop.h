@@ -31,7 +31,11 @@
  *   picks   A pick the policy defers (-1: the chunk's SM took a CTA this cycle) is not a
  *           request: the one-CTA-per-cycle distributor sees the CTA in the cycle the policy
  *           places it. ok_i = room && not yet given a CTA this cycle. cta_dist_order = column
- *           is not built (an attach error).
+ *           is not built (an attach error). cta_dist_order = keep: the request carries the
+ *           launch's CTA count and whether it is a fresh CTA, and the block's pick_cta_o must
+ *           equal the CTA the policy's cta() chose (the check makes the block's CTA the one
+ *           used under --drive rtl); the block holds one launch's ranges, so a fresh CTA of
+ *           another launch while one still has CTAs left is a located error.
  * Deterministic; nothing depends on host state.
  */
 #ifndef HD_LOCALITY_LOOP_H
