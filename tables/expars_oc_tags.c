@@ -174,6 +174,7 @@ void hd_expars_oc_tags_ref_step(struct hd_expars_oc_tags_state *s,
                                 struct hd_expars_oc_tags_out *out)
 {
     *out = s->q;
+    s->cycle++;
     memset(&s->q, 0, sizeof s->q);
     if (!(in->op_v_i & 1u))
         return;

@@ -118,6 +118,7 @@ extern const struct hd_block_desc hd_expars_oc_tags_block;
 struct hd_expars_oc_tags_state {
     struct hd_expars_oc_tags t;
     struct hd_expars_oc_tags_out q;
+    uint64_t cycle;
 };
 
 void hd_expars_oc_tags_ref_reset(struct hd_expars_oc_tags_state *s);

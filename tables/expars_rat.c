@@ -46,6 +46,7 @@ void hd_expars_rat_ref_step(struct hd_expars_rat_state *s, const struct hd_expar
                             struct hd_expars_rat_out *out)
 {
     *out = s->q;
+    s->cycle++;
     memset(&s->q, 0, sizeof s->q);
     if (in->cfg_v_i & 1u) {
         memset(&s->rat, 0, sizeof s->rat);

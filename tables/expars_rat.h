@@ -90,6 +90,7 @@ struct hd_expars_rat_state {
     bool used[HD_EXPARS_MAX_SLOTS], mix[HD_EXPARS_MAX_SLOTS];
     uint8_t wcta[HD_EXPARS_RAT_MAX_WARPS], wlocal[HD_EXPARS_RAT_MAX_WARPS];
     struct hd_expars_rat_out q;
+    uint64_t cycle;
 };
 
 /* The block's lookup on its state (the model's answer is hd_expars_sm_in_spm, expars_sm.h). */
