@@ -63,7 +63,9 @@ int sc_main(int argc, char **argv)
             stim.push_back(rest);
             continue;
         }
-        const unsigned w = r.below(nw), reg = r.below(nr), what = r.below(32);
+        // mostly a small working set (hits, LRU order), sometimes any register (conflicts)
+        const unsigned w = r.below(nw), what = r.below(32);
+        const unsigned reg = r.below(3) ? r.below(kLines / 2 + 1) : r.below(nr);
         unsigned k;
         if (what < 6)
             k = HD_EXPARS_OC_PEEK;
