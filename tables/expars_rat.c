@@ -54,7 +54,6 @@ void hd_expars_rat_ref_step(struct hd_expars_rat_state *s, const struct hd_expar
         s->rat.start_cta = (uint32_t)in->cfg_start_cta_i & M(EXPARS_RAT_SW);
         s->rat.start_reg = (uint32_t)in->cfg_start_reg_i & M(EXPARS_RAT_RW);
         s->rat.max_reg = (uint32_t)in->cfg_max_reg_i & M(EXPARS_RAT_RW);
-        s->rat.wpc = (uint32_t)in->cfg_wpc_i & M(EXPARS_RAT_WW);
     }
     const uint32_t si = (uint32_t)in->sbr_idx_i & M(EXPARS_RAT_SW);
     if ((in->sbr_v_i & 1u) && si < EXPARS_RAT_Slots)

@@ -17,10 +17,12 @@
  * an SBR write, a CTA-slot write, a warp-slot write, then a lookup (q_v_i) that sees all of
  * them; the lookup's answer (in the scratchpad?, eq. 13's byte address of thread 0's word, the
  * warp's CTA slot) is registered one cycle later, 0 after an edge without a lookup.
- * Storage (default 32 CTA slots, 64 warps): 1 + 5 + 8 + 8 + 6 + 32 x 17 (SBR) + 32 x 2 (used,
- * mix) + 64 x (5 + 6) (warp LUT) = 1,340 flops; at the paper's Fermi sizing ([fermi]: 8 slots,
- * 48 warps, 6-bit registers, 16-bit addresses) 149 bits of RAT (§3.1) + 16 + 48 x 6 (slot bits
- * and warp LUT the paper's eq. 12 divider would replace). Interface:
+ * The block does not hold Warps_Per_CTA (wpc below: the model's plan keeps it): it only feeds
+ * eq. 12's divider, which the warp LUT replaces.
+ * Storage (default 32 CTA slots, 64 warps): 1 + 5 + 8 + 8 + 32 x 17 (SBR) + 32 x 2 (used, mix)
+ * + 64 x (5 + 6) (warp LUT) = 1,334 flops; at the paper's Fermi sizing ([fermi]: 8 slots, 48
+ * warps, 6-bit registers, 16-bit addresses) 143 of the paper's 149 bits of RAT (§3.1: all but
+ * Warps_Per_CTA) + 16 slot bits + 48 x 9 (the warp LUT). Interface:
  * rtl/expars_rat/expars_rat_ports.def.
  */
 #ifndef HD_EXPARS_RAT_H

@@ -3,7 +3,8 @@
 // example of §2.4 (MQ: 28 registers, 8 warps per CTA, Start_CTA 4, Start_Reg 8, Max_Reg 27,
 // SBR 28672 and 8192: warp 41 = CTA 5's warp 1, R10 at byte 11,008; its R5 and warp 20 of CTA 2
 // in the register file), then seeded random plans, CTA placements and releases, warp slots and
-// lookups (writes and lookups in one edge, out-of-range slots); every output compared with the C
+// lookups (writes and lookups in one edge, out-of-range slots, lookups before a plan, resets
+// every 2,500 cycles); every output compared with the C
 // reference every cycle; coverage bins reported (all required).
 extern "C" {
 #include "expars_rat.h"
@@ -47,6 +48,21 @@ int sc_main(int argc, char **argv)
     std::vector<TB_IN> stim;
     stim.push_back(zero());
     stim.push_back(zero());
+    // Before any plan: a mix CTA's warp is in the register file (the table is off after reset).
+    {
+        TB_IN in = zero();
+        in.cta_v_i = 1;
+        in.cta_slot_i = 1;
+        in.cta_used_i = 1;
+        in.cta_mix_i = 1;
+        in.wrp_v_i = 1;
+        in.wrp_warp_i = 2;
+        in.wrp_cta_i = 1;
+        in.wrp_local_i = 1;
+        stim.push_back(in);
+        stim.push_back(lookup(2, 0));
+        stim.push_back(lookup(2, (1u << kRW) - 1));
+    }
     // The worked example (digest §2.4), scaled to the configuration's slots and warps.
     const bool ex = kSlots >= 6 && kWarps >= 48 && kRW >= 5;
     if (ex) {
@@ -56,7 +72,6 @@ int sc_main(int argc, char **argv)
         in.cfg_start_cta_i = 4;
         in.cfg_start_reg_i = 8;
         in.cfg_max_reg_i = 27;
-        in.cfg_wpc_i = 8;
         stim.push_back(in);
         for (unsigned k = 0; k < 2; k++) {
             in = zero();
@@ -85,7 +100,12 @@ int sc_main(int argc, char **argv)
         stim.push_back(lookup(41, 5));
         stim.push_back(lookup(20, 10));
     }
+    // Mid-stream resets (every flop's reset value matters: after one, the slots and warps are
+    // written again before the next plan, and looked up in between).
+    std::vector<uint64_t> resets;
     while (stim.size() < o.cycles) {
+        if (stim.size() % 2500 == 1000)
+            resets.push_back(stim.size());
         TB_IN in = zero();
         const unsigned what = r.below(40);
         if (what == 0) { // a new plan
@@ -94,7 +114,6 @@ int sc_main(int argc, char **argv)
             in.cfg_start_cta_i = r.below(kSlots);
             in.cfg_start_reg_i = r.below(1u << kRW);
             in.cfg_max_reg_i = r.below(4) ? in.cfg_start_reg_i + r.below(24) : r.below(1u << kRW);
-            in.cfg_wpc_i = 1 + r.below(16);
             if (r.below(2)) {
                 in.sbr_v_i = 1;
                 in.sbr_idx_i = r.below(1u << kSW);
@@ -126,12 +145,16 @@ int sc_main(int argc, char **argv)
     static const char *const names[NBINS] = {"digest 2.4 example", "in the scratchpad",
                                              "in the register file", "address >= 4096"};
     uint64_t cov[NBINS] = {0};
-    unsigned reads = 0, ex_ok = 0;
+    unsigned reads = 0, ex_ok = 0, reads_pre = 0;
     auto cover = [&](const TB_IN &, const TB_OUT &out) {
         if (!out.q_v_o)
             return;
         cov[out.q_spm_o ? SPM : RF]++;
         cov[FAR] += out.q_addr_o >= 4096;
+        if (reads_pre < 2) { // (the two lookups before any plan)
+            reads_pre++;
+            return;
+        }
         if (ex && reads < 3) {
             static const uint64_t want[3][2] = {{1, 11008}, {0, 0}, {0, 0}};
             ex_ok += out.q_spm_o == want[reads][0] && out.q_addr_o == want[reads][1];
@@ -139,7 +162,7 @@ int sc_main(int argc, char **argv)
                 cov[EXAMPLE]++;
         }
     };
-    int rc = tb::run("tb_expars_rat", o, stim, cover);
+    int rc = tb::run("tb_expars_rat", o, stim, cover, resets);
     unsigned hit = 0, need = 0;
     std::printf("coverage:\n");
     for (unsigned b = 0; b < NBINS; b++) {

@@ -4,8 +4,8 @@
  * judgement and eq. 13's address generator, one per SM (Yu et al. TACO 2018 §3.3.3, §3.3.5,
  * Fig. 7, eq. 11-13; digest ../shared/reference/papers/expars.md §2.4, §2.7, §3.2 (a)).
  *
- * State: the scalars Start_CTA, Start_Reg, Max_Reg, Warps_Per_CTA and an on bit (the plan has
- * mix CTAs), the SBR table (one scratchpad byte address per mix CTA k = slot - Start_CTA), per
+ * State: the scalars Start_CTA, Start_Reg, Max_Reg and an on bit (the plan has mix CTAs; the
+ * paper's Warps_Per_CTA only feeds eq. 12's divider, which the warp LUT replaces), the SBR table (one scratchpad byte address per mix CTA k = slot - Start_CTA), per
  * CTA slot its used and mix bits, per warp slot its CTA slot and its index in the CTA (the LUT
  * that replaces eq. 12's divider, digest §2.4 [CHOICE]).
  * Within one edge: the configuration write (cfg_v_i; clears the SBR table), the SBR write, the
@@ -38,7 +38,6 @@ module expars_rat #(
   input  logic [SW-1:0] cfg_start_cta_i,
   input  logic [RW-1:0] cfg_start_reg_i,
   input  logic [RW-1:0] cfg_max_reg_i,
-  input  logic [WW-1:0] cfg_wpc_i,
   input  logic          sbr_v_i,
   input  logic [SW-1:0] sbr_idx_i,
   input  logic [AW-1:0] sbr_i,
@@ -62,7 +61,6 @@ module expars_rat #(
   logic          on_q, on_d;
   logic [SW-1:0] start_cta_q, start_cta_d;
   logic [RW-1:0] start_reg_q, start_reg_d, max_reg_q, max_reg_d;
-  logic [WW-1:0] wpc_q, wpc_d;
   // Entry j in bits [j*W +: W] (flat vectors: Yosys 0.23 reads no packed 2-D arrays).
   logic [Slots*AW-1:0] sbr_q, sbr_d;
   logic [Slots-1:0]    used_q, used_d, mix_q, mix_d;
@@ -75,7 +73,6 @@ module expars_rat #(
     start_cta_d = start_cta_q;
     start_reg_d = start_reg_q;
     max_reg_d   = max_reg_q;
-    wpc_d       = wpc_q;
     sbr_d       = sbr_q;
     used_d      = used_q;
     mix_d       = mix_q;
@@ -86,7 +83,6 @@ module expars_rat #(
       start_cta_d = cfg_start_cta_i;
       start_reg_d = cfg_start_reg_i;
       max_reg_d   = cfg_max_reg_i;
-      wpc_d       = cfg_wpc_i;
       sbr_d       = '0;
     end
     for (int j = 0; j < Slots; j++) begin
@@ -152,7 +148,6 @@ module expars_rat #(
       start_cta_q <= '0;
       start_reg_q <= '0;
       max_reg_q   <= '0;
-      wpc_q       <= '0;
       sbr_q       <= '0;
       used_q      <= '0;
       mix_q       <= '0;
@@ -167,7 +162,6 @@ module expars_rat #(
       start_cta_q <= start_cta_d;
       start_reg_q <= start_reg_d;
       max_reg_q   <= max_reg_d;
-      wpc_q       <= wpc_d;
       sbr_q       <= sbr_d;
       used_q      <= used_d;
       mix_q       <= mix_d;

@@ -203,7 +203,6 @@ void hd_expars_loop_plan(struct hd_expars_loop *L, const struct hd_expars_sm *s)
     in.cfg_start_cta_i = r->start_cta;
     in.cfg_start_reg_i = r->start_reg;
     in.cfg_max_reg_i = r->max_reg;
-    in.cfg_wpc_i = r->wpc;
     rat_write(L, s->id, &in, 0);
     for (uint32_t k = 0; k < EXPARS_RAT_Slots && !L->failed; k++) {
         if (!r->sbr[k])
