@@ -3,8 +3,8 @@
 // direct-mapped conflict (§2.6: R8 and R24 of one warp, and R8 of two warps, take one line), a
 // bundle's lines pinned, a warp's lines unpinned and dropped, then seeded random operations from
 // a few warps on a few sets (lookups, reads, write-allocates, fills with clean and dirty
-// evictions, pins, unpins, steals, drops); every output compared with the C reference every
-// cycle; coverage bins reported (all required).
+// evictions, pins, unpins, steals, drops), then a set whose lines are all pinned; every output
+// compared with the C reference every cycle; coverage bins reported (all required).
 extern "C" {
 #include "expars_oc_tags.h"
 }
@@ -85,6 +85,16 @@ int sc_main(int argc, char **argv)
             k = HD_EXPARS_OC_DROP;
         stim.push_back(op(k, w, reg, ++ver, r.below(3) == 0));
     }
+    // Every line of set 0 pinned by warp 0, then warp 1's register of that set looks for a
+    // victim: the oldest pinned line (appended: the seeded part above stays as it was).
+    const unsigned nsets = kLines / kWays;
+    for (unsigned i = 0; i < kWays; i++) {
+        stim.push_back(op(HD_EXPARS_OC_PUT, 0, i * nsets, 900 + i));
+        stim.push_back(op(HD_EXPARS_OC_PIN, 0, i * nsets));
+    }
+    stim.push_back(op(HD_EXPARS_OC_PEEK, 1, kWays * nsets));
+    stim.push_back(op(HD_EXPARS_OC_PUT, 1, kWays * nsets, 999, true));
+    stim.push_back(rest);
     enum { FIG_LINE, NBINS };
     static const char *const names[NBINS] = {"direct-mapped conflict"};
     uint64_t cov[NBINS] = {0};
