@@ -261,6 +261,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->loc.blocks = c->locality_blocks;
     p->loc.fault_grant = c->locality_fault_grant;
     p->loc.fault_pick = c->locality_fault_pick;
+    p->exb.blocks = c->expars_blocks;
+    p->exb.blocks_fault = c->expars_blocks_fault;
     p->gduet.me = c->gpuduet_me;
     p->gduet.warmup = c->gpuduet_warmup;
     p->gduet.window = c->gpuduet_window;

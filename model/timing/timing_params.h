@@ -216,6 +216,10 @@ struct hd_gpu_timing_params {
         bool blocks;
         uint64_t fault_grant, fault_pick;
     } loc;
+    struct {                      /* [expars] blocks (model/mech/expars/expars_loop.h, issue 33) */
+        bool blocks;
+        uint64_t blocks_fault;
+    } exb;
 };
 
 /* Fill p from cfg (which must have passed hd_config_validate). Returns 0, or -1 with a message

@@ -22,7 +22,7 @@ int main(void)
 
     hd_test_begin(&t, "direct-mapped: Reg[3:0] picks the line, Reg[1:0] the bank");
     hd_expars_oc_init(&oc, 16, 4, 1);
-    HD_CHECK_U64(&t, 16, oc.nsets);
+    HD_CHECK_U64(&t, 16, oc.t.nsets);
     HD_CHECK_U64(&t, 1, hd_expars_oc_bank(&oc, 25)); /* 25 = 0b11001 */
     HD_CHECK_U64(&t, 8, hd_expars_oc_put(&oc, 3, 8, 7, true, &v));
     HD_CHECK(&t, !v.valid);
@@ -38,7 +38,7 @@ int main(void)
 
     hd_test_begin(&t, "4-way: LRU among unpinned clean lines, then dirty, then pinned");
     hd_expars_oc_init(&oc, 16, 4, 4);
-    HD_CHECK_U64(&t, 4, oc.nsets);
+    HD_CHECK_U64(&t, 4, oc.t.nsets);
     const uint32_t regs[4] = {1, 5, 9, 13}; /* one set (mod 4) */
     for (int i = 0; i < 4; i++)
         hd_expars_oc_put(&oc, 0, regs[i], 1, i == 0, &v);
@@ -47,14 +47,14 @@ int main(void)
     hd_expars_oc_touch(&oc, (uint32_t)hd_expars_oc_find(&oc, 0, 5)); /* R5 recently read */
     hd_expars_oc_put(&oc, 1, 17, 1, false, &v); /* victim: R9 (clean, oldest unpinned) */
     HD_CHECK(&t, v.valid && v.reg == 9);
-    oc.line[hd_expars_oc_find(&oc, 0, 13)].pinned = true;
-    oc.line[hd_expars_oc_find(&oc, 0, 5)].pinned = true;
-    oc.line[hd_expars_oc_find(&oc, 1, 17)].pinned = true;
+    oc.t.line[hd_expars_oc_find(&oc, 0, 13)].pinned = true;
+    oc.t.line[hd_expars_oc_find(&oc, 0, 5)].pinned = true;
+    oc.t.line[hd_expars_oc_find(&oc, 1, 17)].pinned = true;
     hd_expars_oc_put(&oc, 2, 21, 1, false, &v); /* only R1 (dirty) is unpinned */
     HD_CHECK(&t, v.valid && v.reg == 1 && v.dirty);
-    oc.line[hd_expars_oc_find(&oc, 2, 21)].pinned = true;
+    oc.t.line[hd_expars_oc_find(&oc, 2, 21)].pinned = true;
     const uint32_t vi = hd_expars_oc_victim(&oc, 3, 25); /* all pinned: the oldest */
-    HD_CHECK(&t, oc.line[vi].pinned && oc.line[vi].reg == 13);
+    HD_CHECK(&t, oc.t.line[vi].pinned && oc.t.line[vi].reg == 13);
 
     hd_test_begin(&t, "dropping a warp invalidates only its lines");
     hd_expars_oc_drop_warp(&oc, 0);

@@ -18,6 +18,7 @@
  * GPU polls through fault() each cycle (tick() makes it "timed" for that; it never fires).
  * Victims: none (EXPARS does not preempt).
  */
+#include "expars_loop.h"
 #include "expars_sm.h"
 
 #include <inttypes.h>
@@ -90,6 +91,8 @@ static void set_plan(struct hd_expars_sm *s, const struct hd_cta_demand *d)
             s->rat.sbr[k] = hd_expars_sbr((uint32_t)s->p->shared_bytes, pl, k);
         s->smem_cap -= (uint64_t)pl->cta_mix * pl->region_bytes;
     }
+    if (s->loop)
+        hd_expars_loop_plan(s->loop, s);
 }
 
 /* Where d would go: *slot and *mix, and its register and shared-memory bases; false: nowhere. */
@@ -163,6 +166,8 @@ static bool ex_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_g
         s->warp_used[w / 64] |= 1ull << (w % 64);
         s->warp_cta[w] = (uint16_t)slot;
         s->warp_local[w] = (uint16_t)i;
+        if (s->loop)
+            hd_expars_loop_warp(s->loop, s, w);
         for (uint32_t r = 0; r < HD_EXPARS_MAX_REGS; r++) /* fresh registers */
             s->ref[w * HD_EXPARS_MAX_REGS + r] = s->spm[w * HD_EXPARS_MAX_REGS + r] = 0;
         hd_expars_oc_drop_warp(&s->oc, w);
@@ -178,6 +183,8 @@ static bool ex_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_g
     struct hd_expars_slot *c = &s->slot[slot];
     *c = (struct hd_expars_slot){true, mix, mix ? slot - s->plan.cta_rf : 0, d->warps, d->threads,
                                  {true, rb, regs}, {true, sb, d->smem}};
+    if (s->loop)
+        hd_expars_loop_slot(s->loop, s, slot);
     s->st.ctas_rf += !mix;
     s->st.ctas_mix += mix;
     s->u.ctas++;
@@ -208,6 +215,8 @@ static void ex_release(void *impl, const struct hd_cta_grant *g)
     s->u.regs -= (uint32_t)c->reg.size;
     s->u.smem -= c->smem.size + (c->mix ? s->plan.region_bytes : 0);
     memset(c, 0, sizeof *c);
+    if (s->loop)
+        hd_expars_loop_slot(s->loop, s, g->cta_slot);
 }
 
 /* One warp alone (warp-granular residency: no registers or shared memory move with it here). */

@@ -14,6 +14,7 @@
 #include "expars_mech.h"
 
 #include "bundles.h"
+#include "expars_loop.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ struct ex_hook {
     struct hd_expars_sm **sms; /* [num_sms] */
     struct ex_kernel k[MAX_KERNELS];
     unsigned nk;
+    struct hd_expars_loop *L;  /* [expars] blocks: the RAT and operand-cache tags in the loop */
 };
 
 static int hk_oloc(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
@@ -42,7 +44,10 @@ static int hk_oloc(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
     struct ex_hook *h = impl;
     if (sm < h->p->num_sms)
         h->sms[sm] = hd_expars_sm_of(alloc);
-    return hd_expars_oloc_create(&h->p->sm, sm, alloc, ops, oimpl, err, errlen);
+    const int rc = hd_expars_oloc_create(&h->p->sm, sm, alloc, ops, oimpl, err, errlen);
+    if (rc == 0 && h->L && sm < h->p->num_sms)
+        hd_expars_loop_bind(h->L, sm, h->sms[sm]);
+    return rc;
 }
 
 static const struct hd_bundles *bundles_of(struct ex_hook *h, const struct hd_annot *an)
@@ -98,12 +103,35 @@ static void hk_destroy(void *impl)
     struct ex_hook *h = impl;
     for (unsigned i = 0; i < h->nk; i++)
         hd_bundles_free(h->k[i].b);
+    hd_expars_loop_destroy(h->L);
     free(h->sms);
     free(h);
 }
 
+static int hk_start(void *impl, char *err, size_t errlen)
+{
+    struct ex_hook *h = impl;
+    return h->L ? hd_expars_loop_make(h->L, err, errlen) : 0;
+}
+
+static int hk_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
+{
+    struct ex_hook *h = impl;
+    *ready = *busy = false;
+    return h->L ? hd_expars_loop_cycle(h->L, now, err, errlen) : 0;
+}
+
 static const struct hd_hook_ops expars_hook_ops = {
     .name = "expars",
+    .destroy = hk_destroy,
+    .oloc = hk_oloc,
+    .hold = hk_hold,
+};
+/* (with [expars] blocks: the blocks made at the start and their failures reported each cycle) */
+static const struct hd_hook_ops expars_hook_blocks = {
+    .name = "expars",
+    .start = hk_start,
+    .cycle = hk_cycle,
     .destroy = hk_destroy,
     .oloc = hk_oloc,
     .hold = hk_hold,
@@ -135,7 +163,11 @@ static int expars_attach(const struct hd_mech_env *env, struct hd_hook *out, cha
         return -1;
     }
     h->p = env->p;
-    *out = (struct hd_hook){&expars_hook_ops, h};
+    if (env->p->exb.blocks && !(h->L = hd_expars_loop_create(env->p, env->hw, err, errlen))) {
+        hk_destroy(h);
+        return -1;
+    }
+    *out = (struct hd_hook){h->L ? &expars_hook_blocks : &expars_hook_ops, h};
     return 0;
 }
 

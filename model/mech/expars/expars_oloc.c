@@ -26,6 +26,7 @@
  * (SM, warp slot, CTA slot, register, PC, cycle). [expars] fault = N corrupts the Nth fill of
  * a register that holds a written value (a fill of a never-written one is overwritten first).
  */
+#include "expars_loop.h"
 #include "expars_mech.h"
 
 #include <inttypes.h>
@@ -46,54 +47,59 @@ static uint32_t *ver(uint32_t *a, uint32_t w, uint32_t r)
     return &a[(size_t)w * HD_EXPARS_MAX_REGS + r];
 }
 
-static void check(struct ex_oloc *x, const struct hd_oloc_query *q, int line)
+static void check(struct ex_oloc *x, const struct hd_oloc_query *q, int line, uint32_t have)
 {
     struct hd_expars_sm *s = x->s;
     if (!s->p->expars_check || s->fault[0])
         return;
     s->st.checked++;
     const uint32_t want = *ver(s->ref, q->warp, q->reg);
-    const struct hd_expars_oc_line *l = line >= 0 ? &s->oc.line[line] : NULL;
-    if (l && l->ver == want)
+    if (line >= 0 && have == want)
         return;
     snprintf(s->fault, sizeof s->fault,
              "expars checker: SM %u warp slot %u (CTA slot %u) register %u at PC %u, cycle %" PRIu64
              ": the operand cache line %d holds version %u, the register's newest is %u",
-             s->id, q->warp, q->cta_slot, q->reg, q->pc, q->now, line, l ? l->ver : 0u, want);
+             s->id, q->warp, q->cta_slot, q->reg, q->pc, q->now, line, have, want);
+}
+
+/* Is register `reg` of warp slot `warp` in the scratchpad? The RAT's judgement (expars_sm.h);
+ * with the blocks in the loop, the RAT block's answer (compared with it). */
+static bool in_spm(struct hd_expars_sm *s, const struct hd_oloc_query *q)
+{
+    const bool m = hd_expars_sm_in_spm(s, q->warp, q->reg);
+    return s->loop ? hd_expars_loop_rat(s->loop, s, q->warp, q->reg, m, q->now) : m;
 }
 
 static void ex_locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
 {
     struct ex_oloc *x = impl;
     struct hd_expars_sm *s = x->s;
-    if (!hd_expars_sm_in_spm(s, q->warp, q->reg))
+    if (!in_spm(s, q))
         return; /* the register file, as without EXPARS */
     const uint32_t bank_port = x->banks + 1 + hd_expars_oc_bank(&s->oc, q->reg);
     out->kind = HD_OLOC_OPCACHE;
     out->port = (uint16_t)bank_port;
-    const int line = hd_expars_oc_find(&s->oc, q->warp, q->reg);
+    uint32_t vi, have;
+    const int line = hd_expars_oc_read(&s->oc, q->warp, q->reg, &vi, &have);
     if (line >= 0) {
-        hd_expars_oc_touch(&s->oc, (uint32_t)line);
         s->st.reads_oc++;
         s->st.reads_beyond += q->reg > s->rat.max_reg;
-        check(x, q, line);
+        check(x, q, line, have);
         return;
     }
-    const struct hd_expars_oc_line *v = &s->oc.line[hd_expars_oc_victim(&s->oc, q->warp, q->reg)];
+    const struct hd_expars_oc_line *v = &s->oc.t.line[vi];
     out->miss = HD_OLOC_FILL_PORT;
     out->fill_port = (uint16_t)(x->banks + P_SPAD);
     out->fill_latency = (uint16_t)(s->p->expars_fill_latency + (v->valid && v->dirty));
 }
 
-/* Install (warp, reg) in its line with version v; a dirty victim is written back. */
-static void install(struct hd_expars_sm *s, uint32_t warp, uint32_t reg, uint32_t v, bool dirty)
+/* A line left the cache: a dirty one is written back. */
+static void evicted(struct hd_expars_sm *s, const struct hd_expars_oc_line *victim)
 {
-    struct hd_expars_oc_line victim;
-    hd_expars_oc_put(&s->oc, warp, reg, v, dirty, &victim);
-    if (!victim.valid)
+    if (!victim->valid)
         return;
-    if (victim.dirty) {
-        *ver(s->spm, victim.warp, victim.reg) = victim.ver;
+    if (victim->dirty) {
+        *ver(s->spm, victim->warp, victim->reg) = victim->ver;
         s->st.evict_dirty++;
     } else {
         s->st.evict_clean++;
@@ -107,14 +113,16 @@ void hd_expars_fill_line(struct hd_expars_sm *s, uint32_t warp, uint32_t reg)
     s->st.fills_data += v != 0;
     if (s->p->expars_fault && v != 0 && s->st.fills_data == s->p->expars_fault)
         v ^= 0x5a5au; /* fault injection: a corrupted line (of a register written before) */
-    install(s, warp, reg, v, false);
+    struct hd_expars_oc_line victim;
+    hd_expars_oc_put(&s->oc, warp, reg, v, false, &victim);
+    evicted(s, &victim);
 }
 
 static void ex_filled(void *impl, const struct hd_oloc_query *q)
 {
     struct ex_oloc *x = impl;
     struct hd_expars_sm *s = x->s;
-    if (!hd_expars_sm_in_spm(s, q->warp, q->reg) || hd_expars_oc_find(&s->oc, q->warp, q->reg) >= 0)
+    if (!in_spm(s, q) || hd_expars_oc_find(&s->oc, q->warp, q->reg) >= 0)
         return;
     hd_expars_fill_line(s, q->warp, q->reg);
 }
@@ -123,25 +131,23 @@ static void ex_locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_o
 {
     struct ex_oloc *x = impl;
     struct hd_expars_sm *s = x->s;
-    if (!hd_expars_sm_in_spm(s, q->warp, q->reg))
+    if (!in_spm(s, q))
         return;
     uint32_t *r = ver(s->ref, q->warp, q->reg);
     ++*r; /* a new version (a writeback retried next cycle makes another: still consistent) */
     out->kind = HD_OLOC_OPCACHE;
     out->port = (uint16_t)(x->banks + 1 + hd_expars_oc_bank(&s->oc, q->reg));
-    const int line = hd_expars_oc_find(&s->oc, q->warp, q->reg);
-    if (line >= 0) {
-        hd_expars_oc_touch(&s->oc, (uint32_t)line);
-        s->oc.line[line].ver = *r;
-        s->oc.line[line].dirty = true;
+    bool hit;
+    struct hd_expars_oc_line victim;
+    hd_expars_oc_write(&s->oc, q->warp, q->reg, *r, &hit, &victim);
+    if (hit) {
         s->st.writes_oc++;
         return;
     }
-    const struct hd_expars_oc_line *v = &s->oc.line[hd_expars_oc_victim(&s->oc, q->warp, q->reg)];
-    if (v->valid && v->dirty)
+    if (victim.valid && victim.dirty)
         out->port = (uint16_t)(x->banks + P_SPAD); /* the victim's write-back takes the pass */
     s->st.writes_alloc++;
-    install(s, q->warp, q->reg, *r, true);
+    evicted(s, &victim);
 }
 
 static void ex_destroy(void *impl)
@@ -171,7 +177,7 @@ int hd_expars_oloc_create(const struct hd_sm_params *p, uint32_t sm,
     s->id = sm;
     x->s = s;
     x->banks = p->reg_banks;
-    const uint32_t nb = s->oc.nbanks;
+    const uint32_t nb = s->oc.t.nbanks;
     for (uint32_t i = 0; i <= nb; i++)
         x->reads[i] = x->writes[i] = 1;
     x->ops = (struct hd_oloc_ops){

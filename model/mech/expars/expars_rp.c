@@ -34,9 +34,7 @@
 
 static void unpin(struct hd_expars_sm *s, uint32_t w)
 {
-    for (uint32_t i = 0; i < s->oc.nlines; i++)
-        if (s->oc.line[i].valid && s->oc.line[i].warp == w)
-            s->oc.line[i].pinned = false;
+    hd_expars_oc_unpin_warp(&s->oc, w);
 }
 
 static void q_push(struct hd_expars_sm *s, uint32_t w, bool front)
@@ -114,7 +112,7 @@ bool hd_expars_pool_hold(struct hd_expars_sm *s, uint32_t w, const void *an, uin
 /* Can every register of need[n] of warp w be in the cache at once without evicting a line
  * another warp has pinned? Per set: the registers to fetch must fit the lines that are free,
  * unpinned, or w's own but not holding one of its needed registers. */
-static bool room(const struct hd_expars_sm *s, uint32_t w, const uint16_t *need, unsigned n)
+static bool room(struct hd_expars_sm *s, uint32_t w, const uint16_t *need, unsigned n)
 {
     uint32_t want[HD_EXPARS_OC_MAX_LINES] = {0}, keep[HD_EXPARS_OC_MAX_LINES] = {0};
     for (unsigned i = 0; i < n; i++) {
@@ -125,10 +123,10 @@ static bool room(const struct hd_expars_sm *s, uint32_t w, const uint16_t *need,
             want[set]++;
     }
     for (unsigned i = 0; i < n; i++) {
-        const uint32_t set = hd_expars_oc_set(&s->oc, need[i]), base = set * s->oc.ways;
+        const uint32_t set = hd_expars_oc_set(&s->oc, need[i]), base = set * s->oc.t.ways;
         uint32_t usable = 0;
-        for (uint32_t j = base; j < base + s->oc.ways; j++) {
-            const struct hd_expars_oc_line *l = &s->oc.line[j];
+        for (uint32_t j = base; j < base + s->oc.t.ways; j++) {
+            const struct hd_expars_oc_line *l = &s->oc.t.line[j];
             usable += !(l->valid && l->pinned && l->warp != w);
         }
         if (want[set] + keep[set] > usable)
@@ -162,24 +160,16 @@ bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now)
         s->st.rp_conflict_cycles++;
         if (now - s->rp_stall_since < RP_STALL_LIMIT)
             return progress;
-        for (unsigned i = 0; i < n; i++) { /* deadlock breaker: steal the sets' lines */
-            const uint32_t base = hd_expars_oc_set(&s->oc, need[i]) * s->oc.ways;
-            for (uint32_t j = base; j < base + s->oc.ways; j++) {
-                struct hd_expars_oc_line *l = &s->oc.line[j];
-                if (l->valid && l->pinned && l->warp != w) {
-                    l->pinned = false;
-                    s->st.forced_unpins++;
-                }
-            }
-        }
+        for (unsigned i = 0; i < n; i++) /* deadlock breaker: steal the sets' lines */
+            s->st.forced_unpins += hd_expars_oc_steal(&s->oc, w, need[i]);
     }
     s->rp_stall_since = NONE;
     unsigned transfers = 0;
     for (unsigned i = 0; i < n; i++) {
         const uint32_t r = need[i];
-        int line = hd_expars_oc_find(&s->oc, w, r);
+        const int line = hd_expars_oc_find(&s->oc, w, r);
         if (line < 0) {
-            const struct hd_expars_oc_line *v = &s->oc.line[hd_expars_oc_victim(&s->oc, w, r)];
+            const struct hd_expars_oc_line *v = &s->oc.t.line[hd_expars_oc_victim(&s->oc, w, r)];
             if (v->valid && v->dirty) {
                 transfers++;
                 s->st.pref_writebacks++;
@@ -187,12 +177,10 @@ bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now)
             hd_expars_fill_line(s, w, r);
             transfers++;
             s->st.pref_fills++;
-            line = hd_expars_oc_find(&s->oc, w, r);
         } else {
             s->st.pref_hits++;
         }
-        if (line >= 0)
-            s->oc.line[line].pinned = true;
+        hd_expars_oc_pin(&s->oc, w, r);
     }
     s->qhead = (s->qhead + 1) % s->nwarps;
     s->qn--;

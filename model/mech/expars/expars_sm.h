@@ -15,7 +15,7 @@
 
 #include "expars_calc.h"
 #include "expars_oc.h"
-#include "expars_rat.h"
+#include "expars_rat.h" /* tables/: the RAT block's reference */
 #include "sm_alloc.h"
 
 #include <stdbool.h>
@@ -80,6 +80,7 @@ struct hd_expars_sm {
     bool rp_busy;
     uint32_t rp_warp;
     uint64_t rp_done, rp_stall_since;
+    struct hd_expars_loop *loop;      /* the blocks in the loop (expars_loop.h), or NULL */
 };
 
 /* Is register `reg` of warp slot `warp` in the scratchpad? */

@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT
+ * expars_loop.c - EXPARS's register allocation table and operand-cache tag array stepped in the
+ * GPU timing loop at the model's events, every answer compared (expars_loop.h; Yu et al.
+ * §3.3.3-3.3.7; docs/blocks/expars.md "In the loop").
+ *
+ * Appending a block (docs/blocks/expars.md): a struct hd_hw_inst in struct sm_part, made in
+ * hd_expars_loop_make, destroyed in hd_expars_loop_destroy, an event function here stepping it
+ * through step() and comparing its answer with the model's through mismatch().
+ */
+#include "expars_loop.h"
+
+#include "expars_rat.h"
+#include "expars_sm.h"
+#include "hw_ref.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define M(w) ((uint64_t)((1ull << (w)) - 1u))
+
+struct sm_part {
+    struct hd_hw_inst rat, oc;
+    struct hd_expars_sm *s;      /* its EXPARS state (bound by the hook's oloc) */
+};
+
+struct hd_expars_loop {
+    uint32_t nsms;
+    const struct hd_hw_factory *const *hw;
+    bool made, failed;
+    struct sm_part *sm;
+    uint64_t now;                /* the model cycle of the events (non-decreasing) */
+    uint64_t compared;           /* answers compared so far */
+    uint64_t fault;              /* [expars] blocks_fault: corrupt the model's side of this one */
+    char err[1024];
+};
+
+static const char *const op_name[8] = {"PEEK", "READ", "WRITE", "PUT",
+                                       "PIN",  "UNPIN", "STEAL", "DROP"};
+
+/* {==== Creation ==== */
+static int make_one(struct hd_expars_loop *L, const char *block, const char *name,
+                    struct hd_hw_inst *x, size_t in_size, size_t out_size)
+{
+    const struct hd_hw_factory *f = L->hw && *L->hw ? *L->hw : hd_hw_ref_factory();
+    char e[512];
+    if (hd_hw_make(f, block, name, x, e, sizeof e) != 0) {
+        snprintf(L->err, sizeof L->err, "%s", e);
+        return -1;
+    }
+    if (x->b->in_size != in_size || x->b->out_size != out_size) {
+        snprintf(L->err, sizeof L->err, "%s: the factory's block has other ports than %s", name,
+                 block);
+        return -1;
+    }
+    return 0;
+}
+
+static int fail(struct hd_expars_loop *L, char *err, size_t errlen)
+{
+    L->failed = true;
+    snprintf(err, errlen, "%s", L->err);
+    return -1;
+}
+
+int hd_expars_loop_make(struct hd_expars_loop *L, char *err, size_t errlen)
+{
+    if (L->made)
+        return L->failed ? fail(L, err, errlen) : 0;
+    L->made = true;
+    for (uint32_t i = 0; i < L->nsms; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "sm%u.expars_rat", i);
+        if (make_one(L, "expars_rat", name, &L->sm[i].rat, sizeof(struct hd_expars_rat_in),
+                     sizeof(struct hd_expars_rat_out)) != 0)
+            return fail(L, err, errlen);
+        snprintf(name, sizeof name, "sm%u.expars_oc_tags", i);
+        if (make_one(L, "expars_oc_tags", name, &L->sm[i].oc, sizeof(struct hd_expars_oc_tags_in),
+                     sizeof(struct hd_expars_oc_tags_out)) != 0)
+            return fail(L, err, errlen);
+    }
+    return 0;
+}
+
+struct hd_expars_loop *hd_expars_loop_create(const struct hd_gpu_timing_params *p,
+                                             const struct hd_hw_factory *const *hw, char *err,
+                                             size_t errlen)
+{
+    const struct hd_sm_params *s = &p->sm;
+    const uint32_t slots = s->max_ctas < HD_EXPARS_MAX_SLOTS ? s->max_ctas : HD_EXPARS_MAX_SLOTS;
+    if (slots > EXPARS_RAT_Slots || s->max_warps > EXPARS_RAT_Warps ||
+        s->max_warps > (1u << EXPARS_OC_TAGS_WW)) {
+        snprintf(err, errlen, "key 'blocks': expars_rat is built for %d CTA slots and %d warps "
+                 "(configs/rtl/expars_rat.ini), expars_oc_tags for %u warps; the SM has %u CTA "
+                 "slots and %u warps", EXPARS_RAT_Slots, EXPARS_RAT_Warps,
+                 1u << EXPARS_OC_TAGS_WW, slots, s->max_warps);
+        return NULL;
+    }
+    struct hd_expars_oc_tags g;
+    hd_expars_oc_tags_init(&g, s->expars_oc_lines, s->expars_oc_banks, s->expars_oc_ways);
+    if (g.nlines != EXPARS_OC_TAGS_Lines || g.ways != EXPARS_OC_TAGS_Ways ||
+        g.nbanks != EXPARS_OC_TAGS_Banks) {
+        snprintf(err, errlen, "key 'blocks': expars_oc_tags is built for %d lines, %d ways, %d "
+                 "banks (configs/rtl/expars_oc_tags.ini); [expars] oc_lines = %u, oc_ways = %u, "
+                 "oc_banks = %u", EXPARS_OC_TAGS_Lines, EXPARS_OC_TAGS_Ways, EXPARS_OC_TAGS_Banks,
+                 s->expars_oc_lines, s->expars_oc_ways, s->expars_oc_banks);
+        return NULL;
+    }
+    struct hd_expars_loop *L = calloc(1, sizeof *L);
+    if (!L || !(L->sm = calloc(p->num_sms ? p->num_sms : 1, sizeof *L->sm))) {
+        free(L);
+        snprintf(err, errlen, "host out of memory for the EXPARS blocks");
+        return NULL;
+    }
+    L->nsms = p->num_sms;
+    L->hw = hw;
+    L->fault = p->exb.blocks_fault;
+    return L;
+}
+
+void hd_expars_loop_destroy(struct hd_expars_loop *L)
+{
+    if (!L)
+        return;
+    for (uint32_t i = 0; i < L->nsms; i++) {
+        hd_hw_destroy(&L->sm[i].rat);
+        hd_hw_destroy(&L->sm[i].oc);
+    }
+    free(L->sm);
+    free(L);
+}
+
+void hd_expars_loop_bind(struct hd_expars_loop *L, uint32_t sm, struct hd_expars_sm *s)
+{
+    if (!L || !s || sm >= L->nsms)
+        return;
+    L->sm[sm].s = s;
+    s->loop = L;
+    s->oc.loop = L;
+    s->oc.sm = sm;
+}
+
+int hd_expars_loop_cycle(struct hd_expars_loop *L, uint64_t now, char *err, size_t errlen)
+{
+    if (now + 1 > L->now)
+        L->now = now + 1; /* the events after this cycle's end belong to the next */
+    return L->failed ? fail(L, err, errlen) : 0;
+}
+/* }==== */
+
+/* {==== Stepping and comparing ==== */
+/* The run stops at the end of the cycle: the hook's cycle returns the message. Later events
+ * are not stepped (usable() is false). */
+static void stop(struct hd_expars_loop *L, uint32_t sm)
+{
+    (void)sm;
+    L->failed = true;
+}
+
+static bool usable(const struct hd_expars_loop *L, uint32_t sm)
+{
+    return L && !L->failed && L->made && sm < L->nsms && L->sm[sm].rat.ops && L->sm[sm].oc.ops;
+}
+
+static int step(struct hd_expars_loop *L, uint32_t sm, struct hd_hw_inst *x, const void *in,
+                void *out, const uint64_t *tag)
+{
+    hd_hw_set_tag(x, tag, 2);
+    if (hd_hw_step(x, in, out, L->now) != 0) {
+        snprintf(L->err, sizeof L->err, "%s", x->ops->error(x->impl));
+        stop(L, sm);
+        return -1;
+    }
+    return 0;
+}
+
+/* Is this comparison the one [expars] blocks_fault corrupts? */
+static bool faulted(struct hd_expars_loop *L)
+{
+    return ++L->compared == L->fault;
+}
+/* }==== */
+
+/* {==== The RAT ==== */
+static void rat_write(struct hd_expars_loop *L, uint32_t sm, const struct hd_expars_rat_in *in,
+                      uint32_t warp)
+{
+    struct hd_expars_rat_out out;
+    const uint64_t tag[2] = {sm, warp};
+    step(L, sm, &L->sm[sm].rat, in, &out, tag);
+}
+
+void hd_expars_loop_plan(struct hd_expars_loop *L, const struct hd_expars_sm *s)
+{
+    if (!usable(L, s->id))
+        return;
+    const struct hd_expars_rat *r = &s->rat;
+    struct hd_expars_rat_in in;
+    memset(&in, 0, sizeof in);
+    in.cfg_v_i = 1;
+    in.cfg_on_i = r->on;
+    in.cfg_start_cta_i = r->start_cta;
+    in.cfg_start_reg_i = r->start_reg;
+    in.cfg_max_reg_i = r->max_reg;
+    rat_write(L, s->id, &in, 0);
+    for (uint32_t k = 0; k < EXPARS_RAT_Slots && !L->failed; k++) {
+        if (!r->sbr[k])
+            continue; /* (the configuration write cleared it) */
+        memset(&in, 0, sizeof in);
+        in.sbr_v_i = 1;
+        in.sbr_idx_i = k;
+        in.sbr_i = r->sbr[k];
+        rat_write(L, s->id, &in, 0);
+    }
+}
+
+void hd_expars_loop_slot(struct hd_expars_loop *L, const struct hd_expars_sm *s, uint32_t slot)
+{
+    if (!usable(L, s->id) || slot >= EXPARS_RAT_Slots)
+        return;
+    struct hd_expars_rat_in in;
+    memset(&in, 0, sizeof in);
+    in.cta_v_i = 1;
+    in.cta_slot_i = slot;
+    in.cta_used_i = s->slot[slot].used;
+    in.cta_mix_i = s->slot[slot].mix;
+    rat_write(L, s->id, &in, 0);
+}
+
+void hd_expars_loop_warp(struct hd_expars_loop *L, const struct hd_expars_sm *s, uint32_t warp)
+{
+    if (!usable(L, s->id) || warp >= EXPARS_RAT_Warps)
+        return;
+    struct hd_expars_rat_in in;
+    memset(&in, 0, sizeof in);
+    in.wrp_v_i = 1;
+    in.wrp_warp_i = warp;
+    in.wrp_cta_i = s->warp_cta[warp];
+    in.wrp_local_i = s->warp_local[warp];
+    rat_write(L, s->id, &in, warp);
+}
+
+bool hd_expars_loop_rat(struct hd_expars_loop *L, const struct hd_expars_sm *s, uint32_t warp,
+                        uint32_t reg, bool model, uint64_t now)
+{
+    const uint32_t sm = s->id;
+    if (!usable(L, sm) || reg > M(EXPARS_RAT_RW) || warp >= EXPARS_RAT_Warps)
+        return model; /* (not a lookup the table can take: the model's judgement is false) */
+    if (now > L->now)
+        L->now = now;
+    struct hd_expars_rat_in in;
+    struct hd_expars_rat_out out;
+    memset(&in, 0, sizeof in);
+    in.q_v_i = 1;
+    in.q_warp_i = warp;
+    in.q_reg_i = reg;
+    const uint64_t tag[2] = {sm, warp};
+    struct sm_part *p = &L->sm[sm];
+    if (step(L, sm, &p->rat, &in, &out, tag) != 0)
+        return model;
+    memset(&in, 0, sizeof in); /* the read-out edge: the registered answer */
+    if (step(L, sm, &p->rat, &in, &out, tag) != 0)
+        return model;
+    /* the model's answer: the judgement, and in the scratchpad eq. 13's address */
+    bool want = model;
+    const uint32_t cta = s->warp_cta[warp];
+    uint64_t addr = 0;
+    if (model) {
+        struct hd_expars_rat r = s->rat;
+        r.max_reg &= (uint32_t)M(EXPARS_RAT_RW);
+        addr = hd_expars_rat_addr(&r, (uint32_t)((cta - r.start_cta) & M(EXPARS_RAT_SW)),
+                                  s->warp_local[warp], reg) & M(EXPARS_RAT_AW);
+    }
+    if (faulted(L))
+        want = !want; /* test only: a wrong expectation */
+    if (!(out.q_v_o & 1) || (bool)(out.q_spm_o & 1) != want || out.q_addr_o != addr ||
+        out.q_cta_o != (cta & M(EXPARS_RAT_SW))) {
+        snprintf(L->err, sizeof L->err,
+                 "sm%u.expars_rat at cycle %" PRIu64 ": lookup of warp slot %u register %u: "
+                 "q_v_o=%u q_spm_o=%u q_addr_o=%" PRIu64 " q_cta_o=%u; the model (expars_sm.h) "
+                 "has in the scratchpad=%u, address %" PRIu64 ", CTA slot %u (Start_CTA %u, "
+                 "Start_Reg %u, Max_Reg %u)", sm, L->now, warp, reg, (unsigned)(out.q_v_o & 1),
+                 (unsigned)(out.q_spm_o & 1), (uint64_t)out.q_addr_o, (unsigned)out.q_cta_o,
+                 (unsigned)want, addr, cta, s->rat.start_cta, s->rat.start_reg,
+                 s->rat.max_reg);
+        stop(L, sm);
+        return model;
+    }
+    return out.q_spm_o & 1; /* the block's judgement is the one used */
+}
+/* }==== */
+
+/* {==== The operand-cache tags ==== */
+void hd_expars_loop_oc(struct hd_expars_loop *L, uint32_t sm, unsigned op, uint32_t warp,
+                       uint32_t reg, uint32_t ver, bool dirty, struct hd_expars_oc_res *r)
+{
+    if (!usable(L, sm) || warp > M(EXPARS_OC_TAGS_WW) || reg > M(EXPARS_OC_TAGS_RW))
+        return;
+    struct hd_expars_oc_tags_in in;
+    struct hd_expars_oc_tags_out out;
+    memset(&in, 0, sizeof in);
+    in.op_v_i = 1;
+    in.op_i = op & 7u;
+    in.warp_i = warp;
+    in.reg_i = reg;
+    in.ver_i = ver & M(EXPARS_OC_TAGS_VW);
+    in.dirty_i = dirty;
+    const uint64_t tag[2] = {sm, warp};
+    struct sm_part *p = &L->sm[sm];
+    if (step(L, sm, &p->oc, &in, &out, tag) != 0)
+        return;
+    memset(&in, 0, sizeof in); /* the read-out edge: the registered answer */
+    if (step(L, sm, &p->oc, &in, &out, tag) != 0)
+        return;
+    /* the model's answer at the block's widths */
+    struct hd_expars_oc_tags_out want;
+    memset(&want, 0, sizeof want);
+    want.res_v_o = 1;
+    want.hit_o = r->hit;
+    want.line_o = r->line;
+    want.bank_o = r->bank;
+    want.ver_o = r->ver & M(EXPARS_OC_TAGS_VW);
+    want.vic_v_o = r->vic.valid;
+    if (r->vic.valid) {
+        want.vic_dirty_o = r->vic.dirty;
+        want.vic_pinned_o = r->vic.pinned;
+        want.vic_warp_o = r->vic.warp & M(EXPARS_OC_TAGS_WW);
+        want.vic_reg_o = r->vic.reg & M(EXPARS_OC_TAGS_RW);
+        want.vic_ver_o = r->vic.ver & M(EXPARS_OC_TAGS_VW);
+    }
+    want.n_o = r->n;
+    if (faulted(L))
+        want.hit_o ^= 1u; /* test only: a wrong expectation */
+    if (memcmp(&want, &out, sizeof out) != 0) {
+        snprintf(L->err, sizeof L->err,
+                 "sm%u.expars_oc_tags at cycle %" PRIu64 ": %s of warp slot %u register %u: "
+                 "hit_o=%u line_o=%u ver_o=%u vic_v_o=%u vic_dirty_o=%u vic_warp_o=%u "
+                 "vic_reg_o=%u n_o=%u; the model's operand cache (expars_oc.c) has hit=%u line "
+                 "%u version %u victim valid=%u dirty=%u warp %u register %u, %u lines",
+                 sm, L->now, op_name[op & 7u], warp, reg, (unsigned)out.hit_o,
+                 (unsigned)out.line_o, (unsigned)out.ver_o, (unsigned)out.vic_v_o,
+                 (unsigned)out.vic_dirty_o, (unsigned)out.vic_warp_o, (unsigned)out.vic_reg_o,
+                 (unsigned)out.n_o, (unsigned)want.hit_o, (unsigned)want.line_o,
+                 (unsigned)want.ver_o, (unsigned)want.vic_v_o, (unsigned)want.vic_dirty_o,
+                 (unsigned)want.vic_warp_o, (unsigned)want.vic_reg_o, (unsigned)want.n_o);
+        stop(L, sm);
+        return;
+    }
+    /* the block's answer is the one used (equal here; with --drive rtl the RTL's) */
+    r->hit = out.hit_o & 1;
+    r->line = (uint32_t)out.line_o;
+    r->bank = (uint32_t)out.bank_o;
+    r->ver = (uint32_t)out.ver_o;
+    r->n = (uint32_t)out.n_o;
+    r->vic.valid = out.vic_v_o & 1;
+    r->vic.dirty = out.vic_dirty_o & 1;
+    r->vic.pinned = out.vic_pinned_o & 1;
+    r->vic.warp = (uint16_t)out.vic_warp_o;
+    r->vic.reg = (uint16_t)out.vic_reg_o;
+    r->vic.ver = (uint32_t)out.vic_ver_o;
+}
+/* }==== */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT
+ * expars_loop.h - EXPARS's blocks in the GPU timing loop (Yu et al. TACO 2018 §3.3.3-3.3.7;
+ * digest ../shared/reference/papers/expars.md §2.4, §2.6, §3.2; docs/blocks/expars.md "In the
+ * loop"): per SM a register allocation table (expars_rat) and an operand-cache tag array
+ * (expars_oc_tags), made through the GPU's block factory (hw_inst.h: the C references, or the
+ * RTL in lockstep under `heddle cosim --blocks expars --in-loop`), stepped at the model's own
+ * events, every answer compared with the model's.
+ *
+ * Design.
+ *   events  The resource allocator (expars_alloc.c) reports each plan (the RAT's scalars and
+ *           SBR table), each CTA slot taken or freed (used, mix) and each warp slot given to a
+ *           CTA (CTA slot, index in it): one RAT write per edge, in that order. The operand-
+ *           location policy (expars_oloc.c) asks the RAT about every source and destination
+ *           word (in the scratchpad?); the operand cache (expars_oc.c) hands over each of its
+ *           operations (lookups, reads, writes, fills, pins, unpins, steals, drops) from the
+ *           policy, the register prefetcher (expars_rp.c) and the allocator, in the order the
+ *           model performs them.
+ *   clock   Both blocks register their answer (latency 1). The loop clocks a block at the
+ *           model's event: the edge that takes the request, then a read-out edge whose output
+ *           is the registered answer, both stamped with the model cycle, so a block runs faster
+ *           than the core clock (2 edges per lookup or operation; 1 per table write) and its
+ *           answer is the one the model uses in the same cycle: with --drive rtl the RTL's (the
+ *           RAT's RF-or-scratchpad judgement, the operand cache's hit, line, victim and
+ *           version). The alternative, one operation per core cycle, would need the policy to
+ *           wait a cycle per operand and change EXPARS's cycles.
+ *   check   Each answer must equal the model's (tables/expars_rat.h, tables/expars_oc_tags.h on
+ *           the model's state): the RAT's judgement, and in the scratchpad its eq. 13 address
+ *           and CTA slot; every output of the tag array. Otherwise the run stops with a located
+ *           error (cycle, SM, block, operation, signal, both values), written to the SM's fault
+ *           message and returned by the hook's cycle. [expars] blocks_fault = N corrupts the
+ *           model's side of the Nth comparison (test only).
+ * Deterministic; nothing depends on host state.
+ */
+#ifndef HD_EXPARS_LOOP_H
+#define HD_EXPARS_LOOP_H
+
+#include "expars_oc_tags.h"
+#include "hw_inst.h"
+#include "timing_params.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hd_expars_loop;
+struct hd_expars_sm;
+
+/* The blocks for a GPU of params p. hw points at the GPU's factory (may point at NULL: the C
+ * references); instances are made by hd_expars_loop_make. Returns NULL with a message when the
+ * configuration does not fit the built blocks (configs/rtl/expars_*.ini). */
+struct hd_expars_loop *hd_expars_loop_create(const struct hd_gpu_timing_params *p,
+                                             const struct hd_hw_factory *const *hw, char *err,
+                                             size_t errlen);
+void hd_expars_loop_destroy(struct hd_expars_loop *L);
+/* Make the instances (once). Returns 0 or -1 with a message. */
+int hd_expars_loop_make(struct hd_expars_loop *L, char *err, size_t errlen);
+/* SM `sm`'s EXPARS state: its events go to this loop from now on (sets s->loop, s->oc.loop). */
+void hd_expars_loop_bind(struct hd_expars_loop *L, uint32_t sm, struct hd_expars_sm *s);
+/* The end of cycle `now`. Returns 0, or -1 with the located message of a failed comparison. */
+int hd_expars_loop_cycle(struct hd_expars_loop *L, uint64_t now, char *err, size_t errlen);
+
+/* {==== Events (the model) ==== */
+/* The RAT's scalars and SBR table were written (a plan). */
+void hd_expars_loop_plan(struct hd_expars_loop *L, const struct hd_expars_sm *s);
+/* CTA slot `slot`'s used and mix bits changed. */
+void hd_expars_loop_slot(struct hd_expars_loop *L, const struct hd_expars_sm *s, uint32_t slot);
+/* Warp slot `warp` now belongs to a CTA (its CTA slot and index). */
+void hd_expars_loop_warp(struct hd_expars_loop *L, const struct hd_expars_sm *s, uint32_t warp);
+/* The RAT's judgement of (warp, reg) at cycle now: the model's is `model`; returns the block's. */
+bool hd_expars_loop_rat(struct hd_expars_loop *L, const struct hd_expars_sm *s, uint32_t warp,
+                        uint32_t reg, bool model, uint64_t now);
+/* An operand-cache operation of SM sm; *r holds the model's answer and gets the block's. */
+void hd_expars_loop_oc(struct hd_expars_loop *L, uint32_t sm, unsigned op, uint32_t warp,
+                       uint32_t reg, uint32_t ver, bool dirty, struct hd_expars_oc_res *r);
+/* }==== */
+
+#endif

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# expars_loop.py - EXPARS's blocks in the timing loop (issue 33 item 5; docs/blocks/expars.md
+# "In the loop"; model/mech/expars/expars_loop.h).
+#   expars_loop.py HEDDLE ci                  vecadd at small size on an SM of 16,384 registers
+#                                             (mix CTAs, operands through the operand cache):
+#                                             `heddle cosim --blocks expars --in-loop --drive rtl`
+#                                             verifies with 0 mismatches, steps against the RTL,
+#                                             and its cycles equal plain `heddle run`'s; then a
+#                                             wrong expectation on the model's side ([expars]
+#                                             blocks_fault) stops the RTL run, located
+#   expars_loop.py HEDDLE loop SIZE W...      each W on the Fermi GTX480 with [sm] allocator =
+#                                             expars: plain run, in the loop against the RTL and
+#                                             with --drive rtl give the same cycles, 0 mismatches
+#   expars_loop.py HEDDLE grid SIZE W...      the experiment's EXPARS runs of W (experiments/
+#                                             expars.toml: lrr, gto, ltlws_lrr, ltlws_gto,
+#                                             two_level with 6 active warps) with the blocks' C
+#                                             references in the loop: verified, cycles unchanged
+#   expars_loop.py HEDDLE fault               [expars] blocks_fault on the RAT's and the tag
+#                                             array's comparisons stops the run with a located
+#                                             error (C references; no cosim)
+# Prints "expars loop ok" / "expars fault ok" or fails with the first difference.
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+heddle, mode = sys.argv[1], sys.argv[2]
+tmp = tempfile.mkdtemp(prefix="hd-exloop-")
+EX = ["--set", "sm.allocator=expars"]
+RB = ["--set", "sm.registers=16384"]  # register-bound: mix CTAs in the base workloads
+PAT = re.compile(r": verified \(\w+\), (\d+) cycles, blocks in the timing loop: (\d+) instances "
+                 r"\((\d+) against RTL.*?\), (\d+) block steps \((\d+) against RTL\), "
+                 r"0 mismatches")
+LOCATED = re.compile(r"sm\d+\.expars_(rat|oc_tags) at cycle \d+: ")
+
+
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+
+def run(w, size, extra):
+    stats = os.path.join(tmp, "s.json")
+    cmd = [heddle, "run", w, "--size", size, "--quiet", "--stats", stats] + EX + extra
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0 or "VERIFIED" not in out.stdout:
+        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
+    with open(stats) as f:
+        return json.load(f)["timing"]["totals"]["cycles"]
+
+
+def cosim(w, size, extra):
+    cmd = [heddle, "cosim", "--blocks", "expars", "--in-loop", w, "--size", size] + EX + extra
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    m = PAT.search(out.stdout)
+    if out.returncode != 0 or not m:
+        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
+    cycles, inst, rtl_inst, steps, rtl_steps = (int(x) for x in m.groups())
+    if rtl_inst == 0 or rtl_steps == 0:
+        fail("%s: nothing stepped against the RTL" % " ".join(cmd))
+    return cycles, inst, rtl_steps
+
+
+def faulted(cmd, what):
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    text = out.stdout + out.stderr
+    m = LOCATED.search(text)
+    if out.returncode == 0 or not m or "FAILED" not in text:
+        fail("%s: expected a located mismatch (exit != 0, /%s/), got exit %d\n%s"
+             % (" ".join(cmd), LOCATED.pattern, out.returncode, text[-2000:]))
+    line = [x for x in text.splitlines() if LOCATED.search(x)][0]
+    print("%s: %s" % (what, line.strip()[:300]))
+    return m.group(1)
+
+
+if mode == "ci":
+    w, size = "vecadd", "small"
+    plain = run(w, size, RB)
+    rtl, inst, steps = cosim(w, size, RB + ["--drive", "rtl"])
+    if plain != rtl:
+        fail("%s: cycles differ: heddle run %d, --drive rtl %d" % (w, plain, rtl))
+    print("%s (%s, 16384 registers): %d cycles with the blocks off and with --drive rtl; %d "
+          "instances, %d block steps against the RTL, 0 mismatches" % (w, size, plain, inst,
+                                                                       steps))
+    faulted([heddle, "cosim", "--blocks", "expars", "--in-loop", w, "--size", size, "--drive",
+             "rtl"] + EX + RB + ["--set", "expars.blocks_fault=2000"], "blocks_fault=2000 (RTL)")
+    print("expars loop ok")
+elif mode == "loop":
+    size, names = sys.argv[3], sys.argv[4:]
+    for w in names:
+        extra = RB if w in ("vecadd", "reduction", "stencil2d") else []
+        plain = run(w, size, extra)
+        ref, inst, steps = cosim(w, size, extra)
+        rtl, _, _ = cosim(w, size, extra + ["--drive", "rtl"])
+        if not plain == ref == rtl:
+            fail("%s: cycles differ: heddle run %d, in the loop %d, --drive rtl %d"
+                 % (w, plain, ref, rtl))
+        print("%s (%s): %d cycles with the blocks off, in the loop and with --drive rtl; %d "
+              "instances, %d block steps against the RTL, 0 mismatches" % (w, size, plain, inst,
+                                                                           steps))
+    print("expars loop ok")
+elif mode == "grid":
+    size, names = sys.argv[3], sys.argv[4:]
+    for w in names:
+        for sched in ("lrr", "gto", "ltlws_lrr", "ltlws_gto", "two_level"):
+            if sched == "two_level" and w == "hotspot_r36":
+                continue  # (not in the experiment's two-level grid)
+            v = ["--set", "sm.scheduler=" + sched, "--set", "sm.sched_active_warps=6"]
+            plain = run(w, size, v)
+            on = run(w, size, v + ["--set", "expars.blocks=true"])
+            if on != plain:
+                fail("%s %s: the blocks in the loop changed the cycles: %d vs %d"
+                     % (w, sched, on, plain))
+        print("%s (%s): lrr, gto, ltlws_lrr, ltlws_gto, two_level: 0 mismatches, cycles "
+              "unchanged" % (w, size))
+    print("expars loop ok")
+elif mode == "fault":
+    w, size = "vecadd", "small"
+    plain = run(w, size, RB)
+    on = run(w, size, RB + ["--set", "expars.blocks=true"])
+    if on != plain:
+        fail("the blocks in the loop (C references) changed the cycles: %d vs %d" % (on, plain))
+    seen = set()
+    for n in (1, 7, 40, 500, 3000):
+        seen.add(faulted([heddle, "run", w, "--size", size, "--quiet"] + EX + RB +
+                         ["--set", "expars.blocks=true", "--set", "expars.blocks_fault=%d" % n],
+                         "blocks_fault=%d" % n))
+    if seen != {"rat", "oc_tags"}:
+        fail("the faults hit %s, not both blocks" % sorted(seen))
+    print("expars fault ok")
+else:
+    fail("unknown mode " + mode)
