@@ -30,7 +30,9 @@ void hd_expars_oc_tags_init(struct hd_expars_oc_tags *t, uint32_t nlines, uint32
         t->line[i].age = (uint8_t)(t->ways - 1 - i % t->ways);
 }
 
-int hd_expars_oc_tags_find(const struct hd_expars_oc_tags *t, uint32_t warp, uint32_t reg)
+/* The line holding (warp, reg), or -1. */
+static int hd_expars_oc_tags_find(const struct hd_expars_oc_tags *t, uint32_t warp,
+                                  uint32_t reg)
 {
     const uint32_t base = hd_expars_oc_tags_set(t, reg) * t->ways;
     for (uint32_t i = base; i < base + t->ways; i++) {
@@ -49,7 +51,9 @@ static unsigned badness(const struct hd_expars_oc_line *l)
     return l->pinned ? 3 : l->dirty ? 2 : 1;
 }
 
-uint32_t hd_expars_oc_tags_victim(const struct hd_expars_oc_tags *t, uint32_t warp, uint32_t reg)
+/* The line a fill of (warp, reg) would take (its own if present). */
+static uint32_t hd_expars_oc_tags_victim(const struct hd_expars_oc_tags *t, uint32_t warp,
+                                         uint32_t reg)
 {
     const int hit = hd_expars_oc_tags_find(t, warp, reg);
     if (hit >= 0)

@@ -103,10 +103,6 @@ static inline uint32_t hd_expars_oc_tags_bank(const struct hd_expars_oc_tags *t,
 /* Empty lines; ages: a set's lower lines older (a fresh set fills from its first line). */
 void hd_expars_oc_tags_init(struct hd_expars_oc_tags *t, uint32_t nlines, uint32_t nbanks,
                             uint32_t ways);
-/* The line holding (warp, reg), or -1. */
-int hd_expars_oc_tags_find(const struct hd_expars_oc_tags *t, uint32_t warp, uint32_t reg);
-/* The line a fill of (warp, reg) would take (its own if present). */
-uint32_t hd_expars_oc_tags_victim(const struct hd_expars_oc_tags *t, uint32_t warp, uint32_t reg);
 /* Line i becomes the most recently used of its set. */
 void hd_expars_oc_tags_touch(struct hd_expars_oc_tags *t, uint32_t i);
 /* Apply one operation (enum hd_expars_oc_op) and say what it answers. */

@@ -18,8 +18,9 @@
 
 #define M(w) ((uint32_t)((1ull << (w)) - 1u))
 
-void hd_expars_rat_lookup(const struct hd_expars_rat_state *s, uint32_t warp, uint32_t reg,
-                          bool *spm, uint32_t *addr, uint32_t *cta)
+/* The block's lookup on its state (the model's answer is hd_expars_sm_in_spm, expars_sm.h). */
+static void hd_expars_rat_lookup(const struct hd_expars_rat_state *s, uint32_t warp, uint32_t reg,
+                                 bool *spm, uint32_t *addr, uint32_t *cta)
 {
     *spm = false;
     *addr = *cta = 0;

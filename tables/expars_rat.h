@@ -95,10 +95,6 @@ struct hd_expars_rat_state {
     uint64_t cycle;
 };
 
-/* The block's lookup on its state (the model's answer is hd_expars_sm_in_spm, expars_sm.h). */
-void hd_expars_rat_lookup(const struct hd_expars_rat_state *s, uint32_t warp, uint32_t reg,
-                          bool *spm, uint32_t *addr, uint32_t *cta);
-
 void hd_expars_rat_ref_reset(struct hd_expars_rat_state *s);
 /* One cycle: *out = the outputs during the cycle, then the rising edge samples *in. */
 void hd_expars_rat_ref_step(struct hd_expars_rat_state *s, const struct hd_expars_rat_in *in,

@@ -142,10 +142,6 @@ int hd_haws_loop_make(struct hd_haws_loop *L, char *err, size_t errlen)
     return 0;
 }
 
-uint64_t hd_haws_loop_steps(const struct hd_haws_loop *L)
-{
-    return L ? L->steps : 0;
-}
 /* }==== */
 
 /* {==== One edge, checked ==== */

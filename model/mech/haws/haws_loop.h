@@ -73,8 +73,6 @@ void hd_haws_loop_raw(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, const 
                       unsigned n, uint32_t *mapped, uint32_t *ready, uint64_t now);
 /* The end of cycle now: due write-backs; returns 0, or -1 with the located mismatch. */
 int hd_haws_loop_cycle(struct hd_haws_loop *L, uint64_t now, char *err, size_t errlen);
-/* Block steps so far (all instances). */
-uint64_t hd_haws_loop_steps(const struct hd_haws_loop *L);
 /* }==== */
 
 #endif
