@@ -44,7 +44,8 @@ struct hd_ctx_image {
     uint64_t smem_bytes, stack_bytes;
     uint32_t *warp_segs;         /* [nwarps] register segments written per warp */
     uint32_t *warp_pvs;          /* [nwarps] pattern vectors written per warp */
-    uint32_t *rec_seg_end;       /* [nwarps] packed segments up to and including warp w's */
+    uint32_t *rec_seg_end;       /* [nwarps] packed segments up to and including warp w's
+                                    record, in record order (0: w has no record) */
     uint32_t cap_warps;
     uint32_t *segw;              /* packed segments, 32 words each, in record order */
     uint32_t nseg, cap_seg;
