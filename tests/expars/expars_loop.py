@@ -20,7 +20,6 @@
 #                                             array's comparisons stops the run with a located
 #                                             error (C references; no cosim)
 # Prints "expars loop ok" / "expars fault ok" or fails with the first difference.
-import json
 import os
 import re
 import subprocess
@@ -31,36 +30,19 @@ heddle, mode = sys.argv[1], sys.argv[2]
 tmp = tempfile.mkdtemp(prefix="hd-exloop-")
 EX = ["--set", "sm.allocator=expars"]
 RB = ["--set", "sm.registers=16384"]  # register-bound: mix CTAs in the base workloads
-PAT = re.compile(r": verified \(\w+\), (\d+) cycles, blocks in the timing loop: (\d+) instances "
-                 r"\((\d+) against RTL.*?\), (\d+) block steps \((\d+) against RTL\), "
-                 r"0 mismatches")
 LOCATED = re.compile(r"sm\d+\.expars_(rat|oc_tags) at cycle \d+: ")
 
 
-def fail(msg):
-    sys.exit("FAIL: " + msg)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from inloop import cosim as _cosim, fail, run_timing  # noqa: E402 (tests/inloop.py)
 
 
 def run(w, size, extra):
-    stats = os.path.join(tmp, "s.json")
-    cmd = [heddle, "run", w, "--size", size, "--quiet", "--stats", stats] + EX + extra
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0 or "VERIFIED" not in out.stdout:
-        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
-    with open(stats) as f:
-        return json.load(f)["timing"]["totals"]["cycles"]
+    return run_timing(heddle, w, size, EX + extra, os.path.join(tmp, "s.json"))["totals"]["cycles"]
 
 
 def cosim(w, size, extra):
-    cmd = [heddle, "cosim", "--blocks", "expars", "--in-loop", w, "--size", size] + EX + extra
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    m = PAT.search(out.stdout)
-    if out.returncode != 0 or not m:
-        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
-    cycles, inst, rtl_inst, steps, rtl_steps = (int(x) for x in m.groups())
-    if rtl_inst == 0 or rtl_steps == 0:
-        fail("%s: nothing stepped against the RTL" % " ".join(cmd))
-    return cycles, inst, rtl_steps
+    return _cosim(heddle, "expars", w, size, EX + extra)
 
 
 def faulted(cmd, what):

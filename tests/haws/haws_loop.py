@@ -15,7 +15,6 @@
 #                                        run with a located mismatch naming cycle, SM, warp
 #                                        slot, block and port
 # Prints "haws loop ok" / "haws fault ok" or fails with the first difference.
-import json
 import os
 import re
 import subprocess
@@ -32,33 +31,17 @@ tmp = tempfile.mkdtemp(prefix="hd-hawsloop-")
 ON = ["--config", kepler, "--set", "haws.enable=true"] + EXTRA
 
 
-def fail(msg):
-    sys.exit("FAIL: " + msg)
+sys.path.insert(0, os.path.join(here, ".."))
+from inloop import cosim as _cosim, fail, run_timing  # noqa: E402 (tests/inloop.py)
 
 
 def run(w, size, extra):
-    stats = os.path.join(tmp, "s.json")
-    cmd = [heddle, "run", w, "--size", size, "--quiet", "--stats", stats] + ON + extra
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0 or "VERIFIED" not in out.stdout:
-        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
-    with open(stats) as f:
-        t = json.load(f)["timing"]
+    t = run_timing(heddle, w, size, ON + extra, os.path.join(tmp, "s.json"))
     return t["totals"]["cycles"], sum(sm.get("haws_issued", 0) for sm in t["sms"])
 
 
 def cosim(w, size, extra):
-    cmd = [heddle, "cosim", "--blocks", "haws", "--in-loop", w, "--size", size] + ON + extra
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    m = re.search(r": verified \(\w+\), (\d+) cycles, blocks in the timing loop: (\d+) instances "
-                  r"\((\d+) against RTL.*?\), (\d+) block steps \((\d+) against RTL\), "
-                  r"0 mismatches", out.stdout)
-    if out.returncode != 0 or not m:
-        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
-    cycles, inst, rtl_inst, steps, rtl_steps = (int(x) for x in m.groups())
-    if rtl_inst == 0 or rtl_steps == 0:
-        fail("%s: nothing stepped against the RTL" % " ".join(cmd))
-    return cycles, inst, rtl_steps
+    return _cosim(heddle, "haws", w, size, ON + extra)
 
 
 if mode == "loop":

@@ -24,7 +24,6 @@
 #                                           C references only (no cosim) change no cycle,
 #                                           with cta_dist_order linear and keep
 # Prints "locality loop ok" / "locality fault ok" or fails with the first difference.
-import json
 import os
 import re
 import subprocess
@@ -39,32 +38,16 @@ LOC = ["--config", kepler, "--set", "timing.cta_dist=locality", "--set", "sm.sch
        "--set", "timing.workload_hint=true"]
 
 
-def fail(msg):
-    sys.exit("FAIL: " + msg)
+sys.path.insert(0, os.path.join(here, ".."))
+from inloop import cosim as _cosim, fail, run_timing  # noqa: E402 (tests/inloop.py)
 
 
 def run(w, size, extra):
-    stats = os.path.join(tmp, "s.json")
-    cmd = [heddle, "run", w, "--size", size, "--quiet", "--stats", stats] + LOC + extra
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0 or "VERIFIED" not in out.stdout:
-        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
-    with open(stats) as f:
-        return json.load(f)["timing"]["totals"]["cycles"]
+    return run_timing(heddle, w, size, LOC + extra, os.path.join(tmp, "s.json"))["totals"]["cycles"]
 
 
 def cosim(w, size, extra):
-    cmd = [heddle, "cosim", "--blocks", "locality", "--in-loop", w, "--size", size] + LOC + extra
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    m = re.search(r": verified \(\w+\), (\d+) cycles, blocks in the timing loop: (\d+) instances "
-                  r"\((\d+) against RTL.*?\), (\d+) block steps \((\d+) against RTL\), "
-                  r"0 mismatches", out.stdout)
-    if out.returncode != 0 or not m:
-        fail("%s\n%s%s" % (" ".join(cmd), out.stdout[-2000:], out.stderr[-2000:]))
-    cycles, inst, rtl_inst, steps, rtl_steps = (int(x) for x in m.groups())
-    if rtl_inst == 0 or rtl_steps == 0:
-        fail("%s: nothing stepped against the RTL" % " ".join(cmd))
-    return cycles, inst, rtl_steps
+    return _cosim(heddle, "locality", w, size, LOC + extra)
 
 
 if mode == "loop":
