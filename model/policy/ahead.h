@@ -38,7 +38,12 @@ enum hd_ahead_ev {
     HD_AHEV_ALLOC,  /* a hint-mode instruction issued into entry idx */
     HD_AHEV_READY,  /* entry idx's load was written back */
     HD_AHEV_RETURN, /* the warp returns to in-order execution (the rename table is cleared) */
-    HD_AHEV_POP     /* in-order execution reached the head: committed, or a branch popped */
+    HD_AHEV_POP,    /* in-order execution reached the head: committed, or a branch popped */
+    /* (the shadow SIMT stack and the warp controller in the loop, docs/blocks/haws.md §10) */
+    HD_AHEV_RESET,   /* the warp slot got a (new or restored) warp: no episode */
+    HD_AHEV_TRIGGER, /* hint mode began at stall point stall_pc (h, the real top copied) */
+    HD_AHEV_WALK,    /* one hint-mode walk (try_issue): skips, a run-ahead issue, the chain end */
+    HD_AHEV_STEPPED  /* return mode: the warp executed its next instruction in order */
 };
 struct hd_ahead_event {
     uint8_t ev;
@@ -49,6 +54,43 @@ struct hd_ahead_event {
     uint32_t off;      /* ALLOC: in-order steps from the stall point */
     int32_t dst[2];    /* ALLOC: the destination registers */
     uint64_t ready_at; /* ALLOC: its write-back cycle (UINT64_MAX: a load; READY follows) */
+    /* {==== The shadow stack and the warp controller (appended; docs/blocks/haws.md §10) ==== */
+    uint32_t rcu_n;                 /* TRIGGER, WALK, STEPPED: RCU entries held (WALK: before
+                                       its issue) */
+    const struct hd_ahead_hints *h; /* TRIGGER: the stall point's window */
+    uint32_t stall_pc;              /* TRIGGER: the stall point */
+    uint32_t top_pc, top_rpc, top_mask; /* TRIGGER: the real stack's top (rpc -1: none) */
+    uint32_t skips;                 /* WALK: instructions skipped (the walk step advanced) */
+    bool issued, park;              /* WALK: a run-ahead issue (then off, renamed, ctrl, idx =
+                                       its entry); the chain ended */
+    uint32_t pc, gen;               /* WALK: the issued PC; the episode (its load tag) */
+    uint32_t taken, target, reconv; /* WALK, an issued branch: lanes taken, target, reconvergence
+                                       PC */
+    /* }==== */
+};
+/* The warp controller's state as the engine decides from it (hd_ahead_ops.ctl). */
+struct hd_ahead_ctl_view {
+    uint8_t mode; /* 0 normal, 1 hint, 2 return */
+    bool parked, branch_due;
+    uint32_t stall_pc, step, io_step, gen; /* (compared outside normal mode; gen: its low
+                                              16 bits) */
+};
+/* A fetch-filter request and its answer (hd_ahead_ops.filter). */
+struct hd_ahead_filter_req {
+    /* the request: the in-order instruction and the RCU head */
+    uint32_t pc;
+    bool mask_ok; /* the in-order top's mask and state accept the head's commit */
+    uint32_t rcu_n, head_step, head_pc;
+    bool head_br, head_ready, head_ren;
+    /* the answer: the engine's in, the blocks' out */
+    uint8_t ans;            /* enum hd_ahead_filter: none, wait, skip, copy */
+    bool pop, clear, mism;  /* the head popped; the episode ends; it ends by a discard */
+};
+/* The shadow SIMT stack's top (hd_ahead_ops.top). */
+struct hd_ahead_top {
+    uint32_t depth;         /* entries above the stall point's, the copied one included (0: the
+                               walk left the stall point's lanes) */
+    uint32_t pc, rpc, mask; /* the top (depth > 0) */
 };
 /* The RCU as the engine decides from it (hd_ahead_ops.rcu). */
 struct hd_ahead_rcu_view {
@@ -89,6 +131,18 @@ struct hd_ahead_ops {
      * is written back; model's values in, blocks' out (as rcu). */
     void (*raw)(void *impl, uint32_t sm, uint32_t slot, const int32_t *src, unsigned n,
                 uint32_t *mapped, uint32_t *ready, uint64_t now);
+    /* The warp controller's state (no block step: its registered outputs after its last edge);
+     * model's view in, blocks' out (as rcu). */
+    void (*ctl)(void *impl, uint32_t sm, uint32_t slot, struct hd_ahead_ctl_view *v,
+                uint64_t now);
+    /* The return's fetch filter: *f holds the request and the engine's answer; the warp
+     * controller's answer out. */
+    void (*filter)(void *impl, uint32_t sm, uint32_t slot, struct hd_ahead_filter_req *f,
+                   uint64_t now);
+    /* The shadow stack's top after adv more advances of the walk (skipped instructions, the
+     * last run-ahead non-branch): *t the model's in, the block's out. */
+    void (*top)(void *impl, uint32_t sm, uint32_t slot, uint32_t adv, struct hd_ahead_top *t,
+                uint64_t now);
     /* }==== */
 };
 

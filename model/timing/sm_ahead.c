@@ -44,6 +44,7 @@ struct ah_warp {
     struct hd_func_ahead_stack sh;
     uint32_t head, n;
     struct ah_entry *e; /* [depth] */
+    uint32_t sadv;      /* shadow advances the shadow-stack block has not seen (blocks on) */
 };
 
 struct hd_sm_ahead {
@@ -101,6 +102,7 @@ static void discard(struct ah_warp *a)
     a->head = 0;
     a->h = NULL;
     a->branch_due = false;
+    a->sadv = 0;
 }
 
 /* {==== The HAWS blocks in the loop (ahead.h hd_ahead_ops.event/rcu/raw; all NULL when off) ==== */
@@ -135,12 +137,54 @@ static struct hd_ahead_rcu_view rcu_view(struct hd_sm *sm, uint32_t slot, uint64
         sm->ah->ops->rcu(sm->ah->impl, sm->id, slot, &v, now);
     return v;
 }
+
+/* The warp controller's state the engine decides from (mode, parked, stall PC, the popped
+ * branch due): the model's, or (blocks in the loop) the haws_warp_ctl block's. */
+static struct hd_ahead_ctl_view ctl_view(struct hd_sm *sm, uint32_t slot, uint64_t now)
+{
+    const struct ah_warp *a = &sm->ah->w[slot];
+    struct hd_ahead_ctl_view v = {.mode = a->mode, .parked = a->parked,
+                                  .branch_due = a->branch_due, .stall_pc = a->stall_pc,
+                                  .step = a->step, .io_step = a->io_step, .gen = a->gen};
+    if (sm->ah->ops->ctl)
+        sm->ah->ops->ctl(sm->ah->impl, sm->id, slot, &v, now);
+    return v;
+}
+
+/* The walk's shadow top: with the blocks in the loop, the haws_shadow_stack block's after the
+ * advances it has not seen replaces the model's top (and depth) before the walk decides. */
+static void sync_top(struct hd_sm *sm, uint32_t slot, struct ah_warp *a, uint64_t now)
+{
+    if (!sm->ah->ops->top)
+        return;
+    struct hd_ahead_top t = {0};
+    if (a->sh.sp > a->base) {
+        const struct hd_func_simt_entry *e = &a->sh.e[a->sh.sp - 1];
+        t.depth = a->sh.sp - a->base;
+        t.pc = (uint32_t)e->pc;
+        t.rpc = (uint32_t)e->rpc;
+        t.mask = e->mask;
+    }
+    sm->ah->ops->top(sm->ah->impl, sm->id, slot, a->sadv, &t, now);
+    a->sadv = 0;
+    if (t.depth == 0) { /* the walk left the stall point's lanes */
+        if (a->sh.sp > a->base)
+            a->sh.sp = a->base;
+        return;
+    }
+    if (a->base + t.depth > HD_FUNC_SIMT_DEPTH)
+        return; /* (cannot be: the block holds 8 entries; the mismatch is reported) */
+    a->sh.sp = a->base + t.depth;
+    a->sh.e[a->sh.sp - 1] = (struct hd_func_simt_entry){(int32_t)t.pc, (int32_t)t.rpc, t.mask};
+}
 /* }==== */
 
 void hd_sm_ahead_reset(struct hd_sm *sm, uint32_t slot)
 {
-    if (sm->ah)
-        drop(sm, slot, sm->last_tick);
+    if (!sm->ah)
+        return;
+    drop(sm, slot, sm->last_tick);
+    ev(sm, slot, (struct hd_ahead_event){.ev = HD_AHEV_RESET}, sm->last_tick);
 }
 
 /* {==== Hint mode ==== */
@@ -193,23 +237,66 @@ static bool trigger(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a)
     a->fetch_at = 0;
     a->gen++;
     sm->st->haws_episodes++;
+    if (sm->ah->ops->event) { /* the warp controller latches the window; the shadow stack copies */
+        const struct hd_func_simt_entry *t = &fw->stack[fw->sp - 1];
+        ev(sm, w->slot,
+           (struct hd_ahead_event){.ev = HD_AHEV_TRIGGER, .h = h, .stall_pc = w->ib_pc,
+                                   .top_pc = (uint32_t)t->pc, .top_rpc = (uint32_t)t->rpc,
+                                   .top_mask = t->mask, .gen = a->gen},
+           sm->last_tick);
+    }
     return true;
 }
 
-/* Issue warp w's next selected instruction if it can. */
+/* The shadow top is in the window, inside the stall point's lanes, and reachable. */
+static bool in_window(const struct ah_warp *a, uint32_t *pc, uint32_t *mask)
+{
+    const struct hd_ahead_hints *h = a->h;
+    return hd_func_ahead_top(&a->sh, pc, mask) && a->sh.sp - 1 >= a->base && *pc >= h->first &&
+           *pc < h->first + h->len && (h->reach >> (*pc - h->first) & 1u);
+}
+
+/* The walk stops at PC: it is selected, or a control instruction that is not (the chain ends). */
+static bool walk_stops(const struct ah_warp *a, const struct hd_func_kernel *k, uint32_t pc)
+{
+    return (a->h->sel >> (pc - a->h->first) & 1u) || hd_func_ahead_is_control(&k->code[pc]);
+}
+
+/* Issue warp w's next selected instruction if it can (one walk: the skips, then at most one
+ * run-ahead issue, or the chain's end). With the blocks in the loop the walk decides from the
+ * shadow-stack block's top and reports itself to the warp controller (HD_AHEV_WALK). */
+static bool walk(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, uint64_t now,
+                 struct hd_ahead_event *x);
+
 static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, uint64_t now)
+{
+    if (now < a->fetch_at)
+        return false;
+    struct hd_ahead_event x = {.ev = HD_AHEV_WALK, .rcu_n = a->n, .gen = a->gen};
+    const bool parked = a->parked;
+    const bool issued = walk(sm, w, a, now, &x);
+    x.park = a->parked && !parked;
+    if (sm->ah->ops->event && (x.skips || x.issued || x.park))
+        ev(sm, w->slot, x, now);
+    return issued;
+}
+
+static bool walk(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, uint64_t now,
+                 struct hd_ahead_event *x)
 {
     struct hd_tcta *c = &sm->cta[w->cta];
     struct hd_sm_launch *la = c->la;
     const struct hd_func_kernel *k = la->l->k;
     const struct hd_ahead_hints *h = a->h;
     const struct hd_sm_params *p = sm->p;
-    if (now < a->fetch_at)
-        return false;
     for (uint32_t guard = 0; guard <= h->len; guard++) {
         uint32_t pc, mask;
-        if (!hd_func_ahead_top(&a->sh, &pc, &mask) || a->sh.sp - 1 < a->base || pc < h->first ||
-            pc >= h->first + h->len || !(h->reach >> (pc - h->first) & 1u)) {
+        bool in = in_window(a, &pc, &mask);
+        if (sm->ah->ops->top && (!in || walk_stops(a, k, pc))) {
+            sync_top(sm, w->slot, a, now); /* decide from the block's top */
+            in = in_window(a, &pc, &mask);
+        }
+        if (!in) {
             a->parked = true; /* left the window or the stall point's lanes */
             return false;
         }
@@ -222,6 +309,8 @@ static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, u
             }
             hd_func_ahead_skip(w->fw, &a->sh);
             a->step++;
+            a->sadv++;
+            x->skips++;
             if (sm->ah->ops->scan_cycles) { /* warped pre-execution: one look per cycle */
                 a->fetch_at = now + sm->ah->ops->scan_cycles;
                 return false;
@@ -288,12 +377,25 @@ static bool try_issue(struct hd_sm *sm, struct hd_twarp *w, struct ah_warp *a, u
             sm->st->haws_loads++;
         }
         if (sm->ah->ops->event) {
-            struct hd_ahead_event x = {.ev = HD_AHEV_ALLOC, .idx = (uint8_t)a->n,
+            struct hd_ahead_event y = {.ev = HD_AHEV_ALLOC, .idx = (uint8_t)a->n,
                                        .ndst = e->r.ndst, .renamed = ren, .ctrl = e->r.branch,
                                        .off = e->step, .ready_at = e->ready_at};
             for (uint32_t j = 0; j < e->r.ndst && j < 2; j++)
-                x.dst[j] = e->r.reg[j];
-            ev(sm, w->slot, x, now);
+                y.dst[j] = e->r.reg[j];
+            ev(sm, w->slot, y, now);
+            x->issued = true; /* (the walk's event follows with the issue) */
+            x->pc = pc;
+            x->idx = y.idx;
+            x->off = e->step;
+            x->renamed = ren;
+            x->ctrl = e->r.branch;
+            if (e->r.branch) {
+                x->taken = e->r.exec;
+                x->target = (uint32_t)d->target;
+                x->reconv = (uint32_t)d->reconv;
+            } else {
+                a->sadv++; /* the shadow top passed it (given to the block with the next top) */
+            }
         }
         a->n++;
         sm->st->haws_issued++;
@@ -318,9 +420,10 @@ bool hd_sm_ahead_cycle(struct hd_sm *sm, uint32_t s, uint64_t now)
         if (w->state != HD_WS_SB_MEM)
             continue;
         struct ah_warp *a = &ah->w[slot];
-        if (a->mode == AH_IDLE && a->n == 0 && !trigger(sm, w, a))
+        if (ctl_view(sm, slot, now).mode == AH_IDLE && a->n == 0 && !trigger(sm, w, a))
             continue;
-        if (a->mode != AH_HINT || a->parked || a->stall_pc != w->ib_pc)
+        const struct hd_ahead_ctl_view v = ctl_view(sm, slot, now);
+        if (v.mode != AH_HINT || v.parked || v.stall_pc != w->ib_pc)
             continue;
         if (!best || w->age < best->age)
             best = w;
@@ -331,8 +434,10 @@ bool hd_sm_ahead_cycle(struct hd_sm *sm, uint32_t s, uint64_t now)
     for (uint32_t slot = s; slot < p->max_warps; slot += p->num_sched) {
         struct hd_twarp *w = &sm->w[slot];
         struct ah_warp *a = &ah->w[slot];
-        if (w == best || w->state != HD_WS_SB_MEM || a->mode != AH_HINT || a->parked ||
-            a->stall_pc != w->ib_pc)
+        if (w == best || w->state != HD_WS_SB_MEM)
+            continue;
+        const struct hd_ahead_ctl_view v = ctl_view(sm, slot, now);
+        if (v.mode != AH_HINT || v.parked || v.stall_pc != w->ib_pc)
             continue;
         if (try_issue(sm, w, a, now))
             return true;
@@ -342,78 +447,123 @@ bool hd_sm_ahead_cycle(struct hd_sm *sm, uint32_t s, uint64_t now)
 /* }==== */
 
 /* {==== The return: the fetch filter ==== */
+/* hd_func_ahead_commit would accept r as warp fw's next in-order step. */
+static bool commit_ok(const struct hd_func_warp *fw, const struct hd_func_ahead_result *r)
+{
+    if (fw->done || fw->at_barrier || fw->sp == 0 || r->branch)
+        return false;
+    const struct hd_func_simt_entry *top = &fw->stack[fw->sp - 1];
+    return (uint32_t)top->pc == r->pc && top->mask == r->active;
+}
+
+/* The filter's decision from the request (the warp controller's, haws_warp_ctl.c filter(), is
+ * the same decision in hardware; with the blocks in the loop the engine takes that one). */
+static void decide(const struct ah_warp *a, struct hd_ahead_filter_req *f)
+{
+    f->ans = HD_AHF_NONE;
+    f->pop = f->clear = f->mism = false;
+    if (a->mode == AH_HINT && f->pc != a->stall_pc) { /* cannot happen: the in-order stream
+                                                         left the stall point */
+        f->mism = f->clear = true;
+        return;
+    }
+    if (f->rcu_n == 0) {
+        f->clear = true;
+        return;
+    }
+    if (f->head_step < a->io_step || (f->head_step == a->io_step && f->head_pc != f->pc)) {
+        f->mism = f->clear = true; /* the in-order path differs: execute everything again */
+        return;
+    }
+    if (f->head_step > a->io_step)
+        return; /* (hd_sm_ahead_stepped counts it once it issued) */
+    if (f->head_br) { /* executed again in order (side-effect free) */
+        f->pop = true;
+        return;
+    }
+    if (!f->head_ready) {
+        f->ans = HD_AHF_WAIT;
+        return;
+    }
+    if (!f->mask_ok) {
+        f->mism = f->clear = true;
+        return;
+    }
+    f->pop = true;
+    f->clear = f->rcu_n == 1;
+    f->ans = f->head_ren ? HD_AHF_COPY : HD_AHF_SKIP;
+}
+
 enum hd_ahead_filter hd_sm_ahead_filter(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc,
                                         uint64_t now, struct hd_func_trace *tr)
 {
     struct ah_warp *a = &sm->ah->w[w->slot];
-    if (a->mode == AH_IDLE)
+    const struct hd_ahead_ctl_view cv = ctl_view(sm, w->slot, now);
+    if (cv.mode == AH_IDLE)
         return HD_AHF_NONE;
-    if (a->branch_due) /* a popped branch entry has not issued yet */
+    if (cv.branch_due) /* a popped branch entry has not issued yet */
         return HD_AHF_NONE;
+    struct hd_ahead_filter_req f = {.pc = pc, .rcu_n = a->n};
+    struct ah_entry *e = &a->e[a->head];
+    if (a->n) {
+        const struct hd_ahead_rcu_view v = rcu_view(sm, w->slot, now); /* the head */
+        f.head_step = v.head_off;
+        f.head_pc = e->r.pc;
+        f.head_br = v.head_ctrl;
+        f.head_ready = v.head_ready;
+        f.head_ren = v.head_copy;
+        f.mask_ok = commit_ok(w->fw, &e->r);
+    }
+    decide(a, &f);
+    if (sm->ah->ops->filter) /* the warp controller's answer */
+        sm->ah->ops->filter(sm->ah->impl, sm->id, w->slot, &f, now);
     if (a->mode == AH_HINT) { /* the head issues again: the long-latency flag cleared */
         a->mode = AH_RETURN;
         ev(sm, w->slot, (struct hd_ahead_event){.ev = HD_AHEV_RETURN}, now);
-        if (pc != a->stall_pc) { /* cannot happen: the in-order stream left the stall point */
-            sm->st->haws_discards++;
-            drop(sm, w->slot, now);
-            return HD_AHF_NONE;
-        }
     }
-    if (a->n == 0 && !a->branch_due) {
-        drop(sm, w->slot, now);
-        return HD_AHF_NONE;
-    }
-    if (a->n == 0)
-        return HD_AHF_NONE;
-    struct ah_entry *e = &a->e[a->head];
-    const struct hd_ahead_rcu_view v = rcu_view(sm, w->slot, now); /* the head, as decided on */
-    if (v.head_off < a->io_step || (v.head_off == a->io_step && e->r.pc != pc)) {
-        sm->st->haws_discards++; /* the in-order path differs: execute everything again */
-        drop(sm, w->slot, now);
-        return HD_AHF_NONE;
-    }
-    if (v.head_off > a->io_step)
-        return HD_AHF_NONE; /* (hd_sm_ahead_stepped counts it once it issued) */
-    if (v.head_ctrl) { /* executed again in order (side-effect free) */
+    if (f.mism)
+        sm->st->haws_discards++;
+    if (f.pop && a->n && f.ans == HD_AHF_NONE) { /* a branch entry: it executes in order */
         a->head++;
         a->n--;
         a->branch_due = true; /* (so hd_sm_ahead_stepped counts it) */
         ev(sm, w->slot, (struct hd_ahead_event){.ev = HD_AHEV_POP}, now);
-        return HD_AHF_NONE;
+    } else if (f.pop && a->n) {
+        if (!hd_func_ahead_commit(sm->cta[w->cta].la->l, w->fw, &e->r, tr)) {
+            sm->st->haws_discards++; /* (only when the blocks said commit and the model not) */
+            drop(sm, w->slot, now);
+            return HD_AHF_NONE;
+        }
+        a->head++;
+        a->n--;
+        a->io_step++;
+        ev(sm, w->slot, (struct hd_ahead_event){.ev = HD_AHEV_POP}, now);
     }
-    if (!v.head_ready)
-        return HD_AHF_WAIT;
-    struct hd_tcta *c = &sm->cta[w->cta];
-    if (!hd_func_ahead_commit(c->la->l, w->fw, &e->r, tr)) {
-        sm->st->haws_discards++;
+    if (f.clear)
         drop(sm, w->slot, now);
-        return HD_AHF_NONE;
-    }
-    const bool ren = v.head_copy;
-    a->head++;
-    a->n--;
-    a->io_step++;
-    ev(sm, w->slot, (struct hd_ahead_event){.ev = HD_AHEV_POP}, now);
-    if (a->n == 0)
-        drop(sm, w->slot, now);
-    if (ren) {
+    if (f.ans == HD_AHF_COPY) {
         sm->st->haws_copies++;
         return HD_AHF_COPY;
     }
-    sm->st->haws_skips++;
-    return HD_AHF_SKIP;
+    if (f.ans == HD_AHF_SKIP) {
+        sm->st->haws_skips++;
+        return HD_AHF_SKIP;
+    }
+    return f.ans == HD_AHF_WAIT ? HD_AHF_WAIT : HD_AHF_NONE;
 }
 /* }==== */
 
 void hd_sm_ahead_stepped(struct hd_sm *sm, struct hd_twarp *w)
 {
     struct ah_warp *a = &sm->ah->w[w->slot];
-    if (a->mode != AH_RETURN)
+    if (ctl_view(sm, w->slot, sm->last_tick).mode != AH_RETURN)
         return;
     a->io_step++;
     a->branch_due = false;
     if (a->n == 0)
         drop(sm, w->slot, sm->last_tick);
+    ev(sm, w->slot, (struct hd_ahead_event){.ev = HD_AHEV_STEPPED, .rcu_n = a->n},
+       sm->last_tick);
 }
 
 void hd_sm_ahead_loaded(struct hd_sm *sm, struct hd_twarp *w, uint32_t tag, uint64_t now)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# haws_loop.py - the HAWS blocks (haws_rcu, haws_rename) in the timing loop (issue 30 item 4;
+# haws_loop.py - the HAWS blocks (haws_rcu, haws_rename, haws_shadow_stack, haws_warp_ctl) in the
+# timing loop (issue 30 item 4;
 # docs/blocks/haws.md "The blocks in the loop"; model/mech/haws/haws_loop.h).
 #   haws_loop.py HEDDLE loop SIZE W...   for each workload W on the Kepler configuration with
 #                                        HAWS on: `heddle cosim --blocks haws --in-loop`
@@ -11,9 +12,10 @@
 #                                        pre-execution, the blocks' C references in the loop:
 #                                        verified, 0 mismatches, cycles unchanged
 #   (settings after "--" go to every run, e.g. -- --set gpu.num_sms=2)
-#   haws_loop.py HEDDLE fault W          a wrong expectation ([haws] blocks_fault) stops the
+#   haws_loop.py HEDDLE fault W          a wrong expectation ([haws] blocks_fault N) stops the
 #                                        run with a located mismatch naming cycle, SM, warp
-#                                        slot, block and port
+#                                        slot, block and port; N from 50 up until each of the
+#                                        four blocks has been the one
 # Prints "haws loop ok" / "haws fault ok" or fails with the first difference.
 import os
 import re
@@ -71,16 +73,30 @@ elif mode == "grid":
                   "unchanged" % (w, size, " ".join(v[1:]), plain, issued))
     print("haws loop ok")
 elif mode == "fault":
+    # The N-th block step's block gets a wrong expectation at its next check: N = 50 first
+    # (the RCU or the rename table), then N upwards until every one of the four blocks has
+    # stopped a run with a located mismatch (the shadow stack's and the warp controller's
+    # read-outs and decisions are checked too).
     w, size = ARGS[3], "small"
-    pat = (r"haws: MISMATCH at cycle \d+, SM \d+, warp slot \d+, block haws_r\w+ "
-           r"\(sm\d+\.w\d+\.haws_r\w+, .*\), port count_o = \d+")
-    cmd = [heddle, "run", w, "--size", size, "--quiet"] + ON + \
-        ["--set", "haws.blocks=true", "--set", "haws.blocks_fault=50"]
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode == 0 or not re.search(pat, out.stderr + out.stdout):
-        fail("%s: expected a located mismatch (exit != 0, /%s/), got exit %d\n%s%s"
-             % (" ".join(cmd), pat, out.returncode, out.stdout[-1500:], out.stderr[-1500:]))
-    print("blocks_fault=50: %s" % re.search(pat + r".*", out.stderr + out.stdout).group(0)[:300])
+    pat = (r"haws: MISMATCH at cycle \d+, SM \d+, warp slot \d+, block (haws_\w+) "
+           r"\(sm\d+\.w\d+\.haws_\w+, [^)]*\)(, port \w+ = \d+|: its .* is \d+)")
+    seen = {}
+    for n in list(range(50, 80)):
+        cmd = [heddle, "run", w, "--size", size, "--quiet"] + ON + \
+            ["--set", "haws.blocks=true", "--set", "haws.blocks_fault=%d" % n]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        m = re.search(pat + r".*", out.stderr + out.stdout)
+        if out.returncode == 0 or not m:
+            fail("%s: expected a located mismatch (exit != 0, /%s/), got exit %d\n%s%s"
+                 % (" ".join(cmd), pat, out.returncode, out.stdout[-1500:], out.stderr[-1500:]))
+        if m.group(1) not in seen:
+            seen[m.group(1)] = n
+            print("blocks_fault=%d: %s" % (n, m.group(0)[:300]))
+        if len(seen) == 4:
+            break
+    missing = {"haws_rcu", "haws_rename", "haws_shadow_stack", "haws_warp_ctl"} - set(seen)
+    if missing:
+        fail("blocks_fault 50..79 never stopped the run at %s" % ", ".join(sorted(missing)))
     print("haws fault ok")
 else:
     fail("unknown mode " + mode)

@@ -71,6 +71,14 @@ void hd_haws_loop_rcu(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
                       struct hd_ahead_rcu_view *v, uint64_t now);
 void hd_haws_loop_raw(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, const int32_t *src,
                       unsigned n, uint32_t *mapped, uint32_t *ready, uint64_t now);
+/* The shadow stack's and the warp controller's decisions (ahead.h hd_ahead_ops.ctl, .filter,
+ * .top): the engine's answer in (compared), the blocks' out. */
+void hd_haws_loop_ctl(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
+                      struct hd_ahead_ctl_view *v, uint64_t now);
+void hd_haws_loop_filter(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
+                         struct hd_ahead_filter_req *f, uint64_t now);
+void hd_haws_loop_top(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, uint32_t adv,
+                      struct hd_ahead_top *t, uint64_t now);
 /* The end of cycle now: due write-backs; returns 0, or -1 with the located mismatch. */
 int hd_haws_loop_cycle(struct hd_haws_loop *L, uint64_t now, char *err, size_t errlen);
 /* }==== */

@@ -89,6 +89,24 @@ static void haws_raw(void *impl, uint32_t sm, uint32_t slot, const int32_t *src,
     hd_haws_loop_raw(((struct haws *)impl)->loop, sm, slot, src, n, mapped, ready, now);
 }
 
+static void haws_ctl(void *impl, uint32_t sm, uint32_t slot, struct hd_ahead_ctl_view *v,
+                     uint64_t now)
+{
+    hd_haws_loop_ctl(((struct haws *)impl)->loop, sm, slot, v, now);
+}
+
+static void haws_filter(void *impl, uint32_t sm, uint32_t slot, struct hd_ahead_filter_req *f,
+                        uint64_t now)
+{
+    hd_haws_loop_filter(((struct haws *)impl)->loop, sm, slot, f, now);
+}
+
+static void haws_top(void *impl, uint32_t sm, uint32_t slot, uint32_t adv, struct hd_ahead_top *t,
+                     uint64_t now)
+{
+    hd_haws_loop_top(((struct haws *)impl)->loop, sm, slot, adv, t, now);
+}
+
 static int haws_start(void *impl, char *err, size_t errlen)
 {
     return hd_haws_loop_make(((struct haws *)impl)->loop, err, errlen);
@@ -162,6 +180,9 @@ static int haws_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
         h->ops.event = haws_event;
         h->ops.rcu = haws_rcu;
         h->ops.raw = haws_raw;
+        h->ops.ctl = haws_ctl;
+        h->ops.filter = haws_filter;
+        h->ops.top = haws_top;
     }
     out->ops = h->loop ? &haws_hook_blocks : &haws_hook_ops;
     out->impl = h;
