@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: MIT
 # The HAWS blocks in the timing loop (issue 30 item 4; model/mech/haws/haws_loop.h;
-# docs/blocks/haws.md "The blocks in the loop"; tests/haws/haws_loop.py):
-# - haws_loop_ci: sgemm at small size on the Kepler configuration cut to 2 SMs with HAWS on, both
-#   blocks' RTL in lockstep under heddle cosim --blocks haws --in-loop: verified, 0 mismatches,
-#   and the same cycles with --drive rtl and with the blocks off; then the fault run (CI)
+# docs/blocks/haws.md "The blocks in the loop"; tests/haws/haws_loop.py): the RCU, the rename
+# table, the shadow SIMT stack and the warp controller, one each per warp slot.
+# - haws_loop_ci: sgemm at small size on the Kepler configuration cut to 2 SMs with HAWS on, the
+#   four blocks' RTL in lockstep under heddle cosim --blocks haws --in-loop --drive rtl: verified,
+#   0 mismatches, the same cycles as with the blocks off; then the fault runs (each of the four
+#   blocks stops a run with a located mismatch) (CI)
 # - haws_loop_<W>: each base workload at small size the same way (full)
 # - haws_loop_grid: every workload at small size with the blocks' C references in the loop under
 #   GTO, LRR and warped pre-execution: verified, 0 mismatches, cycles unchanged (full)
-# - haws_loop_fst: --fst over a window of sgemm's loop (2 SMs): the RCU and rename-table instances in the
+# - haws_loop_fst: --fst over a window of sgemm's loop (2 SMs): the four blocks' instances in the
 #   waveform (full)
 set(HD_TEST_MECHANISM haws) # docs/testing.md: HAWS's budget
 get_property(hd_hl_workloads GLOBAL PROPERTY HD_WORKLOADS)
@@ -22,7 +24,7 @@ if(TARGET heddle)
                        PASS_REGULAR_EXPRESSION "haws loop ok")
   if(TARGET hd_cosim_vl)
     add_test(NAME haws_loop_ci
-             COMMAND sh -c "python3 ${CMAKE_CURRENT_SOURCE_DIR}/haws/haws_loop.py $<TARGET_FILE:heddle> loop small sgemm -- --set gpu.num_sms=2 && python3 ${CMAKE_CURRENT_SOURCE_DIR}/haws/haws_loop.py $<TARGET_FILE:heddle> fault sgemm -- --set gpu.num_sms=2"
+             COMMAND sh -c "python3 ${CMAKE_CURRENT_SOURCE_DIR}/haws/haws_loop.py $<TARGET_FILE:heddle> rtl small sgemm -- --set gpu.num_sms=2 && python3 ${CMAKE_CURRENT_SOURCE_DIR}/haws/haws_loop.py $<TARGET_FILE:heddle> fault sgemm -- --set gpu.num_sms=2"
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(haws_loop_ci PROPERTIES LABELS "haws;cosim" TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "haws fault ok")
@@ -33,7 +35,7 @@ if(TARGET heddle)
                            PASS_REGULAR_EXPRESSION "haws loop ok")
     endforeach()
     add_test(NAME haws_loop_fst
-             COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks haws --in-loop sgemm --size small --config configs/kepler-gk110.ini --set gpu.num_sms=2 --set haws.enable=true --fst ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.fst --window 0:2000 && grep -q 'haws_rcu[.]rtl[.]count_o' ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.gtkw && grep -q 'haws_rename[.]rtl[.]rd_hit_o' ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.gtkw"
+             COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks haws --in-loop sgemm --size small --config configs/kepler-gk110.ini --set gpu.num_sms=2 --set haws.enable=true --fst ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.fst --window 0:2000 && grep -q 'haws_rcu[.]rtl[.]count_o' ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.gtkw && grep -q 'haws_rename[.]rtl[.]rd_hit_o' ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.gtkw && grep -q 'haws_shadow_stack[.]rtl[.]top_pc_o' ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.gtkw && grep -q 'haws_warp_ctl[.]rtl[.]mode_o' ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.gtkw"
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(haws_loop_fst PROPERTIES LABELS "haws;cosim" TIMEOUT 600)
   endif()
