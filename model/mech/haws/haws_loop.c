@@ -71,7 +71,6 @@ struct hd_haws_loop {
     bool made, failed, faulted;
     int fault_kind; /* the block whose next check [haws] blocks_fault corrupts (-1: none) */
     uint64_t fault, steps;
-    uint64_t gen_hits, gen_issues; /* run-ahead issues at the fetch-PC generator's PC / all */
     const char *ev; /* the event being applied (for the error) */
     char err[1024];
 };
@@ -563,8 +562,6 @@ static int on_ctl(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
         s.adv_n_i = 1;
         return request(L, sm, slot, K_SHADOW, &s, now); /* (its top: the walk's first read) */
     case HD_AHEV_WALK:
-        L->gen_issues += e->issued;
-        L->gen_hits += e->issued && w->wc.fetch_v_o && w->wc.fetch_pc_o == e->pc;
         c.wk_skip_n_i = e->skips;
         c.wk_iss_v_i = e->issued;
         c.wk_iss_pc_i = e->pc;
