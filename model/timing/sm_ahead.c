@@ -11,7 +11,8 @@
  * (and no destination it writes in place) has a scoreboard mark, and a pipeline of its unit is
  * free; it books that pipeline, its result is ready after operand read + latency. At the return,
  * every in-order step is compared with the RCU head (step since the stall point and PC): a
- * match is committed instead of executed.
+ * match is committed instead of executed. With the HAWS blocks in the loop (ahead.h's block
+ * callbacks) the RCU-full, RAW, mode, shadow-top and fetch-filter decisions are the blocks'.
  */
 #include "sm_ahead.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
- * haws_loop.c - the result collection units and register rename tables stepped in the timing
- * loop by the run-ahead engine's events (haws_loop.h; Gong thesis ch.5 §5.2.4; docs/blocks/
- * haws.md "The blocks in the loop").
+ * haws_loop.c - the result collection units, register rename tables, shadow SIMT stacks and
+ * warp controllers stepped in the timing loop by the run-ahead engine's events (haws_loop.h;
+ * Gong thesis ch.5 §5.2.4-5.2.6; docs/blocks/haws.md §9-10).
  */
 #include "haws_loop.h"
 

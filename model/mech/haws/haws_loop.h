@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT
  * haws_loop.h - the HAWS blocks in the GPU timing loop (Gong thesis ch.5 §5.2.4; issue 30 item 4;
- * docs/blocks/haws.md "The blocks in the loop"): per warp slot of every SM one result collection
- * unit (haws_rcu) and one register rename table (haws_rename), made through the GPU's block
- * factory (hw_inst.h: the C references, or the RTL in lockstep under `heddle cosim --blocks haws
- * --in-loop`), stepped by the SM's run-ahead engine's events (model/timing/sm_ahead.c through
- * ahead.h hd_ahead_ops.event/rcu/raw), every output of every step checked.
+ * docs/blocks/haws.md §9-10): per warp slot of every SM one result collection unit (haws_rcu),
+ * one register rename table (haws_rename), one shadow SIMT stack (haws_shadow_stack) and one warp
+ * controller (haws_warp_ctl), made through the GPU's block factory (hw_inst.h: the C references,
+ * or the RTL in lockstep under `heddle cosim --blocks haws --in-loop`), stepped by the SM's
+ * run-ahead engine's events (model/timing/sm_ahead.c through ahead.h hd_ahead_ops.event, .rcu,
+ * .raw, .ctl, .filter, .top), their outputs checked.
  *
  * Design.
  *   events  The engine reports each change of a warp's RCU: CLEAR (trigger, discard), ALLOC (a
@@ -19,12 +20,13 @@
  *           with the model cycle (several in one cycle when several things happen, as locality's
  *           loop), plus read-out edges for a decision. Outputs are registered (a step shows the
  *           state before its edge), so a decision takes its answer from a read-out step.
- *   check   Every step's outputs are compared port by port with what the engine's events say
+ *   check   Every RCU and rename-table step's outputs are compared port by port with what the
+ *           engine's events say
  *           the block must hold (the engine's RCU and register mapping as reported: count, full,
  *           tail, valid and ready bits, the head's fields; the lookups, the mapping count, no
  *           refused write). A difference stops the run with a located error (cycle, SM, warp
  *           slot, block, port, both values, the event) at the end of the cycle.
- *   drive   The engine takes three decisions from the blocks (hd_ahead_ops.rcu, .raw): RCU full
+ *   drive   The engine takes three decisions from these two (hd_ahead_ops.rcu, .raw): RCU full
  *           (the chain stops), the RAW check of a hint-mode instruction's sources (rename lookup,
  *           then the RCU entry's ready bit) and the return's fetch filter (the head's offset,
  *           ready, branch and renamed != dst: wait, copy or skip). Each is also compared with the
@@ -35,10 +37,15 @@
  *           renamed name is one of the top DEPTH register names (2^REGW - 1 - entry: unused
  *           registers, as the thesis's compiler renames into unused ones). A kernel register
  *           that does not fit below those names is a located error.
- *   more    Two more blocks per warp (the shadow SIMT stack and the warp controller, issue 30
- *           item 4) are added by appending: an enum kind, a row of the kinds table (block name,
- *           port struct sizes) and an event function; docs/blocks/haws.md "The blocks in the
- *           loop" lists the steps.
+ *   ctl     The shadow stack and the warp controller: RESET, TRIGGER, WALK and STEPPED events
+ *           (and the filter and top decisions) are request edges, each followed by a read-out
+ *           edge whose outputs (the block's registered state after the request) are kept per
+ *           warp and checked against the engine's (mode, stall PC, steps, episode, the issue's
+ *           step, rename bit and load tag, the filter's answer, the shadow top and depth). The
+ *           engine takes its mode/parked/stall PC/branch-due view (no step: the kept outputs),
+ *           the fetch filter's answer and the walk's shadow top from them. The controller's
+ *           clear_o clears the shadow stack. Another block is added by appending an enum kind, a
+ *           row of the kinds table and its event function.
  * [haws] blocks_fault N corrupts the expectation of the run's N-th block step (a test of the
  * check). Deterministic; no globals except immutable tables.
  */
