@@ -21,11 +21,11 @@
  *           loop), plus read-out edges for a decision. Outputs are registered (a step shows the
  *           state before its edge), so a decision takes its answer from a read-out step.
  *   check   Every RCU and rename-table step's outputs are compared port by port with what the
- *           engine's events say
- *           the block must hold (the engine's RCU and register mapping as reported: count, full,
- *           tail, valid and ready bits, the head's fields; the lookups, the mapping count, no
- *           refused write). A difference stops the run with a located error (cycle, SM, warp
- *           slot, block, port, both values, the event) at the end of the cycle.
+ *           engine's events say the block must hold (the engine's RCU and register mapping as
+ *           reported: count, full, tail, valid and ready bits, the head's fields; the
+ *           lookups, the mapping count, no refused write). A difference stops the run with a
+ *           located error (cycle, SM, warp slot, block, port, both values, the event) at the end
+ *           of the cycle.
  *   drive   The engine takes three decisions from these two (hd_ahead_ops.rcu, .raw): RCU full
  *           (the chain stops), the RAW check of a hint-mode instruction's sources (rename lookup,
  *           then the RCU entry's ready bit) and the return's fetch filter (the head's offset,
