@@ -3,12 +3,7 @@
  * warp controllers stepped in the timing loop by the run-ahead engine's events (haws_loop.h;
  * Gong thesis ch.5 §5.2.4-5.2.6; docs/blocks/haws.md §9-10).
  */
-#include "haws_loop.h"
-
-#include "haws_rcu.h"
-#include "haws_rename.h"
-#include "haws_shadow_stack.h"
-#include "haws_warp_ctl.h"
+#include "haws_loop_parts.h"
 #include "hw_ref.h"
 
 #include <inttypes.h>
@@ -22,14 +17,7 @@
 #define REGS (1u << HAWS_RCU_REGW)           /* register names */
 #define NAMES (REGS - D)                     /* below them: the renamed names */
 
-/* The blocks of one warp slot (append a kind here, in kinds[] and an event function). */
-enum { K_RCU, K_REN, K_SHADOW, K_CTL, K_COUNT };
-
-struct kind {
-    const char *block, *what;
-    size_t in_size, out_size;
-};
-static const struct kind kinds[K_COUNT] = {
+const struct hd_haws_loop_kind hd_haws_loop_kinds[K_COUNT] = {
     {"haws_rcu", "the result collection unit", sizeof(struct hd_haws_rcu_in),
      sizeof(struct hd_haws_rcu_out)},
     {"haws_rename", "the register rename table", sizeof(struct hd_haws_rename_in),
@@ -38,41 +26,6 @@ static const struct kind kinds[K_COUNT] = {
      sizeof(struct hd_haws_shadow_stack_out)},
     {"haws_warp_ctl", "the HAWS warp controller", sizeof(struct hd_haws_warp_ctl_in),
      sizeof(struct hd_haws_warp_ctl_out)},
-};
-
-/* What the engine's events say one warp's blocks hold. */
-struct mirror {
-    /* the RCU, a ring as the block's */
-    uint32_t off[D], dst[D], ren[D];
-    bool val[D], rdy[D], ctl[D];
-    uint64_t ready_at[D]; /* an ALU entry's write-back cycle not yet applied (UINT64_MAX: none) */
-    uint32_t head, tail, cnt;
-    /* the register mapping: register -> its newest entry */
-    uint32_t morig[NMAP], mloc[NMAP];
-    unsigned nmap;
-    uint64_t look_hit, look_loc; /* the lookup the last rename edge registered */
-};
-
-struct warp {
-    struct hd_hw_inst x[K_COUNT];
-    uint64_t last[K_COUNT]; /* the last edge's stamp */
-    struct mirror m;
-    unsigned nwb;           /* entries with a write-back due */
-    /* the shadow stack's and the warp controller's registered outputs after their last edge
-     * (each request edge is followed by a read-out edge: request()) */
-    struct hd_haws_shadow_stack_out ss;
-    struct hd_haws_warp_ctl_out wc;
-};
-
-struct hd_haws_loop {
-    const struct hd_hw_factory *const *hw;
-    uint32_t nsms, nslots;
-    struct warp *w; /* [nsms * nslots] */
-    bool made, failed, faulted;
-    int fault_kind; /* the block whose next check [haws] blocks_fault corrupts (-1: none) */
-    uint64_t fault, steps;
-    const char *ev; /* the event being applied (for the error) */
-    char err[1024];
 };
 
 static const char *const ev_names[] = {"clear",  "allocation", "load write-back", "return",
@@ -145,16 +98,16 @@ int hd_haws_loop_make(struct hd_haws_loop *L, char *err, size_t errlen)
             struct warp *w = &L->w[(size_t)s * L->nslots + slot];
             for (unsigned k = 0; k < K_COUNT; k++) {
                 char name[64];
-                snprintf(name, sizeof name, "sm%u.w%u.%s", s, slot, kinds[k].block);
-                if (hd_hw_make(f, kinds[k].block, name, &w->x[k], err, errlen) != 0) {
+                snprintf(name, sizeof name, "sm%u.w%u.%s", s, slot, hd_haws_loop_kinds[k].block);
+                if (hd_hw_make(f, hd_haws_loop_kinds[k].block, name, &w->x[k], err, errlen) != 0) {
                     L->failed = true;
                     return -1;
                 }
-                if (w->x[k].b->in_size != kinds[k].in_size ||
-                    w->x[k].b->out_size != kinds[k].out_size) {
+                if (w->x[k].b->in_size != hd_haws_loop_kinds[k].in_size ||
+                    w->x[k].b->out_size != hd_haws_loop_kinds[k].out_size) {
                     L->failed = true;
                     snprintf(err, errlen, "%s: the factory's block has other ports than %s", name,
-                             kinds[k].block);
+                             hd_haws_loop_kinds[k].block);
                     return -1;
                 }
                 w->x[k].ops->reset(w->x[k].impl);
@@ -216,8 +169,8 @@ static void ren_expect(const struct mirror *m, struct hd_haws_rename_out *o)
 
 /* Step block k of warp (sm, slot) with in; out = its outputs, checked against what the events
  * say it holds. Returns 0, or -1 (L->failed, L->err located). */
-static int edge(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, unsigned k, const void *in,
-                void *out, uint64_t now)
+int hd_haws_loop_edge(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, unsigned k,
+                      const void *in, void *out, uint64_t now)
 {
     struct warp *w = &L->w[(size_t)sm * L->nslots + slot];
     if (now < w->last[k])
@@ -261,7 +214,8 @@ static int edge(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, unsigned k, 
              "haws: MISMATCH at cycle %" PRIu64 ", SM %u, warp slot %u, block %s (sm%u.w%u.%s, "
              "%s), port %s = %" PRIu64 " (0x%" PRIx64 "), the run-ahead engine's events say %" PRIu64
              " (0x%" PRIx64 ") before the edge of the %s (the RCU held %u entries, head %u)",
-             now, sm, slot, kinds[k].block, sm, slot, kinds[k].block, kinds[k].what, p->name, got,
+             now, sm, slot, hd_haws_loop_kinds[k].block, sm, slot,
+             hd_haws_loop_kinds[k].block, hd_haws_loop_kinds[k].what, p->name, got,
              got, exp, exp, L->ev ? L->ev : "read-out", w->m.cnt, w->m.head);
     return -1;
 }
@@ -270,7 +224,7 @@ static int rcu_edge(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
                     const struct hd_haws_rcu_in *in, struct hd_haws_rcu_out *out, uint64_t now)
 {
     struct hd_haws_rcu_out o;
-    return edge(L, sm, slot, K_RCU, in, out ? out : &o, now);
+    return hd_haws_loop_edge(L, sm, slot, K_RCU, in, out ? out : &o, now);
 }
 
 /* A rename-table edge; the mirror's registered lookup follows the block's. */
@@ -279,7 +233,7 @@ static int ren_edge(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
                     uint64_t now)
 {
     struct hd_haws_rename_out o;
-    if (edge(L, sm, slot, K_REN, in, out ? out : &o, now) != 0)
+    if (hd_haws_loop_edge(L, sm, slot, K_REN, in, out ? out : &o, now) != 0)
         return -1;
     struct mirror *m = &L->w[(size_t)sm * L->nslots + slot].m;
     m->look_hit = m->look_loc = 0;
@@ -457,151 +411,6 @@ static bool fits(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
     return true;
 }
 
-/* {==== The shadow stack and the warp controller ==== */
-/* Block k's request edge with in, then a read-out edge (no request: the state stays); the
- * read-out's outputs, the block's registered outputs after the request, go to the warp's copy. */
-static int request(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, unsigned k,
-                   const void *in, uint64_t now)
-{
-    struct warp *w = &L->w[(size_t)sm * L->nslots + slot];
-    union {
-        struct hd_haws_shadow_stack_in s;
-        struct hd_haws_warp_ctl_in c;
-    } zero;
-    union {
-        struct hd_haws_shadow_stack_out s;
-        struct hd_haws_warp_ctl_out c;
-    } o;
-    memset(&zero, 0, sizeof zero);
-    if (edge(L, sm, slot, k, in, &o, now) != 0)
-        return -1;
-    return edge(L, sm, slot, k, &zero, k == K_SHADOW ? (void *)&w->ss : (void *)&w->wc, now);
-}
-
-/* [haws] blocks_fault: true once, at the first check of block k after the fault's step. */
-static bool fault_on(struct hd_haws_loop *L, unsigned k)
-{
-    if (L->fault_kind != (int)k)
-        return false;
-    L->fault_kind = -1;
-    return true;
-}
-
-/* Port `port` of block k read `got` after the edge of the event being applied; the engine says
- * `want`. 0, or -1 with the located mismatch. */
-static int expect(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, unsigned k,
-                  const char *port, uint64_t got, uint64_t want, uint64_t now)
-{
-    if (fault_on(L, k))
-        want ^= 1u; /* [haws] blocks_fault: a wrong expectation */
-    if (got == want)
-        return 0;
-    L->failed = true;
-    snprintf(L->err, sizeof L->err,
-             "haws: MISMATCH at cycle %" PRIu64 ", SM %u, warp slot %u, block %s (sm%u.w%u.%s, "
-             "%s), port %s = %" PRIu64 " (0x%" PRIx64 "), the run-ahead engine's events say "
-             "%" PRIu64 " (0x%" PRIx64 ") after the edge of the %s",
-             now, sm, slot, kinds[k].block, sm, slot, kinds[k].block, kinds[k].what, port, got,
-             got, want, want, L->ev ? L->ev : "read-out");
-    return -1;
-}
-#define EXPECT(k, port, got, want)                                                                 \
-    do {                                                                                           \
-        if (expect(L, sm, slot, k, port, (uint64_t)(got), (uint64_t)(want), now) != 0)            \
-            return -1;                                                                             \
-    } while (0)
-
-/* The shadow stack is discarded after the controller's clear_o (the episode ended). */
-static int ss_clear(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, uint64_t now)
-{
-    struct hd_haws_shadow_stack_in in;
-    memset(&in, 0, sizeof in);
-    in.clear_i = 1;
-    if (request(L, sm, slot, K_SHADOW, &in, now) != 0)
-        return -1;
-    EXPECT(K_SHADOW, "depth_o", L->w[(size_t)sm * L->nslots + slot].ss.depth_o, 0);
-    return 0;
-}
-
-static int on_ctl(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
-                  const struct hd_ahead_event *e, uint64_t now)
-{
-    struct warp *w = &L->w[(size_t)sm * L->nslots + slot];
-    struct hd_haws_warp_ctl_in c;
-    struct hd_haws_shadow_stack_in s;
-    memset(&c, 0, sizeof c);
-    memset(&s, 0, sizeof s);
-    c.rcu_n_i = e->rcu_n;
-    switch (e->ev) {
-    case HD_AHEV_RESET: /* (an idle controller and an empty stack: nothing to reset) */
-        if (!w->wc.mode_o && !w->ss.depth_o && !w->ss.ovf_o)
-            return 0;
-        c.reset_i = 1;
-        if (request(L, sm, slot, K_CTL, &c, now) != 0)
-            return -1;
-        EXPECT(K_CTL, "mode_o", w->wc.mode_o, 0);
-        return ss_clear(L, sm, slot, now);
-    case HD_AHEV_TRIGGER:
-        c.trig_v_i = 1;
-        c.trig_pc_i = e->stall_pc;
-        c.trig_len_i = e->h->len;
-        c.trig_sel_i = e->h->sel;
-        c.trig_ren_i = e->h->ren;
-        c.trig_reach_i = e->h->reach;
-        if (request(L, sm, slot, K_CTL, &c, now) != 0)
-            return -1;
-        EXPECT(K_CTL, "trig_ok_o", w->wc.trig_ok_o, 1);
-        EXPECT(K_CTL, "mode_o", w->wc.mode_o, 1);
-        EXPECT(K_CTL, "stall_pc_o", w->wc.stall_pc_o, e->stall_pc);
-        EXPECT(K_CTL, "step_o", w->wc.step_o, 1);
-        EXPECT(K_CTL, "gen_o", w->wc.gen_o, e->gen & 0xffffu);
-        s.copy_v_i = 1; /* the real top, advanced past the stall point */
-        s.copy_pc_i = e->top_pc;
-        s.copy_rpc_i = e->top_rpc;
-        s.copy_mask_i = e->top_mask;
-        s.adv_n_i = 1;
-        return request(L, sm, slot, K_SHADOW, &s, now); /* (its top: the walk's first read) */
-    case HD_AHEV_WALK:
-        c.wk_skip_n_i = e->skips;
-        c.wk_iss_v_i = e->issued;
-        c.wk_iss_pc_i = e->pc;
-        c.wk_park_i = e->park;
-        if (request(L, sm, slot, K_CTL, &c, now) != 0)
-            return -1;
-        EXPECT(K_CTL, "iss_v_o", w->wc.iss_v_o, e->issued);
-        if (e->issued) {
-            EXPECT(K_CTL, "iss_ok_o", w->wc.iss_ok_o, 1);
-            EXPECT(K_CTL, "iss_step_o", w->wc.iss_step_o, e->off);
-            EXPECT(K_CTL, "iss_ren_o", w->wc.iss_ren_o, e->renamed);
-            EXPECT(K_CTL, "iss_tag_o", w->wc.iss_tag_o,
-                   (uint64_t)(e->gen & 0xffffu) << 8 | e->rcu_n);
-        }
-        if (e->park)
-            EXPECT(K_CTL, "parked_o", w->wc.parked_o, 1);
-        if (!e->issued || !e->ctrl)
-            return 0;
-        s.br_v_i = 1; /* a run-ahead branch: bra on the shadow top */
-        s.br_taken_i = e->taken;
-        s.br_target_i = e->target;
-        s.br_reconv_i = e->reconv;
-        if (request(L, sm, slot, K_SHADOW, &s, now) != 0)
-            return -1;
-        EXPECT(K_SHADOW, "ovf_o", w->ss.ovf_o, 0);
-        return 0;
-    case HD_AHEV_STEPPED:
-        c.stepped_i = 1;
-        if (request(L, sm, slot, K_CTL, &c, now) != 0)
-            return -1;
-        EXPECT(K_CTL, "branch_due_o", w->wc.branch_due_o, 0);
-        EXPECT(K_CTL, "mode_o", w->wc.mode_o, e->rcu_n ? 2 : 0);
-        EXPECT(K_CTL, "clear_o", w->wc.clear_o, e->rcu_n == 0);
-        return w->wc.clear_o ? ss_clear(L, sm, slot, now) : 0;
-    default:
-        return 0;
-    }
-}
-#undef EXPECT
-/* }==== */
 
 void hd_haws_loop_event(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
                         const struct hd_ahead_event *e, uint64_t now)
@@ -617,7 +426,7 @@ void hd_haws_loop_event(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
         return;
     L->ev = e->ev < sizeof ev_names / sizeof ev_names[0] ? ev_names[e->ev] : "event";
     if (on_rcu(L, sm, slot, e, now) != 0 || on_ren(L, sm, slot, e, now) != 0 ||
-        on_ctl(L, sm, slot, e, now) != 0)
+        hd_haws_loop_on_ctl(L, sm, slot, e, now) != 0)
         return;
     L->ev = NULL;
 }
@@ -729,140 +538,6 @@ void hd_haws_loop_raw(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, const 
 }
 
 /* The warp controller's state (its registered outputs after its last edge: no step). */
-/* A decision of block k differs from the engine's (the instance named). */
-static void disagree_k(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, unsigned k,
-                       const char *what, uint64_t blk, uint64_t model, uint64_t now)
-{
-    L->failed = true;
-    snprintf(L->err, sizeof L->err,
-             "haws: MISMATCH at cycle %" PRIu64 ", SM %u, warp slot %u, block %s (sm%u.w%u.%s, "
-             "%s): its %s is %" PRIu64 " (0x%" PRIx64 "), the run-ahead engine's %" PRIu64
-             " (0x%" PRIx64 ")",
-             now, sm, slot, kinds[k].block, sm, slot, kinds[k].block, kinds[k].what, what, blk,
-             blk, model, model);
-}
-
-void hd_haws_loop_ctl(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
-                      struct hd_ahead_ctl_view *v, uint64_t now)
-{
-    if (!L || L->failed || sm >= L->nsms || slot >= L->nslots)
-        return;
-    const struct hd_haws_warp_ctl_out *o = &L->w[(size_t)sm * L->nslots + slot].wc;
-    const struct hd_ahead_ctl_view b = {
-        .mode = (uint8_t)o->mode_o, .parked = o->parked_o, .branch_due = o->branch_due_o,
-        .stall_pc = (uint32_t)o->stall_pc_o, .step = (uint32_t)o->step_o,
-        .io_step = (uint32_t)o->io_step_o, .gen = (uint32_t)o->gen_o};
-    if (fault_on(L, K_CTL))
-        disagree_k(L, sm, slot, K_CTL, "mode (mode_o) [haws] blocks_fault", b.mode,
-                   v->mode ^ 1u, now);
-    else if (b.mode != v->mode)
-        disagree_k(L, sm, slot, K_CTL, "mode (mode_o)", b.mode, v->mode, now);
-    else if (b.parked != v->parked)
-        disagree_k(L, sm, slot, K_CTL, "parked_o", b.parked, v->parked, now);
-    else if (b.branch_due != v->branch_due)
-        disagree_k(L, sm, slot, K_CTL, "branch_due_o", b.branch_due, v->branch_due, now);
-    else if (b.mode && b.stall_pc != v->stall_pc)
-        disagree_k(L, sm, slot, K_CTL, "stall_pc_o", b.stall_pc, v->stall_pc, now);
-    else if (b.mode && b.step != v->step)
-        disagree_k(L, sm, slot, K_CTL, "walk step (step_o)", b.step, v->step, now);
-    else if (b.mode && b.io_step != v->io_step)
-        disagree_k(L, sm, slot, K_CTL, "in-order step (io_step_o)", b.io_step,
-                   v->io_step, now);
-    else if (b.mode && b.gen != (v->gen & 0xffffu))
-        disagree_k(L, sm, slot, K_CTL, "episode (gen_o)", b.gen, v->gen & 0xffffu, now);
-    *v = b; /* the engine decides from the block */
-}
-
-void hd_haws_loop_filter(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
-                         struct hd_ahead_filter_req *f, uint64_t now)
-{
-    if (!L || L->failed || sm >= L->nsms || slot >= L->nslots)
-        return;
-    if (!L->made && hd_haws_loop_make(L, L->err, sizeof L->err) != 0)
-        return;
-    struct warp *w = &L->w[(size_t)sm * L->nslots + slot];
-    struct hd_haws_warp_ctl_in c;
-    memset(&c, 0, sizeof c);
-    c.flt_v_i = 1;
-    c.flt_pc_i = f->pc;
-    c.flt_mask_ok_i = f->mask_ok;
-    c.rcu_n_i = f->rcu_n;
-    c.head_step_i = f->head_step;
-    c.head_pc_i = f->head_pc;
-    c.head_br_i = f->head_br;
-    c.head_ready_i = f->head_ready;
-    c.head_ren_i = f->head_ren;
-    L->ev = "fetch filter";
-    if (request(L, sm, slot, K_CTL, &c, now) != 0)
-        return;
-    const struct hd_haws_warp_ctl_out *o = &w->wc;
-    const struct hd_ahead_filter_req b = {.ans = (uint8_t)o->flt_o, .pop = o->pop_o,
-                                          .clear = o->clear_o, .mism = o->mism_o};
-    if (!o->flt_v_o)
-        disagree_k(L, sm, slot, K_CTL, "fetch filter's answer valid (flt_v_o)", 0, 1, now);
-    else if (b.ans != f->ans)
-        disagree_k(L, sm, slot, K_CTL, "fetch filter's answer (flt_o: none, wait, skip, copy)",
-                   b.ans, f->ans, now);
-    else if (b.pop != f->pop)
-        disagree_k(L, sm, slot, K_CTL, "fetch filter's RCU pop (pop_o)", b.pop, f->pop, now);
-    else if (b.clear != f->clear)
-        disagree_k(L, sm, slot, K_CTL, "fetch filter's end of the episode (clear_o)", b.clear,
-                   f->clear, now);
-    else if (b.mism != f->mism)
-        disagree_k(L, sm, slot, K_CTL, "fetch filter's discard (mism_o)", b.mism, f->mism, now);
-    f->ans = b.ans; /* the engine decides from the block */
-    f->pop = b.pop;
-    f->clear = b.clear;
-    f->mism = b.mism;
-    if (!L->failed && b.clear)
-        ss_clear(L, sm, slot, now);
-    L->ev = NULL;
-}
-
-void hd_haws_loop_top(struct hd_haws_loop *L, uint32_t sm, uint32_t slot, uint32_t adv,
-                      struct hd_ahead_top *t, uint64_t now)
-{
-    if (!L || L->failed || sm >= L->nsms || slot >= L->nslots)
-        return;
-    if (!L->made && hd_haws_loop_make(L, L->err, sizeof L->err) != 0)
-        return;
-    struct warp *w = &L->w[(size_t)sm * L->nslots + slot];
-    L->ev = "shadow-stack advance";
-    if (adv > (1u << HAWS_SHADOW_STACK_AdvW) - 1u) {
-        disagree_k(L, sm, slot, K_SHADOW, "advance port adv_n_i (too narrow)",
-                   (1u << HAWS_SHADOW_STACK_AdvW) - 1u, adv, now);
-        return;
-    }
-    if (adv) {
-        struct hd_haws_shadow_stack_in s;
-        memset(&s, 0, sizeof s);
-        s.adv_n_i = adv;
-        if (request(L, sm, slot, K_SHADOW, &s, now) != 0)
-            return;
-    }
-    L->ev = NULL;
-    const struct hd_haws_shadow_stack_out *o = &w->ss;
-    const struct hd_ahead_top b = {.depth = (uint32_t)o->depth_o, .pc = (uint32_t)o->top_pc_o,
-                                   .rpc = (uint32_t)o->top_rpc_o, .mask = (uint32_t)o->top_mask_o};
-    if (fault_on(L, K_SHADOW))
-        disagree_k(L, sm, slot, K_SHADOW, "depth (depth_o) [haws] blocks_fault", b.depth,
-                   t->depth ^ 1u, now);
-    else if (o->ovf_o)
-        disagree_k(L, sm, slot, K_SHADOW, "overflow (ovf_o: a run-ahead branch needed more "
-                   "entries than it holds)", 1, 0, now);
-    else if (b.depth != t->depth)
-        disagree_k(L, sm, slot, K_SHADOW, "depth (depth_o)", b.depth, t->depth, now);
-    else if (b.depth && b.pc != t->pc)
-        disagree_k(L, sm, slot, K_SHADOW, "top's PC (top_pc_o: the second fetch stream's PC)",
-                   b.pc, t->pc, now);
-    else if (b.depth && b.rpc != t->rpc)
-        disagree_k(L, sm, slot, K_SHADOW, "top's reconvergence PC (top_rpc_o)", b.rpc, t->rpc,
-                   now);
-    else if (b.depth && b.mask != t->mask)
-        disagree_k(L, sm, slot, K_SHADOW, "top's mask (top_mask_o)", b.mask, t->mask, now);
-    *t = b; /* the walk decides from the block's top */
-}
-
 int hd_haws_loop_cycle(struct hd_haws_loop *L, uint64_t now, char *err, size_t errlen)
 {
     if (!L)
