@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// tb_expars_arb.cpp - SystemC testbench of expars_arb (Verilator --sc): the routing of every
-// kind of register word (RF; operand-cache hit; fill, and behind a dirty victim; a destination
-// into its line, and over a dirty line; every bank), then the scratchpad banks' arbitration
-// worked by hand (an ld/st.shared of 4 passes at cycle 100: a register pass at 101 refused, at
-// 104 granted; an ld/st.shared at 104 then waits a cycle), cycle stamps wrapping past 2^NW, then
-// seeded random requests in the order the substrate makes them (several per model cycle, the
-// model cycle advancing by 0-3, sometimes by thousands; degrees 1-32; routes of random words)
-// with a reset every 3,000 cycles; every output compared with the C reference every cycle;
+// tb_expars_arb.cpp - SystemC testbench of expars_arb (Verilator --sc): first a pass 2^16 cycles
+// before the wrap (granted after a reset, refused if a booking survived it), then the routing of
+// every kind of register word (RF; operand-cache hit; fill, and behind a dirty victim; a
+// destination into its line, and over a dirty line; every bank), then the scratchpad banks'
+// arbitration worked by hand (an ld/st.shared of 4 passes at cycle 100: a register pass at 101
+// refused, at 104 granted; an ld/st.shared at 104 then waits a cycle), cycle stamps wrapping past
+// 2^NW, far bookings (the sign of next - now decides), a reset then an ld/st.shared as the first
+// booking, then seeded random requests in the order
+// the substrate makes them (several per model cycle, the model cycle advancing by 0-3, sometimes
+// by thousands; degrees 1-32; routes of random words) with a reset every 3,000 cycles, each
+// followed by the pass before the wrap; every output compared with the C reference every cycle;
 // coverage bins reported (all required).
 extern "C" {
 #include "expars_arb.h"
@@ -72,6 +75,11 @@ int sc_main(int argc, char **argv)
     const unsigned gmax = (1u << EXPARS_ARB_GW) - 1;
     std::vector<TB_IN> stim;
     stim.push_back(zero());
+    // First, and first after every reset: a pass 2^16 cycles before the wrap. Granted after a
+    // reset (no booking), refused if a booking survived it (live and next say cycle 0 or the
+    // top): the reset of the banks' state matters.
+    const uint64_t high = kNMask & ~0xffffull;
+    stim.push_back(pass(high));
     // routing: RF, a hit, a clean fill, a fill behind a dirty victim, a destination into its
     // line, over a clean line, over a dirty line, every bank, the top register
     stim.push_back(route(HD_EXPARS_ARB_SRC, 5, false, false, true, 2));
@@ -106,14 +114,27 @@ int sc_main(int argc, char **argv)
     stim.push_back(shared(3, gmax));
     stim.push_back(pass(3 + gmax));
     stim.push_back(pass(4 + gmax));
+    // a booking 2^(NW-1) - 2^(NW-3) cycles after the request: still ahead (the sign bit alone
+    // decides), then one exactly 2^(NW-1) ahead: behind
+    stim.push_back(shared(kNMask / 2 + 1 - (kNMask + 1) / 8, 1));
+    stim.push_back(pass(0));
+    stim.push_back(shared(kNMask / 2, 1));
+    stim.push_back(pass(0));
     stim.push_back(zero());
+    // a reset, then an ld/st.shared as the first booking: a pass in its passes is refused
+    std::vector<uint64_t> resets;
+    resets.push_back(stim.size());
+    stim.push_back(shared(50, 4));
+    stim.push_back(pass(51));
+    stim.push_back(pass(54));
     // seeded: the substrate's order within a cycle (writebacks, ld/st.shared, reads and fills)
     uint64_t now = 1000;
-    std::vector<uint64_t> resets;
     while (stim.size() < o.cycles) {
         if (stim.size() % 3000 == 2999) {
             resets.push_back(stim.size());
+            stim.push_back(pass(high));
             now = r.below(2) ? r.next() : 0;
+            continue;
         }
         const unsigned k = r.below(16);
         if (k == 0) {

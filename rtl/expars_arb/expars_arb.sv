@@ -147,7 +147,10 @@ module expars_arb #(
   assign wait_o  = wait_q;
 
   // an answer only after a request; a refused pass changes no booking
-  `HD_ASSERT(HdExparsArbIdle, !res_v_q |-> !(oc_q || spad_q || grant_q || wait_q != '0), clk_i, rst_ni)
-  `HD_ASSERT(HdExparsArbRefused, (op_v_i && op_i == OpPass && busy) |=> (next_q == $past(next_q)), clk_i, rst_ni)
-  `HD_ASSERT_KNOWN(HdExparsArbKnown, {res_v_o, oc_o, bank_o, spad_o, lat_o, grant_o, wait_o}, clk_i, rst_ni)
+  `HD_ASSERT(HdExparsArbIdle, !res_v_q |-> !(oc_q || spad_q || grant_q || wait_q != '0),
+             clk_i, rst_ni)
+  `HD_ASSERT(HdExparsArbRefused, (op_v_i && op_i == OpPass && busy) |=> (next_q == $past(next_q)),
+             clk_i, rst_ni)
+  `HD_ASSERT_KNOWN(HdExparsArbKnown, {res_v_o, oc_o, bank_o, spad_o, lat_o, grant_o, wait_o},
+                   clk_i, rst_ni)
 endmodule
