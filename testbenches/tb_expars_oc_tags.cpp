@@ -4,7 +4,8 @@
 // bundle's lines pinned, a warp's lines unpinned and dropped, then seeded random operations from
 // a few warps on a few sets (lookups, reads, write-allocates, fills with clean and dirty
 // evictions, pins, unpins, steals, drops), then a set whose lines are all pinned; every output
-// compared with the C reference every cycle; coverage bins reported (all required).
+// compared with the C reference every cycle; coverage bins reported (all required). Then the
+// reference's tag functions at other geometries against the testbench's own model (namespace geo).
 extern "C" {
 #include "expars_oc_tags.h"
 }
@@ -21,6 +22,270 @@ extern "C" {
 #include "tb_harness.h"
 
 static const unsigned kLines = EXPARS_OC_TAGS_Lines, kWays = EXPARS_OC_TAGS_Ways;
+
+// {==== The tag functions at run-time geometries, against this testbench's own model ====
+// The reference's tag functions also serve the timing model's operand cache at any [expars]
+// oc_lines / oc_banks / oc_ways (expars_oc.c), but the block is built direct-mapped: its victim
+// choice between ways, the LRU ages and the geometry clamps never run under the RTL comparison.
+// Here they run at several geometries against an independent model (a timestamp per line
+// instead of ranks; the rules of expars_oc_tags.h written again), every answer and the whole tag
+// state compared after every operation. A difference fails the run, located.
+namespace geo {
+struct Line {
+    bool valid, dirty, pinned;
+    unsigned warp, reg;
+    uint32_t ver;
+    uint64_t stamp; // larger = more recently used
+};
+struct Model {
+    unsigned lines, banks, ways, sets;
+    std::vector<Line> l;
+    uint64_t clock;
+};
+struct Res {
+    bool hit;
+    unsigned line, bank;
+    uint32_t ver;
+    bool vic;
+    Line v;
+    unsigned n;
+};
+
+static Model make(unsigned lines, unsigned banks, unsigned ways)
+{
+    Model m;
+    m.lines = lines == 0 ? 1 : lines > HD_EXPARS_OC_MAX_LINES ? HD_EXPARS_OC_MAX_LINES : lines;
+    m.banks = banks == 0 ? 1 : banks;
+    m.ways = ways >= 1 && ways <= m.lines ? ways : 1;
+    m.sets = m.lines / m.ways;
+    m.lines = m.sets * m.ways;
+    m.l.assign(m.lines, Line{});
+    for (unsigned i = 0; i < m.lines; i++)
+        m.l[i].stamp = i % m.ways; // a fresh set: its first line the oldest
+    m.clock = m.ways;
+    return m;
+}
+static int find(const Model &m, unsigned w, unsigned r)
+{
+    for (unsigned k = 0; k < m.ways; k++) {
+        const unsigned i = r % m.sets * m.ways + k;
+        if (m.l[i].valid && m.l[i].warp == w && m.l[i].reg == r)
+            return (int)i;
+    }
+    return -1;
+}
+// cost of evicting a line: empty < clean < dirty < pinned; among equals the oldest
+static unsigned cost(const Line &x) { return !x.valid ? 0 : x.pinned ? 3 : x.dirty ? 2 : 1; }
+static unsigned victim(const Model &m, unsigned w, unsigned r)
+{
+    const int f = find(m, w, r);
+    if (f >= 0)
+        return (unsigned)f;
+    unsigned best = r % m.sets * m.ways;
+    for (unsigned k = 1; k < m.ways; k++) {
+        const unsigned i = r % m.sets * m.ways + k;
+        if (cost(m.l[i]) < cost(m.l[best]) ||
+            (cost(m.l[i]) == cost(m.l[best]) && m.l[i].stamp < m.l[best].stamp))
+            best = i;
+    }
+    return best;
+}
+static void install(Model &m, unsigned w, unsigned r, uint32_t ver, bool dirty, Res &o)
+{
+    const unsigned i = victim(m, w, r);
+    Line &x = m.l[i];
+    o.line = i;
+    o.hit = x.valid && x.warp == w && x.reg == r;
+    if (x.valid && !o.hit) {
+        o.vic = true;
+        o.v = x;
+    }
+    x = Line{true, dirty, false, w, r, ver, ++m.clock};
+}
+static Res apply(Model &m, unsigned opc, unsigned w, unsigned r, uint32_t ver, bool dirty)
+{
+    Res o{};
+    o.bank = r % m.banks;
+    const int f = find(m, w, r);
+    switch (opc) {
+    case HD_EXPARS_OC_PEEK:
+    case HD_EXPARS_OC_READ:
+        o.hit = f >= 0;
+        o.line = f >= 0 ? (unsigned)f : victim(m, w, r);
+        if (f >= 0) {
+            o.ver = m.l[f].ver;
+            if (opc == HD_EXPARS_OC_READ)
+                m.l[f].stamp = ++m.clock;
+        } else if (m.l[o.line].valid) {
+            o.vic = true;
+            o.v = m.l[o.line];
+        }
+        break;
+    case HD_EXPARS_OC_WRITE:
+        if (f < 0) {
+            install(m, w, r, ver, true, o);
+            break;
+        }
+        o.hit = true;
+        o.line = (unsigned)f;
+        m.l[f].ver = ver;
+        m.l[f].dirty = true;
+        m.l[f].stamp = ++m.clock;
+        break;
+    case HD_EXPARS_OC_PUT:
+        install(m, w, r, ver, dirty, o);
+        break;
+    case HD_EXPARS_OC_PIN:
+        o.hit = f >= 0;
+        o.line = f >= 0 ? (unsigned)f : 0;
+        if (f >= 0)
+            m.l[f].pinned = true;
+        break;
+    case HD_EXPARS_OC_STEAL:
+        for (unsigned k = 0; k < m.ways; k++) {
+            Line &x = m.l[r % m.sets * m.ways + k];
+            if (x.valid && x.pinned && x.warp != w) {
+                x.pinned = false;
+                o.n++;
+            }
+        }
+        break;
+    case HD_EXPARS_OC_UNPIN:
+    case HD_EXPARS_OC_DROP:
+        for (Line &x : m.l) {
+            if (!x.valid || x.warp != w || (opc == HD_EXPARS_OC_UNPIN && !x.pinned))
+                continue;
+            if (opc == HD_EXPARS_OC_DROP)
+                x.valid = false;
+            else
+                x.pinned = false;
+            o.n++;
+        }
+        break;
+    }
+    return o;
+}
+
+static const char *const opname[8] = {"PEEK", "READ", "WRITE", "PUT",
+                                       "PIN", "UNPIN", "STEAL", "DROP"};
+
+// The geometry's fields and every line against the model; "" when they agree.
+static std::string state_diff(const Model &m, const struct hd_expars_oc_tags &t)
+{
+    char b[200];
+    if (t.nlines != m.lines || t.nbanks != m.banks || t.ways != m.ways || t.nsets != m.sets) {
+        std::snprintf(b, sizeof b, "geometry %u lines %u banks %u ways %u sets, want %u %u %u %u",
+                      t.nlines, t.nbanks, t.ways, t.nsets, m.lines, m.banks, m.ways, m.sets);
+        return b;
+    }
+    for (unsigned i = 0; i < m.lines; i++) {
+        const Line &x = m.l[i];
+        const struct hd_expars_oc_line &y = t.line[i];
+        unsigned rank = 0; // how many lines of its set were used more recently
+        for (unsigned k = 0; k < m.ways; k++)
+            rank += m.l[i / m.ways * m.ways + k].stamp > x.stamp;
+        const bool same = y.valid == x.valid && y.age == rank &&
+                          (!x.valid || (y.dirty == x.dirty && y.pinned == x.pinned &&
+                                        y.warp == x.warp && y.reg == x.reg && y.ver == x.ver));
+        if (!same) {
+            std::snprintf(b, sizeof b,
+                          "line %u: valid %d dirty %d pinned %d warp %u reg %u ver %u age %u, "
+                          "want %d %d %d %u %u %u %u", i, y.valid, y.dirty, y.pinned, y.warp,
+                          y.reg, y.ver, y.age, x.valid, x.dirty, x.pinned, x.warp, x.reg, x.ver,
+                          rank);
+            return b;
+        }
+    }
+    return "";
+}
+static std::string res_diff(const Res &x, const struct hd_expars_oc_res &y)
+{
+    char b[240];
+    const bool same = y.hit == x.hit && y.line == x.line && y.bank == x.bank && y.ver == x.ver &&
+                      y.n == x.n && y.vic.valid == x.vic &&
+                      (!x.vic || (y.vic.dirty == x.v.dirty && y.vic.pinned == x.v.pinned &&
+                                  y.vic.warp == x.v.warp && y.vic.reg == x.v.reg &&
+                                  y.vic.ver == x.v.ver));
+    if (same)
+        return "";
+    std::snprintf(b, sizeof b,
+                  "hit %d line %u bank %u ver %u n %u victim %d (dirty %d pinned %d warp %u reg %u "
+                  "ver %u), want %d %u %u %u %u %d (%d %d %u %u %u)", y.hit, y.line, y.bank,
+                  y.ver, y.n, y.vic.valid, y.vic.dirty, y.vic.pinned, y.vic.warp, y.vic.reg,
+                  y.vic.ver, x.hit, x.line, x.bank, x.ver, x.n, x.vic, x.v.dirty, x.v.pinned,
+                  x.v.warp, x.v.reg, x.v.ver);
+    return b;
+}
+
+// Seeded operations at one geometry; returns the number run, or -1 after printing a difference.
+static long run(unsigned lines, unsigned banks, unsigned ways, tb::Rng &r, unsigned nops)
+{
+    struct hd_expars_oc_tags t;
+    hd_expars_oc_tags_init(&t, lines, banks, ways);
+    Model m = make(lines, banks, ways);
+    std::string d = state_diff(m, t);
+    if (!d.empty()) {
+        std::printf("tb_expars_oc_tags: init(%u lines, %u banks, %u ways): %s\n", lines, banks,
+                    ways, d.c_str());
+        return -1;
+    }
+    const unsigned nw = 3, nr = 2 * m.lines + 1;
+    uint32_t ver = 1;
+    for (unsigned k = 0; k < nops; k++) {
+        const unsigned w = r.below(nw), what = r.below(32);
+        const unsigned reg = r.below(4) ? r.below(m.sets + 1) : r.below(nr);
+        // pins and steals often enough that whole sets fill with pinned lines
+        const unsigned opc = what < 4    ? HD_EXPARS_OC_PEEK
+                             : what < 9  ? HD_EXPARS_OC_READ
+                             : what < 14 ? HD_EXPARS_OC_WRITE
+                             : what < 21 ? HD_EXPARS_OC_PUT
+                             : what < 27 ? HD_EXPARS_OC_PIN
+                             : what < 29 ? HD_EXPARS_OC_UNPIN
+                             : what < 31 ? HD_EXPARS_OC_STEAL
+                                         : HD_EXPARS_OC_DROP;
+        const bool dirty = r.below(2);
+        struct hd_expars_oc_res y;
+        hd_expars_oc_tags_apply(&t, opc, w, reg, ++ver, dirty, &y);
+        const Res x = apply(m, opc, w, reg, ver, dirty);
+        d = res_diff(x, y);
+        const char *what_s = "answer";
+        if (d.empty()) {
+            d = state_diff(m, t);
+            what_s = "state after";
+        }
+        if (!d.empty()) {
+            std::printf("tb_expars_oc_tags: %u lines, %u banks, %u ways: operation %u (%s warp %u "
+                        "register %u version %u dirty %d): %s: %s\n", lines, banks, ways, k,
+                        opname[opc], w, reg, ver, dirty, what_s, d.c_str());
+            return -1;
+        }
+    }
+    return nops;
+}
+} // namespace geo
+
+// Every geometry kind: the block's, set-associative, fully associative, one line, and
+// arguments the init clamps (no lines, too many, no banks, no ways, more ways than lines, a
+// partial set); returns 0 or 1.
+static int geometry_check(uint64_t seed)
+{
+    static const unsigned g[][3] = {{kLines, EXPARS_OC_TAGS_Banks, kWays},
+                                    {16, 4, 4}, {16, 4, 2}, {16, 3, 16}, {64, 8, 8},
+                                    {8, 2, 1}, {1, 1, 1}, {0, 0, 0}, {100, 4, 4},
+                                    {64, 4, 64}, {8, 2, 9}, {12, 4, 0}, {12, 5, 5}};
+    tb::Rng r{seed * 7919 + 1};
+    long n = 0;
+    for (const auto &x : g) {
+        const long k = geo::run(x[0], x[1], x[2], r, 1500);
+        if (k < 0)
+            return 1;
+        n += k;
+    }
+    std::printf("tb_expars_oc_tags: tag functions at %zu geometries: %ld operations, answers and "
+                "state as the testbench's model\n", sizeof g / sizeof g[0], n);
+    return 0;
+}
+// }====
 
 static TB_IN op(unsigned o, unsigned warp, unsigned reg, uint32_t ver = 0, bool dirty = false)
 {
@@ -112,6 +377,8 @@ int sc_main(int argc, char **argv)
             cov[FIG_LINE]++; // (associative: R24 takes another line of the set)
     };
     int rc = tb::run("tb_expars_oc_tags", o, stim, cover);
+    if (geometry_check(o.seed) != 0 && rc == 0)
+        rc = 1;
     unsigned hit = 0;
     std::printf("coverage:\n");
     for (unsigned b = 0; b < NBINS; b++) {

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # expars_blocks.cmake - EXPARS's RTL blocks of the arithmetic and scheduling side (issue 33 item
-# 5; docs/blocks/expars_units.md): today expars_cta_calc, the maximum-CTA calculator.
+# 5; docs/blocks/expars_units.md): expars_cta_calc, the maximum-CTA calculator, and expars_arb,
+# the bank arbitrator (its CTests likewise come from its folder: rtl_*_expars_arb and tb_expars_arb
+# in CI; mutation_expars_arb[.c] and tb_expars_arb_fermi in the full tier).
 # The block's own CTests come from its folder (tests/cosim.cmake: rtl_config_, rtl_lint_,
 # rtl_ports_, rtl_synth_ and tb_expars_cta_calc in CI; mutation_expars_cta_calc[.c] and the other
 # named configurations' lint and testbench in the full tier, configs/rtl/expars_cta_calc.ini

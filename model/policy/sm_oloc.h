@@ -88,6 +88,14 @@ struct hd_oloc_ops {
     void (*locate_dst)(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out);
     /* The fill of word q that locate() asked for has landed (cycle q->now). */
     void (*filled)(void *impl, const struct hd_oloc_query *q);
+    /* ---- the scratchpad banks' arbiter in a policy's hardware (may be NULL) ---- */
+    /* Each decision over the spad_ports banks at cycle now (docs/oloc.md "One scratchpad"):
+     * kind 0 a register pass (read, fill or write; model = 1 when the banks are free), kind 1
+     * an ld/st.shared of `degree` passes (model = its wait). Returns the decision the SM applies:
+     * the model's, or the policy's block's (EXPARS's bank arbitrator in the loop, which stops
+     * the run when the two differ; with --drive rtl the RTL's). */
+    uint64_t (*spad_arb)(void *impl, unsigned kind, uint32_t degree, uint64_t now,
+                         uint64_t model);
 };
 
 /* An SM's installed policy (ops NULL: the register file as it is). */

@@ -180,7 +180,10 @@ static bool port_take(struct hd_sm *sm, uint32_t b, uint64_t now)
     if (sm->bank_cnt[b] >= cap)
         return false;
     if (spad_port(sm, b)) {
-        if (sm->olx->spad_next > now) {
+        bool free = sm->olx->spad_next <= now;
+        if (sm->oloc.ops->spad_arb) /* the policy's arbiter block decides (equal or stopped) */
+            free = sm->oloc.ops->spad_arb(sm->oloc.impl, 0, 0, now, free) != 0;
+        if (!free) {
             sm->st->oloc_spad_conflicts++;
             return false;
         }
@@ -342,7 +345,10 @@ bool hd_sm_oloc_write(struct hd_sm *sm, uint32_t warp, uint32_t pc, uint64_t now
             return false;
         }
     }
-    if (spad && x->spad_next > now) {
+    bool busy = spad && x->spad_next > now;
+    if (spad && sm->oloc.ops->spad_arb) /* the policy's arbiter block decides */
+        busy = sm->oloc.ops->spad_arb(sm->oloc.impl, 0, 0, now, !busy) == 0;
+    if (busy) {
         sm->st->oloc_spad_conflicts++;
         sm->st->oloc_write_conflicts++;
         return false;
@@ -366,7 +372,9 @@ uint32_t hd_sm_oloc_shared_wait(struct hd_sm *sm, uint32_t degree, uint64_t now)
     struct hd_oloc_sm *x = sm->olx;
     if (!x || !sm->oloc.ops->spad_ports)
         return 0; /* the policy's ports are not the shared banks */
-    const uint64_t start = x->spad_next > now ? x->spad_next : now;
+    uint64_t start = x->spad_next > now ? x->spad_next : now;
+    if (sm->oloc.ops->spad_arb) /* the policy's arbiter block decides the wait */
+        start = now + sm->oloc.ops->spad_arb(sm->oloc.impl, 1, degree, now, start - now);
     x->spad_next = start + degree;
     sm->st->oloc_spad_conflicts += start - now;
     return (uint32_t)(start - now);

@@ -16,9 +16,9 @@
 #                                             expars.toml: lrr, gto, ltlws_lrr, ltlws_gto,
 #                                             two_level with 6 active warps) with the blocks' C
 #                                             references in the loop: verified, cycles unchanged
-#   expars_loop.py HEDDLE fault               [expars] blocks_fault on the RAT's and the tag
-#                                             array's comparisons stops the run with a located
-#                                             error (C references; no cosim)
+#   expars_loop.py HEDDLE fault               [expars] blocks_fault on the calculator's, the RAT's
+#                                             and the tag array's comparisons stops the run with
+#                                             a located error (C references; no cosim)
 # Prints "expars loop ok" / "expars fault ok" or fails with the first difference.
 import os
 import re
@@ -30,7 +30,7 @@ heddle, mode = sys.argv[1], sys.argv[2]
 tmp = tempfile.mkdtemp(prefix="hd-exloop-")
 EX = ["--set", "sm.allocator=expars"]
 RB = ["--set", "sm.registers=16384"]  # register-bound: mix CTAs in the base workloads
-LOCATED = re.compile(r"sm\d+\.expars_(rat|oc_tags) at cycle \d+: ")
+LOCATED = re.compile(r"sm\d+\.expars_(rat|oc_tags|cta_calc|arb) at cycle \d+: ")
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -105,12 +105,12 @@ elif mode == "fault":
     if on != plain:
         fail("the blocks in the loop (C references) changed the cycles: %d vs %d" % (on, plain))
     seen = set()
-    for n in (1, 7, 40, 500, 3000):
+    for n in (1, 7, 40, 500, 3000, 3001):
         seen.add(faulted([heddle, "run", w, "--size", size, "--quiet"] + EX + RB +
                          ["--set", "expars.blocks=true", "--set", "expars.blocks_fault=%d" % n],
                          "blocks_fault=%d" % n))
-    if seen != {"rat", "oc_tags"}:
-        fail("the faults hit %s, not both blocks" % sorted(seen))
+    if seen != {"rat", "oc_tags", "cta_calc", "arb"}:
+        fail("the faults hit %s, not the four blocks" % sorted(seen))
     print("expars fault ok")
 else:
     fail("unknown mode " + mode)

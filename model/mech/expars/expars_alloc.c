@@ -49,8 +49,10 @@ static uint64_t first_fit(const struct hd_expars_sm *s, bool regs, uint64_t cap,
     }
 }
 
+/* The plan for d's shape; `launch`: the plan the SM installs (set_plan), which the maximum-CTA
+ * calculator block computes too when it is in the loop (not place()'s tentative plans). */
 static void make_plan(const struct hd_expars_sm *s, const struct hd_cta_demand *d,
-                      struct hd_expars_plan *pl)
+                      struct hd_expars_plan *pl, bool launch)
 {
     const struct hd_sm_params *p = s->p;
     struct hd_expars_in in = {
@@ -59,7 +61,10 @@ static void make_plan(const struct hd_expars_sm *s, const struct hd_cta_demand *
         .t_cta = d->warps * 32, .tau_num = p->expars_tau_milli, .tau_den = 1000};
     if (in.max_threads > p->max_warps * 32)
         in.max_threads = p->max_warps * 32;
-    if (hd_expars_plan(&in, pl) != 0 || pl->max_reg >= HD_EXPARS_MAX_REGS ||
+    int rc = hd_expars_plan(&in, pl);
+    if (launch && s->loop)
+        rc = hd_expars_loop_calc(s->loop, s, &in, rc, pl);
+    if (rc != 0 || pl->max_reg >= HD_EXPARS_MAX_REGS ||
         pl->cta_rf + pl->cta_mix > HD_EXPARS_MAX_SLOTS) {
         memset(pl, 0, sizeof *pl); /* unusable shape: baseline */
         pl->cta_rf = s->nslots;
@@ -75,7 +80,7 @@ static bool same_shape(const struct hd_expars_sm *s, const struct hd_cta_demand 
 /* Install the plan for d's shape (only while the SM is idle). */
 static void set_plan(struct hd_expars_sm *s, const struct hd_cta_demand *d)
 {
-    make_plan(s, d, &s->plan);
+    make_plan(s, d, &s->plan, true);
     s->planned = true;
     s->key_regs = d->regs, s->key_smem = d->smem, s->key_warps = d->warps;
     const struct hd_expars_plan *pl = &s->plan;
@@ -109,7 +114,7 @@ static bool place(const struct hd_expars_sm *s, const struct hd_cta_demand *d, u
     const bool idle = s->u.ctas == 0;
     bool ours = same_shape(s, d);
     if (idle && !ours) { /* a new plan would be made at accept */
-        make_plan(s, d, &tmp);
+        make_plan(s, d, &tmp, false);
         pl = &tmp;
         cap = p->shared_bytes - (tmp.on ? (uint64_t)tmp.cta_mix * tmp.region_bytes : 0);
         ours = true;

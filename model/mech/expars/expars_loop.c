@@ -9,6 +9,8 @@
  */
 #include "expars_loop.h"
 
+#include "expars_arb.h"
+#include "expars_cta_calc.h"
 #include "expars_rat.h"
 #include "expars_sm.h"
 #include "hw_ref.h"
@@ -23,6 +25,8 @@
 struct sm_part {
     struct hd_hw_inst rat, oc;
     struct hd_expars_sm *s;      /* its EXPARS state (bound by the hook's oloc) */
+    struct hd_hw_inst calc;      /* the maximum-CTA calculator (expars_cta_calc), at each plan */
+    struct hd_hw_inst arb;       /* the bank arbitrator (expars_arb): routes, scratchpad passes */
 };
 
 struct hd_expars_loop {
@@ -79,6 +83,15 @@ int hd_expars_loop_make(struct hd_expars_loop *L, char *err, size_t errlen)
         if (make_one(L, "expars_oc_tags", name, &L->sm[i].oc, sizeof(struct hd_expars_oc_tags_in),
                      sizeof(struct hd_expars_oc_tags_out)) != 0)
             return fail(L, err, errlen);
+        snprintf(name, sizeof name, "sm%u.expars_cta_calc", i);
+        if (make_one(L, "expars_cta_calc", name, &L->sm[i].calc,
+                     sizeof(struct hd_expars_cta_calc_in),
+                     sizeof(struct hd_expars_cta_calc_out)) != 0)
+            return fail(L, err, errlen);
+        snprintf(name, sizeof name, "sm%u.expars_arb", i);
+        if (make_one(L, "expars_arb", name, &L->sm[i].arb, sizeof(struct hd_expars_arb_in),
+                     sizeof(struct hd_expars_arb_out)) != 0)
+            return fail(L, err, errlen);
     }
     return 0;
 }
@@ -107,6 +120,31 @@ struct hd_expars_loop *hd_expars_loop_create(const struct hd_gpu_timing_params *
                  s->expars_oc_lines, s->expars_oc_ways, s->expars_oc_banks);
         return NULL;
     }
+    /* the calculator's operands (expars_alloc.c make_plan): the SM's sizes, tau in thousandths */
+    const uint32_t threads = s->max_threads < s->max_warps * 32 ? s->max_threads
+                                                                : s->max_warps * 32;
+    if (s->registers > M(EXPARS_CTA_CALC_RW) || s->shared_bytes > M(EXPARS_CTA_CALC_SW) ||
+        slots > M(EXPARS_CTA_CALC_CW) || threads > M(EXPARS_CTA_CALC_TW) ||
+        1000u > M(EXPARS_CTA_CALC_QW)) {
+        snprintf(err, errlen, "key 'blocks': expars_cta_calc is built for %llu registers, %llu "
+                 "scratchpad bytes, %llu CTA slots, %llu threads and tau in thousandths "
+                 "(configs/rtl/expars_cta_calc.ini); the SM has %u registers, %llu bytes, %u "
+                 "CTA slots, %u threads", (unsigned long long)M(EXPARS_CTA_CALC_RW),
+                 (unsigned long long)M(EXPARS_CTA_CALC_SW),
+                 (unsigned long long)M(EXPARS_CTA_CALC_CW),
+                 (unsigned long long)M(EXPARS_CTA_CALC_TW), s->registers,
+                 (unsigned long long)s->shared_bytes, slots, threads);
+        return NULL;
+    }
+    if (s->expars_oc_banks != EXPARS_ARB_Banks ||
+        s->expars_fill_latency > M(EXPARS_ARB_LW)) {
+        snprintf(err, errlen, "key 'blocks': expars_arb is built for %d operand-cache banks and "
+                 "fill latencies up to %llu (configs/rtl/expars_arb.ini); [expars] oc_banks = "
+                 "%u, fill_latency = %u", EXPARS_ARB_Banks,
+                 (unsigned long long)M(EXPARS_ARB_LW), s->expars_oc_banks,
+                 s->expars_fill_latency);
+        return NULL;
+    }
     struct hd_expars_loop *L = calloc(1, sizeof *L);
     if (!L || !(L->sm = calloc(p->num_sms ? p->num_sms : 1, sizeof *L->sm))) {
         free(L);
@@ -126,6 +164,8 @@ void hd_expars_loop_destroy(struct hd_expars_loop *L)
     for (uint32_t i = 0; i < L->nsms; i++) {
         hd_hw_destroy(&L->sm[i].rat);
         hd_hw_destroy(&L->sm[i].oc);
+        hd_hw_destroy(&L->sm[i].calc);
+        hd_hw_destroy(&L->sm[i].arb);
     }
     free(L->sm);
     free(L);
@@ -359,5 +399,157 @@ void hd_expars_loop_oc(struct hd_expars_loop *L, uint32_t sm, unsigned op, uint3
     r->vic.warp = (uint16_t)out.vic_warp_o;
     r->vic.reg = (uint16_t)out.vic_reg_o;
     r->vic.ver = (uint32_t)out.vic_ver_o;
+}
+/* }==== */
+
+/* {==== The maximum-CTA calculator ==== */
+int hd_expars_loop_calc(struct hd_expars_loop *L, const struct hd_expars_sm *s,
+                        const struct hd_expars_in *e, int rc, struct hd_expars_plan *pl)
+{
+    const uint32_t sm = s->id;
+    if (!usable(L, sm) || !L->sm[sm].calc.ops)
+        return rc;
+    if (e->R > M(EXPARS_CTA_CALC_RW) || e->S > M(EXPARS_CTA_CALC_SW) ||
+        e->max_ctas > M(EXPARS_CTA_CALC_CW) || e->max_threads > M(EXPARS_CTA_CALC_TW) ||
+        e->r_cta > M(EXPARS_CTA_CALC_RW) || e->s_cta > M(EXPARS_CTA_CALC_SW) ||
+        e->t_cta > M(EXPARS_CTA_CALC_TW) || e->tau_num > M(EXPARS_CTA_CALC_QW) ||
+        e->tau_den > M(EXPARS_CTA_CALC_QW))
+        return rc; /* (a launch the block cannot take: the model's plan is the baseline) */
+    struct hd_expars_cta_calc_in in;
+    struct hd_expars_cta_calc_out out;
+    memset(&in, 0, sizeof in);
+    in.start_i = 1;
+    in.regs_i = e->R;
+    in.smem_i = e->S;
+    in.slots_i = e->max_ctas;
+    in.threads_i = e->max_threads;
+    in.r_cta_i = e->r_cta;
+    in.s_cta_i = e->s_cta;
+    in.t_cta_i = e->t_cta;
+    in.tau_num_i = e->tau_num;
+    in.tau_den_i = e->tau_den;
+    const uint64_t tag[2] = {sm, 0};
+    struct sm_part *p = &L->sm[sm];
+    if (step(L, sm, &p->calc, &in, &out, tag) != 0) /* the start edge */
+        return rc;
+    memset(&in, 0, sizeof in);
+    /* then edges until done_o, bounded far above the longest search (expars_calc.c calc_run) */
+    const uint32_t bound = (1u << (2 * EXPARS_CTA_CALC_CW)) * (HD_EXPARS_CTA_CALC_DW + 2u) +
+                           8u * (HD_EXPARS_CTA_CALC_DW + 1u);
+    uint32_t edges = 0;
+    do {
+        if (step(L, sm, &p->calc, &in, &out, tag) != 0)
+            return rc;
+        edges++;
+    } while (!(out.done_o & 1u) && edges < bound);
+    /* the model's answer (hd_expars_plan: the reference run to its answer) */
+    struct hd_expars_cta_calc_out want;
+    memset(&want, 0, sizeof want);
+    want.done_o = 1;
+    want.busy_o = out.busy_o; /* (not an answer) */
+    uint32_t want_edges = rc == 0 ? pl->calc_cycles : 1;
+    if (rc != 0) {
+        want.err_o = 1;
+    } else {
+        want.on_o = pl->on;
+        want.lower_o = pl->lower;
+        want.upper_o = pl->upper;
+        want.cta_rf_o = pl->cta_rf;
+        want.cta_mix_o = pl->cta_mix;
+        want.start_reg_o = pl->start_reg;
+        want.max_reg_o = pl->max_reg;
+        want.wpc_o = pl->wpc;
+        want.region_o = pl->region_bytes;
+    }
+    if (faulted(L))
+        want.cta_rf_o ^= 1u; /* test only: a wrong expectation */
+    if (!(out.done_o & 1u) || edges != want_edges || memcmp(&want, &out, sizeof out) != 0) {
+        snprintf(L->err, sizeof L->err,
+                 "sm%u.expars_cta_calc at cycle %" PRIu64 ": plan of R_CTA %u, S_CTA %u, T_CTA "
+                 "%u: done_o=%u after %u edges err_o=%u on_o=%u lower_o=%u upper_o=%u "
+                 "cta_rf_o=%u cta_mix_o=%u start_reg_o=%u max_reg_o=%u wpc_o=%u region_o=%u; "
+                 "the model (expars_calc.c) has %u edges err=%u on=%u lower %u upper %u CTA_RF "
+                 "%u CTA_Mix %u Start_Reg %u Max_Reg %u Warps_Per_CTA %u region %u",
+                 sm, L->now, e->r_cta, e->s_cta, e->t_cta, (unsigned)(out.done_o & 1u), edges,
+                 (unsigned)out.err_o, (unsigned)out.on_o, (unsigned)out.lower_o,
+                 (unsigned)out.upper_o, (unsigned)out.cta_rf_o, (unsigned)out.cta_mix_o,
+                 (unsigned)out.start_reg_o, (unsigned)out.max_reg_o, (unsigned)out.wpc_o,
+                 (unsigned)out.region_o, want_edges, (unsigned)want.err_o,
+                 (unsigned)want.on_o, (unsigned)want.lower_o, (unsigned)want.upper_o,
+                 (unsigned)want.cta_rf_o, (unsigned)want.cta_mix_o, (unsigned)want.start_reg_o,
+                 (unsigned)want.max_reg_o, (unsigned)want.wpc_o, (unsigned)want.region_o);
+        stop(L, sm);
+        return rc;
+    }
+    /* the block's answer is the plan (equal here; with --drive rtl the RTL's) */
+    if (out.err_o & 1u)
+        return -1;
+    pl->on = out.on_o & 1u;
+    pl->lower = (uint32_t)out.lower_o;
+    pl->upper = (uint32_t)out.upper_o;
+    pl->cta_rf = (uint32_t)out.cta_rf_o;
+    pl->cta_mix = (uint32_t)out.cta_mix_o;
+    pl->start_reg = (uint32_t)out.start_reg_o;
+    pl->max_reg = (uint32_t)out.max_reg_o;
+    pl->wpc = (uint32_t)out.wpc_o;
+    pl->region_bytes = (uint32_t)out.region_o;
+    pl->calc_cycles = edges;
+    return 0;
+}
+/* }==== */
+
+/* {==== The bank arbitrator ==== */
+static const char *const arb_name[4] = {"route of source", "route of destination",
+                                        "scratchpad pass", "ld/st.shared booking"};
+
+void hd_expars_loop_arb(struct hd_expars_loop *L, uint32_t sm,
+                        const struct hd_expars_arb_in *req, struct hd_expars_arb_out *ans,
+                        uint64_t now)
+{
+    if (!usable(L, sm) || !L->sm[sm].arb.ops)
+        return;
+    if (req->reg_i > M(EXPARS_ARB_RW) || req->degree_i > M(EXPARS_ARB_GW)) {
+        snprintf(L->err, sizeof L->err,
+                 "sm%u.expars_arb at cycle %" PRIu64 ": register %u or degree %u past the "
+                 "block's widths (configs/rtl/expars_arb.ini RW = %d, GW = %d)", sm, now,
+                 (unsigned)req->reg_i, (unsigned)req->degree_i, EXPARS_ARB_RW, EXPARS_ARB_GW);
+        stop(L, sm);
+        return;
+    }
+    if (now > L->now)
+        L->now = now;
+    struct hd_expars_arb_in in = *req;
+    struct hd_expars_arb_out out;
+    in.op_v_i = 1;
+    in.now_i = now & M(EXPARS_ARB_NW);
+    const uint64_t tag[2] = {sm, 0};
+    struct sm_part *p = &L->sm[sm];
+    if (step(L, sm, &p->arb, &in, &out, tag) != 0)
+        return;
+    struct hd_expars_arb_in idle;
+    memset(&idle, 0, sizeof idle); /* the read-out edge: the registered answer */
+    if (step(L, sm, &p->arb, &idle, &out, tag) != 0)
+        return;
+    struct hd_expars_arb_out want = *ans;
+    want.res_v_o = 1;
+    if (faulted(L))
+        want.res_v_o ^= 1u; /* test only: a wrong expectation */
+    if (memcmp(&want, &out, sizeof out) != 0) {
+        snprintf(L->err, sizeof L->err,
+                 "sm%u.expars_arb at cycle %" PRIu64 ": %s (register %u, in the scratchpad %u, "
+                 "hit %u, dirty victim %u, degree %u): res_v_o=%u oc_o=%u bank_o=%u spad_o=%u "
+                 "lat_o=%u grant_o=%u wait_o=%u; the model (expars_oloc.c, sm_oloc_port.c) has "
+                 "%u %u %u %u %u %u %u", sm, L->now, arb_name[in.op_i & 3u],
+                 (unsigned)in.reg_i, (unsigned)in.spm_i, (unsigned)in.hit_i,
+                 (unsigned)in.vic_dirty_i, (unsigned)in.degree_i, (unsigned)out.res_v_o,
+                 (unsigned)out.oc_o, (unsigned)out.bank_o, (unsigned)out.spad_o,
+                 (unsigned)out.lat_o, (unsigned)out.grant_o, (unsigned)out.wait_o,
+                 (unsigned)want.res_v_o, (unsigned)want.oc_o, (unsigned)want.bank_o,
+                 (unsigned)want.spad_o, (unsigned)want.lat_o, (unsigned)want.grant_o,
+                 (unsigned)want.wait_o);
+        stop(L, sm);
+        return;
+    }
+    *ans = out; /* the block's answer is the one used (equal here; with --drive rtl the RTL's) */
 }
 /* }==== */

@@ -34,6 +34,8 @@
 #ifndef HD_EXPARS_LOOP_H
 #define HD_EXPARS_LOOP_H
 
+#include "expars_arb.h"
+#include "expars_calc.h"
 #include "expars_oc_tags.h"
 #include "hw_inst.h"
 #include "timing_params.h"
@@ -72,6 +74,19 @@ bool hd_expars_loop_rat(struct hd_expars_loop *L, const struct hd_expars_sm *s, 
 /* An operand-cache operation of SM sm; *r holds the model's answer and gets the block's. */
 void hd_expars_loop_oc(struct hd_expars_loop *L, uint32_t sm, unsigned op, uint32_t warp,
                        uint32_t reg, uint32_t ver, bool dirty, struct hd_expars_oc_res *r);
+/* A plan (an idle SM taking a CTA of a new shape, expars_alloc.c set_plan): the maximum-CTA
+ * calculator is started with the model's operands *e and clocked to its answer, which must equal
+ * the model's (rc and *pl from hd_expars_plan, and its latency). Returns the block's rc and puts
+ * its answer in *pl (with --drive rtl the RTL's). */
+int hd_expars_loop_calc(struct hd_expars_loop *L, const struct hd_expars_sm *s,
+                        const struct hd_expars_in *e, int rc, struct hd_expars_plan *pl);
+/* The bank arbitrator (expars_arb) of SM sm at cycle now: a route of a register word
+ * (expars_oloc.c) or a decision over the scratchpad banks (the substrate's spad_arb,
+ * sm_oloc_port.c). *req is the request (op_i and its operands; op_v_i and now_i are set here),
+ * *ans the model's answer, which gets the block's. */
+void hd_expars_loop_arb(struct hd_expars_loop *L, uint32_t sm,
+                        const struct hd_expars_arb_in *req, struct hd_expars_arb_out *ans,
+                        uint64_t now);
 /* }==== */
 
 #endif

@@ -32,6 +32,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct ex_oloc {
     struct hd_expars_sm *s;  /* the allocator's state (not owned) */
@@ -70,27 +71,57 @@ static bool in_spm(struct hd_expars_sm *s, const struct hd_oloc_query *q)
     return s->loop ? hd_expars_loop_rat(s->loop, s, q->warp, q->reg, m, q->now) : m;
 }
 
+/* The bank arbitrator's route of word q (expars_arb.h): with the blocks in the loop the block
+ * is asked (op SRC or DST) and its answer replaces the model's *a (compared: equal, or the run
+ * stops). */
+static void route(struct hd_expars_sm *s, const struct hd_oloc_query *q, unsigned op, bool spm,
+                  bool hit, bool vic_dirty, struct hd_expars_arb_out *a)
+{
+    if (!s->loop)
+        return;
+    struct hd_expars_arb_in in;
+    memset(&in, 0, sizeof in);
+    in.op_i = op;
+    in.reg_i = q->reg;
+    in.spm_i = spm;
+    in.hit_i = hit;
+    in.vic_dirty_i = vic_dirty;
+    in.lat_i = op == HD_EXPARS_ARB_SRC ? s->p->expars_fill_latency : 0;
+    hd_expars_loop_arb(s->loop, s->id, &in, a, q->now);
+}
+
 static void ex_locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
 {
     struct ex_oloc *x = impl;
     struct hd_expars_sm *s = x->s;
-    if (!in_spm(s, q))
-        return; /* the register file, as without EXPARS */
-    const uint32_t bank_port = x->banks + 1 + hd_expars_oc_bank(&s->oc, q->reg);
-    out->kind = HD_OLOC_OPCACHE;
-    out->port = (uint16_t)bank_port;
+    struct hd_expars_arb_out a;
+    memset(&a, 0, sizeof a);
+    if (!in_spm(s, q)) {
+        route(s, q, HD_EXPARS_ARB_SRC, false, false, false, &a);
+        if (!a.oc_o)
+            return; /* the register file, as without EXPARS */
+    }
+    a.oc_o = 1;
+    a.bank_o = hd_expars_oc_bank(&s->oc, q->reg);
     uint32_t vi, have;
     const int line = hd_expars_oc_read(&s->oc, q->warp, q->reg, &vi, &have);
-    if (line >= 0) {
+    const struct hd_expars_oc_line *v = &s->oc.t.line[vi];
+    if (line < 0) {
+        a.spad_o = 1;
+        a.lat_o = s->p->expars_fill_latency + (v->valid && v->dirty);
+    }
+    route(s, q, HD_EXPARS_ARB_SRC, true, line >= 0, line < 0 && v->valid && v->dirty, &a);
+    out->kind = HD_OLOC_OPCACHE;
+    out->port = (uint16_t)(x->banks + 1 + a.bank_o);
+    if (!a.spad_o) {
         s->st.reads_oc++;
         s->st.reads_beyond += q->reg > s->rat.max_reg;
         check(x, q, line, have);
         return;
     }
-    const struct hd_expars_oc_line *v = &s->oc.t.line[vi];
     out->miss = HD_OLOC_FILL_PORT;
     out->fill_port = (uint16_t)(x->banks + P_SPAD);
-    out->fill_latency = (uint16_t)(s->p->expars_fill_latency + (v->valid && v->dirty));
+    out->fill_latency = (uint16_t)a.lat_o;
 }
 
 /* A line left the cache: a dirty one is written back. */
@@ -131,23 +162,53 @@ static void ex_locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_o
 {
     struct ex_oloc *x = impl;
     struct hd_expars_sm *s = x->s;
-    if (!in_spm(s, q))
-        return;
+    struct hd_expars_arb_out a;
+    memset(&a, 0, sizeof a);
+    if (!in_spm(s, q)) {
+        route(s, q, HD_EXPARS_ARB_DST, false, false, false, &a);
+        return; /* (a block that routed it elsewhere has stopped the run) */
+    }
     uint32_t *r = ver(s->ref, q->warp, q->reg);
     ++*r; /* a new version (a writeback retried next cycle makes another: still consistent) */
-    out->kind = HD_OLOC_OPCACHE;
-    out->port = (uint16_t)(x->banks + 1 + hd_expars_oc_bank(&s->oc, q->reg));
     bool hit;
     struct hd_expars_oc_line victim;
     hd_expars_oc_write(&s->oc, q->warp, q->reg, *r, &hit, &victim);
+    a.oc_o = 1;
+    a.bank_o = hd_expars_oc_bank(&s->oc, q->reg);
+    a.spad_o = !hit && victim.valid && victim.dirty; /* the victim's write-back takes the pass */
+    route(s, q, HD_EXPARS_ARB_DST, true, hit, victim.valid && victim.dirty, &a);
+    out->kind = HD_OLOC_OPCACHE;
+    out->port = (uint16_t)(x->banks + (a.spad_o ? P_SPAD : 1 + a.bank_o));
     if (hit) {
         s->st.writes_oc++;
         return;
     }
-    if (victim.valid && victim.dirty)
-        out->port = (uint16_t)(x->banks + P_SPAD); /* the victim's write-back takes the pass */
     s->st.writes_alloc++;
     evicted(s, &victim);
+}
+
+/* The substrate's scratchpad-bank decisions (sm_oloc.h spad_arb): the bank arbitrator block's
+ * when it is in the loop (kind 0 a register pass: granted?; 1 an ld/st.shared: its wait). */
+static uint64_t ex_spad_arb(void *impl, unsigned kind, uint32_t degree, uint64_t now,
+                            uint64_t model)
+{
+    struct hd_expars_sm *s = ((struct ex_oloc *)impl)->s;
+    if (!s->loop)
+        return model;
+    struct hd_expars_arb_in in;
+    struct hd_expars_arb_out a;
+    memset(&in, 0, sizeof in);
+    memset(&a, 0, sizeof a);
+    if (kind == 0) {
+        in.op_i = HD_EXPARS_ARB_PASS;
+        a.grant_o = model != 0;
+    } else {
+        in.op_i = HD_EXPARS_ARB_SHARED;
+        in.degree_i = degree;
+        a.wait_o = model;
+    }
+    hd_expars_loop_arb(s->loop, s->id, &in, &a, now);
+    return kind == 0 ? (uint64_t)(a.grant_o & 1u) : (uint64_t)a.wait_o;
 }
 
 static void ex_destroy(void *impl)
@@ -190,6 +251,7 @@ int hd_expars_oloc_create(const struct hd_sm_params *p, uint32_t sm,
         .spad_ports = p->expars_spad_shared ? 1u : 0u,
         .locate_dst = ex_locate_dst,
         .filled = ex_filled,
+        .spad_arb = ex_spad_arb,
     };
     *ops = &x->ops;
     *impl = x;
