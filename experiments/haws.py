@@ -88,8 +88,9 @@ def report(ctx):
     from heddle_sweep.heddle import parse_stats
     from heddle_sweep.report import md_table
 
-    res, wls = {}, []
+    res, wls, sizes = {}, [], set()
     for p, key in zip(ctx.sweep.points, ctx.keys):
+        sizes.add(str(p.axes.get("size", "small")))
         row = ctx.store.rows([key]).get(key)
         if row is None:
             raise SweepError(f"haws: the point {p.label()} has no result in the store")
@@ -150,7 +151,7 @@ def report(ctx):
             "ll_bs_mt_fw": {w: llred.get(w) for w in ("bsearch", "transpose", "fwt")},
         }
     rows = []
-    for g in GROUPS:
+    for g in [g for g in GROUPS if any(get(g, w, "in-order") for w in wls)]:
         for w in wls:
             b, h, f, e = (get(g, w, m) or {} for m in ("in-order", "haws", "haws-fwd", "wpe"))
             if not b:
@@ -168,8 +169,10 @@ def report(ctx):
         f"{c}/{w}/{s}/{m}": v for (c, w, s, m), v in res.items()}, "summary": summary,
         "paper": PAPER})
     ctx.write_csv("points.csv")
+    groups = [g for g in GROUPS if any(get(g, w, "in-order") for w in wls)]
+    size = "/".join(sorted(sizes))
     panels = []
-    for g in GROUPS:
+    for g in groups:
         cats = [w for w in wls if get(g, w, "in-order")]
         series = {"HAWS": [speedup(g, w, "haws") for w in cats]}
         if g[0] == "kepler":
@@ -182,14 +185,14 @@ def report(ctx):
                        "categories": cats, "series": series, "paper": paper, "rotate": 60,
                        "labels": False})
     figures.bar_panels(ctx.path("speedup.png"), panels, ncols=1, width=12,
-                       suptitle="Gong ch.5: HAWS on the Table 5.1/5.3 stand-ins (small)")
+                       suptitle=f"Gong ch.5: HAWS on the Table 5.1/5.3 stand-ins ({size})")
     figures.bar_panels(ctx.path("breakdown.png"), [
         {"title": f"Long-latency stall share ({GNAME[g]})", "ylabel": "% of scheduler cycles",
          "categories": [w for w in wls if get(g, w, "in-order")],
          "series": {m: [field(g, w, m, "ll_pct") for w in wls if get(g, w, "in-order")]
                     for m in ("in-order", "haws", "wpe")}, "rotate": 60, "labels": False}
-        for g in GROUPS], ncols=1, width=12)
-    S = [summary[GNAME[g]] for g in GROUPS]
+        for g in groups], ncols=1, width=12)
+    S = [summary[GNAME[g]] for g in groups]
 
     def cols(f):
         return [f(s) for s in S]
@@ -248,10 +251,10 @@ def report(ctx):
           "under LRR (Gong's Kepler baseline: the column for his Kepler numbers) and GTO; "
           "GCN-like (Table 5.2 as `--set` overrides, experiments/haws.toml) under GTO, his AMD "
           "baseline: the column for his AMD Southern Islands numbers. Speedup = in-order cycles / "
-          "machine cycles - 1. Small inputs.", "",
+          f"machine cycles - 1. Input size: {size}.", "",
           "![speedup](speedup.png)", "", "![breakdown](breakdown.png)", "",
           "## Ours beside the thesis", "",
-          md_table(["measure", "thesis (setup)", *[GNAME[g] for g in GROUPS]], tbl), "",
+          md_table(["measure", "thesis (setup)", *[GNAME[g] for g in groups]], tbl), "",
           "The thesis's setup for each number is in its column; the GCN-like GTO column is the "
           "reproduction of the AMD numbers, the Kepler LRR column that of the Kepler numbers.", "",
           "## Per stand-in", "",
