@@ -113,6 +113,19 @@ if(TARGET heddle)
   endforeach()
 endif()
 
+# - experiments_haws_tiny (full): experiments/haws.py on tests/sweep/haws-tiny.toml (transpose,
+#   dct8x8: Kepler LRR x in-order / HAWS / forward-only / warped pre-execution, GCN-like GTO x
+#   in-order / HAWS): the report's rows and both PNGs are written.
+if(TARGET heddle)
+  set(hd_haws_tiny ${CMAKE_CURRENT_BINARY_DIR}/haws-tiny)
+  add_test(NAME experiments_haws_tiny
+           COMMAND bash -c "rm -rf \"$1\" && python3 experiments/sweep.py tests/sweep/haws-tiny.toml -j 2 --heddle \"$2\" --out \"$1\" && test -s \"$1/speedup.png\" && test -s \"$1/breakdown.png\" && grep -q '^| Kepler LRR | transpose | MT | M | ' \"$1/report.md\" && grep -q '^| GCN-like GTO | dct8x8 | DCT | M | ' \"$1/report.md\" && grep -q '^| HAWS, Table 5.1 memory-intensive average | +14.6 %' \"$1/report.md\" && echo 'haws tiny: report written'"
+                   _ ${hd_haws_tiny} $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(experiments_haws_tiny PROPERTIES LABELS "haws;experiments" TIMEOUT 600
+                       PASS_REGULAR_EXPRESSION "haws tiny: report written")
+endif()
+
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
 hd_tier(ci "^haws_backedge$")
 hd_tier(ci "^haws_unit$" "^haws_ptx_info$" "^haws_verify_(gto|lrr)_sgemm$" "^haws_verify_gto_vecadd$"
