@@ -84,7 +84,8 @@ endif()
 #   whose source a skipped instruction wrote not, the stall point ends the window) and an
 #   episode at every arrival at the stall point through a divergent loop exit: committed once,
 #   real stack and registers untouched, registers equal to an in-order twin's (tests/haws/haws_backedge.c).
-# - haws_backedge_verify_<gto|lrr>_<NAME>: as haws_verify with back_edges = true, every workload.
+# - haws_backedge_verify_<gto|lrr>_<NAME>: as haws_verify with back_edges = true, every base
+#   workload (a folder of workloads/; its variants share its PTX, so its windows).
 add_executable(hd_haws_backedge ${CMAKE_CURRENT_SOURCE_DIR}/haws/haws_backedge.c
                                 ${CMAKE_SOURCE_DIR}/model/mech/haws/haws_hints.c)
 target_include_directories(hd_haws_backedge PRIVATE ${CMAKE_SOURCE_DIR}/model/mech/haws
@@ -96,6 +97,9 @@ set_tests_properties(haws_backedge PROPERTIES LABELS "haws" TIMEOUT 60
                      FAIL_REGULAR_EXPRESSION "FAILED")
 if(TARGET heddle)
   foreach(wl IN LISTS hd_haws_workloads)
+    if(NOT IS_DIRECTORY ${CMAKE_SOURCE_DIR}/workloads/${wl})
+      continue()
+    endif()
     set(same "")
     if(wl MATCHES "^(sgemm|reduction|vecadd|mvt|transpose|scalarprod)$")
       set(same --same-instrs)
