@@ -276,7 +276,7 @@ def report(ctx):
           "the GPU into hint mode, including warps that ran nothing. (5) The GCN-like "
           "configuration keeps 32-thread warps and Kepler's memory latencies. (6) Hint mode "
           "changes the warps' interleaving and the order of memory requests, which can cost "
-          "cycles on some stand-ins (scalarprod, fwt under LRR) although the same instructions "
+          "cycles on some stand-ins (the negative rows below) although the same instructions "
           "execute (tests/haws).", "",
           "## Per stand-in", "",
           md_table(["config", "workload", "thesis", "class", "cycles in-order", "cycles HAWS",
