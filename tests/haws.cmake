@@ -78,6 +78,59 @@ if(TARGET heddle)
   endforeach()
 endif()
 
+# Back-edge windows ([haws] back_edges, Gong Fig. 5.1; docs/blocks/haws.md §3):
+# - haws_backedge: the hint pass on a Fig. 5.1-shaped loop (the loop control, the back edge and
+#   the next iteration's address arithmetic and load selected, a next-iteration instruction
+#   whose source a skipped instruction wrote not, the stall point ends the window) and an
+#   episode at every arrival at the stall point through a divergent loop exit: committed once,
+#   real stack and registers untouched, registers equal to an in-order twin's (tests/haws/haws_backedge.c).
+# - haws_backedge_verify_<gto|lrr>_<NAME>: as haws_verify with back_edges = true, every base
+#   workload (a folder of workloads/; its variants share its PTX, so its windows).
+add_executable(hd_haws_backedge ${CMAKE_CURRENT_SOURCE_DIR}/haws/haws_backedge.c
+                                ${CMAKE_SOURCE_DIR}/model/mech/haws/haws_hints.c)
+target_include_directories(hd_haws_backedge PRIVATE ${CMAKE_SOURCE_DIR}/model/mech/haws
+                                                    ${CMAKE_SOURCE_DIR}/model/policy)
+target_link_libraries(hd_haws_backedge PRIVATE hd_func hd_compiler hd_ptx m)
+add_test(NAME haws_backedge COMMAND hd_haws_backedge)
+set_tests_properties(haws_backedge PROPERTIES LABELS "haws" TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "haws_backedge: [0-9]+ checks passed"
+                     FAIL_REGULAR_EXPRESSION "FAILED")
+if(TARGET heddle)
+  foreach(wl IN LISTS hd_haws_workloads)
+    if(NOT IS_DIRECTORY ${CMAKE_SOURCE_DIR}/workloads/${wl})
+      continue()
+    endif()
+    set(same "")
+    if(wl MATCHES "^(sgemm|reduction|vecadd|mvt|transpose|scalarprod)$")
+      set(same --same-instrs)
+    endif()
+    foreach(sched gto lrr)
+      add_test(NAME haws_backedge_verify_${sched}_${wl}
+               COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/haws/verify.py $<TARGET_FILE:heddle>
+                       ${wl} --size small --config configs/kepler-gk110.ini
+                       --set sm.scheduler=${sched} --set haws.back_edges=true ${same}
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(haws_backedge_verify_${sched}_${wl} PROPERTIES LABELS "haws"
+                           TIMEOUT 600 PASS_REGULAR_EXPRESSION "haws_verify: OK"
+                           FAIL_REGULAR_EXPRESSION "FAILED")
+    endforeach()
+  endforeach()
+endif()
+
+# - experiments_haws_tiny (full): experiments/haws.py on tests/sweep/haws-tiny.toml (transpose,
+#   dct8x8: Kepler LRR x in-order / HAWS / forward-only / warped pre-execution, GCN-like GTO x
+#   in-order / HAWS): the report's rows and both PNGs are written.
+if(TARGET heddle)
+  set(hd_haws_tiny ${CMAKE_CURRENT_BINARY_DIR}/haws-tiny)
+  add_test(NAME experiments_haws_tiny
+           COMMAND bash -c "rm -rf \"$1\" && python3 experiments/sweep.py tests/sweep/haws-tiny.toml -j 2 --heddle \"$2\" --out \"$1\" && test -s \"$1/speedup.png\" && test -s \"$1/breakdown.png\" && grep -q '^| Kepler LRR | transpose | MT | M | ' \"$1/report.md\" && grep -q '^| GCN-like GTO | dct8x8 | DCT | M | ' \"$1/report.md\" && grep -q '^| HAWS, Table 5.1 memory-intensive average | +14.6 %' \"$1/report.md\" && echo 'haws tiny: report written'"
+                   _ ${hd_haws_tiny} $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(experiments_haws_tiny PROPERTIES LABELS "haws;experiments" TIMEOUT 600
+                       PASS_REGULAR_EXPRESSION "haws tiny: report written")
+endif()
+
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+hd_tier(ci "^haws_backedge$")
 hd_tier(ci "^haws_unit$" "^haws_ptx_info$" "^haws_verify_(gto|lrr)_sgemm$" "^haws_verify_gto_vecadd$"
         "^haws_verify_lrr_reduction$")

@@ -19,7 +19,8 @@ int hd_cli_print_haws(const struct hd_cli_kernel_view *v, const struct hd_config
     const uint32_t max = cfg->sm_max_regs_per_thread;
     const struct hd_haws_hint_params p = {
         cfg->haws_window, cfg->haws_rcu_depth,
-        regs_per_thread && max > regs_per_thread ? max - regs_per_thread : 0, cfg->haws_loads};
+        regs_per_thread && max > regs_per_thread ? max - regs_per_thread : 0, cfg->haws_loads,
+        cfg->haws_back_edges};
     struct hd_haws_kernel_hints *kh = hd_haws_hints_build(v->k, &p);
     if (!kh) {
         printf("  HAWS hints: (host out of memory)\n");

@@ -23,7 +23,10 @@
 /* One stall point's hint window (what its format-1/format-2 hints encode). */
 struct hd_ahead_hints {
     uint32_t stall_pc;
-    uint32_t first, len; /* the window: PCs [first, first + len), first = stall_pc + 1 */
+    uint32_t first, len; /* the window: PCs [first, first + len), first = stall_pc + 1; or
+                            first < stall_pc ([haws] back_edges): the loop's PCs before the
+                            stall point too, reached through its back edge; the stall point's
+                            own bit is never reachable (the walk ends there) */
     uint64_t sel;        /* bit i: PC first + i may run ahead (an independent instruction) */
     uint64_t ren;        /* bit i: ... and its destination is renamed (WAR/WAW with a skipped
                             older instruction): returns through a copy, not a skip */

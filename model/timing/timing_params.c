@@ -255,6 +255,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->haws.wpe = c->haws_wpe;
     p->haws.blocks = c->haws_blocks;
     p->haws.blocks_fault = c->haws_blocks_fault;
+    p->haws.back_edges = c->haws_back_edges;
     p->cta_dist_chunk = c->timing_cta_dist_chunk;
     p->cta_dist_order = c->timing_cta_dist_order;
     p->gduet.dynamic = c->gpuduet_dynamic;

@@ -196,6 +196,7 @@ struct hd_gpu_timing_params {
         bool loads, wpe;
         bool blocks;              /* the HAWS blocks in the loop (haws_loop.h) */
         uint64_t blocks_fault;
+        bool back_edges;          /* windows cross the innermost loop's back edge (haws_hints.h) */
     } haws;
     uint32_t cta_dist_chunk;      /* [timing] cta_dist_chunk, cta_dist_order (cta_dist_locality.h) */
     enum hd_cfg_chunkorder cta_dist_order;

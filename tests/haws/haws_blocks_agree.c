@@ -564,7 +564,7 @@ int main(int argc, char **argv)
             int32_t ival[4];
             float fval[2];
             const unsigned na = setup(&mem, (int)q, b, &nb, arg, ptr, ival, fval);
-            const struct hd_haws_hint_params hp = {64, DEPTH, 8, true};
+            const struct hd_haws_hint_params hp = {64, DEPTH, 8, true, false};
             struct hd_haws_kernel_hints *kh = pass ? hd_haws_hints_build(k, &hp) : NULL;
             if (pass && !kh)
                 FATAL("hints");

@@ -96,7 +96,7 @@ int main(void)
     CHECK(k && !k->unsupported[0], "kernel image");
 
     /* 1. the hint pass */
-    const struct hd_haws_hint_params hp = {64, 16, 8, true};
+    const struct hd_haws_hint_params hp = {64, 16, 8, true, false};
     struct hd_haws_kernel_hints *kh = hd_haws_hints_build(k, &hp);
     CHECK(kh, "hints");
     const struct hd_ahead_hints *h = hd_haws_hints_at(kh, 3);

@@ -92,6 +92,7 @@ struct win {
     uint64_t *touched;    /* [len * words] ... read or wrote */
     bool *reach;          /* [len] */
     bool *memblock;       /* [len] a skipped store/atomic/barrier/fence on some path to i */
+    uint32_t sidx;        /* the stall point's own index (a back-edge window), or UINT32_MAX */
 };
 
 static bool test(const uint64_t *s, int32_t r)
@@ -107,7 +108,7 @@ static void set(uint64_t *s, int32_t r)
 static void join(struct win *w, uint32_t len, uint32_t j, const uint64_t *taint,
                  const uint64_t *touched, bool memblock)
 {
-    if (j >= len)
+    if (j >= len || j == w->sidx) /* out of the window, or back at the stall point: ends */
         return;
     w->memblock[j] |= memblock;
     uint64_t *t = w->taint + (size_t)j * w->words, *u = w->touched + (size_t)j * w->words;
@@ -119,17 +120,51 @@ static void join(struct win *w, uint32_t len, uint32_t j, const uint64_t *taint,
 }
 /* }==== */
 
+/* Back-edge windows (Gong L952, Fig. 5.1: the loop control and the next iteration's independent
+ * instructions run during the stall): the innermost loop around stall point s is a backward bra
+ * at B in (s, s + *fwd] with target T < s; the window then also holds T .. s-1, reached only
+ * through that back edge and ended by s itself (the next iteration's stall point closes the
+ * hint group). The whole window (wrap + s + the PCs after s) fits HD_AHEAD_MAX_WINDOW bits and
+ * the `window` PCs looked at; *fwd shrinks to make room but must keep B. Returns s - T, or 0. */
+static uint32_t loop_wrap(const struct hd_func_kernel *k, const struct hd_haws_hint_params *p,
+                          uint32_t s, uint32_t *fwd)
+{
+    uint32_t best = 0, best_fwd = *fwd;
+    for (uint32_t b = s + 1; b <= s + *fwd; b++) {
+        const struct hd_func_instr *d = &k->code[b];
+        if (d->op != HD_OP_BRA || d->target < 0 || (uint32_t)d->target >= s)
+            continue;
+        const uint32_t wrap = s - (uint32_t)d->target;
+        if (best && wrap >= best)
+            continue; /* an outer loop */
+        if (wrap + (b - s) > p->window || wrap + 1 + (b - s) > HD_AHEAD_MAX_WINDOW)
+            continue; /* the loop does not fit */
+        uint32_t f = *fwd;
+        if (f > p->window - wrap)
+            f = p->window - wrap;
+        if (f > HD_AHEAD_MAX_WINDOW - 1 - wrap)
+            f = HD_AHEAD_MAX_WINDOW - 1 - wrap;
+        best = wrap;
+        best_fwd = f;
+    }
+    *fwd = best_fwd;
+    return best;
+}
+
 /* The window of stall point s into *h; scratch state w. Returns whether anything was selected. */
 static bool build_window(const struct hd_func_kernel *k, const struct hd_haws_hint_params *p,
                          uint32_t s, struct win *w, uint64_t *cur_t, uint64_t *cur_u,
                          struct hd_ahead_hints *h)
 {
-    const uint32_t first = s + 1;
-    uint32_t len = p->window;
-    if (first >= k->ncode)
+    if (s + 1 >= k->ncode)
         return false;
-    if (len > k->ncode - first)
-        len = k->ncode - first;
+    uint32_t fwd = p->window; /* PCs after the stall point */
+    if (fwd > k->ncode - s - 1)
+        fwd = k->ncode - s - 1;
+    const uint32_t wrap = p->back_edges ? loop_wrap(k, p, s, &fwd) : 0;
+    const uint32_t first = s - wrap + (wrap ? 0 : 1);
+    const uint32_t len = wrap ? wrap + 1 + fwd : fwd;
+    w->sidx = wrap ? wrap : UINT32_MAX;
     memset(w->taint, 0, (size_t)len * w->words * sizeof *w->taint);
     memset(w->touched, 0, (size_t)len * w->words * sizeof *w->touched);
     memset(w->reach, 0, len * sizeof *w->reach);
@@ -148,10 +183,14 @@ static bool build_window(const struct hd_func_kernel *k, const struct hd_haws_hi
     }
     for (uint32_t j = 0; j < sd->nread; j++)
         set(cur_u, sd->read[j]);
-    join(w, len, 0, cur_t, cur_u, orders_memory(sd));
+    const uint32_t fwd0 = s + 1 - first; /* index of PC s + 1 */
+    join(w, len, fwd0, cur_t, cur_u, orders_memory(sd));
     const uint32_t budget_ren = p->regs_free < p->rcu_depth ? p->regs_free : p->rcu_depth;
-    for (uint32_t i = 0; i < len; i++) {
-        if (!w->reach[i])
+    /* walk order: the PCs after the stall point, then (a back-edge window) the loop's PCs
+     * before it, entered only through a selected back edge: a DAG, each PC once */
+    for (uint32_t n = 0; n < len; n++) {
+        const uint32_t i = n < len - fwd0 ? fwd0 + n : n - (len - fwd0);
+        if (i == w->sidx || !w->reach[i])
             continue;
         h->reach |= 1ull << i;
         const uint32_t pc = first + i;
@@ -164,9 +203,15 @@ static bool build_window(const struct hd_func_kernel *k, const struct hd_haws_hi
             dep |= test(cur_t, d->read[j]);
         const bool ctl = hd_func_ahead_is_control(d);
         if (ctl) {
-            /* a forward bra inside the window whose inputs are independent may be selected */
-            const bool ok = d->op == HD_OP_BRA && !dep && h->nsel < p->rcu_depth &&
-                            d->target > (int32_t)pc && (uint32_t)d->target < first + len;
+            /* a bra inside the window whose inputs are independent may be selected: forward
+             * within its part of the window, or (a back-edge window) from the PCs after the
+             * stall point back to the loop's PCs before it */
+            const int64_t t = d->target;
+            const bool in = t >= (int64_t)first && t < (int64_t)first + len && t != (int64_t)s;
+            const bool fw = t > (int64_t)pc && !(pc < s && t > (int64_t)s);
+            const bool back = pc > s && t < (int64_t)s;
+            const bool ok = d->op == HD_OP_BRA && !dep && h->nsel < p->rcu_depth && in &&
+                            (fw || back);
             if (!ok)
                 continue; /* not selected: the chain ends here */
             h->sel |= 1ull << i;
@@ -217,8 +262,8 @@ struct hd_haws_kernel_hints *hd_haws_hints_build(const struct hd_func_kernel *k,
     if (kh->p.window > HD_AHEAD_MAX_WINDOW)
         kh->p.window = HD_AHEAD_MAX_WINDOW;
     const uint32_t n = k->ncode, nregs = k->nregs ? k->nregs : 1;
-    struct win w = {(nregs + 63) / 64, NULL, NULL, NULL, NULL};
-    const size_t wl = kh->p.window ? kh->p.window : 1;
+    struct win w = {(nregs + 63) / 64, NULL, NULL, NULL, NULL, UINT32_MAX};
+    const size_t wl = HD_AHEAD_MAX_WINDOW; /* a back-edge window holds the stall point too */
     kh->at = calloc(n ? n : 1, sizeof *kh->at);
     uint64_t *llregs = calloc(w.words, sizeof *llregs);
     uint64_t *cur_t = calloc(w.words, sizeof *cur_t), *cur_u = calloc(w.words, sizeof *cur_u);
@@ -302,19 +347,22 @@ const struct hd_ahead_hints *hd_haws_hints_at(const struct hd_haws_kernel_hints 
 
 void hd_haws_hints_print(const struct hd_haws_kernel_hints *kh, FILE *out)
 {
-    fprintf(out, "  HAWS hints (window %u, RCU depth %u, rename budget %u, loads %s): %u stall "
+    fprintf(out, "  HAWS hints (window %u, RCU depth %u, rename budget %u, loads %s, back edges %s): %u stall "
                  "points, %u with a chain; %u instructions carry a hint, %" PRIu64 " hint bits "
                  "(%.1f bytes)\n",
             kh->p.window, kh->p.rcu_depth,
             kh->p.regs_free < kh->p.rcu_depth ? kh->p.regs_free : kh->p.rcu_depth,
-            kh->p.loads ? "on" : "off",
+            kh->p.loads ? "on" : "off", kh->p.back_edges ? "on" : "off",
             kh->stall_points, kh->nh, kh->hinted_instrs, kh->hint_bits,
             (double)kh->hint_bits / 8.0);
     for (uint32_t i = 0; i < kh->nh; i++) {
         const struct hd_ahead_hints *h = &kh->h[i];
         const struct hd_func_instr *sd = &kh->k->code[h->stall_pc];
-        fprintf(out, "    stall PC %u (line %u): %u run ahead, %u renamed:", h->stall_pc,
+        fprintf(out, "    stall PC %u (line %u): %u run ahead, %u renamed", h->stall_pc,
                 sd->ir ? sd->ir->line : 0, h->nsel, h->nren);
+        if (h->first <= h->stall_pc) /* a back-edge window: PCs below the stall point too */
+            fprintf(out, ", loop from PC %u", h->first);
+        fputc(':', out);
         for (uint64_t b = h->sel; b; b &= b - 1) {
             const uint32_t off = (uint32_t)__builtin_ctzll(b);
             const uint32_t pc = h->first + off;

@@ -7,8 +7,10 @@
  * Design: computed once per kernel image from its decoded code (register read/write lists, ops,
  * state spaces, branch targets) and shared by every launch, SM and warp. A stall point is a
  * non-control instruction that reads or writes a register some global/local load or atomic of
- * the kernel writes. Its window is the next `window` PCs; a forward data-flow pass in PC order
- * over the CFG edges inside the window (a DAG: backward branches are never selected) carries
+ * the kernel writes. Its window is the next `window` PCs (with back_edges, when the stall point
+ * is in a loop whose back edge lies in them: also the loop's PCs before the stall point, entered
+ * only through that back edge and ended by the stall point itself); a forward data-flow pass in
+ * walk order over the CFG edges inside the window (a DAG: no other backward branch is selected) carries
  * the registers skipped instructions wrote (taint) and read or wrote (touched). Selected (R1,
  * R2): reachable, register-to-register (or bra, or with `loads` a load no skipped store,
  * atomic, barrier or fence precedes on any path), reads nothing tainted; at most rcu_depth per
@@ -32,6 +34,8 @@ struct hd_haws_hint_params {
     uint32_t regs_free; /* renaming budget: registers per thread the kernel leaves unused */
     bool loads;         /* loads may run ahead (R2m: after no skipped store, atomic, barrier,
                            fence; not volatile or with a memory-order qualifier) */
+    bool back_edges;    /* windows follow the innermost loop's back edge into the next
+                           iteration's PCs before the stall point (Fig. 5.1, L952) */
 };
 
 struct hd_haws_kernel_hints {

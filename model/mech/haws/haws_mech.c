@@ -167,6 +167,7 @@ static int haws_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
     h->p.window = env->p->haws.window;
     h->p.rcu_depth = env->p->haws.rcu_depth;
     h->p.loads = env->p->haws.loads;
+    h->p.back_edges = env->p->haws.back_edges;
     h->ops.hints = haws_hints;
     h->ops.rcu_depth = env->p->haws.rcu_depth;
     h->ops.hint_fetch_cycles = env->p->haws.wpe ? 0 : env->p->haws.hint_fetch_cycles;
