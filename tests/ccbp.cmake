@@ -20,5 +20,13 @@ if(TARGET heddle)
     set_tests_properties(ccbp_${m} PROPERTIES LABELS "ccbp" TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "ccbp ${m} ok")
   endforeach()
+  # every point of experiments/ccbp.toml (every scheme, Dai18 limit and oracle combination) at
+  # small size: both workloads verify (full tier)
+  add_test(NAME ccbp_schemes_small
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/ccbp_test.py $<TARGET_FILE:heddle> schemes
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(ccbp_schemes_small PROPERTIES LABELS "ccbp" TIMEOUT 1200
+                       PASS_REGULAR_EXPRESSION "ccbp schemes ok")
 endif()
 hd_tier(ci "^ccbp_(irc|verify|base)$")
+hd_tier(full "^ccbp_schemes_small$")

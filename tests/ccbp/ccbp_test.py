@@ -19,6 +19,9 @@ base    the baselines' gates (docs/blocks/ccbp.md "Baselines") on pathfinder+lbm
         asserted) and the fairness rises; Dai18's limit of 2 loads in flight per SM on lbm
         holds warps, lowers lbm's largest count in flight and never clears a count; every
         instance verifies.
+schemes every point of experiments/ccbp.toml (every pair under every scheme, each Dai18 limit and
+        each combination of the oracle search) at small size with a 50,000-cycle budget: both
+        workloads of the pair verify every instance (full tier).
 """
 import json
 import math
@@ -218,6 +221,30 @@ def mode_base(tmp):
           f"{dai[2]['ipc']:.3f}, pathfinder {off[1]['ipc']:.3f} -> {dai[1]['ipc']:.3f}")
 
 
+def mode_schemes(tmp):
+    import tomllib
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "experiments", "ccbp.toml"), "rb") as f:
+        grid = tomllib.load(f)["grid"]
+    for i, g in enumerate(grid):
+        sets = [f"ccbp.{k}={'true' if v is True else 'false' if v is False else v}"
+                for k, v in g.get("set", {}).get("ccbp", {}).items()]
+        args = ["run", "--mix", g["mix"], "--size", "small", "--config",
+                f"configs/{g['config']}.ini", "--repeat", "all", "--repeat-until", "50000"]
+        for st in sets:
+            if st.startswith("ccbp.profile="):
+                st = "ccbp.profile=" + os.path.join(root, st.split("=", 1)[1])
+            args += ["--set", st]
+        out = run(args)
+        if not re.search(r"VERIFIED \(2 of 2 workloads verified\)", out):
+            fail(f"point {i} ({g['mix']} {' '.join(sets)}): not both verified")
+        reps = re.findall(r"repeated: (\d+) instances, (\d+) verified", out)
+        if len(reps) != 2 or any(a != b for a, b in reps):
+            fail(f"point {i} ({g['mix']} {' '.join(sets)}): instances {reps}")
+    print(f"{len(grid)} points of experiments/ccbp.toml at small size: every instance verified")
+
+
 with tempfile.TemporaryDirectory() as tmp:
-    {"irc": mode_irc, "verify": mode_verify, "base": mode_base}[MODE](tmp)
+    {"irc": mode_irc, "verify": mode_verify, "base": mode_base,
+     "schemes": mode_schemes}[MODE](tmp)
 print(f"ccbp {MODE} ok")
