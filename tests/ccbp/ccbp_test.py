@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-HEDDLE = sys.argv[1]
+HEDDLE = os.path.abspath(sys.argv[1])
 MODE = sys.argv[2]
 CFG = "configs/maxwell-ccbp.ini"
 
@@ -226,14 +226,13 @@ def mode_schemes(tmp):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     with open(os.path.join(root, "experiments", "ccbp.toml"), "rb") as f:
         grid = tomllib.load(f)["grid"]
+    os.chdir(root)
     for i, g in enumerate(grid):
         sets = [f"ccbp.{k}={'true' if v is True else 'false' if v is False else v}"
                 for k, v in g.get("set", {}).get("ccbp", {}).items()]
         args = ["run", "--mix", g["mix"], "--size", "small", "--config",
                 f"configs/{g['config']}.ini", "--repeat", "all", "--repeat-until", "50000"]
-        for st in sets:
-            if st.startswith("ccbp.profile="):
-                st = "ccbp.profile=" + os.path.join(root, st.split("=", 1)[1])
+        for st in sets:  # (a profile path is relative to the root: the cwd, set above)
             args += ["--set", st]
         out = run(args)
         if not re.search(r"VERIFIED \(2 of 2 workloads verified\)", out):
