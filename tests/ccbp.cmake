@@ -8,15 +8,25 @@
 #   (the IRC's count = the memory statistics' miss-queue departures of its launches), both verify.
 # - ccbp_verify: backprop+cfd and cfd+fdtd2d under CTA combinations and quotas, and Algorithm 1
 #   from a profile: every instance verifies, quotas hold.
+# - ccbp_base: the baselines' gates (SMK's time quotas, Dai18's load limit) on pathfinder+lbm:
+#   no change while they cannot bind, quotas and limits hold, every instance verifies.
 # test_ccbp_alg1 (tests/unit) checks Algorithm 1 against a hand trace.
 set(HD_TEST_MECHANISM ccbp)
 if(TARGET heddle)
-  foreach(m irc verify)
+  foreach(m irc verify base)
     add_test(NAME ccbp_${m}
              COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/ccbp_test.py $<TARGET_FILE:heddle> ${m}
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(ccbp_${m} PROPERTIES LABELS "ccbp" TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "ccbp ${m} ok")
   endforeach()
+  # every point of experiments/ccbp.toml (every scheme, Dai18 limit and oracle combination) at
+  # small size: both workloads verify (full tier)
+  add_test(NAME ccbp_schemes_small
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/ccbp_test.py $<TARGET_FILE:heddle> schemes
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(ccbp_schemes_small PROPERTIES LABELS "ccbp" TIMEOUT 1200
+                       PASS_REGULAR_EXPRESSION "ccbp schemes ok")
 endif()
-hd_tier(ci "^ccbp_(irc|verify)$")
+hd_tier(ci "^ccbp_(irc|verify|base)$")
+hd_tier(full "^ccbp_schemes_small$")

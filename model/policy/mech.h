@@ -168,6 +168,11 @@ struct hd_hook_ops {
     int (*dist_pick)(void *impl, const struct hd_cta_dist_req *r, const bool *ok,
                      const bool *busy, uint32_t n, int *pick, uint64_t now, char *err,
                      size_t errlen);
+    /* Issue 29 (Dai18's memory-instruction limiting, docs/blocks/ccbp.md "Baselines"): warp w's
+     * global/local load (or atomic with a result) at w->pc took a load tracker and sends its
+     * requests; load_returned reports its return. Costs one flag test per such load while no
+     * hook has it (hs->any_load_sent). */
+    void (*load_sent)(void *impl, const struct hd_hook_warp *w, uint64_t now);
 };
 enum hd_hook_sched_ev { HD_HSCHED_ADD, HD_HSCHED_REMOVE, HD_HSCHED_ISSUE };
 
@@ -185,6 +190,7 @@ struct hd_hooks {
     bool any_stalled, any_load_returned;
     bool any_hold;
     bool any_sched, any_dist;      /* issue 31: sched_warp / sched_order, dist_reset / dist_pick */
+    bool any_load_sent;            /* issue 29: load_sent */
 };
 
 /* Add hook k (ops NULL: nothing). Returns 0, or -1 when HD_MAX_HOOKS are attached already. */
@@ -229,6 +235,13 @@ static inline void hd_hooks_load_returned(const struct hd_hooks *hs, const struc
     for (unsigned i = 0; i < hs->n; i++)
         if (hs->h[i].ops->load_returned)
             hs->h[i].ops->load_returned(hs->h[i].impl, w, l1_hit, now);
+}
+static inline void hd_hooks_load_sent(const struct hd_hooks *hs, const struct hd_hook_warp *w,
+                                      uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->load_sent)
+            hs->h[i].ops->load_sent(hs->h[i].impl, w, now);
 }
 /* Does some hook hold this warp's issue? (callers test hs->any_hold first) */
 static inline bool hd_hooks_hold(const struct hd_hooks *hs, uint32_t sm, uint32_t slot,

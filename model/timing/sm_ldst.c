@@ -273,6 +273,12 @@ static bool start_global(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu
                                              HD_SM_NONE, HD_SB_LONG, false};
         sm->nlt++;
         w->lt_out++;
+        if (sm->hooks && sm->hooks->any_load_sent && op->kind == HD_MO_GLOBAL) { /* issue 29 */
+            const struct hd_wref ref = hd_sm_wref(sm, w);
+            const struct hd_hook_warp hw = {sm->id, w->slot, sm->cta[w->cta].la->id, ref.ctx,
+                                            ref.warp, cu->pc};
+            hd_hooks_load_sent(sm->hooks, &hw, now);
+        }
     }
     if (op->kind == HD_MO_CONST) {
         sm->st->const_instrs++;

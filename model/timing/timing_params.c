@@ -244,6 +244,9 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         .blocks_fault = c->ccbp_blocks_fault, .alg1_step_cycles = c->ccbp_alg1_step_cycles};
     memcpy(p->ccbp.ctas, c->ccbp_ctas.s, sizeof p->ccbp.ctas);
     memcpy(p->ccbp.quota, c->ccbp_quota.s, sizeof p->ccbp.quota);
+    p->ccbp.smk_epoch = c->ccbp_smk_epoch;
+    memcpy(p->ccbp.smk_quota, c->ccbp_smk_quota.s, sizeof p->ccbp.smk_quota);
+    memcpy(p->ccbp.mil, c->ccbp_mil.s, sizeof p->ccbp.mil);
     memcpy(p->ccbp.types, c->ccbp_types.s, sizeof p->ccbp.types);
     memcpy(p->ccbp.profile, c->ccbp_profile.s, sizeof p->ccbp.profile);
     memcpy(p->ccbp.log, c->ccbp_log.s, sizeof p->ccbp.log);

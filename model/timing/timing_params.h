@@ -170,6 +170,9 @@ struct hd_ccbp_params {
     bool blocks;
     uint64_t blocks_fault;
     uint32_t alg1_step_cycles;
+    /* the baselines (docs/blocks/ccbp.md "Baselines"): SMK's time quotas, Dai18's limit */
+    uint64_t smk_epoch;
+    char smk_quota[HD_CFG_STR_MAX], mil[HD_CFG_STR_MAX];
 };
 
 struct hd_gpu_timing_params {

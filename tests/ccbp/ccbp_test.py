@@ -12,6 +12,16 @@ irc     the acceptance two-kernel test: pathfinder (LS) + lbm (bandwidth-hungry)
 verify  two more pairs (backprop+cfd, cfd+fdtd2d) with a CTA combination and quotas, and a
         profile run of Algorithm 1, re-run every 20,000 cycles on measured costs: every
         instance of both workloads verifies, the quotas hold.
+base    the baselines' gates (docs/blocks/ccbp.md "Baselines") on pathfinder+lbm: SMK's time
+        quotas and Dai18's load limit set too high to bind leave the cycles of the run without
+        them; SMK's quotas (half of each kernel's standalone IPC per SM and 2,000-cycle epoch)
+        hold warps, no application issues more than its quota per SM and epoch (counts
+        asserted) and the fairness rises; Dai18's limit of 2 loads in flight per SM on lbm
+        holds warps, lowers lbm's largest count in flight and never clears a count; every
+        instance verifies.
+schemes every point of experiments/ccbp.toml (every pair under every scheme, each Dai18 limit and
+        each combination of the oracle search) at small size with a 50,000-cycle budget: both
+        workloads of the pair verify every instance (full tier).
 """
 import json
 import math
@@ -21,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-HEDDLE = sys.argv[1]
+HEDDLE = os.path.abspath(sys.argv[1])
 MODE = sys.argv[2]
 CFG = "configs/maxwell-ccbp.ini"
 
@@ -141,6 +151,99 @@ def mode_verify(tmp):
           f"{apps[2]['irc_max_window']:.0f}")
 
 
+def log_base(path):
+    """The baselines' lines of the log: the GPU line and per application."""
+    g, apps = {}, {}
+    for line in open(path):
+        w = line.split()
+        if w and w[0] == "baselines":
+            g = {w[i]: int(w[i + 1]) for i in range(1, len(w) - 1, 2)}
+        if w and w[0] == "base":
+            apps[int(w[1])] = {w[i]: int(w[i + 1]) for i in range(2, len(w) - 1, 2)}
+    return g, apps
+
+
+def ipc_alone(w):
+    out = run(["run", w, "--size", "small", "--config", CFG, "--set", "sm.scheduler=gto"])
+    instrs = int(re.search(r"warp instructions\s+([\d,]+)", out).group(1).replace(",", ""))
+    cycles = int(re.search(r"^\s+cycles\s+(\d+)", out, re.M).group(1))
+    return instrs / cycles
+
+
+def fairness(alone, apps):
+    prog = [apps[a]["ipc"] / alone[a - 1] for a in (1, 2)]
+    return min(prog) / max(prog), prog
+
+
+def mode_base(tmp):
+    mix, nsm, epoch = "pathfinder+lbm", 16, 2000
+    alone = [ipc_alone("pathfinder"), ipc_alone("lbm")]
+    common = ["ccbp.types=ls dbi", "ccbp.ls_first=false"]
+    _, off, _, ocyc = corun(tmp, mix, "off", common)
+    # the gates with limits that never bind: the cycles of the run without them
+    _, _, _, ncyc = corun(tmp, mix, "nobind", common + [
+        f"ccbp.smk_epoch={epoch}", "ccbp.smk_quota=1000000 1000000", "ccbp.mil=0 100000"])
+    g, b = log_base(os.path.join(tmp, "nobind.log"))
+    if ncyc != ocyc or g.get("mil_resets") != 0 or b[1]["smk_held"] or b[2]["mil_held"]:
+        fail(f"gates that never bind changed the run: {ncyc} != {ocyc} cycles, {g}, {b}")
+    unl = b[2]["mil_max_inflight"]
+    # SMK: quotas proportional to the standalone IPC, half of it each
+    q = [max(1, round(a / nsm * epoch / 2)) for a in alone]
+    _, smk, _, scyc = corun(tmp, mix, "smk", common + [
+        f"ccbp.smk_epoch={epoch}", f"ccbp.smk_quota={q[0]} {q[1]}"])
+    g, b = log_base(os.path.join(tmp, "smk.log"))
+    held = b[1]["smk_held"] + b[2]["smk_held"]
+    if not held:
+        fail(f"SMK's time quotas {q} held no warp: {b}")
+    for a in (1, 2):  # per SM the count restarts at an epoch's start or a refill only
+        cap = q[a - 1] * (nsm * (scyc // epoch + 1) + g["smk_refills"])
+        if b[a]["issued"] > cap:
+            fail(f"application {a} issued {b[a]['issued']} warp instructions, above its quota "
+                 f"{q[a - 1]} per SM-epoch ({cap} in {scyc} cycles with {g['smk_refills']} "
+                 "refills)")
+    f0, p0 = fairness(alone, off)
+    f1, p1 = fairness(alone, smk)
+    print(f"SMK quotas {q} per SM per {epoch} cycles: {held} hold answers, "
+          f"{g['smk_refills']} refills; progress {p0[0]:.3f}/{p0[1]:.3f} -> {p1[0]:.3f}/"
+          f"{p1[1]:.3f}, fairness {f0:.3f} -> {f1:.3f}")
+    if not f1 > f0:
+        fail(f"SMK's time quotas did not raise the fairness: {f0:.3f} -> {f1:.3f}")
+    # Dai18: at most 2 of lbm's loads in flight per SM
+    _, dai, _, dcyc = corun(tmp, mix, "dai", common + ["ccbp.mil=0 2"])
+    g, b = log_base(os.path.join(tmp, "dai.log"))
+    if not b[2]["mil_held"] or g["mil_resets"] or not b[2]["mil_max_inflight"] < unl or \
+            b[1]["mil_held"]:
+        fail(f"Dai18's limit: held {b[2]['mil_held']}, resets {g['mil_resets']}, lbm's most "
+             f"in flight {b[2]['mil_max_inflight']} (unlimited {unl}); pathfinder held "
+             f"{b[1]['mil_held']}")
+    print(f"Dai18 limit 2 on lbm: {b[2]['mil_held']} hold answers, most in flight "
+          f"{b[2]['mil_max_inflight']} (unlimited {unl}); lbm IPC {off[2]['ipc']:.3f} -> "
+          f"{dai[2]['ipc']:.3f}, pathfinder {off[1]['ipc']:.3f} -> {dai[1]['ipc']:.3f}")
+
+
+def mode_schemes(tmp):
+    import tomllib
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "experiments", "ccbp.toml"), "rb") as f:
+        grid = tomllib.load(f)["grid"]
+    os.chdir(root)
+    for i, g in enumerate(grid):
+        sets = [f"ccbp.{k}={'true' if v is True else 'false' if v is False else v}"
+                for k, v in g.get("set", {}).get("ccbp", {}).items()]
+        args = ["run", "--mix", g["mix"], "--size", "small", "--config",
+                f"configs/{g['config']}.ini", "--repeat", "all", "--repeat-until", "50000"]
+        for st in sets:  # (a profile path is relative to the root: the cwd, set above)
+            args += ["--set", st]
+        out = run(args)
+        if not re.search(r"VERIFIED \(2 of 2 workloads verified\)", out):
+            fail(f"point {i} ({g['mix']} {' '.join(sets)}): not both verified")
+        reps = re.findall(r"repeated: (\d+) instances, (\d+) verified", out)
+        if len(reps) != 2 or any(a != b for a, b in reps):
+            fail(f"point {i} ({g['mix']} {' '.join(sets)}): instances {reps}")
+    print(f"{len(grid)} points of experiments/ccbp.toml at small size: every instance verified")
+
+
 with tempfile.TemporaryDirectory() as tmp:
-    {"irc": mode_irc, "verify": mode_verify}[MODE](tmp)
+    {"irc": mode_irc, "verify": mode_verify, "base": mode_base,
+     "schemes": mode_schemes}[MODE](tmp)
 print(f"ccbp {MODE} ok")

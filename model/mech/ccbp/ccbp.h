@@ -12,6 +12,8 @@
  *   ccbp_mon.c      the bandwidth monitor block's C reference fed each cycle, and the
  *                   firmware's reads of its snapshot (Algorithm 1's re-runs)
  *   ccbp_loop.c     the IRCs and the bandwidth monitor as blocks in the loop ([ccbp] blocks)
+ *   ccbp_base.c     the baselines' issue-time gates: SMK's warp-scheduler time quotas and
+ *                   Dai18's memory-instruction limit ([ccbp] smk_epoch, smk_quota, mil)
  * An application is what a launch's hint names (1..CCBP_APPS: `heddle run --mix M --hint W=N`);
  * a launch without a hint (or another value) belongs to application 1.
  */
@@ -38,6 +40,23 @@ struct ccbp_app_stats {
     /* the monitor, over (0, budget] */
     uint64_t issue, requests, flits, dram_data;
     uint64_t launches;
+    /* the baselines (ccbp_base.c) */
+    uint64_t base_issued, smk_held, mil_held;
+    uint32_t mil_max;
+};
+
+/* The baselines' gates (ccbp_base.c), per SM and application. */
+struct ccbp_base {
+    bool smk, lim;                   /* SMK's time quotas / Dai18's limit are on */
+    uint32_t smk_quota[CCBP_APPS];   /* warp instructions per SM per epoch (0: none) */
+    uint32_t mil[CCBP_APPS];         /* loads in flight per SM (0: none) */
+    uint64_t epoch_len;
+    uint32_t max_warps;
+    uint8_t *slot_app;               /* [nsm * max_warps] application of a warp slot */
+    uint32_t *used, *warps, *inflight; /* [nsm * CCBP_APPS] */
+    uint64_t *changed;               /* [nsm * CCBP_APPS] last change of inflight */
+    uint64_t *epoch;                 /* [nsm] the current epoch's index */
+    uint64_t epochs, refills, mil_resets;
 };
 
 /* The bandwidth monitor as the firmware sees it (ccbp_mon.c). */
@@ -93,6 +112,7 @@ struct ccbp {
     int sub1;                        /* the one-cycle subscription feeding it (-1: none) */
     char loop_err[768];              /* a failure of the monitor block, reported by cycle() */
     bool err_told;                   /* ... it was (else destroy prints it) */
+    struct ccbp_base base;           /* SMK's time quotas, Dai18's limit (ccbp_base.c) */
 };
 
 _Static_assert(CCBP_APPS == CCBP_IRC_A && CCBP_APPS == CCBP_MONITOR_A,
@@ -114,6 +134,19 @@ void ccbp_mon_window(struct ccbp *c, const uint64_t want[HD_CCBP_MON_KINDS][CCBP
 int ccbp_mon_cycle(struct ccbp *c, const uint64_t inc[HD_CCBP_MON_KINDS][CCBP_APPS],
                    uint64_t now, char *err, size_t errlen);
 void ccbp_mon_take(struct ccbp *c, uint64_t got[HD_CCBP_MON_KINDS][CCBP_APPS]);
+
+/* ccbp_base.c: parse the baselines' keys and make their state (nothing when neither is on);
+ * the hook callbacks; the log lines. */
+int ccbp_base_make(struct ccbp *c, const struct hd_ccbp_params *k, uint32_t max_warps, char *err,
+                   size_t errlen);
+void ccbp_base_free(struct ccbp_base *b);
+void ccbp_base_sched_warp(void *impl, uint32_t sm, uint32_t slot, uint8_t ev,
+                          const struct hd_warp_view *v, uint64_t now);
+bool ccbp_base_hold(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, uint32_t pc,
+                    const struct hd_annot *an, uint64_t now);
+void ccbp_base_load_sent(void *impl, const struct hd_hook_warp *w, uint64_t now);
+void ccbp_base_load_returned(void *impl, const struct hd_hook_warp *w, bool l1_hit, uint64_t now);
+void ccbp_base_log(const struct ccbp *c, FILE *f);
 
 /* ccbp_profile.c */
 /* Parse up to CCBP_APPS space-separated unsigned numbers of [ccbp] `key` (value s) into v;

@@ -25,6 +25,9 @@
  *   blocks           [ccbp] blocks: the IRCs and the monitor as blocks in the loop
  *                    (ccbp_loop.h): a one-cycle monitor subscription feeds the monitor block,
  *                    whose snapshot reads give the re-run its costs.
+ *   baselines        [ccbp] smk_epoch/smk_quota (SMK's time quotas) and mil (Dai18's limit):
+ *                    ccbp_base.c, through the hooks' sched_warp, hold, load_sent and
+ *                    load_returned (a second ops table, so runs without them keep their cycles).
  *   log              [ccbp] log: per application the counts, at the end of the run.
  * Off ([ccbp] enable = false): attach returns no hook, nothing is installed.
  */
@@ -257,6 +260,7 @@ static void write_log(const struct ccbp *c, FILE *f)
     fprintf(f, "alg1_firmware_cycles %" PRIu64 "\n", c->fw_cycles);
     if (c->loop)
         ccbp_loop_log(c->loop, f);
+    ccbp_base_log(c, f);
     for (unsigned a = 0; a < c->napps; a++) {
         const struct ccbp_app_stats *s = &c->st[a];
         fprintf(f,
@@ -292,12 +296,18 @@ static void cb_destroy(void *impl)
     free(c->irc);
     free(c->cfg_pend);
     free(c->win);
+    ccbp_base_free(&c->base);
     free(c);
 }
 
 static const struct hd_hook_ops ccbp_hook_ops = {
     .name = "ccbp", .start = cb_start, .cycle = cb_cycle, .destroy = cb_destroy,
     .window = cb_window};
+/* The same with the baselines' gates (ccbp_base.c). */
+static const struct hd_hook_ops ccbp_hook_base_ops = {
+    .name = "ccbp", .start = cb_start, .cycle = cb_cycle, .destroy = cb_destroy,
+    .window = cb_window, .load_returned = ccbp_base_load_returned, .hold = ccbp_base_hold,
+    .sched_warp = ccbp_base_sched_warp, .load_sent = ccbp_base_load_sent};
 /* }==== */
 
 static int configure(struct ccbp *c, char *err, size_t errlen)
@@ -380,6 +390,7 @@ static int ccbp_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
     c->mach = (struct ccbp_machine){nsm, c->cfg.l2_slices, c->cfg.dram_channels, env->p->core_mhz,
                                     c->cfg.icnt_mhz, c->cfg.dram_mhz};
     if (configure(c, err, errlen) != 0 ||
+        ccbp_base_make(c, &c->cfg, env->p->sm.max_warps, err, errlen) != 0 ||
         (c->sub = hd_monitor_subscribe(env->mon, c->cfg.monitor_window, err, errlen)) < 0) {
         c->cfg.log[0] = 0; /* (no log of a run that did not start) */
         cb_destroy(c);
@@ -397,7 +408,8 @@ static int ccbp_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
     }
     hd_mem_full_set_mq_policy(env->mem, &ccbp_irc_ops, c);
     *env->admit = (struct hd_cta_admit){&ccbp_admit_ops, c};
-    *out = (struct hd_hook){&ccbp_hook_ops, c};
+    *out = (struct hd_hook){c->base.smk || c->base.lim ? &ccbp_hook_base_ops : &ccbp_hook_ops,
+                            c};
     return 0;
 }
 
