@@ -75,15 +75,8 @@ static int ensure(struct hd_sm *sm, char *err, size_t errlen)
     const struct hd_hw_factory *f = sm->hw && *sm->hw ? *sm->hw : hd_hw_ref_factory();
     char name[48];
     snprintf(name, sizeof name, "sm%u.pp_decode", sm->id);
-    if (hd_hw_make(f, "pp_decode", name, &s->dec, err, errlen) != 0) {
-        free(s->q);
-        free(s);
-        return HD_FUNC_ERR_CONFIG;
-    }
-    if (s->dec.b->in_size != sizeof(struct hd_pp_decode_in) ||
-        s->dec.b->out_size != sizeof(struct hd_pp_decode_out)) {
-        snprintf(err, errlen, "%s: the factory's block has other ports than pp_decode", name);
-        hd_hw_destroy(&s->dec);
+    if (hd_hw_make_sized(f, "pp_decode", name, &s->dec, sizeof(struct hd_pp_decode_in),
+                         sizeof(struct hd_pp_decode_out), err, errlen) != 0) {
         free(s->q);
         free(s);
         return HD_FUNC_ERR_CONFIG;

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct hd_hw_inst_ops {
     void (*reset)(void *impl);
@@ -84,6 +85,23 @@ static inline void hd_hw_destroy(struct hd_hw_inst *x)
     x->b = NULL;
     x->ops = NULL;
     x->impl = NULL;
+}
+
+/* hd_hw_make, then a check that the block made has the port structs the caller steps it with
+ * (`in_size`, `out_size` bytes: sizeof its hd_<block>_in / _out): a factory that returns another
+ * block's ports under this name is refused (destroyed, zeroed) with a message naming the instance. */
+static inline int hd_hw_make_sized(const struct hd_hw_factory *f, const char *block,
+                                   const char *inst_name, struct hd_hw_inst *out, size_t in_size,
+                                   size_t out_size, char *err, size_t errlen)
+{
+    if (hd_hw_make(f, block, inst_name, out, err, errlen) != 0)
+        return -1;
+    if (out->b->in_size != in_size || out->b->out_size != out_size) {
+        snprintf(err, errlen, "%s: the factory's block has other ports than %s", inst_name, block);
+        hd_hw_destroy(out);
+        return -1;
+    }
+    return 0;
 }
 
 #endif

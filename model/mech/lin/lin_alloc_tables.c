@@ -127,14 +127,11 @@ static void make_instances(struct tab_state *s)
     for (int t = 0; t < NTAB && !s->failed; t++) {
         char name[64], e[512];
         snprintf(name, sizeof name, "sm%u.%s", s->sm, tab_name[t]);
-        if (hd_hw_make(f, "alloc_table", name, &s->il[t].x, e, sizeof e) != 0) {
+        if (hd_hw_make_sized(f, "alloc_table", name, &s->il[t].x,
+                             sizeof(struct hd_alloc_table_in), sizeof(struct hd_alloc_table_out),
+                             e, sizeof e) != 0) {
             s->failed = true;
             snprintf(s->err, sizeof s->err, "%s", e);
-        } else if (s->il[t].x.b->in_size != sizeof(struct hd_alloc_table_in) ||
-                   s->il[t].x.b->out_size != sizeof(struct hd_alloc_table_out)) {
-            s->failed = true;
-            snprintf(s->err, sizeof s->err, "%s: the factory's block has other ports than alloc_table",
-                     name);
         }
     }
     s->made = true;
