@@ -79,11 +79,15 @@ SETUPS = {
 # "Lin thesis Table 2.2 and Shieh Table 4.2"; `heddle list --variants`, PAPER ROW) at a size
 # where the kernel that dominates the run launches >= 3 waves at those TBs per SM on 15 SMs,
 # where one fits the run-time limit (VICTIM_SIZE_WHY: why not). Key: the thesis's row (VICTIMS).
+# Session 12: seven victims as input-size variants (token wN, workloads/README.md: the small input
+# sized so that each launch of the dominant kernel runs N full waves at Table 4.2's TBs per SM on
+# 15 SMs; own inputs, the same kernels and CPU references).
 FAITHFUL_VICTIMS = {
-    "pathfinder": ("pathfinder", "small"), "hotspot": ("hotspot_r36", "small"),
-    "streamcluster": ("streamcluster_tb512_r12", "small"), "kmeans": ("kmeans_r12", "small"),
-    "stencil2d": ("stencil3d_tb128_r28", "small"), "srad": ("srad_r20", "small"),
-    "btree": ("btree_r20", "small"), "nw": ("nw", "small"), "bfs": ("bfs", "small"),
+    "pathfinder": ("pathfinder_w4", "small"), "hotspot": ("hotspot_r36_w4", "small"),
+    "streamcluster": ("streamcluster_tb512_r12_w3", "small"),
+    "kmeans": ("kmeans_r12_w4", "small"),
+    "stencil2d": ("stencil3d_tb128_r28_w4", "small"), "srad": ("srad_r20_w4", "small"),
+    "btree": ("btree_r20", "small"), "nw": ("nw", "small"), "bfs": ("bfs_k2_tb512_w3", "small"),
     "backprop": ("backprop_r24", "medium"), "dwt2d": ("dwt2d_copy64_r56", "medium"),
     "heartwall": ("heartwall_r32", "small")}
 VICTIM_SIZE_WHY = {
