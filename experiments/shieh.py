@@ -94,21 +94,23 @@ VICTIM_SIZE_WHY = {
     "dwt2d": "medium: dwt_copy_components 34 waves, but the dominant dwt_fdwt53 launches 192 "
              "CTAs per level at 5 TBs/SM (2.6 waves; Table 4.2's 256-thread Fdwt53Kernel, 6 "
              "TBs/SM, is a different tiling, no variant); large is over the time limit",
-    "pathfinder": "small: 2 launches of 38 CTAs (0.4 waves); medium launches 5 x 463 CTAs (5.1 "
-                  "waves) but runs > 300,000 cycles per launch pair: over the time limit",
-    "srad": "small: 72 CTAs per launch (0.8 waves); medium 1,024 (11.4 waves) runs ~480,000 "
-            "cycles: over the time limit",
-    "bfs": "small: up to 64 CTAs per level (0.7 waves, 6 TBs/SM where Table 4.2 has 3: one "
-           "256-thread kernel, no variant); medium 512 (5.7 waves) runs 461,000 cycles: over "
-           "the time limit",
-    "hotspot": "small: 2 launches of 120 CTAs at 3 TBs/SM = 2.7 waves; medium launches 4 x 1,849 "
-               "CTAs (41 waves, ~1 M cycles per run: over the time limit)",
-    "streamcluster": "our kernels launch 6 (small) to 40 (medium) CTAs: under 1.3 waves at any "
-                     "size that fits",
-    "kmeans": "16 CTAs per launch at small; medium's km_invert_mapping alone runs > 300,000 "
-              "cycles (256 CTAs, 2.8 waves)",
-    "stencil2d": "Parboil stencil as stencil3d_tb128_r28: 32 CTAs per step at small, 128 "
-                 "(1.1 waves) at medium, 256 (2.1) at large",
+    "pathfinder": "pathfinder_w4: one launch of 360 CTAs (4 waves at 6 TBs/SM), 77,760 columns x "
+                  "20 steps (small's 2 launches of 38 CTAs were 0.4 waves; medium's 5 x 463 "
+                  "over the time limit)",
+    "srad": "srad_r20_w4: a 384 x 240 image, 360 CTAs per launch (4 waves at 6 TBs/SM), 2 "
+            "iterations (small: 0.8 waves; medium ~480,000 cycles)",
+    "bfs": "bfs_k2_tb512_w3: Rodinia's two kernels per level (Table 4.2's 3 TBs/SM) on a "
+           "69,020-vertex graph, 135 CTAs per launch (3 waves), 12 levels, 313,000 cycles "
+           "(4 waves would pass 400,000); the base bfs ran 6 TBs/SM and 0.7 waves",
+    "hotspot": "hotspot_r36_w4: 144 x 180 cells, 2 launches of 180 CTAs (4 waves at 3 TBs/SM) "
+               "(small: 2.7 waves)",
+    "streamcluster": "streamcluster_tb512_r12_w3: 68,992 points, 2 rounds, sc_gain 135 CTAs "
+                     "(3 waves at 3 TBs/SM), 180,000 cycles (small launched 6 CTAs)",
+    "kmeans": "kmeans_r12_w4: 92,096 points of 4 features, 5 clusters, <= 2 iterations: 360 "
+              "CTAs per launch (4 waves at 6 TBs/SM); 16 features and 5 iterations ran 1.3 M "
+              "cycles (small: 16 CTAs per launch)",
+    "stencil2d": "stencil3d_tb128_r28_w4: a 253 x 479 x 6 grid, 480 CTAs per step (4 waves at "
+                 "8 TBs/SM), 2 steps; 16 planes ran 288,000 cycles (small: 32 CTAs per step)",
     "nw": "one launch per anti-diagonal (1..N/16 CTAs, 8 per SM): 0.2 waves at small, 1.1 at "
           "medium; the wavefront never fills 3 waves",
     "heartwall": "one CTA per tracked point (51, 4 per SM): under 1 wave at every size, as "
@@ -138,6 +140,10 @@ EARLIER_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results
 # the faithful setup's run before item 3 (stand-ins at small size, quiesce = pipeline; d54d4b3)
 STANDINS_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                              "shieh-standins.json")
+# the faithful setup's run with Table 4.2's footprints but sub-wave victims (session 11, before
+# the input-size variants `_wN`; 788507d, HD_EXP_SIZE=quick)
+SUBWAVE_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
+                            "shieh-subwave.json")
 SIZES = {
     # (issue 24: 4 requests, not 8: with the GPU-filling preempter a run costs ~2 CPU-s, so 8
     # per victim would be ~60 CPU-min; 4 keep the default run near 30 min on 2 cores)
@@ -946,6 +952,10 @@ def report(ctx):
     if setup()[0] == "faithful" and os.path.isfile(STANDINS_JSON):
         with open(STANDINS_JSON) as fh:
             standins = json.load(fh)
+    subwave = None
+    if setup()[0] == "faithful" and os.path.isfile(SUBWAVE_JSON):
+        with open(SUBWAVE_JSON) as fh:
+            subwave = json.load(fh)
 
     def early(pol, key, u, src=None):
         src = earlier if src is None else src
@@ -957,12 +967,14 @@ def report(ctx):
         return f(tab[pol][PAPER_LC.index(u)]) if pol in tab and u in PAPER_LC else "-"
     early_rows = [[f"{u} us"] + [x for p in ("chimera", "shieh", "oracle")
                                  for x in (f(per_lc[p]["violation"][i]),
+                                           early(p, "violation_pct", u, subwave or {}),
                                            early(p, "violation_pct", u, standins or {}),
                                            early(p, "violation_pct", u),
                                            thesis_at(PAPER_VIOL, p, u))]
                   for i, u in enumerate(lc)]
     early_ovh = [[f"{u} us"] + [x for p in ("chimera", "shieh")
                                 for x in (f(per_lc[p]["overhead"][i]),
+                                          early(p, "overhead_pct", u, subwave or {}),
                                           early(p, "overhead_pct", u, standins or {}),
                                           early(p, "overhead_pct", u),
                                           thesis_at(PAPER_OVH, p, u))]
@@ -1044,22 +1056,28 @@ def report(ctx):
     js["victims"] = victim_info
     ctx.write_json("shieh.json", js)
     sa = (standins or {}).get("acceptance", {})
+    sw = (subwave or {}).get("acceptance", {})
     acc_rows = [
         ["CTAs asked to leave with finished-TB statistics", ">= 80 %",
          f(acc["asked_with_statistics_pct"]), f(acc["asked_with_statistics_pct_3waves"]),
-         "yes" if acc["pass"]["statistics"] else "no", f(sa.get("asked_with_statistics_pct"))],
+         "yes" if acc["pass"]["statistics"] else "no", f(sw.get("asked_with_statistics_pct")),
+         f(sa.get("asked_with_statistics_pct"))],
         ["SM requests finding the victim at full occupancy", ">= 90 %",
          f(acc["requests_full_occupancy_pct"]), f(acc["requests_full_occupancy_pct_3waves"]),
          "yes" if acc["pass"]["full_occupancy"] else "no",
+         f(sw.get("requests_full_occupancy_pct")),
          f(sa.get("requests_full_occupancy_pct")) + " (every plan)" if sa else "-"],
         ["proposed scheme's drain share, 2 -> 5 us", "rises",
          f"{f(acc['shieh_drain_pct_2us'])} -> {f(acc['shieh_drain_pct_5us'])} %", "",
          "yes" if acc["pass"]["drain_share_rises"] else "no",
+         f"{f(sw.get('shieh_drain_pct_2us'))} -> {f(sw.get('shieh_drain_pct_5us'))} %"
+         if sw else "-",
          f"{f(sa.get('shieh_drain_pct_2us'))} -> {f(sa.get('shieh_drain_pct_5us'))} %"
          if sa else "-"],
         ["proposed scheme's overhead over L_c", "does not rise",
          " / ".join(f(x) for x in ov) + " %", "",
          "yes" if acc["pass"]["overhead_not_rising"] else "no",
+         " / ".join(f(x) for x in sw.get("shieh_overhead_pct", [])) + " %" if sw else "-",
          " / ".join(f(x) for x in sa.get("shieh_overhead_pct", [])) + " %" if sa else "-"]]
     # figures: one per question (shieh_figures.py); the numbers are in the tables below; only
     # the schemes this setup ran (the faithful setup: Chimera, proposed, Oracle at 2 us)
@@ -1180,15 +1198,19 @@ def report(ctx):
                     "dominant kernel >= 3 waves", "asked with statistics %", "asked",
                     "SM requests at full occupancy %", "SM requests",
                     "every plan at full occupancy %"], cov_rows),
-          "Why a victim is below 3 waves (or at the size it is):", "",
+          "Each victim's size, and why a victim is below 3 waves:", "",
           md_table(["benchmark", "why"], [[thesis_name(v), VICTIM_SIZE_WHY[base(v)]]
                                           for v in victims if base(v) in VICTIM_SIZE_WHY]),
           "### Acceptance (issue 24 item 3)", "",
           md_table(["criterion", "target", "measured (all victims)",
-                    "victims at >= 3 waves", "met", "stand-ins (before item 3)"], acc_rows),
+                    "victims at >= 3 waves", "met", "sub-wave victims (session 11)",
+                    "stand-ins (before item 3)"], acc_rows),
           "## Violation rate (%) beside the thesis (digest §6 rows 3, 8, 9)", "",
           md_table(beside_head(PAPER_VIOL), comp),
-          "Faithful setup (this run) beside the two earlier ones and the thesis: `stand-ins` = "
+          "Faithful setup (this run) beside the three earlier ones and the thesis: `sub-wave` = "
+          "the same setup and footprints before the input-size victims (`experiments/results/"
+          "shieh-subwave.json`: pathfinder, hotspot, streamcluster, kmeans, stencil, srad and bfs "
+          "under 3 waves, L_c 2 and 5 us only); `stand-ins` = "
           "the faithful setup before item 3 (`experiments/results/shieh-standins.json`: "
           "Heddle's stand-ins at small size, not Table 4.2's footprints; drain = pipeline); "
           "`earlier` = the run before issue 24 (`experiments/results/shieh-earlier.json`: L_c = "
@@ -1196,10 +1218,12 @@ def report(ctx):
           "bit); `-`: not run or not given. Violations (%):", "",
           md_table(["L_c"] + [n if c == "" else c for n in ("Chimera", "proposed",
                                                                    "Oracle")
-                              for c in ("", "stand-ins", "earlier", "thesis")], early_rows),
+                              for c in ("", "sub-wave", "stand-ins", "earlier", "thesis")],
+                   early_rows),
           "Overhead (%):", "",
           md_table(["L_c"] + [n if c == "" else c for n in ("Chimera", "proposed")
-                              for c in ("", "stand-ins", "earlier", "thesis")], early_ovh),
+                              for c in ("", "sub-wave", "stand-ins", "earlier", "thesis")],
+                   early_ovh),
           "## Normalised throughput overhead (%) beside the thesis (rows 10, 11)", "",
           md_table(beside_head(PAPER_OVH), comp_o),
           "## The preempter's turnaround (arrival to its last CTA's end) / its standalone time",
