@@ -175,12 +175,30 @@ PAPER_UTIL_RATIO = 2.93              # row 2 (L457): proposed / Chimera utilisat
 WHY_FAITHFUL = [
     "**Victims (issue 24 item 3).** Each Table 4.2 benchmark at its Table 4.2 footprint (the "
     "victim table: TBs per SM ours beside the thesis's; a variant pins the register count "
-    "where ptxas differs, workloads/README.md), but only backprop (medium), dwt2d's copy kernel "
-    "(medium) and b+tree (small) launch >= 3 waves; hotspot runs 2.7. The others are below 1-2 "
-    "waves at every size that fits the time limit or by construction (`why` table): a request "
-    "then often falls in a kernel's first wave (no finished-TB statistics: L236's maximum) or "
-    "finds fewer CTAs than the occupancy allows. The acceptance table gives both shares over "
-    "every victim and over the >= 3-wave ones.",
+    "where ptxas differs, workloads/README.md), and since session 12 seven of them as "
+    "input-size variants (`_wN`: the small input sized so that each launch of the dominant "
+    "kernel runs N full waves at those TBs per SM on 15 SMs; own inputs, same kernels and CPU "
+    "references): 9 of the 12 victims now run >= 3 waves (the `sub-wave` column: 2). SM "
+    "requests finding the victim at full occupancy rose from 28.1 to 78.9 % over every victim "
+    "and to 92.5 % over the 9 at >= 3 waves (pathfinder, hotspot and srad 100 %, kmeans 97.5, "
+    "bfs 92.5, backprop 94.2; stencil 77.9 and b+tree 70.8, whose CTAs finish unevenly): the "
+    "criterion holds where a victim can fill the GPU. nw (one launch per anti-diagonal), "
+    "heartwall (one CTA per tracked point) and dwt2d's fdwt53 (2.6 waves at 5 TBs/SM) cannot, "
+    "and their 512 SM requests at 0-46 % keep the all-victim share under 90 %. CTAs asked with "
+    "finished-TB statistics are 83.5 % (80.7 % at >= 3 waves: a request in the first wave of a "
+    "long launch finds no finished TB, L236's maximum).",
+    "**Longer, fuller victims cost more violations (session 12).** With full waves the "
+    "violation rates rose (2 / 5 us: Chimera 41.7 / 43.8 -> 52.1 / 50.0 %, proposed 66.7 / "
+    "54.2 -> 75.0 / 66.7 %): a request now finds 6 (or 3, 8) victim CTAs on every SM instead of "
+    "a partial wave, so every SM must be freed and the dual-kernel SMs keep more victim CTAs "
+    "beside the preempter (turnaround / T_p 1.11-1.12 for the proposed scheme, 1.06-1.08 "
+    "before); pathfinder, kmeans and srad now miss every request at 2 us with both schemes "
+    "(Chimera / proposed before: 100 / 75, 0 / 75, 75 / 100 %; the per-benchmark table; not "
+    "traced run by run). Chimera's overhead rose (54.0 -> 99.7 % at "
+    "2 us) with more switched CTAs (30 % of those asked, 15 % before). Shieh's predictor "
+    "improved with full waves, as the thesis argues it should: on the proposed scheme's own "
+    "drains its error fell from 160-182 % to 66 % (Chimera's estimate on Chimera's drains: "
+    "124-133 %), so the thesis's ordering of the two estimators now holds.",
     "**The mix runtime (fixed, issue 24 item 1).** The runs before this one found that in "
     "`heddle run --mix V+P --arrive P@T` a multi-launch victim's next launch after a host "
     "synchronisation waited until the preempter had arrived and finished (the mix scheduler, "
@@ -200,9 +218,9 @@ WHY_FAITHFUL = [
     "**L_c is a thin margin on T_p.** 2 to 5 us are 1,400 to 3,500 cycles against the "
     "preempter's 61,169 (176,337 at medium): 2-6 % of T_p. The preempter's own time beside a "
     "victim that drains, or behind switched CTAs' saves in the memory system, varies by as "
-    "much (the turnaround table: 1.04-1.08 T_p on average), so a violation is often decided "
+    "much (the turnaround table: 1.05-1.12 T_p on average), so a violation is often decided "
     "by the preempter's slowdown, not by preemption latency; with 48 requests a few runs "
-    "move the rate by 2 points each (Chimera 20 -> 21 of 48 from 2 to 5 us, while every "
+    "move the rate by 2 points each (Chimera 25 -> 24 of 48 from 2 to 5 us, while every "
     "Chimera run whose SMs were freed within L_c ends within 1 + L_c/T_p + 0.05: the SM "
     "table).",
     "**The preempter takes the GPU.** preempter_gpu (the synthetic task's footprint, 270 CTAs = 3 "
@@ -237,20 +255,23 @@ WHY_FAITHFUL = [
     "less the TB's age) and its idle-slot drain overhead are the digest's [R] reading of "
     "Chimera, not checked against the Chimera paper (not in the library).",
     "**Drain-estimate error and utilisation** (tables above; not traced further in this run). "
-    "On the same drained CTAs Shieh's predictor errs less than Chimera's estimate (99 against "
-    "182 % at 2 us; the thesis: about 15.6 % less), but on the proposed scheme's own drains "
-    "its error is 160-182 % (every scheme's srad drains: 395 % at 2 us; relative errors over short drains, and a predictor that "
-    "says 0 for a CTA past its kernel's mean instruction count that still runs). Utilisation "
-    "during preemption: Chimera's SMs hold no running CTA while their switched CTAs are saved "
-    "and a flushed SM is free at once, so Chimera's utilisation is low; the proposed / Chimera "
-    "ratio is 2.95x at 2 us, the thesis's 2.93x (5.25x in the run before the mix-runtime fix, "
-    "which had 14 fewer requests that preempted; the change is not traced further).",
+    "On the same drained CTAs Shieh's predictor errs less than Chimera's estimate (61.5 against "
+    "190.5 % at 2 us; the thesis: about 15.6 % less; b+tree's 147.5 % is its worst, its CTAs "
+    "finish unevenly), a gap larger than the thesis's because Chimera's mean-residency estimate "
+    "is far off for kernels whose CTAs last long (pathfinder 1,764 %, stencil 1,646 %). "
+    "Utilisation during preemption: Chimera's SMs hold no running CTA while their switched CTAs "
+    "are saved and a flushed SM is free at once, so Chimera's utilisation is low; the proposed "
+    "/ Chimera ratio is 3.80x at 2 us, the thesis's 2.93x (2.95x with the sub-wave victims, "
+    "whose requests found fewer CTAs to save).",
     "**Requests and runs.** 4 per victim (the thesis does not say how many), uniform over the "
     "victim's whole standalone run; per request only the runs the thesis reports (Chimera and "
     "the proposed scheme at each L_c, the Oracle at 2 us, its one number) and the Oracle's "
     "first pass: the `sm` reference and Chimera+ of the stand-ins run are not in the thesis "
     "and were dropped to fit the time limit with the longer victims. The thesis's averages are "
-    "over its own benchmarks' kernels.",
+    "over its own benchmarks' kernels. Session 12's run is `HD_EXP_SIZE=quick` (L_c 2 and 5 "
+    "us, 192 preemption runs + 14 alone: 50 min wall at load ~19 on the shared 2 cores) without "
+    "the Oracle: its 48 first passes and 48 runs (~30 min more) did not fit the session; the "
+    "Oracle's numbers are the sub-wave run's (the violation table's `sub-wave` column).",
 ]
 
 WHY = [
@@ -1171,7 +1192,9 @@ def report(ctx):
                      setup()[1]["preempter"],
                      "first pass of the run" if any(
                          str(p.axes.get("set.context.oracle_profile", "")).endswith("f.prof")
-                         for p in ctx.sweep.points) else "victim alone",
+                         for p in ctx.sweep.points) else "victim alone" if any(
+                         p.axes.get("set.context.preempt_policy") == "oracle"
+                         for p in ctx.sweep.points) else "(Oracle not run)",
                      "writeback (no pending register write, loads included)" if any(
                          p.axes.get("set.context.quiesce") == "writeback"
                          for p in ctx.sweep.points) else "pipeline"]]),
