@@ -161,7 +161,14 @@ out:
 
 static int bfs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const int n = bfs_vertices(ctx->size);
+    int n = bfs_vertices(ctx->size);
+    /* Input-size variant (token wN; issue 24, Shieh Table 4.2 victims): WAVES=N (1..64) gives the
+     * small graph N full waves of TB-thread CTAs per launch on fermi-gtx480 at Table 4.2's 3 TBs
+     * per SM (15 x 3 x N CTAs, the last one partial); same generator, same reference. */
+    const char *vflags = hd_wl_variant_flags(ctx);
+    const long waves = hd_wl_flag(vflags, "WAVES", 0);
+    if (waves > 0 && waves <= 64 && ctx->size == HD_WL_SMALL)
+        n = 15 * 3 * (int)waves * (int)hd_wl_flag(vflags, "TB", BFS_BLOCK) - 100;
     struct bfs_graph g = {0, NULL, NULL};
     int *level = malloc((size_t)n * sizeof(int)), *ref = malloc((size_t)n * sizeof(int));
     int *queue = malloc((size_t)n * sizeof(int));
@@ -254,4 +261,14 @@ const struct hd_workload hd_workload_bfs_k2_tb512 = {
     .variant_of = "bfs",
     .variant_flags = "-DBFS_TWO_KERNELS -DTB=512 -DREGSPEC_EXPAND=16 -DREGSPEC_ADVANCE=12",
     .paper_row = "Lin Table 2.2 BFS_1/BFS_2; Shieh Table 4.2 bfs Kernel/Kernel2",
+};
+const struct hd_workload hd_workload_bfs_k2_tb512_w3 = {
+    .name = "bfs_k2_tb512_w3",
+    .description = "bfs_k2_tb512 on a small graph of 3 full waves per launch (135 CTAs of 3 per SM on 15 SMs)",
+    .klass = "irregular",
+    .idempotent = true,
+    .run = bfs_run,
+    .variant_of = "bfs",
+    .variant_flags = "-DBFS_TWO_KERNELS -DTB=512 -DREGSPEC_EXPAND=16 -DREGSPEC_ADVANCE=12 -DWAVES=3",
+    .paper_row = "Shieh Table 4.2 bfs Kernel/Kernel2: 512 threads, 3 TBs/SM, >= 3 waves",
 };

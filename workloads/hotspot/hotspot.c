@@ -9,6 +9,9 @@
  * Variants (ptx.flags, README) set the tile HD_HS_TX x HD_HS_TY (threads and shared memory per
  * CTA); the driver reads them back from the variant's flags and sizes the grid accordingly.
  * REGSPEC=R pins the register count occupancy uses for hs_calculate_temp (zorua_spec.h).
+ * Input-size variant (token `wN`; issue 24, Shieh Table 4.2 victims): WAVES=N sizes the small
+ * input so that each of its 2 launches has N full waves of CTAs on fermi-gtx480 at Table 4.2's 3
+ * TBs per SM (15 x 3N tiles of output); same kernel and reference, medium and large the base's.
  */
 #include "workload.h"
 #include "zorua_spec.h"
@@ -76,7 +79,19 @@ static void hs_make_inputs(struct hd_wl_rng *rng, float *power, float *temp, int
 
 static int hs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
+    const char *flags = hd_wl_variant_flags(ctx);
+    const long tx = hd_wl_flag(flags, "HD_HS_TX", HS_TILE);
+    const long ty = hd_wl_flag(flags, "HD_HS_TY", HS_TILE);
+    const long waves = hd_wl_flag(flags, "WAVES", 0);
     struct hs_size sz = hs_size_of(ctx->size);
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "hotspot: WAVES=%ld out of range 0..64", waves);
+    if (waves > 0 && ctx->size == HD_WL_SMALL && tx > 2 * HS_PYRAMID && ty > 2 * HS_PYRAMID) {
+        /* 15 SMs x 3 TBs/SM (Table 4.2) per wave: 15 tiles across, 3 x waves down. */
+        sz.cols = 15 * (int)(tx - 2 * HS_PYRAMID);
+        sz.rows = 3 * (int)waves * (int)(ty - 2 * HS_PYRAMID);
+        sz.iters = 2 * HS_PYRAMID;
+    }
     int rows = sz.rows, cols = sz.cols;
     size_t cells = (size_t)rows * cols, bytes = sizeof(float) * cells;
     int rc = HD_OK;
@@ -84,9 +99,6 @@ static int hs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_devptr d_power = 0, d_t[2] = {0, 0};
     float *power = malloc(bytes), *temp = malloc(bytes), *ref = malloc(bytes);
     float *tmp = malloc(bytes), *got = malloc(bytes);
-    const char *flags = hd_wl_variant_flags(ctx);
-    const long tx = hd_wl_flag(flags, "HD_HS_TX", HS_TILE);
-    const long ty = hd_wl_flag(flags, "HD_HS_TY", HS_TILE);
 
     if (tx < 2 * HS_PYRAMID + 1 || ty < 2 * HS_PYRAMID + 1 || tx * ty > 1024) {
         rc = hd_wl_fail(ctx, "hotspot: %ldx%ld tiles: each edge > 2 x pyramid height %d, at most "
@@ -224,6 +236,16 @@ const struct hd_workload hd_workload_hotspot_r36 = {
     .variant_of = "hotspot",
     .variant_flags = "-DMAXREG=36 -DREGSPEC=36",
     .paper_row = "Shieh Table 4.2 hotspot: 9,216 regs/TB (36/thread), 3,072 B, 256 threads, 3 TBs/SM",
+};
+const struct hd_workload hd_workload_hotspot_r36_w4 = {
+    .name = "hotspot_r36_w4",
+    .description = "hotspot_r36 with a small input of 2 launches of 4 full waves each (180 CTAs of 3 per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+    .variant_of = "hotspot",
+    .variant_flags = "-DMAXREG=36 -DREGSPEC=36 -DWAVES=4",
+    .paper_row = "Shieh Table 4.2 hotspot: 9,216 regs/TB (36/thread), 3,072 B, 256 threads, 3 TBs/SM, >= 3 waves",
 };
 const struct hd_workload hd_workload_hotspot_r31 = {
     .name = "hotspot_r31",

@@ -6,6 +6,11 @@
  * Row 0 of the grid is the initial cost row; each launch of pf_dynproc advances up to PF_PYRAMID
  * rows, ping-ponging two device cost rows. Integer arithmetic, so the final row must equal the
  * CPU's dynamic programme exactly.
+ *
+ * Input-size variant (ptx.flags, token `wN`; issue 24, Shieh Table 4.2 victims): WAVES=N sizes the
+ * small input so that its one launch has N full waves of CTAs on fermi-gtx480 (15 SMs x 6 CTAs per
+ * SM, Table 4.2's occupancy of pathfinder): N x 90 CTAs of 256 - 2 x 20 output columns, 21 rows.
+ * Same kernel, same reference; medium and large are the base's.
  */
 #include "workload.h"
 
@@ -18,10 +23,16 @@ struct pf_size {
     int cols, rows;
 };
 
-static struct pf_size pf_size_of(enum hd_wl_size size)
+/* CTAs per full wave of pf_dynproc on fermi-gtx480: 15 SMs x 6 (Shieh Table 4.2). */
+#define PF_WAVE_CTAS 90
+
+static struct pf_size pf_size_of(enum hd_wl_size size, long waves)
 {
     /* ~0.4 M, 12 M and 62 M warp instructions. */
     static const struct pf_size s[3] = {{8000, 41}, {100000, 101}, {500000, 101}};
+    if (waves > 0 && size == HD_WL_SMALL) /* one launch of `waves` x 90 CTAs (w4: ~2.2 M) */
+        return (struct pf_size){(int)waves * PF_WAVE_CTAS * (PF_BLOCK - 2 * PF_PYRAMID),
+                                PF_PYRAMID + 1};
     return s[size];
 }
 
@@ -50,7 +61,10 @@ static void pf_reference(const int *wall, int rows, int cols, int *prev, int *ne
 
 static int pf_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    struct pf_size sz = pf_size_of(ctx->size);
+    const long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "pathfinder: WAVES=%ld out of range 0..64", waves);
+    struct pf_size sz = pf_size_of(ctx->size, waves);
     size_t cells = (size_t)sz.rows * sz.cols, row_bytes = sizeof(int) * (size_t)sz.cols;
     int rc = HD_OK;
     struct hd_module *mod = NULL;
@@ -115,3 +129,16 @@ const struct hd_workload hd_workload_pathfinder = {
     .idempotent = true,
     .run = pf_run,
 };
+
+/* {==== Input-size variant (ptx.flags; README.md, "Variants": token wN) ==== */
+const struct hd_workload hd_workload_pathfinder_w4 = {
+    .name = "pathfinder_w4",
+    .description = "pathfinder variant: small input of one launch of 4 full waves (360 CTAs of 6 per SM on 15 SMs)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = pf_run,
+    .variant_of = "pathfinder",
+    .variant_flags = "-DWAVES=4",
+    .paper_row = "Shieh Table 4.2 pathfinder dynproc_kernel: 256 threads, 6 TBs/SM, >= 3 waves",
+};
+/* }==== */

@@ -8,6 +8,10 @@
  * a homogeneous speckle sample) and computes q0^2 = var/mean^2 over it, then launches srad_coeff
  * and srad_update on 16x16 tiles. The final image is compared with the same iterations run on the
  * CPU.
+ *
+ * Input-size variant (ptx.flags, token `wN`; issue 24, Shieh Table 4.2 victims): WAVES=N (1..64)
+ * sizes the small image so that every launch has N full waves of CTAs on fermi-gtx480 at Table
+ * 4.2's 6 TBs per SM (15 x 6N tiles); same kernels and reference, medium and large the base's.
  */
 #include "workload.h"
 #include "zorua_spec.h"
@@ -28,6 +32,19 @@ static struct sr_size sr_size_of(enum hd_wl_size size)
     /* ~0.21 M, 12 M and 50 M warp instructions; small has partial tiles on both axes. */
     static const struct sr_size s[3] = {{120, 136, 2}, {512, 512, 8}, {1024, 1024, 8}};
     return s[size];
+}
+
+/* The size the context asks for: the base's table, or a variant's WAVES-sized small image. */
+static struct sr_size sr_size_for(const struct hd_wl_ctx *ctx)
+{
+    struct sr_size sz = sr_size_of(ctx->size);
+    long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    if (waves > 0 && waves <= 64 && ctx->size == HD_WL_SMALL) {
+        sz.cols = 15 * SR_TILE;                /* 15 SMs */
+        sz.rows = 6 * (int)waves * SR_TILE;    /* x 6 TBs/SM x waves */
+        sz.iters = 2;
+    }
+    return sz;
 }
 
 /* q0^2 of the region of interest: rows [0, roi_rows) x cols [0, roi_cols). */
@@ -111,7 +128,7 @@ static void sr_make_image(struct hd_wl_rng *rng, float *img, int rows, int cols)
 
 static int sr_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    struct sr_size sz = sr_size_of(ctx->size);
+    struct sr_size sz = sr_size_for(ctx);
     size_t pixels = (size_t)sz.rows * sz.cols, bytes = sizeof(float) * pixels;
     int roi_rows = sz.rows / 4, roi_cols = sz.cols / 4;
     int rc = HD_OK;
@@ -204,5 +221,15 @@ const struct hd_workload hd_workload_srad_r20 = {
     .variant_of = "srad",
     .variant_flags = "-DREGSPEC=20",
     .paper_row = "Shieh Table 4.2 srad_cuda_1, srad_cuda_2: 5,120 regs/TB (20/thread), 6,144 / 5,120 B, 256 threads, 6 TBs/SM",
+};
+const struct hd_workload hd_workload_srad_r20_w4 = {
+    .name = "srad_r20_w4",
+    .description = "srad_r20 with a small image whose every launch runs 4 full waves (360 CTAs of 6 per SM on 15 SMs)",
+    .klass = "memory",
+    .idempotent = false,
+    .run = sr_run,
+    .variant_of = "srad",
+    .variant_flags = "-DREGSPEC=20 -DWAVES=4",
+    .paper_row = "Shieh Table 4.2 srad_cuda_1, srad_cuda_2: 5,120 regs/TB (20/thread), 6,144 / 5,120 B, 256 threads, 6 TBs/SM, >= 3 waves",
 };
 /* }==== */

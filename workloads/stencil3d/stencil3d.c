@@ -62,12 +62,27 @@ static int st_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     int rc = HD_OK;
     struct hd_module *mod = NULL;
     hd_devptr d_g[2] = {0, 0};
-    float *ref = malloc(bytes), *tmp = malloc(bytes), *got = malloc(bytes);
+    float *ref = NULL, *tmp = NULL, *got = NULL;
     const char *flags = hd_wl_variant_flags(ctx);
     const long bx = hd_wl_flag(flags, "HD_ST_BX", ST_BX), by = hd_wl_flag(flags, "HD_ST_BY", ST_BY);
     const long cx = hd_wl_flag(flags, "HD_ST_CX", ST_CX);
     float c0 = 1.0f / 6.0f, c1 = 1.0f / 6.0f / 6.0f;
 
+    /* Input-size variant (token wN; issue 24, Shieh Table 4.2 victims): WAVES=N (1..64) gives the
+     * small grid N full waves of CTAs per launch on fermi-gtx480 at Table 4.2's 8 TBs per SM
+     * (4 CTAs across x, 30 N down y: 15 x 8 x N), 6 planes deep (a run near 100,000 cycles), both axes ending in partial
+     * CTAs; same kernel and reference. */
+    const long waves = hd_wl_flag(flags, "WAVES", 0);
+    if (waves > 0 && waves <= 64 && ctx->size == HD_WL_SMALL && bx * cx > 4 && by > 1) {
+        sz.nx = (int)(4 * bx * cx - 3);
+        sz.ny = (int)(30 * waves * by - 1);
+        sz.nz = 6;
+    }
+    n = (size_t)sz.nx * sz.ny * sz.nz;
+    bytes = n * sizeof(float);
+    ref = malloc(bytes);
+    tmp = malloc(bytes);
+    got = malloc(bytes);
     if (bx < 1 || by < 1 || cx < 1 || bx * by > 1024 || sz.nz < 2) {
         rc = hd_wl_fail(ctx, "stencil3d: bad CTA shape %ldx%ld (x%ld) or nz %d < 2", bx, by, cx,
                         sz.nz);
@@ -149,5 +164,15 @@ const struct hd_workload hd_workload_stencil3d_tb128_r28 = {
     .variant_of = "stencil3d",
     .variant_flags = "-DHD_ST_BY=4 -DMAXREG=28",
     .paper_row = "Shieh Table 4.2 stencil: 3,584 regs/TB, 0 B, 128 threads, 8 TBs/SM",
+};
+const struct hd_workload hd_workload_stencil3d_tb128_r28_w4 = {
+    .name = "stencil3d_tb128_r28_w4",
+    .description = "stencil3d_tb128_r28 on a small grid of 4 full waves per launch (480 CTAs of 8 per SM on 15 SMs)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = st_run,
+    .variant_of = "stencil3d",
+    .variant_flags = "-DHD_ST_BY=4 -DMAXREG=28 -DWAVES=4",
+    .paper_row = "Shieh Table 4.2 stencil: 3,584 regs/TB, 0 B, 128 threads, 8 TBs/SM, >= 3 waves",
 };
 /* }==== */

@@ -168,10 +168,19 @@ static void sc_init(struct sc_state *s, float *coord, float *weight, struct hd_w
 
 static int sc_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct sc_size sz = sc_sizes[ctx->size];
+    struct sc_size sz = sc_sizes[ctx->size];
     const long tb = hd_wl_spec_threads(ctx, "streamcluster", "HD_SC_BLOCK", SC_BLOCK);
     if (tb < 0)
         return HD_WL_MISMATCH;
+    /* Input-size variant (token wN; issue 24, Shieh Table 4.2 victims): WAVES=N (1..64) gives the
+     * small set N full waves of sc_gain CTAs on fermi-gtx480 at Table 4.2's 3 TBs per SM (15 x 3
+     * x N CTAs of tb points, the last one partial) and 2 rounds (a candidate each); same dims,
+     * same reference. */
+    const long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    if (waves > 0 && waves <= 64 && ctx->size == HD_WL_SMALL) {
+        sz.n = 15 * 3 * (int)waves * (int)tb - (int)tb / 4;
+        sz.iters = 2;
+    }
     const int n = sz.n, dim = sz.dim, nblk = (int)((n + tb - 1) / tb);
     const size_t nb = sizeof(float) * (size_t)n, ib = sizeof(int) * (size_t)n;
     const size_t ob = sizeof(unsigned) * (size_t)nblk * (SC_KMAX + 1);
@@ -313,5 +322,15 @@ const struct hd_workload hd_workload_streamcluster_tb512_r12 = {
     .variant_of = "streamcluster",
     .variant_flags = "-DHD_SC_BLOCK=512 -DREGSPEC=12",
     .paper_row = "Shieh Table 4.2 streamcluster Kernel_compute_cost: 6,144 regs/TB (12/thread), 0 B, 512 threads, 3 TBs/SM",
+};
+const struct hd_workload hd_workload_streamcluster_tb512_r12_w3 = {
+    .name = "streamcluster_tb512_r12_w3",
+    .description = "streamcluster_tb512_r12 on a small set of 3 full waves per launch (135 CTAs of 3 per SM on 15 SMs)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = sc_run,
+    .variant_of = "streamcluster",
+    .variant_flags = "-DHD_SC_BLOCK=512 -DREGSPEC=12 -DWAVES=3",
+    .paper_row = "Shieh Table 4.2 streamcluster Kernel_compute_cost: 6,144 regs/TB (12/thread), 0 B, 512 threads, 3 TBs/SM, >= 3 waves",
 };
 /* }==== */
