@@ -61,6 +61,9 @@ TECHNIQUES = [
     ("selective_k100", "selective, K = 100",
      {"context.preempt": "switch", "context.save": "compressed", "context.points": "selective",
       "context.pp_k": 100}),
+    ("selective_k500", "selective, K = 500",
+     {"context.preempt": "switch", "context.save": "compressed", "context.points": "selective",
+      "context.pp_k": 500}),
 ]
 # workload: (size, {our kernel: Lin's Table 2.2 label}); the signals' kernel filter is the keys
 KERNELS = {
@@ -494,10 +497,12 @@ def report(ctx):
                 r["m"].get("selective", {}).get("ctas_per_sm"), _r(lv),
                 r["m"].get("selective", {}).get("pp_live_over")] for r, lv in zip(rows, live)]
     ktab = [[r["lin"], r["kernel"], r["m"].get("selective", {}).get("latency_us"),
+             r["m"].get("selective_k500", {}).get("latency_us"),
              r["m"].get("selective_k100", {}).get("latency_us"),
              r["m"].get("selective", {}).get("bytes_per_cta"),
+             r["m"].get("selective_k500", {}).get("bytes_per_cta"),
              r["m"].get("selective_k100", {}).get("bytes_per_cta")]
-            for r in rows if "selective_k100" in r["m"]]
+            for r in rows if "selective_k100" in r["m"] or "selective_k500" in r["m"]]
     timetab = []
     for r in rows:
         cells = [r["lin"], r["kernel"]]
@@ -686,8 +691,9 @@ def report(ctx):
           "(without allocation granules). Lin's BP_1: 60.9 % and 13.7 % (L514-L517).", "",
           md_table(["Lin", "kernel", "CTAs/SM", "register file %", "shared memory %"], occtab),
           "## K of the selective points (Lin L842-L844: 100 to 1000 has little effect)", "",
-          md_table(["Lin", "kernel", "latency us K=1000", "latency us K=100", "B/CTA K=1000",
-                    "B/CTA K=100"], ktab) if ktab else "(not run)", "",
+          md_table(["Lin", "kernel", "latency us K=1000", "latency us K=500",
+                    "latency us K=100", "B/CTA K=1000", "B/CTA K=500", "B/CTA K=100"], ktab)
+          if ktab else "(not run)", "",
           "## Per kernel and technique", "",
           md_table(["Lin", "kernel", "size", "technique", "signals", "signals on other kernels",
                     "B/CTA", "drain us", "spill us", "spill us accumulated per warp",
