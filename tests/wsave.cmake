@@ -9,6 +9,12 @@
 #   live, live+cp) and selective points: every run verifies, warps leave early, contexts come
 #   back.
 # - stress_wsave_<W>: warp order, live+cp, selective points, stress every 2,000 cycles at 0.25.
+# - preempt_lin_wsave_loop_<W>_<HOW>: warp order with the context blocks in the timing loop
+#   (heddle cosim --blocks regpat --in-loop: compressor, decompressor, packer, unpacker,
+#   preemption controller, point decoder of every SM against their RTL) on a signalled run
+#   (signal), under stress evictions (stress) or on the lin-ch2-faithful setup (faithful,
+#   medium): the RTL driving gives the C-reference run's cycles with 0 mismatches (and, but in
+#   CI, --drive ref the same cycles and block steps).
 set(HD_TEST_MECHANISM lin) # docs/testing.md: Lin's budget
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(TARGET heddle AND Python3_Interpreter_FOUND)
@@ -27,6 +33,21 @@ if(TARGET heddle AND Python3_Interpreter_FOUND)
                          PASS_REGULAR_EXPRESSION "^modes: ")
   endforeach()
 endif()
+if(TARGET hd_cosim_vl AND Python3_Interpreter_FOUND)
+  # WORKLOAD SIZE HOW [ref]
+  foreach(c "hotspot;small;signal" "sgemm;small;stress;ref" "bfs;small;signal;ref"
+            "histogram;small;signal;ref" "pathfinder;small;stress;ref"
+            "backprop;medium;faithful;ref")
+    list(GET c 0 wl)
+    list(GET c 2 how)
+    add_test(NAME preempt_lin_wsave_loop_${wl}_${how}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/preempt/lin_wsave.py
+                     $<TARGET_FILE:heddle> loop ${c}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(preempt_lin_wsave_loop_${wl}_${how} PROPERTIES LABELS "preempt;lin;cosim"
+                         TIMEOUT 600 PASS_REGULAR_EXPRESSION "^loop: ")
+  endforeach()
+endif()
 if(TARGET heddle)
   foreach(wl sgemm reduction bfs histogram hotspot pathfinder)
     add_test(NAME stress_wsave_${wl}
@@ -41,4 +62,5 @@ if(TARGET heddle)
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
-hd_tier(ci "^preempt_lin_wsave_order$" "^stress_wsave_(sgemm|reduction)$")
+hd_tier(ci "^preempt_lin_wsave_order$" "^stress_wsave_(sgemm|reduction)$"
+        "^preempt_lin_wsave_loop_hotspot_signal$")

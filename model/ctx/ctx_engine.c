@@ -302,14 +302,14 @@ static void flush_now(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 
 bool hd_sm_ctx_wspill_storage(struct hd_ctx *x, uint32_t nwarps)
 {
-    if (x->cap_wspill < nwarps) {
-        uint64_t *ws = realloc(x->wspill, nwarps * sizeof *ws);
+    if (x->cap_wspill < nwarps) { /* [0, cap): last register request; [cap, 2 cap): first */
+        uint64_t *ws = realloc(x->wspill, 2 * (size_t)nwarps * sizeof *ws);
         if (!ws)
             return false;
         x->wspill = ws;
         x->cap_wspill = nwarps;
     }
-    memset(x->wspill, 0, nwarps * sizeof *x->wspill);
+    memset(x->wspill, 0, 2 * (size_t)x->cap_wspill * sizeof *x->wspill);
     return true;
 }
 
@@ -448,8 +448,11 @@ bool hd_sm_ctx_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
         return false;
     if (!restore && (q.part == HD_CTXP_REGS || q.part == HD_CTXP_PV)) { /* Lin's per-warp spill */
         const uint32_t w = hd_ctx_image_req_warp(x->img, &q);
-        if (w < c->grant.nwarps && w < x->cap_wspill)
+        if (w < c->grant.nwarps && w < x->cap_wspill) {
             x->wspill[w] = now;
+            if (!x->wspill[x->cap_wspill + w]) /* its service starts (ctx_pool.h) */
+                x->wspill[x->cap_wspill + w] = now;
+        }
     }
     if (sm->cp->switch_model == HD_SWITCHMODEL_STALL) /* no traffic: the port's time */
         return stall_send(sm, x, restore, q.bytes, now);
@@ -621,12 +624,15 @@ static void engine_done(struct hd_sm *sm, uint64_t now)
     if (x->state == HD_CTX_SAVING) { /* register file and shared memory read out */
         x->wspill_sum = 0; /* Lin L1079: each warp from its point to its registers out */
         x->wspill_warps = 0;
+        x->wservice_sum = 0; /* and from its first register request to its last */
         for (uint32_t i = 0; i < c->grant.nwarps && i < x->cap_wspill; i++) {
             if (!x->wspill[i])
                 continue;
             const uint64_t t0 = x->saved[i].t_stop > x->t_signal ? x->saved[i].t_stop : x->t_signal;
             x->wspill_sum += x->wspill[i] > t0 ? x->wspill[i] - t0 : 0;
             x->wspill_warps++;
+            const uint64_t first = x->wspill[x->cap_wspill + i];
+            x->wservice_sum += first && x->wspill[i] >= first ? x->wspill[i] - first + 1 : 0;
         }
         hd_sm_cta_vacate(sm, c, now);
         c->ctx = NULL;

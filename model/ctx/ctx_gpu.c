@@ -54,6 +54,7 @@ bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s)
                 r->cycles_regs += x->pc_cycles[0]; /* Fig 2.14 as time (ctx_wsave.h) */
                 r->cycles_smem += x->pc_cycles[1];
                 r->cycles_stack += x->pc_cycles[2];
+                r->warp_service_cycles += x->wservice_sum; /* first to last request per warp */
                 x->preq = HD_CTX_NONE;
             }
             hd_ctx_queue_push(&g->pool, &x->la->ctxs, x);

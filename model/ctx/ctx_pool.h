@@ -110,7 +110,7 @@ struct hd_ctx {
                                  [context] flush_bit = idempotence (ctx_idem.h) */
     /* Lin's accumulated per-warp spill latency (L1067-L1079, issue 24 item 9): per warp of the
      * current save the cycle its last register request (record or pattern vector) was sent
-     * (0: none), and at the save's end the sum over those warps of (that cycle - the cycle the
+     * (0: none; then, from wspill[cap_wspill], the cycle of its first one), and at the save's end the sum over those warps of (that cycle - the cycle the
      * warp stopped at its point, at the earliest the signal) and how many warps */
     uint64_t *wspill;
     uint32_t cap_wspill;
@@ -134,6 +134,11 @@ struct hd_ctx {
      * vectors, shared memory, SIMT stacks with the CCB entry); pc_last: the last cycle counted
      * + 1 per part, so a cycle counts once per part */
     uint64_t pc_cycles[3], pc_last[3];
+    /* Lin's per-warp spill as service time (issue 24): at the save's end, the sum over the
+     * warps with registers saved of the cycles from the warp's first register request sent to
+     * its last, both included (wspill[cap_wspill + w] holds the first, wspill[w] the last), so
+     * without the wait before its first request (behind other warps, the drain, the codec) */
+    uint64_t wservice_sum;
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

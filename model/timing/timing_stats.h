@@ -153,6 +153,10 @@ struct hd_preempt_rec {
      * pattern vectors, including waits for the compressor and packer; shared memory; SIMT
      * stacks with the CCB entries); a cycle counts once per part and CTA */
     uint64_t cycles_regs, cycles_smem, cycles_stack;
+    /* issue 24 (Lin's 1.8 us): the switched CTAs' per-warp spill as service time: over their
+     * warps with registers saved, the cycles from the warp's first register request sent to
+     * its last (both included), summed; divided by warp_spill_warps, the mean per warp */
+    uint64_t warp_service_cycles;
 };
 
 /* One CTA a preemption request drained (or whose flush was refused, so it drained): the drain
