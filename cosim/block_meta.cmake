@@ -19,11 +19,14 @@
 #   mutation_c_check  the C mutation subset's testbench arguments (default: the random run's)
 #   ci_mutation       1: the CI tier builds tb_<b>_mut and runs the block's mutation subset
 #   ci_configs        named configurations whose testbench the CI tier builds and runs too
+#   loop_configs      named configurations also built as instances of their own, "BLOCK:CONFIG"
+#                     (C reference and Verilated model), for a mechanism that steps the block in
+#                     several sizes in the loop (model/hw/hw_blocks.cmake, cosim/CMakeLists.txt)
 # hd_block_meta(BLOCK KEY OUT [DEFAULT]) sets OUT to the value (DEFAULT, or "", when absent).
 include_guard(GLOBAL)
 
 set(HD_BLOCK_META_KEYS family owner family_loop family_requires family_default family_codec
-    family_must_step replay mutate_c mutation_c_check ci_mutation ci_configs)
+    family_must_step replay mutate_c mutation_c_check ci_mutation ci_configs loop_configs)
 
 function(hd_block_meta_read b)
   set(path ${CMAKE_SOURCE_DIR}/configs/rtl/${b}.ini)

@@ -58,10 +58,7 @@ int hd_zorua_map_ref_init(struct hd_zorua_map_state *s, const struct hd_zorua_ma
 
 void hd_zorua_map_ref_reset(struct hd_zorua_map_state *s)
 {
-    const struct hd_zorua_map_cfg c = {ZORUA_MAP_Rows, ZORUA_MAP_RowW,  ZORUA_MAP_Sets,
-                                       ZORUA_MAP_SetW, ZORUA_MAP_PhysN, ZORUA_MAP_PW,
-                                       ZORUA_MAP_CntW};
-    (void)hd_zorua_map_ref_init(s, &c, NULL, 0); /* fits: the _Static_assert checks it */
+    HD_ZORUA_MAP_REF_RESET_CFG(s); /* fits: the _Static_assert checks it */
 }
 
 /* The lowest free unit (s->nfree > 0). */

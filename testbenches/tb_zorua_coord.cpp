@@ -6,7 +6,9 @@
 // SM lives driven from a shadow copy of the reference (blocks of 1-64 warps arriving when asked
 // and sometimes not, phase specifiers growing and shrinking registers and scratchpad, barriers,
 // exits, refused events, idle and memory-stall cycles whose mix changes per epoch so that
-// o_thresh walks up to its ceiling and down to 0, inactive stretches) and a reset mid-stream.
+// o_thresh walks up to its ceiling and down to 0, inactive stretches) and a reset mid-stream,
+// then directed boundaries (exact register and scratchpad fits at odd thresholds, an arrival and
+// a phase specifier at the tables' limits, level and exactly-16 epochs; bins "exact ...").
 // Every output compared with the C reference every cycle; coverage bins (all required).
 extern "C" {
 #include "zorua_coord.h"
@@ -135,11 +137,88 @@ int sc_main(int argc, char **argv)
         }
         g.push(in);
     }
-    enum { FIG11, FORCED_IN_FIG, PCT_ROSE, PCT_FELL, PCT_HELD, ODD_TH, NBINS };
-    static const char *const names[NBINS] = {"Figure 11 steps", "floor in Figure 11",
-                                             "o_thresh rose", "o_thresh fell",
-                                             "o_thresh held", "odd thresholds"};
+    // Directed boundaries (after a reset each; the mutation review of the full run's survivors,
+    // testbenches/mutants/zorua_coord.open): (1) with epochs frozen (inactive), registers
+    // allocated to exactly PhysReg + o_thresh (25 sets over 256 at 10 % on Fermi: an odd
+    // threshold) by a block of RegSets-set warps and a warp of the rest, which must be admitted
+    // with Floor warps schedulable; an arrival of exactly the free warps asking RegSets and
+    // SmemSets; a phase specifier asking RegSets and SmemSets. (2) Epochs with both counts up
+    // by the same amount (a level epoch: Algorithm 1 compares differences, not sums), a memory
+    // difference of exactly c_delta_thresh (no change), then down to 0 and up to 4 % (the
+    // scratchpad threshold 1 set, odd); then, frozen, a block holding all 48 scratchpad sets
+    // and a warp of a second block asking one more set, exactly PhysSmem + o_thresh.
+    uint64_t dir_reg = 0, dir_smem = 0, dir_arr = 0, dir_ev = 0;
+    auto idle_push = [&](unsigned n, bool active, unsigned idle_n, unsigned mem_n) {
+        for (unsigned k = 0; k < n; k++) {
+            TB_IN in;
+            std::memset(&in, 0, sizeof in);
+            in.active_i = active;
+            in.idle_i = k < idle_n;
+            in.mem_i = k < mem_n;
+            g.push(in);
+        }
+    };
+    auto arrive = [&](unsigned kw, unsigned rs, unsigned ss) {
+        TB_IN in;
+        std::memset(&in, 0, sizeof in);
+        in.kwarps_i = kw;
+        in.tb_v_i = 1;
+        in.tb_rsets_i = rs;
+        in.tb_ssets_i = ss;
+        g.push(in);
+        const bool ok = g.sh.q.arr_ok_o != 0;
+        idle_push(kw + 4, false, 0, 0); // one admission per cycle
+        return ok;
+    };
+    auto nsched = [&]() { return (unsigned)__builtin_popcountll(g.sh.q.sched_o); };
+    {
+        g.reset_here();
+        const unsigned rs = ZORUA_COORD_RegSets,
+                       tot = ZORUA_COORD_PhysReg + ZORUA_COORD_PctInit * ZORUA_COORD_PhysReg / 100,
+                       n = tot / rs, rest = tot % rs;
+        if (n + 1 <= ZORUA_COORD_Warps && n >= ZORUA_COORD_Floor && rest) {
+            arrive(n, rs, 0);
+            const unsigned before = nsched();
+            arrive(1, rest, 0);
+            dir_reg = before == n && nsched() == n + 1; // the last warp fits exactly
+            const unsigned nfree = ZORUA_COORD_Warps - (n + 1);
+            dir_arr = arrive(nfree, rs, ZORUA_COORD_SmemSets);
+            TB_IN in;
+            std::memset(&in, 0, sizeof in);
+            in.ev_v_i = 1;
+            in.ev_kind_i = HD_ZCO_PHASE;
+            in.ev_warp_i = 0; // schedulable since the first block
+            in.ev_rsets_i = rs;
+            in.ev_ssets_i = ZORUA_COORD_SmemSets;
+            g.push(in);
+            dir_ev = g.sh.q.ev_ok_o != 0;
+            idle_push(8, false, 0, 0);
+        }
+    }
+    {
+        g.reset_here();
+        static const unsigned e_idle[7] = {0, 100, 100, 100, 100, 100, 117},
+                              e_mem[7] = {0, 100, 116, 133, 150, 167, 167};
+        for (unsigned e = 0; e < 7; e++)
+            idle_push(ZORUA_COORD_Epoch, true, e_idle[e], e_mem[e]);
+        const unsigned sth = g.sh.oth[HD_ZCO_SMEM]; // 4 % of 48 sets: 1
+        idle_push(2, false, 0, 0);
+        arrive(16, 1, ZORUA_COORD_SmemSets);
+        const unsigned before = nsched();
+        arrive(1, 1, sth);
+        dir_smem = sth == 1 && before == 16 && nsched() == 17;
+    }
+    enum { FIG11, FORCED_IN_FIG, PCT_ROSE, PCT_FELL, PCT_HELD, ODD_TH, EXACT_REG, EXACT_SMEM,
+           EXACT_ARR, EXACT_EV, NBINS };
+    static const char *const names[NBINS] = {
+        "Figure 11 steps", "floor in Figure 11", "o_thresh rose", "o_thresh fell",
+        "o_thresh held", "odd thresholds", "exact register fit", "exact scratchpad fit",
+        "arrival at the limits", "phase at the limits"};
     uint64_t cov[NBINS] = {0};
+    cov[EXACT_REG] = dir_reg;
+    cov[EXACT_SMEM] = dir_smem;
+    cov[EXACT_ARR] = dir_arr;
+    cov[EXACT_EV] = dir_ev;
     uint64_t cyc = 0, fig_bad = 0, last_pct = ZORUA_COORD_PctInit;
     auto cover = [&](const TB_IN &in, const TB_OUT &out) {
         (void)in;

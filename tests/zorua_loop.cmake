@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: MIT
-# Zorua's register mapping tables in the GPU timing loop (issue 32 item 5; docs/blocks/zorua.md
-# "In the loop"; model/mech/zorua/zorua_maploop.h): each SM's RMT stepped as the zorua_map block
-# beside the model's table (which is the same block's C reference), every output checked.
+# Zorua's mapping tables in the GPU timing loop (issue 32 item 5; docs/blocks/zorua.md "In the
+# loop"; model/mech/zorua/zorua_maploop.h): each SM's RMT, SMT and TMT stepped as zorua_map blocks
+# (the built configuration, zorua_map:smt, zorua_map:tmt) beside the model's tables (which are the
+# same block's C reference), every output checked.
 # - zorua_loop_drive: reduction at 24 registers x 1024 threads on Fermi (oversubscribed: the
 #   tables allocate, release, swap out and in) without the blocks, then under heddle cosim
 #   --blocks zorua --in-loop --drive rtl (the C reference and the RTL in lockstep, the RTL's
 #   outputs checked against the model): verified, 0 mismatches, block steps against the RTL, the
-#   same cycles both times (tests/zorua/zorua_loop.py; --drive ref too in the full tier's runs).
+#   same cycles both times, 45 instances (tests/zorua/zorua_loop.py; --drive ref too in the full
+#   tier's runs).
 # - zorua_loop_fault: [zorua] loop_fault corrupts the model's expectation of one block step (C
 #   references, heddle run): the run stops with the located mismatch (cycle, SM, block, port).
 # - zorua_loop_bad_config: a GPU whose RMT is not the block's built size (Kepler's 96 logical
 #   warps over 512 register sets) is refused with a message naming the key and both sizes.
-# - zorua_loop_fst (full): an FST window of the 15 SMs' tables, the RTL's lookup port in the .gtkw.
+# - zorua_loop_fst (full): an FST window of the 15 SMs' 45 tables, the RTL's ports in the .gtkw.
 # - zorua_loop_experiment, zorua_loop_sample (full): every Fermi Zorua point of
 #   experiments/zorua.toml (19) / the first, middle and last point of each of the grid's eight
 #   applications in the loop, both drives, the same cycles as without the blocks.
@@ -55,7 +57,7 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
                        FAIL_REGULAR_EXPRESSION "FAIL ")
   if(TARGET hd_fstcheck)
     add_test(NAME zorua_loop_fst
-             COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks zorua --in-loop reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --fst ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --window 1000:3000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --instances 15 && grep -q sm14_zorua_map.rtl.lk_hit_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm0_zorua_map.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw"
+             COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks zorua --in-loop reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --fst ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --window 1000:3000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --instances 45 && grep -q sm14_zorua_map.rtl.lk_hit_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm0_zorua_map_smt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm3_zorua_map_tmt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw"
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(zorua_loop_fst PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "MISMATCH")
   endif()

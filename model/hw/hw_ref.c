@@ -13,6 +13,9 @@
 /* Generated (hd_hw_blocks.c): every block of rtl/ with its C reference, in name order. */
 extern const struct hd_hw_ref_block hd_hw_ref_blocks_[];
 extern const unsigned hd_hw_ref_nblocks_;
+/* Generated too: the [block] loop_configs instance kinds "BLOCK:CONFIG". */
+extern const struct hd_hw_ref_block hd_hw_ref_configs_[];
+extern const unsigned hd_hw_ref_nconfigs_;
 
 unsigned hd_hw_ref_count(void)
 {
@@ -29,6 +32,9 @@ const struct hd_hw_ref_block *hd_hw_ref_find(const char *name)
     for (unsigned i = 0; i < hd_hw_ref_nblocks_; i++)
         if (strcmp(hd_hw_ref_blocks_[i].b->name, name) == 0)
             return &hd_hw_ref_blocks_[i];
+    for (unsigned i = 0; i < hd_hw_ref_nconfigs_; i++)
+        if (strcmp(hd_hw_ref_configs_[i].name, name) == 0)
+            return &hd_hw_ref_configs_[i];
     return NULL;
 }
 

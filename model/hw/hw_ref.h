@@ -26,12 +26,16 @@ struct hd_hw_ref_block {
     void (*step)(void *state, const void *in, void *out);
     bool (*idle)(const void *state, const void *in);
     const struct hd_cover_desc *cover; /* its coverage bins (rtl/<b>/<b>_cover.def), or NULL */
+    /* NULL: the block itself (b->name); "BLOCK:CONFIG": the block in another named
+     * configuration of configs/rtl/<b>.ini ([block] loop_configs), b its port widths */
+    const char *name;
 };
 
 /* Number of registered blocks and the i-th (in name order). */
 unsigned hd_hw_ref_count(void);
 const struct hd_hw_ref_block *hd_hw_ref_at(unsigned i);
-/* The block called `name`, or NULL. */
+/* The block called `name`, or NULL; "BLOCK:CONFIG" finds a [block] loop_configs instance kind
+ * (not counted by hd_hw_ref_count: it is no block of its own). */
 const struct hd_hw_ref_block *hd_hw_ref_find(const char *name);
 /* "regpat_comp, regpat_decomp, ..." (for usage messages). */
 void hd_hw_ref_names(char *buf, size_t len);

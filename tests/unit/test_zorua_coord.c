@@ -125,7 +125,7 @@ static void floor_rule(struct hd_test_state *t)
     zc_cta_exit(&z, 0);
     HD_CHECK_U64(t, 0, z.rmt.swap_used);
     HD_CHECK_U64(t, 4, z.rmt.nfree);
-    HD_CHECK_U64(t, 4, z.tmt.nfree);
+    HD_CHECK_U64(t, 4, z.tmt.t.nfree);
     zc_free(&z);
 }
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""zorua_loop.py - Zorua's register mapping tables in the timing loop (docs/blocks/zorua.md
+"""zorua_loop.py - Zorua's mapping tables (RMT, SMT, TMT) in the timing loop (docs/blocks/zorua.md
 "In the loop"; model/mech/zorua/zorua_maploop.h): each point runs on Fermi (configs/zorua-fermi.ini,
 allocator = zorua, 64 logical warps, 16 logical CTAs) without the blocks, then under
 `heddle cosim --blocks zorua --in-loop` with each --drive side. Every run must verify, every
-co-simulated run report 0 mismatches with block steps against the RTL, and all give the same
-cycles (the blocks are checked, they do not change the model's timing).
+co-simulated run report 0 mismatches with block steps against the RTL and three instances per SM
+(45, all RTL with --drive rtl), and all give the same cycles (the model's tables are the blocks'
+C reference, the blocks are checked against them every step).
 
 usage: zorua_loop.py HEDDLE (--point NAME ... | --experiment TOML | --sample) [--drive ref,rtl]
 Points: --point (repeatable); --experiment: the Fermi Zorua workloads of a sweep file
@@ -23,6 +24,7 @@ import tomllib
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 CONFIG = "configs/zorua-fermi.ini"
 SETS = ["--set", "sm.logical_warps=64", "--set", "sm.logical_ctas=16"]
+NSM = 15  # Fermi's SMs (Table 2): three tables each in the loop
 SUMMARY = re.compile(r"^(\S+): (verified|FAILED) \(small\), (\d+) cycles, blocks in the timing "
                      r"loop: (\d+) instances \((\d+) against RTL[^)]*\), (\d+) block steps \((\d+) "
                      r"against RTL\), (\d+) mismatches", re.M)
@@ -103,6 +105,9 @@ def main():
                 why.append(f"--drive {d}: {s.group(3)} cycles, {cycles} without the blocks")
             if int(s.group(7)) == 0:
                 why.append(f"--drive {d}: no block step against the RTL")
+            if int(s.group(4)) != 3 * NSM or (d == "rtl" and int(s.group(5)) != 3 * NSM):
+                why.append(f"--drive {d}: {s.group(4)} instances ({s.group(5)} RTL), want "
+                           f"{3 * NSM}: the RMT, SMT and TMT of each of the {NSM} SMs")
             notes.append(f"{d}: {s.group(6)} steps ({s.group(7)} RTL)")
         if why:
             fails += 1

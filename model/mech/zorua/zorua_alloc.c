@@ -251,7 +251,7 @@ static void usage(const void *impl, struct hd_alloc_usage *u)
     memset(u, 0, sizeof *u);
     for (uint32_t c = 0; c < a->z.nctas; c++)
         u->ctas += a->cta[c].used;
-    u->warps = a->z.tmt.nphys - a->z.tmt.nfree;
+    u->warps = a->z.tmt.t.nphys - a->z.tmt.t.nfree;
     u->threads = u->warps * 32u;
     u->regs = (a->z.rmt.nphys - a->z.rmt.nfree) * a->reg_unit;
     u->smem = (uint64_t)(a->z.smt.nphys - a->z.smt.nfree) * a->p->z_smem_set;

@@ -168,7 +168,7 @@ static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all)
         x->reg_sets > held_reg ? x->reg_sets - held_reg : 0u,
     };
     const bool force = force_all || z->schedulable < z->floor; /* deadlock rule 3 */
-    if (need[ZC_SLOT] && !z->tmt.nfree)         /* a slot only on chip */
+    if (need[ZC_SLOT] && !z->tmt.t.nfree) /* a slot only on chip */
         return false;
     if (need[ZC_SMEM] && !can_have(&z->smt, need[ZC_SMEM], z->o_limit[ZC_SMEM], force))
         return false;

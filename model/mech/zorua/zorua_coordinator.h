@@ -5,7 +5,7 @@
  * and lets a warp through them into the schedulable set when each of its resources can be had
  * on chip or, oversubscribed, in the swap space within o_thresh; it owns the three mapping
  * tables: TMT (zorua_slots.h) (logical warp -> warp slot), SMT (logical CTA -> scratchpad sets),
- * RMT (logical warp -> register sets), the last two the zorua_map block (zorua_mt.h).
+ * RMT (logical warp -> register sets), all three the zorua_map block (zorua_mt.h).
  *
  * Design. The coordinator acts only on events (Sec. 3.2): a CTA arrives (its warps enter the
  * thread queue; each needs a slot, its CTA's scratchpad and its registers, the amounts of the
@@ -52,7 +52,7 @@ struct zc_cta {
 };
 
 struct zcoord {
-    struct zslots tmt;   /* warp slots (zorua_slots.h: the model's FIFO order) */
+    struct zslots tmt;   /* warp slots (zorua_slots.h: the zorua_map block, lowest free) */
     struct zmt smt, rmt; /* the zorua_map block's C reference (zorua_mt.h) */
     struct zc_warp w[ZC_MAX_WARPS];
     struct zc_cta c[ZC_MAX_CTAS];

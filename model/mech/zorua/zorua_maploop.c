@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * zorua_maploop.c - the register mapping tables as zorua_map blocks in the timing loop
+ * zorua_maploop.c - the mapping tables (RMT, SMT, TMT) as zorua_map blocks in the timing loop
  * (zorua_maploop.h; Zorua Sec. 4.2-4.3; docs/blocks/zorua.md "In the loop").
  */
 #include "zorua_maploop.h"
@@ -11,8 +11,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct zml_sm {
-    struct zmt *rmt;                 /* the model's table (NULL: this SM is not in the loop) */
+/* The three tables of an SM in the loop: the block instance kind, its instance name's suffix,
+ * what it is, what its rows are, and the built sizes the model's table must have. */
+enum { ZML_NTAB = 3 };
+static const struct zml_kind {
+    const char *block, *suffix, *what, *row;
+    struct hd_zorua_map_cfg cfg;
+} kinds[ZML_NTAB] = {
+    {"zorua_map", "zorua_map", "the register mapping table", "warp",
+     {ZORUA_MAP_Rows, ZORUA_MAP_RowW, ZORUA_MAP_Sets, ZORUA_MAP_SetW, ZORUA_MAP_PhysN,
+      ZORUA_MAP_PW, ZORUA_MAP_CntW}},
+    {"zorua_map:smt", "zorua_map_smt", "the scratchpad mapping table", "CTA",
+     {ZORUA_MAP__SMT_Rows, ZORUA_MAP__SMT_RowW, ZORUA_MAP__SMT_Sets, ZORUA_MAP__SMT_SetW,
+      ZORUA_MAP__SMT_PhysN, ZORUA_MAP__SMT_PW, ZORUA_MAP__SMT_CntW}},
+    {"zorua_map:tmt", "zorua_map_tmt", "the thread-slot mapping table", "warp",
+     {ZORUA_MAP__TMT_Rows, ZORUA_MAP__TMT_RowW, ZORUA_MAP__TMT_Sets, ZORUA_MAP__TMT_SetW,
+      ZORUA_MAP__TMT_PhysN, ZORUA_MAP__TMT_PW, ZORUA_MAP__TMT_CntW}},
+};
+
+struct zml_tab {
+    struct zmt *t;                   /* the model's table (NULL: not in the loop) */
     struct hd_hw_inst inst;          /* its block */
     bool pend;                       /* the last step took an entry: its outputs are due */
     struct zmt_rec due;              /* ... that entry (expected outputs in due.out) */
@@ -21,7 +39,7 @@ struct zml_sm {
 struct zml {
     const struct hd_hw_factory *const *hw;
     uint32_t nsm;
-    struct zml_sm *sm;
+    struct zml_tab *tab;             /* [nsm][ZML_NTAB] */
     uint64_t fault, taken;
     bool made;
 };
@@ -29,7 +47,7 @@ struct zml {
 struct zml *zml_create(uint32_t nsm, const struct hd_hw_factory *const *hw, uint64_t fault)
 {
     struct zml *L = calloc(1, sizeof *L);
-    if (!L || !(L->sm = calloc(nsm ? nsm : 1, sizeof *L->sm))) {
+    if (!L || !(L->tab = calloc((size_t)(nsm ? nsm : 1) * ZML_NTAB, sizeof *L->tab))) {
         free(L);
         return NULL;
     }
@@ -43,37 +61,51 @@ void zml_destroy(struct zml *L)
 {
     if (!L)
         return;
-    for (uint32_t s = 0; s < L->nsm; s++)
-        hd_hw_destroy(&L->sm[s].inst);
-    free(L->sm);
+    for (uint32_t i = 0; i < L->nsm * ZML_NTAB; i++)
+        hd_hw_destroy(&L->tab[i].inst);
+    free(L->tab);
     free(L);
 }
 
-int zml_add_sm(struct zml *L, uint32_t sm, struct zmt *rmt, char *err, size_t errlen)
+static int add_table(struct zml *L, uint32_t sm, unsigned k, struct zmt *t, char *err,
+                     size_t errlen)
 {
-    const struct hd_zorua_map_cfg *c = &rmt->m->cfg;
+    const struct hd_zorua_map_cfg *c = &t->m->cfg, *b = &kinds[k].cfg;
+    if (c->rows != b->rows || c->sets != b->sets || c->phys != b->phys || c->row_w != b->row_w ||
+        c->set_w != b->set_w || c->pw != b->pw || c->cnt_w != b->cnt_w) {
+        static const char *const cols[ZML_NTAB] = {"register sets", "scratchpad sets", "slot"};
+        static const char *const units[ZML_NTAB] = {"sets", "sets", "warp slots"};
+        static const char *const keys[ZML_NTAB] = {
+            "[sm] logical_warps, max_regs_per_thread / [zorua] reg_set, registers / (reg_set x 32)",
+            "[sm] logical_ctas, smem_per_sm / [zorua] smem_set",
+            "[sm] logical_warps, max_warps"};
+        snprintf(err, errlen,
+                 "key 'in_loop' ([zorua]): the %s block is built for %u logical %ss x %u %s over "
+                 "%u physical %s (configs/rtl/zorua_map.ini), this GPU's %s is %u x %u over %u "
+                 "(%s)",
+                 kinds[k].block, b->rows, kinds[k].row, b->sets, cols[k], b->phys, units[k],
+                 kinds[k].what + 4, c->rows, c->sets, c->phys, keys[k]);
+        return -1;
+    }
+    if (zmt_journal_on(t) != 0) {
+        snprintf(err, errlen, "zorua: host out of memory");
+        return -1;
+    }
+    L->tab[(size_t)sm * ZML_NTAB + k].t = t;
+    return 0;
+}
+
+int zml_add_sm(struct zml *L, uint32_t sm, struct zmt *rmt, struct zmt *smt, struct zmt *tmt,
+               char *err, size_t errlen)
+{
     if (sm >= L->nsm) {
         snprintf(err, errlen, "zorua: SM %u beyond the loop's %u", sm, L->nsm);
         return -1;
     }
-    if (c->rows != ZORUA_MAP_Rows || c->sets != ZORUA_MAP_Sets || c->phys != ZORUA_MAP_PhysN ||
-        c->row_w != ZORUA_MAP_RowW || c->set_w != ZORUA_MAP_SetW || c->pw != ZORUA_MAP_PW ||
-        c->cnt_w != ZORUA_MAP_CntW) {
-        snprintf(err, errlen,
-                 "key 'in_loop' ([zorua]): the zorua_map block is built for %u logical warps x %u "
-                 "register sets over %u physical sets (configs/rtl/zorua_map.ini, "
-                 "HD_RTL_CONFIG_zorua_map), this GPU's register mapping table is %u x %u over %u "
-                 "([sm] logical_warps, max_regs_per_thread / [zorua] reg_set, registers / "
-                 "(reg_set x 32))",
-                 (unsigned)ZORUA_MAP_Rows, (unsigned)ZORUA_MAP_Sets, (unsigned)ZORUA_MAP_PhysN,
-                 c->rows, c->sets, c->phys);
-        return -1;
-    }
-    if (zmt_journal_on(rmt) != 0) {
-        snprintf(err, errlen, "zorua: host out of memory");
-        return -1;
-    }
-    L->sm[sm].rmt = rmt;
+    struct zmt *const t[ZML_NTAB] = {rmt, smt, tmt};
+    for (unsigned k = 0; k < ZML_NTAB; k++)
+        if (add_table(L, sm, k, t[k], err, errlen) != 0)
+            return -1;
     return 0;
 }
 
@@ -82,17 +114,19 @@ int zml_make(struct zml *L, char *err, size_t errlen)
     if (L->made)
         return 0;
     const struct hd_hw_factory *f = *L->hw ? *L->hw : hd_hw_ref_factory();
-    for (uint32_t s = 0; s < L->nsm; s++) {
-        if (!L->sm[s].rmt)
-            continue;
-        char name[48];
-        snprintf(name, sizeof name, "sm%u.zorua_map", s);
-        if (hd_hw_make(f, "zorua_map", name, &L->sm[s].inst, err, errlen) != 0)
-            return -1;
-        L->sm[s].inst.ops->reset(L->sm[s].inst.impl);
-        const uint64_t tag[2] = {s, 0}; /* (sm, table 0 = RMT) */
-        hd_hw_set_tag(&L->sm[s].inst, tag, 2);
-    }
+    for (uint32_t s = 0; s < L->nsm; s++)
+        for (unsigned k = 0; k < ZML_NTAB; k++) {
+            struct zml_tab *x = &L->tab[(size_t)s * ZML_NTAB + k];
+            if (!x->t)
+                continue;
+            char name[48];
+            snprintf(name, sizeof name, "sm%u.%s", s, kinds[k].suffix);
+            if (hd_hw_make(f, kinds[k].block, name, &x->inst, err, errlen) != 0)
+                return -1;
+            x->inst.ops->reset(x->inst.impl);
+            const uint64_t tag[2] = {s, k}; /* (sm, table: 0 RMT, 1 SMT, 2 TMT) */
+            hd_hw_set_tag(&x->inst, tag, 2);
+        }
     L->made = true;
     return 0;
 }
@@ -114,17 +148,17 @@ static int differ(const struct hd_block_desc *b, const struct hd_zorua_map_out *
     return -1;
 }
 
-static const char *what(const struct zmt_rec *r, char *buf, size_t len)
+static const char *what(const struct zmt_rec *r, const char *row, char *buf, size_t len)
 {
     static const char *const ops[] = {"", "allocate", "release", "swap out", "swap in"};
     if (r->in.op_i == HD_ZMAP_ALLOC || r->in.op_i == HD_ZMAP_SPILL)
-        snprintf(buf, len, "%s of warp %" PRIu64 " set %" PRIu64 " (swap limit %" PRIu64 ")",
-                 ops[r->in.op_i], r->in.row_i, r->in.set_i, r->in.lim_i);
+        snprintf(buf, len, "%s of %s %" PRIu64 " set %" PRIu64 " (swap limit %" PRIu64 ")",
+                 ops[r->in.op_i], row, r->in.row_i, r->in.set_i, r->in.lim_i);
     else if (r->in.op_i == HD_ZMAP_RELEASE || r->in.op_i == HD_ZMAP_FILL)
-        snprintf(buf, len, "%s of warp %" PRIu64 " set %" PRIu64, ops[r->in.op_i], r->in.row_i,
-                 r->in.set_i);
+        snprintf(buf, len, "%s of %s %" PRIu64 " set %" PRIu64, ops[r->in.op_i], row,
+                 r->in.row_i, r->in.set_i);
     else if (r->in.lk_v_i)
-        snprintf(buf, len, "lookup of warp %" PRIu64 " set %" PRIu64, r->in.lk_row_i,
+        snprintf(buf, len, "lookup of %s %" PRIu64 " set %" PRIu64, row, r->in.lk_row_i,
                  r->in.lk_set_i);
     else
         snprintf(buf, len, "no entry");
@@ -134,16 +168,18 @@ static const char *what(const struct zmt_rec *r, char *buf, size_t len)
 int zml_cycle(struct zml *L, uint64_t now, bool *busy, char *err, size_t errlen)
 {
     *busy = false;
-    for (uint32_t s = 0; s < L->nsm; s++) {
-        struct zml_sm *x = &L->sm[s];
-        if (!x->rmt)
+    for (uint32_t i = 0; i < L->nsm * ZML_NTAB; i++) {
+        struct zml_tab *x = &L->tab[i];
+        const uint32_t s = i / ZML_NTAB;
+        const struct zml_kind *kd = &kinds[i % ZML_NTAB];
+        if (!x->t)
             continue;
-        if (x->rmt->joom) {
-            snprintf(err, errlen, "zorua: SM %u: host out of memory recording the RMT's updates",
-                     s);
+        if (x->t->joom) {
+            snprintf(err, errlen, "zorua: SM %u: host out of memory recording %s's updates", s,
+                     kd->what);
             return -1;
         }
-        const struct zmt_rec *r = zmt_journal_peek(x->rmt);
+        const struct zmt_rec *r = zmt_journal_peek(x->t);
         static const struct hd_zorua_map_in none; /* (immutable) */
         const struct hd_zorua_map_in *in = r ? &r->in : &none;
         if (!x->pend && !r && hd_hw_idle(&x->inst, in))
@@ -167,21 +203,22 @@ int zml_cycle(struct zml *L, uint64_t now, bool *busy, char *err, size_t errlen)
             memcpy(&exp, (const char *)&want + p->offset, sizeof exp);
             char buf[96];
             snprintf(err, errlen,
-                     "zorua: MISMATCH at cycle %" PRIu64 ", SM %u, block zorua_map (sm%u.zorua_map, "
-                     "the register mapping table), port %s = %" PRIu64 " (0x%" PRIx64 "), the "
-                     "model's table gave %" PRIu64 " (0x%" PRIx64 ") for the %s",
-                     now, s, s, p->name, got, got, exp, exp,
-                     x->pend ? what(&x->due, buf, sizeof buf) : "cycle without an entry");
+                     "zorua: MISMATCH at cycle %" PRIu64 ", SM %u, block %s (sm%u.%s, %s), port "
+                     "%s = %" PRIu64 " (0x%" PRIx64 "), the model's table gave %" PRIu64
+                     " (0x%" PRIx64 ") for the %s",
+                     now, s, kd->block, s, kd->suffix, kd->what, p->name, got, got, exp, exp,
+                     x->pend ? what(&x->due, kd->row, buf, sizeof buf) : "cycle without an entry");
             return -1;
         }
         x->pend = r != NULL;
         if (r) {
             x->due = *r;
-            if (L->fault && ++L->taken == L->fault)
-                x->due.out.free_o ^= 1u; /* [zorua] loop_fault: a wrong expectation */
-            zmt_journal_pop(x->rmt);
+            /* [zorua] loop_fault: a wrong expectation for the Nth step of a register table */
+            if (L->fault && kd == &kinds[0] && ++L->taken == L->fault)
+                x->due.out.free_o ^= 1u;
+            zmt_journal_pop(x->t);
         }
-        *busy |= x->pend || zmt_journal_peek(x->rmt) != NULL;
+        *busy |= x->pend || zmt_journal_peek(x->t) != NULL;
     }
     return 0;
 }

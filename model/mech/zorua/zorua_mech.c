@@ -2,8 +2,8 @@
  * zorua_mech.c - Zorua's registry entry (model/policy/mech.h; docs/zorua.md): the allocator
  * values `zorua` and `wlm`, and a hook that, for each SM made, hands the allocator its
  * statistics and installs the mapping tables' operand-location policy (Zorua only), and, with
- * [zorua] in_loop, steps each SM's register mapping table as the zorua_map block in the timing
- * loop (zorua_maploop.h).
+ * [zorua] in_loop, steps each SM's three mapping tables as zorua_map blocks in the timing loop
+ * (zorua_maploop.h).
  * Vijaykumar et al., "Zorua", ISCA 2016 / arXiv 1802.02573, Sec. 3-5.
  */
 #include "mech.h"
@@ -36,7 +36,7 @@ static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
         *ops = &hd_zorua_oloc_ops;
         *oimpl = a;
     }
-    return h->loop ? zml_add_sm(h->loop, sm, &a->z.rmt, err, errlen) : 0;
+    return h->loop ? zml_add_sm(h->loop, sm, &a->z.rmt, &a->z.smt, &a->z.tmt.t, err, errlen) : 0;
 }
 
 static int zh_start(void *impl, char *err, size_t errlen)
