@@ -111,6 +111,32 @@ def _tlp(ctx, r):
     return (warps / cyc / nsm if cyc else 0.0), outs, waves
 
 
+def _util(ctx, r):
+    """Table 3.3's five utilisations of a run over its whole length (the controller's per-window
+    quantities, docs/gpuduet.md "Throughput monitor"), and the class they give."""
+    full = [k for k in ctx.keys if k.startswith(r["key"])]
+    t = parse_stats(ctx.store.rows(full)[full[0]]["stats"])["timing"]
+    c, m = t["config"], t["memory"]
+    mt, cyc = m["total"], m["cycles"]
+    nsm = c["gpu"]["num_sms"]
+    u = {"sched": t["schedulers_total"]["issued"] / max(1, cyc["core"] * nsm *
+                                                          c["sm"]["num_schedulers"]),
+         "L1": (mt["l1d_reads"] + mt["l1d_writes"]) / max(1, cyc["core"] * nsm),
+         "icnt": max(mt["icnt_req_flits"], mt["icnt_rep_flits"]) / max(1, cyc["icnt"] * nsm * 0.6),
+         "L2": (mt["l2_reads"] + mt["l2_writes"] + mt["l2_atomics"]) /
+               max(1, cyc["l2"] * len(m["l2_slices"])),
+         "DRAM": sum(d["data_cycles"] for d in m["dram_commands"]) /
+                 max(1, cyc["dram"] * len(m["dram_commands"]))}
+    if (u["sched"] > .8 or u["icnt"] > .9 or u["DRAM"] > .7 or u["L1"] > .8 or u["L2"] > .8):
+        cls = "saturated"
+    elif (u["sched"] < .6 and u["icnt"] < .6 and u["DRAM"] < .5 and u["L1"] < .6 and
+          u["L2"] < .6):
+        cls = "underutilised"
+    else:
+        cls = "moderate"
+    return u, cls
+
+
 # Table 3.1 (digest §4.2) against the runs' configuration: (section, key, thesis value).
 TABLE31 = [("gpu", "num_sms", 16), ("clock", "core_mhz", 1000.0), ("sm", "num_schedulers", 4),
            ("sm", "scheduler", "gto"), ("sm", "max_ctas", 32), ("sm", "max_threads", 2048),
@@ -152,6 +178,9 @@ def report(ctx):
            "tlp": {f"{w}/{v}": x for (w, v), x in tlp.items()},
            "switch_outs": {f"{w}/{v}": x for (w, v), x in outs.items()},
            "base_waves": {w: x for (w, v), x in waves.items() if v == "base"}}
+    meas = {w: _util(ctx, rows[(w, "base")]) for w in wls if (w, "base") in rows}
+    res["base_class"] = {w: {"class": c, **{k: round(v, 4) for k, v in u.items()}}
+                         for w, (u, c) in meas.items()}
     ctx.write_json("gpuduet.json", {"experiment": "gpuduet", **res})
     ctx.write_csv("points.csv")
 
@@ -234,6 +263,23 @@ def report(ctx):
     md += [md_table(["category", "kernel (ours)", "base cycles", "TB waves", "GPUDuet outs"] +
                     variants[1:9] +
                     ["TLP base / GPUDuet / VT", "thesis (§6.3)"], table), ""]
+    md += ["## Categories measured (Fig 3.4 / Table 3.3 on the baseline runs)", "",
+           "Table 3.3's utilisations over the whole baseline run (the controller classifies "
+           "the first window after its warm-up instead): scheduler issue slots, L1D accesses "
+           "per SM-cycle, interconnect flits of the busier direction over 60 % of peak, L2 "
+           "accesses per slice-cycle, DRAM data-bus cycles. The thesis's group is the one "
+           "its Fig 3.12 puts the kernel in.", ""]
+    mt = []
+    for cat, ks in CATEGORIES.items():
+        for lab, w in ks:
+            if w not in meas:
+                continue
+            u, c = meas[w]
+            mt.append([f"{lab} ({w})", cat, c] +
+                      [f"{u[k] * 100:.0f} %" for k in ("sched", "L1", "icnt", "L2", "DRAM")] +
+                      ["yes" if c == cat else ("-" if cat.startswith("other") else "no")])
+    md += [md_table(["kernel", "thesis's group", "measured", "sched", "L1D", "icnt", "L2",
+                     "DRAM", "same"], mt), ""]
     md += ["## Per category: ours beside the thesis", ""]
     ct = []
     for cat, ks in CATEGORIES.items():
