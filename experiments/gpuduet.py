@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """gpuduet: Lin thesis ch.3's GPUDuet beside the thesis's figures (issue 28; digest §6.3).
 
-Points (experiments/gpuduet.toml), all on configs/maxwell-gpuduet.ini (Table 3.1) at small size:
+Points (experiments/gpuduet.toml at small size, experiments/gpuduet-medium.toml at medium size: a
+subset of the workloads and MEs), all on configs/maxwell-gpuduet.ini (Table 3.1):
   base        [sm] allocator = partitioned (no switching): the baseline of every speedup
   me1..me8    allocator = gpuduet, [gpuduet] dynamic = false, me = N (Fig 3.12; each kernel's
               ME is capped by its upper bound, so "8" is min(8, ME_ub))
@@ -24,7 +25,7 @@ from heddle_sweep.report import md_table
 
 CATEGORIES = {
     "underutilised": [("BFS", "bfs"), ("BT", "btree"), ("DWT_2", "dwt2d"), ("HG", "histogram"),
-                      ("HS", "hotspot")],
+                      ("HG", "histo1024"), ("HS", "hotspot")],
     "moderate": [("MMS", "sgemm"), ("CONV", "conv2d"), ("MM", "mm2"), ("ST", "stencil3d"),
                  ("SPMV", "spmv")],
     "saturated": [("BP_1", "backprop"), ("CFD", "cfd"), ("KM", "kmeans"), ("LBM", "lbm"),
@@ -45,6 +46,25 @@ PAPER_HEADLINE = [
     ("port width 256 / 128 / 64 B (Fig 3.15)", "+24 % / +22 % / +18 %"),
     ("register allocation after liveness + compression", "44 % of the original"),
 ]
+# What the thesis says of single kernels (digest §6.3; the bars of Fig 3.12/3.13 are not in
+# the source, only these statements).
+PAPER_KERNEL = {
+    "BFS": "within +23..47 %; warp level beats TB level",
+    "BT": "within +23..47 %; GPUDuet 6 extra TBs, VT 1",
+    "DWT_2": "within +23..47 %; 2 extra TBs (registers in L1D)",
+    "HG": "within +23..47 %; 8 extra TBs (smem to RF)",
+    "HS": "within +23..47 %; warp level beats TB level",
+    "MMS": "+7..25 %; VT adds none",
+    "CONV": "+7..25 %",
+    "MM": "+7..25 %; best at ME 3",
+    "ST": "+7..25 %; VT adds none",
+    "SPMV": "degrades with ME",
+    "BP_1": "very little",
+    "CFD": "loses with ME; VT adds none",
+    "KM": "down to -26 %: ME 0; VT below base",
+    "LBM": "loses with ME; VT adds none",
+    "SAD_2": "loses with ME",
+}
 MES = [1, 2, 4, 8]
 
 
@@ -61,6 +81,8 @@ def _rows(ctx):
             v = "me" + str(r["set.gpuduet.me"])
         else:
             v = a
+        if r["status"] == "missing":      # a partial store (a sweep still running)
+            continue
         if r["status"] != "ok":
             raise SweepError(f"gpuduet: {r['workload']} {v}: {r['status']}")
         out[(r["workload"], v)] = r
@@ -89,6 +111,32 @@ def _tlp(ctx, r):
     return (warps / cyc / nsm if cyc else 0.0), outs, waves
 
 
+def _util(ctx, r):
+    """Table 3.3's five utilisations of a run over its whole length (the controller's per-window
+    quantities, docs/gpuduet.md "Throughput monitor"), and the class they give."""
+    full = [k for k in ctx.keys if k.startswith(r["key"])]
+    t = parse_stats(ctx.store.rows(full)[full[0]]["stats"])["timing"]
+    c, m = t["config"], t["memory"]
+    mt, cyc = m["total"], m["cycles"]
+    nsm = c["gpu"]["num_sms"]
+    u = {"sched": t["schedulers_total"]["issued"] / max(1, cyc["core"] * nsm *
+                                                          c["sm"]["num_schedulers"]),
+         "L1": (mt["l1d_reads"] + mt["l1d_writes"]) / max(1, cyc["core"] * nsm),
+         "icnt": max(mt["icnt_req_flits"], mt["icnt_rep_flits"]) / max(1, cyc["icnt"] * nsm * 0.6),
+         "L2": (mt["l2_reads"] + mt["l2_writes"] + mt["l2_atomics"]) /
+               max(1, cyc["l2"] * len(m["l2_slices"])),
+         "DRAM": sum(d["data_cycles"] for d in m["dram_commands"]) /
+                 max(1, cyc["dram"] * len(m["dram_commands"]))}
+    if (u["sched"] > .8 or u["icnt"] > .9 or u["DRAM"] > .7 or u["L1"] > .8 or u["L2"] > .8):
+        cls = "saturated"
+    elif (u["sched"] < .6 and u["icnt"] < .6 and u["DRAM"] < .5 and u["L1"] < .6 and
+          u["L2"] < .6):
+        cls = "underutilised"
+    else:
+        cls = "moderate"
+    return u, cls
+
+
 # Table 3.1 (digest §4.2) against the runs' configuration: (section, key, thesis value).
 TABLE31 = [("gpu", "num_sms", 16), ("clock", "core_mhz", 1000.0), ("sm", "num_schedulers", 4),
            ("sm", "scheduler", "gto"), ("sm", "max_ctas", 32), ("sm", "max_threads", 2048),
@@ -111,6 +159,8 @@ def _setup(ctx, rows):
 
 def report(ctx):
     rows = _rows(ctx)
+    size = "/".join(sorted({str(r.get("size") or "small") for r in ctx.tidy()}))
+    missing = sum(r["status"] == "missing" for r in ctx.tidy())
     wls = sorted({w for w, _ in rows})
     variants = ["base"] + [f"me{m}" for m in MES] + ["gpuduet", "gpuduet_tb", "vt", "port64",
                                                       "port256"]
@@ -128,6 +178,9 @@ def report(ctx):
            "tlp": {f"{w}/{v}": x for (w, v), x in tlp.items()},
            "switch_outs": {f"{w}/{v}": x for (w, v), x in outs.items()},
            "base_waves": {w: x for (w, v), x in waves.items() if v == "base"}}
+    meas = {w: _util(ctx, rows[(w, "base")]) for w in wls if (w, "base") in rows}
+    res["base_class"] = {w: {"class": c, **{k: round(v, 4) for k, v in u.items()}}
+                         for w, (u, c) in meas.items()}
     ctx.write_json("gpuduet.json", {"experiment": "gpuduet", **res})
     ctx.write_csv("points.csv")
 
@@ -144,7 +197,7 @@ def report(ctx):
                        "hline": 1.0, "rotate": 0})
     figures.bar_panels(ctx.path("me_sweep.png"), panels, ncols=2, width=13,
                        suptitle="Fig 3.12 (ours): GPUDuet speedup per fixed ME, Table 3.2 "
-                       "stand-ins on maxwell-gpuduet, small inputs")
+                       "stand-ins on maxwell-gpuduet, " + size + " inputs")
     allw = [(lab, w) for ks in CATEGORIES.values() for lab, w in ks if (w, "base") in rows]
     figures.bar_panels(ctx.path("compare.png"), [{
         "title": "GPUDuet vs Virtual Thread vs GPUDuet_TB", "ylabel": "speedup over baseline",
@@ -158,9 +211,12 @@ def report(ctx):
     md = ["# gpuduet: GPUDuet, Virtual Thread and GPUDuet_TB beside Lin's thesis ch.3", "",
           f"Generated by `experiments/sweep.py {os.path.relpath(ctx.sweep.path, ctx.root)}` "
           "from its results store; do not edit. Method: `experiments/gpuduet.py`, "
-          "docs/gpuduet.md. Configuration `configs/maxwell-gpuduet.ini` (Table 3.1), small "
-          "inputs, monitor warm-up and window scaled to 2,000 cycles (Lin: 10,000) because the "
-          "small kernels last tens of thousands of cycles.", "",
+          f"docs/gpuduet.md. Configuration `configs/maxwell-gpuduet.ini` (Table 3.1), {size} "
+          "inputs, monitor warm-up and window scaled to 2,000 cycles (Lin: 10,000) because our "
+          "kernels last tens to hundreds of thousands of cycles (Lin: about 4 M). The workloads, "
+          "fixed MEs and sizes run are the sweep file's (its header says what it leaves out); "
+          "a configuration not run shows as \"-\"." +
+          (f" **Partial: {missing} points not run yet.**" if missing else ""), "",
           "![ME sweep](me_sweep.png)", "", "![comparison](compare.png)", "",
           "## Setup check (a baseline run's configuration beside Table 3.1)", "",
           md_table(["key", "ours", "Table 3.1", "same"], _setup(ctx, rows)), "",
@@ -203,10 +259,27 @@ def report(ctx):
                           f"{waves.get((w, 'base'), 0):.2f}", str(outs.get((w, "gpuduet"), 0))] +
                          [_pct(sp.get((w, v))) for v in variants[1:9]] +
                          [f"{tlp.get((w, 'base'), 0):.1f} / {tlp.get((w, 'gpuduet'), 0):.1f} / "
-                          f"{tlp.get((w, 'vt'), 0):.1f}"])
+                          f"{tlp.get((w, 'vt'), 0):.1f}", PAPER_KERNEL.get(lab, "-")])
     md += [md_table(["category", "kernel (ours)", "base cycles", "TB waves", "GPUDuet outs"] +
                     variants[1:9] +
-                    ["TLP base / GPUDuet / VT"], table), ""]
+                    ["TLP base / GPUDuet / VT", "thesis (§6.3)"], table), ""]
+    md += ["## Categories measured (Fig 3.4 / Table 3.3 on the baseline runs)", "",
+           "Table 3.3's utilisations over the whole baseline run (the controller classifies "
+           "the first window after its warm-up instead): scheduler issue slots, L1D accesses "
+           "per SM-cycle, interconnect flits of the busier direction over 60 % of peak, L2 "
+           "accesses per slice-cycle, DRAM data-bus cycles. The thesis's group is the one "
+           "its Fig 3.12 puts the kernel in.", ""]
+    mt = []
+    for cat, ks in CATEGORIES.items():
+        for lab, w in ks:
+            if w not in meas:
+                continue
+            u, c = meas[w]
+            mt.append([f"{lab} ({w})", cat, c] +
+                      [f"{u[k] * 100:.0f} %" for k in ("sched", "L1", "icnt", "L2", "DRAM")] +
+                      ["yes" if c == cat else ("-" if cat.startswith("other") else "no")])
+    md += [md_table(["kernel", "thesis's group", "measured", "sched", "L1D", "icnt", "L2",
+                     "DRAM", "same"], mt), ""]
     md += ["## Per category: ours beside the thesis", ""]
     ct = []
     for cat, ks in CATEGORIES.items():
@@ -218,7 +291,8 @@ def report(ctx):
     md += [md_table(["category", "best fixed ME (gmean)", "GPUDuet", "VT", "GPUDuet_TB",
                      "thesis"], ct), ""]
     md += ["Switch-outs per run are in `gpuduet.json` (`switch_outs`). Read the differences "
-           "with docs/gpuduet.md, \"What differs from the thesis\": small inputs (most grids "
-           "do not fill the SMs, so no TB waits for room and GPUDuet does nothing: the TLP "
-           "column shows it), no L1D context region, whole-register move sizes.", ""]
+           "with docs/gpuduet.md, \"Experiment\" and \"What differs from the thesis\"" +
+           (": at small size most grids do not fill the SMs, so no TB waits for room and "
+            "GPUDuet does nothing (the TB waves and TLP columns show it)." if size == "small"
+            else "."), ""]
     ctx.write_text("report.md", "\n".join(md))
