@@ -168,6 +168,7 @@ static bool walk_cycle(struct hd_func_launch *l, struct hd_func_cta *c, struct h
         ci.trig_v_i = 1;
         ci.trig_pc_i = (uint32_t)t->pc;
         ci.trig_len_i = h->len;
+        ci.trig_first_i = h->first;
         ci.trig_sel_i = h->sel;
         ci.trig_ren_i = h->ren;
         ci.trig_reach_i = h->reach;
