@@ -116,7 +116,10 @@ void hd_haws_warp_ctl_ref_step(struct hd_haws_warp_ctl_state *s,
         s->win_sel = in->trig_sel_i & W_MASK;
         s->win_ren = in->trig_ren_i & W_MASK;
         s->win_reach = in->trig_reach_i & W_MASK;
-        s->scan = 0;
+        /* the window's bit of PC stall_pc + 1 (0, or a back-edge window's loop PCs before it) */
+        s->off = (uint32_t)((s->stall_pc + 1u - in->trig_first_i) & PC_MASK) & L_MASK;
+        s->scan = s->off;
+        s->wrap = false;
         s->step = 1;
         s->io_step = 0;
         s->gen = (s->gen + 1u) & G_MASK;
@@ -125,7 +128,8 @@ void hd_haws_warp_ctl_ref_step(struct hd_haws_warp_ctl_state *s,
     if (s->mode == HD_HAWS_HINT && !s->parked) { /* try_issue's walk */
         s->step = (s->step + (uint32_t)(in->wk_skip_n_i & S_MASK)) & S_MASK;
         if (in->wk_iss_v_i & 1u) {
-            const uint64_t idx = ((in->wk_iss_pc_i & PC_MASK) - s->stall_pc - 1u) & PC_MASK;
+            const uint64_t idx =
+                ((in->wk_iss_pc_i & PC_MASK) - s->stall_pc - 1u + s->off) & PC_MASK; /* pc - first */
             s->q.iss_v_o = 1;
             s->q.iss_step_o = s->step;
             s->q.iss_tag_o = (uint64_t)s->gen << 8 | n;
@@ -135,18 +139,33 @@ void hd_haws_warp_ctl_ref_step(struct hd_haws_warp_ctl_state *s,
                 s->q.iss_ok_o = 1;
                 s->q.iss_ren_o = s->win_ren >> idx & 1u;
                 s->scan = (uint32_t)(idx + 1u) & L_MASK;
+                s->wrap = idx < s->off; /* issued in the loop's PCs before the stall point */
             }
         }
         if (in->wk_park_i & 1u)
             s->parked = true;
     }
-    if (s->mode == HD_HAWS_HINT && !s->parked) { /* the fetch-PC generator */
-        for (uint32_t j = s->scan; j < s->len && j < HAWS_WARP_CTL_Win; j++)
+    if (s->mode == HD_HAWS_HINT && !s->parked) { /* the fetch-PC generator, in walk order */
+        /* from the scan position to the window's end (wrapped: to the stall point), then (not
+         * wrapped) the loop's PCs before the stall point from the window's first PC */
+        const uint32_t end = s->wrap ? s->off : s->len;
+        bool found = false;
+        uint32_t j = s->scan;
+        for (; j < end && j < s->len && j < HAWS_WARP_CTL_Win; j++)
             if ((s->win_sel & s->win_reach) >> j & 1u) {
-                s->q.fetch_v_o = 1;
-                s->q.fetch_pc_o = (s->stall_pc + j + 1u) & PC_MASK;
+                found = true;
                 break;
             }
+        if (!found && !s->wrap)
+            for (j = 0; j < s->off && j < s->len && j < HAWS_WARP_CTL_Win; j++)
+                if ((s->win_sel & s->win_reach) >> j & 1u) {
+                    found = true;
+                    break;
+                }
+        if (found) {
+            s->q.fetch_v_o = 1;
+            s->q.fetch_pc_o = (s->stall_pc + 1u + j - s->off) & PC_MASK; /* first + j */
+        }
     }
     s->q.mode_o = s->mode;
     s->q.parked_o = s->parked;

@@ -13,10 +13,14 @@
  * is sm_ahead.c's hd_sm_ahead_filter, line for line; the walk's skip/issue/park decisions are
  * the model's (inputs), and the controller records each issue's step, rename bit, load tag and
  * whether the window selects its PC. The fetch-PC generator gives the window's next selected,
- * reachable PC after the last issued one (the hint's offset from the stall point).
+ * reachable PC after the last issued one in walk order (the hint's offset from the stall point).
+ * The window's bit i is PC first + i (trig_first_i): first = stall PC + 1, or with a back-edge
+ * window ([haws] back_edges, docs/blocks/haws.md §3) the innermost loop's first PC, whose walk
+ * takes the PCs after the stall point, then through the back edge the loop's PCs before it.
  *
  * Storage per warp (default configuration): mode 2 + parked 1 + branch due 1 + stall PC 32 +
- * two steps 2 x 8 + episode 16 + window length 7 + fetch scan 7 + window 3 x 64 = 274 bits.
+ * two steps 2 x 8 + episode 16 + window length 7 + fetch scan 7 + window 3 x 64 + the stall
+ * point's bit 7 + scan wrapped 1 = 282 bits.
  * Timing: one step per cycle; order within it as in the ports.def (reset, filter, in-order step,
  * trigger, walk); every output registered. Step it from a loop with one state per warp slot.
  */
@@ -62,6 +66,8 @@ struct hd_haws_warp_ctl_state {
     bool parked, bdue;
     uint64_t stall_pc, win_sel, win_ren, win_reach;
     uint32_t step, io_step, gen, len, scan;
+    uint32_t off; /* the window's bit of PC stall_pc + 1: stall_pc + 1 - first (back edges) */
+    bool wrap;    /* the fetch scan is in a back-edge window's loop PCs before the stall point */
     struct hd_haws_warp_ctl_out q;
     uint64_t cycle;
 };

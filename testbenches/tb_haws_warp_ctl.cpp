@@ -88,6 +88,7 @@ int sc_main(int argc, char **argv)
         in.trig_v_i = 1;
         in.trig_pc_i = 3;
         in.trig_len_i = 3;
+        in.trig_first_i = 4;
         in.trig_sel_i = 0x5; // 4, 6
         in.trig_reach_i = 0x7;
         push(in, false, 0);
@@ -138,6 +139,7 @@ int sc_main(int argc, char **argv)
             in.trig_v_i = 1;
             in.trig_pc_i = e.pc & kPc;
             in.trig_len_i = e.len;
+            in.trig_first_i = (e.pc + 1) & kPc;
             in.trig_sel_i = e.sel & kWin;
             in.trig_reach_i = e.reach & kWin;
             in.trig_ren_i = e.ren & kWin;
@@ -151,6 +153,35 @@ int sc_main(int argc, char **argv)
             in.reset_i = 1;
             push(in, false, 0);
         }
+    }
+    // A back-edge window ([haws] back_edges): stall point at PC 40 in a loop from PC 32, window
+    // PCs 32..51; selected 42 and 45 after the stall point, then through the back edge 33 and
+    // 36. The walk issues at the fetch-PC generator's PCs (42, 45, 33, 36: the wrap), then parks.
+    {
+        TB_IN in = zero();
+        present(in);
+        in.trig_v_i = 1;
+        in.trig_pc_i = 40;
+        in.trig_first_i = 32;
+        in.trig_len_i = 20;
+        in.trig_sel_i = 1u << 10 | 1u << 13 | 1u << 1 | 1u << 4;
+        in.trig_reach_i = in.trig_sel_i | 1u << 8;
+        in.trig_ren_i = 1u << 13 | 1u << 1;
+        push(in, false, 0);
+        for (int i = 0; i < 4; i++) {
+            in = zero();
+            present(in);
+            in.wk_iss_v_i = 1;
+            in.wk_iss_pc_i = g.q.fetch_pc_o;
+            push(in, false, cyc + 2);
+        }
+        in = zero();
+        present(in);
+        in.wk_park_i = 1;
+        push(in, false, 0);
+        in = zero();
+        in.reset_i = 1;
+        push(in, false, 0);
     }
     while (stim.size() < o.cycles) {
         TB_IN in = zero();
@@ -170,6 +201,7 @@ int sc_main(int argc, char **argv)
             in.trig_v_i = r.below(2);
             in.trig_pc_i = rnd64(r) & kPc;
             in.trig_len_i = r.below(1u << HAWS_WARP_CTL_LW);
+            in.trig_first_i = r.below(2) ? (in.trig_pc_i + 1 - r.below(70)) & kPc : rnd64(r) & kPc;
             in.trig_sel_i = rnd64(r) & kWin;
             in.trig_ren_i = rnd64(r) & kWin;
             in.trig_reach_i = rnd64(r) & kWin;
@@ -196,6 +228,10 @@ int sc_main(int argc, char **argv)
                 in.trig_v_i = 1;
                 in.trig_pc_i = pc;
                 in.trig_len_i = len;
+                // a back-edge window in one of three: the loop's first PC up to len - 1
+                // PCs before the stall point's next (the stall point's own bit included)
+                const uint32_t off = r.below(3) == 0 ? r.below(len + 1) : 0;
+                in.trig_first_i = (pc + 1 - off) & kPc;
                 in.trig_reach_i = (r.below(4) ? lm : rnd64(r)) & kWin;
                 in.trig_sel_i = rnd64(r) & in.trig_reach_i & (r.below(2) ? kWin : lm);
                 in.trig_ren_i = rnd64(r) & in.trig_sel_i & rnd64(r);
@@ -206,6 +242,7 @@ int sc_main(int argc, char **argv)
                 in.trig_v_i = 1;
                 in.trig_pc_i = r.below(500);
                 in.trig_len_i = 8;
+                in.trig_first_i = in.trig_pc_i + 1;
                 in.trig_sel_i = 0xff;
                 in.trig_reach_i = 0xff;
             }
@@ -224,8 +261,10 @@ int sc_main(int argc, char **argv)
             in.wk_skip_n_i = r.below(3) == 0 ? r.below(4) : 0;
             if (rcu.size() < kDepth && r.below(3)) {
                 in.wk_iss_v_i = 1;
-                in.wk_iss_pc_i = g.q.fetch_v_o && r.below(8) ? g.q.fetch_pc_o
-                                                              : (g.stall_pc + 1 + r.below(70)) & kPc;
+                // (the window's first PC: stall PC + 1 - the stall point's next PC's bit)
+                in.wk_iss_pc_i = g.q.fetch_v_o && r.below(8)
+                                     ? g.q.fetch_pc_o
+                                     : (g.stall_pc + 1 - g.off + r.below(70)) & kPc;
                 br = r.below(6) == 0;
                 ready_at = cyc + 1 + (r.below(4) == 0 ? 20 + r.below(60) : r.below(6));
             }

@@ -11,6 +11,12 @@
 #   GTO, LRR and warped pre-execution: verified, 0 mismatches, cycles unchanged (full)
 # - haws_loop_fst: --fst over a window of sgemm's loop (2 SMs): the four blocks' instances in the
 #   waveform (full)
+# - haws_loop_backedge: with back-edge windows ([haws] back_edges, the experiment's setting) the
+#   three experiment stand-ins that have them (bsearch, fwt, scalarprod) at small size, in the loop
+#   and with --drive rtl: 0 mismatches, cycles unchanged (full; the warp controller's window
+#   first PC, trig_first_i)
+# - haws_loop_grid_backedge: the experiment's 13 stand-ins (experiments/haws.toml) with back-edge
+#   windows, the blocks' C references in the loop under GTO, LRR and warped pre-execution (full)
 set(HD_TEST_MECHANISM haws) # docs/testing.md: HAWS's budget
 get_property(hd_hl_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle)
@@ -21,6 +27,12 @@ if(TARGET heddle)
   add_test(NAME haws_loop_grid COMMAND ${hd_hl} grid small ${hd_hl_workloads}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(haws_loop_grid PROPERTIES LABELS "haws" TIMEOUT 7200
+                       PASS_REGULAR_EXPRESSION "haws loop ok")
+  add_test(NAME haws_loop_grid_backedge
+           COMMAND ${hd_hl} grid small bsearch bitonic dct8x8 haar1d fft fwt sgemm transpose scan
+                   reduction conv2d scalarprod inlinemath -- --set haws.back_edges=true
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(haws_loop_grid_backedge PROPERTIES LABELS "haws" TIMEOUT 1800
                        PASS_REGULAR_EXPRESSION "haws loop ok")
   if(TARGET hd_cosim_vl)
     add_test(NAME haws_loop_ci
@@ -38,6 +50,11 @@ if(TARGET heddle)
              COMMAND ${CMAKE_COMMAND} -E env sh -c "$<TARGET_FILE:heddle> cosim --blocks haws --in-loop sgemm --size small --config configs/kepler-gk110.ini --set gpu.num_sms=2 --set haws.enable=true --fst ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.fst --window 0:2000 && grep -q 'haws_rcu[.]rtl[.]count_o' ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.gtkw && grep -q 'haws_rename[.]rtl[.]rd_hit_o' ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.gtkw && grep -q 'haws_shadow_stack[.]rtl[.]top_pc_o' ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.gtkw && grep -q 'haws_warp_ctl[.]rtl[.]mode_o' ${CMAKE_CURRENT_BINARY_DIR}/haws_loop.gtkw"
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(haws_loop_fst PROPERTIES LABELS "haws;cosim" TIMEOUT 600)
+    add_test(NAME haws_loop_backedge
+             COMMAND ${hd_hl} loop small bsearch fwt scalarprod -- --set haws.back_edges=true
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(haws_loop_backedge PROPERTIES LABELS "haws;cosim" TIMEOUT 1800
+                         PASS_REGULAR_EXPRESSION "haws loop ok")
   endif()
 endif()
 

@@ -22,9 +22,12 @@
  *    hint's rename bit, the load tag episode << 8 | RCU index, and whether the window selects
  *    it), then wk_park_i parks the chain at the stall point.
  *
- * The fetch-PC generator: in hint mode the next PC to fetch is the window's first selected,
- * reachable PC after the last one issued (the thesis's hint offset from the stall point,
- * L998); fetch_v_o says one exists. Registered outputs: the filter's answer, pop_o, clear_o,
+ * The window: bit i is PC trig_first_i + i; trig_first_i is the stall point's next PC, or with a
+ * back-edge window ([haws] back_edges, docs/blocks/haws.md §3) the innermost loop's first PC
+ * (the PCs after the stall point, then through the back edge the loop's PCs before it; off_q is
+ * the bit of the stall point's next PC). The fetch-PC generator: in hint mode the next PC to
+ * fetch is the window's first selected, reachable PC after the last one issued in that walk
+ * order (the thesis's hint offset from the stall point, L998); fetch_v_o says one exists. Registered outputs: the filter's answer, pop_o, clear_o,
  * mism_o, trig_ok_o and iss_* one cycle after their request (0 otherwise); the state after the
  * edge (stall PC, steps and episode number read 0 in normal mode). Bit-exact C reference: tables/haws_warp_ctl.c; ports: haws_warp_ctl_ports.def.
  *
@@ -58,6 +61,7 @@ module haws_warp_ctl #(
   input  logic            trig_v_i,
   input  logic [PCW-1:0]  trig_pc_i,
   input  logic [LW-1:0]   trig_len_i,
+  input  logic [PCW-1:0]  trig_first_i,
   input  logic [Win-1:0]  trig_sel_i,
   input  logic [Win-1:0]  trig_ren_i,
   input  logic [Win-1:0]  trig_reach_i,
@@ -95,7 +99,8 @@ module haws_warp_ctl #(
   logic [PCW-1:0] stall_q, stall_d;
   logic [SW-1:0]  step_q, step_d, io_q, io_d;
   logic [GW-1:0]  gen_q, gen_d;
-  logic [LW-1:0]  len_q, len_d, scan_q, scan_d;
+  logic [LW-1:0]  len_q, len_d, scan_q, scan_d, off_q, off_d;
+  logic           wrap_q, wrap_d;
   logic [Win-1:0] sel_q, sel_d, ren_q, ren_d, reach_q, reach_d;
 
   logic [NW-1:0]  n;
@@ -116,6 +121,8 @@ module haws_warp_ctl #(
     gen_d      = gen_q;
     len_d      = len_q;
     scan_d     = scan_q;
+    off_d      = off_q;
+    wrap_d     = wrap_q;
     sel_d      = sel_q;
     ren_d      = ren_q;
     reach_d    = reach_q;
@@ -203,7 +210,9 @@ module haws_warp_ctl #(
       sel_d     = trig_sel_i;
       ren_d     = trig_ren_i;
       reach_d   = trig_reach_i;
-      scan_d    = '0;
+      off_d     = LW'(trig_pc_i + PCW'(1) - trig_first_i);
+      scan_d    = off_d;
+      wrap_d    = 1'b0;
       step_d    = SW'(1);
       io_d      = '0;
       gen_d     = gen_d + 1'b1;
@@ -213,7 +222,7 @@ module haws_warp_ctl #(
     if (mode_d == ModeHint && !parked_d) begin
       step_d = step_d + wk_skip_n_i;
       if (wk_iss_v_i) begin
-        idx        = wk_iss_pc_i - stall_d - PCW'(1);
+        idx        = wk_iss_pc_i - stall_d - PCW'(1) + PCW'(off_d); // PC - first
         iss_v_d    = 1'b1;
         iss_step_d = step_d;
         iss_tag_d  = {gen_d, 8'(n)};
@@ -223,6 +232,7 @@ module haws_warp_ctl #(
             iss_ok_d  = 1'b1;
             iss_ren_d = ren_d[j];
             scan_d    = LW'(j + 1);
+            wrap_d    = LW'(j) < off_d;
           end
         end
       end
@@ -232,18 +242,34 @@ module haws_warp_ctl #(
     end
   end
 
-  // The fetch-PC generator, on the state after the edge.
-  logic           fetch_v_d;
+  // The fetch-PC generator, on the state after the edge, in walk order: the lowest candidate
+  // from the scan position to the window's end (wrapped: to the stall point's bit), else (not
+  // wrapped) the lowest of a back-edge window's loop PCs before the stall point.
+  logic           fetch_v_d, cand_a, cand_b;
+  logic [LW-1:0]  fetch_end, fetch_ja, fetch_jb, fetch_j;
   logic [PCW-1:0] fetch_pc_d;
   always_comb begin
-    fetch_v_d  = 1'b0;
-    fetch_pc_d = '0;
+    cand_a    = 1'b0;
+    cand_b    = 1'b0;
+    fetch_ja  = '0;
+    fetch_jb  = '0;
+    fetch_end = wrap_d ? off_d : len_d;
     for (int j = Win - 1; j >= 0; j--) begin
-      if (mode_d == ModeHint && !parked_d && LW'(j) >= scan_d && LW'(j) < len_d && sel_d[j] &&
-          reach_d[j]) begin
-        fetch_v_d  = 1'b1;
-        fetch_pc_d = stall_d + PCW'(j + 1);
+      if (LW'(j) >= scan_d && LW'(j) < fetch_end && LW'(j) < len_d && sel_d[j] && reach_d[j])
+      begin
+        cand_a   = 1'b1;
+        fetch_ja = LW'(j);
       end
+      if (!wrap_d && LW'(j) < off_d && LW'(j) < len_d && sel_d[j] && reach_d[j]) begin
+        cand_b   = 1'b1;
+        fetch_jb = LW'(j);
+      end
+    end
+    fetch_v_d  = mode_d == ModeHint && !parked_d && (cand_a || cand_b);
+    fetch_j    = cand_a ? fetch_ja : fetch_jb;
+    fetch_pc_d = '0;
+    if (fetch_v_d) begin
+      fetch_pc_d = stall_d + PCW'(1) - PCW'(off_d) + PCW'(fetch_j);
     end
   end
 
@@ -258,6 +284,8 @@ module haws_warp_ctl #(
       gen_q        <= '0;
       len_q        <= '0;
       scan_q       <= '0;
+      off_q        <= '0;
+      wrap_q       <= 1'b0;
       sel_q        <= '0;
       ren_q        <= '0;
       reach_q      <= '0;
@@ -284,6 +312,8 @@ module haws_warp_ctl #(
       gen_q        <= gen_d;
       len_q        <= len_d;
       scan_q       <= scan_d;
+      off_q        <= off_d;
+      wrap_q       <= wrap_d;
       sel_q        <= sel_d;
       ren_q        <= ren_d;
       reach_q      <= reach_d;

@@ -3,9 +3,11 @@
  * tables/haws_warp_ctl.c) driven by the model's own run-ahead events on real workload kernels
  * (issue 30 item 4; docs/blocks/haws.md "Shadow stack and warp controller blocks").
  *
- * Each kernel (sgemm_tiled, mvt_rows, bsearch_keys from workloads/, and a divergent kernel) runs
- * functionally twice: once plainly in order, once with a HAWS episode at every stall point that
- * has a hint window (model/mech/haws/haws_hints.c). An episode is model/timing/sm_ahead.c's,
+ * Each kernel (sgemm_tiled, mvt_rows, bsearch_keys from workloads/, a divergent kernel and a
+ * loop kernel) runs
+ * functionally three times: once plainly in order, once with a HAWS episode at every stall point
+ * that has a hint window (model/mech/haws/haws_hints.c), once the same with back-edge windows
+ * ([haws] back_edges: the walk crosses the innermost loop's back edge into the next iteration). An episode is model/timing/sm_ahead.c's,
  * made of the functional model's own steps (model/func/exec_ahead.c): the trigger snapshots the
  * warp's stack and skips the stall point, each walk cycle skips the unselected instructions and
  * runs one selected one ahead on the model's shadow stack (hd_func_ahead_skip/_step) until the
@@ -73,6 +75,7 @@ static uint32_t below(uint32_t n)
 static struct {
     unsigned long episodes, walk_cycles, issued, branches, diverged, skips, commits, copies,
         branch_pops, parks_empty, fetch_hits, steps_compared, shadow_deeper;
+    unsigned long back_windows, back_issued; /* back-edge windows' episodes, issues before S */
 } tot;
 
 /* One warp's HAWS state: the model's side and the two blocks. */
@@ -168,6 +171,7 @@ static bool walk_cycle(struct hd_func_launch *l, struct hd_func_cta *c, struct h
         ci.trig_v_i = 1;
         ci.trig_pc_i = (uint32_t)t->pc;
         ci.trig_len_i = h->len;
+        ci.trig_first_i = h->first;
         ci.trig_sel_i = h->sel;
         ci.trig_ren_i = h->ren;
         ci.trig_reach_i = h->reach;
@@ -179,6 +183,7 @@ static bool walk_cycle(struct hd_func_launch *l, struct hd_func_cta *c, struct h
         a->io = 0;
         a->deeper = false;
         tot.episodes++;
+        tot.back_windows += h->first < h->stall_pc;
     }
     const uint64_t fetch_v = a->wc.q.fetch_v_o, fetch_pc = a->wc.q.fetch_pc_o;
     bool live = true, issued = false, branch = false;
@@ -242,6 +247,7 @@ static bool walk_cycle(struct hd_func_launch *l, struct hd_func_cta *c, struct h
               kname, h->stall_pc);
     if (issued) {
         tot.issued++;
+        tot.back_issued += ipc < h->stall_pc; /* through the back edge: the next iteration */
         tot.fetch_hits += fetch_v && fetch_pc == ipc && !trig;
         CHECK(a->wc.q.iss_v_o && a->wc.q.iss_ok_o, "%s stall PC %u: issue of PC %u not selected",
               kname, h->stall_pc, ipc);
@@ -255,8 +261,11 @@ static bool walk_cycle(struct hd_func_launch *l, struct hd_func_cta *c, struct h
     CHECK(a->wc.step == a->step, "%s stall PC %u: walk step %u, model %u", kname, h->stall_pc,
           a->wc.step, a->step);
     if (!a->ss.cnt && !a->deeper) { /* the block's empty stack is one of the model's reasons to park */
-        CHECK(!live, "%s stall PC %u: shadow stack empty, the model's walk goes on", kname,
-              h->stall_pc);
+        /* (or the instruction just issued left the stall point's entries, e.g. a loop's back
+         * edge taken by no lane: the model parks at its next walk cycle; compare_shadow checks
+         * that its stack is empty too) */
+        CHECK(!live || issued, "%s stall PC %u: shadow stack empty, the model's walk goes on",
+              kname, h->stall_pc);
         tot.parks_empty++;
     }
     compare_shadow(a, kname, h->stall_pc);
@@ -321,8 +330,10 @@ static int inorder_step(struct hd_func_launch *l, struct hd_func_cta *c, struct 
     return st;
 }
 
-/* Run every CTA of l; with hk, HAWS episodes at the stall points. */
-static void run(struct hd_func_launch *l, const struct hd_haws_kernel_hints *hk, const char *kname)
+/* Run every CTA of l; with hk, HAWS episodes at the stall points (back_only: only at those with a
+ * back-edge window). */
+static void run(struct hd_func_launch *l, const struct hd_haws_kernel_hints *hk, const char *kname,
+                bool back_only)
 {
     char err[256];
     for (uint64_t cta = 0; cta < l->nctas; cta++) {
@@ -346,7 +357,8 @@ static void run(struct hd_func_launch *l, const struct hd_haws_kernel_hints *hk,
                     if (!hd_func_warp_next(w, &pc, &mask))
                         break;
                     const struct hd_ahead_hints *h = hk ? hd_haws_hints_at(hk, pc) : NULL;
-                    if (h && a->wc.mode == HD_HAWS_IDLE && a->n == 0) {
+                    if (h && (!back_only || h->first < h->stall_pc) &&
+                        a->wc.mode == HD_HAWS_IDLE && a->n == 0) {
                         /* the head stalls on its load: hint mode for a few cycles */
                         a->h = h;
                         bool live = walk_cycle(l, &c, w, a, true, kname);
@@ -428,9 +440,35 @@ static const char divergent_ptx[] =
     "  st.global.u32 [%rd5+1024], %r16;\n"
     "  exit;\n}\n";
 
+/* A Fig. 5.1-shaped loop for back-edge windows: the stall point reads the iteration's load; the
+ * loop control, the next address and an independent sum run ahead, through the divergent back
+ * edge (2 or 3 iterations per thread) into the next iteration's load (renamed: the stall point
+ * has not read its destination yet). */
+static const char loop_ptx[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry loopk(.param .u64 pin, .param .u64 pout)\n{\n"
+    "  .reg .u32 %r<16>;\n  .reg .u64 %rd<8>;\n  .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n"
+    "  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.u64 %rd4, %rd1, %rd3;\n  add.u64 %rd5, %rd2, %rd3;\n"
+    "  and.b32 %r8, %r1, 1;\n  add.u32 %r8, %r8, 2;\n"
+    "  mov.u32 %r2, 0;\n  mov.u32 %r3, 0;\n  mov.u32 %r6, 7;\n"
+    "L:\n  ld.global.u32 %r4, [%rd4];\n"
+    "  add.u32 %r2, %r2, %r4;\n"       /* the stall point */
+    "  add.u32 %r6, %r6, %r3;\n"
+    "  add.u64 %rd4, %rd4, 4;\n"
+    "  add.u32 %r3, %r3, 1;\n"
+    "  setp.lt.u32 %p1, %r3, %r8;\n"
+    "  @%p1 bra L;\n"                  /* the back edge, divergent */
+    "  st.global.u32 [%rd5], %r2;\n"
+    "  st.global.u32 [%rd5+1024], %r6;\n"
+    "  exit;\n}\n";
+
 struct kspec {
     const char *name, *file, *kernel;
     uint32_t grid[3], block[3];
+    const char *inline_ptx; /* without a file */
+    bool back_only; /* episodes only at back-edge windows' stall points (below) */
 };
 
 static void fill(struct hd_devmem *mem, struct buf *b, uint64_t bytes, bool out, int kind)
@@ -510,7 +548,8 @@ static unsigned setup(struct hd_devmem *mem, int which, struct buf *b, unsigned 
         arg[na++] = (struct hd_func_arg){&ival[1], 4};
         arg[na++] = (struct hd_func_arg){&ptr[2], 8};
         return na;
-    default: /* divk(in, out), two CTAs of 256 threads (each CTA reads and writes the same) */
+    default: /* divk(in, out), two CTAs of 256 threads (each CTA reads and writes the same);
+              * loopk(in, out), one CTA */
         fill(mem, &b[0], 260 * 4, false, 2);
         fill(mem, &b[1], 512 * 4, true, 0);
         *nb = 2;
@@ -527,26 +566,30 @@ int main(int argc, char **argv)
 {
     const char *root = argc > 1 ? argv[1] : ".";
     static const struct kspec ks[] = {
-        {"sgemm", "workloads/sgemm/sgemm.ptx", "sgemm_tiled", {2, 2, 1}, {16, 16, 1}},
-        {"mvt", "workloads/mvt/mvt.ptx", "mvt_rows", {1, 1, 1}, {256, 1, 1}},
-        {"bsearch", "workloads/bsearch/bsearch.ptx", "bsearch_keys", {1, 1, 1}, {256, 1, 1}},
-        {"divergent", NULL, "divk", {2, 1, 1}, {256, 1, 1}},
+        {"sgemm", "workloads/sgemm/sgemm.ptx", "sgemm_tiled", {2, 2, 1}, {16, 16, 1}, NULL, false},
+        {"mvt", "workloads/mvt/mvt.ptx", "mvt_rows", {1, 1, 1}, {256, 1, 1}, NULL, false},
+        {"bsearch", "workloads/bsearch/bsearch.ptx", "bsearch_keys", {1, 1, 1}, {256, 1, 1}, NULL, false},
+        {"divergent", NULL, "divk", {2, 1, 1}, {256, 1, 1}, divergent_ptx, false},
+        /* (its load is a stall point too, a WAW on the loaded register, whose episode would
+         * hold the RCU past the back-edge stall point that follows it) */
+        {"loop", NULL, "loopk", {1, 1, 1}, {256, 1, 1}, loop_ptx, true},
     };
     char err[1024] = "";
     for (unsigned q = 0; q < sizeof ks / sizeof ks[0]; q++) {
-        size_t len = sizeof divergent_ptx - 1;
+        size_t len = ks[q].inline_ptx ? strlen(ks[q].inline_ptx) : 0;
         char *text = NULL, path[1024];
         if (ks[q].file) {
             snprintf(path, sizeof path, "%s/%s", root, ks[q].file);
             text = slurp(path, &len);
         }
-        struct hd_module *ir = hd_ptx_parse(text ? text : divergent_ptx, len, ks[q].name, err,
+        struct hd_module *ir = hd_ptx_parse(text ? text : ks[q].inline_ptx, len, ks[q].name, err,
                                             sizeof err);
         if (!ir)
             FATAL("%s: parse: %s", ks[q].name, err);
         unsigned long before = tot.issued, ep = tot.episodes;
         uint8_t *plain[8] = {NULL};
-        for (int pass = 0; pass < 2; pass++) { /* 0: in order, 1: with HAWS episodes */
+        /* 0: in order, 1: with HAWS episodes, 2: the same with back-edge windows */
+        for (int pass = 0; pass < 3; pass++) {
             struct hd_devmem mem;
             if (hd_devmem_init(&mem, 16u << 20) != 0)
                 FATAL("device memory");
@@ -564,7 +607,7 @@ int main(int argc, char **argv)
             int32_t ival[4];
             float fval[2];
             const unsigned na = setup(&mem, (int)q, b, &nb, arg, ptr, ival, fval);
-            const struct hd_haws_hint_params hp = {64, DEPTH, 8, true, false};
+            const struct hd_haws_hint_params hp = {64, DEPTH, 8, true, pass == 2};
             struct hd_haws_kernel_hints *kh = pass ? hd_haws_hints_build(k, &hp) : NULL;
             if (pass && !kh)
                 FATAL("hints");
@@ -574,7 +617,7 @@ int main(int argc, char **argv)
             if (hd_func_launch_init(&l, k, &mem, &gp, ks[q].grid, ks[q].block, 0, arg, na, 1, err,
                                     sizeof err) != 0)
                 FATAL("%s: launch: %s", ks[q].name, err);
-            run(&l, kh, ks[q].name);
+            run(&l, kh, ks[q].name, ks[q].back_only);
             for (unsigned i = 0; i < nb; i++) {
                 if (!b[i].out)
                     continue;
@@ -587,7 +630,8 @@ int main(int argc, char **argv)
                     CHECK(memcmp(v, plain[i], b[i].bytes) == 0,
                           "%s: output buffer %u differs from the in-order run", ks[q].name, i);
                     free(v);
-                    free(plain[i]);
+                    if (pass == 2)
+                        free(plain[i]);
                 }
             }
             hd_func_launch_destroy(&l);
@@ -605,8 +649,10 @@ int main(int argc, char **argv)
            tot.episodes, tot.walk_cycles, tot.issued, tot.branches, tot.diverged, tot.skips,
            tot.commits, tot.copies, tot.branch_pops, tot.parks_empty, tot.fetch_hits, tot.issued,
            tot.steps_compared, tot.shadow_deeper);
-    if (!tot.diverged || !tot.commits || !tot.episodes)
-        FATAL("the run exercised no divergent branch, commit or episode");
+    printf("haws_blocks_agree: back-edge windows ([haws] back_edges): %lu episodes, %lu "
+           "instructions run ahead through the back edge\n", tot.back_windows, tot.back_issued);
+    if (!tot.diverged || !tot.commits || !tot.episodes || !tot.back_issued)
+        FATAL("the run exercised no divergent branch, commit, episode or back-edge issue");
     printf("haws_blocks_agree: %lu checks, %lu disagreements\n", checks, bad);
     return bad ? 1 : 0;
 }

@@ -101,6 +101,7 @@ int hd_haws_loop_on_ctl(struct hd_haws_loop *L, uint32_t sm, uint32_t slot,
         c.trig_v_i = 1;
         c.trig_pc_i = e->stall_pc;
         c.trig_len_i = e->h->len;
+        c.trig_first_i = e->h->first; /* (before the stall point: a back-edge window) */
         c.trig_sel_i = e->h->sel;
         c.trig_ren_i = e->h->ren;
         c.trig_reach_i = e->h->reach;
