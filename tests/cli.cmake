@@ -143,11 +143,13 @@ hd_cli_test(launch_dump 0 "dumped c \\(4096 bytes\\) to .*expect c = rand-f32:3:
 # }====
 
 # {==== Ctrl-C ====
+# SIGINT after 4 s: the large sgemm runs ~13 s of CPU; at 1 s the signal landed before the first
+# warp instruction on a loaded CI run (session 12), as mix_cli_interrupt's 1 s once did.
 find_program(HD_TIMEOUT timeout)
 if(HD_TIMEOUT)
   add_test(NAME cli_interrupt
            COMMAND ${CMAKE_COMMAND} -DPROG=${HD_TIMEOUT}
-                   "-DARGS=--preserve-status|-s|INT|1|$<TARGET_FILE:heddle>|run|sgemm|--size|large|--quiet"
+                   "-DARGS=--preserve-status|-s|INT|4|$<TARGET_FILE:heddle>|run|sgemm|--size|large|--quiet"
                    -DRC=130 "-DREGEX=INTERRUPTED.*warp instructions +[1-9]" -P ${HD_CLI_CHECK}
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(cli_interrupt PROPERTIES LABELS cli TIMEOUT 120)

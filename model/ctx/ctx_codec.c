@@ -231,13 +231,9 @@ int hd_ctx_codec_tb_step(struct hd_ctx_codec *c, const struct hd_regpat_tbcls_in
     if (!c->tb.ops) {
         char name[64];
         snprintf(name, sizeof name, "sm%u.regpat_tbcls", c->sm);
-        if (hd_hw_make(c->f, "regpat_tbcls", name, &c->tb, err, errlen) != 0)
+        if (hd_hw_make_sized(c->f, "regpat_tbcls", name, &c->tb, sizeof *in, sizeof *out, err,
+                             errlen) != 0)
             return -1;
-        if (c->tb.b->in_size != sizeof *in || c->tb.b->out_size != sizeof *out) {
-            snprintf(err, errlen, "%s: the factory's block has other ports than regpat_tbcls", name);
-            hd_hw_destroy(&c->tb);
-            return -1;
-        }
     }
     if (hd_hw_idle(&c->tb, in)) {
         memset(out, 0, sizeof *out);

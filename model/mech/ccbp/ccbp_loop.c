@@ -71,13 +71,8 @@ static int make(struct ccbp_loop *L, const char *block, const char *name, struct
 {
     const struct hd_hw_factory *f = L->hw && *L->hw ? *L->hw : hd_hw_ref_factory();
     char e[512];
-    if (hd_hw_make(f, block, name, x, e, sizeof e) != 0) {
+    if (hd_hw_make_sized(f, block, name, x, in_size, out_size, e, sizeof e) != 0) {
         snprintf(L->err, sizeof L->err, "%s", e);
-        return -1;
-    }
-    if (x->b->in_size != in_size || x->b->out_size != out_size) {
-        snprintf(L->err, sizeof L->err, "%s: the factory's block has other ports than %s", name,
-                 block);
         return -1;
     }
     return 0;

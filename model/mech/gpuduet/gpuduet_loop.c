@@ -127,13 +127,8 @@ static int make(struct gd_loop *L, const char *block, uint32_t sm, struct hd_hw_
     const struct hd_hw_factory *f = L->hw && *L->hw ? *L->hw : hd_hw_ref_factory();
     char name[64], e[512];
     snprintf(name, sizeof name, "sm%u.%s", sm, block);
-    if (hd_hw_make(f, block, name, x, e, sizeof e) != 0) {
+    if (hd_hw_make_sized(f, block, name, x, in_size, out_size, e, sizeof e) != 0) {
         snprintf(L->err, sizeof L->err, "%s", e);
-        return -1;
-    }
-    if (x->b->in_size != in_size || x->b->out_size != out_size) {
-        snprintf(L->err, sizeof L->err, "%s: the factory's block has other ports than %s", name,
-                 block);
         return -1;
     }
     return 0;

@@ -99,15 +99,10 @@ int hd_haws_loop_make(struct hd_haws_loop *L, char *err, size_t errlen)
             for (unsigned k = 0; k < K_COUNT; k++) {
                 char name[64];
                 snprintf(name, sizeof name, "sm%u.w%u.%s", s, slot, hd_haws_loop_kinds[k].block);
-                if (hd_hw_make(f, hd_haws_loop_kinds[k].block, name, &w->x[k], err, errlen) != 0) {
+                if (hd_hw_make_sized(f, hd_haws_loop_kinds[k].block, name, &w->x[k],
+                                     hd_haws_loop_kinds[k].in_size,
+                                     hd_haws_loop_kinds[k].out_size, err, errlen) != 0) {
                     L->failed = true;
-                    return -1;
-                }
-                if (w->x[k].b->in_size != hd_haws_loop_kinds[k].in_size ||
-                    w->x[k].b->out_size != hd_haws_loop_kinds[k].out_size) {
-                    L->failed = true;
-                    snprintf(err, errlen, "%s: the factory's block has other ports than %s", name,
-                             hd_haws_loop_kinds[k].block);
                     return -1;
                 }
                 w->x[k].ops->reset(w->x[k].impl);
