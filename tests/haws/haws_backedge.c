@@ -55,33 +55,10 @@ static const char ptx[] =
     "  exit;\n"                            /* 19 */
     "}\n";
 
-static unsigned checks;
-#define CHECK(c, ...)                                                                              \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(c)) {                                                                                \
-            fprintf(stderr, "haws_backedge: FAILED: " __VA_ARGS__);                                \
-            fputc('\n', stderr);                                                                   \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
 #define S_PC 12u
+#define HAWS_TEST_NAME "haws_backedge"
 #define NRES 8 /* the RCU depth */
-struct episode {
-    struct hd_func_ahead_result r[NRES];
-    uint32_t step[NRES], n;
-};
-
-static const uint64_t *lookup(void *ctx, int32_t reg)
-{
-    const struct episode *e = ctx;
-    for (uint32_t k = e->n; k-- > 0;)
-        for (uint32_t j = 0; j < e->r[k].ndst; j++)
-            if (e->r[k].reg[j] == reg)
-                return e->r[k].v[j];
-    return NULL;
-}
+#include "haws_episode.h"
 
 static bool in_window(const struct hd_ahead_hints *h, uint32_t pc)
 {

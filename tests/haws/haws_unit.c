@@ -48,32 +48,9 @@ static const char ptx[] =
     "  exit;\n"                            /* 16 */
     "}\n";
 
-static unsigned checks;
-#define CHECK(c, ...)                                                                              \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(c)) {                                                                                \
-            fprintf(stderr, "haws_unit: FAILED: " __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                                                   \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
+#define HAWS_TEST_NAME "haws_unit"
 #define NRES 16
-struct episode {
-    struct hd_func_ahead_result r[NRES];
-    uint32_t step[NRES], n;
-};
-
-static const uint64_t *lookup(void *ctx, int32_t reg)
-{
-    const struct episode *e = ctx;
-    for (uint32_t k = e->n; k-- > 0;)
-        for (uint32_t j = 0; j < e->r[k].ndst; j++)
-            if (e->r[k].reg[j] == reg)
-                return e->r[k].v[j];
-    return NULL;
-}
+#include "haws_episode.h"
 
 static void step_to(struct hd_func_launch *l, struct hd_func_cta *c, struct hd_func_warp *w,
                     uint32_t pc)
