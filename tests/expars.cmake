@@ -2,15 +2,22 @@
 # EXPARS (issue 33; docs/expars.md; model/mech/expars).
 # - test_expars_calc (tests/unit): the maximum-CTA calculator against the digest's Appendix A
 #   (the 14 Table 3 kernels, every column, and the paper's averages).
-# - expars_<sched>_<W>: workload W at small size with [sm] allocator = expars under the LRR or
-#   GTO scheduler (and LTLWS over either), the checker on (the default): it must verify. The CI sample runs the base
+# - expars_<sched>_<W>: workload W at small size with [sm] allocator = expars under the LRR,
+#   GTO or two-level scheduler (6 active warps, the experiment's) and LTLWS over LRR or GTO, the
+#   checker on (the default: every operand read through the operand cache compared with the
+#   functional model's register value, docs/expars.md "Checker"): it must verify. The CI sample runs the base
 #   workloads on an SM of 16,384 registers, where they are register-bound, so mix CTAs hold
 #   registers in the scratchpad and operands are filled into the operand cache (checked by the
 #   summary's operand-location line); quasirandom_r32 (Table 3 QUA) runs on the Fermi SM as it
 #   is. The full tier runs every workload and variant on the Fermi SM.
 # - expars_fault, expars_fault_demand: [expars] fault = N corrupts the Nth fill of a written
 #   register on each SM (by the prefetcher; by a demand fill): the checker must stop the run with
-#   a located error.
+#   a located error naming the lane and the two values.
+# - expars_war: haar1d on the register-bound SM, where a demand fill's read is overtaken by a
+#   later instruction's write of the same register unless the warp pool holds it (the
+#   write-after-read interlock, expars_val.h): verified, values compared, war_holds > 0 (without
+#   the interlock the checker stopped it). expars_partial: btree, whose diverged writes leave
+#   lines holding some lanes only, merged by fills (partial_fills > 0).
 # - expars_prefetch_log: the register prefetcher and warp pool held warps and prefetched lines
 #   ([expars] log), and the output verifies.
 set(HD_TEST_MECHANISM expars)
@@ -21,11 +28,11 @@ endif()
 get_property(hd_expars_workloads GLOBAL PROPERTY HD_WORKLOADS)
 set(hd_expars_fill "operand locations +[0-9]+ policy-port reads; fills [1-9][0-9]* from ports")
 if(TARGET heddle)
-  foreach(s lrr gto ltlws_lrr ltlws_gto)
+  foreach(s lrr gto two_level ltlws_lrr ltlws_gto)
     foreach(wl IN LISTS hd_expars_workloads)
       add_test(NAME expars_${s}_${wl}
                COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set sm.allocator=expars
-                       --set sm.scheduler=${s}
+                       --set sm.scheduler=${s} --set sm.sched_active_warps=6
                WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
       set_tests_properties(expars_${s}_${wl} PROPERTIES PASS_REGULAR_EXPRESSION "VERIFIED"
                            FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:|expars checker")
@@ -34,6 +41,7 @@ if(TARGET heddle)
       add_test(NAME expars_rb_${s}_${wl}
                COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set sm.allocator=expars
                        --set sm.scheduler=${s} --set sm.registers=16384
+                       --set sm.sched_active_warps=6
                WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
       set_tests_properties(expars_rb_${s}_${wl} PROPERTIES
                            PASS_REGULAR_EXPRESSION "VERIFIED.*${hd_expars_fill}"
@@ -54,7 +62,20 @@ if(TARGET heddle)
                    --set sm.allocator=expars --set expars.fault=5 --set expars.prefetch=false
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(expars_fault expars_fault_demand PROPERTIES PASS_REGULAR_EXPRESSION
-    "expars checker: SM [0-9]+ warp slot [0-9]+ \\(CTA slot [0-9]+\\) register [0-9]+ at PC [0-9]+, cycle [0-9]+: the operand cache line [0-9]+ holds version [0-9]+, the register's newest is [0-9]+.*FAILED")
+    "expars checker: SM [0-9]+ warp slot [0-9]+ \\(CTA slot [0-9]+\\) register [0-9]+ \\(%[a-z]+[0-9]+ word [01]\\) at PC [0-9]+, cycle [0-9]+: lane [0-9]+: the operand cache line [0-9]+ holds 0x[0-9a-f]+, the functional model's value is 0x[0-9a-f]+.*FAILED")
+  # the write-after-read interlock and the lane-masked lines (expars_val.h)
+  add_test(NAME expars_war
+           COMMAND sh -c "$<TARGET_FILE:heddle> run haar1d --size small --set sm.allocator=expars --set sm.registers=16384 --set expars.log=${CMAKE_CURRENT_BINARY_DIR}/expars_war.log && cat ${CMAKE_CURRENT_BINARY_DIR}/expars_war.log"
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(expars_war PROPERTIES PASS_REGULAR_EXPRESSION
+    "VERIFIED.*values_checked [1-9][0-9]* values_unchecked [0-9]+ partial_fills [0-9]+ war_holds [1-9]"
+    FAIL_REGULAR_EXPRESSION "FAILED|expars checker")
+  add_test(NAME expars_partial
+           COMMAND sh -c "$<TARGET_FILE:heddle> run btree --size small --set sm.allocator=expars --set sm.registers=16384 --set expars.log=${CMAKE_CURRENT_BINARY_DIR}/expars_partial.log && cat ${CMAKE_CURRENT_BINARY_DIR}/expars_partial.log"
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(expars_partial PROPERTIES PASS_REGULAR_EXPRESSION
+    "VERIFIED.*values_checked [1-9][0-9]* values_unchecked [0-9]+ partial_fills [1-9]"
+    FAIL_REGULAR_EXPRESSION "FAILED|expars checker")
   # the prefetcher and warp pool at work: prefetches, fills and holds in the log, output verified
   add_test(NAME expars_prefetch_log
            COMMAND sh -c "$<TARGET_FILE:heddle> run reduction --size small --set sm.allocator=expars --set sm.registers=16384 --set expars.log=${CMAKE_CURRENT_BINARY_DIR}/expars_prefetch.log && cat ${CMAKE_CURRENT_BINARY_DIR}/expars_prefetch.log"
@@ -66,7 +87,8 @@ endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): about 20-25 test-seconds in CI.
 hd_tier(ci "^test_expars_calc$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$"
-        "^expars_rb_ltlws_(lrr|gto)_reduction$"
+        "^expars_rb_ltlws_(lrr|gto)_reduction$" "^expars_rb_two_level_reduction$"
+        "^expars_war$" "^expars_partial$"
         "^expars_(lrr|gto)_quasirandom_r32$" "^expars_fault(_demand)?$" "^expars_prefetch_log$")
 
 # `heddle ptx-info` prints EXPARS's plan and bundles with [sm] allocator = expars: MQ's compute_q

@@ -43,6 +43,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct hd_func_kernel;
+struct hd_func_warp;
+struct hd_annot;
+
 enum hd_oloc_kind { HD_OLOC_REGBANK, HD_OLOC_SCRATCHPAD, HD_OLOC_OPCACHE, HD_OLOC_SWAPPED };
 
 struct hd_oloc_query {
@@ -54,6 +58,13 @@ struct hd_oloc_query {
     uint32_t bank;      /* the register bank it would be read from by default */
     uint64_t now;       /* the cycle of the question */
     bool dst;           /* a destination word (locate_dst) */
+    /* ---- the functional state behind the words (issue 33 item 3: a policy whose model carries
+     * register values compares them with the functional model's; others ignore these) ---- */
+    const struct hd_func_kernel *k; /* the launch's kernel image (k->code[pc]: reads, writes) */
+    const struct hd_annot *an;      /* its annotation store (the register allocation) */
+    const struct hd_func_warp *fw;  /* the warp's functional state (its registers) */
+    uint32_t cu;                    /* the collector unit (reads and issue; 0 for writes) */
+    uint32_t budget;                /* registers per thread the numbers fold into (0: none) */
 };
 
 struct hd_oloc {
@@ -96,6 +107,11 @@ struct hd_oloc_ops {
      * the run when the two differ; with --drive rtl the RTL's). */
     uint64_t (*spad_arb)(void *impl, unsigned kind, uint32_t degree, uint64_t now,
                          uint64_t model);
+    /* ---- values (issue 33 item 3; may be NULL) ---- */
+    /* Warp q->warp's instruction at q->pc, given collector q->cu, is about to be executed by
+     * the functional model (execute at issue, docs/timing.md): its source registers still hold
+     * the values it reads (q->reg is 0). Called in the issue stage just before the step. */
+    void (*issue)(void *impl, const struct hd_oloc_query *q);
 };
 
 /* An SM's installed policy (ops NULL: the register file as it is). */

@@ -219,6 +219,11 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
     }
     if (la->tk->pp) /* Lin's liveness samples at the points (ctx_points.c) */
         hd_sm_pp_arrival(sm, w, pc);
+    if (sm->oloc.ops && sm->oloc.ops->issue && cu != HD_SM_NONE) { /* values (sm_oloc.h) */
+        const struct hd_oloc_query q = {w->slot, w->cta, la->id, pc, 0, 0, now, false, la->l->k,
+                                        la->tk->an, w->fw, cu, la->bank_budget};
+        sm->oloc.ops->issue(sm->oloc.impl, &q);
+    }
     int st = ahf != HD_AHF_NONE ? HD_FUNC_OK : hd_func_warp_step(la->l, c->fc, w->fw, now, tr);
     if (st != HD_FUNC_OK) {
         snprintf(err, errlen, "%s", la->l->err);

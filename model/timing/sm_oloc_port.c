@@ -125,7 +125,9 @@ static struct hd_oloc_query query(const struct hd_sm *sm, const struct hd_cu *cu
     const struct hd_twarp *w = &sm->w[cu->warp];
     const struct hd_tcta *c = &sm->cta[w->cta];
     return (struct hd_oloc_query){w->slot, w->cta, c->la ? c->la->id : 0, cu->pc, reg, bank,
-                                  now, dst};
+                                  now, dst, c->la ? c->la->l->k : NULL,
+                                  c->la && c->la->tk ? c->la->tk->an : NULL, w->fw,
+                                  (uint32_t)(cu - sm->cu), c->la ? c->la->bank_budget : 0};
 }
 
 /* Locate word ow (its reg and bank set) into its state; the collector's latency grows. */
@@ -308,7 +310,8 @@ static uint64_t dst_ports(struct hd_sm *sm, const struct hd_twarp *w, uint32_t p
     const uint32_t nbanks = sm->p->reg_banks, nports = nbanks + o->ops->nports;
     const uint32_t budget = c->la->bank_budget;
     const uint32_t off = sm->p->bank_warp_offset ? w->slot : 0;
-    struct hd_oloc_query q = {w->slot, w->cta, c->la->id, pc, 0, 0, now, true};
+    struct hd_oloc_query q = {w->slot, w->cta, c->la->id, pc, 0, 0, now, true, c->la->l->k,
+                              c->la->tk->an, w->fw, 0, budget};
     uint64_t set = 0;
     for (unsigned i = 0; i < ti->ndst; i++) {
         q.reg = hd_regs_bank_fold(ti->dst[i], budget);

@@ -175,6 +175,7 @@ static bool ex_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_g
             hd_expars_loop_warp(s->loop, s, w);
         for (uint32_t r = 0; r < HD_EXPARS_MAX_REGS; r++) /* fresh registers */
             s->ref[w * HD_EXPARS_MAX_REGS + r] = s->spm[w * HD_EXPARS_MAX_REGS + r] = 0;
+        hd_expars_val_fresh_warp(&s->val, w);
         hd_expars_oc_drop_warp(&s->oc, w);
         hd_expars_pool_drop(s, w);
         g->warp_slot[i++] = (uint16_t)w;
@@ -296,11 +297,13 @@ static void write_log(const struct hd_expars_sm *s)
             " prefetches %" PRIu64 " holds %" PRIu64 " rp_conflict_cycles %" PRIu64
             " forced_unpins %" PRIu64 " evict_dirty %" PRIu64 " evict_clean %" PRIu64
             " writes_oc %" PRIu64 " writes_alloc %" PRIu64 " checked %" PRIu64 " start_reg %u"
-            " cta_rf %u cta_mix %u\n",
+            " cta_rf %u cta_mix %u values_checked %" PRIu64 " values_unchecked %" PRIu64
+            " partial_fills %" PRIu64 " war_holds %" PRIu64 "\n",
             s->id, t->ctas_rf, t->ctas_mix, t->reads_oc, t->fills, t->pref_fills, t->pref_hits,
             t->pref_writebacks, t->prefetches, t->holds, t->rp_conflict_cycles, t->forced_unpins,
             t->evict_dirty, t->evict_clean, t->writes_oc, t->writes_alloc, t->checked,
-            s->plan.on ? s->plan.start_reg : 0, s->plan.cta_rf, s->plan.cta_mix);
+            s->plan.on ? s->plan.start_reg : 0, s->plan.cta_rf, s->plan.cta_mix,
+            s->val.checked, s->val.unchecked, s->val.partial_fills, s->val.war_holds);
     fclose(f);
 }
 
@@ -326,6 +329,7 @@ static void ex_destroy(void *impl)
     free(s->need);
     free(s->nneed);
     free(s->q);
+    hd_expars_val_free(&s->val);
     free(s);
 }
 
@@ -380,6 +384,10 @@ int hd_expars_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out
     s->rp_stall_since = UINT32_MAX;
     s->smem_cap = p->shared_bytes;
     hd_expars_oc_init(&s->oc, p->expars_oc_lines, p->expars_oc_banks, p->expars_oc_ways);
+    if (hd_expars_val_init(&s->val, s->oc.t.nlines, s->nwarps, p->expars_check) != 0) {
+        ex_destroy(s);
+        return -1;
+    }
     out->ops = &ex_ops;
     out->impl = s;
     return 0;

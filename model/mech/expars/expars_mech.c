@@ -9,7 +9,9 @@
  *         pass of model/compiler/bundles.h, computed once per kernel image and kept here, in
  *         register numbering, oc_lines lines, at most 32 instructions, cut at barriers) give the
  *         bundle of the PC and its registers; those the RAT puts in the scratchpad are the
- *         prefetcher's request ([expars] prefetch).
+ *         prefetcher's request ([expars] prefetch); before that, an instruction that would
+ *         write a scratchpad register an earlier instruction of the warp has still to read
+ *         (its fill under way) is held (expars_val.h: the write-after-read interlock).
  */
 #include "expars_mech.h"
 
@@ -80,6 +82,8 @@ static bool hk_hold(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, u
     (void)cta_slot;
     (void)now;
     struct hd_expars_sm *s = sm < h->p->num_sms ? h->sms[sm] : NULL;
+    if (s && hd_expars_val_war(s, slot, pc, an))
+        return true; /* a write-after-read interlock (expars_val.h) */
     if (!s || !s->prefetch || !s->rat.on || !an || slot >= s->nwarps)
         return false;
     const struct hd_expars_slot *c = &s->slot[s->warp_cta[slot]];

@@ -19,12 +19,16 @@
  * when it is read (demand fill), which costs the fill on the operand's path instead of hiding
  * it behind other warps.
  *
- * Checker ([expars] check): every read located in the cache must find the line's version equal
- * to the register's newest version (expars_sm.h); a fill copies the scratchpad's version, a dirty
- * eviction copies it back. A mismatch (a lost write-back, a stale fill, a line of another warp)
- * is written to the SM's fault message, which stops the run at the end of the cycle, located
- * (SM, warp slot, CTA slot, register, PC, cycle). [expars] fault = N corrupts the Nth fill of
- * a register that holds a written value (a fill of a never-written one is overwritten first).
+ * Checker ([expars] check): every read located in the cache compares the line's lanes with the
+ * functional model's register value before the instruction's step (expars_val.h: the values the
+ * lines and scratchpad registers carry), then the line's version with the register's newest
+ * version (expars_sm.h); a fill copies the scratchpad's value and version, a write the
+ * functional result, a dirty eviction copies them back. A mismatch (a lost write-back, a stale
+ * fill, a line of another warp, a write-after-read hazard) is written to the SM's fault message,
+ * which stops the run at the end of the cycle, located (SM, warp slot, CTA slot, register, PC,
+ * cycle, lane and the two values). [expars] fault = N corrupts (every lane of) the Nth fill of a
+ * register that holds a written value. A line written by a diverged warp holds only the lanes
+ * it wrote; a read that needs others is filled (merged) from the scratchpad (expars_val.h).
  */
 #include "expars_loop.h"
 #include "expars_mech.h"
@@ -106,16 +110,22 @@ static void ex_locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc 
     uint32_t vi, have;
     const int line = hd_expars_oc_read(&s->oc, q->warp, q->reg, &vi, &have);
     const struct hd_expars_oc_line *v = &s->oc.t.line[vi];
-    if (line < 0) {
+    /* a line written by a diverged warp may lack lanes this read needs: filled (merged) */
+    const bool part = line >= 0 && !hd_expars_val_holds(&s->val, (uint32_t)line,
+                                                         hd_expars_val_need(s, q));
+    const bool vdirty = line < 0 && v->valid && v->dirty;
+    if (line < 0 || part) {
         a.spad_o = 1;
-        a.lat_o = s->p->expars_fill_latency + (v->valid && v->dirty);
+        a.lat_o = s->p->expars_fill_latency + vdirty;
     }
-    route(s, q, HD_EXPARS_ARB_SRC, true, line >= 0, line < 0 && v->valid && v->dirty, &a);
+    route(s, q, HD_EXPARS_ARB_SRC, true, line >= 0 && !part, vdirty, &a);
     out->kind = HD_OLOC_OPCACHE;
     out->port = (uint16_t)(x->banks + 1 + a.bank_o);
+    hd_expars_val_located(s, q, a.spad_o != 0);
     if (!a.spad_o) {
         s->st.reads_oc++;
         s->st.reads_beyond += q->reg > s->rat.max_reg;
+        hd_expars_val_check(s, q, (uint32_t)line); /* the value, then the version */
         check(x, q, line, have);
         return;
     }
@@ -124,13 +134,14 @@ static void ex_locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc 
     out->fill_latency = (uint16_t)a.lat_o;
 }
 
-/* A line left the cache: a dirty one is written back. */
-static void evicted(struct hd_expars_sm *s, const struct hd_expars_oc_line *victim)
+/* Line i's previous content left the cache: a dirty one is written back. */
+static void evicted(struct hd_expars_sm *s, uint32_t i, const struct hd_expars_oc_line *victim)
 {
     if (!victim->valid)
         return;
     if (victim->dirty) {
         *ver(s->spm, victim->warp, victim->reg) = victim->ver;
+        hd_expars_val_writeback(&s->val, i, victim->warp, victim->reg);
         s->st.evict_dirty++;
     } else {
         s->st.evict_clean++;
@@ -139,23 +150,28 @@ static void evicted(struct hd_expars_sm *s, const struct hd_expars_oc_line *vict
 
 void hd_expars_fill_line(struct hd_expars_sm *s, uint32_t warp, uint32_t reg)
 {
-    uint32_t v = *ver(s->spm, warp, reg);
+    const uint32_t v = *ver(s->spm, warp, reg);
     s->st.fills++;
     s->st.fills_data += v != 0;
-    if (s->p->expars_fault && v != 0 && s->st.fills_data == s->p->expars_fault)
-        v ^= 0x5a5au; /* fault injection: a corrupted line (of a register written before) */
+    /* fault injection: a corrupted line (of a register written before): its value, all lanes */
+    const bool corrupt = s->p->expars_fault && v != 0 && s->st.fills_data == s->p->expars_fault;
     struct hd_expars_oc_line victim;
-    hd_expars_oc_put(&s->oc, warp, reg, v, false, &victim);
-    evicted(s, &victim);
+    const uint32_t i = hd_expars_oc_put(&s->oc, warp, reg, v, false, &victim);
+    evicted(s, i, &victim);
+    hd_expars_val_fill(&s->val, i, warp, reg, corrupt);
 }
 
 static void ex_filled(void *impl, const struct hd_oloc_query *q)
 {
     struct ex_oloc *x = impl;
     struct hd_expars_sm *s = x->s;
-    if (!in_spm(s, q) || hd_expars_oc_find(&s->oc, q->warp, q->reg) >= 0)
+    if (!in_spm(s, q))
         return;
-    hd_expars_fill_line(s, q->warp, q->reg);
+    const int line = hd_expars_oc_find(&s->oc, q->warp, q->reg);
+    if (line < 0)
+        hd_expars_fill_line(s, q->warp, q->reg);
+    else if (!hd_expars_val_holds(&s->val, (uint32_t)line, UINT32_MAX))
+        hd_expars_val_merge(&s->val, (uint32_t)line, q->warp, q->reg);
 }
 
 static void ex_locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
@@ -172,7 +188,10 @@ static void ex_locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_o
     ++*r; /* a new version (a writeback retried next cycle makes another: still consistent) */
     bool hit;
     struct hd_expars_oc_line victim;
-    hd_expars_oc_write(&s->oc, q->warp, q->reg, *r, &hit, &victim);
+    const uint32_t i = hd_expars_oc_write(&s->oc, q->warp, q->reg, *r, &hit, &victim);
+    if (!hit)
+        evicted(s, i, &victim); /* (before the line takes the new value) */
+    hd_expars_val_write(s, q, i, !hit);
     a.oc_o = 1;
     a.bank_o = hd_expars_oc_bank(&s->oc, q->reg);
     a.spad_o = !hit && victim.valid && victim.dirty; /* the victim's write-back takes the pass */
@@ -184,7 +203,6 @@ static void ex_locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_o
         return;
     }
     s->st.writes_alloc++;
-    evicted(s, &victim);
 }
 
 /* The substrate's scratchpad-bank decisions (sm_oloc.h spad_arb): the bank arbitrator block's
@@ -209,6 +227,12 @@ static uint64_t ex_spad_arb(void *impl, unsigned kind, uint32_t degree, uint64_t
     }
     hd_expars_loop_arb(s->loop, s->id, &in, &a, now);
     return kind == 0 ? (uint64_t)(a.grant_o & 1u) : (uint64_t)a.wait_o;
+}
+
+/* Before the functional step of an instruction (sm_oloc.h issue): its operands' values. */
+static void ex_issue(void *impl, const struct hd_oloc_query *q)
+{
+    hd_expars_val_issue(((struct ex_oloc *)impl)->s, q);
 }
 
 static void ex_destroy(void *impl)
@@ -252,6 +276,7 @@ int hd_expars_oloc_create(const struct hd_sm_params *p, uint32_t sm,
         .locate_dst = ex_locate_dst,
         .filled = ex_filled,
         .spad_arb = ex_spad_arb,
+        .issue = ex_issue,
     };
     *ops = &x->ops;
     *impl = x;

@@ -8,7 +8,9 @@
  * only points at it (mech.h's oloc gives it the SM's allocator). Versions are the values the
  * model carries: ref[w][r] is the newest version of register r of warp slot w (every write makes
  * a new one), spm[w][r] the version in the register's scratchpad line, and an operand-cache line
- * holds a version; a read through the operand cache must find ref (the checker).
+ * holds a version; a read through the operand cache must find ref (the version checker). The
+ * lines and the scratchpad registers also hold the registers' values (expars_val.h), which a
+ * read compares with the functional model's (the value checker).
  */
 #ifndef HD_EXPARS_SM_H
 #define HD_EXPARS_SM_H
@@ -16,6 +18,7 @@
 #include "expars_calc.h"
 #include "expars_oc.h"
 #include "expars_rat.h" /* tables/: the RAT block's reference */
+#include "expars_val.h"
 #include "sm_alloc.h"
 
 #include <stdbool.h>
@@ -81,6 +84,7 @@ struct hd_expars_sm {
     uint32_t rp_warp;
     uint64_t rp_done, rp_stall_since;
     struct hd_expars_loop *loop;      /* the blocks in the loop (expars_loop.h), or NULL */
+    struct hd_expars_val val;         /* the lines' and scratchpad registers' values (expars_val.h) */
 };
 
 /* Is register `reg` of warp slot `warp` in the scratchpad? */
