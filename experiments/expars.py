@@ -34,7 +34,7 @@ def _warps(data):
 
 def _run(ctx, wl, alloc, regs, sched):
     """(cycles, warps per SM) of the point, or (None, None) when the sweep has no such point
-    (hotspot_r36 under two-level: see expars.toml)."""
+    (a configuration the sweep does not run, as expars-medium.toml leaves out two-level)."""
     if not any(p.axes.get("workload") == wl and p.axes.get("set.sm.allocator") == alloc and
                p.axes.get("set.sm.scheduler") == sched and
                str(p.axes.get("set.sm.registers")) == str(regs) for p in ctx.sweep.points):

@@ -16,8 +16,10 @@
 # - expars_war: haar1d on the register-bound SM, where a demand fill's read is overtaken by a
 #   later instruction's write of the same register unless the warp pool holds it (the
 #   write-after-read interlock, expars_val.h): verified, values compared, war_holds > 0 (without
-#   the interlock the checker stopped it). expars_partial: btree, whose diverged writes leave
-#   lines holding some lanes only, merged by fills (partial_fills > 0).
+#   the interlock the checker stopped it). expars_partial: btree under LTLWS-GTO, whose
+#   diverged writes leave lines holding some lanes only, merged by fills (partial_fills > 0);
+#   it also stopped with the watchdog before LTLWS's phase 2 refreshed its active set
+#   (policy/sm_sched_ltlws.c), as did fwt (expars_rb_ltlws_gto_fwt, full tier).
 # - expars_prefetch_log: the register prefetcher and warp pool held warps and prefetched lines
 #   ([expars] log), and the output verifies.
 set(HD_TEST_MECHANISM expars)
@@ -37,7 +39,7 @@ if(TARGET heddle)
       set_tests_properties(expars_${s}_${wl} PROPERTIES PASS_REGULAR_EXPRESSION "VERIFIED"
                            FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:|expars checker")
     endforeach()
-    foreach(wl vecadd reduction stencil2d)
+    foreach(wl vecadd reduction stencil2d btree fwt)
       add_test(NAME expars_rb_${s}_${wl}
                COMMAND $<TARGET_FILE:heddle> run ${wl} --size small --set sm.allocator=expars
                        --set sm.scheduler=${s} --set sm.registers=16384
@@ -71,7 +73,7 @@ if(TARGET heddle)
     "VERIFIED.*values_checked [1-9][0-9]* values_unchecked [0-9]+ partial_fills [0-9]+ war_holds [1-9]"
     FAIL_REGULAR_EXPRESSION "FAILED|expars checker")
   add_test(NAME expars_partial
-           COMMAND sh -c "$<TARGET_FILE:heddle> run btree --size small --set sm.allocator=expars --set sm.registers=16384 --set expars.log=${CMAKE_CURRENT_BINARY_DIR}/expars_partial.log && cat ${CMAKE_CURRENT_BINARY_DIR}/expars_partial.log"
+           COMMAND sh -c "$<TARGET_FILE:heddle> run btree --size small --set sm.allocator=expars --set sm.registers=16384 --set sm.scheduler=ltlws_gto --set expars.log=${CMAKE_CURRENT_BINARY_DIR}/expars_partial.log && cat ${CMAKE_CURRENT_BINARY_DIR}/expars_partial.log"
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(expars_partial PROPERTIES PASS_REGULAR_EXPRESSION
     "VERIFIED.*values_checked [1-9][0-9]* values_unchecked [0-9]+ partial_fills [1-9]"

@@ -210,7 +210,7 @@ static void reverse(uint32_t *v, unsigned a, unsigned b) /* [a, b) */
 
 /* A warp that cannot issue until others move: it waits at a barrier or fence, or for a long
  * load. */
-static bool tl_waiting(const struct hd_sched_env *env, uint32_t w)
+bool hd_sched_warp_waits(const struct hd_sched_env *env, uint32_t w)
 {
     struct hd_warp_view v;
     env->view(env->sm, w, &v);
@@ -229,10 +229,10 @@ static void tl_refresh(struct sched_state *s, const struct hd_sched_env *env)
         return;
     for (uint32_t i = 0; i < s->nactive && s->npend; i++) {
         const uint32_t w = s->active[i];
-        if (!tl_waiting(env, w))
+        if (!hd_sched_warp_waits(env, w))
             continue;
         uint32_t j = 0;
-        while (j < s->npend && tl_waiting(env, s->pend[(s->phead + j) % s->max]))
+        while (j < s->npend && hd_sched_warp_waits(env, s->pend[(s->phead + j) % s->max]))
             j++;
         if (j == s->npend)
             return; /* every pending warp waits too */

@@ -94,5 +94,8 @@ struct hd_sched {
 int hd_sched_create(const struct hd_sm_params *p, struct hd_sched *out);
 /* EXPARS's lazy two-level scheduler over LRR or GTO (sm_sched_ltlws.c; p->sched names which). */
 int hd_sched_ltlws_create(const struct hd_sm_params *p, struct hd_sched *out);
+/* Does warp w wait for others to move (at a barrier or fence, or for a long load)? The two-level
+ * schedulers' refresh of their active sets asks it (sm_sched.c, sm_sched_ltlws.c). */
+bool hd_sched_warp_waits(const struct hd_sched_env *env, uint32_t w);
 
 #endif

@@ -10,7 +10,12 @@
  * two-level one with W_Opt active warps for the rest of the kernel: the resident warps enter the
  * pending pool oldest first and the pool's head fills the active set; a warp that starts a long
  * wait goes to the pool's tail when the pool is not empty (the two-level rule of sm_sched.c);
- * the inner policy orders the ready active warps.
+ * the inner policy orders the ready active warps. Before each pick in phase 2, an active warp
+ * that still waits at a barrier, a fence or a long load is exchanged for the oldest pending warp
+ * that does not (as the two-level scheduler's refresh, sm_sched.c): the pool may hand back a
+ * warp that still waits at a barrier, and an active set full of them, whose CTAs' other warps
+ * are pending, would never issue again (btree and fwt on a register-bound SM stopped with the
+ * watchdog before; test expars_rb_ltlws_*_btree).
  * Choices where the paper is silent (digest §8 item 20): one W_Opt per scheduler (each of the
  * SM's schedulers owns its own warps and counts them), taken once per kernel: when the
  * scheduler holds no warp any more the counters reset and the next warps start a new phase 1.
@@ -168,11 +173,35 @@ static void reverse(uint32_t *v, unsigned a, unsigned b) /* [a, b) */
     }
 }
 
+/* Phase 2: exchange each waiting active warp for the oldest pending one that does not wait (it
+ * takes its place; the waiting one goes to the pool's tail). */
+static void refresh(struct ltlws *s, const struct hd_sched_env *env)
+{
+    if (!s->lazy_done || !env || !env->view) /* (no SM to ask: a policy driven on its own) */
+        return;
+    for (uint32_t i = 0; i < s->nactive && s->npend; i++) {
+        const uint32_t w = s->active[i];
+        if (!hd_sched_warp_waits(env, w))
+            continue;
+        uint32_t j = 0;
+        while (j < s->npend && hd_sched_warp_waits(env, s->pend[(s->phead + j) % s->max]))
+            j++;
+        if (j == s->npend)
+            return; /* every pending warp waits too */
+        const uint32_t v = s->pend[(s->phead + j) % s->max];
+        drop(s, v); /* (from the pool: v is not active) */
+        pend_push(s, w);
+        s->in_active[w] = false;
+        s->active[i] = v;
+        s->in_active[v] = true;
+    }
+}
+
 static unsigned lt_order(void *impl, const struct hd_sched_env *env, const uint32_t *ready,
                          unsigned n, uint32_t *out)
 {
     struct ltlws *s = impl;
-    (void)env;
+    refresh(s, env);
     uint32_t *cand = out; /* the allowed ready warps, slot order, then ordered in place */
     unsigned k = 0;
     for (unsigned i = 0; i < n; i++)
