@@ -116,3 +116,10 @@ if(TEST test_expars_oc)
   set_property(TEST test_expars_oc APPEND PROPERTY LABELS expars)
 endif()
 hd_tier(ci "^test_expars_oc$")
+
+# test_expars_val (tests/unit): the values the operand cache and scratchpad registers carry (fills,
+# lane-masked writes, write-backs, merges) and the checker's comparison and located message.
+if(TEST test_expars_val)
+  set_property(TEST test_expars_val APPEND PROPERTY LABELS expars)
+endif()
+hd_tier(ci "^test_expars_val$")
