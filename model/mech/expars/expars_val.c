@@ -244,8 +244,13 @@ void hd_expars_val_located(struct hd_expars_sm *s, const struct hd_oloc_query *q
     if (!w || w->pending == miss)
         return;
     w->pending = miss;
-    v->unread[at(q->warp, q->reg)] += miss ? 1 : (uint16_t)-1;
-    v->unread_w[q->warp] += miss ? 1 : (uint32_t)-1;
+    if (miss) {
+        v->unread[at(q->warp, q->reg)]++;
+        v->unread_w[q->warp]++;
+    } else {
+        v->unread[at(q->warp, q->reg)]--;
+        v->unread_w[q->warp]--;
+    }
 }
 
 bool hd_expars_val_war(struct hd_expars_sm *s, uint32_t warp, uint32_t pc,
