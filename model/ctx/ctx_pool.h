@@ -139,6 +139,11 @@ struct hd_ctx {
      * its last, both included (wspill[cap_wspill + w] holds the first, wspill[w] the last), so
      * without the wait before its first request (behind other warps, the drain, the codec) */
     uint64_t wservice_sum;
+    /* Lin 2.5.5 ([context] inplace_stop): asked to stop in place (its save writes its SIMT
+     * stacks only), and once saved its registers parked with its shared memory on park_sm at
+     * park_reg_base (sm.c; smem_parked is then set too: it resumes on that SM only) */
+    bool keep_regs, regs_parked;
+    uint32_t park_reg_base;
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

@@ -96,6 +96,8 @@ static int queue_warp(struct hd_sm *sm, struct hd_tcta *c, uint32_t wi, char *er
     if (!x->wsave && !begin(sm, c))
         goto oom;
     x->wqueued |= 1u << wi;
+    if (x->keep_regs)
+        return HD_FUNC_OK; /* stopped in place (Lin 2.5.5): its registers stay, no record */
     struct hd_ctx_wentry e = {c->grant.cta_slot, wi, 0, true};
     if (sm->cp->save == HD_CTXSAVE_OCCUPIED) { /* its exact share of the allocation */
         const uint64_t rb = (uint64_t)c->la->demand.regs * 4, n = c->grant.nwarps;
