@@ -286,9 +286,11 @@ uint32_t hd_sm_wsave_send(struct hd_sm *sm, uint32_t budget, uint64_t now, bool 
         if (!hd_ctx_image_req(x->img, false, x->sent, &q) ||
             (q.part != HD_CTXP_REGS && q.part != HD_CTXP_PV)) {
             hd_ctx_part_cycle(x, HD_CTXP_REGS, now); /* the packer is behind */
+            hd_ctx_busy_cycle(&ce->busy_last, x, now);
             break;
         }
         hd_ctx_part_cycle(x, q.part, now);
+        hd_ctx_busy_cycle(&ce->busy_last, x, now);
         if (!hd_sm_ctx_send(sm, c, now)) {
             if (sm->cp->switch_model != HD_SWITCHMODEL_STALL)
                 sm->st->mem_send_stalls++;

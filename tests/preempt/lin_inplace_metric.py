@@ -74,6 +74,10 @@ def unit():
     # different first launches: nothing to compare
     check(li.matched(complete, stats([rec(2, 0, 1303, 1, 1, 1, 1)])) == {},
           "first rounds of different launches were matched")
+    # with the pipeline's busy time in the records, the engine reading takes it (each cycle once)
+    busy = stats([dict(rec(1, 0, 1303, 300, 280, 100, 4700), cycles_engine=600)])
+    check(li.spill_of(busy["timing"]["preemptions"][0]) == {"eng": 600, "acc": 5080},
+          "cycles_engine not taken as the engine time")
     print("unit: matched 2 of 3/3 SMs, later launches and unmatched SMs left out, "
           f"engine reduction {r:.1f} %")
 
