@@ -93,6 +93,40 @@ INPLACE_PREV_JSON = os.path.join(HERE, "results", "lin-inplace", "previous-tb-or
 # the faithful run before the per-warp save pipeline (save_order = tb: a TB's save started when
 # all its warps were drained, an SM's TBs one after another), kept for the "previous" column
 PREVIOUS_JSON = os.path.join(HERE, "results", "lin-ch2-faithful", "previous-tb-order.json")
+# issue 24 (2): LK_1's SM-draining with Rodinia's per-thread work (150 points per circle, the
+# variant leukocyte_tb192_r18_p150), the drain technique's settings; written by
+# `lin-ch2-faithful.py lk150 HEDDLE` (one medium run), read by the report when present
+LK150_WORKLOAD = "leukocyte_tb192_r18_p150"
+LK150_JSON = os.path.join(HERE, "results", "lin-ch2-faithful", "lk150.json")
+
+
+def lk150(heddle):
+    """Run LK_1 with 150 points per circle under SM-draining on the faithful setup (medium) and
+    write its SM-draining latency to results/lin-ch2-faithful/lk150.json."""
+    import subprocess
+    import tempfile
+    root = os.path.dirname(HERE)
+    sets = {**COMMON, "context.signal_kernel": "lk_gicov",
+            **next(s for n, _, s in TECHNIQUES if n == "drain")}
+    args = [a for k, v in sets.items() for a in ("--set", f"{k}={v}")]
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "lk150.json")
+        p = subprocess.run([heddle, "run", LK150_WORKLOAD, "--size", "medium", "--config",
+                            os.path.join(root, "configs", "fermi-gtx480.ini"), "--quiet",
+                            "--stats", f] + args, capture_output=True, text=True, cwd=root)
+        if p.returncode != 0 or not os.path.exists(f):
+            sys.exit(f"lin-ch2-faithful.py lk150: {LK150_WORKLOAD} exit {p.returncode}\n"
+                     f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
+        data = json.load(open(f))
+    ver = subprocess.run([heddle, "--version"], capture_output=True, text=True).stdout.strip()
+    m = per_kernel(data, {"lk_gicov": "LK_1"}, data["timing"]["totals"]["core_mhz"])["lk_gicov"]
+    out = {"workload": LK150_WORKLOAD, "size": "medium", "settings": sets, "heddle": ver,
+           "drain": m}
+    with open(LK150_JSON, "w") as fo:
+        json.dump(out, fo, indent=1, sort_keys=True)
+        fo.write("\n")
+    print(f"lk150: SM-draining latency {m['latency_us']} us over {m['signals']} signals "
+          f"-> {os.path.relpath(LK150_JSON, root)}")
 
 
 def _v(v):
@@ -483,6 +517,9 @@ def report(ctx):
          pv("drain_share_of_selective_pct"), ""),
         ("SM-draining latency, LK (us)", lambda S: S.get("_lk"), earlier_lk,
          pv("sm_draining_lk_us"), "earlier: all leukocyte kernels, small"),
+        ("SM-draining latency, LK with Rodinia's 150 points per circle (us)",
+         lambda S: S.get("_lk150"), None, pv("sm_draining_lk_us"),
+         f"{LK150_WORKLOAD} (results/lin-ch2-faithful/lk150.json)"),
         ("worst/average - 1, Occup", q("occup", "worst_over_avg_mean"),
          e("occup", "worst_over_avg_mean"), pv("worst_over_avg_occup"),
          f"kernels with >= {WORST_MIN_SIGNALS} signals: {len(worst_rows)}"),
@@ -498,7 +535,10 @@ def report(ctx):
          lambda S: S.get("_ipw"), None, pv("inplace_further_reduction_pct"),
          "(previous: registers only, per request)"),
     ]
+    lk150j = json.load(open(LK150_JSON)) if os.path.exists(LK150_JSON) else {}
+    lk150_us = (lk150j.get("drain") or {}).get("latency_us")
     cur = dict(summ, _lk=lk["m"].get("drain", {}).get("latency_us") if lk else None,
+               _lk150=lk150_us,
                _ipm=_r(ipm), _ipw=_r(ipw))
     ipo = ip.get("pooled_reduction_percent") or {}
     ipp = ((json.load(open(INPLACE_PREV_JSON)) if os.path.exists(INPLACE_PREV_JSON) else {})
@@ -682,10 +722,11 @@ def report(ctx):
           "carried by the kernels where selective is slower than Occup, "
           + ", ".join(f"{r['lin']} ({_r(100 * r['m']['selective']['latency_us'] / r['m']['occup']['latency_us'], 0)} %, "
                       f"Occup {r['m']['occup']['latency_us']} us)" for r in slow)
-          + f": without them it is {slow_wo} %. Their Occup is short (little state per SM: "
-          "one small CTA of lud_diagonal or lud_perimeter) or their drain long (KM_1's "
-          "memory-bound loop, BFS's points), so the wait for the points outweighs the spill "
-          "saved. Read as the thesis defines the drain (L1121-L1125: the spilling pipeline "
+          + f": without them it is {slow_wo} %. There the wait for the points outweighs the "
+          "spill it saves: Occup is short where an SM holds little state (lud_diagonal's "
+          "16-thread and lud_perimeter's 32-thread CTAs) or the drain is long (KM_1's "
+          "memory-bound loop, docs/context.md; BFS_1+2's not analysed). Read as the thesis "
+          "defines the drain (L1121-L1125: the spilling pipeline "
           "idle, waiting for warps; the latency less the pipeline's busy time) the drain is "
           f"{pdrain} % of the selective latency (mean drain over mean latency; {pdrain_k} % as "
           "the mean of per-kernel shares; Lin 55.8 %): the wall-clock share above counts the "
@@ -697,10 +738,14 @@ def report(ctx):
           f"counted; {lk_geom}). The geometry is the thesis's; the work per thread is not: "
           "our lk_gicov samples 32 points on each of its 7 circles (workloads/leukocyte), "
           "Rodinia's GICOV kernel 150 (NPOINTS in Rodinia's source: outside knowledge, not in "
-          "the thesis), so a TB runs about 150 / 32 = 4.7 times longer there; "
-          + (f"{_r(lk_sd)} us x 4.7 = {_r(lk_sd * 150 / 32, 0)} us against 1431 (a "
-             "proportionality estimate, not a run: a 150-point variant is not built)."
-             if lk_sd else "not run."),
+          "the thesis), so a TB runs about 150 / 32 = 4.7 times longer there. "
+          + (f"Run so (`{LK150_WORKLOAD}`, the same settings, `lin-ch2-faithful.py lk150`): "
+             f"{lk150_us} us over {(lk150j.get('drain') or {}).get('signals')} signals, "
+             f"{_r(lk150_us / lk_sd, 2)} times the 32-point figure, against the thesis's 1431 "
+             "us." if lk150_us and lk_sd else
+             (f"{_r(lk_sd)} us x 4.7 = {_r(lk_sd * 150 / 32, 0)} us against 1431 (a "
+              "proportionality estimate: `lin-ch2-faithful.py lk150 HEDDLE` runs it)."
+              if lk_sd else "not run.")),
           "- **Worst/average** is over the kernels whose three runs each had at least 15 "
           f"signals (Fig 2.16's rule: {len(worst_rows)} kernels here, 12 in the thesis), each "
           "signal one SM; our medium inputs give CTAs of more even length than Rodinia's, which "
@@ -778,5 +823,8 @@ def report(ctx):
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "write":
         write(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    elif len(sys.argv) == 3 and sys.argv[1] == "lk150":
+        lk150(sys.argv[2])
     else:
-        sys.exit("usage: lin-ch2-faithful.py write OUT.toml [tiny]")
+        sys.exit("usage: lin-ch2-faithful.py write OUT.toml [tiny]\n"
+                 "       lin-ch2-faithful.py lk150 HEDDLE")
