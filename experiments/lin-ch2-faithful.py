@@ -93,6 +93,40 @@ INPLACE_PREV_JSON = os.path.join(HERE, "results", "lin-inplace", "previous-tb-or
 # the faithful run before the per-warp save pipeline (save_order = tb: a TB's save started when
 # all its warps were drained, an SM's TBs one after another), kept for the "previous" column
 PREVIOUS_JSON = os.path.join(HERE, "results", "lin-ch2-faithful", "previous-tb-order.json")
+# issue 24 (2): LK_1's SM-draining with Rodinia's per-thread work (150 points per circle, the
+# variant leukocyte_tb192_r18_p150), the drain technique's settings; written by
+# `lin-ch2-faithful.py lk150 HEDDLE` (one medium run), read by the report when present
+LK150_WORKLOAD = "leukocyte_tb192_r18_p150"
+LK150_JSON = os.path.join(HERE, "results", "lin-ch2-faithful", "lk150.json")
+
+
+def lk150(heddle):
+    """Run LK_1 with 150 points per circle under SM-draining on the faithful setup (medium) and
+    write its SM-draining latency to results/lin-ch2-faithful/lk150.json."""
+    import subprocess
+    import tempfile
+    root = os.path.dirname(HERE)
+    sets = {**COMMON, "context.signal_kernel": "lk_gicov",
+            **next(s for n, _, s in TECHNIQUES if n == "drain")}
+    args = [a for k, v in sets.items() for a in ("--set", f"{k}={v}")]
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "lk150.json")
+        p = subprocess.run([heddle, "run", LK150_WORKLOAD, "--size", "medium", "--config",
+                            os.path.join(root, "configs", "fermi-gtx480.ini"), "--quiet",
+                            "--stats", f] + args, capture_output=True, text=True, cwd=root)
+        if p.returncode != 0 or not os.path.exists(f):
+            sys.exit(f"lin-ch2-faithful.py lk150: {LK150_WORKLOAD} exit {p.returncode}\n"
+                     f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
+        data = json.load(open(f))
+    ver = subprocess.run([heddle, "--version"], capture_output=True, text=True).stdout.strip()
+    m = per_kernel(data, {"lk_gicov": "LK_1"}, data["timing"]["totals"]["core_mhz"])["lk_gicov"]
+    out = {"workload": LK150_WORKLOAD, "size": "medium", "settings": sets, "heddle": ver,
+           "drain": m}
+    with open(LK150_JSON, "w") as fo:
+        json.dump(out, fo, indent=1, sort_keys=True)
+        fo.write("\n")
+    print(f"lk150: SM-draining latency {m['latency_us']} us over {m['signals']} signals "
+          f"-> {os.path.relpath(LK150_JSON, root)}")
 
 
 def _v(v):
@@ -128,6 +162,13 @@ def write(out_toml, tiny=None):
 
 
 # ---- the report -----------------------------------------------------------------------------
+
+def _busy(p):
+    """Cycles the SM's save pipeline was busy with a preemption record's saves (0: none)."""
+    if "cycles_engine" in p:
+        return p["cycles_engine"]
+    return sum(p.get(k, 0) for k in ("cycles_regs", "cycles_smem", "cycles_stack"))
+
 
 def _mean(xs):
     xs = [x for x in xs if x is not None]
@@ -177,6 +218,11 @@ def per_kernel(data, kernels, mhz):
             if recs else None,
             "spill_us": _r(_mean([p["freed"] - q for p, q in zip(recs, quiet)]) / mhz, 3)
             if recs else None,
+            # Lin's drain (L1121-L1125: the spilling pipeline idle, waiting for warps to reach
+            # their points): the latency less the cycles the SM's save pipeline was busy
+            # (cycles_engine; older records: the parts' cycles, a cycle once per part and CTA)
+            "pipe_drain_us": _r(_mean([max(0, p["freed"] - p["signal"] - _busy(p))
+                                       for p in recs]) / mhz, 3) if recs else None,
             # Lin L1067-L1079: each warp's spill from its point to its registers out,
             # accumulated over the warps of a signal (per signal), and per warp
             "warp_spill_us": _r(_mean([p.get("warp_spill_cycles", 0) for p in sw]) / mhz, 3)
@@ -322,6 +368,11 @@ def report(ctx):
                      if t in r["m"] and "occup" in r["m"] and r["m"][t].get("warp_service_us")
                      and r["m"]["occup"].get("latency_us") else None for r in rows]) or 0)),
                 "drain_us_mean": _r(_mean(col(t, "drain_us")), 3),
+                "pipe_drain_us_mean": _r(_mean(col(t, "pipe_drain_us")), 3),
+                "pipe_drain_share_mean": _r(_mean([
+                    100 * r["m"][t]["pipe_drain_us"] / r["m"][t]["latency_us"]
+                    if t in r["m"] and r["m"][t].get("pipe_drain_us") is not None
+                    and r["m"][t].get("latency_us") else None for r in rows])),
                 # Fig 2.15 read as drain + the Fig 2.14 spill latency stacked (4.0 = 2.2 + 1.8
                 # us in the thesis): per kernel the drain plus the accumulated per-warp spill
                 "stacked_us_mean": _r(_mean([r["m"][t]["drain_us"] + r["m"][t]["warp_spill_us"]
@@ -387,8 +438,11 @@ def report(ctx):
     lk = next((r for r in rows if r["kernel"] == "lk_gicov"), None)
     lk_geom = "CTAs per SM here: " + ", ".join(str(c) for c in (lk["m"].get("occup", {}).get(
         "ctas_per_sm") or [])) + ", 8 in Table 2.2" if lk else "not run"
-    ipm = (ip.get("mean_reduction_percent") or {}).get("spill_us")
-    ipw = (ip.get("mean_reduction_percent") or {}).get("warp_spill_us")
+    # lin-inplace's matched comparison (the same preemption; stop in place, Lin 2.5.5), else a
+    # results file from before it (per-request means)
+    ipmm = (ip.get("matched_mean_reduction_percent") or {}).get("stop")
+    ipm = (ipmm or {}).get("eng") if ipmm else (ip.get("mean_reduction_percent") or {}).get("spill_us")
+    ipw = (ipmm or {}).get("acc") if ipmm else (ip.get("mean_reduction_percent") or {}).get("warp_spill_us")
     def drain_share(S):
         d, L = S.get("selective", {}).get("drain_us_mean"), S.get("selective", {}).get("latency_us_mean")
         return _r(100 * d / L) if d is not None and L else None
@@ -446,6 +500,14 @@ def report(ctx):
          _r(100 * e("selective", "drain_us_mean") / e("selective", "latency_us_mean"))
          if e("selective", "latency_us_mean") else None, pv("drain_share_of_selective_pct"),
          "drain = signal to the last warp quiet"),
+        ("draining share, pipeline waiting for warps (%, mean drain / mean latency)",
+         lambda S: _r(100 * S["selective"]["pipe_drain_us_mean"] / S["selective"]["latency_us_mean"])
+         if S.get("selective", {}).get("pipe_drain_us_mean") is not None
+         and S["selective"].get("latency_us_mean") else None, None,
+         pv("drain_share_of_selective_pct"),
+         "Lin L1121-L1125: drain = latency - the save pipeline's busy time"),
+        ("... the same, mean of per-kernel shares (%)",
+         q("selective", "pipe_drain_share_mean"), None, pv("drain_share_of_selective_pct"), ""),
         ("preemption latency, selective, as drain + accumulated per-warp spill (us, mean)",
          q("selective", "stacked_us_mean"), None, pv("preempt_selective_us"),
          "our reading of Fig 2.15: its bars stack drain and Fig 2.14's spill (2.2 + 1.8 us)"),
@@ -455,6 +517,9 @@ def report(ctx):
          pv("drain_share_of_selective_pct"), ""),
         ("SM-draining latency, LK (us)", lambda S: S.get("_lk"), earlier_lk,
          pv("sm_draining_lk_us"), "earlier: all leukocyte kernels, small"),
+        ("SM-draining latency, LK with Rodinia's 150 points per circle (us)",
+         lambda S: S.get("_lk150"), None, pv("sm_draining_lk_us"),
+         f"{LK150_WORKLOAD} (results/lin-ch2-faithful/lk150.json)"),
         ("worst/average - 1, Occup", q("occup", "worst_over_avg_mean"),
          e("occup", "worst_over_avg_mean"), pv("worst_over_avg_occup"),
          f"kernels with >= {WORST_MIN_SIGNALS} signals: {len(worst_rows)}"),
@@ -462,13 +527,18 @@ def report(ctx):
          e("selective", "worst_over_avg_mean"), pv("worst_over_avg_selective"), ""),
         ("worst/average - 1, SM-draining", q("drain", "worst_over_avg_mean"),
          e("drain", "worst_over_avg_mean"), pv("worst_over_avg_drain"), ""),
-        ("in-place, further spill reduction, SM wall time (%, mean of per-pair reductions)",
+        ("in-place, further spill reduction, save pipeline busy (%, mean of per-pair reductions)",
          lambda S: S.get("_ipm"), None, pv("inplace_further_reduction_pct"),
-         "experiments/results/lin-inplace (its own sweep, 8 pairs, save_order as the column)"),
-        ("in-place, further spill reduction, accumulated per warp (%, mean of pairs)",
-         lambda S: S.get("_ipw"), None, pv("inplace_further_reduction_pct"), ""),
+         "experiments/results/lin-inplace: the same preemption, stop in place (previous: "
+         "per-request SM wall time)"),
+        ("in-place, further spill reduction, regs accumulated per warp + smem + stacks (%)",
+         lambda S: S.get("_ipw"), None, pv("inplace_further_reduction_pct"),
+         "(previous: registers only, per request)"),
     ]
+    lk150j = json.load(open(LK150_JSON)) if os.path.exists(LK150_JSON) else {}
+    lk150_us = (lk150j.get("drain") or {}).get("latency_us")
     cur = dict(summ, _lk=lk["m"].get("drain", {}).get("latency_us") if lk else None,
+               _lk150=lk150_us,
                _ipm=_r(ipm), _ipw=_r(ipw))
     ipo = ip.get("pooled_reduction_percent") or {}
     ipp = ((json.load(open(INPLACE_PREV_JSON)) if os.path.exists(INPLACE_PREV_JSON) else {})
@@ -539,6 +609,24 @@ def report(ctx):
     sel_rows = [r for r in rows if r["m"].get("selective", {}).get("drain_us") is not None]
     far = [r for r in sel_rows if r["m"]["selective"]["drain_us"] > 10.0]
     far_txt = ", ".join(f"{r['lin']} ({r['m']['selective']['drain_us']} us)" for r in far) or "none"
+    # issue 24 (2): what carries each remaining difference, computed from the rows
+    both = [r for r in rows if r["m"].get("selective", {}).get("latency_us")
+            and r["m"].get("occup", {}).get("latency_us")]
+    slow = [r for r in both if r["m"]["selective"]["latency_us"] > r["m"]["occup"]["latency_us"]]
+    slow_wo = _r(100 * (_gmean([r["m"]["selective"]["latency_us"] / r["m"]["occup"]["latency_us"]
+                                for r in both if r not in slow]) or 0))
+    pd = summ.get("selective", {})
+    pdrain = (_r(100 * pd["pipe_drain_us_mean"] / pd["latency_us_mean"])
+              if pd.get("pipe_drain_us_mean") is not None and pd.get("latency_us_mean") else None)
+    pdrain_k = pd.get("pipe_drain_share_mean")
+    wv = sorted(((rows[i]["m"].get("selective", {}).get("worst_over_avg"), i) for i in worst_rows
+                 if rows[i]["m"].get("selective", {}).get("worst_over_avg") is not None),
+                reverse=True)
+    wtop = [i for v, i in wv[:2]]
+    wmed = _r(sorted(v for v, _ in wv)[len(wv) // 2] if len(wv) % 2 else
+              sum(sorted(v for v, _ in wv)[len(wv) // 2 - 1:len(wv) // 2 + 1]) / 2, 2) if wv else None
+    wrest = _r(_mean([v for v, i in wv[2:]]), 2) if len(wv) > 2 else None
+    lk_sd = lk["m"].get("drain", {}).get("latency_us") if lk else None
     near = [r for r in sel_rows if r not in far]
     # why the far ones are far: without points (live+cp) a warp stops at once and waits only
     # for its loads in flight; with them it runs on to its loop's point (docs/context.md, "KM_1")
@@ -630,29 +718,58 @@ def report(ctx):
           f"{g('selective', 'latency_pct_of_occup_gmean')} % (Lin 40.3 %): Occup became "
           f"faster with the per-warp order ({pq('occup', 'latency_us_mean')} -> "
           f"{g('occup', 'latency_us_mean')} us: the engine starts on the first drained "
-          "warp and the SM's CTAs interleave) while selective is mostly drain.",
+          "warp and the SM's CTAs interleave) while selective is mostly drain. The gmean is "
+          "carried by the kernels where selective is slower than Occup, "
+          + ", ".join(f"{r['lin']} ({_r(100 * r['m']['selective']['latency_us'] / r['m']['occup']['latency_us'], 0)} %, "
+                      f"Occup {r['m']['occup']['latency_us']} us)" for r in slow)
+          + f": without them it is {slow_wo} %. There the wait for the points outweighs the "
+          "spill it saves: Occup is short where an SM holds little state (lud_diagonal's "
+          "16-thread and lud_perimeter's 32-thread CTAs) or the drain is long (KM_1's "
+          "memory-bound loop, docs/context.md; BFS_1+2's not analysed). Read as the thesis "
+          "defines the drain (L1121-L1125: the spilling pipeline "
+          "idle, waiting for warps; the latency less the pipeline's busy time) the drain is "
+          f"{pdrain} % of the selective latency (mean drain over mean latency; {pdrain_k} % as "
+          "the mean of per-kernel shares; Lin 55.8 %): the wall-clock share above counts the "
+          "spill that overlaps the drain as drain.",
           "- **SM-draining waits for CTAs of our inputs**: the LK figure is the time for "
           "lk_gicov CTAs of the medium input to finish; the thesis's 1431 us are Rodinia's GICOV "
           "TBs on its input (not given for ch.2), whose per-TB work is not known to us. LK runs "
           "as `leukocyte_tb192_r18`, Table 2.2's GICOV geometry (192 threads, 18 registers "
-          f"counted; {lk_geom}).",
+          f"counted; {lk_geom}). The geometry is the thesis's; the work per thread is not: "
+          "our lk_gicov samples 32 points on each of its 7 circles (workloads/leukocyte), "
+          "Rodinia's GICOV kernel 150 (NPOINTS in Rodinia's source: outside knowledge, not in "
+          "the thesis), so a TB runs about 150 / 32 = 4.7 times longer there. "
+          + (f"Run so (`{LK150_WORKLOAD}`, the same settings, `lin-ch2-faithful.py lk150`): "
+             f"{lk150_us} us over {(lk150j.get('drain') or {}).get('signals')} signals, "
+             f"{_r(lk150_us / lk_sd, 2)} times the 32-point figure, against the thesis's 1431 "
+             "us." if lk150_us and lk_sd else
+             (f"{_r(lk_sd)} us x 4.7 = {_r(lk_sd * 150 / 32, 0)} us against 1431 (a "
+              "proportionality estimate: `lin-ch2-faithful.py lk150 HEDDLE` runs it)."
+              if lk_sd else "not run.")),
           "- **Worst/average** is over the kernels whose three runs each had at least 15 "
-          "signals (Fig 2.16's rule), each signal one SM; our medium inputs give CTAs of more "
-          "even length than Rodinia's, which lowers SM-draining's spread, and selective's "
-          "spread follows how far a warp is from its next point (kernels with long loop bodies "
-          "or points only every K instructions).",
+          f"signals (Fig 2.16's rule: {len(worst_rows)} kernels here, 12 in the thesis), each "
+          "signal one SM; our medium inputs give CTAs of more even length than Rodinia's, which "
+          "lowers SM-draining's spread, and selective's spread follows how far a warp is from "
+          "its next point (kernels with long loop bodies or points only every K instructions)."
+          + ((f" Selective's mean {g('selective', 'worst_over_avg_mean')} is carried by "
+              + ", ".join(f"{rows[i]['lin']} ({rows[i]['m']['selective']['worst_over_avg']})"
+                          for i in wtop)
+              + f"; the median is {wmed}, the mean without those {wrest} (Lin 0.6): a kernel "
+              "whose average is short (a few warps far from their point) turns one long drain "
+              "into a large ratio.") if len(wv) > 2 else ""),
           "- **In-place** is its own sweep on this setup (experiments/results/lin-inplace: 8 "
-          "pairs, selective points, Lin's allocation tables, Fig 2.4's split: room for an SM's "
-          "worth of the newcomer's TBs in one plan, victims short only of registers keeping "
-          "their shared memory in place); the rows quote its mean of per-pair reductions, as "
-          "the thesis averages, in both spill measures. In warp order the SM's wall spill after "
-          "the last victim is quiet is a few tens of cycles per request, so its mean swings "
-          f"with single pairs ({_r(ipm)} %, pooled {_r(ipo.get('spill_us'))} %); Lin's "
-          f"accumulated per-warp measure is {_r(ipw)} % (pooled "
-          f"{_r(ipo.get('warp_spill_us'))} %; {_r(ipp.get('warp_spill_us'))} % in tb order) "
-          f"although in-place writes {_r(ipo.get('bytes'))} % fewer bytes (pooled): a "
-          "finding of this setup not analysed yet (the per-pair table of "
-          "results/lin-inplace shows where it rises).", "",
+          "pairs, selective points, Lin's allocation tables, Fig 2.4's split, and the thesis's "
+          "stop in place, `context.inplace_stop`: every TB of the preempted SM stops at its "
+          "point and only the TBs the tables name spill); the rows quote its mean of per-pair "
+          "reductions on the same preemption (B's first request per SM under both policies), "
+          "as the thesis averages: "
+          + (f"{_r(ipm)} % as the save pipeline's busy time, {_r(ipw)} % with the register "
+             "part accumulated per warp (Lin 21.5 %). The earlier negative figures averaged "
+             "per request over different request sets, left shared memory out and let the "
+             "CTAs the tables did not name run on, so a thread-limited A lost every CTA's "
+             "registers (results/lin-inplace/report.md)." if ipmm else
+             f"{_r(ipm)} % (SM wall time per request) and {_r(ipw)} % (accumulated per warp), "
+             f"pooled {_r(ipo.get('spill_us'))} / {_r(ipo.get('warp_spill_us'))} %."), "",
           "## Liveness samples at the preemption points (Lin L630-L636)", "",
           "Per kernel, from the selective run: warps reaching a point in normal execution, "
           "registers per thread / source / allocator's count, CTAs per SM, live words over "
@@ -706,5 +823,8 @@ def report(ctx):
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "write":
         write(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    elif len(sys.argv) == 3 and sys.argv[1] == "lk150":
+        lk150(sys.argv[2])
     else:
-        sys.exit("usage: lin-ch2-faithful.py write OUT.toml [tiny]")
+        sys.exit("usage: lin-ch2-faithful.py write OUT.toml [tiny]\n"
+                 "       lin-ch2-faithful.py lk150 HEDDLE")

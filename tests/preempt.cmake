@@ -117,6 +117,26 @@ if(TARGET heddle AND Python3_Interpreter_FOUND)
                        TIMEOUT 300 PASS_REGULAR_EXPRESSION "lin-ch2-faithful tiny: report written")
 endif()
 
+# The in-place study's comparison (issue 24 item 8, tests/preempt/lin_inplace_metric.py): the
+# same preemption under both policies, Lin's spill latency as registers + shared memory + stacks;
+# on synthetic records (ci, well under a second) and end to end on histogram+backprop with the
+# thesis's stop in place ([context] inplace_stop; full, two small runs).
+if(Python3_Interpreter_FOUND)
+  add_test(NAME preempt_inplace_metric
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/preempt/lin_inplace_metric.py unit
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(preempt_inplace_metric PROPERTIES LABELS "preempt;lin;experiments"
+                       TIMEOUT 60 PASS_REGULAR_EXPRESSION "^unit: ")
+endif()
+if(TARGET heddle AND Python3_Interpreter_FOUND)
+  add_test(NAME preempt_lin_inplace_stop
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/preempt/lin_inplace_metric.py e2e
+                   $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(preempt_lin_inplace_stop PROPERTIES LABELS "preempt;lin" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "^e2e: ")
+endif()
+
 # Lin Fig 2.4 end to end (tests/unit/test_lin_fig24.c, [context] inplace_split, tests/lin/fig24.ini):
 # a unit test (ci, about 0.3 s); counted in Lin's budget.
 if(TEST test_lin_fig24)

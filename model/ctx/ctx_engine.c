@@ -214,6 +214,7 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
     x->wqueued = x->wpending = 0;
     memset(x->pc_cycles, 0, sizeof x->pc_cycles);
     memset(x->pc_last, 0, sizeof x->pc_last);
+    x->pc_busy = 0;
     for (uint32_t i = 0; i < c->grant.nwarps; i++) {
         struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
         if (w->state == HD_WS_EMPTY)
@@ -490,8 +491,10 @@ static bool engine_step(struct hd_sm *sm, const struct hd_ctx_ctl_out *co, uint3
     for (; budget && x->sent < x->reqs; budget--) {
         struct hd_ctx_req q;
         if (!hd_ctx_image_req(x->img, restore, x->sent, &q)) {
-            if (!restore && co->part_o == HD_CTXCTL_PART_REGS)
+            if (!restore && co->part_o == HD_CTXCTL_PART_REGS) {
                 hd_ctx_part_cycle(x, HD_CTXP_REGS, now); /* waiting for the packer */
+                hd_ctx_busy_cycle(&sm->ce->busy_last, x, now);
+            }
             break; /* the packer has not filled the next segment yet */
         }
         if (x->wsave && !restore && (q.part == HD_CTXP_REGS || q.part == HD_CTXP_PV))
@@ -505,8 +508,10 @@ static bool engine_step(struct hd_sm *sm, const struct hd_ctx_ctl_out *co, uint3
                                                                        : HD_CTXCTL_PART_CCB);
         if (!ok)
             break;
-        if (!restore)
+        if (!restore) {
             hd_ctx_part_cycle(x, q.part, now);
+            hd_ctx_busy_cycle(&sm->ce->busy_last, x, now);
+        }
         if (!hd_sm_ctx_send(sm, c, now)) {
             if (sm->cp->switch_model != HD_SWITCHMODEL_STALL)
                 sm->st->mem_send_stalls++;

@@ -63,6 +63,8 @@ struct hd_ctx_engine {
         bool ready;              /* its record's requests are all known */
     } *wq;
     uint32_t wq_head, nwq, cap_wq, wq_fed;
+    uint64_t busy_last;          /* the last cycle + 1 its save pipeline was counted busy
+                                    (hd_ctx_busy_cycle, Lin's drain = the pipeline idle) */
 };
 
 /* Has the engine work for its tick (forwarded responses, suspending CTAs, queued operations)? */

@@ -45,6 +45,8 @@ bool hd_gpu_ctx_collect(struct hd_gpu_timing *g, uint32_t s)
                     r->smem_kept++;
                     r->smem_kept_bytes += x->la->demand.smem;
                 }
+                r->regs_kept += x->regs_parked; /* stopped in place (Lin 2.5.5) */
+                r->cycles_engine += x->pc_busy; /* the save pipeline busy (Fig 2.15) */
                 if (x->img) { /* Fig 2.14's parts (ctx_image.h) */
                     const uint64_t *pb = x->img->part_bytes;
                     r->bytes_regs += pb[HD_CTXP_REGS] + pb[HD_CTXP_PV];

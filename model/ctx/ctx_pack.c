@@ -131,11 +131,13 @@ int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen
     x->enc_next = x->enc_done = x->dec_next = x->dec_done = 0;
     x->rec_total = x->rec_done = x->dec_seg = 0;
     x->tb = x->classifying = false;
-    if (mode != HD_CTXSAVE_OCCUPIED && !plan_items(sm, c))
+    /* stopped in place (Lin 2.5.5, x->keep_regs): its registers stay, no register item */
+    if (mode != HD_CTXSAVE_OCCUPIED && !x->keep_regs && !plan_items(sm, c))
         goto oom;
     const bool packed = mode == HD_CTXSAVE_COMPRESSED || mode == HD_CTXSAVE_COMPRESSED_TB;
     bool oom = false;
-    const bool tb = mode == HD_CTXSAVE_COMPRESSED_TB && hd_sm_ctx_tb_plan(sm, c, &oom);
+    const bool tb = mode == HD_CTXSAVE_COMPRESSED_TB && !x->keep_regs &&
+                    hd_sm_ctx_tb_plan(sm, c, &oom);
     if (oom)
         goto oom;
     /* a warp's slot holds its registers uncompressed: its allocation share (Occup), or at most
@@ -155,11 +157,13 @@ int hd_sm_ctx_plan(struct hd_sm *sm, struct hd_tcta *c, char *err, size_t errlen
                  (unsigned long long)HD_WIN_CONTEXT_STRIDE);
         return HD_FUNC_ERR_CONFIG;
     }
-    if (mode == HD_CTXSAVE_OCCUPIED) {
+    if (mode == HD_CTXSAVE_OCCUPIED && !x->keep_regs) {
         for (uint32_t w = 0; w < nwarps; w++) /* exact shares of the allocation */
             if (!hd_ctx_image_regs(x->img, w, regs_bytes * (w + 1) / nwarps -
                                                   regs_bytes * w / nwarps))
                 goto oom;
+    } else if (mode == HD_CTXSAVE_OCCUPIED) {
+        /* stopped in place: no register record */
     } else if (!packed) {
         for (uint32_t i = 0; i < x->nitems; i++)
             if (!hd_ctx_image_regs(x->img, x->items[i].warp, 128))

@@ -139,6 +139,15 @@ struct hd_ctx {
      * its last, both included (wspill[cap_wspill + w] holds the first, wspill[w] the last), so
      * without the wait before its first request (behind other warps, the drain, the codec) */
     uint64_t wservice_sum;
+    /* Lin 2.5.5 ([context] inplace_stop): asked to stop in place (its save writes its SIMT
+     * stacks only), and once saved its registers parked with its shared memory on park_sm at
+     * park_reg_base (sm.c; smem_parked is then set too: it resumes on that SM only) */
+    bool keep_regs, regs_parked;
+    uint32_t park_reg_base;
+    /* Lin Fig 2.15 (issue 24): cycles this save had the SM's save pipeline busy (sending, or
+     * waiting for the compressor and packer), each SM cycle counted for one save only, so the
+     * sum over a request's saves is the union on that SM (ctx_wsave.h hd_ctx_busy_cycle) */
+    uint64_t pc_busy;
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

@@ -80,7 +80,9 @@ static int plan_room(void *gpu, uint32_t sm, const struct hd_cta_demand *d, uint
                      uint32_t *slots, uint8_t *parts)
 {
     struct hd_gpu_timing *g = gpu;
-    return hd_sm_plan_room(g->sm[sm], d, n, slots, parts);
+    /* Lin 2.5.5: every allowed CTA stops and leaves its slots; the tables name the victims */
+    return hd_sm_plan_room(g->sm[sm], d, n | (g->p.ctx.inplace_stop ? HD_ALLOC_ROOM_STOP : 0),
+                           slots, parts);
 }
 
 /* CTA x drains for request ri: time it (est: the policy's two estimates, or NULL). */
@@ -120,9 +122,10 @@ static void apply(struct hd_gpu_timing *g, uint32_t s, uint32_t c, uint8_t a,
     }
     const enum hd_ctx_op op = a == HD_PACT_FLUSH ? HD_CTXOP_FLUSH : HD_CTXOP_SWITCH;
     x->preq = ri; /* (also when refused: a signal does not ask again) */
-    x->keep_smem = a == HD_PACT_SWITCH_REGS; /* Lin Fig 2.4: its save writes registers only */
+    x->keep_smem = a == HD_PACT_SWITCH_REGS || a == HD_PACT_SWITCH_STAY; /* Lin Fig 2.4 */
+    x->keep_regs = a == HD_PACT_SWITCH_STAY; /* Lin 2.5.5: its save writes its stacks only */
     if (!hd_sm_cta_suspend(g->sm[s], c, op, g->now)) {
-        x->keep_smem = false;
+        x->keep_smem = x->keep_regs = false;
         r->refused++;
         r->drained++;
         observe_drain(g, x, ri, est);

@@ -96,6 +96,8 @@ static int queue_warp(struct hd_sm *sm, struct hd_tcta *c, uint32_t wi, char *er
     if (!x->wsave && !begin(sm, c))
         goto oom;
     x->wqueued |= 1u << wi;
+    if (x->keep_regs)
+        return HD_FUNC_OK; /* stopped in place (Lin 2.5.5): its registers stay, no record */
     struct hd_ctx_wentry e = {c->grant.cta_slot, wi, 0, true};
     if (sm->cp->save == HD_CTXSAVE_OCCUPIED) { /* its exact share of the allocation */
         const uint64_t rb = (uint64_t)c->la->demand.regs * 4, n = c->grant.nwarps;
@@ -284,9 +286,11 @@ uint32_t hd_sm_wsave_send(struct hd_sm *sm, uint32_t budget, uint64_t now, bool 
         if (!hd_ctx_image_req(x->img, false, x->sent, &q) ||
             (q.part != HD_CTXP_REGS && q.part != HD_CTXP_PV)) {
             hd_ctx_part_cycle(x, HD_CTXP_REGS, now); /* the packer is behind */
+            hd_ctx_busy_cycle(&ce->busy_last, x, now);
             break;
         }
         hd_ctx_part_cycle(x, q.part, now);
+        hd_ctx_busy_cycle(&ce->busy_last, x, now);
         if (!hd_sm_ctx_send(sm, c, now)) {
             if (sm->cp->switch_model != HD_SWITCHMODEL_STALL)
                 sm->st->mem_send_stalls++;

@@ -81,4 +81,14 @@ static inline void hd_ctx_part_cycle(struct hd_ctx *x, unsigned part, uint64_t n
     }
 }
 
+/* Count cycle `now` as busy for save x, once per SM cycle (ce: the SM's engine), whichever
+ * part or path: the save pipeline's busy time (Lin's drain is the rest of the latency). */
+static inline void hd_ctx_busy_cycle(uint64_t *busy_last, struct hd_ctx *x, uint64_t now)
+{
+    if (*busy_last != now + 1) {
+        *busy_last = now + 1;
+        x->pc_busy++;
+    }
+}
+
 #endif

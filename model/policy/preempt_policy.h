@@ -38,7 +38,11 @@
 
 enum hd_preempt_act { HD_PACT_KEEP, HD_PACT_SWITCH, HD_PACT_DRAIN, HD_PACT_FLUSH,
                       HD_PACT_SWITCH_REGS /* Lin Fig 2.4: registers out, shared memory stays
-                                             allocated in place ([context] inplace_split) */ };
+                                             allocated in place ([context] inplace_split) */,
+                      HD_PACT_SWITCH_STAY /* Lin 2.5.5 ([context] inplace_stop): it stops at its
+                                             point and leaves its slots; registers and shared
+                                             memory stay in place, its save writes its SIMT
+                                             stacks only */ };
 
 /* One resident CTA as a policy sees it. */
 struct hd_preempt_cta {

@@ -134,7 +134,17 @@ struct hd_alloc_ops {
     bool (*can_unpark)(const void *impl, const struct hd_cta_demand *d, uint32_t handle);
     bool (*unpark)(void *impl, const struct hd_cta_demand *d, uint32_t handle,
                    struct hd_cta_grant *g);
+    /* Optional (NULL: not supported), Lin's stop in place ([context] inplace_stop): park_all
+     * releases grant g's CTA slot, warp slots and threads and keeps its register and
+     * shared-memory blocks allocated for the same CTA; returns a handle that can_unpark /
+     * unpark accept (then only slots, warps and threads are allocated anew and the grant has
+     * the same blocks), or UINT32_MAX (refused, nothing changed). plan_room with
+     * HD_ALLOC_ROOM_STOP or'ed into n plans as if every allowed CTA gave up its slots, warps
+     * and threads (they all stop), so only table blocks name victims. */
+    uint32_t (*park_all)(void *impl, const struct hd_cta_grant *g);
 };
+
+#define HD_ALLOC_ROOM_STOP 0x80000000u
 
 #define HD_ALLOC_PART_REGS 1u
 #define HD_ALLOC_PART_SMEM 2u

@@ -305,6 +305,13 @@ static struct hd_tcta *take_slot(struct hd_sm *sm, struct hd_sm_launch *la, stru
                  la->l->k->entry->name);
         return NULL;
     }
+    if (parked && x->regs_parked && g.reg_base != x->park_reg_base) { /* (Lin 2.5.5) */
+        snprintf(err, errlen, "internal: SM %u: context %u of %s resumed with registers at %u, "
+                 "where they stayed in place at %u", sm->id, x->id, la->l->k->entry->name,
+                 g.reg_base, x->park_reg_base);
+        sm->alloc.ops->release(sm->alloc.impl, &g);
+        return NULL;
+    }
     if (parked && g.smem_base != x->park_base) { /* the block it left must be the one it finds */
         snprintf(err, errlen, "internal: SM %u: context %u of %s resumed with shared memory at "
                  "%" PRIu64 ", where it stayed in place at %" PRIu64, sm->id, x->id,
@@ -313,7 +320,7 @@ static struct hd_tcta *take_slot(struct hd_sm *sm, struct hd_sm_launch *la, stru
         return NULL;
     }
     if (parked) {
-        x->smem_parked = x->keep_smem = false;
+        x->smem_parked = x->keep_smem = x->regs_parked = x->keep_regs = false;
         sm->st->ctx_smem_inplace_resumes++;
     }
     struct hd_tcta *c = &sm->cta[g.cta_slot];
@@ -407,10 +414,15 @@ void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
     if (c->ctx)
         c->ctx->t_left = now;
     struct hd_ctx *x = c->ctx;
-    const uint32_t h = x && x->keep_smem && x->state == HD_CTX_SAVING && sm->alloc.ops->park
+    const bool saving = x && x->state == HD_CTX_SAVING;
+    const uint32_t h = saving && x->keep_regs && sm->alloc.ops->park_all
+                           ? sm->alloc.ops->park_all(sm->alloc.impl, &c->grant)
+                       : saving && x->keep_smem && !x->keep_regs && sm->alloc.ops->park
                            ? sm->alloc.ops->park(sm->alloc.impl, &c->grant)
                            : UINT32_MAX;
     if (h != UINT32_MAX) { /* Lin Fig 2.4: its registers left, its shared memory stays here */
+        x->regs_parked = x->keep_regs; /* Lin 2.5.5: its registers stay here too */
+        x->park_reg_base = c->grant.reg_base;
         x->smem_parked = true;
         x->park_sm = sm->id;
         x->park_h = h;
@@ -418,7 +430,7 @@ void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
         sm->st->ctx_smem_inplace_saves++;
     } else {
         if (x)
-            x->keep_smem = false;
+            x->keep_smem = x->keep_regs = false;
         sm->alloc.ops->release(sm->alloc.impl, &c->grant);
     }
     res_remove(sm, la);

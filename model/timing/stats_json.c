@@ -163,6 +163,8 @@ static void jpreempt(FILE *f, const struct hd_timing_stats *s)
         fprintf(f, ", \"cycles_regs\": %" PRIu64 ", \"cycles_smem\": %" PRIu64
                    ", \"cycles_stack\": %" PRIu64, r->cycles_regs, r->cycles_smem, r->cycles_stack);
         fprintf(f, ", \"warp_service_cycles\": %" PRIu64, r->warp_service_cycles);
+        fprintf(f, ", \"regs_kept\": %u, \"cycles_engine\": %" PRIu64, r->regs_kept,
+                r->cycles_engine);
         const double uc = r->util_cycles ? (double)r->util_cycles : 1.0;
         fprintf(f, ", \"util_cycles\": %" PRIu64 ", \"util_regs\": %.6f, \"util_threads\": %.6f"
                    ", \"regs_at_signal\": %.6f, \"threads_at_signal\": %.6f"

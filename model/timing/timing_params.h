@@ -153,6 +153,7 @@ struct hd_ctx_params {
     enum hd_cfg_switchmodel switch_model; /* traffic or a stall (ctx_engine.c) */
     bool inplace_split;            /* Lin Fig 2.4: registers out, shared memory in place */
     enum hd_cfg_saveorder save_order; /* tb or warp by warp (ctx_wsave.c) */
+    bool inplace_stop;             /* Lin 2.5.5: the preempted SM's CTAs stop in place */
 };
 
 /* [ccbp]: Lin ch.4 CCBP (model/mech/ccbp; the lists are parsed there). */

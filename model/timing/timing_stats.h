@@ -157,6 +157,13 @@ struct hd_preempt_rec {
      * warps with registers saved, the cycles from the warp's first register request sent to
      * its last (both included), summed; divided by warp_spill_warps, the mean per warp */
     uint64_t warp_service_cycles;
+    /* Lin 2.5.5 ([context] inplace_stop): of the switched CTAs those stopped in place (their
+     * registers and shared memory stayed allocated; SIMT stacks saved only) */
+    uint32_t regs_kept;
+    /* Lin Fig 2.15 (issue 24): the cycles the SM's save pipeline was busy with the switched
+     * CTAs' saves (any part, waits for the compressor and packer included, each cycle once);
+     * Lin's drain is the latency less this, the time the pipeline waits for warps */
+    uint64_t cycles_engine;
 };
 
 /* One CTA a preemption request drained (or whose flush was refused, so it drained): the drain

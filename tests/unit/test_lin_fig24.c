@@ -12,8 +12,13 @@
  * allocator's located error otherwise), every restored register equal to the saved one (save =
  * compressed checks it bit for bit), and both kernels' outputs equal to the CPU's - each thread
  * sums words of its CTA's shared memory over many iterations, so a block that moved or was
- * overwritten while its TB was away gives a wrong sum. HD_FIG24_JSON=1 prints the run's
- * statistics JSON (the preemption record) after the checks.
+ * overwritten while its TB was away gives a wrong sum. With Lin's stop in place
+ * (tests/lin/fig24_stop.ini, [context] inplace_stop, thesis 2.5.5) the same plan stops all three
+ * K1 TBs: the same two spill the same register bytes, the third keeps registers and shared
+ * memory (regs_kept 1, 3 blocks kept, no shared memory written) and saves its SIMT stacks, K2's
+ * 2 CTAs are placed after that one plan, all three K1 TBs resume on their blocks (the allocator
+ * and sm.c stop the run if a block moved) and both outputs verify. HD_FIG24_JSON=1 prints the
+ * runs' statistics JSON (the preemption record) after the checks.
  */
 #include "heddle.h"
 #include "testutil.h"
@@ -102,13 +107,13 @@ static unsigned count(const char *hay, const char *needle)
 
 /* Run K1 then K2 (arriving at a higher priority) on the Fig 2.4 SM; the stats JSON in *json
  * (caller frees). Returns 0 when both outputs verified. */
-static int run(struct hd_test_state *t, char **json)
+static int run(struct hd_test_state *t, const char *ini, uint64_t kept, char **json)
 {
     const struct kspec ks[2] = {{"fig24_k1", 3, 480, 8192, 120, 11, 0, 0},
                                 {"fig24_k2", 2, 320, 10240, 40, 5, 1, 3000}};
     char err[512];
     *json = NULL;
-    struct hd_gpu *gpu = hd_gpu_create("tests/lin/fig24.ini", err, sizeof err);
+    struct hd_gpu *gpu = hd_gpu_create(ini, err, sizeof err);
     if (!HD_CHECK(t, gpu != NULL)) {
         fprintf(stderr, "%s\n", err);
         return -1;
@@ -170,9 +175,9 @@ static int run(struct hd_test_state *t, char **json)
     HD_CHECK(t, *json != NULL);
     uint64_t v = 0;
     if (HD_CHECK_U64(t, HD_OK, hd_gpu_stat(gpu, "sm.ctx_smem_inplace_saves", &v)))
-        HD_CHECK_U64(t, 2, v); /* the two victims' shared memory stayed */
+        HD_CHECK_U64(t, kept, v); /* the victims' (and stopped TBs') shared memory stayed */
     if (HD_CHECK_U64(t, HD_OK, hd_gpu_stat(gpu, "sm.ctx_smem_inplace_resumes", &v)))
-        HD_CHECK_U64(t, 2, v); /* and both came back to it */
+        HD_CHECK_U64(t, kept, v); /* and all came back to it */
 done:
     hd_gpu_destroy(gpu);
     return rc;
@@ -183,15 +188,40 @@ int main(void)
     struct hd_test_state t = {0, 0, NULL};
     char *json = NULL;
 
+    uint64_t regs = UINT64_MAX, stack = UINT64_MAX;
     hd_test_begin(&t, "Fig 2.4: one plan, registers of two K1 TBs out, no shared memory");
-    if (HD_CHECK_U64(&t, 0, run(&t, &json)) && json) {
+    if (HD_CHECK_U64(&t, 0, run(&t, "tests/lin/fig24.ini", 2, &json)) && json) {
         HD_CHECK_U64(&t, 1, count(json, "\"switched\": ")); /* one request: one plan */
         HD_CHECK_U64(&t, 2, rec_field(json, "\"switched\": "));
         HD_CHECK_U64(&t, 0, rec_field(json, "\"bytes_smem\": "));
         HD_CHECK_U64(&t, 2, rec_field(json, "\"smem_kept\": "));
         HD_CHECK_U64(&t, 2 * 8192, rec_field(json, "\"smem_kept_bytes\": "));
-        const uint64_t regs = rec_field(json, "\"bytes_regs\": ");
+        regs = rec_field(json, "\"bytes_regs\": ");
+        stack = rec_field(json, "\"bytes_stack\": ");
         HD_CHECK(&t, regs > 0 && regs != UINT64_MAX);
+        HD_CHECK_U64(&t, 0, rec_field(json, "\"regs_kept\": "));
+        HD_CHECK_U64(&t, 30, rec_field(json, "\"warp_spill_warps\": ")); /* 2 TBs x 15 warps */
+        HD_CHECK(&t, strstr(json, "\"met\": true") != NULL);
+    }
+    if (getenv("HD_FIG24_JSON") && json)
+        fputs(json, stdout);
+    free(json);
+    json = NULL;
+
+    hd_test_begin(&t, "Fig 2.4, stop in place (2.5.5): all K1 TBs stop, the same two spill");
+    if (HD_CHECK_U64(&t, 0, run(&t, "tests/lin/fig24_stop.ini", 3, &json)) && json) {
+        HD_CHECK_U64(&t, 1, count(json, "\"switched\": ")); /* one request: one plan */
+        HD_CHECK_U64(&t, 3, rec_field(json, "\"switched\": "));
+        HD_CHECK_U64(&t, 1, rec_field(json, "\"regs_kept\": "));
+        HD_CHECK_U64(&t, 0, rec_field(json, "\"bytes_smem\": "));
+        HD_CHECK_U64(&t, 3, rec_field(json, "\"smem_kept\": "));
+        /* the same two TBs' 2 x 15 warps save registers, the third's none; their bytes differ a
+         * little (the warps reach their points at other iterations, other values compress) */
+        HD_CHECK_U64(&t, 30, rec_field(json, "\"warp_spill_warps\": "));
+        const uint64_t r2 = rec_field(json, "\"bytes_regs\": ");
+        HD_CHECK(&t, regs != UINT64_MAX && r2 > 0 && r2 * 10 >= regs * 9 && r2 * 10 <= regs * 11);
+        const uint64_t st = rec_field(json, "\"bytes_stack\": ");
+        HD_CHECK(&t, stack != UINT64_MAX && st > stack); /* the third TB's stacks too */
         HD_CHECK(&t, strstr(json, "\"met\": true") != NULL);
     }
     if (getenv("HD_FIG24_JSON") && json)

@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LK_NPTS 32 /* these five must match leukocyte.cu */
+#define LK_NPTS 32 /* these five must match leukocyte.cu (LK_NPTS: its default, read back) */
+#define LK_NPTS_MAX 150 /* the most points per circle a variant may sample (Rodinia's NPOINTS) */
 #define LK_NRAD 7
 #define LK_MARGIN 12
 #define LK_DIL_MAX 64
@@ -39,22 +40,24 @@ static const struct lk_size lk_sizes[3] = {
 };
 
 struct lk_tables {
-    float cosv[LK_NPTS], sinv[LK_NPTS];
-    int offx[LK_NRAD * LK_NPTS], offy[LK_NRAD * LK_NPTS];
+    int npts; /* points per circle (LK_NPTS of the PTX) */
+    float cosv[LK_NPTS_MAX], sinv[LK_NPTS_MAX];
+    int offx[LK_NRAD * LK_NPTS_MAX], offy[LK_NRAD * LK_NPTS_MAX];
     int dilx[LK_DIL_MAX], dily[LK_DIL_MAX];
     int ndil;
 };
 
-static void lk_make_tables(struct lk_tables *t)
+static void lk_make_tables(struct lk_tables *t, int npts)
 {
     const double two_pi = 6.28318530717958647692;
-    for (int p = 0; p < LK_NPTS; p++) {
-        double a = two_pi * p / LK_NPTS;
+    t->npts = npts;
+    for (int p = 0; p < npts; p++) {
+        double a = two_pi * p / npts;
         t->cosv[p] = (float)cos(a);
         t->sinv[p] = (float)sin(a);
         for (int r = 0; r < LK_NRAD; r++) {
-            t->offx[r * LK_NPTS + p] = (int)lrint((LK_R0 + r) * cos(a));
-            t->offy[r * LK_NPTS + p] = (int)lrint((LK_R0 + r) * sin(a));
+            t->offx[r * npts + p] = (int)lrint((LK_R0 + r) * cos(a));
+            t->offy[r * npts + p] = (int)lrint((LK_R0 + r) * sin(a));
         }
     }
     t->ndil = 0;
@@ -103,16 +106,17 @@ static void lk_ref_gicov(const struct lk_tables *t, const float *gx, const float
             float best = 0.0f;
             if (x >= LK_MARGIN && x < w - LK_MARGIN && y >= LK_MARGIN && y < h - LK_MARGIN) {
                 for (int r = 0; r < LK_NRAD; r++) {
-                    float g[LK_NPTS], sum = 0.0f, var = 0.0f;
-                    for (int p = 0; p < LK_NPTS; p++) {
-                        int j = (y + t->offy[r * LK_NPTS + p]) * w + x + t->offx[r * LK_NPTS + p];
+                    const int n = t->npts;
+                    float g[LK_NPTS_MAX], sum = 0.0f, var = 0.0f;
+                    for (int p = 0; p < n; p++) {
+                        int j = (y + t->offy[r * n + p]) * w + x + t->offx[r * n + p];
                         g[p] = gx[j] * t->cosv[p] + gy[j] * t->sinv[p];
                         sum += g[p];
                     }
-                    float mean = sum / (float)LK_NPTS;
-                    for (int p = 0; p < LK_NPTS; p++)
+                    float mean = sum / (float)n;
+                    for (int p = 0; p < n; p++)
                         var += (g[p] - mean) * (g[p] - mean);
-                    var /= (float)(LK_NPTS - 1);
+                    var /= (float)(n - 1);
                     float s = mean / sqrtf(var + LK_EPS);
                     if (r == 0 || s > best)
                         best = s;
@@ -163,9 +167,14 @@ static int lk_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     struct lk_tables tab;
     const char *flags = hd_wl_variant_flags(ctx);
     const long tx = hd_wl_flag(flags, "HD_LK_TX", LK_TILE), ty = hd_wl_flag(flags, "HD_LK_TY", LK_TILE);
+    const long npts = hd_wl_flag(flags, "LK_NPTS", LK_NPTS);
 
     if (tx < 1 || ty < 1 || tx * ty > 1024) {
         rc = hd_wl_fail(ctx, "leukocyte: bad CTA shape %ldx%ld", tx, ty);
+        goto out;
+    }
+    if (npts < 2 || npts > LK_NPTS_MAX) {
+        rc = hd_wl_fail(ctx, "leukocyte: LK_NPTS %ld outside 2..%d", npts, LK_NPTS_MAX);
         goto out;
     }
     if (!img || !gx || !gy || !score || !dil || !rx || !ry || !rs) {
@@ -175,20 +184,21 @@ static int lk_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     struct hd_wl_rng rng;
     hd_wl_rng_seed(&rng, 0x6c65756bu);
     lk_make_image(img, w, h, sz.cells, &rng);
-    lk_make_tables(&tab);
+    lk_make_tables(&tab, (int)npts);
     fprintf(ctx->log,
-            "leukocyte: %dx%d frame, %d cells, %d radii x %d points, dilation %d, %ldx%ld CTAs\n",
-            w, h, sz.cells, LK_NRAD, LK_NPTS, tab.ndil, tx, ty);
+            "leukocyte: %dx%d frame, %d cells, %d radii x %ld points, dilation %d, %ldx%ld CTAs\n",
+            w, h, sz.cells, LK_NRAD, npts, tab.ndil, tx, ty);
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
     static const char *const lk_pinned[] = {"lk_gicov"};
     if ((rc = hd_wl_pin_regspec(gpu, ctx, mod, lk_pinned, 1)) != HD_OK)
         goto out;
-    if ((rc = lk_to_symbol(gpu, ctx, mod, "lk_cos", tab.cosv, sizeof(tab.cosv))) != HD_OK ||
-        (rc = lk_to_symbol(gpu, ctx, mod, "lk_sin", tab.sinv, sizeof(tab.sinv))) != HD_OK ||
-        (rc = lk_to_symbol(gpu, ctx, mod, "lk_off_x", tab.offx, sizeof(tab.offx))) != HD_OK ||
-        (rc = lk_to_symbol(gpu, ctx, mod, "lk_off_y", tab.offy, sizeof(tab.offy))) != HD_OK ||
+    const size_t pb = (size_t)npts * sizeof(float), ob = (size_t)LK_NRAD * (size_t)npts * sizeof(int);
+    if ((rc = lk_to_symbol(gpu, ctx, mod, "lk_cos", tab.cosv, pb)) != HD_OK ||
+        (rc = lk_to_symbol(gpu, ctx, mod, "lk_sin", tab.sinv, pb)) != HD_OK ||
+        (rc = lk_to_symbol(gpu, ctx, mod, "lk_off_x", tab.offx, ob)) != HD_OK ||
+        (rc = lk_to_symbol(gpu, ctx, mod, "lk_off_y", tab.offy, ob)) != HD_OK ||
         (rc = lk_to_symbol(gpu, ctx, mod, "lk_dil_x", tab.dilx, sizeof(tab.dilx))) != HD_OK ||
         (rc = lk_to_symbol(gpu, ctx, mod, "lk_dil_y", tab.dily, sizeof(tab.dily))) != HD_OK)
         goto out;
@@ -289,5 +299,17 @@ const struct hd_workload hd_workload_leukocyte_tb192_r24 = {
     .variant_of = "leukocyte",
     .variant_flags = "-DHD_LK_TX=16 -DHD_LK_TY=12 -DMAXREG=24",
     .paper_row = "EXPARS Table 3 LEUK GICOV_kernel: 6 warps/CTA, 0 B, 24 regs, 7 CTAs/SM",
+};
+/* Lin's LK_1 with Rodinia's per-thread work: 150 points per circle (Rodinia's GICOV NPOINTS;
+ * issue 24: SM-draining waits for TBs whose length this sets) */
+const struct hd_workload hd_workload_leukocyte_tb192_r18_p150 = {
+    .name = "leukocyte_tb192_r18_p150",
+    .description = "leukocyte variant: leukocyte_tb192_r18 sampling 150 points per circle (Rodinia GICOV's NPOINTS)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = lk_run,
+    .variant_of = "leukocyte",
+    .variant_flags = "-DHD_LK_TX=16 -DHD_LK_TY=12 -DMAXREG=18 -DREGSPEC=18 -DLK_NPTS=150",
+    .paper_row = "Lin Table 2.2 GICOV_kernel (LK_1) geometry, Rodinia's 150 points per circle",
 };
 /* }==== */

@@ -17,8 +17,12 @@
 // Knob (Lin Table 2.2 variant leukocyte_tb192_r18, ptx.flags): MAXREG caps the registers per
 // thread of lk_gicov (__maxnreg__); undefined in the base, whose PTX it leaves unchanged. The CTA
 // shape is the launch's (HD_LK_TX x HD_LK_TY, read back by leukocyte.c); the kernels use blockDim.
+// LK_NPTS, the points sampled on each circle (32; Rodinia's GICOV kernel samples 150, variant
+// leukocyte_tb192_r18_p150), is read back by leukocyte.c as well.
 
+#ifndef LK_NPTS
 #define LK_NPTS 32
+#endif
 #define LK_NRAD 7
 #define LK_MARGIN 12
 #define LK_DIL_MAX 64

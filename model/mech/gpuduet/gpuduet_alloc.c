@@ -468,7 +468,7 @@ static void ga_destroy(void *impl)
 const struct hd_alloc_ops gd_alloc_ops = {
     "gpuduet", ga_can_accept, ga_accept, ga_release, ga_acquire, ga_release_part,
     ga_plan_victims, NULL, NULL, ga_is_idle, ga_usage, ga_destroy, NULL, NULL,
-    NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL,
 };
 
 static uint32_t up64(uint32_t x)

@@ -37,7 +37,11 @@
  * acquire refuses, release_part gives back only a warp slot. Lin's split (Fig 2.4, [context]
  * inplace_split; issue 24 item 8): plan_room makes room for n CTAs in one plan, by parts, on
  * copies of the tables; park frees a switched CTA's register entry, slots and warps and keeps
- * its shared-memory entry valid; unpark places the CTA again on that entry.
+ * its shared-memory entry valid; unpark places the CTA again on that entry. Lin's stop in place
+ * (2.5.5, [context] inplace_stop): plan_room with HD_ALLOC_ROOM_STOP counts every allowed CTA's
+ * slots, warps and threads as free (they all stop), so only the tables name victims; park_all
+ * frees a stopped CTA's slots and warps and keeps both its entries valid; unpark places it
+ * again on both (only slots, warps and threads allocated anew).
  */
 #include "lin_mech.h"
 #include "sm_alloc_victims.h"
@@ -82,6 +86,9 @@ struct tab_state {
     bool parked[HD_ALLOC_TABLE_ENTRIES]; /* shared-memory entries kept for a CTA whose
                                             registers left (Fig 2.4; tab_park) */
     uint64_t parked_smem[HD_ALLOC_TABLE_ENTRIES];
+    bool parked_rf[HD_ALLOC_TABLE_ENTRIES]; /* register-file entries kept for a CTA stopped in
+                                               place (Lin 2.5.5; tab_park_all) */
+    uint64_t parked_regs[HD_ALLOC_TABLE_ENTRIES];
     /* the blocks */
     uint32_t sm;
     uint64_t now; /* the SM's cycle as last ticked */
@@ -513,15 +520,25 @@ static int tab_plan_room(void *impl, const struct hd_cta_demand *d, uint32_t n, 
     struct tab_state *s = impl;
     const struct hd_sm_params *p = s->p;
     const uint32_t nctas = p->max_ctas;
+    const bool stop = n & HD_ALLOC_ROOM_STOP; /* Lin 2.5.5: every allowed CTA leaves its slots */
+    n &= ~HD_ALLOC_ROOM_STOP;
     if (nctas > 64 || need(d, RF) > HD_ALLOC_TABLE_UNIT_MAX ||
         need(d, SMEM) > HD_ALLOC_TABLE_UNIT_MAX || d->warps > HD_ALLOC_MAX_WARPS)
         return -1;
     struct hd_alloc_table_state t[NTAB] = {s->t[RF], s->t[SMEM]};
     uint8_t part[64] = {0};
     uint32_t ctas = s->u.ctas, warps = s->u.warps, threads = s->u.threads;
+    for (uint32_t c = 0; stop && c < nctas; c++)
+        if (allowed(s, c, d)) { /* it stops: its slots, warps and threads are free */
+            ctas--;
+            warps -= s->info[c].warps;
+            threads -= s->info[c].threads;
+        }
     for (uint32_t k = 0; k < n; k++) {
         while (ctas >= nctas || warps + d->warps > p->max_warps ||
                threads + d->threads > p->max_threads) {
+            if (stop)
+                return -1; /* short of what no allowed CTA holds */
             uint32_t best = UINT32_MAX;
             for (uint32_t c = 0; c < nctas; c++)
                 if (allowed(s, c, d) && !part[c] &&
@@ -589,7 +606,7 @@ static int tab_plan_room(void *impl, const struct hd_cta_demand *d, uint32_t n, 
                     if (!allowed(s, c, d) || (part[c] & bit) ||
                         (named ? !(out.victims_o >> s->info[c].entry[tb] & 1u) : c != best))
                         continue;
-                    if (!part[c]) { /* its slot and warps leave with its registers */
+                    if (!part[c] && !stop) { /* its slot and warps leave with its registers */
                         ctas--;
                         warps -= s->info[c].warps;
                         threads -= s->info[c].threads;
@@ -639,9 +656,49 @@ static uint32_t tab_park(void *impl, const struct hd_cta_grant *g)
     return e;
 }
 
+/* A park_all handle: both entries of the CTA stopped in place. */
+#define PARK_ALL 0x10000u
+
+static uint32_t tab_park_all(void *impl, const struct hd_cta_grant *g)
+{
+    struct tab_state *s = impl;
+    const uint32_t c = g->cta_slot;
+    if (c >= s->p->max_ctas || !s->cta_used[c])
+        return UINT32_MAX;
+    const uint8_t r = s->info[c].entry[RF], e = s->info[c].entry[SMEM];
+    if (s->parked_rf[r] || s->parked[e])
+        return UINT32_MAX;
+    for (uint32_t i = 0; i < g->nwarps; i++)
+        if (g->warp_slot[i] != HD_ALLOC_NO_SLOT)
+            s->warp_used[g->warp_slot[i] / 64] &= ~(1ull << (g->warp_slot[i] % 64));
+    s->parked_rf[r] = true; /* both entries stay valid: its registers stay allocated */
+    s->parked_regs[r] = g->regs;
+    s->parked[e] = true;
+    s->parked_smem[e] = g->smem;
+    s->cta_used[c] = false;
+    s->u.ctas--;
+    s->u.warps -= s->info[c].warps;
+    s->u.threads -= g->threads;
+    return PARK_ALL | (uint32_t)r << 8 | e;
+}
+
+/* Slots, warps and threads for a CTA of d (its blocks are parked). */
+static bool slots_fit(const struct tab_state *s, const struct hd_cta_demand *d)
+{
+    const struct hd_sm_params *p = s->p;
+    return d->warps <= HD_ALLOC_MAX_WARPS && s->u.ctas < p->max_ctas &&
+           s->u.warps + d->warps <= p->max_warps && s->u.threads + d->threads <= p->max_threads;
+}
+
 static bool tab_can_unpark(const void *impl, const struct hd_cta_demand *d, uint32_t h)
 {
     const struct tab_state *s = impl;
+    if (h & PARK_ALL) {
+        const uint32_t r = h >> 8 & 0xffu, e = h & 0xffu;
+        return r < HD_ALLOC_TABLE_ENTRIES && e < HD_ALLOC_TABLE_ENTRIES && s->parked_rf[r] &&
+               s->parked[e] && s->parked_regs[r] == d->regs && s->parked_smem[e] == d->smem &&
+               slots_fit(s, d);
+    }
     return h < HD_ALLOC_TABLE_ENTRIES && s->parked[h] && s->parked_smem[h] == d->smem &&
            fits_ex(s, d, NULL, true);
 }
@@ -652,6 +709,24 @@ static bool tab_unpark(void *impl, const struct hd_cta_demand *d, uint32_t h,
     struct tab_state *s = impl;
     if (!tab_can_unpark(s, d, h))
         return false;
+    if (h & PARK_ALL) { /* Lin 2.5.5: back on both of its blocks */
+        const uint8_t r = (uint8_t)(h >> 8 & 0xffu), e = (uint8_t)(h & 0xffu);
+        const uint32_t slot = grant_slots(s, d, g);
+        s->info[slot] = (struct cta_info){d->launch, d->priority, s->seq++, d->warps, d->threads,
+                                          {r, e}};
+        g->reg_base = (uint32_t)s->t[RF].e[r].start * HD_ALLOC_TABLE_RF_UNIT;
+        g->smem_base = (uint64_t)s->t[SMEM].e[e].start * HD_ALLOC_TABLE_SMEM_UNIT;
+        g->regs = d->regs;
+        g->smem = d->smem;
+        g->launch = d->launch;
+        g->priority = d->priority;
+        s->parked_rf[r] = s->parked[e] = false;
+        s->cta_used[slot] = true;
+        s->u.ctas++;
+        s->u.warps += d->warps;
+        s->u.threads += d->threads;
+        return true;
+    }
     const uint32_t slot = grant_slots(s, d, g);
     struct cta_info *in = &s->info[slot];
     *in = (struct cta_info){d->launch, d->priority, s->seq++, d->warps, d->threads, {0, (uint8_t)h}};
@@ -721,6 +796,7 @@ static const struct hd_alloc_ops tab_ops = {
     .park = tab_park,
     .can_unpark = tab_can_unpark,
     .unpark = tab_unpark,
+    .park_all = tab_park_all,
 };
 
 int hd_sm_alloc_lin_tables(const struct hd_sm_params *p, struct hd_sm_alloc *out)

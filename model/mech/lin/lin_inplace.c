@@ -9,7 +9,12 @@
  * the thesis draws it (§2.7 step 4): per SM one plan makes room for as many CTAs of the asking
  * launch as an SM holds (its occupancy, at most those still to place), and a victim whose
  * registers alone are in the way leaves with its registers only (HD_PACT_SWITCH_REGS: its
- * shared memory stays allocated in place until it resumes there).
+ * shared memory stays allocated in place until it resumes there). With [context] inplace_stop
+ * as well it is the thesis's evaluation (2.5.5: "in-place context switched warps still have to
+ * reach the preemption point"): every CTA of lower priority on a chosen SM stops at its point
+ * (the SM is preempted); the plan counts their slots, warps and threads as free, so only the
+ * tables name victims, and the others stop in place (HD_PACT_SWITCH_STAY: registers and shared
+ * memory stay allocated, the save writes the SIMT stacks; they resume on that SM).
  */
 #include "lin_mech.h"
 
@@ -18,6 +23,7 @@
 
 struct inplace_state {
     enum hd_cfg_preempt prim;
+    bool stop;       /* [context] inplace_stop */
     uint32_t *slots; /* [max_ctas] scratch for victim plans */
     uint8_t *parts;  /* [max_ctas] the parts each victim gives (inplace_split) */
 };
@@ -66,7 +72,20 @@ static unsigned inplace_plan(void *impl, const struct hd_preempt_need *need,
                 if (v->cta[c].launch != need->launch)
                     ps->slots[k++] = v->cta[c].slot;
         }
-        if (k <= 0)
+        uint32_t stays = 0; /* Lin 2.5.5: the others of lower priority stop in place */
+        if (split && ps->stop && k >= 0 && ps->prim != HD_PREEMPT_FLUSH)
+            for (uint32_t c = 0; c < v->ncta; c++) {
+                const struct hd_preempt_cta *x = &v->cta[c];
+                bool victim = false;
+                for (int j = 0; j < k && !victim; j++)
+                    victim = ps->slots[j] == x->slot;
+                if (!victim && !x->in_transit && x->launch != need->launch &&
+                    x->priority < need->priority) {
+                    act[(size_t)v->sm * env->max_ctas + x->slot] = HD_PACT_SWITCH_STAY;
+                    stays++;
+                }
+            }
+        if (k < 0 || (k == 0 && !stays))
             continue; /* fits now (it will be placed) or no allowed victim set */
         chosen[n++] = v->sm;
         want -= room;
@@ -106,6 +125,7 @@ int hd_lin_inplace_create(const struct hd_mech_env *env, struct hd_preempt_polic
         return -1;
     }
     ps->prim = env->p->ctx.preempt;
+    ps->stop = env->p->ctx.inplace_stop;
     ps->slots = slots;
     ps->parts = parts;
     out->ops = &inplace_ops;
