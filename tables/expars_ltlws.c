@@ -90,8 +90,8 @@ void hd_expars_ltlws_edge(struct hd_expars_ltlws_unit *u, uint32_t *cnt, bool *r
                     u->q = 0;
                     u->k = u->qw;
                     u->max = max & (uint32_t)mask64(u->qw);
-                    u->direct = u->d == 0 || (u->sum >> u->qw) >= u->d;
-                    u->dres = u->d == 0 ? u->nres : (uint32_t)mask64(u->qw);
+                    u->direct = u->d == 0; /* (a quotient past qw bits comes out all ones) */
+                    u->dres = u->nres;
                     u->busy = true;
                     u->nres--;
                     memset(a, 0, sizeof *a); /* answered when the division ends */

@@ -19,9 +19,10 @@
  *             (once per kernel: digest §8 item 20);
  *   PEEK w    its counter.
  * The division is sequential (the digest's [CHOICE]: "one-shot, tens of cycles is fine"): a
- * restoring divider, one quotient bit per edge from bit QW-1 down, QW edges; a quotient of
- * 2^QW or more (sum >= Inst_Max << QW) and Inst_Max = 0 are decided at the request and still
- * take the QW edges (one latency). While it runs busy is high and requests are ignored.
+ * restoring divider, one quotient bit per edge from bit QW-1 down, QW edges. A quotient of
+ * 2^QW or more (sum >= Inst_Max << QW) comes out as all ones (every step subtracts), which the
+ * clamp makes max_i (< 2^QW); Inst_Max = 0 gives the resident warps and still takes the QW edges
+ * (one latency). While it runs busy is high and requests are ignored.
  * The sum is kept running (one adder) instead of adding the W counters at the trigger.
  *
  * Geometry: the block's is the configuration's (W counters of CW bits, QW-bit W_Opt); the model

@@ -6,11 +6,12 @@
 // division's latency and the whole state compared after every request. Then the block: worked
 // examples (digest §2.9: 10, 5, 3 and 2 issues give W_Opt 20 / 10 = 2; a greedy warp 45 / 10;
 // a warp that finishes without an issue; a quotient past QW bits; max_i = 0 and a small max_i;
-// the first warp to finish being the last; every warp resident), each checked against its
-// hand-worked W_Opt on the generator's reference, then seeded epochs (warps joining, issuing
-// greedily or evenly, one finishing first, the rest leaving in phase 2; re-adds, removals of
-// absent warps, reads, requests while the divider runs) with a reset every 4,000 cycles. Every
-// output against the C reference every cycle; coverage bins reported (all required).
+// the first warp to finish being the last, then a new phase 1; every warp resident), each
+// checked against its hand-worked W_Opt on the generator's reference, then seeded epochs (warps
+// joining, issuing greedily or evenly, one finishing first, the rest leaving in phase 2;
+// re-adds, removals of absent warps, reads, requests while the divider runs) with a reset every
+// 4,000 cycles. Every output against the C reference every cycle; coverage bins reported (all
+// required).
 extern "C" {
 #include "expars_ltlws.h"
 }
@@ -262,6 +263,14 @@ int sc_main(int argc, char **argv)
     g.op(HD_EXPARS_LTLWS_ADD, W - 1);
     g.op(HD_EXPARS_LTLWS_ISSUE, W - 1);
     g.op(HD_EXPARS_LTLWS_REMOVE, W - 1);
+    // ... whose sum starts at 0 again: 4 + 2 issues, the first leaving: 6 / 4 = 1
+    g.op(HD_EXPARS_LTLWS_ADD, 0);
+    g.op(HD_EXPARS_LTLWS_ADD, 1);
+    for (unsigned i = 0; i < 6; i++)
+        g.op(HD_EXPARS_LTLWS_ISSUE, i < 4 ? 0 : 1);
+    g.op(HD_EXPARS_LTLWS_REMOVE, 0);
+    g.expect_wopt(1, "after a new phase 1");
+    g.op(HD_EXPARS_LTLWS_REMOVE, 1);
     // every warp resident, the top one issues most and finishes first
     for (uint32_t w = 0; w < W; w++)
         g.op(HD_EXPARS_LTLWS_ADD, w);

@@ -8,8 +8,9 @@
  * and W_Opt. One request per edge while not busy: ADD clears the warp's counter (a warp taken
  * again without a removal gives its count back to the sum); ISSUE counts in phase 1; REMOVE in
  * phase 1 is the first warp to finish and starts eq. 14, W_Opt = floor(sum / Inst_Max) clamped
- * to max_i and then to at least 1, by a restoring divider, one quotient bit per edge (QW edges; a quotient of
- * 2^QW or more and Inst_Max = 0, which gives the resident warps, are decided at the request);
+ * to max_i and then to at least 1, by a restoring divider, one quotient bit per edge (QW edges; a
+ * quotient of 2^QW or more comes out as all ones, which the clamp makes max_i; Inst_Max = 0
+ * gives the resident warps);
  * a REMOVE that empties the scheduler in phase 2 starts a new phase 1; PEEK reads a counter.
  * The answer (res_v_o, trig_o, cnt_o) is registered; lazy_o, wopt_o and nres_o show the state
  * with an answer (0 without one), busy_o the divider. Bit-exact C reference: tables/expars_ltlws.c; ports: expars_ltlws_ports.def.
@@ -53,8 +54,8 @@ module expars_ltlws #(
   logic [SW-1:0] sum_q, sum_d;
   logic          lazy_q, lazy_d, busy_q, busy_d;
   logic [QW-1:0] wopt_q, wopt_d;
+  // the divider (written at the trigger before it is read while busy_q: no reset)
   logic [KW-1:0] k_q, k_d;
-  // the divider's datapath (written at the trigger before it is read: no reset)
   logic [SW-1:0] rem_q, rem_d;
   logic [CW-1:0] d_q, d_d;
   logic [QW-1:0] q_q, q_d, dres_q, dres_d, max_q, max_d;
@@ -149,8 +150,8 @@ module expars_ltlws #(
                 q_d      = '0;
                 k_d      = KW'(QW);
                 max_d    = max_i;
-                direct_d = (cur == '0) || ((sum_q >> QW) >= SW'(cur));
-                dres_d   = (cur == '0) ? QW'(nres_q) : '1;
+                direct_d = cur == '0;
+                dres_d   = QW'(nres_q);
                 busy_d   = 1'b1;
                 res_v_d  = 1'b0;
                 cntr_d   = '0;
@@ -175,7 +176,6 @@ module expars_ltlws #(
       lazy_q  <= 1'b0;
       busy_q  <= 1'b0;
       wopt_q  <= '0;
-      k_q     <= '0;
       res_v_q <= 1'b0;
       trig_q  <= 1'b0;
       cntr_q  <= '0;
@@ -187,7 +187,6 @@ module expars_ltlws #(
       lazy_q  <= lazy_d;
       busy_q  <= busy_d;
       wopt_q  <= wopt_d;
-      k_q     <= k_d;
       res_v_q <= res_v_d;
       trig_q  <= trig_d;
       cntr_q  <= cntr_d;
@@ -195,6 +194,7 @@ module expars_ltlws #(
   end
 
   always_ff @(posedge clk_i) begin
+    k_q      <= k_d;
     rem_q    <= rem_d;
     d_q      <= d_d;
     q_q      <= q_d;
