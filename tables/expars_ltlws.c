@@ -14,25 +14,37 @@
 #define HD_PORTS_BLOCK_VAR hd_expars_ltlws_block
 #include "hd_ports_table.h"
 
+/* bits <= 39 here (32-bit counters, W_Opt of at most 7 bits). */
 static uint64_t mask64(unsigned bits)
 {
-    return bits >= 64 ? ~0ull : (1ull << bits) - 1u;
+    return (1ull << bits) - 1u;
 }
 
 void hd_expars_ltlws_unit_init(struct hd_expars_ltlws_unit *u, uint32_t nw, unsigned cw)
 {
     memset(u, 0, sizeof *u);
     u->nw = nw;
-    u->cw = cw < 1 ? 1 : cw > 32 ? 32 : cw;
+    u->cw = cw;
     unsigned b = 0;
-    while (b < 31 && (1u << b) < nw)
+    while ((1ull << b) < nw)
         b++;
     u->qw = b + 1;
 }
 
-/* The divider's last edge: W_Opt, phase 2 (or a new phase 1 when the scheduler is empty). */
-static void finish(struct hd_expars_ltlws_unit *u, struct hd_expars_ltlws_ans *a)
+/* One quotient bit (the divider runs); its last edge: W_Opt, phase 2 (or a new phase 1 when the
+ * scheduler is empty). */
+static void divide(struct hd_expars_ltlws_unit *u, struct hd_expars_ltlws_ans *a)
 {
+    const unsigned i = u->k - 1u;
+    const uint64_t dd = (uint64_t)u->d << i;
+    if (u->rem >= dd) {
+        u->rem -= dd;
+        u->q |= 1u << i;
+    }
+    u->k--;
+    if (u->k != 0)
+        return;
+    u->busy = false;
     const uint32_t r = u->direct ? u->dres : u->q;
     const uint32_t m = r > u->max ? u->max : r; /* at most max_i, at least 1 */
     u->wopt = m < 1 ? 1 : m;
@@ -43,72 +55,68 @@ static void finish(struct hd_expars_ltlws_unit *u, struct hd_expars_ltlws_ans *a
     a->cnt = u->d;
 }
 
+/* A request (not busy). The sum never leaves [0, nw x (2^cw - 1)]: a re-add takes back a count
+ * the sum holds (in phase 1 exactly the resident counters; in phase 2 the trigger's sum, which
+ * holds every count a re-add can take back), so it needs no wrap. */
+static void request(struct hd_expars_ltlws_unit *u, uint32_t *cnt, bool *res, unsigned op,
+                    uint32_t w, uint32_t max, struct hd_expars_ltlws_ans *a)
+{
+    a->v = true;
+    if (w >= u->nw)
+        return;
+    switch (op & 3u) {
+    case HD_EXPARS_LTLWS_ADD:
+        if (res[w])
+            u->sum -= cnt[w];
+        else
+            u->nres++;
+        res[w] = true;
+        cnt[w] = 0;
+        break;
+    case HD_EXPARS_LTLWS_ISSUE:
+        if (res[w] && !u->lazy && cnt[w] != (uint32_t)mask64(u->cw)) {
+            cnt[w]++;
+            u->sum++;
+        }
+        break;
+    case HD_EXPARS_LTLWS_REMOVE:
+        if (!res[w])
+            break;
+        res[w] = false;
+        if (!u->lazy) { /* the first warp finished: eq. 14 */
+            u->d = cnt[w];
+            u->rem = u->sum;
+            u->q = 0;
+            u->k = u->qw;
+            u->max = max & (uint32_t)mask64(u->qw);
+            u->direct = u->d == 0; /* (a quotient past qw bits comes out all ones) */
+            u->dres = u->nres;
+            u->busy = true;
+            u->nres--;
+            a->v = false; /* answered when the division ends */
+            return;
+        }
+        u->nres--;
+        if (u->nres == 0) { /* the kernel left the scheduler: a new phase 1 */
+            u->lazy = false;
+            u->sum = 0;
+        }
+        break;
+    default: /* PEEK */
+        break;
+    }
+    a->cnt = cnt[w];
+}
+
 void hd_expars_ltlws_edge(struct hd_expars_ltlws_unit *u, uint32_t *cnt, bool *res, bool req,
                           unsigned op, uint32_t warp, uint32_t max,
                           struct hd_expars_ltlws_ans *a)
 {
     memset(a, 0, sizeof *a);
-    const uint64_t smask = mask64(u->cw + u->qw - 1u);
-    if (u->busy) { /* one quotient bit; requests are not taken */
-        const unsigned i = u->k - 1u;
-        const uint64_t dd = (uint64_t)u->d << i;
-        if (u->rem >= dd) {
-            u->rem -= dd;
-            u->q |= 1u << i;
-        }
-        u->k--;
-        if (u->k == 0) {
-            u->busy = false;
-            finish(u, a);
-        }
-    } else if (req) {
-        a->v = true;
-        const uint32_t w = warp;
-        if (w < u->nw) {
-            switch (op & 3u) {
-            case HD_EXPARS_LTLWS_ADD:
-                if (res[w])
-                    u->sum = (u->sum - cnt[w]) & smask;
-                else
-                    u->nres++;
-                res[w] = true;
-                cnt[w] = 0;
-                break;
-            case HD_EXPARS_LTLWS_ISSUE:
-                if (res[w] && !u->lazy && cnt[w] != (uint32_t)mask64(u->cw)) {
-                    cnt[w]++;
-                    u->sum = (u->sum + 1u) & smask;
-                }
-                break;
-            case HD_EXPARS_LTLWS_REMOVE:
-                if (!res[w])
-                    break;
-                res[w] = false;
-                if (!u->lazy) { /* the first warp finished: eq. 14 */
-                    u->d = cnt[w];
-                    u->rem = u->sum;
-                    u->q = 0;
-                    u->k = u->qw;
-                    u->max = max & (uint32_t)mask64(u->qw);
-                    u->direct = u->d == 0; /* (a quotient past qw bits comes out all ones) */
-                    u->dres = u->nres;
-                    u->busy = true;
-                    u->nres--;
-                    memset(a, 0, sizeof *a); /* answered when the division ends */
-                    return;
-                }
-                u->nres--;
-                if (u->nres == 0) { /* the kernel left the scheduler: a new phase 1 */
-                    u->lazy = false;
-                    u->sum = 0;
-                }
-                break;
-            default: /* PEEK */
-                break;
-            }
-            a->cnt = cnt[w];
-        }
-    }
+    if (u->busy) /* requests are not taken */
+        divide(u, a);
+    else if (req)
+        request(u, cnt, res, op, warp, max, a);
     a->lazy = u->lazy;
     a->wopt = u->wopt;
     a->nres = u->nres;
@@ -120,8 +128,12 @@ unsigned hd_expars_ltlws_apply(struct hd_expars_ltlws_unit *u, uint32_t *cnt, bo
 {
     unsigned n = 1;
     hd_expars_ltlws_edge(u, cnt, res, true, op, warp, max, a);
-    while (!a->v && u->busy) {
-        hd_expars_ltlws_edge(u, cnt, res, false, 0, 0, 0, a);
+    while (u->busy) {
+        memset(a, 0, sizeof *a);
+        divide(u, a);
+        a->lazy = u->lazy;
+        a->wopt = u->wopt;
+        a->nres = u->nres;
         n++;
     }
     return n;

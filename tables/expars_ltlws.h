@@ -84,8 +84,8 @@ struct hd_expars_ltlws_ans {
     uint32_t wopt, cnt, nres;
 };
 
-/* A unit of nw counters of cw bits (1..32) and a qw-bit W_Opt (qw = bits of nw, + 1); cnt and res
- * cleared by the caller. */
+/* A unit of nw (>= 1) counters of cw bits (1..32: the caller's contract, not checked) and a
+ * qw-bit W_Opt (qw = bits of nw, + 1); cnt and res cleared by the caller. */
 void hd_expars_ltlws_unit_init(struct hd_expars_ltlws_unit *u, uint32_t nw, unsigned cw);
 /* One edge: with req (not busy) the request (op, warp, max) is taken, else the divider advances.
  * *a is the answer registered at this edge (a->v false: none). */

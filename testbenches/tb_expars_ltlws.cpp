@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // tb_expars_ltlws.cpp - SystemC testbench of expars_ltlws (Verilator --sc). First the C
-// reference's own functions at 8 geometries (counters of 1 to 32 bits, 2 to 64 warps, W not a
+// reference's own functions at 9 geometries (counters of 1 to 32 bits, 1 to 64 warps, W not a
 // power of two) against an independent model of eq. 14 (namespace geo: the sum taken over the
 // resident warps at the trigger, the quotient by 64-bit division), with every answer, the
 // division's latency and the whole state compared after every request. Then the block: worked
@@ -50,7 +50,7 @@ static void check(bool ok, const char *what, unsigned g, unsigned step, uint64_t
 static int run(tb::Rng &r)
 {
     struct G { uint32_t nw; unsigned cw; } gs[] = {{4, 4}, {24, 32}, {32, 32}, {64, 8}, {3, 2},
-                                                  {2, 1}, {7, 3}, {48, 5}};
+                                                  {2, 1}, {7, 3}, {48, 5}, {1, 3}};
     unsigned g = 0;
     for (const G &ge : gs) {
         g++;
@@ -263,13 +263,13 @@ int sc_main(int argc, char **argv)
     g.op(HD_EXPARS_LTLWS_ADD, W - 1);
     g.op(HD_EXPARS_LTLWS_ISSUE, W - 1);
     g.op(HD_EXPARS_LTLWS_REMOVE, W - 1);
-    // ... whose sum starts at 0 again: 4 + 2 issues, the first leaving: 6 / 4 = 1
+    // ... whose sum starts at 0 again: 4 + 4 issues, the first leaving: 8 / 4 = 2
     g.op(HD_EXPARS_LTLWS_ADD, 0);
     g.op(HD_EXPARS_LTLWS_ADD, 1);
-    for (unsigned i = 0; i < 6; i++)
+    for (unsigned i = 0; i < 8; i++)
         g.op(HD_EXPARS_LTLWS_ISSUE, i < 4 ? 0 : 1);
     g.op(HD_EXPARS_LTLWS_REMOVE, 0);
-    g.expect_wopt(1, "after a new phase 1");
+    g.expect_wopt(2, "after a new phase 1");
     g.op(HD_EXPARS_LTLWS_REMOVE, 1);
     // every warp resident, the top one issues most and finishes first
     for (uint32_t w = 0; w < W; w++)
@@ -309,6 +309,8 @@ int sc_main(int argc, char **argv)
                 g.op(HD_EXPARS_LTLWS_REMOVE, (base + n + r.below(W - n + 1)) % W); // maybe absent
             else if (k == 3)
                 g.idle();
+            else if (k == 4 && W < (1u << EXPARS_LTLWS_WW)) // a warp index past W: answered only
+                g.op(r.below(4), W + r.below((1u << EXPARS_LTLWS_WW) - W));
             else
                 g.op(HD_EXPARS_LTLWS_ISSUE, w);
         }
