@@ -108,9 +108,10 @@ static void request(struct hd_expars_ltlws_unit *u, uint32_t *cnt, bool *res, un
     a->cnt = cnt[w];
 }
 
-void hd_expars_ltlws_edge(struct hd_expars_ltlws_unit *u, uint32_t *cnt, bool *res, bool req,
-                          unsigned op, uint32_t warp, uint32_t max,
-                          struct hd_expars_ltlws_ans *a)
+/* One edge: with req (not busy) the request (op, warp, max) is taken, else the divider advances.
+ * *a is the answer registered at this edge (a->v false: none). */
+static void edge(struct hd_expars_ltlws_unit *u, uint32_t *cnt, bool *res, bool req, unsigned op,
+                 uint32_t warp, uint32_t max, struct hd_expars_ltlws_ans *a)
 {
     memset(a, 0, sizeof *a);
     if (u->busy) /* requests are not taken */
@@ -127,7 +128,7 @@ unsigned hd_expars_ltlws_apply(struct hd_expars_ltlws_unit *u, uint32_t *cnt, bo
                                struct hd_expars_ltlws_ans *a)
 {
     unsigned n = 1;
-    hd_expars_ltlws_edge(u, cnt, res, true, op, warp, max, a);
+    edge(u, cnt, res, true, op, warp, max, a);
     while (u->busy) {
         memset(a, 0, sizeof *a);
         divide(u, a);
@@ -152,7 +153,7 @@ void hd_expars_ltlws_ref_step(struct hd_expars_ltlws_state *s, const struct hd_e
     s->cycle++;
     struct hd_expars_ltlws_ans a;
     const uint32_t w = (uint32_t)in->warp_i & (uint32_t)mask64(EXPARS_LTLWS_WW);
-    hd_expars_ltlws_edge(&s->u, s->cnt, s->res, in->op_v_i & 1u, (unsigned)(in->op_i & 3u),
+    edge(&s->u, s->cnt, s->res, in->op_v_i & 1u, (unsigned)(in->op_i & 3u),
                          w, (uint32_t)in->max_i, &a);
     struct hd_expars_ltlws_out *q = &s->q;
     memset(q, 0, sizeof *q);

@@ -87,11 +87,6 @@ struct hd_expars_ltlws_ans {
 /* A unit of nw (>= 1) counters of cw bits (1..32: the caller's contract, not checked) and a
  * qw-bit W_Opt (qw = bits of nw, + 1); cnt and res cleared by the caller. */
 void hd_expars_ltlws_unit_init(struct hd_expars_ltlws_unit *u, uint32_t nw, unsigned cw);
-/* One edge: with req (not busy) the request (op, warp, max) is taken, else the divider advances.
- * *a is the answer registered at this edge (a->v false: none). */
-void hd_expars_ltlws_edge(struct hd_expars_ltlws_unit *u, uint32_t *cnt, bool *res, bool req,
-                          unsigned op, uint32_t warp, uint32_t max,
-                          struct hd_expars_ltlws_ans *a);
 /* A request and the edges until its answer (the model's use: the block clocked at the
  * decision). Returns the edges taken (1, or 1 + qw for the division). */
 unsigned hd_expars_ltlws_apply(struct hd_expars_ltlws_unit *u, uint32_t *cnt, bool *res,
