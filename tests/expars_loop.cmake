@@ -15,6 +15,9 @@
 #   unchanged (full)
 # - expars_loop_fst: --fst over cycles 500-700 of vecadd's loop: the 15 SMs' RAT and tag arrays
 #   in the waveform (full)
+# - expars_loop_ltlws: expars_loop_runs's workloads under ltlws_lrr and ltlws_gto, whose LTLWS
+#   counters (expars_ltlws) join the loop: the same cycles, 0 mismatches (full); expars_loop_ci
+#   also runs vecadd under ltlws_gto with --drive rtl and a fault on the counters
 set(HD_TEST_MECHANISM expars)
 if(TARGET heddle)
   set(hd_el python3 ${CMAKE_CURRENT_SOURCE_DIR}/expars/expars_loop.py $<TARGET_FILE:heddle>)
@@ -41,6 +44,13 @@ if(TARGET heddle)
              COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks expars --in-loop vecadd --size small --set sm.registers=16384 --fst ${CMAKE_CURRENT_BINARY_DIR}/expars_loop.fst --window 500:700 && test $(grep -o '[a-z0-9_]*expars_oc_tags[.]rtl[.]hit_o' ${CMAKE_CURRENT_BINARY_DIR}/expars_loop.gtkw | sort -u | wc -l) -eq 15 && test $(grep -o '[a-z0-9_]*expars_rat[.]rtl[.]q_spm_o' ${CMAKE_CURRENT_BINARY_DIR}/expars_loop.gtkw | sort -u | wc -l) -eq 15"
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(expars_loop_fst PROPERTIES LABELS "expars;cosim" TIMEOUT 300)
+    # the LTLWS counters (expars_ltlws, one per warp scheduler) under both LTLWS schedulers
+    add_test(NAME expars_loop_ltlws
+             COMMAND ${hd_el} loop small sched=ltlws_lrr sched=ltlws_gto vecadd reduction
+                     stencil2d ${hd_el_standins}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(expars_loop_ltlws PROPERTIES LABELS "expars;cosim" TIMEOUT 7200
+                         PASS_REGULAR_EXPRESSION "expars loop ok")
   endif()
 endif()
 

@@ -173,6 +173,12 @@ struct hd_hook_ops {
      * requests; load_returned reports its return. Costs one flag test per such load while no
      * hook has it (hs->any_load_sent). */
     void (*load_sent)(void *impl, const struct hd_hook_warp *w, uint64_t now);
+    /* Issue 33 (EXPARS's LTLWS counters in the loop, docs/blocks/expars_units.md): warp
+     * scheduler `idx` of SM `sm`, whose policy is *s, was made (called once per scheduler after
+     * the SM's oloc, before any CTA). The hook may keep s to reach the policy through the
+     * policy's own header (sm_sched_ltlws.h's tap). Returns 0, or -1 with a message. */
+    int (*sched_made)(void *impl, uint32_t sm, uint32_t idx, const struct hd_sched *s, char *err,
+                      size_t errlen);
 };
 enum hd_hook_sched_ev { HD_HSCHED_ADD, HD_HSCHED_REMOVE, HD_HSCHED_ISSUE };
 

@@ -20,8 +20,16 @@
  * SM's schedulers owns its own warps and counts them), taken once per kernel: when the
  * scheduler holds no warp any more the counters reset and the next warps start a new phase 1.
  * Deterministic: slots and ages decide.
+ * The counters, the trigger and W_Opt are the block expars_ltlws's C reference
+ * (tables/expars_ltlws.h), run at this scheduler's geometry (its warps, slot / schedulers, are
+ * the counters; W_Opt is clamped to them, which caps nothing more than the SM's warp count did):
+ * the model's counter decisions are the block's answers. With EXPARS's blocks in the loop a tap
+ * (sm_sched_ltlws.h) steps the block beside it and may replace the answer (--drive rtl).
  */
 #include "sm_sched.h"
+#include "sm_sched_ltlws.h"
+
+#include "expars_ltlws.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +39,15 @@
 struct ltlws {
     bool gto;             /* inner policy: GTO (else LRR) */
     uint32_t max;
+    uint32_t nsched;      /* the SM's schedulers: a slot's counter is slot / nsched */
     uint64_t *age;        /* [max]; UINT64_MAX: not resident */
-    uint32_t *inst;       /* [max] issued instructions (phase 1) */
-    uint32_t nres;        /* resident warps */
+    struct hd_expars_ltlws_unit u; /* the counters (tables/expars_ltlws.h) */
+    uint32_t *cnt;        /* [u.nw] issued instructions (phase 1) */
+    bool *res;            /* [u.nw] */
+    hd_sched_ltlws_tap_fn tap;
+    void *tap_ctx;
     uint32_t last;
-    bool lazy_done;       /* phase 2: the cap is set */
+    bool lazy_done;       /* phase 2: the cap is set (the counters' answer) */
     uint32_t wopt;
     uint32_t *active, nactive; /* [max] */
     uint32_t *pend, phead, npend; /* FIFO ring [max] */
@@ -81,31 +93,35 @@ static void drop(struct ltlws *s, uint32_t w)
     s->npend = k;
 }
 
+/* One counter event: the block's reference answers (then the tap, which may replace it). */
+static void counters(struct ltlws *s, unsigned op, uint32_t w, struct hd_expars_ltlws_ans *a)
+{
+    const uint32_t local = w / s->nsched;
+    hd_expars_ltlws_apply(&s->u, s->cnt, s->res, op, local, s->u.nw, a);
+    if (s->tap)
+        s->tap(s->tap_ctx, op, local, s->u.nw, a);
+    s->lazy_done = a->lazy;
+    s->wopt = a->wopt;
+}
+
 static void lt_add(void *impl, uint32_t w, uint64_t age)
 {
     struct ltlws *s = impl;
     if (w >= s->max)
         return;
     s->age[w] = age;
-    s->inst[w] = 0;
-    s->nres++;
+    struct hd_expars_ltlws_ans a;
+    counters(s, HD_EXPARS_LTLWS_ADD, w, &a);
     if (s->lazy_done) {
         pend_push(s, w);
         fill_active(s);
     }
 }
 
-/* The first warp finished: eq. 14, then every other resident warp into the pool by age. */
+/* The first warp finished (the counters computed W_Opt, eq. 14): every other resident warp into
+ * the pool by age. */
 static void trigger(struct ltlws *s, uint32_t gone)
 {
-    uint64_t sum = 0;
-    for (uint32_t i = 0; i < s->max; i++)
-        if (s->age[i] != UINT64_MAX)
-            sum += s->inst[i];
-    const uint64_t mx = s->inst[gone];
-    uint64_t w = mx ? sum / mx : s->nres;
-    s->wopt = w < 1 ? 1 : w > s->max ? s->max : (uint32_t)w;
-    s->lazy_done = true;
     s->nactive = s->npend = s->phead = 0;
     for (;;) { /* oldest first */
         uint32_t best = NONE;
@@ -130,16 +146,18 @@ static void lt_remove(void *impl, uint32_t w)
     struct ltlws *s = impl;
     if (w >= s->max || s->age[w] == UINT64_MAX)
         return;
-    if (!s->lazy_done)
+    const bool was_lazy = s->lazy_done;
+    struct hd_expars_ltlws_ans a;
+    counters(s, HD_EXPARS_LTLWS_REMOVE, w, &a);
+    if (a.trig)
         trigger(s, w);
-    else
+    else if (was_lazy)
         drop(s, w);
     s->age[w] = UINT64_MAX;
-    s->nres--;
     if (s->last == w)
         s->last = NONE;
     fill_active(s);
-    if (s->nres == 0) { /* the kernel left this scheduler: a new phase 1 next time */
+    if (a.nres == 0) { /* the kernel left this scheduler: a new phase 1 next time */
         s->lazy_done = false;
         s->nactive = s->npend = s->phead = 0;
         memset(s->in_active, 0, s->max * sizeof *s->in_active);
@@ -150,8 +168,10 @@ static void lt_issued(void *impl, uint32_t w)
 {
     struct ltlws *s = impl;
     s->last = w;
-    if (!s->lazy_done && w < s->max && s->inst[w] < UINT32_MAX)
-        s->inst[w]++;
+    if (w < s->max) {
+        struct hd_expars_ltlws_ans a;
+        counters(s, HD_EXPARS_LTLWS_ISSUE, w, &a);
+    }
 }
 
 static void lt_long_wait(void *impl, uint32_t w)
@@ -246,7 +266,8 @@ static void lt_destroy(void *impl)
     if (!s)
         return;
     free(s->age);
-    free(s->inst);
+    free(s->cnt);
+    free(s->res);
     free(s->active);
     free(s->pend);
     free(s->in_active);
@@ -265,13 +286,18 @@ int hd_sched_ltlws_create(const struct hd_sm_params *p, struct hd_sched *out)
         return -1;
     s->gto = p->sched == HD_SCHED_LTLWS_GTO;
     s->max = p->max_warps;
+    s->nsched = p->num_sched ? p->num_sched : 1;
     s->last = NONE;
+    /* one counter per warp the scheduler can own (32-bit counters, the paper's) */
+    const uint32_t nw = (s->max + s->nsched - 1) / s->nsched;
+    hd_expars_ltlws_unit_init(&s->u, nw ? nw : 1, 32);
     s->age = malloc(s->max * sizeof *s->age);
-    s->inst = calloc(s->max, sizeof *s->inst);
+    s->cnt = calloc(s->u.nw, sizeof *s->cnt);
+    s->res = calloc(s->u.nw, sizeof *s->res);
     s->active = calloc(s->max, sizeof *s->active);
     s->pend = calloc(s->max, sizeof *s->pend);
     s->in_active = calloc(s->max, sizeof *s->in_active);
-    if (!s->age || !s->inst || !s->active || !s->pend || !s->in_active) {
+    if (!s->age || !s->cnt || !s->res || !s->active || !s->pend || !s->in_active) {
         lt_destroy(s);
         return -1;
     }
@@ -280,4 +306,21 @@ int hd_sched_ltlws_create(const struct hd_sm_params *p, struct hd_sched *out)
     out->ops = s->gto ? &ltlws_gto_ops : &ltlws_lrr_ops;
     out->impl = s;
     return 0;
+}
+
+bool hd_sched_ltlws_tap(const struct hd_sched *sc, hd_sched_ltlws_tap_fn fn, void *ctx)
+{
+    if (!sc || (sc->ops != &ltlws_lrr_ops && sc->ops != &ltlws_gto_ops))
+        return false;
+    struct ltlws *s = sc->impl;
+    s->tap = fn;
+    s->tap_ctx = ctx;
+    return true;
+}
+
+uint32_t hd_sched_ltlws_counters(const struct hd_sched *sc)
+{
+    if (!sc || (sc->ops != &ltlws_lrr_ops && sc->ops != &ltlws_gto_ops))
+        return 0;
+    return ((const struct ltlws *)sc->impl)->u.nw;
 }

@@ -114,6 +114,18 @@ static int install_mech_oloc(struct hd_gpu_timing *g, uint32_t i, char *err, siz
     return 0;
 }
 
+/* Issue 33: the hooks that want the SM's warp schedulers (mech.h's sched_made). */
+static int install_mech_sched(struct hd_gpu_timing *g, uint32_t i, char *err, size_t errlen)
+{
+    for (unsigned k = 0; k < g->hooks.n; k++) {
+        const struct hd_hook *h = &g->hooks.h[k];
+        for (uint32_t s = 0; h->ops->sched_made && s < g->p.sm.num_sched; s++)
+            if (h->ops->sched_made(h->impl, i, s, hd_sm_sched_of(g->sm[i], s), err, errlen) != 0)
+                return -1;
+    }
+    return 0;
+}
+
 int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out, char *err,
                          size_t errlen)
 {
@@ -190,7 +202,8 @@ int hd_gpu_timing_create(const struct hd_config *cfg, struct hd_gpu_timing **out
             hd_gpu_timing_destroy(g);
             return HD_FUNC_ERR_CONFIG;
         }
-        if (install_mech_oloc(g, i, err, errlen) != 0) {
+        if (install_mech_oloc(g, i, err, errlen) != 0 ||
+            install_mech_sched(g, i, err, errlen) != 0) {
             hd_gpu_timing_destroy(g);
             return HD_FUNC_ERR_CONFIG;
         }

@@ -204,3 +204,8 @@ const struct hd_sm_alloc *hd_sm_alloc_of(const struct hd_sm *sm)
 {
     return &sm->alloc;
 }
+
+const struct hd_sched *hd_sm_sched_of(const struct hd_sm *sm, uint32_t s)
+{
+    return s < sm->p->num_sched ? &sm->sched[s] : NULL;
+}

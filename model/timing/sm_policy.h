@@ -81,4 +81,8 @@ void hd_sm_working(const struct hd_sm *sm, uint64_t *regs, uint64_t *threads);
  * state through it, mech.h's oloc). */
 const struct hd_sm_alloc *hd_sm_alloc_of(const struct hd_sm *sm);
 
+/* Warp scheduler s's policy (what a mechanism's sched_made hook is given, mech.h), or NULL when
+ * the SM has no scheduler s. */
+const struct hd_sched *hd_sm_sched_of(const struct hd_sm *sm, uint32_t s);
+
 #endif

@@ -9,9 +9,13 @@
 #                                             and its cycles equal plain `heddle run`'s; then a
 #                                             wrong expectation on the model's side ([expars]
 #                                             blocks_fault) stops the RTL run, located
-#   expars_loop.py HEDDLE loop SIZE W...      each W on the Fermi GTX480 with [sm] allocator =
-#                                             expars: plain run, in the loop against the RTL and
-#                                             with --drive rtl give the same cycles, 0 mismatches
+#                                             (and the same under ltlws_gto, whose LTLWS counters
+#                                             expars_ltlws join the loop, with a fault on them)
+#   expars_loop.py HEDDLE loop SIZE [sched=S] W...  each W on the Fermi GTX480 with [sm] allocator
+#                                             = expars (and [sm] scheduler = S; several sched=
+#                                             run each): plain run, in the loop against the RTL
+#                                             and with --drive rtl give the same cycles, 0
+#                                             mismatches
 #   expars_loop.py HEDDLE grid SIZE W...      the experiment's EXPARS runs of W (experiments/
 #                                             expars.toml: lrr, gto, ltlws_lrr, ltlws_gto,
 #                                             two_level with 6 active warps) with the blocks' C
@@ -30,7 +34,7 @@ heddle, mode = sys.argv[1], sys.argv[2]
 tmp = tempfile.mkdtemp(prefix="hd-exloop-")
 EX = ["--set", "sm.allocator=expars"]
 RB = ["--set", "sm.registers=16384"]  # register-bound: mix CTAs in the base workloads
-LOCATED = re.compile(r"sm\d+\.expars_(rat|oc_tags|cta_calc|arb) at cycle \d+: ")
+LOCATED = re.compile(r"sm\d+\.(?:sched\d+\.)?expars_(rat|oc_tags|cta_calc|arb|ltlws) at cycle \d+: ")
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -68,20 +72,36 @@ if mode == "ci":
                                                                        steps))
     faulted([heddle, "cosim", "--blocks", "expars", "--in-loop", w, "--size", size, "--drive",
              "rtl"] + EX + RB + ["--set", "expars.blocks_fault=2000"], "blocks_fault=2000 (RTL)")
+    # the LTLWS counters (one expars_ltlws per warp scheduler) join under an LTLWS scheduler
+    LT = RB + ["--set", "sm.scheduler=ltlws_gto"]
+    plain = run(w, size, LT)
+    rtl, inst, steps = cosim(w, size, LT + ["--drive", "rtl"])
+    if plain != rtl:
+        fail("%s ltlws_gto: cycles differ: heddle run %d, --drive rtl %d" % (w, plain, rtl))
+    print("%s (%s, ltlws_gto): %d cycles with the blocks off and with --drive rtl; %d instances, "
+          "%d block steps against the RTL, 0 mismatches" % (w, size, plain, inst, steps))
+    if faulted([heddle, "cosim", "--blocks", "expars", "--in-loop", w, "--size", size,
+                "--drive", "rtl"] + EX + LT + ["--set", "expars.blocks_fault=50"],
+               "blocks_fault=50 (RTL, ltlws_gto)") != "ltlws":
+        fail("blocks_fault=50 under ltlws_gto did not land on expars_ltlws")
     print("expars loop ok")
 elif mode == "loop":
-    size, names = sys.argv[3], sys.argv[4:]
-    for w in names:
+    size = sys.argv[3]
+    scheds = [a[6:] for a in sys.argv[4:] if a.startswith("sched=")] or [None]
+    names = [a for a in sys.argv[4:] if not a.startswith("sched=")]
+    for w, sched in [(w, s) for s in scheds for w in names]:
         extra = RB if w in ("vecadd", "reduction", "stencil2d") else []
+        if sched:
+            extra = extra + ["--set", "sm.scheduler=" + sched]
         plain = run(w, size, extra)
         ref, inst, steps = cosim(w, size, extra)
         rtl, _, _ = cosim(w, size, extra + ["--drive", "rtl"])
         if not plain == ref == rtl:
             fail("%s: cycles differ: heddle run %d, in the loop %d, --drive rtl %d"
                  % (w, plain, ref, rtl))
-        print("%s (%s): %d cycles with the blocks off, in the loop and with --drive rtl; %d "
-              "instances, %d block steps against the RTL, 0 mismatches" % (w, size, plain, inst,
-                                                                           steps))
+        print("%s (%s%s): %d cycles with the blocks off, in the loop and with --drive rtl; %d "
+              "instances, %d block steps against the RTL, 0 mismatches"
+              % (w, size, ", " + sched if sched else "", plain, inst, steps))
     print("expars loop ok")
 elif mode == "grid":
     size, names = sys.argv[3], sys.argv[4:]

@@ -548,3 +548,31 @@ void hd_expars_loop_arb(struct hd_expars_loop *L, uint32_t sm,
     *ans = out; /* the block's answer is the one used (equal here; with --drive rtl the RTL's) */
 }
 /* }==== */
+
+/* {==== For the blocks stepped by other files (expars_loop.h) ==== */
+bool hd_expars_loop_live(const struct hd_expars_loop *L)
+{
+    return L && L->made && !L->failed;
+}
+
+const struct hd_hw_factory *hd_expars_loop_factory(const struct hd_expars_loop *L)
+{
+    return L->hw && *L->hw ? *L->hw : hd_hw_ref_factory();
+}
+
+uint64_t hd_expars_loop_now(const struct hd_expars_loop *L)
+{
+    return L->now;
+}
+
+bool hd_expars_loop_faulted(struct hd_expars_loop *L)
+{
+    return faulted(L);
+}
+
+void hd_expars_loop_fail(struct hd_expars_loop *L, const char *msg)
+{
+    snprintf(L->err, sizeof L->err, "%s", msg);
+    L->failed = true;
+}
+/* }==== */

@@ -89,4 +89,17 @@ void hd_expars_loop_arb(struct hd_expars_loop *L, uint32_t sm,
                         uint64_t now);
 /* }==== */
 
+/* {==== For the blocks stepped by other files (expars_loop_ltlws.c) ==== */
+/* Made, and no comparison has failed. */
+bool hd_expars_loop_live(const struct hd_expars_loop *L);
+/* The factory the blocks are made by (the C references' when the GPU gives none). */
+const struct hd_hw_factory *hd_expars_loop_factory(const struct hd_expars_loop *L);
+/* The model cycle the events belong to. */
+uint64_t hd_expars_loop_now(const struct hd_expars_loop *L);
+/* Count one comparison: is it the one [expars] blocks_fault corrupts? */
+bool hd_expars_loop_faulted(struct hd_expars_loop *L);
+/* Stop the run at the end of the cycle with this located message. */
+void hd_expars_loop_fail(struct hd_expars_loop *L, const char *msg);
+/* }==== */
+
 #endif

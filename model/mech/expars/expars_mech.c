@@ -17,6 +17,7 @@
 
 #include "bundles.h"
 #include "expars_loop.h"
+#include "expars_loop_ltlws.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ struct ex_hook {
     struct ex_kernel k[MAX_KERNELS];
     unsigned nk;
     struct hd_expars_loop *L;  /* [expars] blocks: the RAT and operand-cache tags in the loop */
+    struct hd_expars_ltlws_loop *LT; /* ... and the LTLWS counters (ltlws_lrr / ltlws_gto) */
 };
 
 static int hk_oloc(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
@@ -107,6 +109,7 @@ static void hk_destroy(void *impl)
     struct ex_hook *h = impl;
     for (unsigned i = 0; i < h->nk; i++)
         hd_bundles_free(h->k[i].b);
+    hd_expars_ltlws_loop_destroy(h->LT);
     hd_expars_loop_destroy(h->L);
     free(h->sms);
     free(h);
@@ -115,7 +118,16 @@ static void hk_destroy(void *impl)
 static int hk_start(void *impl, char *err, size_t errlen)
 {
     struct ex_hook *h = impl;
-    return h->L ? hd_expars_loop_make(h->L, err, errlen) : 0;
+    if (h->L && hd_expars_loop_make(h->L, err, errlen) != 0)
+        return -1;
+    return h->LT ? hd_expars_ltlws_loop_make(h->LT, err, errlen) : 0;
+}
+
+static int hk_sched_made(void *impl, uint32_t sm, uint32_t idx, const struct hd_sched *s,
+                         char *err, size_t errlen)
+{
+    struct ex_hook *h = impl;
+    return h->LT ? hd_expars_ltlws_loop_sched(h->LT, sm, idx, s, err, errlen) : 0;
 }
 
 static int hk_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
@@ -139,6 +151,7 @@ static const struct hd_hook_ops expars_hook_blocks = {
     .destroy = hk_destroy,
     .oloc = hk_oloc,
     .hold = hk_hold,
+    .sched_made = hk_sched_made,
 };
 
 static int expars_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
@@ -167,7 +180,9 @@ static int expars_attach(const struct hd_mech_env *env, struct hd_hook *out, cha
         return -1;
     }
     h->p = env->p;
-    if (env->p->exb.blocks && !(h->L = hd_expars_loop_create(env->p, env->hw, err, errlen))) {
+    if (env->p->exb.blocks && (!(h->L = hd_expars_loop_create(env->p, env->hw, err, errlen)) ||
+                               hd_expars_ltlws_loop_create(env->p, h->L, &h->LT, err,
+                                                           errlen) != 0)) {
         hk_destroy(h);
         return -1;
     }
