@@ -12,8 +12,12 @@ reproduced exactly by tests/unit/test_expars_calc.c from Table 3 (Appendix A), n
 Every number of ours comes from the store."""
 
 import math
+import os
+import re
+import subprocess
 
-from heddle_sweep import figures
+from heddle_sweep import SweepError, figures
+from heddle_sweep.heddle import sha256_file
 from heddle_sweep.report import md_table
 
 NAMES = {"lbm_r36": "LBM", "stencil3d_r28": "ST", "mriq_r28": "MQ", "sgemm_c2_r44": "SGE",
@@ -82,8 +86,10 @@ def report(ctx):
     iso = {s: [_ratio(r["base_" + s], r["iso_" + s]) for r in rows] for s in SCHEDS}
     summary = {c: {"amean_pct": 100 * (_amean(v) - 1), "gmean_pct": 100 * (_gmean(v) - 1),
                    "n": len([x for x in v if x]), "paper_pct": PAPER[c]} for c, v in sp.items()}
+    mx = maxwell_study(_heddle_of(ctx), ctx.root)
     ctx.write_json("expars.json", {"experiment": "expars", "rows": rows, "summary": summary,
-                                   "iso": {s: 100 * (_amean(v) - 1) for s, v in iso.items()}})
+                                   "iso": {s: 100 * (_amean(v) - 1) for s, v in iso.items()},
+                                   "maxwell": mx})
     cats = [r["name"] for r in rows]
     size = ctx.sweep.points[0].axes.get("size", "?") if ctx.sweep.points else "?"
     figures.bar_panels(ctx.path("speedup.png"), [
@@ -121,4 +127,266 @@ def report(ctx):
     md += ["", "Paper: mean warps per SM 32.86 (Baseline) -> 43.43 (EXPARS) at full occupancy "
            f"(L298); these are run means at {size} size, where a stand-in that launches fewer "
            "CTAs than the SMs hold gives EXPARS nothing to add."]
+    md += [""] + maxwell_report(mx, ctx=ctx)
     ctx.write_text("report.md", "\n".join(md))
+
+
+# ---- §4.6: the Maxwell static study (Table 4, Fig. 16-17; digest §4.3, §6.6) ----------------
+# Static only, as in the paper: per kernel of the Rodinia and Parboil stand-ins, its footprint
+# (threads, shared memory, registers per thread the timing model counts: ptxas's, recorded with
+# the PTX, NAME.ptxas.txt) from `heddle list --kernels`, and the calculator's answer
+# (model/mech/expars/expars_calc.h, the same code the allocator runs) from `heddle ptx-info
+# --set sm.allocator=expars`, whose `static:` line gives CTAs, warps and the RF, scratchpad
+# and overall utilisation of Baseline, Warpman and EXPARS (digest §5.3).
+# Which stand-in belongs to which suite is ours (workloads/README.md: each is written from the
+# named suite's algorithm); bfs is Parboil's frontier BFS, bfs_k2_tb512 Rodinia's two-kernel form,
+# histo1024 and bucketsort Rodinia's hybridsort. A kernel is register-sensitive on an
+# architecture when the register file alone sets its baseline CTAs (floor(R / R_CTA) is below
+# the CTA-slot and thread limits and not above the scratchpad's).
+SUITES = {
+    "Rodinia": ["backprop", "bfs_k2_tb512", "btree", "bucketsort", "cfd", "dwt2d", "gaussian",
+                "heartwall", "histo1024", "hotspot", "kmeans", "lavamd", "leukocyte", "lud",
+                "nw", "pathfinder", "srad", "sradv1", "streamcluster"],
+    "Parboil": ["bfs", "cutcp", "lbm", "mriq", "sad", "sgemm", "spmv", "stencil3d"],
+}
+# Table 2 (L189-L198) and L113/L333 (registers per thread); tau = [expars] tau (0.8, L248).
+ARCH = {
+    "Fermi": {"config": "configs/fermi-gtx480.ini", "R": 32768, "S": 49152, "ctas": 8,
+              "threads": 1536, "regs": 63},
+    "Maxwell": {"config": "configs/zorua-maxwell.ini", "R": 65536, "S": 65536, "ctas": 32,
+                "threads": 2048, "regs": 255},
+}
+# Table 4 (L318-L325): capacity needed to maximise TLP / capacity; Fig. 16-17 (L343).
+PAPER_T4 = {("Rodinia", "all"): {"rf_Fermi": 1.60, "rf_Maxwell": 1.30, "spm_Fermi": 0.57,
+                                 "spm_Maxwell": 0.57},
+            ("Rodinia", "rs"): {"rf_Fermi": 1.86, "rf_Maxwell": 2.07, "spm_Fermi": 0.46,
+                                "spm_Maxwell": 0.61},
+            ("Parboil", "all"): {"rf_Fermi": 1.64, "rf_Maxwell": 1.27, "spm_Fermi": 0.37,
+                                 "spm_Maxwell": 0.37},
+            ("Parboil", "rs"): {"rf_Fermi": 1.82, "rf_Maxwell": 1.94, "spm_Fermi": 0.43,
+                                "spm_Maxwell": 0.34}}
+PAPER_F16 = {"Rodinia": 1.14, "Parboil": 1.21}
+PAPER_F17 = {"Rodinia": (77.13, 95.48), "Parboil": (75.11, 95.61)}
+MAXWELL_SRC = "digest §4.3, §6.6 (Table 4 L318-L325, Fig. 16-17 L343)"
+STATIC_RE = re.compile(r"(baseline|warpman|expars) (\d+) CTAs (\d+) warps RF ([\d.]+)% "
+                       r"SPM ([\d.]+)% overall ([\d.]+)%")
+
+
+def _arch_sets(a):
+    return ["--set", f"sm.registers={a['R']}", "--set", f"sm.shared_mem_bytes={a['S']}",
+            "--set", f"sm.max_ctas={a['ctas']}", "--set", f"sm.max_threads={a['threads']}",
+            "--set", f"sm.max_regs_per_thread={a['regs']}"]
+
+
+def _call(heddle, root, args):
+    p = subprocess.run([heddle] + args, cwd=root, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise SweepError(f"expars.py: {heddle} {' '.join(args)} exited {p.returncode}: "
+                         f"{(p.stderr or p.stdout).strip()[-400:]}")
+    return p.stdout
+
+
+def _footprints(heddle, root, a):
+    """{(workload, kernel): (threads, shared bytes, registers the model counts)} of every
+    suite kernel that the workload's small run launches."""
+    want = {w for ws in SUITES.values() for w in ws}
+    out = {}
+    for line in _call(heddle, root, ["list", "--kernels", "--config", a["config"]] +
+                      _arch_sets(a)).splitlines()[1:]:
+        f = line.split()
+        if len(f) < 8 or f[0] not in want or not f[3].isdigit():
+            continue
+        out[(f[0], f[1])] = (int(f[3]), int(f[4]), int(f[-2]))
+    missing = sorted(want - {w for w, _ in out})
+    if missing:
+        raise SweepError(f"expars.py: heddle list --kernels shows no kernel of {missing}")
+    return out
+
+
+def _calc(heddle, root, a, wl, kernel, threads, shared, regs):
+    """The calculator's static metrics for one kernel on architecture a (ptx-info)."""
+    base = ["ptx-info", wl, "--kernel", kernel, "--threads", str(threads), "--config",
+            a["config"], "--set", "sm.allocator=expars"] + _arch_sets(a)
+    txt = _call(heddle, root, base)
+    m = re.search(r"shared memory: (\d+) bytes static", txt)
+    dyn = shared - int(m.group(1)) if m else shared
+    if dyn > 0:
+        txt = _call(heddle, root, base + ["--shared", str(dyn)])
+    m = re.search(r"the timing model counts (\d+) registers", txt)
+    if not m or int(m.group(1)) != regs:
+        raise SweepError(f"expars.py: ptx-info {wl} {kernel} counts "
+                         f"{m.group(1) if m else '?'} registers, heddle list {regs}")
+    res = {}
+    for name, ctas, warps, rf, spm, allu in STATIC_RE.findall(txt):
+        res[name] = {"ctas": int(ctas), "warps": int(warps), "rf": float(rf),
+                     "spm": float(spm), "overall": float(allu)}
+    if set(res) != {"baseline", "warpman", "expars"}:
+        raise SweepError(f"expars.py: ptx-info {wl} {kernel}: no static line (a heddle "
+                         "older than the Maxwell study?)")
+    t = (threads + 31) // 32 * 32
+    r_cta = regs * t
+    slots = min(a["ctas"], a["threads"] // t)
+    by_rf = a["R"] // r_cta
+    by_spm = a["S"] // shared if shared else slots
+    res["rf_need"] = slots * r_cta / a["R"]          # Table 4: capacity to maximise TLP
+    res["spm_need"] = slots * shared / a["S"]
+    res["rs"] = by_rf < slots and by_rf <= by_spm    # the register file sets the baseline
+    res["footprint"] = [threads, shared, regs]
+    return res
+
+
+def _mean(xs):
+    return sum(xs) / len(xs) if xs else None
+
+
+def maxwell_study(heddle, root):
+    """{arch: {suite: [kernel rows]}} and the means of Table 4 and Fig. 16-17."""
+    rows = {}
+    for an, a in ARCH.items():
+        fp = _footprints(heddle, root, a)
+        rows[an] = {s: [] for s in SUITES}
+        for s, wls in SUITES.items():
+            for (wl, k), (t, sh, r) in sorted(fp.items()):
+                if wl in wls:
+                    rows[an][s].append(dict(_calc(heddle, root, a, wl, k, t, sh, r),
+                                            workload=wl, kernel=k))
+    means = {}
+    for an in ARCH:
+        for s in SUITES:
+            for sub in ("all", "rs"):
+                rs = [x for x in rows[an][s] if sub == "all" or x["rs"]]
+                tlp = [x["expars"]["ctas"] / x["baseline"]["ctas"] for x in rs]
+                wtlp = [x["warpman"]["warps"] / x["baseline"]["warps"] for x in rs]
+                means[f"{an}/{s}/{sub}"] = {
+                    "n": len(rs), "rf_need": _mean([x["rf_need"] for x in rs]),
+                    "spm_need": _mean([x["spm_need"] for x in rs]),
+                    "tlp_amean": _mean(tlp), "tlp_gmean": _gmean(tlp) if tlp else None,
+                    "warpman_tlp_amean": _mean(wtlp),
+                    **{f"{c}_{m}": _mean([x[c][m] for x in rs])
+                       for c in ("baseline", "warpman", "expars")
+                       for m in ("ctas", "warps", "rf", "spm", "overall")}}
+    return {"rows": rows, "means": means}
+
+
+def _f(v, fmt="{:.2f}"):
+    return "-" if v is None else fmt.format(v)
+
+
+def maxwell_report(st, figdir=None, ctx=None):
+    """The report's Markdown section (and Fig. 16-17 PNGs through ctx)."""
+    m = st["means"]
+    md = ["## Maxwell static study (§4.6: Table 4, Fig. 16-17)", "",
+          "Static, as in the paper: every kernel of the Rodinia and Parboil stand-ins "
+          "(`heddle list --kernels`: threads, shared memory and the registers the timing model "
+          "counts, ptxas sm_75's) through the calculator (`heddle ptx-info --set "
+          "sm.allocator=expars`, the allocator's code) on Table 2's Fermi (32,768 registers, 48 "
+          "KB, 8 CTAs, 1,536 threads, 63 registers per thread) and Maxwell (65,536, 64 KB, 32 "
+          "CTAs, 2,048 threads, 255) SMs, tau 0.8. Means are arithmetic over kernels (§5.3), "
+          "TLP also geometric. Register-sensitive (RS): the register file alone sets the "
+          "baseline's CTAs. Paper: " + MAXWELL_SRC + ".", "",
+          "![Fig. 16](maxwell_tlp.png) ![Fig. 17](maxwell_util.png)", "",
+          "### Table 4: capacity needed to maximise TLP / capacity (mean over kernels)", ""]
+    body = []
+    for s in SUITES:
+        for sub, lab in (("all", "all"), ("rs", "register-sensitive")):
+            p = PAPER_T4[(s, sub)]
+            body.append([s, lab, f"{m[f'Fermi/{s}/{sub}']['n']} / {m[f'Maxwell/{s}/{sub}']['n']}"] +
+                        [f"{_f(m[f'{an}/{s}/{sub}'][q + '_need'])} ({p[q + '_' + an]:.2f})"
+                         for q in ("rf", "spm") for an in ("Fermi", "Maxwell")])
+    md.append(md_table(["suite", "kernels", "n Fermi / Maxwell", "RF Fermi: ours (paper)",
+                        "RF Maxwell", "SPM Fermi", "SPM Maxwell"], body))
+    md += ["", "### Fig. 16-17 on Maxwell: TLP and overall utilisation (mean over kernels)", ""]
+    body = []
+    for s in SUITES:
+        for sub, lab in (("rs", "register-sensitive"), ("all", "all")):
+            q = m[f"Maxwell/{s}/{sub}"]
+            pb, pe = PAPER_F17[s]
+            paper = sub == "rs"
+            body.append([s, lab, str(q["n"]),
+                         _f(q["tlp_amean"]) + (f" ({PAPER_F16[s]:.2f})" if paper else ""),
+                         _f(q["tlp_gmean"]), _f(q["warpman_tlp_amean"]),
+                         f"{_f(q['baseline_ctas'])} / {_f(q['warpman_ctas'])} / "
+                         f"{_f(q['expars_ctas'])}",
+                         f"{_f(q['baseline_warps'])} / {_f(q['warpman_warps'])} / "
+                         f"{_f(q['expars_warps'])}",
+                         f"{_f(q['baseline_rf'])} / {_f(q['warpman_rf'])} / {_f(q['expars_rf'])}",
+                         f"{_f(q['baseline_spm'])} / {_f(q['warpman_spm'])} / "
+                         f"{_f(q['expars_spm'])}",
+                         f"{_f(q['baseline_overall'])} / {_f(q['warpman_overall'])} / "
+                         f"{_f(q['expars_overall'])}" +
+                         (f" ({pb:.2f} / - / {pe:.2f})" if paper else "")])
+    md.append(md_table(["suite", "kernels", "n", "TLP EXPARS/Base: amean (paper)", "gmean",
+                        "Warpman warps/Base", "CTAs Base / Warpman / EXPARS",
+                        "warps", "RF %", "SPM %", "overall % (paper)"], body))
+    md += ["", "### Per kernel on Maxwell", ""]
+    body = []
+    for s in SUITES:
+        for x in st["rows"]["Maxwell"][s]:
+            t, sh, r = x["footprint"]
+            body.append([s, x["workload"], x["kernel"], f"{t} / {sh} / {r}",
+                         "yes" if x["rs"] else "", f"{x['rf_need']:.2f} / {x['spm_need']:.2f}",
+                         f"{x['baseline']['ctas']} / {x['warpman']['ctas']} / "
+                         f"{x['expars']['ctas']}",
+                         f"{x['baseline']['overall']:.2f} / {x['warpman']['overall']:.2f} / "
+                         f"{x['expars']['overall']:.2f}"])
+    md.append(md_table(["suite", "workload", "kernel", "threads / shared B / regs", "RS",
+                        "RF / SPM need", "CTAs B / W / E", "overall % B / W / E"], body))
+    md += ["", "Differences from the paper's setup: its kernels are the suites' own, compiled "
+           "by a CUDA compiler for sm_13 and sm_52 (`-resource-usage`, L329-L341); ours are "
+           "the project's stand-ins written from the suites' algorithms, and both columns count "
+           "the one ptxas allocation recorded with the PTX (CUDA 13 has no sm_52 or sm_13 "
+           "target), so the Fermi and Maxwell columns differ only in the SM's capacities, not "
+           "in how the compiler spends registers (the paper's L341: Maxwell's compiler uses "
+           "the extra registers). Means are over kernels, not benchmarks."]
+    if ctx is not None:
+        for fig, key, ylab, fname in (
+                ("16", "tlp", "EXPARS CTAs / Baseline CTAs", "maxwell_tlp.png"),
+                ("17", "util", "overall utilisation %", "maxwell_util.png")):
+            panels = []
+            for s in SUITES:
+                rs = [x for x in st["rows"]["Maxwell"][s] if x["rs"]]
+                cats = [x["kernel"] for x in rs] + ["mean"]
+                q = m[f"Maxwell/{s}/rs"]
+                if key == "tlp":
+                    series = {"EXPARS": [x["expars"]["ctas"] / x["baseline"]["ctas"]
+                                         for x in rs] + [q["tlp_amean"]],
+                              "Warpman": [x["warpman"]["warps"] / x["baseline"]["warps"]
+                                          for x in rs] + [q["warpman_tlp_amean"]]}
+                    paper = {"paper EXPARS": [None] * len(rs) + [PAPER_F16[s]]}
+                else:
+                    series = {c: [x[c.lower()]["overall"] for x in rs] +
+                              [q[c.lower() + "_overall"]]
+                              for c in ("Baseline", "Warpman", "EXPARS")}
+                    paper = {"paper Baseline": [None] * len(rs) + [PAPER_F17[s][0]],
+                             "paper EXPARS": [None] * len(rs) + [PAPER_F17[s][1]]}
+                panels.append({"title": f"Fig. {fig}: {s}, register-sensitive (Maxwell)",
+                               "ylabel": ylab, "categories": cats, "series": series,
+                               "paper": paper, "rotate": 60, "labels": False,
+                               "hline": 1.0 if key == "tlp" else None})
+            figures.bar_panels(ctx.path(fname), panels, ncols=2, width=14)
+    return md
+
+
+def _heddle_of(ctx):
+    """The heddle binary the sweep ran (its SHA-256 is in ctx.identity): $HEDDLE or
+    build/heddle."""
+    for c in (os.environ.get("HEDDLE"), os.path.join(ctx.root, "build", "heddle")):
+        if c and os.path.isfile(c) and sha256_file(c) in ctx.identity:
+            return c
+    raise SweepError("expars.py: the Maxwell study needs the sweep's heddle binary: set "
+                     "HEDDLE=PATH (the binary whose SHA-256 the store names)")
+
+
+if __name__ == "__main__":
+    # experiments/expars.py maxwell [HEDDLE]: the Maxwell study's section on stdout and its
+    # numbers as JSON on fd 3 when open (the CTest expars_maxwell_study).
+    import json
+    import sys
+    if len(sys.argv) < 2 or sys.argv[1] != "maxwell":
+        sys.exit("usage: experiments/expars.py maxwell [HEDDLE]")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    hed = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.join(root, "build",
+                                                                               "heddle")
+    st = maxwell_study(hed, root)
+    print("\n".join(maxwell_report(st)))
+    print("\nMEANS " + json.dumps(st["means"], sort_keys=True))

@@ -17,6 +17,11 @@ set(HD_TEST_MECHANISM expars)
 if(TEST test_expars_calc)
   set_property(TEST test_expars_calc APPEND PROPERTY LABELS expars)
 endif()
+# test_expars_maxwell (tests/unit): the calculator on the §4.6 Maxwell SM (the study's kernels
+# by hand; a grid of footprints against an exhaustive search).
+if(TEST test_expars_maxwell)
+  set_property(TEST test_expars_maxwell APPEND PROPERTY LABELS expars)
+endif()
 
 get_property(hd_expars_workloads GLOBAL PROPERTY HD_WORKLOADS)
 set(hd_expars_fill "operand locations +[0-9]+ policy-port reads; fills [1-9][0-9]* from ports")
@@ -65,7 +70,7 @@ if(TARGET heddle)
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): about 20-25 test-seconds in CI.
-hd_tier(ci "^test_expars_calc$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$"
+hd_tier(ci "^test_expars_calc$" "^test_expars_maxwell$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$"
         "^expars_rb_ltlws_(lrr|gto)_reduction$"
         "^expars_(lrr|gto)_quasirandom_r32$" "^expars_fault(_demand)?$" "^expars_prefetch_log$")
 
