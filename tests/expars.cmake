@@ -97,3 +97,16 @@ if(TEST test_expars_oc)
   set_property(TEST test_expars_oc APPEND PROPERTY LABELS expars)
 endif()
 hd_tier(ci "^test_expars_oc$")
+
+# expars_energy_events (tests/power/check_expars_energy.py): EXPARS's energy events on Table 3's
+# QUA at small size: the JSON's per-SM counters equal the mechanism's [expars] log, the power
+# events and the shared-memory and added-RTL energies follow from them (docs/power.md), the
+# kernels add up to the run, and the baseline has none of them. About 3 s.
+if(TARGET heddle)
+  add_test(NAME expars_energy_events
+           COMMAND python3 tests/power/check_expars_energy.py $<TARGET_FILE:heddle>
+                   ${CMAKE_CURRENT_BINARY_DIR}/expars-energy
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(expars_energy_events PROPERTIES LABELS "expars_energy" TIMEOUT 120)
+endif()
+hd_tier(ci "^expars_energy_events$")

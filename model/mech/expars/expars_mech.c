@@ -15,6 +15,7 @@
 
 #include "bundles.h"
 #include "expars_loop.h"
+#include "timing_stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,35 @@ struct ex_hook {
     struct ex_kernel k[MAX_KERNELS];
     unsigned nk;
     struct hd_expars_loop *L;  /* [expars] blocks: the RAT and operand-cache tags in the loop */
+    struct hd_timing_stats *tst; /* the run's statistics (sm_made): the energy model's events */
 };
+
+/* sm_made: the run's statistics, where the energy model (model/power, docs/power.md) reads
+ * EXPARS's events; no operand-location policy here (hk_oloc installs it). */
+static int hk_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                      struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
+                      char *err, size_t errlen)
+{
+    (void)sm, (void)alloc, (void)ops, (void)oimpl, (void)err, (void)errlen;
+    ((struct ex_hook *)impl)->tst = stats;
+    return 0;
+}
+
+/* A CTA left SM c->sm: the SM's EXPARS counters (expars_sm.h) copied into its statistics, so
+ * they are final when its last CTA has left (nothing fills or writes back after that). */
+static void hk_left(void *impl, const struct hd_hook_cta *c, bool finished, uint64_t now)
+{
+    (void)finished, (void)now;
+    struct ex_hook *h = impl;
+    const struct hd_expars_sm *s = c->sm < h->p->num_sms ? h->sms[c->sm] : NULL;
+    if (!s || !h->tst)
+        return;
+    struct hd_sm_stats *t = &h->tst->sm[c->sm];
+    t->expars_fills = s->st.fills;
+    t->expars_writebacks = s->st.evict_dirty;
+    t->expars_oc_writes = s->st.writes_oc + s->st.writes_alloc;
+    t->expars_rat_lookups = t->reg_reads + t->reg_writes + s->st.fills + s->st.evict_dirty;
+}
 
 static int hk_oloc(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
                    const struct hd_oloc_ops **ops, void **oimpl, char *err, size_t errlen)
@@ -126,6 +155,8 @@ static const struct hd_hook_ops expars_hook_ops = {
     .destroy = hk_destroy,
     .oloc = hk_oloc,
     .hold = hk_hold,
+    .sm_made = hk_sm_made,
+    .left = hk_left,
 };
 /* (with [expars] blocks: the blocks made at the start and their failures reported each cycle) */
 static const struct hd_hook_ops expars_hook_blocks = {
@@ -135,6 +166,8 @@ static const struct hd_hook_ops expars_hook_blocks = {
     .destroy = hk_destroy,
     .oloc = hk_oloc,
     .hold = hk_hold,
+    .sm_made = hk_sm_made,
+    .left = hk_left,
 };
 
 static int expars_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
