@@ -280,7 +280,7 @@ def report(ctx):
     body = [[r["name"]] + [_pct(sp[c][i], "{:+.1f}") +
                            (f" ({PAPER_KERNEL[(r['name'], c)]})"
                             if (r["name"], c) in PAPER_KERNEL else "") for c in COLS] +
-            [f"{r['bw_gto']:.1f}", f"{r['ew_gto']:.1f}" if r["ew_gto"] else "-"]
+            [_f(r["bw_gto"], "{:.1f}"), _f(r["ew_gto"], "{:.1f}")]
             for i, r in enumerate(rows)]
     md.append(md_table(hdr, body))
     md += ["", "In parentheses: the paper's per-kernel figures (L302, L309). Paper: mean warps "
