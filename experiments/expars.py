@@ -80,9 +80,10 @@ def _data(ctx, wl, alloc, regs, sched):
 
 
 def _energy(d):
-    """(run energy J, EXPARS structures' energy J) from the energy model's report: register
-    lines through the scratchpad (e_smem_pass_pj each), operand-cache accesses, reads included
-    (e_opc_word_pj), and the added-RTL component (the expars_rat and expars_oc_tags blocks)."""
+    """(run energy J, EXPARS structures' energy J, dynamic J) from the energy model's report:
+    the structures are the register lines through the scratchpad (e_smem_pass_pj each), the
+    operand-cache accesses, reads included (e_opc_word_pj), and the added-RTL component (the
+    expars_rat and expars_oc_tags blocks)."""
     pw = d.get("power")
     if not pw:
         raise SweepError("expars.py: a point has no \"power\" in its statistics ([power] "
@@ -90,7 +91,7 @@ def _energy(d):
     e, c = pw["events"], d["timing"]["config"]["power"]
     x = (e.get("expars_spad_passes", 0) * c["e_smem_pass_pj"] +
          (e.get("expars_oc_accesses", 0) + e["oloc_reads"]) * c["e_opc_word_pj"]) * 1e-12
-    return pw["energy_j"], x + pw["components"]["blocks"]["energy_j"]
+    return pw["energy_j"], x + pw["components"]["blocks"]["energy_j"], pw["dynamic_j"]
 
 
 def _ratio(a, b):
@@ -120,7 +121,7 @@ def measure(ctx):
             d = _data(ctx, wl, "partitioned", 32768, s)
             row["base_" + s], row["bw_" + s] = (d["timing"]["totals"]["cycles"], _warps(d)) \
                 if d else (None, None)
-            row["be_" + s] = _energy(d)[0] if d else None
+            row["be_" + s], _, row["bd_" + s] = _energy(d) if d else (None, None, None)
             if s == "lrr" and d:
                 ls = [l for l in d["timing"]["launches"] if l["kernel"] == TABLE3_KERNEL[wl]]
                 if ls:
@@ -133,7 +134,8 @@ def measure(ctx):
             d = _data(ctx, wl, "expars", 32768, s)
             row["ex_" + s], row["ew_" + s] = (d["timing"]["totals"]["cycles"], _warps(d)) \
                 if d else (None, None)
-            row["ee_" + s], row["xe_" + s] = _energy(d) if d else (None, None)
+            row["ee_" + s], row["xe_" + s], row["ed_" + s] = _energy(d) if d else \
+                (None, None, None)
         rows.append(row)
     return rows
 
@@ -207,10 +209,11 @@ def report(ctx):
     iso = {s: [_ratio(r["base_" + s], r["iso_" + s]) for r in rows] for s in SCHEDS}
     en = {c: [_ratio(r["ee_" + c], r["be_" + BASE_OF[c]]) for r in rows] for c in COLS}
     xs = {c: [_ratio(r["xe_" + c], r["ee_" + c]) for r in rows] for c in COLS}
+    dyn = {c: [_ratio(r["ed_" + c], r["bd_" + BASE_OF[c]]) for r in rows] for c in COLS}
     summary = {c: {"amean_pct": 100 * (_amean(v) - 1), "gmean_pct": 100 * (_gmean(v) - 1),
                    "n": len([x for x in v if x]), "paper_pct": PAPER[c]} for c, v in sp.items()}
     energy = {c: {"amean_pct": 100 * (_amean(v) - 1), "gmean_pct": 100 * (_gmean(v) - 1),
-                  "n": len([x for x in v if x]),
+                  "n": len([x for x in v if x]), "dynamic_pct": 100 * (_amean(dyn[c]) - 1),
                   "structures_pct": 100 * _amean(xs[c])} for c, v in en.items()}
     st = static_fermi(ctx, heddle, rows)
     mx = maxwell_study(heddle, ctx.root)
@@ -222,8 +225,9 @@ def report(ctx):
     figures.bar_panels(ctx.path("speedup.png"), [
         {"title": f"EXPARS speedup, {c}", "ylabel": "Baseline cycles / cycles",
          "categories": cats, "series": {"EXPARS": sp[c], "iso-storage": iso.get(c)}
-         if c in iso and any(iso[c]) else {"EXPARS": sp[c]}, "geomean": True, "hline": 1.0}
-        for c in COLS if any(sp[c])], ncols=3,
+         if c in iso and any(iso[c]) else {"EXPARS": sp[c]}, "geomean": True, "hline": 1.0,
+         "rotate": 60, "labels": False}
+        for c in COLS if any(sp[c])], ncols=3, width=15,
         suptitle=f"EXPARS on the Fermi GTX480 ({size} size)")
     figures.bar_panels(ctx.path("warps.png"), [
         {"title": "mean resident warps per SM (GTO)", "ylabel": "warps", "categories": cats,
@@ -232,9 +236,10 @@ def report(ctx):
     figures.bar_panels(ctx.path("energy.png"), [
         {"title": f"Fig. 15: energy / Baseline's, {c}", "ylabel": "EXPARS energy / Baseline",
          "categories": cats, "series": {"EXPARS": en[c]}, "geomean": True, "hline": 1.0,
+         "rotate": 60, "labels": False,
          "paper": {"paper (LTLWS-LRR)": [PAPER_ENERGY_RATIO.get(n) for n in cats]}
          if c == "ltlws_lrr" else None}
-        for c in COLS if any(en[c])], ncols=3,
+        for c in COLS if any(en[c])], ncols=3, width=15,
         suptitle=f"EXPARS energy on the Fermi GTX480 ({size} size; energy model, docs/power.md)")
     figures.bar_panels(ctx.path("static.png"), [
         {"title": f"{mn} (Table 3 kernels, Fermi)", "ylabel": mn,
@@ -289,10 +294,12 @@ def report(ctx):
            "gives EXPARS nothing to add.", "",
            "## Energy (Fig. 15, §4.5)", ""]
     md.append(md_table(["configuration", "stand-ins", "energy vs Baseline: amean %", "gmean %",
+                        "dynamic energy vs Baseline: amean %",
                         "EXPARS structures' share of the run's energy %"],
                        [[c, str(energy[c]["n"]),
                          f"{energy[c]['amean_pct']:+.2f}" if energy[c]["n"] else "-",
                          f"{energy[c]['gmean_pct']:+.2f}" if energy[c]["n"] else "-",
+                         f"{energy[c]['dynamic_pct']:+.2f}" if energy[c]["n"] else "-",
                          f"{energy[c]['structures_pct']:.3f}"] for c in COLS]))
     md += ["", "Per stand-in, energy vs Baseline % (in parentheses the paper's, LTLWS-LRR, "
            "L327):", ""]
