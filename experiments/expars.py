@@ -177,7 +177,9 @@ def _numbers_table(summary, iso, st, energy, rows, sp, en, mx):
                   PAPER_KERNEL[("MQ", c)] + " %", "L309"])
     b.append(["iso-storage control (RF + 2 KB), Baseline, vs Baseline (LRR / GTO / TL)",
               " / ".join(f"{100 * (_amean(v) - 1):+.2f}" if any(v) else "-"
-                         for v in iso.values()) + " %", "no effect", "L309"])
+                         for v in iso.values()) + " %"
+              if any(any(v) for v in iso.values()) else "not run in this sweep",
+              "no effect", "L309"])
     b.append(["iso-storage control, Warpman", "not built (no run-time Warpman)", "< 1 %",
               "L309"])
     for c in COLS:
@@ -300,7 +302,8 @@ def report(ctx):
                          f"{energy[c]['amean_pct']:+.2f}" if energy[c]["n"] else "-",
                          f"{energy[c]['gmean_pct']:+.2f}" if energy[c]["n"] else "-",
                          f"{energy[c]['dynamic_pct']:+.2f}" if energy[c]["n"] else "-",
-                         f"{energy[c]['structures_pct']:.3f}"] for c in COLS]))
+                         f"{energy[c]['structures_pct']:.3f}" if energy[c]["n"] else "-"]
+                        for c in COLS]))
     md += ["", "Per stand-in, energy vs Baseline % (in parentheses the paper's, LTLWS-LRR, "
            "L327):", ""]
     md.append(md_table(["kernel"] + [f"{c} %" for c in COLS] +
