@@ -570,8 +570,9 @@ def maxwell_report(st, figdir=None, ctx=None):
                 panels.append({"title": f"Fig. {fig}: {s}, register-sensitive (Maxwell)",
                                "ylabel": ylab, "categories": cats, "series": series,
                                "paper": paper, "rotate": 60, "labels": False,
+                               "legend": "outside",
                                "hline": 1.0 if key == "tlp" else None})
-            figures.bar_panels(ctx.path(fname), panels, ncols=2, width=14)
+            figures.bar_panels(ctx.path(fname), panels, ncols=2, width=17)
     return md
 
 
