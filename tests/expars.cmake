@@ -26,6 +26,11 @@ set(HD_TEST_MECHANISM expars)
 if(TEST test_expars_calc)
   set_property(TEST test_expars_calc APPEND PROPERTY LABELS expars)
 endif()
+# test_expars_maxwell (tests/unit): the calculator on the §4.6 Maxwell SM (the study's kernels
+# by hand; a grid of footprints against an exhaustive search).
+if(TEST test_expars_maxwell)
+  set_property(TEST test_expars_maxwell APPEND PROPERTY LABELS expars)
+endif()
 
 get_property(hd_expars_workloads GLOBAL PROPERTY HD_WORKLOADS)
 set(hd_expars_fill "operand locations +[0-9]+ policy-port reads; fills [1-9][0-9]* from ports")
@@ -88,20 +93,23 @@ if(TARGET heddle)
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): about 20-25 test-seconds in CI.
-hd_tier(ci "^test_expars_calc$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$"
+hd_tier(ci "^test_expars_calc$" "^test_expars_maxwell$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$"
         "^expars_rb_ltlws_(lrr|gto)_reduction$" "^expars_rb_two_level_reduction$"
         "^expars_war$" "^expars_partial$"
         "^expars_(lrr|gto)_quasirandom_r32$" "^expars_fault(_demand)?$" "^expars_prefetch_log$")
 
 # `heddle ptx-info` prints EXPARS's plan and bundles with [sm] allocator = expars: MQ's compute_q
-# at 256 threads, 25 registers (ptxas): 4 RF + 2 mix CTAs, Start_Reg 14, and its bundles.
+# at 256 threads, 25 registers (ptxas): 4 RF + 2 mix CTAs, Start_Reg 14, the static metrics
+# (worked by hand: RF 5 x 6,400 / 32,768 = 97.66 %; Warpman's 768 spare registers hold no warp
+# of 800; EXPARS's scratchpad 2 x 11 x 256 x 4 = 22,528 B = 45.83 %, overall 153,600 / 180,224
+# = 85.23 %), and its bundles.
 if(TARGET heddle)
   add_test(NAME expars_ptx_info
            COMMAND $<TARGET_FILE:heddle> ptx-info mriq_r28 --kernel compute_q --threads 256
                    --set sm.allocator=expars
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(expars_ptx_info PROPERTIES PASS_REGULAR_EXPRESSION
-    "CTA_RF 4 \\+ CTA_Mix 2 = 6 CTAs \\(48 warps; baseline 5 CTAs, 40 warps\\); Start_CTA 4, Start_Reg 14, Max_Reg 24.*SBR 37888 26624.*EXPARS bundles: [1-9][0-9]* over [0-9]+ instructions.*bundle 0: PC [0-9]+")
+    "CTA_RF 4 \\+ CTA_Mix 2 = 6 CTAs \\(48 warps; baseline 5 CTAs, 40 warps\\); Start_CTA 4, Start_Reg 14, Max_Reg 24.*SBR 37888 26624.*static: baseline 5 CTAs 40 warps RF 97.6562% SPM 0.0000% overall 71.0227%; warpman 5 CTAs 40 warps RF 97.6562% SPM 0.0000% overall 71.0227%; expars 6 CTAs 48 warps RF 100.0000% SPM 45.8333% overall 85.2273%.*EXPARS bundles: [1-9][0-9]* over [0-9]+ instructions.*bundle 0: PC [0-9]+")
 endif()
 hd_tier(ci "^expars_ptx_info$")
 
@@ -123,3 +131,29 @@ if(TEST test_expars_val)
   set_property(TEST test_expars_val APPEND PROPERTY LABELS expars)
 endif()
 hd_tier(ci "^test_expars_val$")
+
+# expars_energy_events (tests/power/check_expars_energy.py): EXPARS's energy events on Table 3's
+# QUA at small size: the JSON's per-SM counters equal the mechanism's [expars] log, the power
+# events and the shared-memory and added-RTL energies follow from them (docs/power.md), the
+# kernels add up to the run, and the baseline has none of them. About 3 s.
+if(TARGET heddle)
+  add_test(NAME expars_energy_events
+           COMMAND python3 tests/power/check_expars_energy.py $<TARGET_FILE:heddle>
+                   ${CMAKE_CURRENT_BINARY_DIR}/expars-energy
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(expars_energy_events PROPERTIES LABELS "expars_energy" TIMEOUT 120)
+endif()
+hd_tier(ci "^expars_energy_events$")
+
+# experiments_expars_tiny (full): experiments/expars.py on tests/sweep/expars-tiny.toml (QUA and
+# HS at small, LRR: Baseline, iso-storage, EXPARS): the report's table of the issue's numbers
+# (static, energy, Maxwell rows), its energy and static sections and every PNG are written.
+# HEDDLE names the binary for the calculator's ptx-info calls (the store's identity).
+if(TARGET heddle)
+  add_test(NAME experiments_expars_tiny
+           COMMAND bash -c "rm -rf \"$1\" && HEDDLE=\"$2\" python3 experiments/sweep.py tests/sweep/expars-tiny.toml -j 2 --heddle \"$2\" --out \"$1\" && for f in speedup warps energy static maxwell_tlp maxwell_util; do test -s \"$1/$f.png\" || exit 1; done && grep -q '^| CTAs per SM, EXPARS / Baseline (ratio of means) | 1.[0-9][0-9] | 1.28 |' \"$1/report.md\" && grep -q '^| energy vs Baseline, lrr (amean / gmean) | [-+][0-9.]* / [-+][0-9.]* % |' \"$1/report.md\" && grep -q '^| Maxwell, Parboil register-sensitive: TLP EXPARS / Baseline (amean) | 1.[0-9][0-9] | 1.21 |' \"$1/report.md\" && grep -q '^| QUA | qrng_generate | 384 / 0 / 32 | 2 / 3 / 3 |' \"$1/report.md\" && echo 'expars tiny: report written'"
+                   _ ${CMAKE_CURRENT_BINARY_DIR}/expars-tiny $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(experiments_expars_tiny PROPERTIES LABELS "expars;experiments" TIMEOUT 900
+                       PASS_REGULAR_EXPRESSION "expars tiny: report written")
+endif()

@@ -10,6 +10,22 @@
 
 #include <stdio.h>
 
+/* The static metrics of the digest's §5.3 for the three configurations, one line that
+ * experiments/expars.py's Maxwell study (§4.6, Fig. 16-17) reads: CTAs, warps, RF, scratchpad
+ * and overall utilisation (percent, 4 decimals: the study's means are taken over these). */
+static void print_static(const struct hd_expars_static *b, const struct hd_expars_static *w,
+                         const struct hd_expars_static *e)
+{
+    const struct hd_expars_static *s[3] = {b, w, e};
+    const char *name[3] = {"baseline", "warpman", "expars"};
+    printf("    static:");
+    for (int i = 0; i < 3; i++)
+        printf("%s %s %u CTAs %u warps RF %.4f%% SPM %.4f%% overall %.4f%%", i ? ";" : "",
+               name[i], s[i]->ctas, s[i]->warps, 100 * s[i]->rf_util, 100 * s[i]->spm_util,
+               100 * s[i]->overall);
+    printf("\n");
+}
+
 static void print_plan(const struct hd_config *cfg, uint32_t regs, uint32_t threads,
                        uint64_t smem)
 {
@@ -24,13 +40,15 @@ static void print_plan(const struct hd_config *cfg, uint32_t regs, uint32_t thre
         printf("  EXPARS plan: none (%u registers x %u threads does not fit the SM)\n", regs, t);
         return;
     }
-    struct hd_expars_static b, e;
+    struct hd_expars_static b, e, w;
     hd_expars_static_baseline(&in, &b);
     hd_expars_static_expars(&in, &p, &e);
+    hd_expars_static_warpman(&in, &w);
     printf("  EXPARS plan (tau %.2f, %u registers x %u threads, %u B shared): CTA_Lower %u, "
            "CTA_Upper %u", cfg->expars_tau, regs, t, in.s_cta, p.lower, p.upper);
     if (!p.on) {
         printf("; no mix CTA (the baseline's %u CTAs)\n", p.cta_rf);
+        print_static(&b, &w, &e);
         return;
     }
     printf("\n    CTA_RF %u + CTA_Mix %u = %u CTAs (%u warps; baseline %u CTAs, %u warps); "
@@ -42,6 +60,7 @@ static void print_plan(const struct hd_config *cfg, uint32_t regs, uint32_t thre
         printf(" %u", hd_expars_sbr(in.S, &p, k));
     printf("; RF %.2f%% -> %.2f%%, shared memory %.2f%% -> %.2f%%\n", 100 * b.rf_util,
            100 * e.rf_util, 100 * b.spm_util, 100 * e.spm_util);
+    print_static(&b, &w, &e);
 }
 
 static void print_bundles(const struct hd_func_kernel *k, const struct hd_bundles *bs)

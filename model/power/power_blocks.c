@@ -8,7 +8,10 @@
  * that makes it work: a pp word decoded; a 128-byte vector register through the save path
  * (compressor, packer) or the restore path (unpacker, decompressor); a TB-level save's class
  * vector; a CTA suspended by the controller; a CTA placed or finished for the allocation tables
- * and Shieh's allocation and victim tables; an instruction issued for Shieh's Running TB Status.
+ * and Shieh's allocation and victim tables; an instruction issued for Shieh's Running TB Status;
+ * a RAT access for EXPARS's expars_rat (every operand word's RF-or-OC judgement, every fill's and
+ * write-back's address) and an operand-cache fill, write or write-back for its tag array
+ * expars_oc_tags (operand reads need no tag lookup, L222-L224).
  */
 #include "power_blocks.h"
 
@@ -27,6 +30,8 @@ static const struct hd_power_block blocks[] = {
     {"shieh_alloc_pos", 28033, 1, 0, HD_PEV_cta_events},
     {"shieh_victim_sets", 4873, 1, 0, HD_PEV_cta_events},
     {"shieh_tb_status", 20522, 1, 0, HD_PEV_issues},
+    {"expars_rat", 8086, 1, 0, HD_PEV_expars_rat_lookups},
+    {"expars_oc_tags", 15083, 1, 0, HD_PEV_expars_oc_accesses},
 };
 
 static bool starts_with(const char *s, const char *prefix)
@@ -50,6 +55,8 @@ static bool block_used(const struct hd_power_block *b, const struct hd_config *c
         return shieh_all || pol == HD_PREEMPTPOL_CHIMERA || pol == HD_PREEMPTPOL_CHIMERA_PLUS;
     if (starts_with(b->name, "shieh_"))
         return shieh_all;
+    if (starts_with(b->name, "expars_"))
+        return cfg->sm_allocator == HD_ALLOC_EXPARS;
     if (starts_with(b->name, "alloc_table"))
         return cfg->sm_allocator == HD_ALLOC_LIN_TABLES;
     if (starts_with(b->name, "pp_decode"))

@@ -27,7 +27,7 @@ static void sm_core(struct hd_power_events *ev, const struct hd_sm_stats *s, uin
     N(ev, fetches) += (double)s->fetches;
     N(ev, issues) += (double)s->warp_instrs;
     N(ev, rf_reads) += bank_reads;
-    N(ev, rf_writes) += (double)s->reg_writes;
+    N(ev, rf_writes) += (double)(s->reg_writes - s->expars_oc_writes);
     N(ev, opc_words) += bank_reads;
     N(ev, oloc_reads) += (double)s->oloc_reads;
     N(ev, lanes_int) += (double)s->lanes_int;
@@ -47,6 +47,12 @@ static void sm_core(struct hd_power_events *ev, const struct hd_sm_stats *s, uin
     N(ev, ctx_tb_saves) += (double)s->ctx_tb_saves;
     N(ev, ctx_suspends) += (double)s->ctx_suspends;
     N(ev, cta_events) += (double)(s->ctas_launched + s->ctas_done);
+    /* EXPARS: a fill reads the scratchpad and writes an OC line; a write-back reads the line and
+     * writes the scratchpad; a destination in the OC is written there, not to a bank */
+    N(ev, expars_spad_passes) += (double)(s->expars_fills + s->expars_writebacks);
+    N(ev, expars_oc_accesses) +=
+        (double)(s->expars_fills + s->expars_writebacks + s->expars_oc_writes);
+    N(ev, expars_rat_lookups) += (double)s->expars_rat_lookups;
 }
 
 /* The L1 events of a memory-system record (an SM's or a kernel's). */
@@ -169,9 +175,18 @@ void hd_power_events_launch(struct hd_power_events *ev, const struct hd_timing_s
     static const enum hd_pevent timed[] = {
         HD_PEV_cycles, HD_PEV_sm_active_cycles, HD_PEV_sm_idle_cycles, HD_PEV_dram_refs,
         HD_PEV_dram_busy_cycles, HD_PEV_pp_decodes, HD_PEV_ctx_save_vregs,
-        HD_PEV_ctx_restore_vregs, HD_PEV_ctx_tb_saves, HD_PEV_ctx_suspends, HD_PEV_cta_events};
+        HD_PEV_ctx_restore_vregs, HD_PEV_ctx_tb_saves, HD_PEV_ctx_suspends, HD_PEV_cta_events,
+        HD_PEV_expars_spad_passes, HD_PEV_expars_oc_accesses, HD_PEV_expars_rat_lookups};
     for (unsigned i = 0; i < sizeof timed / sizeof timed[0]; i++)
         ev->n[timed[i]] = run->n[timed[i]] * share;
+    /* EXPARS's destinations in the operand cache (counted per SM, not per launch): the launch's
+     * share of the run's, out of its register-bank writes (the run's accesses less its passes) */
+    const double oc_writes = N(run, expars_oc_accesses) - N(run, expars_spad_passes);
+    if (oc_writes > 0) {
+        N(ev, rf_writes) -= oc_writes * share;
+        if (N(ev, rf_writes) < 0)
+            N(ev, rf_writes) = 0;
+    }
     const struct hd_mem_acct *m = lc->rec[index];
     if (!m)
         return;

@@ -69,6 +69,10 @@ int hd_power_params_init(struct hd_power_params *p, const struct hd_config *cfg,
     r |= add(p, HD_PEV_l1d_lookups, HD_PC_l1d, false, cfg->power_e_l1d_tag_pj * PJ);
     r |= add(p, HD_PEV_l1d_data, HD_PC_l1d, false, cfg->power_e_l1d_data_pj * PJ);
     r |= add(p, HD_PEV_l1c_accesses, HD_PC_l1c, false, cfg->power_e_l1c_pj * PJ);
+    /* EXPARS: a register line through the scratchpad's 32 banks is one pass; the 2 KB operand
+     * cache is a 16 x 1024 array, the collector array's geometry (synth/papers.ini: 28.41 pJ) */
+    r |= add(p, HD_PEV_expars_spad_passes, HD_PC_smem, false, cfg->power_e_smem_pass_pj * PJ);
+    r |= add(p, HD_PEV_expars_oc_accesses, HD_PC_opc, false, cfg->power_e_opc_word_pj * PJ);
     /* SM time: pipeline power while active, static power always (less gating while idle) */
     r |= add(p, HD_PEV_sm_active_cycles, HD_PC_sm_active, false,
              cfg->power_sm_active_w * per_cycle);

@@ -18,6 +18,7 @@
 #include "bundles.h"
 #include "expars_loop.h"
 #include "expars_loop_ltlws.h"
+#include "timing_stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,35 @@ struct ex_hook {
     unsigned nk;
     struct hd_expars_loop *L;  /* [expars] blocks: the RAT and operand-cache tags in the loop */
     struct hd_expars_ltlws_loop *LT; /* ... and the LTLWS counters (ltlws_lrr / ltlws_gto) */
+    struct hd_timing_stats *tst; /* the run's statistics (sm_made): the energy model's events */
 };
+
+/* sm_made: the run's statistics, where the energy model (model/power, docs/power.md) reads
+ * EXPARS's events; no operand-location policy here (hk_oloc installs it). */
+static int hk_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                      struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
+                      char *err, size_t errlen)
+{
+    (void)sm, (void)alloc, (void)ops, (void)oimpl, (void)err, (void)errlen;
+    ((struct ex_hook *)impl)->tst = stats;
+    return 0;
+}
+
+/* A CTA left SM c->sm: the SM's EXPARS counters (expars_sm.h) copied into its statistics, so
+ * they are final when its last CTA has left (nothing fills or writes back after that). */
+static void hk_left(void *impl, const struct hd_hook_cta *c, bool finished, uint64_t now)
+{
+    (void)finished, (void)now;
+    struct ex_hook *h = impl;
+    const struct hd_expars_sm *s = c->sm < h->p->num_sms ? h->sms[c->sm] : NULL;
+    if (!s || !h->tst)
+        return;
+    struct hd_sm_stats *t = &h->tst->sm[c->sm];
+    t->expars_fills = s->st.fills;
+    t->expars_writebacks = s->st.evict_dirty;
+    t->expars_oc_writes = s->st.writes_oc + s->st.writes_alloc;
+    t->expars_rat_lookups = t->reg_reads + t->reg_writes + s->st.fills + s->st.evict_dirty;
+}
 
 static int hk_oloc(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
                    const struct hd_oloc_ops **ops, void **oimpl, char *err, size_t errlen)
@@ -142,6 +171,8 @@ static const struct hd_hook_ops expars_hook_ops = {
     .destroy = hk_destroy,
     .oloc = hk_oloc,
     .hold = hk_hold,
+    .sm_made = hk_sm_made,
+    .left = hk_left,
 };
 /* (with [expars] blocks: the blocks made at the start and their failures reported each cycle) */
 static const struct hd_hook_ops expars_hook_blocks = {
@@ -152,6 +183,8 @@ static const struct hd_hook_ops expars_hook_blocks = {
     .oloc = hk_oloc,
     .hold = hk_hold,
     .sched_made = hk_sched_made,
+    .sm_made = hk_sm_made,
+    .left = hk_left,
 };
 
 static int expars_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
