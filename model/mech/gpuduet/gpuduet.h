@@ -16,6 +16,8 @@
  *   gpuduet_mech.c    registry entry, attach, the hook's callbacks, the log
  *   gpuduet_loop.c    [gpuduet] blocks: the WCT, TBCT and bitmap blocks in the timing loop,
  *                     checked against the tables above (gpuduet_loop.h)
+ *   gpuduet_tmloop.c  [gpuduet] blocks: the throughput monitor blocks in the loop, whose ME the
+ *                     SMs then take (gpuduet_tmloop.h)
  */
 #ifndef HD_GPUDUET_H
 #define HD_GPUDUET_H
@@ -258,6 +260,9 @@ struct gd {
     FILE *log;
     bool started;
     struct gd_loop *loop;    /* the blocks in the loop ([gpuduet] blocks; gpuduet_loop.h), NULL */
+    struct gd_tm *tm;        /* the throughput monitor blocks ([gpuduet] blocks; gpuduet_tmloop.h) */
+    struct hd_monitor *mon;  /* the GPU's monitor, and the one-cycle subscription feeding tm */
+    int tm_sub;
 };
 
 /* The launch record of launch id (NULL: unknown). */
@@ -267,6 +272,9 @@ const struct gd_plan *gd_plan_for(struct gd *g, uint32_t launch, uint32_t warps,
                                   uint64_t smem, const struct gd_caps *c);
 /* The number of TBs an SM may hold for launch id now (MC + current ME). */
 uint32_t gd_tb_limit(const struct gd *g, uint32_t launch);
+/* The same for SM sm: with the monitor blocks in the loop and [gpuduet] dynamic, ME is the SM's
+ * gpuduet_tmon's (gpuduet_tmloop.h), else gd_tb_limit's. */
+uint32_t gd_tb_limit_sm(const struct gd *g, uint32_t launch, uint32_t sm);
 /* }==== */
 
 /* The checker: warp `warp` of context ctx, switched out at pc on SM sm: its live registers'

@@ -86,7 +86,7 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
         }
         const struct gd_launch *L = launch_of_tb(g, s, w->tb);
         const uint32_t r = first_ready(s);
-        if (r == GD_NONE && (!L || gd_tb_limit(g, L->launch) <= L->plan.mc ||
+        if (r == GD_NONE && (!L || gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
                              !gd_alloc_waiting(s->alloc))) {
             rotate(&s->stalled); /* nothing to gain: no ready warp, no TB waiting for room */
             continue;
@@ -182,7 +182,7 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
         uint32_t v;
         if (!t->valid || !L) {
             gd_queue_pop(&s->stalled_tb, &v);
-        } else if (from == GD_NONE && (gd_tb_limit(g, L->launch) <= L->plan.mc ||
+        } else if (from == GD_NONE && (gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
                                        !gd_alloc_waiting(s->alloc))) {
             rotate(&s->stalled_tb);
         } else if (!gd_alloc_reserve(s->alloc, t->cta_slot, 0, true, from)) {

@@ -27,6 +27,7 @@
  */
 #include "gpuduet.h"
 #include "gpuduet_loop.h"
+#include "gpuduet_tmloop.h"
 
 #include "annot.h"
 #include "func_status.h"
@@ -97,6 +98,24 @@ static uint32_t me_now(const struct gd *g, const struct gd_launch *L)
     return g->p->gduet.me < L->plan.me_ub ? g->p->gduet.me : L->plan.me_ub;
 }
 
+uint32_t gd_tb_limit_sm(const struct gd *g, uint32_t launch, uint32_t sm)
+{
+    if (!g->tm || !g->p->gduet.dynamic)
+        return gd_tb_limit(g, launch);
+    for (uint32_t i = g->nl; i-- > 0;) {
+        const struct gd_launch *L = &g->L[i];
+        if (L->launch != launch)
+            continue;
+        if (!L->planned)
+            return UINT32_MAX;
+        if (L->plan.level == GD_LEVEL_OFF)
+            return L->plan.mc;
+        const uint32_t me = gd_tm_me(g->tm, sm, launch);
+        return L->plan.mc + (me < L->plan.me_ub ? me : L->plan.me_ub);
+    }
+    return UINT32_MAX;
+}
+
 uint32_t gd_tb_limit(const struct gd *g, uint32_t launch)
 {
     for (uint32_t i = g->nl; i-- > 0;)
@@ -121,6 +140,8 @@ static int gd_start(void *impl, char *err, size_t errlen)
         gd_alloc_bind(a.impl, g, i);
     }
     g->started = true;
+    if (g->tm && gd_tm_make(g->tm, err, errlen) != 0)
+        return -1;
     return g->loop ? gd_loop_make(g->loop, err, errlen) : 0;
 }
 
@@ -176,6 +197,8 @@ static void gd_placed(void *impl, const struct hd_hook_cta *c, bool resumed, uin
         if (L->start == UINT64_MAX)
             L->start = now;
         s->level = L->plan.level;
+        if (L->planned && L->plan.level != GD_LEVEL_OFF)
+            gd_tm_placed(g->tm, c->sm, L->launch, L->plan.me_ub);
         L->resident++;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -370,7 +393,9 @@ static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err
         const struct gd_sm *s = &g->sm[i];
         *busy |= s->stalled.n || s->ready.n || s->stalled_tb.n || s->ready_tb.n;
     }
-    return g->loop ? gd_loop_cycle(g->loop, g, now, busy, err, errlen) : 0;
+    if (g->loop && gd_loop_cycle(g->loop, g, now, busy, err, errlen) != 0)
+        return -1;
+    return g->tm ? gd_tm_cycle(g->tm, now, g->log, err, errlen) : 0;
 }
 
 /* Some SM refused a TB for room since its last placement? */
@@ -412,6 +437,10 @@ static void gd_window(void *impl, const struct hd_mon_window *win, uint64_t now)
 {
     struct gd *g = impl;
     (void)now;
+    if (g->tm && win == hd_monitor_last(g->mon, g->tm_sub)) {
+        gd_tm_counts(g->tm, win); /* (the monitor blocks' per-cycle inputs) */
+        return;
+    }
     if (!g->p->gduet.dynamic)
         return;
     const uint64_t cyc = win->end - win->start;
@@ -506,6 +535,8 @@ static void gd_destroy(void *impl)
         put_stats(g->log, &tot);
         if (g->loop)
             gd_loop_log(g->loop, g->log);
+        if (g->tm)
+            gd_tm_log(g->tm, g->log);
         for (uint32_t i = 0; i < g->nl; i++) {
             const struct gd_launch *L = &g->L[i];
             fprintf(g->log, "final %u class=%u me=%u windows=%u\n", L->launch, L->ctl.cls,
@@ -519,6 +550,7 @@ static void gd_destroy(void *impl)
         fclose(g->log);
     }
     gd_loop_destroy(g->loop);
+    gd_tm_destroy(g->tm);
     for (uint32_t i = 0; i < g->nl; i++)
         free(g->L[i].cls);
     free(g->L);
@@ -583,6 +615,14 @@ static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *e
         return -1;
     }
     if (env->p->gduet.blocks && !(g->loop = gd_loop_create(env->p, env->hw, err, errlen))) {
+        gd_destroy(g);
+        return -1;
+    }
+    g->mon = env->mon;
+    g->tm_sub = -1;
+    if (env->p->gduet.blocks &&
+        (!(g->tm = gd_tm_create(env->p, env->hw, err, errlen)) ||
+         (g->tm_sub = hd_monitor_subscribe(env->mon, 1, err, errlen)) < 0)) {
         gd_destroy(g);
         return -1;
     }
