@@ -188,6 +188,9 @@ uint32_t gd_queues_count(const struct gd_queues *q, unsigned k); /* (the view's)
 bool gd_queues_pop(struct gd_queues *q, unsigned k);  /* the head; false: no known head */
 bool gd_queues_push(struct gd_queues *q, unsigned k, uint32_t id); /* false: port taken */
 bool gd_queues_push_free(const struct gd_queues *q, unsigned k);
+/* Queue k is full as far as the CSL knows (the view, the operations since): a push now would
+ * be dropped. */
+bool gd_queues_full(const struct gd_queues *q, unsigned k);
 bool gd_queues_rotate(struct gd_queues *q, unsigned k); /* the head to the back */
 bool gd_queues_busy(const struct gd_queues *q);  /* an entry, or an operation in flight */
 /* The cycle's edge: the requests, a read. dropped[k]: the id whose push of the last edge the

@@ -40,7 +40,7 @@ static struct gd_launch *launch_of_tb(struct gd *g, struct gd_sm *s, uint32_t tb
 static void scan_ready(struct gd *g, uint32_t i)
 {
     struct gd_sm *s = &g->sm[i];
-    if (!gd_queues_push_free(&s->q, GD_QR))
+    if (!gd_queues_push_free(&s->q, GD_QR) || gd_queues_full(&s->q, GD_QR))
         return;
     for (uint32_t k = 0; k < GD_WCT_ENTRIES; k++) {
         const uint32_t e = (s->rr_ready + k) % GD_WCT_ENTRIES;
@@ -63,7 +63,7 @@ static void scan_ready(struct gd *g, uint32_t i)
  * stall detector's vector, one push per cycle). */
 static void scan_stalled(struct gd_sm *s)
 {
-    if (!gd_queues_push_free(&s->q, GD_QS))
+    if (!gd_queues_push_free(&s->q, GD_QS) || gd_queues_full(&s->q, GD_QS))
         return;
     for (uint32_t k = 0; k < GD_WCT_ENTRIES; k++) {
         const uint32_t e = (s->rr_stall + k) % GD_WCT_ENTRIES;
@@ -174,7 +174,9 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
     struct gd_sm *s = &g->sm[i];
     /* the pushes, one per queue per cycle (round robin over the TBCT): a TB whose every present
      * warp stalled; a TB with absent warps that is ready */
-    for (uint32_t k = 0; k < GD_TBCT_ENTRIES && gd_queues_push_free(&s->q, GD_QST); k++) {
+    for (uint32_t k = 0; k < GD_TBCT_ENTRIES && gd_queues_push_free(&s->q, GD_QST) &&
+                         !gd_queues_full(&s->q, GD_QST);
+         k++) {
         const uint32_t tb = (s->rr_stall_tb + k) % GD_TBCT_ENTRIES;
         if (s->wct.t[tb].sq || !tb_stalled(s, tb))
             continue;
@@ -182,7 +184,8 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
         s->wct.t[tb].sq = true;
         s->rr_stall_tb = (tb + 1) % GD_TBCT_ENTRIES;
     }
-    for (uint32_t k = 0; s->absent && k < GD_TBCT_ENTRIES && gd_queues_push_free(&s->q, GD_QRT);
+    for (uint32_t k = 0; s->absent && k < GD_TBCT_ENTRIES && gd_queues_push_free(&s->q, GD_QRT) &&
+                         !gd_queues_full(&s->q, GD_QRT);
          k++) {
         const uint32_t tb = (s->rr_ready_tb + k) % GD_TBCT_ENTRIES;
         struct gd_tbct_entry *t = &s->wct.t[tb];

@@ -87,6 +87,17 @@ bool gd_queues_push_free(const struct gd_queues *q, unsigned k)
     return k < GD_NQ && !(q->push >> k & 1u);
 }
 
+bool gd_queues_full(const struct gd_queues *q, unsigned k)
+{
+    if (k >= GD_NQ)
+        return false;
+    /* the view's count with the last edge's and this cycle's operations (a push of the last
+     * edge counted although the block may have dropped it: at worst a push waits a cycle) */
+    const uint32_t add = (q->last_push >> k & 1u) + (q->push >> k & 1u);
+    const uint32_t sub = (q->last_pop >> k & 1u) + (q->pop >> k & 1u);
+    return q->cnt[k] + add >= hd_gpuduet_queues_depth(k) + sub;
+}
+
 bool gd_queues_rotate(struct gd_queues *q, unsigned k)
 {
     const uint32_t h = gd_queues_head(q, k);
