@@ -4,7 +4,8 @@
 // from the register file to the L1D alone (ceil(5120 / PW) beats), a swap (the stalled warp out,
 // the ready warp back the other way), a switch-in waiting while the pipeline holds the shared
 // memory's port, the queue filled until a command is refused, refused commands (0 bytes, array
-// 3, src = dst, kind 3); then seeded random commands, byte counts over the whole field and
+// 3, src = dst, kind 3) once it drained, jobs of PW + 1 bytes; then seeded random commands,
+// byte counts over the whole field and just past whole beats,
 // pipeline port use in bursts; every output compared with the C reference every cycle, a reset
 // mid-stream. Independent checks: each done_* names the oldest accepted job, its beats counted
 // from beat_v_o equal ceil(bytes / PW) (+ ceil(bytes2 / PW)), no beat reads or writes an array
@@ -75,6 +76,14 @@ int sc_main(int argc, char **argv)
     }
     for (unsigned k = 0; k < GPUDUET_CSL_QD + 2; k++) // fill the queue, one more refused
         stim.push_back(cmd(HD_GCSL_OUT, 60 + k, HD_GCSL_RF, HD_GCSL_SMEM, 4096));
+    for (unsigned k = 0; k < 200; k++) // the queue drains
+        stim.push_back(zero());
+    // byte counts one past a beat: 129 B is two beats, a swap of 129 + 129 B four
+    stim.push_back(cmd(HD_GCSL_OUT, 9, HD_GCSL_RF, HD_GCSL_L1D, GPUDUET_CSL_PW + 1));
+    stim.push_back(cmd(HD_GCSL_SWAP, 10, HD_GCSL_SMEM, HD_GCSL_L1D, GPUDUET_CSL_PW + 1,
+                       GPUDUET_CSL_PW + 1));
+    for (unsigned k = 0; k < 12; k++)
+        stim.push_back(zero());
     for (unsigned k = 0; k < 4; k++) { // refused: 0 bytes, array 3, src = dst, kind 3
         stim.push_back(cmd(HD_GCSL_OUT, 1, HD_GCSL_RF, HD_GCSL_L1D, 0));
         stim.push_back(cmd(HD_GCSL_OUT, 1, 3, HD_GCSL_L1D, 128));
@@ -92,11 +101,11 @@ int sc_main(int argc, char **argv)
             resets.push_back(c);
         TB_IN x = zero();
         if (r.below(30) == 0) {
-            unsigned src = r.below(10) == 0 ? 3 : r.below(3), dst = r.below(3);
+            unsigned src = r.below(10) == 0 ? 3 : r.below(3), dst = r.below(10) == 0 ? 3 : r.below(3);
             unsigned big = r.below(16) == 0 ? bmax : 40u * 128u;
-            unsigned b = r.below(20) == 0 ? 0 : 1 + r.below(big);
+            unsigned b = r.below(20) == 0 ? 0 : r.below(8) == 0 ? 1 + GPUDUET_CSL_PW * r.below(4) : 1 + r.below(big);
             x = cmd(r.below(16) == 0 ? 3 : r.below(3), r.below(imax + 1), src, dst, b,
-                    r.below(big + 1));
+                    r.below(8) == 0 ? 1 + GPUDUET_CSL_PW * r.below(4) : r.below(big + 1));
         }
         if (burst == 0) {
             burst = 1 + r.below(12);
