@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # GPUDuet's warp context table, TB context table and allocation bitmap stepped in the timing loop
-# in lockstep with the model (model/mech/gpuduet/gpuduet_loop.h; issue 28 item 4;
-# docs/blocks/gpuduet.md "In the GPU"):
+# in lockstep with the model (model/mech/gpuduet/gpuduet_loop.h), its stalled/ready queues and
+# throughput monitors whose outputs the model decides from (gpuduet_queues.c, gpuduet_tmloop.h);
+# issue 28 item 4; docs/blocks/gpuduet.md "In the GPU":
 # - gpuduet_loop_hotspot: hotspot at ME 4 with 32 warp slots (warps switched out at missed loads
 #   and barriers, swapped and switched back in) under heddle cosim --blocks gpuduet --in-loop,
 #   C references with the RTL in lockstep, then --drive rtl: both verified, 0 mismatches, every
@@ -12,7 +13,10 @@
 # - gpuduet_loop_bad_config: the blocks on a GPU whose unified space they are not built for
 #   (the Fermi configuration) are refused with a message naming the key and the sizes.
 # - gpuduet_loop_all_gpuduet (full tier): every workload, blocks in the loop.
-# - gpuduet_loop_fst (full tier): an FST window of the 48 instances (16 SMs x 3 blocks).
+# - gpuduet_loop_dynamic (full tier): hotspot and backprop with [gpuduet] dynamic and 1,000-cycle
+#   warm-up and windows: the SMs' ME from their gpuduet_tmon blocks, the same cycles with
+#   --drive rtl, at least one monitor update.
+# - gpuduet_loop_fst (full tier): an FST window of the 80 instances (16 SMs x 5 blocks).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gdl_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle AND TARGET hd_cosim_vl)
@@ -24,6 +28,13 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
     PASS_REGULAR_EXPRESSION "loop.sh: 0 mismatches, same cycles with --drive rtl")
   # (gpuduet only: with gpuduet_tb and vt, seven workloads with 512- and 1024-thread TBs end in
   # the timing model's livelock watchdog with or without the blocks, docs/blocks/gpuduet.md)
+  add_test(NAME gpuduet_loop_dynamic
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/loop.sh $<TARGET_FILE:heddle> 4 gpuduet
+                   --set sm.max_threads=1024 --set gpuduet.dynamic=true
+                   --set gpuduet.warmup=1000 --set gpuduet.window=1000 -- hotspot backprop
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_loop_dynamic PROPERTIES LABELS "cosim" TIMEOUT 600
+    PASS_REGULAR_EXPRESSION "loop.sh: 0 mismatches, same cycles with --drive rtl")
   foreach(a gpuduet)
     add_test(NAME gpuduet_loop_all_${a}
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/loop.sh $<TARGET_FILE:heddle> 4 ${a}
@@ -35,7 +46,7 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
 endif()
 if(TARGET heddle AND TARGET hd_cosim_vl AND TARGET hd_fstcheck)
   add_test(NAME gpuduet_loop_fst
-           COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks gpuduet --in-loop hotspot --size small --config configs/maxwell-gpuduet.ini --set sm.logical_warps=128 --set sm.max_threads=1024 --set gpuduet.dynamic=false --set gpuduet.me=4 --fst ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.fst --window 3000:3100 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.fst --instances 48 && test $(grep -o 'sm[0-9]*_gpuduet_[a-z]*[.]rtl[.]' ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw | sort -u | wc -l) -eq 48 && grep -q sm15_gpuduet_wct.rtl.rd_sched_o ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw && grep -q sm0_gpuduet_bitmap.rtl.done_base_o ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw"
+           COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks gpuduet --in-loop hotspot --size small --config configs/maxwell-gpuduet.ini --set sm.logical_warps=128 --set sm.max_threads=1024 --set gpuduet.dynamic=false --set gpuduet.me=4 --fst ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.fst --window 3000:3100 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.fst --instances 80 && test $(grep -o 'sm[0-9]*_gpuduet_[a-z]*[.]rtl[.]' ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw | sort -u | wc -l) -eq 80 && grep -q sm15_gpuduet_wct.rtl.rd_sched_o ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw && grep -q sm3_gpuduet_queues.rtl.rd_head_o ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw && grep -q sm7_gpuduet_tmon.rtl.me_o ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw && grep -q sm0_gpuduet_bitmap.rtl.done_base_o ${CMAKE_CURRENT_BINARY_DIR}/gpuduet_loop.gtkw"
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_loop_fst PROPERTIES LABELS "cosim" TIMEOUT 300)
 endif()

@@ -7,7 +7,9 @@
 # lockstep beside them) and once with --drive rtl. Each run must verify with 0 mismatches (the
 # loop checks every table read and bitmap answer against the model), step blocks against the
 # RTL, and have checked reads and bitmap operations ([gpuduet] log's `blocks` line); the two
-# runs must give the same cycles and block steps. Options before `--` go to every run.
+# runs must give the same cycles and block steps. Options before `--` go to every run (they come
+# after the fixed ME: `--set gpuduet.dynamic=true` makes the monitor blocks' ME the SMs', and a
+# run must then show a monitor update). The log's tmon and queue_block lines are printed.
 #   tests/gpuduet/loop.sh HEDDLE ME ALLOC [OPTIONS... --] WORKLOAD...
 set -eu
 heddle=$1 me=$2 alloc=$3
@@ -41,7 +43,16 @@ for w in "$@"; do
         echo "$sum" | sed -n 's/.*verified ([a-z]*), \([0-9]* cycles\).*, \([0-9]* block steps\).*/\1, \2/p' \
             > "$tmp/key.$d"
         blk=$(grep '^blocks ' "$tmp/g.log" || true)
-        echo "$w $alloc --drive $d: $(cat "$tmp/key.$d"); $blk"
+        tmon=$(grep '^tmon steps' "$tmp/g.log" || true)
+        qb=$(grep '^queue_block ' "$tmp/g.log" || true)
+        echo "$w $alloc --drive $d: $(cat "$tmp/key.$d"); $blk; $tmon; $qb"
+        case "$opts" in
+        *gpuduet.dynamic=true*)
+            v=$(echo "$tmon" | sed -n 's/.* updates=\([0-9]*\).*/\1/p')
+            if [ "${v:-0}" -eq 0 ]; then
+                echo "$w $alloc --drive $d: dynamic ME, but no monitor block updated"; bad=1
+            fi ;;
+        esac
         for k in wct_reads tbct_reads bitmap_ops; do
             v=$(echo "$blk" | sed -n "s/.* $k=\([0-9]*\).*/\1/p")
             if [ "${v:-0}" -eq 0 ]; then

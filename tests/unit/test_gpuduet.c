@@ -3,7 +3,8 @@
  * the throughput monitor's classes (Table 3.3) at and around each threshold, the ME controller's
  * trajectory on hand-built counter traces against the worked examples of docs/gpuduet.md (from
  * §2.10's rule), the per-kernel plan (MC, limiting resources, switching level, ME upper bound)
- * on Table 3.1's SM for four kernel shapes, and the stalled/ready queues.
+ * on Table 3.1's SM for four kernel shapes, and the stalled/ready queues (the gpuduet_queues
+ * block's C reference behind gpuduet_queues.c: the view's latency, rotation, a dropped push).
  */
 #include "gpuduet.h"
 #include "testutil.h"
@@ -136,26 +137,70 @@ static void test_plan(struct hd_test_state *t)
     HD_CHECK_U64(t, 8, p.me_ub);
 }
 
+/* One edge of the queues; returns the ids whose pushes were dropped (queue k's in d[k]). */
+static void edge(struct hd_test_state *t, struct gd_queues *q, uint64_t now, uint32_t d[GD_NQ])
+{
+    char err[256] = "";
+    HD_CHECK(t, gd_queues_step(q, 0, now, d, err, sizeof err) == 0);
+}
+
 static void test_queues(struct hd_test_state *t)
 {
-    hd_test_begin(t, "queues: FIFO order, capacity, removal from the middle");
-    struct gd_queue q;
-    gd_queue_init(&q, 8);
-    for (uint32_t i = 0; i < 8; i++)
-        HD_CHECK(t, gd_queue_push(&q, i));
-    HD_CHECK(t, !gd_queue_push(&q, 99)); /* full: the warp stays where it is */
-    uint32_t v = 0;
-    HD_CHECK(t, gd_queue_pop(&q, &v));
-    HD_CHECK_U64(t, 0, v);
-    gd_queue_remove(&q, 4);
-    HD_CHECK_U64(t, 6, q.n);
-    HD_CHECK(t, gd_queue_push(&q, 8));
-    const uint32_t want[7] = {1, 2, 3, 5, 6, 7, 8};
-    for (uint32_t i = 0; i < 7; i++) {
-        HD_CHECK(t, gd_queue_pop(&q, &v));
-        HD_CHECK_U64(t, want[i], v);
+    hd_test_begin(t, "queues: the gpuduet_queues block, its read one cycle behind the CSL");
+    struct gd_queues q;
+    char err[256] = "";
+    uint32_t d[GD_NQ];
+    HD_CHECK(t, gd_queues_make(&q, NULL, 0, err, sizeof err) == 0);
+    uint64_t now = 1;
+    HD_CHECK_U64(t, GD_NONE, gd_queues_head(&q, GD_QS));
+    HD_CHECK(t, !gd_queues_pop(&q, GD_QS)); /* nothing known: no pop */
+    /* cycle 1: push 5 onto the stalled queue and 9 onto the ready-TB queue; one push a cycle */
+    HD_CHECK(t, gd_queues_push(&q, GD_QS, 5));
+    HD_CHECK(t, !gd_queues_push(&q, GD_QS, 6));
+    HD_CHECK(t, gd_queues_push(&q, GD_QRT, 9));
+    edge(t, &q, now++, d);
+    HD_CHECK_U64(t, GD_NONE, gd_queues_head(&q, GD_QS)); /* cycle 2: not shown yet */
+    HD_CHECK(t, gd_queues_push(&q, GD_QS, 6));
+    edge(t, &q, now++, d);
+    HD_CHECK_U64(t, 5, gd_queues_head(&q, GD_QS)); /* cycle 3: the read of cycle 1's edge */
+    HD_CHECK_U64(t, 1, gd_queues_count(&q, GD_QS));
+    HD_CHECK_U64(t, 9, gd_queues_head(&q, GD_QRT));
+    HD_CHECK(t, gd_queues_rotate(&q, GD_QS)); /* 5 to the back: 6 5 */
+    HD_CHECK_U64(t, GD_NONE, gd_queues_head(&q, GD_QS)); /* popped: no head this cycle */
+    edge(t, &q, now++, d);
+    HD_CHECK_U64(t, GD_NONE, gd_queues_head(&q, GD_QS)); /* cycle 4: still the old read */
+    edge(t, &q, now++, d);
+    HD_CHECK_U64(t, 6, gd_queues_head(&q, GD_QS)); /* cycle 5 */
+    HD_CHECK_U64(t, 2, gd_queues_count(&q, GD_QS));
+    HD_CHECK(t, gd_queues_pop(&q, GD_QS));
+    edge(t, &q, now++, d);
+    edge(t, &q, now++, d);
+    HD_CHECK_U64(t, 5, gd_queues_head(&q, GD_QS));
+    HD_CHECK(t, gd_queues_busy(&q));
+
+    hd_test_begin(t, "queues: a push onto a full queue is dropped and reported");
+    for (uint32_t i = 0; i < 16; i++) { /* the ready queue: 16 entries */
+        HD_CHECK(t, gd_queues_push(&q, GD_QR, 100 + i));
+        edge(t, &q, now++, d);
+        HD_CHECK_U64(t, GD_NONE, d[GD_QR]);
     }
-    HD_CHECK(t, !gd_queue_pop(&q, &v));
+    HD_CHECK(t, gd_queues_push(&q, GD_QR, 99));
+    edge(t, &q, now++, d);
+    HD_CHECK_U64(t, GD_NONE, d[GD_QR]);
+    edge(t, &q, now++, d);
+    HD_CHECK_U64(t, 99, d[GD_QR]); /* answered the cycle after */
+    HD_CHECK_U64(t, 16, gd_queues_count(&q, GD_QR));
+    HD_CHECK_U64(t, 100, gd_queues_head(&q, GD_QR));
+    for (uint32_t i = 0; i < 16; i++) { /* FIFO order, a pop every other cycle */
+        HD_CHECK_U64(t, 100 + i, gd_queues_head(&q, GD_QR));
+        HD_CHECK(t, gd_queues_pop(&q, GD_QR));
+        edge(t, &q, now++, d);
+        edge(t, &q, now++, d);
+    }
+    HD_CHECK_U64(t, 0, gd_queues_count(&q, GD_QR));
+    HD_CHECK_U64(t, GD_NONE, gd_queues_head(&q, GD_QR));
+    HD_CHECK_U64(t, 1, q.drops);
+    gd_queues_destroy(&q);
 }
 
 int main(void)

@@ -16,10 +16,13 @@
  *   gpuduet_mech.c    registry entry, attach, the hook's callbacks, the log
  *   gpuduet_loop.c    [gpuduet] blocks: the WCT, TBCT and bitmap blocks in the timing loop,
  *                     checked against the tables above (gpuduet_loop.h)
+ *   gpuduet_tmloop.c  [gpuduet] blocks: the throughput monitor blocks in the loop, whose ME the
+ *                     SMs then take (gpuduet_tmloop.h)
  */
 #ifndef HD_GPUDUET_H
 #define HD_GPUDUET_H
 
+#include "hw_inst.h"
 #include "mech.h"
 
 #include <stdbool.h>
@@ -121,11 +124,12 @@ struct gd_wct_entry {
     uint32_t tb;         /* (model) its TBCT entry */
     uint32_t slot;       /* (model) its warp slot, or GD_NONE */
     bool barrier;        /* (model) stalled at a barrier (else at a load's first use) */
-    bool queued;         /* (model) in the stalled or ready queue */
+    bool queued;         /* (model) pushed onto the stalled queue, not yet popped */
     uint32_t pc;         /* (model) the instruction it stalled at */
     uint32_t lr;         /* (model) live registers it moved out with (Eq. 3.1's LR) */
     uint64_t stalled_at; /* (model) the cycle it began to wait (its own issue then is the
                             instruction that made it wait, not a sign it runs again) */
+    bool rq;             /* (model) pushed onto the ready queue, not yet popped */
 };
 struct gd_tbct_entry {
     bool valid;
@@ -134,6 +138,7 @@ struct gd_tbct_entry {
     uint32_t ctx, nwarps, cta_slot; /* (model) */
     uint32_t first;      /* (model) WCT entry of its warp 0 (its warps are consecutive) */
     uint32_t launch;     /* (model) its launch id */
+    bool sq, rq;         /* (model) pushed onto the stalled / ready TB queue, not yet popped */
 };
 struct gd_wct {
     struct gd_wct_entry w[GD_WCT_ENTRIES];
@@ -158,15 +163,40 @@ bool gd_wct_tb_all(const struct gd_wct *t, uint32_t tb, uint8_t st);
 /* }==== */
 
 /* {==== gpuduet_queues.c ==== */
-struct gd_queue {
-    uint32_t e[16];
-    uint32_t cap, head, n;
+/* The four queues of one SM: the gpuduet_queues block, whose registered read is the CSL's view
+ * (one cycle behind the CSL's own operations: gpuduet_queues.c). */
+enum { GD_QS, GD_QR, GD_QST, GD_QRT, GD_NQ }; /* stalled / ready warps, stalled / ready TBs */
+struct gd_queues {
+    struct hd_hw_inst x;
+    bool made;
+    uint32_t head[GD_NQ], cnt[GD_NQ];         /* the view: the block's last read */
+    uint8_t pop, push;                        /* bit k: this cycle's requests */
+    uint32_t pop_id[GD_NQ], push_id[GD_NQ];
+    uint8_t last_pop, last_push;              /* ... of the last edge, answered at the next */
+    uint32_t last_pop_id[GD_NQ], last_push_id[GD_NQ];
+    uint64_t steps, pops, pushes, drops;
 };
-void gd_queue_init(struct gd_queue *q, uint32_t cap);
-bool gd_queue_push(struct gd_queue *q, uint32_t v); /* false: full */
-bool gd_queue_pop(struct gd_queue *q, uint32_t *v);
-uint32_t gd_queue_at(const struct gd_queue *q, uint32_t i);
-void gd_queue_remove(struct gd_queue *q, uint32_t v); /* (every copy) */
+struct hd_hw_factory;
+/* Make SM sm's instance through factory f (NULL: the C reference). 0, or -1 with a message. */
+int gd_queues_make(struct gd_queues *q, const struct hd_hw_factory *f, uint32_t sm, char *err,
+                   size_t errlen);
+void gd_queues_destroy(struct gd_queues *q);
+/* Queue k's head as the view shows it; GD_NONE when empty or when it was popped in this cycle or
+ * the last (the view does not show the next one yet). */
+uint32_t gd_queues_head(const struct gd_queues *q, unsigned k);
+uint32_t gd_queues_count(const struct gd_queues *q, unsigned k); /* (the view's) */
+bool gd_queues_pop(struct gd_queues *q, unsigned k);  /* the head; false: no known head */
+bool gd_queues_push(struct gd_queues *q, unsigned k, uint32_t id); /* false: port taken */
+bool gd_queues_push_free(const struct gd_queues *q, unsigned k);
+/* Queue k is full as far as the CSL knows (the view, the operations since): a push now would
+ * be dropped. */
+bool gd_queues_full(const struct gd_queues *q, unsigned k);
+bool gd_queues_rotate(struct gd_queues *q, unsigned k); /* the head to the back */
+bool gd_queues_busy(const struct gd_queues *q);  /* an entry, or an operation in flight */
+/* The cycle's edge: the requests, a read. dropped[k]: the id whose push of the last edge the
+ * block dropped (queue full), else GD_NONE. 0, or -1 with a located message. */
+int gd_queues_step(struct gd_queues *q, uint32_t sm, uint64_t now, uint32_t dropped[GD_NQ],
+                   char *err, size_t errlen);
 /* }==== */
 
 /* {==== gpuduet_alloc.c (the [sm] allocator) ==== */
@@ -241,7 +271,8 @@ struct gd_sm_stats {
 struct gd_sm {
     struct gd_alloc *alloc;
     struct gd_wct wct;
-    struct gd_queue stalled, ready, stalled_tb, ready_tb;
+    struct gd_queues q;      /* the stalled / ready queues (gpuduet_queues.c) */
+    uint32_t rr_stall, rr_ready, rr_stall_tb, rr_ready_tb; /* the push scans' next entries */
     struct gd_sm_stats st;
     uint32_t absent;         /* warps absent now (switched out or placed without a slot) */
     uint8_t level;           /* enum gd_level of the kernel whose TB was placed last */
@@ -258,6 +289,10 @@ struct gd {
     FILE *log;
     bool started;
     struct gd_loop *loop;    /* the blocks in the loop ([gpuduet] blocks; gpuduet_loop.h), NULL */
+    struct gd_tm *tm;        /* the throughput monitor blocks ([gpuduet] blocks; gpuduet_tmloop.h) */
+    struct hd_monitor *mon;  /* the GPU's monitor, and the one-cycle subscription feeding tm */
+    int tm_sub;
+    const struct hd_hw_factory *const *hw; /* the GPU's block factory */
 };
 
 /* The launch record of launch id (NULL: unknown). */
@@ -267,6 +302,9 @@ const struct gd_plan *gd_plan_for(struct gd *g, uint32_t launch, uint32_t warps,
                                   uint64_t smem, const struct gd_caps *c);
 /* The number of TBs an SM may hold for launch id now (MC + current ME). */
 uint32_t gd_tb_limit(const struct gd *g, uint32_t launch);
+/* The same for SM sm: with the monitor blocks in the loop and [gpuduet] dynamic, ME is the SM's
+ * gpuduet_tmon's (gpuduet_tmloop.h), else gd_tb_limit's. */
+uint32_t gd_tb_limit_sm(const struct gd *g, uint32_t launch, uint32_t sm);
 /* }==== */
 
 /* The checker: warp `warp` of context ctx, switched out at pc on SM sm: its live registers'
@@ -275,8 +313,9 @@ void gd_regpat_measure(struct gd *g, uint32_t sm, struct gd_launch *L, uint32_t 
                        uint32_t warp, uint32_t pc);
 
 /* {==== gpuduet_csl.c ==== */
-/* One cycle of SM i's context switching logic. */
-void gd_csl_cycle(struct gd *g, uint32_t i, uint64_t now);
+/* One cycle of SM i's context switching logic, ending with its queues' edge. 0, or -1 with a
+ * located message (a queue block's mismatch). */
+int gd_csl_cycle(struct gd *g, uint32_t i, uint64_t now, char *err, size_t errlen);
 /* }==== */
 
 #endif

@@ -171,7 +171,7 @@ static bool place(struct gd_alloc *a, const struct hd_cta_demand *d, struct gd_c
     const uint32_t n = d->all_warps ? d->all_warps : d->warps;
     if (!pl || n > MAXW || n != pl->n)
         return false;
-    const uint32_t limit = a->g ? gd_tb_limit(a->g, d->launch) : pl->mc;
+    const uint32_t limit = a->g ? gd_tb_limit_sm(a->g, d->launch, a->sm) : pl->mc;
     uint32_t mine = 0;
     for (uint32_t i = 0; i < a->p->max_ctas; i++)
         mine += a->cta[i].used && a->cta[i].launch == d->launch;

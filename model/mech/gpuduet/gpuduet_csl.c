@@ -34,107 +34,116 @@
 
 static struct gd_launch *launch_of_tb(struct gd *g, struct gd_sm *s, uint32_t tb);
 
-/* absent -> ready, for every absent warp whose long-latency operation completed. */
+/* The ready queue's push: the next absent warp (round robin over the WCT) whose long-latency
+ * operation completed (the SM's saved state says so: hd_mech_act.warp_waiting), or one placed
+ * without a slot, becomes ready. One per cycle (the queue's push port). */
 static void scan_ready(struct gd *g, uint32_t i)
 {
     struct gd_sm *s = &g->sm[i];
-    for (uint32_t e = 0; e < GD_WCT_ENTRIES; e++) {
+    if (!gd_queues_push_free(&s->q, GD_QR) || gd_queues_full(&s->q, GD_QR))
+        return;
+    for (uint32_t k = 0; k < GD_WCT_ENTRIES; k++) {
+        const uint32_t e = (s->rr_ready + k) % GD_WCT_ENTRIES;
         struct gd_wct_entry *w = &s->wct.w[e];
-        if (!w->valid || w->state != GD_WS_ABSENT || w->queued)
+        if (!w->valid || w->rq || w->slot != GD_NONE ||
+            (w->state != GD_WS_ABSENT && w->state != GD_WS_READY))
             continue;
-        if (g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp))
+        if (w->state == GD_WS_ABSENT && g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp))
             continue;
-        if (!gd_queue_push(&s->ready, e))
-            return; /* (full: found again next cycle) */
+        gd_queues_push(&s->q, GD_QR, e);
+        s->st.ready += w->state == GD_WS_ABSENT;
         w->state = GD_WS_READY;
-        w->queued = true;
-        s->st.ready++;
+        w->rq = true;
+        s->rr_ready = (e + 1) % GD_WCT_ENTRIES;
+        return;
     }
 }
 
-static void rotate(struct gd_queue *q)
+/* The stalled queue's push: the next stalled warp with a slot not yet queued (round robin: the
+ * stall detector's vector, one push per cycle). */
+static void scan_stalled(struct gd_sm *s)
 {
-    uint32_t v;
-    if (gd_queue_pop(q, &v))
-        gd_queue_push(q, v);
+    if (!gd_queues_push_free(&s->q, GD_QS) || gd_queues_full(&s->q, GD_QS))
+        return;
+    for (uint32_t k = 0; k < GD_WCT_ENTRIES; k++) {
+        const uint32_t e = (s->rr_stall + k) % GD_WCT_ENTRIES;
+        struct gd_wct_entry *w = &s->wct.w[e];
+        if (!w->valid || w->queued || w->state != GD_WS_STALLED || w->slot == GD_NONE)
+            continue;
+        gd_queues_push(&s->q, GD_QS, e);
+        w->queued = true;
+        s->rr_stall = (e + 1) % GD_WCT_ENTRIES;
+        return;
+    }
 }
 
-/* The first ready warp of the queue still ready, or GD_NONE. */
+/* The ready warp at the ready queue's head, or GD_NONE (none, unknown this cycle, or stale). */
 static uint32_t first_ready(struct gd_sm *s)
 {
-    for (uint32_t k = 0; k < s->ready.n; k++) {
-        const uint32_t e = gd_queue_at(&s->ready, k);
-        if (e < GD_WCT_ENTRIES && s->wct.w[e].valid && s->wct.w[e].state == GD_WS_READY)
-            return e;
-    }
+    const uint32_t e = gd_queues_head(&s->q, GD_QR);
+    if (e < GD_WCT_ENTRIES && s->wct.w[e].valid && s->wct.w[e].state == GD_WS_READY &&
+        s->wct.w[e].slot == GD_NONE)
+        return e;
     return GD_NONE;
 }
 
 static void warp_level(struct gd *g, uint32_t i, uint64_t now)
 {
     struct gd_sm *s = &g->sm[i];
-    /* switch out (or the first half of a swap) */
-    for (uint32_t tries = s->stalled.n; tries; tries--) {
-        const uint32_t e = gd_queue_at(&s->stalled, 0);
-        struct gd_wct_entry *w = e < GD_WCT_ENTRIES ? &s->wct.w[e] : NULL;
-        if (!w || !w->valid || w->state != GD_WS_STALLED || w->slot == GD_NONE) {
-            uint32_t v;
-            gd_queue_pop(&s->stalled, &v);
-            if (w)
-                w->queued = false;
-            continue;
-        }
+    /* switch out (or the first half of a swap): the stalled queue's head */
+    const uint32_t e = gd_queues_head(&s->q, GD_QS);
+    struct gd_wct_entry *w = e < GD_WCT_ENTRIES ? &s->wct.w[e] : NULL;
+    if (e == GD_NONE) {
+        /* (empty, or its head not known yet) */
+    } else if (!w || !w->valid || w->state != GD_WS_STALLED || w->slot == GD_NONE) {
+        gd_queues_pop(&s->q, GD_QS); /* stale: it ran on, left, or is out already */
+        if (w)
+            w->queued = false;
+    } else {
         const struct gd_launch *L = launch_of_tb(g, s, w->tb);
         const uint32_t r = first_ready(s);
-        if (r == GD_NONE && (!L || gd_tb_limit(g, L->launch) <= L->plan.mc ||
+        if (r == GD_NONE && (!L || gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
                              !gd_alloc_waiting(s->alloc))) {
-            rotate(&s->stalled); /* nothing to gain: no ready warp, no TB waiting for room */
-            continue;
-        }
-        const struct gd_tbct_entry *tb = &s->wct.t[w->tb];
-        uint32_t from = GD_NONE;
-        if (r != GD_NONE) {
-            const struct gd_wct_entry *rw = &s->wct.w[r];
-            from = s->wct.t[rw->tb].cta_slot << 5 | rw->warp;
-        }
-        if (!gd_alloc_reserve(s->alloc, tb->cta_slot, w->warp, false, from)) {
-            s->st.no_room++;
-            rotate(&s->stalled);
-            break;
-        }
-        if (!g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
-            gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
-            s->st.refused++;
-            rotate(&s->stalled);
-            continue;
-        }
-        uint32_t v;
-        gd_queue_pop(&s->stalled, &v);
-        w->queued = false;
-        s->st.outs++;
-        s->st.outs_bar += w->barrier;
-        s->st.swaps += r != GD_NONE;
-        gd_regpat_measure(g, i, launch_of_tb(g, s, w->tb), w->ctx, w->warp, w->pc);
-        break;
-    }
-    /* switch in */
-    for (uint32_t tries = s->ready.n; tries; tries--) {
-        const uint32_t e = gd_queue_at(&s->ready, 0);
-        struct gd_wct_entry *w = e < GD_WCT_ENTRIES ? &s->wct.w[e] : NULL;
-        if (!w || !w->valid || w->state != GD_WS_READY) {
-            uint32_t v;
-            gd_queue_pop(&s->ready, &v);
-            if (w)
+            gd_queues_rotate(&s->q, GD_QS); /* nothing to gain: no ready warp, no TB waiting */
+        } else {
+            const struct gd_tbct_entry *tb = &s->wct.t[w->tb];
+            uint32_t from = GD_NONE;
+            if (r != GD_NONE) {
+                const struct gd_wct_entry *rw = &s->wct.w[r];
+                from = s->wct.t[rw->tb].cta_slot << 5 | rw->warp;
+            }
+            if (!gd_alloc_reserve(s->alloc, tb->cta_slot, w->warp, false, from)) {
+                s->st.no_room++;
+                gd_queues_rotate(&s->q, GD_QS);
+            } else if (!g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
+                gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
+                s->st.refused++;
+                gd_queues_rotate(&s->q, GD_QS);
+            } else {
+                gd_queues_pop(&s->q, GD_QS);
                 w->queued = false;
-            continue;
+                s->st.outs++;
+                s->st.outs_bar += w->barrier;
+                s->st.swaps += r != GD_NONE;
+                gd_regpat_measure(g, i, launch_of_tb(g, s, w->tb), w->ctx, w->warp, w->pc);
+            }
         }
-        if (!g->act->warp_in(g->act->gpu, i, w->ctx, w->warp, now))
-            break; /* (in order: no room yet) */
-        uint32_t v;
-        gd_queue_pop(&s->ready, &v);
-        w->queued = false;
-        break;
     }
+    /* switch in: the ready queue's head, in order */
+    const uint32_t x = gd_queues_head(&s->q, GD_QR);
+    struct gd_wct_entry *rw = x < GD_WCT_ENTRIES ? &s->wct.w[x] : NULL;
+    if (x == GD_NONE)
+        return;
+    if (!rw || !rw->valid || rw->state != GD_WS_READY || rw->slot != GD_NONE) {
+        gd_queues_pop(&s->q, GD_QR); /* stale: it came in, or left */
+        if (rw)
+            rw->rq = false;
+        return;
+    }
+    if (!g->act->warp_in(g->act->gpu, i, rw->ctx, rw->warp, now))
+        return; /* (in order: no room yet) */
+    gd_queues_pop(&s->q, GD_QR);
+    rw->rq = false;
 }
 
 /* Is TB entry tb ready: each absent warp either not waiting or waiting at a barrier (it
@@ -153,41 +162,62 @@ static bool tb_ready(struct gd *g, uint32_t i, uint32_t tb)
     return true;
 }
 
+/* A stalled TB: valid and every warp of it with a slot stalled (at least one). */
+static bool tb_stalled(const struct gd_sm *s, uint32_t tb)
+{
+    return tb < GD_TBCT_ENTRIES && s->wct.t[tb].valid &&
+           gd_wct_tb_all(&s->wct, tb, GD_WS_STALLED);
+}
+
 static void tb_level(struct gd *g, uint32_t i, uint64_t now)
 {
     struct gd_sm *s = &g->sm[i];
-    /* ready TBs */
-    for (uint32_t tb = 0; tb < GD_TBCT_ENTRIES; tb++) {
-        struct gd_tbct_entry *t = &s->wct.t[tb];
-        if (!t->valid || !t->absmask)
+    /* the pushes, one per queue per cycle (round robin over the TBCT): a TB whose every present
+     * warp stalled; a TB with absent warps that is ready */
+    for (uint32_t k = 0; k < GD_TBCT_ENTRIES && gd_queues_push_free(&s->q, GD_QST) &&
+                         !gd_queues_full(&s->q, GD_QST);
+         k++) {
+        const uint32_t tb = (s->rr_stall_tb + k) % GD_TBCT_ENTRIES;
+        if (s->wct.t[tb].sq || !tb_stalled(s, tb))
             continue;
-        bool queued = false;
-        for (uint32_t k = 0; k < s->ready_tb.n; k++)
-            queued |= gd_queue_at(&s->ready_tb, k) == tb;
-        if (!queued && tb_ready(g, i, tb) && gd_queue_push(&s->ready_tb, tb)) {
-            for (uint32_t k = 0; k < t->nwarps; k++)
-                if (s->wct.w[t->first + k].slot == GD_NONE)
-                    s->wct.w[t->first + k].state = GD_WS_READY;
-            s->st.ready++;
-        }
+        gd_queues_push(&s->q, GD_QST, tb);
+        s->wct.t[tb].sq = true;
+        s->rr_stall_tb = (tb + 1) % GD_TBCT_ENTRIES;
     }
-    /* switch a stalled TB out (every warp of it with a slot) */
-    if (s->stalled_tb.n) {
-        const uint32_t tb = gd_queue_at(&s->stalled_tb, 0);
+    for (uint32_t k = 0; s->absent && k < GD_TBCT_ENTRIES && gd_queues_push_free(&s->q, GD_QRT) &&
+                         !gd_queues_full(&s->q, GD_QRT);
+         k++) {
+        const uint32_t tb = (s->rr_ready_tb + k) % GD_TBCT_ENTRIES;
         struct gd_tbct_entry *t = &s->wct.t[tb];
-        const struct gd_launch *L = t->valid ? launch_of_tb(g, s, tb) : NULL;
+        if (!t->valid || !t->absmask || t->rq || !tb_ready(g, i, tb))
+            continue;
+        gd_queues_push(&s->q, GD_QRT, tb);
+        t->rq = true;
+        for (uint32_t w = 0; w < t->nwarps; w++)
+            if (s->wct.w[t->first + w].slot == GD_NONE)
+                s->wct.w[t->first + w].state = GD_WS_READY;
+        s->st.ready++;
+        s->rr_ready_tb = (tb + 1) % GD_TBCT_ENTRIES;
+    }
+    /* switch the stalled queue's head TB out (every warp of it with a slot) */
+    const uint32_t tb = gd_queues_head(&s->q, GD_QST);
+    if (tb != GD_NONE) {
+        struct gd_tbct_entry *t = tb < GD_TBCT_ENTRIES ? &s->wct.t[tb] : NULL;
+        const struct gd_launch *L = t && t->valid ? launch_of_tb(g, s, tb) : NULL;
+        const uint32_t rt = gd_queues_head(&s->q, GD_QRT);
         uint32_t from = GD_NONE;
-        if (s->ready_tb.n)
-            from = s->wct.t[gd_queue_at(&s->ready_tb, 0)].cta_slot;
-        uint32_t v;
-        if (!t->valid || !L) {
-            gd_queue_pop(&s->stalled_tb, &v);
-        } else if (from == GD_NONE && (gd_tb_limit(g, L->launch) <= L->plan.mc ||
+        if (rt < GD_TBCT_ENTRIES && s->wct.t[rt].valid && s->wct.t[rt].absmask)
+            from = s->wct.t[rt].cta_slot;
+        if (!L || !tb_stalled(s, tb)) {
+            gd_queues_pop(&s->q, GD_QST); /* stale: it ran on, left, or is out */
+            if (t)
+                t->sq = false;
+        } else if (from == GD_NONE && (gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
                                        !gd_alloc_waiting(s->alloc))) {
-            rotate(&s->stalled_tb);
+            gd_queues_rotate(&s->q, GD_QST);
         } else if (!gd_alloc_reserve(s->alloc, t->cta_slot, 0, true, from)) {
             s->st.no_room++;
-            rotate(&s->stalled_tb);
+            gd_queues_rotate(&s->q, GD_QST);
         } else {
             bool all = true;
             for (uint32_t k = 0; k < t->nwarps; k++) {
@@ -204,42 +234,51 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                 s->st.outs_bar += w->barrier;
             }
             if (all) {
-                gd_queue_pop(&s->stalled_tb, &v);
+                gd_queues_pop(&s->q, GD_QST);
+                t->sq = false;
                 s->st.tb_outs++;
                 s->st.swaps += from != GD_NONE;
             } else {
                 s->st.refused++;
-                rotate(&s->stalled_tb);
+                gd_queues_rotate(&s->q, GD_QST);
             }
         }
     }
-    /* switch a ready TB in (every warp; the first brings its shared memory home), only when
-     * every absent warp of it finds a slot: a TB partly in holds slots another TB needs */
-    if (s->ready_tb.n) {
-        const uint32_t tb = gd_queue_at(&s->ready_tb, 0);
-        struct gd_tbct_entry *t = &s->wct.t[tb];
-        uint32_t want = 0;
-        for (uint32_t k = 0; t->valid && k < t->nwarps; k++)
-            want += s->wct.w[t->first + k].slot == GD_NONE &&
-                    s->wct.w[t->first + k].state == GD_WS_READY;
-        if (t->valid && want > gd_alloc_free_slots(s->alloc)) {
-            rotate(&s->ready_tb);
-            return;
-        }
-        bool all = t->valid;
-        for (uint32_t k = 0; all && k < t->nwarps; k++) {
-            const struct gd_wct_entry *w = &s->wct.w[t->first + k];
-            if (w->slot == GD_NONE && w->state == GD_WS_READY &&
-                !g->act->warp_in(g->act->gpu, i, w->ctx, w->warp, now))
-                all = false;
-            else if (w->slot == GD_NONE && w->state == GD_WS_READY)
-                s->wct.w[t->first + k].state = GD_WS_RUNNING; /* (moving in) */
-        }
-        uint32_t v;
-        if (all || !t->valid)
-            gd_queue_pop(&s->ready_tb, &v);
-        else
-            rotate(&s->ready_tb);
+    /* switch the ready queue's head TB in (every warp; the first brings its shared memory
+     * home), only when every absent warp of it finds a slot: a TB partly in holds slots another
+     * TB needs */
+    const uint32_t rt = gd_queues_head(&s->q, GD_QRT);
+    if (rt == GD_NONE)
+        return;
+    struct gd_tbct_entry *t = rt < GD_TBCT_ENTRIES ? &s->wct.t[rt] : NULL;
+    if (!t || !t->valid || !t->absmask) {
+        gd_queues_pop(&s->q, GD_QRT); /* stale: it left, or is in */
+        if (t)
+            t->rq = false;
+        return;
+    }
+    uint32_t want = 0;
+    for (uint32_t k = 0; k < t->nwarps; k++)
+        want += s->wct.w[t->first + k].slot == GD_NONE &&
+                s->wct.w[t->first + k].state == GD_WS_READY;
+    if (want > gd_alloc_free_slots(s->alloc)) {
+        gd_queues_rotate(&s->q, GD_QRT);
+        return;
+    }
+    bool all = true;
+    for (uint32_t k = 0; all && k < t->nwarps; k++) {
+        const struct gd_wct_entry *w = &s->wct.w[t->first + k];
+        if (w->slot == GD_NONE && w->state == GD_WS_READY &&
+            !g->act->warp_in(g->act->gpu, i, w->ctx, w->warp, now))
+            all = false;
+        else if (w->slot == GD_NONE && w->state == GD_WS_READY)
+            s->wct.w[t->first + k].state = GD_WS_RUNNING; /* (moving in) */
+    }
+    if (all) {
+        gd_queues_pop(&s->q, GD_QRT);
+        t->rq = false;
+    } else {
+        gd_queues_rotate(&s->q, GD_QRT);
     }
 }
 
@@ -248,19 +287,30 @@ static struct gd_launch *launch_of_tb(struct gd *g, struct gd_sm *s, uint32_t tb
     return gd_launch_of(g, s->wct.t[tb].launch);
 }
 
-void gd_csl_cycle(struct gd *g, uint32_t i, uint64_t now)
+int gd_csl_cycle(struct gd *g, uint32_t i, uint64_t now, char *err, size_t errlen)
 {
     struct gd_sm *s = &g->sm[i];
     if (!s->alloc)
-        return;
-    if (s->absent) {
-        if (s->level == GD_LEVEL_TB)
-            tb_level(g, i, now);
-        else
+        return 0;
+    if (s->level == GD_LEVEL_WARP) {
+        if (s->absent)
             scan_ready(g, i);
-    }
-    if (s->level == GD_LEVEL_WARP && (s->stalled.n || s->ready.n))
         warp_level(g, i, now);
-    else if (s->level == GD_LEVEL_TB && !s->absent && s->stalled_tb.n)
+        scan_stalled(s);
+    } else if (s->level == GD_LEVEL_TB) {
         tb_level(g, i, now);
+    }
+    uint32_t dropped[GD_NQ];
+    if (gd_queues_step(&s->q, i, now, dropped, err, errlen) != 0)
+        return -1;
+    /* a push the full queue dropped: its warp (TB) stays where it is, pushed again later */
+    if (dropped[GD_QS] < GD_WCT_ENTRIES)
+        s->wct.w[dropped[GD_QS]].queued = false;
+    if (dropped[GD_QR] < GD_WCT_ENTRIES)
+        s->wct.w[dropped[GD_QR]].rq = false;
+    if (dropped[GD_QST] < GD_TBCT_ENTRIES)
+        s->wct.t[dropped[GD_QST]].sq = false;
+    if (dropped[GD_QRT] < GD_TBCT_ENTRIES)
+        s->wct.t[dropped[GD_QRT]].rq = false;
+    return 0;
 }

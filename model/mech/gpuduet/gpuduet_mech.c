@@ -27,6 +27,7 @@
  */
 #include "gpuduet.h"
 #include "gpuduet_loop.h"
+#include "gpuduet_tmloop.h"
 
 #include "annot.h"
 #include "func_status.h"
@@ -97,6 +98,24 @@ static uint32_t me_now(const struct gd *g, const struct gd_launch *L)
     return g->p->gduet.me < L->plan.me_ub ? g->p->gduet.me : L->plan.me_ub;
 }
 
+uint32_t gd_tb_limit_sm(const struct gd *g, uint32_t launch, uint32_t sm)
+{
+    if (!g->tm || !g->p->gduet.dynamic)
+        return gd_tb_limit(g, launch);
+    for (uint32_t i = g->nl; i-- > 0;) {
+        const struct gd_launch *L = &g->L[i];
+        if (L->launch != launch)
+            continue;
+        if (!L->planned)
+            return UINT32_MAX;
+        if (L->plan.level == GD_LEVEL_OFF)
+            return L->plan.mc;
+        const uint32_t me = gd_tm_me(g->tm, sm, launch);
+        return L->plan.mc + (me < L->plan.me_ub ? me : L->plan.me_ub);
+    }
+    return UINT32_MAX;
+}
+
 uint32_t gd_tb_limit(const struct gd *g, uint32_t launch)
 {
     for (uint32_t i = g->nl; i-- > 0;)
@@ -120,7 +139,13 @@ static int gd_start(void *impl, char *err, size_t errlen)
         g->sm[i].alloc = a.impl;
         gd_alloc_bind(a.impl, g, i);
     }
+    for (uint32_t i = 0; i < g->nsm; i++) /* the queues: the GPU's factory with the blocks */
+        if (gd_queues_make(&g->sm[i].q, g->p->gduet.blocks && g->hw ? *g->hw : NULL, i, err,
+                           errlen) != 0)
+            return -1;
     g->started = true;
+    if (g->tm && gd_tm_make(g->tm, err, errlen) != 0)
+        return -1;
     return g->loop ? gd_loop_make(g->loop, err, errlen) : 0;
 }
 
@@ -176,15 +201,14 @@ static void gd_placed(void *impl, const struct hd_hook_cta *c, bool resumed, uin
         if (L->start == UINT64_MAX)
             L->start = now;
         s->level = L->plan.level;
+        if (L->planned && L->plan.level != GD_LEVEL_OFF)
+            gd_tm_placed(g->tm, c->sm, L->launch, L->plan.me_ub);
         L->resident++;
     }
     for (uint32_t i = 0; i < n; i++) {
         if (slot[i] != GD_NONE)
             continue;
-        s->absent++;
-        struct gd_wct_entry *w = &s->wct.w[s->wct.t[tb].first + i];
-        if (s->level == GD_LEVEL_WARP && gd_queue_push(&s->ready, s->wct.t[tb].first + i))
-            w->queued = true;
+        s->absent++; /* (ready: the CSL's ready scan pushes it) */
     }
 }
 
@@ -200,13 +224,9 @@ static void gd_left(void *impl, const struct hd_hook_cta *c, bool finished, uint
     if (tb == GD_NONE)
         return;
     const struct gd_tbct_entry *t = &s->wct.t[tb];
-    for (uint32_t i = 0; i < t->nwarps; i++) {
-        gd_queue_remove(&s->stalled, t->first + i);
-        gd_queue_remove(&s->ready, t->first + i);
+    /* (its ids left in the queues are stale: the CSL discards them as they come out) */
+    for (uint32_t i = 0; i < t->nwarps; i++)
         s->absent -= s->wct.w[t->first + i].slot == GD_NONE && s->absent;
-    }
-    gd_queue_remove(&s->stalled_tb, tb);
-    gd_queue_remove(&s->ready_tb, tb);
     gd_wct_remove_tb(&s->wct, c->ctx);
     struct gd_launch *L = gd_launch_of(g, c->launch);
     if (L && L->resident)
@@ -234,13 +254,8 @@ static void gd_sched_warp(void *impl, uint32_t sm, uint32_t slot, uint8_t ev,
     const uint32_t e = s->wct.slot_entry[slot];
     if (e == GD_NONE || s->wct.w[e].state != GD_WS_STALLED || s->wct.w[e].stalled_at == now)
         return;
-    s->wct.w[e].state = GD_WS_RUNNING;
+    s->wct.w[e].state = GD_WS_RUNNING; /* (its queue entries are stale now) */
     s->wct.w[e].barrier = false;
-    if (s->wct.w[e].queued) {
-        gd_queue_remove(&s->stalled, e);
-        s->wct.w[e].queued = false;
-    }
-    gd_queue_remove(&s->stalled_tb, s->wct.w[e].tb);
 }
 
 static void gd_stalled(void *impl, const struct hd_hook_warp *w, uint8_t why, uint64_t now)
@@ -266,13 +281,7 @@ static void gd_stalled(void *impl, const struct hd_hook_warp *w, uint8_t why, ui
     x->barrier = why == HD_HSTALL_BARRIER;
     x->slot = w->slot;
     x->pc = w->pc;
-    if (s->level == GD_LEVEL_WARP) {
-        if (!x->queued && gd_queue_push(&s->stalled, e))
-            x->queued = true;
-    } else if (s->level == GD_LEVEL_TB && gd_wct_tb_all(&s->wct, x->tb, GD_WS_STALLED)) {
-        gd_queue_remove(&s->stalled_tb, x->tb);
-        gd_queue_push(&s->stalled_tb, x->tb);
-    }
+    /* (the CSL's stall scan pushes the warp, or its TB once all its warps stalled) */
 }
 
 static void gd_load_returned(void *impl, const struct hd_hook_warp *w, bool l1_hit, uint64_t now)
@@ -318,11 +327,7 @@ static void gd_warp_returned(void *impl, uint32_t sm, uint32_t ctx, uint32_t war
     const uint32_t e = gd_wct_find(&s->wct, ctx, warp);
     if (e == GD_NONE)
         return;
-    if (s->wct.w[e].queued) {
-        gd_queue_remove(&s->ready, e);
-        s->wct.w[e].queued = false;
-    }
-    gd_wct_back(&s->wct, e, slot);
+    gd_wct_back(&s->wct, e, slot); /* (a ready-queue entry of it is stale now) */
     uint32_t reg, meta, smem;
     gd_alloc_where(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
     s->wct.w[e].regaddr = (uint16_t)(reg == GD_NONE ? 0 : reg);
@@ -366,11 +371,13 @@ static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err
     struct gd *g = impl;
     *ready = *busy = false;
     for (uint32_t i = 0; i < g->nsm; i++) {
-        gd_csl_cycle(g, i, now);
-        const struct gd_sm *s = &g->sm[i];
-        *busy |= s->stalled.n || s->ready.n || s->stalled_tb.n || s->ready_tb.n;
+        if (gd_csl_cycle(g, i, now, err, errlen) != 0)
+            return -1;
+        *busy |= gd_queues_busy(&g->sm[i].q);
     }
-    return g->loop ? gd_loop_cycle(g->loop, g, now, busy, err, errlen) : 0;
+    if (g->loop && gd_loop_cycle(g->loop, g, now, busy, err, errlen) != 0)
+        return -1;
+    return g->tm ? gd_tm_cycle(g->tm, now, g->log, err, errlen) : 0;
 }
 
 /* Some SM refused a TB for room since its last placement? */
@@ -412,6 +419,10 @@ static void gd_window(void *impl, const struct hd_mon_window *win, uint64_t now)
 {
     struct gd *g = impl;
     (void)now;
+    if (g->tm && win == hd_monitor_last(g->mon, g->tm_sub)) {
+        gd_tm_counts(g->tm, win); /* (the monitor blocks' per-cycle inputs) */
+        return;
+    }
     if (!g->p->gduet.dynamic)
         return;
     const uint64_t cyc = win->end - win->start;
@@ -500,12 +511,24 @@ static void gd_destroy(void *impl)
         for (uint32_t i = 0; i < g->nsm; i++)
             if (g->sm[i].absent)
                 fprintf(g->log, "queues sm=%u absent=%u stalled=%u ready=%u stalled_tb=%u "
-                        "ready_tb=%u\n", i, g->sm[i].absent, g->sm[i].stalled.n,
-                        g->sm[i].ready.n, g->sm[i].stalled_tb.n, g->sm[i].ready_tb.n);
+                        "ready_tb=%u\n", i, g->sm[i].absent, gd_queues_count(&g->sm[i].q, GD_QS),
+                        gd_queues_count(&g->sm[i].q, GD_QR), gd_queues_count(&g->sm[i].q, GD_QST),
+                        gd_queues_count(&g->sm[i].q, GD_QRT));
+        uint64_t qs = 0, qp = 0, qu = 0, qd = 0;
+        for (uint32_t i = 0; i < g->nsm; i++) {
+            qs += g->sm[i].q.steps;
+            qp += g->sm[i].q.pops;
+            qu += g->sm[i].q.pushes;
+            qd += g->sm[i].q.drops;
+        }
+        fprintf(g->log, "queue_block steps=%" PRIu64 " pops=%" PRIu64 " pushes=%" PRIu64
+                " drops=%" PRIu64 "\n", qs, qp, qu, qd);
         fprintf(g->log, "total");
         put_stats(g->log, &tot);
         if (g->loop)
             gd_loop_log(g->loop, g->log);
+        if (g->tm)
+            gd_tm_log(g->tm, g->log);
         for (uint32_t i = 0; i < g->nl; i++) {
             const struct gd_launch *L = &g->L[i];
             fprintf(g->log, "final %u class=%u me=%u windows=%u\n", L->launch, L->ctl.cls,
@@ -519,6 +542,9 @@ static void gd_destroy(void *impl)
         fclose(g->log);
     }
     gd_loop_destroy(g->loop);
+    gd_tm_destroy(g->tm);
+    for (uint32_t i = 0; g->sm && i < g->nsm; i++)
+        gd_queues_destroy(&g->sm[i].q);
     for (uint32_t i = 0; i < g->nl; i++)
         free(g->L[i].cls);
     free(g->L);
@@ -567,10 +593,6 @@ static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *e
                                                                                 : GD_MODE_VT;
     for (uint32_t i = 0; i < g->nsm; i++) {
         gd_wct_clear(&g->sm[i].wct);
-        gd_queue_init(&g->sm[i].stalled, 16);
-        gd_queue_init(&g->sm[i].ready, 16);
-        gd_queue_init(&g->sm[i].stalled_tb, 8);
-        gd_queue_init(&g->sm[i].ready_tb, 8);
     }
     if (env->p->gduet.log[0] && !(g->log = fopen(env->p->gduet.log, "w"))) {
         snprintf(err, errlen, "[gpuduet] log: cannot write '%s'", env->p->gduet.log);
@@ -583,6 +605,15 @@ static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *e
         return -1;
     }
     if (env->p->gduet.blocks && !(g->loop = gd_loop_create(env->p, env->hw, err, errlen))) {
+        gd_destroy(g);
+        return -1;
+    }
+    g->mon = env->mon;
+    g->hw = env->hw;
+    g->tm_sub = -1;
+    if (env->p->gduet.blocks &&
+        (!(g->tm = gd_tm_create(env->p, env->hw, err, errlen)) ||
+         (g->tm_sub = hd_monitor_subscribe(env->mon, 1, err, errlen)) < 0)) {
         gd_destroy(g);
         return -1;
     }

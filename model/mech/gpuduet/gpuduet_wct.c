@@ -37,12 +37,12 @@ uint32_t gd_wct_add_tb(struct gd_wct *t, uint32_t ctx, uint32_t cta_slot, uint32
     }
     if (tb == GD_NONE || first == GD_NONE)
         return GD_NONE;
-    t->t[tb] = (struct gd_tbct_entry){true, 0, 0, ctx, nwarps, cta_slot, first, 0};
+    t->t[tb] = (struct gd_tbct_entry){true, 0, 0, ctx, nwarps, cta_slot, first, 0, false, false};
     for (uint32_t i = 0; i < nwarps; i++) {
         const bool present = slot[i] != GD_NONE;
         t->w[first + i] = (struct gd_wct_entry){
             true, present ? GD_WS_RUNNING : GD_WS_READY, 0,
-            (uint16_t)(present ? slot[i] : 0), ctx, i, tb, slot[i], false, false, 0, 0, 0};
+            (uint16_t)(present ? slot[i] : 0), ctx, i, tb, slot[i], false, false, 0, 0, 0, false};
         if (present && slot[i] < 256)
             t->slot_entry[slot[i]] = first + i;
         if (!present)
