@@ -92,6 +92,8 @@ module ccbp_ctrl #(
   always_comb begin
     logic [NW-1:0] m;
     logic [AW:0]   k;
+    logic          tw;
+    logic [31:0]   wa;
     own_d   = own_q;
     oth_d   = oth_q;
     rat_d   = rat_q;
@@ -107,19 +109,22 @@ module ccbp_ctrl #(
     stepc_d = stepc_q;
     m = wr_data_i[NW-1:0];
     k = wr_data_i[AW:0];
+    // a table entry: a decoder over the A x NM entries (entry a * NM + n - 1)
+    tw = wr_v_i && wr_sel_i <= 4'd2 && wr_idx_i != '0 && wr_idx_i <= NW'(NM);
+    wa = 32'(wr_app_i) * NM + 32'(wr_idx_i) - 1;
+    for (int unsigned e = 0; e < T; e++) begin
+      if (tw && wa == e) begin
+        if (wr_sel_i == 4'd0) begin
+          own_d[e*VW +: VW] = wr_data_i[VW-1:0];
+        end else if (wr_sel_i == 4'd1) begin
+          oth_d[e*VW +: VW] = wr_data_i[VW-1:0];
+        end else begin
+          rat_d[e*32 +: 32] = wr_data_i;
+        end
+      end
+    end
     if (wr_v_i) begin
       case (wr_sel_i)
-        4'd0, 4'd1, 4'd2: begin
-          if (wr_idx_i != '0 && wr_idx_i <= NW'(NM)) begin
-            if (wr_sel_i == 4'd0) begin
-              own_d[(32'(wr_app_i) * NM + 32'(wr_idx_i) - 1) * VW +: VW] = wr_data_i[VW-1:0];
-            end else if (wr_sel_i == 4'd1) begin
-              oth_d[(32'(wr_app_i) * NM + 32'(wr_idx_i) - 1) * VW +: VW] = wr_data_i[VW-1:0];
-            end else begin
-              rat_d[(32'(wr_app_i) * NM + 32'(wr_idx_i) - 1) * 32 +: 32] = wr_data_i;
-            end
-          end
-        end
         4'd3: type_d[32'(wr_app_i) * 2 +: 2] = wr_data_i[1:0];
         4'd4: nmax_d[32'(wr_app_i) * NW +: NW] = m > NW'(NM) ? NW'(NM) : m;
         4'd5: dv_d[32'(wr_app_i) * VW +: VW] = wr_data_i[VW-1:0];
@@ -201,14 +206,23 @@ module ccbp_ctrl #(
           old = t == 2'd1 ? nbw_q[32'(kk)*VW +: VW] : dbw_q[32'(kk)*VW +: VW];
           sum = {1'b0, old} + (VW+1)'(1 << VF);
           snew = sum[VW] ? '1 : sum[VW-1:0];
-          at0 = c0 == '0 ? '0 : own_d[(32'(kk) * NM + 32'(c0) - 1) * VW +: VW];
+          at0 = '0;
+          for (int unsigned e = 0; e < T; e++) begin
+            if (c0 != '0 && 32'(kk) * NM + 32'(c0) - 1 == e) begin
+              at0 = own_d[e*VW +: VW];
+            end
+          end
           c1  = !bw || at0 < snew ? c0 + 1'b1 : c0;
           if (c1 > nmax_d[32'(kk)*NW +: NW]) begin
             live_d[kk] = 1'b0;
           end else begin
-            at    = own_d[(32'(kk) * NM + 32'(c1) - 1) * VW +: VW];
-            oth   = oth_d[(32'(kk) * NM + 32'(c1) - 1) * VW +: VW];
-            rat   = rat_d[(32'(kk) * NM + 32'(c1) - 1) * 32 +: 32];
+            for (int unsigned e = 0; e < T; e++) begin
+              if (32'(kk) * NM + 32'(c1) - 1 == e) begin
+                at  = own_d[e*VW +: VW];
+                oth = oth_d[e*VW +: VW];
+                rat = rat_d[e*32 +: 32];
+              end
+            end
             prod  = 56'(snew) * 56'(rat);
             prod_lo = prod[RF-1:0];
             own   = bw ? snew : at;

@@ -14,6 +14,8 @@
  *   ccbp_loop.c     the IRCs and the bandwidth monitor as blocks in the loop ([ccbp] blocks)
  *   ccbp_base.c     the baselines' issue-time gates: SMK's warp-scheduler time quotas and
  *                   Dai18's memory-instruction limit ([ccbp] smk_epoch, smk_quota, mil)
+ *   ccbp_ctrl_fw.c  the controller's firmware around the ccbp_ctrl block (Algorithm 1 as an
+ *                   FSM; tables/ccbp_ctrl.c is the model's controller, stepped per cycle)
  * An application is what a launch's hint names (1..CCBP_APPS: `heddle run --mix M --hint W=N`);
  * a launch without a hint (or another value) belongs to application 1.
  */
@@ -21,6 +23,7 @@
 #define HD_CCBP_H
 
 #include "ccbp_alg1.h"
+#include "ccbp_ctrl_fw.h"
 #include "ccbp_irc.h"
 #include "ccbp_monitor.h"
 #include "mech.h"
@@ -98,12 +101,12 @@ struct ccbp {
     uint64_t per_req[CCBP_APPS];     /* L1D-miss requests sent since the last run (IRC) */
     uint64_t per_flits[CCBP_APPS], per_dram[CCBP_APPS]; /* NoC flits, DRAM cycles (reads) */
     int sub;                         /* monitor subscription */
-    /* Algorithm 1's re-run as charged firmware ([ccbp] period; docs/blocks/ccbp.md): requested
-     * at a window close, computed when the snapshot reads are in, applied after its steps */
+    /* Algorithm 1's re-run ([ccbp] period; docs/blocks/ccbp.md "The controller"): requested at
+     * a window close, the controller block started when the snapshot reads are in, applied when
+     * its results are read out */
     bool fw_pending, fw_computed;
-    uint64_t fw_compute_at, fw_apply_at;
+    uint64_t fw_compute_at;
     uint64_t fw_req[CCBP_APPS];      /* requests up to the close that requested it */
-    struct ccbp_alloc fw_alloc;      /* its result, until applied */
     uint64_t fw_cycles;              /* cycles from the requests to the applications, summed */
     /* the blocks in the loop ([ccbp] blocks) */
     struct ccbp_loop *loop;
@@ -113,6 +116,9 @@ struct ccbp {
     char loop_err[768];              /* a failure of the monitor block, reported by cycle() */
     bool err_told;                   /* ... it was (else destroy prints it) */
     struct ccbp_base base;           /* SMK's time quotas, Dai18's limit (ccbp_base.c) */
+    /* the controller: the ccbp_ctrl block's reference and its firmware (ccbp_ctrl_fw.c) */
+    struct ccbp_ctl ctl;
+    uint64_t ctl_now;                /* the cycle its edges are stamped with */
 };
 
 _Static_assert(CCBP_APPS == CCBP_IRC_A && CCBP_APPS == CCBP_MONITOR_A,
