@@ -3,8 +3,9 @@
  * digest §2.17) as the FSM the RTL is.
  *
  * Design: the state is the RTL's registers (tables, parameters, the run's allocation and
- * counters, the output registers); one edge applies the write, the start, the iteration
- * counter (and at its end one iteration of the loop), then the read, as the ports.def says.
+ * counters, the output registers); one edge applies the start or the iteration counter (and at
+ * its end one iteration of the loop) on the registers before the edge, then the write, then
+ * the read, as the ports.def says.
  * Every intermediate value has the RTL's width (saturating where the RTL saturates).
  */
 #include "ccbp_ctrl.h"
@@ -181,8 +182,6 @@ void hd_ccbp_ctrl_ref_step(struct hd_ccbp_ctrl_state *s, const struct hd_ccbp_ct
     s->cycle++;
     s->evs = 0;
     memset(&s->q, 0, sizeof s->q);
-    if (in->wr_v_i & 1u)
-        write(s, in);
     if (in->start_i & 1u) {
         s->run = 1;
         s->cnt = 0;
@@ -203,6 +202,8 @@ void hd_ccbp_ctrl_ref_step(struct hd_ccbp_ctrl_state *s, const struct hd_ccbp_ct
         } else
             s->cnt++;
     }
+    if (in->wr_v_i & 1u) /* (the start and the iteration read the registers before the edge) */
+        write(s, in);
     s->q.busy_o = s->run;
     if (in->rd_v_i & 1u) {
         const unsigned a = (unsigned)in->rd_app_i; /* < A = 2^AW */

@@ -15,8 +15,9 @@
  * <= nmax, per resource sum CTAs x demand <= capacity, sums of shares <= the sustainable
  * shares) commits it, or k is finished. No application left: done.
  *
- * Within an edge: the write, then the start, then (running, no start) the iteration counter and
- * the iteration; the read returns a result after the edge. Registered outputs: all, one cycle
+ * Within an edge: the start, or (running) the iteration counter and the iteration, on the
+ * registers before the edge; the write lands at the edge; the read returns a result after the
+ * edge (the write and the iteration included). Registered outputs: all, one cycle
  * after their cause; 0 in a cycle without a result. Bit-exact C reference: tables/ccbp_ctrl.c;
  * ports: ccbp_ctrl_ports.def.
  *
@@ -145,16 +146,16 @@ module ccbp_ctrl #(
   // a tie).
   always_comb begin
     for (int unsigned j = 0; j < A; j++) begin
-      xn[j*VW +: VW] = type_d[j*2 +: 2] == 2'd1 ? nbw_q[j*VW +: VW] :
-                       type_d[j*2 +: 2] == 2'd2 ? dbw_q[j*VW +: VW] :
+      xn[j*VW +: VW] = type_q[j*2 +: 2] == 2'd1 ? nbw_q[j*VW +: VW] :
+                       type_q[j*2 +: 2] == 2'd2 ? dbw_q[j*VW +: VW] :
                        VW'({cta_q[j*NW +: NW], VF'(0)});
     end
     found = 1'b0;
     kk    = '0;
     for (int unsigned j = 0; j < A; j++) begin
       if (live_q[j]) begin
-        if (!found || XW'(xn[j*VW +: VW]) * XW'(dv_d[32'(kk)*VW +: VW]) <
-                      XW'(xn[32'(kk)*VW +: VW]) * XW'(dv_d[j*VW +: VW])) begin
+        if (!found || XW'(xn[j*VW +: VW]) * XW'(dv_q[32'(kk)*VW +: VW]) <
+                      XW'(xn[32'(kk)*VW +: VW]) * XW'(dv_q[j*VW +: VW])) begin
           found = 1'b1;
           kk    = AW'(j);
         end
@@ -188,41 +189,32 @@ module ccbp_ctrl #(
     if (start_i) begin
       run_d   = 1'b1;
       cnt_d   = '0;
-      live_d  = A'(((A+1)'(1) << nk_d) - 1'b1);
+      live_d  = A'(((A+1)'(1) << nk_q) - 1'b1);
       steps_d = '0;
       cta_d   = '0;
       nbw_d   = '0;
       dbw_d   = '0;
     end else if (run_q) begin
-      if (32'(cnt_q) + 1 >= (stepc_d == '0 ? 32'd1 : 32'(stepc_d))) begin
+      if (32'(cnt_q) + 1 >= (stepc_q == '0 ? 32'd1 : 32'(stepc_q))) begin
         cnt_d = '0;
         if (found) begin
           if (steps_q != '1) begin
             steps_d = steps_q + 1'b1;
           end
-          t   = type_d[32'(kk)*2 +: 2];
+          t   = type_q[32'(kk)*2 +: 2];
           bw  = t == 2'd1 || t == 2'd2;
           c0  = cta_q[32'(kk)*NW +: NW];
           old = t == 2'd1 ? nbw_q[32'(kk)*VW +: VW] : dbw_q[32'(kk)*VW +: VW];
           sum = {1'b0, old} + (VW+1)'(1 << VF);
           snew = sum[VW] ? '1 : sum[VW-1:0];
-          at0 = '0;
-          for (int unsigned e = 0; e < T; e++) begin
-            if (c0 != '0 && 32'(kk) * NM + 32'(c0) - 1 == e) begin
-              at0 = own_d[e*VW +: VW];
-            end
-          end
+          at0 = c0 == '0 ? '0 : own_q[(32'(kk) * NM + 32'(c0) - 1) * VW +: VW];
           c1  = !bw || at0 < snew ? c0 + 1'b1 : c0;
-          if (c1 > nmax_d[32'(kk)*NW +: NW]) begin
+          if (c1 > nmax_q[32'(kk)*NW +: NW]) begin
             live_d[kk] = 1'b0;
           end else begin
-            for (int unsigned e = 0; e < T; e++) begin
-              if (32'(kk) * NM + 32'(c1) - 1 == e) begin
-                at  = own_d[e*VW +: VW];
-                oth = oth_d[e*VW +: VW];
-                rat = rat_d[e*32 +: 32];
-              end
-            end
+            at    = own_q[(32'(kk) * NM + 32'(c1) - 1) * VW +: VW];
+            oth   = oth_q[(32'(kk) * NM + 32'(c1) - 1) * VW +: VW];
+            rat   = rat_q[(32'(kk) * NM + 32'(c1) - 1) * 32 +: 32];
             prod  = 56'(snew) * 56'(rat);
             prod_lo = prod[RF-1:0];
             own   = bw ? snew : at;
@@ -233,14 +225,14 @@ module ccbp_ctrl #(
               cj = j == 32'(kk) ? c1 : cta_q[j*NW +: NW];
               ns = ns + (j == 32'(kk) ? (VW+AW)'(nb) : (VW+AW)'(nbw_q[j*VW +: VW]));
               ds = ds + (j == 32'(kk) ? (VW+AW)'(db) : (VW+AW)'(dbw_q[j*VW +: VW]));
-              use0 = use0 + UW'(cj) * UW'(dem_d[(j*4 + 0)*DW +: DW]);
-              use1 = use1 + UW'(cj) * UW'(dem_d[(j*4 + 1)*DW +: DW]);
-              use2 = use2 + UW'(cj) * UW'(dem_d[(j*4 + 2)*DW +: DW]);
-              use3 = use3 + UW'(cj) * UW'(dem_d[(j*4 + 3)*DW +: DW]);
+              use0 = use0 + UW'(cj) * UW'(dem_q[(j*4 + 0)*DW +: DW]);
+              use1 = use1 + UW'(cj) * UW'(dem_q[(j*4 + 1)*DW +: DW]);
+              use2 = use2 + UW'(cj) * UW'(dem_q[(j*4 + 2)*DW +: DW]);
+              use3 = use3 + UW'(cj) * UW'(dem_q[(j*4 + 3)*DW +: DW]);
             end
-            fit = use0 <= UW'(cap_d[0*DW +: DW]) && use1 <= UW'(cap_d[1*DW +: DW]) &&
-                  use2 <= UW'(cap_d[2*DW +: DW]) && use3 <= UW'(cap_d[3*DW +: DW]);
-            if (!fit || ns > (VW+AW)'(nlim_d) || ds > (VW+AW)'(dlim_d)) begin
+            fit = use0 <= UW'(cap_q[0*DW +: DW]) && use1 <= UW'(cap_q[1*DW +: DW]) &&
+                  use2 <= UW'(cap_q[2*DW +: DW]) && use3 <= UW'(cap_q[3*DW +: DW]);
+            if (!fit || ns > (VW+AW)'(nlim_q) || ds > (VW+AW)'(dlim_q)) begin
               live_d[kk] = 1'b0;
             end else begin
               cta_d[32'(kk)*NW +: NW] = c1;
