@@ -273,7 +273,7 @@ module ccbp_ctrl #(
         2'd2: rd_data = 32'(dbw_d[32'(rd_app_i)*VW +: VW]);
         default: begin
           if ((t == 2'd1 || t == 2'd2) && f != '0) begin
-            rd_data = q == '0 ? 32'd1 : q > 25'((1 << QW) - 1) ? 32'((1 << QW) - 1) : 32'(q);
+            rd_data = q == '0 ? 32'd1 : q[24:QW] != '0 ? 32'({QW{1'b1}}) : 32'(q);
           end
         end
       endcase

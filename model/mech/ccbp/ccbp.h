@@ -46,6 +46,9 @@ struct ccbp_app_stats {
     /* the baselines (ccbp_base.c) */
     uint64_t base_issued, smk_held, mil_held;
     uint32_t mil_max;
+    /* Dai18's dynamic limit ([ccbp] mil_epoch): SM-epochs that halved / raised it, its lowest */
+    uint64_t dmil_down, dmil_up;
+    uint32_t dmil_min;
 };
 
 /* The baselines' gates (ccbp_base.c), per SM and application. */
@@ -60,6 +63,13 @@ struct ccbp_base {
     uint64_t *changed;               /* [nsm * CCBP_APPS] last change of inflight */
     uint64_t *epoch;                 /* [nsm] the current epoch's index */
     uint64_t epochs, refills, mil_resets;
+    /* Dai18's dynamic limit ([ccbp] mil_epoch; 0: the static mil) */
+    uint64_t dmil_epoch;
+    uint32_t *limit;                 /* [nsm * CCBP_APPS] the current limit */
+    uint64_t *area, *area_t, *rets;  /* [nsm * CCBP_APPS] loads-in-flight x cycles, its time,
+                                      * loads returned in the epoch */
+    double *ref_lat;                 /* [nsm * CCBP_APPS] the lowest epoch latency (0: none) */
+    uint64_t *dm_epoch;              /* [nsm] the epoch's index */
 };
 
 /* The bandwidth monitor as the firmware sees it (ccbp_mon.c). */
