@@ -80,8 +80,9 @@ static Res sw_alg1(const Prof &p)
         R own = at, other = pct(p.oth[k][c1 - 1]);
         if (bw) {
             own = s;
-            if (at != 0)
-                other = std::floor(s * ((R)p.rat[k][c1 - 1] / 16777216.0L) * 65536.0L) / 65536.0L;
+            if (at != 0) // (the share's format saturates at 2^24 - 1 units)
+                other = std::min(std::floor(s * ((R)p.rat[k][c1 - 1] / 16777216.0L) * 65536.0L),
+                                 (R)((1u << 24) - 1)) / 65536.0L;
         }
         const R n1 = p.type[k] == 2 ? other : own, d1 = p.type[k] == 2 ? own : other;
         R ns = 0, ds = 0;
@@ -320,6 +321,126 @@ int sc_main(int argc, char **argv)
             g.wild(50 + r.below(200));
         g.checked(g.random_prof());
     }
+    // The tail, after a second reset (the stream before it is unchanged by it): the reset values
+    // seen (every result read at once, a start with nothing written, a run on the tables,
+    // divisors, demands, capacities and limits as reset, one on the ratio as reset), then
+    // corner profiles: every application to NM CTAs (the tables' last entries), exact limits
+    // (a sum equal to a limit; an odd and an even limit), exact capacities, odd and even
+    // divisors in a tie, large ratios (saturated other share), and a run that never ends (a NoC
+    // limit of 256 %: the own share saturates) with the quota factor whose rounding carries.
+    stim.push_back(zero());
+    resets.push_back(stim.size());
+    auto rd_all = [&]() {
+        for (unsigned a = 0; a < kA; a++)
+            for (unsigned sel = 0; sel < 4; sel++) {
+                TB_IN x = zero();
+                x.rd_v_i = 1;
+                x.rd_app_i = a;
+                x.rd_sel_i = sel;
+                stim.push_back(x);
+            }
+    };
+    auto start_wait = [&](unsigned n) {
+        TB_IN x = zero();
+        x.start_i = 1;
+        stim.push_back(x);
+        for (unsigned i = 0; i < n; i++)
+            stim.push_back(zero());
+    };
+    rd_all();
+    start_wait(4);
+    rd_all();
+    stim.push_back(wr(11, 0, 0, kA));
+    for (unsigned a = 0; a < kA; a++)
+        stim.push_back(wr(4, a, 0, kNM));
+    stim.push_back(wr(3, 1, 0, 1));
+    start_wait(kA * kNM + 20);
+    rd_all();
+    stim.push_back(wr(0, 1, 1, 5 * kOne));
+    start_wait(kA * kNM + 20);
+    rd_all();
+    {
+        Prof p; // deep: every application to NM CTAs, LS, tiny curves; app A-1 NBI to NM too
+        p.nk = kA;
+        p.step = 1;
+        for (unsigned a = 0; a < kA; a++) {
+            p.type[a] = a == kA - 1 ? 1 : 0;
+            p.nmax[a] = kNM;
+            p.d[a] = (a + 1) * kOne;
+            for (unsigned n = 0; n < kNM; n++) {
+                p.own[a][n] = (n + 1) * 655; // 0.01 % per CTA
+                p.oth[a][n] = (n + 1) * 1311;
+                p.rat[a][n] = 1u << 23; // 0.5
+            }
+        }
+        p.cap[0] = p.cap[1] = p.cap[2] = p.cap[3] = (1u << 24) - 1;
+        p.nlim = p.dlim = 100 * kOne;
+        g.checked(p);
+        // exact capacities (4 CTAs x 1 per resource = 6) and an exact NoC sum, odd
+        Prof q;
+        q.nk = 2;
+        q.step = 1;
+        q.type[0] = 0;
+        q.type[1] = 0;
+        q.nmax[0] = 8;
+        q.nmax[1] = 1;
+        q.d[0] = q.d[1] = 4 * kOne;
+        for (unsigned n = 0; n < 8; n++) {
+            q.own[0][n] = q.oth[0][n] = (n + 1) * kOne;
+            q.own[1][n] = 10 * kOne + 1;
+            q.oth[1][n] = 10 * kOne + 1;
+        }
+        for (unsigned r2 = 0; r2 < 4; r2++) {
+            q.dem[0][r2] = 1;
+            q.cap[r2] = 6;
+        }
+        q.nlim = 15 * kOne + 1; // app 1 (10 % + 1 LSB) + app 0's 5 CTAs (5 %): exactly
+        q.dlim = 15 * kOne + 1;
+        g.checked(q);
+        q.dem[0][0] = 3;
+        q.cap[0] = 15;
+        q.nlim = q.dlim = 16 * kOne; // even limits; 1 LSB above the sum at 6 CTAs
+        q.own[1][0] = q.oth[1][0] = 10 * kOne;
+        g.checked(q);
+        // a tie decided by the divisors' last bit: NBI 0 and 1 alike, D odd/even
+        Prof t;
+        t.nk = 2;
+        t.step = 2;
+        for (unsigned a = 0; a < 2; a++) {
+            t.type[a] = 1;
+            t.nmax[a] = 2;
+            for (unsigned n = 0; n < 2; n++) {
+                t.own[a][n] = 90 * kOne;
+                t.oth[a][n] = kOne;
+                t.rat[a][n] = 0x00c00001u + a; // 0.75 (+ the last bit)
+            }
+            t.qf[a] = 0x81000001u;
+        }
+        t.cap[0] = t.cap[1] = t.cap[2] = t.cap[3] = 100;
+        t.nlim = 61 * kOne;
+        t.dlim = 100 * kOne;
+        t.d[0] = t.d[1] = 60 * kOne + 1;
+        g.checked(t);
+        t.d[0] = 60 * kOne;
+        g.checked(t);
+        // a saturated other share (ratio near 256), the DRAM limit at its largest
+        t.rat[0][0] = 0xffffffffu;
+        t.dlim = (1u << 24) - 1;
+        g.checked(t);
+    }
+    // the run that never ends: NoC limit 255.99 %, app 0's own curve at its largest
+    stim.push_back(wr(11, 0, 0, 1));
+    stim.push_back(wr(9, 0, 0, (1u << 24) - 1));
+    stim.push_back(wr(10, 0, 0, (1u << 24) - 1));
+    stim.push_back(wr(3, 0, 1, 1));
+    stim.push_back(wr(4, 0, 0, 2));
+    stim.push_back(wr(0, 0, 1, (1u << 24) - 1));
+    stim.push_back(wr(6, 0, 0, 0x81000001u));
+    stim.push_back(wr(12, 0, 0, 1));
+    start_wait(300);
+    rd_all();
+    stim.push_back(wr(0, 1, 0, 7)); // n = 0: ignored
+    rd_all();
     uint64_t wrong = 0, seen = 0;
     size_t cyc = 0;
     auto check = [&](const TB_IN &, const TB_OUT &out) {
