@@ -437,6 +437,9 @@ int sc_main(int argc, char **argv)
     stim.push_back(wr(0, 0, 1, (1u << 24) - 1));
     stim.push_back(wr(6, 0, 0, 0x81000001u));
     stim.push_back(wr(12, 0, 0, 1));
+    TB_IN nw = wr(9, 0, 0, 0); // a write's fields without wr_v_i: nothing is written
+    nw.wr_v_i = 0;
+    stim.push_back(nw);
     start_wait(300);
     rd_all();
     stim.push_back(wr(0, 1, 0, 7)); // n = 0: ignored
