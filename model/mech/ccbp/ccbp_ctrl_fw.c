@@ -75,9 +75,10 @@ int ccbp_ctl_check(const struct ccbp_prof *p, const struct ccbp_caps *c, uint32_
                 return -1;
             }
     }
-    if (c->noc_sustain * 100.0 >= 256.0 || c->dram_sustain * 100.0 >= 256.0 ||
+    /* (a limit within 1 % of the largest share would let a saturated share commit forever) */
+    if (c->noc_sustain * 100.0 >= 255.0 || c->dram_sustain * 100.0 >= 255.0 ||
         !(c->prior_ls > 0.0)) {
-        snprintf(err, errlen, "[ccbp] noc_sustain and dram_sustain must be below 2.56 and "
+        snprintf(err, errlen, "[ccbp] noc_sustain and dram_sustain must be below 2.55 and "
                  "prior_ls above 0 for the controller block");
         return -1;
     }

@@ -30,6 +30,9 @@
 #include <stdint.h>
 
 #define CCBP_CTL_PROG_MAX (CCBP_APPS * (8 + 3 * CCBP_NMAX) + 8)
+/* A run's edges at most: 4,095 iterations of 65,535 cycles and the writes and reads (the
+ * limits the firmware accepts end every run; this only guards the first run's loop). */
+#define CCBP_CTL_MAX_EDGES 300000000u
 
 _Static_assert(CCBP_APPS <= CCBP_CTRL_A && CCBP_NMAX <= CCBP_CTRL_NM,
                "ccbp: the controller block holds every application's curves");

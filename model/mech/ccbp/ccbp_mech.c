@@ -256,8 +256,13 @@ static int cb_start(void *impl, char *err, size_t errlen)
     if (c->alg1) {
         ctl_prepare(c, true);
         c->ctl_now = 0;
-        while (!ccbp_ctl_edge(&c->ctl, ctl_lock, c)) {
-        }
+        uint64_t n = 0;
+        while (!ccbp_ctl_edge(&c->ctl, ctl_lock, c))
+            if (++n > CCBP_CTL_MAX_EDGES) {
+                snprintf(err, errlen, "ccbp: the controller (Algorithm 1) did not finish in %u "
+                         "edges", CCBP_CTL_MAX_EDGES);
+                return -1;
+            }
         apply_alg1(c);
     }
     return c->loop ? ccbp_loop_cycle(c->loop, 0, err, errlen) : 0;
