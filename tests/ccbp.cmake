@@ -10,7 +10,10 @@
 #   from a profile: every instance verifies, quotas hold.
 # - ccbp_base: the baselines' gates (SMK's time quotas, Dai18's load limit) on pathfinder+lbm:
 #   no change while they cannot bind, quotas and limits hold, every instance verifies.
-# test_ccbp_alg1 (tests/unit) checks Algorithm 1 against a hand trace.
+# - ccbp_dmil (full tier): Dai18's dynamic memory-instruction limit adapts (halved, raised) and
+#   both verify.
+# test_ccbp_alg1 (tests/unit) checks Algorithm 1 against a hand trace; test_ccbp_ctrl the
+# controller block (its C reference, the model's Algorithm 1) against it.
 set(HD_TEST_MECHANISM ccbp)
 if(TARGET heddle)
   foreach(m irc verify base)
@@ -20,6 +23,12 @@ if(TARGET heddle)
     set_tests_properties(ccbp_${m} PROPERTIES LABELS "ccbp" TIMEOUT 300
                          PASS_REGULAR_EXPRESSION "ccbp ${m} ok")
   endforeach()
+  # Dai18's dynamic memory-instruction limit ([ccbp] mil_epoch; full tier)
+  add_test(NAME ccbp_dmil
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/ccbp_test.py $<TARGET_FILE:heddle> dmil
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(ccbp_dmil PROPERTIES LABELS "ccbp" TIMEOUT 600
+                       PASS_REGULAR_EXPRESSION "ccbp dmil ok")
   # every point of experiments/ccbp.toml (every scheme, Dai18 limit and oracle combination) at
   # small size: both workloads verify (full tier)
   add_test(NAME ccbp_schemes_small
@@ -29,4 +38,4 @@ if(TARGET heddle)
                        PASS_REGULAR_EXPRESSION "ccbp schemes ok")
 endif()
 hd_tier(ci "^ccbp_(irc|verify|base)$")
-hd_tier(full "^ccbp_schemes_small$")
+hd_tier(full "^ccbp_schemes_small$" "^ccbp_dmil$")

@@ -8,7 +8,8 @@
 #   checked; and the fault ([ccbp] blocks_fault: the IRC blocks see wrong queue positions)
 #   reported as a located mismatch.
 # - ccbp_loop_pairs (full tier): the five CCBP pairs, --drive ref and --drive rtl.
-# - ccbp_loop_fst (full tier): an FST window of the 17 instances (16 IRCs, the monitor).
+# - ccbp_loop_fst (full tier): an FST window of the 18 instances (16 IRCs, the monitor, the
+#   controller).
 set(HD_TEST_MECHANISM ccbp)
 if(TARGET heddle AND TARGET hd_cosim_vl)
   add_test(NAME ccbp_loop_ci
@@ -27,7 +28,7 @@ endif()
 # (hd_fstcheck is made by tests/cosim.cmake, read after this module: named, not tested)
 if(TARGET heddle AND TARGET hd_cosim_vl)
   add_test(NAME ccbp_loop_fst
-           COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks ccbp --in-loop --mix pathfinder+lbm --size small --config configs/maxwell-ccbp.ini --set ccbp.profile=tests/ccbp/loop_prof.txt --set ccbp.period=5000 --fst ${CMAKE_CURRENT_BINARY_DIR}/ccbp_loop.fst --window 4900:5100 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/ccbp_loop.fst --instances 17 && test $(grep -o 'sm[0-9]*_ccbp_irc[.]rtl[.]sel_idx_o' ${CMAKE_CURRENT_BINARY_DIR}/ccbp_loop.gtkw | sort -u | wc -l) -eq 16 && grep -q gpu_ccbp_monitor.rtl.rd_cnt_o ${CMAKE_CURRENT_BINARY_DIR}/ccbp_loop.gtkw"
+           COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks ccbp --in-loop --mix pathfinder+lbm --size small --config configs/maxwell-ccbp.ini --set ccbp.profile=tests/ccbp/loop_prof.txt --set ccbp.period=5000 --fst ${CMAKE_CURRENT_BINARY_DIR}/ccbp_loop.fst --window 4900:5100 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/ccbp_loop.fst --instances 18 && test $(grep -o 'sm[0-9]*_ccbp_irc[.]rtl[.]sel_idx_o' ${CMAKE_CURRENT_BINARY_DIR}/ccbp_loop.gtkw | sort -u | wc -l) -eq 16 && grep -q gpu_ccbp_monitor.rtl.rd_cnt_o ${CMAKE_CURRENT_BINARY_DIR}/ccbp_loop.gtkw && grep -q gpu_ccbp_ctrl.rtl.rd_data_o ${CMAKE_CURRENT_BINARY_DIR}/ccbp_loop.gtkw"
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(ccbp_loop_fst PROPERTIES LABELS "cosim" TIMEOUT 300)
 endif()

@@ -19,10 +19,12 @@ include(${CMAKE_SOURCE_DIR}/cosim/rtl_config.cmake)
 # stay in CI); HAWS's shadow stack and warp controller's and EXPARS's CTA calculator's (issues 30
 # and 33: a new block keeps its lint, config and port checks and its default testbench in CI,
 # docs/testing.md; the calculator's multipliers take 17-20 s of Yosys on a loaded machine; the
-# bank arbitrator's likewise, session 12).
+# bank arbitrator's likewise, session 12); CCBP's controller's (Algorithm 1's multipliers and its
+# profile tables, issue 29).
 hd_tier(full "^rtl_(ports|synth)_gpuduet_(wct|tbct)$" "^rtl_synth_gpuduet_csl$"
         "^rtl_(lint|synth)_pw(64|256)_gpuduet_csl$" "^rtl_synth_zorua_(coord|map)$"
-        "^rtl_synth_haws_(shadow_stack|warp_ctl)$" "^rtl_synth_expars_(cta_calc|arb|ltlws)$")
+        "^rtl_synth_haws_(shadow_stack|warp_ctl)$" "^rtl_synth_expars_(cta_calc|arb|ltlws)$"
+        "^rtl_synth_ccbp_ctrl$")
 hd_tier(ci "^rtl_(config|lint|ports|synth)_" "^cosim_(reduction|functional_drive_rtl|fst_window)$"
         "^cosim_(fault|sva|in_loop_sva)_caught$" "^cosim_in_loop_drive_rtl_sgemm$" "^cosim_ctx_codec$"
         "^regpat_context_(sgemm|reduction)$")

@@ -174,6 +174,7 @@ struct hd_ccbp_params {
     /* the baselines (docs/blocks/ccbp.md "Baselines"): SMK's time quotas, Dai18's limit */
     uint64_t smk_epoch;
     char smk_quota[HD_CFG_STR_MAX], mil[HD_CFG_STR_MAX];
+    uint64_t mil_epoch;              /* Dai18's dynamic limit (0: static) */
 };
 
 struct hd_gpu_timing_params {

@@ -19,6 +19,10 @@ base    the baselines' gates (docs/blocks/ccbp.md "Baselines") on pathfinder+lbm
         asserted) and the fairness rises; Dai18's limit of 2 loads in flight per SM on lbm
         holds warps, lowers lbm's largest count in flight and never clears a count; every
         instance verifies.
+dmil    Dai18's dynamic limit ([ccbp] mil_epoch) on pathfinder+lbm, lbm at most 8 loads in
+        flight per SM: the static limit never adapts; with 2,000-cycle epochs the limit is
+        halved and raised (counts asserted), goes below 8, holds warps more often than the
+        static one, never clears a count; mil_epoch without mil is refused (full tier).
 schemes every point of experiments/ccbp.toml (every pair under every scheme, each Dai18 limit and
         each combination of the oracle search) at small size with a 50,000-cycle budget: both
         workloads of the pair verify every instance (full tier).
@@ -221,6 +225,32 @@ def mode_base(tmp):
           f"{dai[2]['ipc']:.3f}, pathfinder {off[1]['ipc']:.3f} -> {dai[1]['ipc']:.3f}")
 
 
+def mode_dmil(tmp):
+    """Dai18's dynamic limit ([ccbp] mil_epoch): at most 8 of lbm's loads in flight per SM, the
+    limit halved in a congested epoch and raised by 1 otherwise; both verify."""
+    mix = "pathfinder+lbm"
+    common = ["ccbp.types=ls dbi", "ccbp.ls_first=false", "ccbp.mil=0 8"]
+    corun(tmp, mix, "static", common)
+    _, b = log_base(os.path.join(tmp, "static.log"))
+    if b[2]["dmil_down"] or b[2]["dmil_up"] or b[2]["dmil_min"] != 8:
+        fail(f"the static limit adapted: {b[2]}")
+    corun(tmp, mix, "dmil", common + ["ccbp.mil_epoch=2000"])
+    g, d = log_base(os.path.join(tmp, "dmil.log"))
+    if g.get("mil_epoch") != 2000 or g["mil_resets"] or not d[2]["dmil_down"] or \
+            not d[2]["dmil_up"] or not d[2]["dmil_min"] < 8 or d[1]["dmil_down"] or \
+            d[2]["mil_max_inflight"] > b[2]["mil_max_inflight"] or \
+            not d[2]["mil_held"] > b[2]["mil_held"]:
+        fail(f"Dai18's dynamic limit: {g}, {d} (static: {b[2]})")
+    out = subprocess.run([HEDDLE, "run", "--mix", mix, "--size", "small", "--config", CFG,
+                          "--set", "ccbp.enable=true", "--set", "ccbp.mil_epoch=2000"],
+                         capture_output=True, text=True)
+    if out.returncode == 0 or "mil_epoch needs a [ccbp] mil limit" not in out.stdout + out.stderr:
+        fail(f"mil_epoch without mil was not refused: rc {out.returncode}, {out.stderr[-200:]}")
+    print(f"Dai18 DMIL on lbm (limit <= 8, epochs of 2000 cycles): {d[2]['dmil_down']} halvings,"
+          f" {d[2]['dmil_up']} raises, lowest {d[2]['dmil_min']}; {d[2]['mil_held']} hold answers "
+          f"(static: {b[2]['mil_held']})")
+
+
 def mode_schemes(tmp):
     import tomllib
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -244,6 +274,6 @@ def mode_schemes(tmp):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    {"irc": mode_irc, "verify": mode_verify, "base": mode_base,
+    {"irc": mode_irc, "verify": mode_verify, "base": mode_base, "dmil": mode_dmil,
      "schemes": mode_schemes}[MODE](tmp)
 print(f"ccbp {MODE} ok")

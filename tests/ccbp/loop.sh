@@ -8,7 +8,7 @@
 #   full  once with the C references driving (the RTL in lockstep beside them) and once with
 #         --drive rtl: each must verify with 0 mismatches (the loop compares every IRC edge and
 #         every snapshot read with the model), step blocks against the RTL, and have checked
-#         selections and reads ([ccbp] log's `blocks` line); both must give the cycles of the
+#         selections, snapshot reads and controller reads ([ccbp] log's `blocks` line); both must give the cycles of the
 #         run without the blocks (heddle run --mix, [ccbp] blocks = false).
 #   ci    the --drive rtl run only, its cycles against the run without the blocks, and the
 #         fault: [ccbp] blocks_fault makes the IRC blocks see wrong queue positions, which
@@ -66,7 +66,7 @@ for m in "$@"; do
         if [ "$cyc" != "$plain" ]; then
             echo "$m --drive $d: $cyc cycles, without the blocks $plain"; bad=1
         fi
-        for k in irc_selects irc_grants monitor_reads; do
+        for k in irc_selects irc_grants monitor_reads ctrl_reads; do
             v=$(echo "$blk" | sed -n "s/.* $k \([0-9]*\).*/\1/p")
             if [ "${v:-0}" -eq 0 ]; then
                 echo "$m --drive $d: the loop checked no $k"; bad=1

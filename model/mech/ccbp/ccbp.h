@@ -14,6 +14,8 @@
  *   ccbp_loop.c     the IRCs and the bandwidth monitor as blocks in the loop ([ccbp] blocks)
  *   ccbp_base.c     the baselines' issue-time gates: SMK's warp-scheduler time quotas and
  *                   Dai18's memory-instruction limit ([ccbp] smk_epoch, smk_quota, mil)
+ *   ccbp_ctrl_fw.c  the controller's firmware around the ccbp_ctrl block (Algorithm 1 as an
+ *                   FSM; tables/ccbp_ctrl.c is the model's controller, stepped per cycle)
  * An application is what a launch's hint names (1..CCBP_APPS: `heddle run --mix M --hint W=N`);
  * a launch without a hint (or another value) belongs to application 1.
  */
@@ -21,6 +23,7 @@
 #define HD_CCBP_H
 
 #include "ccbp_alg1.h"
+#include "ccbp_ctrl_fw.h"
 #include "ccbp_irc.h"
 #include "ccbp_monitor.h"
 #include "mech.h"
@@ -43,6 +46,9 @@ struct ccbp_app_stats {
     /* the baselines (ccbp_base.c) */
     uint64_t base_issued, smk_held, mil_held;
     uint32_t mil_max;
+    /* Dai18's dynamic limit ([ccbp] mil_epoch): SM-epochs that halved / raised it, its lowest */
+    uint64_t dmil_down, dmil_up;
+    uint32_t dmil_min;
 };
 
 /* The baselines' gates (ccbp_base.c), per SM and application. */
@@ -57,6 +63,13 @@ struct ccbp_base {
     uint64_t *changed;               /* [nsm * CCBP_APPS] last change of inflight */
     uint64_t *epoch;                 /* [nsm] the current epoch's index */
     uint64_t epochs, refills, mil_resets;
+    /* Dai18's dynamic limit ([ccbp] mil_epoch; 0: the static mil) */
+    uint64_t dmil_epoch;
+    uint32_t *limit;                 /* [nsm * CCBP_APPS] the current limit */
+    uint64_t *area, *area_t, *rets;  /* [nsm * CCBP_APPS] loads-in-flight x cycles, its time,
+                                      * loads returned in the epoch */
+    double *ref_lat;                 /* [nsm * CCBP_APPS] the lowest epoch latency (0: none) */
+    uint64_t *dm_epoch;              /* [nsm] the epoch's index */
 };
 
 /* The bandwidth monitor as the firmware sees it (ccbp_mon.c). */
@@ -98,12 +111,12 @@ struct ccbp {
     uint64_t per_req[CCBP_APPS];     /* L1D-miss requests sent since the last run (IRC) */
     uint64_t per_flits[CCBP_APPS], per_dram[CCBP_APPS]; /* NoC flits, DRAM cycles (reads) */
     int sub;                         /* monitor subscription */
-    /* Algorithm 1's re-run as charged firmware ([ccbp] period; docs/blocks/ccbp.md): requested
-     * at a window close, computed when the snapshot reads are in, applied after its steps */
+    /* Algorithm 1's re-run ([ccbp] period; docs/blocks/ccbp.md "The controller"): requested at
+     * a window close, the controller block started when the snapshot reads are in, applied when
+     * its results are read out */
     bool fw_pending, fw_computed;
-    uint64_t fw_compute_at, fw_apply_at;
+    uint64_t fw_compute_at;
     uint64_t fw_req[CCBP_APPS];      /* requests up to the close that requested it */
-    struct ccbp_alloc fw_alloc;      /* its result, until applied */
     uint64_t fw_cycles;              /* cycles from the requests to the applications, summed */
     /* the blocks in the loop ([ccbp] blocks) */
     struct ccbp_loop *loop;
@@ -113,6 +126,9 @@ struct ccbp {
     char loop_err[768];              /* a failure of the monitor block, reported by cycle() */
     bool err_told;                   /* ... it was (else destroy prints it) */
     struct ccbp_base base;           /* SMK's time quotas, Dai18's limit (ccbp_base.c) */
+    /* the controller: the ccbp_ctrl block's reference and its firmware (ccbp_ctrl_fw.c) */
+    struct ccbp_ctl ctl;
+    uint64_t ctl_now;                /* the cycle its edges are stamped with */
 };
 
 _Static_assert(CCBP_APPS == CCBP_IRC_A && CCBP_APPS == CCBP_MONITOR_A,

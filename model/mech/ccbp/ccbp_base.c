@@ -14,6 +14,16 @@
  *                 and load_returned events. A warp whose next instruction is a load (ld, ldu,
  *                 atom of the global, local or generic space) waits while its application is at
  *                 its limit. The combination is Warped-Slicer's ([ccbp] ctas).
+ *   Dai18 DMIL    the dynamic limit ([ccbp] mil_epoch > 0; the digest names only "memory-
+ *                 instruction scheduling", so the rule is ours): per SM and application the limit
+ *                 starts at [ccbp] mil. Over each epoch the SM measures the application's mean
+ *                 load latency by Little's law (loads in flight integrated over the cycles, over
+ *                 the loads returned); the lowest mean of an epoch with at least
+ *                 CCBP_DMIL_MIN_RETS returns is its uncongested latency. At an epoch's end with
+ *                 at least CCBP_DMIL_MIN_RETS returns: a mean above CCBP_DMIL_FACTOR x the
+ *                 lowest halves the limit (at least 1): the memory pipeline is congested; else
+ *                 the limit grows by 1 up to [ccbp] mil. Epochs roll lazily at the SM's next
+ *                 event, each closed at its boundary.
  * A count that stays at the limit for CCBP_MIL_STUCK cycles with warps held (a load whose
  * return the events did not pair; none is known) is cleared and counted in the log
  * (mil_resets), so a lost event cannot hang a run; the tests assert 0.
@@ -29,6 +39,8 @@
 #include <string.h>
 
 #define CCBP_MIL_STUCK 20000u
+#define CCBP_DMIL_MIN_RETS 8u
+#define CCBP_DMIL_FACTOR 2.0
 
 int ccbp_base_make(struct ccbp *c, const struct hd_ccbp_params *k, uint32_t max_warps, char *err,
                    size_t errlen)
@@ -46,11 +58,29 @@ int ccbp_base_make(struct ccbp *c, const struct hd_ccbp_params *k, uint32_t max_
         snprintf(err, errlen, "[ccbp] smk_quota needs [ccbp] smk_epoch > 0");
         return -1;
     }
+    if (k->mil_epoch && !b->lim) {
+        snprintf(err, errlen, "[ccbp] mil_epoch needs a [ccbp] mil limit");
+        return -1;
+    }
     if (!b->smk && !b->lim)
         return 0;
     const size_t na = (size_t)c->nsm * CCBP_APPS;
     b->max_warps = max_warps;
     b->epoch_len = k->smk_epoch;
+    b->dmil_epoch = b->lim ? k->mil_epoch : 0;
+    if (b->dmil_epoch &&
+        (!(b->limit = calloc(na, sizeof *b->limit)) || !(b->area = calloc(na, sizeof *b->area)) ||
+         !(b->area_t = calloc(na, sizeof *b->area_t)) ||
+         !(b->rets = calloc(na, sizeof *b->rets)) ||
+         !(b->ref_lat = calloc(na, sizeof *b->ref_lat)) ||
+         !(b->dm_epoch = calloc(c->nsm, sizeof *b->dm_epoch)))) {
+        snprintf(err, errlen, "host out of memory creating CCBP's baselines");
+        return -1;
+    }
+    for (size_t i = 0; b->dmil_epoch && i < na; i++)
+        b->limit[i] = b->mil[i % CCBP_APPS];
+    for (unsigned a = 0; a < CCBP_APPS; a++)
+        c->st[a].dmil_min = b->mil[a];
     if (!(b->slot_app = malloc((size_t)c->nsm * max_warps)) ||
         !(b->used = calloc(na, sizeof *b->used)) || !(b->warps = calloc(na, sizeof *b->warps)) ||
         !(b->inflight = calloc(na, sizeof *b->inflight)) ||
@@ -71,6 +101,55 @@ void ccbp_base_free(struct ccbp_base *b)
     free(b->inflight);
     free(b->changed);
     free(b->epoch);
+    free(b->limit);
+    free(b->area);
+    free(b->area_t);
+    free(b->rets);
+    free(b->ref_lat);
+    free(b->dm_epoch);
+}
+
+/* DMIL: the loads in flight of entry i integrated up to t. */
+static void dmil_integrate(struct ccbp_base *b, size_t i, uint64_t t)
+{
+    if (t > b->area_t[i]) {
+        b->area[i] += (uint64_t)b->inflight[i] * (t - b->area_t[i]);
+        b->area_t[i] = t;
+    }
+}
+
+/* DMIL: close SM sm's epochs that ended by now (each application's limit adapts). */
+static void dmil_roll(struct ccbp *c, uint32_t sm, uint64_t now)
+{
+    struct ccbp_base *b = &c->base;
+    const uint64_t e = now / b->dmil_epoch;
+    if (e == b->dm_epoch[sm])
+        return;
+    const uint64_t end = b->dm_epoch[sm] * b->dmil_epoch + b->dmil_epoch;
+    b->dm_epoch[sm] = e;
+    for (unsigned a = 0; a < CCBP_APPS; a++) {
+        const size_t i = sm * CCBP_APPS + a;
+        if (!b->mil[a])
+            continue;
+        dmil_integrate(b, i, end);
+        if (b->rets[i] >= CCBP_DMIL_MIN_RETS) {
+            const double lat = (double)b->area[i] / (double)b->rets[i];
+            if (!(b->ref_lat[i] > 0.0) || lat < b->ref_lat[i])
+                b->ref_lat[i] = lat;
+            if (lat > CCBP_DMIL_FACTOR * b->ref_lat[i]) {
+                b->limit[i] = b->limit[i] > 1 ? b->limit[i] / 2 : 1;
+                c->st[a].dmil_down++;
+            } else if (b->limit[i] < b->mil[a]) {
+                b->limit[i]++;
+                c->st[a].dmil_up++;
+            }
+            if (b->limit[i] < c->st[a].dmil_min)
+                c->st[a].dmil_min = b->limit[i];
+        }
+        b->rets[i] = 0; /* (epochs with no event since end: only the current one counts) */
+        b->area[i] = (uint64_t)b->inflight[i] * (now - e * b->dmil_epoch);
+        b->area_t[i] = now;
+    }
 }
 
 void ccbp_base_sched_warp(void *impl, uint32_t sm, uint32_t slot, uint8_t ev,
@@ -151,7 +230,10 @@ bool ccbp_base_hold(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, u
         return true;
     }
     const size_t i = sm * CCBP_APPS + a;
-    if (b->mil[a] && b->inflight[i] >= b->mil[a] && is_load(an, pc)) {
+    if (b->dmil_epoch)
+        dmil_roll(c, sm, now);
+    const uint32_t lim = b->dmil_epoch ? b->limit[i] : b->mil[a];
+    if (b->mil[a] && b->inflight[i] >= lim && is_load(an, pc)) {
         if (now - b->changed[i] >= CCBP_MIL_STUCK) {
             b->inflight[i] = 0; /* (a lost return: see the header) */
             b->changed[i] = now;
@@ -172,6 +254,10 @@ void ccbp_base_load_sent(void *impl, const struct hd_hook_warp *w, uint64_t now)
     if (a == CCBP_NO_APP || w->sm >= c->nsm)
         return;
     const size_t i = w->sm * CCBP_APPS + a;
+    if (b->dmil_epoch) {
+        dmil_roll(c, w->sm, now);
+        dmil_integrate(b, i, now);
+    }
     b->inflight[i]++;
     b->changed[i] = now;
     if (b->inflight[i] > c->st[a].mil_max)
@@ -187,6 +273,11 @@ void ccbp_base_load_returned(void *impl, const struct hd_hook_warp *w, bool l1_h
     if (a == CCBP_NO_APP || w->sm >= c->nsm || (w->pc & HD_HOOK_PC_SPILL))
         return;
     const size_t i = w->sm * CCBP_APPS + a;
+    if (b->dmil_epoch) {
+        dmil_roll(c, w->sm, now);
+        dmil_integrate(b, i, now);
+        b->rets[i]++;
+    }
     if (b->inflight[i]) {
         b->inflight[i]--;
         b->changed[i] = now;
@@ -199,11 +290,13 @@ void ccbp_base_log(const struct ccbp *c, FILE *f)
     if (!b->smk && !b->lim)
         return;
     fprintf(f, "baselines smk_epoch %" PRIu64 " smk_epochs %" PRIu64 " smk_refills %" PRIu64
-               " mil_resets %" PRIu64 "\n",
-            b->epoch_len, b->epochs, b->refills, b->mil_resets);
+               " mil_resets %" PRIu64 " mil_epoch %" PRIu64 "\n",
+            b->epoch_len, b->epochs, b->refills, b->mil_resets, b->dmil_epoch);
     for (unsigned a = 0; a < c->napps; a++)
         fprintf(f, "base %u smk_quota %u smk_held %" PRIu64 " issued %" PRIu64 " mil %u mil_held %"
-                   PRIu64 " mil_max_inflight %u\n",
+                   PRIu64 " mil_max_inflight %u dmil_down %" PRIu64 " dmil_up %" PRIu64
+                   " dmil_min %u\n",
                 a + 1, b->smk_quota[a], c->st[a].smk_held, c->st[a].base_issued, b->mil[a],
-                c->st[a].mil_held, c->st[a].mil_max);
+                c->st[a].mil_held, c->st[a].mil_max, c->st[a].dmil_down, c->st[a].dmil_up,
+                c->st[a].dmil_min);
 }

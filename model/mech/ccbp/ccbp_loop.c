@@ -20,8 +20,10 @@ struct ccbp_loop {
     bool made, failed;
     struct hd_hw_inst *irc;        /* [nsms] */
     struct hd_hw_inst mon;
+    struct hd_hw_inst ctrl;
     /* counts */
     uint64_t irc_edges, irc_selects, irc_grants, mon_steps, mon_ticks, mon_reads;
+    uint64_t ctrl_edges, ctrl_runs, ctrl_reads;
     char err[768];
 };
 
@@ -62,6 +64,7 @@ void ccbp_loop_destroy(struct ccbp_loop *L)
     for (uint32_t i = 0; i < L->nsms; i++)
         hd_hw_destroy(&L->irc[i]);
     hd_hw_destroy(&L->mon);
+    hd_hw_destroy(&L->ctrl);
     free(L->irc);
     free(L);
 }
@@ -92,6 +95,10 @@ int ccbp_loop_make(struct ccbp_loop *L, char *err, size_t errlen)
             L->failed = make(L, "ccbp_monitor", "gpu.ccbp_monitor", &L->mon,
                              sizeof(struct hd_ccbp_monitor_in),
                              sizeof(struct hd_ccbp_monitor_out)) != 0;
+        if (!L->failed)
+            L->failed = make(L, "ccbp_ctrl", "gpu.ccbp_ctrl", &L->ctrl,
+                             sizeof(struct hd_ccbp_ctrl_in),
+                             sizeof(struct hd_ccbp_ctrl_out)) != 0;
     }
     if (L->failed) {
         snprintf(err, errlen, "%s", L->err);
@@ -191,6 +198,42 @@ void ccbp_loop_mon(struct ccbp_loop *L, const struct hd_ccbp_monitor_in *in,
 }
 /* }==== */
 
+/* {==== The controller ==== */
+void ccbp_loop_ctrl(struct ccbp_loop *L, const struct hd_ccbp_ctrl_in *in,
+                    struct hd_ccbp_ctrl_out *out, uint64_t now)
+{
+    if (L->failed || !L->made)
+        return;
+    struct hd_ccbp_ctrl_out o;
+    memset(&o, 0, sizeof o);
+    if (!step(L, &L->ctrl, in, &o, now))
+        return;
+    L->ctrl_edges++;
+    L->ctrl_runs += in->start_i & 1u;
+    const char *bad = NULL;
+    uint64_t got = 0, exp = 0;
+#define CMP(f)                                                                                    \
+    if (!bad && o.f != out->f)                                                                    \
+    bad = #f, got = o.f, exp = out->f
+    CMP(busy_o);
+    CMP(done_o);
+    CMP(steps_o);
+    CMP(rd_v_o);
+    CMP(rd_data_o);
+#undef CMP
+    if (bad) {
+        snprintf(L->err, sizeof L->err,
+                 "ccbp blocks: MISMATCH at cycle %" PRIu64 ", block ccbp_ctrl, signal %s: the "
+                 "block gives %" PRIu64 ", the model's controller (Algorithm 1) %" PRIu64,
+                 now, bad, got, exp);
+        L->failed = true;
+        return;
+    }
+    L->ctrl_reads += o.rd_v_o & 1u;
+    *out = o;
+}
+/* }==== */
+
 int ccbp_loop_cycle(struct ccbp_loop *L, uint64_t now, char *err, size_t errlen)
 {
     (void)now;
@@ -201,7 +244,8 @@ void ccbp_loop_log(const struct ccbp_loop *L, FILE *f)
 {
     fprintf(f,
             "blocks irc_edges %" PRIu64 " irc_selects %" PRIu64 " irc_grants %" PRIu64
-            " monitor_edges %" PRIu64 " monitor_windows %" PRIu64 " monitor_reads %" PRIu64 "\n",
+            " monitor_edges %" PRIu64 " monitor_windows %" PRIu64 " monitor_reads %" PRIu64
+            " ctrl_edges %" PRIu64 " ctrl_runs %" PRIu64 " ctrl_reads %" PRIu64 "\n",
             L->irc_edges, L->irc_selects, L->irc_grants, L->mon_steps, L->mon_ticks,
-            L->mon_reads);
+            L->mon_reads, L->ctrl_edges, L->ctrl_runs, L->ctrl_reads);
 }

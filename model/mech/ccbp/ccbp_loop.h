@@ -22,6 +22,11 @@
  *            (ccbp_loop_mon), its outputs must equal the model's and are the ones used. Each
  *            snapshot read must also equal the sums of the model's monitor window (monitor.h,
  *            ccbp_mon.c): the values Algorithm 1's re-run uses, with --drive rtl the RTL's.
+ *   ctrl     The controller (Algorithm 1, tables/ccbp_ctrl.c) is stepped by its firmware
+ *            (ccbp_ctrl_fw.c) one edge per cycle while it runs, its first run's edges all
+ *            stamped with cycle 0; the GPU's ccbp_ctrl instance takes the same edges
+ *            (ccbp_loop_ctrl), its outputs must equal the model's and are the ones used: the
+ *            CTA combination and quotas the run applies are, with --drive rtl, the RTL's.
  *   fault    [ccbp] blocks_fault = N (test only): from cycle N the IRC instances see every
  *            class's queue position one higher than the model's; the first select that grants
  *            must then be reported as a mismatch.
@@ -31,6 +36,7 @@
 #ifndef HD_CCBP_LOOP_H
 #define HD_CCBP_LOOP_H
 
+#include "ccbp_ctrl.h"
 #include "ccbp_irc.h"
 #include "ccbp_monitor.h"
 #include "hw_inst.h"
@@ -64,6 +70,12 @@ void ccbp_loop_irc(struct ccbp_loop *L, uint32_t sm, const struct hd_ccbp_irc_in
 void ccbp_loop_mon(struct ccbp_loop *L, const struct hd_ccbp_monitor_in *in,
                    struct hd_ccbp_monitor_out *out, uint64_t now);
 
+/* The controller took edge `in` at cycle now and gave *out (the model's C reference,
+ * ccbp_ctrl_fw.c): the same for the GPU's ccbp_ctrl instance; *out becomes its outputs. A
+ * mismatch is kept. */
+void ccbp_loop_ctrl(struct ccbp_loop *L, const struct hd_ccbp_ctrl_in *in,
+                    struct hd_ccbp_ctrl_out *out, uint64_t now);
+
 /* The firmware's snapshot reads after a window closes: 5 measures x napps, one per cycle. */
 unsigned ccbp_loop_reads(unsigned napps);
 
@@ -71,7 +83,8 @@ unsigned ccbp_loop_reads(unsigned napps);
  * or -1. */
 int ccbp_loop_cycle(struct ccbp_loop *L, uint64_t now, char *err, size_t errlen);
 
-/* Counts for the log: IRC edges, selections and grants checked, monitor edges and reads. */
+/* Counts for the log: IRC edges, selections and grants checked, monitor edges and reads,
+ * controller edges, runs and reads. */
 void ccbp_loop_log(const struct ccbp_loop *L, FILE *f);
 
 #endif

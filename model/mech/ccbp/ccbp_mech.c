@@ -16,12 +16,16 @@
  *                    period, again after the first monitor close after each period, with each
  *                    application's per-request NoC and DRAM costs measured since the last run
  *                    (our run-time detection, §4.5.4 being lost); each run sets cta[] and
- *                    quota[] (NBI/DBI: ccbp_quota; LS: unlimited). A re-run is the controller's
- *                    firmware, charged: requested at the close T, it reads the monitor's
- *                    snapshot (5 measures x applications, one per cycle), computes at
- *                    T + reads + 2 and takes [ccbp] alg1_step_cycles per iteration of the
- *                    algorithm's loop before the new CTA combination and quotas apply (the
- *                    IRCs take the quotas at their next edge).
+ *                    quota[] (NBI/DBI: the block's share x quota factor; LS: unlimited).
+ *                    Algorithm 1 is the ccbp_ctrl block (its C reference is the model's
+ *                    controller; ccbp_ctrl_fw.c): the first run before the first cycle; a
+ *                    re-run requested at the close T reads the monitor's snapshot (5 measures
+ *                    x applications, one per cycle), and from T + reads + 2 the firmware steps
+ *                    the block one edge per cycle: the quota factors written (the start with
+ *                    the last), [ccbp] alg1_step_cycles per iteration of the algorithm's loop,
+ *                    the wait for done, 4 reads per application; the new CTA combination and
+ *                    quotas apply when the last result is in (the IRCs take the quotas at
+ *                    their next edge).
  *   blocks           [ccbp] blocks: the IRCs and the monitor as blocks in the loop
  *                    (ccbp_loop.h): a one-cycle monitor subscription feeds the monitor block,
  *                    whose snapshot reads give the re-run its costs.
@@ -96,23 +100,40 @@ static const struct hd_cta_admit_ops ccbp_admit_ops = {
 /* }==== */
 
 /* {==== Algorithm 1 ==== */
-static void compute_alg1(struct ccbp *c, struct ccbp_alloc *out)
+static struct ccbp_caps caps_of(const struct ccbp *c)
 {
     const struct hd_sm_params *sm = &c->p->sm;
-    const struct ccbp_caps caps = {sm->max_threads, sm->registers, (uint32_t)sm->shared_bytes,
-                                   sm->max_ctas, c->cfg.noc_sustain, c->cfg.dram_sustain,
-                                   c->cfg.prior_ls};
-    ccbp_alg1(&c->prof, &caps, out);
+    return (struct ccbp_caps){sm->max_threads, sm->registers, (uint32_t)sm->shared_bytes,
+                              sm->max_ctas, c->cfg.noc_sustain, c->cfg.dram_sustain,
+                              c->cfg.prior_ls};
 }
 
-/* Apply Algorithm 1's result: the CTA combination, and the quotas and LS bits every IRC takes
- * at its next edge. */
-static void apply_alg1(struct ccbp *c, const struct ccbp_alloc *r)
+/* The controller block's edges: with [ccbp] blocks its instance takes each one too, and its
+ * outputs are the ones the firmware uses. */
+static void ctl_lock(void *arg, const struct hd_ccbp_ctrl_in *in, struct hd_ccbp_ctrl_out *out)
 {
-    c->alloc = *r;
+    struct ccbp *c = arg;
+    if (c->loop)
+        ccbp_loop_ctrl(c->loop, in, out, c->ctl_now);
+}
+
+/* Start a run of the controller: the whole profile, or the re-run's quota factors. */
+static void ctl_prepare(struct ccbp *c, bool all)
+{
+    const struct ccbp_caps caps = caps_of(c);
+    ccbp_ctl_prepare(&c->ctl, &c->prof, &caps, &c->mach, c->cfg.window, c->cfg.alg1_step_cycles,
+                     all);
+}
+
+/* Apply the controller's results: the CTA combination, and the quotas and LS bits every IRC
+ * takes at its next edge. */
+static void apply_alg1(struct ccbp *c)
+{
+    uint32_t quota[CCBP_APPS] = {0};
+    ccbp_ctl_result(&c->ctl, &c->prof, &c->alloc, quota);
     for (unsigned a = 0; a < c->prof.k; a++) {
         c->cta[a] = c->alloc.cta[a];
-        c->quota[a] = ccbp_quota(&c->prof, &c->alloc, a, &c->mach, c->cfg.window);
+        c->quota[a] = quota[a];
         c->type[a] = c->prof.type[a];
     }
     for (uint32_t sm = 0; sm < c->nsm; sm++)
@@ -159,12 +180,12 @@ static void firmware(struct ccbp *c, uint64_t now)
             }
             c->per_flits[a] = c->per_dram[a] = 0;
         }
-        compute_alg1(c, &c->fw_alloc);
+        ctl_prepare(c, false); /* the new quota factors, then the start */
         c->fw_computed = true;
-        c->fw_apply_at = now + (uint64_t)c->cfg.alg1_step_cycles * c->fw_alloc.steps;
     }
-    if (now >= c->fw_apply_at) {
-        apply_alg1(c, &c->fw_alloc);
+    c->ctl_now = now;
+    if (ccbp_ctl_edge(&c->ctl, ctl_lock, c)) { /* one edge per cycle */
+        apply_alg1(c);
         c->fw_pending = false;
         c->fw_cycles += now + ccbp_loop_reads(c->napps) + 2 - c->fw_compute_at;
     }
@@ -224,10 +245,27 @@ static void cb_window(void *impl, const struct hd_mon_window *win, uint64_t now)
         request_alg1(c, now);
 }
 
+/* Before the first cycle: the blocks' instances, then the controller's first run (the whole
+ * profile written, Algorithm 1 on the profiled costs, the results read; its edges are stamped
+ * with cycle 0 and cost the run no cycles). */
 static int cb_start(void *impl, char *err, size_t errlen)
 {
     struct ccbp *c = impl;
-    return c->loop ? ccbp_loop_make(c->loop, err, errlen) : 0;
+    if (c->loop && ccbp_loop_make(c->loop, err, errlen) != 0)
+        return -1;
+    if (c->alg1) {
+        ctl_prepare(c, true);
+        c->ctl_now = 0;
+        uint64_t n = 0;
+        while (!ccbp_ctl_edge(&c->ctl, ctl_lock, c))
+            if (++n > CCBP_CTL_MAX_EDGES) {
+                snprintf(err, errlen, "ccbp: the controller (Algorithm 1) did not finish in %u "
+                         "edges", CCBP_CTL_MAX_EDGES);
+                return -1;
+            }
+        apply_alg1(c);
+    }
+    return c->loop ? ccbp_loop_cycle(c->loop, 0, err, errlen) : 0;
 }
 
 static int cb_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
@@ -323,12 +361,12 @@ static int configure(struct ccbp *c, char *err, size_t errlen)
     if (k->profile[0]) {
         if (ccbp_profile_read(k->profile, &c->prof, err, errlen) != 0)
             return -1;
+        const struct ccbp_caps caps = caps_of(c);
+        if (ccbp_ctl_check(&c->prof, &caps, k->alg1_step_cycles, err, errlen) != 0)
+            return -1;
         c->alg1 = true;
         c->napps = c->prof.k > c->napps ? c->prof.k : c->napps;
-        struct ccbp_alloc r;
-        compute_alg1(c, &r);
-        apply_alg1(c, &r); /* (before the run: no firmware cycles) */
-        c->next_run = k->period;
+        c->next_run = k->period; /* (the first run: cb_start) */
     }
     if (!c->napps)
         c->napps = 1;
