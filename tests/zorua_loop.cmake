@@ -57,7 +57,7 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
                        FAIL_REGULAR_EXPRESSION "FAIL ")
   if(TARGET hd_fstcheck)
     add_test(NAME zorua_loop_fst
-             COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks zorua --in-loop reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --fst ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --window 1000:3000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --instances 45 && grep -q sm14_zorua_map.rtl.lk_hit_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm0_zorua_map_smt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm3_zorua_map_tmt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw"
+             COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks zorua --in-loop reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --fst ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --window 1000:3000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --instances 60 && grep -q sm14_zorua_map.rtl.lk_hit_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm0_zorua_map_smt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm3_zorua_map_tmt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw"
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(zorua_loop_fst PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "MISMATCH")
   endif()

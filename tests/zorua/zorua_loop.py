@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""zorua_loop.py - Zorua's mapping tables (RMT, SMT, TMT) in the timing loop (docs/blocks/zorua.md
-"In the loop"; model/mech/zorua/zorua_maploop.h): each point runs on Fermi (configs/zorua-fermi.ini,
-allocator = zorua, 64 logical warps, 16 logical CTAs) without the blocks, then under
-`heddle cosim --blocks zorua --in-loop` with each --drive side. Every run must verify, every
-co-simulated run report 0 mismatches with block steps against the RTL and three instances per SM
-(45, all RTL with --drive rtl), and all give the same cycles (the model's tables are the blocks'
-C reference, the blocks are checked against them every step).
+"""zorua_loop.py - Zorua's mapping tables (RMT, SMT, TMT) and phase-specifier decoder in the timing
+loop (docs/blocks/zorua.md "In the loop"; model/mech/zorua/zorua_maploop.h, zorua_decloop.h): each
+point runs on Fermi (configs/zorua-fermi.ini, allocator = zorua, 64 logical warps, 16 logical CTAs)
+without the blocks, then under `heddle cosim --blocks zorua --in-loop` with each --drive side. Every
+run must verify, every co-simulated run report 0 mismatches with block steps against the RTL and
+four instances per SM (60, all RTL with --drive rtl), and all give the same cycles (the model's
+tables and decoder are the blocks' C references, the blocks are checked against them every step).
 
 usage: zorua_loop.py HEDDLE (--point NAME ... | --experiment TOML | --sample) [--drive ref,rtl]
 Points: --point (repeatable); --experiment: the Fermi Zorua workloads of a sweep file
@@ -24,7 +24,8 @@ import tomllib
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 CONFIG = "configs/zorua-fermi.ini"
 SETS = ["--set", "sm.logical_warps=64", "--set", "sm.logical_ctas=16"]
-NSM = 15  # Fermi's SMs (Table 2): three tables each in the loop
+NSM = 15  # Fermi's SMs (Table 2): three tables and a decoder each in the loop
+PER_SM = 4
 SUMMARY = re.compile(r"^(\S+): (verified|FAILED) \(small\), (\d+) cycles, blocks in the timing "
                      r"loop: (\d+) instances \((\d+) against RTL[^)]*\), (\d+) block steps \((\d+) "
                      r"against RTL\), (\d+) mismatches", re.M)
@@ -105,9 +106,10 @@ def main():
                 why.append(f"--drive {d}: {s.group(3)} cycles, {cycles} without the blocks")
             if int(s.group(7)) == 0:
                 why.append(f"--drive {d}: no block step against the RTL")
-            if int(s.group(4)) != 3 * NSM or (d == "rtl" and int(s.group(5)) != 3 * NSM):
+            want = PER_SM * NSM
+            if int(s.group(4)) != want or (d == "rtl" and int(s.group(5)) != want):
                 why.append(f"--drive {d}: {s.group(4)} instances ({s.group(5)} RTL), want "
-                           f"{3 * NSM}: the RMT, SMT and TMT of each of the {NSM} SMs")
+                           f"{want}: the RMT, SMT, TMT and decoder of each of the {NSM} SMs")
             notes.append(f"{d}: {s.group(6)} steps ({s.group(7)} RTL)")
         if why:
             fails += 1
