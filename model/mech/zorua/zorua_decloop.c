@@ -33,10 +33,11 @@ struct zdl {
     const struct hd_hw_factory *const *hw;
     uint32_t nsm;
     struct zdl_sm *s;
+    uint64_t fault, taken;
     bool made;
 };
 
-struct zdl *zdl_create(uint32_t nsm, const struct hd_hw_factory *const *hw)
+struct zdl *zdl_create(uint32_t nsm, const struct hd_hw_factory *const *hw, uint64_t fault)
 {
     struct zdl *L = calloc(1, sizeof *L);
     if (!L || !(L->s = calloc(nsm ? nsm : 1, sizeof *L->s))) {
@@ -45,6 +46,7 @@ struct zdl *zdl_create(uint32_t nsm, const struct hd_hw_factory *const *hw)
     }
     L->nsm = nsm;
     L->hw = hw;
+    L->fault = fault;
     return L;
 }
 
@@ -258,6 +260,8 @@ int zdl_cycle(struct zdl *L, uint64_t now, bool *busy, char *err, size_t errlen)
         x->pend = r != NULL;
         if (r) {
             x->due = *r;
+            if (L->fault && ++L->taken == L->fault) /* (a test of the check) */
+                x->due.out.ev_rsets_o ^= 1u;
             x->jhead = (x->jhead + 1) % x->jcap;
             x->jn--;
         }

@@ -32,8 +32,10 @@
 struct zdl;
 
 /* A loop for nsm SMs over the factory *hw (read at zdl_make; may point at NULL: C references).
+ * fault (tests only; 0: none): the model's expectation of the loop's Nth entry, counted over the
+ * SMs as the blocks take them, is corrupted (ev_rsets_o ^ 1), which the check must catch.
  * NULL on host out of memory. */
-struct zdl *zdl_create(uint32_t nsm, const struct hd_hw_factory *const *hw);
+struct zdl *zdl_create(uint32_t nsm, const struct hd_hw_factory *const *hw, uint64_t fault);
 void zdl_destroy(struct zdl *L);
 /* SM sm's decoder joins the loop: its logical warps, register sets per warp, scratchpad sets per
  * CTA, registers per thread in a set and bytes in a scratchpad set must fit the block. Returns 0,

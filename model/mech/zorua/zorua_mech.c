@@ -107,7 +107,7 @@ static int zorua_attach(const struct hd_mech_env *env, struct hd_hook *out, char
     h->ph.reg_set = env->p->sm.z_reg_set ? env->p->sm.z_reg_set : 4;
     if (env->p->sm.z_in_loop &&
         (!(h->loop = zml_create(env->p->num_sms, env->hw, env->p->sm.z_loop_fault)) ||
-         !(h->dec = zdl_create(env->p->num_sms, env->hw)))) {
+         !(h->dec = zdl_create(env->p->num_sms, env->hw, 0)))) {
         snprintf(err, errlen, "zorua: host out of memory");
         zml_destroy(h->loop);
         free(h);
