@@ -32,11 +32,11 @@ if(TARGET heddle)
   if(NOT "${HD_RTL_CONFIG_zorua_map}" MATCHES "^(smt|tmt)$")
     add_test(NAME zorua_loop_bad_config
              COMMAND $<TARGET_FILE:heddle> run reduction_z_r24_tb1024 --size small
-                     --config configs/zorua-kepler.ini --set sm.allocator=zorua
-                     --set sm.logical_warps=96 --set sm.logical_ctas=16 --set zorua.in_loop=true
+                     --config configs/zorua-fermi.ini --set sm.allocator=zorua
+                     --set sm.logical_warps=80 --set sm.logical_ctas=16 --set zorua.in_loop=true
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(zorua_loop_bad_config PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
-      "key 'in_loop' \\(\\[zorua\\]\\): the zorua_map block is built for 64 logical warps x 16 register sets over 256 physical sets [^\n]*this GPU's register mapping table is 96 x 16 over 512")
+      "key 'in_loop' \\(\\[zorua\\]\\): the zorua_map block is built for 64 logical warps x 16 register sets over 256 physical sets or 96 logical warps x 16 register sets over 512 physical sets [^\n]*this GPU's register mapping table is 80 x 16 over 256")
   endif()
 endif()
 if(TARGET heddle AND TARGET hd_cosim_vl)

@@ -62,6 +62,13 @@ void zdl_destroy(struct zdl *L)
     free(L);
 }
 
+bool zdl_fits(uint32_t warps, uint32_t reg_sets, uint32_t smem_sets, uint32_t reg_set,
+              uint32_t smem_set)
+{
+    return warps <= ZORUA_PHASE_Warps && reg_sets <= ZORUA_PHASE_RegSets &&
+           smem_sets <= ZORUA_PHASE_SmemSets && reg_set == 4 && smem_set == 1024;
+}
+
 int zdl_add_sm(struct zdl *L, uint32_t sm, uint32_t warps, uint32_t reg_sets, uint32_t smem_sets,
                uint32_t reg_set, uint32_t smem_set, char *err, size_t errlen)
 {
@@ -69,8 +76,7 @@ int zdl_add_sm(struct zdl *L, uint32_t sm, uint32_t warps, uint32_t reg_sets, ui
         snprintf(err, errlen, "zorua: SM %u beyond the loop's %u", sm, L->nsm);
         return -1;
     }
-    if (warps > ZORUA_PHASE_Warps || reg_sets > ZORUA_PHASE_RegSets ||
-        smem_sets > ZORUA_PHASE_SmemSets || reg_set != 4 || smem_set != 1024) {
+    if (!zdl_fits(warps, reg_sets, smem_sets, reg_set, smem_set)) {
         snprintf(err, errlen,
                  "key 'in_loop' ([zorua]): the zorua_phase block is built for %u logical warps, "
                  "%u register sets of 4 registers and %u scratchpad sets of 1024 bytes "

@@ -42,6 +42,10 @@ void zdl_destroy(struct zdl *L);
  * or -1 with a message. */
 int zdl_add_sm(struct zdl *L, uint32_t sm, uint32_t warps, uint32_t reg_sets, uint32_t smem_sets,
                uint32_t reg_set, uint32_t smem_set, char *err, size_t errlen);
+/* Does the block fit an SM of these sizes (zdl_add_sm's test)? Kepler's and Maxwell's 96 logical
+ * warps do not: their runs step the mapping tables only. */
+bool zdl_fits(uint32_t warps, uint32_t reg_sets, uint32_t smem_sets, uint32_t reg_set,
+              uint32_t smem_set);
 /* Make the instances (before the first cycle). 0, or -1 with a message. */
 int zdl_make(struct zdl *L, char *err, size_t errlen);
 /* The model's decoder of SM sm (an SM not in the loop: nothing, and zdl_phase returns false). */

@@ -41,8 +41,9 @@ static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
         return 0;
     if (zml_add_sm(h->loop, sm, &a->z.rmt, &a->z.smt, &a->z.tmt.t, err, errlen) != 0)
         return -1;
-    if (!a->zorua)
-        return 0; /* (WLM has no phases) */
+    if (!a->zorua || !zdl_fits(a->z.nwarps, a->reg_sets_max, a->z.smt.nsets, a->p->z_reg_set,
+                               a->p->z_smem_set))
+        return 0; /* (WLM has no phases; the decoder is built for Fermi's 64 logical warps) */
     if (zdl_add_sm(h->dec, sm, a->z.nwarps, a->reg_sets_max, a->z.smt.nsets, a->p->z_reg_set,
                    a->p->z_smem_set, err, errlen) != 0)
         return -1;
