@@ -44,18 +44,35 @@ static unsigned nsched(const struct hd_zorua_coord_state *s)
     return n;
 }
 
+int hd_zorua_coord_pick(const uint8_t *qof, uint32_t n)
+{
+    for (int r = HD_ZCO_REG; r >= HD_ZCO_SLOT; r--)
+        for (uint32_t w = 0; w < n; w++)
+            if (qof[w] == (unsigned)r)
+                return (int)w;
+    return -1;
+}
+
+bool hd_zorua_coord_fits(const uint32_t alloc[3], const uint32_t need[3], const uint32_t phys[3],
+                         const uint32_t oth[3])
+{
+    for (unsigned r = 0; r < 3; r++)
+        if (need[r] && alloc[r] + need[r] > phys[r] + oth[r])
+            return false;
+    return true;
+}
+
 /* The admission step on o (start of cycle) into s. */
 static void admit(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o)
 {
-    int pick = -1;
-    for (int r = HD_ZCO_REG; r >= HD_ZCO_SLOT && pick < 0; r--)
-        for (unsigned w = 0; w < HD_ZCO_WARPS; w++) {
-            const struct hd_zorua_coord_warp *x = &o->w[w];
-            if (((o->try_mask >> w) & 1u) && x->pend && !x->bar && x->queue == (unsigned)r) {
-                pick = (int)w;
-                break;
-            }
-        }
+    uint8_t qof[HD_ZCO_WARPS];
+    for (unsigned w = 0; w < HD_ZCO_WARPS; w++) {
+        const struct hd_zorua_coord_warp *x = &o->w[w];
+        qof[w] = ((o->try_mask >> w) & 1u) && x->pend && !x->bar && x->queue <= HD_ZCO_REG
+                     ? x->queue
+                     : HD_ZCO_NOQ;
+    }
+    const int pick = hd_zorua_coord_pick(qof, HD_ZCO_WARPS);
     if (pick < 0)
         return;
     unsigned w = (unsigned)pick;
@@ -66,10 +83,7 @@ static void admit(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_st
     need[HD_ZCO_SLOT] = !x->slot;
     need[HD_ZCO_SMEM] = b->sneed > b->sheld ? (uint32_t)(b->sneed - b->sheld) : 0;
     need[HD_ZCO_REG] = (uint32_t)(x->rneed - x->rheld) & M(ZORUA_COORD_RsW);
-    bool fit = true;
-    for (unsigned r = 0; r < 3; r++)
-        if (need[r] && o->alloc[r] + need[r] > phys_[r] + o->oth[r])
-            fit = false;
+    const bool fit = hd_zorua_coord_fits(o->alloc, need, phys_, o->oth);
     bool force = nsched(o) < ZORUA_COORD_Floor;
     if (!fit && !force)
         return;

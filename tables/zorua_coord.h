@@ -113,4 +113,21 @@ void hd_zorua_coord_ref_step(struct hd_zorua_coord_state *s, const struct hd_zor
 bool hd_zorua_coord_ref_idle(const struct hd_zorua_coord_state *s,
                              const struct hd_zorua_coord_in *in);
 
+/* {==== The admission rule, one copy: the block's step above and the model's coordinator
+ * (model/mech/zorua/zorua_coordinator.c) both decide with these two (docs/zorua.md "One rule").
+ */
+#define HD_ZCO_NOQ 0xFFu /* qof[] of a warp not to try */
+/* The warp the admission tries next (L239: "starting from the register queue", the warps
+ * closest to schedulable, then the scratchpad and the thread/barrier queue; the paper gives no
+ * order inside a queue: the lowest logical warp first). qof[w] (w < n) is the queue (enum
+ * hd_zorua_coord_res) of a warp still to try, HD_ZCO_NOQ for any other. Returns it, or -1. */
+int hd_zorua_coord_pick(const uint8_t *qof, uint32_t n);
+/* The virtual-space test (L233: "the total (physical + swap) may not exceed the virtual space
+ * size", L255): every resource r the warp needs (need[r] > 0) fits, alloc[r] + need[r] <=
+ * phys[r] + oth[r] (alloc: the units allocated on chip and in swap; oth: o_thresh in units).
+ * Failing it, a warp is admitted only by the deadlock floor (L249 rule 3). */
+bool hd_zorua_coord_fits(const uint32_t alloc[3], const uint32_t need[3], const uint32_t phys[3],
+                         const uint32_t oth[3]);
+/* }==== */
+
 #endif

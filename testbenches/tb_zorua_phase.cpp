@@ -4,8 +4,9 @@
 // DCT's registers doubling in its middle phases: 20 -> 40 -> 20 registers, 5, 10, 5 sets; a fence
 // repeating the current phase; a barrier and an exit; specifiers past the tables refused), then
 // seeded random instruction streams with block arrivals (some of a warp that also issues in that
-// cycle) and a reset mid-stream. Every output compared with the C reference every cycle;
-// coverage bins (all required).
+// cycle) and a reset mid-stream; the fields of an invalid instruction or arrival carry noise (from
+// a second generator, so the valid stream is the one it always was), which the block must ignore.
+// Every output compared with the C reference every cycle; coverage bins (all required).
 extern "C" {
 #include "zorua_phase.h"
 }
@@ -37,6 +38,7 @@ int sc_main(int argc, char **argv)
 {
     tb::Options o = tb::parse(argc, argv);
     tb::Rng r{o.seed};
+    tb::Rng noise{o.seed * 7919u + 13u}; // the don't-care fields of invalid inputs
     std::vector<TB_IN> stim;
     std::vector<uint64_t> resets;
     TB_IN rest;
@@ -93,6 +95,17 @@ int sc_main(int argc, char **argv)
             in.init_ssets_i = r.below(ZORUA_PHASE_SmemSets + 1);
             if (in.v_i && r.below(2))
                 in.init_mask_i |= (uint64_t)1 << in.warp_i;
+        }
+        if (!in.v_i && noise.below(2)) { // an invalid instruction's fields: ignored
+            in.cls_i = noise.below(8);
+            in.warp_i = noise.below(64);
+            in.regs_i = noise.below(256);
+            in.smem_i = noise.below(65536);
+        }
+        if (!in.init_v_i && noise.below(2)) { // an invalid arrival's fields: ignored
+            in.init_mask_i = (uint64_t)noise.next() << 32 | noise.next();
+            in.init_rsets_i = noise.below(ZORUA_PHASE_RegSets + 1);
+            in.init_ssets_i = noise.below(ZORUA_PHASE_SmemSets + 1);
         }
         stim.push_back(in);
     }

@@ -1,19 +1,22 @@
 # SPDX-License-Identifier: MIT
-# Zorua's mapping tables in the GPU timing loop (issue 32 item 5; docs/blocks/zorua.md "In the
-# loop"; model/mech/zorua/zorua_maploop.h): each SM's RMT, SMT and TMT stepped as zorua_map blocks
-# (the built configuration, zorua_map:smt, zorua_map:tmt) beside the model's tables (which are the
-# same block's C reference), every output checked.
+# Zorua's mapping tables and phase-specifier decoder in the GPU timing loop (issue 32 item 5;
+# docs/blocks/zorua.md "In the loop"; model/mech/zorua/zorua_maploop.h, zorua_decloop.h): each
+# SM's RMT, SMT and TMT stepped as zorua_map blocks (the built configuration, zorua_map:smt,
+# zorua_map:tmt; Kepler's and Maxwell's kinds by the GPU's sizes) and, on Fermi, its zorua_phase
+# decoder beside the model's (which are the same blocks' C references), every output checked.
 # - zorua_loop_drive: reduction at 24 registers x 1024 threads on Fermi (oversubscribed: the
 #   tables allocate, release, swap out and in) without the blocks, then under heddle cosim
 #   --blocks zorua --in-loop --drive rtl (the C reference and the RTL in lockstep, the RTL's
 #   outputs checked against the model): verified, 0 mismatches, block steps against the RTL, the
-#   same cycles both times, 45 instances (tests/zorua/zorua_loop.py; --drive ref too in the full
+#   same cycles both times, 60 instances (tests/zorua/zorua_loop.py; --drive ref too in the full
 #   tier's runs).
 # - zorua_loop_fault: [zorua] loop_fault corrupts the model's expectation of one block step (C
 #   references, heddle run): the run stops with the located mismatch (cycle, SM, block, port).
-# - zorua_loop_bad_config: a GPU whose RMT is not the block's built size (Kepler's 96 logical
-#   warps over 512 register sets) is refused with a message naming the key and both sizes.
-# - zorua_loop_fst (full): an FST window of the 15 SMs' 45 tables, the RTL's ports in the .gtkw.
+# - zorua_loop_bad_config: a GPU whose RMT no built kind fits (Fermi with 80 logical warps) is
+#   refused with a message naming the key, the built sizes and the GPU's.
+# - zorua_loop_fst (full): an FST window of the 15 SMs' 60 blocks, the RTL's ports in the .gtkw.
+# - zorua_loop_kepler, zorua_loop_maxwell (full): three experiment points each on Kepler and
+#   Maxwell (96 logical warps: the tables' Kepler/Maxwell kinds, no decoder), both drives.
 # - zorua_loop_experiment, zorua_loop_sample (full): every Fermi Zorua point of
 #   experiments/zorua.toml (19) / the first, middle and last point of each of the grid's eight
 #   applications in the loop, both drives, the same cycles as without the blocks.
@@ -32,11 +35,11 @@ if(TARGET heddle)
   if(NOT "${HD_RTL_CONFIG_zorua_map}" MATCHES "^(smt|tmt)$")
     add_test(NAME zorua_loop_bad_config
              COMMAND $<TARGET_FILE:heddle> run reduction_z_r24_tb1024 --size small
-                     --config configs/zorua-kepler.ini --set sm.allocator=zorua
-                     --set sm.logical_warps=96 --set sm.logical_ctas=16 --set zorua.in_loop=true
+                     --config configs/zorua-fermi.ini --set sm.allocator=zorua
+                     --set sm.logical_warps=80 --set sm.logical_ctas=16 --set zorua.in_loop=true
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(zorua_loop_bad_config PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
-      "key 'in_loop' \\(\\[zorua\\]\\): the zorua_map block is built for 64 logical warps x 16 register sets over 256 physical sets [^\n]*this GPU's register mapping table is 96 x 16 over 512")
+      "key 'in_loop' \\(\\[zorua\\]\\): the zorua_map block is built for 64 logical warps x 16 register sets over 256 physical sets or 96 logical warps x 16 register sets over 512 physical sets [^\n]*this GPU's register mapping table is 80 x 16 over 256")
   endif()
 endif()
 if(TARGET heddle AND TARGET hd_cosim_vl)
@@ -51,13 +54,21 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_loop_experiment PROPERTIES TIMEOUT 3600
                        PASS_REGULAR_EXPRESSION "19 of 19 points in the loop")
+  foreach(gen kepler maxwell)
+    add_test(NAME zorua_loop_${gen}
+             COMMAND ${zloop} --gen ${gen} --point reduction_z_r24_tb1024
+                     --point dct8x8_z_r40_tb512 --point scalarprod_z_sp8192_tb512
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(zorua_loop_${gen} PROPERTIES TIMEOUT 900
+                         PASS_REGULAR_EXPRESSION "3 of 3 points in the loop")
+  endforeach()
   add_test(NAME zorua_loop_sample COMMAND ${zloop} --sample WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_loop_sample PROPERTIES TIMEOUT 3600
                        PASS_REGULAR_EXPRESSION "points in the loop: verified"
                        FAIL_REGULAR_EXPRESSION "FAIL ")
   if(TARGET hd_fstcheck)
     add_test(NAME zorua_loop_fst
-             COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks zorua --in-loop reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --fst ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --window 1000:3000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --instances 45 && grep -q sm14_zorua_map.rtl.lk_hit_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm0_zorua_map_smt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm3_zorua_map_tmt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw"
+             COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks zorua --in-loop reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --fst ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --window 1000:3000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --instances 60 && grep -q sm14_zorua_map.rtl.lk_hit_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm0_zorua_map_smt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm3_zorua_map_tmt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm2_zorua_phase.rtl.ev_v_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw"
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(zorua_loop_fst PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "MISMATCH")
   endif()

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""zorua_loop.py - Zorua's mapping tables (RMT, SMT, TMT) in the timing loop (docs/blocks/zorua.md
-"In the loop"; model/mech/zorua/zorua_maploop.h): each point runs on Fermi (configs/zorua-fermi.ini,
-allocator = zorua, 64 logical warps, 16 logical CTAs) without the blocks, then under
-`heddle cosim --blocks zorua --in-loop` with each --drive side. Every run must verify, every
-co-simulated run report 0 mismatches with block steps against the RTL and three instances per SM
-(45, all RTL with --drive rtl), and all give the same cycles (the model's tables are the blocks'
-C reference, the blocks are checked against them every step).
+"""zorua_loop.py - Zorua's mapping tables (RMT, SMT, TMT) and phase-specifier decoder in the timing
+loop (docs/blocks/zorua.md "In the loop"; model/mech/zorua/zorua_maploop.h, zorua_decloop.h): each
+point runs on Fermi (configs/zorua-fermi.ini, allocator = zorua, 64 logical warps, 16 logical CTAs)
+without the blocks, then under `heddle cosim --blocks zorua --in-loop` with each --drive side. Every
+run must verify, every co-simulated run report 0 mismatches with block steps against the RTL and
+four instances per SM (60, all RTL with --drive rtl), and all give the same cycles (the model's
+tables and decoder are the blocks' C references, the blocks are checked against them every step).
+
+With --gen kepler or maxwell the points run on configs/zorua-<gen>.ini with 96 logical warps: the
+tables are stepped as the block's Kepler/Maxwell configurations and the decoder, built for 64
+logical warps, is not (three instances per SM).
 
 usage: zorua_loop.py HEDDLE (--point NAME ... | --experiment TOML | --sample) [--drive ref,rtl]
+                     [--gen fermi|kepler|maxwell]
 Points: --point (repeatable); --experiment: the Fermi Zorua workloads of a sweep file
 (experiments/zorua.toml); --sample: the first, middle and last point of each application of the
 specification grid (scripts/gen-zorua-grid.py --list). A point no CTA of fits Fermi is skipped
@@ -22,9 +27,12 @@ import sys
 import tomllib
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-CONFIG = "configs/zorua-fermi.ini"
-SETS = ["--set", "sm.logical_warps=64", "--set", "sm.logical_ctas=16"]
-NSM = 15  # Fermi's SMs (Table 2): three tables each in the loop
+GENS = {  # config, logical warps, instances per SM (three tables, the decoder where it fits)
+    "fermi": ("configs/zorua-fermi.ini", 64, 4),
+    "kepler": ("configs/zorua-kepler.ini", 96, 3),
+    "maxwell": ("configs/zorua-maxwell.ini", 96, 3),
+}
+NSM = 15  # the SMs of the three generations (Table 2)
 SUMMARY = re.compile(r"^(\S+): (verified|FAILED) \(small\), (\d+) cycles, blocks in the timing "
                      r"loop: (\d+) instances \((\d+) against RTL[^)]*\), (\d+) block steps \((\d+) "
                      r"against RTL\), (\d+) mismatches", re.M)
@@ -67,7 +75,10 @@ def main():
     ap.add_argument("--experiment")
     ap.add_argument("--sample", action="store_true")
     ap.add_argument("--drive", default="ref,rtl")
+    ap.add_argument("--gen", default="fermi", choices=sorted(GENS))
     a = ap.parse_args()
+    config, lwarps, per_sm = GENS[a.gen]
+    sets = ["--set", f"sm.logical_warps={lwarps}", "--set", "sm.logical_ctas=16"]
     pts = list(a.point)
     if a.experiment:
         pts += experiment_points(a.experiment)
@@ -79,11 +90,11 @@ def main():
         return 2
     fails = skipped = 0
     for p in pts:
-        rc, text = run([a.heddle, "run", p, "--size", "small", "--config", CONFIG, "--set",
-                        "sm.allocator=zorua"] + SETS)
+        rc, text = run([a.heddle, "run", p, "--size", "small", "--config", config, "--set",
+                        "sm.allocator=zorua"] + sets)
         if rc != 0 and "cannot run on this GPU" in text:
             skipped += 1
-            print(f"skip {p}: no CTA fits Fermi")
+            print(f"skip {p}: no CTA fits {a.gen}")
             continue
         m = re.search(r"^\s+cycles\s+(\d+)", text, re.M)
         if rc != 0 or ": VERIFIED" not in text or not m:
@@ -94,7 +105,7 @@ def main():
         why, notes = [], []
         for d in drives:
             rc, text = run([a.heddle, "cosim", "--blocks", "zorua", "--in-loop", p, "--size",
-                            "small", "--config", CONFIG, "--drive", d] + SETS)
+                            "small", "--config", config, "--drive", d] + sets)
             s = SUMMARY.search(text)
             if rc != 0 or not s or s.group(2) != "verified":
                 why.append(f"--drive {d}: exit {rc}: " + (text.strip().splitlines() or [""])[-1])
@@ -105,9 +116,10 @@ def main():
                 why.append(f"--drive {d}: {s.group(3)} cycles, {cycles} without the blocks")
             if int(s.group(7)) == 0:
                 why.append(f"--drive {d}: no block step against the RTL")
-            if int(s.group(4)) != 3 * NSM or (d == "rtl" and int(s.group(5)) != 3 * NSM):
+            want = per_sm * NSM
+            if int(s.group(4)) != want or (d == "rtl" and int(s.group(5)) != want):
                 why.append(f"--drive {d}: {s.group(4)} instances ({s.group(5)} RTL), want "
-                           f"{3 * NSM}: the RMT, SMT and TMT of each of the {NSM} SMs")
+                           f"{want}: {per_sm} blocks of each of the {NSM} SMs")
             notes.append(f"{d}: {s.group(6)} steps ({s.group(7)} RTL)")
         if why:
             fails += 1
@@ -115,9 +127,9 @@ def main():
         else:
             print(f"ok   {p:28s} {cycles:8d} cycles, " + ", ".join(notes))
     n = len(pts) - skipped
-    print(f"zorua_loop.py: {n - fails} of {n} points in the loop: verified, 0 mismatches, the "
-          f"same cycles with --drive {','.join(drives)} as without the blocks; {skipped} skipped "
-          f"(no CTA fits Fermi)")
+    print(f"zorua_loop.py: {n - fails} of {n} points in the loop ({a.gen}): verified, 0 "
+          f"mismatches, the same cycles with --drive {','.join(drives)} as without the blocks; "
+          f"{skipped} skipped (no CTA fits {a.gen})")
     return 1 if fails or n == 0 else 0
 
 

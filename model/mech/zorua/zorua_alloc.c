@@ -103,6 +103,13 @@ static bool accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_gran
     g->smem = d->smem;
     g->launch = d->launch;
     g->priority = d->priority;
+    if (a->dec) { /* the decoder: the CTA's warps start in their first phase */
+        uint64_t mask = 0;
+        for (uint32_t i = 0; i < nw; i++)
+            mask |= 1ull << (wid[i] & 63u);
+        zdl_arrive(a->dec, a->sm, mask, div_up(d->regs_per_warp, a->reg_unit),
+                   div_up(d->smem, a->p->z_smem_set));
+    }
     a->dirty = true;
     hd_zorua_run(a); /* the arrival event */
     for (uint32_t i = 0; i < nw; i++) {
@@ -126,6 +133,11 @@ static void release(void *impl, const struct hd_cta_grant *g)
     struct zalloc *a = impl;
     if (g->cta_slot >= a->z.nctas || !a->cta[g->cta_slot].used)
         return;
+    for (uint32_t i = 0; a->dec && i < a->cta[g->cta_slot].nwarps; i++) {
+        const uint32_t w = a->cta[g->cta_slot].wid[i];
+        if (a->z.w[w].where != ZC_FREE) /* (exits with its CTA) */
+            zdl_exit(a->dec, a->sm, w);
+    }
     zc_cta_exit(&a->z, g->cta_slot);
     a->cta[g->cta_slot].used = false;
     a->dirty = true;
@@ -160,7 +172,10 @@ static void release_part(void *impl, struct hd_cta_grant *g, const struct hd_all
     if (p->warp == HD_ALLOC_NO_WARP || g->cta_slot >= a->z.nctas ||
         p->warp >= a->cta[g->cta_slot].nwarps)
         return;
-    zc_warp_exit(&a->z, a->cta[g->cta_slot].wid[p->warp]);
+    const uint32_t w = a->cta[g->cta_slot].wid[p->warp];
+    if (a->z.w[w].where != ZC_FREE)
+        zdl_exit(a->dec, a->sm, w); /* (the decoder, in the loop) */
+    zc_warp_exit(&a->z, w);
     g->warp_slot[p->warp] = HD_ALLOC_NO_SLOT;
     a->dirty = true;
 }
@@ -220,8 +235,9 @@ static bool tick(void *impl, uint64_t now)
         }
         lfu_rebalance(a);
         if (zoth_update(&a->oth, now, idle, mem)) {
-            set_limits(a);
-            a->dirty = progress = true;
+            set_limits(a); /* (not an event: the coordinator acts on the three of L229, as the
+                              block does; the waiting warps try the new limits at the next) */
+            progress = true;
         }
         sync_stats(a);
     }

@@ -23,6 +23,7 @@
 #include "timing_params.h"
 #include "timing_stats.h"
 #include "zorua_coordinator.h"
+#include "zorua_decloop.h"
 #include "zorua_othresh.h"
 #include "zorua_phase_loop.h"
 
@@ -59,6 +60,9 @@ struct zalloc {
     uint16_t *spec;                 /* [logical warps] register sets of its specification */
     struct hd_sm_stats *st;         /* the SM's statistics (from the hook; NULL before) */
     const struct hd_sched_stats *sched; /* its schedulers' (c_idle, c_mem) */
+    struct zdl *dec;                /* the phase-specifier decoders in the loop ([zorua] in_loop;
+                                       zorua_decloop.h: the model's phase events are the decoder
+                                       block's), or NULL */
 };
 
 /* The allocator values (zorua_mech.c's table). */

@@ -4,7 +4,13 @@
  */
 #include "zorua_coordinator.h"
 
+#include "zorua_coord.h"
+
 #include <string.h>
+
+_Static_assert((int)ZC_Q_SLOT == (int)HD_ZCO_SLOT && (int)ZC_Q_SMEM == (int)HD_ZCO_SMEM &&
+                   (int)ZC_Q_REG == (int)HD_ZCO_REG,
+               "the queues are numbered as the block's (hd_zorua_coord_pick)");
 
 int zc_init(struct zcoord *z, uint32_t nwarps, uint32_t nctas, uint32_t slots, uint32_t reg_units,
             uint32_t reg_sets_max, uint32_t smem_units, uint32_t smem_sets_max)
@@ -131,13 +137,6 @@ void zc_cta_exit(struct zcoord *z, uint32_t cta)
     z->c[cta] = (struct zc_cta){0};
 }
 
-/* May `need` more units of table t be had: on chip, or in swap within limit (or forced)? */
-static bool can_have(const struct zmt *t, uint32_t need, uint32_t limit, bool force)
-{
-    const uint32_t over = zmt_over(t, need);
-    return !over || force || t->swap_used + over <= limit;
-}
-
 /* Warp w tries to traverse its queue and those after it; all or nothing. */
 static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all);
 
@@ -155,6 +154,12 @@ bool zc_admit(struct zcoord *z, uint32_t w, bool force)
     return try_admit_f(z, w, force);
 }
 
+/* Units of table t allocated in the virtual space (on chip and in swap). */
+static uint32_t allocated(const struct zmt *t)
+{
+    return t->nphys - t->nfree + t->swap_used;
+}
+
 static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all)
 {
     struct zc_warp *x = &z->w[w];
@@ -167,26 +172,25 @@ static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all)
         c->smem_sets > held_smem ? c->smem_sets - held_smem : 0u,
         x->reg_sets > held_reg ? x->reg_sets - held_reg : 0u,
     };
+    const uint32_t alloc[ZC_NRES] = {allocated(&z->tmt.t), allocated(&z->smt),
+                                     allocated(&z->rmt)};
+    const uint32_t phys[ZC_NRES] = {z->tmt.t.nphys, z->smt.nphys, z->rmt.nphys};
+    /* the block's rule (tables/zorua_coord.h): the virtual space, else the deadlock floor */
+    const bool fit = hd_zorua_coord_fits(alloc, need, phys, z->o_limit);
     const bool force = force_all || z->schedulable < z->floor; /* deadlock rule 3 */
-    if (need[ZC_SLOT] && !z->tmt.t.nfree) /* a slot only on chip */
+    if (need[ZC_SLOT] && !z->tmt.t.nfree) /* a slot only on chip (the model's; docs/zorua.md) */
         return false;
-    if (need[ZC_SMEM] && !can_have(&z->smt, need[ZC_SMEM], z->o_limit[ZC_SMEM], force))
+    if (!fit && !force)
         return false;
-    if (need[ZC_REG] && !can_have(&z->rmt, need[ZC_REG], z->o_limit[ZC_REG], force))
-        return false;
-    /* (5)-(6): acquire everything, write the mapping tables */
-    const bool over = zmt_over(&z->smt, need[ZC_SMEM]) + zmt_over(&z->rmt, need[ZC_REG]) > 0;
-    const bool beyond = (need[ZC_SMEM] && z->smt.swap_used + zmt_over(&z->smt, need[ZC_SMEM]) >
-                                              z->o_limit[ZC_SMEM]) ||
-                        (need[ZC_REG] && z->rmt.swap_used + zmt_over(&z->rmt, need[ZC_REG]) >
-                                             z->o_limit[ZC_REG]);
+    /* (5)-(6): acquire everything, write the mapping tables (within o_thresh when it fits:
+     * alloc + need <= phys + o_thresh leaves swap_used + the overflow <= o_thresh) */
     if (need[ZC_SLOT])
         zsl_take(&z->tmt, w);
     if (need[ZC_SMEM])
-        zmt_grow(&z->smt, x->cta, c->smem_sets, z->o_limit[ZC_SMEM], force);
+        zmt_grow(&z->smt, x->cta, c->smem_sets, z->o_limit[ZC_SMEM], !fit);
     if (need[ZC_REG])
-        zmt_grow(&z->rmt, w, x->reg_sets, z->o_limit[ZC_REG], force);
-    z->forced += over && beyond;
+        zmt_grow(&z->rmt, w, x->reg_sets, z->o_limit[ZC_REG], !fit);
+    z->forced += !fit;
     x->where = ZC_SCHED; /* (7): the schedulable bit */
     z->schedulable++;
     z->admitted++;
@@ -195,19 +199,17 @@ static bool try_admit_f(struct zcoord *z, uint32_t w, bool force_all)
 
 uint32_t zc_run(struct zcoord *z)
 {
-    uint32_t n = 0, ord[ZC_MAX_WARPS];
-    for (int q = ZC_Q_REG; q >= ZC_Q_SLOT; q--) {
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < z->nwarps; i++) { /* the queue, oldest first (insertion) */
-            if (z->w[i].where != q)
-                continue;
-            uint32_t j = k++;
-            for (; j > 0 && z->w[ord[j - 1]].seq > z->w[i].seq; j--)
-                ord[j] = ord[j - 1];
-            ord[j] = i;
-        }
-        for (uint32_t j = 0; j < k; j++)
-            n += try_admit(z, ord[j]);
+    /* Every waiting warp not held at a barrier is tried once, in the block's order
+     * (hd_zorua_coord_pick: the register queue first, lowest logical warp first), each on the
+     * state the earlier ones left: the block's admission steps, one per cycle there, all at the
+     * event here (the paper's coordinator takes no time, L345). */
+    uint8_t qof[ZC_MAX_WARPS];
+    for (uint32_t i = 0; i < z->nwarps; i++)
+        qof[i] = z->w[i].where <= ZC_Q_REG && !z->w[i].barrier ? z->w[i].where : HD_ZCO_NOQ;
+    uint32_t n = 0;
+    for (int w; (w = hd_zorua_coord_pick(qof, z->nwarps)) >= 0;) {
+        qof[w] = HD_ZCO_NOQ;
+        n += try_admit(z, (uint32_t)w);
     }
     return n;
 }

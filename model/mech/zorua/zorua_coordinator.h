@@ -14,13 +14,17 @@
  * a barrier it waits in the thread queue until its CTA's warps all arrived), a warp finishes
  * (its slot and registers are released) and a CTA finishes (its scratchpad is released: only
  * then, Sec. 3.2). zc_run() is "at every coordinator event": each warp of each queue, starting
- * from the register queue (closest to schedulable), oldest first, tries to traverse the queues
- * left to it; resources are acquired only once it traversed them all (deadlock rule 1), and the
- * mapping tables are written then (6). A warp's slot is taken on chip only (a warp without one
- * waits: its context is out, the substrate's logical warps); scratchpad and registers may go to
- * swap when the oversubscription limits allow (o_limit, in sets: o_thresh) or when fewer than
- * `floor` warps are schedulable (deadlock rule 3, 20 % of the warp slots). Deterministic: queue
- * order is the order warps entered (a sequence number). No globals.
+ * from the register queue (closest to schedulable), lowest logical warp first, tries once to
+ * traverse the queues left to it; resources are acquired only once it traversed them all
+ * (deadlock rule 1), and the mapping tables are written then (6). The order and the test are
+ * the zorua_coord block's own functions (tables/zorua_coord.h: hd_zorua_coord_pick, the
+ * virtual-space test hd_zorua_coord_fits: allocated + needed <= physical + o_thresh per
+ * resource, L233/L255), so the model decides as the block does; the block tries one warp per
+ * cycle, the model all of them at the event (docs/zorua.md "One rule"). A warp's slot is taken
+ * on chip only (a warp without one waits: its context is out, the substrate's logical warps);
+ * scratchpad and registers may go to swap within the virtual space (o_limit, in sets: o_thresh)
+ * or when fewer than `floor` warps are schedulable (deadlock rule 3, 20 % of the warp slots).
+ * Deterministic: only logical warp numbers decide. No globals.
  */
 #ifndef HD_ZORUA_COORDINATOR_H
 #define HD_ZORUA_COORDINATOR_H
@@ -42,7 +46,7 @@ struct zc_warp {
     bool barrier;       /* waits in the thread queue for its CTA's barrier */
     uint16_t cta;       /* logical CTA */
     uint32_t reg_sets;  /* register sets its current phase needs */
-    uint64_t seq;       /* when it entered its queue (queue order) */
+    uint64_t seq;       /* when it entered its queue (migrate-on-free's oldest first) */
 };
 
 struct zc_cta {
@@ -83,8 +87,8 @@ void zc_phase(struct zcoord *z, uint32_t w, uint32_t reg_sets, uint32_t smem_set
  * scratchpad is released; its warps must have finished). */
 void zc_warp_exit(struct zcoord *z, uint32_t w);
 void zc_cta_exit(struct zcoord *z, uint32_t cta);
-/* At every event: let the queued warps through (register queue first). Returns how many warps
- * became schedulable. */
+/* At every event: let the queued warps through (register queue first, lowest logical warp
+ * first: the block's order). Returns how many warps became schedulable. */
 uint32_t zc_run(struct zcoord *z);
 /* Migrate on free (digest Sec. 8 item 6; the paper describes no fill-back): after an event's
  * admissions, swapped register sets of schedulable warps, oldest warp first and lowest set

@@ -11,26 +11,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The three tables of an SM in the loop: the block instance kind, its instance name's suffix,
- * what it is, what its rows are, and the built sizes the model's table must have. */
+/* The three tables of an SM in the loop (roles: 0 RMT, 1 SMT, 2 TMT): per role its instance
+ * name's suffix, what it is, what its rows are; per instance kind (a configuration of
+ * configs/rtl/zorua_map.ini built for the loop) its role and the sizes a table must have to be
+ * stepped as it. A table is stepped as the first kind of its role with its sizes. */
 enum { ZML_NTAB = 3 };
-static const struct zml_kind {
-    const char *block, *suffix, *what, *row;
-    struct hd_zorua_map_cfg cfg;
-} kinds[ZML_NTAB] = {
-    {"zorua_map", "zorua_map", "the register mapping table", "warp",
-     {ZORUA_MAP_Rows, ZORUA_MAP_RowW, ZORUA_MAP_Sets, ZORUA_MAP_SetW, ZORUA_MAP_PhysN,
-      ZORUA_MAP_PW, ZORUA_MAP_CntW}},
-    {"zorua_map:smt", "zorua_map_smt", "the scratchpad mapping table", "CTA",
-     {ZORUA_MAP__SMT_Rows, ZORUA_MAP__SMT_RowW, ZORUA_MAP__SMT_Sets, ZORUA_MAP__SMT_SetW,
-      ZORUA_MAP__SMT_PhysN, ZORUA_MAP__SMT_PW, ZORUA_MAP__SMT_CntW}},
-    {"zorua_map:tmt", "zorua_map_tmt", "the thread-slot mapping table", "warp",
-     {ZORUA_MAP__TMT_Rows, ZORUA_MAP__TMT_RowW, ZORUA_MAP__TMT_Sets, ZORUA_MAP__TMT_SetW,
-      ZORUA_MAP__TMT_PhysN, ZORUA_MAP__TMT_PW, ZORUA_MAP__TMT_CntW}},
+static const struct zml_role {
+    const char *suffix, *what, *row;
+} roles[ZML_NTAB] = {
+    {"zorua_map", "the register mapping table", "warp"},
+    {"zorua_map_smt", "the scratchpad mapping table", "CTA"},
+    {"zorua_map_tmt", "the thread-slot mapping table", "warp"},
 };
+#define ZML_CFG(P)                                                                                \
+    {P##Rows, P##RowW, P##Sets, P##SetW, P##PhysN, P##PW, P##CntW}
+static const struct zml_kind {
+    const char *block;
+    unsigned role;
+    struct hd_zorua_map_cfg cfg;
+} kinds[] = {
+    {"zorua_map", 0, ZML_CFG(ZORUA_MAP_)},                      /* Fermi */
+    {"zorua_map:kepler", 0, ZML_CFG(ZORUA_MAP__KEPLER_)},       /* Kepler, Maxwell */
+    {"zorua_map:smt", 1, ZML_CFG(ZORUA_MAP__SMT_)},             /* Fermi, Kepler */
+    {"zorua_map:maxwell_smt", 1, ZML_CFG(ZORUA_MAP__MAXWELL_SMT_)},
+    {"zorua_map:tmt", 2, ZML_CFG(ZORUA_MAP__TMT_)},             /* Fermi */
+    {"zorua_map:kepler_tmt", 2, ZML_CFG(ZORUA_MAP__KEPLER_TMT_)}, /* Kepler, Maxwell */
+};
+enum { ZML_NKIND = sizeof kinds / sizeof kinds[0] };
 
 struct zml_tab {
     struct zmt *t;                   /* the model's table (NULL: not in the loop) */
+    const struct zml_kind *kd;       /* the block's kind it is stepped as */
     struct hd_hw_inst inst;          /* its block */
     bool pend;                       /* the last step took an entry: its outputs are due */
     struct zmt_rec due;              /* ... that entry (expected outputs in due.out) */
@@ -67,24 +78,42 @@ void zml_destroy(struct zml *L)
     free(L);
 }
 
+static bool same_cfg(const struct hd_zorua_map_cfg *c, const struct hd_zorua_map_cfg *b)
+{
+    return c->rows == b->rows && c->sets == b->sets && c->phys == b->phys &&
+           c->row_w == b->row_w && c->set_w == b->set_w && c->pw == b->pw &&
+           c->cnt_w == b->cnt_w;
+}
+
 static int add_table(struct zml *L, uint32_t sm, unsigned k, struct zmt *t, char *err,
                      size_t errlen)
 {
-    const struct hd_zorua_map_cfg *c = &t->m->cfg, *b = &kinds[k].cfg;
-    if (c->rows != b->rows || c->sets != b->sets || c->phys != b->phys || c->row_w != b->row_w ||
-        c->set_w != b->set_w || c->pw != b->pw || c->cnt_w != b->cnt_w) {
+    const struct hd_zorua_map_cfg *c = &t->m->cfg;
+    const struct zml_kind *kd = NULL;
+    for (unsigned i = 0; i < ZML_NKIND && !kd; i++)
+        if (kinds[i].role == k && same_cfg(c, &kinds[i].cfg))
+            kd = &kinds[i];
+    if (!kd) {
         static const char *const cols[ZML_NTAB] = {"register sets", "scratchpad sets", "slot"};
         static const char *const units[ZML_NTAB] = {"sets", "sets", "warp slots"};
         static const char *const keys[ZML_NTAB] = {
             "[sm] logical_warps, max_regs_per_thread / [zorua] reg_set, registers / (reg_set x 32)",
             "[sm] logical_ctas, smem_per_sm / [zorua] smem_set",
             "[sm] logical_warps, max_warps"};
+        char built[256] = "";
+        for (unsigned i = 0; i < ZML_NKIND; i++) {
+            const struct hd_zorua_map_cfg *b = &kinds[i].cfg;
+            if (kinds[i].role != k)
+                continue;
+            const size_t n = strlen(built);
+            snprintf(built + n, sizeof built - n, "%s%u logical %ss x %u %s over %u physical %s",
+                     n ? " or " : "", b->rows, roles[k].row, b->sets, cols[k], b->phys, units[k]);
+        }
         snprintf(err, errlen,
-                 "key 'in_loop' ([zorua]): the %s block is built for %u logical %ss x %u %s over "
-                 "%u physical %s (configs/rtl/zorua_map.ini), this GPU's %s is %u x %u over %u "
-                 "(%s)",
-                 kinds[k].block, b->rows, kinds[k].row, b->sets, cols[k], b->phys, units[k],
-                 kinds[k].what + 4, c->rows, c->sets, c->phys, keys[k]);
+                 "key 'in_loop' ([zorua]): the zorua_map block is built for %s "
+                 "(configs/rtl/zorua_map.ini [block] loop_configs), this GPU's %s is %u x %u over "
+                 "%u (%s)",
+                 built, roles[k].what + 4, c->rows, c->sets, c->phys, keys[k]);
         return -1;
     }
     if (zmt_journal_on(t) != 0) {
@@ -92,6 +121,7 @@ static int add_table(struct zml *L, uint32_t sm, unsigned k, struct zmt *t, char
         return -1;
     }
     L->tab[(size_t)sm * ZML_NTAB + k].t = t;
+    L->tab[(size_t)sm * ZML_NTAB + k].kd = kd;
     return 0;
 }
 
@@ -120,8 +150,8 @@ int zml_make(struct zml *L, char *err, size_t errlen)
             if (!x->t)
                 continue;
             char name[48];
-            snprintf(name, sizeof name, "sm%u.%s", s, kinds[k].suffix);
-            if (hd_hw_make(f, kinds[k].block, name, &x->inst, err, errlen) != 0)
+            snprintf(name, sizeof name, "sm%u.%s", s, roles[k].suffix);
+            if (hd_hw_make(f, x->kd->block, name, &x->inst, err, errlen) != 0)
                 return -1;
             x->inst.ops->reset(x->inst.impl);
             const uint64_t tag[2] = {s, k}; /* (sm, table: 0 RMT, 1 SMT, 2 TMT) */
@@ -171,7 +201,7 @@ int zml_cycle(struct zml *L, uint64_t now, bool *busy, char *err, size_t errlen)
     for (uint32_t i = 0; i < L->nsm * ZML_NTAB; i++) {
         struct zml_tab *x = &L->tab[i];
         const uint32_t s = i / ZML_NTAB;
-        const struct zml_kind *kd = &kinds[i % ZML_NTAB];
+        const struct zml_role *kd = &roles[i % ZML_NTAB];
         if (!x->t)
             continue;
         if (x->t->joom) {
@@ -206,7 +236,7 @@ int zml_cycle(struct zml *L, uint64_t now, bool *busy, char *err, size_t errlen)
                      "zorua: MISMATCH at cycle %" PRIu64 ", SM %u, block %s (sm%u.%s, %s), port "
                      "%s = %" PRIu64 " (0x%" PRIx64 "), the model's table gave %" PRIu64
                      " (0x%" PRIx64 ") for the %s",
-                     now, s, kd->block, s, kd->suffix, kd->what, p->name, got, got, exp, exp,
+                     now, s, x->kd->block, s, kd->suffix, kd->what, p->name, got, got, exp, exp,
                      x->pend ? what(&x->due, kd->row, buf, sizeof buf) : "cycle without an entry");
             return -1;
         }
@@ -214,7 +244,7 @@ int zml_cycle(struct zml *L, uint64_t now, bool *busy, char *err, size_t errlen)
         if (r) {
             x->due = *r;
             /* [zorua] loop_fault: a wrong expectation for the Nth step of a register table */
-            if (L->fault && kd == &kinds[0] && ++L->taken == L->fault)
+            if (L->fault && kd == &roles[0] && ++L->taken == L->fault)
                 x->due.out.free_o ^= 1u;
             zmt_journal_pop(x->t);
         }

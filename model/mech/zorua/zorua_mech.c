@@ -15,7 +15,8 @@
 
 struct zhook {
     struct zph ph;   /* the kernels' phases, shared by the SMs */
-    struct zml *loop; /* the RMT blocks in the loop ([zorua] in_loop), or NULL */
+    struct zml *loop; /* the mapping tables in the loop ([zorua] in_loop), or NULL */
+    struct zdl *dec;  /* the phase-specifier decoders in the loop, or NULL */
 };
 
 static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
@@ -36,20 +37,40 @@ static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
         *ops = &hd_zorua_oloc_ops;
         *oimpl = a;
     }
-    return h->loop ? zml_add_sm(h->loop, sm, &a->z.rmt, &a->z.smt, &a->z.tmt.t, err, errlen) : 0;
+    if (!h->loop)
+        return 0;
+    if (zml_add_sm(h->loop, sm, &a->z.rmt, &a->z.smt, &a->z.tmt.t, err, errlen) != 0)
+        return -1;
+    if (!a->zorua || !zdl_fits(a->z.nwarps, a->reg_sets_max, a->z.smt.nsets, a->p->z_reg_set,
+                               a->p->z_smem_set))
+        return 0; /* (WLM has no phases; the decoder is built for Fermi's 64 logical warps) */
+    if (zdl_add_sm(h->dec, sm, a->z.nwarps, a->reg_sets_max, a->z.smt.nsets, a->p->z_reg_set,
+                   a->p->z_smem_set, err, errlen) != 0)
+        return -1;
+    a->dec = h->dec;
+    return 0;
 }
 
 static int zh_start(void *impl, char *err, size_t errlen)
 {
     const struct zhook *h = impl;
-    return h->loop ? zml_make(h->loop, err, errlen) : 0;
+    if (!h->loop)
+        return 0;
+    return zml_make(h->loop, err, errlen) != 0 ? -1 : zdl_make(h->dec, err, errlen);
 }
 
 static int zh_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
 {
     const struct zhook *h = impl;
     *ready = *busy = false;
-    return h->loop ? zml_cycle(h->loop, now, busy, err, errlen) : 0;
+    if (!h->loop)
+        return 0;
+    bool b2 = false;
+    if (zml_cycle(h->loop, now, busy, err, errlen) != 0 ||
+        zdl_cycle(h->dec, now, &b2, err, errlen) != 0)
+        return -1;
+    *busy |= b2;
+    return 0;
 }
 
 static void zh_kernel_annot(void *impl, uint32_t launch, uint32_t kernel, struct hd_annot *an)
@@ -62,6 +83,7 @@ static void zh_destroy(void *impl)
     struct zhook *h = impl;
     zph_free(&h->ph);
     zml_destroy(h->loop);
+    zdl_destroy(h->dec);
     free(h);
 }
 
@@ -85,8 +107,10 @@ static int zorua_attach(const struct hd_mech_env *env, struct hd_hook *out, char
     }
     h->ph.reg_set = env->p->sm.z_reg_set ? env->p->sm.z_reg_set : 4;
     if (env->p->sm.z_in_loop &&
-        !(h->loop = zml_create(env->p->num_sms, env->hw, env->p->sm.z_loop_fault))) {
+        (!(h->loop = zml_create(env->p->num_sms, env->hw, env->p->sm.z_loop_fault)) ||
+         !(h->dec = zdl_create(env->p->num_sms, env->hw, 0)))) {
         snprintf(err, errlen, "zorua: host out of memory");
+        zml_destroy(h->loop);
         free(h);
         return -1;
     }

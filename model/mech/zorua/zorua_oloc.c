@@ -27,7 +27,13 @@ static bool phase_event(struct zalloc *a, uint32_t slot, const struct zph_kernel
         uint32_t need = ph <= k->nph ? k->need[ph - 1] : a->spec[w];
         need = need < a->spec[w] ? need : a->spec[w]; /* never beyond the specification */
         need = need ? need : 1;
-        zc_phase(&a->z, w, need, a->z.c[a->z.w[w].cta].smem_sets, false);
+        uint32_t ssets = a->z.c[a->z.w[w].cta].smem_sets;
+        /* in the loop the event is the decoder block's (zorua_decloop.h): a phase specifier of
+         * the phase's live registers and scratchpad bytes, in its sets */
+        if (a->dec && !zdl_phase(a->dec, a->sm, w, need * a->p->z_reg_set,
+                                 ssets * a->p->z_smem_set, &need, &ssets))
+            return false; /* (no event: sizes checked at zdl_add_sm, so never) */
+        zc_phase(&a->z, w, need, ssets, false);
         a->dirty = true;
         if (a->st)
             a->st->zorua_phase_events++;
