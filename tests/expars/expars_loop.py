@@ -30,7 +30,7 @@ heddle, mode = sys.argv[1], sys.argv[2]
 tmp = tempfile.mkdtemp(prefix="hd-exloop-")
 EX = ["--set", "sm.allocator=expars"]
 RB = ["--set", "sm.registers=16384"]  # register-bound: mix CTAs in the base workloads
-LOCATED = re.compile(r"sm\d+\.expars_(rat|oc_tags|cta_calc|arb) at cycle \d+: ")
+LOCATED = re.compile(r"sm\d+\.expars_(rat|oc_tags|cta_calc|arb|pref) at cycle \d+: ")
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))

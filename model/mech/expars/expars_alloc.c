@@ -321,11 +321,7 @@ static void ex_destroy(void *impl)
     free(s->have_b);
     free(s->want_b);
     free(s->last_pc);
-    free(s->queued);
     free(s->completed);
-    free(s->need);
-    free(s->nneed);
-    free(s->q);
     free(s);
 }
 
@@ -363,23 +359,19 @@ int hd_expars_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out
     s->have_b = malloc(nw * sizeof *s->have_b);
     s->want_b = malloc(nw * sizeof *s->want_b);
     s->last_pc = malloc(nw * sizeof *s->last_pc);
-    s->queued = calloc(nw, sizeof *s->queued);
     s->completed = calloc(nw, sizeof *s->completed);
-    s->need = calloc((size_t)nw * HD_EXPARS_OC_MAX_LINES, sizeof *s->need);
-    s->nneed = calloc(nw, sizeof *s->nneed);
-    s->q = calloc(nw, sizeof *s->q);
     if (!s->warp_used || !s->warp_cta || !s->warp_local || !s->ref || !s->spm || !s->have_an ||
-        !s->want_an || !s->have_b || !s->want_b || !s->last_pc || !s->queued || !s->completed ||
-        !s->need || !s->nneed || !s->q) {
+        !s->want_an || !s->have_b || !s->want_b || !s->last_pc || !s->completed) {
         ex_destroy(s);
         return -1;
     }
     for (uint32_t w = 0; w < nw; w++)
         s->have_b[w] = s->want_b[w] = s->last_pc[w] = UINT32_MAX;
     s->prefetch = p->expars_prefetch;
-    s->rp_stall_since = UINT32_MAX;
     s->smem_cap = p->shared_bytes;
     hd_expars_oc_init(&s->oc, p->expars_oc_lines, p->expars_oc_banks, p->expars_oc_ways);
+    hd_expars_pref_init(&s->pref, nw, s->oc.t.nlines, s->oc.t.ways, HD_EXPARS_PREF_MAX_WORDS,
+                        HD_EXPARS_OC_MAX_LINES, HD_EXPARS_RP_STALL_LIMIT);
     out->ops = &ex_ops;
     out->impl = s;
     return 0;

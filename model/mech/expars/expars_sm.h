@@ -15,6 +15,7 @@
 
 #include "expars_calc.h"
 #include "expars_oc.h"
+#include "expars_pref.h" /* tables/: the register prefetcher block's reference */
 #include "expars_rat.h" /* tables/: the RAT block's reference */
 #include "sm_alloc.h"
 
@@ -22,6 +23,7 @@
 #include <stdint.h>
 
 #define HD_EXPARS_MAX_REGS 256
+#define HD_EXPARS_RP_STALL_LIMIT 64 /* cycles the prefetcher's head waits before it steals */
 
 struct hd_expars_blk {
     bool used;
@@ -73,14 +75,11 @@ struct hd_expars_sm {
     const void **have_an, **want_an;  /* [nwarps] kernel (annotation store) of have_b / want_b */
     uint32_t *have_b, *want_b;        /* [nwarps] bundle in the OC / asked for (UINT32_MAX) */
     uint32_t *last_pc;                /* [nwarps] PC of its last issue allowed */
-    bool *queued, *completed;         /* [nwarps] in the prefetching queue; finished a bundle */
-    uint16_t *need;                   /* [nwarps x HD_EXPARS_OC_MAX_LINES] its scratchpad registers */
-    uint8_t *nneed;
-    uint32_t *q, qhead, qn;           /* the prefetching queue (a deque over [nwarps]) */
-    bool rp_busy;
-    uint32_t rp_warp;
-    uint64_t rp_done, rp_stall_since;
+    bool *completed;                  /* [nwarps] finished a bundle */
     struct hd_expars_loop *loop;      /* the blocks in the loop (expars_loop.h), or NULL */
+    /* the prefetcher's BVT, queue and fetch in flight: the block expars_pref's C reference
+     * (tables/expars_pref.h), which expars_rp.c runs */
+    struct hd_expars_pref pref;
 };
 
 /* Is register `reg` of warp slot `warp` in the scratchpad? */
@@ -93,12 +92,12 @@ static inline bool hd_expars_sm_in_spm(const struct hd_expars_sm *s, uint32_t wa
 }
 
 /* The warp pool (expars_rp.c): may warp slot `warp`, at PC `pc` of bundle `b` (of kernel `an`:
- * first PC b_pc, last b_last) whose scratchpad registers are need[n], issue? false: it may (its
- * bundle's registers are in the operand cache, or it needs none); true: held, and queued for
- * the prefetcher. */
+ * first PC b_pc, last b_last) whose PREF vector is vec (HD_EXPARS_PREF_MAX_WORDS 64-bit words,
+ * bit r = register r), issue at cycle now? false: it may (its bundle's scratchpad registers are
+ * in the operand cache, or it needs none); true: held, and queued for the prefetcher. */
 bool hd_expars_pool_hold(struct hd_expars_sm *s, uint32_t warp, const void *an, uint32_t b,
-                         uint32_t b_pc, uint32_t b_last, uint32_t pc, const uint16_t *need,
-                         unsigned n);
+                         uint32_t b_pc, uint32_t b_last, uint32_t pc, const uint64_t *vec,
+                         uint64_t now);
 /* The prefetcher's cycle (true: a warp became schedulable) and its next event. */
 bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now);
 uint64_t hd_expars_rp_next(const struct hd_expars_sm *s, uint64_t now);
