@@ -137,35 +137,41 @@ int sc_main(int argc, char **argv)
     pref(stim, 0, v3, 20, false); // full: not queued again
     stim.push_back(zero());
     // seeded: the model's order
+    // Each segment of 4,000 cycles draws its warps from a pool of 4, 16 or every slot (a small
+    // pool makes drops hit queued and in-flight warps) and its own push rate.
     uint64_t now = 1000;
+    unsigned pool = 4, push = 3;
     while (stim.size() < o.cycles) {
         if (stim.size() % 4000 == 3999) {
             resets.push_back(stim.size());
             stim.push_back(zero());
             now = r.below(2) ? r.next() : 0;
+            const unsigned pools[3] = {4, 16, wmax + 2};
+            pool = pools[r.below(3)];
+            push = 1 + r.below(4);
             continue;
         }
         const unsigned start = r.below(4) ? 16 + r.below(16) : r.below(EXPARS_PREF_NR);
         const unsigned k = r.below(16);
         if (k == 0) {
             stim.push_back(zero());
-        } else if (k < 5) {
+        } else if (k <= push) {
             uint64_t v[HD_EXPARS_PREF_MAX_WORDS] = {};
             for (unsigned i = 0; i < kWords; i++)
                 v[i] = r.below(4) == 0 ? 0 : ((uint64_t)r.next() << 32 | r.next()) &
                                                  ((uint64_t)r.next() << 32 | r.next());
             if (r.below(3) == 0)
                 v[0] &= 0xffffffffull; // few high registers
-            pref(stim, r.below(wmax + 2) % (1u << EXPARS_PREF_WW), v, start, r.below(2));
-        } else if (k < 6) {
-            stim.push_back(req(HD_EXPARS_PREF_DROP, r.below(wmax) % (1u << EXPARS_PREF_WW)));
+            pref(stim, r.below(pool) % (1u << EXPARS_PREF_WW), v, start, r.below(2));
+        } else if (k < 7) {
+            stim.push_back(req(HD_EXPARS_PREF_DROP, r.below(pool) % (1u << EXPARS_PREF_WW)));
         } else {
             hd_expars_pref_line lines[HD_EXPARS_PREF_MAX_LINES];
             const unsigned mode = r.below(4);
             for (unsigned j = 0; j < EXPARS_PREF_Lines; j++) {
                 lines[j].valid = mode != 0 && r.below(4) != 0;
                 lines[j].pinned = mode >= 2 && r.below(mode == 3 ? 4 : 2) != 0;
-                lines[j].warp = r.below(wmax);
+                lines[j].warp = r.below(pool);
                 lines[j].reg = r.below(EXPARS_PREF_NR);
             }
             stim.push_back(tick(now, start, lines));
