@@ -124,16 +124,21 @@ module expars_pref #(
     assign pre[(r+1)*KW +: KW] = pre[r*KW +: KW] + KW'(take[r]);
   end
   assign cnt = pre[NR*KW +: KW];
+  // masks[b*NR + r] = bit b of the number r (the list's encoder): 2^b zeros, 2^b ones, ...
+  logic [RW*NR-1:0] masks;
+  for (genvar b = 0; b < RW; b++) begin : g_mask
+    if ((1 << (b + 1)) <= NR) begin : g_some
+      assign masks[b*NR +: NR] = {(NR >> (b + 1)){{(1 << b){1'b1}}, {(1 << b){1'b0}}}};
+    end else begin : g_none
+      assign masks[b*NR +: NR] = '0;
+    end
+  end
   for (genvar i = 0; i < Need; i++) begin : g_need
     for (genvar r = 0; r < NR; r++) begin : g_rank
       assign rk[i*NR + r] = take[r] && pre[r*KW +: KW] == KW'(i);
     end
     for (genvar b = 0; b < RW; b++) begin : g_bit
-      logic [NR-1:0] mask;
-      for (genvar r = 0; r < NR; r++) begin : g_mask
-        assign mask[r] = ((r >> b) & 1) == 1;
-      end
-      assign need[i*RW + b] = |(rk[i*NR +: NR] & mask);
+      assign need[i*RW + b] = |(rk[i*NR +: NR] & masks[b*NR +: NR]);
     end
   end
 

@@ -296,11 +296,12 @@ static void write_log(const struct hd_expars_sm *s)
             " prefetches %" PRIu64 " holds %" PRIu64 " rp_conflict_cycles %" PRIu64
             " forced_unpins %" PRIu64 " evict_dirty %" PRIu64 " evict_clean %" PRIu64
             " writes_oc %" PRIu64 " writes_alloc %" PRIu64 " checked %" PRIu64 " start_reg %u"
-            " cta_rf %u cta_mix %u\n",
+            " cta_rf %u cta_mix %u pref_passes %" PRIu64 " pref_pass_waits %" PRIu64 "\n",
             s->id, t->ctas_rf, t->ctas_mix, t->reads_oc, t->fills, t->pref_fills, t->pref_hits,
             t->pref_writebacks, t->prefetches, t->holds, t->rp_conflict_cycles, t->forced_unpins,
             t->evict_dirty, t->evict_clean, t->writes_oc, t->writes_alloc, t->checked,
-            s->plan.on ? s->plan.start_reg : 0, s->plan.cta_rf, s->plan.cta_mix);
+            s->plan.on ? s->plan.start_reg : 0, s->plan.cta_rf, s->plan.cta_mix, t->pref_passes,
+            t->pref_pass_waits);
     fclose(f);
 }
 

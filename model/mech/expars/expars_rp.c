@@ -66,6 +66,21 @@ static void drop(struct hd_expars_sm *s, uint32_t w, uint64_t now)
     r.op = HD_EXPARS_PREF_DROP;
     r.warp = w;
     pref(s, &r, &a, now);
+    if (a.dropped & 2u) /* its fetch cancelled: no transfers left */
+        s->pref_pend = 0;
+}
+
+/* The fetch's transfers end: the last one at cycle now + n - 1, landing fill_latency later. */
+static void done(struct hd_expars_sm *s, uint64_t now, uint32_t n)
+{
+    struct hd_expars_pref_req r;
+    struct hd_expars_pref_ans a;
+    memset(&r, 0, sizeof r);
+    r.op = HD_EXPARS_PREF_DONE;
+    r.now = (uint32_t)now;
+    r.n = n;
+    r.lat = s->p->expars_fill_latency;
+    pref(s, &r, &a, now);
 }
 
 bool hd_expars_pool_hold(struct hd_expars_sm *s, uint32_t w, const void *an, uint32_t b,
@@ -131,6 +146,10 @@ bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now)
 {
     if (!s->pref.busy && s->pref.qn == 0)
         return false; /* nothing queued, nothing in flight: no request */
+    if (s->pref_pend) { /* [expars] pref_spad: its transfers wait for scratchpad passes */
+        s->st.rp_busy_cycles++;
+        return false;
+    }
     struct hd_expars_pref_line lines[HD_EXPARS_PREF_MAX_LINES];
     const uint32_t nl = s->oc.t.nlines < HD_EXPARS_PREF_MAX_LINES ? s->oc.t.nlines
                                                                   : HD_EXPARS_PREF_MAX_LINES;
@@ -184,18 +203,38 @@ bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now)
         }
         hd_expars_oc_pin(&s->oc, w, reg);
     }
-    memset(&r, 0, sizeof r); /* the fetch's transfers: when it lands */
-    r.op = HD_EXPARS_PREF_DONE;
-    r.now = (uint32_t)now;
-    r.n = transfers;
-    r.lat = s->p->expars_fill_latency;
-    pref(s, &r, &a, now);
     s->st.prefetches++;
+    if (transfers && s->p->expars_pref_spad && s->p->expars_spad_shared) {
+        s->pref_pend = transfers; /* one scratchpad pass each (hd_expars_rp_took) */
+        return progress;
+    }
+    done(s, now, transfers); /* timed on its own: one line per cycle from now */
     return progress;
+}
+
+bool hd_expars_rp_want(const struct hd_expars_sm *s, uint64_t now)
+{
+    (void)now;
+    return s->pref_pend != 0;
+}
+
+void hd_expars_rp_took(struct hd_expars_sm *s, uint64_t now, bool granted)
+{
+    if (!s->pref_pend)
+        return;
+    if (!granted) {
+        s->st.pref_pass_waits++;
+        return;
+    }
+    s->st.pref_passes++;
+    if (--s->pref_pend == 0)
+        done(s, now, 1); /* the last transfer is this pass */
 }
 
 uint64_t hd_expars_rp_next(const struct hd_expars_sm *s, uint64_t now)
 {
+    if (s->pref_pend)
+        return now + 1; /* a transfer waits for its scratchpad pass */
     if (s->pref.busy) { /* the landing cycle, a 32-bit stamp ahead of now (or passed) */
         const int32_t d = (int32_t)(s->pref.done - (uint32_t)now);
         return d > 0 ? now + (uint64_t)d : now + 1;

@@ -48,6 +48,7 @@ struct hd_expars_stats {
     uint64_t holds;                   /* issue attempts held */
     uint64_t prefetches, pref_fills, pref_hits, pref_writebacks;
     uint64_t rp_conflict_cycles, forced_unpins, rp_busy_cycles;
+    uint64_t pref_passes, pref_pass_waits; /* [expars] pref_spad: passes taken, refused */
 };
 
 struct hd_expars_sm {
@@ -80,6 +81,7 @@ struct hd_expars_sm {
     /* the prefetcher's BVT, queue and fetch in flight: the block expars_pref's C reference
      * (tables/expars_pref.h), which expars_rp.c runs */
     struct hd_expars_pref pref;
+    uint32_t pref_pend;               /* [expars] pref_spad: the fetch's transfers not yet made */
 };
 
 /* Is register `reg` of warp slot `warp` in the scratchpad? */
@@ -101,6 +103,10 @@ bool hd_expars_pool_hold(struct hd_expars_sm *s, uint32_t warp, const void *an, 
 /* The prefetcher's cycle (true: a warp became schedulable) and its next event. */
 bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now);
 uint64_t hd_expars_rp_next(const struct hd_expars_sm *s, uint64_t now);
+/* [expars] pref_spad (the substrate's spad_want / spad_took, expars_oloc.c): does the fetch in
+ * flight want a scratchpad pass at cycle now, and was it granted? */
+bool hd_expars_rp_want(const struct hd_expars_sm *s, uint64_t now);
+void hd_expars_rp_took(struct hd_expars_sm *s, uint64_t now, bool granted);
 /* Warp slot `warp` left (its CTA released): out of the pool and the prefetcher. */
 void hd_expars_pool_drop(struct hd_expars_sm *s, uint32_t warp);
 /* Fill the line of (warp, reg) from the scratchpad copy (a dirty victim is written back);
