@@ -21,7 +21,8 @@ include(${CMAKE_SOURCE_DIR}/cosim/rtl_config.cmake)
 # docs/testing.md; the calculator's multipliers take 17-20 s of Yosys on a loaded machine; the
 # bank arbitrator's likewise, session 12).
 hd_tier(full "^rtl_(ports|synth)_gpuduet_(wct|tbct)$" "^rtl_synth_zorua_(coord|map)$"
-        "^rtl_synth_haws_(shadow_stack|warp_ctl)$" "^rtl_synth_expars_(cta_calc|arb|pref)$")
+        "^rtl_synth_haws_(shadow_stack|warp_ctl)$" "^rtl_synth_expars_(cta_calc|arb)$"
+        "^rtl_(ports|synth)_expars_pref$")
 hd_tier(ci "^rtl_(config|lint|ports|synth)_" "^cosim_(reduction|functional_drive_rtl|fst_window)$"
         "^cosim_(fault|sva|in_loop_sva)_caught$" "^cosim_in_loop_drive_rtl_sgemm$" "^cosim_ctx_codec$"
         "^regpat_context_(sgemm|reduction)$")

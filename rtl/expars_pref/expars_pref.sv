@@ -80,11 +80,9 @@ module expars_pref #(
                   Warps <= (1 << WW) && Lines % Ways == 0 && 2 * Need < (1 << KW) &&
                   Limit >= 1 && NW <= 32)
 
-  // The BVT is a memory of Warps x Words 64-bit words (word k of warp w at w*Words + k): one
-  // write port, Words read ports. It has no reset: a warp's vector is written (every word, the
-  // decoder's PREF) before the PUSH that reads it. The queue is a flat vector (Yosys 0.23 reads
-  // no packed 2-D arrays): entry i in q_q[i*WW +: WW].
-  logic [63:0]         bvt_q [Warps*Words];
+  // Flat vectors (Yosys 0.23 reads no packed 2-D arrays): warp w's vector in bvt_q[w*NR +: NR],
+  // queue entry i in q_q[i*WW +: WW].
+  logic [Warps*NR-1:0] bvt_q, bvt_d;
   logic [Warps*WW-1:0] q_q, q_d;
   logic [WW:0]         qn_q, qn_d;
   logic                busy_q, busy_d, stall_q, stall_d;
@@ -99,46 +97,21 @@ module expars_pref #(
   assign sel_ok = 32'(sel) < Warps;
   always_comb begin
     vec = '0;
-    for (int k = 0; k < Words; k++)
-      if (sel_ok) vec[k*64 +: 64] = bvt_q[32'(sel)*Words + k];
-  end
-  always_ff @(posedge clk_i) begin
-    if (op_v_i && op_i == OpBvt && 32'(warp_i) < Warps && 32'(idx_i) < Words)
-      bvt_q[32'(warp_i)*Words + 32'(idx_i)] <= word_i;
+    for (int w = 0; w < Warps; w++)
+      if (sel_ok && sel == WW'(w)) vec = bvt_q[w*NR +: NR];
   end
 
-  // Its scratchpad registers: the first Need set bits at or above start_i, ascending. A prefix
-  // count pre ranks the bits (pre[r] = bits taken below r); bit r is taken iff it is set, at or
-  // above start_i and its rank < Need; entry i of the list is the register whose rank is i, an
-  // AND-OR over the bits per register bit (continuous assigns: no unrolled process).
-  logic [NR-1:0]        take /* verilator split_var */;
-  logic [(NR+1)*KW-1:0] pre /* verilator split_var */;
-  logic [NR-1:0]        above;
-  logic [Need*NR-1:0]   rk;
-  logic [Need*RW-1:0]   need;
-  logic [KW-1:0]        cnt;
-  assign pre[KW-1:0] = '0;
-  assign above = {NR{1'b1}} << start_i;
-  for (genvar r = 0; r < NR; r++) begin : g_take
-    assign take[r] = above[r] && vec[r] && 32'(pre[r*KW +: KW]) < Need;
-    assign pre[(r+1)*KW +: KW] = pre[r*KW +: KW] + KW'(take[r]);
-  end
-  assign cnt = pre[NR*KW +: KW];
-  // masks[b*NR + r] = bit b of the number r (the list's encoder): 2^b zeros, 2^b ones, ...
-  logic [RW*NR-1:0] masks;
-  for (genvar b = 0; b < RW; b++) begin : g_mask
-    if ((1 << (b + 1)) <= NR) begin : g_some
-      assign masks[b*NR +: NR] = {(NR >> (b + 1)){{(1 << b){1'b1}}, {(1 << b){1'b0}}}};
-    end else begin : g_none
-      assign masks[b*NR +: NR] = '0;
-    end
-  end
-  for (genvar i = 0; i < Need; i++) begin : g_need
-    for (genvar r = 0; r < NR; r++) begin : g_rank
-      assign rk[i*NR + r] = take[r] && pre[r*KW +: KW] == KW'(i);
-    end
-    for (genvar b = 0; b < RW; b++) begin : g_bit
-      assign need[i*RW + b] = |(rk[i*NR +: NR] & masks[b*NR +: NR]);
+  // Its scratchpad registers: the first Need set bits at or above start_i, ascending.
+  logic [Need*RW-1:0] need;
+  logic [KW-1:0]      cnt;
+  always_comb begin
+    need = '0;
+    cnt  = '0;
+    for (int r = 0; r < NR; r++) begin
+      if (32'(r) >= 32'(start_i) && vec[r] && 32'(cnt) < Need) begin
+        need[32'(cnt)*RW +: RW] = RW'(r);
+        cnt = cnt + KW'(1);
+      end
     end
   end
 
@@ -191,6 +164,7 @@ module expars_pref #(
   logic          go;
 
   always_comb begin
+    bvt_d      = bvt_q;
     q_d        = q_q;
     qn_d       = qn_q;
     busy_d     = busy_q;
@@ -211,7 +185,10 @@ module expars_pref #(
     go         = 1'b0;
     if (op_v_i) begin
       unique case (op_i)
-        OpBvt: ; // (the BVT's write port, above)
+        OpBvt: begin
+          if (32'(warp_i) < Warps && 32'(idx_i) < Words)
+            bvt_d[32'(warp_i)*NR + 32'(idx_i)*64 +: 64] = word_i;
+        end
         OpPush: begin
           if (sel_ok) begin
             n_a = cnt;
@@ -292,6 +269,7 @@ module expars_pref #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      bvt_q      <= '0;
       q_q        <= '0;
       qn_q       <= '0;
       busy_q     <= 1'b0;
@@ -312,6 +290,7 @@ module expars_pref #(
       dropped_q  <= '0;
       qn_o_q     <= '0;
     end else begin
+      bvt_q      <= bvt_d;
       q_q        <= q_d;
       qn_q       <= qn_d;
       busy_q     <= busy_d;
