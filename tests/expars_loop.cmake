@@ -41,9 +41,17 @@ if(TARGET heddle)
              COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks expars --in-loop vecadd --size small --set sm.registers=16384 --fst ${CMAKE_CURRENT_BINARY_DIR}/expars_loop.fst --window 500:700 && test $(grep -o '[a-z0-9_]*expars_oc_tags[.]rtl[.]hit_o' ${CMAKE_CURRENT_BINARY_DIR}/expars_loop.gtkw | sort -u | wc -l) -eq 15 && test $(grep -o '[a-z0-9_]*expars_rat[.]rtl[.]q_spm_o' ${CMAKE_CURRENT_BINARY_DIR}/expars_loop.gtkw | sort -u | wc -l) -eq 15"
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(expars_loop_fst PROPERTIES LABELS "expars;cosim" TIMEOUT 300)
+    # [expars] pref_spad with --drive rtl: the prefetcher's own scratchpad passes go through
+    # the bank arbitrator block (spad_arb) and the prefetcher block; 0 mismatches (full)
+    add_test(NAME expars_loop_pref_spad
+             COMMAND $<TARGET_FILE:heddle> cosim --blocks expars --in-loop reduction --size small --set sm.allocator=expars --set sm.registers=16384 --set expars.pref_spad=true --drive rtl
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(expars_loop_pref_spad PROPERTIES LABELS "expars;cosim" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "verified .*[1-9][0-9]* block steps .* 0 mismatches")
   endif()
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): one RTL run with its fault in CI (about 1 s of
 # CPU), the rest in the full tier.
 hd_tier(ci "^expars_loop_ci$")
+hd_tier(full "^expars_loop_pref_spad$")
