@@ -130,8 +130,10 @@ int sc_main(int argc, char **argv)
     pref(stim, wmax - 1, top, EXPARS_PREF_NR - 1, true);
     if (wmax < (1u << EXPARS_PREF_WW))
         pref(stim, wmax, top, 0, false);
-    // every warp slot queued: the queue full
+    // every warp slot queued: the queue full (after a reset and idle cycles)
     resets.push_back(stim.size());
+    for (int k = 0; k < 3; k++)
+        stim.push_back(zero());
     for (unsigned w = 0; w < wmax; w++)
         pref(stim, w, v3, 20, w % 2);
     pref(stim, 0, v3, 20, false); // full: not queued again
