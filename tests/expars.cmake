@@ -22,6 +22,8 @@
 #   (policy/sm_sched_ltlws.c), as did fwt (expars_rb_ltlws_gto_fwt, full tier).
 # - expars_prefetch_log: the register prefetcher and warp pool held warps and prefetched lines
 #   ([expars] log), and the output verifies.
+# - expars_pref_spad: the same with [expars] pref_spad: the prefetcher's transfers took
+#   scratchpad passes (pref_passes > 0), the output verifies.
 set(HD_TEST_MECHANISM expars)
 if(TEST test_expars_calc)
   set_property(TEST test_expars_calc APPEND PROPERTY LABELS expars)
@@ -90,13 +92,22 @@ if(TARGET heddle)
   set_tests_properties(expars_prefetch_log PROPERTIES PASS_REGULAR_EXPRESSION
     "VERIFIED.*sm 0 ctas_rf [0-9]+ ctas_mix [1-9][0-9]* reads_oc [1-9][0-9]* fills [0-9]+ pref_fills [1-9][0-9]* pref_hits [0-9]+ pref_writebacks [0-9]+ prefetches [1-9][0-9]* holds [1-9][0-9]*.*checked [1-9]"
     FAIL_REGULAR_EXPRESSION "FAILED|expars checker")
+  # [expars] pref_spad: the prefetcher's transfers took scratchpad passes (docs/oloc.md "Own
+  # passes"); the output verifies with the checker on.
+  add_test(NAME expars_pref_spad
+           COMMAND sh -c "$<TARGET_FILE:heddle> run reduction --size small --set sm.allocator=expars --set sm.registers=16384 --set expars.pref_spad=true --set expars.log=${CMAKE_CURRENT_BINARY_DIR}/expars_pref_spad.log && cat ${CMAKE_CURRENT_BINARY_DIR}/expars_pref_spad.log"
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(expars_pref_spad PROPERTIES PASS_REGULAR_EXPRESSION
+    "VERIFIED.*sm 0 .*prefetches [1-9][0-9]*.* pref_passes [1-9][0-9]* pref_pass_waits [0-9]+"
+    FAIL_REGULAR_EXPRESSION "FAILED|expars checker")
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): about 20-25 test-seconds in CI.
 hd_tier(ci "^test_expars_calc$" "^test_expars_maxwell$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$"
         "^expars_rb_ltlws_(lrr|gto)_reduction$" "^expars_rb_two_level_reduction$"
         "^expars_war$" "^expars_partial$"
-        "^expars_(lrr|gto)_quasirandom_r32$" "^expars_fault(_demand)?$" "^expars_prefetch_log$")
+        "^expars_(lrr|gto)_quasirandom_r32$" "^expars_fault(_demand)?$" "^expars_prefetch_log$"
+        "^expars_pref_spad$")
 
 # `heddle ptx-info` prints EXPARS's plan and bundles with [sm] allocator = expars: MQ's compute_q
 # at 256 threads, 25 registers (ptxas): 4 RF + 2 mix CTAs, Start_Reg 14, the static metrics

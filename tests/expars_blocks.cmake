@@ -19,4 +19,13 @@ if(TARGET tb_expars_cta_calc)
                        PASS_REGULAR_EXPRESSION "seed 11, 0 mismatching ports"
                        FAIL_REGULAR_EXPRESSION "MISMATCH|COVERAGE FAILED|wrong")
 endif()
+# - expars_blocks_pref_seeds: expars_pref's testbench (the register prefetcher, issue 33 item 5;
+#   docs/blocks/expars_units.md "expars_pref") at two more seeds, 100,000 cycles each.
+if(TARGET tb_expars_pref)
+  add_test(NAME expars_blocks_pref_seeds
+           COMMAND sh -c "$<TARGET_FILE:tb_expars_pref> --seed 7 --cycles 100000 && $<TARGET_FILE:tb_expars_pref> --seed 11 --cycles 100000")
+  set_tests_properties(expars_blocks_pref_seeds PROPERTIES TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "seed 11, 0 mismatching ports"
+                       FAIL_REGULAR_EXPRESSION "MISMATCH|COVERAGE FAILED|wrong")
+endif()
 hd_tier(full "^expars_blocks_")

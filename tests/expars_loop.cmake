@@ -51,9 +51,17 @@ if(TARGET heddle)
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(expars_loop_ltlws PROPERTIES LABELS "expars;cosim" TIMEOUT 7200
                          PASS_REGULAR_EXPRESSION "expars loop ok")
+    # [expars] pref_spad with --drive rtl: the prefetcher's own scratchpad passes go through
+    # the bank arbitrator block (spad_arb) and the prefetcher block; 0 mismatches (full)
+    add_test(NAME expars_loop_pref_spad
+             COMMAND $<TARGET_FILE:heddle> cosim --blocks expars --in-loop reduction --size small --set sm.allocator=expars --set sm.registers=16384 --set expars.pref_spad=true --drive rtl
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(expars_loop_pref_spad PROPERTIES LABELS "expars;cosim" TIMEOUT 300
+                         PASS_REGULAR_EXPRESSION "verified .*[1-9][0-9]* block steps .* 0 mismatches")
   endif()
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): one RTL run with its fault in CI (about 1 s of
 # CPU), the rest in the full tier.
 hd_tier(ci "^expars_loop_ci$")
+hd_tier(full "^expars_loop_pref_spad$")

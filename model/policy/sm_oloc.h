@@ -112,6 +112,13 @@ struct hd_oloc_ops {
      * the functional model (execute at issue, docs/timing.md): its source registers still hold
      * the values it reads (q->reg is 0). Called in the issue stage just before the step. */
     void (*issue)(void *impl, const struct hd_oloc_query *q);
+    /* ---- the policy's own scratchpad passes (may be NULL; docs/oloc.md "Own passes") ---- */
+    /* Once per cycle, after the collector's reads and fills (the lowest priority of the
+     * spad_ports banks): does the policy want one pass at cycle now (EXPARS: a register
+     * prefetcher's transfer)? If so the SM arbitrates it like a register pass (spad_arb, kind
+     * 0), takes the banks for the cycle when granted, and tells spad_took(granted). */
+    bool (*spad_want)(void *impl, uint64_t now);
+    void (*spad_took)(void *impl, uint64_t now, bool granted);
 };
 
 /* An SM's installed policy (ops NULL: the register file as it is). */

@@ -534,6 +534,8 @@ bool hd_sm_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t e
     progress |= hd_sm_ldst_send(sm, now);
     progress |= hd_sm_dispatch(sm, now);
     progress |= hd_sm_read_operands(sm, now);
+    if (sm->oloc.ops && sm->oloc.ops->spad_want) /* the policy's own pass, lowest priority */
+        progress |= hd_sm_oloc_own(sm, now);
     progress |= hd_sm_issue(sm, now, status, err, errlen);
     if (*status != HD_FUNC_OK)
         return true;

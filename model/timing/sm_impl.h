@@ -465,6 +465,9 @@ void hd_sm_oloc_load_written(struct hd_sm *sm, struct hd_twarp *w, uint32_t pc, 
 /* An ld/st.shared of `degree` passes dispatched now: the cycles it waits for the scratchpad banks
  * (shared with the policy's scratchpad ports), which it then holds. */
 uint32_t hd_sm_oloc_shared_wait(struct hd_sm *sm, uint32_t degree, uint64_t now);
+/* The policy's own scratchpad pass of cycle now (spad_want / spad_took), after the collector's
+ * reads and fills. Returns true when one was granted. */
+bool hd_sm_oloc_own(struct hd_sm *sm, uint64_t now);
 /* A memory fill's response (HD_TAG_OLOC payload). */
 void hd_sm_oloc_response(struct hd_sm *sm, uint64_t payload, uint64_t now);
 /* }==== */

@@ -382,3 +382,21 @@ uint32_t hd_sm_oloc_shared_wait(struct hd_sm *sm, uint32_t degree, uint64_t now)
     sm->st->oloc_spad_conflicts += start - now;
     return (uint32_t)(start - now);
 }
+
+bool hd_sm_oloc_own(struct hd_sm *sm, uint64_t now)
+{
+    struct hd_oloc_sm *x = sm->olx;
+    const struct hd_oloc_ops *ops = sm->oloc.ops;
+    if (!x || !ops->spad_ports || !ops->spad_want || !ops->spad_want(sm->oloc.impl, now))
+        return false;
+    bool free = x->spad_next <= now;
+    if (ops->spad_arb) /* the policy's arbiter block decides (equal or stopped) */
+        free = ops->spad_arb(sm->oloc.impl, 0, 0, now, free) != 0;
+    if (free)
+        x->spad_next = now + 1;
+    else
+        sm->st->oloc_spad_conflicts++;
+    if (ops->spad_took)
+        ops->spad_took(sm->oloc.impl, now, free);
+    return free;
+}

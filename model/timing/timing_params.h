@@ -110,6 +110,7 @@ struct hd_sm_params {
     /* [zorua] the register mapping table as a block in the loop (zorua_maploop.h) */
     bool z_in_loop;
     uint64_t z_loop_fault;
+    bool expars_pref_spad;        /* [expars] pref_spad: prefetch transfers take scratchpad passes */
 };
 
 /* The context lifecycle ([context], docs/context.md). */

@@ -20,9 +20,10 @@
 #                                             expars.toml: lrr, gto, ltlws_lrr, ltlws_gto,
 #                                             two_level with 6 active warps) with the blocks' C
 #                                             references in the loop: verified, cycles unchanged
-#   expars_loop.py HEDDLE fault               [expars] blocks_fault on the calculator's, the RAT's
-#                                             and the tag array's comparisons stops the run with
-#                                             a located error (C references; no cosim)
+#   expars_loop.py HEDDLE fault               [expars] blocks_fault on the calculator's, the RAT's,
+#                                             the tag array's, the arbitrator's and the
+#                                             prefetcher's comparisons stops the run with a
+#                                             located error (C references; no cosim)
 # Prints "expars loop ok" / "expars fault ok" or fails with the first difference.
 import os
 import re
@@ -34,7 +35,7 @@ heddle, mode = sys.argv[1], sys.argv[2]
 tmp = tempfile.mkdtemp(prefix="hd-exloop-")
 EX = ["--set", "sm.allocator=expars"]
 RB = ["--set", "sm.registers=16384"]  # register-bound: mix CTAs in the base workloads
-LOCATED = re.compile(r"sm\d+\.(?:sched\d+\.)?expars_(rat|oc_tags|cta_calc|arb|ltlws) at cycle \d+: ")
+LOCATED = re.compile(r"sm\d+\.(?:sched\d+\.)?expars_(rat|oc_tags|cta_calc|arb|ltlws|pref) at cycle \d+: ")
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -129,8 +130,8 @@ elif mode == "fault":
         seen.add(faulted([heddle, "run", w, "--size", size, "--quiet"] + EX + RB +
                          ["--set", "expars.blocks=true", "--set", "expars.blocks_fault=%d" % n],
                          "blocks_fault=%d" % n))
-    if seen != {"rat", "oc_tags", "cta_calc", "arb"}:
-        fail("the faults hit %s, not the four blocks" % sorted(seen))
+    if seen != {"rat", "oc_tags", "cta_calc", "arb", "pref"}:
+        fail("the faults hit %s, not the five blocks" % sorted(seen))
     print("expars fault ok")
 else:
     fail("unknown mode " + mode)

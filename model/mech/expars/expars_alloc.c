@@ -298,12 +298,14 @@ static void write_log(const struct hd_expars_sm *s)
             " forced_unpins %" PRIu64 " evict_dirty %" PRIu64 " evict_clean %" PRIu64
             " writes_oc %" PRIu64 " writes_alloc %" PRIu64 " checked %" PRIu64 " start_reg %u"
             " cta_rf %u cta_mix %u values_checked %" PRIu64 " values_unchecked %" PRIu64
-            " partial_fills %" PRIu64 " war_holds %" PRIu64 "\n",
+            " partial_fills %" PRIu64 " war_holds %" PRIu64 " pref_passes %" PRIu64
+            " pref_pass_waits %" PRIu64 "\n",
             s->id, t->ctas_rf, t->ctas_mix, t->reads_oc, t->fills, t->pref_fills, t->pref_hits,
             t->pref_writebacks, t->prefetches, t->holds, t->rp_conflict_cycles, t->forced_unpins,
             t->evict_dirty, t->evict_clean, t->writes_oc, t->writes_alloc, t->checked,
             s->plan.on ? s->plan.start_reg : 0, s->plan.cta_rf, s->plan.cta_mix,
-            s->val.checked, s->val.unchecked, s->val.partial_fills, s->val.war_holds);
+            s->val.checked, s->val.unchecked, s->val.partial_fills, s->val.war_holds,
+            t->pref_passes, t->pref_pass_waits);
     fclose(f);
 }
 
@@ -324,11 +326,7 @@ static void ex_destroy(void *impl)
     free(s->have_b);
     free(s->want_b);
     free(s->last_pc);
-    free(s->queued);
     free(s->completed);
-    free(s->need);
-    free(s->nneed);
-    free(s->q);
     hd_expars_val_free(&s->val);
     free(s);
 }
@@ -368,27 +366,23 @@ int hd_expars_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out
     s->have_b = malloc(nw * sizeof *s->have_b);
     s->want_b = malloc(nw * sizeof *s->want_b);
     s->last_pc = malloc(nw * sizeof *s->last_pc);
-    s->queued = calloc(nw, sizeof *s->queued);
     s->completed = calloc(nw, sizeof *s->completed);
-    s->need = calloc((size_t)nw * HD_EXPARS_OC_MAX_LINES, sizeof *s->need);
-    s->nneed = calloc(nw, sizeof *s->nneed);
-    s->q = calloc(nw, sizeof *s->q);
     if (!s->warp_used || !s->warp_cta || !s->warp_local || !s->ref || !s->spm || !s->have_an ||
-        !s->want_an || !s->have_b || !s->want_b || !s->last_pc || !s->queued || !s->completed ||
-        !s->need || !s->nneed || !s->q) {
+        !s->want_an || !s->have_b || !s->want_b || !s->last_pc || !s->completed) {
         ex_destroy(s);
         return -1;
     }
     for (uint32_t w = 0; w < nw; w++)
         s->have_b[w] = s->want_b[w] = s->last_pc[w] = UINT32_MAX;
     s->prefetch = p->expars_prefetch;
-    s->rp_stall_since = UINT32_MAX;
     s->smem_cap = p->shared_bytes;
     hd_expars_oc_init(&s->oc, p->expars_oc_lines, p->expars_oc_banks, p->expars_oc_ways);
     if (hd_expars_val_init(&s->val, s->oc.t.nlines, s->nwarps, p->expars_check) != 0) {
         ex_destroy(s);
         return -1;
     }
+    hd_expars_pref_init(&s->pref, nw, s->oc.t.nlines, s->oc.t.ways, HD_EXPARS_PREF_MAX_WORDS,
+                        HD_EXPARS_OC_MAX_LINES, HD_EXPARS_RP_STALL_LIMIT);
     out->ops = &ex_ops;
     out->impl = s;
     return 0;

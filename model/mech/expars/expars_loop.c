@@ -27,6 +27,7 @@ struct sm_part {
     struct hd_expars_sm *s;      /* its EXPARS state (bound by the hook's oloc) */
     struct hd_hw_inst calc;      /* the maximum-CTA calculator (expars_cta_calc), at each plan */
     struct hd_hw_inst arb;       /* the bank arbitrator (expars_arb): routes, scratchpad passes */
+    struct hd_hw_inst pref;      /* the register prefetcher (expars_pref, expars_loop_pref.c) */
 };
 
 struct hd_expars_loop {
@@ -87,6 +88,10 @@ int hd_expars_loop_make(struct hd_expars_loop *L, char *err, size_t errlen)
         if (make_one(L, "expars_arb", name, &L->sm[i].arb, sizeof(struct hd_expars_arb_in),
                      sizeof(struct hd_expars_arb_out)) != 0)
             return fail(L, err, errlen);
+        snprintf(name, sizeof name, "sm%u.expars_pref", i);
+        if (make_one(L, "expars_pref", name, &L->sm[i].pref, sizeof(struct hd_expars_pref_in),
+                     sizeof(struct hd_expars_pref_out)) != 0)
+            return fail(L, err, errlen);
     }
     return 0;
 }
@@ -140,6 +145,17 @@ struct hd_expars_loop *hd_expars_loop_create(const struct hd_gpu_timing_params *
                  s->expars_fill_latency);
         return NULL;
     }
+    if (s->max_warps > EXPARS_PREF_Warps || g.nlines != EXPARS_PREF_Lines ||
+        g.ways != EXPARS_PREF_Ways || s->expars_fill_latency > M(EXPARS_PREF_LW) ||
+        EXPARS_PREF_NR != 64 * HD_EXPARS_PREF_MAX_WORDS) {
+        snprintf(err, errlen, "key 'blocks': expars_pref is built for %d warps, %d lines of %d "
+                 "ways, %d-register vectors and fill latencies up to %llu "
+                 "(configs/rtl/expars_pref.ini); the SM has %u warps, [expars] oc_lines = %u, "
+                 "oc_ways = %u, fill_latency = %u", EXPARS_PREF_Warps, EXPARS_PREF_Lines,
+                 EXPARS_PREF_Ways, EXPARS_PREF_NR, (unsigned long long)M(EXPARS_PREF_LW),
+                 s->max_warps, g.nlines, g.ways, s->expars_fill_latency);
+        return NULL;
+    }
     struct hd_expars_loop *L = calloc(1, sizeof *L);
     if (!L || !(L->sm = calloc(p->num_sms ? p->num_sms : 1, sizeof *L->sm))) {
         free(L);
@@ -161,6 +177,7 @@ void hd_expars_loop_destroy(struct hd_expars_loop *L)
         hd_hw_destroy(&L->sm[i].oc);
         hd_hw_destroy(&L->sm[i].calc);
         hd_hw_destroy(&L->sm[i].arb);
+        hd_hw_destroy(&L->sm[i].pref);
     }
     free(L->sm);
     free(L);
@@ -574,5 +591,29 @@ void hd_expars_loop_fail(struct hd_expars_loop *L, const char *msg)
 {
     snprintf(L->err, sizeof L->err, "%s", msg);
     L->failed = true;
+}
+/* }==== */
+
+/* {==== For blocks stepped from their own files ==== */
+struct hd_hw_inst *hd_expars_loop_pref_inst(struct hd_expars_loop *L, uint32_t sm, uint64_t now)
+{
+    if (!usable(L, sm) || !L->sm[sm].pref.ops)
+        return NULL;
+    if (now > L->now)
+        L->now = now;
+    return &L->sm[sm].pref;
+}
+
+int hd_expars_loop_step(struct hd_expars_loop *L, uint32_t sm, struct hd_hw_inst *x,
+                        const void *in, void *out, uint64_t tag)
+{
+    const uint64_t t[2] = {sm, tag};
+    return step(L, sm, x, in, out, t);
+}
+
+void hd_expars_loop_mismatch(struct hd_expars_loop *L, const char *msg)
+{
+    snprintf(L->err, sizeof L->err, "%s", msg);
+    stop(L, 0);
 }
 /* }==== */

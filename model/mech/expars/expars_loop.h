@@ -37,6 +37,7 @@
 #include "expars_arb.h"
 #include "expars_calc.h"
 #include "expars_oc_tags.h"
+#include "expars_pref.h"
 #include "hw_inst.h"
 #include "timing_params.h"
 
@@ -87,9 +88,25 @@ int hd_expars_loop_calc(struct hd_expars_loop *L, const struct hd_expars_sm *s,
 void hd_expars_loop_arb(struct hd_expars_loop *L, uint32_t sm,
                         const struct hd_expars_arb_in *req, struct hd_expars_arb_out *ans,
                         uint64_t now);
+/* The register prefetcher (expars_pref) of SM s at cycle now (0: the loop's current cycle): a
+ * request of the model's prefetcher (expars_rp.c) *r, the model's answer *a (the block's C
+ * reference on the model's state), which gets the block's (expars_loop_pref.c). */
+void hd_expars_loop_pref(struct hd_expars_loop *L, const struct hd_expars_sm *s,
+                         const struct hd_expars_pref_req *r, struct hd_expars_pref_ans *a,
+                         uint64_t now);
 /* }==== */
 
-/* {==== For the blocks stepped by other files (expars_loop_ltlws.c) ==== */
+/* {==== For the blocks stepped from their own files ==== */
+/* SM sm's instance of the prefetcher, or NULL when the loop cannot step it (not made, failed).
+ * A nonzero now advances the loop's cycle. */
+struct hd_hw_inst *hd_expars_loop_pref_inst(struct hd_expars_loop *L, uint32_t sm, uint64_t now);
+/* Step x one edge (tagged {sm, tag}); -1 stops the loop with the instance's error. */
+int hd_expars_loop_step(struct hd_expars_loop *L, uint32_t sm, struct hd_hw_inst *x,
+                        const void *in, void *out, uint64_t tag);
+/* A failed comparison: the located message; the run stops at the end of the cycle. */
+void hd_expars_loop_mismatch(struct hd_expars_loop *L, const char *msg);
+
+/* For the blocks stepped by other files (expars_loop_pref.c, expars_loop_ltlws.c): */
 /* Made, and no comparison has failed. */
 bool hd_expars_loop_live(const struct hd_expars_loop *L);
 /* The factory the blocks are made by (the C references' when the GPU gives none). */

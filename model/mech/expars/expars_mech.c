@@ -111,7 +111,6 @@ static bool hk_hold(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, u
 {
     struct ex_hook *h = impl;
     (void)cta_slot;
-    (void)now;
     struct hd_expars_sm *s = sm < h->p->num_sms ? h->sms[sm] : NULL;
     if (s && hd_expars_val_war(s, slot, pc, an))
         return true; /* a write-after-read interlock (expars_val.h) */
@@ -125,12 +124,8 @@ static bool hk_hold(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, u
         return false;
     const uint32_t bi = bs->of_pc[pc];
     const struct hd_bundle *b = &bs->b[bi];
-    uint16_t need[HD_EXPARS_OC_MAX_LINES];
-    unsigned n = 0;
-    for (uint32_t r = s->rat.start_reg; r < HD_BUNDLE_MAX_REGS && n < HD_EXPARS_OC_MAX_LINES; r++)
-        if (b->vec[r / 64] >> (r % 64) & 1u)
-            need[n++] = (uint16_t)r;
-    return hd_expars_pool_hold(s, slot, an, bi, b->pc, b->pc + b->n - 1, pc, need, n);
+    _Static_assert(HD_BUNDLE_MAX_REGS == 64 * HD_EXPARS_PREF_MAX_WORDS, "PREF vector words");
+    return hd_expars_pool_hold(s, slot, an, bi, b->pc, b->pc + b->n - 1, pc, b->vec, now);
 }
 
 static void hk_destroy(void *impl)

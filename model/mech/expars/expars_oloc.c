@@ -235,6 +235,19 @@ static void ex_issue(void *impl, const struct hd_oloc_query *q)
     hd_expars_val_issue(((struct ex_oloc *)impl)->s, q);
 }
 
+/* The prefetcher's own transfers as scratchpad passes ([expars] pref_spad; sm_oloc.h spad_want,
+ * spad_took): one per cycle while its fetch has transfers left, after ld/st.shared and the
+ * collector's reads and fills. */
+static bool ex_spad_want(void *impl, uint64_t now)
+{
+    return hd_expars_rp_want(((struct ex_oloc *)impl)->s, now);
+}
+
+static void ex_spad_took(void *impl, uint64_t now, bool granted)
+{
+    hd_expars_rp_took(((struct ex_oloc *)impl)->s, now, granted);
+}
+
 static void ex_destroy(void *impl)
 {
     free(impl);
@@ -278,6 +291,10 @@ int hd_expars_oloc_create(const struct hd_sm_params *p, uint32_t sm,
         .spad_arb = ex_spad_arb,
         .issue = ex_issue,
     };
+    if (p->expars_pref_spad && p->expars_spad_shared && p->expars_prefetch) {
+        x->ops.spad_want = ex_spad_want;
+        x->ops.spad_took = ex_spad_took;
+    }
     *ops = &x->ops;
     *impl = x;
     return 0;

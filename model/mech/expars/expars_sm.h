@@ -17,6 +17,7 @@
 
 #include "expars_calc.h"
 #include "expars_oc.h"
+#include "expars_pref.h" /* tables/: the register prefetcher block's reference */
 #include "expars_rat.h" /* tables/: the RAT block's reference */
 #include "expars_val.h"
 #include "sm_alloc.h"
@@ -25,6 +26,7 @@
 #include <stdint.h>
 
 #define HD_EXPARS_MAX_REGS 256
+#define HD_EXPARS_RP_STALL_LIMIT 64 /* cycles the prefetcher's head waits before it steals */
 
 struct hd_expars_blk {
     bool used;
@@ -49,6 +51,7 @@ struct hd_expars_stats {
     uint64_t holds;                   /* issue attempts held */
     uint64_t prefetches, pref_fills, pref_hits, pref_writebacks;
     uint64_t rp_conflict_cycles, forced_unpins, rp_busy_cycles;
+    uint64_t pref_passes, pref_pass_waits; /* [expars] pref_spad: passes taken, refused */
 };
 
 struct hd_expars_sm {
@@ -76,15 +79,13 @@ struct hd_expars_sm {
     const void **have_an, **want_an;  /* [nwarps] kernel (annotation store) of have_b / want_b */
     uint32_t *have_b, *want_b;        /* [nwarps] bundle in the OC / asked for (UINT32_MAX) */
     uint32_t *last_pc;                /* [nwarps] PC of its last issue allowed */
-    bool *queued, *completed;         /* [nwarps] in the prefetching queue; finished a bundle */
-    uint16_t *need;                   /* [nwarps x HD_EXPARS_OC_MAX_LINES] its scratchpad registers */
-    uint8_t *nneed;
-    uint32_t *q, qhead, qn;           /* the prefetching queue (a deque over [nwarps]) */
-    bool rp_busy;
-    uint32_t rp_warp;
-    uint64_t rp_done, rp_stall_since;
+    bool *completed;                  /* [nwarps] finished a bundle */
     struct hd_expars_loop *loop;      /* the blocks in the loop (expars_loop.h), or NULL */
     struct hd_expars_val val;         /* the lines' and scratchpad registers' values (expars_val.h) */
+    /* the prefetcher's BVT, queue and fetch in flight: the block expars_pref's C reference
+     * (tables/expars_pref.h), which expars_rp.c runs */
+    struct hd_expars_pref pref;
+    uint32_t pref_pend;               /* [expars] pref_spad: the fetch's transfers not yet made */
 };
 
 /* Is register `reg` of warp slot `warp` in the scratchpad? */
@@ -97,15 +98,19 @@ static inline bool hd_expars_sm_in_spm(const struct hd_expars_sm *s, uint32_t wa
 }
 
 /* The warp pool (expars_rp.c): may warp slot `warp`, at PC `pc` of bundle `b` (of kernel `an`:
- * first PC b_pc, last b_last) whose scratchpad registers are need[n], issue? false: it may (its
- * bundle's registers are in the operand cache, or it needs none); true: held, and queued for
- * the prefetcher. */
+ * first PC b_pc, last b_last) whose PREF vector is vec (HD_EXPARS_PREF_MAX_WORDS 64-bit words,
+ * bit r = register r), issue at cycle now? false: it may (its bundle's scratchpad registers are
+ * in the operand cache, or it needs none); true: held, and queued for the prefetcher. */
 bool hd_expars_pool_hold(struct hd_expars_sm *s, uint32_t warp, const void *an, uint32_t b,
-                         uint32_t b_pc, uint32_t b_last, uint32_t pc, const uint16_t *need,
-                         unsigned n);
+                         uint32_t b_pc, uint32_t b_last, uint32_t pc, const uint64_t *vec,
+                         uint64_t now);
 /* The prefetcher's cycle (true: a warp became schedulable) and its next event. */
 bool hd_expars_rp_tick(struct hd_expars_sm *s, uint64_t now);
 uint64_t hd_expars_rp_next(const struct hd_expars_sm *s, uint64_t now);
+/* [expars] pref_spad (the substrate's spad_want / spad_took, expars_oloc.c): does the fetch in
+ * flight want a scratchpad pass at cycle now, and was it granted? */
+bool hd_expars_rp_want(const struct hd_expars_sm *s, uint64_t now);
+void hd_expars_rp_took(struct hd_expars_sm *s, uint64_t now, bool granted);
 /* Warp slot `warp` left (its CTA released): out of the pool and the prefetcher. */
 void hd_expars_pool_drop(struct hd_expars_sm *s, uint32_t warp);
 /* Fill the line of (warp, reg) from the scratchpad copy (a dirty victim is written back);

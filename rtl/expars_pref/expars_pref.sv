@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+/**
+ * expars_pref - EXPARS's register prefetcher, one per SM (Yu et al. TACO 2018 §3.3.4, L93-L95,
+ * L210-L212, L220, L234; digest ../shared/reference/papers/expars.md §2.5, §2.8, §3.1).
+ *
+ * State: the register bit-vector table (BVT, Warps x NR bits: a warp's PREF vector, written by
+ * the decoder in 64-bit words), the prefetching queue (q_q[0] is the head; a warp that completed
+ * a bundle before is queued at the front, L210), and one fetch in flight (busy_q, warp_q, the
+ * landing cycle done_q) with the cycle the head began to wait (stall_q, since_q).
+ * One request per edge (op_i):
+ *   BVT   word idx_i of warp_i's vector <= word_i.
+ *   PUSH  warp_i's scratchpad registers are the first Need registers r >= start_i set in its
+ *         vector; none: n_o = 0 (schedulable at once); else queued (front_i: at the front).
+ *   DROP  warp_i out of the queue; its fetch cancelled if in flight.
+ *   TICK  at now_i: a fetch that has not landed answers busy_o; one that has releases its warp.
+ *         Then the head: the set probe counts per set its registers against the lines that are
+ *         free, unpinned or its own (lines_i); short, it waits (conflict_o) until it has waited
+ *         Limit cycles, then steals (steal_o) and starts; else it starts: start_v_o, warp_o,
+ *         n_o, need_o, out of the queue, in flight.
+ *   DONE  the fetch just started took n_i transfers: it lands at now_i + n_i + lat_i (now_i + 1
+ *         when n_i = 0).
+ * Cycles compare as signed NW-bit differences. The answer is registered (latency 1), all zeros
+ * after an edge without a request. Bit-exact C reference: tables/expars_pref.c; ports:
+ * expars_pref_ports.def.
+ *
+ * Parameters (configs/rtl/expars_pref.ini): Warps, WW warp slots and bits; NR vector bits (a
+ * multiple of 64), IW word-index bits; RW register bits; Need registers per fetch; Lines, Ways the
+ * operand cache (sets = Lines / Ways, set = reg mod sets); NW cycle bits; Limit the wait before a
+ * steal; KW transfer-count bits; LW fill-latency bits.
+ */
+`include "../include/hd_assert.svh"
+
+module expars_pref #(
+  parameter int unsigned Warps = 64,
+  parameter int unsigned WW    = 6,
+  parameter int unsigned NR    = 256,
+  parameter int unsigned IW    = 2,
+  parameter int unsigned RW    = 8,
+  parameter int unsigned Need  = 16,
+  parameter int unsigned Lines = 16,
+  parameter int unsigned Ways  = 1,
+  parameter int unsigned NW    = 32,
+  parameter int unsigned Limit = 64,
+  parameter int unsigned KW    = 6,
+  parameter int unsigned LW    = 4
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  input  logic                          op_v_i,
+  input  logic [2:0]                    op_i,
+  input  logic [WW-1:0]                 warp_i,
+  input  logic [IW-1:0]                 idx_i,
+  input  logic [63:0]                   word_i,
+  input  logic                          front_i,
+  input  logic [RW-1:0]                 start_i,
+  input  logic [NW-1:0]                 now_i,
+  input  logic [KW-1:0]                 n_i,
+  input  logic [LW-1:0]                 lat_i,
+  input  logic [Lines*(2+WW+RW)-1:0]    lines_i,
+  output logic                          res_v_o,
+  output logic                          busy_o,
+  output logic                          rel_v_o,
+  output logic [WW-1:0]                 rel_warp_o,
+  output logic                          conflict_o,
+  output logic                          steal_o,
+  output logic                          start_v_o,
+  output logic [WW-1:0]                 warp_o,
+  output logic [KW-1:0]                 n_o,
+  output logic [Need*RW-1:0]            need_o,
+  output logic [1:0]                    dropped_o,
+  output logic [WW:0]                   qn_o
+);
+  localparam int unsigned Words = NR / 64;
+  localparam int unsigned Sets  = Lines / Ways;
+  localparam int unsigned LS    = 2 + WW + RW;
+  localparam logic [2:0] OpBvt = 3'd0, OpPush = 3'd1, OpDrop = 3'd2, OpTick = 3'd3,
+                         OpDone = 3'd4;
+
+  `HD_ASSERT_INIT(HdExparsPrefSizes, NR % 64 == 0 && Words <= (1 << IW) && NR <= (1 << RW) &&
+                  Warps <= (1 << WW) && Lines % Ways == 0 && 2 * Need < (1 << KW) &&
+                  Limit >= 1 && NW <= 32)
+
+  // Flat vectors (Yosys 0.23 reads no packed 2-D arrays): warp w's vector in bvt_q[w*NR +: NR],
+  // queue entry i in q_q[i*WW +: WW].
+  logic [Warps*NR-1:0] bvt_q, bvt_d;
+  logic [Warps*WW-1:0] q_q, q_d;
+  logic [WW:0]         qn_q, qn_d;
+  logic                busy_q, busy_d, stall_q, stall_d;
+  logic [WW-1:0]       warp_q, warp_d;
+  logic [NW-1:0]       done_q, done_d, since_q, since_d;
+
+  // The warp whose vector is read: PUSH's warp_i, else the head.
+  logic [WW-1:0] sel;
+  logic          sel_ok;
+  logic [NR-1:0] vec;
+  assign sel    = op_i == OpPush ? warp_i : q_q[WW-1:0];
+  assign sel_ok = 32'(sel) < Warps;
+  always_comb begin
+    vec = '0;
+    for (int w = 0; w < Warps; w++)
+      if (sel_ok && sel == WW'(w)) vec = bvt_q[w*NR +: NR];
+  end
+
+  // Its scratchpad registers: the first Need set bits at or above start_i, ascending.
+  logic [Need*RW-1:0] need;
+  logic [KW-1:0]      cnt;
+  always_comb begin
+    need = '0;
+    cnt  = '0;
+    for (int r = 0; r < NR; r++) begin
+      if (32'(r) >= 32'(start_i) && vec[r] && 32'(cnt) < Need) begin
+        need[32'(cnt)*RW +: RW] = RW'(r);
+        cnt = cnt + KW'(1);
+      end
+    end
+  end
+
+  // The set probe: per set, the head's registers <= the lines free, unpinned or its own.
+  logic       fit;
+  logic [KW-1:0] want, usable;
+  always_comb begin
+    fit = 1'b1;
+    for (int s = 0; s < Sets; s++) begin
+      want   = '0;
+      usable = '0;
+      for (int i = 0; i < Need; i++)
+        if (KW'(i) < cnt && 32'(need[i*RW +: RW]) % Sets == 32'(s)) want = want + KW'(1);
+      for (int j = s * Ways; j < (s + 1) * Ways; j++)
+        if (!(lines_i[j*LS] && lines_i[j*LS+1] && lines_i[j*LS+2 +: WW] != q_q[WW-1:0]))
+          usable = usable + KW'(1);
+      if (want > usable) fit = 1'b0;
+    end
+  end
+
+  // Cycle comparisons: a after b iff a - b is a positive signed NW-bit number.
+  logic [NW-1:0] d_done, d_since, waited, since_eff;
+  logic          landed, restart;
+  assign d_done  = done_q - now_i;
+  assign landed  = !(d_done != '0 && !d_done[NW-1]);
+  assign d_since = since_q - now_i;
+  assign restart = !stall_q || (d_since != '0 && !d_since[NW-1]);
+  assign since_eff = restart ? now_i : since_q;
+  assign waited  = now_i - since_eff;
+
+  // The queue: the position of warp_i (DROP).
+  logic          found;
+  logic [WW:0]   pos;
+  always_comb begin
+    found = 1'b0;
+    pos   = '0;
+    for (int i = 0; i < Warps; i++)
+      if (!found && (WW+1)'(i) < qn_q && q_q[i*WW +: WW] == warp_i) begin
+        found = 1'b1;
+        pos   = (WW+1)'(i);
+      end
+  end
+
+  // The registered answer.
+  logic          busy_a, rel_a, conflict_a, steal_a, start_a;
+  logic [WW-1:0] rel_warp_a, warp_a;
+  logic [KW-1:0] n_a;
+  logic [Need*RW-1:0] need_a;
+  logic [1:0]    dropped_a;
+  logic          go;
+
+  always_comb begin
+    bvt_d      = bvt_q;
+    q_d        = q_q;
+    qn_d       = qn_q;
+    busy_d     = busy_q;
+    warp_d     = warp_q;
+    done_d     = done_q;
+    stall_d    = stall_q;
+    since_d    = since_q;
+    busy_a     = 1'b0;
+    rel_a      = 1'b0;
+    rel_warp_a = '0;
+    conflict_a = 1'b0;
+    steal_a    = 1'b0;
+    start_a    = 1'b0;
+    warp_a     = '0;
+    n_a        = '0;
+    need_a     = '0;
+    dropped_a  = '0;
+    go         = 1'b0;
+    if (op_v_i) begin
+      unique case (op_i)
+        OpBvt: begin
+          if (32'(warp_i) < Warps && 32'(idx_i) < Words)
+            bvt_d[32'(warp_i)*NR + 32'(idx_i)*64 +: 64] = word_i;
+        end
+        OpPush: begin
+          if (sel_ok) begin
+            n_a = cnt;
+            if (cnt != '0 && 32'(qn_q) != Warps) begin
+              if (front_i) begin
+                for (int i = Warps - 1; i > 0; i--) q_d[i*WW +: WW] = q_q[(i-1)*WW +: WW];
+                q_d[WW-1:0] = warp_i;
+              end else begin
+                for (int i = 0; i < Warps; i++)
+                  if ((WW+1)'(i) == qn_q) q_d[i*WW +: WW] = warp_i;
+              end
+              qn_d = qn_q + (WW+1)'(1);
+            end
+          end
+        end
+        OpDrop: begin
+          if (found) begin
+            for (int i = 0; i < Warps - 1; i++)
+              if ((WW+1)'(i) >= pos) q_d[i*WW +: WW] = q_q[(i+1)*WW +: WW];
+            qn_d         = qn_q - (WW+1)'(1);
+            dropped_a[0] = 1'b1;
+          end
+          if (busy_q && warp_q == warp_i) begin
+            busy_d       = 1'b0;
+            dropped_a[1] = 1'b1;
+          end
+        end
+        OpTick: begin
+          if (busy_q && !landed) begin
+            busy_a = 1'b1;
+          end else begin
+            if (busy_q) begin
+              rel_a      = 1'b1;
+              rel_warp_a = warp_q;
+              busy_d     = 1'b0;
+            end
+            if (qn_q != '0) begin
+              if (!fit) begin
+                stall_d    = 1'b1;
+                since_d    = since_eff;
+                conflict_a = 1'b1;
+                if (32'(waited) >= Limit) begin
+                  steal_a = 1'b1;
+                  go      = 1'b1;
+                end
+              end else begin
+                go = 1'b1;
+              end
+              if (go) begin
+                stall_d = 1'b0;
+                start_a = 1'b1;
+                warp_a  = q_q[WW-1:0];
+                n_a     = cnt;
+                need_a  = need;
+                for (int i = 0; i < Warps - 1; i++) q_d[i*WW +: WW] = q_q[(i+1)*WW +: WW];
+                qn_d    = qn_q - (WW+1)'(1);
+                busy_d  = 1'b1;
+                warp_d  = q_q[WW-1:0];
+                done_d  = now_i + NW'(1);
+              end
+            end
+          end
+        end
+        OpDone: begin
+          if (busy_q) done_d = n_i != '0 ? now_i + NW'(n_i) + NW'(lat_i) : now_i + NW'(1);
+        end
+        default: ;
+      endcase
+    end
+  end
+
+  logic          res_v_q, busy_o_q, rel_q, conflict_q, steal_q, start_q;
+  logic [WW-1:0] rel_warp_q, warp_o_q;
+  logic [KW-1:0] n_q;
+  logic [Need*RW-1:0] need_q;
+  logic [1:0]    dropped_q;
+  logic [WW:0]   qn_o_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bvt_q      <= '0;
+      q_q        <= '0;
+      qn_q       <= '0;
+      busy_q     <= 1'b0;
+      warp_q     <= '0;
+      done_q     <= '0;
+      stall_q    <= 1'b0;
+      since_q    <= '0;
+      res_v_q    <= 1'b0;
+      busy_o_q   <= 1'b0;
+      rel_q      <= 1'b0;
+      rel_warp_q <= '0;
+      conflict_q <= 1'b0;
+      steal_q    <= 1'b0;
+      start_q    <= 1'b0;
+      warp_o_q   <= '0;
+      n_q        <= '0;
+      need_q     <= '0;
+      dropped_q  <= '0;
+      qn_o_q     <= '0;
+    end else begin
+      bvt_q      <= bvt_d;
+      q_q        <= q_d;
+      qn_q       <= qn_d;
+      busy_q     <= busy_d;
+      warp_q     <= warp_d;
+      done_q     <= done_d;
+      stall_q    <= stall_d;
+      since_q    <= since_d;
+      res_v_q    <= op_v_i;
+      busy_o_q   <= busy_a;
+      rel_q      <= rel_a;
+      rel_warp_q <= rel_warp_a;
+      conflict_q <= conflict_a;
+      steal_q    <= steal_a;
+      start_q    <= start_a;
+      warp_o_q   <= warp_a;
+      n_q        <= n_a;
+      need_q     <= need_a;
+      dropped_q  <= dropped_a;
+      qn_o_q     <= op_v_i ? qn_d : '0;
+    end
+  end
+
+  assign res_v_o    = res_v_q;
+  assign busy_o     = busy_o_q;
+  assign rel_v_o    = rel_q;
+  assign rel_warp_o = rel_warp_q;
+  assign conflict_o = conflict_q;
+  assign steal_o    = steal_q;
+  assign start_v_o  = start_q;
+  assign warp_o     = warp_o_q;
+  assign n_o        = n_q;
+  assign need_o     = need_q;
+  assign dropped_o  = dropped_q;
+  assign qn_o       = qn_o_q;
+
+  // an answer only after a request; the queue never holds more than Warps
+  `HD_ASSERT(HdExparsPrefIdle, !res_v_q |-> !(busy_o_q || rel_q || start_q || n_q != '0 ||
+             qn_o_q != '0), clk_i, rst_ni)
+  `HD_ASSERT(HdExparsPrefQueue, 32'(qn_q) <= Warps, clk_i, rst_ni)
+  `HD_ASSERT_KNOWN(HdExparsPrefKnown, {res_v_o, busy_o, rel_v_o, rel_warp_o, conflict_o,
+                   steal_o, start_v_o, warp_o, n_o, need_o, dropped_o, qn_o}, clk_i, rst_ni)
+endmodule
