@@ -31,7 +31,7 @@ void hd_ccbp_ctrl_ref_reset(struct hd_ccbp_ctrl_state *s)
     hd_block_reset_values(&hd_ccbp_ctrl_block, HD_DIR_OUT, &s->q);
 }
 
-uint32_t hd_ccbp_ctrl_quota(uint32_t share, uint32_t f)
+static uint32_t hd_ccbp_ctrl_quota(uint32_t share, uint32_t f)
 {
     if (!f)
         return 0;

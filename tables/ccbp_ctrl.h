@@ -109,7 +109,5 @@ void hd_ccbp_ctrl_ref_step(struct hd_ccbp_ctrl_state *s, const struct hd_ccbp_ct
                            struct hd_ccbp_ctrl_out *out);
 /* Idle (hw_inst.h): not running, no write, start or read, nothing in the output registers. */
 bool hd_ccbp_ctrl_ref_idle(const struct hd_ccbp_ctrl_state *s, const struct hd_ccbp_ctrl_in *in);
-/* The quota of a share (Q8.16) with factor f (Q16.16), as a read gives it (f = 0: 0). */
-uint32_t hd_ccbp_ctrl_quota(uint32_t share, uint32_t f);
 
 #endif

@@ -300,10 +300,9 @@ struct gd_launch *gd_launch_of(struct gd *g, uint32_t launch);
 /* The plan of launch id for a TB demand (computed at the first one). */
 const struct gd_plan *gd_plan_for(struct gd *g, uint32_t launch, uint32_t warps, uint32_t regs,
                                   uint64_t smem, const struct gd_caps *c);
-/* The number of TBs an SM may hold for launch id now (MC + current ME). */
-uint32_t gd_tb_limit(const struct gd *g, uint32_t launch);
-/* The same for SM sm: with the monitor blocks in the loop and [gpuduet] dynamic, ME is the SM's
- * gpuduet_tmon's (gpuduet_tmloop.h), else gd_tb_limit's. */
+/* The number of TBs SM sm may hold for launch id now (MC + current ME): with the monitor blocks
+ * in the loop and [gpuduet] dynamic, ME is the SM's gpuduet_tmon's (gpuduet_tmloop.h), else the
+ * GPU-wide controller's. */
 uint32_t gd_tb_limit_sm(const struct gd *g, uint32_t launch, uint32_t sm);
 /* }==== */
 

@@ -98,6 +98,15 @@ static uint32_t me_now(const struct gd *g, const struct gd_launch *L)
     return g->p->gduet.me < L->plan.me_ub ? g->p->gduet.me : L->plan.me_ub;
 }
 
+/* The number of TBs an SM may hold for launch id now (MC + current ME). */
+static uint32_t gd_tb_limit(const struct gd *g, uint32_t launch)
+{
+    for (uint32_t i = g->nl; i-- > 0;)
+        if (g->L[i].launch == launch)
+            return g->L[i].planned ? g->L[i].plan.mc + me_now(g, &g->L[i]) : UINT32_MAX;
+    return UINT32_MAX;
+}
+
 uint32_t gd_tb_limit_sm(const struct gd *g, uint32_t launch, uint32_t sm)
 {
     if (!g->tm || !g->p->gduet.dynamic)
@@ -113,14 +122,6 @@ uint32_t gd_tb_limit_sm(const struct gd *g, uint32_t launch, uint32_t sm)
         const uint32_t me = gd_tm_me(g->tm, sm, launch);
         return L->plan.mc + (me < L->plan.me_ub ? me : L->plan.me_ub);
     }
-    return UINT32_MAX;
-}
-
-uint32_t gd_tb_limit(const struct gd *g, uint32_t launch)
-{
-    for (uint32_t i = g->nl; i-- > 0;)
-        if (g->L[i].launch == launch)
-            return g->L[i].planned ? g->L[i].plan.mc + me_now(g, &g->L[i]) : UINT32_MAX;
     return UINT32_MAX;
 }
 /* }==== */
