@@ -85,7 +85,10 @@
       "GPUDuet with TB-level switching only (Lin ch.3's GPUDuet_TB baseline)")                     \
     V(alloc, HD_ALLOC_VT, "vt",                                                                    \
       "Virtual Thread: extra TBs inactivated on chip at TB level, their registers and shared "     \
-      "memory kept in place (capacity bounded by the register file and shared memory)")
+      "memory kept in place (capacity bounded by the register file and shared memory)")          \
+    V(alloc, HD_ALLOC_WARPMAN, "warpman",                                                          \
+      "Warpman (Xiang et al. HPCA 2014; EXPARS's baseline, digest sec. 2.10): whole CTAs, plus "   \
+      "one partial CTA whose warps start as registers free; per-warp release (model/mech/warpman)")
 #define HD_CFG_ENUM_regbank(V)                                                                     \
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \

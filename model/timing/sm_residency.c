@@ -34,6 +34,8 @@ struct res_wait {                /* an absent warp, in the order warps left */
     uint32_t ctx, warp;
     uint16_t epoch;
     uint64_t at;                 /* earliest cycle the SM switches it back in by itself */
+    bool fresh;                  /* placed without a slot and never ran, with [sm]
+                                    fresh_unstarted (timing_params.h): starts without a move */
 };
 
 struct hd_sm_res {
@@ -240,7 +242,7 @@ bool hd_sm_warp_switch_out(struct hd_sm *sm, uint32_t slot, uint64_t return_at, 
     hd_sm_warp_unbind(sm, w);
     x->absent |= 1u << i;
     x->wmoving |= 1u << i;
-    sm->wr->q[sm->wr->nq++] = (struct res_wait){x->id, i, x->epoch, return_at};
+    sm->wr->q[sm->wr->nq++] = (struct res_wait){x->id, i, x->epoch, return_at, false};
     move_start(sm, x, i, slot, false, now);
     sm->st->warp_switch_outs++;
     hd_hooks_warp_left(sm->hooks, sm->id, x->id, i, slot, now);
@@ -296,11 +298,16 @@ bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t i, uint64
     if (sm->p->phys_ctas < sm->p->max_ctas && !cta_present(c) &&
         ctas_present(sm) >= sm->p->phys_ctas)
         return false; /* no physical CTA slot */
+    uint32_t k = 0; /* its place in the queue (nq: not waiting there) */
+    while (k < sm->wr->nq && (sm->wr->q[k].ctx != x->id || sm->wr->q[k].warp != i))
+        k++;
+    const bool fresh = k < sm->wr->nq && sm->wr->q[k].fresh;
     const struct hd_alloc_part part = {i, 0, 0};
     if (!sm->alloc.ops->acquire(sm->alloc.impl, &c->grant, &part))
         return false;
     char err[160];
-    if (hd_sm_warp_bind(sm, c, i, &x->saved[i], true, now, err, sizeof err) != HD_FUNC_OK) {
+    if (hd_sm_warp_bind(sm, c, i, fresh ? NULL : &x->saved[i], !fresh, now, err, sizeof err) !=
+        HD_FUNC_OK) {
         if (sm->fault == HD_FUNC_OK) {
             sm->fault = HD_FUNC_ERR_MEMORY;
             snprintf(sm->fault_msg, sizeof sm->fault_msg, "SM %u cycle %" PRIu64 ": %s", sm->id,
@@ -309,18 +316,21 @@ bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t i, uint64
         return false;
     }
     struct hd_twarp *w = &sm->w[c->grant.warp_slot[i]];
-    w->returning = true;
+    w->returning = !fresh;
     hd_sm_warp_eval(sm, w, now);
     hd_sm_update_oldest(sm, w->sched);
     sm->nwarps++;
     x->absent &= ~(1u << i);
+    if (k < sm->wr->nq) { /* no longer waiting */
+        memmove(&sm->wr->q[k], &sm->wr->q[k + 1], (sm->wr->nq - k - 1) * sizeof *sm->wr->q);
+        sm->wr->nq--;
+    }
+    if (fresh) { /* it never ran: no context to move in, it starts as dispatched (bound fresh) */
+        sm->st->warp_fresh_starts++;
+        hd_sm_warp_check_drained(sm, w, now); /* (an empty kernel's warp is done at once) */
+        return true;
+    }
     x->wmoving |= 1u << i;
-    for (uint32_t k = 0; k < sm->wr->nq; k++) /* no longer waiting */
-        if (sm->wr->q[k].ctx == x->id && sm->wr->q[k].warp == i) {
-            memmove(&sm->wr->q[k], &sm->wr->q[k + 1], (sm->wr->nq - k - 1) * sizeof *sm->wr->q);
-            sm->wr->nq--;
-            break;
-        }
     move_start(sm, x, i, w->slot, true, now);
     sm->st->warp_switch_ins++;
     return true;
@@ -458,7 +468,8 @@ int hd_sm_res_place_absent(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, uint
     s->state = HD_WS_ABSENT;
     x->absent |= 1u << i;
     sm->nwarps--; /* (take_slot counted every warp of the grant) */
-    sm->wr->q[sm->wr->nq++] = (struct res_wait){x->id, i, x->epoch, now};
+    sm->wr->q[sm->wr->nq++] =
+        (struct res_wait){x->id, i, x->epoch, now, sm->p->fresh_unstarted};
     sm->st->warp_placed_absent++;
     return HD_FUNC_OK;
 }

@@ -136,7 +136,9 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->warp_stress_period = c->sm_warp_stress_period;
     s->warp_stress_seed = c->sm_warp_stress_seed;
     s->residency = s->logical_warps != s->max_warps || s->max_ctas != s->phys_ctas ||
-                   s->warp_stress_period != 0;
+                   s->warp_stress_period != 0 ||
+                   c->sm_allocator == HD_ALLOC_WARPMAN; /* (its partial CTA's waiting warps) */
+    s->fresh_unstarted = c->sm_allocator == HD_ALLOC_WARPMAN;
     s->warp_mover = c->sm_warp_mover;
     s->z_mt_latency = c->zorua_mt_latency;
     s->z_c_delta = c->zorua_c_delta_thresh;

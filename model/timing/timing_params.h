@@ -111,6 +111,11 @@ struct hd_sm_params {
     bool z_in_loop;
     uint64_t z_loop_fault;
     bool expars_pref_spad;        /* [expars] pref_spad: prefetch transfers take scratchpad passes */
+    /* warps placed without a slot that never ran start like newly dispatched warps when they get
+     * one, without a context move (sm_residency.c; true for [sm] allocator = warpman, whose
+     * partial CTA's waiting warps have no context; false: they return through the warp mover,
+     * as Zorua's logical warps and WLM do) */
+    bool fresh_unstarted;
 };
 
 /* The context lifecycle ([context], docs/context.md). */
