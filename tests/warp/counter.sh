@@ -19,9 +19,11 @@ echo "$w: VERIFIED; $counter = $n (want >= $min); switch-outs $(sum warp_switch_
      "placed absent $(sum warp_placed_absent), barrier releases with a warp absent" \
      "$(sum warp_absent_bar_releases), TB inactivations $(sum warp_cta_switch_outs)"
 [ "$n" -ge "$min" ] || { echo "counter.sh: $w: $counter = $n < $min"; exit 1; }
-# every warp that left (or was placed absent) came back: nothing is left absent at the end
+# every warp that left (or was placed absent) came back or started (a waiting warp that never
+# ran starts fresh with [sm] allocator = warpman): nothing is left absent at the end
 out=$(( $(sum warp_switch_outs) + $(sum warp_placed_absent) ))
-if [ "$out" -ne "$(sum warp_switch_ins)" ]; then
-    echo "counter.sh: $w: $out warps left or were placed absent, $(sum warp_switch_ins) came back"
+back=$(( $(sum warp_switch_ins) + $(sum warp_fresh_starts) ))
+if [ "$out" -ne "$back" ]; then
+    echo "counter.sh: $w: $out warps left or were placed absent, $back came back or started"
     exit 1
 fi
