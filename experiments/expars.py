@@ -112,6 +112,37 @@ def _pct(v, fmt="{:+.2f}"):
     return "-" if v is None else fmt.format(100 * (v - 1))
 
 
+def _means(v):
+    """Arithmetic and geometric mean % of ratios v (None: the point is not in the sweep)."""
+    n = len([x for x in v if x])
+    return {"amean_pct": 100 * (_amean(v) - 1), "gmean_pct": 100 * (_gmean(v) - 1), "n": n}
+
+
+def _am(q):
+    return f"{q['amean_pct']:+.2f} / {q['gmean_pct']:+.2f} %" if q["n"] else "not run"
+
+
+def warpman(rows):
+    """Warpman's run-time results (digest §2.10; Fig. 13, L307-L309, L327): its performance
+    against Baseline per scheduler, the iso-storage Warpman (RF + 2 KB) against Warpman, its
+    energy against Baseline's, EXPARS's energy and performance against Warpman's (LTLWS against
+    its inner policy's Warpman), and mean resident warps per SM."""
+    sp = {s: [_ratio(r["base_" + s], r["wm_" + s]) for r in rows] for s in SCHEDS}
+    iso = {s: [_ratio(r["wm_" + s], r["wmiso_" + s]) for r in rows] for s in SCHEDS}
+    en = {s: [_ratio(r["we_" + s], r["be_" + s]) for r in rows] for s in SCHEDS}
+    ex_en = {c: [_ratio(r["ee_" + c], r["we_" + BASE_OF[c]]) for r in rows] for c in COLS}
+    ex_sp = {c: [_ratio(r["wm_" + BASE_OF[c]], r["ex_" + c]) for r in rows] for c in COLS}
+    warps = {k: _amean([r[k + "_" + s] for r in rows]) for k in ("bw", "ww", "ew")
+             for s in ("gto",)}
+    return {"speedup": sp, "iso": iso, "energy": en, "expars_energy": ex_en,
+            "expars_speedup": ex_sp, "warps_gto": warps,
+            "summary": {"speedup": {s: _means(v) for s, v in sp.items()},
+                        "iso": {s: _means(v) for s, v in iso.items()},
+                        "energy": {s: _means(v) for s, v in en.items()},
+                        "expars_energy": {c: _means(v) for c, v in ex_en.items()},
+                        "expars_speedup": {c: _means(v) for c, v in ex_sp.items()}}}
+
+
 def measure(ctx):
     wls = [w for w in NAMES if any(p.axes.get("workload") == w for p in ctx.sweep.points)]
     rows = []
@@ -130,6 +161,13 @@ def measure(ctx):
                                         ls[0]["regs_per_thread"]]
             d = _data(ctx, wl, "partitioned", 33280, s)
             row["iso_" + s] = d["timing"]["totals"]["cycles"] if d else None
+            # Warpman ([sm] allocator = warpman), at the RF and at RF + 2 KB (L309)
+            d = _data(ctx, wl, "warpman", 32768, s)
+            row["wm_" + s], row["ww_" + s] = (d["timing"]["totals"]["cycles"], _warps(d)) \
+                if d else (None, None)
+            row["we_" + s] = _energy(d)[0] if d else None
+            d = _data(ctx, wl, "warpman", 33280, s)
+            row["wmiso_" + s] = d["timing"]["totals"]["cycles"] if d else None
         for s in COLS:
             d = _data(ctx, wl, "expars", 32768, s)
             row["ex_" + s], row["ew_" + s] = (d["timing"]["totals"]["cycles"], _warps(d)) \
@@ -156,7 +194,7 @@ def static_fermi(ctx, heddle, rows):
     return {"kernels": out, "means": means}
 
 
-def _numbers_table(summary, iso, st, energy, rows, sp, en, mx):
+def _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm):
     """The issue's list of numbers (issue 33 item 6), each beside ours."""
     b = []
     for c, cn in CONFIG_NAMES.items():
@@ -180,15 +218,28 @@ def _numbers_table(summary, iso, st, energy, rows, sp, en, mx):
                          for v in iso.values()) + " %"
               if any(any(v) for v in iso.values()) else "not run in this sweep",
               "no effect", "L309"])
-    b.append(["iso-storage control, Warpman", "not built (no run-time Warpman)", "< 1 %",
-              "L309"])
+    q = wm["summary"]
+    for s in SCHEDS:
+        b.append([f"Warpman performance vs Baseline, {s} (amean / gmean)", _am(q["speedup"][s]),
+                  "Fig. 13 (EST, SING1 lose with LRR)", "L307"])
+    b.append(["iso-storage control, Warpman (RF + 2 KB vs Warpman; LRR / GTO / TL amean)",
+              " / ".join(f"{q['iso'][s]['amean_pct']:+.2f}" if q["iso"][s]["n"] else "-"
+                         for s in SCHEDS) + " %", "< 1 %", "L309"])
+    w = wm["warps_gto"]
+    b.append(["mean resident warps per SM over the run, Baseline / Warpman / EXPARS (GTO)",
+              " / ".join(_f(w[k]) for k in ("bw", "ww", "ew")),
+              "32.86 / 36.64 / 43.43 (static)", "L298"])
     for c in COLS:
         q = energy[c]
         b.append([f"energy vs Baseline, {c} (amean / gmean)",
                   f"{q['amean_pct']:+.2f} / {q['gmean_pct']:+.2f} %" if q["n"] else "-",
                   "lower on average" if c == "ltlws_lrr" else "-", "L327"])
-    b.append(["energy vs Warpman", "not built (no run-time Warpman)",
-              "lower on average", "L327"])
+    for s in SCHEDS:
+        b.append([f"Warpman energy vs Baseline, {s} (amean / gmean)", _am(q["energy"][s]), "-",
+                  "L327"])
+    for c in COLS:
+        b.append([f"EXPARS energy vs Warpman, {c} (amean / gmean)",
+                  _am(q["expars_energy"][c]), "lower on average", "L327"])
     mqe = [en["ltlws_lrr"][i] for i, r in enumerate(rows) if r["name"] == "MQ"]
     b.append(["MQ energy vs Baseline, LTLWS-LRR",
               _pct(mqe[0]) + " %" if mqe and mqe[0] else "-", "-27 %", "L327"])
@@ -219,25 +270,35 @@ def report(ctx):
                   "structures_pct": 100 * _amean(xs[c])} for c, v in en.items()}
     st = static_fermi(ctx, heddle, rows)
     mx = maxwell_study(heddle, ctx.root)
+    wm = warpman(rows)
     ctx.write_json("expars.json", {"experiment": "expars", "rows": rows, "summary": summary,
                                    "iso": {s: 100 * (_amean(v) - 1) for s, v in iso.items()},
-                                   "energy": energy, "static_fermi": st, "maxwell": mx})
+                                   "energy": energy, "static_fermi": st, "maxwell": mx,
+                                   "warpman": wm["summary"]})
     cats = [r["name"] for r in rows]
     size = ctx.sweep.points[0].axes.get("size", "?") if ctx.sweep.points else "?"
     figures.bar_panels(ctx.path("speedup.png"), [
         {"title": f"EXPARS speedup, {c}", "ylabel": "Baseline cycles / cycles",
-         "categories": cats, "series": {"EXPARS": sp[c], "iso-storage": iso.get(c)}
-         if c in iso and any(iso[c]) else {"EXPARS": sp[c]}, "geomean": True, "hline": 1.0,
+         "categories": cats, "series": dict(
+             [("EXPARS", sp[c])] +
+             ([("iso-storage", iso[c])] if c in iso and any(iso[c]) else []) +
+             ([("Warpman", wm["speedup"][c])] if any(wm["speedup"].get(c, [])) else [])),
+         "geomean": True, "hline": 1.0,
          "rotate": 60, "labels": False}
         for c in COLS if any(sp[c])], ncols=3, width=15,
         suptitle=f"EXPARS on the Fermi GTX480 ({size} size)")
     figures.bar_panels(ctx.path("warps.png"), [
         {"title": "mean resident warps per SM (GTO)", "ylabel": "warps", "categories": cats,
-         "series": {"Baseline": [r["bw_gto"] for r in rows],
-                    "EXPARS": [r["ew_gto"] for r in rows]}}])
+         "series": dict([("Baseline", [r["bw_gto"] for r in rows])] +
+                        ([("Warpman", [r["ww_gto"] for r in rows])]
+                         if any(r["ww_gto"] for r in rows) else []) +
+                        [("EXPARS", [r["ew_gto"] for r in rows])])}])
     figures.bar_panels(ctx.path("energy.png"), [
         {"title": f"Fig. 15: energy / Baseline's, {c}", "ylabel": "EXPARS energy / Baseline",
-         "categories": cats, "series": {"EXPARS": en[c]}, "geomean": True, "hline": 1.0,
+         "categories": cats, "series": dict(
+             [("EXPARS", en[c])] +
+             ([("Warpman", wm["energy"][c])] if any(wm["energy"].get(c, [])) else [])),
+         "geomean": True, "hline": 1.0,
          "rotate": 60, "labels": False,
          "paper": {"paper (LTLWS-LRR)": [PAPER_ENERGY_RATIO.get(n) for n in cats]}
          if c == "ltlws_lrr" else None}
@@ -265,11 +326,12 @@ def report(ctx):
           "![speedup](speedup.png) ![warps](warps.png) ![energy](energy.png) "
           "![static](static.png)", "",
           "## The issue's numbers beside ours", "",
-          _numbers_table(summary, iso, st, energy, rows, sp, en, mx), "",
+          _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm), "",
           "Static metrics: each stand-in's Table 3 kernel at the footprint its Baseline run "
           f"launched ({len(st['kernels'])} of the paper's 14: BT has no stand-in); "
           "Table 3's own footprints give the paper's means exactly (tests/unit/"
-          "test_expars_calc.c, Appendix A). Warpman is the calculator's static model only.",
+          "test_expars_calc.c, Appendix A). Warpman's static metrics are the calculator's model "
+          "(digest §2.10); its runs are `[sm] allocator = warpman` (model/mech/warpman).",
           "", "## Performance: averages beside the paper", ""]
     md.append(md_table(["configuration", "stand-ins", "ours: arithmetic mean %",
                         "ours: geometric mean %", f"paper % ({PAPER_SRC})"],
@@ -281,7 +343,29 @@ def report(ctx):
            "against Baseline (paper: no effect, L309): " +
            (", ".join(f"{s} {100 * (_amean(v) - 1):+.2f}" for s, v in iso.items()
                       if any(v)) or "not run in this sweep"), ""]
-    md += ["## Per stand-in", ""]
+    md += ["## Warpman (run time, §2.10)", "",
+           "`[sm] allocator = warpman`: whole CTAs plus one partial CTA whose waiting warps "
+           "start as a warp slot and their registers free (docs/expars.md \"Warpman at run "
+           "time\"). Performance = Baseline cycles / Warpman cycles - 1; iso-storage = Warpman "
+           "cycles / Warpman's at RF + 2 KB - 1; EXPARS vs Warpman = Warpman cycles / EXPARS "
+           "cycles - 1 (LTLWS against its inner policy's Warpman).", ""]
+    q = wm["summary"]
+    md.append(md_table(["scheduler", "Warpman vs Baseline: amean / gmean %",
+                        "iso-storage Warpman vs Warpman: amean %", "EXPARS vs Warpman: amean %",
+                        "Warpman energy vs Baseline: amean %"],
+                       [[s, _am(q["speedup"][s]),
+                         f"{q['iso'][s]['amean_pct']:+.2f}" if q["iso"][s]["n"] else "-",
+                         f"{q['expars_speedup'][s]['amean_pct']:+.2f}"
+                         if q["expars_speedup"][s]["n"] else "-",
+                         f"{q['energy'][s]['amean_pct']:+.2f}" if q["energy"][s]["n"] else "-"]
+                        for s in SCHEDS]))
+    md += ["", "Per stand-in, Warpman vs Baseline % (LRR / GTO / TL), mean resident warps per SM "
+           "(GTO: Baseline / Warpman / EXPARS):", ""]
+    md.append(md_table(["kernel", "lrr %", "gto %", "two_level %", "warps/SM B / W / E (GTO)"],
+                       [[r["name"]] + [_pct(wm["speedup"][s][i], "{:+.1f}") for s in SCHEDS] +
+                        [" / ".join(_f(r[k], "{:.1f}") for k in ("bw_gto", "ww_gto", "ew_gto"))]
+                        for i, r in enumerate(rows)]))
+    md += ["", "## Per stand-in", ""]
     hdr = ["kernel"] + [f"{c} %" for c in COLS] + ["warps/SM base (GTO)",
                                                    "warps/SM EXPARS (GTO)"]
     body = [[r["name"]] + [_pct(sp[c][i], "{:+.1f}") +
@@ -317,8 +401,8 @@ def report(ctx):
     md += ["", "The paper's energy is GPUWattch's whole-GPU energy (L246); ours is the "
            "project's energy model (docs/power.md: bottom-up per-access energies, static and "
            "constant power about half of the total), so a run's energy follows its cycles "
-           "closely and EXPARS's structures are a small share. Warpman has no run-time model "
-           "here, so 'lower than Warpman' cannot be checked.", "",
+           "closely and EXPARS's structures are a small share. EXPARS against Warpman: the "
+           "table of the issue's numbers above (energy vs Warpman, per scheduler).", "",
            "## Static metrics per Table 3 kernel (Fermi SM, §5.3)", ""]
     md.append(md_table(["kernel", "stand-in kernel", "threads / shared B / regs",
                         "CTAs B / W / E", "warps B / W / E", "RF % B / W / E", "SPM % B / W / E",

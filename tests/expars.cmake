@@ -157,12 +157,12 @@ endif()
 hd_tier(ci "^expars_energy_events$")
 
 # experiments_expars_tiny (full): experiments/expars.py on tests/sweep/expars-tiny.toml (QUA and
-# HS at small, LRR: Baseline, iso-storage, EXPARS): the report's table of the issue's numbers
+# HS at small, LRR: Baseline, iso-storage, EXPARS, Warpman): the report's table of the issue's numbers
 # (static, energy, Maxwell rows), its energy and static sections and every PNG are written.
 # HEDDLE names the binary for the calculator's ptx-info calls (the store's identity).
 if(TARGET heddle)
   add_test(NAME experiments_expars_tiny
-           COMMAND bash -c "rm -rf \"$1\" && HEDDLE=\"$2\" python3 experiments/sweep.py tests/sweep/expars-tiny.toml -j 2 --heddle \"$2\" --out \"$1\" && for f in speedup warps energy static maxwell_tlp maxwell_util; do test -s \"$1/$f.png\" || exit 1; done && grep -q '^| CTAs per SM, EXPARS / Baseline (ratio of means) | 1.[0-9][0-9] | 1.28 |' \"$1/report.md\" && grep -q '^| energy vs Baseline, lrr (amean / gmean) | [-+][0-9.]* / [-+][0-9.]* % |' \"$1/report.md\" && grep -q '^| Maxwell, Parboil register-sensitive: TLP EXPARS / Baseline (amean) | 1.[0-9][0-9] | 1.21 |' \"$1/report.md\" && grep -q '^| QUA | qrng_generate | 384 / 0 / 32 | 2 / 3 / 3 |' \"$1/report.md\" && echo 'expars tiny: report written'"
+           COMMAND bash -c "rm -rf \"$1\" && HEDDLE=\"$2\" python3 experiments/sweep.py tests/sweep/expars-tiny.toml -j 2 --heddle \"$2\" --out \"$1\" && for f in speedup warps energy static maxwell_tlp maxwell_util; do test -s \"$1/$f.png\" || exit 1; done && grep -q '^| CTAs per SM, EXPARS / Baseline (ratio of means) | 1.[0-9][0-9] | 1.28 |' \"$1/report.md\" && grep -q '^| energy vs Baseline, lrr (amean / gmean) | [-+][0-9.]* / [-+][0-9.]* % |' \"$1/report.md\" && grep -q '^| Warpman performance vs Baseline, lrr (amean / gmean) | [-+][0-9.]* / [-+][0-9.]* % |' \"$1/report.md\" && grep -q '^| EXPARS energy vs Warpman, lrr (amean / gmean) | [-+][0-9.]* / [-+][0-9.]* % |' \"$1/report.md\" && grep -q '^| Maxwell, Parboil register-sensitive: TLP EXPARS / Baseline (amean) | 1.[0-9][0-9] | 1.21 |' \"$1/report.md\" && grep -q '^| QUA | qrng_generate | 384 / 0 / 32 | 2 / 3 / 3 |' \"$1/report.md\" && echo 'expars tiny: report written'"
                    _ ${CMAKE_CURRENT_BINARY_DIR}/expars-tiny $<TARGET_FILE:heddle>
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(experiments_expars_tiny PROPERTIES LABELS "expars;experiments" TIMEOUT 900
