@@ -35,6 +35,9 @@
  *               as slots free. The CTA table (struct hd_sm .cta and what is indexed by CTA slot)
  *               has the logical size (max_ctas), the warp slots (.w) the physical one; the
  *               logical warps' state is in their contexts.
+ *   fresh       with hd_sm_params.fresh_unstarted (Warpman's partial CTA), a warp placed without
+ *               a slot that never ran is bound like a dispatched warp when its slot is granted:
+ *               no move, no returning state (warp_fresh_starts).
  *   TB level    Virtual Thread's inactivation is every warp of a CTA switched out (its warp slots
  *               go to other CTAs) and back: hd_sm_cta_switch_out / the same returns.
  *   stress      [sm] warp_stress_period N: every 1..2N cycles (seeded) each SM switches a random

@@ -370,6 +370,11 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         (s->logical_warps > 256 || s->max_ctas > 64 || s->max_warps > 0xFFF0u))
         return fail(err, errlen, "logical_warps", "is more than allocator = wlm/zorua holds "
                     "(256 logical warps, 64 logical CTAs)", s->logical_warps);
+    if (s->alloc == HD_ALLOC_WARPMAN && s->warp_stress_period) /* (model/mech/warpman) */
+        return fail(err, errlen, "warp_stress_period",
+                    "cannot be combined with allocator = warpman (a switched-out warp's "
+                    "registers could go to the partial CTA's waiting warps while its CTA waits "
+                    "for it at a barrier)", s->warp_stress_period);
     if (s->alloc == HD_ALLOC_ALIGNED && s->max_ctas > 64) /* shieh_alloc_aligned.h: bitsets */
         return fail(err, errlen, "max_ctas", "is more than allocator = aligned holds (64)",
                     s->max_ctas);
