@@ -218,12 +218,12 @@ def _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm):
                          for v in iso.values()) + " %"
               if any(any(v) for v in iso.values()) else "not run in this sweep",
               "no effect", "L309"])
-    q = wm["summary"]
+    wq = wm["summary"]
     for s in SCHEDS:
-        b.append([f"Warpman performance vs Baseline, {s} (amean / gmean)", _am(q["speedup"][s]),
+        b.append([f"Warpman performance vs Baseline, {s} (amean / gmean)", _am(wq["speedup"][s]),
                   "Fig. 13 (EST, SING1 lose with LRR)", "L307"])
     b.append(["iso-storage control, Warpman (RF + 2 KB vs Warpman; LRR / GTO / TL amean)",
-              " / ".join(f"{q['iso'][s]['amean_pct']:+.2f}" if q["iso"][s]["n"] else "-"
+              " / ".join(f"{wq['iso'][s]['amean_pct']:+.2f}" if wq["iso"][s]["n"] else "-"
                          for s in SCHEDS) + " %", "< 1 %", "L309"])
     w = wm["warps_gto"]
     b.append(["mean resident warps per SM over the run, Baseline / Warpman / EXPARS (GTO)",
@@ -235,11 +235,11 @@ def _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm):
                   f"{q['amean_pct']:+.2f} / {q['gmean_pct']:+.2f} %" if q["n"] else "-",
                   "lower on average" if c == "ltlws_lrr" else "-", "L327"])
     for s in SCHEDS:
-        b.append([f"Warpman energy vs Baseline, {s} (amean / gmean)", _am(q["energy"][s]), "-",
+        b.append([f"Warpman energy vs Baseline, {s} (amean / gmean)", _am(wq["energy"][s]), "-",
                   "L327"])
     for c in COLS:
         b.append([f"EXPARS energy vs Warpman, {c} (amean / gmean)",
-                  _am(q["expars_energy"][c]), "lower on average", "L327"])
+                  _am(wq["expars_energy"][c]), "lower on average", "L327"])
     mqe = [en["ltlws_lrr"][i] for i, r in enumerate(rows) if r["name"] == "MQ"]
     b.append(["MQ energy vs Baseline, LTLWS-LRR",
               _pct(mqe[0]) + " %" if mqe and mqe[0] else "-", "-27 %", "L327"])
