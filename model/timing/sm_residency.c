@@ -34,8 +34,8 @@ struct res_wait {                /* an absent warp, in the order warps left */
     uint32_t ctx, warp;
     uint16_t epoch;
     uint64_t at;                 /* earliest cycle the SM switches it back in by itself */
-    bool fresh;                  /* placed without a slot and never ran, with [sm]
-                                    fresh_unstarted (timing_params.h): starts without a move */
+    bool fresh;                  /* placed without a slot and never ran, with
+                                    hd_sm_params.fresh_unstarted: starts without a move */
 };
 
 struct hd_sm_res {
