@@ -4,7 +4,7 @@
 # - test_warpman (tests/unit): the admission rule worked by hand (a partial CTA gets
 #   floor(rem / (regs x 32)) warps), the allocator's grants, and runs on one SM: the partial
 #   CTA's waiting warps start fresh (no context move), its barrier waits for them (the output
-#   depends on it), the counts by hand, the same cycles twice.
+#   depends on it), the counts by hand, the same cycles twice and with skip_idle off.
 # - warpman_<sched>_<W>: workload W at small size under Warpman with the LRR, GTO or two-level
 #   scheduler (6 active warps, the EXPARS experiment's): it must verify, and every warp placed
 #   waiting must have started (tests/warp/counter.sh). The CI sample (base workloads whose runs

@@ -5,7 +5,7 @@
  * registers free, shared memory per whole CTA), and whole runs on one SM: the partial CTA's
  * waiting warps start without a context move, its barrier waits for them (every warp reads the
  * value a warp two places on wrote before the barrier: correct output), the counts worked by
- * hand, and the same cycles twice (determinism).
+ * hand, and the same cycles twice and with idle-cycle skipping off (determinism).
  */
 #include "timing_testkit.h"
 #include "warpman_alloc.h"
@@ -185,12 +185,15 @@ static void test_partial_run(struct hd_test_state *t)
 
 static void test_determinism(struct hd_test_state *t)
 {
-    hd_test_begin(t, "Warpman runs are deterministic (same cycles twice)");
+    hd_test_begin(t, "Warpman runs are deterministic (same cycles twice, skipping idle or not)");
     const struct barx_run a = run_barx(WM_SM "registers = 3328\n");
     const struct barx_run b = run_barx(WM_SM "registers = 3328\n");
+    const struct barx_run c = run_barx(WM_SM "registers = 3328\n[timing]\nskip_idle = false\n");
     HD_CHECK(t, a.cycles > 0);
     HD_CHECK_U64(t, a.cycles, b.cycles);
     HD_CHECK_U64(t, a.stall_bar, b.stall_bar);
+    HD_CHECK_U64(t, a.cycles, c.cycles);
+    HD_CHECK_U64(t, a.fresh, c.fresh);
 }
 /* }==== */
 
