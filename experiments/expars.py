@@ -292,7 +292,8 @@ def report(ctx):
          "series": dict([("Baseline", [r["bw_gto"] for r in rows])] +
                         ([("Warpman", [r["ww_gto"] for r in rows])]
                          if any(r["ww_gto"] for r in rows) else []) +
-                        [("EXPARS", [r["ew_gto"] for r in rows])])}])
+                        [("EXPARS", [r["ew_gto"] for r in rows])]),
+         "labels": False, "rotate": 60}])
     figures.bar_panels(ctx.path("energy.png"), [
         {"title": f"Fig. 15: energy / Baseline's, {c}", "ylabel": "EXPARS energy / Baseline",
          "categories": cats, "series": dict(
