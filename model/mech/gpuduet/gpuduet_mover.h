@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT
+ * gpuduet_mover.h - GPUDuet's context switching logic's data mover in the timing loop: one
+ * gpuduet_csl block per SM (tables/gpuduet_csl.h, rtl/gpuduet_csl/; Lin thesis §3.11, §2.13
+ * Eq. 3.1-3.3; digest §2.13, §3.11) is the SM's warp mover, so that a warp's switch latency is
+ * the block's output: its state / the port width, one beat per cycle only in the cycles the
+ * pipeline leaves both arrays' ports free (issue 28 items 2 and 4; docs/blocks/gpuduet.md
+ * "In the GPU", "The CSL's data mover").
+ *
+ * Design.
+ *   seam    With [gpuduet] blocks the mechanism installs this mover on every SM through the
+ *           residency's mover seam (mech.h hd_mech_act.warp_mover): the SM's own lifecycle of a
+ *           warp switch (slot, registers, saved state) is unchanged, only the completion cycle is
+ *           the block's. Each move becomes a command (kind 0 switch-out, 1 switch-in; warp id =
+ *           the warp's WCT entry; source and destination array; its bytes, what the hooks'
+ *           warp_move_bytes gave: ST + LR x 128 B, ST, or ST + SS / N) queued in order in front
+ *           of the block's one command port and presented while the block has room (QD jobs);
+ *           the block's done_* completes the move (mech.h hd_mech_act.warp_moved).
+ *   arrays  A switch-out reads the near array (the register file, or for TB-level switching the
+ *           shared memory) and writes where the allocator reserved its spill space (the unit's
+ *           region: shared memory, L1D or register file; gpuduet_alloc.c); the switch-in moves
+ *           it back the other way. Virtual Thread, whose contexts stay in place, writes the warp
+ *           slot's state (ST) to shared memory. A move whose spill lies in its own array, and the
+ *           switch-in of a warp placed absent (nothing was stored), take ceil(bytes / PW) cycles
+ *           without the block (counted: `fixed`).
+ *   ports   busy_i each cycle is the pipeline's port use of that cycle (mech.h
+ *           hd_mech_act.port_busy: the signal the SM's on-chip context mover yields to).
+ *   swap    The block's swap job (kind 2) is not used: the residency switches the ready warp in
+ *           only once the stalled one has left its slot, so a swap is a switch-out job followed
+ *           by a switch-in job, back to back in the block's queue.
+ * A done_* for another warp or kind than the queue's head, or a command refused, stops the run
+ * with a located message (--drive rtl: the RTL's outputs are the decisions). Deterministic.
+ */
+#ifndef HD_GPUDUET_MOVER_H
+#define HD_GPUDUET_MOVER_H
+
+#include "hw_inst.h"
+#include "timing_params.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct gd;
+struct gd_mover;
+
+/* The movers of g's SMs; hw points at the GPU's factory (may point at NULL: the C references).
+ * NULL with a message when the configuration does not fit the built block ([sm] warp_move_bytes
+ * is not its port width; [sm] warp_mover is not fixed). */
+struct gd_mover *gd_mover_create(struct gd *g, const struct hd_gpu_timing_params *p,
+                                 const struct hd_hw_factory *const *hw, char *err,
+                                 size_t errlen);
+void gd_mover_destroy(struct gd_mover *mv);
+/* Make the instances and install the movers on the SMs (the hook's start). 0, or -1. */
+int gd_mover_start(struct gd_mover *mv, char *err, size_t errlen);
+/* The end of cycle `now` (after the CSL's decisions of the cycle): step every SM's block with
+ * its command and the pipeline's port use, complete the moves it reports done. *busy: a move is
+ * queued or under way. 0, or -1 with a located message. */
+int gd_mover_cycle(struct gd_mover *mv, uint64_t now, bool *busy, char *err, size_t errlen);
+/* The log's line: csl jobs= outs= ins= beats= beats_want= (the sum of ceil(bytes / PW) over the
+ * jobs taken) waits= bytes= fixed= (moves that took the fixed latency) latency= (start to usable,
+ * summed over the jobs done) max_waiting= steps= left= (jobs not done at the end). */
+void gd_mover_log(const struct gd_mover *mv, FILE *f);
+
+#endif
