@@ -28,6 +28,8 @@
 struct job {
     uint32_t ctx, warp, wid;
     uint8_t kind, src, dst;
+    bool slot;                   /* its register-file side is the warp slot (ST alone): the
+                                    pipeline's register-file port use does not hold it */
     uint32_t bytes;
     uint64_t t0;                 /* cycle the residency started the move */
 };
@@ -179,8 +181,9 @@ static uint64_t mv_start(void *impl, const struct hd_mech_wmove *m, uint64_t now
         mv->failed = true;
         return fixed(mv, m->bytes, now);
     }
+    const bool slot = near == HD_GCSL_RF && (g->mode == GD_MODE_VT || !L->plan.spill_regs);
     const struct job j = {m->ctx, m->warp, e, m->in ? HD_GCSL_IN : HD_GCSL_OUT,
-                          m->in ? far : near, m->in ? near : far, (uint32_t)m->bytes, now};
+                          m->in ? far : near, m->in ? near : far, slot, (uint32_t)m->bytes, now};
     if (!push_waiting(ms, &j)) {
         if (!mv->failed)
             snprintf(mv->err, sizeof mv->err, "host out of memory (gpuduet csl commands)");
@@ -213,7 +216,12 @@ static int step_sm(struct gd_mover *mv, uint32_t i, uint64_t now, char *err, siz
         in.cmd_dst_i = j->dst;
         in.cmd_bytes_i = j->bytes;
     }
-    in.busy_i = act->port_busy(act->gpu, i, now) & 7u;
+    /* the pipeline's port use; the register file's only when a job in the block (or this
+     * command) moves registers: a warp slot's state (ST) is not behind the register file's port */
+    bool rf = j && !j->slot;
+    for (uint32_t k = 0; k < s->fn && !rf; k++)
+        rf = !s->f[(s->fh + k) % QD].slot;
+    in.busy_i = act->port_busy(act->gpu, i, now) & (rf ? 7u : 6u);
     if (!cmd && !s->fn && !s->cmd_last && hd_hw_idle(&s->x, &in))
         return 0;
     mv->steps++;

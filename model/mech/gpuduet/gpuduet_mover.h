@@ -23,7 +23,12 @@
  *           switch-in of a warp placed absent (nothing was stored), take ceil(bytes / PW) cycles
  *           without the block (counted: `fixed`).
  *   ports   busy_i each cycle is the pipeline's port use of that cycle (mech.h
- *           hd_mech_act.port_busy: the signal the SM's on-chip context mover yields to).
+ *           hd_mech_act.port_busy: the signal the SM's on-chip context mover yields to). A
+ *           move of the warp slot's state alone (ST: warp slots limit, or Virtual Thread) is
+ *           named as leaving the register-file side (the WCT's convention: present addresses
+ *           are below the shared memory's), but it reads the warp slot, not a register bank:
+ *           the register file's busy bit is passed only while a job in the block (or the
+ *           command) moves registers.
  *   swap    The block's swap job (kind 2) is not used: the residency switches the ready warp in
  *           only once the stalled one has left its slot, so a swap is a switch-out job followed
  *           by a switch-in job, back to back in the block's queue.
