@@ -53,7 +53,7 @@ struct gd_mover {
     struct msm *sm;
     bool failed;                 /* a move the block cannot take (reported at the next cycle) */
     char err[256];
-    uint64_t jobs, outs, ins, beats, want, waits, bytes, fixed, latency, steps;
+    uint64_t jobs, outs, ins, beats, want, waits, held, bytes, fixed, latency, steps;
     uint32_t max_waiting;
 };
 
@@ -285,6 +285,13 @@ int gd_mover_cycle(struct gd_mover *mv, uint64_t now, bool *busy, char *err, siz
     return 0;
 }
 
+bool gd_mover_held(struct gd_mover *mv, uint32_t sm)
+{
+    const bool h = sm < mv->nsm && (mv->sm[sm].wn || mv->sm[sm].fn >= QD);
+    mv->held += h;
+    return h;
+}
+
 void gd_mover_log(const struct gd_mover *mv, FILE *f)
 {
     uint64_t left = 0;
@@ -292,8 +299,8 @@ void gd_mover_log(const struct gd_mover *mv, FILE *f)
         left += mv->sm[i].wn + mv->sm[i].fn;
     fprintf(f,
             "csl jobs=%" PRIu64 " outs=%" PRIu64 " ins=%" PRIu64 " beats=%" PRIu64
-            " beats_want=%" PRIu64 " waits=%" PRIu64 " bytes=%" PRIu64 " fixed=%" PRIu64 " latency=%" PRIu64
+            " beats_want=%" PRIu64 " waits=%" PRIu64 " held=%" PRIu64 " bytes=%" PRIu64 " fixed=%" PRIu64 " latency=%" PRIu64
             " max_waiting=%u steps=%" PRIu64 " left=%" PRIu64 "\n",
-            mv->jobs, mv->outs, mv->ins, mv->beats, mv->want, mv->waits, mv->bytes, mv->fixed,
+            mv->jobs, mv->outs, mv->ins, mv->beats, mv->want, mv->waits, mv->held, mv->bytes, mv->fixed,
             mv->latency, mv->max_waiting, mv->steps, left);
 }

@@ -32,6 +32,10 @@
  *   swap    The block's swap job (kind 2) is not used: the residency switches the ready warp in
  *           only once the stalled one has left its slot, so a swap is a switch-out job followed
  *           by a switch-in job, back to back in the block's queue.
+ *   pace    The CSL starts no switch-out while the SM's mover is backed up (gd_mover_held:
+ *           a move waiting for the command port, or the block's QD jobs taken): one port per
+ *           SM bounds the switching rate (the thesis's CSL is one FSM with one data mover; it
+ *           does not say what happens when stalls come faster than the port moves them).
  * A done_* for another warp or kind than the queue's head, or a command refused, stops the run
  * with a located message (--drive rtl: the RTL's outputs are the decisions). Deterministic.
  */
@@ -62,8 +66,11 @@ int gd_mover_start(struct gd_mover *mv, char *err, size_t errlen);
  * its command and the pipeline's port use, complete the moves it reports done. *busy: a move is
  * queued or under way. 0, or -1 with a located message. */
 int gd_mover_cycle(struct gd_mover *mv, uint64_t now, bool *busy, char *err, size_t errlen);
+/* Is SM sm's data mover backed up (a move waits for the block's command port, or QD jobs are
+ * in the block)? The CSL then starts no switch-out (counted: `held`); switch-ins go on. */
+bool gd_mover_held(struct gd_mover *mv, uint32_t sm);
 /* The log's line: csl jobs= outs= ins= beats= beats_want= (the sum of ceil(bytes / PW) over the
- * jobs taken) waits= bytes= fixed= (moves that took the fixed latency) latency= (start to usable,
+ * jobs taken) waits= held= (cycles the CSL's switch-out was held) bytes= fixed= (moves that took the fixed latency) latency= (start to usable,
  * summed over the jobs done) max_waiting= steps= left= (jobs not done at the end). */
 void gd_mover_log(const struct gd_mover *mv, FILE *f);
 
