@@ -23,6 +23,9 @@
 #   (gpuduet_mover.h) under gpuduet, gpuduet_tb and vt on hotspot, backprop, srad and
 #   stencil2d: 0 mismatches, the same cycles with --drive rtl, every job ceil(bytes / PW) beats.
 #   (Every loop.sh run checks the CSL's log line; gpuduet_loop_hotspot is the CI one.)
+# - gpuduet_loop_csl_regs_<ALLOC> (full tier): hotspot_r36 with 64 warp slots (registers limit:
+#   moves of ST + live registers, several beats each, waiting for the register file's port)
+#   under gpuduet and gpuduet_tb, the same checks.
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gdl_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle AND TARGET hd_cosim_vl)
@@ -47,6 +50,14 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
                      --set sm.max_threads=1024 -- hotspot backprop srad stencil2d
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(gpuduet_loop_csl_${a} PROPERTIES LABELS "cosim" TIMEOUT 1800
+      PASS_REGULAR_EXPRESSION "loop.sh: 0 mismatches, same cycles with --drive rtl")
+  endforeach()
+  foreach(a gpuduet gpuduet_tb)
+    add_test(NAME gpuduet_loop_csl_regs_${a}
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/loop.sh $<TARGET_FILE:heddle> 4 ${a}
+                     -- hotspot_r36
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(gpuduet_loop_csl_regs_${a} PROPERTIES LABELS "cosim" TIMEOUT 600
       PASS_REGULAR_EXPRESSION "loop.sh: 0 mismatches, same cycles with --drive rtl")
   endforeach()
   foreach(a gpuduet)
