@@ -13,7 +13,8 @@
 # - gpuduet_loop_bad_config: the blocks on a GPU whose unified space they are not built for
 #   (the Fermi configuration) are refused with a message naming the key and the sizes.
 # - gpuduet_loop_csl_bad_port, gpuduet_loop_csl_bad_mover: the blocks with [sm] warp_move_bytes
-#   other than the CSL block's port width, or another warp mover than the CSL, are refused.
+#   other than the CSL block's port widths (128, 64, 256 B), or another warp mover than the CSL,
+#   are refused.
 # - gpuduet_loop_all_gpuduet (full tier): every workload, blocks in the loop.
 # - gpuduet_loop_dynamic (full tier): hotspot and backprop with [gpuduet] dynamic and 1,000-cycle
 #   warm-up and windows: the SMs' ME from their gpuduet_tmon blocks, the same cycles with
@@ -26,6 +27,8 @@
 # - gpuduet_loop_csl_regs_<ALLOC> (full tier): hotspot_r36 with 64 warp slots (registers limit:
 #   moves of ST + live registers, several beats each, waiting for the register file's port)
 #   under gpuduet and gpuduet_tb, the same checks.
+# - gpuduet_loop_csl_pw64, _pw256 (full tier): the same under gpuduet with [sm] warp_move_bytes
+#   = 64 and 256 (Fig 3.15's ports): the instance kinds gpuduet_csl:pw64 and :pw256.
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gdl_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle AND TARGET hd_cosim_vl)
@@ -50,6 +53,14 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
                      --set sm.max_threads=1024 -- hotspot backprop srad stencil2d
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(gpuduet_loop_csl_${a} PROPERTIES LABELS "cosim" TIMEOUT 1800
+      PASS_REGULAR_EXPRESSION "loop.sh: 0 mismatches, same cycles with --drive rtl")
+  endforeach()
+  foreach(pw 64 256)
+    add_test(NAME gpuduet_loop_csl_pw${pw}
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/loop.sh $<TARGET_FILE:heddle> 4 gpuduet
+                     --set sm.warp_move_bytes=${pw} -- hotspot_r36
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(gpuduet_loop_csl_pw${pw} PROPERTIES LABELS "cosim" TIMEOUT 600
       PASS_REGULAR_EXPRESSION "loop.sh: 0 mismatches, same cycles with --drive rtl")
   endforeach()
   foreach(a gpuduet gpuduet_tb)
@@ -94,10 +105,10 @@ if(TARGET heddle)
   add_test(NAME gpuduet_loop_csl_bad_port
            COMMAND $<TARGET_FILE:heddle> run vecadd --size small
                    --config configs/maxwell-gpuduet.ini --set sm.allocator=gpuduet
-                   --set gpuduet.blocks=true --set sm.warp_move_bytes=64
+                   --set gpuduet.blocks=true --set sm.warp_move_bytes=96
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_loop_csl_bad_port PROPERTIES TIMEOUT 60
-    PASS_REGULAR_EXPRESSION "key 'gpuduet.blocks': the CSL block [(]gpuduet_csl[)] is built with a 128-byte port [(]configs/rtl/gpuduet_csl.ini PW[)]; [[]sm[]] warp_move_bytes = 64")
+    PASS_REGULAR_EXPRESSION "key 'gpuduet.blocks': the CSL block [(]gpuduet_csl[)] is built with 128-, 64- and 256-byte ports [(]configs/rtl/gpuduet_csl.ini PW, loop_configs[)]; [[]sm[]] warp_move_bytes = 96")
   add_test(NAME gpuduet_loop_csl_bad_mover
            COMMAND $<TARGET_FILE:heddle> run vecadd --size small
                    --config configs/maxwell-gpuduet.ini --set sm.allocator=gpuduet

@@ -21,7 +21,6 @@
 #include <string.h>
 
 #define QD GPUDUET_CSL_QD
-#define PW GPUDUET_CSL_PW
 #define MAXB ((uint64_t)1 << GPUDUET_CSL_BW)   /* a job's bytes are below this */
 #define NOREC 0xFFu
 
@@ -45,9 +44,21 @@ struct msm {
     uint8_t far[GD_WCT_ENTRIES]; /* where each switched-out warp's context went (NOREC) */
 };
 
+/* The instance kinds, one per port width ([block] loop_configs; QD and the ports are the same). */
+static const struct {
+    const char *kind;
+    uint32_t pw;
+} kinds[] = {
+    {"gpuduet_csl", GPUDUET_CSL_PW},
+    {"gpuduet_csl:pw64", GPUDUET_CSL__PW64_PW},
+    {"gpuduet_csl:pw256", GPUDUET_CSL__PW256_PW},
+};
+
 struct gd_mover {
     struct hd_mech_wmover seam;  /* given to the SMs: start() below, impl this */
     struct gd *g;
+    const char *kind;            /* the block's instance kind for [sm] warp_move_bytes */
+    uint32_t pw;                 /* ... its port width */
     const struct hd_hw_factory *const *hw;
     uint32_t nsm;
     struct msm *sm;
@@ -62,11 +73,17 @@ static uint64_t mv_start(void *impl, const struct hd_mech_wmove *m, uint64_t now
 struct gd_mover *gd_mover_create(struct gd *g, const struct hd_gpu_timing_params *p,
                                  const struct hd_hw_factory *const *hw, char *err, size_t errlen)
 {
-    if (p->sm.warp_move_bytes != PW) {
+    const char *kind = NULL;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (kinds[k].pw == p->sm.warp_move_bytes)
+            kind = kinds[k].kind;
+    if (!kind) {
         snprintf(err, errlen,
-                 "key 'gpuduet.blocks': the CSL block (gpuduet_csl) is built with a %d-byte port "
-                 "(configs/rtl/gpuduet_csl.ini PW); [sm] warp_move_bytes = %u",
-                 PW, p->sm.warp_move_bytes);
+                 "key 'gpuduet.blocks': the CSL block (gpuduet_csl) is built with %u-, %u- and "
+                 "%u-byte ports (configs/rtl/gpuduet_csl.ini PW, loop_configs); [sm] "
+                 "warp_move_bytes = %u",
+                 (unsigned)kinds[0].pw, (unsigned)kinds[1].pw, (unsigned)kinds[2].pw,
+                 p->sm.warp_move_bytes);
         return NULL;
     }
     if (p->sm.warp_mover != HD_WMOVER_FIXED) {
@@ -82,6 +99,8 @@ struct gd_mover *gd_mover_create(struct gd *g, const struct hd_gpu_timing_params
         return NULL;
     }
     mv->g = g;
+    mv->kind = kind;
+    mv->pw = p->sm.warp_move_bytes;
     mv->hw = hw;
     mv->nsm = p->num_sms;
     mv->seam = (struct hd_mech_wmover){mv_start, mv};
@@ -110,7 +129,7 @@ int gd_mover_start(struct gd_mover *mv, char *err, size_t errlen)
     for (uint32_t i = 0; i < mv->nsm; i++) {
         char name[64];
         snprintf(name, sizeof name, "sm%u.gpuduet_csl", i);
-        if (hd_hw_make_sized(f, "gpuduet_csl", name, &mv->sm[i].x,
+        if (hd_hw_make_sized(f, mv->kind, name, &mv->sm[i].x,
                              sizeof(struct hd_gpuduet_csl_in), sizeof(struct hd_gpuduet_csl_out),
                              err, errlen) != 0)
             return -1;
@@ -144,7 +163,7 @@ static bool push_waiting(struct msm *s, const struct job *j)
 static uint64_t fixed(struct gd_mover *mv, uint64_t bytes, uint64_t now)
 {
     mv->fixed++;
-    return now + (bytes + PW - 1u) / PW;
+    return now + (bytes + mv->pw - 1u) / mv->pw;
 }
 
 /* The residency starts a warp's move (mech.h struct hd_mech_wmover). */
@@ -264,7 +283,7 @@ static int step_sm(struct gd_mover *mv, uint32_t i, uint64_t now, char *err, siz
         mv->outs += j->kind == HD_GCSL_OUT;
         mv->ins += j->kind == HD_GCSL_IN;
         mv->bytes += j->bytes;
-        mv->want += hd_gpuduet_csl_beats(j->bytes, 0);
+        mv->want += (j->bytes + mv->pw - 1u) / mv->pw;
     }
     return 0;
 }

@@ -55,7 +55,8 @@ struct gd_mover;
 
 /* The movers of g's SMs; hw points at the GPU's factory (may point at NULL: the C references).
  * NULL with a message when the configuration does not fit the built block ([sm] warp_move_bytes
- * is not its port width; [sm] warp_mover is not fixed). */
+ * is none of its configurations' port widths: 128, 64, 256 B, the instance kinds gpuduet_csl,
+ * gpuduet_csl:pw64, gpuduet_csl:pw256; [sm] warp_mover is not fixed). */
 struct gd_mover *gd_mover_create(struct gd *g, const struct hd_gpu_timing_params *p,
                                  const struct hd_hw_factory *const *hw, char *err,
                                  size_t errlen);
