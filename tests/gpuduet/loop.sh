@@ -8,7 +8,8 @@
 # loop checks every table read and bitmap answer against the model), step blocks against the
 # RTL, and have checked reads and bitmap operations ([gpuduet] log's `blocks` line); the two
 # runs must give the same cycles and block steps. The CSL's data-mover blocks move the switched
-# warps (gpuduet_mover.h): the log's `csl` line must show jobs, each of ceil(bytes / PW) beats
+# warps (gpuduet_mover.h): the log's `csl` line must show jobs when the CSL switched a warp out
+# (a workload that never switches has none), each of ceil(bytes / PW) beats
 # (beats = beats_want), none left at the end, and every switch-out and switch-in of the CSL
 # (`total` outs + ins) a job or a fixed-latency move (jobs + fixed); a job takes at least its
 # command's edge, its beats, the cycles it waited for the pipeline and its registered done, so
@@ -62,10 +63,11 @@ for w in "$@"; do
         tot=$(grep '^total' "$tmp/g.log" || true)
         to=$(echo "$tot" | sed -n 's/.* outs=\([0-9]*\).*/\1/p')
         ti=$(echo "$tot" | sed -n 's/.* ins=\([0-9]*\).*/\1/p')
-        if [ "${cj:-0}" -eq 0 ] || [ "${cb:-x}" != "${cw:-y}" ] || [ "${cl:-1}" -ne 0 ] ||
+        if { [ "${to:-0}" -gt 0 ] && [ "${cj:-0}" -eq 0 ]; } || [ "${cb:-x}" != "${cw:-y}" ] ||
+           [ "${cl:-1}" -ne 0 ] ||
            [ $((${cj:-0} + ${cf:-0})) -ne $((${to:-0} + ${ti:-0})) ] ||
            [ "${ct:-0}" -lt $((2 * ${cj:-0} + ${cb:-0} + ${cx:-0})) ]; then
-            echo "$w $alloc --drive $d: the CSL blocks moved no warp, not ceil(bytes / PW) beats per job, left jobs, jobs + fixed != outs + ins ($to + $ti), or latency < 2 x jobs + beats + waits: $csl"
+            echo "$w $alloc --drive $d: the CSL switched warps but its blocks moved none, not ceil(bytes / PW) beats per job, left jobs, jobs + fixed != outs + ins ($to + $ti), or latency < 2 x jobs + beats + waits: $csl"
             bad=1
         fi
         case "$opts" in
