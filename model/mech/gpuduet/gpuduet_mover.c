@@ -176,7 +176,8 @@ static uint64_t mv_start(void *impl, const struct hd_mech_wmove *m, uint64_t now
     struct gd_sm *s = &g->sm[m->sm];
     struct msm *ms = &mv->sm[m->sm];
     const uint32_t e = gd_wct_find(&s->wct, m->ctx, m->warp);
-    const struct gd_launch *L = e == GD_NONE ? NULL : gd_launch_of(g, s->wct.t[s->wct.w[e].tb].launch);
+    const struct gd_launch *L =
+        e == GD_NONE ? NULL : gd_launch_of(g, s->wct.t[s->wct.w[e].tb].launch);
     if (!L || !L->planned || !s->alloc)
         return fixed(mv, m->bytes, now); /* (not in the tables: no WCT entry to name it) */
     const uint8_t near = L->plan.spill_smem ? HD_GCSL_SMEM : HD_GCSL_RF;
@@ -194,8 +195,9 @@ static uint64_t mv_start(void *impl, const struct hd_mech_wmove *m, uint64_t now
     if (m->bytes >= MAXB) {
         if (!mv->failed)
             snprintf(mv->err, sizeof mv->err,
-                     "gpuduet csl: SM %u cycle %" PRIu64 ": a move of %" PRIu64 " bytes (warp %u of "
-                     "context %u) exceeds the block's %d-bit byte count (configs/rtl/gpuduet_csl.ini BW)",
+                     "gpuduet csl: SM %u cycle %" PRIu64 ": a move of %" PRIu64 " bytes (warp %u "
+                     "of context %u) exceeds the block's %d-bit byte count "
+                     "(configs/rtl/gpuduet_csl.ini BW)",
                      m->sm, now, m->bytes, m->warp, m->ctx, GPUDUET_CSL_BW);
         mv->failed = true;
         return fixed(mv, m->bytes, now);
@@ -318,8 +320,10 @@ void gd_mover_log(const struct gd_mover *mv, FILE *f)
         left += mv->sm[i].wn + mv->sm[i].fn;
     fprintf(f,
             "csl jobs=%" PRIu64 " outs=%" PRIu64 " ins=%" PRIu64 " beats=%" PRIu64
-            " beats_want=%" PRIu64 " waits=%" PRIu64 " held=%" PRIu64 " bytes=%" PRIu64 " fixed=%" PRIu64 " latency=%" PRIu64
+            " beats_want=%" PRIu64 " waits=%" PRIu64 " held=%" PRIu64 " bytes=%" PRIu64
+            " fixed=%" PRIu64 " latency=%" PRIu64
             " max_waiting=%u steps=%" PRIu64 " left=%" PRIu64 "\n",
-            mv->jobs, mv->outs, mv->ins, mv->beats, mv->want, mv->waits, mv->held, mv->bytes, mv->fixed,
+            mv->jobs, mv->outs, mv->ins, mv->beats, mv->want, mv->waits, mv->held, mv->bytes,
+            mv->fixed,
             mv->latency, mv->max_waiting, mv->steps, left);
 }

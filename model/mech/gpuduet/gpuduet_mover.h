@@ -70,9 +70,10 @@ int gd_mover_cycle(struct gd_mover *mv, uint64_t now, bool *busy, char *err, siz
 /* Is SM sm's data mover backed up (a move waits for the block's command port, or QD jobs are
  * in the block)? The CSL then starts no switch-out (counted: `held`); switch-ins go on. */
 bool gd_mover_held(struct gd_mover *mv, uint32_t sm);
-/* The log's line: csl jobs= outs= ins= beats= beats_want= (the sum of ceil(bytes / PW) over the
- * jobs taken) waits= held= (cycles the CSL's switch-out was held) bytes= fixed= (moves that took the fixed latency) latency= (start to usable,
- * summed over the jobs done) max_waiting= steps= left= (jobs not done at the end). */
+/* The log's line: csl jobs= outs= ins= beats= beats_want= (the sum of ceil(bytes / PW) over
+ * the jobs taken) waits= held= (switch-outs held, per SM and cycle) bytes= fixed= (moves that
+ * took the fixed latency) latency= (start to usable, summed over the jobs done) max_waiting=
+ * steps= left= (jobs not done at the end). */
 void gd_mover_log(const struct gd_mover *mv, FILE *f);
 
 #endif
