@@ -3,7 +3,8 @@
  *
  * Design: the RTL's ring buffer of jobs (head index and count); one edge serves the head job
  * (a beat when neither of its arrays is the pipeline's, its completion after the last), then
- * takes the cycle's command, as the ports.def says.
+ * takes the cycle's command, as the ports.def says. The beat's width is the state's pw (the
+ * configuration's PW, set by the reset), so that one step function serves every configuration.
  */
 #include "gpuduet_csl.h"
 
@@ -28,6 +29,7 @@ void hd_gpuduet_csl_ref_reset(struct hd_gpuduet_csl_state *s)
 {
     memset(s, 0, sizeof *s);
     hd_block_reset_values(&hd_gpuduet_csl_block, HD_DIR_OUT, &s->o);
+    s->pw = GPUDUET_CSL_PW;
 }
 
 void hd_gpuduet_csl_ref_step(struct hd_gpuduet_csl_state *s, const struct hd_gpuduet_csl_in *in,
@@ -45,8 +47,8 @@ void hd_gpuduet_csl_ref_step(struct hd_gpuduet_csl_state *s, const struct hd_gpu
             s->o.beat_v_o = 1;
             s->o.beat_src_o = src;
             s->o.beat_dst_o = dst;
-            if (j->rem > GPUDUET_CSL_PW) {
-                j->rem -= GPUDUET_CSL_PW;
+            if (j->rem > s->pw) {
+                j->rem -= s->pw;
             } else if (j->rem2 != 0) { /* a swap's second part: the other way */
                 j->rem = j->rem2;
                 j->rem2 = 0;

@@ -123,8 +123,10 @@ static unsigned pipeline_busy(struct hd_sm *sm, struct hd_sm_vres *v, uint64_t n
     if (l1)
         v->l1_until = (v->l1_until > now ? v->l1_until : now) + l1;
     unsigned busy = 0;
-    if (st->reg_reads + st->reg_writes != v->rf0)
+    if (st->reg_reads + st->reg_writes != v->rf0) {
         busy |= 1u << HD_UA_RF;
+        v->rf_busy_at = now + 1;
+    }
     if (v->smem_until > now)
         busy |= 1u << HD_UA_SMEM;
     if (v->l1_until > now)
@@ -162,6 +164,17 @@ bool hd_sm_vres_end(struct hd_sm *sm, uint64_t now, int *status, char *err, size
     if (v->nops)
         progress |= hd_sm_vstress_tick(sm, now, status, err, errlen);
     return progress;
+}
+
+unsigned hd_sm_port_busy(struct hd_sm *sm, uint64_t now)
+{
+    const struct hd_sm_vres *v = hd_sm_vres(sm);
+    if (!v)
+        return 0;
+    /* (a cycle the SM slept in used no register; shared memory and the L1D stay busy until) */
+    return (v->rf_busy_at == now + 1 ? 1u << HD_UA_RF : 0u) |
+           (v->smem_until > now ? 1u << HD_UA_SMEM : 0u) |
+           (v->l1_until > now ? 1u << HD_UA_L1D : 0u);
 }
 
 bool hd_sm_vres_pending(const struct hd_sm_vres *v)

@@ -62,6 +62,7 @@ struct hd_sm_vres {
     hd_swap_done_fn swap_done;
     void *swap_arg;
     struct hd_wmove *wm;      /* warps switched out through the mover (ctx_wmove.c), or NULL */
+    uint64_t rf_busy_at;      /* 1 + the last cycle the pipeline used the register file (0: none) */
 };
 
 /* Tags with this bit are the stress mode's (ctx_vstress.c); the others go to the callbacks
@@ -77,6 +78,11 @@ void hd_sm_vres_abort(struct hd_sm *sm);
 hd_swap_done_fn hd_sm_vres_swap_done(void);
 void hd_sm_vres_begin(struct hd_sm *sm);
 bool hd_sm_vres_end(struct hd_sm *sm, uint64_t now, int *status, char *err, size_t errlen);
+/* The arrays whose port the pipeline uses in cycle `now` (bits 1 << enum hd_uarray), as the
+ * mover sees them; asked after the SM's tick of that cycle (a mechanism's mover: issue 28 item
+ * 4, mech.h hd_mech_act.port_busy). Makes the substrate on first use (NULL: 0), which then
+ * measures from the SM's next tick. */
+unsigned hd_sm_port_busy(struct hd_sm *sm, uint64_t now);
 /* Work for the next cycle (the SM must not sleep)? */
 bool hd_sm_vres_pending(const struct hd_sm_vres *v);
 /* The seam for warp-granular residency: queue an on-chip move (ctx_mover.h); its completion

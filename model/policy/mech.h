@@ -327,6 +327,22 @@ static inline int hd_hooks_dist_pick(const struct hd_hooks *hs, const struct hd_
  * table (model/timing/gpu_mech_act.c). */
 struct hd_func_kernel;
 struct hd_annot;
+/* One warp's move out of or into its warp slot, as a mechanism-provided warp mover sees it
+ * (the residency's struct hd_warp_move, sm_residency.h). */
+struct hd_mech_wmove {
+    uint32_t sm, ctx, warp;        /* SM, context id (ctx_pool.h), warp in its CTA */
+    uint32_t slot;                 /* the warp slot it leaves or enters */
+    bool in;                       /* true: switching in; false: out */
+    uint32_t regs;                 /* 32-bit registers it holds as allocated */
+    uint64_t bytes;                /* what the move takes (after the hooks' warp_move_bytes) */
+};
+#define HD_MECH_WMOVE_CALLBACK UINT64_MAX
+struct hd_mech_wmover {
+    /* Start m at cycle now: the cycle it completes (> now), or HD_MECH_WMOVE_CALLBACK (the
+     * mechanism calls hd_mech_act.warp_moved later; the SM stays awake meanwhile). */
+    uint64_t (*start)(void *impl, const struct hd_mech_wmove *m, uint64_t now);
+    void *impl;
+};
 #define HD_MECH_WAIT_LOADS 1u
 #define HD_MECH_WAIT_BARRIER 2u
 struct hd_mech_act {
@@ -350,6 +366,18 @@ struct hd_mech_act {
     /* Global loads of launch `launch` bypass the L1D from now on (on) or not; false when the
      * memory model has no L1D (the fixed model). */
     bool (*l1d_bypass)(void *gpu, uint32_t launch, bool on);
+    /* Issue 28 item 4 (docs/hooks.md "Warp moves and the pipeline's port use"): install m as
+     * SM sm's warp mover through the residency's mover seam (sm_residency.h): m->start is told
+     * every warp move of the SM and answers its completion cycle or HD_MECH_WMOVE_CALLBACK,
+     * after which the mechanism reports the completion with warp_moved. m stays the caller's
+     * (it must live as long as the run); NULL gives the SM the default mover back. false:
+     * host out of memory. */
+    bool (*warp_mover)(void *gpu, uint32_t sm, struct hd_mech_wmover *m);
+    void (*warp_moved)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint64_t now);
+    /* The on-chip arrays whose port SM sm's pipeline uses in cycle `now` (bit 1 << 0 register
+     * file, 1 << 1 shared memory, 1 << 2 L1D): what the on-chip context mover yields to
+     * (docs/mover.md); asked from a hook's cycle callback of that cycle. */
+    uint32_t (*port_busy)(void *gpu, uint32_t sm, uint64_t now);
 };
 /* }==== */
 

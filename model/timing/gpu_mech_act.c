@@ -5,11 +5,15 @@
  * storage lives there) and reads a kernel's analyses (its reduced register allocation).
  *
  * Design: thin wrappers over the core's own calls, so that the mechanism includes no core
- * header (scripts/check-layering.sh). Called only from hooks' start and cycle callbacks.
+ * header (scripts/check-layering.sh). Called only from hooks' start and cycle callbacks. A
+ * mechanism's warp mover (issue 28 item 4: GPUDuet's CSL block) plugs into the residency's
+ * mover seam through an adapter, and the pipeline's port use per cycle is the SM's substrate's
+ * (ctx_vres.h hd_sm_port_busy: what the on-chip context mover yields to).
  */
 #include "gpu_impl.h"
 #include "sm_impl.h"
 #include "sm_residency.h"
+#include "ctx_vres.h"
 #include "mem_full.h"
 #include "regpat_comp.h"
 
@@ -84,9 +88,44 @@ static bool act_l1d_bypass(void *gpu, uint32_t launch, bool on)
     return true;
 }
 
+/* The residency's mover seam calling a mechanism's mover (impl: its struct hd_mech_wmover). */
+_Static_assert(HD_MECH_WMOVE_CALLBACK == HD_WARP_MOVE_CALLBACK, "one callback marker");
+static uint64_t mech_mover_start(void *impl, const struct hd_warp_move *m, uint64_t now)
+{
+    const struct hd_mech_wmover *w = impl;
+    const struct hd_mech_wmove x = {m->sm, m->ctx, m->warp, m->slot, m->in, m->regs, m->bytes};
+    return w->start(w->impl, &x, now);
+}
+
+static bool act_warp_mover(void *gpu, uint32_t sm, struct hd_mech_wmover *m)
+{
+    struct hd_gpu_timing *g = gpu;
+    if (sm >= g->p.num_sms)
+        return false;
+    if (!m)
+        return hd_sm_set_warp_mover(g->sm[sm], NULL);
+    const struct hd_warp_mover w = {mech_mover_start, m};
+    /* (the SM's substrate measures the pipeline's port use from its next tick: port_busy) */
+    return hd_sm_vres(g->sm[sm]) != NULL && hd_sm_set_warp_mover(g->sm[sm], &w);
+}
+
+static void act_warp_moved(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint64_t now)
+{
+    struct hd_gpu_timing *g = gpu;
+    if (sm < g->p.num_sms)
+        hd_sm_warp_moved(g->sm[sm], ctx, warp, now);
+}
+
+static uint32_t act_port_busy(void *gpu, uint32_t sm, uint64_t now)
+{
+    struct hd_gpu_timing *g = gpu;
+    return sm < g->p.num_sms ? hd_sm_port_busy(g->sm[sm], now) : 0;
+}
+
 const struct hd_mech_act *hd_gpu_mech_act(struct hd_gpu_timing *g)
 {
     g->act = (struct hd_mech_act){g, act_sm_alloc, act_kernel, act_warp_out, act_warp_in,
-                                  act_warp_waiting, act_warp_lanes, act_l1d_bypass};
+                                  act_warp_waiting, act_warp_lanes, act_l1d_bypass,
+                                  act_warp_mover, act_warp_moved, act_port_busy};
     return &g->act;
 }

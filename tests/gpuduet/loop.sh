@@ -7,7 +7,13 @@
 # lockstep beside them) and once with --drive rtl. Each run must verify with 0 mismatches (the
 # loop checks every table read and bitmap answer against the model), step blocks against the
 # RTL, and have checked reads and bitmap operations ([gpuduet] log's `blocks` line); the two
-# runs must give the same cycles and block steps. Options before `--` go to every run (they come
+# runs must give the same cycles and block steps. The CSL's data-mover blocks move the switched
+# warps (gpuduet_mover.h): the log's `csl` line must show jobs when the CSL switched a warp out
+# (a workload that never switches has none), each of ceil(bytes / PW) beats
+# (beats = beats_want), none left at the end, and every switch-out and switch-in of the CSL
+# (`total` outs + ins) a job or a fixed-latency move (jobs + fixed); a job takes at least its
+# command's edge, its beats, the cycles it waited for the pipeline and its registered done, so
+# the summed latency must be at least 2 x jobs + beats + waits. Options before `--` go to every run (they come
 # after the fixed ME: `--set gpuduet.dynamic=true` makes the monitor blocks' ME the SMs', and a
 # run must then show a monitor update). The log's tmon and queue_block lines are printed.
 #   tests/gpuduet/loop.sh HEDDLE ME ALLOC [OPTIONS... --] WORKLOAD...
@@ -45,7 +51,25 @@ for w in "$@"; do
         blk=$(grep '^blocks ' "$tmp/g.log" || true)
         tmon=$(grep '^tmon steps' "$tmp/g.log" || true)
         qb=$(grep '^queue_block ' "$tmp/g.log" || true)
-        echo "$w $alloc --drive $d: $(cat "$tmp/key.$d"); $blk; $tmon; $qb"
+        csl=$(grep '^csl ' "$tmp/g.log" || true)
+        echo "$w $alloc --drive $d: $(cat "$tmp/key.$d"); $blk; $tmon; $qb; $csl"
+        cj=$(echo "$csl" | sed -n 's/.* jobs=\([0-9]*\).*/\1/p')
+        cb=$(echo "$csl" | sed -n 's/.* beats=\([0-9]*\).*/\1/p')
+        cw=$(echo "$csl" | sed -n 's/.* beats_want=\([0-9]*\).*/\1/p')
+        cl=$(echo "$csl" | sed -n 's/.* left=\([0-9]*\).*/\1/p')
+        cf=$(echo "$csl" | sed -n 's/.* fixed=\([0-9]*\).*/\1/p')
+        ct=$(echo "$csl" | sed -n 's/.* latency=\([0-9]*\).*/\1/p')
+        cx=$(echo "$csl" | sed -n 's/.* waits=\([0-9]*\).*/\1/p')
+        tot=$(grep '^total' "$tmp/g.log" || true)
+        to=$(echo "$tot" | sed -n 's/.* outs=\([0-9]*\).*/\1/p')
+        ti=$(echo "$tot" | sed -n 's/.* ins=\([0-9]*\).*/\1/p')
+        if { [ "${to:-0}" -gt 0 ] && [ "${cj:-0}" -eq 0 ]; } || [ "${cb:-x}" != "${cw:-y}" ] ||
+           [ "${cl:-1}" -ne 0 ] ||
+           [ $((${cj:-0} + ${cf:-0})) -ne $((${to:-0} + ${ti:-0})) ] ||
+           [ "${ct:-0}" -lt $((2 * ${cj:-0} + ${cb:-0} + ${cx:-0})) ]; then
+            echo "$w $alloc --drive $d: the CSL switched warps but its blocks moved none, not ceil(bytes / PW) beats per job, left jobs, jobs + fixed != outs + ins ($to + $ti), or latency < 2 x jobs + beats + waits: $csl"
+            bad=1
+        fi
         case "$opts" in
         *gpuduet.dynamic=true*)
             v=$(echo "$tmon" | sed -n 's/.* updates=\([0-9]*\).*/\1/p')

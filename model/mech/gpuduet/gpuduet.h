@@ -18,6 +18,8 @@
  *                     checked against the tables above (gpuduet_loop.h)
  *   gpuduet_tmloop.c  [gpuduet] blocks: the throughput monitor blocks in the loop, whose ME the
  *                     SMs then take (gpuduet_tmloop.h)
+ *   gpuduet_mover.c   [gpuduet] blocks: the CSL's data-mover blocks as the SMs' warp movers,
+ *                     whose done_* completes each switch (gpuduet_mover.h)
  */
 #ifndef HD_GPUDUET_H
 #define HD_GPUDUET_H
@@ -235,6 +237,10 @@ bool gd_alloc_waiting(const struct gd_alloc *a);
 uint32_t gd_alloc_free_slots(const struct gd_alloc *a);
 /* Units allocated now in each region (RF, shared memory, L1D). */
 void gd_alloc_used(const struct gd_alloc *a, uint32_t used[3]);
+/* The region (0 RF, 1 shared memory, 2 L1D) of the spill space warp `warp` of CTA slot cta
+ * moves to as it leaves (its reserved spill; at TB level its TB's shared-memory spill), or -1:
+ * none (Virtual Thread; nothing reserved). */
+int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
 /* }==== */
 
 /* {==== the mechanism's state (gpuduet_mech.c) ==== */
@@ -293,6 +299,8 @@ struct gd {
     struct hd_monitor *mon;  /* the GPU's monitor, and the one-cycle subscription feeding tm */
     int tm_sub;
     const struct hd_hw_factory *const *hw; /* the GPU's block factory */
+    struct gd_mover *mv;     /* the CSL blocks as the SMs' warp movers ([gpuduet] blocks;
+                                gpuduet_mover.h), NULL */
 };
 
 /* The launch record of launch id (NULL: unknown). */

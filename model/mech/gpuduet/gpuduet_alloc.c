@@ -557,3 +557,20 @@ void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c)
 {
     *c = a->caps;
 }
+
+/* (issue 28 item 4: the CSL block's data mover, gpuduet_mover.c) */
+int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
+{
+    if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n)
+        return -1;
+    const struct gd_cta *c = &a->cta[cta];
+    uint32_t u = c->sp[warp];
+    if (c->pl.spill_smem) /* TB level: the TB's shared memory, reserved or already away */
+        u = c->smem_sp != GD_NONE ? c->smem_sp : !c->smem_home ? c->smem : GD_NONE;
+    if (u == GD_NONE)
+        return -1;
+    for (int r = R_L1; r >= R_RF; r--)
+        if (region_n(a, r) && u >= a->base[r])
+            return r;
+    return -1;
+}

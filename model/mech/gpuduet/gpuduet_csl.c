@@ -16,7 +16,9 @@
  *   switch in            a ready warp, when a warp slot and its registers are free (the
  *                        allocator's acquire decides)
  *   One switch-out and one switch-in may start per cycle; the bytes move through the SM's warp
- *   mover ([sm] warp_mover: state / port width, the on-chip mover contending for the ports).
+ *   mover ([sm] warp_mover: state / port width, the on-chip mover contending for the ports;
+ *   with [gpuduet] blocks the CSL's data-mover block, gpuduet_mover.h, and then no switch-out
+ *   starts while a move waits for the block's command port or its job queue is full).
  * Deadlock avoidance, option 2 (§2.9): a warp waiting at a barrier is stalled like one waiting
  * for a load and may be switched out; the barrier counts it as arrived, so the others (absent
  * or present) complete it and it becomes ready at the release.
@@ -31,6 +33,7 @@
  * flight; no room) is moved to the back.
  */
 #include "gpuduet.h"
+#include "gpuduet_mover.h"
 
 static struct gd_launch *launch_of_tb(struct gd *g, struct gd_sm *s, uint32_t tb);
 
@@ -112,7 +115,9 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
                 const struct gd_wct_entry *rw = &s->wct.w[r];
                 from = s->wct.t[rw->tb].cta_slot << 5 | rw->warp;
             }
-            if (!gd_alloc_reserve(s->alloc, tb->cta_slot, w->warp, false, from)) {
+            if (g->mv && gd_mover_held(g->mv, i)) {
+                gd_queues_rotate(&s->q, GD_QS); /* the data mover is backed up */
+            } else if (!gd_alloc_reserve(s->alloc, tb->cta_slot, w->warp, false, from)) {
                 s->st.no_room++;
                 gd_queues_rotate(&s->q, GD_QS);
             } else if (!g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
@@ -215,6 +220,8 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
         } else if (from == GD_NONE && (gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
                                        !gd_alloc_waiting(s->alloc))) {
             gd_queues_rotate(&s->q, GD_QST);
+        } else if (g->mv && gd_mover_held(g->mv, i)) {
+            gd_queues_rotate(&s->q, GD_QST); /* the data mover is backed up */
         } else if (!gd_alloc_reserve(s->alloc, t->cta_slot, 0, true, from)) {
             s->st.no_room++;
             gd_queues_rotate(&s->q, GD_QST);

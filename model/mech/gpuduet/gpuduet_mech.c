@@ -27,6 +27,7 @@
  */
 #include "gpuduet.h"
 #include "gpuduet_loop.h"
+#include "gpuduet_mover.h"
 #include "gpuduet_tmloop.h"
 
 #include "annot.h"
@@ -146,6 +147,8 @@ static int gd_start(void *impl, char *err, size_t errlen)
             return -1;
     g->started = true;
     if (g->tm && gd_tm_make(g->tm, err, errlen) != 0)
+        return -1;
+    if (g->mv && gd_mover_start(g->mv, err, errlen) != 0)
         return -1;
     return g->loop ? gd_loop_make(g->loop, err, errlen) : 0;
 }
@@ -376,6 +379,8 @@ static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err
             return -1;
         *busy |= gd_queues_busy(&g->sm[i].q);
     }
+    if (g->mv && gd_mover_cycle(g->mv, now, busy, err, errlen) != 0)
+        return -1; /* (the CSL blocks complete the warps' moves: gpuduet_mover.h) */
     if (g->loop && gd_loop_cycle(g->loop, g, now, busy, err, errlen) != 0)
         return -1;
     return g->tm ? gd_tm_cycle(g->tm, now, g->log, err, errlen) : 0;
@@ -530,6 +535,8 @@ static void gd_destroy(void *impl)
             gd_loop_log(g->loop, g->log);
         if (g->tm)
             gd_tm_log(g->tm, g->log);
+        if (g->mv)
+            gd_mover_log(g->mv, g->log);
         for (uint32_t i = 0; i < g->nl; i++) {
             const struct gd_launch *L = &g->L[i];
             fprintf(g->log, "final %u class=%u me=%u windows=%u\n", L->launch, L->ctl.cls,
@@ -544,6 +551,7 @@ static void gd_destroy(void *impl)
     }
     gd_loop_destroy(g->loop);
     gd_tm_destroy(g->tm);
+    gd_mover_destroy(g->mv);
     for (uint32_t i = 0; g->sm && i < g->nsm; i++)
         gd_queues_destroy(&g->sm[i].q);
     for (uint32_t i = 0; i < g->nl; i++)
@@ -612,6 +620,10 @@ static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *e
     g->mon = env->mon;
     g->hw = env->hw;
     g->tm_sub = -1;
+    if (env->p->gduet.blocks && !(g->mv = gd_mover_create(g, env->p, env->hw, err, errlen))) {
+        gd_destroy(g);
+        return -1;
+    }
     if (env->p->gduet.blocks &&
         (!(g->tm = gd_tm_create(env->p, env->hw, err, errlen)) ||
          (g->tm_sub = hd_monitor_subscribe(env->mon, 1, err, errlen)) < 0)) {

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT
+ * gpuduet_mover.h - GPUDuet's context switching logic's data mover in the timing loop: one
+ * gpuduet_csl block per SM (tables/gpuduet_csl.h, rtl/gpuduet_csl/; Lin thesis §3.11, §2.13
+ * Eq. 3.1-3.3; digest §2.13, §3.11) is the SM's warp mover, so that a warp's switch latency is
+ * the block's output: its state / the port width, one beat per cycle only in the cycles the
+ * pipeline leaves both arrays' ports free (issue 28 items 2 and 4; docs/blocks/gpuduet.md
+ * "In the GPU", "The CSL's data mover").
+ *
+ * Design.
+ *   seam    With [gpuduet] blocks the mechanism installs this mover on every SM through the
+ *           residency's mover seam (mech.h hd_mech_act.warp_mover): the SM's own lifecycle of a
+ *           warp switch (slot, registers, saved state) is unchanged, only the completion cycle is
+ *           the block's. Each move becomes a command (kind 0 switch-out, 1 switch-in; warp id =
+ *           the warp's WCT entry; source and destination array; its bytes, what the hooks'
+ *           warp_move_bytes gave: ST + LR x 128 B, ST, or ST + SS / N) queued in order in front
+ *           of the block's one command port and presented while the block has room (QD jobs);
+ *           the block's done_* completes the move (mech.h hd_mech_act.warp_moved).
+ *   arrays  A switch-out reads the near array (the register file, or for TB-level switching the
+ *           shared memory) and writes where the allocator reserved its spill space (the unit's
+ *           region: shared memory, L1D or register file; gpuduet_alloc.c); the switch-in moves
+ *           it back the other way. Virtual Thread, whose contexts stay in place, writes the warp
+ *           slot's state (ST) to shared memory. A move whose spill lies in its own array, and the
+ *           switch-in of a warp placed absent (nothing was stored), take ceil(bytes / PW) cycles
+ *           without the block (counted: `fixed`).
+ *   ports   busy_i each cycle is the pipeline's port use of that cycle (mech.h
+ *           hd_mech_act.port_busy: the signal the SM's on-chip context mover yields to). A
+ *           move of the warp slot's state alone (ST: warp slots limit, or Virtual Thread) is
+ *           named as leaving the register-file side (the WCT's convention: present addresses
+ *           are below the shared memory's), but it reads the warp slot, not a register bank:
+ *           the register file's busy bit is passed only while a job in the block (or the
+ *           command) moves registers.
+ *   swap    The block's swap job (kind 2) is not used: the residency switches the ready warp in
+ *           only once the stalled one has left its slot, so a swap is a switch-out job followed
+ *           by a switch-in job, back to back in the block's queue.
+ *   pace    The CSL starts no switch-out while the SM's mover is backed up (gd_mover_held:
+ *           a move waiting for the command port, or the block's QD jobs taken): one port per
+ *           SM bounds the switching rate (the thesis's CSL is one FSM with one data mover; it
+ *           does not say what happens when stalls come faster than the port moves them).
+ * A done_* for another warp or kind than the queue's head, or a command refused, stops the run
+ * with a located message (--drive rtl: the RTL's outputs are the decisions). Deterministic.
+ */
+#ifndef HD_GPUDUET_MOVER_H
+#define HD_GPUDUET_MOVER_H
+
+#include "hw_inst.h"
+#include "timing_params.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct gd;
+struct gd_mover;
+
+/* The movers of g's SMs; hw points at the GPU's factory (may point at NULL: the C references).
+ * NULL with a message when the configuration does not fit the built block ([sm] warp_move_bytes
+ * is none of its configurations' port widths: 128, 64, 256 B, the instance kinds gpuduet_csl,
+ * gpuduet_csl:pw64, gpuduet_csl:pw256; [sm] warp_mover is not fixed). */
+struct gd_mover *gd_mover_create(struct gd *g, const struct hd_gpu_timing_params *p,
+                                 const struct hd_hw_factory *const *hw, char *err,
+                                 size_t errlen);
+void gd_mover_destroy(struct gd_mover *mv);
+/* Make the instances and install the movers on the SMs (the hook's start). 0, or -1. */
+int gd_mover_start(struct gd_mover *mv, char *err, size_t errlen);
+/* The end of cycle `now` (after the CSL's decisions of the cycle): step every SM's block with
+ * its command and the pipeline's port use, complete the moves it reports done. *busy: a move is
+ * queued or under way. 0, or -1 with a located message. */
+int gd_mover_cycle(struct gd_mover *mv, uint64_t now, bool *busy, char *err, size_t errlen);
+/* Is SM sm's data mover backed up (a move waits for the block's command port, or QD jobs are
+ * in the block)? The CSL then starts no switch-out (counted: `held`); switch-ins go on. */
+bool gd_mover_held(struct gd_mover *mv, uint32_t sm);
+/* The log's line: csl jobs= outs= ins= beats= beats_want= (the sum of ceil(bytes / PW) over
+ * the jobs taken) waits= held= (switch-outs held, per SM and cycle) bytes= fixed= (moves that
+ * took the fixed latency) latency= (start to usable, summed over the jobs done) max_waiting=
+ * steps= left= (jobs not done at the end). */
+void gd_mover_log(const struct gd_mover *mv, FILE *f);
+
+#endif
