@@ -36,7 +36,7 @@ if(TARGET heddle)
   add_test(NAME ccbp_schemes_small
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/ccbp_test.py $<TARGET_FILE:heddle> schemes
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(ccbp_schemes_small PROPERTIES LABELS "ccbp" TIMEOUT 1200
+  set_tests_properties(ccbp_schemes_small PROPERTIES LABELS "ccbp" TIMEOUT 2400
                        PASS_REGULAR_EXPRESSION "ccbp schemes ok")
 endif()
 hd_tier(ci "^ccbp_(irc|verify|base|pair)$")
