@@ -10,13 +10,15 @@
 #   from a profile: every instance verifies, quotas hold.
 # - ccbp_base: the baselines' gates (SMK's time quotas, Dai18's load limit) on pathfinder+lbm:
 #   no change while they cannot bind, quotas and limits hold, every instance verifies.
+# - ccbp_pair: one pair added with the rest of the Table 4.2 stand-ins (bfs+spmv) co-run under
+#   Algorithm 1 from its committed experiment profile: both verify, the quotas hold.
 # - ccbp_dmil (full tier): Dai18's dynamic memory-instruction limit adapts (halved, raised) and
 #   both verify.
 # test_ccbp_alg1 (tests/unit) checks Algorithm 1 against a hand trace; test_ccbp_ctrl the
 # controller block (its C reference, the model's Algorithm 1) against it.
 set(HD_TEST_MECHANISM ccbp)
 if(TARGET heddle)
-  foreach(m irc verify base)
+  foreach(m irc verify base pair)
     add_test(NAME ccbp_${m}
              COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/ccbp_test.py $<TARGET_FILE:heddle> ${m}
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
@@ -34,8 +36,8 @@ if(TARGET heddle)
   add_test(NAME ccbp_schemes_small
            COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/ccbp_test.py $<TARGET_FILE:heddle> schemes
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(ccbp_schemes_small PROPERTIES LABELS "ccbp" TIMEOUT 1200
+  set_tests_properties(ccbp_schemes_small PROPERTIES LABELS "ccbp" TIMEOUT 2400
                        PASS_REGULAR_EXPRESSION "ccbp schemes ok")
 endif()
-hd_tier(ci "^ccbp_(irc|verify|base)$")
+hd_tier(ci "^ccbp_(irc|verify|base|pair)$")
 hd_tier(full "^ccbp_schemes_small$" "^ccbp_dmil$")

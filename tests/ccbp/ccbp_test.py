@@ -23,6 +23,11 @@ dmil    Dai18's dynamic limit ([ccbp] mil_epoch) on pathfinder+lbm, lbm at most 
         flight per SM: the static limit never adapts; with 2,000-cycle epochs the limit is
         halved and raised (counts asserted), goes below 8, holds warps more often than the
         static one, never clears a count; mil_epoch without mil is refused (full tier).
+pair    a pair added with the rest of Lin Table 4.2's stand-ins (PAIR_CI below) co-run as the
+        experiment's CCBP point runs it (Algorithm 1 on its committed profile,
+        experiments/results/ccbp/profiles/), every workload re-executed until a 50,000-cycle
+        budget: every instance of both workloads verifies, Algorithm 1 gave both applications
+        CTAs, and a BI application's requests per SM-window stay within its quota.
 schemes every point of experiments/ccbp.toml (every pair under every scheme, each Dai18 limit and
         each combination of the oracle search) at small size with a 50,000-cycle budget: both
         workloads of the pair verify every instance (full tier).
@@ -251,6 +256,29 @@ def mode_dmil(tmp):
           f"(static: {b[2]['mil_held']})")
 
 
+PAIR_CI = "bfs+spmv"
+
+
+def mode_pair(tmp):
+    global BUDGET
+    BUDGET = 50000
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.chdir(root)
+    prof = os.path.join("experiments", "results", "ccbp", "profiles",
+                        PAIR_CI.replace("+", "_") + ".txt")
+    _, apps, _, cyc = corun(tmp, PAIR_CI, "pair", [f"ccbp.profile={prof}"])
+    for a in (1, 2):
+        if not apps[a]["ctas"]:
+            fail(f"{PAIR_CI}: Algorithm 1 gave application {a} no CTAs: {apps}")
+        q = apps[a]["quota"]
+        if apps[a]["type"] != "ls" and (not q or apps[a]["irc_max_window"] > q):
+            fail(f"{PAIR_CI}: application {a} ({apps[a]['type']}) quota {q}, "
+                 f"max {apps[a]['irc_max_window']} per SM-window")
+    print(f"{PAIR_CI}: {cyc} cycles, every instance verified; " + ", ".join(
+        f"app {a} {apps[a]['type']} ctas {apps[a]['ctas']:.0f} quota {apps[a]['quota']:.0f} "
+        f"max/window {apps[a]['irc_max_window']:.0f}" for a in (1, 2)))
+
+
 def mode_schemes(tmp):
     import tomllib
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -275,5 +303,5 @@ def mode_schemes(tmp):
 
 with tempfile.TemporaryDirectory() as tmp:
     {"irc": mode_irc, "verify": mode_verify, "base": mode_base, "dmil": mode_dmil,
-     "schemes": mode_schemes}[MODE](tmp)
+     "schemes": mode_schemes, "pair": mode_pair}[MODE](tmp)
 print(f"ccbp {MODE} ok")

@@ -92,7 +92,11 @@ int main(void)
         "tests/ccbp/loop_prof.txt", "experiments/results/ccbp/profiles/backprop_cfd.txt",
         "experiments/results/ccbp/profiles/btree_sad.txt",
         "experiments/results/ccbp/profiles/cfd_fdtd2d.txt",
-        "experiments/results/ccbp/profiles/histogram_fdtd2d.txt"};
+        "experiments/results/ccbp/profiles/histogram_fdtd2d.txt",
+        "experiments/results/ccbp/profiles/pathfinder_lbm.txt",
+        "experiments/results/ccbp/profiles/bfs_spmv.txt",
+        "experiments/results/ccbp/profiles/lavamd_bucketsort.txt",
+        "experiments/results/ccbp/profiles/kmeans_lbm.txt"};
     for (unsigned i = 0; i < sizeof files / sizeof files[0]; i++) {
         struct ccbp_prof q;
         const bool ok = ccbp_profile_read(files[i], &q, err, sizeof err) == 0;
