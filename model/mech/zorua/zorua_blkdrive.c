@@ -194,6 +194,8 @@ static int apply(struct zalloc *a, uint64_t now, const struct hd_zorua_coord_out
             return fail(a, now, "arrival (refused)", 0, 1);
         if (o->arr_blk_o != b->arr_due)
             return fail(a, now, "arrival's logical block", o->arr_blk_o, b->arr_due);
+        if (o->arr_wmask_o != b->arr_due_mask)
+            return fail(a, now, "arrival's logical warps", o->arr_wmask_o, b->arr_due_mask);
     }
     /* a warp readmitted after the block took its barrier passed it (read before this step's
        event: an admission at the event's edge is one from before) */
@@ -267,6 +269,7 @@ int zbd_cycle(struct zalloc *a, uint64_t now, bool active, bool idle, bool mem, 
         b->arr_pend = false;
         b->arr_check = true;
         b->arr_due = b->arr_blk;
+        b->arr_due_mask = b->arr_mask;
     }
     in.active_i = active;
     in.idle_i = idle;

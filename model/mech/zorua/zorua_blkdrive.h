@@ -40,7 +40,9 @@ struct zbd {
     bool arr_pend;                   /* an arrival waits for the next cycle */
     struct hd_zorua_coord_in arr;    /* its inputs */
     uint32_t arr_blk;                /* the logical block and warps granted to it */
-    uint64_t arr_mask, arr_due;      /* arr_due: its result is expected (mask of the check) */
+    uint64_t arr_mask;
+    uint32_t arr_due;                /* the block and warps the arrival in flight must get */
+    uint64_t arr_due_mask;
     bool arr_check;
     struct zbd_ev q[256];            /* warp events waiting for the port (a ring) */
     uint32_t qh, qn;
