@@ -65,7 +65,6 @@ void zbd_arrive(struct zalloc *a, uint32_t blk, const uint32_t *wid, uint32_t nw
     for (uint32_t i = 0; i < nw; i++) {
         b->arr_mask |= BIT(wid[i]);
         b->bar[wid[i]] = 0;
-        b->phq[wid[i]] = b->pha[wid[i]] = 0;
         b->exited &= ~BIT(wid[i]);
         b->adm &= ~BIT(wid[i]);
     }
@@ -90,15 +89,9 @@ static void push(struct zalloc *a, uint8_t kind, uint32_t w, uint32_t rsets, uin
 
 void zbd_phase(struct zalloc *a, uint32_t w, uint32_t rsets, uint32_t ssets)
 {
-    if (w < HD_ZCO_WARPS)
-        a->bd->phq[w]++;
     push(a, HD_ZCO_PHASE, w, rsets, ssets);
 }
 
-bool zbd_phase_wait(const struct zalloc *a, uint32_t w)
-{
-    return w < HD_ZCO_WARPS && (a->bd->phq[w] || a->bd->pha[w]);
-}
 
 void zbd_barrier(struct zalloc *a, uint32_t w)
 {
@@ -200,17 +193,12 @@ static int apply(struct zalloc *a, uint64_t now, const struct hd_zorua_coord_out
     /* a warp readmitted after the block took its barrier passed it (read before this step's
        event: an admission at the event's edge is one from before) */
     const bool bar_pass = o->gr_v_o && b->bar[o->gr_warp_o & 63u] == 2;
-    const bool ph_pass = o->gr_v_o && b->pha[o->gr_warp_o & 63u] != 0;
     if (o->ev_v_o) {
         const uint32_t w = (uint32_t)o->rl_warp_o, blk = (uint32_t)o->rl_blk_o;
         if (!o->ev_ok_o)
             return fail(a, now, "event acceptance", 0, 1);
         if (b->ev_fly && b->fly.kind == HD_ZCO_BARRIER && b->fly.warp == w)
             b->bar[w] = 2;
-        if (b->ev_fly && b->fly.kind == HD_ZCO_PHASE && b->fly.warp == w && b->phq[w]) {
-            b->phq[w]--;
-            b->pha[w]++;
-        }
         if (o->rl_slot_o) { /* exit: the slot and register sets, the block's scratchpad */
             zsl_give(&z->tmt, w);
             fill_slots(a);
@@ -250,8 +238,6 @@ static int apply(struct zalloc *a, uint64_t now, const struct hd_zorua_coord_out
         b->adm |= BIT(w);
         if (bar_pass)
             b->bar[w] = 0;
-        if (ph_pass)
-            b->pha[w] = 0;
     }
     b->sched = o->sched_o;
     b->moved = o->gr_v_o || o->ev_v_o || o->arr_v_o;
@@ -291,7 +277,6 @@ int zbd_cycle(struct zalloc *a, uint64_t now, bool active, bool idle, bool mem, 
     }
     struct hd_zorua_coord_out want, got;
     hd_zorua_coord_ref_step(&b->ref, &in, &want);
-    b->steps++;
     if (zcl_step(a->cl, a->sm, now, &in, &want, &got, a->fault_msg, sizeof a->fault_msg) != 0)
         return -1;
     const bool fly_now = b->ev_fly;

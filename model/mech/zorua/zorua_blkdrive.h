@@ -50,13 +50,10 @@ struct zbd {
     uint64_t sched;                  /* sched_o of the last step */
     uint8_t bar[HD_ZCO_WARPS];       /* its barrier: 0 none, 1 event queued, 2 taken by the
                                         block (held until readmitted) */
-    uint8_t phq[HD_ZCO_WARPS], pha[HD_ZCO_WARPS]; /* its phase events queued / taken by the
-                                        block and not yet followed by its readmission */
     uint64_t exited;                 /* exit queued */
     uint64_t adm;                    /* admitted since its arrival (its TMT entry is its own) */
     bool ev_fly;                     /* an event went in at the last step: its result is due */
     struct zbd_ev fly;
-    uint64_t steps;
     bool moved;                      /* the last step admitted, released or took a block */
 };
 
@@ -76,8 +73,6 @@ void zbd_exit(struct zalloc *a, uint32_t w);
 /* May logical warp w issue (its schedulable bit set, no event of it waiting, not at a
  * barrier)? */
 bool zbd_may_run(const struct zalloc *a, uint32_t w);
-/* Does warp w's instruction wait for its phase event (the block has not readmitted it since)? */
-bool zbd_phase_wait(const struct zalloc *a, uint32_t w);
 /* Warp w of CTA slot c asks to issue: if it waited at a barrier, the barrier completed in the
  * substrate: the CTA-mates that never waited are queued at it. True: hold the warp. */
 bool zbd_hold(struct zalloc *a, uint32_t c, uint32_t w);

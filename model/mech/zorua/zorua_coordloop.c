@@ -20,7 +20,6 @@ struct zcl {
     const struct hd_hw_factory *const *hw;
     uint32_t nsm;
     struct zcl_sm *s;
-    uint64_t steps;
     bool made;
 };
 
@@ -113,7 +112,6 @@ int zcl_step(struct zcl *L, uint32_t sm, uint64_t now, const struct hd_zorua_coo
                  x->inst.ops->error(x->inst.impl));
         return -1;
     }
-    L->steps++;
     const struct hd_block_desc *b = x->inst.b;
     for (unsigned i = 0; i < b->nports; i++) {
         const struct hd_port_desc *p = &b->ports[i];
@@ -134,9 +132,4 @@ int zcl_step(struct zcl *L, uint32_t sm, uint64_t now, const struct hd_zorua_coo
     }
     *got = out;
     return 0;
-}
-
-uint64_t zcl_steps(const struct zcl *L)
-{
-    return L ? L->steps : 0;
 }

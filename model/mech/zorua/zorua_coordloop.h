@@ -50,7 +50,5 @@ int zcl_make(struct zcl *L, char *err, size_t errlen);
 int zcl_step(struct zcl *L, uint32_t sm, uint64_t now, const struct hd_zorua_coord_in *in,
              const struct hd_zorua_coord_out *want, struct hd_zorua_coord_out *got, char *err,
              size_t errlen);
-/* Steps taken so far (all SMs). */
-uint64_t zcl_steps(const struct zcl *L);
 
 #endif
