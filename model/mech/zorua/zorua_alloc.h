@@ -14,6 +14,10 @@
  * no swap space, no deadlock floor and no mapping-table latency: warp slots and registers per
  * warp, partial CTAs admitted (the substrate's logical warps), scratchpad per CTA. Only the
  * substrate's numbers decide: deterministic. No globals.
+ * Session 14: on an SM of the zorua_coord block's sizes (Fermi) the block decides instead of the
+ * coordinator's own admission (zorua_blkdrive.h): the allocator steps its C reference every cycle
+ * (tick), CTAs arrive into it (accept), drained warps are its exits (release_part), and a warp
+ * gets its slot (acquire) once the block admitted it.
  */
 #ifndef HD_ZORUA_ALLOC_H
 #define HD_ZORUA_ALLOC_H
