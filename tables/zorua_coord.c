@@ -62,6 +62,16 @@ bool hd_zorua_coord_fits(const uint32_t alloc[3], const uint32_t need[3], const 
     return true;
 }
 
+uint32_t hd_zorua_coord_alg1(uint32_t pct, int32_t di, int32_t dm, uint32_t step, uint32_t max,
+                             uint32_t delta)
+{
+    if (di - dm > (int32_t)delta) /* more idleness: more TLP helps */
+        return pct + step > max ? max : pct + step;
+    if (dm - di > (int32_t)delta) /* memory pressure: back off */
+        return pct < step ? 0 : pct - step;
+    return pct;
+}
+
 /* The admission step on o (start of cycle) into s. */
 static void admit(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o)
 {
@@ -232,12 +242,8 @@ static void epoch(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_st
     }
     int32_t ci = (int32_t)(o->cidle + idle), cm = (int32_t)(o->cmem + mem);
     int32_t di = ci - (int32_t)o->pidle, dm = cm - (int32_t)o->pmem;
-    uint32_t pct = o->pct;
-    if (di - dm > ZORUA_COORD_DeltaTh) /* more idleness: more TLP helps */
-        pct = pct + ZORUA_COORD_PctStep > ZORUA_COORD_PctMax ? ZORUA_COORD_PctMax
-                                                              : pct + ZORUA_COORD_PctStep;
-    else if (dm - di > ZORUA_COORD_DeltaTh) /* memory pressure: back off */
-        pct = pct < ZORUA_COORD_PctStep ? 0 : pct - ZORUA_COORD_PctStep;
+    const uint32_t pct = hd_zorua_coord_alg1(o->pct, di, dm, ZORUA_COORD_PctStep,
+                                             ZORUA_COORD_PctMax, ZORUA_COORD_DeltaTh);
     s->pct = pct;
     thresholds(s);
     s->pidle = (uint32_t)ci;

@@ -128,6 +128,13 @@ int hd_zorua_coord_pick(const uint8_t *qof, uint32_t n);
  * Failing it, a warp is admitted only by the deadlock floor (L249 rule 3). */
 bool hd_zorua_coord_fits(const uint32_t alloc[3], const uint32_t need[3], const uint32_t phys[3],
                          const uint32_t oth[3]);
+/* Algorithm 1's decision at an epoch's end (L259-L269, Table 1): di and dm are c_idle and c_mem
+ * of the epoch minus those of the previous epoch (`*_prev`: "the statistics for the previous
+ * epoch"); more idleness by over delta raises the percentage by step (clamped to max), more
+ * memory stalls by over delta lower it (clamped to 0). Returns the new percentage. The block's
+ * epoch and the model's controller (model/mech/zorua/zorua_othresh.c) both decide with it. */
+uint32_t hd_zorua_coord_alg1(uint32_t pct, int32_t di, int32_t dm, uint32_t step, uint32_t max,
+                             uint32_t delta);
 /* }==== */
 
 #endif

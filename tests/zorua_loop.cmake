@@ -1,27 +1,32 @@
 # SPDX-License-Identifier: MIT
-# Zorua's mapping tables and phase-specifier decoder in the GPU timing loop (issue 32 item 5;
-# docs/blocks/zorua.md "In the loop"; model/mech/zorua/zorua_maploop.h, zorua_decloop.h): each
-# SM's RMT, SMT and TMT stepped as zorua_map blocks (the built configuration, zorua_map:smt,
-# zorua_map:tmt; Kepler's and Maxwell's kinds by the GPU's sizes) and, on Fermi, its zorua_phase
-# decoder beside the model's (which are the same blocks' C references), every output checked.
+# Zorua's mapping tables, phase-specifier decoder and coordinator in the GPU timing loop (issue 32
+# item 5; docs/blocks/zorua.md "In the loop"; model/mech/zorua/zorua_maploop.h, zorua_decloop.h,
+# zorua_coordloop.h): each SM's RMT, SMT and TMT stepped as zorua_map blocks (the built
+# configuration, zorua_map:smt, zorua_map:tmt; Kepler's and Maxwell's kinds by the GPU's sizes)
+# and, on Fermi, its zorua_phase decoder beside the model's (which are the same blocks' C
+# references) and its zorua_coord coordinator, whose outputs the model's admissions, releases
+# and o_thresh are (session 14), every output checked.
 # - zorua_loop_drive: reduction at 24 registers x 1024 threads on Fermi (oversubscribed: the
 #   tables allocate, release, swap out and in) without the blocks, then under heddle cosim
 #   --blocks zorua --in-loop --drive rtl (the C reference and the RTL in lockstep, the RTL's
 #   outputs checked against the model): verified, 0 mismatches, block steps against the RTL, the
-#   same cycles both times, 60 instances (tests/zorua/zorua_loop.py; --drive ref too in the full
+#   same cycles both times, 75 instances (tests/zorua/zorua_loop.py; --drive ref too in the full
 #   tier's runs).
+# - zorua_loop_coord_keys: in the loop, o_thresh keys other than the coordinator block's
+#   constants are refused with a message naming them; zorua_pct_whole: a percentage that is not
+#   whole is refused (the controller counts whole percents).
 # - zorua_loop_fault: [zorua] loop_fault corrupts the model's expectation of one block step (C
 #   references, heddle run): the run stops with the located mismatch (cycle, SM, block, port).
 # - zorua_loop_bad_config: a GPU whose RMT no built kind fits (Fermi with 80 logical warps) is
 #   refused with a message naming the key, the built sizes and the GPU's.
-# - zorua_loop_fst (full): an FST window of the 15 SMs' 60 blocks, the RTL's ports in the .gtkw.
+# - zorua_loop_fst (full): an FST window of the 15 SMs' 75 blocks, the RTL's ports in the .gtkw.
 # - zorua_loop_kepler, zorua_loop_maxwell (full): three experiment points each on Kepler and
 #   Maxwell (96 logical warps: the tables' Kepler/Maxwell kinds, no decoder), both drives.
 # - zorua_loop_experiment, zorua_loop_sample (full): every Fermi Zorua point of
 #   experiments/zorua.toml (19) / the first, middle and last point of each of the grid's eight
 #   applications in the loop, both drives, the same cycles as without the blocks.
 set(HD_TEST_MECHANISM zorua)
-hd_tier(ci "^zorua_loop_(drive|fault|bad_config)$")
+hd_tier(ci "^zorua_loop_(drive|fault|bad_config|coord_keys)$|^zorua_pct_whole$")
 hd_tier(full "^zorua_loop_")
 if(TARGET heddle)
   set(zlp --size small --config configs/zorua-fermi.ini --set sm.allocator=zorua
@@ -41,6 +46,21 @@ if(TARGET heddle)
     set_tests_properties(zorua_loop_bad_config PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
       "key 'in_loop' \\(\\[zorua\\]\\): the zorua_map block is built for 64 logical warps x 16 register sets over 256 physical sets or 96 logical warps x 16 register sets over 512 physical sets [^\n]*this GPU's register mapping table is 80 x 16 over 256")
   endif()
+endif()
+if(TARGET heddle)
+  add_test(NAME zorua_loop_coord_keys
+           COMMAND $<TARGET_FILE:heddle> run reduction_z_r24_tb1024 ${zlp}
+                   --set zorua.o_max_pct=40
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_loop_coord_keys PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+    "key 'in_loop' \\(\\[zorua\\]\\): the zorua_coord block's o_thresh controller is built for o_default_pct = 10, o_step_pct = 4, o_max_pct = 30, c_delta_thresh = 16, epoch = 2048 [^\n]*this run has 10, 4, 40, 16, 2048")
+  add_test(NAME zorua_pct_whole
+           COMMAND $<TARGET_FILE:heddle> run reduction_z_r24_tb1024 --size small
+                   --config configs/zorua-fermi.ini --set sm.allocator=zorua
+                   --set sm.logical_warps=64 --set sm.logical_ctas=16 --set zorua.o_step_pct=4.5
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_pct_whole PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+    "key 'o_step_pct' \\(\\[zorua\\]\\): 4.5 is not a whole percent")
 endif()
 if(TARGET heddle AND TARGET hd_cosim_vl)
   set(zloop ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/zorua/zorua_loop.py
@@ -68,7 +88,7 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
                        FAIL_REGULAR_EXPRESSION "FAIL ")
   if(TARGET hd_fstcheck)
     add_test(NAME zorua_loop_fst
-             COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks zorua --in-loop reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --fst ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --window 1000:3000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --instances 60 && grep -q sm14_zorua_map.rtl.lk_hit_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm0_zorua_map_smt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm3_zorua_map_tmt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm2_zorua_phase.rtl.ev_v_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw"
+             COMMAND sh -c "$<TARGET_FILE:heddle> cosim --blocks zorua --in-loop reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --fst ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --window 1000:3000 && $<TARGET_FILE:hd_fstcheck> ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.fst --instances 75 && grep -q sm14_zorua_map.rtl.lk_hit_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm0_zorua_map_smt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm3_zorua_map_tmt.rtl.up_pset_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm2_zorua_phase.rtl.ev_v_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw && grep -q sm5_zorua_coord.rtl.gr_v_o ${CMAKE_CURRENT_BINARY_DIR}/zorua_loop.gtkw"
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(zorua_loop_fst PROPERTIES TIMEOUT 300 FAIL_REGULAR_EXPRESSION "MISMATCH")
   endif()

@@ -143,10 +143,16 @@ static void move_start(struct hd_sm *sm, const struct hd_ctx *x, uint32_t i, uin
     struct hd_sm_res *r = sm->wr;
     const struct hd_cta_demand *d = &x->la->demand; /* (registers as allocated per warp) */
     const uint32_t wregs = d->warps ? d->regs / d->warps : 0;
+    /* A warp that never ran (placed absent, not one instruction executed: its registers hold
+     * nothing yet, its PC is the kernel's entry) has no context to load: it starts as a warp
+     * placed at its CTA's launch does, moving 0 bytes (issue 32: Zorua's fresh warps admitted
+     * one per cycle; docs/timing.md "Warp-granular residency"). */
+    const struct hd_tcta *c = &sm->cta[x->slot];
+    const bool fresh = in && c->fc && c->fc->warps[i].instrs == 0;
     const struct hd_warp_move m = {
         sm->id, x->id, i, slot, in, wregs,
         hd_hooks_warp_move_bytes(sm->hooks, sm->id, x->id, i, in,
-                                 (uint64_t)wregs * 4u + HD_WARP_STATE_BYTES)};
+                                 fresh ? 0 : (uint64_t)wregs * 4u + HD_WARP_STATE_BYTES)};
     uint64_t done;
     if (r->mover.start) {
         done = r->mover.start(r->mover.impl, &m, now);

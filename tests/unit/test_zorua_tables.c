@@ -96,32 +96,63 @@ static void walk(struct hd_test_state *t)
     zmt_free(&m);
 }
 
+/* n active cycles of the controller, the first `idle` of them idle and the next `mem` stalled on
+ * memory; true when an epoch's result showed on the registered output meanwhile. */
+static bool cycles(struct zoth *o, uint32_t n, uint32_t idle, uint32_t mem, uint32_t *pct)
+{
+    bool seen = false;
+    for (uint32_t i = 0; i < n; i++) {
+        bool v;
+        uint32_t p;
+        zoth_step(o, true, i < idle, i >= idle && i < idle + mem, &v, &p);
+        if (v) {
+            seen = true;
+            *pct = p;
+        }
+    }
+    return seen;
+}
+
 static void othresh(struct hd_test_state *t)
 {
-    hd_test_begin(t, "Algorithm 1");
+    hd_test_begin(t, "Algorithm 1 (the block's counting: active cycles, per-epoch counts)");
     struct zoth o;
-    zoth_init(&o, 10, 4, 40, 16, 2048);
-    HD_CHECK_U64(t, 25, zoth_limit(&o, 256)); /* o_default 10 % of 256 register sets */
-    HD_CHECK(t, !zoth_update(&o, 1000, 900, 0)); /* inside the first epoch */
-    HD_CHECK(t, zoth_update(&o, 2048, 500, 100)); /* idle 500 vs memory 100: up */
-    HD_CHECK_F64(t, 14, o.pct, 1e-9);
-    HD_CHECK_U64(t, 35, zoth_limit(&o, 256));
-    HD_CHECK_U64(t, 4096, o.next);
-    HD_CHECK(t, zoth_update(&o, 4100, 600, 1100)); /* epoch: idle 100, memory 1000: down */
-    HD_CHECK_F64(t, 10, o.pct, 1e-9);
-    HD_CHECK_U64(t, 6144, o.next);
-    HD_CHECK(t, !zoth_update(&o, 6144, 616, 1100)); /* idle 16 more: inside the hysteresis */
-    HD_CHECK(t, zoth_update(&o, 8192, 633, 1100));  /* 17: up */
-    HD_CHECK_F64(t, 14, o.pct, 1e-9);
-    uint64_t c = 633;
-    for (uint64_t e = 5; e < 20; e++)
-        zoth_update(&o, e * 2048, c += 1000, 1100);
-    HD_CHECK_F64(t, 40, o.pct, 1e-9); /* clamped */
-    for (uint64_t e = 20; e < 40; e++)
-        zoth_update(&o, e * 2048, c, 1100 + e * 1000);
-    HD_CHECK_F64(t, 0, o.pct, 1e-9);
-    HD_CHECK_U64(t, 0, zoth_limit(&o, 256));
-    HD_CHECK_U64(t, 39, o.epochs);
+    zoth_init(&o, 10, 4, 30, 16, 2048);
+    uint32_t pct = 99;
+    bool v;
+    HD_CHECK_U64(t, 25, zoth_limit(o.pct, 256)); /* o_default 10 % of 256 register sets */
+    HD_CHECK(t, !cycles(&o, 2047, 500, 100, &pct)); /* inside the first epoch */
+    for (int i = 0; i < 5; i++) /* inactive cycles do not count */
+        zoth_step(&o, false, true, false, &v, &pct);
+    HD_CHECK(t, !cycles(&o, 1, 0, 0, &pct)); /* the epoch's last cycle: computed, not yet seen */
+    HD_CHECK_U64(t, 14, o.pct);                 /* idle 500 vs memory 100 (prev 0, 0): up */
+    HD_CHECK(t, cycles(&o, 1, 0, 0, &pct));      /* the registered output, one cycle later */
+    HD_CHECK_U64(t, 14, pct);
+    HD_CHECK_U64(t, 35, zoth_limit(o.pct, 256));
+    /* epoch 2 (2047 cycles to go): idle 400, memory 1000 vs the previous 500, 100: the
+     * differences -100 and +900: down */
+    HD_CHECK(t, !cycles(&o, 2047, 400, 1000, &pct));
+    HD_CHECK_U64(t, 10, o.pct);
+    /* epoch 3: idle 416, memory 1000: +16 against the previous epoch: inside the hysteresis */
+    HD_CHECK(t, cycles(&o, 2048, 416, 1000, &pct));
+    HD_CHECK_U64(t, 10, pct);
+    HD_CHECK_U64(t, 10, o.pct);
+    /* epoch 4: idle 433 (+17): up */
+    cycles(&o, 2048, 433, 1000, &pct);
+    HD_CHECK_U64(t, 14, o.pct);
+    /* the same counts again: no difference between epochs, no change (Algorithm 1 compares an
+     * epoch with the previous one, not idle with memory) */
+    cycles(&o, 2048, 433, 1000, &pct);
+    HD_CHECK_U64(t, 14, o.pct);
+    for (uint32_t e = 0; e < 10; e++) /* idleness growing by 100 each epoch: up to the clamp */
+        cycles(&o, 2048, 533 + 100 * e, 0, &pct);
+    HD_CHECK_U64(t, 30, o.pct);
+    for (uint32_t e = 0; e < 12; e++) /* memory stalls growing: down to 0 */
+        cycles(&o, 2048, 0, 100 + 100 * e, &pct);
+    HD_CHECK_U64(t, 0, o.pct);
+    HD_CHECK_U64(t, 0, zoth_limit(o.pct, 256));
+    HD_CHECK_U64(t, 27, o.epochs);
+    HD_CHECK(t, o.ups >= 5 && o.downs >= 4);
 }
 
 int main(void)

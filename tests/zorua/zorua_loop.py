@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""zorua_loop.py - Zorua's mapping tables (RMT, SMT, TMT) and phase-specifier decoder in the timing
-loop (docs/blocks/zorua.md "In the loop"; model/mech/zorua/zorua_maploop.h, zorua_decloop.h): each
+"""zorua_loop.py - Zorua's mapping tables (RMT, SMT, TMT), phase-specifier decoder and coordinator
+(its o_thresh controller) in the timing loop (docs/blocks/zorua.md "In the loop";
+model/mech/zorua/zorua_maploop.h, zorua_decloop.h, zorua_coordloop.h): each
 point runs on Fermi (configs/zorua-fermi.ini, allocator = zorua, 64 logical warps, 16 logical CTAs)
 without the blocks, then under `heddle cosim --blocks zorua --in-loop` with each --drive side. Every
 run must verify, every co-simulated run report 0 mismatches with block steps against the RTL and
-four instances per SM (60, all RTL with --drive rtl), and all give the same cycles (the model's
-tables and decoder are the blocks' C references, the blocks are checked against them every step).
+five instances per SM (75, all RTL with --drive rtl), and all give the same cycles (the model's
+tables and decoder are the blocks' C references, its o_thresh is the coordinator block's output,
+the blocks are checked against the model every step).
 
 With --gen kepler or maxwell the points run on configs/zorua-<gen>.ini with 96 logical warps: the
 tables are stepped as the block's Kepler/Maxwell configurations and the decoder, built for 64
-logical warps, is not (three instances per SM).
+logical warps, and the coordinator, built for Fermi's physical sizes, are not (three instances per
+SM).
 
 usage: zorua_loop.py HEDDLE (--point NAME ... | --experiment TOML | --sample) [--drive ref,rtl]
                      [--gen fermi|kepler|maxwell]
@@ -27,8 +30,9 @@ import sys
 import tomllib
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-GENS = {  # config, logical warps, instances per SM (three tables, the decoder where it fits)
-    "fermi": ("configs/zorua-fermi.ini", 64, 4),
+GENS = {  # config, logical warps, instances per SM (three tables, the decoder and coordinator
+    # where they fit)
+    "fermi": ("configs/zorua-fermi.ini", 64, 5),
     "kepler": ("configs/zorua-kepler.ini", 96, 3),
     "maxwell": ("configs/zorua-maxwell.ini", 96, 3),
 }

@@ -4,6 +4,7 @@
  */
 #include "zorua_alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@ static void set_limits(struct zalloc *a)
     a->z.o_limit[ZC_SLOT] = 0;
     a->z.o_limit[ZC_SMEM] = 0;
     a->z.o_limit[ZC_REG] =
-        a->zorua && a->p->z_oversub ? zoth_limit(&a->oth, a->z.rmt.nphys) : 0;
+        a->zorua && a->p->z_oversub ? zoth_limit(a->pct, a->z.rmt.nphys) : 0;
 }
 
 static void sync_stats(struct zalloc *a)
@@ -74,6 +75,14 @@ static bool can_accept(const void *impl, const struct hd_cta_demand *d)
     const struct zalloc *a = impl;
     const uint32_t nw = d->all_warps ? d->all_warps : d->warps;
     const uint32_t smem = div_up(d->smem, a->p->z_smem_set);
+    if (a->bd) { /* the block's room; the scratchpad of the live blocks on chip (docs/zorua.md) */
+        uint32_t blk, wid[HD_ZCO_WARPS], held = 0;
+        for (uint32_t k = 0; k < HD_ZCO_BLOCKS; k++)
+            held += a->bd->ref.b[k].live ? a->bd->ref.b[k].sneed : 0;
+        return nw <= HD_ALLOC_MAX_WARPS && zbd_room(a, nw, &blk, wid) &&
+               held + smem <= a->z.smt.nphys &&
+               div_up(d->regs_per_warp, a->reg_unit) <= a->reg_sets_max;
+    }
     return free_cta(a) >= 0 && nw <= HD_ALLOC_MAX_WARPS && free_warps(a) >= nw &&
            smem <= a->z.smt.nsets && zmt_over(&a->z.smt, smem) <= a->z.o_limit[ZC_SMEM] &&
            div_up(d->regs_per_warp, a->reg_unit) <= a->reg_sets_max;
@@ -85,14 +94,33 @@ static bool accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_gran
     if (!can_accept(a, d))
         return false;
     const uint32_t nw = d->all_warps ? d->all_warps : d->warps;
-    const int c = free_cta(a);
-    uint32_t wid[HD_ALLOC_MAX_WARPS], k = 0;
+    int c = free_cta(a);
+    uint32_t wid[HD_ALLOC_MAX_WARPS > HD_ZCO_WARPS ? HD_ALLOC_MAX_WARPS : HD_ZCO_WARPS], k = 0;
+    if (a->bd) { /* the block's choice (zbd_room); its warps come in as it admits them */
+        uint32_t blk;
+        (void)zbd_room(a, nw, &blk, wid);
+        c = (int)blk;
+        k = nw;
+        zbd_arrive(a, blk, wid, nw, div_up(d->regs_per_warp, a->reg_unit),
+                   div_up(d->smem, a->p->z_smem_set));
+    }
     for (uint32_t i = 0; i < a->z.nwarps && k < nw; i++)
         if (a->z.w[i].where == ZC_FREE)
             wid[k++] = i;
-    if (zc_cta_arrive(&a->z, (uint32_t)c, wid, nw, div_up(d->regs_per_warp, a->reg_unit),
-                      div_up(d->smem, a->p->z_smem_set)) != 0)
+    if (a->bd) { /* (the model's view; the block's exits may still be on their way out) */
+        struct zcoord *z = &a->z;
+        z->events++;
+        z->c[c] = (struct zc_cta){true, nw, 0, div_up(d->smem, a->p->z_smem_set)};
+        for (uint32_t i = 0; i < nw; i++) {
+            if (z->w[wid[i]].where == ZC_SCHED)
+                z->schedulable--;
+            z->w[wid[i]] = (struct zc_warp){ZC_Q_SLOT, false, (uint16_t)c,
+                                            div_up(d->regs_per_warp, a->reg_unit), ++z->seq};
+        }
+    } else if (zc_cta_arrive(&a->z, (uint32_t)c, wid, nw, div_up(d->regs_per_warp, a->reg_unit),
+                             div_up(d->smem, a->p->z_smem_set)) != 0) {
         return false;
+    }
     a->cta[c].used = true;
     a->cta[c].nwarps = nw;
     memset(g, 0, sizeof *g);
@@ -111,10 +139,13 @@ static bool accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_gran
                    div_up(d->smem, a->p->z_smem_set));
     }
     a->dirty = true;
-    hd_zorua_run(a); /* the arrival event */
+    if (!a->bd)
+        hd_zorua_run(a); /* the arrival event */
     for (uint32_t i = 0; i < nw; i++) {
         a->cta[c].wid[i] = (uint16_t)wid[i];
-        const uint32_t s = zc_slot(&a->z, wid[i]);
+        /* (with the block deciding every warp waits for its admission: the TMT entry of a
+           logical warp just freed may still be its last owner's) */
+        const uint32_t s = a->bd ? ZSL_NONE : zc_slot(&a->z, wid[i]);
         a->spec[wid[i]] = (uint16_t)div_up(d->regs_per_warp, a->reg_unit);
         if (i < d->warps && s < ZMT_SWAP) {
             g->warp_slot[i] = (uint16_t)s;
@@ -135,10 +166,19 @@ static void release(void *impl, const struct hd_cta_grant *g)
         return;
     for (uint32_t i = 0; a->dec && i < a->cta[g->cta_slot].nwarps; i++) {
         const uint32_t w = a->cta[g->cta_slot].wid[i];
-        if (a->z.w[w].where != ZC_FREE) /* (exits with its CTA) */
-            zdl_exit(a->dec, a->sm, w);
+        if (a->z.w[w].where != ZC_FREE && a->z.w[w].cta == g->cta_slot &&
+            !(a->bd && a->bd->exited >> w & 1u))
+            zdl_exit(a->dec, a->sm, w); /* (exits with its CTA) */
     }
-    zc_cta_exit(&a->z, g->cta_slot);
+    if (a->bd) { /* its warps' exits (the block frees the block's scratchpad at the last);
+                    not those of its logical warps a newer CTA took after their exit */
+        for (uint32_t i = 0; i < a->cta[g->cta_slot].nwarps; i++)
+            if (a->z.w[a->cta[g->cta_slot].wid[i]].cta == g->cta_slot)
+                zbd_exit(a, a->cta[g->cta_slot].wid[i]);
+        a->z.c[g->cta_slot] = (struct zc_cta){0};
+    } else {
+        zc_cta_exit(&a->z, g->cta_slot);
+    }
     a->cta[g->cta_slot].used = false;
     a->dirty = true;
 }
@@ -151,8 +191,10 @@ static bool acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc_pa
         p->warp >= a->cta[g->cta_slot].nwarps)
         return false; /* (growth by registers or scratchpad alone: the phase events' job) */
     const uint32_t w = a->cta[g->cta_slot].wid[p->warp];
+    if (a->bd && !(a->bd->adm >> w & 1u))
+        return false; /* (not yet admitted by the block) */
     uint32_t s = zc_slot(&a->z, w);
-    if (s >= ZMT_SWAP) {
+    if (s >= ZMT_SWAP && !a->bd) {
         hd_zorua_run(a);
         s = zc_slot(&a->z, w);
     }
@@ -173,6 +215,13 @@ static void release_part(void *impl, struct hd_cta_grant *g, const struct hd_all
         p->warp >= a->cta[g->cta_slot].nwarps)
         return;
     const uint32_t w = a->cta[g->cta_slot].wid[p->warp];
+    if (a->bd) { /* event iii: the block releases (zorua_blkdrive.c apply) */
+        if (!(a->bd->exited >> w & 1u))
+            zdl_exit(a->dec, a->sm, w);
+        zbd_exit(a, w);
+        g->warp_slot[p->warp] = HD_ALLOC_NO_SLOT;
+        return;
+    }
     if (a->z.w[w].where != ZC_FREE)
         zdl_exit(a->dec, a->sm, w); /* (the decoder, in the loop) */
     zc_warp_exit(&a->z, w);
@@ -216,7 +265,39 @@ static void lfu_rebalance(struct zalloc *a)
         a->use[e] >>= 1;
 }
 
-/* The o_thresh epoch (Zorua) and the schedulable-warp count. */
+static bool is_idle(const void *impl)
+{
+    const struct zalloc *a = impl;
+    for (uint32_t c = 0; c < a->z.nctas; c++)
+        if (a->cta[c].used)
+            return false;
+    return true;
+}
+
+/* The cycle's 1-bit c_idle and c_mem (Table 1, the zorua_coord block's idle_i and mem_i) from
+ * the deltas of the schedulers' counters since the last step (each scheduler counts exactly one
+ * issue or stall reason per cycle, sched_stats.def): idle = no scheduler issued or was stalled
+ * by the pipeline or memory, and some scheduler's warps waited on a result, a barrier or an
+ * instruction ("no threads issued, pipeline not stalled"); mem = no scheduler issued and every
+ * one with warps waited on memory ("all warps waiting for data from memory"). */
+static void cycle_bits(struct zalloc *a, bool *idle, bool *mem)
+{
+    bool issued = false, pipe = false, memst = false, other = false;
+    for (uint32_t s = 0; s < a->p->num_sched; s++) {
+        const struct hd_sched_stats *q = &a->sched[s];
+        const uint64_t now[4] = {q->issue_cycles, q->stall_pipeline, q->stall_memory,
+                                 q->stall_scoreboard + q->stall_barrier + q->stall_ibuffer};
+        issued |= now[0] != a->snap[s][0];
+        pipe |= now[1] != a->snap[s][1];
+        memst |= now[2] != a->snap[s][2];
+        other |= now[3] != a->snap[s][3];
+        memcpy(a->snap[s], now, sizeof now);
+    }
+    *idle = !issued && !pipe && !memst && other;
+    *mem = !issued && !pipe && !other && memst;
+}
+
+/* The o_thresh controller (Zorua) and the schedulable-warp count. */
 static bool tick(void *impl, uint64_t now)
 {
     struct zalloc *a = impl;
@@ -226,19 +307,34 @@ static bool tick(void *impl, uint64_t now)
         a->st->zorua_sched_warp_cycles += (uint64_t)a->z.schedulable * (now - a->last_tick);
     }
     a->last_tick = now;
-    if (a->zorua && a->sched && now >= a->oth.next) {
-        uint64_t idle = 0, mem = 0;
-        for (uint32_t s = 0; s < a->p->num_sched; s++) {
-            idle += a->sched[s].stall_scoreboard + a->sched[s].stall_barrier +
-                    a->sched[s].stall_ibuffer;
-            mem += a->sched[s].stall_memory;
+    if (!a->zorua || !a->sched || now < a->last_ctl || a->fault_msg[0])
+        return false;
+    /* one step a cycle: the SM is ticked every cycle while it runs a kernel (next_event) */
+    a->last_ctl = now + 1;
+    bool idle, mem, v, lv;
+    uint32_t pct, lpct;
+    cycle_bits(a, &idle, &mem);
+    const bool active = !is_idle(a);
+    if (a->bd) { /* the block's C reference; in the loop the block, checked against it */
+        if (zbd_cycle(a, now, active, idle, mem, &lv, &lpct) != 0)
+            return false;
+        progress = a->bd->moved; /* (admissions and releases: placements may change) */
+        if (lv) { /* (the statistics zoth keeps otherwise) */
+            a->oth.epochs++;
+            a->oth.ups += lpct > a->pct;
+            a->oth.downs += lpct < a->pct;
         }
+    } else {
+        zoth_step(&a->oth, active, idle, mem, &v, &pct);
+        lv = v;
+        lpct = pct;
+    }
+    if (lv) { /* an epoch ended: the block's (the model's) new o_thresh */
         lfu_rebalance(a);
-        if (zoth_update(&a->oth, now, idle, mem)) {
-            set_limits(a); /* (not an event: the coordinator acts on the three of L229, as the
-                              block does; the waiting warps try the new limits at the next) */
-            progress = true;
-        }
+        progress |= lpct != a->pct;
+        a->pct = lpct;
+        set_limits(a); /* (not an event: the coordinator acts on the three of L229, as the
+                          block does; the waiting warps try the new limits at the next) */
         sync_stats(a);
     }
     return progress;
@@ -249,16 +345,18 @@ static uint64_t next_event(const void *impl, uint64_t now)
     const struct zalloc *a = impl;
     if (!a->zorua)
         return UINT64_MAX;
-    return a->oth.next > now ? a->oth.next : now + 1;
+    /* the controller counts every cycle the SM runs a kernel, and shows an epoch's result a
+     * cycle later */
+    return !is_idle(a) || a->oth.ep_v || (a->bd && zbd_busy(a)) ? now + 1 : UINT64_MAX;
 }
 
-static bool is_idle(const void *impl)
+static int fault(const void *impl, char *err, size_t errlen)
 {
     const struct zalloc *a = impl;
-    for (uint32_t c = 0; c < a->z.nctas; c++)
-        if (a->cta[c].used)
-            return false;
-    return true;
+    if (!a->fault_msg[0])
+        return 0;
+    snprintf(err, errlen, "%s", a->fault_msg);
+    return -1;
 }
 
 static void usage(const void *impl, struct hd_alloc_usage *u)
@@ -283,6 +381,8 @@ static void destroy(void *impl)
     free(a->cur_phase);
     free(a->waiting);
     free(a->spec);
+    free(a->snap);
+    free(a->bd);
     free(a);
 }
 
@@ -296,7 +396,7 @@ static const struct hd_alloc_ops zorua_ops = {
     .name = "zorua", .can_accept = can_accept, .accept = accept, .release = release,
     .acquire = acquire, .release_part = release_part, .plan_victims = plan_victims,
     .tick = tick, .next_event = next_event, .is_idle = is_idle, .usage = usage,
-    .destroy = destroy, .attach = attach,
+    .destroy = destroy, .attach = attach, .fault = fault,
 };
 static const struct hd_alloc_ops wlm_ops = {
     .name = "wlm", .can_accept = can_accept, .accept = accept, .release = release,
@@ -321,7 +421,9 @@ static int create(const struct hd_sm_params *p, bool zorua, struct hd_sm_alloc *
     a->cur_phase = calloc(p->max_warps, sizeof *a->cur_phase);
     a->waiting = calloc(p->max_warps, 1);
     a->spec = calloc(p->logical_warps, sizeof *a->spec);
+    a->snap = calloc(p->num_sched ? p->num_sched : 1, sizeof *a->snap);
     if (!a->slot_wid || !a->landed || !a->use || !a->cur_phase || !a->waiting || !a->spec ||
+        !a->snap ||
         zc_init(&a->z, p->logical_warps, p->max_ctas, p->max_warps, p->registers / a->reg_unit,
                 a->reg_sets_max, smem_sets ? smem_sets : 1, smem_sets ? smem_sets : 1) != 0) {
         free(a->slot_wid);
@@ -330,11 +432,23 @@ static int create(const struct hd_sm_params *p, bool zorua, struct hd_sm_alloc *
         free(a->cur_phase);
         free(a->waiting);
         free(a->spec);
+        free(a->snap);
         free(a);
         return -1;
     }
-    zoth_init(&a->oth, p->z_o_default, p->z_o_step, p->z_o_max, p->z_c_delta, p->z_epoch);
+    zoth_init(&a->oth, (uint32_t)(p->z_o_default + 0.5), (uint32_t)(p->z_o_step + 0.5),
+              (uint32_t)(p->z_o_max + 0.5), p->z_c_delta, p->z_epoch);
+    a->pct = a->oth.pct;
+    /* the coordinator block's C reference where the SM is the block's size and the controller's
+       keys are its constants (Fermi, Table 1; zorua_coordloop.h) */
     a->z.floor = zorua ? (uint32_t)(p->z_floor * p->max_warps / 100.0 + 0.999) : 0;
+    if (zbd_fits(a)) {
+        if (!(a->bd = malloc(sizeof *a->bd))) {
+            destroy(a);
+            return -1;
+        }
+        zbd_init(a->bd);
+    }
     set_limits(a);
     *out = (struct hd_sm_alloc){zorua ? &zorua_ops : &wlm_ops, a};
     return 0;

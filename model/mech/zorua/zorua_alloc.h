@@ -14,6 +14,10 @@
  * no swap space, no deadlock floor and no mapping-table latency: warp slots and registers per
  * warp, partial CTAs admitted (the substrate's logical warps), scratchpad per CTA. Only the
  * substrate's numbers decide: deterministic. No globals.
+ * Session 14: on an SM of the zorua_coord block's sizes (Fermi) the block decides instead of the
+ * coordinator's own admission (zorua_blkdrive.h): the allocator steps its C reference every cycle
+ * (tick), CTAs arrive into it (accept), drained warps are its exits (release_part), and a warp
+ * gets its slot (acquire) once the block admitted it.
  */
 #ifndef HD_ZORUA_ALLOC_H
 #define HD_ZORUA_ALLOC_H
@@ -22,7 +26,9 @@
 #include "sm_oloc.h"
 #include "timing_params.h"
 #include "timing_stats.h"
+#include "zorua_blkdrive.h"
 #include "zorua_coordinator.h"
+#include "zorua_coordloop.h"
 #include "zorua_decloop.h"
 #include "zorua_othresh.h"
 #include "zorua_phase_loop.h"
@@ -63,6 +69,17 @@ struct zalloc {
     struct zdl *dec;                /* the phase-specifier decoders in the loop ([zorua] in_loop;
                                        zorua_decloop.h: the model's phase events are the decoder
                                        block's), or NULL */
+    /* session 14: the o_thresh controller as the zorua_coord block counts it (zorua_othresh.h) */
+    uint32_t pct;                   /* o_thresh applied (%): the controller's registered output */
+    uint64_t last_ctl;              /* 1 + the cycle of its last step (one per cycle) */
+    uint64_t (*snap)[4];            /* [num_sched] issue, pipeline, memory and other-stall cycles
+                                       counted at the last step (the cycle's bits: deltas) */
+    struct zcl *cl;                 /* the coordinator blocks in the loop, or NULL */
+    char fault_msg[320];            /* a loop mismatch (the allocator's fault op) */
+    struct zbd *bd;                 /* the coordinator block deciding (zorua_blkdrive.h): its C
+                                       reference stepped every cycle, when the SM's sizes and
+                                       keys are the block's ([default], Fermi); else NULL: the
+                                       model's coordinator (zc_run) and `oth` decide */
 };
 
 /* The allocator values (zorua_mech.c's table). */
@@ -73,6 +90,11 @@ struct zalloc *hd_zorua_alloc_state(const struct hd_sm_alloc *a);
 /* A coordinator event: let the queued warps through (when something changed since the last),
  * then migrate on free (Zorua). */
 void hd_zorua_run(struct zalloc *a);
+/* With the block deciding (a->bd): warp slot `slot` is about to issue the instruction at
+ * kernel-wide pc of the kernel whose annotation store is an; at a phase boundary its phase event
+ * goes to the coordinator (the decoder's, L316) and the warp leaves the schedulable set until
+ * readmitted (zorua_oloc.c). */
+void hd_zorua_issue_phase(struct zalloc *a, uint32_t slot, const struct hd_annot *an, uint32_t pc);
 /* The operand-location policy over za's RMT (zorua_oloc.c). */
 extern const struct hd_oloc_ops hd_zorua_oloc_ops;
 

@@ -25,6 +25,9 @@
  * scratchpad and registers may go to swap within the virtual space (o_limit, in sets: o_thresh)
  * or when fewer than `floor` warps are schedulable (deadlock rule 3, 20 % of the warp slots).
  * Deterministic: only logical warp numbers decide. No globals.
+ * Session 14: on Fermi the zorua_coord block makes these decisions (zorua_blkdrive.h) and this
+ * coordinator only holds the tables and the warps' places; zc_run decides for Kepler, Maxwell
+ * and WLM.
  */
 #ifndef HD_ZORUA_COORDINATOR_H
 #define HD_ZORUA_COORDINATOR_H

@@ -33,11 +33,19 @@ static bool phase_event(struct zalloc *a, uint32_t slot, const struct zph_kernel
         if (a->dec && !zdl_phase(a->dec, a->sm, w, need * a->p->z_reg_set,
                                  ssets * a->p->z_smem_set, &need, &ssets))
             return false; /* (no event: sizes checked at zdl_add_sm, so never) */
-        zc_phase(&a->z, w, need, ssets, false);
-        a->dirty = true;
+        if (a->bd) { /* the coordinator block's event: it releases and readmits */
+            a->z.w[w].reg_sets = need;
+            a->z.phase_changes++;
+            zbd_phase(a, w, need, ssets);
+        } else {
+            zc_phase(&a->z, w, need, ssets, false);
+            a->dirty = true;
+        }
         if (a->st)
             a->st->zorua_phase_events++;
     }
+    if (a->bd) /* (the warp waits at issue: hd_zorua_issue_phase) */
+        return false;
     if (a->z.w[w].where != ZC_SCHED)
         hd_zorua_run(a);
     if (a->z.w[w].where == ZC_SCHED) {
@@ -54,13 +62,26 @@ static bool phase_event(struct zalloc *a, uint32_t slot, const struct zph_kernel
     return true;
 }
 
+void hd_zorua_issue_phase(struct zalloc *a, uint32_t slot, const struct hd_annot *an, uint32_t pc)
+{
+    if (!a->bd || !a->ph || !an || slot >= a->p->max_warps)
+        return;
+    const struct zph_kernel *k = NULL;
+    for (uint32_t i = 0; i < a->ph->nk && !k; i++)
+        if (a->ph->k[i].an == an)
+            k = &a->ph->k[i];
+    const uint32_t ph = k ? hd_annot_get(k->an, k->col, pc) : 0;
+    if (ph)
+        (void)phase_event(a, slot, k, ph);
+}
+
 static void locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
 {
     struct zalloc *a = impl;
     out->latency = (uint16_t)a->p->z_mt_latency;
     if (q->warp >= a->p->max_warps)
         return;
-    const struct zph_kernel *k = a->ph ? zph_of(a->ph, q->launch) : NULL;
+    const struct zph_kernel *k = a->ph && !a->bd ? zph_of(a->ph, q->launch) : NULL;
     const uint32_t ph = k ? hd_annot_get(k->an, k->col, q->pc) : 0;
     if (ph && phase_event(a, q->warp, k, ph)) { /* wait for the coordinator: retry */
         if (a->st)

@@ -1,46 +1,53 @@
 /* SPDX-License-Identifier: MIT
- * zorua_othresh.c - Algorithm 1 of Zorua (zorua_othresh.h; Sec. 3.5, Table 1).
+ * zorua_othresh.c - Algorithm 1 of Zorua as the zorua_coord block counts it (zorua_othresh.h;
+ * Sec. 3.5, Table 1).
  */
 #include "zorua_othresh.h"
 
-void zoth_init(struct zoth *o, double o_default, double step, double max, uint64_t delta_thresh,
-               uint64_t epoch)
+#include "zorua_coord.h"
+
+void zoth_init(struct zoth *o, uint32_t o_default, uint32_t step, uint32_t max, uint32_t delta,
+               uint32_t epoch)
 {
     *o = (struct zoth){0};
     o->pct = o_default < max ? o_default : max;
     o->step = step;
     o->max = max;
-    o->delta_thresh = delta_thresh;
+    o->delta = delta;
     o->epoch = epoch ? epoch : 1;
-    o->next = o->epoch;
 }
 
-bool zoth_update(struct zoth *o, uint64_t now, uint64_t c_idle, uint64_t c_mem)
+void zoth_step(struct zoth *o, bool active, bool idle, bool mem, bool *ep_v, uint32_t *ep_pct)
 {
-    if (now < o->next)
-        return false;
-    const int64_t di = (int64_t)(c_idle - o->idle_prev), dm = (int64_t)(c_mem - o->mem_prev);
-    const double before = o->pct;
-    if (di - dm > (int64_t)o->delta_thresh) { /* more idleness: more TLP helps */
-        o->pct += o->step;
-        o->ups++;
+    *ep_v = o->ep_v;
+    *ep_pct = o->ep_pct;
+    o->ep_v = false;
+    o->ep_pct = 0;
+    if (!active)
+        return;
+    if (o->ecnt != o->epoch - 1u) {
+        o->ecnt++;
+        o->cidle += idle;
+        o->cmem += mem;
+        return;
     }
-    if (dm - di > (int64_t)o->delta_thresh) { /* memory pressure: back off */
-        o->pct -= o->step;
-        o->downs++;
-    }
-    if (o->pct > o->max)
-        o->pct = o->max;
-    if (o->pct < 0)
-        o->pct = 0;
-    o->idle_prev = c_idle;
-    o->mem_prev = c_mem;
+    const uint32_t ci = o->cidle + idle, cm = o->cmem + mem;
+    const uint32_t pct = hd_zorua_coord_alg1(o->pct, (int32_t)ci - (int32_t)o->pidle,
+                                             (int32_t)cm - (int32_t)o->pmem, o->step, o->max,
+                                             o->delta);
+    o->ups += pct > o->pct;
+    o->downs += pct < o->pct;
     o->epochs++;
-    o->next = (now / o->epoch + 1) * o->epoch;
-    return o->pct != before;
+    o->pct = pct;
+    o->pidle = ci;
+    o->pmem = cm;
+    o->cidle = o->cmem = 0;
+    o->ecnt = 0;
+    o->ep_v = true;
+    o->ep_pct = pct;
 }
 
-uint32_t zoth_limit(const struct zoth *o, uint32_t units)
+uint32_t zoth_limit(uint32_t pct, uint32_t units)
 {
-    return (uint32_t)(o->pct * units / 100.0);
+    return (uint32_t)((uint64_t)pct * units / 100u);
 }

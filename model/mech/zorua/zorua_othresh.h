@@ -5,13 +5,15 @@
  * c_idle (cycles the SM issued nothing while its pipeline was not stalled: more parallelism
  * would help) and c_mem (cycles every warp waited on memory: more swap traffic would hurt).
  *
- * Design. Algorithm 1 with its Table 1 values as parameters (o_default 10 %, step 4 %,
- * hysteresis 16 cycles, epoch 2048 cycles). Choices where the paper is silent: one percentage
- * for every resource, each resource's limit = floor(pct x its physical units / 100); c_idle and
- * c_mem are cumulative counters, so c_x - c_x_prev is the epoch's count and the rule compares
- * the epoch's idle and memory-stall cycles (the `_prev` values are taken at each epoch's end,
- * which Algorithm 1 does not write); pct is clamped to [0, o_max]. Pure: the caller feeds the
- * counters and the cycle. No globals.
+ * Design (session 14: the zorua_coord block's controller, docs/zorua.md "The controller"). The
+ * controller takes per cycle the block's three 1-bit inputs, active_i (the SM runs a kernel),
+ * idle_i and mem_i, and counts them as the block does: an epoch is `epoch` active cycles; c_idle
+ * and c_mem are the epoch's counts and `*_prev` the previous epoch's (Table 1: "the statistics
+ * for the previous epoch"); at the epoch's last cycle (its bits included) Algorithm 1 decides
+ * with the block's own function (hd_zorua_coord_alg1, tables/zorua_coord.h: no second copy).
+ * Its result is a registered output, visible one cycle later (zoth_step's *ep), as the block's
+ * ep_* ports are; the caller applies o_thresh from it. One whole percentage for every resource;
+ * each resource's limit = floor(pct x its physical units / 100) (the block's). No globals.
  */
 #ifndef HD_ZORUA_OTHRESH_H
 #define HD_ZORUA_OTHRESH_H
@@ -20,19 +22,21 @@
 #include <stdint.h>
 
 struct zoth {
-    double pct, step, max;     /* o_thresh, o_thresh_step, clamp (percent) */
-    uint64_t delta_thresh;     /* c_delta_thresh (cycles) */
-    uint64_t epoch, next;      /* epoch length; the cycle its current epoch ends */
-    uint64_t idle_prev, mem_prev;
-    uint64_t epochs, ups, downs; /* statistics */
+    uint32_t pct, step, max, delta; /* o_thresh, o_thresh_step, clamp (whole percent);
+                                       c_delta_thresh (cycles) */
+    uint32_t epoch, ecnt;           /* epoch length and the active cycles counted in it */
+    uint32_t cidle, cmem, pidle, pmem; /* this and the previous epoch's counts */
+    bool ep_v;                      /* the registered output: an epoch ended at the last step */
+    uint32_t ep_pct;                /* its percentage */
+    uint64_t epochs, ups, downs;    /* statistics */
 };
 
-void zoth_init(struct zoth *o, double o_default, double step, double max, uint64_t delta_thresh,
-               uint64_t epoch);
-/* At cycle now with the cumulative c_idle and c_mem: if an epoch ended (now >= next), apply
- * Algorithm 1 once and start the next epoch; returns true when pct changed. */
-bool zoth_update(struct zoth *o, uint64_t now, uint64_t c_idle, uint64_t c_mem);
-/* The swap limit of a resource of `units` physical units. */
-uint32_t zoth_limit(const struct zoth *o, uint32_t units);
+void zoth_init(struct zoth *o, uint32_t o_default, uint32_t step, uint32_t max, uint32_t delta,
+               uint32_t epoch);
+/* One cycle: *ep_v, *ep_pct = the registered output during the cycle (an epoch ended at the
+ * previous step, its new percentage), then the cycle's inputs are counted (when active). */
+void zoth_step(struct zoth *o, bool active, bool idle, bool mem, bool *ep_v, uint32_t *ep_pct);
+/* The swap limit of a resource of `units` physical units at percentage pct. */
+uint32_t zoth_limit(uint32_t pct, uint32_t units);
 
 #endif

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT
+ * zorua_blkdrive.c - the model's coordinator decisions taken from the zorua_coord block
+ * (zorua_blkdrive.h; Zorua Sec. 3.2-3.5, Figure 11; docs/zorua.md "The coordinator block
+ * decides").
+ */
+#include "zorua_blkdrive.h"
+
+#include "zorua_alloc.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BIT(w) ((uint64_t)1 << (w))
+
+bool zbd_fits(const struct zalloc *a)
+{
+    const struct hd_sm_params *p = a->p;
+    return a->zorua && a->z.nwarps == HD_ZCO_WARPS && a->z.nctas == HD_ZCO_BLOCKS &&
+           zcl_fits(a->z.rmt.nphys, a->z.smt.nphys, a->z.tmt.t.nphys) &&
+           a->reg_sets_max <= ZORUA_COORD_RegSets && a->z.smt.nsets <= ZORUA_COORD_SmemSets &&
+           a->z.floor == ZORUA_COORD_Floor &&
+           zcl_keys(p->z_o_default, p->z_o_step, p->z_o_max, p->z_c_delta, p->z_epoch);
+}
+
+void zbd_init(struct zbd *b)
+{
+    memset(b, 0, sizeof *b);
+    hd_zorua_coord_ref_reset(&b->ref);
+}
+
+bool zbd_room(const struct zalloc *a, uint32_t nw, uint32_t *blk, uint32_t *wid)
+{
+    const struct zbd *b = a->bd;
+    if (b->arr_pend || nw == 0 || nw > HD_ZCO_WARPS)
+        return false;
+    int k = -1; /* the block's choice: the lowest free logical block, the lowest free warps */
+    for (uint32_t i = 0; i < HD_ZCO_BLOCKS && k < 0; i++)
+        if (!b->ref.b[i].live)
+            k = (int)i;
+    if (k < 0 || a->cta[k].used)
+        return false; /* (its CTA slot in the substrate: released after the block's exits) */
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < HD_ZCO_WARPS && n < nw; w++)
+        if (!b->ref.w[w].live)
+            wid[n++] = w;
+    if (n < nw)
+        return false;
+    *blk = (uint32_t)k;
+    return true;
+}
+
+void zbd_arrive(struct zalloc *a, uint32_t blk, const uint32_t *wid, uint32_t nw, uint32_t rsets,
+                uint32_t ssets)
+{
+    struct zbd *b = a->bd;
+    memset(&b->arr, 0, sizeof b->arr);
+    b->arr.tb_v_i = 1;
+    b->arr.kwarps_i = nw;
+    b->arr.tb_rsets_i = rsets;
+    b->arr.tb_ssets_i = ssets;
+    b->arr_pend = true;
+    b->arr_blk = blk;
+    b->arr_mask = 0;
+    for (uint32_t i = 0; i < nw; i++) {
+        b->arr_mask |= BIT(wid[i]);
+        b->bar[wid[i]] = 0;
+        b->exited &= ~BIT(wid[i]);
+        b->adm &= ~BIT(wid[i]);
+    }
+}
+
+static void push(struct zalloc *a, uint8_t kind, uint32_t w, uint32_t rsets, uint32_t ssets)
+{
+    struct zbd *b = a->bd;
+    if (w >= HD_ZCO_WARPS)
+        return;
+    if (b->qn == sizeof b->q / sizeof b->q[0]) {
+        if (!a->fault_msg[0])
+            snprintf(a->fault_msg, sizeof a->fault_msg,
+                     "zorua: SM %u: more than %u warp events wait for the coordinator", a->sm,
+                     b->qn);
+        return;
+    }
+    b->q[(b->qh + b->qn++) % (sizeof b->q / sizeof b->q[0])] =
+        (struct zbd_ev){kind, (uint8_t)w, (uint8_t)rsets, (uint8_t)ssets};
+    b->nq[w]++;
+}
+
+void zbd_phase(struct zalloc *a, uint32_t w, uint32_t rsets, uint32_t ssets)
+{
+    push(a, HD_ZCO_PHASE, w, rsets, ssets);
+}
+
+
+void zbd_barrier(struct zalloc *a, uint32_t w)
+{
+    if (w >= HD_ZCO_WARPS || a->bd->bar[w] || a->bd->exited & BIT(w))
+        return;
+    a->bd->bar[w] = 1;
+    push(a, HD_ZCO_BARRIER, w, 0, 0);
+}
+
+void zbd_exit(struct zalloc *a, uint32_t w)
+{
+    if (w >= HD_ZCO_WARPS || a->bd->exited & BIT(w))
+        return;
+    a->bd->exited |= BIT(w);
+    push(a, HD_ZCO_EXIT, w, 0, 0);
+}
+
+bool zbd_may_run(const struct zalloc *a, uint32_t w)
+{
+    const struct zbd *b = a->bd;
+    return w < HD_ZCO_WARPS && (b->sched & BIT(w)) && !b->nq[w] && !b->bar[w];
+}
+
+bool zbd_hold(struct zalloc *a, uint32_t c, uint32_t w)
+{
+    struct zbd *b = a->bd;
+    if (w >= HD_ZCO_WARPS)
+        return false;
+    if ((b->bar[w] == 1 || (b->bar[w] == 2 && b->ref.w[w].bar)) && c < HD_ZCO_BLOCKS) {
+        /* it is released by the substrate while the block still holds its barrier: the
+           barrier completed there; the CTA-mates that never waited (the last to arrive) reach
+           it now in the block */
+        for (uint32_t i = 0; i < a->cta[c].nwarps; i++)
+            zbd_barrier(a, a->cta[c].wid[i]);
+    }
+    return !zbd_may_run(a, w);
+}
+
+bool zbd_busy(const struct zalloc *a)
+{
+    const struct zbd *b = a->bd;
+    struct hd_zorua_coord_out z;
+    memset(&z, 0, sizeof z);
+    z.sched_o = b->ref.q.sched_o;
+    return b->arr_pend || b->qn || b->ref.try_mask || memcmp(&b->ref.q, &z, sizeof z) != 0;
+}
+
+/* The first queued event whose warp the block holds schedulable (the block refuses others); it
+ * leaves the queue. */
+static bool next_event(struct zbd *b, struct zbd_ev *e)
+{
+    const uint32_t cap = sizeof b->q / sizeof b->q[0];
+    for (uint32_t k = 0; k < b->qn; k++) {
+        const struct zbd_ev x = b->q[(b->qh + k) % cap];
+        if (!b->ref.w[x.warp].sched)
+            continue;
+        for (uint32_t j = k; j > 0; j--) /* (close the gap: the ones before keep their order) */
+            b->q[(b->qh + j) % cap] = b->q[(b->qh + j - 1) % cap];
+        b->qh = (b->qh + 1) % cap;
+        b->qn--;
+        b->nq[x.warp]--;
+        *e = x;
+        return true;
+    }
+    return false;
+}
+
+/* The lowest logical warp whose thread slot is in swap takes a freed slot (L304). */
+static void fill_slots(struct zalloc *a)
+{
+    for (uint32_t w = 0; w < a->z.nwarps && a->z.tmt.t.nfree; w++)
+        if (zsl_of(&a->z.tmt, w) == ZMT_SWAP)
+            (void)zmt_fill(&a->z.tmt.t, w, 0);
+}
+
+static int fail(struct zalloc *a, uint64_t now, const char *what, uint64_t got, uint64_t want)
+{
+    snprintf(a->fault_msg, sizeof a->fault_msg,
+             "zorua: cycle %" PRIu64 ", SM %u: the coordinator's %s is %" PRIu64 " (0x%" PRIx64
+             "), the model granted %" PRIu64 " (0x%" PRIx64 ")",
+             now, a->sm, what, got, got, want, want);
+    return -1;
+}
+
+/* The outputs of a step applied to the model's tables and warps. */
+static int apply(struct zalloc *a, uint64_t now, const struct hd_zorua_coord_out *o)
+{
+    struct zbd *b = a->bd;
+    struct zcoord *z = &a->z;
+    if (o->arr_v_o && b->arr_check) {
+        b->arr_check = false;
+        if (!o->arr_ok_o)
+            return fail(a, now, "arrival (refused)", 0, 1);
+        if (o->arr_blk_o != b->arr_due)
+            return fail(a, now, "arrival's logical block", o->arr_blk_o, b->arr_due);
+        if (o->arr_wmask_o != b->arr_due_mask)
+            return fail(a, now, "arrival's logical warps", o->arr_wmask_o, b->arr_due_mask);
+    }
+    /* a warp readmitted after the block took its barrier passed it (read before this step's
+       event: an admission at the event's edge is one from before) */
+    const bool bar_pass = o->gr_v_o && b->bar[o->gr_warp_o & 63u] == 2;
+    if (o->ev_v_o) {
+        const uint32_t w = (uint32_t)o->rl_warp_o, blk = (uint32_t)o->rl_blk_o;
+        if (!o->ev_ok_o)
+            return fail(a, now, "event acceptance", 0, 1);
+        if (b->ev_fly && b->fly.kind == HD_ZCO_BARRIER && b->fly.warp == w)
+            b->bar[w] = 2;
+        if (o->rl_slot_o) { /* exit: the slot and register sets, the block's scratchpad */
+            zsl_give(&z->tmt, w);
+            fill_slots(a);
+        }
+        if (o->rl_rsets_o)
+            zmt_shrink(&z->rmt, w, (uint32_t)o->rl_rfrom_o);
+        if (o->rl_ssets_o)
+            zmt_shrink(&z->smt, blk, 0);
+        zc_fill_back(z); /* migrate on free (docs/zorua.md) */
+        struct zc_warp *x = &z->w[w];
+        if (x->where == ZC_SCHED)
+            z->schedulable--;
+        x->where = b->ref.w[w].live ? (uint8_t)(b->ref.w[w].pend ? b->ref.w[w].queue : ZC_SCHED)
+                                    : (uint8_t)ZC_FREE;
+        if (x->where == ZC_SCHED)
+            z->schedulable++;
+    }
+    if (o->gr_v_o) { /* step 6: the mapping tables; step 7: schedulable */
+        const uint32_t w = (uint32_t)o->gr_warp_o, blk = (uint32_t)o->gr_blk_o;
+        const bool force = o->gr_force_o != 0;
+        /* (the block kept the totals within physical + o_thresh, or the floor forced it: the
+           tables place on chip while units are free, the rest in swap) */
+        if (o->gr_slot_o && zsl_of(&z->tmt, w) == ZSL_NONE)
+            (void)zmt_grow(&z->tmt.t, w, 1, 0, true);
+        if (o->gr_ssets_o)
+            (void)zmt_grow(&z->smt, blk, (uint32_t)(o->gr_sfrom_o + o->gr_ssets_o), 0, true);
+        if (o->gr_rsets_o)
+            (void)zmt_grow(&z->rmt, w, (uint32_t)(o->gr_rfrom_o + o->gr_rsets_o), 0, true);
+        struct zc_warp *x = &z->w[w];
+        if (x->where != ZC_FREE && x->where != ZC_SCHED) {
+            x->where = ZC_SCHED;
+            x->seq = ++z->seq;
+            z->schedulable++;
+        }
+        z->admitted++;
+        z->forced += force;
+        b->adm |= BIT(w);
+        if (bar_pass)
+            b->bar[w] = 0;
+    }
+    b->sched = o->sched_o;
+    b->moved = o->gr_v_o || o->ev_v_o || o->arr_v_o;
+    return 0;
+}
+
+int zbd_cycle(struct zalloc *a, uint64_t now, bool active, bool idle, bool mem, bool *ep_v,
+              uint32_t *ep_pct)
+{
+    struct zbd *b = a->bd;
+    struct hd_zorua_coord_in in;
+    memset(&in, 0, sizeof in);
+    if (b->arr_pend) {
+        in = b->arr;
+        b->arr_pend = false;
+        b->arr_check = true;
+        b->arr_due = b->arr_blk;
+        b->arr_due_mask = b->arr_mask;
+    }
+    in.active_i = active;
+    in.idle_i = idle;
+    in.mem_i = mem;
+    if (!in.kwarps_i) /* (the room a block of the last arrival's size would need) */
+        in.kwarps_i = b->arr.kwarps_i;
+    struct zbd_ev e;
+    const bool fly = b->ev_fly;
+    const struct zbd_ev was = b->fly;
+    b->ev_fly = false;
+    if (next_event(b, &e)) {
+        b->ev_fly = true;
+        b->fly = e;
+        in.ev_v_i = 1;
+        in.ev_kind_i = e.kind;
+        in.ev_warp_i = e.warp;
+        in.ev_rsets_i = e.rsets;
+        in.ev_ssets_i = e.ssets;
+    }
+    struct hd_zorua_coord_out want, got;
+    hd_zorua_coord_ref_step(&b->ref, &in, &want);
+    if (zcl_step(a->cl, a->sm, now, &in, &want, &got, a->fault_msg, sizeof a->fault_msg) != 0)
+        return -1;
+    const bool fly_now = b->ev_fly;
+    const struct zbd_ev now_ev = b->fly;
+    b->ev_fly = fly; /* (the result in got is the previous step's event's) */
+    b->fly = was;
+    const int r = apply(a, now, &got);
+    b->ev_fly = fly_now;
+    b->fly = now_ev;
+    if (r != 0)
+        return -1;
+    *ep_v = got.ep_v_o != 0;
+    *ep_pct = (uint32_t)got.ep_pct_o;
+    return 0;
+}
+
