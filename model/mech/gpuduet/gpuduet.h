@@ -235,6 +235,22 @@ bool gd_alloc_waiting(const struct gd_alloc *a);
 uint32_t gd_alloc_free_slots(const struct gd_alloc *a);
 /* Units allocated now in each region (RF, shared memory, L1D). */
 void gd_alloc_used(const struct gd_alloc *a, uint32_t used[3]);
+/* The allocation bitmap block is the allocator's only map (gpuduet_bmap.h): make SM's instance
+ * bm (the mechanism's: it outlives the allocator) through factory f (NULL: the C reference),
+ * l1_max the L1D units the §2.10 rule may open; step it at the cycle's end; busy while
+ * operations are queued or at the block. */
+struct hd_hw_factory;
+struct gd_bmap;
+int gd_alloc_make_bitmap(struct gd_alloc *a, struct gd_bmap *bm, const struct hd_hw_factory *f,
+                         uint32_t l1_max, char *err, size_t errlen);
+int gd_alloc_step(struct gd_alloc *a, uint64_t now, char *err, size_t errlen);
+bool gd_alloc_busy(const struct gd_alloc *a);
+/* A TB's placement is ready (or room came free after one found none): the CTA scheduler should
+ * ask again (the hook's `ready`). Clears the flag. */
+bool gd_alloc_poke(struct gd_alloc *a);
+/* A spill reservation of the warp (or TB) is at the block (gd_alloc_reserve answered false while
+ * the block works, not for want of room). */
+bool gd_alloc_pending(const struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb);
 /* }==== */
 
 /* {==== the mechanism's state (gpuduet_mech.c) ==== */
@@ -276,6 +292,7 @@ struct gd_sm {
     struct gd_sm_stats st;
     uint32_t absent;         /* warps absent now (switched out or placed without a slot) */
     uint8_t level;           /* enum gd_level of the kernel whose TB was placed last */
+    struct gd_bmap *bm;      /* the allocation bitmap block, the allocator's map (gpuduet_bmap.h) */
 };
 
 struct gd {

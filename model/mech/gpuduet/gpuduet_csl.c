@@ -113,7 +113,7 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
                 from = s->wct.t[rw->tb].cta_slot << 5 | rw->warp;
             }
             if (!gd_alloc_reserve(s->alloc, tb->cta_slot, w->warp, false, from)) {
-                s->st.no_room++;
+                s->st.no_room += !gd_alloc_pending(s->alloc, tb->cta_slot, w->warp, false);
                 gd_queues_rotate(&s->q, GD_QS);
             } else if (!g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
                 gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
@@ -216,7 +216,7 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                                        !gd_alloc_waiting(s->alloc))) {
             gd_queues_rotate(&s->q, GD_QST);
         } else if (!gd_alloc_reserve(s->alloc, t->cta_slot, 0, true, from)) {
-            s->st.no_room++;
+            s->st.no_room += !gd_alloc_pending(s->alloc, t->cta_slot, 0, true);
             gd_queues_rotate(&s->q, GD_QST);
         } else {
             bool all = true;
