@@ -6,7 +6,7 @@
  * SM's register file or shared memory is its region's low part, the rest allocated once at the
  * start so that the block never gives it out), plus the physical warp slots. The map is the
  * SM's allocation bitmap block's and no other (gpuduet_bmap.h; issue 28 item 4): every
- * allocation is a request to the block answered S + 1 + M cycles later (gpuduet_alloc_impl.h),
+ * allocation is a request to the block answered S + 1 + M cycles later (gpuduet_alloc_priv.h),
  * so placing a TB (gpuduet_place.c), switching a warp in and reserving a switch-out's spill
  * take the block's cycles; frees are queued to it in order.
  *
@@ -35,7 +35,7 @@
  * shared memory to the RF then L1D. No preemption victims (plan_victims answers -1). First fit
  * is the block's; deterministic.
  */
-#include "gpuduet_alloc_impl.h"
+#include "gpuduet_alloc_priv.h"
 
 #include "gpuduet_bitmap.h"
 

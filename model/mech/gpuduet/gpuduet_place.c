@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * gpuduet_place.c - placing a TB in GPUDuet's unified on-chip storage through the allocation
- * bitmap block (Lin thesis §3.6.4, §3.7; issue 28 items 1 and 4; gpuduet_alloc_impl.h).
+ * bitmap block (Lin thesis §3.6.4, §3.7; issue 28 items 1 and 4; gpuduet_alloc_priv.h).
  *
  * can_accept asks the block for the TB's units one allocation after another (its shared memory,
  * or for an extra TB placed absent as a whole its spill in the register file then the L1D; then
@@ -13,7 +13,7 @@
  * dropped; a resident warp that cannot switch in drops a staged TB (gpuduet_alloc.c's acquire).
  * The TB's placement so takes the block's S + 1 + M cycles per allocation.
  */
-#include "gpuduet_alloc_impl.h"
+#include "gpuduet_alloc_priv.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * gpuduet_alloc_impl.h - the private state of GPUDuet's unified-storage allocator, shared by
+ * gpuduet_alloc_priv.h - the private state of GPUDuet's unified-storage allocator, shared by
  * gpuduet_alloc.c (the allocator's contract, switch-in, spill reservations, the bitmap block's
  * answers) and gpuduet_place.c (placing a TB through the block's allocations). Lin thesis
  * §3.6.4, §3.7; issue 28 items 1 and 4. Not for other files: the mechanism reaches the
@@ -13,8 +13,8 @@
  * (K_*), its CTA record, warp, the record's epoch (a TB that left meanwhile gets its units given
  * back on arrival) and the units.
  */
-#ifndef HD_GPUDUET_ALLOC_IMPL_H
-#define HD_GPUDUET_ALLOC_IMPL_H
+#ifndef HD_GPUDUET_ALLOC_PRIV_H
+#define HD_GPUDUET_ALLOC_PRIV_H
 
 #include "gpuduet.h"
 #include "gpuduet_bmap.h"
