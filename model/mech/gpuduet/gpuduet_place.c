@@ -197,6 +197,17 @@ static bool same_demand(const struct hd_cta_demand *x, const struct hd_cta_deman
            x->regs == y->regs && x->smem == y->smem; /* (warps offered: stage_slots) */
 }
 
+/* Would a TB of demand y under plan q hold the same units as the one staged for x under p (the
+ * allocations depend only on these)? */
+static bool same_units(const struct gd_plan *p, const struct gd_plan *q,
+                       const struct hd_cta_demand *x, const struct hd_cta_demand *y)
+{
+    return x->all_warps == y->all_warps && x->threads == y->threads && x->regs == y->regs &&
+           x->smem == y->smem && p->n == q->n && p->R == q->R && p->r == q->r && p->S == q->S &&
+           p->level == q->level && p->spill_regs == q->spill_regs &&
+           p->spill_smem == q->spill_smem;
+}
+
 /* The TB limit (MC + ME of its kernel) and the CTA slots: may d be placed at all now? */
 static bool limit_ok(struct gd_alloc *a, const struct hd_cta_demand *d, const struct gd_plan *pl)
 {
@@ -233,6 +244,11 @@ bool gda_can_accept(const void *impl, const struct hd_cta_demand *d)
     }
     a->room_short = true; /* (from here on only room can refuse it) */
     struct gd_stage *s = &a->stg;
+    if (s->st == P_OK && !same_demand(&s->d, d) && same_units(&s->c.pl, pl, &s->d, d)) {
+        s->d = *d; /* a TB of another launch of the same shape takes the staged units */
+        s->c.launch = d->launch;
+        s->c.pl = *pl;
+    }
     if (s->st != P_NONE && !same_demand(&s->d, d)) {
         if (s->st == P_RUN)
             return false; /* (its answers come first) */
