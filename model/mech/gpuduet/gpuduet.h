@@ -235,8 +235,6 @@ void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c);
 bool gd_alloc_waiting(const struct gd_alloc *a);
 /* Free physical warp slots of the SM. */
 uint32_t gd_alloc_free_slots(const struct gd_alloc *a);
-/* Units allocated now in each region (RF, shared memory, L1D). */
-void gd_alloc_used(const struct gd_alloc *a, uint32_t used[3]);
 /* The allocation bitmap block is the allocator's only map (gpuduet_bmap.h): make SM's instance
  * bm (the mechanism's: it outlives the allocator) through factory f (NULL: the C reference),
  * l1_max the L1D units the §2.10 rule may open; step it at the cycle's end; busy while

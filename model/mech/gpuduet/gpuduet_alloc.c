@@ -48,12 +48,12 @@ uint64_t gda_tag(unsigned kind, uint32_t cta, uint32_t warp, uint32_t epoch, uin
            (uint64_t)(epoch & 0xFFFFFFu) << 20 | (uint64_t)(n & 0xFFFFu) << 44;
 }
 
-uint32_t gda_region_n(const struct gd_alloc *a, int r)
+static uint32_t gda_region_n(const struct gd_alloc *a, int r)
 {
     return r == R_RF ? a->caps.rf_units : r == R_SMEM ? a->caps.smem_units : a->caps.l1_units;
 }
 
-int gda_region_of(const struct gd_alloc *a, uint32_t u)
+static int gda_region_of(const struct gd_alloc *a, uint32_t u)
 {
     return u >= a->base[R_L1] ? R_L1 : u >= a->base[R_SMEM] ? R_SMEM : R_RF;
 }
@@ -64,7 +64,7 @@ void gda_ask(struct gd_alloc *a, int r, uint32_t n, uint64_t tag)
         a->oom = true;
 }
 
-void gda_give(struct gd_alloc *a, uint32_t *u, uint32_t n)
+static void gda_give(struct gd_alloc *a, uint32_t *u, uint32_t n)
 {
     if (*u != GD_NONE && n) {
         if (!gd_bmap_free(a->bm, *u, n))
@@ -630,11 +630,6 @@ uint32_t gd_alloc_set_l1(struct gd_alloc *a, uint32_t units)
     a->poke = true;
     a->caps.l1_units = units;
     return units;
-}
-
-void gd_alloc_used(const struct gd_alloc *a, uint32_t used[3])
-{
-    memcpy(used, a->held, sizeof a->held);
 }
 
 void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c)

@@ -87,11 +87,8 @@ enum { K_FILL, K_PLACE, K_ACQ_RF, K_ACQ_SM, K_RES, K_RES_TB };
 
 /* {==== gpuduet_alloc.c ==== */
 uint64_t gda_tag(unsigned kind, uint32_t cta, uint32_t warp, uint32_t epoch, uint32_t n);
-uint32_t gda_region_n(const struct gd_alloc *a, int r);
-int gda_region_of(const struct gd_alloc *a, uint32_t u);
-/* Queue an allocation of n units in region r at the block / give units back (a free). */
+/* Queue an allocation of n units in region r at the block. */
 void gda_ask(struct gd_alloc *a, int r, uint32_t n, uint64_t tag);
-void gda_give(struct gd_alloc *a, uint32_t *u, uint32_t n);
 extern const int gda_to_smem[2], gda_to_rf[2], gda_meta_any[3]; /* spill targets, in order */
 /* The next region of order[0..k) from *i on that has units; false when none is left. */
 bool gda_next_region(const struct gd_alloc *a, const int *order, unsigned k, uint8_t *i);
