@@ -13,6 +13,8 @@
 #     (outs_bar > 0) and barriers that completed with a warp absent
 #     (warp_absent_bar_releases > 0),
 #   - every warp switched out came back (ins = outs + warps placed absent), no TB left over,
+#   - the allocation bitmap block answered the allocations (more of them than switch-ins, each
+#     busy for at least a cycle),
 #   - the reduced register size (live registers compressed by their static pattern classes,
 #     gpuduet_regpat.c) is never below what the regpat compressor's C reference finds in the
 #     live registers of the warps switched out (no underestimated word, max <= static).
@@ -49,6 +51,12 @@ out=$(( $(js warp_switch_outs) + $(js warp_placed_absent) ))
 [ "$out" -eq "$(js warp_switch_ins)" ] || fail "$out warps left or were placed absent, $(js warp_switch_ins) came back"
 [ "$(js warp_switch_outs)" -eq "$(log outs)" ] || fail "the SMs counted $(js warp_switch_outs) switch-outs, GPUDuet $(log outs)"
 if grep -q '^out ' "$tmp/g.log"; then fail "warps still out at the end"; fi
+# the unified storage's map is the allocation bitmap block's (gpuduet_bmap.h): its answers were
+# the allocations (every TB placed, switch-in and spill), taking the block's cycles
+bm() { sed -n "s/^bitmap.* $1=\([0-9]*\).*/\1/p" "$tmp/g.log"; }
+grep '^bitmap' "$tmp/g.log"
+[ "$(bm allocs)" -gt "$(js warp_switch_ins)" ] || fail "fewer bitmap allocations ($(bm allocs)) than switch-ins"
+[ "$(bm frees)" -gt 0 ] && [ "$(bm busy_cycles)" -gt "$(bm allocs)" ] || fail "no bitmap frees or busy cycles"
 # the reduced register size: the static compressed estimate never below what the regpat
 # compressor's reference finds in the switched-out warps' live registers
 grep '^checked' "$tmp/g.log"

@@ -7,7 +7,11 @@
  * block's C reference behind gpuduet_queues.c: the view's latency, rotation, a dropped push).
  */
 #include "gpuduet.h"
+#include "gpuduet_bitmap.h"
+#include "gpuduet_bmap.h"
 #include "testutil.h"
+
+#include <string.h>
 
 /* A window with every resource at the given per-mille of a capacity of 1000. */
 static struct gd_util util(unsigned sched, unsigned icnt, unsigned dram, unsigned l1, unsigned l2)
@@ -203,6 +207,111 @@ static void test_queues(struct hd_test_state *t)
     gd_queues_destroy(&q);
 }
 
+/* The bitmap block stepped alone: allocations k of n[k] units in region r[k]; the first two may
+ * be presented back to back (queued before the first step), each later one only from the cycle
+ * after the last one's done_* showed (the allocator decides it from that answer). Returns the
+ * cycles until the last done_* showed; base[k] the answers. */
+static uint64_t bm_ref(const unsigned *r, const uint32_t *n, unsigned k, uint32_t *base)
+{
+    struct hd_gpuduet_bitmap_state s;
+    hd_gpuduet_bitmap_ref_reset(&s);
+    uint64_t cyc = 0, ready = 0;
+    unsigned next = 0, done = 0;
+    while (done < k && cyc < 100000) {
+        struct hd_gpuduet_bitmap_in in;
+        struct hd_gpuduet_bitmap_out out;
+        memset(&in, 0, sizeof in);
+        const bool pres = next < k && (next < 2 || (done >= next && cyc >= ready));
+        if (pres) {
+            in.al_v_i = 1;
+            in.al_region_i = r[next];
+            in.al_n_i = n[next];
+        }
+        hd_gpuduet_bitmap_ref_step(&s, &in, &out);
+        cyc++;
+        if (out.done_v_o & 1u) {
+            base[done++] = out.done_ok_o & 1u ? (uint32_t)out.done_base_o : GD_NONE;
+            ready = cyc; /* (the next is decided in the cycle after) */
+        }
+        if (pres && !(out.busy_o & 1u))
+            next++;
+    }
+    return cyc;
+}
+
+static void test_bitmap_alloc(struct hd_test_state *t)
+{
+    hd_test_begin(t, "allocator: a TB's units are the bitmap block's answers, in its cycles");
+    struct hd_sm_params p;
+    memset(&p, 0, sizeof p);
+    p.max_warps = 64;
+    p.max_ctas = p.phys_ctas = 32;
+    p.max_threads = 2048;
+    p.registers = 65536;
+    p.shared_bytes = 96 * 1024;
+    struct hd_sm_alloc sa;
+    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
+    struct gd_alloc *a = sa.impl;
+    struct gd_bmap bm;
+    char err[512] = "";
+    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 256, err, sizeof err) == 0);
+    /* 8 warps of 40 registers (R = 40 units), 4 KB of shared memory (S = 32 units) */
+    const struct hd_cta_demand d = {8, 256, 8 * 32 * 40, 4096, 0, 0, 0, 0};
+    uint64_t cyc = 0;
+    HD_CHECK(t, !sa.ops->can_accept(a, &d)); /* the block works on it */
+    bool ok = false;
+    while (!ok && cyc < 10000) {
+        HD_CHECK(t, gd_alloc_step(a, cyc, err, sizeof err) == 0);
+        cyc++;
+        ok = sa.ops->can_accept(a, &d);
+    }
+    /* the same operations on a block stepped alone: the L1D region's fill (256), the shared
+     * memory (32), then each warp's registers (40) */
+    unsigned r[10] = {2, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+    uint32_t n[10] = {256, 32, 40, 40, 40, 40, 40, 40, 40, 40}, base[10];
+    const uint64_t want = bm_ref(r, n, 10, base);
+    HD_CHECK(t, ok);
+    HD_CHECK_U64(t, want, cyc);
+    HD_CHECK(t, cyc > 8 * 3); /* (eight register scans at least) */
+    struct hd_cta_grant g;
+    HD_CHECK(t, sa.ops->accept(a, &d, &g));
+    for (uint32_t w = 0; w < 8; w++) {
+        uint32_t reg, meta, smem;
+        gd_alloc_where(a, g.cta_slot, w, &reg, &meta, &smem);
+        HD_CHECK_U64(t, base[2 + w], reg);  /* first fit: 0, 40, 80, ... */
+        HD_CHECK_U64(t, w * 40u, reg);
+        HD_CHECK_U64(t, base[1], smem);     /* 0x800 */
+        HD_CHECK_U64(t, w, meta);           /* its warp slot */
+    }
+    HD_CHECK_U64(t, 0x800, base[1]);
+    /* registers limit here (MC = 6: 2,048 / (8 x 40)), so a warp that gives its slot back gives
+     * its registers back too; switching it in again asks the block, and acquire answers false
+     * until the block gave them (first fit: the hole it left) */
+    struct hd_alloc_part part = {3, 0, 0};
+    sa.ops->release_part(a, &g, &part);
+    uint32_t reg, meta, smem;
+    gd_alloc_where(a, g.cta_slot, 3, &reg, &meta, &smem);
+    HD_CHECK_U64(t, GD_NONE, reg);
+    HD_CHECK(t, !sa.ops->acquire(a, &g, &part));
+    uint32_t waited = 0;
+    while (!sa.ops->acquire(a, &g, &part) && waited < 1000) {
+        HD_CHECK(t, gd_alloc_step(a, cyc++, err, sizeof err) == 0);
+        waited++;
+    }
+    gd_alloc_where(a, g.cta_slot, 3, &reg, &meta, &smem);
+    HD_CHECK_U64(t, 120, reg);
+    HD_CHECK(t, waited >= 4); /* (the free, then the allocation: scan, resolve, mark) */
+    HD_CHECK(t, waited < 1000);
+    sa.ops->release(a, &g);
+    for (uint64_t i = 0; i < 200; i++) /* the frees */
+        HD_CHECK(t, gd_alloc_step(a, cyc++, err, sizeof err) == 0);
+    HD_CHECK(t, !gd_alloc_busy(a));
+    HD_CHECK_U64(t, 11, bm.allocs); /* fill, shared memory, 8 + 1 registers */
+    HD_CHECK_U64(t, 10, bm.frees);  /* warp 3's registers, then the TB's 9 (the fill stays) */
+    sa.ops->destroy(a);
+    gd_bmap_destroy(&bm);
+}
+
 int main(void)
 {
     struct hd_test_state t = {0};
@@ -210,5 +319,6 @@ int main(void)
     test_me_trajectory(&t);
     test_plan(&t);
     test_queues(&t);
+    test_bitmap_alloc(&t);
     return hd_test_finish(&t);
 }

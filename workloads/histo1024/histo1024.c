@@ -150,3 +150,14 @@ const struct hd_workload hd_workload_histo1024_lin22 = {
     .variant_flags = "-DPARAM_SMEM=36",
     .paper_row = "Lin Table 2.2 histogram1024 (HG_1): 3 warps/TB, 3 TBs/SM, 10 regs, 12,324 B",
 };
+
+const struct hd_workload hd_workload_histo1024_r10 = {
+    .name = "histo1024_r10",
+    .description = "histo1024 with histo1024_block capped at Lin's 10 registers per thread",
+    .klass = "memory",
+    .idempotent = true,
+    .run = histo_run,
+    .variant_of = "histo1024",
+    .variant_flags = "-DMAXREG=10",
+    .paper_row = "Lin Table 2.2 histogram1024 (HG_1): 10 regs; Lin Table 3.2 HG (GPUDuet)",
+};

@@ -12,6 +12,8 @@
  *   gpuduet_queues.c  stalled/ready warp queues (16 x 7 b) and TB queues (8 x 5 b) (§3.10)
  *   gpuduet_alloc.c   the [sm] allocator: unified on-chip storage in 128 B units over the
  *                     register file, shared memory and L1D with the allocation bitmap (§3.7)
+ *   gpuduet_place.c   ... placing a TB through the bitmap block's allocations
+ *   gpuduet_bmap.c    the allocation bitmap block of one SM, the allocator's only map
  *   gpuduet_csl.c     the context switching logic of one SM, once per cycle (§2.12)
  *   gpuduet_mech.c    registry entry, attach, the hook's callbacks, the log
  *   gpuduet_loop.c    [gpuduet] blocks: the WCT, TBCT and bitmap blocks in the timing loop,
@@ -235,8 +237,22 @@ void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c);
 bool gd_alloc_waiting(const struct gd_alloc *a);
 /* Free physical warp slots of the SM. */
 uint32_t gd_alloc_free_slots(const struct gd_alloc *a);
-/* Units allocated now in each region (RF, shared memory, L1D). */
-void gd_alloc_used(const struct gd_alloc *a, uint32_t used[3]);
+/* The allocation bitmap block is the allocator's only map (gpuduet_bmap.h): make SM's instance
+ * bm (the mechanism's: it outlives the allocator) through factory f (NULL: the C reference),
+ * l1_max the L1D units the §2.10 rule may open; step it at the cycle's end; busy while
+ * operations are queued or at the block. */
+struct hd_hw_factory;
+struct gd_bmap;
+int gd_alloc_make_bitmap(struct gd_alloc *a, struct gd_bmap *bm, const struct hd_hw_factory *f,
+                         uint32_t l1_max, char *err, size_t errlen);
+int gd_alloc_step(struct gd_alloc *a, uint64_t now, char *err, size_t errlen);
+bool gd_alloc_busy(const struct gd_alloc *a);
+/* A TB's placement is ready (or room came free after one found none): the CTA scheduler should
+ * ask again (the hook's `ready`). Clears the flag. */
+bool gd_alloc_poke(struct gd_alloc *a);
+/* A spill reservation of the warp (or TB) is at the block (gd_alloc_reserve answered false while
+ * the block works, not for want of room). */
+bool gd_alloc_pending(const struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb);
 /* The region (0 RF, 1 shared memory, 2 L1D) of the spill space warp `warp` of CTA slot cta
  * moves to as it leaves (its reserved spill; at TB level its TB's shared-memory spill), or -1:
  * none (Virtual Thread; nothing reserved). */
@@ -282,6 +298,7 @@ struct gd_sm {
     struct gd_sm_stats st;
     uint32_t absent;         /* warps absent now (switched out or placed without a slot) */
     uint8_t level;           /* enum gd_level of the kernel whose TB was placed last */
+    struct gd_bmap *bm;      /* the allocation bitmap block, the allocator's map (gpuduet_bmap.h) */
 };
 
 struct gd {

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT
  * gpuduet_alloc.c - GPUDuet's unified on-chip storage as the SM's allocator ([sm] allocator =
  * gpuduet, gpuduet_tb, vt; Lin thesis §3.6.4, digest §3.7): the register file, shared memory
- * and the L1D's context part are one space of 128-byte units (RF at unit 0, shared memory and
- * L1D after it, each region starting at a multiple of 64 units; Maxwell: 0x000-0x7FF,
- * 0x800-0xAFF, 0xB00-0xBFF) with one allocation bitmap (tables/hd_bitmap.h, used as a library),
- * plus the physical warp slots.
+ * and the L1D's context part are one space of 128-byte units (RF 0x000-0x7FF, shared memory
+ * 0x800-0xAFF, L1D 0xB00-0xBFF: the gpuduet_bitmap block's regions, Table 3.1's SM; a smaller
+ * SM's register file or shared memory is its region's low part, the rest allocated once at the
+ * start so that the block never gives it out), plus the physical warp slots. The map is the
+ * SM's allocation bitmap block's and no other (gpuduet_bmap.h; issue 28 item 4): every
+ * allocation is a request to the block answered S + 1 + M cycles later (gpuduet_alloc_priv.h),
+ * so placing a TB (gpuduet_place.c), switching a warp in and reserving a switch-out's spill
+ * take the block's cycles; frees are queued to it in order.
  *
  * What a TB holds (the plan of its kernel, gpuduet_plan.c, says what leaves the arrays):
  *   present warp   a warp slot and its R register units in the register file
@@ -18,111 +22,75 @@
  * A TB is taken while the SM holds fewer than MC + ME TBs of its kernel (gpuduet_mech.c) and
  * everything above fits; the warps the SM offers slots to (demand.warps) get one when their
  * registers fit too, the others start absent with their spill space allocated. The CSL reserves
- * the spill space of a warp (or TB) it is about to switch out (gd_alloc_reserve); the warp's
- * register units and slot are freed when the SM gives the slot back (release_part). Switching
- * back in (acquire) takes a slot and register units (and shared memory) and frees the spill.
+ * the spill space of a warp (or TB) it is about to switch out (gd_alloc_reserve: false while the
+ * block works, gd_alloc_pending); the warp's register units and slot are freed when the SM
+ * gives the slot back (release_part). Switching back in (acquire) takes a slot and register
+ * units (and shared memory) once the block gave them (false until then) and frees the spill.
  * A swap (§2.12) hands the ready warp's spill space over to the stalled one when nothing else is
  * free (the staging the digest §3.11 mentions).
  * L1D as context storage (§2.10): the L1D region has 0 units until the mechanism turns it on
  * (gd_alloc_set_l1: the kernel unsaturated, out of RF and shared-memory room, L1D utilisation
- * < 3 %, its loads then bypassing the L1D; gpuduet_mech.c). Registers spill to shared memory
- * then L1D; shared memory to the RF then L1D. No preemption victims (plan_victims answers -1).
- * Deterministic first fit.
+ * < 3 %, its loads then bypassing the L1D; gpuduet_mech.c): the block's L1D region is allocated
+ * whole until then, and freed for contexts then. Registers spill to shared memory then L1D;
+ * shared memory to the RF then L1D. No preemption victims (plan_victims answers -1). First fit
+ * is the block's; deterministic.
  */
-#include "gpuduet.h"
+#include "gpuduet_alloc_priv.h"
 
-#include "gpuduet_loop.h"
-#include "hd_bitmap.h"
+#include "gpuduet_bitmap.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXW HD_ALLOC_MAX_WARPS
+uint64_t gda_tag(unsigned kind, uint32_t cta, uint32_t warp, uint32_t epoch, uint32_t n)
+{
+    return (uint64_t)kind | (uint64_t)(cta & 0xFFu) << 4 | (uint64_t)(warp & 0xFFu) << 12 |
+           (uint64_t)(epoch & 0xFFFFFFu) << 20 | (uint64_t)(n & 0xFFFFu) << 44;
+}
 
-struct gd_cta {
-    bool used;
-    uint32_t launch, n, threads;
-    struct gd_plan pl;
-    uint32_t smem;           /* shared-memory units' base (home or spilled), GD_NONE: S = 0 */
-    bool smem_home;          /* in the shared-memory region */
-    uint32_t smem_sp;        /* a reserved spill for the TB's shared memory, GD_NONE */
-    uint32_t rf[MAXW];       /* register units in the register file, GD_NONE */
-    uint32_t sp[MAXW];       /* spilled units (reduced registers and/or meta-data), GD_NONE */
-    uint32_t spn[MAXW];      /* their count */
-    uint32_t slot[MAXW];     /* warp slot, GD_NONE */
-};
-
-struct gd_alloc {
-    const struct hd_sm_params *p;
-    uint8_t mode;
-    struct gd *g;
-    uint32_t sm;
-    struct gd_caps caps;
-    uint32_t base[3];        /* region bases: RF, shared memory, L1D */
-    uint64_t *words;
-    struct hd_bitmap map;
-    uint8_t *wused;          /* [caps.warps] */
-    struct gd_cta *cta;      /* [p->max_ctas] */
-    uint32_t nctas;
-    bool room_short;         /* the last place() failed for room, not for the TB limit */
-    bool waiting;            /* a TB was refused for room since the last one was placed */
-    bool dry;                /* a dry run (can_accept): its takes and gives are not the map's
-                                operations the blocks in the loop see */
-};
-
-enum { R_RF, R_SMEM, R_L1 };
-
-static uint32_t region_n(const struct gd_alloc *a, int r)
+static uint32_t gda_region_n(const struct gd_alloc *a, int r)
 {
     return r == R_RF ? a->caps.rf_units : r == R_SMEM ? a->caps.smem_units : a->caps.l1_units;
 }
 
-/* First fit of n units in region r: the unit's global index, or GD_NONE. */
-static uint32_t fit(struct gd_alloc *a, int r, uint32_t n)
+static int gda_region_of(const struct gd_alloc *a, uint32_t u)
 {
-    if (!n || n > region_n(a, r))
-        return n ? GD_NONE : 0;
-    struct hd_bitmap v = {a->words + a->base[r] / 64u, region_n(a, r)};
-    const uint32_t i = hd_bitmap_find_clear_run(&v, n, 1);
-    return i == UINT32_MAX ? GD_NONE : a->base[r] + i;
+    return u >= a->base[R_L1] ? R_L1 : u >= a->base[R_SMEM] ? R_SMEM : R_RF;
 }
 
-static uint32_t take(struct gd_alloc *a, int r, uint32_t n)
+void gda_ask(struct gd_alloc *a, int r, uint32_t n, uint64_t tag)
 {
-    const uint32_t u = fit(a, r, n);
-    if (u != GD_NONE && n)
-        hd_bitmap_set_range(&a->map, u, n);
-    if (a->g && a->g->loop && !a->dry && region_n(a, r))
-        gd_loop_alloc(a->g->loop, a->sm, r, n, u);
-    return u;
+    if (!gd_bmap_alloc(a->bm, (unsigned)r, n, tag))
+        a->oom = true;
 }
 
-/* Take n units from the regions in order (spill targets). */
-static uint32_t take_any(struct gd_alloc *a, const int *order, unsigned k, uint32_t n)
-{
-    for (unsigned i = 0; i < k; i++) {
-        const uint32_t u = take(a, order[i], n);
-        if (u != GD_NONE)
-            return u;
-    }
-    return GD_NONE;
-}
-
-static void give(struct gd_alloc *a, uint32_t *u, uint32_t n)
+static void gda_give(struct gd_alloc *a, uint32_t *u, uint32_t n)
 {
     if (*u != GD_NONE && n) {
-        hd_bitmap_clear_range(&a->map, *u, n);
-        if (a->g && a->g->loop && !a->dry)
-            gd_loop_free(a->g->loop, a->sm, *u, n);
+        if (!gd_bmap_free(a->bm, *u, n))
+            a->oom = true;
+        const int r = gda_region_of(a, *u);
+        a->held[r] -= a->held[r] >= n ? n : a->held[r];
+        a->gen++;
+        a->poke |= a->stg.st == P_FAIL;
     }
     *u = GD_NONE;
 }
 
-static const int to_smem[] = {R_SMEM, R_L1};     /* registers spill here (warp level) */
-static const int to_rf[] = {R_RF, R_L1};         /* shared memory spills here (TB level) */
-static const int meta_any[] = {R_SMEM, R_L1, R_RF};
+const int gda_to_smem[2] = {R_SMEM, R_L1};     /* registers spill here (warp level) */
+const int gda_to_rf[2] = {R_RF, R_L1};         /* shared memory spills here (TB level) */
+const int gda_meta_any[3] = {R_SMEM, R_L1, R_RF};
 
-static uint32_t free_slot(const struct gd_alloc *a)
+/* The next region of order[0..k) from index *i on that has units (the L1D only while it holds
+ * contexts); false when none is left. */
+bool gda_next_region(const struct gd_alloc *a, const int *order, unsigned k, uint8_t *i)
+{
+    while (*i < k && !gda_region_n(a, order[*i]))
+        (*i)++;
+    return *i < k;
+}
+
+uint32_t gda_free_slot(const struct gd_alloc *a)
 {
     for (uint32_t w = 0; w < a->caps.warps; w++)
         if (!a->wused[w])
@@ -131,27 +99,43 @@ static uint32_t free_slot(const struct gd_alloc *a)
 }
 
 /* The units an absent warp of plan pl keeps spilled (0: nothing moves). */
-static uint32_t spill_units(const struct gd_alloc *a, const struct gd_plan *pl)
+uint32_t gda_spill_units(const struct gd_alloc *a, const struct gd_plan *pl)
 {
     if (a->mode == GD_MODE_VT)
         return 0;
     return (pl->spill_regs ? pl->r : 0) + GD_ST_UNITS;
 }
 
-static void undo(struct gd_alloc *a, struct gd_cta *c)
+void gda_cta_init(struct gd_cta *c)
+{
+    const uint32_t ep = c->epoch;
+    memset(c, 0, sizeof *c);
+    c->epoch = ep;
+    c->smem = c->smem_sp = GD_NONE;
+    for (uint32_t i = 0; i < MAXW; i++)
+        c->rf[i] = c->sp[i] = c->slot[i] = c->acq_rf[i] = GD_NONE;
+    c->acq_smem = GD_NONE;
+}
+
+void gda_undo(struct gd_alloc *a, struct gd_cta *c)
 {
     for (uint32_t i = 0; i < MAXW; i++) {
-        give(a, &c->rf[i], c->pl.R);
-        give(a, &c->sp[i], c->spn[i]);
+        gda_give(a, &c->rf[i], c->pl.R);
+        gda_give(a, &c->sp[i], c->spn[i]);
+        gda_give(a, &c->acq_rf[i], c->pl.R);
+        c->acq[i] = c->res[i] = P_NONE;
         if (c->slot[i] != GD_NONE)
             a->wused[c->slot[i]] = 0;
         c->slot[i] = GD_NONE;
     }
-    give(a, &c->smem, c->pl.S);
-    give(a, &c->smem_sp, c->pl.S + c->n * GD_ST_UNITS);
+    gda_give(a, &c->smem, c->pl.S);
+    gda_give(a, &c->smem_sp, c->pl.S + c->n * GD_ST_UNITS);
+    gda_give(a, &c->acq_smem, c->pl.S);
+    c->acq_sm = c->rtb = P_NONE;
+    c->epoch++; /* (answers still at the block are given back as they come) */
 }
 
-static const struct gd_plan *plan_of(struct gd_alloc *a, const struct hd_cta_demand *d,
+const struct gd_plan *gda_plan_of(struct gd_alloc *a, const struct hd_cta_demand *d,
                                      struct gd_plan *local)
 {
     const uint32_t n = d->all_warps ? d->all_warps : d->warps;
@@ -163,114 +147,6 @@ static const struct gd_plan *plan_of(struct gd_alloc *a, const struct hd_cta_dem
     return local;
 }
 
-/* Place d in CTA record c (all or nothing): true when it fits. */
-static bool place(struct gd_alloc *a, const struct hd_cta_demand *d, struct gd_cta *c)
-{
-    struct gd_plan local;
-    const struct gd_plan *pl = plan_of(a, d, &local);
-    const uint32_t n = d->all_warps ? d->all_warps : d->warps;
-    if (!pl || n > MAXW || n != pl->n)
-        return false;
-    const uint32_t limit = a->g ? gd_tb_limit_sm(a->g, d->launch, a->sm) : pl->mc;
-    uint32_t mine = 0;
-    for (uint32_t i = 0; i < a->p->max_ctas; i++)
-        mine += a->cta[i].used && a->cta[i].launch == d->launch;
-    a->room_short = false;
-    if (a->nctas >= a->p->max_ctas || mine >= (limit ? limit : 1))
-        return false;
-    a->room_short = true; /* (from here on only room can refuse it) */
-    memset(c, 0, sizeof *c);
-    c->launch = d->launch;
-    c->n = n;
-    c->threads = d->threads;
-    c->pl = *pl;
-    c->smem = c->smem_sp = GD_NONE;
-    for (uint32_t i = 0; i < MAXW; i++)
-        c->rf[i] = c->sp[i] = c->slot[i] = GD_NONE;
-    bool ok = true;
-    if (pl->S) {
-        c->smem = take(a, R_SMEM, pl->S);
-        c->smem_home = c->smem != GD_NONE;
-        if (!c->smem_home && pl->spill_smem) /* an extra TB placed absent as a whole */
-            c->smem_sp = take_any(a, to_rf, 2, pl->S + n * GD_ST_UNITS);
-        ok = c->smem_home || c->smem_sp != GD_NONE;
-    } else {
-        c->smem_home = true;
-    }
-    const uint32_t spn = spill_units(a, pl);
-    /* TB level: a TB is present or absent as a whole. Offered fewer slots than it has warps, it
-     * starts absent and switches in once every warp finds a slot (gpuduet_csl.c); two TBs each
-     * partly present could otherwise wait for each other's slots at their barriers for ever. */
-    const uint32_t offered = pl->level == GD_LEVEL_TB && d->warps < n ? 0 : d->warps;
-    for (uint32_t i = 0; ok && i < n; i++) {
-        if (i < offered && c->smem_home) { /* offered a slot */
-            const uint32_t s = free_slot(a);
-            const uint32_t r = s == GD_NONE ? GD_NONE : take(a, R_RF, pl->R);
-            if (s != GD_NONE && r != GD_NONE) {
-                c->slot[i] = s;
-                a->wused[s] = 1;
-                c->rf[i] = r;
-                continue;
-            }
-        }
-        if (!pl->spill_regs) { /* its registers stay in the register file */
-            c->rf[i] = take(a, R_RF, pl->R);
-            ok = c->rf[i] != GD_NONE;
-        }
-        if (ok && spn && !(c->smem_sp != GD_NONE)) { /* (a TB's spill holds its meta-data) */
-            c->sp[i] = pl->spill_regs ? take_any(a, to_smem, 2, spn)
-                                      : take_any(a, meta_any, 3, spn);
-            c->spn[i] = spn;
-            ok = c->sp[i] != GD_NONE;
-        }
-    }
-    if (!ok) {
-        undo(a, c);
-        return false;
-    }
-    return true;
-}
-
-static bool ga_can_accept(const void *impl, const struct hd_cta_demand *d)
-{
-    struct gd_alloc *a = (struct gd_alloc *)impl; /* a dry run: everything is given back */
-    struct gd_cta c;
-    a->dry = true;
-    const bool ok = place(a, d, &c);
-    if (ok)
-        undo(a, &c);
-    a->dry = false;
-    if (!ok)
-        a->waiting = a->room_short; /* a TB waits for room a switch-out could make */
-    return ok;
-}
-
-static bool ga_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *g)
-{
-    struct gd_alloc *a = impl;
-    uint32_t slot = 0;
-    while (slot < a->p->max_ctas && a->cta[slot].used)
-        slot++;
-    if (slot >= a->p->max_ctas || !place(a, d, &a->cta[slot]))
-        return false;
-    struct gd_cta *c = &a->cta[slot];
-    c->used = true;
-    a->nctas++;
-    a->waiting = false;
-    memset(g, 0, sizeof *g);
-    g->cta_slot = slot;
-    g->nwarps = d->warps;
-    g->threads = d->threads;
-    for (uint32_t i = 0; i < c->n; i++)
-        g->warp_slot[i] = c->slot[i] == GD_NONE ? HD_ALLOC_NO_SLOT : (uint16_t)c->slot[i];
-    g->reg_base = c->rf[0] == GD_NONE ? 0 : c->rf[0] * 32u;
-    g->regs = d->regs;
-    g->smem_base = c->smem == GD_NONE ? 0 : (uint64_t)(c->smem - a->base[R_SMEM]) * 128u;
-    g->smem = d->smem;
-    g->launch = d->launch;
-    g->priority = d->priority;
-    return true;
-}
 
 static void ga_release(void *impl, const struct hd_cta_grant *g)
 {
@@ -278,49 +154,83 @@ static void ga_release(void *impl, const struct hd_cta_grant *g)
     if (g->cta_slot >= a->p->max_ctas || !a->cta[g->cta_slot].used)
         return;
     struct gd_cta *c = &a->cta[g->cta_slot];
-    undo(a, c);
+    gda_undo(a, c);
     c->used = false;
     a->nctas--;
 }
 
+/* {==== switching in: the TB's shared memory (when it spilled) and the warp's registers ==== */
 static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc_part *p)
 {
     struct gd_alloc *a = impl;
     if (g->cta_slot >= a->p->max_ctas || p->warp >= MAXW)
         return p->warp == HD_ALLOC_NO_WARP;
-    struct gd_cta *c = &a->cta[g->cta_slot];
+    const uint32_t ci = g->cta_slot;
+    struct gd_cta *c = &a->cta[ci];
     const uint32_t i = p->warp;
-    if (!c->used || i >= c->n || c->slot[i] != GD_NONE)
+    if (!c->used || i >= c->n || c->slot[i] != GD_NONE || gda_free_slot(a) == GD_NONE)
         return false;
-    const uint32_t s = free_slot(a);
-    if (s == GD_NONE)
-        return false;
-    uint32_t sm_new = GD_NONE, rf_new = GD_NONE;
-    if (!c->smem_home) { /* the TB's shared memory comes back first */
-        sm_new = take(a, R_SMEM, c->pl.S);
-        if (sm_new == GD_NONE)
-            return false;
-    }
-    if (c->rf[i] == GD_NONE) {
-        rf_new = take(a, R_RF, c->pl.R);
-        if (rf_new == GD_NONE) {
-            give(a, &sm_new, c->pl.S);
-            return false;
+    const bool need_sm = !c->smem_home && c->pl.S;
+    const bool need_rf = c->rf[i] == GD_NONE && c->pl.R;
+    bool wait = false;
+    if (need_sm) {
+        if (c->acq_sm == P_FAIL && c->acq_sm_fgen != a->gen)
+            c->acq_sm = P_NONE;
+        if (c->acq_sm == P_NONE) {
+            c->acq_sm = P_RUN;
+            gda_ask(a, R_SMEM, c->pl.S, gda_tag(K_ACQ_SM, ci, 0, c->epoch, c->pl.S));
         }
-        c->rf[i] = rf_new;
+        wait |= c->acq_sm != P_OK;
     }
-    if (sm_new != GD_NONE) {
-        give(a, &c->smem, c->pl.S); /* (a spilled copy) */
-        give(a, &c->smem_sp, c->pl.S + c->n * GD_ST_UNITS);
-        c->smem = sm_new;
+    if (need_rf) {
+        if (c->acq[i] == P_FAIL && c->acq_fgen[i] != a->gen)
+            c->acq[i] = P_NONE;
+        if (c->acq[i] == P_NONE && (!need_sm || c->acq_sm != P_FAIL)) {
+            c->acq[i] = P_RUN;
+            gda_ask(a, R_RF, c->pl.R, gda_tag(K_ACQ_RF, ci, i, c->epoch, c->pl.R));
+        }
+        wait |= c->acq[i] != P_OK;
+    }
+    if (wait) {
+        /* a resident warp before a TB not placed yet: a staged TB gives its units back */
+        if ((c->acq_sm == P_FAIL || c->acq[i] == P_FAIL) && a->stg.st == P_OK)
+            gda_stage_drop(a);
+        /* one part without room: the other's units go back (they would hold room for nothing) */
+        if (need_sm && need_rf && (c->acq_sm == P_FAIL || c->acq[i] == P_FAIL)) {
+            if (c->acq_sm == P_OK) {
+                gda_give(a, &c->acq_smem, c->pl.S);
+                c->acq_sm = P_NONE;
+            }
+            if (c->acq[i] == P_OK) {
+                gda_give(a, &c->acq_rf[i], c->pl.R);
+                c->acq[i] = P_NONE;
+            }
+        }
+        return false;
+    }
+    if (need_rf) {
+        c->rf[i] = c->acq_rf[i];
+        c->acq_rf[i] = GD_NONE;
+        c->acq[i] = P_NONE;
+    } else if (c->rf[i] == GD_NONE) {
+        c->rf[i] = 0; /* (no registers) */
+    }
+    if (need_sm) {
+        gda_give(a, &c->smem, c->pl.S); /* (a spilled copy) */
+        gda_give(a, &c->smem_sp, c->pl.S + c->n * GD_ST_UNITS);
+        c->smem = c->acq_smem;
+        c->acq_smem = GD_NONE;
+        c->acq_sm = P_NONE;
         c->smem_home = true;
     }
-    give(a, &c->sp[i], c->spn[i]);
+    gda_give(a, &c->sp[i], c->spn[i]);
+    const uint32_t s = gda_free_slot(a);
     c->slot[i] = s;
     a->wused[s] = 1;
     g->warp_slot[i] = (uint16_t)s;
     return true;
 }
+/* }==== */
 
 static void ga_release_part(void *impl, struct hd_cta_grant *g, const struct hd_alloc_part *p)
 {
@@ -335,18 +245,19 @@ static void ga_release_part(void *impl, struct hd_cta_grant *g, const struct hd_
     c->slot[i] = GD_NONE;
     g->warp_slot[i] = HD_ALLOC_NO_SLOT;
     if (c->pl.spill_regs)
-        give(a, &c->rf[i], c->pl.R); /* (its reduced copy is in its reserved spill) */
+        gda_give(a, &c->rf[i], c->pl.R); /* (its reduced copy is in its reserved spill) */
     bool any = false;
     for (uint32_t k = 0; k < c->n; k++)
         any |= c->slot[k] != GD_NONE;
     if (!any && c->smem_sp != GD_NONE && c->smem_home) { /* the TB's shared memory leaves */
-        give(a, &c->smem, c->pl.S);
+        gda_give(a, &c->smem, c->pl.S);
         c->smem = c->smem_sp;
         c->smem_sp = GD_NONE;
         c->smem_home = false;
     }
 }
 
+/* {==== spill reservations (the CSL, before a switch-out) ==== */
 bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, uint32_t from)
 {
     if (cta >= a->p->max_ctas || !a->cta[cta].used)
@@ -355,32 +266,67 @@ bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, 
     if (tb) {
         if (!c->pl.spill_smem || c->smem_sp != GD_NONE || !c->smem_home)
             return true;
-        c->smem_sp = take_any(a, to_rf, 2, c->pl.S + c->n * GD_ST_UNITS);
-        if (c->smem_sp == GD_NONE && from < a->p->max_ctas && a->cta[from].used &&
+        if (c->rtb == P_FAIL && c->rtb_fgen != a->gen)
+            c->rtb = P_NONE;
+        if (c->rtb == P_NONE) {
+            c->rtb_k = 0;
+            if (gda_next_region(a, gda_to_rf, 2, &c->rtb_k)) {
+                const uint32_t n = c->pl.S + c->n * GD_ST_UNITS;
+                c->rtb = P_RUN;
+                gda_ask(a, gda_to_rf[c->rtb_k], n, gda_tag(K_RES_TB, cta, 0, c->epoch, n));
+                return false;
+            }
+            c->rtb = P_FAIL;
+            c->rtb_fgen = a->gen;
+        }
+        if (c->rtb == P_FAIL && from < a->p->max_ctas && a->cta[from].used &&
             !a->cta[from].smem_home && a->cta[from].pl.S == c->pl.S &&
-            a->cta[from].n == c->n) { /* the swap: the ready TB's spill space */
-            c->smem_sp = a->cta[from].smem;
+            a->cta[from].n == c->n && a->cta[from].smem != GD_NONE) {
+            c->smem_sp = a->cta[from].smem; /* the swap: the ready TB's spill space */
             a->cta[from].smem = GD_NONE;
+            c->rtb = P_NONE;
         }
         return c->smem_sp != GD_NONE;
     }
     if (warp >= c->n)
         return false;
-    const uint32_t spn = spill_units(a, &c->pl);
+    const uint32_t spn = gda_spill_units(a, &c->pl);
     if (!spn || c->sp[warp] != GD_NONE)
         return true;
-    c->sp[warp] = c->pl.spill_regs ? take_any(a, to_smem, 2, spn) : take_any(a, meta_any, 3, spn);
-    c->spn[warp] = spn;
-    if (c->sp[warp] == GD_NONE && from != GD_NONE) {
+    const int *o = c->pl.spill_regs ? gda_to_smem : gda_meta_any;
+    const unsigned no = c->pl.spill_regs ? 2 : 3;
+    if (c->res[warp] == P_FAIL && c->res_fgen[warp] != a->gen)
+        c->res[warp] = P_NONE;
+    if (c->res[warp] == P_NONE) {
+        c->res_k[warp] = 0;
+        if (gda_next_region(a, o, no, &c->res_k[warp])) {
+            c->res[warp] = P_RUN;
+            gda_ask(a, o[c->res_k[warp]], spn, gda_tag(K_RES, cta, warp, c->epoch, spn));
+            return false;
+        }
+        c->res[warp] = P_FAIL;
+        c->res_fgen[warp] = a->gen;
+    }
+    if (c->res[warp] == P_FAIL && from != GD_NONE) { /* the swap: the ready warp's spill */
         const uint32_t fc = from >> 5, fw = from & 31u;
         if (fc < a->p->max_ctas && a->cta[fc].used && fw < a->cta[fc].n &&
             a->cta[fc].slot[fw] == GD_NONE && a->cta[fc].spn[fw] == spn &&
             a->cta[fc].sp[fw] != GD_NONE) {
             c->sp[warp] = a->cta[fc].sp[fw];
+            c->spn[warp] = spn;
             a->cta[fc].sp[fw] = GD_NONE;
+            c->res[warp] = P_NONE;
         }
     }
     return c->sp[warp] != GD_NONE;
+}
+
+bool gd_alloc_pending(const struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb)
+{
+    if (cta >= a->p->max_ctas || !a->cta[cta].used)
+        return false;
+    const struct gd_cta *c = &a->cta[cta];
+    return tb ? c->rtb == P_RUN : warp < MAXW && c->res[warp] == P_RUN;
 }
 
 void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp)
@@ -388,8 +334,98 @@ void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp)
     if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n ||
         a->cta[cta].slot[warp] == GD_NONE)
         return;
-    give(a, &a->cta[cta].sp[warp], a->cta[cta].spn[warp]);
+    gda_give(a, &a->cta[cta].sp[warp], a->cta[cta].spn[warp]);
 }
+/* }==== */
+
+/* {==== the block's answers ==== */
+static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
+{
+    struct gd_alloc *a = ctx;
+    const unsigned kind = (unsigned)(tag & 0xFu);
+    const uint32_t ci = (uint32_t)(tag >> 4 & 0xFFu), w = (uint32_t)(tag >> 12 & 0xFFu);
+    const uint32_t ep = (uint32_t)(tag >> 20 & 0xFFFFFFu), n = (uint32_t)(tag >> 44 & 0xFFFFu);
+    if (kind == K_FILL)
+        return;
+    uint32_t u = ok ? base : GD_NONE;
+    if (ok) {
+        a->held[gda_region_of(a, base)] += n;
+        if (base + n > a->base[gda_region_of(a, base)] + gda_region_n(a, gda_region_of(a, base)))
+            gda_give(a, &u, n); /* (past the model's region: cannot happen with the fill) */
+    }
+    ok = u != GD_NONE;
+    if (kind == K_PLACE) {
+        if (a->stg.st != P_RUN || (a->stg.epoch & 0xFFFFFFu) != ep) {
+            gda_give(a, &u, n); /* (the stage was dropped) */
+            return;
+        }
+        gda_stage_answer(a, ok, base);
+        return;
+    }
+    struct gd_cta *c = ci < a->p->max_ctas ? &a->cta[ci] : NULL;
+    if (!c || !c->used || (c->epoch & 0xFFFFFFu) != ep || w >= MAXW) {
+        gda_give(a, &u, n); /* (the TB left meanwhile) */
+        return;
+    }
+    switch (kind) {
+    case K_ACQ_RF:
+        c->acq[w] = ok ? P_OK : P_FAIL;
+        c->acq_rf[w] = u;
+        c->acq_fgen[w] = a->gen;
+        break;
+    case K_ACQ_SM:
+        c->acq_sm = ok ? P_OK : P_FAIL;
+        c->acq_smem = u;
+        c->acq_sm_fgen = a->gen;
+        break;
+    case K_RES: {
+        const int *o = c->pl.spill_regs ? gda_to_smem : gda_meta_any;
+        const unsigned no = c->pl.spill_regs ? 2 : 3;
+        if (ok && c->sp[w] == GD_NONE) {
+            c->sp[w] = u;
+            c->spn[w] = n;
+            c->res[w] = P_NONE;
+            break;
+        }
+        if (ok) { /* (a swap's hand-over came first) */
+            gda_give(a, &u, n);
+            c->res[w] = P_NONE;
+            break;
+        }
+        c->res_k[w]++;
+        if (gda_next_region(a, o, no, &c->res_k[w])) {
+            gda_ask(a, o[c->res_k[w]], n, gda_tag(K_RES, ci, w, c->epoch, n));
+            break;
+        }
+        c->res[w] = P_FAIL;
+        c->res_fgen[w] = a->gen;
+        break;
+    }
+    case K_RES_TB:
+        if (ok && c->smem_sp == GD_NONE && c->smem_home) {
+            c->smem_sp = u;
+            c->rtb = P_NONE;
+            break;
+        }
+        if (ok) {
+            gda_give(a, &u, n);
+            c->rtb = P_NONE;
+            break;
+        }
+        c->rtb_k++;
+        if (gda_next_region(a, gda_to_rf, 2, &c->rtb_k)) {
+            gda_ask(a, gda_to_rf[c->rtb_k], n, gda_tag(K_RES_TB, ci, 0, c->epoch, n));
+            break;
+        }
+        c->rtb = P_FAIL;
+        c->rtb_fgen = a->gen;
+        break;
+    default:
+        gda_give(a, &u, n);
+        break;
+    }
+}
+/* }==== */
 
 void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
                     uint32_t *meta, uint32_t *smem)
@@ -431,15 +467,6 @@ static bool ga_is_idle(const void *impl)
     return ((const struct gd_alloc *)impl)->nctas == 0;
 }
 
-/* Units in use per region: RF, shared memory, L1D. */
-static void units_used(const struct gd_alloc *a, uint32_t used[3])
-{
-    for (int r = 0; r < 3; r++) {
-        const struct hd_bitmap v = {a->words + a->base[r] / 64u, region_n(a, r)};
-        used[r] = region_n(a, r) ? hd_bitmap_count(&v) : 0;
-    }
-}
-
 static void ga_usage(const void *impl, struct hd_alloc_usage *u)
 {
     const struct gd_alloc *a = impl;
@@ -448,10 +475,8 @@ static void ga_usage(const void *impl, struct hd_alloc_usage *u)
     for (uint32_t w = 0; w < a->caps.warps; w++)
         u->warps += a->wused[w];
     u->threads = u->warps * 32u;
-    uint32_t used[3];
-    units_used(a, used);
-    u->regs = used[R_RF] * 32u;
-    u->smem = (uint64_t)used[R_SMEM] * 128u;
+    u->regs = a->held[R_RF] * 32u;
+    u->smem = (uint64_t)a->held[R_SMEM] * 128u;
 }
 
 static void ga_destroy(void *impl)
@@ -459,22 +484,16 @@ static void ga_destroy(void *impl)
     struct gd_alloc *a = impl;
     if (!a)
         return;
-    free(a->words);
     free(a->wused);
     free(a->cta);
     free(a);
 }
 
 const struct hd_alloc_ops gd_alloc_ops = {
-    "gpuduet", ga_can_accept, ga_accept, ga_release, ga_acquire, ga_release_part,
+    "gpuduet", gda_can_accept, gda_accept, ga_release, ga_acquire, ga_release_part,
     ga_plan_victims, NULL, NULL, ga_is_idle, ga_usage, ga_destroy, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
 };
-
-static uint32_t up64(uint32_t x)
-{
-    return (x + 63u) / 64u * 64u;
-}
 
 static int create(const struct hd_sm_params *p, struct hd_sm_alloc *out, uint8_t mode)
 {
@@ -485,18 +504,16 @@ static int create(const struct hd_sm_params *p, struct hd_sm_alloc *out, uint8_t
     a->mode = mode;
     a->caps = (struct gd_caps){p->max_warps, p->phys_ctas, p->registers / 32u,
                                (uint32_t)(p->shared_bytes / 128u), 0};
-    a->base[R_RF] = 0;
-    a->base[R_SMEM] = up64(a->caps.rf_units);
-    a->base[R_L1] = up64(a->base[R_SMEM] + a->caps.smem_units);
-    a->map.n = a->base[R_L1] + a->caps.l1_units;
-    a->words = calloc(HD_BITMAP_WORDS(a->base[R_L1] + GD_L1_MAX_UNITS) + 1u, sizeof *a->words);
+    for (unsigned r = 0; r < 3; r++)
+        a->base[r] = hd_gpuduet_bitmap_region_lo(r);
     a->wused = calloc(a->caps.warps ? a->caps.warps : 1, 1);
     a->cta = calloc(p->max_ctas, sizeof *a->cta);
-    if (!a->words || !a->wused || !a->cta) {
+    if (!a->wused || !a->cta) {
         ga_destroy(a);
         return -1;
     }
-    a->map.w = a->words;
+    for (uint32_t i = 0; i < p->max_ctas; i++)
+        gda_cta_init(&a->cta[i]);
     out->ops = &gd_alloc_ops;
     out->impl = a;
     return 0;
@@ -521,6 +538,63 @@ void gd_alloc_bind(struct gd_alloc *a, struct gd *g, uint32_t sm)
     a->sm = sm;
 }
 
+int gd_alloc_make_bitmap(struct gd_alloc *a, struct gd_bmap *bm, const struct hd_hw_factory *f,
+                         uint32_t l1_max, char *err, size_t errlen)
+{
+    const uint32_t want[3] = {a->caps.rf_units, a->caps.smem_units, l1_max};
+    static const char *const rn[3] = {"register-file", "shared-memory", "L1D"};
+    for (unsigned r = 0; r < 3; r++)
+        if (want[r] > hd_gpuduet_bitmap_region_units(r)) {
+            snprintf(err, errlen,
+                     "[sm] allocator = gpuduet/gpuduet_tb/vt: SM %u's %s region has %u units of "
+                     "128 B, more than the allocation bitmap block's %u (configs/rtl/"
+                     "gpuduet_bitmap.ini, Table 3.1's SM: [sm] registers <= 65536, "
+                     "shared_mem_bytes <= 96K, [gpuduet] l1d_units <= 256)",
+                     a->sm, rn[r], want[r], hd_gpuduet_bitmap_region_units(r));
+            return -1;
+        }
+    if (gd_bmap_make(bm, f, a->sm, answer, a, err, errlen) != 0)
+        return -1;
+    a->bm = bm;
+    a->bm_made = true;
+    /* The block's regions are Table 3.1's; a smaller SM's register file or shared memory is the
+     * region's low part, the rest allocated once (fill) so the block never gives it out. The
+     * L1D region is allocated whole until the §2.10 rule makes it a context store. */
+    for (unsigned r = 0; r < 2; r++) {
+        const uint32_t b = hd_gpuduet_bitmap_region_units(r), m = want[r];
+        if (m == b)
+            continue;
+        if (m)
+            gda_ask(a, (int)r, m, gda_tag(K_FILL, 0, 0, 0, m));
+        gda_ask(a, (int)r, b - m, gda_tag(K_FILL, 0, 0, 0, b - m));
+        if (m && !gd_bmap_free(a->bm, a->base[r], m))
+            a->oom = true;
+    }
+    gda_ask(a, R_L1, hd_gpuduet_bitmap_region_units(R_L1), gda_tag(K_FILL, 0, 0, 0, 0));
+    return 0;
+}
+
+int gd_alloc_step(struct gd_alloc *a, uint64_t now, char *err, size_t errlen)
+{
+    if (a->oom) {
+        snprintf(err, errlen, "host out of memory queueing SM %u's bitmap operations", a->sm);
+        return -1;
+    }
+    return a->bm_made ? gd_bmap_step(a->bm, a->sm, now, err, errlen) : 0;
+}
+
+bool gd_alloc_poke(struct gd_alloc *a)
+{
+    const bool p = a->poke;
+    a->poke = false;
+    return p;
+}
+
+bool gd_alloc_busy(const struct gd_alloc *a)
+{
+    return a->bm_made && gd_bmap_busy(a->bm);
+}
+
 uint32_t gd_alloc_free_slots(const struct gd_alloc *a)
 {
     uint32_t n = 0;
@@ -536,21 +610,26 @@ bool gd_alloc_waiting(const struct gd_alloc *a)
 
 uint32_t gd_alloc_set_l1(struct gd_alloc *a, uint32_t units)
 {
-    if (units > GD_L1_MAX_UNITS)
-        units = GD_L1_MAX_UNITS;
+    const uint32_t max = hd_gpuduet_bitmap_region_units(R_L1);
+    if (units > max)
+        units = max;
+    if (units == a->caps.l1_units || !a->bm_made)
+        return a->caps.l1_units;
     if (!units) { /* given back only while no context is there */
-        const struct hd_bitmap v = {a->words + a->base[R_L1] / 64u, a->caps.l1_units};
-        if (a->caps.l1_units && hd_bitmap_count(&v))
+        if (a->held[R_L1])
             return a->caps.l1_units;
+        gda_ask(a, R_L1, a->caps.l1_units, gda_tag(K_FILL, 0, 0, 0, 0));
+        a->caps.l1_units = 0;
+        return 0;
     }
+    if (a->caps.l1_units)
+        return a->caps.l1_units; /* (from one size to another: not needed) */
+    if (!gd_bmap_free(a->bm, a->base[R_L1], units))
+        a->oom = true;
+    a->gen++;
+    a->poke = true;
     a->caps.l1_units = units;
-    a->map.n = a->base[R_L1] + units;
     return units;
-}
-
-void gd_alloc_used(const struct gd_alloc *a, uint32_t used[3])
-{
-    units_used(a, used);
 }
 
 void gd_alloc_caps(const struct gd_alloc *a, struct gd_caps *c)

@@ -118,7 +118,7 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
             if (g->mv && gd_mover_held(g->mv, i)) {
                 gd_queues_rotate(&s->q, GD_QS); /* the data mover is backed up */
             } else if (!gd_alloc_reserve(s->alloc, tb->cta_slot, w->warp, false, from)) {
-                s->st.no_room++;
+                s->st.no_room += !gd_alloc_pending(s->alloc, tb->cta_slot, w->warp, false);
                 gd_queues_rotate(&s->q, GD_QS);
             } else if (!g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
                 gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
@@ -174,6 +174,17 @@ static bool tb_stalled(const struct gd_sm *s, uint32_t tb)
            gd_wct_tb_all(&s->wct, tb, GD_WS_STALLED);
 }
 
+/* Has every present warp of TB t its spill space (asking the bitmap for those that have not)?
+ * A TB leaves as a whole: none of its warps is switched out before all have it. */
+static bool tb_reserved(struct gd_sm *s, const struct gd_tbct_entry *t)
+{
+    bool all = true;
+    for (uint32_t k = 0; k < t->nwarps; k++)
+        if (s->wct.w[t->first + k].slot != GD_NONE)
+            all &= gd_alloc_reserve(s->alloc, t->cta_slot, k, false, GD_NONE);
+    return all;
+}
+
 static void tb_level(struct gd *g, uint32_t i, uint64_t now)
 {
     struct gd_sm *s = &g->sm[i];
@@ -223,8 +234,10 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
         } else if (g->mv && gd_mover_held(g->mv, i)) {
             gd_queues_rotate(&s->q, GD_QST); /* the data mover is backed up */
         } else if (!gd_alloc_reserve(s->alloc, t->cta_slot, 0, true, from)) {
-            s->st.no_room++;
+            s->st.no_room += !gd_alloc_pending(s->alloc, t->cta_slot, 0, true);
             gd_queues_rotate(&s->q, GD_QST);
+        } else if (!tb_reserved(s, t)) {
+            gd_queues_rotate(&s->q, GD_QST); /* (a warp's spill still at the bitmap, or none) */
         } else {
             bool all = true;
             for (uint32_t k = 0; k < t->nwarps; k++) {

@@ -30,15 +30,8 @@ struct tfields {
     uint16_t smem;
 };
 
-/* One allocation or free of the unified space, with the model's answer. */
-struct bop {
-    bool al;
-    uint8_t region;
-    uint32_t n, unit; /* allocation: the model's base (UINT32_MAX: no room); free: its base */
-};
-
 struct sm_l {
-    struct hd_hw_inst wct, tbct, bm;
+    struct hd_hw_inst wct, tbct;
     struct wfields w[NW];     /* what the WCT holds once the writes sent are in */
     struct tfields t[NT];
     uint64_t wrd[(NW + 63) / 64]; /* entries written, to read back */
@@ -50,15 +43,6 @@ struct sm_l {
     uint32_t want_nvalid;
     uint32_t want_vec[3][(NW + 31) / 32]; /* schedulable, stalled, ready */
     uint32_t want_tvec[3];    /* valid, shared memory present, whole */
-    /* bitmap */
-    struct bop *q;
-    uint32_t qh, qn, qcap;
-    bool bm_busy;             /* an operation was taken: its done_* is awaited */
-    struct bop cur;
-    bool bm_req;              /* the head is presented this cycle */
-    bool bm_rd;               /* a count read stepped last cycle */
-    bool bm_check;            /* read the counts once the queue has emptied */
-    uint32_t bm_want_used[3];
 };
 
 struct gd_loop {
@@ -69,7 +53,7 @@ struct gd_loop {
     bool fault_done;
     bool made, failed;
     struct sm_l *sm;
-    uint64_t wct_writes, tbct_writes, wct_reads, tbct_reads, bm_ops, bm_reads, bm_cancelled;
+    uint64_t wct_writes, tbct_writes, wct_reads, tbct_reads;
     char err[768];
 };
 
@@ -114,8 +98,6 @@ void gd_loop_destroy(struct gd_loop *L)
     for (uint32_t i = 0; i < L->nsms; i++) {
         hd_hw_destroy(&L->sm[i].wct);
         hd_hw_destroy(&L->sm[i].tbct);
-        hd_hw_destroy(&L->sm[i].bm);
-        free(L->sm[i].q);
     }
     free(L->sm);
     free(L);
@@ -143,10 +125,7 @@ int gd_loop_make(struct gd_loop *L, char *err, size_t errlen)
             L->failed = make(L, "gpuduet_wct", i, &s->wct, sizeof(struct hd_gpuduet_wct_in),
                              sizeof(struct hd_gpuduet_wct_out)) != 0 ||
                         make(L, "gpuduet_tbct", i, &s->tbct, sizeof(struct hd_gpuduet_tbct_in),
-                             sizeof(struct hd_gpuduet_tbct_out)) != 0 ||
-                        make(L, "gpuduet_bitmap", i, &s->bm,
-                             sizeof(struct hd_gpuduet_bitmap_in),
-                             sizeof(struct hd_gpuduet_bitmap_out)) != 0;
+                             sizeof(struct hd_gpuduet_tbct_out)) != 0;
         }
     }
     if (L->failed) {
@@ -157,58 +136,6 @@ int gd_loop_make(struct gd_loop *L, char *err, size_t errlen)
 }
 /* }==== */
 
-/* {==== The allocator's operations ==== */
-static void push(struct gd_loop *L, uint32_t sm, const struct bop *o)
-{
-    if (!L || sm >= L->nsms || L->failed)
-        return;
-    struct sm_l *s = &L->sm[sm];
-    if (s->qn == s->qcap) {
-        const uint32_t nc = s->qcap ? 2 * s->qcap : 64;
-        struct bop *b = malloc((size_t)nc * sizeof *b);
-        if (!b) {
-            L->failed = true;
-            snprintf(L->err, sizeof L->err, "host out of memory queueing a bitmap operation");
-            return;
-        }
-        for (uint32_t i = 0; i < s->qn; i++)
-            b[i] = s->q[(s->qh + i) % s->qcap];
-        free(s->q);
-        s->q = b;
-        s->qh = 0;
-        s->qcap = nc;
-    }
-    s->q[(s->qh + s->qn++) % s->qcap] = *o;
-}
-
-void gd_loop_alloc(struct gd_loop *L, uint32_t sm, int r, uint32_t n, uint32_t unit)
-{
-    /* An L1D region the model has smaller than the block's answers "no room" where the block
-     * may find some: only the model's successes there are the block's. */
-    if (!n || r < 0 || r > 2 || (r == 2 && unit == GD_NONE))
-        return;
-    const struct bop o = {true, (uint8_t)r, n, unit == GD_NONE ? UINT32_MAX : unit};
-    push(L, sm, &o);
-}
-
-void gd_loop_free(struct gd_loop *L, uint32_t sm, uint32_t unit, uint32_t n)
-{
-    if (!n || unit == GD_NONE || !L || sm >= L->nsms)
-        return;
-    struct sm_l *s = &L->sm[sm];
-    if (s->qn) { /* the allocation just queued given back (the CSL's reservation for a switch-out
-                    the SM refused): neither reaches the block, whose map is the same without */
-        const struct bop *t = &s->q[(s->qh + s->qn - 1) % s->qcap];
-        if (t->al && t->unit == unit && t->n == n) {
-            s->qn--;
-            L->bm_cancelled++;
-            return;
-        }
-    }
-    const struct bop o = {false, 0, n, unit};
-    push(L, sm, &o);
-}
-/* }==== */
 
 /* {==== The cycle ==== */
 static int step(struct gd_loop *L, struct hd_hw_inst *x, const void *in, void *out, uint64_t now)
@@ -514,93 +441,6 @@ static int step_tbct(struct gd_loop *L, struct gd *g, uint32_t i, uint64_t now, 
     return 0;
 }
 
-static int step_bm(struct gd_loop *L, struct gd *g, uint32_t i, uint64_t now, bool *busy)
-{
-    struct sm_l *s = &L->sm[i];
-    struct hd_gpuduet_bitmap_in in;
-    memset(&in, 0, sizeof in);
-    const bool req = !s->bm_busy && s->qn;
-    if (req) {
-        const struct bop *o = &s->q[s->qh];
-        if (o->al) {
-            in.al_v_i = 1;
-            in.al_region_i = o->region;
-            in.al_n_i = o->n;
-        } else {
-            in.fr_v_i = 1;
-            in.fr_base_i = o->unit;
-            in.fr_n_i = o->n;
-        }
-    }
-    const bool rd = !req && !s->bm_busy && s->bm_check;
-    if (rd) {
-        in.rd_v_i = 1;
-        s->bm_check = false;
-        uint32_t used[3] = {0, 0, 0};
-        if (g->sm[i].alloc)
-            gd_alloc_used(g->sm[i].alloc, used);
-        memcpy(s->bm_want_used, used, sizeof used);
-    }
-    const bool due = s->bm_rd;
-    if (!due && !s->bm_busy && !req && !rd && hd_hw_idle(&s->bm, &in))
-        return 0;
-    struct hd_gpuduet_bitmap_out out;
-    if (step(L, &s->bm, &in, &out, now) != 0)
-        return -1;
-    *busy = true;
-    if (due) {
-        static const char *const rn[3] = {"rd_free_rf_o", "rd_free_smem_o", "rd_free_l1_o"};
-        const uint64_t fr[3] = {out.rd_free_rf_o, out.rd_free_smem_o, out.rd_free_l1_o};
-        const uint32_t size[3] = {GPUDUET_BITMAP_SmemLo,
-                                  GPUDUET_BITMAP_L1Lo - GPUDUET_BITMAP_SmemLo, L->l1_units};
-        for (int r = 0; r < 3; r++)
-            if (!(out.rd_v_o & 1) || fr[r] != size[r] - s->bm_want_used[r]) {
-                snprintf(L->err, sizeof L->err,
-                         "gpuduet blocks: MISMATCH at cycle %" PRIu64 ", SM %u, block "
-                         "gpuduet_bitmap, signal %s: the block gives %" PRIu64 " free units, the "
-                         "model's allocation bitmap has %u of %u",
-                         now, i, (out.rd_v_o & 1) ? rn[r] : "rd_v_o", fr[r],
-                         size[r] - s->bm_want_used[r], size[r]);
-                L->failed = true;
-                return -1;
-            }
-        L->bm_reads++;
-    }
-    s->bm_rd = rd;
-    if (s->bm_busy && (out.done_v_o & 1)) {
-        const struct bop *o = &s->cur;
-        const bool ok = o->al ? o->unit != UINT32_MAX : true;
-        const char *bad = NULL;
-        uint64_t got = 0, exp = 0;
-        if ((out.done_al_o & 1) != o->al)
-            bad = "done_al_o", got = out.done_al_o, exp = o->al;
-        else if ((out.done_ok_o & 1) != ok)
-            bad = "done_ok_o", got = out.done_ok_o, exp = ok;
-        else if (o->al && ok && out.done_base_o != o->unit)
-            bad = "done_base_o", got = out.done_base_o, exp = o->unit;
-        if (bad) {
-            snprintf(L->err, sizeof L->err,
-                     "gpuduet blocks: MISMATCH at cycle %" PRIu64 ", SM %u, block gpuduet_bitmap, "
-                     "signal %s: the block gives 0x%" PRIx64 ", the model 0x%" PRIx64 " (%s of %u "
-                     "units %s 0x%03x)",
-                     now, i, bad, got, exp, o->al ? "allocation" : "free", o->n,
-                     o->al ? "in region" : "at", o->al ? o->region : o->unit);
-            L->failed = true;
-            return -1;
-        }
-        s->bm_busy = false;
-        L->bm_ops++;
-        s->bm_check = s->qn == 0;
-    }
-    if (req && !(out.busy_o & 1)) { /* taken (else presented again) */
-        s->cur = s->q[s->qh];
-        s->qh = (s->qh + 1) % s->qcap;
-        s->qn--;
-        s->bm_busy = true;
-    }
-    return 0;
-}
-
 int gd_loop_cycle(struct gd_loop *L, struct gd *g, uint64_t now, bool *busy, char *err,
                   size_t errlen)
 {
@@ -608,13 +448,11 @@ int gd_loop_cycle(struct gd_loop *L, struct gd *g, uint64_t now, bool *busy, cha
         return -1;
     for (uint32_t i = 0; i < L->nsms && i < g->nsm; i++) {
         struct sm_l *s = &L->sm[i];
-        if (step_wct(L, g, i, now, busy) != 0 || step_tbct(L, g, i, now, busy) != 0 ||
-            step_bm(L, g, i, now, busy) != 0) {
+        if (step_wct(L, g, i, now, busy) != 0 || step_tbct(L, g, i, now, busy) != 0) {
             snprintf(err, errlen, "%s", L->err);
             return -1;
         }
-        *busy |= s->wct_rd || s->tbct_rd || s->trd || s->bm_busy || s->qn || s->bm_rd ||
-                 s->bm_check;
+        *busy |= s->wct_rd || s->tbct_rd || s->trd;
         for (uint32_t k = 0; k < (NW + 63) / 64; k++)
             *busy |= s->wrd[k] != 0;
     }
@@ -625,16 +463,11 @@ int gd_loop_cycle(struct gd_loop *L, struct gd *g, uint64_t now, bool *busy, cha
     return 0;
 }
 
-void gd_loop_log(const struct gd_loop *L, FILE *f)
+void gd_loop_log(const struct gd_loop *L, FILE *f, uint64_t bitmap_ops)
 {
-    uint64_t queued = 0;
-    for (uint32_t i = 0; i < L->nsms; i++)
-        queued += L->sm[i].qn + L->sm[i].bm_busy;
     fprintf(f,
             "blocks wct_writes=%" PRIu64 " wct_reads=%" PRIu64 " tbct_writes=%" PRIu64
-            " tbct_reads=%" PRIu64 " bitmap_ops=%" PRIu64 " bitmap_reads=%" PRIu64
-            " bitmap_queued=%" PRIu64 " bitmap_cancelled=%" PRIu64 "\n",
-            L->wct_writes, L->wct_reads, L->tbct_writes, L->tbct_reads, L->bm_ops, L->bm_reads,
-            queued, L->bm_cancelled);
+            " tbct_reads=%" PRIu64 " bitmap_ops=%" PRIu64 "\n",
+            L->wct_writes, L->wct_reads, L->tbct_writes, L->tbct_reads, bitmap_ops);
 }
 /* }==== */

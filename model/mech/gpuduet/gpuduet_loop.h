@@ -2,8 +2,8 @@
  * gpuduet_loop.h - GPUDuet's hardware blocks stepped in the GPU timing loop in lockstep with the
  * model ([gpuduet] blocks; `heddle cosim --blocks gpuduet --in-loop`; issue 28 item 4; Lin thesis
  * §3.7-3.9, Table 3.4; docs/blocks/gpuduet.md "In the GPU"): per SM a warp context table
- * (gpuduet_wct), a TB context table (gpuduet_tbct) and an allocation bitmap (gpuduet_bitmap),
- * made through the GPU's block factory (hw_inst.h: the C references, or the RTL beside them).
+ * (gpuduet_wct) and a TB context table (gpuduet_tbct), made through the GPU's block factory
+ * (hw_inst.h: the C references, or the RTL beside them).
  *
  * Design.
  *   tables  At the end of each cycle the model's WCT and TBCT entries (gpuduet_wct.c, the
@@ -17,15 +17,12 @@
  *           (one read per table per cycle) and the result, with the table's vectors (valid
  *           count, schedulable / stalled / ready warps; valid / shared-memory-present / whole
  *           TBs), must equal the fields the model had when they were written.
- *   bitmap  Every allocation and free the allocator makes in the unified space (gpuduet_alloc.c,
- *           not its dry runs) is queued, in order, with the model's answer; the block takes one
- *           at a time (its sequenced scan, docs/blocks/gpuduet.md), and each done_* must equal
- *           the model's first-fit base (or no room); when the queue empties, the block's free
- *           counts must equal the model's map.
+ *   bitmap  (since session 14 not here: the allocation bitmap block is the allocator's only map
+ *           in every run, gpuduet_bmap.h; with the blocks it is made through the same factory,
+ *           so under cosim the RTL answers the allocations, or drives them with --drive rtl.)
  *   Any difference stops the run with a located message (cycle, SM, block, port, both values).
- *   The model's decisions do not read the blocks' outputs (the bitmap's answer comes cycles after
- *   the model used it), so --drive rtl gives the same cycles by construction; the checks are
- *   what make the blocks' state the model's.
+ *   The model's decisions do not read the two tables' outputs, so --drive rtl gives the same
+ *   cycles here by construction; the checks are what make the blocks' state the model's.
  * Deterministic; nothing here depends on host state.
  */
 #ifndef HD_GPUDUET_LOOP_H
@@ -52,17 +49,13 @@ void gd_loop_destroy(struct gd_loop *L);
 /* Make the instances (before the first cycle). Returns 0 or -1 with a message. */
 int gd_loop_make(struct gd_loop *L, char *err, size_t errlen);
 
-/* The allocator of SM sm took n units in region r (0 RF, 1 shared memory, 2 L1D) at unit
- * `unit` (UINT32_MAX: no room), or gave back n units at unit. */
-void gd_loop_alloc(struct gd_loop *L, uint32_t sm, int r, uint32_t n, uint32_t unit);
-void gd_loop_free(struct gd_loop *L, uint32_t sm, uint32_t unit, uint32_t n);
-
 /* The end of cycle `now`: write what changed in g's tables, step every instance with work and
  * check what came back. Returns 0, or -1 with a located message. *busy: work is pending. */
 int gd_loop_cycle(struct gd_loop *L, struct gd *g, uint64_t now, bool *busy, char *err,
                   size_t errlen);
 
-/* Counts for the log: writes, reads checked, bitmap operations checked and still queued. */
-void gd_loop_log(const struct gd_loop *L, FILE *f);
+/* Counts for the log: writes, reads checked, and the bitmap blocks' operations (the
+ * allocators', gd_alloc_bitmap_counts). */
+void gd_loop_log(const struct gd_loop *L, FILE *f, uint64_t bitmap_ops);
 
 #endif

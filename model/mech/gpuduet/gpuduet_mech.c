@@ -26,6 +26,7 @@
  *   total (the same counts over the SMs)
  */
 #include "gpuduet.h"
+#include "gpuduet_bmap.h"
 #include "gpuduet_loop.h"
 #include "gpuduet_mover.h"
 #include "gpuduet_tmloop.h"
@@ -145,6 +146,16 @@ static int gd_start(void *impl, char *err, size_t errlen)
         if (gd_queues_make(&g->sm[i].q, g->p->gduet.blocks && g->hw ? *g->hw : NULL, i, err,
                            errlen) != 0)
             return -1;
+    for (uint32_t i = 0; i < g->nsm; i++) { /* the allocation bitmaps: the allocators' map */
+        if (!(g->sm[i].bm = calloc(1, sizeof *g->sm[i].bm))) {
+            snprintf(err, errlen, "host out of memory (gpuduet bitmaps)");
+            return -1;
+        }
+        if (gd_alloc_make_bitmap(g->sm[i].alloc, g->sm[i].bm,
+                                 g->p->gduet.blocks && g->hw ? *g->hw : NULL,
+                                 g->p->gduet.l1d_units, err, errlen) != 0)
+            return -1;
+    }
     g->started = true;
     if (g->tm && gd_tm_make(g->tm, err, errlen) != 0)
         return -1;
@@ -378,6 +389,10 @@ static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err
         if (gd_csl_cycle(g, i, now, err, errlen) != 0)
             return -1;
         *busy |= gd_queues_busy(&g->sm[i].q);
+        if (g->sm[i].alloc && gd_alloc_step(g->sm[i].alloc, now, err, errlen) != 0)
+            return -1;
+        *busy |= g->sm[i].alloc && gd_alloc_busy(g->sm[i].alloc);
+        *ready |= g->sm[i].alloc && gd_alloc_poke(g->sm[i].alloc); /* (the CTA scheduler) */
     }
     if (g->mv && gd_mover_cycle(g->mv, now, busy, err, errlen) != 0)
         return -1; /* (the CSL blocks complete the warps' moves: gpuduet_mover.h) */
@@ -531,8 +546,18 @@ static void gd_destroy(void *impl)
                 " drops=%" PRIu64 "\n", qs, qp, qu, qd);
         fprintf(g->log, "total");
         put_stats(g->log, &tot);
+        uint64_t bc[4] = {0, 0, 0, 0}; /* (the allocators are gone by now: the blocks' counts) */
+        for (uint32_t i = 0; i < g->nsm; i++)
+            if (g->sm[i].bm) {
+                bc[0] += g->sm[i].bm->allocs;
+                bc[1] += g->sm[i].bm->frees;
+                bc[2] += g->sm[i].bm->nospace;
+                bc[3] += g->sm[i].bm->busy_cycles;
+            }
+        fprintf(g->log, "bitmap allocs=%" PRIu64 " frees=%" PRIu64 " no_room=%" PRIu64
+                " busy_cycles=%" PRIu64 "\n", bc[0], bc[1], bc[2], bc[3]);
         if (g->loop)
-            gd_loop_log(g->loop, g->log);
+            gd_loop_log(g->loop, g->log, bc[0] + bc[1]);
         if (g->tm)
             gd_tm_log(g->tm, g->log);
         if (g->mv)
@@ -552,8 +577,12 @@ static void gd_destroy(void *impl)
     gd_loop_destroy(g->loop);
     gd_tm_destroy(g->tm);
     gd_mover_destroy(g->mv);
-    for (uint32_t i = 0; g->sm && i < g->nsm; i++)
+    for (uint32_t i = 0; g->sm && i < g->nsm; i++) {
         gd_queues_destroy(&g->sm[i].q);
+        if (g->sm[i].bm)
+            gd_bmap_destroy(g->sm[i].bm);
+        free(g->sm[i].bm);
+    }
     for (uint32_t i = 0; i < g->nl; i++)
         free(g->L[i].cls);
     free(g->L);

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT
+ * gpuduet_alloc_priv.h - the private state of GPUDuet's unified-storage allocator, shared by
+ * gpuduet_alloc.c (the allocator's contract, switch-in, spill reservations, the bitmap block's
+ * answers) and gpuduet_place.c (placing a TB through the block's allocations). Lin thesis
+ * §3.6.4, §3.7; issue 28 items 1 and 4. Not for other files: the mechanism reaches the
+ * allocator through gpuduet.h.
+ *
+ * Every unit of the unified space is the allocation bitmap block's (gpuduet_bmap.h): a request
+ * (a TB's registers, shared memory and spill space; a switch-in's registers; a switch-out's
+ * spill) is a sequence of the block's allocations, answered S + 1 + M cycles later, so each
+ * request keeps a state (P_*): not asked, at the block, given, no room (asked again once
+ * something was freed: the allocator's `gen` counts frees). Answers carry a tag: what asked
+ * (K_*), its CTA record, warp, the record's epoch (a TB that left meanwhile gets its units given
+ * back on arrival) and the units.
+ */
+#ifndef HD_GPUDUET_ALLOC_PRIV_H
+#define HD_GPUDUET_ALLOC_PRIV_H
+
+#include "gpuduet.h"
+#include "gpuduet_bmap.h"
+
+#define MAXW HD_ALLOC_MAX_WARPS
+
+/* A request's state (a switch-in's units, a spill reservation, the TB being placed). */
+enum { P_NONE, P_RUN, P_OK, P_FAIL };
+
+struct gd_cta {
+    bool used;
+    uint32_t launch, n, threads;
+    struct gd_plan pl;
+    uint32_t smem;           /* shared-memory units' base (home or spilled), GD_NONE: S = 0 */
+    bool smem_home;          /* in the shared-memory region */
+    uint32_t smem_sp;        /* a reserved spill for the TB's shared memory, GD_NONE */
+    uint32_t rf[MAXW];       /* register units in the register file, GD_NONE */
+    uint32_t sp[MAXW];       /* spilled units (reduced registers and/or meta-data), GD_NONE */
+    uint32_t spn[MAXW];      /* their count */
+    uint32_t slot[MAXW];     /* warp slot, GD_NONE */
+    bool want[MAXW];         /* (being placed) the warp got its registers: a slot at accept */
+    /* requests at the bitmap block: their answers come S + 1 + M cycles later */
+    uint32_t epoch;          /* answers of an older epoch are given back (the TB left) */
+    uint8_t acq[MAXW];       /* switch-in: its registers (P_*) */
+    uint32_t acq_rf[MAXW], acq_fgen[MAXW];
+    uint8_t acq_sm;          /* switch-in: the TB's shared memory home again */
+    uint32_t acq_smem, acq_sm_fgen;
+    uint8_t res[MAXW], res_k[MAXW]; /* spill reservation of a warp: state, region tried */
+    uint32_t res_fgen[MAXW];
+    uint8_t rtb, rtb_k;      /* spill reservation of the TB's shared memory */
+    uint32_t rtb_fgen;
+};
+
+/* The TB being placed (can_accept starts it, accept takes it). */
+enum { PH_START, PH_SMEM, PH_SMEM_SP, PH_WARP, PH_WRF, PH_ABS, PH_WRF_ABS, PH_SP, PH_WSP };
+struct gd_stage {
+    uint8_t st;              /* P_* */
+    struct hd_cta_demand d;
+    struct gd_cta c;
+    uint8_t phase, k;
+    uint32_t i, offered;
+    uint32_t fgen, epoch;
+};
+
+struct gd_alloc {
+    const struct hd_sm_params *p;
+    uint8_t mode;
+    struct gd *g;
+    uint32_t sm;
+    struct gd_caps caps;     /* the model's regions (at most the block's) */
+    uint32_t base[3];        /* region bases in the block's unified space */
+    struct gd_bmap *bm;      /* the allocation bitmap block: the only map (the mechanism's) */
+    bool bm_made;
+    uint32_t held[3];        /* units the block gave to contexts, per region */
+    uint32_t gen;            /* frees so far: a request that found no room retries after one */
+    uint8_t *wused;          /* [caps.warps] */
+    struct gd_cta *cta;      /* [p->max_ctas] */
+    uint32_t nctas;
+    struct gd_stage stg;
+    bool room_short;         /* the last can_accept failed for room, not for the TB limit */
+    bool waiting;            /* a TB was refused for room since the last one was placed */
+    bool oom;                /* host out of memory queueing an operation */
+    bool poke;               /* the CTA scheduler should ask again (a stage is done, or room
+                                came free after one found none) */
+};
+
+enum { R_RF, R_SMEM, R_L1 };
+/* tag: kind 4 | cta 8 | warp 8 | epoch 24 | units 16 */
+enum { K_FILL, K_PLACE, K_ACQ_RF, K_ACQ_SM, K_RES, K_RES_TB };
+
+/* {==== gpuduet_alloc.c ==== */
+uint64_t gda_tag(unsigned kind, uint32_t cta, uint32_t warp, uint32_t epoch, uint32_t n);
+/* Queue an allocation of n units in region r at the block. */
+void gda_ask(struct gd_alloc *a, int r, uint32_t n, uint64_t tag);
+extern const int gda_to_smem[2], gda_to_rf[2], gda_meta_any[3]; /* spill targets, in order */
+/* The next region of order[0..k) from *i on that has units; false when none is left. */
+bool gda_next_region(const struct gd_alloc *a, const int *order, unsigned k, uint8_t *i);
+uint32_t gda_free_slot(const struct gd_alloc *a);
+uint32_t gda_spill_units(const struct gd_alloc *a, const struct gd_plan *pl);
+void gda_cta_init(struct gd_cta *c);
+/* Give back everything record c holds or has asked for. */
+void gda_undo(struct gd_alloc *a, struct gd_cta *c);
+const struct gd_plan *gda_plan_of(struct gd_alloc *a, const struct hd_cta_demand *d,
+                                  struct gd_plan *local);
+/* }==== */
+
+/* {==== gpuduet_place.c ==== */
+void gda_stage_answer(struct gd_alloc *a, bool ok, uint32_t base);
+void gda_stage_drop(struct gd_alloc *a);
+bool gda_can_accept(const void *impl, const struct hd_cta_demand *d);
+bool gda_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *g);
+/* }==== */
+
+#endif
