@@ -1063,7 +1063,23 @@ def report(ctx):
         "shieh_drain_pct_5us": dr[i5] if i5 is not None else None,
         "shieh_overhead_pct": ov, "asked": tot_cov[0], "sm_requests": tot_cov[2],
         "victims_at_3_waves": sorted(v for v, i in victim_info.items() if i["three_waves"])}
+    # items 1 and 2 (issue 24), from the same runs: the time base, the SMs the preempter gets,
+    # Chimera's violations over L_c and its turnaround when its SMs were freed within L_c
+    cv = per_lc["chimera"]["violation"]
+    acc.update({
+        "lcs_over_lc": lcs_ratio,
+        "sms_used_median": {p: sms_used[p] for p in ("chimera", "shieh")},
+        "chimera_violation_pct": cv,
+        "chimera_freed_in_lc_runs": [r[1] for r in chim_rows],
+        "chimera_freed_over_limit": [r[4] for r in chim_rows]})
     acc["pass"] = {
+        "timebase": lcs_ratio is not None and lc[0] == 2 and abs(lcs_ratio - 0.78) <= 0.02,
+        "equal_sms": all(a is not None and a == b for a, b in zip(sms_used["chimera"],
+                                                                  sms_used["shieh"])),
+        "chimera_falls": len(cv) >= 2 and None not in cv
+        and all(b < a for a, b in zip(cv, cv[1:])),
+        "chimera_turnaround": sum(r[1] for r in chim_rows) > 0
+        and not any(r[4] for r in chim_rows),
         "statistics": acc["asked_with_statistics_pct"] is not None
         and acc["asked_with_statistics_pct"] >= 80,
         "full_occupancy": acc["requests_full_occupancy_pct"] is not None
@@ -1079,23 +1095,39 @@ def report(ctx):
     sa = (standins or {}).get("acceptance", {})
     sw = (subwave or {}).get("acceptance", {})
     acc_rows = [
-        ["CTAs asked to leave with finished-TB statistics", ">= 80 %",
+        ["1: L_CS / L_c, pathfinder CTA at 2 us", "0.78 +- 0.02", f(lcs_ratio, 3), "",
+         "yes" if acc["pass"]["timebase"] else "no", "", ""],
+        ["2: SMs the preempter ran on, median per L_c (Chimera / proposed)", "equal",
+         ", ".join(f"{f(a, 0)} / {f(b, 0)}" for a, b in zip(sms_used["chimera"],
+                                                            sms_used["shieh"])), "",
+         "yes" if acc["pass"]["equal_sms"] else "no", "", ""],
+        [f"2: Chimera's violations, {' -> '.join(str(u) for u in lc)} us", "fall strictly",
+         " -> ".join(f(x) for x in cv) + " %", "",
+         "yes" if acc["pass"]["chimera_falls"] else "no",
+         " -> ".join(early("chimera", "violation_pct", u, subwave or {}) for u in lc) + " %"
+         if subwave else "-",
+         " -> ".join(early("chimera", "violation_pct", u, standins or {}) for u in lc) + " %"
+         if standins else "-"],
+        ["2: Chimera runs freed within L_c over 1 + L_c/T_p + 0.05", "none",
+         ", ".join(f"{r[4]} of {r[1]}" for r in chim_rows), "",
+         "yes" if acc["pass"]["chimera_turnaround"] else "no", "", ""],
+        ["3: CTAs asked to leave with finished-TB statistics", ">= 80 %",
          f(acc["asked_with_statistics_pct"]), f(acc["asked_with_statistics_pct_3waves"]),
          "yes" if acc["pass"]["statistics"] else "no", f(sw.get("asked_with_statistics_pct")),
          f(sa.get("asked_with_statistics_pct"))],
-        ["SM requests finding the victim at full occupancy", ">= 90 %",
+        ["3: SM requests finding the victim at full occupancy", ">= 90 %",
          f(acc["requests_full_occupancy_pct"]), f(acc["requests_full_occupancy_pct_3waves"]),
          "yes" if acc["pass"]["full_occupancy"] else "no",
          f(sw.get("requests_full_occupancy_pct")),
          f(sa.get("requests_full_occupancy_pct")) + " (every plan)" if sa else "-"],
-        ["proposed scheme's drain share, 2 -> 5 us", "rises",
+        ["3: proposed scheme's drain share, 2 -> 5 us", "rises",
          f"{f(acc['shieh_drain_pct_2us'])} -> {f(acc['shieh_drain_pct_5us'])} %", "",
          "yes" if acc["pass"]["drain_share_rises"] else "no",
          f"{f(sw.get('shieh_drain_pct_2us'))} -> {f(sw.get('shieh_drain_pct_5us'))} %"
          if sw else "-",
          f"{f(sa.get('shieh_drain_pct_2us'))} -> {f(sa.get('shieh_drain_pct_5us'))} %"
          if sa else "-"],
-        ["proposed scheme's overhead over L_c", "does not rise",
+        ["3: proposed scheme's overhead over L_c", "does not rise",
          " / ".join(f(x) for x in ov) + " %", "",
          "yes" if acc["pass"]["overhead_not_rising"] else "no",
          " / ".join(f(x) for x in sw.get("shieh_overhead_pct", [])) + " %" if sw else "-",
@@ -1224,7 +1256,7 @@ def report(ctx):
           "Each victim's size, and why a victim is below 3 waves:", "",
           md_table(["benchmark", "why"], [[thesis_name(v), VICTIM_SIZE_WHY[base(v)]]
                                           for v in victims if base(v) in VICTIM_SIZE_WHY]),
-          "### Acceptance (issue 24 item 3)", "",
+          "### Acceptance (issue 24 items 1-3)", "",
           md_table(["criterion", "target", "measured (all victims)",
                     "victims at >= 3 waves", "met", "sub-wave victims (session 11)",
                     "stand-ins (before item 3)"], acc_rows),
