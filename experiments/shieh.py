@@ -689,7 +689,12 @@ def measure(data, arrival, t_p, bound):
             first[p["sm"]] = p
     freed_in = bool(recs) and all(p["met"] and (bound is None or p["freed"] - p["signal"] <= bound)
                                   for p in recs)
+    # the preemption latency: the last SM freed (signal to freed), None when one never was
+    lat = (max(p["freed"] - p["signal"] for p in recs) if recs and all(p["met"] for p in recs)
+           else None)
+    pe_start = min(lc.get("start_cycle", end) for lc in pe)
     return {"sms_used": max(lc.get("sms_used", 0) for lc in pe),
+            "latency": lat, "pe_start": pe_start, "pe_end": end,
             "sms_freed": len({p["sm"] for p in recs}), "freed_in_bound": freed_in,
             "turnaround": turnaround, "violation": bound is not None and turnaround > bound + t_p,
             "requests": len(recs), "wasted": wasted, "victim_instrs": norm, "tech": tech,
@@ -875,7 +880,8 @@ def report(ctx):
         "sms_freed_median": {pol: [median([x["sms_freed"] for x in sel(pol, b) if x["requests"]])
                                    for b in bounds] for pol in SCHEMES},
         "runs": [{k: x[k] for k in ("victim", "policy", "bound", "arrival", "turnaround", "t_p",
-                                    "sms_used", "sms_freed", "freed_in_bound",
+                                    "sms_used", "sms_freed", "freed_in_bound", "latency",
+                                    "pe_start",
                                     "violation", "requests", "wasted", "victim_instrs", "tech",
                                     "missed", "drains", "util", "asked", "asked_est",
                                     "sm_reqs", "sm_reqs_full", "sm_first", "sm_first_full")}
@@ -964,6 +970,26 @@ def report(ctx):
         chim_rows.append([f"{lc[i]} us", len(ok), f(worst, 3), f(lim, 3),
                           sum(1 for x in ok if x["turnaround"] / x["t_p"] > 1 + b / x["t_p"]
                               + 0.05)])
+    # why each violation happened: (a) an SM was freed later than L_c (or never: the preempter
+    # ran on the SMs it had), (b) every SM was freed within L_c and the preempter still ran
+    # longer than T_p after that (it ran slower than alone: victim CTAs kept beside it, the
+    # switched CTAs' saves and restores in the memory system)
+    cause_rows = []
+    for p in ranb:
+        for i, b in enumerate(bounds):
+            xs = sel(p, b)
+            vs = [x for x in xs if x["violation"]]
+            late = [x for x in vs if x["latency"] is None or x["latency"] > b]
+            slow = [x for x in vs if x not in late]
+            lat = sorted(x["latency"] / b for x in late if x["latency"] is not None)
+            cause_rows.append([names[p], f"{lc[i]} us", len(xs), len(vs), len(late),
+                               f(median(lat), 2) if lat else "-",
+                               sum(1 for x in late if x["latency"] is None), len(slow),
+                               f(median([(x["turnaround"] - (x["latency"] or 0)) / x["t_p"]
+                                         for x in slow]), 3) if slow else "-",
+                               f(median([(x["turnaround"] - (x["latency"] or 0)) / x["t_p"]
+                                         for x in xs if not x["violation"]]), 3)
+                               if len(vs) < len(xs) else "-"])
     earlier = None
     if setup()[0] == "faithful" and os.path.isfile(EARLIER_JSON):
         with open(EARLIER_JSON) as fh:
@@ -1281,6 +1307,15 @@ def report(ctx):
                    early_ovh),
           "## Normalised throughput overhead (%) beside the thesis (rows 10, 11)", "",
           md_table(beside_head(PAPER_OVH), comp_o),
+          "Each violation by its cause: `late` = some SM was freed after L_c (`never`: one "
+          "was never freed, the preempter ran on the SMs it had; median latency / L_c of the "
+          "others); `slow` = every SM was freed within L_c and the preempter still needed more "
+          "than T_p after the last one (it ran slower than alone: victim CTAs kept beside it, "
+          "the switched CTAs' saves and restores in the memory system). Median (turnaround - "
+          "latency) / T_p of the slow violations and of the runs that met the deadline.", "",
+          md_table(["scheme", "L_c", "runs", "violations", "late", "median latency / L_c",
+                    "never freed", "slow", "slow: (turnaround - latency) / T_p",
+                    "met: (turnaround - latency) / T_p"], cause_rows),
           "## The preempter's turnaround (arrival to its last CTA's end) / its standalone time",
           "", md_table(["scheme"] + [f"{u} us" for u in lc], turn_rows),
           "## Technique distribution (CTAs asked to leave)", "",
