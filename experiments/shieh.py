@@ -389,10 +389,10 @@ def setup():
         sys.exit(f"shieh.py: HD_EXP_SETUP must be one of {', '.join(SETUPS)}, not '{s}'")
     st = dict(SETUPS[s])
     sw = os.environ.get("HD_EXP_SWITCH", "traffic")   # issue 24 item 4: the thesis's stall
-    if sw not in ("traffic", "stall"):
-        sys.exit(f"shieh.py: HD_EXP_SWITCH must be traffic or stall, not '{sw}'")
-    if sw == "stall":
-        st["sets"] = st["sets"] + ['set.context.switch_model = "stall"']
+    if sw not in ("traffic", "stall", "stall_tb"):
+        sys.exit(f"shieh.py: HD_EXP_SWITCH must be traffic, stall or stall_tb, not '{sw}'")
+    if sw != "traffic":   # stall: the SM's CTAs one after another; stall_tb: in parallel
+        st["sets"] = st["sets"] + [f'set.context.switch_model = "{sw}"']
     return s, st
 
 
@@ -1245,8 +1245,11 @@ def report(ctx):
                     "context switch", "preempter", "Oracle's profile", "drain (quiesce)"],
                    [[setup()[0], f(mhz, 0), f(bpc, 3) if bpc else "-", f(lcs_ratio, 3),
                      "2182 / 2800 = 0.779" if lc[0] == 2 else "-",
-                     "stall (L_CS)" if any(p.axes.get("set.context.switch_model") == "stall"
-                                           for p in ctx.sweep.points) else "memory traffic",
+                     "stall (L_CS, the SM's CTAs in turn)" if any(
+                         p.axes.get("set.context.switch_model") == "stall"
+                         for p in ctx.sweep.points) else "stall (each CTA's L_CS, in parallel)"
+                     if any(p.axes.get("set.context.switch_model") == "stall_tb"
+                            for p in ctx.sweep.points) else "memory traffic",
                      setup()[1]["preempter"],
                      "first pass of the run" if any(
                          str(p.axes.get("set.context.oracle_profile", "")).endswith("f.prof")
