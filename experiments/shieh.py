@@ -190,7 +190,7 @@ WHY_FAITHFUL = [
     "criterion holds where a victim can fill the GPU. nw (one launch per anti-diagonal), "
     "heartwall (one CTA per tracked point) and dwt2d's fdwt53 (2.6 waves at 5 TBs/SM) cannot, "
     "and their 512 SM requests at 0-46 % keep the all-victim share under 90 %. CTAs asked with "
-    "finished-TB statistics are 83.5 % (80.7 % at >= 3 waves: a request in the first wave of a "
+    "finished-TB statistics are 83.4 % (80.7 % at >= 3 waves: a request in the first wave of a "
     "long launch finds no finished TB, L236's maximum).",
     "**Longer, fuller victims cost more violations (session 12).** With full waves the "
     "violation rates rose (2 / 5 us: Chimera 41.7 / 43.8 -> 52.1 / 50.0 %, proposed 66.7 / "
@@ -273,10 +273,12 @@ WHY_FAITHFUL = [
     "the proposed scheme at each L_c, the Oracle at 2 us, its one number) and the Oracle's "
     "first pass: the `sm` reference and Chimera+ of the stand-ins run are not in the thesis "
     "and were dropped to fit the time limit with the longer victims. The thesis's averages are "
-    "over its own benchmarks' kernels. Session 12's run is `HD_EXP_SIZE=quick` (L_c 2 and 5 "
-    "us, 192 preemption runs + 14 alone: 50 min wall at load ~19 on the shared 2 cores) without "
-    "the Oracle: its 48 first passes and 48 runs (~30 min more) did not fit the session; the "
-    "Oracle's numbers are the sub-wave run's (the violation table's `sub-wave` column).",
+    "over its own benchmarks' kernels. Session 14's run is the default size (L_c 2, 3, 4 and 5 "
+    "us: 384 preemption runs + 14 alone, 1,614 CPU-s, then the Oracle's 48 first passes and 48 "
+    "runs at 2 us, about 33 CPU-min in all, so about 17 min on 2 idle cores; the wall time was "
+    "74 min + the Oracle's at load ~18 on the shared machine). The CPU goes to the medium "
+    "victims (backprop, dwt2d: 32 %, their mixes run the medium preempter, 176,337 cycles) and "
+    "to bfs and streamcluster (21 %).",
 ]
 
 WHY = [
