@@ -190,7 +190,7 @@ WHY_FAITHFUL = [
     "criterion holds where a victim can fill the GPU. nw (one launch per anti-diagonal), "
     "heartwall (one CTA per tracked point) and dwt2d's fdwt53 (2.6 waves at 5 TBs/SM) cannot, "
     "and their 512 SM requests at 0-46 % keep the all-victim share under 90 %. CTAs asked with "
-    "finished-TB statistics are 83.4 % (80.7 % at >= 3 waves: a request in the first wave of a "
+    "finished-TB statistics are 83.5 % (81.0 % at >= 3 waves: a request in the first wave of a "
     "long launch finds no finished TB, L236's maximum).",
     "**Longer, fuller victims cost more violations (session 12).** With full waves the "
     "violation rates rose (2 / 5 us: Chimera 41.7 / 43.8 -> 52.1 / 50.0 %, proposed 66.7 / "
