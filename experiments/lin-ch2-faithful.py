@@ -64,7 +64,20 @@ TECHNIQUES = [
     ("selective_k500", "selective, K = 500",
      {"context.preempt": "switch", "context.save": "compressed", "context.points": "selective",
       "context.pp_k": 500}),
+    # issue 24 item 9: the K sweep over Lin's whole range (100 to 1000), two more points
+    ("selective_k250", "selective, K = 250",
+     {"context.preempt": "switch", "context.save": "compressed", "context.points": "selective",
+      "context.pp_k": 250}),
+    ("selective_k750", "selective, K = 750",
+     {"context.preempt": "switch", "context.save": "compressed", "context.points": "selective",
+      "context.pp_k": 750}),
 ]
+# the K sweep (Lin L842-L844): K -> the technique that ran it (K = 1000 is `selective`)
+K_SWEEP = [(1000, "selective"), (750, "selective_k750"), (500, "selective_k500"),
+           (250, "selective_k250"), (100, "selective_k100")]
+# Lin's Fig 2.3 gives one kernel's occupancy in the text (L514-L517): BP_1's register file and
+# shared memory, % (the figure's other bars are not in the surviving text)
+LIN_FIG23 = {"BP_1": (60.9, 13.7)}
 # workload: (size, {our kernel: Lin's Table 2.2 label}); the signals' kernel filter is the keys
 KERNELS = {
     "backprop": ("medium", {"bp_layer_forward": "BP_1", "bp_adjust_weights": "BP_2"}),
@@ -424,6 +437,61 @@ def report(ctx):
            for t in techs if t in ("live", "live_cp", "selective")},
           paper=(PAPER["spilled_state_pct_of_occup"][0], "Lin, live+cp gmean (17.7 %)"))
 
+    # issue 24 item 9: Fig 2.14's split, Fig 2.3's occupancy and the K sweep as figures
+    import lin_ch2_figures as lfig
+    klabs = [r["lin"] for r in rows]
+    split = {}
+    for r in rows:
+        occ = r["m"].get("occup", {}).get("time_split_us")
+        tot = sum(occ) if occ and None not in occ else 0
+        for t in ("occup", "live", "live_cp", "selective"):
+            ts = r["m"].get(t, {}).get("time_split_us")
+            if tot and ts and None not in ts:
+                split[(r["lin"], t)] = [100.0 * v / tot for v in ts]
+    lin_ratio = 100.0 * PAPER["spill_live_cp_us"][0] / PAPER["spill_occup_us"][0]
+    lfig.split_bars(ctx.path("spill_split.png"), "Spill time by part per kernel (Lin Fig 2.14): "
+                    "the context engine's cycles per part, % of Occup's", klabs,
+                    [(t, lab) for t, lab in (("occup", "Occup"), ("live", "live"),
+                                             ("live_cp", "live+cp"), ("selective", "selective"))
+                     if t in techs], split,
+                    paper=(lin_ratio, f"Lin, live+cp: {lin_ratio:.1f} %\n("
+                                      f"{PAPER['spill_live_cp_us'][0]:g} of {PAPER['spill_occup_us'][0]:g}"
+                                      " us, means, L1100-L1105)"))
+    lfig.occupancy(ctx.path("occupancy.png"), "Register-file and shared-memory occupancy of a "
+                   "full SM (Lin Fig 2.3)", klabs,
+                   [r["m"].get("occup", {}).get("rf_occupancy_pct") for r in rows],
+                   [r["m"].get("occup", {}).get("smem_occupancy_pct") for r in rows], LIN_FIG23)
+    kran_f = [(k, t) for k, t in K_SWEEP if t in techs]
+    kdev = {}   # the largest |K's / K = 1000's - 1| per kernel, latency and bytes (%)
+    if len(kran_f) > 1:
+        def rel(t, key):
+            return [100.0 * r["m"][t][key] / r["m"]["selective"][key]
+                    if t in r["m"] and "selective" in r["m"] and r["m"][t].get(key) is not None
+                    and r["m"]["selective"].get(key) else None for r in rows]
+        lat_k = {k: rel(t, "latency_us") for k, t in kran_f}
+        byt_k = {k: rel(t, "bytes_per_cta") for k, t in kran_f}
+        for key, tab in (("latency", lat_k), ("bytes", byt_k)):
+            kdev[key] = [max((abs(tab[k][i] - 100) for k, _ in kran_f if tab[k][i] is not None),
+                             default=None) for i in range(len(rows))]
+        lfig.k_sweep(ctx.path("k_sweep.png"), "K of the selective points (Lin L842-L844: K "
+                     "from 100 to 1000 has little effect; no number given)", klabs,
+                     [k for k, _ in kran_f], lat_k, byt_k,
+                     "K: one preemption point per K instructions outside loops; K = 1000 is the "
+                     "selective run of the other figures (the thesis's results section)")
+
+    ksent = ""
+    if kdev:
+        def within(key):
+            d = [x for x in kdev[key] if x is not None]
+            return f"{sum(1 for x in d if x <= 5)} of {len(d)}"
+        far = sorted((i for i, x in enumerate(kdev["latency"]) if x is not None and x > 5),
+                     key=lambda i: -kdev["latency"][i])
+        ksent = (f"Over K = {', '.join(str(k) for k, _ in kran_f)}: the preemption latency of "
+                 f"{within('latency')} kernels stays within 5 % of K = 1000's, the saved bytes "
+                 f"per CTA of {within('bytes')}" + ("; the others' largest latency change: "
+                 + ", ".join(f"{rows[i]['lin']} {kdev['latency'][i]:.1f} %" for i in far)
+                 if far else "") + ".")
+
     def pv(k):
         return PAPER[k][0]
 
@@ -566,13 +634,10 @@ def report(ctx):
                 " ".join(f"{a}/{b}/{c}" for a, b, c in r["m"].get("selective", {}).get("regs", [])),
                 r["m"].get("selective", {}).get("ctas_per_sm"), _r(lv),
                 r["m"].get("selective", {}).get("pp_live_over")] for r, lv in zip(rows, live)]
-    ktab = [[r["lin"], r["kernel"], r["m"].get("selective", {}).get("latency_us"),
-             r["m"].get("selective_k500", {}).get("latency_us"),
-             r["m"].get("selective_k100", {}).get("latency_us"),
-             r["m"].get("selective", {}).get("bytes_per_cta"),
-             r["m"].get("selective_k500", {}).get("bytes_per_cta"),
-             r["m"].get("selective_k100", {}).get("bytes_per_cta")]
-            for r in rows if "selective_k100" in r["m"] or "selective_k500" in r["m"]]
+    kran = [(k, t) for k, t in K_SWEEP if t in techs]
+    ktab = [[r["lin"], r["kernel"]] + [r["m"].get(t, {}).get("latency_us") for _, t in kran]
+            + [r["m"].get(t, {}).get("bytes_per_cta") for _, t in kran]
+            for r in rows if any(t in r["m"] for _, t in kran if t != "selective")]
     timetab = []
     for r in rows:
         cells = [r["lin"], r["kernel"]]
@@ -657,6 +722,9 @@ def report(ctx):
           "words). Every run verified its output.", "",
           "![liveness](liveness.png)", "", "![latency](latency.png)", "",
           "![context](context.png)", "",
+          "![spill split](spill_split.png)", "", "![occupancy](occupancy.png)", ""]
+    md += (["![K sweep](k_sweep.png)", ""] if kdev else [])
+    md += [
           "## Faithful setup beside the earlier one and the thesis", "",
           md_table(["measure", "this run", "previous faithful", "lin-ch2 (earlier)", "Lin",
                     "note"], comp),
@@ -725,7 +793,12 @@ def report(ctx):
           + f": without them it is {slow_wo} %. There the wait for the points outweighs the "
           "spill it saves: Occup is short where an SM holds little state (lud_diagonal's "
           "16-thread and lud_perimeter's 32-thread CTAs) or the drain is long (KM_1's "
-          "memory-bound loop, docs/context.md; BFS_1+2's not analysed). Read as the thesis "
+          "memory-bound loop, docs/context.md). BFS_1+2's drain was long (9.1 us, 199 % of "
+          "Occup) until session 14 for a setup reason, now fixed: the point pass had put both "
+          "of bfs_level's loop points in its `visited == -1` branches (the fewest live words), "
+          "which later levels rarely take, so a signalled warp ran on through its whole edge "
+          "list; a loop's point is now the fewest-live instruction every iteration runs "
+          "(docs/context.md, Preemption points; bfs small: drain 3.47 -> 0.83 us). Read as the thesis "
           "defines the drain (L1121-L1125: the spilling pipeline "
           "idle, waiting for warps; the latency less the pipeline's busy time) the drain is "
           f"{pdrain} % of the selective latency (mean drain over mean latency; {pdrain_k} % as "
@@ -808,9 +881,10 @@ def report(ctx):
           "(without allocation granules). Lin's BP_1: 60.9 % and 13.7 % (L514-L517).", "",
           md_table(["Lin", "kernel", "CTAs/SM", "register file %", "shared memory %"], occtab),
           "## K of the selective points (Lin L842-L844: 100 to 1000 has little effect)", "",
-          md_table(["Lin", "kernel", "latency us K=1000", "latency us K=500",
-                    "latency us K=100", "B/CTA K=1000", "B/CTA K=500", "B/CTA K=100"], ktab)
+          md_table(["Lin", "kernel"] + [f"latency us K={k}" for k, _ in kran]
+                   + [f"B/CTA K={k}" for k, _ in kran], ktab)
           if ktab else "(not run)", "",
+          ksent, "",
           "## Per kernel and technique", "",
           md_table(["Lin", "kernel", "size", "technique", "signals", "signals on other kernels",
                     "B/CTA", "drain us", "spill us", "spill us accumulated per warp",

@@ -110,7 +110,7 @@ endif()
 if(TARGET heddle AND Python3_Interpreter_FOUND)
   set(hd_lf_out ${CMAKE_CURRENT_BINARY_DIR}/lin-ch2-faithful-tiny)
   add_test(NAME experiments_lin_ch2_faithful_tiny
-           COMMAND bash -c "rm -rf \"$1\" && mkdir -p \"$1\" && python3 experiments/lin-ch2-faithful.py write \"$1/lin-ch2-faithful.toml\" tiny && python3 experiments/sweep.py \"$1/lin-ch2-faithful.toml\" -j 2 --heddle \"$2\" --out \"$1\" && test -s \"$1/liveness.png\" && test -s \"$1/latency.png\" && test -s \"$1/context.png\" && grep -q '| LK_1 | lk_gicov | [1-9][0-9]* |' \"$1/report.md\" && echo 'lin-ch2-faithful tiny: report written'"
+           COMMAND bash -c "rm -rf \"$1\" && mkdir -p \"$1\" && python3 experiments/lin-ch2-faithful.py write \"$1/lin-ch2-faithful.toml\" tiny && python3 experiments/sweep.py \"$1/lin-ch2-faithful.toml\" -j 2 --heddle \"$2\" --out \"$1\" && test -s \"$1/liveness.png\" && test -s \"$1/latency.png\" && test -s \"$1/context.png\" && test -s \"$1/spill_split.png\" && test -s \"$1/occupancy.png\" && grep -q '| LK_1 | lk_gicov | [1-9][0-9]* |' \"$1/report.md\" && echo 'lin-ch2-faithful tiny: report written'"
                    _ ${hd_lf_out} $<TARGET_FILE:heddle>
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(experiments_lin_ch2_faithful_tiny PROPERTIES LABELS "experiments;lin"

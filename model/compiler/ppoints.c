@@ -96,6 +96,18 @@ static int add_point(struct hd_ppoints *pp, uint32_t *cap, const struct hd_annot
     return 0;
 }
 
+/* Does every iteration of the loop headed by h run block b (b dominates each back-edge
+ * source of h)? */
+static bool every_iteration(const struct hd_cfg *cfg, uint32_t h, uint32_t b)
+{
+    for (uint32_t k = 0; k < cfg->blocks[h].npred; k++) {
+        const uint32_t src = cfg->blocks[h].pred[k];
+        if (hd_cfg_dominates(cfg, h, src, false) && !hd_cfg_dominates(cfg, b, src, false))
+            return false;
+    }
+    return true;
+}
+
 /* One point per innermost loop of function f. */
 static int loop_points(struct hd_ppoints *pp, uint32_t *cap, const struct hd_annot *a,
                        const struct hd_annot_fn *f)
@@ -137,9 +149,21 @@ static int loop_points(struct hd_ppoints *pp, uint32_t *cap, const struct hd_ann
             innermost = !(body[b] && head[b] && b != h);
         if (!innermost)
             continue;
+        /* A barrier anywhere in the body is the point (Lin L828-L832: any other point could
+         * deadlock). Else the fewest-live instruction among those every iteration runs: the
+         * blocks dominating each back-edge source. (Session 14: the whole body let bfs's point
+         * sit in its `visited == -1` branch, which later levels rarely take, so a signalled warp
+         * ran on through its whole edge list: issue 24.) */
         struct cand c = {0};
         for (uint32_t b = 0; b < nb; b++) {
             if (!body[b])
+                continue;
+            for (uint32_t i = cfg->blocks[b].first; i <= cfg->blocks[b].last; i++)
+                if (hd_annot_flags(a, f->f.pc_base + i) & HD_AN_BARRIER)
+                    consider(a, &c, f->f.pc_base + i);
+        }
+        for (uint32_t b = 0; b < nb && !c.barrier; b++) {
+            if (!body[b] || !every_iteration(cfg, h, b))
                 continue;
             for (uint32_t i = cfg->blocks[b].first; i <= cfg->blocks[b].last; i++)
                 consider(a, &c, f->f.pc_base + i);

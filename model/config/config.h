@@ -171,7 +171,10 @@
       "a context switch writes and reads its bytes through the memory system")                    \
     V(switchmodel, HD_SWITCHMODEL_STALL, "stall",                                                  \
       "it stalls the CTA for its bytes over the SM's fair share of the DRAM bandwidth, no memory " \
-      "traffic (Shieh 4.1: the thesis's simulation)")
+      "traffic (Shieh 4.1: the thesis's simulation)")                                          \
+    V(switchmodel, HD_SWITCHMODEL_STALL_TB, "stall_tb",                                            \
+      "each CTA stalls for its own bytes over the SM's fair share, the SM's CTAs in parallel, no " \
+      "memory traffic (Shieh 4.1 with Eq 3.1's max over the TBs: each TB's L_CS alone)")
 #define HD_CFG_ENUM_saveorder(V)                                                                   \
     V(saveorder, HD_SAVEORDER_TB, "tb",                                                            \
       "a CTA's save starts when every warp of it is drained; the SM's CTAs one after another")    \

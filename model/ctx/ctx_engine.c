@@ -392,13 +392,20 @@ static bool check_suspending(struct hd_sm *sm, uint64_t now, int *status, char *
  * memory bandwidth is assumed fairly shared among each SM"): a request occupies the SM's port
  * for its bytes over [context]'s sm_bytes_per_cycle (fractional cycles, so a whole save or
  * restore takes ceil(Ctx / (B / N_SM))), with no memory traffic, and is acknowledged when its
- * time is over. */
+ * time is over. switch_model = stall_tb: each context has a port of its own at that rate, which
+ * does not hold the engine (its requests queue on it), so the SM's CTAs stall in parallel and an SM's switch takes its largest CTA's L_CS, as the
+ * thesis's simulation with its Eq 3.1 (the latency of a candidate is the max over its TBs;
+ * digest §8.1 item 8); the acknowledgements then come out of order (stall_acks scans). */
 static bool stall_send(struct hd_sm *sm, struct hd_ctx *x, bool restore, uint32_t bytes,
                        uint64_t now)
 {
     struct hd_ctx_engine *ce = sm->ce;
-    if ((double)now + 1.0 <= ce->stall_free)
+    const bool per_tb = sm->cp->switch_model == HD_SWITCHMODEL_STALL_TB;
+    double *port = per_tb ? &x->stall_free : &ce->stall_free;
+    if (!per_tb && (double)now + 1.0 <= *port)
         return false; /* (the port is busy for the whole of this cycle) */
+    /* (stall_tb: the engine is not held; the context's requests queue on its own port, each
+     * acknowledged when the port's time reaches it, so the next CTA's save starts at once) */
     if (ce->nstall == ce->cap_stall) {
         const uint32_t n = ce->cap_stall ? 2 * ce->cap_stall : 64;
         struct hd_ctx_stall_ack *q = malloc(n * sizeof *q);
@@ -412,9 +419,8 @@ static bool stall_send(struct hd_sm *sm, struct hd_ctx *x, bool restore, uint32_
         ce->stall_head = 0;
     }
     const double bpc = sm->cp->sm_bytes_per_cycle > 0.0 ? sm->cp->sm_bytes_per_cycle : 1.0;
-    ce->stall_free = (ce->stall_free > (double)now ? ce->stall_free : (double)now) +
-                     (double)bytes / bpc;
-    const uint64_t at = (uint64_t)ceil(ce->stall_free);
+    *port = (*port > (double)now ? *port : (double)now) + (double)bytes / bpc;
+    const uint64_t at = (uint64_t)ceil(*port);
     ce->stall_q[(ce->stall_head + ce->nstall++) % ce->cap_stall] = (struct hd_ctx_stall_ack){
         at > now ? at : now + 1,
         (uint64_t)x->id | (uint64_t)x->epoch << 32 | (restore ? CTX_DIR_RESTORE : 0)};
@@ -431,6 +437,35 @@ static bool stall_acks(struct hd_sm *sm, uint64_t now)
 {
     struct hd_ctx_engine *ce = sm->ce;
     bool any = ce->nstall > 0; /* (waiting is progress: the GPU must not sleep through it) */
+    if (sm->cp->switch_model == HD_SWITCHMODEL_STALL_TB) {
+        /* per-context ports: any entry may be due; each context's own entries stay in order
+         * (its port's times rise), so a stable partition (due first, in queue order) keeps them
+         * in order. The due ones are taken out before their responses (which may queue more). */
+        const uint32_t n = ce->nstall;
+        uint32_t due = 0;
+        for (uint32_t i = 0; i < n; i++)
+            due += ce->stall_q[(ce->stall_head + i) % ce->cap_stall].at <= now;
+        if (!due)
+            return any;
+        struct hd_ctx_stall_ack *tmp = malloc(n * sizeof *tmp);
+        if (!tmp)
+            return any; /* (retried next cycle) */
+        uint32_t d = 0, k = due;
+        for (uint32_t i = 0; i < n; i++) {
+            const struct hd_ctx_stall_ack e = ce->stall_q[(ce->stall_head + i) % ce->cap_stall];
+            tmp[e.at <= now ? d++ : k++] = e;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            ce->stall_q[(ce->stall_head + i) % ce->cap_stall] = tmp[i];
+        free(tmp);
+        for (uint32_t i = 0; i < due; i++) {
+            const uint64_t payload = ce->stall_q[ce->stall_head].payload;
+            ce->stall_head = (ce->stall_head + 1) % ce->cap_stall;
+            ce->nstall--;
+            hd_sm_ctx_response(sm, payload, now);
+        }
+        return any;
+    }
     while (ce->nstall && ce->stall_q[ce->stall_head].at <= now) {
         const uint64_t payload = ce->stall_q[ce->stall_head].payload;
         ce->stall_head = (ce->stall_head + 1) % ce->cap_stall;
@@ -455,7 +490,7 @@ bool hd_sm_ctx_send(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
                 x->wspill[x->cap_wspill + w] = now;
         }
     }
-    if (sm->cp->switch_model == HD_SWITCHMODEL_STALL) /* no traffic: the port's time */
+    if (sm->cp->switch_model != HD_SWITCHMODEL_TRAFFIC) /* no traffic: the port's time */
         return stall_send(sm, x, restore, q.bytes, now);
     struct hd_mem_req r = {0};
     r.addr = q.addr;
@@ -513,7 +548,7 @@ static bool engine_step(struct hd_sm *sm, const struct hd_ctx_ctl_out *co, uint3
             hd_ctx_busy_cycle(&sm->ce->busy_last, x, now);
         }
         if (!hd_sm_ctx_send(sm, c, now)) {
-            if (sm->cp->switch_model != HD_SWITCHMODEL_STALL)
+            if (sm->cp->switch_model == HD_SWITCHMODEL_TRAFFIC)
                 sm->st->mem_send_stalls++;
             break;
         }

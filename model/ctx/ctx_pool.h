@@ -148,6 +148,9 @@ struct hd_ctx {
      * waiting for the compressor and packer), each SM cycle counted for one save only, so the
      * sum over a request's saves is the union on that SM (ctx_wsave.h hd_ctx_busy_cycle) */
     uint64_t pc_busy;
+    /* [context] switch_model = stall_tb (ctx_engine.c): the cycle (fractional) until which
+     * this context's own stall holds its port */
+    double stall_free;
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

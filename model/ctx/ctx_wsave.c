@@ -292,7 +292,7 @@ uint32_t hd_sm_wsave_send(struct hd_sm *sm, uint32_t budget, uint64_t now, bool 
         hd_ctx_part_cycle(x, q.part, now);
         hd_ctx_busy_cycle(&ce->busy_last, x, now);
         if (!hd_sm_ctx_send(sm, c, now)) {
-            if (sm->cp->switch_model != HD_SWITCHMODEL_STALL)
+            if (sm->cp->switch_model == HD_SWITCHMODEL_TRAFFIC)
                 sm->st->mem_send_stalls++;
             break;
         }

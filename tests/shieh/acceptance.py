@@ -11,6 +11,14 @@ Recomputes each number from the per-run records (`runs`) and checks that the rep
                       run, each SM's first preemption record: what the arrival found there);
   drain_share_rises   the proposed scheme's share of drains at 5 us > at 2 us;
   overhead_not_rising the proposed scheme's overhead does not rise from one L_c to the next.
+and items 1 and 2 (session 14):
+  timebase            L_CS / L_c of a pathfinder CTA (18,432 B) at the first L_c, 2 us, is
+                      0.78 +- 0.02 (the thesis's 2182 / 2800);
+  equal_sms           the median SMs the preempter ran on are equal for Chimera and the
+                      proposed scheme at every L_c;
+  chimera_falls       Chimera's violation rate falls strictly from each L_c to the next;
+  chimera_turnaround  every Chimera run whose SMs were all freed within L_c ends by
+                      turnaround / T_p <= 1 + L_c / T_p + 0.05 (and there is such a run).
 A criterion named in --finding is one the faithful setup does not meet (a finding reported with
 its numbers in the report, not tuned away): the test requires it to fail still, so the list
 cannot go stale; every other criterion must hold.
@@ -25,7 +33,8 @@ import os
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-NAMES = ("statistics", "full_occupancy", "drain_share_rises", "overhead_not_rising")
+NAMES = ("statistics", "full_occupancy", "drain_share_rises", "overhead_not_rising",
+         "timebase", "equal_sms", "chimera_falls", "chimera_turnaround")
 
 
 def fail(msg):
@@ -95,7 +104,32 @@ def main():
                                              mine["shieh_drain_pct_5us"])
            and mine["shieh_drain_pct_5us"] > mine["shieh_drain_pct_2us"],
            "overhead_not_rising": len(ovs) >= 2 and all(y <= x for x, y in zip(ovs, ovs[1:]))}
+    def median(xs):
+        xs = sorted(xs)
+        n = len(xs)
+        return None if not n else xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+    def chim(b):
+        return [r for r in runs if r["policy"] == "chimera" and r["bound"] == b]
+    cv = [100.0 * sum(r["violation"] for r in chim(b)) / len(chim(b)) if chim(b) else None
+          for b in bounds]
+    sms = {p: [median([r["sms_used"] for r in runs if r["policy"] == p and r["bound"] == b])
+               for b in bounds] for p in ("chimera", "shieh")}
+    ok = [r for b in bounds for r in chim(b) if r["freed_in_bound"]]
+    over = [r for r in ok if r["turnaround"] / r["t_p"] > 1 + r["bound"] / r["t_p"] + 0.05]
+    lcs = d.get("lcs_over_lc_pathfinder_cta")
+    if not all(close(x, y) for x, y in zip(cv, acc.get("chimera_violation_pct", []))):
+        fail(f"chimera_violation_pct: the report says {acc.get('chimera_violation_pct')}, "
+             f"the runs give {cv}")
+    got.update({
+        "timebase": lcs is not None and lc[0] == 2 and abs(lcs - 0.78) <= 0.02,
+        "equal_sms": all(x is not None and x == y for x, y in zip(sms["chimera"], sms["shieh"])),
+        "chimera_falls": len(cv) >= 2 and None not in cv
+        and all(y < x for x, y in zip(cv, cv[1:])),
+        "chimera_turnaround": bool(ok) and not over})
     for k in NAMES:
+        if k not in acc["pass"]:
+            fail(f"{k}: not in the report's acceptance block (an older shieh.json)")
         if got[k] != acc["pass"][k]:
             fail(f"{k}: the report says met={acc['pass'][k]}, the numbers say {got[k]}")
     f = lambda v: "-" if v is None else f"{v:.1f}"  # noqa: E731
@@ -103,6 +137,10 @@ def main():
           f"requests at full occupancy {f(mine['requests_full_occupancy_pct'])} % of {q} (>= 90); "
           f"proposed drains {f(mine['shieh_drain_pct_2us'])} -> {f(mine['shieh_drain_pct_5us'])} % "
           f"(2 -> 5 us); proposed overhead {' / '.join(f(x) for x in ov)} % over {lc} us")
+    print(f"L_CS / L_c {'-' if lcs is None else f'{lcs:.3f}'} (0.78 +- 0.02); SMs used "
+          f"Chimera {sms['chimera']} / proposed {sms['shieh']}; Chimera violations "
+          f"{' -> '.join(f(x) for x in cv)} %; Chimera runs freed within L_c over the "
+          f"turnaround limit {len(over)} of {len(ok)}")
     if a.numbers_only:
         print("acceptance numbers ok")
         return

@@ -14,6 +14,9 @@
                                  free within a few cycles of ceil(bytes saved / B_SM) (the
                                  thesis's L_CS stall), and with no context traffic in the memory
                                  system's per-class counts; both outputs verify.
+  faithful.py stall_tb HEDDLE    [context] switch_model = stall_tb: an SM's switched CTAs stall
+                                 in parallel, each its own L_CS, so the SM is saved one CTA's
+                                 L_CS after the signal (the thesis's Eq 3.1 max), no traffic.
   faithful.py flushbit HEDDLE    [context] flush_bit: stress flushing refuses no CTA of the
                                  idempotent pathfinder and hotspot with `idempotence` (one with
                                  `store`), and still refuses bfs's (non-idempotent); all verify.
@@ -109,6 +112,35 @@ def stall(heddle, tmp):
     print("stall ok")
 
 
+def stall_tb(heddle, tmp):
+    """switch_model = stall_tb: an SM's switched CTAs stall in parallel, each for its own
+    bytes over B_SM, so the SM is saved after one CTA's L_CS (Eq 3.1's max), not their sum."""
+    import math
+    t = run(heddle, ["--mix", "pathfinder+preempter", "--arrive", "preempter@4000:1",
+                     "--set", "context.latency_bound=3000", "--set", "sm.allocator=aligned",
+                     "--set", "context.preempt_policy=chimera",
+                     "--set", "context.switch_model=stall_tb"], tmp, "stall_tb")
+    bpc = t["totals"]["sm_bytes_per_cycle"]
+    recs = [p for p in t["preemptions"] if p["switched"] >= 2]
+    if not recs:
+        sys.exit("faithful.py: no SM switched two CTAs under switch_model = stall_tb")
+    for p in recs:
+        one = math.ceil(p["bytes"] / p["switched"] / bpc)   # (pathfinder's CTAs: one size)
+        got = p["saved"] - p["signal"]
+        print(f"SM {p['sm']}: {p['switched']} CTAs, {p['bytes']} B, one CTA's L_CS {one} "
+              f"cycles (in turn {math.ceil(p['bytes'] / bpc)}), saved after {got}")
+        # (the engine still issues one request a cycle, so each further CTA's save starts a
+        # request count later than the first's: within a quarter of the serial surplus)
+        turn = math.ceil(p["bytes"] / bpc)
+        if not one <= got <= one + (turn - one) / 4 + 12:
+            sys.exit(f"faithful.py: SM {p['sm']} saved after {got} cycles, not ~{one} "
+                     f"(in turn: {turn})")
+    ctxcls = t.get("memory", {}).get("per_class", {}).get("context", {})
+    if sum(v for v in ctxcls.values() if isinstance(v, (int, float))):
+        sys.exit("faithful.py: switch_model = stall_tb sent context traffic to the memory system")
+    print("stall_tb ok")
+
+
 def flushbit(heddle, tmp):
     def refused(w, fb):
         t = run(heddle, [w, "--size", "small", "--set", "context.stress_period=2000",
@@ -132,11 +164,13 @@ def flushbit(heddle, tmp):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("timebase", "sms", "flushbit", "stall"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("timebase", "sms", "flushbit", "stall",
+                                                  "stall_tb"):
         sys.exit(2 if print(__doc__) is None else 2)
     heddle = os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory() as tmp:
-        {"timebase": timebase, "sms": sms, "flushbit": flushbit, "stall": stall}[sys.argv[1]](heddle, tmp)
+        {"timebase": timebase, "sms": sms, "flushbit": flushbit, "stall": stall,
+         "stall_tb": stall_tb}[sys.argv[1]](heddle, tmp)
 
 
 if __name__ == "__main__":

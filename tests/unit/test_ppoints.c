@@ -149,6 +149,57 @@ static void test_nested(struct hd_test_state *t)
     hd_ptx_module_free(m);
 }
 
+/* A loop whose fewest-live instruction sits in a branch only some iterations take (%r8 is
+ * redefined there, so not live into it): the point must be an instruction every iteration runs
+ * (issue 24, session 14: bfs's point in its `visited == -1` branch). */
+static const char k_branch[] = HEAD
+    ".visible .entry k(.param .u64 p)\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<12>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [p];\n"            /* 0 */
+    "  mov.u32 %r1, %tid.x;\n"               /* 1 */
+    "  mov.u32 %r2, 0;\n"                    /* 2 */
+    "  mov.u32 %r3, 0;\n"                    /* 3 */
+    "  mov.u32 %r8, 3;\n"                    /* 4 */
+    "LOOP:\n"
+    "  add.u32 %r3, %r3, 1;\n"               /* 5: header */
+    "  and.b32 %r4, %r3, %r1;\n"             /* 6 */
+    "  setp.eq.u32 %p1, %r4, 0;\n"           /* 7 */
+    "  @%p1 bra JOIN;\n"                     /* 8 */
+    "  mov.u32 %r8, %r1;\n"                  /* 9: only when %r3 & tid != 0 */
+    "JOIN:\n"
+    "  add.u32 %r2, %r2, %r8;\n"             /* 10 */
+    "  setp.lt.u32 %p2, %r3, 8;\n"           /* 11 */
+    "  @%p2 bra.uni LOOP;\n"                 /* 12: back edge */
+    "  st.global.u32 [%rd1], %r2;\n"         /* 13 */
+    "  ret;\n"                               /* 14 */
+    "}\n";
+
+static void test_every_iteration(struct hd_test_state *t)
+{
+    hd_test_begin(t, "a loop's point is an instruction every iteration runs, not a branch's");
+    struct hd_module *m;
+    struct hd_annot *a = store_of(t, k_branch, &m);
+    if (!a)
+        return;
+    struct hd_ppoints *pp = NULL;
+    char err[256];
+    HD_CHECK(t, hd_ppoints_build(a, 1000, &pp, err, sizeof err) == 0);
+    if (pp && HD_CHECK_U64(t, 1, pp->n)) {
+        const struct hd_ppoint *p = &pp->pt[0];
+        HD_CHECK_U64(t, HD_PP_LOOP_MIN, p->why);
+        HD_CHECK_U64(t, 5, p->loop_head);
+        HD_CHECK(t, p->pc >= 5 && p->pc <= 12 && p->pc != 9);
+        /* the branch does hold fewer live words (else this would test nothing) */
+        HD_CHECK(t, hd_annot_live_words(a, 9, false, true) < p->live_words);
+        for (uint32_t pc = 5; pc <= 12; pc++) /* the fewest among the every-iteration PCs */
+            if (pc != 9)
+                HD_CHECK(t, hd_annot_live_words(a, pc, false, true) >= p->live_words);
+    }
+    hd_ppoints_free(pp);
+    hd_annot_free(a);
+    hd_ptx_module_free(m);
+}
+
 /* A straight-line kernel of about n instructions, with a barrier after instruction `bar` (or
  * none when bar < 0). */
 static char *straight(unsigned n, int bar)
@@ -286,6 +337,7 @@ int main(void)
     struct hd_test_state t = {0};
     test_barrier_loop(&t);
     test_nested(&t);
+    test_every_iteration(&t);
     test_k_rule(&t);
     test_decode(&t);
     return hd_test_finish(&t);
