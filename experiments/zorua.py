@@ -33,7 +33,7 @@ Writes report.md, zorua.json, points.csv and the six PNGs."""
 import os
 import re
 
-from heddle_sweep import figures
+from heddle_sweep import SweepError, figures
 from heddle_sweep.report import md_table
 
 GENS = ["zorua-fermi", "zorua-kepler", "zorua-maxwell"]
@@ -69,12 +69,21 @@ def spec_key(spec):
 
 
 def collect(ctx):
-    """({app: {spec: {gen: {scheme: measures}}}}, sweep CPU and wall seconds)"""
-    out, cpu, wall = {}, 0.0, 0.0
+    """({app: {spec: {gen: {scheme: measures}}}}, sweep CPU and wall seconds, the points with no
+    result in the store). `sweep.py --report-only` reports a sweep that is still running (or was
+    stopped) over the points stored so far; the report says how many are missing."""
+    out, cpu, wall, missing = {}, 0.0, 0.0, []
     for p in ctx.sweep.points:
         w, g, sch = p.axes["workload"], p.axes["config"], p.axes["set.sm.allocator"]
         app, spec = w.split("_z_")
-        rec = ctx.record(workload=w, config=g, set__sm__allocator=sch)
+        try:
+            rec = ctx.record(workload=w, config=g, set__sm__allocator=sch)
+        except SweepError:
+            missing.append(f"{w} {g} {sch}")
+            continue
+        if rec.get("status") != "ok":
+            missing.append(f"{w} {g} {sch} ({rec.get('status')})")
+            continue
         cpu += rec.get("cpu_s") or 0.0
         wall += rec.get("wall_s") or 0.0
         d = rec["data"]
@@ -95,7 +104,7 @@ def collect(ctx):
         out.setdefault(app, {}).setdefault(spec, {}).setdefault(g, {})[sch] = m
     for app in out:
         out[app] = dict(sorted(out[app].items(), key=lambda kv: spec_key(kv[0])))
-    return dict(sorted(out.items(), key=lambda kv: ABBR.get(kv[0], kv[0]))), cpu, wall
+    return dict(sorted(out.items(), key=lambda kv: ABBR.get(kv[0], kv[0]))), cpu, wall, missing
 
 
 def perf(m):
@@ -168,7 +177,8 @@ def measures(res):
             a["energy"][sch] = 100 * (mean(es) - 1) if es else None
         a["warps"] = {sch: mean([m["warps"] for m in f[sch].values()]) for sch in SCHEMES}
         a["warps_vs_base"] = {sch: 100 * (a["warps"][sch] / a["warps"]["partitioned"] - 1)
-                              for sch in SCHEMES if a["warps"]["partitioned"]}
+                              for sch in SCHEMES
+                              if a["warps"]["partitioned"] and a["warps"][sch] is not None}
         a["sched"] = {sch: mean([m["sched"] for m in f[sch].values()]) for sch in ("wlm", "zorua")}
         # CTA waves of the longest-waved launch (CTAs / (SMs x Baseline CTAs per SM)): at most
         # one wave, every CTA is resident at once and occupancy cannot make a cliff
@@ -214,7 +224,7 @@ def fig14(ctx, res, r):
         ab = ABBR.get(app, app)
         f = {sch: on(specs, FERMI, sch) for sch in SCHEMES}
         slow = min(perf(m) for m in f["partitioned"].values())
-        data = [[perf(m) / slow for m in f[sch].values()] for sch in SCHEMES]
+        data = [[perf(m) / slow for m in f[sch].values()] or [float("nan")] for sch in SCHEMES]
         bp = ax.boxplot(data, positions=range(3), widths=0.5, patch_artist=True,
                         medianprops={"color": "black"}, flierprops={"markersize": 2},
                         showmeans=True, meanprops={"marker": "x", "markeredgecolor": "black",
@@ -236,7 +246,7 @@ def fig14(ctx, res, r):
                  f"{_f(m['partitioned'])}/{_f(m['wlm'])}/{_f(m['zorua'])} %; "
                  "paper 96.6/88.3/48.2 %",
                  fontsize=8)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.93))
     figures._save(fig, ctx.path("fig14.png"))
     plt.close(fig)
 
@@ -250,30 +260,32 @@ def fig15(ctx, res):
         f = {sch: on(specs, FERMI, sch) for sch in SCHEMES}
         best = min(m["cycles"] for m in f["partitioned"].values())
         sizes = sorted({spec_key(s)[:2] for s in specs})
+        one_curve = len(sizes) == len(specs)   # NQU: the scratchpad grows with the threads
         top = max(m["cycles"] / best for sch in SCHEMES for m in f[sch].values())
         for ax, sch in zip(row, SCHEMES):
-            for i, sz in enumerate(sizes):
+            for i, sz in enumerate([None] if one_curve else sizes):
                 pts = sorted((spec_key(s)[2], m["cycles"] / best) for s, m in f[sch].items()
-                             if spec_key(s)[:2] == sz)
+                             if sz is None or spec_key(s)[:2] == sz)
                 if not pts:
                     continue
-                lab = f"{sz[1]} regs" if sz[0] == "r" else f"{sz[1]} B"
+                lab = (None if sz is None else f"{sz[1]} regs" if sz[0] == "r" else
+                       f"{sz[1]} B")
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=2,
                         linewidth=0.9, color=cmap(i / max(1, len(sizes) - 1) * 0.9),
-                        label=lab if len(sizes) > 1 else None)
+                        label=lab)
             ax.set_ylim(0.9, max(1.1, top * 1.05))
             ax.set_title(f"{ab} {NAME[sch]}", fontsize=7)
             ax.grid(color="0.85", linewidth=0.3)
             ax.tick_params(labelsize=6)
             if sch == "partitioned":
                 ax.set_ylabel("time / best Baseline", fontsize=6)
-        if len(sizes) > 1:
+        if not one_curve and len(sizes) > 1:
             row[2].legend(frameon=False, fontsize=5, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         row[0].set_xlabel("threads per CTA", fontsize=6)
     fig.suptitle("Fig 15 (Fermi): execution time per specification / best Baseline time "
                  "(paper: Zorua flattens DCT's, MST's and NQU's cliffs, WLM does not NQU's)",
                  fontsize=8)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.985))
     figures._save(fig, ctx.path("fig15.png"))
     plt.close(fig)
 
@@ -400,12 +412,13 @@ def _s(v, fmt="{:+.1f}"):
 
 
 def report(ctx):
-    res, cpu, wall = collect(ctx)
+    res, cpu, wall, missing = collect(ctx)
     r = measures(res)
     nspec = sum(len(s) for s in res.values())
-    runs = len(ctx.sweep.points)
+    runs = len(ctx.sweep.points) - len(missing)
     ctx.write_json("zorua.json", {"experiment": ctx.sweep.name, "points": res, "measures": r,
-                                  "cpu_s": round(cpu, 1), "wall_s": round(wall, 1)})
+                                  "cpu_s": round(cpu, 1), "wall_s": round(wall, 1),
+                                  "missing": missing})
     ctx.write_csv("points.csv")
     fig14(ctx, res, r)
     fig15(ctx, res)
@@ -421,7 +434,10 @@ def report(ctx):
           f"from the store (docs/zorua.md, \"Experiment\"). Small inputs; {len(res)} applications, "
           f"{nspec} specifications ({cnt} of them run per generation: a spec whose CTA does not "
           f"fit the SM once cannot launch there), three schemes: {runs} runs, "
-          f"{cpu / 60:.1f} CPU-minutes, {wall / 60:.1f} minutes of run wall time in all.", "",
+          f"{cpu / 60:.1f} CPU-minutes, {wall / 60:.1f} minutes of run wall time in all." +
+          (f" **Partial: {len(missing)} of the sweep's {len(ctx.sweep.points)} runs have no "
+           "result in the store yet** (`--report-only` on an unfinished sweep; listed at the "
+           "end); the measures below are over the points stored." if missing else ""), "",
           "![fig14](fig14.png)", "", "![fig15](fig15.png)", "", "![fig16](fig16.png)", "",
           "![fig19](fig19.png)", "", "![fig20](fig20.png)", "", "![fig21](fig21.png)", "",
           "## Beside the paper (means over the applications; Fermi unless said)", "",
@@ -486,8 +502,12 @@ def report(ctx):
                 if g not in gens:
                     continue
                 rows.append([ABBR.get(app, app), s, GEN[g],
-                             *(str(gens[g][sch]["cycles"]) for sch in SCHEMES),
-                             str(gens[g]["zorua"]["swapped_sets"])])
+                             *(str(gens[g][sch]["cycles"]) if sch in gens[g] else "-"
+                               for sch in SCHEMES),
+                             str(gens[g]["zorua"]["swapped_sets"]) if "zorua" in gens[g]
+                             else "-"])
     md += [md_table(["app", "spec", "gen", "Baseline", "WLM", "Zorua", "Zorua sets in swap"],
                     rows), ""]
+    if missing:
+        md += ["## Runs with no result yet", "", *(f"- {x}" for x in missing), ""]
     ctx.write_text("report.md", "\n".join(md))
