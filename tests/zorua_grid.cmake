@@ -10,6 +10,11 @@
 #   specified registers (scripts/zorua-grid-run.py);
 # - zorua_grid_<BASE> (full): every point of that application, the same checks;
 # - zorua_grid_stress (ci): one point per kind in stress mode (CTAs context-switched, still verifies).
+# - zorua_grid_sweep_check (ci): scripts/gen-zorua-sweep.py --check, experiments/zorua.toml (the
+#   whole-grid experiment) is what the grid and the three Table 2 configurations give.
+# - zorua_grid_measures (ci): experiments/zorua.py's Sec. 6 measures (range, best point, porting
+#   loss with the 5 % rule over the specs both generations run, hit rate, energy) on hand-worked
+#   points (tests/zorua/zorua_measures.py).
 
 find_package(Python3 COMPONENTS Interpreter)
 get_property(hd_zgrid_points GLOBAL PROPERTY HD_ZORUA_POINTS)
@@ -19,6 +24,16 @@ if(Python3_FOUND)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_grid_gen_check PROPERTIES LABELS "ci;workloads" TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "283 points, 16 files, 0 out of date")
+  add_test(NAME zorua_grid_sweep_check
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/gen-zorua-sweep.py --check
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_grid_sweep_check PROPERTIES LABELS "ci;workloads" TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "experiments/zorua.toml is up to date")
+  add_test(NAME zorua_grid_measures
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/zorua/zorua_measures.py
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_grid_measures PROPERTIES LABELS "ci;experiments" TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "zorua measures: [0-9]+ checks pass")
   string(REPLACE ";" "," hd_zgrid_csv "${hd_zgrid_points}")
   add_test(NAME zorua_grid_registered
            COMMAND ${CMAKE_COMMAND} -DGEN=${CMAKE_SOURCE_DIR}/scripts/gen-zorua-grid.py
@@ -54,5 +69,5 @@ if(TARGET heddle)
   endforeach()
 endif()
 
-hd_tier(ci "^zorua_grid_(gen_check|registered|sample|stress_.*)$")
+hd_tier(ci "^zorua_grid_(gen_check|sweep_check|measures|registered|sample|stress_.*)$")
 hd_tier(full ".")

@@ -23,7 +23,7 @@
 # - zorua_loop_kepler, zorua_loop_maxwell (full): three experiment points each on Kepler and
 #   Maxwell (96 logical warps: the tables' Kepler/Maxwell kinds, no decoder), both drives.
 # - zorua_loop_experiment, zorua_loop_sample (full): every Fermi Zorua point of
-#   experiments/zorua.toml (19) / the first, middle and last point of each of the grid's eight
+#   experiments/zorua-sample.toml (19) / the first, middle and last point of each of the grid's eight
 #   applications in the loop, both drives, the same cycles as without the blocks.
 set(HD_TEST_MECHANISM zorua)
 hd_tier(ci "^zorua_loop_(drive|fault|bad_config|coord_keys)$|^zorua_pct_whole$")
@@ -70,7 +70,7 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
   set_tests_properties(zorua_loop_drive PROPERTIES TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "1 of 1 points in the loop")
   add_test(NAME zorua_loop_experiment
-           COMMAND ${zloop} --experiment ${CMAKE_SOURCE_DIR}/experiments/zorua.toml
+           COMMAND ${zloop} --experiment ${CMAKE_SOURCE_DIR}/experiments/zorua-sample.toml
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_loop_experiment PROPERTIES TIMEOUT 3600
                        PASS_REGULAR_EXPRESSION "19 of 19 points in the loop")

@@ -18,7 +18,7 @@ SM).
 usage: zorua_loop.py HEDDLE (--point NAME ... | --experiment TOML | --sample) [--drive ref,rtl]
                      [--gen fermi|kepler|maxwell]
 Points: --point (repeatable); --experiment: the Fermi Zorua workloads of a sweep file
-(experiments/zorua.toml); --sample: the first, middle and last point of each application of the
+(experiments/zorua-sample.toml); --sample: the first, middle and last point of each application of the
 specification grid (scripts/gen-zorua-grid.py --list). A point no CTA of fits Fermi is skipped
 and counted. Exit 0 when every point passes, 1 otherwise, 2 on usage errors.
 """
