@@ -6,7 +6,8 @@
 // in flight; a bundle without scratchpad registers; a bundle of more than Need registers), then
 // every warp slot queued (the queue full), then seeded requests in the model's order (a PREF's
 // words then its PUSH; TICKs with the cycle advancing, a DONE after each start; random line
-// status with pinned lines of other warps; DROPs) with a reset every 4,000 cycles. Every output
+// status with pinned lines of other warps; DROPs; now and then a PUSH without its words, which
+// reads the vector last written or, after a reset, zeros) with a reset every 4,000 cycles. Every output
 // compared with the C reference every cycle; coverage bins reported (all required).
 extern "C" {
 #include "expars_pref.h"
@@ -157,6 +158,13 @@ int sc_main(int argc, char **argv)
         const unsigned k = r.below(16);
         if (k == 0) {
             stim.push_back(zero());
+        } else if (k <= push && r.below(8) == 0) {
+            // a PUSH without its PREF's words: the vector last written, or none since the
+            // reset (the BVT's valid bits: a word not written since the reset reads 0)
+            TB_IN in = req(HD_EXPARS_PREF_PUSH, r.below(pool) % (1u << EXPARS_PREF_WW));
+            in.start_i = r.below(2) ? 0 : start;
+            in.front_i = r.below(2);
+            stim.push_back(in);
         } else if (k <= push) {
             uint64_t v[HD_EXPARS_PREF_MAX_WORDS] = {};
             for (unsigned i = 0; i < kWords; i++)

@@ -24,7 +24,7 @@ include(${CMAKE_SOURCE_DIR}/cosim/rtl_config.cmake)
 hd_tier(full "^rtl_(ports|synth)_gpuduet_(wct|tbct)$" "^rtl_synth_gpuduet_csl$"
         "^rtl_(lint|synth)_pw(64|256)_gpuduet_csl$" "^rtl_synth_zorua_(coord|map)$"
         "^rtl_synth_haws_(shadow_stack|warp_ctl)$" "^rtl_synth_expars_(cta_calc|arb|ltlws)$"
-        "^rtl_synth_ccbp_ctrl$" "^rtl_(ports|synth)_expars_pref$")
+        "^rtl_synth_ccbp_ctrl$" "^rtl_synth_expars_pref$")
 hd_tier(ci "^rtl_(config|lint|ports|synth)_" "^cosim_(reduction|functional_drive_rtl|fst_window)$"
         "^cosim_(fault|sva|in_loop_sva)_caught$" "^cosim_in_loop_drive_rtl_sgemm$" "^cosim_ctx_codec$"
         "^regpat_context_(sgemm|reduction)$")

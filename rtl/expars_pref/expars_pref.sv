@@ -80,14 +80,22 @@ module expars_pref #(
                   Warps <= (1 << WW) && Lines % Ways == 0 && 2 * Need < (1 << KW) &&
                   Limit >= 1 && NW <= 32)
 
-  // Flat vectors (Yosys 0.23 reads no packed 2-D arrays): warp w's vector in bvt_q[w*NR +: NR],
-  // queue entry i in q_q[i*WW +: WW].
-  logic [Warps*NR-1:0] bvt_q, bvt_d;
+  // Flat vectors (Yosys 0.23 reads no packed 2-D arrays): queue entry i in q_q[i*WW +: WW].
   logic [Warps*WW-1:0] q_q, q_d;
   logic [WW:0]         qn_q, qn_d;
   logic                busy_q, busy_d, stall_q, stall_d;
   logic [WW-1:0]       warp_q, warp_d;
   logic [NW-1:0]       done_q, done_d, since_q, since_d;
+
+  // The BVT: a memory of Warps x Words 64-bit words without reset (word k of warp w at w Words +
+  // k), each qualified by a valid bit that the reset clears and a write sets: a word not written
+  // since the reset reads 0, as the reset value of a cleared table would.
+  logic [63:0]             bvt_m [Warps*Words];
+  logic [Warps*Words-1:0]  bvt_v;
+  logic                    bvt_we;
+  assign bvt_we = op_v_i && op_i == OpBvt && 32'(warp_i) < Warps && 32'(idx_i) < Words;
+  always_ff @(posedge clk_i)
+    if (bvt_we) bvt_m[32'(warp_i) * Words + 32'(idx_i)] <= word_i;
 
   // The warp whose vector is read: PUSH's warp_i, else the head.
   logic [WW-1:0] sel;
@@ -95,27 +103,42 @@ module expars_pref #(
   logic [NR-1:0] vec;
   assign sel    = op_i == OpPush ? warp_i : q_q[WW-1:0];
   assign sel_ok = 32'(sel) < Warps;
-  always_comb begin
-    vec = '0;
-    for (int w = 0; w < Warps; w++)
-      if (sel_ok && sel == WW'(w)) vec = bvt_q[w*NR +: NR];
+  for (genvar k = 0; k < Words; k++) begin : g_rd
+    assign vec[k*64 +: 64] = sel_ok && bvt_v[32'(sel) * Words + k] ?
+                             bvt_m[32'(sel) * Words + k] : 64'd0;
   end
 
-  // Its scratchpad registers: the first Need set bits at or above start_i, ascending.
+  // Its scratchpad registers: the first Need set bits at or above start_i, ascending. m: the
+  // vector's registers at or above start_i. Step i of the chain isolates the lowest set bit of
+  // what is left (hit = cur & ~(cur & (cur - 1))) and clears it: entry i is that bit's number,
+  // encoded by constant masks (bit b of the number is set iff the hit lies in bmask[b]). mlim:
+  // the bits the chain took (at most Need), which the set probe counts.
+  logic [NR-1:0]      m, mlim, cur, nxt, hit;
   logic [Need*RW-1:0] need;
   logic [KW-1:0]      cnt;
-  always_comb begin
-    need = '0;
-    cnt  = '0;
-    for (int r = 0; r < NR; r++) begin
-      if (32'(r) >= 32'(start_i) && vec[r] && 32'(cnt) < Need) begin
-        need[32'(cnt)*RW +: RW] = RW'(r);
-        cnt = cnt + KW'(1);
-      end
+  logic [RW*NR-1:0]   bmask;
+  for (genvar b = 0; b < RW; b++) begin : g_mb
+    for (genvar r = 0; r < NR; r++) begin : g_mr
+      assign bmask[b*NR + r] = ((r >> b) & 1) != 0;
     end
   end
+  assign m = vec & ({NR{1'b1}} << start_i);
+  always_comb begin
+    cur  = m;
+    need = '0;
+    cnt  = '0;
+    for (int i = 0; i < Need; i++) begin
+      nxt = cur & (cur - NR'(1));
+      hit = cur & ~nxt;
+      for (int b = 0; b < RW; b++) need[i*RW + b] = |(hit & bmask[b*NR +: NR]);
+      if (cur != '0) cnt = cnt + KW'(1);
+      cur = nxt;
+    end
+    mlim = m & ~cur;
+  end
 
-  // The set probe: per set, the head's registers <= the lines free, unpinned or its own.
+  // The set probe: per set, the head's registers <= the lines free, unpinned or its own. The
+  // registers of set s are the list's bits r = s mod Sets.
   logic       fit;
   logic [KW-1:0] want, usable;
   always_comb begin
@@ -123,8 +146,8 @@ module expars_pref #(
     for (int s = 0; s < Sets; s++) begin
       want   = '0;
       usable = '0;
-      for (int i = 0; i < Need; i++)
-        if (KW'(i) < cnt && 32'(need[i*RW +: RW]) % Sets == 32'(s)) want = want + KW'(1);
+      for (int r = s; r < NR; r += Sets)
+        if (mlim[r]) want = want + KW'(1);
       for (int j = s * Ways; j < (s + 1) * Ways; j++)
         if (!(lines_i[j*LS] && lines_i[j*LS+1] && lines_i[j*LS+2 +: WW] != q_q[WW-1:0]))
           usable = usable + KW'(1);
@@ -164,7 +187,6 @@ module expars_pref #(
   logic          go;
 
   always_comb begin
-    bvt_d      = bvt_q;
     q_d        = q_q;
     qn_d       = qn_q;
     busy_d     = busy_q;
@@ -185,10 +207,7 @@ module expars_pref #(
     go         = 1'b0;
     if (op_v_i) begin
       unique case (op_i)
-        OpBvt: begin
-          if (32'(warp_i) < Warps && 32'(idx_i) < Words)
-            bvt_d[32'(warp_i)*NR + 32'(idx_i)*64 +: 64] = word_i;
-        end
+        OpBvt: ; // the memory's write port (bvt_we) and its valid bit
         OpPush: begin
           if (sel_ok) begin
             n_a = cnt;
@@ -269,7 +288,7 @@ module expars_pref #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      bvt_q      <= '0;
+      bvt_v      <= '0;
       q_q        <= '0;
       qn_q       <= '0;
       busy_q     <= 1'b0;
@@ -290,7 +309,7 @@ module expars_pref #(
       dropped_q  <= '0;
       qn_o_q     <= '0;
     end else begin
-      bvt_q      <= bvt_d;
+      if (bvt_we) bvt_v[32'(warp_i) * Words + 32'(idx_i)] <= 1'b1;
       q_q        <= q_d;
       qn_q       <= qn_d;
       busy_q     <= busy_d;
