@@ -649,7 +649,7 @@ int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
     if (u == GD_NONE)
         return -1;
     for (int r = R_L1; r >= R_RF; r--)
-        if (region_n(a, r) && u >= a->base[r])
+        if (gda_region_n(a, r) && u >= a->base[r])
             return r;
     return -1;
 }
