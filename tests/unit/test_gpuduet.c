@@ -9,6 +9,7 @@
 #include "gpuduet.h"
 #include "gpuduet_bitmap.h"
 #include "gpuduet_bmap.h"
+#include "gpuduet_tab.h"
 #include "testutil.h"
 
 #include <string.h>
@@ -312,6 +313,110 @@ static void test_bitmap_alloc(struct hd_test_state *t)
     gd_bmap_destroy(&bm);
 }
 
+/* Step the tables until nothing is in flight; the cycles it took. */
+static uint64_t tab_drain(struct hd_test_state *t, struct gd_tab *T, uint64_t *now)
+{
+    char err[512] = "";
+    bool busy = true;
+    const uint64_t t0 = *now;
+    while (busy && *now < t0 + 200) {
+        busy = false;
+        HD_CHECK(t, gd_tab_cycle(T, (*now)++, &busy, err, sizeof err) == 0);
+    }
+    HD_CHECK(t, !busy);
+    return *now - t0;
+}
+
+static void test_tables(struct hd_test_state *t)
+{
+    hd_test_begin(t, "WCT / TBCT blocks: the view is the block's read plus the writes in flight");
+    char err[512] = "";
+    struct gd_wct w;
+    memset(&w, 0, sizeof w);
+    gd_wct_clear(&w);
+    HD_CHECK(t, (w.tab = gd_tab_create(NULL, 0, 0, err, sizeof err)) != NULL);
+    if (!w.tab)
+        return;
+    /* a TB of 3 warps of context 7 in CTA slot 2: warps 0 and 2 in slots 4 and 5, warp 1
+     * placed absent (its contexts spilled) */
+    const uint32_t slot[3] = {4, GD_NONE, 5}, reg[3] = {0, 0x900, 80}, meta[3] = {4, 0x901, 5};
+    const uint32_t tb = gd_wct_add_tb(&w, 7, 2, 3, slot, reg, meta, 0x800);
+    HD_CHECK_U64(t, 0, tb);
+    /* seen at once though no edge took the writes yet */
+    HD_CHECK(t, gd_w_valid(&w, 0) && gd_w_valid(&w, 1) && gd_w_valid(&w, 2));
+    HD_CHECK(t, !gd_w_valid(&w, 3));
+    HD_CHECK_U64(t, GD_WS_RUNNING, gd_w_state(&w, 0));
+    HD_CHECK_U64(t, GD_WS_READY, gd_w_state(&w, 1)); /* §2.11: launched ready */
+    HD_CHECK_U64(t, 2, gd_t_abs(&w, tb));
+    HD_CHECK_U64(t, 0, gd_wct_find(&w, 7, 0));
+    HD_CHECK_U64(t, 2, gd_wct_find(&w, 7, 2));
+    /* warp 0 stalls, runs on (its load landed first), stalls again: three writes of one entry
+     * behind its launch, taken one per edge in the order made (stall, response, stall) */
+    gd_w_set_state(&w, 0, GD_WS_STALLED);
+    gd_w_set_state(&w, 0, GD_WS_RUNNING);
+    gd_w_set_state(&w, 0, GD_WS_STALLED);
+    HD_CHECK_U64(t, GD_WS_STALLED, gd_w_state(&w, 0));
+    /* entry 0: launch, stall, response, stall on edges 0-3 (the launch port takes entries 1
+     * and 2 on edges 1 and 2; the read port reads 0, 1, 2 back on edges 0-2), entry 0 read
+     * back at edge 3, the read's result checked at the step of cycle 4 */
+    uint64_t now = 0;
+    HD_CHECK_U64(t, 5, tab_drain(t, w.tab, &now));
+    uint64_t c[4] = {0, 0, 0, 0};
+    gd_tab_counts(w.tab, c);
+    HD_CHECK_U64(t, 6, c[0]); /* 3 launches, stall, response, stall */
+    HD_CHECK_U64(t, 1, c[2]);
+    HD_CHECK(t, c[1] >= 3 && c[3] >= 1);
+    /* nothing in flight: the view is the blocks' reads */
+    HD_CHECK_U64(t, GD_WS_STALLED, gd_w_state(&w, 0));
+    HD_CHECK_U64(t, GD_WS_READY, gd_w_state(&w, 1));
+    HD_CHECK_U64(t, GD_WS_RUNNING, gd_w_state(&w, 2));
+    const struct gd_wf f2 = gd_tab_w(w.tab, 2);
+    HD_CHECK_U64(t, 80, f2.reg);
+    HD_CHECK_U64(t, 5, f2.meta);
+    /* warp 0 is switched out (its contexts to 0x910 / 0x911), warp 1 switched in (slot 6, its
+     * registers to 120): the Absmask bits follow */
+    gd_wct_left(&w, 0, 0x910, 0x911, 0x800);
+    gd_wct_back(&w, 1, 6, 120);
+    HD_CHECK_U64(t, GD_WS_ABSENT, gd_w_state(&w, 0));
+    HD_CHECK_U64(t, GD_WS_RUNNING, gd_w_state(&w, 1));
+    HD_CHECK_U64(t, 1, gd_t_abs(&w, tb));
+    HD_CHECK_U64(t, 6, w.slot_entry[6] == 1 ? 6 : 0);
+    HD_CHECK_U64(t, GD_NONE, w.slot_entry[4]);
+    gd_w_set_state(&w, 0, GD_WS_READY); /* its load returned: the memory response port */
+    tab_drain(t, w.tab, &now);
+    HD_CHECK_U64(t, GD_WS_READY, gd_w_state(&w, 0));
+    HD_CHECK_U64(t, 0x911, gd_tab_w(w.tab, 0).meta);
+    HD_CHECK_U64(t, 1, gd_t_abs(&w, tb));
+    HD_CHECK(t, gd_wct_tb_all(&w, tb, GD_WS_RUNNING)); /* warps 1 and 2, the present ones */
+    /* the TB leaves: every entry free at once, the blocks empty after the edges */
+    gd_wct_remove_tb(&w, 7);
+    HD_CHECK(t, !gd_w_valid(&w, 0) && !gd_w_valid(&w, 2) && !gd_t_valid(&w, tb));
+    HD_CHECK_U64(t, GD_NONE, gd_wct_find(&w, 7, 0));
+    tab_drain(t, w.tab, &now);
+    HD_CHECK(t, !gd_w_valid(&w, 1) && !gd_t_valid(&w, tb));
+    gd_tab_destroy(w.tab);
+
+    /* the test-only fault: the first CSL write from cycle 2 on carries a wrong state; the
+     * read-back shows it and the run stops with a located message */
+    struct gd_tab *T = gd_tab_create(NULL, 5, 2, err, sizeof err);
+    HD_CHECK(t, T != NULL);
+    if (!T)
+        return;
+    gd_tab_w_launch(T, 9, GD_WS_RUNNING, 0, 1);
+    now = 0;
+    HD_CHECK_U64(t, 2, tab_drain(t, T, &now)); /* launch and read back, no fault before 2 */
+    gd_tab_w_move(T, 9, GD_WS_ABSENT, 0x900, 0x901);
+    bool busy = false;
+    int rc = 0;
+    for (uint32_t k = 0; k < 3 && rc == 0; k++)
+        rc = gd_tab_cycle(T, now++, &busy, err, sizeof err);
+    HD_CHECK(t, rc == -1);
+    HD_CHECK(t, strstr(err, "MISMATCH at cycle") != NULL);
+    HD_CHECK(t, strstr(err, "SM 5, block gpuduet_wct, signal rd_state_o: the block gives 3, "
+                            "the model's warp context table has 2") != NULL);
+    gd_tab_destroy(T);
+}
+
 int main(void)
 {
     struct hd_test_state t = {0};
@@ -320,5 +425,6 @@ int main(void)
     test_plan(&t);
     test_queues(&t);
     test_bitmap_alloc(&t);
+    test_tables(&t);
     return hd_test_finish(&t);
 }

@@ -8,7 +8,10 @@
  *                     ME upper bound (§2.10), reduced register allocation (§2.12, from liveness)
  *   gpuduet_me.c      the throughput monitor's classes (Table 3.3) and the ME controller (§2.10)
  *   gpuduet_wct.c     warp context table (128 x 27 b: valid, state, Regaddr, Metaaddr) and TB
- *                     context table (32 x 45 b: valid, Absmask, Smemaddr) of one SM (§3.8, §3.9)
+ *                     context table (32 x 45 b: valid, Absmask, Smemaddr) of one SM (§3.8, §3.9):
+ *                     the model's naming of the entries; their fields are the blocks' only
+ *   gpuduet_tab.c     ... the gpuduet_wct and gpuduet_tbct blocks, whose reads the CSL decides
+ *                     from (gpuduet_tab.h)
  *   gpuduet_queues.c  stalled/ready warp queues (16 x 7 b) and TB queues (8 x 5 b) (§3.10)
  *   gpuduet_alloc.c   the [sm] allocator: unified on-chip storage in 128 B units over the
  *                     register file, shared memory and L1D with the allocation bitmap (§3.7)
@@ -16,8 +19,7 @@
  *   gpuduet_bmap.c    the allocation bitmap block of one SM, the allocator's only map
  *   gpuduet_csl.c     the context switching logic of one SM, once per cycle (§2.12)
  *   gpuduet_mech.c    registry entry, attach, the hook's callbacks, the log
- *   gpuduet_loop.c    [gpuduet] blocks: the WCT, TBCT and bitmap blocks in the timing loop,
- *                     checked against the tables above (gpuduet_loop.h)
+ *   gpuduet_loop.c    [gpuduet] blocks: the check that the GPU fits the blocks (gpuduet_loop.h)
  *   gpuduet_tmloop.c  [gpuduet] blocks: the throughput monitor blocks in the loop, whose ME the
  *                     SMs then take (gpuduet_tmloop.h)
  *   gpuduet_mover.c   [gpuduet] blocks: the CSL's data-mover blocks as the SMs' warp movers,
@@ -117,50 +119,60 @@ uint32_t gd_me_window(struct gd_me *m, const struct gd_util *u);
 /* {==== gpuduet_wct.c ==== */
 enum gd_wstate { GD_WS_RUNNING, GD_WS_STALLED, GD_WS_ABSENT, GD_WS_READY };
 
-/* One WCT entry (27 bits in hardware: Valid 1, State 2, Regaddr 12, Metaaddr 12) and what the
- * model needs beside it to name the warp (context id, warp in its TB, TB entry). */
+/* What the model keeps beside a WCT entry to name the warp to the SM (context id, warp in its
+ * TB, TB entry, warp slot) and the CSL's own bookkeeping. The entry's 27 bits (Valid, State,
+ * Regaddr, Metaaddr) are the gpuduet_wct block's only (gpuduet_tab.h): gd_w_valid / gd_w_state
+ * read them. */
 struct gd_wct_entry {
-    bool valid;
-    uint8_t state;       /* enum gd_wstate */
-    uint16_t regaddr;    /* unified-space unit of its register context */
-    uint16_t metaaddr;   /* warp slot if present, else the unit of its spilled meta-data */
-    uint32_t ctx, warp;  /* (model) the warp: context id and index in its TB */
-    uint32_t tb;         /* (model) its TBCT entry */
-    uint32_t slot;       /* (model) its warp slot, or GD_NONE */
-    bool barrier;        /* (model) stalled at a barrier (else at a load's first use) */
-    bool queued;         /* (model) pushed onto the stalled queue, not yet popped */
-    uint32_t pc;         /* (model) the instruction it stalled at */
-    uint32_t lr;         /* (model) live registers it moved out with (Eq. 3.1's LR) */
-    uint64_t stalled_at; /* (model) the cycle it began to wait (its own issue then is the
-                            instruction that made it wait, not a sign it runs again) */
-    bool rq;             /* (model) pushed onto the ready queue, not yet popped */
+    uint32_t ctx, warp;  /* the warp: context id and index in its TB */
+    uint32_t tb;         /* its TBCT entry */
+    uint32_t slot;       /* its warp slot (the SM's binding its events name), or GD_NONE */
+    bool barrier;        /* stalled at a barrier (else at a load's first use) */
+    bool queued;         /* pushed onto the stalled queue, not yet popped */
+    uint32_t pc;         /* the instruction it stalled at */
+    uint32_t lr;         /* live registers it moved out with (Eq. 3.1's LR) */
+    uint64_t stalled_at; /* the cycle it began to wait (its own issue then is the instruction
+                            that made it wait, not a sign it runs again) */
+    bool rq;             /* pushed onto the ready queue, not yet popped */
 };
+/* ... beside a TBCT entry (its 45 bits, Valid, Absmask, Smemaddr, are the gpuduet_tbct
+ * block's: gd_t_valid / gd_t_abs). */
 struct gd_tbct_entry {
-    bool valid;
-    uint32_t absmask;    /* 1 = warp absent */
-    uint16_t smemaddr;   /* unified-space unit of its shared memory */
-    uint32_t ctx, nwarps, cta_slot; /* (model) */
-    uint32_t first;      /* (model) WCT entry of its warp 0 (its warps are consecutive) */
-    uint32_t launch;     /* (model) its launch id */
-    bool sq, rq;         /* (model) pushed onto the stalled / ready TB queue, not yet popped */
+    uint32_t ctx, nwarps, cta_slot;
+    uint32_t first;      /* WCT entry of its warp 0 (its warps are consecutive) */
+    uint32_t launch;     /* its launch id */
+    bool sq, rq;         /* pushed onto the stalled / ready TB queue, not yet popped */
 };
+struct gd_tab;
 struct gd_wct {
     struct gd_wct_entry w[GD_WCT_ENTRIES];
     struct gd_tbct_entry t[GD_TBCT_ENTRIES];
-    uint32_t slot_entry[256]; /* (model) warp slot -> WCT entry, GD_NONE */
+    uint32_t slot_entry[256]; /* warp slot -> WCT entry, GD_NONE */
+    struct gd_tab *tab;       /* the two blocks (gpuduet_tab.h) */
 };
 void gd_wct_clear(struct gd_wct *t);
+/* The blocks' view of WCT entry e (gpuduet_tab.h): valid, its state (enum gd_wstate). */
+bool gd_w_valid(const struct gd_wct *t, uint32_t e);
+uint8_t gd_w_state(const struct gd_wct *t, uint32_t e);
+/* Entry e's state becomes st (a write on the port the change names). */
+void gd_w_set_state(struct gd_wct *t, uint32_t e, uint8_t st);
+/* ... of TBCT entry tb: valid, Absmask (bit k: warp k absent). */
+bool gd_t_valid(const struct gd_wct *t, uint32_t tb);
+uint32_t gd_t_abs(const struct gd_wct *t, uint32_t tb);
 /* A TB of nwarps warps of context ctx took CTA slot cta_slot; slot[i] its warps' slots
- * (GD_NONE: absent). Returns its TBCT entry, or GD_NONE when a table is full. */
+ * (GD_NONE: absent), reg[i] / meta[i] their contexts' units, smem its shared memory's. Returns
+ * its TBCT entry, or GD_NONE when a table is full. */
 uint32_t gd_wct_add_tb(struct gd_wct *t, uint32_t ctx, uint32_t cta_slot, uint32_t nwarps,
-                       const uint32_t *slot);
+                       const uint32_t *slot, const uint32_t *reg, const uint32_t *meta,
+                       uint32_t smem);
 void gd_wct_remove_tb(struct gd_wct *t, uint32_t ctx);
 /* The WCT entry of (ctx, warp), or GD_NONE. */
 uint32_t gd_wct_find(const struct gd_wct *t, uint32_t ctx, uint32_t warp);
 uint32_t gd_wct_tb_of_ctx(const struct gd_wct *t, uint32_t ctx);
-/* Entry e left its slot / came back into slot. */
-void gd_wct_left(struct gd_wct *t, uint32_t e);
-void gd_wct_back(struct gd_wct *t, uint32_t e, uint32_t slot);
+/* Entry e left its slot (its contexts now at reg / meta, the TB's shared memory at smem) / came
+ * back into slot (its registers at reg). */
+void gd_wct_left(struct gd_wct *t, uint32_t e, uint32_t reg, uint32_t meta, uint32_t smem);
+void gd_wct_back(struct gd_wct *t, uint32_t e, uint32_t slot, uint32_t reg);
 /* Every present warp of TB entry tb in state st (and at least one present)? A TB partly
  * switched out counts with its present warps (§2.9: its warps at a barrier may leave too). */
 bool gd_wct_tb_all(const struct gd_wct *t, uint32_t tb, uint8_t st);

@@ -48,14 +48,16 @@ static void scan_ready(struct gd *g, uint32_t i)
     for (uint32_t k = 0; k < GD_WCT_ENTRIES; k++) {
         const uint32_t e = (s->rr_ready + k) % GD_WCT_ENTRIES;
         struct gd_wct_entry *w = &s->wct.w[e];
-        if (!w->valid || w->rq || w->slot != GD_NONE ||
-            (w->state != GD_WS_ABSENT && w->state != GD_WS_READY))
+        if (w->rq || w->slot != GD_NONE || !gd_w_valid(&s->wct, e))
             continue;
-        if (w->state == GD_WS_ABSENT && g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp))
+        const uint8_t st = gd_w_state(&s->wct, e);
+        if (st != GD_WS_ABSENT && st != GD_WS_READY)
+            continue;
+        if (st == GD_WS_ABSENT && g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp))
             continue;
         gd_queues_push(&s->q, GD_QR, e);
-        s->st.ready += w->state == GD_WS_ABSENT;
-        w->state = GD_WS_READY;
+        s->st.ready += st == GD_WS_ABSENT;
+        gd_w_set_state(&s->wct, e, GD_WS_READY); /* (the memory response port) */
         w->rq = true;
         s->rr_ready = (e + 1) % GD_WCT_ENTRIES;
         return;
@@ -71,7 +73,8 @@ static void scan_stalled(struct gd_sm *s)
     for (uint32_t k = 0; k < GD_WCT_ENTRIES; k++) {
         const uint32_t e = (s->rr_stall + k) % GD_WCT_ENTRIES;
         struct gd_wct_entry *w = &s->wct.w[e];
-        if (!w->valid || w->queued || w->state != GD_WS_STALLED || w->slot == GD_NONE)
+        if (w->queued || w->slot == GD_NONE || !gd_w_valid(&s->wct, e) ||
+            gd_w_state(&s->wct, e) != GD_WS_STALLED)
             continue;
         gd_queues_push(&s->q, GD_QS, e);
         w->queued = true;
@@ -84,7 +87,7 @@ static void scan_stalled(struct gd_sm *s)
 static uint32_t first_ready(struct gd_sm *s)
 {
     const uint32_t e = gd_queues_head(&s->q, GD_QR);
-    if (e < GD_WCT_ENTRIES && s->wct.w[e].valid && s->wct.w[e].state == GD_WS_READY &&
+    if (e < GD_WCT_ENTRIES && gd_w_valid(&s->wct, e) && gd_w_state(&s->wct, e) == GD_WS_READY &&
         s->wct.w[e].slot == GD_NONE)
         return e;
     return GD_NONE;
@@ -98,7 +101,8 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
     struct gd_wct_entry *w = e < GD_WCT_ENTRIES ? &s->wct.w[e] : NULL;
     if (e == GD_NONE) {
         /* (empty, or its head not known yet) */
-    } else if (!w || !w->valid || w->state != GD_WS_STALLED || w->slot == GD_NONE) {
+    } else if (!w || !gd_w_valid(&s->wct, e) || gd_w_state(&s->wct, e) != GD_WS_STALLED ||
+               w->slot == GD_NONE) {
         gd_queues_pop(&s->q, GD_QS); /* stale: it ran on, left, or is out already */
         if (w)
             w->queued = false;
@@ -139,7 +143,8 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
     struct gd_wct_entry *rw = x < GD_WCT_ENTRIES ? &s->wct.w[x] : NULL;
     if (x == GD_NONE)
         return;
-    if (!rw || !rw->valid || rw->state != GD_WS_READY || rw->slot != GD_NONE) {
+    if (!rw || !gd_w_valid(&s->wct, x) || gd_w_state(&s->wct, x) != GD_WS_READY ||
+        rw->slot != GD_NONE) {
         gd_queues_pop(&s->q, GD_QR); /* stale: it came in, or left */
         if (rw)
             rw->rq = false;
@@ -170,7 +175,7 @@ static bool tb_ready(struct gd *g, uint32_t i, uint32_t tb)
 /* A stalled TB: valid and every warp of it with a slot stalled (at least one). */
 static bool tb_stalled(const struct gd_sm *s, uint32_t tb)
 {
-    return tb < GD_TBCT_ENTRIES && s->wct.t[tb].valid &&
+    return tb < GD_TBCT_ENTRIES && gd_t_valid(&s->wct, tb) &&
            gd_wct_tb_all(&s->wct, tb, GD_WS_STALLED);
 }
 
@@ -205,13 +210,13 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
          k++) {
         const uint32_t tb = (s->rr_ready_tb + k) % GD_TBCT_ENTRIES;
         struct gd_tbct_entry *t = &s->wct.t[tb];
-        if (!t->valid || !t->absmask || t->rq || !tb_ready(g, i, tb))
+        if (t->rq || !gd_t_valid(&s->wct, tb) || !gd_t_abs(&s->wct, tb) || !tb_ready(g, i, tb))
             continue;
         gd_queues_push(&s->q, GD_QRT, tb);
         t->rq = true;
         for (uint32_t w = 0; w < t->nwarps; w++)
             if (s->wct.w[t->first + w].slot == GD_NONE)
-                s->wct.w[t->first + w].state = GD_WS_READY;
+                gd_w_set_state(&s->wct, t->first + w, GD_WS_READY);
         s->st.ready++;
         s->rr_ready_tb = (tb + 1) % GD_TBCT_ENTRIES;
     }
@@ -219,10 +224,10 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
     const uint32_t tb = gd_queues_head(&s->q, GD_QST);
     if (tb != GD_NONE) {
         struct gd_tbct_entry *t = tb < GD_TBCT_ENTRIES ? &s->wct.t[tb] : NULL;
-        const struct gd_launch *L = t && t->valid ? launch_of_tb(g, s, tb) : NULL;
+        const struct gd_launch *L = t && gd_t_valid(&s->wct, tb) ? launch_of_tb(g, s, tb) : NULL;
         const uint32_t rt = gd_queues_head(&s->q, GD_QRT);
         uint32_t from = GD_NONE;
-        if (rt < GD_TBCT_ENTRIES && s->wct.t[rt].valid && s->wct.t[rt].absmask)
+        if (rt < GD_TBCT_ENTRIES && gd_t_valid(&s->wct, rt) && gd_t_abs(&s->wct, rt))
             from = s->wct.t[rt].cta_slot;
         if (!L || !tb_stalled(s, tb)) {
             gd_queues_pop(&s->q, GD_QST); /* stale: it ran on, left, or is out */
@@ -271,7 +276,7 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
     if (rt == GD_NONE)
         return;
     struct gd_tbct_entry *t = rt < GD_TBCT_ENTRIES ? &s->wct.t[rt] : NULL;
-    if (!t || !t->valid || !t->absmask) {
+    if (!t || !gd_t_valid(&s->wct, rt) || !gd_t_abs(&s->wct, rt)) {
         gd_queues_pop(&s->q, GD_QRT); /* stale: it left, or is in */
         if (t)
             t->rq = false;
@@ -280,7 +285,7 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
     uint32_t want = 0;
     for (uint32_t k = 0; k < t->nwarps; k++)
         want += s->wct.w[t->first + k].slot == GD_NONE &&
-                s->wct.w[t->first + k].state == GD_WS_READY;
+                gd_w_state(&s->wct, t->first + k) == GD_WS_READY;
     if (want > gd_alloc_free_slots(s->alloc)) {
         gd_queues_rotate(&s->q, GD_QRT);
         return;
@@ -288,11 +293,11 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
     bool all = true;
     for (uint32_t k = 0; all && k < t->nwarps; k++) {
         const struct gd_wct_entry *w = &s->wct.w[t->first + k];
-        if (w->slot == GD_NONE && w->state == GD_WS_READY &&
-            !g->act->warp_in(g->act->gpu, i, w->ctx, w->warp, now))
+        const bool rdy = w->slot == GD_NONE && gd_w_state(&s->wct, t->first + k) == GD_WS_READY;
+        if (rdy && !g->act->warp_in(g->act->gpu, i, w->ctx, w->warp, now))
             all = false;
-        else if (w->slot == GD_NONE && w->state == GD_WS_READY)
-            s->wct.w[t->first + k].state = GD_WS_RUNNING; /* (moving in) */
+        else if (rdy)
+            gd_w_set_state(&s->wct, t->first + k, GD_WS_RUNNING); /* (moving in: the CSL port) */
     }
     if (all) {
         gd_queues_pop(&s->q, GD_QRT);

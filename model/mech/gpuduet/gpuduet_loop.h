@@ -5,24 +5,11 @@
  * (gpuduet_wct) and a TB context table (gpuduet_tbct), made through the GPU's block factory
  * (hw_inst.h: the C references, or the RTL beside them).
  *
- * Design.
- *   tables  At the end of each cycle the model's WCT and TBCT entries (gpuduet_wct.c, the
- *           Table 3.4 fields only) are compared with what the loop last wrote into the blocks;
- *           each entry that differs is written through the port its change names: WCT finish
- *           (entry left), launch (entry new), stall detector (running -> stalled, addresses
- *           unchanged), memory response (stalled -> running, absent -> ready), CSL (anything
- *           else: a move changes the addresses); TBCT finish, launch, warp move (one Absmask bit,
- *           Smemaddr unchanged), TB move. One write per port per cycle (the blocks' ports); an
- *           entry whose port is taken waits for a later cycle. Every entry written is read back
- *           (one read per table per cycle) and the result, with the table's vectors (valid
- *           count, schedulable / stalled / ready warps; valid / shared-memory-present / whole
- *           TBs), must equal the fields the model had when they were written.
- *   bitmap  (since session 14 not here: the allocation bitmap block is the allocator's only map
- *           in every run, gpuduet_bmap.h; with the blocks it is made through the same factory,
- *           so under cosim the RTL answers the allocations, or drives them with --drive rtl.)
- *   Any difference stops the run with a located message (cycle, SM, block, port, both values).
- *   The model's decisions do not read the two tables' outputs, so --drive rtl gives the same
- *   cycles here by construction; the checks are what make the blocks' state the model's.
+ * Design. Since session 15 the two tables are the model's in every run (gpuduet_tab.h: the C
+ * references in a plain run; with [gpuduet] blocks the same instances are made through the GPU's
+ * factory, so under cosim the RTL is beside them or, with --drive rtl, gives the reads the CSL
+ * decides from), as the allocation bitmap (gpuduet_bmap.h) and the queues (gpuduet_queues.c) are.
+ * What is left here is the check that the GPU fits the blocks as built.
  * Deterministic; nothing here depends on host state.
  */
 #ifndef HD_GPUDUET_LOOP_H
@@ -46,16 +33,5 @@ struct gd_loop;
 struct gd_loop *gd_loop_create(const struct hd_gpu_timing_params *p,
                                const struct hd_hw_factory *const *hw, char *err, size_t errlen);
 void gd_loop_destroy(struct gd_loop *L);
-/* Make the instances (before the first cycle). Returns 0 or -1 with a message. */
-int gd_loop_make(struct gd_loop *L, char *err, size_t errlen);
-
-/* The end of cycle `now`: write what changed in g's tables, step every instance with work and
- * check what came back. Returns 0, or -1 with a located message. *busy: work is pending. */
-int gd_loop_cycle(struct gd_loop *L, struct gd *g, uint64_t now, bool *busy, char *err,
-                  size_t errlen);
-
-/* Counts for the log: writes, reads checked, and the bitmap blocks' operations (the
- * allocators', gd_alloc_bitmap_counts). */
-void gd_loop_log(const struct gd_loop *L, FILE *f, uint64_t bitmap_ops);
 
 #endif

@@ -29,6 +29,7 @@
 #include "gpuduet_bmap.h"
 #include "gpuduet_loop.h"
 #include "gpuduet_mover.h"
+#include "gpuduet_tab.h"
 #include "gpuduet_tmloop.h"
 
 #include "annot.h"
@@ -142,6 +143,10 @@ static int gd_start(void *impl, char *err, size_t errlen)
         g->sm[i].alloc = a.impl;
         gd_alloc_bind(a.impl, g, i);
     }
+    for (uint32_t i = 0; i < g->nsm; i++) /* the WCT and TBCT blocks: the CSL's tables */
+        if (!(g->sm[i].wct.tab = gd_tab_create(g->p->gduet.blocks && g->hw ? *g->hw : NULL, i,
+                                               g->p->gduet.blocks_fault, err, errlen)))
+            return -1;
     for (uint32_t i = 0; i < g->nsm; i++) /* the queues: the GPU's factory with the blocks */
         if (gd_queues_make(&g->sm[i].q, g->p->gduet.blocks && g->hw ? *g->hw : NULL, i, err,
                            errlen) != 0)
@@ -161,7 +166,7 @@ static int gd_start(void *impl, char *err, size_t errlen)
         return -1;
     if (g->mv && gd_mover_start(g->mv, err, errlen) != 0)
         return -1;
-    return g->loop ? gd_loop_make(g->loop, err, errlen) : 0;
+    return 0;
 }
 
 static int gd_launch(void *impl, uint32_t launch, uint32_t kernel, const char *name, char *err,
@@ -199,18 +204,14 @@ static void gd_placed(void *impl, const struct hd_hook_cta *c, bool resumed, uin
     const uint32_t n = c->grant->nwarps < 32 ? c->grant->nwarps : 32;
     for (uint32_t i = 0; i < n; i++)
         slot[i] = c->grant->warp_slot[i] == HD_ALLOC_NO_SLOT ? GD_NONE : c->grant->warp_slot[i];
-    const uint32_t tb = gd_wct_add_tb(&s->wct, c->ctx, c->grant->cta_slot, n, slot);
+    uint32_t reg[32], meta[32], smem = GD_NONE; /* the contexts' addresses in the unified space */
+    for (uint32_t i = 0; i < n; i++)
+        gd_alloc_where(s->alloc, c->grant->cta_slot, i, &reg[i], &meta[i], &smem);
+    const uint32_t tb =
+        gd_wct_add_tb(&s->wct, c->ctx, c->grant->cta_slot, n, slot, reg, meta, smem);
     if (tb == GD_NONE)
         return;
     s->wct.t[tb].launch = c->launch;
-    for (uint32_t i = 0; i < n; i++) { /* the contexts' addresses in the unified space */
-        uint32_t reg, meta, smem;
-        gd_alloc_where(s->alloc, c->grant->cta_slot, i, &reg, &meta, &smem);
-        struct gd_wct_entry *w = &s->wct.w[s->wct.t[tb].first + i];
-        w->regaddr = (uint16_t)(reg == GD_NONE ? 0 : reg);
-        w->metaaddr = (uint16_t)(meta == GD_NONE ? 0 : meta);
-        s->wct.t[tb].smemaddr = (uint16_t)(smem == GD_NONE ? 0 : smem);
-    }
     struct gd_launch *L = gd_launch_of(g, c->launch);
     if (L) {
         if (L->start == UINT64_MAX)
@@ -267,9 +268,10 @@ static void gd_sched_warp(void *impl, uint32_t sm, uint32_t slot, uint8_t ev,
         return;
     struct gd_sm *s = &g->sm[sm];
     const uint32_t e = s->wct.slot_entry[slot];
-    if (e == GD_NONE || s->wct.w[e].state != GD_WS_STALLED || s->wct.w[e].stalled_at == now)
+    if (e == GD_NONE || s->wct.w[e].stalled_at == now || gd_w_state(&s->wct, e) != GD_WS_STALLED)
         return;
-    s->wct.w[e].state = GD_WS_RUNNING; /* (its queue entries are stale now) */
+    gd_w_set_state(&s->wct, e, GD_WS_RUNNING); /* (the memory response port; its queue entries
+                                                  are stale now) */
     s->wct.w[e].barrier = false;
 }
 
@@ -283,15 +285,16 @@ static void gd_stalled(void *impl, const struct hd_hook_warp *w, uint8_t why, ui
     if (e == GD_NONE)
         return;
     struct gd_wct_entry *x = &s->wct.w[e];
-    if (x->state != GD_WS_RUNNING && !(x->state == GD_WS_STALLED && why == HD_HSTALL_BARRIER))
+    const uint8_t st = gd_w_state(&s->wct, e);
+    if (st != GD_WS_RUNNING && !(st == GD_WS_STALLED && why == HD_HSTALL_BARRIER))
         return;
-    if (x->state == GD_WS_RUNNING) {
+    if (st == GD_WS_RUNNING) {
         if (why == HD_HSTALL_BARRIER)
             s->st.stalls_bar++;
         else
             s->st.stalls_miss++;
     }
-    x->state = GD_WS_STALLED;
+    gd_w_set_state(&s->wct, e, GD_WS_STALLED); /* (the stall detector port) */
     x->stalled_at = now;
     x->barrier = why == HD_HSTALL_BARRIER;
     x->slot = w->slot;
@@ -320,15 +323,10 @@ static void gd_warp_left(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, u
     const uint32_t e = gd_wct_find(&s->wct, ctx, warp);
     if (e == GD_NONE)
         return;
-    const bool bar = s->wct.w[e].barrier;
-    gd_wct_left(&s->wct, e);
-    s->wct.w[e].barrier = bar;
-    s->absent++;
     uint32_t reg, meta, smem;
     gd_alloc_where_out(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
-    s->wct.w[e].regaddr = (uint16_t)(reg == GD_NONE ? 0 : reg);
-    s->wct.w[e].metaaddr = (uint16_t)(meta == GD_NONE ? 0 : meta);
-    s->wct.t[s->wct.w[e].tb].smemaddr = (uint16_t)(smem == GD_NONE ? 0 : smem);
+    gd_wct_left(&s->wct, e, reg, meta, smem); /* (its barrier flag stays) */
+    s->absent++;
 }
 
 static void gd_warp_returned(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t slot,
@@ -342,10 +340,9 @@ static void gd_warp_returned(void *impl, uint32_t sm, uint32_t ctx, uint32_t war
     const uint32_t e = gd_wct_find(&s->wct, ctx, warp);
     if (e == GD_NONE)
         return;
-    gd_wct_back(&s->wct, e, slot); /* (a ready-queue entry of it is stale now) */
     uint32_t reg, meta, smem;
     gd_alloc_where(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
-    s->wct.w[e].regaddr = (uint16_t)(reg == GD_NONE ? 0 : reg);
+    gd_wct_back(&s->wct, e, slot, reg); /* (a ready-queue entry of it is stale now) */
     s->absent -= s->absent > 0;
     s->st.ins++;
 }
@@ -396,8 +393,9 @@ static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err
     }
     if (g->mv && gd_mover_cycle(g->mv, now, busy, err, errlen) != 0)
         return -1; /* (the CSL blocks complete the warps' moves: gpuduet_mover.h) */
-    if (g->loop && gd_loop_cycle(g->loop, g, now, busy, err, errlen) != 0)
-        return -1;
+    for (uint32_t i = 0; i < g->nsm; i++) /* the tables' writes and reads (gpuduet_tab.h) */
+        if (g->sm[i].wct.tab && gd_tab_cycle(g->sm[i].wct.tab, now, busy, err, errlen) != 0)
+            return -1;
     return g->tm ? gd_tm_cycle(g->tm, now, g->log, err, errlen) : 0;
 }
 
@@ -523,9 +521,10 @@ static void gd_destroy(void *impl)
                                                   completed run) */
             for (uint32_t e = 0; e < GD_WCT_ENTRIES; e++) {
                 const struct gd_wct_entry *w = &g->sm[i].wct.w[e];
-                if (w->valid && w->slot == GD_NONE)
+                if (gd_w_valid(&g->sm[i].wct, e) && w->slot == GD_NONE)
                     fprintf(g->log, "out sm=%u entry=%u ctx=%u warp=%u state=%u barrier=%d "
-                            "queued=%d waiting=%u\n", i, e, w->ctx, w->warp, w->state,
+                            "queued=%d waiting=%u\n", i, e, w->ctx, w->warp,
+                            gd_w_state(&g->sm[i].wct, e),
                             w->barrier, w->queued,
                             g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp));
             }
@@ -556,8 +555,13 @@ static void gd_destroy(void *impl)
             }
         fprintf(g->log, "bitmap allocs=%" PRIu64 " frees=%" PRIu64 " no_room=%" PRIu64
                 " busy_cycles=%" PRIu64 "\n", bc[0], bc[1], bc[2], bc[3]);
-        if (g->loop)
-            gd_loop_log(g->loop, g->log, bc[0] + bc[1]);
+        uint64_t tc[4] = {0, 0, 0, 0}; /* the tables' writes and checked reads */
+        for (uint32_t i = 0; i < g->nsm; i++)
+            if (g->sm[i].wct.tab)
+                gd_tab_counts(g->sm[i].wct.tab, tc);
+        fprintf(g->log, "blocks wct_writes=%" PRIu64 " wct_reads=%" PRIu64 " tbct_writes=%" PRIu64
+                " tbct_reads=%" PRIu64 " bitmap_ops=%" PRIu64 "\n", tc[0], tc[1], tc[2], tc[3],
+                bc[0] + bc[1]);
         if (g->tm)
             gd_tm_log(g->tm, g->log);
         if (g->mv)
@@ -579,6 +583,7 @@ static void gd_destroy(void *impl)
     gd_mover_destroy(g->mv);
     for (uint32_t i = 0; g->sm && i < g->nsm; i++) {
         gd_queues_destroy(&g->sm[i].q);
+        gd_tab_destroy(g->sm[i].wct.tab);
         if (g->sm[i].bm)
             gd_bmap_destroy(g->sm[i].bm);
         free(g->sm[i].bm);

@@ -5,56 +5,100 @@
  *         (unified-space unit of the register context: present iff in the register file),
  *         Metaaddr (warp slot when present, else the spilled meta-data's unit).
  *   TBCT  32 entries x 45 bits: Valid, Absmask (bit per warp, 1 = absent), Smemaddr.
- * Design: a TB's warps take consecutive free WCT entries (first fit), so a TB entry names its
- * first warp. Beside the hardware fields each entry keeps what the model needs to name the warp
- * to the SM (context id, warp index, warp slot); these are not part of the 27 or 45 bits.
+ * The fields are the gpuduet_wct and gpuduet_tbct blocks' (gpuduet_tab.h): every change here is
+ * a write on a block's port and every test reads the blocks' view. Design: a TB's warps take
+ * consecutive free WCT entries (first fit over the blocks' Valid bits), so a TB entry names its
+ * first warp. Beside the blocks each entry keeps what the model needs to name the warp to the SM
+ * (context id, warp index, warp slot) and the CSL's queue flags; none is a field of the 27 or 45
+ * bits.
  */
 #include "gpuduet.h"
+#include "gpuduet_tab.h"
 
 #include <string.h>
 
 void gd_wct_clear(struct gd_wct *t)
 {
+    struct gd_tab *tab = t->tab;
     memset(t, 0, sizeof *t);
+    t->tab = tab;
     for (uint32_t i = 0; i < 256; i++)
         t->slot_entry[i] = GD_NONE;
 }
 
-uint32_t gd_wct_add_tb(struct gd_wct *t, uint32_t ctx, uint32_t cta_slot, uint32_t nwarps,
-                       const uint32_t *slot)
+bool gd_w_valid(const struct gd_wct *t, uint32_t e)
 {
+    return t->tab && gd_tab_w(t->tab, e).valid;
+}
+
+uint8_t gd_w_state(const struct gd_wct *t, uint32_t e)
+{
+    return t->tab ? gd_tab_w(t->tab, e).state : GD_WS_RUNNING;
+}
+
+void gd_w_set_state(struct gd_wct *t, uint32_t e, uint8_t st)
+{
+    if (t->tab)
+        gd_tab_w_state(t->tab, e, st);
+}
+
+bool gd_t_valid(const struct gd_wct *t, uint32_t tb)
+{
+    return t->tab && gd_tab_t(t->tab, tb).valid;
+}
+
+uint32_t gd_t_abs(const struct gd_wct *t, uint32_t tb)
+{
+    return t->tab ? gd_tab_t(t->tab, tb).abs : 0;
+}
+
+static uint32_t unit(uint32_t u)
+{
+    return u == GD_NONE ? 0 : u;
+}
+
+uint32_t gd_wct_add_tb(struct gd_wct *t, uint32_t ctx, uint32_t cta_slot, uint32_t nwarps,
+                       const uint32_t *slot, const uint32_t *reg, const uint32_t *meta,
+                       uint32_t smem)
+{
+    if (!t->tab)
+        return GD_NONE;
     uint32_t tb = GD_NONE, first = GD_NONE;
     for (uint32_t i = 0; i < GD_TBCT_ENTRIES && tb == GD_NONE; i++)
-        if (!t->t[i].valid)
+        if (!gd_t_valid(t, i))
             tb = i;
     for (uint32_t i = 0; tb != GD_NONE && i + nwarps <= GD_WCT_ENTRIES && first == GD_NONE;
          i++) {
         uint32_t k = 0;
-        while (k < nwarps && !t->w[i + k].valid)
+        while (k < nwarps && !gd_w_valid(t, i + k))
             k++;
         if (k == nwarps)
             first = i;
     }
     if (tb == GD_NONE || first == GD_NONE)
         return GD_NONE;
-    t->t[tb] = (struct gd_tbct_entry){true, 0, 0, ctx, nwarps, cta_slot, first, 0, false, false};
+    t->t[tb] = (struct gd_tbct_entry){ctx, nwarps, cta_slot, first, 0, false, false};
+    uint32_t abs = 0;
     for (uint32_t i = 0; i < nwarps; i++) {
         const bool present = slot[i] != GD_NONE;
-        t->w[first + i] = (struct gd_wct_entry){
-            true, present ? GD_WS_RUNNING : GD_WS_READY, 0,
-            (uint16_t)(present ? slot[i] : 0), ctx, i, tb, slot[i], false, false, 0, 0, 0, false};
+        t->w[first + i] =
+            (struct gd_wct_entry){ctx, i, tb, slot[i], false, false, 0, 0, 0, false};
+        /* launched running when its contexts are present, else ready (§2.11) */
+        gd_tab_w_launch(t->tab, first + i, present ? GD_WS_RUNNING : GD_WS_READY, unit(reg[i]),
+                        unit(meta[i]));
         if (present && slot[i] < 256)
             t->slot_entry[slot[i]] = first + i;
         if (!present)
-            t->t[tb].absmask |= 1u << i;
+            abs |= 1u << i;
     }
+    gd_tab_t_launch(t->tab, tb, abs, unit(smem));
     return tb;
 }
 
 uint32_t gd_wct_tb_of_ctx(const struct gd_wct *t, uint32_t ctx)
 {
     for (uint32_t i = 0; i < GD_TBCT_ENTRIES; i++)
-        if (t->t[i].valid && t->t[i].ctx == ctx)
+        if (t->t[i].ctx == ctx && gd_t_valid(t, i))
             return i;
     return GD_NONE;
 }
@@ -69,9 +113,9 @@ void gd_wct_remove_tb(struct gd_wct *t, uint32_t ctx)
         struct gd_wct_entry *w = &t->w[e->first + i];
         if (w->slot != GD_NONE && w->slot < 256 && t->slot_entry[w->slot] == e->first + i)
             t->slot_entry[w->slot] = GD_NONE;
-        w->valid = false;
+        gd_tab_w_finish(t->tab, e->first + i);
     }
-    t->t[tb].valid = false;
+    gd_tab_t_finish(t->tab, tb);
 }
 
 uint32_t gd_wct_find(const struct gd_wct *t, uint32_t ctx, uint32_t warp)
@@ -80,27 +124,26 @@ uint32_t gd_wct_find(const struct gd_wct *t, uint32_t ctx, uint32_t warp)
     return tb == GD_NONE || warp >= t->t[tb].nwarps ? GD_NONE : t->t[tb].first + warp;
 }
 
-void gd_wct_left(struct gd_wct *t, uint32_t e)
+void gd_wct_left(struct gd_wct *t, uint32_t e, uint32_t reg, uint32_t meta, uint32_t smem)
 {
     struct gd_wct_entry *w = &t->w[e];
     if (w->slot != GD_NONE && w->slot < 256 && t->slot_entry[w->slot] == e)
         t->slot_entry[w->slot] = GD_NONE;
     w->slot = GD_NONE;
-    w->state = GD_WS_ABSENT;
-    t->t[w->tb].absmask |= 1u << w->warp;
+    gd_tab_w_move(t->tab, e, GD_WS_ABSENT, unit(reg), unit(meta));
+    gd_tab_t_warp(t->tab, w->tb, w->warp, true, unit(smem));
 }
 
-void gd_wct_back(struct gd_wct *t, uint32_t e, uint32_t slot)
+void gd_wct_back(struct gd_wct *t, uint32_t e, uint32_t slot, uint32_t reg)
 {
     struct gd_wct_entry *w = &t->w[e];
     w->slot = slot;
-    w->metaaddr = (uint16_t)slot;
-    w->state = GD_WS_RUNNING;
     w->barrier = false;
     w->lr = 0;
     if (slot < 256)
         t->slot_entry[slot] = e;
-    t->t[w->tb].absmask &= ~(1u << w->warp);
+    gd_tab_w_move(t->tab, e, GD_WS_RUNNING, unit(reg), slot);
+    gd_tab_t_warp(t->tab, w->tb, w->warp, false, gd_tab_t(t->tab, w->tb).smem);
 }
 
 bool gd_wct_tb_all(const struct gd_wct *t, uint32_t tb, uint8_t st)
@@ -111,7 +154,7 @@ bool gd_wct_tb_all(const struct gd_wct *t, uint32_t tb, uint8_t st)
         const struct gd_wct_entry *w = &t->w[e->first + i];
         if (w->slot == GD_NONE)
             continue;
-        if (w->state != st)
+        if (gd_w_state(t, e->first + i) != st)
             return false;
         any = true;
     }
