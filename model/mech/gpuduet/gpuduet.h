@@ -28,6 +28,7 @@
 #ifndef HD_GPUDUET_H
 #define HD_GPUDUET_H
 
+#include "gpuduet_tab.h"
 #include "hw_inst.h"
 #include "mech.h"
 
@@ -152,13 +153,25 @@ struct gd_wct {
 };
 void gd_wct_clear(struct gd_wct *t);
 /* The blocks' view of WCT entry e (gpuduet_tab.h): valid, its state (enum gd_wstate). */
-bool gd_w_valid(const struct gd_wct *t, uint32_t e);
-uint8_t gd_w_state(const struct gd_wct *t, uint32_t e);
+static inline bool gd_w_valid(const struct gd_wct *t, uint32_t e)
+{
+    return t->tab && gd_tab_w(t->tab, e).valid;
+}
+static inline uint8_t gd_w_state(const struct gd_wct *t, uint32_t e)
+{
+    return t->tab ? gd_tab_w(t->tab, e).state : GD_WS_RUNNING;
+}
 /* Entry e's state becomes st (a write on the port the change names). */
 void gd_w_set_state(struct gd_wct *t, uint32_t e, uint8_t st);
 /* ... of TBCT entry tb: valid, Absmask (bit k: warp k absent). */
-bool gd_t_valid(const struct gd_wct *t, uint32_t tb);
-uint32_t gd_t_abs(const struct gd_wct *t, uint32_t tb);
+static inline bool gd_t_valid(const struct gd_wct *t, uint32_t tb)
+{
+    return t->tab && gd_tab_t(t->tab, tb).valid;
+}
+static inline uint32_t gd_t_abs(const struct gd_wct *t, uint32_t tb)
+{
+    return t->tab ? gd_tab_t(t->tab, tb).abs : 0;
+}
 /* A TB of nwarps warps of context ctx took CTA slot cta_slot; slot[i] its warps' slots
  * (GD_NONE: absent), reg[i] / meta[i] their contexts' units, smem its shared memory's. Returns
  * its TBCT entry, or GD_NONE when a table is full. */

@@ -45,7 +45,12 @@ struct tq {
     uint64_t writes, reads;
 };
 
+_Static_assert(NW == GD_TAB_NW && NT == GD_TAB_NT, "gpuduet_tab: the view's sizes are the blocks'");
+
 struct gd_tab {
+    struct gd_tab_view view;          /* (first: gpuduet_tab.h's accessors) the view: the
+                                         block's read of each entry with the writes in flight,
+                                         rebuilt from the read whenever one comes back */
     struct hd_hw_inst wct, tbct;
     bool wmade, tmade;
     uint32_t sm;
@@ -54,6 +59,7 @@ struct gd_tab {
     struct gd_wf wblk[NW], wsent[NW]; /* the block's last read of each entry; what the writes
                                          presented make it (what a read must show) */
     struct gd_tf tblk[NT], tsent[NT];
+    uint32_t snvalid, svec[3][NWV];   /* wsent's valid count and vectors */
     struct tq wq, tq;
     struct gd_wf wwant;               /* the read in flight must show ... */
     uint32_t want_nvalid, want_vec[3][NWV];
@@ -155,30 +161,27 @@ void gd_tab_destroy(struct gd_tab *T)
 /* }==== */
 
 /* {==== The view and the writes ==== */
-struct gd_wf gd_tab_w(const struct gd_tab *T, uint32_t e)
+/* The view of entry e from the block's last read of it and the writes still in flight. */
+static void wrebuild(struct gd_tab *T, uint32_t e)
 {
-    if (e >= NW)
-        return (struct gd_wf){0, 0, 0, 0};
     struct gd_wf v = T->wblk[e];
     for (uint32_t i = 0, left = T->wq.npend[e]; left && i < T->wq.n; i++)
         if (T->wq.op[i].e == e) {
             v = wapply(v, &T->wq.op[i]);
             left--;
         }
-    return v;
+    T->view.w[e] = v;
 }
 
-struct gd_tf gd_tab_t(const struct gd_tab *T, uint32_t t)
+static void trebuild(struct gd_tab *T, uint32_t t)
 {
-    if (t >= NT)
-        return (struct gd_tf){0, 0, 0};
     struct gd_tf v = T->tblk[t];
     for (uint32_t i = 0, left = T->tq.npend[t]; left && i < T->tq.n; i++)
         if (T->tq.op[i].e == t) {
             v = tapply(v, &T->tq.op[i]);
             left--;
         }
-    return v;
+    T->view.t[t] = v;
 }
 
 static void push(struct tq *q, const struct op *o)
@@ -195,17 +198,29 @@ static void push(struct tq *q, const struct op *o)
     q->npend[o->e]++;
 }
 
+static void push_w(struct gd_tab *T, const struct op *o)
+{
+    push(&T->wq, o);
+    T->view.w[o->e] = wapply(T->view.w[o->e], o);
+}
+
+static void push_t(struct gd_tab *T, const struct op *o)
+{
+    push(&T->tq, o);
+    T->view.t[o->e] = tapply(T->view.t[o->e], o);
+}
+
 void gd_tab_w_launch(struct gd_tab *T, uint32_t e, uint8_t state, uint32_t reg, uint32_t meta)
 {
     if (e < NW)
-        push(&T->wq, &(struct op){.port = W_LD, .st = state, .e = (uint16_t)e,
+        push_w(T, &(struct op){.port = W_LD, .st = state, .e = (uint16_t)e,
                                   .reg = (uint16_t)(reg & AMASK), .meta = (uint16_t)(meta & AMASK)});
 }
 
 void gd_tab_w_finish(struct gd_tab *T, uint32_t e)
 {
     if (e < NW && gd_tab_w(T, e).valid)
-        push(&T->wq, &(struct op){.port = W_FIN, .e = (uint16_t)e});
+        push_w(T, &(struct op){.port = W_FIN, .e = (uint16_t)e});
 }
 
 void gd_tab_w_state(struct gd_tab *T, uint32_t e, uint8_t st)
@@ -219,7 +234,7 @@ void gd_tab_w_state(struct gd_tab *T, uint32_t e, uint8_t st)
     else if ((v.state == HD_WCT_STALLED && st == HD_WCT_RUNNING) ||
              (v.state == HD_WCT_ABSENT && st == HD_WCT_READY))
         port = W_MR;
-    push(&T->wq, &(struct op){.port = port, .st = st, .e = (uint16_t)e, .reg = v.reg,
+    push_w(T, &(struct op){.port = port, .st = st, .e = (uint16_t)e, .reg = v.reg,
                               .meta = v.meta});
 }
 
@@ -232,21 +247,21 @@ void gd_tab_w_move(struct gd_tab *T, uint32_t e, uint8_t st, uint32_t reg, uint3
         gd_tab_w_state(T, e, st); /* (only the state: its own port when it names one) */
         return;
     }
-    push(&T->wq, &(struct op){.port = W_CSL, .st = st, .e = (uint16_t)e,
+    push_w(T, &(struct op){.port = W_CSL, .st = st, .e = (uint16_t)e,
                               .reg = (uint16_t)(reg & AMASK), .meta = (uint16_t)(meta & AMASK)});
 }
 
 void gd_tab_t_launch(struct gd_tab *T, uint32_t t, uint32_t abs, uint32_t smem)
 {
     if (t < NT)
-        push(&T->tq, &(struct op){.port = T_LD, .e = (uint16_t)t, .abs = abs,
+        push_t(T, &(struct op){.port = T_LD, .e = (uint16_t)t, .abs = abs,
                                   .reg = (uint16_t)(smem & TAMASK)});
 }
 
 void gd_tab_t_finish(struct gd_tab *T, uint32_t t)
 {
     if (t < NT && gd_tab_t(T, t).valid)
-        push(&T->tq, &(struct op){.port = T_FIN, .e = (uint16_t)t});
+        push_t(T, &(struct op){.port = T_FIN, .e = (uint16_t)t});
 }
 
 void gd_tab_t_warp(struct gd_tab *T, uint32_t t, uint32_t k, bool abs, uint32_t smem)
@@ -256,10 +271,10 @@ void gd_tab_t_warp(struct gd_tab *T, uint32_t t, uint32_t k, bool abs, uint32_t 
         return;
     const uint32_t nabs = abs ? v.abs | 1u << k : v.abs & ~(1u << k);
     if ((smem & TAMASK) != v.smem)
-        push(&T->tq, &(struct op){.port = T_TM, .e = (uint16_t)t, .abs = nabs,
+        push_t(T, &(struct op){.port = T_TM, .e = (uint16_t)t, .abs = nabs,
                                   .reg = (uint16_t)(smem & TAMASK)});
     else if (nabs != v.abs)
-        push(&T->tq, &(struct op){.port = T_WM, .e = (uint16_t)t, .k = (uint8_t)k,
+        push_t(T, &(struct op){.port = T_WM, .e = (uint16_t)t, .k = (uint8_t)k,
                                   .bit = abs});
 }
 /* }==== */
@@ -308,6 +323,24 @@ static int fail(struct gd_tab *T, char *err, size_t errlen, const char *msg)
     (void)T;
     snprintf(err, errlen, "%s", msg);
     return -1;
+}
+
+/* What the writes presented make entry e: v (and the table's count and vectors with it). */
+static void wsent_set(struct gd_tab *T, uint32_t e, struct gd_wf v)
+{
+    const struct gd_wf *o = &T->wsent[e];
+    const uint32_t bit = 1u << (e % 32);
+    T->snvalid += (uint32_t)v.valid - (uint32_t)o->valid;
+    for (uint32_t k = 0; k < 3; k++)
+        T->svec[k][e / 32] &= ~bit;
+    if (v.valid && v.state == HD_WCT_RUNNING && hd_gpuduet_wct_present(v.reg) &&
+        hd_gpuduet_wct_present(v.meta))
+        T->svec[0][e / 32] |= bit;
+    if (v.valid && v.state == HD_WCT_STALLED)
+        T->svec[1][e / 32] |= bit;
+    if (v.valid && v.state == HD_WCT_READY)
+        T->svec[2][e / 32] |= bit;
+    T->wsent[e] = v;
 }
 
 static int step_wct(struct gd_tab *T, uint64_t now, char *err, size_t errlen)
@@ -361,7 +394,7 @@ static int step_wct(struct gd_tab *T, uint64_t now, char *err, size_t errlen)
         }
         o->sent = true;
         o->edge = now;
-        T->wsent[e] = wapply(T->wsent[e], o);
+        wsent_set(T, e, wapply(T->wsent[e], o));
         q->rdq[e / 64] |= m;
         q->writes++;
     }
@@ -425,6 +458,7 @@ static int step_wct(struct gd_tab *T, uint64_t now, char *err, size_t errlen)
         T->wblk[e] = (struct gd_wf){(uint8_t)(out.rd_valid_o & 1u), (uint8_t)out.rd_state_o,
                                     (uint16_t)out.rd_reg_o, (uint16_t)out.rd_meta_o};
         retire(q, e);
+        wrebuild(T, e);
         q->reads++;
     }
     q->due = rd < NW;
@@ -432,22 +466,8 @@ static int step_wct(struct gd_tab *T, uint64_t now, char *err, size_t errlen)
         q->rd_e = rd;
         q->rd_edge = now;
         T->wwant = T->wsent[rd];
-        T->want_nvalid = 0;
-        memset(T->want_vec, 0, sizeof T->want_vec);
-        for (uint32_t e = 0; e < NW; e++) {
-            const struct gd_wf *w = &T->wsent[e];
-            if (!w->valid)
-                continue;
-            T->want_nvalid++;
-            const uint32_t bit = 1u << (e % 32);
-            if (w->state == HD_WCT_RUNNING && hd_gpuduet_wct_present(w->reg) &&
-                hd_gpuduet_wct_present(w->meta))
-                T->want_vec[0][e / 32] |= bit;
-            if (w->state == HD_WCT_STALLED)
-                T->want_vec[1][e / 32] |= bit;
-            if (w->state == HD_WCT_READY)
-                T->want_vec[2][e / 32] |= bit;
-        }
+        T->want_nvalid = T->snvalid;
+        memcpy(T->want_vec, T->svec, sizeof T->want_vec);
     }
     return 0;
 }
@@ -539,6 +559,7 @@ static int step_tbct(struct gd_tab *T, uint64_t now, char *err, size_t errlen)
         T->tblk[q->rd_e] = (struct gd_tf){(uint8_t)(out.rd_valid_o & 1u), (uint32_t)out.rd_abs_o,
                                           (uint16_t)out.rd_smem_o};
         retire(q, q->rd_e);
+        trebuild(T, q->rd_e);
         q->reads++;
     }
     q->due = rd < NT;

@@ -19,7 +19,9 @@
  * entry. What the CSL and the hooks see of an entry (gd_tab_w / gd_tab_t) is that view with the
  * writes made since the read's edge applied by the block's write rules (the write port's
  * latency: a registered table answers one edge after the write); an entry with none in flight is
- * the block's read alone. Each read must show what the writes sent up to its edge give, with the
+ * the block's read alone. (Kept per entry for speed: each write is applied as it is made, and
+ * each read that comes back rebuilds the entry's view from the block's output and the writes
+ * still in flight.) Each read must show what the writes sent up to its edge give, with the
  * table's vectors (valid count, schedulable / stalled / ready warps; valid / shared-memory
  * present / whole TBs): otherwise the run stops with a located MISMATCH (cycle, SM, block,
  * signal, both values). The model keeps beside the blocks only what names a warp to the SM (its
@@ -56,9 +58,24 @@ struct gd_tab *gd_tab_create(const struct hd_hw_factory *f, uint32_t sm, uint64_
                              char *err, size_t errlen);
 void gd_tab_destroy(struct gd_tab *T);
 
-/* The view of WCT entry e / TBCT entry t (see above). */
-struct gd_wf gd_tab_w(const struct gd_tab *T, uint32_t e);
-struct gd_tf gd_tab_t(const struct gd_tab *T, uint32_t t);
+/* The view (see above) of the WCT's 128 and the TBCT's 32 entries: the first member of struct
+ * gd_tab, read through gd_tab_w / gd_tab_t (inline: the CSL's scans read it every cycle). */
+#define GD_TAB_NW 128u
+#define GD_TAB_NT 32u
+struct gd_tab_view {
+    struct gd_wf w[GD_TAB_NW];
+    struct gd_tf t[GD_TAB_NT];
+};
+static inline struct gd_wf gd_tab_w(const struct gd_tab *T, uint32_t e)
+{
+    const struct gd_tab_view *v = (const struct gd_tab_view *)(const void *)T;
+    return e < GD_TAB_NW ? v->w[e] : (struct gd_wf){0, 0, 0, 0};
+}
+static inline struct gd_tf gd_tab_t(const struct gd_tab *T, uint32_t t)
+{
+    const struct gd_tab_view *v = (const struct gd_tab_view *)(const void *)T;
+    return t < GD_TAB_NT ? v->t[t] : (struct gd_tf){0, 0, 0};
+}
 
 /* The WCT's writes. */
 void gd_tab_w_launch(struct gd_tab *T, uint32_t e, uint8_t state, uint32_t reg, uint32_t meta);

@@ -26,30 +26,10 @@ void gd_wct_clear(struct gd_wct *t)
         t->slot_entry[i] = GD_NONE;
 }
 
-bool gd_w_valid(const struct gd_wct *t, uint32_t e)
-{
-    return t->tab && gd_tab_w(t->tab, e).valid;
-}
-
-uint8_t gd_w_state(const struct gd_wct *t, uint32_t e)
-{
-    return t->tab ? gd_tab_w(t->tab, e).state : GD_WS_RUNNING;
-}
-
 void gd_w_set_state(struct gd_wct *t, uint32_t e, uint8_t st)
 {
     if (t->tab)
         gd_tab_w_state(t->tab, e, st);
-}
-
-bool gd_t_valid(const struct gd_wct *t, uint32_t tb)
-{
-    return t->tab && gd_tab_t(t->tab, tb).valid;
-}
-
-uint32_t gd_t_abs(const struct gd_wct *t, uint32_t tb)
-{
-    return t->tab ? gd_tab_t(t->tab, tb).abs : 0;
 }
 
 static uint32_t unit(uint32_t u)
