@@ -6,7 +6,9 @@
 #   trajectory on hand-built counter traces (docs/gpuduet.md's worked examples), the plans of
 #   four kernel shapes on Table 3.1's SM, the queues, and the allocator deciding from the
 #   allocation bitmap block: a TB placed in exactly the cycles the block takes for its
-#   allocations, at the bases it answered; a switch-in waiting for its registers.
+#   allocations, at the bases it answered; a switch-in waiting for its registers; the WCT / TBCT
+#   blocks as the model's tables (gpuduet_tab.h): the view with writes in flight, one write per
+#   entry per edge in the order made, the view from the blocks' reads, the fault's mismatch.
 # - gpuduet_accept: issue 28's acceptance run (tests/gpuduet/accept.sh): hotspot at ME 4 on
 #   maxwell-gpuduet with 32 warp slots (max_threads 1024, so that TBs wait for room at small
 #   size): warps switched out at the first use of a missed load, loads landing while their warp
