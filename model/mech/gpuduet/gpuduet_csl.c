@@ -28,6 +28,9 @@
  * ready TB exist. A TB is present or absent as a whole: it is placed absent when the SM offers
  * slots to only some of its warps (gpuduet_alloc.c), and switched in only when every absent warp
  * of it finds a slot.
+ * Tables: every warp's and TB's state it tests (valid, running / stalled / absent / ready, absent
+ * warps) is the WCT / TBCT blocks' view, and every change it makes a write on their ports
+ * (gpuduet_tab.h).
  * Queues: warp ids go through the 16-entry stalled and ready queues, TBs through the 8-entry TB
  * queues (gpuduet_queues.c); an entry that cannot act this cycle (the SM refused: something in
  * flight; no room) is moved to the back.

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * gpuduet_mech.c - Lin thesis ch.3 GPUDuet, GPUDuet_TB and Virtual Thread: the registry entry
- * ([sm] allocator = gpuduet | gpuduet_tb | vt; model/policy/mech.h), the hook that keeps the
- * warp and TB context tables from the SMs' events, runs the context switching logic every cycle
- * and the throughput monitor's ME controller every window, and the log ([gpuduet] log).
+ * ([sm] allocator = gpuduet | gpuduet_tb | vt; model/policy/mech.h), the hook that writes the
+ * SMs' events into the warp and TB context table blocks (gpuduet_tab.h, whose view it reads),
+ * runs the context switching logic every cycle and the throughput monitor's ME controller every
+ * window, and the log ([gpuduet] log).
  * Issue 28; digest §2.8-2.13, §3.7-3.13; docs/gpuduet.md.
  *
  * Events -> WCT (Fig 3.9):
