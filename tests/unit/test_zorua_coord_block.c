@@ -247,7 +247,7 @@ static void refused(struct hd_test_state *t)
         hd_zorua_coord_ref_step(&s, &z, &o);
     HD_CHECK_U64(t, 52, s.alloc[HD_ZCO_SLOT]); /* 48 slots + o_thresh 4; 12 warps wait */
     HD_CHECK_U64(t, 52, s.alloc[HD_ZCO_REG]);
-    HD_CHECK_U64(t, 0xfffffffffffffull, o.sched_o);
+    HD_CHECK_U64(t, 0xfffffffffffffull, hd_zco_low64(o.sched_o));
     /* Kind 3, and a phase past the table, are refused. */
     memset(&in, 0, sizeof in);
     in.ev_v_i = 1;
