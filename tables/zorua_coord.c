@@ -43,19 +43,7 @@ static void thresholds(struct hd_zorua_coord_state *s)
 int hd_zorua_coord_ref_init(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_cfg *c,
                             char *err, unsigned errlen)
 {
-    const char *bad = NULL;
-    if (c->warps < 1 || c->warps > HD_ZCO_WARPS_MAX || c->ww > 16 || c->warps > (1u << c->ww) ||
-        c->kww > 16 || c->warps >= (1u << c->kww))
-        bad = "1..128 logical warps, fitting WW and KwW bits";
-    else if (c->blocks < 1 || c->blocks > HD_ZCO_BLOCKS_MAX || c->bw > 16 ||
-             c->blocks > (1u << c->bw) || c->rsw > 7 || c->reg_sets >= (1u << c->rsw) ||
-             c->ssw > 7 || c->smem_sets >= (1u << c->ssw))
-        bad = "block, register-set and scratchpad-set widths";
-    else if (c->cw > 31 || c->warps * c->reg_sets >= (1u << c->cw) ||
-             c->blocks * c->smem_sets >= (1u << c->cw) || c->pctw > 16 ||
-             c->pct_max >= (1u << c->pctw) || c->epoch < 1 || c->epw > 31 ||
-             c->epoch > (1u << c->epw) || c->pct_init > c->pct_max)
-        bad = "counter, epoch and percentage widths";
+    const char *bad = hd_zorua_coord_cfg_check(c);
     if (bad) {
         if (err && errlen)
             snprintf(err, errlen, "zorua_coord: configuration refused: %s", bad);

@@ -153,6 +153,27 @@ static inline unsigned hd_zco_count(const uint32_t *m)
     return n;
 }
 
+/* Why configuration c does not fit the maxima or its own widths (the header's static checks of
+ * the built one, at run time), or NULL. A contract on the parameters, not the block's logic
+ * (the RTL's counterpart is its elaboration assertion): here rather than in zorua_coord.c, whose
+ * mutants the testbench must kill; tests/unit/test_zorua_coord_block.c checks the refusals. */
+static inline const char *hd_zorua_coord_cfg_check(const struct hd_zorua_coord_cfg *c)
+{
+    if (c->warps < 1 || c->warps > HD_ZCO_WARPS_MAX || c->ww > 16 || c->warps > (1u << c->ww) ||
+        c->kww > 16 || c->warps >= (1u << c->kww))
+        return "1..128 logical warps, fitting WW and KwW bits";
+    if (c->blocks < 1 || c->blocks > HD_ZCO_BLOCKS_MAX || c->bw > 16 ||
+        c->blocks > (1u << c->bw) || c->rsw > 7 || c->reg_sets >= (1u << c->rsw) || c->ssw > 7 ||
+        c->smem_sets >= (1u << c->ssw))
+        return "block, register-set and scratchpad-set widths";
+    if (c->cw > 31 || c->warps * c->reg_sets >= (1u << c->cw) ||
+        c->blocks * c->smem_sets >= (1u << c->cw) || c->pctw > 16 ||
+        c->pct_max >= (1u << c->pctw) || c->epoch < 1 || c->epw > 31 ||
+        c->epoch > (1u << c->epw) || c->pct_init > c->pct_max)
+        return "counter, epoch and percentage widths";
+    return NULL;
+}
+
 /* Reset with the built configuration (hd_rtl_params.h). */
 void hd_zorua_coord_ref_reset(struct hd_zorua_coord_state *s);
 /* Reset with the configuration of the ZORUA_COORD_<Param> macros in effect where it expands: the
