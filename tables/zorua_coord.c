@@ -5,6 +5,8 @@
  * start of the cycle (the copy `o`) and writes the new one (`s`): the event, the arrival and the
  * admission step touch different warps and blocks (an event names a schedulable warp, the
  * arrival takes free ones, the admission a waiting one), and the counters add their deltas.
+ * The sizes and widths are the state's configuration (s->cfg, the RTL's parameters), so one
+ * build steps every named configuration (session 15: Kepler's and Maxwell's 96 warps).
  */
 #include "zorua_coord.h"
 
@@ -16,30 +18,54 @@
 #define HD_PORTS_BLOCK_VAR hd_zorua_coord_block
 #include "hd_ports_table.h"
 
-#define M(w) (((uint64_t)1 << (w)) - 1u)
-#define CMASK M(ZORUA_COORD_CW)
+#include <stdio.h>
 
-static const uint32_t phys_[3] = {ZORUA_COORD_PhysSlot, ZORUA_COORD_PhysSmem,
-                                  ZORUA_COORD_PhysReg};
+#define M(w) (((uint64_t)1 << (w)) - 1u)
+#define CMASK M(s->cfg.cw)
+#define SETB(m, w) ((m)[(w) / 32u] |= (uint32_t)1 << ((w) % 32u))
+#define CLRB(m, w) ((m)[(w) / 32u] &= ~((uint32_t)1 << ((w) % 32u)))
+
+static void phys(const struct hd_zorua_coord_cfg *c, uint32_t p[3])
+{
+    p[HD_ZCO_SLOT] = c->phys_slot;
+    p[HD_ZCO_SMEM] = c->phys_smem;
+    p[HD_ZCO_REG] = c->phys_reg;
+}
 
 static void thresholds(struct hd_zorua_coord_state *s)
 {
+    uint32_t p[3];
+    phys(&s->cfg, p);
     for (unsigned r = 0; r < 3; r++)
-        s->oth[r] = s->pct * phys_[r] / 100u;
+        s->oth[r] = s->pct * p[r] / 100u;
+}
+
+int hd_zorua_coord_ref_init(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_cfg *c,
+                            char *err, unsigned errlen)
+{
+    const char *bad = hd_zorua_coord_cfg_check(c);
+    if (bad) {
+        if (err && errlen)
+            snprintf(err, errlen, "zorua_coord: configuration refused: %s", bad);
+        return -1;
+    }
+    memset(s, 0, sizeof *s);
+    s->cfg = *c;
+    s->pct = c->pct_init;
+    thresholds(s);
+    hd_block_reset_values(&hd_zorua_coord_block, HD_DIR_OUT, &s->q);
+    return 0;
 }
 
 void hd_zorua_coord_ref_reset(struct hd_zorua_coord_state *s)
 {
-    memset(s, 0, sizeof *s);
-    s->pct = ZORUA_COORD_PctInit;
-    thresholds(s);
-    hd_block_reset_values(&hd_zorua_coord_block, HD_DIR_OUT, &s->q);
+    HD_ZORUA_COORD_REF_RESET_CFG(s);
 }
 
 static unsigned nsched(const struct hd_zorua_coord_state *s)
 {
     unsigned n = 0;
-    for (unsigned w = 0; w < HD_ZCO_WARPS; w++)
+    for (unsigned w = 0; w < s->cfg.warps; w++)
         n += s->w[w].sched;
     return n;
 }
@@ -75,26 +101,29 @@ uint32_t hd_zorua_coord_alg1(uint32_t pct, int32_t di, int32_t dm, uint32_t step
 /* The admission step on o (start of cycle) into s. */
 static void admit(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o)
 {
-    uint8_t qof[HD_ZCO_WARPS];
-    for (unsigned w = 0; w < HD_ZCO_WARPS; w++) {
+    uint8_t qof[HD_ZCO_WARPS_MAX];
+    const unsigned nw = o->cfg.warps;
+    for (unsigned w = 0; w < nw; w++) {
         const struct hd_zorua_coord_warp *x = &o->w[w];
-        qof[w] = ((o->try_mask >> w) & 1u) && x->pend && !x->bar && x->queue <= HD_ZCO_REG
+        qof[w] = hd_zco_bit(o->try_mask, w) && x->pend && !x->bar && x->queue <= HD_ZCO_REG
                      ? x->queue
                      : HD_ZCO_NOQ;
     }
-    const int pick = hd_zorua_coord_pick(qof, HD_ZCO_WARPS);
+    const int pick = hd_zorua_coord_pick(qof, nw);
     if (pick < 0)
         return;
     unsigned w = (unsigned)pick;
-    s->try_mask &= ~((uint64_t)1 << w);
+    CLRB(s->try_mask, w);
     const struct hd_zorua_coord_warp *x = &o->w[w];
     const struct hd_zorua_coord_blk *b = &o->b[x->blk];
     uint32_t need[3];
     need[HD_ZCO_SLOT] = !x->slot;
     need[HD_ZCO_SMEM] = b->sneed > b->sheld ? (uint32_t)(b->sneed - b->sheld) : 0;
-    need[HD_ZCO_REG] = (uint32_t)(x->rneed - x->rheld) & M(ZORUA_COORD_RsW);
-    const bool fit = hd_zorua_coord_fits(o->alloc, need, phys_, o->oth);
-    bool force = nsched(o) < ZORUA_COORD_Floor;
+    need[HD_ZCO_REG] = (uint32_t)(x->rneed - x->rheld) & M(o->cfg.rsw);
+    uint32_t ph[3];
+    phys(&o->cfg, ph);
+    const bool fit = hd_zorua_coord_fits(o->alloc, need, ph, o->oth);
+    bool force = nsched(o) < o->cfg.floor;
     if (!fit && !force)
         return;
     for (unsigned r = 0; r < 3; r++)
@@ -121,7 +150,7 @@ static void admit(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_st
 static void release_barrier(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o,
                             unsigned blk)
 {
-    for (unsigned v = 0; v < HD_ZCO_WARPS; v++)
+    for (unsigned v = 0; v < o->cfg.warps; v++)
         if (o->w[v].live && o->w[v].bar && o->w[v].blk == blk)
             s->w[v].bar = false;
     s->b[blk].nbar = 0;
@@ -133,12 +162,13 @@ static bool event(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_st
                   const struct hd_zorua_coord_in *in)
 {
     s->q.ev_v_o = 1;
-    unsigned w = (unsigned)(in->ev_warp_i & M(ZORUA_COORD_WW)), kind = in->ev_kind_i & 3u;
-    uint32_t rs = (uint32_t)(in->ev_rsets_i & M(ZORUA_COORD_RsW));
-    uint32_t ss = (uint32_t)(in->ev_ssets_i & M(ZORUA_COORD_SsW));
-    if (w >= HD_ZCO_WARPS || !o->w[w].sched || kind > HD_ZCO_EXIT)
+    const struct hd_zorua_coord_cfg *g = &o->cfg;
+    unsigned w = (unsigned)(in->ev_warp_i & M(g->ww)), kind = in->ev_kind_i & 3u;
+    uint32_t rs = (uint32_t)(in->ev_rsets_i & M(g->rsw));
+    uint32_t ss = (uint32_t)(in->ev_ssets_i & M(g->ssw));
+    if (w >= g->warps || !o->w[w].sched || kind > HD_ZCO_EXIT)
         return false;
-    if (kind == HD_ZCO_PHASE && (rs > ZORUA_COORD_RegSets || ss > ZORUA_COORD_SmemSets))
+    if (kind == HD_ZCO_PHASE && (rs > g->reg_sets || ss > g->smem_sets))
         return false;
     const struct hd_zorua_coord_warp *x = &o->w[w];
     const struct hd_zorua_coord_blk *b = &o->b[x->blk];
@@ -191,22 +221,22 @@ static bool arrival(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_
                     const struct hd_zorua_coord_in *in)
 {
     s->q.arr_v_o = 1;
-    unsigned kw = (unsigned)(in->kwarps_i & M(ZORUA_COORD_KwW));
-    uint32_t rs = (uint32_t)(in->tb_rsets_i & M(ZORUA_COORD_RsW));
-    uint32_t ss = (uint32_t)(in->tb_ssets_i & M(ZORUA_COORD_SsW));
+    const struct hd_zorua_coord_cfg *g = &o->cfg;
+    unsigned kw = (unsigned)(in->kwarps_i & M(g->kww));
+    uint32_t rs = (uint32_t)(in->tb_rsets_i & M(g->rsw));
+    uint32_t ss = (uint32_t)(in->tb_ssets_i & M(g->ssw));
     unsigned nfree = 0;
-    for (unsigned w = 0; w < HD_ZCO_WARPS; w++)
+    for (unsigned w = 0; w < g->warps; w++)
         nfree += !o->w[w].live;
     int blk = -1;
-    for (unsigned k = 0; k < HD_ZCO_BLOCKS && blk < 0; k++)
+    for (unsigned k = 0; k < g->blocks && blk < 0; k++)
         if (!o->b[k].live)
             blk = (int)k;
-    if (kw == 0 || kw > nfree || blk < 0 || rs > ZORUA_COORD_RegSets ||
-        ss > ZORUA_COORD_SmemSets)
+    if (kw == 0 || kw > nfree || blk < 0 || rs > g->reg_sets || ss > g->smem_sets)
         return false;
     unsigned taken = 0;
-    uint64_t mask = 0;
-    for (unsigned w = 0; w < HD_ZCO_WARPS && taken < kw; w++) {
+    uint32_t mask[HD_ZCO_MWORDS] = {0};
+    for (unsigned w = 0; w < g->warps && taken < kw; w++) {
         if (o->w[w].live)
             continue;
         struct hd_zorua_coord_warp *y = &s->w[w];
@@ -215,7 +245,7 @@ static bool arrival(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_
         y->queue = HD_ZCO_SLOT;
         y->blk = (uint8_t)blk;
         y->rneed = (uint8_t)rs;
-        mask |= (uint64_t)1 << w;
+        SETB(mask, w);
         taken++;
     }
     struct hd_zorua_coord_blk *c = &s->b[blk];
@@ -226,7 +256,7 @@ static bool arrival(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_
     c->nbar = 0;
     s->q.arr_ok_o = 1;
     s->q.arr_blk_o = (unsigned)blk;
-    s->q.arr_wmask_o = mask;
+    memcpy(s->q.arr_wmask_o, mask, sizeof mask);
     return true;
 }
 
@@ -234,7 +264,8 @@ static void epoch(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_st
                   const struct hd_zorua_coord_in *in)
 {
     uint32_t idle = in->idle_i & 1u, mem = in->mem_i & 1u;
-    if (o->ecnt != ZORUA_COORD_Epoch - 1u) {
+    const struct hd_zorua_coord_cfg *g = &o->cfg;
+    if (o->ecnt != g->epoch - 1u) {
         s->ecnt = o->ecnt + 1u;
         s->cidle = o->cidle + idle;
         s->cmem = o->cmem + mem;
@@ -242,8 +273,8 @@ static void epoch(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_st
     }
     int32_t ci = (int32_t)(o->cidle + idle), cm = (int32_t)(o->cmem + mem);
     int32_t di = ci - (int32_t)o->pidle, dm = cm - (int32_t)o->pmem;
-    const uint32_t pct = hd_zorua_coord_alg1(o->pct, di, dm, ZORUA_COORD_PctStep,
-                                             ZORUA_COORD_PctMax, ZORUA_COORD_DeltaTh);
+    const uint32_t pct = hd_zorua_coord_alg1(o->pct, di, dm, g->pct_step, g->pct_max,
+                                             g->delta_th);
     s->pct = pct;
     thresholds(s);
     s->pidle = (uint32_t)ci;
@@ -270,26 +301,27 @@ void hd_zorua_coord_ref_step(struct hd_zorua_coord_state *s, const struct hd_zor
         trigger |= event(s, &o, in);
     if (in->tb_v_i & 1u)
         trigger |= arrival(s, &o, in);
+    const unsigned nw = s->cfg.warps;
     if (trigger) {
-        s->try_mask = 0;
-        for (unsigned w = 0; w < HD_ZCO_WARPS; w++)
+        memset(s->try_mask, 0, sizeof s->try_mask);
+        for (unsigned w = 0; w < nw; w++)
             if (s->w[w].pend && !s->w[w].bar)
-                s->try_mask |= (uint64_t)1 << w;
+                SETB(s->try_mask, w);
     }
     const bool active = in->active_i & 1u;
     if (active)
         epoch(s, &o, in);
-    uint64_t sched = 0;
     unsigned nfree = 0;
-    for (unsigned w = 0; w < HD_ZCO_WARPS; w++) {
-        sched |= (uint64_t)s->w[w].sched << w;
+    memset(s->q.sched_o, 0, sizeof s->q.sched_o);
+    for (unsigned w = 0; w < nw; w++) {
+        if (s->w[w].sched)
+            SETB(s->q.sched_o, w);
         nfree += !s->w[w].live;
     }
-    s->q.sched_o = sched;
     bool blk_free = false;
-    for (unsigned k = 0; k < HD_ZCO_BLOCKS; k++)
+    for (unsigned k = 0; k < s->cfg.blocks; k++)
         blk_free |= !s->b[k].live;
-    unsigned kw = (unsigned)(in->kwarps_i & M(ZORUA_COORD_KwW));
+    unsigned kw = (unsigned)(in->kwarps_i & M(s->cfg.kww));
     s->q.tb_req_o = active && kw != 0 && kw <= nfree && blk_free;
 }
 
@@ -298,6 +330,9 @@ bool hd_zorua_coord_ref_idle(const struct hd_zorua_coord_state *s,
 {
     struct hd_zorua_coord_out z;
     memset(&z, 0, sizeof z);
-    return !((in->active_i | in->tb_v_i | in->ev_v_i) & 1u) && s->try_mask == 0 &&
+    bool tries = false;
+    for (unsigned i = 0; i < HD_ZCO_MWORDS; i++)
+        tries |= s->try_mask[i] != 0;
+    return !((in->active_i | in->tb_v_i | in->ev_v_i) & 1u) && !tries &&
            memcmp(&s->q, &z, sizeof z) == 0 && nsched(s) == 0;
 }

@@ -3,7 +3,7 @@
  * zorua.md §2.2-§2.5 and the §2.11 pseudo-code, §3.6; paper L220-L286, Figure 11, Algorithm 1,
  * Table 1; RTL rtl/zorua_coord/zorua_coord.sv).
  *
- * What it holds: per logical warp (64) its block, its queue (thread/barrier, scratchpad,
+ * What it holds: per logical warp (64 on Fermi, 96 on Kepler and Maxwell) its block, its queue (thread/barrier, scratchpad,
  * register; L233), whether it waits in one (pending), is held at a barrier, is schedulable (the
  * one extra bit per warp slot, L222 fn 5), holds a thread slot, and its register sets needed
  * and held; per logical block (16) its scratchpad sets needed and held, its live warps and its
@@ -39,6 +39,9 @@
  *
  * Timing: latency 1, every output registered and 0 in a cycle without a result, except
  * sched_o (the schedulable bits, state). Interface: rtl/zorua_coord/zorua_coord_ports.def.
+ * Sizes: the built configuration's for hd_zorua_coord_ref_reset; any named configuration of
+ * configs/rtl/zorua_coord.ini (within the maxima below) at run time with hd_zorua_coord_ref_init
+ * (session 15: one model steps Fermi's block and Kepler's and Maxwell's of 96 logical warps).
  */
 #ifndef HD_ZORUA_COORD_H
 #define HD_ZORUA_COORD_H
@@ -48,7 +51,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Maxima of the sizes one build's C reference holds (every named configuration of
+ * configs/rtl/zorua_coord.ini: Fermi's 64 logical warps, Kepler's and Maxwell's 96); the warp
+ * masks arr_wmask_o and sched_o are HD_PORT_W rows, HD_ZCO_MWORDS words each whatever the
+ * configuration's width (hd_ports_fields.h HD_PORTS_WIDE_WORDS). */
+#define HD_ZCO_WARPS_MAX 128u
+#define HD_ZCO_BLOCKS_MAX 32u
+#define HD_ZCO_MWORDS 4u /* HD_WORDS(HD_ZCO_WARPS_MAX) */
+
 #define HD_PORTS_DEF "zorua_coord_ports.def"
+#define HD_PORTS_WIDE_WORDS HD_ZCO_MWORDS
 #define HD_PORTS_DIR IN
 struct hd_zorua_coord_in {
 #include "hd_ports_fields.h"
@@ -57,17 +69,19 @@ struct hd_zorua_coord_in {
 struct hd_zorua_coord_out {
 #include "hd_ports_fields.h"
 };
+#undef HD_PORTS_WIDE_WORDS
 enum {
 #include "hd_ports_latency.h"
 };
 #undef HD_PORTS_DEF
 
 #ifndef __cplusplus /* C++ (the testbenches) checks nothing here */
-_Static_assert(ZORUA_COORD_Warps >= 1 && ZORUA_COORD_Warps <= 64 &&
+_Static_assert(ZORUA_COORD_Warps >= 1 && ZORUA_COORD_Warps <= HD_ZCO_WARPS_MAX &&
                    ZORUA_COORD_Warps <= (1u << ZORUA_COORD_WW) &&
                    ZORUA_COORD_Warps < (1u << ZORUA_COORD_KwW),
-               "zorua_coord: 1..64 logical warps, fitting WW and KwW bits");
-_Static_assert(ZORUA_COORD_Blocks >= 1 && ZORUA_COORD_Blocks <= (1u << ZORUA_COORD_BW) &&
+               "zorua_coord: 1..128 logical warps, fitting WW and KwW bits");
+_Static_assert(ZORUA_COORD_Blocks >= 1 && ZORUA_COORD_Blocks <= HD_ZCO_BLOCKS_MAX &&
+                   ZORUA_COORD_Blocks <= (1u << ZORUA_COORD_BW) &&
                    ZORUA_COORD_RegSets < (1u << ZORUA_COORD_RsW) &&
                    ZORUA_COORD_SmemSets < (1u << ZORUA_COORD_SsW),
                "zorua_coord: block, register-set and scratchpad-set widths");
@@ -80,10 +94,24 @@ _Static_assert(ZORUA_COORD_Warps * ZORUA_COORD_RegSets < (1u << ZORUA_COORD_CW) 
 enum hd_zorua_coord_ev { HD_ZCO_PHASE = 0, HD_ZCO_BARRIER = 1, HD_ZCO_EXIT = 2 };
 enum hd_zorua_coord_res { HD_ZCO_SLOT = 0, HD_ZCO_SMEM = 1, HD_ZCO_REG = 2 }; /* = queue order */
 
+/* The built configuration's sizes (the [default] of the build: Fermi). */
 #define HD_ZCO_WARPS ZORUA_COORD_Warps
 #define HD_ZCO_BLOCKS ZORUA_COORD_Blocks
 
 extern const struct hd_block_desc hd_zorua_coord_block;
+
+/* A configuration's parameters (configs/rtl/zorua_coord.ini's keys, in its order). */
+struct hd_zorua_coord_cfg {
+    unsigned warps, ww, kww, blocks, bw, reg_sets, rsw, smem_sets, ssw;
+    unsigned phys_reg, phys_smem, phys_slot, cw, epoch, epw;
+    unsigned pct_init, pct_step, pct_max, pctw, delta_th, floor;
+};
+/* The configuration of the ZORUA_COORD_<Param>-style macros with prefix P (ZORUA_COORD_ for the
+ * built one, ZORUA_COORD__KEPLER_ for a [block] loop_configs one, hd_rtl_params.h). */
+#define HD_ZCO_CFG(P)                                                                              \
+    {P##Warps,    P##WW,       P##KwW,      P##Blocks,  P##BW,      P##RegSets, P##RsW,          \
+     P##SmemSets, P##SsW,      P##PhysReg,  P##PhysSmem, P##PhysSlot, P##CW,    P##Epoch,        \
+     P##EpW,      P##PctInit,  P##PctStep,  P##PctMax,  P##PctW,    P##DeltaTh, P##Floor}
 
 struct hd_zorua_coord_warp {
     bool live, pend, bar, sched, slot;
@@ -96,16 +124,70 @@ struct hd_zorua_coord_blk {
 };
 
 struct hd_zorua_coord_state {
-    struct hd_zorua_coord_warp w[HD_ZCO_WARPS];
-    struct hd_zorua_coord_blk b[HD_ZCO_BLOCKS];
-    uint64_t try_mask;          /* warps to try before the next event */
+    struct hd_zorua_coord_cfg cfg;
+    struct hd_zorua_coord_warp w[HD_ZCO_WARPS_MAX];
+    struct hd_zorua_coord_blk b[HD_ZCO_BLOCKS_MAX];
+    uint32_t try_mask[HD_ZCO_MWORDS]; /* warps to try before the next event */
     uint32_t alloc[3], oth[3];  /* per resource (enum hd_zorua_coord_res), in units */
     uint32_t pct, ecnt, cidle, cmem, pidle, pmem;
     struct hd_zorua_coord_out q; /* the output registers */
     uint64_t cycle;
 };
 
+/* Bit w of a warp mask (arr_wmask_o, sched_o: HD_ZCO_MWORDS words, bit w in word w / 32). */
+static inline bool hd_zco_bit(const uint32_t *m, unsigned w)
+{
+    return w < HD_ZCO_WARPS_MAX && ((m[w / 32u] >> (w % 32u)) & 1u);
+}
+/* Its low 64 bits (Fermi's 64 logical warps: the whole mask). */
+static inline uint64_t hd_zco_low64(const uint32_t *m)
+{
+    return (uint64_t)m[0] | (uint64_t)m[1] << 32;
+}
+/* Its set bits. */
+static inline unsigned hd_zco_count(const uint32_t *m)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < HD_ZCO_MWORDS; i++)
+        n += (unsigned)__builtin_popcount(m[i]);
+    return n;
+}
+
+/* Why configuration c does not fit the maxima or its own widths (the header's static checks of
+ * the built one, at run time), or NULL. A contract on the parameters, not the block's logic
+ * (the RTL's counterpart is its elaboration assertion): here rather than in zorua_coord.c, whose
+ * mutants the testbench must kill; tests/unit/test_zorua_coord_block.c checks the refusals. */
+static inline const char *hd_zorua_coord_cfg_check(const struct hd_zorua_coord_cfg *c)
+{
+    if (c->warps < 1 || c->warps > HD_ZCO_WARPS_MAX || c->ww > 16 || c->warps > (1u << c->ww) ||
+        c->kww > 16 || c->warps >= (1u << c->kww))
+        return "1..128 logical warps, fitting WW and KwW bits";
+    if (c->blocks < 1 || c->blocks > HD_ZCO_BLOCKS_MAX || c->bw > 16 ||
+        c->blocks > (1u << c->bw) || c->rsw > 7 || c->reg_sets >= (1u << c->rsw) || c->ssw > 7 ||
+        c->smem_sets >= (1u << c->ssw))
+        return "block, register-set and scratchpad-set widths";
+    if (c->cw > 31 || c->warps * c->reg_sets >= (1u << c->cw) ||
+        c->blocks * c->smem_sets >= (1u << c->cw) || c->pctw > 16 ||
+        c->pct_max >= (1u << c->pctw) || c->epoch < 1 || c->epw > 31 ||
+        c->epoch > (1u << c->epw) || c->pct_init > c->pct_max)
+        return "counter, epoch and percentage widths";
+    return NULL;
+}
+
+/* Reset with the built configuration (hd_rtl_params.h). */
 void hd_zorua_coord_ref_reset(struct hd_zorua_coord_state *s);
+/* Reset with the configuration of the ZORUA_COORD_<Param> macros in effect where it expands: the
+ * reset of the instance kinds "zorua_coord:kepler" and "zorua_coord:maxwell" ([block]
+ * loop_configs; generated by model/hw/hw_blocks.cmake with that configuration's macros). */
+#define HD_ZORUA_COORD_REF_RESET_CFG(s)                                                            \
+    do {                                                                                           \
+        const struct hd_zorua_coord_cfg hd_zcc_ = HD_ZCO_CFG(ZORUA_COORD_);                        \
+        (void)hd_zorua_coord_ref_init((s), &hd_zcc_, NULL, 0);                                     \
+    } while (0)
+/* Reset with configuration cfg; -1 (and a message in err) when it exceeds the maxima or its
+ * own widths (as the header's static checks of the built one). */
+int hd_zorua_coord_ref_init(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_cfg *cfg,
+                            char *err, unsigned errlen);
 /* One cycle: *out = the outputs during the cycle, then the rising edge samples *in. */
 void hd_zorua_coord_ref_step(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_in *in,
                              struct hd_zorua_coord_out *out);

@@ -32,6 +32,25 @@ using sig_t = typename std::conditional<
                               typename std::conditional<W <= 64, uint64_t, sc_bv<W>>::type>::type>::type;
 
 template <class T> void put(sc_signal<T> &s, uint64_t v) { s.write(static_cast<T>(v)); }
+// HD_PORT_W rows of 64 bits or fewer (a configuration's width of a row wider in another) are
+// Verilator's integer signals: sig_t, their words joined and split.
+template <unsigned W>
+using sig_w_t = typename std::conditional<W <= 64, sig_t<W>, sc_bv<W>>::type;
+template <int W, class T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
+void put_w(sc_signal<T> &s, const uint32_t *v)
+{
+    uint64_t x = v[0];
+    if (W > 32)
+        x |= static_cast<uint64_t>(v[1]) << 32;
+    s.write(static_cast<T>(x));
+}
+template <int W, class T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
+void get_w(const sc_signal<T> &s, uint32_t *v)
+{
+    const uint64_t x = static_cast<uint64_t>(s.read());
+    for (int i = 0; i < (W + 31) / 32; i++)
+        v[i] = static_cast<uint32_t>(x >> (32 * i));
+}
 template <int W> void put_w(sc_signal<sc_bv<W>> &s, const uint32_t *v)
 {
     sc_bv<W> b;
@@ -53,7 +72,7 @@ struct Signals {
 #define HD_CLOCK(n)
 #define HD_RESET(n)
 #define HD_PORT(d, n, w, r, dc) sc_signal<sig_t<w>> n{#n};
-#define HD_PORT_W(d, n, w, r, dc) sc_signal<sc_bv<w>> n{#n};
+#define HD_PORT_W(d, n, w, r, dc) sc_signal<sig_w_t<w>> n{#n};
 #include HD_PORTS_DEF
 #undef HD_PORT
 #undef HD_PORT_W

@@ -21,7 +21,10 @@
 #   refused with a message naming the key, the built sizes and the GPU's.
 # - zorua_loop_fst (full): an FST window of the 15 SMs' 75 blocks, the RTL's ports in the .gtkw.
 # - zorua_loop_kepler, zorua_loop_maxwell (full): three experiment points each on Kepler and
-#   Maxwell (96 logical warps: the tables' Kepler/Maxwell kinds, no decoder), both drives.
+#   Maxwell (96 logical warps: the tables' and, session 15, the coordinator's Kepler/Maxwell
+#   kinds, no decoder: 60 instances), both drives.
+# - zorua_loop_experiment_kepler, _maxwell (full, session 15): every Kepler / Maxwell Zorua point
+#   of experiments/zorua-sample.toml (19 each) in the loop, both drives, the same cycles.
 # - zorua_loop_experiment, zorua_loop_sample (full): every Fermi Zorua point of
 #   experiments/zorua-sample.toml (19) / the first, middle and last point of each of the grid's eight
 #   applications in the loop, both drives, the same cycles as without the blocks.
@@ -81,6 +84,13 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(zorua_loop_${gen} PROPERTIES TIMEOUT 900
                          PASS_REGULAR_EXPRESSION "3 of 3 points in the loop")
+  endforeach()
+  foreach(gen kepler maxwell)
+    add_test(NAME zorua_loop_experiment_${gen}
+             COMMAND ${zloop} --gen ${gen} --experiment ${CMAKE_SOURCE_DIR}/experiments/zorua-sample.toml
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(zorua_loop_experiment_${gen} PROPERTIES TIMEOUT 3600
+                         PASS_REGULAR_EXPRESSION "19 of 19 points in the loop")
   endforeach()
   add_test(NAME zorua_loop_sample COMMAND ${zloop} --sample WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_loop_sample PROPERTIES TIMEOUT 3600

@@ -33,6 +33,31 @@ constexpr std::size_t vl_bytes(unsigned w)
     return w <= 8 ? 1 : w <= 16 ? 2 : w <= 32 ? 4 : w <= 64 ? 8 : ((w + 31) / 32) * 4;
 }
 
+// A HD_PORT_W row's words from/to the Verilator value (VlWide, or an integer up to 64 bits).
+template <class T> void vl_words_in(T &v, const uint32_t *w, unsigned width)
+{
+    if constexpr (std::is_integral<T>::value) {
+        uint64_t x = w[0];
+        if (width > 32)
+            x |= static_cast<uint64_t>(w[1]) << 32;
+        v = static_cast<T>(x);
+    } else {
+        for (unsigned i = 0; i < (width + 31) / 32; i++)
+            v[i] = w[i];
+    }
+}
+template <class T> void vl_words_out(const T &v, uint32_t *w, unsigned width)
+{
+    if constexpr (std::is_integral<T>::value) {
+        const uint64_t x = static_cast<uint64_t>(v);
+        for (unsigned i = 0; i < (width + 31) / 32; i++)
+            w[i] = static_cast<uint32_t>(x >> (32 * i));
+    } else {
+        for (unsigned i = 0; i < (width + 31) / 32; i++)
+            w[i] = v[i];
+    }
+}
+
 struct Handle {
     hd_vl::Context ctx;
     HD_VL_TOP *top;
@@ -52,8 +77,7 @@ void copy_in(HD_VL_TOP *t, const HD_VL_IN *in)
 #define HD_VLI_OUT(n, w)
 #define HD_VLIW_IN(n, w)                                                                           \
     static_assert(sizeof(t->n) == vl_bytes(w), #n ": Verilator type does not match the width");   \
-    for (unsigned i = 0; i < (w + 31) / 32; i++)                                                   \
-        t->n[i] = in->n[i];
+    vl_words_in(t->n, in->n, (w));
 #define HD_VLIW_OUT(n, w)
 #define HD_PORT(d, n, w, r, doc) HD_VLI_##d(n, w)
 #define HD_PORT_W(d, n, w, r, doc) HD_VLIW_##d(n, w)
@@ -71,8 +95,7 @@ void copy_out(const HD_VL_TOP *t, HD_VL_OUT *out)
 #define HD_VLOW_IN(n, w)
 #define HD_VLOW_OUT(n, w)                                                                          \
     static_assert(sizeof(t->n) == vl_bytes(w), #n ": Verilator type does not match the width");   \
-    for (unsigned i = 0; i < (w + 31) / 32; i++)                                                   \
-        out->n[i] = t->n[i];
+    vl_words_out(t->n, out->n, (w));
 #define HD_PORT(d, n, w, r, doc) HD_VLO_##d(n, w)
 #define HD_PORT_W(d, n, w, r, doc) HD_VLOW_##d(n, w)
 #include HD_PORTS_DEF

@@ -8,6 +8,9 @@
  *     #include "hd_ports_fields.h"
  *     };
  * Deliberately without an include guard: it is included once per struct.
+ * A block whose named configurations ([block] loop_configs) give a HD_PORT_W row different widths
+ * in one build defines HD_PORTS_WIDE_WORDS (words) before including: every wide field then has
+ * that many words (the widest configuration's), so one struct layout serves every configuration.
  */
 #define HD_PF_CAT3_(a, b, c) a##b##_##c
 #define HD_PF_CAT3(a, b, c) HD_PF_CAT3_(a, b, c)
@@ -15,10 +18,15 @@
 #define HD_PF_OUT_IN(n)
 #define HD_PF_IN_OUT(n)
 #define HD_PF_OUT_OUT(n) uint64_t n;
-#define HD_PFW_IN_IN(n, w) uint32_t n[HD_WORDS(w)];
+#ifdef HD_PORTS_WIDE_WORDS
+#define HD_PFW_WORDS_(w) (HD_PORTS_WIDE_WORDS)
+#else
+#define HD_PFW_WORDS_(w) HD_WORDS(w)
+#endif
+#define HD_PFW_IN_IN(n, w) uint32_t n[HD_PFW_WORDS_(w)];
 #define HD_PFW_OUT_IN(n, w)
 #define HD_PFW_IN_OUT(n, w)
-#define HD_PFW_OUT_OUT(n, w) uint32_t n[HD_WORDS(w)];
+#define HD_PFW_OUT_OUT(n, w) uint32_t n[HD_PFW_WORDS_(w)];
 #define HD_BLOCK(n, lat, doc)
 #define HD_CLOCK(n)
 #define HD_RESET(n)
@@ -38,6 +46,7 @@
 #undef HD_PFW_OUT_IN
 #undef HD_PFW_IN_OUT
 #undef HD_PFW_OUT_OUT
+#undef HD_PFW_WORDS_
 #undef HD_PF_CAT3
 #undef HD_PF_CAT3_
 #undef HD_PORTS_DIR

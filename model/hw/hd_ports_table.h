@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * hd_ports_table.h - expands HD_PORTS_DEF into a block descriptor (hd_block.h) named
  * HD_PORTS_BLOCK_VAR, over the structs HD_PORTS_IN_T and HD_PORTS_OUT_T, with a compile-time
- * check of every row's width class (HD_PORT 1..64 bits, HD_PORT_W above 64). Include it at file
+ * check of every row's width class (HD_PORT 1..64 bits, HD_PORT_W any width: above 64, or a
+ * width a named configuration may take above 64, zorua_coord's warp masks) and that a wide row's
+ * field holds its words (hd_ports_fields.h, HD_PORTS_WIDE_WORDS). Include it at file
  * scope in the block's C reference (.c), once:
  *     #define HD_PORTS_DEF "regpat_comp_ports.def"
  *     #define HD_PORTS_IN_T struct hd_regpat_comp_in
@@ -18,7 +20,8 @@
 #define HD_PORT(d, n, w, r, doc)                                                                   \
     _Static_assert((w) >= 1 && (w) <= 64, "HD_PORT " #n ": width must be 1..64 (HD_PORT_W above)");
 #define HD_PORT_W(d, n, w, r, doc)                                                                 \
-    _Static_assert((w) > 64, "HD_PORT_W " #n ": width must be above 64 (HD_PORT below)");
+    _Static_assert((w) >= 1 && sizeof(((HD_PT_T_##d *)0)->n) >= 4u * HD_WORDS(w),                 \
+                   "HD_PORT_W " #n ": width must be 1 or more and fit its field's words");
 #define HD_TAG(n, w, doc)                                                                          \
     _Static_assert((w) >= 1 && (w) <= 64, "HD_TAG " #n ": width must be 1..64");
 #include HD_PORTS_DEF

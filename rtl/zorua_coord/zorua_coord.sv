@@ -534,7 +534,7 @@ module zorua_coord #(
   // Assertions //
   ////////////////
 
-  `HD_ASSERT_INIT(HdZoruaCoordParams, Warps >= 1 && Warps <= 64 && Warps <= (1 << WW) &&
+  `HD_ASSERT_INIT(HdZoruaCoordParams, Warps >= 1 && Warps <= 128 && Warps <= (1 << WW) &&
                                       Warps < (1 << KwW) && Blocks <= (1 << BW) &&
                                       RegSets < (1 << RsW) && SmemSets < (1 << SsW) &&
                                       Epoch >= 2 && Epoch <= (1 << EpW) && PctMax < (1 << PctW))

@@ -247,7 +247,7 @@ static void refused(struct hd_test_state *t)
         hd_zorua_coord_ref_step(&s, &z, &o);
     HD_CHECK_U64(t, 52, s.alloc[HD_ZCO_SLOT]); /* 48 slots + o_thresh 4; 12 warps wait */
     HD_CHECK_U64(t, 52, s.alloc[HD_ZCO_REG]);
-    HD_CHECK_U64(t, 0xfffffffffffffull, o.sched_o);
+    HD_CHECK_U64(t, 0xfffffffffffffull, hd_zco_low64(o.sched_o));
     /* Kind 3, and a phase past the table, are refused. */
     memset(&in, 0, sizeof in);
     in.ev_v_i = 1;
@@ -268,11 +268,67 @@ static void refused(struct hd_test_state *t)
     HD_CHECK(t, o.ev_v_o && !o.ev_ok_o);
 }
 
+/* Session 15: the configurations at run time. The built one is what reset gives; Kepler's (96
+ * logical warps, 7-bit warp indices) takes an arrival of 96 warps and a 96-bit mask; sizes past
+ * the maxima or their own widths are refused with a message. */
+static void configs(struct hd_test_state *t)
+{
+    hd_test_begin(t, "configurations at run time");
+    static struct hd_zorua_coord_state s, r;
+    const struct hd_zorua_coord_cfg built = HD_ZCO_CFG(ZORUA_COORD_);
+    hd_zorua_coord_ref_reset(&r);
+    char err[160] = "";
+    HD_CHECK_U64(t, 0, (uint64_t)hd_zorua_coord_ref_init(&s, &built, err, sizeof err));
+    HD_CHECK(t, memcmp(&s, &r, sizeof s) == 0);
+    struct hd_zorua_coord_cfg k = built;
+    k.warps = 96;
+    k.ww = 7;
+    k.phys_reg = 512;
+    k.phys_slot = 64;
+    k.floor = 13;
+    HD_CHECK_U64(t, 0, (uint64_t)hd_zorua_coord_ref_init(&s, &k, err, sizeof err));
+    HD_CHECK_U64(t, 51, s.oth[HD_ZCO_REG]); /* 10 % of 512 */
+    HD_CHECK_U64(t, 6, s.oth[HD_ZCO_SLOT]); /* 10 % of 64 */
+    struct hd_zorua_coord_in in, z;
+    struct hd_zorua_coord_out o;
+    memset(&in, 0, sizeof in);
+    memset(&z, 0, sizeof z);
+    in.tb_v_i = 1;
+    in.kwarps_i = 96;
+    in.tb_rsets_i = 1;
+    hd_zorua_coord_ref_step(&s, &in, &o);
+    hd_zorua_coord_ref_step(&s, &z, &o);
+    HD_CHECK(t, o.arr_v_o && o.arr_ok_o);
+    HD_CHECK_U64(t, 96, hd_zco_count(o.arr_wmask_o));
+    HD_CHECK(t, hd_zco_bit(o.arr_wmask_o, 95) && !hd_zco_bit(o.arr_wmask_o, 96));
+    for (int c = 0; c < 100; c++) /* one admission per cycle: 70 fit 64 + 6 slots */
+        hd_zorua_coord_ref_step(&s, &z, &o);
+    HD_CHECK_U64(t, 70, hd_zco_count(o.sched_o));
+    struct hd_zorua_coord_cfg bad = k;
+    bad.warps = 129;
+    bad.ww = 8;
+    bad.kww = 8;
+    HD_CHECK(t, hd_zorua_coord_ref_init(&s, &bad, err, sizeof err) == -1);
+    HD_CHECK(t, strstr(err, "zorua_coord: configuration refused: 1..128 logical warps") != NULL);
+    bad = k;
+    bad.ww = 6; /* 96 warps need 7 bits */
+    HD_CHECK(t, hd_zorua_coord_ref_init(&s, &bad, err, sizeof err) == -1);
+    bad = k;
+    bad.ssw = 5; /* 48 scratchpad sets need 6 bits */
+    HD_CHECK(t, hd_zorua_coord_ref_init(&s, &bad, err, sizeof err) == -1);
+    HD_CHECK(t, strstr(err, "scratchpad-set widths") != NULL);
+    bad = k;
+    bad.cw = 10; /* 96 x 16 register sets need 11 bits */
+    HD_CHECK(t, hd_zorua_coord_ref_init(&s, &bad, err, sizeof err) == -1);
+    HD_CHECK(t, strstr(err, "counter, epoch and percentage widths") != NULL);
+}
+
 int main(void)
 {
     struct hd_test_state t = {0};
     fig11(&t);
     algorithm1(&t);
     refused(&t);
+    configs(&t);
     return hd_test_finish(&t);
 }

@@ -49,7 +49,7 @@ static void in_step(struct hd_test_state *t)
     char err[512] = "";
     struct zcl *L = zcl_create(2, &no_factory);
     HD_CHECK(t, L != NULL);
-    HD_CHECK(t, zcl_add_sm(L, 1, 10, 4, 30, 16, 2048, err, sizeof err) == 0);
+    HD_CHECK(t, zcl_add_sm(L, 1, "zorua_coord", 10, 4, 30, 16, 2048, err, sizeof err) == 0);
     HD_CHECK(t, zcl_make(L, err, sizeof err) == 0);
     struct hd_zorua_coord_state ref;
     hd_zorua_coord_ref_reset(&ref);
@@ -93,7 +93,7 @@ static void fault(struct hd_test_state *t)
     char err[512] = "";
     struct zcl *L = zcl_create(1, &no_factory);
     HD_CHECK(t, L != NULL);
-    HD_CHECK(t, zcl_add_sm(L, 0, 10, 4, 30, 16, 2048, err, sizeof err) == 0);
+    HD_CHECK(t, zcl_add_sm(L, 0, "zorua_coord", 10, 4, 30, 16, 2048, err, sizeof err) == 0);
     HD_CHECK(t, zcl_make(L, err, sizeof err) == 0);
     struct hd_zorua_coord_state ref;
     hd_zorua_coord_ref_reset(&ref);
@@ -120,18 +120,92 @@ static void sizes(struct hd_test_state *t)
 {
     hd_test_begin(t, "sizes and keys");
     char err[512] = "";
-    HD_CHECK(t, zcl_fits(256, 48, 48));  /* Fermi */
-    HD_CHECK(t, !zcl_fits(512, 48, 64)); /* Kepler: not stepped */
-    HD_CHECK(t, !zcl_fits(512, 64, 64)); /* Maxwell */
+    HD_CHECK(t, zcl_fits(256, 48, 48)); /* Fermi */
+    HD_CHECK(t, zcl_fits(512, 48, 64)); /* Kepler (session 15: 96 logical warps) */
+    HD_CHECK(t, zcl_fits(512, 64, 64)); /* Maxwell */
+    HD_CHECK(t, !zcl_fits(512, 48, 48));
+    struct hd_zorua_coord_cfg c;
+    const char *k = zcl_kind(64, 16, 256, 48, 48, 16, 48, 10, &c);
+    HD_CHECK(t, k && strcmp(k, "zorua_coord") == 0 && c.warps == 64 && c.phys_slot == 48);
+    k = zcl_kind(96, 16, 512, 48, 64, 16, 48, 13, &c);
+    HD_CHECK(t, k && strcmp(k, "zorua_coord:kepler") == 0 && c.warps == 96 && c.ww == 7 &&
+                    c.phys_reg == 512 && c.smem_sets == 48);
+    k = zcl_kind(96, 16, 512, 64, 64, 16, 64, 13, &c);
+    HD_CHECK(t, k && strcmp(k, "zorua_coord:maxwell") == 0 && c.phys_smem == 64 &&
+                    c.ssw == 7);
+    HD_CHECK(t, zcl_kind(64, 16, 512, 48, 64, 16, 48, 13, NULL) == NULL); /* 64 logical: none */
+    HD_CHECK(t, zcl_kind(96, 16, 512, 48, 64, 16, 48, 10, NULL) == NULL); /* another floor */
     HD_CHECK(t, zcl_keys(10, 4, 30, 16, 2048));
     HD_CHECK(t, !zcl_keys(10, 4, 40, 16, 2048));
     struct zcl *L = zcl_create(1, &no_factory);
-    HD_CHECK(t, zcl_add_sm(L, 0, 10, 4, 40, 16, 2048, err, sizeof err) == -1);
+    HD_CHECK(t, zcl_add_sm(L, 0, "zorua_coord", 10, 4, 40, 16, 2048, err, sizeof err) == -1);
     HD_CHECK(t, strstr(err, "key 'in_loop' ([zorua]): the zorua_coord block's o_thresh "
                             "controller is built for o_default_pct = 10, o_step_pct = 4, "
                             "o_max_pct = 30") != NULL);
     HD_CHECK(t, strstr(err, "this run has 10, 4, 40, 16, 2048") != NULL);
-    HD_CHECK(t, zcl_add_sm(L, 1, 10, 4, 30, 16, 2048, err, sizeof err) == -1); /* no SM 1 */
+    HD_CHECK(t, zcl_add_sm(L, 1, "zorua_coord", 10, 4, 30, 16, 2048, err, sizeof err) == -1); /* no SM 1 */
+    zcl_destroy(L);
+}
+
+/* Kepler's coordinator (session 15): the instance kind of 96 logical warps through the factory
+ * against the reference in the same configuration. Blocks of 64 and 32 warps of 4 register sets
+ * arrive at cycles 2 and 3: the warp slots' virtual space is 64 + 10 % of 64 = 70, so warps 0-69
+ * are admitted (one per cycle) and 70-95 wait; the second block's mask is bits 64-95 and the
+ * schedulable bits reach above bit 63. A corrupted bit 80 of sched_o is caught, in hex. */
+static void kepler(struct hd_test_state *t)
+{
+    hd_test_begin(t, "Kepler's coordinator (96 logical warps) in the loop");
+    char err[512] = "";
+    struct hd_zorua_coord_cfg c;
+    const char *k = zcl_kind(96, 16, 512, 48, 64, 16, 48, 13, &c);
+    HD_CHECK(t, k != NULL);
+    if (!k)
+        return;
+    struct zcl *L = zcl_create(1, &no_factory);
+    HD_CHECK(t, L != NULL);
+    HD_CHECK(t, zcl_add_sm(L, 0, k, 10, 4, 30, 16, 2048, err, sizeof err) == 0);
+    HD_CHECK(t, zcl_make(L, err, sizeof err) == 0);
+    struct hd_zorua_coord_state ref;
+    HD_CHECK(t, hd_zorua_coord_ref_init(&ref, &c, err, sizeof err) == 0);
+    uint64_t grants = 0, fails = 0, arr = 0;
+    uint32_t mask2[HD_ZCO_MWORDS] = {0}, sched[HD_ZCO_MWORDS] = {0};
+    for (uint64_t cy = 0; cy < 200; cy++) {
+        struct hd_zorua_coord_in in;
+        struct hd_zorua_coord_out want, got;
+        memset(&in, 0, sizeof in);
+        in.active_i = 1;
+        in.kwarps_i = cy == 3 ? 32 : 64;
+        if (cy == 2 || cy == 3) {
+            in.tb_v_i = 1;
+            in.tb_rsets_i = 4;
+        }
+        hd_zorua_coord_ref_step(&ref, &in, &want);
+        fails += zcl_step(L, 0, cy, &in, &want, &got, err, sizeof err) != 0;
+        fails += memcmp(&got, &want, sizeof got) != 0;
+        grants += got.gr_v_o;
+        if (got.arr_v_o && got.arr_ok_o && ++arr == 2)
+            memcpy(mask2, got.arr_wmask_o, sizeof mask2);
+        memcpy(sched, got.sched_o, sizeof sched);
+    }
+    HD_CHECK_U64(t, 0, fails);
+    HD_CHECK_U64(t, 2, arr);
+    HD_CHECK_U64(t, 70, grants);
+    HD_CHECK_U64(t, 0, mask2[0] | mask2[1]);
+    HD_CHECK_U64(t, 0xffffffffu, mask2[2]);
+    HD_CHECK_U64(t, 70, hd_zco_count(sched));
+    HD_CHECK(t, hd_zco_bit(sched, 69) && !hd_zco_bit(sched, 70));
+    HD_CHECK_U64(t, 70, ref.alloc[HD_ZCO_SLOT]);
+    struct hd_zorua_coord_in in;
+    struct hd_zorua_coord_out want, got;
+    memset(&in, 0, sizeof in);
+    in.active_i = 1;
+    hd_zorua_coord_ref_step(&ref, &in, &want);
+    want.sched_o[2] ^= 1u << 16; /* warp 80 */
+    HD_CHECK(t, zcl_step(L, 0, 200, &in, &want, &got, err, sizeof err) == -1);
+    HD_CHECK(t, strstr(err, "MISMATCH at cycle 200, SM 0, block zorua_coord:kepler "
+                            "(sm0.zorua_coord, the coordinator), port sched_o = "
+                            "0x0000003fffffffffffffffff, the model's coordinator gave "
+                            "0x0001003fffffffffffffffff") != NULL);
     zcl_destroy(L);
 }
 
@@ -141,5 +215,6 @@ int main(void)
     in_step(&t);
     fault(&t);
     sizes(&t);
+    kepler(&t);
     return hd_test_finish(&t);
 }

@@ -65,7 +65,7 @@ static uint64_t zf_get(const struct hd_zorua_coord_out *o, unsigned f)
     case ZF_TB_REQ: return o->tb_req_o;
     case ZF_ARR_OK: return o->arr_ok_o;
     case ZF_ARR_BLK: return o->arr_blk_o;
-    case ZF_ARR_WMASK: return o->arr_wmask_o;
+    case ZF_ARR_WMASK: return hd_zco_low64(o->arr_wmask_o);
     case ZF_GR_V: return o->gr_v_o;
     case ZF_GR_WARP: return o->gr_warp_o;
     case ZF_GR_SLOT: return o->gr_slot_o;
@@ -79,7 +79,7 @@ static uint64_t zf_get(const struct hd_zorua_coord_out *o, unsigned f)
     case ZF_RL_SSETS: return o->rl_ssets_o;
     case ZF_RL_SLOT: return o->rl_slot_o;
     case ZF_RL_BAR: return o->rl_bar_o;
-    default: return o->sched_o;
+    default: return hd_zco_low64(o->sched_o);
     }
 }
 

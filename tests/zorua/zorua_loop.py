@@ -11,14 +11,14 @@ tables and decoder are the blocks' C references, its o_thresh is the coordinator
 the blocks are checked against the model every step).
 
 With --gen kepler or maxwell the points run on configs/zorua-<gen>.ini with 96 logical warps: the
-tables are stepped as the block's Kepler/Maxwell configurations and the decoder, built for 64
-logical warps, and the coordinator, built for Fermi's physical sizes, are not (three instances per
-SM).
+tables and (session 15) the coordinator are stepped as the blocks' Kepler/Maxwell configurations
+(zorua_coord:kepler, :maxwell: 96 logical warps, the model's admissions its outputs) and the
+decoder, built for 64 logical warps, is not (four instances per SM).
 
 usage: zorua_loop.py HEDDLE (--point NAME ... | --experiment TOML | --sample) [--drive ref,rtl]
                      [--gen fermi|kepler|maxwell]
-Points: --point (repeatable); --experiment: the Fermi Zorua workloads of a sweep file
-(experiments/zorua-sample.toml); --sample: the first, middle and last point of each application of the
+Points: --point (repeatable); --experiment: the Zorua workloads of a sweep file on the --gen
+generation (experiments/zorua-sample.toml); --sample: the first, middle and last point of each application of the
 specification grid (scripts/gen-zorua-grid.py --list). A point no CTA of fits Fermi is skipped
 and counted. Exit 0 when every point passes, 1 otherwise, 2 on usage errors.
 """
@@ -33,8 +33,8 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 GENS = {  # config, logical warps, instances per SM (three tables, the decoder and coordinator
     # where they fit)
     "fermi": ("configs/zorua-fermi.ini", 64, 5),
-    "kepler": ("configs/zorua-kepler.ini", 96, 3),
-    "maxwell": ("configs/zorua-maxwell.ini", 96, 3),
+    "kepler": ("configs/zorua-kepler.ini", 96, 4),
+    "maxwell": ("configs/zorua-maxwell.ini", 96, 4),
 }
 NSM = 15  # the SMs of the three generations (Table 2)
 SUMMARY = re.compile(r"^(\S+): (verified|FAILED) \(small\), (\d+) cycles, blocks in the timing "
@@ -53,7 +53,7 @@ def sample_points():
     return keep
 
 
-def experiment_points(path):
+def experiment_points(path, gen):
     with open(path, "rb") as f:
         t = tomllib.load(f)
     pts = []
@@ -62,7 +62,7 @@ def experiment_points(path):
         cfgs = cfg if isinstance(cfg, list) else [cfg]
         alloc = g.get("set", {}).get("sm", {}).get("allocator")
         allocs = alloc if isinstance(alloc, list) else [alloc]
-        if "zorua-fermi" in cfgs and "zorua" in allocs:
+        if f"zorua-{gen}" in cfgs and "zorua" in allocs:
             pts += [w for w in g["workload"] if w not in pts]
     return pts
 
@@ -85,7 +85,7 @@ def main():
     sets = ["--set", f"sm.logical_warps={lwarps}", "--set", "sm.logical_ctas=16"]
     pts = list(a.point)
     if a.experiment:
-        pts += experiment_points(a.experiment)
+        pts += experiment_points(a.experiment, a.gen)
     if a.sample:
         pts += sample_points()
     drives = [d for d in a.drive.split(",") if d]

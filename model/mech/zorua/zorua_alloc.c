@@ -76,8 +76,8 @@ static bool can_accept(const void *impl, const struct hd_cta_demand *d)
     const uint32_t nw = d->all_warps ? d->all_warps : d->warps;
     const uint32_t smem = div_up(d->smem, a->p->z_smem_set);
     if (a->bd) { /* the block's room; the scratchpad of the live blocks on chip (docs/zorua.md) */
-        uint32_t blk, wid[HD_ZCO_WARPS], held = 0;
-        for (uint32_t k = 0; k < HD_ZCO_BLOCKS; k++)
+        uint32_t blk, wid[HD_ZCO_WARPS_MAX], held = 0;
+        for (uint32_t k = 0; k < a->bd->ref.cfg.blocks; k++)
             held += a->bd->ref.b[k].live ? a->bd->ref.b[k].sneed : 0;
         return nw <= HD_ALLOC_MAX_WARPS && zbd_room(a, nw, &blk, wid) &&
                held + smem <= a->z.smt.nphys &&
@@ -95,7 +95,8 @@ static bool accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_gran
         return false;
     const uint32_t nw = d->all_warps ? d->all_warps : d->warps;
     int c = free_cta(a);
-    uint32_t wid[HD_ALLOC_MAX_WARPS > HD_ZCO_WARPS ? HD_ALLOC_MAX_WARPS : HD_ZCO_WARPS], k = 0;
+    uint32_t wid[HD_ALLOC_MAX_WARPS > HD_ZCO_WARPS_MAX ? HD_ALLOC_MAX_WARPS : HD_ZCO_WARPS_MAX],
+        k = 0;
     if (a->bd) { /* the block's choice (zbd_room); its warps come in as it admits them */
         uint32_t blk;
         (void)zbd_room(a, nw, &blk, wid);
@@ -167,7 +168,7 @@ static void release(void *impl, const struct hd_cta_grant *g)
     for (uint32_t i = 0; a->dec && i < a->cta[g->cta_slot].nwarps; i++) {
         const uint32_t w = a->cta[g->cta_slot].wid[i];
         if (a->z.w[w].where != ZC_FREE && a->z.w[w].cta == g->cta_slot &&
-            !(a->bd && a->bd->exited >> w & 1u))
+            !(a->bd && zbd_exited(a->bd, w)))
             zdl_exit(a->dec, a->sm, w); /* (exits with its CTA) */
     }
     if (a->bd) { /* its warps' exits (the block frees the block's scratchpad at the last);
@@ -191,7 +192,7 @@ static bool acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc_pa
         p->warp >= a->cta[g->cta_slot].nwarps)
         return false; /* (growth by registers or scratchpad alone: the phase events' job) */
     const uint32_t w = a->cta[g->cta_slot].wid[p->warp];
-    if (a->bd && !(a->bd->adm >> w & 1u))
+    if (a->bd && !zbd_admitted(a->bd, w))
         return false; /* (not yet admitted by the block) */
     uint32_t s = zc_slot(&a->z, w);
     if (s >= ZMT_SWAP && !a->bd) {
@@ -216,7 +217,7 @@ static void release_part(void *impl, struct hd_cta_grant *g, const struct hd_all
         return;
     const uint32_t w = a->cta[g->cta_slot].wid[p->warp];
     if (a->bd) { /* event iii: the block releases (zorua_blkdrive.c apply) */
-        if (!(a->bd->exited >> w & 1u))
+        if (!zbd_exited(a->bd, w))
             zdl_exit(a->dec, a->sm, w);
         zbd_exit(a, w);
         g->warp_slot[p->warp] = HD_ALLOC_NO_SLOT;
@@ -439,15 +440,18 @@ static int create(const struct hd_sm_params *p, bool zorua, struct hd_sm_alloc *
     zoth_init(&a->oth, (uint32_t)(p->z_o_default + 0.5), (uint32_t)(p->z_o_step + 0.5),
               (uint32_t)(p->z_o_max + 0.5), p->z_c_delta, p->z_epoch);
     a->pct = a->oth.pct;
-    /* the coordinator block's C reference where the SM is the block's size and the controller's
-       keys are its constants (Fermi, Table 1; zorua_coordloop.h) */
+    /* the coordinator block's C reference where the SM is the size of one of its configurations
+       and the controller's keys are its constants (Fermi; session 15: Kepler and Maxwell with 96
+       logical warps; Table 1; zorua_coordloop.h) */
     a->z.floor = zorua ? (uint32_t)(p->z_floor * p->max_warps / 100.0 + 0.999) : 0;
-    if (zbd_fits(a)) {
+    struct hd_zorua_coord_cfg bcfg;
+    const char *kind = zbd_fits(a, &bcfg);
+    if (kind) {
         if (!(a->bd = malloc(sizeof *a->bd))) {
             destroy(a);
             return -1;
         }
-        zbd_init(a->bd);
+        zbd_init(a->bd, kind, &bcfg);
     }
     set_limits(a);
     *out = (struct hd_sm_alloc){zorua ? &zorua_ops : &wlm_ops, a};

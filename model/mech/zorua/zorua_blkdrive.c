@@ -11,37 +11,48 @@
 #include <stdio.h>
 #include <string.h>
 
-#define BIT(w) ((uint64_t)1 << (w))
+#define SETB(m, w) ((m)[(w) / 32u] |= (uint32_t)1 << ((w) % 32u))
+#define CLRB(m, w) ((m)[(w) / 32u] &= ~((uint32_t)1 << ((w) % 32u)))
 
-bool zbd_fits(const struct zalloc *a)
+const char *zbd_fits(const struct zalloc *a, struct hd_zorua_coord_cfg *cfg)
 {
     const struct hd_sm_params *p = a->p;
-    return a->zorua && a->z.nwarps == HD_ZCO_WARPS && a->z.nctas == HD_ZCO_BLOCKS &&
-           zcl_fits(a->z.rmt.nphys, a->z.smt.nphys, a->z.tmt.t.nphys) &&
-           a->reg_sets_max <= ZORUA_COORD_RegSets && a->z.smt.nsets <= ZORUA_COORD_SmemSets &&
-           a->z.floor == ZORUA_COORD_Floor &&
-           zcl_keys(p->z_o_default, p->z_o_step, p->z_o_max, p->z_c_delta, p->z_epoch);
+    if (!a->zorua || !zcl_keys(p->z_o_default, p->z_o_step, p->z_o_max, p->z_c_delta, p->z_epoch))
+        return NULL;
+    return zcl_kind(a->z.nwarps, a->z.nctas, a->z.rmt.nphys, a->z.smt.nphys, a->z.tmt.t.nphys,
+                    a->reg_sets_max, a->z.smt.nsets, a->z.floor, cfg);
 }
 
-void zbd_init(struct zbd *b)
+void zbd_init(struct zbd *b, const char *kind, const struct hd_zorua_coord_cfg *cfg)
 {
     memset(b, 0, sizeof *b);
-    hd_zorua_coord_ref_reset(&b->ref);
+    b->kind = kind;
+    (void)hd_zorua_coord_ref_init(&b->ref, cfg, NULL, 0); /* (a built configuration: valid) */
+}
+
+bool zbd_exited(const struct zbd *b, uint32_t w)
+{
+    return hd_zco_bit(b->exited, w);
+}
+
+bool zbd_admitted(const struct zbd *b, uint32_t w)
+{
+    return hd_zco_bit(b->adm, w);
 }
 
 bool zbd_room(const struct zalloc *a, uint32_t nw, uint32_t *blk, uint32_t *wid)
 {
     const struct zbd *b = a->bd;
-    if (b->arr_pend || nw == 0 || nw > HD_ZCO_WARPS)
+    if (b->arr_pend || nw == 0 || nw > b->ref.cfg.warps)
         return false;
     int k = -1; /* the block's choice: the lowest free logical block, the lowest free warps */
-    for (uint32_t i = 0; i < HD_ZCO_BLOCKS && k < 0; i++)
+    for (uint32_t i = 0; i < b->ref.cfg.blocks && k < 0; i++)
         if (!b->ref.b[i].live)
             k = (int)i;
     if (k < 0 || a->cta[k].used)
         return false; /* (its CTA slot in the substrate: released after the block's exits) */
     uint32_t n = 0;
-    for (uint32_t w = 0; w < HD_ZCO_WARPS && n < nw; w++)
+    for (uint32_t w = 0; w < b->ref.cfg.warps && n < nw; w++)
         if (!b->ref.w[w].live)
             wid[n++] = w;
     if (n < nw)
@@ -61,19 +72,19 @@ void zbd_arrive(struct zalloc *a, uint32_t blk, const uint32_t *wid, uint32_t nw
     b->arr.tb_ssets_i = ssets;
     b->arr_pend = true;
     b->arr_blk = blk;
-    b->arr_mask = 0;
+    memset(b->arr_mask, 0, sizeof b->arr_mask);
     for (uint32_t i = 0; i < nw; i++) {
-        b->arr_mask |= BIT(wid[i]);
+        SETB(b->arr_mask, wid[i]);
         b->bar[wid[i]] = 0;
-        b->exited &= ~BIT(wid[i]);
-        b->adm &= ~BIT(wid[i]);
+        CLRB(b->exited, wid[i]);
+        CLRB(b->adm, wid[i]);
     }
 }
 
 static void push(struct zalloc *a, uint8_t kind, uint32_t w, uint32_t rsets, uint32_t ssets)
 {
     struct zbd *b = a->bd;
-    if (w >= HD_ZCO_WARPS)
+    if (w >= b->ref.cfg.warps)
         return;
     if (b->qn == sizeof b->q / sizeof b->q[0]) {
         if (!a->fault_msg[0])
@@ -95,7 +106,7 @@ void zbd_phase(struct zalloc *a, uint32_t w, uint32_t rsets, uint32_t ssets)
 
 void zbd_barrier(struct zalloc *a, uint32_t w)
 {
-    if (w >= HD_ZCO_WARPS || a->bd->bar[w] || a->bd->exited & BIT(w))
+    if (w >= a->bd->ref.cfg.warps || a->bd->bar[w] || zbd_exited(a->bd, w))
         return;
     a->bd->bar[w] = 1;
     push(a, HD_ZCO_BARRIER, w, 0, 0);
@@ -103,24 +114,24 @@ void zbd_barrier(struct zalloc *a, uint32_t w)
 
 void zbd_exit(struct zalloc *a, uint32_t w)
 {
-    if (w >= HD_ZCO_WARPS || a->bd->exited & BIT(w))
+    if (w >= a->bd->ref.cfg.warps || zbd_exited(a->bd, w))
         return;
-    a->bd->exited |= BIT(w);
+    SETB(a->bd->exited, w);
     push(a, HD_ZCO_EXIT, w, 0, 0);
 }
 
 bool zbd_may_run(const struct zalloc *a, uint32_t w)
 {
     const struct zbd *b = a->bd;
-    return w < HD_ZCO_WARPS && (b->sched & BIT(w)) && !b->nq[w] && !b->bar[w];
+    return w < b->ref.cfg.warps && hd_zco_bit(b->sched, w) && !b->nq[w] && !b->bar[w];
 }
 
 bool zbd_hold(struct zalloc *a, uint32_t c, uint32_t w)
 {
     struct zbd *b = a->bd;
-    if (w >= HD_ZCO_WARPS)
+    if (w >= b->ref.cfg.warps)
         return false;
-    if ((b->bar[w] == 1 || (b->bar[w] == 2 && b->ref.w[w].bar)) && c < HD_ZCO_BLOCKS) {
+    if ((b->bar[w] == 1 || (b->bar[w] == 2 && b->ref.w[w].bar)) && c < b->ref.cfg.blocks) {
         /* it is released by the substrate while the block still holds its barrier: the
            barrier completed there; the CTA-mates that never waited (the last to arrive) reach
            it now in the block */
@@ -135,8 +146,11 @@ bool zbd_busy(const struct zalloc *a)
     const struct zbd *b = a->bd;
     struct hd_zorua_coord_out z;
     memset(&z, 0, sizeof z);
-    z.sched_o = b->ref.q.sched_o;
-    return b->arr_pend || b->qn || b->ref.try_mask || memcmp(&b->ref.q, &z, sizeof z) != 0;
+    memcpy(z.sched_o, b->ref.q.sched_o, sizeof z.sched_o);
+    bool tries = false;
+    for (uint32_t i = 0; i < HD_ZCO_MWORDS; i++)
+        tries |= b->ref.try_mask[i] != 0;
+    return b->arr_pend || b->qn || tries || memcmp(&b->ref.q, &z, sizeof z) != 0;
 }
 
 /* The first queued event whose warp the block holds schedulable (the block refuses others); it
@@ -187,12 +201,19 @@ static int apply(struct zalloc *a, uint64_t now, const struct hd_zorua_coord_out
             return fail(a, now, "arrival (refused)", 0, 1);
         if (o->arr_blk_o != b->arr_due)
             return fail(a, now, "arrival's logical block", o->arr_blk_o, b->arr_due);
-        if (o->arr_wmask_o != b->arr_due_mask)
-            return fail(a, now, "arrival's logical warps", o->arr_wmask_o, b->arr_due_mask);
+        for (uint32_t w = 0; w < HD_ZCO_WARPS_MAX; w++) /* (the first warp that differs) */
+            if (hd_zco_bit(o->arr_wmask_o, w) != hd_zco_bit(b->arr_due_mask, w)) {
+                snprintf(a->fault_msg, sizeof a->fault_msg,
+                         "zorua: cycle %" PRIu64 ", SM %u: the coordinator's arrival %s logical "
+                         "warp %u, the model's grant %s",
+                         now, a->sm, hd_zco_bit(o->arr_wmask_o, w) ? "has" : "lacks", w,
+                         hd_zco_bit(b->arr_due_mask, w) ? "has it" : "does not");
+                return -1;
+            }
     }
     /* a warp readmitted after the block took its barrier passed it (read before this step's
        event: an admission at the event's edge is one from before) */
-    const bool bar_pass = o->gr_v_o && b->bar[o->gr_warp_o & 63u] == 2;
+    const bool bar_pass = o->gr_v_o && b->bar[o->gr_warp_o & (HD_ZCO_WARPS_MAX - 1u)] == 2;
     if (o->ev_v_o) {
         const uint32_t w = (uint32_t)o->rl_warp_o, blk = (uint32_t)o->rl_blk_o;
         if (!o->ev_ok_o)
@@ -235,11 +256,11 @@ static int apply(struct zalloc *a, uint64_t now, const struct hd_zorua_coord_out
         }
         z->admitted++;
         z->forced += force;
-        b->adm |= BIT(w);
+        SETB(b->adm, w);
         if (bar_pass)
             b->bar[w] = 0;
     }
-    b->sched = o->sched_o;
+    memcpy(b->sched, o->sched_o, sizeof b->sched);
     b->moved = o->gr_v_o || o->ev_v_o || o->arr_v_o;
     return 0;
 }
@@ -255,7 +276,7 @@ int zbd_cycle(struct zalloc *a, uint64_t now, bool active, bool idle, bool mem, 
         b->arr_pend = false;
         b->arr_check = true;
         b->arr_due = b->arr_blk;
-        b->arr_due_mask = b->arr_mask;
+        memcpy(b->arr_due_mask, b->arr_mask, sizeof b->arr_due_mask);
     }
     in.active_i = active;
     in.idle_i = idle;

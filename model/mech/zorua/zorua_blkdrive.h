@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT
  * zorua_blkdrive.h - the model's coordinator decisions taken from the zorua_coord block (issue 32
  * item 5; Zorua Sec. 3.2-3.5, Figure 11, L229-L255; docs/zorua.md "The coordinator block
- * decides"): on an SM of the block's sizes (Fermi: 64 logical warps, 16 logical CTAs, 256
- * register sets, 48 scratchpad sets, 48 warp slots, Table 1's keys), the allocator steps the
- * block's C reference every cycle (zorua_alloc.c tick; in the loop the block too, checked
- * against it, zorua_coordloop.h) and the model follows its outputs.
+ * decides"): on an SM of one of the block's configurations' sizes (Fermi: 64 logical warps, 16
+ * logical CTAs, 256 register sets, 48 scratchpad sets, 48 warp slots; session 15: Kepler and
+ * Maxwell with 96 logical warps, 16 logical CTAs, 512 register sets, 48 or 64 scratchpad sets,
+ * 64 warp slots; Table 1's keys), the allocator steps the block's C reference in that
+ * configuration every cycle (zorua_alloc.c tick; in the loop the block too, checked against it,
+ * zorua_coordloop.h) and the model follows its outputs.
  *
  * Design. The model hands the block what its ports take, one of each per cycle: a CTA's arrival
  * (buffered until the next cycle: one at a time, L231 step 1), the first queued warp event whose
@@ -35,31 +37,39 @@ struct zbd_ev {
     uint8_t kind, warp, rsets, ssets; /* enum hd_zorua_coord_ev */
 };
 
+/* A warp mask: bit w in word w / 32 (the block's arr_wmask_o and sched_o layout). */
+typedef uint32_t zbd_mask[HD_ZCO_MWORDS];
+
 struct zbd {
     struct hd_zorua_coord_state ref; /* the block's C reference: the model's coordinator */
+    const char *kind;                /* its configuration's instance kind (zcl_kind) */
     bool arr_pend;                   /* an arrival waits for the next cycle */
     struct hd_zorua_coord_in arr;    /* its inputs */
     uint32_t arr_blk;                /* the logical block and warps granted to it */
-    uint64_t arr_mask;
+    zbd_mask arr_mask;
     uint32_t arr_due;                /* the block and warps the arrival in flight must get */
-    uint64_t arr_due_mask;
+    zbd_mask arr_due_mask;
     bool arr_check;
     struct zbd_ev q[256];            /* warp events waiting for the port (a ring) */
     uint32_t qh, qn;
-    uint8_t nq[HD_ZCO_WARPS];        /* events of each warp in q */
-    uint64_t sched;                  /* sched_o of the last step */
-    uint8_t bar[HD_ZCO_WARPS];       /* its barrier: 0 none, 1 event queued, 2 taken by the
+    uint8_t nq[HD_ZCO_WARPS_MAX];    /* events of each warp in q */
+    zbd_mask sched;                  /* sched_o of the last step */
+    uint8_t bar[HD_ZCO_WARPS_MAX];   /* its barrier: 0 none, 1 event queued, 2 taken by the
                                         block (held until readmitted) */
-    uint64_t exited;                 /* exit queued */
-    uint64_t adm;                    /* admitted since its arrival (its TMT entry is its own) */
+    zbd_mask exited;                 /* exit queued */
+    zbd_mask adm;                    /* admitted since its arrival (its TMT entry is its own) */
     bool ev_fly;                     /* an event went in at the last step: its result is due */
     struct zbd_ev fly;
     bool moved;                      /* the last step admitted, released or took a block */
 };
 
-/* Does the block fit SM allocator a (sizes and keys)? */
-bool zbd_fits(const struct zalloc *a);
-void zbd_init(struct zbd *b);
+/* Does one of the block's configurations fit SM allocator a (sizes and keys)? Its instance kind
+ * then (zcl_kind; *cfg its parameters), else NULL. */
+const char *zbd_fits(const struct zalloc *a, struct hd_zorua_coord_cfg *cfg);
+void zbd_init(struct zbd *b, const char *kind, const struct hd_zorua_coord_cfg *cfg);
+/* Has logical warp w's exit been queued? Was it admitted since its arrival? */
+bool zbd_exited(const struct zbd *b, uint32_t w);
+bool zbd_admitted(const struct zbd *b, uint32_t w);
 /* The logical block and warps the block would give a CTA of nw warps arriving now, or false
  * (an arrival already buffered, no room, or its logical block still held by the substrate). */
 bool zbd_room(const struct zalloc *a, uint32_t nw, uint32_t *blk, uint32_t *wid);

@@ -13,7 +13,18 @@
 
 struct zcl_sm {
     bool on;
+    const char *kind; /* the instance kind (zcl_kind) */
     struct hd_hw_inst inst;
+};
+
+/* The block's configurations one build holds (configs/rtl/zorua_coord.ini, hd_rtl_params.h). */
+static const struct zcl_kind_row {
+    const char *kind;
+    struct hd_zorua_coord_cfg cfg;
+} kinds[] = {
+    {"zorua_coord", HD_ZCO_CFG(ZORUA_COORD_)},                   /* Fermi */
+    {"zorua_coord:kepler", HD_ZCO_CFG(ZORUA_COORD__KEPLER_)},    /* Kepler */
+    {"zorua_coord:maxwell", HD_ZCO_CFG(ZORUA_COORD__MAXWELL_)},  /* Maxwell */
 };
 
 struct zcl {
@@ -45,10 +56,30 @@ void zcl_destroy(struct zcl *L)
     free(L);
 }
 
+const char *zcl_kind(uint32_t warps, uint32_t ctas, uint32_t reg_units, uint32_t smem_units,
+                     uint32_t slots, uint32_t reg_sets, uint32_t smem_sets, uint32_t floor,
+                     struct hd_zorua_coord_cfg *cfg)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        const struct hd_zorua_coord_cfg *c = &kinds[i].cfg;
+        if (warps == c->warps && ctas == c->blocks && reg_units == c->phys_reg &&
+            smem_units == c->phys_smem && slots == c->phys_slot && reg_sets <= c->reg_sets &&
+            smem_sets <= c->smem_sets && floor == c->floor) {
+            if (cfg)
+                *cfg = *c;
+            return kinds[i].kind;
+        }
+    }
+    return NULL;
+}
+
 bool zcl_fits(uint32_t reg_units, uint32_t smem_units, uint32_t slots)
 {
-    return reg_units == ZORUA_COORD_PhysReg && smem_units == ZORUA_COORD_PhysSmem &&
-           slots == ZORUA_COORD_PhysSlot;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (reg_units == kinds[i].cfg.phys_reg && smem_units == kinds[i].cfg.phys_smem &&
+            slots == kinds[i].cfg.phys_slot)
+            return true;
+    return false;
 }
 
 bool zcl_keys(double o_default, double step, double max, uint32_t delta, uint32_t epoch)
@@ -57,8 +88,8 @@ bool zcl_keys(double o_default, double step, double max, uint32_t delta, uint32_
            max == ZORUA_COORD_PctMax && delta == ZORUA_COORD_DeltaTh && epoch == ZORUA_COORD_Epoch;
 }
 
-int zcl_add_sm(struct zcl *L, uint32_t sm, double o_default, double step, double max,
-               uint32_t delta, uint32_t epoch, char *err, size_t errlen)
+int zcl_add_sm(struct zcl *L, uint32_t sm, const char *kind, double o_default, double step,
+               double max, uint32_t delta, uint32_t epoch, char *err, size_t errlen)
 {
     if (sm >= L->nsm) {
         snprintf(err, errlen, "zorua: SM %u beyond the loop's %u", sm, L->nsm);
@@ -75,6 +106,7 @@ int zcl_add_sm(struct zcl *L, uint32_t sm, double o_default, double step, double
         return -1;
     }
     L->s[sm].on = true;
+    L->s[sm].kind = kind;
     return 0;
 }
 
@@ -89,7 +121,7 @@ int zcl_make(struct zcl *L, char *err, size_t errlen)
             continue;
         char name[48];
         snprintf(name, sizeof name, "sm%u.zorua_coord", s);
-        if (hd_hw_make_sized(f, "zorua_coord", name, &x->inst, sizeof(struct hd_zorua_coord_in),
+        if (hd_hw_make_sized(f, x->kind, name, &x->inst, sizeof(struct hd_zorua_coord_in),
                              sizeof(struct hd_zorua_coord_out), err, errlen) != 0)
             return -1;
         x->inst.ops->reset(x->inst.impl);
@@ -115,20 +147,24 @@ int zcl_step(struct zcl *L, uint32_t sm, uint64_t now, const struct hd_zorua_coo
     const struct hd_block_desc *b = x->inst.b;
     for (unsigned i = 0; i < b->nports; i++) {
         const struct hd_port_desc *p = &b->ports[i];
-        if (p->dir != HD_DIR_OUT || p->wide)
+        if (p->dir != HD_DIR_OUT || hd_port_equal(p, &out, want))
             continue;
-        uint64_t g, e;
-        memcpy(&g, (const char *)&out + p->offset, sizeof g);
-        memcpy(&e, (const char *)want + p->offset, sizeof e);
-        if (g != e) {
-            snprintf(err, errlen,
-                     "zorua: MISMATCH at cycle %" PRIu64 ", SM %u, block zorua_coord "
-                     "(sm%u.zorua_coord, the coordinator), port %s = %" PRIu64 " (0x%" PRIx64
-                     "), the model's coordinator gave %" PRIu64 " (0x%" PRIx64 ")%s",
-                     now, sm, sm, p->name, g, g, e, e,
-                     want->ep_v_o ? " at an epoch's end" : "");
-            return -1;
+        char g[64], e[64]; /* (decimal and hex; the warp masks, 64 or 96 bits: hex) */
+        if (p->wide) {
+            hd_port_format(p, &out, g, sizeof g);
+            hd_port_format(p, want, e, sizeof e);
+        } else {
+            uint64_t gv, ev;
+            memcpy(&gv, (const char *)&out + p->offset, sizeof gv);
+            memcpy(&ev, (const char *)want + p->offset, sizeof ev);
+            snprintf(g, sizeof g, "%" PRIu64 " (0x%" PRIx64 ")", gv, gv);
+            snprintf(e, sizeof e, "%" PRIu64 " (0x%" PRIx64 ")", ev, ev);
         }
+        snprintf(err, errlen,
+                 "zorua: MISMATCH at cycle %" PRIu64 ", SM %u, block %s (sm%u.zorua_coord, the "
+                 "coordinator), port %s = %s, the model's coordinator gave %s%s",
+                 now, sm, x->kind, sm, p->name, g, e, want->ep_v_o ? " at an epoch's end" : "");
+        return -1;
     }
     *got = out;
     return 0;

@@ -48,17 +48,19 @@ static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
     if (zml_add_sm(h->loop, sm, &a->z.rmt, &a->z.smt, &a->z.tmt.t, err, errlen) != 0)
         return -1;
     if (a->zorua && zcl_fits(a->z.rmt.nphys, a->z.smt.nphys, a->z.tmt.t.nphys)) {
-        /* (the coordinator block is built for Fermi's physical sizes: Kepler and Maxwell do
-           not step it) */
-        if (zcl_add_sm(h->cl, sm, a->p->z_o_default, a->p->z_o_step, a->p->z_o_max,
-                       a->p->z_c_delta, a->p->z_epoch, err, errlen) != 0)
+        /* (the coordinator block is built for Fermi's, Kepler's and Maxwell's physical sizes:
+           the configuration of the SM's, session 15) */
+        if (zcl_add_sm(h->cl, sm, a->bd ? a->bd->kind : "zorua_coord", a->p->z_o_default,
+                       a->p->z_o_step, a->p->z_o_max, a->p->z_c_delta, a->p->z_epoch, err,
+                       errlen) != 0)
             return -1;
         if (!a->bd) {
             snprintf(err, errlen,
-                     "key 'in_loop' ([zorua]): the zorua_coord block is built for %u logical "
-                     "warps and %u logical CTAs, this GPU has %u and %u ([sm] logical_warps, "
-                     "logical_ctas)",
-                     (unsigned)HD_ZCO_WARPS, (unsigned)HD_ZCO_BLOCKS, a->z.nwarps, a->z.nctas);
+                     "key 'in_loop' ([zorua]): the zorua_coord block is built for 64 logical "
+                     "warps and 16 logical CTAs over 48 warp slots (Fermi) or 96 and 16 over 64 "
+                     "(Kepler, Maxwell; configs/rtl/zorua_coord.ini), this GPU has %u and %u "
+                     "over %u ([sm] logical_warps, logical_ctas, max_warps)",
+                     a->z.nwarps, a->z.nctas, a->z.tmt.t.nphys);
             return -1;
         }
         a->cl = h->cl;
