@@ -119,8 +119,10 @@ def sweep_text(root):
         "# workloads/zorua-grid.toml and configs/zorua-*.ini; do not edit (rerun the script).",
         f"# {len(pts)} points of 8 applications x the three Table 2 generations x Baseline",
         "# (TB-granular, allocator = partitioned), WLM and Zorua (64 logical warps on Fermi, 96 on the",
-        "# 64-warp SMs, 16 logical CTAs); small inputs. zorua.py: Fig 14-16 and 19-21 and the report",
-        "# beside the paper. experiments/zorua-sample.toml is the quick 19-point sample.",
+        "# 64-warp SMs, 16 logical CTAs); --size waves (each application's input of several CTA",
+        "# waves, the same for every specification and generation; workloads/README.md). zorua.py:",
+        "# Fig 14-16 and 19-21 and the report beside the paper. experiments/zorua-sample.toml is the",
+        "# quick 19-point sample (small inputs).",
         f"# Runs: {runs} ({', '.join(f'{g} {len(fit[g])}' for g in GENS)} points per scheme).",
         "# Left out (one CTA does not fit the SM, so no scheme can launch it there):",
     ]
@@ -134,15 +136,22 @@ def sweep_text(root):
             'description = "Zorua vs WLM vs Baseline over the whole specification grid, three '
             'generations"',
             'analysis = "zorua.py"', "quiet = true", "timeout = 900", "",
-            "[defaults]", 'size = "small"', ""]
+            "[defaults]", 'size = "waves"', ""]
+    # Per generation, per application its Baseline then its WLM and Zorua points, so a sweep
+    # stopped early (sweep.py --report-only) holds whole applications of the first generations.
     for g in GENS:
         lw = 64 if sms[g]["max_warps"] <= 48 else 96
-        names = [p["name"] for p in fit[g]]
-        body += [f"# {g}: Baseline", "[[grid]]", quoted_list(names, "workload = ["),
-                 f'config = "zorua-{g}"', 'set.sm.allocator = "partitioned"', "",
-                 f"# {g}: WLM and Zorua", "[[grid]]", quoted_list(names, "workload = ["),
-                 f'config = "zorua-{g}"', 'set.sm.allocator = ["wlm", "zorua"]',
-                 f"set.sm.logical_warps = {lw}", "set.sm.logical_ctas = 16", ""]
+        for app in desc.get("app", []):
+            names = [p["name"] for p in fit[g] if p["name"].startswith(app["base"] + "_z_")]
+            if not names:
+                continue
+            body += [f"# {g}, {app['abbr']}: Baseline", "[[grid]]",
+                     quoted_list(names, "workload = ["),
+                     f'config = "zorua-{g}"', 'set.sm.allocator = "partitioned"', "",
+                     f"# {g}, {app['abbr']}: WLM and Zorua", "[[grid]]",
+                     quoted_list(names, "workload = ["),
+                     f'config = "zorua-{g}"', 'set.sm.allocator = ["wlm", "zorua"]',
+                     f"set.sm.logical_warps = {lw}", "set.sm.logical_ctas = 16", ""]
     body += ["[collect]", 'cycles = "timing.totals.cycles"', 'energy_j = "power.energy_j"', ""]
     return "\n".join(head + body)
 
