@@ -23,6 +23,13 @@ import os
 import sys
 
 GENS = ["fermi", "kepler", "maxwell"]
+# The order of the runs (CPU per run at --size waves, workloads/README.md: NQU, RD and SLA well
+# under a second, BH and MST 2-3.5 s): Fermi's cheap applications, the three cheapest on Kepler
+# and Maxwell, Fermi's BH and MST, then the rest; applications not listed come last.
+RUN_ORDER = ([("fermi", a) for a in ("NQU", "RD", "SLA", "DCT", "SP", "SSSP")] +
+             [(g, a) for a in ("NQU", "RD", "SLA") for g in ("kepler", "maxwell")] +
+             [("fermi", "BH"), ("fermi", "MST")] +
+             [(g, a) for a in ("DCT", "SP", "SSSP", "BH", "MST") for g in ("kepler", "maxwell")])
 
 
 def fail(msg):
@@ -137,21 +144,25 @@ def sweep_text(root):
             'generations"',
             'analysis = "zorua.py"', "quiet = true", "timeout = 900", "",
             "[defaults]", 'size = "waves"', ""]
-    # Per generation, per application its Baseline then its WLM and Zorua points, so a sweep
-    # stopped early (sweep.py --report-only) holds whole applications of the first generations.
-    for g in GENS:
+    # Per (generation, application) its Baseline then its WLM and Zorua points, cheapest first
+    # (RUN_ORDER), so a sweep stopped early (sweep.py --report-only) holds whole applications:
+    # every application on Fermi, then the three cheapest on Kepler and Maxwell too.
+    apps = {a["abbr"]: a for a in desc.get("app", [])}
+    order = [(g, a) for g, a in RUN_ORDER if a in apps]
+    order += [(g, a) for g in GENS for a in apps if (g, a) not in order]
+    for g, ab in order:
+        app = apps[ab]
         lw = 64 if sms[g]["max_warps"] <= 48 else 96
-        for app in desc.get("app", []):
-            names = [p["name"] for p in fit[g] if p["name"].startswith(app["base"] + "_z_")]
-            if not names:
-                continue
-            body += [f"# {g}, {app['abbr']}: Baseline", "[[grid]]",
-                     quoted_list(names, "workload = ["),
-                     f'config = "zorua-{g}"', 'set.sm.allocator = "partitioned"', "",
-                     f"# {g}, {app['abbr']}: WLM and Zorua", "[[grid]]",
-                     quoted_list(names, "workload = ["),
-                     f'config = "zorua-{g}"', 'set.sm.allocator = ["wlm", "zorua"]',
-                     f"set.sm.logical_warps = {lw}", "set.sm.logical_ctas = 16", ""]
+        names = [p["name"] for p in fit[g] if p["name"].startswith(app["base"] + "_z_")]
+        if not names:
+            continue
+        body += [f"# {g}, {app['abbr']}: Baseline", "[[grid]]",
+                 quoted_list(names, "workload = ["),
+                 f'config = "zorua-{g}"', 'set.sm.allocator = "partitioned"', "",
+                 f"# {g}, {app['abbr']}: WLM and Zorua", "[[grid]]",
+                 quoted_list(names, "workload = ["),
+                 f'config = "zorua-{g}"', 'set.sm.allocator = ["wlm", "zorua"]',
+                 f"set.sm.logical_warps = {lw}", "set.sm.logical_ctas = 16", ""]
     body += ["[collect]", 'cycles = "timing.totals.cycles"', 'energy_j = "power.energy_j"', ""]
     return "\n".join(head + body)
 
