@@ -63,16 +63,25 @@ MHZ_THESIS = 1400                    # Table 4.1: SM clock 1.4 GHz (the earlier 
 # exists (issue 24 item 7, another branch). HD_EXP_SETUP=earlier: the setup before issue 24
 # (L_c = us x 1400 on the 700 MHz core, SMs by occupancy, any global store clears the flush bit).
 SETUPS = {
+    # switch: the context-switch simulation by default (HD_EXP_SWITCH overrides; session 15:
+    # the faithful setup simulates the switch as the thesis does, each TB stalled for its own
+    # L_CS = Ctx_TB / (B / N_SM) in parallel, digest §4.1 and §8.1 item 8; session 14's run with
+    # real serial traffic is the `traffic` column, TRAFFIC_JSON)
     "faithful": {"mhz": None, "preempter": "preempter_gpu", "oracle": "first",
+                 "switch": "stall_tb",
                  "sets": ['set.context.preempt_sms = "standalone"',
                           'set.context.flush_bit = "idempotence"',
-                          'set.context.quiesce = "writeback"'],
+                          'set.context.quiesce = "writeback"',
+                          # session 15: the freed SMs stay the preempter's until it finished
+                          # (its deadline assumes it runs as alone; digest §2.6 item 6)
+                          'set.context.preempt_hold = true'],
                  # the runs the thesis reports (issue 24: the full grid does not fit 30 minutes
                  # at >= 3-wave victims): Chimera and the proposed scheme at every L_c (Fig
                  # 4.5), the Oracle at 2 us only (its one number, L433); no `sm` reference and
                  # no Chimera+ (not in the thesis's figures). HD_EXP_SCHEMES=all: every one.
                  "schemes": {"chimera": None, "shieh": None, "oracle": [2]}},
     "earlier": {"mhz": MHZ_THESIS, "preempter": "preempter", "oracle": "alone", "sets": [],
+                "switch": "traffic",
                 "schemes": None},
 }
 # Issue 24 item 3: the faithful setup's victims, Table 4.2's footprints (workloads/README.md,
@@ -89,7 +98,7 @@ FAITHFUL_VICTIMS = {
     "stencil2d": ("stencil3d_tb128_r28_w4", "small"), "srad": ("srad_r20_w4", "small"),
     "btree": ("btree_r20", "small"), "nw": ("nw", "small"), "bfs": ("bfs_k2_tb512_w3", "small"),
     "backprop": ("backprop_r24", "medium"), "dwt2d": ("dwt2d_copy64_r56", "medium"),
-    "heartwall": ("heartwall_r32", "small")}
+    "heartwall": ("heartwall_r32_w3", "small")}
 VICTIM_SIZE_WHY = {
     "dwt2d": "medium: dwt_copy_components 34 waves, but the dominant dwt_fdwt53 launches 192 "
              "CTAs per level at 5 TBs/SM (2.6 waves; Table 4.2's 256-thread Fdwt53Kernel, 6 "
@@ -113,8 +122,9 @@ VICTIM_SIZE_WHY = {
                  "8 TBs/SM), 2 steps; 16 planes ran 288,000 cycles (small: 32 CTAs per step)",
     "nw": "one launch per anti-diagonal (1..N/16 CTAs, 8 per SM): 0.2 waves at small, 1.1 at "
           "medium; the wavefront never fills 3 waves",
-    "heartwall": "one CTA per tracked point (51, 4 per SM): under 1 wave at every size, as "
-                 "Rodinia's",
+    "heartwall": "heartwall_r32_w3 (session 15): one CTA per tracked point, so 180 points on "
+                 "small's frames, one launch of 180 CTAs (3 waves at 4 TBs/SM); Rodinia's 51 "
+                 "points (heartwall_r32 at medium) are under 1 wave at every size",
 }
 BASE_OF = {w: k for k, (w, _) in FAITHFUL_VICTIMS.items()}
 
@@ -147,6 +157,11 @@ SUBWAVE_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results
 # session 14: the same setup with the thesis's context-switch simulation (switch_model =
 # stall_tb: each TB stalls for its own L_CS, the SM's TBs in parallel), six victims, L_c 2 and
 # 5 us (experiments/results/shieh-stalltb; docs/blocks/shieh.md says how it was made)
+# session 15: the faithful setup's default-size run of session 14 (switch_model = traffic: the
+# saves through the memory system, an SM's switched CTAs serial on its bandwidth share; plans of
+# an SM one after another), kept as the `traffic` column
+TRAFFIC_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
+                            "shieh-traffic.json")
 STALLTB_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                             "shieh-stalltb", "shieh.json")
 SIZES = {
@@ -395,7 +410,7 @@ def setup():
     if s not in SETUPS:
         sys.exit(f"shieh.py: HD_EXP_SETUP must be one of {', '.join(SETUPS)}, not '{s}'")
     st = dict(SETUPS[s])
-    sw = os.environ.get("HD_EXP_SWITCH", "traffic")   # issue 24 item 4: the thesis's stall
+    sw = os.environ.get("HD_EXP_SWITCH", st["switch"])   # issue 24 item 4: the thesis's stall
     if sw not in ("traffic", "stall", "stall_tb"):
         sys.exit(f"shieh.py: HD_EXP_SWITCH must be traffic, stall or stall_tb, not '{sw}'")
     if sw != "traffic":   # stall: the SM's CTAs one after another; stall_tb: in parallel
@@ -1006,6 +1021,12 @@ def report(ctx):
     if setup()[0] == "faithful" and os.path.isfile(STANDINS_JSON):
         with open(STANDINS_JSON) as fh:
             standins = json.load(fh)
+    traffic = None   # session 14's run, the switch through the memory system
+    if setup()[0] == "faithful" and setup()[1].get("switch") != "traffic" and \
+            os.environ.get("HD_EXP_SWITCH", "stall_tb") != "traffic" and \
+            os.path.isfile(TRAFFIC_JSON):
+        with open(TRAFFIC_JSON) as fh:
+            traffic = json.load(fh)
     subwave = None
     if setup()[0] == "faithful" and os.path.isfile(SUBWAVE_JSON):
         with open(SUBWAVE_JSON) as fh:
@@ -1021,6 +1042,7 @@ def report(ctx):
         return f(tab[pol][PAPER_LC.index(u)]) if pol in tab and u in PAPER_LC else "-"
     early_rows = [[f"{u} us"] + [x for p in ("chimera", "shieh", "oracle")
                                  for x in (f(per_lc[p]["violation"][i]),
+                                           early(p, "violation_pct", u, traffic or {}),
                                            early(p, "violation_pct", u, subwave or {}),
                                            early(p, "violation_pct", u, standins or {}),
                                            early(p, "violation_pct", u),
@@ -1028,6 +1050,7 @@ def report(ctx):
                   for i, u in enumerate(lc)]
     early_ovh = [[f"{u} us"] + [x for p in ("chimera", "shieh")
                                 for x in (f(per_lc[p]["overhead"][i]),
+                                          early(p, "overhead_pct", u, traffic or {}),
                                           early(p, "overhead_pct", u, subwave or {}),
                                           early(p, "overhead_pct", u, standins or {}),
                                           early(p, "overhead_pct", u),
@@ -1165,6 +1188,17 @@ def report(ctx):
          "yes" if acc["pass"]["overhead_not_rising"] else "no",
          " / ".join(f(x) for x in sw.get("shieh_overhead_pct", [])) + " %" if sw else "-",
          " / ".join(f(x) for x in sa.get("shieh_overhead_pct", [])) + " %" if sa else "-"]]
+    # session 15: the same criteria in session 14's run (switch through the memory system)
+    tr = (traffic or {}).get("acceptance", {})
+    tcol = ["", "", " -> ".join(f(x) for x in tr.get("chimera_violation_pct", [])) + " %",
+            ", ".join(f"{a} of {b}" for a, b in zip(tr.get("chimera_freed_over_limit", []),
+                                                    tr.get("chimera_freed_in_lc_runs", []))),
+            f(tr.get("asked_with_statistics_pct")), f(tr.get("requests_full_occupancy_pct")),
+            f"{f(tr.get('shieh_drain_pct_2us'))} -> {f(tr.get('shieh_drain_pct_5us'))} %",
+            " / ".join(f(x) for x in tr.get("shieh_overhead_pct", [])) + " %"] \
+        if tr else ["-"] * len(acc_rows)
+    for r, x in zip(acc_rows, tcol):
+        r.insert(5, x)
     # figures: one per question (shieh_figures.py); the numbers are in the tables below; only
     # the schemes this setup ran (the faithful setup: Chimera, proposed, Oracle at 2 us)
     cats = [f"{u} us" for u in lc]
@@ -1294,11 +1328,16 @@ def report(ctx):
                                           for v in victims if base(v) in VICTIM_SIZE_WHY]),
           "### Acceptance (issue 24 items 1-3)", "",
           md_table(["criterion", "target", "measured (all victims)",
-                    "victims at >= 3 waves", "met", "sub-wave victims (session 11)",
+                    "victims at >= 3 waves", "met", "traffic (session 14)",
+                    "sub-wave victims (session 11)",
                     "stand-ins (before item 3)"], acc_rows),
           "## Violation rate (%) beside the thesis (digest §6 rows 3, 8, 9)", "",
           md_table(beside_head(PAPER_VIOL), comp),
-          "Faithful setup (this run) beside the three earlier ones and the thesis: `sub-wave` = "
+          "Faithful setup (this run) beside the four earlier ones and the thesis: `traffic` = "
+          "the same setup with the context switch through the memory system (session 14's "
+          "default-size run, `experiments/results/shieh-traffic.json`: an SM's switched CTAs "
+          "serial on its bandwidth share, and an SM's next plan only after the previous plan's "
+          "victims had left); `sub-wave` = "
           "the same setup and footprints before the input-size victims (`experiments/results/"
           "shieh-subwave.json`: pathfinder, hotspot, streamcluster, kmeans, stencil, srad and bfs "
           "under 3 waves, L_c 2 and 5 us only); `stand-ins` = "
@@ -1309,11 +1348,13 @@ def report(ctx):
           "bit); `-`: not run or not given. Violations (%):", "",
           md_table(["L_c"] + [n if c == "" else c for n in ("Chimera", "proposed",
                                                                    "Oracle")
-                              for c in ("", "sub-wave", "stand-ins", "earlier", "thesis")],
+                              for c in ("", "traffic", "sub-wave", "stand-ins", "earlier",
+                                        "thesis")],
                    early_rows),
           "Overhead (%):", "",
           md_table(["L_c"] + [n if c == "" else c for n in ("Chimera", "proposed")
-                              for c in ("", "sub-wave", "stand-ins", "earlier", "thesis")],
+                              for c in ("", "traffic", "sub-wave", "stand-ins", "earlier",
+                                        "thesis")],
                    early_ovh),
           "## Normalised throughput overhead (%) beside the thesis (rows 10, 11)", "",
           md_table(beside_head(PAPER_OVH), comp_o),

@@ -436,8 +436,11 @@ void hd_gpu_preempt_tick(struct hd_gpu_timing *g)
             continue;
         }
         const struct tlaunch *t = g->L[li];
-        if (t->finished || (t->next_cta >= t->nctas && t->sl.ctxs.q_len == 0)) {
-            g->reserved[s] = HD_RESERVED_NONE; /* it has placed everything: others may return */
+        if (t->finished || (!g->p.ctx.preempt_hold && t->next_cta >= t->nctas &&
+                            t->sl.ctxs.q_len == 0)) {
+            /* it has placed everything ([context] preempt_hold: it has finished): others may
+             * return */
+            g->reserved[s] = HD_RESERVED_NONE;
             g->dirty = true;
         }
     }
