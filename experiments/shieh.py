@@ -715,7 +715,35 @@ def measure(data, arrival, t_p, bound):
     lat = (max(p["freed"] - p["signal"] for p in recs) if recs and all(p["met"] for p in recs)
            else None)
     pe_start = min(lc.get("start_cycle", end) for lc in pe)
+    # session 15 (issue 24, the proposed scheme's violations traced): per SM, from its first
+    # request to its last position freed; an SM is late when that passes the bound. Why: a
+    # drained CTA that took longer than the bound (its estimate at the request: within the
+    # bound = the predictor erred; the maximum = no finished-TB statistics; over the bound =
+    # nothing met L_c and the least latency was taken), else a switch or the wait for room
+    # (threads, slots) after the victims left.
+    late_sms, why = 0, {"drain: estimate within L_c": 0, "drain: no statistics": 0,
+                        "drain: nothing met L_c": 0, "switch or room": 0}
+    late_drains = []   # [estimate, true] of the drains over the bound on late SMs
+    if bound is not None:
+        by_sm = {}
+        for p in recs:
+            by_sm.setdefault(p["sm"], []).append(p)
+        for sm_recs in by_sm.values():
+            if all(p["met"] for p in sm_recs) and \
+                    max(p["freed"] for p in sm_recs) - min(p["signal"] for p in sm_recs) <= bound:
+                continue
+            late_sms += 1
+            over = [d for p in sm_recs for d in p.get("drains", []) if d[2] > bound]
+            if not over:
+                why["switch or room"] += 1
+                continue
+            d = max(over, key=lambda d: d[2])
+            late_drains.append([d[0], d[2]])
+            why["drain: no statistics" if d[0] >= 2 ** 32 - 1 else
+                "drain: estimate within L_c" if d[0] <= bound else
+                "drain: nothing met L_c"] += 1
     return {"sms_used": max(lc.get("sms_used", 0) for lc in pe),
+            "late_sms": late_sms, "late_why": why, "late_drains": late_drains,
             "latency": lat, "pe_start": pe_start, "pe_end": end,
             "sms_freed": len({p["sm"] for p in recs}), "freed_in_bound": freed_in,
             "turnaround": turnaround, "violation": bound is not None and turnaround > bound + t_p,
@@ -906,7 +934,8 @@ def report(ctx):
                                     "pe_start",
                                     "violation", "requests", "wasted", "victim_instrs", "tech",
                                     "missed", "drains", "util", "asked", "asked_est",
-                                    "sm_reqs", "sm_reqs_full", "sm_first", "sm_first_full")}
+                                    "sm_reqs", "sm_reqs_full", "sm_first", "sm_first_full",
+                                    "late_sms", "late_why", "late_drains")}
                  for x in res]})
     ctx.write_csv("points.csv")
 
@@ -1012,6 +1041,28 @@ def report(ctx):
                                f(median([(x["turnaround"] - (x["latency"] or 0)) / x["t_p"]
                                          for x in xs if not x["violation"]]), 3)
                                if len(vs) < len(xs) else "-"])
+    # session 15: the violations traced SM by SM (measure(): late_sms, late_why, late_drains)
+    trace_rows = []
+    for p in ranb:
+        for i, b in enumerate(bounds):
+            vs = [x for x in sel(p, b) if x["violation"]]
+            late = [x for x in vs if x.get("late_sms")]
+            why = {}
+            for x in late:
+                for k, n in x.get("late_why", {}).items():
+                    why[k] = why.get(k, 0) + n
+            under = [d[0] / d[1] for x in late for d in x.get("late_drains", [])
+                     if d[0] <= b and d[1] > 0]
+            ontime = [x for x in vs if not x.get("late_sms")]
+            trace_rows.append([names[p], f"{lc[i]} us", len(vs), len(late),
+                               sum(x.get("late_sms", 0) for x in late)]
+                              + [why.get(k, 0) for k in ("drain: estimate within L_c",
+                                                         "drain: no statistics",
+                                                         "drain: nothing met L_c",
+                                                         "switch or room")]
+                              + [f(median(under), 2) if under else "-", len(ontime),
+                                 f(median([x["turnaround"] / x["t_p"] for x in ontime]), 3)
+                                 if ontime else "-"])
     earlier = None
     if setup()[0] == "faithful" and os.path.isfile(EARLIER_JSON):
         with open(EARLIER_JSON) as fh:
@@ -1367,6 +1418,18 @@ def report(ctx):
           md_table(["scheme", "L_c", "runs", "violations", "late", "median latency / L_c",
                     "never freed", "slow", "slow: (turnaround - latency) / T_p",
                     "met: (turnaround - latency) / T_p"], cause_rows),
+          "The violations traced SM by SM (session 15): an SM is late when its last position "
+          "was freed more than L_c after its first request; its cause is the longest drain "
+          "over L_c there, by Shieh's estimate at the request (`within L_c`: the predictor "
+          "erred; `no statistics`: L236's maximum, no finished TB; `nothing met`: every "
+          "technique's estimate was over L_c and the least latency was taken), else a switch "
+          "or the wait for room after the victims left. `on time`: violations whose every SM "
+          "was freed within L_c (the preempter ran slower than alone), with their median "
+          "turnaround / T_p.", "",
+          md_table(["scheme", "L_c", "violations", "with a late SM", "late SMs",
+                    "drain, estimate within L_c", "drain, no statistics", "drain, nothing met",
+                    "switch or room", "median estimate / true (within L_c)", "on time",
+                    "on time: turnaround / T_p"], trace_rows),
           "## The preempter's turnaround (arrival to its last CTA's end) / its standalone time",
           "", md_table(["scheme"] + [f"{u} us" for u in lc], turn_rows),
           "## Technique distribution (CTAs asked to leave)", "",
