@@ -154,16 +154,6 @@ STANDINS_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "result
 # the input-size variants `_wN`; 788507d, HD_EXP_SIZE=quick)
 SUBWAVE_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                             "shieh-subwave.json")
-# session 14: the same setup with the thesis's context-switch simulation (switch_model =
-# stall_tb: each TB stalls for its own L_CS, the SM's TBs in parallel), six victims, L_c 2 and
-# 5 us (experiments/results/shieh-stalltb; docs/blocks/shieh.md says how it was made)
-# session 15: the faithful setup's default-size run of session 14 (switch_model = traffic: the
-# saves through the memory system, an SM's switched CTAs serial on its bandwidth share; plans of
-# an SM one after another), kept as the `traffic` column
-TRAFFIC_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
-                            "shieh-traffic.json")
-STALLTB_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
-                            "shieh-stalltb", "shieh.json")
 SIZES = {
     # (issue 24: 4 requests, not 8: with the GPU-filling preempter a run costs ~2 CPU-s, so 8
     # per victim would be ~60 CPU-min; 4 keep the default run near 30 min on 2 cores)
@@ -1466,70 +1456,61 @@ def report(ctx):
           md_table(["benchmark", "standalone cycles"] + [names[p] for p in ran], bench_rows),
           f"Oracle runs whose profile's launch ids name other kernels than the run's: {prof_bad}.",
           "", "## Why ours differs from the thesis (structural; nothing is tuned to it)", ""]
-    # session 14: this run's own numbers, and the switch simulation beside it (computed)
+    # this run's own numbers, the traffic run beside it and the violations traced (computed;
+    # session 15)
     why_now = []
-    stb = None
-    if setup()[0] == "faithful" and os.path.isfile(STALLTB_JSON) and \
-            os.path.abspath(ctx.path("shieh.json")) != os.path.abspath(STALLTB_JSON):
-        with open(STALLTB_JSON) as fh:
-            stb = json.load(fh)
     if setup()[0] == "faithful" and "chimera" in ran:
         def lst(xs):
             return " / ".join(f(x) for x in xs)
-        cr = [r for r in cause_rows if r[0] == names["chimera"]]
-        pr = [r for r in cause_rows if r[0] == names["shieh"]]
+        us_s = " / ".join(str(u) for u in lc)
         why_now.append(
             f"**Violations over L_c ({size} size, {len(victims)} victims x {nreq} requests).** "
-            f"At {' / '.join(str(u) for u in lc)} us Chimera misses {lst(cv)} % (thesis "
+            f"At {us_s} us Chimera misses {lst(cv)} % (thesis "
             f"{lst(paper_at(PAPER_VIOL['chimera']))}), the proposed scheme "
-            f"{lst(per_lc['shieh']['violation'])} % (thesis {lst(paper_at(PAPER_VIOL['shieh']))}); "
-            "by cause (the cause table), Chimera's violations late / slow: "
-            + ", ".join(f"{r[1]} {r[4]} / {r[7]}" for r in cr) + "; the proposed scheme's: "
-            + ", ".join(f"{r[1]} {r[4]} / {r[7]}" for r in pr) + ". "
-            + (f"Most of Chimera's ({sum(r[4] for r in cr)} of {sum(r[3] for r in cr)}) are "
-               "late: an SM whose CTAs it switches takes their serial save time, where the "
-               "thesis's Eq 3.1 counts one (next item)."
-               if sum(r[4] for r in cr) > sum(r[7] for r in cr) else
-               f"Chimera's are mostly slow ({sum(r[7] for r in cr)} of "
-               f"{sum(r[3] for r in cr)}): its SMs were freed in time and the preempter ran "
-               "slower than alone."))
-    if stb and "chimera" in ran:
-        sv = sorted({r["victim"] for r in stb.get("runs", [])})
-        slc = stb.get("lc_us", [])
-        mine = {p: [viol([x for x in sel(p, bounds[lc.index(u)]) if x["victim"] in sv])
-                    if u in lc else None for u in slc] for p in ("chimera", "shieh")}
-        theirs = {p: stb["per_lc"][p]["violation_pct"] for p in ("chimera", "shieh")}
+            f"{lst(per_lc['shieh']['violation'])} % (thesis {lst(paper_at(PAPER_VIOL['shieh']))})"
+            + (f", the Oracle {f(per_lc['oracle']['violation'][0])} % at {lc[0]} us (thesis "
+               f"{f(PAPER_VIOL['oracle'][0])})" if "oracle" in ran else "") + ".")
+    if traffic and "chimera" in ran:
+        tl = traffic.get("lc_us", [])
+
+        def tv(p):
+            return [traffic["per_lc"][p]["violation_pct"][tl.index(u)] if u in tl else None
+                    for u in lc]
         why_now.append(
-            "**The context switch as the thesis simulates it (session 14).** The thesis stalls "
-            "each victim TB for its own L_CS = Ctx_TB / (B / N_SM), with no traffic, and its Eq "
-            "3.1 takes an SM's latency as the max over its TBs (digest §4.1, §8.1 item 8), so "
-            "an SM switching 6 pathfinder CTAs meets 2 us (one L_CS is 0.78 L_c) although its "
-            "share of the bandwidth needs 4.7 L_c for all six. This run moves the bytes through "
-            "the memory system: Chimera, trusting Eq 3.1, switches every CTA of pathfinder's "
-            "SMs at 2 us and misses every deadline. With `[context] switch_model = stall_tb` "
-            "(each CTA its own L_CS, in parallel; `experiments/results/shieh-stalltb`, "
-            f"{', '.join(thesis_name(v) for v in sv)}, L_c {' and '.join(map(str, slc))} us) "
-            f"Chimera misses {' / '.join(f(x) for x in theirs['chimera'])} % (thesis "
-            f"{' / '.join(f(x) for x in [PAPER_VIOL['chimera'][PAPER_LC.index(u)] for u in slc])}) "
-            f"where this run misses {' / '.join(f(x) for x in mine['chimera'])} % of the same "
-            "requests: Chimera's gap to the thesis is the switch simulation, not the "
-            f"mechanism. The proposed scheme there misses "
-            f"{' / '.join(f(x) for x in theirs['shieh'])} % (here "
-            f"{' / '.join(f(x) for x in mine['shieh'])} %; thesis "
-            f"{' / '.join(f(x) for x in [PAPER_VIOL['shieh'][PAPER_LC.index(u)] for u in slc])}): "
-            "a finding, next item.")
+            "**The context switch as the thesis simulates it (session 15: the default).** Each "
+            "switched TB stalls for its own L_CS = Ctx_TB / (B / N_SM), the SM's TBs in "
+            "parallel, with no memory traffic (`[context] switch_model = stall_tb`; digest "
+            "§4.1, §8.1 item 8: the thesis's Eq 3.1 takes an SM's latency as the max over its "
+            "TBs). Beside session 14's run with the bytes through the memory system (the "
+            f"`traffic` column: an SM's saves serial on its bandwidth share, 6 pathfinder CTAs "
+            f"4.7 L_c at 2 us) Chimera's violations at {us_s} us went {lst(tv('chimera'))} -> "
+            f"{lst(cv)} %, the proposed scheme's {lst(tv('shieh'))} -> "
+            f"{lst(per_lc['shieh']['violation'])} %. The traffic run also had the two defects "
+            "below (plans one after another, the victim back beside the last wave), so its "
+            "column is the earlier implementation as a whole, not the switch model alone.")
+    if setup()[0] == "faithful" and "shieh" in ran:
+        tr_s = [r for r in trace_rows if r[0] == names["shieh"]]
         why_now.append(
-            "**The proposed scheme misses more than Chimera (finding).** Its violations are "
-            "late (a plan's SM freed after L_c: a drain outlasting the predictor's estimate, "
-            "which errs about 60 % on our drains; each later position the preempter needs is a "
-            "new plan with its own latency) or slow (every SM freed in time, yet the preempter "
-            "needs 1.04-1.05 T_p after the last: it runs beside the victim CTAs the dual-kernel "
-            "SMs keep; the cause table of both runs). The margin is thin: L_c / T_p is 2.3 to "
-            "5.7 % with our 3-wave preempter (T_p 61,169 cycles, 87 us), so a 4 % slowdown "
-            "misses the deadline with no preemption latency at all. The thesis gives neither "
-            "the synthetic task's grid nor its run time (digest §6: not in the text); its 0 % "
-            "at 4-5 us implies its task's slowdown beside the victim stayed within L_c, which a "
-            "shorter task (a wider L_c / T_p) would give. Not traced further.")
+            "**The proposed scheme's violations traced (session 15).** Two defects of our "
+            "implementation against the thesis were found run by run and fixed. (1) An SM's "
+            "next plan waited until the previous plan's victims had left, so the preempter got "
+            "an SM's 6 positions one L_CS after another (pathfinder_w4 at 6,137, 5 us: the 6th "
+            "position 4,671 cycles after the request, 3.3 L_c, while every record met its "
+            "L_c); now the next plan starts as soon as the previous victims were asked (digest "
+            "§2.6 item 2), each one table read later: the 6 positions are asked within 234 "
+            "cycles and freed within 966 (test shieh_faithful_plans). (2) An SM freed for the "
+            "preempter took the victim's CTAs back (restored and new) as soon as the preempter "
+            "had placed its last CTA, so its last wave co-ran with them: 1.053 T_p against "
+            "1.000 when the SMs stay its own until it finished (`[context] preempt_hold = "
+            "true`, digest §2.6 item 6: switched TBs come back when the preempting kernel "
+            "finishes; the thesis's deadline L_c + T_p assumes it runs as alone; test "
+            "shieh_faithful_hold). Both apply to every scheme of this run (the hold to Chimera "
+            "too). What survives, per L_c (the trace table): violations with a late SM "
+            + ", ".join(f"{r[1]} {r[3]} of {r[2]} ({r[5]} drains whose estimate was within "
+                        f"L_c, {r[6]} without statistics, {r[7]} with nothing within L_c, "
+                        f"{r[8]} switch or room)" for r in tr_s)
+            + "; the rest were freed in time and ran slower than alone (turnaround / T_p "
+            + ", ".join(f"{r[1]} {r[12]}" for r in tr_s) + ").")
     md += [f"- {w}" for w in why_now + (WHY_FAITHFUL if setup()[0] == "faithful" else WHY)] + [
           "", "## Points", "", f"{len(ctx.sweep.points)} heddle runs of {ctx.identity}; every "
           "row in [points.csv](points.csv); per run figures in shieh.json.", ""]
