@@ -19,6 +19,9 @@
 # - shieh_faithful_hold (full; session 15): [context] preempt_hold = true keeps the freed SMs the
 #   preempter's until it finished (turnaround = T_p + latency, +1 %), false lets the victim
 #   back beside its last wave (>= 2 % of T_p slower). ~8 CPU-s.
+# - shieh_faithful_hold_all (full; session 15): [context] preempt_hold_all keeps also the SMs the
+#   preempter found idle (stencil3d_tb128_r28_w4 at the tail of a launch): within 1 % of T_p with
+#   it, >= 2 % slower without. ~8 CPU-s.
 # - shieh_faithful_acceptance: issue 24 item 3's acceptance on the committed faithful run
 #   (experiments/results/shieh/shieh.json; tests/shieh/acceptance.py): every number of the
 #   report's acceptance table recomputed from its runs; the criteria the faithful setup meets
@@ -49,6 +52,11 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(shieh_faithful_hold PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "hold ok")
+  add_test(NAME shieh_faithful_hold_all
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py hold_all $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(shieh_faithful_hold_all PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "hold_all ok")
 endif()
 set(HD_SHIEH_FINDINGS full_occupancy chimera_falls)   # (the faithful run's unmet criteria, session 14's default-size run: full occupancy 78.6 % over every victim, 92.3 % over the 9 at >= 3 waves, nw, heartwall, dwt2d cannot fill 3 waves; Chimera's violations 52.1 -> 50.0 -> 50.0 -> 50.0 % at 2-5 us with traffic switches, whose serial saves the thesis's per-TB stall does not have: 12.5 -> 0.0 % with switch_model = stall_tb, results/shieh-stalltb)
 set(hd_sf_args)
