@@ -185,18 +185,21 @@ PAPER_UTIL_RATIO = 2.93              # row 2 (L457): proposed / Chimera utilisat
 WHY_FAITHFUL = [
     "**Victims (issue 24 item 3).** Each Table 4.2 benchmark at its Table 4.2 footprint (the "
     "victim table: TBs per SM ours beside the thesis's; a variant pins the register count "
-    "where ptxas differs, workloads/README.md), and since session 12 seven of them as "
-    "input-size variants (`_wN`: the small input sized so that each launch of the dominant "
-    "kernel runs N full waves at those TBs per SM on 15 SMs; own inputs, same kernels and CPU "
-    "references): 9 of the 12 victims now run >= 3 waves (the `sub-wave` column: 2). SM "
-    "requests finding the victim at full occupancy rose from 28.1 to 78.9 % over every victim "
-    "and to 92.5 % over the 9 at >= 3 waves (pathfinder, hotspot and srad 100 %, kmeans 97.5, "
-    "bfs 92.5, backprop 94.2; stencil 77.9 and b+tree 70.8, whose CTAs finish unevenly): the "
-    "criterion holds where a victim can fill the GPU. nw (one launch per anti-diagonal), "
-    "heartwall (one CTA per tracked point) and dwt2d's fdwt53 (2.6 waves at 5 TBs/SM) cannot, "
-    "and their 512 SM requests at 0-46 % keep the all-victim share under 90 %. CTAs asked with "
-    "finished-TB statistics are 83.5 % (81.0 % at >= 3 waves: a request in the first wave of a "
-    "long launch finds no finished TB, L236's maximum).",
+    "where ptxas differs, workloads/README.md), and eight of them as input-size variants "
+    "(`_wN`: the small input sized so that each launch of the dominant kernel runs N full "
+    "waves at those TBs per SM on 15 SMs; own inputs, same kernels and CPU references; "
+    "session 15 added heartwall_r32_w3, 180 tracked points in one launch of 3 waves, where "
+    "Rodinia's 51 points never fill one wave): 10 of the 12 victims run >= 3 waves. The two "
+    "that cannot: nw launches one kernel per anti-diagonal of 16 x 16 tiles, 1 to N/16 CTAs "
+    "at 8 per SM, so even Rodinia's 2048 x 2048 input (128 CTAs on its longest diagonal, "
+    "1.07 waves of 120) is below one wave for most of its launches: no input makes it full; "
+    "dwt2d's fdwt53 launches 192 CTAs per level at our 5 TBs/SM (2.6 waves; Table 4.2's "
+    "256-thread, 6-TB row has a footprint no tiling of the transform has, workloads/README.md). "
+    "Requests stay uniform over each victim's whole run, as the thesis places them (L423: "
+    "'uniformly distributed across the preempted benchmark's execution'): placing them only "
+    "where the victim is at full occupancy would depart from its method, so the full-occupancy "
+    "share is reported over every victim and over the victims at >= 3 waves (the acceptance "
+    "table), and nw's and dwt2d's requests that find a partial GPU are the thesis's too.",
     "**Longer, fuller victims cost more violations (session 12).** With full waves the "
     "violation rates rose (2 / 5 us: Chimera 41.7 / 43.8 -> 52.1 / 50.0 %, proposed 66.7 / "
     "54.2 -> 75.0 / 66.7 %): a request now finds 6 (or 3, 8) victim CTAs on every SM instead of "
@@ -706,26 +709,34 @@ def measure(data, arrival, t_p, bound):
            else None)
     pe_start = min(lc.get("start_cycle", end) for lc in pe)
     # session 15 (issue 24, the proposed scheme's violations traced): per SM, from its first
-    # request to its last position freed; an SM is late when that passes the bound. Why: a
-    # drained CTA that took longer than the bound (its estimate at the request: within the
-    # bound = the predictor erred; the maximum = no finished-TB statistics; over the bound =
-    # nothing met L_c and the least latency was taken), else a switch or the wait for room
-    # (threads, slots) after the victims left.
+    # request to the last of its victims gone (a drained CTA: request + its true drain time; a
+    # switched one: saved; a flushed one: at once). Not the records' `freed` (the preempter's
+    # CTA placed there): with several plans on an SM a record can close only when the
+    # preempter's next wave needs the position (its thread limit left no room for it before).
+    # An SM is late when that passes the bound. Why: its longest drain over the bound, by
+    # Shieh's estimate at the request (within the bound = the predictor erred; the maximum = no
+    # finished-TB statistics; over the bound = nothing met L_c and the least latency was
+    # taken), else a switch (quiesce + L_CS) over the bound.
     late_sms, why = 0, {"drain: estimate within L_c": 0, "drain: no statistics": 0,
-                        "drain: nothing met L_c": 0, "switch or room": 0}
+                        "drain: nothing met L_c": 0, "switch": 0}
     late_drains = []   # [estimate, true] of the drains over the bound on late SMs
+    gone_lat = 0       # the latest SM's victims-gone latency
     if bound is not None:
         by_sm = {}
         for p in recs:
             by_sm.setdefault(p["sm"], []).append(p)
         for sm_recs in by_sm.values():
-            if all(p["met"] for p in sm_recs) and \
-                    max(p["freed"] for p in sm_recs) - min(p["signal"] for p in sm_recs) <= bound:
+            sig0 = min(p["signal"] for p in sm_recs)
+            gone = max([p["signal"] + max([d[2] for d in p.get("drains", [])] or [0])
+                        for p in sm_recs]
+                       + [p["saved"] for p in sm_recs if p["switched"] and p["saved"]])
+            gone_lat = max(gone_lat, gone - sig0)
+            if gone - sig0 <= bound:
                 continue
             late_sms += 1
             over = [d for p in sm_recs for d in p.get("drains", []) if d[2] > bound]
             if not over:
-                why["switch or room"] += 1
+                why["switch"] += 1
                 continue
             d = max(over, key=lambda d: d[2])
             late_drains.append([d[0], d[2]])
@@ -734,6 +745,7 @@ def measure(data, arrival, t_p, bound):
                 "drain: nothing met L_c"] += 1
     return {"sms_used": max(lc.get("sms_used", 0) for lc in pe),
             "late_sms": late_sms, "late_why": why, "late_drains": late_drains,
+            "gone_latency": gone_lat,
             "latency": lat, "pe_start": pe_start, "pe_end": end,
             "sms_freed": len({p["sm"] for p in recs}), "freed_in_bound": freed_in,
             "turnaround": turnaround, "violation": bound is not None and turnaround > bound + t_p,
@@ -925,7 +937,7 @@ def report(ctx):
                                     "violation", "requests", "wasted", "victim_instrs", "tech",
                                     "missed", "drains", "util", "asked", "asked_est",
                                     "sm_reqs", "sm_reqs_full", "sm_first", "sm_first_full",
-                                    "late_sms", "late_why", "late_drains")}
+                                    "late_sms", "late_why", "late_drains", "gone_latency")}
                  for x in res]})
     ctx.write_csv("points.csv")
 
@@ -1049,7 +1061,7 @@ def report(ctx):
                               + [why.get(k, 0) for k in ("drain: estimate within L_c",
                                                          "drain: no statistics",
                                                          "drain: nothing met L_c",
-                                                         "switch or room")]
+                                                         "switch")]
                               + [f(median(under), 2) if under else "-", len(ontime),
                                  f(median([x["turnaround"] / x["t_p"] for x in ontime]), 3)
                                  if ontime else "-"])
@@ -1408,17 +1420,19 @@ def report(ctx):
           md_table(["scheme", "L_c", "runs", "violations", "late", "median latency / L_c",
                     "never freed", "slow", "slow: (turnaround - latency) / T_p",
                     "met: (turnaround - latency) / T_p"], cause_rows),
-          "The violations traced SM by SM (session 15): an SM is late when its last position "
-          "was freed more than L_c after its first request; its cause is the longest drain "
-          "over L_c there, by Shieh's estimate at the request (`within L_c`: the predictor "
-          "erred; `no statistics`: L236's maximum, no finished TB; `nothing met`: every "
-          "technique's estimate was over L_c and the least latency was taken), else a switch "
-          "or the wait for room after the victims left. `on time`: violations whose every SM "
-          "was freed within L_c (the preempter ran slower than alone), with their median "
+          "The violations traced SM by SM (session 15): an SM is late when the last of its "
+          "victims was gone (a drain's true end, a switch's save, a flush at once) more than "
+          "L_c after its first request (the records' `freed` above is the preempter's CTA "
+          "placed there, which for a plan beyond the preempter's room on that SM waits for its "
+          "next wave); its cause is the longest drain over L_c there, by Shieh's estimate at "
+          "the request (`within L_c`: the predictor erred; `no statistics`: L236's maximum, no "
+          "finished TB; `nothing met`: every technique's estimate was over L_c and the least "
+          "latency was taken), else a switch. `on time`: violations whose every SM's victims "
+          "were gone within L_c (the preempter ran slower than alone), with their median "
           "turnaround / T_p.", "",
           md_table(["scheme", "L_c", "violations", "with a late SM", "late SMs",
                     "drain, estimate within L_c", "drain, no statistics", "drain, nothing met",
-                    "switch or room", "median estimate / true (within L_c)", "on time",
+                    "switch", "median estimate / true (within L_c)", "on time",
                     "on time: turnaround / T_p"], trace_rows),
           "## The preempter's turnaround (arrival to its last CTA's end) / its standalone time",
           "", md_table(["scheme"] + [f"{u} us" for u in lc], turn_rows),
@@ -1506,9 +1520,9 @@ def report(ctx):
             "finishes; the thesis's deadline L_c + T_p assumes it runs as alone; test "
             "shieh_faithful_hold). Both apply to every scheme of this run (the hold to Chimera "
             "too). What survives, per L_c (the trace table): violations with a late SM "
-            + ", ".join(f"{r[1]} {r[3]} of {r[2]} ({r[5]} drains whose estimate was within "
-                        f"L_c, {r[6]} without statistics, {r[7]} with nothing within L_c, "
-                        f"{r[8]} switch or room)" for r in tr_s)
+            + ", ".join(f"{r[1]} {r[3]} of {r[2]} (late SMs: {r[5]} drains whose estimate was "
+                        f"within L_c, {r[6]} without statistics, {r[7]} with nothing within "
+                        f"L_c, {r[8]} switches)" for r in tr_s)
             + "; the rest were freed in time and ran slower than alone (turnaround / T_p "
             + ", ".join(f"{r[1]} {r[12]}" for r in tr_s) + ").")
     md += [f"- {w}" for w in why_now + (WHY_FAITHFUL if setup()[0] == "faithful" else WHY)] + [
