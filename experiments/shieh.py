@@ -154,6 +154,11 @@ STANDINS_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "result
 # the input-size variants `_wN`; 788507d, HD_EXP_SIZE=quick)
 SUBWAVE_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                             "shieh-subwave.json")
+# session 15: the faithful setup's default-size run of session 14 (switch_model = traffic: the
+# saves through the memory system, an SM's switched CTAs serial on its bandwidth share; plans of
+# an SM one after another, the victim back beside the preempter's last wave), the `traffic` column
+TRAFFIC_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
+                            "shieh-traffic.json")
 SIZES = {
     # (issue 24: 4 requests, not 8: with the GPU-filling preempter a run costs ~2 CPU-s, so 8
     # per victim would be ~60 CPU-min; 4 keep the default run near 30 min on 2 cores)
@@ -229,27 +234,27 @@ WHY_FAITHFUL = [
     "kmeans, bfs and streamcluster's requests now cost what the others' do (the per-benchmark "
     "table: the proposed scheme misses 75-100 % of kmeans's and bfs's).",
     "**L_c is a thin margin on T_p.** 2 to 5 us are 1,400 to 3,500 cycles against the "
-    "preempter's 61,169 (176,337 at medium): 2-6 % of T_p. The preempter's own time beside a "
-    "victim that drains, or behind switched CTAs' saves in the memory system, varies by as "
-    "much (the turnaround table: 1.05-1.12 T_p on average), so a violation is often decided "
-    "by the preempter's slowdown, not by preemption latency; with 48 requests a few runs "
-    "move the rate by 2 points each (Chimera 25 -> 24 of 48 from 2 to 5 us, while every "
-    "Chimera run whose SMs were freed within L_c ends within 1 + L_c/T_p + 0.05: the SM "
-    "table).",
+    "preempter's 61,169 (176,337 at medium): 2-6 % of T_p, so a preempter 2-6 % slower than "
+    "alone misses its deadline with no preemption latency at all. Session 14's run had it so "
+    "(turnaround 1.05-1.12 T_p): the preempter got an SM's positions one L_CS after another "
+    "and shared its last wave with the victim's returning CTAs; with both fixed (the trace "
+    "item above) its turnaround is the turnaround table's. The thesis gives no run time for "
+    "its synthetic task (digest §6), so its L_c / T_p is unknown; with 48 requests per L_c one "
+    "run moves a rate by 2.1 points.",
     "**The preempter takes the GPU.** preempter_gpu (the synthetic task's footprint, 270 CTAs = 3 "
     "waves of 15 SMs x 6) fills every SM by itself, so every scheme gives it all 15 SMs (the SM "
-    "table) and T_p is its 3-wave standalone time; SM-granular schemes meet the deadline once "
-    "their SMs are free in time (the Chimera acceptance row). On dual-kernel SMs (proposed, "
-    "Oracle) the victim's kept CTAs co-run beside the preempter's, which then runs slower than "
-    "alone: a violation can happen with no preemption latency at all. The thesis's deadline "
-    "(L_c + T_p) assumes the preempter runs as alone once in; its proposed scheme keeps "
-    "preempting 'until the preempting kernel gains control of the GPU' (L192), ours frees one "
-    "position per SM per plan and the victim keeps the rest until the preempter needs them.",
+    "table) and T_p is its 3-wave standalone time. Since session 15 an SM freed for it stays "
+    "its own until it finished (`[context] preempt_hold = true`, every scheme): the victim's "
+    "switched and new CTAs come back after it, not beside its last wave. SMs it found idle at "
+    "its arrival (a victim's launch tail) are not held unless `preempt_hold_all = true` "
+    "(session 15, not in this run: found by the trace after the run had started; one stencil "
+    "request at 46,866 goes from 1.072 to 1.000 T_p with it, CTest shieh_faithful_hold_all), "
+    "so the victim's next launch can still start beside it there.",
     "**One time base.** L_c is in cycles of the configuration's own 700 MHz core (2 us = 1,400 "
     "cycles) and B / N_SM is 16.9 B per such cycle, so L_CS / L_c of a pathfinder CTA is the "
-    "thesis's 0.78 (the setup table). The switch itself moves real bytes through the memory "
-    "system (`HD_EXP_SWITCH=stall`: the thesis's stall of Ctx / (B / N_SM), not run at the "
-    "default size here).",
+    "thesis's 0.78 (the setup table). Since session 15 the switch is simulated as the thesis "
+    "does (`stall_tb`, each TB its own L_CS, no traffic); `HD_EXP_SWITCH=traffic` moves the "
+    "bytes through the memory system (session 14's run, the `traffic` column).",
     "**Drain definition.** The thesis's (`[context] quiesce = writeback`, issue 24 item 7): a "
     "warp is drained when nothing of it is in the pipeline and no register write is pending, "
     "outstanding loads included, so a switched CTA is saved only after its loads have landed "
@@ -267,15 +272,13 @@ WHY_FAITHFUL = [
     "to leave; drains cost 0 (the thesis's O_DR = 0). Chimera's drain estimate (mean residency "
     "less the TB's age) and its idle-slot drain overhead are the digest's [R] reading of "
     "Chimera, not checked against the Chimera paper (not in the library).",
-    "**Drain-estimate error and utilisation** (tables above; not traced further in this run). "
-    "On the same drained CTAs Shieh's predictor errs less than Chimera's estimate (61.5 against "
-    "190.5 % at 2 us; the thesis: about 15.6 % less; b+tree's 147.5 % is its worst, its CTAs "
-    "finish unevenly), a gap larger than the thesis's because Chimera's mean-residency estimate "
-    "is far off for kernels whose CTAs last long (pathfinder 1,764 %, stencil 1,646 %). "
-    "Utilisation during preemption: Chimera's SMs hold no running CTA while their switched CTAs "
-    "are saved and a flushed SM is free at once, so Chimera's utilisation is low; the proposed "
-    "/ Chimera ratio is 3.80x at 2 us, the thesis's 2.93x (2.95x with the sub-wave victims, "
-    "whose requests found fewer CTAs to save).",
+    "**Drain-estimate error and utilisation** (tables above). Both estimators are computed on "
+    "the same drained CTAs; Chimera's mean-residency estimate is far off for kernels whose CTAs "
+    "last long (a TB's age says little about its remaining time), so the gap to Shieh's "
+    "predictor is larger than the thesis's 15.6 %. Utilisation during preemption: Chimera's SMs "
+    "hold no running CTA while their switched CTAs are saved and a flushed SM is free at once, "
+    "so Chimera's utilisation is low beside the proposed scheme's dual-kernel SMs (the ratio "
+    "table against the thesis's 2.93x).",
     "**Requests and runs.** 4 per victim (the thesis does not say how many), uniform over the "
     "victim's whole standalone run; per request only the runs the thesis reports (Chimera and "
     "the proposed scheme at each L_c, the Oracle at 2 us, its one number) and the Oracle's "
@@ -1524,7 +1527,7 @@ def report(ctx):
                         f"within L_c, {r[6]} without statistics, {r[7]} with nothing within "
                         f"L_c, {r[8]} switches)" for r in tr_s)
             + "; the rest were freed in time and ran slower than alone (turnaround / T_p "
-            + ", ".join(f"{r[1]} {r[12]}" for r in tr_s) + ").")
+            + ", ".join(f"{r[1]} {r[11]}" for r in tr_s) + ").")
     md += [f"- {w}" for w in why_now + (WHY_FAITHFUL if setup()[0] == "faithful" else WHY)] + [
           "", "## Points", "", f"{len(ctx.sweep.points)} heddle runs of {ctx.identity}; every "
           "row in [points.csv](points.csv); per run figures in shieh.json.", ""]

@@ -58,7 +58,7 @@ if(TARGET heddle)
   set_tests_properties(shieh_faithful_hold_all PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "hold_all ok")
 endif()
-set(HD_SHIEH_FINDINGS full_occupancy chimera_falls)   # (the faithful run's unmet criteria, session 14's default-size run: full occupancy 78.6 % over every victim, 92.3 % over the 9 at >= 3 waves, nw, heartwall, dwt2d cannot fill 3 waves; Chimera's violations 52.1 -> 50.0 -> 50.0 -> 50.0 % at 2-5 us with traffic switches, whose serial saves the thesis's per-TB stall does not have: 12.5 -> 0.0 % with switch_model = stall_tb, results/shieh-stalltb)
+set(HD_SHIEH_FINDINGS full_occupancy chimera_falls chimera_turnaround)   # (the faithful run's unmet criteria, session 15's default-size run with stall_tb switches, plans started together and preempt_hold: full occupancy 83.1 % over every victim, 90.8 % over the 10 at >= 3 waves, nw and dwt2d's fdwt53 cannot fill 3 waves; Chimera's violations 22.9 -> 22.9 -> 22.9 -> 20.8 % at 2-5 us; 1 Chimera run freed within L_c at 3, 4 and 5 us over 1 + L_c/T_p + 0.05)
 set(hd_sf_args)
 foreach(x IN LISTS HD_SHIEH_FINDINGS)
   list(APPEND hd_sf_args --finding ${x})
