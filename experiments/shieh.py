@@ -63,16 +63,25 @@ MHZ_THESIS = 1400                    # Table 4.1: SM clock 1.4 GHz (the earlier 
 # exists (issue 24 item 7, another branch). HD_EXP_SETUP=earlier: the setup before issue 24
 # (L_c = us x 1400 on the 700 MHz core, SMs by occupancy, any global store clears the flush bit).
 SETUPS = {
+    # switch: the context-switch simulation by default (HD_EXP_SWITCH overrides; session 15:
+    # the faithful setup simulates the switch as the thesis does, each TB stalled for its own
+    # L_CS = Ctx_TB / (B / N_SM) in parallel, digest §4.1 and §8.1 item 8; session 14's run with
+    # real serial traffic is the `traffic` column, TRAFFIC_JSON)
     "faithful": {"mhz": None, "preempter": "preempter_gpu", "oracle": "first",
+                 "switch": "stall_tb",
                  "sets": ['set.context.preempt_sms = "standalone"',
                           'set.context.flush_bit = "idempotence"',
-                          'set.context.quiesce = "writeback"'],
+                          'set.context.quiesce = "writeback"',
+                          # session 15: the freed SMs stay the preempter's until it finished
+                          # (its deadline assumes it runs as alone; digest §2.6 item 6)
+                          'set.context.preempt_hold = true'],
                  # the runs the thesis reports (issue 24: the full grid does not fit 30 minutes
                  # at >= 3-wave victims): Chimera and the proposed scheme at every L_c (Fig
                  # 4.5), the Oracle at 2 us only (its one number, L433); no `sm` reference and
                  # no Chimera+ (not in the thesis's figures). HD_EXP_SCHEMES=all: every one.
                  "schemes": {"chimera": None, "shieh": None, "oracle": [2]}},
     "earlier": {"mhz": MHZ_THESIS, "preempter": "preempter", "oracle": "alone", "sets": [],
+                "switch": "traffic",
                 "schemes": None},
 }
 # Issue 24 item 3: the faithful setup's victims, Table 4.2's footprints (workloads/README.md,
@@ -89,7 +98,7 @@ FAITHFUL_VICTIMS = {
     "stencil2d": ("stencil3d_tb128_r28_w4", "small"), "srad": ("srad_r20_w4", "small"),
     "btree": ("btree_r20", "small"), "nw": ("nw", "small"), "bfs": ("bfs_k2_tb512_w3", "small"),
     "backprop": ("backprop_r24", "medium"), "dwt2d": ("dwt2d_copy64_r56", "medium"),
-    "heartwall": ("heartwall_r32", "small")}
+    "heartwall": ("heartwall_r32_w3", "small")}
 VICTIM_SIZE_WHY = {
     "dwt2d": "medium: dwt_copy_components 34 waves, but the dominant dwt_fdwt53 launches 192 "
              "CTAs per level at 5 TBs/SM (2.6 waves; Table 4.2's 256-thread Fdwt53Kernel, 6 "
@@ -113,8 +122,9 @@ VICTIM_SIZE_WHY = {
                  "8 TBs/SM), 2 steps; 16 planes ran 288,000 cycles (small: 32 CTAs per step)",
     "nw": "one launch per anti-diagonal (1..N/16 CTAs, 8 per SM): 0.2 waves at small, 1.1 at "
           "medium; the wavefront never fills 3 waves",
-    "heartwall": "one CTA per tracked point (51, 4 per SM): under 1 wave at every size, as "
-                 "Rodinia's",
+    "heartwall": "heartwall_r32_w3 (session 15): one CTA per tracked point, so 180 points on "
+                 "small's frames, one launch of 180 CTAs (3 waves at 4 TBs/SM); Rodinia's 51 "
+                 "points (heartwall_r32 at medium) are under 1 wave at every size",
 }
 BASE_OF = {w: k for k, (w, _) in FAITHFUL_VICTIMS.items()}
 
@@ -144,11 +154,11 @@ STANDINS_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "result
 # the input-size variants `_wN`; 788507d, HD_EXP_SIZE=quick)
 SUBWAVE_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                             "shieh-subwave.json")
-# session 14: the same setup with the thesis's context-switch simulation (switch_model =
-# stall_tb: each TB stalls for its own L_CS, the SM's TBs in parallel), six victims, L_c 2 and
-# 5 us (experiments/results/shieh-stalltb; docs/blocks/shieh.md says how it was made)
-STALLTB_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
-                            "shieh-stalltb", "shieh.json")
+# session 15: the faithful setup's default-size run of session 14 (switch_model = traffic: the
+# saves through the memory system, an SM's switched CTAs serial on its bandwidth share; plans of
+# an SM one after another, the victim back beside the preempter's last wave), the `traffic` column
+TRAFFIC_JSON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
+                            "shieh-traffic.json")
 SIZES = {
     # (issue 24: 4 requests, not 8: with the GPU-filling preempter a run costs ~2 CPU-s, so 8
     # per victim would be ~60 CPU-min; 4 keep the default run near 30 min on 2 cores)
@@ -180,18 +190,21 @@ PAPER_UTIL_RATIO = 2.93              # row 2 (L457): proposed / Chimera utilisat
 WHY_FAITHFUL = [
     "**Victims (issue 24 item 3).** Each Table 4.2 benchmark at its Table 4.2 footprint (the "
     "victim table: TBs per SM ours beside the thesis's; a variant pins the register count "
-    "where ptxas differs, workloads/README.md), and since session 12 seven of them as "
-    "input-size variants (`_wN`: the small input sized so that each launch of the dominant "
-    "kernel runs N full waves at those TBs per SM on 15 SMs; own inputs, same kernels and CPU "
-    "references): 9 of the 12 victims now run >= 3 waves (the `sub-wave` column: 2). SM "
-    "requests finding the victim at full occupancy rose from 28.1 to 78.9 % over every victim "
-    "and to 92.5 % over the 9 at >= 3 waves (pathfinder, hotspot and srad 100 %, kmeans 97.5, "
-    "bfs 92.5, backprop 94.2; stencil 77.9 and b+tree 70.8, whose CTAs finish unevenly): the "
-    "criterion holds where a victim can fill the GPU. nw (one launch per anti-diagonal), "
-    "heartwall (one CTA per tracked point) and dwt2d's fdwt53 (2.6 waves at 5 TBs/SM) cannot, "
-    "and their 512 SM requests at 0-46 % keep the all-victim share under 90 %. CTAs asked with "
-    "finished-TB statistics are 83.5 % (81.0 % at >= 3 waves: a request in the first wave of a "
-    "long launch finds no finished TB, L236's maximum).",
+    "where ptxas differs, workloads/README.md), and eight of them as input-size variants "
+    "(`_wN`: the small input sized so that each launch of the dominant kernel runs N full "
+    "waves at those TBs per SM on 15 SMs; own inputs, same kernels and CPU references; "
+    "session 15 added heartwall_r32_w3, 180 tracked points in one launch of 3 waves, where "
+    "Rodinia's 51 points never fill one wave): 10 of the 12 victims run >= 3 waves. The two "
+    "that cannot: nw launches one kernel per anti-diagonal of 16 x 16 tiles, 1 to N/16 CTAs "
+    "at 8 per SM, so even Rodinia's 2048 x 2048 input (128 CTAs on its longest diagonal, "
+    "1.07 waves of 120) is below one wave for most of its launches: no input makes it full; "
+    "dwt2d's fdwt53 launches 192 CTAs per level at our 5 TBs/SM (2.6 waves; Table 4.2's "
+    "256-thread, 6-TB row has a footprint no tiling of the transform has, workloads/README.md). "
+    "Requests stay uniform over each victim's whole run, as the thesis places them (L423: "
+    "'uniformly distributed across the preempted benchmark's execution'): placing them only "
+    "where the victim is at full occupancy would depart from its method, so the full-occupancy "
+    "share is reported over every victim and over the victims at >= 3 waves (the acceptance "
+    "table), and nw's and dwt2d's requests that find a partial GPU are the thesis's too.",
     "**Longer, fuller victims cost more violations (session 12).** With full waves the "
     "violation rates rose (2 / 5 us: Chimera 41.7 / 43.8 -> 52.1 / 50.0 %, proposed 66.7 / "
     "54.2 -> 75.0 / 66.7 %): a request now finds 6 (or 3, 8) victim CTAs on every SM instead of "
@@ -221,27 +234,27 @@ WHY_FAITHFUL = [
     "kmeans, bfs and streamcluster's requests now cost what the others' do (the per-benchmark "
     "table: the proposed scheme misses 75-100 % of kmeans's and bfs's).",
     "**L_c is a thin margin on T_p.** 2 to 5 us are 1,400 to 3,500 cycles against the "
-    "preempter's 61,169 (176,337 at medium): 2-6 % of T_p. The preempter's own time beside a "
-    "victim that drains, or behind switched CTAs' saves in the memory system, varies by as "
-    "much (the turnaround table: 1.05-1.12 T_p on average), so a violation is often decided "
-    "by the preempter's slowdown, not by preemption latency; with 48 requests a few runs "
-    "move the rate by 2 points each (Chimera 25 -> 24 of 48 from 2 to 5 us, while every "
-    "Chimera run whose SMs were freed within L_c ends within 1 + L_c/T_p + 0.05: the SM "
-    "table).",
+    "preempter's 61,169 (176,337 at medium): 2-6 % of T_p, so a preempter 2-6 % slower than "
+    "alone misses its deadline with no preemption latency at all. Session 14's run had it so "
+    "(turnaround 1.05-1.12 T_p): the preempter got an SM's positions one L_CS after another "
+    "and shared its last wave with the victim's returning CTAs; with both fixed (the trace "
+    "item above) its turnaround is the turnaround table's. The thesis gives no run time for "
+    "its synthetic task (digest §6), so its L_c / T_p is unknown; with 48 requests per L_c one "
+    "run moves a rate by 2.1 points.",
     "**The preempter takes the GPU.** preempter_gpu (the synthetic task's footprint, 270 CTAs = 3 "
     "waves of 15 SMs x 6) fills every SM by itself, so every scheme gives it all 15 SMs (the SM "
-    "table) and T_p is its 3-wave standalone time; SM-granular schemes meet the deadline once "
-    "their SMs are free in time (the Chimera acceptance row). On dual-kernel SMs (proposed, "
-    "Oracle) the victim's kept CTAs co-run beside the preempter's, which then runs slower than "
-    "alone: a violation can happen with no preemption latency at all. The thesis's deadline "
-    "(L_c + T_p) assumes the preempter runs as alone once in; its proposed scheme keeps "
-    "preempting 'until the preempting kernel gains control of the GPU' (L192), ours frees one "
-    "position per SM per plan and the victim keeps the rest until the preempter needs them.",
+    "table) and T_p is its 3-wave standalone time. Since session 15 an SM freed for it stays "
+    "its own until it finished (`[context] preempt_hold = true`, every scheme): the victim's "
+    "switched and new CTAs come back after it, not beside its last wave. SMs it found idle at "
+    "its arrival (a victim's launch tail) are not held unless `preempt_hold_all = true` "
+    "(session 15, not in this run: found by the trace after the run had started; one stencil "
+    "request at 46,866 goes from 1.072 to 1.000 T_p with it, CTest shieh_faithful_hold_all), "
+    "so the victim's next launch can still start beside it there.",
     "**One time base.** L_c is in cycles of the configuration's own 700 MHz core (2 us = 1,400 "
     "cycles) and B / N_SM is 16.9 B per such cycle, so L_CS / L_c of a pathfinder CTA is the "
-    "thesis's 0.78 (the setup table). The switch itself moves real bytes through the memory "
-    "system (`HD_EXP_SWITCH=stall`: the thesis's stall of Ctx / (B / N_SM), not run at the "
-    "default size here).",
+    "thesis's 0.78 (the setup table). Since session 15 the switch is simulated as the thesis "
+    "does (`stall_tb`, each TB its own L_CS, no traffic); `HD_EXP_SWITCH=traffic` moves the "
+    "bytes through the memory system (session 14's run, the `traffic` column).",
     "**Drain definition.** The thesis's (`[context] quiesce = writeback`, issue 24 item 7): a "
     "warp is drained when nothing of it is in the pipeline and no register write is pending, "
     "outstanding loads included, so a switched CTA is saved only after its loads have landed "
@@ -259,26 +272,26 @@ WHY_FAITHFUL = [
     "to leave; drains cost 0 (the thesis's O_DR = 0). Chimera's drain estimate (mean residency "
     "less the TB's age) and its idle-slot drain overhead are the digest's [R] reading of "
     "Chimera, not checked against the Chimera paper (not in the library).",
-    "**Drain-estimate error and utilisation** (tables above; not traced further in this run). "
-    "On the same drained CTAs Shieh's predictor errs less than Chimera's estimate (61.5 against "
-    "190.5 % at 2 us; the thesis: about 15.6 % less; b+tree's 147.5 % is its worst, its CTAs "
-    "finish unevenly), a gap larger than the thesis's because Chimera's mean-residency estimate "
-    "is far off for kernels whose CTAs last long (pathfinder 1,764 %, stencil 1,646 %). "
-    "Utilisation during preemption: Chimera's SMs hold no running CTA while their switched CTAs "
-    "are saved and a flushed SM is free at once, so Chimera's utilisation is low; the proposed "
-    "/ Chimera ratio is 3.80x at 2 us, the thesis's 2.93x (2.95x with the sub-wave victims, "
-    "whose requests found fewer CTAs to save).",
+    "**Drain-estimate error and utilisation** (tables above). Both estimators are computed on "
+    "the same drained CTAs; Chimera's mean-residency estimate is far off for kernels whose CTAs "
+    "last long (a TB's age says little about its remaining time), so the gap to Shieh's "
+    "predictor is larger than the thesis's 15.6 %. Utilisation during preemption: Chimera's SMs "
+    "hold no running CTA while their switched CTAs are saved and a flushed SM is free at once, "
+    "so Chimera's utilisation is low beside the proposed scheme's dual-kernel SMs (the ratio "
+    "table against the thesis's 2.93x).",
     "**Requests and runs.** 4 per victim (the thesis does not say how many), uniform over the "
     "victim's whole standalone run; per request only the runs the thesis reports (Chimera and "
     "the proposed scheme at each L_c, the Oracle at 2 us, its one number) and the Oracle's "
     "first pass: the `sm` reference and Chimera+ of the stand-ins run are not in the thesis "
     "and were dropped to fit the time limit with the longer victims. The thesis's averages are "
-    "over its own benchmarks' kernels. Session 14's run is the default size (L_c 2, 3, 4 and 5 "
-    "us: 384 preemption runs + 14 alone, 1,614 CPU-s, then the Oracle's 48 first passes and 48 "
-    "runs at 2 us, about 33 CPU-min in all, so about 17 min on 2 idle cores; the wall time was "
-    "74 min + the Oracle's at load ~18 on the shared machine). The CPU goes to the medium "
-    "victims (backprop, dwt2d: 32 %, their mixes run the medium preempter, 176,337 cycles) and "
-    "to bfs and streamcluster (21 %).",
+    "over its own benchmarks' kernels. Session 15's run is the default size (L_c 2, 3, 4 and 5 "
+    "us: 384 preemption runs + 14 alone, 1,454 CPU-s, so about 12 min on 2 idle cores; about "
+    "85 min wall at load ~17 on the shared machine) without the Oracle's stage (its 48 first "
+    "passes and 48 runs at 2 us, about 6 CPU-min more, did not fit the session: the Oracle "
+    "column is session 14's, in the `traffic` column). The CPU goes to the medium victims "
+    "(backprop, dwt2d: their mixes run the medium preempter, 176,337 cycles) and to bfs and "
+    "streamcluster. Violations concentrate there too: backprop and dwt2d (medium) and bfs "
+    "hold most of both schemes' misses (the per-benchmark table).",
 ]
 
 WHY = [
@@ -395,7 +408,7 @@ def setup():
     if s not in SETUPS:
         sys.exit(f"shieh.py: HD_EXP_SETUP must be one of {', '.join(SETUPS)}, not '{s}'")
     st = dict(SETUPS[s])
-    sw = os.environ.get("HD_EXP_SWITCH", "traffic")   # issue 24 item 4: the thesis's stall
+    sw = os.environ.get("HD_EXP_SWITCH", st["switch"])   # issue 24 item 4: the thesis's stall
     if sw not in ("traffic", "stall", "stall_tb"):
         sys.exit(f"shieh.py: HD_EXP_SWITCH must be traffic, stall or stall_tb, not '{sw}'")
     if sw != "traffic":   # stall: the SM's CTAs one after another; stall_tb: in parallel
@@ -700,7 +713,44 @@ def measure(data, arrival, t_p, bound):
     lat = (max(p["freed"] - p["signal"] for p in recs) if recs and all(p["met"] for p in recs)
            else None)
     pe_start = min(lc.get("start_cycle", end) for lc in pe)
+    # session 15 (issue 24, the proposed scheme's violations traced): per SM, from its first
+    # request to the last of its victims gone (a drained CTA: request + its true drain time; a
+    # switched one: saved; a flushed one: at once). Not the records' `freed` (the preempter's
+    # CTA placed there): with several plans on an SM a record can close only when the
+    # preempter's next wave needs the position (its thread limit left no room for it before).
+    # An SM is late when that passes the bound. Why: its longest drain over the bound, by
+    # Shieh's estimate at the request (within the bound = the predictor erred; the maximum = no
+    # finished-TB statistics; over the bound = nothing met L_c and the least latency was
+    # taken), else a switch (quiesce + L_CS) over the bound.
+    late_sms, why = 0, {"drain: estimate within L_c": 0, "drain: no statistics": 0,
+                        "drain: nothing met L_c": 0, "switch": 0}
+    late_drains = []   # [estimate, true] of the drains over the bound on late SMs
+    gone_lat = 0       # the latest SM's victims-gone latency
+    if bound is not None:
+        by_sm = {}
+        for p in recs:
+            by_sm.setdefault(p["sm"], []).append(p)
+        for sm_recs in by_sm.values():
+            sig0 = min(p["signal"] for p in sm_recs)
+            gone = max([p["signal"] + max([d[2] for d in p.get("drains", [])] or [0])
+                        for p in sm_recs]
+                       + [p["saved"] for p in sm_recs if p["switched"] and p["saved"]])
+            gone_lat = max(gone_lat, gone - sig0)
+            if gone - sig0 <= bound:
+                continue
+            late_sms += 1
+            over = [d for p in sm_recs for d in p.get("drains", []) if d[2] > bound]
+            if not over:
+                why["switch"] += 1
+                continue
+            d = max(over, key=lambda d: d[2])
+            late_drains.append([d[0], d[2]])
+            why["drain: no statistics" if d[0] >= 2 ** 32 - 1 else
+                "drain: estimate within L_c" if d[0] <= bound else
+                "drain: nothing met L_c"] += 1
     return {"sms_used": max(lc.get("sms_used", 0) for lc in pe),
+            "late_sms": late_sms, "late_why": why, "late_drains": late_drains,
+            "gone_latency": gone_lat,
             "latency": lat, "pe_start": pe_start, "pe_end": end,
             "sms_freed": len({p["sm"] for p in recs}), "freed_in_bound": freed_in,
             "turnaround": turnaround, "violation": bound is not None and turnaround > bound + t_p,
@@ -891,7 +941,8 @@ def report(ctx):
                                     "pe_start",
                                     "violation", "requests", "wasted", "victim_instrs", "tech",
                                     "missed", "drains", "util", "asked", "asked_est",
-                                    "sm_reqs", "sm_reqs_full", "sm_first", "sm_first_full")}
+                                    "sm_reqs", "sm_reqs_full", "sm_first", "sm_first_full",
+                                    "late_sms", "late_why", "late_drains", "gone_latency")}
                  for x in res]})
     ctx.write_csv("points.csv")
 
@@ -997,6 +1048,28 @@ def report(ctx):
                                f(median([(x["turnaround"] - (x["latency"] or 0)) / x["t_p"]
                                          for x in xs if not x["violation"]]), 3)
                                if len(vs) < len(xs) else "-"])
+    # session 15: the violations traced SM by SM (measure(): late_sms, late_why, late_drains)
+    trace_rows = []
+    for p in ranb:
+        for i, b in enumerate(bounds):
+            vs = [x for x in sel(p, b) if x["violation"]]
+            late = [x for x in vs if x.get("late_sms")]
+            why = {}
+            for x in late:
+                for k, n in x.get("late_why", {}).items():
+                    why[k] = why.get(k, 0) + n
+            under = [d[0] / d[1] for x in late for d in x.get("late_drains", [])
+                     if d[0] <= b and d[1] > 0]
+            ontime = [x for x in vs if not x.get("late_sms")]
+            trace_rows.append([names[p], f"{lc[i]} us", len(vs), len(late),
+                               sum(x.get("late_sms", 0) for x in late)]
+                              + [why.get(k, 0) for k in ("drain: estimate within L_c",
+                                                         "drain: no statistics",
+                                                         "drain: nothing met L_c",
+                                                         "switch")]
+                              + [f(median(under), 2) if under else "-", len(ontime),
+                                 f(median([x["turnaround"] / x["t_p"] for x in ontime]), 3)
+                                 if ontime else "-"])
     earlier = None
     if setup()[0] == "faithful" and os.path.isfile(EARLIER_JSON):
         with open(EARLIER_JSON) as fh:
@@ -1006,6 +1079,12 @@ def report(ctx):
     if setup()[0] == "faithful" and os.path.isfile(STANDINS_JSON):
         with open(STANDINS_JSON) as fh:
             standins = json.load(fh)
+    traffic = None   # session 14's run, the switch through the memory system
+    if setup()[0] == "faithful" and setup()[1].get("switch") != "traffic" and \
+            os.environ.get("HD_EXP_SWITCH", "stall_tb") != "traffic" and \
+            os.path.isfile(TRAFFIC_JSON):
+        with open(TRAFFIC_JSON) as fh:
+            traffic = json.load(fh)
     subwave = None
     if setup()[0] == "faithful" and os.path.isfile(SUBWAVE_JSON):
         with open(SUBWAVE_JSON) as fh:
@@ -1021,6 +1100,7 @@ def report(ctx):
         return f(tab[pol][PAPER_LC.index(u)]) if pol in tab and u in PAPER_LC else "-"
     early_rows = [[f"{u} us"] + [x for p in ("chimera", "shieh", "oracle")
                                  for x in (f(per_lc[p]["violation"][i]),
+                                           early(p, "violation_pct", u, traffic or {}),
                                            early(p, "violation_pct", u, subwave or {}),
                                            early(p, "violation_pct", u, standins or {}),
                                            early(p, "violation_pct", u),
@@ -1028,6 +1108,7 @@ def report(ctx):
                   for i, u in enumerate(lc)]
     early_ovh = [[f"{u} us"] + [x for p in ("chimera", "shieh")
                                 for x in (f(per_lc[p]["overhead"][i]),
+                                          early(p, "overhead_pct", u, traffic or {}),
                                           early(p, "overhead_pct", u, subwave or {}),
                                           early(p, "overhead_pct", u, standins or {}),
                                           early(p, "overhead_pct", u),
@@ -1165,6 +1246,17 @@ def report(ctx):
          "yes" if acc["pass"]["overhead_not_rising"] else "no",
          " / ".join(f(x) for x in sw.get("shieh_overhead_pct", [])) + " %" if sw else "-",
          " / ".join(f(x) for x in sa.get("shieh_overhead_pct", [])) + " %" if sa else "-"]]
+    # session 15: the same criteria in session 14's run (switch through the memory system)
+    tr = (traffic or {}).get("acceptance", {})
+    tcol = ["", "", " -> ".join(f(x) for x in tr.get("chimera_violation_pct", [])) + " %",
+            ", ".join(f"{a} of {b}" for a, b in zip(tr.get("chimera_freed_over_limit", []),
+                                                    tr.get("chimera_freed_in_lc_runs", []))),
+            f(tr.get("asked_with_statistics_pct")), f(tr.get("requests_full_occupancy_pct")),
+            f"{f(tr.get('shieh_drain_pct_2us'))} -> {f(tr.get('shieh_drain_pct_5us'))} %",
+            " / ".join(f(x) for x in tr.get("shieh_overhead_pct", [])) + " %"] \
+        if tr else ["-"] * len(acc_rows)
+    for r, x in zip(acc_rows, tcol):
+        r.insert(5, x)
     # figures: one per question (shieh_figures.py); the numbers are in the tables below; only
     # the schemes this setup ran (the faithful setup: Chimera, proposed, Oracle at 2 us)
     cats = [f"{u} us" for u in lc]
@@ -1294,11 +1386,16 @@ def report(ctx):
                                           for v in victims if base(v) in VICTIM_SIZE_WHY]),
           "### Acceptance (issue 24 items 1-3)", "",
           md_table(["criterion", "target", "measured (all victims)",
-                    "victims at >= 3 waves", "met", "sub-wave victims (session 11)",
+                    "victims at >= 3 waves", "met", "traffic (session 14)",
+                    "sub-wave victims (session 11)",
                     "stand-ins (before item 3)"], acc_rows),
           "## Violation rate (%) beside the thesis (digest §6 rows 3, 8, 9)", "",
           md_table(beside_head(PAPER_VIOL), comp),
-          "Faithful setup (this run) beside the three earlier ones and the thesis: `sub-wave` = "
+          "Faithful setup (this run) beside the four earlier ones and the thesis: `traffic` = "
+          "the same setup with the context switch through the memory system (session 14's "
+          "default-size run, `experiments/results/shieh-traffic.json`: an SM's switched CTAs "
+          "serial on its bandwidth share, and an SM's next plan only after the previous plan's "
+          "victims had left); `sub-wave` = "
           "the same setup and footprints before the input-size victims (`experiments/results/"
           "shieh-subwave.json`: pathfinder, hotspot, streamcluster, kmeans, stencil, srad and bfs "
           "under 3 waves, L_c 2 and 5 us only); `stand-ins` = "
@@ -1309,11 +1406,13 @@ def report(ctx):
           "bit); `-`: not run or not given. Violations (%):", "",
           md_table(["L_c"] + [n if c == "" else c for n in ("Chimera", "proposed",
                                                                    "Oracle")
-                              for c in ("", "sub-wave", "stand-ins", "earlier", "thesis")],
+                              for c in ("", "traffic", "sub-wave", "stand-ins", "earlier",
+                                        "thesis")],
                    early_rows),
           "Overhead (%):", "",
           md_table(["L_c"] + [n if c == "" else c for n in ("Chimera", "proposed")
-                              for c in ("", "sub-wave", "stand-ins", "earlier", "thesis")],
+                              for c in ("", "traffic", "sub-wave", "stand-ins", "earlier",
+                                        "thesis")],
                    early_ovh),
           "## Normalised throughput overhead (%) beside the thesis (rows 10, 11)", "",
           md_table(beside_head(PAPER_OVH), comp_o),
@@ -1326,6 +1425,20 @@ def report(ctx):
           md_table(["scheme", "L_c", "runs", "violations", "late", "median latency / L_c",
                     "never freed", "slow", "slow: (turnaround - latency) / T_p",
                     "met: (turnaround - latency) / T_p"], cause_rows),
+          "The violations traced SM by SM (session 15): an SM is late when the last of its "
+          "victims was gone (a drain's true end, a switch's save, a flush at once) more than "
+          "L_c after its first request (the records' `freed` above is the preempter's CTA "
+          "placed there, which for a plan beyond the preempter's room on that SM waits for its "
+          "next wave); its cause is the longest drain over L_c there, by Shieh's estimate at "
+          "the request (`within L_c`: the predictor erred; `no statistics`: L236's maximum, no "
+          "finished TB; `nothing met`: every technique's estimate was over L_c and the least "
+          "latency was taken), else a switch. `on time`: violations whose every SM's victims "
+          "were gone within L_c (the preempter ran slower than alone), with their median "
+          "turnaround / T_p.", "",
+          md_table(["scheme", "L_c", "violations", "with a late SM", "late SMs",
+                    "drain, estimate within L_c", "drain, no statistics", "drain, nothing met",
+                    "switch", "median estimate / true (within L_c)", "on time",
+                    "on time: turnaround / T_p"], trace_rows),
           "## The preempter's turnaround (arrival to its last CTA's end) / its standalone time",
           "", md_table(["scheme"] + [f"{u} us" for u in lc], turn_rows),
           "## Technique distribution (CTAs asked to leave)", "",
@@ -1362,70 +1475,61 @@ def report(ctx):
           md_table(["benchmark", "standalone cycles"] + [names[p] for p in ran], bench_rows),
           f"Oracle runs whose profile's launch ids name other kernels than the run's: {prof_bad}.",
           "", "## Why ours differs from the thesis (structural; nothing is tuned to it)", ""]
-    # session 14: this run's own numbers, and the switch simulation beside it (computed)
+    # this run's own numbers, the traffic run beside it and the violations traced (computed;
+    # session 15)
     why_now = []
-    stb = None
-    if setup()[0] == "faithful" and os.path.isfile(STALLTB_JSON) and \
-            os.path.abspath(ctx.path("shieh.json")) != os.path.abspath(STALLTB_JSON):
-        with open(STALLTB_JSON) as fh:
-            stb = json.load(fh)
     if setup()[0] == "faithful" and "chimera" in ran:
         def lst(xs):
             return " / ".join(f(x) for x in xs)
-        cr = [r for r in cause_rows if r[0] == names["chimera"]]
-        pr = [r for r in cause_rows if r[0] == names["shieh"]]
+        us_s = " / ".join(str(u) for u in lc)
         why_now.append(
             f"**Violations over L_c ({size} size, {len(victims)} victims x {nreq} requests).** "
-            f"At {' / '.join(str(u) for u in lc)} us Chimera misses {lst(cv)} % (thesis "
+            f"At {us_s} us Chimera misses {lst(cv)} % (thesis "
             f"{lst(paper_at(PAPER_VIOL['chimera']))}), the proposed scheme "
-            f"{lst(per_lc['shieh']['violation'])} % (thesis {lst(paper_at(PAPER_VIOL['shieh']))}); "
-            "by cause (the cause table), Chimera's violations late / slow: "
-            + ", ".join(f"{r[1]} {r[4]} / {r[7]}" for r in cr) + "; the proposed scheme's: "
-            + ", ".join(f"{r[1]} {r[4]} / {r[7]}" for r in pr) + ". "
-            + (f"Most of Chimera's ({sum(r[4] for r in cr)} of {sum(r[3] for r in cr)}) are "
-               "late: an SM whose CTAs it switches takes their serial save time, where the "
-               "thesis's Eq 3.1 counts one (next item)."
-               if sum(r[4] for r in cr) > sum(r[7] for r in cr) else
-               f"Chimera's are mostly slow ({sum(r[7] for r in cr)} of "
-               f"{sum(r[3] for r in cr)}): its SMs were freed in time and the preempter ran "
-               "slower than alone."))
-    if stb and "chimera" in ran:
-        sv = sorted({r["victim"] for r in stb.get("runs", [])})
-        slc = stb.get("lc_us", [])
-        mine = {p: [viol([x for x in sel(p, bounds[lc.index(u)]) if x["victim"] in sv])
-                    if u in lc else None for u in slc] for p in ("chimera", "shieh")}
-        theirs = {p: stb["per_lc"][p]["violation_pct"] for p in ("chimera", "shieh")}
+            f"{lst(per_lc['shieh']['violation'])} % (thesis {lst(paper_at(PAPER_VIOL['shieh']))})"
+            + (f", the Oracle {f(per_lc['oracle']['violation'][0])} % at {lc[0]} us (thesis "
+               f"{f(PAPER_VIOL['oracle'][0])})" if "oracle" in ran else "") + ".")
+    if traffic and "chimera" in ran:
+        tl = traffic.get("lc_us", [])
+
+        def tv(p):
+            return [traffic["per_lc"][p]["violation_pct"][tl.index(u)] if u in tl else None
+                    for u in lc]
         why_now.append(
-            "**The context switch as the thesis simulates it (session 14).** The thesis stalls "
-            "each victim TB for its own L_CS = Ctx_TB / (B / N_SM), with no traffic, and its Eq "
-            "3.1 takes an SM's latency as the max over its TBs (digest §4.1, §8.1 item 8), so "
-            "an SM switching 6 pathfinder CTAs meets 2 us (one L_CS is 0.78 L_c) although its "
-            "share of the bandwidth needs 4.7 L_c for all six. This run moves the bytes through "
-            "the memory system: Chimera, trusting Eq 3.1, switches every CTA of pathfinder's "
-            "SMs at 2 us and misses every deadline. With `[context] switch_model = stall_tb` "
-            "(each CTA its own L_CS, in parallel; `experiments/results/shieh-stalltb`, "
-            f"{', '.join(thesis_name(v) for v in sv)}, L_c {' and '.join(map(str, slc))} us) "
-            f"Chimera misses {' / '.join(f(x) for x in theirs['chimera'])} % (thesis "
-            f"{' / '.join(f(x) for x in [PAPER_VIOL['chimera'][PAPER_LC.index(u)] for u in slc])}) "
-            f"where this run misses {' / '.join(f(x) for x in mine['chimera'])} % of the same "
-            "requests: Chimera's gap to the thesis is the switch simulation, not the "
-            f"mechanism. The proposed scheme there misses "
-            f"{' / '.join(f(x) for x in theirs['shieh'])} % (here "
-            f"{' / '.join(f(x) for x in mine['shieh'])} %; thesis "
-            f"{' / '.join(f(x) for x in [PAPER_VIOL['shieh'][PAPER_LC.index(u)] for u in slc])}): "
-            "a finding, next item.")
+            "**The context switch as the thesis simulates it (session 15: the default).** Each "
+            "switched TB stalls for its own L_CS = Ctx_TB / (B / N_SM), the SM's TBs in "
+            "parallel, with no memory traffic (`[context] switch_model = stall_tb`; digest "
+            "§4.1, §8.1 item 8: the thesis's Eq 3.1 takes an SM's latency as the max over its "
+            "TBs). Beside session 14's run with the bytes through the memory system (the "
+            f"`traffic` column: an SM's saves serial on its bandwidth share, 6 pathfinder CTAs "
+            f"4.7 L_c at 2 us) Chimera's violations at {us_s} us went {lst(tv('chimera'))} -> "
+            f"{lst(cv)} %, the proposed scheme's {lst(tv('shieh'))} -> "
+            f"{lst(per_lc['shieh']['violation'])} %. The traffic run also had the two defects "
+            "below (plans one after another, the victim back beside the last wave), so its "
+            "column is the earlier implementation as a whole, not the switch model alone.")
+    if setup()[0] == "faithful" and "shieh" in ran:
+        tr_s = [r for r in trace_rows if r[0] == names["shieh"]]
         why_now.append(
-            "**The proposed scheme misses more than Chimera (finding).** Its violations are "
-            "late (a plan's SM freed after L_c: a drain outlasting the predictor's estimate, "
-            "which errs about 60 % on our drains; each later position the preempter needs is a "
-            "new plan with its own latency) or slow (every SM freed in time, yet the preempter "
-            "needs 1.04-1.05 T_p after the last: it runs beside the victim CTAs the dual-kernel "
-            "SMs keep; the cause table of both runs). The margin is thin: L_c / T_p is 2.3 to "
-            "5.7 % with our 3-wave preempter (T_p 61,169 cycles, 87 us), so a 4 % slowdown "
-            "misses the deadline with no preemption latency at all. The thesis gives neither "
-            "the synthetic task's grid nor its run time (digest §6: not in the text); its 0 % "
-            "at 4-5 us implies its task's slowdown beside the victim stayed within L_c, which a "
-            "shorter task (a wider L_c / T_p) would give. Not traced further.")
+            "**The proposed scheme's violations traced (session 15).** Two defects of our "
+            "implementation against the thesis were found run by run and fixed. (1) An SM's "
+            "next plan waited until the previous plan's victims had left, so the preempter got "
+            "an SM's 6 positions one L_CS after another (pathfinder_w4 at 6,137, 5 us: the 6th "
+            "position 4,671 cycles after the request, 3.3 L_c, while every record met its "
+            "L_c); now the next plan starts as soon as the previous victims were asked (digest "
+            "§2.6 item 2), each one table read later: the 6 positions are asked within 234 "
+            "cycles and freed within 966 (test shieh_faithful_plans). (2) An SM freed for the "
+            "preempter took the victim's CTAs back (restored and new) as soon as the preempter "
+            "had placed its last CTA, so its last wave co-ran with them: 1.053 T_p against "
+            "1.000 when the SMs stay its own until it finished (`[context] preempt_hold = "
+            "true`, digest §2.6 item 6: switched TBs come back when the preempting kernel "
+            "finishes; the thesis's deadline L_c + T_p assumes it runs as alone; test "
+            "shieh_faithful_hold). Both apply to every scheme of this run (the hold to Chimera "
+            "too). What survives, per L_c (the trace table): violations with a late SM "
+            + ", ".join(f"{r[1]} {r[3]} of {r[2]} (late SMs: {r[5]} drains whose estimate was "
+                        f"within L_c, {r[6]} without statistics, {r[7]} with nothing within "
+                        f"L_c, {r[8]} switches)" for r in tr_s)
+            + "; the rest were freed in time and ran slower than alone (turnaround / T_p "
+            + ", ".join(f"{r[1]} {r[11]}" for r in tr_s) + ").")
     md += [f"- {w}" for w in why_now + (WHY_FAITHFUL if setup()[0] == "faithful" else WHY)] + [
           "", "## Points", "", f"{len(ctx.sweep.points)} heddle runs of {ctx.identity}; every "
           "row in [points.csv](points.csv); per run figures in shieh.json.", ""]

@@ -13,6 +13,15 @@
 #   within 12 cycles of ceil(bytes / B_SM) (Shieh 4.1's L_CS stall), outputs verified.
 # - shieh_faithful_stall_tb: [context] switch_model = stall_tb: an SM's switched CTAs stall in
 #   parallel, each for its own bytes over B_SM (the thesis's Eq 3.1 max), no context traffic.
+# - shieh_faithful_plans (session 15): the proposed scheme asks an SM's next position as soon as
+#   the previous victims were asked (pathfinder_w4 at 5 us: every SM's plans within 400 cycles,
+#   all freed within L_c). ~4 CPU-s.
+# - shieh_faithful_hold (full; session 15): [context] preempt_hold = true keeps the freed SMs the
+#   preempter's until it finished (turnaround = T_p + latency, +1 %), false lets the victim
+#   back beside its last wave (>= 2 % of T_p slower). ~8 CPU-s.
+# - shieh_faithful_hold_all (full; session 15): [context] preempt_hold_all keeps also the SMs the
+#   preempter found idle (stencil3d_tb128_r28_w4 at the tail of a launch): within 1 % of T_p with
+#   it, >= 2 % slower without. ~8 CPU-s.
 # - shieh_faithful_acceptance: issue 24 item 3's acceptance on the committed faithful run
 #   (experiments/results/shieh/shieh.json; tests/shieh/acceptance.py): every number of the
 #   report's acceptance table recomputed from its runs; the criteria the faithful setup meets
@@ -32,7 +41,24 @@ if(TARGET heddle)
                          PASS_REGULAR_EXPRESSION "${c} ok")
   endforeach()
 endif()
-set(HD_SHIEH_FINDINGS full_occupancy chimera_falls)   # (the faithful run's unmet criteria, session 14's default-size run: full occupancy 78.6 % over every victim, 92.3 % over the 9 at >= 3 waves, nw, heartwall, dwt2d cannot fill 3 waves; Chimera's violations 52.1 -> 50.0 -> 50.0 -> 50.0 % at 2-5 us with traffic switches, whose serial saves the thesis's per-TB stall does not have: 12.5 -> 0.0 % with switch_model = stall_tb, results/shieh-stalltb)
+if(TARGET heddle)
+  add_test(NAME shieh_faithful_plans
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py plans $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(shieh_faithful_plans PROPERTIES LABELS "ci;shieh;mixes" TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "plans ok")
+  add_test(NAME shieh_faithful_hold
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py hold $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(shieh_faithful_hold PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "hold ok")
+  add_test(NAME shieh_faithful_hold_all
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py hold_all $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(shieh_faithful_hold_all PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "hold_all ok")
+endif()
+set(HD_SHIEH_FINDINGS full_occupancy chimera_falls chimera_turnaround)   # (the faithful run's unmet criteria, session 15's default-size run with stall_tb switches, plans started together and preempt_hold: full occupancy 83.1 % over every victim, 90.8 % over the 10 at >= 3 waves, nw and dwt2d's fdwt53 cannot fill 3 waves; Chimera's violations 22.9 -> 22.9 -> 22.9 -> 20.8 % at 2-5 us; 1 Chimera run freed within L_c at 3, 4 and 5 us over 1 + L_c/T_p + 0.05)
 set(hd_sf_args)
 foreach(x IN LISTS HD_SHIEH_FINDINGS)
   list(APPEND hd_sf_args --finding ${x})

@@ -265,6 +265,10 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
     const struct hd_preempt_need nd = {
         t->sl.id, t->sl.l->attr.priority, t->sl.demand, left, per_sm,
         need > UINT32_MAX ? UINT32_MAX : (uint32_t)need, bound, g->now};
+    if (g->p.ctx.preempt_hold && g->p.ctx.preempt_hold_all) /* its SMs stay its own */
+        for (uint32_t s = 0; s < g->p.num_sms; s++)
+            if (g->reserved[s] == HD_RESERVED_NONE && hd_sm_holds_launch(g->sm[s], &t->sl))
+                g->reserved[s] = li;
     view_sms(g, li);
     const uint32_t mc = g->p.sm.max_ctas;
     memset(g->pact, HD_PACT_KEEP, (size_t)g->p.num_sms * mc);
@@ -290,6 +294,15 @@ bool hd_gpu_reserved_against(const struct hd_gpu_timing *g, uint32_t s, unsigned
 
 void hd_gpu_preempt_placed(struct hd_gpu_timing *g, uint32_t s, unsigned li)
 {
+    if (g->reserved[s] == HD_RESERVED_NONE && g->p.ctx.preempt_hold &&
+        g->p.ctx.preempt_hold_all) { /* a launch that asked for room keeps every SM it runs on */
+        for (uint32_t o = 0; o < g->p.num_sms; o++)
+            if (g->reserved[o] == li) {
+                g->reserved[s] = li;
+                break;
+            }
+        return;
+    }
     if (g->reserved[s] != li)
         return;
     struct hd_timing_stats *st = &g->stats;
@@ -436,8 +449,11 @@ void hd_gpu_preempt_tick(struct hd_gpu_timing *g)
             continue;
         }
         const struct tlaunch *t = g->L[li];
-        if (t->finished || (t->next_cta >= t->nctas && t->sl.ctxs.q_len == 0)) {
-            g->reserved[s] = HD_RESERVED_NONE; /* it has placed everything: others may return */
+        if (t->finished || (!g->p.ctx.preempt_hold && t->next_cta >= t->nctas &&
+                            t->sl.ctxs.q_len == 0)) {
+            /* it has placed everything ([context] preempt_hold: it has finished): others may
+             * return */
+            g->reserved[s] = HD_RESERVED_NONE;
             g->dirty = true;
         }
     }

@@ -309,6 +309,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->ctx.inplace_split = c->context_inplace_split;
     p->ctx.save_order = c->context_save_order;
     p->ctx.inplace_stop = c->context_inplace_stop;
+    p->ctx.preempt_hold = c->context_preempt_hold;
+    p->ctx.preempt_hold_all = c->context_preempt_hold_all;
     p->ctx.signal_sms = c->context_signal_sms;
     if (signal_cycles(c, &p->ctx, err, errlen) != 0)
         return -1;

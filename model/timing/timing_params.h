@@ -160,6 +160,8 @@ struct hd_ctx_params {
     bool inplace_split;            /* Lin Fig 2.4: registers out, shared memory in place */
     enum hd_cfg_saveorder save_order; /* tb or warp by warp (ctx_wsave.c) */
     bool inplace_stop;             /* Lin 2.5.5: the preempted SM's CTAs stop in place */
+    bool preempt_hold;             /* a freed SM stays the launch's until it finished */
+    bool preempt_hold_all;         /* ... and so does every SM it runs on (preempt_hold) */
 };
 
 /* [ccbp]: Lin ch.4 CCBP (model/mech/ccbp; the lists are parsed there). */

@@ -20,6 +20,23 @@
   faithful.py flushbit HEDDLE    [context] flush_bit: stress flushing refuses no CTA of the
                                  idempotent pathfinder and hotspot with `idempotence` (one with
                                  `store`), and still refuses bfs's (non-idempotent); all verify.
+  faithful.py plans HEDDLE       (session 15) the proposed scheme on dual-kernel SMs starts an
+                                 SM's next plan as soon as the previous victims were asked: with
+                                 pathfinder_w4 (6 TBs per SM) preempted at 5 us, every SM gets
+                                 its plans within 400 cycles of its first (each one table read
+                                 later; before: one L_CS apart) and its last position is freed
+                                 within L_c of its first request.
+  faithful.py hold HEDDLE        (session 15) [context] preempt_hold = true keeps the freed SMs
+                                 the preempter's until it finished: its turnaround is its
+                                 standalone time plus the SMs' preemption latency (+1 %), and
+                                 with false (victim CTAs return beside its last wave) at least
+                                 2 % of T_p longer.
+  faithful.py hold_all HEDDLE    (session 15) [context] preempt_hold_all: stencil3d_tb128_r28_w4
+                                 preempted at 46,866 (the tail of its first launch: some SMs
+                                 idle, never freed for the preempter) at 5 us: with it the
+                                 preempter ends within 1 % of T_p, without it (the victim's
+                                 switched and next-launch CTAs placed on those SMs beside it)
+                                 at least 2 % later.
 """
 import json
 import os
@@ -163,14 +180,110 @@ def flushbit(heddle, tmp):
     print("flushbit ok")
 
 
+def _pf_preempted(heddle, tmp, name, hold):
+    """pathfinder_w4 preempted by preempter_gpu at 6137 with the proposed scheme at 5 us in the
+    faithful setup's sets (switch_model = stall_tb), preempt_hold as given."""
+    os.environ["HD_EXP_SETUP"] = "faithful"
+    bounds, _ = shieh.setup_bounds([5], "fermi-gtx480")
+    sets = [a for x in shieh.SETUPS["faithful"]["sets"]
+            for a in ("--set", x[4:].replace(" ", "").replace('"', ""))
+            if "preempt_hold" not in x]
+    t = run(heddle, ["--mix", "pathfinder_w4+preempter_gpu", "--size", "small",
+                     "--arrive", "preempter_gpu@6137:1", "--config", "configs/fermi-gtx480.ini",
+                     "--set", "sm.allocator=aligned", "--set", "sm.concurrent_kernels=true",
+                     "--set", "context.preempt_policy=shieh",
+                     "--set", "context.switch_model=stall_tb",
+                     "--set", f"context.preempt_hold={'true' if hold else 'false'}",
+                     "--set", f"context.latency_bound={bounds[0]}"] + sets, tmp, name)
+    return t, bounds[0]
+
+
+def _sm_spans(t):
+    """Per SM: (records, first signal, last signal, last freed) of the preempter's requests."""
+    out = {}
+    for p in t["preemptions"]:
+        if p["launch"] == "signal":
+            continue
+        if not p["met"]:
+            sys.exit(f"faithful.py: SM {p['sm']}'s request at {p['signal']} was never met")
+        n, s0, s1, fr = out.get(p["sm"], (0, p["signal"], p["signal"], p["freed"]))
+        out[p["sm"]] = (n + 1, min(s0, p["signal"]), max(s1, p["signal"]), max(fr, p["freed"]))
+    return out
+
+
+def plans(heddle, tmp):
+    t, bound = _pf_preempted(heddle, tmp, "plans", True)
+    spans = _sm_spans(t)
+    if len(spans) != 15:
+        sys.exit(f"faithful.py: {len(spans)} SMs preempted, not 15")
+    for sm, (n, s0, s1, fr) in sorted(spans.items()):
+        print(f"SM {sm}: {n} plans, signals {s0}..{s1}, last freed {fr} ({fr - s0} after the "
+              f"first; L_c {bound})")
+        if n < 2 or s1 - s0 > 400 or fr - s0 > bound:
+            sys.exit(f"faithful.py: SM {sm}: {n} plans over {s1 - s0} cycles, freed "
+                     f"{fr - s0} after its first request (want >= 2 plans within 400 cycles, "
+                     f"freed within {bound})")
+    print("plans ok")
+
+
+def hold(heddle, tmp):
+    alone = run(heddle, ["preempter_gpu", "--size", "small", "--config",
+                         "configs/fermi-gtx480.ini"], tmp, "alone")
+    t_p = alone["totals"]["cycles"]
+    ratio = {}
+    for h in (True, False):
+        t, _ = _pf_preempted(heddle, tmp, f"hold{h}", h)
+        pe = [lc for lc in t["launches"] if lc["kernel"].startswith("pe_")]
+        end = max(lc["end_cycle"] for lc in pe)
+        lat = max(fr for _, _, _, fr in _sm_spans(t).values()) - 6137
+        ratio[h] = ((end - 6137) / t_p, lat / t_p)
+        print(f"preempt_hold = {str(h).lower()}: turnaround / T_p {ratio[h][0]:.4f}, SMs freed "
+              f"after {lat} cycles ({ratio[h][1]:.4f} T_p)")
+    if ratio[True][0] > 1 + ratio[True][1] + 0.01:
+        sys.exit("faithful.py: with preempt_hold = true the preempter still ran slower than alone")
+    if ratio[False][0] < ratio[True][0] + 0.02:
+        sys.exit("faithful.py: preempt_hold = false did not slow the preempter's last wave")
+    print("hold ok")
+
+
+def hold_all(heddle, tmp):
+    alone = run(heddle, ["preempter_gpu", "--size", "small", "--config",
+                         "configs/fermi-gtx480.ini"], tmp, "alone")
+    t_p = alone["totals"]["cycles"]
+    os.environ["HD_EXP_SETUP"] = "faithful"
+    bounds, _ = shieh.setup_bounds([5], "fermi-gtx480")
+    sets = [a for x in shieh.SETUPS["faithful"]["sets"]
+            for a in ("--set", x[4:].replace(" ", "").replace('"', ""))]
+    ratio = {}
+    for h in (True, False):
+        t = run(heddle, ["--mix", "stencil3d_tb128_r28_w4+preempter_gpu", "--size", "small",
+                         "--arrive", "preempter_gpu@46866:1", "--config",
+                         "configs/fermi-gtx480.ini", "--set", "sm.allocator=aligned",
+                         "--set", "sm.concurrent_kernels=true",
+                         "--set", "context.preempt_policy=shieh",
+                         "--set", "context.switch_model=stall_tb",
+                         "--set", "context.preempt_hold=true",
+                         "--set", f"context.preempt_hold_all={'true' if h else 'false'}",
+                         "--set", f"context.latency_bound={bounds[0]}"] + sets, tmp, f"all{h}")
+        end = max(lc["end_cycle"] for lc in t["launches"] if lc["kernel"].startswith("pe_"))
+        ratio[h] = (end - 46866) / t_p
+        print(f"preempt_hold_all = {str(h).lower()}: turnaround / T_p {ratio[h]:.4f}")
+    if ratio[True] > 1.01:
+        sys.exit("faithful.py: with preempt_hold_all the preempter still ran slower than alone")
+    if ratio[False] < ratio[True] + 0.02:
+        sys.exit("faithful.py: without preempt_hold_all the preempter was not slowed")
+    print("hold_all ok")
+
+
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in ("timebase", "sms", "flushbit", "stall",
-                                                  "stall_tb"):
+                                                  "stall_tb", "plans", "hold", "hold_all"):
         sys.exit(2 if print(__doc__) is None else 2)
     heddle = os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory() as tmp:
         {"timebase": timebase, "sms": sms, "flushbit": flushbit, "stall": stall,
-         "stall_tb": stall_tb}[sys.argv[1]](heddle, tmp)
+         "stall_tb": stall_tb, "plans": plans, "hold": hold,
+         "hold_all": hold_all}[sys.argv[1]](heddle, tmp)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,11 @@
  *
  * Variant (ptx.flags): heartwall_r32 caps hw_track at 32 registers (MAXREG) and pins the count
  * occupancy uses to 32 (REGSPEC, zorua_spec.h); same inputs, same reference.
+ * Input-size variant (token wN; issue 24 item 3, Shieh Table 4.2 victims): heartwall_r32_w3
+ * tracks WAVES x HW_WAVE_CTAS points (3 full waves of 4 TBs per SM on 15 SMs) through one
+ * launch on the small frames, so a preemption request finds the GPU at full occupancy for most
+ * of the run; the points lie on the same two ellipses, 2/5 of them on the inner one (Rodinia's
+ * 20 of 51), so neighbours' templates overlap: the tracking is the same computation per point.
  */
 #include "workload.h"
 #include "zorua_spec.h"
@@ -31,6 +36,7 @@
 #define HW_WIN (HW_T + 2 * HW_R)
 #define HW_CELL 8  /* texture lattice spacing in pixels */
 #define HW_BEAT 8  /* frames per heartbeat */
+#define HW_WAVE_CTAS (15 * 4) /* one wave on the GTX480's 15 SMs at Table 4.2's 4 TBs per SM */
 
 struct hw_size {
     int fw, fh;       /* frame size in pixels */
@@ -40,8 +46,12 @@ struct hw_size {
     int rx_in, ry_in, rx_out, ry_out;
 };
 
-static struct hw_size hw_size_of(enum hd_wl_size size)
+static struct hw_size hw_size_of(enum hd_wl_size size, long waves)
 {
+    if (waves > 0 && size == HD_WL_SMALL) { /* small's frames, one launch of `waves` waves */
+        const int np = (int)waves * HW_WAVE_CTAS;
+        return (struct hw_size){160, 128, 2, 4, np * 2 / 5, np - np * 2 / 5, 20, 16, 40, 32};
+    }
     /* ~0.57 M, 11 M and 56 M warp instructions. Small searches a radius of 4 (81 candidates)
      * so that its CTAs are short and many; medium and large the full 12 (625 candidates). */
     static const struct hw_size s[3] = {
@@ -161,7 +171,10 @@ static void hw_ref_track(const uint8_t *frame, int fw, int fh, const int *tmpl, 
 
 static int hw_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    struct hw_size sz = hw_size_of(ctx->size);
+    const long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "heartwall: WAVES=%ld out of range 0..64", waves);
+    struct hw_size sz = hw_size_of(ctx->size, waves);
     const int np = sz.endo + sz.epi, nf = sz.frames, tt = HW_T * HW_T;
     const size_t frame_px = (size_t)sz.fw * sz.fh;
     const size_t tmpl_bytes = sizeof(int) * (size_t)np * tt;
@@ -290,5 +303,17 @@ const struct hd_workload hd_workload_heartwall_r32 = {
     .variant_of = "heartwall",
     .variant_flags = "-DMAXREG=32 -DREGSPEC=32",
     .paper_row = "Shieh Table 4.2 heartwall: 8,192 regs/TB (32/thread), 11,872 B, 256 threads, 4 TBs/SM",
+};
+
+/* Input-size variant (ptx.flags; README.md, "Variants": token wN) */
+const struct hd_workload hd_workload_heartwall_r32_w3 = {
+    .name = "heartwall_r32_w3",
+    .description = "heartwall_r32 variant: small frames, one launch of 3 full waves (180 points, 4 TBs per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hw_run,
+    .variant_of = "heartwall",
+    .variant_flags = "-DMAXREG=32 -DREGSPEC=32 -DWAVES=3",
+    .paper_row = "Shieh Table 4.2 heartwall kernel: 8,192 regs/TB, 11,872 B, 256 threads, 4 TBs/SM, >= 3 waves",
 };
 /* }==== */

@@ -8,10 +8,17 @@
  *
  * Implementer choices where the thesis is silent or Heddle differs:
  * - One preempting TB per SM per plan (one final victim set), as many SMs as the launch still
- *   has CTAs to place; an SM whose victims for an earlier plan have not left yet (drained,
- *   switched or flushed TBs still resident) is not asked again. SMs are taken in Chimera's
- *   order of their final victim sets (those meeting the budget by least overhead, then the
- *   others by least latency; chimera_select.h), which the thesis leaves open.
+ *   has CTAs to place. On dual-kernel SMs the next plan of an SM starts as soon as the previous
+ *   one's victims were asked to leave (digest §2.6 item 2: "as soon as the previous victim's
+ *   eviction has been initiated", so the preempting kernel "gains control" of the SM within
+ *   one L_c, L192): the TBs asked by an earlier plan and still resident (leaving) are no
+ *   candidates' members, a position made only of them is being freed already, and each plan
+ *   still open (a victim of it resident) counts as one CTA of the launch's about to be placed.
+ *   Without concurrent_kernels an SM whose victims have not left yet is not asked again. SMs
+ *   are taken in Chimera's order of their final victim sets (those meeting the budget by least
+ *   overhead, then the others by least latency; chimera_select.h), which the thesis leaves
+ *   open. (Before session 15 a dual-kernel SM too waited for the previous plan's victims to
+ *   leave, so an SM of 6 pathfinder TBs took 6 x L_CS to give the preempter all 6 positions.)
  * - The budget is the request's whole constraint: each plan opens fresh records whose latency is
  *   measured from that plan (ctx_preempt.c), so L_c - (now - t_req) = L_c.
  * - Empty valid candidates (a position no running TB overlaps) are skipped when the SM cannot
@@ -51,6 +58,10 @@ struct shieh_state {
     uint64_t *est;             /* [nsms * max_ctas * 2] drain estimates (env drain_est) */
     struct hd_preempt_cta *ctas; /* [max_ctas] the SM as the tables read it */
     struct hd_shieh_snap snap;
+    uint64_t *plan_set;        /* [nsms * HD_SHIEH_MAX_TBS] victim slots of each plan made on
+                                  the SM for plan_launch (dual-kernel SMs) */
+    uint32_t *plan_n;          /* [nsms] plans recorded in plan_set */
+    uint32_t plan_launch;      /* the launch those plans were made for */
 };
 
 /* Victims an earlier plan asked to leave are still on SM v. */
@@ -62,6 +73,33 @@ static bool busy(const struct shieh_state *st, const struct hd_preempt_sm *v)
             return true;
     }
     return false;
+}
+
+/* Slots of SM v whose CTAs an earlier plan asked to leave and that are still resident. */
+static uint64_t leaving_slots(const struct shieh_state *st, const struct hd_preempt_sm *v)
+{
+    uint64_t m = 0;
+    for (uint32_t c = 0; c < v->ncta; c++) {
+        const struct hd_preempt_cta *x = &v->cta[c];
+        if (x->slot < HD_SHIEH_MAX_TBS &&
+            st->marked[(size_t)v->sm * st->max_ctas + x->slot] == x->ctx + 1)
+            m |= 1ull << x->slot;
+    }
+    return m;
+}
+
+/* Plans of SM v (for the current launch) still open: one of their victims is resident and
+ * leaving. Closed plans are dropped from the list. */
+static uint32_t open_plans(struct shieh_state *st, const struct hd_preempt_sm *v,
+                           uint64_t leaving)
+{
+    uint64_t *set = &st->plan_set[(size_t)v->sm * HD_SHIEH_MAX_TBS];
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < st->plan_n[v->sm]; j++)
+        if (set[j] & leaving)
+            set[n++] = set[j];
+    st->plan_n[v->sm] = n;
+    return n;
 }
 
 /* Positions of footprint f that [base, base + n) overlaps (n > 0), as bits below k. */
@@ -78,12 +116,28 @@ static uint64_t overlapped(uint64_t base, uint64_t n, uint64_t unit, uint32_t k)
 /* Plan SM v: the victim slots (bitset) and their techniques; false if it gives no room. */
 static bool plan_sm(struct shieh_state *st, const struct hd_preempt_sm *v,
                     const struct hd_preempt_need *need, const struct hd_preempt_env *env,
-                    const struct hd_shieh_snap *snap, uint64_t budget, uint64_t *victims,
-                    uint8_t *tech, uint64_t *est, struct hd_chimera_sm *sum)
+                    const struct hd_shieh_snap *snap, uint64_t budget, uint64_t leaving,
+                    uint64_t *victims, uint8_t *tech, uint64_t *est, struct hd_chimera_sm *sum)
 {
     struct hd_preempt_costs pc;
     hd_preempt_costs_sm(v, need, st->max_ctas, st->sm_bytes_per_cycle, st->est_kind, &st->prof,
                         &pc);
+    if (leaving) { /* (dual-kernel SMs only) CTAs an earlier plan asked are no candidates, and
+                      those of them in transit (being saved) do not hold this plan back */
+        bool other_transit = false;
+        for (uint32_t c = 0; c < v->ncta; c++) {
+            const struct hd_preempt_cta *x = &v->cta[c];
+            if (x->launch != need->launch && x->in_transit &&
+                !(x->slot < HD_SHIEH_MAX_TBS && (leaving >> x->slot & 1)))
+                other_transit = true;
+        }
+        pc.transit = other_transit;
+        for (uint32_t s = 0; s < st->max_ctas && s < HD_SHIEH_MAX_TBS; s++)
+            if ((leaving >> s & 1) && pc.present[s]) {
+                pc.present[s] = false;
+                pc.npresent--;
+            }
+    }
     if (pc.transit || pc.npresent == 0)
         return false;
     hd_preempt_costs_est(&pc, st->max_ctas, est);
@@ -140,9 +194,11 @@ static bool plan_sm(struct shieh_state *st, const struct hd_preempt_sm *v,
         for (uint32_t s = 0; s < HD_SHIEH_MAX_TBS; s++)
             if (pc.present[s])
                 present |= 1ull << s;
-        for (uint32_t p = 0; p < k; p++)
+        for (uint32_t p = 0; p < k; p++) {
+            cand[p] &= ~leaving; /* (those TBs leave for an earlier plan: their room frees) */
             if ((valid >> p & 1) && ((cand[p] & ~present) || cand[p] == 0))
                 valid &= ~(1ull << p);
+        }
         struct hd_shieh_pick pick;
         hd_shieh_select(cand, valid, k, pc.cost, t, budget, &pick);
         if (pick.cand < 0 || pick.victims == 0)
@@ -162,11 +218,20 @@ static unsigned shieh_plan(void *impl, const struct hd_preempt_need *need,
 {
     struct shieh_state *st = impl;
     const uint64_t budget = hd_preempt_budget(need->bound);
-    uint64_t pending = 0; /* SMs whose victims for this launch are still leaving */
+    uint64_t pending = 0; /* plans whose victims for this launch are still leaving */
     unsigned ncand = 0;
+    if (need->launch != st->plan_launch) { /* plans of an earlier launch are no longer open */
+        memset(st->plan_n, 0, st->nsms * sizeof *st->plan_n);
+        st->plan_launch = need->launch;
+    }
     for (unsigned i = 0; i < nsms && i < st->nsms; i++) {
         const struct hd_preempt_sm *v = &sms[i];
-        if (busy(st, v)) {
+        uint64_t leaving = 0;
+        if (env->mixing) { /* the next plan may start while earlier victims leave */
+            leaving = leaving_slots(st, v);
+            const uint32_t open = open_plans(st, v, leaving);
+            pending += leaving && v->reserved_for_asker ? (open ? open : 1) : 0;
+        } else if (busy(st, v)) {
             pending += v->reserved_for_asker;
             continue;
         }
@@ -185,7 +250,7 @@ static unsigned shieh_plan(void *impl, const struct hd_preempt_need *need,
         for (size_t e = 0; e < (size_t)st->max_ctas * 2; e++)
             est[e] = UINT64_MAX;
         if (!plan_sm(st, env->tables ? &tv : v, need, env, env->tables ? &st->snap : NULL, budget,
-                     &st->victims[ncand], &st->tech[(size_t)ncand * st->max_ctas], est,
+                     leaving, &st->victims[ncand], &st->tech[(size_t)ncand * st->max_ctas], est,
                      &st->sm_sum[ncand]))
             continue;
         st->order[ncand] = i; /* (reused below as the index of the SM) */
@@ -221,6 +286,19 @@ static unsigned shieh_plan(void *impl, const struct hd_preempt_need *need,
                 if (v->cta[x].slot == s)
                     st->marked[(size_t)v->sm * st->max_ctas + s] = v->cta[x].ctx + 1;
         }
+        if (env->mixing) { /* (the list keeps at most HD_SHIEH_MAX_TBS open plans) */
+            const uint32_t np = st->plan_n[v->sm];
+            if (np < HD_SHIEH_MAX_TBS) {
+                st->plan_set[(size_t)v->sm * HD_SHIEH_MAX_TBS + np] = st->victims[c];
+                st->plan_n[v->sm] = np + 1;
+            }
+            if (env->tables) { /* the next iteration reads the SM's tables at once: their
+                                  result asks the policy again (mech.h hook `ready`) */
+                const struct hd_shieh_footprint f = {need->demand.regs, need->demand.smem};
+                struct hd_shieh_snap unused;
+                hd_shieh_loop_read(env->tables, v->sm, need->launch, &f, need->now, &unused);
+            }
+        }
         chosen[n++] = v->sm;
     }
     free(rank);
@@ -242,6 +320,8 @@ static void shieh_destroy(void *impl)
     free(st->tech);
     free(st->est);
     free(st->ctas);
+    free(st->plan_set);
+    free(st->plan_n);
     free(st);
 }
 
@@ -275,8 +355,11 @@ int hd_preempt_shieh_create(const struct hd_gpu_timing_params *p, bool oracle,
     st->tech = calloc((size_t)p->num_sms * p->sm.max_ctas, 1);
     st->est = calloc((size_t)p->num_sms * p->sm.max_ctas * 2, sizeof *st->est);
     st->ctas = calloc(p->sm.max_ctas, sizeof *st->ctas);
+    st->plan_set = calloc((size_t)p->num_sms * HD_SHIEH_MAX_TBS, sizeof *st->plan_set);
+    st->plan_n = calloc(p->num_sms, sizeof *st->plan_n);
+    st->plan_launch = UINT32_MAX;
     if (!st->marked || !st->slots || !st->sm_sum || !st->order || !st->victims || !st->tech ||
-        !st->est || !st->ctas)
+        !st->est || !st->ctas || !st->plan_set || !st->plan_n)
         goto oom;
     if (hd_drain_profile_copy(prof, &st->prof_own) != 0)
         goto oom;
