@@ -428,7 +428,7 @@ def report(ctx):
     for p, key in zip(ctx.sweep.points, ctx.keys):
         row = ctx.store.rows([key]).get(key)
         if row is None:
-            missing.append(f"{p.axes['mix']} {scheme_of(p.axes)} {p.axes.get('set.ccbp.ctas', '')}")
+            missing.append(scheme_of(p.axes))
             continue
         d = parse_stats(row["stats"])
         pair, scheme = p.axes["mix"], scheme_of(p.axes)
@@ -582,8 +582,10 @@ def report(ctx):
           "against its CPU reference at every point, oracle and Dai18 limits included: "
           f"{'yes' if allv else 'NO'}. Oracle search: {prof.get('oracle', 'max')} "
           "combinations (ccbp.py's header). Points without a result (a run cut short; left "
-          f"out of every table): {len(missing)}" + (f" ({'; '.join(missing)})" if missing
-                                                    else "") + ".", "",
+          f"out of every table): {len(missing)}" + (
+              " (" + ", ".join(f"{sc} {missing.count(sc)}" for sc in GRID_ORDER
+                               if sc in missing) + "; `experiments/sweep.py` reruns only them)"
+              if missing else "") + ".", "",
           "![ccbp](ccbp.png)", "",
           "## Ours beside the thesis", "",
           md_table(["CCBP harmonic-speedup gain over pairs", "Heddle mean", "Heddle max",
