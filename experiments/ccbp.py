@@ -567,8 +567,9 @@ def report(ctx):
         f"{len(lose)} of {len(pairs)} pairs ({', '.join(lose) or 'none'}). Algorithm 1's "
         "combination and quotas come from standalone per-request costs with the DRAM capped at "
         "70 % of peak (docs/blocks/ccbp.md, \"Algorithm 1 on the experiment's profiles\").",
-        "- **SMK's time quotas** move the fairness (SMK-P -> SMK): " + ", ".join(
-            f"{m} {_r(a, 2)} -> {_r(b, 2)}" for m, a, b in fair) + ". They are set once from "
+        "- **SMK's time quotas** move the fairness (SMK-P -> SMK): " + (", ".join(
+            f"{m} {_r(a, 2)} -> {_r(b, 2)}" for m, a, b in fair) or "not measured (no SMK-P "
+            "point ran)") + ". They are set once from "
         "the standalone IPC (half each), not sampled online.",
         "- **Dai18's best static limit** (on the larger NoC user; 'none': no limit did best, "
         "Dai18 is then Warped-Slicer): " + ", ".join(f"{m} mil {l}" for m, l in dai) +
