@@ -169,6 +169,15 @@ static int bfs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     const long waves = hd_wl_flag(vflags, "WAVES", 0);
     if (waves > 0 && waves <= 64 && ctx->size == HD_WL_SMALL)
         n = 15 * 3 * (int)waves * (int)hd_wl_flag(vflags, "TB", BFS_BLOCK) - 100;
+    /* CCBP input variant (ptx.flags token `ccbp`; issue 29, Lin Table 4.2 BFS; docs/blocks/ccbp.md
+     * "The experiment's inputs"): at medium, a graph of CCBP_VERTICES vertices (the medium one's
+     * generator), so that several instances fit in the experiment's budget. */
+    const long cc_n = hd_wl_flag(vflags, "CCBP_VERTICES", 0);
+    if (cc_n > 0 && ctx->size == HD_WL_MEDIUM) {
+        if (cc_n < 1024 || cc_n > 4194304)
+            return hd_wl_fail(ctx, "bfs: CCBP_VERTICES %ld out of range (1024..4194304)", cc_n);
+        n = (int)cc_n;
+    }
     struct bfs_graph g = {0, NULL, NULL};
     int *level = malloc((size_t)n * sizeof(int)), *ref = malloc((size_t)n * sizeof(int));
     int *queue = malloc((size_t)n * sizeof(int));
@@ -271,4 +280,16 @@ const struct hd_workload hd_workload_bfs_k2_tb512_w3 = {
     .variant_of = "bfs",
     .variant_flags = "-DBFS_TWO_KERNELS -DTB=512 -DREGSPEC_EXPAND=16 -DREGSPEC_ADVANCE=12 -DWAVES=3",
     .paper_row = "Shieh Table 4.2 bfs Kernel/Kernel2: 512 threads, 3 TBs/SM, >= 3 waves",
+};
+
+/* CCBP input variant (ptx.flags; issue 29) */
+const struct hd_workload hd_workload_bfs_ccbp = {
+    .name = "bfs_ccbp",
+    .description = "bfs with the CCBP experiment's medium input: 32,768 vertices (a quarter of the medium graph)",
+    .klass = "irregular",
+    .idempotent = true,
+    .run = bfs_run,
+    .variant_of = "bfs",
+    .variant_flags = "-DCCBP_VERTICES=32768",
+    .paper_row = "Lin Table 4.2 BFS (LS: thread-divergent; NoC 14 %, DRAM 24 %)",
 };

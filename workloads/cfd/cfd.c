@@ -250,7 +250,17 @@ static void cfd_initial(float *var, float *ff, int w, int h, const int *id_of_ce
 
 static int cfd_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct cfd_size sz = cfd_sizes[ctx->size];
+    struct cfd_size sz = cfd_sizes[ctx->size];
+    /* CCBP input variant (ptx.flags token `ccbp`; issue 29, Lin Table 4.2 CFD; docs/blocks/ccbp.md
+     * "The experiment's inputs"): at medium, the same mesh (4 MB of element data, over the 2 MB L2
+     * of configs/maxwell-ccbp.ini) for CCBP_STEPS time steps, so that several instances fit in
+     * the experiment's budget. */
+    const long cc_steps = hd_wl_flag(hd_wl_variant_flags(ctx), "CCBP_STEPS", 0);
+    if (cc_steps > 0 && ctx->size == HD_WL_MEDIUM) {
+        if (cc_steps > 100)
+            return hd_wl_fail(ctx, "cfd: CCBP_STEPS %ld out of range (1..100)", cc_steps);
+        sz.steps = (int)cc_steps;
+    }
     const int nel = sz.w * sz.h;
     const size_t vb = sizeof(float) * (size_t)CFD_NVAR * nel, eb = sizeof(float) * (size_t)nel;
     int rc = HD_OK;
@@ -384,5 +394,15 @@ const struct hd_workload hd_workload_cfd_lin22 = {
     .variant_of = "cfd",
     .variant_flags = "-DREGSPEC_COPY=6 -DREGSPEC_STEP=8 -DREGSPEC_FLUX=39",
     .paper_row = "Lin Table 2.2 CFD_1 (6 regs), CFD_2 (8), CFD_3 (39): 192 threads; 8, 8, 4 TBs/SM",
+};
+const struct hd_workload hd_workload_cfd_ccbp = {
+    .name = "cfd_ccbp",
+    .description = "cfd with the CCBP experiment's medium input: the medium mesh for one time step",
+    .klass = "memory",
+    .idempotent = true,
+    .run = cfd_run,
+    .variant_of = "cfd",
+    .variant_flags = "-DCCBP_STEPS=1",
+    .paper_row = "Lin Table 4.2 CFD (NBI: NoC 54 %, DRAM 14 %, L2 miss 15 %)",
 };
 /* }==== */

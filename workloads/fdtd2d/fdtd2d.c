@@ -54,6 +54,16 @@ static void fd_reference(float *ex, float *ey, float *hz, const float *fict, int
 static int fd_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     struct fd_size sz = fd_size_of(ctx->size);
+    /* CCBP input variant (ptx.flags token `ccbp`; issue 29, Lin Table 4.2 FTD; docs/blocks/ccbp.md
+     * "The experiment's inputs"): at medium, the medium grid (three 1 MB fields, over the 2 MB L2
+     * of configs/maxwell-ccbp.ini) for CCBP_STEPS steps, so that several instances fit in the
+     * experiment's budget. */
+    const long cc_steps = hd_wl_flag(hd_wl_variant_flags(ctx), "CCBP_STEPS", 0);
+    if (cc_steps > 0 && ctx->size == HD_WL_MEDIUM) {
+        if (cc_steps > 64)
+            return hd_wl_fail(ctx, "fdtd2d: CCBP_STEPS %ld out of range (1..64)", cc_steps);
+        sz.tmax = (int)cc_steps;
+    }
     size_t n = (size_t)sz.nx * sz.ny, bytes = n * sizeof(float);
     int rc = HD_OK;
     struct hd_module *mod = NULL;
@@ -126,4 +136,16 @@ const struct hd_workload hd_workload_fdtd2d = {
     .klass = "memory",
     .idempotent = false,
     .run = fd_run,
+};
+
+/* CCBP input variant (ptx.flags; issue 29) */
+const struct hd_workload hd_workload_fdtd2d_ccbp = {
+    .name = "fdtd2d_ccbp",
+    .description = "fdtd2d with the CCBP experiment's medium input: the 512x512 grid for 3 steps",
+    .klass = "memory",
+    .idempotent = false,
+    .run = fd_run,
+    .variant_of = "fdtd2d",
+    .variant_flags = "-DCCBP_STEPS=3",
+    .paper_row = "Lin Table 4.2 FTD (DBI: NoC 32 %, DRAM 65 %, L2 miss 66 %)",
 };

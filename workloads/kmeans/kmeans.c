@@ -111,6 +111,20 @@ static int km_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         sz.nclusters = 5;
         max_iters = 2;
     }
+    /* CCBP input variant (ptx.flags token `ccbp`; issue 29, Lin Table 4.2 KM, NBI with a 17 % L2
+     * miss rate; docs/blocks/ccbp.md "The experiment's inputs"): at medium, CCBP_POINTS points of
+     * CCBP_FEATURES features, so that km_assign's transposed features stay in the 2 MB L2 of
+     * configs/maxwell-ccbp.ini (NoC-bound, not DRAM-bound) while its grid still fills 16 SMs at
+     * 8 CTAs each; Rodinia's 5 clusters and iterations. */
+    const long cc_pts = hd_wl_flag(hd_wl_variant_flags(ctx), "CCBP_POINTS", 0);
+    if (cc_pts > 0 && ctx->size == HD_WL_MEDIUM) {
+        long nf = hd_wl_flag(hd_wl_variant_flags(ctx), "CCBP_FEATURES", sz.nfeatures);
+        if (cc_pts > 1000000 || nf < 1 || nf > KM_MAX_FEATURES)
+            return hd_wl_fail(ctx, "kmeans: CCBP_POINTS %ld / CCBP_FEATURES %ld out of range",
+                              cc_pts, nf);
+        sz.npoints = (int)cc_pts;
+        sz.nfeatures = (int)nf;
+    }
     size_t nvals = (size_t)sz.npoints * sz.nfeatures, vbytes = sizeof(float) * nvals;
     size_t mbytes = sizeof(uint32_t) * (size_t)sz.npoints;
     int rc = HD_OK;
@@ -245,5 +259,15 @@ const struct hd_workload hd_workload_kmeans_r12_w4 = {
     .variant_of = "kmeans",
     .variant_flags = "-DREGSPEC=12 -DWAVES=4",
     .paper_row = "Shieh Table 4.2 kmeans invert_mapping, kmeansPoint: 3,072 regs/TB (12/thread), 3,072 B, 256 threads, 6 TBs/SM, >= 3 waves",
+};
+const struct hd_workload hd_workload_kmeans_ccbp = {
+    .name = "kmeans_ccbp",
+    .description = "kmeans with the CCBP experiment's medium input: 32,768 points x 8 features (1 MB, L2-resident)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = km_run,
+    .variant_of = "kmeans",
+    .variant_flags = "-DCCBP_POINTS=32768 -DCCBP_FEATURES=8",
+    .paper_row = "Lin Table 4.2 KM (NBI: NoC 52 %, DRAM 22 %, L2 miss 17 %)",
 };
 /* }==== */

@@ -97,7 +97,17 @@ static void lbm_reference_step(const struct lbm_dims *d, const double *src, doub
 
 static int lbm_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct lbm_dims d = lbm_sizes[ctx->size];
+    struct lbm_dims d = lbm_sizes[ctx->size];
+    /* CCBP input variant (ptx.flags token `ccbp`; issue 29, Lin Table 4.2 LBM; docs/blocks/ccbp.md
+     * "The experiment's inputs"): at medium, the medium lattice (two 2.5 MB distribution
+     * buffers, over the 2 MB L2 of configs/maxwell-ccbp.ini) for CCBP_STEPS steps, so that
+     * several instances fit in the experiment's budget. */
+    const long cc_steps = hd_wl_flag(hd_wl_variant_flags(ctx), "CCBP_STEPS", 0);
+    if (cc_steps > 0 && ctx->size == HD_WL_MEDIUM) {
+        if (cc_steps > 16)
+            return hd_wl_fail(ctx, "lbm: CCBP_STEPS %ld out of range (1..16)", cc_steps);
+        d.steps = (int)cc_steps;
+    }
     const size_t ncells = (size_t)d.nx * (size_t)d.ny * (size_t)d.nz;
     const size_t nf = ncells * LBM_Q;
     float *h_f = malloc(nf * sizeof(float)), *ref_f = malloc(nf * sizeof(float));
@@ -207,4 +217,16 @@ const struct hd_workload hd_workload_lbm_r36 = {
     .variant_of = "lbm",
     .variant_flags = "-DMAXREG=36",
     .paper_row = "EXPARS Table 3 LBM: 4 warps/CTA, 0 B, 36 regs",
+};
+
+/* CCBP input variant (ptx.flags; issue 29) */
+const struct hd_workload hd_workload_lbm_ccbp = {
+    .name = "lbm_ccbp",
+    .description = "lbm with the CCBP experiment's medium input: the medium lattice for 4 steps",
+    .klass = "memory",
+    .idempotent = true,
+    .run = lbm_run,
+    .variant_of = "lbm",
+    .variant_flags = "-DCCBP_STEPS=4",
+    .paper_row = "Lin Table 4.2 LBM (DBI: NoC 15 %, DRAM 61 %, L2 miss 88 %)",
 };
