@@ -7,8 +7,10 @@
 // every warp slot queued (the queue full), then seeded requests in the model's order (a PREF's
 // words then its PUSH; TICKs with the cycle advancing, a DONE after each start; random line
 // status with pinned lines of other warps; DROPs; now and then a PUSH without its words, which
-// reads the vector last written or, after a reset, zeros) with a reset every 4,000 cycles. Every output
-// compared with the C reference every cycle; coverage bins reported (all required). Before that,
+// reads the vector last written or, after a reset, zeros) with a reset every 4,000 cycles, then
+// (appended after --cycles) about 2,000 cycles of cases the model's order makes rare: resets while
+// the head waits, stamps that go back, sparse vectors from R0. Every output compared with the C
+// reference every cycle; coverage bins reported (all required). Before that,
 // the reference's functions at 13 run-time geometries (the model's) against the testbench's own
 // model, and the port packing of line status (namespace geo).
 extern "C" {
@@ -532,6 +534,79 @@ int sc_main(int argc, char **argv)
         }
         const unsigned adv = r.below(64);
         now += adv < 10 ? 0 : adv < 56 ? 1 + r.below(4) : adv < 63 ? r.below(80) : r.below(5000);
+    }
+    // Appended after the seeded stream (which stays as it was), after a reset: cases the model's
+    // order makes rare. (a) A reset while the head waits, then a head that cannot start: it
+    // waits from its own first cycle, the wait before the reset forgotten. (b) A TICK whose
+    // stamp is before the wait's start (the stamps' signed difference; also a jump of more than
+    // 2^(NW-1)): the wait restarts there. (c) Sparse vectors with register 0 at Start_Reg 0,
+    // fewer registers than Need. Then seeded requests of those kinds with their own generator:
+    // sparse vectors, Start_Reg 0 half the time, stamps that go back while the head waits, word
+    // indices past the vector (ignored), resets while a head waits.
+    {
+        tb::Rng r2{o.seed * 7907 + 11};
+        uint64_t t = 5000;
+        uint64_t v12[HD_EXPARS_PREF_MAX_WORDS] = {}, vs[HD_EXPARS_PREF_MAX_WORDS] = {};
+        v12[0] = (1ull << 20) | (1ull << 22);
+        vs[0] = 0x23; // R0, R1, R5
+        resets.push_back(stim.size());
+        stim.push_back(zero());
+        pref(stim, 1, v12, 20, false);
+        stim.push_back(tick(t, 20, pinned5)); // (a) waits
+        stim.push_back(zero()); // (its answer, which a reset in the next cycle would clear)
+        resets.push_back(stim.size());
+        stim.push_back(zero());
+        pref(stim, 2, v12, 20, false);
+        stim.push_back(tick(t + 2000, 20, pinned5)); // waits (no steal: it waited 0 cycles)
+        stim.push_back(tick(t + 2010, 20, pinned5));
+        stim.push_back(tick(t + 1990, 20, pinned5)); // (b) before the start: it restarts
+        stim.push_back(tick(t + 1990 + EXPARS_PREF_Limit - 1, 20, pinned5));
+        stim.push_back(tick(t + 1990 + (1ull << (EXPARS_PREF_NW - 1)) + 5, 20, pinned5));
+        stim.push_back(tick(t + 1990 + EXPARS_PREF_Limit, 20, pinned5));
+        stim.push_back(tick(t + 3000, 20, free_lines)); // steals or lands
+        stim.push_back(tick(t + 3100, 20, free_lines));
+        pref(stim, 3, vs, 0, false); // (c) 3 registers from R0
+        stim.push_back(tick(t + 3200, 0, free_lines));
+        stim.push_back(done(t + 3200, 3, 1));
+        stim.push_back(tick(t + 3300, 0, free_lines));
+        t += 4000;
+        const uint64_t end = stim.size() + 2000;
+        unsigned waiting = 0;
+        while (stim.size() < end) {
+            const unsigned k = r2.below(16), w = r2.below(6);
+            const unsigned start = r2.below(2) ? 0 : r2.below(EXPARS_PREF_NR);
+            if (k == 0 && waiting && r2.below(4) == 0) {
+                resets.push_back(stim.size());
+                stim.push_back(zero());
+                waiting = 0;
+            } else if (k < 4) {
+                uint64_t v[HD_EXPARS_PREF_MAX_WORDS] = {};
+                const unsigned bits = r2.below(EXPARS_PREF_Need + 4);
+                for (unsigned i = 0; i < bits; i++) {
+                    const unsigned b = r2.below(4) == 0 ? r2.below(4) : r2.below(EXPARS_PREF_NR);
+                    v[b / 64] |= 1ull << (b % 64);
+                }
+                if (r2.below(2))
+                    v[0] |= 1u;
+                pref(stim, w, v, start, r2.below(2));
+            } else if (k == 4) {
+                TB_IN in = req(HD_EXPARS_PREF_BVT, w); // maybe past the vector: ignored
+                in.idx_i = r2.below(1u << EXPARS_PREF_IW);
+                in.word_i = (uint64_t)r2.next() << 32 | r2.next();
+                stim.push_back(in);
+            } else if (k == 5) {
+                stim.push_back(req(HD_EXPARS_PREF_DROP, w));
+            } else {
+                const bool pin = r2.below(2);
+                stim.push_back(tick(t, start, pin ? pinned5 : free_lines));
+                waiting = pin;
+                if (r2.below(2))
+                    stim.push_back(done(t, r2.below(4), r2.below(lmax + 1)));
+            }
+            const unsigned adv = r2.below(16);
+            t = adv < 2 ? t - r2.below(40) : adv < 3 ? t + (1ull << (EXPARS_PREF_NW - 1)) + r2.below(8)
+              : adv < 13 ? t + r2.below(8) : t + r2.below(100);
+        }
     }
     auto none = [](const TB_IN &, const TB_OUT &) {}; // (the bins: expars_pref_cover.def)
     return tb::run("tb_expars_pref", o, stim, none, resets);
