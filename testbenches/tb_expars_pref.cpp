@@ -9,10 +9,10 @@
 // status with pinned lines of other warps; DROPs; now and then a PUSH without its words, which
 // reads the vector last written or, after a reset, zeros) with a reset every 4,000 cycles, then
 // (appended after --cycles) about 2,000 cycles of cases the model's order makes rare: resets while
-// the head waits, stamps that go back, sparse vectors from R0. Every output compared with the C
-// reference every cycle; coverage bins reported (all required). Before that,
-// the reference's functions at 13 run-time geometries (the model's) against the testbench's own
-// model, and the port packing of line status (namespace geo).
+// the head waits, stamps that go back, sparse vectors from R0, a drop from the full queue. Every
+// output compared with the C reference every cycle; coverage bins reported (all required). Before
+// that, the reference's functions at 13 run-time geometries (the model's) against the
+// testbench's own model, and the port packing of line status and of the answer (namespace geo).
 extern "C" {
 #include "expars_pref.h"
 }
@@ -28,6 +28,7 @@ extern "C" {
 #define TB_REF_IDLE hd_expars_pref_ref_idle
 #include "tb_harness.h"
 
+#include <cstddef>
 #include <string>
 
 static const uint64_t kNMask = (1ull << EXPARS_PREF_NW) - 1;
@@ -368,9 +369,20 @@ static int packing(tb::Rng &r)
         for (unsigned j = 0; j < HD_EXPARS_PREF_MAX_LINES; j++)
             l[j] = {r.below(2) != 0, r.below(2) != 0, r.next() & 0xffffu, r.next() & 0xffffu};
         const unsigned nl = r.below(EXPARS_PREF_Lines + 3);
-        TB_IN in;
-        std::memset(&in, 0xff, sizeof in);
+        struct {
+            TB_IN in;
+            uint32_t guard[4];
+        } g;
+        std::memset(&g, 0xff, sizeof g);
+        TB_IN &in = g.in;
         hd_expars_pref_pack_lines(&in, l, nl);
+        const size_t past = offsetof(TB_IN, lines_i) + sizeof in.lines_i;
+        for (size_t k = past; k < sizeof g; k++)
+            if (reinterpret_cast<const unsigned char *>(&g)[k] != 0xff) {
+                std::printf("tb_expars_pref: PACKING MISMATCH: a write past lines_i (byte %zu "
+                            "of the request, %u lines packed)\n", k - past, nl);
+                return 1;
+            }
         for (unsigned b = 0; b < 32 * (unsigned)(sizeof in.lines_i / 4); b++) {
             const unsigned j = b / ls, f = b % ls;
             unsigned want = 0;
@@ -384,6 +396,44 @@ static int packing(tb::Rng &r)
                             in.lines_i[b / 32] >> (b % 32) & 1u, want);
                 return 1;
             }
+        }
+        // the answer's packing: the unused need entries 0 whatever the answer holds past n (the
+        // model's reference may list up to 64 registers: n past Need), every other byte defined
+        hd_expars_pref_ans a;
+        a.busy = r.below(2);
+        a.rel = r.below(2);
+        a.conflict = r.below(2);
+        a.steal = r.below(2);
+        a.start = r.below(2);
+        a.rel_warp = r.below(1u << EXPARS_PREF_WW);
+        a.warp = r.below(1u << EXPARS_PREF_WW);
+        a.n = r.below(2 * EXPARS_PREF_Need + 1);
+        a.dropped = r.below(4);
+        a.qn = r.below(EXPARS_PREF_Warps + 1);
+        for (unsigned i = 0; i < HD_EXPARS_PREF_MAX_NEED; i++)
+            a.need[i] = (uint16_t)r.below(1u << EXPARS_PREF_RW);
+        TB_OUT o, e;
+        std::memset(&o, 0xa5, sizeof o);
+        hd_expars_pref_pack_ans(&o, &a);
+        std::memset(&e, 0, sizeof e);
+        e.res_v_o = 1;
+        e.busy_o = a.busy;
+        e.rel_v_o = a.rel;
+        e.rel_warp_o = a.rel_warp;
+        e.conflict_o = a.conflict;
+        e.steal_o = a.steal;
+        e.start_v_o = a.start;
+        e.warp_o = a.warp;
+        e.n_o = a.n;
+        for (unsigned i = 0; i < a.n && i < EXPARS_PREF_Need; i++)
+            for (unsigned b = 0; b < EXPARS_PREF_RW; b++)
+                e.need_o[(i * EXPARS_PREF_RW + b) / 32] |= (uint32_t)(a.need[i] >> b & 1u)
+                                                           << ((i * EXPARS_PREF_RW + b) % 32);
+        e.dropped_o = a.dropped;
+        e.qn_o = a.qn;
+        if (std::memcmp(&o, &e, sizeof o) != 0) {
+            std::printf("tb_expars_pref: PACKING MISMATCH: the answer's outputs (n %u)\n", a.n);
+            return 1;
         }
     }
     return 0;
@@ -569,6 +619,14 @@ int sc_main(int argc, char **argv)
         stim.push_back(tick(t + 3200, 0, free_lines));
         stim.push_back(done(t + 3200, 3, 1));
         stim.push_back(tick(t + 3300, 0, free_lines));
+        // every warp slot queued, then a drop from the middle of the full queue
+        resets.push_back(stim.size());
+        stim.push_back(zero());
+        for (unsigned w = 0; w < wmax; w++)
+            pref(stim, w, v12, 20, false);
+        stim.push_back(req(HD_EXPARS_PREF_DROP, wmax / 2));
+        stim.push_back(req(HD_EXPARS_PREF_DROP, wmax - 1));
+        stim.push_back(tick(t + 3400, 20, free_lines));
         t += 4000;
         const uint64_t end = stim.size() + 2000;
         unsigned waiting = 0;
