@@ -36,6 +36,18 @@ TABLE3_KERNEL = {"lbm_r36": "lbm_stream_collide", "stencil3d_r28": "stencil7",
                  "estimatepi_r24": "est_init_rng", "mergesort_tb512_r24": "msort_block",
                  "quasirandom_r32": "qrng_generate", "asianoption_r24": "asian_init_rng",
                  "asianoption": "asian_gen_paths"}
+# The input-size variants (token wN, workloads/README.md "EXPARS Table 3 at >= 3 waves"): the
+# same footprints on a small input whose Table 3 kernel runs N full waves at Baseline's CTAs per
+# SM on 15 SMs, >= 3 at EXPARS's (expars.toml, the default experiment).
+WAVES_OF = {"lbm_r36_w4": "lbm_r36", "stencil3d_r28_w5": "stencil3d_r28",
+            "mriq_r28_w5": "mriq_r28", "sgemm_c2_r44_w5": "sgemm_c2_r44",
+            "hotspot_r36_w4": "hotspot_r36", "leukocyte_tb192_r24_w4": "leukocyte_tb192_r24",
+            "montecarlo_w4": "montecarlo", "convsep_tb192_r24_w4": "convsep_tb192_r24",
+            "estimatepi_r24_w4": "estimatepi_r24", "mergesort_tb512_r24_w5": "mergesort_tb512_r24",
+            "quasirandom_r32_w5": "quasirandom_r32", "asianoption_r24_w4": "asianoption_r24",
+            "asianoption_w5": "asianoption"}
+NAMES.update({w: NAMES[b] for w, b in WAVES_OF.items()})
+TABLE3_KERNEL.update({w: TABLE3_KERNEL[b] for w, b in WAVES_OF.items()})
 SCHEDS = ["lrr", "gto", "two_level"]
 COLS = SCHEDS + ["ltlws_lrr", "ltlws_gto"]
 BASE_OF = {"lrr": "lrr", "gto": "gto", "two_level": "two_level", "ltlws_lrr": "lrr",
@@ -156,9 +168,12 @@ def measure(ctx):
             if s == "lrr" and d:
                 ls = [l for l in d["timing"]["launches"] if l["kernel"] == TABLE3_KERNEL[wl]]
                 if ls:
-                    b = ls[0]["block"]
+                    b, g = ls[0]["block"], ls[0]["grid"]
                     row["footprint"] = [b[0] * b[1] * b[2], ls[0]["shared_bytes"],
                                         ls[0]["regs_per_thread"]]
+                    # CTAs per launch of the Table 3 kernel (the largest launch), for its waves
+                    row["t3_ctas"] = max(x["grid"][0] * x["grid"][1] * x["grid"][2] for x in ls)
+                    row["t3_launches"] = len(ls)
             d = _data(ctx, wl, "partitioned", 33280, s)
             row["iso_" + s] = d["timing"]["totals"]["cycles"] if d else None
             # Warpman ([sm] allocator = warpman), at the RF and at RF + 2 KB (L309)
@@ -367,12 +382,23 @@ def report(ctx):
                         [" / ".join(_f(r[k], "{:.1f}") for k in ("bw_gto", "ww_gto", "ew_gto"))]
                         for i, r in enumerate(rows)]))
     md += ["", "## Per stand-in", ""]
-    hdr = ["kernel"] + [f"{c} %" for c in COLS] + ["warps/SM base (GTO)",
-                                                   "warps/SM EXPARS (GTO)"]
-    body = [[r["name"]] + [_pct(sp[c][i], "{:+.1f}") +
-                           (f" ({PAPER_KERNEL[(r['name'], c)]})"
-                            if (r["name"], c) in PAPER_KERNEL else "") for c in COLS] +
-            [_f(r["bw_gto"], "{:.1f}"), _f(r["ew_gto"], "{:.1f}")]
+    sms = 15  # configs/fermi-gtx480.ini's SMs
+    ctas = {x["name"]: (x["baseline"]["ctas"], x["expars"]["ctas"]) for x in st["kernels"]}
+
+    def waves(r):
+        c = ctas.get(r["name"])
+        if not c or not r.get("t3_ctas") or not c[0] or not c[1]:
+            return "-"
+        return (f"{r['t3_ctas']} x {r['t3_launches']}: {r['t3_ctas'] / (sms * c[0]):.2f} / "
+                f"{r['t3_ctas'] / (sms * c[1]):.2f}")
+    hdr = ["kernel", "stand-in"] + [f"{c} %" for c in COLS] + [
+        "warps/SM base (GTO)", "warps/SM EXPARS (GTO)",
+        "Table 3 kernel: CTAs x launches: waves Baseline / EXPARS"]
+    body = [[r["name"], f"`{r['workload']}`"] +
+            [_pct(sp[c][i], "{:+.1f}") +
+             (f" ({PAPER_KERNEL[(r['name'], c)]})"
+              if (r["name"], c) in PAPER_KERNEL else "") for c in COLS] +
+            [_f(r["bw_gto"], "{:.1f}"), _f(r["ew_gto"], "{:.1f}"), waves(r)]
             for i, r in enumerate(rows)]
     md.append(md_table(hdr, body))
     md += ["", "In parentheses: the paper's per-kernel figures (L302, L309). Paper: mean warps "
