@@ -305,7 +305,7 @@ def report(ctx):
     cats = [r["name"] for r in rows]
     size = ctx.sweep.points[0].axes.get("size", "?") if ctx.sweep.points else "?"
     if any(r["workload"] in WAVES_OF for r in rows):
-        size += ", the >= 3-wave inputs wN"
+        size = "small-wN (>= 3 waves)"
     panels = [
         {"title": f"EXPARS speedup, {c}", "ylabel": "Baseline cycles / cycles",
          "categories": cats, "series": dict(
