@@ -36,6 +36,18 @@ TABLE3_KERNEL = {"lbm_r36": "lbm_stream_collide", "stencil3d_r28": "stencil7",
                  "estimatepi_r24": "est_init_rng", "mergesort_tb512_r24": "msort_block",
                  "quasirandom_r32": "qrng_generate", "asianoption_r24": "asian_init_rng",
                  "asianoption": "asian_gen_paths"}
+# The input-size variants (token wN, workloads/README.md "EXPARS Table 3 at >= 3 waves"): the
+# same footprints on a small input whose Table 3 kernel runs N full waves at Baseline's CTAs per
+# SM on 15 SMs, >= 3 at EXPARS's (expars.toml, the default experiment).
+WAVES_OF = {"lbm_r36_w4": "lbm_r36", "stencil3d_r28_w5": "stencil3d_r28",
+            "mriq_r28_w5": "mriq_r28", "sgemm_c2_r44_w5": "sgemm_c2_r44",
+            "hotspot_r36_w4": "hotspot_r36", "leukocyte_tb192_r24_w4": "leukocyte_tb192_r24",
+            "montecarlo_w4": "montecarlo", "convsep_tb192_r24_w4": "convsep_tb192_r24",
+            "estimatepi_r24_w4": "estimatepi_r24", "mergesort_tb512_r24_w5": "mergesort_tb512_r24",
+            "quasirandom_r32_w5": "quasirandom_r32", "asianoption_r24_w4": "asianoption_r24",
+            "asianoption_w5": "asianoption"}
+NAMES.update({w: NAMES[b] for w, b in WAVES_OF.items()})
+TABLE3_KERNEL.update({w: TABLE3_KERNEL[b] for w, b in WAVES_OF.items()})
 SCHEDS = ["lrr", "gto", "two_level"]
 COLS = SCHEDS + ["ltlws_lrr", "ltlws_gto"]
 BASE_OF = {"lrr": "lrr", "gto": "gto", "two_level": "two_level", "ltlws_lrr": "lrr",
@@ -68,6 +80,9 @@ def _warps(data):
     return rw / den if den else 0.0
 
 
+MISSING = []  # (workload, allocator, registers, scheduler) of the sweep's points with no result
+
+
 def _data(ctx, wl, alloc, regs, sched):
     """The point's statistics, or None when the sweep has no such point (a configuration the
     sweep does not run, as expars-medium.toml leaves out two-level)."""
@@ -75,8 +90,16 @@ def _data(ctx, wl, alloc, regs, sched):
                p.axes.get("set.sm.scheduler") == sched and
                str(p.axes.get("set.sm.registers")) == str(regs) for p in ctx.sweep.points):
         return None
-    return ctx.record(workload=wl, set__sm__allocator=alloc, set__sm__registers=regs,
-                      set__sm__scheduler=sched)["data"]
+    try:
+        return ctx.record(workload=wl, set__sm__allocator=alloc, set__sm__registers=regs,
+                          set__sm__scheduler=sched)["data"]
+    except SweepError as e:
+        # a point of the sweep not run yet (a report written while the sweep runs, or of a
+        # sweep stopped early): shown as "-" and counted in the report's first lines
+        if "has no result in the store" not in str(e):
+            raise
+        MISSING.append((wl, alloc, regs, sched))
+        return None
 
 
 def _energy(d):
@@ -156,9 +179,12 @@ def measure(ctx):
             if s == "lrr" and d:
                 ls = [l for l in d["timing"]["launches"] if l["kernel"] == TABLE3_KERNEL[wl]]
                 if ls:
-                    b = ls[0]["block"]
+                    b, g = ls[0]["block"], ls[0]["grid"]
                     row["footprint"] = [b[0] * b[1] * b[2], ls[0]["shared_bytes"],
                                         ls[0]["regs_per_thread"]]
+                    # CTAs per launch of the Table 3 kernel (the largest launch), for its waves
+                    row["t3_ctas"] = max(x["grid"][0] * x["grid"][1] * x["grid"][2] for x in ls)
+                    row["t3_launches"] = len(ls)
             d = _data(ctx, wl, "partitioned", 33280, s)
             row["iso_" + s] = d["timing"]["totals"]["cycles"] if d else None
             # Warpman ([sm] allocator = warpman), at the RF and at RF + 2 KB (L309)
@@ -255,6 +281,7 @@ def _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm):
 
 
 def report(ctx):
+    MISSING.clear()
     rows = measure(ctx)
     ctx.write_csv("points.csv")
     heddle = _heddle_of(ctx)
@@ -277,7 +304,9 @@ def report(ctx):
                                    "warpman": wm["summary"]})
     cats = [r["name"] for r in rows]
     size = ctx.sweep.points[0].axes.get("size", "?") if ctx.sweep.points else "?"
-    figures.bar_panels(ctx.path("speedup.png"), [
+    if any(r["workload"] in WAVES_OF for r in rows):
+        size = "small-wN (>= 3 waves)"
+    panels = [
         {"title": f"EXPARS speedup, {c}", "ylabel": "Baseline cycles / cycles",
          "categories": cats, "series": dict(
              [("EXPARS", sp[c])] +
@@ -285,8 +314,10 @@ def report(ctx):
              ([("Warpman", wm["speedup"][c])] if any(wm["speedup"].get(c, [])) else [])),
          "geomean": True, "hline": 1.0,
          "rotate": 60, "labels": False}
-        for c in COLS if any(sp[c])], ncols=3, width=15,
-        suptitle=f"EXPARS on the Fermi GTX480 ({size} size)")
+        for c in COLS if any(sp[c])]
+    if panels:  # (none while no EXPARS point has a result: an incomplete sweep)
+        figures.bar_panels(ctx.path("speedup.png"), panels, ncols=3, width=15,
+                           suptitle=f"EXPARS on the Fermi GTX480 ({size} size)")
     figures.bar_panels(ctx.path("warps.png"), [
         {"title": "mean resident warps per SM (GTO)", "ylabel": "warps", "categories": cats,
          "series": dict([("Baseline", [r["bw_gto"] for r in rows])] +
@@ -294,7 +325,7 @@ def report(ctx):
                          if any(r["ww_gto"] for r in rows) else []) +
                         [("EXPARS", [r["ew_gto"] for r in rows])]),
          "labels": False, "rotate": 60}])
-    figures.bar_panels(ctx.path("energy.png"), [
+    panels = [
         {"title": f"Fig. 15: energy / Baseline's, {c}", "ylabel": "EXPARS energy / Baseline",
          "categories": cats, "series": dict(
              [("EXPARS", en[c])] +
@@ -303,8 +334,11 @@ def report(ctx):
          "rotate": 60, "labels": False,
          "paper": {"paper (LTLWS-LRR)": [PAPER_ENERGY_RATIO.get(n) for n in cats]}
          if c == "ltlws_lrr" else None}
-        for c in COLS if any(en[c])], ncols=3, width=15,
-        suptitle=f"EXPARS energy on the Fermi GTX480 ({size} size; energy model, docs/power.md)")
+        for c in COLS if any(en[c])]
+    if panels:
+        figures.bar_panels(ctx.path("energy.png"), panels, ncols=3, width=15,
+                           suptitle=f"EXPARS energy on the Fermi GTX480 ({size} size; energy "
+                                    "model, docs/power.md)")
     figures.bar_panels(ctx.path("static.png"), [
         {"title": f"{mn} (Table 3 kernels, Fermi)", "ylabel": mn,
          "categories": [x["name"] for x in st["kernels"]] + ["mean"],
@@ -325,7 +359,15 @@ def report(ctx):
           "calibrated: synth/papers.ini 28.41 pJ), the RAT and tag blocks by their synthesized "
           "gate count); means over the stand-ins, arithmetic and geometric (§5.3).", "",
           "![speedup](speedup.png) ![warps](warps.png) ![energy](energy.png) "
-          "![static](static.png)", "",
+          "![static](static.png)", ""]
+    if MISSING:
+        byconf = {}
+        for wl, alloc, regs, sched in MISSING:
+            byconf.setdefault(f"{alloc} {regs} {sched}", []).append(NAMES.get(wl, wl))
+        md += [f"**Incomplete sweep:** {len(MISSING)} of its points had no result when this report "
+               "was written (shown as \"-\"; means over the stand-ins that ran): " +
+               "; ".join(f"{c} ({', '.join(v)})" for c, v in byconf.items()) + ".", ""]
+    md += [
           "## The issue's numbers beside ours", "",
           _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm), "",
           "Static metrics: each stand-in's Table 3 kernel at the footprint its Baseline run "
@@ -367,12 +409,23 @@ def report(ctx):
                         [" / ".join(_f(r[k], "{:.1f}") for k in ("bw_gto", "ww_gto", "ew_gto"))]
                         for i, r in enumerate(rows)]))
     md += ["", "## Per stand-in", ""]
-    hdr = ["kernel"] + [f"{c} %" for c in COLS] + ["warps/SM base (GTO)",
-                                                   "warps/SM EXPARS (GTO)"]
-    body = [[r["name"]] + [_pct(sp[c][i], "{:+.1f}") +
-                           (f" ({PAPER_KERNEL[(r['name'], c)]})"
-                            if (r["name"], c) in PAPER_KERNEL else "") for c in COLS] +
-            [_f(r["bw_gto"], "{:.1f}"), _f(r["ew_gto"], "{:.1f}")]
+    sms = 15  # configs/fermi-gtx480.ini's SMs
+    ctas = {x["name"]: (x["baseline"]["ctas"], x["expars"]["ctas"]) for x in st["kernels"]}
+
+    def waves(r):
+        c = ctas.get(r["name"])
+        if not c or not r.get("t3_ctas") or not c[0] or not c[1]:
+            return "-"
+        return (f"{r['t3_ctas']} x {r['t3_launches']}: {r['t3_ctas'] / (sms * c[0]):.2f} / "
+                f"{r['t3_ctas'] / (sms * c[1]):.2f}")
+    hdr = ["kernel", "stand-in"] + [f"{c} %" for c in COLS] + [
+        "warps/SM base (GTO)", "warps/SM EXPARS (GTO)",
+        "Table 3 kernel: CTAs x launches: waves Baseline / EXPARS"]
+    body = [[r["name"], f"`{r['workload']}`"] +
+            [_pct(sp[c][i], "{:+.1f}") +
+             (f" ({PAPER_KERNEL[(r['name'], c)]})"
+              if (r["name"], c) in PAPER_KERNEL else "") for c in COLS] +
+            [_f(r["bw_gto"], "{:.1f}"), _f(r["ew_gto"], "{:.1f}"), waves(r)]
             for i, r in enumerate(rows)]
     md.append(md_table(hdr, body))
     md += ["", "In parentheses: the paper's per-kernel figures (L302, L309). Paper: mean warps "

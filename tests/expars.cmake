@@ -61,10 +61,13 @@ if(TARGET heddle)
     set_tests_properties(expars_lrr_quasirandom_r32 expars_gto_quasirandom_r32 PROPERTIES
                          PASS_REGULAR_EXPRESSION "VERIFIED.*${hd_expars_fill}")
   endif()
-  # the prefetcher's fills (default) and demand fills ([expars] prefetch = false)
+  # the prefetcher's fills (default) and demand fills ([expars] prefetch = false). The prefetched
+  # one runs with physical register numbers (renumber = false): renumbered, QUA's scratchpad
+  # registers are the coldest and the first 30-odd corrupted prefetched fills are of registers
+  # the bundle overwrites before any read (the checker compares reads), the 40th is read.
   add_test(NAME expars_fault
            COMMAND $<TARGET_FILE:heddle> run quasirandom_r32 --size small
-                   --set sm.allocator=expars --set expars.fault=1
+                   --set sm.allocator=expars --set expars.fault=1 --set expars.renumber=false
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   add_test(NAME expars_fault_demand
            COMMAND $<TARGET_FILE:heddle> run quasirandom_r32 --size small
@@ -102,12 +105,25 @@ if(TARGET heddle)
     FAIL_REGULAR_EXPRESSION "FAILED|expars checker")
 endif()
 
+# expars_renumber (tests/expars/renumber.sh): [expars] renumber, the paper's register re-ordering
+# (L115): QUA verifies with the registers renumbered by static weight and with the physical
+# numbers, every operand read through the operand cache compared, and the renumbered run reads
+# fewer operands through the cache (the coldest registers are the scratchpad's). About 0.6 s.
+if(TARGET heddle)
+  add_test(NAME expars_renumber
+           COMMAND sh tests/expars/renumber.sh $<TARGET_FILE:heddle>
+                   ${CMAKE_CURRENT_BINARY_DIR}/expars-renumber
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(expars_renumber PROPERTIES LABELS "expars" TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "renumber: ok")
+endif()
+
 # Tiers (tests/CMakeLists.txt, docs/testing.md): about 20-25 test-seconds in CI.
 hd_tier(ci "^test_expars_calc$" "^test_expars_maxwell$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$"
         "^expars_rb_ltlws_(lrr|gto)_reduction$" "^expars_rb_two_level_reduction$"
         "^expars_war$" "^expars_partial$"
         "^expars_(lrr|gto)_quasirandom_r32$" "^expars_fault(_demand)?$" "^expars_prefetch_log$"
-        "^expars_pref_spad$")
+        "^expars_pref_spad$" "^expars_renumber$")
 
 # `heddle ptx-info` prints EXPARS's plan and bundles with [sm] allocator = expars: MQ's compute_q
 # at 256 threads, 25 registers (ptxas): 4 RF + 2 mix CTAs, Start_Reg 14, the static metrics

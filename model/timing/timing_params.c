@@ -164,6 +164,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->expars_prefetch = c->expars_prefetch;
     memcpy(s->expars_log, c->expars_log.s, sizeof s->expars_log);
     s->expars_pref_spad = c->expars_pref_spad;
+    s->expars_renumber = c->expars_renumber;
     s->registers = c->sm_registers;
     s->shared_bytes = c->sm_shared_mem_bytes;
     s->max_regs_per_thread = c->sm_max_regs_per_thread;

@@ -116,6 +116,7 @@ struct hd_sm_params {
      * partial CTA's waiting warps have no context; false: they return through the warp mover,
      * as Zorua's logical warps and WLM do) */
     bool fresh_unstarted;
+    bool expars_renumber;         /* [expars] renumber: registers renumbered by static weight */
 };
 
 /* The context lifecycle ([context], docs/context.md). */

@@ -51,7 +51,24 @@ static struct asian_size asian_size_of(enum hd_wl_size size)
 
 static int asian_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct asian_size sz = asian_size_of(ctx->size);
+    struct asian_size sz = asian_size_of(ctx->size);
+    /* Input-size variant (token wN; issue 33, EXPARS Table 3 SING1 and SING2): WAVES=N sizes the
+     * small input for N full waves of CTAs per kernel on fermi-gtx480 at the CTAs per SM P of the
+     * kernel the variant stands for: asian_init_rng at MAXREG's 24 registers (SING1, P = 5) or
+     * asian_gen_paths at its 28 (SING2, the base, P = 4); 15 x P x N CTAs of 256 threads, 2
+     * simulations each (small's); same kernels and reference. */
+    const char *vflags = hd_wl_variant_flags(ctx);
+    const long waves = hd_wl_flag(vflags, "WAVES", 0), kregs = hd_wl_flag(vflags, "MAXREG", 28);
+    if (waves < 0 || waves > 64 || kregs < 1 || kregs > 255)
+        return hd_wl_fail(ctx, "asianoption: WAVES=%ld out of range 0..64 (MAXREG=%ld)", waves,
+                          kregs);
+    if (waves > 0 && ctx->size == HD_WL_SMALL) {
+        long per_sm = 1536 / ASIAN_TB; /* fermi-gtx480: 8 CTAs, 1,536 threads, 32,768 registers */
+        if (32768 / (kregs * ASIAN_TB) < per_sm)
+            per_sm = 32768 / (kregs * ASIAN_TB);
+        sz.threads = (int)(15 * per_sm * waves) * ASIAN_TB;
+        sz.per_thread = 2;
+    }
     const int ctas = (sz.threads + ASIAN_TB - 1) / ASIAN_TB;
     const int nsims = sz.threads * sz.per_thread;
     int bits = 0, bad_k = 0;
@@ -210,4 +227,24 @@ const struct hd_workload hd_workload_asianoption_r24 = {
     .variant_of = "asianoption",
     .variant_flags = "-DMAXREG=24",
     .paper_row = "EXPARS Table 3 SING1 (asian_init_rng 24 regs) and SING2 (asian_gen_paths 28 regs)",
+};
+const struct hd_workload hd_workload_asianoption_r24_w4 = {
+    .name = "asianoption_r24_w4",
+    .description = "asianoption_r24 with a small input of 4 full waves of asian_init_rng (300 CTAs of 5 per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = asian_run,
+    .variant_of = "asianoption",
+    .variant_flags = "-DMAXREG=24 -DWAVES=4",
+    .paper_row = "EXPARS Table 3 SING1 (asian_init_rng 24 regs), >= 3 waves at EXPARS's 6 CTAs/SM",
+};
+const struct hd_workload hd_workload_asianoption_w5 = {
+    .name = "asianoption_w5",
+    .description = "asianoption with a small input of 5 full waves of asian_gen_paths (300 CTAs of 4 per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = asian_run,
+    .variant_of = "asianoption",
+    .variant_flags = "-DWAVES=5",
+    .paper_row = "EXPARS Table 3 SING2 (asian_gen_paths 28 regs), >= 3 waves at EXPARS's 6 CTAs/SM",
 };

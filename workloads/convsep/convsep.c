@@ -67,7 +67,23 @@ static void conv_reference(const double *in, double *out, int w, int h, const fl
 
 static int conv_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct conv_dims d = conv_sizes[ctx->size];
+    const char *flags = hd_wl_variant_flags(ctx);
+    const long rows_by = hd_wl_flag(flags, "ROWS_BY", ROWS_BY);
+    const long rows_steps = hd_wl_flag(flags, "ROWS_STEPS", ROWS_STEPS);
+    const long cols_by = hd_wl_flag(flags, "COLS_BY", COLS_BY);
+    const long cols_steps = hd_wl_flag(flags, "COLS_STEPS", COLS_STEPS);
+    const long waves = hd_wl_flag(flags, "WAVES", 0);
+    struct conv_dims d = conv_sizes[ctx->size];
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "convsep: WAVES=%ld out of range 0..64", waves);
+    /* Input-size variant (token wN; issue 33, EXPARS Table 3 CONV): WAVES=N sizes the small image
+     * for N full waves of conv_rows CTAs on fermi-gtx480 at Table 3's 7 CTAs per SM: 7 row tiles
+     * across, 15 N CTA heights down (15 x 7 x N CTAs); same kernels and reference. */
+    if (waves > 0 && ctx->size == HD_WL_SMALL && rows_by >= 1 && rows_steps >= 1 &&
+        rows_steps <= 16 && rows_by * ROWS_BX <= 1024) {
+        d.w = 7 * ROWS_BX * (int)rows_steps;
+        d.h = 15 * (int)waves * (int)rows_by;
+    }
     const size_t np = (size_t)d.w * (size_t)d.h;
     float *h_img = malloc(np * sizeof(float)), *h_out = malloc(np * sizeof(float));
     float *ref = malloc(np * sizeof(float));
@@ -77,11 +93,6 @@ static int conv_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_devptr din = 0, dmid = 0, dout = 0, dtaps = 0;
     struct hd_module *mod = NULL;
     int st = HD_OK;
-    const char *flags = hd_wl_variant_flags(ctx);
-    const long rows_by = hd_wl_flag(flags, "ROWS_BY", ROWS_BY);
-    const long rows_steps = hd_wl_flag(flags, "ROWS_STEPS", ROWS_STEPS);
-    const long cols_by = hd_wl_flag(flags, "COLS_BY", COLS_BY);
-    const long cols_steps = hd_wl_flag(flags, "COLS_STEPS", COLS_STEPS);
 
     if (rows_by < 1 || rows_by * ROWS_BX > 1024 || cols_by < 1 || cols_by * COLS_BX > 1024 ||
         rows_steps < 1 || rows_steps > 16 || cols_steps < 1 || cols_steps > 16) {
@@ -251,5 +262,15 @@ const struct hd_workload hd_workload_convsep_tb192_r24 = {
     .variant_of = "convsep",
     .variant_flags = "-DROWS_BY=6 -DMAXREG=24",
     .paper_row = "EXPARS Table 3 CONV: 6 warps/CTA, 0 B, 24 regs (ours 3,456 B: shared, not texture)",
+};
+const struct hd_workload hd_workload_convsep_tb192_r24_w4 = {
+    .name = "convsep_tb192_r24_w4",
+    .description = "convsep_tb192_r24 on a small image of 4 full waves of conv_rows (420 CTAs of 7 per SM on 15 SMs)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = conv_run,
+    .variant_of = "convsep",
+    .variant_flags = "-DROWS_BY=6 -DMAXREG=24 -DWAVES=4",
+    .paper_row = "EXPARS Table 3 CONV: 6 warps/CTA, 0 B, 24 regs (ours 3,456 B: shared, not texture), >= 3 waves at EXPARS's 8 CTAs/SM",
 };
 /* }==== */

@@ -39,7 +39,17 @@ static struct est_size est_size_of(enum hd_wl_size size)
 
 static int est_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct est_size sz = est_size_of(ctx->size);
+    struct est_size sz = est_size_of(ctx->size);
+    /* Input-size variant (token wN; issue 33, EXPARS Table 3 EST): WAVES=N sizes the small input
+     * for N full waves of CTAs per kernel on fermi-gtx480 at Table 3's 5 CTAs per SM (15 x 5 x N
+     * CTAs of 256 threads), 64 points each (small's); same kernels and reference. */
+    const long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "estimatepi: WAVES=%ld out of range 0..64", waves);
+    if (waves > 0 && ctx->size == HD_WL_SMALL) {
+        sz.threads = 15 * 5 * (int)waves * EST_TB;
+        sz.points = 64;
+    }
     const int ctas = (sz.threads + EST_TB - 1) / EST_TB;
     int bits = 0, bad_k = 0;
     while ((1 << bits) < sz.threads)
@@ -157,4 +167,14 @@ const struct hd_workload hd_workload_estimatepi_r24 = {
     .variant_of = "estimatepi",
     .variant_flags = "-DMAXREG=24",
     .paper_row = "EXPARS Table 3 EST: 8 warps/CTA, 0 B, 24 regs",
+};
+const struct hd_workload hd_workload_estimatepi_r24_w4 = {
+    .name = "estimatepi_r24_w4",
+    .description = "estimatepi_r24 with a small input of 4 full waves per kernel (300 CTAs of 5 per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = est_run,
+    .variant_of = "estimatepi",
+    .variant_flags = "-DMAXREG=24 -DWAVES=4",
+    .paper_row = "EXPARS Table 3 EST initRNG: 8 warps/CTA, 0 B, 24 regs, >= 3 waves at EXPARS's 6 CTAs/SM",
 };

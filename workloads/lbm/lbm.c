@@ -6,6 +6,9 @@
  * per axis, so every term of the collision matters. The host launches lbm_stream_collide
  * `steps` times, swapping source and destination, and compares the final distributions with a
  * double-precision reference that runs the same pull scheme.
+ * Input-size variant (token `wN`; issue 33, EXPARS Table 3 LBM): WAVES=N sizes the small input so
+ * that each of its 4 launches has N full waves of CTAs on fermi-gtx480 at Table 3's 7 CTAs per SM
+ * (a 32 x 28 x 15N grid: 7 x 15N CTAs of 32 x 4 cells); same kernel and reference.
  */
 #include "workload.h"
 
@@ -107,6 +110,16 @@ static int lbm_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         if (cc_steps > 16)
             return hd_wl_fail(ctx, "lbm: CCBP_STEPS %ld out of range (1..16)", cc_steps);
         d.steps = (int)cc_steps;
+    }
+    const long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "lbm: WAVES=%ld out of range 0..64", waves);
+    if (waves > 0 && ctx->size == HD_WL_SMALL) {
+        /* 15 SMs x 7 CTAs per SM per wave: 7 CTAs of 4 rows in y, 15 N planes in z. */
+        d.nx = LBM_BX;
+        d.ny = 7 * LBM_BY;
+        d.nz = 15 * (int)waves;
+        d.steps = 4;
     }
     const size_t ncells = (size_t)d.nx * (size_t)d.ny * (size_t)d.nz;
     const size_t nf = ncells * LBM_Q;
@@ -229,4 +242,14 @@ const struct hd_workload hd_workload_lbm_ccbp = {
     .variant_of = "lbm",
     .variant_flags = "-DCCBP_STEPS=4",
     .paper_row = "Lin Table 4.2 LBM (DBI: NoC 15 %, DRAM 61 %, L2 miss 88 %)",
+};
+const struct hd_workload hd_workload_lbm_r36_w4 = {
+    .name = "lbm_r36_w4",
+    .description = "lbm_r36 with a small input of 4 launches of 4 full waves each (420 CTAs of 7 per SM on 15 SMs)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = lbm_run,
+    .variant_of = "lbm",
+    .variant_flags = "-DMAXREG=36 -DWAVES=4",
+    .paper_row = "EXPARS Table 3 LBM: 4 warps/CTA, 0 B, 36 regs, >= 3 waves at EXPARS's 8 CTAs/SM",
 };

@@ -156,7 +156,21 @@ static int lk_to_symbol(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, struct hd_mod
 
 static int lk_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct lk_size sz = lk_sizes[ctx->size];
+    const char *flags = hd_wl_variant_flags(ctx);
+    const long tx = hd_wl_flag(flags, "HD_LK_TX", LK_TILE), ty = hd_wl_flag(flags, "HD_LK_TY", LK_TILE);
+    const long waves = hd_wl_flag(flags, "WAVES", 0);
+    struct lk_size sz = lk_sizes[ctx->size];
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "leukocyte: WAVES=%ld out of range 0..64", waves);
+    /* Input-size variant (token wN; issue 33, EXPARS Table 3 LEUK): WAVES=N sizes the small frame
+     * for N full waves of CTAs per launch on fermi-gtx480 at Table 3's 7 CTAs per SM (21 tiles
+     * across, 5 N down: 15 x 7 x N CTAs), one cell per 1,600 pixels (medium's density); same
+     * kernels and reference. */
+    if (waves > 0 && ctx->size == HD_WL_SMALL && tx >= 1 && ty >= 1 && tx * ty <= 1024) {
+        sz.w = 21 * (int)tx;
+        sz.h = 5 * (int)waves * (int)ty;
+        sz.cells = sz.w * sz.h / 1600;
+    }
     const int w = sz.w, h = sz.h;
     const size_t np = (size_t)w * (size_t)h, nb = np * sizeof(float);
     int rc = HD_OK;
@@ -165,8 +179,6 @@ static int lk_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     float *img = malloc(nb), *gx = malloc(nb), *gy = malloc(nb), *score = malloc(nb);
     float *dil = malloc(nb), *rx = malloc(nb), *ry = malloc(nb), *rs = malloc(nb);
     struct lk_tables tab;
-    const char *flags = hd_wl_variant_flags(ctx);
-    const long tx = hd_wl_flag(flags, "HD_LK_TX", LK_TILE), ty = hd_wl_flag(flags, "HD_LK_TY", LK_TILE);
     const long npts = hd_wl_flag(flags, "LK_NPTS", LK_NPTS);
 
     if (tx < 1 || ty < 1 || tx * ty > 1024) {
@@ -299,6 +311,16 @@ const struct hd_workload hd_workload_leukocyte_tb192_r24 = {
     .variant_of = "leukocyte",
     .variant_flags = "-DHD_LK_TX=16 -DHD_LK_TY=12 -DMAXREG=24",
     .paper_row = "EXPARS Table 3 LEUK GICOV_kernel: 6 warps/CTA, 0 B, 24 regs, 7 CTAs/SM",
+};
+const struct hd_workload hd_workload_leukocyte_tb192_r24_w4 = {
+    .name = "leukocyte_tb192_r24_w4",
+    .description = "leukocyte_tb192_r24 with a small frame of 4 full waves per launch (420 CTAs of 7 per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = lk_run,
+    .variant_of = "leukocyte",
+    .variant_flags = "-DHD_LK_TX=16 -DHD_LK_TY=12 -DMAXREG=24 -DWAVES=4",
+    .paper_row = "EXPARS Table 3 LEUK GICOV_kernel: 6 warps/CTA, 0 B, 24 regs, 7 CTAs/SM, >= 3 waves at EXPARS's 8",
 };
 /* Lin's LK_1 with Rodinia's per-thread work: 150 points per circle (Rodinia's GICOV NPOINTS;
  * issue 24: SM-draining waits for TBs whose length this sets) */

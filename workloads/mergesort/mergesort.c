@@ -42,7 +42,18 @@ static int msort_cmp(const void *a, const void *b)
 
 static int msort_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const unsigned n = msort_sizes[ctx->size];
+    /* Input-size variant (token wN; issue 33, EXPARS Table 3 MERG): WAVES=N sizes the small input
+     * for N full waves of msort_block CTAs on fermi-gtx480 at Table 3's 2 CTAs per SM (15 x 2 x N
+     * tiles of 2 x MSORT_THREADS keys); the merge passes follow as for every size; same kernels
+     * and reference. */
+    const long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    const long thr_w = hd_wl_flag(hd_wl_variant_flags(ctx), "MSORT_THREADS", MSORT_THREADS);
+    if (waves < 0 || waves > 64 || (waves > 0 && (thr_w < 32 || thr_w > 1024)))
+        return hd_wl_fail(ctx, "mergesort: WAVES=%ld out of range 0..64 (MSORT_THREADS=%ld)",
+                          waves, thr_w);
+    const unsigned n = waves > 0 && ctx->size == HD_WL_SMALL
+                           ? (unsigned)(15 * 2 * waves * 2 * thr_w)
+                           : msort_sizes[ctx->size];
     uint32_t *h_keys = malloc(n * sizeof(uint32_t)), *h_vals = malloc(n * sizeof(uint32_t));
     uint32_t *ref_keys = malloc(n * sizeof(uint32_t)), *ref_vals = malloc(n * sizeof(uint32_t));
     struct msort_pair *pairs = malloc(n * sizeof(struct msort_pair));
@@ -141,4 +152,14 @@ const struct hd_workload hd_workload_mergesort_tb512_r24 = {
     .variant_of = "mergesort",
     .variant_flags = "-DMSORT_THREADS=512 -DMAXREG=24",
     .paper_row = "EXPARS Table 3 MERG: 16 warps/CTA, 8,192 B, 24 regs",
+};
+const struct hd_workload hd_workload_mergesort_tb512_r24_w5 = {
+    .name = "mergesort_tb512_r24_w5",
+    .description = "mergesort_tb512_r24 with a small input of 5 full waves of msort_block (150 CTAs of 2 per SM on 15 SMs)",
+    .klass = "barrier-heavy",
+    .idempotent = true,
+    .run = msort_run,
+    .variant_of = "mergesort",
+    .variant_flags = "-DMSORT_THREADS=512 -DMAXREG=24 -DWAVES=5",
+    .paper_row = "EXPARS Table 3 MERG: 16 warps/CTA, 8,192 B, 24 regs, >= 3 waves at EXPARS's 3 CTAs/SM",
 };

@@ -95,7 +95,19 @@ static double mc_black_scholes_call(double S, double X, double T, double r, doub
 
 static int mc_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct mc_dims d = ctx->paper ? mc_paper : mc_sizes[ctx->size];
+    struct mc_dims d = ctx->paper ? mc_paper : mc_sizes[ctx->size];
+    /* Input-size variant (token wN; issue 33, EXPARS Table 3 MC): WAVES=N sizes the small input
+     * for N full waves of CTAs on fermi-gtx480 at Table 3's 5 CTAs per SM: 15 x 5 x N options of
+     * 256 threads (Table 3's CTA, as medium and large launch), 16,384 paths each; same kernel
+     * and reference. */
+    const long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "montecarlo: WAVES=%ld out of range 0..64", waves);
+    if (waves > 0 && ctx->size == HD_WL_SMALL && !ctx->paper) {
+        d.options = 15 * 5 * (int)waves;
+        d.paths = 16384;
+        d.threads = 256;
+    }
     const size_t no = (size_t)d.options;
     float *h_s = malloc(no * sizeof(float)), *h_x = malloc(no * sizeof(float));
     float *h_t = malloc(no * sizeof(float)), *h_price = malloc(no * sizeof(float));
@@ -195,4 +207,14 @@ const struct hd_workload hd_workload_montecarlo = {
     .klass = "compute",
     .idempotent = true, /* a CTA reads only inputs and writes only its option's results */
     .run = mc_run,
+};
+const struct hd_workload hd_workload_montecarlo_w4 = {
+    .name = "montecarlo_w4",
+    .description = "montecarlo with a small input of 4 full waves (300 options: CTAs of 256 threads, 5 per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = mc_run,
+    .variant_of = "montecarlo",
+    .variant_flags = "-DWAVES=4",
+    .paper_row = "EXPARS Table 3 MC: 8 warps/CTA, 2,048 B, 24 regs, 5 CTAs/SM, >= 3 waves at EXPARS's 6",
 };

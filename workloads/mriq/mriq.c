@@ -57,7 +57,18 @@ static void mriq_reference(const float *x, const float *y, const float *z, int n
 
 static int mriq_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct mriq_dims d = mriq_sizes[ctx->size];
+    struct mriq_dims d = mriq_sizes[ctx->size];
+    /* Input-size variant (token wN; issue 33, EXPARS Table 3 MQ): WAVES=N sizes the small input so
+     * that each compute_q launch has N full waves of CTAs on fermi-gtx480 at Table 3's 4 CTAs per
+     * SM (15 x 4 x N CTAs of 256 voxels) over one constant-memory chunk of 256 samples; same
+     * kernels and reference. */
+    const long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "mriq: WAVES=%ld out of range 0..64", waves);
+    if (waves > 0 && ctx->size == HD_WL_SMALL) {
+        d.num_x = 15 * 4 * (int)waves * MRIQ_BLOCK;
+        d.num_k = 256;
+    }
     const size_t nx = (size_t)d.num_x, nk = (size_t)d.num_k;
     float *h_x = malloc(nx * sizeof(float)), *h_y = malloc(nx * sizeof(float));
     float *h_z = malloc(nx * sizeof(float));
@@ -224,4 +235,14 @@ const struct hd_workload hd_workload_mriq_r28 = {
     .variant_of = "mriq",
     .variant_flags = "-DMAXREG=28 -DREGSPEC=28",
     .paper_row = "EXPARS Table 3 MQ: 8 warps/CTA, 0 B, 28 regs (pinned)",
+};
+const struct hd_workload hd_workload_mriq_r28_w5 = {
+    .name = "mriq_r28_w5",
+    .description = "mriq_r28 with a small input whose compute_q launch has 5 full waves (300 CTAs of 4 per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = false,
+    .run = mriq_run,
+    .variant_of = "mriq",
+    .variant_flags = "-DMAXREG=28 -DREGSPEC=28 -DWAVES=5",
+    .paper_row = "EXPARS Table 3 MQ: 8 warps/CTA, 0 B, 28 regs, >= 3 waves at EXPARS's 6 CTAs/SM",
 };

@@ -94,7 +94,15 @@ static double qrng_moro(float p)
 
 static int qrng_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const int n = qrng_points(ctx->size);
+    /* Input-size variant (token wN; issue 33, EXPARS Table 3 QUA): WAVES=N gives qrng_generate N
+     * full waves of CTAs on fermi-gtx480 at Table 3's 2 CTAs per SM (15 x 2 x N CTAs), each thread
+     * walking 4 points (the grid-stride loop, as medium's and large's capped grids); same kernels
+     * and reference. */
+    const long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "quasirandom: WAVES=%ld out of range 0..64", waves);
+    const int wave_grid = waves > 0 && ctx->size == HD_WL_SMALL ? 15 * 2 * (int)waves : 0;
+    const int n = wave_grid > 0 ? wave_grid * QRNG_TBX * 4 : qrng_points(ctx->size);
     const size_t total = (size_t)n * QRNG_DIMS;
     uint32_t v[QRNG_DIMS][QRNG_BITS];
     float *pts = malloc(total * sizeof(float)), *ref = malloc(total * sizeof(float));
@@ -111,6 +119,8 @@ static int qrng_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     qrng_directions(v);
     int gen_grid = (n + QRNG_TBX - 1) / QRNG_TBX;
     gen_grid = gen_grid < QRNG_MAX_GRID ? gen_grid : QRNG_MAX_GRID;
+    if (wave_grid > 0)
+        gen_grid = wave_grid;
     int icdf_grid = (int)((total + QRNG_ICDF_TB - 1) / QRNG_ICDF_TB);
     icdf_grid = icdf_grid < QRNG_MAX_GRID ? icdf_grid : QRNG_MAX_GRID;
     fprintf(ctx->log, "quasirandom: %d points x %d dimensions; generate %d CTAs of %dx%d, inverse "
@@ -201,4 +211,14 @@ const struct hd_workload hd_workload_quasirandom_r32 = {
     .variant_of = "quasirandom",
     .variant_flags = "-DMAXREG=32",
     .paper_row = "EXPARS Table 3 QUA: 12 warps/CTA, 0 B, 32 regs",
+};
+const struct hd_workload hd_workload_quasirandom_r32_w5 = {
+    .name = "quasirandom_r32_w5",
+    .description = "quasirandom_r32 with a small input of 5 full waves of qrng_generate (150 CTAs of 2 per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = qrng_run,
+    .variant_of = "quasirandom",
+    .variant_flags = "-DMAXREG=32 -DWAVES=5",
+    .paper_row = "EXPARS Table 3 QUA: 12 warps/CTA, 0 B, 32 regs, >= 3 waves at EXPARS's 3 CTAs/SM",
 };

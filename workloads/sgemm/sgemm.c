@@ -67,13 +67,24 @@ static long sgemm_check(const struct sgemm_dims *d, const float *A, const float 
 
 static int sgemm_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct sgemm_dims d = sgemm_dims_of(ctx->size);
+    struct sgemm_dims d = sgemm_dims_of(ctx->size);
     const char *flags = hd_wl_variant_flags(ctx);
     const long tile = hd_wl_flag(flags, "TILE", SGEMM_TILE);
     const long rpt = hd_wl_flag(flags, "RPT", SGEMM_RPT);
+    const long waves = hd_wl_flag(flags, "WAVES", 0);
     if ((tile != 8 && tile != 16 && tile != 32) || rpt < 1 || tile % rpt != 0)
         return hd_wl_fail(ctx, "sgemm: TILE=%ld RPT=%ld: TILE is 8, 16 or 32, RPT divides it",
                           tile, rpt);
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "sgemm: WAVES=%ld out of range 0..64", waves);
+    /* Input-size variant (token wN; issue 33, EXPARS Table 3 SGE): WAVES=N sizes the small input
+     * for N full waves of CTAs on fermi-gtx480 at Table 3's 5 CTAs per SM: 15 tiles across n,
+     * 5 N tiles down m (15 x 5 x N CTAs), k = 256 (medium's); same kernel and reference. */
+    if (waves > 0 && ctx->size == HD_WL_SMALL) {
+        d.n = 15 * (int)tile;
+        d.m = 5 * (int)waves * (int)tile;
+        d.k = 256;
+    }
     const size_t na = (size_t)d.m * d.k, nb = (size_t)d.k * d.n, nc = (size_t)d.m * d.n;
     float *A = malloc(na * sizeof(float)), *B = malloc(nb * sizeof(float));
     float *C0 = malloc(nc * sizeof(float)), *C = malloc(nc * sizeof(float));
@@ -233,5 +244,15 @@ const struct hd_workload hd_workload_sgemm_c2_r44 = {
     .variant_of = "sgemm",
     .variant_flags = "-DRPT=2 -DMAXREG=44",
     .paper_row = "EXPARS Table 3 SGE: 4 warps/CTA, 512 B, 44 regs (ours 2,048 B)",
+};
+const struct hd_workload hd_workload_sgemm_c2_r44_w5 = {
+    .name = "sgemm_c2_r44_w5",
+    .description = "sgemm_c2_r44 with a small input of 5 full waves (375 CTAs of 5 per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = sgemm_run,
+    .variant_of = "sgemm",
+    .variant_flags = "-DRPT=2 -DMAXREG=44 -DWAVES=5",
+    .paper_row = "EXPARS Table 3 SGE: 4 warps/CTA, 512 B, 44 regs (ours 2,048 B), >= 3 waves at EXPARS's 7 CTAs/SM",
 };
 /* }==== */

@@ -68,15 +68,28 @@ static int st_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     const long cx = hd_wl_flag(flags, "HD_ST_CX", ST_CX);
     float c0 = 1.0f / 6.0f, c1 = 1.0f / 6.0f / 6.0f;
 
-    /* Input-size variant (token wN; issue 24, Shieh Table 4.2 victims): WAVES=N (1..64) gives the
-     * small grid N full waves of CTAs per launch on fermi-gtx480 at Table 4.2's 8 TBs per SM
-     * (4 CTAs across x, 30 N down y: 15 x 8 x N), 6 planes deep (a run near 100,000 cycles), both axes ending in partial
-     * CTAs; same kernel and reference. */
+    /* Input-size variant (token wN; issue 24, Shieh Table 4.2 victims; issue 33, EXPARS Table 3
+     * ST): WAVES=N (1..64) gives the small grid N full waves of CTAs per launch on fermi-gtx480
+     * at the variant's CTAs per SM P there (8 for Table 4.2's 128-thread TBs, 2 for Table 3's
+     * 512-thread CTAs at 28 registers): P/2 CTAs across x, 30 N down y (15 x P x N), 6 planes
+     * deep (a run near 100,000 cycles), both axes ending in partial CTAs; same kernel and
+     * reference. */
     const long waves = hd_wl_flag(flags, "WAVES", 0);
-    if (waves > 0 && waves <= 64 && ctx->size == HD_WL_SMALL && bx * cx > 4 && by > 1) {
-        sz.nx = (int)(4 * bx * cx - 3);
+    const long st_thr = bx * by, st_regs = hd_wl_flag(flags, "MAXREG", 33);
+    long per_sm = 8; /* fermi-gtx480: 8 CTAs, 1,536 threads, 32,768 registers per SM */
+    if (st_thr > 0 && 1536 / st_thr < per_sm)
+        per_sm = 1536 / st_thr;
+    if (st_thr > 0 && 32768 / (st_regs * st_thr) < per_sm)
+        per_sm = 32768 / (st_regs * st_thr);
+    if (waves > 0 && waves <= 64 && ctx->size == HD_WL_SMALL && bx * cx > 4 && by > 1 &&
+        per_sm >= 2 && per_sm % 2 == 0) {
+        sz.nx = (int)(per_sm / 2 * bx * cx - 3);
         sz.ny = (int)(30 * waves * by - 1);
         sz.nz = 6;
+    } else if (waves != 0 && ctx->size == HD_WL_SMALL) {
+        rc = hd_wl_fail(ctx, "stencil3d: WAVES=%ld needs 1..64, CTAs of > 4 x 1 points and an "
+                             "even number (%ld) of CTAs per SM", waves, per_sm);
+        goto out;
     }
     n = (size_t)sz.nx * sz.ny * sz.nz;
     bytes = n * sizeof(float);
@@ -174,5 +187,15 @@ const struct hd_workload hd_workload_stencil3d_tb128_r28_w4 = {
     .variant_of = "stencil3d",
     .variant_flags = "-DHD_ST_BY=4 -DMAXREG=28 -DWAVES=4",
     .paper_row = "Shieh Table 4.2 stencil: 3,584 regs/TB, 0 B, 128 threads, 8 TBs/SM, >= 3 waves",
+};
+const struct hd_workload hd_workload_stencil3d_r28_w5 = {
+    .name = "stencil3d_r28_w5",
+    .description = "stencil3d_r28 on a small grid of 5 full waves per launch (150 CTAs of 2 per SM on 15 SMs)",
+    .klass = "memory",
+    .idempotent = true,
+    .run = st_run,
+    .variant_of = "stencil3d",
+    .variant_flags = "-DMAXREG=28 -DWAVES=5",
+    .paper_row = "EXPARS Table 3 ST: 16 warps/CTA, 0 B, 28 regs, >= 3 waves at EXPARS's 3 CTAs/SM",
 };
 /* }==== */

@@ -6,8 +6,10 @@
  *   oloc  installs the operand-location policy (expars_oloc.c) on every SM over that SM's EXPARS
  *         allocator, and keeps the SM's state for hold;
  *   hold  the warp pool's gate (expars_rp.c): the bundles of the warp's kernel (the compiler
- *         pass of model/compiler/bundles.h, computed once per kernel image and kept here, in
- *         register numbering, oc_lines lines, at most 32 instructions, cut at barriers) give the
+ *         pass of model/compiler/bundles.h, computed once per kernel image and kept here, over
+ *         ranks by static weight with [expars] renumber (the paper's register re-ordering: the
+ *         SM renames every register EXPARS sees to its rank, expars_sm.h), else in register
+ *         numbering; oc_lines lines, at most 32 instructions, cut at barriers) give the
  *         bundle of the PC and its registers; those the RAT puts in the scratchpad are the
  *         prefetcher's request ([expars] prefetch); before that, an instruction that would
  *         write a scratchpad register an earlier instruction of the warp has still to read
@@ -91,7 +93,8 @@ static const struct hd_bundles *bundles_of(struct ex_hook *h, const struct hd_an
     struct hd_bundles *b = NULL;
     char err[128];
     const struct hd_bundle_params bp = {h->p->sm.expars_oc_lines, h->p->sm.expars_oc_ways, 32,
-                                        true, false, h->p->sm.expars_bundle_regs};
+                                        true, h->p->sm.expars_renumber,
+                                        h->p->sm.expars_bundle_regs};
     if (hd_bundles_build(an, &bp, &b, err, sizeof err) != 0)
         b = NULL;
     if (b && b->note[0]) {
@@ -106,12 +109,31 @@ static const struct hd_bundles *bundles_of(struct ex_hook *h, const struct hd_an
     return b;
 }
 
+/* [expars] renumber: SM s learns kernel an's renumbering (its bundles' ranks) before the
+ * kernel's first issue there, so that every register number EXPARS sees from then on (the
+ * operand-location queries, the checker's words, the PREF vectors) is a rank. */
+static void ren_note(struct ex_hook *h, struct hd_expars_sm *s, const struct hd_annot *an)
+{
+    for (uint32_t i = 0; i < s->nren && i < HD_EXPARS_MAX_REN; i++)
+        if (s->ren[i].an == an)
+            return;
+    const struct hd_bundles *b = bundles_of(h, an);
+    if (!b)
+        return; /* no pass: physical numbers, as the bundles (none) */
+    const uint32_t i = s->nren++ % HD_EXPARS_MAX_REN;
+    s->ren[i].an = an;
+    s->ren[i].rank = b->rank;
+    s->ren[i].n = b->nphys < HD_BUNDLE_MAX_REGS ? b->nphys : HD_BUNDLE_MAX_REGS;
+}
+
 static bool hk_hold(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, uint32_t pc,
                     const struct hd_annot *an, uint64_t now)
 {
     struct ex_hook *h = impl;
     (void)cta_slot;
     struct hd_expars_sm *s = sm < h->p->num_sms ? h->sms[sm] : NULL;
+    if (s && an && h->p->sm.expars_renumber)
+        ren_note(h, s, an);
     if (s && hd_expars_val_war(s, slot, pc, an))
         return true; /* a write-after-read interlock (expars_val.h) */
     if (!s || !s->prefetch || !s->rat.on || !an || slot >= s->nwarps)

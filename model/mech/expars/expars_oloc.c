@@ -94,10 +94,25 @@ static void route(struct hd_expars_sm *s, const struct hd_oloc_query *q, unsigne
     hd_expars_loop_arb(s->loop, s->id, &in, a, q->now);
 }
 
-static void ex_locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
+/* Word q with its register as EXPARS numbers it ([expars] renumber: the rank; expars_sm.h). */
+static const struct hd_oloc_query *renamed(const struct hd_expars_sm *s,
+                                           const struct hd_oloc_query *q,
+                                           struct hd_oloc_query *tmp)
+{
+    const uint32_t r = hd_expars_sm_ren(s, q->an, q->reg);
+    if (r == q->reg)
+        return q;
+    *tmp = *q;
+    tmp->reg = r;
+    return tmp;
+}
+
+static void ex_locate(void *impl, const struct hd_oloc_query *q0, struct hd_oloc *out)
 {
     struct ex_oloc *x = impl;
     struct hd_expars_sm *s = x->s;
+    struct hd_oloc_query tmp;
+    const struct hd_oloc_query *q = renamed(s, q0, &tmp);
     struct hd_expars_arb_out a;
     memset(&a, 0, sizeof a);
     if (!in_spm(s, q)) {
@@ -161,10 +176,12 @@ void hd_expars_fill_line(struct hd_expars_sm *s, uint32_t warp, uint32_t reg)
     hd_expars_val_fill(&s->val, i, warp, reg, corrupt);
 }
 
-static void ex_filled(void *impl, const struct hd_oloc_query *q)
+static void ex_filled(void *impl, const struct hd_oloc_query *q0)
 {
     struct ex_oloc *x = impl;
     struct hd_expars_sm *s = x->s;
+    struct hd_oloc_query tmp;
+    const struct hd_oloc_query *q = renamed(s, q0, &tmp);
     if (!in_spm(s, q))
         return;
     const int line = hd_expars_oc_find(&s->oc, q->warp, q->reg);
@@ -174,10 +191,12 @@ static void ex_filled(void *impl, const struct hd_oloc_query *q)
         hd_expars_val_merge(&s->val, (uint32_t)line, q->warp, q->reg);
 }
 
-static void ex_locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
+static void ex_locate_dst(void *impl, const struct hd_oloc_query *q0, struct hd_oloc *out)
 {
     struct ex_oloc *x = impl;
     struct hd_expars_sm *s = x->s;
+    struct hd_oloc_query tmp;
+    const struct hd_oloc_query *q = renamed(s, q0, &tmp);
     struct hd_expars_arb_out a;
     memset(&a, 0, sizeof a);
     if (!in_spm(s, q)) {

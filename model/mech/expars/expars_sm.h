@@ -27,6 +27,7 @@
 
 #define HD_EXPARS_MAX_REGS 256
 #define HD_EXPARS_RP_STALL_LIMIT 64 /* cycles the prefetcher's head waits before it steals */
+#define HD_EXPARS_MAX_REN 8         /* kernel images whose renumbering an SM keeps at once */
 
 struct hd_expars_blk {
     bool used;
@@ -86,7 +87,28 @@ struct hd_expars_sm {
      * (tables/expars_pref.h), which expars_rp.c runs */
     struct hd_expars_pref pref;
     uint32_t pref_pend;               /* [expars] pref_spad: the fetch's transfers not yet made */
+    /* [expars] renumber (the paper's register re-ordering, L115): per kernel image, physical
+     * register -> its rank by static weight (model/compiler/bundles.h), set by the hook before
+     * the kernel's first issue on this SM; every register number EXPARS sees (the RAT, the
+     * operand cache, the PREF vectors, the checker's words) is the rank. */
+    struct {
+        const void *an;               /* the kernel's annotation store */
+        const uint16_t *rank;         /* [n] physical register -> rank (the hook's bundles) */
+        uint32_t n;
+    } ren[HD_EXPARS_MAX_REN];
+    uint32_t nren;                    /* entries used (a ring once full) */
 };
+
+/* Register `reg` (physical, folded into the budget) of kernel `an` as EXPARS numbers it: its
+ * rank with [expars] renumber, else itself. */
+static inline uint32_t hd_expars_sm_ren(const struct hd_expars_sm *s, const void *an,
+                                        uint32_t reg)
+{
+    for (uint32_t i = 0; i < s->nren && i < HD_EXPARS_MAX_REN; i++)
+        if (s->ren[i].an == an)
+            return reg < s->ren[i].n ? s->ren[i].rank[reg] : reg;
+    return reg;
+}
 
 /* Is register `reg` of warp slot `warp` in the scratchpad? */
 static inline bool hd_expars_sm_in_spm(const struct hd_expars_sm *s, uint32_t warp, uint32_t reg)

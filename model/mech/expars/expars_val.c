@@ -127,9 +127,10 @@ static unsigned reg_info(const struct hd_oloc_query *q, int32_t r, uint8_t *kind
     return *first < 0 ? 0 : words;
 }
 
-static uint32_t fold(const struct hd_oloc_query *q, int64_t phys)
+/* The register number EXPARS uses for physical register phys ([expars] renumber: its rank). */
+static uint32_t fold(const struct hd_expars_sm *s, const struct hd_oloc_query *q, int64_t phys)
 {
-    return hd_regs_bank_fold((uint32_t)phys, q->budget);
+    return hd_expars_sm_ren(s, q->an, hd_regs_bank_fold((uint32_t)phys, q->budget));
 }
 
 /* Lane l of word `word` of kernel-wide register kreg in the functional state. */
@@ -181,7 +182,7 @@ int hd_expars_val_issue(struct hd_expars_sm *s, const struct hd_oloc_query *q)
         if (kind != HD_RA_REG && kind != HD_RA_REMAT)
             continue;
         for (unsigned j = 0; j < words && e->n < HD_EXPARS_VAL_WORDS; j++) {
-            const uint32_t reg = fold(q, first + j);
+            const uint32_t reg = fold(s, q, first + j);
             if (!hd_expars_sm_in_spm(s, q->warp, reg))
                 continue;
             bool seen = false; /* a word read twice (or a remat sharing it) is taken once */
@@ -209,7 +210,7 @@ int hd_expars_val_issue(struct hd_expars_sm *s, const struct hd_oloc_query *q)
         if (kind != HD_RA_REG)
             continue; /* tkernel.c's destination words: registers only */
         for (unsigned j = 0; j < words; j++) {
-            const uint32_t reg = fold(q, first + j);
+            const uint32_t reg = fold(s, q, first + j);
             if (!hd_expars_sm_in_spm(s, q->warp, reg))
                 continue;
             v->wlanes[at(q->warp, reg)] = lanes;
@@ -271,7 +272,7 @@ bool hd_expars_val_war(struct hd_expars_sm *s, uint32_t warp, uint32_t pc,
         int64_t first = -1;
         const unsigned words = reg_info(&q, d->write[i], &kind, &first);
         for (unsigned j = 0; kind == HD_RA_REG && j < words; j++) {
-            const uint32_t reg = fold(&q, first + j);
+            const uint32_t reg = fold(s, &q, first + j);
             if (reg < HD_EXPARS_MAX_REGS && v->unread[at(warp, reg)]) {
                 v->war_holds++;
                 return true;
