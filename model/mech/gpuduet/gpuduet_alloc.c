@@ -395,6 +395,7 @@ void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp)
     if (pc && pc->sp[fw] == GD_NONE && c->sp[warp] != GD_NONE) { /* the swap is off: back */
         pc->sp[fw] = c->sp[warp];
         c->sp[warp] = GD_NONE;
+        a->bm->xchg_sp--;
     }
     if (c->swap_to[warp] != GD_NONE)
         swap_cancel(a, c, warp);
