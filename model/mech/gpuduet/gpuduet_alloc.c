@@ -729,6 +729,7 @@ bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
     if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n)
         return false;
     const struct gd_cta *c = &a->cta[cta];
-    return !c->promised[warp] && (c->sp[warp] != GD_NONE || !gda_spill_units(a, &c->pl));
+    return !c->promised[warp]; /* (one holding no spill space to exchange: a fresh reservation
+                                  for the stalled warp, whose leaving frees the slot it needs) */
 }
 
