@@ -282,6 +282,9 @@ bool gd_alloc_pending(const struct gd_alloc *a, uint32_t cta, uint32_t warp, boo
  * moves to as it leaves (its reserved spill; at TB level its TB's shared-memory spill), or -1:
  * none (Virtual Thread; nothing reserved). */
 int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
+/* Absent warp `warp` of CTA slot cta can be a swap's ready side: it does not wait for a swap's
+ * registers already (a swap exchanges the two warps' context spaces, session 15). */
+bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
 /* }==== */
 
 /* {==== the mechanism's state (gpuduet_mech.c) ==== */

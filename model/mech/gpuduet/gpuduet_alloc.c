@@ -26,8 +26,10 @@
  * block works, gd_alloc_pending); the warp's register units and slot are freed when the SM
  * gives the slot back (release_part). Switching back in (acquire) takes a slot and register
  * units (and shared memory) once the block gave them (false until then) and frees the spill.
- * A swap (§2.12) hands the ready warp's spill space over to the stalled one when nothing else is
- * free (the staging the digest §3.11 mentions).
+ * A swap (§2.12) exchanges the two warps' context spaces with no bitmap operation (session 15:
+ * §3.6.5 "the CSL will switch the context spaces of them"): the stalled warp's reduced context
+ * goes into the ready warp's spill space, the ready warp's registers into the stalled warp's
+ * register run once it has left (gd_alloc_reserve with `from`, ga_release_part, ga_acquire).
  * L1D as context storage (§2.10): the L1D region has 0 units until the mechanism turns it on
  * (gd_alloc_set_l1: the kernel unsaturated, out of RF and shared-memory room, L1D utilisation
  * < 3 %, its loads then bypassing the L1D; gpuduet_mech.c): the block's L1D region is allocated
@@ -113,13 +115,40 @@ void gda_cta_init(struct gd_cta *c)
     c->epoch = ep;
     c->smem = c->smem_sp = GD_NONE;
     for (uint32_t i = 0; i < MAXW; i++)
-        c->rf[i] = c->sp[i] = c->slot[i] = c->acq_rf[i] = GD_NONE;
+        c->rf[i] = c->sp[i] = c->slot[i] = c->acq_rf[i] = c->swap_to[i] = GD_NONE;
     c->acq_smem = GD_NONE;
+}
+
+/* The warp that `from` (cta << 5 | warp) names, when it is resident and absent: its record and
+ * index; NULL otherwise. */
+static struct gd_cta *swap_partner(struct gd_alloc *a, uint32_t from, uint32_t *fw)
+{
+    if (from == GD_NONE)
+        return NULL;
+    const uint32_t fc = from >> 5;
+    *fw = from & 31u;
+    if (fc >= a->p->max_ctas || !a->cta[fc].used || *fw >= a->cta[fc].n ||
+        a->cta[fc].slot[*fw] != GD_NONE)
+        return NULL;
+    return &a->cta[fc];
+}
+
+/* Stalled warp i of c no longer hands its registers to a ready warp. */
+static void swap_cancel(struct gd_alloc *a, struct gd_cta *c, uint32_t i)
+{
+    uint32_t fw;
+    struct gd_cta *pc = swap_partner(a, c->swap_to[i], &fw);
+    if (pc)
+        pc->promised[fw] = false;
+    c->swap_to[i] = GD_NONE;
 }
 
 void gda_undo(struct gd_alloc *a, struct gd_cta *c)
 {
     for (uint32_t i = 0; i < MAXW; i++) {
+        if (c->swap_to[i] != GD_NONE)
+            swap_cancel(a, c, i);
+        c->promised[i] = false;
         gda_give(a, &c->rf[i], c->pl.R);
         gda_give(a, &c->sp[i], c->spn[i]);
         gda_give(a, &c->acq_rf[i], c->pl.R);
@@ -172,6 +201,8 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
         return false;
     const bool need_sm = !c->smem_home && c->pl.S;
     const bool need_rf = c->rf[i] == GD_NONE && c->pl.R;
+    if (need_rf && c->promised[i])
+        return false; /* a swap: the stalled warp's registers come when it has left */
     bool wait = false;
     if (need_sm) {
         if (c->acq_sm == P_FAIL && c->acq_sm_fgen != a->gen)
@@ -244,8 +275,22 @@ static void ga_release_part(void *impl, struct hd_cta_grant *g, const struct hd_
     a->wused[c->slot[i]] = 0;
     c->slot[i] = GD_NONE;
     g->warp_slot[i] = HD_ALLOC_NO_SLOT;
-    if (c->pl.spill_regs)
-        gda_give(a, &c->rf[i], c->pl.R); /* (its reduced copy is in its reserved spill) */
+    uint32_t fw;
+    struct gd_cta *pc = swap_partner(a, c->swap_to[i], &fw);
+    if (c->pl.spill_regs) { /* (its reduced copy is in its reserved spill) */
+        if (pc && pc->promised[fw] && pc->rf[fw] == GD_NONE && c->rf[i] != GD_NONE) {
+            pc->rf[fw] = c->rf[i]; /* the swap: the ready warp's registers go where these were */
+            c->rf[i] = GD_NONE;
+            if (pc->acq[fw] != P_RUN)
+                pc->acq[fw] = P_NONE;
+            a->bm->xchg_rf++;
+        } else {
+            gda_give(a, &c->rf[i], c->pl.R);
+        }
+    }
+    if (pc)
+        pc->promised[fw] = false;
+    c->swap_to[i] = GD_NONE;
     bool any = false;
     for (uint32_t k = 0; k < c->n; k++)
         any |= c->slot[k] != GD_NONE;
@@ -293,6 +338,27 @@ bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, 
     const uint32_t spn = gda_spill_units(a, &c->pl);
     if (!spn || c->sp[warp] != GD_NONE)
         return true;
+    /* A swap (a ready warp named): the two exchange context spaces, as §3.6.5 says ("the CSL
+     * will switch the context spaces of them"), with no bitmap operation: this warp's reduced
+     * context goes where the ready warp's is, and the ready warp's registers go where this
+     * warp's were (handed over when it leaves, ga_release_part; the ready warp's acquire
+     * waits for them instead of asking the block). Only between warps whose spaces are the
+     * same size (the same plan's R and spill units); otherwise a fresh reservation below. */
+    uint32_t fw;
+    struct gd_cta *pc = swap_partner(a, from, &fw);
+    if (pc && !pc->promised[fw] && pc->spn[fw] == spn && pc->sp[fw] != GD_NONE) {
+        c->sp[warp] = pc->sp[fw];
+        c->spn[warp] = spn;
+        pc->sp[fw] = GD_NONE;
+        a->bm->xchg_sp++;
+        c->swap_to[warp] = from; /* (its spill goes back to it if the switch-out is refused) */
+        /* (a ready warp already given registers by the block keeps them; one whose request is
+         * still at the block gives the answer's units back, answer()) */
+        pc->promised[fw] = c->pl.spill_regs && pc->pl.spill_regs && pc->pl.R == c->pl.R &&
+                           c->pl.R && c->rf[warp] != GD_NONE && pc->rf[fw] == GD_NONE &&
+                           pc->acq[fw] != P_OK;
+        return true;
+    }
     const int *o = c->pl.spill_regs ? gda_to_smem : gda_meta_any;
     const unsigned no = c->pl.spill_regs ? 2 : 3;
     if (c->res[warp] == P_FAIL && c->res_fgen[warp] != a->gen)
@@ -306,17 +372,6 @@ bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, 
         }
         c->res[warp] = P_FAIL;
         c->res_fgen[warp] = a->gen;
-    }
-    if (c->res[warp] == P_FAIL && from != GD_NONE) { /* the swap: the ready warp's spill */
-        const uint32_t fc = from >> 5, fw = from & 31u;
-        if (fc < a->p->max_ctas && a->cta[fc].used && fw < a->cta[fc].n &&
-            a->cta[fc].slot[fw] == GD_NONE && a->cta[fc].spn[fw] == spn &&
-            a->cta[fc].sp[fw] != GD_NONE) {
-            c->sp[warp] = a->cta[fc].sp[fw];
-            c->spn[warp] = spn;
-            a->cta[fc].sp[fw] = GD_NONE;
-            c->res[warp] = P_NONE;
-        }
     }
     return c->sp[warp] != GD_NONE;
 }
@@ -334,7 +389,17 @@ void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp)
     if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n ||
         a->cta[cta].slot[warp] == GD_NONE)
         return;
-    gda_give(a, &a->cta[cta].sp[warp], a->cta[cta].spn[warp]);
+    struct gd_cta *c = &a->cta[cta];
+    uint32_t fw;
+    struct gd_cta *pc = swap_partner(a, c->swap_to[warp], &fw);
+    if (pc && pc->sp[fw] == GD_NONE && c->sp[warp] != GD_NONE) { /* the swap is off: back */
+        pc->sp[fw] = c->sp[warp];
+        c->sp[warp] = GD_NONE;
+        a->bm->xchg_sp--;
+    }
+    if (c->swap_to[warp] != GD_NONE)
+        swap_cancel(a, c, warp);
+    gda_give(a, &c->sp[warp], c->spn[warp]);
 }
 /* }==== */
 
@@ -369,6 +434,11 @@ static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
     }
     switch (kind) {
     case K_ACQ_RF:
+        if (c->promised[w] || c->rf[w] != GD_NONE) { /* a swap's registers came first */
+            gda_give(a, &u, n);
+            c->acq[w] = P_NONE;
+            break;
+        }
         c->acq[w] = ok ? P_OK : P_FAIL;
         c->acq_rf[w] = u;
         c->acq_fgen[w] = a->gen;
@@ -653,3 +723,13 @@ int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
             return r;
     return -1;
 }
+
+bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
+{
+    if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n)
+        return false;
+    const struct gd_cta *c = &a->cta[cta];
+    return !c->promised[warp]; /* (one holding no spill space to exchange: a fresh reservation
+                                  for the stalled warp, whose leaving frees the slot it needs) */
+}
+

@@ -46,10 +46,17 @@ struct gd_cta {
     uint32_t res_fgen[MAXW];
     uint8_t rtb, rtb_k;      /* spill reservation of the TB's shared memory */
     uint32_t rtb_fgen;
+    /* a swap exchanges the two warps' context spaces (§3.6.5, no bitmap operation): the
+     * stalled warp takes the ready warp's spill space at once, the ready warp its registers
+     * when it has left (gpuduet_alloc.c, "swaps") */
+    uint32_t swap_to[MAXW];  /* stalled warp: the ready warp (cta << 5 | warp) promised its
+                                register units, GD_NONE */
+    bool promised[MAXW];     /* ready warp: waits for a stalled warp's register units */
 };
 
 /* The TB being placed (can_accept starts it, accept takes it). */
-enum { PH_START, PH_SMEM, PH_SMEM_SP, PH_WARP, PH_WRF, PH_ABS, PH_WRF_ABS, PH_SP, PH_WSP };
+enum { PH_START, PH_SMEM, PH_SMEM_SP, PH_WARP, PH_WRF, PH_ABS, PH_WRF_ABS, PH_SP, PH_WSP,
+       PH_WRF_ALL, PH_WSP_ALL };
 struct gd_stage {
     uint8_t st;              /* P_* */
     struct hd_cta_demand d;
@@ -57,6 +64,8 @@ struct gd_stage {
     uint8_t phase, k;
     uint32_t i, offered;
     uint32_t fgen, epoch;
+    uint32_t nall;           /* warps the one search (PH_*_ALL) asked for */
+    bool tried_rf, tried_sp; /* the one search was asked (then warp by warp if it found none) */
 };
 
 struct gd_alloc {
