@@ -402,9 +402,77 @@ static void test_swap_exchange(struct hd_test_state *t)
     gd_alloc_where(a, gb.cta_slot, 6, &reg, &meta, &smem);
     HD_CHECK_U64(t, bsp, reg);
     HD_CHECK(t, gd_alloc_swap_open(a, gb.cta_slot, 6));
+    uint32_t named[3], held[3]; /* every unit named once through the exchanges */
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
     sa.ops->release(a, &ga);
     sa.ops->release(a, &gb);
     drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 0, held[0] + held[1] + held[2]);
+    sa.ops->destroy(a);
+    gd_bmap_destroy(&bm);
+}
+
+/* Session 15's cfd livelock: a switch-in's search that found no room while a present warp's
+ * registers were being freed (the free queued after the search) must be asked again: its
+ * failure dates from its ask, not from its answer. */
+static void test_fail_after_free(struct hd_test_state *t)
+{
+    hd_test_begin(t, "allocator: a search that missed a later free is asked again");
+    struct hd_sm_params p;
+    memset(&p, 0, sizeof p);
+    p.max_warps = 64;
+    p.max_ctas = p.phys_ctas = 32;
+    p.max_threads = 2048;
+    p.registers = 80 * 32; /* a register file of 80 units: two warps of 40 */
+    p.shared_bytes = 96 * 1024;
+    struct hd_sm_alloc sa;
+    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
+    struct gd_alloc *a = sa.impl;
+    struct gd_bmap bm;
+    char err[512] = "";
+    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 0, err, sizeof err) == 0);
+    uint64_t cyc = 0;
+    drain(t, a, &cyc);
+    /* TB A: 2 warps of 40 registers, both present (the register file full); TB B: 1 warp of
+     * the same kernel, placed absent */
+    const struct hd_cta_demand da = {2, 64, 2 * 32 * 40, 0, 0, 0, 0, 0};
+    const struct hd_cta_demand db = {0, 32, 32 * 40, 0, 0, 0, 0, 1};
+    struct hd_cta_grant ga, gb;
+    HD_CHECK(t, !sa.ops->can_accept(a, &da));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->can_accept(a, &da));
+    HD_CHECK(t, sa.ops->accept(a, &da, &ga));
+    HD_CHECK(t, !sa.ops->can_accept(a, &db));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->can_accept(a, &db));
+    HD_CHECK(t, sa.ops->accept(a, &db, &gb));
+    uint32_t named[3], held[3];
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 80, held[0]);
+    /* B0 asks for registers; before the block searches, A0 leaves and its registers are freed
+     * (queued after the search): the search finds no room */
+    struct hd_alloc_part pa = {0, 0, 0}, pb = {0, 0, 0};
+    HD_CHECK(t, !sa.ops->acquire(a, &gb, &pb));
+    sa.ops->release_part(a, &ga, &pa);
+    drain(t, a, &cyc);
+    HD_CHECK_U64(t, 1, bm.nospace);
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 40, held[0]);
+    /* nothing else is ever freed: B0 must still come in (asked again, it finds A0's units) */
+    bool in = false;
+    for (int k = 0; k < 4 && !in; k++) {
+        in = sa.ops->acquire(a, &gb, &pb);
+        drain(t, a, &cyc);
+    }
+    HD_CHECK(t, in);
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 80, held[0]);
+    sa.ops->release(a, &ga);
+    sa.ops->release(a, &gb);
+    drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 0, held[0] + held[1] + held[2]);
     sa.ops->destroy(a);
     gd_bmap_destroy(&bm);
 }
@@ -523,5 +591,6 @@ int main(void)
     test_bitmap_alloc(&t);
     test_tables(&t);
     test_swap_exchange(&t);
+    test_fail_after_free(&t);
     return hd_test_finish(&t);
 }

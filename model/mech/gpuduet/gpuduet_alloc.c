@@ -209,6 +209,7 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
             c->acq_sm = P_NONE;
         if (c->acq_sm == P_NONE) {
             c->acq_sm = P_RUN;
+            c->acq_sm_fgen = a->gen; /* (a free from here on comes after the block's search) */
             gda_ask(a, R_SMEM, c->pl.S, gda_tag(K_ACQ_SM, ci, 0, c->epoch, c->pl.S));
         }
         wait |= c->acq_sm != P_OK;
@@ -218,6 +219,7 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
             c->acq[i] = P_NONE;
         if (c->acq[i] == P_NONE && (!need_sm || c->acq_sm != P_FAIL)) {
             c->acq[i] = P_RUN;
+            c->acq_fgen[i] = a->gen;
             gda_ask(a, R_RF, c->pl.R, gda_tag(K_ACQ_RF, ci, i, c->epoch, c->pl.R));
         }
         wait |= c->acq[i] != P_OK;
@@ -318,6 +320,7 @@ bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, 
             if (gda_next_region(a, gda_to_rf, 2, &c->rtb_k)) {
                 const uint32_t n = c->pl.S + c->n * GD_ST_UNITS;
                 c->rtb = P_RUN;
+                c->rtb_fgen = a->gen;
                 gda_ask(a, gda_to_rf[c->rtb_k], n, gda_tag(K_RES_TB, cta, 0, c->epoch, n));
                 return false;
             }
@@ -367,6 +370,7 @@ bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, 
         c->res_k[warp] = 0;
         if (gda_next_region(a, o, no, &c->res_k[warp])) {
             c->res[warp] = P_RUN;
+            c->res_fgen[warp] = a->gen;
             gda_ask(a, o[c->res_k[warp]], spn, gda_tag(K_RES, cta, warp, c->epoch, spn));
             return false;
         }
@@ -441,12 +445,10 @@ static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
         }
         c->acq[w] = ok ? P_OK : P_FAIL;
         c->acq_rf[w] = u;
-        c->acq_fgen[w] = a->gen;
         break;
     case K_ACQ_SM:
         c->acq_sm = ok ? P_OK : P_FAIL;
         c->acq_smem = u;
-        c->acq_sm_fgen = a->gen;
         break;
     case K_RES: {
         const int *o = c->pl.spill_regs ? gda_to_smem : gda_meta_any;
@@ -467,8 +469,7 @@ static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
             gda_ask(a, o[c->res_k[w]], n, gda_tag(K_RES, ci, w, c->epoch, n));
             break;
         }
-        c->res[w] = P_FAIL;
-        c->res_fgen[w] = a->gen;
+        c->res[w] = P_FAIL; /* (res_fgen: the gen its first search was asked at) */
         break;
     }
     case K_RES_TB:
@@ -488,7 +489,6 @@ static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
             break;
         }
         c->rtb = P_FAIL;
-        c->rtb_fgen = a->gen;
         break;
     default:
         gda_give(a, &u, n);
@@ -733,3 +733,35 @@ bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
                                   for the stalled warp, whose leaving frees the slot it needs) */
 }
 
+
+/* {==== the audit: every unit the block gave is named by a record ==== */
+static void count(const struct gd_alloc *a, uint32_t u, uint32_t n, uint32_t *units)
+{
+    if (u != GD_NONE && n)
+        units[gda_region_of(a, u)] += n;
+}
+
+static void count_cta(const struct gd_alloc *a, const struct gd_cta *c, uint32_t *units)
+{
+    for (uint32_t i = 0; i < c->n && i < MAXW; i++) {
+        count(a, c->rf[i], c->pl.R, units);
+        count(a, c->sp[i], c->spn[i], units);
+        count(a, c->acq_rf[i], c->pl.R, units);
+    }
+    count(a, c->smem, c->pl.S, units);
+    count(a, c->smem_sp, c->pl.S + c->n * GD_ST_UNITS, units);
+    count(a, c->acq_smem, c->pl.S, units);
+}
+
+bool gd_alloc_audit(const struct gd_alloc *a, uint32_t named[3], uint32_t held[3])
+{
+    for (unsigned r = 0; r < 3; r++)
+        named[r] = 0, held[r] = a->held[r];
+    for (uint32_t k = 0; k < a->p->max_ctas; k++)
+        if (a->cta[k].used)
+            count_cta(a, &a->cta[k], named);
+    if (a->stg.st == P_RUN || a->stg.st == P_OK)
+        count_cta(a, &a->stg.c, named);
+    return named[0] == held[0] && named[1] == held[1] && named[2] == held[2];
+}
+/* }==== */

@@ -12,6 +12,10 @@
  * something was freed: the allocator's `gen` counts frees). Answers carry a tag: what asked
  * (K_*), its CTA record, warp, the record's epoch (a TB that left meanwhile gets its units given
  * back on arrival) and the units.
+ * A request that found no room is stamped with the gen it was asked at (*_fgen), not the gen its
+ * answer came at: a free queued after the ask reaches the block after its search, so the search
+ * never saw it, and the request must be asked again (session 15: stamped at the answer, a warp
+ * whose search failed while the last present warps left waited for a free that never came).
  */
 #ifndef HD_GPUDUET_ALLOC_PRIV_H
 #define HD_GPUDUET_ALLOC_PRIV_H
@@ -66,6 +70,7 @@ struct gd_stage {
     uint32_t fgen, epoch;
     uint32_t nall;           /* warps the one search (PH_*_ALL) asked for */
     bool tried_rf, tried_sp; /* the one search was asked (then warp by warp if it found none) */
+    uint32_t agen;           /* gen when its last search (or region chain) was asked */
 };
 
 struct gd_alloc {

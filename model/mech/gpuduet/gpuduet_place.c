@@ -25,9 +25,11 @@
 /* The stage found no room: its units go back; it is tried again after the next free. */
 static void stage_fail(struct gd_alloc *a)
 {
+    const uint32_t g0 = a->gen;
     gda_undo(a, &a->stg.c);
     a->stg.st = P_FAIL;
-    a->stg.fgen = a->gen;
+    /* tried again after a free the failed search did not see: one since its ask, not its own */
+    a->stg.fgen = a->stg.agen + (a->gen - g0);
 }
 
 /* Issue the stage's next allocation, or finish it (P_OK). */
@@ -37,6 +39,7 @@ static void stage_run(struct gd_alloc *a)
     struct gd_cta *c = &s->c;
     const struct gd_plan *pl = &c->pl;
     const uint32_t spn = gda_spill_units(a, pl);
+    s->agen = a->gen; /* (its next search is asked now) */
     for (;;) {
         const uint64_t t = gda_tag(K_PLACE, 0, s->i, s->epoch, 0);
         switch (s->phase) {
