@@ -13,8 +13,9 @@
 #     (outs_bar > 0) and barriers that completed with a warp absent
 #     (warp_absent_bar_releases > 0),
 #   - every warp switched out came back (ins = outs + warps placed absent), no TB left over,
-#   - the allocation bitmap block answered the allocations (more of them than switch-ins, each
-#     busy for at least a cycle),
+#   - the allocation bitmap block answered the allocations, each busy for at least a cycle, and
+#     every switch-out's spill space came from the block or from a swap's exchange with the
+#     ready warp (allocations + exchanges >= switch-outs; exchanges > 0 and at most the swaps),
 #   - the reduced register size (live registers compressed by their static pattern classes,
 #     gpuduet_regpat.c) is never below what the regpat compressor's C reference finds in the
 #     live registers of the warps switched out (no underestimated word, max <= static).
@@ -52,10 +53,14 @@ out=$(( $(js warp_switch_outs) + $(js warp_placed_absent) ))
 [ "$(js warp_switch_outs)" -eq "$(log outs)" ] || fail "the SMs counted $(js warp_switch_outs) switch-outs, GPUDuet $(log outs)"
 if grep -q '^out ' "$tmp/g.log"; then fail "warps still out at the end"; fi
 # the unified storage's map is the allocation bitmap block's (gpuduet_bmap.h): its answers were
-# the allocations (every TB placed, switch-in and spill), taking the block's cycles
+# the allocations (every TB placed, spill reserved, switch-in not served by a swap), taking the
+# block's cycles; a swap exchanges the two warps' spaces with no allocation (session 15)
 bm() { sed -n "s/^bitmap.* $1=\([0-9]*\).*/\1/p" "$tmp/g.log"; }
 grep '^bitmap' "$tmp/g.log"
-[ "$(bm allocs)" -gt "$(js warp_switch_ins)" ] || fail "fewer bitmap allocations ($(bm allocs)) than switch-ins"
+[ "$(bm swap_sp)" -gt 0 ] && [ "$(bm swap_sp)" -le "$(log swaps)" ] ||
+    fail "swap exchanges $(bm swap_sp) not in 1..$(log swaps) (the swaps)"
+[ $(( $(bm allocs) + $(bm swap_sp) )) -ge "$(log outs)" ] ||
+    fail "bitmap allocations $(bm allocs) + swap exchanges $(bm swap_sp) below the switch-outs $(log outs)"
 [ "$(bm frees)" -gt 0 ] && [ "$(bm busy_cycles)" -gt "$(bm allocs)" ] || fail "no bitmap frees or busy cycles"
 # the reduced register size: the static compressed estimate never below what the regpat
 # compressor's reference finds in the switched-out warps' live registers

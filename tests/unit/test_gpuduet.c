@@ -267,22 +267,25 @@ static void test_bitmap_alloc(struct hd_test_state *t)
         ok = sa.ops->can_accept(a, &d);
     }
     /* the same operations on a block stepped alone: the L1D region's fill (256), the shared
-     * memory (32), then each warp's registers (40) */
-    unsigned r[10] = {2, 1, 0, 0, 0, 0, 0, 0, 0, 0};
-    uint32_t n[10] = {256, 32, 40, 40, 40, 40, 40, 40, 40, 40}, base[10];
-    const uint64_t want = bm_ref(r, n, 10, base);
+     * memory (32), then the eight warps' registers in one search (8 x 40, session 15) */
+    unsigned r[3] = {2, 1, 0};
+    uint32_t n[3] = {256, 32, 320}, base[3];
+    const uint64_t want = bm_ref(r, n, 3, base);
     HD_CHECK(t, ok);
     HD_CHECK_U64(t, want, cyc);
-    HD_CHECK(t, cyc > 8 * 3); /* (eight register scans at least) */
+    /* a search per warp (the allocator before session 15) takes longer */
+    unsigned r8[10] = {2, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+    uint32_t n8[10] = {256, 32, 40, 40, 40, 40, 40, 40, 40, 40}, base8[10];
+    HD_CHECK(t, bm_ref(r8, n8, 10, base8) > cyc + 8);
     struct hd_cta_grant g;
     HD_CHECK(t, sa.ops->accept(a, &d, &g));
     for (uint32_t w = 0; w < 8; w++) {
         uint32_t reg, meta, smem;
         gd_alloc_where(a, g.cta_slot, w, &reg, &meta, &smem);
-        HD_CHECK_U64(t, base[2 + w], reg);  /* first fit: 0, 40, 80, ... */
-        HD_CHECK_U64(t, w * 40u, reg);
-        HD_CHECK_U64(t, base[1], smem);     /* 0x800 */
-        HD_CHECK_U64(t, w, meta);           /* its warp slot */
+        HD_CHECK_U64(t, base[2] + w * 40u, reg); /* the run's warp w: 0, 40, 80, ... */
+        HD_CHECK_U64(t, base8[2 + w], reg);      /* where a search per warp put them */
+        HD_CHECK_U64(t, base[1], smem);          /* 0x800 */
+        HD_CHECK_U64(t, w, meta);                /* its warp slot */
     }
     HD_CHECK_U64(t, 0x800, base[1]);
     /* registers limit here (MC = 6: 2,048 / (8 x 40)), so a warp that gives its slot back gives
@@ -307,8 +310,169 @@ static void test_bitmap_alloc(struct hd_test_state *t)
     for (uint64_t i = 0; i < 200; i++) /* the frees */
         HD_CHECK(t, gd_alloc_step(a, cyc++, err, sizeof err) == 0);
     HD_CHECK(t, !gd_alloc_busy(a));
-    HD_CHECK_U64(t, 11, bm.allocs); /* fill, shared memory, 8 + 1 registers */
-    HD_CHECK_U64(t, 10, bm.frees);  /* warp 3's registers, then the TB's 9 (the fill stays) */
+    HD_CHECK_U64(t, 4, bm.allocs); /* fill, shared memory, the TB's registers, warp 3's */
+    HD_CHECK_U64(t, 10, bm.frees); /* warp 3's registers, then the TB's 9 (the fill stays) */
+    HD_CHECK_U64(t, 1, bm.tb_one);
+    sa.ops->destroy(a);
+    gd_bmap_destroy(&bm);
+}
+
+/* Step the allocator until its bitmap block has nothing left; the cycles taken. */
+static uint64_t drain(struct hd_test_state *t, struct gd_alloc *a, uint64_t *cyc)
+{
+    char err[256] = "";
+    uint64_t n = 0;
+    while (gd_alloc_busy(a) && n < 10000) {
+        HD_CHECK(t, gd_alloc_step(a, (*cyc)++, err, sizeof err) == 0);
+        n++;
+    }
+    return n;
+}
+
+static void test_swap_exchange(struct hd_test_state *t)
+{
+    hd_test_begin(t, "allocator: a swap exchanges two warps' context spaces, no bitmap operation");
+    struct hd_sm_params p;
+    memset(&p, 0, sizeof p);
+    p.max_warps = 64;
+    p.max_ctas = p.phys_ctas = 32;
+    p.max_threads = 2048;
+    p.registers = 65536;
+    p.shared_bytes = 96 * 1024;
+    struct hd_sm_alloc sa;
+    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
+    struct gd_alloc *a = sa.impl;
+    struct gd_bmap bm;
+    char err[512] = "";
+    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 256, err, sizeof err) == 0);
+    uint64_t cyc = 0;
+    /* TB A: 8 warps of 40 registers, every warp with a slot; TB B: the same kernel, placed
+     * with no slot offered (an extra TB: its warps start absent, their reduced registers and
+     * meta-data spilled to shared memory in one search) */
+    const struct hd_cta_demand da = {8, 256, 8 * 32 * 40, 4096, 0, 0, 0, 0};
+    const struct hd_cta_demand db = {0, 256, 8 * 32 * 40, 4096, 0, 0, 0, 8};
+    struct hd_cta_grant ga, gb;
+    HD_CHECK(t, !sa.ops->can_accept(a, &da));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->can_accept(a, &da));
+    HD_CHECK(t, sa.ops->accept(a, &da, &ga));
+    HD_CHECK(t, !sa.ops->can_accept(a, &db));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->can_accept(a, &db));
+    HD_CHECK(t, sa.ops->accept(a, &db, &gb));
+    HD_CHECK_U64(t, 2, bm.tb_one); /* A's registers, B's spill: one search each */
+    uint32_t areg, bsp, meta, smem;
+    gd_alloc_where(a, ga.cta_slot, 2, &areg, &meta, &smem);
+    gd_alloc_where(a, gb.cta_slot, 5, &bsp, &meta, &smem);
+    HD_CHECK_U64(t, 80, areg);                /* A's warp 2 in the register file */
+    HD_CHECK(t, bsp >= 0x800 && bsp < 0xB00); /* B's warp 5 spilled to shared memory */
+    const uint64_t allocs = bm.allocs, frees = bm.frees;
+    /* the swap: A's warp 2 stalled, B's warp 5 ready. The reservation is B5's spill space,
+     * at once; B5's switch-in waits for A2's registers without asking the block */
+    const uint32_t from = gb.cta_slot << 5 | 5u;
+    HD_CHECK(t, gd_alloc_swap_open(a, gb.cta_slot, 5));
+    HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 2, false, from));
+    HD_CHECK(t, !gd_alloc_busy(a));
+    HD_CHECK(t, !gd_alloc_swap_open(a, gb.cta_slot, 5)); /* (not a second swap's) */
+    HD_CHECK(t, gd_alloc_spill_region(a, ga.cta_slot, 2) == 1); /* shared memory */
+    struct hd_alloc_part pa = {2, 0, 0}, pb = {5, 0, 0};
+    HD_CHECK(t, !sa.ops->acquire(a, &gb, &pb));
+    HD_CHECK(t, !gd_alloc_busy(a));
+    sa.ops->release_part(a, &ga, &pa); /* A2's move out is done: its slot and registers go */
+    HD_CHECK(t, sa.ops->acquire(a, &gb, &pb)); /* B5 comes in at once, where A2 was */
+    uint32_t reg;
+    gd_alloc_where(a, gb.cta_slot, 5, &reg, &meta, &smem);
+    HD_CHECK_U64(t, 80, reg);
+    gd_alloc_where(a, ga.cta_slot, 2, &reg, &meta, &smem);
+    HD_CHECK_U64(t, bsp, reg); /* A2's reduced registers where B5's were */
+    drain(t, a, &cyc);
+    HD_CHECK_U64(t, allocs, bm.allocs); /* no allocation and no free for the swap */
+    HD_CHECK_U64(t, frees, bm.frees);
+    HD_CHECK_U64(t, 1, bm.xchg_sp);
+    HD_CHECK_U64(t, 1, bm.xchg_rf);
+    /* a switch-out with no ready warp still reserves at the block; refused, it gives back */
+    HD_CHECK(t, !gd_alloc_reserve(a, ga.cta_slot, 3, false, GD_NONE));
+    HD_CHECK(t, drain(t, a, &cyc) > 3);
+    HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 3, false, GD_NONE));
+    HD_CHECK_U64(t, allocs + 1, bm.allocs);
+    /* a swap whose switch-out the SM refuses: the ready warp keeps its spill space */
+    gd_alloc_where(a, gb.cta_slot, 6, &bsp, &meta, &smem);
+    HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 4, false, gb.cta_slot << 5 | 6u));
+    gd_alloc_unreserve(a, ga.cta_slot, 4);
+    gd_alloc_where(a, gb.cta_slot, 6, &reg, &meta, &smem);
+    HD_CHECK_U64(t, bsp, reg);
+    HD_CHECK(t, gd_alloc_swap_open(a, gb.cta_slot, 6));
+    uint32_t named[3], held[3]; /* every unit named once through the exchanges */
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    sa.ops->release(a, &ga);
+    sa.ops->release(a, &gb);
+    drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 0, held[0] + held[1] + held[2]);
+    sa.ops->destroy(a);
+    gd_bmap_destroy(&bm);
+}
+
+/* Session 15's cfd livelock: a switch-in's search that found no room while a present warp's
+ * registers were being freed (the free queued after the search) must be asked again: its
+ * failure dates from its ask, not from its answer. */
+static void test_fail_after_free(struct hd_test_state *t)
+{
+    hd_test_begin(t, "allocator: a search that missed a later free is asked again");
+    struct hd_sm_params p;
+    memset(&p, 0, sizeof p);
+    p.max_warps = 64;
+    p.max_ctas = p.phys_ctas = 32;
+    p.max_threads = 2048;
+    p.registers = 80 * 32; /* a register file of 80 units: two warps of 40 */
+    p.shared_bytes = 96 * 1024;
+    struct hd_sm_alloc sa;
+    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
+    struct gd_alloc *a = sa.impl;
+    struct gd_bmap bm;
+    char err[512] = "";
+    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 0, err, sizeof err) == 0);
+    uint64_t cyc = 0;
+    drain(t, a, &cyc);
+    /* TB A: 2 warps of 40 registers, both present (the register file full); TB B: 1 warp of
+     * the same kernel, placed absent */
+    const struct hd_cta_demand da = {2, 64, 2 * 32 * 40, 0, 0, 0, 0, 0};
+    const struct hd_cta_demand db = {0, 32, 32 * 40, 0, 0, 0, 0, 1};
+    struct hd_cta_grant ga, gb;
+    HD_CHECK(t, !sa.ops->can_accept(a, &da));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->can_accept(a, &da));
+    HD_CHECK(t, sa.ops->accept(a, &da, &ga));
+    HD_CHECK(t, !sa.ops->can_accept(a, &db));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->can_accept(a, &db));
+    HD_CHECK(t, sa.ops->accept(a, &db, &gb));
+    uint32_t named[3], held[3];
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 80, held[0]);
+    /* B0 asks for registers; before the block searches, A0 leaves and its registers are freed
+     * (queued after the search): the search finds no room */
+    struct hd_alloc_part pa = {0, 0, 0}, pb = {0, 0, 0};
+    HD_CHECK(t, !sa.ops->acquire(a, &gb, &pb));
+    sa.ops->release_part(a, &ga, &pa);
+    drain(t, a, &cyc);
+    HD_CHECK_U64(t, 1, bm.nospace);
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 40, held[0]);
+    /* nothing else is ever freed: B0 must still come in (asked again, it finds A0's units) */
+    bool in = false;
+    for (int k = 0; k < 4 && !in; k++) {
+        in = sa.ops->acquire(a, &gb, &pb);
+        drain(t, a, &cyc);
+    }
+    HD_CHECK(t, in);
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 80, held[0]);
+    sa.ops->release(a, &ga);
+    sa.ops->release(a, &gb);
+    drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 0, held[0] + held[1] + held[2]);
     sa.ops->destroy(a);
     gd_bmap_destroy(&bm);
 }
@@ -426,5 +590,7 @@ int main(void)
     test_queues(&t);
     test_bitmap_alloc(&t);
     test_tables(&t);
+    test_swap_exchange(&t);
+    test_fail_after_free(&t);
     return hd_test_finish(&t);
 }

@@ -282,6 +282,13 @@ bool gd_alloc_pending(const struct gd_alloc *a, uint32_t cta, uint32_t warp, boo
  * moves to as it leaves (its reserved spill; at TB level its TB's shared-memory spill), or -1:
  * none (Virtual Thread; nothing reserved). */
 int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
+/* Absent warp `warp` of CTA slot cta can be a swap's ready side: it does not wait for a swap's
+ * registers already (a swap exchanges the two warps' context spaces, session 15). */
+bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
+/* The audit: the units per region (0 RF, 1 shared memory, 2 L1D) the records name (resident
+ * TBs, the staged TB) and the units the block gave to contexts; true when they agree (no unit
+ * lost or named twice over). */
+bool gd_alloc_audit(const struct gd_alloc *a, uint32_t named[3], uint32_t held[3]);
 /* }==== */
 
 /* {==== the mechanism's state (gpuduet_mech.c) ==== */

@@ -26,8 +26,10 @@
  * block works, gd_alloc_pending); the warp's register units and slot are freed when the SM
  * gives the slot back (release_part). Switching back in (acquire) takes a slot and register
  * units (and shared memory) once the block gave them (false until then) and frees the spill.
- * A swap (§2.12) hands the ready warp's spill space over to the stalled one when nothing else is
- * free (the staging the digest §3.11 mentions).
+ * A swap (§2.12) exchanges the two warps' context spaces with no bitmap operation (session 15:
+ * §3.6.5 "the CSL will switch the context spaces of them"): the stalled warp's reduced context
+ * goes into the ready warp's spill space, the ready warp's registers into the stalled warp's
+ * register run once it has left (gd_alloc_reserve with `from`, ga_release_part, ga_acquire).
  * L1D as context storage (§2.10): the L1D region has 0 units until the mechanism turns it on
  * (gd_alloc_set_l1: the kernel unsaturated, out of RF and shared-memory room, L1D utilisation
  * < 3 %, its loads then bypassing the L1D; gpuduet_mech.c): the block's L1D region is allocated
@@ -113,13 +115,40 @@ void gda_cta_init(struct gd_cta *c)
     c->epoch = ep;
     c->smem = c->smem_sp = GD_NONE;
     for (uint32_t i = 0; i < MAXW; i++)
-        c->rf[i] = c->sp[i] = c->slot[i] = c->acq_rf[i] = GD_NONE;
+        c->rf[i] = c->sp[i] = c->slot[i] = c->acq_rf[i] = c->swap_to[i] = GD_NONE;
     c->acq_smem = GD_NONE;
+}
+
+/* The warp that `from` (cta << 5 | warp) names, when it is resident and absent: its record and
+ * index; NULL otherwise. */
+static struct gd_cta *swap_partner(struct gd_alloc *a, uint32_t from, uint32_t *fw)
+{
+    if (from == GD_NONE)
+        return NULL;
+    const uint32_t fc = from >> 5;
+    *fw = from & 31u;
+    if (fc >= a->p->max_ctas || !a->cta[fc].used || *fw >= a->cta[fc].n ||
+        a->cta[fc].slot[*fw] != GD_NONE)
+        return NULL;
+    return &a->cta[fc];
+}
+
+/* Stalled warp i of c no longer hands its registers to a ready warp. */
+static void swap_cancel(struct gd_alloc *a, struct gd_cta *c, uint32_t i)
+{
+    uint32_t fw;
+    struct gd_cta *pc = swap_partner(a, c->swap_to[i], &fw);
+    if (pc)
+        pc->promised[fw] = false;
+    c->swap_to[i] = GD_NONE;
 }
 
 void gda_undo(struct gd_alloc *a, struct gd_cta *c)
 {
     for (uint32_t i = 0; i < MAXW; i++) {
+        if (c->swap_to[i] != GD_NONE)
+            swap_cancel(a, c, i);
+        c->promised[i] = false;
         gda_give(a, &c->rf[i], c->pl.R);
         gda_give(a, &c->sp[i], c->spn[i]);
         gda_give(a, &c->acq_rf[i], c->pl.R);
@@ -172,12 +201,15 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
         return false;
     const bool need_sm = !c->smem_home && c->pl.S;
     const bool need_rf = c->rf[i] == GD_NONE && c->pl.R;
+    if (need_rf && c->promised[i])
+        return false; /* a swap: the stalled warp's registers come when it has left */
     bool wait = false;
     if (need_sm) {
         if (c->acq_sm == P_FAIL && c->acq_sm_fgen != a->gen)
             c->acq_sm = P_NONE;
         if (c->acq_sm == P_NONE) {
             c->acq_sm = P_RUN;
+            c->acq_sm_fgen = a->gen; /* (a free from here on comes after the block's search) */
             gda_ask(a, R_SMEM, c->pl.S, gda_tag(K_ACQ_SM, ci, 0, c->epoch, c->pl.S));
         }
         wait |= c->acq_sm != P_OK;
@@ -187,6 +219,7 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
             c->acq[i] = P_NONE;
         if (c->acq[i] == P_NONE && (!need_sm || c->acq_sm != P_FAIL)) {
             c->acq[i] = P_RUN;
+            c->acq_fgen[i] = a->gen;
             gda_ask(a, R_RF, c->pl.R, gda_tag(K_ACQ_RF, ci, i, c->epoch, c->pl.R));
         }
         wait |= c->acq[i] != P_OK;
@@ -244,8 +277,22 @@ static void ga_release_part(void *impl, struct hd_cta_grant *g, const struct hd_
     a->wused[c->slot[i]] = 0;
     c->slot[i] = GD_NONE;
     g->warp_slot[i] = HD_ALLOC_NO_SLOT;
-    if (c->pl.spill_regs)
-        gda_give(a, &c->rf[i], c->pl.R); /* (its reduced copy is in its reserved spill) */
+    uint32_t fw;
+    struct gd_cta *pc = swap_partner(a, c->swap_to[i], &fw);
+    if (c->pl.spill_regs) { /* (its reduced copy is in its reserved spill) */
+        if (pc && pc->promised[fw] && pc->rf[fw] == GD_NONE && c->rf[i] != GD_NONE) {
+            pc->rf[fw] = c->rf[i]; /* the swap: the ready warp's registers go where these were */
+            c->rf[i] = GD_NONE;
+            if (pc->acq[fw] != P_RUN)
+                pc->acq[fw] = P_NONE;
+            a->bm->xchg_rf++;
+        } else {
+            gda_give(a, &c->rf[i], c->pl.R);
+        }
+    }
+    if (pc)
+        pc->promised[fw] = false;
+    c->swap_to[i] = GD_NONE;
     bool any = false;
     for (uint32_t k = 0; k < c->n; k++)
         any |= c->slot[k] != GD_NONE;
@@ -273,6 +320,7 @@ bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, 
             if (gda_next_region(a, gda_to_rf, 2, &c->rtb_k)) {
                 const uint32_t n = c->pl.S + c->n * GD_ST_UNITS;
                 c->rtb = P_RUN;
+                c->rtb_fgen = a->gen;
                 gda_ask(a, gda_to_rf[c->rtb_k], n, gda_tag(K_RES_TB, cta, 0, c->epoch, n));
                 return false;
             }
@@ -293,6 +341,27 @@ bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, 
     const uint32_t spn = gda_spill_units(a, &c->pl);
     if (!spn || c->sp[warp] != GD_NONE)
         return true;
+    /* A swap (a ready warp named): the two exchange context spaces, as §3.6.5 says ("the CSL
+     * will switch the context spaces of them"), with no bitmap operation: this warp's reduced
+     * context goes where the ready warp's is, and the ready warp's registers go where this
+     * warp's were (handed over when it leaves, ga_release_part; the ready warp's acquire
+     * waits for them instead of asking the block). Only between warps whose spaces are the
+     * same size (the same plan's R and spill units); otherwise a fresh reservation below. */
+    uint32_t fw;
+    struct gd_cta *pc = swap_partner(a, from, &fw);
+    if (pc && !pc->promised[fw] && pc->spn[fw] == spn && pc->sp[fw] != GD_NONE) {
+        c->sp[warp] = pc->sp[fw];
+        c->spn[warp] = spn;
+        pc->sp[fw] = GD_NONE;
+        a->bm->xchg_sp++;
+        c->swap_to[warp] = from; /* (its spill goes back to it if the switch-out is refused) */
+        /* (a ready warp already given registers by the block keeps them; one whose request is
+         * still at the block gives the answer's units back, answer()) */
+        pc->promised[fw] = c->pl.spill_regs && pc->pl.spill_regs && pc->pl.R == c->pl.R &&
+                           c->pl.R && c->rf[warp] != GD_NONE && pc->rf[fw] == GD_NONE &&
+                           pc->acq[fw] != P_OK;
+        return true;
+    }
     const int *o = c->pl.spill_regs ? gda_to_smem : gda_meta_any;
     const unsigned no = c->pl.spill_regs ? 2 : 3;
     if (c->res[warp] == P_FAIL && c->res_fgen[warp] != a->gen)
@@ -301,22 +370,12 @@ bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, 
         c->res_k[warp] = 0;
         if (gda_next_region(a, o, no, &c->res_k[warp])) {
             c->res[warp] = P_RUN;
+            c->res_fgen[warp] = a->gen;
             gda_ask(a, o[c->res_k[warp]], spn, gda_tag(K_RES, cta, warp, c->epoch, spn));
             return false;
         }
         c->res[warp] = P_FAIL;
         c->res_fgen[warp] = a->gen;
-    }
-    if (c->res[warp] == P_FAIL && from != GD_NONE) { /* the swap: the ready warp's spill */
-        const uint32_t fc = from >> 5, fw = from & 31u;
-        if (fc < a->p->max_ctas && a->cta[fc].used && fw < a->cta[fc].n &&
-            a->cta[fc].slot[fw] == GD_NONE && a->cta[fc].spn[fw] == spn &&
-            a->cta[fc].sp[fw] != GD_NONE) {
-            c->sp[warp] = a->cta[fc].sp[fw];
-            c->spn[warp] = spn;
-            a->cta[fc].sp[fw] = GD_NONE;
-            c->res[warp] = P_NONE;
-        }
     }
     return c->sp[warp] != GD_NONE;
 }
@@ -334,7 +393,17 @@ void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp)
     if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n ||
         a->cta[cta].slot[warp] == GD_NONE)
         return;
-    gda_give(a, &a->cta[cta].sp[warp], a->cta[cta].spn[warp]);
+    struct gd_cta *c = &a->cta[cta];
+    uint32_t fw;
+    struct gd_cta *pc = swap_partner(a, c->swap_to[warp], &fw);
+    if (pc && pc->sp[fw] == GD_NONE && c->sp[warp] != GD_NONE) { /* the swap is off: back */
+        pc->sp[fw] = c->sp[warp];
+        c->sp[warp] = GD_NONE;
+        a->bm->xchg_sp--;
+    }
+    if (c->swap_to[warp] != GD_NONE)
+        swap_cancel(a, c, warp);
+    gda_give(a, &c->sp[warp], c->spn[warp]);
 }
 /* }==== */
 
@@ -369,14 +438,17 @@ static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
     }
     switch (kind) {
     case K_ACQ_RF:
+        if (c->promised[w] || c->rf[w] != GD_NONE) { /* a swap's registers came first */
+            gda_give(a, &u, n);
+            c->acq[w] = P_NONE;
+            break;
+        }
         c->acq[w] = ok ? P_OK : P_FAIL;
         c->acq_rf[w] = u;
-        c->acq_fgen[w] = a->gen;
         break;
     case K_ACQ_SM:
         c->acq_sm = ok ? P_OK : P_FAIL;
         c->acq_smem = u;
-        c->acq_sm_fgen = a->gen;
         break;
     case K_RES: {
         const int *o = c->pl.spill_regs ? gda_to_smem : gda_meta_any;
@@ -397,8 +469,7 @@ static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
             gda_ask(a, o[c->res_k[w]], n, gda_tag(K_RES, ci, w, c->epoch, n));
             break;
         }
-        c->res[w] = P_FAIL;
-        c->res_fgen[w] = a->gen;
+        c->res[w] = P_FAIL; /* (res_fgen: the gen its first search was asked at) */
         break;
     }
     case K_RES_TB:
@@ -418,7 +489,6 @@ static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
             break;
         }
         c->rtb = P_FAIL;
-        c->rtb_fgen = a->gen;
         break;
     default:
         gda_give(a, &u, n);
@@ -653,3 +723,45 @@ int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
             return r;
     return -1;
 }
+
+bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
+{
+    if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n)
+        return false;
+    const struct gd_cta *c = &a->cta[cta];
+    return !c->promised[warp]; /* (one holding no spill space to exchange: a fresh reservation
+                                  for the stalled warp, whose leaving frees the slot it needs) */
+}
+
+
+/* {==== the audit: every unit the block gave is named by a record ==== */
+static void count(const struct gd_alloc *a, uint32_t u, uint32_t n, uint32_t *units)
+{
+    if (u != GD_NONE && n)
+        units[gda_region_of(a, u)] += n;
+}
+
+static void count_cta(const struct gd_alloc *a, const struct gd_cta *c, uint32_t *units)
+{
+    for (uint32_t i = 0; i < c->n && i < MAXW; i++) {
+        count(a, c->rf[i], c->pl.R, units);
+        count(a, c->sp[i], c->spn[i], units);
+        count(a, c->acq_rf[i], c->pl.R, units);
+    }
+    count(a, c->smem, c->pl.S, units);
+    count(a, c->smem_sp, c->pl.S + c->n * GD_ST_UNITS, units);
+    count(a, c->acq_smem, c->pl.S, units);
+}
+
+bool gd_alloc_audit(const struct gd_alloc *a, uint32_t named[3], uint32_t held[3])
+{
+    for (unsigned r = 0; r < 3; r++)
+        named[r] = 0, held[r] = a->held[r];
+    for (uint32_t k = 0; k < a->p->max_ctas; k++)
+        if (a->cta[k].used)
+            count_cta(a, &a->cta[k], named);
+    if (a->stg.st == P_RUN || a->stg.st == P_OK)
+        count_cta(a, &a->stg.c, named);
+    return named[0] == held[0] && named[1] == held[1] && named[2] == held[2];
+}
+/* }==== */

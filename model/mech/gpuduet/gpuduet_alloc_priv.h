@@ -12,6 +12,10 @@
  * something was freed: the allocator's `gen` counts frees). Answers carry a tag: what asked
  * (K_*), its CTA record, warp, the record's epoch (a TB that left meanwhile gets its units given
  * back on arrival) and the units.
+ * A request that found no room is stamped with the gen it was asked at (*_fgen), not the gen its
+ * answer came at: a free queued after the ask reaches the block after its search, so the search
+ * never saw it, and the request must be asked again (session 15: stamped at the answer, a warp
+ * whose search failed while the last present warps left waited for a free that never came).
  */
 #ifndef HD_GPUDUET_ALLOC_PRIV_H
 #define HD_GPUDUET_ALLOC_PRIV_H
@@ -46,10 +50,17 @@ struct gd_cta {
     uint32_t res_fgen[MAXW];
     uint8_t rtb, rtb_k;      /* spill reservation of the TB's shared memory */
     uint32_t rtb_fgen;
+    /* a swap exchanges the two warps' context spaces (§3.6.5, no bitmap operation): the
+     * stalled warp takes the ready warp's spill space at once, the ready warp its registers
+     * when it has left (gpuduet_alloc.c, "swaps") */
+    uint32_t swap_to[MAXW];  /* stalled warp: the ready warp (cta << 5 | warp) promised its
+                                register units, GD_NONE */
+    bool promised[MAXW];     /* ready warp: waits for a stalled warp's register units */
 };
 
 /* The TB being placed (can_accept starts it, accept takes it). */
-enum { PH_START, PH_SMEM, PH_SMEM_SP, PH_WARP, PH_WRF, PH_ABS, PH_WRF_ABS, PH_SP, PH_WSP };
+enum { PH_START, PH_SMEM, PH_SMEM_SP, PH_WARP, PH_WRF, PH_ABS, PH_WRF_ABS, PH_SP, PH_WSP,
+       PH_WRF_ALL, PH_WSP_ALL };
 struct gd_stage {
     uint8_t st;              /* P_* */
     struct hd_cta_demand d;
@@ -57,6 +68,9 @@ struct gd_stage {
     uint8_t phase, k;
     uint32_t i, offered;
     uint32_t fgen, epoch;
+    uint32_t nall;           /* warps the one search (PH_*_ALL) asked for */
+    bool tried_rf, tried_sp; /* the one search was asked (then warp by warp if it found none) */
+    uint32_t agen;           /* gen when its last search (or region chain) was asked */
 };
 
 struct gd_alloc {

@@ -95,6 +95,7 @@ int gd_bmap_step(struct gd_bmap *b, uint32_t sm, uint64_t now, char *err, size_t
     hd_hw_set_tag(&b->x, tag, 1);
     b->steps++;
     b->busy_cycles += b->inflight;
+    b->wait_cycles += req && b->inflight;
     if (hd_hw_step(&b->x, &in, &out, now) != 0) {
         snprintf(err, errlen, "%s", b->x.ops->error(b->x.impl));
         return -1;

@@ -44,6 +44,10 @@ struct gd_bmap {
     gd_bmap_done_fn done;
     void *ctx;
     uint64_t steps, allocs, frees, nospace, busy_cycles;
+    uint64_t wait_cycles;     /* cycles an operation waited in the queue (the block busy) */
+    /* the allocator's counts, kept here because they outlive it (the log): swaps' spill and
+     * register hand-overs (no bitmap operation), TBs' registers or spills placed by one search */
+    uint64_t xchg_sp, xchg_rf, tb_one;
 };
 
 /* Make SM sm's instance through factory f (NULL: the C reference). 0, or -1 with a message. */

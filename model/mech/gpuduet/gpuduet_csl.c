@@ -111,7 +111,10 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
             w->queued = false;
     } else {
         const struct gd_launch *L = launch_of_tb(g, s, w->tb);
-        const uint32_t r = first_ready(s);
+        uint32_t r = first_ready(s);
+        if (r != GD_NONE && !gd_alloc_swap_open(s->alloc, s->wct.t[s->wct.w[r].tb].cta_slot,
+                                                s->wct.w[r].warp))
+            r = GD_NONE; /* its context space is a swap's already (session 15) */
         if (r == GD_NONE && (!L || gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
                              !gd_alloc_waiting(s->alloc))) {
             gd_queues_rotate(&s->q, GD_QS); /* nothing to gain: no ready warp, no TB waiting */

@@ -546,16 +546,22 @@ static void gd_destroy(void *impl)
                 " drops=%" PRIu64 "\n", qs, qp, qu, qd);
         fprintf(g->log, "total");
         put_stats(g->log, &tot);
-        uint64_t bc[4] = {0, 0, 0, 0}; /* (the allocators are gone by now: the blocks' counts) */
+        uint64_t bc[8] = {0}; /* (the allocators are gone by now: the blocks' counts) */
         for (uint32_t i = 0; i < g->nsm; i++)
             if (g->sm[i].bm) {
                 bc[0] += g->sm[i].bm->allocs;
                 bc[1] += g->sm[i].bm->frees;
                 bc[2] += g->sm[i].bm->nospace;
                 bc[3] += g->sm[i].bm->busy_cycles;
+                bc[4] += g->sm[i].bm->wait_cycles;
+                bc[5] += g->sm[i].bm->xchg_sp;
+                bc[6] += g->sm[i].bm->xchg_rf;
+                bc[7] += g->sm[i].bm->tb_one;
             }
         fprintf(g->log, "bitmap allocs=%" PRIu64 " frees=%" PRIu64 " no_room=%" PRIu64
-                " busy_cycles=%" PRIu64 "\n", bc[0], bc[1], bc[2], bc[3]);
+                " busy_cycles=%" PRIu64 " wait_cycles=%" PRIu64 " swap_sp=%" PRIu64
+                " swap_rf=%" PRIu64 " tb_one=%" PRIu64 "\n", bc[0], bc[1], bc[2], bc[3], bc[4],
+                bc[5], bc[6], bc[7]);
         uint64_t tc[4] = {0, 0, 0, 0}; /* the tables' writes and checked reads */
         for (uint32_t i = 0; i < g->nsm; i++)
             if (g->sm[i].wct.tab)

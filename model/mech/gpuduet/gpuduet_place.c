@@ -4,8 +4,12 @@
  *
  * can_accept asks the block for the TB's units one allocation after another (its shared memory,
  * or for an extra TB placed absent as a whole its spill in the register file then the L1D; then
- * per warp its registers in the register file when offered a slot, else its spill space, and its
- * registers too when they stay in the register file), each next request decided by the last
+ * the registers of all the warps offered a slot in one search, N x R contiguous units, as a
+ * hardware TB launcher would ask (the thesis does not say how a TB's contexts are allocated;
+ * session 15), and when the register file has no such run, per warp its registers; the warps
+ * without a slot their spill space, again in one search when all the rest start absent and
+ * spill registers, else per warp, with their registers too when they stay in the register file),
+ * each next request decided by the last
  * answer, and answers false until the last answer is in ("staged"): then true, and accept takes
  * the staged record and gives the warps with registers their slots. A stage that found no room
  * gives its units back and is asked again after the next free (the CTA scheduler is told through
@@ -21,9 +25,11 @@
 /* The stage found no room: its units go back; it is tried again after the next free. */
 static void stage_fail(struct gd_alloc *a)
 {
+    const uint32_t g0 = a->gen;
     gda_undo(a, &a->stg.c);
     a->stg.st = P_FAIL;
-    a->stg.fgen = a->gen;
+    /* tried again after a free the failed search did not see: one since its ask, not its own */
+    a->stg.fgen = a->stg.agen + (a->gen - g0);
 }
 
 /* Issue the stage's next allocation, or finish it (P_OK). */
@@ -33,6 +39,7 @@ static void stage_run(struct gd_alloc *a)
     struct gd_cta *c = &s->c;
     const struct gd_plan *pl = &c->pl;
     const uint32_t spn = gda_spill_units(a, pl);
+    s->agen = a->gen; /* (its next search is asked now) */
     for (;;) {
         const uint64_t t = gda_tag(K_PLACE, 0, s->i, s->epoch, 0);
         switch (s->phase) {
@@ -58,6 +65,14 @@ static void stage_run(struct gd_alloc *a)
                     c->want[s->i++] = true;
                     break;
                 }
+                const uint32_t k = (s->offered < c->n ? s->offered : c->n) - s->i;
+                if (k > 1 && !s->tried_rf) { /* the warps' registers in one search */
+                    s->tried_rf = true;
+                    s->nall = k;
+                    s->phase = PH_WRF_ALL;
+                    gda_ask(a, R_RF, k * pl->R, t | (uint64_t)(k * pl->R) << 44);
+                    return;
+                }
                 s->phase = PH_WRF;
                 gda_ask(a, R_RF, pl->R, t | (uint64_t)pl->R << 44);
                 return;
@@ -82,6 +97,15 @@ static void stage_run(struct gd_alloc *a)
                 s->k = 0;
                 if (!gda_next_region(a, o, no, &s->k)) {
                     stage_fail(a);
+                    return;
+                }
+                const uint32_t m = c->n - s->i; /* every one left starts absent: one search */
+                if (m > 1 && !s->tried_sp && pl->spill_regs &&
+                    (s->i >= s->offered || !c->smem_home)) {
+                    s->tried_sp = true;
+                    s->nall = m;
+                    s->phase = PH_WSP_ALL;
+                    gda_ask(a, o[s->k], m * spn, t | (uint64_t)(m * spn) << 44);
                     return;
                 }
                 s->phase = PH_WSP;
@@ -141,6 +165,30 @@ void gda_stage_answer(struct gd_alloc *a, bool ok, uint32_t base)
         }
         stage_fail(a);
         return;
+    case PH_WRF_ALL: /* the one search: else warp by warp */
+        if (ok) {
+            for (uint32_t j = 0; j < s->nall; j++) {
+                c->rf[s->i + j] = base + j * pl->R;
+                c->want[s->i + j] = true;
+            }
+            s->i += s->nall;
+            a->bm->tb_one++;
+        }
+        s->phase = PH_WARP;
+        break;
+    case PH_WSP_ALL:
+        if (ok) {
+            for (uint32_t j = 0; j < s->nall; j++) {
+                c->sp[s->i + j] = base + j * spn;
+                c->spn[s->i + j] = spn;
+            }
+            s->i += s->nall;
+            a->bm->tb_one++;
+            s->phase = PH_WARP;
+        } else {
+            s->phase = PH_SP;
+        }
+        break;
     case PH_WRF:
         if (ok) {
             c->rf[s->i] = base;
@@ -267,6 +315,7 @@ bool gda_can_accept(const void *impl, const struct hd_cta_demand *d)
         s->c.pl = *pl;
         s->phase = PH_START;
         s->i = 0;
+        s->tried_rf = s->tried_sp = false;
         /* TB level: a TB is present or absent as a whole. Offered fewer slots than it has warps,
          * it starts absent and switches in once every warp finds a slot (gpuduet_csl.c). */
         s->offered = pl->level == GD_LEVEL_TB && d->warps < n ? 0 : d->warps;
