@@ -23,6 +23,13 @@ import os
 import sys
 
 GENS = ["fermi", "kepler", "maxwell"]
+# The order of the runs (CPU per run at --size waves, workloads/README.md: NQU, RD and SLA well
+# under a second, BH and MST 2-3.5 s): Fermi's cheap applications, the three cheapest on Kepler
+# and Maxwell, Fermi's BH and MST, then the rest; applications not listed come last.
+RUN_ORDER = ([("fermi", a) for a in ("NQU", "RD", "SLA", "DCT", "SP", "SSSP")] +
+             [(g, a) for a in ("NQU", "RD", "SLA") for g in ("kepler", "maxwell")] +
+             [("fermi", "BH"), ("fermi", "MST")] +
+             [(g, a) for a in ("DCT", "SP", "SSSP", "BH", "MST") for g in ("kepler", "maxwell")])
 
 
 def fail(msg):
@@ -119,8 +126,10 @@ def sweep_text(root):
         "# workloads/zorua-grid.toml and configs/zorua-*.ini; do not edit (rerun the script).",
         f"# {len(pts)} points of 8 applications x the three Table 2 generations x Baseline",
         "# (TB-granular, allocator = partitioned), WLM and Zorua (64 logical warps on Fermi, 96 on the",
-        "# 64-warp SMs, 16 logical CTAs); small inputs. zorua.py: Fig 14-16 and 19-21 and the report",
-        "# beside the paper. experiments/zorua-sample.toml is the quick 19-point sample.",
+        "# 64-warp SMs, 16 logical CTAs); --size waves (each application's input of several CTA",
+        "# waves, the same for every specification and generation; workloads/README.md). zorua.py:",
+        "# Fig 14-16 and 19-21 and the report beside the paper. experiments/zorua-sample.toml is the",
+        "# quick 19-point sample (small inputs).",
         f"# Runs: {runs} ({', '.join(f'{g} {len(fit[g])}' for g in GENS)} points per scheme).",
         "# Left out (one CTA does not fit the SM, so no scheme can launch it there):",
     ]
@@ -134,13 +143,24 @@ def sweep_text(root):
             'description = "Zorua vs WLM vs Baseline over the whole specification grid, three '
             'generations"',
             'analysis = "zorua.py"', "quiet = true", "timeout = 900", "",
-            "[defaults]", 'size = "small"', ""]
-    for g in GENS:
+            "[defaults]", 'size = "waves"', ""]
+    # Per (generation, application) its Baseline then its WLM and Zorua points, cheapest first
+    # (RUN_ORDER), so a sweep stopped early (sweep.py --report-only) holds whole applications:
+    # every application on Fermi, then the three cheapest on Kepler and Maxwell too.
+    apps = {a["abbr"]: a for a in desc.get("app", [])}
+    order = [(g, a) for g, a in RUN_ORDER if a in apps]
+    order += [(g, a) for g in GENS for a in apps if (g, a) not in order]
+    for g, ab in order:
+        app = apps[ab]
         lw = 64 if sms[g]["max_warps"] <= 48 else 96
-        names = [p["name"] for p in fit[g]]
-        body += [f"# {g}: Baseline", "[[grid]]", quoted_list(names, "workload = ["),
+        names = [p["name"] for p in fit[g] if p["name"].startswith(app["base"] + "_z_")]
+        if not names:
+            continue
+        body += [f"# {g}, {app['abbr']}: Baseline", "[[grid]]",
+                 quoted_list(names, "workload = ["),
                  f'config = "zorua-{g}"', 'set.sm.allocator = "partitioned"', "",
-                 f"# {g}: WLM and Zorua", "[[grid]]", quoted_list(names, "workload = ["),
+                 f"# {g}, {app['abbr']}: WLM and Zorua", "[[grid]]",
+                 quoted_list(names, "workload = ["),
                  f'config = "zorua-{g}"', 'set.sm.allocator = ["wlm", "zorua"]',
                  f"set.sm.logical_warps = {lw}", "set.sm.logical_ctas = 16", ""]
     body += ["[collect]", 'cycles = "timing.totals.cycles"', 'energy_j = "power.energy_j"', ""]

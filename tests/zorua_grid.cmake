@@ -12,6 +12,9 @@
 # - zorua_grid_stress (ci): one point per kind in stress mode (CTAs context-switched, still verifies).
 # - zorua_grid_sweep_check (ci): scripts/gen-zorua-sweep.py --check, experiments/zorua.toml (the
 #   whole-grid experiment) is what the grid and the three Table 2 configurations give.
+# - zorua_waves_alias (ci): `--size waves` runs (dct8x8, its waves input, functionally) and the
+#   summary names the size waves; zorua_waves_<BASE> (full): each application's waves input, the
+#   experiment's length (workloads/README.md "Occupancy-length inputs"), verifies on Fermi.
 # - zorua_grid_measures (ci): experiments/zorua.py's Sec. 6 measures (range, best point, porting
 #   loss with the 5 % rule over the specs both generations run, hit rate, energy) on hand-worked
 #   points (tests/zorua/zorua_measures.py).
@@ -69,5 +72,21 @@ if(TARGET heddle)
   endforeach()
 endif()
 
-hd_tier(ci "^zorua_grid_(gen_check|sweep_check|measures|registered|sample|stress_.*)$")
+if(TARGET heddle)
+  add_test(NAME zorua_waves_alias
+           COMMAND $<TARGET_FILE:heddle> run dct8x8 --size waves --functional
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_waves_alias PROPERTIES LABELS "ci;workloads" TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "dct8x8 \\(waves, [^)]*\\): VERIFIED")
+  foreach(base barneshut dct8x8 mst reduction nqueens scan scalarprod sssp)
+    add_test(NAME zorua_waves_${base}
+             COMMAND $<TARGET_FILE:heddle> run ${base} --size waves --config configs/zorua-fermi.ini
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(zorua_waves_${base} PROPERTIES LABELS "full;workloads" TIMEOUT 600
+                         PASS_REGULAR_EXPRESSION "VERIFIED"
+                         FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
+  endforeach()
+endif()
+
+hd_tier(ci "^zorua_grid_(gen_check|sweep_check|measures|registered|sample|stress_.*)$|^zorua_waves_alias$")
 hd_tier(full ".")

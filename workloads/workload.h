@@ -38,6 +38,11 @@ struct hd_wl_ctx {
      * HD_WL_LARGE and this is true. A driver with its own paper input (barneshut, chase,
      * montecarlo, nqueens) picks it when set; every other driver runs its large input. */
     bool paper;
+    /* `--size waves` (issue 32 item 6; workloads/README.md "Occupancy-length inputs"): size is
+     * HD_WL_SMALL and this is true. A driver with its own waves input (the eight Zorua grid
+     * applications) picks it: the same kernels on an input that runs several CTA waves at most
+     * resource specifications, so occupancy can limit the run; every other driver runs small. */
+    bool waves;
 };
 
 struct hd_workload {

@@ -101,6 +101,12 @@ int hd_wl_size_parse(const char *name, enum hd_wl_size *out)
         *out = HD_WL_LARGE;
         return 0;
     }
+    /* "waves": HD_WL_SMALL, with hd_wl_ctx.waves set by the caller (issue 32 item 6; the drivers
+     * with their own several-CTA-waves input read it). */
+    if (strcmp(name, "waves") == 0) {
+        *out = HD_WL_SMALL;
+        return 0;
+    }
     for (int k = HD_WL_SMALL; k <= HD_WL_LARGE; k++)
         if (strcmp(name, hd_wl_size_name((enum hd_wl_size)k)) == 0) {
             *out = (enum hd_wl_size)k;

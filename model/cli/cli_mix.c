@@ -207,9 +207,10 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
             if (r < 0)
                 return HD_CLI_USAGE + 2;
             if (hd_wl_size_parse(v, &o->size) != 0)
-                return hd_cli_usage(cmd, "--size must be small, medium or large (or paper), "
+                return hd_cli_usage(cmd, "--size must be small, medium or large (or paper, waves), "
                                          "not '%s'", v) + 2;
             o->paper = strcmp(v, "paper") == 0;
+            o->waves = strcmp(v, "waves") == 0;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--arrive", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -492,6 +493,7 @@ static int run_alone(const struct mix_opts *o, const struct hd_config *cfg,
         memset(&r, 0, sizeof r);
         client_init(&one, m, i, o->size);
         one.ctx.paper = o->paper;
+        one.ctx.waves = o->waves;
         one.ctx.log = devnull;
         int rc = run_clients(o, cfg, interrupt, &one, 1, &r);
         cl[i].alone_status = one.status;
@@ -520,6 +522,7 @@ static int run_mix(struct mix_opts *o, const struct hd_cli_mix *m)
     for (unsigned i = 0; i < m->nworkloads; i++) {
         client_init(&cl[i], m, i, o->size);
         cl[i].ctx.paper = o->paper;
+        cl[i].ctx.waves = o->waves;
         logs[i] = o->quiet ? NULL : open_memstream(&cl[i].log_text, &cl[i].log_len);
         cl[i].ctx.log = logs[i] ? logs[i] : devnull;
     }

@@ -41,6 +41,7 @@ struct mix_opts {
     const char *profile;       /* --profile-out FILE: every finished CTA's instructions and
                                   cycles in this run (the Oracle's first pass, drain_profile.h) */
     bool paper;                /* --size paper (hd_wl_ctx.paper; workloads/README.md) */
+    bool waves;                /* --size waves (hd_wl_ctx.waves; workloads/README.md) */
 };
 
 /* One run of a repeated workload's driver (cli_mix_repeat.c). */

@@ -37,19 +37,21 @@ struct run_opts {
     uint32_t hint;            /* --hint N: every launch's hint (docs/admission.md) */
     bool hint_given;          /* --hint was given (else [timing] workload_hint may give one) */
     bool paper;               /* --size paper: large, or the driver's own paper input */
+    bool waves;               /* --size waves: small, or the driver's own several-waves input */
 };
 
 /* The size as given: "paper" for --size paper (which runs HD_WL_LARGE or the driver's own
  * paper input), else the size's name. */
 static const char *run_size_name(const struct run_opts *o)
 {
-    return o->paper ? "paper" : hd_wl_size_name(o->size);
+    return o->paper ? "paper" : o->waves ? "waves" : hd_wl_size_name(o->size);
 }
 
 static void run_help(FILE *out)
 {
     fprintf(out,
-            "Usage: heddle run WORKLOAD [--size small|medium|large|paper] [--config FILE]\n"
+            "Usage: heddle run WORKLOAD [--size small|medium|large|paper|waves]\n"
+            "                           [--config FILE]\n"
             "                           [--set SECTION.KEY=VALUE]... [--stats FILE] [--quiet]\n"
             "                           [--functional] [--sample N [--series FILE]] [--progress]\n"
             "                           [--power] [--hint N]\n"
@@ -61,7 +63,9 @@ static void run_help(FILE *out)
             "\n"
             "Options:\n"
             "  --size S        input size: small (default; well under a second), medium, large;\n"
-            "                  paper = large (the papers' length, workloads/README.md)\n"
+            "                  paper = large (the papers' length, workloads/README.md);\n"
+            "                  waves = small's kernels on an input of several CTA waves at every\n"
+            "                  resource specification (Zorua's grid; small where none)\n"
             "  --config FILE   GPU configuration (default: built-in fermi-gtx480; see configs/)\n"
             "  --set S.K=V     override one configuration parameter (repeatable), e.g.\n"
             "                  --set sm.num_schedulers=4 (see heddle --help-config)\n"
@@ -106,9 +110,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             if (r < 0)
                 return HD_CLI_USAGE + 2;
             if (hd_wl_size_parse(v, &o->size) != 0)
-                return hd_cli_usage(cmd, "--size must be small, medium or large (or paper), "
+                return hd_cli_usage(cmd, "--size must be small, medium or large (or paper, waves), "
                                          "not '%s'", v) + 2;
             o->paper = strcmp(v, "paper") == 0;
+            o->waves = strcmp(v, "waves") == 0;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stats", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -295,6 +300,7 @@ static int run_workload(struct run_opts *o)
     memset(&ctx, 0, sizeof ctx);
     ctx.size = o->size;
     ctx.paper = o->paper;
+    ctx.waves = o->waves;
     ctx.ptx_text = hd_workload_ptx(w->name, &ctx.ptx_len);
     ctx.ptx_name = hd_workload_ptx_path(w->name);
     FILE *devnull = o->quiet ? fopen("/dev/null", "w") : NULL;

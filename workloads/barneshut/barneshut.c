@@ -23,12 +23,19 @@
 #define BH_MAX_DEPTH 24
 #define BH_THETA 0.5
 #define BH_EPS2 1e-4f
+/* --size waves (issue 32 item 6, workloads/README.md "Occupancy-length inputs"): many more bodies
+ * (one thread each, so many more CTAs of the same footprint) at a wider opening angle, which
+ * keeps the tree walk per body short enough for the Zorua grid's 342 runs. */
+#define BH_WAVES_BODIES 24000
+#define BH_WAVES_THETA 2.0
 
 static int bh_bodies(const struct hd_wl_ctx *ctx)
 {
     /* warp instructions: ~0.26 M, ~5.7 M, ~33 M. Paper (issue 26 item 4): 28,000 bodies, 110
      * CTAs of bh_force, 2.4 waves at its 3 CTAs/SM on 15 SMs (large's 63 CTAs make 1.4). */
     static const int n[3] = {500, 4000, 16000};
+    if (ctx->waves)
+        return BH_WAVES_BODIES;
     return ctx->paper ? 28000 : n[ctx->size];
 }
 
@@ -44,6 +51,7 @@ struct bh_build {
     const double *pos; /* 3 per body, original order */
     const double *mass;
     int *idx, *tmp;    /* body indices being partitioned */
+    double theta;      /* opening angle: BH_THETA, or BH_WAVES_THETA at --size waves */
 };
 
 /* Emit the subtree of bodies idx[lo..hi) in the cube (cx, cy, cz) +- hw; returns its node. */
@@ -66,7 +74,7 @@ static int bh_emit(struct bh_build *b, int lo, int hi, double cx, double cy, dou
     t->cm[4 * k + 1] = (float)(my / m);
     t->cm[4 * k + 2] = (float)(mz / m);
     t->cm[4 * k + 3] = (float)m;
-    t->open2[k] = (float)((2.0 * hw / BH_THETA) * (2.0 * hw / BH_THETA));
+    t->open2[k] = (float)((2.0 * hw / b->theta) * (2.0 * hw / b->theta));
     t->first[k] = lo;
     t->count[k] = 0;
     if (hi - lo <= BH_BUCKET || depth >= BH_MAX_DEPTH) {
@@ -212,7 +220,8 @@ int barneshut_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     double hw = 0.0;
     for (int d = 0; d < 3; d++)
         hw = fmax(hw, 0.5 * (hi[d] - lo[d]) * 1.001);
-    struct bh_build b = {.t = &t, .pos = pos, .mass = mass, .idx = idx, .tmp = tmp};
+    struct bh_build b = {.t = &t, .pos = pos, .mass = mass, .idx = idx, .tmp = tmp,
+                         .theta = ctx->waves ? BH_WAVES_THETA : BH_THETA};
     if (bh_emit(&b, 0, n, 0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2]), hw,
                 0) < 0) {
         rc = hd_wl_fail(ctx, "barneshut: tree node budget exceeded or out of memory");
@@ -226,7 +235,7 @@ int barneshut_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         body[4 * q + 3] = (float)mass[j];
     }
     const float eps2 = BH_EPS2;
-    fprintf(ctx->log, "barneshut: %d bodies, %d tree nodes, theta %.2f\n", n, t.nnodes, BH_THETA);
+    fprintf(ctx->log, "barneshut: %d bodies, %d tree nodes, theta %.2f\n", n, t.nnodes, b.theta);
     const long tb = hd_wl_spec_threads(ctx, "barneshut", "TB", BH_BLOCK);
     if (tb < 0) {
         rc = HD_WL_MISMATCH;

@@ -66,7 +66,10 @@ static void dct_reference(const float *in, float *out, int w, int h, const float
 
 int dct8x8_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct dct_dims d = dct_sizes[ctx->size];
+    /* --size waves (issue 32 item 6, workloads/README.md "Occupancy-length inputs"): a larger
+     * image, one thread per pixel, so more CTAs of the same footprint (the last strip partial). */
+    static const struct dct_dims dct_waves = {392, 256};
+    const struct dct_dims d = ctx->waves ? dct_waves : dct_sizes[ctx->size];
     const size_t np = (size_t)d.w * (size_t)d.h;
     float *h_img = malloc(np * sizeof(float)), *h_coef = malloc(np * sizeof(float));
     float *h_back = malloc(np * sizeof(float)), *ref = malloc(np * sizeof(float));

@@ -26,6 +26,10 @@ static const struct nq_size nq_sizes[3] = {
 /* Paper (issue 26 item 4): the same board split one row deeper, 31,100 prefixes (244 CTAs of 128,
  * 5.4 waves at 3 CTAs/SM on 15 SMs; large's 51 CTAs make 1.1), 7 x 16 B of stack per thread. */
 static const struct nq_size nq_paper = {13, 5};
+/* --size waves (issue 32 item 6, workloads/README.md "Occupancy-length inputs"): a board split
+ * deeper, so many more prefixes (threads, hence CTAs of the same footprint) with less search
+ * each: n = 11 at 6 rows, 21,362 prefixes, 4 rows of stack (the grid's SMEM holds up to 10). */
+static const struct nq_size nq_waves = {11, 6};
 
 /* Known totals (OEIS A000170) for n = 0 .. 16, a check independent of both searches. */
 static const uint64_t nq_known[17] = {1,   1,    0,     0,     2,      10,     4,       40,      92,
@@ -81,7 +85,7 @@ static unsigned nq_ref_count(int n, int rows_left, unsigned cols, unsigned left,
 
 int nqueens_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct nq_size sz = ctx->paper ? nq_paper : nq_sizes[ctx->size];
+    const struct nq_size sz = ctx->waves ? nq_waves : ctx->paper ? nq_paper : nq_sizes[ctx->size];
     const int rows = sz.n - sz.prefix;
     int rc = HD_OK;
     struct hd_module *mod = NULL;

@@ -20,6 +20,7 @@
 
 #define SP_TB 256       /* must match scalarprod.cu's TB default */
 #define SP_ACCUM_N 1024 /* must match scalarprod.cu's ACCUM_N default */
+#define SP_WAVES_PAIRS 400
 #define SP_GRID 128     /* CTAs per launch at most (the SDK's grid); more pairs loop in a CTA */
 
 struct sp_size {
@@ -54,7 +55,10 @@ static float sp_replay(const float *a, const float *b, int elements, int accum_n
 
 int scalarprod_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct sp_size sz = sp_size_of(ctx->size);
+    /* --size waves (issue 32 item 6, workloads/README.md "Occupancy-length inputs"): more pairs,
+     * one CTA each (the grid is not capped at SP_GRID), so more CTAs of the same footprint. */
+    static const struct sp_size sp_waves = {SP_WAVES_PAIRS, 1500};
+    const struct sp_size sz = ctx->waves ? sp_waves : sp_size_of(ctx->size);
     const char *flags = hd_wl_variant_flags(ctx);
     const long tbl = hd_wl_flag(flags, "TB", SP_TB);
     const long accl = hd_wl_flag(flags, "ACCUM_N", SP_ACCUM_N);
@@ -82,7 +86,7 @@ int scalarprod_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         a[i] = hd_wl_rng_float(&rng, -1.0f, 1.0f);
         b[i] = hd_wl_rng_float(&rng, -1.0f, 1.0f);
     }
-    const int grid = sz.pairs < SP_GRID ? sz.pairs : SP_GRID;
+    const int grid = ctx->waves || sz.pairs < SP_GRID ? sz.pairs : SP_GRID;
     fprintf(ctx->log, "scalarprod: %d pairs of %d elements, %d CTAs of %ld threads, %d "
                       "accumulators (%d B shared memory per CTA)\n",
             sz.pairs, sz.elements, grid, tbl, accum_n, accum_n * 4);

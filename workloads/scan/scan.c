@@ -22,6 +22,7 @@
 
 /* Warp instructions: small 94K, medium 2.3M, large 18M. */
 static const unsigned scan_sizes[3] = {20000, 500000, 4000000};
+#define SCAN_WAVES_N 131000u
 
 struct scan_state {
     struct hd_gpu *gpu;
@@ -82,7 +83,9 @@ static int scan_level(struct scan_state *s, hd_devptr in, hd_devptr out, unsigne
 
 int scan_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const unsigned n = scan_sizes[ctx->size];
+    /* --size waves (issue 32 item 6, workloads/README.md "Occupancy-length inputs"): more
+     * elements, two per thread, so more tiles (CTAs) of the same footprint. */
+    const unsigned n = ctx->waves ? SCAN_WAVES_N : scan_sizes[ctx->size];
     uint32_t *h_in = malloc(n * sizeof(uint32_t)), *h_out = malloc(n * sizeof(uint32_t));
     uint32_t *ref = malloc(n * sizeof(uint32_t));
     struct scan_state s = {.gpu = gpu, .ctx = ctx};
