@@ -18,6 +18,10 @@
 # - zorua_determinism: reduction at 24 x 1024 (register cliff, oversubscribed) gives the same
 #   cycles, Zorua counters and DRAM reads with and without idle-cycle skipping.
 # - zorua_needs_logical: allocator = zorua without logical capacities is refused (exit 2).
+# - zorua_barrier_slots (full): scan 36 x 512 at --size waves on Fermi under Zorua, which hit the
+#   livelock watchdog while warps waiting at barriers kept every thread slot (docs/zorua.md "The
+#   Fermi barrier livelock"): it verifies and barriers complete with absent warps
+#   (warp_absent_bar_releases > 0).
 # - zorua_phases_<w>: `heddle ptx-info` lists the phases the pass (model/compiler/zphase.c) finds:
 #   nqueens 3 (kernel start, the scratchpad search, the exit; 2 specifiers), dct8x8's kernels 10
 #   each (7 specifiers, 2 barriers).
@@ -102,4 +106,15 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_needs_logical PROPERTIES WILL_FAIL FALSE
                        PASS_REGULAR_EXPRESSION "wlm and zorua admit partial CTAs")
+  # session 15: the Fermi barrier livelock (docs/zorua.md): scan at --size waves, where two
+  # 32-warp CTAs share 48 slots; it verifies only when waiting warps give their thread slot to
+  # schedulable warps whose slot is in swap (barriers then complete with absent warps)
+  add_test(NAME zorua_barrier_slots
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
+                   $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_barslots.json --
+                   scan_z_r36_tb512 --size waves ${zl} --set sm.allocator=zorua --
+                   warp_absent_bar_releases>0 zorua_admitted>0
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_barrier_slots PROPERTIES PASS_REGULAR_EXPRESSION
+                       "all conditions hold" TIMEOUT 300)
 endif()

@@ -19,7 +19,8 @@ def sums(stats):
     def walk(o):
         if isinstance(o, dict):
             for k, v in o.items():
-                if k.startswith(("zorua_", "warp_placed_absent", "oloc_fills_mem")) and \
+                if k.startswith(("zorua_", "warp_placed_absent", "oloc_fills_mem",
+                                  "warp_absent_bar_releases")) and \
                         isinstance(v, int):
                     tot[k] = tot.get(k, 0) + v
                 else:

@@ -216,6 +216,10 @@ static void release_part(void *impl, struct hd_cta_grant *g, const struct hd_all
         p->warp >= a->cta[g->cta_slot].nwarps)
         return;
     const uint32_t w = a->cta[g->cta_slot].wid[p->warp];
+    if (a->bd && zbd_left(a, w)) { /* a barrier waiter out for swap: no exit */
+        g->warp_slot[p->warp] = HD_ALLOC_NO_SLOT;
+        return;
+    }
     if (a->bd) { /* event iii: the block releases (zorua_blkdrive.c apply) */
         if (!zbd_exited(a->bd, w))
             zdl_exit(a->dec, a->sm, w);

@@ -36,6 +36,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct hd_mech_act; /* mech.h */
+
 struct zalloc {
     const struct hd_sm_params *p;
     bool zorua;                     /* false: WLM */
@@ -80,6 +82,8 @@ struct zalloc {
                                        reference stepped every cycle, when the SM's sizes and
                                        keys are the block's ([default], Fermi); else NULL: the
                                        model's coordinator (zc_run) and `oth` decide */
+    const struct hd_mech_act *act;  /* what it may ask of the GPU (the hook's; NULL before):
+                                       a barrier waiter's switch-out (zorua_blkdrive.c) */
 };
 
 /* The allocator values (zorua_mech.c's table). */

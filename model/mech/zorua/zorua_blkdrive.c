@@ -6,6 +6,7 @@
 #include "zorua_blkdrive.h"
 
 #include "zorua_alloc.h"
+#include "mech.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -76,6 +77,8 @@ void zbd_arrive(struct zalloc *a, uint32_t blk, const uint32_t *wid, uint32_t nw
     for (uint32_t i = 0; i < nw; i++) {
         SETB(b->arr_mask, wid[i]);
         b->bar[wid[i]] = 0;
+        b->out[wid[i]] = 0;
+        b->known[wid[i]] = 0;
         CLRB(b->exited, wid[i]);
         CLRB(b->adm, wid[i]);
     }
@@ -173,12 +176,87 @@ static bool next_event(struct zbd *b, struct zbd_ev *e)
     return false;
 }
 
-/* The lowest logical warp whose thread slot is in swap takes a freed slot (L304). */
+/* Warp w left its slot for swap and the block does not yet hold it schedulable (it waits at a
+ * barrier or in a queue: it could not issue in a slot). */
+static bool parked(const struct zbd *b, uint32_t w)
+{
+    return b->out[w] == 2 && !b->ref.w[w].sched;
+}
+
+/* The lowest logical warp whose thread slot is in swap takes a freed slot (L304); a warp
+ * parked at a barrier only after every other (it could not issue in it). */
 static void fill_slots(struct zalloc *a)
 {
-    for (uint32_t w = 0; w < a->z.nwarps && a->z.tmt.t.nfree; w++)
-        if (zsl_of(&a->z.tmt, w) == ZMT_SWAP)
-            (void)zmt_fill(&a->z.tmt.t, w, 0);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t w = 0; w < a->z.nwarps && a->z.tmt.t.nfree; w++)
+            if (zsl_of(&a->z.tmt, w) == ZMT_SWAP && parked(a->bd, w) == (pass == 1))
+                (void)zmt_fill(&a->z.tmt.t, w, 0);
+}
+
+void zbd_seen(struct zalloc *a, uint32_t w, uint32_t ctx)
+{
+    struct zbd *b = a->bd;
+    const uint32_t k = w < b->ref.cfg.warps ? b->ref.w[w].blk : ZC_MAX_CTAS;
+    if (k >= ZC_MAX_CTAS || !a->cta[k].used)
+        return;
+    for (uint32_t i = 0; i < a->cta[k].nwarps; i++) {
+        const uint32_t v = a->cta[k].wid[i];
+        if (v < b->ref.cfg.warps) {
+            b->ctx[v] = ctx;
+            b->wix[v] = (uint8_t)i;
+            b->known[v] = 1;
+        }
+    }
+}
+
+bool zbd_left(struct zalloc *a, uint32_t w)
+{
+    struct zbd *b = a->bd;
+    if (w >= b->ref.cfg.warps || b->out[w] != 1)
+        return false;
+    b->out[w] = 2;
+    b->leaving = false;
+    (void)zmt_spill(&a->z.tmt.t, w, 0);
+    fill_slots(a);
+    return true;
+}
+
+/* Digest L252 (barriers are phase boundaries; a waiting warp does not need its thread slot):
+ * while every physical slot is held and a schedulable warp's slot is in swap, a warp the block
+ * holds unschedulable (at a barrier, or in a queue after a phase boundary: it cannot issue)
+ * leaves its slot (the substrate's switch-out; a barrier completes with absent warps) and the
+ * schedulable warp gets it; a warp out for swap returns once its TMT entry has a physical slot
+ * again. Without it, waiting warps keep every slot the schedulable ones need, and the floor
+ * sees schedulable warps that cannot run (docs/zorua.md, "The Fermi barrier livelock"). */
+static void swap_barrier(struct zalloc *a, uint64_t now)
+{
+    struct zbd *b = a->bd;
+    const struct hd_mech_act *act = a->act;
+    if (!act || !act->warp_out || !act->warp_in)
+        return;
+    for (uint32_t w = 0; w < a->z.nwarps; w++)
+        if (b->out[w] == 2 && zsl_of(&a->z.tmt, w) < ZMT_SWAP &&
+            act->warp_in(act->gpu, a->sm, b->ctx[w], b->wix[w], now))
+            b->out[w] = 0;
+    if (b->leaving || a->z.tmt.t.nfree)
+        return;
+    bool want = false;
+    for (uint32_t w = 0; w < a->z.nwarps && !want; w++)
+        want = b->ref.w[w].live && b->ref.w[w].sched && !parked(b, w) &&
+               zsl_of(&a->z.tmt, w) == ZMT_SWAP && !zbd_exited(b, w);
+    if (!want)
+        return;
+    for (uint32_t v = 0; v < a->z.nwarps; v++) {
+        const uint32_t s = zsl_of(&a->z.tmt, v);
+        if (b->ref.w[v].live && b->ref.w[v].pend && !b->ref.w[v].sched && b->out[v] == 0 &&
+            b->known[v] &&
+            s < a->p->max_warps && a->slot_wid[s] == v &&
+            act->warp_out(act->gpu, a->sm, s, UINT64_MAX, now)) {
+            b->out[v] = 1;
+            b->leaving = true;
+            return;
+        }
+    }
 }
 
 static int fail(struct zalloc *a, uint64_t now, const char *what, uint64_t got, uint64_t want)
@@ -311,6 +389,7 @@ int zbd_cycle(struct zalloc *a, uint64_t now, bool active, bool idle, bool mem, 
         return -1;
     *ep_v = got.ep_v_o != 0;
     *ep_pct = (uint32_t)got.ep_pct_o;
+    swap_barrier(a, now);
     return 0;
 }
 

@@ -61,6 +61,15 @@ struct zbd {
     bool ev_fly;                     /* an event went in at the last step: its result is due */
     struct zbd_ev fly;
     bool moved;                      /* the last step admitted, released or took a block */
+    /* session 15: a barrier waiter's thread slot to swap (digest L252: a warp waiting at a
+       barrier does not need its slot), for a schedulable warp whose slot is in swap */
+    uint8_t out[HD_ZCO_WARPS_MAX];   /* 0 in its slot or never out; 1 leaving for swap; 2 out
+                                        (its TMT entry in swap until a slot frees) */
+    uint32_t ctx[HD_ZCO_WARPS_MAX];  /* its context and index in its CTA (known once a warp of
+                                        its CTA waited at a barrier: known[w]) */
+    uint8_t wix[HD_ZCO_WARPS_MAX];
+    uint8_t known[HD_ZCO_WARPS_MAX];
+    bool leaving;                    /* one barrier waiter is on its way out */
 };
 
 /* Does one of the block's configurations fit SM allocator a (sizes and keys)? Its instance kind
@@ -80,6 +89,11 @@ void zbd_arrive(struct zalloc *a, uint32_t blk, const uint32_t *wid, uint32_t nw
 void zbd_phase(struct zalloc *a, uint32_t w, uint32_t rsets, uint32_t ssets);
 void zbd_barrier(struct zalloc *a, uint32_t w);
 void zbd_exit(struct zalloc *a, uint32_t w);
+/* Warp w waits at a barrier in the substrate: its CTA's context is ctx (its CTA-mates' too). */
+void zbd_seen(struct zalloc *a, uint32_t w, uint32_t ctx);
+/* Warp w's slot went back to the allocator: true when it left for swap (not an exit); its TMT
+ * entry goes to swap and the freed slot to a schedulable warp whose slot is in swap. */
+bool zbd_left(struct zalloc *a, uint32_t w);
 /* May logical warp w issue (its schedulable bit set, no event of it waiting, not at a
  * barrier)? */
 bool zbd_may_run(const struct zalloc *a, uint32_t w);

@@ -21,6 +21,7 @@ struct zhook {
     struct zcl *cl;   /* the coordinator blocks in the loop, or NULL */
     struct zalloc **za; /* [nsm] each SM's allocator (hold, stalled) */
     uint32_t nsm;
+    const struct hd_mech_act *act; /* env->act (a barrier waiter's switch-out) */
 };
 
 static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
@@ -34,6 +35,7 @@ static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
         return -1;
     }
     a->sm = sm;
+    a->act = h->act;
     if (sm < h->nsm)
         h->za[sm] = a;
     a->st = &stats->sm[sm];
@@ -108,8 +110,10 @@ static void zh_stalled(void *impl, const struct hd_hook_warp *w, uint8_t why, ui
     if (why != HD_HSTALL_BARRIER || w->sm >= h->nsm || w->slot == HD_HOOK_NO_SLOT)
         return;
     struct zalloc *a = h->za[w->sm];
-    if (a && a->bd && w->slot < a->p->max_warps)
+    if (a && a->bd && w->slot < a->p->max_warps) {
+        zbd_seen(a, a->slot_wid[w->slot], w->ctx);
         zbd_barrier(a, a->slot_wid[w->slot]);
+    }
 }
 
 /* May the warp issue? Only while its schedulable bit is set (L222 fn 5, L208: the warp
@@ -176,6 +180,7 @@ static int zorua_attach(const struct hd_mech_env *env, struct hd_hook *out, char
         return -1;
     }
     h->nsm = env->p->num_sms;
+    h->act = env->act;
     h->ph.reg_set = env->p->sm.z_reg_set ? env->p->sm.z_reg_set : 4;
     if (env->p->sm.z_in_loop &&
         (!(h->loop = zml_create(env->p->num_sms, env->hw, env->p->sm.z_loop_fault)) ||
