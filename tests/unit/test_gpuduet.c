@@ -240,16 +240,24 @@ static uint64_t bm_ref(const unsigned *r, const uint32_t *n, unsigned k, uint32_
     return cyc;
 }
 
-static void test_bitmap_alloc(struct hd_test_state *t)
+/* The SM the allocator tests use (Table 3.1's: 64 warps, 32 CTAs, 2,048 threads, 96 KB of shared
+ * memory) with a register file of `registers`. */
+static struct hd_sm_params gd_test_sm(uint32_t registers)
 {
-    hd_test_begin(t, "allocator: a TB's units are the bitmap block's answers, in its cycles");
     struct hd_sm_params p;
     memset(&p, 0, sizeof p);
     p.max_warps = 64;
     p.max_ctas = p.phys_ctas = 32;
     p.max_threads = 2048;
-    p.registers = 65536;
+    p.registers = registers;
     p.shared_bytes = 96 * 1024;
+    return p;
+}
+
+static void test_bitmap_alloc(struct hd_test_state *t)
+{
+    hd_test_begin(t, "allocator: a TB's units are the bitmap block's answers, in its cycles");
+    const struct hd_sm_params p = gd_test_sm(65536);
     struct hd_sm_alloc sa;
     HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
     struct gd_alloc *a = sa.impl;
@@ -332,13 +340,7 @@ static uint64_t drain(struct hd_test_state *t, struct gd_alloc *a, uint64_t *cyc
 static void test_swap_exchange(struct hd_test_state *t)
 {
     hd_test_begin(t, "allocator: a swap exchanges two warps' context spaces, no bitmap operation");
-    struct hd_sm_params p;
-    memset(&p, 0, sizeof p);
-    p.max_warps = 64;
-    p.max_ctas = p.phys_ctas = 32;
-    p.max_threads = 2048;
-    p.registers = 65536;
-    p.shared_bytes = 96 * 1024;
+    const struct hd_sm_params p = gd_test_sm(65536);
     struct hd_sm_alloc sa;
     HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
     struct gd_alloc *a = sa.impl;
@@ -419,13 +421,7 @@ static void test_swap_exchange(struct hd_test_state *t)
 static void test_fail_after_free(struct hd_test_state *t)
 {
     hd_test_begin(t, "allocator: a search that missed a later free is asked again");
-    struct hd_sm_params p;
-    memset(&p, 0, sizeof p);
-    p.max_warps = 64;
-    p.max_ctas = p.phys_ctas = 32;
-    p.max_threads = 2048;
-    p.registers = 80 * 32; /* a register file of 80 units: two warps of 40 */
-    p.shared_bytes = 96 * 1024;
+    const struct hd_sm_params p = gd_test_sm(80 * 32); /* a register file of 80 units: two warps of 40 */
     struct hd_sm_alloc sa;
     HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
     struct gd_alloc *a = sa.impl;
