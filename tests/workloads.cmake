@@ -11,6 +11,9 @@
 # since nvcc is not available in CI.
 
 get_property(hd_test_workloads GLOBAL PROPERTY HD_WORKLOADS)
+# the input-length variants (workloads/CMakeLists.txt) verify here too, in the full tier
+get_property(hd_test_input_variants GLOBAL PROPERTY HD_INPUT_VARIANTS)
+list(APPEND hd_test_workloads ${hd_test_input_variants})
 
 if(TARGET hd_workloads AND TARGET hd_ptx)
   add_executable(workloads_check ${CMAKE_CURRENT_LIST_DIR}/workloads_check.c)
