@@ -13,6 +13,12 @@
 #   (zorua_rf_swap_reads > 0, oloc_fills_mem > 0), moves hot sets on chip (zorua_lfu_swaps > 0),
 #   runs the o_thresh controller (zorua_epochs > 0), raises phase events from the phase pass
 #   (zorua_phase_events > 0) and verifies.
+# - zorua_smem_oversubscribe (session 16): nqueens at 26,240 B x 160 threads (26 of Fermi's 48
+#   scratchpad sets per CTA, so one CTA fits physically, two need 52 = 48 + o_thresh's 4 at 10 %)
+#   at --size waves: a second CTA is admitted on an SM (zorua_smem_sets_swapped > 0 can only come
+#   from a CTA whose sets do not fit beside another's), its swapped sets are looked up
+#   (zorua_smem_swap_lookups > 0) and read and written through the memory system
+#   (smem_swap_instrs > 0, smem_swap_requests > 0: SWAP-class), and it verifies.
 # - zorua_wlm_partial: WLM on the same point: partial CTAs admitted (warp_placed_absent > 0),
 #   nothing swapped, no mapping-table lookup (zorua_rf_reads = 0).
 # - zorua_determinism: reduction at 24 x 1024 (register cliff, oversubscribed) gives the same
@@ -28,6 +34,7 @@
 # - test_zorua_tables, test_zorua_coord (tests/unit): the tables by hand and Figure 11.
 set(HD_TEST_MECHANISM zorua)
 hd_tier(ci "^zorua_points_fermi_(baseline|wlm|zorua)_ci$" "^zorua_oversubscribe$" "^zorua_phases_"
+        "^zorua_smem_oversubscribe$"
         "^zorua_determinism$"
         "^zorua_wlm_partial$" "^zorua_needs_logical$")
 hd_tier(full "^zorua_")
@@ -79,6 +86,15 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_oversubscribe PROPERTIES PASS_REGULAR_EXPRESSION
                        "all conditions hold")
+  add_test(NAME zorua_smem_oversubscribe
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
+                   $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_smem.json --
+                   nqueens_z_sp26240_tb160 --size waves ${zl} --set sm.allocator=zorua --
+                   zorua_smem_sets_swapped>0 zorua_smem_swap_lookups>0 smem_swap_instrs>0
+                   smem_swap_requests>0 zorua_smem_lookups>0
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_smem_oversubscribe PROPERTIES PASS_REGULAR_EXPRESSION
+                       "all conditions hold" TIMEOUT 300)
   add_test(NAME zorua_wlm_partial
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
                    $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_wlm.json --
