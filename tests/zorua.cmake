@@ -13,12 +13,16 @@
 #   (zorua_rf_swap_reads > 0, oloc_fills_mem > 0), moves hot sets on chip (zorua_lfu_swaps > 0),
 #   runs the o_thresh controller (zorua_epochs > 0), raises phase events from the phase pass
 #   (zorua_phase_events > 0) and verifies.
-# - zorua_smem_oversubscribe (session 16): nqueens at 26,240 B x 160 threads (26 of Fermi's 48
-#   scratchpad sets per CTA, so one CTA fits physically, two need 52 = 48 + o_thresh's 4 at 10 %)
-#   at --size waves: a second CTA is admitted on an SM (zorua_smem_sets_swapped > 0 can only come
-#   from a CTA whose sets do not fit beside another's), its swapped sets are looked up
-#   (zorua_smem_swap_lookups > 0) and read and written through the memory system
-#   (smem_swap_instrs > 0, smem_swap_requests > 0: SWAP-class), and it verifies.
+# - zorua_smem_oversubscribe (session 16): scalarprod at 8 KB x 128 threads on Fermi (8 of the 48
+#   scratchpad sets per CTA: 6 CTAs fit physically, the scratchpad is the limit): a seventh CTA
+#   is admitted on an SM (zorua_smem_sets_swapped > 0 can only come from sets beyond the 48 of
+#   six others), its swapped sets are looked up (zorua_smem_swap_lookups > 0) and read and
+#   written through the memory system (smem_swap_instrs > 0, smem_swap_requests > 0:
+#   SWAP-class), hot sets move on chip (zorua_smem_lfu_swaps > 0), and it verifies.
+# - zorua_smem_untouched (full): nqueens at 26,240 B x 160 threads, --size waves (26 sets per CTA:
+#   one fits, two need 52 = 48 + o_thresh's 4 at 10 %): second CTAs are admitted with their top
+#   sets in swap (zorua_smem_sets_swapped > 0), which the waves input's 4-row stacks never touch
+#   (zorua_smem_swap_lookups = 0: no swap traffic at all).
 # - zorua_wlm_partial: WLM on the same point: partial CTAs admitted (warp_placed_absent > 0),
 #   nothing swapped, no mapping-table lookup (zorua_rf_reads = 0).
 # - zorua_determinism: reduction at 24 x 1024 (register cliff, oversubscribed) gives the same
@@ -89,11 +93,19 @@ if(TARGET heddle)
   add_test(NAME zorua_smem_oversubscribe
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
                    $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_smem.json --
-                   nqueens_z_sp26240_tb160 --size waves ${zl} --set sm.allocator=zorua --
+                   scalarprod_z_sp8192_tb128 --size small ${zl} --set sm.allocator=zorua --
                    zorua_smem_sets_swapped>0 zorua_smem_swap_lookups>0 smem_swap_instrs>0
-                   smem_swap_requests>0 zorua_smem_lookups>0
+                   smem_swap_requests>0 zorua_smem_lfu_swaps>0 zorua_smem_lookups>0
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_smem_oversubscribe PROPERTIES PASS_REGULAR_EXPRESSION
+                       "all conditions hold" TIMEOUT 300)
+  add_test(NAME zorua_smem_untouched
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
+                   $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_smem_nq.json --
+                   nqueens_z_sp26240_tb160 --size waves ${zl} --set sm.allocator=zorua --
+                   zorua_smem_sets_swapped>0 zorua_smem_swap_lookups=0 zorua_smem_lookups>0
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_smem_untouched PROPERTIES PASS_REGULAR_EXPRESSION
                        "all conditions hold" TIMEOUT 300)
   add_test(NAME zorua_wlm_partial
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
