@@ -8,6 +8,8 @@
  *           (broadcast; not for atomics, whose lanes each do their own read-modify-write); the
  *           access takes as many cycles as the most accesses any bank must serve (the degree);
  *           the result is written back shared_latency + degree - 1 cycles after dispatch;
+ *           a mechanism's smem_access hook (mech.h) may add cycles, or keep some lanes' bytes
+ *           in global memory: those lanes are then a SWAP-class global access (start_swap);
  *   const   .const and .param loads. If the memory model has a constant cache (const_line
  *           != 0, the full model) one CONST/PARAM request per distinct constant-cache line the
  *           lanes touch, the unit busy one cycle per distinct address (Fermi's constant cache
@@ -380,7 +382,9 @@ bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now)
         return start_global(sm, u, cu, op, w, now);
     case HD_MO_SHARED: {
         uint32_t extra = 0;
-        if (sm->hooks && sm->hooks->any_smem) { /* a mechanism's mapping table (mech.h) */
+        /* a mechanism's mapping table (mech.h); a swapped access refused for want of a load
+           tracker is retried next cycle and looked up again, as the unit would */
+        if (sm->hooks && sm->hooks->any_smem) {
             struct hd_hook_smem_ans ans;
             smem_hook(sm, w, cu, op, &ans, now);
             if (ans.swap)
