@@ -13,10 +13,22 @@
 #   (zorua_rf_swap_reads > 0, oloc_fills_mem > 0), moves hot sets on chip (zorua_lfu_swaps > 0),
 #   runs the o_thresh controller (zorua_epochs > 0), raises phase events from the phase pass
 #   (zorua_phase_events > 0) and verifies.
+# - zorua_smem_oversubscribe (session 16): scalarprod at 8 KB x 128 threads on Fermi (8 of the 48
+#   scratchpad sets per CTA: 6 CTAs fit physically, the scratchpad is the limit): a seventh CTA
+#   is admitted on an SM (zorua_smem_sets_swapped > 0 can only come from sets beyond the 48 of
+#   six others), its swapped sets are looked up (zorua_smem_swap_lookups > 0) and read and
+#   written through the memory system (smem_swap_instrs > 0, smem_swap_requests > 0:
+#   SWAP-class), hot sets move on chip (zorua_smem_lfu_swaps > 0), and it verifies.
+# - zorua_smem_untouched (full): nqueens at 26,240 B x 160 threads, --size waves (26 sets per CTA:
+#   one fits, two need 52 = 48 + o_thresh's 4 at 10 %): second CTAs are admitted with their top
+#   sets in swap (zorua_smem_sets_swapped > 0), which the waves input's 4-row stacks never touch
+#   (zorua_smem_swap_lookups = 0: no swap traffic at all).
 # - zorua_wlm_partial: WLM on the same point: partial CTAs admitted (warp_placed_absent > 0),
 #   nothing swapped, no mapping-table lookup (zorua_rf_reads = 0).
 # - zorua_determinism: reduction at 24 x 1024 (register cliff, oversubscribed) gives the same
 #   cycles, Zorua counters and DRAM reads with and without idle-cycle skipping.
+# - zorua_smem_determinism (session 16): the same with scalarprod 8 KB x 128 (scratchpad sets in
+#   swap, SWAP-class shared accesses).
 # - zorua_needs_logical: allocator = zorua without logical capacities is refused (exit 2).
 # - zorua_barrier_slots (full): scan 36 x 512 at --size waves on Fermi under Zorua, which hit the
 #   livelock watchdog while warps waiting at barriers kept every thread slot (docs/zorua.md "The
@@ -28,6 +40,7 @@
 # - test_zorua_tables, test_zorua_coord (tests/unit): the tables by hand and Figure 11.
 set(HD_TEST_MECHANISM zorua)
 hd_tier(ci "^zorua_points_fermi_(baseline|wlm|zorua)_ci$" "^zorua_oversubscribe$" "^zorua_phases_"
+        "^zorua_smem_oversubscribe$" "^zorua_smem_determinism$"
         "^zorua_determinism$"
         "^zorua_wlm_partial$" "^zorua_needs_logical$")
 hd_tier(full "^zorua_")
@@ -79,6 +92,23 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_oversubscribe PROPERTIES PASS_REGULAR_EXPRESSION
                        "all conditions hold")
+  add_test(NAME zorua_smem_oversubscribe
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
+                   $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_smem.json --
+                   scalarprod_z_sp8192_tb128 --size small ${zl} --set sm.allocator=zorua --
+                   zorua_smem_sets_swapped>0 zorua_smem_swap_lookups>0 smem_swap_instrs>0
+                   smem_swap_requests>0 zorua_smem_lfu_swaps>0 zorua_smem_lookups>0
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_smem_oversubscribe PROPERTIES PASS_REGULAR_EXPRESSION
+                       "all conditions hold" TIMEOUT 300)
+  add_test(NAME zorua_smem_untouched
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
+                   $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_smem_nq.json --
+                   nqueens_z_sp26240_tb160 --size waves ${zl} --set sm.allocator=zorua --
+                   zorua_smem_sets_swapped>0 zorua_smem_swap_lookups=0 zorua_smem_lookups>0
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_smem_untouched PROPERTIES PASS_REGULAR_EXPRESSION
+                       "all conditions hold" TIMEOUT 300)
   add_test(NAME zorua_wlm_partial
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
                    $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_wlm.json --
@@ -101,6 +131,13 @@ if(TARGET heddle)
            COMMAND sh -c "for s in true false; do $<TARGET_FILE:heddle> run reduction_z_r24_tb1024 --size small --config configs/zorua-fermi.ini --set sm.allocator=zorua --set sm.logical_warps=64 --set sm.logical_ctas=16 --set timing.skip_idle=$s --stats ${CMAKE_CURRENT_BINARY_DIR}/zdet_$s.json >/dev/null || exit 1; grep -o '\"\\(cycles\\|zorua_[a-z_]*\\|dram_reads\\)\": [0-9]*' ${CMAKE_CURRENT_BINARY_DIR}/zdet_$s.json > ${CMAKE_CURRENT_BINARY_DIR}/zdet_$s.txt; done; cmp ${CMAKE_CURRENT_BINARY_DIR}/zdet_true.txt ${CMAKE_CURRENT_BINARY_DIR}/zdet_false.txt && grep -c zorua_phase_events ${CMAKE_CURRENT_BINARY_DIR}/zdet_true.txt && echo zorua deterministic"
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_determinism PROPERTIES PASS_REGULAR_EXPRESSION "zorua deterministic")
+  # session 16: the same with scratchpad sets in swap (SWAP-class shared accesses sent after the
+  # SMT lookup: the SM is ticked while they wait)
+  add_test(NAME zorua_smem_determinism
+           COMMAND sh -c "for s in true false; do $<TARGET_FILE:heddle> run scalarprod_z_sp8192_tb128 --size small --config configs/zorua-fermi.ini --set sm.allocator=zorua --set sm.logical_warps=64 --set sm.logical_ctas=16 --set timing.skip_idle=$s --stats ${CMAKE_CURRENT_BINARY_DIR}/zsdet_$s.json >/dev/null || exit 1; grep -o '\"\\(cycles\\|zorua_[a-z_]*\\|smem_swap_[a-z_]*\\|dram_reads\\)\": [0-9]*' ${CMAKE_CURRENT_BINARY_DIR}/zsdet_$s.json > ${CMAKE_CURRENT_BINARY_DIR}/zsdet_$s.txt; done; cmp ${CMAKE_CURRENT_BINARY_DIR}/zsdet_true.txt ${CMAKE_CURRENT_BINARY_DIR}/zsdet_false.txt && grep -c smem_swap_bytes ${CMAKE_CURRENT_BINARY_DIR}/zsdet_true.txt && echo zorua smem deterministic"
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_smem_determinism PROPERTIES PASS_REGULAR_EXPRESSION
+                       "zorua smem deterministic" TIMEOUT 120)
   add_test(NAME zorua_needs_logical
            COMMAND $<TARGET_FILE:heddle> run vecadd --size small --set sm.allocator=zorua
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

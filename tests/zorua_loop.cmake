@@ -25,6 +25,8 @@
 #   kinds, no decoder: 60 instances), both drives.
 # - zorua_loop_experiment_kepler, _maxwell (full, session 15): every Kepler / Maxwell Zorua point
 #   of experiments/zorua-sample.toml (19 each) in the loop, both drives, the same cycles.
+# - zorua_loop_smem_fermi, _kepler (full, session 16): scalarprod 8 KB x 128, whose seventh CTA per
+#   SM has its scratchpad sets in swap (the SMT's lookups from the shared-memory path), both drives.
 # - zorua_loop_experiment, zorua_loop_sample (full): every Fermi Zorua point of
 #   experiments/zorua-sample.toml (19) / the first, middle and last point of each of the grid's eight
 #   applications in the loop, both drives, the same cycles as without the blocks.
@@ -91,6 +93,15 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(zorua_loop_experiment_${gen} PROPERTIES TIMEOUT 3600
                          PASS_REGULAR_EXPRESSION "19 of 19 points in the loop")
+  endforeach()
+  # session 16: scratchpad sets in swap (the SMT's lookups from the shared-memory path, its
+  # swap-outs and fills) with the blocks in the loop, Fermi and Kepler, both drives
+  foreach(gen fermi kepler)
+    add_test(NAME zorua_loop_smem_${gen}
+             COMMAND ${zloop} --gen ${gen} --point scalarprod_z_sp8192_tb128
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(zorua_loop_smem_${gen} PROPERTIES TIMEOUT 900
+                         PASS_REGULAR_EXPRESSION "1 of 1 points in the loop")
   endforeach()
   add_test(NAME zorua_loop_sample COMMAND ${zloop} --sample WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_loop_sample PROPERTIES TIMEOUT 3600

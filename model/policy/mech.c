@@ -24,6 +24,7 @@ int hd_hooks_add(struct hd_hooks *hs, struct hd_hook k, char *err, size_t errlen
     hs->any_sched |= k.ops->sched_warp != NULL || k.ops->sched_order != NULL;
     hs->any_dist |= k.ops->dist_reset != NULL || k.ops->dist_pick != NULL;
     hs->any_load_sent |= k.ops->load_sent != NULL;
+    hs->any_smem |= k.ops->smem_access != NULL;
     return 0;
 }
 
@@ -38,6 +39,7 @@ void hd_hooks_destroy(struct hd_hooks *hs)
     hs->any_hold = false;
     hs->any_sched = hs->any_dist = false;
     hs->any_load_sent = false;
+    hs->any_smem = false;
 }
 
 int hd_hooks_start(struct hd_hooks *hs, char *err, size_t errlen)

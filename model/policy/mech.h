@@ -87,6 +87,26 @@ struct hd_hook_warp {
 #define HD_HOOK_PC_SPILL 0x80000000u
 enum hd_hook_stall { HD_HSTALL_LOAD, HD_HSTALL_LOAD_MISS, HD_HSTALL_BARRIER, HD_HSTALL_COUNT };
 
+/* A shared-memory access (ld/st.shared, atom/red.shared) as the load/store unit dispatches it
+ * (issue 32: Zorua's scratchpad mapping table in the shared-memory path; docs/hooks.md
+ * "Shared-memory accesses"). */
+struct hd_hook_smem {
+    uint32_t sm, slot, cta_slot;   /* SM, warp slot, CTA slot */
+    uint32_t launch, pc;           /* launch id, kernel-wide PC */
+    uint8_t kind;                  /* enum hd_mem_kind (mem_iface.h): LOAD, STORE or ATOMIC */
+    uint32_t exec;                 /* bit l: lane l accesses */
+    uint32_t bytes;                /* bytes per lane, from addr[l] */
+    const uint32_t *addr;          /* [32] each lane's byte offset in its CTA's shared memory */
+};
+/* The answer (preset: nothing added, every lane on chip). */
+struct hd_hook_smem_ans {
+    uint32_t extra;                /* cycles added before the access (a mapping-table lookup) */
+    uint32_t swap;                 /* bit l: lane l's bytes are in global memory (a swap space):
+                                      the access becomes a SWAP-class access of those lanes at
+                                      swap_addr (L1 bypassed) and completes when it returns */
+    uint64_t swap_addr[32];        /* lane l's address there */
+};
+
 struct hd_hook_ops {
     const char *name;
     int (*start)(void *impl, char *err, size_t errlen);
@@ -179,6 +199,14 @@ struct hd_hook_ops {
      * policy's own header (sm_sched_ltlws.h's tap). Returns 0, or -1 with a message. */
     int (*sched_made)(void *impl, uint32_t sm, uint32_t idx, const struct hd_sched *s, char *err,
                       size_t errlen);
+    /* Issue 32 (Zorua's scratchpad virtualised in the loop, docs/hooks.md "Shared-memory
+     * accesses"): the load/store unit dispatches shared-memory access *acc (cycle now); the hook
+     * may add cycles (ans->extra: the SMT lookup) and name lanes whose bytes live in global
+     * memory (ans->swap, ans->swap_addr: a scratchpad set in the swap space). Hooks answer in
+     * registry order, each seeing the answer so far. Costs one flag test per shared access while
+     * no hook has it (hs->any_smem). */
+    void (*smem_access)(void *impl, const struct hd_hook_smem *acc, struct hd_hook_smem_ans *ans,
+                        uint64_t now);
 };
 enum hd_hook_sched_ev { HD_HSCHED_ADD, HD_HSCHED_REMOVE, HD_HSCHED_ISSUE };
 
@@ -197,6 +225,7 @@ struct hd_hooks {
     bool any_hold;
     bool any_sched, any_dist;      /* issue 31: sched_warp / sched_order, dist_reset / dist_pick */
     bool any_load_sent;            /* issue 29: load_sent */
+    bool any_smem;                 /* issue 32: smem_access */
 };
 
 /* Add hook k (ops NULL: nothing). Returns 0, or -1 when HD_MAX_HOOKS are attached already. */
@@ -248,6 +277,13 @@ static inline void hd_hooks_load_sent(const struct hd_hooks *hs, const struct hd
     for (unsigned i = 0; i < hs->n; i++)
         if (hs->h[i].ops->load_sent)
             hs->h[i].ops->load_sent(hs->h[i].impl, w, now);
+}
+static inline void hd_hooks_smem_access(const struct hd_hooks *hs, const struct hd_hook_smem *acc,
+                                        struct hd_hook_smem_ans *ans, uint64_t now)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->smem_access)
+            hs->h[i].ops->smem_access(hs->h[i].impl, acc, ans, now);
 }
 /* Does some hook hold this warp's issue? (callers test hs->any_hold first) */
 static inline bool hd_hooks_hold(const struct hd_hooks *hs, uint32_t sm, uint32_t slot,

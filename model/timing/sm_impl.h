@@ -132,6 +132,12 @@ struct hd_memop {                /* a memory instruction after address generatio
     uint32_t req_bytes;
     uint64_t req[HD_MEMOP_MAX_REQ];
     uint64_t sectors[HD_MEMOP_MAX_REQ]; /* per request: the 32-byte sectors touched */
+    uint8_t cls;                 /* enum hd_mem_class of its requests (DEMAND; SWAP: a shared
+                                    access whose scratchpad set a mechanism keeps in memory) */
+    /* shared: what the mechanisms' smem_access hook is told (mech.h; filled only while some
+       hook has it) */
+    uint32_t sh_exec, sh_bytes;
+    uint32_t sh_addr[32];        /* each lane's byte offset in its CTA's shared memory */
 };
 
 struct hd_cu {
@@ -154,6 +160,8 @@ struct hd_ldst {                 /* one load/store unit */
     uint32_t warp;
     uint32_t tracker;            /* load tracker of op, or HD_SM_NONE */
     uint32_t launch_id;
+    uint64_t send_at;            /* its first request is sent no earlier (a mechanism's lookup
+                                    before a swapped shared access, mech.h smem_access) */
 };
 
 struct hd_load_tracker {

@@ -8,6 +8,8 @@
  *           (broadcast; not for atomics, whose lanes each do their own read-modify-write); the
  *           access takes as many cycles as the most accesses any bank must serve (the degree);
  *           the result is written back shared_latency + degree - 1 cycles after dispatch;
+ *           a mechanism's smem_access hook (mech.h) may add cycles, or keep some lanes' bytes
+ *           in global memory: those lanes are then a SWAP-class global access (start_swap);
  *   const   .const and .param loads. If the memory model has a constant cache (const_line
  *           != 0, the full model) one CONST/PARAM request per distinct constant-cache line the
  *           lanes touch, the unit busy one cycle per distinct address (Fermi's constant cache
@@ -194,6 +196,8 @@ void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
     op->flags = 0;
     op->req_bytes = p->seg_bytes;
     op->space = HD_SPACE_GLOBAL;
+    op->cls = HD_MCLASS_DEMAND;
+    op->sh_exec = 0;
     op->req_kind = tr->flags & HD_TR_ATOMIC ? HD_MEM_ATOMIC
                    : tr->flags & HD_TR_STORE ? HD_MEM_STORE
                                              : HD_MEM_LOAD;
@@ -208,6 +212,8 @@ void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
     sm->sh_serial++;
     uint64_t frame_words;
     const uint64_t lbase = local_base(sm, w, &frame_words); /* a warp's local block */
+    const bool tell = sm->hooks && sm->hooks->any_smem; /* (the smem_access hook's lanes) */
+    op->sh_bytes = bytes;
     for (uint32_t l = 0; l < 32; l++) {
         if (!(tr->exec >> l & 1u))
             continue;
@@ -216,6 +222,10 @@ void hd_sm_memop_build(struct hd_sm *sm, const struct hd_twarp *w,
         switch (sp) {
         case HD_SPACE_SHARED:
             any_shared = true;
+            if (tell) {
+                op->sh_exec |= 1u << l;
+                op->sh_addr[l] = (uint32_t)a;
+            }
             for (uint64_t wd = a / 4; wd <= (a + bytes - 1) / 4; wd++) {
                 uint32_t c = shared_word(sm, (uint32_t)wd,
                                          op->req_kind == HD_MEM_ATOMIC &&
@@ -273,7 +283,8 @@ static bool start_global(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu
                                              HD_SM_NONE, HD_SB_LONG, false};
         sm->nlt++;
         w->lt_out++;
-        if (sm->hooks && sm->hooks->any_load_sent && op->kind == HD_MO_GLOBAL) { /* issue 29 */
+        if (sm->hooks && sm->hooks->any_load_sent && op->kind == HD_MO_GLOBAL &&
+            op->cls == HD_MCLASS_DEMAND) { /* issue 29 */
             const struct hd_wref ref = hd_sm_wref(sm, w);
             const struct hd_hook_warp hw = {sm->id, w->slot, sm->cta[w->cta].la->id, ref.ctx,
                                             ref.warp, cu->pc};
@@ -283,9 +294,11 @@ static bool start_global(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu
     if (op->kind == HD_MO_CONST) {
         sm->st->const_instrs++;
         sm->cta[w->cta].la->info->c.const_instrs++; /* energy model (model/power) */
-    } else
+    } else if (op->cls == HD_MCLASS_DEMAND)
         sm->st->gmem_instrs++;
     u->op.kind = op->kind;
+    u->op.cls = op->cls;
+    u->send_at = 0;
     u->op.req_kind = op->req_kind;
     u->op.space = op->space;
     u->op.req_bytes = op->req_bytes;
@@ -303,6 +316,49 @@ static bool start_global(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu
         return hd_sm_event(sm, now, 1, HD_EV_WB, w->slot, cu->pc, 0);
     if (!op->has_dst)
         done_without_result(sm, w, now);
+    return true;
+}
+
+/* The mechanisms' view of shared access op of warp w and their answer (mech.h smem_access). */
+static void smem_hook(struct hd_sm *sm, const struct hd_twarp *w, const struct hd_cu *cu,
+                      const struct hd_memop *op, struct hd_hook_smem_ans *ans, uint64_t now)
+{
+    const struct hd_hook_smem acc = {sm->id,      w->slot,     w->cta, sm->cta[w->cta].la->id,
+                                     cu->pc,      op->req_kind, op->sh_exec, op->sh_bytes,
+                                     op->sh_addr};
+    ans->extra = 0;
+    ans->swap = 0;
+    hd_hooks_smem_access(sm->hooks, &acc, ans, now);
+    ans->swap &= op->sh_exec;
+}
+
+/* A shared access some of whose lanes' bytes a mechanism keeps in global memory (a scratchpad
+ * set in its swap space): those lanes become a SWAP-class access (L1 bypassed; the lanes on
+ * chip are served by the banks meanwhile, never later than the memory), sent after the
+ * mechanism's extra cycles; a load's destinations are written when its last request returns. */
+static bool start_swap(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu *cu,
+                       const struct hd_memop *op, struct hd_twarp *w,
+                       const struct hd_hook_smem_ans *ans, uint64_t now)
+{
+    struct hd_memop g;
+    g.kind = HD_MO_GLOBAL;
+    g.req_kind = op->req_kind;
+    g.space = HD_SPACE_GLOBAL;
+    g.has_dst = op->has_dst;
+    g.flags = HD_MEMF_BYPASS_L1;
+    g.cls = HD_MCLASS_SWAP;
+    g.degree = 1;
+    g.nreq = 0;
+    g.req_bytes = sm->p->seg_bytes;
+    g.sh_exec = 0;
+    for (uint32_t l = 0; l < 32; l++)
+        if (ans->swap >> l & 1u)
+            add_range(&g, ans->swap_addr[l], op->sh_bytes ? op->sh_bytes : 1, sm->p->seg_bytes);
+    if (!start_global(sm, u, cu, &g, w, now))
+        return false;
+    u->send_at = now + ans->extra;
+    sm->st->smem_instrs++;
+    sm->st->smem_swap_instrs++;
     return true;
 }
 
@@ -325,6 +381,16 @@ bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now)
     case HD_MO_GLOBAL:
         return start_global(sm, u, cu, op, w, now);
     case HD_MO_SHARED: {
+        uint32_t extra = 0;
+        /* a mechanism's mapping table (mech.h); a swapped access refused for want of a load
+           tracker is retried next cycle and looked up again, as the unit would */
+        if (sm->hooks && sm->hooks->any_smem) {
+            struct hd_hook_smem_ans ans;
+            smem_hook(sm, w, cu, op, &ans, now);
+            if (ans.swap)
+                return start_swap(sm, u, cu, op, w, &ans, now);
+            extra = ans.extra;
+        }
         uint32_t d = op->degree ? op->degree : 1;
         /* the scratchpad banks, shared with an operand-location policy's (sm_oloc_port.c) */
         const uint32_t wait = sm->oloc.ops ? hd_sm_oloc_shared_wait(sm, d, now) : 0;
@@ -332,7 +398,8 @@ bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now)
         sm->st->smem_conflict_cycles += d - 1;
         sm->cta[w->cta].la->info->c.smem_passes += d; /* energy model (model/power) */
         u->busy_until = now + wait + d;
-        delay = p->shared_latency + wait + d - 1 + hd_oloc_shared(&sm->oloc, w->slot, d, now);
+        delay = p->shared_latency + wait + d - 1 + hd_oloc_shared(&sm->oloc, w->slot, d, now) +
+                extra;
         break;
     }
     case HD_MO_CONST:
@@ -361,7 +428,7 @@ bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now)
     bool progress = false;
     for (uint32_t i = 0; i < sm->p->units[HD_TU_MEM]; i++) {
         struct hd_ldst *u = &sm->ldst[i];
-        if (u->next >= u->op.nreq)
+        if (u->next >= u->op.nreq || u->send_at > now)
             continue;
         struct hd_mem_req r = {0};
         r.addr = u->op.req[u->next];
@@ -370,6 +437,7 @@ bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now)
         r.space = u->op.space;
         r.flags = u->op.flags;
         r.sectors = u->op.sectors[u->next];
+        r.cls = u->op.cls;
         r.sm = (uint16_t)sm->id;
         r.kernel = u->launch_id;
         r.tag = u->tracker != HD_SM_NONE
@@ -384,6 +452,11 @@ bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now)
         struct hd_sm_stats *st = sm->st;
         if (u->op.kind == HD_MO_CONST) /* counted by the memory model (l1c_reads) */
             continue;
+        if (u->op.cls == HD_MCLASS_SWAP) { /* a swapped scratchpad set's (start_swap) */
+            st->smem_swap_requests++;
+            st->smem_swap_bytes += r.bytes;
+            continue;
+        }
         st->gmem_requests++;
         st->gmem_bytes += r.bytes;
         st->lmem_requests += r.space == HD_SPACE_LOCAL;

@@ -13,16 +13,16 @@ static uint32_t div_up(uint64_t a, uint64_t b)
     return (uint32_t)((a + b - 1) / b);
 }
 
-/* The swap limits the coordinator may use now. Scratchpad sets are not oversubscribed in the
- * loop: the shared-memory path is told no address (sm_oloc.h shared()), so an access to a
- * swapped scratchpad set cannot be told from an on-chip one (docs/zorua.md); its table does it
- * (zorua_mt.h, the unit tests). */
+/* The swap limits the coordinator may use now: o_thresh of the register file and (issue 32,
+ * session 16) of the scratchpad, whose swapped sets the shared-memory path now reads through the
+ * memory system (the smem_access hook; docs/zorua.md "Scratchpad in the loop"). Warp slots are
+ * not put in swap by the model's coordinator (the block's are, zorua_blkdrive.h). */
 static void set_limits(struct zalloc *a)
 {
+    const bool over = a->zorua && a->p->z_oversub;
     a->z.o_limit[ZC_SLOT] = 0;
-    a->z.o_limit[ZC_SMEM] = 0;
-    a->z.o_limit[ZC_REG] =
-        a->zorua && a->p->z_oversub ? zoth_limit(a->pct, a->z.rmt.nphys) : 0;
+    a->z.o_limit[ZC_SMEM] = over ? zoth_limit(a->pct, a->z.smt.nphys) : 0;
+    a->z.o_limit[ZC_REG] = over ? zoth_limit(a->pct, a->z.rmt.nphys) : 0;
 }
 
 static void sync_stats(struct zalloc *a)
@@ -34,6 +34,9 @@ static void sync_stats(struct zalloc *a)
     a->st->zorua_reg_fills = a->z.rmt.fills;
     a->st->zorua_lfu_swaps = a->lfu_swaps;
     a->st->zorua_smem_sets = a->z.smt.allocs;
+    a->st->zorua_smem_sets_swapped = a->z.smt.swapped_allocs;
+    a->st->zorua_smem_fills = a->z.smt.fills;
+    a->st->zorua_smem_lfu_swaps = a->lfu_smem_swaps;
     a->st->zorua_admitted = a->z.admitted;
     a->st->zorua_forced = a->z.forced;
     a->st->zorua_epochs = a->oth.epochs;
@@ -69,7 +72,9 @@ static uint32_t free_warps(const struct zalloc *a)
 }
 
 /* A CTA may arrive when a logical CTA and its logical warps are free and its scratchpad can be
- * had (WLM's "scratchpad per CTA"; the coordinator's queues hold its warps otherwise). */
+ * had in the virtual space: on chip (WLM's "scratchpad per CTA") or, with Zorua, past it by at
+ * most o_thresh of the scratchpad (the block scheduler's side of the request, L237; the
+ * coordinator's queues hold its warps otherwise; session 16). */
 static bool can_accept(const void *impl, const struct hd_cta_demand *d)
 {
     const struct zalloc *a = impl;
@@ -80,7 +85,7 @@ static bool can_accept(const void *impl, const struct hd_cta_demand *d)
         for (uint32_t k = 0; k < a->bd->ref.cfg.blocks; k++)
             held += a->bd->ref.b[k].live ? a->bd->ref.b[k].sneed : 0;
         return nw <= HD_ALLOC_MAX_WARPS && zbd_room(a, nw, &blk, wid) &&
-               held + smem <= a->z.smt.nphys &&
+               held + smem <= a->z.smt.nphys + a->z.o_limit[ZC_SMEM] &&
                div_up(d->regs_per_warp, a->reg_unit) <= a->reg_sets_max;
     }
     return free_cta(a) >= 0 && nw <= HD_ALLOC_MAX_WARPS && free_warps(a) >= nw &&
@@ -240,34 +245,53 @@ static int plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *vic
     return can_accept(impl, d) ? 0 : -1; /* (no preemption with these allocators) */
 }
 
-/* At each epoch end: the paper spills "the least frequently accessed" register set (Sec. 4.3).
- * While a swapped set was used more than the least used on-chip set (of a schedulable warp),
- * that set is spilled and the swapped one filled into its unit (at most 8 exchanges per epoch;
- * the moves are counted, not timed); then every count is halved (aging). */
-static void lfu_rebalance(struct zalloc *a)
+/* At each epoch end: the paper spills "the least frequently accessed" set (Sec. 4.3). In table
+ * m (use counts `use`, a row live when live(row)): while a swapped set was used more than the
+ * least used on-chip set of a live row, that set is spilled and the swapped one filled into its
+ * unit (at most 8 exchanges per epoch; the moves are counted, not timed); then every count is
+ * halved (aging). Returns the exchanges. */
+static uint32_t lfu_table(struct zalloc *a, struct zmt *m, uint16_t *use,
+                          bool (*live)(const struct zalloc *, uint32_t))
 {
-    struct zmt *m = &a->z.rmt;
+    uint32_t n = 0;
     for (int k = 0; k < 8 && m->swap_used; k++) {
         uint32_t hot = UINT32_MAX, cold = UINT32_MAX;
-        for (uint32_t w = 0; w < a->z.nwarps; w++) {
-            if (a->z.w[w].where != ZC_SCHED)
+        for (uint32_t r = 0; r < m->nids; r++) {
+            if (!live(a, r))
                 continue;
             for (uint32_t s = 0; s < m->nsets; s++) {
-                const uint32_t e = w * m->nsets + s, l = zmt_lookup(m, w, s);
-                if (l == ZMT_SWAP && (hot == UINT32_MAX || a->use[e] > a->use[hot]))
+                const uint32_t e = r * m->nsets + s, l = zmt_lookup(m, r, s);
+                if (l == ZMT_SWAP && (hot == UINT32_MAX || use[e] > use[hot]))
                     hot = e;
-                else if (l < ZMT_SWAP && (cold == UINT32_MAX || a->use[e] < a->use[cold]))
+                else if (l < ZMT_SWAP && (cold == UINT32_MAX || use[e] < use[cold]))
                     cold = e;
             }
         }
-        if (hot == UINT32_MAX || cold == UINT32_MAX || a->use[hot] <= a->use[cold])
+        if (hot == UINT32_MAX || cold == UINT32_MAX || use[hot] <= use[cold])
             break;
         zmt_spill(m, cold / m->nsets, cold % m->nsets);
         zmt_fill(m, hot / m->nsets, hot % m->nsets);
-        a->lfu_swaps++;
+        n++;
     }
-    for (uint32_t e = 0; e < a->z.nwarps * m->nsets; e++)
-        a->use[e] >>= 1;
+    for (uint32_t e = 0; e < m->nids * m->nsets; e++)
+        use[e] >>= 1;
+    return n;
+}
+
+static bool warp_live(const struct zalloc *a, uint32_t w)
+{
+    return w < a->z.nwarps && a->z.w[w].where == ZC_SCHED;
+}
+
+static bool cta_live(const struct zalloc *a, uint32_t c)
+{
+    return c < a->z.nctas && a->cta[c].used;
+}
+
+static void lfu_rebalance(struct zalloc *a)
+{
+    a->lfu_swaps += lfu_table(a, &a->z.rmt, a->use, warp_live);
+    a->lfu_smem_swaps += lfu_table(a, &a->z.smt, a->suse, cta_live);
 }
 
 static bool is_idle(const void *impl)
@@ -383,6 +407,7 @@ static void destroy(void *impl)
     free(a->slot_wid);
     free(a->landed);
     free(a->use);
+    free(a->suse);
     free(a->cur_phase);
     free(a->waiting);
     free(a->spec);
@@ -423,17 +448,21 @@ static int create(const struct hd_sm_params *p, bool zorua, struct hd_sm_alloc *
     a->slot_wid = calloc(p->max_warps, sizeof *a->slot_wid);
     a->landed = calloc(p->max_warps, sizeof *a->landed);
     a->use = calloc((size_t)p->logical_warps * a->reg_sets_max, sizeof *a->use);
+    a->suse = calloc((size_t)(p->max_ctas ? p->max_ctas : 1) * (smem_sets ? smem_sets : 1),
+                     sizeof *a->suse);
     a->cur_phase = calloc(p->max_warps, sizeof *a->cur_phase);
     a->waiting = calloc(p->max_warps, 1);
     a->spec = calloc(p->logical_warps, sizeof *a->spec);
     a->snap = calloc(p->num_sched ? p->num_sched : 1, sizeof *a->snap);
-    if (!a->slot_wid || !a->landed || !a->use || !a->cur_phase || !a->waiting || !a->spec ||
+    if (!a->slot_wid || !a->landed || !a->use || !a->suse || !a->cur_phase || !a->waiting ||
+        !a->spec ||
         !a->snap ||
         zc_init(&a->z, p->logical_warps, p->max_ctas, p->max_warps, p->registers / a->reg_unit,
                 a->reg_sets_max, smem_sets ? smem_sets : 1, smem_sets ? smem_sets : 1) != 0) {
         free(a->slot_wid);
         free(a->landed);
         free(a->use);
+        free(a->suse);
         free(a->cur_phase);
         free(a->waiting);
         free(a->spec);

@@ -58,6 +58,9 @@ struct zalloc {
                                        set (saturating, halved each epoch): the "least
                                        frequently accessed" set of Sec. 4.3 */
     uint64_t lfu_swaps;
+    uint16_t *suse;                 /* [logical CTAs x SMT columns] accesses of each scratchpad
+                                       set (as `use`: the SMT's LFU exchange) */
+    uint64_t lfu_smem_swaps;
     uint64_t last_tick;             /* the cycle of the previous tick (the warp count is
                                        weighted by the cycles since: skipping changes nothing) */             /* hot swapped sets exchanged with cold on-chip ones */
     const struct zph *ph;           /* the kernels' phases (the hook's; NULL: no phase events) */
@@ -99,6 +102,12 @@ void hd_zorua_run(struct zalloc *a);
  * goes to the coordinator (the decoder's, L316) and the warp leaves the schedulable set until
  * readmitted (zorua_oloc.c). */
 void hd_zorua_issue_phase(struct zalloc *a, uint32_t slot, const struct hd_annot *an, uint32_t pc);
+/* The shared-memory path (the substrate's smem_access hook, mech.h): the SMT lookups of access
+ * acc, its +mt_latency and the lanes of sets in the swap space (zorua_oloc.c). */
+struct hd_hook_smem;
+struct hd_hook_smem_ans;
+void hd_zorua_smem_access(struct zalloc *a, const struct hd_hook_smem *acc,
+                          struct hd_hook_smem_ans *ans);
 /* The operand-location policy over za's RMT (zorua_oloc.c). */
 extern const struct hd_oloc_ops hd_zorua_oloc_ops;
 

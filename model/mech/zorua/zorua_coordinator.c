@@ -231,6 +231,10 @@ uint32_t zc_fill_back(struct zcoord *z)
         for (uint32_t s = 0; s < z->rmt.nsets && z->rmt.nfree; s++)
             n += zmt_fill(&z->rmt, best, s);
     }
+    /* the scratchpad's swapped sets too (session 16), lowest live logical CTA first */
+    for (uint32_t c = 0; c < z->nctas && z->smt.nfree && z->smt.swap_used; c++)
+        for (uint32_t s = 0; z->c[c].used && s < z->smt.nsets && z->smt.nfree; s++)
+            n += zmt_fill(&z->smt, c, s);
     return n;
 }
 

@@ -95,7 +95,8 @@ void zc_cta_exit(struct zcoord *z, uint32_t cta);
 uint32_t zc_run(struct zcoord *z);
 /* Migrate on free (digest Sec. 8 item 6; the paper describes no fill-back): after an event's
  * admissions, swapped register sets of schedulable warps, oldest warp first and lowest set
- * first, are filled back on chip while free units remain. Returns the sets filled. */
+ * first, are filled back on chip while free units remain; then (session 16) swapped scratchpad
+ * sets of live logical CTAs, lowest CTA and set first. Returns the sets filled. */
 uint32_t zc_fill_back(struct zcoord *z);
 /* Let queued warp w through now if it can be, oversubscribing regardless of o_thresh when
  * `force` (deadlock avoidance for a running warp whose CTA-mates may wait for it at a barrier).

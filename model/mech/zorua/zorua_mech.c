@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * zorua_mech.c - Zorua's registry entry (model/policy/mech.h; docs/zorua.md): the allocator
  * values `zorua` and `wlm`, and a hook that, for each SM made, hands the allocator its
- * statistics and installs the mapping tables' operand-location policy (Zorua only), and, with
+ * statistics and installs the mapping tables' operand-location policy (Zorua only), gives the
+ * SMT each shared-memory access (the smem_access hook; session 16), and, with
  * [zorua] in_loop, steps each SM's three mapping tables as zorua_map blocks in the timing loop
  * (zorua_maploop.h).
  * Vijaykumar et al., "Zorua", ISCA 2016 / arXiv 1802.02573, Sec. 3-5.
@@ -131,6 +132,18 @@ static bool zh_hold(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, u
     return zbd_hold(a, cta_slot, a->slot_wid[slot]);
 }
 
+/* An ld/st.shared (the substrate's smem_access hook): the SMT lookups, +mt_latency, the lanes
+ * of sets in the swap space (zorua_oloc.c). */
+static void zh_smem_access(void *impl, const struct hd_hook_smem *acc,
+                           struct hd_hook_smem_ans *ans, uint64_t now)
+{
+    (void)now;
+    const struct zhook *h = impl;
+    struct zalloc *a = acc->sm < h->nsm ? h->za[acc->sm] : NULL;
+    if (a)
+        hd_zorua_smem_access(a, acc, ans);
+}
+
 static void zh_kernel_annot(void *impl, uint32_t launch, uint32_t kernel, struct hd_annot *an)
 {
     zph_launch(&((struct zhook *)impl)->ph, launch, kernel, an);
@@ -150,12 +163,13 @@ static void zh_destroy(void *impl)
 static const struct hd_hook_ops zorua_hook = {.name = "zorua", .sm_made = zh_sm_made,
                                               .kernel_annot = zh_kernel_annot,
                                               .destroy = zh_destroy, .stalled = zh_stalled,
-                                              .hold = zh_hold};
+                                              .hold = zh_hold, .smem_access = zh_smem_access};
 static const struct hd_hook_ops zorua_loop_hook = {.name = "zorua", .start = zh_start,
                                                    .cycle = zh_cycle, .sm_made = zh_sm_made,
                                                    .kernel_annot = zh_kernel_annot,
                                                    .destroy = zh_destroy, .stalled = zh_stalled,
-                                                   .hold = zh_hold};
+                                                   .hold = zh_hold,
+                                                   .smem_access = zh_smem_access};
 
 static int zorua_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
                         size_t errlen)

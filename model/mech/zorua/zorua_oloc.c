@@ -4,7 +4,11 @@
  * register operand word is looked up in the RMT (+mt_latency before dispatch); a word whose
  * register set is mapped to the swap space is read from there, a 128-byte SWAP-class load of
  * (logical warp, register set, register) in the SM's swap window through the memory system;
- * every ld/st.shared looks its set up in the SMT (+mt_latency).
+ * every ld/st.shared looks up the sets its lanes touch in the SMT (+mt_latency; the
+ * substrate's smem_access hook, mech.h): the lanes of a set mapped to the swap space are read or
+ * written there, a SWAP-class access of (SM, logical CTA, set, offset) in the SM's swap window
+ * through the memory system, which the access waits for (Sec. 4.3; issue 32, docs/zorua.md
+ * "Scratchpad in the loop").
  *
  * Design: the policy's state is the allocator's (zorua_alloc.h): the warp slot of a query names
  * the logical warp (slot_wid), its register set = register / reg_set. A swapped word's fill
@@ -16,6 +20,7 @@
 #include "zorua_alloc.h"
 
 #include "addr_map.h"
+#include "mech.h"
 
 /* Event (ii): the warp in `slot` reached phase `ph` (1-based) of kernel k. Returns true when it
  * must wait for the coordinator (its new phase needs sets it cannot have yet). */
@@ -129,18 +134,52 @@ static void locate_dst(void *impl, const struct hd_oloc_query *q, struct hd_oloc
         a->st->zorua_rf_swap_writes++;
 }
 
-static uint32_t shared(void *impl, uint32_t warp, uint32_t degree, uint64_t now)
+void hd_zorua_smem_access(struct zalloc *a, const struct hd_hook_smem *acc,
+                          struct hd_hook_smem_ans *ans)
 {
-    (void)warp, (void)degree, (void)now;
-    struct zalloc *a = impl;
+    if (!a->zorua)
+        return; /* (WLM: no mapping tables) */
+    ans->extra += a->p->z_mt_latency;
     if (a->st)
         a->st->zorua_smem_accesses++;
-    return a->p->z_mt_latency;
+    struct zmt *m = &a->z.smt;
+    const uint32_t blk = acc->cta_slot, sz = a->p->z_smem_set;
+    if (blk >= m->nids)
+        return;
+    /* each distinct set the lanes touch is looked up once (the SMT's lookup port) */
+    uint32_t sets[64], where[64], n = 0;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(acc->exec >> l & 1u))
+            continue;
+        const uint32_t set = acc->addr[l] / sz;
+        uint32_t k = 0;
+        while (k < n && sets[k] != set)
+            k++;
+        if (k == n) {
+            if (n == sizeof sets / sizeof sets[0] || set >= m->nsets)
+                continue; /* (beyond the table: the functional model refused it already) */
+            sets[n] = set;
+            where[n] = zmt_translate(m, blk, set);
+            uint16_t *u = &a->suse[(size_t)blk * m->nsets + set];
+            *u += *u < UINT16_MAX;
+            if (a->st) {
+                a->st->zorua_smem_lookups++;
+                a->st->zorua_smem_swap_lookups += where[n] == ZMT_SWAP;
+            }
+            n++;
+        }
+        if (where[k] != ZMT_SWAP)
+            continue;
+        ans->swap |= 1u << l;
+        ans->swap_addr[l] = HD_WIN_SWAP_BASE + (uint64_t)a->sm * HD_WIN_SWAP_STRIDE +
+                            HD_WIN_SWAP_STRIDE / 2 + ((uint64_t)blk * m->nsets + set) * sz +
+                            acc->addr[l] % sz;
+    }
 }
 
 static const uint8_t coord_port_reads[1] = {255}; /* the coordinator's retry: no contention */
 
 const struct hd_oloc_ops hd_zorua_oloc_ops = {
     .name = "zorua", .nports = 1, .port_reads = coord_port_reads, .locate = locate,
-    .shared = shared, .locate_dst = locate_dst, .filled = filled,
+    .locate_dst = locate_dst, .filled = filled,
 };
