@@ -764,6 +764,18 @@ def report(ctx):
     ctx.write_text("report.md", "\n".join(md) + "\n")
 
 
+def lat2x_check(heddle):
+    """`ccbp.py lat2x HEDDLE`: the doubled-latency test's settings, checked by the pointer
+    chase (tests/ccbp.cmake ccbp_lat2x); lat2x exits if the chase is not within LAT2X_TOL of x2."""
+    with tempfile.TemporaryDirectory() as tmp:
+        lat = lat2x(os.path.abspath(heddle), tmp)
+    print(f"ccbp lat2x ok: {' '.join(lat['keys'])}: chase L2 {lat['chase_base'][0]:.1f} -> "
+          f"{lat['chase_2x'][0]:.1f} (x{lat['ratio'][0]:.3f}), DRAM {lat['chase_base'][1]:.1f} -> "
+          f"{lat['chase_2x'][1]:.1f} (x{lat['ratio'][1]:.3f}) cycles per hop")
+
+
 if __name__ == "__main__":
     stage.main("experiments/ccbp.py", [("plan", plan, "HEDDLE", "profiling runs, profiles, "
-                                        "the sweep file")])
+                                        "the sweep file"),
+                                       ("lat2x", lat2x_check, "HEDDLE", "the LS test's "
+                                        "doubled-latency settings, checked by the chase")])
