@@ -7,12 +7,14 @@ Two stages.
                 the whole run (IPC_alone, NoC and DRAM use, per-request costs, per-CTA static
                 demand, CTAs per SM), runs limited to n CTAs per SM ([timing] admit =
                 kernel_quota) for n in {1, 2, 4, nmax} (IPC and nbw/dbw curves, linear between
-                the measured n), and a run with the L2 and DRAM latencies doubled (the LS test).
-                Classes: DBI if DRAM use >= 50 % of peak, else NBI if the busier NoC direction
+                the measured n), and a run with the L2 and DRAM access latencies doubled (the
+                LS test: the pointer chase's hops x2, lat2x; the slowdown and whether it passes
+                Lin's 1.7x are reported beside the class). Classes: DBI if DRAM use >= 50 % of peak, else NBI if the busier NoC direction
                 >= 50 %, else LS (the saturation points Lin quotes; workloads/README.md "CCBP").
                 Writes results/ccbp/profile.json, one Algorithm 1 profile per pair
                 (results/ccbp/profiles/PAIR.txt, model/mech/ccbp/ccbp_profile.c) and the sweep
                 file experiments/ccbp.toml.
+  lat2x HEDDLE  only the LS test's settings, checked by the chase (CTest ccbp_lat2x).
   sweep         experiments/sweep.py experiments/ccbp.toml -j 2: per pair and scheme one co-run,
                 every workload re-executed until the budget (--repeat all --repeat-until);
                 report() computes per-kernel IPC over the budget, the metrics and the figure.
