@@ -7,12 +7,14 @@ Two stages.
                 the whole run (IPC_alone, NoC and DRAM use, per-request costs, per-CTA static
                 demand, CTAs per SM), runs limited to n CTAs per SM ([timing] admit =
                 kernel_quota) for n in {1, 2, 4, nmax} (IPC and nbw/dbw curves, linear between
-                the measured n), and a run with the L2 and DRAM latencies doubled (the LS test).
-                Classes: DBI if DRAM use >= 50 % of peak, else NBI if the busier NoC direction
+                the measured n), and a run with the L2 and DRAM access latencies doubled (the
+                LS test: the pointer chase's hops x2, lat2x; the slowdown and whether it passes
+                Lin's 1.7x are reported beside the class). Classes: DBI if DRAM use >= 50 % of peak, else NBI if the busier NoC direction
                 >= 50 %, else LS (the saturation points Lin quotes; workloads/README.md "CCBP").
                 Writes results/ccbp/profile.json, one Algorithm 1 profile per pair
                 (results/ccbp/profiles/PAIR.txt, model/mech/ccbp/ccbp_profile.c) and the sweep
                 file experiments/ccbp.toml.
+  lat2x HEDDLE  only the LS test's settings, checked by the chase (CTest ccbp_lat2x).
   sweep         experiments/sweep.py experiments/ccbp.toml -j 2: per pair and scheme one co-run,
                 every workload re-executed until the budget (--repeat all --repeat-until);
                 report() computes per-kernel IPC over the budget, the metrics and the figure.
@@ -48,6 +50,7 @@ counted in proportion to its cycles inside it (the mix's instance records).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -68,7 +71,7 @@ BUDGET = int(os.environ.get("CCBP_BUDGET", "1000000"))  # cycles per co-run (the
 # run their `_ccbp` input variants (workloads/mixes.ini; docs/blocks/ccbp.md "The experiment's
 # inputs"): cfd, fdtd2d and lbm for fewer steps, bfs on 32,768 vertices, kmeans on 32,768 x 8
 # L2-resident features, so that the budget holds several instances of each kernel
-PAIRS = ["backprop+cfd_ccbp", "btree+sad", "histogram+fdtd2d_ccbp", "pathfinder+lbm_ccbp",
+PAIRS = ["backprop+cfd_ccbp", "btree+sad", "histo1024_lin22+fdtd2d_ccbp", "pathfinder+lbm_ccbp",
          "bfs_ccbp+spmv", "cfd_ccbp+fdtd2d_ccbp", "lavamd+bucketsort", "kmeans_ccbp+lbm_ccbp"]
 SCHEMES = ["lrr", "smk_p", "smk", "ws", "dai18", "dmil", "ccbp", "oracle"]
 # the grid's order, scheme by scheme over every pair: a run cut short (sweep.py keeps every
@@ -83,7 +86,7 @@ CAP = {"threads": 2048, "regs": 65536, "smem": 98304, "ctas": 32}   # T4.1, one 
 NSM, SLICES, CHANNELS, CORE, ICNT, DRAM = 16, 16, 16, 1800.0, 1200.0, 1200.0
 PAPER = {"smk": 78, "ws": 39, "dai18": 19, "oracle_avg": 11, "oracle_max": 51}
 # Lin Table 4.2's classes of our stand-ins (workloads/README.md "Lin 4.2")
-PAPER_CLASS = {"backprop": "ls", "cfd": "nbi", "btree": "ls", "sad": "dbi", "histogram": "ls",
+PAPER_CLASS = {"backprop": "ls", "cfd": "nbi", "btree": "ls", "sad": "dbi", "histo1024": "ls",
                "fdtd2d": "dbi", "pathfinder": "ls", "lbm": "dbi", "bfs": "ls", "spmv": "nbi",
                "kmeans": "nbi", "lavamd": "nbi", "bucketsort": "dbi"}
 
@@ -99,16 +102,84 @@ def _run(heddle, w, sets, path):
     return json.load(open(path))["timing"]
 
 
-def _ini(section, key):
-    """An integer key of configs/CONFIG.ini (the latencies the doubled-latency test doubles)."""
+def _ini(section, key, kind=int):
+    """A numeric key of configs/CONFIG.ini (the latencies and clocks of the doubled-latency
+    test)."""
     cur = None
     for line in open(os.path.join(ROOT, "configs", CONFIG + ".ini")):
         line = line.split("#")[0].strip()
         if line.startswith("["):
             cur = line.strip("[]")
         elif cur == section and line.split("=")[0].strip() == key:
-            return int(line.split("=")[1])
+            return kind(line.split("=")[1])
     sys.exit(f"ccbp.py: no [{section}] {key} in configs/{CONFIG}.ini")
+
+
+def _chase_hop(heddle, w, sets, tmp):
+    """Load-to-use core cycles per dependent hop of the pointer chase `w` (workloads/chase:
+    chase_l2 hits in the L2, chase_dram misses it) on CONFIG: (cycles of the launch at size
+    large - at medium) / (hops large - medium), as experiments/memory-baselines.py measures the
+    Table 4.1 latencies (the launch overhead and the cold first pass cancel)."""
+    pts = []
+    for size in ("medium", "large"):
+        path = os.path.join(tmp, f"{w}_{size}.json")
+        args = [heddle, "run", w, "--size", size, "--config", f"configs/{CONFIG}.ini",
+                "--stats", path]
+        for s in sets:
+            args += ["--set", s]
+        p = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+        hops = re.findall(r"^chase: .* (\d+) hops ", p.stdout + p.stderr, re.M)
+        if p.returncode != 0 or len(hops) != 1:
+            sys.exit(f"ccbp.py: {' '.join(args)} failed (or logged no hop count): "
+                     f"{p.stdout[-500:]} {p.stderr[-500:]}")
+        launches = json.load(open(path))["timing"]["launches"]
+        if len(launches) != 1:
+            sys.exit(f"ccbp.py: {' '.join(args)}: {len(launches)} launches, expected 1")
+        pts.append((int(hops[0]), launches[0]["cycles"]))
+    return (pts[1][1] - pts[0][1]) / (pts[1][0] - pts[0][0])
+
+
+PATH_MAX = 63  # the longest string a configuration key holds (heddle run --set)
+LS_SLOWDOWN = 1.7  # Lin's LS kernels slow down by more than this with the latencies doubled
+LAT2X_TOL = 0.02  # the doubled chase latencies must be within 2 % of twice the base ones
+
+
+def lat2x(heddle, tmp):
+    """The doubled-latency test's settings (Lin §2.15, L2863: "we doubled the access latency to
+    L2 cache and DRAM"; Table 4.1 gives those access latencies as 200 and 380 cycles, the
+    load-to-use latencies of Mei & Chu's pointer chase). So the test doubles what the chase
+    measures, L2 hit 201 -> 402 and DRAM 379 -> 758, not the two configuration keys: [l2]
+    latency (the ROP delay, L2 cycles) is only 176 of the 201 and lies on the DRAM path too,
+    [dram] latency (DRAM cycles) only part of the rest, so doubling the keys gave L2 x1.87 and
+    DRAM x1.76 (session 15's test). Here the ROP delay takes the whole L2 hop and the DRAM
+    delay the rest of the DRAM hop, each converted to its clock; one correction step per
+    measured residual; the run stops if the chase is not within LAT2X_TOL of x2."""
+    core = _ini("clock", "core_mhz", float)
+    r_l2, r_dram = _ini("clock", "l2_mhz", float) / core, _ini("clock", "dram_mhz", float) / core
+    keys0 = [_ini("l2", "latency"), _ini("dram", "latency")]
+    base = [_chase_hop(heddle, "chase_l2", [], tmp), _chase_hop(heddle, "chase_dram", [], tmp)]
+    keys = [keys0[0] + round(base[0] * r_l2), keys0[1] + round((base[1] - base[0]) * r_dram)]
+    for _ in range(3):
+        sets = [f"l2.latency={keys[0]}", f"dram.latency={keys[1]}"]
+        got = [_chase_hop(heddle, "chase_l2", sets, tmp),
+               _chase_hop(heddle, "chase_dram", sets, tmp)]
+        err = [2 * base[0] - got[0], 2 * base[1] - got[1]]
+        if all(abs(e) <= 0.005 * 2 * b for e, b in zip(err, base)):
+            break
+        step = [round(err[0] * r_l2), round((err[1] - err[0]) * r_dram)]
+        if step == [0, 0]:
+            break
+        keys = [keys[0] + step[0], keys[1] + step[1]]
+    else:
+        sets = [f"l2.latency={keys[0]}", f"dram.latency={keys[1]}"]
+        got = [_chase_hop(heddle, "chase_l2", sets, tmp),
+               _chase_hop(heddle, "chase_dram", sets, tmp)]
+    ratio = [g / b for g, b in zip(got, base)]
+    if any(abs(r - 2) > 2 * LAT2X_TOL for r in ratio):
+        sys.exit(f"ccbp.py: the doubled-latency settings {sets} give the chase x{ratio[0]:.3f} "
+                 f"(L2) and x{ratio[1]:.3f} (DRAM), not x2")
+    return {"keys": sets, "base_keys": [f"l2.latency={keys0[0]}", f"dram.latency={keys0[1]}"],
+            "chase_base": base, "chase_2x": got, "ratio": ratio}
 
 
 def _measure(t):
@@ -135,7 +206,21 @@ def _interp(points, n):
     return points[xs[-1]]
 
 
-def profile_workload(heddle, w, tmp):
+def latency_test(heddle, w, prof, lat, tmp):
+    """Lin's LS test on workload w: its standalone cycles with the L2 and DRAM access latencies
+    doubled (lat2x's settings), over prof["cycles"]; beside it, for comparison, the slowdown with
+    the two configuration keys doubled (session 15's test, which doubled less)."""
+    slow = _run(heddle, w, lat["keys"], os.path.join(tmp, f"{w}_2lat.json"))
+    prof["slowdown_2lat"] = slow["totals"]["cycles"] / prof["cycles"]
+    prof["lat2x_keys"] = lat["keys"]
+    if "slowdown_2keys" not in prof:
+        keys = [f"l2.latency={2 * _ini('l2', 'latency')}",
+                f"dram.latency={2 * _ini('dram', 'latency')}"]
+        slow = _run(heddle, w, keys, os.path.join(tmp, f"{w}_2keys.json"))
+        prof["slowdown_2keys"] = slow["totals"]["cycles"] / prof["cycles"]
+
+
+def profile_workload(heddle, w, lat, tmp):
     full = _run(heddle, w, [], os.path.join(tmp, f"{w}.json"))
     L = full["launches"]
     prof = _measure(full)
@@ -155,10 +240,7 @@ def profile_workload(heddle, w, tmp):
     for key in ("ipc", "nbw", "dbw"):
         prof[key + "_curve"] = [_interp({n: c[key] for n, c in curves.items()}, n)
                                 for n in range(1, prof["nmax"] + 1)]
-    slow = _run(heddle, w, [f"l2.latency={2 * _ini('l2', 'latency')}",
-                            f"dram.latency={2 * _ini('dram', 'latency')}"],
-                os.path.join(tmp, f"{w}_2lat.json"))
-    prof["slowdown_2lat"] = slow["totals"]["cycles"] / full["totals"]["cycles"]
+    latency_test(heddle, w, prof, lat, tmp)
     prof["type"] = ("dbi" if prof["dram_util"] >= 50 else "nbi" if prof["noc_busier"] >= 50
                     else "ls")
     return prof
@@ -255,12 +337,23 @@ def plan(heddle):
         kept = None
     profs = {}
     with tempfile.TemporaryDirectory() as tmp:
+        lat = lat2x(heddle, tmp)
+        print(f"ccbp.py: doubled-latency test: {' '.join(lat['keys'])} (base "
+              f"{' '.join(lat['base_keys'])}): chase L2 {lat['chase_base'][0]:.1f} -> "
+              f"{lat['chase_2x'][0]:.1f}, DRAM {lat['chase_base'][1]:.1f} -> "
+              f"{lat['chase_2x'][1]:.1f} cycles per hop")
         for w in wls:  # (a workload new to the pairs is profiled, the others reused)
             if kept is not None and w in kept["workloads"]:
                 profs[w] = kept["workloads"][w]
                 print(f"ccbp.py: {w}: standalone profile reused from {old}")
             else:
-                profs[w] = profile_workload(heddle, w, tmp)
+                profs[w] = profile_workload(heddle, w, lat, tmp)
+            if profs[w].get("lat2x_keys") != lat["keys"]:
+                # a profile from before the test doubled the chase latencies: its
+                # slowdown_2lat doubled the two keys (kept as slowdown_2keys); rerun the test
+                profs[w].setdefault("slowdown_2keys", profs[w]["slowdown_2lat"])
+                latency_test(heddle, w, profs[w], lat, tmp)
+                print(f"ccbp.py: {w}: latency test rerun (x{profs[w]['slowdown_2lat']:.2f})")
     combos = {}
     by_scheme = {s: [] for s in SCHEMES}  # the grid scheme by scheme (GRID_ORDER)
     grid = ["# SPDX-License-Identifier: MIT",
@@ -275,6 +368,10 @@ def plan(heddle):
         pp = [profs[a], profs[b]]
         prof_path = os.path.join("experiments", "results", "ccbp", "profiles",
                                  pair.replace("+", "_") + ".txt")
+        if len(prof_path) > PATH_MAX:  # ([ccbp] profile holds 63 characters: the workloads'
+            prof_path = os.path.join(  # base names then, e.g. histo1024_fdtd2d_ccbp.txt)
+                os.path.dirname(prof_path),
+                "_".join(w.split("_")[0] for w in pair.split("+")) + "_ccbp.txt")
         write_profile(os.path.join(ROOT, prof_path), pp)
         combos[pair] = {"smk": smk_combo(pp), "ws": ws_combo(pp), "smk_quota": smk_quotas(pp),
                         "dai_target": dai_target(pp),
@@ -318,7 +415,8 @@ def plan(heddle):
         grid += by_scheme[s]
     grid += ["[collect]", 'cycles = "timing.totals.cycles"']
     with open(os.path.join(RES, "profile.json"), "w") as f:
-        json.dump({"config": CONFIG, "size": SIZE, "budget": BUDGET, "workloads": profs,
+        json.dump({"config": CONFIG, "size": SIZE, "budget": BUDGET, "lat2x": lat,
+                   "workloads": profs,
                    "combos": combos, "oracle": ORACLE}, f, indent=1)
     with open(os.path.join(ROOT, "experiments", "ccbp.toml"), "w") as f:
         f.write("\n".join(grid) + "\n")
@@ -507,7 +605,8 @@ def report(ctx):
                       _kind(prof["workloads"][a]["type"], prof["workloads"][b]["type"])])
     cls = [[w, p["type"], (paper_class(w) or "").upper(), _r(p["ipc"], 2), p["nmax"],
             _r(p["nbw"], 1), _r(p["noc_busier"], 1), _r(p["dram_util"], 1),
-            _r(p["slowdown_2lat"], 2)]
+            _r(p["slowdown_2lat"], 2), "yes" if p["slowdown_2lat"] > LS_SLOWDOWN else "no",
+            _r(p.get("slowdown_2keys"), 2)]
            for w, p in prof["workloads"].items()]
     # how ours differs, from the numbers above
     lat = max((x for (m, s), r in res.items() if s == "lrr" for x in r["read_latency_x"]
@@ -528,7 +627,7 @@ def report(ctx):
     other = [f"{w} ({p['type'].upper()} here, {paper_class(w).upper()} in Table 4.2)"
              for w, p in prof["workloads"].items() if paper_class(w) and
              paper_class(w) != p["type"]]
-    nls = sum(1 for p in prof["workloads"].values() if p["slowdown_2lat"] > 1.7)
+    nls = sum(1 for p in prof["workloads"].values() if p["slowdown_2lat"] > LS_SLOWDOWN)
     lose = [m for m in pairs if (m, "ccbp") in res and (m, "lrr") in res and
             res[(m, "ccbp")]["hs"] < res[(m, "lrr")]["hs"]]
     fair = [(m, res[(m, "smk_p")]["fairness"], res[(m, "smk")]["fairness"]) for m in pairs
@@ -543,10 +642,13 @@ def report(ctx):
         "straddles the budget counted in proportion to its cycles). At small size many "
         "instances fit, but the launches have too few CTAs for a combination to bind.",
         "- **Classes.** " + (", ".join(other) if other else "none") + " fall in another class "
-        f"than Table 4.2. {nls} of our stand-ins slow down by more than 1.7x with the L2 and "
-        "DRAM latencies doubled (the thesis's five LS kernels all do): our LS kernels are LS by "
-        "low bandwidth, hardly by latency. So the pairs are not the LS+BI mixes the thesis "
-        "measures its gains on; the pair list is lost (docs/blocks/ccbp.md).",
+        f"than Table 4.2. {nls} of our stand-ins slow down by more than {LS_SLOWDOWN}x with the L2 "
+        "and DRAM access latencies doubled (" + (", ".join(
+            f"{w} {p['slowdown_2lat']:.2f}x" for w, p in prof["workloads"].items()
+            if p["slowdown_2lat"] > LS_SLOWDOWN) or "none") + "), where the thesis's five LS "
+        "kernels all do: the others of our LS kernels are LS by low bandwidth, hardly by "
+        "latency. So most pairs are not the LS+BI mixes the thesis measures its gains on; the "
+        "pair list is lost (docs/blocks/ccbp.md).",
         "- **Inputs.** " + ", ".join(f"{w} ({p['type'].upper()}, {p['cycles']:,} cycles alone)"
                                      for w, p in prof["workloads"].items() if w.endswith("_ccbp"))
         + " run the experiment's input variants (docs/blocks/ccbp.md \"The experiment's "
@@ -628,8 +730,17 @@ def report(ctx):
           "chase; the thesis's mean is taken as the mean of the per-pair gains, its 'up to' as "
           "their maximum):", ""] + diff + [
           "", "## Classes from the profiling runs (Lin §2.15)", "",
+          "The LS test (L2863-L2898): the standalone run with the L2 and DRAM access latencies "
+          "doubled, as the pointer chase measures them (" + (
+              ", ".join(prof["lat2x"]["keys"]) + f": L2 {prof['lat2x']['chase_base'][0]:.0f} -> "
+              f"{prof['lat2x']['chase_2x'][0]:.0f}, DRAM {prof['lat2x']['chase_base'][1]:.0f} -> "
+              f"{prof['lat2x']['chase_2x'][1]:.0f} cycles per hop" if "lat2x" in prof else "?")
+          + f"); Lin's five LS kernels all slow down by more than {LS_SLOWDOWN}x. The last "
+          "column doubles the two configuration keys instead (session 15's test: L2 x1.87, "
+          "DRAM x1.76).", "",
           md_table(["workload", "class", "Lin T4.2", "IPC alone", "CTAs/SM", "NoC % (both dirs)",
-                    "NoC % (busier dir)", "DRAM %", "slowdown, L2+DRAM latency x2"], cls),
+                    "NoC % (busier dir)", "DRAM %", "slowdown, L2+DRAM latency x2",
+                    f"> {LS_SLOWDOWN}x", "slowdown, keys x2"], cls),
           "", "## The pairs (the thesis's list is lost; docs/blocks/ccbp.md)", "",
           md_table(["pair", "kind by Lin Table 4.2's classes", "kind by ours"], kinds),
           "", "## Per pair and scheme (dai18 and oracle: the best point by HS)", "",
@@ -655,6 +766,18 @@ def report(ctx):
     ctx.write_text("report.md", "\n".join(md) + "\n")
 
 
+def lat2x_check(heddle):
+    """`ccbp.py lat2x HEDDLE`: the doubled-latency test's settings, checked by the pointer
+    chase (tests/ccbp.cmake ccbp_lat2x); lat2x exits if the chase is not within LAT2X_TOL of x2."""
+    with tempfile.TemporaryDirectory() as tmp:
+        lat = lat2x(os.path.abspath(heddle), tmp)
+    print(f"ccbp lat2x ok: {' '.join(lat['keys'])}: chase L2 {lat['chase_base'][0]:.1f} -> "
+          f"{lat['chase_2x'][0]:.1f} (x{lat['ratio'][0]:.3f}), DRAM {lat['chase_base'][1]:.1f} -> "
+          f"{lat['chase_2x'][1]:.1f} (x{lat['ratio'][1]:.3f}) cycles per hop")
+
+
 if __name__ == "__main__":
     stage.main("experiments/ccbp.py", [("plan", plan, "HEDDLE", "profiling runs, profiles, "
-                                        "the sweep file")])
+                                        "the sweep file"),
+                                       ("lat2x", lat2x_check, "HEDDLE", "the LS test's "
+                                        "doubled-latency settings, checked by the chase")])

@@ -14,6 +14,7 @@
 #   Algorithm 1 from its committed experiment profile: both verify, the quotas hold.
 # - ccbp_dmil (full tier): Dai18's dynamic memory-instruction limit adapts (halved, raised) and
 #   both verify.
+# - ccbp_lat2x: the LS test's doubled-latency settings double the pointer chase's L2 and DRAM hops.
 # test_ccbp_alg1 (tests/unit) checks Algorithm 1 against a hand trace; test_ccbp_ctrl the
 # controller block (its C reference, the model's Algorithm 1) against it.
 set(HD_TEST_MECHANISM ccbp)
@@ -38,6 +39,13 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(ccbp_schemes_small PROPERTIES LABELS "ccbp" TIMEOUT 2400
                        PASS_REGULAR_EXPRESSION "ccbp schemes ok")
+  # the LS test's doubled-latency settings: the pointer chase's L2 and DRAM hops at x2 (within 2 %)
+  # after experiments/ccbp.py's calibration (docs/blocks/ccbp.md "The LS test"; a few seconds)
+  add_test(NAME ccbp_lat2x
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/experiments/ccbp.py lat2x $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(ccbp_lat2x PROPERTIES LABELS "ccbp" TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "ccbp lat2x ok")
 endif()
-hd_tier(ci "^ccbp_(irc|verify|base|pair)$")
+hd_tier(ci "^ccbp_(irc|verify|base|pair|lat2x)$")
 hd_tier(full "^ccbp_schemes_small$" "^ccbp_dmil$")
