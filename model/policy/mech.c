@@ -21,6 +21,7 @@ int hd_hooks_add(struct hd_hooks *hs, struct hd_hook k, char *err, size_t errlen
     hs->any_stalled |= k.ops->stalled != NULL;
     hs->any_load_returned |= k.ops->load_returned != NULL;
     hs->any_hold |= k.ops->hold != NULL;
+    hs->any_pooled |= k.ops->pooled != NULL;
     hs->any_sched |= k.ops->sched_warp != NULL || k.ops->sched_order != NULL;
     hs->any_dist |= k.ops->dist_reset != NULL || k.ops->dist_pick != NULL;
     hs->any_load_sent |= k.ops->load_sent != NULL;
@@ -36,7 +37,7 @@ void hd_hooks_destroy(struct hd_hooks *hs)
     hs->n = 0;
     hs->any_placed = hs->any_left = hs->any_issued = false;
     hs->any_stalled = hs->any_load_returned = false;
-    hs->any_hold = false;
+    hs->any_hold = hs->any_pooled = false;
     hs->any_sched = hs->any_dist = false;
     hs->any_load_sent = false;
     hs->any_smem = false;

@@ -207,6 +207,11 @@ struct hd_hook_ops {
      * no hook has it (hs->any_smem). */
     void (*smem_access)(void *impl, const struct hd_hook_smem *acc, struct hd_hook_smem_ans *ans,
                         uint64_t now);
+    /* Issue 33 (EXPARS's warp pool, §3.3.6): is warp slot `slot` of SM `sm` waiting in the
+     * mechanism's prefetching queue (held by `hold`, its registers not yet in place)? Such a
+     * warp is not schedulable: a two-level scheduler's refresh exchanges it for a pending warp
+     * (hd_warp_view.pooled, hd_sched_warp_waits). A pure query. */
+    bool (*pooled)(void *impl, uint32_t sm, uint32_t slot);
 };
 enum hd_hook_sched_ev { HD_HSCHED_ADD, HD_HSCHED_REMOVE, HD_HSCHED_ISSUE };
 
@@ -222,7 +227,7 @@ struct hd_hooks {
     unsigned n;
     bool any_placed, any_left, any_issued; /* derived: some hook has the callback */
     bool any_stalled, any_load_returned;
-    bool any_hold;
+    bool any_hold, any_pooled;
     bool any_sched, any_dist;      /* issue 31: sched_warp / sched_order, dist_reset / dist_pick */
     bool any_load_sent;            /* issue 29: load_sent */
     bool any_smem;                 /* issue 32: smem_access */
@@ -292,6 +297,14 @@ static inline bool hd_hooks_hold(const struct hd_hooks *hs, uint32_t sm, uint32_
 {
     for (unsigned i = 0; i < hs->n; i++)
         if (hs->h[i].ops->hold && hs->h[i].ops->hold(hs->h[i].impl, sm, slot, cta_slot, pc, an, now))
+            return true;
+    return false;
+}
+/* Is this warp in some hook's prefetching queue? (callers test hs->any_pooled first) */
+static inline bool hd_hooks_pooled(const struct hd_hooks *hs, uint32_t sm, uint32_t slot)
+{
+    for (unsigned i = 0; i < hs->n; i++)
+        if (hs->h[i].ops->pooled && hs->h[i].ops->pooled(hs->h[i].impl, sm, slot))
             return true;
     return false;
 }

@@ -209,13 +209,13 @@ static void reverse(uint32_t *v, unsigned a, unsigned b) /* [a, b) */
 }
 
 /* A warp that cannot issue until others move: it waits at a barrier or fence, or for a long
- * load. */
+ * load, or in a mechanism's prefetching queue (mech.h pooled). */
 bool hd_sched_warp_waits(const struct hd_sched_env *env, uint32_t w)
 {
     struct hd_warp_view v;
     env->view(env->sm, w, &v);
     return v.state == HD_WV_BARRIER || v.state == HD_WV_MEMBAR ||
-           (v.state == HD_WV_WAIT_MEM && v.long_loads > 0);
+           (v.state == HD_WV_WAIT_MEM && v.long_loads > 0) || v.pooled;
 }
 
 /* Exchange each waiting warp of the active set for the oldest pending warp that is not waiting

@@ -61,6 +61,7 @@ struct hd_warp_view {
     uint32_t grid[3];          /* ... in the launch's grid (%nctaid) */
     uint32_t hint;             /* the launch's hint (docs/admission.md) */
     uint32_t cta_warps;        /* warps of its CTA (Gong ch.6 hint 2: which warp is the last) */
+    bool pooled;               /* in a mechanism's prefetching queue (mech.h pooled; EXPARS) */
 };
 
 /* How a policy reaches the SM's warps during order(). */
@@ -94,8 +95,10 @@ struct hd_sched {
 int hd_sched_create(const struct hd_sm_params *p, struct hd_sched *out);
 /* EXPARS's lazy two-level scheduler over LRR or GTO (sm_sched_ltlws.c; p->sched names which). */
 int hd_sched_ltlws_create(const struct hd_sm_params *p, struct hd_sched *out);
-/* Does warp w wait for others to move (at a barrier or fence, or for a long load)? The two-level
- * schedulers' refresh of their active sets asks it (sm_sched.c, sm_sched_ltlws.c). */
+/* Does warp w wait for others to move (at a barrier or fence, or for a long load), or for a
+ * mechanism's register prefetch (pooled: EXPARS's prefetching queue, which the paper keeps apart
+ * from the schedulable warps, L226)? The two-level schedulers' refresh of their active sets asks
+ * it (sm_sched.c, sm_sched_ltlws.c). */
 bool hd_sched_warp_waits(const struct hd_sched_env *env, uint32_t w);
 
 #endif

@@ -117,13 +117,15 @@ void hd_sm_warp_view(const void *vsm, uint32_t slot, struct hd_warp_view *out)
                                  {0, 0, 0},
                                  {0, 0, 0},
                                  0,
-                                 c->grant.nwarps};
+                                 c->grant.nwarps,
+                                 false};
     if (fc)
         memcpy(out->ctaid, fc->ctaid, sizeof out->ctaid);
     if (c->la) {
         memcpy(out->grid, c->la->l->grid, sizeof out->grid);
         out->hint = c->la->l->attr.hint;
     }
+    out->pooled = sm->hooks && sm->hooks->any_pooled && hd_hooks_pooled(sm->hooks, sm->id, slot);
 }
 
 bool hd_sm_sched_replace(struct hd_sm *sm, uint32_t s, const struct hd_sched *p,

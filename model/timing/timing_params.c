@@ -165,6 +165,8 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     memcpy(s->expars_log, c->expars_log.s, sizeof s->expars_log);
     s->expars_pref_spad = c->expars_pref_spad;
     s->expars_renumber = c->expars_renumber;
+    s->expars_unpin_wait = c->expars_unpin_wait;
+    s->expars_pool_sched = c->expars_pool_sched;
     s->registers = c->sm_registers;
     s->shared_bytes = c->sm_shared_mem_bytes;
     s->max_regs_per_thread = c->sm_max_regs_per_thread;

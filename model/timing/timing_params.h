@@ -117,6 +117,8 @@ struct hd_sm_params {
      * as Zorua's logical warps and WLM do) */
     bool fresh_unstarted;
     bool expars_renumber;         /* [expars] renumber: registers renumbered by static weight */
+    bool expars_unpin_wait;       /* [expars] unpin_wait: a long wait unpins the warp's lines */
+    bool expars_pool_sched;       /* [expars] pool_sched: held warps leave a two-level active set */
 };
 
 /* The context lifecycle ([context], docs/context.md). */

@@ -7,7 +7,10 @@
  *     a small cap (GTO's case), equal progress gives no cap (LRR's case, ~ W_Max);
  *   - then a two-level scheduler with W_Opt active warps: the oldest are active, a long wait
  *     sends a warp to the pool's tail and the pool's head takes its place, an exit refills;
- *   - when the scheduler empties, the next kernel starts a new uncapped phase.
+ *   - when the scheduler empties, the next kernel starts a new uncapped phase;
+ *   - a warp in a mechanism's prefetching queue (hd_warp_view.pooled: EXPARS's warp pool, L226)
+ *     is not schedulable: the two-level refresh (two_level, and LTLWS's phase 2) exchanges it
+ *     for the oldest pending warp that does not wait, as a warp that waits for a long load.
  */
 #include "sm_sched.h"
 #include "testutil.h"
@@ -29,6 +32,23 @@ static struct hd_sched make(enum hd_cfg_sched kind)
 static unsigned order(struct hd_sched *s, const uint32_t *ready, unsigned n, uint32_t *out)
 {
     const struct hd_sched_env env = {NULL, NULL};
+    return s->ops->order(s->impl, &env, ready, n, out);
+}
+
+/* A view where the warps in the mask are in a prefetching queue (pooled), the others ready. */
+static void pooled_view(const void *sm, uint32_t slot, struct hd_warp_view *out)
+{
+    const uint32_t mask = *(const uint32_t *)sm;
+    memset(out, 0, sizeof *out);
+    out->slot = slot;
+    out->state = HD_WV_READY;
+    out->pooled = (mask >> slot) & 1u;
+}
+
+static unsigned order_pooled(struct hd_sched *s, uint32_t mask, const uint32_t *ready, unsigned n,
+                             uint32_t *out)
+{
+    const struct hd_sched_env env = {&mask, pooled_view};
     return s->ops->order(s->impl, &env, ready, n, out);
 }
 
@@ -86,6 +106,46 @@ int main(void)
     s.ops->remove(s.impl, 3);
     const uint32_t r3[7] = {0, 1, 2, 4, 5, 6, 7};
     HD_CHECK_U64(&t, 7, order(&s, r3, 7, out));
+    s.ops->destroy(s.impl);
+
+    hd_test_begin(&t, "two_level: a pooled active warp is exchanged for the oldest pending one");
+    {
+        struct hd_sm_params p;
+        memset(&p, 0, sizeof p);
+        p.max_warps = 16;
+        p.sched = HD_SCHED_TWO_LEVEL;
+        p.sched_active = 2;
+        struct hd_sched tl = {0};
+        HD_CHECK(&t, hd_sched_create(&p, &tl) == 0);
+        for (uint32_t w = 0; w < 4; w++)
+            tl.ops->add(tl.impl, w, 100 + w);
+        const uint32_t four[4] = {0, 1, 2, 3};
+        HD_CHECK_U64(&t, 2, order_pooled(&tl, 0, four, 4, out)); /* active: 0 and 1 */
+        HD_CHECK(&t, out[0] + out[1] == 1);
+        /* warp 0 is held for its prefetch: warp 2 takes its place; 1 stays */
+        HD_CHECK_U64(&t, 2, order_pooled(&tl, 1u << 0, four, 4, out));
+        HD_CHECK(&t, (out[0] == 1 && out[1] == 2) || (out[0] == 2 && out[1] == 1));
+        tl.ops->destroy(tl.impl);
+    }
+
+    hd_test_begin(&t, "ltlws_gto phase 2: a pooled active warp is exchanged as well");
+    s = make(HD_SCHED_LTLWS_GTO);
+    HD_CHECK(&t, s.ops != NULL);
+    for (uint32_t w = 0; w < 8; w++)
+        s.ops->add(s.impl, w, 100 + w);
+    for (uint32_t w = 1; w < 8; w++)
+        issue(&s, w, 5);
+    issue(&s, 0, 10);
+    s.ops->remove(s.impl, 0); /* W_Opt 4: active 1, 2, 3, 4 */
+    HD_CHECK_U64(&t, 4, order_pooled(&s, 1u << 2, rest, 7, out));
+    {
+        bool has2 = false, has5 = false;
+        for (unsigned i = 0; i < 4; i++) {
+            has2 |= out[i] == 2;
+            has5 |= out[i] == 5;
+        }
+        HD_CHECK(&t, !has2 && has5); /* 2 held: 5, the oldest pending, takes its place */
+    }
     s.ops->destroy(s.impl);
     return hd_test_finish(&t);
 }

@@ -299,13 +299,15 @@ static void write_log(const struct hd_expars_sm *s)
             " writes_oc %" PRIu64 " writes_alloc %" PRIu64 " checked %" PRIu64 " start_reg %u"
             " cta_rf %u cta_mix %u values_checked %" PRIu64 " values_unchecked %" PRIu64
             " partial_fills %" PRIu64 " war_holds %" PRIu64 " pref_passes %" PRIu64
-            " pref_pass_waits %" PRIu64 "\n",
+            " pref_pass_waits %" PRIu64 " life_rf %" PRIu64 " %" PRIu64 " %" PRIu64
+            " life_mix %" PRIu64 " %" PRIu64 " %" PRIu64 " wait_unpins %" PRIu64 "\n",
             s->id, t->ctas_rf, t->ctas_mix, t->reads_oc, t->fills, t->pref_fills, t->pref_hits,
             t->pref_writebacks, t->prefetches, t->holds, t->rp_conflict_cycles, t->forced_unpins,
             t->evict_dirty, t->evict_clean, t->writes_oc, t->writes_alloc, t->checked,
             s->plan.on ? s->plan.start_reg : 0, s->plan.cta_rf, s->plan.cta_mix,
             s->val.checked, s->val.unchecked, s->val.partial_fills, s->val.war_holds,
-            t->pref_passes, t->pref_pass_waits);
+            t->pref_passes, t->pref_pass_waits, t->life_n[0], t->life_cycles[0], t->life_max[0],
+            t->life_n[1], t->life_cycles[1], t->life_max[1], t->wait_unpins);
     fclose(f);
 }
 

@@ -61,10 +61,19 @@ static int hk_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
  * they are final when its last CTA has left (nothing fills or writes back after that). */
 static void hk_left(void *impl, const struct hd_hook_cta *c, bool finished, uint64_t now)
 {
-    (void)finished, (void)now;
     struct ex_hook *h = impl;
-    const struct hd_expars_sm *s = c->sm < h->p->num_sms ? h->sms[c->sm] : NULL;
-    if (!s || !h->tst)
+    struct hd_expars_sm *s = c->sm < h->p->num_sms ? h->sms[c->sm] : NULL;
+    if (!s)
+        return;
+    if (finished && now >= c->first) { /* its lifetime, by slot type ([expars] log) */
+        const unsigned k = s->plan.on && s->plan.cta_mix && c->slot >= s->plan.cta_rf;
+        const uint64_t d = now - c->first;
+        s->st.life_n[k]++;
+        s->st.life_cycles[k] += d;
+        if (d > s->st.life_max[k])
+            s->st.life_max[k] = d;
+    }
+    if (!h->tst)
         return;
     struct hd_sm_stats *t = &h->tst->sm[c->sm];
     t->expars_fills = s->st.fills;
@@ -150,6 +159,24 @@ static bool hk_hold(void *impl, uint32_t sm, uint32_t slot, uint32_t cta_slot, u
     return hd_expars_pool_hold(s, slot, an, bi, b->pc, b->pc + b->n - 1, pc, b->vec, now);
 }
 
+/* Is the warp in the prefetching queue (the two-level schedulers' refresh, mech.h pooled)? */
+static bool hk_pooled(void *impl, uint32_t sm, uint32_t slot)
+{
+    struct ex_hook *h = impl;
+    const struct hd_expars_sm *s = sm < h->p->num_sms ? h->sms[sm] : NULL;
+    return s && h->p->sm.expars_pool_sched && hd_expars_pool_pooled(s, slot);
+}
+
+/* A warp began a long wait (sm_signals.c): the warp pool's pending queue (hd_expars_pool_wait). */
+static void hk_stalled(void *impl, const struct hd_hook_warp *w, uint8_t why, uint64_t now)
+{
+    (void)why, (void)now;
+    struct ex_hook *h = impl;
+    struct hd_expars_sm *s = w->sm < h->p->num_sms ? h->sms[w->sm] : NULL;
+    if (s && w->slot != HD_HOOK_NO_SLOT)
+        hd_expars_pool_wait(s, w->slot);
+}
+
 static void hk_destroy(void *impl)
 {
     struct ex_hook *h = impl;
@@ -188,6 +215,8 @@ static const struct hd_hook_ops expars_hook_ops = {
     .destroy = hk_destroy,
     .oloc = hk_oloc,
     .hold = hk_hold,
+    .stalled = hk_stalled,
+    .pooled = hk_pooled,
     .sm_made = hk_sm_made,
     .left = hk_left,
 };
@@ -199,6 +228,8 @@ static const struct hd_hook_ops expars_hook_blocks = {
     .destroy = hk_destroy,
     .oloc = hk_oloc,
     .hold = hk_hold,
+    .stalled = hk_stalled,
+    .pooled = hk_pooled,
     .sched_made = hk_sched_made,
     .sm_made = hk_sm_made,
     .left = hk_left,

@@ -242,6 +242,24 @@ uint64_t hd_expars_rp_next(const struct hd_expars_sm *s, uint64_t now)
     return s->pref.qn ? now + 1 : UINT64_MAX;
 }
 
+bool hd_expars_pool_pooled(const struct hd_expars_sm *s, uint32_t w)
+{
+    if (w >= s->nwarps || !s->prefetch || !s->have_b)
+        return false;
+    return hd_expars_pref_queued(&s->pref, w) || hd_expars_pref_in_flight(&s->pref, w);
+}
+
+void hd_expars_pool_wait(struct hd_expars_sm *s, uint32_t w)
+{
+    if (w >= s->nwarps || !s->have_b || !s->prefetch || s->have_b[w] == NONE)
+        return;
+    if (!s->p->expars_unpin_wait)
+        return;
+    s->st.wait_unpins += hd_expars_oc_unpin_warp(&s->oc, w) != 0;
+    s->have_an[w] = NULL; /* its bundle's registers are asked for again when it may issue */
+    s->have_b[w] = NONE;
+}
+
 void hd_expars_pool_drop(struct hd_expars_sm *s, uint32_t w)
 {
     if (w >= s->nwarps || !s->have_b)

@@ -53,6 +53,9 @@ struct hd_expars_stats {
     uint64_t prefetches, pref_fills, pref_hits, pref_writebacks;
     uint64_t rp_conflict_cycles, forced_unpins, rp_busy_cycles;
     uint64_t pref_passes, pref_pass_waits; /* [expars] pref_spad: passes taken, refused */
+    uint64_t wait_unpins;             /* [expars] unpin_wait: long waits that unpinned lines */
+    /* CTA lifetimes (placement to departure, the hook's left) by slot type: RF-only / mix */
+    uint64_t life_n[2], life_cycles[2], life_max[2];
 };
 
 struct hd_expars_sm {
@@ -133,6 +136,14 @@ uint64_t hd_expars_rp_next(const struct hd_expars_sm *s, uint64_t now);
  * flight want a scratchpad pass at cycle now, and was it granted? */
 bool hd_expars_rp_want(const struct hd_expars_sm *s, uint64_t now);
 void hd_expars_rp_took(struct hd_expars_sm *s, uint64_t now, bool granted);
+/* Is warp slot `warp` in the prefetching queue or its fetch in flight (not schedulable; the
+ * hook's pooled, mech.h)? */
+bool hd_expars_pool_pooled(const struct hd_expars_sm *s, uint32_t warp);
+/* Warp slot `warp` began a long wait (a load's first use, a barrier) inside its bundle:
+ * [expars] unpin_wait unpins its lines and forgets its bundle, so that it is prefetched again
+ * (at the front of the queue) when it may issue (the paper's pending queue, L226; digest §8
+ * item 15). */
+void hd_expars_pool_wait(struct hd_expars_sm *s, uint32_t warp);
 /* Warp slot `warp` left (its CTA released): out of the pool and the prefetcher. */
 void hd_expars_pool_drop(struct hd_expars_sm *s, uint32_t warp);
 /* Fill the line of (warp, reg) from the scratchpad copy (a dirty victim is written back);
