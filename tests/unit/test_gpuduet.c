@@ -415,6 +415,65 @@ static void test_swap_exchange(struct hd_test_state *t)
     gd_bmap_destroy(&bm);
 }
 
+/* §2.12: a swap pairs ONE stalled warp with ONE ready warp. The slot the stalled warp gives up
+ * is the paired ready warp's (gd_alloc_pair): no TB placement or other warp takes it between
+ * the stalled warp's leaving and the ready warp's switch-in. (Before session 16 the slot went
+ * back to the free pool, so several stalled warps left for one ready warp that could not come
+ * in yet: docs/blocks/gpuduet.md "Where the cycles go".) Warp slots limit here: 8 slots, a TB
+ * of 8 warps; the ready warp keeps its registers, only its meta-data moves. */
+static void test_swap_pair(struct hd_test_state *t)
+{
+    hd_test_begin(t, "allocator: a swap's freed slot is its paired ready warp's, no other's");
+    struct hd_sm_params p = gd_test_sm(65536);
+    p.max_warps = 8;
+    struct hd_sm_alloc sa;
+    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
+    struct gd_alloc *a = sa.impl;
+    struct gd_bmap bm;
+    char err[512] = "";
+    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 256, err, sizeof err) == 0);
+    uint64_t cyc = 0;
+    const struct hd_cta_demand da = {8, 256, 8 * 32 * 40, 4096, 0, 0, 0, 0};
+    /* (B of another launch: each kernel's native MC is 1 here) */
+    const struct hd_cta_demand db = {0, 256, 8 * 32 * 40, 4096, 1, 0, 0, 8};
+    struct hd_cta_grant ga, gb;
+    HD_CHECK(t, !sa.ops->can_accept(a, &da));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->accept(a, &da, &ga));
+    HD_CHECK(t, !sa.ops->can_accept(a, &db));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->accept(a, &db, &gb));
+    HD_CHECK_U64(t, 0, gd_alloc_free_slots(a)); /* A holds all 8 slots; B is absent */
+    const uint16_t a2 = ga.warp_slot[2];
+    struct hd_alloc_part pa = {2, 0, 0}, pb = {5, 0, 0}, pb6 = {6, 0, 0};
+    /* A2 stalled, B5 ready: the swap pairs them */
+    const uint32_t from = gb.cta_slot << 5 | 5u;
+    HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 2, false, from));
+    gd_alloc_pair(a, ga.cta_slot, 2, from);
+    HD_CHECK(t, !sa.ops->acquire(a, &gb, &pb)); /* A2 still holds its slot */
+    sa.ops->release_part(a, &ga, &pa);           /* A2 has left */
+    HD_CHECK_U64(t, 0, gd_alloc_free_slots(a)); /* the slot is B5's: not free */
+    HD_CHECK(t, !sa.ops->acquire(a, &gb, &pb6)); /* another ready warp does not get it */
+    HD_CHECK(t, sa.ops->acquire(a, &gb, &pb));   /* B5 does, the very slot A2 left */
+    HD_CHECK_U64(t, a2, gb.warp_slot[5]);
+    HD_CHECK_U64(t, 0, gd_alloc_free_slots(a));
+    /* without a pairing (a switch-out for a TB waiting for room) the slot is free */
+    struct hd_alloc_part pa3 = {3, 0, 0};
+    HD_CHECK(t, !gd_alloc_reserve(a, ga.cta_slot, 3, false, GD_NONE));
+    drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 3, false, GD_NONE));
+    sa.ops->release_part(a, &ga, &pa3);
+    HD_CHECK_U64(t, 1, gd_alloc_free_slots(a));
+    uint32_t named[3], held[3];
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    sa.ops->release(a, &ga);
+    sa.ops->release(a, &gb);
+    drain(t, a, &cyc);
+    HD_CHECK_U64(t, 8, gd_alloc_free_slots(a));
+    sa.ops->destroy(a);
+    gd_bmap_destroy(&bm);
+}
+
 /* Session 15's cfd livelock: a switch-in's search that found no room while a present warp's
  * registers were being freed (the free queued after the search) must be asked again: its
  * failure dates from its ask, not from its answer. */
@@ -587,6 +646,7 @@ int main(void)
     test_bitmap_alloc(&t);
     test_tables(&t);
     test_swap_exchange(&t);
+    test_swap_pair(&t);
     test_fail_after_free(&t);
     return hd_test_finish(&t);
 }

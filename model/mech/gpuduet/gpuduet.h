@@ -135,6 +135,13 @@ struct gd_wct_entry {
     uint64_t stalled_at; /* the cycle it began to wait (its own issue then is the instruction
                             that made it wait, not a sign it runs again) */
     bool rq;             /* pushed onto the ready queue, not yet popped */
+    /* a swap (§2.12) pairs ONE stalled warp with ONE ready warp: the stalled (leaving) warp's
+     * ready partner, or the ready warp's stalled partner, GD_NONE; set when the stalled one is
+     * switched out, cleared when the ready one is back in (its slot reserved for it meanwhile:
+     * gd_alloc_reserve with `from`) */
+    uint32_t pair;
+    uint32_t named;      /* (trace) switch-outs that named this ready warp since it was last in */
+    bool xout;           /* (trace) its switch-out being started names such a warp again */
 };
 /* ... beside a TBCT entry (its 45 bits, Valid, Absmask, Smemaddr, are the gpuduet_tbct
  * block's: gd_t_valid / gd_t_abs). */
@@ -285,6 +292,10 @@ int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
 /* Absent warp `warp` of CTA slot cta can be a swap's ready side: it does not wait for a swap's
  * registers already (a swap exchanges the two warps' context spaces, session 15). */
 bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
+/* A swap (§2.12) pairs stalled warp `warp` of CTA slot cta, just switched out, with the ready
+ * warp `from` (cta << 5 | warp): the warp slot it gives up (release_part) is reserved for that
+ * warp, whose acquire takes it; no TB placement or other warp gets it meanwhile. */
+void gd_alloc_pair(struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t from);
 /* The audit: the units per region (0 RF, 1 shared memory, 2 L1D) the records name (resident
  * TBs, the staged TB) and the units the block gave to contexts; true when they agree (no unit
  * lost or named twice over). */
@@ -320,6 +331,11 @@ struct gd_sm_stats {
     uint64_t ready;                     /* absent -> ready transitions */
     uint64_t refused;                   /* switch-outs the SM refused (something in flight) */
     uint64_t no_room;                   /* switch-outs without spill space */
+    /* the over-switching trace: swap switch-outs naming a ready warp that an earlier one named
+     * and that is not in yet (0 with the pairing: one stalled warp per ready warp); switch-outs
+     * with no ready partner (for a TB waiting for room); the default mover's cycles
+     * (ceil(bytes / [sm] warp_move_bytes)) of all switch-outs and of the over-switching ones */
+    uint64_t xswaps, outs_tb, out_cycles, xout_cycles;
 };
 
 struct gd_sm {

@@ -115,7 +115,8 @@ void gda_cta_init(struct gd_cta *c)
     c->epoch = ep;
     c->smem = c->smem_sp = GD_NONE;
     for (uint32_t i = 0; i < MAXW; i++)
-        c->rf[i] = c->sp[i] = c->slot[i] = c->acq_rf[i] = c->swap_to[i] = GD_NONE;
+        c->rf[i] = c->sp[i] = c->slot[i] = c->acq_rf[i] = c->swap_to[i] = c->pair_to[i] =
+            c->slot_res[i] = GD_NONE;
     c->acq_smem = GD_NONE;
 }
 
@@ -155,7 +156,9 @@ void gda_undo(struct gd_alloc *a, struct gd_cta *c)
         c->acq[i] = c->res[i] = P_NONE;
         if (c->slot[i] != GD_NONE)
             a->wused[c->slot[i]] = 0;
-        c->slot[i] = GD_NONE;
+        if (c->slot_res[i] != GD_NONE)
+            a->wused[c->slot_res[i]] = 0;
+        c->slot[i] = c->slot_res[i] = c->pair_to[i] = GD_NONE;
     }
     gda_give(a, &c->smem, c->pl.S);
     gda_give(a, &c->smem_sp, c->pl.S + c->n * GD_ST_UNITS);
@@ -197,7 +200,8 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
     const uint32_t ci = g->cta_slot;
     struct gd_cta *c = &a->cta[ci];
     const uint32_t i = p->warp;
-    if (!c->used || i >= c->n || c->slot[i] != GD_NONE || gda_free_slot(a) == GD_NONE)
+    if (!c->used || i >= c->n || c->slot[i] != GD_NONE ||
+        (c->slot_res[i] == GD_NONE && gda_free_slot(a) == GD_NONE))
         return false;
     const bool need_sm = !c->smem_home && c->pl.S;
     const bool need_rf = c->rf[i] == GD_NONE && c->pl.R;
@@ -257,7 +261,8 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
         c->smem_home = true;
     }
     gda_give(a, &c->sp[i], c->spn[i]);
-    const uint32_t s = gda_free_slot(a);
+    const uint32_t s = c->slot_res[i] != GD_NONE ? c->slot_res[i] : gda_free_slot(a);
+    c->slot_res[i] = GD_NONE; /* (a swap's: its stalled partner's slot) */
     c->slot[i] = s;
     a->wused[s] = 1;
     g->warp_slot[i] = (uint16_t)s;
@@ -274,10 +279,15 @@ static void ga_release_part(void *impl, struct hd_cta_grant *g, const struct hd_
     const uint32_t i = p->warp;
     if (!c->used || i >= c->n || c->slot[i] == GD_NONE)
         return;
-    a->wused[c->slot[i]] = 0;
+    uint32_t fw;
+    struct gd_cta *rc = swap_partner(a, c->pair_to[i], &fw);
+    if (rc && rc->slot_res[fw] == GD_NONE)
+        rc->slot_res[fw] = c->slot[i]; /* the swap's ready warp's, no other's (stays used) */
+    else
+        a->wused[c->slot[i]] = 0;
+    c->pair_to[i] = GD_NONE;
     c->slot[i] = GD_NONE;
     g->warp_slot[i] = HD_ALLOC_NO_SLOT;
-    uint32_t fw;
     struct gd_cta *pc = swap_partner(a, c->swap_to[i], &fw);
     if (c->pl.spill_regs) { /* (its reduced copy is in its reserved spill) */
         if (pc && pc->promised[fw] && pc->rf[fw] == GD_NONE && c->rf[i] != GD_NONE) {
@@ -403,7 +413,15 @@ void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp)
     }
     if (c->swap_to[warp] != GD_NONE)
         swap_cancel(a, c, warp);
+    c->pair_to[warp] = GD_NONE;
     gda_give(a, &c->sp[warp], c->spn[warp]);
+}
+
+void gd_alloc_pair(struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t from)
+{
+    if (cta < a->p->max_ctas && a->cta[cta].used && warp < a->cta[cta].n &&
+        a->cta[cta].slot[warp] != GD_NONE)
+        a->cta[cta].pair_to[warp] = from;
 }
 /* }==== */
 
@@ -543,7 +561,7 @@ static void ga_usage(const void *impl, struct hd_alloc_usage *u)
     *u = (struct hd_alloc_usage){0};
     u->ctas = a->nctas;
     for (uint32_t w = 0; w < a->caps.warps; w++)
-        u->warps += a->wused[w];
+        u->warps += a->wused[w] != 0;
     u->threads = u->warps * 32u;
     u->regs = a->held[R_RF] * 32u;
     u->smem = (uint64_t)a->held[R_SMEM] * 128u;

@@ -56,6 +56,10 @@ struct gd_cta {
     uint32_t swap_to[MAXW];  /* stalled warp: the ready warp (cta << 5 | warp) promised its
                                 register units, GD_NONE */
     bool promised[MAXW];     /* ready warp: waits for a stalled warp's register units */
+    /* a swap pairs one stalled warp with one ready warp (§2.12, gd_alloc_pair): the slot the
+     * stalled warp gives up is the ready warp's, no other's */
+    uint32_t pair_to[MAXW];  /* stalled warp: the ready warp (cta << 5 | warp), GD_NONE */
+    uint32_t slot_res[MAXW]; /* ready warp: the warp slot reserved for it, GD_NONE */
 };
 
 /* The TB being placed (can_accept starts it, accept takes it). */

@@ -40,6 +40,10 @@
 
 static struct gd_launch *launch_of_tb(struct gd *g, struct gd_sm *s, uint32_t tb);
 
+#ifndef GD_PAIR
+#define GD_PAIR 1
+#endif
+
 /* The ready queue's push: the next absent warp (round robin over the WCT) whose long-latency
  * operation completed (the SM's saved state says so: hd_mech_act.warp_waiting), or one placed
  * without a slot, becomes ready. One per cycle (the queue's push port). */
@@ -112,8 +116,11 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
     } else {
         const struct gd_launch *L = launch_of_tb(g, s, w->tb);
         uint32_t r = first_ready(s);
-        if (r != GD_NONE && !gd_alloc_swap_open(s->alloc, s->wct.t[s->wct.w[r].tb].cta_slot,
-                                                s->wct.w[r].warp))
+        if (r != GD_NONE && s->wct.w[r].pair != GD_NONE)
+            r = GD_NONE; /* a stalled warp is leaving for it already: one per ready warp */
+        else if (r != GD_NONE &&
+                 !gd_alloc_swap_open(s->alloc, s->wct.t[s->wct.w[r].tb].cta_slot,
+                                     s->wct.w[r].warp))
             r = GD_NONE; /* its context space is a swap's already (session 15) */
         if (r == GD_NONE && (!L || gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
                              !gd_alloc_waiting(s->alloc))) {
@@ -130,17 +137,34 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
             } else if (!gd_alloc_reserve(s->alloc, tb->cta_slot, w->warp, false, from)) {
                 s->st.no_room += !gd_alloc_pending(s->alloc, tb->cta_slot, w->warp, false);
                 gd_queues_rotate(&s->q, GD_QS);
-            } else if (!g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
-                gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
-                s->st.refused++;
-                gd_queues_rotate(&s->q, GD_QS);
             } else {
-                gd_queues_pop(&s->q, GD_QS);
-                w->queued = false;
-                s->st.outs++;
-                s->st.outs_bar += w->barrier;
-                s->st.swaps += r != GD_NONE;
-                gd_regpat_measure(g, i, launch_of_tb(g, s, w->tb), w->ctx, w->warp, w->pc);
+                /* the pairing (§2.12: a swap is ONE stalled warp for ONE ready warp): the slot
+                 * and registers it gives up are the ready warp's (gd_alloc_reserve's `from`) */
+                w->xout = r != GD_NONE && s->wct.w[r].named > 0;
+                if (!g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
+                    gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
+                    w->xout = false;
+                    s->st.refused++;
+                    gd_queues_rotate(&s->q, GD_QS);
+                } else {
+                    gd_queues_pop(&s->q, GD_QS);
+                    w->queued = false;
+                    w->xout = false;
+                    s->st.outs++;
+                    s->st.outs_bar += w->barrier;
+                    s->st.swaps += r != GD_NONE;
+                    s->st.outs_tb += r == GD_NONE;
+                    if (r != GD_NONE) {
+                        s->st.xswaps += s->wct.w[r].named > 0;
+                        s->wct.w[r].named++;
+                        if (GD_PAIR) {
+                            w->pair = r;
+                            s->wct.w[r].pair = e;
+                            gd_alloc_pair(s->alloc, tb->cta_slot, w->warp, from);
+                        }
+                    }
+                    gd_regpat_measure(g, i, launch_of_tb(g, s, w->tb), w->ctx, w->warp, w->pc);
+                }
             }
         }
     }

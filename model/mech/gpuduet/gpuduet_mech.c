@@ -24,6 +24,7 @@
  *   plan LAUNCH KERNEL NAME n R r points S mc lim level me_ub
  *   me LAUNCH END class ME           (each window the controller used)
  *   sm I stalls_miss stalls_bar outs outs_bar ins swaps tb_outs absent_loads ready refused no_room
+ *        xswaps outs_tb out_cycles xout_cycles (the over-switching trace, gpuduet.h)
  *   total (the same counts over the SMs)
  */
 #include "gpuduet.h"
@@ -376,6 +377,11 @@ static uint64_t gd_move_bytes(void *impl, uint32_t sm, uint32_t ctx, uint32_t wa
     }
     if (pl->spill_smem && pl->n)
         b += (uint64_t)pl->S * GD_UNIT / pl->n;
+    if (!in) { /* (the over-switching trace: the default mover's cycles) */
+        const uint64_t pw = g->p->sm.warp_move_bytes ? g->p->sm.warp_move_bytes : GD_UNIT;
+        s->st.out_cycles += (b + pw - 1) / pw;
+        s->st.xout_cycles += w->xout ? (b + pw - 1) / pw : 0;
+    }
     return b;
 }
 
@@ -490,9 +496,11 @@ static void put_stats(FILE *f, const struct gd_sm_stats *s)
     fprintf(f,
             " stalls_miss=%" PRIu64 " stalls_bar=%" PRIu64 " outs=%" PRIu64 " outs_bar=%" PRIu64
             " ins=%" PRIu64 " swaps=%" PRIu64 " tb_outs=%" PRIu64 " absent_loads=%" PRIu64
-            " ready=%" PRIu64 " refused=%" PRIu64 " no_room=%" PRIu64 "\n",
+            " ready=%" PRIu64 " refused=%" PRIu64 " no_room=%" PRIu64 " xswaps=%" PRIu64
+            " outs_tb=%" PRIu64 " out_cycles=%" PRIu64 " xout_cycles=%" PRIu64 "\n",
             s->stalls_miss, s->stalls_bar, s->outs, s->outs_bar, s->ins, s->swaps, s->tb_outs,
-            s->absent_loads, s->ready, s->refused, s->no_room);
+            s->absent_loads, s->ready, s->refused, s->no_room, s->xswaps, s->outs_tb,
+            s->out_cycles, s->xout_cycles);
 }
 
 static void gd_destroy(void *impl)
@@ -517,6 +525,10 @@ static void gd_destroy(void *impl)
             tot.ready += s->ready;
             tot.refused += s->refused;
             tot.no_room += s->no_room;
+            tot.xswaps += s->xswaps;
+            tot.outs_tb += s->outs_tb;
+            tot.out_cycles += s->out_cycles;
+            tot.xout_cycles += s->xout_cycles;
         }
         for (uint32_t i = 0; i < g->nsm; i++) /* what is still out at the end (none after a
                                                   completed run) */
