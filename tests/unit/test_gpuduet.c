@@ -594,7 +594,7 @@ static void test_tables(struct hd_test_state *t)
     HD_CHECK_U64(t, 5, f2.meta);
     /* warp 0 is switched out (its contexts to 0x910 / 0x911), warp 1 switched in (slot 6, its
      * registers to 120): the Absmask bits follow */
-    gd_wct_left(&w, 0, 0x910, 0x911, 0x800);
+    gd_wct_left(&w, 0, 0x910, 0x911);
     gd_wct_back(&w, 1, 6, 120);
     HD_CHECK_U64(t, GD_WS_ABSENT, gd_w_state(&w, 0));
     HD_CHECK_U64(t, GD_WS_RUNNING, gd_w_state(&w, 1));

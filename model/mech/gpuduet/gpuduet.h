@@ -189,10 +189,16 @@ void gd_wct_remove_tb(struct gd_wct *t, uint32_t ctx);
 /* The WCT entry of (ctx, warp), or GD_NONE. */
 uint32_t gd_wct_find(const struct gd_wct *t, uint32_t ctx, uint32_t warp);
 uint32_t gd_wct_tb_of_ctx(const struct gd_wct *t, uint32_t ctx);
-/* Entry e left its slot (its contexts now at reg / meta, the TB's shared memory at smem) / came
- * back into slot (its registers at reg). */
-void gd_wct_left(struct gd_wct *t, uint32_t e, uint32_t reg, uint32_t meta, uint32_t smem);
+/* Entry e left its slot (its contexts now at reg / meta) / came back into slot (its registers
+ * at reg): the WCT's CSL write and the TBCT's Absmask bit. (The TB's shared memory moves when
+ * the allocator moves it: gd_wct_tb_smem_set.) */
+void gd_wct_left(struct gd_wct *t, uint32_t e, uint32_t reg, uint32_t meta);
 void gd_wct_back(struct gd_wct *t, uint32_t e, uint32_t slot, uint32_t reg);
+/* The TBCT's Smemaddr (the block's view, gpuduet_tab.h) of the TB in CTA slot cta_slot: false
+ * when no valid entry holds it (not placed yet). */
+bool gd_wct_tb_smem(const struct gd_wct *t, uint32_t cta_slot, uint32_t *smem);
+/* ... becomes smem (the CSL's TB-move write: the TB's shared memory moved out or home). */
+void gd_wct_tb_smem_set(struct gd_wct *t, uint32_t cta_slot, uint32_t smem);
 /* Every present warp of TB entry tb in state st (and at least one present)? A TB partly
  * switched out counts with its present warps (§2.9: its warps at a barrier may leave too). */
 bool gd_wct_tb_all(const struct gd_wct *t, uint32_t tb, uint8_t st);

@@ -40,6 +40,7 @@
 #include "gpuduet_alloc_priv.h"
 
 #include "gpuduet_bitmap.h"
+#include "gpuduet_tbct.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,23 @@ bool gda_next_region(const struct gd_alloc *a, const int *order, unsigned k, uin
     while (*i < k && !gda_region_n(a, order[*i]))
         (*i)++;
     return *i < k;
+}
+
+bool gda_smem_present(const struct gd_alloc *a, uint32_t ci)
+{
+    const struct gd_cta *c = &a->cta[ci];
+    if (!c->pl.S)
+        return true;
+    uint32_t u;
+    if (a->g && gd_wct_tb_smem(&a->g->sm[a->sm].wct, ci, &u))
+        return hd_gpuduet_tbct_smem_present(u);
+    return c->smem != GD_NONE && hd_gpuduet_tbct_smem_present(c->smem);
+}
+
+void gda_smem_moved(struct gd_alloc *a, uint32_t ci, uint32_t u)
+{
+    if (a->g)
+        gd_wct_tb_smem_set(&a->g->sm[a->sm].wct, ci, u);
 }
 
 uint32_t gda_free_slot(const struct gd_alloc *a)
@@ -203,7 +221,7 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
     if (!c->used || i >= c->n || c->slot[i] != GD_NONE ||
         (c->slot_res[i] == GD_NONE && gda_free_slot(a) == GD_NONE))
         return false;
-    const bool need_sm = !c->smem_home && c->pl.S;
+    const bool need_sm = c->pl.S && !gda_smem_present(a, ci);
     const bool need_rf = c->rf[i] == GD_NONE && c->pl.R;
     if (need_rf && c->promised[i])
         return false; /* a swap: the stalled warp's registers come when it has left */
@@ -258,7 +276,7 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
         c->smem = c->acq_smem;
         c->acq_smem = GD_NONE;
         c->acq_sm = P_NONE;
-        c->smem_home = true;
+        gda_smem_moved(a, ci, c->smem); /* (home: the TBCT's bit says so from now on) */
     }
     gda_give(a, &c->sp[i], c->spn[i]);
     const uint32_t s = c->slot_res[i] != GD_NONE ? c->slot_res[i] : gda_free_slot(a);
@@ -306,11 +324,11 @@ static void ga_release_part(void *impl, struct hd_cta_grant *g, const struct hd_
     bool any = false;
     for (uint32_t k = 0; k < c->n; k++)
         any |= c->slot[k] != GD_NONE;
-    if (!any && c->smem_sp != GD_NONE && c->smem_home) { /* the TB's shared memory leaves */
-        gda_give(a, &c->smem, c->pl.S);
+    if (!any && c->smem_sp != GD_NONE && gda_smem_present(a, g->cta_slot)) {
+        gda_give(a, &c->smem, c->pl.S); /* the TB's shared memory leaves */
         c->smem = c->smem_sp;
         c->smem_sp = GD_NONE;
-        c->smem_home = false;
+        gda_smem_moved(a, g->cta_slot, c->smem);
     }
 }
 
@@ -321,7 +339,7 @@ bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, 
         return false;
     struct gd_cta *c = &a->cta[cta];
     if (tb) {
-        if (!c->pl.spill_smem || c->smem_sp != GD_NONE || !c->smem_home)
+        if (!c->pl.spill_smem || c->smem_sp != GD_NONE || !gda_smem_present(a, cta))
             return true;
         if (c->rtb == P_FAIL && c->rtb_fgen != a->gen)
             c->rtb = P_NONE;
@@ -338,7 +356,7 @@ bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, 
             c->rtb_fgen = a->gen;
         }
         if (c->rtb == P_FAIL && from < a->p->max_ctas && a->cta[from].used &&
-            !a->cta[from].smem_home && a->cta[from].pl.S == c->pl.S &&
+            !gda_smem_present(a, from) && a->cta[from].pl.S == c->pl.S &&
             a->cta[from].n == c->n && a->cta[from].smem != GD_NONE) {
             c->smem_sp = a->cta[from].smem; /* the swap: the ready TB's spill space */
             a->cta[from].smem = GD_NONE;
@@ -491,7 +509,7 @@ static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
         break;
     }
     case K_RES_TB:
-        if (ok && c->smem_sp == GD_NONE && c->smem_home) {
+        if (ok && c->smem_sp == GD_NONE && gda_smem_present(a, ci)) {
             c->smem_sp = u;
             c->rtb = P_NONE;
             break;
@@ -539,7 +557,7 @@ void gd_alloc_where_out(const struct gd_alloc *a, uint32_t cta, uint32_t warp, u
     bool others = false; /* another warp of the TB keeps a slot */
     for (uint32_t k = 0; k < c->n; k++)
         others |= k != warp && c->slot[k] != GD_NONE;
-    *smem = !others && c->smem_sp != GD_NONE && c->smem_home ? c->smem_sp : c->smem;
+    *smem = !others && c->smem_sp != GD_NONE && gda_smem_present(a, cta) ? c->smem_sp : c->smem;
 }
 
 static int ga_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *victims)
@@ -733,7 +751,7 @@ int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
     const struct gd_cta *c = &a->cta[cta];
     uint32_t u = c->sp[warp];
     if (c->pl.spill_smem) /* TB level: the TB's shared memory, reserved or already away */
-        u = c->smem_sp != GD_NONE ? c->smem_sp : !c->smem_home ? c->smem : GD_NONE;
+        u = c->smem_sp != GD_NONE ? c->smem_sp : !gda_smem_present(a, cta) ? c->smem : GD_NONE;
     if (u == GD_NONE)
         return -1;
     for (int r = R_L1; r >= R_RF; r--)

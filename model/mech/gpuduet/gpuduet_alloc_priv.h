@@ -32,8 +32,9 @@ struct gd_cta {
     bool used;
     uint32_t launch, n, threads;
     struct gd_plan pl;
-    uint32_t smem;           /* shared-memory units' base (home or spilled), GD_NONE: S = 0 */
-    bool smem_home;          /* in the shared-memory region */
+    uint32_t smem;           /* shared-memory units' base (home or spilled), GD_NONE: S = 0;
+                                whether it is home (in the shared-memory region) is the TB
+                                context table's bit once the TB is placed (gda_smem_present) */
     uint32_t smem_sp;        /* a reserved spill for the TB's shared memory, GD_NONE */
     uint32_t rf[MAXW];       /* register units in the register file, GD_NONE */
     uint32_t sp[MAXW];       /* spilled units (reduced registers and/or meta-data), GD_NONE */
@@ -75,6 +76,8 @@ struct gd_stage {
     uint32_t nall;           /* warps the one search (PH_*_ALL) asked for */
     bool tried_rf, tried_sp; /* the one search was asked (then warp by warp if it found none) */
     uint32_t agen;           /* gen when its last search (or region chain) was asked */
+    bool home;               /* the TB's shared memory was given in its region (it is placed
+                                present; the TBCT gets its base when the TB is placed) */
 };
 
 struct gd_alloc {
@@ -111,6 +114,14 @@ extern const int gda_to_smem[2], gda_to_rf[2], gda_meta_any[3]; /* spill targets
 /* The next region of order[0..k) from *i on that has units; false when none is left. */
 bool gda_next_region(const struct gd_alloc *a, const int *order, unsigned k, uint8_t *i);
 uint32_t gda_free_slot(const struct gd_alloc *a);
+/* Is CTA slot ci's shared memory present? The TB context table's smem-present bit (the
+ * gpuduet_tbct block's Smemaddr in 0x800-0xAFF, gd_tbct_smem); a TB with no shared memory has
+ * none to miss. (Without the mechanism, the unit tests' allocator: the block's rule on the
+ * allocator's own base.) */
+bool gda_smem_present(const struct gd_alloc *a, uint32_t ci);
+/* CTA slot ci's shared memory moved to unit u (a TB-level switch out or in): the TBCT's TB-move
+ * write of Smemaddr. */
+void gda_smem_moved(struct gd_alloc *a, uint32_t ci, uint32_t u);
 uint32_t gda_spill_units(const struct gd_alloc *a, const struct gd_plan *pl);
 void gda_cta_init(struct gd_cta *c);
 /* Give back everything record c holds or has asked for. */

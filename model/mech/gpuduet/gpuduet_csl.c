@@ -6,9 +6,14 @@
  *   absent -> ready      an absent warp whose loads all returned and that waits at no barrier
  *                        (the SM's saved state says so: hd_mech_act.warp_waiting)
  *   swap                 a stalled warp and a ready warp: the stalled one is switched out (its
- *                        reduced context into the spill area, or into the ready warp's spill
- *                        space when nothing else is free) and the ready one switched in as its
- *                        slot and registers free
+ *                        reduced context into the ready warp's spill space when the two spaces
+ *                        are the same size, else a fresh one) and the ready one switched in as
+ *                        its slot and registers free. A swap pairs ONE stalled warp with ONE
+ *                        ready warp (§2.12; session 16): the ready warp is reserved at that
+ *                        moment (no second stalled warp leaves for it) and so is the slot the
+ *                        stalled warp gives up (gd_alloc_pair: no TB placement or other warp
+ *                        takes it). Until session 15 a ready warp that waited for a slot was
+ *                        every later stalled warp's partner, so several left for one.
  *   switch out           a stalled warp with room in the spill area, when a TB of the kernel
  *                        waits for room (the allocator refused one since its last placement)
  *                        and the kernel may hold extra TBs (ME > 0): the freed slot and
@@ -39,10 +44,6 @@
 #include "gpuduet_mover.h"
 
 static struct gd_launch *launch_of_tb(struct gd *g, struct gd_sm *s, uint32_t tb);
-
-#ifndef GD_PAIR
-#define GD_PAIR 1
-#endif
 
 /* The ready queue's push: the next absent warp (round robin over the WCT) whose long-latency
  * operation completed (the SM's saved state says so: hd_mech_act.warp_waiting), or one placed
@@ -157,11 +158,9 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
                     if (r != GD_NONE) {
                         s->st.xswaps += s->wct.w[r].named > 0;
                         s->wct.w[r].named++;
-                        if (GD_PAIR) {
-                            w->pair = r;
-                            s->wct.w[r].pair = e;
-                            gd_alloc_pair(s->alloc, tb->cta_slot, w->warp, from);
-                        }
+                        w->pair = r;
+                        s->wct.w[r].pair = e;
+                        gd_alloc_pair(s->alloc, tb->cta_slot, w->warp, from);
                     }
                     gd_regpat_measure(g, i, launch_of_tb(g, s, w->tb), w->ctx, w->warp, w->pc);
                 }

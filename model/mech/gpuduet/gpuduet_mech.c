@@ -327,7 +327,7 @@ static void gd_warp_left(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, u
         return;
     uint32_t reg, meta, smem;
     gd_alloc_where_out(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
-    gd_wct_left(&s->wct, e, reg, meta, smem); /* (its barrier flag stays) */
+    gd_wct_left(&s->wct, e, reg, meta); /* (its barrier flag stays) */
     s->absent++;
 }
 
