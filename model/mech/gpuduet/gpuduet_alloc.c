@@ -93,7 +93,11 @@ bool gda_next_region(const struct gd_alloc *a, const int *order, unsigned k, uin
     return *i < k;
 }
 
-bool gda_smem_present(const struct gd_alloc *a, uint32_t ci)
+/* Is CTA slot ci's shared memory present? The TB context table's smem-present bit (the
+ * gpuduet_tbct block's Smemaddr in 0x800-0xAFF: gd_wct_tb_smem); a TB with no shared memory has
+ * none to miss. (Without the mechanism, the unit tests' allocator: the block's rule on the
+ * allocator's own base.) */
+static bool gda_smem_present(const struct gd_alloc *a, uint32_t ci)
 {
     const struct gd_cta *c = &a->cta[ci];
     if (!c->pl.S)
@@ -104,7 +108,9 @@ bool gda_smem_present(const struct gd_alloc *a, uint32_t ci)
     return c->smem != GD_NONE && hd_gpuduet_tbct_smem_present(c->smem);
 }
 
-void gda_smem_moved(struct gd_alloc *a, uint32_t ci, uint32_t u)
+/* CTA slot ci's shared memory moved to unit u (a TB-level switch out or in): the TBCT's TB-move
+ * write of Smemaddr. */
+static void gda_smem_moved(struct gd_alloc *a, uint32_t ci, uint32_t u)
 {
     if (a->g)
         gd_wct_tb_smem_set(&a->g->sm[a->sm].wct, ci, u);

@@ -114,14 +114,6 @@ extern const int gda_to_smem[2], gda_to_rf[2], gda_meta_any[3]; /* spill targets
 /* The next region of order[0..k) from *i on that has units; false when none is left. */
 bool gda_next_region(const struct gd_alloc *a, const int *order, unsigned k, uint8_t *i);
 uint32_t gda_free_slot(const struct gd_alloc *a);
-/* Is CTA slot ci's shared memory present? The TB context table's smem-present bit (the
- * gpuduet_tbct block's Smemaddr in 0x800-0xAFF, gd_tbct_smem); a TB with no shared memory has
- * none to miss. (Without the mechanism, the unit tests' allocator: the block's rule on the
- * allocator's own base.) */
-bool gda_smem_present(const struct gd_alloc *a, uint32_t ci);
-/* CTA slot ci's shared memory moved to unit u (a TB-level switch out or in): the TBCT's TB-move
- * write of Smemaddr. */
-void gda_smem_moved(struct gd_alloc *a, uint32_t ci, uint32_t u);
 uint32_t gda_spill_units(const struct gd_alloc *a, const struct gd_plan *pl);
 void gda_cta_init(struct gd_cta *c);
 /* Give back everything record c holds or has asked for. */
