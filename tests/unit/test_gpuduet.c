@@ -404,6 +404,23 @@ static void test_swap_exchange(struct hd_test_state *t)
     gd_alloc_where(a, gb.cta_slot, 6, &reg, &meta, &smem);
     HD_CHECK_U64(t, bsp, reg);
     HD_CHECK(t, gd_alloc_swap_open(a, gb.cta_slot, 6));
+    /* session 16: A3, with a spill of its own (reserved above for no ready warp), is paired
+     * with the ready B7: its registers are promised to B7 (not freed to the block, where a
+     * TB's placement could take them), and B7 comes in with them in A3's slot */
+    const uint32_t from7 = gb.cta_slot << 5 | 7u;
+    HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 3, false, from7));
+    gd_alloc_pair(a, ga.cta_slot, 3, from7);
+    uint32_t a3reg;
+    gd_alloc_where(a, ga.cta_slot, 3, &a3reg, &meta, &smem);
+    const uint16_t a3slot = ga.warp_slot[3];
+    struct hd_alloc_part pa3 = {3, 0, 0}, pb7 = {7, 0, 0};
+    HD_CHECK(t, !sa.ops->acquire(a, &gb, &pb7)); /* (waits for A3's registers) */
+    HD_CHECK(t, !gd_alloc_busy(a));               /* (and asks the block nothing) */
+    sa.ops->release_part(a, &ga, &pa3);
+    HD_CHECK(t, sa.ops->acquire(a, &gb, &pb7));
+    gd_alloc_where(a, gb.cta_slot, 7, &reg, &meta, &smem);
+    HD_CHECK_U64(t, a3reg, reg);
+    HD_CHECK_U64(t, a3slot, gb.warp_slot[7]);
     uint32_t named[3], held[3]; /* every unit named once through the exchanges */
     HD_CHECK(t, gd_alloc_audit(a, named, held));
     sa.ops->release(a, &ga);

@@ -302,6 +302,10 @@ bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
  * warp `from` (cta << 5 | warp): the warp slot it gives up (release_part) is reserved for that
  * warp, whose acquire takes it; no TB placement or other warp gets it meanwhile. */
 void gd_alloc_pair(struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t from);
+
+/* Absent warp `warp` of CTA slot cta found no room for its registers (or its TB's shared
+ * memory) at the block, and no swap promised it any. */
+bool gd_alloc_starved(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
 /* The audit: the units per region (0 RF, 1 shared memory, 2 L1D) the records name (resident
  * TBs, the staged TB) and the units the block gave to contexts; true when they agree (no unit
  * lost or named twice over). */
@@ -342,6 +346,7 @@ struct gd_sm_stats {
      * with no ready partner (for a TB waiting for room); the default mover's cycles
      * (ceil(bytes / [sm] warp_move_bytes)) of all switch-outs and of the over-switching ones */
     uint64_t xswaps, outs_tb, out_cycles, xout_cycles;
+    uint64_t unpaired; /* paired ready heads released: their partner left, no room for them */
 };
 
 struct gd_sm {

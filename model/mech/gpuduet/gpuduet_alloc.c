@@ -443,9 +443,30 @@ void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp)
 
 void gd_alloc_pair(struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t from)
 {
-    if (cta < a->p->max_ctas && a->cta[cta].used && warp < a->cta[cta].n &&
-        a->cta[cta].slot[warp] != GD_NONE)
-        a->cta[cta].pair_to[warp] = from;
+    if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n ||
+        a->cta[cta].slot[warp] == GD_NONE)
+        return;
+    struct gd_cta *c = &a->cta[cta];
+    c->pair_to[warp] = from;
+    /* its registers too, when the ready warp needs a run of the same size and no exchange
+     * promised one (the stalled warp had its own spill already): a TB's placement must not
+     * take them between the two moves (sgemm with the controller: the ready head waited for
+     * registers forever, no other warp leaving for it) */
+    uint32_t fw;
+    struct gd_cta *pc = swap_partner(a, from, &fw);
+    if (pc && c->swap_to[warp] == GD_NONE && !pc->promised[fw] && c->pl.spill_regs &&
+        pc->pl.spill_regs && pc->pl.R == c->pl.R && c->pl.R && c->rf[warp] != GD_NONE &&
+        pc->rf[fw] == GD_NONE && pc->acq[fw] != P_OK) {
+        c->swap_to[warp] = from;
+        pc->promised[fw] = true;
+    }
+}
+
+bool gd_alloc_starved(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
+{
+    return cta < a->p->max_ctas && a->cta[cta].used && warp < a->cta[cta].n &&
+           a->cta[cta].slot[warp] == GD_NONE && !a->cta[cta].promised[warp] &&
+           (a->cta[cta].acq[warp] == P_FAIL || a->cta[cta].acq_sm == P_FAIL);
 }
 /* }==== */
 

@@ -179,8 +179,19 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
             rw->rq = false;
         return;
     }
-    if (!g->act->warp_in(g->act->gpu, i, rw->ctx, rw->warp, now))
+    if (!g->act->warp_in(g->act->gpu, i, rw->ctx, rw->warp, now)) {
+        /* a paired head whose partner has left but that found no room for its registers
+         * (a placement took them: only when the two plans differ, gd_alloc_pair) is no
+         * longer paired, so that another stalled warp may leave for it */
+        if (rw->pair < GD_WCT_ENTRIES && s->wct.w[rw->pair].slot == GD_NONE &&
+            gd_alloc_starved(s->alloc, s->wct.t[rw->tb].cta_slot, rw->warp)) {
+            if (s->wct.w[rw->pair].pair == x)
+                s->wct.w[rw->pair].pair = GD_NONE;
+            rw->pair = GD_NONE;
+            s->st.unpaired++;
+        }
         return; /* (in order: no room yet) */
+    }
     gd_queues_pop(&s->q, GD_QR);
     rw->rq = false;
 }

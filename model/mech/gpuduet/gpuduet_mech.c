@@ -24,7 +24,7 @@
  *   plan LAUNCH KERNEL NAME n R r points S mc lim level me_ub
  *   me LAUNCH END class ME           (each window the controller used)
  *   sm I stalls_miss stalls_bar outs outs_bar ins swaps tb_outs absent_loads ready refused no_room
- *        xswaps outs_tb out_cycles xout_cycles (the over-switching trace, gpuduet.h)
+ *        xswaps outs_tb out_cycles xout_cycles unpaired (the over-switching trace, gpuduet.h)
  *   total (the same counts over the SMs)
  */
 #include "gpuduet.h"
@@ -497,10 +497,11 @@ static void put_stats(FILE *f, const struct gd_sm_stats *s)
             " stalls_miss=%" PRIu64 " stalls_bar=%" PRIu64 " outs=%" PRIu64 " outs_bar=%" PRIu64
             " ins=%" PRIu64 " swaps=%" PRIu64 " tb_outs=%" PRIu64 " absent_loads=%" PRIu64
             " ready=%" PRIu64 " refused=%" PRIu64 " no_room=%" PRIu64 " xswaps=%" PRIu64
-            " outs_tb=%" PRIu64 " out_cycles=%" PRIu64 " xout_cycles=%" PRIu64 "\n",
+            " outs_tb=%" PRIu64 " out_cycles=%" PRIu64 " xout_cycles=%" PRIu64
+            " unpaired=%" PRIu64 "\n",
             s->stalls_miss, s->stalls_bar, s->outs, s->outs_bar, s->ins, s->swaps, s->tb_outs,
             s->absent_loads, s->ready, s->refused, s->no_room, s->xswaps, s->outs_tb,
-            s->out_cycles, s->xout_cycles);
+            s->out_cycles, s->xout_cycles, s->unpaired);
 }
 
 static void gd_destroy(void *impl)
@@ -529,6 +530,7 @@ static void gd_destroy(void *impl)
             tot.outs_tb += s->outs_tb;
             tot.out_cycles += s->out_cycles;
             tot.xout_cycles += s->xout_cycles;
+            tot.unpaired += s->unpaired;
         }
         for (uint32_t i = 0; i < g->nsm; i++) /* what is still out at the end (none after a
                                                   completed run) */
@@ -536,17 +538,20 @@ static void gd_destroy(void *impl)
                 const struct gd_wct_entry *w = &g->sm[i].wct.w[e];
                 if (gd_w_valid(&g->sm[i].wct, e) && w->slot == GD_NONE)
                     fprintf(g->log, "out sm=%u entry=%u ctx=%u warp=%u state=%u barrier=%d "
-                            "queued=%d waiting=%u\n", i, e, w->ctx, w->warp,
+                            "queued=%d waiting=%u pair=%d\n", i, e, w->ctx, w->warp,
                             gd_w_state(&g->sm[i].wct, e),
                             w->barrier, w->queued,
-                            g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp));
+                            g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp),
+                            w->pair == GD_NONE ? -1 : (int)w->pair);
             }
         for (uint32_t i = 0; i < g->nsm; i++)
             if (g->sm[i].absent)
                 fprintf(g->log, "queues sm=%u absent=%u stalled=%u ready=%u stalled_tb=%u "
-                        "ready_tb=%u\n", i, g->sm[i].absent, gd_queues_count(&g->sm[i].q, GD_QS),
-                        gd_queues_count(&g->sm[i].q, GD_QR), gd_queues_count(&g->sm[i].q, GD_QST),
-                        gd_queues_count(&g->sm[i].q, GD_QRT));
+                        "ready_tb=%u heads=%d/%d\n", i, g->sm[i].absent,
+                        gd_queues_count(&g->sm[i].q, GD_QS), gd_queues_count(&g->sm[i].q, GD_QR),
+                        gd_queues_count(&g->sm[i].q, GD_QST), gd_queues_count(&g->sm[i].q, GD_QRT),
+                        (int)gd_queues_head(&g->sm[i].q, GD_QS),
+                        (int)gd_queues_head(&g->sm[i].q, GD_QR));
         uint64_t qs = 0, qp = 0, qu = 0, qd = 0;
         for (uint32_t i = 0; i < g->nsm; i++) {
             qs += g->sm[i].q.steps;
