@@ -9,6 +9,7 @@
 #include "gpuduet.h"
 #include "gpuduet_bitmap.h"
 #include "gpuduet_bmap.h"
+#include "gpuduet_tbct.h"
 #include "gpuduet_tab.h"
 #include "testutil.h"
 
@@ -624,6 +625,24 @@ static void test_tables(struct hd_test_state *t)
     HD_CHECK_U64(t, 0x911, gd_tab_w(w.tab, 0).meta);
     HD_CHECK_U64(t, 1, gd_t_abs(&w, tb));
     HD_CHECK(t, gd_wct_tb_all(&w, tb, GD_WS_RUNNING)); /* warps 1 and 2, the present ones */
+    /* session 16: the TB's shared memory (CTA slot 2) as the allocator sees it is the TBCT's
+     * Smemaddr: present at 0x800, absent once moved to the register file (0x100, a TB move
+     * that keeps Absmask), present again at home; the block's read agrees after the edges */
+    uint32_t sm_u = 0;
+    HD_CHECK(t, gd_wct_tb_smem(&w, 2, &sm_u));
+    HD_CHECK(t, hd_gpuduet_tbct_smem_present(sm_u));
+    HD_CHECK(t, !gd_wct_tb_smem(&w, 3, &sm_u)); /* (no TB in CTA slot 3) */
+    gd_wct_tb_smem_set(&w, 2, 0x100);
+    HD_CHECK(t, gd_wct_tb_smem(&w, 2, &sm_u));
+    HD_CHECK_U64(t, 0x100, sm_u);
+    HD_CHECK(t, !hd_gpuduet_tbct_smem_present(sm_u));
+    HD_CHECK_U64(t, 1, gd_t_abs(&w, tb));
+    tab_drain(t, w.tab, &now);
+    HD_CHECK_U64(t, 0x100, gd_tab_t(w.tab, tb).smem);
+    gd_wct_tb_smem_set(&w, 2, 0x840);
+    tab_drain(t, w.tab, &now);
+    HD_CHECK(t, gd_wct_tb_smem(&w, 2, &sm_u) && hd_gpuduet_tbct_smem_present(sm_u));
+    HD_CHECK_U64(t, 0x840, sm_u);
     /* the TB leaves: every entry free at once, the blocks empty after the edges */
     gd_wct_remove_tb(&w, 7);
     HD_CHECK(t, !gd_w_valid(&w, 0) && !gd_w_valid(&w, 2) && !gd_t_valid(&w, tb));
