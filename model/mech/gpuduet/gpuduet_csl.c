@@ -140,7 +140,7 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
                 gd_queues_rotate(&s->q, GD_QS);
             } else {
                 /* the pairing (§2.12: a swap is ONE stalled warp for ONE ready warp): the slot
-                 * and registers it gives up are the ready warp's (gd_alloc_reserve's `from`) */
+                 * and registers it gives up are the ready warp's (gd_alloc_pair) */
                 w->xout = r != GD_NONE && s->wct.w[r].named > 0;
                 if (!g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
                     gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
