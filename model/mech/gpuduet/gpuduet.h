@@ -16,6 +16,7 @@
  *   gpuduet_alloc.c   the [sm] allocator: unified on-chip storage in 128 B units over the
  *                     register file, shared memory and L1D with the allocation bitmap (§3.7)
  *   gpuduet_place.c   ... placing a TB through the bitmap block's allocations
+ *   gpuduet_reserve.c ... a switch-out's spill reservation and a swap's pairing (the CSL's)
  *   gpuduet_bmap.c    the allocation bitmap block of one SM, the allocator's only map
  *   gpuduet_csl.c     the context switching logic of one SM, once per cycle (§2.12)
  *   gpuduet_mech.c    registry entry, attach, the hook's callbacks, the log

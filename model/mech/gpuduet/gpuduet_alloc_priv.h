@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * gpuduet_alloc_priv.h - the private state of GPUDuet's unified-storage allocator, shared by
- * gpuduet_alloc.c (the allocator's contract, switch-in, spill reservations, the bitmap block's
- * answers) and gpuduet_place.c (placing a TB through the block's allocations). Lin thesis
+ * gpuduet_alloc.c (the allocator's contract, switch-in, the bitmap block's answers),
+ * gpuduet_reserve.c (spill reservations and a swap's pairing, the CSL's) and gpuduet_place.c
+ * (placing a TB through the block's allocations). Lin thesis
  * §3.6.4, §3.7; issue 28 items 1 and 4. Not for other files: the mechanism reaches the
  * allocator through gpuduet.h.
  *
@@ -110,10 +111,22 @@ enum { K_FILL, K_PLACE, K_ACQ_RF, K_ACQ_SM, K_RES, K_RES_TB };
 uint64_t gda_tag(unsigned kind, uint32_t cta, uint32_t warp, uint32_t epoch, uint32_t n);
 /* Queue an allocation of n units in region r at the block. */
 void gda_ask(struct gd_alloc *a, int r, uint32_t n, uint64_t tag);
+/* Free the n units at *u (if any) at the block and clear *u. */
+void gda_give(struct gd_alloc *a, uint32_t *u, uint32_t n);
 extern const int gda_to_smem[2], gda_to_rf[2], gda_meta_any[3]; /* spill targets, in order */
 /* The next region of order[0..k) from *i on that has units; false when none is left. */
 bool gda_next_region(const struct gd_alloc *a, const int *order, unsigned k, uint8_t *i);
 uint32_t gda_free_slot(const struct gd_alloc *a);
+/* The warp that `from` (cta << 5 | warp) names, when it is resident and absent: its record and
+ * index; NULL otherwise. */
+struct gd_cta *gda_swap_partner(struct gd_alloc *a, uint32_t from, uint32_t *fw);
+/* Stalled warp i of c no longer hands its registers to a ready warp. */
+void gda_swap_cancel(struct gd_alloc *a, struct gd_cta *c, uint32_t i);
+/* Is CTA slot ci's shared memory present? The TB context table's smem-present bit (the
+ * gpuduet_tbct block's Smemaddr in 0x800-0xAFF: gd_wct_tb_smem); a TB with no shared memory has
+ * none to miss. (Without the mechanism, the unit tests' allocator: the block's rule on the
+ * allocator's own base.) */
+bool gda_smem_present(const struct gd_alloc *a, uint32_t ci);
 uint32_t gda_spill_units(const struct gd_alloc *a, const struct gd_plan *pl);
 void gda_cta_init(struct gd_cta *c);
 /* Give back everything record c holds or has asked for. */
