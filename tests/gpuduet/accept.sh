@@ -8,7 +8,9 @@
 #     (outs - outs_bar > 0, stalls_miss > 0),
 #   - loads that landed while their warp was absent (absent_loads > 0, and the SMs'
 #     warp_absent_loads > 0: the response was applied to the saved state),
-#   - swaps of a stalled warp with a ready one (swaps > 0),
+#   - swaps of a stalled warp with a ready one (swaps > 0), each pairing ONE stalled warp
+#     with ONE ready warp (§2.12): no switch-out names a ready warp that an earlier one named
+#     and that has not come in yet (xswaps = 0; session 15's rule gave 39 here),
 #   - the barrier rule of §2.9 (option 2): warps waiting at a barrier switched out
 #     (outs_bar > 0) and barriers that completed with a warp absent
 #     (warp_absent_bar_releases > 0),
@@ -46,6 +48,7 @@ fail() { echo "accept.sh: $w: $*"; exit 1; }
 [ "$(log absent_loads)" -gt 0 ] || fail "no load landed while its warp was absent"
 [ "$(js warp_absent_loads)" -gt 0 ] || fail "the SMs applied no load to an absent warp"
 [ "$(log swaps)" -gt 0 ] || fail "no swap of a stalled with a ready warp"
+[ "$(log xswaps)" -eq 0 ] || fail "$(log xswaps) switch-outs for a ready warp another stalled warp had already left for (§2.12 pairs one with one)"
 [ "$(log outs_bar)" -gt 0 ] || fail "no warp switched out at a barrier (§2.9 option 2)"
 [ "$(js warp_absent_bar_releases)" -gt 0 ] || fail "no barrier completed with a warp absent"
 out=$(( $(js warp_switch_outs) + $(js warp_placed_absent) ))

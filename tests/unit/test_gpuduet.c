@@ -9,6 +9,7 @@
 #include "gpuduet.h"
 #include "gpuduet_bitmap.h"
 #include "gpuduet_bmap.h"
+#include "gpuduet_tbct.h"
 #include "gpuduet_tab.h"
 #include "testutil.h"
 
@@ -404,6 +405,23 @@ static void test_swap_exchange(struct hd_test_state *t)
     gd_alloc_where(a, gb.cta_slot, 6, &reg, &meta, &smem);
     HD_CHECK_U64(t, bsp, reg);
     HD_CHECK(t, gd_alloc_swap_open(a, gb.cta_slot, 6));
+    /* session 16: A3, with a spill of its own (reserved above for no ready warp), is paired
+     * with the ready B7: its registers are promised to B7 (not freed to the block, where a
+     * TB's placement could take them), and B7 comes in with them in A3's slot */
+    const uint32_t from7 = gb.cta_slot << 5 | 7u;
+    HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 3, false, from7));
+    gd_alloc_pair(a, ga.cta_slot, 3, from7);
+    uint32_t a3reg;
+    gd_alloc_where(a, ga.cta_slot, 3, &a3reg, &meta, &smem);
+    const uint16_t a3slot = ga.warp_slot[3];
+    struct hd_alloc_part pa3 = {3, 0, 0}, pb7 = {7, 0, 0};
+    HD_CHECK(t, !sa.ops->acquire(a, &gb, &pb7)); /* (waits for A3's registers) */
+    HD_CHECK(t, !gd_alloc_busy(a));               /* (and asks the block nothing) */
+    sa.ops->release_part(a, &ga, &pa3);
+    HD_CHECK(t, sa.ops->acquire(a, &gb, &pb7));
+    gd_alloc_where(a, gb.cta_slot, 7, &reg, &meta, &smem);
+    HD_CHECK_U64(t, a3reg, reg);
+    HD_CHECK_U64(t, a3slot, gb.warp_slot[7]);
     uint32_t named[3], held[3]; /* every unit named once through the exchanges */
     HD_CHECK(t, gd_alloc_audit(a, named, held));
     sa.ops->release(a, &ga);
@@ -411,6 +429,65 @@ static void test_swap_exchange(struct hd_test_state *t)
     drain(t, a, &cyc);
     HD_CHECK(t, gd_alloc_audit(a, named, held));
     HD_CHECK_U64(t, 0, held[0] + held[1] + held[2]);
+    sa.ops->destroy(a);
+    gd_bmap_destroy(&bm);
+}
+
+/* §2.12: a swap pairs ONE stalled warp with ONE ready warp. The slot the stalled warp gives up
+ * is the paired ready warp's (gd_alloc_pair): no TB placement or other warp takes it between
+ * the stalled warp's leaving and the ready warp's switch-in. (Before session 16 the slot went
+ * back to the free pool, so several stalled warps left for one ready warp that could not come
+ * in yet: docs/blocks/gpuduet.md "Where the cycles go".) Warp slots limit here: 8 slots, a TB
+ * of 8 warps; the ready warp keeps its registers, only its meta-data moves. */
+static void test_swap_pair(struct hd_test_state *t)
+{
+    hd_test_begin(t, "allocator: a swap's freed slot is its paired ready warp's, no other's");
+    struct hd_sm_params p = gd_test_sm(65536);
+    p.max_warps = 8;
+    struct hd_sm_alloc sa;
+    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
+    struct gd_alloc *a = sa.impl;
+    struct gd_bmap bm;
+    char err[512] = "";
+    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 256, err, sizeof err) == 0);
+    uint64_t cyc = 0;
+    const struct hd_cta_demand da = {8, 256, 8 * 32 * 40, 4096, 0, 0, 0, 0};
+    /* (B of another launch: each kernel's native MC is 1 here) */
+    const struct hd_cta_demand db = {0, 256, 8 * 32 * 40, 4096, 1, 0, 0, 8};
+    struct hd_cta_grant ga, gb;
+    HD_CHECK(t, !sa.ops->can_accept(a, &da));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->accept(a, &da, &ga));
+    HD_CHECK(t, !sa.ops->can_accept(a, &db));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->accept(a, &db, &gb));
+    HD_CHECK_U64(t, 0, gd_alloc_free_slots(a)); /* A holds all 8 slots; B is absent */
+    const uint16_t a2 = ga.warp_slot[2];
+    struct hd_alloc_part pa = {2, 0, 0}, pb = {5, 0, 0}, pb6 = {6, 0, 0};
+    /* A2 stalled, B5 ready: the swap pairs them */
+    const uint32_t from = gb.cta_slot << 5 | 5u;
+    HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 2, false, from));
+    gd_alloc_pair(a, ga.cta_slot, 2, from);
+    HD_CHECK(t, !sa.ops->acquire(a, &gb, &pb)); /* A2 still holds its slot */
+    sa.ops->release_part(a, &ga, &pa);           /* A2 has left */
+    HD_CHECK_U64(t, 0, gd_alloc_free_slots(a)); /* the slot is B5's: not free */
+    HD_CHECK(t, !sa.ops->acquire(a, &gb, &pb6)); /* another ready warp does not get it */
+    HD_CHECK(t, sa.ops->acquire(a, &gb, &pb));   /* B5 does, the very slot A2 left */
+    HD_CHECK_U64(t, a2, gb.warp_slot[5]);
+    HD_CHECK_U64(t, 0, gd_alloc_free_slots(a));
+    /* without a pairing (a switch-out for a TB waiting for room) the slot is free */
+    struct hd_alloc_part pa3 = {3, 0, 0};
+    HD_CHECK(t, !gd_alloc_reserve(a, ga.cta_slot, 3, false, GD_NONE));
+    drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 3, false, GD_NONE));
+    sa.ops->release_part(a, &ga, &pa3);
+    HD_CHECK_U64(t, 1, gd_alloc_free_slots(a));
+    uint32_t named[3], held[3];
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    sa.ops->release(a, &ga);
+    sa.ops->release(a, &gb);
+    drain(t, a, &cyc);
+    HD_CHECK_U64(t, 8, gd_alloc_free_slots(a));
     sa.ops->destroy(a);
     gd_bmap_destroy(&bm);
 }
@@ -535,7 +612,7 @@ static void test_tables(struct hd_test_state *t)
     HD_CHECK_U64(t, 5, f2.meta);
     /* warp 0 is switched out (its contexts to 0x910 / 0x911), warp 1 switched in (slot 6, its
      * registers to 120): the Absmask bits follow */
-    gd_wct_left(&w, 0, 0x910, 0x911, 0x800);
+    gd_wct_left(&w, 0, 0x910, 0x911);
     gd_wct_back(&w, 1, 6, 120);
     HD_CHECK_U64(t, GD_WS_ABSENT, gd_w_state(&w, 0));
     HD_CHECK_U64(t, GD_WS_RUNNING, gd_w_state(&w, 1));
@@ -548,6 +625,24 @@ static void test_tables(struct hd_test_state *t)
     HD_CHECK_U64(t, 0x911, gd_tab_w(w.tab, 0).meta);
     HD_CHECK_U64(t, 1, gd_t_abs(&w, tb));
     HD_CHECK(t, gd_wct_tb_all(&w, tb, GD_WS_RUNNING)); /* warps 1 and 2, the present ones */
+    /* session 16: the TB's shared memory (CTA slot 2) as the allocator sees it is the TBCT's
+     * Smemaddr: present at 0x800, absent once moved to the register file (0x100, a TB move
+     * that keeps Absmask), present again at home; the block's read agrees after the edges */
+    uint32_t sm_u = 0;
+    HD_CHECK(t, gd_wct_tb_smem(&w, 2, &sm_u));
+    HD_CHECK(t, hd_gpuduet_tbct_smem_present(sm_u));
+    HD_CHECK(t, !gd_wct_tb_smem(&w, 3, &sm_u)); /* (no TB in CTA slot 3) */
+    gd_wct_tb_smem_set(&w, 2, 0x100);
+    HD_CHECK(t, gd_wct_tb_smem(&w, 2, &sm_u));
+    HD_CHECK_U64(t, 0x100, sm_u);
+    HD_CHECK(t, !hd_gpuduet_tbct_smem_present(sm_u));
+    HD_CHECK_U64(t, 1, gd_t_abs(&w, tb));
+    tab_drain(t, w.tab, &now);
+    HD_CHECK_U64(t, 0x100, gd_tab_t(w.tab, tb).smem);
+    gd_wct_tb_smem_set(&w, 2, 0x840);
+    tab_drain(t, w.tab, &now);
+    HD_CHECK(t, gd_wct_tb_smem(&w, 2, &sm_u) && hd_gpuduet_tbct_smem_present(sm_u));
+    HD_CHECK_U64(t, 0x840, sm_u);
     /* the TB leaves: every entry free at once, the blocks empty after the edges */
     gd_wct_remove_tb(&w, 7);
     HD_CHECK(t, !gd_w_valid(&w, 0) && !gd_w_valid(&w, 2) && !gd_t_valid(&w, tb));
@@ -587,6 +682,7 @@ int main(void)
     test_bitmap_alloc(&t);
     test_tables(&t);
     test_swap_exchange(&t);
+    test_swap_pair(&t);
     test_fail_after_free(&t);
     return hd_test_finish(&t);
 }

@@ -16,6 +16,7 @@
  *   gpuduet_alloc.c   the [sm] allocator: unified on-chip storage in 128 B units over the
  *                     register file, shared memory and L1D with the allocation bitmap (§3.7)
  *   gpuduet_place.c   ... placing a TB through the bitmap block's allocations
+ *   gpuduet_reserve.c ... a switch-out's spill reservation and a swap's pairing (the CSL's)
  *   gpuduet_bmap.c    the allocation bitmap block of one SM, the allocator's only map
  *   gpuduet_csl.c     the context switching logic of one SM, once per cycle (§2.12)
  *   gpuduet_mech.c    registry entry, attach, the hook's callbacks, the log
@@ -135,6 +136,13 @@ struct gd_wct_entry {
     uint64_t stalled_at; /* the cycle it began to wait (its own issue then is the instruction
                             that made it wait, not a sign it runs again) */
     bool rq;             /* pushed onto the ready queue, not yet popped */
+    /* a swap (§2.12) pairs ONE stalled warp with ONE ready warp: the stalled (leaving) warp's
+     * ready partner, or the ready warp's stalled partner, GD_NONE; set when the stalled one is
+     * switched out, cleared when the ready one is back in (its slot reserved for it meanwhile:
+     * gd_alloc_reserve with `from`) */
+    uint32_t pair;
+    uint32_t named;      /* (trace) switch-outs that named this ready warp since it was last in */
+    bool xout;           /* (trace) its switch-out being started names such a warp again */
 };
 /* ... beside a TBCT entry (its 45 bits, Valid, Absmask, Smemaddr, are the gpuduet_tbct
  * block's: gd_t_valid / gd_t_abs). */
@@ -182,10 +190,16 @@ void gd_wct_remove_tb(struct gd_wct *t, uint32_t ctx);
 /* The WCT entry of (ctx, warp), or GD_NONE. */
 uint32_t gd_wct_find(const struct gd_wct *t, uint32_t ctx, uint32_t warp);
 uint32_t gd_wct_tb_of_ctx(const struct gd_wct *t, uint32_t ctx);
-/* Entry e left its slot (its contexts now at reg / meta, the TB's shared memory at smem) / came
- * back into slot (its registers at reg). */
-void gd_wct_left(struct gd_wct *t, uint32_t e, uint32_t reg, uint32_t meta, uint32_t smem);
+/* Entry e left its slot (its contexts now at reg / meta) / came back into slot (its registers
+ * at reg): the WCT's CSL write and the TBCT's Absmask bit. (The TB's shared memory moves when
+ * the allocator moves it: gd_wct_tb_smem_set.) */
+void gd_wct_left(struct gd_wct *t, uint32_t e, uint32_t reg, uint32_t meta);
 void gd_wct_back(struct gd_wct *t, uint32_t e, uint32_t slot, uint32_t reg);
+/* The TBCT's Smemaddr (the block's view, gpuduet_tab.h) of the TB in CTA slot cta_slot: false
+ * when no valid entry holds it (not placed yet). */
+bool gd_wct_tb_smem(const struct gd_wct *t, uint32_t cta_slot, uint32_t *smem);
+/* ... becomes smem (the CSL's TB-move write: the TB's shared memory moved out or home). */
+void gd_wct_tb_smem_set(struct gd_wct *t, uint32_t cta_slot, uint32_t smem);
 /* Every present warp of TB entry tb in state st (and at least one present)? A TB partly
  * switched out counts with its present warps (§2.9: its warps at a barrier may leave too). */
 bool gd_wct_tb_all(const struct gd_wct *t, uint32_t tb, uint8_t st);
@@ -285,6 +299,14 @@ int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
 /* Absent warp `warp` of CTA slot cta can be a swap's ready side: it does not wait for a swap's
  * registers already (a swap exchanges the two warps' context spaces, session 15). */
 bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
+/* A swap (§2.12) pairs stalled warp `warp` of CTA slot cta, just switched out, with the ready
+ * warp `from` (cta << 5 | warp): the warp slot it gives up (release_part) is reserved for that
+ * warp, whose acquire takes it; no TB placement or other warp gets it meanwhile. */
+void gd_alloc_pair(struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t from);
+
+/* Absent warp `warp` of CTA slot cta found no room for its registers (or its TB's shared
+ * memory) at the block, and no swap promised it any. */
+bool gd_alloc_starved(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
 /* The audit: the units per region (0 RF, 1 shared memory, 2 L1D) the records name (resident
  * TBs, the staged TB) and the units the block gave to contexts; true when they agree (no unit
  * lost or named twice over). */
@@ -320,6 +342,12 @@ struct gd_sm_stats {
     uint64_t ready;                     /* absent -> ready transitions */
     uint64_t refused;                   /* switch-outs the SM refused (something in flight) */
     uint64_t no_room;                   /* switch-outs without spill space */
+    /* the over-switching trace: swap switch-outs naming a ready warp that an earlier one named
+     * and that is not in yet (0 with the pairing: one stalled warp per ready warp); switch-outs
+     * with no ready partner (for a TB waiting for room); the default mover's cycles
+     * (ceil(bytes / [sm] warp_move_bytes)) of all switch-outs and of the over-switching ones */
+    uint64_t xswaps, outs_tb, out_cycles, xout_cycles;
+    uint64_t unpaired; /* paired ready heads released: their partner left, no room for them */
 };
 
 struct gd_sm {

@@ -40,6 +40,7 @@
 #include "gpuduet_alloc_priv.h"
 
 #include "gpuduet_bitmap.h"
+#include "gpuduet_tbct.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ void gda_ask(struct gd_alloc *a, int r, uint32_t n, uint64_t tag)
         a->oom = true;
 }
 
-static void gda_give(struct gd_alloc *a, uint32_t *u, uint32_t n)
+void gda_give(struct gd_alloc *a, uint32_t *u, uint32_t n)
 {
     if (*u != GD_NONE && n) {
         if (!gd_bmap_free(a->bm, *u, n))
@@ -92,6 +93,29 @@ bool gda_next_region(const struct gd_alloc *a, const int *order, unsigned k, uin
     return *i < k;
 }
 
+/* Is CTA slot ci's shared memory present? The TB context table's smem-present bit (the
+ * gpuduet_tbct block's Smemaddr in 0x800-0xAFF: gd_wct_tb_smem); a TB with no shared memory has
+ * none to miss. (Without the mechanism, the unit tests' allocator: the block's rule on the
+ * allocator's own base.) */
+bool gda_smem_present(const struct gd_alloc *a, uint32_t ci)
+{
+    const struct gd_cta *c = &a->cta[ci];
+    if (!c->pl.S)
+        return true;
+    uint32_t u;
+    if (a->g && gd_wct_tb_smem(&a->g->sm[a->sm].wct, ci, &u))
+        return hd_gpuduet_tbct_smem_present(u);
+    return c->smem != GD_NONE && hd_gpuduet_tbct_smem_present(c->smem);
+}
+
+/* CTA slot ci's shared memory moved to unit u (a TB-level switch out or in): the TBCT's TB-move
+ * write of Smemaddr. */
+static void gda_smem_moved(struct gd_alloc *a, uint32_t ci, uint32_t u)
+{
+    if (a->g)
+        gd_wct_tb_smem_set(&a->g->sm[a->sm].wct, ci, u);
+}
+
 uint32_t gda_free_slot(const struct gd_alloc *a)
 {
     for (uint32_t w = 0; w < a->caps.warps; w++)
@@ -115,13 +139,14 @@ void gda_cta_init(struct gd_cta *c)
     c->epoch = ep;
     c->smem = c->smem_sp = GD_NONE;
     for (uint32_t i = 0; i < MAXW; i++)
-        c->rf[i] = c->sp[i] = c->slot[i] = c->acq_rf[i] = c->swap_to[i] = GD_NONE;
+        c->rf[i] = c->sp[i] = c->slot[i] = c->acq_rf[i] = c->swap_to[i] = c->pair_to[i] =
+            c->slot_res[i] = GD_NONE;
     c->acq_smem = GD_NONE;
 }
 
 /* The warp that `from` (cta << 5 | warp) names, when it is resident and absent: its record and
  * index; NULL otherwise. */
-static struct gd_cta *swap_partner(struct gd_alloc *a, uint32_t from, uint32_t *fw)
+struct gd_cta *gda_swap_partner(struct gd_alloc *a, uint32_t from, uint32_t *fw)
 {
     if (from == GD_NONE)
         return NULL;
@@ -134,10 +159,10 @@ static struct gd_cta *swap_partner(struct gd_alloc *a, uint32_t from, uint32_t *
 }
 
 /* Stalled warp i of c no longer hands its registers to a ready warp. */
-static void swap_cancel(struct gd_alloc *a, struct gd_cta *c, uint32_t i)
+void gda_swap_cancel(struct gd_alloc *a, struct gd_cta *c, uint32_t i)
 {
     uint32_t fw;
-    struct gd_cta *pc = swap_partner(a, c->swap_to[i], &fw);
+    struct gd_cta *pc = gda_swap_partner(a, c->swap_to[i], &fw);
     if (pc)
         pc->promised[fw] = false;
     c->swap_to[i] = GD_NONE;
@@ -147,7 +172,7 @@ void gda_undo(struct gd_alloc *a, struct gd_cta *c)
 {
     for (uint32_t i = 0; i < MAXW; i++) {
         if (c->swap_to[i] != GD_NONE)
-            swap_cancel(a, c, i);
+            gda_swap_cancel(a, c, i);
         c->promised[i] = false;
         gda_give(a, &c->rf[i], c->pl.R);
         gda_give(a, &c->sp[i], c->spn[i]);
@@ -155,7 +180,9 @@ void gda_undo(struct gd_alloc *a, struct gd_cta *c)
         c->acq[i] = c->res[i] = P_NONE;
         if (c->slot[i] != GD_NONE)
             a->wused[c->slot[i]] = 0;
-        c->slot[i] = GD_NONE;
+        if (c->slot_res[i] != GD_NONE)
+            a->wused[c->slot_res[i]] = 0;
+        c->slot[i] = c->slot_res[i] = c->pair_to[i] = GD_NONE;
     }
     gda_give(a, &c->smem, c->pl.S);
     gda_give(a, &c->smem_sp, c->pl.S + c->n * GD_ST_UNITS);
@@ -197,9 +224,10 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
     const uint32_t ci = g->cta_slot;
     struct gd_cta *c = &a->cta[ci];
     const uint32_t i = p->warp;
-    if (!c->used || i >= c->n || c->slot[i] != GD_NONE || gda_free_slot(a) == GD_NONE)
+    if (!c->used || i >= c->n || c->slot[i] != GD_NONE ||
+        (c->slot_res[i] == GD_NONE && gda_free_slot(a) == GD_NONE))
         return false;
-    const bool need_sm = !c->smem_home && c->pl.S;
+    const bool need_sm = c->pl.S && !gda_smem_present(a, ci);
     const bool need_rf = c->rf[i] == GD_NONE && c->pl.R;
     if (need_rf && c->promised[i])
         return false; /* a swap: the stalled warp's registers come when it has left */
@@ -254,10 +282,11 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
         c->smem = c->acq_smem;
         c->acq_smem = GD_NONE;
         c->acq_sm = P_NONE;
-        c->smem_home = true;
+        gda_smem_moved(a, ci, c->smem); /* (home: the TBCT's bit says so from now on) */
     }
     gda_give(a, &c->sp[i], c->spn[i]);
-    const uint32_t s = gda_free_slot(a);
+    const uint32_t s = c->slot_res[i] != GD_NONE ? c->slot_res[i] : gda_free_slot(a);
+    c->slot_res[i] = GD_NONE; /* (a swap's: its stalled partner's slot) */
     c->slot[i] = s;
     a->wused[s] = 1;
     g->warp_slot[i] = (uint16_t)s;
@@ -274,11 +303,16 @@ static void ga_release_part(void *impl, struct hd_cta_grant *g, const struct hd_
     const uint32_t i = p->warp;
     if (!c->used || i >= c->n || c->slot[i] == GD_NONE)
         return;
-    a->wused[c->slot[i]] = 0;
+    uint32_t fw;
+    struct gd_cta *rc = gda_swap_partner(a, c->pair_to[i], &fw);
+    if (rc && rc->slot_res[fw] == GD_NONE)
+        rc->slot_res[fw] = c->slot[i]; /* the swap's ready warp's, no other's (stays used) */
+    else
+        a->wused[c->slot[i]] = 0;
+    c->pair_to[i] = GD_NONE;
     c->slot[i] = GD_NONE;
     g->warp_slot[i] = HD_ALLOC_NO_SLOT;
-    uint32_t fw;
-    struct gd_cta *pc = swap_partner(a, c->swap_to[i], &fw);
+    struct gd_cta *pc = gda_swap_partner(a, c->swap_to[i], &fw);
     if (c->pl.spill_regs) { /* (its reduced copy is in its reserved spill) */
         if (pc && pc->promised[fw] && pc->rf[fw] == GD_NONE && c->rf[i] != GD_NONE) {
             pc->rf[fw] = c->rf[i]; /* the swap: the ready warp's registers go where these were */
@@ -296,116 +330,13 @@ static void ga_release_part(void *impl, struct hd_cta_grant *g, const struct hd_
     bool any = false;
     for (uint32_t k = 0; k < c->n; k++)
         any |= c->slot[k] != GD_NONE;
-    if (!any && c->smem_sp != GD_NONE && c->smem_home) { /* the TB's shared memory leaves */
-        gda_give(a, &c->smem, c->pl.S);
+    if (!any && c->smem_sp != GD_NONE && gda_smem_present(a, g->cta_slot)) {
+        gda_give(a, &c->smem, c->pl.S); /* the TB's shared memory leaves */
         c->smem = c->smem_sp;
         c->smem_sp = GD_NONE;
-        c->smem_home = false;
+        gda_smem_moved(a, g->cta_slot, c->smem);
     }
 }
-
-/* {==== spill reservations (the CSL, before a switch-out) ==== */
-bool gd_alloc_reserve(struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb, uint32_t from)
-{
-    if (cta >= a->p->max_ctas || !a->cta[cta].used)
-        return false;
-    struct gd_cta *c = &a->cta[cta];
-    if (tb) {
-        if (!c->pl.spill_smem || c->smem_sp != GD_NONE || !c->smem_home)
-            return true;
-        if (c->rtb == P_FAIL && c->rtb_fgen != a->gen)
-            c->rtb = P_NONE;
-        if (c->rtb == P_NONE) {
-            c->rtb_k = 0;
-            if (gda_next_region(a, gda_to_rf, 2, &c->rtb_k)) {
-                const uint32_t n = c->pl.S + c->n * GD_ST_UNITS;
-                c->rtb = P_RUN;
-                c->rtb_fgen = a->gen;
-                gda_ask(a, gda_to_rf[c->rtb_k], n, gda_tag(K_RES_TB, cta, 0, c->epoch, n));
-                return false;
-            }
-            c->rtb = P_FAIL;
-            c->rtb_fgen = a->gen;
-        }
-        if (c->rtb == P_FAIL && from < a->p->max_ctas && a->cta[from].used &&
-            !a->cta[from].smem_home && a->cta[from].pl.S == c->pl.S &&
-            a->cta[from].n == c->n && a->cta[from].smem != GD_NONE) {
-            c->smem_sp = a->cta[from].smem; /* the swap: the ready TB's spill space */
-            a->cta[from].smem = GD_NONE;
-            c->rtb = P_NONE;
-        }
-        return c->smem_sp != GD_NONE;
-    }
-    if (warp >= c->n)
-        return false;
-    const uint32_t spn = gda_spill_units(a, &c->pl);
-    if (!spn || c->sp[warp] != GD_NONE)
-        return true;
-    /* A swap (a ready warp named): the two exchange context spaces, as §3.6.5 says ("the CSL
-     * will switch the context spaces of them"), with no bitmap operation: this warp's reduced
-     * context goes where the ready warp's is, and the ready warp's registers go where this
-     * warp's were (handed over when it leaves, ga_release_part; the ready warp's acquire
-     * waits for them instead of asking the block). Only between warps whose spaces are the
-     * same size (the same plan's R and spill units); otherwise a fresh reservation below. */
-    uint32_t fw;
-    struct gd_cta *pc = swap_partner(a, from, &fw);
-    if (pc && !pc->promised[fw] && pc->spn[fw] == spn && pc->sp[fw] != GD_NONE) {
-        c->sp[warp] = pc->sp[fw];
-        c->spn[warp] = spn;
-        pc->sp[fw] = GD_NONE;
-        a->bm->xchg_sp++;
-        c->swap_to[warp] = from; /* (its spill goes back to it if the switch-out is refused) */
-        /* (a ready warp already given registers by the block keeps them; one whose request is
-         * still at the block gives the answer's units back, answer()) */
-        pc->promised[fw] = c->pl.spill_regs && pc->pl.spill_regs && pc->pl.R == c->pl.R &&
-                           c->pl.R && c->rf[warp] != GD_NONE && pc->rf[fw] == GD_NONE &&
-                           pc->acq[fw] != P_OK;
-        return true;
-    }
-    const int *o = c->pl.spill_regs ? gda_to_smem : gda_meta_any;
-    const unsigned no = c->pl.spill_regs ? 2 : 3;
-    if (c->res[warp] == P_FAIL && c->res_fgen[warp] != a->gen)
-        c->res[warp] = P_NONE;
-    if (c->res[warp] == P_NONE) {
-        c->res_k[warp] = 0;
-        if (gda_next_region(a, o, no, &c->res_k[warp])) {
-            c->res[warp] = P_RUN;
-            c->res_fgen[warp] = a->gen;
-            gda_ask(a, o[c->res_k[warp]], spn, gda_tag(K_RES, cta, warp, c->epoch, spn));
-            return false;
-        }
-        c->res[warp] = P_FAIL;
-        c->res_fgen[warp] = a->gen;
-    }
-    return c->sp[warp] != GD_NONE;
-}
-
-bool gd_alloc_pending(const struct gd_alloc *a, uint32_t cta, uint32_t warp, bool tb)
-{
-    if (cta >= a->p->max_ctas || !a->cta[cta].used)
-        return false;
-    const struct gd_cta *c = &a->cta[cta];
-    return tb ? c->rtb == P_RUN : warp < MAXW && c->res[warp] == P_RUN;
-}
-
-void gd_alloc_unreserve(struct gd_alloc *a, uint32_t cta, uint32_t warp)
-{
-    if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n ||
-        a->cta[cta].slot[warp] == GD_NONE)
-        return;
-    struct gd_cta *c = &a->cta[cta];
-    uint32_t fw;
-    struct gd_cta *pc = swap_partner(a, c->swap_to[warp], &fw);
-    if (pc && pc->sp[fw] == GD_NONE && c->sp[warp] != GD_NONE) { /* the swap is off: back */
-        pc->sp[fw] = c->sp[warp];
-        c->sp[warp] = GD_NONE;
-        a->bm->xchg_sp--;
-    }
-    if (c->swap_to[warp] != GD_NONE)
-        swap_cancel(a, c, warp);
-    gda_give(a, &c->sp[warp], c->spn[warp]);
-}
-/* }==== */
 
 /* {==== the block's answers ==== */
 static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
@@ -473,7 +404,7 @@ static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
         break;
     }
     case K_RES_TB:
-        if (ok && c->smem_sp == GD_NONE && c->smem_home) {
+        if (ok && c->smem_sp == GD_NONE && gda_smem_present(a, ci)) {
             c->smem_sp = u;
             c->rtb = P_NONE;
             break;
@@ -521,7 +452,7 @@ void gd_alloc_where_out(const struct gd_alloc *a, uint32_t cta, uint32_t warp, u
     bool others = false; /* another warp of the TB keeps a slot */
     for (uint32_t k = 0; k < c->n; k++)
         others |= k != warp && c->slot[k] != GD_NONE;
-    *smem = !others && c->smem_sp != GD_NONE && c->smem_home ? c->smem_sp : c->smem;
+    *smem = !others && c->smem_sp != GD_NONE && gda_smem_present(a, cta) ? c->smem_sp : c->smem;
 }
 
 static int ga_plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *victims)
@@ -543,7 +474,7 @@ static void ga_usage(const void *impl, struct hd_alloc_usage *u)
     *u = (struct hd_alloc_usage){0};
     u->ctas = a->nctas;
     for (uint32_t w = 0; w < a->caps.warps; w++)
-        u->warps += a->wused[w];
+        u->warps += a->wused[w] != 0;
     u->threads = u->warps * 32u;
     u->regs = a->held[R_RF] * 32u;
     u->smem = (uint64_t)a->held[R_SMEM] * 128u;
@@ -715,7 +646,7 @@ int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
     const struct gd_cta *c = &a->cta[cta];
     uint32_t u = c->sp[warp];
     if (c->pl.spill_smem) /* TB level: the TB's shared memory, reserved or already away */
-        u = c->smem_sp != GD_NONE ? c->smem_sp : !c->smem_home ? c->smem : GD_NONE;
+        u = c->smem_sp != GD_NONE ? c->smem_sp : !gda_smem_present(a, cta) ? c->smem : GD_NONE;
     if (u == GD_NONE)
         return -1;
     for (int r = R_L1; r >= R_RF; r--)
@@ -723,16 +654,6 @@ int gd_alloc_spill_region(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
             return r;
     return -1;
 }
-
-bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
-{
-    if (cta >= a->p->max_ctas || !a->cta[cta].used || warp >= a->cta[cta].n)
-        return false;
-    const struct gd_cta *c = &a->cta[cta];
-    return !c->promised[warp]; /* (one holding no spill space to exchange: a fresh reservation
-                                  for the stalled warp, whose leaving frees the slot it needs) */
-}
-
 
 /* {==== the audit: every unit the block gave is named by a record ==== */
 static void count(const struct gd_alloc *a, uint32_t u, uint32_t n, uint32_t *units)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * gpuduet_alloc_priv.h - the private state of GPUDuet's unified-storage allocator, shared by
- * gpuduet_alloc.c (the allocator's contract, switch-in, spill reservations, the bitmap block's
- * answers) and gpuduet_place.c (placing a TB through the block's allocations). Lin thesis
+ * gpuduet_alloc.c (the allocator's contract, switch-in, the bitmap block's answers),
+ * gpuduet_reserve.c (spill reservations and a swap's pairing, the CSL's) and gpuduet_place.c
+ * (placing a TB through the block's allocations). Lin thesis
  * §3.6.4, §3.7; issue 28 items 1 and 4. Not for other files: the mechanism reaches the
  * allocator through gpuduet.h.
  *
@@ -32,8 +33,9 @@ struct gd_cta {
     bool used;
     uint32_t launch, n, threads;
     struct gd_plan pl;
-    uint32_t smem;           /* shared-memory units' base (home or spilled), GD_NONE: S = 0 */
-    bool smem_home;          /* in the shared-memory region */
+    uint32_t smem;           /* shared-memory units' base (home or spilled), GD_NONE: S = 0;
+                                whether it is home (in the shared-memory region) is the TB
+                                context table's bit once the TB is placed (gda_smem_present) */
     uint32_t smem_sp;        /* a reserved spill for the TB's shared memory, GD_NONE */
     uint32_t rf[MAXW];       /* register units in the register file, GD_NONE */
     uint32_t sp[MAXW];       /* spilled units (reduced registers and/or meta-data), GD_NONE */
@@ -56,6 +58,10 @@ struct gd_cta {
     uint32_t swap_to[MAXW];  /* stalled warp: the ready warp (cta << 5 | warp) promised its
                                 register units, GD_NONE */
     bool promised[MAXW];     /* ready warp: waits for a stalled warp's register units */
+    /* a swap pairs one stalled warp with one ready warp (§2.12, gd_alloc_pair): the slot the
+     * stalled warp gives up is the ready warp's, no other's */
+    uint32_t pair_to[MAXW];  /* stalled warp: the ready warp (cta << 5 | warp), GD_NONE */
+    uint32_t slot_res[MAXW]; /* ready warp: the warp slot reserved for it, GD_NONE */
 };
 
 /* The TB being placed (can_accept starts it, accept takes it). */
@@ -71,6 +77,8 @@ struct gd_stage {
     uint32_t nall;           /* warps the one search (PH_*_ALL) asked for */
     bool tried_rf, tried_sp; /* the one search was asked (then warp by warp if it found none) */
     uint32_t agen;           /* gen when its last search (or region chain) was asked */
+    bool home;               /* the TB's shared memory was given in its region (it is placed
+                                present; the TBCT gets its base when the TB is placed) */
 };
 
 struct gd_alloc {
@@ -103,10 +111,22 @@ enum { K_FILL, K_PLACE, K_ACQ_RF, K_ACQ_SM, K_RES, K_RES_TB };
 uint64_t gda_tag(unsigned kind, uint32_t cta, uint32_t warp, uint32_t epoch, uint32_t n);
 /* Queue an allocation of n units in region r at the block. */
 void gda_ask(struct gd_alloc *a, int r, uint32_t n, uint64_t tag);
+/* Free the n units at *u (if any) at the block and clear *u. */
+void gda_give(struct gd_alloc *a, uint32_t *u, uint32_t n);
 extern const int gda_to_smem[2], gda_to_rf[2], gda_meta_any[3]; /* spill targets, in order */
 /* The next region of order[0..k) from *i on that has units; false when none is left. */
 bool gda_next_region(const struct gd_alloc *a, const int *order, unsigned k, uint8_t *i);
 uint32_t gda_free_slot(const struct gd_alloc *a);
+/* The warp that `from` (cta << 5 | warp) names, when it is resident and absent: its record and
+ * index; NULL otherwise. */
+struct gd_cta *gda_swap_partner(struct gd_alloc *a, uint32_t from, uint32_t *fw);
+/* Stalled warp i of c no longer hands its registers to a ready warp. */
+void gda_swap_cancel(struct gd_alloc *a, struct gd_cta *c, uint32_t i);
+/* Is CTA slot ci's shared memory present? The TB context table's smem-present bit (the
+ * gpuduet_tbct block's Smemaddr in 0x800-0xAFF: gd_wct_tb_smem); a TB with no shared memory has
+ * none to miss. (Without the mechanism, the unit tests' allocator: the block's rule on the
+ * allocator's own base.) */
+bool gda_smem_present(const struct gd_alloc *a, uint32_t ci);
 uint32_t gda_spill_units(const struct gd_alloc *a, const struct gd_plan *pl);
 void gda_cta_init(struct gd_cta *c);
 /* Give back everything record c holds or has asked for. */

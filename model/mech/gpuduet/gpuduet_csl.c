@@ -6,9 +6,14 @@
  *   absent -> ready      an absent warp whose loads all returned and that waits at no barrier
  *                        (the SM's saved state says so: hd_mech_act.warp_waiting)
  *   swap                 a stalled warp and a ready warp: the stalled one is switched out (its
- *                        reduced context into the spill area, or into the ready warp's spill
- *                        space when nothing else is free) and the ready one switched in as its
- *                        slot and registers free
+ *                        reduced context into the ready warp's spill space when the two spaces
+ *                        are the same size, else a fresh one) and the ready one switched in as
+ *                        its slot and registers free. A swap pairs ONE stalled warp with ONE
+ *                        ready warp (§2.12; session 16): the ready warp is reserved at that
+ *                        moment (no second stalled warp leaves for it) and so is the slot the
+ *                        stalled warp gives up (gd_alloc_pair: no TB placement or other warp
+ *                        takes it). Until session 15 a ready warp that waited for a slot was
+ *                        every later stalled warp's partner, so several left for one.
  *   switch out           a stalled warp with room in the spill area, when a TB of the kernel
  *                        waits for room (the allocator refused one since its last placement)
  *                        and the kernel may hold extra TBs (ME > 0): the freed slot and
@@ -112,8 +117,11 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
     } else {
         const struct gd_launch *L = launch_of_tb(g, s, w->tb);
         uint32_t r = first_ready(s);
-        if (r != GD_NONE && !gd_alloc_swap_open(s->alloc, s->wct.t[s->wct.w[r].tb].cta_slot,
-                                                s->wct.w[r].warp))
+        if (r != GD_NONE && s->wct.w[r].pair != GD_NONE)
+            r = GD_NONE; /* a stalled warp is leaving for it already: one per ready warp */
+        else if (r != GD_NONE &&
+                 !gd_alloc_swap_open(s->alloc, s->wct.t[s->wct.w[r].tb].cta_slot,
+                                     s->wct.w[r].warp))
             r = GD_NONE; /* its context space is a swap's already (session 15) */
         if (r == GD_NONE && (!L || gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
                              !gd_alloc_waiting(s->alloc))) {
@@ -130,17 +138,32 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
             } else if (!gd_alloc_reserve(s->alloc, tb->cta_slot, w->warp, false, from)) {
                 s->st.no_room += !gd_alloc_pending(s->alloc, tb->cta_slot, w->warp, false);
                 gd_queues_rotate(&s->q, GD_QS);
-            } else if (!g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
-                gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
-                s->st.refused++;
-                gd_queues_rotate(&s->q, GD_QS);
             } else {
-                gd_queues_pop(&s->q, GD_QS);
-                w->queued = false;
-                s->st.outs++;
-                s->st.outs_bar += w->barrier;
-                s->st.swaps += r != GD_NONE;
-                gd_regpat_measure(g, i, launch_of_tb(g, s, w->tb), w->ctx, w->warp, w->pc);
+                /* the pairing (§2.12: a swap is ONE stalled warp for ONE ready warp): the slot
+                 * and registers it gives up are the ready warp's (gd_alloc_pair) */
+                w->xout = r != GD_NONE && s->wct.w[r].named > 0;
+                if (!g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
+                    gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
+                    w->xout = false;
+                    s->st.refused++;
+                    gd_queues_rotate(&s->q, GD_QS);
+                } else {
+                    gd_queues_pop(&s->q, GD_QS);
+                    w->queued = false;
+                    w->xout = false;
+                    s->st.outs++;
+                    s->st.outs_bar += w->barrier;
+                    s->st.swaps += r != GD_NONE;
+                    s->st.outs_tb += r == GD_NONE;
+                    if (r != GD_NONE) {
+                        s->st.xswaps += s->wct.w[r].named > 0;
+                        s->wct.w[r].named++;
+                        w->pair = r;
+                        s->wct.w[r].pair = e;
+                        gd_alloc_pair(s->alloc, tb->cta_slot, w->warp, from);
+                    }
+                    gd_regpat_measure(g, i, launch_of_tb(g, s, w->tb), w->ctx, w->warp, w->pc);
+                }
             }
         }
     }
@@ -156,8 +179,19 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
             rw->rq = false;
         return;
     }
-    if (!g->act->warp_in(g->act->gpu, i, rw->ctx, rw->warp, now))
+    if (!g->act->warp_in(g->act->gpu, i, rw->ctx, rw->warp, now)) {
+        /* a paired head whose partner has left but that found no room for its registers
+         * (a placement took them: only when the two plans differ, gd_alloc_pair) is no
+         * longer paired, so that another stalled warp may leave for it */
+        if (rw->pair < GD_WCT_ENTRIES && s->wct.w[rw->pair].slot == GD_NONE &&
+            gd_alloc_starved(s->alloc, s->wct.t[rw->tb].cta_slot, rw->warp)) {
+            if (s->wct.w[rw->pair].pair == x)
+                s->wct.w[rw->pair].pair = GD_NONE;
+            rw->pair = GD_NONE;
+            s->st.unpaired++;
+        }
         return; /* (in order: no room yet) */
+    }
     gd_queues_pop(&s->q, GD_QR);
     rw->rq = false;
 }

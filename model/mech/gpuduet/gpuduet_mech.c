@@ -24,6 +24,7 @@
  *   plan LAUNCH KERNEL NAME n R r points S mc lim level me_ub
  *   me LAUNCH END class ME           (each window the controller used)
  *   sm I stalls_miss stalls_bar outs outs_bar ins swaps tb_outs absent_loads ready refused no_room
+ *        xswaps outs_tb out_cycles xout_cycles unpaired (the over-switching trace, gpuduet.h)
  *   total (the same counts over the SMs)
  */
 #include "gpuduet.h"
@@ -326,7 +327,7 @@ static void gd_warp_left(void *impl, uint32_t sm, uint32_t ctx, uint32_t warp, u
         return;
     uint32_t reg, meta, smem;
     gd_alloc_where_out(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
-    gd_wct_left(&s->wct, e, reg, meta, smem); /* (its barrier flag stays) */
+    gd_wct_left(&s->wct, e, reg, meta); /* (its barrier flag stays) */
     s->absent++;
 }
 
@@ -376,6 +377,11 @@ static uint64_t gd_move_bytes(void *impl, uint32_t sm, uint32_t ctx, uint32_t wa
     }
     if (pl->spill_smem && pl->n)
         b += (uint64_t)pl->S * GD_UNIT / pl->n;
+    if (!in) { /* (the over-switching trace: the default mover's cycles) */
+        const uint64_t pw = g->p->sm.warp_move_bytes ? g->p->sm.warp_move_bytes : GD_UNIT;
+        s->st.out_cycles += (b + pw - 1) / pw;
+        s->st.xout_cycles += w->xout ? (b + pw - 1) / pw : 0;
+    }
     return b;
 }
 
@@ -490,9 +496,12 @@ static void put_stats(FILE *f, const struct gd_sm_stats *s)
     fprintf(f,
             " stalls_miss=%" PRIu64 " stalls_bar=%" PRIu64 " outs=%" PRIu64 " outs_bar=%" PRIu64
             " ins=%" PRIu64 " swaps=%" PRIu64 " tb_outs=%" PRIu64 " absent_loads=%" PRIu64
-            " ready=%" PRIu64 " refused=%" PRIu64 " no_room=%" PRIu64 "\n",
+            " ready=%" PRIu64 " refused=%" PRIu64 " no_room=%" PRIu64 " xswaps=%" PRIu64
+            " outs_tb=%" PRIu64 " out_cycles=%" PRIu64 " xout_cycles=%" PRIu64
+            " unpaired=%" PRIu64 "\n",
             s->stalls_miss, s->stalls_bar, s->outs, s->outs_bar, s->ins, s->swaps, s->tb_outs,
-            s->absent_loads, s->ready, s->refused, s->no_room);
+            s->absent_loads, s->ready, s->refused, s->no_room, s->xswaps, s->outs_tb,
+            s->out_cycles, s->xout_cycles, s->unpaired);
 }
 
 static void gd_destroy(void *impl)
@@ -517,6 +526,11 @@ static void gd_destroy(void *impl)
             tot.ready += s->ready;
             tot.refused += s->refused;
             tot.no_room += s->no_room;
+            tot.xswaps += s->xswaps;
+            tot.outs_tb += s->outs_tb;
+            tot.out_cycles += s->out_cycles;
+            tot.xout_cycles += s->xout_cycles;
+            tot.unpaired += s->unpaired;
         }
         for (uint32_t i = 0; i < g->nsm; i++) /* what is still out at the end (none after a
                                                   completed run) */
@@ -524,17 +538,20 @@ static void gd_destroy(void *impl)
                 const struct gd_wct_entry *w = &g->sm[i].wct.w[e];
                 if (gd_w_valid(&g->sm[i].wct, e) && w->slot == GD_NONE)
                     fprintf(g->log, "out sm=%u entry=%u ctx=%u warp=%u state=%u barrier=%d "
-                            "queued=%d waiting=%u\n", i, e, w->ctx, w->warp,
+                            "queued=%d waiting=%u pair=%d\n", i, e, w->ctx, w->warp,
                             gd_w_state(&g->sm[i].wct, e),
                             w->barrier, w->queued,
-                            g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp));
+                            g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp),
+                            w->pair == GD_NONE ? -1 : (int)w->pair);
             }
         for (uint32_t i = 0; i < g->nsm; i++)
             if (g->sm[i].absent)
                 fprintf(g->log, "queues sm=%u absent=%u stalled=%u ready=%u stalled_tb=%u "
-                        "ready_tb=%u\n", i, g->sm[i].absent, gd_queues_count(&g->sm[i].q, GD_QS),
-                        gd_queues_count(&g->sm[i].q, GD_QR), gd_queues_count(&g->sm[i].q, GD_QST),
-                        gd_queues_count(&g->sm[i].q, GD_QRT));
+                        "ready_tb=%u heads=%d/%d\n", i, g->sm[i].absent,
+                        gd_queues_count(&g->sm[i].q, GD_QS), gd_queues_count(&g->sm[i].q, GD_QR),
+                        gd_queues_count(&g->sm[i].q, GD_QST), gd_queues_count(&g->sm[i].q, GD_QRT),
+                        (int)gd_queues_head(&g->sm[i].q, GD_QS),
+                        (int)gd_queues_head(&g->sm[i].q, GD_QR));
         uint64_t qs = 0, qp = 0, qu = 0, qd = 0;
         for (uint32_t i = 0; i < g->nsm; i++) {
             qs += g->sm[i].q.steps;

@@ -49,7 +49,7 @@ static void stage_run(struct gd_alloc *a)
                 gda_ask(a, R_SMEM, pl->S, t | (uint64_t)pl->S << 44);
                 return;
             }
-            c->smem_home = true;
+            s->home = true;
             s->phase = PH_WARP;
             s->i = 0;
             break;
@@ -59,7 +59,7 @@ static void stage_run(struct gd_alloc *a)
                 a->poke = true;
                 return;
             }
-            if (s->i < s->offered && c->smem_home) {
+            if (s->i < s->offered && s->home) {
                 if (!pl->R) {
                     c->rf[s->i] = 0;
                     c->want[s->i++] = true;
@@ -101,7 +101,7 @@ static void stage_run(struct gd_alloc *a)
                 }
                 const uint32_t m = c->n - s->i; /* every one left starts absent: one search */
                 if (m > 1 && !s->tried_sp && pl->spill_regs &&
-                    (s->i >= s->offered || !c->smem_home)) {
+                    (s->i >= s->offered || !s->home)) {
                     s->tried_sp = true;
                     s->nall = m;
                     s->phase = PH_WSP_ALL;
@@ -132,7 +132,7 @@ void gda_stage_answer(struct gd_alloc *a, bool ok, uint32_t base)
     case PH_SMEM:
         if (ok) {
             c->smem = base;
-            c->smem_home = true;
+            s->home = true;
         } else if (pl->spill_smem) { /* an extra TB placed absent as a whole */
             s->k = 0;
             if (gda_next_region(a, gda_to_rf, 2, &s->k)) {
@@ -316,6 +316,7 @@ bool gda_can_accept(const void *impl, const struct hd_cta_demand *d)
         s->phase = PH_START;
         s->i = 0;
         s->tried_rf = s->tried_sp = false;
+        s->home = false;
         /* TB level: a TB is present or absent as a whole. Offered fewer slots than it has warps,
          * it starts absent and switches in once every warp finds a slot (gpuduet_csl.c). */
         s->offered = pl->level == GD_LEVEL_TB && d->warps < n ? 0 : d->warps;
@@ -363,7 +364,7 @@ bool gda_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *
         g->warp_slot[i] = c->slot[i] == GD_NONE ? HD_ALLOC_NO_SLOT : (uint16_t)c->slot[i];
     g->reg_base = c->rf[0] == GD_NONE ? 0 : c->rf[0] * 32u;
     g->regs = d->regs;
-    g->smem_base = c->smem == GD_NONE || !c->smem_home
+    g->smem_base = c->smem == GD_NONE || !a->stg.home
                        ? 0 : (uint64_t)(c->smem - a->base[R_SMEM]) * 128u;
     g->smem = d->smem;
     g->launch = d->launch;

@@ -277,6 +277,13 @@ void gd_tab_t_warp(struct gd_tab *T, uint32_t t, uint32_t k, bool abs, uint32_t 
         push_t(T, &(struct op){.port = T_WM, .e = (uint16_t)t, .k = (uint8_t)k,
                                   .bit = abs});
 }
+void gd_tab_t_smem(struct gd_tab *T, uint32_t t, uint32_t smem)
+{
+    const struct gd_tf v = gd_tab_t(T, t);
+    if (v.valid && (smem & TAMASK) != v.smem)
+        push_t(T, &(struct op){.port = T_TM, .e = (uint16_t)t, .abs = v.abs,
+                                  .reg = (uint16_t)(smem & TAMASK)});
+}
 /* }==== */
 
 /* {==== The cycle ==== */

@@ -93,6 +93,9 @@ void gd_tab_t_finish(struct gd_tab *T, uint32_t t);
  * makes it a TB move of Absmask and Smemaddr). */
 void gd_tab_t_warp(struct gd_tab *T, uint32_t t, uint32_t k, bool abs, uint32_t smem);
 
+/* TB t's shared memory moved to smem (a TB move: Absmask unchanged, Smemaddr written). */
+void gd_tab_t_smem(struct gd_tab *T, uint32_t t, uint32_t smem);
+
 /* The end of cycle `now`: present the queued writes and a read on each block's edge and check
  * the read that came back. 0, or -1 with a located message. *busy: writes or a read in flight. */
 int gd_tab_cycle(struct gd_tab *T, uint64_t now, bool *busy, char *err, size_t errlen);

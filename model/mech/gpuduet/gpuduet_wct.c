@@ -24,6 +24,8 @@ void gd_wct_clear(struct gd_wct *t)
     t->tab = tab;
     for (uint32_t i = 0; i < 256; i++)
         t->slot_entry[i] = GD_NONE;
+    for (uint32_t i = 0; i < GD_WCT_ENTRIES; i++)
+        t->w[i].pair = GD_NONE;
 }
 
 void gd_w_set_state(struct gd_wct *t, uint32_t e, uint8_t st)
@@ -61,8 +63,8 @@ uint32_t gd_wct_add_tb(struct gd_wct *t, uint32_t ctx, uint32_t cta_slot, uint32
     uint32_t abs = 0;
     for (uint32_t i = 0; i < nwarps; i++) {
         const bool present = slot[i] != GD_NONE;
-        t->w[first + i] =
-            (struct gd_wct_entry){ctx, i, tb, slot[i], false, false, 0, 0, 0, false};
+        t->w[first + i] = (struct gd_wct_entry){.ctx = ctx, .warp = i, .tb = tb, .slot = slot[i],
+                                                .pair = GD_NONE};
         /* launched running when its contexts are present, else ready (§2.11) */
         gd_tab_w_launch(t->tab, first + i, present ? GD_WS_RUNNING : GD_WS_READY, unit(reg[i]),
                         unit(meta[i]));
@@ -104,14 +106,14 @@ uint32_t gd_wct_find(const struct gd_wct *t, uint32_t ctx, uint32_t warp)
     return tb == GD_NONE || warp >= t->t[tb].nwarps ? GD_NONE : t->t[tb].first + warp;
 }
 
-void gd_wct_left(struct gd_wct *t, uint32_t e, uint32_t reg, uint32_t meta, uint32_t smem)
+void gd_wct_left(struct gd_wct *t, uint32_t e, uint32_t reg, uint32_t meta)
 {
     struct gd_wct_entry *w = &t->w[e];
     if (w->slot != GD_NONE && w->slot < 256 && t->slot_entry[w->slot] == e)
         t->slot_entry[w->slot] = GD_NONE;
     w->slot = GD_NONE;
     gd_tab_w_move(t->tab, e, GD_WS_ABSENT, unit(reg), unit(meta));
-    gd_tab_t_warp(t->tab, w->tb, w->warp, true, unit(smem));
+    gd_tab_t_warp(t->tab, w->tb, w->warp, true, gd_tab_t(t->tab, w->tb).smem);
 }
 
 void gd_wct_back(struct gd_wct *t, uint32_t e, uint32_t slot, uint32_t reg)
@@ -120,10 +122,38 @@ void gd_wct_back(struct gd_wct *t, uint32_t e, uint32_t slot, uint32_t reg)
     w->slot = slot;
     w->barrier = false;
     w->lr = 0;
+    w->named = 0;
+    if (w->pair < GD_WCT_ENTRIES && t->w[w->pair].pair == e)
+        t->w[w->pair].pair = GD_NONE; /* (the swap is done: its stalled side is out) */
+    w->pair = GD_NONE;
     if (slot < 256)
         t->slot_entry[slot] = e;
     gd_tab_w_move(t->tab, e, GD_WS_RUNNING, unit(reg), slot);
     gd_tab_t_warp(t->tab, w->tb, w->warp, false, gd_tab_t(t->tab, w->tb).smem);
+}
+
+static uint32_t tb_of_slot(const struct gd_wct *t, uint32_t cta_slot)
+{
+    for (uint32_t i = 0; i < GD_TBCT_ENTRIES; i++)
+        if (t->t[i].cta_slot == cta_slot && gd_t_valid(t, i))
+            return i;
+    return GD_NONE;
+}
+
+bool gd_wct_tb_smem(const struct gd_wct *t, uint32_t cta_slot, uint32_t *smem)
+{
+    const uint32_t tb = tb_of_slot(t, cta_slot);
+    if (tb == GD_NONE)
+        return false;
+    *smem = gd_tab_t(t->tab, tb).smem;
+    return true;
+}
+
+void gd_wct_tb_smem_set(struct gd_wct *t, uint32_t cta_slot, uint32_t smem)
+{
+    const uint32_t tb = tb_of_slot(t, cta_slot);
+    if (tb != GD_NONE)
+        gd_tab_t_smem(t->tab, tb, unit(smem));
 }
 
 bool gd_wct_tb_all(const struct gd_wct *t, uint32_t tb, uint8_t st)
