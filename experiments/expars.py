@@ -83,16 +83,19 @@ def _warps(data):
 MISSING = []  # (workload, allocator, registers, scheduler) of the sweep's points with no result
 
 
-def _data(ctx, wl, alloc, regs, sched):
+def _data(ctx, wl, alloc, regs, sched, ideal=False):
     """The point's statistics, or None when the sweep has no such point (a configuration the
-    sweep does not run, as expars-medium.toml leaves out two-level)."""
+    sweep does not run, as expars-medium.toml leaves out two-level). ideal: the bound's point
+    ([expars] ideal = true), otherwise a point without that axis."""
+    iv = "true" if ideal else None
     if not any(p.axes.get("workload") == wl and p.axes.get("set.sm.allocator") == alloc and
                p.axes.get("set.sm.scheduler") == sched and
+               p.axes.get("set.expars.ideal") == iv and
                str(p.axes.get("set.sm.registers")) == str(regs) for p in ctx.sweep.points):
         return None
     try:
         return ctx.record(workload=wl, set__sm__allocator=alloc, set__sm__registers=regs,
-                          set__sm__scheduler=sched)["data"]
+                          set__sm__scheduler=sched, set__expars__ideal=iv)["data"]
     except SweepError as e:
         # a point of the sweep not run yet (a report written while the sweep runs, or of a
         # sweep stopped early): shown as "-" and counted in the report's first lines
@@ -187,6 +190,10 @@ def measure(ctx):
                     row["t3_launches"] = len(ls)
             d = _data(ctx, wl, "partitioned", 33280, s)
             row["iso_" + s] = d["timing"]["totals"]["cycles"] if d else None
+            # the bound: EXPARS's CTAs and slots with every register in the register file
+            # ([expars] ideal): the TLP EXPARS adds, without its costs
+            d = _data(ctx, wl, "expars", 32768, s, ideal=True)
+            row["bound_" + s] = d["timing"]["totals"]["cycles"] if d else None
             # Warpman ([sm] allocator = warpman), at the RF and at RF + 2 KB (L309)
             d = _data(ctx, wl, "warpman", 32768, s)
             row["wm_" + s], row["ww_" + s] = (d["timing"]["totals"]["cycles"], _warps(d)) \
@@ -220,7 +227,7 @@ def static_fermi(ctx, heddle, rows):
     return {"kernels": out, "means": means}
 
 
-def _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm):
+def _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm, bound):
     """The issue's list of numbers (issue 33 item 6), each beside ours."""
     b = []
     for c, cn in CONFIG_NAMES.items():
@@ -235,6 +242,13 @@ def _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm):
         b.append([f"performance vs Baseline, {c} (amean / gmean over {q['n']} stand-ins)",
                   f"{q['amean_pct']:+.2f} / {q['gmean_pct']:+.2f} %" if q["n"] else "-",
                   f"{PAPER[c]:+.2f} %", "L307, L309"])
+    for c in SCHEDS:
+        v = bound[c]
+        b.append([f"the bound: EXPARS's CTAs, every register in the RF ([expars] ideal), vs "
+                  f"Baseline, {c} (amean / gmean)",
+                  f"{100 * (_amean(v) - 1):+.2f} / {100 * (_gmean(v) - 1):+.2f} %"
+                  if any(v) else "not run in this sweep",
+                  "- (not in the paper: what the extra TLP alone gives here)", "-"])
     mq = {c: sp[c][i] for i, r in enumerate(rows) if r["name"] == "MQ" for c in COLS}
     for c in ("ltlws_lrr", "ltlws_gto"):
         b.append([f"MQ performance, {c}", _pct(mq.get(c)) + " %" if mq.get(c) else "-",
@@ -287,6 +301,7 @@ def report(ctx):
     heddle = _heddle_of(ctx)
     sp = {c: [_ratio(r["base_" + BASE_OF[c]], r["ex_" + c]) for r in rows] for c in COLS}
     iso = {s: [_ratio(r["base_" + s], r["iso_" + s]) for r in rows] for s in SCHEDS}
+    bound = {s: [_ratio(r["base_" + s], r["bound_" + s]) for r in rows] for s in SCHEDS}
     en = {c: [_ratio(r["ee_" + c], r["be_" + BASE_OF[c]]) for r in rows] for c in COLS}
     xs = {c: [_ratio(r["xe_" + c], r["ee_" + c]) for r in rows] for c in COLS}
     dyn = {c: [_ratio(r["ed_" + c], r["bd_" + BASE_OF[c]]) for r in rows] for c in COLS}
@@ -300,6 +315,8 @@ def report(ctx):
     wm = warpman(rows)
     ctx.write_json("expars.json", {"experiment": "expars", "rows": rows, "summary": summary,
                                    "iso": {s: 100 * (_amean(v) - 1) for s, v in iso.items()},
+                                   "bound": {s: 100 * (_amean(v) - 1) if any(v) else None
+                                             for s, v in bound.items()},
                                    "energy": energy, "static_fermi": st, "maxwell": mx,
                                    "warpman": wm["summary"]})
     cats = [r["name"] for r in rows]
@@ -311,6 +328,7 @@ def report(ctx):
          "categories": cats, "series": dict(
              [("EXPARS", sp[c])] +
              ([("iso-storage", iso[c])] if c in iso and any(iso[c]) else []) +
+             ([("bound (ideal)", bound[c])] if c in bound and any(bound[c]) else []) +
              ([("Warpman", wm["speedup"][c])] if any(wm["speedup"].get(c, [])) else [])),
          "geomean": True, "hline": 1.0,
          "rotate": 60, "labels": False}
@@ -369,7 +387,7 @@ def report(ctx):
                "; ".join(f"{c} ({', '.join(v)})" for c, v in byconf.items()) + ".", ""]
     md += [
           "## The issue's numbers beside ours", "",
-          _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm), "",
+          _numbers_table(summary, iso, st, energy, rows, sp, en, mx, wm, bound), "",
           "Static metrics: each stand-in's Table 3 kernel at the footprint its Baseline run "
           f"launched ({len(st['kernels'])} of the paper's 14: BT has no stand-in); "
           "Table 3's own footprints give the paper's means exactly (tests/unit/"

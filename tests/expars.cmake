@@ -130,12 +130,24 @@ if(TARGET heddle)
                        PASS_REGULAR_EXPRESSION "pool_sched: ok")
 endif()
 
+# expars_ideal (tests/expars/ideal.sh): [expars] ideal, the experiment's bound: EXPARS's CTAs
+# with every register in the register file verifies, places EXPARS's CTAs, reads nothing through
+# the operand cache; refused with the blocks in the loop. About 1 s.
+if(TARGET heddle)
+  add_test(NAME expars_ideal
+           COMMAND sh tests/expars/ideal.sh $<TARGET_FILE:heddle>
+                   ${CMAKE_CURRENT_BINARY_DIR}/expars-ideal
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(expars_ideal PROPERTIES LABELS "expars" TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "ideal: ok")
+endif()
+
 # Tiers (tests/CMakeLists.txt, docs/testing.md): about 20-25 test-seconds in CI.
 hd_tier(ci "^test_expars_calc$" "^test_expars_maxwell$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$"
         "^expars_rb_ltlws_(lrr|gto)_reduction$" "^expars_rb_two_level_reduction$"
         "^expars_war$" "^expars_partial$"
         "^expars_(lrr|gto)_quasirandom_r32$" "^expars_fault(_demand)?$" "^expars_prefetch_log$"
-        "^expars_pref_spad$" "^expars_renumber$" "^expars_pool_sched$")
+        "^expars_pref_spad$" "^expars_renumber$" "^expars_pool_sched$" "^expars_ideal$")
 
 # `heddle ptx-info` prints EXPARS's plan and bundles with [sm] allocator = expars: MQ's compute_q
 # at 256 threads, 25 registers (ptxas): 4 RF + 2 mix CTAs, Start_Reg 14, the static metrics

@@ -45,8 +45,9 @@ class Context:
 
     def record(self, **axes):
         """The stored record of the one point whose axes have these values (keyword names are
-        axis names, with '__' for '.'), with 'data' = its parsed statistics report."""
-        want = {k.replace("__", "."): str(v) for k, v in axes.items()}
+        axis names, with '__' for '.'; None: the point has no such axis), with 'data' = its
+        parsed statistics report."""
+        want = {k.replace("__", "."): None if v is None else str(v) for k, v in axes.items()}
         hits = [k for p, k in zip(self.sweep.points, self.keys)
                 if all(p.axes.get(a) == v for a, v in want.items())]
         if len(hits) != 1:

@@ -167,6 +167,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->expars_renumber = c->expars_renumber;
     s->expars_unpin_wait = c->expars_unpin_wait;
     s->expars_pool_sched = c->expars_pool_sched;
+    s->expars_ideal = c->expars_ideal;
     s->registers = c->sm_registers;
     s->shared_bytes = c->sm_shared_mem_bytes;
     s->max_regs_per_thread = c->sm_max_regs_per_thread;

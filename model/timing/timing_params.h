@@ -119,6 +119,7 @@ struct hd_sm_params {
     bool expars_renumber;         /* [expars] renumber: registers renumbered by static weight */
     bool expars_unpin_wait;       /* [expars] unpin_wait: a long wait unpins the warp's lines */
     bool expars_pool_sched;       /* [expars] pool_sched: held warps leave a two-level active set */
+    bool expars_ideal;            /* [expars] ideal: mix CTAs' registers all in the RF (a bound) */
 };
 
 /* The context lifecycle ([context], docs/context.md). */

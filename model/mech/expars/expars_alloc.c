@@ -376,7 +376,8 @@ int hd_expars_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out
     }
     for (uint32_t w = 0; w < nw; w++)
         s->have_b[w] = s->want_b[w] = s->last_pc[w] = UINT32_MAX;
-    s->prefetch = p->expars_prefetch;
+    s->ideal = p->expars_ideal;
+    s->prefetch = p->expars_prefetch && !s->ideal;
     s->smem_cap = p->shared_bytes;
     hd_expars_oc_init(&s->oc, p->expars_oc_lines, p->expars_oc_banks, p->expars_oc_ways);
     if (hd_expars_val_init(&s->val, s->oc.t.nlines, s->nwarps, p->expars_check) != 0) {

@@ -245,6 +245,11 @@ static int expars_attach(const struct hd_mech_env *env, struct hd_hook *out, cha
                               "([sm] logical_warps, logical_ctas, warp_stress_period)");
         return -1;
     }
+    if (env->p->sm.expars_ideal && env->p->exb.blocks) { /* the bound is not a hardware scheme */
+        snprintf(err, errlen, "[expars] ideal = true (a bound with no scratchpad register) "
+                              "cannot run with [expars] blocks (the RAT block would place them)");
+        return -1;
+    }
     const char *log = env->p->sm.expars_log;
     if (log[0]) {
         FILE *f = fopen(log, "w");

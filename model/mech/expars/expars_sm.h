@@ -80,6 +80,7 @@ struct hd_expars_sm {
     char fault[256];                  /* the checker's located error ("" = none) */
     /* register prefetcher and warp pool (expars_rp.c) */
     bool prefetch;                    /* [expars] prefetch */
+    bool ideal;                       /* [expars] ideal: no register in the scratchpad (a bound) */
     const void **have_an, **want_an;  /* [nwarps] kernel (annotation store) of have_b / want_b */
     uint32_t *have_b, *want_b;        /* [nwarps] bundle in the OC / asked for (UINT32_MAX) */
     uint32_t *last_pc;                /* [nwarps] PC of its last issue allowed */
@@ -117,6 +118,8 @@ static inline uint32_t hd_expars_sm_ren(const struct hd_expars_sm *s, const void
 static inline bool hd_expars_sm_in_spm(const struct hd_expars_sm *s, uint32_t warp, uint32_t reg)
 {
     if (warp >= s->nwarps || reg >= HD_EXPARS_MAX_REGS)
+        return false;
+    if (s->ideal) /* [expars] ideal: the bound keeps every register in the register file */
         return false;
     const struct hd_expars_slot *c = &s->slot[s->warp_cta[warp]];
     return c->used && hd_expars_rat_in_spm(&s->rat, c->mix, reg);
