@@ -68,13 +68,20 @@ SETUPS = {
     # L_CS = Ctx_TB / (B / N_SM) in parallel, digest §4.1 and §8.1 item 8; session 14's run with
     # real serial traffic is the `traffic` column, TRAFFIC_JSON)
     "faithful": {"mhz": None, "preempter": "preempter_gpu", "oracle": "first",
-                 "switch": "stall_tb",
+                 # session 16: stall_req, each TB's L_CS stall from the request (its drain
+                 # overlapping it) and not paced by the engine, so a switch takes the L_CS the
+                 # schemes estimate (stall_tb's SM took L_CS plus a request count per earlier
+                 # CTA plus the drain, and freed the room when the last request was sent)
+                 "switch": "stall_req",
                  "sets": ['set.context.preempt_sms = "standalone"',
                           'set.context.flush_bit = "idempotence"',
                           'set.context.quiesce = "writeback"',
                           # session 15: the freed SMs stay the preempter's until it finished
-                          # (its deadline assumes it runs as alone; digest §2.6 item 6)
-                          'set.context.preempt_hold = true'],
+                          # (its deadline assumes it runs as alone; digest §2.6 item 6);
+                          # session 16: also the SMs it found idle (it "gains control of the
+                          # GPU", L192)
+                          'set.context.preempt_hold = true',
+                          'set.context.preempt_hold_all = true'],
                  # the runs the thesis reports (issue 24: the full grid does not fit 30 minutes
                  # at >= 3-wave victims): Chimera and the proposed scheme at every L_c (Fig
                  # 4.5), the Oracle at 2 us only (its one number, L433); no `sm` reference and
@@ -409,9 +416,11 @@ def setup():
         sys.exit(f"shieh.py: HD_EXP_SETUP must be one of {', '.join(SETUPS)}, not '{s}'")
     st = dict(SETUPS[s])
     sw = os.environ.get("HD_EXP_SWITCH", st["switch"])   # issue 24 item 4: the thesis's stall
-    if sw not in ("traffic", "stall", "stall_tb"):
-        sys.exit(f"shieh.py: HD_EXP_SWITCH must be traffic, stall or stall_tb, not '{sw}'")
-    if sw != "traffic":   # stall: the SM's CTAs one after another; stall_tb: in parallel
+    if sw not in ("traffic", "stall", "stall_tb", "stall_req"):
+        sys.exit(f"shieh.py: HD_EXP_SWITCH must be traffic, stall, stall_tb or stall_req, not "
+                 f"'{sw}'")
+    if sw != "traffic":   # stall: the SM's CTAs one after another; stall_tb: in parallel;
+        # stall_req: in parallel, each from the request
         st["sets"] = st["sets"] + [f'set.context.switch_model = "{sw}"']
     return s, st
 
@@ -1348,6 +1357,9 @@ def report(ctx):
                          p.axes.get("set.context.switch_model") == "stall"
                          for p in ctx.sweep.points) else "stall (each CTA's L_CS, in parallel)"
                      if any(p.axes.get("set.context.switch_model") == "stall_tb"
+                            for p in ctx.sweep.points) else
+                     "stall (each CTA's L_CS from the request, in parallel)"
+                     if any(p.axes.get("set.context.switch_model") == "stall_req"
                             for p in ctx.sweep.points) else "memory traffic",
                      setup()[1]["preempter"],
                      "first pass of the run" if any(
