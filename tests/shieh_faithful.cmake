@@ -13,6 +13,13 @@
 #   within 12 cycles of ceil(bytes / B_SM) (Shieh 4.1's L_CS stall), outputs verified.
 # - shieh_faithful_stall_tb: [context] switch_model = stall_tb: an SM's switched CTAs stall in
 #   parallel, each for its own bytes over B_SM (the thesis's Eq 3.1 max), no context traffic.
+# - shieh_faithful_stall_req (session 16): [context] switch_model = stall_req: each switched
+#   CTA's L_CS stall runs from the request, in parallel, not paced by the engine: the SM is
+#   saved and taken by the preempter exactly one CTA's L_CS after the signal.
+# - shieh_faithful_hold_stream (full; session 16): preempt_hold passes the SMs to the preempting
+#   stream's next launch: dwt2d_copy64_r56 at medium under the medium preempter (3 launches) has
+#   one round of requests, every switch over one L_CS after its signal, and the preempter within
+#   1 + latency / T_p + 0.01. ~12 CPU-s.
 # - shieh_faithful_plans (session 15): the proposed scheme asks an SM's next position as soon as
 #   the previous victims were asked (pathfinder_w4 at 5 us: every SM's plans within 400 cycles,
 #   all freed within L_c). ~4 CPU-s.
@@ -33,7 +40,7 @@
 #   middle of its run (tests/shieh/variants.py; ~30 CPU-s).
 set(HD_TEST_MECHANISM shieh)
 if(TARGET heddle)
-  foreach(c timebase sms flushbit stall stall_tb)
+  foreach(c timebase sms flushbit stall stall_tb stall_req)
     add_test(NAME shieh_faithful_${c}
              COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py ${c} $<TARGET_FILE:heddle>
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
@@ -52,6 +59,11 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(shieh_faithful_hold PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "hold ok")
+  add_test(NAME shieh_faithful_hold_stream
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py hold_stream $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(shieh_faithful_hold_stream PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "hold_stream ok")
   add_test(NAME shieh_faithful_hold_all
            COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py hold_all $<TARGET_FILE:heddle>
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
