@@ -70,7 +70,7 @@ if(TARGET heddle)
   set_tests_properties(shieh_faithful_hold_all PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "hold_all ok")
 endif()
-set(HD_SHIEH_FINDINGS full_occupancy chimera_falls chimera_turnaround)   # (the faithful run's unmet criteria, session 15's default-size run with stall_tb switches, plans started together and preempt_hold: full occupancy 83.1 % over every victim, 90.8 % over the 10 at >= 3 waves, nw and dwt2d's fdwt53 cannot fill 3 waves; Chimera's violations 22.9 -> 22.9 -> 22.9 -> 20.8 % at 2-5 us; 1 Chimera run freed within L_c at 3, 4 and 5 us over 1 + L_c/T_p + 0.05)
+set(HD_SHIEH_FINDINGS full_occupancy chimera_falls statistics)   # (the faithful run's unmet criteria, session 16's default-size run with stall_req switches, the hold passed along the preempter's launches and preempt_hold_all: full occupancy 82.5 % over every victim, 90.2 % over the 10 at >= 3 waves (nw and dwt2d's fdwt53 cannot fill 3 waves at any input); Chimera's violations 16.7 -> 10.4 -> 8.3 -> 8.3 % at 2-5 us (bfs's 3 and heartwall's 1 drain misses at every L_c); CTAs asked with statistics 76.8 % pooled (per victim as in session 15's 80.5 %, whose pooled share counted backprop's and dwt2d's second rounds of requests)
 set(hd_sf_args)
 foreach(x IN LISTS HD_SHIEH_FINDINGS)
   list(APPEND hd_sf_args --finding ${x})
