@@ -629,7 +629,9 @@ def report(ctx):
                 per.append([r["lin"], r["kernel"], r["size"], t, m["signals"], m["other_kernels"],
                             m["bytes_per_cta"], m["drain_us"], m["spill_us"],
                             m.get("warp_spill_us"), m.get("warp_service_us"), m["latency_us"],
-                            m["worst_over_avg"]])
+                            # (issue 24 item 6: a worst case only over >= 15 signals; session 16)
+                            m["worst_over_avg"] if m["signals"] >= WORST_MIN_SIGNALS
+                            else f"({m['signals']} signals)"])
     livetab = [[r["lin"], r["kernel"], r["m"].get("selective", {}).get("pp_arrivals"),
                 " ".join(f"{a}/{b}/{c}" for a, b, c in r["m"].get("selective", {}).get("regs", [])),
                 r["m"].get("selective", {}).get("ctas_per_sm"), _r(lv),
@@ -888,7 +890,7 @@ def report(ctx):
           "## Per kernel and technique", "",
           md_table(["Lin", "kernel", "size", "technique", "signals", "signals on other kernels",
                     "B/CTA", "drain us", "spill us", "spill us accumulated per warp",
-                    "service us accumulated per warp", "latency us", "worst/avg-1"], per),
+                    "service us accumulated per warp", "latency us", "worst/avg-1 (>= 15 signals)"], per),
           "", f"{len(ctx.sweep.points)} heddle runs of {ctx.identity}; every row in "
           "[points.csv](points.csv).", ""]
     ctx.write_text("report.md", "\n".join(md))

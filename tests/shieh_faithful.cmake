@@ -13,6 +13,13 @@
 #   within 12 cycles of ceil(bytes / B_SM) (Shieh 4.1's L_CS stall), outputs verified.
 # - shieh_faithful_stall_tb: [context] switch_model = stall_tb: an SM's switched CTAs stall in
 #   parallel, each for its own bytes over B_SM (the thesis's Eq 3.1 max), no context traffic.
+# - shieh_faithful_stall_req (session 16): [context] switch_model = stall_req: each switched
+#   CTA's L_CS stall runs from the request, in parallel, not paced by the engine: the SM is
+#   saved and taken by the preempter exactly one CTA's L_CS after the signal.
+# - shieh_faithful_hold_stream (full; session 16): preempt_hold passes the SMs to the preempting
+#   stream's next launch: dwt2d_copy64_r56 at medium under the medium preempter (3 launches) has
+#   one round of requests, every switch over one L_CS after its signal, and the preempter within
+#   1 + latency / T_p + 0.01. ~12 CPU-s.
 # - shieh_faithful_plans (session 15): the proposed scheme asks an SM's next position as soon as
 #   the previous victims were asked (pathfinder_w4 at 5 us: every SM's plans within 400 cycles,
 #   all freed within L_c). ~4 CPU-s.
@@ -33,7 +40,7 @@
 #   middle of its run (tests/shieh/variants.py; ~30 CPU-s).
 set(HD_TEST_MECHANISM shieh)
 if(TARGET heddle)
-  foreach(c timebase sms flushbit stall stall_tb)
+  foreach(c timebase sms flushbit stall stall_tb stall_req)
     add_test(NAME shieh_faithful_${c}
              COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py ${c} $<TARGET_FILE:heddle>
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
@@ -52,13 +59,18 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(shieh_faithful_hold PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "hold ok")
+  add_test(NAME shieh_faithful_hold_stream
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py hold_stream $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(shieh_faithful_hold_stream PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "hold_stream ok")
   add_test(NAME shieh_faithful_hold_all
            COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py hold_all $<TARGET_FILE:heddle>
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(shieh_faithful_hold_all PROPERTIES LABELS "full;shieh;mixes" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "hold_all ok")
 endif()
-set(HD_SHIEH_FINDINGS full_occupancy chimera_falls chimera_turnaround)   # (the faithful run's unmet criteria, session 15's default-size run with stall_tb switches, plans started together and preempt_hold: full occupancy 83.1 % over every victim, 90.8 % over the 10 at >= 3 waves, nw and dwt2d's fdwt53 cannot fill 3 waves; Chimera's violations 22.9 -> 22.9 -> 22.9 -> 20.8 % at 2-5 us; 1 Chimera run freed within L_c at 3, 4 and 5 us over 1 + L_c/T_p + 0.05)
+set(HD_SHIEH_FINDINGS full_occupancy chimera_falls statistics)   # (the faithful run's unmet criteria, session 16's default-size run with stall_req switches, the hold passed along the preempter's launches and preempt_hold_all: full occupancy 82.5 % over every victim, 90.2 % over the 10 at >= 3 waves (nw and dwt2d's fdwt53 cannot fill 3 waves at any input); Chimera's violations 16.7 -> 10.4 -> 8.3 -> 8.3 % at 2-5 us (bfs's 3 and heartwall's 1 drain misses at every L_c); CTAs asked with statistics 76.8 % pooled (per victim as in session 15's 80.5 %, whose pooled share counted backprop's and dwt2d's second rounds of requests)
 set(hd_sf_args)
 foreach(x IN LISTS HD_SHIEH_FINDINGS)
   list(APPEND hd_sf_args --finding ${x})

@@ -174,7 +174,11 @@
       "traffic (Shieh 4.1: the thesis's simulation)")                                          \
     V(switchmodel, HD_SWITCHMODEL_STALL_TB, "stall_tb",                                            \
       "each CTA stalls for its own bytes over the SM's fair share, the SM's CTAs in parallel, no " \
-      "memory traffic (Shieh 4.1 with Eq 3.1's max over the TBs: each TB's L_CS alone)")
+      "memory traffic (Shieh 4.1 with Eq 3.1's max over the TBs: each TB's L_CS alone)")        \
+    V(switchmodel, HD_SWITCHMODEL_STALL_REQ, "stall_req",                                          \
+      "as stall_tb, but each CTA's stall runs from the preemption request and its requests are "   \
+      "not paced by the engine: it leaves at max(request + L_CS, drained) (Shieh 4.1: TBs "      \
+      "stalled for the estimated time, which is then exact)")
 #define HD_CFG_ENUM_saveorder(V)                                                                   \
     V(saveorder, HD_SAVEORDER_TB, "tb",                                                            \
       "a CTA's save starts when every warp of it is drained; the SM's CTAs one after another")    \

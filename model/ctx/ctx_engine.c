@@ -210,6 +210,7 @@ bool hd_sm_cta_suspend(struct hd_sm *sm, uint32_t slot, enum hd_ctx_op op, uint6
     x->state = HD_CTX_SUSPENDING;
     x->op = (uint8_t)op;
     x->t_signal = now;
+    x->eng_done = x->acks_done = false; /* (switch_model = stall_req) */
     x->wsave = x->wall = false; /* (save_order = warp: ctx_wsave.c) */
     x->wqueued = x->wpending = 0;
     memset(x->pc_cycles, 0, sizeof x->pc_cycles);
@@ -400,7 +401,8 @@ static bool stall_send(struct hd_sm *sm, struct hd_ctx *x, bool restore, uint32_
                        uint64_t now)
 {
     struct hd_ctx_engine *ce = sm->ce;
-    const bool per_tb = sm->cp->switch_model == HD_SWITCHMODEL_STALL_TB;
+    const bool from_req = sm->cp->switch_model == HD_SWITCHMODEL_STALL_REQ;
+    const bool per_tb = sm->cp->switch_model == HD_SWITCHMODEL_STALL_TB || from_req;
     double *port = per_tb ? &x->stall_free : &ce->stall_free;
     if (!per_tb && (double)now + 1.0 <= *port)
         return false; /* (the port is busy for the whole of this cycle) */
@@ -419,7 +421,15 @@ static bool stall_send(struct hd_sm *sm, struct hd_ctx *x, bool restore, uint32_
         ce->stall_head = 0;
     }
     const double bpc = sm->cp->sm_bytes_per_cycle > 0.0 ? sm->cp->sm_bytes_per_cycle : 1.0;
-    *port = (*port > (double)now ? *port : (double)now) + (double)bytes / bpc;
+    if (from_req && !restore) { /* stall_req: the save's stall runs from the request, so the
+                                   drain (quiesce) overlaps it; its later requests follow on the
+                                   port whenever they are sent */
+        if (x->sent == 0)
+            *port = *port > (double)x->t_signal ? *port : (double)x->t_signal;
+        *port += (double)bytes / bpc;
+    } else {
+        *port = (*port > (double)now ? *port : (double)now) + (double)bytes / bpc;
+    }
     const uint64_t at = (uint64_t)ceil(*port);
     ce->stall_q[(ce->stall_head + ce->nstall++) % ce->cap_stall] = (struct hd_ctx_stall_ack){
         at > now ? at : now + 1,
@@ -437,7 +447,8 @@ static bool stall_acks(struct hd_sm *sm, uint64_t now)
 {
     struct hd_ctx_engine *ce = sm->ce;
     bool any = ce->nstall > 0; /* (waiting is progress: the GPU must not sleep through it) */
-    if (sm->cp->switch_model == HD_SWITCHMODEL_STALL_TB) {
+    if (sm->cp->switch_model == HD_SWITCHMODEL_STALL_TB ||
+        sm->cp->switch_model == HD_SWITCHMODEL_STALL_REQ) {
         /* per-context ports: any entry may be due; each context's own entries stay in order
          * (its port's times rise), so a stable partition (due first, in queue order) keeps them
          * in order. The due ones are taken out before their responses (which may queue more). */
@@ -580,6 +591,9 @@ static void restored(struct hd_sm *sm, struct hd_ctx *x, uint64_t now)
         hd_sm_warp_check_drained(sm, &sm->w[c->grant.warp_slot[i]], now);
 }
 
+static void vacate_saved(struct hd_sm *sm, struct hd_tcta *c, uint64_t now);
+static void saved_acked(struct hd_sm *sm, struct hd_ctx *x, uint64_t now);
+
 void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
 {
     if (payload & HD_SWAP_TAG_BIT) { /* the swap engine's (ctx_swap.c) */
@@ -604,7 +618,20 @@ void hd_sm_ctx_response(struct hd_sm *sm, uint64_t payload, uint64_t now)
         }
         return;
     }
-    /* every save write acknowledged: the context may be placed again */
+    if (sm->cp->switch_model == HD_SWITCHMODEL_STALL_REQ && !x->eng_done) {
+        x->acks_done = true; /* stall_req: it leaves when the engine has sent it all */
+        return;
+    }
+    if (x->eng_done) { /* stall_req: the engine was done; its stall is over now */
+        x->eng_done = false;
+        vacate_saved(sm, &sm->cta[x->slot], now);
+    }
+    saved_acked(sm, x, now);
+}
+
+/* Every save write acknowledged: the context may be placed again. */
+static void saved_acked(struct hd_sm *sm, struct hd_ctx *x, uint64_t now)
+{
     x->switches++;
     sm->st->ctx_saves++;
     sm->st->ctx_save_cycles += now - x->t_quiet;
@@ -643,6 +670,8 @@ bool hd_sm_ctx_tick(struct hd_sm *sm, uint64_t now, int *status, char *err, size
     progress |= co.state_o != sm->ce->ctl_state;
     sm->ce->ctl_state = (uint8_t)co.state_o;
     uint32_t budget = sm->cp->requests_per_cycle; /* the queue's warps first (warp order) */
+    if (sm->cp->switch_model == HD_SWITCHMODEL_STALL_REQ)
+        budget = UINT32_MAX; /* (no traffic, no pacing: the stall alone takes the time) */
     if (sm->ce->nwq)
         budget = hd_sm_wsave_send(sm, budget, now, &progress);
     if (head)
@@ -662,24 +691,39 @@ static void engine_done(struct hd_sm *sm, uint64_t now)
     if (x->wsave && sm->ce->nwq)
         hd_sm_wsave_forget(sm, c->grant.cta_slot);
     if (x->state == HD_CTX_SAVING) { /* register file and shared memory read out */
-        x->wspill_sum = 0; /* Lin L1079: each warp from its point to its registers out */
-        x->wspill_warps = 0;
-        x->wservice_sum = 0; /* and from its first register request to its last */
-        for (uint32_t i = 0; i < c->grant.nwarps && i < x->cap_wspill; i++) {
-            if (!x->wspill[i])
-                continue;
-            const uint64_t t0 = x->saved[i].t_stop > x->t_signal ? x->saved[i].t_stop : x->t_signal;
-            x->wspill_sum += x->wspill[i] > t0 ? x->wspill[i] - t0 : 0;
-            x->wspill_warps++;
-            const uint64_t first = x->wspill[x->cap_wspill + i];
-            x->wservice_sum += first && x->wspill[i] >= first ? x->wspill[i] - first + 1 : 0;
+        if (sm->cp->switch_model == HD_SWITCHMODEL_STALL_REQ && !x->acks_done) {
+            x->eng_done = true; /* stall_req: it stays until its stall is over */
+            return;
         }
-        hd_sm_cta_vacate(sm, c, now);
-        c->ctx = NULL;
-        c->fc = NULL;
-        x->state = HD_CTX_SAVED;
+        vacate_saved(sm, c, now);
+        if (x->acks_done) { /* stall_req: its stall was over before the engine was done */
+            x->acks_done = false;
+            saved_acked(sm, x, now);
+        }
     } else if (x->state == HD_CTX_RESTORING) { /* every register back: the warps may run */
         restored(sm, x, now);
     }
+}
+
+/* A saved CTA leaves its SM: its resources are free for a placement. */
+static void vacate_saved(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
+{
+    struct hd_ctx *x = c->ctx;
+    x->wspill_sum = 0; /* Lin L1079: each warp from its point to its registers out */
+    x->wspill_warps = 0;
+    x->wservice_sum = 0; /* and from its first register request to its last */
+    for (uint32_t i = 0; i < c->grant.nwarps && i < x->cap_wspill; i++) {
+        if (!x->wspill[i])
+            continue;
+        const uint64_t t0 = x->saved[i].t_stop > x->t_signal ? x->saved[i].t_stop : x->t_signal;
+        x->wspill_sum += x->wspill[i] > t0 ? x->wspill[i] - t0 : 0;
+        x->wspill_warps++;
+        const uint64_t first = x->wspill[x->cap_wspill + i];
+        x->wservice_sum += first && x->wspill[i] >= first ? x->wspill[i] - first + 1 : 0;
+    }
+    hd_sm_cta_vacate(sm, c, now);
+    c->ctx = NULL;
+    c->fc = NULL;
+    x->state = HD_CTX_SAVED;
 }
 /* }==== */

@@ -151,6 +151,10 @@ struct hd_ctx {
     /* [context] switch_model = stall_tb (ctx_engine.c): the cycle (fractional) until which
      * this context's own stall holds its port */
     double stall_free;
+    /* switch_model = stall_req: the save's requests all sent (the engine moved on) while its
+     * stall still runs (eng_done), or its stall over before the engine was done (acks_done);
+     * the CTA leaves its SM when both are (ctx_engine.c) */
+    bool eng_done, acks_done;
 };
 
 /* Per launch: its free contexts and its queue of contexts to place again. */

@@ -437,6 +437,22 @@ uint64_t hd_gpu_preempt_next_signal(const struct hd_gpu_timing *g)
 }
 /* }==== */
 
+/* [context] preempt_hold: the launch that inherits a finished launch li's SMs, the next one
+ * of its stream (it waits for li) if that has at least li's priority (the preempting task's
+ * next kernel: Shieh's task keeps the GPU until its last kernel finished), else none. */
+static unsigned hold_successor(const struct hd_gpu_timing *g, unsigned li)
+{
+    const struct tlaunch *t = g->L[li];
+    for (unsigned j = li + 1; j < g->nl; j++) {
+        const struct tlaunch *n = g->L[j];
+        if (n->prev_same == (int)li)
+            return !n->finished && n->sl.l->attr.priority >= t->sl.l->attr.priority
+                       ? j
+                       : HD_RESERVED_NONE;
+    }
+    return HD_RESERVED_NONE;
+}
+
 void hd_gpu_preempt_tick(struct hd_gpu_timing *g)
 {
     struct hd_timing_stats *st = &g->stats;
@@ -451,9 +467,10 @@ void hd_gpu_preempt_tick(struct hd_gpu_timing *g)
         const struct tlaunch *t = g->L[li];
         if (t->finished || (!g->p.ctx.preempt_hold && t->next_cta >= t->nctas &&
                             t->sl.ctxs.q_len == 0)) {
-            /* it has placed everything ([context] preempt_hold: it has finished): others may
-             * return */
-            g->reserved[s] = HD_RESERVED_NONE;
+            /* it has placed everything ([context] preempt_hold: it has finished, and its
+             * stream's next launch of its priority, if any, keeps the SM): others may return */
+            g->reserved[s] = g->p.ctx.preempt_hold && t->finished ? hold_successor(g, li)
+                                                                   : HD_RESERVED_NONE;
             g->dirty = true;
         }
     }

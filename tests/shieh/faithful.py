@@ -37,6 +37,19 @@
                                  preempter ends within 1 % of T_p, without it (the victim's
                                  switched and next-launch CTAs placed on those SMs beside it)
                                  at least 2 % later.
+  faithful.py stall_req HEDDLE   (session 16) [context] switch_model = stall_req: each switched
+                                 CTA's L_CS stall runs from the request, in parallel and not paced
+                                 by the engine, so every SM chimera switches is saved and taken by
+                                 the preempter exactly one CTA's L_CS after the signal (the
+                                 estimate the schemes decide by), no traffic.
+  faithful.py hold_stream HEDDLE (session 16) preempt_hold passes the SMs to the preempting
+                                 stream's next launch: dwt2d_copy64_r56 at medium preempted by
+                                 the medium preempter (3 dependent launches) at 145,606 with
+                                 chimera at 3 us: one round of requests (all within L_c of the
+                                 arrival; session 15 had a second round 129,526 cycles later, when
+                                 the victim had come back between its launches: 1.090 T_p), every
+                                 switch over after its CTA's L_CS though its drain took up to 152
+                                 cycles, and the preempter within 1 + latency / T_p + 0.01.
 """
 import json
 import os
@@ -158,6 +171,76 @@ def stall_tb(heddle, tmp):
     print("stall_tb ok")
 
 
+def stall_req(heddle, tmp):
+    """switch_model = stall_req: the SM is saved, and the preempter's CTA placed, one CTA's
+    L_CS after the signal: the stall runs from the request, the SM's CTAs in parallel."""
+    import math
+    t = run(heddle, ["--mix", "pathfinder+preempter", "--arrive", "preempter@4000:1",
+                     "--set", "context.latency_bound=3000", "--set", "sm.allocator=aligned",
+                     "--set", "context.preempt_policy=chimera",
+                     "--set", "context.switch_model=stall_req"], tmp, "stall_req")
+    bpc = t["totals"]["sm_bytes_per_cycle"]
+    recs = [p for p in t["preemptions"] if p["switched"] >= 2]
+    if not recs:
+        sys.exit("faithful.py: no SM switched two CTAs under switch_model = stall_req")
+    for p in recs:
+        one = math.ceil(p["bytes"] / p["switched"] / bpc)
+        got, freed = p["saved"] - p["signal"], p["freed"] - p["signal"]
+        print(f"SM {p['sm']}: {p['switched']} CTAs, {p['bytes']} B, one CTA's L_CS {one} "
+              f"cycles, saved after {got}, preempter placed after {freed}")
+        if not one <= got <= one + 2 or not got <= freed <= got + 2:
+            sys.exit(f"faithful.py: SM {p['sm']} saved after {got} and taken after {freed} "
+                     f"cycles, not {one} (one CTA's L_CS)")
+    ctxcls = t.get("memory", {}).get("per_class", {}).get("context", {})
+    if sum(v for v in ctxcls.values() if isinstance(v, (int, float))):
+        sys.exit("faithful.py: switch_model = stall_req sent context traffic to the memory system")
+    print("stall_req ok")
+
+
+def hold_stream(heddle, tmp):
+    import math
+    alone = run(heddle, ["preempter_gpu", "--size", "medium", "--config",
+                         "configs/fermi-gtx480.ini"], tmp, "alone")
+    t_p = alone["totals"]["cycles"]
+    os.environ["HD_EXP_SETUP"] = "faithful"
+    bounds, _ = shieh.setup_bounds([3], "fermi-gtx480")
+    _, st = shieh.setup()
+    sets = [a for x in st["sets"] for a in ("--set", x[4:].replace(" ", "").replace('"', ""))]
+    arr = 145606
+    t = run(heddle, ["--mix", "dwt2d_copy64_r56+preempter_gpu", "--size", "medium",
+                     "--arrive", f"preempter_gpu@{arr}:1", "--config", "configs/fermi-gtx480.ini",
+                     "--set", "sm.allocator=aligned", "--set", "sm.concurrent_kernels=false",
+                     "--set", "context.preempt_policy=chimera",
+                     "--set", f"context.latency_bound={bounds[0]}"] + sets, tmp, "stream")
+    pe = [lc for lc in t["launches"] if lc["kernel"].startswith("pe_")]
+    if len(pe) < 2:
+        sys.exit(f"faithful.py: the medium preempter ran {len(pe)} launches, not several")
+    recs = [p for p in t["preemptions"] if p["launch"] != "signal"]
+    late = [p for p in recs if p["signal"] - arr > bounds[0]]
+    if not recs or late:
+        sys.exit(f"faithful.py: {len(late)} of {len(recs)} requests after L_c ({bounds[0]}) "
+                 f"from the arrival (first late at +{late[0]['signal'] - arr if late else 0}): "
+                 "the victim came back between the preempter's launches")
+    bpc = t["totals"]["sm_bytes_per_cycle"]
+    for p in recs:
+        if not p["switched"]:
+            continue
+        one = math.ceil(p["bytes"] / p["switched"] / bpc)
+        got = p["saved"] - p["signal"]
+        if not one <= got <= one + 2:
+            sys.exit(f"faithful.py: SM {p['sm']} saved after {got} cycles, not its CTA's L_CS "
+                     f"{one} (quiet after {p['quiet'] - p['signal']})")
+    end = max(lc["end_cycle"] for lc in pe)
+    lat = max(p["freed"] - p["signal"] for p in recs)
+    ratio = (end - arr) / t_p
+    print(f"{len(pe)} preempter launches, {len(recs)} requests, latency {lat} cycles, "
+          f"turnaround / T_p {ratio:.4f} (limit {1 + lat / t_p + 0.01:.4f}), longest drain "
+          f"before a save {max(p['quiet'] - p['signal'] for p in recs if p['switched'])}")
+    if ratio > 1 + lat / t_p + 0.01:
+        sys.exit("faithful.py: the preempter ran slower than alone after its SMs were freed")
+    print("hold_stream ok")
+
+
 def flushbit(heddle, tmp):
     def refused(w, fb):
         t = run(heddle, [w, "--size", "small", "--set", "context.stress_period=2000",
@@ -253,7 +336,8 @@ def hold_all(heddle, tmp):
     os.environ["HD_EXP_SETUP"] = "faithful"
     bounds, _ = shieh.setup_bounds([5], "fermi-gtx480")
     sets = [a for x in shieh.SETUPS["faithful"]["sets"]
-            for a in ("--set", x[4:].replace(" ", "").replace('"', ""))]
+            for a in ("--set", x[4:].replace(" ", "").replace('"', ""))
+            if "preempt_hold" not in x]   # (given below: the last --set would win)
     ratio = {}
     for h in (True, False):
         t = run(heddle, ["--mix", "stencil3d_tb128_r28_w4+preempter_gpu", "--size", "small",
@@ -277,13 +361,15 @@ def hold_all(heddle, tmp):
 
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in ("timebase", "sms", "flushbit", "stall",
-                                                  "stall_tb", "plans", "hold", "hold_all"):
+                                                  "stall_tb", "plans", "hold", "hold_all",
+                                                  "stall_req", "hold_stream"):
         sys.exit(2 if print(__doc__) is None else 2)
     heddle = os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory() as tmp:
         {"timebase": timebase, "sms": sms, "flushbit": flushbit, "stall": stall,
          "stall_tb": stall_tb, "plans": plans, "hold": hold,
-         "hold_all": hold_all}[sys.argv[1]](heddle, tmp)
+         "hold_all": hold_all, "stall_req": stall_req,
+         "hold_stream": hold_stream}[sys.argv[1]](heddle, tmp)
 
 
 if __name__ == "__main__":
