@@ -331,10 +331,10 @@ def report(ctx):
              ([("bound (ideal)", bound[c])] if c in bound and any(bound[c]) else []) +
              ([("Warpman", wm["speedup"][c])] if any(wm["speedup"].get(c, [])) else [])),
          "geomean": True, "hline": 1.0,
-         "rotate": 60, "labels": False}
+         "rotate": 60, "labels": False, "legend": "outside"}
         for c in COLS if any(sp[c])]
     if panels:  # (none while no EXPARS point has a result: an incomplete sweep)
-        figures.bar_panels(ctx.path("speedup.png"), panels, ncols=3, width=15,
+        figures.bar_panels(ctx.path("speedup.png"), panels, ncols=2, width=16,
                            suptitle=f"EXPARS on the Fermi GTX480 ({size} size)")
     figures.bar_panels(ctx.path("warps.png"), [
         {"title": "mean resident warps per SM (GTO)", "ylabel": "warps", "categories": cats,
