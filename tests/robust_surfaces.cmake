@@ -30,7 +30,8 @@ if(NOT HD_SWEEP_PYTHON)
   find_program(HD_SWEEP_PYTHON NAMES python3)
 endif()
 if(HD_SWEEP_PYTHON)
-  foreach(c key_files interrupted signal timeout_group timeouts stores stats checks claims)
+  foreach(c key_files interrupted signal timeout_group timeouts stores stats checks claims
+            edited)
     add_test(NAME sweep_robust_${c}
              COMMAND ${HD_SWEEP_PYTHON} ${CMAKE_SOURCE_DIR}/tests/sweep/robust.py ${c}
                      $<TARGET_FILE:heddle>

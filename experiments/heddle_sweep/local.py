@@ -47,7 +47,8 @@ class LocalBackend:
             self._tls.scratch = tempfile.mkdtemp(prefix="hd-sweep-")
             self._scratch.append(self._tls.scratch)
         rec = run_point(self.heddle_path, self.root, key, point.argv, self.timeout,
-                        live=self._live, scratch=self._tls.scratch)
+                        live=self._live, scratch=self._tls.scratch,
+                        inputs=point.inputs)
         return key, rec, time.perf_counter() - t0
 
     def execute(self, items):

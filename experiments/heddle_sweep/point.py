@@ -12,7 +12,8 @@ that matter (medium and large sizes) are above that.
 Status: ok (exit 0 with its statistics report, verified); failed (heddle exited non-zero: its
 own, deterministic answer, kept and not rerun; also exit 0 without a report, or a report beyond
 MAX_STATS); error (no answer from heddle: killed by a signal, timed out, interrupted by SIGINT
-or SIGTERM (exit 130, 143), could not start; rerun by the next sweep).
+or SIGTERM (exit 130, 143), could not start, or an input file changed after the point's key was
+computed from it; rerun by the next sweep).
 
 With the local backend each point runs in its own session (process group): a timeout or an
 interrupted runner signals the whole group, so nothing the point started outlives it."""
@@ -72,8 +73,24 @@ def _stats_size(path):
         return None
 
 
+def changed_input(root, inputs):
+    """The first of a point's inputs (its key's `inputs`: a configuration file by its
+    repository-relative path, or "[section] key = path" for a file a value names) whose
+    contents differ from those the key was computed from; None when all still match. A sweep
+    plans its points (and their keys) before it runs them: a file edited meanwhile (a branch
+    merged into the tree the sweep reads) would otherwise be run under the old key."""
+    from .heddle import sha256_file
+    for name, want in sorted((inputs or {}).items()):
+        rel = name.split(" = ", 1)[1] if name.startswith("[") and " = " in name else name
+        full = os.path.join(root, rel)
+        have = sha256_file(full) if os.path.isfile(full) else "not a file"
+        if have != want:
+            return rel
+    return None
+
+
 def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None,
-              own_group=True):
+              own_group=True, inputs=None):
     """Run `heddle ARGV --stats TMP` in `root`; return the point's record (a dict). `live`, a
     set, holds the process while it runs (so that an interrupted runner can stop it).
     `scratch`: a private directory for the report and output files, reused point after point
@@ -81,8 +98,15 @@ def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None
     the point runs in a session of its own, signalled as a group (the local backend); a Slurm
     task keeps its points in its own group, which scancel signals (a plugin that tracks process
     groups would lose a point in another session)."""
-    tmp = scratch or tempfile.mkdtemp(prefix="hd-sweep-")
     rec = {"key": key, "host": os.uname().nodename}
+    moved = changed_input(root, inputs)
+    if moved is not None:
+        rec.update(status="error", exit_code=None, wall_s=0.0, cpu_s=0.0, peak_rss_kb=0,
+                   stats="", stdout="", result_sha="",
+                   message=f"{moved} changed after the sweep computed this point's key from "
+                   "it: not run (run the sweep again, or from a checkout nobody edits)")
+        return rec
+    tmp = scratch or tempfile.mkdtemp(prefix="hd-sweep-")
     try:
         stats_path = os.path.join(tmp, "stats.json")
         out_path, err_path = os.path.join(tmp, "out"), os.path.join(tmp, "err")

@@ -103,7 +103,7 @@ class SlurmBackend:
         with open(os.path.join(workdir, "points.json"), "w") as f:
             json.dump({"heddle": self.heddle_path, "root": self.root, "chunk": self.chunk,
                        "timeout": self.sweep.timeout,
-                       "points": [[k, p.argv] for k, p in items]}, f, indent=0)
+                       "points": [[k, p.argv, p.inputs] for k, p in items]}, f, indent=0)
         script = os.path.join(workdir, "job.sbatch")
         with open(script, "w") as f:
             f.write(self._script(workdir, self.ntasks))
@@ -193,13 +193,14 @@ def task_main(workdir, task_id):
 
 
 def _task_points(workdir, job, points, scratch):
-    for key, argv in points:
+    for key, argv, *rest in points:
         out = os.path.join(workdir, "results", key + ".json")
         if os.path.exists(out):
             continue
         t0 = time.perf_counter()
         rec = run_point(job["heddle"], job["root"], key, argv, job["timeout"],
-                        scratch=scratch, own_group=False)   # scancel signals the task's group
+                        scratch=scratch, own_group=False,   # scancel signals the task's group
+                        inputs=rest[0] if rest else None)
         rec["runner_s"] = time.perf_counter() - t0
         write_record(out, rec)
         print(f"{key[:16]} {rec['status']} {rec.get('wall_s') or 0:.3f} s "

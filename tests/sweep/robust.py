@@ -20,6 +20,9 @@
                 --dry-run prints commands a shell reads back as they were; a [collect] path
                 found in no report is warned about
   claims        two runners of one sweep at once run every point once
+  edited        a configuration file edited while its sweep runs: the points not yet started
+                are not run under the keys computed from the old contents (`error`, naming the
+                file); the next sweep runs them under the new keys
 
 The points run a stand-in for heddle (a shell script that passes every command but `run` to
 the real binary), so each case takes seconds.
@@ -402,10 +405,44 @@ def case_claims(tmp, heddle):
 # }====
 
 
+def case_edited(tmp, heddle):
+    fake = make_fake(tmp, heddle)
+    ini = write(os.path.join(tmp, "e.ini"), "[timing]\nmax_cycles = 100000000\n")
+    toml = sweep_file(tmp, grid='workload = ["vecadd"]\nconfig = "e.ini"\n'
+                      'set.sm.max_ctas = [6, 7, 8]\n')
+    db = os.path.join(tmp, "st.sqlite")
+    args = [toml, "--heddle", fake, "--db", db, "--out", os.path.join(tmp, "o"), "-j", "1"]
+    env = dict(os.environ, HD_FAKE_MODE="slow")
+    runner = subprocess.Popen([sys.executable, SWEEP, *args], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    t0 = time.monotonic()
+    while runs_logged(tmp) < 1 and time.monotonic() - t0 < 30:
+        time.sleep(0.05)
+    if runs_logged(tmp) < 1:
+        runner.kill()
+        fail("the first point did not start")
+    write(ini, "[timing]\nmax_cycles = 100000001\n")
+    out, _ = runner.communicate(timeout=90)
+    if runs_logged(tmp) != 1:
+        fail(f"{runs_logged(tmp)} points ran; only the one started before the edit should:\n"
+             f"{out}")
+    import sqlite3
+    con = sqlite3.connect(db)
+    msgs = [m for st, m in con.execute("SELECT status, message FROM points") if st != "ok"]
+    con.close()
+    if len(msgs) != 2 or not all("e.ini changed after the sweep" in m for m in msgs):
+        fail(f"the points after the edit were not refused naming the file: {msgs}\n{out}")
+    r = run_sweep(args)
+    if r.returncode != 0 or "3 to run" not in r.stderr:
+        fail(f"the next sweep did not run the three points under the new key "
+             f"(exit {r.returncode}):\n{r.stderr}")
+    print(f"edited: 1 point ran before the edit, 2 refused ({msgs[0]!r}); the rerun ran 3")
+
+
 CASES = {"key_files": case_key_files, "interrupted": case_interrupted, "signal": case_signal,
          "timeout_group": case_timeout_group, "timeouts": case_timeouts,
          "stores": case_stores, "stats": case_stats, "checks": case_checks,
-         "claims": case_claims}
+         "claims": case_claims, "edited": case_edited}
 
 
 def main():
