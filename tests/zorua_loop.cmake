@@ -27,6 +27,7 @@
 #   of experiments/zorua-sample.toml (19 each) in the loop, both drives, the same cycles.
 # - zorua_loop_smem_fermi, _kepler (full, session 16): scalarprod 8 KB x 128, whose seventh CTA per
 #   SM has its scratchpad sets in swap (the SMT's lookups from the shared-memory path), both drives.
+# - zorua_loop_waves (full, session 17): the two at the grid's --size waves, both drives.
 # - zorua_loop_experiment, zorua_loop_sample (full): every Fermi Zorua point of
 #   experiments/zorua-sample.toml (19) / the first, middle and last point of each of the grid's eight
 #   applications in the loop, both drives, the same cycles as without the blocks.
@@ -103,6 +104,14 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
     set_tests_properties(zorua_loop_smem_${gen} PROPERTIES TIMEOUT 900
                          PASS_REGULAR_EXPRESSION "1 of 1 points in the loop")
   endforeach()
+  # session 17: at the grid's own size (heddle cosim --size waves): scalarprod 8 KB x 128
+  # (scratchpad sets in swap) and nqueens 26,240 B x 160 (oversubscribed scratchpad), both drives
+  add_test(NAME zorua_loop_waves
+           COMMAND ${zloop} --size waves --point scalarprod_z_sp8192_tb128
+                   --point nqueens_z_sp26240_tb160
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_loop_waves PROPERTIES TIMEOUT 1800
+                       PASS_REGULAR_EXPRESSION "2 of 2 points in the loop")
   add_test(NAME zorua_loop_sample COMMAND ${zloop} --sample WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_loop_sample PROPERTIES TIMEOUT 3600
                        PASS_REGULAR_EXPRESSION "points in the loop: verified"

@@ -38,6 +38,7 @@ struct cosim_opts {
     const char *workload;
     struct hd_cli_config cfg;
     enum hd_wl_size size;
+    const char *size_name;   /* --size as given (paper and waves run the driver's own input) */
     struct hd_cosim_opts o;
     bool report, bench;
     bool in_loop;            /* blocks in the timing loop (cosim_hw.h) instead of the observer */
@@ -68,7 +69,8 @@ static const char cosim_help[] =
     "                         context.preempt_policy=shieh unless a --set names another)\n"
     "  --mix NAME             with --in-loop: run a mix (heddle list --mixes) instead of a\n"
     "                         workload; --arrive WORKLOAD@CYCLE[:PRIORITY] as for heddle run\n"
-    "  --size S               small (default), medium or large\n"
+    "  --size S               small (default), medium, large, paper or waves (as for\n"
+    "                         heddle run)\n"
     "  --every N              context-sample period in model cycles (default 1000)\n"
     "  --sms LIST|all         SMs whose blocks run the RTL (default all; the rest: C only)\n"
     "  --drive ref|rtl        whose outputs the model uses (default ref)\n"
@@ -225,10 +227,10 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--size", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE;
-            if (strcmp(v, "small") == 0) c->size = HD_WL_SMALL;
-            else if (strcmp(v, "medium") == 0) c->size = HD_WL_MEDIUM;
-            else if (strcmp(v, "large") == 0) c->size = HD_WL_LARGE;
-            else return hd_cli_usage(cmd, "--size must be small, medium or large, not '%s'", v);
+            if (hd_wl_size_parse(v, &c->size) != 0)
+                return hd_cli_usage(cmd, "--size must be small, medium or large (or paper, "
+                                         "waves), not '%s'", v);
+            c->size_name = v;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--every", &v)) != 0) {
             if (r < 0 || hd_config_parse_uint(v, &c->o.every) != 0 || c->o.every == 0)
                 return hd_cli_usage(cmd, "--every needs a cycle count of at least 1 (0 would "
@@ -402,6 +404,8 @@ static int run_once(const char *cmd, const struct cosim_opts *c, const struct hd
     struct hd_wl_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.size = c->size;
+    ctx.paper = c->size_name && strcmp(c->size_name, "paper") == 0;
+    ctx.waves = c->size_name && strcmp(c->size_name, "waves") == 0;
     ctx.ptx_text = hd_workload_ptx(w->name, &ctx.ptx_len);
     ctx.ptx_name = hd_workload_ptx_path(w->name);
     FILE *devnull = fopen("/dev/null", "w");
@@ -477,7 +481,8 @@ static int session(const char *cmd, const struct cosim_opts *c, const struct hd_
                "instances, %s), %s, %.3f s\n",
                w->name,
                wst == HD_OK ? "verified" : wst == HD_ERR_INTERRUPTED ? "INTERRUPTED" : "FAILED",
-               hd_wl_size_name(c->size), st->samples, st->warp_samples, st->tb_points,
+               c->size_name ? c->size_name : hd_wl_size_name(c->size), st->samples,
+               st->warp_samples, st->tb_points,
                st->block_cycles, st->rtl_cycles,
                hd_cosim_regpat_rtl_instances(s), hd_cosim_rtl_kind(),
                failed ? "MISMATCH" : "0 mismatches", secs);
@@ -522,7 +527,8 @@ static int run_mix_once(const struct cosim_opts *c, const struct hd_hw_factory *
                         double *secs, uint64_t *cycles, char *err, size_t errlen)
 {
     unsigned long long cyc = 0;
-    int rc = hd_cli_mix_run_hw(c->mix, c->arrive, c->narrive, &c->cfg, (int)c->size, hw, &cyc,
+    int rc = hd_cli_mix_run_hw(c->mix, c->arrive, c->narrive, &c->cfg,
+                               c->size_name ? c->size_name : "small", hw, &cyc,
                                secs);
     *cycles = cyc;
     if (rc == HD_CLI_USAGE)
@@ -587,7 +593,8 @@ static int session_in_loop(const char *cmd, const struct cosim_opts *c,
                         "failed RTL assertion)\n", cmd, name);
     printf("%s: %s (%s), %" PRIu64 " cycles, blocks in the timing loop: %u instances (%u against "
            "RTL, %s), %" PRIu64 " block steps (%" PRIu64 " against RTL), %s, %.3f s\n",
-           name, wst == HD_OK ? "verified" : "FAILED", hd_wl_size_name(c->size), cycles,
+           name, wst == HD_OK ? "verified" : "FAILED",
+           c->size_name ? c->size_name : hd_wl_size_name(c->size), cycles,
            st.instances, st.rtl_instances, hd_cosim_rtl_kind(), st.steps, st.rtl_steps,
            failed ? "MISMATCH" : "0 mismatches", secs);
     if (c->bench && model_secs > 0)

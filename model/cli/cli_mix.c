@@ -565,10 +565,15 @@ static int run_mix(struct mix_opts *o, const struct hd_cli_mix *m)
 }
 
 int hd_cli_mix_run_hw(const char *mix, const char *const *arrive, unsigned narrive,
-                      const struct hd_cli_config *cfg, int size, const struct hd_hw_factory *hw,
-                      unsigned long long *cycles, double *secs)
+                      const struct hd_cli_config *cfg, const char *size,
+                      const struct hd_hw_factory *hw, unsigned long long *cycles, double *secs)
 {
-    struct mix_opts o = {.mix = mix, .cfg = *cfg, .size = (enum hd_wl_size)size, .hw = hw};
+    struct mix_opts o = {.mix = mix, .cfg = *cfg, .hw = hw};
+    if (hd_wl_size_parse(size, &o.size) != 0)
+        return hd_cli_usage("cosim", "--size must be small, medium or large (or paper, waves), "
+                                     "not '%s'", size);
+    o.paper = strcmp(size, "paper") == 0;
+    o.waves = strcmp(size, "waves") == 0;
     for (unsigned i = 0; i < narrive; i++)
         if (parse_arrival("cosim", arrive[i], &o) != 0)
             return HD_CLI_USAGE;

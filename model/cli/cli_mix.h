@@ -41,13 +41,15 @@ bool hd_cli_mix_requested(int argc, char **argv);
 /* `heddle run --mix NAME ...` (argv[0] is "run"); returns the exit code. */
 int hd_cli_run_mix(int argc, char **argv);
 /* `heddle cosim --mix NAME [--arrive SPEC]... --in-loop`: mix `mix` of the embedded mixes file
- * on configuration cfg (a struct hd_cli_config) at size `size` (enum hd_wl_size), with block
+ * on configuration cfg (a struct hd_cli_config) at size `size` (as --size takes it: small,
+ * medium, large, paper or waves), with block
  * factory hw; prints the mix's summary; *cycles and *secs of the run. Returns the exit code
  * (HD_CLI_OK only if every workload verified). */
 struct hd_hw_factory;
 struct hd_cli_config;
 int hd_cli_mix_run_hw(const char *mix, const char *const *arrive, unsigned narrive,
-                      const struct hd_cli_config *cfg, int size, const struct hd_hw_factory *hw,
+                      const struct hd_cli_config *cfg, const char *size,
+                      const struct hd_hw_factory *hw,
                       unsigned long long *cycles, double *secs);
 /* `heddle list --mixes [--mixes-file FILE]`; returns the exit code. */
 int hd_cli_list_mixes(int argc, char **argv);

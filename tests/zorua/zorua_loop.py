@@ -16,7 +16,8 @@ tables and (session 15) the coordinator are stepped as the blocks' Kepler/Maxwel
 decoder, built for 64 logical warps, is not (four instances per SM).
 
 usage: zorua_loop.py HEDDLE (--point NAME ... | --experiment TOML | --sample) [--drive ref,rtl]
-                     [--gen fermi|kepler|maxwell]
+                     [--gen fermi|kepler|maxwell] [--size small|...|waves]
+--size: the input size of every run (default small; waves is the grid's own, session 17).
 Points: --point (repeatable); --experiment: the Zorua workloads of a sweep file on the --gen
 generation (experiments/zorua-sample.toml); --sample: the first, middle and last point of each application of the
 specification grid (scripts/gen-zorua-grid.py --list). A point no CTA of fits Fermi is skipped
@@ -37,7 +38,7 @@ GENS = {  # config, logical warps, instances per SM (three tables, the decoder a
     "maxwell": ("configs/zorua-maxwell.ini", 96, 4),
 }
 NSM = 15  # the SMs of the three generations (Table 2)
-SUMMARY = re.compile(r"^(\S+): (verified|FAILED) \(small\), (\d+) cycles, blocks in the timing "
+SUMMARY = re.compile(r"^(\S+): (verified|FAILED) \(\w+\), (\d+) cycles, blocks in the timing "
                      r"loop: (\d+) instances \((\d+) against RTL[^)]*\), (\d+) block steps \((\d+) "
                      r"against RTL\), (\d+) mismatches", re.M)
 
@@ -80,6 +81,8 @@ def main():
     ap.add_argument("--sample", action="store_true")
     ap.add_argument("--drive", default="ref,rtl")
     ap.add_argument("--gen", default="fermi", choices=sorted(GENS))
+    ap.add_argument("--size", default="small",
+                    choices=["small", "medium", "large", "paper", "waves"])
     a = ap.parse_args()
     config, lwarps, per_sm = GENS[a.gen]
     sets = ["--set", f"sm.logical_warps={lwarps}", "--set", "sm.logical_ctas=16"]
@@ -94,7 +97,7 @@ def main():
         return 2
     fails = skipped = 0
     for p in pts:
-        rc, text = run([a.heddle, "run", p, "--size", "small", "--config", config, "--set",
+        rc, text = run([a.heddle, "run", p, "--size", a.size, "--config", config, "--set",
                         "sm.allocator=zorua"] + sets)
         if rc != 0 and "cannot run on this GPU" in text:
             skipped += 1
@@ -109,7 +112,7 @@ def main():
         why, notes = [], []
         for d in drives:
             rc, text = run([a.heddle, "cosim", "--blocks", "zorua", "--in-loop", p, "--size",
-                            "small", "--config", config, "--drive", d] + sets)
+                            a.size, "--config", config, "--drive", d] + sets)
             s = SUMMARY.search(text)
             if rc != 0 or not s or s.group(2) != "verified":
                 why.append(f"--drive {d}: exit {rc}: " + (text.strip().splitlines() or [""])[-1])
