@@ -36,10 +36,14 @@
 #   (warp_absent_bar_releases > 0).
 # - zorua_phases_<w>: `heddle ptx-info` lists the phases the pass (model/compiler/zphase.c) finds:
 #   nqueens 3 (kernel start, the scratchpad search, the exit; 2 specifiers), dct8x8's kernels 10
-#   each (7 specifiers, 2 barriers).
+#   each (7 specifiers, 2 barriers, each in its specifier's group), scan 34 (13 specifiers; a
+#   barrier's phase in the group of the specifier before it, session 17).
+# - zorua_barrier_phases (session 17): scan 32 x 1024 at small size: a warp raises a phase event
+#   per group, not per barrier (zorua_phase_events < 8000; 11,544 before).
 # - test_zorua_tables, test_zorua_coord (tests/unit): the tables by hand and Figure 11.
 set(HD_TEST_MECHANISM zorua)
 hd_tier(ci "^zorua_points_fermi_(baseline|wlm|zorua)_ci$" "^zorua_oversubscribe$" "^zorua_phases_"
+        "^zorua_barrier_phases$"
         "^zorua_smem_oversubscribe$" "^zorua_smem_determinism$"
         "^zorua_determinism$"
         "^zorua_wlm_partial$" "^zorua_needs_logical$")
@@ -124,7 +128,23 @@ if(TARGET heddle)
   add_test(NAME zorua_phases_dct8x8 COMMAND $<TARGET_FILE:heddle> ptx-info dct8x8
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_phases_dct8x8 PROPERTIES PASS_REGULAR_EXPRESSION
-    "Zorua phases [^\n]*: 10, 7 phase specifiers\n    phase 0[^\n]*\n    phase 1[^\n]*\n    phase 2[^\n]*\n    phase 3: [^\n]*, barrier;")
+    "Zorua phases [^\n]*: 10, 7 phase specifiers\n    phase 0[^\n]*\n    phase 1[^\n]*\n    phase 2[^\n]*\n    phase 3: [^\n]*, barrier \\(group of phase 2\\);")
+  # session 17: a barrier begins a phase without a specifier (L314): it is in the group of the
+  # specifier before it, and rule (i) is measured from that specifier's phase
+  add_test(NAME zorua_phases_scan COMMAND $<TARGET_FILE:heddle> ptx-info scan_z_r32_tb1024
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_phases_scan PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+    "Zorua phases [^\n]*: 34, 13 phase specifiers\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n    phase 4: PC 38-47 [^\n]*, barrier \\(group of phase 3\\);[^\n]*\n    phase 5: PC 48-53 [^\n]*, phase specifier;")
+  # ... and no phase event: scan's 352 warps of scan_block at small size raise one per group
+  # (about 16 each: 5,560 with scan_add's), not one per barrier (11,544 before session 17)
+  add_test(NAME zorua_barrier_phases
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
+                   $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_barph.json --
+                   scan_z_r32_tb1024 --size small ${zl} --set sm.allocator=zorua --
+                   zorua_phase_events>0 zorua_phase_events<8000
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_barrier_phases PROPERTIES PASS_REGULAR_EXPRESSION
+                       "all conditions hold" TIMEOUT 300)
   # the same cycles, Zorua counters and memory statistics with and without idle-cycle skipping
   # (the o_thresh epochs are allocator timers the skipping respects)
   add_test(NAME zorua_determinism
