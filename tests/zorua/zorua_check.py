@@ -20,7 +20,8 @@ def sums(stats):
         if isinstance(o, dict):
             for k, v in o.items():
                 if k.startswith(("zorua_", "warp_placed_absent", "oloc_fills_mem",
-                                  "warp_absent_bar_releases", "smem_swap_")) and \
+                                  "warp_absent_bar_releases", "smem_swap_",
+                                  "fetch_extra_cycles")) and \
                         isinstance(v, int):
                     tot[k] = tot.get(k, 0) + v
                 else:
