@@ -28,11 +28,16 @@ int hd_cli_print_zphases(const struct hd_cli_kernel_view *v, const struct hd_con
            z->change * 100, z->min_instrs, z->n, z->specifiers, z->specifiers == 1 ? "" : "s");
     for (uint32_t i = 0; i < z->n; i++) {
         const struct hd_zphase *p = &z->ph[i];
-        printf("    phase %u: PC %u-%u (lines %u-%u), %s; live %u at start, needs %u "
+        char grp[48] = "";
+        if (p->group != i) /* a barrier's phase: its needs are its specifier's group's */
+            snprintf(grp, sizeof grp, " (group of phase %u)", p->group);
+        printf("    phase %u: PC %u-%u (lines %u-%u), %s%s; live %u at start, needs %u "
                "registers (%u sets); scratchpad %s\n",
                i, p->start, p->end - 1, hd_cli_kernel_line(k, p->start), hd_cli_kernel_line(k, p->end - 1),
-               i == 0 ? "kernel start" : p->barrier ? "barrier" : "phase specifier",
-               p->live_start, p->live_max, (p->live_max + set - 1) / set,
+               i == 0 ? "kernel start"
+               : p->barrier && p->specifier ? "barrier + phase specifier"
+               : p->barrier ? "barrier" : "phase specifier",
+               grp, p->live_start, p->live_max, (p->live_max + set - 1) / set,
                p->smem ? "live" : "none");
     }
     hd_zphase_free(z);

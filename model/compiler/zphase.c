@@ -82,25 +82,27 @@ int hd_zphase_build(struct hd_annot *a, struct hd_zphases **out, char *err, size
         goto oom;
     struct hd_zphase cur = {0};
     bool open = false;
+    /* the group's start (its specifier's phase): rule (i)'s reference, its scratchpad state */
+    uint32_t g_live = 0;
+    bool g_smem = false;
     for (uint32_t pc = first; pc < last; pc++) {
         const uint32_t live = hd_annot_live_words(a, pc, false, true);
         const bool smem = pc >= s_lo && pc < s_hi;
         const uint32_t fl = hd_annot_flags(a, pc);
         bool cut = !open;
-        bool bar = false;
+        bool bar = false, spec = false;
         if (open) {
             const bool may = !(fl & HD_AN_MAY_DIVERGE) &&
                              (a->pc[pc].loop_depth == 0 ||
                               ((fl & HD_AN_LOOP_HEAD) && a->pc[pc].loop_depth == 1));
-            const uint32_t ref = cur.live_start ? cur.live_start : 1;
-            const uint32_t diff = live > cur.live_start ? live - cur.live_start
-                                                        : cur.live_start - live;
-            if ((fl & HD_AN_BARRIER) && pc > cur.start) {
-                cut = bar = true; /* a barrier is a boundary, without a specifier */
-            } else if (may && pc - cur.start >= z->min_instrs &&
-                       ((double)diff >= z->change * ref || smem != cur.smem)) {
-                cut = true;
-            }
+            const uint32_t ref = g_live ? g_live : 1;
+            const uint32_t diff = live > g_live ? live - g_live : g_live - live;
+            bar = (fl & HD_AN_BARRIER) && pc > cur.start; /* a boundary, no specifier of its own */
+            /* (a barrier is a point without divergence whatever the static flag says: every
+               thread of the CTA reaches it, CUDA's rule) */
+            spec = (may || bar) && pc - cur.start >= z->min_instrs &&
+                   ((double)diff >= z->change * ref || smem != g_smem);
+            cut = spec || bar;
         }
         if (cut) {
             if (open) {
@@ -108,7 +110,12 @@ int hd_zphase_build(struct hd_annot *a, struct hd_zphases **out, char *err, size
                 if (!push(z, cur))
                     goto oom;
             }
-            cur = (struct hd_zphase){pc, pc, live, live, smem, bar, open && !bar};
+            const uint32_t group = !open || spec ? z->n : cur.group;
+            cur = (struct hd_zphase){pc, pc, live, live, smem, bar, spec, group};
+            if (!open || spec) {
+                g_live = live;
+                g_smem = smem;
+            }
             z->specifiers += cur.specifier;
             open = true;
         }

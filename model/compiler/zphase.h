@@ -7,12 +7,17 @@
  * by at least 25 % from the current phase's (or the live scratchpad changes), (ii) at least 10
  * instructions passed since the last boundary, and (iii) the warp cannot be diverged (the
  * annotation store's may-diverge flag is clear). Barriers are boundaries too, without a phase
- * specifier (the needs do not change). Choices where the paper is silent (docs/zorua.md):
+ * specifier (the needs do not change, L314): a phase a barrier begins belongs to the group of
+ * the specifier before it, rule (i) is measured from that specifier's phase (session 17: it
+ * was measured from the barrier, and each barrier's phase had its own need), and a barrier
+ * where rules (i) and (ii) hold also gets a specifier (rule (iii) holds at any barrier: every
+ * thread of the CTA reaches it, whatever the static may-diverge flag says). Choices where the paper is silent (docs/zorua.md):
  *   - the entry function, in PC order; live registers = the annotation store's live-in 32-bit
  *     words of values that occupy a register, the 25 % against the count at the phase's start;
  *   - no boundary inside a loop except at the head of an outermost loop (a specifier in a loop
  *     body would be an event per iteration): phases are loop-granular;
- *   - a phase needs the largest live count over its instructions;
+ *   - a phase needs the largest live count over its instructions; a group (a specifier's phase
+ *     and the barrier phases after it) the largest of its phases' (zorua_phase_loop.c);
  *   - live scratchpad: the pass cannot follow shared-array contents through addresses, so the
  *     scratchpad is "live" from the first shared-memory store to the last shared-memory load or
  *     atomic in PC order (a loop holding one covers the whole loop), all of the CTA's scratchpad
@@ -37,6 +42,9 @@ struct hd_zphase {
     bool smem;               /* scratchpad live in it */
     bool barrier;            /* it begins at a barrier (no specifier: the needs do not change) */
     bool specifier;          /* a phase specifier instruction begins it (not the first phase) */
+    uint32_t group;          /* the phase whose specifier (or the kernel start) states its needs:
+                                itself, or for a phase a barrier begins (no specifier) the
+                                group of the phase before it (L314: the needs do not change) */
 };
 
 struct hd_zphases {

@@ -130,11 +130,13 @@ static bool fetch_warp(struct hd_sm *sm, struct hd_twarp *w, uint64_t now)
     n = in_line < n ? in_line : n;
     n = ncode - pc < n ? ncode - pc : n;
     /* a virtual instruction (annot.h fetch_extra) holds the fetch slot longer */
-    uint32_t delay = p->decode_cycles + hd_annot_fetch_extra_range(la->tk->an, pc, n);
+    const uint32_t extra = hd_annot_fetch_extra_range(la->tk->an, pc, n);
+    uint32_t delay = p->decode_cycles + extra;
     if (la->tk->pp && !hd_sm_pp_fetch(sm, w, la->tk, pc, n)) /* pp / bar.pp to the decoder */
         return false;
     if (!hd_sm_event(sm, now, delay, HD_EV_DECODE, w->slot, pc, n))
         return false;
+    sm->st->fetch_extra_cycles += extra;
     w->fetch_busy = true;
     w->fetch_line = HD_SM_NONE;
     hd_bit_set(sm->need_fetch, w->slot, false);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """zorua_check.py - run one workload under [sm] allocator = zorua and check its Zorua counters
 (tests/zorua.cmake): it verifies, and the per-SM sums of the named counters satisfy each
-condition NAME>VALUE or NAME=VALUE.
+condition NAME>VALUE, NAME<VALUE or NAME=VALUE.
 
 Usage: tests/zorua/zorua_check.py HEDDLE STATS_JSON -- RUN_ARGS... -- COND...
 Exit 0 when all hold, 1 otherwise, 2 on usage errors.
@@ -20,7 +20,8 @@ def sums(stats):
         if isinstance(o, dict):
             for k, v in o.items():
                 if k.startswith(("zorua_", "warp_placed_absent", "oloc_fills_mem",
-                                  "warp_absent_bar_releases", "smem_swap_")) and \
+                                  "warp_absent_bar_releases", "smem_swap_",
+                                  "fetch_extra_cycles")) and \
                         isinstance(v, int):
                     tot[k] = tot.get(k, 0) + v
                 else:
@@ -51,13 +52,13 @@ def main():
         tot = sums(json.load(f))
     bad = 0
     for c in conds:
-        m = re.fullmatch(r"(\w+)([>=])(\d+)", c)
+        m = re.fullmatch(r"(\w+)([<>=])(\d+)", c)
         if not m:
             print(f"zorua_check.py: bad condition {c!r}", file=sys.stderr)
             return 2
         k, op, v = m.group(1), m.group(2), int(m.group(3))
         got = tot.get(k)
-        ok = got is not None and (got > v if op == ">" else got == v)
+        ok = got is not None and (got > v if op == ">" else got < v if op == "<" else got == v)
         print(f"{'ok  ' if ok else 'FAIL'} {k} = {got} ({op} {v})")
         bad += not ok
     cyc = re.search(r"^  cycles\s+(\d+)", text, re.M)

@@ -153,6 +153,7 @@ static bool accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_gran
            logical warp just freed may still be its last owner's) */
         const uint32_t s = a->bd ? ZSL_NONE : zc_slot(&a->z, wid[i]);
         a->spec[wid[i]] = (uint16_t)div_up(d->regs_per_warp, a->reg_unit);
+        a->wgrp[wid[i]] = 0;
         if (i < d->warps && s < ZMT_SWAP) {
             g->warp_slot[i] = (uint16_t)s;
             a->slot_wid[s] = (uint16_t)wid[i];
@@ -411,6 +412,7 @@ static void destroy(void *impl)
     free(a->cur_phase);
     free(a->waiting);
     free(a->spec);
+    free(a->wgrp);
     free(a->snap);
     free(a->bd);
     free(a);
@@ -453,9 +455,10 @@ static int create(const struct hd_sm_params *p, bool zorua, struct hd_sm_alloc *
     a->cur_phase = calloc(p->max_warps, sizeof *a->cur_phase);
     a->waiting = calloc(p->max_warps, 1);
     a->spec = calloc(p->logical_warps, sizeof *a->spec);
+    a->wgrp = calloc(p->logical_warps, sizeof *a->wgrp);
     a->snap = calloc(p->num_sched ? p->num_sched : 1, sizeof *a->snap);
     if (!a->slot_wid || !a->landed || !a->use || !a->suse || !a->cur_phase || !a->waiting ||
-        !a->spec ||
+        !a->spec || !a->wgrp ||
         !a->snap ||
         zc_init(&a->z, p->logical_warps, p->max_ctas, p->max_warps, p->registers / a->reg_unit,
                 a->reg_sets_max, smem_sets ? smem_sets : 1, smem_sets ? smem_sets : 1) != 0) {
@@ -466,6 +469,7 @@ static int create(const struct hd_sm_params *p, bool zorua, struct hd_sm_alloc *
         free(a->cur_phase);
         free(a->waiting);
         free(a->spec);
+        free(a->wgrp);
         free(a->snap);
         free(a);
         return -1;

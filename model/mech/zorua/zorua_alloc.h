@@ -66,6 +66,9 @@ struct zalloc {
     const struct zph *ph;           /* the kernels' phases (the hook's; NULL: no phase events) */
     uint16_t *cur_phase;            /* [max_warps] 1 + the phase of the warp in each slot's last
                                        located instruction (0: none yet) */
+    uint16_t *wgrp;                 /* [logical warps] 1 + the phase group of its last phase
+                                       event (0: none since its CTA arrived): a phase a
+                                       barrier begins is in its specifier's group, no event */
     uint8_t *waiting;               /* [max_warps] its phase event waits in the coordinator:
                                        retries so far (after ZORUA_WAIT_MAX it is forced) */
     uint16_t *spec;                 /* [logical warps] register sets of its specification */

@@ -23,6 +23,7 @@ struct zhook {
     struct zalloc **za; /* [nsm] each SM's allocator (hold, stalled) */
     uint32_t nsm;
     const struct hd_mech_act *act; /* env->act (a barrier waiter's switch-out) */
+    bool zorua;       /* allocator zorua (WLM: no phases) */
 };
 
 static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
@@ -146,7 +147,9 @@ static void zh_smem_access(void *impl, const struct hd_hook_smem *acc,
 
 static void zh_kernel_annot(void *impl, uint32_t launch, uint32_t kernel, struct hd_annot *an)
 {
-    zph_launch(&((struct zhook *)impl)->ph, launch, kernel, an);
+    struct zhook *h = impl;
+    if (h->zorua) /* (WLM has no phase specifiers: no phases, no specifier fetch cycles) */
+        zph_launch(&h->ph, launch, kernel, an);
 }
 
 static void zh_destroy(void *impl)
@@ -194,6 +197,7 @@ static int zorua_attach(const struct hd_mech_env *env, struct hd_hook *out, char
         return -1;
     }
     h->nsm = env->p->num_sms;
+    h->zorua = env->p->sm.alloc == HD_ALLOC_ZORUA;
     h->act = env->act;
     h->ph.reg_set = env->p->sm.z_reg_set ? env->p->sm.z_reg_set : 4;
     if (env->p->sm.z_in_loop &&

@@ -22,13 +22,19 @@
 #include "addr_map.h"
 #include "mech.h"
 
-/* Event (ii): the warp in `slot` reached phase `ph` (1-based) of kernel k. Returns true when it
- * must wait for the coordinator (its new phase needs sets it cannot have yet). */
+/* Event (ii): the warp in `slot` reached phase `ph` (1-based) of kernel k, an event when its
+ * group differs from its last event's. Returns true when it must wait for the coordinator (its
+ * new phase needs sets it cannot have yet). */
 static bool phase_event(struct zalloc *a, uint32_t slot, const struct zph_kernel *k, uint32_t ph)
 {
     const uint32_t w = a->slot_wid[slot];
+    /* a phase a barrier begins is in its specifier's group: no specifier, no event (L314) */
+    const uint16_t g = (uint16_t)(ph <= k->nph ? 1u + k->group[ph - 1] : 0x8000u | ph);
+    if (a->cur_phase[slot] != ph && a->wgrp[w] == g)
+        a->cur_phase[slot] = (uint16_t)ph;
     if (a->cur_phase[slot] != ph) {
         a->cur_phase[slot] = (uint16_t)ph;
+        a->wgrp[w] = g;
         uint32_t need = ph <= k->nph ? k->need[ph - 1] : a->spec[w];
         need = need < a->spec[w] ? need : a->spec[w]; /* never beyond the specification */
         need = need ? need : 1;

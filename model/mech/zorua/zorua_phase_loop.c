@@ -17,10 +17,13 @@ static void build(struct zph *z, struct zph_kernel *k, struct hd_annot *an)
         return;
     uint32_t *regs = calloc(an->nregs ? an->nregs : 1, sizeof *regs);
     k->need = calloc(ph->n ? ph->n : 1, sizeof *k->need);
-    if (!regs || !k->need) {
+    k->group = calloc(ph->n ? ph->n : 1, sizeof *k->group);
+    if (!regs || !k->need || !k->group) {
         free(regs);
         free(k->need);
+        free(k->group);
         k->need = NULL;
+        k->group = NULL;
         hd_zphase_free(ph);
         return;
     }
@@ -38,9 +41,16 @@ static void build(struct zph *z, struct zph_kernel *k, struct hd_annot *an)
             }
         }
         k->need[i] = (uint16_t)(top > 0xFFFF ? 0xFFFF : top);
+        k->group[i] = (uint16_t)ph->ph[i].group;
         if (ph->ph[i].specifier) /* the phase specifier instruction: one more fetch */
             hd_annot_set_fetch_extra(an, ph->ph[i].start, 1);
     }
+    /* a group (a specifier's phase and the barrier phases after it) needs its most */
+    for (uint32_t i = 0; i < ph->n; i++)
+        if (k->need[i] > k->need[k->group[i]])
+            k->need[k->group[i]] = k->need[i];
+    for (uint32_t i = 0; i < ph->n; i++)
+        k->need[i] = k->need[k->group[i]];
     k->nph = ph->n;
     k->col = hd_annot_find_column(an, "zphase");
     free(regs);
@@ -55,7 +65,7 @@ void zph_launch(struct zph *z, uint32_t launch, uint32_t kernel, struct hd_annot
     if (k == z->nk) {
         if (z->nk == ZPH_MAX_KERNELS)
             return; /* (more kernel images than that: the rest run without phases) */
-        z->k[k] = (struct zph_kernel){kernel, NULL, -1, 0, NULL};
+        z->k[k] = (struct zph_kernel){kernel, NULL, -1, 0, NULL, NULL};
         z->nk++;
         build(z, &z->k[k], an);
     }
@@ -75,7 +85,9 @@ const struct zph_kernel *zph_of(const struct zph *z, uint32_t launch)
 
 void zph_free(struct zph *z)
 {
-    for (uint32_t k = 0; k < z->nk; k++)
+    for (uint32_t k = 0; k < z->nk; k++) {
         free(z->k[k].need);
+        free(z->k[k].group);
+    }
     z->nk = z->nl = 0;
 }

@@ -2,7 +2,9 @@
  * zorua_phase_loop.h - Zorua's phase specifiers in the loop (Sec. 3.6, 3.2 event ii): per kernel
  * image the phases of model/compiler/zphase.h with each phase's register need in register sets,
  * and per launch which kernel image it runs; the operand path (zorua_oloc.c) raises the phase
- * event when a warp's instruction is in another phase than its last.
+ * event when a warp's instruction is in another group than its last: a phase a barrier begins
+ * has no specifier (L314), so it is in the group of the specifier before it and needs what the
+ * group needs (session 17: each barrier's phase was an event with its own need).
  *
  * Design. A phase's need is 1 + the highest register set holding a register live in it (the
  * register allocator's physical numbers: Zorua's sets of reg_set registers), so the sets above
@@ -28,7 +30,9 @@ struct zph_kernel {
     const struct hd_annot *an;
     int col;                     /* its "zphase" column (1 + phase index per PC; 0: none) */
     uint32_t nph;
-    uint16_t *need;              /* [nph] register sets the phase needs */
+    uint16_t *need;              /* [nph] register sets the phase's group needs (the most of
+                                    its phases') */
+    uint16_t *group;             /* [nph] the phase whose specifier states its needs */
 };
 
 struct zph {
