@@ -427,6 +427,10 @@ struct hd_mech_act {
      * file, 1 << 1 shared memory, 1 << 2 L1D): what the on-chip context mover yields to
      * (docs/mover.md); asked from a hook's cycle callback of that cycle. */
     uint32_t (*port_busy)(void *gpu, uint32_t sm, uint64_t now);
+    /* Has launch `launch` CTAs the CTA scheduler has not placed yet (fresh ones, or contexts
+     * waiting to come back)? An allocator's refusal of a TB says a TB waits only while this
+     * holds: once the grid is dispatched nobody asks again (GPUDuet's "a TB waits for room"). */
+    bool (*ctas_waiting)(void *gpu, uint32_t launch);
 };
 /* }==== */
 

@@ -122,10 +122,22 @@ static uint32_t act_port_busy(void *gpu, uint32_t sm, uint64_t now)
     return sm < g->p.num_sms ? hd_sm_port_busy(g->sm[sm], now) : 0;
 }
 
+static bool act_ctas_waiting(void *gpu, uint32_t launch)
+{
+    const struct hd_gpu_timing *g = gpu;
+    for (unsigned i = g->first_unfinished; i < g->nl; i++) {
+        const struct tlaunch *t = g->L[i];
+        if (t->sl.id == launch)
+            return !t->finished && (t->next_cta < t->nctas || t->sl.ctxs.q_len > 0);
+    }
+    return false;
+}
+
 const struct hd_mech_act *hd_gpu_mech_act(struct hd_gpu_timing *g)
 {
     g->act = (struct hd_mech_act){g, act_sm_alloc, act_kernel, act_warp_out, act_warp_in,
                                   act_warp_waiting, act_warp_lanes, act_l1d_bypass,
-                                  act_warp_mover, act_warp_moved, act_port_busy};
+                                  act_warp_mover, act_warp_moved, act_port_busy,
+                                  act_ctas_waiting};
     return &g->act;
 }

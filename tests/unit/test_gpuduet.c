@@ -550,6 +550,62 @@ static void test_fail_after_free(struct hd_test_state *t)
     gd_bmap_destroy(&bm);
 }
 
+/* Session 17: "a TB waits for room" (the CSL's plain switch-out and §2.10's L1D rule) holds only
+ * while the refused TB's launch has TBs left to place. The CTA scheduler asks no more once the
+ * grid is dispatched, so the refusal alone stayed set through the kernel's tail (MM and KM
+ * switched warps out for nobody there, and the L1D rule fired in the tail's idle windows). */
+static bool fake_ctas_waiting(void *gpu, uint32_t launch)
+{
+    const bool *left = gpu;
+    return launch == 1 && *left;
+}
+
+static void test_waiting_grid(struct hd_test_state *t)
+{
+    hd_test_begin(t, "allocator: a TB waits for room only while its launch has TBs to place");
+    const struct hd_sm_params p = gd_test_sm(80 * 32); /* two warps of 40 registers */
+    struct hd_sm_alloc sa;
+    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
+    struct gd_alloc *a = sa.impl;
+    struct gd_bmap bm;
+    char err[512] = "";
+    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 0, err, sizeof err) == 0);
+    uint64_t cyc = 0;
+    drain(t, a, &cyc);
+    /* TB A (launch 0) takes the whole register file and shared memory; TB B (launch 1) finds
+     * room neither for its registers nor for a spill */
+    const struct hd_cta_demand da = {2, 64, 2 * 32 * 40, 96 * 1024, 0, 0, 0, 0};
+    const struct hd_cta_demand db = {2, 64, 2 * 32 * 40, 0, 1, 0, 0, 0};
+    struct hd_cta_grant ga;
+    HD_CHECK(t, !sa.ops->can_accept(a, &da));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->can_accept(a, &da));
+    HD_CHECK(t, sa.ops->accept(a, &da, &ga));
+    HD_CHECK(t, !gd_alloc_waiting(a));
+    for (int k = 0; k < 4; k++) {
+        HD_CHECK(t, !sa.ops->can_accept(a, &db));
+        drain(t, a, &cyc);
+    }
+    HD_CHECK(t, gd_alloc_waiting(a)); /* (no GPU to ask: the refusal alone) */
+    bool left = true;
+    struct hd_mech_act act;
+    memset(&act, 0, sizeof act);
+    act.gpu = &left;
+    act.ctas_waiting = fake_ctas_waiting;
+    struct gd g;
+    memset(&g, 0, sizeof g);
+    g.act = &act;
+    gd_alloc_bind(a, &g, 0);
+    HD_CHECK(t, gd_alloc_waiting(a));  /* launch 1 has TBs left: B's refusal stands */
+    left = false;                      /* its grid dispatched: nobody waits any more */
+    HD_CHECK(t, !gd_alloc_waiting(a));
+    gd_alloc_bind(a, NULL, 0);
+    sa.ops->release(a, &ga);
+    drain(t, a, &cyc);
+    sa.ops->destroy(a);
+    gd_bmap_destroy(&bm);
+}
+
 /* Step the tables until nothing is in flight; the cycles it took. */
 static uint64_t tab_drain(struct hd_test_state *t, struct gd_tab *T, uint64_t *now)
 {
@@ -684,5 +740,6 @@ int main(void)
     test_swap_exchange(&t);
     test_swap_pair(&t);
     test_fail_after_free(&t);
+    test_waiting_grid(&t);
     return hd_test_finish(&t);
 }

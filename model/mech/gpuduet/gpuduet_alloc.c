@@ -604,9 +604,16 @@ uint32_t gd_alloc_free_slots(const struct gd_alloc *a)
     return n;
 }
 
+/* A TB refused for room since the last placement, whose launch still has TBs to place (the
+ * CTA scheduler asks no more once the grid is dispatched, so the refusal alone stays set through
+ * the kernel's tail, where it made the CSL switch warps out for nobody and the L1D rule see a
+ * shortage of room: session 17). */
 bool gd_alloc_waiting(const struct gd_alloc *a)
 {
-    return a->waiting;
+    if (!a->waiting)
+        return false;
+    const struct hd_mech_act *act = a->g ? a->g->act : NULL;
+    return !act || !act->ctas_waiting || act->ctas_waiting(act->gpu, a->wait_launch);
 }
 
 uint32_t gd_alloc_set_l1(struct gd_alloc *a, uint32_t units)

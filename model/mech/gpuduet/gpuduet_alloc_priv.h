@@ -98,6 +98,7 @@ struct gd_alloc {
     struct gd_stage stg;
     bool room_short;         /* the last can_accept failed for room, not for the TB limit */
     bool waiting;            /* a TB was refused for room since the last one was placed */
+    uint32_t wait_launch;    /* (its launch: gd_alloc_waiting asks whether it has any left) */
     bool oom;                /* host out of memory queueing an operation */
     bool poke;               /* the CTA scheduler should ask again (a stage is done, or room
                                 came free after one found none) */

@@ -441,6 +441,19 @@ static void l1d_rule(struct gd *g, struct gd_launch *L, const struct gd_util *u)
         fprintf(g->log, "l1d %u bypass units=%u me_ub=%u\n", L->launch, c.l1_units, pl.me_ub);
 }
 
+static uint64_t permille(uint64_t busy, uint64_t cap)
+{
+    return cap ? busy * 1000u / cap : 0;
+}
+
+static const char *class_name(uint8_t c)
+{
+    return c == GD_CLASS_UNDER      ? "under"
+           : c == GD_CLASS_MODERATE ? "moderate"
+           : c == GD_CLASS_SATURATED ? "saturated"
+                                     : "none";
+}
+
 static void gd_window(void *impl, const struct hd_mon_window *win, uint64_t now)
 {
     struct gd *g = impl;
@@ -465,10 +478,22 @@ static void gd_window(void *impl, const struct hd_mon_window *win, uint64_t now)
     u.l2_cap = (uint64_t)(cyc * g->p->gduet.l2_ratio * g->p->gduet.l2_slices);
     u.dram = t->dram_data;
     u.dram_cap = (uint64_t)(cyc * g->p->gduet.dram_ratio * g->p->gduet.dram_channels);
+    if (g->log) /* the controller's sample (per mille of each capacity) and its class */
+        fprintf(g->log,
+                "util %" PRIu64 " sched=%" PRIu64 " l1=%" PRIu64 " icnt=%" PRIu64 " l2=%" PRIu64
+                " dram=%" PRIu64 " class=%s\n",
+                win->end, permille(u.sched, u.sched_cap), permille(u.l1, u.l1_cap),
+                permille(u.icnt, u.icnt_cap), permille(u.l2, u.l2_cap),
+                permille(u.dram, u.dram_cap), class_name(gd_classify(&u)));
     for (uint32_t i = 0; i < g->nl; i++) {
         struct gd_launch *L = &g->L[i];
+        /* (a launch none of whose TBs is on an SM has nothing to control: the window lists
+         * every launch seen so far, so without the `resident` test a finished launch's L1D
+         * rule fired again after its L1D had been given back, handing the L1D region to the
+         * allocators under the next launch) */
         if (!L->planned || L->start == UINT64_MAX || win->start < L->start + g->p->gduet.warmup ||
-            L->plan.level == GD_LEVEL_OFF || hd_mon_window_kernel(win, L->launch) == NULL)
+            L->plan.level == GD_LEVEL_OFF || !L->resident ||
+            hd_mon_window_kernel(win, L->launch) == NULL)
             continue;
         if (L->ctl.done && L->ctl.cls != GD_CLASS_NONE) {
             if (!L->l1d && L->ctl.cls != GD_CLASS_SATURATED) {

@@ -324,6 +324,7 @@ bool gda_can_accept(const void *impl, const struct hd_cta_demand *d)
     }
     if (s->st == P_FAIL) {
         a->waiting = true; /* a TB waits for room a switch-out could make */
+        a->wait_launch = d->launch;
         return false;
     }
     if (s->st == P_OK && !stage_slots(a, d) && d->warps < s->offered)
