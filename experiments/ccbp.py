@@ -66,12 +66,12 @@ BUDGET = int(os.environ.get("CCBP_BUDGET", "1000000"))  # cycles per co-run (the
 # sized for 2 cores: docs/blocks/ccbp.md "The experiment's inputs" gives the instances it holds)
 # The pairs (the thesis's list is lost; docs/blocks/ccbp.md "the pairs"): by Lin Table 4.2's
 # classes, each of its five LS kernels beside one BI kernel, and three BI+BI pairs, so that
-# every one of the 13 Table 4.2 stand-ins co-runs at least once
 # every one of the 13 Table 4.2 stand-ins co-runs at least once. Since session 15 five of them
 # run their `_ccbp` input variants (workloads/mixes.ini; docs/blocks/ccbp.md "The experiment's
-# inputs"): cfd, fdtd2d and lbm for fewer steps, bfs on 32,768 vertices, kmeans on 32,768 x 8
-# L2-resident features, so that the budget holds several instances of each kernel
-PAIRS = ["backprop+cfd_ccbp", "btree+sad", "histo1024_lin22+fdtd2d_ccbp", "pathfinder+lbm_ccbp",
+# inputs"): cfd, fdtd2d and lbm for fewer steps, bfs on 32,768 vertices, so that the budget holds
+# several instances of each kernel. Since session 17 BP and KM are the kernels Lin measures (docs/blocks/ccbp.md "The LS stand-ins again"):
+# backprop_ccbp runs bp_layer_forward alone (BP_1), kmeans_ccbp km_invert_mapping alone (KM_1)
+PAIRS = ["backprop_ccbp+cfd_ccbp", "btree+sad", "histo1024_lin22+fdtd2d_ccbp", "pathfinder+lbm_ccbp",
          "bfs_ccbp+spmv", "cfd_ccbp+fdtd2d_ccbp", "lavamd+bucketsort", "kmeans_ccbp+lbm_ccbp"]
 SCHEMES = ["lrr", "smk_p", "smk", "ws", "dai18", "dmil", "ccbp", "oracle"]
 # the grid's order, scheme by scheme over every pair: a run cut short (sweep.py keeps every

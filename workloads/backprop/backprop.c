@@ -155,6 +155,12 @@ static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     if (rc != HD_OK)
         goto out;
 
+    /* CCBP input variant (ptx.flags token `ccbp`; issue 29, Lin Table 4.2 BP): CCBP_FORWARD=1
+     * stops here, after bp_layer_forward (Lin's BP_1, the compute-intensive kernel of Ch.3; BP_2,
+     * the weight adjustment, is DRAM-intensive there) and its checked partial sums;
+     * docs/blocks/ccbp.md "The LS stand-ins again". */
+    if (hd_wl_flag(hd_wl_variant_flags(ctx), "CCBP_FORWARD", 0))
+        goto out;
     bp_hidden_deltas(part, tiles, w2, 1.0f, delta);
     HD_WL_TRY(hd_memcpy_h2d(gpu, d_delta, delta, sizeof(delta)));
     {
@@ -252,3 +258,15 @@ const struct hd_workload hd_workload_backprop_r24 = {
     .paper_row = "Shieh Table 4.2 backprop bpnn_adjust_weights_cuda: 6,144 regs/TB (24/thread), 0 B, 256 threads, 5 TBs/SM",
 };
 /* }==== */
+
+/* CCBP input variant (ptx.flags; issue 29) */
+const struct hd_workload hd_workload_backprop_ccbp = {
+    .name = "backprop_ccbp",
+    .description = "backprop's bp_layer_forward alone (Lin's BP_1), partial sums checked",
+    .klass = "barrier-heavy",
+    .idempotent = false,
+    .run = bp_run,
+    .variant_of = "backprop",
+    .variant_flags = "-DCCBP_FORWARD=1",
+    .paper_row = "Lin Table 4.2 BP (LS, compute-intensive: throughput 68 %, DRAM 36 %) = Ch.3's BP_1",
+};
