@@ -817,6 +817,46 @@ def measure(data, arrival, t_p, bound):
             "kernel_instrs": _kernel_instrs(t)}
 
 
+def _why_session17(tj, lc, nreq, nvict):
+    """The report's session-17 note (issue 24: the three unmet criteria traced), its numbers from
+    shieh_trace.section()'s JSON."""
+    def fl(p, u0):
+        return next((x for x in tj["flips"].get(p, []) if x["from_us"] == u0), None)
+
+    def reqs(xs):
+        return ", ".join(f"{x['victim']} at {x['arrival']:,}" for x in xs) or "none"
+    parts = [f"**The three unmet criteria traced (session 17).** {nreq} requests per victim "
+             f"({nreq * nvict} per L_c; 4 before): a rate of 8 % has a 95 % interval of about "
+             f"+-{196 * (0.08 * 0.92 / (nreq * nvict)) ** 0.5:.1f} points, wider than the steps "
+             "the criteria compare, so a strict fall rests on the paired outcomes."]
+    for p, name in (("chimera", "Chimera"), ("shieh", "The proposed scheme")):
+        for x in tj["flips"].get(p, []):
+            parts.append(f"{name} {x['from_us']} -> {x['to_us']} us: {len(x['fell'])} fell "
+                         f"({reqs(x['fell'])}), {len(x['rose'])} rose ({reqs(x['rose'])}).")
+    st = tj.get("statistics", {})
+    exp = [100.0 * (1 - v["window_fraction"]) for v in st.values()
+           if v.get("window_fraction") is not None]
+    low = sorted((100.0 * (1 - v["window_fraction"]), k) for k, v in st.items()
+                 if v.get("window_fraction") is not None and v["window_fraction"] > 0.2)
+    if exp:
+        parts.append("Finished-TB statistics: per kernel over its launches, so only the first "
+                     "wave of each kernel's first launch lacks them; uniform requests can have "
+                     f"them at most {sum(exp) / len(exp):.1f} % of the time (mean over victims "
+                     "of 1 - that window / the run), and below 80 % for "
+                     + (", ".join(f"{k} ({e:.1f} %)" for e, k in low) or "none")
+                     + " (one or two launches of a kernel of 3-4 waves: its first wave is a large "
+                     "part of the run).")
+    oc = tj.get("occupancy", {})
+    tot = {k: sum(v.get(k, 0) for v in oc.values())
+           for k in ("sm_requests", "full", "under one wave", "last wave", "mid-launch")}
+    if tot["sm_requests"]:
+        parts.append(f"Full occupancy: {tot['full']} of {tot['sm_requests']} SM requests; of "
+                     f"the rest {tot['under one wave']} found a launch under one wave (nw, "
+                     f"dwt2d's fdwt53 levels), {tot['last wave']} a launch's last wave, "
+                     f"{tot['mid-launch']} mid-launch.")
+    return " ".join(parts)
+
+
 def _max_waves(t, nsms):
     """The most waves one launch of each victim kernel runs: CTAs / (SMs x TBs per SM)."""
     out = {}
@@ -1575,6 +1615,8 @@ def report(ctx):
             f"{lst(per_lc['shieh']['violation'])} % (thesis {lst(paper_at(PAPER_VIOL['shieh']))})"
             + (f", the Oracle {f(per_lc['oracle']['violation'][0])} % at {lc[0]} us (thesis "
                f"{f(PAPER_VIOL['oracle'][0])})" if "oracle" in ran else "") + ".")
+    if trace_js.get("flips") and "chimera" in ran:
+        why_now.append(_why_session17(trace_js, lc, nreq, len(victims)))
     if s15 and "chimera" in ran:
         sl5 = s15.get("lc_us", [])
 
