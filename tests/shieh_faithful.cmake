@@ -34,6 +34,9 @@
 #   report's acceptance table recomputed from its runs; the criteria the faithful setup meets
 #   must hold, those it does not (FINDINGS below, reported with their numbers in the report and
 #   docs/blocks/shieh.md) must still fail, so the list cannot go stale. Reads a file: ~0.1 s.
+# - shieh_faithful_trace (session 17): the report's trace functions (experiments/shieh_trace.py:
+#   Wilson interval, paired outcomes between L_c, the no-statistics window, the occupancy
+#   classes) on hand-made inputs (tests/shieh/trace.py). ~0.1 s.
 # - shieh_faithful_variants (full; session 12): every input-size victim (`_wN`) of
 #   experiments/shieh.py verifies alone, its dominant kernel runs at Table 4.2's TBs per SM for
 #   >= 3 waves per launch, and it verifies again after the proposed scheme preempted it at the
@@ -80,6 +83,12 @@ add_test(NAME shieh_faithful_acceptance
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(shieh_faithful_acceptance PROPERTIES LABELS "ci;shieh" TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "acceptance ok")
+# session 17: the report's traces (experiments/shieh_trace.py) on hand-made inputs
+add_test(NAME shieh_faithful_trace
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/trace.py
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(shieh_faithful_trace PROPERTIES LABELS "ci;shieh" TIMEOUT 30
+                     PASS_REGULAR_EXPRESSION "trace ok")
 if(TARGET heddle)
   add_test(NAME shieh_faithful_variants
            COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/variants.py $<TARGET_FILE:heddle>
