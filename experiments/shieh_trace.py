@@ -33,7 +33,8 @@ def wilson(k, n, z=1.96):
 def paired_flips(res, pol, bounds):
     """Per consecutive pair of bounds: (b0, b1, fell, rose), fell = the requests missed at b0 and
     met at b1, rose = met at b0 and missed at b1; each a list of dicts (victim, arrival, and per
-    bound the latency / L_c, (turnaround - latency) / T_p and the techniques)."""
+    bound, keyed str(bound), the latency / L_c, (turnaround - latency) / T_p and the
+    techniques)."""
     by = {}
     for x in res:
         if x["policy"] == pol and x["bound"] in bounds:
@@ -43,7 +44,7 @@ def paired_flips(res, pol, bounds):
         out = {"victim": key[0], "arrival": key[1]}
         for b, x in xs.items():
             lat = x["latency"] if x["latency"] is not None else x["gone_latency"]
-            out[b] = {"latency_over_lc": lat / b if lat is not None else None,
+            out[str(b)] = {"latency_over_lc": lat / b if lat is not None else None,
                       "after_over_tp": ((x["turnaround"] - lat) / x["t_p"]
                                         if lat is not None else None),
                       "tech": x["tech"]}
@@ -194,9 +195,10 @@ def section(res, victims, names, bounds, lc, alone, alone_launches, prof_dir, ns
             def lst(xs):
                 return "; ".join(
                     f"{x['victim']}@{x['arrival']} (latency/L_c "
-                    f"{_f(x[b0]['latency_over_lc'], 2)} -> {_f(x[b1]['latency_over_lc'], 2)}, "
-                    f"after/T_p {_f(x[b0]['after_over_tp'], 4)} -> "
-                    f"{_f(x[b1]['after_over_tp'], 4)})" for x in xs) or "-"
+                    f"{_f(x[str(b0)]['latency_over_lc'], 2)} -> "
+                    f"{_f(x[str(b1)]['latency_over_lc'], 2)}, "
+                    f"after/T_p {_f(x[str(b0)]['after_over_tp'], 4)} -> "
+                    f"{_f(x[str(b1)]['after_over_tp'], 4)})" for x in xs) or "-"
             frows.append([names[p], f"{u0} -> {u1} us", len(fell), len(rose), lst(fell),
                           lst(rose)])
     md += ["**Paired outcomes.** Requests whose outcome changes from one L_c to the next: "

@@ -37,8 +37,8 @@ def main():
     check((b0, b1) == (100, 200), "bounds")
     check([x["victim"] for x in fell] == ["a"] and [x["victim"] for x in rose] == ["b"],
           f"fell {fell}, rose {rose}")
-    check(abs(fell[0][100]["latency_over_lc"] - 1.5) < 1e-9
-          and abs(rose[0][200]["after_over_tp"] - 1.0) < 1e-9, "latency / L_c, after / T_p")
+    check(abs(fell[0]["100"]["latency_over_lc"] - 1.5) < 1e-9
+          and abs(rose[0]["200"]["after_over_tp"] - 1.0) < 1e-9, "latency / L_c, after / T_p")
 
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "v.prof")
