@@ -317,7 +317,9 @@ WHY_FAITHFUL = [
     "hold no running CTA while their switched CTAs are saved and a flushed SM is free at once, "
     "so Chimera's utilisation is low beside the proposed scheme's dual-kernel SMs (the ratio "
     "table against the thesis's 2.93x).",
-    "**Requests and runs.** 4 per victim (the thesis does not say how many), uniform over the "
+    "**Requests and runs.** 6 per victim at the default size (4 through session 16; the "
+    "thesis does not say how many, its rates imply thousands: the session-17 note), uniform "
+    "over the "
     "victim's whole standalone run; per request only the runs the thesis reports (Chimera and "
     "the proposed scheme at each L_c, the Oracle at 2 us, its one number) and the Oracle's "
     "first pass: the `sm` reference and Chimera+ of the stand-ins run are not in the thesis "
