@@ -18,7 +18,7 @@
 #   HD_EXP_OUT=DIR     store and report there (default experiments/results/shieh)
 #   HD_EXP_STAGE1=F    another stage-1 sweep file (tests: tests/sweep/shieh-tiny.toml; default
 #                      experiments/shieh.toml, experiments/shieh-earlier.toml for the earlier setup)
-#   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 4 requests, 2..5 us;
+#   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 6 requests, 2..5 us;
 #                      quick: 4 requests, 2 and 5 us)
 #   HD_EXP_SCHEMES=all every scheme at every L_c (faithful default: the thesis's runs, shieh.py)
 #   HD_EXP_REUSE_FIRST=1  keep the Oracle's first passes already in OUT/p (written by this binary)
