@@ -13,6 +13,8 @@
 # - expars_loop_grid: the experiment's EXPARS runs (experiments/expars.toml: 13 stand-ins x lrr,
 #   gto, ltlws_lrr, ltlws_gto, two_level) with the blocks' C references in the loop: cycles
 #   unchanged (full)
+# - expars_loop_experiment_<S>: the experiment's own EXPARS runs (the wN inputs, its flags)
+#   under scheduler S with --drive rtl: plain cycles, 0 mismatches, the committed cycles (full)
 # - expars_loop_fst: --fst over cycles 500-700 of vecadd's loop: the 15 SMs' RAT and tag arrays
 #   in the waveform (full)
 # - expars_loop_ltlws: expars_loop_runs's workloads under ltlws_lrr and ltlws_gto, whose LTLWS
@@ -51,6 +53,21 @@ if(TARGET heddle)
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(expars_loop_ltlws PROPERTIES LABELS "expars;cosim" TIMEOUT 7200
                          PASS_REGULAR_EXPRESSION "expars loop ok")
+    # expars_loop_experiment_<S>: the experiment's EXPARS runs under scheduler S as
+    # experiments/expars.toml makes them (the wN stand-ins at small size, configs/fermi-gtx480.ini,
+    # 32,768 registers, 6 active warps) with --drive rtl: the plain run's cycles, 0 mismatches,
+    # and the committed experiment's cycles (experiments/results/expars/points.csv). About 45
+    # CPU-minutes per scheduler (the RTL costs about 11 times the plain run) (full)
+    set(hd_el_wn lbm_r36_w4 stencil3d_r28_w5 mriq_r28_w5 sgemm_c2_r44_w5 hotspot_r36_w4
+        leukocyte_tb192_r24_w4 montecarlo_w4 convsep_tb192_r24_w4 estimatepi_r24_w4
+        mergesort_tb512_r24_w5 quasirandom_r32_w5 asianoption_r24_w4 asianoption_w5)
+    foreach(s lrr gto two_level ltlws_lrr ltlws_gto)
+      add_test(NAME expars_loop_experiment_${s}
+               COMMAND ${hd_el} experiment small sched=${s} ${hd_el_wn}
+               WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+      set_tests_properties(expars_loop_experiment_${s} PROPERTIES LABELS "expars;cosim"
+                           TIMEOUT 14400 PASS_REGULAR_EXPRESSION "expars loop ok")
+    endforeach()
     # [expars] pref_spad with --drive rtl: the prefetcher's own scratchpad passes go through
     # the bank arbitrator block (spad_arb) and the prefetcher block; 0 mismatches (full)
     add_test(NAME expars_loop_pref_spad

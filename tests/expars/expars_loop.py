@@ -20,11 +20,19 @@
 #                                             expars.toml: lrr, gto, ltlws_lrr, ltlws_gto,
 #                                             two_level with 6 active warps) with the blocks' C
 #                                             references in the loop: verified, cycles unchanged
+#   expars_loop.py HEDDLE experiment SIZE [sched=S] W...  the experiment's EXPARS runs as
+#                                             experiments/expars.toml makes them (configs/
+#                                             fermi-gtx480.ini, 32,768 registers, 6 active warps,
+#                                             [sm] scheduler = S; several sched= run each): the
+#                                             plain run and `--drive rtl` give the same cycles, 0
+#                                             mismatches, and where experiments/results/expars/
+#                                             points.csv has the point, its committed cycles too
 #   expars_loop.py HEDDLE fault               [expars] blocks_fault on the calculator's, the RAT's,
 #                                             the tag array's, the arbitrator's and the
 #                                             prefetcher's comparisons stops the run with a
 #                                             located error (C references; no cosim)
 # Prints "expars loop ok" / "expars fault ok" or fails with the first difference.
+import csv
 import os
 import re
 import subprocess
@@ -103,6 +111,40 @@ elif mode == "loop":
         print("%s (%s%s): %d cycles with the blocks off, in the loop and with --drive rtl; %d "
               "instances, %d block steps against the RTL, 0 mismatches"
               % (w, size, ", " + sched if sched else "", plain, inst, steps))
+    print("expars loop ok")
+elif mode == "experiment":
+    size = sys.argv[3]
+    scheds = [a[6:] for a in sys.argv[4:] if a.startswith("sched=")] or ["gto"]
+    names = [a for a in sys.argv[4:] if not a.startswith("sched=")]
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    committed = {}
+    points = os.path.join(root, "experiments", "results", "expars", "points.csv")
+    if os.path.exists(points):
+        with open(points) as f:
+            for r in csv.DictReader(f):
+                if (r["set.sm.allocator"] == "expars" and not r["set.expars.ideal"]
+                        and r["set.sm.registers"] == "32768" and r["status"] == "ok"
+                        and r["set.sm.sched_active_warps"] == "6" and r["size"] == size):
+                    committed[(r["workload"], r["set.sm.scheduler"])] = int(r["cycles"])
+    for w, sched in [(w, s) for s in scheds for w in names]:
+        extra = ["--config", os.path.join(root, "configs", "fermi-gtx480.ini"), "--set",
+                 "sm.registers=32768", "--set", "sm.sched_active_warps=6", "--set",
+                 "sm.scheduler=" + sched]
+        t0 = os.times()
+        plain = run(w, size, extra)
+        rtl, inst, steps = cosim(w, size, extra + ["--drive", "rtl"])
+        t1 = os.times()
+        cpu = (t1.children_user + t1.children_system) - (t0.children_user + t0.children_system)
+        if plain != rtl:
+            fail("%s %s: cycles differ: heddle run %d, --drive rtl %d" % (w, sched, plain, rtl))
+        want = committed.get((w, sched))
+        if want is not None and want != plain:
+            fail("%s %s: %d cycles, but experiments/results/expars/points.csv has %d (the "
+                 "committed experiment is stale, or the model moved)" % (w, sched, plain, want))
+        print("%s (%s, %s): %d cycles plain and with --drive rtl%s; %d instances, %d block steps "
+              "against the RTL, 0 mismatches; %.1f CPU-s"
+              % (w, size, sched, plain, " = the committed experiment's" if want else "", inst,
+                 steps, cpu), flush=True)
     print("expars loop ok")
 elif mode == "grid":
     size, names = sys.argv[3], sys.argv[4:]
