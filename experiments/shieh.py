@@ -2,13 +2,13 @@
 """shieh: Shieh's dual-kernel preemption study (NTU thesis 2016, digest
 ../shared/reference/papers/shieh-dual-kernel-preemption.md §4-6; issue 14 item 6).
 
-Each Table 4.2 benchmark (VICTIMS; in the faithful setup at Table 4.2's footprint and a size of
->= 3 waves where one fits, FAITHFUL_VICTIMS; workloads/mixes.ini `V+preempter_gpu`) runs, and
-the synthetic preempting task (workload `preempter`, §5.2: 256 threads, 4096 registers, 2048 B
-of shared memory per CTA, pathfinder-like) arrives at priority 1 at REQUESTS seeded times drawn
-uniformly over the victim's standalone run (random.Random(f"{SEED}:{victim}")), one request per
-run. Per request: the `sm` reference (whole SMs, every CTA switched; no latency constraint) once,
-and per L_c in LC_US (at the thesis's 1.4 GHz SM clock: L_c cycles = us x 1400) the schemes
+Each Table 4.2 benchmark (shieh_setup.py VICTIMS; in the faithful setup at Table 4.2's footprint
+and a size of >= 3 waves where one fits, FAITHFUL_VICTIMS; workloads/mixes.ini `V+preempter_gpu`)
+runs, and the synthetic preempting task (workload `preempter`, §5.2: 256 threads, 4096 registers,
+2048 B of shared memory per CTA, pathfinder-like) arrives at priority 1 at REQUESTS seeded times
+drawn uniformly over the victim's standalone run (random.Random(f"{SEED}:{victim}")), one request
+per run. Per request: the `sm` reference (whole SMs, every CTA switched; no latency constraint)
+once, and per L_c in LC_US (at the thesis's 1.4 GHz SM clock: L_c cycles = us x 1400) the schemes
 chimera, chimera_plus (SM-granular: [sm] concurrent_kernels = false, as Chimera's GPU has no
 dual-kernel SMs), shieh and oracle (dual-kernel SMs: concurrent_kernels = true; all with the
 aligned allocator). The oracle reads the victim's profile (`heddle run V --profile-out`, each

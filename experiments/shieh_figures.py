@@ -6,7 +6,8 @@ Ours are coloured bars; the thesis's published values are black diamonds on the 
 same scheme (hatched grey bars when they have no bar of ours), so they never read as ours.
 Value labels are written only when the chart has few bars (the numbers are in report.md's
 tables); the legend sits to the right of the axes. Uses the shared style of heddle_sweep.figures
-(deterministic PNGs)."""
+(deterministic PNGs). report_figures() draws the report's figures (Figs 4.1, 4.2, 4.4, 4.5a-c and
+the setups compared) from shieh.report()'s measured state."""
 
 import textwrap
 
