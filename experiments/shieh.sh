@@ -20,9 +20,11 @@
 #                      experiments/shieh.toml, experiments/shieh-earlier.toml for the earlier setup)
 #   HD_EXP_SIZE=tiny   one request per victim, L_c 2 and 5 us (default: 6 requests, 2..5 us;
 #                      quick: 4 requests, 2 and 5 us)
-#   HD_EXP_SCHEMES=all every scheme at every L_c (faithful default: the thesis's runs, shieh.py)
+#   HD_EXP_SCHEMES=all every scheme at every L_c (faithful default: the thesis's runs,
+#                      shieh_setup.py)
 #   HD_EXP_REUSE_FIRST=1  keep the Oracle's first passes already in OUT/p (written by this binary)
-#   HD_EXP_SETUP=earlier  the setup before issue 24 (default faithful: experiments/shieh.py SETUPS)
+#   HD_EXP_SETUP=earlier  the setup before issue 24 (default faithful: experiments/shieh_setup.py
+#                      SETUPS)
 #   HD_EXP_SWITCH=stall   context switches as Shieh 4.1's L_CS stall, the SM's CTAs in turn;
 #                      stall_tb: each CTA its own L_CS, in parallel, as the thesis simulates
 #                      (its Eq 3.1's max; default traffic: through the memory system)

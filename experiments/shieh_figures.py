@@ -6,11 +6,14 @@ Ours are coloured bars; the thesis's published values are black diamonds on the 
 same scheme (hatched grey bars when they have no bar of ours), so they never read as ours.
 Value labels are written only when the chart has few bars (the numbers are in report.md's
 tables); the legend sits to the right of the axes. Uses the shared style of heddle_sweep.figures
-(deterministic PNGs)."""
+(deterministic PNGs). report_figures() draws the report's figures (Figs 4.1, 4.2, 4.4, 4.5a-c and
+the setups compared) from shieh.report()'s measured state."""
 
 import textwrap
 
 from heddle_sweep.figures import COLORS, PAPER_STYLE, _plt, _save
+from shieh_setup import (NAMES, PAPER_DRAIN_ERR_REDUCTION, PAPER_OVH, PAPER_UTIL_RATIO, PAPER_VIOL,
+                         paper_at, thesis_name)
 
 LABEL_MAX_BARS = 16        # more bars than this: no value labels (they would overlap)
 
@@ -103,3 +106,62 @@ def stacked(path, title, ylabel, groups, parts):
 
 def _fmt(v):
     return f"{v:.0f}" if abs(v) >= 100 else f"{v:.1f}" if abs(v) >= 10 else f"{v:.2f}"
+
+
+def report_figures(ctx, s):
+    """The report's figures (one per question; the numbers are in report.md's tables), of the
+    report's state s (shieh.report): only the schemes this setup ran (the faithful setup:
+    Chimera, proposed, Oracle at 2 us)."""
+    lc, victims, ran, ranb, per_lc, per_bench = s.lc, s.victims, s.ran, s.ranb, s.per_lc, \
+        s.per_bench
+    drain_all, util_lc, earlier, standins = s.drain_all, s.util_lc, s.earlier, s.standins
+    cats = [f"{u} us" for u in lc]
+    bn = [thesis_name(v) for v in victims]
+    thesis = {NAMES[p]: paper_at(PAPER_VIOL[p], lc) for p in PAPER_VIOL}
+    grouped(ctx.path("violation.png"), "Deadline violations per L_c (Fig 4.5a; deadline = "
+                 "request + L_c + preempter standalone)", "% of requests", cats,
+                 {NAMES[p]: per_lc[p]["violation"] for p in ran}, paper=thesis, ymax=105)
+    grouped(ctx.path("violation_bench.png"), f"Deadline violations per benchmark at "
+                 f"L_c = {lc[0]} us (Fig 4.1)", "% of requests", bn,
+                 {NAMES[p]: [per_bench[p][v][0] for v in victims] for p in ranb},
+                 rotate=45, ymax=105)
+    grouped(ctx.path("overhead.png"), "Throughput overhead per L_c (Fig 4.5b): wasted / "
+                 "instructions of the CTAs asked to leave", "% of flushing them all", cats,
+                 {NAMES[p]: per_lc[p]["overhead"] for p in ranb},
+                 paper={NAMES[p]: paper_at(PAPER_OVH[p], lc) for p in PAPER_OVH})
+    groups = []
+    for p in ranb:
+        for i, u in enumerate(lc):
+            groups.append((f"{NAMES[p]} {u} us", per_lc[p]["techniques"][i][0]))
+        groups.append(("", None))
+    stacked(ctx.path("techniques.png"), "Technique of the CTAs asked to leave (Fig 4.5c)",
+                 "% of CTAs asked", groups[:-1], ["switch", "drain", "flush"])
+    grouped(ctx.path("drain_error.png"), "Drain-estimate error on the same drained CTAs "
+                 f"(Fig 4.2; thesis: Shieh's {PAPER_DRAIN_ERR_REDUCTION} % lower)",
+                 "mean |est - true| / true (%)", cats,
+                 {"Shieh's CPI predictor": [e[0] for e in drain_all],
+                  "Chimera's estimate": [e[1] for e in drain_all]})
+    grouped(ctx.path("utilisation.png"), "Registers held by running CTAs, request to "
+                 f"placement (Fig 4.4; thesis: proposed / Chimera = {PAPER_UTIL_RATIO}x)",
+                 "% of the SM's registers", cats,
+                 {NAMES[p]: [u[0] for u in util_lc[p]] for p in ran})
+    if earlier:
+        ev = {pol: [earlier["per_lc"][pol]["violation_pct"][earlier["lc_us"].index(u)]
+                    if u in earlier.get("lc_us", []) else None for u in lc]
+              for pol in ("chimera", "shieh")}
+        sv = {pol: [standins["per_lc"][pol]["violation_pct"][standins["lc_us"].index(u)]
+                    if standins and u in standins.get("lc_us", []) else None for u in lc]
+              for pol in ("chimera", "shieh")}
+        grouped(ctx.path("setups.png"), "Violations: faithful setup beside the earlier "
+                     "ones (issue 24)", "% of requests", cats,
+                     {"Chimera (faithful)": per_lc["chimera"]["violation"],
+                      "Chimera (stand-ins)": sv["chimera"],
+                      "Chimera (earlier)": ev["chimera"],
+                      "proposed (faithful)": per_lc["shieh"]["violation"],
+                      "proposed (stand-ins)": sv["shieh"],
+                      "proposed (earlier)": ev["shieh"]},
+                     note="thesis: black diamonds on the faithful bars; stand-ins: the faithful "
+                          "setup before item 3 (shieh-standins.json); earlier: before issue 24 "
+                          "(shieh-earlier.json)",
+                     paper={"Chimera (faithful)": paper_at(PAPER_VIOL["chimera"], lc),
+                            "proposed (faithful)": paper_at(PAPER_VIOL["shieh"], lc)}, ymax=105)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """shieh_trace: the sample-size and acceptance traces of experiments/shieh.py's report (issue 24,
 session 17; Shieh thesis §4, digest §5.2-5.4). Pure functions over the per-run measures that
-shieh.measure() returns and the victims' standalone runs; shieh.report() prints their tables.
+shieh_measure.measure() returns and the victims' standalone runs; shieh.report() prints their
+tables.
 
   wilson()          the 95 % Wilson interval of a rate (k of n requests);
   paired_flips()    the requests whose outcome changes between consecutive L_c (the same
@@ -142,9 +143,9 @@ def _f(x, nd=1):
 
 def section(res, victims, names, bounds, lc, alone, alone_launches, prof_dir, nsms, md_table,
             first_of, s16=None):
-    """The report's trace section (markdown lines) and its JSON. res: shieh.measure() per run
-    (with victim, policy, bound, arrival, t_p); alone: standalone cycles; alone_launches: the
-    standalone runs' launches; prof_dir: the victims' profiles (V.prof); first_of(v): the
+    """The report's trace section (markdown lines) and its JSON. res: shieh_measure.measure()
+    per run (with victim, policy, bound, arrival, t_p); alone: standalone cycles; alone_launches:
+    the standalone runs' launches; prof_dir: the victims' profiles (V.prof); first_of(v): the
     arrival times of the first 4 requests of victim v (session 16's); s16: session 16's
     shieh.json or None."""
     md, js = [], {}

@@ -2,8 +2,8 @@
 # Issue 24 (Shieh on the thesis's setup), tests/shieh/faithful.py:
 # - shieh_faithful_timebase: L_CS / L_c of a pathfinder CTA (18,432 B of context, from the
 #   launch record) at 2 us on the experiment's configuration, the bandwidth share from the
-#   statistics JSON and L_c converted by experiments/shieh.py with the configuration's clock and
-#   read back from the preemption record: 0.78 +- 0.02 (the thesis's 2182 / 2800).
+#   statistics JSON and L_c converted by experiments/shieh_setup.py with the configuration's
+#   clock and read back from the preemption record: 0.78 +- 0.02 (the thesis's 2182 / 2800).
 # - shieh_faithful_sms: [context] preempt_sms: chimera frees 2 / 10 / 15 SMs for the small
 #   preempter (10 CTAs, 6 per SM) by occupancy / standalone / all.
 # - shieh_faithful_flushbit: [context] flush_bit = idempotence: stress flushing refuses no CTA
@@ -38,9 +38,9 @@
 #   Wilson interval, paired outcomes between L_c, the no-statistics window, the occupancy
 #   classes) on hand-made inputs (tests/shieh/trace.py). ~0.1 s.
 # - shieh_faithful_variants (full; session 12): every input-size victim (`_wN`) of
-#   experiments/shieh.py verifies alone, its dominant kernel runs at Table 4.2's TBs per SM for
-#   >= 3 waves per launch, and it verifies again after the proposed scheme preempted it at the
-#   middle of its run (tests/shieh/variants.py; ~30 CPU-s).
+#   experiments/shieh.py (shieh_setup.py FAITHFUL_VICTIMS) verifies alone, its dominant kernel
+#   runs at Table 4.2's TBs per SM for >= 3 waves per launch, and it verifies again after the
+#   proposed scheme preempted it at the middle of its run (tests/shieh/variants.py; ~30 CPU-s).
 set(HD_TEST_MECHANISM shieh)
 if(TARGET heddle)
   foreach(c timebase sms flushbit stall stall_tb stall_req)

@@ -5,8 +5,9 @@
   faithful.py timebase HEDDLE    L_CS / L_c of a pathfinder CTA at 2 us on the experiment's
                                  configuration, from the model's statistics JSON (context bytes
                                  from the launch record, B / N_SM from totals.sm_bytes_per_cycle,
-                                 L_c converted by experiments/shieh.py with the configuration's
-                                 clock and read back from the preemption records): 0.78 +- 0.02
+                                 L_c converted by experiments/shieh_setup.py with the
+                                 configuration's clock and read back from the preemption
+                                 records): 0.78 +- 0.02
                                  (the thesis's 2182 / 2800, digest Appendix B).
   faithful.py sms HEDDLE         [context] preempt_sms: chimera frees 2 SMs for the small
                                  preempter by occupancy, 10 as its standalone run, 15 with all.
@@ -59,7 +60,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "experiments"))
-import shieh  # noqa: E402  (experiments/shieh.py: the experiment's own conversion)
+import shieh_setup  # noqa: E402  (experiments/shieh_setup.py: the experiment's own conversion)
 
 
 def run(heddle, args, tmp, name):
@@ -76,13 +77,13 @@ def run(heddle, args, tmp, name):
 def timebase(heddle, tmp):
     config = "fermi-gtx480"                      # experiments/shieh.toml's
     os.environ["HD_EXP_SETUP"] = "faithful"
-    bounds, mhz = shieh.setup_bounds([2], config)
-    pe = shieh.SETUPS["faithful"]["preempter"]
+    bounds, mhz = shieh_setup.setup_bounds([2], config)
+    pe = shieh_setup.SETUPS["faithful"]["preempter"]
     t = run(heddle, ["--mix", f"pathfinder+{pe}", "--arrive", f"{pe}@8000:1",
                      "--config", f"configs/{config}.ini", "--set", "sm.allocator=aligned",
                      "--set", "context.preempt_policy=shieh",
                      "--set", f"context.latency_bound={bounds[0]}"]
-            + [a for s in shieh.SETUPS["faithful"]["sets"]
+            + [a for s in shieh_setup.SETUPS["faithful"]["sets"]
                for a in ("--set", s[4:].replace(" ", "").replace('"', ""))], tmp, "tb")
     pf = next(lc for lc in t["launches"] if lc["kernel"].startswith("pf_"))
     blk = pf["block"]
@@ -203,8 +204,8 @@ def hold_stream(heddle, tmp):
                          "configs/fermi-gtx480.ini"], tmp, "alone")
     t_p = alone["totals"]["cycles"]
     os.environ["HD_EXP_SETUP"] = "faithful"
-    bounds, _ = shieh.setup_bounds([3], "fermi-gtx480")
-    _, st = shieh.setup()
+    bounds, _ = shieh_setup.setup_bounds([3], "fermi-gtx480")
+    _, st = shieh_setup.setup()
     sets = [a for x in st["sets"] for a in ("--set", x[4:].replace(" ", "").replace('"', ""))]
     arr = 145606
     t = run(heddle, ["--mix", "dwt2d_copy64_r56+preempter_gpu", "--size", "medium",
@@ -267,8 +268,8 @@ def _pf_preempted(heddle, tmp, name, hold):
     """pathfinder_w4 preempted by preempter_gpu at 6137 with the proposed scheme at 5 us in the
     faithful setup's sets (switch_model = stall_tb), preempt_hold as given."""
     os.environ["HD_EXP_SETUP"] = "faithful"
-    bounds, _ = shieh.setup_bounds([5], "fermi-gtx480")
-    sets = [a for x in shieh.SETUPS["faithful"]["sets"]
+    bounds, _ = shieh_setup.setup_bounds([5], "fermi-gtx480")
+    sets = [a for x in shieh_setup.SETUPS["faithful"]["sets"]
             for a in ("--set", x[4:].replace(" ", "").replace('"', ""))
             if "preempt_hold" not in x]
     t = run(heddle, ["--mix", "pathfinder_w4+preempter_gpu", "--size", "small",
@@ -334,8 +335,8 @@ def hold_all(heddle, tmp):
                          "configs/fermi-gtx480.ini"], tmp, "alone")
     t_p = alone["totals"]["cycles"]
     os.environ["HD_EXP_SETUP"] = "faithful"
-    bounds, _ = shieh.setup_bounds([5], "fermi-gtx480")
-    sets = [a for x in shieh.SETUPS["faithful"]["sets"]
+    bounds, _ = shieh_setup.setup_bounds([5], "fermi-gtx480")
+    sets = [a for x in shieh_setup.SETUPS["faithful"]["sets"]
             for a in ("--set", x[4:].replace(" ", "").replace('"', ""))
             if "preempt_hold" not in x]   # (given below: the last --set would win)
     ratio = {}

@@ -4,11 +4,11 @@
 
   variants.py HEDDLE [VICTIM...]
 
-For every victim of experiments/shieh.py's FAITHFUL_VICTIMS that is an input-size variant (token
-`_wN`, workloads/README.md), or the ones named:
+For every victim of experiments/shieh.py's FAITHFUL_VICTIMS (experiments/shieh_setup.py) that is
+an input-size variant (token `_wN`, workloads/README.md), or the ones named:
   1. alone on fermi-gtx480 at its size: the output verifies; the dominant kernel (the most warp
-     instructions) runs at one of Table 4.2's TBs per SM for that benchmark (shieh.TABLE42_TBS)
-     and every launch of it has >= 3 waves (CTAs / (15 SMs x TBs per SM));
+     instructions) runs at one of Table 4.2's TBs per SM for that benchmark
+     (shieh_setup.TABLE42_TBS) and every launch of it has >= 3 waves (CTAs / (15 SMs x TBs per SM));
   2. preempted by preempter_gpu with the proposed scheme (Shieh's policy, the faithful setup's
      sets, L_c = 2 us) arriving at the middle of its standalone run: both outputs verify (the
      victim's after its CTAs were drained, flushed or switched) and CTAs were asked to leave.
@@ -23,7 +23,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "experiments"))
-import shieh  # noqa: E402  (experiments/shieh.py: victims, Table 4.2, the L_c conversion)
+import shieh_setup  # noqa: E402  (experiments/shieh_setup.py: victims, Table 4.2, L_c)
 
 CONFIG = "fermi-gtx480"
 NSMS = 15
@@ -43,14 +43,14 @@ def main():
     if len(sys.argv) < 2:
         sys.exit("usage: variants.py HEDDLE [VICTIM...]")
     heddle = sys.argv[1]
-    wanted = sys.argv[2:] or [w for w, _ in shieh.FAITHFUL_VICTIMS.values()
+    wanted = sys.argv[2:] or [w for w, _ in shieh_setup.FAITHFUL_VICTIMS.values()
                               if re.search(r"_w[0-9]+$", w)]
     if not wanted:
         sys.exit("variants.py: no input-size variant among the victims")
     os.environ["HD_EXP_SETUP"] = "faithful"
     cfg = os.path.join(ROOT, "configs", f"{CONFIG}.ini")
-    pe = shieh.SETUPS["faithful"]["preempter"]
-    sizes = {w: s for w, s in shieh.FAITHFUL_VICTIMS.values()}
+    pe = shieh_setup.SETUPS["faithful"]["preempter"]
+    sizes = {w: s for w, s in shieh_setup.FAITHFUL_VICTIMS.values()}
     with tempfile.TemporaryDirectory() as tmp:
         for v in wanted:
             if v not in sizes:
@@ -63,7 +63,7 @@ def main():
             dom = max(instrs, key=instrs.get)
             launches = [lc for lc in t["launches"] if lc["kernel"] == dom]
             tbs = {lc["ctas_per_sm"] for lc in launches}
-            allowed = shieh.TABLE42_TBS[shieh.base(v)]
+            allowed = shieh_setup.TABLE42_TBS[shieh_setup.base(v)]
             if len(tbs) != 1 or tbs.pop() not in allowed:
                 sys.exit(f"variants.py: {v}: {dom} runs at {sorted(tbs)} TBs per SM, Table 4.2 "
                          f"has {allowed}")
@@ -71,7 +71,7 @@ def main():
             if min(waves) < 3:
                 sys.exit(f"variants.py: {v}: a launch of {dom} runs {min(waves):.2f} waves (< 3)")
             cycles = t["totals"]["cycles"]
-            lc_2us = shieh.lc_cycles(2, shieh.core_mhz(CONFIG))
+            lc_2us = shieh_setup.lc_cycles(2, shieh_setup.core_mhz(CONFIG))
             p = run(heddle, ["--mix", f"{v}+{pe}", "--size", size, "--config", cfg,
                              "--arrive", f"{pe}@{cycles // 2}:1",
                              "--set", "context.preempt_policy=shieh",
