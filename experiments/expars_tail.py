@@ -5,7 +5,7 @@ docs/expars.md "Why EXPARS beats the bound on MQ and MC (session 18)").
 
 For each run (a `heddle run --stats FILE.json` report, or every ok point of a sweep store whose
 label matches a SQL LIKE pattern) it prints:
-  cycles      the run's last launch end;
+  cycles      the run's cycles;
   busy        the SMs' mean busy cycles (`active_cycles` over the 15 SMs): the run's work per SM;
   tail        cycles / busy - 1: the time some SMs sit idle while others finish their last CTAs
               (the lumps the round-robin CTA scheduler hands out at each launch's end);
@@ -45,7 +45,7 @@ def line(name, rep, log=None):
     sms = t["sms"]
     busy = [s["active_cycles"] for s in sms]
     done = [s["ctas_done"] for s in sms]
-    cyc = max(la["end_cycle"] for la in t["launches"])
+    cyc = t["totals"]["cycles"]
     mean = sum(busy) / len(busy)
     out = "%-58s %10d busy %10.0f tail %5.1f %% CTAs/SM %d-%d per-CTA %8.0f" % (
         name, cyc, mean, 100.0 * (cyc / mean - 1.0), min(done), max(done),
