@@ -142,6 +142,20 @@ if(TARGET heddle)
                        PASS_REGULAR_EXPRESSION "ideal: ok")
 endif()
 
+# expars_tail (tests/expars/tail.py): why EXPARS beats its bound under LRR (docs/expars.md "Why
+# EXPARS beats the bound on MQ and MC (session 18)"): montecarlo_w4 under LRR with Baseline, the
+# bound and EXPARS; the bound's CTAs land unevenly on the SMs at the launch's end (LRR's lockstep
+# waves), EXPARS's evenly, and the SM-cycles per CTA of the three agree within 3 %. About 20
+# CPU-s (full tier).
+if(TARGET heddle)
+  add_test(NAME expars_tail
+           COMMAND python3 tests/expars/tail.py $<TARGET_FILE:heddle>
+                   ${CMAKE_CURRENT_BINARY_DIR}/expars-tail
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(expars_tail PROPERTIES LABELS "expars" TIMEOUT 600
+                       PASS_REGULAR_EXPRESSION "tail: ok")
+endif()
+
 # Tiers (tests/CMakeLists.txt, docs/testing.md): about 20-25 test-seconds in CI.
 hd_tier(ci "^test_expars_calc$" "^test_expars_maxwell$" "^expars_rb_(lrr|gto)_(vecadd|reduction)$"
         "^expars_rb_ltlws_(lrr|gto)_reduction$" "^expars_rb_two_level_reduction$"
