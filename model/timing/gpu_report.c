@@ -60,6 +60,18 @@ void hd_gpu_watchdog_report(const struct hd_gpu_timing *g, char *err, size_t err
     char buf[2048];
     g->mem.ops->describe(g->mem.impl, buf, sizeof buf);
     PUT("\n %s", buf);
+    unsigned nres = 0; /* SMs reserved by the preemption layer (ctx_preempt.c), for whom */
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
+        const unsigned li = g->reserved[s];
+        if (li == HD_RESERVED_NONE)
+            continue;
+        if (nres++ == 0)
+            PUT("\n SMs reserved (for a launch of higher priority or a signal):");
+        if (li < g->nl)
+            PUT(" %u -> launch %u%s", s, g->L[li]->sl.id, g->L[li]->finished ? " (finished)" : "");
+        else
+            PUT(" %u -> a signal", s);
+    }
     unsigned shown = 0;
     for (uint32_t s = 0; s < g->p.num_sms && shown < 4; s++) {
         if (!hd_sm_busy(g->sm[s]))
