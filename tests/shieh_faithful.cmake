@@ -39,7 +39,8 @@
 #   docs/blocks/shieh.md) must still fail, so the list cannot go stale. Reads a file: ~0.1 s.
 # - shieh_faithful_trace (session 17): the report's trace functions (experiments/shieh_trace.py:
 #   Wilson interval, paired outcomes between L_c, the no-statistics window, the occupancy
-#   classes) on hand-made inputs (tests/shieh/trace.py). ~0.1 s.
+#   classes; session 18: shieh_text.oracle_profiles names the requests whose Oracle fell back to
+#   the victim-alone profile) on hand-made inputs (tests/shieh/trace.py). ~0.1 s.
 # - shieh_faithful_variants (full; session 12): every input-size victim (`_wN`) of
 #   experiments/shieh.py (shieh_setup.py FAITHFUL_VICTIMS) verifies alone, its dominant kernel
 #   runs at Table 4.2's TBs per SM for >= 3 waves per launch, and it verifies again after the
