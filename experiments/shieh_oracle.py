@@ -110,6 +110,12 @@ def first_passes(reqs, profile_dir, heddle, root):
             argv += ["--set", x[4:].replace(" ", "").replace('"', "")]
         r = subprocess.run(argv, cwd=root, capture_output=True, text=True)
         ok = r.returncode == 0 and "FAIL" not in r.stdout and os.path.isfile(path)
+        if not ok:  # (not silent: write_oracle and report.md name the requests that fell back)
+            why = [ln.strip() for ln in (r.stdout + r.stderr).splitlines()
+                   if "timing model:" in ln or "error" in ln.lower()]
+            print(f"shieh.py: the Oracle's first pass of {v} at {t} failed (exit "
+                  f"{r.returncode}): {why[0] if why else 'no profile written'}; it uses the "
+                  "victim-alone profile", file=sys.stderr)
         return req, (path if ok else None)
     with ThreadPoolExecutor(max_workers=2) as ex:
         return {(q[0], q[1]): p for q, p in ex.map(one, sorted(reqs)) if p}
@@ -147,7 +153,9 @@ def write_oracle(stage1_csv, stage1_toml, out_toml, profile_dir, store):
             made[k] = _rel_profile(path, root)
         print(f"shieh.py: the Oracle's first passes: {len(done)} of {len(reqs)} requests"
               + ("" if heddle else " (no binary with the store's identity: HD_EXP_HEDDLE)")
-              + ("" if len(done) == len(reqs) else "; the others use the victim-alone profile"))
+              + ("" if len(done) == len(reqs) else "; the others use the victim-alone profile: "
+                 + ", ".join(f"{v} at {t}" for v, t, _, _ in sorted(reqs)
+                             if (v, t) not in done)))
 
     def prof(v, t):
         if (v, t) in made:

@@ -389,6 +389,30 @@ def why_now(s):
     return why_now
 
 
+def oracle_profiles(points):
+    """The setup table's 'Oracle's profile' cell and the requests whose Oracle read the
+    victim-alone profile although others read a first pass of their run (a first pass that
+    failed: shieh_oracle.write_oracle falls back per request; issue 24, session 18 -- the
+    report names them instead of falling back silently). Returns (cell, [(victim, arrival)])."""
+    from shieh_points import arrival
+    first, alone = set(), set()
+    for p in points:
+        if p.axes.get("set.context.preempt_policy") != "oracle" or "mix" not in p.axes:
+            continue
+        req = (p.axes["mix"].split("+")[0], arrival(p.axes))
+        (first if str(p.axes.get("set.context.oracle_profile", "")).endswith("f.prof")
+         else alone).add(req)
+    alone -= first
+    if not first:
+        return ("victim alone" if alone else "(Oracle not run)"), []
+    if not alone:
+        return "first pass of the run", []
+    fell = sorted(alone)
+    return (f"first pass of the run for {len(first)} of {len(first) + len(alone)} requests; "
+            "victim alone (first pass failed) for " + ", ".join(f"{v} at {t}" for v, t in fell),
+            fell)
+
+
 def markdown(ctx, s):
     """report.md's text."""
     size, par, lc, mhz, bpc, lcs_ratio = s.size, s.par, s.lc, s.mhz, s.bpc, s.lcs_ratio
@@ -447,11 +471,7 @@ def markdown(ctx, s):
                      if any(p.axes.get("set.context.switch_model") == "stall_req"
                             for p in ctx.sweep.points) else "memory traffic",
                      setup()[1]["preempter"],
-                     "first pass of the run" if any(
-                         str(p.axes.get("set.context.oracle_profile", "")).endswith("f.prof")
-                         for p in ctx.sweep.points) else "victim alone" if any(
-                         p.axes.get("set.context.preempt_policy") == "oracle"
-                         for p in ctx.sweep.points) else "(Oracle not run)",
+                     oracle_profiles(ctx.sweep.points)[0],
                      "writeback (no pending register write, loads included)" if any(
                          p.axes.get("set.context.quiesce") == "writeback"
                          for p in ctx.sweep.points) else "pipeline"]]),

@@ -29,6 +29,9 @@
 # - shieh_faithful_hold_all (full; session 15): [context] preempt_hold_all keeps also the SMs the
 #   preempter found idle (stencil3d_tb128_r28_w4 at the tail of a launch): within 1 % of T_p with
 #   it, >= 2 % slower without. ~8 CPU-s.
+# - shieh_faithful_hold_release (session 18, issue 24): the Oracle's first pass of
+#   hotspot_r36_w4 at 1,975 (preempt_hold_all held every SM without a preemption record) finishes
+#   and verifies, the victim waits for the preempter and resumes once it finished. ~2 CPU-s.
 # - shieh_faithful_acceptance: issue 24 item 3's acceptance on the committed faithful run
 #   (experiments/results/shieh/shieh.json; tests/shieh/acceptance.py): every number of the
 #   report's acceptance table recomputed from its runs; the criteria the faithful setup meets
@@ -36,14 +39,15 @@
 #   docs/blocks/shieh.md) must still fail, so the list cannot go stale. Reads a file: ~0.1 s.
 # - shieh_faithful_trace (session 17): the report's trace functions (experiments/shieh_trace.py:
 #   Wilson interval, paired outcomes between L_c, the no-statistics window, the occupancy
-#   classes) on hand-made inputs (tests/shieh/trace.py). ~0.1 s.
+#   classes; session 18: shieh_text.oracle_profiles names the requests whose Oracle fell back to
+#   the victim-alone profile) on hand-made inputs (tests/shieh/trace.py). ~0.1 s.
 # - shieh_faithful_variants (full; session 12): every input-size victim (`_wN`) of
 #   experiments/shieh.py (shieh_setup.py FAITHFUL_VICTIMS) verifies alone, its dominant kernel
 #   runs at Table 4.2's TBs per SM for >= 3 waves per launch, and it verifies again after the
 #   proposed scheme preempted it at the middle of its run (tests/shieh/variants.py; ~30 CPU-s).
 set(HD_TEST_MECHANISM shieh)
 if(TARGET heddle)
-  foreach(c timebase sms flushbit stall stall_tb stall_req)
+  foreach(c timebase sms flushbit stall stall_tb stall_req hold_release)
     add_test(NAME shieh_faithful_${c}
              COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/shieh/faithful.py ${c} $<TARGET_FILE:heddle>
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -25,6 +25,15 @@
 
 #define HD_RESERVED_SIGNAL (UINT32_MAX - 1)
 
+/* Reserve SM s for launch index li (or a signal): only hd_gpu_preempt_tick releases it, so it
+ * must run while any SM is reserved, whether or not a preemption record was made (issue 24: a
+ * [context] preempt_hold_all hold of SMs the launch found room on makes none). */
+static void reserve(struct hd_gpu_timing *g, uint32_t s, unsigned li)
+{
+    g->reserved[s] = li;
+    g->held |= li != HD_RESERVED_NONE;
+}
+
 static struct hd_preempt_rec *new_rec(struct hd_timing_stats *s)
 {
     if (s->npreempt == s->cap_preempt) {
@@ -268,7 +277,7 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
     if (g->p.ctx.preempt_hold && g->p.ctx.preempt_hold_all) /* its SMs stay its own */
         for (uint32_t s = 0; s < g->p.num_sms; s++)
             if (g->reserved[s] == HD_RESERVED_NONE && hd_sm_holds_launch(g->sm[s], &t->sl))
-                g->reserved[s] = li;
+                reserve(g, s, li);
     view_sms(g, li);
     const uint32_t mc = g->p.sm.max_ctas;
     memset(g->pact, HD_PACT_KEEP, (size_t)g->p.num_sms * mc);
@@ -282,7 +291,7 @@ void hd_gpu_preempt_for(struct hd_gpu_timing *g, unsigned li)
         const uint32_t s = g->pchosen[k];
         if (s >= g->p.num_sms || (g->reserved[s] != HD_RESERVED_NONE && g->reserved[s] != li))
             continue; /* (a policy cannot take an SM reserved for another request) */
-        g->reserved[s] = li;
+        reserve(g, s, li);
         request(g, s, t->sl.id, li, &g->pact[(size_t)s * mc], bound, &g->pest[(size_t)s * mc * 2]);
     }
 }
@@ -298,7 +307,7 @@ void hd_gpu_preempt_placed(struct hd_gpu_timing *g, uint32_t s, unsigned li)
         g->p.ctx.preempt_hold_all) { /* a launch that asked for room keeps every SM it runs on */
         for (uint32_t o = 0; o < g->p.num_sms; o++)
             if (g->reserved[o] == li) {
-                g->reserved[s] = li;
+                reserve(g, s, li);
                 break;
             }
         return;
@@ -395,7 +404,7 @@ void hd_gpu_preempt_signal(struct hd_gpu_timing *g)
             request(g, s, HD_PREEMPT_SIGNAL, UINT32_MAX, g->pact, cp->latency_bound, NULL);
         if (ri == UINT32_MAX)
             return;
-        g->reserved[s] = HD_RESERVED_SIGNAL;
+        reserve(g, s, HD_RESERVED_SIGNAL);
         g->sig_rec[s] = ri;
         taken++;
         if (taken == count) /* the next signal starts after the last SM taken */
@@ -474,6 +483,10 @@ void hd_gpu_preempt_tick(struct hd_gpu_timing *g)
             g->dirty = true;
         }
     }
+    bool any = false;
+    for (uint32_t s = 0; s < g->p.num_sms && !any; s++)
+        any = g->reserved[s] != HD_RESERVED_NONE;
+    g->held = any;
     /* utilisation: integrate every record still open up to now, then take the SM's state now
      * (records whose SM is no longer reserved for them close unmet) */
     for (uint32_t i = g->open_util; i < st->npreempt; i++) {

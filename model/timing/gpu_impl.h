@@ -78,6 +78,8 @@ struct hd_gpu_timing {
     uint64_t vrng;              /* the swap/move stress's (ctx_vstress.c) */
     uint32_t *evicted;          /* scratch [64] */
     unsigned *reserved;         /* [num_sms] launch index an SM is being freed for, or NONE */
+    bool held;                  /* some SM may be reserved: hd_gpu_preempt_tick must run (it
+                                   is what releases a reservation; a hold needs no record) */
     uint64_t next_arrival;      /* earliest arrive_cycle > now of a launch (UINT64_MAX: none) */
     /* preemption (ctx_preempt.c) */
     struct hd_preempt_policy ppol;

@@ -60,6 +60,21 @@ void hd_gpu_watchdog_report(const struct hd_gpu_timing *g, char *err, size_t err
     char buf[2048];
     g->mem.ops->describe(g->mem.impl, buf, sizeof buf);
     PUT("\n %s", buf);
+    /* SMs reserved by the preemption layer (ctx_preempt.c), in runs of one owner */
+    for (uint32_t s = 0, first = 0; s < g->p.num_sms; s++) {
+        const unsigned li = g->reserved[s];
+        if (s + 1 < g->p.num_sms && g->reserved[s + 1] == li)
+            continue;
+        if (li != HD_RESERVED_NONE) {
+            PUT("\n SMs %u-%u reserved for ", first, s);
+            if (li < g->nl)
+                PUT("launch %u%s", g->L[li]->sl.id,
+                    g->L[li]->finished ? " (finished: nothing released them)" : "");
+            else
+                PUT("a preemption signal");
+        }
+        first = s + 1;
+    }
     unsigned shown = 0;
     for (uint32_t s = 0; s < g->p.num_sms && shown < 4; s++) {
         if (!hd_sm_busy(g->sm[s]))

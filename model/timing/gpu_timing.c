@@ -504,7 +504,7 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
             g->next_arrival = hd_gpu_next_arrival(g);
             g->dirty = true;
         }
-        if (g->stats.npreempt)
+        if (g->stats.npreempt || g->held)
             hd_gpu_preempt_tick(g);
         if (g->hooks.n) { /* the mechanisms' hardware takes this cycle's events (mech.h) */
             bool ready, busy;
@@ -569,6 +569,7 @@ int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls,
     g->instr_last = UINT64_MAX; /* the first poll starts the instruction watchdog's window */
     for (uint32_t s = 0; s < g->p.num_sms; s++)
         g->reserved[s] = HD_RESERVED_NONE;
+    g->held = false;
     g->next_arrival = hd_gpu_next_arrival(g);
     int st = run_loop(g, interrupt, err, errlen);
     if (st != HD_FUNC_OK) { /* the cycle in progress counts */

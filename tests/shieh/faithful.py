@@ -51,6 +51,17 @@
                                  the victim had come back between its launches: 1.090 T_p), every
                                  switch over after its CTA's L_CS though its drain took up to 152
                                  cycles, and the preempter within 1 + latency / T_p + 0.01.
+  faithful.py hold_release HEDDLE (session 18, issue 24) the Oracle's first pass of
+                                 hotspot_r36_w4 at 1,975 (`sm`, drain, dual-kernel SMs, the
+                                 faithful setup's keys with preempt_hold_all): the preempter
+                                 found room beside the victim on every SM, so preempt_hold_all
+                                 held all 15 without asking any (no preemption record); the run
+                                 must finish and verify (it stopped on the watchdog: only a
+                                 record made the preemption tick run, the one thing that
+                                 releases a hold), the victim's launch 0 must wait for the
+                                 preempter (held) and place its other CTAs as soon as it
+                                 finished (released: its other 135 CTAs within 1.5 times
+                                 what its next launch of 180 CTAs takes).
 """
 import json
 import os
@@ -360,17 +371,49 @@ def hold_all(heddle, tmp):
     print("hold_all ok")
 
 
+def hold_release(heddle, tmp):
+    os.environ["HD_EXP_SETUP"] = "faithful"
+    pe = shieh_setup.setup()[1]["preempter"]
+    sets = [a for x in shieh_setup.setup()[1]["sets"]
+            for a in ("--set", x[4:].replace(" ", "").replace('"', ""))]
+    if "context.preempt_hold_all=true" not in sets:
+        sys.exit("faithful.py: the faithful setup no longer sets preempt_hold_all (update the test)")
+    # experiments/shieh_oracle.py first_passes' command for this request
+    t = run(heddle, ["--mix", f"hotspot_r36_w4+{pe}", "--size", "small", "--config",
+                     "configs/fermi-gtx480.ini", "--arrive", f"{pe}@1975:1",
+                     "--set", "context.preempt_policy=sm", "--set", "context.preempt=drain",
+                     "--set", "sm.allocator=aligned", "--set", "sm.concurrent_kernels=true"]
+            + sets, tmp, "release")
+    pel = [lc for lc in t["launches"] if lc["kernel"].startswith("pe_")]
+    vic = sorted((lc for lc in t["launches"] if not lc["kernel"].startswith("pe_")),
+                 key=lambda lc: lc["id"])
+    if len(pel) != 1 or len(vic) != 2 or not all(lc["finished"] for lc in t["launches"]):
+        sys.exit(f"faithful.py: unexpected launches {[(lc['kernel'], lc['finished']) for lc in t['launches']]}")
+    end = pel[0]["end_cycle"]
+    waited = vic[0]["end_cycle"] - end
+    print(f"preempter {pel[0]['start_cycle']}..{end}, {len(t['preemptions'])} preemption "
+          f"records; victim launch 0 ends {waited} cycles after it, launch 1 takes "
+          f"{vic[1]['cycles']}")
+    if waited <= 0:
+        sys.exit("faithful.py: the victim's launch 0 did not wait for the preempter (no hold)")
+    if waited > 1.5 * vic[1]["cycles"]:
+        sys.exit("faithful.py: the victim's launch 0 was not resumed when the preempter "
+                 "finished (the hold outlived it)")
+    print("hold_release ok")
+
+
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in ("timebase", "sms", "flushbit", "stall",
                                                   "stall_tb", "plans", "hold", "hold_all",
-                                                  "stall_req", "hold_stream"):
+                                                  "stall_req", "hold_stream",
+                                                  "hold_release"):
         sys.exit(2 if print(__doc__) is None else 2)
     heddle = os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory() as tmp:
         {"timebase": timebase, "sms": sms, "flushbit": flushbit, "stall": stall,
          "stall_tb": stall_tb, "plans": plans, "hold": hold,
          "hold_all": hold_all, "stall_req": stall_req,
-         "hold_stream": hold_stream}[sys.argv[1]](heddle, tmp)
+         "hold_stream": hold_stream, "hold_release": hold_release}[sys.argv[1]](heddle, tmp)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@
 the Wilson interval against known values, paired outcomes between L_c (a request missed at one
 L_c and met at the next is `fell`, the reverse `rose`), the no-statistics window (the first
 first-wave CTA to end, per kernel's first launch, from a drain profile) and the occupancy
-classes (a launch under one wave, a request in its last wave, mid-launch). Prints 'trace ok'.
+classes (a launch under one wave, a request in its last wave, mid-launch); and (session 18)
+shieh_text.oracle_profiles, which names the requests whose Oracle fell back to the victim-alone
+profile. Prints 'trace ok'.
 """
 import os
 import sys
@@ -65,6 +67,26 @@ def main():
         check(w == {"under one wave": 1, "last wave": 1, "mid-launch": 0}, f"classes {w}")
         w = st.occupancy_why(run_l, [0], 50, launches, prof, 2)
         check(w == {"under one wave": 0, "last wave": 0, "mid-launch": 1}, f"classes {w}")
+    # (session 18) the setup table names the requests whose Oracle fell back to the victim-alone
+    # profile (a failed first pass), never silently
+    sys.path.insert(0, os.path.join(ROOT, "pylib"))
+    import shieh_text  # noqa: E402
+
+    class Pt:
+        def __init__(self, v, t, pol, prof=None):
+            self.axes = {"mix": f"{v}+preempter_gpu", "flags": f"--arrive preempter_gpu@{t}:1",
+                         "set.context.preempt_policy": pol}
+            if prof:
+                self.axes["set.context.oracle_profile"] = prof
+    pts = [Pt("nw", 5, "oracle", "p/nw5f.prof"), Pt("nw", 9, "oracle", "p/nw9.prof"),
+           Pt("nw", 9, "chimera"), Pt("bfs", 7, "oracle", "p/bfs_7f.prof")]
+    cell, fell = shieh_text.oracle_profiles(pts)
+    check(fell == [("nw", 9)] and "2 of 3 requests" in cell and "nw at 9" in cell,
+          f"oracle_profiles: {cell!r} {fell}")
+    check(shieh_text.oracle_profiles(pts[:1] + pts[3:]) == ("first pass of the run", []),
+          "oracle_profiles with every first pass")
+    check(shieh_text.oracle_profiles(pts[1:3])[0] == "victim alone", "oracle_profiles alone")
+    check(shieh_text.oracle_profiles(pts[2:3])[0] == "(Oracle not run)", "no Oracle")
     print("trace ok")
 
 
