@@ -236,7 +236,9 @@ module expars_pref #(
   logic          push_ok;
   always_ff @(posedge clk_i)
     if (push_ok) tk_m[32'(warp_i)] <= {cnt, need, taken};
-  assign nxt_w = q_q[2*WW-1:WW];
+  // (through the request's valid: a gate that the flow's ABC buffers; a flip-flop's own output
+  // is not buffered, and one driving this read directly took 134 ns in the flow)
+  assign nxt_w = q_q[2*WW-1:WW] & {WW{op_v_i}};
   assign tk_rd = 32'(nxt_w) < Warps ? tk_m[32'(nxt_w)] : '0;
 
   // The head's list, registered: its registers as bits (the probe's), the entries, the count.
@@ -265,25 +267,30 @@ module expars_pref #(
 
   // Cycle comparisons: a after b iff a - b is a positive signed NW-bit number.
   logic [NW-1:0] d_done, d_since, waited, since_eff;
+  logic          long_wait;
   logic          landed, restart;
   assign d_done  = done_q - now_i;
   assign landed  = !(d_done != '0 && !d_done[NW-1]);
   assign d_since = since_q - now_i;
   assign restart = !stall_q || (d_since != '0 && !d_since[NW-1]);
   assign since_eff = restart ? now_i : since_q;
-  assign waited  = now_i - since_eff;
+  assign waited  = now_i - since_q;
+  // waited Limit: a wait that restarts now has waited 0 (< Limit), so the difference from
+  // since_q is taken beside restart, not after it
+  assign long_wait = !restart && 32'(waited) >= Limit;
 
-  // The queue: the position of warp_i (DROP).
-  logic          found;
-  logic [WW:0]   pos;
+  // The queue: where warp_i is (DROP). hit: the entries below qn holding it (in parallel); at:
+  // the entries at or after its first, a prefix OR of hit in log2(Warps) steps (the entries a
+  // drop shifts left; an entry-by-entry priority search was a chain through all of them).
+  logic             found;
+  logic [Warps-1:0] hit, at;
   always_comb begin
-    found = 1'b0;
-    pos   = '0;
     for (int i = 0; i < Warps; i++)
-      if (!found && (WW+1)'(i) < qn_q && q_q[i*WW +: WW] == warp_i) begin
-        found = 1'b1;
-        pos   = (WW+1)'(i);
-      end
+      hit[i] = (WW+1)'(i) < qn_q && q_q[i*WW +: WW] == warp_i;
+    at = hit;
+    for (int k = 1; k < Warps; k = k * 2)
+      at = at | (at << k);
+    found = |hit;
   end
 
   // The registered answer.
@@ -338,9 +345,9 @@ module expars_pref #(
         end
         OpDrop: begin
           if (found) begin
-            hd_load = pos == '0;
+            hd_load = hit[0];
             for (int i = 0; i < Warps - 1; i++)
-              if ((WW+1)'(i) >= pos) q_d[i*WW +: WW] = q_q[(i+1)*WW +: WW];
+              if (at[i]) q_d[i*WW +: WW] = q_q[(i+1)*WW +: WW];
             qn_d         = qn_q - (WW+1)'(1);
             dropped_a[0] = 1'b1;
           end
@@ -363,7 +370,7 @@ module expars_pref #(
                 stall_d    = 1'b1;
                 since_d    = since_eff;
                 conflict_a = 1'b1;
-                if (32'(waited) >= Limit) begin
+                if (long_wait) begin
                   steal_a = 1'b1;
                   go      = 1'b1;
                 end
