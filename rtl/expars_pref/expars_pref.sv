@@ -5,20 +5,21 @@
  *
  * State: the register bit-vector table (BVT, Warps x NR bits: a warp's PREF vector, written by
  * the decoder in 64-bit words), the prefetching queue (q_q[0] is the head; a warp that completed
- * a bundle before is queued at the front, L210), and one fetch in flight (busy_q, warp_q, the
- * landing cycle done_q) with the cycle the head began to wait (stall_q, since_q).
+ * a bundle before is queued at the front, L210), the taken-register table (tk_m: per warp slot
+ * the list of its last accepted PUSH) and the head's list (hd_*_q), and one fetch in flight
+ * (busy_q, warp_q, the landing cycle done_q) with the cycle the head began to wait (stall_q,
+ * since_q).
  * One request per edge (op_i):
  *   BVT   word idx_i of warp_i's vector <= word_i.
  *   PUSH  warp_i's scratchpad registers are the first Need registers r >= start_i set in its
- *         vector; none: n_o = 0 (schedulable at once); else queued (front_i: at the front), with
- *         start_i kept per warp slot (st_m).
+ *         vector; none: n_o = 0 (schedulable at once); else queued (front_i: at the front), its
+ *         list kept in tk_m.
  *   DROP  warp_i out of the queue; its fetch cancelled if in flight.
  *   TICK  at now_i: a fetch that has not landed answers busy_o; one that has releases its warp.
  *         Then the head: the set probe counts per set its registers (hd_mask_q, registered)
- *         against the lines that are
- *         free, unpinned or its own (lines_i); short, it waits (conflict_o) until it has waited
- *         Limit cycles, then steals (steal_o) and starts; else it starts: start_v_o, warp_o,
- *         n_o, need_o, out of the queue, in flight.
+ *         against the lines that are free, unpinned or its own (lines_i); short, it waits
+ *         (conflict_o) until it has waited Limit cycles, then steals (steal_o) and starts; else
+ *         it starts: start_v_o, warp_o, n_o, need_o, out of the queue, in flight.
  *   DONE  the fetch just started took n_i transfers: it lands at now_i + n_i + lat_i (now_i + 1
  *         when n_i = 0).
  * A PUSH makes the warp's list (its registers as bits, the entries, the count) from its vector
