@@ -64,6 +64,17 @@ static bool room(const struct hd_expars_pref *p, uint32_t w, const uint16_t *nee
     return true;
 }
 
+/* The head leaves (a start or a drop): the next entry's list, made at its PUSH, becomes the
+ * head's (the block's register of the head's list; unchanged when no entry follows). */
+static void next_head(struct hd_expars_pref *p)
+{
+    if (p->qn < 2)
+        return;
+    const uint32_t w = p->q[1];
+    p->hd_n = p->tk_n[w];
+    memcpy(p->hd_need, p->tk_need[w], p->tk_n[w] * sizeof p->hd_need[0]);
+}
+
 static uint32_t find(const struct hd_expars_pref *p, uint32_t w)
 {
     for (uint32_t i = 0; i < p->qn; i++)
@@ -93,9 +104,7 @@ static void tick(struct hd_expars_pref *p, const struct hd_expars_pref_req *r,
     if (p->qn == 0)
         return;
     const uint32_t w = p->q[0];
-    uint16_t need[HD_EXPARS_PREF_MAX_NEED];
-    const uint32_t n = need_of(p, w, r->start, need);
-    if (!room(p, w, need, n, r->lines)) {
+    if (!room(p, w, p->hd_need, p->hd_n, r->lines)) {
         if (!p->stall || after(p->since, now)) {
             p->stall = true;
             p->since = now;
@@ -108,8 +117,9 @@ static void tick(struct hd_expars_pref *p, const struct hd_expars_pref_req *r,
     p->stall = false;
     a->start = true;
     a->warp = w;
-    a->n = n;
-    memcpy(a->need, need, n * sizeof need[0]);
+    a->n = p->hd_n;
+    memcpy(a->need, p->hd_need, p->hd_n * sizeof p->hd_need[0]);
+    next_head(p);
     memmove(&p->q[0], &p->q[1], (p->qn - 1) * sizeof p->q[0]);
     p->qn--;
     p->busy = true;
@@ -134,6 +144,12 @@ void hd_expars_pref_apply(struct hd_expars_pref *p, const struct hd_expars_pref_
         a->n = need_of(p, w, r->start, need);
         if (a->n == 0 || p->qn == p->nwarps)
             break;
+        p->tk_n[w] = a->n; /* its list, kept for when it becomes the head */
+        memcpy(p->tk_need[w], need, a->n * sizeof need[0]);
+        if (r->front || p->qn == 0) { /* it becomes the head */
+            p->hd_n = a->n;
+            memcpy(p->hd_need, need, a->n * sizeof need[0]);
+        }
         if (r->front) {
             memmove(&p->q[1], &p->q[0], p->qn * sizeof p->q[0]);
             p->q[0] = w;
@@ -146,6 +162,8 @@ void hd_expars_pref_apply(struct hd_expars_pref *p, const struct hd_expars_pref_
     case HD_EXPARS_PREF_DROP: {
         const uint32_t i = find(p, w);
         if (i != UINT32_MAX) {
+            if (i == 0)
+                next_head(p);
             memmove(&p->q[i], &p->q[i + 1], (p->qn - i - 1) * sizeof p->q[0]);
             p->qn--;
             a->dropped |= 1u;

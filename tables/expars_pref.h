@@ -12,17 +12,25 @@
  *   queue  the prefetching queue (§2.8): warp slots in order, the head served first; a warp that
  *          completed a bundle before goes to the front (L210), a new one to the back;
  *   FSM    one fetch in flight (§8 item 16): the warp, the cycle it lands (`done`), and the cycle
- *          the head started waiting for room (`since`, for the deadlock breaker).
+ *          the head started waiting for room (`since`, for the deadlock breaker);
+ *   lists  per queued warp its registers to fetch, made at its PUSH (the taken-register table),
+ *          and the head's, copied when the warp became the head (a register of the block, so
+ *          that a TICK only counts registered bits per set: the timing fix of session 18).
  * What it decides (one request per edge, op_i):
  *   BVT   write word idx_i of warp_i's vector.
  *   PUSH  warp_i entered its bundle: its scratchpad registers are the first Need registers
  *         r >= start_i (the RAT's Start_Reg) set in its vector, ascending. None: n_o = 0 and the
- *         warp is schedulable at once; else it is queued (front_i: at the front) and n_o is
- *         their number.
+ *         warp is schedulable at once; else it is queued (front_i: at the front), n_o is their
+ *         number. The list is made here, from the vector and start_i of this PUSH, and kept
+ *         until the warp starts: a later BVT write or Start_Reg does not change it (before
+ *         session 18 the list was made at each TICK from the vector and TICK's start_i; the
+ *         same answers in the model, which writes a warp's PREF only after it left the queue
+ *         and whose Start_Reg is fixed while warps are queued; the loop stops with a located
+ *         message if a BVT write hits a queued warp: expars_loop_pref.c).
  *   DROP  warp_i left its bundle or the SM: out of the queue, and its fetch cancelled if in
  *         flight (dropped_o: bit 0 was queued, bit 1 was in flight).
- *   TICK  the prefetcher's cycle at now_i, given the operand cache's line status (lines_i:
- *         valid, pinned, warp, register per line; the tag array's state). A fetch in flight
+ *   TICK  the prefetcher's cycle at now_i (start_i unused), given the operand cache's line
+ *         status (lines_i: valid, pinned, warp, register per line). A fetch in flight
  *         that has not landed: busy_o. One that landed: its warp is released (rel_v_o,
  *         rel_warp_o). Then the head warp, if any: the set probe asks whether every needed
  *         register fits its set in the lines that are free, unpinned or the warp's own (per
@@ -70,7 +78,7 @@ enum {
 
 #ifndef __cplusplus
 _Static_assert(EXPARS_PREF_Warps <= HD_EXPARS_PREF_MAX_WARPS &&
-                   EXPARS_PREF_Warps <= (1 << EXPARS_PREF_WW) &&
+                   EXPARS_PREF_Warps <= (1 << EXPARS_PREF_WW) && EXPARS_PREF_Warps >= 2 &&
                    EXPARS_PREF_NR % 64 == 0 && EXPARS_PREF_NR <= 64 * HD_EXPARS_PREF_MAX_WORDS &&
                    EXPARS_PREF_NR <= (1 << EXPARS_PREF_RW) &&
                    EXPARS_PREF_NR / 64 <= (1 << EXPARS_PREF_IW) &&
@@ -96,6 +104,10 @@ struct hd_expars_pref {
     uint32_t nwarps, nlines, ways, words, need, limit;
     uint64_t bvt[HD_EXPARS_PREF_MAX_WARPS][HD_EXPARS_PREF_MAX_WORDS];
     uint32_t q[HD_EXPARS_PREF_MAX_WARPS], qn; /* q[0] is the head */
+    uint16_t tk_need[HD_EXPARS_PREF_MAX_WARPS][HD_EXPARS_PREF_MAX_NEED]; /* a queued warp's */
+    uint32_t tk_n[HD_EXPARS_PREF_MAX_WARPS];  /* registers to fetch, made at its PUSH */
+    uint16_t hd_need[HD_EXPARS_PREF_MAX_NEED]; /* the head's (the block's register) */
+    uint32_t hd_n;
     bool busy;
     uint32_t warp, done;                      /* the fetch in flight */
     bool stall;

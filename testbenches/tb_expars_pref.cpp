@@ -9,7 +9,9 @@
 // status with pinned lines of other warps; DROPs; now and then a PUSH without its words, which
 // reads the vector last written or, after a reset, zeros) with a reset every 4,000 cycles, then
 // (appended after --cycles) about 2,000 cycles of cases the model's order makes rare: resets while
-// the head waits, stamps that go back, sparse vectors from R0, a drop from the full queue. Every
+// the head waits, stamps that go back, sparse vectors from R0, a drop from the full queue. The
+// whole stream keeps the block's contract (legalize: a DROP before a BVT write to a queued warp,
+// as the model does); TICK's start_i is random (unused). Every
 // output compared with the C reference every cycle; coverage bins reported (all required). Before
 // that, the reference's functions at 13 run-time geometries (the model's) against the
 // testbench's own model, and the port packing of line status and of the answer (namespace geo).
@@ -84,6 +86,37 @@ static TB_IN done(uint64_t now, unsigned n, unsigned lat)
     return in;
 }
 
+// The contract (expars_pref.h): a queued warp's vector is not rewritten. The model drops a queued
+// warp before it writes its new PREF, and so does the stream: before a BVT write to a warp that
+// the reference has queued at that point, a DROP of it (the resets move with the stream). A
+// PUSH of a queued warp stays (a second entry, or refused when the queue is full).
+static void legalize(std::vector<TB_IN> &stim, std::vector<uint64_t> &resets)
+{
+    std::vector<TB_IN> out;
+    std::vector<uint64_t> rs;
+    size_t nr = 0;
+    hd_expars_pref_state sh;
+    hd_expars_pref_ref_reset(&sh);
+    TB_OUT o;
+    for (size_t c = 0; c < stim.size(); c++) {
+        for (; nr < resets.size() && resets[nr] == c; nr++) {
+            rs.push_back(out.size());
+            hd_expars_pref_ref_reset(&sh);
+        }
+        const TB_IN &in = stim[c];
+        if ((in.op_v_i & 1u) && in.op_i == HD_EXPARS_PREF_BVT &&
+            hd_expars_pref_queued(&sh.p, (uint32_t)in.warp_i)) {
+            const TB_IN d = req(HD_EXPARS_PREF_DROP, (unsigned)in.warp_i);
+            out.push_back(d);
+            hd_expars_pref_ref_step(&sh, &d, &o);
+        }
+        out.push_back(in);
+        hd_expars_pref_ref_step(&sh, &in, &o);
+    }
+    stim.swap(out);
+    resets.swap(rs);
+}
+
 // {==== The reference at other geometries
 // The model's prefetcher runs the same functions at its run-time geometry ([expars] oc_lines,
 // oc_ways, the SM's warps, 256-register vectors, 64 registers per bundle), which the block's
@@ -99,6 +132,8 @@ struct Model {
     uint32_t limit;
     uint64_t bvt[HD_EXPARS_PREF_MAX_WARPS][HD_EXPARS_PREF_MAX_WORDS];
     std::vector<unsigned> q;
+    std::vector<unsigned> tl[HD_EXPARS_PREF_MAX_WARPS]; // per warp the list of its last PUSH
+    std::vector<unsigned> hl;                           // the head's, copied when it became it
     bool busy, stall;
     uint32_t warp, done, since;
 };
@@ -174,15 +209,22 @@ static Ans apply(Model &m, unsigned op, unsigned w, unsigned idx, uint64_t word,
         break;
     case HD_EXPARS_PREF_PUSH:
         if (w < m.warps) {
-            a.n = (unsigned)regs(m, w, start).size();
-            if (a.n && m.q.size() < m.warps)
+            const std::vector<unsigned> v = regs(m, w, start);
+            a.n = (unsigned)v.size();
+            if (a.n && m.q.size() < m.warps) {
+                m.tl[w] = v;
+                if (front || m.q.empty())
+                    m.hl = v;
                 m.q.insert(front ? m.q.begin() : m.q.end(), w);
+            }
         }
         break;
     case HD_EXPARS_PREF_DROP:
         for (size_t i = 0; i < m.q.size(); i++)
             if (m.q[i] == w) {
                 m.q.erase(m.q.begin() + (long)i);
+                if (i == 0 && !m.q.empty()) // the next warp is the head: its list now
+                    m.hl = m.tl[m.q[0]];
                 a.dropped |= 1u;
                 break;
             }
@@ -205,7 +247,7 @@ static Ans apply(Model &m, unsigned op, unsigned w, unsigned idx, uint64_t word,
         if (m.q.empty())
             break;
         const unsigned h = m.q[0];
-        std::vector<unsigned> need = regs(m, h, start);
+        const std::vector<unsigned> need = m.hl; // (TICK's start is not used)
         if (!fits(m, h, need, l)) {
             a.conflict = true;
             if (!m.stall || later(m.since, now))
@@ -221,6 +263,8 @@ static Ans apply(Model &m, unsigned op, unsigned w, unsigned idx, uint64_t word,
         a.n = (unsigned)need.size();
         a.need = need;
         m.q.erase(m.q.begin());
+        if (!m.q.empty())
+            m.hl = m.tl[m.q[0]];
         m.busy = true;
         m.warp = h;
         m.done = (uint32_t)((now + 1ull) & kMask);
@@ -267,6 +311,14 @@ static std::string diff(const Model &m, const Ans &e, const hd_expars_pref &p,
     if (p.qn != m.q.size()) return f("qn", p.qn, m.q.size());
     for (unsigned i = 0; i < m.q.size(); i++)
         if (p.q[i] != m.q[i]) return f("queue entry", p.q[i], m.q[i]);
+    if (!m.q.empty() && p.hd_n != m.hl.size()) return f("the head's count", p.hd_n, m.hl.size());
+    for (unsigned i = 0; !m.q.empty() && i < m.hl.size(); i++)
+        if (p.hd_need[i] != m.hl[i]) return f("the head's list", p.hd_need[i], m.hl[i]);
+    for (unsigned x : m.q) {
+        if (p.tk_n[x] != m.tl[x].size()) return f("a queued warp's count", p.tk_n[x], m.tl[x].size());
+        for (unsigned i = 0; i < m.tl[x].size(); i++)
+            if (p.tk_need[x][i] != m.tl[x][i]) return f("a queued warp's list", p.tk_need[x][i], m.tl[x][i]);
+    }
     if (p.busy != m.busy) return f("busy", p.busy, m.busy);
     if (m.busy && p.warp != m.warp) return f("the fetch's warp", p.warp, m.warp);
     if (m.busy && p.done != m.done) return f("the fetch's landing stamp", p.done, m.done);
@@ -498,7 +550,8 @@ int sc_main(int argc, char **argv)
     stim.push_back(tick(105, 20, pinned5));    // warp 5 released; warp 3 waits (lines pinned)
     stim.push_back(tick(106, 20, pinned5));
     stim.push_back(tick(105 + EXPARS_PREF_Limit - 1, 20, pinned5)); // still waits
-    stim.push_back(tick(105 + EXPARS_PREF_Limit, 20, pinned5));     // steals, starts
+    // steals and starts with R20, R21, R37: the Start_Reg of its PUSH, not the TICK's 0
+    stim.push_back(tick(105 + EXPARS_PREF_Limit, 0, pinned5));
     stim.push_back(done(105 + EXPARS_PREF_Limit, 0, 2));            // every register hit
     stim.push_back(tick(106 + EXPARS_PREF_Limit, 20, free_lines));  // warp 3 released
     // drops: warps 1, 2, 7 queued, 2 dropped from the middle; 1 starts and is dropped in flight
@@ -531,7 +584,8 @@ int sc_main(int argc, char **argv)
         stim.push_back(zero());
     for (unsigned w = 0; w < wmax; w++)
         pref(stim, w, v3, 20, w % 2);
-    pref(stim, 0, v3, 20, false); // full: not queued again
+    stim.push_back(req(HD_EXPARS_PREF_PUSH, 0)); // full: not queued again
+    stim.back().start_i = 20;
     stim.push_back(zero());
     // seeded: the model's order
     // Each segment of 4,000 cycles draws its warps from a pool of 4, 16 or every slot (a small
@@ -666,6 +720,7 @@ int sc_main(int argc, char **argv)
               : adv < 13 ? t + r2.below(8) : t + r2.below(100);
         }
     }
+    legalize(stim, resets);
     auto none = [](const TB_IN &, const TB_OUT &) {}; // (the bins: expars_pref_cover.def)
     return tb::run("tb_expars_pref", o, stim, none, resets);
 }

@@ -5,20 +5,30 @@
  *
  * State: the register bit-vector table (BVT, Warps x NR bits: a warp's PREF vector, written by
  * the decoder in 64-bit words), the prefetching queue (q_q[0] is the head; a warp that completed
- * a bundle before is queued at the front, L210), and one fetch in flight (busy_q, warp_q, the
- * landing cycle done_q) with the cycle the head began to wait (stall_q, since_q).
+ * a bundle before is queued at the front, L210), the taken-register table (tk_m: per warp slot
+ * the list of its last accepted PUSH) and the head's list (hd_*_q), and one fetch in flight
+ * (busy_q, warp_q, the landing cycle done_q) with the cycle the head began to wait (stall_q,
+ * since_q).
  * One request per edge (op_i):
  *   BVT   word idx_i of warp_i's vector <= word_i.
  *   PUSH  warp_i's scratchpad registers are the first Need registers r >= start_i set in its
- *         vector; none: n_o = 0 (schedulable at once); else queued (front_i: at the front).
+ *         vector; none: n_o = 0 (schedulable at once); else queued (front_i: at the front), its
+ *         list kept in tk_m.
  *   DROP  warp_i out of the queue; its fetch cancelled if in flight.
  *   TICK  at now_i: a fetch that has not landed answers busy_o; one that has releases its warp.
- *         Then the head: the set probe counts per set its registers against the lines that are
- *         free, unpinned or its own (lines_i); short, it waits (conflict_o) until it has waited
- *         Limit cycles, then steals (steal_o) and starts; else it starts: start_v_o, warp_o,
- *         n_o, need_o, out of the queue, in flight.
+ *         Then the head: the set probe counts per set its registers (hd_mask_q, registered)
+ *         against the lines that are free, unpinned or its own (lines_i); short, it waits
+ *         (conflict_o) until it has waited Limit cycles, then steals (steal_o) and starts; else
+ *         it starts: start_v_o, warp_o, n_o, need_o, out of the queue, in flight.
  *   DONE  the fetch just started took n_i transfers: it lands at now_i + n_i + lat_i (now_i + 1
  *         when n_i = 0).
+ * A PUSH makes the warp's list (its registers as bits, the entries, the count) from its vector
+ * and start_i by rank (log depth) and keeps it in the taken-register table (tk_m, per warp
+ * slot); the head's list is a register (hd_*_q): the PUSH's own when the pushed warp becomes
+ * the head, else the table's entry of q_q[1] when the head starts or is dropped. So a TICK
+ * does only the per-set count of registered bits against lines_i, the fit and the queue
+ * update (the timing fix of session 18; docs/blocks/expars_units.md "expars_pref"). A later
+ * BVT write or TICK's start_i does not change a queued warp's list.
  * Cycles compare as signed NW-bit differences. The answer is registered (latency 1), all zeros
  * after an edge without a request. Bit-exact C reference: tables/expars_pref.c; ports:
  * expars_pref_ports.def.
@@ -77,7 +87,7 @@ module expars_pref #(
                          OpDone = 3'd4;
 
   `HD_ASSERT_INIT(HdExparsPrefSizes, NR % 64 == 0 && Words <= (1 << IW) && NR <= (1 << RW) &&
-                  Warps <= (1 << WW) && Lines % Ways == 0 && 2 * Need < (1 << KW) &&
+                  Warps <= (1 << WW) && Warps >= 2 && Lines % Ways == 0 && 2 * Need < (1 << KW) &&
                   Limit >= 1 && NW <= 32)
 
   // Flat vectors (Yosys 0.23 reads no packed 2-D arrays): queue entry i in q_q[i*WW +: WW].
@@ -97,45 +107,146 @@ module expars_pref #(
   always_ff @(posedge clk_i)
     if (bvt_we) bvt_m[32'(warp_i) * Words + 32'(idx_i)] <= word_i;
 
-  // The warp whose vector is read: PUSH's warp_i, else the head.
-  logic [WW-1:0] sel;
+  // The vector read: PUSH's warp_i (the only read of the BVT).
   logic          sel_ok;
   logic [NR-1:0] vec;
-  assign sel    = op_i == OpPush ? warp_i : q_q[WW-1:0];
-  assign sel_ok = 32'(sel) < Warps;
+  assign sel_ok = 32'(warp_i) < Warps;
   for (genvar k = 0; k < Words; k++) begin : g_rd
-    assign vec[k*64 +: 64] = sel_ok && bvt_v[32'(sel) * Words + k] ?
-                             bvt_m[32'(sel) * Words + k] : 64'd0;
+    assign vec[k*64 +: 64] = sel_ok && bvt_v[32'(warp_i) * Words + k] ?
+                             bvt_m[32'(warp_i) * Words + k] : 64'd0;
   end
 
-  // Its scratchpad registers: the first Need set bits at or above start_i, ascending. m: the
-  // vector's registers at or above start_i. Step i of the chain isolates the lowest set bit of
-  // what is left (hit = cur & ~(cur & (cur - 1))) and clears it: entry i is that bit's number,
-  // encoded by constant masks (bit b of the number is set iff the hit lies in bmask[b]). mlim:
-  // the bits the chain took (at most Need), which the set probe counts.
-  logic [NR-1:0]      m, mlim, cur, nxt, hit;
+  // Its scratchpad registers: the first Need set bits of m (the vector's registers at or above
+  // start_i), ascending, by rank: c[r] is the number of bits of m below r; r is taken iff m[r]
+  // and c[r] < Need, and entry i of the list is the r with m[r] and c[r] == i, encoded by
+  // constant masks (bit b of the number is set iff r lies in bmask[b]). Log depth, and written
+  // bit-sliced (cs[k] holds bit k of c[r] for every r) with NR-wide word operations only, so
+  // that Verilator stays fast (a per-register scan took it 38 s; docs/blocks/expars_units.md):
+  // c = the count below r within its 8-bit group (a carry-save sum of the group's bits shifted
+  // 1..7, masked to the group) + the count of the groups below (the groups' totals moved to the
+  // next group's first lane, a Kogge-Stone scan over those lanes, spread over the group).
+  // It replaces session 17's chain of Need lowest-set-bit steps, alone over a cycle.
+  localparam int unsigned CF = $clog2(NR + 1);
+  localparam int unsigned LG = $clog2(NR / 8);
+  logic [NR-1:0]      m, taken;
   logic [Need*RW-1:0] need;
   logic [KW-1:0]      cnt;
   logic [RW*NR-1:0]   bmask;
+  logic [7*NR-1:0]    kmask; // kmask[j-1]: the registers r with r mod 8 >= j (j = 1..7)
+  logic [CF*NR-1:0]   cs, es;
+  logic [NR-1:0]      s1, s2, s3, s4, s5, s6, s7, x0, x1, y0, y1, y2, l0, l1, l2, z;
+  logic [NR-1:0]      t0, t1, t2, t3, a, sh, cy, lt, eqs, e;
+  logic [CF-1:0]      total;
   for (genvar b = 0; b < RW; b++) begin : g_mb
     for (genvar r = 0; r < NR; r++) begin : g_mr
       assign bmask[b*NR + r] = ((r >> b) & 1) != 0;
     end
   end
+  for (genvar j = 1; j < 8; j++) begin : g_kj
+    for (genvar r = 0; r < NR; r++) begin : g_kr
+      assign kmask[(j-1)*NR + r] = (r % 8) >= j;
+    end
+  end
   assign m = vec & ({NR{1'b1}} << start_i);
   always_comb begin
-    cur  = m;
-    need = '0;
-    cnt  = '0;
-    for (int i = 0; i < Need; i++) begin
-      nxt = cur & (cur - NR'(1));
-      hit = cur & ~nxt;
-      for (int b = 0; b < RW; b++) need[i*RW + b] = |(hit & bmask[b*NR +: NR]);
-      if (cur != '0) cnt = cnt + KW'(1);
-      cur = nxt;
+    // the count below r within its group: 7 one-bit vectors summed by full adders
+    s1 = (m << 1) & kmask[0*NR +: NR];
+    s2 = (m << 2) & kmask[1*NR +: NR];
+    s3 = (m << 3) & kmask[2*NR +: NR];
+    s4 = (m << 4) & kmask[3*NR +: NR];
+    s5 = (m << 5) & kmask[4*NR +: NR];
+    s6 = (m << 6) & kmask[5*NR +: NR];
+    s7 = (m << 7) & kmask[6*NR +: NR];
+    x0 = s1 ^ s2 ^ s3;
+    y0 = (s1 & s2) | (s3 & (s1 ^ s2));
+    x1 = s4 ^ s5 ^ s6;
+    y1 = (s4 & s5) | (s6 & (s4 ^ s5));
+    l0 = x0 ^ x1 ^ s7;
+    y2 = (x0 & x1) | (s7 & (x0 ^ x1));
+    l1 = y0 ^ y1 ^ y2;
+    z  = (y0 & y1) | (y2 & (y0 ^ y1));
+    l2 = z;
+    // the group's total (at its last lane: the count below it + its bit)
+    t0 = l0 ^ m;
+    cy = l0 & m;
+    t1 = l1 ^ cy;
+    cy = l1 & cy;
+    t2 = l2 ^ cy;
+    t3 = l2 & cy;
+    // moved to the next group's first lane: the scan's input (the groups' exclusive counts)
+    es = '0;
+    es[0*NR +: NR] = (t0 & kmask[6*NR +: NR]) << 1;
+    es[1*NR +: NR] = (t1 & kmask[6*NR +: NR]) << 1;
+    es[2*NR +: NR] = (t2 & kmask[6*NR +: NR]) << 1;
+    if (CF > 3) es[3*NR +: NR] = (t3 & kmask[6*NR +: NR]) << 1;
+    // Kogge-Stone over the groups' first lanes: es += es shifted by 8 * 2^l lanes
+    for (int l = 0; l < LG; l++) begin
+      cy = '0;
+      for (int k = 0; k < CF; k++) begin
+        a  = es[k*NR +: NR];
+        sh = a << (8 << l);
+        es[k*NR +: NR] = a ^ sh ^ cy;
+        cy = (a & sh) | (cy & (a ^ sh));
+      end
     end
-    mlim = m & ~cur;
+    // spread over the group, then c = that + the count within the group
+    cy = '0;
+    for (int k = 0; k < CF; k++) begin
+      e  = es[k*NR +: NR];
+      e  = e | (e << 1);
+      e  = e | (e << 2);
+      e  = e | (e << 4);
+      a  = k == 0 ? l0 : k == 1 ? l1 : k == 2 ? l2 : '0;
+      cs[k*NR +: NR] = e ^ a ^ cy;
+      cy = (e & a) | (cy & (e ^ a));
+    end
+    // taken: m and c < Need (from the top bit down)
+    lt  = '0;
+    eqs = '1;
+    for (int k = CF - 1; k >= 0; k--) begin
+      if (((Need >> k) & 1) != 0) begin
+        lt  = lt | (eqs & ~cs[k*NR +: NR]);
+        eqs = eqs & cs[k*NR +: NR];
+      end else begin
+        eqs = eqs & ~cs[k*NR +: NR];
+      end
+    end
+    taken = m & lt;
+    // entry i: the register with m and c == i
+    for (int i = 0; i < Need; i++) begin
+      e = m;
+      for (int k = 0; k < CF; k++)
+        e = e & (((i >> k) & 1) != 0 ? cs[k*NR +: NR] : ~cs[k*NR +: NR]);
+      for (int b = 0; b < RW; b++) need[i*RW + b] = |(e & bmask[b*NR +: NR]);
+    end
+    // the count: c of the top register + its bit, at most Need
+    total = '0;
+    for (int k = 0; k < CF; k++) total[k] = cs[k*NR + NR - 1];
+    total = total + CF'(m[NR-1]);
+    cnt   = 32'(total) < Need ? KW'(total) : KW'(Need);
   end
+
+  // The taken-register table: per warp slot the list of its last accepted PUSH (its registers
+  // as bits for the set probe, the entries, the count): a memory without reset, read only for
+  // a queued warp, at the entry after the head (q_q[1]), which becomes the head when the head
+  // starts or is dropped.
+  localparam int unsigned TW = NR + Need*RW + KW;
+  logic [TW-1:0] tk_m [Warps];
+  logic [TW-1:0] tk_rd;
+  logic [WW-1:0] nxt_w;
+  logic          push_ok;
+  always_ff @(posedge clk_i)
+    if (push_ok) tk_m[32'(warp_i)] <= {cnt, need, taken};
+  // (through the request's valid: a gate that the flow's ABC buffers; a flip-flop's own output
+  // is not buffered, and one driving this read directly took 134 ns in the flow)
+  assign nxt_w = q_q[2*WW-1:WW] & {WW{op_v_i}};
+  assign tk_rd = 32'(nxt_w) < Warps ? tk_m[32'(nxt_w)] : '0;
+
+  // The head's list, registered: its registers as bits (the probe's), the entries, the count.
+  logic [NR-1:0]      hd_mask_q, hd_mask_d;
+  logic [Need*RW-1:0] hd_need_q, hd_need_d;
+  logic [KW-1:0]      hd_n_q, hd_n_d;
+  logic               hd_load, hd_push;
 
   // The set probe: per set, the head's registers <= the lines free, unpinned or its own. The
   // registers of set s are the list's bits r = s mod Sets.
@@ -147,7 +258,7 @@ module expars_pref #(
       want   = '0;
       usable = '0;
       for (int r = s; r < NR; r += Sets)
-        if (mlim[r]) want = want + KW'(1);
+        if (hd_mask_q[r]) want = want + KW'(1);
       for (int j = s * Ways; j < (s + 1) * Ways; j++)
         if (!(lines_i[j*LS] && lines_i[j*LS+1] && lines_i[j*LS+2 +: WW] != q_q[WW-1:0]))
           usable = usable + KW'(1);
@@ -157,25 +268,30 @@ module expars_pref #(
 
   // Cycle comparisons: a after b iff a - b is a positive signed NW-bit number.
   logic [NW-1:0] d_done, d_since, waited, since_eff;
+  logic          long_wait;
   logic          landed, restart;
   assign d_done  = done_q - now_i;
   assign landed  = !(d_done != '0 && !d_done[NW-1]);
   assign d_since = since_q - now_i;
   assign restart = !stall_q || (d_since != '0 && !d_since[NW-1]);
   assign since_eff = restart ? now_i : since_q;
-  assign waited  = now_i - since_eff;
+  assign waited  = now_i - since_q;
+  // waited Limit: a wait that restarts now has waited 0 (< Limit), so the difference from
+  // since_q is taken beside restart, not after it
+  assign long_wait = !restart && 32'(waited) >= Limit;
 
-  // The queue: the position of warp_i (DROP).
-  logic          found;
-  logic [WW:0]   pos;
+  // The queue: where warp_i is (DROP). hit: the entries below qn holding it (in parallel); at:
+  // the entries at or after its first, a prefix OR of hit in log2(Warps) steps (the entries a
+  // drop shifts left; an entry-by-entry priority search was a chain through all of them).
+  logic             found;
+  logic [Warps-1:0] hit, at;
   always_comb begin
-    found = 1'b0;
-    pos   = '0;
     for (int i = 0; i < Warps; i++)
-      if (!found && (WW+1)'(i) < qn_q && q_q[i*WW +: WW] == warp_i) begin
-        found = 1'b1;
-        pos   = (WW+1)'(i);
-      end
+      hit[i] = (WW+1)'(i) < qn_q && q_q[i*WW +: WW] == warp_i;
+    at = hit;
+    for (int k = 1; k < Warps; k = k * 2)
+      at = at | (at << k);
+    found = |hit;
   end
 
   // The registered answer.
@@ -205,13 +321,18 @@ module expars_pref #(
     need_a     = '0;
     dropped_a  = '0;
     go         = 1'b0;
+    push_ok    = 1'b0;
+    hd_load    = 1'b0;
+    hd_push    = 1'b0;
     if (op_v_i) begin
       unique case (op_i)
         OpBvt: ; // the memory's write port (bvt_we) and its valid bit
         OpPush: begin
           if (sel_ok) begin
             n_a = cnt;
-            if (cnt != '0 && 32'(qn_q) != Warps) begin
+            if (m != '0 && 32'(qn_q) != Warps) begin
+              push_ok = 1'b1;
+              hd_push = front_i || qn_q == '0;
               if (front_i) begin
                 for (int i = Warps - 1; i > 0; i--) q_d[i*WW +: WW] = q_q[(i-1)*WW +: WW];
                 q_d[WW-1:0] = warp_i;
@@ -225,8 +346,9 @@ module expars_pref #(
         end
         OpDrop: begin
           if (found) begin
+            hd_load = hit[0];
             for (int i = 0; i < Warps - 1; i++)
-              if ((WW+1)'(i) >= pos) q_d[i*WW +: WW] = q_q[(i+1)*WW +: WW];
+              if (at[i]) q_d[i*WW +: WW] = q_q[(i+1)*WW +: WW];
             qn_d         = qn_q - (WW+1)'(1);
             dropped_a[0] = 1'b1;
           end
@@ -249,7 +371,7 @@ module expars_pref #(
                 stall_d    = 1'b1;
                 since_d    = since_eff;
                 conflict_a = 1'b1;
-                if (32'(waited) >= Limit) begin
+                if (long_wait) begin
                   steal_a = 1'b1;
                   go      = 1'b1;
                 end
@@ -260,8 +382,9 @@ module expars_pref #(
                 stall_d = 1'b0;
                 start_a = 1'b1;
                 warp_a  = q_q[WW-1:0];
-                n_a     = cnt;
-                need_a  = need;
+                n_a     = hd_n_q;
+                need_a  = hd_need_q;
+                hd_load = 1'b1;
                 for (int i = 0; i < Warps - 1; i++) q_d[i*WW +: WW] = q_q[(i+1)*WW +: WW];
                 qn_d    = qn_q - (WW+1)'(1);
                 busy_d  = 1'b1;
@@ -278,6 +401,11 @@ module expars_pref #(
       endcase
     end
   end
+
+  // the head's list: the PUSH's own when the pushed warp becomes the head, the next entry's
+  // from the table when the head leaves
+  assign {hd_n_d, hd_need_d, hd_mask_d} = hd_push ? {cnt, need, taken} :
+                                          hd_load ? tk_rd : {hd_n_q, hd_need_q, hd_mask_q};
 
   logic          res_v_q, busy_o_q, rel_q, conflict_q, steal_q, start_q;
   logic [WW-1:0] rel_warp_q, warp_o_q;
@@ -296,6 +424,9 @@ module expars_pref #(
       done_q     <= '0;
       stall_q    <= 1'b0;
       since_q    <= '0;
+      hd_mask_q  <= '0;
+      hd_need_q  <= '0;
+      hd_n_q     <= '0;
       res_v_q    <= 1'b0;
       busy_o_q   <= 1'b0;
       rel_q      <= 1'b0;
@@ -317,6 +448,9 @@ module expars_pref #(
       done_q     <= done_d;
       stall_q    <= stall_d;
       since_q    <= since_d;
+      hd_mask_q  <= hd_mask_d;
+      hd_need_q  <= hd_need_d;
+      hd_n_q     <= hd_n_d;
       res_v_q    <= op_v_i;
       busy_o_q   <= busy_a;
       rel_q      <= rel_a;

@@ -46,6 +46,17 @@ void hd_expars_loop_pref(struct hd_expars_loop *L, const struct hd_expars_sm *s,
     in.lat_i = r->lat & M(EXPARS_PREF_LW);
     if (r->op == HD_EXPARS_PREF_TICK && r->lines)
         hd_expars_pref_pack_lines(&in, r->lines, s->pref.nlines);
+    if (r->op == HD_EXPARS_PREF_BVT && hd_expars_pref_queued(&s->pref, r->warp)) {
+        /* the block's contract (expars_pref.h): the list of a queued warp is made from its
+         * vector when it becomes the head, so the vector is not rewritten while it is queued */
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "sm%u.expars_pref at cycle %" PRIu64 ": BVT write of warp slot %u word %u while "
+                 "it is queued (the block's contract: drop it first)",
+                 sm, hd_expars_loop_now(L), r->warp, r->idx);
+        hd_expars_loop_mismatch(L, msg);
+        return;
+    }
     struct hd_expars_pref_out out, want;
     if (hd_expars_loop_step(L, sm, x, &in, &out, r->warp) != 0)
         return;
