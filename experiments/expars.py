@@ -120,6 +120,13 @@ def _energy(d):
     return pw["energy_j"], x + pw["components"]["blocks"]["energy_j"], pw["dynamic_j"]
 
 
+def _paper_ratio(text):
+    """A per-kernel performance % the text gives ("+37.54", "about +52") as a cycles ratio."""
+    if not text:
+        return None
+    return round(1 + float(text.split()[-1]) / 100, 2)
+
+
 def _ratio(a, b):
     return a / b if a and b else None
 
@@ -330,6 +337,9 @@ def report(ctx):
              ([("iso-storage", iso[c])] if c in iso and any(iso[c]) else []) +
              ([("bound (ideal)", bound[c])] if c in bound and any(bound[c]) else []) +
              ([("Warpman", wm["speedup"][c])] if any(wm["speedup"].get(c, [])) else [])),
+         "paper": {"paper (text; mean L307-L309)":
+                   [_paper_ratio(PAPER_KERNEL.get((n, c))) for n in cats]
+                   + [round(1 + PAPER[c] / 100, 3)]},
          "geomean": True, "hline": 1.0,
          "rotate": 60, "labels": False, "legend": "outside"}
         for c in COLS if any(sp[c])]

@@ -55,7 +55,8 @@ def geomean(values):
 def bar_panels(path, panels, ncols=None, width=None, suptitle=None):
     """Grouped bar charts side by side, one PNG. Each panel is a dict:
     title, ylabel, categories (x groups), series {name: [value or None per category]},
-    paper {name: [published text/number or None per category]} (drawn beside, hatched, as
+    paper {name: [published text/number or None per category, and with geomean optionally one
+    more: the published mean, drawn in the mean's group]} (drawn beside, hatched, as
     published: not normalised), normalise (a series name: every series of ours divided by it
     per category), geomean (bool: add a
     'gmean' group), log (bool), hline (a value: dashed reference line, e.g. a peak),
@@ -97,8 +98,9 @@ def _bars(ax, pn):
         cats.append("gmean")
         for k in series:
             series[k].append(geomean(series[k]))
-        for k in paper:
-            paper[k].append(None)
+        for k in paper:  # a paper list one longer than the categories has its mean's value
+            if len(paper[k]) < len(cats):
+                paper[k].append(None)
     nbars = len(series) + len(paper)
     w = 0.8 / max(nbars, 1)
     xs = range(len(cats))
