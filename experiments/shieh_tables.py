@@ -332,6 +332,19 @@ def acceptance(s):
     return {"acc": acc, "cv": cv, "ov": ov}
 
 
+def _earlier_column(earlier, n, fmt):
+    """The acceptance rows' column for an earlier run's shieh.json (or n dashes without one)."""
+    a = (earlier or {}).get("acceptance", {})
+    if not a:
+        return ["-"] * n
+    return ["", "", " -> ".join(fmt(x) for x in a.get("chimera_violation_pct", [])) + " %",
+            ", ".join(f"{x} of {y}" for x, y in zip(a.get("chimera_freed_over_limit", []),
+                                                    a.get("chimera_freed_in_lc_runs", []))),
+            fmt(a.get("asked_with_statistics_pct")), fmt(a.get("requests_full_occupancy_pct")),
+            f"{fmt(a.get('shieh_drain_pct_2us'))} -> {fmt(a.get('shieh_drain_pct_5us'))} %",
+            " / ".join(fmt(x) for x in a.get("shieh_overhead_pct", [])) + " %"]
+
+
 def acceptance_rows(s):
     """The acceptance table: each criterion, this run's measure, and the earlier runs'."""
     lc, acc, cv, ov, lcs_ratio, sms_used, chim_rows = s.lc, s.acc, s.cv, s.ov, s.lcs_ratio, \
@@ -378,25 +391,9 @@ def acceptance_rows(s):
          " / ".join(fmt(x) for x in sw.get("shieh_overhead_pct", [])) + " %" if sw else "-",
          " / ".join(fmt(x) for x in sa.get("shieh_overhead_pct", [])) + " %" if sa else "-"]]
     # session 15: the same criteria in session 14's run (switch through the memory system)
-    tr = (traffic or {}).get("acceptance", {})
-    tcol = ["", "", " -> ".join(fmt(x) for x in tr.get("chimera_violation_pct", [])) + " %",
-            ", ".join(f"{a} of {b}" for a, b in zip(tr.get("chimera_freed_over_limit", []),
-                                                    tr.get("chimera_freed_in_lc_runs", []))),
-            fmt(tr.get("asked_with_statistics_pct")), fmt(tr.get("requests_full_occupancy_pct")),
-            f"{fmt(tr.get('shieh_drain_pct_2us'))} -> {fmt(tr.get('shieh_drain_pct_5us'))} %",
-            " / ".join(fmt(x) for x in tr.get("shieh_overhead_pct", [])) + " %"] \
-        if tr else ["-"] * len(acc_rows)
-    for r, x in zip(acc_rows, tcol):
+    for r, x in zip(acc_rows, _earlier_column(traffic, len(acc_rows), fmt)):
         r.insert(5, x)
     # session 16: and in session 15's run (stall_tb, the hold per launch)
-    s5 = (s15 or {}).get("acceptance", {})
-    s5col = ["", "", " -> ".join(fmt(x) for x in s5.get("chimera_violation_pct", [])) + " %",
-             ", ".join(f"{a} of {b}" for a, b in zip(s5.get("chimera_freed_over_limit", []),
-                                                     s5.get("chimera_freed_in_lc_runs", []))),
-             fmt(s5.get("asked_with_statistics_pct")), fmt(s5.get("requests_full_occupancy_pct")),
-             f"{fmt(s5.get('shieh_drain_pct_2us'))} -> {fmt(s5.get('shieh_drain_pct_5us'))} %",
-             " / ".join(fmt(x) for x in s5.get("shieh_overhead_pct", [])) + " %"] \
-        if s5 else ["-"] * len(acc_rows)
-    for r, x in zip(acc_rows, s5col):
+    for r, x in zip(acc_rows, _earlier_column(s15, len(acc_rows), fmt)):
         r.insert(5, x)
     return {"acc_rows": acc_rows}
