@@ -11,6 +11,8 @@ Two stages.
                 LS test: the pointer chase's hops x2, lat2x; the slowdown and whether it passes
                 Lin's 1.7x are reported beside the class). Classes: DBI if DRAM use >= 50 % of peak, else NBI if the busier NoC direction
                 >= 50 %, else LS (the saturation points Lin quotes; workloads/README.md "CCBP").
+                The Algorithm 1 profiles give each kernel's NoC curve and cost for its busier
+                crossbar (noc_dir; CCBP_NOC=both: both crossbars averaged, before session 19).
                 Writes results/ccbp/profile.json, one Algorithm 1 profile per pair
                 (results/ccbp/profiles/PAIR.txt, model/mech/ccbp/ccbp_profile.c) and the sweep
                 file experiments/ccbp.toml.
