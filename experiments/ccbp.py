@@ -11,6 +11,8 @@ Two stages.
                 LS test: the pointer chase's hops x2, lat2x; the slowdown and whether it passes
                 Lin's 1.7x are reported beside the class). Classes: DBI if DRAM use >= 50 % of peak, else NBI if the busier NoC direction
                 >= 50 %, else LS (the saturation points Lin quotes; workloads/README.md "CCBP").
+                The Algorithm 1 profiles give each kernel's NoC curve and cost for its busier
+                crossbar (noc_dir; CCBP_NOC=both: both crossbars averaged, before session 19).
                 Writes results/ccbp/profile.json, one Algorithm 1 profile per pair
                 (results/ccbp/profiles/PAIR.txt, model/mech/ccbp/ccbp_profile.c) and the sweep
                 file experiments/ccbp.toml.
@@ -82,6 +84,10 @@ DAI_MIL = [2, 4, 8]        # Dai18 static limits tried (loads in flight per SM)
 DMIL_CEIL = 8              # Dai18 dynamic (DMIL): the limit's ceiling ([ccbp] mil)
 DMIL_EPOCH = 2000          # and its epoch in cycles ([ccbp] mil_epoch; docs/blocks/ccbp.md)
 ORACLE = os.environ.get("CCBP_ORACLE", "max")
+# Algorithm 1's NoC measure (session 19): "dir" (default) each kernel's busier crossbar, in
+# percent of that crossbar's peak, against the 60 % sustainable share Lin gives per crossbar;
+# "both" the two crossbars averaged (sessions 11 to 18). CCBP_NOC=both ccbp.py plan HEDDLE
+NOC = os.environ.get("CCBP_NOC", "dir")
 CAP = {"threads": 2048, "regs": 65536, "smem": 98304, "ctas": 32}   # T4.1, one SM
 NSM, SLICES, CHANNELS, CORE, ICNT, DRAM = 16, 16, 16, 1800.0, 1200.0, 1200.0
 PAPER = {"smk": 78, "ws": 39, "dai18": 19, "oracle_avg": 11, "oracle_max": 51}
@@ -191,6 +197,12 @@ def _measure(t):
             "dbw": 100.0 * m["dram_data"] / (c * DRAM / CORE * CHANNELS),
             "noc_busier": 100.0 * max(d["icnt_request_utilization"], d["icnt_reply_utilization"]),
             "dram_util": 100.0 * d["dram_bus_utilization"],
+            # each crossbar alone: the request one's flits over its L2-side ports, the reply
+            # one's over its SM-side ports (the per-direction utilisation of Lin ch.3 and §2.15)
+            "nbw_req": 100.0 * m["icnt_req_flits"] / (c * ICNT / CORE * SLICES),
+            "nbw_rep": 100.0 * m["icnt_rep_flits"] / (c * ICNT / CORE * NSM),
+            "cost_req": m["icnt_req_flits"] / max(1, m["mq_requests"]),
+            "cost_rep": m["icnt_rep_flits"] / max(1, m["mq_requests"]),
             "cost_noc": flits / max(1, m["mq_requests"]),
             "cost_dram": m["dram_data"] / max(1, m["mq_requests"]),
             "read_latency": m["read_latency"] / max(1, m["reads_done"])}
@@ -237,13 +249,44 @@ def profile_workload(heddle, w, lat, tmp):
             os.path.join(tmp, f"{w}_{n}.json"))
         curves[n] = _measure(t)
     prof["curve_n"] = sorted(curves)
-    for key in ("ipc", "nbw", "dbw"):
+    for key in CURVES:
         prof[key + "_curve"] = [_interp({n: c[key] for n, c in curves.items()}, n)
                                 for n in range(1, prof["nmax"] + 1)]
     latency_test(heddle, w, prof, lat, tmp)
     prof["type"] = ("dbi" if prof["dram_util"] >= 50 else "nbi" if prof["noc_busier"] >= 50
                     else "ls")
     return prof
+
+
+CURVES = ("ipc", "nbw", "dbw", "nbw_req", "nbw_rep")
+
+
+def noc_dirs(heddle, w, prof, tmp):
+    """A profile from before session 19 has the NoC curve of both crossbars only. Its whole
+    standalone run again gives the request and reply crossbars' flits per request; each
+    crossbar's curve is then the both-crossbar curve times that crossbar's fraction of the
+    flits, over its own ports (the fraction taken as the whole run's at every CTA count: it is
+    the kernel's mix of loads and stores among its L1D misses; a full profile, CCBP_REPROFILE=1,
+    measures each curve point per crossbar instead)."""
+    full = _measure(_run(heddle, w, [], os.path.join(tmp, f"{w}_dir.json")))
+    if full["cycles"] != prof["cycles"]:  # the same binary's cycles, or the profile is stale
+        raise SystemExit(f"ccbp.py: {w}: {full['cycles']} cycles alone, the profile has "
+                         f"{prof['cycles']}: rerun the profiles (CCBP_REPROFILE=1)")
+    for key in ("nbw_req", "nbw_rep", "cost_req", "cost_rep"):
+        prof[key] = full[key]
+    prof["noc_curves"] = "scaled"
+    tot = full["cost_req"] + full["cost_rep"]
+    for d, ports in (("req", SLICES), ("rep", NSM)):
+        frac = full[f"cost_{d}"] / tot if tot else 0.0
+        prof[f"nbw_{d}_curve"] = [v * frac * (NSM + SLICES) / ports for v in prof["nbw_curve"]]
+
+
+def noc_measure(p):
+    """The NoC measure of workload p's Algorithm 1 profile (NOC; docs/blocks/ccbp.md "Session
+    19"): 'rep' or 'req', the crossbar it uses more alone, or 'both'."""
+    if NOC == "both":
+        return "both"
+    return "req" if p["nbw_req"] > p["nbw_rep"] else "rep"
 
 
 def _fits(profs, combo):
@@ -309,10 +352,14 @@ def dai_target(profs):
 def write_profile(path, profs):
     lines = [f"# CCBP profile (experiments/ccbp.py plan; {CONFIG}, {SIZE}, standalone GTO)"]
     for i, p in enumerate(profs, 1):
+        d = noc_measure(p)
+        nbw, cost = (("nbw_curve", "cost_noc") if d == "both" else
+                     (f"nbw_{d}_curve", f"cost_{d}"))
         lines += [f"app {i} type {p['type']}",
-                  f"app {i} nbw " + " ".join(f"{v:.3f}" for v in p["nbw_curve"]),
+                  f"app {i} noc_dir {d}",
+                  f"app {i} nbw " + " ".join(f"{v:.3f}" for v in p[nbw]),
                   f"app {i} dbw " + " ".join(f"{v:.3f}" for v in p["dbw_curve"]),
-                  f"app {i} cost_noc {p['cost_noc']:.4f}",
+                  f"app {i} cost_noc {p[cost]:.4f}",
                   f"app {i} cost_dram {p['cost_dram']:.4f}",
                   f"app {i} demand {p['demand'][0]} {p['demand'][1]} {p['demand'][2]}"]
     with open(path, "w") as f:
@@ -348,6 +395,10 @@ def plan(heddle):
                 print(f"ccbp.py: {w}: standalone profile reused from {old}")
             else:
                 profs[w] = profile_workload(heddle, w, lat, tmp)
+            if NOC != "both" and "nbw_rep_curve" not in profs[w]:
+                noc_dirs(heddle, w, profs[w], tmp)
+                print(f"ccbp.py: {w}: NoC curves per crossbar (request "
+                      f"{profs[w]['nbw_req']:.1f} %, reply {profs[w]['nbw_rep']:.1f} % alone)")
             if profs[w].get("lat2x_keys") != lat["keys"]:
                 # a profile from before the test doubled the chase latencies: its
                 # slowdown_2lat doubled the two keys (kept as slowdown_2keys); rerun the test

@@ -55,6 +55,15 @@ int main(void)
     HD_CHECK_U64(&t, 19, ccbp_quota(&p, &a, 1, &m, 200));
     HD_CHECK_U64(&t, 0, ccbp_quota(&p, &a, 0, &m, 200));
     HD_CHECK_F64(&t, 50.0, ccbp_noc_pct(&m, 1067, 100), 0.05); /* 100 cycles: 66.7 x 32 ports */
+    /* The same share of one crossbar (noc_dir rep: its 16 SM-side ports; req: its 16 L2-side
+     * ports) is half the flits: 9.33 -> 9 requests per SM per window. */
+    p.noc_dir[1] = CCBP_NOC_REP;
+    HD_CHECK_U64(&t, 9, ccbp_quota(&p, &a, 1, &m, 200));
+    const struct ccbp_machine m8 = {16, 8, 16, 1800.0, 1200.0, 1200.0};
+    HD_CHECK_F64(&t, 16.0, ccbp_noc_ports(&m8, CCBP_NOC_REP), 0.0);
+    HD_CHECK_F64(&t, 8.0, ccbp_noc_ports(&m8, CCBP_NOC_REQ), 0.0);
+    HD_CHECK_F64(&t, 24.0, ccbp_noc_ports(&m8, CCBP_NOC_BOTH), 0.0);
+    p.noc_dir[1] = CCBP_NOC_BOTH;
 
     /* Per-CTA demands decide the static fit: 1024-thread CTAs, so at most 2 of them in all. */
     hd_test_begin(&t, "alg1_static_demand");
@@ -99,6 +108,19 @@ int main(void)
         HD_CHECK_U64(&t, 1, p.nmax[1]);
         HD_CHECK_F64(&t, 2.5, p.cost_dram[1], 1e-12);
         HD_CHECK_U64(&t, 8192, p.regs[1]);
+        HD_CHECK_U64(&t, CCBP_NOC_BOTH, p.noc_dir[1]); /* absent: both crossbars */
+        f = fopen(path, "w");
+        fputs("app 1 type nbi\napp 1 noc_dir rep\napp 1 nbw 40\napp 1 dbw 5\n"
+              "app 2 type dbi\napp 2 noc_dir req\napp 2 nbw 30\napp 2 dbw 50\n", f);
+        fclose(f);
+        HD_CHECK(&t, ccbp_profile_read(path, &p, err, sizeof err) == 0);
+        HD_CHECK_U64(&t, CCBP_NOC_REP, p.noc_dir[0]);
+        HD_CHECK_U64(&t, CCBP_NOC_REQ, p.noc_dir[1]);
+        f = fopen(path, "w");
+        fputs("app 1 type nbi\napp 1 nbw 40\napp 1 dbw 5\napp 1 noc_dir up\n", f);
+        fclose(f);
+        HD_CHECK(&t, ccbp_profile_read(path, &p, err, sizeof err) != 0);
+        HD_CHECK(&t, strstr(err, ":4: noc_dir must be") != NULL);
         f = fopen(path, "w");
         fputs("app 5 type ls\n", f);
         fclose(f);

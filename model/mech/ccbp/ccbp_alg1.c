@@ -120,6 +120,13 @@ void ccbp_alg1(const struct ccbp_prof *p, const struct ccbp_caps *c, struct ccbp
     }
 }
 
+double ccbp_noc_ports(const struct ccbp_machine *m, unsigned noc_dir)
+{
+    return noc_dir == CCBP_NOC_REQ   ? (double)m->l2_slices
+           : noc_dir == CCBP_NOC_REP ? (double)m->nsm
+                                     : (double)(m->nsm + m->l2_slices);
+}
+
 double ccbp_noc_pct(const struct ccbp_machine *m, uint64_t flits, uint64_t cycles)
 {
     const double icnt = (double)cycles * m->icnt_mhz / m->core_mhz;
@@ -138,7 +145,8 @@ uint32_t ccbp_quota(const struct ccbp_prof *p, const struct ccbp_alloc *a, unsig
 {
     double per_sm;
     if (p->type[k] == CCBP_NBI && p->cost_noc[k] > 0.0) {
-        const double peak = (double)window * m->icnt_mhz / m->core_mhz * (m->nsm + m->l2_slices);
+        const double peak = (double)window * m->icnt_mhz / m->core_mhz *
+                            ccbp_noc_ports(m, p->noc_dir[k]);
         per_sm = a->nbw[k] / 100.0 * peak / p->cost_noc[k] / m->nsm;
     } else if (p->type[k] == CCBP_DBI && p->cost_dram[k] > 0.0) {
         const double peak = (double)window * m->dram_mhz / m->core_mhz * m->dram_channels;

@@ -26,13 +26,19 @@
 
 enum ccbp_type { CCBP_LS = 0, CCBP_NBI, CCBP_DBI };
 
+/* The NoC measure of an application's nbw curve and cost_noc (the profile's noc_dir): both
+ * crossbars together (flits in both directions over the ports of both), or one crossbar, the
+ * request one (SM to L2, its L2-side ports) or the reply one (L2 to SM, its SM-side ports). */
+enum ccbp_noc_dir { CCBP_NOC_BOTH = 0, CCBP_NOC_REQ, CCBP_NOC_REP };
+
 struct ccbp_prof {
     unsigned k;                          /* applications */
     uint8_t type[CCBP_APPS];             /* enum ccbp_type */
     unsigned nmax[CCBP_APPS];            /* CTAs per SM it can use alone (curves' length) */
+    uint8_t noc_dir[CCBP_APPS];          /* enum ccbp_noc_dir: what nbw and cost_noc measure */
     double nbw[CCBP_APPS][CCBP_NMAX + 1]; /* percent of peak NoC bandwidth at n CTAs per SM */
     double dbw[CCBP_APPS][CCBP_NMAX + 1]; /* percent of peak DRAM bandwidth */
-    double cost_noc[CCBP_APPS];          /* NoC flits (both directions) per L1D-miss request */
+    double cost_noc[CCBP_APPS];          /* NoC flits (of noc_dir) per L1D-miss request */
     double cost_dram[CCBP_APPS];         /* DRAM data cycles per request */
     /* per-CTA static demand (0: unknown; CanAlloc then uses CTA / nmax as the share) */
     uint32_t threads[CCBP_APPS], regs[CCBP_APPS], smem[CCBP_APPS];
@@ -65,6 +71,10 @@ struct ccbp_machine {
  * least 1 otherwise. */
 uint32_t ccbp_quota(const struct ccbp_prof *p, const struct ccbp_alloc *a, unsigned k,
                     const struct ccbp_machine *m, uint32_t window);
+
+/* The crossbar ports a NoC measure's peak counts (one flit per port per interconnect cycle):
+ * both: SMs + L2 slices; req: the L2 slices; rep: the SMs. */
+double ccbp_noc_ports(const struct ccbp_machine *m, unsigned noc_dir);
 
 /* Percent of peak: NoC flits (both directions) over `cycles` core cycles, and DRAM data cycles. */
 double ccbp_noc_pct(const struct ccbp_machine *m, uint64_t flits, uint64_t cycles);

@@ -134,7 +134,7 @@ void ccbp_ctl_prepare(struct ccbp_ctl *t, const struct ccbp_prof *p, const struc
         /* the quota factor: requests per SM per window per percent of peak */
         double f = 0.0;
         if (ty == CCBP_NBI && p->cost_noc[k] > 0.0)
-            f = (double)window * m->icnt_mhz / m->core_mhz * (m->nsm + m->l2_slices) /
+            f = (double)window * m->icnt_mhz / m->core_mhz * ccbp_noc_ports(m, p->noc_dir[k]) /
                 p->cost_noc[k] / m->nsm / 100.0;
         else if (ty == CCBP_DBI && p->cost_dram[k] > 0.0)
             f = (double)window * m->dram_mhz / m->core_mhz * m->dram_channels /

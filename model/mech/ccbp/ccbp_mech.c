@@ -168,7 +168,10 @@ static void firmware(struct ccbp *c, uint64_t now)
         memset(got, 0, sizeof got);
         ccbp_mon_take(c, got); /* the snapshot reads since the last run */
         for (unsigned a = 0; a < CCBP_APPS; a++) {
-            c->per_flits[a] = got[HD_CCBP_MON_FQ][a] + got[HD_CCBP_MON_FR][a];
+            /* the flits of the profile's NoC measure (noc_dir) */
+            const unsigned d = a < c->prof.k ? c->prof.noc_dir[a] : CCBP_NOC_BOTH;
+            c->per_flits[a] = (d != CCBP_NOC_REP ? got[HD_CCBP_MON_FQ][a] : 0) +
+                              (d != CCBP_NOC_REQ ? got[HD_CCBP_MON_FR][a] : 0);
             c->per_dram[a] = got[HD_CCBP_MON_DRAM][a];
         }
         for (unsigned a = 0; a < c->prof.k; a++) {

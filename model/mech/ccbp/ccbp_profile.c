@@ -7,7 +7,10 @@
  *   app N type ls|nbi|dbi
  *   app N nbw P1 P2 ... Pn      NoC use in percent of peak with 1, 2, ... n CTAs per SM
  *   app N dbw P1 P2 ... Pn      DRAM use likewise (the same n; n is its nmax)
- *   app N cost_noc F            NoC flits (both directions) per L1D-miss request
+ *   app N noc_dir both|req|rep  what nbw and cost_noc measure (absent: both): both crossbars
+ *                               (flits both ways over SM + L2 ports), or the request or reply
+ *                               crossbar alone (its flits over its L2-side or SM-side ports)
+ *   app N cost_noc F            NoC flits (of noc_dir) per L1D-miss request
  *   app N cost_dram F           DRAM data cycles per request
  *   app N demand THREADS REGS SMEM   one CTA's static demand
  */
@@ -155,6 +158,16 @@ int ccbp_profile_read(const char *path, struct ccbp_prof *p, char *err, size_t e
                 st = bad(err, errlen, path, line, "expected one non-negative number");
             else
                 (what[5] == 'n' ? p->cost_noc : p->cost_dram)[k] = v[0];
+        } else if (strcmp(what, "noc_dir") == 0) {
+            size_t len = strcspn(rest, " \t\r\n");
+            if (len == 4 && strncmp(rest, "both", 4) == 0)
+                p->noc_dir[k] = CCBP_NOC_BOTH;
+            else if (len == 3 && strncmp(rest, "req", 3) == 0)
+                p->noc_dir[k] = CCBP_NOC_REQ;
+            else if (len == 3 && strncmp(rest, "rep", 3) == 0)
+                p->noc_dir[k] = CCBP_NOC_REP;
+            else
+                st = bad(err, errlen, path, line, "noc_dir must be both, req or rep");
         } else if (strcmp(what, "demand") == 0) {
             if (numbers(rest, v, 3, &ok) != 3 || !ok)
                 st = bad(err, errlen, path, line, "demand: THREADS REGISTERS SHARED_BYTES");
@@ -165,7 +178,8 @@ int ccbp_profile_read(const char *path, struct ccbp_prof *p, char *err, size_t e
             }
         } else
             st = bad(err, errlen, path, line,
-                     "statement must be type, nbw, dbw, cost_noc, cost_dram or demand");
+                     "statement must be type, nbw, dbw, noc_dir, cost_noc, cost_dram or "
+                     "demand");
     }
     fclose(f);
     for (unsigned k = 0; st == 0 && k < p->k; k++)
