@@ -10,7 +10,9 @@ subset of the workloads and MEs), all on configs/maxwell-gpuduet.ini (Table 3.1)
   gpuduet_tb  allocator = gpuduet_tb, same controller (TB-level switching only)
   vt          allocator = vt, me = 32: every extra TB its RF and shared memory hold
   port64/256  gpuduet with [sm] warp_move_bytes = 64 / 256 (Fig 3.15; 128 is `gpuduet`)
-Speedup = base cycles / point cycles (the whole workload: every kernel of it). Categories are
+Speedup = base cycles / point cycles (the whole workload: every kernel of it); with `--sample`
+rows in the runs (gpuduet-lin, Session 19) also over Lin's window: IPC over each launch's
+baseline span, first TB to last TB placed (_spans, _window_ipc). Categories are
 the thesis's Fig 3.12 groups with our stand-ins (workloads/README.md, "Lin thesis Table 3.2").
 TLP = resident warp-cycles of the launches / cycles / SMs (warps in a slot, as the SMs count
 them). Nothing here is fitted to the thesis's numbers; the thesis's are quoted beside ours.
@@ -66,6 +68,26 @@ PAPER_KERNEL = {
     "SAD_2": "loses with ME",
 }
 MES = [1, 2, 4, 8]
+# Table 3.2's data set against our medium input (workloads/*/README.md): where Lin's is ours,
+# his kernel ends well within his 4 M cycles (ours take 0.12-0.29 M), so he measured the whole
+# kernel, tail included; where his is larger his first 4 M cycles lie before the tail. Lin's
+# measure is then the whole run or the window (Session 19, docs/gpuduet.md).
+LIN_INPUT = {
+    "bfs": ("larger", "16 M nodes; ours 131,072"),
+    "btree": ("same", "1 M nodes = ours"),
+    "histo1024": ("same", "4 M elements = ours"),
+    "hotspot": ("same", "512 x 512 = ours"),
+    "sgemm": ("larger", "1024^2; ours 256^3"),
+    "conv2d": ("larger", "4096^2; ours 2048^2"),
+    "mm2": ("larger", "2048^2; ours 256"),
+    "spmv": ("larger", "Parboil large; ours 16,384 rows"),
+    "backprop": ("same", "65,536 nodes = ours"),
+    "cfd": ("larger", "0.2 M nodes; ours 30,000"),
+    "kmeans": ("larger", "494,020 points; ours 65,536"),
+    "lbm": ("larger", "Parboil long; ours 32^3"),
+    "sad": ("same", "Parboil default; ours QCIF"),
+    "fdtd2d": ("larger", "2048^2; ours 512^2"),
+}
 
 
 def _rows(ctx):
@@ -111,6 +133,53 @@ def _tlp(ctx, r):
     return (warps / cyc / nsm if cyc else 0.0), outs, waves
 
 
+def _stats(ctx, r):
+    full = [k for k in ctx.keys if k.startswith(r["key"])]
+    return parse_stats(ctx.store.rows(full)[full[0]]["stats"])["timing"]
+
+
+def _cum(t):
+    """Cumulative warp instructions of the whole GPU at a cycle, from the run's `--sample`
+    rows (linear between two samples; after the last one, the run's totals at its end)."""
+    pts = [(0, 0)] + [(row[0], row[1]) for row in t.get("samples", {}).get("rows", [])]
+    pts.append((t["totals"]["cycles"], t["totals"]["warp_instrs"]))
+
+    def at(c):
+        for (c0, i0), (c1, i1) in zip(pts, pts[1:]):
+            if c0 <= c <= c1:
+                return i0 + (i1 - i0) * (c - c0) / (c1 - c0) if c1 > c0 else i1
+        return pts[-1][1]
+    return at
+
+
+def _spans(tb):
+    """The measured span of each launch of a baseline run (Session 19, docs/gpuduet.md): from
+    its first TB placed to its last fresh TB placed, after which the grid only drains. Lin
+    measures each kernel over its first 4 M cycles (L1574-L1580, L2295-L2299) on inputs long
+    enough that, for most kernels, every SM is full of TBs the whole time; the span is that
+    part of our (shorter) launches. A launch placed in one go has span 0 and is not measured."""
+    return [max(0, l.get("last_place_cycle", l["start_cycle"]) - l["start_cycle"])
+            for l in tb["launches"]]
+
+
+def _window_ipc(t, spans):
+    """IPC of a run over each launch's first `spans[i]` cycles from its own first TB (all of
+    the launch if it ended sooner: Lin's "unless the kernel finishes sooner"), summed over the
+    launches: (instructions, cycles, launches overlapping their successor)."""
+    at, ins, cyc, over = _cum(t), 0.0, 0, 0
+    ls = t["launches"]
+    for i, (l, d) in enumerate(zip(ls, spans)):
+        if d <= 0:
+            continue
+        if i + 1 < len(ls) and ls[i + 1]["start_cycle"] < l["end_cycle"]:
+            over += 1  # (the GPU's totals would mix two launches: counted, reported)
+        if l["cycles"] <= d:
+            ins, cyc = ins + l["warp_instrs"], cyc + l["cycles"]
+        else:
+            ins, cyc = ins + at(l["start_cycle"] + d) - at(l["start_cycle"]), cyc + d
+    return ins, cyc, over
+
+
 def _util(ctx, r):
     """Table 3.3's five utilisations of a run over its whole length (the controller's per-window
     quantities, docs/gpuduet.md "Throughput monitor"), and the class they give."""
@@ -121,9 +190,10 @@ def _util(ctx, r):
     nsm = c["gpu"]["num_sms"]
     u = {"sched": t["schedulers_total"]["issued"] / max(1, cyc["core"] * nsm *
                                                           c["sm"]["num_schedulers"]),
-         "L1": (mt["l1d_reads"] + mt["l1d_writes"]) / max(1, cyc["core"] * nsm),
+         "L1": mt.get("l1d_hit_port", mt["l1d_reads"] + mt["l1d_writes"]) /
+               max(1, cyc["core"] * nsm),
          "icnt": max(mt["icnt_req_flits"], mt["icnt_rep_flits"]) / max(1, cyc["icnt"] * nsm * 0.6),
-         "L2": (mt["l2_reads"] + mt["l2_writes"] + mt["l2_atomics"]) /
+         "L2": mt.get("l2_hit_port", mt["l2_reads"] + mt["l2_writes"] + mt["l2_atomics"]) /
                max(1, cyc["l2"] * len(m["l2_slices"])),
          "DRAM": sum(d["data_cycles"] for d in m["dram_commands"]) /
                  max(1, cyc["dram"] * len(m["dram_commands"]))}
@@ -185,7 +255,33 @@ def report(ctx):
             if r:
                 sp[(w, v)] = base["cycles"] / r["cycles"]
                 tlp[(w, v)], outs[(w, v)], waves[(w, v)] = _tlp(ctx, r)
+    # Lin's measure (Session 19): IPC over each launch's baseline span, the same cycles for
+    # every scheme; the whole-run speedup stays beside it
+    spw, span = {}, {}
+    for w in wls:
+        base = rows.get((w, "base"))
+        if not base:
+            continue
+        tb = _stats(ctx, base)
+        if not tb.get("samples", {}).get("rows"):
+            continue  # (a store run without --sample: no window)
+        spans = _spans(tb)
+        bi, bc, bo = _window_ipc(tb, spans)
+        if not bc or not bi:
+            continue
+        span[w] = (bc, base["cycles"], bo)
+        for v in variants:
+            r = rows.get((w, v))
+            if r:
+                ri, rc, _ = _window_ipc(_stats(ctx, r), spans)
+                spw[(w, v)] = (ri / rc) / (bi / bc) if rc else None
+    def lin(w, v):  # Lin's measure for this data set: the window, or the whole run
+        return (spw if LIN_INPUT.get(w, ("larger",))[0] == "larger" else sp).get((w, v))
     res = {"speedup": {f"{w}/{v}": x for (w, v), x in sp.items()},
+           "speedup_lin_measure": {f"{w}/{v}": lin(w, v) for w in span for v in variants
+                                   if lin(w, v)},
+           "speedup_window": {f"{w}/{v}": x for (w, v), x in spw.items()},
+           "window_cycles": {w: x[0] for w, x in span.items()},
            "tlp": {f"{w}/{v}": x for (w, v), x in tlp.items()},
            "switch_outs": {f"{w}/{v}": x for (w, v), x in outs.items()},
            "base_waves": {w: x for (w, v), x in waves.items() if v == "base"}}
@@ -249,13 +345,67 @@ def report(ctx):
                        if tlp.get((w, v)) and tlp.get((w, "base"))])
     under = [w for _, w in CATEGORIES["underutilised"] if (w, "base") in rows]
     ports = [_gmean([sp.get((w, v)) for w in under]) for v in ("port256", "gpuduet", "port64")]
+    gw_all = _gmean([spw.get((w, "gpuduet")) for _, w in allw])
+    vtw_all = _gmean([spw.get((w, "gpuduet")) / spw[(w, "vt")] for _, w in allw
+                      if spw.get((w, "gpuduet")) and spw.get((w, "vt"))])
+    vtw_un = _gmean([spw.get((w, "gpuduet")) / spw[(w, "vt")] for w in unsat
+                     if spw.get((w, "gpuduet")) and spw.get((w, "vt"))])
     ours = [f"{_pct(g_all)} (best {_pct(best[0])}, {best[1]})",
             f"{_pct(vt_all)} / {_pct(vt_un)}",
             f"{_pct(tlp_gain('vt'))} / {_pct(tlp_gain('gpuduet'))}",
             " / ".join(_pct(x) for x in ports) + " (underutilised group)",
             "not in the runs' statistics: docs/gpuduet.md (`[gpuduet] log` plan lines)"]
-    md += [md_table(["measure", "Heddle", "thesis"],
-                    [[m, o, p] for (m, p), o in zip(PAPER_HEADLINE, ours)]), ""]
+    hl = [[m, o, p] for (m, p), o in zip(PAPER_HEADLINE, ours)]
+    if spw:
+        gl_all = _gmean([lin(w, "gpuduet") for _, w in allw])
+        vtl_all = _gmean([lin(w, "gpuduet") / lin(w, "vt") for _, w in allw
+                          if lin(w, "gpuduet") and lin(w, "vt")])
+        hl[0:2] = [[PAPER_HEADLINE[0][0] + ", Lin's measure (window or whole run by data set)",
+                    _pct(gl_all), PAPER_HEADLINE[0][1]],
+                   [PAPER_HEADLINE[1][0].split(",")[0] + ", Lin's measure", _pct(vtl_all),
+                    PAPER_HEADLINE[1][1].split(" /")[0]],
+                   [PAPER_HEADLINE[0][0] + ", Lin's window", _pct(gw_all), PAPER_HEADLINE[0][1]],
+                   [PAPER_HEADLINE[1][0] + ", Lin's window", f"{_pct(vtw_all)} / "
+                    f"{_pct(vtw_un)}", PAPER_HEADLINE[1][1]],
+                   [PAPER_HEADLINE[0][0] + ", whole run", ours[0], PAPER_HEADLINE[0][1]],
+                   [PAPER_HEADLINE[1][0] + ", whole run", ours[1], PAPER_HEADLINE[1][1]]]
+    md += [md_table(["measure", "Heddle", "thesis"], hl), ""]
+    if spw:
+        md += ["## Lin's window beside the whole run", "",
+               "Lin measures IPC over each kernel's first 4 M cycles, or the whole kernel if it "
+               "finishes sooner, the same for the baseline, VT and GPUDuet (L1574-L1580, "
+               "L2295-L2299); on its long inputs most kernels fill every SM the whole time. "
+               "Ours: each launch's **span** is the baseline's cycles from its first TB placed "
+               "to its last TB placed (after which the grid only drains: the tail); every "
+               "scheme is measured over the first span cycles of the same launch from its own "
+               "first TB (all of the launch if it ends sooner), instructions from the runs' "
+               "`--sample` series; launches placed in one go (span 0) are left out. Window = "
+               "IPC over the spans / the baseline's; whole = baseline cycles / cycles. The "
+               "window is the baseline's, not chosen per scheme.", ""]
+        wt = []
+        for cat, ks in CATEGORIES.items():
+            for lab, w in ks:
+                if w not in span:
+                    continue
+                bc, tot, over = span[w]
+                wt.append([f"{lab} ({w})", f"{bc:,}", f"{100 * bc / tot:.0f} %"] +
+                          [f"{_pct(spw.get((w, v)))} / {_pct(sp.get((w, v)))}"
+                           for v in ("me1", "me4", "gpuduet", "vt")] +
+                          [str(over) if over else "-",
+                           ": ".join(LIN_INPUT.get(w, ("-", "-"))),
+                           _pct(lin(w, "gpuduet"))])
+        wt.append(["**geomean**", "", ""] +
+                  [f"{_pct(_gmean([spw.get((w, v)) for w in span]))} / "
+                   f"{_pct(_gmean([sp.get((w, v)) for w in span]))}"
+                   for v in ("me1", "me4", "gpuduet", "vt")] +
+                  ["", "", _pct(_gmean([lin(w, "gpuduet") for w in span]))])
+        md += [md_table(["kernel", "span (cycles)", "of base run", "ME 1 window / whole",
+                         "ME 4", "GPUDuet (controller)", "VT", "overlaps",
+                         "Lin's data set (vs ours)", "GPUDuet, Lin's measure"], wt), "",
+               "Lin's measure: the window where Table 3.2's data set is larger than ours (his "
+               "first 4 M cycles are before the tail), the whole run where it is ours (his "
+               "kernel ends within 4 M cycles, so he measured all of it, tail included).", ""]
+
     md += ["## Per workload", "",
            "Speedup over the baseline; TB waves = the largest launch's TBs over what the SMs "
            "hold natively (SMs x its TBs/SM at the baseline): at or below 1 no TB ever waits "
@@ -277,9 +427,10 @@ def report(ctx):
                     ["TLP base / GPUDuet / VT", "thesis (§6.3)"], table), ""]
     md += ["## Categories measured (Fig 3.4 / Table 3.3 on the baseline runs)", "",
            "Table 3.3's utilisations over the whole baseline run (the controller classifies "
-           "the first window after its warm-up instead): scheduler issue slots, L1D accesses "
-           "per SM-cycle, interconnect flits of the busier direction over 60 % of peak, L2 "
-           "accesses per slice-cycle, DRAM data-bus cycles. The thesis's group is the one "
+           "the first window after its warm-up instead): scheduler issue slots, L1D "
+           "data-port cycles of hits per SM-cycle, interconnect flits of the busier direction "
+           "over 60 % of peak, L2 data-port cycles of hits per slice-cycle (Lin L1582-L1625: "
+           "\"the data port is utilized when there is a cache hit\"), DRAM data-bus cycles. The thesis's group is the one "
            "its Fig 3.12 puts the kernel in.", ""]
     mt = []
     for cat, ks in CATEGORIES.items():

@@ -5,7 +5,8 @@
  * From a kernel's launch (start_i: ME = 0; the warm-up and window lengths, thesis 10,000 cycles
  * each, and the ME upper bound of §2.10 are sampled, so a model passes its configured values)
  * it waits the warm-up, then per window counts warp instructions issued, L1D and L2 data-port
- * accesses, interconnect flits and DRAM transfers; at a window's last cycle it classifies the
+ * cycles of hits (Lin Sec. 3.4.1), interconnect flits and DRAM transfers; at a window's last
+ * cycle it classifies the
  * kernel by Table 3.3 (HD_TMON_UNDER / MODERATE / SATURATED), comparing each utilisation with
  * its threshold by multiplication (count * 10000 against T * P * Cap * window, P = 60 for the
  * interconnect's sustainable share, else 100), and updates ME: the first window decides

@@ -10,12 +10,14 @@
 #   issue = the samples' differences).
 # - signals_admit: [timing] admit = launch_quota / kernel_quota change placement.
 # - signals_hint: heddle run --hint reaches the CTA distributor (cta_dist = sm_mask).
+# - signals_tail: a launch's last_place_cycle (the start of its tail) and the caches' hit-port
+#   cycles (Lin Sec. 3.4.1; docs/monitor.md), session 19.
 # - signals_repeat: every --repeat instance of a kernel has one stable kernel id (the launch
 #   hook) and its analyses are made once (one per-line record per kernel).
 # The unit test of the admission query's residency and the CTA-left callback is
 # tests/unit/test_policy_admit.c.
 if(TARGET heddle)
-  foreach(m hitmiss window admit hint repeat)
+  foreach(m hitmiss window admit hint repeat tail)
     add_test(NAME signals_${m}
              COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/signals/signals.py $<TARGET_FILE:heddle> ${m}
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

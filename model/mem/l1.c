@@ -365,6 +365,13 @@ unsigned hd_l1_miss_notices(struct hd_l1 *l, uint64_t *tags, unsigned max)
         (l)->st->cls[(s)->r.cls].field += (v);                                                     \
     } while (0)
 
+/* Data-port cycles of a hit of `bytes` (Lin Sec. 3.4.1; the monitor's measure only). */
+static uint64_t port_beats(uint32_t port_bytes, uint32_t bytes)
+{
+    const uint64_t c = port_bytes ? (bytes + (uint64_t)port_bytes - 1) / port_bytes : 1;
+    return c ? c : 1;
+}
+
 static int direct(struct hd_l1 *l, uint32_t i, uint8_t type, uint64_t a, uint32_t b, uint64_t now)
 {
     if (!missq_room(l))
@@ -390,6 +397,7 @@ static int cached_read(struct hd_l1 *l, uint32_t i, bool constant, uint64_t a, u
         } else {
             ACCT_S(l, s, l1d_reads, 1);
             ACCT_S(l, s, l1d_read_hits, 1);
+            ACCT_S(l, s, l1d_hit_port, port_beats(l->p->l1d.port_bytes, b));
         }
         const uint32_t lat = constant                           ? l->p->l1c.latency
                              : l->p->l1d.lookup_after_latency ? 1 /* waited before */
@@ -457,6 +465,7 @@ static int local_store(struct hd_l1 *l, uint32_t i, uint64_t a, uint32_t b, uint
     uint32_t e = hd_tags_find(&l->d, a);
     if (e != HD_TAGS_NONE) {
         ACCT_S(l, s, l1d_write_hits, 1);
+        ACCT_S(l, s, l1d_hit_port, port_beats(l->p->l1d.port_bytes, b));
     } else {
         e = hd_tags_victim(&l->d, a);
         if (l->d.tag[e] && l->d.dirty[e])

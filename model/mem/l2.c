@@ -259,6 +259,8 @@ static bool lookup_read(struct hd_l2 *s, uint32_t id, uint64_t now)
             s->tags.dirty[e] |= need;
         HD_ACCT(s->st, t, l2_read_hits, atomic ? 0 : 1);
         s->st->slice[s->id].l2_read_hits += atomic ? 0 : 1;
+        HD_ACCT(s->st, t, l2_hit_port, port_cycles(s, t->bytes));
+        s->st->slice[s->id].l2_hit_port += port_cycles(s, t->bytes);
         t->level = HD_LVL_L2;
         reply(s, id, now);
         return true;
@@ -296,6 +298,8 @@ static bool lookup_write(struct hd_l2 *s, uint32_t id, uint64_t now)
         hd_tags_touch(&s->tags, e);
         HD_ACCT(s->st, t, l2_write_hits, 1);
         s->st->slice[s->id].l2_write_hits++;
+        HD_ACCT(s->st, t, l2_hit_port, port_cycles(s, t->bytes));
+        s->st->slice[s->id].l2_hit_port += port_cycles(s, t->bytes);
     } else {
         e = allocate(s, id);
         t = hd_txn_get(s->pool, id);

@@ -55,6 +55,7 @@ static int init_caches(const struct hd_config *c, struct hd_mem_params *p, char 
     p->l1d.c.mshr_merge = c->l1d_mshr_merge;
     p->l1d.c.xor_index = c->l1d_set_index == HD_SETHASH_XOR;
     p->l1d.ports = c->l1d_ports;
+    p->l1d.port_bytes = c->l1d_data_port_bytes;
     p->l1d.queue = c->l1d_queue;
     p->l1d.miss_queue = c->l1d_miss_queue;
     p->l1d.bypass_global = c->l1d_bypass_global;

@@ -66,6 +66,7 @@ struct hd_mem_params {
     struct {
         struct hd_cache_params c;
         uint32_t ports, queue, miss_queue;
+        uint32_t port_bytes; /* data port width: the monitor's hit cycles only */
         bool bypass_global, flush_at_launch, lookup_after_latency, allocate_on_miss;
         bool miss_writeback; /* completions below the L1 through one register (GPGPU-Sim) */
         char bypass_kernels[HD_CFG_STR_MAX];

@@ -23,6 +23,9 @@
  *   l2_port    L2 data-array accesses: reads, writes, atomics
  *   flits_req, flits_rep  interconnect flits toward the L2 and back
  *   dram_data  DRAM data-bus cycles of the column commands (DRAM clock)
+ *   l1d_hit, l2_hit  data-port cycles of cache hits, each hit ceil(bytes / data port width)
+ *              ([l1d] / [l2] data_port_bytes; L2 clock): Lin Sec. 3.4.1's port utilisation
+ *              ("the data port is utilized when there is a cache hit"), GPUDuet's monitor
  * Per kernel means per launch (launch id, as memory requests carry it); per class means the
  * memory traffic classes (mem_iface.h): requests that left the L1 miss queues.
  */
@@ -39,6 +42,7 @@
 
 struct hd_mon_counts {
     uint64_t issue, requests, l1d_port, l2_port, flits_req, flits_rep, dram_data;
+    uint64_t l1d_hit, l2_hit;
 };
 
 struct hd_mon_window {

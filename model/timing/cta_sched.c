@@ -56,6 +56,7 @@ static int place(struct hd_gpu_timing *g, unsigned li, uint32_t s, uint64_t cta,
         if (!x)
             return HD_FUNC_ERR_MEMORY;
         t->next_cta++; /* (fresh CTAs placed; the next one's index unless the policy picks) */
+        t->sl.info->c.last_place_cycle = g->now;
         st = hd_sm_place_cta(g->sm[s], &t->sl, x, g->now, err, errlen);
     }
     if (st != HD_FUNC_OK)

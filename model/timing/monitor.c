@@ -128,6 +128,8 @@ static void from_mem(struct hd_mon_counts *c, const struct hd_mem_acct *a)
     c->flits_req = a->icnt_req_flits;
     c->flits_rep = a->icnt_rep_flits;
     c->dram_data = a->dram_data;
+    c->l1d_hit = a->l1d_hit_port;
+    c->l2_hit = a->l2_hit_port;
 }
 
 static uint64_t dif(uint64_t cur, uint64_t prev)
@@ -145,6 +147,8 @@ static void diff(struct hd_mon_counts *out, const struct hd_mon_counts *cur,
     out->flits_req = dif(cur->flits_req, prev->flits_req);
     out->flits_rep = dif(cur->flits_rep, prev->flits_rep);
     out->dram_data = dif(cur->dram_data, prev->dram_data);
+    out->l1d_hit = dif(cur->l1d_hit, prev->l1d_hit);
+    out->l2_hit = dif(cur->l2_hit, prev->l2_hit);
 }
 
 static void add(struct hd_mon_counts *t, const struct hd_mon_counts *c)
@@ -156,6 +160,8 @@ static void add(struct hd_mon_counts *t, const struct hd_mon_counts *c)
     t->flits_req += c->flits_req;
     t->flits_rep += c->flits_rep;
     t->dram_data += c->dram_data;
+    t->l1d_hit += c->l1d_hit;
+    t->l2_hit += c->l2_hit;
 }
 
 /* The cumulative counts of launch record li. */

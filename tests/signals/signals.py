@@ -15,6 +15,12 @@
 #   signals.py HEDDLE hint      a launch's hint reaches the CTA distributor: heddle run --hint and
 #                               a mix's --hint WORKLOAD=N with [timing] cta_dist = sm_mask
 #   signals.py HEDDLE repeat    --repeat instances share one kernel id; analyses made once
+#   signals.py HEDDLE tail      a launch's last_place_cycle (its last fresh CTA placed) lies in
+#                               the launch, after its start when the grid is more than one wave,
+#                               and no CTA of it is placed later (the samples' resident CTAs
+#                               never rise after it); the caches' hit-port cycles (Lin 3.4.1):
+#                               one per hit at a 128 B L1D port, more at 32 B, and the
+#                               [l1d] data_port_bytes key changes no cycle
 # Prints "signals MODE ok" or fails with the first mismatch.
 import json
 import os
@@ -158,5 +164,39 @@ elif mode == "repeat":
           "each kernel's analyses (its timing view, its per-line record) made once: %d records for %d kernels"
           % (len(t["lines"]), len(names)))
     print("signals repeat ok")
+elif mode == "tail":
+    t = run(["backprop", "--size", "small"], sample=100)
+    nsm = len(t["sms"])
+    multi = 0
+    for l in t["launches"]:
+        check(l["start_cycle"] <= l["last_place_cycle"] <= l["end_cycle"],
+              "launch %d: start %d <= last placed %d <= end %d"
+              % (l["id"], l["start_cycle"], l["last_place_cycle"], l["end_cycle"]))
+        if l.get("ctas_per_sm") and l["ctas"] > nsm * l["ctas_per_sm"]:
+            multi += 1
+            check(l["last_place_cycle"] > l["start_cycle"] + 100,
+                  "launch %d of %d CTAs (%d per wave): its last placed %d cycles after its first"
+                  % (l["id"], l["ctas"], nsm * l["ctas_per_sm"],
+                     l["last_place_cycle"] - l["start_cycle"]))
+        rows = [r for r in t["samples"]["rows"]
+                if l["last_place_cycle"] < r[0] <= l["end_cycle"] and str(l["id"]) in r[5]]
+        done = [r[5][str(l["id"])] for r in rows]
+        res = [r[4] for r in rows]
+        check(all(a >= b for a, b in zip(res, res[1:])) and done == sorted(done),
+              "launch %d: no CTA placed after its last_place_cycle (resident %s)" % (l["id"], res))
+    check(multi > 0, "backprop at small size has a launch of more than one wave")
+    m = t["memory"]["total"]
+    check(m["l1d_read_hits"] > 0 and m["l2_read_hits"] > 0, "hits at the L1D and L2: %s" % m)
+    check(m["l1d_read_hits"] <= m["l1d_hit_port"] <= m["l1d_read_hits"] + m["l1d_write_hits"],
+          "128 B L1D port: one cycle per load or local-store hit (%d, %d read hits)"
+          % (m["l1d_hit_port"], m["l1d_read_hits"]))
+    check(m["l2_hit_port"] >= m["l2_read_hits"] + m["l2_write_hits"],
+          "L2 hit-port cycles %d >= hits %d" % (m["l2_hit_port"], m["l2_read_hits"] + m["l2_write_hits"]))
+    t2 = run(["backprop", "--size", "small", "--set", "l1d.data_port_bytes=32"])
+    check(cycles(t2) == cycles(t), "[l1d] data_port_bytes changes no cycle: %d vs %d" % (cycles(t2), cycles(t)))
+    m2 = t2["memory"]["total"]
+    check(m2["l1d_read_hits"] == m["l1d_read_hits"] and m2["l1d_hit_port"] > m["l1d_hit_port"],
+          "a 32 B L1D port is busy longer per hit: %d > %d" % (m2["l1d_hit_port"], m["l1d_hit_port"]))
+    print("signals tail ok: %d multi-wave launches" % multi)
 else:
     sys.exit("signals.py: unknown mode " + mode)

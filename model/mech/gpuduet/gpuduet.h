@@ -97,9 +97,9 @@ enum gd_class { GD_CLASS_UNDER, GD_CLASS_MODERATE, GD_CLASS_SATURATED, GD_CLASS_
 /* One window's busy counts and what each is measured against (same units). */
 struct gd_util {
     uint64_t sched, sched_cap;  /* warp instructions issued / issue slots */
-    uint64_t l1, l1_cap;        /* L1D data-port accesses / SM cycles */
+    uint64_t l1, l1_cap;        /* L1D data-port cycles of hits / SM cycles (Lin 3.4.1) */
     uint64_t icnt, icnt_cap;    /* flits of the busier direction / sustainable flit slots */
-    uint64_t l2, l2_cap;        /* L2 data-port accesses / slice cycles */
+    uint64_t l2, l2_cap;        /* L2 data-port cycles of hits / slice cycles */
     uint64_t dram, dram_cap;    /* DRAM data-bus cycles / channel cycles */
 };
 

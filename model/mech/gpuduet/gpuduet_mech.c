@@ -470,11 +470,11 @@ static void gd_window(void *impl, const struct hd_mon_window *win, uint64_t now)
     struct gd_util u = {0};
     u.sched = t->issue;
     u.sched_cap = (uint64_t)(cyc * nsm * g->p->sm.num_sched);
-    u.l1 = t->l1d_port;
+    u.l1 = t->l1d_hit; /* Lin Sec. 3.4.1: the data port busy on hits (session 19) */
     u.l1_cap = (uint64_t)(cyc * nsm);
     u.icnt = t->flits_req > t->flits_rep ? t->flits_req : t->flits_rep;
     u.icnt_cap = (uint64_t)(cyc * g->p->gduet.icnt_ratio * nsm * 0.6); /* sustainable: 60 % */
-    u.l2 = t->l2_port;
+    u.l2 = t->l2_hit;
     u.l2_cap = (uint64_t)(cyc * g->p->gduet.l2_ratio * g->p->gduet.l2_slices);
     u.dram = t->dram_data;
     u.dram_cap = (uint64_t)(cyc * g->p->gduet.dram_ratio * g->p->gduet.dram_channels);

@@ -113,9 +113,9 @@ void gd_tm_counts(struct gd_tm *t, const struct hd_mon_window *w)
         const struct hd_mon_counts *c = &w->sm[i];
         uint64_t *k = t->sm[i].cnt;
         k[HD_TMON_SCHED] = c->issue;
-        k[HD_TMON_L1] = c->l1d_port;
+        k[HD_TMON_L1] = c->l1d_hit; /* port cycles of hits (Lin Sec. 3.4.1) */
         k[HD_TMON_ICNT] = c->flits_req + c->flits_rep;
-        k[HD_TMON_L2] = c->l2_port;
+        k[HD_TMON_L2] = c->l2_hit;
         k[HD_TMON_DRAM] = c->dram_data;
         for (unsigned r = 0; r < HD_TMON_NRES; r++)
             if (k[r] > IN_MAX) {

@@ -8,8 +8,9 @@
  * first TB of a launch (one whose plan switches: level not off) placed on an SM starts that
  * SM's monitor (start_i with [gpuduet] warmup, window and the plan's ME upper bound); a TB of
  * another launch restarts it. Every cycle the SM's counts of the cycle before (the GPU monitor's
- * one-cycle windows, monitor.h: warp instructions issued, L1D data-port accesses, interconnect
- * flits of both directions, L2 data-port accesses and DRAM data cycles of the SM's requests;
+ * one-cycle windows, monitor.h: warp instructions issued, L1D data-port cycles of hits,
+ * interconnect flits of both directions, L2 data-port cycles of hits (Lin Sec. 3.4.1) and DRAM
+ * data cycles of the SM's requests;
  * each saturated at the input's 15) are the block's inputs: the counters sit one register
  * behind the pipeline. With [gpuduet] dynamic the ME of the SM's launch is the block's me_o
  * (0 until its first update, and for a launch the monitor was not started for): the SM's
