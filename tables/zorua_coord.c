@@ -70,6 +70,27 @@ static unsigned nsched(const struct hd_zorua_coord_state *s)
     return n;
 }
 
+/* The parallelism the floor sees: the schedulable warps and, with fbar, the warps held at a
+ * barrier of a block none of whose warps waits in a queue (the barrier completes without new
+ * resources: no deadlock in allocation, L249). */
+static unsigned nprog(const struct hd_zorua_coord_state *s, bool fbar)
+{
+    bool wait[HD_ZCO_BLOCKS_MAX] = {false};
+    for (unsigned w = 0; w < s->cfg.warps; w++)
+        if (s->w[w].live && s->w[w].pend && !s->w[w].bar)
+            wait[s->w[w].blk] = true;
+    unsigned n = 0;
+    for (unsigned w = 0; w < s->cfg.warps; w++)
+        n += s->w[w].sched || (fbar && s->w[w].bar && !wait[s->w[w].blk]);
+    return n;
+}
+
+bool hd_zorua_coord_room(uint32_t live, uint32_t kw, uint32_t warps, bool blk_free,
+                         uint32_t phys_slot, uint32_t tth, bool vreq)
+{
+    return kw != 0 && live + kw <= warps && blk_free && (!vreq || live + kw <= phys_slot + tth);
+}
+
 int hd_zorua_coord_pick(const uint8_t *qof, uint32_t n)
 {
     for (int r = HD_ZCO_REG; r >= HD_ZCO_SLOT; r--)
@@ -99,7 +120,8 @@ uint32_t hd_zorua_coord_alg1(uint32_t pct, int32_t di, int32_t dm, uint32_t step
 }
 
 /* The admission step on o (start of cycle) into s. */
-static void admit(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o)
+static void admit(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_state *o,
+                  bool fbar)
 {
     uint8_t qof[HD_ZCO_WARPS_MAX];
     const unsigned nw = o->cfg.warps;
@@ -123,7 +145,7 @@ static void admit(struct hd_zorua_coord_state *s, const struct hd_zorua_coord_st
     uint32_t ph[3];
     phys(&o->cfg, ph);
     const bool fit = hd_zorua_coord_fits(o->alloc, need, ph, o->oth);
-    bool force = nsched(o) < o->cfg.floor;
+    bool force = nprog(o, fbar) < o->cfg.floor;
     if (!fit && !force)
         return;
     for (unsigned r = 0; r < 3; r++)
@@ -296,7 +318,7 @@ void hd_zorua_coord_ref_step(struct hd_zorua_coord_state *s, const struct hd_zor
     s->cycle++;
     memset(&s->q, 0, sizeof s->q);
     bool trigger = false;
-    admit(s, &o);
+    admit(s, &o, in->fbar_i & 1u);
     if (in->ev_v_i & 1u)
         trigger |= event(s, &o, in);
     if (in->tb_v_i & 1u)
@@ -322,7 +344,9 @@ void hd_zorua_coord_ref_step(struct hd_zorua_coord_state *s, const struct hd_zor
     for (unsigned k = 0; k < s->cfg.blocks; k++)
         blk_free |= !s->b[k].live;
     unsigned kw = (unsigned)(in->kwarps_i & M(s->cfg.kww));
-    s->q.tb_req_o = active && kw != 0 && kw <= nfree && blk_free;
+    s->q.tb_req_o = active && hd_zorua_coord_room(nw - nfree, kw, nw, blk_free,
+                                                  s->cfg.phys_slot, s->oth[HD_ZCO_SLOT],
+                                                  in->vreq_i & 1u);
 }
 
 bool hd_zorua_coord_ref_idle(const struct hd_zorua_coord_state *s,

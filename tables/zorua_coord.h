@@ -30,10 +30,14 @@
  *            logical warp first; it takes everything it misses (slot, its block's scratchpad,
  *            its register sets) only if every resource fits its virtual space, allocated + need
  *            <= physical + o_thresh (L233, L255; all or nothing: deadlock rule 1, L249), or
- *            when fewer than Floor warps are schedulable (the 20% floor, rule 3); then it is
+ *            when fewer than Floor warps are schedulable (the 20% floor, rule 3; with fbar_i
+ *            the warps held at a barrier of a block none of whose warps waits in a queue count
+ *            too: they resume without new resources, session 19); then it is
  *            schedulable (steps 5-7, gr_*: the mapping-table entries to allocate)
  *   epoch    every Epoch active cycles: Algorithm 1 on the epoch's c_idle and c_mem against the
  *            previous epoch's; o_thresh_r = pct x physical_r / 100 (floor)
+ *   request  tb_req_o: room for a block of kwarps_i warps (hd_zorua_coord_room; with vreq_i
+ *            within the thread slots' virtual space, physical + o_thresh, session 19)
  * Where on chip and where in swap the sets go is the mapping tables' business (zorua_map: on
  * chip while units are free); the coordinator bounds the total.
  *
@@ -210,6 +214,16 @@ int hd_zorua_coord_pick(const uint8_t *qof, uint32_t n);
  * Failing it, a warp is admitted only by the deadlock floor (L249 rule 3). */
 bool hd_zorua_coord_fits(const uint32_t alloc[3], const uint32_t need[3], const uint32_t phys[3],
                          const uint32_t oth[3]);
+/* Room for a block of kw warps (tb_req_o, L237: "when the coordinator has free warp slots for a
+ * new thread block"): live of the warps logical warps are live (in a block: pending or
+ * schedulable), and a logical block is free (blk_free). With vreq the block's warps must also
+ * fit the thread slots' virtual space beside the live ones, live + kw <= phys_slot + tth
+ * (tth: o_thresh of the warp slots; L206: "all active threads have thread slots allocated to
+ * them in the virtual space", L255: o_thresh sets its size); without, free logical warps
+ * suffice (the TMT's entries). The block's tb_req_o and the model's block scheduler side
+ * (model/mech/zorua/zorua_blkdrive.c zbd_room, zorua_alloc.c can_accept) both decide with it. */
+bool hd_zorua_coord_room(uint32_t live, uint32_t kw, uint32_t warps, bool blk_free,
+                         uint32_t phys_slot, uint32_t tth, bool vreq);
 /* Algorithm 1's decision at an epoch's end (L259-L269, Table 1): di and dm are c_idle and c_mem
  * of the epoch minus those of the previous epoch (`*_prev`: "the statistics for the previous
  * epoch"); more idleness by over delta raises the percentage by step (clamped to max), more

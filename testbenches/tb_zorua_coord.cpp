@@ -5,7 +5,8 @@
 // step's expected outputs checked on the reference (Fermi configuration), then seeded random
 // SM lives driven from a shadow copy of the reference (blocks of 1-64 warps arriving when asked
 // and sometimes not, phase specifiers growing and shrinking registers and scratchpad, barriers,
-// exits, refused events, idle and memory-stall cycles whose mix changes per epoch so that
+// exits, refused events, each kernel shape under either reading of the block request and of the
+// floor (vreq_i, fbar_i; session 19), idle and memory-stall cycles whose mix changes per epoch so that
 // o_thresh walks up to its ceiling and down to 0, inactive stretches) and a reset mid-stream,
 // then directed boundaries (exact register and scratchpad fits at odd thresholds, an arrival and
 // a phase specifier at the tables' limits, level and exactly-16 epochs; bins "exact ...").
@@ -82,6 +83,8 @@ int sc_main(int argc, char **argv)
                           b_idle[6] = {17, 34, 51, 68, 85, 102};
     const size_t per1 = 9 * 2048 + 1, per2 = 6 * 2048; // active cycles of the two parts
     unsigned kw = 4, rmax = 8, smax = 4, part = 0;
+    bool vmode = false, fmode = false; // session 19's readings (vreq_i, fbar_i), per kernel shape
+    uint64_t vheld = 0, fkept = 0;     // their bins: a request held, the floor kept by waiters
     size_t act = 0; // active cycles in the part
     bool active = true;
     g.reset_here();
@@ -100,6 +103,8 @@ int sc_main(int argc, char **argv)
             kw = k == 0 ? 1 : k == 1 ? 32 : k == 2 ? ZORUA_COORD_Warps : k == 3 ? 0 : 2 + r.below(14);
             rmax = 1 + r.below(ZORUA_COORD_RegSets);
             smax = r.below(ZORUA_COORD_SmemSets / 2);
+            vmode = r.below(2) != 0;
+            fmode = r.below(2) != 0;
         }
         active = part < 2 ? c % 1000 >= 30 : (c / 150) % 2 == 0;
         const size_t pos = act % 2048, ep = act / 2048;
@@ -118,6 +123,8 @@ int sc_main(int argc, char **argv)
         in.kwarps_i = kw;
         in.idle_i = idle_c;
         in.mem_i = mem_c;
+        in.vreq_i = vmode;
+        in.fbar_i = fmode;
         if ((g.o.tb_req_o && r.below(6) == 0) || r.below(300) == 0) {
             in.tb_v_i = 1;
             in.tb_rsets_i = r.below(40) == 0 ? ZORUA_COORD_RegSets + 1 : r.below(rmax + 1);
@@ -137,6 +144,25 @@ int sc_main(int argc, char **argv)
             in.ev_ssets_i = r.below(50) == 0 ? ZORUA_COORD_SmemSets + 1 : r.below(smax + 3);
         }
         g.push(in);
+        { // the bins of the two readings, on the state after the edge
+            const TB_STATE &s = g.sh;
+            unsigned live = 0, nsch = 0, nbar = 0;
+            bool wait[HD_ZCO_BLOCKS_MAX] = {false}, bfree = false;
+            for (unsigned w = 0; w < ZORUA_COORD_Warps; w++) {
+                live += s.w[w].live;
+                nsch += s.w[w].sched;
+                if (s.w[w].live && s.w[w].pend && !s.w[w].bar)
+                    wait[s.w[w].blk] = true;
+            }
+            for (unsigned w = 0; w < ZORUA_COORD_Warps; w++)
+                nbar += s.w[w].bar && !wait[s.w[w].blk];
+            for (unsigned k = 0; k < ZORUA_COORD_Blocks; k++)
+                bfree |= !s.b[k].live;
+            vheld += vmode && active && !s.q.tb_req_o &&
+                     hd_zorua_coord_room(live, kw, ZORUA_COORD_Warps, bfree, ZORUA_COORD_PhysSlot,
+                                         s.oth[HD_ZCO_SLOT], false);
+            fkept += fmode && nsch < ZORUA_COORD_Floor && nsch + nbar >= ZORUA_COORD_Floor;
+        }
     }
     // Directed boundaries (after a reset each; the mutation review of the full run's survivors,
     // testbenches/mutants/zorua_coord.open): (1) with epochs frozen (inactive), registers
@@ -210,16 +236,19 @@ int sc_main(int argc, char **argv)
         dir_smem = sth >= 1 && before == 16 && nsched() == 17;
     }
     enum { FIG11, FORCED_IN_FIG, PCT_ROSE, PCT_FELL, PCT_HELD, ODD_TH, EXACT_REG, EXACT_SMEM,
-           EXACT_ARR, EXACT_EV, NBINS };
+           EXACT_ARR, EXACT_EV, VREQ_HELD, FLOOR_KEPT, NBINS };
     static const char *const names[NBINS] = {
         "Figure 11 steps", "floor in Figure 11", "o_thresh rose", "o_thresh fell",
         "o_thresh held", "odd thresholds", "exact register fit", "exact scratchpad fit",
-        "arrival at the limits", "phase at the limits"};
+        "arrival at the limits", "phase at the limits", "request held (vreq)",
+        "floor kept (fbar)"};
     uint64_t cov[NBINS] = {0};
     cov[EXACT_REG] = dir_reg;
     cov[EXACT_SMEM] = dir_smem;
     cov[EXACT_ARR] = dir_arr;
     cov[EXACT_EV] = dir_ev;
+    cov[VREQ_HELD] = vheld;
+    cov[FLOOR_KEPT] = fkept;
     uint64_t cyc = 0, fig_bad = 0, last_pct = ZORUA_COORD_PctInit;
     auto cover = [&](const TB_IN &in, const TB_OUT &out) {
         (void)in;

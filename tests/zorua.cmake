@@ -41,13 +41,18 @@
 #   barrier's phase in the group of the specifier before it, session 17).
 # - zorua_barrier_phases (session 17): scan 32 x 1024 at small size: a warp raises a phase event
 #   per group, not per barrier (zorua_phase_events < 8000; 11,544 before).
+# - zorua_request_virtual, zorua_request_logical (ci, session 19, docs/zorua.md "Session 19: the
+#   decisions"): scan 32 x 1024 at small size on 2 SMs (5 blocks of 32 warps each): with
+#   [zorua] request_virtual (the default) a second 32-warp block is not asked for on 48 slots
+#   (32 + 32 > 48 + o_thresh), so nothing is forced past the virtual space and no register word
+#   is read from swap; with it false (free logical warps) both happen.
 # - test_zorua_tables, test_zorua_coord (tests/unit): the tables by hand and Figure 11.
 set(HD_TEST_MECHANISM zorua)
 hd_tier(ci "^zorua_points_fermi_(baseline|wlm|zorua)_ci$" "^zorua_oversubscribe$" "^zorua_phases_"
         "^zorua_barrier_phases$"
         "^zorua_smem_oversubscribe$" "^zorua_smem_determinism$"
         "^zorua_determinism$"
-        "^zorua_wlm_partial$" "^zorua_needs_logical$")
+        "^zorua_wlm_partial$" "^zorua_needs_logical$" "^zorua_request_")
 hd_tier(full "^zorua_")
 if(TARGET heddle)
   set(zgrid ${CMAKE_SOURCE_DIR}/scripts/zorua-grid-run.py)
@@ -97,6 +102,24 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_oversubscribe PROPERTIES PASS_REGULAR_EXPRESSION
                        "all conditions hold")
+  foreach(rv virtual logical)
+    if(rv STREQUAL "virtual")
+      set(rvset true)
+      set(rvcond zorua_forced=0 zorua_rf_swap_reads=0)
+    else()
+      set(rvset false)
+      set(rvcond zorua_forced>0 zorua_rf_swap_reads>0)
+    endif()
+    add_test(NAME zorua_request_${rv}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
+                     $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_req_${rv}.json --
+                     scan_z_r32_tb1024 --size small ${zl} --set sm.allocator=zorua
+                     --set gpu.num_sms=2 --set zorua.request_virtual=${rvset} --
+                     ${rvcond} zorua_admitted>0
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(zorua_request_${rv} PROPERTIES PASS_REGULAR_EXPRESSION
+                         "all conditions hold" TIMEOUT 120)
+  endforeach()
   add_test(NAME zorua_smem_oversubscribe
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
                    $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_smem.json --
@@ -164,13 +187,16 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_needs_logical PROPERTIES WILL_FAIL FALSE
                        PASS_REGULAR_EXPRESSION "wlm and zorua admit partial CTAs")
-  # session 15: the Fermi barrier livelock (docs/zorua.md): scan at --size waves, where two
-  # 32-warp CTAs share 48 slots; it verifies only when waiting warps give their thread slot to
-  # schedulable warps whose slot is in swap (barriers then complete with absent warps)
+  # session 15: the Fermi barrier livelock (docs/zorua.md): scan at --size waves, where more
+  # warps than the 48 slots share an SM; it verifies only when waiting warps give their thread
+  # slot to schedulable warps whose slot is in swap (barriers then complete with absent warps).
+  # Session 19: with request_virtual false (blocks asked for while logical warps are free), where
+  # the livelock was (407 absent barrier releases; 5 with the default)
   add_test(NAME zorua_barrier_slots
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/zorua/zorua_check.py
                    $<TARGET_FILE:heddle> ${CMAKE_CURRENT_BINARY_DIR}/zorua_barslots.json --
-                   scan_z_r36_tb512 --size waves ${zl} --set sm.allocator=zorua --
+                   scan_z_r36_tb512 --size waves ${zl} --set sm.allocator=zorua
+                   --set zorua.request_virtual=false --
                    warp_absent_bar_releases>0 zorua_admitted>0
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_barrier_slots PROPERTIES PASS_REGULAR_EXPRESSION

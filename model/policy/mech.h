@@ -103,8 +103,11 @@ struct hd_hook_smem_ans {
     uint32_t extra;                /* cycles added before the access (a mapping-table lookup) */
     uint32_t swap;                 /* bit l: lane l's bytes are in global memory (a swap space):
                                       the access becomes a SWAP-class access of those lanes at
-                                      swap_addr (L1 bypassed) and completes when it returns */
+                                      swap_addr (L1 bypassed unless swap_cached) and completes
+                                      when it returns */
     uint64_t swap_addr[32];        /* lane l's address there */
+    uint8_t swap_cached;           /* the SWAP-class loads may be served by the L1 (a global
+                                      load; 0: L1 bypassed) */
 };
 
 struct hd_hook_ops {

@@ -77,6 +77,8 @@ struct hd_oloc {
     uint16_t fill_latency; /* HD_OLOC_FILL_PORT: cycles from the fill's read to its landing */
     uint32_t fill_bytes;   /* HD_OLOC_FILL_MEM: bytes of the load (128: a warp register) */
     uint64_t fill_addr;    /* HD_OLOC_FILL_MEM: its address (the swap window, addr_map.h) */
+    uint8_t fill_cached;   /* HD_OLOC_FILL_MEM: the load may be served by the L1 (a global load;
+                              0: it bypasses the L1, as a context fill) */
 };
 
 enum hd_oloc_miss { HD_OLOC_PRESENT = 0, HD_OLOC_FILL_PORT, HD_OLOC_FILL_MEM };

@@ -328,12 +328,14 @@ static void smem_hook(struct hd_sm *sm, const struct hd_twarp *w, const struct h
                                      op->sh_addr};
     ans->extra = 0;
     ans->swap = 0;
+    ans->swap_cached = 0;
     hd_hooks_smem_access(sm->hooks, &acc, ans, now);
     ans->swap &= op->sh_exec;
 }
 
 /* A shared access some of whose lanes' bytes a mechanism keeps in global memory (a scratchpad
- * set in its swap space): those lanes become a SWAP-class access (L1 bypassed; the lanes on
+ * set in its swap space): those lanes become a SWAP-class access (L1 bypassed unless the
+ * mechanism says swap_cached; the lanes on
  * chip are served by the banks meanwhile, never later than the memory), sent after the
  * mechanism's extra cycles; a load's destinations are written when its last request returns. */
 static bool start_swap(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu *cu,
@@ -345,7 +347,7 @@ static bool start_swap(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu *
     g.req_kind = op->req_kind;
     g.space = HD_SPACE_GLOBAL;
     g.has_dst = op->has_dst;
-    g.flags = HD_MEMF_BYPASS_L1;
+    g.flags = ans->swap_cached ? 0u : HD_MEMF_BYPASS_L1;
     g.cls = HD_MCLASS_SWAP;
     g.degree = 1;
     g.nreq = 0;

@@ -47,6 +47,7 @@ struct oloc_word {
     uint16_t fport, flat;
     uint32_t fbytes;
     uint64_t faddr;
+    uint8_t fcached; /* the fill may be served by the L1 (hd_oloc.fill_cached) */
     uint64_t land;       /* OW_WAIT, port fill: the landing cycle */
 };
 
@@ -146,6 +147,7 @@ static void locate_word(struct hd_sm *sm, struct hd_cu *cu, struct oloc_word *ow
         ow->flat = l.fill_latency ? l.fill_latency : 1;
         ow->fbytes = l.fill_bytes ? l.fill_bytes : 128;
         ow->faddr = l.fill_addr;
+        ow->fcached = l.fill_cached;
         return;
     }
     ow->st = OW_READ;
@@ -205,7 +207,7 @@ static bool send_fill(struct hd_sm *sm, const struct hd_cu *cu, uint32_t word,
     r.bytes = ow->fbytes;
     r.kind = HD_MEM_LOAD;
     r.space = HD_SPACE_GLOBAL;
-    r.flags = HD_MEMF_BYPASS_L1;
+    r.flags = ow->fcached ? 0u : HD_MEMF_BYPASS_L1;
     r.cls = HD_MCLASS_SWAP;
     r.sm = (uint16_t)sm->id;
     r.kernel = c->la ? c->la->id : 0;

@@ -150,6 +150,9 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->z_o_step = c->zorua_o_step_pct;
     s->z_o_max = c->zorua_o_max_pct;
     s->z_floor = c->zorua_floor_pct;
+    s->z_req_virtual = c->zorua_request_virtual;
+    s->z_floor_bar = c->zorua_floor_barrier;
+    s->z_swap_l1 = c->zorua_swap_l1;
     s->z_in_loop = c->zorua_in_loop;
     s->z_loop_fault = c->zorua_loop_fault;
     s->expars_tau_milli = (uint32_t)(c->expars_tau * 1000.0 + 0.5);

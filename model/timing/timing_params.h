@@ -98,6 +98,7 @@ struct hd_sm_params {
     /* [zorua] (allocator = zorua / wlm: model/mech/zorua, docs/zorua.md) */
     uint32_t z_mt_latency, z_c_delta, z_epoch, z_reg_set, z_smem_set;
     bool z_oversub;
+    bool z_req_virtual, z_floor_bar, z_swap_l1; /* session 19's three readings (docs/zorua.md) */
     double z_o_default, z_o_step, z_o_max, z_floor; /* percent */
     /* [expars] (model/mech/expars, docs/expars.md; read with [sm] allocator = expars) */
     uint32_t expars_tau_milli;    /* tau x 1000 */

@@ -14,12 +14,14 @@
  * blocks; the counters add their deltas): the admission step (the first warp to try: register
  * queue, then scratchpad, then thread queue, lowest warp first; all its missing resources if
  * each fits allocated + need <= physical + o_thresh, or if fewer than Floor warps are
- * schedulable), the event (phase specifier: registers past the new phase released, the
+ * schedulable; with fbar_i the warps held at a barrier of a block none of whose warps waits in
+ * a queue count too), the event (phase specifier: registers past the new phase released, the
  * block's scratchpad need grown, the warp queued; barrier: held in the thread queue until its
  * block's live warps all arrive; exit: slot and registers released, the block's scratchpad with
  * its last warp), the arrival (lowest free block, kwarps_i lowest free warps, thread queue),
  * and the epoch counter (Algorithm 1 at its end). An accepted event or arrival makes every
- * waiting warp not held at a barrier one to try. Registered outputs, latency 1, 0 in a cycle
+ * waiting warp not held at a barrier one to try. tb_req_o: room for a block of kwarps_i warps
+ * (free logical warps and block; with vreq_i also live + kwarps_i <= PhysSlot + o_thresh). Registered outputs, latency 1, 0 in a cycle
  * without a result but sched_o. Bit-exact C reference: tables/zorua_coord.c; ports:
  * zorua_coord_ports.def; parameters: configs/rtl/zorua_coord.ini.
  */
@@ -62,6 +64,8 @@ module zorua_coord #(
   input  logic [SsW-1:0]   ev_ssets_i,
   input  logic             idle_i,
   input  logic             mem_i,
+  input  logic             vreq_i,
+  input  logic             fbar_i,
   output logic             tb_req_o,
   output logic             arr_v_o,
   output logic             arr_ok_o,
@@ -128,6 +132,7 @@ module zorua_coord #(
   logic [SsW-1:0]  psneed, psheld, nsmem;
   logic [RsW-1:0]  prneed, prheld, nreg;
   logic [KwW-1:0]  nsched;
+  logic [Blocks-1:0] bwait;
   // Event.
   logic            ev_ok, ev_phase, ev_bar, ev_exit, bar_rel, blk_end;
   logic [BW-1:0]   eblk;
@@ -164,9 +169,17 @@ module zorua_coord #(
         pick   = sel;
       end
     end
+    // The floor's parallelism: schedulable warps and, with fbar_i, warps held at a barrier of a
+    // block none of whose warps waits in a queue.
+    bwait = '0;
+    for (int j = 0; j < WarpsI; j++) begin
+      if (live_q[j] && pend_q[j] && !bar_q[j]) begin
+        bwait[blk_q[j*BW +: BW]] = 1'b1;
+      end
+    end
     nsched = '0;
     for (int j = 0; j < WarpsI; j++) begin
-      nsched = nsched + KwW'(sched_q[j]);
+      nsched = nsched + KwW'(sched_q[j] || (fbar_i && bar_q[j] && !bwait[blk_q[j*BW +: BW]]));
     end
     pblk   = blk_q[pick*BW +: BW];
     prneed = rneed_q[pick*RsW +: RsW];
@@ -499,7 +512,8 @@ module zorua_coord #(
       ep_sth_o    <= '0;
       ep_tth_o    <= '0;
     end else begin
-      tb_req_o    <= active_i && kwarps_i != '0 && kwarps_i <= nfree_d && bfree_d;
+      tb_req_o    <= active_i && kwarps_i != '0 && kwarps_i <= nfree_d && bfree_d &&
+                     (!vreq_i || Warps - 32'(nfree_d) + 32'(kwarps_i) <= PhysSlot + 32'(tth_d));
       arr_v_o     <= tb_v_i;
       arr_ok_o    <= arr_ok;
       arr_blk_o   <= arr_ok ? ablk : '0;

@@ -323,10 +323,71 @@ static void configs(struct hd_test_state *t)
     HD_CHECK(t, strstr(err, "counter, epoch and percentage widths") != NULL);
 }
 
+/* Session 19's two readings (docs/zorua.md "Session 19: the decisions"). vreq_i (L206, L237):
+ * a block is requested only when its warps fit the thread slots' virtual space beside the live
+ * warps: after a 32-warp block on Fermi (48 slots, o_thresh 10 % = 4), 32 + 32 > 52 holds a
+ * second 32-warp block that 32 free logical warps would allow; 32 + 16 <= 52 does not. fbar_i
+ * (L249): Figure 11's barrier, where block A's warps wait at a barrier that completes without
+ * new resources, forces warp 24 in only when the floor counts schedulable warps alone. */
+static void readings(struct hd_test_state *t)
+{
+    hd_test_begin(t, "session 19: the block request in the virtual space; the floor and barriers");
+    struct hd_zorua_coord_state s;
+    struct hd_zorua_coord_in in, z;
+    struct hd_zorua_coord_out o;
+    hd_zorua_coord_ref_reset(&s);
+    memset(&z, 0, sizeof z);
+    z.active_i = 1;
+    z.kwarps_i = 32;
+    z.vreq_i = 1;
+    hd_zorua_coord_ref_step(&s, &z, &o);
+    hd_zorua_coord_ref_step(&s, &z, &o);
+    HD_CHECK_U64(t, 1, o.tb_req_o); /* nothing live: 32 <= 52 */
+    in = z;
+    in.tb_v_i = 1;
+    in.tb_rsets_i = 1;
+    hd_zorua_coord_ref_step(&s, &in, &o);
+    hd_zorua_coord_ref_step(&s, &z, &o);
+    HD_CHECK(t, o.arr_v_o && o.arr_ok_o);
+    HD_CHECK_U64(t, 0, o.tb_req_o); /* 32 live + 32 > 48 + 4 */
+    in = z;
+    in.vreq_i = 0;
+    hd_zorua_coord_ref_step(&s, &in, &o);
+    hd_zorua_coord_ref_step(&s, &in, &o);
+    HD_CHECK_U64(t, 1, o.tb_req_o); /* 32 free logical warps */
+    in = z;
+    in.kwarps_i = 16;
+    hd_zorua_coord_ref_step(&s, &in, &o);
+    hd_zorua_coord_ref_step(&s, &in, &o);
+    HD_CHECK_U64(t, 1, o.tb_req_o); /* 32 + 16 <= 52 */
+    HD_CHECK(t, hd_zorua_coord_room(32, 16, 64, true, 48, 4, true));
+    HD_CHECK(t, !hd_zorua_coord_room(32, 21, 64, true, 48, 4, true));
+    HD_CHECK(t, hd_zorua_coord_room(32, 21, 64, true, 48, 4, false));
+    HD_CHECK(t, !hd_zorua_coord_room(60, 5, 64, true, 48, 30, false));
+    HD_CHECK(t, !hd_zorua_coord_room(0, 4, 64, false, 48, 4, false));
+    HD_CHECK(t, !hd_zorua_coord_room(0, 0, 64, true, 48, 4, true));
+    static struct zf_list l;
+    zf_build(&l);
+    for (unsigned fbar = 0; fbar < 2; fbar++) {
+        unsigned forced = 0, bars = 0;
+        hd_zorua_coord_ref_reset(&s);
+        for (unsigned k = 0; k < l.n; k++) {
+            in = l.s[k].in;
+            in.fbar_i = fbar;
+            hd_zorua_coord_ref_step(&s, &in, &o);
+            forced += o.gr_v_o && o.gr_force_o;
+            bars += o.rl_bar_o;
+        }
+        HD_CHECK_U64(t, fbar ? 0 : 1, forced);
+        HD_CHECK_U64(t, 1, bars); /* block A's barrier completes either way */
+    }
+}
+
 int main(void)
 {
     struct hd_test_state t = {0};
     fig11(&t);
+    readings(&t);
     algorithm1(&t);
     refused(&t);
     configs(&t);

@@ -4,7 +4,10 @@
  * test (tests/unit/test_zorua_coord.c) and the RTL testbench (testbenches/tb_zorua_coord.cpp,
  * which drives the same cycles into the RTL and compares it with the reference every cycle).
  * For the Fermi configuration of configs/rtl/zorua_coord.ini ([default]: 256 register sets,
- * 48 scratchpad sets, 48 warp slots, o_thresh 10% = 25 / 4 / 4, floor 10 warps).
+ * 48 scratchpad sets, 48 warp slots, o_thresh 10% = 25 / 4 / 4, floor 10 warps), with vreq_i and
+ * fbar_i 0 (blocks requested while logical warps are free; the floor counts schedulable warps
+ * only: the barrier step below shows it firing; under fbar_i it does not, block A's barrier
+ * completing without new resources: test_zorua_coord_block.c "session 19").
  *
  * The steps (one cycle each; a step's expectations are the outputs of the next cycle):
  *   (1)  the SM asks for a block; block A (16 warps, 12 register sets = 48 registers per

@@ -88,6 +88,10 @@ static bool can_accept(const void *impl, const struct hd_cta_demand *d)
                held + smem <= a->z.smt.nphys + a->z.o_limit[ZC_SMEM] &&
                div_up(d->regs_per_warp, a->reg_unit) <= a->reg_sets_max;
     }
+    const uint32_t live = a->z.nwarps - free_warps(a), slots = a->z.tmt.t.nphys;
+    if (a->zorua && a->p->z_req_virtual && /* the block's rule (hd_zorua_coord_room) */
+        !hd_zorua_coord_room(live, nw, a->z.nwarps, true, slots, zoth_limit(a->pct, slots), true))
+        return false;
     return free_cta(a) >= 0 && nw <= HD_ALLOC_MAX_WARPS && free_warps(a) >= nw &&
            smem <= a->z.smt.nsets && zmt_over(&a->z.smt, smem) <= a->z.o_limit[ZC_SMEM] &&
            div_up(d->regs_per_warp, a->reg_unit) <= a->reg_sets_max;

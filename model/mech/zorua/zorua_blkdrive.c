@@ -52,11 +52,16 @@ bool zbd_room(const struct zalloc *a, uint32_t nw, uint32_t *blk, uint32_t *wid)
             k = (int)i;
     if (k < 0 || a->cta[k].used)
         return false; /* (its CTA slot in the substrate: released after the block's exits) */
-    uint32_t n = 0;
-    for (uint32_t w = 0; w < b->ref.cfg.warps && n < nw; w++)
-        if (!b->ref.w[w].live)
+    uint32_t n = 0, live = 0;
+    for (uint32_t w = 0; w < b->ref.cfg.warps; w++) {
+        live += b->ref.w[w].live;
+        if (!b->ref.w[w].live && n < nw)
             wid[n++] = w;
-    if (n < nw)
+    }
+    /* the block's request rule (its tb_req_o): free logical warps, and with request_virtual
+       within the thread slots' virtual space (session 19) */
+    if (!hd_zorua_coord_room(live, nw, b->ref.cfg.warps, true, b->ref.cfg.phys_slot,
+                             b->ref.oth[HD_ZCO_SLOT], a->p->z_req_virtual))
         return false;
     *blk = (uint32_t)k;
     return true;
@@ -359,6 +364,8 @@ int zbd_cycle(struct zalloc *a, uint64_t now, bool active, bool idle, bool mem, 
     in.active_i = active;
     in.idle_i = idle;
     in.mem_i = mem;
+    in.vreq_i = a->p->z_req_virtual; /* session 19's readings ([zorua] keys) */
+    in.fbar_i = a->p->z_floor_bar;
     if (!in.kwarps_i) /* (the room a block of the last arrival's size would need) */
         in.kwarps_i = b->arr.kwarps_i;
     struct zbd_ev e;

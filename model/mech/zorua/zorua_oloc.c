@@ -120,6 +120,7 @@ static void locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *ou
     out->kind = HD_OLOC_SWAPPED;
     out->miss = HD_OLOC_FILL_MEM;
     out->fill_bytes = 128;
+    out->fill_cached = a->p->z_swap_l1; /* L308: a global load, "typically found in L1/L2" */
     out->fill_addr = HD_WIN_SWAP_BASE + (uint64_t)a->sm * HD_WIN_SWAP_STRIDE +
                      ((uint64_t)w * a->reg_sets_max * a->p->z_reg_set + q->reg) * 128u;
 }
@@ -177,6 +178,7 @@ void hd_zorua_smem_access(struct zalloc *a, const struct hd_hook_smem *acc,
         if (where[k] != ZMT_SWAP)
             continue;
         ans->swap |= 1u << l;
+        ans->swap_cached = a->p->z_swap_l1;
         ans->swap_addr[l] = HD_WIN_SWAP_BASE + (uint64_t)a->sm * HD_WIN_SWAP_STRIDE +
                             HD_WIN_SWAP_STRIDE / 2 + ((uint64_t)blk * m->nsets + set) * sz +
                             acc->addr[l] % sz;
