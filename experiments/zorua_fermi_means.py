@@ -11,11 +11,19 @@ Baseline and WLM do not read the [zorua] keys, so a change of those keys moves Z
   python3 experiments/zorua_fermi_means.py STORE.sqlite [--points points.csv]
 
 Prints a Markdown table (before: the grid's Zorua, after: the store's) and the per-application
-ranges."""
+ranges. With `--km KM.sqlite` (the store of experiments/zorua-km-zorua.toml: the Kepler and
+Maxwell Zorua points) also Zorua's porting loss over every ordered pair of generations
+(experiments/zorua.py's rule: the points within 5 % of the source's best, the largest loss
+against the target's best; max over pairs, mean over applications), before and after."""
 import argparse
 import csv
 import json
+import os
 import sqlite3
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import zorua as zr  # noqa: E402  (the whole grid's porting rule, one definition)
 
 ABBR = {"barneshut": "BH", "dct8x8": "DCT", "mst": "MST", "reduction": "RD", "nqueens": "NQU",
         "scan": "SLA", "scalarprod": "SP", "sssp": "SSSP"}
@@ -27,12 +35,12 @@ def mean(v):
     return sum(v) / len(v) if v else None
 
 
-def grid_points(path):
-    """{scheme: {workload: {cycles, energy}}} of the Fermi points of the grid's points.csv."""
+def grid_points(path, gen=FERMI):
+    """{scheme: {workload: {cycles, energy}}} of one generation's points of the grid's points.csv."""
     out = {}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
-            if r["config"] != FERMI or r["status"] != "ok":
+            if r["config"] != gen or r["status"] != "ok":
                 continue
             out.setdefault(r["set.sm.allocator"], {})[r["workload"]] = {
                 "cycles": int(r["cycles"]),
@@ -40,13 +48,13 @@ def grid_points(path):
     return out
 
 
-def store_points(path):
-    """{workload: measures} of the ok Fermi Zorua points of a sweep store."""
+def store_points(path, gen=FERMI):
+    """{workload: measures} of the ok Zorua points of one generation in a sweep store."""
     out = {}
     con = sqlite3.connect(path)
     for axes, status, stats in con.execute("SELECT axes, status, stats FROM points"):
         a = json.loads(axes)
-        if status != "ok" or a.get("config") != FERMI or a.get("set.sm.allocator") != "zorua":
+        if status != "ok" or a.get("config") != gen or a.get("set.sm.allocator") != "zorua":
             continue
         d = json.loads(stats)
         sms = d["timing"]["sms"]
@@ -97,6 +105,21 @@ def measures(base, wlm, zor):
     return apps, {k: mean([a.get(k) for a in apps.values()]) for k in keys}
 
 
+def porting_means(per_gen):
+    """Zorua's porting loss per application and its mean: per_gen = {gen: {workload: measures}}."""
+    specs = {}
+    for gen, pts in per_gen.items():
+        for w, m in pts.items():
+            app, spec = w.split("_z_")
+            specs.setdefault(app, {}).setdefault(spec, {}).setdefault(gen, {})["zorua"] = m
+    apps = {}
+    for app, sp in specs.items():
+        pairs = zr.porting(sp, "zorua")
+        apps[ABBR.get(app, app)] = max((v["loss"] for v in pairs.values()
+                                        if v["loss"] is not None), default=None)
+    return apps, mean(list(apps.values()))
+
+
 def f(v, fmt="{:.1f}"):
     return "-" if v is None else fmt.format(v)
 
@@ -106,6 +129,8 @@ def main():
     ap.add_argument("store", help="the sweep store of experiments/zorua-fermi-zorua.toml")
     ap.add_argument("--points", default="experiments/results/zorua/points.csv",
                     help="the whole grid's points (Baseline, WLM and its Zorua)")
+    ap.add_argument("--km", help="the sweep store of experiments/zorua-km-zorua.toml (Kepler and "
+                    "Maxwell Zorua points): adds Zorua's porting loss")
     args = ap.parse_args()
     g = grid_points(args.points)
     new = store_points(args.store)
@@ -131,6 +156,18 @@ def main():
         print(f"| {app} | {a['n']} | {f(a['range_b'])} / {f(a['range_w'])} / {f(a['range_z'])} | "
               f"{f(a.get('best'), '{:+.1f}')} | {f(a.get('all'), '{:+.1f}')} | "
               f"{f(a.get('energy'), '{:+.1f}')} | {f(a['hit_rf'], '{:.2f}')} |")
+    if args.km:
+        old = {gen: grid_points(args.points, gen).get("zorua", {}) for gen in zr.GENS}
+        new_all = {zr.GENS[0]: new, **{gen: store_points(args.km, gen) for gen in zr.GENS[1:]}}
+        pb, mb = porting_means(old)
+        pa, ma = porting_means(new_all)
+        print(f"\nZorua points: Kepler {len(new_all[zr.GENS[1]])}, Maxwell {len(new_all[zr.GENS[2]])}"
+              " (store)\n")
+        print("| Zorua max porting loss % | grid's Zorua | stores' Zorua |")
+        print("|---|---|---|")
+        for app in sorted(set(pb) | set(pa)):
+            print(f"| {app} | {f(pb.get(app))} | {f(pa.get(app))} |")
+        print(f"| mean over applications | {f(mb)} | {f(ma)} |")
 
 
 if __name__ == "__main__":
