@@ -24,6 +24,8 @@
 # - gpuduet_l1d_rule: §2.10's L1D context store turned on (a constructed SM: a quarter of the
 #   register file, 8 KB of shared memory, loads bypassing the L1D) (ci).
 # - gpuduet_config: logical capacities refused with an allocator that cannot place partial CTAs.
+# - gpuduet_limit_rise: the extra TBs an ME update allows are placed at once, not at the next TB's
+#   end (tests/gpuduet/limit_rise.sh; session 19) (ci).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle)
@@ -69,5 +71,13 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_dynamic gpuduet_l1d_rule PROPERTIES TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
+  # session 19: the extra TBs the controller allows are placed when it allows them, not when
+  # the next TB finishes (histo1024_r10 on 2 SMs: more than MC x SMs TBs resident before any
+  # TB of the kernel is done)
+  add_test(NAME gpuduet_limit_rise
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/limit_rise.sh $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_limit_rise PROPERTIES TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "limit_rise.sh: OK")
 endif()
-hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$")
+hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$")

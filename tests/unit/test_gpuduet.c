@@ -554,6 +554,68 @@ static void test_fail_after_free(struct hd_test_state *t)
  * while the refused TB's launch has TBs left to place. The CTA scheduler asks no more once the
  * grid is dispatched, so the refusal alone stayed set through the kernel's tail (MM and KM
  * switched warps out for nobody there, and the L1D rule fired in the tail's idle windows). */
+/* Session 19: a TB switched out at TB level and back gives the block every unit of its spill run
+ * (S shared-memory units + one meta-data unit per warp); freeing only S of it kept 3 units per
+ * switch-in set at the block with no record naming them (histo1024: islands that split the
+ * register file until an extra TB's 99-unit run found no room). */
+static void test_tb_spill_return(struct hd_test_state *t)
+{
+    hd_test_begin(t, "allocator: a TB's shared-memory spill run goes back whole when it returns");
+    const struct hd_sm_params p = gd_test_sm(65536);
+    struct hd_sm_alloc sa;
+    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
+    struct gd_alloc *a = sa.impl;
+    struct gd_bmap bm;
+    char err[512] = "";
+    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 256, err, sizeof err) == 0);
+    uint64_t cyc = 0;
+    /* histo1024_r10's TB: 3 warps of 24 registers, 12 KB of shared memory (MC 8 by shared
+     * memory: TB level, its shared memory spills to the register file) */
+    const struct hd_cta_demand d = {3, 96, 3 * 32 * 24, 12288, 0, 0, 0, 0};
+    struct hd_cta_grant g;
+    HD_CHECK(t, !sa.ops->can_accept(a, &d));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->can_accept(a, &d));
+    HD_CHECK(t, sa.ops->accept(a, &d, &g));
+    uint32_t named[3], held[3];
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 72, held[0]); /* its registers */
+    /* the CSL's reservations: the TB's run (96 + 3 units) and each warp's meta-data unit */
+    HD_CHECK(t, !gd_alloc_reserve(a, g.cta_slot, 0, true, GD_NONE));
+    drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_reserve(a, g.cta_slot, 0, true, GD_NONE));
+    for (uint32_t k = 0; k < 3; k++) {
+        gd_alloc_reserve(a, g.cta_slot, k, false, GD_NONE);
+        drain(t, a, &cyc);
+        HD_CHECK(t, gd_alloc_reserve(a, g.cta_slot, k, false, GD_NONE));
+    }
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 72 + 99, held[0]); /* + the TB's run (the meta-data units: shared memory) */
+    for (uint32_t k = 0; k < 3; k++) { /* its warps' moves out complete */
+        struct hd_alloc_part part = {k, 0, 0};
+        sa.ops->release_part(a, &g, &part);
+    }
+    drain(t, a, &cyc);
+    for (uint32_t k = 0; k < 3; k++) { /* and back: its shared memory home again */
+        struct hd_alloc_part part = {k, 0, 0};
+        uint32_t waited = 0;
+        while (!sa.ops->acquire(a, &g, &part) && waited++ < 1000)
+            HD_CHECK(t, gd_alloc_step(a, cyc++, err, sizeof err) == 0);
+        HD_CHECK(t, waited < 1000);
+    }
+    drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 72, held[0]); /* its registers only: the spill run is back (75 before) */
+    HD_CHECK_U64(t, 96, held[1]);
+    sa.ops->release(a, &g);
+    drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_audit(a, named, held));
+    HD_CHECK_U64(t, 0, held[0]);
+    HD_CHECK_U64(t, 0, held[1]);
+    sa.ops->destroy(a);
+    gd_bmap_destroy(&bm);
+}
+
 static bool fake_ctas_waiting(void *gpu, uint32_t launch)
 {
     const bool *left = gpu;
@@ -741,5 +803,6 @@ int main(void)
     test_swap_pair(&t);
     test_fail_after_free(&t);
     test_waiting_grid(&t);
+    test_tb_spill_return(&t);
     return hd_test_finish(&t);
 }

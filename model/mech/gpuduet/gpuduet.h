@@ -151,6 +151,9 @@ struct gd_tbct_entry {
     uint32_t first;      /* WCT entry of its warp 0 (its warps are consecutive) */
     uint32_t launch;     /* its launch id */
     bool sq, rq;         /* pushed onto the stalled / ready TB queue, not yet popped */
+    /* the TB-level trace (the log's tb_* counts; the model's, no block field): the cycle it was
+     * last pushed stalled, switched out (0: placed absent, never out) and pushed ready */
+    uint64_t t_sq, t_out, t_rq;
 };
 struct gd_tab;
 struct gd_wct {
@@ -329,6 +332,9 @@ struct gd_launch {
     bool planned;
     struct gd_plan plan;
     struct gd_me ctl;
+    /* per SM, its TB limit (MC + ME, gd_tb_limit_sm) when the CSL last looked: a rise wakes
+     * the CTA scheduler (session 19, gd_cycle), NULL until the launch is planned */
+    uint32_t *lim_seen;
     uint64_t start;          /* cycle it was set up */
     bool l1d;                /* its loads bypass the L1D, which holds contexts (§2.10) */
     uint32_t resident;       /* its TBs on the SMs */
@@ -348,6 +354,13 @@ struct gd_sm_stats {
      * (ceil(bytes / [sm] warp_move_bytes)) of all switch-outs and of the over-switching ones */
     uint64_t xswaps, outs_tb, out_cycles, xout_cycles;
     uint64_t unpaired; /* paired ready heads released: their partner left, no room for them */
+    /* the TB-level trace (session 19): stalled-TB pushes; stalled heads that ran on before they
+     * left (stale); head visits rotated for want of a partner, for the TB's run (asked, or no
+     * room), for a warp's meta-data spill; the cycles from the stalled push to the switch-out
+     * (summed over tb_outs); TB switch-ins, the cycles from the ready push to the switch-in and
+     * from the switch-out to the ready push (summed); ready heads rotated for warp slots */
+    uint64_t tb_sq, tb_stale, tb_nopart, tb_run_wait, tb_wres_wait, tb_out_wait;
+    uint64_t tb_ins, tb_in_wait, tb_abs_cycles, tb_in_noslot;
 };
 
 struct gd_sm {

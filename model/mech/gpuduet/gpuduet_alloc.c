@@ -168,6 +168,17 @@ void gda_swap_cancel(struct gd_alloc *a, struct gd_cta *c, uint32_t i)
     c->swap_to[i] = GD_NONE;
 }
 
+/* The units of record c's shared-memory context: S at home (the shared-memory region), S + n
+ * meta-data units when it is the spill run a switch-out left in the register file or L1D
+ * (release_part: smem = smem_sp). Freeing S of such a run kept its n meta-data units set at the
+ * block with no record naming them (session 19: 3 units per TB-level switch-in on histo1024,
+ * islands that split the RF until an extra TB's 99-unit run found no room). */
+static uint32_t smem_units(const struct gd_alloc *a, const struct gd_cta *c)
+{
+    return c->smem != GD_NONE && gda_region_of(a, c->smem) != R_SMEM ? c->pl.S + c->n * GD_ST_UNITS
+                                                                      : c->pl.S;
+}
+
 void gda_undo(struct gd_alloc *a, struct gd_cta *c)
 {
     for (uint32_t i = 0; i < MAXW; i++) {
@@ -184,7 +195,7 @@ void gda_undo(struct gd_alloc *a, struct gd_cta *c)
             a->wused[c->slot_res[i]] = 0;
         c->slot[i] = c->slot_res[i] = c->pair_to[i] = GD_NONE;
     }
-    gda_give(a, &c->smem, c->pl.S);
+    gda_give(a, &c->smem, smem_units(a, c));
     gda_give(a, &c->smem_sp, c->pl.S + c->n * GD_ST_UNITS);
     gda_give(a, &c->acq_smem, c->pl.S);
     c->acq_sm = c->rtb = P_NONE;
@@ -277,7 +288,7 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
         c->rf[i] = 0; /* (no registers) */
     }
     if (need_sm) {
-        gda_give(a, &c->smem, c->pl.S); /* (a spilled copy) */
+        gda_give(a, &c->smem, smem_units(a, c)); /* (the spilled copy, its meta-data too) */
         gda_give(a, &c->smem_sp, c->pl.S + c->n * GD_ST_UNITS);
         c->smem = c->acq_smem;
         c->acq_smem = GD_NONE;
@@ -331,7 +342,7 @@ static void ga_release_part(void *impl, struct hd_cta_grant *g, const struct hd_
     for (uint32_t k = 0; k < c->n; k++)
         any |= c->slot[k] != GD_NONE;
     if (!any && c->smem_sp != GD_NONE && gda_smem_present(a, g->cta_slot)) {
-        gda_give(a, &c->smem, c->pl.S); /* the TB's shared memory leaves */
+        gda_give(a, &c->smem, smem_units(a, c)); /* the TB's shared memory leaves */
         c->smem = c->smem_sp;
         c->smem_sp = GD_NONE;
         gda_smem_moved(a, g->cta_slot, c->smem);
@@ -676,7 +687,7 @@ static void count_cta(const struct gd_alloc *a, const struct gd_cta *c, uint32_t
         count(a, c->sp[i], c->spn[i], units);
         count(a, c->acq_rf[i], c->pl.R, units);
     }
-    count(a, c->smem, c->pl.S, units);
+    count(a, c->smem, smem_units(a, c), units);
     count(a, c->smem_sp, c->pl.S + c->n * GD_ST_UNITS, units);
     count(a, c->acq_smem, c->pl.S, units);
 }

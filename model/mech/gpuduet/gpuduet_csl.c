@@ -243,6 +243,8 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
             continue;
         gd_queues_push(&s->q, GD_QST, tb);
         s->wct.t[tb].sq = true;
+        s->wct.t[tb].t_sq = now;
+        s->st.tb_sq++;
         s->rr_stall_tb = (tb + 1) % GD_TBCT_ENTRIES;
     }
     for (uint32_t k = 0; s->absent && k < GD_TBCT_ENTRIES && gd_queues_push_free(&s->q, GD_QRT) &&
@@ -254,6 +256,9 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
             continue;
         gd_queues_push(&s->q, GD_QRT, tb);
         t->rq = true;
+        t->t_rq = now;
+        if (t->t_out)
+            s->st.tb_abs_cycles += now - t->t_out;
         for (uint32_t w = 0; w < t->nwarps; w++)
             if (s->wct.w[t->first + w].slot == GD_NONE)
                 gd_w_set_state(&s->wct, t->first + w, GD_WS_READY);
@@ -273,16 +278,20 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
             gd_queues_pop(&s->q, GD_QST); /* stale: it ran on, left, or is out */
             if (t)
                 t->sq = false;
+            s->st.tb_stale++;
         } else if (from == GD_NONE && (gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
                                        !gd_alloc_waiting(s->alloc))) {
             gd_queues_rotate(&s->q, GD_QST);
+            s->st.tb_nopart++;
         } else if (g->mv && gd_mover_held(g->mv, i)) {
             gd_queues_rotate(&s->q, GD_QST); /* the data mover is backed up */
         } else if (!gd_alloc_reserve(s->alloc, t->cta_slot, 0, true, from)) {
             s->st.no_room += !gd_alloc_pending(s->alloc, t->cta_slot, 0, true);
             gd_queues_rotate(&s->q, GD_QST);
+            s->st.tb_run_wait++;
         } else if (!tb_reserved(s, t)) {
             gd_queues_rotate(&s->q, GD_QST); /* (a warp's spill still at the bitmap, or none) */
+            s->st.tb_wres_wait++;
         } else {
             bool all = true;
             for (uint32_t k = 0; k < t->nwarps; k++) {
@@ -303,6 +312,8 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                 t->sq = false;
                 s->st.tb_outs++;
                 s->st.swaps += from != GD_NONE;
+                s->st.tb_out_wait += now - t->t_sq;
+                t->t_out = now;
             } else {
                 s->st.refused++;
                 gd_queues_rotate(&s->q, GD_QST);
@@ -328,6 +339,7 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                 gd_w_state(&s->wct, t->first + k) == GD_WS_READY;
     if (want > gd_alloc_free_slots(s->alloc)) {
         gd_queues_rotate(&s->q, GD_QRT);
+        s->st.tb_in_noslot++;
         return;
     }
     bool all = true;
@@ -342,6 +354,8 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
     if (all) {
         gd_queues_pop(&s->q, GD_QRT);
         t->rq = false;
+        s->st.tb_ins++;
+        s->st.tb_in_wait += now - t->t_rq;
     } else {
         gd_queues_rotate(&s->q, GD_QRT);
     }

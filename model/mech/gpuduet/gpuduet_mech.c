@@ -385,6 +385,31 @@ static uint64_t gd_move_bytes(void *impl, uint32_t sm, uint32_t ctx, uint32_t wa
     return b;
 }
 
+/* Has the TB limit (MC + ME) of a launch with TBs still to place risen on some SM since the
+ * last cycle? The CTA scheduler looks only when something changed (a TB finished, an
+ * allocation answered), and an ME update is such a change: without this, the extra TBs the
+ * controller (or an SM's monitor block) allows at a window's end waited for the next TB to
+ * finish (histo1024, whose TBs last ~100,000 cycles: none placed until the first wave ended,
+ * session 19). The thesis's TB dispatcher launches TBs up to MC + ME as soon as ME allows. */
+static bool limit_rose(struct gd *g)
+{
+    bool rose = false;
+    for (uint32_t l = 0; l < g->nl; l++) {
+        struct gd_launch *L = &g->L[l];
+        if (!L->planned || L->plan.level == GD_LEVEL_OFF ||
+            (g->act->ctas_waiting && !g->act->ctas_waiting(g->act->gpu, L->launch)))
+            continue; /* (every TB of it placed: nothing to wake the scheduler for) */
+        if (!L->lim_seen && !(L->lim_seen = calloc(g->nsm, sizeof *L->lim_seen)))
+            continue; /* (out of memory: the scheduler looks at the next event as before) */
+        for (uint32_t i = 0; i < g->nsm; i++) {
+            const uint32_t lim = gd_tb_limit_sm(g, L->launch, i);
+            rose |= lim > L->lim_seen[i];
+            L->lim_seen[i] = lim;
+        }
+    }
+    return rose;
+}
+
 static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
 {
     struct gd *g = impl;
@@ -403,7 +428,10 @@ static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err
     for (uint32_t i = 0; i < g->nsm; i++) /* the tables' writes and reads (gpuduet_tab.h) */
         if (g->sm[i].wct.tab && gd_tab_cycle(g->sm[i].wct.tab, now, busy, err, errlen) != 0)
             return -1;
-    return g->tm ? gd_tm_cycle(g->tm, now, g->log, err, errlen) : 0;
+    if (g->tm && gd_tm_cycle(g->tm, now, g->log, err, errlen) != 0)
+        return -1;
+    *ready |= limit_rose(g);
+    return 0;
 }
 
 /* Some SM refused a TB for room since its last placement? */
@@ -523,10 +551,15 @@ static void put_stats(FILE *f, const struct gd_sm_stats *s)
             " ins=%" PRIu64 " swaps=%" PRIu64 " tb_outs=%" PRIu64 " absent_loads=%" PRIu64
             " ready=%" PRIu64 " refused=%" PRIu64 " no_room=%" PRIu64 " xswaps=%" PRIu64
             " outs_tb=%" PRIu64 " out_cycles=%" PRIu64 " xout_cycles=%" PRIu64
-            " unpaired=%" PRIu64 "\n",
+            " unpaired=%" PRIu64 " tb_sq=%" PRIu64 " tb_stale=%" PRIu64 " tb_nopart=%" PRIu64
+            " tb_run_wait=%" PRIu64 " tb_wres_wait=%" PRIu64 " tb_out_wait=%" PRIu64
+            " tb_ins=%" PRIu64 " tb_in_wait=%" PRIu64 " tb_abs_cycles=%" PRIu64
+            " tb_in_noslot=%" PRIu64 "\n",
             s->stalls_miss, s->stalls_bar, s->outs, s->outs_bar, s->ins, s->swaps, s->tb_outs,
             s->absent_loads, s->ready, s->refused, s->no_room, s->xswaps, s->outs_tb,
-            s->out_cycles, s->xout_cycles, s->unpaired);
+            s->out_cycles, s->xout_cycles, s->unpaired, s->tb_sq, s->tb_stale, s->tb_nopart,
+            s->tb_run_wait, s->tb_wres_wait, s->tb_out_wait, s->tb_ins, s->tb_in_wait,
+            s->tb_abs_cycles, s->tb_in_noslot);
 }
 
 static void gd_destroy(void *impl)
@@ -556,6 +589,16 @@ static void gd_destroy(void *impl)
             tot.out_cycles += s->out_cycles;
             tot.xout_cycles += s->xout_cycles;
             tot.unpaired += s->unpaired;
+            tot.tb_sq += s->tb_sq;
+            tot.tb_stale += s->tb_stale;
+            tot.tb_nopart += s->tb_nopart;
+            tot.tb_run_wait += s->tb_run_wait;
+            tot.tb_wres_wait += s->tb_wres_wait;
+            tot.tb_out_wait += s->tb_out_wait;
+            tot.tb_ins += s->tb_ins;
+            tot.tb_in_wait += s->tb_in_wait;
+            tot.tb_abs_cycles += s->tb_abs_cycles;
+            tot.tb_in_noslot += s->tb_in_noslot;
         }
         for (uint32_t i = 0; i < g->nsm; i++) /* what is still out at the end (none after a
                                                   completed run) */
@@ -637,8 +680,10 @@ static void gd_destroy(void *impl)
             gd_bmap_destroy(g->sm[i].bm);
         free(g->sm[i].bm);
     }
-    for (uint32_t i = 0; i < g->nl; i++)
+    for (uint32_t i = 0; i < g->nl; i++) {
         free(g->L[i].cls);
+        free(g->L[i].lim_seen);
+    }
     free(g->L);
     free(g->sm);
     free(g);
