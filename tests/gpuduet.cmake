@@ -55,9 +55,11 @@ if(TARGET heddle)
                          TIMEOUT 3600 PASS_REGULAR_EXPRESSION "verify.sh: all verified")
   endforeach()
   set(hd_gdl sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/logcheck.sh $<TARGET_FILE:heddle>)
-  # the controller classifies bfs (underutilised) and raises ME to its bound
+  # the controller classifies bfs (underutilised) and raises ME to its bound (some launch: since
+  # session 17 a launch whose TBs have all left takes no window, and bfs's first launch ends
+  # before the first one closes)
   add_test(NAME gpuduet_dynamic
-           COMMAND ${hd_gdl} bfs "^me 0 [0-9]+ under [1-9]" --set sm.allocator=gpuduet
+           COMMAND ${hd_gdl} bfs "^me [0-9]+ [0-9]+ under [1-9]" --set sm.allocator=gpuduet
                    --set sm.logical_warps=128 --set gpuduet.warmup=2000 --set gpuduet.window=2000
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   # §2.10: sgemm with a quarter of the register file and 8 KB of shared memory (TBs wait for
