@@ -22,7 +22,7 @@ import os
 
 from shieh_measure import median, select
 from shieh_setup import (BOUNDED, EARLIER_JSON, NAMES, PAPER_LC, PAPER_OVH, PAPER_UTIL_RATIO,
-                         PAPER_VIOL, S15_JSON, SCHEMES, STANDINS_JSON, SUBWAVE_JSON,
+                         PAPER_VIOL, S15_JSON, S17_JSON, SCHEMES, STANDINS_JSON, SUBWAVE_JSON,
                          TABLE42_TBS, TRAFFIC_JSON, base, setup, thesis_name)
 
 
@@ -199,12 +199,16 @@ def past_runs():
     if setup()[0] == "faithful" and os.path.isfile(S15_JSON):
         with open(S15_JSON) as fh:
             s15 = json.load(fh)
+    s17 = None   # session 17's run (the victims before session 19's inputs)
+    if setup()[0] == "faithful" and os.path.isfile(S17_JSON):
+        with open(S17_JSON) as fh:
+            s17 = json.load(fh)
     subwave = None
     if setup()[0] == "faithful" and os.path.isfile(SUBWAVE_JSON):
         with open(SUBWAVE_JSON) as fh:
             subwave = json.load(fh)
     return {"earlier": earlier, "standins": standins, "traffic": traffic, "s15": s15,
-            "subwave": subwave}
+            "s17": s17, "subwave": subwave}
 
 
 def history(s):
@@ -212,8 +216,10 @@ def history(s):
     lc, per_lc = s.lc, s.per_lc
     earlier, standins, traffic, s15, subwave = s.earlier, s.standins, s.traffic, s.s15, \
         s.subwave
+    s17 = s.s17
     early_rows = [[f"{u} us"] + [x for p in ("chimera", "shieh", "oracle")
                                  for x in (fmt(per_lc[p]["violation"][i]),
+                                           early(p, "violation_pct", u, s17 or {}),
                                            early(p, "violation_pct", u, s15 or {}),
                                            early(p, "violation_pct", u, traffic or {}),
                                            early(p, "violation_pct", u, subwave or {}),
@@ -223,6 +229,7 @@ def history(s):
                   for i, u in enumerate(lc)]
     early_ovh = [[f"{u} us"] + [x for p in ("chimera", "shieh")
                                 for x in (fmt(per_lc[p]["overhead"][i]),
+                                          early(p, "overhead_pct", u, s17 or {}),
                                           early(p, "overhead_pct", u, s15 or {}),
                                           early(p, "overhead_pct", u, traffic or {}),
                                           early(p, "overhead_pct", u, subwave or {}),
@@ -395,5 +402,8 @@ def acceptance_rows(s):
         r.insert(5, x)
     # session 16: and in session 15's run (stall_tb, the hold per launch)
     for r, x in zip(acc_rows, _earlier_column(s15, len(acc_rows), fmt)):
+        r.insert(5, x)
+    # session 19: and in session 17's run (the victims before session 19's inputs)
+    for r, x in zip(acc_rows, _earlier_column(s.s17, len(acc_rows), fmt)):
         r.insert(5, x)
     return {"acc_rows": acc_rows}

@@ -10,6 +10,10 @@
  * intervals of up to a few leaves, intervals from a separator to another one (or to just below
  * it), and empty intervals (hi < lo). Both kernels are checked exactly against binary searches on the sorted key
  * array: record (or -1), first rank >= lo, and number of keys in [lo, hi].
+ *
+ * Input-size variant (ptx.flags, token `wN`; issue 24 item 3, Shieh Table 4.2 victims): WAVES=N
+ * asks N x 90 queries of each kernel at small size (one CTA per query: N full waves at Table 4.2's
+ * 6 TBs per SM on 15 SMs; small's 300 are 3.3), same tree, same kernels, same reference.
  */
 #include "workload.h"
 #include "zorua_spec.h"
@@ -25,6 +29,9 @@ struct bt_size {
     int nkeys;
     int nqueries; /* per kernel */
 };
+
+/* CTAs per full wave of either kernel on fermi-gtx480: 15 SMs x 6 (Shieh Table 4.2). */
+#define BT_WAVE_CTAS 90
 
 static const struct bt_size bt_sizes[3] = {
     {20000, 300},     /* ~0.45 M warp instructions */
@@ -124,7 +131,12 @@ static int bt_bound(const int *key, int n, int v, int upper)
 
 static int bt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
-    const struct bt_size sz = bt_sizes[ctx->size];
+    const long waves = hd_wl_flag(hd_wl_variant_flags(ctx), "WAVES", 0);
+    if (waves < 0 || waves > 64)
+        return hd_wl_fail(ctx, "btree: WAVES=%ld out of range 0..64", waves);
+    struct bt_size sz = bt_sizes[ctx->size];
+    if (waves > 0 && ctx->size == HD_WL_SMALL) /* one CTA per query: `waves` full waves */
+        sz.nqueries = (int)waves * BT_WAVE_CTAS;
     const int n = sz.nkeys, nq = sz.nqueries;
     const size_t qb = sizeof(int) * (size_t)nq;
     int rc = HD_OK;
@@ -313,5 +325,19 @@ const struct hd_workload hd_workload_btree_r20 = {
     .variant_of = "btree",
     .variant_flags = "-DREGSPEC=20",
     .paper_row = "Shieh Table 4.2 b+tree findRangeK: 5,120 regs/TB (20/thread), 0 B, 256 threads, 6 TBs/SM",
+};
+
+/* Input-size variant (session 19): 1,080 queries per kernel, 12 full waves each, so that uniform
+ * preemption requests find finished-TB statistics ~87 % of the time instead of 62 % (8 waves:
+ * 81 %; each kernel's first wave ends with its first CTA, ~4,500 cycles at any size). */
+const struct hd_workload hd_workload_btree_r20_w12 = {
+    .name = "btree_r20_w12",
+    .description = "btree_r20 variant: small tree, 1,080 queries per kernel (12 full waves of 6 CTAs per SM on 15 SMs)",
+    .klass = "latency-bound",
+    .idempotent = false,
+    .run = bt_run,
+    .variant_of = "btree",
+    .variant_flags = "-DREGSPEC=20 -DWAVES=12",
+    .paper_row = "Shieh Table 4.2 b+tree findRangeK: 5,120 regs/TB (20/thread), 0 B, 256 threads, 6 TBs/SM, >= 3 waves",
 };
 /* }==== */

@@ -316,4 +316,17 @@ const struct hd_workload hd_workload_heartwall_r32_w3 = {
     .variant_flags = "-DMAXREG=32 -DREGSPEC=32 -DWAVES=3",
     .paper_row = "Shieh Table 4.2 heartwall kernel: 8,192 regs/TB, 11,872 B, 256 threads, 4 TBs/SM, >= 3 waves",
 };
+/* Session 19: 6 waves (360 points), so that uniform preemption requests find finished-TB
+ * statistics and full occupancy more often (the first and the last wave are each ~1/6 of the run,
+ * not 1/3; docs/blocks/shieh.md, issue 24 item 3). */
+const struct hd_workload hd_workload_heartwall_r32_w6 = {
+    .name = "heartwall_r32_w6",
+    .description = "heartwall_r32 variant: small frames, one launch of 6 full waves (360 points, 4 TBs per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hw_run,
+    .variant_of = "heartwall",
+    .variant_flags = "-DMAXREG=32 -DREGSPEC=32 -DWAVES=6",
+    .paper_row = "Shieh Table 4.2 heartwall kernel: 8,192 regs/TB, 11,872 B, 256 threads, 4 TBs/SM, >= 3 waves",
+};
 /* }==== */

@@ -247,6 +247,18 @@ const struct hd_workload hd_workload_hotspot_r36_w4 = {
     .variant_flags = "-DMAXREG=36 -DREGSPEC=36 -DWAVES=4",
     .paper_row = "Shieh Table 4.2 hotspot: 9,216 regs/TB (36/thread), 3,072 B, 256 threads, 3 TBs/SM, >= 3 waves",
 };
+/* Session 19: 8 waves per launch, so that uniform preemption requests find finished-TB statistics
+ * (after the first wave) ~90 % of the time instead of 80 % (docs/blocks/shieh.md, issue 24 item 3). */
+const struct hd_workload hd_workload_hotspot_r36_w8 = {
+    .name = "hotspot_r36_w8",
+    .description = "hotspot_r36 with a small input of 2 launches of 8 full waves each (360 CTAs of 3 per SM on 15 SMs)",
+    .klass = "compute",
+    .idempotent = true,
+    .run = hs_run,
+    .variant_of = "hotspot",
+    .variant_flags = "-DMAXREG=36 -DREGSPEC=36 -DWAVES=8",
+    .paper_row = "Shieh Table 4.2 hotspot: 9,216 regs/TB (36/thread), 3,072 B, 256 threads, 3 TBs/SM, >= 3 waves",
+};
 const struct hd_workload hd_workload_hotspot_r31 = {
     .name = "hotspot_r31",
     .description = "hotspot variant: hs_calculate_temp counted at 31 registers per thread (Lin Table 2.2 HS_1)",
