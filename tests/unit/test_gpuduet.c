@@ -255,16 +255,32 @@ static struct hd_sm_params gd_test_sm(uint32_t registers)
     return p;
 }
 
+/* The common setup of the allocator tests: one SM's GPUDuet allocator of parameters p with its
+ * allocation bitmap block, the C reference (no factory), 256 L1D units for the §2.10 rule. f
+ * must outlive the allocator (the bitmap instance f->bm outlives it in the mechanism too). */
+struct gd_fix {
+    struct hd_sm_alloc sa;
+    struct gd_alloc *a;
+    struct gd_bmap bm;
+};
+
+static void gd_fix_open(struct hd_test_state *t, const struct hd_sm_params *p, struct gd_fix *f)
+{
+    char err[512] = "";
+    HD_CHECK(t, gd_alloc_create(p, &f->sa) == 0);
+    f->a = f->sa.impl;
+    HD_CHECK(t, gd_alloc_make_bitmap(f->a, &f->bm, NULL, 256, err, sizeof err) == 0);
+}
+
 static void test_bitmap_alloc(struct hd_test_state *t)
 {
     hd_test_begin(t, "allocator: a TB's units are the bitmap block's answers, in its cycles");
     const struct hd_sm_params p = gd_test_sm(65536);
-    struct hd_sm_alloc sa;
-    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
-    struct gd_alloc *a = sa.impl;
-    struct gd_bmap bm;
+    struct gd_fix f;
+    gd_fix_open(t, &p, &f);
+    struct hd_sm_alloc sa = f.sa;
+    struct gd_alloc *a = f.a;
     char err[512] = "";
-    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 256, err, sizeof err) == 0);
     /* 8 warps of 40 registers (R = 40 units), 4 KB of shared memory (S = 32 units) */
     const struct hd_cta_demand d = {8, 256, 8 * 32 * 40, 4096, 0, 0, 0, 0};
     uint64_t cyc = 0;
@@ -319,11 +335,11 @@ static void test_bitmap_alloc(struct hd_test_state *t)
     for (uint64_t i = 0; i < 200; i++) /* the frees */
         HD_CHECK(t, gd_alloc_step(a, cyc++, err, sizeof err) == 0);
     HD_CHECK(t, !gd_alloc_busy(a));
-    HD_CHECK_U64(t, 4, bm.allocs); /* fill, shared memory, the TB's registers, warp 3's */
-    HD_CHECK_U64(t, 10, bm.frees); /* warp 3's registers, then the TB's 9 (the fill stays) */
-    HD_CHECK_U64(t, 1, bm.tb_one);
+    HD_CHECK_U64(t, 4, f.bm.allocs); /* fill, shared memory, the TB's registers, warp 3's */
+    HD_CHECK_U64(t, 10, f.bm.frees); /* warp 3's registers, then the TB's 9 (the fill stays) */
+    HD_CHECK_U64(t, 1, f.bm.tb_one);
     sa.ops->destroy(a);
-    gd_bmap_destroy(&bm);
+    gd_bmap_destroy(&f.bm);
 }
 
 /* Step the allocator until its bitmap block has nothing left; the cycles taken. */
@@ -342,12 +358,10 @@ static void test_swap_exchange(struct hd_test_state *t)
 {
     hd_test_begin(t, "allocator: a swap exchanges two warps' context spaces, no bitmap operation");
     const struct hd_sm_params p = gd_test_sm(65536);
-    struct hd_sm_alloc sa;
-    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
-    struct gd_alloc *a = sa.impl;
-    struct gd_bmap bm;
-    char err[512] = "";
-    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 256, err, sizeof err) == 0);
+    struct gd_fix f;
+    gd_fix_open(t, &p, &f);
+    struct hd_sm_alloc sa = f.sa;
+    struct gd_alloc *a = f.a;
     uint64_t cyc = 0;
     /* TB A: 8 warps of 40 registers, every warp with a slot; TB B: the same kernel, placed
      * with no slot offered (an extra TB: its warps start absent, their reduced registers and
@@ -363,13 +377,13 @@ static void test_swap_exchange(struct hd_test_state *t)
     drain(t, a, &cyc);
     HD_CHECK(t, sa.ops->can_accept(a, &db));
     HD_CHECK(t, sa.ops->accept(a, &db, &gb));
-    HD_CHECK_U64(t, 2, bm.tb_one); /* A's registers, B's spill: one search each */
+    HD_CHECK_U64(t, 2, f.bm.tb_one); /* A's registers, B's spill: one search each */
     uint32_t areg, bsp, meta, smem;
     gd_alloc_where(a, ga.cta_slot, 2, &areg, &meta, &smem);
     gd_alloc_where(a, gb.cta_slot, 5, &bsp, &meta, &smem);
     HD_CHECK_U64(t, 80, areg);                /* A's warp 2 in the register file */
     HD_CHECK(t, bsp >= 0x800 && bsp < 0xB00); /* B's warp 5 spilled to shared memory */
-    const uint64_t allocs = bm.allocs, frees = bm.frees;
+    const uint64_t allocs = f.bm.allocs, frees = f.bm.frees;
     /* the swap: A's warp 2 stalled, B's warp 5 ready. The reservation is B5's spill space,
      * at once; B5's switch-in waits for A2's registers without asking the block */
     const uint32_t from = gb.cta_slot << 5 | 5u;
@@ -389,15 +403,15 @@ static void test_swap_exchange(struct hd_test_state *t)
     gd_alloc_where(a, ga.cta_slot, 2, &reg, &meta, &smem);
     HD_CHECK_U64(t, bsp, reg); /* A2's reduced registers where B5's were */
     drain(t, a, &cyc);
-    HD_CHECK_U64(t, allocs, bm.allocs); /* no allocation and no free for the swap */
-    HD_CHECK_U64(t, frees, bm.frees);
-    HD_CHECK_U64(t, 1, bm.xchg_sp);
-    HD_CHECK_U64(t, 1, bm.xchg_rf);
+    HD_CHECK_U64(t, allocs, f.bm.allocs); /* no allocation and no free for the swap */
+    HD_CHECK_U64(t, frees, f.bm.frees);
+    HD_CHECK_U64(t, 1, f.bm.xchg_sp);
+    HD_CHECK_U64(t, 1, f.bm.xchg_rf);
     /* a switch-out with no ready warp still reserves at the block; refused, it gives back */
     HD_CHECK(t, !gd_alloc_reserve(a, ga.cta_slot, 3, false, GD_NONE));
     HD_CHECK(t, drain(t, a, &cyc) > 3);
     HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 3, false, GD_NONE));
-    HD_CHECK_U64(t, allocs + 1, bm.allocs);
+    HD_CHECK_U64(t, allocs + 1, f.bm.allocs);
     /* a swap whose switch-out the SM refuses: the ready warp keeps its spill space */
     gd_alloc_where(a, gb.cta_slot, 6, &bsp, &meta, &smem);
     HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 4, false, gb.cta_slot << 5 | 6u));
@@ -430,7 +444,7 @@ static void test_swap_exchange(struct hd_test_state *t)
     HD_CHECK(t, gd_alloc_audit(a, named, held));
     HD_CHECK_U64(t, 0, held[0] + held[1] + held[2]);
     sa.ops->destroy(a);
-    gd_bmap_destroy(&bm);
+    gd_bmap_destroy(&f.bm);
 }
 
 /* §2.12: a swap pairs ONE stalled warp with ONE ready warp. The slot the stalled warp gives up
@@ -444,12 +458,10 @@ static void test_swap_pair(struct hd_test_state *t)
     hd_test_begin(t, "allocator: a swap's freed slot is its paired ready warp's, no other's");
     struct hd_sm_params p = gd_test_sm(65536);
     p.max_warps = 8;
-    struct hd_sm_alloc sa;
-    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
-    struct gd_alloc *a = sa.impl;
-    struct gd_bmap bm;
-    char err[512] = "";
-    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 256, err, sizeof err) == 0);
+    struct gd_fix f;
+    gd_fix_open(t, &p, &f);
+    struct hd_sm_alloc sa = f.sa;
+    struct gd_alloc *a = f.a;
     uint64_t cyc = 0;
     const struct hd_cta_demand da = {8, 256, 8 * 32 * 40, 4096, 0, 0, 0, 0};
     /* (B of another launch: each kernel's native MC is 1 here) */
@@ -489,7 +501,7 @@ static void test_swap_pair(struct hd_test_state *t)
     drain(t, a, &cyc);
     HD_CHECK_U64(t, 8, gd_alloc_free_slots(a));
     sa.ops->destroy(a);
-    gd_bmap_destroy(&bm);
+    gd_bmap_destroy(&f.bm);
 }
 
 /* Session 15's cfd livelock: a switch-in's search that found no room while a present warp's
@@ -562,12 +574,11 @@ static void test_tb_spill_return(struct hd_test_state *t)
 {
     hd_test_begin(t, "allocator: a TB's shared-memory spill run goes back whole when it returns");
     const struct hd_sm_params p = gd_test_sm(65536);
-    struct hd_sm_alloc sa;
-    HD_CHECK(t, gd_alloc_create(&p, &sa) == 0);
-    struct gd_alloc *a = sa.impl;
-    struct gd_bmap bm;
+    struct gd_fix f;
+    gd_fix_open(t, &p, &f);
+    struct hd_sm_alloc sa = f.sa;
+    struct gd_alloc *a = f.a;
     char err[512] = "";
-    HD_CHECK(t, gd_alloc_make_bitmap(a, &bm, NULL, 256, err, sizeof err) == 0);
     uint64_t cyc = 0;
     /* histo1024_r10's TB: 3 warps of 24 registers, 12 KB of shared memory (MC 8 by shared
      * memory: TB level, its shared memory spills to the register file) */
@@ -613,7 +624,7 @@ static void test_tb_spill_return(struct hd_test_state *t)
     HD_CHECK_U64(t, 0, held[0]);
     HD_CHECK_U64(t, 0, held[1]);
     sa.ops->destroy(a);
-    gd_bmap_destroy(&bm);
+    gd_bmap_destroy(&f.bm);
 }
 
 static bool fake_ctas_waiting(void *gpu, uint32_t launch)
