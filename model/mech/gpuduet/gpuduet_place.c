@@ -28,6 +28,7 @@ static void stage_fail(struct gd_alloc *a)
     const uint32_t g0 = a->gen;
     gda_undo(a, &a->stg.c);
     a->stg.st = P_FAIL;
+    a->bm->stg_fails++;
     /* tried again after a free the failed search did not see: one since its ask, not its own */
     a->stg.fgen = a->stg.agen + (a->gen - g0);
 }
@@ -239,6 +240,26 @@ void gda_stage_drop(struct gd_alloc *a)
     s->epoch++;
 }
 
+/* Does the staged TB hold units of region r (its shared memory, its spill run, a warp's registers
+ * or spill)? */
+bool gda_stage_holds(const struct gd_alloc *a, int r)
+{
+    const struct gd_cta *c = &a->stg.c;
+    bool any = (c->smem != GD_NONE && gda_region_of(a, c->smem) == r) ||
+               (c->smem_sp != GD_NONE && gda_region_of(a, c->smem_sp) == r);
+    for (uint32_t i = 0; i < c->n && i < MAXW; i++)
+        any |= (c->rf[i] != GD_NONE && c->pl.R && gda_region_of(a, c->rf[i]) == r) ||
+               (c->sp[i] != GD_NONE && gda_region_of(a, c->sp[i]) == r);
+    return any;
+}
+
+void gda_stage_yield(struct gd_alloc *a)
+{
+    gda_stage_drop(a);
+    a->stg.st = P_FAIL; /* (a TB waiting for room: asked again after the next free) */
+    a->stg.fgen = a->gen;
+}
+
 static bool same_demand(const struct hd_cta_demand *x, const struct hd_cta_demand *y)
 {
     return x->launch == y->launch && x->all_warps == y->all_warps && x->threads == y->threads &&
@@ -300,11 +321,13 @@ bool gda_can_accept(const void *impl, const struct hd_cta_demand *d)
     if (s->st != P_NONE && !same_demand(&s->d, d)) {
         if (s->st == P_RUN)
             return false; /* (its answers come first) */
+        a->bm->stg_drop_dem += s->st == P_OK;
         gda_stage_drop(a);
     }
     if (s->st == P_FAIL && s->fgen != a->gen)
         gda_stage_drop(a); /* something was freed since: try again */
     if (s->st == P_NONE) {
+        a->bm->stg_runs++;
         s->st = P_RUN;
         s->d = *d;
         gda_cta_init(&s->c);
@@ -327,8 +350,10 @@ bool gda_can_accept(const void *impl, const struct hd_cta_demand *d)
         a->wait_launch = d->launch;
         return false;
     }
-    if (s->st == P_OK && !stage_slots(a, d) && d->warps < s->offered)
-        gda_stage_drop(a); /* (fewer slots offered now than it took registers for) */
+    if (s->st == P_OK && !stage_slots(a, d) && d->warps < s->offered) {
+        a->bm->stg_drop_dem++; /* (fewer slots offered now than it took registers for) */
+        gda_stage_drop(a);
+    }
     return s->st == P_OK && stage_slots(a, d);
 }
 
@@ -357,6 +382,7 @@ bool gda_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *
     c->used = true;
     a->nctas++;
     a->waiting = false;
+    a->bm->stg_placed++;
     memset(g, 0, sizeof *g);
     g->cta_slot = slot;
     g->nwarps = d->warps;
