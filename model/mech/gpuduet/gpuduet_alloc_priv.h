@@ -140,7 +140,6 @@ const struct gd_plan *gda_plan_of(struct gd_alloc *a, const struct hd_cta_demand
 
 /* {==== gpuduet_place.c ==== */
 void gda_stage_answer(struct gd_alloc *a, bool ok, uint32_t base);
-void gda_stage_drop(struct gd_alloc *a);
 /* Does the staged TB hold units of region r (R_*)? */
 bool gda_stage_holds(const struct gd_alloc *a, int r);
 /* A resident TB's or warp's switch-in found no room that the staged TB holds: the stage gives its

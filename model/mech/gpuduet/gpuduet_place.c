@@ -14,7 +14,8 @@
  * the staged record and gives the warps with registers their slots. A stage that found no room
  * gives its units back and is asked again after the next free (the CTA scheduler is told through
  * the hook's `ready`); one for another demand, or for more warp slots than the SM offers now, is
- * dropped; a resident warp that cannot switch in drops a staged TB (gpuduet_alloc.c's acquire).
+ * dropped; a resident warp that cannot switch in for want of units the staged TB holds makes it
+ * yield them (gpuduet_alloc.c's acquire; it then waits for room like a stage that found none).
  * The TB's placement so takes the block's S + 1 + M cycles per allocation.
  */
 #include "gpuduet_alloc_priv.h"
@@ -231,7 +232,7 @@ void gda_stage_answer(struct gd_alloc *a, bool ok, uint32_t base)
     stage_run(a);
 }
 
-void gda_stage_drop(struct gd_alloc *a)
+static void gda_stage_drop(struct gd_alloc *a)
 {
     struct gd_stage *s = &a->stg;
     if (s->st == P_OK)
