@@ -26,6 +26,8 @@
 # - gpuduet_config: logical capacities refused with an allocator that cannot place partial CTAs.
 # - gpuduet_limit_rise: the extra TBs an ME update allows are placed at once, not at the next TB's
 #   end (tests/gpuduet/limit_rise.sh; session 19) (ci).
+# - gpuduet_extra_tbs: every extra TB the controller allows is resident in the first wave at TB
+#   level, and a TB swap exchanges context spaces (tests/gpuduet/extra_tbs.sh; session 20) (ci).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle)
@@ -81,5 +83,14 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_limit_rise PROPERTIES TIMEOUT 120
                        PASS_REGULAR_EXPRESSION "limit_rise.sh: OK")
+  # session 20: every extra TB the controller allows is placed in the first wave (histo1024_r10
+  # at medium on 16 SMs, to cycle 45,000: more than MC + 1 TBs per SM), and a TB swap takes the
+  # ready TB's context space with no per-warp meta-data reservation
+  add_test(NAME gpuduet_extra_tbs
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/extra_tbs.sh $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_extra_tbs PROPERTIES TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "extra_tbs.sh: OK")
 endif()
-hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$")
+hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
+        "^gpuduet_extra_tbs$")

@@ -474,8 +474,8 @@ int hd_sm_res_place_absent(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, uint
     s->state = HD_WS_ABSENT;
     x->absent |= 1u << i;
     sm->nwarps--; /* (take_slot counted every warp of the grant) */
-    sm->wr->q[sm->wr->nq++] =
-        (struct res_wait){x->id, i, x->epoch, now, sm->p->fresh_unstarted};
+    sm->wr->q[sm->wr->nq++] = (struct res_wait){
+        x->id, i, x->epoch, sm->p->absent_by_mech ? UINT64_MAX : now, sm->p->fresh_unstarted};
     sm->st->warp_placed_absent++;
     return HD_FUNC_OK;
 }

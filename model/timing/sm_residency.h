@@ -29,6 +29,8 @@
  *   return      every absent warp has an earliest return cycle; from then on the SM switches it
  *               back in by itself, in the order the warps left, as soon as a slot is free (and
  *               places no new CTA while one is due). UINT64_MAX: only hd_sm_warp_switch_in.
+ *               A warp placed without a slot is due at once, or with hd_sm_params.absent_by_mech
+ *               (GPUDuet: its CSL switches them in) never.
  *   logical     [sm] logical_warps / logical_ctas above the physical slots: a CTA may be placed
  *               when its warps fit the logical capacity; warps beyond the free physical slots
  *               (all of them when the physical CTA slots are taken) start absent and return

@@ -117,6 +117,12 @@ struct hd_sm_params {
      * partial CTA's waiting warps have no context; false: they return through the warp mover,
      * as Zorua's logical warps and WLM do) */
     bool fresh_unstarted;
+    /* warps placed without a slot wait for the mechanism to switch them in (GPUDuet's CSL takes
+     * them from its ready queue), not for the SM's own return: they are never due, so they
+     * neither hold new CTAs back nor take the room a switch frees (sm_residency.c; true for [sm]
+     * allocator = gpuduet and gpuduet_tb; session 20: returned by the SM, they kept HG at one
+     * extra TB per SM in the first wave and took the shared memory its swaps freed) */
+    bool absent_by_mech;
     bool expars_renumber;         /* [expars] renumber: registers renumbered by static weight */
     bool expars_unpin_wait;       /* [expars] unpin_wait: a long wait unpins the warp's lines */
     bool expars_pool_sched;       /* [expars] pool_sched: held warps leave a two-level active set */

@@ -154,6 +154,10 @@ struct gd_tbct_entry {
     /* the TB-level trace (the log's tb_* counts; the model's, no block field): the cycle it was
      * last pushed stalled, switched out (0: placed absent, never out) and pushed ready */
     uint64_t t_sq, t_out, t_rq;
+    /* (trace) switch-outs that named it as the ready TB since its last switch-in started (the
+     * log's xswaps at TB level: a stalled TB leaving for a ready TB another one left for; no
+     * pairing at TB level, docs/gpuduet.md "Session 20") */
+    uint32_t named;
 };
 struct gd_tab;
 struct gd_wct {

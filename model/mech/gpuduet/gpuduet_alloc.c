@@ -56,7 +56,7 @@ static uint32_t gda_region_n(const struct gd_alloc *a, int r)
     return r == R_RF ? a->caps.rf_units : r == R_SMEM ? a->caps.smem_units : a->caps.l1_units;
 }
 
-static int gda_region_of(const struct gd_alloc *a, uint32_t u)
+int gda_region_of(const struct gd_alloc *a, uint32_t u)
 {
     return u >= a->base[R_L1] ? R_L1 : u >= a->base[R_SMEM] ? R_SMEM : R_RF;
 }
@@ -265,8 +265,13 @@ static bool ga_acquire(void *impl, struct hd_cta_grant *g, const struct hd_alloc
     }
     if (wait) {
         /* a resident warp before a TB not placed yet: a staged TB gives its units back */
-        if ((c->acq_sm == P_FAIL || c->acq[i] == P_FAIL) && a->stg.st == P_OK)
-            gda_stage_drop(a);
+        /* (only when it holds units of the region this one found none in: session 20, before
+         * any staged TB was dropped, and nothing told the CTA scheduler to ask again) */
+        if (a->stg.st == P_OK && ((c->acq_sm == P_FAIL && gda_stage_holds(a, R_SMEM)) ||
+                                  (c->acq[i] == P_FAIL && gda_stage_holds(a, R_RF)))) {
+            a->bm->stg_drop_acq++;
+            gda_stage_yield(a);
+        }
         /* one part without room: the other's units go back (they would hold room for nothing) */
         if (need_sm && need_rf && (c->acq_sm == P_FAIL || c->acq[i] == P_FAIL)) {
             if (c->acq_sm == P_OK) {
@@ -439,6 +444,19 @@ static void answer(void *ctx, uint64_t tag, bool ok, uint32_t base)
 }
 /* }==== */
 
+/* Where warp `warp` of c keeps its meta-data while absent: its own spill, or at TB level when
+ * shared memory spills the TB's run (S units then one per warp: gd_alloc_reserve), GD_NONE. */
+static uint32_t meta_unit(const struct gd_alloc *a, const struct gd_cta *c, uint32_t cta,
+                          uint32_t warp)
+{
+    if (c->sp[warp] != GD_NONE || !c->pl.spill_smem || c->pl.level != GD_LEVEL_TB)
+        return c->sp[warp];
+    const bool home = gda_smem_present(a, cta);
+    const uint32_t run = home ? c->smem_sp : c->smem;
+    return run == GD_NONE || (!home && gda_region_of(a, run) == R_SMEM) ? GD_NONE
+                                                                        : run + c->pl.S + warp;
+}
+
 void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t *reg,
                     uint32_t *meta, uint32_t *smem)
 {
@@ -447,7 +465,7 @@ void gd_alloc_where(const struct gd_alloc *a, uint32_t cta, uint32_t warp, uint3
         return;
     const struct gd_cta *c = &a->cta[cta];
     *reg = c->rf[warp] != GD_NONE ? c->rf[warp] : c->sp[warp];
-    *meta = c->slot[warp] != GD_NONE ? c->slot[warp] : c->sp[warp];
+    *meta = c->slot[warp] != GD_NONE ? c->slot[warp] : meta_unit(a, c, cta, warp);
     *smem = c->smem;
 }
 
@@ -459,7 +477,7 @@ void gd_alloc_where_out(const struct gd_alloc *a, uint32_t cta, uint32_t warp, u
         return;
     const struct gd_cta *c = &a->cta[cta];
     *reg = c->pl.spill_regs || c->rf[warp] == GD_NONE ? c->sp[warp] : c->rf[warp];
-    *meta = c->sp[warp];
+    *meta = meta_unit(a, c, cta, warp);
     bool others = false; /* another warp of the TB keeps a slot */
     for (uint32_t k = 0; k < c->n; k++)
         others |= k != warp && c->slot[k] != GD_NONE;

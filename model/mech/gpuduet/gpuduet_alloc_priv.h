@@ -128,6 +128,8 @@ void gda_swap_cancel(struct gd_alloc *a, struct gd_cta *c, uint32_t i);
  * none to miss. (Without the mechanism, the unit tests' allocator: the block's rule on the
  * allocator's own base.) */
 bool gda_smem_present(const struct gd_alloc *a, uint32_t ci);
+/* The region (R_*) unit u lies in. */
+int gda_region_of(const struct gd_alloc *a, uint32_t u);
 uint32_t gda_spill_units(const struct gd_alloc *a, const struct gd_plan *pl);
 void gda_cta_init(struct gd_cta *c);
 /* Give back everything record c holds or has asked for. */
@@ -138,7 +140,12 @@ const struct gd_plan *gda_plan_of(struct gd_alloc *a, const struct hd_cta_demand
 
 /* {==== gpuduet_place.c ==== */
 void gda_stage_answer(struct gd_alloc *a, bool ok, uint32_t base);
-void gda_stage_drop(struct gd_alloc *a);
+/* Does the staged TB hold units of region r (R_*)? */
+bool gda_stage_holds(const struct gd_alloc *a, int r);
+/* A resident TB's or warp's switch-in found no room that the staged TB holds: the stage gives its
+ * units back and waits for room like one that found none (asked again after the next free, the
+ * CTA scheduler told then). */
+void gda_stage_yield(struct gd_alloc *a);
 bool gda_can_accept(const void *impl, const struct hd_cta_demand *d);
 bool gda_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *g);
 /* }==== */

@@ -48,6 +48,10 @@ struct gd_bmap {
     /* the allocator's counts, kept here because they outlive it (the log): swaps' spill and
      * register hand-overs (no bitmap operation), TBs' registers or spills placed by one search */
     uint64_t xchg_sp, xchg_rf, tb_one;
+    /* ... the placements (session 20's trace): stages started, found no room, dropped because a
+     * resident TB's or warp's switch-in found no room, dropped for another demand or fewer slots,
+     * TBs placed */
+    uint64_t stg_runs, stg_fails, stg_drop_acq, stg_drop_dem, stg_placed;
 };
 
 /* Make SM sm's instance through factory f (NULL: the C reference). 0, or -1 with a message. */

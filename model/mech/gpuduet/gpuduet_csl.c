@@ -312,6 +312,10 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                 t->sq = false;
                 s->st.tb_outs++;
                 s->st.swaps += from != GD_NONE;
+                if (from != GD_NONE) { /* (trace: a ready TB named again before it is in) */
+                    s->st.xswaps += s->wct.t[rt].named > 0;
+                    s->wct.t[rt].named++;
+                }
                 s->st.tb_out_wait += now - t->t_sq;
                 t->t_out = now;
             } else {
@@ -356,6 +360,7 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
         t->rq = false;
         s->st.tb_ins++;
         s->st.tb_in_wait += now - t->t_rq;
+        t->named = 0;
     } else {
         gd_queues_rotate(&s->q, GD_QRT);
     }

@@ -345,6 +345,7 @@ static void gd_warp_returned(void *impl, uint32_t sm, uint32_t ctx, uint32_t war
     uint32_t reg, meta, smem;
     gd_alloc_where(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot, warp, &reg, &meta, &smem);
     gd_wct_back(&s->wct, e, slot, reg); /* (a ready-queue entry of it is stale now) */
+
     s->absent -= s->absent > 0;
     s->st.ins++;
 }
@@ -647,6 +648,18 @@ static void gd_destroy(void *impl)
                 " busy_cycles=%" PRIu64 " wait_cycles=%" PRIu64 " swap_sp=%" PRIu64
                 " swap_rf=%" PRIu64 " tb_one=%" PRIu64 "\n", bc[0], bc[1], bc[2], bc[3], bc[4],
                 bc[5], bc[6], bc[7]);
+        uint64_t pc[5] = {0, 0, 0, 0, 0}; /* the placements (the allocators' counts) */
+        for (uint32_t i = 0; i < g->nsm; i++)
+            if (g->sm[i].bm) {
+                pc[0] += g->sm[i].bm->stg_runs;
+                pc[1] += g->sm[i].bm->stg_fails;
+                pc[2] += g->sm[i].bm->stg_drop_acq;
+                pc[3] += g->sm[i].bm->stg_drop_dem;
+                pc[4] += g->sm[i].bm->stg_placed;
+            }
+        fprintf(g->log, "place stages=%" PRIu64 " no_room=%" PRIu64 " drop_switch_in=%" PRIu64
+                " drop_demand=%" PRIu64 " placed=%" PRIu64 "\n", pc[0], pc[1], pc[2], pc[3],
+                pc[4]);
         uint64_t tc[4] = {0, 0, 0, 0}; /* the tables' writes and checked reads */
         for (uint32_t i = 0; i < g->nsm; i++)
             if (g->sm[i].wct.tab)

@@ -14,7 +14,8 @@
  * the staged record and gives the warps with registers their slots. A stage that found no room
  * gives its units back and is asked again after the next free (the CTA scheduler is told through
  * the hook's `ready`); one for another demand, or for more warp slots than the SM offers now, is
- * dropped; a resident warp that cannot switch in drops a staged TB (gpuduet_alloc.c's acquire).
+ * dropped; a resident warp that cannot switch in for want of units the staged TB holds makes it
+ * yield them (gpuduet_alloc.c's acquire; it then waits for room like a stage that found none).
  * The TB's placement so takes the block's S + 1 + M cycles per allocation.
  */
 #include "gpuduet_alloc_priv.h"
@@ -28,6 +29,7 @@ static void stage_fail(struct gd_alloc *a)
     const uint32_t g0 = a->gen;
     gda_undo(a, &a->stg.c);
     a->stg.st = P_FAIL;
+    a->bm->stg_fails++;
     /* tried again after a free the failed search did not see: one since its ask, not its own */
     a->stg.fgen = a->stg.agen + (a->gen - g0);
 }
@@ -230,13 +232,33 @@ void gda_stage_answer(struct gd_alloc *a, bool ok, uint32_t base)
     stage_run(a);
 }
 
-void gda_stage_drop(struct gd_alloc *a)
+static void gda_stage_drop(struct gd_alloc *a)
 {
     struct gd_stage *s = &a->stg;
     if (s->st == P_OK)
         gda_undo(a, &s->c);
     s->st = P_NONE;
     s->epoch++;
+}
+
+/* Does the staged TB hold units of region r (its shared memory, its spill run, a warp's registers
+ * or spill)? */
+bool gda_stage_holds(const struct gd_alloc *a, int r)
+{
+    const struct gd_cta *c = &a->stg.c;
+    bool any = (c->smem != GD_NONE && gda_region_of(a, c->smem) == r) ||
+               (c->smem_sp != GD_NONE && gda_region_of(a, c->smem_sp) == r);
+    for (uint32_t i = 0; i < c->n && i < MAXW; i++)
+        any |= (c->rf[i] != GD_NONE && c->pl.R && gda_region_of(a, c->rf[i]) == r) ||
+               (c->sp[i] != GD_NONE && gda_region_of(a, c->sp[i]) == r);
+    return any;
+}
+
+void gda_stage_yield(struct gd_alloc *a)
+{
+    gda_stage_drop(a);
+    a->stg.st = P_FAIL; /* (a TB waiting for room: asked again after the next free) */
+    a->stg.fgen = a->gen;
 }
 
 static bool same_demand(const struct hd_cta_demand *x, const struct hd_cta_demand *y)
@@ -300,11 +322,13 @@ bool gda_can_accept(const void *impl, const struct hd_cta_demand *d)
     if (s->st != P_NONE && !same_demand(&s->d, d)) {
         if (s->st == P_RUN)
             return false; /* (its answers come first) */
+        a->bm->stg_drop_dem += s->st == P_OK;
         gda_stage_drop(a);
     }
     if (s->st == P_FAIL && s->fgen != a->gen)
         gda_stage_drop(a); /* something was freed since: try again */
     if (s->st == P_NONE) {
+        a->bm->stg_runs++;
         s->st = P_RUN;
         s->d = *d;
         gda_cta_init(&s->c);
@@ -327,8 +351,10 @@ bool gda_can_accept(const void *impl, const struct hd_cta_demand *d)
         a->wait_launch = d->launch;
         return false;
     }
-    if (s->st == P_OK && !stage_slots(a, d) && d->warps < s->offered)
-        gda_stage_drop(a); /* (fewer slots offered now than it took registers for) */
+    if (s->st == P_OK && !stage_slots(a, d) && d->warps < s->offered) {
+        a->bm->stg_drop_dem++; /* (fewer slots offered now than it took registers for) */
+        gda_stage_drop(a);
+    }
     return s->st == P_OK && stage_slots(a, d);
 }
 
@@ -357,6 +383,7 @@ bool gda_accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_grant *
     c->used = true;
     a->nctas++;
     a->waiting = false;
+    a->bm->stg_placed++;
     memset(g, 0, sizeof *g);
     g->cta_slot = slot;
     g->nwarps = d->warps;

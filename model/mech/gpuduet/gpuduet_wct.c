@@ -59,7 +59,8 @@ uint32_t gd_wct_add_tb(struct gd_wct *t, uint32_t ctx, uint32_t cta_slot, uint32
     }
     if (tb == GD_NONE || first == GD_NONE)
         return GD_NONE;
-    t->t[tb] = (struct gd_tbct_entry){ctx, nwarps, cta_slot, first, 0, false, false, 0, 0, 0};
+    t->t[tb] = (struct gd_tbct_entry){.ctx = ctx, .nwarps = nwarps, .cta_slot = cta_slot,
+                                      .first = first};
     uint32_t abs = 0;
     for (uint32_t i = 0; i < nwarps; i++) {
         const bool present = slot[i] != GD_NONE;
