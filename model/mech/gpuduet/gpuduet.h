@@ -361,6 +361,9 @@ struct gd_sm_stats {
      * from the switch-out to the ready push (summed); ready heads rotated for warp slots */
     uint64_t tb_sq, tb_stale, tb_nopart, tb_run_wait, tb_wres_wait, tb_out_wait;
     uint64_t tb_ins, tb_in_wait, tb_abs_cycles, tb_in_noslot;
+    /* swaps moved as ONE move of both warps (hd_mech_act.warp_swap: the CSL block's swap job;
+     * the others a switch-out and, later, a switch-in) */
+    uint64_t swap_jobs;
 };
 
 struct gd_sm {

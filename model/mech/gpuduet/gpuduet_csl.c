@@ -101,6 +101,47 @@ static uint32_t first_ready(struct gd_sm *s)
     return GD_NONE;
 }
 
+/* A warp-level swap with the CSL's data-mover block (gd_mover_swap_ok: both contexts between
+ * the same two arrays): stalled warp e (its spill reserved) leaves and ready warp r, the ready
+ * queue's head, comes into its slot and registers as ONE move, the block's swap job (kind 2:
+ * e's bytes out, then r's in behind them); r runs when the job is done. The pairing is made
+ * first, so that the allocator hands e's slot and registers to r as e leaves (gd_alloc_pair;
+ * hd_mech_act.warp_swap). When r may not come at once (its registers wait for the block's
+ * search: two plans) e leaves alone and r follows as a switch-in, as without the block. */
+static void swap(struct gd *g, uint32_t i, uint32_t e, uint32_t r, uint64_t now)
+{
+    struct gd_sm *s = &g->sm[i];
+    struct gd_wct_entry *w = &s->wct.w[e], *rw = &s->wct.w[r];
+    const struct gd_tbct_entry *tb = &s->wct.t[w->tb];
+    const uint32_t from = s->wct.t[rw->tb].cta_slot << 5 | rw->warp;
+    w->xout = rw->named > 0;
+    w->pair = r;
+    rw->pair = e;
+    gd_alloc_pair(s->alloc, tb->cta_slot, w->warp, from);
+    const int got = g->act->warp_swap(g->act->gpu, i, w->slot, rw->ctx, rw->warp, now);
+    w->xout = false;
+    if (got == 0) {
+        w->pair = rw->pair = GD_NONE;
+        gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
+        s->st.refused++;
+        gd_queues_rotate(&s->q, GD_QS);
+        return;
+    }
+    gd_queues_pop(&s->q, GD_QS);
+    w->queued = false;
+    s->st.outs++;
+    s->st.outs_bar += w->barrier;
+    s->st.swaps++;
+    gd_regpat_measure(g, i, launch_of_tb(g, s, w->tb), w->ctx, w->warp, w->pc);
+    s->st.xswaps += rw->named > 0;
+    rw->named++;
+    if (got == 2) { /* r is in (moving): off the ready queue, as a switch-in takes it */
+        gd_queues_pop(&s->q, GD_QR);
+        rw->rq = false;
+        s->st.swap_jobs++;
+    }
+}
+
 static void warp_level(struct gd *g, uint32_t i, uint64_t now)
 {
     struct gd_sm *s = &g->sm[i];
@@ -138,6 +179,8 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
             } else if (!gd_alloc_reserve(s->alloc, tb->cta_slot, w->warp, false, from)) {
                 s->st.no_room += !gd_alloc_pending(s->alloc, tb->cta_slot, w->warp, false);
                 gd_queues_rotate(&s->q, GD_QS);
+            } else if (r != GD_NONE && g->mv && gd_mover_swap_ok(g->mv, i, e, r)) {
+                swap(g, i, e, r, now); /* one move of both warps: the block's swap job */
             } else {
                 /* the pairing (§2.12: a swap is ONE stalled warp for ONE ready warp): the slot
                  * and registers it gives up are the ready warp's (gd_alloc_pair) */
