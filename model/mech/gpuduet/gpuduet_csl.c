@@ -43,6 +43,8 @@
 #include "gpuduet.h"
 #include "gpuduet_mover.h"
 
+#define GD_MAXW_TB 32u /* warps of a TB (the TBCT's 32-bit Absmask) */
+
 static struct gd_launch *launch_of_tb(struct gd *g, struct gd_sm *s, uint32_t tb);
 
 /* The ready queue's push: the next absent warp (round robin over the WCT) whose long-latency
@@ -273,6 +275,33 @@ static bool tb_reserved(struct gd_sm *s, const struct gd_tbct_entry *t)
     return all;
 }
 
+/* With the CSL's data-mover block, a TB-level swap moves each warp of the stalled TB t and one
+ * absent warp of the ready head TB rt (cta slot `from`) as one swap job, rt's warp taking t's
+ * warp's slot: only when every absent ready warp of rt can come at once in those slots (no more
+ * of them than t has present warps; no shared memory to bring home first: Virtual Thread, or
+ * a plan whose shared memory does not spill - a spilled one waits for the bitmap's search, and
+ * the TB follows as a switch-in). Its entries in rin (in warp order); how many (0: none). */
+static uint32_t tb_swap_partners(struct gd *g, uint32_t i, const struct gd_tbct_entry *t,
+                                 uint32_t from, uint32_t rt, uint32_t *rin)
+{
+    struct gd_sm *s = &g->sm[i];
+    if (from == GD_NONE || rt >= GD_TBCT_ENTRIES)
+        return 0;
+    const struct gd_tbct_entry *r = &s->wct.t[rt];
+    const struct gd_launch *L = launch_of_tb(g, s, rt);
+    if (!L || !L->planned || L->plan.spill_smem || r->nwarps > GD_MAXW_TB)
+        return 0;
+    uint32_t np = 0, nr = 0;
+    for (uint32_t k = 0; k < t->nwarps; k++)
+        np += s->wct.w[t->first + k].slot != GD_NONE;
+    for (uint32_t k = 0; k < r->nwarps; k++) {
+        const uint32_t e = r->first + k;
+        if (s->wct.w[e].slot == GD_NONE && gd_w_state(&s->wct, e) == GD_WS_READY)
+            rin[nr++] = e;
+    }
+    return nr <= np ? nr : 0;
+}
+
 static void tb_level(struct gd *g, uint32_t i, uint64_t now)
 {
     struct gd_sm *s = &g->sm[i];
@@ -336,13 +365,34 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
             gd_queues_rotate(&s->q, GD_QST); /* (a warp's spill still at the bitmap, or none) */
             s->st.tb_wres_wait++;
         } else {
+            uint32_t rin[GD_MAXW_TB], nr = g->mv ? tb_swap_partners(g, i, t, from, rt, rin) : 0;
             bool all = true;
-            for (uint32_t k = 0; k < t->nwarps; k++) {
+            for (uint32_t k = 0, k2 = 0; k < t->nwarps; k++) {
                 struct gd_wct_entry *w = &s->wct.w[t->first + k];
                 if (w->slot == GD_NONE)
                     continue;
-                if (!gd_alloc_reserve(s->alloc, t->cta_slot, k, false, GD_NONE) ||
-                    !g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
+                if (!gd_alloc_reserve(s->alloc, t->cta_slot, k, false, GD_NONE)) {
+                    gd_alloc_unreserve(s->alloc, t->cta_slot, k);
+                    all = false;
+                    continue;
+                }
+                int got;
+                if (k2 < nr && gd_mover_swap_ok(g->mv, i, t->first + k, rin[k2])) {
+                    /* one move of both: the block's swap job (ready TB's warp k2 into this
+                     * warp's slot) */
+                    const struct gd_wct_entry *rw = &s->wct.w[rin[k2]];
+                    got = g->act->warp_swap(g->act->gpu, i, w->slot, rw->ctx, rw->warp, now);
+                    if (got == 2) {
+                        gd_w_set_state(&s->wct, rin[k2], GD_WS_RUNNING); /* (moving in) */
+                        s->st.swap_jobs++;
+                        k2++;
+                    } else {
+                        nr = 0; /* (the ready TB may not come now: it follows as before) */
+                    }
+                } else {
+                    got = g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now);
+                }
+                if (!got) {
                     gd_alloc_unreserve(s->alloc, t->cta_slot, k);
                     all = false;
                     continue;
