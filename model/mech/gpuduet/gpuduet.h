@@ -306,6 +306,13 @@ bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
  * warp `from` (cta << 5 | warp): the warp slot it gives up (release_part) is reserved for that
  * warp, whose acquire takes it; no TB placement or other warp gets it meanwhile. */
 void gd_alloc_pair(struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t from);
+/* A TB swap (session 20): the stalled TB in CTA slot cta (its shared-memory spill reserved, its
+ * shared memory home) gives its home run to the ready TB in CTA slot `from` (spilled, the same
+ * S, nothing asked of the bitmap) as its first warp leaves, so that the ready TB's warps come
+ * in at once, each in one swap job. false: not possible (nothing set). gd_alloc_unpair_tb: no
+ * longer (after the switch-outs). */
+bool gd_alloc_pair_tb(struct gd_alloc *a, uint32_t cta, uint32_t from);
+void gd_alloc_unpair_tb(struct gd_alloc *a, uint32_t cta);
 
 /* Absent warp `warp` of CTA slot cta found no room for its registers (or its TB's shared
  * memory) at the block, and no swap promised it any. */

@@ -277,10 +277,11 @@ static bool tb_reserved(struct gd_sm *s, const struct gd_tbct_entry *t)
 
 /* With the CSL's data-mover block, a TB-level swap moves each warp of the stalled TB t and one
  * absent warp of the ready head TB rt (cta slot `from`) as one swap job, rt's warp taking t's
- * warp's slot: only when every absent ready warp of rt can come at once in those slots (no more
- * of them than t has present warps; no shared memory to bring home first: Virtual Thread, or
- * a plan whose shared memory does not spill - a spilled one waits for the bitmap's search, and
- * the TB follows as a switch-in). Its entries in rin (in warp order); how many (0: none). */
+ * warp's slot: only when every absent ready warp of rt can come at once in those slots: no more
+ * of them than t has present warps, and rt's shared memory home at once (Virtual Thread and
+ * plans whose shared memory does not spill keep it home; a spilled one takes t's home run,
+ * handed over as t's first warp leaves: gd_alloc_pair_tb). Its entries in rin (in warp order);
+ * how many (0: none). */
 static uint32_t tb_swap_partners(struct gd *g, uint32_t i, const struct gd_tbct_entry *t,
                                  uint32_t from, uint32_t rt, uint32_t *rin)
 {
@@ -289,7 +290,7 @@ static uint32_t tb_swap_partners(struct gd *g, uint32_t i, const struct gd_tbct_
         return 0;
     const struct gd_tbct_entry *r = &s->wct.t[rt];
     const struct gd_launch *L = launch_of_tb(g, s, rt);
-    if (!L || !L->planned || L->plan.spill_smem || r->nwarps > GD_MAXW_TB)
+    if (!L || !L->planned || r->nwarps > GD_MAXW_TB)
         return 0;
     uint32_t np = 0, nr = 0;
     for (uint32_t k = 0; k < t->nwarps; k++)
@@ -299,7 +300,10 @@ static uint32_t tb_swap_partners(struct gd *g, uint32_t i, const struct gd_tbct_
         if (s->wct.w[e].slot == GD_NONE && gd_w_state(&s->wct, e) == GD_WS_READY)
             rin[nr++] = e;
     }
-    return nr <= np ? nr : 0;
+    if (!nr || nr > np)
+        return 0;
+    /* a shared memory that spilled: the stalled TB's home run is handed over (gd_alloc_pair_tb) */
+    return !L->plan.spill_smem || gd_alloc_pair_tb(s->alloc, t->cta_slot, from) ? nr : 0;
 }
 
 static void tb_level(struct gd *g, uint32_t i, uint64_t now)
@@ -381,6 +385,9 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                     /* one move of both: the block's swap job (ready TB's warp k2 into this
                      * warp's slot) */
                     const struct gd_wct_entry *rw = &s->wct.w[rin[k2]];
+                    /* its slot and registers are that warp's (gd_alloc_pair, as at warp level) */
+                    gd_alloc_pair(s->alloc, t->cta_slot, k,
+                                  s->wct.t[rw->tb].cta_slot << 5 | rw->warp);
                     got = g->act->warp_swap(g->act->gpu, i, w->slot, rw->ctx, rw->warp, now);
                     if (got == 2) {
                         gd_w_set_state(&s->wct, rin[k2], GD_WS_RUNNING); /* (moving in) */
@@ -400,6 +407,7 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                 s->st.outs++;
                 s->st.outs_bar += w->barrier;
             }
+            gd_alloc_unpair_tb(s->alloc, t->cta_slot);
             if (all) {
                 gd_queues_pop(&s->q, GD_QST);
                 t->sq = false;
