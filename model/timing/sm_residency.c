@@ -166,7 +166,8 @@ static uint64_t move_bytes(struct hd_sm *sm, const struct hd_ctx *x, uint32_t i,
 
 /* Start moving warp i of context x (in or out of `slot`): recorded with its completion cycle.
  * y != NULL: a swap, warp j of context y coming in (bound already) as i leaves `slot` (i's
- * slot released already: hd_sm_warp_swap); released: a switch-out whose slot went back at the start. */
+ * slot released already: hd_sm_warp_swap); released: a switch-out whose slot went back at the
+ * start. */
 static void move_start(struct hd_sm *sm, const struct hd_ctx *x, uint32_t i, uint32_t slot,
                        bool in, bool released, const struct hd_ctx *y, uint32_t j, uint64_t now)
 {

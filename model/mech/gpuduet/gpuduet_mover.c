@@ -406,7 +406,8 @@ void gd_mover_log(const struct gd_mover *mv, FILE *f)
             " beats_want=%" PRIu64 " waits=%" PRIu64 " held=%" PRIu64 " bytes=%" PRIu64
             " fixed=%" PRIu64 " latency=%" PRIu64
             " max_waiting=%u steps=%" PRIu64 " left=%" PRIu64 "\n",
-            mv->jobs, mv->outs, mv->ins, mv->swaps, mv->beats, mv->want, mv->waits, mv->held, mv->bytes,
+            mv->jobs, mv->outs, mv->ins, mv->swaps, mv->beats, mv->want, mv->waits, mv->held,
+            mv->bytes,
             mv->fixed,
             mv->latency, mv->max_waiting, mv->steps, left);
 }
