@@ -29,7 +29,8 @@
  *           are below the shared memory's), but it reads the warp slot, not a register bank:
  *           the register file's busy bit is passed only while a job in the block (or the
  *           command) moves registers.
- *   swap    A warp-level swap (the CSL's "switch the context spaces of them", §3.6.5) is ONE
+ *   swap    A swap (the CSL's "switch the context spaces of them", §3.6.5; at TB level each
+ *           pair of a stalled TB's warp and a ready TB's warp) is ONE
  *           move of the residency (hd_mech_act.warp_swap, struct hd_mech_wmove .swap) and ONE
  *           job of the block, kind 2: the stalled warp's bytes near -> far, then the ready
  *           warp's far -> near into the space just vacated; its done_* completes both (the
