@@ -10,6 +10,10 @@ subset of the workloads and MEs), all on configs/maxwell-gpuduet.ini (Table 3.1)
   gpuduet_tb  allocator = gpuduet_tb, same controller (TB-level switching only)
   vt          allocator = vt, me = 32: every extra TB its RF and shared memory hold
   port64/256  gpuduet with [sm] warp_move_bytes = 64 / 256 (Fig 3.15; 128 is `gpuduet`)
+  csl         `gpuduet` (the same GPU-wide controller) with [gpuduet] blocks = true and
+              monitor_blocks = false: every warp move timed by the CSL's data-mover block
+              (State / port width with the pipeline's port use in the way, one job per SM at a
+              time) instead of Lin's contention-free State / BW (gpuduet-lin, session 20)
 Speedup = base cycles / point cycles (the whole workload: every kernel of it); with `--sample`
 rows in the runs (gpuduet-lin, Session 19) also over Lin's window: IPC over each launch's
 baseline span, first TB to last TB placed (_spans, _window_ipc). Categories are
@@ -97,6 +101,8 @@ def _rows(ctx):
         a = r.get("set.sm.allocator") or "partitioned"
         if a == "partitioned":
             v = "base"
+        elif str(r.get("set.gpuduet.blocks")).lower() == "true":
+            v = "csl"
         elif str(r.get("set.sm.warp_move_bytes") or "") in ("64", "256"):
             v = "port" + str(r["set.sm.warp_move_bytes"])
         elif a == "gpuduet" and str(r.get("set.gpuduet.dynamic")).lower() == "false":
@@ -244,7 +250,7 @@ def report(ctx):
     missing = sum(r["status"] == "missing" for r in ctx.tidy())
     wls = sorted({w for w, _ in rows})
     variants = ["base"] + [f"me{m}" for m in MES] + ["gpuduet", "gpuduet_tb", "vt", "port64",
-                                                      "port256"]
+                                                      "port256", "csl"]
     sp, tlp, outs, waves = {}, {}, {}, {}
     for w in wls:
         base = rows.get((w, "base"))
@@ -369,6 +375,10 @@ def report(ctx):
                     f"{_pct(vtw_un)}", PAPER_HEADLINE[1][1]],
                    [PAPER_HEADLINE[0][0] + ", whole run", ours[0], PAPER_HEADLINE[0][1]],
                    [PAPER_HEADLINE[1][0] + ", whole run", ours[1], PAPER_HEADLINE[1][1]]]
+        if any(v == "csl" for _, v in rows):
+            hl[1:1] = [["GPUDuet geomean with the CSL block's port contention, Lin's measure",
+                        _pct(_gmean([lin(w, "csl") for _, w in allw])),
+                        "- (State / 128 B, no contention)"]]
     md += [md_table(["measure", "Heddle", "thesis"], hl), ""]
     if spw:
         md += ["## Lin's window beside the whole run", "",
@@ -390,18 +400,25 @@ def report(ctx):
                 bc, tot, over = span[w]
                 wt.append([f"{lab} ({w})", f"{bc:,}", f"{100 * bc / tot:.0f} %"] +
                           [f"{_pct(spw.get((w, v)))} / {_pct(sp.get((w, v)))}"
-                           for v in ("me1", "me4", "gpuduet", "vt")] +
+                           for v in ("me1", "me4", "gpuduet", "csl", "vt")] +
                           [str(over) if over else "-",
                            ": ".join(LIN_INPUT.get(w, ("-", "-"))),
-                           _pct(lin(w, "gpuduet"))])
+                           _pct(lin(w, "gpuduet")), _pct(lin(w, "csl"))])
         wt.append(["**geomean**", "", ""] +
                   [f"{_pct(_gmean([spw.get((w, v)) for w in span]))} / "
                    f"{_pct(_gmean([sp.get((w, v)) for w in span]))}"
-                   for v in ("me1", "me4", "gpuduet", "vt")] +
-                  ["", "", _pct(_gmean([lin(w, "gpuduet") for w in span]))])
+                   for v in ("me1", "me4", "gpuduet", "csl", "vt")] +
+                  ["", "", _pct(_gmean([lin(w, "gpuduet") for w in span])),
+                   _pct(_gmean([lin(w, "csl") for w in span]))])
         md += [md_table(["kernel", "span (cycles)", "of base run", "ME 1 window / whole",
-                         "ME 4", "GPUDuet (controller)", "VT", "overlaps",
-                         "Lin's data set (vs ours)", "GPUDuet, Lin's measure"], wt), "",
+                         "ME 4", "GPUDuet (controller)", "GPUDuet, CSL block", "VT", "overlaps",
+                         "Lin's data set (vs ours)", "GPUDuet, Lin's measure",
+                         "CSL block, Lin's measure"], wt), "",
+               "GPUDuet, CSL block: the same controller with every warp move timed by the CSL's "
+               "data-mover block (`[gpuduet] blocks`, C references; State / port width with the "
+               "pipeline's port use in the way, one job per SM at a time, a swap one job) "
+               "instead of Lin's contention-free State / BW: the difference is what the port "
+               "contention costs (docs/blocks/gpuduet.md \"The CSL's data mover\").", "",
                "Lin's measure: the window where Table 3.2's data set is larger than ours (his "
                "first 4 M cycles are before the tail), the whole run where it is ours (his "
                "kernel ends within 4 M cycles, so he measured all of it, tail included).", ""]

@@ -29,6 +29,9 @@
 #   under gpuduet and gpuduet_tb, the same checks.
 # - gpuduet_loop_csl_pw64, _pw256 (full tier): the same under gpuduet with [sm] warp_move_bytes
 #   = 64 and 256 (Fig 3.15's ports): the instance kinds gpuduet_csl:pw64 and :pw256.
+# - gpuduet_loop_swap_cover (CI): hotspot at ME 4 with 32 warp slots under heddle cosim
+#   --coverage: the CSL block's done_swap bin hit (a swap is one kind-2 job, session 20; the
+#   loop never sent one before).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gdl_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle AND TARGET hd_cosim_vl)
@@ -87,6 +90,15 @@ if(TARGET heddle AND TARGET hd_cosim_vl AND TARGET hd_fstcheck)
   set_tests_properties(gpuduet_loop_fst PROPERTIES LABELS "cosim" TIMEOUT 300)
 endif()
 if(TARGET heddle)
+  add_test(NAME gpuduet_loop_swap_cover
+           COMMAND $<TARGET_FILE:heddle> cosim --blocks gpuduet --in-loop
+                   hotspot --size small --config configs/maxwell-gpuduet.ini
+                   --set sm.allocator=gpuduet --set sm.logical_warps=128
+                   --set gpuduet.dynamic=false --set gpuduet.me=4 --set sm.max_threads=1024
+                   --coverage
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_loop_swap_cover PROPERTIES LABELS "cosim" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION " [1-9][0-9]*  done_swap ")
   add_test(NAME gpuduet_loop_fault
            COMMAND $<TARGET_FILE:heddle> run hotspot --size small
                    --config configs/maxwell-gpuduet.ini --set sm.allocator=gpuduet
@@ -119,4 +131,4 @@ if(TARGET heddle)
 endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
-hd_tier(ci "^gpuduet_loop_(hotspot|fault|bad_config|csl_bad_port|csl_bad_mover)$")
+hd_tier(ci "^gpuduet_loop_(hotspot|swap_cover|fault|bad_config|csl_bad_port|csl_bad_mover)$")

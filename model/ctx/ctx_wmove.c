@@ -232,6 +232,7 @@ static void swapped(void *arg, struct hd_sm *sm, uint32_t rec, bool in, uint64_t
 
 bool hd_sm_wmove_install(struct hd_sm *sm)
 {
-    const struct hd_warp_mover m = {start, sm}; /* (the substrate is made by the first move) */
+    /* (the substrate is made by the first move; no swaps: a swap is a plain switch-out here) */
+    const struct hd_warp_mover m = {start, sm, false};
     return hd_sm_set_warp_mover(sm, &m);
 }

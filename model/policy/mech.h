@@ -387,6 +387,12 @@ struct hd_mech_wmove {
     bool in;                       /* true: switching in; false: out */
     uint32_t regs;                 /* 32-bit registers it holds as allocated */
     uint64_t bytes;                /* what the move takes (after the hooks' warp_move_bytes) */
+    /* A swap (hd_mech_act.warp_swap; in is false): warp warp2 of context ctx2 comes in as this
+     * one leaves, bytes2 (after warp_move_bytes) moving the other way; ONE completion for both
+     * (warp_moved names the leaving warp). Only for a mover whose `swaps` is true. */
+    bool swap;
+    uint32_t ctx2, warp2, regs2;
+    uint64_t bytes2;
 };
 #define HD_MECH_WMOVE_CALLBACK UINT64_MAX
 struct hd_mech_wmover {
@@ -394,6 +400,7 @@ struct hd_mech_wmover {
      * mechanism calls hd_mech_act.warp_moved later; the SM stays awake meanwhile). */
     uint64_t (*start)(void *impl, const struct hd_mech_wmove *m, uint64_t now);
     void *impl;
+    bool swaps;                    /* start() takes swaps (hd_mech_wmove.swap) */
 };
 #define HD_MECH_WAIT_LOADS 1u
 #define HD_MECH_WAIT_BARRIER 2u
@@ -434,6 +441,14 @@ struct hd_mech_act {
      * waiting to come back)? An allocator's refusal of a TB says a TB waits only while this
      * holds: once the grid is dispatched nobody asks again (GPUDuet's "a TB waits for room"). */
     bool (*ctas_waiting)(void *gpu, uint32_t launch);
+    /* GPUDuet's swap (§3.6.5 "switch the context spaces of them"; issue 28): switch the warp in
+     * `slot` of SM sm out and absent warp `warp` of context ctx in, as ONE move of the SM's warp
+     * mover (hd_sm_warp_swap, sm_residency.h: the leaving warp's slot and registers go to the
+     * allocator at once, whose acquire then gives them to the arriving warp; it runs when the
+     * move completes). 2 swapped, 1 only the switch-out (the arriving warp may not come now,
+     * or the mover takes no swaps), 0 nothing (the warp may not leave now). */
+    int (*warp_swap)(void *gpu, uint32_t sm, uint32_t slot, uint32_t ctx, uint32_t warp,
+                     uint64_t now);
 };
 /* }==== */
 

@@ -93,7 +93,8 @@ _Static_assert(HD_MECH_WMOVE_CALLBACK == HD_WARP_MOVE_CALLBACK, "one callback ma
 static uint64_t mech_mover_start(void *impl, const struct hd_warp_move *m, uint64_t now)
 {
     const struct hd_mech_wmover *w = impl;
-    const struct hd_mech_wmove x = {m->sm, m->ctx, m->warp, m->slot, m->in, m->regs, m->bytes};
+    const struct hd_mech_wmove x = {m->sm,   m->ctx,  m->warp,  m->slot,  m->in,    m->regs,
+                                    m->bytes, m->swap, m->ctx2, m->warp2, m->regs2, m->bytes2};
     return w->start(w->impl, &x, now);
 }
 
@@ -104,7 +105,7 @@ static bool act_warp_mover(void *gpu, uint32_t sm, struct hd_mech_wmover *m)
         return false;
     if (!m)
         return hd_sm_set_warp_mover(g->sm[sm], NULL);
-    const struct hd_warp_mover w = {mech_mover_start, m};
+    const struct hd_warp_mover w = {mech_mover_start, m, m->swaps};
     /* (the SM's substrate measures the pipeline's port use from its next tick: port_busy) */
     return hd_sm_vres(g->sm[sm]) != NULL && hd_sm_set_warp_mover(g->sm[sm], &w);
 }
@@ -114,6 +115,16 @@ static void act_warp_moved(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, 
     struct hd_gpu_timing *g = gpu;
     if (sm < g->p.num_sms)
         hd_sm_warp_moved(g->sm[sm], ctx, warp, now);
+}
+
+static int act_warp_swap(void *gpu, uint32_t sm, uint32_t slot, uint32_t ctx, uint32_t warp,
+                         uint64_t now)
+{
+    struct hd_gpu_timing *g = gpu;
+    if (sm >= g->p.num_sms)
+        return 0;
+    struct hd_ctx *x = hd_ctx_get(&g->pool, ctx);
+    return x ? hd_sm_warp_swap(g->sm[sm], slot, x, warp, now) : 0;
 }
 
 static uint32_t act_port_busy(void *gpu, uint32_t sm, uint64_t now)
@@ -138,6 +149,6 @@ const struct hd_mech_act *hd_gpu_mech_act(struct hd_gpu_timing *g)
     g->act = (struct hd_mech_act){g, act_sm_alloc, act_kernel, act_warp_out, act_warp_in,
                                   act_warp_waiting, act_warp_lanes, act_l1d_bypass,
                                   act_warp_mover, act_warp_moved, act_port_busy,
-                                  act_ctas_waiting};
+                                  act_ctas_waiting, act_warp_swap};
     return &g->act;
 }

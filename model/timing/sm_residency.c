@@ -27,6 +27,9 @@ struct res_move {                /* a warp's context moving on chip */
     uint32_t ctx, warp, slot;
     uint16_t epoch;
     bool in;
+    bool released;               /* (out) a swap's: its slot went back at the start */
+    uint32_t ctx2, warp2;        /* (out) a swap's arriving warp, completed with it (ctx2
+                                    UINT32_MAX: none) */
     uint64_t done_at;            /* HD_WARP_MOVE_CALLBACK: the mover calls hd_sm_warp_moved */
 };
 
@@ -116,6 +119,13 @@ static bool make_room(struct hd_sm_res *r)
            room((void **)&r->q, r->nq, &r->cap_q, sizeof *r->q);
 }
 
+/* Room for the two move records of a swap. */
+static bool make_room2(struct hd_sm_res *r)
+{
+    return make_room(r) && (r->nmv + 1 < r->cap_mv ||
+                            room((void **)&r->mv, r->nmv + 1, &r->cap_mv, sizeof *r->mv));
+}
+
 bool hd_sm_set_warp_mover(struct hd_sm *sm, const struct hd_warp_mover *m)
 {
     if (hd_sm_res_init(sm) != 0)
@@ -136,11 +146,11 @@ bool hd_sm_warp_absent(const struct hd_ctx *x, uint32_t warp)
 /* }==== */
 
 /* {==== Moves ==== */
-/* Start moving warp i of context x (in or out of `slot`): recorded with its completion cycle. */
-static void move_start(struct hd_sm *sm, const struct hd_ctx *x, uint32_t i, uint32_t slot,
-                       bool in, uint64_t now)
+/* The bytes warp i of context x moves (the hooks' warp_move_bytes of the default: its registers
+ * as allocated plus its slot's state); *regs: its registers. */
+static uint64_t move_bytes(struct hd_sm *sm, const struct hd_ctx *x, uint32_t i, bool in,
+                           uint32_t *regs)
 {
-    struct hd_sm_res *r = sm->wr;
     const struct hd_cta_demand *d = &x->la->demand; /* (registers as allocated per warp) */
     const uint32_t wregs = d->warps ? d->regs / d->warps : 0;
     /* A warp that never ran (placed absent, not one instruction executed: its registers hold
@@ -149,10 +159,27 @@ static void move_start(struct hd_sm *sm, const struct hd_ctx *x, uint32_t i, uin
      * one per cycle; docs/timing.md "Warp-granular residency"). */
     const struct hd_tcta *c = &sm->cta[x->slot];
     const bool fresh = in && c->fc && c->fc->warps[i].instrs == 0;
-    const struct hd_warp_move m = {
-        sm->id, x->id, i, slot, in, wregs,
-        hd_hooks_warp_move_bytes(sm->hooks, sm->id, x->id, i, in,
-                                 fresh ? 0 : (uint64_t)wregs * 4u + HD_WARP_STATE_BYTES)};
+    *regs = wregs;
+    return hd_hooks_warp_move_bytes(sm->hooks, sm->id, x->id, i, in,
+                                    fresh ? 0 : (uint64_t)wregs * 4u + HD_WARP_STATE_BYTES);
+}
+
+/* Start moving warp i of context x (in or out of `slot`): recorded with its completion cycle.
+ * y != NULL: a swap, warp j of context y coming in (bound already) as i leaves `slot` (i's
+ * slot released already: hd_sm_warp_swap); released: a switch-out whose slot went back at the
+ * start. */
+static void move_start(struct hd_sm *sm, const struct hd_ctx *x, uint32_t i, uint32_t slot,
+                       bool in, bool released, const struct hd_ctx *y, uint32_t j, uint64_t now)
+{
+    struct hd_sm_res *r = sm->wr;
+    struct hd_warp_move m = {sm->id, x->id, i, slot, in, 0, 0, false, 0, 0, 0, 0};
+    m.bytes = move_bytes(sm, x, i, in, &m.regs);
+    if (y) {
+        m.swap = true;
+        m.ctx2 = y->id;
+        m.warp2 = j;
+        m.bytes2 = move_bytes(sm, y, j, true, &m.regs2);
+    }
     uint64_t done;
     if (r->mover.start) {
         done = r->mover.start(r->mover.impl, &m, now);
@@ -160,11 +187,15 @@ static void move_start(struct hd_sm *sm, const struct hd_ctx *x, uint32_t i, uin
             done = now + 1;
     } else {
         const uint64_t bw = sm->p->warp_move_bytes;
-        done = now + (m.bytes + bw - 1) / bw;
+        done = now + (m.bytes + bw - 1) / bw + (m.bytes2 + bw - 1) / bw;
     }
     if (done != HD_WARP_MOVE_CALLBACK)
         sm->st->warp_move_cycles += done - now;
-    r->mv[r->nmv++] = (struct res_move){x->id, i, slot, x->epoch, in, done};
+    r->mv[r->nmv++] = (struct res_move){x->id,    i, slot, x->epoch, in, released || y,
+                                        y ? y->id : UINT32_MAX, j, done};
+    if (y) /* (the slot the allocator gave it: the leaving warp's, handed over) */
+        r->mv[r->nmv++] = (struct res_move){y->id, j, sm->cta[y->slot].grant.warp_slot[j],
+                                            y->epoch, true, false, UINT32_MAX, 0, done};
 }
 
 /* Move k is complete. */
@@ -180,9 +211,11 @@ static void move_done(struct hd_sm *sm, uint32_t k, uint64_t now)
     x->wmoving &= ~bit;
     struct hd_tcta *c = &sm->cta[x->slot];
     if (!m.in) { /* its slot's registers are read out: the slot is free */
-        const struct hd_alloc_part part = {m.warp, 0, 0};
-        sm->alloc.ops->release_part(sm->alloc.impl, &c->grant, &part);
-        c->grant.warp_slot[m.warp] = HD_ALLOC_NO_SLOT; /* (whatever the allocator did) */
+        if (!m.released) { /* (a swap's went to the arriving warp at the start) */
+            const struct hd_alloc_part part = {m.warp, 0, 0};
+            sm->alloc.ops->release_part(sm->alloc.impl, &c->grant, &part);
+            c->grant.warp_slot[m.warp] = HD_ALLOC_NO_SLOT; /* (whatever the allocator did) */
+        }
         x->saved[m.warp].state = HD_WS_ABSENT;
         return;
     }
@@ -205,7 +238,15 @@ void hd_sm_warp_moved(struct hd_sm *sm, uint32_t ctx, uint32_t warp, uint64_t no
         return;
     for (uint32_t k = 0; k < sm->wr->nmv; k++)
         if (sm->wr->mv[k].ctx == ctx && sm->wr->mv[k].warp == warp) {
+            const struct res_move m = sm->wr->mv[k];
             move_done(sm, k, now);
+            if (!m.in && m.ctx2 != UINT32_MAX) /* a swap: its arriving warp is in too */
+                for (uint32_t q = 0; q < sm->wr->nmv; q++)
+                    if (sm->wr->mv[q].in && sm->wr->mv[q].ctx == m.ctx2 &&
+                        sm->wr->mv[q].warp == m.warp2) {
+                        move_done(sm, q, now);
+                        break;
+                    }
             return;
         }
 }
@@ -227,10 +268,13 @@ static bool may_leave(const struct hd_sm *sm, const struct hd_twarp *w)
     return true;
 }
 
-bool hd_sm_warp_switch_out(struct hd_sm *sm, uint32_t slot, uint64_t return_at, uint64_t now)
+/* A switch-out up to its move: the warp in `slot` saved into its context and unbound, absent
+ * and moving; *xo, *io: its context and warp index. false, changing nothing: it may not leave. */
+static bool out_begin(struct hd_sm *sm, uint32_t slot, uint64_t return_at, struct hd_ctx **xo,
+                      uint32_t *io)
 {
     if (slot >= sm->p->max_warps || !may_leave(sm, &sm->w[slot]) || hd_sm_res_init(sm) != 0 ||
-        !make_room(sm->wr))
+        !make_room2(sm->wr))
         return false;
     struct hd_twarp *w = &sm->w[slot];
     struct hd_tcta *c = &sm->cta[w->cta];
@@ -249,7 +293,18 @@ bool hd_sm_warp_switch_out(struct hd_sm *sm, uint32_t slot, uint64_t return_at, 
     x->absent |= 1u << i;
     x->wmoving |= 1u << i;
     sm->wr->q[sm->wr->nq++] = (struct res_wait){x->id, i, x->epoch, return_at, false};
-    move_start(sm, x, i, slot, false, now);
+    *xo = x;
+    *io = i;
+    return true;
+}
+
+bool hd_sm_warp_switch_out(struct hd_sm *sm, uint32_t slot, uint64_t return_at, uint64_t now)
+{
+    struct hd_ctx *x;
+    uint32_t i;
+    if (!out_begin(sm, slot, return_at, &x, &i))
+        return false;
+    move_start(sm, x, i, slot, false, false, NULL, 0, now);
     sm->st->warp_switch_outs++;
     hd_hooks_warp_left(sm->hooks, sm->id, x->id, i, slot, now);
     return true;
@@ -293,14 +348,21 @@ static uint32_t ctas_present(const struct hd_sm *sm)
     return n;
 }
 
-bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t i, uint64_t now)
+/* May warp i of context x come back here, slots aside (absent, not moving, resident)? */
+static bool may_return(const struct hd_sm *sm, const struct hd_ctx *x, uint32_t i)
 {
-    if (!sm->wr || !x || i >= 32 || x->sm != sm->id || x->state != HD_CTX_RESIDENT ||
-        !(x->absent >> i & 1u) || (x->wmoving >> i & 1u) || !make_room(sm->wr))
+    return sm->wr && x && i < 32 && x->sm == sm->id && x->state == HD_CTX_RESIDENT &&
+           (x->absent >> i & 1u) && !(x->wmoving >> i & 1u) && sm->cta[x->slot].used &&
+           sm->cta[x->slot].ctx == x;
+}
+
+/* A switch-in up to its move: a slot from the allocator, the warp bound from its saved state;
+ * *fresh: it never ran (no move). false, changing nothing: it may not come now. */
+static bool in_begin(struct hd_sm *sm, struct hd_ctx *x, uint32_t i, uint64_t now, bool *fresh_o)
+{
+    if (!may_return(sm, x, i) || !make_room(sm->wr))
         return false;
     struct hd_tcta *c = &sm->cta[x->slot];
-    if (!c->used || c->ctx != x)
-        return false;
     if (sm->p->phys_ctas < sm->p->max_ctas && !cta_present(c) &&
         ctas_present(sm) >= sm->p->phys_ctas)
         return false; /* no physical CTA slot */
@@ -331,15 +393,55 @@ bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t i, uint64
         memmove(&sm->wr->q[k], &sm->wr->q[k + 1], (sm->wr->nq - k - 1) * sizeof *sm->wr->q);
         sm->wr->nq--;
     }
+    *fresh_o = fresh;
     if (fresh) { /* it never ran: no context to move in, it starts as dispatched (bound fresh) */
         sm->st->warp_fresh_starts++;
         hd_sm_warp_check_drained(sm, w, now); /* (an empty kernel's warp is done at once) */
         return true;
     }
     x->wmoving |= 1u << i;
-    move_start(sm, x, i, w->slot, true, now);
     sm->st->warp_switch_ins++;
     return true;
+}
+
+bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t i, uint64_t now)
+{
+    bool fresh;
+    if (!in_begin(sm, x, i, now, &fresh))
+        return false;
+    if (!fresh)
+        move_start(sm, x, i, sm->cta[x->slot].grant.warp_slot[i], true, false, NULL, 0, now);
+    return true;
+}
+
+int hd_sm_warp_swap(struct hd_sm *sm, uint32_t slot, struct hd_ctx *y, uint32_t j,
+                    uint64_t now)
+{
+    struct hd_ctx *x;
+    uint32_t i;
+    const bool can = may_return(sm, y, j) && (!sm->wr->mover.start || sm->wr->mover.swaps);
+    if (!out_begin(sm, slot, UINT64_MAX, &x, &i))
+        return 0;
+    sm->st->warp_switch_outs++;
+    if (!can || (x == y && i == j)) { /* a plain switch-out */
+        move_start(sm, x, i, slot, false, false, NULL, 0, now);
+        hd_hooks_warp_left(sm->hooks, sm->id, x->id, i, slot, now);
+        return 1;
+    }
+    /* the leaving warp's slot and registers go back now (the allocator hands them to the
+     * arriving warp), then the arriving warp takes them */
+    hd_hooks_warp_left(sm->hooks, sm->id, x->id, i, slot, now);
+    struct hd_tcta *c = &sm->cta[x->slot];
+    const struct hd_alloc_part part = {i, 0, 0};
+    sm->alloc.ops->release_part(sm->alloc.impl, &c->grant, &part);
+    c->grant.warp_slot[i] = HD_ALLOC_NO_SLOT;
+    bool fresh = false;
+    if (!in_begin(sm, y, j, now, &fresh) || fresh) {
+        move_start(sm, x, i, slot, false, true, NULL, 0, now); /* (the slot went back) */
+        return fresh ? 2 : 1;
+    }
+    move_start(sm, x, i, slot, false, true, y, j, now);
+    return 2;
 }
 
 static bool logical(const struct hd_sm_params *p);

@@ -80,12 +80,21 @@ struct hd_warp_move {
     uint32_t regs;               /* 32-bit registers the warp holds (its CTA's allocation, as
                                     occupancy counts it, per warp: lanes x registers rounded) */
     uint64_t bytes;              /* regs x 4 B + HD_WARP_STATE_BYTES */
+    /* A swap (hd_sm_warp_swap; `in` is false): warp warp2 of context ctx2 comes in (into the
+     * slot this one leaves when the allocator hands it over), its bytes2 moving the other way
+     * behind this one's; one completion for both (hd_sm_warp_moved names this, the leaving,
+     * warp). */
+    bool swap;
+    uint32_t ctx2, warp2, regs2;
+    uint64_t bytes2;
 };
 
 struct hd_warp_mover {
     /* Start m at cycle now: the cycle it completes (> now), or HD_WARP_MOVE_CALLBACK. */
     uint64_t (*start)(void *impl, const struct hd_warp_move *m, uint64_t now);
     void *impl;
+    bool swaps;                  /* start() times a swap as one move (without: a swap on this
+                                    SM is a plain switch-out, hd_sm_warp_swap) */
 };
 
 /* Replace the default mover (NULL: back to the default). Returns false on host OOM. */
@@ -99,6 +108,18 @@ bool hd_sm_warp_switch_out(struct hd_sm *sm, uint32_t slot, uint64_t return_at, 
 /* Switch warp `warp` of context x back in. Returns false, changing nothing, when it may not
  * (not absent here, still moving out, no free slot). */
 bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t warp, uint64_t now);
+/* Swap (GPUDuet's "switch the context spaces", Lin thesis §3.6.5): switch the warp in `slot`
+ * out and absent warp `warp` of context x into that slot, as ONE move (one start() of the
+ * mover, struct hd_warp_move .swap; the default mover takes ceil(bytes / BW) + ceil(bytes2 /
+ * BW) cycles). The leaving warp's slot and registers go back to the allocator at once (its
+ * release_part), before the arriving warp's acquire: the slot changes owner during the move,
+ * and the arriving warp runs when the move completes. Returns 2 (swapped), 1 (only the
+ * switch-out: the arriving warp may not come now - not absent here, still moving, the
+ * allocator's acquire said no, or the mover does not time swaps - and stays absent; its slot
+ * was released at once when the acquire said no), 0 (nothing: the warp in `slot` may not
+ * leave now). */
+int hd_sm_warp_swap(struct hd_sm *sm, uint32_t slot, struct hd_ctx *x, uint32_t warp,
+                    uint64_t now);
 /* Is warp `warp` of context x absent (switched out, moving out or stored)? */
 bool hd_sm_warp_absent(const struct hd_ctx *x, uint32_t warp);
 

@@ -291,6 +291,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     p->gduet.l2_ratio = c->clock_l2_mhz / c->clock_core_mhz;
     p->gduet.dram_ratio = c->clock_dram_mhz / c->clock_core_mhz;
     p->gduet.blocks = c->gpuduet_blocks;
+    p->gduet.monitor_blocks = c->gpuduet_monitor_blocks;
     p->gduet.blocks_fault = c->gpuduet_blocks_fault;
     p->ctx.preempt = c->context_preempt;
     p->ctx.priority = c->context_priority;

@@ -235,6 +235,7 @@ struct hd_gpu_timing_params {
         uint32_t l1d_units;       /* the L1D data array in 128 B units (§2.10's context store) */
         double icnt_ratio, l2_ratio, dram_ratio;
         bool blocks;              /* [gpuduet] blocks: the blocks in the loop (gpuduet_loop.h) */
+        bool monitor_blocks;      /* [gpuduet] monitor_blocks: the SMs' ME from their monitors */
         uint64_t blocks_fault;    /* [gpuduet] blocks_fault (test only) */
     } gduet;
     struct {                      /* [locality] (model/mech/locality, issue 31) */

@@ -11,7 +11,10 @@
 # warps (gpuduet_mover.h): the log's `csl` line must show jobs when the CSL switched a warp out
 # (a workload that never switches has none), each of ceil(bytes / PW) beats
 # (beats = beats_want), none left at the end, and every switch-out and switch-in of the CSL
-# (`total` outs + ins) a job or a fixed-latency move (jobs + fixed); a job takes at least its
+# (`total` outs + ins) a job or a fixed-latency move, a swap job (kind 2) being one switch-out
+# and one switch-in (jobs + swaps + fixed); every swap moved as one move of both warps (`total`
+# swap_jobs) is one kind-2 job of the blocks (`csl` swaps), and a run whose CSL swapped warps
+# at warp level (allocator gpuduet, `total` swaps > 0) has some; a job takes at least its
 # command's edge, its beats, the cycles it waited for the pipeline and its registered done, so
 # the summed latency must be at least 2 x jobs + beats + waits. Options before `--` go to every run (they come
 # after the fixed ME: `--set gpuduet.dynamic=true` makes the monitor blocks' ME the SMs', and a
@@ -60,14 +63,19 @@ for w in "$@"; do
         cf=$(echo "$csl" | sed -n 's/.* fixed=\([0-9]*\).*/\1/p')
         ct=$(echo "$csl" | sed -n 's/.* latency=\([0-9]*\).*/\1/p')
         cx=$(echo "$csl" | sed -n 's/.* waits=\([0-9]*\).*/\1/p')
+        cs=$(echo "$csl" | sed -n 's/.* swaps=\([0-9]*\).*/\1/p')
         tot=$(grep '^total' "$tmp/g.log" || true)
         to=$(echo "$tot" | sed -n 's/.* outs=\([0-9]*\).*/\1/p')
         ti=$(echo "$tot" | sed -n 's/.* ins=\([0-9]*\).*/\1/p')
+        ts=$(echo "$tot" | sed -n 's/.* swaps=\([0-9]*\).*/\1/p')
+        tj=$(echo "$tot" | sed -n 's/.* swap_jobs=\([0-9]*\).*/\1/p')
         if { [ "${to:-0}" -gt 0 ] && [ "${cj:-0}" -eq 0 ]; } || [ "${cb:-x}" != "${cw:-y}" ] ||
            [ "${cl:-1}" -ne 0 ] ||
-           [ $((${cj:-0} + ${cf:-0})) -ne $((${to:-0} + ${ti:-0})) ] ||
+           [ $((${cj:-0} + ${cs:-x} + ${cf:-0})) -ne $((${to:-0} + ${ti:-0})) ] ||
+           [ "${cs:-x}" != "${tj:-y}" ] ||
+           { [ "$alloc" = gpuduet ] && [ "${ts:-0}" -gt 0 ] && [ "${cs:-0}" -eq 0 ]; } ||
            [ "${ct:-0}" -lt $((2 * ${cj:-0} + ${cb:-0} + ${cx:-0})) ]; then
-            echo "$w $alloc --drive $d: the CSL switched warps but its blocks moved none, not ceil(bytes / PW) beats per job, left jobs, jobs + fixed != outs + ins ($to + $ti), or latency < 2 x jobs + beats + waits: $csl"
+            echo "$w $alloc --drive $d: the CSL switched warps but its blocks moved none, not ceil(bytes / PW) beats per job, left jobs, jobs + swaps + fixed != outs + ins ($to + $ti), swap jobs != the CSL's one-move swaps ($tj), no swap job though the CSL swapped ($ts), or latency < 2 x jobs + beats + waits: $csl"
             bad=1
         fi
         case "$opts" in

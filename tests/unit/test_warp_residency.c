@@ -13,6 +13,11 @@
  *      warp_left and warp_returned twice each; the output verifies.
  * Rules: a warp that may not leave (nothing eligible: an empty slot) is refused, and a switch-in
  * of a warp still moving out is refused.
+ *   4. the swap (hd_sm_warp_swap, GPUDuet's "switch the context spaces of them"): warp 1 out at
+ *      its load; once the load is back, warp 0 at the barrier and warp 1 swap in ONE call and
+ *      ONE move of a mover that takes swaps (struct hd_warp_move .swap, both warps' bytes);
+ *      one hd_sm_warp_moved of the leaving warp completes both, warp 1 runs and completes the
+ *      barrier, warp 0 comes back; the output verifies.
  */
 #include "gpu_impl.h"
 #include "rt_internal.h"
@@ -39,7 +44,7 @@ struct drv {
     struct hd_ctx *x;
     uint64_t in_due;         /* the pending in-move the test completes itself (0: none) */
     uint32_t in_warp;
-    unsigned moves, bad_bytes, left, returned;
+    unsigned moves, bad_bytes, left, returned, swaps;
     bool saw_load_absent, saw_release_absent, refused_ok;
 };
 
@@ -47,6 +52,15 @@ static uint64_t mv_start(void *impl, const struct hd_warp_move *m, uint64_t now)
 {
     struct drv *d = impl;
     d->moves++;
+    if (m->swap) { /* (test_swap) both warps in one move: the test completes it */
+        d->swaps++;
+        if (m->in || m->ctx2 != m->ctx || m->warp2 == m->warp ||
+            m->bytes2 != (uint64_t)m->regs2 * 4u + HD_WARP_STATE_BYTES)
+            d->bad_bytes++;
+        d->in_due = now + 9;
+        d->in_warp = m->warp; /* (the leaving warp names the swap) */
+        return HD_WARP_MOVE_CALLBACK;
+    }
     if (m->bytes != (uint64_t)m->regs * 4u + HD_WARP_STATE_BYTES || m->regs % 32u != 0 ||
         m->sm != 0)
         d->bad_bytes++;
@@ -136,6 +150,67 @@ static void hk_returned(void *impl, uint32_t sm, uint32_t ctx, uint32_t w, uint3
     d->returned++;
 }
 
+/* test_swap's driver: warp 1 out at its load, then warp 0 (at the barrier) and warp 1 swapped. */
+static int hk_cycle_swap(void *impl, uint64_t now, bool *ready, bool *busy, char *err,
+                         size_t errlen)
+{
+    struct drv *d = impl;
+    struct hd_sm *sm = d->sm;
+    (void)err;
+    (void)errlen;
+    *ready = false;
+    *busy = d->phase < 3;
+    if (d->in_due && now >= d->in_due) {
+        d->in_due = 0;
+        hd_sm_warp_moved(sm, d->x->id, d->in_warp, now);
+    }
+    struct hd_twarp *w;
+    switch (d->phase) {
+    case 0: /* warp 1 waits for its global load */
+        w = warp(sm, 1);
+        if (w && w->state == HD_WS_SB_MEM && w->lt_out == 1 &&
+            hd_sm_warp_switch_out(sm, w->slot, UINT64_MAX, now)) {
+            d->x = sm->cta[w->cta].ctx;
+            d->phase = 1;
+        }
+        break;
+    case 1: /* its load is back and warp 0 waits at the barrier: swap them */
+        w = warp(sm, 0);
+        if (w && w->state == HD_WS_BARRIER && d->x->saved[1].state == HD_WS_ABSENT &&
+            d->x->saved[1].lt_out == 0) {
+            /* (warp 0 may leave once nothing of it is in flight: asked again next cycle) */
+            const int got = hd_sm_warp_swap(sm, w->slot, d->x, 1, now);
+            if (got == 0)
+                break;
+            HD_CHECK(d->t, got == 2);
+            HD_CHECK(d->t, hd_sm_warp_absent(d->x, 0) && !hd_sm_warp_absent(d->x, 1) &&
+                               d->x->saved[0].state == HD_WS_LEAVING && warp(sm, 1) != NULL);
+            /* both move until the one completion: neither may be moved again */
+            HD_CHECK(d->t, !hd_sm_warp_switch_in(sm, d->x, 0, now));
+            d->phase = 2;
+        }
+        break;
+    case 2: /* the swap completed and warp 1 released the barrier: warp 0 comes back */
+        if (!d->in_due && d->x->saved[0].state == HD_WS_ABSENT &&
+            !d->x->fc.warps[0].at_barrier) {
+            HD_CHECK(d->t, d->returned == 1);
+            HD_CHECK(d->t, hd_sm_warp_switch_in(sm, d->x, 0, now));
+            d->phase = 3;
+        }
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static const struct hd_hook_ops drv_swap_ops = {
+    .name = "test_warp_residency_swap",
+    .cycle = hk_cycle_swap,
+    .warp_left = hk_left,
+    .warp_returned = hk_returned,
+};
+
 static const struct hd_hook_ops drv_ops = {
     .name = "test_warp_residency",
     .cycle = hk_cycle,
@@ -169,7 +244,7 @@ static void test_switch(struct hd_test_state *t)
     char err[256];
     HD_CHECK(t, hd_hooks_add(&g->timing->hooks, (struct hd_hook){&drv_ops, &d}, err,
                              sizeof err) == 0);
-    HD_CHECK(t, hd_sm_set_warp_mover(d.sm, &(struct hd_warp_mover){mv_start, &d}));
+    HD_CHECK(t, hd_sm_set_warp_mover(d.sm, &(struct hd_warp_mover){mv_start, &d, false}));
     hd_memcpy_h2d(g, out, hin, sizeof hin); /* (overwritten by the kernel) */
     tkit_launch(g, m, "pair", 1, 64, 0, a, 2);
     const uint64_t c = tkit_cycles(g, 2);
@@ -194,9 +269,56 @@ static void test_switch(struct hd_test_state *t)
     hd_gpu_destroy(g);
 }
 
+static void test_swap(struct hd_test_state *t)
+{
+    hd_test_begin(t, "a swap: one call, one move of both warps, one completion");
+    struct hd_gpu *g = tkit_gpu("[gpu]\nnum_sms = 1\n[mem]\nmodel = fixed\n");
+    struct hd_module *m = tkit_module(g, k_ptx);
+    hd_devptr in, out;
+    uint32_t hin[64], hout[64];
+    for (uint32_t i = 0; i < 64; i++)
+        hin[i] = 1000 + 7 * i;
+    hd_malloc(g, &in, sizeof hin);
+    hd_malloc(g, &out, sizeof hout);
+    hd_memcpy_h2d(g, in, hin, sizeof hin);
+    struct hd_arg a[2] = {HD_ARG(in), HD_ARG(out)};
+    tkit_launch(g, m, "pair", 1, 64, 0, a, 2); /* creates the timing model, warms the icache */
+    tkit_cycles(g, 0);
+    tkit_launch(g, m, "pair", 1, 64, 0, a, 2);
+    const uint64_t base = tkit_cycles(g, 1);
+    HD_CHECK(t, g->timing != NULL);
+    if (!g->timing) {
+        hd_gpu_destroy(g);
+        return;
+    }
+    struct drv d = {.t = t, .sm = g->timing->sm[0]};
+    char err[256];
+    HD_CHECK(t, hd_hooks_add(&g->timing->hooks, (struct hd_hook){&drv_swap_ops, &d}, err,
+                             sizeof err) == 0);
+    HD_CHECK(t, hd_sm_set_warp_mover(d.sm, &(struct hd_warp_mover){mv_start, &d, true}));
+    hd_memcpy_h2d(g, out, hin, sizeof hin); /* (overwritten by the kernel) */
+    tkit_launch(g, m, "pair", 1, 64, 0, a, 2);
+    const uint64_t c = tkit_cycles(g, 2);
+    hd_memcpy_d2h(g, hout, out, sizeof hout);
+    bool ok = true;
+    for (uint32_t i = 0; i < 64; i++)
+        ok &= hout[i] == hin[i ^ 32] + 1;
+    HD_CHECK(t, ok);
+    HD_CHECK(t, d.phase == 3);
+    HD_CHECK(t, d.swaps == 1 && d.moves == 3 && d.bad_bytes == 0); /* out, swap, in */
+    HD_CHECK(t, d.left == 2 && d.returned == 2);
+    HD_CHECK(t, tkit_stat(g, "sm.warp_switch_outs") == 2);
+    HD_CHECK(t, tkit_stat(g, "sm.warp_switch_ins") == 2);
+    HD_CHECK(t, c > base);
+    printf("  baseline %llu cycles, with a switch-out, a swap and a switch-in %llu\n",
+           (unsigned long long)base, (unsigned long long)c);
+    hd_gpu_destroy(g);
+}
+
 int main(void)
 {
     struct hd_test_state t = {0};
     test_switch(&t);
+    test_swap(&t);
     return hd_test_finish(&t);
 }

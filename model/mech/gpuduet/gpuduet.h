@@ -310,6 +310,13 @@ bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp);
  * warp `from` (cta << 5 | warp): the warp slot it gives up (release_part) is reserved for that
  * warp, whose acquire takes it; no TB placement or other warp gets it meanwhile. */
 void gd_alloc_pair(struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t from);
+/* A TB swap (session 20): the stalled TB in CTA slot cta (its shared-memory spill reserved, its
+ * shared memory home) gives its home run to the ready TB in CTA slot `from` (spilled, the same
+ * S, nothing asked of the bitmap) as its first warp leaves, so that the ready TB's warps come
+ * in at once, each in one swap job. false: not possible (nothing set). gd_alloc_unpair_tb: no
+ * longer (after the switch-outs). */
+bool gd_alloc_pair_tb(struct gd_alloc *a, uint32_t cta, uint32_t from);
+void gd_alloc_unpair_tb(struct gd_alloc *a, uint32_t cta);
 
 /* Absent warp `warp` of CTA slot cta found no room for its registers (or its TB's shared
  * memory) at the block, and no swap promised it any. */
@@ -365,6 +372,9 @@ struct gd_sm_stats {
      * from the switch-out to the ready push (summed); ready heads rotated for warp slots */
     uint64_t tb_sq, tb_stale, tb_nopart, tb_run_wait, tb_wres_wait, tb_out_wait;
     uint64_t tb_ins, tb_in_wait, tb_abs_cycles, tb_in_noslot;
+    /* swaps moved as ONE move of both warps (hd_mech_act.warp_swap: the CSL block's swap job;
+     * the others a switch-out and, later, a switch-in) */
+    uint64_t swap_jobs;
 };
 
 struct gd_sm {

@@ -142,6 +142,7 @@ void gda_cta_init(struct gd_cta *c)
         c->rf[i] = c->sp[i] = c->slot[i] = c->acq_rf[i] = c->swap_to[i] = c->pair_to[i] =
             c->slot_res[i] = GD_NONE;
     c->acq_smem = GD_NONE;
+    c->tb_to = GD_NONE;
 }
 
 /* The warp that `from` (cta << 5 | warp) names, when it is resident and absent: its record and
@@ -343,6 +344,17 @@ static void ga_release_part(void *impl, struct hd_cta_grant *g, const struct hd_
     if (pc)
         pc->promised[fw] = false;
     c->swap_to[i] = GD_NONE;
+    struct gd_cta *tc = c->tb_to < a->p->max_ctas ? &a->cta[c->tb_to] : NULL;
+    if (tc && tc->used && (tc->acq_sm == P_NONE || tc->acq_sm == P_FAIL) &&
+        !gda_smem_present(a, c->tb_to) && c->smem_sp != GD_NONE &&
+        gda_smem_present(a, g->cta_slot)) {
+        tc->acq_smem = c->smem; /* a TB swap: the ready TB's home run, no bitmap search */
+        tc->acq_sm = P_OK;
+        c->smem = c->smem_sp; /* (its shared memory leaves with its warps, this cycle) */
+        c->smem_sp = GD_NONE;
+        gda_smem_moved(a, g->cta_slot, c->smem);
+    }
+    c->tb_to = GD_NONE;
     bool any = false;
     for (uint32_t k = 0; k < c->n; k++)
         any |= c->slot[k] != GD_NONE;

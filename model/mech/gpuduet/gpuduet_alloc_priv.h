@@ -62,6 +62,9 @@ struct gd_cta {
      * stalled warp gives up is the ready warp's, no other's */
     uint32_t pair_to[MAXW];  /* stalled warp: the ready warp (cta << 5 | warp), GD_NONE */
     uint32_t slot_res[MAXW]; /* ready warp: the warp slot reserved for it, GD_NONE */
+    /* a TB swap (§3.6.5 "swaps the context space of them", gd_alloc_pair_tb): the stalled TB's
+     * shared-memory run goes to the ready TB (CTA slot tb_to) as its first warp leaves */
+    uint32_t tb_to;
 };
 
 /* The TB being placed (can_accept starts it, accept takes it). */

@@ -43,6 +43,8 @@
 #include "gpuduet.h"
 #include "gpuduet_mover.h"
 
+#define GD_MAXW_TB 32u /* warps of a TB (the TBCT's 32-bit Absmask) */
+
 static struct gd_launch *launch_of_tb(struct gd *g, struct gd_sm *s, uint32_t tb);
 
 /* The ready queue's push: the next absent warp (round robin over the WCT) whose long-latency
@@ -101,6 +103,47 @@ static uint32_t first_ready(struct gd_sm *s)
     return GD_NONE;
 }
 
+/* A warp-level swap with the CSL's data-mover block (gd_mover_swap_ok: both contexts between
+ * the same two arrays): stalled warp e (its spill reserved) leaves and ready warp r, the ready
+ * queue's head, comes into its slot and registers as ONE move, the block's swap job (kind 2:
+ * e's bytes out, then r's in behind them); r runs when the job is done. The pairing is made
+ * first, so that the allocator hands e's slot and registers to r as e leaves (gd_alloc_pair;
+ * hd_mech_act.warp_swap). When r may not come at once (its registers wait for the block's
+ * search: two plans) e leaves alone and r follows as a switch-in, as without the block. */
+static void swap(struct gd *g, uint32_t i, uint32_t e, uint32_t r, uint64_t now)
+{
+    struct gd_sm *s = &g->sm[i];
+    struct gd_wct_entry *w = &s->wct.w[e], *rw = &s->wct.w[r];
+    const struct gd_tbct_entry *tb = &s->wct.t[w->tb];
+    const uint32_t from = s->wct.t[rw->tb].cta_slot << 5 | rw->warp;
+    w->xout = rw->named > 0;
+    w->pair = r;
+    rw->pair = e;
+    gd_alloc_pair(s->alloc, tb->cta_slot, w->warp, from);
+    const int got = g->act->warp_swap(g->act->gpu, i, w->slot, rw->ctx, rw->warp, now);
+    w->xout = false;
+    if (got == 0) {
+        w->pair = rw->pair = GD_NONE;
+        gd_alloc_unreserve(s->alloc, tb->cta_slot, w->warp);
+        s->st.refused++;
+        gd_queues_rotate(&s->q, GD_QS);
+        return;
+    }
+    gd_queues_pop(&s->q, GD_QS);
+    w->queued = false;
+    s->st.outs++;
+    s->st.outs_bar += w->barrier;
+    s->st.swaps++;
+    gd_regpat_measure(g, i, launch_of_tb(g, s, w->tb), w->ctx, w->warp, w->pc);
+    s->st.xswaps += rw->named > 0;
+    rw->named++;
+    if (got == 2) { /* r is in (moving): off the ready queue, as a switch-in takes it */
+        gd_queues_pop(&s->q, GD_QR);
+        rw->rq = false;
+        s->st.swap_jobs++;
+    }
+}
+
 static void warp_level(struct gd *g, uint32_t i, uint64_t now)
 {
     struct gd_sm *s = &g->sm[i];
@@ -138,6 +181,8 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
             } else if (!gd_alloc_reserve(s->alloc, tb->cta_slot, w->warp, false, from)) {
                 s->st.no_room += !gd_alloc_pending(s->alloc, tb->cta_slot, w->warp, false);
                 gd_queues_rotate(&s->q, GD_QS);
+            } else if (r != GD_NONE && g->mv && gd_mover_swap_ok(g->mv, i, e, r)) {
+                swap(g, i, e, r, now); /* one move of both warps: the block's swap job */
             } else {
                 /* the pairing (§2.12: a swap is ONE stalled warp for ONE ready warp): the slot
                  * and registers it gives up are the ready warp's (gd_alloc_pair) */
@@ -230,6 +275,37 @@ static bool tb_reserved(struct gd_sm *s, const struct gd_tbct_entry *t)
     return all;
 }
 
+/* With the CSL's data-mover block, a TB-level swap moves each warp of the stalled TB t and one
+ * absent warp of the ready head TB rt (cta slot `from`) as one swap job, rt's warp taking t's
+ * warp's slot: only when every absent ready warp of rt can come at once in those slots: no more
+ * of them than t has present warps, and rt's shared memory home at once (Virtual Thread and
+ * plans whose shared memory does not spill keep it home; a spilled one takes t's home run,
+ * handed over as t's first warp leaves: gd_alloc_pair_tb). Its entries in rin (in warp order);
+ * how many (0: none). */
+static uint32_t tb_swap_partners(struct gd *g, uint32_t i, const struct gd_tbct_entry *t,
+                                 uint32_t from, uint32_t rt, uint32_t *rin)
+{
+    struct gd_sm *s = &g->sm[i];
+    if (from == GD_NONE || rt >= GD_TBCT_ENTRIES)
+        return 0;
+    const struct gd_tbct_entry *r = &s->wct.t[rt];
+    const struct gd_launch *L = launch_of_tb(g, s, rt);
+    if (!L || !L->planned || r->nwarps > GD_MAXW_TB)
+        return 0;
+    uint32_t np = 0, nr = 0;
+    for (uint32_t k = 0; k < t->nwarps; k++)
+        np += s->wct.w[t->first + k].slot != GD_NONE;
+    for (uint32_t k = 0; k < r->nwarps; k++) {
+        const uint32_t e = r->first + k;
+        if (s->wct.w[e].slot == GD_NONE && gd_w_state(&s->wct, e) == GD_WS_READY)
+            rin[nr++] = e;
+    }
+    if (!nr || nr > np)
+        return 0;
+    /* a shared memory that spilled: the stalled TB's home run is handed over (gd_alloc_pair_tb) */
+    return !L->plan.spill_smem || gd_alloc_pair_tb(s->alloc, t->cta_slot, from) ? nr : 0;
+}
+
 static void tb_level(struct gd *g, uint32_t i, uint64_t now)
 {
     struct gd_sm *s = &g->sm[i];
@@ -293,13 +369,37 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
             gd_queues_rotate(&s->q, GD_QST); /* (a warp's spill still at the bitmap, or none) */
             s->st.tb_wres_wait++;
         } else {
+            uint32_t rin[GD_MAXW_TB], nr = g->mv ? tb_swap_partners(g, i, t, from, rt, rin) : 0;
             bool all = true;
-            for (uint32_t k = 0; k < t->nwarps; k++) {
+            for (uint32_t k = 0, k2 = 0; k < t->nwarps; k++) {
                 struct gd_wct_entry *w = &s->wct.w[t->first + k];
                 if (w->slot == GD_NONE)
                     continue;
-                if (!gd_alloc_reserve(s->alloc, t->cta_slot, k, false, GD_NONE) ||
-                    !g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now)) {
+                if (!gd_alloc_reserve(s->alloc, t->cta_slot, k, false, GD_NONE)) {
+                    gd_alloc_unreserve(s->alloc, t->cta_slot, k);
+                    all = false;
+                    continue;
+                }
+                int got;
+                if (k2 < nr && gd_mover_swap_ok(g->mv, i, t->first + k, rin[k2])) {
+                    /* one move of both: the block's swap job (ready TB's warp k2 into this
+                     * warp's slot) */
+                    const struct gd_wct_entry *rw = &s->wct.w[rin[k2]];
+                    /* its slot and registers are that warp's (gd_alloc_pair, as at warp level) */
+                    gd_alloc_pair(s->alloc, t->cta_slot, k,
+                                  s->wct.t[rw->tb].cta_slot << 5 | rw->warp);
+                    got = g->act->warp_swap(g->act->gpu, i, w->slot, rw->ctx, rw->warp, now);
+                    if (got == 2) {
+                        gd_w_set_state(&s->wct, rin[k2], GD_WS_RUNNING); /* (moving in) */
+                        s->st.swap_jobs++;
+                        k2++;
+                    } else {
+                        nr = 0; /* (the ready TB may not come now: it follows as before) */
+                    }
+                } else {
+                    got = g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now);
+                }
+                if (!got) {
                     gd_alloc_unreserve(s->alloc, t->cta_slot, k);
                     all = false;
                     continue;
@@ -307,6 +407,7 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                 s->st.outs++;
                 s->st.outs_bar += w->barrier;
             }
+            gd_alloc_unpair_tb(s->alloc, t->cta_slot);
             if (all) {
                 gd_queues_pop(&s->q, GD_QST);
                 t->sq = false;

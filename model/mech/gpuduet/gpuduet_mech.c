@@ -555,12 +555,12 @@ static void put_stats(FILE *f, const struct gd_sm_stats *s)
             " unpaired=%" PRIu64 " tb_sq=%" PRIu64 " tb_stale=%" PRIu64 " tb_nopart=%" PRIu64
             " tb_run_wait=%" PRIu64 " tb_wres_wait=%" PRIu64 " tb_out_wait=%" PRIu64
             " tb_ins=%" PRIu64 " tb_in_wait=%" PRIu64 " tb_abs_cycles=%" PRIu64
-            " tb_in_noslot=%" PRIu64 "\n",
+            " tb_in_noslot=%" PRIu64 " swap_jobs=%" PRIu64 "\n",
             s->stalls_miss, s->stalls_bar, s->outs, s->outs_bar, s->ins, s->swaps, s->tb_outs,
             s->absent_loads, s->ready, s->refused, s->no_room, s->xswaps, s->outs_tb,
             s->out_cycles, s->xout_cycles, s->unpaired, s->tb_sq, s->tb_stale, s->tb_nopart,
             s->tb_run_wait, s->tb_wres_wait, s->tb_out_wait, s->tb_ins, s->tb_in_wait,
-            s->tb_abs_cycles, s->tb_in_noslot);
+            s->tb_abs_cycles, s->tb_in_noslot, s->swap_jobs);
 }
 
 static void gd_destroy(void *impl)
@@ -600,6 +600,7 @@ static void gd_destroy(void *impl)
             tot.tb_in_wait += s->tb_in_wait;
             tot.tb_abs_cycles += s->tb_abs_cycles;
             tot.tb_in_noslot += s->tb_in_noslot;
+            tot.swap_jobs += s->swap_jobs;
         }
         for (uint32_t i = 0; i < g->nsm; i++) /* what is still out at the end (none after a
                                                   completed run) */
@@ -765,7 +766,7 @@ static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *e
         gd_destroy(g);
         return -1;
     }
-    if (env->p->gduet.blocks &&
+    if (env->p->gduet.blocks && env->p->gduet.monitor_blocks &&
         (!(g->tm = gd_tm_create(env->p, env->hw, err, errlen)) ||
          (g->tm_sub = hd_monitor_subscribe(env->mon, 1, err, errlen)) < 0)) {
         gd_destroy(g);

@@ -29,7 +29,7 @@ struct job {
     uint8_t kind, src, dst;
     bool slot;                   /* its register-file side is the warp slot (ST alone): the
                                     pipeline's register-file port use does not hold it */
-    uint32_t bytes;
+    uint32_t bytes, bytes2;      /* (bytes2: a swap's arriving warp's, dst -> src) */
     uint64_t t0;                 /* cycle the residency started the move */
 };
 
@@ -64,7 +64,7 @@ struct gd_mover {
     struct msm *sm;
     bool failed;                 /* a move the block cannot take (reported at the next cycle) */
     char err[256];
-    uint64_t jobs, outs, ins, beats, want, waits, held, bytes, fixed, latency, steps;
+    uint64_t jobs, outs, ins, swaps, beats, want, waits, held, bytes, fixed, latency, steps;
     uint32_t max_waiting;
 };
 
@@ -103,7 +103,7 @@ struct gd_mover *gd_mover_create(struct gd *g, const struct hd_gpu_timing_params
     mv->pw = p->sm.warp_move_bytes;
     mv->hw = hw;
     mv->nsm = p->num_sms;
-    mv->seam = (struct hd_mech_wmover){mv_start, mv};
+    mv->seam = (struct hd_mech_wmover){mv_start, mv, true};
     for (uint32_t i = 0; i < mv->nsm; i++)
         memset(mv->sm[i].far, NOREC, sizeof mv->sm[i].far);
     return mv;
@@ -166,13 +166,91 @@ static uint64_t fixed(struct gd_mover *mv, uint64_t bytes, uint64_t now)
     return now + (bytes + mv->pw - 1u) / mv->pw;
 }
 
-/* The residency starts a warp's move (mech.h struct hd_mech_wmover). */
+/* The arrays of WCT entry e's move on SM i: *near (its home: the register file, or shared memory
+ * at TB level) and *far (where its context goes or is: out, the spill space the allocator
+ * reserved for it; in, where it went), *slot (the register-file side is the warp slot: ST
+ * alone). false: not in a plan. */
+static bool arrays(struct gd_mover *mv, uint32_t i, uint32_t e, bool in, uint8_t *near,
+                   uint8_t *far, bool *slot)
+{
+    struct gd *g = mv->g;
+    struct gd_sm *s = &g->sm[i];
+    const struct gd_launch *L =
+        e == GD_NONE ? NULL : gd_launch_of(g, s->wct.t[s->wct.w[e].tb].launch);
+    if (!L || !L->planned || !s->alloc)
+        return false;
+    *near = L->plan.spill_smem ? HD_GCSL_SMEM : HD_GCSL_RF;
+    if (!in) {
+        const int r = gd_alloc_spill_region(s->alloc, s->wct.t[s->wct.w[e].tb].cta_slot,
+                                            s->wct.w[e].warp);
+        *far = r < 0 ? (g->mode == GD_MODE_VT ? HD_GCSL_SMEM : NOREC) : (uint8_t)r;
+    } else {
+        *far = mv->sm[i].far[e]; /* (NOREC: placed absent, its context was never stored) */
+    }
+    *slot = *near == HD_GCSL_RF && (g->mode == GD_MODE_VT || !L->plan.spill_regs);
+    return true;
+}
+
+bool gd_mover_swap_ok(struct gd_mover *mv, uint32_t sm, uint32_t out, uint32_t in)
+{
+    uint8_t n1, f1, n2, f2;
+    bool s1, s2;
+    return sm < mv->nsm && mv->sm[sm].made && arrays(mv, sm, out, false, &n1, &f1, &s1) &&
+           arrays(mv, sm, in, true, &n2, &f2, &s2) && f1 != NOREC && f1 != n1 && n1 == n2 &&
+           f1 == f2;
+}
+
+/* A swap (mech.h hd_mech_wmove.swap): one kind-2 job, the leaving warp's bytes near -> far,
+ * then the arriving warp's far -> near into the space just vacated (gd_mover_swap_ok held when
+ * the CSL asked for it: both between the same two arrays). */
+static uint64_t start_swap(struct gd_mover *mv, const struct hd_mech_wmove *m, uint64_t now)
+{
+    struct gd *g = mv->g;
+    struct gd_sm *s = &g->sm[m->sm];
+    struct msm *ms = &mv->sm[m->sm];
+    const uint32_t e = gd_wct_find(&s->wct, m->ctx, m->warp),
+                   e2 = gd_wct_find(&s->wct, m->ctx2, m->warp2);
+    uint8_t n1 = 0, f1 = NOREC, n2 = 0, f2 = NOREC;
+    bool s1 = false, s2 = false;
+    const bool ok = arrays(mv, m->sm, e, false, &n1, &f1, &s1) &&
+                    arrays(mv, m->sm, e2, true, &n2, &f2, &s2) && f1 != NOREC && f1 != n1 &&
+                    n1 == n2 && f1 == f2 && m->bytes < MAXB && m->bytes2 < MAXB && m->bytes2;
+    if (!ok) {
+        if (!mv->failed)
+            snprintf(mv->err, sizeof mv->err,
+                     "gpuduet csl: SM %u cycle %" PRIu64 ": a swap of warp %u of context %u "
+                     "(%" PRIu64 " bytes, array %u -> %u) with warp %u of context %u (%" PRIu64
+                     " bytes, array %u -> %u) is not one job of the block (two arrays, both "
+                     "below its %d-bit byte count)",
+                     m->sm, now, m->warp, m->ctx, m->bytes, n1, f1, m->warp2, m->ctx2, m->bytes2,
+                     f2, n2, GPUDUET_CSL_BW);
+        mv->failed = true;
+        return fixed(mv, m->bytes + m->bytes2, now);
+    }
+    ms->far[e] = f1;
+    ms->far[e2] = NOREC;
+    const struct job j = {m->ctx,    m->warp, e, HD_GCSL_SWAP, n1, f1, s1 && s2,
+                          (uint32_t)m->bytes, (uint32_t)m->bytes2, now};
+    if (!push_waiting(ms, &j)) {
+        if (!mv->failed)
+            snprintf(mv->err, sizeof mv->err, "host out of memory (gpuduet csl commands)");
+        mv->failed = true;
+        return fixed(mv, m->bytes + m->bytes2, now);
+    }
+    if (ms->wn > mv->max_waiting)
+        mv->max_waiting = ms->wn;
+    return HD_MECH_WMOVE_CALLBACK;
+}
+
+/* The residency starts a warp's move (mech.h struct hd_mech_wmove). */
 static uint64_t mv_start(void *impl, const struct hd_mech_wmove *m, uint64_t now)
 {
     struct gd_mover *mv = impl;
     struct gd *g = mv->g;
     if (m->sm >= mv->nsm || m->sm >= g->nsm)
-        return fixed(mv, m->bytes, now);
+        return fixed(mv, m->bytes + m->bytes2, now);
+    if (m->swap)
+        return start_swap(mv, m, now);
     struct gd_sm *s = &g->sm[m->sm];
     struct msm *ms = &mv->sm[m->sm];
     const uint32_t e = gd_wct_find(&s->wct, m->ctx, m->warp);
@@ -204,7 +282,8 @@ static uint64_t mv_start(void *impl, const struct hd_mech_wmove *m, uint64_t now
     }
     const bool slot = near == HD_GCSL_RF && (g->mode == GD_MODE_VT || !L->plan.spill_regs);
     const struct job j = {m->ctx, m->warp, e, m->in ? HD_GCSL_IN : HD_GCSL_OUT,
-                          m->in ? far : near, m->in ? near : far, slot, (uint32_t)m->bytes, now};
+                          m->in ? far : near, m->in ? near : far, slot, (uint32_t)m->bytes, 0,
+                          now};
     if (!push_waiting(ms, &j)) {
         if (!mv->failed)
             snprintf(mv->err, sizeof mv->err, "host out of memory (gpuduet csl commands)");
@@ -236,6 +315,7 @@ static int step_sm(struct gd_mover *mv, uint32_t i, uint64_t now, char *err, siz
         in.cmd_src_i = j->src;
         in.cmd_dst_i = j->dst;
         in.cmd_bytes_i = j->bytes;
+        in.cmd_bytes2_i = j->bytes2;
     }
     /* the pipeline's port use; the register file's only when a job in the block (or this
      * command) moves registers: a warp slot's state (ST) is not behind the register file's port */
@@ -275,6 +355,7 @@ static int step_sm(struct gd_mover *mv, uint32_t i, uint64_t now, char *err, siz
         s->fh = (s->fh + 1u) % QD;
         s->fn--;
         mv->latency += now + 1 - d.t0;
+        /* (a swap's: the residency completes its arriving warp with it) */
         act->warp_moved(act->gpu, i, d.ctx, d.warp, now);
     }
     if (j) { /* taken at this edge (a refusal shows at the next step) */
@@ -284,8 +365,9 @@ static int step_sm(struct gd_mover *mv, uint32_t i, uint64_t now, char *err, siz
         mv->jobs++;
         mv->outs += j->kind == HD_GCSL_OUT;
         mv->ins += j->kind == HD_GCSL_IN;
-        mv->bytes += j->bytes;
-        mv->want += (j->bytes + mv->pw - 1u) / mv->pw;
+        mv->swaps += j->kind == HD_GCSL_SWAP;
+        mv->bytes += (uint64_t)j->bytes + j->bytes2;
+        mv->want += (j->bytes + mv->pw - 1u) / mv->pw + (j->bytes2 + mv->pw - 1u) / mv->pw;
     }
     return 0;
 }
@@ -319,11 +401,13 @@ void gd_mover_log(const struct gd_mover *mv, FILE *f)
     for (uint32_t i = 0; i < mv->nsm; i++)
         left += mv->sm[i].wn + mv->sm[i].fn;
     fprintf(f,
-            "csl jobs=%" PRIu64 " outs=%" PRIu64 " ins=%" PRIu64 " beats=%" PRIu64
+            "csl jobs=%" PRIu64 " outs=%" PRIu64 " ins=%" PRIu64 " swaps=%" PRIu64
+            " beats=%" PRIu64
             " beats_want=%" PRIu64 " waits=%" PRIu64 " held=%" PRIu64 " bytes=%" PRIu64
             " fixed=%" PRIu64 " latency=%" PRIu64
             " max_waiting=%u steps=%" PRIu64 " left=%" PRIu64 "\n",
-            mv->jobs, mv->outs, mv->ins, mv->beats, mv->want, mv->waits, mv->held, mv->bytes,
+            mv->jobs, mv->outs, mv->ins, mv->swaps, mv->beats, mv->want, mv->waits, mv->held,
+            mv->bytes,
             mv->fixed,
             mv->latency, mv->max_waiting, mv->steps, left);
 }

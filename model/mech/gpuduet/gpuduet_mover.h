@@ -29,9 +29,15 @@
  *           are below the shared memory's), but it reads the warp slot, not a register bank:
  *           the register file's busy bit is passed only while a job in the block (or the
  *           command) moves registers.
- *   swap    The block's swap job (kind 2) is not used: the residency switches the ready warp in
- *           only once the stalled one has left its slot, so a swap is a switch-out job followed
- *           by a switch-in job, back to back in the block's queue.
+ *   swap    A swap (the CSL's "switch the context spaces of them", §3.6.5; at TB level each
+ *           pair of a stalled TB's warp and a ready TB's warp) is ONE
+ *           move of the residency (hd_mech_act.warp_swap, struct hd_mech_wmove .swap) and ONE
+ *           job of the block, kind 2: the stalled warp's bytes near -> far, then the ready
+ *           warp's far -> near into the space just vacated; its done_* completes both (the
+ *           residency completes the arriving warp with the leaving one). The slot and the
+ *           registers change owner when the job is taken; the arriving warp runs from the cycle
+ *           after done_*. Only when both contexts lie between the same two arrays
+ *           (gd_mover_swap_ok); otherwise a switch-out job, then a switch-in job.
  *   pace    The CSL starts no switch-out while the SM's mover is backed up (gd_mover_held:
  *           a move waiting for the command port, or the block's QD jobs taken): one port per
  *           SM bounds the switching rate (the thesis's CSL is one FSM with one data mover; it
@@ -67,10 +73,16 @@ int gd_mover_start(struct gd_mover *mv, char *err, size_t errlen);
  * its command and the pipeline's port use, complete the moves it reports done. *busy: a move is
  * queued or under way. 0, or -1 with a located message. */
 int gd_mover_cycle(struct gd_mover *mv, uint64_t now, bool *busy, char *err, size_t errlen);
+/* May the swap of stalled WCT entry `out` (its spill reserved) with ready entry `in` on SM sm
+ * be ONE job of the block (kind 2: both contexts between the same two arrays, the arriving
+ * one's stored where the leaving one's goes)? The CSL then swaps them with
+ * hd_mech_act.warp_swap (gpuduet_csl.c). */
+bool gd_mover_swap_ok(struct gd_mover *mv, uint32_t sm, uint32_t out, uint32_t in);
 /* Is SM sm's data mover backed up (a move waits for the block's command port, or QD jobs are
  * in the block)? The CSL then starts no switch-out (counted: `held`); switch-ins go on. */
 bool gd_mover_held(struct gd_mover *mv, uint32_t sm);
-/* The log's line: csl jobs= outs= ins= beats= beats_want= (the sum of ceil(bytes / PW) over
+/* The log's line: csl jobs= outs= ins= swaps= (kind-2 jobs: each one switch-out and one
+ * switch-in) beats= beats_want= (the sum of ceil(bytes / PW) over
  * the jobs taken) waits= held= (switch-outs held, per SM and cycle) bytes= fixed= (moves that
  * took the fixed latency) latency= (start to usable, summed over the jobs done) max_waiting=
  * steps= left= (jobs not done at the end). */

@@ -152,6 +152,26 @@ void gd_alloc_pair(struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t fro
     }
 }
 
+bool gd_alloc_pair_tb(struct gd_alloc *a, uint32_t cta, uint32_t from)
+{
+    if (cta >= a->p->max_ctas || from >= a->p->max_ctas || cta == from || !a->cta[cta].used ||
+        !a->cta[from].used)
+        return false;
+    struct gd_cta *c = &a->cta[cta], *r = &a->cta[from];
+    if (!c->pl.spill_smem || r->pl.S != c->pl.S || c->smem_sp == GD_NONE ||
+        c->smem == GD_NONE || !gda_smem_present(a, cta) || gda_smem_present(a, from) ||
+        (r->acq_sm != P_NONE && r->acq_sm != P_FAIL))
+        return false;
+    c->tb_to = from;
+    return true;
+}
+
+void gd_alloc_unpair_tb(struct gd_alloc *a, uint32_t cta)
+{
+    if (cta < a->p->max_ctas)
+        a->cta[cta].tb_to = GD_NONE;
+}
+
 bool gd_alloc_starved(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
 {
     return cta < a->p->max_ctas && a->cta[cta].used && warp < a->cta[cta].n &&
