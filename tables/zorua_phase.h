@@ -113,8 +113,8 @@ void hd_zorua_phase_ref_reset(struct hd_zorua_phase_state *s);
         const struct hd_zorua_phase_cfg hd_zpc_ = HD_ZPH_CFG(ZORUA_PHASE_);                        \
         (void)hd_zorua_phase_ref_init((s), &hd_zpc_, NULL, 0);                                     \
     } while (0)
-/* Reset with configuration cfg; -1 (and a message in err) when it exceeds the maxima or its own
- * widths (as the header's static checks of the built one). */
+/* Reset with configuration cfg; -1 (and a message in err, if err is not NULL) when it exceeds
+ * the maxima or its own widths (as the header's static checks of the built one). */
 int hd_zorua_phase_ref_init(struct hd_zorua_phase_state *s, const struct hd_zorua_phase_cfg *cfg,
                             char *err, unsigned errlen);
 /* One cycle: *out = the outputs during the cycle, then the rising edge samples *in. */

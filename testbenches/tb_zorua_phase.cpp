@@ -11,6 +11,8 @@
 // arrival mask; Maxwell's 64 scratchpad sets): sizes from the configuration's macros; where the
 // configuration has more than 64 warps or warp indices past its warps, testbench bins require
 // events of the warps above 63, an arrival's phase of one of them, and ignored instructions.
+// The reference's run-time configuration (hd_zorua_phase_ref_init): the built one is taken, one
+// past the maxima refused with its message (session 20).
 extern "C" {
 #include "zorua_phase.h"
 }
@@ -45,6 +47,19 @@ static TB_IN inst(unsigned cls, unsigned warp, unsigned regs, unsigned smem)
 int sc_main(int argc, char **argv)
 {
     tb::Options o = tb::parse(argc, argv);
+    // hd_zorua_phase_ref_init: the built configuration taken (0), 129 warps refused (-1 and the
+    // message; no write without a buffer)
+    TB_STATE cs;
+    char cmsg[96] = "";
+    const struct hd_zorua_phase_cfg built = HD_ZPH_CFG(ZORUA_PHASE_);
+    struct hd_zorua_phase_cfg past = built;
+    past.warps = HD_ZPH_WARPS_MAX + 1;
+    past.ww = 8;
+    const bool cfg_ok = hd_zorua_phase_ref_init(&cs, &built, cmsg, sizeof cmsg) == 0 &&
+                        hd_zorua_phase_ref_init(&cs, &past, nullptr, sizeof cmsg) == -1 &&
+                        hd_zorua_phase_ref_init(&cs, &past, cmsg, sizeof cmsg) == -1 &&
+                        std::strstr(cmsg, "zorua_phase: configuration refused: 1..128") != nullptr;
+    std::printf("tb_zorua_phase: run-time configurations %s\n", cfg_ok ? "as specified" : "WRONG");
     tb::Rng r{o.seed};
     tb::Rng noise{o.seed * 7919u + 13u}; // the don't-care fields of invalid inputs
     std::vector<TB_IN> stim;
@@ -175,5 +190,5 @@ int sc_main(int argc, char **argv)
     }
     if (tbins)
         std::printf("tb_zorua_phase: testbench bins %u/%u\n", thit, tbins);
-    return rc != 0 ? rc : ok == nd && thit == tbins ? 0 : 1;
+    return rc != 0 ? rc : ok == nd && thit == tbins && cfg_ok ? 0 : 1;
 }
