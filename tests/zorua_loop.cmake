@@ -3,8 +3,8 @@
 # item 5; docs/blocks/zorua.md "In the loop"; model/mech/zorua/zorua_maploop.h, zorua_decloop.h,
 # zorua_coordloop.h): each SM's RMT, SMT and TMT stepped as zorua_map blocks (the built
 # configuration, zorua_map:smt, zorua_map:tmt; Kepler's and Maxwell's kinds by the GPU's sizes)
-# and, on Fermi, its zorua_phase decoder beside the model's (which are the same blocks' C
-# references) and its zorua_coord coordinator, whose outputs the model's admissions, releases
+# and its zorua_phase decoder beside the model's (which are the same blocks' C references; on
+# Kepler and Maxwell since session 20) and its zorua_coord coordinator, whose outputs the model's admissions, releases
 # and o_thresh are (session 14), every output checked.
 # - zorua_loop_drive: reduction at 24 registers x 1024 threads on Fermi (oversubscribed: the
 #   tables allocate, release, swap out and in) without the blocks, then under heddle cosim
@@ -21,8 +21,8 @@
 #   refused with a message naming the key, the built sizes and the GPU's.
 # - zorua_loop_fst (full): an FST window of the 15 SMs' 75 blocks, the RTL's ports in the .gtkw.
 # - zorua_loop_kepler, zorua_loop_maxwell (full): three experiment points each on Kepler and
-#   Maxwell (96 logical warps: the tables' and, session 15, the coordinator's Kepler/Maxwell
-#   kinds, no decoder: 60 instances), both drives.
+#   Maxwell (96 logical warps: the tables', session 15 the coordinator's and session 20 the
+#   decoder's Kepler/Maxwell kinds: 75 instances), both drives.
 # - zorua_loop_experiment_kepler, _maxwell (full, session 15): every Kepler / Maxwell Zorua point
 #   of experiments/zorua-sample.toml (19 each) in the loop, both drives, the same cycles.
 # - zorua_loop_smem_fermi, _kepler (full, session 16): scalarprod 8 KB x 128, whose seventh CTA per

@@ -9,6 +9,8 @@
  * an exit event. Keeps each warp's current phase (L316), set at the block's arrival (init_*),
  * replaced by each phase specifier, cleared at the exit. Within one edge the arrival, then the
  * instruction. Registered outputs, latency 1, 0 without an event.
+ * Warps is 64 on Fermi and 96 on Kepler and Maxwell (session 20; up to 128): a warp index past
+ * Warps (WW bits may hold more) is ignored.
  * Bit-exact C reference: tables/zorua_phase.c; ports: zorua_phase_ports.def; parameters:
  * configs/rtl/zorua_phase.ini.
  */
@@ -144,7 +146,7 @@ module zorua_phase #(
   // Assertions //
   ////////////////
 
-  `HD_ASSERT_INIT(HdZoruaPhaseParams, Warps >= 1 && Warps <= 64 && Warps <= (1 << WW) &&
+  `HD_ASSERT_INIT(HdZoruaPhaseParams, Warps >= 1 && Warps <= 128 && Warps <= (1 << WW) &&
                                       RegSets < (1 << RsW) && SmemSets < (1 << SsW))
   `HD_ASSERT_KNOWN(HdZoruaPhaseEvKnown, ev_v_o, clk_i, rst_ni)
   `HD_ASSERT(HdZoruaPhaseOneOf, !(ev_v_o && err_o), clk_i, rst_ni)

@@ -11,9 +11,10 @@ tables and decoder are the blocks' C references, its o_thresh is the coordinator
 the blocks are checked against the model every step).
 
 With --gen kepler or maxwell the points run on configs/zorua-<gen>.ini with 96 logical warps: the
-tables and (session 15) the coordinator are stepped as the blocks' Kepler/Maxwell configurations
-(zorua_coord:kepler, :maxwell: 96 logical warps, the model's admissions its outputs) and the
-decoder, built for 64 logical warps, is not (four instances per SM).
+tables, (session 15) the coordinator and (session 20) the decoder are stepped as the blocks'
+Kepler/Maxwell configurations (zorua_coord:kepler, :maxwell: 96 logical warps, the model's
+admissions its outputs; zorua_phase:kepler, :maxwell: 96 logical warps, the model's phase events
+its outputs): five instances per SM, as on Fermi.
 
 usage: zorua_loop.py HEDDLE (--point NAME ... | --experiment TOML | --sample) [--drive ref,rtl]
                      [--gen fermi|kepler|maxwell] [--size small|...|waves]
@@ -31,11 +32,10 @@ import sys
 import tomllib
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-GENS = {  # config, logical warps, instances per SM (three tables, the decoder and coordinator
-    # where they fit)
+GENS = {  # config, logical warps, instances per SM (three tables, the decoder and coordinator)
     "fermi": ("configs/zorua-fermi.ini", 64, 5),
-    "kepler": ("configs/zorua-kepler.ini", 96, 4),
-    "maxwell": ("configs/zorua-maxwell.ini", 96, 4),
+    "kepler": ("configs/zorua-kepler.ini", 96, 5),
+    "maxwell": ("configs/zorua-maxwell.ini", 96, 5),
 }
 NSM = 15  # the SMs of the three generations (Table 2)
 SUMMARY = re.compile(r"^(\S+): (verified|FAILED) \(\w+\), (\d+) cycles, blocks in the timing "

@@ -142,9 +142,9 @@ static bool accept(void *impl, const struct hd_cta_demand *d, struct hd_cta_gran
     g->launch = d->launch;
     g->priority = d->priority;
     if (a->dec) { /* the decoder: the CTA's warps start in their first phase */
-        uint64_t mask = 0;
+        uint32_t mask[ZDL_MWORDS] = {0};
         for (uint32_t i = 0; i < nw; i++)
-            mask |= 1ull << (wid[i] & 63u);
+            mask[(wid[i] / 32u) % ZDL_MWORDS] |= 1u << (wid[i] % 32u);
         zdl_arrive(a->dec, a->sm, mask, div_up(d->regs_per_warp, a->reg_unit),
                    div_up(d->smem, a->p->z_smem_set));
     }

@@ -18,8 +18,20 @@ struct zdl_rec {
     struct hd_zorua_phase_out out; /* what the reference's output registers held after it */
 };
 
+/* The block's configurations one build holds (configs/rtl/zorua_phase.ini, hd_rtl_params.h),
+ * smallest first: an SM takes the first that holds it. */
+static const struct zdl_kind_row {
+    const char *kind;
+    struct hd_zorua_phase_cfg cfg;
+} kinds[] = {
+    {"zorua_phase", HD_ZPH_CFG(ZORUA_PHASE_)},                  /* Fermi */
+    {"zorua_phase:kepler", HD_ZPH_CFG(ZORUA_PHASE__KEPLER_)},   /* Kepler */
+    {"zorua_phase:maxwell", HD_ZPH_CFG(ZORUA_PHASE__MAXWELL_)}, /* Maxwell */
+};
+
 struct zdl_sm {
     bool on;
+    const char *kind;                /* the instance kind (zdl_kind) */
     struct hd_zorua_phase_state ref; /* the model's decoder */
     struct zdl_rec *jr;              /* the journal (a ring, oldest first) */
     uint32_t jhead, jn, jcap;
@@ -62,11 +74,29 @@ void zdl_destroy(struct zdl *L)
     free(L);
 }
 
+const char *zdl_kind(uint32_t warps, uint32_t reg_sets, uint32_t smem_sets, uint32_t reg_set,
+                     uint32_t smem_set, struct hd_zorua_phase_cfg *cfg)
+{
+    if (reg_set != 4 || smem_set != 1024)
+        return NULL;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        const struct hd_zorua_phase_cfg *c = &kinds[i].cfg;
+        /* (the specifier's fields hold the largest phase: reg_sets x 4 registers, smem_sets KB) */
+        if (warps <= c->warps && reg_sets <= c->reg_sets && smem_sets <= c->smem_sets &&
+            (uint64_t)reg_sets * reg_set < ((uint64_t)1 << c->regw) &&
+            (uint64_t)smem_sets * smem_set < ((uint64_t)1 << c->smw)) {
+            if (cfg)
+                *cfg = *c;
+            return kinds[i].kind;
+        }
+    }
+    return NULL;
+}
+
 bool zdl_fits(uint32_t warps, uint32_t reg_sets, uint32_t smem_sets, uint32_t reg_set,
               uint32_t smem_set)
 {
-    return warps <= ZORUA_PHASE_Warps && reg_sets <= ZORUA_PHASE_RegSets &&
-           smem_sets <= ZORUA_PHASE_SmemSets && reg_set == 4 && smem_set == 1024;
+    return zdl_kind(warps, reg_sets, smem_sets, reg_set, smem_set, NULL) != NULL;
 }
 
 int zdl_add_sm(struct zdl *L, uint32_t sm, uint32_t warps, uint32_t reg_sets, uint32_t smem_sets,
@@ -76,15 +106,18 @@ int zdl_add_sm(struct zdl *L, uint32_t sm, uint32_t warps, uint32_t reg_sets, ui
         snprintf(err, errlen, "zorua: SM %u beyond the loop's %u", sm, L->nsm);
         return -1;
     }
-    if (!zdl_fits(warps, reg_sets, smem_sets, reg_set, smem_set)) {
+    struct hd_zorua_phase_cfg cfg;
+    const char *kind = zdl_kind(warps, reg_sets, smem_sets, reg_set, smem_set, &cfg);
+    if (!kind) {
+        const struct hd_zorua_phase_cfg *f = &kinds[0].cfg, *m = &kinds[2].cfg;
         snprintf(err, errlen,
                  "key 'in_loop' ([zorua]): the zorua_phase block is built for %u logical warps, "
-                 "%u register sets of 4 registers and %u scratchpad sets of 1024 bytes "
-                 "(configs/rtl/zorua_phase.ini), this GPU's decoder needs %u, %u of %u and %u of "
-                 "%u ([sm] logical_warps, max_regs_per_thread, smem_per_sm, [zorua] reg_set, "
-                 "smem_set)",
-                 (unsigned)ZORUA_PHASE_Warps, (unsigned)ZORUA_PHASE_RegSets,
-                 (unsigned)ZORUA_PHASE_SmemSets, warps, reg_sets, reg_set, smem_sets, smem_set);
+                 "%u register sets of 4 registers and %u scratchpad sets of 1024 bytes (Fermi) "
+                 "or up to %u, %u and %u (Kepler, Maxwell; configs/rtl/zorua_phase.ini), this "
+                 "GPU's decoder needs %u, %u of %u and %u of %u ([sm] logical_warps, "
+                 "max_regs_per_thread, smem_per_sm, [zorua] reg_set, smem_set)",
+                 f->warps, f->reg_sets, f->smem_sets, m->warps, m->reg_sets, m->smem_sets, warps,
+                 reg_sets, reg_set, smem_sets, smem_set);
         return -1;
     }
     struct zdl_sm *x = &L->s[sm];
@@ -93,7 +126,9 @@ int zdl_add_sm(struct zdl *L, uint32_t sm, uint32_t warps, uint32_t reg_sets, ui
         snprintf(err, errlen, "zorua: host out of memory");
         return -1;
     }
-    hd_zorua_phase_ref_reset(&x->ref);
+    if (hd_zorua_phase_ref_init(&x->ref, &cfg, err, (unsigned)errlen) != 0)
+        return -1;
+    x->kind = kind;
     x->on = true;
     return 0;
 }
@@ -109,7 +144,7 @@ int zdl_make(struct zdl *L, char *err, size_t errlen)
             continue;
         char name[48];
         snprintf(name, sizeof name, "sm%u.zorua_phase", s);
-        if (hd_hw_make_sized(f, "zorua_phase", name, &x->inst, sizeof(struct hd_zorua_phase_in),
+        if (hd_hw_make_sized(f, x->kind, name, &x->inst, sizeof(struct hd_zorua_phase_in),
                              sizeof(struct hd_zorua_phase_out), err, errlen) != 0)
             return -1;
         x->inst.ops->reset(x->inst.impl);
@@ -146,14 +181,15 @@ static struct zdl_sm *sm_of(struct zdl *L, uint32_t sm)
     return L && sm < L->nsm && L->s[sm].on ? &L->s[sm] : NULL;
 }
 
-void zdl_arrive(struct zdl *L, uint32_t sm, uint64_t mask, uint32_t rsets, uint32_t ssets)
+void zdl_arrive(struct zdl *L, uint32_t sm, const uint32_t mask[ZDL_MWORDS], uint32_t rsets,
+                uint32_t ssets)
 {
     struct zdl_sm *x = sm_of(L, sm);
     if (!x)
         return;
     struct hd_zorua_phase_in in = {0};
     in.init_v_i = 1;
-    in.init_mask_i = mask;
+    memcpy(in.init_mask_i, mask, sizeof in.init_mask_i);
     in.init_rsets_i = rsets;
     in.init_ssets_i = ssets;
     edge(x, &in);
@@ -209,10 +245,17 @@ static int differ(const struct hd_block_desc *b, const void *out, const void *wa
 
 static const char *what(const struct zdl_rec *r, char *buf, size_t len)
 {
-    if (r->in.init_v_i)
-        snprintf(buf, len, "arrival of warps 0x%" PRIx64 " (%" PRIu64 " register sets, %" PRIu64
-                 " scratchpad sets)", r->in.init_mask_i, r->in.init_rsets_i, r->in.init_ssets_i);
-    else if (r->in.cls_i == HD_ZPH_PHASE)
+    if (r->in.init_v_i) {
+        char m[40]; /* the mask in hex, its highest non-zero word first */
+        unsigned hi = HD_ZPH_MWORDS - 1, n = 0;
+        while (hi > 0 && !r->in.init_mask_i[hi])
+            hi--;
+        n += (unsigned)snprintf(m, sizeof m, "%" PRIx32, r->in.init_mask_i[hi]);
+        while (hi-- > 0 && n < sizeof m)
+            n += (unsigned)snprintf(m + n, sizeof m - n, "%08" PRIx32, r->in.init_mask_i[hi]);
+        snprintf(buf, len, "arrival of warps 0x%s (%" PRIu64 " register sets, %" PRIu64
+                 " scratchpad sets)", m, r->in.init_rsets_i, r->in.init_ssets_i);
+    } else if (r->in.cls_i == HD_ZPH_PHASE)
         snprintf(buf, len, "phase specifier of warp %" PRIu64 " (%" PRIu64 " registers, %" PRIu64
                  " bytes)", r->in.warp_i, r->in.regs_i, r->in.smem_i);
     else
@@ -253,13 +296,13 @@ int zdl_cycle(struct zdl *L, uint64_t now, bool *busy, char *err, size_t errlen)
             uint64_t got, exp;
             memcpy(&got, (const char *)&out + p->offset, sizeof got);
             memcpy(&exp, (const char *)&want + p->offset, sizeof exp);
-            char buf[128];
+            char buf[160];
             snprintf(err, errlen,
-                     "zorua: MISMATCH at cycle %" PRIu64 ", SM %u, block zorua_phase "
+                     "zorua: MISMATCH at cycle %" PRIu64 ", SM %u, block %s "
                      "(sm%u.zorua_phase, the phase-specifier decoder), port %s = %" PRIu64
                      " (0x%" PRIx64 "), the model's decoder gave %" PRIu64 " (0x%" PRIx64
                      ") for the %s",
-                     now, s, s, p->name, got, got, exp, exp,
+                     now, s, x->kind, s, p->name, got, got, exp, exp,
                      x->pend ? what(&x->due, buf, sizeof buf) : "cycle without an entry");
             return -1;
         }

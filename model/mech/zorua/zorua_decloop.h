@@ -17,19 +17,27 @@
  * queued, then runs in step), and every output of every step must equal the model's (all zero
  * after a cycle without an entry), else the run stops with a located message (cycle, SM,
  * instance, port, both values, the entry). While entries wait the SM's cycles are not skipped.
- * The block is built for 64 logical warps, 4 registers and 1 KB per set, 16 register sets and 48
- * scratchpad sets ([default], Fermi): another size is refused. Deterministic. No globals.
+ * The block's configurations (configs/rtl/zorua_phase.ini; 4 registers and 1 KB per set, 16
+ * register sets) are Fermi's ([default]: 64 logical warps, 48 scratchpad sets) and, since session
+ * 20, Kepler's and Maxwell's ([kepler], [maxwell]: 96 logical warps, 48 or 64 scratchpad sets, the
+ * instance kinds "zorua_phase:kepler" and ":maxwell", the arrival's warp mask 96 bits): an SM
+ * steps the first kind that holds its sizes, its model's decoder the C reference in that
+ * configuration; another size is refused. Deterministic. No globals.
  */
 #ifndef HD_ZORUA_DECLOOP_H
 #define HD_ZORUA_DECLOOP_H
 
 #include "hw_inst.h"
+#include "zorua_phase.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct zdl;
+
+/* Words of an arrival's warp mask (bit w in word w / 32; up to 128 logical warps). */
+#define ZDL_MWORDS HD_ZPH_MWORDS
 
 /* A loop for nsm SMs over the factory *hw (read at zdl_make; may point at NULL: C references).
  * fault (tests only; 0: none): the model's expectation of the loop's Nth entry, counted over the
@@ -42,15 +50,22 @@ void zdl_destroy(struct zdl *L);
  * or -1 with a message. */
 int zdl_add_sm(struct zdl *L, uint32_t sm, uint32_t warps, uint32_t reg_sets, uint32_t smem_sets,
                uint32_t reg_set, uint32_t smem_set, char *err, size_t errlen);
-/* Does the block fit an SM of these sizes (zdl_add_sm's test)? Kepler's and Maxwell's 96 logical
- * warps do not: their runs step the mapping tables only. */
+/* The block's configuration for an SM of these sizes (logical warps, register sets a warp and
+ * scratchpad sets a CTA may ask, registers per thread in a set, bytes in a scratchpad set): the
+ * instance kind ("zorua_phase", "zorua_phase:kepler", "zorua_phase:maxwell": the first that holds
+ * them) and, with cfg, its parameters; NULL when none is built for them. */
+const char *zdl_kind(uint32_t warps, uint32_t reg_sets, uint32_t smem_sets, uint32_t reg_set,
+                     uint32_t smem_set, struct hd_zorua_phase_cfg *cfg);
+/* Does a kind fit an SM of these sizes (zdl_add_sm's test)? */
 bool zdl_fits(uint32_t warps, uint32_t reg_sets, uint32_t smem_sets, uint32_t reg_set,
               uint32_t smem_set);
 /* Make the instances (before the first cycle). 0, or -1 with a message. */
 int zdl_make(struct zdl *L, char *err, size_t errlen);
 /* The model's decoder of SM sm (an SM not in the loop: nothing, and zdl_phase returns false). */
-/* A CTA arrived: its logical warps (mask) start with rsets register and ssets scratchpad sets. */
-void zdl_arrive(struct zdl *L, uint32_t sm, uint64_t mask, uint32_t rsets, uint32_t ssets);
+/* A CTA arrived: its logical warps (mask, bit w in word w / 32) start with rsets register and
+ * ssets scratchpad sets. */
+void zdl_arrive(struct zdl *L, uint32_t sm, const uint32_t mask[ZDL_MWORDS], uint32_t rsets,
+                uint32_t ssets);
 /* Warp w meets a phase specifier of regs live registers and smem bytes: true with the event's
  * register and scratchpad sets in *rsets, *ssets (false: no event, e.g. past the tables). */
 bool zdl_phase(struct zdl *L, uint32_t sm, uint32_t w, uint32_t regs, uint32_t smem,

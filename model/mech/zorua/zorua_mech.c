@@ -71,7 +71,8 @@ static int zh_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
     }
     if (!a->zorua || !zdl_fits(a->z.nwarps, a->reg_sets_max, a->z.smt.nsets, a->p->z_reg_set,
                                a->p->z_smem_set))
-        return 0; /* (WLM has no phases; the decoder is built for Fermi's 64 logical warps) */
+        return 0; /* (WLM has no phases; the decoder's kinds hold Fermi's 64 logical warps and
+                     Kepler's and Maxwell's 96, session 20: another size steps no decoder) */
     if (zdl_add_sm(h->dec, sm, a->z.nwarps, a->reg_sets_max, a->z.smt.nsets, a->p->z_reg_set,
                    a->p->z_smem_set, err, errlen) != 0)
         return -1;
