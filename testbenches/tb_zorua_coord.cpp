@@ -9,7 +9,8 @@
 // floor (vreq_i, fbar_i; session 19), idle and memory-stall cycles whose mix changes per epoch so that
 // o_thresh walks up to its ceiling and down to 0, inactive stretches) and a reset mid-stream,
 // then directed boundaries (exact register and scratchpad fits at odd thresholds, an arrival and
-// a phase specifier at the tables' limits, level and exactly-16 epochs; bins "exact ...").
+// a phase specifier at the tables' limits, level and exactly-16 epochs; bins "exact ...";
+// epochs ending on an idle and on a memory-stall cycle, bin "epoch ends busy").
 // Every output compared with the C reference every cycle; coverage bins (all required).
 extern "C" {
 #include "zorua_coord.h"
@@ -235,13 +236,39 @@ int sc_main(int argc, char **argv)
         arrive(1, 1, sth);
         dir_smem = sth >= 1 && before == 16 && nsched() == 17;
     }
+    // (3) Epochs whose last active cycle is an idle cycle, then one whose last is a memory
+    // stall (every scheduled epoch above ends on a quiet cycle), each at c_delta_thresh + 1:
+    // a level epoch, then DeltaTh + 1 idle cycles ending the epoch (o_thresh rises by one step),
+    // then as many idle cycles and DeltaTh + 1 stalls ending the epoch (it falls back). The
+    // last cycle's bit counted with the wrong sign, or not at all, leaves a difference of 15
+    // or 16 and o_thresh held.
+    uint64_t dir_last = 0;
+    {
+        g.reset_here();
+        auto end_push = [&](unsigned idle_n, unsigned mem_n) {
+            for (unsigned k = 0; k < ZORUA_COORD_Epoch; k++) {
+                TB_IN in;
+                std::memset(&in, 0, sizeof in);
+                in.active_i = 1;
+                in.idle_i = k + idle_n >= ZORUA_COORD_Epoch;
+                in.mem_i = k + mem_n >= ZORUA_COORD_Epoch;
+                g.push(in);
+            }
+            return g.sh.pct;
+        };
+        const unsigned d = ZORUA_COORD_DeltaTh + 1;
+        const unsigned level = end_push(0, 0), up = end_push(d, 0), down = end_push(d, d);
+        dir_last = level == ZORUA_COORD_PctInit && up == level + ZORUA_COORD_PctStep &&
+                   down == level;
+        idle_push(4, false, 0, 0);
+    }
     enum { FIG11, FORCED_IN_FIG, PCT_ROSE, PCT_FELL, PCT_HELD, ODD_TH, EXACT_REG, EXACT_SMEM,
-           EXACT_ARR, EXACT_EV, VREQ_HELD, FLOOR_KEPT, NBINS };
+           EXACT_ARR, EXACT_EV, VREQ_HELD, FLOOR_KEPT, EPOCH_LAST, NBINS };
     static const char *const names[NBINS] = {
         "Figure 11 steps", "floor in Figure 11", "o_thresh rose", "o_thresh fell",
         "o_thresh held", "odd thresholds", "exact register fit", "exact scratchpad fit",
         "arrival at the limits", "phase at the limits", "request held (vreq)",
-        "floor kept (fbar)"};
+        "floor kept (fbar)", "epoch ends busy"};
     uint64_t cov[NBINS] = {0};
     cov[EXACT_REG] = dir_reg;
     cov[EXACT_SMEM] = dir_smem;
@@ -249,6 +276,7 @@ int sc_main(int argc, char **argv)
     cov[EXACT_EV] = dir_ev;
     cov[VREQ_HELD] = vheld;
     cov[FLOOR_KEPT] = fkept;
+    cov[EPOCH_LAST] = dir_last;
     uint64_t cyc = 0, fig_bad = 0, last_pct = ZORUA_COORD_PctInit;
     auto cover = [&](const TB_IN &in, const TB_OUT &out) {
         (void)in;
