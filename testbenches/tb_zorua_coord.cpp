@@ -60,6 +60,25 @@ int sc_main(int argc, char **argv)
 {
     tb::Options o = tb::parse(argc, argv);
     tb::Rng r{o.seed};
+    // The reference's refusal of a configuration (hd_zorua_coord_ref_init; its checks are the
+    // header's, unit-tested in test_zorua_coord_block): -1 and the message in the caller's
+    // buffer, nothing written without a buffer (NULL, or length 0).
+    bool refusal_ok = true;
+    {
+        struct hd_zorua_coord_cfg bad = HD_ZCO_CFG(ZORUA_COORD_);
+        bad.warps = 0;
+        static TB_STATE t;
+        char err[160] = "", none[4] = "x";
+        const int r1 = hd_zorua_coord_ref_init(&t, &bad, err, sizeof err);
+        const int r2 = hd_zorua_coord_ref_init(&t, &bad, nullptr, sizeof err);
+        const int r3 = hd_zorua_coord_ref_init(&t, &bad, none, 0);
+        static const char want[] = "zorua_coord: configuration refused: 1..128 logical warps";
+        refusal_ok = r1 < 0 && r2 < 0 && r3 < 0 && std::strncmp(err, want, sizeof want - 1) == 0 &&
+                     std::strcmp(none, "x") == 0;
+        if (!refusal_ok)
+            std::printf("tb_zorua_coord: SELF-CHECK the refusal of 0 warps: %d %d %d \"%s\"\n", r1,
+                        r2, r3, err);
+    }
     Gen g;
     static zf_list fig;
     zf_build(&fig);
@@ -315,5 +334,5 @@ int sc_main(int argc, char **argv)
     }
     std::printf("tb_zorua_coord: %u of %u bins covered; Figure 11: %u steps, %" PRIu64
                 " mismatching\n", hit, NBINS, fig.n, fig_bad);
-    return rc != 0 ? rc : hit == NBINS ? 0 : 1;
+    return rc != 0 ? rc : hit == NBINS && refusal_ok ? 0 : 1;
 }
