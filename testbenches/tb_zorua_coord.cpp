@@ -62,7 +62,7 @@ int sc_main(int argc, char **argv)
     tb::Rng r{o.seed};
     // The reference's refusal of a configuration (hd_zorua_coord_ref_init; its checks are the
     // header's, unit-tested in test_zorua_coord_block): -1 and the message in the caller's
-    // buffer, nothing written without a buffer (NULL, or length 0).
+    // buffer, nothing written without a buffer (NULL, or length 0); the built one: 0.
     bool refusal_ok = true;
     {
         struct hd_zorua_coord_cfg bad = HD_ZCO_CFG(ZORUA_COORD_);
@@ -72,12 +72,14 @@ int sc_main(int argc, char **argv)
         const int r1 = hd_zorua_coord_ref_init(&t, &bad, err, sizeof err);
         const int r2 = hd_zorua_coord_ref_init(&t, &bad, nullptr, sizeof err);
         const int r3 = hd_zorua_coord_ref_init(&t, &bad, none, 0);
+        const struct hd_zorua_coord_cfg good = HD_ZCO_CFG(ZORUA_COORD_);
+        const int r0 = hd_zorua_coord_ref_init(&t, &good, none, sizeof none); // 0, nothing written
         static const char want[] = "zorua_coord: configuration refused: 1..128 logical warps";
-        refusal_ok = r1 < 0 && r2 < 0 && r3 < 0 && std::strncmp(err, want, sizeof want - 1) == 0 &&
+        refusal_ok = r0 == 0 && r1 < 0 && r2 < 0 && r3 < 0 && std::strncmp(err, want, sizeof want - 1) == 0 &&
                      std::strcmp(none, "x") == 0;
         if (!refusal_ok)
-            std::printf("tb_zorua_coord: SELF-CHECK the refusal of 0 warps: %d %d %d \"%s\"\n", r1,
-                        r2, r3, err);
+            std::printf("tb_zorua_coord: SELF-CHECK the refusal of 0 warps: %d %d %d \"%s\", "
+                        "the built configuration: %d\n", r1, r2, r3, err, r0);
     }
     Gen g;
     static zf_list fig;
