@@ -75,8 +75,8 @@ int sc_main(int argc, char **argv)
         const struct hd_zorua_coord_cfg good = HD_ZCO_CFG(ZORUA_COORD_);
         const int r0 = hd_zorua_coord_ref_init(&t, &good, none, sizeof none); // 0, nothing written
         static const char want[] = "zorua_coord: configuration refused: 1..128 logical warps";
-        refusal_ok = r0 == 0 && r1 < 0 && r2 < 0 && r3 < 0 && std::strncmp(err, want, sizeof want - 1) == 0 &&
-                     std::strcmp(none, "x") == 0;
+        refusal_ok = r0 == 0 && r1 < 0 && r2 < 0 && r3 < 0 &&
+                     std::strncmp(err, want, sizeof want - 1) == 0 && std::strcmp(none, "x") == 0;
         if (!refusal_ok)
             std::printf("tb_zorua_coord: SELF-CHECK the refusal of 0 warps: %d %d %d \"%s\", "
                         "the built configuration: %d\n", r1, r2, r3, err, r0);
