@@ -11,7 +11,8 @@
 // then directed boundaries (exact register and scratchpad fits at odd thresholds, an arrival and
 // a phase specifier at the tables' limits, level and exactly-16 epochs; bins "exact ...";
 // epochs ending on an idle and on a memory-stall cycle, bin "epoch ends busy").
-// Every output compared with the C reference every cycle; coverage bins (all required).
+// Every output compared with the C reference every cycle; coverage bins (all required); a
+// self-check of the reference's refusal of a bad configuration (hd_zorua_coord_ref_init).
 extern "C" {
 #include "zorua_coord.h"
 }
