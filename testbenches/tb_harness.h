@@ -142,6 +142,10 @@ struct Options {
     uint64_t seed = 1, cycles = 20000;
     std::string fst, replay;
     bool api = false; // same stimulus through the Verilator C++ API lockstep (run_api)
+    // --stop-on-mismatch: end the run at the first mismatching cycle (exit 1 as without it): a
+    // mutation run needs only the verdict, and a killed mutant then costs the cycles up to its
+    // first mismatch, not the whole stimulus (scripts/mutate.py, docs/verification.md)
+    bool stop = false;
 };
 
 inline double now_s(void)
@@ -170,8 +174,9 @@ inline Options parse(int argc, char **argv)
         else if (a == "--fst") o.fst = val();
         else if (a == "--replay") o.replay = val();
         else if (a == "--api") o.api = true;
+        else if (a == "--stop-on-mismatch") o.stop = true;
         else {
-            std::fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--replay FILE] [--fst FILE] [--api] [+plusarg...]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--seed N] [--cycles N] [--replay FILE] [--fst FILE] [--api] [--stop-on-mismatch] [+plusarg...]\n", argv[0]);
             std::exit(2);
         }
     }
@@ -297,6 +302,10 @@ int run(const char *name, const Options &o, const std::vector<TB_IN> &stim, Cove
         s.clk.write(true);
         sc_start(1, SC_NS);
         s.clk.write(false);
+        if (bad && o.stop) {
+            std::printf("%s: stopped at cycle %" PRIu64 " (--stop-on-mismatch)\n", name, c);
+            break;
+        }
     }
     if (f) {
         std::string g = o.fst + ".gtkw";

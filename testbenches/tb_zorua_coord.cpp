@@ -9,8 +9,10 @@
 // floor (vreq_i, fbar_i; session 19), idle and memory-stall cycles whose mix changes per epoch so that
 // o_thresh walks up to its ceiling and down to 0, inactive stretches) and a reset mid-stream,
 // then directed boundaries (exact register and scratchpad fits at odd thresholds, an arrival and
-// a phase specifier at the tables' limits, level and exactly-16 epochs; bins "exact ...").
-// Every output compared with the C reference every cycle; coverage bins (all required).
+// a phase specifier at the tables' limits, level and exactly-16 epochs; bins "exact ...";
+// epochs ending on an idle and on a memory-stall cycle, bin "epoch ends busy").
+// Every output compared with the C reference every cycle; coverage bins (all required); a
+// self-check of the reference's refusal of a bad configuration (hd_zorua_coord_ref_init).
 extern "C" {
 #include "zorua_coord.h"
 }
@@ -59,6 +61,27 @@ int sc_main(int argc, char **argv)
 {
     tb::Options o = tb::parse(argc, argv);
     tb::Rng r{o.seed};
+    // The reference's refusal of a configuration (hd_zorua_coord_ref_init; its checks are the
+    // header's, unit-tested in test_zorua_coord_block): -1 and the message in the caller's
+    // buffer, nothing written without a buffer (NULL, or length 0); the built one: 0.
+    bool refusal_ok = true;
+    {
+        struct hd_zorua_coord_cfg bad = HD_ZCO_CFG(ZORUA_COORD_);
+        bad.warps = 0;
+        static TB_STATE t;
+        char err[160] = "", none[4] = "x";
+        const int r1 = hd_zorua_coord_ref_init(&t, &bad, err, sizeof err);
+        const int r2 = hd_zorua_coord_ref_init(&t, &bad, nullptr, sizeof err);
+        const int r3 = hd_zorua_coord_ref_init(&t, &bad, none, 0);
+        const struct hd_zorua_coord_cfg good = HD_ZCO_CFG(ZORUA_COORD_);
+        const int r0 = hd_zorua_coord_ref_init(&t, &good, none, sizeof none); // 0, nothing written
+        static const char want[] = "zorua_coord: configuration refused: 1..128 logical warps";
+        refusal_ok = r0 == 0 && r1 < 0 && r2 < 0 && r3 < 0 &&
+                     std::strncmp(err, want, sizeof want - 1) == 0 && std::strcmp(none, "x") == 0;
+        if (!refusal_ok)
+            std::printf("tb_zorua_coord: SELF-CHECK the refusal of 0 warps: %d %d %d \"%s\", "
+                        "the built configuration: %d\n", r1, r2, r3, err, r0);
+    }
     Gen g;
     static zf_list fig;
     zf_build(&fig);
@@ -235,13 +258,39 @@ int sc_main(int argc, char **argv)
         arrive(1, 1, sth);
         dir_smem = sth >= 1 && before == 16 && nsched() == 17;
     }
+    // (3) Epochs whose last active cycle is an idle cycle, then one whose last is a memory
+    // stall (every scheduled epoch above ends on a quiet cycle), each at c_delta_thresh + 1:
+    // a level epoch, then DeltaTh + 1 idle cycles ending the epoch (o_thresh rises by one step),
+    // then as many idle cycles and DeltaTh + 1 stalls ending the epoch (it falls back). The
+    // last cycle's bit counted with the wrong sign, or not at all, leaves a difference of 15
+    // or 16 and o_thresh held.
+    uint64_t dir_last = 0;
+    {
+        g.reset_here();
+        auto end_push = [&](unsigned idle_n, unsigned mem_n) {
+            for (unsigned k = 0; k < ZORUA_COORD_Epoch; k++) {
+                TB_IN in;
+                std::memset(&in, 0, sizeof in);
+                in.active_i = 1;
+                in.idle_i = k + idle_n >= ZORUA_COORD_Epoch;
+                in.mem_i = k + mem_n >= ZORUA_COORD_Epoch;
+                g.push(in);
+            }
+            return g.sh.pct;
+        };
+        const unsigned d = ZORUA_COORD_DeltaTh + 1;
+        const unsigned level = end_push(0, 0), up = end_push(d, 0), down = end_push(d, d);
+        dir_last = level == ZORUA_COORD_PctInit && up == level + ZORUA_COORD_PctStep &&
+                   down == level;
+        idle_push(4, false, 0, 0);
+    }
     enum { FIG11, FORCED_IN_FIG, PCT_ROSE, PCT_FELL, PCT_HELD, ODD_TH, EXACT_REG, EXACT_SMEM,
-           EXACT_ARR, EXACT_EV, VREQ_HELD, FLOOR_KEPT, NBINS };
+           EXACT_ARR, EXACT_EV, VREQ_HELD, FLOOR_KEPT, EPOCH_LAST, NBINS };
     static const char *const names[NBINS] = {
         "Figure 11 steps", "floor in Figure 11", "o_thresh rose", "o_thresh fell",
         "o_thresh held", "odd thresholds", "exact register fit", "exact scratchpad fit",
         "arrival at the limits", "phase at the limits", "request held (vreq)",
-        "floor kept (fbar)"};
+        "floor kept (fbar)", "epoch ends busy"};
     uint64_t cov[NBINS] = {0};
     cov[EXACT_REG] = dir_reg;
     cov[EXACT_SMEM] = dir_smem;
@@ -249,6 +298,7 @@ int sc_main(int argc, char **argv)
     cov[EXACT_EV] = dir_ev;
     cov[VREQ_HELD] = vheld;
     cov[FLOOR_KEPT] = fkept;
+    cov[EPOCH_LAST] = dir_last;
     uint64_t cyc = 0, fig_bad = 0, last_pct = ZORUA_COORD_PctInit;
     auto cover = [&](const TB_IN &in, const TB_OUT &out) {
         (void)in;
@@ -287,5 +337,5 @@ int sc_main(int argc, char **argv)
     }
     std::printf("tb_zorua_coord: %u of %u bins covered; Figure 11: %u steps, %" PRIu64
                 " mismatching\n", hit, NBINS, fig.n, fig_bad);
-    return rc != 0 ? rc : hit == NBINS ? 0 : 1;
+    return rc != 0 ? rc : hit == NBINS && refusal_ok ? 0 : 1;
 }
