@@ -12,7 +12,9 @@ Two stages.
                 Lin's 1.7x are reported beside the class). Classes: DBI if DRAM use >= 50 % of peak, else NBI if the busier NoC direction
                 >= 50 %, else LS (the saturation points Lin quotes; workloads/README.md "CCBP").
                 The Algorithm 1 profiles give each kernel's NoC curve and cost for its busier
-                crossbar (noc_dir; CCBP_NOC=both: both crossbars averaged, before session 19).
+                crossbar (noc_dir; CCBP_NOC=both: both crossbars averaged, before session 19),
+                each crossbar's curve measured at every curve point (noc_dirs; since session 20:
+                sessions 17 and 19 scaled it from the whole run's split of the flits).
                 Writes results/ccbp/profile.json, one Algorithm 1 profile per pair
                 (results/ccbp/profiles/PAIR.txt, model/mech/ccbp/ccbp_profile.c) and the sweep
                 file experiments/ccbp.toml.
@@ -252,6 +254,7 @@ def profile_workload(heddle, w, lat, tmp):
     for key in CURVES:
         prof[key + "_curve"] = [_interp({n: c[key] for n, c in curves.items()}, n)
                                 for n in range(1, prof["nmax"] + 1)]
+    prof["noc_curves"] = "measured"  # (each crossbar's curve from the runs at n CTAs)
     latency_test(heddle, w, prof, lat, tmp)
     prof["type"] = ("dbi" if prof["dram_util"] >= 50 else "nbi" if prof["noc_busier"] >= 50
                     else "ls")
@@ -262,23 +265,39 @@ CURVES = ("ipc", "nbw", "dbw", "nbw_req", "nbw_rep")
 
 
 def noc_dirs(heddle, w, prof, tmp):
-    """A profile from before session 19 has the NoC curve of both crossbars only. Its whole
-    standalone run again gives the request and reply crossbars' flits per request; each
-    crossbar's curve is then the both-crossbar curve times that crossbar's fraction of the
-    flits, over its own ports (the fraction taken as the whole run's at every CTA count: it is
-    the kernel's mix of loads and stores among its L1D misses; a full profile, CCBP_REPROFILE=1,
-    measures each curve point per crossbar instead)."""
-    full = _measure(_run(heddle, w, [], os.path.join(tmp, f"{w}_dir.json")))
-    if full["cycles"] != prof["cycles"]:  # the same binary's cycles, or the profile is stale
-        raise SystemExit(f"ccbp.py: {w}: {full['cycles']} cycles alone, the profile has "
-                         f"{prof['cycles']}: rerun the profiles (CCBP_REPROFILE=1)")
-    for key in ("nbw_req", "nbw_rep", "cost_req", "cost_rep"):
-        prof[key] = full[key]
-    prof["noc_curves"] = "scaled"
-    tot = full["cost_req"] + full["cost_rep"]
-    for d, ports in (("req", SLICES), ("rep", NSM)):
-        frac = full[f"cost_{d}"] / tot if tot else 0.0
-        prof[f"nbw_{d}_curve"] = [v * frac * (NSM + SLICES) / ports for v in prof["nbw_curve"]]
+    """Each crossbar's NoC curve of a profile from before session 20, measured. Sessions 17 and
+    19 kept the NoC curve of both crossbars only and scaled it to each crossbar by the whole
+    run's split of the flits (noc_curves "scaled"); Algorithm 1 reads one crossbar's curve, so
+    each curve point (the runs at n CTAs per SM, curve_n) is run again and measured per crossbar
+    (noc_curves "measured"; the scaled curves are kept as nbw_req_scaled / nbw_rep_scaled for
+    the comparison in docs/blocks/ccbp.md "Session 20"). A point whose IPC, NoC or DRAM use
+    differs from the profile's stops the plan: the binary is not the profile's (rerun
+    CCBP_REPROFILE=1)."""
+    if "nbw_req" not in prof:  # (the whole run per crossbar: the nmax point and the costs)
+        full = _measure(_run(heddle, w, [], os.path.join(tmp, f"{w}_dir.json")))
+        if full["cycles"] != prof["cycles"]:
+            raise SystemExit(f"ccbp.py: {w}: {full['cycles']} cycles alone, the profile has "
+                             f"{prof['cycles']}: rerun the profiles (CCBP_REPROFILE=1)")
+        for key in ("nbw_req", "nbw_rep", "cost_req", "cost_rep"):
+            prof[key] = full[key]
+    pts = {prof["nmax"]: {"nbw_req": prof["nbw_req"], "nbw_rep": prof["nbw_rep"]}}
+    for n in prof["curve_n"]:
+        if n == prof["nmax"]:
+            continue
+        m = _measure(_run(heddle, w, ["timing.admit=kernel_quota", f"timing.admit_quota={n}"],
+                          os.path.join(tmp, f"{w}_{n}_dir.json")))
+        for key in ("ipc", "nbw", "dbw"):  # (a measured point: the curve holds it exactly)
+            if abs(m[key] - prof[key + "_curve"][n - 1]) > 1e-9 * max(1.0, abs(m[key])):
+                raise SystemExit(f"ccbp.py: {w} at {n} CTAs per SM: {key} {m[key]:.6f}, the "
+                                 f"profile has {prof[key + '_curve'][n - 1]:.6f}: rerun the "
+                                 "profiles (CCBP_REPROFILE=1)")
+        pts[n] = m
+    for d in ("req", "rep"):
+        if prof.get("noc_curves") == "scaled":
+            prof[f"nbw_{d}_scaled"] = prof[f"nbw_{d}_curve"]
+        prof[f"nbw_{d}_curve"] = [_interp({n: p[f"nbw_{d}"] for n, p in pts.items()}, n)
+                                  for n in range(1, prof["nmax"] + 1)]
+    prof["noc_curves"] = "measured"
 
 
 def noc_measure(p):
@@ -395,9 +414,9 @@ def plan(heddle):
                 print(f"ccbp.py: {w}: standalone profile reused from {old}")
             else:
                 profs[w] = profile_workload(heddle, w, lat, tmp)
-            if NOC != "both" and "nbw_rep_curve" not in profs[w]:
+            if NOC != "both" and profs[w].get("noc_curves") != "measured":
                 noc_dirs(heddle, w, profs[w], tmp)
-                print(f"ccbp.py: {w}: NoC curves per crossbar (request "
+                print(f"ccbp.py: {w}: NoC curves per crossbar measured (request "
                       f"{profs[w]['nbw_req']:.1f} %, reply {profs[w]['nbw_rep']:.1f} % alone)")
             if profs[w].get("lat2x_keys") != lat["keys"]:
                 # a profile from before the test doubled the chase latencies: its
