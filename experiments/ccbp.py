@@ -99,9 +99,86 @@ PAPER_CLASS = {"backprop": "ls", "cfd": "nbi", "btree": "ls", "sad": "dbi", "his
                "kmeans": "nbi", "lavamd": "nbi", "bucketsort": "dbi"}
 
 
+STANDALONE_SCHED = "gto"  # T4.1: GTO for the standalone runs (IPC_alone and the profiles)
+
+
+def _kb(c, sec):
+    return c[sec]["sets"] * c[sec]["ways"] * c[sec]["line"] / 1024
+
+
+# Table 4.1 (digest §4.3; the thesis L2766-L2827) beside a co-run's configuration, as its
+# statistics give it (timing.config): (row, Table 4.1's value, ours from the config c and the
+# profile p, whether they agree). A row whose "same" is a string explains why not a plain yes.
+TABLE41 = [
+    ("SMs", "16", lambda c, p: c["gpu"]["num_sms"], lambda v: v == 16),
+    ("threads per warp", "32", lambda c, p: c["gpu"]["warp_size"], lambda v: v == 32),
+    ("L2 banks", "16", lambda c, p: c["dram"]["channels"] * c["l2"]["slices_per_channel"],
+     lambda v: v == 16),
+    ("DRAM chips", "16", lambda c, p: c["dram"]["channels"], lambda v: v == 16),
+    ("SM clock (MHz)", "1800", lambda c, p: c["clock"]["core_mhz"], lambda v: v == 1800),
+    ("schedulers per SM", "4", lambda c, p: c["sm"]["num_schedulers"], lambda v: v == 4),
+    ("warp scheduler, co-runs", "LRR", lambda c, p: c["sm"]["scheduler"], lambda v: v == "lrr"),
+    ("warp scheduler, standalone", "GTO", lambda c, p: STANDALONE_SCHED + " (ccbp.py plan)",
+     lambda v: v.startswith("gto")),
+    ("CTAs per SM", "32", lambda c, p: c["sm"]["max_ctas"], lambda v: v == 32),
+    ("threads per SM", "2048", lambda c, p: c["sm"]["max_threads"], lambda v: v == 2048),
+    ("register file (KB)", "256", lambda c, p: c["sm"]["registers"] * 4 // 1024,
+     lambda v: v == 256),
+    ("shared memory (KB)", "96", lambda c, p: c["sm"]["shared_mem_bytes"] // 1024,
+     lambda v: v == 96),
+    ("L1D size (KB)", "24", lambda c, p: _kb(c, "l1d"), lambda v: v == 24),
+    ("L1D block (B), ways", "128, 8", lambda c, p: f"{c['l1d']['line']}, {c['l1d']['ways']}",
+     lambda v: v == "128, 8"),
+    ("L1D transaction queue", "128", lambda c, p: f"{c['l1d']['miss_queue']} ([l1d] miss_queue,"
+     " the queue the IRC gates)", lambda v: v.startswith("128 ")),
+    ("L1D store buffer", "16", lambda c, p: "none (stores go to the L2 through the miss "
+     "queue)", lambda v: "not modelled"),
+    ("L1D MSHRs", "256", lambda c, p: c["l1d"]["mshr_entries"], lambda v: v == 256),
+    ("NoC", "two 16x16 crossbars, 32 B flits", lambda c, p: f"one crossbar per direction, "
+     f"{c['gpu']['num_sms']} SM x {c['dram']['channels'] * c['l2']['slices_per_channel']} L2 "
+     f"ports, {c['icnt']['flit_bytes']} B flits", lambda v: v.startswith(
+         "one crossbar per direction, 16 SM x 16 L2 ports, 32 B")),
+    ("NoC bandwidth per crossbar (GB/s)", "614 (16 x 1.2 GHz x 32 B)",
+     lambda c, p: round(16 * c["clock"]["icnt_mhz"] * c["icnt"]["port_bytes"] / 1000, 1),
+     lambda v: abs(v - 614.4) < 0.5),
+    ("L2 per bank (KB)", "128", lambda c, p: _kb(c, "l2"), lambda v: v == 128),
+    ("L2 block (B), ways", "128, 8", lambda c, p: f"{c['l2']['line']}, {c['l2']['ways']}",
+     lambda v: v == "128, 8"),
+    ("L2 MSHRs", "256", lambda c, p: c["l2"]["mshr_entries"], lambda v: v == 256),
+    ("L2 write policy", "WBWA", lambda c, p: "write-back, write-allocate (the model's only "
+     "policy, docs/memory.md)", lambda v: True),
+    ("DRAM clock (MHz)", "1200", lambda c, p: c["clock"]["dram_mhz"], lambda v: v == 1200),
+    ("DRAM bandwidth (GB/s)", "319", lambda c, p: round(
+        c["dram"]["channels"] * c["dram"]["bus_bytes"] * c["dram"]["data_rate"] *
+        c["clock"]["dram_mhz"] / 1000, 1),
+     lambda v: "no: T4.1's own 16 chips x 32 bits at 1200 MHz give 307 (ch.3's Table 3.1 says "
+     "307 for the same DRAM)" if abs(v - 307.2) < 0.5 else False),
+    ("DRAM scheduler", "FR-FCFS", lambda c, p: c["dram"]["scheduler"],
+     lambda v: v == "frfcfs"),
+    ("DRAM transaction queue", "128", lambda c, p: f"{c['dram']['queue']} ([dram] queue, "
+     "GPGPU-Sim's frfcfs_dram_sched_queue_size)", lambda v: v.startswith("128 ")),
+    ("L2 hit latency (core cycles)", "200 [MC16]", lambda c, p: round(
+        p["lat2x"]["chase_base"][0], 1) if "lat2x" in p else None,
+     lambda v: v is not None and abs(v - 200) <= 2),
+    ("DRAM latency (core cycles)", "380 [MC16]", lambda c, p: round(
+        p["lat2x"]["chase_base"][1], 1) if "lat2x" in p else None,
+     lambda v: v is not None and abs(v - 380) <= 2),
+]
+
+
+def setup_check(cfg, prof):
+    """Table 4.1 beside a run's configuration: the report's setup-check rows."""
+    out = []
+    for name, want, ours, same in TABLE41:
+        v = ours(cfg, prof)
+        ok = same(v)
+        out.append([name, str(v), want, "yes" if ok is True else ok if ok else "NO"])
+    return out
+
+
 def _run(heddle, w, sets, path):
     args = [heddle, "run", w, "--size", SIZE, "--config", f"configs/{CONFIG}.ini", "--quiet",
-            "--set", "sm.scheduler=gto", "--stats", path]
+            "--set", f"sm.scheduler={STANDALONE_SCHED}", "--stats", path]
     for s in sets:
         args += ["--set", s]
     p = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
@@ -592,6 +669,7 @@ def report(ctx):
     prof = json.load(open(os.path.join(RES, "profile.json")))
     budget = prof["budget"]
     res, every = {}, {}
+    cfg = None  # (scheme, configuration) of the point the setup check reads
     missing = []  # points with no result (a run cut short): left out and counted in the report
     incomplete = set()  # (pair, scheme) with a point missing: a best-of scheme is then left out
     for p, key in zip(ctx.sweep.points, ctx.keys):
@@ -602,6 +680,8 @@ def report(ctx):
             continue
         d = parse_stats(row["stats"])
         pair, scheme = p.axes["mix"], scheme_of(p.axes)
+        if cfg is None or (scheme == "lrr" and cfg[0] != "lrr"):  # (a co-run's configuration,
+            cfg = (scheme, d["timing"]["config"])                 # an LRR point's if any ran)
         r = _point(d, pair.split("+"), prof, budget)
         r["ctas"] = p.axes.get("set.ccbp.ctas", "")
         r["mil"] = p.axes.get("set.ccbp.mil", "")
@@ -799,6 +879,12 @@ def report(ctx):
           f"`configs/{CONFIG}.ini`, the L2 and DRAM latencies 201 and 379 cycles by the pointer "
           "chase; the thesis's mean is taken as the mean of the per-pair gains, its 'up to' as "
           "their maximum):", ""] + diff + [
+          "", "## Setup check (a co-run's configuration beside Table 4.1)", "",
+          f"Read from the statistics of the {cfg[0] if cfg else '?'} point of "
+          "the first pair (timing.config); the L2 and DRAM latencies are the pointer chase's "
+          "load-to-use cycles per hop (profile.json lat2x), as [MC16] measures them.", ""] + (
+          [md_table(["Table 4.1", "ours", "Table 4.1's value", "same"],
+                    setup_check(cfg[1], prof))] if cfg else ["(no point ran)"]) + [
           "", "## Classes from the profiling runs (Lin §2.15)", "",
           "The LS test (L2863-L2898): the standalone run with the L2 and DRAM access latencies "
           "doubled, as the pointer chase measures them (" + (
