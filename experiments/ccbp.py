@@ -12,7 +12,9 @@ Two stages.
                 Lin's 1.7x are reported beside the class). Classes: DBI if DRAM use >= 50 % of peak, else NBI if the busier NoC direction
                 >= 50 %, else LS (the saturation points Lin quotes; workloads/README.md "CCBP").
                 The Algorithm 1 profiles give each kernel's NoC curve and cost for its busier
-                crossbar (noc_dir; CCBP_NOC=both: both crossbars averaged, before session 19).
+                crossbar (noc_dir; CCBP_NOC=both: both crossbars averaged, before session 19),
+                each crossbar's curve measured at every curve point (noc_dirs; since session 20:
+                sessions 17 and 19 scaled it from the whole run's split of the flits).
                 Writes results/ccbp/profile.json, one Algorithm 1 profile per pair
                 (results/ccbp/profiles/PAIR.txt, model/mech/ccbp/ccbp_profile.c) and the sweep
                 file experiments/ccbp.toml.
@@ -97,9 +99,86 @@ PAPER_CLASS = {"backprop": "ls", "cfd": "nbi", "btree": "ls", "sad": "dbi", "his
                "kmeans": "nbi", "lavamd": "nbi", "bucketsort": "dbi"}
 
 
+STANDALONE_SCHED = "gto"  # T4.1: GTO for the standalone runs (IPC_alone and the profiles)
+
+
+def _kb(c, sec):
+    return c[sec]["sets"] * c[sec]["ways"] * c[sec]["line"] / 1024
+
+
+# Table 4.1 (digest §4.3; the thesis L2766-L2827) beside a co-run's configuration, as its
+# statistics give it (timing.config): (row, Table 4.1's value, ours from the config c and the
+# profile p, whether they agree). A row whose "same" is a string explains why not a plain yes.
+TABLE41 = [
+    ("SMs", "16", lambda c, p: c["gpu"]["num_sms"], lambda v: v == 16),
+    ("threads per warp", "32", lambda c, p: c["gpu"]["warp_size"], lambda v: v == 32),
+    ("L2 banks", "16", lambda c, p: c["dram"]["channels"] * c["l2"]["slices_per_channel"],
+     lambda v: v == 16),
+    ("DRAM chips", "16", lambda c, p: c["dram"]["channels"], lambda v: v == 16),
+    ("SM clock (MHz)", "1800", lambda c, p: c["clock"]["core_mhz"], lambda v: v == 1800),
+    ("schedulers per SM", "4", lambda c, p: c["sm"]["num_schedulers"], lambda v: v == 4),
+    ("warp scheduler, co-runs", "LRR", lambda c, p: c["sm"]["scheduler"], lambda v: v == "lrr"),
+    ("warp scheduler, standalone", "GTO", lambda c, p: STANDALONE_SCHED + " (ccbp.py plan)",
+     lambda v: v.startswith("gto")),
+    ("CTAs per SM", "32", lambda c, p: c["sm"]["max_ctas"], lambda v: v == 32),
+    ("threads per SM", "2048", lambda c, p: c["sm"]["max_threads"], lambda v: v == 2048),
+    ("register file (KB)", "256", lambda c, p: c["sm"]["registers"] * 4 // 1024,
+     lambda v: v == 256),
+    ("shared memory (KB)", "96", lambda c, p: c["sm"]["shared_mem_bytes"] // 1024,
+     lambda v: v == 96),
+    ("L1D size (KB)", "24", lambda c, p: _kb(c, "l1d"), lambda v: v == 24),
+    ("L1D block (B), ways", "128, 8", lambda c, p: f"{c['l1d']['line']}, {c['l1d']['ways']}",
+     lambda v: v == "128, 8"),
+    ("L1D transaction queue", "128", lambda c, p: f"{c['l1d']['miss_queue']} ([l1d] miss_queue,"
+     " the queue the IRC gates)", lambda v: v.startswith("128 ")),
+    ("L1D store buffer", "16", lambda c, p: "none (stores go to the L2 through the miss "
+     "queue)", lambda v: "not modelled"),
+    ("L1D MSHRs", "256", lambda c, p: c["l1d"]["mshr_entries"], lambda v: v == 256),
+    ("NoC", "two 16x16 crossbars, 32 B flits", lambda c, p: f"one crossbar per direction, "
+     f"{c['gpu']['num_sms']} SM x {c['dram']['channels'] * c['l2']['slices_per_channel']} L2 "
+     f"ports, {c['icnt']['flit_bytes']} B flits", lambda v: v.startswith(
+         "one crossbar per direction, 16 SM x 16 L2 ports, 32 B")),
+    ("NoC bandwidth per crossbar (GB/s)", "614 (16 x 1.2 GHz x 32 B)",
+     lambda c, p: round(16 * c["clock"]["icnt_mhz"] * c["icnt"]["port_bytes"] / 1000, 1),
+     lambda v: abs(v - 614.4) < 0.5),
+    ("L2 per bank (KB)", "128", lambda c, p: _kb(c, "l2"), lambda v: v == 128),
+    ("L2 block (B), ways", "128, 8", lambda c, p: f"{c['l2']['line']}, {c['l2']['ways']}",
+     lambda v: v == "128, 8"),
+    ("L2 MSHRs", "256", lambda c, p: c["l2"]["mshr_entries"], lambda v: v == 256),
+    ("L2 write policy", "WBWA", lambda c, p: "write-back, write-allocate (the model's only "
+     "policy, docs/memory.md)", lambda v: True),
+    ("DRAM clock (MHz)", "1200", lambda c, p: c["clock"]["dram_mhz"], lambda v: v == 1200),
+    ("DRAM bandwidth (GB/s)", "319", lambda c, p: round(
+        c["dram"]["channels"] * c["dram"]["bus_bytes"] * c["dram"]["data_rate"] *
+        c["clock"]["dram_mhz"] / 1000, 1),
+     lambda v: "no: T4.1's own 16 chips x 32 bits at 1200 MHz give 307 (ch.3's Table 3.1 says "
+     "307 for the same DRAM)" if abs(v - 307.2) < 0.5 else False),
+    ("DRAM scheduler", "FR-FCFS", lambda c, p: c["dram"]["scheduler"],
+     lambda v: v == "frfcfs"),
+    ("DRAM transaction queue", "128", lambda c, p: f"{c['dram']['queue']} ([dram] queue, "
+     "GPGPU-Sim's frfcfs_dram_sched_queue_size)", lambda v: v.startswith("128 ")),
+    ("L2 hit latency (core cycles)", "200 [MC16]", lambda c, p: round(
+        p["lat2x"]["chase_base"][0], 1) if "lat2x" in p else None,
+     lambda v: v is not None and abs(v - 200) <= 2),
+    ("DRAM latency (core cycles)", "380 [MC16]", lambda c, p: round(
+        p["lat2x"]["chase_base"][1], 1) if "lat2x" in p else None,
+     lambda v: v is not None and abs(v - 380) <= 2),
+]
+
+
+def setup_check(cfg, prof):
+    """Table 4.1 beside a run's configuration: the report's setup-check rows."""
+    out = []
+    for name, want, ours, same in TABLE41:
+        v = ours(cfg, prof)
+        ok = same(v)
+        out.append([name, str(v), want, "yes" if ok is True else ok if ok else "NO"])
+    return out
+
+
 def _run(heddle, w, sets, path):
     args = [heddle, "run", w, "--size", SIZE, "--config", f"configs/{CONFIG}.ini", "--quiet",
-            "--set", "sm.scheduler=gto", "--stats", path]
+            "--set", f"sm.scheduler={STANDALONE_SCHED}", "--stats", path]
     for s in sets:
         args += ["--set", s]
     p = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
@@ -252,6 +331,7 @@ def profile_workload(heddle, w, lat, tmp):
     for key in CURVES:
         prof[key + "_curve"] = [_interp({n: c[key] for n, c in curves.items()}, n)
                                 for n in range(1, prof["nmax"] + 1)]
+    prof["noc_curves"] = "measured"  # (each crossbar's curve from the runs at n CTAs)
     latency_test(heddle, w, prof, lat, tmp)
     prof["type"] = ("dbi" if prof["dram_util"] >= 50 else "nbi" if prof["noc_busier"] >= 50
                     else "ls")
@@ -262,23 +342,39 @@ CURVES = ("ipc", "nbw", "dbw", "nbw_req", "nbw_rep")
 
 
 def noc_dirs(heddle, w, prof, tmp):
-    """A profile from before session 19 has the NoC curve of both crossbars only. Its whole
-    standalone run again gives the request and reply crossbars' flits per request; each
-    crossbar's curve is then the both-crossbar curve times that crossbar's fraction of the
-    flits, over its own ports (the fraction taken as the whole run's at every CTA count: it is
-    the kernel's mix of loads and stores among its L1D misses; a full profile, CCBP_REPROFILE=1,
-    measures each curve point per crossbar instead)."""
-    full = _measure(_run(heddle, w, [], os.path.join(tmp, f"{w}_dir.json")))
-    if full["cycles"] != prof["cycles"]:  # the same binary's cycles, or the profile is stale
-        raise SystemExit(f"ccbp.py: {w}: {full['cycles']} cycles alone, the profile has "
-                         f"{prof['cycles']}: rerun the profiles (CCBP_REPROFILE=1)")
-    for key in ("nbw_req", "nbw_rep", "cost_req", "cost_rep"):
-        prof[key] = full[key]
-    prof["noc_curves"] = "scaled"
-    tot = full["cost_req"] + full["cost_rep"]
-    for d, ports in (("req", SLICES), ("rep", NSM)):
-        frac = full[f"cost_{d}"] / tot if tot else 0.0
-        prof[f"nbw_{d}_curve"] = [v * frac * (NSM + SLICES) / ports for v in prof["nbw_curve"]]
+    """Each crossbar's NoC curve of a profile from before session 20, measured. Sessions 17 and
+    19 kept the NoC curve of both crossbars only and scaled it to each crossbar by the whole
+    run's split of the flits (noc_curves "scaled"); Algorithm 1 reads one crossbar's curve, so
+    each curve point (the runs at n CTAs per SM, curve_n) is run again and measured per crossbar
+    (noc_curves "measured"; the scaled curves are kept as nbw_req_scaled / nbw_rep_scaled for
+    the comparison in docs/blocks/ccbp.md "Session 20"). A point whose IPC, NoC or DRAM use
+    differs from the profile's stops the plan: the binary is not the profile's (rerun
+    CCBP_REPROFILE=1)."""
+    if "nbw_req" not in prof:  # (the whole run per crossbar: the nmax point and the costs)
+        full = _measure(_run(heddle, w, [], os.path.join(tmp, f"{w}_dir.json")))
+        if full["cycles"] != prof["cycles"]:
+            raise SystemExit(f"ccbp.py: {w}: {full['cycles']} cycles alone, the profile has "
+                             f"{prof['cycles']}: rerun the profiles (CCBP_REPROFILE=1)")
+        for key in ("nbw_req", "nbw_rep", "cost_req", "cost_rep"):
+            prof[key] = full[key]
+    pts = {prof["nmax"]: {"nbw_req": prof["nbw_req"], "nbw_rep": prof["nbw_rep"]}}
+    for n in prof["curve_n"]:
+        if n == prof["nmax"]:
+            continue
+        m = _measure(_run(heddle, w, ["timing.admit=kernel_quota", f"timing.admit_quota={n}"],
+                          os.path.join(tmp, f"{w}_{n}_dir.json")))
+        for key in ("ipc", "nbw", "dbw"):  # (a measured point: the curve holds it exactly)
+            if abs(m[key] - prof[key + "_curve"][n - 1]) > 1e-9 * max(1.0, abs(m[key])):
+                raise SystemExit(f"ccbp.py: {w} at {n} CTAs per SM: {key} {m[key]:.6f}, the "
+                                 f"profile has {prof[key + '_curve'][n - 1]:.6f}: rerun the "
+                                 "profiles (CCBP_REPROFILE=1)")
+        pts[n] = m
+    for d in ("req", "rep"):
+        if prof.get("noc_curves") == "scaled":
+            prof[f"nbw_{d}_scaled"] = prof[f"nbw_{d}_curve"]
+        prof[f"nbw_{d}_curve"] = [_interp({n: p[f"nbw_{d}"] for n, p in pts.items()}, n)
+                                  for n in range(1, prof["nmax"] + 1)]
+    prof["noc_curves"] = "measured"
 
 
 def noc_measure(p):
@@ -395,9 +491,9 @@ def plan(heddle):
                 print(f"ccbp.py: {w}: standalone profile reused from {old}")
             else:
                 profs[w] = profile_workload(heddle, w, lat, tmp)
-            if NOC != "both" and "nbw_rep_curve" not in profs[w]:
+            if NOC != "both" and profs[w].get("noc_curves") != "measured":
                 noc_dirs(heddle, w, profs[w], tmp)
-                print(f"ccbp.py: {w}: NoC curves per crossbar (request "
+                print(f"ccbp.py: {w}: NoC curves per crossbar measured (request "
                       f"{profs[w]['nbw_req']:.1f} %, reply {profs[w]['nbw_rep']:.1f} % alone)")
             if profs[w].get("lat2x_keys") != lat["keys"]:
                 # a profile from before the test doubled the chase latencies: its
@@ -573,6 +669,7 @@ def report(ctx):
     prof = json.load(open(os.path.join(RES, "profile.json")))
     budget = prof["budget"]
     res, every = {}, {}
+    cfg = None  # (scheme, configuration) of the point the setup check reads
     missing = []  # points with no result (a run cut short): left out and counted in the report
     incomplete = set()  # (pair, scheme) with a point missing: a best-of scheme is then left out
     for p, key in zip(ctx.sweep.points, ctx.keys):
@@ -583,6 +680,8 @@ def report(ctx):
             continue
         d = parse_stats(row["stats"])
         pair, scheme = p.axes["mix"], scheme_of(p.axes)
+        if cfg is None or (scheme == "lrr" and cfg[0] != "lrr"):  # (a co-run's configuration,
+            cfg = (scheme, d["timing"]["config"])                 # an LRR point's if any ran)
         r = _point(d, pair.split("+"), prof, budget)
         r["ctas"] = p.axes.get("set.ccbp.ctas", "")
         r["mil"] = p.axes.get("set.ccbp.mil", "")
@@ -780,6 +879,12 @@ def report(ctx):
           f"`configs/{CONFIG}.ini`, the L2 and DRAM latencies 201 and 379 cycles by the pointer "
           "chase; the thesis's mean is taken as the mean of the per-pair gains, its 'up to' as "
           "their maximum):", ""] + diff + [
+          "", "## Setup check (a co-run's configuration beside Table 4.1)", "",
+          f"Read from the statistics of the {cfg[0] if cfg else '?'} point of "
+          "the first pair (timing.config); the L2 and DRAM latencies are the pointer chase's "
+          "load-to-use cycles per hop (profile.json lat2x), as [MC16] measures them.", ""] + (
+          [md_table(["Table 4.1", "ours", "Table 4.1's value", "same"],
+                    setup_check(cfg[1], prof))] if cfg else ["(no point ran)"]) + [
           "", "## Classes from the profiling runs (Lin §2.15)", "",
           "The LS test (L2863-L2898): the standalone run with the L2 and DRAM access latencies "
           "doubled, as the pointer chase measures them (" + (

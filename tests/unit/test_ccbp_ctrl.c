@@ -96,7 +96,15 @@ int main(void)
         "experiments/results/ccbp/profiles/pathfinder_lbm.txt",
         "experiments/results/ccbp/profiles/bfs_spmv.txt",
         "experiments/results/ccbp/profiles/lavamd_bucketsort.txt",
-        "experiments/results/ccbp/profiles/kmeans_lbm.txt"};
+        "experiments/results/ccbp/profiles/kmeans_lbm.txt",
+        /* the experiment's current pairs (ccbp.py plan: per-crossbar NoC curves) */
+        "experiments/results/ccbp/profiles/backprop_ccbp_cfd_ccbp.txt",
+        "experiments/results/ccbp/profiles/backprop_cfd_ccbp.txt",
+        "experiments/results/ccbp/profiles/bfs_ccbp_spmv.txt",
+        "experiments/results/ccbp/profiles/cfd_ccbp_fdtd2d_ccbp.txt",
+        "experiments/results/ccbp/profiles/histo1024_fdtd2d_ccbp.txt",
+        "experiments/results/ccbp/profiles/kmeans_ccbp_lbm_ccbp.txt",
+        "experiments/results/ccbp/profiles/pathfinder_lbm_ccbp.txt"};
     for (unsigned i = 0; i < sizeof files / sizeof files[0]; i++) {
         struct ccbp_prof q;
         const bool ok = ccbp_profile_read(files[i], &q, err, sizeof err) == 0;
