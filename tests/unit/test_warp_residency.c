@@ -218,9 +218,13 @@ static const struct hd_hook_ops drv_ops = {
     .warp_returned = hk_returned,
 };
 
-static void test_switch(struct hd_test_state *t)
+/* Both tests' run: kernel "pair" on one SM, once for the baseline (and the timing model), then
+ * with the driver's hooks and a mover (`swaps`: it takes swaps) installed. *base and *c: the two
+ * runs' cycles; *ok: the output equals the CPU reference. NULL (checked) without a timing model. */
+static struct hd_gpu *run_with_driver(struct hd_test_state *t, const struct hd_hook_ops *ops,
+                                      bool swaps, struct drv *d, uint64_t *base, uint64_t *c,
+                                      bool *ok)
 {
-    hd_test_begin(t, "warp switched out with a load in flight and at a barrier, and back");
     struct hd_gpu *g = tkit_gpu("[gpu]\nnum_sms = 1\n[mem]\nmodel = fixed\n");
     struct hd_module *m = tkit_module(g, k_ptx);
     hd_devptr in, out;
@@ -234,24 +238,36 @@ static void test_switch(struct hd_test_state *t)
     tkit_launch(g, m, "pair", 1, 64, 0, a, 2); /* creates the timing model, warms the icache */
     tkit_cycles(g, 0);
     tkit_launch(g, m, "pair", 1, 64, 0, a, 2);
-    const uint64_t base = tkit_cycles(g, 1);
+    *base = tkit_cycles(g, 1);
     HD_CHECK(t, g->timing != NULL);
     if (!g->timing) {
         hd_gpu_destroy(g);
-        return;
+        return NULL;
     }
-    struct drv d = {.t = t, .sm = g->timing->sm[0]};
+    d->t = t;
+    d->sm = g->timing->sm[0];
     char err[256];
-    HD_CHECK(t, hd_hooks_add(&g->timing->hooks, (struct hd_hook){&drv_ops, &d}, err,
-                             sizeof err) == 0);
-    HD_CHECK(t, hd_sm_set_warp_mover(d.sm, &(struct hd_warp_mover){mv_start, &d, false}));
+    HD_CHECK(t, hd_hooks_add(&g->timing->hooks, (struct hd_hook){ops, d}, err, sizeof err) == 0);
+    HD_CHECK(t, hd_sm_set_warp_mover(d->sm, &(struct hd_warp_mover){mv_start, d, swaps}));
     hd_memcpy_h2d(g, out, hin, sizeof hin); /* (overwritten by the kernel) */
     tkit_launch(g, m, "pair", 1, 64, 0, a, 2);
-    const uint64_t c = tkit_cycles(g, 2);
+    *c = tkit_cycles(g, 2);
     hd_memcpy_d2h(g, hout, out, sizeof hout);
-    bool ok = true;
+    *ok = true;
     for (uint32_t i = 0; i < 64; i++)
-        ok &= hout[i] == hin[i ^ 32] + 1;
+        *ok &= hout[i] == hin[i ^ 32] + 1;
+    return g;
+}
+
+static void test_switch(struct hd_test_state *t)
+{
+    hd_test_begin(t, "warp switched out with a load in flight and at a barrier, and back");
+    struct drv d = {0};
+    uint64_t base = 0, c = 0;
+    bool ok = false;
+    struct hd_gpu *g = run_with_driver(t, &drv_ops, false, &d, &base, &c, &ok);
+    if (!g)
+        return;
     HD_CHECK(t, ok);
     HD_CHECK(t, d.phase == 4);
     HD_CHECK(t, d.refused_ok);
@@ -272,37 +288,12 @@ static void test_switch(struct hd_test_state *t)
 static void test_swap(struct hd_test_state *t)
 {
     hd_test_begin(t, "a swap: one call, one move of both warps, one completion");
-    struct hd_gpu *g = tkit_gpu("[gpu]\nnum_sms = 1\n[mem]\nmodel = fixed\n");
-    struct hd_module *m = tkit_module(g, k_ptx);
-    hd_devptr in, out;
-    uint32_t hin[64], hout[64];
-    for (uint32_t i = 0; i < 64; i++)
-        hin[i] = 1000 + 7 * i;
-    hd_malloc(g, &in, sizeof hin);
-    hd_malloc(g, &out, sizeof hout);
-    hd_memcpy_h2d(g, in, hin, sizeof hin);
-    struct hd_arg a[2] = {HD_ARG(in), HD_ARG(out)};
-    tkit_launch(g, m, "pair", 1, 64, 0, a, 2); /* creates the timing model, warms the icache */
-    tkit_cycles(g, 0);
-    tkit_launch(g, m, "pair", 1, 64, 0, a, 2);
-    const uint64_t base = tkit_cycles(g, 1);
-    HD_CHECK(t, g->timing != NULL);
-    if (!g->timing) {
-        hd_gpu_destroy(g);
+    struct drv d = {0};
+    uint64_t base = 0, c = 0;
+    bool ok = false;
+    struct hd_gpu *g = run_with_driver(t, &drv_swap_ops, true, &d, &base, &c, &ok);
+    if (!g)
         return;
-    }
-    struct drv d = {.t = t, .sm = g->timing->sm[0]};
-    char err[256];
-    HD_CHECK(t, hd_hooks_add(&g->timing->hooks, (struct hd_hook){&drv_swap_ops, &d}, err,
-                             sizeof err) == 0);
-    HD_CHECK(t, hd_sm_set_warp_mover(d.sm, &(struct hd_warp_mover){mv_start, &d, true}));
-    hd_memcpy_h2d(g, out, hin, sizeof hin); /* (overwritten by the kernel) */
-    tkit_launch(g, m, "pair", 1, 64, 0, a, 2);
-    const uint64_t c = tkit_cycles(g, 2);
-    hd_memcpy_d2h(g, hout, out, sizeof hout);
-    bool ok = true;
-    for (uint32_t i = 0; i < 64; i++)
-        ok &= hout[i] == hin[i ^ 32] + 1;
     HD_CHECK(t, ok);
     HD_CHECK(t, d.phase == 3);
     HD_CHECK(t, d.swaps == 1 && d.moves == 3 && d.bad_bytes == 0); /* out, swap, in */
