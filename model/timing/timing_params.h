@@ -120,8 +120,10 @@ struct hd_sm_params {
     /* warps placed without a slot wait for the mechanism to switch them in (GPUDuet's CSL takes
      * them from its ready queue), not for the SM's own return: they are never due, so they
      * neither hold new CTAs back nor take the room a switch frees (sm_residency.c; true for [sm]
-     * allocator = gpuduet and gpuduet_tb; session 20: returned by the SM, they kept HG at one
-     * extra TB per SM in the first wave and took the shared memory its swaps freed) */
+     * allocator = gpuduet; session 20: returned by the SM, they kept HG at one extra TB per SM
+     * in the first wave and took the shared memory its swaps freed). Not for gpuduet_tb: its CSL
+     * never took sgemm's placed-absent warps back (the livelock watchdog at cycle 356,352 of
+     * sgemm at medium, dynamic ME), so there the SM still returns them itself */
     bool absent_by_mech;
     bool expars_renumber;         /* [expars] renumber: registers renumbered by static weight */
     bool expars_unpin_wait;       /* [expars] unpin_wait: a long wait unpins the warp's lines */
