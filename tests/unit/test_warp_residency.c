@@ -80,18 +80,25 @@ static struct hd_twarp *warp(struct hd_sm *sm, uint32_t i)
     return NULL;
 }
 
+/* Both drivers' start of a cycle: never ready, busy until phase `done`, and the switch-in the
+ * test's mover owes completed when due. */
+static void drv_tick(struct drv *d, uint64_t now, bool *ready, bool *busy, int done)
+{
+    *ready = false;
+    *busy = d->phase < done;
+    if (d->in_due && now >= d->in_due) {
+        d->in_due = 0;
+        hd_sm_warp_moved(d->sm, d->x->id, d->in_warp, now);
+    }
+}
+
 static int hk_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err, size_t errlen)
 {
     struct drv *d = impl;
     struct hd_sm *sm = d->sm;
     (void)err;
     (void)errlen;
-    *ready = false;
-    *busy = d->phase < 4;
-    if (d->in_due && now >= d->in_due) {
-        d->in_due = 0;
-        hd_sm_warp_moved(sm, d->x->id, d->in_warp, now);
-    }
+    drv_tick(d, now, ready, busy, 4);
     struct hd_twarp *w;
     switch (d->phase) {
     case 0: /* warp 1 waits for its global load */
@@ -158,12 +165,7 @@ static int hk_cycle_swap(void *impl, uint64_t now, bool *ready, bool *busy, char
     struct hd_sm *sm = d->sm;
     (void)err;
     (void)errlen;
-    *ready = false;
-    *busy = d->phase < 3;
-    if (d->in_due && now >= d->in_due) {
-        d->in_due = 0;
-        hd_sm_warp_moved(sm, d->x->id, d->in_warp, now);
-    }
+    drv_tick(d, now, ready, busy, 3);
     struct hd_twarp *w;
     switch (d->phase) {
     case 0: /* warp 1 waits for its global load */
