@@ -382,7 +382,8 @@ int hd_l2_describe(const struct hd_l2 *s, char *buf, size_t len)
 {
     if (!s->rop.count && !hd_l2_active(s) && !s->mshr.used)
         return 0;
-    return snprintf(buf, len, "; L2 %u: %u in ROP, %u queued, %u MSHRs, %u replies, %u fills",
-                    s->id, s->rop.count, s->inq.count, s->mshr.used, s->outq.count,
-                    s->fillq.count);
+    return snprintf(buf, len,
+                    "; L2 %u: %u in ROP, %u queued, %u MSHRs, %u to DRAM, %u replies, %u fills",
+                    s->id, s->rop.count, s->inq.count, s->mshr.used, s->to_dram.count,
+                    s->outq.count, s->fillq.count);
 }
