@@ -138,6 +138,11 @@ TABLE41 = [
      f"{c['gpu']['num_sms']} SM x {c['dram']['channels'] * c['l2']['slices_per_channel']} L2 "
      f"ports, {c['icnt']['flit_bytes']} B flits", lambda v: v.startswith(
          "one crossbar per direction, 16 SM x 16 L2 ports, 32 B")),
+    ("NoC input buffers", "input queueing (L2820-L2826); GPGPU-Sim 3.2.2: one VC per input",
+     lambda c, p: "one FIFO per input (icnt.voq = false)" if not c["icnt"]["voq"] else
+     "virtual output queues (icnt.voq = true)", lambda v: v.startswith("one FIFO")),
+    ("L2-to-DRAM queue", "not in T4.1 (GPGPU-Sim 3.x: 8, partition queues 8:8:8:8)",
+     lambda c, p: c["l2"].get("dram_queue"), lambda v: v == 8),
     ("NoC bandwidth per crossbar (GB/s)", "614 (16 x 1.2 GHz x 32 B)",
      lambda c, p: round(16 * c["clock"]["icnt_mhz"] * c["icnt"]["port_bytes"] / 1000, 1),
      lambda v: abs(v - 614.4) < 0.5),

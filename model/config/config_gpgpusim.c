@@ -127,7 +127,8 @@ static const struct gs_map maps[] = {
     {"-rop_latency", GS_KEY, "l2.latency", "GPGPU-Sim 3.x name"},
     {"-gpgpu_l2_rop_latency", GS_KEY, "l2.latency", "GPGPU-Sim 4.x name"},
     {"-gpgpu_dram_partition_queues", GS_PARTQ, "l2.*_queue",
-     "icnt_L2:L2_dram:dram_L2:L2_icnt -> input_queue (first), output_queue (last)"},
+     "icnt_L2:L2_dram:dram_L2:L2_icnt -> input_queue (first), dram_queue (second), "
+     "output_queue (last)"},
     {"-dram_latency", GS_DRAMLAT, "dram.latency",
      "core cycles -> DRAM cycles at dram_mhz / core_mhz (rounded)"},
     {"-gpgpu_dram_scheduler", GS_DRAMSCHED, "dram.scheduler", "0 -> fcfs, 1 -> frfcfs"},
@@ -467,6 +468,8 @@ static int set_partq(struct gs_state *st, const char *value)
     if (split_numbers(value, ':', v, 4, &n) != 0 || n != 4)
         return gs_fail(st, "'%s' is not icnt_L2:L2_dram:dram_L2:L2_icnt (four sizes)", value);
     if (v[0] && gs_set_u64(st, "l2.input_queue", (uint64_t)v[0]) != 0)
+        return -1;
+    if (v[1] && gs_set_u64(st, "l2.dram_queue", (uint64_t)v[1]) != 0)
         return -1;
     if (v[3] && gs_set_u64(st, "l2.output_queue", (uint64_t)v[3]) != 0)
         return -1;

@@ -253,6 +253,14 @@ static bool schedule(struct hd_dram *d, uint64_t now)
     return false;
 }
 
+bool hd_dram_has_room(const struct hd_dram *d, const struct hd_txn *t)
+{
+    const bool write = t->type == HD_TXN_WRITE || t->type == HD_TXN_WRITEBACK;
+    if (write && d->p->write_queue)
+        return d->nwq < d->p->write_queue;
+    return d->nq < d->p->queue;
+}
+
 bool hd_dram_tick(struct hd_dram *d, uint64_t now)
 {
     bool progress = false;

@@ -87,6 +87,9 @@ int hd_dram_init(struct hd_dram *d, const struct hd_dram_params *p, unsigned ch,
 void hd_dram_free(struct hd_dram *d);
 /* A request from the L2 at DRAM cycle now (enters the fixed-latency path). */
 bool hd_dram_push(struct hd_dram *d, uint32_t id, uint64_t now);
+/* Has the controller queue that would take t (reads, or writes without batching: `queue`;
+ * writes with batching: `write_queue`) a free entry now? (GPGPU-Sim dram_t::full) */
+bool hd_dram_has_room(const struct hd_dram *d, const struct hd_txn *t);
 /* One DRAM cycle. Returns true if anything moved. */
 bool hd_dram_tick(struct hd_dram *d, uint64_t now);
 /* A read finished by now (to return to its L2 slice), or HD_TXN_NONE. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
  * l2.c - an L2 slice: ROP delay, input queue, write-back write-allocate sectored cache, MSHRs,
- * DRAM fills and write-backs, replies (see l2.h).
+ * DRAM fills and write-backs, the bounded L2-to-DRAM queue, replies (see l2.h).
  */
 #include "l2.h"
 
@@ -21,7 +21,7 @@ int hd_l2_init(struct hd_l2 *s, const struct hd_mem_params *p, uint32_t id,
     const struct hd_l2_params *l = &p->l2;
     if (hd_delay_init(&s->rop, 64) || hd_ring_init(&s->inq, l->input_queue, 0) ||
         hd_ring_init(&s->outq, l->output_queue, 0) || hd_ring_init(&s->fillq, 0, 16) ||
-        hd_ring_init(&s->ready, 0, 16) || hd_ring_init(&s->to_dram, 0, 16) ||
+        hd_ring_init(&s->ready, 0, 16) || hd_ring_init(&s->to_dram, l->dram_queue, 16) ||
         hd_tags_init(&s->tags, l->c.sets, l->c.ways, l->c.line, false) ||
         hd_mshr_init(&s->mshr, l->c.mshr_entries, l->c.mshr_merge) ||
         !(s->fetched = calloc(l->c.mshr_entries, sizeof *s->fetched)) ||
@@ -321,6 +321,13 @@ static bool lookup(struct hd_l2 *s, uint64_t now)
     if (!s->inq.count || s->port_free > now)
         return false;
     const uint32_t id = hd_ring_peek(&s->inq, 0);
+    if (hd_ring_full(&s->to_dram)) { /* GPGPU-Sim: no access while m_L2_dram_queue is full */
+        const struct hd_txn *h = hd_txn_get(s->pool, id);
+        HD_ACCT(s->st, h, l2_dramq_stall, 1);
+        s->st->slice[s->id].l2_dramq_stall++;
+        s->stall_cycles++;
+        return false;
+    }
     const struct hd_txn copy = *hd_txn_get(s->pool, id), *t = &copy;
     const uint64_t waited = now - t->t_queue;
     const uint8_t type = t->type;
@@ -375,7 +382,8 @@ int hd_l2_describe(const struct hd_l2 *s, char *buf, size_t len)
 {
     if (!s->rop.count && !hd_l2_active(s) && !s->mshr.used)
         return 0;
-    return snprintf(buf, len, "; L2 %u: %u in ROP, %u queued, %u MSHRs, %u replies, %u fills",
-                    s->id, s->rop.count, s->inq.count, s->mshr.used, s->outq.count,
-                    s->fillq.count);
+    return snprintf(buf, len,
+                    "; L2 %u: %u in ROP, %u queued, %u MSHRs, %u to DRAM, %u replies, %u fills",
+                    s->id, s->rop.count, s->inq.count, s->mshr.used, s->to_dram.count,
+                    s->outq.count, s->fillq.count);
 }

@@ -19,7 +19,12 @@
  * the output queue has room; the entry ends when all its DRAM reads have returned. The data array moves `port_bytes` per
  * cycle, so a 128-byte reply holds it for 4 cycles. The slice indexes with the slice-local
  * address (addrmap.h). DRAM-bound requests wait in `to_dram` for the owner to hand them to the
- * channel; replies wait in `outq` for the reply network.
+ * channel; replies wait in `outq` for the reply network. With `dram_queue` > 0 `to_dram` is
+ * GPGPU-Sim's L2-to-DRAM queue: while it holds `dram_queue` requests the slice looks nothing
+ * up (memory_sub_partition::cache_cycle tries an access only while m_L2_dram_queue is not
+ * full), so a saturated channel stalls the L2 hits queued behind its misses; the owner drains
+ * it at the channel's pace (mem_full.c). A fill's write-back may push it past the bound (the
+ * fill never waits).
  * With `sector_replies` (GPGPU-Sim 4: memory_sub_partition::push breaks every request to a
  * sectored L2 into 32-byte sector requests, each answered by its own packet, and an L1 with
  * sector MSHRs waits for all of a line's sectors, a store for one acknowledgement per sector)

@@ -36,6 +36,7 @@ struct full_state {
     bool has_obs;
     uint8_t *kbypass;           /* [kernel index] */
     uint32_t kbypass_cap;
+    uint32_t *dram_rr;    /* [channels] the slice a bounded L2-to-DRAM queue served last */
     uint64_t last_now;
     bool started;
 };
@@ -223,7 +224,7 @@ static bool l2_cycle(struct full_state *s)
     for (uint32_t i = 0; i < s->p.l2.nslices; i++) {
         struct hd_l2 *l2 = &s->l2[i];
         progress |= hd_l2_tick(l2, s->l2c.now);
-        while (l2->to_dram.count) {
+        while (!s->p.l2.dram_queue && l2->to_dram.count) { /* unbounded: all at once */
             uint32_t id = hd_ring_pop(&l2->to_dram);
             hd_dram_push(&s->dram[hd_txn_get(&s->pool, id)->channel], id, s->dramc.now);
         }
@@ -231,10 +232,35 @@ static bool l2_cycle(struct full_state *s)
     return progress;
 }
 
+/* Bounded L2-to-DRAM queues ([l2] dram_queue): channel c takes one request per DRAM cycle from
+ * its slices' queues, round-robin from the slice after the last one served, and only while its
+ * controller queue has room for it (GPGPU-Sim memory_partition_unit::dram_cycle: one request
+ * per cycle into the DRAM latency queue while !m_dram->full()). */
+static bool dram_take(struct full_state *s, uint32_t c)
+{
+    const uint32_t per = s->p.l2.per_channel;
+    for (uint32_t k = 1; k <= per; k++) {
+        const uint32_t j = (s->dram_rr[c] + k) % per;
+        struct hd_l2 *l2 = &s->l2[c * per + j];
+        if (!l2->to_dram.count)
+            continue;
+        const uint32_t id = hd_ring_peek(&l2->to_dram, 0);
+        if (!hd_dram_has_room(&s->dram[c], hd_txn_get(&s->pool, id)))
+            return false;
+        hd_ring_pop(&l2->to_dram);
+        hd_dram_push(&s->dram[c], id, s->dramc.now);
+        s->dram_rr[c] = j;
+        return true;
+    }
+    return false;
+}
+
 static bool dram_cycle(struct full_state *s)
 {
     bool progress = false;
     for (uint32_t c = 0; c < s->p.dram.channels; c++) {
+        if (s->p.l2.dram_queue)
+            progress |= dram_take(s, c);
         progress |= hd_dram_tick(&s->dram[c], s->dramc.now);
         uint32_t id;
         while ((id = hd_dram_pop_done(&s->dram[c], s->dramc.now)) != HD_TXN_NONE) {
@@ -401,8 +427,10 @@ static void full_flush(void *impl)
         hd_l1_reset(&s->l1[i]);
     for (uint32_t i = 0; i < s->p.l2.nslices; i++)
         hd_l2_reset(&s->l2[i]);
-    for (uint32_t c = 0; c < s->p.dram.channels; c++)
+    for (uint32_t c = 0; c < s->p.dram.channels; c++) {
         hd_dram_reset(&s->dram[c]);
+        s->dram_rr[c] = 0;
+    }
     hd_xbar_reset(&s->req);
     hd_xbar_reset(&s->rep);
     /* every transaction is dropped: rebuild the free list */
@@ -431,6 +459,7 @@ static void full_destroy(void *impl)
     free(s->l1);
     free(s->l2);
     free(s->dram);
+    free(s->dram_rr);
     hd_xbar_free(&s->req);
     hd_xbar_free(&s->rep);
     if (s->mq_ops && s->mq_ops->destroy)
@@ -458,7 +487,8 @@ static int build(struct full_state *s)
     s->l1 = calloc(p->num_sms, sizeof *s->l1);
     s->l2 = calloc(p->l2.nslices, sizeof *s->l2);
     s->dram = calloc(p->dram.channels, sizeof *s->dram);
-    if (!s->l1 || !s->l2 || !s->dram)
+    s->dram_rr = calloc(p->dram.channels, sizeof *s->dram_rr);
+    if (!s->l1 || !s->l2 || !s->dram || !s->dram_rr)
         return -1;
     for (uint32_t i = 0; i < p->num_sms; i++)
         if (hd_l1_init(&s->l1[i], p, i, &s->pool, &s->st, &s->obs, kernel_bypass, s))

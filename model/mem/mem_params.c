@@ -76,6 +76,7 @@ static int init_caches(const struct hd_config *c, struct hd_mem_params *p, char 
     p->l2.c.xor_index = false;
     p->l2.input_queue = c->l2_input_queue;
     p->l2.output_queue = c->l2_output_queue;
+    p->l2.dram_queue = c->l2_dram_queue;
     p->l2.port_bytes = c->l2_data_port_bytes;
     p->l2.dram_per_sector = c->l2_dram_per_sector;
     p->l2.sector_replies = c->l2_sector_replies;

@@ -41,6 +41,7 @@ struct hd_l2_params {
     uint32_t per_channel, nslices;
     struct hd_cache_params c;
     uint32_t input_queue, output_queue, port_bytes;
+    uint32_t dram_queue;  /* L2-to-DRAM queue entries (0: unbounded) */
     bool dram_per_sector; /* one DRAM request per missing sector (GPGPU-Sim 4) */
     bool sector_replies;  /* one reply packet per sector (GPGPU-Sim 4) */
 };
