@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""stages.py - where a workload's memory requests spend their cycles, from a heddle stats JSON
+"""ccbp_stages.py - where a workload's memory requests spend their cycles, from a heddle stats JSON
 (`heddle run ... --stats F.json`; a --mix run or a standalone one). Per workload of the run
 (its launches' `memory.per_kernel` records summed), the mean per request of each stage the
 memory statistics count (docs/memory.md "Statistics"; session 21, docs/blocks/ccbp.md "Session
@@ -17,7 +17,7 @@ memory statistics count (docs/memory.md "Statistics"; session 21, docs/blocks/cc
   xrep      reply-crossbar input-buffer wait per packet (interconnect cycles)
   l2hit     L2 read hit rate
 
-  stages.py F.json [G.json ...]
+  ccbp_stages.py F.json [G.json ...]
 """
 import json
 import sys
@@ -60,7 +60,11 @@ def main(paths):
     print("| run | workload | " + " | ".join(cols) + " |")
     print("|---|---|" + "---|" * len(cols))
     for p in paths:
-        d = json.load(open(p))
+        try:
+            with open(p) as f:
+                d = json.load(f)
+        except (OSError, ValueError) as e:
+            sys.exit(f"ccbp_stages.py: {p}: {e}")
         out, label = per_workload(d)
         for o in sorted(out):
             r = row(out[o])
@@ -69,6 +73,6 @@ def main(paths):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
     main(sys.argv[1:])
