@@ -71,6 +71,11 @@ struct hd_oloc {
     uint8_t kind;       /* enum hd_oloc_kind */
     uint16_t port;      /* in the SM's port space (see above) */
     uint16_t latency;   /* cycles added before the instruction may dispatch */
+    uint16_t stage;     /* cycles of a pipelined lookup stage ahead of the reads (a translation,
+                           e.g. a mapping table; one instruction a cycle): the instruction's
+                           result comes that much later, its collector is not held: an SP/SFU/
+                           DP result, a shared or constant access's data, a global access's
+                           first request (the load/store unit holds it until it leaves) */
     /* "not here yet" (locate only; 0: the word is at `port`) */
     uint8_t miss;          /* enum hd_oloc_miss */
     uint16_t fill_port;    /* HD_OLOC_FILL_PORT: the port the fill reads (contends as a read) */

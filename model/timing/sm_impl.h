@@ -149,6 +149,7 @@ struct hd_cu {
     uint32_t warp, pc;
     uint64_t alloc_cycle, ready_at;
     uint16_t lat;                /* operand-location latency (sm_oloc.h), 0 by default */
+    uint16_t stage;              /* its pipelined lookup stage (sm_oloc.h hd_oloc.stage) */
     uint16_t bank[HD_TK_MAX_WORDS]; /* read ports: a bank, or an sm_oloc.h port after them */
     uint32_t memop;              /* index in sm->memops (memory CUs) */
 };

@@ -312,8 +312,9 @@ static bool start_global(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu
     u->launch_id = sm->cta[w->cta].la->id;
     u->busy_until = now + (op->degree > 1 ? op->degree : 1);
     w->mem_out += op->nreq;
+    u->send_at = now + cu->stage; /* an operand lookup stage (sm_oloc.h): the address later */
     if (op->has_dst && op->nreq == 0)
-        return hd_sm_event(sm, now, 1, HD_EV_WB, w->slot, cu->pc, 0);
+        return hd_sm_event(sm, now, 1 + cu->stage, HD_EV_WB, w->slot, cu->pc, 0);
     if (!op->has_dst)
         done_without_result(sm, w, now);
     return true;
@@ -358,7 +359,7 @@ static bool start_swap(struct hd_sm *sm, struct hd_ldst *u, const struct hd_cu *
             add_range(&g, ans->swap_addr[l], op->sh_bytes ? op->sh_bytes : 1, sm->p->seg_bytes);
     if (!start_global(sm, u, cu, &g, w, now))
         return false;
-    u->send_at = now + ans->extra;
+    u->send_at = now + cu->stage + ans->extra;
     sm->st->smem_instrs++;
     sm->st->smem_swap_instrs++;
     return true;
@@ -422,7 +423,7 @@ bool hd_sm_ldst_dispatch(struct hd_sm *sm, uint32_t c, uint64_t now)
         done_without_result(sm, w, now);
         return true;
     }
-    return hd_sm_event(sm, now, delay, HD_EV_WB, w->slot, cu->pc, 0);
+    return hd_sm_event(sm, now, delay + cu->stage, HD_EV_WB, w->slot, cu->pc, 0);
 }
 
 bool hd_sm_ldst_send(struct hd_sm *sm, uint64_t now)

@@ -140,6 +140,7 @@ static void locate_word(struct hd_sm *sm, struct hd_cu *cu, struct oloc_word *ow
     struct hd_oloc l = {.kind = HD_OLOC_REGBANK, .port = ow->bank};
     o->ops->locate(o->impl, &q, &l);
     cu->lat = l.latency > cu->lat ? l.latency : cu->lat;
+    cu->stage = l.stage > cu->stage ? l.stage : cu->stage;
     if (l.miss == HD_OLOC_FILL_PORT || l.miss == HD_OLOC_FILL_MEM) {
         ow->st = OW_FILL;
         ow->mem = l.miss == HD_OLOC_FILL_MEM;

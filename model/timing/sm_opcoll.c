@@ -182,6 +182,7 @@ void hd_sm_cu_alloc(struct hd_sm *sm, uint32_t c, struct hd_twarp *w, uint32_t p
     const uint32_t off = p->bank_warp_offset ? w->slot : 0;
     cu->nread = ti->nwords;
     cu->lat = 0;
+    cu->stage = 0;
     if (sm->oloc.ops) { /* operand locations (sm_oloc_port.c) */
         hd_sm_oloc_locate(sm, c, w, ti, off, now);
     } else {
@@ -270,7 +271,7 @@ static bool exec_dispatch(struct hd_sm *sm, struct hd_cu *cu, uint64_t now)
         }
     if (inst == HD_SM_NONE)
         return false;
-    const uint32_t lat = p->lat[cu->cls];
+    const uint32_t lat = p->lat[cu->cls] + cu->stage; /* a lookup stage: the result later */
     struct hd_twarp *w = &sm->w[cu->warp];
     if (cu->has_dst) {
         uint64_t done = now + lat;

@@ -219,7 +219,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
         md = s->lat[k] > md ? s->lat[k] : md;
     md = s->const_latency > md ? s->const_latency : md;
     md = s->decode_cycles > md ? s->decode_cycles : md;
-    s->max_delay = md + 2;
+    s->max_delay = md + 2 + 2 * s->z_mt_latency; /* (+ a lookup stage and a shared lookup) */
     s->pp_selective = c->context_points == HD_PPOINTS_SELECTIVE;
     s->pp_k = c->context_pp_k;
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * zorua_oloc.c - Zorua's mapping tables in the operand and shared-memory paths (Zorua Sec. 4.2,
  * Sec. 4.4 "a 2-cycle penalty per mapping-table access"; sm_oloc.h, docs/oloc.md): every
- * register operand word is looked up in the RMT (+mt_latency before dispatch); a word whose
+ * register operand word is looked up in the RMT (mt_latency cycles of a pipelined stage ahead of
+ * the reads, once per instruction: its result comes that much later, its collector is not held;
+ * session 21, docs/zorua.md "Session 21: the best point"); a word whose
  * register set is mapped to the swap space is read from there, a 128-byte SWAP-class load of
  * (logical warp, register set, register) in the SM's swap window through the memory system;
  * every ld/st.shared looks up the sets its lanes touch in the SMT (+mt_latency; the
@@ -89,7 +91,7 @@ void hd_zorua_issue_phase(struct zalloc *a, uint32_t slot, const struct hd_annot
 static void locate(void *impl, const struct hd_oloc_query *q, struct hd_oloc *out)
 {
     struct zalloc *a = impl;
-    out->latency = (uint16_t)a->p->z_mt_latency;
+    out->stage = (uint16_t)a->p->z_mt_latency; /* the RMT: a pipelined stage ahead of the reads */
     if (q->warp >= a->p->max_warps)
         return;
     const struct zph_kernel *k = a->ph && !a->bd ? zph_of(a->ph, q->launch) : NULL;
