@@ -38,14 +38,16 @@ struct run_opts {
     bool hint_given;          /* --hint was given (else [timing] workload_hint may give one) */
     bool paper;               /* --size paper: large, or the driver's own paper input */
     bool waves;               /* --size waves: small, or the driver's own several-waves input */
-    bool waves3;              /* --size waves3: waves, or the driver's own >= 3-Kepler-waves input */
+    bool waves3;              /* --size waves3: waves, or the driver's own >= 3 Kepler waves */
 };
 
 /* The size as given: "paper" for --size paper (which runs HD_WL_LARGE or the driver's own
- * paper input), else the size's name. */
+ * paper input), "waves" / "waves3" likewise (HD_WL_SMALL), else the size's name. */
 static const char *run_size_name(const struct run_opts *o)
 {
-    return o->paper ? "paper" : o->waves3 ? "waves3" : o->waves ? "waves" : hd_wl_size_name(o->size);
+    if (o->paper || o->waves3)
+        return o->paper ? "paper" : "waves3";
+    return o->waves ? "waves" : hd_wl_size_name(o->size);
 }
 
 static void run_help(FILE *out)
