@@ -33,7 +33,7 @@ hd_cli_test(unknown_option 2 "heddle run: unknown option '--fast'" run vecadd --
 hd_cli_test(run_no_workload 2 "which workload" run)
 hd_cli_test(run_unknown_workload 2 "unknown workload 'nope'" run nope)
 hd_cli_test(run_bad_size 2 "--size must be small, medium or large" run vecadd --size huge)
-hd_cli_test(cosim_bad_size 2 "heddle cosim: .*--size must be small, medium or large \\(or paper, waves\\), not .huge." cosim --blocks regpat vecadd --size huge)
+hd_cli_test(cosim_bad_size 2 "heddle cosim: .*--size must be small, medium or large \\(or paper, waves, waves3\\), not .huge." cosim --blocks regpat vecadd --size huge)
 hd_cli_test(run_missing_value 2 "option '--config' needs a value" run vecadd --config)
 hd_cli_test(launch_no_grid 2 "--grid and --block are required"
             launch ${HD_WL}/vecadd/vecadd.ptx vecadd)

@@ -11,10 +11,14 @@
 # - zorua_grid_<BASE> (full): every point of that application, the same checks;
 # - zorua_grid_stress (ci): one point per kind in stress mode (CTAs context-switched, still verifies).
 # - zorua_grid_sweep_check (ci): scripts/gen-zorua-sweep.py --check, experiments/zorua.toml (the
-#   whole-grid experiment) is what the grid and the three Table 2 configurations give.
+#   whole-grid experiment) and experiments/zorua-paper.toml (its paper-size variant for BH, MST
+#   and SSSP) are what the grid and the three Table 2 configurations give.
 # - zorua_waves_alias (ci): `--size waves` runs (dct8x8, its waves input, functionally) and the
 #   summary names the size waves; zorua_waves_<BASE> (full): each application's waves input, the
 #   experiment's length (workloads/README.md "Occupancy-length inputs"), verifies on Fermi.
+# - zorua_waves3_alias (ci): `--size waves3` runs (dct8x8 has no waves3 input: its waves input)
+#   and the summary names the size waves3; zorua_waves3_<POINT> (full): one middle specification
+#   of BH, MST and SSSP at their paper-size (waves3) inputs under Zorua on Kepler verifies.
 # - zorua_grid_measures (ci): experiments/zorua.py's Sec. 6 measures (range, best point, porting
 #   loss with the 5 % rule over the specs both generations run, hit rate, energy) on hand-worked
 #   points (tests/zorua/zorua_measures.py).
@@ -31,7 +35,8 @@ if(Python3_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/gen-zorua-sweep.py --check
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_grid_sweep_check PROPERTIES LABELS "ci;workloads" TIMEOUT 60
-                       PASS_REGULAR_EXPRESSION "experiments/zorua.toml is up to date")
+                       PASS_REGULAR_EXPRESSION "experiments/zorua.toml is up to date"
+                       FAIL_REGULAR_EXPRESSION "out of date")
   add_test(NAME zorua_grid_measures
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/zorua/zorua_measures.py
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
@@ -86,7 +91,26 @@ if(TARGET heddle)
                          PASS_REGULAR_EXPRESSION "VERIFIED"
                          FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
   endforeach()
+  # --size waves3 (session 21): a driver without its own waves3 input runs its waves input
+  # (dct8x8, functionally, as zorua_waves_alias); the summary names the size waves3.
+  add_test(NAME zorua_waves3_alias
+           COMMAND $<TARGET_FILE:heddle> run dct8x8 --size waves3 --functional
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_waves3_alias PROPERTIES LABELS "ci;workloads" TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "dct8x8 \\(waves3, [^)]*\\): VERIFIED")
+  # The paper-size inputs (experiments/zorua-paper.toml): one middle specification of each of
+  # BH, MST and SSSP at --size waves3 under Zorua on Kepler (96 logical warps, 16 logical CTAs)
+  # verifies against its CPU reference (timing model; docs/zorua.md "Session 21").
+  foreach(pt barneshut_z_r32_tb512 mst_z_r32_tb512 sssp_z_r24_tb512)
+    add_test(NAME zorua_waves3_${pt}
+             COMMAND $<TARGET_FILE:heddle> run ${pt} --size waves3 --config configs/zorua-kepler.ini
+                     --set sm.allocator=zorua --set sm.logical_warps=96 --set sm.logical_ctas=16
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(zorua_waves3_${pt} PROPERTIES LABELS "full;workloads" TIMEOUT 1800
+                         PASS_REGULAR_EXPRESSION "VERIFIED"
+                         FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
+  endforeach()
 endif()
 
-hd_tier(ci "^zorua_grid_(gen_check|sweep_check|measures|registered|sample|stress_.*)$|^zorua_waves_alias$")
+hd_tier(ci "^zorua_grid_(gen_check|sweep_check|measures|registered|sample|stress_.*)$|^zorua_waves3?_alias$")
 hd_tier(full ".")

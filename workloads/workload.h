@@ -43,6 +43,11 @@ struct hd_wl_ctx {
      * applications) picks it: the same kernels on an input that runs several CTA waves at most
      * resource specifications, so occupancy can limit the run; every other driver runs small. */
     bool waves;
+    /* `--size waves3` (issue 32, session 21; workloads/README.md "Occupancy-length inputs"):
+     * size is HD_WL_SMALL and both waves and waves3 are true. A driver with its own waves3
+     * input (barneshut, mst, sssp: >= 3 Baseline CTA waves at every Zorua specification on
+     * Kepler and Maxwell) picks it; every other driver runs its waves input (or small). */
+    bool waves3;
 };
 
 struct hd_workload {

@@ -102,8 +102,9 @@ int hd_wl_size_parse(const char *name, enum hd_wl_size *out)
         return 0;
     }
     /* "waves": HD_WL_SMALL, with hd_wl_ctx.waves set by the caller (issue 32 item 6; the drivers
-     * with their own several-CTA-waves input read it). */
-    if (strcmp(name, "waves") == 0) {
+     * with their own several-CTA-waves input read it). "waves3" likewise, with hd_wl_ctx.waves3
+     * also set (the drivers with their own input of at least three Kepler waves read it). */
+    if (strcmp(name, "waves") == 0 || strcmp(name, "waves3") == 0) {
         *out = HD_WL_SMALL;
         return 0;
     }

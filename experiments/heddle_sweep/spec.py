@@ -11,7 +11,7 @@ and expanded into points before anything runs. experiments/README.md documents t
 
 Axes: workload (built-in workloads and variants) or mix (multi-kernel mixes), config (a name in
 configs/ or an .ini path relative to the sweep file; "default" = built-in), size (small, medium,
-large, waves, paper: heddle run --size waves / paper), set.SECTION.KEY (any configuration parameter: one --set per
+large, waves, waves3, paper: heddle run --size NAME), set.SECTION.KEY (any configuration parameter: one --set per
 point), flags (extra `heddle run` options: --alone, --functional, --sample N, --arrive
 W@CYCLE[:PRIORITY]; --arrive and --alone only on grids of mixes). Every error names the file and
 line. A sweep holds at most MAX_POINTS points. Numbers are canonical (2 and 2.0 are one value, one
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from . import SweepError
 
-SIZES = ("small", "medium", "large", "waves", "paper")
+SIZES = ("small", "medium", "large", "waves", "waves3", "paper")
 # points in one sweep at most (a grid of a few long axes is refused before it is expanded)
 MAX_POINTS = 100000
 # option: the pattern of its operand (None: it takes none)
@@ -295,7 +295,7 @@ class _Checker:
             what = "mix (see heddle list --mixes)"
         elif axis == "size":
             bad = [v for v in vals if v not in SIZES]
-            what = "size (small, medium, large, waves or paper)"
+            what = "size (small, medium, large, waves, waves3 or paper)"
         elif axis == "config":
             bad = [v for v in vals if v != "default" and self.config_path(v) is None]
             what = "config (a name in configs/, an .ini file or 'default')"

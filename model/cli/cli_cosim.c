@@ -69,8 +69,8 @@ static const char cosim_help[] =
     "                         context.preempt_policy=shieh unless a --set names another)\n"
     "  --mix NAME             with --in-loop: run a mix (heddle list --mixes) instead of a\n"
     "                         workload; --arrive WORKLOAD@CYCLE[:PRIORITY] as for heddle run\n"
-    "  --size S               small (default), medium, large, paper or waves (as for\n"
-    "                         heddle run)\n"
+    "  --size S               small (default), medium, large, paper, waves or waves3\n"
+    "                         (as for heddle run)\n"
     "  --every N              context-sample period in model cycles (default 1000)\n"
     "  --sms LIST|all         SMs whose blocks run the RTL (default all; the rest: C only)\n"
     "  --drive ref|rtl        whose outputs the model uses (default ref)\n"
@@ -229,7 +229,7 @@ static int parse(const char *cmd, int argc, char **argv, struct cosim_opts *c, b
                 return HD_CLI_USAGE;
             if (hd_wl_size_parse(v, &c->size) != 0)
                 return hd_cli_usage(cmd, "--size must be small, medium or large (or paper, "
-                                         "waves), not '%s'", v);
+                                         "waves, waves3), not '%s'", v);
             c->size_name = v;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--every", &v)) != 0) {
             if (r < 0 || hd_config_parse_uint(v, &c->o.every) != 0 || c->o.every == 0)
@@ -405,7 +405,8 @@ static int run_once(const char *cmd, const struct cosim_opts *c, const struct hd
     memset(&ctx, 0, sizeof ctx);
     ctx.size = c->size;
     ctx.paper = c->size_name && strcmp(c->size_name, "paper") == 0;
-    ctx.waves = c->size_name && strcmp(c->size_name, "waves") == 0;
+    ctx.waves3 = c->size_name && strcmp(c->size_name, "waves3") == 0;
+    ctx.waves = ctx.waves3 || (c->size_name && strcmp(c->size_name, "waves") == 0);
     ctx.ptx_text = hd_workload_ptx(w->name, &ctx.ptx_len);
     ctx.ptx_name = hd_workload_ptx_path(w->name);
     FILE *devnull = fopen("/dev/null", "w");

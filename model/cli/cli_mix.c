@@ -207,10 +207,12 @@ static int parse_args(int argc, char **argv, struct mix_opts *o)
             if (r < 0)
                 return HD_CLI_USAGE + 2;
             if (hd_wl_size_parse(v, &o->size) != 0)
-                return hd_cli_usage(cmd, "--size must be small, medium or large (or paper, waves), "
+                return hd_cli_usage(cmd, "--size must be small, medium or large (or paper, "
+                                         "waves, waves3), "
                                          "not '%s'", v) + 2;
             o->paper = strcmp(v, "paper") == 0;
-            o->waves = strcmp(v, "waves") == 0;
+            o->waves3 = strcmp(v, "waves3") == 0;
+            o->waves = o->waves3 || strcmp(v, "waves") == 0;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--arrive", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -494,6 +496,7 @@ static int run_alone(const struct mix_opts *o, const struct hd_config *cfg,
         client_init(&one, m, i, o->size);
         one.ctx.paper = o->paper;
         one.ctx.waves = o->waves;
+        one.ctx.waves3 = o->waves3;
         one.ctx.log = devnull;
         int rc = run_clients(o, cfg, interrupt, &one, 1, &r);
         cl[i].alone_status = one.status;
@@ -523,6 +526,7 @@ static int run_mix(struct mix_opts *o, const struct hd_cli_mix *m)
         client_init(&cl[i], m, i, o->size);
         cl[i].ctx.paper = o->paper;
         cl[i].ctx.waves = o->waves;
+        cl[i].ctx.waves3 = o->waves3;
         logs[i] = o->quiet ? NULL : open_memstream(&cl[i].log_text, &cl[i].log_len);
         cl[i].ctx.log = logs[i] ? logs[i] : devnull;
     }
@@ -570,10 +574,12 @@ int hd_cli_mix_run_hw(const char *mix, const char *const *arrive, unsigned narri
 {
     struct mix_opts o = {.mix = mix, .cfg = *cfg, .hw = hw};
     if (hd_wl_size_parse(size, &o.size) != 0)
-        return hd_cli_usage("cosim", "--size must be small, medium or large (or paper, waves), "
+        return hd_cli_usage("cosim", "--size must be small, medium or large (or paper, "
+                                     "waves, waves3), "
                                      "not '%s'", size);
     o.paper = strcmp(size, "paper") == 0;
-    o.waves = strcmp(size, "waves") == 0;
+    o.waves3 = strcmp(size, "waves3") == 0;
+    o.waves = o.waves3 || strcmp(size, "waves") == 0;
     for (unsigned i = 0; i < narrive; i++)
         if (parse_arrival("cosim", arrive[i], &o) != 0)
             return HD_CLI_USAGE;

@@ -42,7 +42,7 @@ bool hd_cli_mix_requested(int argc, char **argv);
 int hd_cli_run_mix(int argc, char **argv);
 /* `heddle cosim --mix NAME [--arrive SPEC]... --in-loop`: mix `mix` of the embedded mixes file
  * on configuration cfg (a struct hd_cli_config) at size `size` (as --size takes it: small,
- * medium, large, paper or waves), with block
+ * medium, large, paper, waves or waves3), with block
  * factory hw; prints the mix's summary; *cycles and *secs of the run. Returns the exit code
  * (HD_CLI_OK only if every workload verified). */
 struct hd_hw_factory;

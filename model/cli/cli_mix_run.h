@@ -42,6 +42,7 @@ struct mix_opts {
                                   cycles in this run (the Oracle's first pass, drain_profile.h) */
     bool paper;                /* --size paper (hd_wl_ctx.paper; workloads/README.md) */
     bool waves;                /* --size waves (hd_wl_ctx.waves; workloads/README.md) */
+    bool waves3;               /* --size waves3 (hd_wl_ctx.waves3; waves is set too) */
 };
 
 /* One run of a repeated workload's driver (cli_mix_repeat.c). */

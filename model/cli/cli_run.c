@@ -38,19 +38,22 @@ struct run_opts {
     bool hint_given;          /* --hint was given (else [timing] workload_hint may give one) */
     bool paper;               /* --size paper: large, or the driver's own paper input */
     bool waves;               /* --size waves: small, or the driver's own several-waves input */
+    bool waves3;              /* --size waves3: waves, or the driver's own >= 3 Kepler waves */
 };
 
 /* The size as given: "paper" for --size paper (which runs HD_WL_LARGE or the driver's own
- * paper input), else the size's name. */
+ * paper input), "waves" / "waves3" likewise (HD_WL_SMALL), else the size's name. */
 static const char *run_size_name(const struct run_opts *o)
 {
-    return o->paper ? "paper" : o->waves ? "waves" : hd_wl_size_name(o->size);
+    if (o->paper || o->waves3)
+        return o->paper ? "paper" : "waves3";
+    return o->waves ? "waves" : hd_wl_size_name(o->size);
 }
 
 static void run_help(FILE *out)
 {
     fprintf(out,
-            "Usage: heddle run WORKLOAD [--size small|medium|large|paper|waves]\n"
+            "Usage: heddle run WORKLOAD [--size small|medium|large|paper|waves|waves3]\n"
             "                           [--config FILE]\n"
             "                           [--set SECTION.KEY=VALUE]... [--stats FILE] [--quiet]\n"
             "                           [--functional] [--sample N [--series FILE]] [--progress]\n"
@@ -65,7 +68,8 @@ static void run_help(FILE *out)
             "  --size S        input size: small (default; well under a second), medium, large;\n"
             "                  paper = large (the papers' length, workloads/README.md);\n"
             "                  waves = small's kernels on an input of several CTA waves at every\n"
-            "                  resource specification (Zorua's grid; small where none)\n"
+            "                  resource specification (Zorua's grid; small where none);\n"
+            "                  waves3 = >= 3 Kepler CTA waves (barneshut, mst, sssp; else waves)\n"
             "  --config FILE   GPU configuration (default: built-in fermi-gtx480; see configs/)\n"
             "  --set S.K=V     override one configuration parameter (repeatable), e.g.\n"
             "                  --set sm.num_schedulers=4 (see heddle --help-config)\n"
@@ -110,10 +114,12 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             if (r < 0)
                 return HD_CLI_USAGE + 2;
             if (hd_wl_size_parse(v, &o->size) != 0)
-                return hd_cli_usage(cmd, "--size must be small, medium or large (or paper, waves), "
+                return hd_cli_usage(cmd, "--size must be small, medium or large (or paper, waves, "
+                                         "waves3), "
                                          "not '%s'", v) + 2;
             o->paper = strcmp(v, "paper") == 0;
-            o->waves = strcmp(v, "waves") == 0;
+            o->waves3 = strcmp(v, "waves3") == 0;
+            o->waves = o->waves3 || strcmp(v, "waves") == 0;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stats", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -301,6 +307,7 @@ static int run_workload(struct run_opts *o)
     ctx.size = o->size;
     ctx.paper = o->paper;
     ctx.waves = o->waves;
+    ctx.waves3 = o->waves3;
     ctx.ptx_text = hd_workload_ptx(w->name, &ctx.ptx_len);
     ctx.ptx_name = hd_workload_ptx_path(w->name);
     FILE *devnull = o->quiet ? fopen("/dev/null", "w") : NULL;

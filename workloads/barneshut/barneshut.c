@@ -28,12 +28,18 @@
  * keeps the tree walk per body short enough for the Zorua grid's 342 runs. */
 #define BH_WAVES_BODIES 24000
 #define BH_WAVES_THETA 2.0
+/* --size waves3 (session 21): 96,000 bodies at the same angle make ceil(n / T) / (15 SMs x CTAs
+ * per SM) >= 3.1 Baseline waves at every Zorua specification on Kepler and Maxwell (2,048
+ * threads per SM at most), 5.6 on Fermi. */
+#define BH_W3_BODIES 96000
 
 static int bh_bodies(const struct hd_wl_ctx *ctx)
 {
     /* warp instructions: ~0.26 M, ~5.7 M, ~33 M. Paper (issue 26 item 4): 28,000 bodies, 110
      * CTAs of bh_force, 2.4 waves at its 3 CTAs/SM on 15 SMs (large's 63 CTAs make 1.4). */
     static const int n[3] = {500, 4000, 16000};
+    if (ctx->waves3)
+        return BH_W3_BODIES;
     if (ctx->waves)
         return BH_WAVES_BODIES;
     return ctx->paper ? 28000 : n[ctx->size];
@@ -51,7 +57,7 @@ struct bh_build {
     const double *pos; /* 3 per body, original order */
     const double *mass;
     int *idx, *tmp;    /* body indices being partitioned */
-    double theta;      /* opening angle: BH_THETA, or BH_WAVES_THETA at --size waves */
+    double theta;      /* opening angle: BH_THETA, or BH_WAVES_THETA at --size waves(3) */
 };
 
 /* Emit the subtree of bodies idx[lo..hi) in the cube (cx, cy, cz) +- hw; returns its node. */

@@ -17,6 +17,11 @@
 #define MST_BLOCK 256
 #define MST_MAX_ROUNDS 64
 #define MST_WAVES_SIDE 120
+/* --size waves3 (session 21; workloads/README.md "Occupancy-length inputs"): 304 x 304 = 92,416
+ * vertices make ceil(n / T) / (15 SMs x CTAs per SM) >= 3.01 Baseline waves at every
+ * specification on Kepler and Maxwell (2,048 threads per SM at most), 5.4 on Fermi. Boruvka's
+ * rounds grow as log n on any graph, so the grid kind stays. */
+#define MST_W3_SIDE 304
 
 static int mst_side(enum hd_wl_size size)
 {
@@ -140,7 +145,10 @@ int mst_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_wl_rng_seed(&rng, 0x6d737421u);
     /* --size waves (issue 32 item 6, workloads/README.md "Occupancy-length inputs"): a larger
      * grid graph, one thread per vertex, so more CTAs of the same footprint. */
-    if (mst_make_graph(&g, ctx->waves ? MST_WAVES_SIDE : mst_side(ctx->size), &rng) != 0) {
+    const int side = ctx->waves3  ? MST_W3_SIDE
+                     : ctx->waves ? MST_WAVES_SIDE
+                                  : mst_side(ctx->size);
+    if (mst_make_graph(&g, side, &rng) != 0) {
         rc = hd_wl_fail(ctx, "mst: out of host memory");
         goto out;
     }
