@@ -21,6 +21,8 @@
 #   4, on Table 3.1's SM and with 32 warp slots).
 # - gpuduet_dynamic: the throughput monitor and ME controller classify bfs underutilised and raise
 #   ME (windows of 2,000 cycles; full tier).
+# - gpuduet_tb_dynamic: GPUDuet_TB with the dynamic ME on sgemm at medium (register-limited, TB
+#   level) verifies and raises ME (session 20's livelock; session 21) (ci).
 # - gpuduet_l1d_rule: §2.10's L1D context store turned on (a constructed SM: a quarter of the
 #   register file, 8 KB of shared memory, loads bypassing the L1D) (ci).
 # - gpuduet_config: logical capacities refused with an allocator that cannot place partial CTAs.
@@ -73,6 +75,17 @@ if(TARGET heddle)
                    --set sm.shared_mem_bytes=8K --set l1d.bypass_global=true
                    --set gpuduet.warmup=2000 --set gpuduet.window=2000
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  # session 21: GPUDuet_TB with the dynamic ME on a register-limited kernel (sgemm at medium: TB
+  # level, ME bound 10) verifies and its controller raises ME above 0 (session 20's rule that
+  # warps placed absent wait for the CSL, applied to gpuduet_tb, hit the livelock watchdog at
+  # cycle 323,584 here: the CSL never takes sgemm's placed-absent warps back; about 4 s)
+  add_test(NAME gpuduet_tb_dynamic
+           COMMAND ${hd_gdl} sgemm "^me [0-9]+ [0-9]+ [a-z]+ [1-9]" --size medium
+                   --set sm.allocator=gpuduet_tb --set sm.logical_warps=128
+                   --set gpuduet.dynamic=true --set gpuduet.warmup=2000 --set gpuduet.window=2000
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_tb_dynamic PROPERTIES TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
   set_tests_properties(gpuduet_dynamic gpuduet_l1d_rule PROPERTIES TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
   # session 19: the extra TBs the controller allows are placed when it allows them, not when
@@ -93,4 +106,4 @@ if(TARGET heddle)
                        PASS_REGULAR_EXPRESSION "extra_tbs.sh: OK")
 endif()
 hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
-        "^gpuduet_extra_tbs$")
+        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$")

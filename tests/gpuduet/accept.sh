@@ -18,6 +18,8 @@
 #   - the allocation bitmap block answered the allocations, each busy for at least a cycle, and
 #     every switch-out's spill space came from the block or from a swap's exchange with the
 #     ready warp (allocations + exchanges >= switch-outs; exchanges > 0 and at most the swaps),
+#   - the moves went through the SMs' data movers with the ports free (the csl line: jobs,
+#     no waits, every beat moved, none left; session 21),
 #   - the reduced register size (live registers compressed by their static pattern classes,
 #     gpuduet_regpat.c) is never below what the regpat compressor's C reference finds in the
 #     live registers of the warps switched out (no underestimated word, max <= static).
@@ -65,6 +67,14 @@ grep '^bitmap' "$tmp/g.log"
 [ $(( $(bm allocs) + $(bm swap_sp) )) -ge "$(log outs)" ] ||
     fail "bitmap allocations $(bm allocs) + swap exchanges $(bm swap_sp) below the switch-outs $(log outs)"
 [ "$(bm frees)" -gt 0 ] && [ "$(bm busy_cycles)" -gt "$(bm allocs)" ] || fail "no bitmap frees or busy cycles"
+# session 21: without [gpuduet] blocks the moves go through the SM's one data mover (the CSL
+# block's C reference with the ports free, gpuduet_mover.h): its log line is there, no beat
+# waited for the pipeline, every job moved its ceil(bytes / 128) beats and none is left
+csl() { sed -n "s/^csl.* $1=\([0-9]*\).*/\1/p" "$tmp/g.log"; }
+grep '^csl' "$tmp/g.log" || fail "no csl line: the moves did not go through the SMs' data movers"
+[ "$(csl jobs)" -gt 0 ] && [ "$(csl waits)" -eq 0 ] && [ "$(csl left)" -eq 0 ] &&
+    [ "$(csl beats)" -eq "$(csl beats_want)" ] ||
+    fail "the data mover: jobs $(csl jobs), waits $(csl waits) (0 without the blocks), beats $(csl beats) of $(csl beats_want), left $(csl left)"
 # the reduced register size: the static compressed estimate never below what the regpat
 # compressor's reference finds in the switched-out warps' live registers
 grep '^checked' "$tmp/g.log"

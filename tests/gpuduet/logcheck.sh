@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# logcheck.sh - run one workload at small size on configs/maxwell-gpuduet.ini with GPUDuet's log
+# logcheck.sh - run one workload at small size (options may name another: the last --size holds)
+# on configs/maxwell-gpuduet.ini with GPUDuet's log
 # ([gpuduet] log) and the given settings; it must verify and its log must have a line matching
 # the extended regular expression REGEX (docs/gpuduet.md "Log"). Prints the log's plan, me, l1d
 # and total lines.

@@ -20,10 +20,11 @@
  *                        registers let it in
  *   switch in            a ready warp, when a warp slot and its registers are free (the
  *                        allocator's acquire decides)
- *   One switch-out and one switch-in may start per cycle; the bytes move through the SM's warp
- *   mover ([sm] warp_mover: state / port width, the on-chip mover contending for the ports;
- *   with [gpuduet] blocks the CSL's data-mover block, gpuduet_mover.h, and then no switch-out
- *   starts while a move waits for the block's command port or its job queue is full).
+ *   One switch-out and one switch-in may start per cycle; the bytes move through the SM's one
+ *   data mover (gpuduet_mover.h: state / port width through one port, with [gpuduet] blocks
+ *   also yielding to the pipeline's ports; [sm] warp_mover = onchip or swap instead puts them
+ *   on the SM's on-chip mover or swap engine), and no switch-out starts while a move waits for
+ *   the mover's command port or its job queue is full (gd_mover_held).
  * Deadlock avoidance, option 2 (§2.9): a warp waiting at a barrier is stalled like one waiting
  * for a load and may be switched out; the barrier counts it as arrived, so the others (absent
  * or present) complete it and it becomes ready at the release.

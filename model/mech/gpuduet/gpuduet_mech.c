@@ -762,7 +762,11 @@ static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *e
     g->mon = env->mon;
     g->hw = env->hw;
     g->tm_sub = -1;
-    if (env->p->gduet.blocks && !(g->mv = gd_mover_create(g, env->p, env->hw, err, errlen))) {
+    /* the CSL's data mover (gpuduet_mover.h): with the blocks the gpuduet_csl block yielding to
+     * the pipeline's ports; without, its C reference with the ports free (Lin's State / BW, one
+     * mover per SM: session 21), unless [sm] warp_mover puts the moves on the on-chip mover */
+    if ((env->p->gduet.blocks || env->p->sm.warp_mover == HD_WMOVER_FIXED) &&
+        !(g->mv = gd_mover_create(g, env->p, env->hw, err, errlen))) {
         gd_destroy(g);
         return -1;
     }

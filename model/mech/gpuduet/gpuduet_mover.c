@@ -9,6 +9,8 @@
  * model presents a command only while fewer than QD jobs are taken and not reported done: the
  * block then has room at that edge whatever completes there. The block is stepped in every
  * cycle with a command, a job or a registered output, and skipped when idle (hw_inst.h).
+ * Without [gpuduet] blocks the block is its C reference stepped directly, with no port busy
+ * (Lin's State / BW through one mover per SM; session 21).
  */
 #include "gpuduet_mover.h"
 
@@ -34,8 +36,10 @@ struct job {
 };
 
 struct msm {
-    struct hd_hw_inst x;
-    bool made;
+    struct hd_hw_inst x;         /* the block's instance ([gpuduet] blocks) */
+    struct hd_gpuduet_csl_state r; /* ... or its C reference stepped directly (blocks off) */
+    bool made;                   /* installed as the SM's warp mover */
+    bool inst;                   /* x made */
     struct job *w;               /* waiting for the command port (ring) */
     uint32_t wh, wn, wcap;
     struct job f[QD];            /* taken by the block, in order (ring) */
@@ -57,6 +61,9 @@ static const struct {
 struct gd_mover {
     struct hd_mech_wmover seam;  /* given to the SMs: start() below, impl this */
     struct gd *g;
+    bool ports;                  /* [gpuduet] blocks: the block's instance through the GPU's
+                                    factory, yielding to the pipeline's ports; false: its C
+                                    reference with the ports always free (Lin's State / BW) */
     const char *kind;            /* the block's instance kind for [sm] warp_move_bytes */
     uint32_t pw;                 /* ... its port width */
     const struct hd_hw_factory *const *hw;
@@ -73,11 +80,12 @@ static uint64_t mv_start(void *impl, const struct hd_mech_wmove *m, uint64_t now
 struct gd_mover *gd_mover_create(struct gd *g, const struct hd_gpu_timing_params *p,
                                  const struct hd_hw_factory *const *hw, char *err, size_t errlen)
 {
+    const bool ports = p->gduet.blocks;
     const char *kind = NULL;
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
         if (kinds[k].pw == p->sm.warp_move_bytes)
             kind = kinds[k].kind;
-    if (!kind) {
+    if (!kind && ports) {
         snprintf(err, errlen,
                  "key 'gpuduet.blocks': the CSL block (gpuduet_csl) is built with %u-, %u- and "
                  "%u-byte ports (configs/rtl/gpuduet_csl.ini PW, loop_configs); [sm] "
@@ -87,6 +95,10 @@ struct gd_mover *gd_mover_create(struct gd *g, const struct hd_gpu_timing_params
         return NULL;
     }
     if (p->sm.warp_mover != HD_WMOVER_FIXED) {
+        if (!ports) {
+            snprintf(err, errlen, "gpuduet: the CSL's data mover with [sm] warp_mover not fixed");
+            return NULL; /* (the caller makes it only with the fixed mover) */
+        }
         snprintf(err, errlen,
                  "key 'gpuduet.blocks': the CSL block (gpuduet_csl) moves the switched-out warps; "
                  "[sm] warp_mover must be fixed");
@@ -99,6 +111,7 @@ struct gd_mover *gd_mover_create(struct gd *g, const struct hd_gpu_timing_params
         return NULL;
     }
     mv->g = g;
+    mv->ports = ports;
     mv->kind = kind;
     mv->pw = p->sm.warp_move_bytes;
     mv->hw = hw;
@@ -114,7 +127,7 @@ void gd_mover_destroy(struct gd_mover *mv)
     if (!mv)
         return;
     for (uint32_t i = 0; i < mv->nsm; i++) {
-        if (mv->sm[i].made)
+        if (mv->sm[i].inst)
             hd_hw_destroy(&mv->sm[i].x);
         free(mv->sm[i].w);
     }
@@ -129,10 +142,16 @@ int gd_mover_start(struct gd_mover *mv, char *err, size_t errlen)
     for (uint32_t i = 0; i < mv->nsm; i++) {
         char name[64];
         snprintf(name, sizeof name, "sm%u.gpuduet_csl", i);
-        if (hd_hw_make_sized(f, mv->kind, name, &mv->sm[i].x,
-                             sizeof(struct hd_gpuduet_csl_in), sizeof(struct hd_gpuduet_csl_out),
-                             err, errlen) != 0)
+        if (!mv->ports) { /* (any [sm] warp_move_bytes: the reference's beat is its pw) */
+            hd_gpuduet_csl_ref_reset(&mv->sm[i].r);
+            mv->sm[i].r.pw = mv->pw;
+        } else if (hd_hw_make_sized(f, mv->kind, name, &mv->sm[i].x,
+                                    sizeof(struct hd_gpuduet_csl_in),
+                                    sizeof(struct hd_gpuduet_csl_out), err, errlen) != 0) {
             return -1;
+        } else {
+            mv->sm[i].inst = true;
+        }
         mv->sm[i].made = true;
         if (!act->warp_mover(act->gpu, i, &mv->seam)) {
             snprintf(err, errlen, "host out of memory installing the gpuduet CSL mover");
@@ -317,16 +336,22 @@ static int step_sm(struct gd_mover *mv, uint32_t i, uint64_t now, char *err, siz
         in.cmd_bytes_i = j->bytes;
         in.cmd_bytes2_i = j->bytes2;
     }
-    /* the pipeline's port use; the register file's only when a job in the block (or this
-     * command) moves registers: a warp slot's state (ST) is not behind the register file's port */
-    bool rf = j && !j->slot;
-    for (uint32_t k = 0; k < s->fn && !rf; k++)
-        rf = !s->f[(s->fh + k) % QD].slot;
-    in.busy_i = act->port_busy(act->gpu, i, now) & (rf ? 7u : 6u);
-    if (!cmd && !s->fn && !s->cmd_last && hd_hw_idle(&s->x, &in))
+    /* the pipeline's port use (with the blocks; without, the ports are the mover's alone); the
+     * register file's only when a job in the block (or this command) moves registers: a warp
+     * slot's state (ST) is not behind the register file's port */
+    if (mv->ports) {
+        bool rf = j && !j->slot;
+        for (uint32_t k = 0; k < s->fn && !rf; k++)
+            rf = !s->f[(s->fh + k) % QD].slot;
+        in.busy_i = act->port_busy(act->gpu, i, now) & (rf ? 7u : 6u);
+    }
+    if (!cmd && !s->fn && !s->cmd_last &&
+        (mv->ports ? hd_hw_idle(&s->x, &in) : hd_gpuduet_csl_ref_idle(&s->r, &in)))
         return 0;
     mv->steps++;
-    if (hd_hw_step(&s->x, &in, &out, now) != 0) {
+    if (!mv->ports) {
+        hd_gpuduet_csl_ref_step(&s->r, &in, &out);
+    } else if (hd_hw_step(&s->x, &in, &out, now) != 0) {
         snprintf(err, errlen, "%s", s->x.ops->error(s->x.impl));
         return -1;
     }

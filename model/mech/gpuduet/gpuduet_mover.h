@@ -6,6 +6,16 @@
  * pipeline leaves both arrays' ports free (issue 28 items 2 and 4; docs/blocks/gpuduet.md
  * "In the GPU", "The CSL's data mover").
  *
+ * Two timings, one mover (session 21). With [gpuduet] blocks the block's instance comes from the
+ * GPU's factory (the C reference or the RTL) and yields to the pipeline's ports (busy_i below).
+ * Without (the default), and with [sm] warp_mover = fixed, the same mover steps the block's C
+ * reference with busy_i = 0: Lin's contention-free Latency = State / BW (Eq. 3.1-3.3), through
+ * ONE port per SM, so a TB's warps move one after another (State(TB) = N x ST + SS over one BW),
+ * with the same queue, pacing and swap jobs as the block: the two timings differ only in the
+ * port contention. Its beat is any [sm] warp_move_bytes (the reference's pw), not only the
+ * block's three configurations. A job of B bytes alone completes 1 + ceil(B / PW) + 1 cycles
+ * after its start (the command's edge, the beats, the registered done_*).
+ *
  * Design.
  *   seam    With [gpuduet] blocks the mechanism installs this mover on every SM through the
  *           residency's mover seam (mech.h hd_mech_act.warp_mover): the SM's own lifecycle of a
@@ -59,10 +69,11 @@
 struct gd;
 struct gd_mover;
 
-/* The movers of g's SMs; hw points at the GPU's factory (may point at NULL: the C references).
- * NULL with a message when the configuration does not fit the built block ([sm] warp_move_bytes
- * is none of its configurations' port widths: 128, 64, 256 B, the instance kinds gpuduet_csl,
- * gpuduet_csl:pw64, gpuduet_csl:pw256; [sm] warp_mover is not fixed). */
+/* The movers of g's SMs; hw points at the GPU's factory (may point at NULL: the C references;
+ * used only with [gpuduet] blocks). NULL with a message when [sm] warp_mover is not fixed, or,
+ * with the blocks, when the configuration does not fit the built block ([sm] warp_move_bytes is
+ * none of its configurations' port widths: 128, 64, 256 B, the instance kinds gpuduet_csl,
+ * gpuduet_csl:pw64, gpuduet_csl:pw256). */
 struct gd_mover *gd_mover_create(struct gd *g, const struct hd_gpu_timing_params *p,
                                  const struct hd_hw_factory *const *hw, char *err,
                                  size_t errlen);
