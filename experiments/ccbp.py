@@ -75,6 +75,8 @@ BUDGET = int(os.environ.get("CCBP_BUDGET", "1000000"))  # cycles per co-run (the
 # inputs"): cfd, fdtd2d and lbm for fewer steps, bfs on 32,768 vertices, so that the budget holds
 # several instances of each kernel. Since session 17 BP and KM are the kernels Lin measures (docs/blocks/ccbp.md "The LS stand-ins again"):
 # backprop_ccbp runs bp_layer_forward alone (BP_1), kmeans_ccbp km_invert_mapping alone (KM_1)
+# Since session 21 BP is Rodinia's form of BP_1 (backprop_rod_ccbp: its layerforward writes the
+# tile back over the weights, Lin's 51 % L2 misses; docs/blocks/ccbp.md "Session 21")
 PAIRS = ["backprop_rod_ccbp+cfd_ccbp", "btree+sad", "histo1024_lin22+fdtd2d_ccbp", "pathfinder+lbm_ccbp",
          "bfs_ccbp+spmv", "cfd_ccbp+fdtd2d_ccbp", "lavamd+bucketsort", "kmeans_ccbp+lbm_ccbp"]
 SCHEMES = ["lrr", "smk_p", "smk", "ws", "dai18", "dmil", "ccbp", "oracle"]
