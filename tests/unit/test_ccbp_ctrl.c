@@ -100,6 +100,7 @@ int main(void)
         /* the experiment's current pairs (ccbp.py plan: per-crossbar NoC curves) */
         "experiments/results/ccbp/profiles/backprop_ccbp_cfd_ccbp.txt",
         "experiments/results/ccbp/profiles/backprop_cfd_ccbp.txt",
+        "experiments/results/ccbp/profiles/backprop_rod_cfd_ccbp.txt",
         "experiments/results/ccbp/profiles/bfs_ccbp_spmv.txt",
         "experiments/results/ccbp/profiles/cfd_ccbp_fdtd2d_ccbp.txt",
         "experiments/results/ccbp/profiles/histo1024_fdtd2d_ccbp.txt",

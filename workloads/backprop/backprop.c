@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define BP_HIDDEN 16
 #define BP_TILE 16     /* default input units per CTA (HD_BP_TILE); must match backprop.cu */
@@ -86,8 +87,90 @@ static void bp_ref_adjust(const float *x, const float *delta, float *w, float *d
     }
 }
 
+/* Variant backprop_rod_ccbp (BP_RODINIA; docs/blocks/ccbp.md "Session 21"): Rodinia's form of the
+ * forward kernel alone (bp_layer_forward_rod, backprop.cu). Weights (n_in + 1) x (hid + 1) with a
+ * bias row and column, inputs x[1..n_in]; the tree pairs (0,1), (2,3), ... first; each thread
+ * writes its final shared value back over its weight. n_in is rounded down to a whole tile (the
+ * form has no bounds test). Checked: the partial sums and every weight written back, against a
+ * CPU tree in the same order (the same single-precision operations: exact). */
+static int bp_run_rodinia(struct hd_gpu *gpu, struct hd_wl_ctx *ctx, int n_in)
+{
+    const int tile = BP_TILE, row = BP_HIDDEN + 1;
+    n_in -= n_in % tile;
+    const int tiles = n_in / tile;
+    const size_t nw = (size_t)(n_in + 1) * row, np = (size_t)tiles * BP_HIDDEN;
+    int rc = HD_OK;
+    struct hd_module *mod = NULL;
+    hd_devptr d_x = 0, d_w = 0, d_part = 0;
+    float *x = malloc(sizeof(float) * ((size_t)n_in + 1));
+    float *w = malloc(sizeof(float) * nw), *ref_w = malloc(sizeof(float) * nw);
+    float *part = malloc(sizeof(float) * np), *ref_part = malloc(sizeof(float) * np);
+    if (!x || !w || !ref_w || !part || !ref_part) {
+        rc = hd_wl_fail(ctx, "backprop: out of host memory");
+        goto out;
+    }
+    struct hd_wl_rng rng;
+    hd_wl_rng_seed(&rng, 0x62707271u);
+    float scale = 2.0f / sqrtf((float)n_in);
+    for (int i = 0; i <= n_in; i++)
+        x[i] = hd_wl_rng_float(&rng, 0.0f, 1.0f);
+    for (size_t k = 0; k < nw; k++)
+        w[k] = hd_wl_rng_float(&rng, -scale, scale);
+    fprintf(ctx->log, "backprop: Rodinia form, %d inputs, %d hidden units, %d CTAs of %dx%d\n",
+            n_in, BP_HIDDEN, tiles, BP_HIDDEN, tile);
+
+    /* The reference: the weights as the kernel leaves them, then the partial sums. */
+    memcpy(ref_w, w, sizeof(float) * nw);
+    for (int b = 0; b < tiles; b++) {
+        for (int j = 0; j < BP_HIDDEN; j++) {
+            float a[BP_TILE];
+            for (int t = 0; t < tile; t++)
+                a[t] = w[(size_t)(b * tile + t + 1) * row + j + 1] * x[b * tile + t + 1];
+            for (int s = 2; s <= tile; s *= 2)
+                for (int t = 0; t < tile; t += s)
+                    a[t] = a[t] + a[t + s / 2];
+            for (int t = 0; t < tile; t++)
+                ref_w[(size_t)(b * tile + t + 1) * row + j + 1] = a[t];
+            ref_part[(size_t)b * BP_HIDDEN + j] = a[0];
+        }
+    }
+
+    if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    HD_WL_TRY(hd_malloc(gpu, &d_x, sizeof(float) * ((size_t)n_in + 1)));
+    HD_WL_TRY(hd_malloc(gpu, &d_w, sizeof(float) * nw));
+    HD_WL_TRY(hd_malloc(gpu, &d_part, sizeof(float) * np));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_x, x, sizeof(float) * ((size_t)n_in + 1)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_w, w, sizeof(float) * nw));
+    HD_WL_TRY(hd_memset(gpu, d_part, 0xff, sizeof(float) * np)); /* NaN: an unwritten sum shows */
+    {
+        struct hd_dim3 grid = {1, (uint32_t)tiles, 1}, block = {BP_HIDDEN, (uint32_t)tile, 1};
+        int hid = BP_HIDDEN;
+        struct hd_arg args[] = {HD_ARG(d_x), HD_ARG(d_w), HD_ARG(d_part), HD_ARG(hid)};
+        HD_WL_TRY(hd_launch(gpu, mod, "bp_layer_forward_rod", grid, block, 0, 0, args, 4));
+    }
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, part, d_part, sizeof(float) * np));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, w, d_w, sizeof(float) * nw)); /* (the GPU's weights now) */
+    rc = hd_wl_compare_f32(ctx, "hidden partial sum", ref_part, part, np, 1e-6f, 1e-7f);
+    if (rc == HD_OK)
+        rc = hd_wl_compare_f32(ctx, "weight written back", ref_w, w, nw, 1e-6f, 1e-7f);
+out:
+    hd_free(gpu, d_x);
+    hd_free(gpu, d_w);
+    hd_free(gpu, d_part);
+    free(x);
+    free(w);
+    free(ref_w);
+    free(part);
+    free(ref_part);
+    return rc;
+}
+
 static int bp_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
+    if (hd_wl_flag(hd_wl_variant_flags(ctx), "BP_RODINIA", 0))
+        return bp_run_rodinia(gpu, ctx, bp_inputs(ctx->size));
     int n_in = bp_inputs(ctx->size);
     const long tl = hd_wl_flag(hd_wl_variant_flags(ctx), "HD_BP_TILE", BP_TILE);
     if (tl < 2 || tl > BP_MAX_TILE || (tl & (tl - 1)) != 0)
@@ -269,4 +352,15 @@ const struct hd_workload hd_workload_backprop_ccbp = {
     .variant_of = "backprop",
     .variant_flags = "-DCCBP_FORWARD=1",
     .paper_row = "Lin Table 4.2 BP (LS, compute-intensive: throughput 68 %, DRAM 36 %) = Ch.3's BP_1",
+};
+const struct hd_workload hd_workload_backprop_rod_ccbp = {
+    .name = "backprop_rod_ccbp",
+    .description = "Rodinia's form of backprop's layer forward alone (Lin's BP_1 as GPGPU-Sim ran it): "
+                   "17-float weight rows, run-time tree, weights written back",
+    .klass = "barrier-heavy",
+    .idempotent = false,
+    .run = bp_run,
+    .variant_of = "backprop",
+    .variant_flags = "-DCCBP_FORWARD=1 -DBP_RODINIA=1",
+    .paper_row = "Lin Table 4.2 BP (LS: throughput 68 %, NoC 19 %, DRAM 36 %, L2 miss 51 %) = Rodinia bpnn_layerforward_CUDA",
 };

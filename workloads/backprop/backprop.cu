@@ -64,3 +64,45 @@ extern "C" __global__ void bp_adjust_weights(const float *__restrict__ x,
     w[k] += dw;
     dw_old[k] = dw;
 }
+
+#ifdef BP_RODINIA
+// bp_layer_forward_rod (variant backprop_rod_ccbp; issue 29, docs/blocks/ccbp.md "Session 21"):
+// the forward kernel in the form Lin's BP_1 ran on GPGPU-Sim, Rodinia's layerforward. The same
+// products and tree reduction as bp_layer_forward, with three differences of that form:
+// - the weights are an (n_in + 1) x (hid + 1) array whose row 0 and column 0 are the bias terms,
+//   so a 16-float row starts one float past a 17-float stride: a warp's two rows span two 128 B
+//   lines, not one; the inputs likewise start at x[1];
+// - the tree steps are counted at run time: step i (1, 2, ...) while i <= log2(tile) in float,
+//   with the stride 2^i from the fast power and the test ty % 2^i, pairs (0,1), (2,3), ... first;
+// - after the tree each thread writes its shared value back over the weight it read (in place:
+//   every weight line is written after it is read, so the L2 sees as many writes as reads).
+// Not idempotent (the weights are overwritten), like backprop itself.
+extern "C" __global__ void bp_layer_forward_rod(const float *x, float *w, float *partial, int hid)
+{
+    __shared__ float xs[HD_BP_TILE];
+    __shared__ float prod[HD_BP_TILE][HD_BP_HIDDEN];
+
+    int by = blockIdx.y;
+    int tx = threadIdx.x;
+    int ty = threadIdx.y;
+    int k = (hid + 1) * HD_BP_TILE * by + (hid + 1) * ty + tx + 1 + (hid + 1);
+
+    if (tx == 0)
+        xs[ty] = x[HD_BP_TILE * by + ty + 1];
+    __syncthreads();
+    prod[ty][tx] = w[k];
+    __syncthreads();
+    prod[ty][tx] = prod[ty][tx] * xs[ty];
+    __syncthreads();
+    for (int i = 1; i <= __log2f((float)HD_BP_TILE); i++) {
+        int stride = (int)__powf(2.0f, (float)i);
+        if (ty % stride == 0)
+            prod[ty][tx] = prod[ty][tx] + prod[ty + stride / 2][tx];
+        __syncthreads();
+    }
+    w[k] = prod[ty][tx];
+    __syncthreads();
+    if (tx == 0)
+        partial[by * hid + ty] = prod[tx][ty];
+}
+#endif

@@ -74,6 +74,52 @@ static int bfs_generate(struct bfs_graph *g, int n, uint64_t seed)
     return 0;
 }
 
+/* The uniform graph of variant bfs_k2_ccbp (BFS_UNIFORM; docs/blocks/ccbp.md "Session 21"), the
+ * kind of graph Rodinia's generator gives its bfs inputs (graph1MW_6: 1 M vertices, mean degree
+ * 6): each vertex draws 2 to 4 edges to vertices drawn uniformly from all n, and every edge is kept
+ * in both directions (mean degree 6). No locality: a frontier's neighbours are anywhere. Loops
+ * and repeated edges are kept, as in that generator. */
+static int bfs_generate_uniform(struct bfs_graph *g, int n, uint64_t seed)
+{
+    struct hd_wl_rng rng;
+    hd_wl_rng_seed(&rng, seed);
+    g->n = n;
+    g->row_ptr = calloc((size_t)n + 1, sizeof(int));
+    g->cols = NULL;
+    int *src = malloc((size_t)n * 4 * sizeof(int)), *dst = malloc((size_t)n * 4 * sizeof(int));
+    int *fill = NULL;
+    size_t m = 0;
+    int rc = -1;
+    if (!g->row_ptr || !src || !dst)
+        goto out;
+    for (int v = 0; v < n; v++) {
+        int k = 2 + (int)(hd_wl_rng_u32(&rng) % 3u);
+        for (int e = 0; e < k; e++, m++) {
+            src[m] = v;
+            dst[m] = (int)(hd_wl_rng_u32(&rng) % (uint32_t)n);
+            g->row_ptr[src[m] + 1]++;
+            g->row_ptr[dst[m] + 1]++;
+        }
+    }
+    for (int v = 0; v < n; v++)
+        g->row_ptr[v + 1] += g->row_ptr[v];
+    g->cols = malloc(2 * m * sizeof(int));
+    fill = malloc((size_t)n * sizeof(int));
+    if (!g->cols || !fill)
+        goto out;
+    memcpy(fill, g->row_ptr, (size_t)n * sizeof(int));
+    for (size_t i = 0; i < m; i++) {
+        g->cols[fill[src[i]]++] = dst[i];
+        g->cols[fill[dst[i]]++] = src[i];
+    }
+    rc = 0;
+out:
+    free(src);
+    free(dst);
+    free(fill);
+    return rc;
+}
+
 /* Host BFS from `src`; level[v] = -1 for unreachable vertices. Returns the number of levels. */
 static int bfs_reference(const struct bfs_graph *g, int src, int *level, int *queue)
 {
@@ -185,7 +231,10 @@ static int bfs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     struct hd_module *mod = NULL;
     int rc = HD_OK;
 
-    if (!level || !ref || !queue || bfs_generate(&g, n, 0x626673000001ULL) != 0) {
+    const int uniform = (int)hd_wl_flag(vflags, "BFS_UNIFORM", 0);
+    if (!level || !ref || !queue ||
+        (uniform ? bfs_generate_uniform(&g, n, 0x626673000002ULL)
+                 : bfs_generate(&g, n, 0x626673000001ULL)) != 0) {
         rc = hd_wl_fail(ctx, "bfs: out of host memory");
         goto out;
     }
@@ -292,4 +341,14 @@ const struct hd_workload hd_workload_bfs_ccbp = {
     .variant_of = "bfs",
     .variant_flags = "-DCCBP_VERTICES=32768",
     .paper_row = "Lin Table 4.2 BFS (LS: thread-divergent; NoC 14 %, DRAM 24 %)",
+};
+const struct hd_workload hd_workload_bfs_k2_ccbp = {
+    .name = "bfs_k2_ccbp",
+    .description = "bfs_k2_tb512 (Rodinia's two kernels, 512 threads) on a uniform random graph of 1 M vertices, mean degree 6 (Rodinia's graph1MW_6 kind) at medium",
+    .klass = "irregular",
+    .idempotent = true,
+    .run = bfs_run,
+    .variant_of = "bfs",
+    .variant_flags = "-DBFS_TWO_KERNELS -DTB=512 -DREGSPEC_EXPAND=16 -DREGSPEC_ADVANCE=12 -DCCBP_VERTICES=1048576 -DBFS_UNIFORM=1",
+    .paper_row = "Lin Table 4.2 BFS (LS: NoC 14 %, DRAM 24 %, L2 miss 100 %; T3.2: 16 M nodes) = Rodinia bfs Kernel/Kernel2",
 };
