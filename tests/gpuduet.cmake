@@ -33,7 +33,8 @@
 #   instructions at its sample of cycle W (tests/gpuduet/window.sh; session 21) (ci).
 # - gpuduet_paper_verify_<W>_<base|gpuduet>: Table 3.2's inputs (`--size paper`, the inputs of
 #   experiments/gpuduet-paper.toml, which only measures their first cycles) verify in complete
-#   runs on maxwell-gpuduet, the baseline and GPUDuet with Lin's controller (session 21) (full).
+#   runs on maxwell-gpuduet, the baseline and GPUDuet with Lin's controller (session 21) (full);
+#   gpuduet_paper_functional_<W>: all nine, bfs and mm2 included, functionally (full).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle)
@@ -118,7 +119,15 @@ if(TARGET heddle)
                      --set gpuduet.warmup=10000 --set gpuduet.window=10000 --quiet
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(gpuduet_paper_verify_${wl}_base gpuduet_paper_verify_${wl}_gpuduet
-                         PROPERTIES TIMEOUT 14400
+                         PROPERTIES TIMEOUT 3600
+                         PASS_REGULAR_EXPRESSION "${wl} \\(paper, [^)]*\\): VERIFIED")
+  endforeach()
+  # the nine paper inputs (bfs and mm2 too) against their CPU references, functionally
+  foreach(wl bfs sgemm conv2d mm2 spmv cfd kmeans lbm fdtd2d)
+    add_test(NAME gpuduet_paper_functional_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size paper --functional --quiet
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(gpuduet_paper_functional_${wl} PROPERTIES TIMEOUT 1800
                          PASS_REGULAR_EXPRESSION "${wl} \\(paper, [^)]*\\): VERIFIED")
   endforeach()
 endif()
