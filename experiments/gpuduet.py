@@ -450,8 +450,8 @@ def report(ctx):
                 base = rows.get((w, "base"))
                 if not base:
                     continue
-                meas_v = {v: (rows[(w, v)].get("measured") or "-")
-                          for v in ("base", "gpuduet", "gpuduet_tb", "vt") if (w, v) in rows}
+                meas_v = {v: (rows[(w, v)].get("measured") or "?") if (w, v) in rows else "-"
+                          for v in ("base", "gpuduet", "gpuduet_tb", "vt")}
                 wt.append([f"{lab} ({w})", str(base.get("size") or "-"),
                            " / ".join(f"{m}" for m in meas_v.values()),
                            f"{int(base['cycles']):,}", f"{float(base['ipc']):.2f}"] +
