@@ -30,6 +30,13 @@
 #   end (tests/gpuduet/limit_rise.sh; session 19) (ci).
 # - gpuduet_extra_tbs: every extra TB the controller allows is resident in the first wave at TB
 #   level, and a TB swap exchanges context spaces (tests/gpuduet/extra_tbs.sh; session 20) (ci).
+# - gpuduet_window: `heddle run --window W`, Lin's first-W-cycles measurement: exit 0 with the
+#   statistics, labelled a window and not verified, exactly W cycles, and the uncapped run's
+#   instructions at its sample of cycle W (tests/gpuduet/window.sh; session 21) (ci).
+# - gpuduet_paper_verify_<W>_<base|gpuduet>: Table 3.2's inputs (`--size paper`, the inputs of
+#   experiments/gpuduet-paper.toml, which only measures their first cycles) verify in complete
+#   runs on maxwell-gpuduet, the baseline and GPUDuet with Lin's controller (session 21) (full);
+#   gpuduet_paper_functional_<W>: all nine, bfs and mm2 included, functionally (full).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle)
@@ -104,6 +111,38 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_extra_tbs PROPERTIES TIMEOUT 120
                        PASS_REGULAR_EXPRESSION "extra_tbs.sh: OK")
+  # session 21: the window measurement (sgemm at small, the controller's 2,000-cycle windows)
+  add_test(NAME gpuduet_window
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/window.sh $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_window PROPERTIES TIMEOUT 180 PASS_REGULAR_EXPRESSION "window.sh: OK")
+  # session 21: the paper inputs the window measures, verified by complete runs (the baseline and
+  # GPUDuet with Lin's controller). Not bfs (16 M nodes) and mm2 (2048^2): a complete run is
+  # hours to days of simulation (docs/gpuduet.md "Session 21"); their kernels and references
+  # verify at every other size.
+  foreach(wl sgemm conv2d spmv cfd kmeans lbm fdtd2d)
+    add_test(NAME gpuduet_paper_verify_${wl}_base
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size paper
+                     --config configs/maxwell-gpuduet.ini --quiet
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    add_test(NAME gpuduet_paper_verify_${wl}_gpuduet
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size paper
+                     --config configs/maxwell-gpuduet.ini --set sm.allocator=gpuduet
+                     --set sm.logical_warps=128 --set gpuduet.dynamic=true
+                     --set gpuduet.warmup=10000 --set gpuduet.window=10000 --quiet
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(gpuduet_paper_verify_${wl}_base gpuduet_paper_verify_${wl}_gpuduet
+                         PROPERTIES TIMEOUT 3600
+                         PASS_REGULAR_EXPRESSION "${wl} \\(paper, [^)]*\\): VERIFIED")
+  endforeach()
+  # the nine paper inputs (bfs and mm2 too) against their CPU references, functionally
+  foreach(wl bfs sgemm conv2d mm2 spmv cfd kmeans lbm fdtd2d)
+    add_test(NAME gpuduet_paper_functional_${wl}
+             COMMAND $<TARGET_FILE:heddle> run ${wl} --size paper --functional --quiet
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(gpuduet_paper_functional_${wl} PROPERTIES TIMEOUT 1800
+                         PASS_REGULAR_EXPRESSION "${wl} \\(paper, [^)]*\\): VERIFIED")
+  endforeach()
 endif()
 hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
-        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$")
+        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_window$")

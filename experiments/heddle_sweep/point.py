@@ -9,7 +9,9 @@ Peak RSS is wait4's ru_maxrss, as the kernel keeps it: Linux counts the spawning
 pages when the child execs, so it never reads below the runner's own RSS (~20 MB); the runs
 that matter (medium and large sizes) are above that.
 
-Status: ok (exit 0 with its statistics report, verified); failed (heddle exited non-zero: its
+Status: ok (exit 0 with its statistics report, verified; or, with `--window W`, a window
+measurement: stopped at cycle W, not verified, its message says so and its report says
+`measured = window`); failed (heddle exited non-zero: its
 own, deterministic answer, kept and not rerun; also exit 0 without a report, or a report beyond
 MAX_STATS); error (no answer from heddle: killed by a signal, timed out, interrupted by SIGINT
 or SIGTERM (exit 130, 143), could not start, or an input file changed after the point's key was
@@ -29,6 +31,19 @@ import threading
 import time
 
 from .heddle import canonical_result
+
+
+def _window_message(stats):
+    """The message of an ok point: "" for a verified run; for `heddle run --window W` stopped
+    at W, that it is a window measurement and not verified (so no one reads it as a check)."""
+    try:
+        run = json.loads(stats).get("run", {})
+    except (ValueError, AttributeError):
+        return ""
+    if run.get("measured") == "window":
+        return (f"window measurement: the first {run.get('window_cycles')} cycles, "
+                "output not verified (--window)")
+    return ""
 
 RESULT_FIELDS = ("key", "status", "exit_code", "message", "wall_s", "cpu_s", "peak_rss_kb",
                  "stats", "stdout", "result_sha", "host")
@@ -175,7 +190,7 @@ def run_point(heddle_path, root, key, argv, timeout=0.0, live=None, scratch=None
                        f"more than the runner reads ({MAX_STATS >> 20} MiB, MAX_STATS); a "
                        "larger --sample period keeps it smaller")
         else:
-            rec.update(status="ok", message="")
+            rec.update(status="ok", message=_window_message(stats))
         rec["result_sha"] = hashlib.sha256(
             canonical_result(stats, stdout).encode()).hexdigest()
         return rec

@@ -12,7 +12,9 @@ and expanded into points before anything runs. experiments/README.md documents t
 Axes: workload (built-in workloads and variants) or mix (multi-kernel mixes), config (a name in
 configs/ or an .ini path relative to the sweep file; "default" = built-in), size (small, medium,
 large, waves, waves3, paper: heddle run --size NAME), set.SECTION.KEY (any configuration parameter: one --set per
-point), flags (extra `heddle run` options: --alone, --functional, --sample N, --arrive
+point), flags (extra `heddle run` options: --alone, --functional, --sample N, --window W (the
+first W cycles, Lin's measure: exit 0 and status ok, never verified; docs/gpuduet.md "Session
+21"), --arrive
 W@CYCLE[:PRIORITY]; --arrive and --alone only on grids of mixes). Every error names the file and
 line. A sweep holds at most MAX_POINTS points. Numbers are canonical (2 and 2.0 are one value, one
 point); a point's inputs (its key) hold the contents of its --config file and of every file a
@@ -34,6 +36,7 @@ SIZES = ("small", "medium", "large", "waves", "waves3", "paper")
 MAX_POINTS = 100000
 # option: the pattern of its operand (None: it takes none)
 FLAG_OPTIONS = {"--alone": None, "--functional": None, "--sample": r"[0-9]+",
+                "--window": r"[0-9]+",
                 "--arrive": r"[a-z][a-z0-9_]*(#[0-9]+)?@[0-9]+(:-?[0-9]+)?",
                 "--repeat": r"[a-z][a-z0-9_]*(#[0-9]+)?", "--repeat-until": r"[0-9]+"}
 MIX_ONLY_FLAGS = ("--arrive", "--alone", "--repeat", "--repeat-until")  # `heddle run --mix` only
@@ -301,7 +304,8 @@ class _Checker:
             what = "config (a name in configs/, an .ini file or 'default')"
         elif axis == "flags":
             bad = [v for v in vals if not self._flags_ok(v)]
-            what = ("flags (--alone, --functional, --sample N, --arrive W@CYCLE[:PRIORITY], "
+            what = ("flags (--alone, --functional, --sample N, --window W, "
+                    "--arrive W@CYCLE[:PRIORITY], "
                     "--repeat W|all, --repeat-until N)")
         elif axis.startswith("set."):
             parts = axis.split(".")

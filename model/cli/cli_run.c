@@ -6,7 +6,11 @@
  * Exit 0 only when the output verified. Ctrl-C stops the kernels (the runtime polls the flag),
  * prints the totals gathered so far and exits 130. `--stats FILE` writes the same summary as an
  * INI report that starts with the configuration used (rule C12), or with FILE.json the timing
- * model's full JSON report (docs/timing.md). Launches run on the timing model unless
+ * model's full JSON report (docs/timing.md). `--window W` measures the first W cycles the way
+ * Lin's thesis does (§3.7: "run each benchmark for 4 million cycles unless it finishes within
+ * 4 million cycles"; docs/gpuduet.md "Session 21"): [timing] max_cycles = W, and a run stopped
+ * there is a window measurement, exit 0, labelled `measured = window` and never `verified`; a
+ * run that ends within W is verified as any other. Launches run on the timing model unless
  * --functional (or [timing] mode = functional); its summary follows the run's. Statistics are
  * written after an error or Ctrl-C too.
  */
@@ -39,6 +43,8 @@ struct run_opts {
     bool paper;               /* --size paper: large, or the driver's own paper input */
     bool waves;               /* --size waves: small, or the driver's own several-waves input */
     bool waves3;              /* --size waves3: waves, or the driver's own >= 3 Kepler waves */
+    const char *window;       /* --window W: the first W cycles ([timing] max_cycles = W) */
+    uint64_t window_cycles;   /* W */
 };
 
 /* The size as given: "paper" for --size paper (which runs HD_WL_LARGE or the driver's own
@@ -75,6 +81,10 @@ static void run_help(FILE *out)
             "                  --set sm.num_schedulers=4 (see heddle --help-config)\n"
             "  --max-cycles N, --max-instructions N\n"
             "                  stop there with a located report and the statistics (exit 1)\n"
+            "  --window W      measure the first W cycles (Lin's thesis: 4 M cycles unless the\n"
+            "                  run ends sooner): stopped at W, the run is a window measurement,\n"
+            "                  exit 0 with its statistics, marked measured = window and not\n"
+            "                  verified; a run that ends within W is verified as usual\n"
             "  --stats FILE    also write the summary as an INI report, configuration first;\n"
             "                  FILE.json: the timing model's full report (docs/timing.md)\n"
             "  --quiet         do not print the driver's progress messages\n"
@@ -120,6 +130,14 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
             o->paper = strcmp(v, "paper") == 0;
             o->waves3 = strcmp(v, "waves3") == 0;
             o->waves = o->waves3 || strcmp(v, "waves") == 0;
+        } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--window", &v)) != 0) {
+            uint64_t n;
+            if (r < 0)
+                return HD_CLI_USAGE + 2;
+            if (hd_cli_parse_uint(v, 1, UINT64_MAX, &n) != 0)
+                return hd_cli_usage(cmd, "--window wants a positive cycle count, not '%s'", v) + 2;
+            o->window = v;
+            o->window_cycles = n;
         } else if ((r = hd_cli_option(cmd, argc, argv, &i, "--stats", &v)) != 0) {
             if (r < 0)
                 return HD_CLI_USAGE + 2;
@@ -168,6 +186,12 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
     }
     if (!o->workload)
         return hd_cli_usage(cmd, "which workload? (see heddle list)") + 2;
+    if (o->window && (o->cfg.max_cycles || o->functional))
+        return hd_cli_usage(cmd, "--window sets [timing] max_cycles and needs the timing model: "
+                                 "not with --max-cycles or --functional") +
+               2;
+    if (o->window)
+        o->cfg.max_cycles = o->window; /* the limit it is; the run's end decides what it means */
     if (o->series && !o->sample)
         return hd_cli_usage(cmd, "--series needs --sample N") + 2;
     if (o->functional && (o->sample || o->progress || o->profile || o->power))
@@ -191,6 +215,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 
 struct run_result {
     int status; /* HD_OK, HD_ERR_*, HD_WL_MISMATCH */
+    bool window; /* --window W and the run stopped at W: a window measurement, not verified */
     double seconds;
     struct hd_run_totals totals;
 };
@@ -205,7 +230,8 @@ static void print_summary(FILE *out, const struct run_opts *o, const struct hd_w
     hd_cli_group(r->totals.thread_instrs, t, sizeof t);
     hd_cli_rate(r->seconds > 0 ? (double)r->totals.warp_instrs / r->seconds : 0.0, rate,
                 sizeof rate);
-    const char *verdict = r->status == HD_OK             ? "VERIFIED"
+    const char *verdict = r->window                      ? "WINDOW MEASURED (not verified)"
+                          : r->status == HD_OK             ? "VERIFIED"
                           : r->status == HD_WL_MISMATCH  ? "WRONG RESULT"
                           : r->status == HD_ERR_INTERRUPTED ? "INTERRUPTED"
                                                          : "FAILED";
@@ -213,7 +239,10 @@ static void print_summary(FILE *out, const struct run_opts *o, const struct hd_w
     hd_cli_config_describe(&o->cfg, cfgname, sizeof cfgname);
     fprintf(out, "%s%s (%s, %s): %s\n", prefix, o->workload, run_size_name(o), cfgname,
             verdict);
-    if (r->status != HD_OK && ctx->err[0])
+    if (r->window)
+        fprintf(out, "%s  the first %s cycles measured (--window): the run stops before its end, "
+                     "so its output is not checked\n", prefix, o->window);
+    else if (r->status != HD_OK && ctx->err[0])
         fprintf(out, "%s  %s\n", prefix, ctx->err);
     fprintf(out, "%s  kernels            %s\n", prefix, k);
     fprintf(out, "%s  CTAs               %s\n", prefix, c);
@@ -237,13 +266,17 @@ static void write_json(FILE *f, const struct run_opts *o, struct hd_gpu *gpu,
                "\"status\": %d, \"error\": \"",
             o->workload, run_size_name(o), r->status == HD_OK ? "true" : "false",
             r->status);
-    for (const char *p = r->status != HD_OK ? ctx->err : ""; *p; p++) {
+    for (const char *p = r->status != HD_OK && !r->window ? ctx->err : ""; *p; p++) {
         if (*p == '"' || *p == '\\')
             fputc('\\', f);
         if ((unsigned char)*p >= 0x20)
             fputc(*p, f);
     }
-    fprintf(f, "\", \"mode\": \"%s\", \"wall_seconds\": %.6f, \"kernels\": %llu, \"ctas\": %llu, "
+    fputc('"', f);
+    if (o->window) /* what the statistics cover: the first W cycles, or the whole run */
+        fprintf(f, ", \"measured\": \"%s\", \"window_cycles\": %s", r->window ? "window" : "whole",
+                o->window);
+    fprintf(f, ", \"mode\": \"%s\", \"wall_seconds\": %.6f, \"kernels\": %llu, \"ctas\": %llu, "
                "\"warp_instrs\": %llu, \"thread_instrs\": %llu},\n\"timing\": ",
             o->functional ? "functional" : "cycle", r->seconds,
             (unsigned long long)r->totals.kernels, (unsigned long long)r->totals.ctas,
@@ -274,7 +307,10 @@ static int write_stats(const char *path, const struct run_opts *o, const struct 
     hd_config_write(cfg, f, "");
     fprintf(f, "\n[run]\nworkload = %s\nsize = %s\nverified = %s\nstatus = %d\n", o->workload,
             run_size_name(o), r->status == HD_OK ? "true" : "false", r->status);
-    if (r->status != HD_OK)
+    if (o->window) /* what the statistics cover: the first W cycles (not checked) or the run */
+        fprintf(f, "measured = %s\nwindow_cycles = %s\n", r->window ? "window" : "whole",
+                o->window);
+    if (r->status != HD_OK && !r->window)
         fprintf(f, "# error: %s\n", ctx->err);
     fprintf(f, "wall_seconds = %.6f\n", r->seconds);
     fprintf(f, "\n[totals]\nkernels = %llu\nctas = %llu\nwarp_instrs = %llu\nthread_instrs = %llu\n",
@@ -340,15 +376,21 @@ static int run_workload(struct run_opts *o)
     hd_gpu_totals(gpu, &r.totals);
     if (r.status != HD_OK && r.status != HD_WL_MISMATCH && !ctx.err[0])
         snprintf(ctx.err, sizeof ctx.err, "%s", hd_last_error(gpu));
+    if (o->window && r.status != HD_OK && r.status != HD_WL_MISMATCH &&
+        r.status != HD_ERR_INTERRUPTED) { /* stopped by the window's limit, not by an error? */
+        struct hd_timing_totals tt;
+        hd_gpu_timing_totals(gpu, &tt);
+        r.window = tt.limit_stop == o->window_cycles && tt.cycles == o->window_cycles;
+    }
     fflush(ctx.log);
     print_summary(stdout, o, &ctx, &r, "");
-    if (r.status != HD_OK && ctx.err[0]) /* every run-time error reaches stderr too */
+    if (r.status != HD_OK && !r.window && ctx.err[0]) /* every run-time error reaches stderr too */
         fprintf(stderr, "heddle run: %s: %s\n", o->workload, ctx.err);
     if (!o->functional)
         hd_gpu_print_stats(gpu, stdout);
     if (o->power && !o->functional)
         hd_gpu_print_power(gpu, stdout);
-    rc = r.status == HD_OK                ? HD_CLI_OK
+    rc = r.status == HD_OK || r.window    ? HD_CLI_OK
          : r.status == HD_ERR_INTERRUPTED ? HD_CLI_INTERRUPTED
                                           : HD_CLI_FAIL;
     if (o->stats) {

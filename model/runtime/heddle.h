@@ -142,6 +142,8 @@ struct hd_timing_totals {
     uint64_t warp_instrs, thread_instrs;
     uint64_t launches;           /* launches handed to the timing model */
     uint64_t last_launch_cycles; /* first CTA placed .. last CTA finished, latest finished launch */
+    uint64_t limit_stop;         /* the cycle at which [timing] max_cycles stopped the run (the
+                                    end of a `heddle run --window` measurement); 0 = it did not */
 };
 void hd_gpu_timing_totals(const struct hd_gpu *gpu, struct hd_timing_totals *out);
 

@@ -186,6 +186,7 @@ void hd_gpu_timing_totals(const struct hd_gpu *gpu, struct hd_timing_totals *out
     out->warp_instrs = s->warp_instrs;
     out->thread_instrs = s->thread_instrs;
     out->launches = s->nlaunch;
+    out->limit_stop = s->limit_stop;
     for (uint32_t i = s->nlaunch; i-- > 0;)
         if (s->launch[i].finished) {
             out->last_launch_cycles = s->launch[i].c.cycles;

@@ -543,8 +543,11 @@ static int run_loop(struct hd_gpu_timing *g, volatile sig_atomic_t *interrupt, c
             skip_idle(g, waiting);
         g->now++;
         g->stats.cycles++;
-        if ((st = hd_gpu_limits_check(g, err, errlen)) != HD_FUNC_OK) /* --max-cycles etc. */
+        if ((st = hd_gpu_limits_check(g, err, errlen)) != HD_FUNC_OK) { /* --max-cycles etc. */
+            if (g->p.max_cycles && g->now >= g->p.max_cycles)
+                g->stats.limit_stop = g->now;
             return st;
+        }
     }
     return HD_FUNC_OK;
 }
@@ -572,7 +575,9 @@ int hd_gpu_timing_run(struct hd_gpu_timing *g, struct hd_func_launch *const *ls,
     g->held = false;
     g->next_arrival = hd_gpu_next_arrival(g);
     int st = run_loop(g, interrupt, err, errlen);
-    if (st != HD_FUNC_OK) { /* the cycle in progress counts */
+    /* the cycle in progress counts, unless [timing] max_cycles stopped the run: then cycles
+     * 0 .. max_cycles - 1 ran and none is in progress (a --window measures exactly them) */
+    if (st != HD_FUNC_OK && !g->stats.limit_stop) {
         g->now++;
         g->stats.cycles++;
     }

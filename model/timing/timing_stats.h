@@ -191,6 +191,8 @@ struct hd_timing_stats {
     uint64_t cycles;           /* simulated core cycles (every run) */
     uint64_t warp_instrs, thread_instrs;
     uint64_t skipped_cycles;   /* cycles skipped because nothing could happen in them */
+    uint64_t limit_stop;       /* the cycle at which [timing] max_cycles stopped the run; 0 =
+                                  it did not (heddle run --window: a window measurement) */
     struct hd_sm_stats *sm;    /* [num_sms] */
     struct hd_sched_stats *sched; /* [num_sms * num_sched] */
     struct hd_launch_info *launch;

@@ -208,6 +208,11 @@ out:
 static int bfs_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     int n = bfs_vertices(ctx->size);
+    /* --size paper, the base workload (issue 28, session 21): Lin thesis Table 3.2's BFS data set,
+     * 16 M nodes (2^24; about 117 M edges, 0.9 GB of host memory with the device copy); the
+     * variants keep large. */
+    if (ctx->paper && !hd_wl_variant_flags(ctx))
+        n = 16777216;
     /* Input-size variant (token wN; issue 24, Shieh Table 4.2 victims): WAVES=N (1..64) gives the
      * small graph N full waves of TB-thread CTAs per launch on fermi-gtx480 at Table 4.2's 3 TBs
      * per SM (15 x 3 x N CTAs, the last one partial); same generator, same reference. */

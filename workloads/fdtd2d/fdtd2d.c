@@ -54,6 +54,12 @@ static void fd_reference(float *ex, float *ey, float *hz, const float *fict, int
 static int fd_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     struct fd_size sz = fd_size_of(ctx->size);
+    /* --size paper, the base workload (issue 28, session 21): Lin thesis Table 3.2's FDTD,
+     * 2048x2048 for more steps than large's 3, so that the run outlasts Lin's measured 4 M cycles
+     * on maxwell-gpuduet (3 steps end near 1.6 M) as Polybench's 500 do; more steps change no
+     * measured cycle, and 10 stay verifiable (a complete run is a few CPU-minutes). */
+    if (ctx->paper && !hd_wl_variant_flags(ctx))
+        sz.tmax = 10;
     /* CCBP input variant (ptx.flags token `ccbp`; issue 29, Lin Table 4.2 FTD; docs/blocks/ccbp.md
      * "The experiment's inputs"): at medium, the medium grid (three 1 MB fields, over the 2 MB L2
      * of configs/maxwell-ccbp.ini) for CCBP_STEPS steps, so that several instances fit in the

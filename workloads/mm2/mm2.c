@@ -61,6 +61,11 @@ static float *mm2_fill(struct hd_wl_rng *rng, size_t n)
 static int mm2_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     struct mm2_size z = mm2_size_of(ctx->size);
+    /* --size paper (issue 28, session 21): Lin thesis Table 3.2's MM data set, 2048x2048
+     * matrices (about 3 G warp instructions: measured by its first cycles, `heddle run
+     * --window`; a complete run is hours of simulation, its CPU reference about a minute). */
+    if (ctx->paper)
+        z = (struct mm2_size){2048, 2048, 2048, 2048};
     size_t na = (size_t)z.ni * z.nk, nb = (size_t)z.nk * z.nj, nc = (size_t)z.nj * z.nl;
     size_t nd = (size_t)z.ni * z.nl, nt = (size_t)z.ni * z.nj;
     int rc = HD_OK;

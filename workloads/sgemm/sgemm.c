@@ -68,6 +68,10 @@ static long sgemm_check(const struct sgemm_dims *d, const float *A, const float 
 static int sgemm_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     struct sgemm_dims d = sgemm_dims_of(ctx->size);
+    /* --size paper, the base kernel (issue 28, session 21): Lin thesis Table 3.2's MMS data set,
+     * 1024x1024 matrices (the SDK matrixMul); variants keep large (EXPARS's SGE is Parboil's). */
+    if (ctx->paper && !hd_wl_variant_flags(ctx))
+        d = (struct sgemm_dims){1024, 1024, 1024};
     const char *flags = hd_wl_variant_flags(ctx);
     const long tile = hd_wl_flag(flags, "TILE", SGEMM_TILE);
     const long rpt = hd_wl_flag(flags, "RPT", SGEMM_RPT);
