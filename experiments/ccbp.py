@@ -58,6 +58,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from heddle_sweep import stage  # noqa: E402
@@ -492,12 +493,19 @@ def plan(heddle):
               f"{' '.join(lat['base_keys'])}): chase L2 {lat['chase_base'][0]:.1f} -> "
               f"{lat['chase_2x'][0]:.1f}, DRAM {lat['chase_base'][1]:.1f} -> "
               f"{lat['chase_2x'][1]:.1f} cycles per hop")
-        for w in wls:  # (a workload new to the pairs is profiled, the others reused)
-            if kept is not None and w in kept["workloads"]:
+        todo = [w for w in wls if kept is None or w not in kept["workloads"]]
+        # (a workload new to the pairs is profiled, the others reused; the profiles are
+        # independent standalone runs, CCBP_JOBS of them at once, 2 unless set)
+        with ProcessPoolExecutor(max_workers=max(1, int(os.environ.get("CCBP_JOBS", "2")))) as ex:
+            fresh = {w: ex.submit(profile_workload, heddle, w, lat, tmp) for w in todo}
+            for w in todo:
+                profs[w] = fresh[w].result()
+                print(f"ccbp.py: {w}: profiled ({profs[w]['type']}, x{profs[w]['slowdown_2lat']:.2f}"
+                      " with the latencies doubled)", flush=True)
+        for w in wls:
+            if w not in todo:
                 profs[w] = kept["workloads"][w]
                 print(f"ccbp.py: {w}: standalone profile reused from {old}")
-            else:
-                profs[w] = profile_workload(heddle, w, lat, tmp)
             if NOC != "both" and profs[w].get("noc_curves") != "measured":
                 noc_dirs(heddle, w, profs[w], tmp)
                 print(f"ccbp.py: {w}: NoC curves per crossbar measured (request "
