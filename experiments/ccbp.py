@@ -351,26 +351,28 @@ def threshold_class(p):
     return "dbi" if p["dram_util"] >= 50 else "nbi" if p["noc_busier"] >= 50 else "ls"
 
 
-CLASS_RULE = os.environ.get("CCBP_CLASS", "threshold")
+CLASS_RULE = os.environ.get("CCBP_CLASS", "rank")
 RANK_TOP = 4  # §2.15: "the top 4" by NoC and by DRAM bandwidth utilisation
 
 
 def classify(profs):
-    """The classes Algorithm 1 reads (the profile's `type`). CCBP_CLASS=threshold (default):
-    threshold_class, each kernel by its own standalone use. CCBP_CLASS=rank (§2.15's rule,
-    L2828-L2922): NBI the top RANK_TOP of the profiled kernels by standalone NoC use (the
+    """The classes Algorithm 1 reads (the profile's `type`). CCBP_CLASS=rank (default, §2.15's
+    rule, L2828-L2922): NBI the top RANK_TOP of the profiled kernels by standalone NoC use (the
     busier crossbar), DBI the top RANK_TOP by DRAM bus use, LS the rest; a kernel in both top
     lists takes the class where it ranks higher (DRAM on a tie) and the other list takes its
     next kernel. Lin ranks 42 kernels and keeps the top 4 of each; his 13 of Table 4.2 hold
-    both top-4 lists, so ranking our 13 stand-ins ranks them as he did whatever the absolute
-    levels (the input-queued crossbar saturates at 58.6 % of peak [Kar87], Table 4.2's NBI
-    kernels sit at 52-54 %) -- if our stand-ins kept his order. They do not (session 22, on
-    session 21's profile: lavamd 0.4 % NoC against Lin's 53 %, sad 13 % DRAM against 64 %,
-    pathfinder 77 % DRAM against 39 %), and a rank passes each misfit on to a neighbour
-    (backprop_rod_ccbp ranks 4th by DRAM and becomes DBI, bucketsort 5th by NoC becomes NBI):
-    9 of 13 classes agree with Table 4.2 by the thresholds, 8 by rank; so the default keeps
-    each kernel's class its own. With fewer than 2 x RANK_TOP + 1 kernels there is nothing to
-    rank: the threshold rule. Each profile keeps both (type_threshold; type_rank when
+    both top-4 lists, so ranking our 13 stand-ins ranks them as he did. CCBP_CLASS=threshold:
+    each kernel by its own use, DBI at >= 50 % DRAM, else NBI at >= 50 % on the busier
+    crossbar (workloads/README.md's thresholds; sessions 11-21's default). Why rank (session
+    22): with Table 4.1's input-queued crossbar (one FIFO per input, `icnt.voq = false` since
+    session 21) no stand-in's busier crossbar passes 48.3 % of peak -- kmeans, spmv and cfd,
+    Lin's NBI kernels, sit at 47.2 / 44.6 / 40.9 %, near the FIFO's saturation ([Kar87] 58.6 %
+    for uniform traffic, lower for the many-to-one replies of gathers) -- so the 50 % threshold
+    found no NBI kernel at all, and no pair was LS+NBI; Table 4.2's NBI kernels sit at 52-54 %
+    of peak in GPGPU-Sim. A rank does not depend on where the crossbar saturates; it passes a
+    misfit of our stand-ins to a neighbour (sad, 5th by NoC, becomes NBI), which the report
+    shows beside the threshold class. With fewer than 2 x RANK_TOP + 1 kernels there is nothing
+    to rank: the threshold rule. Each profile keeps both (type_threshold; type_rank when
     ranked)."""
     ws = list(profs)
     for w in ws:
