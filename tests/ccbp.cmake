@@ -47,5 +47,11 @@ if(TARGET heddle)
   set_tests_properties(ccbp_lat2x PROPERTIES LABELS "ccbp" TIMEOUT 120
                        PASS_REGULAR_EXPRESSION "ccbp lat2x ok")
 endif()
-hd_tier(ci "^ccbp_(irc|verify|base|pair|lat2x)$")
+# the class rules of experiments/ccbp.py (§2.15's rank, the 50 % thresholds) on hand-made profiles
+add_test(NAME ccbp_classify
+         COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/classify_test.py
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(ccbp_classify PROPERTIES LABELS "ccbp" TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "ccbp classify ok")
+hd_tier(ci "^ccbp_(irc|verify|base|pair|lat2x|classify)$")
 hd_tier(full "^ccbp_schemes_small$" "^ccbp_dmil$")
