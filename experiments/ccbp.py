@@ -242,7 +242,7 @@ def lat2x(heddle, tmp):
     L2 cache and DRAM"; Table 4.1 gives those access latencies as 200 and 380 cycles, the
     load-to-use latencies of Mei & Chu's pointer chase). So the test doubles what the chase
     measures, L2 hit 201 -> 402 and DRAM 379 -> 758, not the two configuration keys: [l2]
-    latency (the ROP delay, L2 cycles) is only 176 of the 201 and lies on the DRAM path too,
+    latency (the ROP delay, L2 cycles) is only 173 of the 201 and lies on the DRAM path too,
     [dram] latency (DRAM cycles) only part of the rest, so doubling the keys gave L2 x1.87 and
     DRAM x1.76 (session 15's test). Here the ROP delay takes the whole L2 hop and the DRAM
     delay the rest of the DRAM hop, each converted to its clock; one correction step per
