@@ -370,8 +370,9 @@ def classify(profs):
     for uniform traffic, lower for the many-to-one replies of gathers) -- so the 50 % threshold
     found no NBI kernel at all, and no pair was LS+NBI; Table 4.2's NBI kernels sit at 52-54 %
     of peak in GPGPU-Sim. A rank does not depend on where the crossbar saturates; it passes a
-    misfit of our stand-ins to a neighbour (sad, 5th by NoC, becomes NBI), which the report
-    shows beside the threshold class. With fewer than 2 x RANK_TOP + 1 kernels there is nothing
+    misfit of our stand-ins to a neighbour (on session 22's profile lavamd, Lin's NBI, uses
+    0.5 % of the NoC, and bfs_ccbp, 5th by NoC, takes its place), which the report shows beside
+    the threshold class. With fewer than 2 x RANK_TOP + 1 kernels there is nothing
     to rank: the threshold rule. Each profile keeps both (type_threshold; type_rank when
     ranked)."""
     ws = list(profs)
