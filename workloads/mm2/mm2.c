@@ -9,9 +9,9 @@
  *
  * mm2_poly (ptx.flags -DMM2_POLY=1; issue 28, session 22) runs PolyBench/GPU 1.0's own 2MM
  * kernels on the same inputs: tmp = A B and D' = tmp C, each sum added into its output element in
- * global memory every iteration (outputs zeroed by the host, no alpha, beta or D). Its PTX keeps
- * the running sum in a register between the store and the next fma (one load of the output before
- * the loop, one fma.rn.f32 and one store per term), so the reference is a running fmaf from 0.
+ * global memory every iteration (each output zeroed by its thread first; no alpha, beta or D).
+ * Its PTX keeps the running sum in a register between the store and the next fma (one fma.rn.f32
+ * and one store per term), so the reference is a running fmaf from 0.
  */
 #include "workload.h"
 
@@ -121,9 +121,8 @@ static int mm2_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     HD_WL_TRY(hd_memcpy_h2d(gpu, d_b, b, nb * sizeof(float)));
     HD_WL_TRY(hd_memcpy_h2d(gpu, d_c, c, nc * sizeof(float)));
     HD_WL_TRY(hd_memcpy_h2d(gpu, d_d, d, nd * sizeof(float)));
-    /* NaN where nothing is written; mm2_poly adds into its outputs, which start at 0 */
-    HD_WL_TRY(hd_memset(gpu, d_t, poly ? 0 : 0xff, nt * sizeof(float)));
-    HD_WL_TRY(hd_memset(gpu, d_o, poly ? 0 : 0xff, nd * sizeof(float)));
+    HD_WL_TRY(hd_memset(gpu, d_t, 0xff, nt * sizeof(float))); /* NaN where nothing is written */
+    HD_WL_TRY(hd_memset(gpu, d_o, 0xff, nd * sizeof(float)));
 
     struct hd_dim3 block = {MM2_BX, MM2_BY, 1};
     struct hd_dim3 g1 = {((uint32_t)z.nj + MM2_BX - 1) / MM2_BX,
@@ -181,7 +180,7 @@ const struct hd_workload hd_workload_mm2_poly = {
     .name = "mm2_poly",
     .description = "Polybench/GPU 2MM's own kernels: each term added into the output in global memory",
     .klass = "memory",
-    .idempotent = false, /* a re-run CTA adds its sums into its outputs again */
+    .idempotent = true, /* each thread zeroes its output before adding into it */
     .run = mm2_run,
     .variant_of = "mm2",
     .variant_flags = "-DMM2_POLY=1",
