@@ -35,8 +35,10 @@ from heddle_sweep.report import md_table
 CATEGORIES = {
     "underutilised": [("BFS", "bfs"), ("BT", "btree"), ("DWT_2", "dwt2d"), ("HG", "histogram"),
                       ("HG", "histo1024"), ("HS", "hotspot")],
-    "moderate": [("MMS", "sgemm"), ("CONV", "conv2d"), ("MM", "mm2"), ("ST", "stencil3d"),
-                 ("SPMV", "spmv")],
+    # MM: mm2_poly, Polybench/GPU 2MM's own kernels (session 22); mm2 (a register accumulator)
+    # before, kept so that older stores still report
+    "moderate": [("MMS", "sgemm"), ("CONV", "conv2d"), ("MM", "mm2_poly"), ("MM", "mm2"),
+                 ("ST", "stencil3d"), ("SPMV", "spmv")],
     "saturated": [("BP_1", "backprop"), ("CFD", "cfd"), ("KM", "kmeans"), ("LBM", "lbm"),
                   ("SAD_2", "sad")],
     "other Table 3.2": [("FDTD_1/2", "fdtd2d"), ("CP", "cutcp")],
@@ -87,6 +89,7 @@ LIN_INPUT = {
     "sgemm": ("larger", "1024^2; ours 256^3"),
     "conv2d": ("larger", "4096^2; ours 2048^2"),
     "mm2": ("larger", "2048^2; ours 256"),
+    "mm2_poly": ("larger", "2048^2; ours 256"),
     "spmv": ("larger", "Parboil large; ours 16,384 rows"),
     "backprop": ("same", "65,536 nodes = ours"),
     "cfd": ("larger", "0.2 M nodes; ours 30,000"),

@@ -16,9 +16,9 @@
 #   with warps absent (§2.9 option 2), every warp back, the static compressed register size
 #   never below the regpat compressor's on the switched-out warps, the output verified.
 # - gpuduet_verify_ci / gpuduet_verify_me<N> / gpuduet_verify_slots32_me<N>: workloads verify
-#   with gpuduet, vt and gpuduet_tb (CI: five workloads at ME 2 with 32 warp slots, so that TBs
-#   wait for room and warps are switched at small size; full tier: every workload at ME 1 and
-#   4, on Table 3.1's SM and with 32 warp slots).
+#   with gpuduet, vt and gpuduet_tb (CI: six workloads, mm2_poly among them, at ME 2 with 32
+#   warp slots, so that TBs wait for room and warps are switched at small size; full tier: every
+#   workload at ME 1 and 4, on Table 3.1's SM and with 32 warp slots).
 # - gpuduet_dynamic: the throughput monitor and ME controller classify bfs underutilised and raise
 #   ME (windows of 2,000 cycles; full tier).
 # - gpuduet_tb_dynamic: GPUDuet_TB with the dynamic ME on sgemm at medium (register-limited, TB
@@ -36,7 +36,7 @@
 # - gpuduet_paper_verify_<W>_<base|gpuduet>: Table 3.2's inputs (`--size paper`, the inputs of
 #   experiments/gpuduet-paper.toml, which only measures their first cycles) verify in complete
 #   runs on maxwell-gpuduet, the baseline and GPUDuet with Lin's controller (session 21) (full);
-#   gpuduet_paper_functional_<W>: all nine, bfs and mm2 included, functionally (full).
+#   gpuduet_paper_functional_<W>: all nine, bfs and mm2_poly included, functionally (full).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle)
@@ -48,7 +48,7 @@ if(TARGET heddle)
   add_test(NAME gpuduet_verify_ci
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/verify.sh $<TARGET_FILE:heddle> 2
                    gpuduet,vt,gpuduet_tb --set sm.max_threads=1024 --
-                   vecadd sgemm reduction hotspot backprop
+                   vecadd sgemm reduction hotspot backprop mm2_poly
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_verify_ci PROPERTIES TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "verify.sh: all verified")
@@ -117,7 +117,7 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_window PROPERTIES TIMEOUT 180 PASS_REGULAR_EXPRESSION "window.sh: OK")
   # session 21: the paper inputs the window measures, verified by complete runs (the baseline and
-  # GPUDuet with Lin's controller). Not bfs (16 M nodes) and mm2 (2048^2): a complete run is
+  # GPUDuet with Lin's controller). Not bfs (16 M nodes) and mm2_poly (2048^2): a complete run is
   # hours to days of simulation (docs/gpuduet.md "Session 21"); their kernels and references
   # verify at every other size.
   foreach(wl sgemm conv2d spmv cfd kmeans lbm fdtd2d)
@@ -135,8 +135,9 @@ if(TARGET heddle)
                          PROPERTIES TIMEOUT 3600
                          PASS_REGULAR_EXPRESSION "${wl} \\(paper, [^)]*\\): VERIFIED")
   endforeach()
-  # the nine paper inputs (bfs and mm2 too) against their CPU references, functionally
-  foreach(wl bfs sgemm conv2d mm2 spmv cfd kmeans lbm fdtd2d)
+  # the nine paper inputs (bfs and mm2_poly too) against their CPU references, functionally
+  # (MM is mm2_poly since session 22, Polybench/GPU 2MM's own kernels)
+  foreach(wl bfs sgemm conv2d mm2_poly spmv cfd kmeans lbm fdtd2d)
     add_test(NAME gpuduet_paper_functional_${wl}
              COMMAND $<TARGET_FILE:heddle> run ${wl} --size paper --functional --quiet
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -6,6 +6,12 @@
  * computes tmp and D' with the same float operations in the same order (a running fmaf over the
  * inner index, then the alpha multiply; beta D as the first term of the second sum), so both tmp
  * and D' are compared bit-exactly.
+ *
+ * mm2_poly (ptx.flags -DMM2_POLY=1; issue 28, session 22) runs PolyBench/GPU 1.0's own 2MM
+ * kernels on the same inputs: tmp = A B and D' = tmp C, each sum added into its output element in
+ * global memory every iteration (each output zeroed by its thread first; no alpha, beta or D).
+ * Its PTX keeps the running sum in a register between the store and the next fma (one fma.rn.f32
+ * and one store per term), so the reference is a running fmaf from 0.
  */
 #include "workload.h"
 
@@ -32,8 +38,25 @@ static struct mm2_size mm2_size_of(enum hd_wl_size size)
 }
 
 static void mm2_reference(const float *a, const float *b, const float *c, const float *d,
-                          float *tmp, float *dout, struct mm2_size z)
+                          float *tmp, float *dout, struct mm2_size z, bool poly)
 {
+    if (poly) { /* mm2_poly: fma.rn.f32 per term onto the zeroed output, in index order */
+        for (int i = 0; i < z.ni; i++)
+            for (int j = 0; j < z.nj; j++) {
+                float acc = 0.0f;
+                for (int k = 0; k < z.nk; k++)
+                    acc = fmaf(a[(size_t)i * z.nk + k], b[(size_t)k * z.nj + j], acc);
+                tmp[(size_t)i * z.nj + j] = acc;
+            }
+        for (int i = 0; i < z.ni; i++)
+            for (int l = 0; l < z.nl; l++) {
+                float acc = 0.0f;
+                for (int j = 0; j < z.nj; j++)
+                    acc = fmaf(tmp[(size_t)i * z.nj + j], c[(size_t)j * z.nl + l], acc);
+                dout[(size_t)i * z.nl + l] = acc;
+            }
+        return;
+    }
     for (int i = 0; i < z.ni; i++)
         for (int j = 0; j < z.nj; j++) {
             float acc = 0.0f;
@@ -61,6 +84,7 @@ static float *mm2_fill(struct hd_wl_rng *rng, size_t n)
 static int mm2_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
     struct mm2_size z = mm2_size_of(ctx->size);
+    bool poly = hd_wl_flag(hd_wl_variant_flags(ctx), "MM2_POLY", 0) != 0;
     /* --size paper (issue 28, session 21): Lin thesis Table 3.2's MM data set, 2048x2048
      * matrices (about 3 G warp instructions: measured by its first cycles, `heddle run
      * --window`; a complete run is hours of simulation, its CPU reference about a minute). */
@@ -83,8 +107,8 @@ static int mm2_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         rc = hd_wl_fail(ctx, "mm2: out of host memory");
         goto out;
     }
-    fprintf(ctx->log, "mm2: ni %d nj %d nk %d nl %d, %dx%d CTAs\n", z.ni, z.nj, z.nk, z.nl, MM2_BX,
-            MM2_BY);
+    fprintf(ctx->log, "mm2%s: ni %d nj %d nk %d nl %d, %dx%d CTAs\n", poly ? "_poly" : "", z.ni,
+            z.nj, z.nk, z.nl, MM2_BX, MM2_BY);
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
     HD_WL_TRY(hd_malloc(gpu, &d_a, na * sizeof(float)));
@@ -109,11 +133,16 @@ static int mm2_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
                           HD_ARG(z.nj), HD_ARG(z.nk), HD_ARG(alpha)};
     struct hd_arg a2[] = {HD_ARG(d_t),  HD_ARG(d_c),  HD_ARG(d_d),  HD_ARG(d_o),
                           HD_ARG(z.ni), HD_ARG(z.nl), HD_ARG(z.nj), HD_ARG(beta)};
-    HD_WL_TRY(hd_launch(gpu, mod, "mm2_kernel1", g1, block, 0, 0, a1, 7));
-    HD_WL_TRY(hd_launch(gpu, mod, "mm2_kernel2", g2, block, 0, 0, a2, 8));
+    /* mm2_poly: (a, b, tmp, ni, nj, nk) and (tmp, c, dout, ni, nl, nj) */
+    struct hd_arg p1[] = {HD_ARG(d_a), HD_ARG(d_b), HD_ARG(d_t), HD_ARG(z.ni), HD_ARG(z.nj),
+                          HD_ARG(z.nk)};
+    struct hd_arg p2[] = {HD_ARG(d_t), HD_ARG(d_c), HD_ARG(d_o), HD_ARG(z.ni), HD_ARG(z.nl),
+                          HD_ARG(z.nj)};
+    HD_WL_TRY(hd_launch(gpu, mod, "mm2_kernel1", g1, block, 0, 0, poly ? p1 : a1, poly ? 6 : 7));
+    HD_WL_TRY(hd_launch(gpu, mod, "mm2_kernel2", g2, block, 0, 0, poly ? p2 : a2, poly ? 6 : 8));
     HD_WL_TRY(hd_synchronize(gpu));
 
-    mm2_reference(a, b, c, d, tmp, dout, z);
+    mm2_reference(a, b, c, d, tmp, dout, z, poly);
     HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_t, nt * sizeof(float)));
     if ((rc = hd_wl_compare_f32(ctx, "tmp", tmp, got, nt, 0.0f, 0.0f)) != HD_OK)
         goto out;
@@ -144,4 +173,17 @@ const struct hd_workload hd_workload_mm2 = {
     .idempotent = true,
     .run = mm2_run,
     .locality_hint = 1, /* Gong Table 6.2 2MM: type 1 */
+};
+
+/* PolyBench/GPU 1.0's own 2MM kernels (ptx.flags; issue 28, session 22): Lin thesis Table 3.2 MM */
+const struct hd_workload hd_workload_mm2_poly = {
+    .name = "mm2_poly",
+    .description = "Polybench/GPU 2MM's own kernels: each term added into the output in global memory",
+    .klass = "memory",
+    .idempotent = true, /* each thread zeroes its output before adding into it */
+    .run = mm2_run,
+    .variant_of = "mm2",
+    .variant_flags = "-DMM2_POLY=1",
+    .paper_row = "Lin 3.2 MM (Polybench/GPU 2MM, 2048x2048; Fig 3.4 SM->L2 stores of intermediates)",
+    .locality_hint = 1,
 };
