@@ -10,6 +10,9 @@
 // and writes the 19 results to its own cell of the destination buffer. The host swaps the two
 // buffers between launches (ping-pong), so a launch never reads what it writes.
 //
+// -DLBM_PARBOIL=1 (variant lbm_parboil, below the base kernel) compiles Parboil's own CUDA form
+// instead: 20-float cells, own-cell loads and pushes to the neighbours (see its comment).
+//
 // Direction order: 0 rest; 1..6 the axis neighbours (+x,-x,+y,-y,+z,-z); 7..18 the 12 edge
 // diagonals, each followed by its opposite, so opp(q) = q + 1 for odd q and q - 1 for even q.
 
