@@ -29,7 +29,9 @@ if(TARGET heddle)
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     # Small sizes run in well under a second functionally; the timeout only catches hangs.
     # every workload in CI, its resource-specification variants in the full tier
-    if(EXISTS ${CMAKE_SOURCE_DIR}/workloads/${wl}/)
+    # (and the variants that are another kernel rather than another resource specification:
+    # lbm_parboil, Parboil's own lbm layout, session 22)
+    if(EXISTS ${CMAKE_SOURCE_DIR}/workloads/${wl}/ OR wl STREQUAL "lbm_parboil")
       set(tier ci)
     else()
       set(tier full)
