@@ -50,15 +50,6 @@ static const struct pb_dims pb_sizes[3] = {
     {120, 32, 32, 16}, /* large: 122,880 cells */
 };
 
-#define PB_TRY(call)                                                                            \
-    do {                                                                                        \
-        st = (call);                                                                            \
-        if (st != HD_OK) {                                                                      \
-            st = hd_wl_check(gpu, ctx, st);                                                     \
-            goto out;                                                                           \
-        }                                                                                       \
-    } while (0)
-
 /* One stream+collide step of every cell, as the kernel does it (one thread = one cell). */
 static void pb_reference_step(const struct pb_dims *d, const float *src, float *dst)
 {
@@ -158,10 +149,10 @@ static int lbm_parboil_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     float *ra = malloc(nwords * sizeof(float)), *rb = malloc(nwords * sizeof(float));
     hd_devptr dbuf[2] = {0, 0};
     struct hd_module *mod = NULL;
-    int st = HD_OK;
+    int rc = HD_OK;
 
     if (!h_grid || !h_out || !ra || !rb) {
-        st = hd_wl_fail(ctx, "lbm_parboil: out of host memory");
+        rc = hd_wl_fail(ctx, "lbm_parboil: out of host memory");
         goto out;
     }
     /* Flags of z = -2 .. nz + 1 (Parboil's LDC set-up), plus the sphere; distributions of the
@@ -196,12 +187,12 @@ static int lbm_parboil_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
                     cell[q] = (float)pb_feq(q, rho, ux, uy, uz);
             }
 
-    if ((st = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+    if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;
-    PB_TRY(hd_malloc(gpu, &dbuf[0], nwords * sizeof(float)));
-    PB_TRY(hd_malloc(gpu, &dbuf[1], nwords * sizeof(float)));
-    PB_TRY(hd_memcpy_h2d(gpu, dbuf[0], h_grid, nwords * sizeof(float)));
-    PB_TRY(hd_memcpy_h2d(gpu, dbuf[1], h_grid, nwords * sizeof(float)));
+    HD_WL_TRY(hd_malloc(gpu, &dbuf[0], nwords * sizeof(float)));
+    HD_WL_TRY(hd_malloc(gpu, &dbuf[1], nwords * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dbuf[0], h_grid, nwords * sizeof(float)));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, dbuf[1], h_grid, nwords * sizeof(float)));
 
     struct hd_dim3 block = {(uint32_t)d.nx, 1, 1};
     struct hd_dim3 grid = {(uint32_t)d.ny, (uint32_t)d.nz, 1};
@@ -210,10 +201,10 @@ static int lbm_parboil_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         hd_devptr dst = dbuf[(s + 1) & 1] + origin * sizeof(float);
         int pitch_x = px, pitch_y = py;
         struct hd_arg args[] = {HD_ARG(src), HD_ARG(dst), HD_ARG(pitch_x), HD_ARG(pitch_y)};
-        PB_TRY(hd_launch(gpu, mod, "lbm_parboil_stream_collide", grid, block, 0, 0, args, 4));
+        HD_WL_TRY(hd_launch(gpu, mod, "lbm_parboil_stream_collide", grid, block, 0, 0, args, 4));
     }
-    PB_TRY(hd_synchronize(gpu));
-    PB_TRY(hd_memcpy_d2h(gpu, h_out, dbuf[d.steps & 1], nwords * sizeof(float)));
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, h_out, dbuf[d.steps & 1], nwords * sizeof(float)));
 
     memcpy(ra, h_grid, nwords * sizeof(float));
     memcpy(rb, h_grid, nwords * sizeof(float));
@@ -224,9 +215,9 @@ static int lbm_parboil_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         rb = t;
     }
     /* Bit-exact, every word (distributions, flags, padding, margins). */
-    st = hd_wl_compare_u32(ctx, "grid", (const uint32_t *)(const void *)ra,
+    rc = hd_wl_compare_u32(ctx, "grid", (const uint32_t *)(const void *)ra,
                            (const uint32_t *)(const void *)h_out, nwords);
-    if (st == HD_OK)
+    if (rc == HD_OK)
         fprintf(ctx->log,
                 "lbm_parboil: %dx%dx%d cells (%zu obstacle, %zu accel), %d steps verified "
                 "bit-exact\n",
@@ -239,7 +230,7 @@ out:
     free(h_out);
     free(ra);
     free(rb);
-    return st;
+    return rc;
 }
 
 /* Variant of lbm (ptx.flags -DLBM_PARBOIL=1; issues 28 and 29, session 22). */
