@@ -113,7 +113,7 @@ static const struct gs_map maps[] = {
     {"-gpgpu_cache:dl2", GS_DCACHE, "l2",
      "N: or S:sets:line:ways,policy,A:mshrs:merge,...,port -> sets, line, ways, mshr_entries, "
      "mshr_merge, data_port_bytes; S: (sectored) -> dram_per_sector = true, sector_replies = "
-     "true"},
+     "true, else fetch_whole_line = true; write-allocate W -> write_miss_fetch = true"},
     {"-gpgpu_const_cache:l1", GS_DCACHE, "l1c",
      "N:sets:line:ways,policy,A:mshrs:merge,... -> sets, line, ways, mshr_entries, mshr_merge"},
     {"-gpgpu_gmem_skip_L1D", GS_KEY, "l1d.bypass_global", ""},
@@ -454,6 +454,13 @@ static int set_dcache(struct gs_state *st, const char *which, const char *value)
             if (gs_set_u64(st, "l2.data_port_bytes", (uint64_t)w[0]) != 0)
                 return -1;
         }
+        /* rep:write:alloc:write_alloc: W = write-allocate with a fetch (3.x wr_miss_wa,
+         * 4.x wr_miss_wa_naive); L (lazy fetch-on-read), N and F keep the sector allocation */
+        const char *pol = field[1];
+        const bool wfetch = strlen(pol) >= 7 && pol[5] == ':' && pol[6] == 'W';
+        if (gs_set(st, "l2.write_miss_fetch", wfetch ? "true" : "false") != 0 ||
+            gs_set(st, "l2.fetch_whole_line", sectored ? "false" : "true") != 0)
+            return -1;
         if (gs_set(st, "l2.sector_replies", sectored ? "true" : "false") != 0)
             return -1;
         return gs_set(st, "l2.dram_per_sector", sectored ? "true" : "false");

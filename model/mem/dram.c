@@ -138,8 +138,10 @@ static void issue_col(struct hd_dram *d, struct hd_dram_entry *q, uint32_t *n, u
     d->any_col = true;
     if (--e->bursts)
         return;
-    if (e->write) {
+    if (e->write && hd_txn_get(d->pool, e->id)->type == HD_TXN_WRITEBACK) {
         hd_txn_release(d->pool, e->id);
+    } else if (e->write) { /* a written-through write miss: its slice acknowledges it */
+        hd_delay_push(&d->done, d->data_free, e->id);
     } else {
         hd_delay_push(&d->done, d->data_free, e->id);
         hd_hist_add(&d->st->hist[HD_HIST_DRAM_SVC], d->data_free - e->t_arrive);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * l2.c - an L2 slice: ROP delay, input queue, write-back write-allocate sectored cache, MSHRs,
- * DRAM fills and write-backs, the bounded L2-to-DRAM queue, replies (see l2.h).
+ * DRAM fills and write-backs, the bounded L2-to-DRAM queue, replies (see l2.h). With
+ * [l2] write_miss_fetch a write miss goes on to DRAM and fetches its line (GPGPU-Sim 3.x's
+ * write-allocate); with fetch_whole_line a read miss fetches its whole line (a line cache).
  */
 #include "l2.h"
 
@@ -69,6 +71,12 @@ bool hd_l2_arrive(struct hd_l2 *s, uint32_t id, uint64_t now)
 
 bool hd_l2_fill(struct hd_l2 *s, uint32_t id)
 {
+    struct hd_txn *d = hd_txn_get(s->pool, id);
+    if (d->type == HD_TXN_WRITE) { /* a written-through miss: the DRAM wrote it; ack it */
+        const uint32_t orig = d->ref;
+        hd_txn_release(s->pool, id);
+        return hd_ring_push(&s->ready, orig);
+    }
     return hd_ring_push(&s->fillq, id);
 }
 
@@ -266,6 +274,9 @@ static bool lookup_read(struct hd_l2 *s, uint32_t id, uint64_t now)
         return true;
     }
     const uint64_t line = hd_tags_line(&s->tags, t->local);
+    const uint64_t want = s->p->l2.fetch_whole_line
+                              ? hd_tags_all(&s->tags) & ~(e != HD_TAGS_NONE ? s->tags.valid[e] : 0)
+                              : missing;
     uint32_t m = hd_mshr_find(&s->mshr, line);
     if (m != HD_MSHR_NONE) {
         if (!hd_mshr_has_room(&s->mshr, m))
@@ -273,7 +284,7 @@ static bool lookup_read(struct hd_l2 *s, uint32_t id, uint64_t now)
         hd_mshr_add(&s->mshr, m, id);
         HD_ACCT(s->st, t, l2_mshr_merges, 1);
         s->st->slice[s->id].l2_mshr_merges++;
-        fetch_sectors(s, id, m, missing & ~s->fetched[m]);
+        fetch_sectors(s, id, m, want & ~s->fetched[m]);
         return true;
     }
     if (hd_mshr_full(&s->mshr))
@@ -282,7 +293,41 @@ static bool lookup_read(struct hd_l2 *s, uint32_t id, uint64_t now)
     hd_mshr_add(&s->mshr, m, id);
     s->fetched[m] = s->arrived[m] = 0;
     s->dram_rd[m] = HD_TXN_NONE;
-    fetch_sectors(s, id, m, missing); /* only the missing sectors move */
+    fetch_sectors(s, id, m, want); /* only the missing sectors (or line) move */
+    return true;
+}
+
+/* [l2] write_miss_fetch (GPGPU-Sim 3.x's write-allocate, wr_miss_wa): a write whose line is
+ * absent or still being fetched is written through to DRAM, acknowledged when the DRAM has
+ * written it, and its line is fetched whole, clean, through an MSHR entry that no request
+ * waits on (3.x's read for the line holds a merge slot: room is required, none is taken).
+ * False if it must wait. */
+static bool write_miss_fetch(struct hd_l2 *s, uint32_t id, uint32_t e, uint64_t now)
+{
+    const struct hd_txn *t = hd_txn_get(s->pool, id);
+    const uint64_t line = hd_tags_line(&s->tags, t->local);
+    uint32_t m = hd_mshr_find(&s->mshr, line);
+    if (m != HD_MSHR_NONE ? !hd_mshr_has_room(&s->mshr, m) : hd_mshr_full(&s->mshr))
+        return false;
+    if (s->to_dram.limit && s->to_dram.count + 3 > s->to_dram.limit)
+        return false; /* 3.x: room for the write, the read and a write-back */
+    const bool ack = t->type == HD_TXN_WRITE;
+    const uint32_t w = to_dram(s, id, ack ? HD_TXN_WRITE : HD_TXN_WRITEBACK, t->local, t->bytes);
+    if (w == HD_TXN_NONE)
+        return false;
+    if (ack)
+        hd_txn_get(s->pool, w)->ref = id; /* the DRAM returns it; hd_l2_fill acknowledges id */
+    else
+        hd_txn_release(s->pool, id);
+    if (m == HD_MSHR_NONE) {
+        m = hd_mshr_alloc(&s->mshr, line, now);
+        s->fetched[m] = s->arrived[m] = 0;
+        s->dram_rd[m] = HD_TXN_NONE;
+    }
+    const uint64_t valid = e != HD_TAGS_NONE ? s->tags.valid[e] : 0;
+    fetch_sectors(s, w, m, hd_tags_all(&s->tags) & ~valid & ~s->fetched[m]);
+    if ((s->fetched[m] & ~s->arrived[m]) == 0) /* nothing to fetch: the entry is not needed */
+        hd_mshr_release(&s->mshr, m);
     return true;
 }
 
@@ -294,6 +339,11 @@ static bool lookup_write(struct hd_l2 *s, uint32_t id, uint64_t now)
         return false;
     const uint64_t need = hd_tags_sectors(&s->tags, t->local, t->bytes);
     uint32_t e = hd_tags_find(&s->tags, t->local);
+    if (s->p->l2.write_miss_fetch &&
+        (e == HD_TAGS_NONE ||
+         hd_mshr_find(&s->mshr, hd_tags_line(&s->tags, t->local)) != HD_MSHR_NONE)) {
+        return write_miss_fetch(s, id, e, now);
+    }
     if (e != HD_TAGS_NONE) {
         hd_tags_touch(&s->tags, e);
         HD_ACCT(s->st, t, l2_write_hits, 1);

@@ -80,6 +80,8 @@ static int init_caches(const struct hd_config *c, struct hd_mem_params *p, char 
     p->l2.port_bytes = c->l2_data_port_bytes;
     p->l2.dram_per_sector = c->l2_dram_per_sector;
     p->l2.sector_replies = c->l2_sector_replies;
+    p->l2.fetch_whole_line = c->l2_fetch_whole_line;
+    p->l2.write_miss_fetch = c->l2_write_miss_fetch;
     return 0;
 }
 

@@ -44,6 +44,8 @@ struct hd_l2_params {
     uint32_t dram_queue;  /* L2-to-DRAM queue entries (0: unbounded) */
     bool dram_per_sector; /* one DRAM request per missing sector (GPGPU-Sim 4) */
     bool sector_replies;  /* one reply packet per sector (GPGPU-Sim 4) */
+    bool fetch_whole_line; /* a read miss fetches its whole line (line cache) */
+    bool write_miss_fetch; /* write miss: through to DRAM + line fetch (GPGPU-Sim 3.x) */
 };
 
 struct hd_dram_params {

@@ -488,6 +488,80 @@ static void test_l2_dram_queue(struct hd_test_state *t)
 }
 /* }==== */
 
+/* {==== The L2's write-miss and line-fetch policies ([l2] write_miss_fetch, fetch_whole_line) ==== */
+static void dram_bytes(struct tk *k, uint64_t *rd, uint64_t *wr)
+{
+    struct hd_mem_acct tot;
+    hd_mem_stats_total(hd_mem_full_stats(&k->m), &tot);
+    *rd = tot.dram_read_bytes;
+    *wr = tot.dram_write_bytes;
+}
+
+static void test_l2_write_miss_fetch(struct hd_test_state *t)
+{
+    hd_test_begin(t, "an L2 write miss: sectors allocated dirty, or through to DRAM with the "
+                     "line fetched (GPGPU-Sim 3.x write-allocate)");
+    const uint64_t line = 0x7f0000000000ull;
+    for (int fetch = 0; fetch < 2; fetch++) {
+        struct hd_config c;
+        hd_config_defaults(&c);
+        c.l2_write_miss_fetch = fetch;
+        c.l2_fetch_whole_line = fetch;
+        struct tk k;
+        if (tk_init(&k, &c) != 0) {
+            HD_CHECK(t, false);
+            return;
+        }
+        hd_mem_full_set_bypass(&k.m, 1, true);
+        uint64_t rd, wr;
+        /* a 32-byte store to a line the L2 does not hold */
+        const uint64_t st1 = tk_access(&k, tk_req(0, HD_MEM_STORE, 1, line, 32, 1, 0), 100000);
+        HD_CHECK(t, tk_drain(&k, 100000));
+        dram_bytes(&k, &rd, &wr);
+        printf("  write_miss_fetch=%d: store miss acknowledged after %llu cycles; DRAM read %llu "
+               "B, written %llu B\n", fetch, (unsigned long long)st1, (unsigned long long)rd,
+               (unsigned long long)wr);
+        if (fetch) { /* written through (32 B) and the whole line fetched (128 B) */
+            HD_CHECK_U64(t, 32, wr);
+            HD_CHECK_U64(t, 128, rd);
+            HD_CHECK(t, st1 > (uint64_t)tk_l2_hit_latency(&c) + 50); /* the DRAM acknowledges */
+        } else { /* allocated dirty in the slice: nothing moves yet */
+            HD_CHECK_U64(t, 0, wr);
+            HD_CHECK_U64(t, 0, rd);
+            HD_CHECK(t, st1 < (uint64_t)tk_l2_hit_latency(&c) + 20);
+        }
+        /* a bypassing load of another sector of that line */
+        const uint64_t ld = tk_access(&k, tk_req(0, HD_MEM_LOAD, 1, line + 64, 32, 1, 0), 100000);
+        HD_CHECK(t, tk_drain(&k, 100000));
+        uint64_t rd2, wr2;
+        dram_bytes(&k, &rd2, &wr2);
+        printf("  then a load of another sector: %llu cycles, DRAM read +%llu B\n",
+               (unsigned long long)ld, (unsigned long long)(rd2 - rd));
+        /* fetched with the write: an L2 hit; else that sector alone comes from DRAM */
+        HD_CHECK_U64(t, fetch ? 0 : 32, rd2 - rd);
+        /* a load missing a new line: the whole line (line cache) or its one sector */
+        tk_access(&k, tk_req(0, HD_MEM_LOAD, 1, line + 0x100000, 32, 1, 0), 100000);
+        HD_CHECK(t, tk_drain(&k, 100000));
+        uint64_t rd3, wr3;
+        dram_bytes(&k, &rd3, &wr3);
+        HD_CHECK_U64(t, fetch ? 128 : 32, rd3 - rd2);
+        /* two stores to a line in flight: both written through, the line fetched once */
+        struct hd_mem_req a = tk_req(0, HD_MEM_STORE, 1, line + 0x200000, 32, 1, 1);
+        struct hd_mem_req b = tk_req(1, HD_MEM_STORE, 1, line + 0x200020, 32, 1, 2);
+        while (!k.m.ops->send(k.m.impl, &a, k.now))
+            tk_tick(&k);
+        while (!k.m.ops->send(k.m.impl, &b, k.now))
+            tk_tick(&k);
+        HD_CHECK(t, tk_drain(&k, 100000));
+        uint64_t rd4, wr4;
+        dram_bytes(&k, &rd4, &wr4);
+        HD_CHECK_U64(t, fetch ? 128 : 0, rd4 - rd3);
+        HD_CHECK_U64(t, fetch ? 64 : 0, wr4 - wr3);
+        tk_done(&k);
+    }
+}
+/* }==== */
+
 int main(void)
 {
     struct hd_test_state t = {0};
@@ -497,5 +571,6 @@ int main(void)
     test_write_batching(&t);
     test_peak(&t);
     test_l2_dram_queue(&t);
+    test_l2_write_miss_fetch(&t);
     return hd_test_finish(&t);
 }
