@@ -63,6 +63,16 @@ foreach(wl sgemm bfs)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(timing_deterministic_${wl} PROPERTIES LABELS timing TIMEOUT 600)
 endforeach()
+# [pipeline] unit_*: GPGPU-Sim 3.x's SFU_OP / ALU_SFU_OP issue (tests/timing/sfu_issue.py)
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME timing_pipeline_sfu_issue
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/timing/sfu_issue.py
+                   $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(timing_pipeline_sfu_issue PROPERTIES LABELS "timing;pipeline" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "sfu_issue: all checks passed")
+endif()
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
 hd_tier(ci ".")

@@ -93,6 +93,13 @@
     V(regbank, HD_REGBANK_PHYSICAL, "physical",                                                   \
       "bank = physical register from the register allocator (model/compiler/regalloc.h)")        \
     V(regbank, HD_REGBANK_PTX, "ptx", "bank = kernel-wide PTX register index")
+/* Which pipeline a timing class issues to ([pipeline] unit_*; GPGPU-Sim 3.x's SFU_OP and
+ * ALU_SFU_OP, model/timing/sm_issue.c). */
+#define HD_CFG_ENUM_xunit(V)                                                                       \
+    V(xunit, HD_XUNIT_SP, "sp", "the SP pipelines (DP ones for FP64 when dp_units > 0)")          \
+    V(xunit, HD_XUNIT_SFU, "sfu", "the SFU pipelines (GPGPU-Sim 3.x's SFU_OP)")                   \
+    V(xunit, HD_XUNIT_SP_OR_SFU, "sp_or_sfu",                                                      \
+      "an SP collector if one is free at issue, else an SFU one (GPGPU-Sim 3.x's ALU_SFU_OP)")
 
 /* Memory system (model/mem, docs/memory.md). */
 #define HD_CFG_ENUM_memmodel(V)                                                                    \
@@ -212,7 +219,7 @@
       "each SM owns one range of consecutive linear CTA indices for the whole launch: a freed "    \
       "slot takes the next CTA of its SM's range (across waves)")
 
-#define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(alloc) X(shatom) \
+#define HD_CFG_ENUM_TYPES(X) X(ppoints) X(sched) X(tmode) X(ctadist) X(ksel) X(regbank) X(xunit) X(alloc) X(shatom) \
     X(missq) X(memmodel) X(sethash) X(icntarb) X(dramsched) X(preempt) X(ctxprio) X(ctxsave) \
     X(preemptpol) X(vpiece) X(admit) X(quiesce) \
     X(preemptsms) X(flushbit) X(switchmodel) X(wmover) X(chunkorder) X(saveorder)

@@ -4,7 +4,9 @@
  *
  * Design: a warp is READY when its next instruction is decoded and none of the registers it
  * reads or writes has a pending write (WAW is a hazard too, as in GPGPU-Sim's scoreboard). The
- * scheduler's policy orders the ready warps; the first whose collector unit is free issues. The
+ * scheduler's policy orders the ready warps; the first whose collector unit is free issues (a
+ * class with [pipeline] unit_* = sp_or_sfu takes an SFU collector when no SP one is free,
+ * GPGPU-Sim 3.x's ALU_SFU_OP issue: SP first, else the SFU; timing_params.h). The
  * trace record then says what happened: the ibuffer is flushed when the next PC is not the next
  * buffered one (taken branch, divergence, reconvergence), a branch delays the next fetch by
  * branch_cycles (+ diverge_cycles when it split the warp), bar.sync puts the warp into the barrier
@@ -208,12 +210,17 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
     const struct hd_tinstr *ti = &la->tk->in[pc];
     struct hd_func_trace *tr = &sm->tr;
     uint32_t cu = HD_SM_NONE;
+    bool sfu_fallback = false;
     /* HAWS: the fetch filter commits a result run ahead instead of executing (sm_ahead.c) */
     const enum hd_ahead_filter ahf = sm->ah ? hd_sm_ahead_filter(sm, w, pc, now, tr) : HD_AHF_NONE;
     if (ahf == HD_AHF_WAIT)
         return 0;
     if (ahf == HD_AHF_NONE && ti->unit != HD_TU_NONE) {
         cu = hd_sm_cu_find(sm, ti->unit);
+        if (cu == HD_SM_NONE && ti->to_sfu) { /* 3.x's ALU_SFU_OP: SP first, else the SFU */
+            cu = hd_sm_cu_find(sm, HD_TU_SFU);
+            sfu_fallback = cu != HD_SM_NONE;
+        }
         if (cu == HD_SM_NONE)
             return 0;
     }
@@ -262,6 +269,13 @@ static int issue_one(struct hd_sm *sm, struct hd_twarp *w, uint32_t port, uint64
         bool has_dst = d->nwrite > 0;
         hd_sm_cu_alloc(sm, cu, w, pc, ti, has_dst, now);
         w->inflight++;
+        switch (sm->cu[cu].unit) {
+        case HD_TU_SP: sm->st->issued_sp++; break;
+        case HD_TU_SFU: sm->st->issued_sfu++; break;
+        case HD_TU_DP: sm->st->issued_dp++; break;
+        default: break;
+        }
+        sm->st->sfu_fallbacks += sfu_fallback;
         if (ti->unit == HD_TU_MEM) {
             struct hd_memop *op = &sm->memops[sm->cu[cu].memop];
             hd_sm_memop_build(sm, w, tr, op);

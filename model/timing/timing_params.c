@@ -115,6 +115,25 @@ static void init_classes(const struct hd_config *c, struct hd_sm_params *s)
         s->lat[HD_TC_BRANCH] = c->pipeline_lat_untabled;
     if (c->pipeline_ii_untabled)
         s->ii[HD_TC_BRANCH] = c->pipeline_ii_untabled;
+    /* [pipeline] unit_*: GPGPU-Sim 3.x issues integer mul/mad and every div to the SFU pipeline
+     * (SFU_OP) and FP32 mul to either (ALU_SFU_OP); its untabled opcodes (the UT_ classes:
+     * sad, dp4a, ...) are ALU_OP and keep their unit */
+    const struct {
+        enum hd_tclass c;
+        enum hd_cfg_xunit x;
+    } moved[] = {
+        {HD_TC_INT_MUL, c->pipeline_unit_int_mul}, {HD_TC_INT_MAD, c->pipeline_unit_int_mul},
+        {HD_TC_INT_DIV, c->pipeline_unit_int_div}, {HD_TC_FP_MUL, c->pipeline_unit_fp_mul},
+        {HD_TC_FP_DIV, c->pipeline_unit_fp_div},   {HD_TC_DP_DIV, c->pipeline_unit_dp_div},
+    };
+    for (size_t i = 0; i < HD_TC_COUNT; i++)
+        s->sfu_fallback[i] = false;
+    for (size_t i = 0; i < sizeof moved / sizeof moved[0]; i++) {
+        if (moved[i].x == HD_XUNIT_SFU)
+            s->unit_of[moved[i].c] = HD_TU_SFU;
+        s->sfu_fallback[moved[i].c] = moved[i].x == HD_XUNIT_SP_OR_SFU &&
+                                      s->unit_of[moved[i].c] != HD_TU_SFU;
+    }
     set_class(s, HD_TC_MEM, 1, 1, HD_TU_MEM);
     set_class(s, HD_TC_BARRIER, 0, 0, HD_TU_NONE);
     set_class(s, HD_TC_MEMBAR, 0, 0, HD_TU_NONE);

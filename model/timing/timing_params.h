@@ -7,7 +7,9 @@
  * unit, its latency (cycles from entering the unit to writeback) and its initiation interval
  * (cycles the unit stays busy); the classes mirror the configuration's latency keys
  * ([pipeline] lat_* / ii_*). DP instructions run on the SP units at ii_dp when the configuration
- * has no DP units (GeForce Fermi). Barriers, memory fences and no-ops use no unit: they complete
+ * has no DP units (GeForce Fermi). [pipeline] unit_int_mul ... unit_dp_div move a class to the
+ * SFU pipelines (GPGPU-Sim 3.x's SFU_OP) or let it take an SFU collector when no SP one is free
+ * at issue (ALU_SFU_OP, sm_issue.c); its latency and interval stay the class's. Barriers, memory fences and no-ops use no unit: they complete
  * at issue (the barrier wait and the fence drain are warp states, not pipeline occupancy).
  */
 #ifndef HD_TIMING_PARAMS_H
@@ -79,6 +81,7 @@ struct hd_sm_params {
     uint32_t wb_ports;
     uint32_t lat[HD_TC_COUNT], ii[HD_TC_COUNT];
     enum hd_tunit unit_of[HD_TC_COUNT];
+    bool sfu_fallback[HD_TC_COUNT]; /* [pipeline] unit_* = sp_or_sfu: SFU when SP is taken */
     uint32_t branch_cycles, diverge_cycles;
     /* memory pipeline */
     uint32_t shared_latency, const_latency, shared_banks;

@@ -309,6 +309,7 @@ struct hd_tkernel *hd_tkernel_build(const struct hd_func_kernel *k, const struct
             enum hd_tclass c = hd_tkernel_classify(&k->code[pc]);
             t->cls = (uint8_t)c;
             t->unit = (uint8_t)sp->unit_of[c];
+            t->to_sfu = sp->sfu_fallback[c];
             bank_words(k, kf, pc, physical ? tk->an : NULL, t);
             dst_words(k, kf, pc, physical ? tk->an : NULL, t);
         }

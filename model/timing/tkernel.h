@@ -32,7 +32,7 @@ struct hd_tinstr {
     uint8_t cls;     /* enum hd_tclass */
     uint8_t unit;    /* enum hd_tunit (HD_TU_NONE: completes at issue) */
     uint8_t nwords;  /* banked register words read */
-    uint8_t pad;
+    uint8_t to_sfu;  /* [pipeline] unit_* = sp_or_sfu: the SFU when no SP collector is free */
     uint16_t word[HD_TK_MAX_WORDS]; /* their register numbers (before warp offset and modulo) */
     uint8_t ndst;    /* destination words (the operand-location hook's writes, sm_oloc.h) */
     uint16_t dst[HD_TK_MAX_DST]; /* their register numbers, numbered as word[] */

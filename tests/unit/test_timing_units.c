@@ -274,6 +274,35 @@ static void test_classes(struct hd_test_state *t)
     HD_CHECK_U64(t, HD_TU_DP, gp.sm.unit_of[HD_TC_DP]);
     HD_CHECK_U64(t, HD_TU_SFU, gp.sm.unit_of[HD_TC_SFU]);
     HD_CHECK_U64(t, HD_TU_NONE, gp.sm.unit_of[HD_TC_BARRIER]);
+    /* [pipeline] unit_*: by default nothing leaves its unit and nothing falls back */
+    params(&gp, NULL);
+    for (int k = 0; k < HD_TC_COUNT; k++)
+        HD_CHECK(t, !gp.sm.sfu_fallback[k]);
+    HD_CHECK_U64(t, HD_TU_SP, gp.sm.unit_of[HD_TC_INT_MUL]);
+    /* GPGPU-Sim 3.x: integer mul/mad and every div on the SFU (SFU_OP), FP32 mul on either */
+    params(&gp, "[pipeline]\ndp_units = 1\nunit_int_mul = sfu\nunit_int_div = sfu\n"
+                "unit_fp_mul = sp_or_sfu\nunit_fp_div = sfu\nunit_dp_div = sfu\n");
+    HD_CHECK_U64(t, HD_TU_SFU, gp.sm.unit_of[HD_TC_INT_MUL]);
+    HD_CHECK_U64(t, HD_TU_SFU, gp.sm.unit_of[HD_TC_INT_MAD]);
+    HD_CHECK_U64(t, HD_TU_SFU, gp.sm.unit_of[HD_TC_INT_DIV]);
+    HD_CHECK_U64(t, HD_TU_SFU, gp.sm.unit_of[HD_TC_FP_DIV]);
+    HD_CHECK_U64(t, HD_TU_SFU, gp.sm.unit_of[HD_TC_DP_DIV]);
+    HD_CHECK_U64(t, HD_TU_SP, gp.sm.unit_of[HD_TC_FP_MUL]); /* SP first ... */
+    HD_CHECK(t, gp.sm.sfu_fallback[HD_TC_FP_MUL]);          /* ... else the SFU */
+    HD_CHECK(t, !gp.sm.sfu_fallback[HD_TC_INT_MUL] && !gp.sm.sfu_fallback[HD_TC_FP]);
+    HD_CHECK_U64(t, HD_TU_SP, gp.sm.unit_of[HD_TC_UT_MUL]); /* sad, dp4a: 3.x's ALU_OP */
+    HD_CHECK_U64(t, HD_TU_SP, gp.sm.unit_of[HD_TC_FP]);
+    HD_CHECK_U64(t, HD_TU_DP, gp.sm.unit_of[HD_TC_DP]);
+    HD_CHECK_U64(t, gp.sm.lat[HD_TC_INT_DIV], 145); /* the class's latency stays */
+    /* a misspelt pipeline name is refused, naming the key */
+    {
+        struct hd_config c;
+        char err[256];
+        hd_config_defaults(&c);
+        const char *bad = "[pipeline]\nunit_fp_mul = spu\n";
+        HD_CHECK(t, hd_config_parse(&c, bad, strlen(bad), "t.ini", err, sizeof err) != 0 &&
+                        strstr(err, "unit_fp_mul") != NULL);
+    }
     /* a non-power-of-two segment is refused, naming the key */
     struct hd_config c;
     char err[256];
