@@ -135,14 +135,16 @@ TABLE41 = [
     ("L1D transaction queue", "128", lambda c, p: f"{c['l1d']['miss_queue']} ([l1d] miss_queue,"
      " the queue the IRC gates)", lambda v: v.startswith("128 ")),
     ("L1D store buffer", "16", lambda c, p: "none (stores go to the L2 through the miss "
-     "queue)", lambda v: "not modelled"),
+     "queue, as in GPGPU-Sim 3.2.2, which has no store buffer)", lambda v: "not modelled "
+     "(nor in the thesis's simulator)"),
     ("L1D MSHRs", "256", lambda c, p: c["l1d"]["mshr_entries"], lambda v: v == 256),
     ("NoC", "two 16x16 crossbars, 32 B flits", lambda c, p: f"one crossbar per direction, "
      f"{c['gpu']['num_sms']} SM x {c['dram']['channels'] * c['l2']['slices_per_channel']} L2 "
      f"ports, {c['icnt']['flit_bytes']} B flits", lambda v: v.startswith(
          "one crossbar per direction, 16 SM x 16 L2 ports, 32 B")),
     ("NoC input buffers", "input queueing (L2820-L2826); GPGPU-Sim 3.2.2: one VC per input",
-     lambda c, p: "one FIFO per input (icnt.voq = false)" if not c["icnt"]["voq"] else
+     lambda c, p: (f"one FIFO of {c['icnt']['input_flits']} flits per input (icnt.voq = false;"
+                   " 3.x vc_buf_size 8)") if not c["icnt"]["voq"] else
      "virtual output queues (icnt.voq = true)", lambda v: v.startswith("one FIFO")),
     ("L2-to-DRAM queue", "not in T4.1 (GPGPU-Sim 3.x: 8, partition queues 8:8:8:8)",
      lambda c, p: c["l2"].get("dram_queue"), lambda v: v == 8),
@@ -153,8 +155,10 @@ TABLE41 = [
     ("L2 block (B), ways", "128, 8", lambda c, p: f"{c['l2']['line']}, {c['l2']['ways']}",
      lambda v: v == "128, 8"),
     ("L2 MSHRs", "256", lambda c, p: c["l2"]["mshr_entries"], lambda v: v == 256),
-    ("L2 write policy", "WBWA", lambda c, p: "write-back, write-allocate (the model's only "
-     "policy, docs/memory.md)", lambda v: True),
+    ("L2 write policy", "WBWA", lambda c, p: "write-back, write-allocate with a line fetch on a "
+     "write miss, the miss written through (GPGPU-Sim 3.2.2's dl2 W: l2.write_miss_fetch)"
+     if c["l2"].get("write_miss_fetch") else "write-back, write-allocate of the written sectors, "
+     "no fetch (l2.write_miss_fetch = false)", lambda v: True),
     ("DRAM clock (MHz)", "1200", lambda c, p: c["clock"]["dram_mhz"], lambda v: v == 1200),
     ("DRAM bandwidth (GB/s)", "319", lambda c, p: round(
         c["dram"]["channels"] * c["dram"]["bus_bytes"] * c["dram"]["data_rate"] *
