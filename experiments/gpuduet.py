@@ -115,7 +115,7 @@ def _rows(ctx):
             v = "me" + str(r["set.gpuduet.me"])
         else:
             v = a
-        if r["status"] == "missing":      # a partial store (a sweep still running)
+        if r["status"] in ("missing", "failed"):  # not run yet, or named in the report
             continue
         if r["status"] != "ok":
             raise SweepError(f"gpuduet: {r['workload']} {v}: {r['status']}")
@@ -263,6 +263,7 @@ def report(ctx):
     rows = _rows(ctx)
     size = "/".join(sorted({str(r.get("size") or "small") for r in ctx.tidy()}))
     missing = sum(r["status"] == "missing" for r in ctx.tidy())
+    failed = [r for r in ctx.tidy() if r["status"] == "failed"]
     wls = sorted({w for w, _ in rows})
     variants = ["base"] + [f"me{m}" for m in MES] + ["gpuduet", "gpuduet_tb", "vt", "port64",
                                                       "port256", "csl"]
@@ -345,7 +346,11 @@ def report(ctx):
           "The workloads, "
           "fixed MEs and sizes run are the sweep file's (its header says what it leaves out); "
           "a configuration not run shows as \"-\"." +
-          (f" **Partial: {missing} points not run yet.**" if missing else ""), "",
+          (f" **Partial: {missing} points not run yet.**" if missing else "") +
+          (" **Failed points (left out of every table, shown as \"-\"): " + "; ".join(
+              f"{r['workload']} {r.get('set.sm.allocator') or 'partitioned'}: "
+              f"{str(r.get('message') or '')[:160]}" for r in failed) + ".**" if failed else ""),
+          "",
           "![ME sweep](me_sweep.png)", "", "![comparison](compare.png)", "",
           "## Setup check (a baseline run's configuration beside Table 3.1)", "",
           md_table(["key", "ours", "Table 3.1", "same"], _setup(ctx, rows)), "",
