@@ -234,6 +234,9 @@ void gd_queues_destroy(struct gd_queues *q);
 /* Queue k's head as the view shows it; GD_NONE when empty or when it was popped in this cycle or
  * the last (the view does not show the next one yet). */
 uint32_t gd_queues_head(const struct gd_queues *q, unsigned k);
+/* May queue k hold a head that gd_queues_head does not show this cycle (popped or pushed on the
+ * last edge or in this cycle, and not known empty)? */
+bool gd_queues_unknown(const struct gd_queues *q, unsigned k);
 uint32_t gd_queues_count(const struct gd_queues *q, unsigned k); /* (the view's) */
 bool gd_queues_pop(struct gd_queues *q, unsigned k);  /* the head; false: no known head */
 bool gd_queues_push(struct gd_queues *q, unsigned k, uint32_t id); /* false: port taken */
@@ -371,6 +374,7 @@ struct gd_sm_stats {
      * (summed over tb_outs); TB switch-ins, the cycles from the ready push to the switch-in and
      * from the switch-out to the ready push (summed); ready heads rotated for warp slots */
     uint64_t tb_sq, tb_stale, tb_nopart, tb_run_wait, tb_wres_wait, tb_out_wait;
+    uint64_t tb_blind; /* stalled TB held: the ready TB queue's head not known this cycle */
     uint64_t tb_ins, tb_in_wait, tb_abs_cycles, tb_in_noslot;
     /* swaps moved as ONE move of both warps (hd_mech_act.warp_swap: the CSL block's swap job;
      * the others a switch-out and, later, a switch-in) */

@@ -356,6 +356,14 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
             if (t)
                 t->sq = false;
             s->st.tb_stale++;
+        } else if (from == GD_NONE && gd_queues_unknown(&s->q, GD_QRT)) {
+            /* the ready TB queue's head is not known this cycle (a pop or push of the last
+             * edge): the stalled TB waits for it rather than rotating as if none were ready.
+             * Rotating here phase-locked the two queues: the ready queue's failed switch-in
+             * rotates it every other cycle, so the stalled head only ever looked in the blind
+             * cycle, found no partner, and no TB ever swapped (the session-23 GPUDuet_TB
+             * livelock, docs/gpuduet.md "Session 24") */
+            s->st.tb_blind++;
         } else if (from == GD_NONE && (gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
                                        !gd_alloc_waiting(s->alloc))) {
             gd_queues_rotate(&s->q, GD_QST);

@@ -58,6 +58,15 @@ uint32_t gd_queues_head(const struct gd_queues *q, unsigned k)
     return q->head[k];
 }
 
+bool gd_queues_unknown(const struct gd_queues *q, unsigned k)
+{
+    if (k >= GD_NQ || gd_queues_head(q, k) != GD_NONE)
+        return false;
+    /* no head shown: an entry may still be there (the view lags a pop) or be arriving (a push
+     * the view does not show yet) */
+    return q->cnt[k] > 0 || ((q->last_push | q->push) >> k & 1u);
+}
+
 uint32_t gd_queues_count(const struct gd_queues *q, unsigned k)
 {
     return k < GD_NQ ? q->cnt[k] : 0;
