@@ -23,6 +23,8 @@
 #   ME (windows of 2,000 cycles; full tier).
 # - gpuduet_tb_dynamic: GPUDuet_TB with the dynamic ME on sgemm at medium (register-limited, TB
 #   level) verifies and raises ME (session 20's livelock; session 21) (ci).
+# - gpuduet_tb_phase: the same at large size with 10,000-cycle windows verifies; before session
+#   24 the two TB queues' rotations phase-locked there and it livelocked (full).
 # - gpuduet_l1d_rule: §2.10's L1D context store turned on (a constructed SM: a quarter of the
 #   register file, 8 KB of shared memory, loads bypassing the L1D) (ci).
 # - gpuduet_config: logical capacities refused with an allocator that cannot place partial CTAs.
@@ -92,6 +94,18 @@ if(TARGET heddle)
                    --set gpuduet.dynamic=true --set gpuduet.warmup=2000 --set gpuduet.window=2000
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_tb_dynamic PROPERTIES TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
+  # session 24: the same at large size with Lin's 10,000-cycle windows (the MMS point of
+  # experiments/gpuduet-paper.toml, smaller) livelocked at cycle 3,473,408 before the CSL's
+  # stalled TB waited for an unknown ready-TB head (gd_queues_unknown): the two TB queues'
+  # rotations phase-locked and no TB swapped; now it verifies and the wait is taken
+  # (tb_blind > 0 in the log's total); about 30 CPU-seconds (full tier)
+  add_test(NAME gpuduet_tb_phase
+           COMMAND ${hd_gdl} sgemm "^total .* tb_blind=[1-9]" --size large
+                   --set sm.allocator=gpuduet_tb --set sm.logical_warps=128
+                   --set gpuduet.dynamic=true --set gpuduet.warmup=10000 --set gpuduet.window=10000
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_tb_phase PROPERTIES TIMEOUT 900
                        PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
   set_tests_properties(gpuduet_dynamic gpuduet_l1d_rule PROPERTIES TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "logcheck.sh: OK")

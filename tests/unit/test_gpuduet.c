@@ -160,12 +160,15 @@ static void test_queues(struct hd_test_state *t)
     uint64_t now = 1;
     HD_CHECK_U64(t, GD_NONE, gd_queues_head(&q, GD_QS));
     HD_CHECK(t, !gd_queues_pop(&q, GD_QS)); /* nothing known: no pop */
+    HD_CHECK(t, !gd_queues_unknown(&q, GD_QRT)); /* empty and known so */
     /* cycle 1: push 5 onto the stalled queue and 9 onto the ready-TB queue; one push a cycle */
     HD_CHECK(t, gd_queues_push(&q, GD_QS, 5));
     HD_CHECK(t, !gd_queues_push(&q, GD_QS, 6));
     HD_CHECK(t, gd_queues_push(&q, GD_QRT, 9));
     edge(t, &q, now++, d);
     HD_CHECK_U64(t, GD_NONE, gd_queues_head(&q, GD_QS)); /* cycle 2: not shown yet */
+    HD_CHECK(t, gd_queues_unknown(&q, GD_QS)); /* ... but a push is on its way */
+    HD_CHECK(t, gd_queues_unknown(&q, GD_QRT));
     HD_CHECK(t, gd_queues_push(&q, GD_QS, 6));
     edge(t, &q, now++, d);
     HD_CHECK_U64(t, 5, gd_queues_head(&q, GD_QS)); /* cycle 3: the read of cycle 1's edge */
@@ -175,6 +178,10 @@ static void test_queues(struct hd_test_state *t)
     HD_CHECK_U64(t, GD_NONE, gd_queues_head(&q, GD_QS)); /* popped: no head this cycle */
     edge(t, &q, now++, d);
     HD_CHECK_U64(t, GD_NONE, gd_queues_head(&q, GD_QS)); /* cycle 4: still the old read */
+    /* not known, but not empty: the CSL's stalled TB waits for such a head instead of taking
+     * "no head" for "no ready TB" (session 24's phase-lock fix) */
+    HD_CHECK(t, gd_queues_unknown(&q, GD_QS));
+    HD_CHECK(t, !gd_queues_unknown(&q, GD_QRT)); /* known: 9 */
     edge(t, &q, now++, d);
     HD_CHECK_U64(t, 6, gd_queues_head(&q, GD_QS)); /* cycle 5 */
     HD_CHECK_U64(t, 2, gd_queues_count(&q, GD_QS));
