@@ -37,6 +37,8 @@
 #   experiments/gpuduet-paper.toml, which only measures their first cycles) verify in complete
 #   runs on maxwell-gpuduet, the baseline and GPUDuet with Lin's controller (session 21) (full);
 #   gpuduet_paper_functional_<W>: all nine, bfs and mm2_poly included, functionally (full).
+# - gpuduet_report_ref: experiments/gpuduet.py normalises a point whose L1D was bypassed to the
+#   baseline with the L1D bypassed (Lin's DWT_2 method), or gives it no speedup (session 24) (ci).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle)
@@ -145,5 +147,15 @@ if(TARGET heddle)
                          PASS_REGULAR_EXPRESSION "${wl} \\(paper, [^)]*\\): VERIFIED")
   endforeach()
 endif()
+# session 24: gpuduet.py normalises a point whose L1D the §2.10 rule bypassed to the baseline with
+# the L1D bypassed, as Lin does for DWT_2 (tests/gpuduet/report_ref.py; no simulation, < 1 s)
+find_program(HD_GD_PYTHON NAMES python3)
+if(HD_GD_PYTHON)
+  add_test(NAME gpuduet_report_ref
+           COMMAND ${HD_GD_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/gpuduet/report_ref.py
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_report_ref PROPERTIES LABELS "gpuduet_report" TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "report_ref.py: OK")
+endif()
 hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
-        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_window$")
+        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_window$" "^gpuduet_report_ref$")
