@@ -24,7 +24,7 @@
 # - gpuduet_tb_dynamic: GPUDuet_TB with the dynamic ME on sgemm at medium (register-limited, TB
 #   level) verifies and raises ME (session 20's livelock; session 21) (ci).
 # - gpuduet_l1d_rule: §2.10's L1D context store turned on (a constructed SM: a quarter of the
-#   register file, 8 KB of shared memory, loads bypassing the L1D) (ci).
+#   register file, 16 KB of shared memory, loads bypassing the L1D) and the ME bound raised (ci).
 # - gpuduet_config: logical capacities refused with an allocator that cannot place partial CTAs.
 # - gpuduet_limit_rise: the extra TBs an ME update allows are placed at once, not at the next TB's
 #   end (tests/gpuduet/limit_rise.sh; session 19) (ci).
@@ -75,13 +75,16 @@ if(TARGET heddle)
            COMMAND ${hd_gdl} bfs "^me [0-9]+ [0-9]+ under [1-9]" --set sm.allocator=gpuduet
                    --set sm.logical_warps=128 --set gpuduet.warmup=2000 --set gpuduet.window=2000
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  # §2.10: sgemm with a quarter of the register file and 8 KB of shared memory (TBs wait for
-  # room) and loads already bypassing the L1D (its utilisation < 3 %): the L1D becomes a
-  # context store of 256 units
+  # §2.10: sgemm with a quarter of the register file and 16 KB of shared memory (registers
+  # limit: MC 1; the RF and shared memory hold 4 extra TBs) and loads already bypassing the L1D
+  # (its utilisation < 3 %): at the controller's first window (underutilised, ME 4, the bound
+  # without the L1D) the L1D becomes a context store of 256 units and the bound and ME rise to
+  # 7 (shared memory's own room for the TBs' 2 KB; session 24: with 8 KB the L1D adds no TB, and
+  # the rule no longer hands it over)
   add_test(NAME gpuduet_l1d_rule
-           COMMAND ${hd_gdl} sgemm "^l1d 0 bypass units=256" --set sm.allocator=gpuduet
+           COMMAND ${hd_gdl} sgemm "^l1d 0 bypass units=256 me_ub=7" --set sm.allocator=gpuduet
                    --set sm.logical_warps=128 --set sm.registers=16384
-                   --set sm.shared_mem_bytes=8K --set l1d.bypass_global=true
+                   --set sm.shared_mem_bytes=16K --set l1d.bypass_global=true
                    --set gpuduet.warmup=2000 --set gpuduet.window=2000
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   # session 21: GPUDuet_TB with the dynamic ME on a register-limited kernel (sgemm at medium: TB
