@@ -26,7 +26,7 @@
 # - gpuduet_tb_phase: the same at large size with 10,000-cycle windows verifies; before session
 #   24 the two TB queues' rotations phase-locked there and it livelocked (full).
 # - gpuduet_l1d_rule: §2.10's L1D context store turned on (a constructed SM: a quarter of the
-#   register file, 8 KB of shared memory, loads bypassing the L1D) (ci).
+#   register file, 16 KB of shared memory, loads bypassing the L1D) and the ME bound raised (ci).
 # - gpuduet_config: logical capacities refused with an allocator that cannot place partial CTAs.
 # - gpuduet_limit_rise: the extra TBs an ME update allows are placed at once, not at the next TB's
 #   end (tests/gpuduet/limit_rise.sh; session 19) (ci).
@@ -39,6 +39,8 @@
 #   experiments/gpuduet-paper.toml, which only measures their first cycles) verify in complete
 #   runs on maxwell-gpuduet, the baseline and GPUDuet with Lin's controller (session 21) (full);
 #   gpuduet_paper_functional_<W>: all nine, bfs and mm2_poly included, functionally (full).
+# - gpuduet_report_ref: experiments/gpuduet.py normalises a point whose L1D was bypassed to the
+#   baseline with the L1D bypassed (Lin's DWT_2 method), or gives it no speedup (session 24) (ci).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle)
@@ -75,13 +77,16 @@ if(TARGET heddle)
            COMMAND ${hd_gdl} bfs "^me [0-9]+ [0-9]+ under [1-9]" --set sm.allocator=gpuduet
                    --set sm.logical_warps=128 --set gpuduet.warmup=2000 --set gpuduet.window=2000
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  # §2.10: sgemm with a quarter of the register file and 8 KB of shared memory (TBs wait for
-  # room) and loads already bypassing the L1D (its utilisation < 3 %): the L1D becomes a
-  # context store of 256 units
+  # §2.10: sgemm with a quarter of the register file and 16 KB of shared memory (registers
+  # limit: MC 1; the RF and shared memory hold 4 extra TBs) and loads already bypassing the L1D
+  # (its utilisation < 3 %): at the controller's first window (underutilised, ME 4, the bound
+  # without the L1D) the L1D becomes a context store of 256 units and the bound and ME rise to
+  # 7 (shared memory's own room for the TBs' 2 KB; session 24: with 8 KB the L1D adds no TB, and
+  # the rule no longer hands it over)
   add_test(NAME gpuduet_l1d_rule
-           COMMAND ${hd_gdl} sgemm "^l1d 0 bypass units=256" --set sm.allocator=gpuduet
+           COMMAND ${hd_gdl} sgemm "^l1d 0 bypass units=256 me_ub=7" --set sm.allocator=gpuduet
                    --set sm.logical_warps=128 --set sm.registers=16384
-                   --set sm.shared_mem_bytes=8K --set l1d.bypass_global=true
+                   --set sm.shared_mem_bytes=16K --set l1d.bypass_global=true
                    --set gpuduet.warmup=2000 --set gpuduet.window=2000
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   # session 21: GPUDuet_TB with the dynamic ME on a register-limited kernel (sgemm at medium: TB
@@ -159,5 +164,15 @@ if(TARGET heddle)
                          PASS_REGULAR_EXPRESSION "${wl} \\(paper, [^)]*\\): VERIFIED")
   endforeach()
 endif()
+# session 24: gpuduet.py normalises a point whose L1D the §2.10 rule bypassed to the baseline with
+# the L1D bypassed, as Lin does for DWT_2 (tests/gpuduet/report_ref.py; no simulation, < 1 s)
+find_program(HD_GD_PYTHON NAMES python3)
+if(HD_GD_PYTHON)
+  add_test(NAME gpuduet_report_ref
+           COMMAND ${HD_GD_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/gpuduet/report_ref.py
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_report_ref PROPERTIES LABELS "gpuduet_report" TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "report_ref.py: OK")
+endif()
 hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
-        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_window$")
+        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_window$" "^gpuduet_report_ref$")

@@ -3,9 +3,10 @@
 # extra_tbs.sh - GPUDuet at TB level places every extra TB the ME controller allows in the first
 # wave, and a TB swap exchanges the two TBs' context spaces (Lin thesis §3.6.4, §3.6.6: "the
 # CSL swaps the context space of them"; Eq. 3.3: State(TB) = N x ST + SS; docs/gpuduet.md
-# "Session 20"). histo1024_r10 (HG with Lin's 10 registers: TB level, MC = 8, ME bound 8) at
-# medium size on Table 3.1's 16 SMs, the controller with Lin's warm-up and window (ME = 8 at
-# cycle 30,000), stopped at cycle 45,000 (--max-cycles: exit 1 with the statistics and the log).
+# "Session 20"). histo1024_r10 (HG with Lin's 10 registers: TB level, MC = 8, ME bound 8, 10
+# with the L1D) at medium size on Table 3.1's 16 SMs, the controller with Lin's warm-up and
+# window (underutilised, L1D < 3 %: §2.10 hands it the L1D and ME = 10 at cycle 30,000, session
+# 24; before, ME 8), stopped at cycle 45,000 (--max-cycles: exit 1 with the statistics and the log).
 # Checks:
 #   - more than (MC + 1) x 16 = 144 TBs resident in some sample (before session 20: 144, one
 #     extra TB per SM: the TB placed absent was due for the SM's own return, which holds new TBs
@@ -25,8 +26,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
     "$@" --stats "$tmp/s.json" --sample 1000 --max-cycles 45000 --quiet > "$tmp/out" 2>&1 || true
 [ -s "$tmp/s.json" ] && [ -s "$tmp/g.log" ] ||
     { echo "extra_tbs.sh: no statistics or log:"; cat "$tmp/out"; exit 1; }
-grep -Eq '^me 0 [0-9]+ under 8$' "$tmp/g.log" ||
-    { echo "extra_tbs.sh: the controller did not set ME 8"; grep '^me' "$tmp/g.log"; exit 1; }
+grep -Eq '^me 0 [0-9]+ under 10$' "$tmp/g.log" ||
+    { echo "extra_tbs.sh: the controller did not set ME 10"; grep '^me' "$tmp/g.log"; exit 1; }
 python3 - "$tmp/s.json" "$tmp/g.log" <<'EOF'
 import json, re, sys
 t = json.load(open(sys.argv[1]))["timing"]

@@ -4,7 +4,8 @@
 # (Lin thesis §2.10, digest §2.10: MC + ME TBs per SM; docs/gpuduet.md "Session 19: HG
 # traced"). histo1024_r10 (TB level, ME bound 8) at small size on 2 SMs (49 TBs, MC = 8 per
 # SM: TBs wait for the limit), the controller with 1,000-cycle warm-up and window (the first
-# window classifies it underutilised: ME = 8 at cycle 2,000). The output must verify, and the
+# window classifies it underutilised, its L1D idle: §2.10 hands it the L1D, bound 10, and ME =
+# 10 at cycle 2,000; session 24, before: ME 8). The output must verify, and the
 # samples (--sample 500) must show more than MC x SMs = 16 TBs resident while no TB of the
 # kernel has finished yet (they last tens of thousands of cycles). Before session 19 the CTA
 # scheduler looked only when a TB finished or an allocation answered, so the ME update alone
@@ -23,8 +24,8 @@ if ! "$heddle" run histo1024_r10 --size small --config configs/maxwell-gpuduet.i
 fi
 grep -q VERIFIED "$tmp/out" || { echo "limit_rise.sh: did not verify:"; cat "$tmp/out"; exit 1; }
 grep -E '^(plan 0|me 0)' "$tmp/g.log"
-grep -Eq '^me 0 [0-9]+ under 8$' "$tmp/g.log" ||
-    { echo "limit_rise.sh: the controller did not set ME 8"; exit 1; }
+grep -Eq '^me 0 [0-9]+ under 10$' "$tmp/g.log" ||
+    { echo "limit_rise.sh: the controller did not set ME 10"; exit 1; }
 python3 - "$tmp/s.json" <<'EOF'
 import json, sys
 t = json.load(open(sys.argv[1]))["timing"]

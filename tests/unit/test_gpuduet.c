@@ -93,6 +93,66 @@ static void test_me_trajectory(struct hd_test_state *t)
     HD_CHECK_U64(t, 0, gd_me_window(&m, &u));
 }
 
+/* §2.10's L1D rule (session 24) on SPMV's plan at Table 3.1's SM (spmv_csr_scalar: 4 warps, 56
+ * register units, 14 reduced, no shared memory; docs/gpuduet.md "Session 24"). */
+static void test_l1d_rule(struct hd_test_state *t)
+{
+    const struct gd_caps c = {64, 32, 2048, 768, 0}, cl = {64, 32, 2048, 768, 256};
+    struct gd_plan p, pl;
+    struct gd_me m;
+    struct gd_util u;
+    hd_test_begin(t, "L1D rule: the ME bound with the L1D's 256 units");
+    gd_plan_make(&c, GD_MODE_GPUDUET, 4, 56, 14, 0, &p);
+    gd_plan_make(&cl, GD_MODE_GPUDUET, 4, 56, 14, 0, &pl);
+    HD_CHECK_U64(t, 9, p.mc);
+    /* min(128/4 - 9, 32 - 9, (2816 - 9 x 224) / (4 x 15) = 13); with the L1D (3072 - 2016) / 60 */
+    HD_CHECK_U64(t, 13, p.me_ub);
+    HD_CHECK_U64(t, 17, pl.me_ub);
+
+    hd_test_begin(t, "L1D rule: wanted only once ME has reached what the RF and shared memory hold");
+    gd_me_init(&m, p.me_ub);
+    u = util(10, 800, 300, 2, 200); /* icnt 80 %: moderate; L1D 0.2 % */
+    for (uint32_t want = 1; want <= 13; want++) {
+        HD_CHECK(t, !gd_me_wants_l1d(&m, pl.me_ub, &u, true)); /* (room left for ME) */
+        HD_CHECK_U64(t, want, gd_me_window(&m, &u));
+    }
+    HD_CHECK(t, m.done);
+    HD_CHECK(t, gd_me_wants_l1d(&m, pl.me_ub, &u, true));
+    HD_CHECK(t, !gd_me_wants_l1d(&m, pl.me_ub, &u, false)); /* no TB left to place */
+    HD_CHECK(t, !gd_me_wants_l1d(&m, p.me_ub, &u, true));   /* the L1D adds no TB */
+    struct gd_util busy = util(10, 800, 300, 30, 200);       /* L1D at 3 %: not below */
+    HD_CHECK(t, !gd_me_wants_l1d(&m, pl.me_ub, &busy, true));
+    busy = util(10, 800, 300, 29, 200);
+    HD_CHECK(t, gd_me_wants_l1d(&m, pl.me_ub, &busy, true));
+
+    hd_test_begin(t, "L1D rule: a moderate kernel climbs on into the L1D's room");
+    gd_me_raise_ub(&m, pl.me_ub);
+    HD_CHECK(t, !m.done);
+    const uint32_t next[5] = {14, 15, 16, 17, 17};
+    for (unsigned i = 0; i < 5; i++)
+        HD_CHECK_U64(t, next[i], gd_me_window(&m, &u));
+    HD_CHECK(t, m.done);
+
+    hd_test_begin(t, "L1D rule: not after a saturated window stopped the search below the bound");
+    gd_me_init(&m, p.me_ub);
+    HD_CHECK_U64(t, 1, gd_me_window(&m, &u));
+    u = util(10, 950, 300, 2, 200); /* icnt 95 %: saturated -> back to 0, stop */
+    HD_CHECK_U64(t, 0, gd_me_window(&m, &u));
+    HD_CHECK(t, !gd_me_wants_l1d(&m, pl.me_ub, &u, true));
+    gd_me_init(&m, p.me_ub);
+    HD_CHECK_U64(t, 0, gd_me_window(&m, &u)); /* saturated from the first window */
+    HD_CHECK(t, !gd_me_wants_l1d(&m, pl.me_ub, &u, true));
+
+    hd_test_begin(t, "L1D rule: an underutilised kernel takes the new bound at once");
+    gd_me_init(&m, p.me_ub);
+    u = util(100, 300, 200, 2, 100);
+    HD_CHECK_U64(t, 13, gd_me_window(&m, &u));
+    HD_CHECK(t, gd_me_wants_l1d(&m, pl.me_ub, &u, true));
+    gd_me_raise_ub(&m, pl.me_ub);
+    HD_CHECK_U64(t, 17, m.me);
+    HD_CHECK_U64(t, 17, gd_me_window(&m, &u));
+}
+
 static void test_plan(struct hd_test_state *t)
 {
     /* Table 3.1's SM: 64 warp slots, 32 TB slots, 256 KB RF = 2048 units, 96 KB = 768 units. */
@@ -812,6 +872,7 @@ int main(void)
 {
     struct hd_test_state t = {0};
     test_classes(&t);
+    test_l1d_rule(&t);
     test_me_trajectory(&t);
     test_plan(&t);
     test_queues(&t);

@@ -116,6 +116,14 @@ struct gd_me {
 void gd_me_init(struct gd_me *m, uint32_t ub);
 /* A window closed with utilisation u: update and return ME. */
 uint32_t gd_me_window(struct gd_me *m, const struct gd_util *u);
+/* §2.10: does an unsaturated kernel whose ME has reached what the register file and shared
+ * memory hold (m->ub) want the L1D as context storage? ub_l1: the bound with the L1D's units;
+ * u: the window (L1D utilisation < 3 %); tbs_left: its launch still has TBs to place. */
+bool gd_me_wants_l1d(const struct gd_me *m, uint32_t ub_l1, const struct gd_util *u,
+                     bool tbs_left);
+/* The L1D joined the context storage: the bound rises to ub; an underutilised kernel takes it,
+ * a moderate one climbs on to it (+1 per window, until a saturated window). */
+void gd_me_raise_ub(struct gd_me *m, uint32_t ub);
 /* }==== */
 
 /* {==== gpuduet_wct.c ==== */

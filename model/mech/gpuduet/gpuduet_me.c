@@ -14,6 +14,14 @@
  * Where the thesis is silent (digest §8.2 item 21) we choose: the class is the first window's
  * and is kept (no re-classification at phase changes); a moderate kernel whose window shows a
  * saturated resource backs ME off by one and stops there.
+ * L1D as context storage (§2.10, L2058-L2061): "if there is no extra space in the register file
+ * or shared memory and the L1-D cache bandwidth utilization is low (less than 3%), the L1-D cache
+ * is entirely bypassed and used to store the spilled context". The ME upper bound counts the
+ * L1D (L2021-L2025), so the L1D is wanted when the ME the controller sets has reached what the
+ * register file and shared memory hold (ub, without the L1D) and the L1D would hold more TBs
+ * (ub_l1 > ub); the controller then climbs on to the bound with the L1D (session 24: before, the
+ * trigger was a TB refused for room, which a transient shortage met at an ME the register file
+ * and shared memory held, and a moderate kernel's ME never rose into the L1D it was given).
  */
 #include "gpuduet.h"
 
@@ -70,4 +78,22 @@ uint32_t gd_me_window(struct gd_me *m, const struct gd_util *u)
         m->done = true;
     }
     return m->me;
+}
+
+bool gd_me_wants_l1d(const struct gd_me *m, uint32_t ub_l1, const struct gd_util *u,
+                     bool tbs_left)
+{
+    return (m->cls == GD_CLASS_UNDER || m->cls == GD_CLASS_MODERATE) && tbs_left &&
+           m->me >= m->ub && ub_l1 > m->ub && u->l1_cap && u->l1 * 100u < 3u * u->l1_cap;
+}
+
+void gd_me_raise_ub(struct gd_me *m, uint32_t ub)
+{
+    if (ub <= m->ub)
+        return;
+    m->ub = ub;
+    if (m->cls == GD_CLASS_UNDER)
+        m->me = ub;
+    else if (m->cls == GD_CLASS_MODERATE && m->me < ub)
+        m->done = false; /* (the search goes on: +1 per window into the L1D's room) */
 }

@@ -435,37 +435,35 @@ static int gd_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err
     return 0;
 }
 
-/* Some SM refused a TB for room since its last placement? */
-static bool room_short(const struct gd *g)
-{
-    for (uint32_t i = 0; i < g->nsm; i++)
-        if (g->sm[i].alloc && gd_alloc_waiting(g->sm[i].alloc))
-            return true;
-    return false;
-}
-
-/* §2.10: an unsaturated kernel out of RF and shared-memory room whose L1D is nearly idle
- * (< 3 %) bypasses the L1D, which then holds contexts: its units join the allocators and the ME
- * bound is computed again with them. */
+/* §2.10: an unsaturated kernel whose ME has reached what the register file and shared memory
+ * hold, with TBs left to place and an L1D nearly idle (< 3 %), bypasses the L1D, which then holds
+ * contexts: its units join the allocators, the ME bound is computed again with them and the
+ * controller goes on to it (gd_me_wants_l1d, gpuduet_me.c). */
 static void l1d_rule(struct gd *g, struct gd_launch *L, const struct gd_util *u)
 {
-    if (L->l1d || !g->p->gduet.l1d_units || L->ctl.cls == GD_CLASS_SATURATED ||
-        u->l1 * 100u >= 3u * u->l1_cap || !room_short(g) ||
+    if (L->l1d || !g->p->gduet.l1d_units)
+        return;
+    struct gd_caps c = {0};
+    for (uint32_t i = 0; i < g->nsm && !c.rf_units; i++)
+        if (g->sm[i].alloc)
+            gd_alloc_caps(g->sm[i].alloc, &c);
+    c.l1_units = g->p->gduet.l1d_units;
+    struct gd_plan pl;
+    gd_plan_make(&c, g->mode, L->plan.n, L->plan.R, L->plan.r, L->plan.S, &pl);
+    const bool left = !g->act->ctas_waiting || g->act->ctas_waiting(g->act->gpu, L->launch);
+    if (!gd_me_wants_l1d(&L->ctl, pl.me_ub, u, left) ||
         !g->act->l1d_bypass(g->act->gpu, L->launch, true))
         return;
     L->l1d = true;
-    struct gd_caps c = {0};
+    c = (struct gd_caps){0};
     for (uint32_t i = 0; i < g->nsm; i++)
         if (g->sm[i].alloc) {
             gd_alloc_set_l1(g->sm[i].alloc, g->p->gduet.l1d_units);
             gd_alloc_caps(g->sm[i].alloc, &c);
         }
-    struct gd_plan pl;
     gd_plan_make(&c, g->mode, L->plan.n, L->plan.R, L->plan.r, L->plan.S, &pl);
     L->plan.me_ub = pl.me_ub;
-    L->ctl.ub = pl.me_ub;
-    if (L->ctl.cls == GD_CLASS_UNDER)
-        L->ctl.me = pl.me_ub;
+    gd_me_raise_ub(&L->ctl, pl.me_ub);
     if (g->log)
         fprintf(g->log, "l1d %u bypass units=%u me_ub=%u\n", L->launch, c.l1_units, pl.me_ub);
 }
@@ -526,7 +524,7 @@ static void gd_window(void *impl, const struct hd_mon_window *win, uint64_t now)
             continue;
         if (L->ctl.done && L->ctl.cls != GD_CLASS_NONE) {
             if (!L->l1d && L->ctl.cls != GD_CLASS_SATURATED) {
-                l1d_rule(g, L, &u); /* (checked every window: room runs out as ME rises) */
+                l1d_rule(g, L, &u); /* (checked every window while it runs) */
                 if (L->l1d && g->log)
                     fprintf(g->log, "me %u %" PRIu64 " %s %u\n", L->launch, win->end,
                             L->ctl.cls == GD_CLASS_UNDER ? "under" : "moderate", L->ctl.me);
