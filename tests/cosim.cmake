@@ -1,8 +1,8 @@
 # Co-simulation and RTL tests (issue 6): Verilator lint, the port check of every block's .sv
 # against its ports.def, a smoke synthesis (Yosys, no latches), full-GPU co-simulation of small
 # workloads with 0 mismatches, and the fault build (HD_FAULT_REGPAT_FLIP) caught with its FST.
-# CI cost: the latch check stops Yosys before fine-grained mapping (-run :fine: proc has made
-# every latch a $dlatch by then; the full mapped synthesis is synth/'s flow, which took 3 min for
+# CI cost: the latch check stops Yosys after proc (HD_NOLATCH below: proc has made every latch a
+# $dlatch by then; the full mapped synthesis is synth/'s flow, which took 3 min for
 # regpat_decomp's 32 multipliers); every workload runs in lockstep (scripts/cosim-sweep.sh).
 add_executable(hd_portlist ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portlist.c)
 target_link_libraries(hd_portlist PRIVATE hd_hw_ref)
@@ -28,6 +28,13 @@ hd_tier(full "^rtl_(ports|synth)_gpuduet_(wct|tbct)$" "^rtl_synth_gpuduet_csl$"
 hd_tier(ci "^rtl_(config|lint|ports|synth)_" "^cosim_(reduction|functional_drive_rtl|fst_window)$"
         "^cosim_(fault|sva|in_loop_sva)_caught$" "^cosim_in_loop_drive_rtl_sgemm$" "^cosim_ctx_codec$"
         "^regpat_context_(sgemm|reduction)$")
+# The no-latch check of rtl_synth_*: after elaboration, proc turns every inferred latch into a
+# $dlatch ($dlatchsr / $sr with set or reset), opt_expr and opt_clean drop what drives nothing, and
+# any latch left fails. Until session 24 this ran `synth -run :fine`, i.e. also the coarse passes
+# after proc (opt, fsm, wreduce, alumacc, share, memory -nomap), which remove latches but never
+# add one: a block that passes here passes there (all 24 CI blocks do both; 21.4 -> 6.8
+# CPU-seconds together). The complete synthesis of every block is synth_smoke (full tier).
+set(HD_NOLATCH "proc; opt_expr; opt_clean; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
 foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
   hd_rtl_config(${b} params) # configs/rtl/<block>.ini (rule R4): -G list and Yosys chparam
   add_test(NAME rtl_config_${b}
@@ -46,7 +53,7 @@ foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
                      -DOUT=${CMAKE_CURRENT_BINARY_DIR}/${b}_ports.json "-DCHPARAM=${params_CHPARAM}"
                      -P ${CMAKE_CURRENT_SOURCE_DIR}/cosim/portcheck.cmake)
     add_test(NAME rtl_synth_${b}
-             COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${params_CHPARAM}; synth -top ${b} -run :fine; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
+             COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${params_CHPARAM}; hierarchy -check -top ${b}; ${HD_NOLATCH}")
     set_tests_properties(rtl_synth_${b} PROPERTIES TIMEOUT 300)
   endif()
   # Every other named configuration (issue 16 item 3: reset_all, kepler, ...): lint (-Wall,
@@ -65,7 +72,7 @@ foreach(b ${HD_BLOCKS}) # every block found by model/hw/hw_blocks.cmake
     endif()
     if(HD_YOSYS AND cp_CHPARAM)
       add_test(NAME rtl_synth_${cfg}_${b}
-               COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${cp_CHPARAM}; synth -top ${b} -run :fine; select -assert-none t:$_DLATCH* t:$dlatch* t:$_SR* t:$sr*")
+               COMMAND ${HD_YOSYS} -q -p "read_verilog -sv -I${HD_RTL}/include ${HD_RTL}/${b}/${b}.sv; ${cp_CHPARAM}; hierarchy -check -top ${b}; ${HD_NOLATCH}")
       set_tests_properties(rtl_synth_${cfg}_${b} PROPERTIES LABELS "full;cosim" TIMEOUT 300)
     endif()
     hd_test_owner(${b} rtl_lint_${cfg}_${b} rtl_synth_${cfg}_${b})
