@@ -70,7 +70,10 @@ hd_cli_test(launch_out_of_bounds 1 "out-of-bounds.*thread.*PC [0-9]+.*vecadd.ptx
 # }====
 
 # {==== real work ====
+# every workload (runs all 175 at small: about 13 CPU-seconds; full tier); CI lists two by name
 hd_cli_test(list 0 "NAME +CLASS +IDEMPOTENT +REGS ours/ptxas.*DESCRIPTION.*vecadd.*\\([0-9]+ workloads" list)
+hd_cli_test(list_some 0 "NAME +CLASS +IDEMPOTENT +REGS ours/ptxas.*DESCRIPTION.*sgemm +compute.*vecadd +.*\\(2 workloads" list sgemm vecadd)
+hd_cli_test(list_unknown 2 "heddle list: unknown workload 'nope'" list vecadd nope)
 hd_cli_test(run_vecadd 0 "VERIFIED.*warp instructions +[0-9,]+" run vecadd --quiet)
 hd_cli_test(run_set 0 "fermi-gtx480 defaults \\+ 2 --set\\): VERIFIED"
             run vecadd --quiet --set sm.num_schedulers=4 --set gpu.num_sms=30)
@@ -157,5 +160,7 @@ if(HD_TIMEOUT)
 endif()
 # }====
 
-# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI but cli_list (every workload: CI
+# has cli_list_some and regs_list_occupancy_sample), the rest in the full tier.
+hd_tier(full "^cli_list$")
 hd_tier(ci ".")

@@ -114,6 +114,8 @@ endif()
 # }====
 
 # Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+# mix_bfs_vecadd is full: corun_twice (tests/corun.cmake) runs the same command in CI and checks
+# its output against this test's expression and more (session 24).
 hd_tier(ci "^mix_cli_"
-        "^mix_(sgemm_vecadd|persistent_vecadd|reduction_backprop|pathfinder_preempter|bfs_preempter|hotspot_lbm|sgemm_vecadd_bsearch|bfs_vecadd)$"
+        "^mix_(sgemm_vecadd|persistent_vecadd|reduction_backprop|pathfinder_preempter|bfs_preempter|hotspot_lbm|sgemm_vecadd_bsearch)$"
         "^mix_twice_sgemm_vecadd$")

@@ -5,7 +5,12 @@
 # CLI:
 # - regs_list_occupancy[_kepler]: the occupancy of `heddle list` (every workload's row and every
 #   launched kernel of --kernels) equals a hand calculation from workloads/*/*.ptxas.txt and the
-#   configuration's limits (tests/regs/list_occupancy_check.py);
+#   configuration's limits (tests/regs/list_occupancy_check.py); full tier: each runs all 175
+#   workloads twice (list, list --kernels), about 26 CPU-seconds, 85 test-seconds in CI;
+# - regs_list_occupancy_sample[_kepler] (CI): the same check on HD_REGS_LIST_SAMPLE (`heddle list
+#   NAME...`): the 8 CI workloads and 14 more chosen so that every limit (and tie of limits) the
+#   whole list shows on Fermi and on Kepler appears at least once, with multi-kernel workloads
+#   (asianoption, mst, lud, scan) and dynamic shared memory (reduction);
 # - heddle launch reads NAME.ptxas.txt beside the PTX, --regs N wins, a PTX with no summary
 #   (tests/regs/nosum.ptx, a copy of tests/occupancy/beside.ptx without one) warns and counts
 #   ours; bad input (--regs 0, 300, above the configuration's limit, a malformed summary, a bad
@@ -30,7 +35,27 @@ if(HD_REGS_PYTHON)
            COMMAND ${HD_REGS_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/regs/list_occupancy_check.py
                    $<TARGET_FILE:heddle> configs/kepler-gk110.ini
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(regs_list_occupancy regs_list_occupancy_kepler PROPERTIES
+  # the limits on fermi-gtx480 / kepler-gk110 (heddle list, session 24): nqueens shared memory /
+  # shared memory; montecarlo, nw CTA slots / shared memory; sgemm_c4 registers+CTA slots;
+  # histogram_s8 shared memory+threads; dct8x8_tb128 registers+CTA slots / shared memory+threads+
+  # CTA slots; mst registers / registers+threads; lud registers / registers+shared memory+threads;
+  # scan registers / registers+shared memory; lbm registers; reduction_tb128 CTA slots /
+  # threads+CTA slots; histogram_tb64 CTA slots / shared memory+CTA slots; asianoption registers /
+  # threads; pathfinder threads / shared memory+threads; chase CTA slots / CTA slots; bfs
+  # registers+threads / threads; the rest registers or threads
+  set(HD_REGS_LIST_SAMPLE ${HD_CI_WORKLOADS} nqueens montecarlo sgemm_c4 histogram_s8
+      dct8x8_tb128 mst lud scan lbm reduction_tb128 histogram_tb64 asianoption pathfinder chase)
+  string(REPLACE ";" "," hd_regs_sample "${HD_REGS_LIST_SAMPLE}")
+  add_test(NAME regs_list_occupancy_sample
+           COMMAND ${HD_REGS_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/regs/list_occupancy_check.py
+                   $<TARGET_FILE:heddle> --only ${hd_regs_sample}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME regs_list_occupancy_sample_kepler
+           COMMAND ${HD_REGS_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/regs/list_occupancy_check.py
+                   $<TARGET_FILE:heddle> configs/kepler-gk110.ini --only ${hd_regs_sample}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(regs_list_occupancy regs_list_occupancy_kepler regs_list_occupancy_sample
+                       regs_list_occupancy_sample_kepler PROPERTIES
                        LABELS "regs;cli" TIMEOUT 180)
 endif()
 
@@ -85,5 +110,7 @@ set_tests_properties(cli_regs_stats_json cli_regs_launch_ptxas cli_regs_launch_g
                      cli_regs_config_word cli_regs_run_ptxas cli_regs_run_regalloc
                      cli_regs_run_config PROPERTIES LABELS "regs;cli")
 
-# Tiers (tests/CMakeLists.txt, docs/testing.md): these in CI, the rest in the full tier.
+# Tiers (tests/CMakeLists.txt, docs/testing.md): the whole list's checks in full (the samples
+# cover them in CI), the rest in CI.
+hd_tier(full "^regs_list_occupancy(_kepler)?$")
 hd_tier(ci ".")

@@ -24,8 +24,9 @@
 #   selective points): CTAs with a warp off its slot are not suspended, the rest are switched,
 #   and the output verifies (sgemm segfaulted before a drained warp kept its slot while its CTA
 #   was suspending).
-# - warp_determinism: the same seed gives the same cycles, memory statistics and warp counters
-#   twice and without idle-cycle skipping; another seed gives others.
+# - warp_determinism (reduction, sgemm; CI) and warp_determinism_bfs (full): the same seed gives
+#   the same cycles, memory statistics and warp counters twice and without idle-cycle skipping;
+#   another seed gives others.
 # - warp_logical_config: logical capacities with the context stress mode are refused (exit 2).
 # - test_warp_residency (tests/unit): a warp switched out while its load is in flight gets it
 #   while absent, a barrier completes with a warp absent, the mover seam and the hooks.
@@ -87,11 +88,17 @@ if(TARGET heddle)
                        warp_logical_stress warp_ctx_stress_sgemm warp_ctx_stress_reduction
                        warp_tb_inactivation warp_tb_inactivation_count
                        PROPERTIES LABELS "ci;warp" TIMEOUT 300)
+  # CI: reduction (two launches, barriers) and sgemm; bfs (11 host-synchronized launches, 63 %
+  # of the CPU) in the full tier (session 24)
   add_test(NAME warp_determinism
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/warp/determinism.sh $<TARGET_FILE:heddle> 500
-                   reduction bfs sgemm
+                   reduction sgemm
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(warp_determinism PROPERTIES LABELS "ci;warp" TIMEOUT 600)
+  add_test(NAME warp_determinism_bfs
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/warp/determinism.sh $<TARGET_FILE:heddle> 500 bfs
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(warp_determinism_bfs PROPERTIES LABELS "full;warp" TIMEOUT 600)
   add_test(NAME warp_logical_config
            COMMAND $<TARGET_FILE:heddle> run vecadd --set sm.logical_warps=96
                    --set context.stress_period=1000)
@@ -107,7 +114,8 @@ endif()
 # - warp_mover_predict, warp_mover_swap_bytes, warp_mover_determinism (tests/warp/wmover.py):
 #   a warp's move bytes and cycles through the mover predicted by hand (within 2 %, the
 #   pipeline's contention counted), SWAP-class bytes equal to the swapped warps' bytes, the same
-#   seed giving the same cycles.
+#   seed giving the same cycles (the on-chip mover; warp_mover_determinism_swap, full tier: the
+#   swap engine).
 # - warp_mover_vstress_move, warp_mover_vstress_swap: warp stress through the mover or the swap
 #   engine together with the mover's / swap engine's own stress mode (which skips CTAs with a
 #   warp off its slot: it segfaulted on such a CTA before): pieces of both kinds go away and
@@ -120,23 +128,43 @@ if(TARGET heddle)
                        --set sm.warp_stress_period=500 --set sm.warp_mover=${mover}
                        --set context.mover_l1d_ways=3
                WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-      set_tests_properties(warp_mover_${mover}_${wl} PROPERTIES LABELS "ci;warp" TIMEOUT 300
+      # sgemm's run is warp_mover_predict's (onchip) and warp_mover_swap_bytes's (swap), the
+      # same command with --stats, checked the same way by wmover.py: full tier. The swap
+      # engine's spmv and nw (its two slowest, 9 and 8 test-seconds in session 23's CI run) are
+      # full tier too; CI has them through the on-chip mover (session 24).
+      set(tier ci)
+      if(wl STREQUAL "sgemm" OR (mover STREQUAL "swap" AND wl MATCHES "^(spmv|nw)$"))
+        set(tier full)
+      endif()
+      set_tests_properties(warp_mover_${mover}_${wl} PROPERTIES LABELS "${tier};warp" TIMEOUT 300
                            PASS_REGULAR_EXPRESSION "VERIFIED"
                            FAIL_REGULAR_EXPRESSION "FAILED|MISMATCH|internal:")
     endforeach()
   endforeach()
+  # warp_mover_determinism is the on-chip mover's in CI (session 24); the swap engine's runs (80 %
+  # of its CPU) are warp_mover_determinism_swap's, full tier (vstress_determinism keeps the swap
+  # engine's own determinism in CI)
   foreach(m predict swap determinism)
+    set(extra "")
     if(m STREQUAL "swap")
       set(name warp_mover_swap_bytes)
     else()
       set(name warp_mover_${m})
+      if(m STREQUAL "determinism")
+        set(extra onchip)
+      endif()
     endif()
     add_test(NAME ${name}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/warp/wmover.py
-                     $<TARGET_FILE:heddle> ${m}
+                     $<TARGET_FILE:heddle> ${m} ${extra}
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
     set_tests_properties(${name} PROPERTIES LABELS "ci;warp" TIMEOUT 600)
   endforeach()
+  add_test(NAME warp_mover_determinism_swap
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/warp/wmover.py
+                   $<TARGET_FILE:heddle> determinism swap
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(warp_mover_determinism_swap PROPERTIES LABELS "full;warp" TIMEOUT 600)
   add_test(NAME warp_mover_vstress_move
            COMMAND ${hd_wc} sgemm vstress_moves 1 --set sm.warp_stress_period=500
                    --set sm.warp_mover=onchip --set context.mover_l1d_ways=3

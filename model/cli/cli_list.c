@@ -12,7 +12,8 @@
  * on the functional model (about a second for all) with a kernel observer recording each
  * launch. A workload row shows the largest register count and shared memory over its kernels,
  * and the CTA size and occupancy of its main kernel (the one that executed the most warp
- * instructions); --kernels prints a row per kernel with both register counts' occupancy.
+ * instructions); --kernels prints a row per kernel with both register counts' occupancy. Names
+ * given after the options restrict the table (and the runs) to those workloads.
  */
 #include "cli_cmd.h"
 #include "cli_gpu.h"
@@ -159,6 +160,8 @@ static const struct shape *main_shape(const struct row *r)
 struct list_opts {
     bool names_only, kernels, no_run;
     bool zgrid; /* --zorua: the Zorua grid points too (zorua_spec.h); hidden by default */
+    const char **only; /* workload names given on the command line (NULL: every workload) */
+    unsigned nonly;
     struct hd_cli_config cfgopt;
     struct hd_config cfg;
     struct hd_regs_source regs_src; /* [sm] regs_source of cfg */
@@ -309,7 +312,7 @@ static void print_kernels(const struct list_opts *o, struct row *rows, unsigned 
 static void list_help(void)
 {
     printf("Usage: heddle list [--names | --kernels] [--static] [--config FILE]\n"
-           "                   [--set SECTION.KEY=VALUE]...\n\n"
+           "                   [--set SECTION.KEY=VALUE]... [WORKLOAD]...\n\n"
            "List the built-in workloads: name, class (compute, memory, latency-bound,\n"
            "barrier-heavy, divergent, irregular), whether re-running a CTA from its start gives\n"
            "the same result (idempotent: flush-based preemption needs it), registers per thread\n"
@@ -318,7 +321,8 @@ static void list_help(void)
            "SM and what limits them (registers, shared memory, threads, CTA slots), counting\n"
            "the registers [sm] regs_source picks (default ptxas's; REGS USED says which). Launch\n"
            "shapes come from running every workload once at small size on the functional\n"
-           "model (about a second). Run one with `heddle run NAME`.\n\n"
+           "model (a few seconds for all). WORKLOAD names list (and run) only those, in the\n"
+           "order given. Run one with `heddle run NAME`.\n\n"
            "Options:\n"
            "  --names         print only the names, one per line (for scripts)\n"
            "  --kernels       one row per kernel, occupancy with both register counts\n"
@@ -350,6 +354,11 @@ static int parse_args(int argc, char **argv, struct list_opts *o)
             o->no_run = true;
         } else if (strcmp(argv[i], "--zorua") == 0) {
             o->zgrid = true;
+        } else if (argv[i][0] != '-' && argv[i][0] != '\0') {
+            if (!hd_workload_find(argv[i]))
+                return hd_cli_usage("list", "unknown workload '%s' (see heddle list --names)",
+                                    argv[i]);
+            o->only[o->nonly++] = argv[i];
         } else {
             return hd_cli_usage("list", "unknown argument '%s'", argv[i]);
         }
@@ -359,13 +368,27 @@ static int parse_args(int argc, char **argv, struct list_opts *o)
     return HD_CLI_OK;
 }
 
+/* The next workload to list, NULL past the end: the names given, else every registered workload
+ * (the Zorua grid points only with --zorua). */
+static const struct hd_workload *nth_listed(const struct list_opts *o, unsigned *cursor)
+{
+    if (o->nonly)
+        return *cursor < o->nonly ? hd_workload_find(o->only[(*cursor)++]) : NULL;
+    while (*cursor < hd_workload_registry_count) {
+        const struct hd_workload *w = hd_workload_registry[(*cursor)++];
+        if (o->zgrid || !hd_wl_is_zgrid(w))
+            return w;
+    }
+    return NULL;
+}
+
 static int list_run(struct list_opts *o)
 {
-    unsigned n = hd_workload_registry_count;
+    unsigned n = o->nonly ? o->nonly : hd_workload_registry_count, cursor = 0;
+    const struct hd_workload *w;
     if (o->names_only) {
-        for (unsigned i = 0; i < n; i++)
-            if (o->zgrid || !hd_wl_is_zgrid(hd_workload_registry[i]))
-                printf("%s\n", hd_workload_registry[i]->name);
+        while ((w = nth_listed(o, &cursor)) != NULL)
+            printf("%s\n", w->name);
         return HD_CLI_OK;
     }
     struct row *rows = calloc(n + 1, sizeof *rows);
@@ -379,11 +402,9 @@ static int list_run(struct list_opts *o)
     volatile sig_atomic_t *interrupt = hd_cli_interrupt_install();
     int rc = HD_CLI_OK;
     unsigned shown = 0;
-    for (unsigned r = 0; r < n; r++) {
-        if (!o->zgrid && hd_wl_is_zgrid(hd_workload_registry[r]))
-            continue;
+    while ((w = nth_listed(o, &cursor)) != NULL) {
         unsigned i = shown++;
-        rows[i].w = hd_workload_registry[r];
+        rows[i].w = w;
         load_static(&rows[i], &o->cfg);
         if (!o->no_run && !*interrupt) {
             char err[512] = "";
@@ -423,6 +444,11 @@ int hd_cli_list(int argc, char **argv)
     if (!sets)
         return hd_cli_fail("list", "out of memory");
     o.cfgopt.sets = sets;
+    o.only = calloc((size_t)argc + 1, sizeof *o.only);
+    if (!o.only) {
+        free(sets);
+        return hd_cli_fail("list", "out of memory");
+    }
     int rc = parse_args(argc, argv, &o);
     if (rc == HD_CLI_OK)
         rc = hd_cli_config_resolve("list", &o.cfgopt, &o.cfg);
@@ -434,5 +460,6 @@ int hd_cli_list(int argc, char **argv)
     if (rc == HD_CLI_OK)
         rc = list_run(&o);
     free(sets);
+    free(o.only);
     return rc == -1 ? HD_CLI_OK : rc;
 }

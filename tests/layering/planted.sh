@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # planted.sh - scripts/check-layering.sh must catch each rule of the core/mechanism split: a copy
 # of the source tree's model/ gets one planted violation at a time, and the checker must fail
-# naming the file and the rule; the unplanted copy must pass.
+# naming the file and the rule; the unplanted copy must pass. The tree is copied once; each
+# planted line is taken out again (the file restored) before the next is planted.
 #   tests/layering/planted.sh SOURCE_ROOT
 set -euo pipefail
 src=${1:?usage: planted.sh SOURCE_ROOT}
@@ -18,11 +19,12 @@ fresh() {
 }
 expect() { # NAME FILE LINE-TO-ADD PATTERN
     local name=$1 file=$2 line=$3 pat=$4 out
-    fresh
+    cp "$tmp/t/$file" "$tmp/unplanted"
     printf '%s\n' "$line" >> "$tmp/t/$file"
     if out=$(bash "$src/scripts/check-layering.sh" "$tmp/t" 2>&1); then
         echo "planted.sh: $name: not caught"; echo "$out"; exit 1
     fi
+    cp "$tmp/unplanted" "$tmp/t/$file"
     if ! grep -q -- "$pat" <<<"$out"; then
         echo "planted.sh: $name: caught without the expected message /$pat/:"; echo "$out"; exit 1
     fi

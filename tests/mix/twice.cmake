@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 # twice.cmake - run a mix twice and require identical results (used by tests/mixes.cmake).
 #
-#   cmake -DPROG=<heddle> -DMIX=<name> -DOUT=<dir> [-DARGS="a|b"] -P twice.cmake
+#   cmake -DPROG=<heddle> -DMIX=<name> -DOUT=<dir> [-DARGS="a|b"] [-DREGEX=<re>] -P twice.cmake
 # Each run writes a --stats report; the reports and the printed summaries must be equal line for
 # line once the wall-clock lines (wall time, warp instrs/s, wall_seconds) are removed, and both
-# runs must verify.
+# runs must verify. REGEX, if given, must match the first run's output (stdout and stderr), so
+# that a test of what one run prints need not run the mix a third time (tests/corun.cmake).
 string(REPLACE "|" ";" extra "${ARGS}")
 file(MAKE_DIRECTORY "${OUT}")
 foreach(run 1 2)
@@ -15,6 +16,9 @@ foreach(run 1 2)
   message("${out}${err}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "run ${run}: exit status '${rc}', expected 0")
+  endif()
+  if(run EQUAL 1 AND DEFINED REGEX AND NOT "${out}${err}" MATCHES "${REGEX}")
+    message(FATAL_ERROR "run 1's output does not match: ${REGEX}")
   endif()
   file(STRINGS "${stats}" lines)
   list(FILTER lines EXCLUDE REGEX "^wall_seconds = ")

@@ -3,7 +3,7 @@
 """list_occupancy_check.py - the occupancy column of `heddle list` against a hand calculation from
 ptxas's register counts (issue 15), for every workload and every kernel a small run launches.
 
-Usage: list_occupancy_check.py HEDDLE [CONFIG.ini]
+Usage: list_occupancy_check.py HEDDLE [CONFIG.ini] [--only NAME,NAME...]
 
 Reads the configuration's limits (`heddle config`), every workloads/*/*.ptxas.txt, and the two
 tables of `heddle list` (per workload, and --kernels). For each launched kernel it computes, by the
@@ -14,7 +14,9 @@ rules of docs/timing.md "Occupancy" and nothing from the model:
               smem_alloc_unit), (max_threads / warp_size) // warps, max_ctas)
 and checks the PTXAS cell and USED column of --kernels, and that each workload row counts ptxas's
 registers for one of its kernels (REGS USED "R ptxas") with that kernel's CTAs, warps and limit.
-Exits 1 with every difference listed, 0 when all agree (prints the count checked).
+--only: the named workloads alone (`heddle list NAME...`: the CI tier's sample, tests/regs.cmake);
+each must have a ptxas summary, and the table must show exactly those. Exits 1 with every
+difference listed, 0 when all agree (prints the count checked).
 """
 import glob
 import os
@@ -90,20 +92,35 @@ def hand(c, threads, regs, shared):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    heddle = sys.argv[1]
-    cfg_args = ["--config", sys.argv[2]] if len(sys.argv) > 2 else []
+    args, only = sys.argv[1:], None
+    if "--only" in args:
+        i = args.index("--only")
+        if i + 1 >= len(args) or not args[i + 1]:
+            sys.exit("--only wants NAME,NAME...\n" + __doc__)
+        only = args[i + 1].split(",")
+        del args[i:i + 2]
+    if not 1 <= len(args) <= 2:
+        sys.exit(__doc__)
+    heddle = args[0]
+    cfg_args = ["--config", args[1]] if len(args) > 1 else []
     root = os.getcwd()
     c = config(heddle, cfg_args)
     if c["regs_source"] != "ptxas":
         sys.exit("the configuration's [sm] regs_source is %s, not ptxas" % c["regs_source"])
     ptxas = ptxas_counts(root)
+    if only is not None:
+        missing = [w for w in only if w not in ptxas]
+        if missing:
+            sys.exit("--only: no workloads/*/NAME.ptxas.txt for %s" % missing)
+        ptxas = {w: ptxas[w] for w in only}
+    names = only or []
     bad, checked = [], 0
 
     # --kernels: NAME KERNEL LAUNCHES THREADS SHARED REGS <ours cell> <ptxas cell> USED
     kern = {}
     row = re.compile(r"^(\S+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*?)\s+"
                      r"(\d+) (\d+/\d+) (.+?)\s+(\d+) (\S+)\s*$")
-    for line in run([heddle, "list", "--kernels"] + cfg_args).splitlines()[1:]:
+    for line in run([heddle, "list", "--kernels"] + cfg_args + names).splitlines()[1:]:
         m = row.match(line)
         if not m:
             continue  # a kernel the small run did not launch, or the footnote
@@ -124,7 +141,7 @@ def main():
         checked += 1
 
     # the workload table: ... THREADS/CTA  REGS USED  CTAS/SM  WARPS/SM  LIMIT  DESCRIPTION
-    lines = run([heddle, "list"] + cfg_args).splitlines()
+    lines = run([heddle, "list"] + cfg_args + names).splitlines()
     head = lines[0]
     col = {name: head.index(name) for name in
            ["THREADS/CTA", "REGS USED", "CTAS/SM", "WARPS/SM", "LIMIT ON"]}
