@@ -49,13 +49,15 @@ struct jds_dims {
     int launches;
 };
 
-/* Warp instructions (functional model) in the comments. */
+/* Warp instructions (functional model) in the comments. Medium runs 2.6 CTA waves per launch
+ * on maxwell-gpuduet (417 CTAs, 10 per SM on 16 SMs), so TBs beyond the resident ones exist to
+ * be held (GPUDuet's extra TBs, gpuduet-lin's medium points). */
 static const struct jds_dims jds_sizes[3] = {
-    {3001, 6},    /* small */
-    {24001, 8},   /* medium */
-    {131072, 50}, /* large */
+    {3001, 6},    /* small: 0.19 M */
+    {80001, 3},   /* medium: 2.7 M */
+    {131072, 50}, /* large: 73 M */
 };
-/* --size paper: Dubcova3's 146,689 rows (about 3.6 M non-zeros), Parboil's 50 launches. */
+/* --size paper: Dubcova3's 146,689 rows (about 3.6 M non-zeros), Parboil's 50 launches: 82 M. */
 static const struct jds_dims jds_paper = {146689, 50};
 
 static const int jds_len_class[5] = {9, 16, 25, 36, 49};
