@@ -139,7 +139,7 @@ if(TARGET heddle)
   # GPUDuet with Lin's controller). Not bfs (16 M nodes) and mm2_poly (2048^2): a complete run is
   # hours to days of simulation (docs/gpuduet.md "Session 21"); their kernels and references
   # verify at every other size.
-  foreach(wl sgemm conv2d spmv cfd kmeans lbm fdtd2d)
+  foreach(wl sgemm conv2d spmv spmv_jds cfd kmeans lbm fdtd2d)
     add_test(NAME gpuduet_paper_verify_${wl}_base
              COMMAND $<TARGET_FILE:heddle> run ${wl} --size paper
                      --config configs/maxwell-gpuduet.ini --quiet
@@ -156,7 +156,7 @@ if(TARGET heddle)
   endforeach()
   # the nine paper inputs (bfs and mm2_poly too) against their CPU references, functionally
   # (MM is mm2_poly since session 22, Polybench/GPU 2MM's own kernels)
-  foreach(wl bfs sgemm conv2d mm2_poly spmv cfd kmeans lbm fdtd2d)
+  foreach(wl bfs sgemm conv2d mm2_poly spmv spmv_jds cfd kmeans lbm fdtd2d)
     add_test(NAME gpuduet_paper_functional_${wl}
              COMMAND $<TARGET_FILE:heddle> run ${wl} --size paper --functional --quiet
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
