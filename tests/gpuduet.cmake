@@ -41,6 +41,8 @@
 #   gpuduet_paper_functional_<W>: all nine, bfs and mm2_poly included, functionally (full).
 # - gpuduet_report_ref: experiments/gpuduet.py normalises a point whose L1D was bypassed to the
 #   baseline with the L1D bypassed (Lin's DWT_2 method), or gives it no speedup (session 24) (ci).
+# - gpuduet_watchdog_report: a stuck run's report names GPUDuet's queues and counters per SM and
+#   is not cut short (session 25) (ci).
 set(HD_TEST_MECHANISM gpuduet)
 get_property(hd_gd_workloads GLOBAL PROPERTY HD_WORKLOADS)
 if(TARGET heddle)
@@ -174,5 +176,19 @@ if(HD_GD_PYTHON)
   set_tests_properties(gpuduet_report_ref PROPERTIES LABELS "gpuduet_report" TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "report_ref.py: OK")
 endif()
+# session 25: a stuck run's watchdog report shows the first busy SMs' warps with the GPUDuet
+# allocator's own state (units held, the CSL's four queues, the switching counters: sm_alloc.h
+# describe) and still ends with the memory system's whole per-SM list (the message used to be
+# cut at 512 bytes, before any SM). A 40-cycle watchdog stops sgemm at its first loads.
+if(TARGET heddle)
+  add_test(NAME gpuduet_watchdog_report
+           COMMAND $<TARGET_FILE:heddle> run sgemm --size small --config configs/maxwell-gpuduet.ini
+                   --set sm.allocator=gpuduet --set sm.logical_warps=128 --set gpuduet.me=2
+                   --set timing.watchdog_cycles=40
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_watchdog_report PROPERTIES TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "no progress for 40 cycles.* SM 0: [0-9]+ CTAs.*gpuduet: [0-9]+ TBs, units held RF [0-9]+.*queues stalled warps [0-9]+, ready warps [0-9]+, stalled TBs [0-9]+, ready TBs [0-9]+.*switched out [0-9]+ .TBs [0-9]+., in .*blind [0-9]+.*warp 0 .sgemm_tiled.* memory system: .*SM 15: [0-9]+ requests pending")
+endif()
 hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
-        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_window$" "^gpuduet_report_ref$")
+        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_window$" "^gpuduet_report_ref$"
+        "^gpuduet_watchdog_report$")

@@ -33,7 +33,7 @@ struct hd_wl_ctx {
     size_t ptx_len;
     const char *ptx_name;   /* "workloads/NAME/NAME.ptx", for messages */
     FILE *log;              /* progress/details (may be stderr); never NULL */
-    char err[512];          /* filled on failure */
+    char err[4096];         /* filled on failure (a watchdog report runs to a few KB) */
     /* `--size paper` (issue 26 item 4; workloads/README.md "Paper-length inputs"): size is
      * HD_WL_LARGE and this is true. A driver with its own paper input (barneshut, chase,
      * montecarlo, nqueens) picks it when set; every other driver runs its large input. */

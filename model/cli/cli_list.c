@@ -407,7 +407,7 @@ static int list_run(struct list_opts *o)
         rows[i].w = w;
         load_static(&rows[i], &o->cfg);
         if (!o->no_run && !*interrupt) {
-            char err[512] = "";
+            char err[4096] = ""; /* a failed run's message (a watchdog report) */
             rows[i].ran = record_shapes(rows[i].w, &rows[i].shapes, devnull, interrupt, err,
                                         sizeof err) == 0;
             if (!rows[i].ran && !*interrupt)

@@ -291,7 +291,7 @@ static const struct hd_alloc_ops part_ops = {
     "partitioned",  part_can_accept, part_accept, part_release, part_acquire, part_release_part,
     part_plan_victims, NULL,         NULL,        part_is_idle, part_usage,   part_destroy,
     NULL,              NULL,         NULL,        NULL,         NULL,       NULL,
-    NULL};
+    NULL,              NULL};
 
 int hd_sm_alloc_partitioned(const struct hd_sm_params *p, struct hd_sm_alloc *out)
 {

@@ -142,6 +142,10 @@ struct hd_alloc_ops {
      * HD_ALLOC_ROOM_STOP or'ed into n plans as if every allowed CTA gave up its slots, warps
      * and threads (they all stop), so only table blocks name victims. */
     uint32_t (*park_all)(void *impl, const struct hd_cta_grant *g);
+    /* Optional (NULL: none): the allocator's own state in a few lines for the watchdog's report
+     * of a stuck run (hd_sm_describe): what a mechanism holds that the SM's warp list does not
+     * show (queues, tables, what it waits for). Writes at most len bytes, NUL-terminated. */
+    void (*describe)(const void *impl, char *buf, size_t len);
 };
 
 #define HD_ALLOC_ROOM_STOP 0x80000000u

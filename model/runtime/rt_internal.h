@@ -61,7 +61,7 @@ struct hd_gpu {
     void *exec_impl;
     volatile sig_atomic_t *interrupt;
     struct hd_run_totals totals;
-    char err[2048];
+    char err[4096];
     /* the timing model (rt_exec_timing.c) */
     enum hd_exec_mode mode;
     struct hd_gpu_timing *timing;   /* created at the first timed batch */

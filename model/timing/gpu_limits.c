@@ -32,7 +32,7 @@ int hd_gpu_limits_check(const struct hd_gpu_timing *g, char *err, size_t errlen)
     if (!max_instrs)
         for (uint32_t i = 0; i < g->p.num_sms; i++)
             instrs += g->stats.sm[i].warp_instrs;
-    char where[3072] = "";
+    char where[4096] = "";
     hd_gpu_watchdog_report(g, where, sizeof where); /* its first line is the watchdog's own */
     const char *rest = strchr(where, '\n');
     snprintf(err, errlen,
@@ -55,7 +55,7 @@ int hd_gpu_livelock_check(struct hd_gpu_timing *g, bool waiting, char *err, size
     const uint64_t quiet = g->now - g->instr_cycle;
     if (quiet < g->p.watchdog)
         return HD_FUNC_OK;
-    char where[3072] = "";
+    char where[4096] = "";
     hd_gpu_watchdog_report(g, where, sizeof where);
     const char *rest = strchr(where, '\n');
     char why[256] = "";

@@ -4,8 +4,9 @@
  *
  * Design: a sample records cumulative warp instructions, resident warps and CTAs over all SMs
  * and the finished CTAs of every launch that is running. The watchdog report lists the launches
- * with their progress, the memory model's queues and every busy SM's queues and waiting warps
- * (state, PC, PTX line), so that a hang is located without a debugger.
+ * with their progress, the first two busy SMs' waiting warps (state, PC, PTX line) with their
+ * allocator's own state (a mechanism's queues and tables, sm_alloc.h describe), then the memory
+ * model's queues, so that a hang is located without a debugger.
  */
 #include "gpu_impl.h"
 
@@ -58,8 +59,6 @@ void hd_gpu_watchdog_report(const struct hd_gpu_timing *g, char *err, size_t err
             t->sl.id, t->sl.l->k->entry->name, t->stream, t->next_cta, t->nctas, t->done_ctas);
     }
     char buf[2048];
-    g->mem.ops->describe(g->mem.impl, buf, sizeof buf);
-    PUT("\n %s", buf);
     /* SMs reserved by the preemption layer (ctx_preempt.c), in runs of one owner */
     for (uint32_t s = 0, first = 0; s < g->p.num_sms; s++) {
         const unsigned li = g->reserved[s];
@@ -75,13 +74,22 @@ void hd_gpu_watchdog_report(const struct hd_gpu_timing *g, char *err, size_t err
         }
         first = s + 1;
     }
-    unsigned shown = 0;
-    for (uint32_t s = 0; s < g->p.num_sms && shown < 4; s++) {
+    /* the first busy SMs (their warps and their allocator's own state), then the memory system,
+     * whose per-SM list is the longest part: what a stuck SM waits for comes first */
+    unsigned shown = 0, busy = 0;
+    for (uint32_t s = 0; s < g->p.num_sms; s++) {
         if (!hd_sm_busy(g->sm[s]))
+            continue;
+        busy++;
+        if (shown == 2)
             continue;
         hd_sm_describe(g->sm[s], g->now, buf, sizeof buf);
         PUT("\n %s", buf);
         shown++;
     }
+    if (busy > shown)
+        PUT("\n ... and %u more busy SMs", busy - shown);
+    g->mem.ops->describe(g->mem.impl, buf, sizeof buf);
+    PUT("\n %s", buf);
 #undef PUT
 }

@@ -651,6 +651,13 @@ void hd_sm_describe(const struct hd_sm *sm, uint64_t now, char *buf, size_t len)
         sm->id, sm->nctas, sm->nwarps, sm->ncu_order, sm->nev, sm->nlt, sm->nfills);
     if (sm->wr) /* (sm_residency.c) */
         PUT("; %u warps absent", hd_sm_res_absent(sm));
+    if (sm->alloc.ops->describe) { /* the allocator's (a mechanism's) own state */
+        PUT("\n  %s: ", sm->alloc.ops->name);
+        if (n + 1 < len) {
+            sm->alloc.ops->describe(sm->alloc.impl, buf + n, len - n);
+            n += strlen(buf + n);
+        }
+    }
     for (uint32_t u = 0; u < sm->p->units[HD_TU_MEM]; u++)
         if (sm->ldst[u].next < sm->ldst[u].op.nreq)
             PUT("; LD/ST %u has %u requests to send", u, sm->ldst[u].op.nreq - sm->ldst[u].next);

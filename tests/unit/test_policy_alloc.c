@@ -213,7 +213,7 @@ static const struct hd_alloc_ops timed_ops = {"timed", tm_can_accept, tm_accept,
                                               NULL,    NULL,          NULL,      tm_tick,
                                               tm_next, tm_idle,       tm_usage,  tm_destroy,
                                               NULL,    NULL,          NULL,      NULL,
-                                              NULL,    NULL,          NULL};
+                                              NULL,    NULL,          NULL,      NULL};
 
 struct timed_ctx {
     uint64_t log[4096];

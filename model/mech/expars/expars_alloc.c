@@ -346,7 +346,7 @@ static const struct hd_alloc_ops ex_ops = {
     "expars",     ex_can_accept, ex_accept,   ex_release,    ex_acquire, ex_release_part,
     ex_plan_victims, ex_tick,    ex_next_event, ex_is_idle,  ex_usage,   ex_destroy,
     NULL,         ex_fault,      NULL,        NULL,          NULL,        NULL,
-    NULL};
+    NULL,         NULL};
 
 int hd_expars_alloc_create(const struct hd_sm_params *p, struct hd_sm_alloc *out)
 {

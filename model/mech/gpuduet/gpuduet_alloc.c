@@ -42,6 +42,8 @@
 #include "gpuduet_bitmap.h"
 #include "gpuduet_tbct.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -531,10 +533,48 @@ static void ga_destroy(void *impl)
     free(a);
 }
 
+/* The watchdog's view (sm_alloc.h describe): what the units are held by, whether a TB waits for
+ * room or for the block, and the CSL's four queues (the view's counts; '?' marks a queue whose
+ * head the view does not show this cycle) with the switching counters that tell a stuck
+ * exchange from a stuck allocation (the session-24 livelock showed as TB queues full and
+ * tb_nopart rising). */
+static void ga_describe(const void *impl, char *buf, size_t len)
+{
+    const struct gd_alloc *a = impl;
+    static const char *const level[] = {"off", "warp", "TB"};
+    size_t n = 0;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        if (n < len) {                                                                             \
+            int k_ = snprintf(buf + n, len - n, __VA_ARGS__);                                      \
+            n += k_ > 0 ? (size_t)k_ : 0;                                                          \
+        }                                                                                          \
+    } while (0)
+    PUT("%u TBs, units held RF %u / smem %u / L1D %u, stage %u, %s%s%s", a->nctas, a->held[R_RF],
+        a->held[R_SMEM], a->held[R_L1], a->stg.st, a->waiting ? "a TB waits for room" : "no TB waits",
+        a->room_short ? " (last refusal: room)" : "", a->oom ? ", host out of memory" : "");
+    if (a->g && a->sm < a->g->nsm) {
+        const struct gd_sm *s = &a->g->sm[a->sm];
+        static const char *const qname[GD_NQ] = {"stalled warps", "ready warps", "stalled TBs",
+                                                 "ready TBs"};
+        PUT("\n  level %s, %u warps absent; queues", s->level < 3 ? level[s->level] : "?",
+            s->absent);
+        for (unsigned k = 0; k < GD_NQ; k++)
+            PUT("%s %s %u%s", k ? "," : "", qname[k], gd_queues_count(&s->q, k),
+                gd_queues_unknown(&s->q, k) ? "?" : "");
+        PUT("\n  switched out %" PRIu64 " (TBs %" PRIu64 "), in %" PRIu64 " (TBs %" PRIu64
+            "), swaps %" PRIu64 ", refused %" PRIu64 ", no room %" PRIu64 ", TB heads rotated: no"
+            " partner %" PRIu64 ", run %" PRIu64 ", blind %" PRIu64,
+            s->st.outs, s->st.tb_outs, s->st.ins, s->st.tb_ins, s->st.swaps, s->st.refused,
+            s->st.no_room, s->st.tb_nopart, s->st.tb_run_wait, s->st.tb_blind);
+    }
+#undef PUT
+}
+
 const struct hd_alloc_ops gd_alloc_ops = {
     "gpuduet", gda_can_accept, gda_accept, ga_release, ga_acquire, ga_release_part,
     ga_plan_victims, NULL, NULL, ga_is_idle, ga_usage, ga_destroy, NULL, NULL,
-    NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, ga_describe,
 };
 
 static int create(const struct hd_sm_params *p, struct hd_sm_alloc *out, uint8_t mode)
