@@ -96,7 +96,7 @@ int main(void)
                             "mutation)\n", m->from, m->kernel, m->workload);
             continue;
         }
-        char err[512];
+        char err[4096]; /* a run's message (struct hd_wl_ctx err) */
         int rc = run_with(w, ptx, len, err, sizeof err);
         if (!HD_CHECK(&t, rc == HD_OK))
             fprintf(stderr, "  unmutated %s: rc %d: %s\n", m->workload, rc, err);

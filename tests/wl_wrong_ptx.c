@@ -102,7 +102,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "wl_wrong_ptx: OLD and NEW are the same instruction\n");
         return 2;
     }
-    char err[512];
+    char err[4096]; /* a run's message (struct hd_wl_ctx err) */
     int rc = ww_run(w, ptx, len, err, sizeof err);
     if (rc != HD_OK) {
         fprintf(stderr, "FAIL: the unchanged %s does not verify (status %d): %s\n", w->name, rc,

@@ -46,13 +46,15 @@
 #   [zorua] request_virtual (the default) a second 32-warp block is not asked for on 48 slots
 #   (32 + 32 > 48 + o_thresh), so nothing is forced past the virtual space and no register word
 #   is read from swap; with it false (free logical warps) both happen.
+# - zorua_watchdog_report (ci, session 25): a stuck run's report shows the coordinator's queues,
+#   free and swapped units and o_thresh per SM.
 # - test_zorua_tables, test_zorua_coord (tests/unit): the tables by hand and Figure 11.
 set(HD_TEST_MECHANISM zorua)
 hd_tier(ci "^zorua_points_fermi_(baseline|wlm|zorua)_ci$" "^zorua_oversubscribe$" "^zorua_phases_"
         "^zorua_barrier_phases$"
         "^zorua_smem_oversubscribe$" "^zorua_smem_determinism$"
         "^zorua_determinism$"
-        "^zorua_wlm_partial$" "^zorua_needs_logical$" "^zorua_request_")
+        "^zorua_wlm_partial$" "^zorua_needs_logical$" "^zorua_request_" "^zorua_watchdog_report$")
 hd_tier(full "^zorua_")
 if(TARGET heddle)
   set(zgrid ${CMAKE_SOURCE_DIR}/scripts/zorua-grid-run.py)
@@ -201,4 +203,14 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(zorua_barrier_slots PROPERTIES PASS_REGULAR_EXPRESSION
                        "all conditions hold" TIMEOUT 300)
+  # session 25: a stuck run's watchdog report gives each shown SM's coordinator state (its
+  # queues, free and swapped units per table, o_thresh; sm_alloc.h describe). A 40-cycle
+  # watchdog stops the run at its first loads.
+  add_test(NAME zorua_watchdog_report
+           COMMAND $<TARGET_FILE:heddle> run reduction_z_r24_tb1024 --size small
+                   --config configs/zorua-fermi.ini --set sm.allocator=zorua
+                   --set sm.logical_warps=64 --set sm.logical_ctas=16 --set timing.watchdog_cycles=40
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(zorua_watchdog_report PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+                       "no progress for 40 cycles.* SM 0: .*zorua: logical warps: [0-9]+ waiting for a warp slot, [0-9]+ for scratchpad, [0-9]+ for registers, [1-9][0-9]* schedulable; free on chip / in swap: slots [0-9]+ / [0-9]+, .*o_thresh [0-9]+ %.* memory system: ")
 endif()

@@ -4,6 +4,7 @@
  */
 #include "zorua_alloc.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,17 +429,37 @@ static void attach(void *impl, uint32_t sm, const struct hd_hw_factory *const *h
     ((struct zalloc *)impl)->sm = sm;
 }
 
+/* The watchdog's view (sm_alloc.h describe): where the coordinator holds the logical warps (its
+ * three queues, schedulable), what each mapping table has free on chip and in swap, the o_thresh
+ * in force, and its event counts: a warp stuck in a queue shows with the resource it waits for. */
+static void describe(const void *impl, char *buf, size_t len)
+{
+    const struct zalloc *a = impl;
+    const struct zcoord *z = &a->z;
+    uint32_t at[ZC_FREE + 1] = {0};
+    for (uint32_t w = 0; w < z->nwarps; w++)
+        at[z->w[w].where <= ZC_FREE ? z->w[w].where : ZC_FREE]++;
+    snprintf(buf, len,
+             "logical warps: %u waiting for a warp slot, %u for scratchpad, %u for registers, %u "
+             "schedulable; free on chip / in swap: slots %u / %u, scratchpad sets %u / %u, "
+             "register sets %u / %u; o_thresh %u %%; events %" PRIu64 ", admitted %" PRIu64
+             ", forced %" PRIu64,
+             at[ZC_Q_SLOT], at[ZC_Q_SMEM], at[ZC_Q_REG], at[ZC_SCHED], z->tmt.t.nfree,
+             z->tmt.t.swap_used, z->smt.nfree, z->smt.swap_used, z->rmt.nfree, z->rmt.swap_used,
+             a->pct, z->events, z->admitted, z->forced);
+}
+
 static const struct hd_alloc_ops zorua_ops = {
     .name = "zorua", .can_accept = can_accept, .accept = accept, .release = release,
     .acquire = acquire, .release_part = release_part, .plan_victims = plan_victims,
     .tick = tick, .next_event = next_event, .is_idle = is_idle, .usage = usage,
-    .destroy = destroy, .attach = attach, .fault = fault,
+    .destroy = destroy, .attach = attach, .fault = fault, .describe = describe,
 };
 static const struct hd_alloc_ops wlm_ops = {
     .name = "wlm", .can_accept = can_accept, .accept = accept, .release = release,
     .acquire = acquire, .release_part = release_part, .plan_victims = plan_victims,
     .tick = tick, .next_event = next_event, .is_idle = is_idle, .usage = usage,
-    .destroy = destroy, .attach = attach,
+    .destroy = destroy, .attach = attach, .describe = describe,
 };
 
 static int create(const struct hd_sm_params *p, bool zorua, struct hd_sm_alloc *out)
