@@ -694,6 +694,66 @@ static void test_tb_spill_return(struct hd_test_state *t)
     gd_bmap_destroy(&f.bm);
 }
 
+/* Session 25: a ready TB whose switch-in has begun is no swap partner. HG's stalled TBs "swapped"
+ * with a ready head that was already coming in (its shared memory asked for or brought home into
+ * room another TB left), so they left for nobody (docs/gpuduet.md "Session 25: HG"). The CSL asks
+ * gd_alloc_tb_arriving: false for a TB that is out and has asked nothing, true from its first
+ * switch-in request on; and a TB arriving cannot take a stalled TB's home run
+ * (gd_alloc_pair_tb false). */
+static void test_tb_arriving(struct hd_test_state *t)
+{
+    hd_test_begin(t, "allocator: a TB coming in is no swap partner (gd_alloc_tb_arriving)");
+    const struct hd_sm_params p = gd_test_sm(65536);
+    struct gd_fix f;
+    gd_fix_open(t, &p, &f);
+    struct hd_sm_alloc sa = f.sa;
+    struct gd_alloc *a = f.a;
+    char err[512] = "";
+    uint64_t cyc = 0;
+    const struct hd_cta_demand d = {3, 96, 3 * 32 * 24, 12288, 0, 0, 0, 0}; /* histo1024_r10 */
+    struct hd_cta_grant ga, gb;
+    HD_CHECK(t, !sa.ops->can_accept(a, &d));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->can_accept(a, &d) && sa.ops->accept(a, &d, &ga));
+    HD_CHECK(t, !sa.ops->can_accept(a, &d));
+    drain(t, a, &cyc);
+    HD_CHECK(t, sa.ops->can_accept(a, &d) && sa.ops->accept(a, &d, &gb));
+    HD_CHECK(t, gd_alloc_tb_arriving(a, ga.cta_slot)); /* present: its warps hold slots */
+    /* TB A leaves: its run reserved, its warps' moves out complete */
+    HD_CHECK(t, !gd_alloc_reserve(a, ga.cta_slot, 0, true, GD_NONE));
+    drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_reserve(a, ga.cta_slot, 0, true, GD_NONE));
+    for (uint32_t k = 0; k < 3; k++) {
+        struct hd_alloc_part part = {k, 0, 0};
+        sa.ops->release_part(a, &ga, &part);
+    }
+    drain(t, a, &cyc);
+    HD_CHECK(t, !gd_alloc_tb_arriving(a, ga.cta_slot)); /* out, nothing asked: a partner */
+    /* B, stalled, with its run reserved, could hand A its home (a swap) */
+    HD_CHECK(t, !gd_alloc_reserve(a, gb.cta_slot, 0, true, GD_NONE));
+    drain(t, a, &cyc);
+    HD_CHECK(t, gd_alloc_reserve(a, gb.cta_slot, 0, true, GD_NONE));
+    HD_CHECK(t, gd_alloc_pair_tb(a, gb.cta_slot, ga.cta_slot));
+    gd_alloc_unpair_tb(a, gb.cta_slot);
+    /* A's switch-in begins on its own (the shared memory A left is free): from its first request
+     * on it is coming in, and B cannot hand it its home */
+    struct hd_alloc_part p0 = {0, 0, 0};
+    const bool in0 = sa.ops->acquire(a, &ga, &p0);
+    HD_CHECK(t, !in0); /* (its shared memory asked of the block) */
+    HD_CHECK(t, gd_alloc_tb_arriving(a, ga.cta_slot));
+    HD_CHECK(t, !gd_alloc_pair_tb(a, gb.cta_slot, ga.cta_slot));
+    uint32_t waited = 0;
+    while (!sa.ops->acquire(a, &ga, &p0) && waited++ < 1000)
+        HD_CHECK(t, gd_alloc_step(a, cyc++, err, sizeof err) == 0);
+    HD_CHECK(t, waited < 1000);
+    HD_CHECK(t, gd_alloc_tb_arriving(a, ga.cta_slot)); /* its first warp in */
+    sa.ops->release(a, &ga);
+    sa.ops->release(a, &gb);
+    drain(t, a, &cyc);
+    sa.ops->destroy(a);
+    gd_bmap_destroy(&f.bm);
+}
+
 static bool fake_ctas_waiting(void *gpu, uint32_t launch)
 {
     const bool *left = gpu;
@@ -883,5 +943,6 @@ int main(void)
     test_fail_after_free(&t);
     test_waiting_grid(&t);
     test_tb_spill_return(&t);
+    test_tb_arriving(&t);
     return hd_test_finish(&t);
 }

@@ -162,10 +162,13 @@ struct gd_tbct_entry {
     /* the TB-level trace (the log's tb_* counts; the model's, no block field): the cycle it was
      * last pushed stalled, switched out (0: placed absent, never out) and pushed ready */
     uint64_t t_sq, t_out, t_rq;
-    /* (trace) switch-outs that named it as the ready TB since its last switch-in started (the
+    /* (trace) switch-outs that named it as the ready TB since it was last pushed ready (the
      * log's xswaps at TB level: a stalled TB leaving for a ready TB another one left for; no
-     * pairing at TB level, docs/gpuduet.md "Session 20") */
+     * pairing at TB level, docs/gpuduet.md "Session 20"; until session 25 counted since its
+     * last switch-in, which a TB that came in through a swap job never had: its later absent
+     * periods counted as the same one) */
     uint32_t named;
+    uint64_t t_in;       /* (trace) the cycle its last switch-in started, 0: none */
 };
 struct gd_tab;
 struct gd_wct {
@@ -328,6 +331,11 @@ void gd_alloc_pair(struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t fro
  * longer (after the switch-outs). */
 bool gd_alloc_pair_tb(struct gd_alloc *a, uint32_t cta, uint32_t from);
 void gd_alloc_unpair_tb(struct gd_alloc *a, uint32_t cta);
+/* The TB in CTA slot cta is coming in already (session 25): a warp of it holds a warp slot, or
+ * its spilled shared memory is being brought home (the switch-in's search at the bitmap block
+ * asked or answered). Such a TB has left the ready state (Fig 3.9: ready -> running once its
+ * contexts find room) and its spill space is no longer there to exchange: no swap partner. */
+bool gd_alloc_tb_arriving(const struct gd_alloc *a, uint32_t cta);
 
 /* Absent warp `warp` of CTA slot cta found no room for its registers (or its TB's shared
  * memory) at the block, and no swap promised it any. */
@@ -383,6 +391,11 @@ struct gd_sm_stats {
      * from the switch-out to the ready push (summed); ready heads rotated for warp slots */
     uint64_t tb_sq, tb_stale, tb_nopart, tb_run_wait, tb_wres_wait, tb_out_wait;
     uint64_t tb_blind; /* stalled TB held: the ready TB queue's head not known this cycle */
+    /* session 25: stalled-head visits that found the ready TB head already coming in (no swap
+     * partner: gd_alloc_tb_arriving); TB switch-outs of a TB switched in before, the cycles
+     * from that switch-in to the switch-out (summed), and of them those within 300 cycles
+     * (the ping-pong trace) */
+    uint64_t tb_arriving, tb_reouts, tb_back_cycles, tb_back_short;
     uint64_t tb_ins, tb_in_wait, tb_abs_cycles, tb_in_noslot;
     /* swaps moved as ONE move of both warps (hd_mech_act.warp_swap: the CSL block's swap job;
      * the others a switch-out and, later, a switch-in) */

@@ -31,7 +31,8 @@
  * TB level (shared memory limits; GPUDuet_TB; Virtual Thread): a TB whose every warp is stalled
  * is switched out as a whole (its shared memory and warp slots, or for VT only its slots); it
  * is ready when every warp is ready except those stalled at a barrier; swap when a stalled and a
- * ready TB exist. A TB is present or absent as a whole: it is placed absent when the SM offers
+ * ready TB exist (a ready TB whose switch-in has begun, gd_alloc_tb_arriving, is no longer one:
+ * session 25). A TB is present or absent as a whole: it is placed absent when the SM offers
  * slots to only some of its warps (gpuduet_alloc.c), and switched in only when every absent warp
  * of it finds a slot.
  * Tables: every warp's and TB's state it tests (valid, running / stalled / absent / ready, absent
@@ -334,6 +335,7 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
         gd_queues_push(&s->q, GD_QRT, tb);
         t->rq = true;
         t->t_rq = now;
+        t->named = 0;
         if (t->t_out)
             s->st.tb_abs_cycles += now - t->t_out;
         for (uint32_t w = 0; w < t->nwarps; w++)
@@ -351,12 +353,23 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
         uint32_t from = GD_NONE;
         if (rt < GD_TBCT_ENTRIES && gd_t_valid(&s->wct, rt) && gd_t_abs(&s->wct, rt))
             from = s->wct.t[rt].cta_slot;
+        const bool arriving = from != GD_NONE && gd_alloc_tb_arriving(s->alloc, from);
+        if (arriving) {
+            /* the ready head is coming in already (its first warp in, its shared memory being
+             * brought home into room a TB left): it is no swap partner (§3.6.6 swaps the
+             * context spaces of a stalled and a READY TB; this one has left the ready state and
+             * its spill space goes back as it comes home). Until session 25 the stalled TB left
+             * "for" it all the same: a switch-out for nobody, outside the no-partner rule below
+             * (HG: 5,865 of 17,324 TB swaps, docs/gpuduet.md "Session 25: HG") */
+            from = GD_NONE;
+            s->st.tb_arriving++;
+        }
         if (!L || !tb_stalled(s, tb)) {
             gd_queues_pop(&s->q, GD_QST); /* stale: it ran on, left, or is out */
             if (t)
                 t->sq = false;
             s->st.tb_stale++;
-        } else if (from == GD_NONE && gd_queues_unknown(&s->q, GD_QRT)) {
+        } else if (from == GD_NONE && !arriving && gd_queues_unknown(&s->q, GD_QRT)) {
             /* the ready TB queue's head is not known this cycle (a pop or push of the last
              * edge): the stalled TB waits for it rather than rotating as if none were ready.
              * Rotating here phase-locked the two queues: the ready queue's failed switch-in
@@ -427,6 +440,11 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                     s->wct.t[rt].named++;
                 }
                 s->st.tb_out_wait += now - t->t_sq;
+                if (t->t_in) { /* (the ping-pong trace: out again how soon after coming in) */
+                    s->st.tb_reouts++;
+                    s->st.tb_back_cycles += now - t->t_in;
+                    s->st.tb_back_short += now - t->t_in < 300;
+                }
                 t->t_out = now;
             } else {
                 s->st.refused++;
@@ -470,6 +488,7 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
         t->rq = false;
         s->st.tb_ins++;
         s->st.tb_in_wait += now - t->t_rq;
+        t->t_in = now;
         t->named = 0;
     } else {
         gd_queues_rotate(&s->q, GD_QRT);

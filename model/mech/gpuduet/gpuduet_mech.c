@@ -553,12 +553,15 @@ static void put_stats(FILE *f, const struct gd_sm_stats *s)
             " unpaired=%" PRIu64 " tb_sq=%" PRIu64 " tb_stale=%" PRIu64 " tb_nopart=%" PRIu64
             " tb_run_wait=%" PRIu64 " tb_wres_wait=%" PRIu64 " tb_out_wait=%" PRIu64
             " tb_ins=%" PRIu64 " tb_in_wait=%" PRIu64 " tb_abs_cycles=%" PRIu64
-            " tb_in_noslot=%" PRIu64 " swap_jobs=%" PRIu64 " tb_blind=%" PRIu64 "\n",
+            " tb_in_noslot=%" PRIu64 " swap_jobs=%" PRIu64 " tb_blind=%" PRIu64
+            " tb_arriving=%" PRIu64 " tb_reouts=%" PRIu64 " tb_back_cycles=%" PRIu64
+            " tb_back_short=%" PRIu64 "\n",
             s->stalls_miss, s->stalls_bar, s->outs, s->outs_bar, s->ins, s->swaps, s->tb_outs,
             s->absent_loads, s->ready, s->refused, s->no_room, s->xswaps, s->outs_tb,
             s->out_cycles, s->xout_cycles, s->unpaired, s->tb_sq, s->tb_stale, s->tb_nopart,
             s->tb_run_wait, s->tb_wres_wait, s->tb_out_wait, s->tb_ins, s->tb_in_wait,
-            s->tb_abs_cycles, s->tb_in_noslot, s->swap_jobs, s->tb_blind);
+            s->tb_abs_cycles, s->tb_in_noslot, s->swap_jobs, s->tb_blind, s->tb_arriving,
+            s->tb_reouts, s->tb_back_cycles, s->tb_back_short);
 }
 
 static void gd_destroy(void *impl)
@@ -592,6 +595,10 @@ static void gd_destroy(void *impl)
             tot.tb_stale += s->tb_stale;
             tot.tb_nopart += s->tb_nopart;
             tot.tb_blind += s->tb_blind;
+            tot.tb_arriving += s->tb_arriving;
+            tot.tb_reouts += s->tb_reouts;
+            tot.tb_back_cycles += s->tb_back_cycles;
+            tot.tb_back_short += s->tb_back_short;
             tot.tb_run_wait += s->tb_run_wait;
             tot.tb_wres_wait += s->tb_wres_wait;
             tot.tb_out_wait += s->tb_out_wait;
