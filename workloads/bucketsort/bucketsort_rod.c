@@ -32,10 +32,12 @@
 
 static int srt_keys_of(enum hd_wl_size size)
 {
-    /* small: 16 CTAs, for CI. medium: 3 x 2^20 keys, 768 CTAs (2 waves of 24 CTAs per SM on the
-     * 16 SMs of configs/maxwell-ccbp.ini, where 4 KB of shared memory per CTA limits them).
-     * large: Rodinia's `r` input, 2^22 keys, 1,024 CTAs (2.7 waves); Lin's ch.3 HG ran the same
-     * 4 million elements. docs/blocks/ccbp.md "Session 25" gives the cycles of each. */
+    /* small: 2^16 keys, 16 CTAs, for CI. medium: 3 x 2^18 keys, 192 CTAs, 12 per SM on the 16
+     * SMs of configs/maxwell-ccbp.ini (half of the 24 that 4 KB of shared memory per CTA allows:
+     * less than one wave), 448,035 cycles alone, so that the CCBP experiment's 1 M-cycle budget
+     * holds two instances; 2 waves (3 x 2^20 keys) take 3.8 M cycles. large: Rodinia's `r`
+     * input, 2^22 keys, 1,024 CTAs (2.7 waves); Lin's ch.3 HG ran the same 4 million elements.
+     * docs/blocks/ccbp.md "Session 25: SRT in Rodinia's form" gives the trade-off. */
     static const int s[3] = {1 << 16, 3 << 18, 1 << 22};
     return s[size];
 }
