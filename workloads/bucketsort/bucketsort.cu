@@ -151,4 +151,52 @@ extern "C" __global__ void srt_bucketsort_rod(const float *keys, const int *pack
         (void)unused;
     }
 }
-#endif
+
+// srt_bucketcount_rod (variant bucketcount_rod_ccbp; docs/blocks/ccbp.md "Session 25"): the form of
+// Rodinia hybridsort's `bucketcount` kernel alone, the other candidate for Lin's SRT. The same
+// grid, CTA and grid stride as srt_bucketsort_rod; 4 KB of volatile shared counters, one per
+// bucket (one warp per CTA). Per key: a binary search of the 1,024 pivots from index 511 in 9
+// halving steps plus a last compare, 10 pivot reads (Rodinia reads them through a texture; here
+// through the read-only path, ld.global.nc, as Heddle has no texture unit); then a slot from the
+// warp-synchronous retry loop on the bucket's counter: each lane writes its lane tag in the top
+// 5 bits with the count + 1 below, reads it back and retries until its own write survived; the
+// packed index (slot << 10) + bucket is written. At the end the CTA's 1,024 counts go to
+// counts[cta][*]. Idempotent: it reads keys and pivots and writes packed and counts.
+#ifdef SRT_COUNT
+#define SRT_COUNT_MASK 0x07FFFFFFu
+
+extern "C" __global__ void srt_bucketcount_rod(const float *keys, int *packed,
+                                               unsigned *counts, int n,
+                                               const float *__restrict__ pivots)
+{
+    volatile __shared__ unsigned cnt[SRT_DIV];
+    const unsigned tag = threadIdx.x << (32 - SRT_WARP_LOG);
+    const int warp_base = (threadIdx.x >> SRT_WARP_LOG) * SRT_DIV;
+    const int stride = blockDim.x * gridDim.x;
+    for (int b = threadIdx.x; b < SRT_DIV; b += blockDim.x)
+        cnt[b] = 0;
+    __syncthreads();
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {
+        float key = keys[e];
+        int at = SRT_DIV / 2 - 1, step = SRT_DIV / 4;
+        float piv = __ldg(&pivots[at]);
+        while (step >= 1) {
+            at = key < piv ? at - step : at + step;
+            piv = __ldg(&pivots[at]);
+            step >>= 1;
+        }
+        at = key < piv ? at : at + 1;
+        volatile unsigned *c = cnt + warp_base + at;
+        unsigned mine;
+        do {
+            mine = tag | ((*c & SRT_COUNT_MASK) + 1);
+            *c = mine;
+        } while (*c != mine);
+        packed[e] = (int)(((mine & SRT_COUNT_MASK) - 1) << SRT_LOG_DIV) + at;
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < SRT_DIV; b += blockDim.x)
+        counts[blockIdx.x * SRT_DIV + b] = cnt[b] & SRT_COUNT_MASK;
+}
+#endif // SRT_COUNT
+#endif // SRT_RODINIA

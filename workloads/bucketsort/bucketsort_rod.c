@@ -62,8 +62,12 @@ static int srt_bucket(const float *piv, float key)
     return lo;
 }
 
+static int srt_count_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx);
+
 static int srt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
 {
+    if (hd_wl_flag(hd_wl_variant_flags(ctx), "SRT_COUNT", 0))
+        return srt_count_run(gpu, ctx);
     const int n = srt_keys_of(ctx->size);
     const int ctas = (n - 1) / (SRT_TB * SRT_BAND) + 1, threads = ctas * SRT_TB;
     const size_t nout = (size_t)n + 4 * SRT_DIV, npre = (size_t)ctas * SRT_DIV;
@@ -175,6 +179,119 @@ out:
     return rc;
 }
 
+/* Rodinia's pivot search in srt_bucketcount_rod: from index 511, 9 halving steps, a last compare
+ * (0 .. SRT_DIV - 1 over SRT_DIV pivots). */
+static int srt_search(const float *piv, float key)
+{
+    int at = SRT_DIV / 2 - 1;
+    float p = piv[at];
+    for (int step = SRT_DIV / 4; step >= 1; step >>= 1) {
+        at = key < p ? at - step : at + step;
+        p = piv[at];
+    }
+    return key < p ? at : at + 1;
+}
+
+/* Variant bucketcount_rod_ccbp (SRT_COUNT): Rodinia's bucketcount alone on the same keys and
+ * grid. Pivots: SRT_DIV ascending values, the keys' 1,024-quantiles and 2.0 last. Checked: every
+ * CTA's count of every bucket against the CPU's, every key's bucket against the CPU's search, and
+ * the slots of each CTA's bucket a permutation of 0 .. count - 1 (the order is the warp's). */
+static int srt_count_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
+{
+    const int n = srt_keys_of(ctx->size);
+    const int ctas = (n - 1) / (SRT_TB * SRT_BAND) + 1, threads = ctas * SRT_TB;
+    const size_t npre = (size_t)ctas * SRT_DIV;
+    int rc = HD_OK;
+    struct hd_module *mod = NULL;
+    hd_devptr d_keys = 0, d_packed = 0, d_counts = 0, d_piv = 0;
+    float *keys = malloc(sizeof(float) * (size_t)n), *sorted = malloc(sizeof(float) * (size_t)n);
+    int32_t *packed = malloc(sizeof(int32_t) * (size_t)n);
+    uint32_t *ref = calloc(npre, sizeof(uint32_t)), *got = malloc(sizeof(uint32_t) * npre);
+    uint32_t *base = malloc(sizeof(uint32_t) * npre);
+    unsigned char *seen = calloc((size_t)n, 1);
+    float piv[SRT_DIV];
+
+    if (!keys || !sorted || !packed || !ref || !got || !base || !seen) {
+        rc = hd_wl_fail(ctx, "bucketcount_rod: out of host memory");
+        goto out;
+    }
+    struct hd_wl_rng rng;
+    hd_wl_rng_seed(&rng, 0x73727472u);
+    for (int k = 0; k < n; k++)
+        keys[k] = sorted[k] = hd_wl_rng_float(&rng, 0.0f, 1.0f);
+    qsort(sorted, (size_t)n, sizeof(float), srt_cmp);
+    for (int k = 0; k < SRT_DIV - 1; k++)
+        piv[k] = sorted[(size_t)(k + 1) * (size_t)n / SRT_DIV];
+    piv[SRT_DIV - 1] = 2.0f;
+    for (int e = 0; e < n; e++)
+        ref[(size_t)((e % threads) / SRT_TB) * SRT_DIV + (size_t)srt_search(piv, keys[e])]++;
+    uint32_t run = 0;
+    for (size_t i = 0; i < npre; i++) {
+        base[i] = run;
+        run += ref[i];
+    }
+    fprintf(ctx->log, "bucketcount_rod: %d keys, %d pivots, %d CTAs of %d threads, %d elements "
+            "each\n", n, SRT_DIV, ctas, SRT_TB, SRT_BAND);
+
+    if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
+        goto out;
+    HD_WL_TRY(hd_malloc(gpu, &d_keys, sizeof(float) * (size_t)n));
+    HD_WL_TRY(hd_malloc(gpu, &d_packed, sizeof(int32_t) * (size_t)n));
+    HD_WL_TRY(hd_malloc(gpu, &d_counts, sizeof(uint32_t) * npre));
+    HD_WL_TRY(hd_malloc(gpu, &d_piv, sizeof piv));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_keys, keys, sizeof(float) * (size_t)n));
+    HD_WL_TRY(hd_memcpy_h2d(gpu, d_piv, piv, sizeof piv));
+    HD_WL_TRY(hd_memset(gpu, d_packed, 0xff, sizeof(int32_t) * (size_t)n));
+    HD_WL_TRY(hd_memset(gpu, d_counts, 0xff, sizeof(uint32_t) * npre));
+    {
+        struct hd_dim3 grid = {(uint32_t)ctas, 1, 1}, block = {SRT_TB, 1, 1};
+        struct hd_arg args[] = {HD_ARG(d_keys), HD_ARG(d_packed), HD_ARG(d_counts), HD_ARG(n),
+                                HD_ARG(d_piv)};
+        HD_WL_TRY(hd_launch(gpu, mod, "srt_bucketcount_rod", grid, block, 0, 0, args, 5));
+    }
+    HD_WL_TRY(hd_synchronize(gpu));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, got, d_counts, sizeof(uint32_t) * npre));
+    HD_WL_TRY(hd_memcpy_d2h(gpu, packed, d_packed, sizeof(int32_t) * (size_t)n));
+    if ((rc = hd_wl_compare_u32(ctx, "CTA bucket count", ref, got, npre)) != HD_OK)
+        goto out;
+    for (int e = 0; e < n; e++) {
+        const uint32_t p = (uint32_t)packed[e], b = p & (SRT_DIV - 1), slot = p >> 10;
+        const size_t cb = (size_t)((e % threads) / SRT_TB) * SRT_DIV + b;
+        if ((int)b != srt_search(piv, keys[e]) || slot >= ref[cb] || seen[base[cb] + slot]++) {
+            rc = hd_wl_fail(ctx, "bucketcount_rod: key %d (%g) has index 0x%08x: bucket %u, slot %u "
+                                 "(its bucket %d, count %u)", e, (double)keys[e], p, b, slot,
+                            srt_search(piv, keys[e]), ref[cb]);
+            goto out;
+        }
+    }
+
+out:
+    hd_free(gpu, d_keys);
+    hd_free(gpu, d_packed);
+    hd_free(gpu, d_counts);
+    hd_free(gpu, d_piv);
+    free(keys);
+    free(sorted);
+    free(packed);
+    free(ref);
+    free(got);
+    free(base);
+    free(seen);
+    return rc;
+}
+
+const struct hd_workload hd_workload_bucketcount_rod_ccbp = {
+    .name = "bucketcount_rod_ccbp",
+    .description = "Rodinia hybridsort's bucketcount alone in Rodinia's form (32-thread CTAs, "
+                   "pivot binary search, shared retry-loop counters), the other SRT candidate",
+    .klass = "memory",
+    .idempotent = true,
+    .run = srt_run,
+    .variant_of = "bucketsort",
+    .variant_flags = "-DSRT_RODINIA=1 -DSRT_COUNT=1",
+    .paper_row = "Lin Table 4.2 SRT (DBI: throughput 25 %, NoC 37 %, DRAM 59 %, L2 miss 69 %) = "
+                 "Rodinia hybridsort's bucketcount kernel (the other candidate)",
+};
 const struct hd_workload hd_workload_bucketsort_rod_ccbp = {
     .name = "bucketsort_rod_ccbp",
     .description = "Rodinia hybridsort's bucketsort scatter alone in Rodinia's form (32-thread CTAs, "
