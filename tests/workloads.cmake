@@ -30,8 +30,10 @@ if(TARGET heddle)
     # Small sizes run in well under a second functionally; the timeout only catches hangs.
     # every workload in CI, its resource-specification variants in the full tier
     # (and the variants that are another kernel rather than another resource specification:
-    # lbm_parboil, Parboil's own lbm layout, session 22)
-    if(EXISTS ${CMAKE_SOURCE_DIR}/workloads/${wl}/ OR wl STREQUAL "lbm_parboil")
+    # lbm_parboil, Parboil's own lbm layout, session 22; bucketsort_rod_ccbp, Rodinia's bucketsort
+    # scatter alone, Lin's SRT in the CCBP experiment, session 25)
+    if(EXISTS ${CMAKE_SOURCE_DIR}/workloads/${wl}/ OR wl STREQUAL "lbm_parboil"
+       OR wl STREQUAL "bucketsort_rod_ccbp")
       set(tier ci)
     else()
       set(tier full)

@@ -112,3 +112,91 @@ extern "C" __global__ void __launch_bounds__(BK_CAP / 2)
     if (t + half < size)
         out[first + t + half] = s[t + half];
 }
+
+#ifdef SRT_RODINIA
+// srt_bucketsort_rod (variant bucketsort_rod_ccbp; issue 29, docs/blocks/ccbp.md "Session 25: SRT
+// in Rodinia's form"): the form of Rodinia hybridsort's `bucketsort` kernel, the scatter that
+// Lin's Table 4.2 SRT names, run alone (the host computes what hybridsort's bucketcount and
+// bucketprefixoffset kernels would have left in memory). Rodinia's constants: 1,024 divisions,
+// one warp per CTA (32 threads) and 128 elements per thread (BUCKET_BAND), so a CTA owns 4,096
+// elements, taken with a grid stride (element e belongs to CTA (e mod (32 * grid)) / 32).
+//   - The CTA's 1,024 write pointers go to shared memory (4 KB, volatile): the bucket's float4-
+//     aligned start (starts[b]) plus the elements of bucket b in earlier CTAs (prefix[cta][b]).
+//   - Per element: the key and its packed index (slot << 10 | bucket) are read coalesced; the
+//     key is written to pointer[bucket] + slot, a scattered 4-byte store (a warp's 32 stores go
+//     to up to 32 buckets). As in Rodinia, the pointer is read from the volatile shared array a
+//     second time for a value nothing uses (Rodinia's `test`; volatile, so the load stays).
+// No __launch_bounds__ (Rodinia has none). Idempotent: it writes only `out`.
+#define SRT_DIV 1024
+#define SRT_LOG_DIV 10
+#define SRT_WARP_LOG 5
+
+extern "C" __global__ void srt_bucketsort_rod(const float *keys, const int *packed, float *out,
+                                              int n, const unsigned *prefix,
+                                              const unsigned *starts)
+{
+    volatile __shared__ unsigned ptr[SRT_DIV];
+    const int cta_base = blockIdx.x * SRT_DIV;
+    const int warp_base = (threadIdx.x >> SRT_WARP_LOG) * SRT_DIV;
+    const int stride = blockDim.x * gridDim.x;
+    for (int b = threadIdx.x; b < SRT_DIV; b += blockDim.x)
+        ptr[b] = starts[b & (SRT_DIV - 1)] + prefix[cta_base + b];
+    __syncthreads();
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {
+        float key = keys[e];
+        int p = packed[e];
+        int b = warp_base + (p & (SRT_DIV - 1));
+        out[ptr[b] + (p >> SRT_LOG_DIV)] = key;
+        unsigned unused = ptr[b] + (p >> SRT_LOG_DIV);
+        (void)unused;
+    }
+}
+
+// srt_bucketcount_rod (variant bucketcount_rod_ccbp; docs/blocks/ccbp.md "Session 25"): the form of
+// Rodinia hybridsort's `bucketcount` kernel alone, the other candidate for Lin's SRT. The same
+// grid, CTA and grid stride as srt_bucketsort_rod; 4 KB of volatile shared counters, one per
+// bucket (one warp per CTA). Per key: a binary search of the 1,024 pivots from index 511 in 9
+// halving steps plus a last compare, 10 pivot reads (Rodinia reads them through a texture; here
+// through the read-only path, ld.global.nc, as Heddle has no texture unit); then a slot from the
+// warp-synchronous retry loop on the bucket's counter: each lane writes its lane tag in the top
+// 5 bits with the count + 1 below, reads it back and retries until its own write survived; the
+// packed index (slot << 10) + bucket is written. At the end the CTA's 1,024 counts go to
+// counts[cta][*]. Idempotent: it reads keys and pivots and writes packed and counts.
+#ifdef SRT_COUNT
+#define SRT_COUNT_MASK 0x07FFFFFFu
+
+extern "C" __global__ void srt_bucketcount_rod(const float *keys, int *packed,
+                                               unsigned *counts, int n,
+                                               const float *__restrict__ pivots)
+{
+    volatile __shared__ unsigned cnt[SRT_DIV];
+    const unsigned tag = threadIdx.x << (32 - SRT_WARP_LOG);
+    const int warp_base = (threadIdx.x >> SRT_WARP_LOG) * SRT_DIV;
+    const int stride = blockDim.x * gridDim.x;
+    for (int b = threadIdx.x; b < SRT_DIV; b += blockDim.x)
+        cnt[b] = 0;
+    __syncthreads();
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {
+        float key = keys[e];
+        int at = SRT_DIV / 2 - 1, step = SRT_DIV / 4;
+        float piv = __ldg(&pivots[at]);
+        while (step >= 1) {
+            at = key < piv ? at - step : at + step;
+            piv = __ldg(&pivots[at]);
+            step >>= 1;
+        }
+        at = key < piv ? at : at + 1;
+        volatile unsigned *c = cnt + warp_base + at;
+        unsigned mine;
+        do {
+            mine = tag | ((*c & SRT_COUNT_MASK) + 1);
+            *c = mine;
+        } while (*c != mine);
+        packed[e] = (int)(((mine & SRT_COUNT_MASK) - 1) << SRT_LOG_DIV) + at;
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < SRT_DIV; b += blockDim.x)
+        counts[blockIdx.x * SRT_DIV + b] = cnt[b] & SRT_COUNT_MASK;
+}
+#endif // SRT_COUNT
+#endif // SRT_RODINIA
