@@ -7,9 +7,9 @@
 #   0 mismatches, the cycles of the run without the blocks, selections and snapshot reads
 #   checked; and the fault ([ccbp] blocks_fault: the IRC blocks see wrong queue positions)
 #   reported as a located mismatch.
-# - ccbp_loop_pairs (full tier): the ten CCBP pairs (the eight of session 14, HG's
-#   histo1024_lin22+fdtd2d_ccbp, session 16, and BP_1's backprop_ccbp+cfd_ccbp, session 17),
-#   --drive ref and --drive rtl.
+# - ccbp_loop_pairs (full tier): the eleven CCBP pairs (the eight of session 14, HG's
+#   histo1024_lin22+fdtd2d_ccbp, session 16, BP_1's backprop_ccbp+cfd_ccbp, session 17, and LAV
+#   in Rodinia's form, lavamd_rod_ccbp+bucketsort, session 25), --drive ref and --drive rtl.
 # - ccbp_loop_fst (full tier): an FST window of the 18 instances (16 IRCs, the monitor, the
 #   controller).
 set(HD_TEST_MECHANISM ccbp)
@@ -24,7 +24,7 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/ccbp/loop.sh $<TARGET_FILE:heddle> full
                    pathfinder+lbm backprop+cfd btree+sad histogram+fdtd2d cfd+fdtd2d
                    bfs+spmv lavamd+bucketsort kmeans+lbm histo1024_lin22+fdtd2d_ccbp
-                   backprop_ccbp+cfd_ccbp
+                   backprop_ccbp+cfd_ccbp lavamd_rod_ccbp+bucketsort
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(ccbp_loop_pairs PROPERTIES LABELS "cosim" TIMEOUT 3600
     PASS_REGULAR_EXPRESSION "loop.sh: 0 mismatches, same cycles with --drive rtl")

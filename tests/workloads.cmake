@@ -30,8 +30,9 @@ if(TARGET heddle)
     # Small sizes run in well under a second functionally; the timeout only catches hangs.
     # every workload in CI, its resource-specification variants in the full tier
     # (and the variants that are another kernel rather than another resource specification:
-    # lbm_parboil, Parboil's own lbm layout, session 22)
-    if(EXISTS ${CMAKE_SOURCE_DIR}/workloads/${wl}/ OR wl STREQUAL "lbm_parboil")
+    # lbm_parboil, Parboil's own lbm layout, session 22; lavamd_rod and lavamd_rod_ccbp,
+    # Rodinia's lavaMD kernel, session 25: under a second each at small)
+    if(EXISTS ${CMAKE_SOURCE_DIR}/workloads/${wl}/ OR wl MATCHES "^(lbm_parboil|lavamd_rod|lavamd_rod_ccbp)$")
       set(tier ci)
     else()
       set(tier full)
