@@ -13,6 +13,10 @@
  * float adds n u times their magnitudes: |got - exact| <= (n + 64) u sum |q| vij (2 |d| + 1).
  * For n = 2,700 terms that is 1.6e-4 of the magnitude sum, while one lost neighbour box (100 terms
  * of the same sign in v) moves the result by percents.
+ *
+ * Variants lavamd_rod and lavamd_rod_ccbp (session 25, lv_run_rodinia): Rodinia 3.1's form of the
+ * kernel (lavamd.cu's lavamd_rod) with its box table, fv zeroed and added to on the device; the
+ * same reference and tolerance (the forces are still a float running sum of the same terms).
  */
 #include "workload.h"
 
