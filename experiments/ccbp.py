@@ -19,6 +19,8 @@ Two stages.
                 (results/ccbp/profiles/PAIR.txt, model/mech/ccbp/ccbp_profile.c) and the sweep
                 file experiments/ccbp.toml.
   lat2x HEDDLE  only the LS test's settings, checked by the chase (CTest ccbp_lat2x).
+  measure HEDDLE W   one workload's standalone run and LS test as the plan makes them, its
+                Table 4.2 columns and its class among the committed profiles (session 25).
   sweep         experiments/sweep.py experiments/ccbp.toml -j 2: per pair and scheme one co-run,
                 every workload re-executed until the budget (--repeat all --repeat-until);
                 report() computes per-kernel IPC over the budget, the metrics and the figure.
@@ -1019,8 +1021,41 @@ def lat2x_check(heddle):
           f"{lat['chase_2x'][1]:.1f} (x{lat['ratio'][1]:.3f}) cycles per hop")
 
 
+def measure(heddle, w):
+    """`ccbp.py measure HEDDLE W`: one workload's standalone measures as the plan's profiling run
+    makes them (medium, CONFIG, GTO; session 25), without the curves or the sweep file: Table
+    4.2's columns (Thro. = IPC / peak IPC, the busier crossbar, the DRAM bus, the L2 read miss
+    rate), the LS test's slowdown (the chase-checked doubled latencies) and the class, by the
+    threshold rule and by rank among the committed profiles (results/ccbp/profile.json) with W
+    in the place of the stand-in of its Table 4.2 row (the same paper_class base name)."""
+    heddle = os.path.abspath(heddle)
+    with tempfile.TemporaryDirectory() as tmp:
+        lat = lat2x(heddle, tmp)
+        t = _run(heddle, w, [], os.path.join(tmp, f"{w}.json"))
+        prof = _measure(t)
+        latency_test(heddle, w, prof, lat, tmp)
+    m = t["memory"]["total"]
+    peak = NSM * t["config"]["sm"]["num_schedulers"] if "config" in t else NSM * 4
+    l2_miss = 100.0 * (1 - m["l2_read_hits"] / max(1, m["l2_reads"]))
+    kept = json.load(open(os.path.join(RES, "profile.json")))["workloads"]
+    base = w.split("_")[0]
+    profs = {k: v for k, v in kept.items() if k.split("_")[0] != base}
+    profs[w] = prof
+    classify(profs)
+    print(f"ccbp measure {w}: {prof['cycles']} cycles, IPC {prof['ipc']:.2f} (Thro "
+          f"{100 * prof['ipc'] / peak:.1f} % of {peak}), NoC busier {prof['noc_busier']:.1f} % "
+          f"(request {prof['nbw_req']:.1f}, reply {prof['nbw_rep']:.1f}), DRAM "
+          f"{prof['dram_util']:.1f} %, L2 read miss {l2_miss:.2f} %, x{prof['slowdown_2lat']:.3f} "
+          f"with the latencies doubled; class {profs[w]['type_threshold']} (threshold), "
+          f"{profs[w].get('type_rank', '-')} (rank); Table 4.2: {paper_class(w)}")
+    print("ccbp measure: the classes by rank with it: " + ", ".join(
+        f"{k} {v.get('type_rank', v['type'])}" for k, v in sorted(profs.items())))
+
+
 if __name__ == "__main__":
     stage.main("experiments/ccbp.py", [("plan", plan, "HEDDLE", "profiling runs, profiles, "
                                         "the sweep file"),
+                                       ("measure", measure, "HEDDLE WORKLOAD", "one workload's "
+                                        "standalone measures and class, as the plan's"),
                                        ("lat2x", lat2x_check, "HEDDLE", "the LS test's "
                                         "doubled-latency settings, checked by the chase")])

@@ -7,9 +7,10 @@
 #   0 mismatches, the cycles of the run without the blocks, selections and snapshot reads
 #   checked; and the fault ([ccbp] blocks_fault: the IRC blocks see wrong queue positions)
 #   reported as a located mismatch.
-# - ccbp_loop_pairs (full tier): the ten CCBP pairs (the eight of session 14, HG's
-#   histo1024_lin22+fdtd2d_ccbp, session 16, BP_1's backprop_ccbp+cfd_ccbp, session 17, and
-#   SRT in Rodinia's form, lavamd+bucketsort_rod_ccbp, session 25), --drive ref and --drive rtl.
+# - ccbp_loop_pairs (full tier): the twelve CCBP pairs (the eight of session 14, HG's
+#   histo1024_lin22+fdtd2d_ccbp, session 16, BP_1's backprop_ccbp+cfd_ccbp, session 17, and LAV
+#   and SRT in Rodinia's form, lavamd_rod_ccbp+bucketsort_rod_ccbp and srtrod's
+#   lavamd+bucketsort_rod_ccbp, session 25), --drive ref and --drive rtl.
 # - ccbp_loop_fst (full tier): an FST window of the 18 instances (16 IRCs, the monitor, the
 #   controller).
 set(HD_TEST_MECHANISM ccbp)
@@ -25,6 +26,7 @@ if(TARGET heddle AND TARGET hd_cosim_vl)
                    pathfinder+lbm backprop+cfd btree+sad histogram+fdtd2d cfd+fdtd2d
                    bfs+spmv lavamd+bucketsort kmeans+lbm histo1024_lin22+fdtd2d_ccbp
                    backprop_ccbp+cfd_ccbp lavamd+bucketsort_rod_ccbp
+                   lavamd_rod_ccbp+bucketsort_rod_ccbp
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(ccbp_loop_pairs PROPERTIES LABELS "cosim" TIMEOUT 3600
     PASS_REGULAR_EXPRESSION "loop.sh: 0 mismatches, same cycles with --drive rtl")

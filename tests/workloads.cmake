@@ -31,9 +31,10 @@ if(TARGET heddle)
     # every workload in CI, its resource-specification variants in the full tier
     # (and the variants that are another kernel rather than another resource specification:
     # lbm_parboil, Parboil's own lbm layout, session 22; bucketsort_rod_ccbp, Rodinia's bucketsort
-    # scatter alone, Lin's SRT in the CCBP experiment, session 25)
-    if(EXISTS ${CMAKE_SOURCE_DIR}/workloads/${wl}/ OR wl STREQUAL "lbm_parboil"
-       OR wl STREQUAL "bucketsort_rod_ccbp")
+    # scatter alone, Lin's SRT in the CCBP experiment, and lavamd_rod, lavamd_rod_ccbp, Rodinia's
+    # lavaMD kernel, session 25: under a second each at small)
+    if(EXISTS ${CMAKE_SOURCE_DIR}/workloads/${wl}/
+       OR wl MATCHES "^(lbm_parboil|bucketsort_rod_ccbp|lavamd_rod|lavamd_rod_ccbp)$")
       set(tier ci)
     else()
       set(tier full)
