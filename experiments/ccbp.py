@@ -80,8 +80,13 @@ BUDGET = int(os.environ.get("CCBP_BUDGET", "1000000"))  # cycles per co-run (the
 # backprop_ccbp runs bp_layer_forward alone (BP_1), kmeans_ccbp km_invert_mapping alone (KM_1)
 # Since session 21 BP is Rodinia's form of BP_1 (backprop_rod_ccbp: its layerforward writes the
 # tile back over the weights, Lin's 51 % L2 misses; docs/blocks/ccbp.md "Session 21")
+# Since session 25 LAV and SRT are Rodinia's kernels in Rodinia's form (docs/blocks/ccbp.md
+# "Session 25"): lavamd_rod_ccbp adds every interaction's force into fv in global memory (NBI),
+# bucketsort_rod_ccbp is hybridsort's bucketsort scatter alone (DBI); both stand-ins before kept
+# their work on chip and were LS.
 PAIRS = ["backprop_rod_ccbp+cfd_ccbp", "btree+sad", "histo1024_lin22+fdtd2d_ccbp", "pathfinder+lbm_ccbp",
-         "bfs_ccbp+spmv", "cfd_ccbp+fdtd2d_ccbp", "lavamd+bucketsort", "kmeans_ccbp+lbm_ccbp"]
+         "bfs_ccbp+spmv", "cfd_ccbp+fdtd2d_ccbp", "lavamd_rod_ccbp+bucketsort_rod_ccbp",
+         "kmeans_ccbp+lbm_ccbp"]
 SCHEMES = ["lrr", "smk_p", "smk", "ws", "dai18", "dmil", "ccbp", "oracle"]
 # the grid's order, scheme by scheme over every pair: a run cut short (sweep.py keeps every
 # finished point in its store and reruns only the rest) has the headline schemes of every pair

@@ -131,11 +131,13 @@ _Static_assert(sizeof(struct lv_nei) == 24 && sizeof(struct lv_box) == 656,
 static struct lv_size lv_rod_size_of(enum hd_wl_size size)
 {
     /* small: 4 boxes (CI); medium: the CCBP experiment's input (docs/blocks/ccbp.md "Session
-     * 25"): a row of 288 boxes, 2 waves of the 9 CTAs per SM lavamd_rod_ccbp's 52 registers leave
-     * on configs/maxwell-ccbp.ini's 16 SMs (lavamd_rod: 64 registers, 8 per SM, 2.25 waves),
-     * each box with the fewest neighbours a grid gives (2), so that the per-interaction form's
-     * run stays short; large: Rodinia's run, -boxes1d 10. */
-    static const struct lv_size s[3] = {{2, 2, 1}, {288, 1, 1}, {10, 10, 10}};
+     * 25"): a row of 144 boxes, one wave of the 9 CTAs per SM lavamd_rod_ccbp's 52 registers
+     * leave on configs/maxwell-ccbp.ini's 16 SMs (lavamd_rod: 64 registers, 8 per SM, 1.1 waves;
+     * under a CCBP quota of fewer CTAs per SM, several), each box with the fewest neighbours a
+     * grid gives (2), so that the per-interaction form's run stays short (the helper's 288-box
+     * row, two waves, took 5.49 M cycles: the grid's 45-minute budget could not hold its
+     * points); large: Rodinia's run, -boxes1d 10. */
+    static const struct lv_size s[3] = {{2, 2, 1}, {144, 1, 1}, {10, 10, 10}};
     return s[size];
 }
 
