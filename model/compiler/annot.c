@@ -317,17 +317,19 @@ unsigned hd_annot_live_regs(const struct hd_annot *a, uint32_t pc, bool divergen
         return 0;
     const struct hd_liveness *lv = f->lv;
     unsigned n = 0;
-    for (uint32_t i = 0; i < lv->n[HD_RC_DATA]; i++) {
-        if (!(row[i / 64] >> (i % 64) & 1u))
-            continue;
-        uint32_t r = lv->reg_of[HD_RC_DATA][i];
-        uint32_t kreg = f->f.reg_base + r;
-        if (held_only && !hd_annot_held(a, kreg))
-            continue;
-        if (n < max)
-            regs[n] = kreg;
-        n++;
-    }
+    const uint32_t nd = lv->n[HD_RC_DATA];
+    for (uint32_t b = 0; b < (nd + 63) / 64; b++) /* the row's set bits in ascending order */
+        for (uint64_t m = row[b]; m; m &= m - 1) {
+            const uint32_t i = b * 64u + (uint32_t)__builtin_ctzll(m);
+            if (i >= nd)
+                break;
+            const uint32_t kreg = f->f.reg_base + lv->reg_of[HD_RC_DATA][i];
+            if (held_only && !hd_annot_held(a, kreg))
+                continue;
+            if (n < max)
+                regs[n] = kreg;
+            n++;
+        }
     return n;
 }
 
@@ -340,14 +342,17 @@ uint32_t hd_annot_live_words(const struct hd_annot *a, uint32_t pc, bool diverge
         return 0;
     const struct hd_liveness *lv = f->lv;
     uint32_t words = 0;
-    for (uint32_t i = 0; i < lv->n[HD_RC_DATA]; i++) {
-        if (!(row[i / 64] >> (i % 64) & 1u))
-            continue;
-        uint32_t r = lv->reg_of[HD_RC_DATA][i];
-        if (held_only && !hd_annot_held(a, f->f.reg_base + r))
-            continue;
-        words += lv->words[r];
-    }
+    const uint32_t n = lv->n[HD_RC_DATA];
+    for (uint32_t b = 0; b < (n + 63) / 64; b++) /* the row's set bits, a word at a time */
+        for (uint64_t m = row[b]; m; m &= m - 1) {
+            const uint32_t i = b * 64u + (uint32_t)__builtin_ctzll(m);
+            if (i >= n)
+                break;
+            const uint32_t r = lv->reg_of[HD_RC_DATA][i];
+            if (held_only && !hd_annot_held(a, f->f.reg_base + r))
+                continue;
+            words += lv->words[r];
+        }
     return words;
 }
 /* }==== */
