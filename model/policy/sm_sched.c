@@ -17,6 +17,7 @@
 struct sched_state {
     uint32_t max;         /* slots */
     uint64_t *age;        /* [max]; UINT64_MAX when not resident */
+    uint64_t *key;        /* [max] scratch: GTO's ages of the warps being ordered */
     uint32_t last;        /* warp that issued last, or NONE */
     /* two-level */
     uint32_t active_cap;
@@ -62,6 +63,7 @@ static void sched_destroy(void *impl)
     if (!s)
         return;
     free(s->age);
+    free(s->key);
     free(s->active);
     free(s->pend);
     free(s->in_active);
@@ -106,17 +108,21 @@ static unsigned gto_order(void *impl, const struct hd_sched_env *env, const uint
         if (ready[i] == s->last)
             out[k++] = ready[i];
     unsigned first = k;
+    uint64_t *key = s->key; /* key[j] = age of out[j] (the ages read once, not per compare) */
     for (unsigned i = 0; i < n; i++) {
         uint32_t w = ready[i];
         if (w == s->last)
             continue;
         /* insertion by age (ready sets are small) */
+        const uint64_t a = s->age[w];
         unsigned j = k++;
-        while (j > first && s->age[out[j - 1]] > s->age[w]) {
+        while (j > first && key[j - 1] > a) {
             out[j] = out[j - 1];
+            key[j] = key[j - 1];
             j--;
         }
         out[j] = w;
+        key[j] = a;
     }
     return k;
 }
@@ -281,11 +287,12 @@ int hd_sched_create(const struct hd_sm_params *p, struct hd_sched *out)
     s->max = p->max_warps;
     s->last = NONE;
     s->age = malloc(s->max * sizeof *s->age);
+    s->key = malloc(s->max * sizeof *s->key);
     s->active_cap = p->sched_active ? p->sched_active : 1;
     s->active = calloc(s->active_cap, sizeof *s->active);
     s->pend = calloc(s->max, sizeof *s->pend);
     s->in_active = calloc(s->max, sizeof *s->in_active);
-    if (!s->age || !s->active || !s->pend || !s->in_active) {
+    if (!s->age || !s->key || !s->active || !s->pend || !s->in_active) {
         sched_destroy(s);
         return -1;
     }
