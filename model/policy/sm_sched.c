@@ -5,8 +5,9 @@
  * issued, and for two-level the active set (an array in insertion order) and the pending pool
  * (a FIFO). Orders are computed over the ready warps only; ties never depend on anything but
  * slot numbers and ages, so scheduling is deterministic. GTO also keeps its resident warps in
- * (age, slot) order (session 25, for speed: the ready set is read off that list instead of being
- * sorted each cycle; the sort remains for a ready warp not in the list, the same order).
+ * (age, slot) order (session 25, for speed: a large ready set is read off that list instead of being
+ * sorted each cycle; the sort remains for small ones and for a ready warp not in the list, the
+ * same order either way).
  */
 #include "sm_sched.h"
 #include "sm_sched_ext.h"
@@ -19,7 +20,6 @@
 struct sched_state {
     uint32_t max;         /* slots */
     uint64_t *age;        /* [max]; UINT64_MAX when not resident */
-    uint64_t *key;        /* [max] scratch: GTO's ages of the warps being ordered */
     /* GTO: the resident warps by (age, slot) ascending, and the stamp of the ready set ordered */
     uint32_t *by_age;     /* [max] */
     uint32_t nres;
@@ -70,7 +70,6 @@ static void sched_destroy(void *impl)
     if (!s)
         return;
     free(s->age);
-    free(s->key);
     free(s->by_age);
     free(s->mark);
     free(s->active);
@@ -170,28 +169,26 @@ static unsigned gto_order(void *impl, const struct hd_sched_env *env, const uint
 {
     struct sched_state *s = impl;
     (void)env;
-    if (n && gto_listed(s, ready, n, out) == n)
+    /* (the list walk costs about 2n + resident steps, the sort n + its inversions, about n^2 / 4:
+       the list for large ready sets; both give the same order) */
+    if (n * n > 8u * n + 4u * s->nres && gto_listed(s, ready, n, out) == n)
         return n;
     unsigned k = 0;
     for (unsigned i = 0; i < n; i++)
         if (ready[i] == s->last)
             out[k++] = ready[i];
     unsigned first = k;
-    uint64_t *key = s->key; /* key[j] = age of out[j] (the ages read once, not per compare) */
     for (unsigned i = 0; i < n; i++) {
         uint32_t w = ready[i];
         if (w == s->last)
             continue;
         /* insertion by age (ready sets are small) */
-        const uint64_t a = s->age[w];
         unsigned j = k++;
-        while (j > first && key[j - 1] > a) {
+        while (j > first && s->age[out[j - 1]] > s->age[w]) {
             out[j] = out[j - 1];
-            key[j] = key[j - 1];
             j--;
         }
         out[j] = w;
-        key[j] = a;
     }
     return k;
 }
@@ -356,14 +353,13 @@ int hd_sched_create(const struct hd_sm_params *p, struct hd_sched *out)
     s->max = p->max_warps;
     s->last = NONE;
     s->age = malloc(s->max * sizeof *s->age);
-    s->key = malloc(s->max * sizeof *s->key);
     s->by_age = calloc(s->max, sizeof *s->by_age);
     s->mark = calloc(s->max, sizeof *s->mark);
     s->active_cap = p->sched_active ? p->sched_active : 1;
     s->active = calloc(s->active_cap, sizeof *s->active);
     s->pend = calloc(s->max, sizeof *s->pend);
     s->in_active = calloc(s->max, sizeof *s->in_active);
-    if (!s->age || !s->key || !s->by_age || !s->mark || !s->active || !s->pend || !s->in_active) {
+    if (!s->age || !s->by_age || !s->mark || !s->active || !s->pend || !s->in_active) {
         sched_destroy(s);
         return -1;
     }
