@@ -34,6 +34,7 @@ static bool alloc_arrays(struct hd_sm *sm)
     sm->w = calloc(p->max_warps, sizeof *sm->w);
     sm->cta = calloc(p->max_ctas, sizeof *sm->cta);
     sm->ready = calloc(sm->words, sizeof *sm->ready);
+    sm->sched_mask = calloc((size_t)p->num_sched * sm->words, sizeof *sm->sched_mask);
     sm->need_fetch = calloc(sm->words, sizeof *sm->need_fetch);
     sm->sched = calloc(p->num_sched, sizeof *sm->sched);
     sm->nstate = calloc(p->num_sched, sizeof *sm->nstate);
@@ -45,13 +46,14 @@ static bool alloc_arrays(struct hd_sm *sm)
     sm->res_n = calloc(p->max_ctas, sizeof *sm->res_n);
     sm->retired = calloc(p->max_ctas, sizeof *sm->retired);
     sm->rx = calloc(64, sizeof *sm->rx);
-    if (!sm->w || !sm->cta || !sm->ready || !sm->need_fetch || !sm->sched || !sm->nstate ||
-        !sm->oldest || !sm->last_stall || !sm->order_buf || !sm->ready_buf || !sm->res_la ||
-        !sm->res_n || !sm->retired || !sm->rx)
+    if (!sm->w || !sm->cta || !sm->ready || !sm->sched_mask || !sm->need_fetch || !sm->sched ||
+        !sm->nstate || !sm->oldest || !sm->last_stall || !sm->order_buf || !sm->ready_buf ||
+        !sm->res_la || !sm->res_n || !sm->retired || !sm->rx)
         return false;
     for (uint32_t i = 0; i < p->max_warps; i++) {
         sm->w[i].slot = i;
         sm->w[i].sched = i % p->num_sched;
+        sm->sched_mask[(size_t)sm->w[i].sched * sm->words + i / 64] |= 1ull << (i % 64);
     }
     for (uint32_t s = 0; s < p->num_sched; s++) {
         sm->oldest[s] = HD_SM_NONE;
@@ -114,6 +116,7 @@ void hd_sm_destroy(struct hd_sm *sm)
     free(sm->w);
     free(sm->cta);
     free(sm->ready);
+    free(sm->sched_mask);
     free(sm->need_fetch);
     free(sm->sched);
     free(sm->nstate);

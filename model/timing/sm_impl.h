@@ -202,6 +202,7 @@ struct hd_sm {
     uint64_t next_age;
     uint32_t words;              /* 64-bit words of a warp bitset */
     uint64_t *ready;             /* [words] READY warps */
+    uint64_t *sched_mask;        /* [num_sched * words] the slots of each scheduler (slot % num_sched) */
     uint64_t *need_fetch;        /* [words] warps with an empty ibuffer that may fetch */
     uint32_t fetch_rr;
     /* schedulers */

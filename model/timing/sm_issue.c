@@ -309,13 +309,10 @@ static bool hold(struct hd_sm *sm, const struct hd_twarp *w, uint64_t now)
 static unsigned ready_list(struct hd_sm *sm, uint32_t s)
 {
     unsigned n = 0;
-    const uint32_t ns = sm->p->num_sched;
+    const uint64_t *mask = &sm->sched_mask[(size_t)s * sm->words]; /* (slot % num_sched == s) */
     for (uint32_t i = 0; i < sm->words; i++)
-        for (uint64_t b = sm->ready[i]; b; b &= b - 1) {
-            uint32_t slot = i * 64 + (uint32_t)__builtin_ctzll(b);
-            if (slot % ns == s)
-                sm->ready_buf[n++] = slot;
-        }
+        for (uint64_t b = sm->ready[i] & mask[i]; b; b &= b - 1)
+            sm->ready_buf[n++] = i * 64 + (uint32_t)__builtin_ctzll(b);
     return n;
 }
 

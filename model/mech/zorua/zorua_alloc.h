@@ -64,6 +64,9 @@ struct zalloc {
     uint64_t last_tick;             /* the cycle of the previous tick (the warp count is
                                        weighted by the cycles since: skipping changes nothing) */             /* hot swapped sets exchanged with cold on-chip ones */
     const struct zph *ph;           /* the kernels' phases (the hook's; NULL: no phase events) */
+    const struct hd_annot *ph_an;   /* the store of the last kernel found in ph (a cache: ph's
+                                       kernels keep their store and place once added) */
+    const struct zph_kernel *ph_k;  /* ... and its phases */
     uint16_t *cur_phase;            /* [max_warps] 1 + the phase of the warp in each slot's last
                                        located instruction (0: none yet) */
     uint16_t *wgrp;                 /* [logical warps] 1 + the phase group of its last phase

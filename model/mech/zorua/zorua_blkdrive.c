@@ -82,6 +82,7 @@ void zbd_arrive(struct zalloc *a, uint32_t blk, const uint32_t *wid, uint32_t nw
     for (uint32_t i = 0; i < nw; i++) {
         SETB(b->arr_mask, wid[i]);
         b->bar[wid[i]] = 0;
+        b->nout -= b->out[wid[i]] == 2;
         b->out[wid[i]] = 0;
         b->known[wid[i]] = 0;
         CLRB(b->exited, wid[i]);
@@ -220,6 +221,7 @@ bool zbd_left(struct zalloc *a, uint32_t w)
     if (w >= b->ref.cfg.warps || b->out[w] != 1)
         return false;
     b->out[w] = 2;
+    b->nout++;
     b->leaving = false;
     (void)zmt_spill(&a->z.tmt.t, w, 0);
     fill_slots(a);
@@ -239,10 +241,12 @@ static void swap_barrier(struct zalloc *a, uint64_t now)
     const struct hd_mech_act *act = a->act;
     if (!act || !act->warp_out || !act->warp_in)
         return;
-    for (uint32_t w = 0; w < a->z.nwarps; w++)
+    for (uint32_t w = 0; w < a->z.nwarps && b->nout; w++)
         if (b->out[w] == 2 && zsl_of(&a->z.tmt, w) < ZMT_SWAP &&
-            act->warp_in(act->gpu, a->sm, b->ctx[w], b->wix[w], now))
+            act->warp_in(act->gpu, a->sm, b->ctx[w], b->wix[w], now)) {
             b->out[w] = 0;
+            b->nout--;
+        }
     if (b->leaving || a->z.tmt.t.nfree)
         return;
     bool want = false;
@@ -382,7 +386,14 @@ int zbd_cycle(struct zalloc *a, uint64_t now, bool active, bool idle, bool mem, 
         in.ev_ssets_i = e.ssets;
     }
     struct hd_zorua_coord_out want, got;
-    hd_zorua_coord_ref_step(&b->ref, &in, &want);
+    if (hd_zorua_coord_ref_idle(&b->ref, &in)) {
+        /* (an idle block's step gives its outputs, all 0, and leaves its state as it was but
+           for the cycle count: an SM without CTAs costs no step; the RTL is stepped still) */
+        want = b->ref.q;
+        b->ref.cycle++;
+    } else {
+        hd_zorua_coord_ref_step(&b->ref, &in, &want);
+    }
     if (zcl_step(a->cl, a->sm, now, &in, &want, &got, a->fault_msg, sizeof a->fault_msg) != 0)
         return -1;
     const bool fly_now = b->ev_fly;

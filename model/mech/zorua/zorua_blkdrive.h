@@ -70,6 +70,8 @@ struct zbd {
     uint8_t wix[HD_ZCO_WARPS_MAX];
     uint8_t known[HD_ZCO_WARPS_MAX];
     bool leaving;                    /* one barrier waiter is on its way out */
+    uint32_t nout;                   /* warps with out[] == 2 (none: swap_barrier's return scan
+                                        is skipped) */
 };
 
 /* Does one of the block's configurations fit SM allocator a (sizes and keys)? Its instance kind

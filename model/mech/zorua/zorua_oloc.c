@@ -79,10 +79,13 @@ void hd_zorua_issue_phase(struct zalloc *a, uint32_t slot, const struct hd_annot
 {
     if (!a->bd || !a->ph || !an || slot >= a->p->max_warps)
         return;
-    const struct zph_kernel *k = NULL;
+    const struct zph_kernel *k = an == a->ph_an ? a->ph_k : NULL;
     for (uint32_t i = 0; i < a->ph->nk && !k; i++)
-        if (a->ph->k[i].an == an)
+        if (a->ph->k[i].an == an) {
             k = &a->ph->k[i];
+            a->ph_an = an;
+            a->ph_k = k;
+        }
     const uint32_t ph = k ? hd_annot_get(k->an, k->col, pc) : 0;
     if (ph)
         (void)phase_event(a, slot, k, ph);
