@@ -12,6 +12,7 @@
  * bucket, at least 16) and runs bucket_scatter and bucket_sort_local. The output must equal the
  * qsort-ed input exactly; the bucket totals are checked against a CPU count first.
  */
+#include "bucketsort_host.h"
 #include "workload.h"
 
 #include <stdlib.h>
@@ -29,25 +30,6 @@ static int bk_keys_of(enum hd_wl_size size)
      * warp instructions (measured, --functional). */
     static const int s[3] = {15000, 250000, 1000000};
     return s[size];
-}
-
-static int bk_cmp(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return x < y ? -1 : x > y;
-}
-
-static int bk_bucket(const float *piv, float key)
-{
-    int lo = 0, hi = BK_DIV - 1;
-    while (lo < hi) {
-        int mid = (lo + hi) >> 1;
-        if (piv[mid] <= key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 static int bk_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
@@ -71,13 +53,13 @@ static int bk_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_wl_rng_seed(&rng, 0x6275636bu);
     for (int k = 0; k < n; k++)
         keys[k] = ref[k] = hd_wl_rng_float(&rng, 0.0f, 1.0f);
-    qsort(ref, (size_t)n, sizeof(float), bk_cmp);
+    qsort(ref, (size_t)n, sizeof(float), bs_key_cmp);
     for (int k = 0; k < BK_DIV - 1; k++)
         piv[k] = ref[(size_t)(k + 1) * (size_t)n / BK_DIV];
     for (int b = 0; b < BK_DIV; b++)
         expect_totals[b] = 0;
     for (int k = 0; k < n; k++)
-        expect_totals[bk_bucket(piv, keys[k])]++;
+        expect_totals[bs_bucket(piv, BK_DIV, keys[k])]++;
 
     if ((rc = hd_wl_load_module(gpu, ctx, &mod)) != HD_OK)
         goto out;

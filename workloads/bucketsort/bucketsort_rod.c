@@ -21,6 +21,7 @@
  * (keys and the zero padding) against the CPU's scatter of the same indices, exactly; then each
  * bucket's part against the keys of that bucket by value (a check of the indices themselves).
  */
+#include "bucketsort_host.h"
 #include "workload.h"
 
 #include <stdlib.h>
@@ -40,26 +41,6 @@ static int srt_keys_of(enum hd_wl_size size)
      * docs/blocks/ccbp.md "Session 25: SRT in Rodinia's form" gives the trade-off. */
     static const int s[3] = {1 << 16, 3 << 18, 1 << 22};
     return s[size];
-}
-
-static int srt_cmp(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The bucket of a key: the number of pivots <= key (0 .. SRT_DIV - 1). */
-static int srt_bucket(const float *piv, float key)
-{
-    int lo = 0, hi = SRT_DIV - 1;
-    while (lo < hi) {
-        int mid = (lo + hi) >> 1;
-        if (piv[mid] <= key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 static int srt_count_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx);
@@ -89,14 +70,14 @@ static int srt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_wl_rng_seed(&rng, 0x73727472u);
     for (int k = 0; k < n; k++)
         keys[k] = sorted[k] = hd_wl_rng_float(&rng, 0.0f, 1.0f);
-    qsort(sorted, (size_t)n, sizeof(float), srt_cmp);
+    qsort(sorted, (size_t)n, sizeof(float), bs_key_cmp);
     for (int k = 0; k < SRT_DIV - 1; k++)
         piv[k] = sorted[(size_t)(k + 1) * (size_t)n / SRT_DIV];
 
     /* bucketcount's result: per CTA the count of each bucket (first as counts in prefix[]),
      * each element's slot in element order. Element e is CTA (e mod threads) / SRT_TB's. */
     for (int e = 0; e < n; e++) {
-        const int b = srt_bucket(piv, keys[e]), c = (e % threads) / SRT_TB;
+        const int b = bs_bucket(piv, SRT_DIV, keys[e]), c = (e % threads) / SRT_TB;
         const uint32_t slot = prefix[(size_t)c * SRT_DIV + b]++;
         bucket_of[e] = (uint32_t)b;
         packed[e] = (int32_t)((slot << 10) | (uint32_t)b);
@@ -154,7 +135,7 @@ static int srt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
      * in its own bucket (bucket parts are disjoint and in pivot order, so this checks them). */
     for (int b = 0, k = 0; b < SRT_DIV; b++) {
         float *part = got + starts[b];
-        qsort(part, totals[b], sizeof(float), srt_cmp);
+        qsort(part, totals[b], sizeof(float), bs_key_cmp);
         for (uint32_t i = 0; i < totals[b]; i++, k++)
             if (part[i] != sorted[k]) {
                 rc = hd_wl_fail(ctx, "bucketsort_rod: bucket %d holds %g where the sorted keys "
@@ -219,7 +200,7 @@ static int srt_count_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
     hd_wl_rng_seed(&rng, 0x73727472u);
     for (int k = 0; k < n; k++)
         keys[k] = sorted[k] = hd_wl_rng_float(&rng, 0.0f, 1.0f);
-    qsort(sorted, (size_t)n, sizeof(float), srt_cmp);
+    qsort(sorted, (size_t)n, sizeof(float), bs_key_cmp);
     for (int k = 0; k < SRT_DIV - 1; k++)
         piv[k] = sorted[(size_t)(k + 1) * (size_t)n / SRT_DIV];
     piv[SRT_DIV - 1] = 2.0f;
