@@ -43,6 +43,19 @@ static int srt_keys_of(enum hd_wl_size size)
     return s[size];
 }
 
+/* Both variants' input: n keys uniform in [0, 1) (the same seed), sorted[] the CPU's sort of
+ * them, and SRT_DIV - 1 ascending pivots, the keys' SRT_DIV-quantiles. */
+static void srt_keys(float *keys, float *sorted, int n, float *piv)
+{
+    struct hd_wl_rng rng;
+    hd_wl_rng_seed(&rng, 0x73727472u);
+    for (int k = 0; k < n; k++)
+        keys[k] = sorted[k] = hd_wl_rng_float(&rng, 0.0f, 1.0f);
+    qsort(sorted, (size_t)n, sizeof(float), bs_key_cmp);
+    for (int k = 0; k < SRT_DIV - 1; k++)
+        piv[k] = sorted[(size_t)(k + 1) * (size_t)n / SRT_DIV];
+}
+
 static int srt_count_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx);
 
 static int srt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
@@ -66,13 +79,7 @@ static int srt_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         rc = hd_wl_fail(ctx, "bucketsort_rod: out of host memory");
         goto out;
     }
-    struct hd_wl_rng rng;
-    hd_wl_rng_seed(&rng, 0x73727472u);
-    for (int k = 0; k < n; k++)
-        keys[k] = sorted[k] = hd_wl_rng_float(&rng, 0.0f, 1.0f);
-    qsort(sorted, (size_t)n, sizeof(float), bs_key_cmp);
-    for (int k = 0; k < SRT_DIV - 1; k++)
-        piv[k] = sorted[(size_t)(k + 1) * (size_t)n / SRT_DIV];
+    srt_keys(keys, sorted, n, piv);
 
     /* bucketcount's result: per CTA the count of each bucket (first as counts in prefix[]),
      * each element's slot in element order. Element e is CTA (e mod threads) / SRT_TB's. */
@@ -196,13 +203,7 @@ static int srt_count_run(struct hd_gpu *gpu, struct hd_wl_ctx *ctx)
         rc = hd_wl_fail(ctx, "bucketcount_rod: out of host memory");
         goto out;
     }
-    struct hd_wl_rng rng;
-    hd_wl_rng_seed(&rng, 0x73727472u);
-    for (int k = 0; k < n; k++)
-        keys[k] = sorted[k] = hd_wl_rng_float(&rng, 0.0f, 1.0f);
-    qsort(sorted, (size_t)n, sizeof(float), bs_key_cmp);
-    for (int k = 0; k < SRT_DIV - 1; k++)
-        piv[k] = sorted[(size_t)(k + 1) * (size_t)n / SRT_DIV];
+    srt_keys(keys, sorted, n, piv);
     piv[SRT_DIV - 1] = 2.0f;
     for (int e = 0; e < n; e++)
         ref[(size_t)((e % threads) / SRT_TB) * SRT_DIV + (size_t)srt_search(piv, keys[e])]++;
