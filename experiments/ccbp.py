@@ -6,8 +6,10 @@ Two stages.
   plan HEDDLE   the profiling runs (§2.15), each workload alone with GTO (T4.1: GTO standalone):
                 the whole run (IPC_alone, NoC and DRAM use, per-request costs, per-CTA static
                 demand, CTAs per SM), runs limited to n CTAs per SM ([timing] admit =
-                kernel_quota) for n in {1, 2, 4, nmax} (IPC and nbw/dbw curves, linear between
-                the measured n), and a run with the L2 and DRAM access latencies doubled (the
+                kernel_quota) for n in CURVE_POINTS up to nmax and at nmax (IPC and nbw/dbw
+                curves, linear between the measured n; nmax = the CTAs per SM the input can
+                hold, below the occupancy bound when the grid is small; session 26, before it
+                {1, 2, 4, occupancy bound}: curve_points), and a run with the L2 and DRAM access latencies doubled (the
                 LS test: the pointer chase's hops x2, lat2x; the slowdown and whether it passes
                 Lin's 1.7x are reported beside the class). Classes: DBI if DRAM use >= 50 % of peak, else NBI if the busier NoC direction
                 >= 50 %, else LS (the saturation points Lin quotes; workloads/README.md "CCBP").
@@ -330,29 +332,80 @@ def latency_test(heddle, w, prof, lat, tmp):
         prof["slowdown_2keys"] = slow["totals"]["cycles"] / prof["cycles"]
 
 
+CURVE_POINTS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)  # the measured CTA counts (and nmax)
+POINTS_RULE = "s26"  # (profiles measured before it: curve_points measures them again)
+
+
+def input_ctas(launches):
+    """The CTAs per SM a workload's input can hold: per launch the occupancy bound or its CTAs
+    spread over the SMs (ceil), whichever is fewer; the most over the launches. A launch waits
+    for the one before it in its stream, also when the experiment re-executes the workload, so
+    no more of its CTAs are ever resident on an SM (bucketsort_rod_ccbp: 24 by shared memory,
+    192 CTAs on 16 SMs hold 12)."""
+    return max(min(l["ctas_per_sm"], -(-l["ctas"] // NSM)) for l in launches)
+
+
+def _curve_run(heddle, w, n, tmp, suffix=""):
+    return _measure(_run(heddle, w, ["timing.admit=kernel_quota", f"timing.admit_quota={n}"],
+                         os.path.join(tmp, f"{w}_{n}{suffix}.json")))
+
+
+def _set_curves(prof, pts):
+    """The curves of prof from its measured points pts ({n: _measure(...)}), linear between
+    them (and from 0 below the first), 1..nmax."""
+    prof["curve_n"] = sorted(pts)
+    for key in CURVES:
+        prof[key + "_curve"] = [_interp({n: c[key] for n, c in pts.items()}, n)
+                                for n in range(1, prof["nmax"] + 1)]
+
+
 def profile_workload(heddle, w, lat, tmp):
     full = _run(heddle, w, [], os.path.join(tmp, f"{w}.json"))
     L = full["launches"]
     prof = _measure(full)
-    prof["nmax"] = max(l["ctas_per_sm"] for l in L)
+    prof["nmax_occupancy"] = max(l["ctas_per_sm"] for l in L)
+    prof["nmax"] = input_ctas(L)
     thr = max(l["block"][0] * l["block"][1] * l["block"][2] for l in L)
     prof["demand"] = [thr, max(l["regs_per_thread"] * l["block"][0] * l["block"][1] *
                                l["block"][2] for l in L), max(l["shared_bytes"] for l in L)]
-    curves = {}
-    for n in sorted({1, 2, 4, prof["nmax"]}):
-        if n > prof["nmax"]:
-            continue
-        t = full if n == prof["nmax"] else _run(
-            heddle, w, ["timing.admit=kernel_quota", f"timing.admit_quota={n}"],
-            os.path.join(tmp, f"{w}_{n}.json"))
-        curves[n] = _measure(t)
-    prof["curve_n"] = sorted(curves)
-    for key in CURVES:
-        prof[key + "_curve"] = [_interp({n: c[key] for n, c in curves.items()}, n)
-                                for n in range(1, prof["nmax"] + 1)]
+    pts = {}
+    for n in sorted({x for x in CURVE_POINTS if x < prof["nmax"]} | {prof["nmax"]}):
+        # (at nmax the whole run is the point when the occupancy bound is nmax)
+        pts[n] = (prof if n == prof["nmax_occupancy"] else _curve_run(heddle, w, n, tmp))
+    _set_curves(prof, pts)
+    prof["points_rule"] = POINTS_RULE
     prof["noc_curves"] = "measured"  # (each crossbar's curve from the runs at n CTAs)
     latency_test(heddle, w, prof, lat, tmp)
     prof["type"] = threshold_class(prof)
+    return prof
+
+
+def curve_points(heddle, w, prof, tmp):
+    """A profile from before session 26 measured its curves at n = 1, 2, 4 and the occupancy
+    bound (the whole run), linear between: bucketsort_rod_ccbp's whole run, whose 192 CTAs hold
+    12 per SM, stood at 24, and the curve climbed from 4 to 24 through values no run had
+    (49.6 % DRAM at 12 against 86.7 % measured there). Here the whole run is checked against
+    the profile (the binary must be the profile's), nmax becomes the CTAs per SM the input holds
+    (input_ctas), the points the profile measured below it are kept exactly, the missing ones
+    of CURVE_POINTS and nmax itself are run, and the curves are made again. The profile-wide
+    measures (the whole run) do not change."""
+    full = _run(heddle, w, [], os.path.join(tmp, f"{w}_pts.json"))
+    if full["totals"]["cycles"] != prof["cycles"]:
+        raise SystemExit(f"ccbp.py: {w}: {full['totals']['cycles']} cycles alone, the profile "
+                         f"has {prof['cycles']}: rerun the profiles (CCBP_REPROFILE=1)")
+    occ = prof.get("nmax_occupancy", prof["nmax"])
+    nmax = input_ctas(full["launches"])
+    pts = {}
+    for n in prof["curve_n"]:  # (measured points; the occupancy bound's is the whole run)
+        if n < nmax or (n == nmax and n == occ):
+            pts[n] = {key: prof[key + "_curve"][n - 1] for key in CURVES}
+    for n in sorted({x for x in CURVE_POINTS if x < nmax} | {nmax}):
+        if n not in pts:
+            pts[n] = _curve_run(heddle, w, n, tmp, "_pts")
+    prof["curve_n_before"] = prof["curve_n"]
+    prof["nmax_occupancy"], prof["nmax"] = occ, nmax
+    _set_curves(prof, pts)
+    prof["points_rule"] = POINTS_RULE
     return prof
 
 
@@ -569,10 +622,18 @@ def plan(heddle):
                 profs[w] = fresh[w].result()
                 print(f"ccbp.py: {w}: profiled (threshold class {profs[w]['type']}, x{profs[w]['slowdown_2lat']:.2f}"
                       " with the latencies doubled)", flush=True)
+            for w in wls:
+                if w not in todo:
+                    profs[w] = kept["workloads"][w]
+                    print(f"ccbp.py: {w}: standalone profile reused from {old}")
+            again = [w for w in wls if profs[w].get("points_rule") != POINTS_RULE]
+            fresh = {w: ex.submit(curve_points, heddle, w, profs[w], tmp) for w in again}
+            for w in again:
+                before = (profs[w]["nmax"], profs[w]["curve_n"])
+                profs[w] = fresh[w].result()
+                print(f"ccbp.py: {w}: curve points {before[1]} (nmax {before[0]}) -> "
+                      f"{profs[w]['curve_n']} (nmax {profs[w]['nmax']})", flush=True)
         for w in wls:
-            if w not in todo:
-                profs[w] = kept["workloads"][w]
-                print(f"ccbp.py: {w}: standalone profile reused from {old}")
             if NOC != "both" and profs[w].get("noc_curves") != "measured":
                 noc_dirs(heddle, w, profs[w], tmp)
                 print(f"ccbp.py: {w}: NoC curves per crossbar measured (request "
