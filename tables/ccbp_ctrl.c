@@ -138,13 +138,15 @@ static void iterate(struct hd_ccbp_ctrl_state *s)
         s->evs |= 1u << HD_CCBP_CTRL_EV_NMAX;
         return;
     }
-    const uint32_t at = s->own[k][c1 - 1];
+    const unsigned n = (c1 - 1u) & 63u; /* c1 >= 1 here (NM <= 62; the & only tells the
+                                         * compiler the index is in range) */
+    const uint32_t at = s->own[k][n];
     const uint32_t own = bw ? snew : at;
     /* the resource shares (other, request crossbar, reply crossbar): the own share x the
      * table's ratio, or the table's curve point (LS, or the own curve 0 here) */
     uint32_t sh[3];
     for (unsigned i = 0; i < 3; i++) {
-        const uint32_t e = s->tab[i][k][c1 - 1];
+        const uint32_t e = s->tab[i][k][n];
         if (bw && at != 0) {
             const uint64_t x = ((uint64_t)snew * e) >> CCBP_CTRL_RF;
             sh[i] = x > VMAX ? VMAX : (uint32_t)x;

@@ -71,7 +71,7 @@ static double dom_share(const struct ccbp_prof *p, const struct ccbp_caps *c, un
  * without per-crossbar curves allocates exactly as one NoC sum did; the curve when at is 0). */
 static double scaled(double own, double cv, double at)
 {
-    return cv == at ? own : at > 0.0 ? cv * own / at : cv;
+    return !(at > 0.0) ? cv : cv == at ? own : cv * own / at;
 }
 
 void ccbp_alg1(const struct ccbp_prof *p, const struct ccbp_caps *c, struct ccbp_alloc *out)
