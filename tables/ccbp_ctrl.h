@@ -85,7 +85,7 @@ enum { HD_CCBP_CTRL_OWN, HD_CCBP_CTRL_OTH, HD_CCBP_CTRL_REQ, HD_CCBP_CTRL_TYPE,
        HD_CCBP_CTRL_NLIM, HD_CCBP_CTRL_DLIM, HD_CCBP_CTRL_NK, HD_CCBP_CTRL_STEP,
        HD_CCBP_CTRL_REP };
 enum { HD_CCBP_CTRL_RD_CTA, HD_CCBP_CTRL_RD_NBW, HD_CCBP_CTRL_RD_DBW, HD_CCBP_CTRL_RD_QUOTA,
-       HD_CCBP_CTRL_RD_REQ, HD_CCBP_CTRL_RD_REP, HD_CCBP_CTRL_RD_N };
+       HD_CCBP_CTRL_RD_REQ, HD_CCBP_CTRL_RD_REP };
 /* Classes (enum ccbp_type of model/mech/ccbp/ccbp_alg1.h; 3 counts as LS). */
 enum { HD_CCBP_CTRL_LS, HD_CCBP_CTRL_NBI, HD_CCBP_CTRL_DBI };
 /* What the last iteration did (coverage only; not a register of the RTL). */

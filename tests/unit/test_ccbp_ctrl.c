@@ -54,8 +54,8 @@ static void compare(struct hd_test_state *t, const char *name, const struct ccbp
         HD_CHECK_U64(t, ccbp_quota(p, &f, k, &kMach, 200), quota[k]);
     }
     /* the writes (the start with the last), 50 cycles per iteration, the edge that shows
-     * done_o, 6 reads per application and the edge of the last result */
-    HD_CHECK_U64(t, ctl.nprog + 50ull * b.steps + 6ull * p->k + 2, edges);
+     * done_o, 4 reads per application and the edge of the last result */
+    HD_CHECK_U64(t, ctl.nprog + 50ull * b.steps + 4ull * p->k + 2, edges);
     printf("%s: (%u, %u) in %u iterations, quotas %u %u, %" PRIu64 " edges\n", name, b.cta[0],
            b.cta[1], b.steps, quota[0], quota[1], edges);
 }
@@ -146,13 +146,12 @@ int main(void)
         compare(&t, "xbar_pair", &x);
         HD_CHECK_U64(&t, 2, ctl.res[0][HD_CCBP_CTRL_RD_CTA]);
         HD_CHECK_U64(&t, 2, ctl.res[1][HD_CCBP_CTRL_RD_CTA]);
-        HD_CHECK_U64(&t, 40u << 16, ctl.res[1][HD_CCBP_CTRL_RD_REP]);
-        HD_CHECK_U64(&t, 10u << 16, ctl.res[1][HD_CCBP_CTRL_RD_REQ]);
+        HD_CHECK_U64(&t, 40u << 16, ctl.s.rep[1]);
+        HD_CHECK_U64(&t, 10u << 16, ctl.s.req[1]);
         for (unsigned n = 0; n <= 2; n++)
             x.rep[0][n] = 15.0 * n;
         compare(&t, "xbar_pair_rep_refused", &x);
-        HD_CHECK(&t, ctl.res[0][HD_CCBP_CTRL_RD_REP] + ctl.res[1][HD_CCBP_CTRL_RD_REP] <=
-                         60u << 16);
+        HD_CHECK(&t, ctl.s.rep[0] + ctl.s.rep[1] <= 60u << 16);
         HD_CHECK(&t, ctl.res[1][HD_CCBP_CTRL_RD_NBW] < 40u << 16);
     }
 

@@ -14,6 +14,10 @@
 #define SHARE_ONE (1u << 20) /* resource 0 without demands: the SM's static resources */
 
 enum { PH_IDLE, PH_WRITE, PH_WAIT, PH_READ, PH_DONE };
+/* Results read per application: CTAs, NoC share, DRAM share, quota (rd_sel_i 0..3: what the
+ * model applies and logs; the crossbar shares, 4 and 5, are not read, so a run's latency is
+ * what it was before the block's per-crossbar CanAlloc) */
+#define FW_READS 4u
 
 /* x in Q.f, rounded to nearest, saturating at max. */
 static uint32_t fix(double x, unsigned f, uint32_t max)
@@ -171,13 +175,13 @@ bool ccbp_ctl_edge(struct ccbp_ctl *t, ccbp_ctl_lock_fn lock, void *arg)
     struct hd_ccbp_ctrl_in in;
     struct hd_ccbp_ctrl_out out;
     memset(&in, 0, sizeof in);
-    const unsigned nrd = HD_CCBP_CTRL_RD_N * t->k;
+    const unsigned nrd = FW_READS * t->k;
     if (t->phase == PH_WRITE)
         in = t->prog[t->pc];
     else if (t->phase == PH_READ && t->rd < nrd) {
         in.rd_v_i = 1;
-        in.rd_app_i = t->rd / HD_CCBP_CTRL_RD_N;
-        in.rd_sel_i = t->rd % HD_CCBP_CTRL_RD_N;
+        in.rd_app_i = t->rd / FW_READS;
+        in.rd_sel_i = t->rd % FW_READS;
     }
     hd_ccbp_ctrl_ref_step(&t->s, &in, &out);
     if (lock)
@@ -196,8 +200,7 @@ bool ccbp_ctl_edge(struct ccbp_ctl *t, ccbp_ctl_lock_fn lock, void *arg)
         break;
     case PH_READ:
         if ((out.rd_v_o & 1u) && t->rd >= 1) /* the result of read rd - 1 */
-            t->res[(t->rd - 1) / HD_CCBP_CTRL_RD_N][(t->rd - 1) % HD_CCBP_CTRL_RD_N] =
-                (uint32_t)out.rd_data_o;
+            t->res[(t->rd - 1) / FW_READS][(t->rd - 1) % FW_READS] = (uint32_t)out.rd_data_o;
         if (++t->rd == nrd + 1)
             t->phase = PH_DONE;
         break;
@@ -216,8 +219,9 @@ void ccbp_ctl_result(const struct ccbp_ctl *t, const struct ccbp_prof *p, struct
         a->cta[k] = t->res[k][HD_CCBP_CTRL_RD_CTA];
         a->nbw[k] = t->res[k][HD_CCBP_CTRL_RD_NBW] / one;
         a->dbw[k] = t->res[k][HD_CCBP_CTRL_RD_DBW] / one;
-        a->req[k] = t->res[k][HD_CCBP_CTRL_RD_REQ] / one;
-        a->rep[k] = t->res[k][HD_CCBP_CTRL_RD_REP] / one;
+        /* (the crossbar shares are not read through the port: the reference's registers) */
+        a->req[k] = t->s.req[k] / one;
+        a->rep[k] = t->s.rep[k] / one;
         const double x = p->type[k] == CCBP_NBI   ? a->nbw[k]
                          : p->type[k] == CCBP_DBI ? a->dbw[k]
                                                   : (double)a->cta[k];

@@ -48,7 +48,7 @@ struct ccbp_ctl {
     struct hd_ccbp_ctrl_in prog[CCBP_CTL_PROG_MAX];
     unsigned nprog, pc, phase, rd, k;
     uint32_t d[CCBP_APPS];             /* the D written (Q8.16): the log's dominant shares */
-    uint32_t res[CCBP_APPS][HD_CCBP_CTRL_RD_N]; /* CTAs, NoC, DRAM share, quota, req, rep */
+    uint32_t res[CCBP_APPS][4];        /* CTAs, NoC share, DRAM share, quota */
     unsigned steps;
     uint64_t edges, runs;
 };
