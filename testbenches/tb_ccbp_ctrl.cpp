@@ -462,8 +462,9 @@ int sc_main(int argc, char **argv)
         g.checked(t);
         t.d[0] = 60 * kOne;
         g.checked(t);
-        // a saturated other share (ratio near 256), the DRAM limit at its largest
-        t.rat[0][0][0] = 0xffffffffu;
+        // a saturated other share (ratio near 256; at both CTA counts, so the final share is
+        // the saturated one), the DRAM limit at its largest
+        t.rat[0][0][0] = t.rat[0][0][1] = 0xffffffffu;
         t.dlim = (1u << 24) - 1;
         g.checked(t);
         // CanAlloc per crossbar: two NBI applications of 20 / 40 % at 1 / 2 CTAs, app 0 on the
