@@ -125,8 +125,9 @@ int main(void)
     p.threads[0] = p.threads[1] = 0;
 
     /* two NBI kernels of 40 % each on different crossbars (test_ccbp_alg1's
-     * alg1_per_crossbar): both at nmax; then the reply crossbar's refusal (kernel 1 on it at
-     * 40 %, kernel 0 loading it 25 %: 30 + 30 for them, the request crossbar's 60 = 40 + 20) */
+     * alg1_per_crossbar): both at nmax; then the reply crossbar's refusal (kernel 0 also loads
+     * the reply crossbar, at 3/4 of its share: both stop at 34 %, the reply crossbar at
+     * 25.5 + 34 = 59.5 %, the next point of either is refused by it) */
     {
         struct ccbp_prof x;
         memset(&x, 0, sizeof x);
@@ -152,7 +153,8 @@ int main(void)
             x.rep[0][n] = 15.0 * n;
         compare(&t, "xbar_pair_rep_refused", &x);
         HD_CHECK(&t, ctl.s.rep[0] + ctl.s.rep[1] <= 60u << 16);
-        HD_CHECK(&t, ctl.res[1][HD_CCBP_CTRL_RD_NBW] < 40u << 16);
+        HD_CHECK_U64(&t, 34u << 16, ctl.res[0][HD_CCBP_CTRL_RD_NBW]);
+        HD_CHECK_U64(&t, 34u << 16, ctl.res[1][HD_CCBP_CTRL_RD_NBW]);
     }
 
     /* random profiles with per-crossbar curves */
