@@ -586,6 +586,10 @@ def write_profile(path, profs):
                   f"app {i} cost_noc {p[cost]:.4f}",
                   f"app {i} cost_dram {p['cost_dram']:.4f}",
                   f"app {i} demand {p['demand'][0]} {p['demand'][1]} {p['demand'][2]}"]
+        # each crossbar's curve: CanAlloc sums each crossbar's shares on its own (session 26;
+        # a profile without them: both crossbars take the nbw curve, one NoC sum as before)
+        lines += [f"app {i} nbw_{x} " + " ".join(f"{v:.3f}" for v in p[f"nbw_{x}_curve"])
+                  for x in ("req", "rep") if f"nbw_{x}_curve" in p]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 

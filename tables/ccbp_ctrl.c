@@ -47,14 +47,15 @@ static void write(struct hd_ccbp_ctrl_state *s, const struct hd_ccbp_ctrl_in *in
     switch (in->wr_sel_i) {
     case HD_CCBP_CTRL_OWN:
     case HD_CCBP_CTRL_OTH:
-    case HD_CCBP_CTRL_RAT:
+    case HD_CCBP_CTRL_REQ:
+    case HD_CCBP_CTRL_REP:
         if (n >= 1 && n <= NM) {
             if (in->wr_sel_i == HD_CCBP_CTRL_OWN)
                 s->own[a][n - 1] = v;
-            else if (in->wr_sel_i == HD_CCBP_CTRL_OTH)
-                s->oth[a][n - 1] = v;
             else
-                s->rat[a][n - 1] = d;
+                s->tab[in->wr_sel_i == HD_CCBP_CTRL_OTH   ? 0
+                       : in->wr_sel_i == HD_CCBP_CTRL_REQ ? 1
+                                                          : 2][a][n - 1] = d;
         }
         break;
     case HD_CCBP_CTRL_TYPE:
@@ -137,24 +138,32 @@ static void iterate(struct hd_ccbp_ctrl_state *s)
         s->evs |= 1u << HD_CCBP_CTRL_EV_NMAX;
         return;
     }
-    const uint32_t at = s->own[k][c1 - 1], oth = s->oth[k][c1 - 1];
-    uint32_t own = at, other = oth;
-    if (bw) {
-        own = snew;
-        if (at != 0) {
-            const uint64_t x = ((uint64_t)snew * s->rat[k][c1 - 1]) >> CCBP_CTRL_RF;
-            other = x > VMAX ? VMAX : (uint32_t)x;
+    const unsigned n = (c1 - 1u) & 63u; /* c1 >= 1 here (NM <= 62; the & only tells the
+                                         * compiler the index is in range) */
+    const uint32_t at = s->own[k][n];
+    const uint32_t own = bw ? snew : at;
+    /* the resource shares (other, request crossbar, reply crossbar): the own share x the
+     * table's ratio, or the table's curve point (LS, or the own curve 0 here) */
+    uint32_t sh[3];
+    for (unsigned i = 0; i < 3; i++) {
+        const uint32_t e = s->tab[i][k][n];
+        if (bw && at != 0) {
+            const uint64_t x = ((uint64_t)snew * e) >> CCBP_CTRL_RF;
+            sh[i] = x > VMAX ? VMAX : (uint32_t)x;
         } else
-            s->evs |= 1u << HD_CCBP_CTRL_EV_AT0;
+            sh[i] = e & VMAX;
     }
-    const uint32_t nb = t == HD_CCBP_CTRL_DBI ? other : own;
-    const uint32_t db = t == HD_CCBP_CTRL_DBI ? own : other;
+    if (bw && at == 0)
+        s->evs |= 1u << HD_CCBP_CTRL_EV_AT0;
+    const uint32_t nb = t == HD_CCBP_CTRL_DBI ? sh[0] : own;
+    const uint32_t db = t == HD_CCBP_CTRL_DBI ? own : sh[0];
     /* CanAlloc on the allocation with k's candidate */
-    uint64_t ns = 0, ds = 0, use[4] = {0, 0, 0, 0};
+    uint64_t rs = 0, ps = 0, ds = 0, use[4] = {0, 0, 0, 0};
     for (unsigned j = 0; j < A; j++) {
         const bool me = j == (unsigned)k;
         const uint64_t cj = me ? c1 : s->cta[j];
-        ns += me ? nb : s->nbw[j];
+        rs += me ? sh[1] : s->req[j];
+        ps += me ? sh[2] : s->rep[j];
         ds += me ? db : s->dbw[j];
         for (unsigned r = 0; r < 4; r++)
             use[r] += cj * s->dem[j][r];
@@ -162,10 +171,11 @@ static void iterate(struct hd_ccbp_ctrl_state *s)
     bool fit = true;
     for (unsigned r = 0; r < 4; r++)
         fit = fit && use[r] <= s->cap[r];
-    if (!fit || ns > s->nlim || ds > s->dlim) {
+    if (!fit || rs > s->nlim || ps > s->nlim || ds > s->dlim) {
         s->live &= (uint8_t)~(1u << k);
-        s->evs |= 1u << (!fit ? HD_CCBP_CTRL_EV_STATIC
-                         : ns > s->nlim ? HD_CCBP_CTRL_EV_NOC
+        s->evs |= 1u << (!fit            ? HD_CCBP_CTRL_EV_STATIC
+                         : rs > s->nlim ? HD_CCBP_CTRL_EV_REQ
+                         : ps > s->nlim ? HD_CCBP_CTRL_EV_REP
                                         : HD_CCBP_CTRL_EV_DRAM);
         return;
     }
@@ -173,6 +183,8 @@ static void iterate(struct hd_ccbp_ctrl_state *s)
     s->cta[k] = (uint8_t)c1;
     s->nbw[k] = nb;
     s->dbw[k] = db;
+    s->req[k] = sh[1];
+    s->rep[k] = sh[2];
 }
 
 void hd_ccbp_ctrl_ref_step(struct hd_ccbp_ctrl_state *s, const struct hd_ccbp_ctrl_in *in,
@@ -190,6 +202,8 @@ void hd_ccbp_ctrl_ref_step(struct hd_ccbp_ctrl_state *s, const struct hd_ccbp_ct
         memset(s->cta, 0, sizeof s->cta);
         memset(s->nbw, 0, sizeof s->nbw);
         memset(s->dbw, 0, sizeof s->dbw);
+        memset(s->req, 0, sizeof s->req);
+        memset(s->rep, 0, sizeof s->rep);
     } else if (s->run) {
         if (s->cnt + 1u >= (s->step ? s->step : 1u)) {
             s->cnt = 0;
@@ -209,7 +223,7 @@ void hd_ccbp_ctrl_ref_step(struct hd_ccbp_ctrl_state *s, const struct hd_ccbp_ct
         const unsigned a = (unsigned)in->rd_app_i; /* < A = 2^AW */
         const uint8_t t = s->type[a];
         s->q.rd_v_o = 1;
-        switch (in->rd_sel_i & 3u) {
+        switch (in->rd_sel_i & 7u) {
         case HD_CCBP_CTRL_RD_CTA:
             s->q.rd_data_o = s->cta[a];
             break;
@@ -219,10 +233,18 @@ void hd_ccbp_ctrl_ref_step(struct hd_ccbp_ctrl_state *s, const struct hd_ccbp_ct
         case HD_CCBP_CTRL_RD_DBW:
             s->q.rd_data_o = s->dbw[a];
             break;
-        default:
+        case HD_CCBP_CTRL_RD_QUOTA:
             s->q.rd_data_o = t == HD_CCBP_CTRL_NBI   ? hd_ccbp_ctrl_quota(s->nbw[a], s->qf[a])
                              : t == HD_CCBP_CTRL_DBI ? hd_ccbp_ctrl_quota(s->dbw[a], s->qf[a])
                                                      : 0u;
+            break;
+        case HD_CCBP_CTRL_RD_REQ:
+            s->q.rd_data_o = s->req[a];
+            break;
+        case HD_CCBP_CTRL_RD_REP:
+            s->q.rd_data_o = s->rep[a];
+            break;
+        default: /* 6, 7: 0 */
             break;
         }
     }

@@ -5,10 +5,13 @@
  * over its profile tables, and the bandwidth-share to issue-rate quota conversion.
  *
  * The firmware (model/mech/ccbp/ccbp_ctrl_fw.c) writes the tables once per profile: per
- * application and CTA count n = 1..NM its own curve (NBI: NoC use, DBI: DRAM use, LS: NoC use),
- * the other curve, and their ratio other / own, the class, nmax, the divisor D of its dominant
- * share, its per-CTA static demands; the SM's capacities, the sustainable NoC and DRAM shares,
- * the applications and the cycles per iteration. Before each run it writes the quota factors
+ * application and CTA count n = 1..NM its own curve (NBI: NoC use, DBI: DRAM use, LS: NoC use)
+ * and three resource tables, the other one (NBI: DRAM, DBI: NoC, LS: DRAM), the request
+ * crossbar's and the reply crossbar's; a resource table's entry at n is the ratio resource /
+ * own (Q8.24) for NBI / DBI where the own curve at n is not 0, else the resource's curve (Q8.16:
+ * it is only read where a ratio is not). Then the class, nmax, the divisor D of its dominant
+ * share, its per-CTA static demands; the SM's capacities, the sustainable NoC share (of each
+ * crossbar) and DRAM share, the applications and the cycles per iteration. Before each run it writes the quota factors
  * (its costs: what co-running changes). start_i runs the loop of Algorithm 1, one iteration per
  * `step` cycles (the last cycle of each period takes the iteration; an iteration is data
  * dependent, so the logic has the whole period: a multicycle path):
@@ -16,17 +19,22 @@
  *              NoC share, DBI its DRAM share, LS its CTAs; compared by cross products,
  *              x_j * D_k < x_k * D_j; a tie keeps the lower index)
  *   step       NBI / DBI: its own share + 1 percentage point, a CTA more when the own curve at
- *              the current CTAs is below it; the other share = the new own share x ratio at
- *              the new CTAs (the other curve when own is 0 there). LS: a CTA more, both
- *              shares from the curves.
- *   CanAlloc   the new CTAs <= nmax; per resource sum of CTAs x demand <= capacity; the sums
- *              of the NoC and DRAM shares <= the sustainable shares. Committed, or the
- *              application is finished. The run ends when none is left.
- * A read gives CTAs, the shares, or the quota: NBI / DBI with a quota factor f:
+ *              the current CTAs is below it; each resource share (other, request crossbar,
+ *              reply crossbar) = the new own share x its ratio at the new CTAs (its curve
+ *              when own is 0 there). LS: a CTA more, every share from the curves.
+ *   CanAlloc   the new CTAs <= nmax; per resource sum of CTAs x demand <= capacity; the sum
+ *              of the request-crossbar shares and the sum of the reply-crossbar shares each
+ *              <= the sustainable NoC share, the sum of the DRAM shares <= the sustainable
+ *              DRAM share. Committed, or the application is finished. The run ends when none
+ *              is left.
+ * A read gives CTAs, the shares (NoC: the own curve's measure for NBI, the other table's for
+ * DBI; DRAM; each crossbar's), or the quota: NBI / DBI with a quota factor f:
  * max(1, min(2^20 - 1, round(share x f))); LS or f = 0: 0 (unlimited).
  * Number formats (fixed): shares, curves, D and the sustainable shares Q8.16 in 24 bits
- * (saturating), ratios Q8.24 in 32 bits, quota factors Q16.16 in 32 bits, demands and
- * capacities 24 bits. Storage: 3 x A x NM table words + per application 8 words.
+ * (saturating), resource-table entries 32 bits (a Q8.24 ratio or a Q8.16 curve point), quota
+ * factors Q16.16 in 32 bits, demands and capacities 24 bits. Storage: per application and n
+ * 24 + 3 x 32 = 120 table bits (before session 26's per-crossbar CanAlloc: own, other curve
+ * and ratio, 24 + 24 + 32 = 80) + per application 8 words; the run 4 shares per application.
  *
  * Timing: every output is registered, one cycle after its cause; 0 in a cycle without a result
  * (busy_o: a run in progress). Interface: rtl/ccbp_ctrl/ccbp_ctrl_ports.def. Use: reset once,
@@ -72,23 +80,25 @@ _Static_assert(CCBP_CTRL_A >= 2 && CCBP_CTRL_A <= 8 && (1u << CCBP_CTRL_AW) == C
 #define CCBP_CTRL_SW 12  /* iterations */
 #define CCBP_CTRL_TW 16  /* cycles per iteration */
 
-enum { HD_CCBP_CTRL_OWN, HD_CCBP_CTRL_OTH, HD_CCBP_CTRL_RAT, HD_CCBP_CTRL_TYPE,
+enum { HD_CCBP_CTRL_OWN, HD_CCBP_CTRL_OTH, HD_CCBP_CTRL_REQ, HD_CCBP_CTRL_TYPE,
        HD_CCBP_CTRL_NMAX, HD_CCBP_CTRL_D, HD_CCBP_CTRL_QF, HD_CCBP_CTRL_DEM, HD_CCBP_CTRL_CAP,
-       HD_CCBP_CTRL_NLIM, HD_CCBP_CTRL_DLIM, HD_CCBP_CTRL_NK, HD_CCBP_CTRL_STEP };
-enum { HD_CCBP_CTRL_RD_CTA, HD_CCBP_CTRL_RD_NBW, HD_CCBP_CTRL_RD_DBW, HD_CCBP_CTRL_RD_QUOTA };
+       HD_CCBP_CTRL_NLIM, HD_CCBP_CTRL_DLIM, HD_CCBP_CTRL_NK, HD_CCBP_CTRL_STEP,
+       HD_CCBP_CTRL_REP };
+enum { HD_CCBP_CTRL_RD_CTA, HD_CCBP_CTRL_RD_NBW, HD_CCBP_CTRL_RD_DBW, HD_CCBP_CTRL_RD_QUOTA,
+       HD_CCBP_CTRL_RD_REQ, HD_CCBP_CTRL_RD_REP };
 /* Classes (enum ccbp_type of model/mech/ccbp/ccbp_alg1.h; 3 counts as LS). */
 enum { HD_CCBP_CTRL_LS, HD_CCBP_CTRL_NBI, HD_CCBP_CTRL_DBI };
 /* What the last iteration did (coverage only; not a register of the RTL). */
 enum { HD_CCBP_CTRL_EV_NONE, HD_CCBP_CTRL_EV_SHARE, HD_CCBP_CTRL_EV_CTA, HD_CCBP_CTRL_EV_NMAX,
-       HD_CCBP_CTRL_EV_STATIC, HD_CCBP_CTRL_EV_NOC, HD_CCBP_CTRL_EV_DRAM, HD_CCBP_CTRL_EV_TIE,
-       HD_CCBP_CTRL_EV_AT0 };
+       HD_CCBP_CTRL_EV_STATIC, HD_CCBP_CTRL_EV_REQ, HD_CCBP_CTRL_EV_DRAM, HD_CCBP_CTRL_EV_TIE,
+       HD_CCBP_CTRL_EV_AT0, HD_CCBP_CTRL_EV_REP };
 
 extern const struct hd_block_desc hd_ccbp_ctrl_block;
 
 struct hd_ccbp_ctrl_state {
     /* the tables: [application][n - 1] */
-    uint32_t own[CCBP_CTRL_A][CCBP_CTRL_NM], oth[CCBP_CTRL_A][CCBP_CTRL_NM];
-    uint32_t rat[CCBP_CTRL_A][CCBP_CTRL_NM];
+    uint32_t own[CCBP_CTRL_A][CCBP_CTRL_NM];
+    uint32_t tab[3][CCBP_CTRL_A][CCBP_CTRL_NM]; /* resource tables: other, request, reply */
     uint8_t type[CCBP_CTRL_A], nmax[CCBP_CTRL_A];
     uint32_t d[CCBP_CTRL_A], qf[CCBP_CTRL_A], dem[CCBP_CTRL_A][4], cap[4];
     uint32_t nlim, dlim, nk, step;
@@ -96,7 +106,7 @@ struct hd_ccbp_ctrl_state {
     uint8_t run, live;
     uint32_t cnt, steps;
     uint8_t cta[CCBP_CTRL_A];
-    uint32_t nbw[CCBP_CTRL_A], dbw[CCBP_CTRL_A];
+    uint32_t nbw[CCBP_CTRL_A], dbw[CCBP_CTRL_A], req[CCBP_CTRL_A], rep[CCBP_CTRL_A];
     uint8_t ev;  /* coverage: what the last iteration did (HD_CCBP_CTRL_EV_*), with evs a mask */
     uint16_t evs;
     struct hd_ccbp_ctrl_out q;

@@ -7,7 +7,8 @@
 // wild ones (random writes of every selector with full-range values, starts and restarts during
 // runs, reads at any time: checked only cycle by cycle against the C reference). The first
 // checked scenario is the hand trace of tests/unit/test_ccbp_alg1.c (LS + NBI -> (2, 2), NBW
-// 35 %). A reset mid-stream; every output compared with the C reference every cycle; coverage
+// 35 %); directed ones reach a refusal by the request crossbar and one by the reply crossbar
+// (session 26: CanAlloc per crossbar). A reset mid-stream; every output compared with the C reference every cycle; coverage
 // bins of ccbp_ctrl_cover.def.
 extern "C" {
 #include "ccbp_ctrl.h"
@@ -30,17 +31,27 @@ extern "C" {
 static const unsigned kA = CCBP_CTRL_A, kNM = CCBP_CTRL_NM;
 static const uint32_t kOne = 1u << 16;
 
-// One checked scenario, in the tables' raw units (Q8.16 shares, Q8.24 ratios).
+// One checked scenario, in the tables' raw units (Q8.16 shares, Q8.24 ratios). Per resource
+// (0 other, 1 request crossbar, 2 reply crossbar) a curve and a ratio; the block's table holds
+// the one it reads: the ratio for NBI / DBI where own is not 0, else the curve.
 struct Prof {
     unsigned nk = 0, step = 1;
     unsigned type[8] = {0}, nmax[8] = {0};
-    uint32_t own[8][64] = {{0}}, oth[8][64] = {{0}}, rat[8][64] = {{0}};
+    uint32_t own[8][64] = {{0}}, cur[3][8][64] = {{{0}}}, rat[3][8][64] = {{{0}}};
     uint32_t d[8] = {0}, qf[8] = {0}, dem[8][4] = {{0}}, cap[4] = {0}, nlim = 0, dlim = 0;
 };
 struct Res {
     unsigned cta[8] = {0}, steps = 0;
-    uint32_t nbw[8] = {0}, dbw[8] = {0};
+    uint32_t nbw[8] = {0}, dbw[8] = {0}, req[8] = {0}, rep[8] = {0};
 };
+
+static bool is_bw(unsigned type) { return type == 1 || type == 2; }
+
+// The resource table's entry i at (a, n - 1) as written.
+static uint32_t entry(const Prof &p, unsigned i, unsigned a, unsigned n)
+{
+    return is_bw(p.type[a]) && p.own[a][n] != 0 ? p.rat[i][a][n] : p.cur[i][a][n];
+}
 
 // Algorithm 1 in long double: shares in percent, the other share truncated to the table's
 // 1/65536 % as the hardware keeps it.
@@ -48,7 +59,7 @@ static Res sw_alg1(const Prof &p)
 {
     typedef long double R;
     Res r;
-    R nb[8] = {0}, db[8] = {0};
+    R nb[8] = {0}, db[8] = {0}, rq[8] = {0}, rp[8] = {0};
     bool live[8] = {false};
     for (unsigned k = 0; k < p.nk; k++)
         live[k] = true;
@@ -77,15 +88,19 @@ static Res sw_alg1(const Prof &p)
             continue;
         }
         const R at = pct(p.own[k][c1 - 1]);
-        R own = at, other = pct(p.oth[k][c1 - 1]);
+        R own = at, sh[3];
+        for (unsigned i = 0; i < 3; i++)
+            sh[i] = pct(p.cur[i][k][c1 - 1]);
         if (bw) {
             own = s;
             if (at != 0) // (the share's format saturates at 2^24 - 1 units)
-                other = std::min(std::floor(s * ((R)p.rat[k][c1 - 1] / 16777216.0L) * 65536.0L),
-                                 (R)((1u << 24) - 1)) / 65536.0L;
+                for (unsigned i = 0; i < 3; i++)
+                    sh[i] = std::min(std::floor(s * ((R)p.rat[i][k][c1 - 1] / 16777216.0L) *
+                                                65536.0L),
+                                     (R)((1u << 24) - 1)) / 65536.0L;
         }
-        const R n1 = p.type[k] == 2 ? other : own, d1 = p.type[k] == 2 ? own : other;
-        R ns = 0, ds = 0;
+        const R n1 = p.type[k] == 2 ? sh[0] : own, d1 = p.type[k] == 2 ? own : sh[0];
+        R rs = 0, ps = 0, ds = 0;
         bool fit = true;
         for (unsigned q = 0; q < 4; q++) {
             uint64_t use = 0;
@@ -94,20 +109,25 @@ static Res sw_alg1(const Prof &p)
             fit = fit && use <= p.cap[q];
         }
         for (unsigned j = 0; j < kA; j++) {
-            ns += j == (unsigned)k ? n1 : nb[j];
+            rs += j == (unsigned)k ? sh[1] : rq[j];
+            ps += j == (unsigned)k ? sh[2] : rp[j];
             ds += j == (unsigned)k ? d1 : db[j];
         }
-        if (!fit || ns > pct(p.nlim) || ds > pct(p.dlim)) {
+        if (!fit || rs > pct(p.nlim) || ps > pct(p.nlim) || ds > pct(p.dlim)) {
             live[k] = false;
             continue;
         }
         r.cta[k] = c1;
         nb[k] = n1;
         db[k] = d1;
+        rq[k] = sh[1];
+        rp[k] = sh[2];
     }
     for (unsigned k = 0; k < kA; k++) {
         r.nbw[k] = (uint32_t)std::llround(nb[k] * 65536.0L);
         r.dbw[k] = (uint32_t)std::llround(db[k] * 65536.0L);
+        r.req[k] = (uint32_t)std::llround(rq[k] * 65536.0L);
+        r.rep[k] = (uint32_t)std::llround(rp[k] * 65536.0L);
     }
     return r;
 }
@@ -163,8 +183,9 @@ struct Gen {
                 stim.push_back(wr(7, a, q, p.dem[a][q]));
             for (unsigned n = 1; n <= p.nmax[a]; n++) {
                 stim.push_back(wr(0, a, n, p.own[a][n - 1]));
-                stim.push_back(wr(1, a, n, p.oth[a][n - 1]));
-                stim.push_back(wr(2, a, n, p.rat[a][n - 1]));
+                stim.push_back(wr(1, a, n, entry(p, 0, a, n - 1)));
+                stim.push_back(wr(2, a, n, entry(p, 1, a, n - 1)));
+                stim.push_back(wr(13, a, n, entry(p, 2, a, n - 1)));
             }
         }
         for (unsigned q = 0; q < 4; q++)
@@ -191,7 +212,7 @@ struct Gen {
             if (r.below(8) == 0) {
                 x.rd_v_i = 1;
                 x.rd_app_i = r.below(kA);
-                x.rd_sel_i = r.below(4);
+                x.rd_sel_i = r.below(8);
             }
             stim.push_back(x);
         }
@@ -200,14 +221,21 @@ struct Gen {
         for (unsigned extra = r.below(3); extra; extra--)
             stim.push_back(zero());
         for (unsigned a = 0; a < p.nk; a++)
-            for (unsigned sel = 0; sel < 4; sel++) {
+            for (unsigned sel = 0; sel < 8; sel++) {
                 TB_IN x = zero();
                 x.rd_v_i = 1;
                 x.rd_app_i = a;
                 x.rd_sel_i = sel;
-                const uint64_t v = sel == 0 ? e.cta[a] : sel == 1 ? e.nbw[a] : sel == 2 ? e.dbw[a]
-                                                                            : sw_quota(p, e, a);
-                static const char *const what[4] = {"CTAs", "NoC share", "DRAM share", "quota"};
+                const uint64_t v = sel == 0   ? e.cta[a]
+                                   : sel == 1 ? e.nbw[a]
+                                   : sel == 2 ? e.dbw[a]
+                                   : sel == 3 ? sw_quota(p, e, a)
+                                   : sel == 4 ? e.req[a]
+                                   : sel == 5 ? e.rep[a]
+                                              : 0;
+                static const char *const what[8] = {"CTAs", "NoC share", "DRAM share", "quota",
+                                                    "request-crossbar share",
+                                                    "reply-crossbar share", "read 6", "read 7"};
                 want[stim.size() + 1] = {false, v, what[sel]};
                 stim.push_back(x);
                 reads++;
@@ -230,8 +258,10 @@ struct Gen {
             for (unsigned n = 0; n < p.nmax[a]; n++) {
                 v += bw ? (r.below(5) == 0 ? 0 : r.below(15 * kOne)) : r.below(8 * kOne);
                 p.own[a][n] = v;
-                p.oth[a][n] = r.below(40 * kOne);
-                p.rat[a][n] = r.below(2u << 24);
+                for (unsigned i = 0; i < 3; i++) {
+                    p.cur[i][a][n] = r.below(40 * kOne);
+                    p.rat[i][a][n] = r.below(2u << 24);
+                }
             }
             if (r.below(3) == 0)
                 for (unsigned q = 0; q < 4; q++)
@@ -263,7 +293,7 @@ struct Gen {
             if (r.below(4) == 0) {
                 x.rd_v_i = 1;
                 x.rd_app_i = r.below(kA);
-                x.rd_sel_i = r.below(4);
+                x.rd_sel_i = r.below(8);
             }
             stim.push_back(x);
         }
@@ -282,11 +312,12 @@ static Prof hand_trace()
     p.type[1] = 1;
     p.nmax[0] = p.nmax[1] = 4;
     const uint32_t n1[] = {20, 35, 45, 50}, d1[] = {2, 4, 6, 8};
-    for (unsigned n = 0; n < 4; n++) {
-        p.own[0][n] = p.oth[0][n] = 5 * (n + 1) * kOne;
+    for (unsigned n = 0; n < 4; n++) { // (both crossbars take the NoC curve: ratio 1)
+        p.own[0][n] = p.cur[0][0][n] = p.cur[1][0][n] = p.cur[2][0][n] = 5 * (n + 1) * kOne;
         p.own[1][n] = n1[n] * kOne;
-        p.oth[1][n] = d1[n] * kOne;
-        p.rat[1][n] = (uint32_t)std::llround((double)d1[n] / n1[n] * 16777216.0);
+        p.cur[0][1][n] = d1[n] * kOne;
+        p.rat[0][1][n] = (uint32_t)std::llround((double)d1[n] / n1[n] * 16777216.0);
+        p.rat[1][1][n] = p.rat[2][1][n] = 1u << 24;
     }
     p.d[0] = 4 * kOne;
     p.d[1] = 60 * kOne;
@@ -332,7 +363,7 @@ int sc_main(int argc, char **argv)
     resets.push_back(stim.size());
     auto rd_all = [&]() {
         for (unsigned a = 0; a < kA; a++)
-            for (unsigned sel = 0; sel < 4; sel++) {
+            for (unsigned sel = 0; sel < 8; sel++) {
                 TB_IN x = zero();
                 x.rd_v_i = 1;
                 x.rd_app_i = a;
@@ -369,8 +400,10 @@ int sc_main(int argc, char **argv)
             p.d[a] = (a + 1) * kOne;
             for (unsigned n = 0; n < kNM; n++) {
                 p.own[a][n] = (n + 1) * 655; // 0.01 % per CTA
-                p.oth[a][n] = (n + 1) * 1311;
-                p.rat[a][n] = 1u << 23; // 0.5
+                for (unsigned i = 0; i < 3; i++) {
+                    p.cur[i][a][n] = (n + 1) * (1311 + i);
+                    p.rat[i][a][n] = (1u << 23) + i; // 0.5
+                }
             }
         }
         p.cap[0] = p.cap[1] = p.cap[2] = p.cap[3] = (1u << 24) - 1;
@@ -386,9 +419,12 @@ int sc_main(int argc, char **argv)
         q.nmax[1] = 1;
         q.d[0] = q.d[1] = 4 * kOne;
         for (unsigned n = 0; n < 8; n++) {
-            q.own[0][n] = q.oth[0][n] = (n + 1) * kOne;
+            q.own[0][n] = (n + 1) * kOne;
             q.own[1][n] = 10 * kOne + 1;
-            q.oth[1][n] = 10 * kOne + 1;
+            for (unsigned i = 0; i < 3; i++) {
+                q.cur[i][0][n] = (n + 1) * kOne;
+                q.cur[i][1][n] = 10 * kOne + 1;
+            }
         }
         for (unsigned r2 = 0; r2 < 4; r2++) {
             q.dem[0][r2] = 1;
@@ -400,7 +436,7 @@ int sc_main(int argc, char **argv)
         q.dem[0][0] = 3;
         q.cap[0] = 15;
         q.nlim = q.dlim = 16 * kOne; // even limits; 1 LSB above the sum at 6 CTAs
-        q.own[1][0] = q.oth[1][0] = 10 * kOne;
+        q.own[1][0] = q.cur[0][1][0] = q.cur[1][1][0] = q.cur[2][1][0] = 10 * kOne;
         g.checked(q);
         // a tie decided by the divisors' last bit: NBI 0 and 1 alike, D odd/even
         Prof t;
@@ -411,8 +447,11 @@ int sc_main(int argc, char **argv)
             t.nmax[a] = 2;
             for (unsigned n = 0; n < 2; n++) {
                 t.own[a][n] = 90 * kOne;
-                t.oth[a][n] = kOne;
-                t.rat[a][n] = 0x00c00001u + a; // 0.75 (+ the last bit)
+                for (unsigned i = 0; i < 3; i++) {
+                    t.cur[i][a][n] = kOne;
+                    t.rat[i][a][n] = i == 0 ? 0x00c00001u + a // 0.75 (+ the last bit)
+                                            : 0x00400000u;    // a crossbar at a quarter
+                }
             }
             t.qf[a] = 0x81000001u;
         }
@@ -423,10 +462,43 @@ int sc_main(int argc, char **argv)
         g.checked(t);
         t.d[0] = 60 * kOne;
         g.checked(t);
-        // a saturated other share (ratio near 256), the DRAM limit at its largest
-        t.rat[0][0] = 0xffffffffu;
+        // a saturated other share (ratio near 256; at both CTA counts, so the final share is
+        // the saturated one), the DRAM limit at its largest
+        t.rat[0][0][0] = t.rat[0][0][1] = 0xffffffffu;
         t.dlim = (1u << 24) - 1;
         g.checked(t);
+        // CanAlloc per crossbar: two NBI applications of 20 / 40 % at 1 / 2 CTAs, app 0 on the
+        // request crossbar, app 1 on the reply one (each a quarter on the other crossbar):
+        // both take 2 CTAs (request 40 + 10, reply 10 + 40 <= 60); then app 0 also loads
+        // the reply crossbar 3/4 of its own: refused by the reply crossbar; then both on the
+        // request crossbar: refused by it
+        Prof x;
+        x.nk = 2;
+        x.step = 1;
+        for (unsigned a = 0; a < 2; a++) {
+            x.type[a] = 1;
+            x.nmax[a] = 2;
+            x.d[a] = 60 * kOne;
+            x.qf[a] = 3 * kOne;
+            for (unsigned n = 0; n < 2; n++) {
+                x.own[a][n] = 20 * (n + 1) * kOne;
+                x.rat[0][a][n] = 1u << 21; // DRAM an eighth
+                x.rat[1][a][n] = a == 0 ? 1u << 24 : 1u << 22;
+                x.rat[2][a][n] = a == 0 ? 1u << 22 : 1u << 24;
+            }
+        }
+        x.cap[0] = x.cap[1] = x.cap[2] = x.cap[3] = 100;
+        x.nlim = 60 * kOne;
+        x.dlim = 70 * kOne;
+        g.checked(x);
+        for (unsigned n = 0; n < 2; n++)
+            x.rat[2][0][n] = 3u << 22;
+        g.checked(x);
+        for (unsigned n = 0; n < 2; n++) {
+            x.rat[1][1][n] = 1u << 24;
+            x.rat[2][0][n] = x.rat[2][1][n] = 1u << 22;
+        }
+        g.checked(x);
     }
     // the run that never ends: NoC limit 255.99 %, app 0's own curve at its largest
     stim.push_back(wr(11, 0, 0, 1));
@@ -443,6 +515,9 @@ int sc_main(int argc, char **argv)
     start_wait(300);
     rd_all();
     stim.push_back(wr(0, 1, 0, 7)); // n = 0: ignored
+    stim.push_back(wr(13, 1, 0, 7));
+    stim.push_back(wr(13, 1, 1, 7)); // the reply-crossbar table's first entry
+    stim.push_back(wr(14, 1, 1, 7)); // 14: ignored
     rd_all();
     uint64_t wrong = 0, seen = 0;
     size_t cyc = 0;

@@ -4,16 +4,18 @@
  * Algorithm 1, §3.15): Algorithm 1 (Dominant Resource Fairness over CTAs, NoC and DRAM shares)
  * as an FSM over its profile tables, and the share-to-quota conversion at the read port.
  *
- * The firmware writes the tables (per application and CTA count n = 1..NM: own curve, other
- * curve, other / own ratio; class, nmax, dominant-share divisor D, quota factor, per-CTA
- * demands) and the SM's capacities and sustainable shares, then pulses start_i. Each iteration
+ * The firmware writes the tables (per application and CTA count n = 1..NM: own curve, and
+ * three resource tables, other / request crossbar / reply crossbar, each entry a Q8.24 ratio
+ * resource / own, or a Q8.16 curve point where no ratio is read; class, nmax, dominant-share
+ * divisor D, quota factor, per-CTA demands) and the SM's capacities and sustainable shares, then pulses start_i. Each iteration
  * takes `step` cycles: the last cycle of the period does it (the combinational iteration is a
  * multicycle path of `step` cycles). One iteration: the unfinished application k with the
  * smallest x_k / D_k (cross products; a tie keeps the lower index); NBI / DBI: own share + 1 %,
- * a CTA more when the own curve at the current CTAs is below it, the other share = own x ratio
- * (the other curve when own is 0 there); LS: a CTA more, shares from the curves; CanAlloc (CTAs
- * <= nmax, per resource sum CTAs x demand <= capacity, sums of shares <= the sustainable
- * shares) commits it, or k is finished. No application left: done.
+ * a CTA more when the own curve at the current CTAs is below it, each resource share = own x
+ * its ratio (its curve when own is 0 there); LS: a CTA more, shares from the curves; CanAlloc
+ * (CTAs <= nmax, per resource sum CTAs x demand <= capacity, per crossbar and for DRAM the sum
+ * of the shares <= the sustainable share) commits it, or k is finished. No application left:
+ * done.
  *
  * Within an edge: the start, or (running) the iteration counter and the iteration, on the
  * registers before the edge; the write lands at the edge; the read returns a result after the
@@ -43,7 +45,7 @@ module ccbp_ctrl #(
   input  logic          start_i,
   input  logic          rd_v_i,
   input  logic [AW-1:0] rd_app_i,
-  input  logic [1:0]    rd_sel_i,
+  input  logic [2:0]    rd_sel_i,
   output logic          busy_o,
   output logic          done_o,
   output logic [11:0]   steps_o,
@@ -63,8 +65,8 @@ module ccbp_ctrl #(
   localparam int unsigned T = A * NM;    // table entries
 
   // Tables and parameters.
-  logic [T*VW-1:0]   own_q, own_d, oth_q, oth_d;
-  logic [T*32-1:0]   rat_q, rat_d;
+  logic [T*VW-1:0]   own_q, own_d;
+  logic [T*32-1:0]   oth_q, oth_d, trq_q, trq_d, trp_q, trp_d; // resource tables
   logic [A*2-1:0]    type_q, type_d;
   logic [A*NW-1:0]   nmax_q, nmax_d;
   logic [A*VW-1:0]   dv_q, dv_d;
@@ -80,13 +82,13 @@ module ccbp_ctrl #(
   logic [TW-1:0]     cnt_q, cnt_d;
   logic [SW-1:0]     steps_q, steps_d;
   logic [A*NW-1:0]   cta_q, cta_d;
-  logic [A*VW-1:0]   nbw_q, nbw_d, dbw_q, dbw_d;
+  logic [A*VW-1:0]   nbw_q, nbw_d, dbw_q, dbw_d, req_q, req_d, rep_q, rep_d;
   logic [A*VW-1:0]   xn;      // dominant-share numerators
   logic              found, done;
   logic [AW-1:0]     kk;
   logic [31:0]       rd_data;
   logic              unused_frac; // the fraction bits a truncation drops
-  logic [23:0]       prod_lo;
+  logic [3*RF-1:0]   prod_lo;
   logic [31:0]       p_lo;
 
   // The write.
@@ -97,7 +99,8 @@ module ccbp_ctrl #(
     logic [31:0]   wa;
     own_d   = own_q;
     oth_d   = oth_q;
-    rat_d   = rat_q;
+    trq_d   = trq_q;
+    trp_d   = trp_q;
     type_d  = type_q;
     nmax_d  = nmax_q;
     dv_d    = dv_q;
@@ -111,16 +114,19 @@ module ccbp_ctrl #(
     m = wr_data_i[NW-1:0];
     k = wr_data_i[AW:0];
     // a table entry: a decoder over the A x NM entries (entry a * NM + n - 1)
-    tw = wr_v_i && wr_sel_i <= 4'd2 && wr_idx_i != '0 && wr_idx_i <= NW'(NM);
+    tw = wr_v_i && (wr_sel_i <= 4'd2 || wr_sel_i == 4'd13) && wr_idx_i != '0 &&
+         wr_idx_i <= NW'(NM);
     wa = 32'(wr_app_i) * NM + 32'(wr_idx_i) - 1;
     for (int unsigned e = 0; e < T; e++) begin
       if (tw && wa == e) begin
         if (wr_sel_i == 4'd0) begin
           own_d[e*VW +: VW] = wr_data_i[VW-1:0];
         end else if (wr_sel_i == 4'd1) begin
-          oth_d[e*VW +: VW] = wr_data_i[VW-1:0];
+          oth_d[e*32 +: 32] = wr_data_i;
+        end else if (wr_sel_i == 4'd2) begin
+          trq_d[e*32 +: 32] = wr_data_i;
         end else begin
-          rat_d[e*32 +: 32] = wr_data_i;
+          trp_d[e*32 +: 32] = wr_data_i;
         end
       end
     end
@@ -168,11 +174,12 @@ module ccbp_ctrl #(
     logic [1:0]    t;
     logic          bw, fit;
     logic [NW-1:0] c0, c1;
-    logic [VW-1:0] old, snew, at0, at, oth, own, other, nb, db;
+    logic [VW-1:0] old, snew, at0, at, own, nb, db;
     logic [VW:0]   sum;
-    logic [31:0]   rat;
+    logic [3*32-1:0] ent;  // the resource tables' entries at (k, c1): other, request, reply
+    logic [3*VW-1:0] sh;   // the resource shares
     logic [55:0]   prod;   // its low RF bits are the dropped fraction
-    logic [VW+AW-1:0] ns, ds;
+    logic [VW+AW-1:0] rs, ps, ds;
     logic [UW-1:0] use0, use1, use2, use3;
     logic [NW-1:0] cj;
     run_d   = run_q;
@@ -182,9 +189,11 @@ module ccbp_ctrl #(
     cta_d   = cta_q;
     nbw_d   = nbw_q;
     dbw_d   = dbw_q;
+    req_d   = req_q;
+    rep_d   = rep_q;
     done    = 1'b0;
     t = '0; bw = 1'b0; fit = 1'b0; c0 = '0; c1 = '0; old = '0; snew = '0; at0 = '0; at = '0;
-    oth = '0; own = '0; other = '0; nb = '0; db = '0; sum = '0; rat = '0; prod = '0; ns = '0;
+    own = '0; nb = '0; db = '0; sum = '0; ent = '0; sh = '0; prod = '0; rs = '0; ps = '0;
     ds = '0; use0 = '0; use1 = '0; use2 = '0; use3 = '0; cj = '0; prod_lo = '0;
     if (start_i) begin
       run_d   = 1'b1;
@@ -194,6 +203,8 @@ module ccbp_ctrl #(
       cta_d   = '0;
       nbw_d   = '0;
       dbw_d   = '0;
+      req_d   = '0;
+      rep_d   = '0;
     end else if (run_q) begin
       if (32'(cnt_q) + 1 >= (stepc_q == '0 ? 32'd1 : 32'(stepc_q))) begin
         cnt_d = '0;
@@ -213,17 +224,22 @@ module ccbp_ctrl #(
             live_d[kk] = 1'b0;
           end else begin
             at    = own_q[(32'(kk) * NM + 32'(c1) - 1) * VW +: VW];
-            oth   = oth_q[(32'(kk) * NM + 32'(c1) - 1) * VW +: VW];
-            rat   = rat_q[(32'(kk) * NM + 32'(c1) - 1) * 32 +: 32];
-            prod  = 56'(snew) * 56'(rat);
-            prod_lo = prod[RF-1:0];
+            ent   = {trp_q[(32'(kk) * NM + 32'(c1) - 1) * 32 +: 32],
+                     trq_q[(32'(kk) * NM + 32'(c1) - 1) * 32 +: 32],
+                     oth_q[(32'(kk) * NM + 32'(c1) - 1) * 32 +: 32]};
+            for (int unsigned i = 0; i < 3; i++) begin
+              prod = 56'(snew) * 56'(ent[i*32 +: 32]);
+              prod_lo[i*RF +: RF] = prod[RF-1:0];
+              sh[i*VW +: VW] = !bw || at == '0 ? ent[i*32 +: VW] :
+                               prod[55:RF+VW] != '0 ? '1 : prod[RF +: VW];
+            end
             own   = bw ? snew : at;
-            other = !bw || at == '0 ? oth : prod[55:RF+VW] != '0 ? '1 : prod[RF +: VW];
-            nb    = t == 2'd2 ? other : own;
-            db    = t == 2'd2 ? own : other;
+            nb    = t == 2'd2 ? sh[0 +: VW] : own;
+            db    = t == 2'd2 ? own : sh[0 +: VW];
             for (int unsigned j = 0; j < A; j++) begin
               cj = j == 32'(kk) ? c1 : cta_q[j*NW +: NW];
-              ns = ns + (j == 32'(kk) ? (VW+AW)'(nb) : (VW+AW)'(nbw_q[j*VW +: VW]));
+              rs = rs + (j == 32'(kk) ? (VW+AW)'(sh[VW +: VW]) : (VW+AW)'(req_q[j*VW +: VW]));
+              ps = ps + (j == 32'(kk) ? (VW+AW)'(sh[2*VW +: VW]) : (VW+AW)'(rep_q[j*VW +: VW]));
               ds = ds + (j == 32'(kk) ? (VW+AW)'(db) : (VW+AW)'(dbw_q[j*VW +: VW]));
               use0 = use0 + UW'(cj) * UW'(dem_q[(j*4 + 0)*DW +: DW]);
               use1 = use1 + UW'(cj) * UW'(dem_q[(j*4 + 1)*DW +: DW]);
@@ -232,12 +248,15 @@ module ccbp_ctrl #(
             end
             fit = use0 <= UW'(cap_q[0*DW +: DW]) && use1 <= UW'(cap_q[1*DW +: DW]) &&
                   use2 <= UW'(cap_q[2*DW +: DW]) && use3 <= UW'(cap_q[3*DW +: DW]);
-            if (!fit || ns > (VW+AW)'(nlim_q) || ds > (VW+AW)'(dlim_q)) begin
+            if (!fit || rs > (VW+AW)'(nlim_q) || ps > (VW+AW)'(nlim_q) ||
+                ds > (VW+AW)'(dlim_q)) begin
               live_d[kk] = 1'b0;
             end else begin
               cta_d[32'(kk)*NW +: NW] = c1;
               nbw_d[32'(kk)*VW +: VW] = nb;
               dbw_d[32'(kk)*VW +: VW] = db;
+              req_d[32'(kk)*VW +: VW] = sh[VW +: VW];
+              rep_d[32'(kk)*VW +: VW] = sh[2*VW +: VW];
             end
           end
         end
@@ -268,14 +287,17 @@ module ccbp_ctrl #(
     rd_data = '0;
     if (rd_v_i) begin
       case (rd_sel_i)
-        2'd0: rd_data = 32'(cta_d[32'(rd_app_i)*NW +: NW]);
-        2'd1: rd_data = 32'(nbw_d[32'(rd_app_i)*VW +: VW]);
-        2'd2: rd_data = 32'(dbw_d[32'(rd_app_i)*VW +: VW]);
-        default: begin
+        3'd0: rd_data = 32'(cta_d[32'(rd_app_i)*NW +: NW]);
+        3'd1: rd_data = 32'(nbw_d[32'(rd_app_i)*VW +: VW]);
+        3'd2: rd_data = 32'(dbw_d[32'(rd_app_i)*VW +: VW]);
+        3'd3: begin
           if ((t == 2'd1 || t == 2'd2) && f != '0) begin
             rd_data = q == '0 ? 32'd1 : q[24:QW] != '0 ? 32'({QW{1'b1}}) : 32'(q);
           end
         end
+        3'd4: rd_data = 32'(req_d[32'(rd_app_i)*VW +: VW]);
+        3'd5: rd_data = 32'(rep_d[32'(rd_app_i)*VW +: VW]);
+        default: ;
       endcase
     end
   end
@@ -286,7 +308,8 @@ module ccbp_ctrl #(
     if (!rst_ni) begin
       own_q     <= '0;
       oth_q     <= '0;
-      rat_q     <= '0;
+      trq_q     <= '0;
+      trp_q     <= '0;
       type_q    <= '0;
       nmax_q    <= '0;
       dv_q      <= '0;
@@ -304,6 +327,8 @@ module ccbp_ctrl #(
       cta_q     <= '0;
       nbw_q     <= '0;
       dbw_q     <= '0;
+      req_q     <= '0;
+      rep_q     <= '0;
       busy_o    <= 1'b0;
       done_o    <= 1'b0;
       steps_o   <= '0;
@@ -312,7 +337,8 @@ module ccbp_ctrl #(
     end else begin
       own_q     <= own_d;
       oth_q     <= oth_d;
-      rat_q     <= rat_d;
+      trq_q     <= trq_d;
+      trp_q     <= trp_d;
       type_q    <= type_d;
       nmax_q    <= nmax_d;
       dv_q      <= dv_d;
@@ -330,6 +356,8 @@ module ccbp_ctrl #(
       cta_q     <= cta_d;
       nbw_q     <= nbw_d;
       dbw_q     <= dbw_d;
+      req_q     <= req_d;
+      rep_q     <= rep_d;
       busy_o    <= run_d;
       done_o    <= done;
       steps_o   <= done ? steps_d : '0;

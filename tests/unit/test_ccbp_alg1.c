@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * test_ccbp_alg1.c - CCBP's Algorithm 1 (Lin ch.4 §4.5.2, model/mech/ccbp/ccbp_alg1.c) on a
  * two-kernel profile traced by hand, the share-to-quota conversion, the sustainable-bandwidth
- * bound, and the profile reader's located errors (model/mech/ccbp/ccbp_profile.c).
+ * bound per crossbar, and the profile reader's per-crossbar curves and located errors
+ * (model/mech/ccbp/ccbp_profile.c).
  */
 #include "ccbp.h"
 #include "testutil.h"
@@ -23,7 +24,31 @@ static void profile(struct ccbp_prof *p)
         p->nbw[1][i] = n1[i];
         p->dbw[1][i] = d1[i];
     }
+    memcpy(p->req, p->nbw, sizeof p->req); /* (no per-crossbar curves: both take nbw) */
+    memcpy(p->rep, p->nbw, sizeof p->rep);
     p->cost_noc[1] = 5.0;
+}
+
+/* Two NBI kernels (nmax 2, 256 threads per CTA), each 20 / 40 % of its busy crossbar's peak
+ * at 1 / 2 CTAs and a quarter of that on the other crossbar; kernel 1's busy crossbar `dir1`
+ * (kernel 0's is the request crossbar). */
+static void xbar_pair(struct ccbp_prof *p, unsigned dir1)
+{
+    memset(p, 0, sizeof *p);
+    p->k = 2;
+    for (unsigned k = 0; k < 2; k++) {
+        p->type[k] = CCBP_NBI;
+        p->nmax[k] = 2;
+        p->threads[k] = 256;
+        p->noc_dir[k] = (uint8_t)(k == 0 ? CCBP_NOC_REQ : dir1);
+        for (unsigned n = 0; n <= 2; n++) {
+            p->nbw[k][n] = 20.0 * n;
+            p->dbw[k][n] = 1.0 * n;
+            const bool req = p->noc_dir[k] == CCBP_NOC_REQ;
+            p->req[k][n] = req ? 20.0 * n : 5.0 * n;
+            p->rep[k][n] = req ? 5.0 * n : 20.0 * n;
+        }
+    }
 }
 
 int main(void)
@@ -80,6 +105,36 @@ int main(void)
     HD_CHECK(&t, a.nbw[0] + a.nbw[1] <= 20.0 + 1e-9);
     HD_CHECK_U64(&t, 1, a.cta[1]);
 
+    /* CanAlloc per crossbar (session 26): two NBI kernels at 40 % each of different crossbars
+     * both fit (request 40 + 10, reply 10 + 40 <= 60) and take their nmax; on the same
+     * crossbar the second 40 % is refused: they climb in turn to 30 % each (60 % in all) and
+     * the next point is refused for both. */
+    hd_test_begin(&t, "alg1_per_crossbar");
+    xbar_pair(&p, CCBP_NOC_REP);
+    ccbp_alg1(&p, &caps, &a);
+    HD_CHECK_U64(&t, 2, a.cta[0]);
+    HD_CHECK_U64(&t, 2, a.cta[1]);
+    HD_CHECK_F64(&t, 40.0, a.nbw[0], 1e-9);
+    HD_CHECK_F64(&t, 40.0, a.nbw[1], 1e-9);
+    HD_CHECK_F64(&t, 40.0, a.req[0], 1e-9);
+    HD_CHECK_F64(&t, 10.0, a.rep[0], 1e-9); /* 5 x 2 at 2 CTAs, scaled by 40 / 40 */
+    HD_CHECK_F64(&t, 10.0, a.req[1], 1e-9);
+    HD_CHECK_F64(&t, 40.0, a.rep[1], 1e-9);
+    xbar_pair(&p, CCBP_NOC_REQ);
+    ccbp_alg1(&p, &caps, &a);
+    HD_CHECK_F64(&t, 30.0, a.nbw[0], 1e-9);
+    HD_CHECK_F64(&t, 30.0, a.nbw[1], 1e-9);
+    HD_CHECK(&t, a.req[0] + a.req[1] <= 60.0 + 1e-9);
+    HD_CHECK_F64(&t, 7.5, a.rep[1], 1e-9); /* 10 x 30 / 40 at 2 CTAs */
+    /* the rule before session 26 (one sum of the kernels' NBW) is the profile without
+     * per-crossbar curves: the different-crossbar pair is then refused as if on one */
+    xbar_pair(&p, CCBP_NOC_REP);
+    memcpy(p.req, p.nbw, sizeof p.req);
+    memcpy(p.rep, p.nbw, sizeof p.rep);
+    ccbp_alg1(&p, &caps, &a);
+    HD_CHECK_F64(&t, 30.0, a.nbw[0], 1e-9);
+    HD_CHECK_F64(&t, 30.0, a.nbw[1], 1e-9);
+
     /* priorLSK 4: the LS kernel's share counts a quarter, so it takes all 4 of its CTAs
      * before the NBI kernel passes 25 % ... and the NBI kernel still gets one CTA. */
     hd_test_begin(&t, "alg1_prior_ls");
@@ -109,6 +164,31 @@ int main(void)
         HD_CHECK_F64(&t, 2.5, p.cost_dram[1], 1e-12);
         HD_CHECK_U64(&t, 8192, p.regs[1]);
         HD_CHECK_U64(&t, CCBP_NOC_BOTH, p.noc_dir[1]); /* absent: both crossbars */
+        HD_CHECK_F64(&t, 3.0, p.req[1][1], 0.0);       /* absent: the nbw curve */
+        HD_CHECK_F64(&t, 2.0, p.rep[0][2], 0.0);
+        f = fopen(path, "w");
+        fputs("app 1 type nbi\napp 1 nbw_rep 7 9\napp 1 nbw 40 50\napp 1 nbw_req 38 47\n"
+              "app 1 dbw 5 6\n", f);
+        fclose(f);
+        HD_CHECK(&t, ccbp_profile_read(path, &p, err, sizeof err) == 0);
+        HD_CHECK_F64(&t, 47.0, p.req[0][2], 0.0);
+        HD_CHECK_F64(&t, 7.0, p.rep[0][1], 0.0);
+        HD_CHECK_F64(&t, 50.0, p.nbw[0][2], 0.0);
+        f = fopen(path, "w"); /* (a curve before nbw is checked against it at the end) */
+        fputs("app 1 type nbi\napp 1 nbw_req 7 9 9\napp 1 nbw 40 50\napp 1 dbw 5 6\n", f);
+        fclose(f);
+        HD_CHECK(&t, ccbp_profile_read(path, &p, err, sizeof err) != 0);
+        HD_CHECK(&t, strstr(err, "hd_test_ccbp_profile.txt:2: nbw_req/nbw_rep") != NULL);
+        f = fopen(path, "w");
+        fputs("app 1 type nbi\napp 1 nbw 40 50\napp 1 dbw 5 6\napp 1 nbw_rep 7 x\n", f);
+        fclose(f);
+        HD_CHECK(&t, ccbp_profile_read(path, &p, err, sizeof err) != 0);
+        HD_CHECK(&t, strstr(err, ":4: nbw_req/nbw_rep") != NULL);
+        f = fopen(path, "w");
+        fputs("app 1 type nbi\napp 1 nbw 40 50\napp 1 dbw 5 6\napp 1 nbw_rep 7\n", f);
+        fclose(f);
+        HD_CHECK(&t, ccbp_profile_read(path, &p, err, sizeof err) != 0);
+        HD_CHECK(&t, strstr(err, ":4: nbw_req/nbw_rep") != NULL);
         f = fopen(path, "w");
         fputs("app 1 type nbi\napp 1 noc_dir rep\napp 1 nbw 40\napp 1 dbw 5\n"
               "app 2 type dbi\napp 2 noc_dir req\napp 2 nbw 30\napp 2 dbw 50\n", f);

@@ -3,8 +3,9 @@
  * (model/mech/ccbp/ccbp_ctrl_fw.c), the model's Algorithm 1 since the controller became a
  * block, against the double-precision Algorithm 1 (model/mech/ccbp/ccbp_alg1.c) that the model
  * used before: the same CTA combination, iterations and quotas, shares within 0.001 % of peak,
- * on the hand trace of test_ccbp_alg1 and on every profile in the repository (the loop tests'
- * and the experiment's); the run's latency in edges; a re-run on new costs; the firmware's
+ * on the hand trace of test_ccbp_alg1, on a pair whose NoC shares load different crossbars, on
+ * random profiles with per-crossbar curves and on every profile in the repository (the loop
+ * tests' and the experiment's); the run's latency in edges; a re-run on new costs; the firmware's
  * located refusals of what does not fit the block's formats.
  */
 #include "ccbp.h"
@@ -47,6 +48,8 @@ static void compare(struct hd_test_state *t, const char *name, const struct ccbp
         HD_CHECK_U64(t, f.cta[k], b.cta[k]);
         HD_CHECK_F64(t, f.nbw[k], b.nbw[k], 1e-3);
         HD_CHECK_F64(t, f.dbw[k], b.dbw[k], 1e-3);
+        HD_CHECK_F64(t, f.req[k], b.req[k], 1e-3);
+        HD_CHECK_F64(t, f.rep[k], b.rep[k], 1e-3);
         HD_CHECK_F64(t, f.dom[k], b.dom[k], 1e-4);
         HD_CHECK_U64(t, ccbp_quota(p, &f, k, &kMach, 200), quota[k]);
     }
@@ -55,6 +58,38 @@ static void compare(struct hd_test_state *t, const char *name, const struct ccbp
     HD_CHECK_U64(t, ctl.nprog + 50ull * b.steps + 4ull * p->k + 2, edges);
     printf("%s: (%u, %u) in %u iterations, quotas %u %u, %" PRIu64 " edges\n", name, b.cta[0],
            b.cta[1], b.steps, quota[0], quota[1], edges);
+}
+
+/* A random profile (seeded LCG): 2 to 4 applications of random classes, nmax 2 to 12, curves
+ * in whole percent (own curve rising, the crossbars' and DRAM's anywhere in 0..40, some 0),
+ * power-of-two thread demands (exact static shares: no near-ties of the dominant shares). */
+static uint64_t lcg = 0x9e3779b97f4a7c15ull;
+static unsigned below(unsigned n)
+{
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    return (unsigned)((lcg >> 33) % n);
+}
+
+static void random_profile(struct ccbp_prof *p)
+{
+    memset(p, 0, sizeof *p);
+    p->k = 2 + below(3);
+    for (unsigned k = 0; k < p->k; k++) {
+        p->type[k] = (uint8_t)below(3);
+        p->noc_dir[k] = (uint8_t)below(3);
+        p->nmax[k] = 2 + below(11);
+        p->threads[k] = 64u << below(3);
+        p->cost_noc[k] = 1.0 + below(5);
+        p->cost_dram[k] = 1.0 + below(5);
+        double own = 0.0;
+        for (unsigned n = 1; n <= p->nmax[k]; n++) {
+            own += below(8);
+            (p->type[k] == CCBP_DBI ? p->dbw : p->nbw)[k][n] = own;
+            (p->type[k] == CCBP_DBI ? p->nbw : p->dbw)[k][n] = below(41);
+            p->req[k][n] = below(5) ? below(41) : 0.0;
+            p->rep[k][n] = below(5) ? below(41) : 0.0;
+        }
+    }
 }
 
 int main(void)
@@ -75,6 +110,8 @@ int main(void)
         p.nbw[1][i] = n1[i];
         p.dbw[1][i] = d1[i];
     }
+    memcpy(p.req, p.nbw, sizeof p.req); /* (no per-crossbar curves: both take nbw) */
+    memcpy(p.rep, p.nbw, sizeof p.rep);
     p.cost_noc[1] = 5.0;
     compare(&t, "hand_trace", &p);
     HD_CHECK_U64(&t, 2, ctl.res[0][HD_CCBP_CTRL_RD_CTA]);
@@ -86,6 +123,48 @@ int main(void)
     p.threads[0] = p.threads[1] = 1024;
     compare(&t, "hand_trace_demands", &p);
     p.threads[0] = p.threads[1] = 0;
+
+    /* two NBI kernels of 40 % each on different crossbars (test_ccbp_alg1's
+     * alg1_per_crossbar): both at nmax; then the reply crossbar's refusal (kernel 0 also loads
+     * the reply crossbar, at 3/4 of its share: both stop at 34 %, the reply crossbar at
+     * 25.5 + 34 = 59.5 %, the next point of either is refused by it) */
+    {
+        struct ccbp_prof x;
+        memset(&x, 0, sizeof x);
+        x.k = 2;
+        for (unsigned k = 0; k < 2; k++) {
+            x.type[k] = CCBP_NBI;
+            x.nmax[k] = 2;
+            x.threads[k] = 256;
+            x.cost_noc[k] = 4.0;
+            for (unsigned n = 0; n <= 2; n++) {
+                x.nbw[k][n] = 20.0 * n;
+                x.dbw[k][n] = 1.0 * n;
+                x.req[k][n] = k == 0 ? 20.0 * n : 5.0 * n;
+                x.rep[k][n] = k == 0 ? 5.0 * n : 20.0 * n;
+            }
+        }
+        compare(&t, "xbar_pair", &x);
+        HD_CHECK_U64(&t, 2, ctl.res[0][HD_CCBP_CTRL_RD_CTA]);
+        HD_CHECK_U64(&t, 2, ctl.res[1][HD_CCBP_CTRL_RD_CTA]);
+        HD_CHECK_U64(&t, 40u << 16, ctl.s.rep[1]);
+        HD_CHECK_U64(&t, 10u << 16, ctl.s.req[1]);
+        for (unsigned n = 0; n <= 2; n++)
+            x.rep[0][n] = 15.0 * n;
+        compare(&t, "xbar_pair_rep_refused", &x);
+        HD_CHECK(&t, ctl.s.rep[0] + ctl.s.rep[1] <= 60u << 16);
+        HD_CHECK_U64(&t, 34u << 16, ctl.res[0][HD_CCBP_CTRL_RD_NBW]);
+        HD_CHECK_U64(&t, 34u << 16, ctl.res[1][HD_CCBP_CTRL_RD_NBW]);
+    }
+
+    /* random profiles with per-crossbar curves */
+    for (unsigned i = 0; i < 200; i++) {
+        struct ccbp_prof q;
+        char name[32];
+        random_profile(&q);
+        snprintf(name, sizeof name, "random_%u", i);
+        compare(&t, name, &q);
+    }
 
     /* the repository's profiles */
     static const char *const files[] = {

@@ -24,10 +24,12 @@ static double static_share(const struct ccbp_prof *p, const struct ccbp_caps *c,
     return s;
 }
 
+/* CanAlloc: the new CTAs within nmax, the static resources, and per crossbar and DRAM the sum
+ * of the shares within the sustainable share (ccbp_alg1.h). */
 static bool can_alloc(const struct ccbp_prof *p, const struct ccbp_caps *c, const unsigned *cta,
-                      const double *nbw, const double *dbw)
+                      const double *req, const double *rep, const double *dbw)
 {
-    double st = 0.0, noc = 0.0, dram = 0.0;
+    double st = 0.0, rq = 0.0, rp = 0.0, dram = 0.0;
     uint64_t thr = 0, regs = 0, smem = 0, ctas = 0;
     bool exact = true;
     for (unsigned k = 0; k < p->k; k++) {
@@ -40,13 +42,15 @@ static bool can_alloc(const struct ccbp_prof *p, const struct ccbp_caps *c, cons
         regs += (uint64_t)cta[k] * p->regs[k];
         smem += (uint64_t)cta[k] * p->smem[k];
         ctas += cta[k];
-        noc += nbw[k];
+        rq += req[k];
+        rp += rep[k];
         dram += dbw[k];
     }
     if (exact ? (thr > c->threads || regs > c->regs || smem > c->smem || ctas > c->ctas)
               : st > 1.0 + 1e-9)
         return false;
-    return noc <= c->noc_sustain * 100.0 + 1e-9 && dram <= c->dram_sustain * 100.0 + 1e-9;
+    const double nlim = c->noc_sustain * 100.0 + 1e-9;
+    return rq <= nlim && rp <= nlim && dram <= c->dram_sustain * 100.0 + 1e-9;
 }
 
 static double dom_share(const struct ccbp_prof *p, const struct ccbp_caps *c, unsigned k,
@@ -60,6 +64,14 @@ static double dom_share(const struct ccbp_prof *p, const struct ccbp_caps *c, un
     default:
         return static_share(p, c, k, cta) / c->prior_ls;
     }
+}
+
+/* A crossbar's share from the own share `own` at the own curve's value `at` and the crossbar's
+ * curve's `cv` (the own share itself when the curves agree there: no rounding, so a profile
+ * without per-crossbar curves allocates exactly as one NoC sum did; the curve when at is 0). */
+static double scaled(double own, double cv, double at)
+{
+    return !(at > 0.0) ? cv : cv == at ? own : cv * own / at;
 }
 
 void ccbp_alg1(const struct ccbp_prof *p, const struct ccbp_caps *c, struct ccbp_alloc *out)
@@ -77,10 +89,12 @@ void ccbp_alg1(const struct ccbp_prof *p, const struct ccbp_caps *c, struct ccbp
             break;
         out->steps++;
         unsigned cta[CCBP_APPS];
-        double nbw[CCBP_APPS], dbw[CCBP_APPS];
+        double nbw[CCBP_APPS], dbw[CCBP_APPS], req[CCBP_APPS], rep[CCBP_APPS];
         memcpy(cta, out->cta, sizeof cta);
         memcpy(nbw, out->nbw, sizeof nbw);
         memcpy(dbw, out->dbw, sizeof dbw);
+        memcpy(req, out->req, sizeof req);
+        memcpy(rep, out->rep, sizeof rep);
         const unsigned c0 = out->cta[k];
         if (p->type[k] == CCBP_NBI) {
             nbw[k] = out->nbw[k] + 1.0;
@@ -91,6 +105,8 @@ void ccbp_alg1(const struct ccbp_prof *p, const struct ccbp_caps *c, struct ccbp
             }
             const double at = p->nbw[k][cta[k]];
             dbw[k] = at > 0.0 ? p->dbw[k][cta[k]] * nbw[k] / at : p->dbw[k][cta[k]];
+            req[k] = scaled(nbw[k], p->req[k][cta[k]], at);
+            rep[k] = scaled(nbw[k], p->rep[k][cta[k]], at);
         } else if (p->type[k] == CCBP_DBI) {
             dbw[k] = out->dbw[k] + 1.0;
             cta[k] = p->dbw[k][c0] < dbw[k] ? c0 + 1 : c0;
@@ -100,6 +116,9 @@ void ccbp_alg1(const struct ccbp_prof *p, const struct ccbp_caps *c, struct ccbp
             }
             const double at = p->dbw[k][cta[k]];
             nbw[k] = at > 0.0 ? p->nbw[k][cta[k]] * dbw[k] / at : p->nbw[k][cta[k]];
+            /* (as NBW is: a crossbar whose curve is NBW's takes exactly NBW's share) */
+            req[k] = at > 0.0 ? p->req[k][cta[k]] * dbw[k] / at : p->req[k][cta[k]];
+            rep[k] = at > 0.0 ? p->rep[k][cta[k]] * dbw[k] / at : p->rep[k][cta[k]];
         } else {
             cta[k] = c0 + 1;
             if (cta[k] > CCBP_NMAX || cta[k] > p->nmax[k]) {
@@ -108,14 +127,18 @@ void ccbp_alg1(const struct ccbp_prof *p, const struct ccbp_caps *c, struct ccbp
             }
             nbw[k] = p->nbw[k][cta[k]];
             dbw[k] = p->dbw[k][cta[k]];
+            req[k] = p->req[k][cta[k]];
+            rep[k] = p->rep[k][cta[k]];
         }
-        if (!can_alloc(p, c, cta, nbw, dbw)) {
+        if (!can_alloc(p, c, cta, req, rep, dbw)) {
             live[k] = false;
             continue;
         }
         out->cta[k] = cta[k];
         out->nbw[k] = nbw[k];
         out->dbw[k] = dbw[k];
+        out->req[k] = req[k];
+        out->rep[k] = rep[k];
         out->dom[k] = dom_share(p, c, (unsigned)k, cta[k], nbw[k], dbw[k]);
     }
 }

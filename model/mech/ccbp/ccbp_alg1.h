@@ -5,15 +5,25 @@
  *
  * Design: a pure function over a profile (struct ccbp_prof): per kernel its class (LS / NBI /
  * DBI, §2.15), nbw[k][n] and dbw[k][n] (NoC and DRAM use, in percent of peak, when it runs n
- * CTAs per SM, n = 1..nmax; index 0 is 0: no CTA, no traffic) and its per-CTA static demand.
+ * CTAs per SM, n = 1..nmax; index 0 is 0: no CTA, no traffic), req[k][n] and rep[k][n] (each
+ * crossbar's use in percent of that crossbar's peak; the profile's nbw curve when it gives
+ * none) and its per-CTA static demand.
  * The lost pieces are chosen here and documented in docs/blocks/ccbp.md:
+ *   shares      the allocation carries per kernel its share of the request crossbar, of the
+ *               reply crossbar, of DRAM, and NBW (its noc_dir measure). The stepped (own)
+ *               share: NBI its NBW, DBI its DBW; each other share = own x that resource's
+ *               curve / the own curve at the new CTAs (its curve when the own curve is 0
+ *               there); LS: every share from the curves.
  *   CanAlloc    tmpCTA[k] <= nmax[k]; sum over kernels of CTA x per-CTA demand fits the SM
- *               (threads, registers, shared memory, CTA slots); sum NBW <= noc_sustain x 100
- *               and sum DBW <= dram_sustain x 100 (LS kernels count with their profiled use).
+ *               (threads, registers, shared memory, CTA slots); per crossbar (Lin T4.1: two
+ *               crossbars, the 60 % sustainable share is each one's) sum of its shares <=
+ *               noc_sustain x 100, and sum DBW <= dram_sustain x 100 (LS kernels count with
+ *               their profiled use). Session 26; before it one sum of NBW (of different
+ *               crossbars when the kernels' noc_dir differ) against one noc_sustain x 100.
  *   DomShareCal LS: max over static resources of CTA x demand / capacity, divided by priorLSK;
  *               NBI: NBW / (noc_sustain x 100); DBI: DBW / (dram_sustain x 100).
  *   steps       the "+1" of lines 9 and 16 is one percentage point of peak bandwidth.
- *   line 14/21  when the profiled use at tmpCTA is 0 the other resource is taken as profiled.
+ *   line 14/21  when the profiled use at tmpCTA is 0 the other resources are taken as profiled.
  * Ties of argmin go to the lower kernel index (deterministic).
  */
 #ifndef HD_CCBP_ALG1_H
@@ -38,6 +48,8 @@ struct ccbp_prof {
     uint8_t noc_dir[CCBP_APPS];          /* enum ccbp_noc_dir: what nbw and cost_noc measure */
     double nbw[CCBP_APPS][CCBP_NMAX + 1]; /* percent of peak NoC bandwidth at n CTAs per SM */
     double dbw[CCBP_APPS][CCBP_NMAX + 1]; /* percent of peak DRAM bandwidth */
+    double req[CCBP_APPS][CCBP_NMAX + 1]; /* percent of the request crossbar's peak */
+    double rep[CCBP_APPS][CCBP_NMAX + 1]; /* percent of the reply crossbar's peak */
     double cost_noc[CCBP_APPS];          /* NoC flits (of noc_dir) per L1D-miss request */
     double cost_dram[CCBP_APPS];         /* DRAM data cycles per request */
     /* per-CTA static demand (0: unknown; CanAlloc then uses CTA / nmax as the share) */
@@ -52,7 +64,8 @@ struct ccbp_caps {                       /* one SM, and the sustainable bandwidt
 
 struct ccbp_alloc {
     unsigned cta[CCBP_APPS];
-    double nbw[CCBP_APPS], dbw[CCBP_APPS]; /* percent of peak */
+    double nbw[CCBP_APPS], dbw[CCBP_APPS]; /* percent of peak (NBW: the noc_dir measure) */
+    double req[CCBP_APPS], rep[CCBP_APPS]; /* percent of each crossbar's peak */
     double dom[CCBP_APPS];
     unsigned steps;                      /* iterations of the while loop */
 };

@@ -14,6 +14,10 @@
 #define SHARE_ONE (1u << 20) /* resource 0 without demands: the SM's static resources */
 
 enum { PH_IDLE, PH_WRITE, PH_WAIT, PH_READ, PH_DONE };
+/* Results read per application: CTAs, NoC share, DRAM share, quota (rd_sel_i 0..3: what the
+ * model applies and logs; the crossbar shares, 4 and 5, are not read, so a run's latency is
+ * what it was before the block's per-crossbar CanAlloc) */
+#define FW_READS 4u
 
 /* x in Q.f, rounded to nearest, saturating at max. */
 static uint32_t fix(double x, unsigned f, uint32_t max)
@@ -68,7 +72,8 @@ int ccbp_ctl_check(const struct ccbp_prof *p, const struct ccbp_caps *c, uint32_
                 return -1;
             }
         for (unsigned n = 1; n <= p->nmax[k]; n++)
-            if (p->nbw[k][n] >= 256.0 || p->dbw[k][n] >= 256.0) {
+            if (p->nbw[k][n] >= 256.0 || p->dbw[k][n] >= 256.0 || p->req[k][n] >= 256.0 ||
+                p->rep[k][n] >= 256.0) {
                 snprintf(err, errlen, "[ccbp] profile: application %u's use at %u CTAs is "
                          "256 %% of peak or more; the controller block's shares are Q8.16",
                          k + 1, n);
@@ -124,11 +129,17 @@ void ccbp_ctl_prepare(struct ccbp_ctl *t, const struct ccbp_prof *p, const struc
                 put(t, HD_CCBP_CTRL_DEM, k, r, dem[r]);
             for (unsigned n = 1; n <= p->nmax[k]; n++) {
                 const double own = ty == CCBP_DBI ? p->dbw[k][n] : p->nbw[k][n];
-                const double oth = ty == CCBP_DBI ? p->nbw[k][n] : p->dbw[k][n];
-                put(t, HD_CCBP_CTRL_OWN, k, n, fix(own, CCBP_CTRL_VF, VMAX));
-                put(t, HD_CCBP_CTRL_OTH, k, n, fix(oth, CCBP_CTRL_VF, VMAX));
-                put(t, HD_CCBP_CTRL_RAT, k, n,
-                    own > 0.0 ? fix(oth / own, CCBP_CTRL_RF, 0xffffffffu) : 0u);
+                const uint32_t own_fx = fix(own, CCBP_CTRL_VF, VMAX);
+                put(t, HD_CCBP_CTRL_OWN, k, n, own_fx);
+                const double res[3] = {ty == CCBP_DBI ? p->nbw[k][n] : p->dbw[k][n],
+                                       p->req[k][n], p->rep[k][n]};
+                static const unsigned sel[3] = {HD_CCBP_CTRL_OTH, HD_CCBP_CTRL_REQ,
+                                                HD_CCBP_CTRL_REP};
+                const bool ratio = (ty == CCBP_NBI || ty == CCBP_DBI) && own_fx != 0;
+                for (unsigned i = 0; i < 3; i++)
+                    put(t, sel[i], k, n,
+                        ratio ? fix(res[i] / own, CCBP_CTRL_RF, 0xffffffffu)
+                              : fix(res[i], CCBP_CTRL_VF, VMAX));
             }
         }
         /* the quota factor: requests per SM per window per percent of peak */
@@ -164,13 +175,13 @@ bool ccbp_ctl_edge(struct ccbp_ctl *t, ccbp_ctl_lock_fn lock, void *arg)
     struct hd_ccbp_ctrl_in in;
     struct hd_ccbp_ctrl_out out;
     memset(&in, 0, sizeof in);
-    const unsigned nrd = 4 * t->k;
+    const unsigned nrd = FW_READS * t->k;
     if (t->phase == PH_WRITE)
         in = t->prog[t->pc];
     else if (t->phase == PH_READ && t->rd < nrd) {
         in.rd_v_i = 1;
-        in.rd_app_i = t->rd / 4;
-        in.rd_sel_i = t->rd % 4;
+        in.rd_app_i = t->rd / FW_READS;
+        in.rd_sel_i = t->rd % FW_READS;
     }
     hd_ccbp_ctrl_ref_step(&t->s, &in, &out);
     if (lock)
@@ -189,7 +200,7 @@ bool ccbp_ctl_edge(struct ccbp_ctl *t, ccbp_ctl_lock_fn lock, void *arg)
         break;
     case PH_READ:
         if ((out.rd_v_o & 1u) && t->rd >= 1) /* the result of read rd - 1 */
-            t->res[(t->rd - 1) / 4][(t->rd - 1) % 4] = (uint32_t)out.rd_data_o;
+            t->res[(t->rd - 1) / FW_READS][(t->rd - 1) % FW_READS] = (uint32_t)out.rd_data_o;
         if (++t->rd == nrd + 1)
             t->phase = PH_DONE;
         break;
@@ -208,6 +219,9 @@ void ccbp_ctl_result(const struct ccbp_ctl *t, const struct ccbp_prof *p, struct
         a->cta[k] = t->res[k][HD_CCBP_CTRL_RD_CTA];
         a->nbw[k] = t->res[k][HD_CCBP_CTRL_RD_NBW] / one;
         a->dbw[k] = t->res[k][HD_CCBP_CTRL_RD_DBW] / one;
+        /* (the crossbar shares are not read through the port: the reference's registers) */
+        a->req[k] = t->s.req[k] / one;
+        a->rep[k] = t->s.rep[k] / one;
         const double x = p->type[k] == CCBP_NBI   ? a->nbw[k]
                          : p->type[k] == CCBP_DBI ? a->dbw[k]
                                                   : (double)a->cta[k];

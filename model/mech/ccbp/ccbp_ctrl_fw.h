@@ -8,8 +8,10 @@
  * goes to the block's instance (the lockstep callback), whose outputs are the ones used.
  *
  * Conversions (the firmware's, documented in docs/blocks/ccbp.md):
- *   curves   own = NBI nbw, DBI dbw, LS nbw; other = the other curve; ratio = other / own (0
- *            when own is 0): Q8.16, Q8.16, Q8.24, rounded to nearest, saturating.
+ *   curves   own = NBI nbw, DBI dbw, LS nbw (Q8.16); three resource tables, other (NBI, LS
+ *            dbw, DBI nbw), request crossbar (req), reply crossbar (rep): per n the ratio
+ *            resource / own in Q8.24 for NBI / DBI where own (as written) is not 0, else the
+ *            resource's curve in Q8.16; rounded to nearest, saturating.
  *   D        NBI noc_sustain x 100, DBI dram_sustain x 100, LS prior_ls / its static share per
  *            CTA (the largest of 1 / CTA slots, threads, registers, shared bytes over the SM's;
  *            1 / nmax without demands); Q8.16, at least 1 LSB.
@@ -29,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CCBP_CTL_PROG_MAX (CCBP_APPS * (8 + 3 * CCBP_NMAX) + 8)
+#define CCBP_CTL_PROG_MAX (CCBP_APPS * (8 + 4 * CCBP_NMAX) + 8)
 /* A run's edges at most: 4,095 iterations of 65,535 cycles and the writes and reads (the
  * limits the firmware accepts end every run; this only guards the first run's loop). */
 #define CCBP_CTL_MAX_EDGES 300000000u

@@ -7,6 +7,9 @@
  *   app N type ls|nbi|dbi
  *   app N nbw P1 P2 ... Pn      NoC use in percent of peak with 1, 2, ... n CTAs per SM
  *   app N dbw P1 P2 ... Pn      DRAM use likewise (the same n; n is its nmax)
+ *   app N nbw_req P1 ... Pn     optional: the request crossbar's use in percent of its own
+ *   app N nbw_rep P1 ... Pn     peak, the reply crossbar's likewise (the same n as nbw; absent:
+ *                               the nbw curve), for CanAlloc's per-crossbar sums
  *   app N noc_dir both|req|rep  what nbw and cost_noc measure (absent: both): both crossbars
  *                               (flits both ways over SM + L2 ports), or the request or reply
  *                               crossbar alone (its flits over its L2-side or SM-side ports)
@@ -114,6 +117,7 @@ int ccbp_profile_read(const char *path, struct ccbp_prof *p, char *err, size_t e
     unsigned line = 0;
     int st = 0;
     bool seen_nbw[CCBP_APPS] = {false}, seen_dbw[CCBP_APPS] = {false};
+    unsigned xline[CCBP_APPS][2] = {{0}}, xlen[CCBP_APPS][2] = {{0}}; /* nbw_req, nbw_rep */
     while (st == 0 && fgets(buf, sizeof buf, f)) {
         line++;
         char *h = strchr(buf, '#');
@@ -153,6 +157,17 @@ int ccbp_profile_read(const char *path, struct ccbp_prof *p, char *err, size_t e
                     (noc ? p->nbw : p->dbw)[k][i + 1] = v[i];
                 (noc ? seen_nbw : seen_dbw)[k] = true;
             }
+        } else if (strcmp(what, "nbw_req") == 0 || strcmp(what, "nbw_rep") == 0) {
+            const unsigned n = numbers(rest, v, CCBP_NMAX, &ok), x = what[6] == 'p';
+            if (!ok || n == 0 || (p->nmax[k] && n != p->nmax[k]))
+                st = bad(err, errlen, path, line,
+                         "nbw_req/nbw_rep: 1 to 32 percentages, as many as the nbw curve's");
+            else {
+                for (unsigned i = 0; i < n; i++)
+                    (x ? p->rep : p->req)[k][i + 1] = v[i];
+                xline[k][x] = line;
+                xlen[k][x] = n;
+            }
         } else if (strcmp(what, "cost_noc") == 0 || strcmp(what, "cost_dram") == 0) {
             if (numbers(rest, v, 1, &ok) != 1 || !ok)
                 st = bad(err, errlen, path, line, "expected one non-negative number");
@@ -178,8 +193,8 @@ int ccbp_profile_read(const char *path, struct ccbp_prof *p, char *err, size_t e
             }
         } else
             st = bad(err, errlen, path, line,
-                     "statement must be type, nbw, dbw, noc_dir, cost_noc, cost_dram or "
-                     "demand");
+                     "statement must be type, nbw, dbw, nbw_req, nbw_rep, noc_dir, cost_noc, "
+                     "cost_dram or demand");
     }
     fclose(f);
     for (unsigned k = 0; st == 0 && k < p->k; k++)
@@ -187,6 +202,14 @@ int ccbp_profile_read(const char *path, struct ccbp_prof *p, char *err, size_t e
             snprintf(err, errlen, "%s: application %u has no %s curve", path, k + 1,
                      seen_nbw[k] ? "dbw" : "nbw");
             st = -1;
+        }
+    for (unsigned k = 0; st == 0 && k < p->k; k++)
+        for (unsigned x = 0; st == 0 && x < 2; x++) {
+            if (xline[k][x] && xlen[k][x] != p->nmax[k]) /* (given before the nbw curve) */
+                st = bad(err, errlen, path, xline[k][x],
+                         "nbw_req/nbw_rep: 1 to 32 percentages, as many as the nbw curve's");
+            else if (!xline[k][x]) /* absent: both crossbars take the nbw curve */
+                memcpy(x ? p->rep[k] : p->req[k], p->nbw[k], sizeof p->nbw[k]);
         }
     if (st == 0 && p->k == 0) {
         snprintf(err, errlen, "%s: no application", path);
