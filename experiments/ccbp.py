@@ -513,11 +513,17 @@ def noc_measure(p):
     return "req" if p["nbw_req"] > p["nbw_rep"] else "rep"
 
 
-def _fits(profs, combo):
+def _fits(profs, combo, bound="nmax"):
+    """Does the combination fit the SM's static resources, each kernel within `bound`: "nmax"
+    (the CTAs per SM its input holds: Algorithm 1's and Warped-Slicer's curves end there) or
+    "nmax_occupancy" (its occupancy bound: the static partitions of SMK's DRF and of the
+    oracle's maximal combinations, which a GPU draws without knowing the input; a share above
+    the input's CTAs per SM then leaves room unused, as it would on the GPU)."""
     for r, i in (("threads", 0), ("regs", 1), ("smem", 2)):
         if sum(n * p["demand"][i] for p, n in zip(profs, combo)) > CAP[r]:
             return False
-    return sum(combo) <= CAP["ctas"] and all(n <= p["nmax"] for p, n in zip(profs, combo))
+    return sum(combo) <= CAP["ctas"] and all(n <= p.get(bound, p["nmax"])
+                                             for p, n in zip(profs, combo))
 
 
 def _dom(p, n):
@@ -532,7 +538,7 @@ def smk_combo(profs):
         k = min((i for i in (0, 1) if live[i]), key=lambda i: (_dom(profs[i], combo[i]), i))
         t = list(combo)
         t[k] += 1
-        if _fits(profs, t):
+        if _fits(profs, t, "nmax_occupancy"):
             combo = t
         else:
             live[k] = False
@@ -552,12 +558,16 @@ def ws_combo(profs):
 
 
 def all_combos(profs, maximal):
-    """The combinations that fit (maximal: only those where neither kernel fits one more CTA)."""
+    """The combinations that fit (maximal: only those where neither kernel fits one more CTA
+    within its occupancy bound, the static partitions; session 26: by the input's CTAs per SM
+    instead, a kernel whose input holds fewer than its bound left one maximal combination, LAV
+    + SRT's (9, 12), where (2, 22) -- SRT's 12 and LAV held at 2 -- was the best by HS)."""
     out = []
-    for a in range(1, profs[0]["nmax"] + 1):
-        for b in range(1, profs[1]["nmax"] + 1):
-            if _fits(profs, (a, b)) and not (maximal and (_fits(profs, (a + 1, b)) or
-                                                          _fits(profs, (a, b + 1)))):
+    b0 = "nmax_occupancy" if maximal else "nmax"
+    for a in range(1, profs[0].get(b0, profs[0]["nmax"]) + 1):
+        for b in range(1, profs[1].get(b0, profs[1]["nmax"]) + 1):
+            if _fits(profs, (a, b), b0) and not (maximal and (
+                    _fits(profs, (a + 1, b), b0) or _fits(profs, (a, b + 1), b0))):
                 out.append([a, b])
     return out
 
