@@ -125,10 +125,10 @@ struct hd_sm_params {
      * neither hold new CTAs back nor take the room a switch frees (sm_residency.c; session 20:
      * returned by the SM, they kept HG at one extra TB per SM in the first wave and took the
      * shared memory its swaps freed). True for [sm] allocator = gpuduet and, since session 26,
-     * gpuduet_tb: the SM returned a TB placed absent one warp at a time as slots freed, so a
-     * GPUDuet_TB TB ran partly present (its rule: a TB is present or absent as a whole). Made
-     * gpuduet-only in session 20 for a livelock that was the CSL's own partial switch-ins
-     * (docs/gpuduet.md "Session 26: GPUDuet_TB's TBs as a whole") */
+     * gpuduet_tb and vt, which switch TBs as a whole: the SM returned a TB placed absent one
+     * warp at a time as slots freed, so the TB ran partly present. Made gpuduet-only in session
+     * 20 for a livelock that was the CSL's own partial switch-ins (docs/gpuduet.md "Session 26:
+     * GPUDuet_TB's TBs as a whole") */
     bool absent_by_mech;
     bool expars_renumber;         /* [expars] renumber: registers renumbered by static weight */
     bool expars_unpin_wait;       /* [expars] unpin_wait: a long wait unpins the warp's lines */

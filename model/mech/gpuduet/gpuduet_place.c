@@ -217,6 +217,14 @@ void gda_stage_answer(struct gd_alloc *a, bool ok, uint32_t base)
             return;
         }
         c->rf[s->i] = base;
+        if (pl->level == GD_LEVEL_TB && s->i < s->offered && s->home) {
+            /* TB level: a warp offered a slot, its registers found by this second search (a
+             * free since the first), is present like the others (session 26: until then HG's
+             * TBs were placed with such a warp absent and the others running) */
+            c->want[s->i++] = true;
+            s->phase = PH_WARP;
+            break;
+        }
         s->phase = PH_SP;
         break;
     case PH_WSP: {
