@@ -32,9 +32,12 @@
  * is switched out as a whole (its shared memory and warp slots, or for VT only its slots); it
  * is ready when every warp is ready except those stalled at a barrier; swap when a stalled and a
  * ready TB exist (a ready TB whose switch-in has begun, gd_alloc_tb_arriving, is no longer one:
- * session 25). A TB is present or absent as a whole: it is placed absent when the SM offers
- * slots to only some of its warps (gpuduet_alloc.c), and switched in only when every absent warp
- * of it finds a slot.
+ * session 25). A TB is present or absent as a whole (session 26): it is placed absent when the
+ * SM offers slots (or, registers spilling, registers) to only some of its warps
+ * (gpuduet_place.c); switched in only when every absent warp of it finds a slot and every part it
+ * lacks was found, asked together (gpuduet_tbin.c), and none is still leaving; swapped by swap
+ * jobs for all its warps or none; switched out only when every present warp may leave and none
+ * is still coming in. The log's tb_part counts issues of a TB partly present otherwise.
  * Tables: every warp's and TB's state it tests (valid, running / stalled / absent / ready, absent
  * warps) is the WCT / TBCT blocks' view, and every change it makes a write on their ports
  * (gpuduet_tab.h).
