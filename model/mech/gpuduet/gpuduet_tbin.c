@@ -17,53 +17,12 @@
  */
 #include "gpuduet_alloc_priv.h"
 
-bool gd_alloc_tb_gather(struct gd_alloc *a, uint32_t cta, uint32_t mask)
+/* Give back the parts of CTA slot c's mask warps' switch-in the block granted (the TB's shared
+ * memory home, registers); the failed ones are asked again only after a free other than these
+ * since they were asked (their own frees are no new room for them: as a failed stage,
+ * gpuduet_place.c). */
+static void give_back(struct gd_alloc *a, struct gd_cta *c, uint32_t mask)
 {
-    if (cta >= a->p->max_ctas || !a->cta[cta].used)
-        return false;
-    struct gd_cta *c = &a->cta[cta];
-    uint32_t slots = 0;
-    for (uint32_t k = 0; k < c->n; k++)
-        slots += (mask >> k & 1u) && c->slot[k] == GD_NONE && c->slot_res[k] == GD_NONE;
-    if (slots > gd_alloc_free_slots(a))
-        return false;
-    const bool need_sm = c->pl.S && !gda_smem_present(a, cta);
-    bool wait = false, fail = false, rf_fail = false;
-    if (need_sm) { /* (as acquire asks it: the first warp brings the TB's shared memory home) */
-        if (c->acq_sm == P_FAIL && c->acq_sm_fgen != a->gen)
-            c->acq_sm = P_NONE;
-        if (c->acq_sm == P_NONE) {
-            c->acq_sm = P_RUN;
-            c->acq_sm_fgen = a->gen;
-            gda_ask(a, R_SMEM, c->pl.S, gda_tag(K_ACQ_SM, cta, 0, c->epoch, c->pl.S));
-        }
-        wait |= c->acq_sm != P_OK;
-        fail |= c->acq_sm == P_FAIL;
-    }
-    for (uint32_t k = 0; k < c->n; k++) {
-        if (!(mask >> k & 1u) || c->slot[k] != GD_NONE || c->rf[k] != GD_NONE || !c->pl.R)
-            continue;
-        if (c->promised[k]) { /* a swap's: its stalled partner's registers when it has left */
-            wait = true;
-            continue;
-        }
-        if (c->acq[k] == P_FAIL && c->acq_fgen[k] != a->gen)
-            c->acq[k] = P_NONE;
-        if (c->acq[k] == P_NONE && !fail) {
-            c->acq[k] = P_RUN;
-            c->acq_fgen[k] = a->gen;
-            gda_ask(a, R_RF, c->pl.R, gda_tag(K_ACQ_RF, cta, k, c->epoch, c->pl.R));
-        }
-        wait |= c->acq[k] != P_OK;
-        rf_fail |= c->acq[k] == P_FAIL;
-    }
-    fail |= rf_fail;
-    if (!fail)
-        return !wait;
-    /* a part without room: the others go back (they would hold room for nothing, and a TB
-     * holding half its registers keeps another TB's half out); its own frees are no new room
-     * for it, so the failed parts are asked again only after a free other than these since
-     * their search was asked (as a failed stage, gpuduet_place.c) */
     const uint32_t g0 = a->gen;
     if (c->acq_sm == P_OK) {
         gda_give(a, &c->acq_smem, c->pl.S);
@@ -79,14 +38,75 @@ bool gd_alloc_tb_gather(struct gd_alloc *a, uint32_t cta, uint32_t mask)
     for (uint32_t k = 0; k < c->n; k++)
         if ((mask >> k & 1u) && c->acq[k] == P_FAIL)
             c->acq_fgen[k] += a->gen - g0;
-    /* a resident TB before a TB not placed yet: a staged TB gives back the units of the region
-     * this one found none in (as acquire's rule) */
-    if (a->stg.st == P_OK && ((c->acq_sm == P_FAIL && gda_stage_holds(a, R_SMEM)) ||
-                              (rf_fail && gda_stage_holds(a, R_RF)))) {
-        a->bm->stg_drop_acq++;
-        gda_stage_yield(a);
+}
+
+bool gd_alloc_tb_gather(struct gd_alloc *a, uint32_t cta, uint32_t mask)
+{
+    if (cta >= a->p->max_ctas || !a->cta[cta].used)
+        return false;
+    struct gd_cta *c = &a->cta[cta];
+    uint32_t slots = 0;
+    for (uint32_t k = 0; k < c->n; k++)
+        slots += (mask >> k & 1u) && c->slot[k] == GD_NONE && c->slot_res[k] == GD_NONE;
+    if (slots > gd_alloc_free_slots(a))
+        return false;
+    const bool need_sm = c->pl.S && !gda_smem_present(a, cta);
+    uint32_t need_rf = 0; /* (the mask warps that need registers of the block) */
+    for (uint32_t k = 0; k < c->n; k++)
+        if ((mask >> k & 1u) && c->slot[k] == GD_NONE && c->rf[k] == GD_NONE && c->pl.R)
+            need_rf |= 1u << k;
+    /* The parts are one request: a part the block found no room for gives the others back at
+     * once (they would hold room for nothing, and TBs holding all but one warp's registers each
+     * keep each other out: session 26, sgemm at large size), and the whole is asked again after
+     * another free. */
+    bool sm_fail = need_sm && c->acq_sm == P_FAIL, rf_fail = false, stale = false;
+    for (uint32_t k = 0; k < c->n; k++)
+        rf_fail |= (need_rf >> k & 1u) && !c->promised[k] && c->acq[k] == P_FAIL;
+    if (sm_fail || rf_fail) {
+        give_back(a, c, need_rf);
+        stale = (sm_fail && c->acq_sm_fgen != a->gen);
+        for (uint32_t k = 0; k < c->n; k++)
+            stale |= (need_rf >> k & 1u) && c->acq[k] == P_FAIL && c->acq_fgen[k] != a->gen;
+        if (!stale) {
+            /* a resident TB before a TB not placed yet: a staged TB gives back the units of the
+             * region this one found none in (as acquire's rule) */
+            if (a->stg.st == P_OK && ((sm_fail && gda_stage_holds(a, R_SMEM)) ||
+                                      (rf_fail && gda_stage_holds(a, R_RF)))) {
+                a->bm->stg_drop_acq++;
+                gda_stage_yield(a);
+            }
+            return false;
+        }
+        if (sm_fail)
+            c->acq_sm = P_NONE;
+        for (uint32_t k = 0; k < c->n; k++)
+            if ((need_rf >> k & 1u) && c->acq[k] == P_FAIL)
+                c->acq[k] = P_NONE;
     }
-    return false;
+    bool wait = false;
+    if (need_sm) { /* (as acquire asks it: the first warp brings the TB's shared memory home) */
+        if (c->acq_sm == P_NONE) {
+            c->acq_sm = P_RUN;
+            c->acq_sm_fgen = a->gen;
+            gda_ask(a, R_SMEM, c->pl.S, gda_tag(K_ACQ_SM, cta, 0, c->epoch, c->pl.S));
+        }
+        wait |= c->acq_sm != P_OK;
+    }
+    for (uint32_t k = 0; k < c->n; k++) {
+        if (!(need_rf >> k & 1u))
+            continue;
+        if (c->promised[k]) { /* a swap's: its stalled partner's registers when it has left */
+            wait = true;
+            continue;
+        }
+        if (c->acq[k] == P_NONE) {
+            c->acq[k] = P_RUN;
+            c->acq_fgen[k] = a->gen;
+            gda_ask(a, R_RF, c->pl.R, gda_tag(K_ACQ_RF, cta, k, c->epoch, c->pl.R));
+        }
+        wait |= c->acq[k] != P_OK;
+    }
+    return !wait;
 }
 
 bool gd_alloc_tb_arriving(const struct gd_alloc *a, uint32_t cta)
