@@ -25,6 +25,8 @@
 #   level) verifies and raises ME (session 20's livelock; session 21) (ci).
 # - gpuduet_tb_phase: the same at large size with 10,000-cycle windows verifies; before session
 #   24 the two TB queues' rotations phase-locked there and it livelocked (full).
+# - gpuduet_tb_whole: GPUDuet_TB's TBs are present or absent as a whole: the same run's log
+#   counts no warp issuing while a warp of its TB is absent (tb_part = 0; session 26) (ci).
 # - gpuduet_l1d_rule: §2.10's L1D context store turned on (a constructed SM: a quarter of the
 #   register file, 16 KB of shared memory, loads bypassing the L1D) and the ME bound raised (ci).
 # - gpuduet_config: logical capacities refused with an allocator that cannot place partial CTAs.
@@ -101,6 +103,18 @@ if(TARGET heddle)
                    --set gpuduet.dynamic=true --set gpuduet.warmup=2000 --set gpuduet.window=2000
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_tb_dynamic PROPERTIES TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
+  # session 26: GPUDuet_TB keeps its TBs present or absent as a whole: the same run switches
+  # TBs out (tb_outs > 0) and no warp issues while another warp of its TB is absent and not on its
+  # way in (the log's tb_part = 0). On main 0ea85f19 (the SM returning placed-absent warps one
+  # by one) the count is 34,335; with the SM's return off but the CSL switching TBs in warp by
+  # warp the run livelocks; without this session's placement and swap rules 11,355 and 120
+  add_test(NAME gpuduet_tb_whole
+           COMMAND ${hd_gdl} sgemm "^total .* tb_outs=[1-9][0-9]* .* tb_part=0 " --size medium
+                   --set sm.allocator=gpuduet_tb --set sm.logical_warps=128
+                   --set gpuduet.dynamic=true --set gpuduet.warmup=2000 --set gpuduet.window=2000
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_tb_whole PROPERTIES TIMEOUT 120
                        PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
   # session 24: the same at large size with Lin's 10,000-cycle windows (the MMS point of
   # experiments/gpuduet-paper.toml, smaller) livelocked at cycle 3,473,408 before the CSL's
@@ -190,5 +204,5 @@ if(TARGET heddle)
                        PASS_REGULAR_EXPRESSION "no progress for 40 cycles.* SM 0: [0-9]+ CTAs.*gpuduet: [0-9]+ TBs, units held RF [0-9]+.*queues stalled warps [0-9]+, ready warps [0-9]+, stalled TBs [0-9]+, ready TBs [0-9]+.*switched out [0-9]+ .TBs [0-9]+., in .*blind [0-9]+.*warp 0 .sgemm_tiled.* memory system: .*SM 15: [0-9]+ requests pending")
 endif()
 hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
-        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_window$" "^gpuduet_report_ref$"
-        "^gpuduet_watchdog_report$")
+        "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_tb_whole$" "^gpuduet_window$"
+        "^gpuduet_report_ref$" "^gpuduet_watchdog_report$")

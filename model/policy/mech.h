@@ -404,6 +404,7 @@ struct hd_mech_wmover {
 };
 #define HD_MECH_WAIT_LOADS 1u
 #define HD_MECH_WAIT_BARRIER 2u
+#define HD_MECH_WAIT_MOVING 4u
 struct hd_mech_act {
     void *gpu;
     /* SM sm's allocator ([sm] allocator): a mechanism recognises its own by its ops. */
@@ -414,7 +415,8 @@ struct hd_mech_act {
     bool (*warp_out)(void *gpu, uint32_t sm, uint32_t slot, uint64_t return_at, uint64_t now);
     bool (*warp_in)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint64_t now);
     /* What absent warp `warp` of context ctx on SM sm still waits for: HD_MECH_WAIT_LOADS
-     * (loads outstanding) | HD_MECH_WAIT_BARRIER (at a barrier not yet released); 0 also when
+     * (loads outstanding) | HD_MECH_WAIT_BARRIER (at a barrier not yet released) |
+     * HD_MECH_WAIT_MOVING (its context still moving out: it may not switch in yet); 0 also when
      * it is not absent there. */
     uint32_t (*warp_waiting)(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp);
     /* The 32 lanes of 32-bit word `word` of kernel-wide register kreg of warp `warp` of context
@@ -449,6 +451,9 @@ struct hd_mech_act {
      * or the mover takes no swaps), 0 nothing (the warp may not leave now). */
     int (*warp_swap)(void *gpu, uint32_t sm, uint32_t slot, uint32_t ctx, uint32_t warp,
                      uint64_t now);
+    /* Would warp_out take the warp in `slot` of SM sm now (hd_sm_warp_may_leave)? A mechanism
+     * that switches a TB out as a whole asks for each warp before the first leaves. */
+    bool (*warp_may_leave)(void *gpu, uint32_t sm, uint32_t slot);
 };
 /* }==== */
 

@@ -61,7 +61,8 @@ static uint32_t act_warp_waiting(void *gpu, uint32_t sm, uint32_t ctx, uint32_t 
         warp >= x->fc.nwarps)
         return 0;
     return (x->saved[warp].lt_out > 0 ? HD_MECH_WAIT_LOADS : 0u) |
-           (x->fc.warps[warp].at_barrier ? HD_MECH_WAIT_BARRIER : 0u);
+           (x->fc.warps[warp].at_barrier ? HD_MECH_WAIT_BARRIER : 0u) |
+           ((x->wmoving >> warp & 1u) ? HD_MECH_WAIT_MOVING : 0u);
 }
 
 static bool act_warp_lanes(void *gpu, uint32_t sm, uint32_t ctx, uint32_t warp, uint32_t kreg,
@@ -127,6 +128,12 @@ static int act_warp_swap(void *gpu, uint32_t sm, uint32_t slot, uint32_t ctx, ui
     return x ? hd_sm_warp_swap(g->sm[sm], slot, x, warp, now) : 0;
 }
 
+static bool act_warp_may_leave(void *gpu, uint32_t sm, uint32_t slot)
+{
+    struct hd_gpu_timing *g = gpu;
+    return sm < g->p.num_sms && hd_sm_warp_may_leave(g->sm[sm], slot);
+}
+
 static uint32_t act_port_busy(void *gpu, uint32_t sm, uint64_t now)
 {
     struct hd_gpu_timing *g = gpu;
@@ -149,6 +156,7 @@ const struct hd_mech_act *hd_gpu_mech_act(struct hd_gpu_timing *g)
     g->act = (struct hd_mech_act){g, act_sm_alloc, act_kernel, act_warp_out, act_warp_in,
                                   act_warp_waiting, act_warp_lanes, act_l1d_bypass,
                                   act_warp_mover, act_warp_moved, act_port_busy,
-                                  act_ctas_waiting, act_warp_swap};
+                                  act_ctas_waiting, act_warp_swap,
+                                  act_warp_may_leave};
     return &g->act;
 }

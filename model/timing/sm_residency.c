@@ -268,6 +268,11 @@ static bool may_leave(const struct hd_sm *sm, const struct hd_twarp *w)
     return true;
 }
 
+bool hd_sm_warp_may_leave(const struct hd_sm *sm, uint32_t slot)
+{
+    return slot < sm->p->max_warps && may_leave(sm, &sm->w[slot]);
+}
+
 /* A switch-out up to its move: the warp in `slot` saved into its context and unbound, absent
  * and moving; *xo, *io: its context and warp index. false, changing nothing: it may not leave. */
 static bool out_begin(struct hd_sm *sm, uint32_t slot, uint64_t return_at, struct hd_ctx **xo,

@@ -105,6 +105,10 @@ void hd_sm_warp_moved(struct hd_sm *sm, uint32_t ctx, uint32_t warp, uint64_t no
 /* Switch the warp in `slot` out (rules above); it may return by itself from cycle return_at
  * (UINT64_MAX: only when asked). Returns false, changing nothing, when it may not leave now. */
 bool hd_sm_warp_switch_out(struct hd_sm *sm, uint32_t slot, uint64_t return_at, uint64_t now);
+/* Would hd_sm_warp_switch_out take the warp in `slot` now (bound, not done, nothing of it in
+ * flight but its loads)? Lets a mechanism that moves a CTA's warps as a whole ask for every one
+ * of them before the first leaves. */
+bool hd_sm_warp_may_leave(const struct hd_sm *sm, uint32_t slot);
 /* Switch warp `warp` of context x back in. Returns false, changing nothing, when it may not
  * (not absent here, still moving out, no free slot). */
 bool hd_sm_warp_switch_in(struct hd_sm *sm, struct hd_ctx *x, uint32_t warp, uint64_t now);

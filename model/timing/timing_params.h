@@ -122,11 +122,13 @@ struct hd_sm_params {
     bool fresh_unstarted;
     /* warps placed without a slot wait for the mechanism to switch them in (GPUDuet's CSL takes
      * them from its ready queue), not for the SM's own return: they are never due, so they
-     * neither hold new CTAs back nor take the room a switch frees (sm_residency.c; true for [sm]
-     * allocator = gpuduet; session 20: returned by the SM, they kept HG at one extra TB per SM
-     * in the first wave and took the shared memory its swaps freed). Not for gpuduet_tb: its CSL
-     * never took sgemm's placed-absent warps back (the livelock watchdog at cycle 356,352 of
-     * sgemm at medium, dynamic ME), so there the SM still returns them itself */
+     * neither hold new CTAs back nor take the room a switch frees (sm_residency.c; session 20:
+     * returned by the SM, they kept HG at one extra TB per SM in the first wave and took the
+     * shared memory its swaps freed). True for [sm] allocator = gpuduet and, since session 26,
+     * gpuduet_tb and vt, which switch TBs as a whole: the SM returned a TB placed absent one
+     * warp at a time as slots freed, so the TB ran partly present. Made gpuduet-only in session
+     * 20 for a livelock that was the CSL's own partial switch-ins (docs/gpuduet.md "Session 26:
+     * GPUDuet_TB's TBs as a whole") */
     bool absent_by_mech;
     bool expars_renumber;         /* [expars] renumber: registers renumbered by static weight */
     bool expars_unpin_wait;       /* [expars] unpin_wait: a long wait unpins the warp's lines */

@@ -151,6 +151,7 @@ struct gd_wct_entry {
     uint32_t pair;
     uint32_t named;      /* (trace) switch-outs that named this ready warp since it was last in */
     bool xout;           /* (trace) its switch-out being started names such a warp again */
+    bool coming;         /* (trace) the CSL started its switch-in, it is not back yet */
 };
 /* ... beside a TBCT entry (its 45 bits, Valid, Absmask, Smemaddr, are the gpuduet_tbct
  * block's: gd_t_valid / gd_t_abs). */
@@ -169,6 +170,9 @@ struct gd_tbct_entry {
      * periods counted as the same one) */
     uint32_t named;
     uint64_t t_in;       /* (trace) the cycle its last switch-in started, 0: none */
+    /* a TB swap under way whose stalled side the SM refused in part (an instruction in flight):
+     * the ready TB entry whose remaining warps its remaining warps swap with, GD_NONE */
+    uint32_t swap_rt;
 };
 struct gd_tab;
 struct gd_wct {
@@ -332,10 +336,18 @@ void gd_alloc_pair(struct gd_alloc *a, uint32_t cta, uint32_t warp, uint32_t fro
 bool gd_alloc_pair_tb(struct gd_alloc *a, uint32_t cta, uint32_t from);
 void gd_alloc_unpair_tb(struct gd_alloc *a, uint32_t cta);
 /* The TB in CTA slot cta is coming in already (session 25): a warp of it holds a warp slot, or
- * its spilled shared memory is being brought home (the switch-in's search at the bitmap block
- * asked or answered). Such a TB has left the ready state (Fig 3.9: ready -> running once its
- * contexts find room) and its spill space is no longer there to exchange: no swap partner. */
+ * its switch-in's search at the bitmap block (its spilled shared memory, its absent warps'
+ * registers) was asked or answered, and no part of it found no room (session 26: a TB whose
+ * search failed waits for room a swap makes). Such a TB has left the ready state (Fig 3.9:
+ * ready -> running once its contexts find room) and its spill space is no longer there to
+ * exchange: no swap partner. (gpuduet_tbin.c) */
 bool gd_alloc_tb_arriving(const struct gd_alloc *a, uint32_t cta);
+/* A TB comes in as a whole (session 26, gpuduet_tbin.c): the warps of CTA slot cta in mask
+ * (bit k: warp k) are to switch in together. Asks the bitmap block for every part they lack (the
+ * TB's shared memory home, each warp's registers) at once; true when all are there and warp
+ * slots are free for all, so that each warp's acquire then succeeds. A part without room gives
+ * the others back (asked again after the next free). */
+bool gd_alloc_tb_gather(struct gd_alloc *a, uint32_t cta, uint32_t mask);
 
 /* Absent warp `warp` of CTA slot cta found no room for its registers (or its TB's shared
  * memory) at the block, and no swap promised it any. */
@@ -396,6 +408,12 @@ struct gd_sm_stats {
      * from that switch-in to the switch-out (summed), and of them those within 300 cycles
      * (the ping-pong trace) */
     uint64_t tb_arriving, tb_reouts, tb_back_cycles, tb_back_short;
+    /* session 26: instructions issued by a warp of a TB-level TB that has a warp absent and not
+     * on its way in (gd_tb_partial): a TB partly present (0 when TBs move as a whole) */
+    uint64_t tb_part;
+    /* session 26: ready TB heads rotated, their parts asked of the block (or no room), or a
+     * warp of them still leaving */
+    uint64_t tb_in_room;
     uint64_t tb_ins, tb_in_wait, tb_abs_cycles, tb_in_noslot;
     /* swaps moved as ONE move of both warps (hd_mech_act.warp_swap: the CSL block's swap job;
      * the others a switch-out and, later, a switch-in) */
@@ -452,6 +470,10 @@ void gd_regpat_measure(struct gd *g, uint32_t sm, struct gd_launch *L, uint32_t 
 /* One cycle of SM i's context switching logic, ending with its queues' edge. 0, or -1 with a
  * located message (a queue block's mismatch). */
 int gd_csl_cycle(struct gd *g, uint32_t i, uint64_t now, char *err, size_t errlen);
+/* Is TB entry tb of SM i, switched at TB level, partly present: a warp of it holds a slot (or
+ * is on its way in) while another is absent and not on its way in? A TB-level TB is present or
+ * absent as a whole (session 26); the log's tb_part counts the instructions issued meanwhile. */
+bool gd_tb_partial(struct gd *g, uint32_t i, uint32_t tb);
 /* }==== */
 
 #endif

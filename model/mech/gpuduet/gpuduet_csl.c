@@ -32,9 +32,12 @@
  * is switched out as a whole (its shared memory and warp slots, or for VT only its slots); it
  * is ready when every warp is ready except those stalled at a barrier; swap when a stalled and a
  * ready TB exist (a ready TB whose switch-in has begun, gd_alloc_tb_arriving, is no longer one:
- * session 25). A TB is present or absent as a whole: it is placed absent when the SM offers
- * slots to only some of its warps (gpuduet_alloc.c), and switched in only when every absent warp
- * of it finds a slot.
+ * session 25). A TB is present or absent as a whole (session 26): it is placed absent when the
+ * SM offers slots (or, registers spilling, registers) to only some of its warps
+ * (gpuduet_place.c); switched in only when every absent warp of it finds a slot and every part it
+ * lacks was found, asked together (gpuduet_tbin.c), and none is still leaving; swapped by swap
+ * jobs for all its warps or none; switched out only when every present warp may leave and none
+ * is still coming in. The log's tb_part counts issues of a TB partly present otherwise.
  * Tables: every warp's and TB's state it tests (valid, running / stalled / absent / ready, absent
  * warps) is the WCT / TBCT blocks' view, and every change it makes a write on their ports
  * (gpuduet_tab.h).
@@ -65,8 +68,9 @@ static void scan_ready(struct gd *g, uint32_t i)
         const uint8_t st = gd_w_state(&s->wct, e);
         if (st != GD_WS_ABSENT && st != GD_WS_READY)
             continue;
-        if (st == GD_WS_ABSENT && g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp))
-            continue;
+        if (st == GD_WS_ABSENT && (g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp) &
+                                   (HD_MECH_WAIT_LOADS | HD_MECH_WAIT_BARRIER)))
+            continue; /* (one still moving out is pushed: it waits at the head, in order) */
         gd_queues_push(&s->q, GD_QR, e);
         s->st.ready += st == GD_WS_ABSENT;
         gd_w_set_state(&s->wct, e, GD_WS_READY); /* (the memory response port) */
@@ -142,6 +146,7 @@ static void swap(struct gd *g, uint32_t i, uint32_t e, uint32_t r, uint64_t now)
     if (got == 2) { /* r is in (moving): off the ready queue, as a switch-in takes it */
         gd_queues_pop(&s->q, GD_QR);
         rw->rq = false;
+        rw->coming = true;
         s->st.swap_jobs++;
     }
 }
@@ -241,6 +246,7 @@ static void warp_level(struct gd *g, uint32_t i, uint64_t now)
     }
     gd_queues_pop(&s->q, GD_QR);
     rw->rq = false;
+    rw->coming = true;
 }
 
 /* Is TB entry tb ready: each absent warp either not waiting or waiting at a barrier (it
@@ -259,11 +265,32 @@ static bool tb_ready(struct gd *g, uint32_t i, uint32_t tb)
     return true;
 }
 
-/* A stalled TB: valid and every warp of it with a slot stalled (at least one). */
+/* Is a warp of TB entry tb still moving out (absent, its context not yet stored: the SM refuses
+ * its switch-in until then)? A TB comes in as a whole only once every warp of it has left
+ * (session 26: before, its first warps to have left could come back in, by a switch-in or a
+ * swap job, while the last were still leaving, and ran without them). */
+static bool tb_leaving(struct gd *g, uint32_t i, uint32_t tb)
+{
+    const struct gd_sm *s = &g->sm[i];
+    const struct gd_tbct_entry *t = &s->wct.t[tb];
+    for (uint32_t k = 0; k < t->nwarps; k++) {
+        const struct gd_wct_entry *w = &s->wct.w[t->first + k];
+        if (w->slot == GD_NONE && !w->coming &&
+            (g->act->warp_waiting(g->act->gpu, i, w->ctx, w->warp) & HD_MECH_WAIT_MOVING))
+            return true;
+    }
+    return false;
+}
+
+static bool tb_coming(const struct gd_sm *s, uint32_t tb);
+
+/* A stalled TB: valid and every warp of it with a slot stalled (at least one), and none on its
+ * way in (session 26: a TB whose first warps came in and stalled while its last were still
+ * moving in was switched out half in) */
 static bool tb_stalled(const struct gd_sm *s, uint32_t tb)
 {
     return tb < GD_TBCT_ENTRIES && gd_t_valid(&s->wct, tb) &&
-           gd_wct_tb_all(&s->wct, tb, GD_WS_STALLED);
+           gd_wct_tb_all(&s->wct, tb, GD_WS_STALLED) && !tb_coming(s, tb);
 }
 
 /* Has every present warp of TB t its spill space (asking the bitmap for those that have not)?
@@ -277,6 +304,18 @@ static bool tb_reserved(struct gd_sm *s, const struct gd_tbct_entry *t)
     return all;
 }
 
+/* May every present warp of TB t leave now (hd_mech_act.warp_may_leave)? */
+static bool tb_may_leave(struct gd *g, uint32_t i, const struct gd_tbct_entry *t)
+{
+    const struct gd_sm *s = &g->sm[i];
+    for (uint32_t k = 0; k < t->nwarps; k++) {
+        const struct gd_wct_entry *w = &s->wct.w[t->first + k];
+        if (w->slot != GD_NONE && !g->act->warp_may_leave(g->act->gpu, i, w->slot))
+            return false;
+    }
+    return true;
+}
+
 /* With the CSL's data-mover block, a TB-level swap moves each warp of the stalled TB t and one
  * absent warp of the ready head TB rt (cta slot `from`) as one swap job, rt's warp taking t's
  * warp's slot: only when every absent ready warp of rt can come at once in those slots: no more
@@ -285,7 +324,7 @@ static bool tb_reserved(struct gd_sm *s, const struct gd_tbct_entry *t)
  * handed over as t's first warp leaves: gd_alloc_pair_tb). Its entries in rin (in warp order);
  * how many (0: none). */
 static uint32_t tb_swap_partners(struct gd *g, uint32_t i, const struct gd_tbct_entry *t,
-                                 uint32_t from, uint32_t rt, uint32_t *rin)
+                                 uint32_t from, uint32_t rt, bool cont, uint32_t *rin)
 {
     struct gd_sm *s = &g->sm[i];
     if (from == GD_NONE || rt >= GD_TBCT_ENTRIES)
@@ -299,13 +338,34 @@ static uint32_t tb_swap_partners(struct gd *g, uint32_t i, const struct gd_tbct_
         np += s->wct.w[t->first + k].slot != GD_NONE;
     for (uint32_t k = 0; k < r->nwarps; k++) {
         const uint32_t e = r->first + k;
-        if (s->wct.w[e].slot == GD_NONE && gd_w_state(&s->wct, e) == GD_WS_READY)
+        if (s->wct.w[e].slot == GD_NONE && !s->wct.w[e].coming &&
+            gd_w_state(&s->wct, e) == GD_WS_READY)
             rin[nr++] = e;
     }
-    if (!nr || nr > np)
+    if (!nr || nr > np || tb_leaving(g, i, rt))
         return 0;
     /* a shared memory that spilled: the stalled TB's home run is handed over (gd_alloc_pair_tb) */
-    return !L->plan.spill_smem || gd_alloc_pair_tb(s->alloc, t->cta_slot, from) ? nr : 0;
+    if (L->plan.spill_smem && !cont && !gd_alloc_pair_tb(s->alloc, t->cta_slot, from))
+        return 0; /* (cont: the swap's rest, the home run handed over with its first warp) */
+    /* every ready warp through a swap job, or none (session 26: a TB is present or absent as a
+     * whole; a pair whose contexts lie between other arrays left the ready TB's last warps out
+     * while the others ran, and they came in later one by one); none: the ready TB follows as
+     * a whole switch-in (gd_alloc_tb_gather) */
+    for (uint32_t k = 0, k2 = 0; k < t->nwarps && k2 < nr; k++)
+        if (s->wct.w[t->first + k].slot != GD_NONE &&
+            !gd_mover_swap_ok(g->mv, i, t->first + k, rin[k2++]))
+            return 0;
+    return nr;
+}
+
+/* Has TB entry tb a warp on its way in (its switch-in started by the CSL)? */
+static bool tb_coming(const struct gd_sm *s, uint32_t tb)
+{
+    const struct gd_tbct_entry *t = &s->wct.t[tb];
+    for (uint32_t k = 0; k < t->nwarps; k++)
+        if (s->wct.w[t->first + k].coming)
+            return true;
+    return false;
 }
 
 static void tb_level(struct gd *g, uint32_t i, uint64_t now)
@@ -349,11 +409,17 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
     if (tb != GD_NONE) {
         struct gd_tbct_entry *t = tb < GD_TBCT_ENTRIES ? &s->wct.t[tb] : NULL;
         const struct gd_launch *L = t && gd_t_valid(&s->wct, tb) ? launch_of_tb(g, s, tb) : NULL;
-        const uint32_t rt = gd_queues_head(&s->q, GD_QRT);
+        /* a TB some warps of which left already (the SM refused the others: an instruction in
+         * flight) finishes its switch-out first, partner or not, and a swap's rest with the
+         * same ready TB (session 26: a TB is present or absent as a whole) */
+        const bool finishing = t && gd_t_abs(&s->wct, tb) && !tb_coming(s, tb);
+        const bool cont = finishing && t->swap_rt < GD_TBCT_ENTRIES &&
+                          gd_t_valid(&s->wct, t->swap_rt) && gd_t_abs(&s->wct, t->swap_rt);
+        const uint32_t rt = cont ? t->swap_rt : gd_queues_head(&s->q, GD_QRT);
         uint32_t from = GD_NONE;
         if (rt < GD_TBCT_ENTRIES && gd_t_valid(&s->wct, rt) && gd_t_abs(&s->wct, rt))
             from = s->wct.t[rt].cta_slot;
-        const bool arriving = from != GD_NONE && gd_alloc_tb_arriving(s->alloc, from);
+        const bool arriving = !cont && from != GD_NONE && gd_alloc_tb_arriving(s->alloc, from);
         if (arriving) {
             /* the ready head is coming in already (its first warp in, its shared memory being
              * brought home into room a TB left): it is no swap partner (§3.6.6 swaps the
@@ -369,7 +435,8 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
             if (t)
                 t->sq = false;
             s->st.tb_stale++;
-        } else if (from == GD_NONE && !arriving && gd_queues_unknown(&s->q, GD_QRT)) {
+        } else if (from == GD_NONE && !arriving && !finishing &&
+                   gd_queues_unknown(&s->q, GD_QRT)) {
             /* the ready TB queue's head is not known this cycle (a pop or push of the last
              * edge): the stalled TB waits for it rather than rotating as if none were ready.
              * Rotating here phase-locked the two queues: the ready queue's failed switch-in
@@ -377,8 +444,9 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
              * cycle, found no partner, and no TB ever swapped (the session-23 GPUDuet_TB
              * livelock, docs/gpuduet.md "Session 24") */
             s->st.tb_blind++;
-        } else if (from == GD_NONE && (gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
-                                       !gd_alloc_waiting(s->alloc))) {
+        } else if (from == GD_NONE && !finishing &&
+                   (gd_tb_limit_sm(g, L->launch, i) <= L->plan.mc ||
+                    !gd_alloc_waiting(s->alloc))) {
             gd_queues_rotate(&s->q, GD_QST);
             s->st.tb_nopart++;
         } else if (g->mv && gd_mover_held(g->mv, i)) {
@@ -390,10 +458,18 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
         } else if (!tb_reserved(s, t)) {
             gd_queues_rotate(&s->q, GD_QST); /* (a warp's spill still at the bitmap, or none) */
             s->st.tb_wres_wait++;
+        } else if (!tb_may_leave(g, i, t)) {
+            /* a warp of it may not leave this cycle (an instruction in flight): none leaves
+             * (session 26: a TB is present or absent as a whole; before, the others left and it
+             * stayed in alone, and ran on when its load came back) */
+            s->st.refused++;
+            gd_queues_rotate(&s->q, GD_QST);
         } else {
-            uint32_t rin[GD_MAXW_TB], nr = g->mv ? tb_swap_partners(g, i, t, from, rt, rin) : 0;
+            uint32_t rin[GD_MAXW_TB],
+                nr = g->mv ? tb_swap_partners(g, i, t, from, rt, cont, rin) : 0;
             bool all = true;
-            for (uint32_t k = 0, k2 = 0; k < t->nwarps; k++) {
+            uint32_t left = 0, k2 = 0;
+            for (uint32_t k = 0; k < t->nwarps; k++) {
                 struct gd_wct_entry *w = &s->wct.w[t->first + k];
                 if (w->slot == GD_NONE)
                     continue;
@@ -413,23 +489,28 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                     got = g->act->warp_swap(g->act->gpu, i, w->slot, rw->ctx, rw->warp, now);
                     if (got == 2) {
                         gd_w_set_state(&s->wct, rin[k2], GD_WS_RUNNING); /* (moving in) */
+                        s->wct.w[rin[k2]].coming = true;
                         s->st.swap_jobs++;
                         k2++;
-                    } else {
-                        nr = 0; /* (the ready TB may not come now: it follows as before) */
-                    }
+                    } else if (got == 1) {
+                        nr = 0; /* (the ready TB may not come now: it follows as a whole) */
+                    } /* (0: this warp may not leave yet; the next one takes its partner) */
                 } else {
                     got = g->act->warp_out(g->act->gpu, i, w->slot, UINT64_MAX, now);
                 }
                 if (!got) {
                     gd_alloc_unreserve(s->alloc, t->cta_slot, k);
                     all = false;
+                    if (!left)
+                        break; /* (none left yet: the TB stays whole, tried again later) */
                     continue;
                 }
+                left++;
                 s->st.outs++;
                 s->st.outs_bar += w->barrier;
             }
             gd_alloc_unpair_tb(s->alloc, t->cta_slot);
+            t->swap_rt = !all && left && k2 && k2 < nr ? rt : GD_NONE;
             if (all) {
                 gd_queues_pop(&s->q, GD_QST);
                 t->sq = false;
@@ -446,6 +527,8 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
                     s->st.tb_back_short += now - t->t_in < 300;
                 }
                 t->t_out = now;
+            } else if (gd_t_abs(&s->wct, tb)) {
+                s->st.refused++; /* (some left: the rest are tried again next cycle, at the head) */
             } else {
                 s->st.refused++;
                 gd_queues_rotate(&s->q, GD_QST);
@@ -465,23 +548,47 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
             t->rq = false;
         return;
     }
-    uint32_t want = 0;
-    for (uint32_t k = 0; k < t->nwarps; k++)
-        want += s->wct.w[t->first + k].slot == GD_NONE &&
-                gd_w_state(&s->wct, t->first + k) == GD_WS_READY;
+    uint32_t want = 0, mask = 0;
+    bool coming = false;
+    for (uint32_t k = 0; k < t->nwarps; k++) {
+        const struct gd_wct_entry *w = &s->wct.w[t->first + k];
+        coming |= w->coming;
+        if (w->slot == GD_NONE && !w->coming && gd_w_state(&s->wct, t->first + k) == GD_WS_READY) {
+            want++;
+            mask |= 1u << k;
+        }
+    }
+    if (coming && !want) { /* (pushed again while it comes in: stale once it is in) */
+        gd_queues_rotate(&s->q, GD_QRT);
+        return;
+    }
+    if (tb_leaving(g, i, rt)) { /* (its last warps still leaving: it comes in as a whole) */
+        gd_queues_rotate(&s->q, GD_QRT);
+        s->st.tb_in_room++;
+        return;
+    }
     if (want > gd_alloc_free_slots(s->alloc)) {
         gd_queues_rotate(&s->q, GD_QRT);
         s->st.tb_in_noslot++;
         return;
     }
+    if (!gd_alloc_tb_gather(s->alloc, t->cta_slot, mask)) {
+        /* (the block's answers for its parts not all in, or no room: session 26, every part
+         * first, so that no warp of it comes in while another waits) */
+        gd_queues_rotate(&s->q, GD_QRT);
+        s->st.tb_in_room++;
+        return;
+    }
     bool all = true;
     for (uint32_t k = 0; all && k < t->nwarps; k++) {
         const struct gd_wct_entry *w = &s->wct.w[t->first + k];
-        const bool rdy = w->slot == GD_NONE && gd_w_state(&s->wct, t->first + k) == GD_WS_READY;
+        const bool rdy = mask >> k & 1u;
         if (rdy && !g->act->warp_in(g->act->gpu, i, w->ctx, w->warp, now))
             all = false;
-        else if (rdy)
+        else if (rdy) {
             gd_w_set_state(&s->wct, t->first + k, GD_WS_RUNNING); /* (moving in: the CSL port) */
+            s->wct.w[t->first + k].coming = true;
+        }
     }
     if (all) {
         gd_queues_pop(&s->q, GD_QRT);
@@ -498,6 +605,26 @@ static void tb_level(struct gd *g, uint32_t i, uint64_t now)
 static struct gd_launch *launch_of_tb(struct gd *g, struct gd_sm *s, uint32_t tb)
 {
     return gd_launch_of(g, s->wct.t[tb].launch);
+}
+
+bool gd_tb_partial(struct gd *g, uint32_t i, uint32_t tb)
+{
+    struct gd_sm *s = &g->sm[i];
+    if (tb >= GD_TBCT_ENTRIES || !gd_t_valid(&s->wct, tb))
+        return false;
+    const struct gd_launch *L = launch_of_tb(g, s, tb);
+    if (!L || L->plan.level != GD_LEVEL_TB)
+        return false;
+    const struct gd_tbct_entry *t = &s->wct.t[tb];
+    bool in = false, out = false;
+    for (uint32_t k = 0; k < t->nwarps; k++) {
+        const uint32_t e = t->first + k;
+        if (s->wct.w[e].slot != GD_NONE || s->wct.w[e].coming)
+            in = true;
+        else
+            out = true;
+    }
+    return in && out;
 }
 
 int gd_csl_cycle(struct gd *g, uint32_t i, uint64_t now, char *err, size_t errlen)

@@ -270,7 +270,12 @@ static void gd_sched_warp(void *impl, uint32_t sm, uint32_t slot, uint8_t ev,
         return;
     struct gd_sm *s = &g->sm[sm];
     const uint32_t e = s->wct.slot_entry[slot];
-    if (e == GD_NONE || s->wct.w[e].stalled_at == now || gd_w_state(&s->wct, e) != GD_WS_STALLED)
+    if (e == GD_NONE)
+        return;
+    const uint32_t tb = s->wct.w[e].tb;
+    if (gd_t_abs(&s->wct, tb) && gd_tb_partial(g, sm, tb))
+        s->st.tb_part++; /* (the check's trace: a TB-level TB runs partly present) */
+    if (s->wct.w[e].stalled_at == now || gd_w_state(&s->wct, e) != GD_WS_STALLED)
         return;
     gd_w_set_state(&s->wct, e, GD_WS_RUNNING); /* (the memory response port; its queue entries
                                                   are stale now) */
@@ -555,13 +560,13 @@ static void put_stats(FILE *f, const struct gd_sm_stats *s)
             " tb_ins=%" PRIu64 " tb_in_wait=%" PRIu64 " tb_abs_cycles=%" PRIu64
             " tb_in_noslot=%" PRIu64 " swap_jobs=%" PRIu64 " tb_blind=%" PRIu64
             " tb_arriving=%" PRIu64 " tb_reouts=%" PRIu64 " tb_back_cycles=%" PRIu64
-            " tb_back_short=%" PRIu64 "\n",
+            " tb_back_short=%" PRIu64 " tb_part=%" PRIu64 " tb_in_room=%" PRIu64 "\n",
             s->stalls_miss, s->stalls_bar, s->outs, s->outs_bar, s->ins, s->swaps, s->tb_outs,
             s->absent_loads, s->ready, s->refused, s->no_room, s->xswaps, s->outs_tb,
             s->out_cycles, s->xout_cycles, s->unpaired, s->tb_sq, s->tb_stale, s->tb_nopart,
             s->tb_run_wait, s->tb_wres_wait, s->tb_out_wait, s->tb_ins, s->tb_in_wait,
             s->tb_abs_cycles, s->tb_in_noslot, s->swap_jobs, s->tb_blind, s->tb_arriving,
-            s->tb_reouts, s->tb_back_cycles, s->tb_back_short);
+            s->tb_reouts, s->tb_back_cycles, s->tb_back_short, s->tb_part, s->tb_in_room);
 }
 
 static void gd_destroy(void *impl)
@@ -599,6 +604,8 @@ static void gd_destroy(void *impl)
             tot.tb_reouts += s->tb_reouts;
             tot.tb_back_cycles += s->tb_back_cycles;
             tot.tb_back_short += s->tb_back_short;
+            tot.tb_part += s->tb_part;
+            tot.tb_in_room += s->tb_in_room;
             tot.tb_run_wait += s->tb_run_wait;
             tot.tb_wres_wait += s->tb_wres_wait;
             tot.tb_out_wait += s->tb_out_wait;

@@ -196,6 +196,17 @@ void gda_stage_answer(struct gd_alloc *a, bool ok, uint32_t base)
             c->rf[s->i] = base;
             c->want[s->i++] = true;
             s->phase = PH_WARP;
+        } else if (pl->level == GD_LEVEL_TB && pl->spill_regs) {
+            /* TB level: present or absent as a whole (session 26): with no registers for this
+             * warp the TB starts absent, the warps before it giving theirs back (until then
+             * GPUDuet_TB placed sgemm's TBs with some warps running and the others absent) */
+            for (uint32_t j = 0; j < s->i; j++) {
+                gda_give(a, &c->rf[j], pl->R);
+                c->want[j] = false;
+            }
+            s->offered = 0;
+            s->i = 0;
+            s->phase = PH_WARP;
         } else {
             s->phase = PH_ABS; /* no registers for it: it starts absent */
         }
@@ -206,6 +217,14 @@ void gda_stage_answer(struct gd_alloc *a, bool ok, uint32_t base)
             return;
         }
         c->rf[s->i] = base;
+        if (pl->level == GD_LEVEL_TB && s->i < s->offered && s->home) {
+            /* TB level: a warp offered a slot, its registers found by this second search (a
+             * free since the first), is present like the others (session 26: until then HG's
+             * TBs were placed with such a warp absent and the others running) */
+            c->want[s->i++] = true;
+            s->phase = PH_WARP;
+            break;
+        }
         s->phase = PH_SP;
         break;
     case PH_WSP: {
@@ -341,8 +360,9 @@ bool gda_can_accept(const void *impl, const struct hd_cta_demand *d)
         s->i = 0;
         s->tried_rf = s->tried_sp = false;
         s->home = false;
-        /* TB level: a TB is present or absent as a whole. Offered fewer slots than it has warps,
-         * it starts absent and switches in once every warp finds a slot (gpuduet_csl.c). */
+        /* TB level: a TB is present or absent as a whole. Offered fewer slots than it has warps
+         * (or, when registers spill, finding registers for fewer: PH_WRF), it starts absent and
+         * switches in once every warp finds a slot and its registers (gpuduet_csl.c). */
         s->offered = pl->level == GD_LEVEL_TB && d->warps < n ? 0 : d->warps;
         stage_run(a);
     }

@@ -187,14 +187,3 @@ bool gd_alloc_swap_open(const struct gd_alloc *a, uint32_t cta, uint32_t warp)
     return !c->promised[warp]; /* (one holding no spill space to exchange: a fresh reservation
                                   for the stalled warp, whose leaving frees the slot it needs) */
 }
-
-bool gd_alloc_tb_arriving(const struct gd_alloc *a, uint32_t cta)
-{
-    if (cta >= a->p->max_ctas || !a->cta[cta].used)
-        return false;
-    const struct gd_cta *c = &a->cta[cta];
-    for (uint32_t k = 0; k < c->n; k++)
-        if (c->slot[k] != GD_NONE)
-            return true;
-    return c->pl.spill_smem && (c->acq_sm == P_RUN || c->acq_sm == P_OK);
-}

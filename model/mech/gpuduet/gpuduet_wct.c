@@ -60,7 +60,7 @@ uint32_t gd_wct_add_tb(struct gd_wct *t, uint32_t ctx, uint32_t cta_slot, uint32
     if (tb == GD_NONE || first == GD_NONE)
         return GD_NONE;
     t->t[tb] = (struct gd_tbct_entry){.ctx = ctx, .nwarps = nwarps, .cta_slot = cta_slot,
-                                      .first = first};
+                                      .first = first, .swap_rt = GD_NONE};
     uint32_t abs = 0;
     for (uint32_t i = 0; i < nwarps; i++) {
         const bool present = slot[i] != GD_NONE;
@@ -113,6 +113,7 @@ void gd_wct_left(struct gd_wct *t, uint32_t e, uint32_t reg, uint32_t meta)
     if (w->slot != GD_NONE && w->slot < 256 && t->slot_entry[w->slot] == e)
         t->slot_entry[w->slot] = GD_NONE;
     w->slot = GD_NONE;
+    w->coming = false;
     gd_tab_w_move(t->tab, e, GD_WS_ABSENT, unit(reg), unit(meta));
     gd_tab_t_warp(t->tab, w->tb, w->warp, true, gd_tab_t(t->tab, w->tb).smem);
 }
@@ -121,6 +122,7 @@ void gd_wct_back(struct gd_wct *t, uint32_t e, uint32_t slot, uint32_t reg)
 {
     struct gd_wct_entry *w = &t->w[e];
     w->slot = slot;
+    w->coming = false;
     w->barrier = false;
     w->lr = 0;
     w->named = 0;
