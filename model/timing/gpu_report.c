@@ -9,6 +9,7 @@
  * model's queues, so that a hang is located without a debugger.
  */
 #include "gpu_impl.h"
+#include "hd_textbuf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,13 +41,7 @@ void hd_gpu_sample(struct hd_gpu_timing *g)
 void hd_gpu_watchdog_report(const struct hd_gpu_timing *g, char *err, size_t errlen)
 {
     size_t n = 0;
-#define PUT(...)                                                                                   \
-    do {                                                                                           \
-        if (n < errlen) {                                                                          \
-            int k_ = snprintf(err + n, errlen - n, __VA_ARGS__);                                   \
-            n += k_ > 0 ? (size_t)k_ : 0;                                                          \
-        }                                                                                          \
-    } while (0)
+#define PUT(...) (n = hd_textbuf_put(err, errlen, n, __VA_ARGS__))
     PUT("timing model: no progress for %" PRIu64 " cycles at cycle %" PRIu64
         " while work is pending ([timing] watchdog_cycles)",
         g->idle, g->now);

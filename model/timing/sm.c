@@ -11,6 +11,7 @@
  * operand reads, issue, fetch.
  */
 #include "sm_impl.h"
+#include "hd_textbuf.h"
 #include "sm_ahead.h"
 
 #include "ctx_vres.h"
@@ -642,13 +643,7 @@ static const char *const state_names[HD_WS_COUNT] = {
 void hd_sm_describe(const struct hd_sm *sm, uint64_t now, char *buf, size_t len)
 {
     size_t n = 0;
-#define PUT(...)                                                                                   \
-    do {                                                                                           \
-        if (n < len) {                                                                             \
-            int k_ = snprintf(buf + n, len - n, __VA_ARGS__);                                      \
-            n += k_ > 0 ? (size_t)k_ : 0;                                                          \
-        }                                                                                          \
-    } while (0)
+#define PUT(...) (n = hd_textbuf_put(buf, len, n, __VA_ARGS__))
     PUT("SM %u: %u CTAs, %u warps, %u collector units busy, %u events, %u loads in flight, "
         "%u icache fills",
         sm->id, sm->nctas, sm->nwarps, sm->ncu_order, sm->nev, sm->nlt, sm->nfills);

@@ -38,6 +38,7 @@
  * is the block's; deterministic.
  */
 #include "gpuduet_alloc_priv.h"
+#include "hd_textbuf.h"
 
 #include "gpuduet_bitmap.h"
 #include "gpuduet_tbct.h"
@@ -543,13 +544,7 @@ static void ga_describe(const void *impl, char *buf, size_t len)
     const struct gd_alloc *a = impl;
     static const char *const level[] = {"off", "warp", "TB"};
     size_t n = 0;
-#define PUT(...)                                                                                   \
-    do {                                                                                           \
-        if (n < len) {                                                                             \
-            int k_ = snprintf(buf + n, len - n, __VA_ARGS__);                                      \
-            n += k_ > 0 ? (size_t)k_ : 0;                                                          \
-        }                                                                                          \
-    } while (0)
+#define PUT(...) (n = hd_textbuf_put(buf, len, n, __VA_ARGS__))
     PUT("%u TBs, units held RF %u / smem %u / L1D %u, stage %u, %s%s%s", a->nctas, a->held[R_RF],
         a->held[R_SMEM], a->held[R_L1], a->stg.st, a->waiting ? "a TB waits for room" : "no TB waits",
         a->room_short ? " (last refusal: room)" : "", a->oom ? ", host out of memory" : "");
