@@ -54,7 +54,10 @@ from heddle_sweep import SweepError, spec  # noqa: E402
 from heddle_sweep.heddle import Heddle  # noqa: E402
 
 PKG = os.path.join(EXP, "heddle_sweep") + os.sep
-TIME_LIMIT = 10
+# (a hang's bound, not a speed target: experiments/zorua-fermi-zorua.toml, a seed, loads in
+# about 10 s with the line tracer on when the CI tier's other tests share the 2 cores; session 26
+# saw it pass at 10 s on a quiet machine and fail beside them)
+TIME_LIMIT = 30
 MAX_LEN = 8192
 SEED_DIRS = [os.path.join(ROOT, "experiments", "*.toml"), os.path.join(ROOT, "tests", "sweep", "*.toml"),
              os.path.join(HERE, "sweep_seeds", "*.toml")]
