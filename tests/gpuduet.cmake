@@ -34,6 +34,8 @@
 #   end (tests/gpuduet/limit_rise.sh; session 19) (ci).
 # - gpuduet_extra_tbs: every extra TB the controller allows is resident in the first wave at TB
 #   level, and a TB swap exchanges context spaces (tests/gpuduet/extra_tbs.sh; session 20) (ci).
+# - gpuduet_regsize: each launch's plan (R, live and reduced register units per warp, switch-out
+#   points) is in the run's statistics as the log gives it, 0 in a baseline run (session 27) (ci).
 # - gpuduet_window: `heddle run --window W`, Lin's first-W-cycles measurement: exit 0 with the
 #   statistics, labelled a window and not verified, exactly W cycles, and the uncapped run's
 #   instructions at its sample of cycle W (tests/gpuduet/window.sh; session 21) (ci).
@@ -146,6 +148,12 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_extra_tbs PROPERTIES TIMEOUT 120
                        PASS_REGULAR_EXPRESSION "extra_tbs.sh: OK")
+  # session 27: the register allocation size after liveness and compression (§3.6.6) in the
+  # statistics JSON, per launch (backprop at small, GPUDuet at ME 2, and the baseline; < 2 s)
+  add_test(NAME gpuduet_regsize
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/regsize.sh $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_regsize PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "regsize.sh: OK")
   # session 21: the window measurement (sgemm at small, the controller's 2,000-cycle windows)
   add_test(NAME gpuduet_window
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/window.sh $<TARGET_FILE:heddle>
@@ -205,4 +213,4 @@ if(TARGET heddle)
 endif()
 hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
         "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_tb_whole$" "^gpuduet_window$"
-        "^gpuduet_report_ref$" "^gpuduet_watchdog_report$")
+        "^gpuduet_report_ref$" "^gpuduet_watchdog_report$" "^gpuduet_regsize$")

@@ -448,6 +448,8 @@ struct gd {
     const struct hd_hw_factory *const *hw; /* the GPU's block factory */
     struct gd_mover *mv;     /* the CSL blocks as the SMs' warp movers ([gpuduet] blocks;
                                 gpuduet_mover.h), NULL */
+    struct hd_timing_stats *tst; /* the run's statistics (the sm_made hook): each launch's plan
+                                    goes into its gpuduet_* counters (launch_stats.def) */
 };
 
 /* The launch record of launch id (NULL: unknown). */

@@ -20,6 +20,9 @@
  * cycles after [gpuduet] warmup cycles from the launch's first placement) or fixed ([gpuduet]
  * me, capped by the upper bound). The monitor measures the GPU's totals (one kernel at a time in
  * the thesis's runs).
+ * Statistics (session 27): each launch's plan, R, the live and the reduced register units per
+ * warp and the switch-out points, goes into its gpuduet_* counters (launch_stats.def; the run's
+ * statistics as the sm_made hook gives them), so `--stats` carries §3.6.6's allocation size.
  * Log lines ([gpuduet] log):
  *   plan LAUNCH KERNEL NAME n R r points S mc lim level me_ub
  *   me LAUNCH END class ME           (each window the controller used)
@@ -37,6 +40,7 @@
 #include "annot.h"
 #include "func_status.h"
 #include "module.h"
+#include "timing_stats.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -87,6 +91,13 @@ const struct gd_plan *gd_plan_for(struct gd *g, uint32_t launch, uint32_t warps,
     gd_plan_make(c, g->mode, n, R, r, (uint32_t)((smem + 127u) / 128u), &L->plan);
     gd_me_init(&L->ctl, L->plan.me_ub);
     L->planned = true;
+    if (g->tst && launch < g->tst->nlaunch) { /* the plan in the run's statistics (session 27) */
+        struct hd_launch_stats *st = &g->tst->launch[launch].c;
+        st->gpuduet_reg_units = L->plan.R;
+        st->gpuduet_reg_units_live = L->live;
+        st->gpuduet_reg_units_reduced = L->plan.r;
+        st->gpuduet_switch_points = L->points;
+    }
     if (g->log)
         fprintf(g->log, "plan %u %u n=%u R=%u r=%u points=%u S=%u mc=%u lim=%u level=%s me_ub=%u\n",
                 launch, L->kernel, L->plan.n, L->plan.R, L->plan.r, L->points, L->plan.S,
@@ -168,6 +179,17 @@ static int gd_start(void *impl, char *err, size_t errlen)
         return -1;
     if (g->mv && gd_mover_start(g->mv, err, errlen) != 0)
         return -1;
+    return 0;
+}
+
+/* sm_made: only the run's statistics are kept (each launch's plan is written into its
+ * gpuduet_* counters, launch_stats.def); no operand-location policy. */
+static int gd_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                      struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
+                      char *err, size_t errlen)
+{
+    (void)sm, (void)alloc, (void)ops, (void)oimpl, (void)err, (void)errlen;
+    ((struct gd *)impl)->tst = stats;
     return 0;
 }
 
@@ -731,6 +753,7 @@ static const struct hd_hook_ops gd_ops = {
     .warp_left = gd_warp_left,
     .warp_returned = gd_warp_returned,
     .warp_move_bytes = gd_move_bytes,
+    .sm_made = gd_sm_made,
 };
 
 static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
