@@ -448,6 +448,7 @@ struct gd {
     const struct hd_hw_factory *const *hw; /* the GPU's block factory */
     struct gd_mover *mv;     /* the CSL blocks as the SMs' warp movers ([gpuduet] blocks;
                                 gpuduet_mover.h), NULL */
+    struct hd_timing_stats *tst; /* the run's statistics (sm_made): the energy model's events */
 };
 
 /* The launch record of launch id (NULL: unknown). */

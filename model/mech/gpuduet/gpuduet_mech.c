@@ -37,6 +37,7 @@
 #include "annot.h"
 #include "func_status.h"
 #include "module.h"
+#include "timing_stats.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -230,6 +231,17 @@ static void gd_placed(void *impl, const struct hd_hook_cta *c, bool resumed, uin
     }
 }
 
+/* sm_made: the run's statistics, where the energy model (model/power, docs/power.md "Added
+ * structures") reads the events of GPUDuet's tables; no operand-location policy. */
+static int gd_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                      struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
+                      char *err, size_t errlen)
+{
+    (void)sm, (void)alloc, (void)ops, (void)oimpl, (void)err, (void)errlen;
+    ((struct gd *)impl)->tst = stats;
+    return 0;
+}
+
 static void gd_left(void *impl, const struct hd_hook_cta *c, bool finished, uint64_t now)
 {
     struct gd *g = impl;
@@ -238,6 +250,12 @@ static void gd_left(void *impl, const struct hd_hook_cta *c, bool finished, uint
     if (c->sm >= g->nsm)
         return;
     struct gd_sm *s = &g->sm[c->sm];
+    if (g->tst && c->sm < g->tst->num_sms) { /* the SM's table events, final at its last CTA */
+        struct hd_sm_stats *t = &g->tst->sm[c->sm];
+        t->gpuduet_stalls = s->st.stalls_miss + s->st.stalls_bar;
+        t->gpuduet_readies = s->st.ready;
+        t->gpuduet_tb_switches = s->st.tb_outs + s->st.tb_ins;
+    }
     const uint32_t tb = gd_wct_tb_of_ctx(&s->wct, c->ctx);
     if (tb == GD_NONE)
         return;
@@ -722,6 +740,7 @@ static const struct hd_hook_ops gd_ops = {
     .launch = gd_launch,
     .placed = gd_placed,
     .left = gd_left,
+    .sm_made = gd_sm_made,
     .sched_warp = gd_sched_warp,
     .cycle = gd_cycle,
     .destroy = gd_destroy,
