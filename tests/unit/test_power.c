@@ -280,7 +280,8 @@ static void test_every_block(struct hd_test_state *t, const struct hd_config *de
         HD_CHECK(t, per_event >= acc * (1 - 1e-12));
         HD_CHECK(t, p.blocks_leak_w >= leak * (1 - 1e-12));
         params(t, defaults, &off);
-        HD_CHECK(t, b->mech == HD_PMECH_ALWAYS || p.blocks_leak_w >= off.blocks_leak_w + leak * 0.999);
+        HD_CHECK(t, b->mech == HD_PMECH_ALWAYS ||
+                        p.blocks_leak_w >= off.blocks_leak_w + leak * 0.999);
         /* N and 2N accesses: the blocks' dynamic energy doubles, N x its terms' joules */
         struct hd_power_events ev, ev2;
         memset(&ev, 0, sizeof ev);
