@@ -4,7 +4,9 @@
  * bytes: more DRAM energy and nothing else changes; more cycles: more static energy only), an
  * SM that holds no CTA costs its static power alone (nothing with full gating), the DRAM
  * energies follow the IDD method on the configured timings, and the added blocks are priced
- * only when their mechanism is configured. The whole-run checks (GTX480 totals, per-kernel
+ * only when their mechanism is configured: every row of the block table (every rtl/ block) is
+ * then in the energy at a non-zero access energy and leakage, and its access energy scales with
+ * its event count. The whole-run checks (GTX480 totals, per-kernel
  * sums, idle SMs of a real run) are tests/power/check_power.py.
  */
 #include "testutil.h"
