@@ -6,7 +6,7 @@ iso-storage control (RF + 2 KB) and of EXPARS; performance = Baseline cycles / c
 (cycles, not IPC: digest §5.3); mean resident warps per SM over the run (resident warp-cycles /
 (cycles x SMs used), summed over launches); energy = the energy model's run energy
 (power.energy_j, docs/power.md, with EXPARS's scratchpad passes, operand-cache accesses and
-RAT / tag blocks priced) / Baseline's on the same scheduler - 1, and the EXPARS structures'
+blocks priced) / Baseline's on the same scheduler - 1, and the EXPARS structures'
 share of it; the static metrics of §5.3 (CTAs, warps, RF / scratchpad / overall utilisation of
 Baseline, Warpman and EXPARS) of each stand-in's Table 3 kernel at the footprint its Baseline
 run launched (the calculator through `heddle ptx-info`); arithmetic and geometric means over
@@ -108,8 +108,9 @@ def _data(ctx, wl, alloc, regs, sched, ideal=False):
 def _energy(d):
     """(run energy J, EXPARS structures' energy J, dynamic J) from the energy model's report:
     the structures are the register lines through the scratchpad (e_smem_pass_pj each), the
-    operand-cache accesses, reads included (e_opc_word_pj), and the added-RTL component (the
-    expars_rat and expars_oc_tags blocks)."""
+    operand-cache accesses, reads included (e_opc_word_pj), and the added-RTL component (EXPARS's
+    blocks: expars_rat, expars_oc_tags, expars_arb, expars_cta_calc, expars_pref, and
+    expars_ltlws under an LTLWS scheduler; docs/power.md "Added structures")."""
     pw = d.get("power")
     if not pw:
         raise SweepError("expars.py: a point has no \"power\" in its statistics ([power] "
@@ -384,7 +385,7 @@ def report(ctx):
           "Baseline); energy = EXPARS's run energy / Baseline's - 1 (the energy model, "
           "docs/power.md, EXPARS's structures priced: register lines through the scratchpad "
           "30.7 pJ per pass, operand-cache accesses 28.4 pJ (the 16 x 1024 array, CACTI-"
-          "calibrated: synth/papers.ini 28.41 pJ), the RAT and tag blocks by their synthesized "
+          "calibrated: synth/papers.ini 28.41 pJ), EXPARS's RTL blocks by their synthesized "
           "gate count); means over the stand-ins, arithmetic and geometric (§5.3).", "",
           "![speedup](speedup.png) ![warps](warps.png) ![energy](energy.png) "
           "![static](static.png)", ""]

@@ -11,8 +11,15 @@
 #   report carries the same member, its kernels and "other" adding up. About 8 s.
 # - power_sweep_columns (tests/power/check_sweep.py): experiments/energy.toml through the sweep
 #   tool into a fresh store; every power column of its [collect] is a number. About 5 s.
+# - power_block_table (tests/power/check_block_table.py): every rtl/ block has a row in the energy
+#   model's block table with synth/blocks.ini's instances (test_power checks each row is priced
+#   when its mechanism is configured and scales with its event count). Under a second.
 target_link_libraries(test_power PRIVATE hd_power)
 set_tests_properties(test_power PROPERTIES LABELS "ci;power" TIMEOUT 60)
+add_test(NAME power_block_table
+         COMMAND python3 tests/power/check_block_table.py ${CMAKE_SOURCE_DIR}
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(power_block_table PROPERTIES LABELS "ci;power" TIMEOUT 30)
 if(TARGET heddle)
   add_test(NAME power_run_checks
            COMMAND python3 tests/power/check_power.py $<TARGET_FILE:heddle>

@@ -2,89 +2,156 @@
  * power_blocks.c - the added RTL blocks' energy terms (power_blocks.h, docs/power.md "Added
  * structures").
  *
- * The gate equivalents are those of the full synthesis run tabled in docs/synth.md (synth/
- * run.sh, osu018 mapped, GE = area / NAND2X1; default RTL configuration of each block, the Shieh
- * blocks at their Kepler sizing as blocks.ini's rtl_config says). A block's access is the event
- * that makes it work: a pp word decoded; a 128-byte vector register through the save path
- * (compressor, packer) or the restore path (unpacker, decompressor); a TB-level save's class
- * vector; a CTA suspended by the controller; a CTA placed or finished for the allocation tables
- * and Shieh's allocation and victim tables; an instruction issued for Shieh's Running TB Status;
- * a RAT access for EXPARS's expars_rat (every operand word's RF-or-OC judgement, every fill's and
- * write-back's address) and an operand-cache fill, write or write-back for its tag array
- * expars_oc_tags (operand reads need no tag lookup, L222-L224).
+ * The gate equivalents are those of the synthesis runs tabled in docs/synth.md and the blocks'
+ * documents (synth/run.sh, osu018 mapped, GE = area / NAND2X1; each block in the RTL
+ * configuration blocks.ini names). A block with storage arrays the flow prices as SRAM (zorua_map,
+ * ccbp_ctrl, expars_pref) carries its logic's GE ((SRAM-variant um^2 - arrays' um^2) / 0.901) and
+ * its arrays' read energy from the same runs. A block's access is the event that makes it work
+ * (docs/power.md lists them): e.g. a pp word decoded, a 128-byte vector register through the
+ * save or restore path, a CTA placed or finished for the allocation tables, a RAT access for
+ * EXPARS's expars_rat, an operand word or destination located through Zorua's RMT, a warp's
+ * stall, readiness or switch for GPUDuet's warp context table, a run-ahead instruction for
+ * HAWS's result collection unit.
  */
 #include "power_blocks.h"
 
 #include "power_params.h"
 
+#define ALWAYS HD_PMECH_ALWAYS
 static const struct hd_power_block blocks[] = {
-    {"pp_decode", 804, 1, 0, HD_PEV_pp_decodes},
-    {"regpat_comp", 20248, 1, 0, HD_PEV_ctx_save_vregs},
-    {"ctx_packer", 50322, 1, 0, HD_PEV_ctx_save_vregs},
-    {"regpat_decomp", 30352, 1, 0, HD_PEV_ctx_restore_vregs},
-    {"ctx_unpacker", 99924, 1, 0, HD_PEV_ctx_restore_vregs},
-    {"regpat_tbcls", 5703, 1, 0, HD_PEV_ctx_tb_saves},
-    {"ctx_ctl", 103, 1, 0, HD_PEV_ctx_suspends},
-    {"alloc_table", 38039, 2, 0, HD_PEV_cta_events},
-    {"shieh_alloc_status", 4853, 0, 1, HD_PEV_cta_events},
-    {"shieh_alloc_pos", 28033, 1, 0, HD_PEV_cta_events},
-    {"shieh_victim_sets", 4873, 1, 0, HD_PEV_cta_events},
-    {"shieh_tb_status", 20522, 1, 0, HD_PEV_issues},
-    {"expars_rat", 8086, 1, 0, HD_PEV_expars_rat_lookups},
-    {"expars_oc_tags", 15083, 1, 0, HD_PEV_expars_oc_accesses},
+    /* Lin ch.2: context saving (selective points, compression) and in-place switching */
+    {"pp_decode", 804, 0, 1, 0, HD_PMECH_PPOINTS, HD_PEV_pp_decodes},
+    {"regpat_comp", 20248, 0, 1, 0, HD_PMECH_COMPRESSED, HD_PEV_ctx_save_vregs},
+    {"ctx_packer", 50322, 0, 1, 0, HD_PMECH_COMPRESSED, HD_PEV_ctx_save_vregs},
+    {"regpat_decomp", 30352, 0, 1, 0, HD_PMECH_COMPRESSED, HD_PEV_ctx_restore_vregs},
+    {"ctx_unpacker", 99924, 0, 1, 0, HD_PMECH_COMPRESSED, HD_PEV_ctx_restore_vregs},
+    {"regpat_tbcls", 5703, 0, 1, 0, HD_PMECH_COMPRESSED_TB, HD_PEV_ctx_tb_saves},
+    {"ctx_ctl", 103, 0, 1, 0, ALWAYS, HD_PEV_ctx_suspends},
+    {"alloc_table", 38039, 0, 2, 0, HD_PMECH_LIN_TABLES, HD_PEV_cta_events},
+    /* Shieh: dual-kernel preemption */
+    {"shieh_alloc_status", 4853, 0, 0, 1, HD_PMECH_SHIEH, HD_PEV_cta_events},
+    {"shieh_alloc_pos", 28033, 0, 1, 0, HD_PMECH_SHIEH, HD_PEV_cta_events},
+    {"shieh_victim_sets", 4873, 0, 1, 0, HD_PMECH_SHIEH, HD_PEV_cta_events},
+    {"shieh_tb_status", 20522, 0, 1, 0, HD_PMECH_SHIEH_STATUS, HD_PEV_issues},
+    /* EXPARS (Yu et al. TACO 2018) */
+    {"expars_rat", 8086, 0, 1, 0, HD_PMECH_EXPARS, HD_PEV_expars_rat_lookups},
+    {"expars_oc_tags", 15083, 0, 1, 0, HD_PMECH_EXPARS, HD_PEV_expars_oc_accesses},
+    {"expars_arb", 1592, 0, 1, 0, HD_PMECH_EXPARS, HD_PEV_expars_rat_lookups},
+    {"expars_cta_calc", 9476, 0, 1, 0, HD_PMECH_EXPARS, HD_PEV_sm_launches},
+    {"expars_pref", 18039, 5.22, 1, 0, HD_PMECH_EXPARS_PREF, HD_PEV_expars_fills},
+    {"expars_ltlws", 12992, 0, 2, 0, HD_PMECH_LTLWS, HD_PEV_issues},
+    /* Zorua (Vijaykumar et al. ISCA 2016): the RMT ([default]) with its table as SRAM */
+    {"zorua_map", 69207, 0.42, 1, 0, HD_PMECH_ZORUA, HD_PEV_zorua_rmt_accesses},
+    {"zorua_coord", 46270, 0, 1, 0, HD_PMECH_ZORUA, HD_PEV_zorua_coord_events},
+    {"zorua_phase", 12123, 0, 1, 0, HD_PMECH_ZORUA, HD_PEV_zorua_phase_events},
+    /* GPUDuet (Lin ch.3) */
+    {"gpuduet_wct", 61294, 0, 1, 0, HD_PMECH_GPUDUET, HD_PEV_gpuduet_warp_events},
+    {"gpuduet_queues", 6472, 0, 1, 0, HD_PMECH_GPUDUET, HD_PEV_gpuduet_warp_events},
+    {"gpuduet_tbct", 27829, 0, 1, 0, HD_PMECH_GPUDUET, HD_PEV_gpuduet_tb_events},
+    {"gpuduet_bitmap", 52071, 0, 1, 0, HD_PMECH_GPUDUET, HD_PEV_gpuduet_allocs},
+    {"gpuduet_csl", 2982, 0, 1, 0, HD_PMECH_GPUDUET, HD_PEV_warp_moves},
+    {"gpuduet_tmon", 17008, 0, 1, 0, HD_PMECH_GPUDUET_MON, HD_PEV_issues},
+    /* CCBP (Lin ch.4): ccbp_ctrl with its four profile tables as SRAM */
+    {"ccbp_irc", 2183, 0, 1, 0, HD_PMECH_CCBP, HD_PEV_mq_requests},
+    {"ccbp_monitor", 13394, 0, 0, 1, HD_PMECH_CCBP, HD_PEV_flits},
+    {"ccbp_ctrl", 232805, 2.16, 0, 1, HD_PMECH_CCBP, HD_PEV_launches},
+    /* HAWS (Gong ch.5): one per warp of the thesis's 40 (two rename tables) */
+    {"haws_rcu", 3048, 0, 40, 0, HD_PMECH_HAWS, HD_PEV_haws_rcu_ops},
+    {"haws_rename", 3016, 0, 80, 0, HD_PMECH_HAWS, HD_PEV_haws_rename_ops},
+    {"haws_shadow_stack", 47579, 0, 40, 0, HD_PMECH_HAWS, HD_PEV_haws_stack_ops},
+    {"haws_warp_ctl", 7899, 0, 40, 0, HD_PMECH_HAWS, HD_PEV_haws_ctl_ops},
+    /* Gong ch.6 locality-aware distribution and warp-group scheduling */
+    {"locality_cta_dist", 20182, 0, 0, 1, HD_PMECH_LOC_DIST, HD_PEV_cta_events},
+    {"locality_group_sched", 4200, 0, 4, 0, HD_PMECH_LOC_SCHED, HD_PEV_issues},
 };
+#undef ALWAYS
 
-static bool starts_with(const char *s, const char *prefix)
+const struct hd_power_block *hd_power_blocks(unsigned *n)
 {
-    while (*prefix)
-        if (*s++ != *prefix++)
-            return false;
-    return true;
+    *n = sizeof blocks / sizeof blocks[0];
+    return blocks;
 }
 
-/* Is block b in the GPU that cfg describes? Shieh's tables are stepped when the preemption
- * policy decides from them: the Running TB Status for every Shieh-family policy, the other three
- * for shieh and oracle (model/mech/shieh/shieh_mech.c). */
-static bool block_used(const struct hd_power_block *b, const struct hd_config *cfg)
+/* Is mechanism m configured? Shieh's tables are stepped when the preemption policy decides from
+ * them: the Running TB Status for every Shieh-family policy, the other three for shieh and
+ * oracle (model/mech/shieh/shieh_mech.c). */
+static bool mech_on(enum hd_power_mech m, const struct hd_config *cfg)
 {
-    const bool compressed = cfg->context_save == HD_CTXSAVE_COMPRESSED ||
-                            cfg->context_save == HD_CTXSAVE_COMPRESSED_TB;
     const enum hd_cfg_preemptpol pol = cfg->context_preempt_policy;
-    const bool shieh_all = pol == HD_PREEMPTPOL_SHIEH || pol == HD_PREEMPTPOL_ORACLE;
-    if (starts_with(b->name, "shieh_tb_status"))
-        return shieh_all || pol == HD_PREEMPTPOL_CHIMERA || pol == HD_PREEMPTPOL_CHIMERA_PLUS;
-    if (starts_with(b->name, "shieh_"))
-        return shieh_all;
-    if (starts_with(b->name, "expars_"))
-        return cfg->sm_allocator == HD_ALLOC_EXPARS;
-    if (starts_with(b->name, "alloc_table"))
-        return cfg->sm_allocator == HD_ALLOC_LIN_TABLES;
-    if (starts_with(b->name, "pp_decode"))
+    const bool shieh = pol == HD_PREEMPTPOL_SHIEH || pol == HD_PREEMPTPOL_ORACLE;
+    const enum hd_cfg_alloc a = cfg->sm_allocator;
+    switch (m) {
+    case HD_PMECH_ALWAYS:
+        return true;
+    case HD_PMECH_PPOINTS:
         return cfg->context_points == HD_PPOINTS_SELECTIVE;
-    if (starts_with(b->name, "regpat_tbcls"))
+    case HD_PMECH_COMPRESSED:
+        return cfg->context_save == HD_CTXSAVE_COMPRESSED ||
+               cfg->context_save == HD_CTXSAVE_COMPRESSED_TB;
+    case HD_PMECH_COMPRESSED_TB:
         return cfg->context_save == HD_CTXSAVE_COMPRESSED_TB;
-    if (starts_with(b->name, "regpat_") || starts_with(b->name, "ctx_packer") ||
-        starts_with(b->name, "ctx_unpacker"))
-        return compressed;
-    return true; /* ctx_ctl: the save engine's controller, in every configuration */
+    case HD_PMECH_LIN_TABLES:
+        return a == HD_ALLOC_LIN_TABLES;
+    case HD_PMECH_SHIEH:
+        return shieh;
+    case HD_PMECH_SHIEH_STATUS:
+        return shieh || pol == HD_PREEMPTPOL_CHIMERA || pol == HD_PREEMPTPOL_CHIMERA_PLUS;
+    case HD_PMECH_EXPARS:
+        return a == HD_ALLOC_EXPARS;
+    case HD_PMECH_EXPARS_PREF:
+        return a == HD_ALLOC_EXPARS && cfg->expars_prefetch;
+    case HD_PMECH_LTLWS:
+        return cfg->sm_scheduler == HD_SCHED_LTLWS_LRR || cfg->sm_scheduler == HD_SCHED_LTLWS_GTO;
+    case HD_PMECH_ZORUA:
+        return a == HD_ALLOC_ZORUA;
+    case HD_PMECH_GPUDUET:
+        return a == HD_ALLOC_GPUDUET || a == HD_ALLOC_GPUDUET_TB;
+    case HD_PMECH_GPUDUET_MON:
+        return (a == HD_ALLOC_GPUDUET || a == HD_ALLOC_GPUDUET_TB) && cfg->gpuduet_dynamic;
+    case HD_PMECH_CCBP:
+        return cfg->ccbp_enable;
+    case HD_PMECH_HAWS:
+        return cfg->haws_enable;
+    case HD_PMECH_LOC_DIST:
+        return cfg->timing_cta_dist == HD_CTADIST_LOCALITY;
+    case HD_PMECH_LOC_SCHED:
+        return cfg->sm_scheduler == HD_SCHED_LOCALITY;
+    case HD_PMECH_COUNT:
+        break;
+    }
+    return false;
+}
+
+bool hd_power_block_used(const struct hd_power_block *b, const struct hd_config *cfg)
+{
+    return mech_on((enum hd_power_mech)b->mech, cfg);
+}
+
+double hd_power_block_access_j(const struct hd_power_block *b, const struct hd_config *cfg)
+{
+    return b->ge * cfg->power_ge_activity * cfg->power_e_ge_fj * 1e-15 + b->sram_pj * 1e-12;
+}
+
+double hd_power_block_leak_w(const struct hd_power_block *b, const struct hd_config *cfg)
+{
+    const double inst = b->per_sm ? (double)b->per_sm * cfg->gpu_num_sms : b->per_gpu;
+    return b->ge * cfg->power_ge_leak_nw * 1e-9 * inst;
 }
 
 int hd_power_blocks_terms(struct hd_power_params *p, const struct hd_config *cfg)
 {
-    const double e_access = cfg->power_ge_activity * cfg->power_e_ge_fj * 1e-15;
-    const double leak_per_ge = cfg->power_ge_leak_nw * 1e-9;
     for (unsigned i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
         const struct hd_power_block *b = &blocks[i];
-        if (!block_used(b, cfg))
+        if (!hd_power_block_used(b, cfg))
             continue;
         if (p->nterms + 2 > HD_POWER_MAX_TERMS)
             return -1;
-        const double inst = b->per_sm ? (double)b->per_sm * cfg->gpu_num_sms : b->per_gpu;
+        const double leak = hd_power_block_leak_w(b, cfg);
         p->term[p->nterms++] = (struct hd_power_term){b->event, HD_PC_blocks, false,
-                                                      b->ge * e_access};
+                                                      hd_power_block_access_j(b, cfg)};
         p->term[p->nterms++] = (struct hd_power_term){HD_PEV_cycles, HD_PC_blocks, true,
-                                                      b->ge * leak_per_ge * inst / p->core_hz};
-        p->blocks_leak_w += b->ge * leak_per_ge * inst;
+                                                      leak / p->core_hz};
+        p->blocks_leak_w += leak;
     }
     return 0;
 }

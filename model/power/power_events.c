@@ -53,6 +53,24 @@ static void sm_core(struct hd_power_events *ev, const struct hd_sm_stats *s, uin
     N(ev, expars_oc_accesses) +=
         (double)(s->expars_fills + s->expars_writebacks + s->expars_oc_writes);
     N(ev, expars_rat_lookups) += (double)s->expars_rat_lookups;
+    /* the other mechanisms' blocks: one access each (docs/power.md "Added structures") */
+    N(ev, expars_fills) += (double)s->expars_fills;
+    /* Zorua's RMT: every operand word located through it and, on an SM whose operands go
+     * through it (zorua_rf_reads > 0), every destination register; a set allocated writes it */
+    N(ev, zorua_rmt_accesses) += (double)(s->zorua_rf_reads + s->zorua_reg_sets +
+                                          (s->zorua_rf_reads ? s->reg_writes : 0));
+    N(ev, zorua_coord_events) +=
+        (double)(s->zorua_admitted + s->zorua_phase_events + s->zorua_epochs);
+    N(ev, zorua_phase_events) += (double)s->zorua_phase_events;
+    const double moves = (double)(s->warp_switch_outs + s->warp_switch_ins);
+    N(ev, gpuduet_warp_events) += (double)(s->gpuduet_stalls + s->gpuduet_readies) + moves;
+    N(ev, gpuduet_tb_events) += (double)(s->ctas_launched + s->ctas_done + s->gpuduet_tb_switches);
+    N(ev, gpuduet_allocs) += (double)(s->ctas_launched + s->ctas_done) + moves;
+    N(ev, warp_moves) += moves;
+    N(ev, haws_rcu_ops) += (double)(s->haws_issued + s->haws_skips + s->haws_copies);
+    N(ev, haws_rename_ops) += (double)(s->haws_issued + s->haws_copies);
+    N(ev, haws_stack_ops) += (double)(s->haws_episodes + s->haws_branches);
+    N(ev, haws_ctl_ops) += (double)(s->haws_episodes + s->haws_issued + s->haws_skips);
 }
 
 /* The L1 events of a memory-system record (an SM's or a kernel's). */
@@ -62,6 +80,7 @@ static void l1_events(struct hd_power_events *ev, const struct hd_mem_acct *m)
     N(ev, l1d_data) +=
         (double)(m->l1d_read_hits + m->l1d_write_hits + m->l1d_mshr_allocs + m->l1d_writebacks);
     N(ev, l1c_accesses) += (double)m->l1c_reads;
+    N(ev, mq_requests) += (double)m->mq_requests;
 }
 
 /* Interconnect, L2 and DRAM-request events of a record; burst_bytes: one DRAM burst. */
@@ -98,6 +117,8 @@ void hd_power_events_run(struct hd_power_events *ev, const struct hd_timing_stat
     for (uint32_t i = 0; i < ts->num_sms; i++)
         sm_core(ev, &ts->sm[i], ts->cycles);
     N(ev, cycles) = (double)ts->cycles;
+    N(ev, launches) = (double)ts->nlaunch;
+    N(ev, sm_launches) = (double)ts->nlaunch * ts->num_sms;
     const double dram_cycles = (double)ts->cycles * cfg->clock_dram_mhz / cfg->clock_core_mhz;
     if (!mem) {
         N(ev, dram_refs) = cfg->dram_channels * dram_cycles / cfg->dram_trefi;
@@ -170,13 +191,19 @@ void hd_power_events_launch(struct hd_power_events *ev, const struct hd_timing_s
     N(ev, lanes_sfu) = (double)c->lanes_sfu;
     N(ev, ldst_accesses) = (double)(c->gmem_requests + c->smem_passes + c->const_instrs);
     N(ev, smem_passes) = (double)c->smem_passes;
+    N(ev, launches) = 1;
+    N(ev, sm_launches) = ts->num_sms;
     /* time-based events: the launch's share of the summed launch durations */
     const double share = lc->sum_cycles > 0 ? (double)c->cycles / lc->sum_cycles : 0.0;
     static const enum hd_pevent timed[] = {
         HD_PEV_cycles, HD_PEV_sm_active_cycles, HD_PEV_sm_idle_cycles, HD_PEV_dram_refs,
         HD_PEV_dram_busy_cycles, HD_PEV_pp_decodes, HD_PEV_ctx_save_vregs,
         HD_PEV_ctx_restore_vregs, HD_PEV_ctx_tb_saves, HD_PEV_ctx_suspends, HD_PEV_cta_events,
-        HD_PEV_expars_spad_passes, HD_PEV_expars_oc_accesses, HD_PEV_expars_rat_lookups};
+        HD_PEV_expars_spad_passes, HD_PEV_expars_oc_accesses, HD_PEV_expars_rat_lookups,
+        HD_PEV_expars_fills, HD_PEV_zorua_rmt_accesses, HD_PEV_zorua_coord_events,
+        HD_PEV_zorua_phase_events, HD_PEV_gpuduet_warp_events, HD_PEV_gpuduet_tb_events,
+        HD_PEV_gpuduet_allocs, HD_PEV_warp_moves, HD_PEV_haws_rcu_ops, HD_PEV_haws_rename_ops,
+        HD_PEV_haws_stack_ops, HD_PEV_haws_ctl_ops};
     for (unsigned i = 0; i < sizeof timed / sizeof timed[0]; i++)
         ev->n[timed[i]] = run->n[timed[i]] * share;
     /* EXPARS's destinations in the operand cache (counted per SM, not per launch): the launch's

@@ -35,7 +35,7 @@ struct hd_power_term {
     double joules;             /* per event */
 };
 
-#define HD_POWER_MAX_TERMS 64
+#define HD_POWER_MAX_TERMS 128
 struct hd_power_params {
     struct hd_power_term term[HD_POWER_MAX_TERMS];
     unsigned nterms;

@@ -12,8 +12,10 @@
 #     OC writes, rf_writes = reg_writes - OC writes, expars_rat_lookups = every operand word +
 #     fills + write-backs, summed over the SMs;
 #   - the energies: the shared-memory component is (smem_passes + expars_spad_passes) x
-#     e_smem_pass_pj, the added-RTL component has the expars_rat and expars_oc_tags access energy
-#     (GE x ge_activity x e_ge_fj) plus their leakage; the kernels plus "other" add up to the run;
+#     e_smem_pass_pj, the added-RTL component has the access energy of the five EXPARS blocks
+#     (expars_rat, expars_oc_tags, expars_arb, expars_cta_calc, expars_pref: GE x ge_activity x
+#     e_ge_fj, plus the prefetcher's SRAM tables' read energy) plus their leakage; the kernels
+#     plus "other" add up to the run;
 #   - the baseline run has no EXPARS event and no added-RTL energy from EXPARS's blocks.
 # Exit 0 when all hold.
 import json
@@ -24,7 +26,13 @@ import sys
 E_SMEM_PASS = 30.7e-12          # [power] e_smem_pass_pj (configs/fermi-gtx480.ini)
 E_GE = 0.15 * 1.5e-15           # ge_activity x e_ge_fj
 LEAK_GE = 20e-9                 # ge_leak_nw
-GE = {"expars_rat": 8086, "expars_oc_tags": 15083}   # model/power/power_blocks.c
+# model/power/power_blocks.c: the EXPARS blocks in the GPU with [sm] allocator = expars and
+# [expars] prefetch (GE; SRAM read pJ per access; instances per SM; the event of one access)
+BLOCKS = {"expars_rat": (8086, 0, 1, "expars_rat_lookups"),
+          "expars_oc_tags": (15083, 0, 1, "expars_oc_accesses"),
+          "expars_arb": (1592, 0, 1, "expars_rat_lookups"),
+          "expars_cta_calc": (9476, 0, 1, "sm_launches"),
+          "expars_pref": (18039, 5.22, 1, "expars_fills")}
 failures = []
 
 
@@ -89,13 +97,16 @@ def main():
     smem = (ev["smem_passes"] + ev["expars_spad_passes"]) * E_SMEM_PASS
     check(close(p["components"]["smem"]["energy_j"], smem),
           f"shared-memory energy = (ld/st passes + register passes) x 30.7 pJ ({smem:.3e} J)")
-    blocks_dyn = (GE["expars_rat"] * ev["expars_rat_lookups"] +
-                  GE["expars_oc_tags"] * ev["expars_oc_accesses"]) * E_GE
-    leak = sum(GE.values()) * LEAK_GE * len(sms) * p["seconds"]
+    check(ev["expars_fills"] == tot["expars_fills"] and ev["expars_fills"] > 0,
+          "expars_fills (the prefetcher's event) = the SMs' fills")
+    check(ev["sm_launches"] == len(sms) * len(d["timing"]["launches"]),
+          "sm_launches = launches x SMs (the maximum-CTA calculator's event)")
+    blocks_dyn = sum((ge * E_GE + pj * 1e-12) * ev[e] for ge, pj, _, e in BLOCKS.values())
+    leak = sum(ge * n for ge, _, n, _ in BLOCKS.values()) * LEAK_GE * len(sms) * p["seconds"]
     got = p["components"]["blocks"]["energy_j"]
     ctx_ctl = 103 * LEAK_GE * len(sms) * p["seconds"]   # the always-present ctx_ctl's leakage
     check(close(got, blocks_dyn + leak + ctx_ctl, 1e-3),
-          f"added-RTL energy = EXPARS blocks' accesses + leakage ({got:.3e} J)")
+          f"added-RTL energy = the five EXPARS blocks' accesses + leakage ({got:.3e} J)")
     ksum = sum(k["energy_j"] for k in p["kernels"]) + p["other"]["energy_j"]
     check(close(ksum, p["energy_j"], 1e-6) and p["other"]["energy_j"] >= -1e-15,
           "the kernels plus other add up to the run")
@@ -103,7 +114,7 @@ def main():
     b = run(heddle, out, "base")
     bev = b["power"]["events"]
     check(all(bev[k] == 0 for k in ("expars_spad_passes", "expars_oc_accesses",
-                                     "expars_rat_lookups")),
+                                     "expars_rat_lookups", "expars_fills")),
           "the baseline run has no EXPARS event")
     check(close(b["power"]["components"]["blocks"]["energy_j"],
                 103 * LEAK_GE * len(sms) * b["power"]["seconds"], 1e-3),

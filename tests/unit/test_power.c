@@ -4,7 +4,9 @@
  * bytes: more DRAM energy and nothing else changes; more cycles: more static energy only), an
  * SM that holds no CTA costs its static power alone (nothing with full gating), the DRAM
  * energies follow the IDD method on the configured timings, and the added blocks are priced
- * only when their mechanism is configured. The whole-run checks (GTX480 totals, per-kernel
+ * only when their mechanism is configured: every row of the block table (every rtl/ block) is
+ * then in the energy at a non-zero access energy and leakage, and its access energy scales with
+ * its event count. The whole-run checks (GTX480 totals, per-kernel
  * sums, idle SMs of a real run) are tests/power/check_power.py.
  */
 #include "testutil.h"
@@ -190,6 +192,115 @@ static void test_blocks(struct hd_test_state *t, struct hd_config cfg)
     HD_CHECK(t, p.blocks_leak_w > 0 && p.blocks_leak_w < 1.0);
 }
 
+/* Configure mechanism m on top of cfg's defaults; false when the test does not know it. */
+static bool configure(enum hd_power_mech m, struct hd_config *cfg)
+{
+    switch (m) {
+    case HD_PMECH_ALWAYS:
+        return true;
+    case HD_PMECH_PPOINTS:
+        cfg->context_points = HD_PPOINTS_SELECTIVE;
+        return true;
+    case HD_PMECH_COMPRESSED:
+        cfg->context_save = HD_CTXSAVE_COMPRESSED;
+        return true;
+    case HD_PMECH_COMPRESSED_TB:
+        cfg->context_save = HD_CTXSAVE_COMPRESSED_TB;
+        return true;
+    case HD_PMECH_LIN_TABLES:
+        cfg->sm_allocator = HD_ALLOC_LIN_TABLES;
+        return true;
+    case HD_PMECH_SHIEH:
+        cfg->context_preempt_policy = HD_PREEMPTPOL_SHIEH;
+        return true;
+    case HD_PMECH_SHIEH_STATUS:
+        cfg->context_preempt_policy = HD_PREEMPTPOL_CHIMERA;
+        return true;
+    case HD_PMECH_EXPARS:
+    case HD_PMECH_EXPARS_PREF:
+        cfg->sm_allocator = HD_ALLOC_EXPARS;
+        cfg->expars_prefetch = true;
+        return true;
+    case HD_PMECH_LTLWS:
+        cfg->sm_scheduler = HD_SCHED_LTLWS_GTO;
+        return true;
+    case HD_PMECH_ZORUA:
+        cfg->sm_allocator = HD_ALLOC_ZORUA;
+        return true;
+    case HD_PMECH_GPUDUET:
+        cfg->sm_allocator = HD_ALLOC_GPUDUET_TB;
+        return true;
+    case HD_PMECH_GPUDUET_MON:
+        cfg->sm_allocator = HD_ALLOC_GPUDUET;
+        cfg->gpuduet_dynamic = true;
+        return true;
+    case HD_PMECH_CCBP:
+        cfg->ccbp_enable = true;
+        return true;
+    case HD_PMECH_HAWS:
+        cfg->haws_enable = true;
+        return true;
+    case HD_PMECH_LOC_DIST:
+        cfg->timing_cta_dist = HD_CTADIST_LOCALITY;
+        return true;
+    case HD_PMECH_LOC_SCHED:
+        cfg->sm_scheduler = HD_SCHED_LOCALITY;
+        return true;
+    case HD_PMECH_COUNT:
+        break;
+    }
+    return false;
+}
+
+/* Every block of the table (every rtl/ block: tests/power/check_block_table.py) is in the
+ * energy when its mechanism is configured, at a non-zero access energy and leakage, out of it
+ * when nothing is configured, and its access energy scales with its event count. */
+static void test_every_block(struct hd_test_state *t, const struct hd_config *defaults)
+{
+    unsigned n;
+    const struct hd_power_block *tab = hd_power_blocks(&n);
+    HD_CHECK(t, n >= 36);
+    for (unsigned i = 0; i < n; i++) {
+        const struct hd_power_block *b = &tab[i];
+        hd_test_begin(t, b->name);
+        HD_CHECK(t, b->ge > 0 && (b->per_sm > 0) != (b->per_gpu > 0));
+        HD_CHECK(t, b->event < HD_PEV_COUNT && b->event != HD_PEV_cycles);
+        HD_CHECK(t, b->mech == HD_PMECH_ALWAYS || !hd_power_block_used(b, defaults));
+        struct hd_config cfg = *defaults;
+        HD_CHECK(t, configure((enum hd_power_mech)b->mech, &cfg));
+        HD_CHECK(t, hd_power_block_used(b, &cfg));
+        const double acc = hd_power_block_access_j(b, &cfg), leak = hd_power_block_leak_w(b, &cfg);
+        HD_CHECK(t, acc > 0 && leak > 0);
+        struct hd_power_params p, off;
+        params(t, &cfg, &p);
+        /* its dynamic term on its event; its leakage in the blocks' leakage */
+        double per_event = 0;
+        for (unsigned k = 0; k < p.nterms; k++)
+            if (p.term[k].comp == HD_PC_blocks && !p.term[k].is_static &&
+                p.term[k].event == b->event)
+                per_event += p.term[k].joules;
+        HD_CHECK(t, per_event >= acc * (1 - 1e-12));
+        HD_CHECK(t, p.blocks_leak_w >= leak * (1 - 1e-12));
+        params(t, defaults, &off);
+        HD_CHECK(t, b->mech == HD_PMECH_ALWAYS ||
+                        p.blocks_leak_w >= off.blocks_leak_w + leak * 0.999);
+        /* N and 2N accesses: the blocks' dynamic energy doubles, N x its terms' joules */
+        struct hd_power_events ev, ev2;
+        memset(&ev, 0, sizeof ev);
+        ev.n[b->event] = 1000;
+        ev2 = ev;
+        ev2.n[b->event] = 2000;
+        struct hd_power_energy e1, e2;
+        hd_power_energy_compute(&p, &ev, 1, &e1);
+        hd_power_energy_compute(&p, &ev2, 1, &e2);
+        const double d1 = e1.comp[HD_PC_blocks] - e1.comp_static[HD_PC_blocks];
+        const double d2 = e2.comp[HD_PC_blocks] - e2.comp_static[HD_PC_blocks];
+        HD_CHECK(t, d1 > 0);
+        HD_CHECK_F64(t, 1000 * per_event, d1, d1 * 1e-9);
+        HD_CHECK_F64(t, 2 * d1, d2, d1 * 1e-9);
+    }
+}
+
 int main(void)
 {
     struct hd_test_state t = {0};
@@ -200,5 +311,6 @@ int main(void)
     test_idle_sm(&t, cfg);
     test_dram(&t, &cfg);
     test_blocks(&t, cfg);
+    test_every_block(&t, &cfg);
     return hd_test_finish(&t);
 }

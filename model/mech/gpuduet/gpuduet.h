@@ -449,7 +449,8 @@ struct gd {
     struct gd_mover *mv;     /* the CSL blocks as the SMs' warp movers ([gpuduet] blocks;
                                 gpuduet_mover.h), NULL */
     struct hd_timing_stats *tst; /* the run's statistics (the sm_made hook): each launch's plan
-                                    goes into its gpuduet_* counters (launch_stats.def) */
+                                    goes into its gpuduet_* counters (launch_stats.def), and the
+                                    SMs' switch counters feed the energy model's events */
 };
 
 /* The launch record of launch id (NULL: unknown). */

@@ -182,17 +182,6 @@ static int gd_start(void *impl, char *err, size_t errlen)
     return 0;
 }
 
-/* sm_made: only the run's statistics are kept (each launch's plan is written into its
- * gpuduet_* counters, launch_stats.def); no operand-location policy. */
-static int gd_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
-                      struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
-                      char *err, size_t errlen)
-{
-    (void)sm, (void)alloc, (void)ops, (void)oimpl, (void)err, (void)errlen;
-    ((struct gd *)impl)->tst = stats;
-    return 0;
-}
-
 static int gd_launch(void *impl, uint32_t launch, uint32_t kernel, const char *name, char *err,
                      size_t errlen)
 {
@@ -252,6 +241,18 @@ static void gd_placed(void *impl, const struct hd_hook_cta *c, bool resumed, uin
     }
 }
 
+/* sm_made: only the run's statistics are kept: each launch's plan goes into its gpuduet_*
+ * counters (launch_stats.def), and the SMs' table events into the counters the energy model
+ * reads (model/power, docs/power.md "Added structures"); no operand-location policy. */
+static int gd_sm_made(void *impl, uint32_t sm, const struct hd_sm_alloc *alloc,
+                      struct hd_timing_stats *stats, const struct hd_oloc_ops **ops, void **oimpl,
+                      char *err, size_t errlen)
+{
+    (void)sm, (void)alloc, (void)ops, (void)oimpl, (void)err, (void)errlen;
+    ((struct gd *)impl)->tst = stats;
+    return 0;
+}
+
 static void gd_left(void *impl, const struct hd_hook_cta *c, bool finished, uint64_t now)
 {
     struct gd *g = impl;
@@ -260,6 +261,12 @@ static void gd_left(void *impl, const struct hd_hook_cta *c, bool finished, uint
     if (c->sm >= g->nsm)
         return;
     struct gd_sm *s = &g->sm[c->sm];
+    if (g->tst && c->sm < g->tst->num_sms) { /* the SM's table events, final at its last CTA */
+        struct hd_sm_stats *t = &g->tst->sm[c->sm];
+        t->gpuduet_stalls = s->st.stalls_miss + s->st.stalls_bar;
+        t->gpuduet_readies = s->st.ready;
+        t->gpuduet_tb_switches = s->st.tb_outs + s->st.tb_ins;
+    }
     const uint32_t tb = gd_wct_tb_of_ctx(&s->wct, c->ctx);
     if (tb == GD_NONE)
         return;
@@ -744,6 +751,7 @@ static const struct hd_hook_ops gd_ops = {
     .launch = gd_launch,
     .placed = gd_placed,
     .left = gd_left,
+    .sm_made = gd_sm_made,
     .sched_warp = gd_sched_warp,
     .cycle = gd_cycle,
     .destroy = gd_destroy,
@@ -753,7 +761,6 @@ static const struct hd_hook_ops gd_ops = {
     .warp_left = gd_warp_left,
     .warp_returned = gd_warp_returned,
     .warp_move_bytes = gd_move_bytes,
-    .sm_made = gd_sm_made,
 };
 
 static int gd_attach(const struct hd_mech_env *env, struct hd_hook *out, char *err,
