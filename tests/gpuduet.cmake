@@ -4,7 +4,8 @@
 #
 # - test_gpuduet (tests/unit): Table 3.3's classes at the thresholds, the ME controller's
 #   trajectory on hand-built counter traces (docs/gpuduet.md's worked examples), the plans of
-#   four kernel shapes on Table 3.1's SM, the queues, and the allocator deciding from the
+#   eight kernel shapes on Table 3.1's SM (session 27: registers leave when the RF has no room
+#   for the extra TBs), the queues, and the allocator deciding from the
 #   allocation bitmap block: a TB placed in exactly the cycles the block takes for its
 #   allocations, at the bases it answered; a switch-in waiting for its registers; the WCT / TBCT
 #   blocks as the model's tables (gpuduet_tab.h): the view with writes in flight, one write per
@@ -132,6 +133,23 @@ if(TARGET heddle)
                        PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
   set_tests_properties(gpuduet_dynamic gpuduet_l1d_rule PROPERTIES TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
+  # session 27 (§2.10, the limiting context is the one that must leave to host the ME extra
+  # TBs): btree's findRangeK is warp-slot-limited (MC 8) and the RF holds only 2 more of its TBs
+  # at 24 units per warp, so its registers leave at the reduced 6 units and the bound is the
+  # warp context table's 8 (on main: registers stay, me_ub=2, no leave= field); at ME 8 fixed
+  # it verifies. hotspot, whose RF has room, keeps its registers (leave=meta, me_ub=8).
+  add_test(NAME gpuduet_regs_room
+           COMMAND ${hd_gdl} btree "^plan 1 1 n=8 R=24 r=6 .* level=warp me_ub=8 leave=regs-room$"
+                   --set sm.allocator=gpuduet --set sm.logical_warps=128
+                   --set gpuduet.dynamic=false --set gpuduet.me=8
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  add_test(NAME gpuduet_regs_stay
+           COMMAND ${hd_gdl} hotspot "^plan 0 0 n=8 R=16 r=4 .* level=warp me_ub=8 leave=meta$"
+                   --set sm.allocator=gpuduet --set sm.logical_warps=128
+                   --set gpuduet.dynamic=false --set gpuduet.me=8
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_regs_room gpuduet_regs_stay PROPERTIES TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
   # session 19: the extra TBs the controller allows are placed when it allows them, not when
   # the next TB finishes (histo1024_r10 on 2 SMs: more than MC x SMs TBs resident before any
   # TB of the kernel is done)
@@ -213,4 +231,5 @@ if(TARGET heddle)
 endif()
 hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
         "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_tb_whole$" "^gpuduet_window$"
-        "^gpuduet_report_ref$" "^gpuduet_watchdog_report$" "^gpuduet_regsize$")
+        "^gpuduet_report_ref$" "^gpuduet_watchdog_report$" "^gpuduet_regsize$"
+        "^gpuduet_regs_room$" "^gpuduet_regs_stay$")

@@ -153,6 +153,56 @@ static void test_l1d_rule(struct hd_test_state *t)
     HD_CHECK_U64(t, 17, gd_me_window(&m, &u));
 }
 
+/* Session 27 (§2.10: the limiting context is the one that must leave to host the ME extra TBs):
+ * a warp-slot-limited kernel whose extra TBs' registers do not fit the RF at full size switches
+ * its registers out as a register-limited one does; with room, or when leaving hosts no more,
+ * they stay. */
+static void test_plan_room(struct hd_test_state *t, const struct gd_caps *c)
+{
+    struct gd_plan p;
+    hd_test_begin(t, "plan: warp-slot-limited, no RF room for the extra TBs -> registers leave");
+    gd_plan_make(c, GD_MODE_GPUDUET, 8, 24, 6, 1, &p); /* btree's findRangeK: 24 units, 6 reduced */
+    HD_CHECK_U64(t, 8, p.mc);
+    HD_CHECK_U64(t, GD_LIM_WARPS, p.lim); /* RF 2048 / 192 = 10 TBs: 75 % used at MC */
+    HD_CHECK_U64(t, GD_LEVEL_WARP, p.level);
+    HD_CHECK(t, p.spill_regs && p.regs_room && !p.spill_smem);
+    /* staying: min(8, 24, RF 10 - 8, unified (2816 - 8 x 193) / (8 x 25 + 1) = 6) = 2;
+     * leaving: min(128/8 - 8, 32 - 8, shared 768 - 8, (2816 - 1544) / (8 x 7 + 1) = 22) = 8 */
+    HD_CHECK_U64(t, 8, p.me_ub);
+    HD_CHECK_U64(t, 8, gd_plan_ub(c, GD_MODE_GPUDUET, &p));
+    gd_plan_make(c, GD_MODE_TB, 8, 24, 6, 1, &p); /* GPUDuet_TB: the same contexts leave */
+    HD_CHECK_U64(t, GD_LEVEL_TB, p.level);
+    HD_CHECK(t, p.spill_regs && p.regs_room && !p.spill_smem);
+    HD_CHECK_U64(t, 8, p.me_ub);
+    gd_plan_make(c, GD_MODE_VT, 8, 24, 6, 1, &p); /* Virtual Thread: RF and shared memory only */
+    HD_CHECK(t, !p.spill_regs && !p.regs_room);
+    HD_CHECK_U64(t, 2, p.me_ub);
+
+    hd_test_begin(t, "plan: warp-slot-limited, RF room for the extra TBs -> registers stay");
+    gd_plan_make(c, GD_MODE_GPUDUET, 8, 16, 4, 24, &p); /* hotspot: 16 units, 4 reduced */
+    HD_CHECK_U64(t, GD_LIM_WARPS, p.lim);
+    HD_CHECK(t, !p.spill_regs && !p.regs_room);
+    /* staying: min(8, 24, RF 16 - 8, shared 32 - 8, (2816 - 8 x 152) / (8 x 17 + 24) = 10) = 8,
+     * the warp context table's 8 either way: leaving would host no more */
+    HD_CHECK_U64(t, 8, p.me_ub);
+    HD_CHECK_U64(t, 8, gd_plan_ub(c, GD_MODE_GPUDUET, &p));
+
+    hd_test_begin(t, "plan: no RF room, but shared memory bounds it too -> registers stay");
+    gd_plan_make(c, GD_MODE_GPUDUET, 8, 24, 6, 80, &p); /* shared 768 / 80 = 9 TBs */
+    HD_CHECK_U64(t, GD_LIM_WARPS, p.lim);
+    HD_CHECK(t, !p.spill_regs && !p.regs_room);
+    HD_CHECK_U64(t, 1, p.me_ub); /* shared 9 - 8 either way */
+
+    hd_test_begin(t, "plan: shared memory limits, no RF room -> registers stay (both is off)");
+    const struct gd_caps cl = {c->warps, c->ctas, c->rf_units, c->smem_units, 256};
+    gd_plan_make(&cl, GD_MODE_GPUDUET, 4, 96, 8, 192, &p); /* RF 2048 / 384 = 5, shared 4 */
+    HD_CHECK_U64(t, GD_LIM_SMEM, p.lim);
+    HD_CHECK_U64(t, GD_LEVEL_TB, p.level);
+    HD_CHECK(t, p.spill_smem && !p.spill_regs && !p.regs_room);
+    /* min(28, 28, RF 5 - 4, (3072 - 4 x 576) / (4 x 97 + 192) = 1); leaving both would give 3 */
+    HD_CHECK_U64(t, 1, p.me_ub);
+}
+
 static void test_plan(struct hd_test_state *t)
 {
     /* Table 3.1's SM: 64 warp slots, 32 TB slots, 256 KB RF = 2048 units, 96 KB = 768 units. */
@@ -201,6 +251,7 @@ static void test_plan(struct hd_test_state *t)
     gd_plan_make(&c, GD_MODE_TB, 8, 16, 14, 24, &p);
     HD_CHECK_U64(t, GD_LEVEL_TB, p.level);
     HD_CHECK_U64(t, 8, p.me_ub);
+    test_plan_room(t, &c);
 }
 
 /* One edge of the queues; returns the ids whose pushes were dropped (queue k's in d[k]). */

@@ -66,12 +66,17 @@ struct gd_plan {
     uint32_t me_ub;   /* extra TBs' upper bound (0 when level is OFF) */
     bool spill_regs;  /* an absent warp's registers leave the register file (reduced) */
     bool spill_smem;  /* an absent TB's shared memory leaves the shared-memory region */
+    bool regs_room;   /* spill_regs because the RF lacks room for the extra TBs' registers at
+                       * full size, not because registers limit mc (§2.10, session 27) */
 };
 
 /* Fill *out for a TB of n warps, R register units per warp (reduced r), S shared-memory units,
  * under mode (enum gd_mode). */
 void gd_plan_make(const struct gd_caps *c, uint8_t mode, uint32_t n, uint32_t R, uint32_t r,
                   uint32_t S, struct gd_plan *out);
+/* The upper bound of plan p's extra TBs on SM shape c, its leaving contexts as p decided them
+ * (the L1D rule: the bound again with the L1D's units, the decision kept). */
+uint32_t gd_plan_ub(const struct gd_caps *c, uint8_t mode, const struct gd_plan *p);
 /* Reduced register units per warp of a kernel: the maximum over its switch-out points (barriers
  * and instructions reading a register a global or local load writes) of the live registers
  * (Lin §2.3's divergence-aware rows) compressed by the static classes cls (gpuduet_regpat.c;

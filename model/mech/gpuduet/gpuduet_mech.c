@@ -77,6 +77,21 @@ static const char *level_name(uint8_t l)
     return l == GD_LEVEL_WARP ? "warp" : l == GD_LEVEL_TB ? "tb" : "off";
 }
 
+/* The log's name of the contexts an absent warp (TB) of plan p leaves its arrays with: meta
+ * (the warp's meta-data unit alone), regs (+ its reduced registers, because they limit MC),
+ * regs-room (the same, because the RF has no room for the extra TBs' registers, session 27),
+ * smem (+ the TB's shared memory), slots (Virtual Thread: nothing leaves), - (off). */
+static const char *leave_name(const struct gd_plan *p, uint8_t mode)
+{
+    if (p->level == GD_LEVEL_OFF)
+        return "-";
+    if (mode == GD_MODE_VT)
+        return "slots";
+    if (p->spill_smem)
+        return p->spill_regs ? "smem+regs" : "smem";
+    return p->spill_regs ? (p->regs_room ? "regs-room" : "regs") : "meta";
+}
+
 const struct gd_plan *gd_plan_for(struct gd *g, uint32_t launch, uint32_t warps, uint32_t regs,
                                   uint64_t smem, const struct gd_caps *c)
 {
@@ -99,9 +114,12 @@ const struct gd_plan *gd_plan_for(struct gd *g, uint32_t launch, uint32_t warps,
         st->gpuduet_switch_points = L->points;
     }
     if (g->log)
-        fprintf(g->log, "plan %u %u n=%u R=%u r=%u points=%u S=%u mc=%u lim=%u level=%s me_ub=%u\n",
+        fprintf(g->log,
+                "plan %u %u n=%u R=%u r=%u points=%u S=%u mc=%u lim=%u level=%s me_ub=%u"
+                " leave=%s\n",
                 launch, L->kernel, L->plan.n, L->plan.R, L->plan.r, L->points, L->plan.S,
-                L->plan.mc, L->plan.lim, level_name(L->plan.level), L->plan.me_ub);
+                L->plan.mc, L->plan.lim, level_name(L->plan.level), L->plan.me_ub,
+                leave_name(&L->plan, g->mode));
     return &L->plan;
 }
 
@@ -482,10 +500,10 @@ static void l1d_rule(struct gd *g, struct gd_launch *L, const struct gd_util *u)
         if (g->sm[i].alloc)
             gd_alloc_caps(g->sm[i].alloc, &c);
     c.l1_units = g->p->gduet.l1d_units;
-    struct gd_plan pl;
-    gd_plan_make(&c, g->mode, L->plan.n, L->plan.R, L->plan.r, L->plan.S, &pl);
+    /* (the plan's leaving contexts kept: decided once per launch, session 27) */
+    uint32_t ub = gd_plan_ub(&c, g->mode, &L->plan);
     const bool left = !g->act->ctas_waiting || g->act->ctas_waiting(g->act->gpu, L->launch);
-    if (!gd_me_wants_l1d(&L->ctl, pl.me_ub, u, left) ||
+    if (!gd_me_wants_l1d(&L->ctl, ub, u, left) ||
         !g->act->l1d_bypass(g->act->gpu, L->launch, true))
         return;
     L->l1d = true;
@@ -495,11 +513,11 @@ static void l1d_rule(struct gd *g, struct gd_launch *L, const struct gd_util *u)
             gd_alloc_set_l1(g->sm[i].alloc, g->p->gduet.l1d_units);
             gd_alloc_caps(g->sm[i].alloc, &c);
         }
-    gd_plan_make(&c, g->mode, L->plan.n, L->plan.R, L->plan.r, L->plan.S, &pl);
-    L->plan.me_ub = pl.me_ub;
-    gd_me_raise_ub(&L->ctl, pl.me_ub);
+    ub = gd_plan_ub(&c, g->mode, &L->plan);
+    L->plan.me_ub = ub;
+    gd_me_raise_ub(&L->ctl, ub);
     if (g->log)
-        fprintf(g->log, "l1d %u bypass units=%u me_ub=%u\n", L->launch, c.l1_units, pl.me_ub);
+        fprintf(g->log, "l1d %u bypass units=%u me_ub=%u\n", L->launch, c.l1_units, ub);
 }
 
 static uint64_t permille(uint64_t busy, uint64_t cap)

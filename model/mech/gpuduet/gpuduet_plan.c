@@ -11,6 +11,11 @@
  *   level    registers and shared memory both limit -> off; shared memory limits -> TB level;
  *            otherwise (registers and/or warp or TB slots) -> warp level. GPUDuet_TB: TB level
  *            unless both limit. Virtual Thread: TB level, nothing leaves the arrays.
+ *   leaving  the limiting context (§2.10: the one that must leave to host the ME extra TBs):
+ *            registers when they limit MC, or (session 27) when the RF cannot hold the extra
+ *            TBs' registers at full size and leaving them hosts more (not with shared memory
+ *            leaving: both leaving is excluded, §2.8); shared memory when it limits MC.
+ *            Decided once per launch: the L1D rule later recomputes only the bound.
  *   ME_ub    min(128 / n - MC (warp context table), 32 - MC (TB context table), the unified
  *            capacity: what the MC resident TBs leave of RF + shared memory + L1D context units,
  *            over one extra TB's context: n (R' + ST) + S with R' = r when registers leave the
@@ -33,6 +38,30 @@
 static uint32_t min_u(uint32_t a, uint32_t b)
 {
     return a < b ? a : b;
+}
+
+/* The extra TBs' upper bound of a plan whose leaving contexts are set (§2.10 items 1-3). */
+static uint32_t plan_ub(const struct gd_caps *c, uint8_t mode, const struct gd_plan *p)
+{
+    const uint32_t n = p->n, mc = p->mc, R = p->R, S = p->S;
+    uint32_t ub = GD_WCT_ENTRIES / n > mc ? GD_WCT_ENTRIES / n - mc : 0;
+    ub = min_u(ub, GD_TBCT_ENTRIES > mc ? GD_TBCT_ENTRIES - mc : 0);
+    if (!p->spill_regs && R) { /* registers stay in the register file */
+        const uint32_t by_r = c->rf_units / (n * R);
+        ub = min_u(ub, by_r > mc ? by_r - mc : 0);
+    }
+    if (!p->spill_smem && S) {
+        const uint32_t by_s = c->smem_units / S;
+        ub = min_u(ub, by_s > mc ? by_s - mc : 0);
+    }
+    if (mode != GD_MODE_VT) {
+        const uint64_t total = (uint64_t)c->rf_units + c->smem_units + c->l1_units;
+        const uint64_t used = (uint64_t)mc * ((uint64_t)n * R + S);
+        const uint64_t per = (uint64_t)n * ((p->spill_regs ? p->r : R) + GD_ST_UNITS) + S;
+        const uint64_t cap = total > used ? (total - used) / per : 0;
+        ub = (uint32_t)(cap < ub ? cap : ub);
+    }
+    return ub;
 }
 
 void gd_plan_make(const struct gd_caps *c, uint8_t mode, uint32_t n, uint32_t R, uint32_t r,
@@ -66,20 +95,26 @@ void gd_plan_make(const struct gd_caps *c, uint8_t mode, uint32_t n, uint32_t R,
         out->level = GD_LEVEL_WARP;
         out->spill_regs = (out->lim & GD_LIM_REGS) != 0;
     }
-    uint32_t ub = GD_WCT_ENTRIES / n > mc ? GD_WCT_ENTRIES / n - mc : 0;
-    ub = min_u(ub, GD_TBCT_ENTRIES > mc ? GD_TBCT_ENTRIES - mc : 0);
-    if (!out->spill_regs && R) /* registers stay in the register file */
-        ub = min_u(ub, by_r - mc);
-    if (!out->spill_smem && S)
-        ub = min_u(ub, by_s - mc);
-    if (mode != GD_MODE_VT) {
-        const uint64_t total = (uint64_t)c->rf_units + c->smem_units + c->l1_units;
-        const uint64_t used = (uint64_t)mc * ((uint64_t)n * R + S);
-        const uint64_t per = (uint64_t)n * ((out->spill_regs ? out->r : R) + GD_ST_UNITS) + S;
-        const uint64_t cap = total > used ? (total - used) / per : 0;
-        ub = (uint32_t)(cap < ub ? cap : ub);
+    out->me_ub = plan_ub(c, mode, out);
+    /* §2.10: the limiting context is the one that must leave to host the ME extra TBs. When the
+     * RF cannot hold the extra TBs' registers at full size (a warp- or TB-slot-limited kernel),
+     * registers leave too, as a register-limited kernel's do, if that hosts more extra TBs.
+     * Not when shared memory leaves: registers and shared memory both leaving is §2.8's and
+     * §2.10 item 4's excluded case, so such a kernel keeps the bound with registers home. */
+    if (mode != GD_MODE_VT && !out->spill_regs && !out->spill_smem && R) {
+        struct gd_plan leave = *out;
+        leave.spill_regs = true;
+        leave.me_ub = plan_ub(c, mode, &leave);
+        if (leave.me_ub > out->me_ub) {
+            *out = leave;
+            out->regs_room = true;
+        }
     }
-    out->me_ub = ub;
+}
+
+uint32_t gd_plan_ub(const struct gd_caps *c, uint8_t mode, const struct gd_plan *p)
+{
+    return p->level == GD_LEVEL_OFF ? 0 : plan_ub(c, mode, p);
 }
 
 static bool is_load(const struct hd_func_instr *d)
