@@ -29,7 +29,9 @@ def sums(stats):
         elif isinstance(o, list):
             for v in o:
                 walk(v)
-    walk(stats)
+    # the SMs' counters only: the energy model's events (`power.events`, docs/power.md) repeat
+    # some of them by name (zorua_phase_events since session 27)
+    walk({k: v for k, v in stats.items() if k != "power"})
     return tot
 
 
