@@ -37,6 +37,9 @@
 #   level, and a TB swap exchanges context spaces (tests/gpuduet/extra_tbs.sh; session 20) (ci).
 # - gpuduet_regsize: each launch's plan (R, live and reduced register units per warp, switch-out
 #   points) is in the run's statistics as the log gives it, 0 in a baseline run (session 27) (ci).
+# - gpuduet_bt28_footprint: btree_r28 (Lin ch.3's BT footprint, session 28) is counted at its
+#   pinned 28 registers, verifies with GPUDuet, plans MC 8 by the warp slots with ME bound 8, and
+#   VT's bound is the thesis's 1 (tests/gpuduet/bt28.sh) (ci).
 # - gpuduet_window: `heddle run --window W`, Lin's first-W-cycles measurement: exit 0 with the
 #   statistics, labelled a window and not verified, exactly W cycles, and the uncapped run's
 #   instructions at its sample of cycle W (tests/gpuduet/window.sh; session 21) (ci).
@@ -150,6 +153,14 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_regs_room gpuduet_regs_stay PROPERTIES TIMEOUT 120
                        PASS_REGULAR_EXPRESSION "logcheck.sh: OK")
+  # session 28: btree_r28, Lin ch.3's BT footprint (28 registers per thread pinned, ptxas needs
+  # fewer): verifies with GPUDuet at ME 8, both kernels plan R=28 MC=8 by the warp slots alone,
+  # ME bound 8 with registers leaving; VT's bound 1, the thesis's one extra TB (L1815-L1816)
+  add_test(NAME gpuduet_bt28_footprint
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/bt28.sh $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_bt28_footprint PROPERTIES TIMEOUT 120
+                       PASS_REGULAR_EXPRESSION "bt28.sh: OK")
   # session 19: the extra TBs the controller allows are placed when it allows them, not when
   # the next TB finishes (histo1024_r10 on 2 SMs: more than MC x SMs TBs resident before any
   # TB of the kernel is done)
@@ -232,4 +243,4 @@ endif()
 hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
         "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_tb_whole$" "^gpuduet_window$"
         "^gpuduet_report_ref$" "^gpuduet_watchdog_report$" "^gpuduet_regsize$"
-        "^gpuduet_regs_room$" "^gpuduet_regs_stay$")
+        "^gpuduet_regs_room$" "^gpuduet_regs_stay$" "^gpuduet_bt28_footprint$")

@@ -20,6 +20,7 @@
  *   gpuduet_bmap.c    the allocation bitmap block of one SM, the allocator's only map
  *   gpuduet_csl.c     the context switching logic of one SM, once per cycle (§2.12)
  *   gpuduet_mech.c    registry entry, attach, the hook's callbacks, the log
+ *   gpuduet_window.c  the monitor's window: the controller's sample, ME update, §2.10's L1D rule
  *   gpuduet_loop.c    [gpuduet] blocks: the check that the GPU fits the blocks (gpuduet_loop.h)
  *   gpuduet_tmloop.c  [gpuduet] blocks: the throughput monitor blocks in the loop, whose ME the
  *                     SMs then take (gpuduet_tmloop.h)
@@ -473,6 +474,12 @@ uint32_t gd_tb_limit_sm(const struct gd *g, uint32_t launch, uint32_t sm);
  * compressed size by the regpat compressor's reference, against the static classes. */
 void gd_regpat_measure(struct gd *g, uint32_t sm, struct gd_launch *L, uint32_t ctx,
                        uint32_t warp, uint32_t pc);
+
+/* {==== gpuduet_window.c ==== */
+/* The hook's `window` callback: a monitor window closed; the controller's sample, class and ME
+ * per resident launch, and §2.10's L1D rule (or, with the monitor blocks, their counts). */
+void gd_window(void *impl, const struct hd_mon_window *win, uint64_t now);
+/* }==== */
 
 /* {==== gpuduet_csl.c ==== */
 /* One cycle of SM i's context switching logic, ending with its queues' edge. 0, or -1 with a
