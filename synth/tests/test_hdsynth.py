@@ -246,14 +246,16 @@ class DiscoveryTest(unittest.TestCase):
         the paper's size (digest zorua.md L341-L343), summed into the 0.735 mm^2 claim."""
         found = {b.name: b for b in blocks.discover(ROOT, os.path.join(SYNTH, "blocks.ini"),
                                                      {"zorua_map", "zorua_map:smt", "zorua_map:tmt",
-                                                      "zorua_map:kepler_tmt"})}
+                                                      "zorua_map:kepler_tmt", "zorua_map:maxwell_smt"})}
         shapes = {n: [(a.name, a.entries, a.width) for a in b.arrays] for n, b in found.items()}
         self.assertEqual(shapes, {"zorua_map": [("tab_q", 1024, 9)], "zorua_map:smt": [("tab_q", 768, 7)],
                                   "zorua_map:tmt": [("tab_q", 64, 7)],
-                                  "zorua_map:kepler_tmt": [("tab_q", 96, 7)]})
+                                  "zorua_map:kepler_tmt": [("tab_q", 96, 7)],
+                                  "zorua_map:maxwell_smt": [("tab_q", 1024, 7)]})
         self.assertEqual({n: (b.per_sm, b.mechanism) for n, b in found.items()},
                          {"zorua_map": (1, "zorua"), "zorua_map:smt": (1, "zorua"),
-                          "zorua_map:tmt": (1, "zorua"), "zorua_map:kepler_tmt": (1, "zorua-kepler")})
+                          "zorua_map:tmt": (1, "zorua"), "zorua_map:kepler_tmt": (1, "zorua-kepler"),
+                          "zorua_map:maxwell_smt": (1, "zorua-maxwell")})
 
 
 class ClaimTest(unittest.TestCase):
