@@ -277,6 +277,9 @@ def _config_row(root, cfg, sec, found):
     base = found.get(base_name)
     if base is None:
         return None        # the block has not landed: a dash, as for [<block>]
+    if not os.path.isfile(os.path.join(root, "configs", "rtl", f"{base_name}.ini")):
+        raise FlowError(where, f"[{sec}]: block {base_name} has no configs/rtl/{base_name}.ini "
+                               f"to take [{conf}] from")
     blk = Block(sec, base_name)
     blk.config = conf
     blk.dir = base.dir

@@ -229,8 +229,13 @@ class DiscoveryTest(unittest.TestCase):
             write(bi, "[tab:big]\n")
             with self.assertRaisesRegex(FlowError, r"tab\.ini: no configuration \[big\]"):
                 blocks.discover(root, bi)
+            write(os.path.join(root, "rtl", "bare", "bare_ports.def"), 'HD_BLOCK(bare, 1, "doc")\n')
+            write(os.path.join(root, "rtl", "bare", "bare.sv"), "module bare (input logic a_i);\nendmodule\n")
+            write(bi, "[bare:small]\n")
+            with self.assertRaisesRegex(FlowError, r"no configs/rtl/bare\.ini to take \[small\]"):
+                blocks.discover(root, bi)
             write(bi, "[nope:small]\nmechanism = m\n")   # the block has not landed: a dash
-            self.assertEqual([b.name for b in blocks.discover(root, bi)], ["tab"])
+            self.assertEqual([b.name for b in blocks.discover(root, bi)], ["bare", "tab"])
             write(bi, "[tab]\narrays = t_q:{Rows*Depth}x8\n")
             with self.assertRaisesRegex(FlowError, r"blocks\.ini:2: array size \{Rows\*Depth\}: no parameter 'Depth'"):
                 blocks.discover(root, bi)
@@ -393,6 +398,28 @@ endmodule
   end
 endmodule
 """
+
+    def test_configuration_row_end_to_end(self):
+        """zorua_map:tmt (Zorua's TMT) through synth/run.sh --smoke: its own row, work directory
+        and configuration, its table priced at the smoke parameters' size."""
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "out")
+            proc = subprocess.run([os.path.join(SYNTH, "run.sh"), "--smoke", "--block", "zorua_map:tmt",
+                                   "--out", out], capture_output=True, text=True, timeout=600)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(os.path.join(out, "synth.json"), encoding="utf-8") as f:
+                data = json.load(f)
+            row = data["blocks"][0]
+            self.assertEqual((row["block"], row["rtl_block"], row["rtl_config"], row["top"]),
+                             ("zorua_map:tmt", "zorua_map", "tmt", "zorua_map"))
+            self.assertEqual(row["params"]["Sets"], "1")           # blocks.ini smoke_params
+            self.assertRegex(row["param_sources"]["RowW"], r"synth/blocks\.ini:\d+$")
+            arr = row["numbers"]["arrays"][0]
+            self.assertEqual((arr["name"], arr["entries"], arr["width"]), ("tab_q", 8, 3))  # {Rows*Sets}x{PW+1}
+            self.assertTrue(os.path.isfile(os.path.join(out, "zorua_map.tmt", "flops", "mapped.json")))
+            self.assertIn("zorua_map:tmt", proc.stdout)
+            tmt = {c["key"]: c for c in data["papers"]}["zorua-tmt"]
+            self.assertEqual(tmt["heddle_blocks"], ["zorua_map:tmt"])
 
     def test_buffer_inputs_buffers_a_high_fanout_flip_flop(self):
         crit = {}
