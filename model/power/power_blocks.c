@@ -4,14 +4,16 @@
  *
  * The gate equivalents are those of the synthesis runs tabled in docs/synth.md and the blocks'
  * documents (synth/run.sh, osu018 mapped, GE = area / NAND2X1; each block in the RTL
- * configuration blocks.ini names). A block with storage arrays the flow prices as SRAM (zorua_map,
+ * configuration blocks.ini names; a row "block:config" is the block in another configuration,
+ * blocks.ini's row of that name). A block with storage arrays the flow prices as SRAM (zorua_map,
  * ccbp_ctrl, expars_pref) carries its logic's GE ((SRAM-variant um^2 - arrays' um^2) / 0.901) and
  * its arrays' read energy from the same runs. A block's access is the event that makes it work
  * (docs/power.md lists them): e.g. a pp word decoded, a 128-byte vector register through the
  * save or restore path, a CTA placed or finished for the allocation tables, a RAT access for
- * EXPARS's expars_rat, an operand word or destination located through Zorua's RMT, a warp's
- * stall, readiness or switch for GPUDuet's warp context table, a run-ahead instruction for
- * HAWS's result collection unit.
+ * EXPARS's expars_rat, an operand word or destination located through Zorua's RMT, a
+ * scratchpad set looked up in its SMT by an ld/st.shared, a warp slot taken or given back in its
+ * TMT, a warp's stall, readiness or switch for GPUDuet's warp context table, a run-ahead
+ * instruction for HAWS's result collection unit.
  */
 #include "power_blocks.h"
 
@@ -40,8 +42,12 @@ static const struct hd_power_block blocks[] = {
     {"expars_cta_calc", 9476, 0, 1, 0, HD_PMECH_EXPARS, HD_PEV_sm_launches},
     {"expars_pref", 18039, 5.22, 1, 0, HD_PMECH_EXPARS_PREF, HD_PEV_expars_fills},
     {"expars_ltlws", 12992, 0, 2, 0, HD_PMECH_LTLWS, HD_PEV_issues},
-    /* Zorua (Vijaykumar et al. ISCA 2016): the RMT ([default]) with its table as SRAM */
+    /* Zorua (Vijaykumar et al. ISCA 2016): its three mapping tables, the zorua_map block in the
+     * RMT ([default]), SMT and TMT configurations (synth/blocks.ini rows zorua_map, zorua_map:smt,
+     * zorua_map:tmt, Fermi), each with its table as SRAM */
     {"zorua_map", 69207, 0.42, 1, 0, HD_PMECH_ZORUA, HD_PEV_zorua_rmt_accesses},
+    {"zorua_map:smt", 41094, 0.29, 1, 0, HD_PMECH_ZORUA, HD_PEV_zorua_smt_accesses},
+    {"zorua_map:tmt", 4861, 0.08, 1, 0, HD_PMECH_ZORUA, HD_PEV_zorua_tmt_accesses},
     {"zorua_coord", 46270, 0, 1, 0, HD_PMECH_ZORUA, HD_PEV_zorua_coord_events},
     {"zorua_phase", 12123, 0, 1, 0, HD_PMECH_ZORUA, HD_PEV_zorua_phase_events},
     /* GPUDuet (Lin ch.3) */

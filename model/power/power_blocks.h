@@ -47,7 +47,7 @@ enum hd_power_mech {
 };
 
 struct hd_power_block {
-    const char *name;       /* rtl/<name> */
+    const char *name;       /* rtl/<name>, or <block>:<config> (synth/blocks.ini) */
     double ge;              /* gate equivalents of one instance's logic (best variant) */
     double sram_pj;         /* read energy of its SRAM-priced arrays per access (0: none) */
     unsigned per_sm;        /* instances per SM (0: per_gpu instead) */

@@ -62,6 +62,11 @@ static void sm_core(struct hd_power_events *ev, const struct hd_sm_stats *s, uin
     N(ev, zorua_coord_events) +=
         (double)(s->zorua_admitted + s->zorua_phase_events + s->zorua_epochs);
     N(ev, zorua_phase_events) += (double)s->zorua_phase_events;
+    /* the SMT: each distinct set an ld/st.shared touches is looked up once; every entry
+     * written (set allocated, released, swapped out or in); the TMT: every entry written (a warp
+     * slot taken or given back, swapped out or in) */
+    N(ev, zorua_smt_accesses) += (double)(s->zorua_smem_lookups + s->zorua_smt_updates);
+    N(ev, zorua_tmt_accesses) += (double)s->zorua_tmt_updates;
     const double moves = (double)(s->warp_switch_outs + s->warp_switch_ins);
     N(ev, gpuduet_warp_events) += (double)(s->gpuduet_stalls + s->gpuduet_readies) + moves;
     N(ev, gpuduet_tb_events) += (double)(s->ctas_launched + s->ctas_done + s->gpuduet_tb_switches);
@@ -201,7 +206,8 @@ void hd_power_events_launch(struct hd_power_events *ev, const struct hd_timing_s
         HD_PEV_ctx_restore_vregs, HD_PEV_ctx_tb_saves, HD_PEV_ctx_suspends, HD_PEV_cta_events,
         HD_PEV_expars_spad_passes, HD_PEV_expars_oc_accesses, HD_PEV_expars_rat_lookups,
         HD_PEV_expars_fills, HD_PEV_zorua_rmt_accesses, HD_PEV_zorua_coord_events,
-        HD_PEV_zorua_phase_events, HD_PEV_gpuduet_warp_events, HD_PEV_gpuduet_tb_events,
+        HD_PEV_zorua_phase_events, HD_PEV_zorua_smt_accesses, HD_PEV_zorua_tmt_accesses,
+        HD_PEV_gpuduet_warp_events, HD_PEV_gpuduet_tb_events,
         HD_PEV_gpuduet_allocs, HD_PEV_warp_moves, HD_PEV_haws_rcu_ops, HD_PEV_haws_rename_ops,
         HD_PEV_haws_stack_ops, HD_PEV_haws_ctl_ops};
     for (unsigned i = 0; i < sizeof timed / sizeof timed[0]; i++)

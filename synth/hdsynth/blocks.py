@@ -8,8 +8,14 @@ dir = ...) and gives each block its context: instances per SM, the paper mechani
 to, explicit storage arrays, parameter overrides and the smaller parameter set of --smoke.
 Parameters start from the block's named RTL configuration configs/rtl/<block>.ini (rule R4),
 which feeds the C model and Verilator too; blocks.ini's params override them.
+A section [<block>:<config>] is the same block synthesized once more in configuration [<config>]
+of configs/rtl/<block>.ini (e.g. zorua_map:smt, Zorua's scratchpad mapping table): its own row,
+its keys those of [<block>] unless it gives them (never params or rtl_config: the name says the
+configuration). Array sizes may be expressions of the parameters, tab_q:{Rows*Sets}x{PW+1}, so that
+one arrays key prices every configuration.
 """
 
+import ast
 import glob
 import os
 import re
@@ -32,9 +38,11 @@ class Array:
 
 
 class Block:
-    def __init__(self, name):
-        self.name = name
-        self.top = name
+    def __init__(self, name, base=None):
+        self.name = name            # the row's name: <block> or <block>:<config>
+        self.base = base or name    # the RTL block (its folder, configs/rtl/<base>.ini)
+        self.config = None          # the configuration a <block>:<config> row names
+        self.top = self.base
         self.dir = None
         self.sources = []
         self.includes = []
@@ -48,6 +56,7 @@ class Block:
         self.fixture = False
         self.mechanism = None
         self.arrays = []
+        self.arrays_text, self.arrays_where = "", None   # as written (sizes may be expressions)
         self.latency = None         # cycles, from HD_BLOCK in the ports.def
         self.ports_def = None
         self.clock = "clk_i"        # HD_CLOCK / HD_RESET rows of the ports.def, else these
@@ -66,11 +75,51 @@ def _params(text, where):
     return out
 
 
-def parse_arrays(text, where):
-    """NAME:ENTRIESxWIDTH[:PORTS[:BANKS]] items; PORTS a count or 1RW, 1R1W, 2R1W, ..."""
+_SIZE = r"(\d+|\{[^{}]*\})"
+_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+        ast.FloorDiv: lambda a, b: a // b}
+
+
+def size_expr(text, params, where):
+    """An array size: an integer, or {EXPR} of integers, parameter names, + - * // and
+    parentheses, evaluated with params ({name: (value text, where)})."""
+    if not text.startswith("{"):
+        return int(text)
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in (params or {}):
+                raise FlowError(where, f"array size {text}: no parameter '{node.id}'",
+                                f"parameters: {', '.join(sorted(params or {})) or 'none'}")
+            try:
+                return int(params[node.id][0], 0)
+            except ValueError:
+                raise FlowError(where, f"array size {text}: parameter {node.id} = "
+                                f"'{params[node.id][0]}' is not an integer")
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](ev(node.left), ev(node.right))
+        raise FlowError(where, f"array size {text}: only integers, parameter names, + - * // "
+                               "and parentheses")
+    try:
+        tree = ast.parse(text[1:-1].strip(), mode="eval")
+    except SyntaxError:
+        raise FlowError(where, f"array size {text} is not an expression")
+    val = ev(tree)
+    if val < 1:
+        raise FlowError(where, f"array size {text} = {val}: must be positive")
+    return val
+
+
+def parse_arrays(text, where, params=None):
+    """NAME:ENTRIESxWIDTH[:PORTS[:BANKS]] items; PORTS a count or 1RW, 1R1W, 2R1W, ...;
+    ENTRIES and WIDTH integers or {expressions} of params (size_expr)."""
     out = []
     for item in text.split():
-        m = re.fullmatch(r"(\w+):(\d+)x(\d+)(?::(\w+))?(?::(\d+))?", item)
+        m = re.fullmatch(rf"(\w+):{_SIZE}x{_SIZE}(?::(\w+))?(?::(\d+))?", item)
         if not m:
             raise FlowError(where, f"array '{item}' is not NAME:ENTRIESxWIDTH[:PORTS[:BANKS]]")
         spec = m.group(4) or "1RW"
@@ -81,12 +130,13 @@ def parse_arrays(text, where):
         banks = int(m.group(5) or 1)
         if banks < 1 or banks & (banks - 1):
             raise FlowError(where, f"array '{item}': banks must be a power of two")
-        out.append(Array(m.group(1), int(m.group(2)), int(m.group(3)), count, spec, banks))
+        out.append(Array(m.group(1), size_expr(m.group(2), params, where),
+                         size_expr(m.group(3), params, where), count, spec, banks))
     return out
 
 
 def _rtl_config(root, blk, section):
-    path = os.path.join(root, "configs", "rtl", f"{blk.name}.ini")
+    path = os.path.join(root, "configs", "rtl", f"{blk.base}.ini")
     if not os.path.isfile(path):
         return
     cfg = inimod.read(path)
@@ -162,6 +212,83 @@ def applicable(blk, params):
     return use, skipped
 
 
+class _Keys:
+    """A blocks.ini section's keys, falling back to its block's [<block>] section for a
+    [<block>:<config>] row (never for params or rtl_config)."""
+
+    OWN = ("params", "rtl_config")
+
+    def __init__(self, cfg, sec, base_sec=None):
+        self.cfg, self.sec, self.base = cfg, sec, base_sec
+
+    def _src(self, key):
+        if self.cfg.has(self.sec, key) or self.base is None or key in self.OWN:
+            return self.sec
+        return self.base if self.cfg.has(self.base, key) else self.sec
+
+    def has(self, key):
+        return self.cfg.has(self._src(key), key)
+
+    def get(self, key, default=None):
+        return self.cfg.get(self._src(key), key, default)
+
+    def where(self, key=None):
+        return self.cfg.where(self._src(key) if key else self.sec, key)
+
+    def number(self, key, **kw):
+        return self.cfg.number(self._src(key), key, **kw)
+
+
+def _context(root, blk, keys):
+    """Fills blk from its blocks.ini keys (and its RTL configuration)."""
+    blk.top = keys.get("top", blk.top)
+    if keys.has("per_sm"):
+        blk.per_sm = keys.number("per_sm", integer=True)
+        blk.per_sm_where = keys.where("per_sm")
+    if keys.has("per_gpu"):
+        blk.per_gpu = keys.number("per_gpu", integer=True)
+        blk.per_sm_where = keys.where("per_gpu")
+    blk.fixture = keys.get("fixture", "false").lower() in ("1", "true", "yes")
+    blk.mechanism = keys.get("mechanism")
+    _rtl_config(root, blk, blk.config or keys.get("rtl_config"))
+    blk.params.update(_params(keys.get("params", ""), keys.where("params")))
+    blk.arrays_text, blk.arrays_where = keys.get("arrays", ""), keys.where("arrays")
+    blk.arrays = parse_arrays(blk.arrays_text, blk.arrays_where, blk.params)
+    blk.smoke_params = _params(keys.get("smoke_params", ""), keys.where("smoke_params"))
+    blk.smoke_skip = keys.get("smoke_skip", "")
+    if keys.has("buffer_inputs"):
+        flag = keys.get("buffer_inputs").strip().lower()
+        if flag not in ("true", "false"):
+            raise FlowError(keys.where("buffer_inputs"),
+                            f"buffer_inputs must be true or false, got '{flag}'")
+        blk.buffer_inputs = flag == "true"
+
+
+def _config_row(root, cfg, sec, found):
+    """The Block of a [<block>:<config>] section: <block>'s RTL in configuration <config>."""
+    base_name, conf = sec.split(":", 1)
+    where = cfg.where(sec)
+    if not re.fullmatch(r"\w+", base_name) or not re.fullmatch(r"\w+", conf):
+        raise FlowError(where, f"section [{sec}] is not [BLOCK:CONFIG]")
+    if cfg.has(sec, "rtl_config") or cfg.has(sec, "dir"):
+        key = "rtl_config" if cfg.has(sec, "rtl_config") else "dir"
+        raise FlowError(cfg.where(sec, key), f"[{sec}] names its block and configuration: "
+                        f"no {key} key")
+    base = found.get(base_name)
+    if base is None:
+        return None        # the block has not landed: a dash, as for [<block>]
+    if not os.path.isfile(os.path.join(root, "configs", "rtl", f"{base_name}.ini")):
+        raise FlowError(where, f"[{sec}]: block {base_name} has no configs/rtl/{base_name}.ini "
+                               f"to take [{conf}] from")
+    blk = Block(sec, base_name)
+    blk.config = conf
+    blk.dir = base.dir
+    blk.ports_def, blk.latency, blk.clock, blk.reset = base.ports_def, base.latency, base.clock, base.reset
+    blk.top = base.top
+    _context(root, blk, _Keys(cfg, sec, base_name if cfg.has(base_name) else None))
+    return blk
+
+
 def discover(root, blocks_ini, only=None):
     """The blocks to synthesize, in name order; only: a set of names (error if unknown)."""
     cfg = inimod.read(blocks_ini) if os.path.isfile(blocks_ini) else inimod.Ini(blocks_ini, {})
@@ -175,7 +302,7 @@ def discover(root, blocks_ini, only=None):
         _read_ports_def(blk, pdef)
         found[name] = blk
     for sec in cfg.sections:
-        if sec in ("", "flow"):
+        if sec in ("", "flow") or ":" in sec:
             continue
         blk = found.get(sec) or Block(sec)
         where = cfg.where(sec)
@@ -189,31 +316,19 @@ def discover(root, blocks_ini, only=None):
         pdef = os.path.join(blk.dir, f"{sec}_ports.def")
         if blk.ports_def is None and os.path.isfile(pdef):
             _read_ports_def(blk, pdef)
-        blk.top = cfg.get(sec, "top", blk.top)
-        if cfg.has(sec, "per_sm"):
-            blk.per_sm = cfg.number(sec, "per_sm", integer=True)
-            blk.per_sm_where = cfg.where(sec, "per_sm")
-        if cfg.has(sec, "per_gpu"):
-            blk.per_gpu = cfg.number(sec, "per_gpu", integer=True)
-            blk.per_sm_where = cfg.where(sec, "per_gpu")
-        blk.fixture = cfg.get(sec, "fixture", "false").lower() in ("1", "true", "yes")
-        blk.mechanism = cfg.get(sec, "mechanism")
-        blk.arrays = parse_arrays(cfg.get(sec, "arrays", ""), cfg.where(sec, "arrays"))
-        _rtl_config(root, blk, cfg.get(sec, "rtl_config"))
-        blk.params.update(_params(cfg.get(sec, "params", ""), cfg.where(sec, "params")))
-        blk.smoke_params = _params(cfg.get(sec, "smoke_params", ""), cfg.where(sec, "smoke_params"))
-        blk.smoke_skip = cfg.get(sec, "smoke_skip", "")
-        if cfg.has(sec, "buffer_inputs"):
-            flag = cfg.get(sec, "buffer_inputs").strip().lower()
-            if flag not in ("true", "false"):
-                raise FlowError(cfg.where(sec, "buffer_inputs"),
-                                f"buffer_inputs must be true or false, got '{flag}'")
-            blk.buffer_inputs = flag == "true"
+        _context(root, blk, _Keys(cfg, sec))
         found[sec] = blk
     for blk in found.values():
         if not blk.params:
             _rtl_config(root, blk, None)
         _sources(blk, root)
+    # [<block>:<config>] rows, after their blocks (whatever the order of the file)
+    for sec in cfg.sections:
+        if ":" in sec:
+            blk = _config_row(root, cfg, sec, found)
+            if blk is not None:
+                _sources(blk, root)
+                found[sec] = blk
     if only:
         unknown = sorted(set(only) - set(found))
         if unknown:
@@ -221,6 +336,12 @@ def discover(root, blocks_ini, only=None):
                             f"known: {', '.join(sorted(found)) or 'none'}")
         found = {k: v for k, v in found.items() if k in only}
     return [found[k] for k in sorted(found)]
+
+
+def block_arrays(blk, params):
+    """The block's arrays with their sizes evaluated for the parameters of the run (--smoke's
+    smaller set changes them)."""
+    return parse_arrays(blk.arrays_text, blk.arrays_where, params)
 
 
 def listed_names(blocks_ini):

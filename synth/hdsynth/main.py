@@ -94,8 +94,9 @@ def _one_block(blk, args, lib, facts, tech, gpu, work_root):
     params = dict(blk.params)
     if args.smoke:
         params.update(blk.smoke_params)
+    arrays = blocksmod.block_arrays(blk, params)   # sizes of this run's parameters
     params, skipped = blocksmod.applicable(blk, params)
-    work = os.path.join(work_root, blk.name)
+    work = os.path.join(work_root, blk.name.replace(":", "."))
     period_ps = 1e6 / gpu["core_mhz"]
     delay_target = period_ps * facts.fo4["fo4_ps"] / tech.fo4_ps
     t0 = time.monotonic()
@@ -105,9 +106,10 @@ def _one_block(blk, args, lib, facts, tech, gpu, work_root):
         syn_sram = yosys.run(blk, params, lib, os.path.join(work, "sram"), "sram", delay_target, args.timeout)
     tim = sta.timing(blk.top, syn["netlist"], lib, facts.fo4, os.path.join(work, "flops"),
                      blk.clock, blk.reset, args.timeout)
-    nums = metrics.block_numbers(blk, syn, syn_sram, tim, facts, tech, gpu["core_mhz"], gpu["num_sms"])
+    nums = metrics.block_numbers(blk, syn, syn_sram, tim, facts, tech, gpu["core_mhz"], gpu["num_sms"],
+                                 arrays)
     return {"block": blk.name, "ok": True, "fixture": blk.fixture, "mechanism": blk.mechanism,
-            "top": blk.top, "params": {k: v[0] for k, v in params.items()},
+            "rtl_block": blk.base, "rtl_config": blk.config, "top": blk.top, "params": {k: v[0] for k, v in params.items()},
             "param_sources": {k: v[1] for k, v in params.items()},
             "params_not_in_rtl": skipped,
             "per_sm": blk.per_sm if blk.per_gpu is None else f"{blk.per_gpu}/GPU",

@@ -79,7 +79,9 @@ def _int(text):
     return int(digits) if digits else None
 
 
-def block_numbers(blk, syn, syn_sram, tim, facts, tech, core_mhz, num_sms):
+def block_numbers(blk, syn, syn_sram, tim, facts, tech, core_mhz, num_sms, arrays=None):
+    """arrays: the block's explicit arrays at this run's parameters (default blk.arrays)."""
+    explicit = blk.arrays if arrays is None else arrays
     lib = library_numbers(syn["mapped"]["num_cells_by_type"], facts)
     gen = syn["generic"]
     out = {
@@ -108,12 +110,12 @@ def block_numbers(blk, syn, syn_sram, tim, facts, tech, core_mhz, num_sms):
             arrays.append(dict(est, name=m["name"], source="inferred by Yosys ($mem)"))
         if syn_sram is not None:
             ge_rest = library_numbers(syn_sram["mapped"]["num_cells_by_type"], facts)["ge"]
-    if blk.arrays:
+    if explicit:
         ffs = [(n, facts.area[n]) for n in syn["mapped"]["num_cells_by_type"]
                if facts.lib.cells[n].seq == "ff"]
         ff_um2 = (sum(a for _, a in ffs) / len(ffs)) if ffs else 0.0
         ge_rest = lib["ge"] if ge_rest is None else ge_rest
-        for a in blk.arrays:
+        for a in explicit:
             est = tech.sram.estimate(a.entries, a.width, a.port_spec, a.banks)
             arrays.append(dict(est, name=a.name, source="synth/blocks.ini arrays"))
             ge_rest -= a.entries * a.width * ff_um2 / facts.nand2_um2

@@ -85,7 +85,8 @@ def text(meta, rows, claims):
     lines.append("")
     hdr = ("block", "cells", "FFs", "transist", "um2(lib)", "GE", "crit ps", "FO4",
            "40nm um2 ff", "40nm um2 sram", "/SM", "mm2/SM", "mm2/chip", "cycles", "lat")
-    fmt = "{:<16} {:>7} {:>6} {:>9} {:>10} {:>8} {:>8} {:>6} {:>11} {:>13} {:>3} {:>8} {:>8} {:>6} {:>3}"
+    wide = max([16] + [len(r["block"]) + 1 for r in rows])     # [<block>:<config>] rows are longer
+    fmt = "{:<" + str(wide) + "} {:>7} {:>6} {:>9} {:>10} {:>8} {:>8} {:>6} {:>11} {:>13} {:>3} {:>8} {:>8} {:>6} {:>3}"
     lines.append(fmt.format(*hdr))
     for r in rows:
         name = r["block"] + ("*" if r.get("fixture") else "")

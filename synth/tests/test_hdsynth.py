@@ -196,6 +196,73 @@ class DiscoveryTest(unittest.TestCase):
                 blocks.discover(root, bi)
 
 
+    def test_configuration_rows(self):
+        """[BLOCK:CONFIG] rows: the block once more in a named configuration of configs/rtl/,
+        [BLOCK]'s keys unless given, array sizes evaluated per configuration."""
+        with tempfile.TemporaryDirectory() as root:
+            write(os.path.join(root, "rtl", "tab", "tab_ports.def"), 'HD_BLOCK(tab, 1, "doc")\n')
+            write(os.path.join(root, "rtl", "tab", "tab.sv"),
+                  "module tab #(parameter int Rows = 4, parameter int W = 2) (input logic a_i);\n"
+                  "endmodule\n")
+            write(os.path.join(root, "configs", "rtl", "tab.ini"),
+                  "[default]\nRows = 64\nW = 8\n[small]\nRows = 8\nW = 3\n[block]\nfamily = x\n")
+            bi = write(os.path.join(root, "blocks.ini"),
+                       "[tab:small]\nsmoke_params = Rows=2\n"
+                       "[tab]\nper_sm = 3\nmechanism = m\narrays = t_q:{Rows*2}x{W+1}\n"
+                       "smoke_params = Rows=4\n[tab:default]\nmechanism = other\n")
+            got = {b.name: b for b in blocks.discover(root, bi)}
+            self.assertEqual(sorted(got), ["tab", "tab:default", "tab:small"])
+            small, base, dflt = got["tab:small"], got["tab"], got["tab:default"]
+            self.assertEqual((small.base, small.config, small.top, small.latency), ("tab", "small", "tab", 1))
+            self.assertEqual({k: v[0] for k, v in small.params.items()}, {"Rows": "8", "W": "3"})
+            self.assertEqual((small.per_sm, small.mechanism, dflt.mechanism), (3, "m", "other"))
+            self.assertEqual([(a.entries, a.width) for a in (base.arrays + small.arrays)], [(128, 9), (16, 4)])
+            self.assertEqual({k: v[0] for k, v in small.smoke_params.items()}, {"Rows": "2"})
+            smoke = dict(small.params, **small.smoke_params)
+            self.assertEqual([(a.entries, a.width) for a in blocks.block_arrays(small, smoke)], [(4, 4)])
+            self.assertEqual(blocks.discover(root, bi, {"tab:small"})[0].name, "tab:small")
+            self.assertEqual(blocks.listed_names(bi), {"tab:small": None, "tab": "m", "tab:default": "other"})
+            # a configuration row names its configuration: no rtl_config, and it must exist
+            write(bi, "[tab]\n[tab:small]\nrtl_config = default\n")
+            with self.assertRaisesRegex(FlowError, r"blocks\.ini:3: \[tab:small\] names its block"):
+                blocks.discover(root, bi)
+            write(bi, "[tab:big]\n")
+            with self.assertRaisesRegex(FlowError, r"tab\.ini: no configuration \[big\]"):
+                blocks.discover(root, bi)
+            write(os.path.join(root, "rtl", "bare", "bare_ports.def"), 'HD_BLOCK(bare, 1, "doc")\n')
+            write(os.path.join(root, "rtl", "bare", "bare.sv"), "module bare (input logic a_i);\nendmodule\n")
+            write(bi, "[bare:small]\n")
+            with self.assertRaisesRegex(FlowError, r"no configs/rtl/bare\.ini to take \[small\]"):
+                blocks.discover(root, bi)
+            write(bi, "[nope:small]\nmechanism = m\n")   # the block has not landed: a dash
+            self.assertEqual([b.name for b in blocks.discover(root, bi)], ["bare", "tab"])
+            write(bi, "[tab]\narrays = t_q:{Rows*Depth}x8\n")
+            with self.assertRaisesRegex(FlowError, r"blocks\.ini:2: array size \{Rows\*Depth\}: no parameter 'Depth'"):
+                blocks.discover(root, bi)
+            write(bi, "[tab]\narrays = t_q:{Rows**2}x8\n")
+            with self.assertRaisesRegex(FlowError, "only integers, parameter names"):
+                blocks.discover(root, bi)
+            write(bi, "[tab]\narrays = t_q:{W-8}x8\n")
+            with self.assertRaisesRegex(FlowError, "must be positive"):
+                blocks.discover(root, bi)
+
+    def test_zorua_tables_are_rows(self):
+        """Zorua's three mapping tables are rows of the real blocks.ini, each with its table at
+        the paper's size (digest zorua.md L341-L343), summed into the 0.735 mm^2 claim."""
+        found = {b.name: b for b in blocks.discover(ROOT, os.path.join(SYNTH, "blocks.ini"),
+                                                     {"zorua_map", "zorua_map:smt", "zorua_map:tmt",
+                                                      "zorua_map:kepler_tmt", "zorua_map:maxwell_smt"})}
+        shapes = {n: [(a.name, a.entries, a.width) for a in b.arrays] for n, b in found.items()}
+        self.assertEqual(shapes, {"zorua_map": [("tab_q", 1024, 9)], "zorua_map:smt": [("tab_q", 768, 7)],
+                                  "zorua_map:tmt": [("tab_q", 64, 7)],
+                                  "zorua_map:kepler_tmt": [("tab_q", 96, 7)],
+                                  "zorua_map:maxwell_smt": [("tab_q", 1024, 7)]})
+        self.assertEqual({n: (b.per_sm, b.mechanism) for n, b in found.items()},
+                         {"zorua_map": (1, "zorua"), "zorua_map:smt": (1, "zorua"),
+                          "zorua_map:tmt": (1, "zorua"), "zorua_map:kepler_tmt": (1, "zorua-kepler"),
+                          "zorua_map:maxwell_smt": (1, "zorua-maxwell")})
+
+
 class ClaimTest(unittest.TestCase):
     def test_dash_until_built_and_sums(self):
         claim = {"mechanism": "gpuduet", "unit": "bytes_sm"}
@@ -241,6 +308,16 @@ class PapersTest(unittest.TestCase):
         self.assertEqual(claims["haws"]["tables_sram"]["bits_per_sm"], 60160)
         z = claims["zorua"]["tables_sram"]
         self.assertAlmostEqual(z["mm2_in_claim_scope"], 15 * z["mm2_per_sm"])
+        # each mapping table beside its own storage claim and its own row (zorua_map:CONFIG)
+        for key, nbytes, blk in (("zorua-rmt", 1152, "zorua_map"), ("zorua-smt", 672, "zorua_map:smt"),
+                                 ("zorua-tmt", 56, "zorua_map:tmt")):
+            c = claims[key]
+            self.assertEqual((c["unit"], c["value"], c["block"]), ("bytes_sm", nbytes, blk))
+            self.assertEqual(c["tables_sram"]["bits_per_sm"], nbytes * 8)
+            row = {"block": blk, "ok": True, "mechanism": "zorua",
+                   "numbers": {"storage_bytes_per_sm": nbytes + 10.0}}
+            other = dict(row, block="zorua_coord")
+            self.assertEqual(report.heddle_figure(c, [other, row])[1:], (nbytes + 10.0, [blk]))
         self.assertIsNone(claims["lin-compressor"]["tables_sram"])
 
 
@@ -321,6 +398,28 @@ endmodule
   end
 endmodule
 """
+
+    def test_configuration_row_end_to_end(self):
+        """zorua_map:tmt (Zorua's TMT) through synth/run.sh --smoke: its own row, work directory
+        and configuration, its table priced at the smoke parameters' size."""
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "out")
+            proc = subprocess.run([os.path.join(SYNTH, "run.sh"), "--smoke", "--block", "zorua_map:tmt",
+                                   "--out", out], capture_output=True, text=True, timeout=600)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(os.path.join(out, "synth.json"), encoding="utf-8") as f:
+                data = json.load(f)
+            row = data["blocks"][0]
+            self.assertEqual((row["block"], row["rtl_block"], row["rtl_config"], row["top"]),
+                             ("zorua_map:tmt", "zorua_map", "tmt", "zorua_map"))
+            self.assertEqual(row["params"]["Sets"], "1")           # blocks.ini smoke_params
+            self.assertRegex(row["param_sources"]["RowW"], r"synth/blocks\.ini:\d+$")
+            arr = row["numbers"]["arrays"][0]
+            self.assertEqual((arr["name"], arr["entries"], arr["width"]), ("tab_q", 8, 3))  # {Rows*Sets}x{PW+1}
+            self.assertTrue(os.path.isfile(os.path.join(out, "zorua_map.tmt", "flops", "mapped.json")))
+            self.assertIn("zorua_map:tmt", proc.stdout)
+            tmt = {c["key"]: c for c in data["papers"]}["zorua-tmt"]
+            self.assertEqual(tmt["heddle_blocks"], ["zorua_map:tmt"])
 
     def test_buffer_inputs_buffers_a_high_fanout_flip_flop(self):
         crit = {}

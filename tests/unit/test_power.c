@@ -14,7 +14,9 @@
 #include "config.h"
 #include "power_blocks.h"
 #include "power_model.h"
+#include "power_events.h"
 #include "power_params.h"
+#include "timing_stats.h"
 
 #include <math.h>
 #include <string.h>
@@ -192,6 +194,71 @@ static void test_blocks(struct hd_test_state *t, struct hd_config cfg)
     HD_CHECK(t, p.blocks_leak_w > 0 && p.blocks_leak_w < 1.0);
 }
 
+static const struct hd_power_block *block_named(const char *name)
+{
+    unsigned n;
+    const struct hd_power_block *tab = hd_power_blocks(&n);
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(tab[i].name, name) == 0)
+            return &tab[i];
+    return NULL;
+}
+
+/* Zorua's three mapping tables (session 28): the RMT, SMT and TMT are the zorua_map block in
+ * three configurations, each a row of its own on its own event; the SMT's event counts the sets
+ * ld/st.shared look up and the entries written, the TMT's the slots taken, given back and
+ * swapped; the smaller tables cost less per access. */
+static void test_zorua_tables(struct hd_test_state *t, struct hd_config cfg)
+{
+    hd_test_begin(t, "Zorua's RMT, SMT and TMT are priced on their own events");
+    const struct hd_power_block *rmt = block_named("zorua_map");
+    const struct hd_power_block *smt = block_named("zorua_map:smt");
+    const struct hd_power_block *tmt = block_named("zorua_map:tmt");
+    HD_CHECK(t, rmt && smt && tmt);
+    if (!rmt || !smt || !tmt)
+        return;
+    HD_CHECK_U64(t, HD_PEV_zorua_rmt_accesses, rmt->event);
+    HD_CHECK_U64(t, HD_PEV_zorua_smt_accesses, smt->event);
+    HD_CHECK_U64(t, HD_PEV_zorua_tmt_accesses, tmt->event);
+    HD_CHECK(t, rmt->mech == HD_PMECH_ZORUA && smt->mech == HD_PMECH_ZORUA &&
+                    tmt->mech == HD_PMECH_ZORUA);
+    HD_CHECK(t, rmt->per_sm == 1 && smt->per_sm == 1 && tmt->per_sm == 1);
+    const double er = hd_power_block_access_j(rmt, &cfg), es = hd_power_block_access_j(smt, &cfg),
+                 et = hd_power_block_access_j(tmt, &cfg);
+    HD_CHECK(t, er > es && es > et && et > 0);
+    HD_CHECK(t, rmt->sram_pj > smt->sram_pj && smt->sram_pj > tmt->sram_pj && tmt->sram_pj > 0);
+    /* with the allocator configured, 100 SMT and 10 TMT accesses cost exactly that */
+    cfg.sm_allocator = HD_ALLOC_ZORUA;
+    struct hd_power_params p;
+    params(t, &cfg, &p);
+    struct hd_power_events ev;
+    memset(&ev, 0, sizeof ev);
+    ev.n[HD_PEV_zorua_smt_accesses] = 100;
+    ev.n[HD_PEV_zorua_tmt_accesses] = 10;
+    struct hd_power_energy e;
+    hd_power_energy_compute(&p, &ev, 1, &e);
+    const double dyn = e.comp[HD_PC_blocks] - e.comp_static[HD_PC_blocks];
+    HD_CHECK_F64(t, 100 * es + 10 * et, dyn, dyn * 1e-9);
+
+    hd_test_begin(t, "an SM's Zorua counters feed the SMT and TMT events");
+    struct hd_sm_stats s;
+    memset(&s, 0, sizeof s);
+    s.zorua_smem_lookups = 700;
+    s.zorua_smt_updates = 48;
+    s.zorua_smem_sets = 40; /* (allocations: already in the updates) */
+    s.zorua_tmt_updates = 16;
+    s.zorua_admitted = 8;   /* (the coordinator's, not the TMT's) */
+    struct hd_timing_stats ts;
+    memset(&ts, 0, sizeof ts);
+    ts.num_sms = 1;
+    ts.cycles = 1000;
+    ts.sm = &s;
+    hd_power_events_sm(&ev, &ts, NULL, 0);
+    HD_CHECK_F64(t, 748, ev.n[HD_PEV_zorua_smt_accesses], 0);
+    HD_CHECK_F64(t, 16, ev.n[HD_PEV_zorua_tmt_accesses], 0);
+    HD_CHECK_F64(t, 8, ev.n[HD_PEV_zorua_coord_events], 0);
+}
+
 /* Configure mechanism m on top of cfg's defaults; false when the test does not know it. */
 static bool configure(enum hd_power_mech m, struct hd_config *cfg)
 {
@@ -312,5 +379,6 @@ int main(void)
     test_dram(&t, &cfg);
     test_blocks(&t, cfg);
     test_every_block(&t, &cfg);
+    test_zorua_tables(&t, cfg);
     return hd_test_finish(&t);
 }

@@ -26,6 +26,12 @@ static void set_limits(struct zalloc *a)
     a->z.o_limit[ZC_REG] = over ? zoth_limit(a->pct, a->z.rmt.nphys) : 0;
 }
 
+/* A table's update ops (each a write of one entry: the block's update port, model/power). */
+static uint64_t updates(const struct zmt *t)
+{
+    return t->allocs + t->releases + t->spills + t->fills;
+}
+
 static void sync_stats(struct zalloc *a)
 {
     if (!a->st)
@@ -38,6 +44,8 @@ static void sync_stats(struct zalloc *a)
     a->st->zorua_smem_sets_swapped = a->z.smt.swapped_allocs;
     a->st->zorua_smem_fills = a->z.smt.fills;
     a->st->zorua_smem_lfu_swaps = a->lfu_smem_swaps;
+    a->st->zorua_smt_updates = updates(&a->z.smt);
+    a->st->zorua_tmt_updates = updates(&a->z.tmt.t);
     a->st->zorua_admitted = a->z.admitted;
     a->st->zorua_forced = a->z.forced;
     a->st->zorua_epochs = a->oth.epochs;
@@ -193,6 +201,7 @@ static void release(void *impl, const struct hd_cta_grant *g)
     }
     a->cta[g->cta_slot].used = false;
     a->dirty = true;
+    sync_stats(a); /* (the tables' releases: the run's last ones come after any other sync) */
 }
 
 /* An absent warp asks for a slot: the coordinator lets it through, or not yet. */
@@ -236,6 +245,7 @@ static void release_part(void *impl, struct hd_cta_grant *g, const struct hd_all
             zdl_exit(a->dec, a->sm, w);
         zbd_exit(a, w);
         g->warp_slot[p->warp] = HD_ALLOC_NO_SLOT;
+        sync_stats(a);
         return;
     }
     if (a->z.w[w].where != ZC_FREE)
@@ -243,6 +253,7 @@ static void release_part(void *impl, struct hd_cta_grant *g, const struct hd_all
     zc_warp_exit(&a->z, w);
     g->warp_slot[p->warp] = HD_ALLOC_NO_SLOT;
     a->dirty = true;
+    sync_stats(a);
 }
 
 static int plan_victims(void *impl, const struct hd_cta_demand *d, uint32_t *victims)
@@ -354,6 +365,7 @@ static bool tick(void *impl, uint64_t now)
         if (zbd_cycle(a, now, active, idle, mem, &lv, &lpct) != 0)
             return false;
         progress = a->bd->moved; /* (admissions and releases: placements may change) */
+        sync_stats(a); /* (the block's updates of this cycle; else only at epoch ends) */
         if (lv) { /* (the statistics zoth keeps otherwise) */
             a->oth.epochs++;
             a->oth.ups += lpct > a->pct;
