@@ -24,7 +24,8 @@ launcher=()
 if command -v ccache >/dev/null; then
     launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
-cmake -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=Debug -DHD_SANITIZE=ON -DHD_COSIM_RTL=OFF \
+read -r -a generator <<<"$("$root/scripts/cmake-generator.sh" "$b")"
+cmake "${generator[@]}" -S "$root" -B "$b" -DCMAKE_BUILD_TYPE=Debug -DHD_SANITIZE=ON -DHD_COSIM_RTL=OFF \
       "${launcher[@]}" >/dev/null
 # the unit tests are one executable per tests/unit/test_*.c
 targets=(heddle)

@@ -24,7 +24,8 @@ command -v "$cc" >/dev/null || { echo "fuzz-ptx.sh: $cc not found (install clang
 
 bin="$build/tests/fuzz_ptx"
 # without the RTL (-DHD_COSIM_RTL=OFF): its configure would run Verilator for every block
-if CC="$cc" cmake -S "$root" -B "$build" -DHD_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+read -r -a generator <<<"$("$root/scripts/cmake-generator.sh" "$build")"
+if CC="$cc" cmake "${generator[@]}" -S "$root" -B "$build" -DHD_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DHD_COSIM_RTL=OFF -DHD_MUTATION=OFF \
         >"$build.configure.log" 2>&1 &&
    cmake --build "$build" --target fuzz_ptx -j2 >"$build.build.log" 2>&1; then

@@ -28,7 +28,8 @@ command -v "$cc" >/dev/null || { echo "fuzz-timing.sh: $cc not found (install cl
 mkdir -p "$build"
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 # clang's warnings differ from gcc's, which the tree is kept clean under: no -Werror here
-if ! CC="$cc" cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHD_WERROR=OFF \
+read -r -a generator <<<"$("$root/scripts/cmake-generator.sh" "$build")"
+if ! CC="$cc" cmake "${generator[@]}" -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHD_WERROR=OFF \
         -DHD_COSIM_RTL=OFF -DHD_MUTATION=OFF -DHD_FUZZ_TIMING=ON -DCMAKE_C_FLAGS="$flags" \
         -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >"$build/configure.log" 2>&1 ||
    ! cmake --build "$build" --target fuzz_timing -j2 >"$build/build.log" 2>&1; then

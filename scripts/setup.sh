@@ -11,7 +11,8 @@
 # `sudo -n` when that works without a password); otherwise the missing ones are listed with the
 # command to install them, and the build goes on if the required tools are already there.
 #
-# Required: build-essential cmake (gcc, make); verilator libsystemc-dev yosys zlib1g-dev (the RTL
+# Required: build-essential cmake ninja-build (gcc, make; a new build tree uses Ninja:
+# scripts/cmake-generator.sh); verilator libsystemc-dev yosys zlib1g-dev (the RTL
 # blocks: co-simulation, SystemC testbenches, lint, port check, synthesis); opensta
 # qflow-tech-osu018 (synth/run.sh: timing, the osu018 standard cells); python3-matplotlib
 # (experiments/sweep.py: figures). Optional: clang libclang-rt-14-dev (the libFuzzer
@@ -30,8 +31,8 @@ do_install=1
 do_build=1
 tier=""
 
-required_pkgs=(build-essential cmake verilator libsystemc-dev yosys zlib1g-dev opensta qflow-tech-osu018
-               python3-matplotlib)
+required_pkgs=(build-essential cmake ninja-build verilator libsystemc-dev yosys zlib1g-dev opensta
+               qflow-tech-osu018 python3-matplotlib)
 optional_pkgs=(clang libclang-rt-14-dev)
 
 usage() {
@@ -124,14 +125,20 @@ else
     echo "setup.sh: [1/3] packages: skipped (--no-install)"
 fi
 
-# The build's progress: a line at every tenth of make's percentage, with files compiled and time.
+# The build's progress: a line at every tenth of the build's percentage (make's "[ 42%]", Ninja's
+# "[N/M]"), with files compiled and time.
 progress() {
     local t0=$SECONDS last=-1 n=0 line pct
     while IFS= read -r line; do
         printf '%s\n' "$line" >>"$log"
         case "$line" in *"Building "*) n=$((n + 1)) ;; esac
+        pct=""
         if [[ "$line" =~ ^\[\ *([0-9]+)%\] ]]; then
             pct=${BASH_REMATCH[1]}
+        elif [[ "$line" =~ ^\[([0-9]+)/([0-9]+)\] ]] && [ "${BASH_REMATCH[2]}" -gt 0 ]; then
+            pct=$((BASH_REMATCH[1] * 100 / BASH_REMATCH[2]))
+        fi
+        if [ -n "$pct" ]; then
             if [ $((pct / 10)) -gt "$last" ]; then
                 last=$((pct / 10))
                 echo "setup.sh: [3/3] build: ${pct} % ($n files compiled, $((SECONDS - t0)) s)"
@@ -155,7 +162,8 @@ if [ "$do_build" -eq 1 ]; then
     step_start=$SECONDS
     echo "setup.sh: [2/3] configure $build (tier $tier: $what)"
     # the tier's switches follow HD_TIER (auto) whatever an earlier configure chose
-    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="$build_type" -DHD_TIER="$tier" \
+    read -r -a generator <<<"$("$root/scripts/cmake-generator.sh" "$build")"
+    cmake "${generator[@]}" -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="$build_type" -DHD_TIER="$tier" \
         -DHD_TESTS=auto -DHD_COSIM_INTERNAL=auto -DHD_COSIM_FAULT=auto -DHD_MUTATION=auto \
         -DHD_RTL_ALL_CONFIGS=auto -DHD_VL_OPT_FAST=auto >"$build.configure.log" 2>&1 ||
         { cat "$build.configure.log" >&2; echo "setup.sh: configure failed" >&2; exit 1; }
