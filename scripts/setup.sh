@@ -128,21 +128,26 @@ fi
 # The build's progress: a line at every tenth of the build's percentage (make's "[ 42%]", Ninja's
 # "[N/M]"), with files compiled and time.
 progress() {
-    local t0=$SECONDS last=-1 n=0 line pct
+    local t0=$SECONDS last=-1 n=0 line pct steps total=""
     while IFS= read -r line; do
         printf '%s\n' "$line" >>"$log"
         case "$line" in *"Building "*) n=$((n + 1)) ;; esac
         pct=""
+        steps=""
         if [[ "$line" =~ ^\[\ *([0-9]+)%\] ]]; then
             pct=${BASH_REMATCH[1]}
         elif [[ "$line" =~ ^\[([0-9]+)/([0-9]+)\] ]] && [ "${BASH_REMATCH[2]}" -gt 0 ]; then
+            # Ninja's count of steps grows while the Verilator runs add the models' sources
             pct=$((BASH_REMATCH[1] * 100 / BASH_REMATCH[2]))
-        fi
-        if [ -n "$pct" ]; then
-            if [ $((pct / 10)) -gt "$last" ]; then
-                last=$((pct / 10))
-                echo "setup.sh: [3/3] build: ${pct} % ($n files compiled, $((SECONDS - t0)) s)"
+            steps=", step ${BASH_REMATCH[1]} of ${BASH_REMATCH[2]} known"
+            if [ "${BASH_REMATCH[2]}" != "${total:-}" ]; then
+                total=${BASH_REMATCH[2]}
+                last=$((pct / 10 - 1))
             fi
+        fi
+        if [ -n "$pct" ] && [ $((pct / 10)) -gt "$last" ]; then
+            last=$((pct / 10))
+            echo "setup.sh: [3/3] build: ${pct} % ($n files compiled$steps, $((SECONDS - t0)) s)"
         fi
     done
 }
