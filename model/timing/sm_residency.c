@@ -509,7 +509,8 @@ void hd_sm_res_drained(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twar
         c->grant.warp_slot[i] != w->slot)
         return; /* (a CTA in the lifecycle keeps every slot: ctx_engine.c walks them) */
     struct hd_sm_res *r = sm->wr;
-    if (r->nq || r->nmv) { /* an absent warp can use it now */
+    if (r->nq || r->nmv || sm->p->fresh_unstarted) { /* an absent warp can use it now (Warpman:
+        a finished warp's slot starts a partial CTA's waiting warp, the mechanism itself) */
         drained_release(sm, c, i);
         return;
     }
