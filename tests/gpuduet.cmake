@@ -40,6 +40,10 @@
 # - gpuduet_bt28_footprint: btree_r28 (Lin ch.3's BT footprint, session 28) is counted at its
 #   pinned 28 registers, verifies with GPUDuet, plans MC 8 by the warp slots with ME bound 8, and
 #   VT's bound is the thesis's 1 (tests/gpuduet/bt28.sh) (ci).
+# - gpuduet_nothing_to_switch: hotspot_r31 on 2 SMs, VT with its ME bound 0 (no switch) and
+#   GPUDuet at ME 0 issue per scheduler index what the baseline issues, and the partitioned
+#   allocator with 128 logical warps runs the baseline's cycles (tests/gpuduet/nothing.sh;
+#   session 28) (ci).
 # - gpuduet_window: `heddle run --window W`, Lin's first-W-cycles measurement: exit 0 with the
 #   statistics, labelled a window and not verified, exactly W cycles, and the uncapped run's
 #   instructions at its sample of cycle W (tests/gpuduet/window.sh; session 21) (ci).
@@ -161,6 +165,13 @@ if(TARGET heddle)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(gpuduet_bt28_footprint PROPERTIES TIMEOUT 120
                        PASS_REGULAR_EXPRESSION "bt28.sh: OK")
+  # session 28: a scheme with nothing to switch keeps the baseline's warp-to-scheduler mapping
+  # (a finished warp's slot stays with its TB while no warp is absent)
+  add_test(NAME gpuduet_nothing_to_switch
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/gpuduet/nothing.sh $<TARGET_FILE:heddle>
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(gpuduet_nothing_to_switch PROPERTIES TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "nothing.sh: OK")
   # session 19: the extra TBs the controller allows are placed when it allows them, not when
   # the next TB finishes (histo1024_r10 on 2 SMs: more than MC x SMs TBs resident before any
   # TB of the kernel is done)
@@ -243,4 +254,5 @@ endif()
 hd_tier(ci "^gpuduet_accept$" "^gpuduet_verify_ci$" "^gpuduet_l1d_rule$" "^gpuduet_limit_rise$"
         "^gpuduet_extra_tbs$" "^gpuduet_tb_dynamic$" "^gpuduet_tb_whole$" "^gpuduet_window$"
         "^gpuduet_report_ref$" "^gpuduet_watchdog_report$" "^gpuduet_regsize$"
-        "^gpuduet_regs_room$" "^gpuduet_regs_stay$" "^gpuduet_bt28_footprint$")
+        "^gpuduet_regs_room$" "^gpuduet_regs_stay$" "^gpuduet_bt28_footprint$"
+        "^gpuduet_nothing_to_switch$")

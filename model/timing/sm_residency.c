@@ -49,6 +49,9 @@ struct hd_sm_res {
     struct hd_warp_mover mover;  /* start NULL: the default (fixed bytes per cycle) */
     uint64_t rng;                /* warp stress: generator state */
     uint64_t next_stress;        /* ... its next point */
+    uint32_t *held;              /* [max_ctas] by CTA slot: drained warps whose slot the CTA
+                                    still holds (hd_sm_res_drained) */
+    uint32_t nheld;              /* CTA slots with a bit in held */
 };
 
 int hd_sm_res_init(struct hd_sm *sm)
@@ -61,9 +64,11 @@ int hd_sm_res_init(struct hd_sm *sm)
     r->cap_mv = r->cap_q = 16;
     r->mv = calloc(r->cap_mv, sizeof *r->mv);
     r->q = calloc(r->cap_q, sizeof *r->q);
-    if (!r->mv || !r->q) {
+    r->held = calloc(sm->p->max_ctas ? sm->p->max_ctas : 1, sizeof *r->held);
+    if (!r->mv || !r->q || !r->held) {
         free(r->mv);
         free(r->q);
+        free(r->held);
         free(r);
         return -1;
     }
@@ -84,6 +89,7 @@ void hd_sm_res_free(struct hd_sm *sm)
         return;
     free(sm->wr->mv);
     free(sm->wr->q);
+    free(sm->wr->held);
     free(sm->wr);
     sm->wr = NULL;
 }
@@ -91,6 +97,37 @@ void hd_sm_res_free(struct hd_sm *sm)
 void hd_sm_res_clear(struct hd_sm *sm)
 {
     sm->wr->nmv = sm->wr->nq = 0;
+    memset(sm->wr->held, 0, sm->p->max_ctas * sizeof *sm->wr->held);
+    sm->wr->nheld = 0;
+}
+
+/* Give drained warp i's slot of CTA c back to the allocator (its context RESIDENT, the slot
+ * still its grant's and unbound). */
+static void drained_release(struct hd_sm *sm, struct hd_tcta *c, uint32_t i)
+{
+    const uint16_t slot = c->grant.warp_slot[i];
+    if (!c->used || !c->ctx || c->ctx->state != HD_CTX_RESIDENT || i >= c->grant.nwarps ||
+        slot == HD_ALLOC_NO_SLOT || sm->w[slot].state != HD_WS_EMPTY)
+        return; /* (gone meanwhile: the CTA retired, or its slot was bound again) */
+    const struct hd_alloc_part part = {i, 0, 0};
+    sm->alloc.ops->release_part(sm->alloc.impl, &c->grant, &part);
+    c->grant.warp_slot[i] = HD_ALLOC_NO_SLOT;
+}
+
+/* A warp is absent or moving: the slots drained warps still hold go to the allocator, where
+ * the absent warps can get them (hd_sm_res_drained). */
+static void lend_held(struct hd_sm *sm)
+{
+    struct hd_sm_res *r = sm->wr;
+    for (uint32_t k = 0; r->nheld && k < sm->p->max_ctas; k++) {
+        if (!r->held[k])
+            continue;
+        for (uint32_t i = 0; i < 32; i++)
+            if (r->held[k] >> i & 1u)
+                drained_release(sm, &sm->cta[k], i);
+        r->held[k] = 0;
+        r->nheld--;
+    }
 }
 
 static uint64_t rng_next(struct hd_sm_res *r)
@@ -298,6 +335,7 @@ static bool out_begin(struct hd_sm *sm, uint32_t slot, uint64_t return_at, struc
     x->absent |= 1u << i;
     x->wmoving |= 1u << i;
     sm->wr->q[sm->wr->nq++] = (struct res_wait){x->id, i, x->epoch, return_at, false};
+    lend_held(sm);
     *xo = x;
     *io = i;
     return true;
@@ -470,9 +508,15 @@ void hd_sm_res_drained(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twar
     if (!c->ctx || c->ctx->state != HD_CTX_RESIDENT || i >= c->grant.nwarps ||
         c->grant.warp_slot[i] != w->slot)
         return; /* (a CTA in the lifecycle keeps every slot: ctx_engine.c walks them) */
-    const struct hd_alloc_part part = {i, 0, 0};
-    sm->alloc.ops->release_part(sm->alloc.impl, &c->grant, &part);
-    c->grant.warp_slot[i] = HD_ALLOC_NO_SLOT;
+    struct hd_sm_res *r = sm->wr;
+    if (r->nq || r->nmv || sm->p->fresh_unstarted) { /* an absent warp can use it now (Warpman:
+        a finished warp's slot starts a partial CTA's waiting warp, the mechanism itself) */
+        drained_release(sm, c, i);
+        return;
+    }
+    const uint32_t k = c->grant.cta_slot; /* none: the CTA keeps it, as the baseline does */
+    r->nheld += !r->held[k];
+    r->held[k] |= 1u << i;
 }
 
 void hd_sm_res_deliver_absent(struct hd_sm *sm, struct hd_ctx *x, struct hd_wref ref,
@@ -584,6 +628,7 @@ int hd_sm_res_place_absent(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, uint
     sm->wr->q[sm->wr->nq++] = (struct res_wait){
         x->id, i, x->epoch, sm->p->absent_by_mech ? UINT64_MAX : now, sm->p->fresh_unstarted};
     sm->st->warp_placed_absent++;
+    lend_held(sm);
     return HD_FUNC_OK;
 }
 /* }==== */
@@ -618,6 +663,8 @@ bool hd_sm_res_tick(struct hd_sm *sm, uint64_t now)
 {
     struct hd_sm_res *r = sm->wr;
     bool progress = false;
+    if (r->nheld && (r->nq || r->nmv))
+        lend_held(sm);
     for (uint32_t k = 0; k < r->nmv;) { /* completed moves (order: as recorded) */
         if (r->mv[k].done_at <= now) {
             move_done(sm, k, now); /* (moves the last one into k) */

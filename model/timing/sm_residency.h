@@ -148,9 +148,13 @@ int hd_sm_res_place_absent(struct hd_sm *sm, struct hd_tcta *c, uint32_t i, uint
 uint32_t hd_sm_res_absent(const struct hd_sm *sm);
 /* May CTA slot `cta` not be suspended as a whole (a warp absent, moving, or without a slot)? */
 bool hd_sm_res_holds_cta(const struct hd_sm *sm, uint32_t cta);
-/* Warp w of CTA c (not the last) drained: when its context is RESIDENT, its slot goes back to
- * the allocator (release_part),
- * so that absent warps, of its CTA or others, can use it. */
+/* Warp w of CTA c (not the last) drained: when its context is RESIDENT and a warp of the SM is
+ * absent or moving (always with fresh_unstarted, Warpman's partial CTA), its slot goes back to the allocator (release_part), so that absent warps,
+ * of its CTA or others, can use it; otherwise the CTA keeps the slot, as the baseline keeps a
+ * CTA's warp slots until it retires, until a warp leaves or is placed absent (session 28:
+ * released at once, the next CTA's warps took scattered slots and so other schedulers, slot %
+ * num_schedulers, than the baseline's, and a mechanism with nothing to switch ran 3.6 % faster
+ * than the baseline on hotspot_r31; docs/gpuduet.md "Session 28: VT with nothing to switch"). */
 void hd_sm_res_drained(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp *w);
 /* A memory response (enum hd_fwd_kind) for absent warp ref of context x. */
 void hd_sm_res_deliver_absent(struct hd_sm *sm, struct hd_ctx *x, struct hd_wref ref,
