@@ -509,8 +509,9 @@ void hd_sm_res_drained(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twar
         c->grant.warp_slot[i] != w->slot)
         return; /* (a CTA in the lifecycle keeps every slot: ctx_engine.c walks them) */
     struct hd_sm_res *r = sm->wr;
-    if (r->nq || r->nmv || sm->p->fresh_unstarted) { /* an absent warp can use it now (Warpman:
-        a finished warp's slot starts a partial CTA's waiting warp, the mechanism itself) */
+    if (r->nq || r->nmv || !sm->p->slot_with_cta) { /* an absent warp can use it now, or the
+        mechanism gives it back at once (Warpman: a finished warp's slot starts a partial CTA's
+        waiting warp; WLM's and Zorua's per-warp release) */
         drained_release(sm, c, i);
         return;
     }

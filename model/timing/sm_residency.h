@@ -149,7 +149,8 @@ uint32_t hd_sm_res_absent(const struct hd_sm *sm);
 /* May CTA slot `cta` not be suspended as a whole (a warp absent, moving, or without a slot)? */
 bool hd_sm_res_holds_cta(const struct hd_sm *sm, uint32_t cta);
 /* Warp w of CTA c (not the last) drained: when its context is RESIDENT and a warp of the SM is
- * absent or moving (always with fresh_unstarted, Warpman's partial CTA), its slot goes back to the allocator (release_part), so that absent warps,
+ * absent or moving (always without hd_sm_params.slot_with_cta: Warpman, WLM, Zorua, ...), its slot
+ * goes back to the allocator (release_part), so that absent warps,
  * of its CTA or others, can use it; otherwise the CTA keeps the slot, as the baseline keeps a
  * CTA's warp slots until it retires, until a warp leaves or is placed absent (session 28:
  * released at once, the next CTA's warps took scattered slots and so other schedulers, slot %

@@ -160,6 +160,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     s->fresh_unstarted = c->sm_allocator == HD_ALLOC_WARPMAN;
     s->absent_by_mech = c->sm_allocator == HD_ALLOC_GPUDUET ||
                         c->sm_allocator == HD_ALLOC_GPUDUET_TB || c->sm_allocator == HD_ALLOC_VT;
+    s->slot_with_cta = c->sm_allocator == HD_ALLOC_PARTITIONED || s->absent_by_mech;
     s->warp_mover = c->sm_warp_mover;
     s->z_mt_latency = c->zorua_mt_latency;
     s->z_c_delta = c->zorua_c_delta_thresh;

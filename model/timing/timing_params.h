@@ -130,6 +130,14 @@ struct hd_sm_params {
      * 20 for a livelock that was the CSL's own partial switch-ins (docs/gpuduet.md "Session 26:
      * GPUDuet_TB's TBs as a whole") */
     bool absent_by_mech;
+    /* a drained warp's slot stays with its CTA, as the baseline keeps a CTA's slots until it
+     * retires, while no warp of the SM is absent or moving (sm_residency.c,
+     * hd_sm_res_drained). True for [sm] allocator = partitioned and the GPUDuet family
+     * (gpuduet, gpuduet_tb, vt), whose hardware manages warp slots as the baseline does until a
+     * warp switches; false where giving a finished warp's slot back at once is the mechanism:
+     * Warpman's partial CTA, WLM's and Zorua's per-warp release, EXPARS, Lin's and Shieh's
+     * tables (session 29; docs/gpuduet.md "Session 28: VT with nothing to switch") */
+    bool slot_with_cta;
     bool expars_renumber;         /* [expars] renumber: registers renumbered by static weight */
     bool expars_unpin_wait;       /* [expars] unpin_wait: a long wait unpins the warp's lines */
     bool expars_pool_sched;       /* [expars] pool_sched: held warps leave a two-level active set */
