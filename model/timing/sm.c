@@ -407,6 +407,8 @@ int hd_sm_resume_cta(struct hd_sm *sm, struct hd_ctx *x, uint64_t now, char *err
 void hd_sm_cta_vacate(struct hd_sm *sm, struct hd_tcta *c, uint64_t now)
 {
     struct hd_sm_launch *la = c->la;
+    if (sm->wr)
+        hd_sm_res_vacated(sm, c->grant.cta_slot);
     la->info->c.resident_warp_cycles += (uint64_t)c->grant.nwarps * (now + 1 - c->start);
     if (sm->hooks->any_left) { /* (retire_cta marks a finish) */
         const struct hd_hook_cta hc = {sm->id, c->grant.cta_slot, la->id,

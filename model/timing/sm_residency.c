@@ -130,6 +130,15 @@ static void lend_held(struct hd_sm *sm)
     }
 }
 
+void hd_sm_res_vacated(struct hd_sm *sm, uint32_t cta)
+{
+    struct hd_sm_res *r = sm->wr;
+    if (cta < sm->p->max_ctas && r->held[cta]) { /* (its grant gives the held slots back) */
+        r->held[cta] = 0;
+        r->nheld--;
+    }
+}
+
 static uint64_t rng_next(struct hd_sm_res *r)
 {
     r->rng ^= r->rng << 13; /* xorshift64 */

@@ -157,6 +157,10 @@ bool hd_sm_res_holds_cta(const struct hd_sm *sm, uint32_t cta);
  * num_schedulers, than the baseline's, and a mechanism with nothing to switch ran 3.6 % faster
  * than the baseline on hotspot_r31; docs/gpuduet.md "Session 28: VT with nothing to switch"). */
 void hd_sm_res_drained(struct hd_sm *sm, struct hd_tcta *c, const struct hd_twarp *w);
+/* CTA slot `cta` is vacated (retired, or suspended as a whole): the slots its drained warps held
+ * go back with its grant, so their marks go (session 29: a stale mark made the next CTA in that
+ * slot lend a slot its own warp was being placed in; sgemm's controller point deadlocked). */
+void hd_sm_res_vacated(struct hd_sm *sm, uint32_t cta);
 /* A memory response (enum hd_fwd_kind) for absent warp ref of context x. */
 void hd_sm_res_deliver_absent(struct hd_sm *sm, struct hd_ctx *x, struct hd_wref ref,
                               uint8_t kind, uint32_t pc, uint64_t now);
