@@ -107,8 +107,10 @@ static void drained_release(struct hd_sm *sm, struct hd_tcta *c, uint32_t i)
 {
     const uint16_t slot = c->grant.warp_slot[i];
     if (!c->used || !c->ctx || c->ctx->state != HD_CTX_RESIDENT || i >= c->grant.nwarps ||
-        slot == HD_ALLOC_NO_SLOT || sm->w[slot].state != HD_WS_EMPTY)
-        return; /* (gone meanwhile: the CTA retired, or its slot was bound again) */
+        slot == HD_ALLOC_NO_SLOT || sm->w[slot].state != HD_WS_EMPTY || !c->fc ||
+        !c->fc->warps[i].done)
+        return; /* (gone meanwhile: the CTA retired, or its slot was bound again; and never a
+                   warp that has not finished: hd_sm_res_vacated) */
     const struct hd_alloc_part part = {i, 0, 0};
     sm->alloc.ops->release_part(sm->alloc.impl, &c->grant, &part);
     c->grant.warp_slot[i] = HD_ALLOC_NO_SLOT;
