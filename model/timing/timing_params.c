@@ -281,6 +281,7 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     memcpy(p->ccbp.mil, c->ccbp_mil.s, sizeof p->ccbp.mil);
     p->ccbp.mil_epoch = c->ccbp_mil_epoch;
     p->ccbp.ws_online = c->ccbp_ws_online;
+    p->ccbp.ws_reprofile = c->ccbp_ws_reprofile;
     p->ccbp.ws_warmup = c->ccbp_ws_warmup;
     p->ccbp.ws_sample = c->ccbp_ws_sample;
     memcpy(p->ccbp.ws_rule, c->ccbp_ws_rule.s, sizeof p->ccbp.ws_rule);

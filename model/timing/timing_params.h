@@ -210,7 +210,7 @@ struct hd_ccbp_params {
     char smk_quota[HD_CFG_STR_MAX], mil[HD_CFG_STR_MAX];
     uint64_t mil_epoch;              /* Dai18's dynamic limit (0: static) */
     /* Warped-Slicer's online sampling phase (ccbp_ws.c) */
-    bool ws_online;
+    bool ws_online, ws_reprofile;
     uint64_t ws_warmup, ws_sample;
     char ws_rule[HD_CFG_STR_MAX];
 };

@@ -21,6 +21,11 @@
  *              CTA the largest demand of each resource over the application's launches);
  *              the combination becomes CCBP's ctas on every SM. An application that launched
  *              nothing before the choice keeps no limit.
+ *   re-profile [ccbp] ws_reprofile: a kernel an application had not launched before (its stable
+ *              kernel id; the experiment re-executes the same kernels, so only their first
+ *              launches) starts a new phase at its first admission query after a choice; a
+ *              kernel that arrives during a phase joins it. The log lists each phase and its
+ *              choice, and the last phase's points and curves.
  * Deterministic: the counts are the SMs' events; the choice is made in the hook's cycle call
  * at ws_warmup + ws_sample (the hook is busy until then, so no cycle is skipped).
  */
@@ -196,9 +201,14 @@ void ccbp_ws_counts(unsigned nmax, unsigned g, unsigned *out)
 /* }==== */
 
 /* {==== The phase ==== */
+#define WS_KERNELS 32            /* kernels per application told apart for re-profiling */
+#define WS_PHASES 16             /* phases whose choice the log lists */
+
 struct ccbp_ws_app {
     bool seen;                  /* a launch of it was queried */
-    bool limits;                /* its group's sampling limits are set */
+    bool limits;                /* its group's sampling limits are set (this phase) */
+    unsigned nkernels;
+    uint32_t kernel[WS_KERNELS]; /* the stable kernel ids it launched */
     unsigned nmax;              /* CTAs per SM (the most over its launches) */
     uint32_t threads, regs, smem; /* per CTA, the most over its launches */
     unsigned launches;
@@ -222,6 +232,12 @@ struct ccbp_ws {
     double py[CCBP_APPS][CCBP_NMAX + 1];
     unsigned n[CCBP_APPS];
     double score;
+    bool reprofile;             /* [ccbp] ws_reprofile */
+    uint64_t warmup, sample;
+    unsigned phases;            /* phases begun */
+    uint64_t ph_start[WS_PHASES], ph_end[WS_PHASES];
+    unsigned ph_n[WS_PHASES][CCBP_APPS];
+    bool ph_chosen[WS_PHASES];
 };
 
 static unsigned group_of(const struct ccbp_ws *w, uint32_t sm)
@@ -271,9 +287,14 @@ int ccbp_ws_make(struct ccbp *c, uint32_t max_warps, char *err, size_t errlen)
     }
     memset(w->slot_app, CCBP_NO_APP, (size_t)c->nsm * max_warps);
     w->rule = rule;
+    w->reprofile = k->ws_reprofile;
+    w->warmup = k->ws_warmup;
+    w->sample = k->ws_sample;
     w->warm_end = k->ws_warmup;
     w->end = k->ws_warmup + k->ws_sample;
     w->on = true;
+    w->phases = 1;
+    w->ph_end[0] = w->end;
     w->nsm = c->nsm;
     w->max_warps = max_warps;
     w->napps = c->napps;
@@ -338,14 +359,50 @@ static void learn(struct ccbp *c, struct ccbp_ws *w, const struct hd_admit_query
     }
 }
 
+/* A new sampling phase from now (a kernel new to its application arrived): the counts start
+ * again, every group's limits are made again at its next query. */
+static void restart(struct ccbp *c, struct ccbp_ws *w, uint64_t now)
+{
+    const size_t na = (size_t)w->nsm * CCBP_APPS;
+    w->warm_end = now + w->warmup;
+    w->end = w->warm_end + w->sample;
+    memset(w->issued, 0, na * sizeof *w->issued);
+    memset(w->area, 0, na * sizeof *w->area);
+    memset(w->lim, 0, na * sizeof *w->lim);
+    for (size_t i = 0; i < na; i++)
+        w->area_t[i] = w->warm_end;
+    for (unsigned a = 0; a < CCBP_APPS; a++)
+        w->app[a].limits = false;
+    if (w->phases < WS_PHASES) {
+        w->ph_start[w->phases] = now;
+        w->ph_end[w->phases] = w->end;
+    }
+    w->phases++;
+    w->on = true;
+    (void)c;
+}
+
+/* Is q's kernel new to application a (recorded)? */
+static bool new_kernel(struct ccbp_ws *w, const struct hd_admit_query *q, unsigned a)
+{
+    struct ccbp_ws_app *p = &w->app[a];
+    for (unsigned i = 0; i < p->nkernels; i++)
+        if (p->kernel[i] == q->kernel)
+            return false;
+    if (p->nkernels < WS_KERNELS)
+        p->kernel[p->nkernels++] = q->kernel;
+    return true;
+}
+
 int ccbp_ws_admit(struct ccbp *c, const struct hd_admit_query *q, unsigned a, uint64_t now)
 {
     struct ccbp_ws *w = c->ws;
-    (void)now;
-    if (!w || !w->on)
+    if (!w || a >= w->napps || q->sm >= w->nsm)
+        return w && w->on ? 0 : -1;
+    if (new_kernel(w, q, a) && !w->on && w->reprofile) /* [ccbp] ws_reprofile */
+        restart(c, w, now);
+    if (!w->on)
         return -1;
-    if (a >= w->napps || q->sm >= w->nsm)
-        return 0;
     learn(c, w, q, a); /* (each query: a launch's demand is the same each time; the most kept) */
     if (group_of(w, q->sm) != a)
         return 0;
@@ -374,14 +431,15 @@ void ccbp_ws_sched_warp(void *impl, uint32_t sm, uint32_t slot, uint8_t ev,
 {
     struct ccbp *c = impl;
     struct ccbp_ws *w = c->ws;
-    if (!w || !w->on || sm >= w->nsm || slot >= w->max_warps)
+    if (!w || sm >= w->nsm || slot >= w->max_warps)
         return;
     uint8_t *sa = &w->slot_app[(size_t)sm * w->max_warps + slot];
-    if (ev == HD_HSCHED_ADD)
+    if (ev == HD_HSCHED_ADD) /* (the slots are followed between phases too) */
         *sa = (uint8_t)(v ? ccbp_app(c, v->launch) : CCBP_NO_APP);
     else if (ev == HD_HSCHED_REMOVE)
         *sa = CCBP_NO_APP;
-    else if (ev == HD_HSCHED_ISSUE && *sa != CCBP_NO_APP && now > w->warm_end && now <= w->end)
+    else if (ev == HD_HSCHED_ISSUE && w->on && *sa != CCBP_NO_APP && now > w->warm_end &&
+             now <= w->end)
         w->issued[sm * CCBP_APPS + *sa]++;
 }
 
@@ -427,6 +485,11 @@ static void choose(struct ccbp *c, struct ccbp_ws *w, uint64_t now)
         c->cta[a] = w->chosen ? w->n[a] : 0;
     w->chosen_at = now;
     w->on = false;
+    const unsigned ph = w->phases - 1;
+    if (ph < WS_PHASES) {
+        w->ph_chosen[ph] = w->chosen;
+        memcpy(w->ph_n[ph], w->n, sizeof w->ph_n[ph]);
+    }
 }
 
 bool ccbp_ws_cycle(struct ccbp *c, uint64_t now, bool *ready)
@@ -447,9 +510,16 @@ void ccbp_ws_log(const struct ccbp *c, FILE *f)
     if (!w)
         return;
     fprintf(f, "ws_online rule %s warmup %" PRIu64 " sample %" PRIu64 " end %" PRIu64
-               " chosen_at %" PRIu64 " chosen %d\n",
-            w->rule == CCBP_WS_SUM ? "sum" : "water", w->warm_end, w->end - w->warm_end, w->end,
-            w->chosen_at, w->chosen ? 1 : 0);
+               " chosen_at %" PRIu64 " chosen %d phases %u\n",
+            w->rule == CCBP_WS_SUM ? "sum" : "water", w->warmup, w->sample, w->end,
+            w->chosen_at, w->chosen ? 1 : 0, w->phases);
+    for (unsigned ph = 0; ph < w->phases && ph < WS_PHASES; ph++) {
+        fprintf(f, "ws_phase %u start %" PRIu64 " end %" PRIu64 " choice", ph + 1,
+                w->ph_start[ph], w->ph_end[ph]);
+        for (unsigned a = 0; a < w->napps; a++)
+            fprintf(f, " %u", w->ph_chosen[ph] ? w->ph_n[ph][a] : 0);
+        fprintf(f, "\n");
+    }
     const double len = (double)(w->end - w->warm_end);
     for (uint32_t s = 0; s < w->nsm; s++) {
         const unsigned a = group_of(w, s);
@@ -458,7 +528,7 @@ void ccbp_ws_log(const struct ccbp *c, FILE *f)
                 a + 1, w->lim[i], (double)w->issued[i] / len, (double)w->area[i] / len);
     }
     for (unsigned a = 0; a < w->napps; a++) {
-        const struct ccbp_ws_app *p = &w->app[a];
+        const struct ccbp_ws_curve *p = &w->cv[a]; /* (the last choice's) */
         fprintf(f, "ws_app %u nmax %u threads %" PRIu32 " regs %" PRIu32 " smem %" PRIu32
                    " points",
                 a + 1, p->nmax, p->threads, p->regs, p->smem);
