@@ -19,8 +19,9 @@
  *              SMs that sampled it), ccbp_ws_interp'd over 1..nmax.
  *   choice     ccbp_ws_pick with [ccbp] ws_rule over the combinations that fit one SM (per
  *              CTA the largest demand of each resource over the application's launches);
- *              the combination becomes CCBP's ctas on every SM. An application that launched
- *              nothing before the choice keeps no limit.
+ *              the combination becomes CCBP's ctas on every SM. When an application launched
+ *              nothing or issued nothing in the sample, the combination before the phase stays
+ *              (after the first phase: none, every application unlimited).
  *   re-profile [ccbp] ws_reprofile: a kernel an application had not launched before (its stable
  *              kernel id; the experiment re-executes the same kernels, so only their first
  *              launches) starts a new phase at its first admission query after a choice; a
@@ -344,19 +345,22 @@ static void learn(struct ccbp *c, struct ccbp_ws *w, const struct hd_admit_query
     p->regs = d->regs > p->regs ? d->regs : p->regs;
     p->smem = d->smem > p->smem ? (uint32_t)d->smem : p->smem;
     p->seen = true;
-    if (!p->limits) { /* its group's limits, at its first launch */
-        unsigned cnt[CCBP_NMAX * 64], g = 0;
-        for (uint32_t s = 0; s < w->nsm; s++)
-            g += group_of(w, s) == a;
-        if (g > sizeof cnt / sizeof cnt[0])
-            g = sizeof cnt / sizeof cnt[0];
-        ccbp_ws_counts(p->nmax, g, cnt);
-        unsigned j = 0;
-        for (uint32_t s = 0; s < w->nsm && j < g; s++)
-            if (group_of(w, s) == a)
-                w->lim[s * CCBP_APPS + a] = cnt[j++];
-        p->limits = true;
-    }
+}
+
+/* Application a's group's sampling limits for this phase (ccbp_ws_counts over its nmax). */
+static void set_limits(struct ccbp_ws *w, unsigned a)
+{
+    unsigned cnt[CCBP_NMAX * 64], g = 0;
+    for (uint32_t s = 0; s < w->nsm; s++)
+        g += group_of(w, s) == a;
+    if (g > sizeof cnt / sizeof cnt[0])
+        g = sizeof cnt / sizeof cnt[0];
+    ccbp_ws_counts(w->app[a].nmax, g, cnt);
+    unsigned j = 0;
+    for (uint32_t s = 0; s < w->nsm && j < g; s++)
+        if (group_of(w, s) == a)
+            w->lim[s * CCBP_APPS + a] = cnt[j++];
+    w->app[a].limits = true;
 }
 
 /* A new sampling phase from now (a kernel new to its application arrived): the counts start
@@ -371,8 +375,11 @@ static void restart(struct ccbp *c, struct ccbp_ws *w, uint64_t now)
     memset(w->lim, 0, na * sizeof *w->lim);
     for (size_t i = 0; i < na; i++)
         w->area_t[i] = w->warm_end;
-    for (unsigned a = 0; a < CCBP_APPS; a++)
+    for (unsigned a = 0; a < CCBP_APPS; a++) { /* (an application seen: its limits at once) */
         w->app[a].limits = false;
+        if (a < w->napps && w->app[a].seen)
+            set_limits(w, a);
+    }
     if (w->phases < WS_PHASES) {
         w->ph_start[w->phases] = now;
         w->ph_end[w->phases] = w->end;
@@ -399,11 +406,15 @@ int ccbp_ws_admit(struct ccbp *c, const struct hd_admit_query *q, unsigned a, ui
     struct ccbp_ws *w = c->ws;
     if (!w || a >= w->napps || q->sm >= w->nsm)
         return w && w->on ? 0 : -1;
-    if (new_kernel(w, q, a) && !w->on && w->reprofile) /* [ccbp] ws_reprofile */
+    const bool fresh = new_kernel(w, q, a);
+    if (w->on || fresh)
+        learn(c, w, q, a); /* (its demand and grid; the most over its launches is kept) */
+    if (fresh && !w->on && w->reprofile) /* [ccbp] ws_reprofile */
         restart(c, w, now);
     if (!w->on)
         return -1;
-    learn(c, w, q, a); /* (each query: a launch's demand is the same each time; the most kept) */
+    if (!w->app[a].limits)
+        set_limits(w, a); /* (at its first launch) */
     if (group_of(w, q->sm) != a)
         return 0;
     return c->res[q->sm * CCBP_APPS + a] < w->lim[q->sm * CCBP_APPS + a];
@@ -474,15 +485,25 @@ static void choose(struct ccbp *c, struct ccbp_ws *w, uint64_t now)
             }
         ccbp_ws_interp(w->px[a], w->py[a], w->npts[a], cv->nmax, cv->ipc);
     }
-    bool all = true;
-    for (unsigned a = 0; a < w->napps; a++)
-        all &= w->app[a].seen && w->app[a].nmax > 0;
+    bool all = true; /* (every application launched and ran in the sample) */
+    for (unsigned a = 0; a < w->napps; a++) {
+        bool ran = false;
+        for (unsigned j = 0; j < w->npts[a]; j++)
+            ran |= w->py[a][j] > 0.0;
+        all &= w->app[a].seen && w->app[a].nmax > 0 && ran;
+    }
     const struct hd_sm_params *sm = &c->p->sm;
     const struct ccbp_caps caps = {sm->max_threads, sm->registers, (uint32_t)sm->shared_bytes,
                                    sm->max_ctas, 0.0, 0.0, 1.0};
-    w->chosen = all && ccbp_ws_pick(w->cv, w->napps, &caps, w->rule, w->n, &w->score) == 0;
-    for (unsigned a = 0; a < w->napps; a++)
-        c->cta[a] = w->chosen ? w->n[a] : 0;
+    unsigned n[CCBP_APPS];
+    double score = 0.0;
+    w->chosen = all && ccbp_ws_pick(w->cv, w->napps, &caps, w->rule, n, &score) == 0;
+    if (w->chosen) { /* (else the combination before the phase stays: none after the first) */
+        memcpy(w->n, n, sizeof n);
+        w->score = score;
+        for (unsigned a = 0; a < w->napps; a++)
+            c->cta[a] = n[a];
+    }
     w->chosen_at = now;
     w->on = false;
     const unsigned ph = w->phases - 1;
@@ -539,9 +560,9 @@ void ccbp_ws_log(const struct ccbp *c, FILE *f)
             fprintf(f, " %.4f", w->cv[a].ipc[n]);
         fprintf(f, "\n");
     }
-    fprintf(f, "ws_choice");
+    fprintf(f, "ws_choice"); /* (the combination in force: the last phase that chose) */
     for (unsigned a = 0; a < w->napps; a++)
-        fprintf(f, " %u", w->chosen ? w->n[a] : 0);
-    fprintf(f, " score %.4f\n", w->chosen ? w->score : 0.0);
+        fprintf(f, " %u", w->n[a]);
+    fprintf(f, " score %.4f\n", w->score);
 }
 /* }==== */
