@@ -376,14 +376,16 @@ def mode_ws(tmp):
         for a in (1, 2):  # the logged SMs' limits, points and curves are the choice's)
             if not last:
                 break
-            lims = sorted({int(s["limit"]) for s in ws["sm"] if s["app"] == a})
+            # (a point's CTA count: the SM's mean resident CTAs, rounded; none below 0.5)
+            lims = sorted({int(s["resident"] + 0.5) for s in ws["sm"]
+                           if s["app"] == a and s["resident"] >= 0.5})
             p = ws["app"].get(a)
             c = ws["curve"].get(a)
             if not p or not c or len(c) != p["nmax"] + 1 or sorted(p["points"]) != lims or \
                     not all(v > 0 for v in p["points"].values()):
                 fail(f"{rule}: application {a}: limits {lims}, curve {c}, points {p}")
-            if p["nmax"] > 1 and len(lims) < 2:
-                fail(f"{rule}: application {a} (nmax {p['nmax']}) sampled one limit: {lims}")
+            if p["nmax"] > 1 and len({int(s["limit"]) for s in ws["sm"] if s["app"] == a}) < 2:
+                fail(f"{rule}: application {a} (nmax {p['nmax']}) sampled one limit: {ws['sm']}")
         n = ws["choice"]
         if len(n) != 2 or min(n) < 1 or not ws_fits(ws, n):
             fail(f"{rule}: the combination {n} does not fit one SM ({ws['app']})")

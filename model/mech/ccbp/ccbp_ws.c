@@ -15,8 +15,10 @@
  *              ws_warmup + ws_sample] (the hook's sched_warp: warp slot -> application, and
  *              its issues), and integrates its resident CTAs of each application (logged
  *              beside the limit: a grid that runs out leaves an SM below its limit).
- *   curves     per application, the IPC of one SM at each sampled limit (the mean over the
- *              SMs that sampled it), ccbp_ws_interp'd over 1..nmax.
+ *   curves     per application, one point per SM of its group: x its mean resident CTAs over
+ *              the sample, rounded (the limit, unless its launch ran out of CTAs or CTAs above a
+ *              new limit were still finishing; an SM that held none gives no point), y its
+ *              warp instructions per cycle; the mean y per x, ccbp_ws_interp'd over 1..nmax.
  *   choice     ccbp_ws_pick with [ccbp] ws_rule over the combinations that fit one SM (per
  *              CTA the largest demand of each resource over the application's launches);
  *              the combination becomes CCBP's ctas on every SM. When an application launched
@@ -239,6 +241,8 @@ struct ccbp_ws {
     uint64_t ph_start[WS_PHASES], ph_end[WS_PHASES];
     unsigned ph_n[WS_PHASES][CCBP_APPS];
     bool ph_chosen[WS_PHASES];
+    unsigned ph_npts[WS_PHASES][CCBP_APPS], ph_px[WS_PHASES][CCBP_APPS][CCBP_NMAX + 1];
+    double ph_py[WS_PHASES][CCBP_APPS][CCBP_NMAX + 1];
 };
 
 static unsigned group_of(const struct ccbp_ws *w, uint32_t sm)
@@ -471,11 +475,15 @@ static void choose(struct ccbp *c, struct ccbp_ws *w, uint64_t now)
         for (uint32_t s = 0; s < w->nsm; s++) {
             const size_t i = (size_t)s * CCBP_APPS + a;
             integrate(c, w, i, w->end);
-            const uint32_t l = w->lim[i];
-            if (group_of(w, s) != a || !l || l > CCBP_NMAX)
+            /* the point's CTA count: the SM's mean resident CTAs of a over the sample, rounded
+             * (its limit unless the launch ran out of CTAs, or CTAs above a new limit were
+             * still finishing); an SM that held none gives no point */
+            const double r = (double)w->area[i] / len;
+            if (group_of(w, s) != a || r < 0.5)
                 continue;
-            sum[l] += (double)w->issued[i] / len;
-            cnt[l]++;
+            const unsigned x = r + 0.5 > CCBP_NMAX ? CCBP_NMAX : (unsigned)(r + 0.5);
+            sum[x] += (double)w->issued[i] / len;
+            cnt[x]++;
         }
         w->npts[a] = 0;
         for (unsigned n = 1; n <= CCBP_NMAX; n++)
@@ -509,7 +517,10 @@ static void choose(struct ccbp *c, struct ccbp_ws *w, uint64_t now)
     const unsigned ph = w->phases - 1;
     if (ph < WS_PHASES) {
         w->ph_chosen[ph] = w->chosen;
-        memcpy(w->ph_n[ph], w->n, sizeof w->ph_n[ph]);
+        memcpy(w->ph_n[ph], n, sizeof w->ph_n[ph]);
+        memcpy(w->ph_npts[ph], w->npts, sizeof w->ph_npts[ph]);
+        memcpy(w->ph_px[ph], w->px, sizeof w->ph_px[ph]);
+        memcpy(w->ph_py[ph], w->py, sizeof w->ph_py[ph]);
     }
 }
 
@@ -540,6 +551,12 @@ void ccbp_ws_log(const struct ccbp *c, FILE *f)
         for (unsigned a = 0; a < w->napps; a++)
             fprintf(f, " %u", w->ph_chosen[ph] ? w->ph_n[ph][a] : 0);
         fprintf(f, "\n");
+        for (unsigned a = 0; a < w->napps; a++) {
+            fprintf(f, "ws_phase_points %u app %u", ph + 1, a + 1);
+            for (unsigned j = 0; j < w->ph_npts[ph][a]; j++)
+                fprintf(f, " %u:%.4f", w->ph_px[ph][a][j], w->ph_py[ph][a][j]);
+            fprintf(f, "\n");
+        }
     }
     const double len = (double)(w->end - w->warm_end);
     for (uint32_t s = 0; s < w->nsm; s++) {
