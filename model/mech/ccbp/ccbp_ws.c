@@ -22,8 +22,9 @@
  *   choice     ccbp_ws_pick with [ccbp] ws_rule over the combinations that fit one SM (per
  *              CTA the largest demand of each resource over the application's launches);
  *              the combination becomes CCBP's ctas on every SM. When an application launched
- *              nothing or issued nothing in the sample, the combination before the phase stays
- *              (after the first phase: none, every application unlimited).
+ *              nothing, or its sample has fewer than two points with instructions (one when its
+ *              nmax is 1: a launch too small to fill its SMs), the combination before the phase
+ *              stays (after the first phase: none, every application unlimited).
  *   re-profile [ccbp] ws_reprofile: a kernel an application had not launched before (its stable
  *              kernel id; the experiment re-executes the same kernels, so only their first
  *              launches) starts a new phase at its first admission query after a choice; a
@@ -493,12 +494,15 @@ static void choose(struct ccbp *c, struct ccbp_ws *w, uint64_t now)
             }
         ccbp_ws_interp(w->px[a], w->py[a], w->npts[a], cv->nmax, cv->ipc);
     }
-    bool all = true; /* (every application launched and ran in the sample) */
+    /* every application launched and ran in the sample, on SMs holding at least two different
+     * CTA counts of it (one when its nmax is 1): a curve needs two points to say how its IPC
+     * scales (a launch too small to fill its SMs gives one point, not a flat curve) */
+    bool all = true;
     for (unsigned a = 0; a < w->napps; a++) {
-        bool ran = false;
+        unsigned pos = 0;
         for (unsigned j = 0; j < w->npts[a]; j++)
-            ran |= w->py[a][j] > 0.0;
-        all &= w->app[a].seen && w->app[a].nmax > 0 && ran;
+            pos += w->py[a][j] > 0.0;
+        all &= w->app[a].seen && w->app[a].nmax > 0 && pos >= (w->app[a].nmax > 1 ? 2u : 1u);
     }
     const struct hd_sm_params *sm = &c->p->sm;
     const struct ccbp_caps caps = {sm->max_threads, sm->registers, (uint32_t)sm->shared_bytes,
