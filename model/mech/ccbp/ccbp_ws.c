@@ -369,8 +369,9 @@ static void set_limits(struct ccbp_ws *w, unsigned a)
 }
 
 /* A new sampling phase from now (a kernel new to its application arrived): the counts start
- * again, every group's limits are made again at its next query. */
-static void restart(struct ccbp *c, struct ccbp_ws *w, uint64_t now)
+ * again; the limits of every application seen are made again at once (one not seen yet: at
+ * its first query). */
+static void restart(struct ccbp_ws *w, uint64_t now)
 {
     const size_t na = (size_t)w->nsm * CCBP_APPS;
     w->warm_end = now + w->warmup;
@@ -391,18 +392,19 @@ static void restart(struct ccbp *c, struct ccbp_ws *w, uint64_t now)
     }
     w->phases++;
     w->on = true;
-    (void)c;
 }
 
-/* Is q's kernel new to application a (recorded)? */
+/* Is q's kernel new to application a (then recorded)? Past WS_KERNELS kernels of one
+ * application none counts as new (no phase at every launch). */
 static bool new_kernel(struct ccbp_ws *w, const struct hd_admit_query *q, unsigned a)
 {
     struct ccbp_ws_app *p = &w->app[a];
     for (unsigned i = 0; i < p->nkernels; i++)
         if (p->kernel[i] == q->kernel)
             return false;
-    if (p->nkernels < WS_KERNELS)
-        p->kernel[p->nkernels++] = q->kernel;
+    if (p->nkernels >= WS_KERNELS)
+        return false;
+    p->kernel[p->nkernels++] = q->kernel;
     return true;
 }
 
@@ -415,7 +417,7 @@ int ccbp_ws_admit(struct ccbp *c, const struct hd_admit_query *q, unsigned a, ui
     if (w->on || fresh)
         learn(c, w, q, a); /* (its demand and grid; the most over its launches is kept) */
     if (fresh && !w->on && w->reprofile) /* [ccbp] ws_reprofile */
-        restart(c, w, now);
+        restart(w, now);
     if (!w->on)
         return -1;
     if (!w->app[a].limits)
