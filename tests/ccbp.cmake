@@ -12,6 +12,9 @@
 #   no change while they cannot bind, quotas and limits hold, every instance verifies.
 # - ccbp_pair: one pair added with the rest of the Table 4.2 stand-ins (bfs+spmv) co-run under
 #   Algorithm 1 from its committed experiment profile: both verify, the quotas hold.
+# - ccbp_ws: Warped-Slicer's online form ([ccbp] ws_online, model/mech/ccbp/ccbp_ws.c) on
+#   btree+sad: a sampling phase, one curve per application from the SMs' points, a combination
+#   that fits one SM and is the rule's on the logged curves (water-filling and sum), both verify.
 # - ccbp_dmil (full tier): Dai18's dynamic memory-instruction limit adapts (halved, raised) and
 #   both verify.
 # - ccbp_lat2x: the LS test's doubled-latency settings double the pointer chase's L2 and DRAM hops.
@@ -19,7 +22,7 @@
 # controller block (its C reference, the model's Algorithm 1) against it.
 set(HD_TEST_MECHANISM ccbp)
 if(TARGET heddle)
-  foreach(m irc verify base pair)
+  foreach(m irc verify base pair ws)
     add_test(NAME ccbp_${m}
              COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/ccbp_test.py $<TARGET_FILE:heddle> ${m}
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
@@ -53,5 +56,5 @@ add_test(NAME ccbp_classify
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(ccbp_classify PROPERTIES LABELS "ccbp" TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "ccbp classify ok")
-hd_tier(ci "^ccbp_(irc|verify|base|pair|lat2x|classify)$")
+hd_tier(ci "^ccbp_(irc|verify|base|pair|ws|lat2x|classify)$")
 hd_tier(full "^ccbp_schemes_small$" "^ccbp_dmil$")

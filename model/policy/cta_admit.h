@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct hd_cta_demand; /* sm_alloc.h */
+
 /* What the policy knows about the SM and the launch it is asked about. */
 struct hd_admit_query {
     uint32_t sm;
@@ -35,6 +37,11 @@ struct hd_admit_query {
                                  kernel image shares it) */
     uint32_t kernel_resident; /* CTAs of launches of that kernel on the SM */
     uint32_t hint;            /* the launch's hint (heddle run --hint, the mix's hint key) */
+    /* issue 29 (Warped-Slicer's online sampling, model/mech/ccbp/ccbp_ws.c): what the launch
+     * asks per CTA and its grid, as the work distributor knows them (NULL / 0 in the default
+     * policy's short query) */
+    const struct hd_cta_demand *demand;
+    uint64_t nctas;           /* the launch's CTAs */
 };
 
 struct hd_cta_admit_ops {

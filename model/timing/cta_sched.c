@@ -37,7 +37,8 @@ void hd_gpu_admit_query(const struct hd_gpu_timing *g, uint32_t s, const struct 
                         uint64_t cta, struct hd_admit_query *q)
 {
     *q = (struct hd_admit_query){s, la->id, la->demand.priority, hd_sm_resident_ctas(g->sm[s]),
-                                 cta, 0, la->tk->id, 0, la->l->attr.hint};
+                                 cta, 0, la->tk->id, 0, la->l->attr.hint, &la->demand,
+                                 la->l->nctas};
     hd_sm_launch_residency(g->sm[s], la, &q->launch_resident, &q->kernel_resident);
 }
 
@@ -135,7 +136,7 @@ static bool find_sms(struct hd_gpu_timing *g, unsigned li, uint64_t cta, const s
     const uint32_t nsms = g->p.num_sms;
     bool any = false;
     const bool full = g->admit.ops != &hd_cta_admit_all; /* (the default reads nothing) */
-    struct hd_admit_query q = {0, t->sl.id, t->sl.demand.priority, 0, cta, 0, 0, 0, 0};
+    struct hd_admit_query q = {0, t->sl.id, t->sl.demand.priority, 0, cta, 0, 0, 0, 0, NULL, 0};
     for (uint32_t s = 0; s < nsms; s++) {
         g->ok[s] = back && back->smem_parked ? hd_sm_can_resume(g->sm[s], back) /* (Fig 2.4) */
                                              : hd_sm_can_accept(g->sm[s], &t->sl);

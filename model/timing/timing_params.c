@@ -280,6 +280,11 @@ int hd_timing_params_init(const struct hd_config *c, struct hd_gpu_timing_params
     memcpy(p->ccbp.smk_quota, c->ccbp_smk_quota.s, sizeof p->ccbp.smk_quota);
     memcpy(p->ccbp.mil, c->ccbp_mil.s, sizeof p->ccbp.mil);
     p->ccbp.mil_epoch = c->ccbp_mil_epoch;
+    p->ccbp.ws_online = c->ccbp_ws_online;
+    p->ccbp.ws_reprofile = c->ccbp_ws_reprofile;
+    p->ccbp.ws_warmup = c->ccbp_ws_warmup;
+    p->ccbp.ws_sample = c->ccbp_ws_sample;
+    memcpy(p->ccbp.ws_rule, c->ccbp_ws_rule.s, sizeof p->ccbp.ws_rule);
     memcpy(p->ccbp.types, c->ccbp_types.s, sizeof p->ccbp.types);
     memcpy(p->ccbp.profile, c->ccbp_profile.s, sizeof p->ccbp.profile);
     memcpy(p->ccbp.log, c->ccbp_log.s, sizeof p->ccbp.log);

@@ -209,6 +209,10 @@ struct hd_ccbp_params {
     uint64_t smk_epoch;
     char smk_quota[HD_CFG_STR_MAX], mil[HD_CFG_STR_MAX];
     uint64_t mil_epoch;              /* Dai18's dynamic limit (0: static) */
+    /* Warped-Slicer's online sampling phase (ccbp_ws.c) */
+    bool ws_online, ws_reprofile;
+    uint64_t ws_warmup, ws_sample;
+    char ws_rule[HD_CFG_STR_MAX];
 };
 
 struct hd_gpu_timing_params {

@@ -28,6 +28,12 @@ pair    a pair added with the rest of Lin Table 4.2's stand-ins (PAIR_CI below) 
         experiments/results/ccbp/profiles/), every workload re-executed until a 50,000-cycle
         budget: every instance of both workloads verifies, Algorithm 1 gave both applications
         CTAs, and a BI application's requests per SM-window stay within its quota.
+ws      Warped-Slicer's online form ([ccbp] ws_online; docs/blocks/ccbp.md "Session 30") on
+        btree+sad: the co-run starts with a sampling phase (each SM runs one application at its
+        own CTA limit), the log has one IPC-vs-CTA curve per application made of the SMs'
+        points, the combination it chose fits one SM and is the one water-filling (the default)
+        or the smallest sum of slowdowns (ws_rule = sum) gives on the logged curves, it holds
+        after the phase, and every instance of both workloads verifies.
 schemes every point of experiments/ccbp.toml (every pair under every scheme, each Dai18 limit and
         each combination of the oracle search) at small size with a 50,000-cycle budget: both
         workloads of the pair verify every instance (full tier).
@@ -279,6 +285,120 @@ def mode_pair(tmp):
         f"max/window {apps[a]['irc_max_window']:.0f}" for a in (1, 2)))
 
 
+WS_CI = "btree+sad"
+CAPS = {"threads": 2048, "regs": 65536, "smem": 98304, "ctas": 32}  # configs/maxwell-ccbp.ini
+
+
+def log_ws(path):
+    """The ws_* lines of the log: the phase, the SMs' points, per application its demand and
+    curve, the choice."""
+    ws = {"sm": [], "app": {}, "curve": {}}
+    for line in open(path):
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "ws_online":
+            ws["phase"] = {w[i]: (w[i + 1] if w[i] == "rule" else int(w[i + 1]))
+                           for i in range(1, len(w) - 1, 2)}
+        elif w[0] == "ws_phase":
+            ws.setdefault("phases", []).append(
+                {"start": int(w[3]), "end": int(w[5]), "choice": [int(x) for x in w[7:]]})
+        elif w[0] == "ws_sm":
+            ws["sm"].append(dict({w[i]: float(w[i + 1]) for i in range(2, len(w) - 1, 2)},
+                                 sm=int(w[1])))
+        elif w[0] == "ws_app":
+            k = w.index("points")
+            ws["app"][int(w[1])] = dict({w[i]: int(w[i + 1]) for i in range(2, k, 2)},
+                                        points={int(p.split(":")[0]): float(p.split(":")[1])
+                                                for p in w[k + 1:]})
+        elif w[0] == "ws_curve":
+            ws["curve"][int(w[1])] = [0.0] + [float(x) for x in w[2:]]
+        elif w[0] == "ws_choice":
+            ws["choice"] = [int(x) for x in w[1:w.index("score")]]
+    return ws
+
+
+def ws_fits(ws, n):
+    apps = [ws["app"][a] for a in (1, 2)]
+    return all(x <= p["nmax"] for x, p in zip(n, apps)) and sum(n) <= CAPS["ctas"] and all(
+        sum(x * p[r] for x, p in zip(n, apps)) <= CAPS[r] for r in ("threads", "regs", "smem"))
+
+
+def ws_expect(ws, rule):
+    """The choice on the logged curves, computed here: water-filling (one CTA at a time to the
+    application with the lowest IPC over its curve's top, while it fits and raises its IPC;
+    ties to the lower index) or the smallest sum of slowdowns over the fitting combinations."""
+    cv = [ws["curve"][a] for a in (1, 2)]
+    top = [max(c[1:]) for c in cv]
+    if rule == "sum":
+        best = None
+        for a in range(1, len(cv[0])):
+            for b in range(1, len(cv[1])):
+                if ws_fits(ws, (a, b)):
+                    s = sum(t / c[x] if c[x] > 0 else 1e9 for t, c, x in zip(top, cv, (a, b)))
+                    if best is None or s < best[0] - 1e-12:
+                        best = (s, [a, b])
+        return best[1]
+    n = [0, 0]
+    while True:
+        cand = []
+        for i in (0, 1):
+            t = list(n)
+            t[i] += 1
+            if t[i] < len(cv[i]) and ws_fits(ws, t) and (n[i] == 0 or cv[i][n[i] + 1] > cv[i][n[i]]):
+                cand.append((cv[i][n[i]] / top[i] if n[i] else 0.0, i))
+        if not cand:
+            return n
+        n[min(cand)[1]] += 1
+
+
+def mode_ws(tmp):
+    os.chdir(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    common = ["ccbp.types=ls dbi", "ccbp.ls_first=false", "ccbp.ws_online=true"]
+    # water-filling (the default) re-profiles when sad's second kernel (sad_merge) first
+    # arrives, after the first choice; sum: one phase at the start (ws_reprofile = false)
+    for rule, reprof in (("water", True), ("sum", False)):
+        _, apps, _, cyc = corun(tmp, WS_CI, rule, common + [
+            f"ccbp.ws_rule={rule}", f"ccbp.ws_reprofile={'true' if reprof else 'false'}"])
+        ws = log_ws(os.path.join(tmp, f"{rule}.log"))
+        ph, phs = ws.get("phase"), ws.get("phases", [])
+        if not ph or ph["rule"] != rule or ph["sample"] != 20000 or ph["warmup"] != 5000 or \
+                not phs or phs[0]["start"] != 0 or phs[0]["end"] != 25000 or \
+                min(phs[0]["choice"]) < 1:
+            fail(f"{rule}: no sampling phase of 5,000 + 20,000 cycles with a choice: {ph} {phs}")
+        if reprof and (len(phs) != 2 or phs[1]["start"] <= 25000):
+            fail(f"{rule}: sad_merge's first launch did not start a second phase: {phs}")
+        if not reprof and len(phs) != 1:
+            fail(f"{rule}: ws_reprofile = false, {len(phs)} phases: {phs}")
+        if len(ws["sm"]) != 16 or sorted({int(s["app"]) for s in ws["sm"]}) != [1, 2]:
+            fail(f"{rule}: the SMs do not sample both applications: {ws['sm']}")
+        last = ph["chosen_at"] == ph["end"] and ph["chosen"] == 1  # (the last phase chose:
+        for a in (1, 2):  # the logged SMs' limits, points and curves are the choice's)
+            if not last:
+                break
+            # (a point's CTA count: the SM's mean resident CTAs, rounded; none below 0.5)
+            lims = sorted({int(s["resident"] + 0.5) for s in ws["sm"]
+                           if s["app"] == a and s["resident"] >= 0.5})
+            p = ws["app"].get(a)
+            c = ws["curve"].get(a)
+            if not p or not c or len(c) != p["nmax"] + 1 or sorted(p["points"]) != lims or \
+                    not all(v > 0 for v in p["points"].values()):
+                fail(f"{rule}: application {a}: limits {lims}, curve {c}, points {p}")
+            if p["nmax"] > 1 and len({int(s["limit"]) for s in ws["sm"] if s["app"] == a}) < 2:
+                fail(f"{rule}: application {a} (nmax {p['nmax']}) sampled one limit: {ws['sm']}")
+        n = ws["choice"]
+        if len(n) != 2 or min(n) < 1 or not ws_fits(ws, n):
+            fail(f"{rule}: the combination {n} does not fit one SM ({ws['app']})")
+        want = ws_expect(ws, rule) if last else phs[0]["choice"]
+        if n != want:
+            fail(f"{rule}: the combination {n}, on the logged curves {want}")
+        if [int(apps[a]["ctas"]) for a in (1, 2)] != n:
+            fail(f"{rule}: the CTA combination after the phase {apps} is not the choice {n}")
+        print(f"{WS_CI} ws_online {rule}: {cyc} cycles, {len(phs)} phase(s); curves " + "; ".join(
+            f"app {a} " + " ".join(f"{k}:{v:.3f}" for k, v in ws["app"][a]["points"].items())
+            for a in (1, 2)) + f"; combination {n[0]},{n[1]}")
+
+
 def mode_schemes(tmp):
     import tomllib
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -303,5 +423,5 @@ def mode_schemes(tmp):
 
 with tempfile.TemporaryDirectory() as tmp:
     {"irc": mode_irc, "verify": mode_verify, "base": mode_base, "dmil": mode_dmil,
-     "schemes": mode_schemes, "pair": mode_pair}[MODE](tmp)
+     "schemes": mode_schemes, "pair": mode_pair, "ws": mode_ws}[MODE](tmp)
 print(f"ccbp {MODE} ok")

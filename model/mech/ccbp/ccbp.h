@@ -16,6 +16,8 @@
  *                   Dai18's memory-instruction limit ([ccbp] smk_epoch, smk_quota, mil)
  *   ccbp_ctrl_fw.c  the controller's firmware around the ccbp_ctrl block (Algorithm 1 as an
  *                   FSM; tables/ccbp_ctrl.c is the model's controller, stepped per cycle)
+ *   ccbp_ws.c       Warped-Slicer's online form ([ccbp] ws_online): the sampling phase, its
+ *                   curves and the choice of the CTA combination on them
  * An application is what a launch's hint names (1..CCBP_APPS: `heddle run --mix M --hint W=N`);
  * a launch without a hint (or another value) belongs to application 1.
  */
@@ -26,6 +28,7 @@
 #include "ccbp_ctrl_fw.h"
 #include "ccbp_irc.h"
 #include "ccbp_monitor.h"
+#include "ccbp_ws.h"
 #include "mech.h"
 #include "missq_policy.h"
 
@@ -129,6 +132,7 @@ struct ccbp {
     /* the controller: the ccbp_ctrl block's reference and its firmware (ccbp_ctrl_fw.c) */
     struct ccbp_ctl ctl;
     uint64_t ctl_now;                /* the cycle its edges are stamped with */
+    struct ccbp_ws *ws;              /* Warped-Slicer's sampling phase (ccbp_ws.c; NULL: off) */
 };
 
 _Static_assert(CCBP_APPS == CCBP_IRC_A && CCBP_APPS == CCBP_MONITOR_A,

@@ -32,6 +32,8 @@
  *   baselines        [ccbp] smk_epoch/smk_quota (SMK's time quotas) and mil (Dai18's limit):
  *                    ccbp_base.c, through the hooks' sched_warp, hold, load_sent and
  *                    load_returned (a second ops table, so runs without them keep their cycles).
+ *   Warped-Slicer    [ccbp] ws_online: the online form's sampling phase and its choice of the
+ *                    CTA combination (ccbp_ws.c, through the admission policy and sched_warp).
  *   log              [ccbp] log: per application the counts, at the end of the run.
  * Off ([ccbp] enable = false): attach returns no hook, nothing is installed.
  */
@@ -69,30 +71,34 @@ static int note_launch(struct ccbp *c, uint32_t launch, uint32_t hint)
 static bool adm_admit(void *impl, const struct hd_admit_query *q, uint64_t now)
 {
     struct ccbp *c = impl;
-    (void)now;
     if (note_launch(c, q->launch, q->hint) != 0)
         return true; /* (host memory: no quota rather than a wrong one) */
     const unsigned a = c->app_of[q->launch];
+    const int ws = ccbp_ws_admit(c, q, a, now); /* Warped-Slicer's sampling limits */
+    if (ws >= 0)
+        return ws != 0;
     return !c->cta[a] || c->res[q->sm * CCBP_APPS + a] < c->cta[a];
 }
 
 static void adm_placed(void *impl, const struct hd_admit_query *q, uint64_t now)
 {
     struct ccbp *c = impl;
-    (void)now;
     const unsigned a = ccbp_app(c, q->launch);
-    if (a != CCBP_NO_APP)
+    if (a != CCBP_NO_APP) {
+        ccbp_ws_resident(c, q->sm, a, now);
         c->res[q->sm * CCBP_APPS + a]++;
+    }
 }
 
 static void adm_left(void *impl, const struct hd_admit_query *q, bool finished, uint64_t now)
 {
     struct ccbp *c = impl;
     (void)finished;
-    (void)now;
     const unsigned a = ccbp_app(c, q->launch);
-    if (a != CCBP_NO_APP && c->res[q->sm * CCBP_APPS + a])
+    if (a != CCBP_NO_APP && c->res[q->sm * CCBP_APPS + a]) {
+        ccbp_ws_resident(c, q->sm, a, now);
         c->res[q->sm * CCBP_APPS + a]--;
+    }
 }
 
 static const struct hd_cta_admit_ops ccbp_admit_ops = {
@@ -277,7 +283,8 @@ static int cb_cycle(void *impl, uint64_t now, bool *ready, bool *busy, char *err
     *ready = false;
     if (c->fw_pending && now >= c->fw_compute_at)
         firmware(c, now);
-    *busy = c->fw_pending; /* (the GPU must not skip the firmware's cycles) */
+    const bool ws = ccbp_ws_cycle(c, now, ready); /* Warped-Slicer's phase, its choice */
+    *busy = c->fw_pending || ws; /* (the GPU must not skip the firmware's cycles) */
     if (c->loop_err[0]) {
         c->err_told = true;
         snprintf(err, errlen, "%s", c->loop_err);
@@ -302,6 +309,7 @@ static void write_log(const struct ccbp *c, FILE *f)
     if (c->loop)
         ccbp_loop_log(c->loop, f);
     ccbp_base_log(c, f);
+    ccbp_ws_log(c, f);
     for (unsigned a = 0; a < c->napps; a++) {
         const struct ccbp_app_stats *s = &c->st[a];
         fprintf(f,
@@ -338,6 +346,7 @@ static void cb_destroy(void *impl)
     free(c->cfg_pend);
     free(c->win);
     ccbp_base_free(&c->base);
+    ccbp_ws_free(c);
     free(c);
 }
 
@@ -349,6 +358,10 @@ static const struct hd_hook_ops ccbp_hook_base_ops = {
     .name = "ccbp", .start = cb_start, .cycle = cb_cycle, .destroy = cb_destroy,
     .window = cb_window, .load_returned = ccbp_base_load_returned, .hold = ccbp_base_hold,
     .sched_warp = ccbp_base_sched_warp, .load_sent = ccbp_base_load_sent};
+/* The same with Warped-Slicer's sampling phase (ccbp_ws.c: each SM's issues per application). */
+static const struct hd_hook_ops ccbp_hook_ws_ops = {
+    .name = "ccbp", .start = cb_start, .cycle = cb_cycle, .destroy = cb_destroy,
+    .window = cb_window, .sched_warp = ccbp_ws_sched_warp};
 /* }==== */
 
 static int configure(struct ccbp *c, char *err, size_t errlen)
@@ -432,6 +445,7 @@ static int ccbp_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
                                     c->cfg.icnt_mhz, c->cfg.dram_mhz};
     if (configure(c, err, errlen) != 0 ||
         ccbp_base_make(c, &c->cfg, env->p->sm.max_warps, err, errlen) != 0 ||
+        ccbp_ws_make(c, env->p->sm.max_warps, err, errlen) != 0 ||
         (c->sub = hd_monitor_subscribe(env->mon, c->cfg.monitor_window, err, errlen)) < 0) {
         c->cfg.log[0] = 0; /* (no log of a run that did not start) */
         cb_destroy(c);
@@ -449,7 +463,9 @@ static int ccbp_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
     }
     hd_mem_full_set_mq_policy(env->mem, &ccbp_irc_ops, c);
     *env->admit = (struct hd_cta_admit){&ccbp_admit_ops, c};
-    *out = (struct hd_hook){c->base.smk || c->base.lim ? &ccbp_hook_base_ops : &ccbp_hook_ops,
+    *out = (struct hd_hook){c->ws                       ? &ccbp_hook_ws_ops
+                            : c->base.smk || c->base.lim ? &ccbp_hook_base_ops
+                                                         : &ccbp_hook_ops,
                             c};
     return 0;
 }
