@@ -924,7 +924,7 @@ def report(ctx):
          "series": {"Heddle": [gm("smk"), gm("ws"), gm("ws_online"), gm("dai18"), gm("dmil"),
                                gm("dmil_online"), gm("oracle")]},
          "paper": {"Lin": [PAPER["smk"], None, PAPER["ws"], None, None, PAPER["dai18"],
-                           PAPER["oracle_avg"]]}}],
+                           PAPER["oracle_avg"]]}, "rotate": 30}],
         width=18, suptitle=f"Lin ch.4 CCBP, {SIZE}, budget {budget} cycles, {CONFIG}")
     rows = []
     for m in pairs:
