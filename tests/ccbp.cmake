@@ -15,6 +15,9 @@
 # - ccbp_ws: Warped-Slicer's online form ([ccbp] ws_online, model/mech/ccbp/ccbp_ws.c) on
 #   btree+sad: a sampling phase, one curve per application from the SMs' points, a combination
 #   that fits one SM and is the rule's on the logged curves (water-filling and sum), both verify.
+# - ccbp_wsmil: Dai18's limit on Warped-Slicer's online form (ws_online with mil, mil_epoch;
+#   session 31) on btree+sad: a limit too high to bind changes nothing, the dynamic limit holds
+#   and adapts, the phase still chooses; SMK's quotas or ctas with ws_online are refused.
 # - ccbp_dmil (full tier): Dai18's dynamic memory-instruction limit adapts (halved, raised) and
 #   both verify.
 # - ccbp_lat2x: the LS test's doubled-latency settings double the pointer chase's L2 and DRAM hops.
@@ -22,7 +25,7 @@
 # controller block (its C reference, the model's Algorithm 1) against it.
 set(HD_TEST_MECHANISM ccbp)
 if(TARGET heddle)
-  foreach(m irc verify base pair ws)
+  foreach(m irc verify base pair ws wsmil)
     add_test(NAME ccbp_${m}
              COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ccbp/ccbp_test.py $<TARGET_FILE:heddle> ${m}
              WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
@@ -56,5 +59,5 @@ add_test(NAME ccbp_classify
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(ccbp_classify PROPERTIES LABELS "ccbp" TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "ccbp classify ok")
-hd_tier(ci "^ccbp_(irc|verify|base|pair|ws|lat2x|classify)$")
+hd_tier(ci "^ccbp_(irc|verify|base|pair|ws|wsmil|lat2x|classify)$")
 hd_tier(full "^ccbp_schemes_small$" "^ccbp_dmil$")

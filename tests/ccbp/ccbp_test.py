@@ -34,6 +34,13 @@ ws      Warped-Slicer's online form ([ccbp] ws_online; docs/blocks/ccbp.md "Sess
         points, the combination it chose fits one SM and is the one water-filling (the default)
         or the smallest sum of slowdowns (ws_rule = sum) gives on the logged curves, it holds
         after the phase, and every instance of both workloads verifies.
+wsmil   Dai18's limit on Warped-Slicer's online form ([ccbp] ws_online with mil and mil_epoch;
+        docs/blocks/ccbp.md "Session 31") on btree+sad, sad limited: a limit too high to bind
+        leaves the cycles and the phases of the run without it and holds nothing; the dynamic
+        limit (ceiling 8, 2,000-cycle epochs) holds sad's warps, halves its limit, lowers its
+        largest count in flight, clears no count, and the sampling phase still chooses a
+        combination; every instance verifies. ws_online with SMK's time quotas, ctas or a
+        profile is refused with a message naming the keys.
 schemes every point of experiments/ccbp.toml (every pair under every scheme, each Dai18 limit and
         each combination of the oracle search) at small size with a 50,000-cycle budget: both
         workloads of the pair verify every instance (full tier).
@@ -399,6 +406,59 @@ def mode_ws(tmp):
             for a in (1, 2)) + f"; combination {n[0]},{n[1]}")
 
 
+def refused(sets, want):
+    """A co-run with these --set values must be refused before it runs, with want in the
+    message."""
+    args = [HEDDLE, "run", "--mix", WS_CI, "--size", "small", "--config", CFG,
+            "--set", "ccbp.enable=true", "--set", "ccbp.types=ls dbi", "--set",
+            "ccbp.ws_online=true"]
+    for st in sets:
+        args += ["--set", st]
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode == 0 or want not in p.stdout + p.stderr:
+        fail(f"{' '.join(sets)} with ws_online was not refused naming '{want}': rc "
+             f"{p.returncode}, {(p.stdout + p.stderr)[-300:]}")
+
+
+def mode_wsmil(tmp):
+    """Dai18's limit on Warped-Slicer online (session 31): the two compose, the rest is
+    refused."""
+    global BUDGET
+    BUDGET = 50000
+    os.chdir(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    common = ["ccbp.types=ls dbi", "ccbp.ls_first=false", "ccbp.ws_online=true"]
+    _, _, _, wcyc = corun(tmp, WS_CI, "ws", common)
+    wph = log_ws(os.path.join(tmp, "ws.log")).get("phases")
+    # a limit that never binds: the run of ws_online alone, nothing held
+    _, _, _, ncyc = corun(tmp, WS_CI, "nobind", common + ["ccbp.mil=0 100000"])
+    g, b = log_base(os.path.join(tmp, "nobind.log"))
+    nph = log_ws(os.path.join(tmp, "nobind.log")).get("phases")
+    if ncyc != wcyc or nph != wph or not b or b[2]["mil_held"] or g["mil_resets"]:
+        fail(f"a limit that cannot bind changed ws_online's run: {ncyc} != {wcyc} cycles, "
+             f"phases {nph} != {wph}, {g}, {b}")
+    unl = b[2]["mil_max_inflight"]
+    # Dai18's dynamic limit on sad (the experiment's dmil_online: ceiling 8, 2,000 cycles)
+    _, _, _, dcyc = corun(tmp, WS_CI, "dmil", common + ["ccbp.mil=0 8", "ccbp.mil_epoch=2000"])
+    g, d = log_base(os.path.join(tmp, "dmil.log"))
+    ws = log_ws(os.path.join(tmp, "dmil.log"))
+    phs = ws.get("phases", [])
+    if g.get("mil_epoch") != 2000 or g["mil_resets"] or not d[2]["mil_held"] or \
+            d[1]["mil_held"] or not d[2]["dmil_down"] or not d[2]["dmil_min"] < 8 or \
+            not d[2]["mil_max_inflight"] < unl:
+        fail(f"Dai18's dynamic limit on ws_online: {g}, {d} (sad's most in flight without "
+             f"it: {unl})")
+    if not phs or phs[0]["end"] != 25000 or min(phs[0]["choice"]) < 1 or \
+            not ws_fits(ws, ws["choice"]):
+        fail(f"with the limit, no sampling phase with a fitting choice: {phs} {ws.get('choice')}")
+    refused(["ccbp.smk_epoch=2000", "ccbp.smk_quota=100 100"], "smk_epoch / smk_quota")
+    refused(["ccbp.ctas=2 2", "ccbp.mil=0 8"], "[ccbp] ctas must not be set")
+    print(f"{WS_CI} ws_online + DMIL on sad: {dcyc} cycles ({wcyc} without), "
+          f"{d[2]['mil_held']} hold answers, {d[2]['dmil_down']} halvings, {d[2]['dmil_up']} "
+          f"raises, lowest {d[2]['dmil_min']}, most in flight {d[2]['mil_max_inflight']} "
+          f"({unl} unlimited); phases " + ", ".join(f"{p['start']}-{p['end']} {p['choice']}"
+                                                   for p in phs))
+
+
 def mode_schemes(tmp):
     import tomllib
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -423,5 +483,6 @@ def mode_schemes(tmp):
 
 with tempfile.TemporaryDirectory() as tmp:
     {"irc": mode_irc, "verify": mode_verify, "base": mode_base, "dmil": mode_dmil,
-     "schemes": mode_schemes, "pair": mode_pair, "ws": mode_ws}[MODE](tmp)
+     "schemes": mode_schemes, "pair": mode_pair, "ws": mode_ws,
+     "wsmil": mode_wsmil}[MODE](tmp)
 print(f"ccbp {MODE} ok")

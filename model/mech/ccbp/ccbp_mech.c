@@ -33,7 +33,9 @@
  *                    ccbp_base.c, through the hooks' sched_warp, hold, load_sent and
  *                    load_returned (a second ops table, so runs without them keep their cycles).
  *   Warped-Slicer    [ccbp] ws_online: the online form's sampling phase and its choice of the
- *                    CTA combination (ccbp_ws.c, through the admission policy and sched_warp).
+ *                    CTA combination (ccbp_ws.c, through the admission policy and sched_warp);
+ *                    with [ccbp] mil (and mil_epoch) Dai18's limit on top of it, from cycle 0
+ *                    (a fourth ops table: both sched_warps, the limit's hold and load events).
  *   log              [ccbp] log: per application the counts, at the end of the run.
  * Off ([ccbp] enable = false): attach returns no hook, nothing is installed.
  */
@@ -362,6 +364,21 @@ static const struct hd_hook_ops ccbp_hook_base_ops = {
 static const struct hd_hook_ops ccbp_hook_ws_ops = {
     .name = "ccbp", .start = cb_start, .cycle = cb_cycle, .destroy = cb_destroy,
     .window = cb_window, .sched_warp = ccbp_ws_sched_warp};
+
+/* Warped-Slicer online with Dai18's limit (session 31): both follow every warp event, the phase
+ * for its SMs' issues per application, the limit for the warp slots' applications. */
+static void ws_base_sched_warp(void *impl, uint32_t sm, uint32_t slot, uint8_t ev,
+                               const struct hd_warp_view *v, uint64_t now)
+{
+    ccbp_ws_sched_warp(impl, sm, slot, ev, v, now);
+    ccbp_base_sched_warp(impl, sm, slot, ev, v, now);
+}
+
+/* The same with both: the phase's sched_warp and the limit's hold, load_sent, load_returned. */
+static const struct hd_hook_ops ccbp_hook_ws_base_ops = {
+    .name = "ccbp", .start = cb_start, .cycle = cb_cycle, .destroy = cb_destroy,
+    .window = cb_window, .load_returned = ccbp_base_load_returned, .hold = ccbp_base_hold,
+    .sched_warp = ws_base_sched_warp, .load_sent = ccbp_base_load_sent};
 /* }==== */
 
 static int configure(struct ccbp *c, char *err, size_t errlen)
@@ -463,7 +480,9 @@ static int ccbp_attach(const struct hd_mech_env *env, struct hd_hook *out, char 
     }
     hd_mem_full_set_mq_policy(env->mem, &ccbp_irc_ops, c);
     *env->admit = (struct hd_cta_admit){&ccbp_admit_ops, c};
-    *out = (struct hd_hook){c->ws                       ? &ccbp_hook_ws_ops
+    /* (ccbp_ws_make refused SMK's quotas with ws_online: with it only Dai18's limit) */
+    *out = (struct hd_hook){c->ws && c->base.lim         ? &ccbp_hook_ws_base_ops
+                            : c->ws                      ? &ccbp_hook_ws_ops
                             : c->base.smk || c->base.lim ? &ccbp_hook_base_ops
                                                          : &ccbp_hook_ops,
                             c};

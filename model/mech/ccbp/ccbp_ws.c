@@ -32,6 +32,10 @@
  *              choice, and the last phase's points and curves.
  * Deterministic: the counts are the SMs' events; the choice is made in the hook's cycle call
  * at ws_warmup + ws_sample (the hook is busy until then, so no cycle is skipped).
+ * Keys: ctas and profile are refused (the phase chooses the combination), so are SMK's time
+ * quotas (smk_epoch, smk_quota: SMK's scheme, not Warped-Slicer's); Dai18's limit (mil,
+ * mil_epoch; ccbp_base.c) runs on top of the phase from cycle 0 (session 31: Dai18 on the
+ * online form; ccbp_mech.c composes the two hooks).
  */
 #include "ccbp_ws.h"
 
@@ -265,12 +269,19 @@ int ccbp_ws_make(struct ccbp *c, uint32_t max_warps, char *err, size_t errlen)
         snprintf(err, errlen, "[ccbp] ws_rule '%s': water or sum", k->ws_rule);
         return -1;
     }
-    const char *clash = k->ctas[0] ? "ctas" : k->profile[0] ? "profile"
-                        : k->smk_epoch || k->smk_quota[0] ? "smk_epoch / smk_quota"
-                        : k->mil[0] ? "mil" : NULL;
+    const char *clash = k->ctas[0] ? "ctas" : k->profile[0] ? "profile" : NULL;
     if (clash) {
         snprintf(err, errlen, "[ccbp] ws_online chooses the CTA combination itself: [ccbp] %s "
                  "must not be set with it", clash);
+        return -1;
+    }
+    /* Dai18's limit ([ccbp] mil, mil_epoch) runs on top of the phase and its choice (Dai18 is
+     * Warped-Slicer plus the limit; ccbp_mech.c composes the hooks). SMK's time quotas are
+     * SMK's own scheme beside its DRF combination: on Warped-Slicer's they are no scheme. */
+    if (k->smk_epoch || k->smk_quota[0]) {
+        snprintf(err, errlen, "[ccbp] smk_epoch / smk_quota (SMK's time quotas) cannot be "
+                 "combined with [ccbp] ws_online: they go with SMK's own CTA combination, not "
+                 "Warped-Slicer's (with ws_online only [ccbp] mil / mil_epoch, Dai18's limit)");
         return -1;
     }
     if (c->napps < 2 || c->napps > c->nsm) {
