@@ -17,8 +17,11 @@ admissions its outputs; zorua_phase:kepler, :maxwell: 96 logical warps, the mode
 its outputs): five instances per SM, as on Fermi.
 
 usage: zorua_loop.py HEDDLE (--point NAME ... | --experiment TOML | --sample) [--drive ref,rtl]
-                     [--gen fermi|kepler|maxwell] [--size small|...|waves]
+                     [--gen fermi|kepler|maxwell] [--size small|...|waves] [--resume LOG ...]
 --size: the input size of every run (default small; waves is the grid's own, session 17).
+--resume LOG (repeatable, session 31): skip every point with an "ok" line in LOG, the output of
+an earlier run of this script (a long run, e.g. every Zorua point of experiments/zorua.toml on one
+generation, continued where it stopped; the summary counts the points skipped so).
 Points: --point (repeatable); --experiment: the Zorua workloads of a sweep file on the --gen
 generation (experiments/zorua-sample.toml); --sample: the first, middle and last point of each application of the
 specification grid (scripts/gen-zorua-grid.py --list). A point no CTA of fits Fermi is skipped
@@ -80,6 +83,7 @@ def main():
     ap.add_argument("--experiment")
     ap.add_argument("--sample", action="store_true")
     ap.add_argument("--drive", default="ref,rtl")
+    ap.add_argument("--resume", action="append", default=[], metavar="LOG")
     ap.add_argument("--gen", default="fermi", choices=sorted(GENS))
     ap.add_argument("--size", default="small",
                     choices=["small", "medium", "large", "paper", "waves"])
@@ -91,7 +95,20 @@ def main():
         pts += experiment_points(a.experiment, a.gen)
     if a.sample:
         pts += sample_points()
+    done = set()
+    for log in a.resume:
+        try:
+            with open(log) as f:
+                done |= {l.split()[1] for l in f if l.startswith("ok ") and len(l.split()) > 1}
+        except OSError as e:
+            print(f"zorua_loop.py: --resume {log}: {e.strerror}", file=sys.stderr)
+            return 2
+    resumed = sum(1 for p in pts if p in done)
+    pts = [p for p in pts if p not in done]
     drives = [d for d in a.drive.split(",") if d]
+    if resumed and not pts:
+        print(f"zorua_loop.py: all {resumed} points already ok in the --resume logs")
+        return 0
     if not pts or any(d not in ("ref", "rtl") for d in drives):
         print("zorua_loop.py: no points, or a --drive other than ref, rtl", file=sys.stderr)
         return 2
@@ -136,7 +153,8 @@ def main():
     n = len(pts) - skipped
     print(f"zorua_loop.py: {n - fails} of {n} points in the loop ({a.gen}): verified, 0 "
           f"mismatches, the same cycles with --drive {','.join(drives)} as without the blocks; "
-          f"{skipped} skipped (no CTA fits {a.gen})")
+          f"{skipped} skipped (no CTA fits {a.gen})"
+          + (f"; {resumed} ok in the --resume logs" if a.resume else ""))
     return 1 if fails or n == 0 else 0
 
 
