@@ -1026,7 +1026,8 @@ def report(ctx):
         "- **SMK's time quotas** move the fairness (SMK-P -> SMK): " + (", ".join(
             f"{m} {_r(a, 2)} -> {_r(b, 2)}" for m, a, b in fair) or "not measured (no SMK-P "
             "point ran)") + ". They are set once from "
-        "the standalone IPC (half each), not sampled online.",
+        "the standalone IPC (half each), as the thesis describes SMK: its time quota "
+        "partitioning is based on profiling each kernel's standalone execution (L2611-L2614).",
         "- **Dai18's best static limit** (on the larger NoC user; 'none': no limit did best, "
         "Dai18 is then Warped-Slicer): " + ", ".join(f"{m} mil {l}" for m, l in dai) +
         " (every limit tried: last table). Its dynamic variant is the column 'dmil' (ceiling "
