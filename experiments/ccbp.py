@@ -925,7 +925,7 @@ def report(ctx):
                                gm("dmil_online"), gm("oracle")]},
          "paper": {"Lin": [PAPER["smk"], None, PAPER["ws"], None, None, PAPER["dai18"],
                            PAPER["oracle_avg"]]}, "rotate": 30}],
-        width=18, suptitle=f"Lin ch.4 CCBP, {SIZE}, budget {budget} cycles, {CONFIG}")
+        ncols=2, width=15, suptitle=f"Lin ch.4 CCBP, {SIZE}, budget {budget} cycles, {CONFIG}")
     rows = []
     for m in pairs:
         for s in schemes:

@@ -13,7 +13,7 @@ from .outfile import save_figure
 
 PAPER_STYLE = {"color": "0.85", "edgecolor": "black", "hatch": "//", "linewidth": 0.6}
 COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3",
-          "#8c8c8c"]
+          "#8c8c8c", "#ccb974", "#64b5cd"]   # ten: a panel of up to ten series repeats none
 META = {"Software": None}          # no matplotlib version in the PNG: same data, same bytes
 
 
